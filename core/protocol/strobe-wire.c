@@ -1,0 +1,427 @@
+/* strobe-wire.c — encode/decode primitives of the wire format (PROTOCOL.md). */
+#include "strobe-wire.h"
+
+#include <errno.h>
+#include <lz4.h>
+#include <stdlib.h>
+
+size_t
+strobe_wire_scalar_size (uint8_t kind)
+{
+  switch (kind)
+    {
+    case STROBE_TYPE_BOOL:
+    case STROBE_TYPE_INT8:
+    case STROBE_TYPE_UINT8:
+      return 1;
+    case STROBE_TYPE_INT16:
+    case STROBE_TYPE_UINT16:
+      return 2;
+    case STROBE_TYPE_INT32:
+    case STROBE_TYPE_UINT32:
+    case STROBE_TYPE_FLOAT32:
+      return 4;
+    case STROBE_TYPE_INT64:
+    case STROBE_TYPE_UINT64:
+    case STROBE_TYPE_FLOAT64:
+      return 8;
+    case STROBE_TYPE_POINTER:
+      return sizeof (void *);
+    default:
+      return 0;
+    }
+}
+
+const char *
+strobe_wire_type_name (uint8_t type)
+{
+  static const char *const scalars[] = {
+    "?", "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32",
+    "int64", "uint64", "float32", "float64", "pointer",
+  };
+  static const char *const arrays[] = {
+    "?[]", "bool[]", "int8[]", "uint8[]", "int16[]", "uint16[]", "int32[]", "uint32[]",
+    "int64[]", "uint64[]", "float32[]", "float64[]", "pointer[]",
+  };
+
+  if (type == STROBE_TYPE_ANSI)
+    return "ansi";
+  if (type == STROBE_TYPE_WIDE)
+    return "wide";
+  if ((type & 0xc0) == STROBE_TYPE_ARRAY && (type & 0x3f) <= STROBE_TYPE_POINTER)
+    return arrays[type & 0x3f];
+  if (type <= STROBE_TYPE_POINTER)
+    return scalars[type];
+  return "unknown";
+}
+
+uint32_t
+strobe_wire_channel_id (const char *name, size_t len)
+{
+  uint32_t h = 2166136261u;
+
+  for (size_t i = 0; i < len; i++)
+    {
+      unsigned char c = (unsigned char) name[i];
+      if (c >= 'A' && c <= 'Z')
+        c = (unsigned char) (c - 'A' + 'a');
+      h ^= c;
+      h *= 16777619u;
+    }
+  return h;
+}
+
+/* ---- buffers ------------------------------------------------------------------------ */
+
+bool
+strobe_wire_buf_reserve (StrobeWireBuf *buf, size_t extra)
+{
+  size_t need, cap;
+  uint8_t *data;
+
+  if (extra > SIZE_MAX - buf->len)
+    {
+      errno = ENOMEM;
+      return false;
+    }
+  need = buf->len + extra;
+  if (need <= buf->cap)
+    return true;
+  cap = buf->cap ? buf->cap : 256;
+  while (cap < need)
+    cap = cap > SIZE_MAX / 2 ? need : cap * 2;
+  data = realloc (buf->data, cap);
+  if (data == NULL)
+    {
+      errno = ENOMEM;
+      return false;
+    }
+  buf->data = data;
+  buf->cap = cap;
+  return true;
+}
+
+bool
+strobe_wire_buf_append (StrobeWireBuf *buf, const void *data, size_t len)
+{
+  if (!strobe_wire_buf_reserve (buf, len))
+    return false;
+  if (len)
+    memcpy (buf->data + buf->len, data, len);
+  buf->len += len;
+  return true;
+}
+
+void
+strobe_wire_buf_clear (StrobeWireBuf *buf)
+{
+  free (buf->data);
+  buf->data = NULL;
+  buf->len = buf->cap = 0;
+}
+
+/* ---- handshake ---------------------------------------------------------------------- */
+
+static bool
+put_meta (StrobeWireBuf *out, uint16_t id, const void *value, size_t size)
+{
+  uint8_t head[4];
+
+  if (size > UINT16_MAX)
+    size = UINT16_MAX;   /* long command lines are cut, not rejected */
+  strobe_wire_put_u16 (head, id);
+  strobe_wire_put_u16 (head + 2, (uint16_t) size);
+  return strobe_wire_buf_append (out, head, 4) && strobe_wire_buf_append (out, value, size);
+}
+
+bool
+strobe_wire_write_handshake (StrobeWireBuf *out, const StrobeWireMetadata *meta)
+{
+  size_t start = out->len;
+  size_t meta_start;
+  uint8_t u16[2], u32[4], u64[8];
+  StrobeWireHandshake hs;
+
+  memcpy (hs.magic, STROBE_WIRE_MAGIC, 4);
+  hs.transport_version = STROBE_WIRE_TRANSPORT_VERSION;
+  hs.protocol_version = STROBE_WIRE_PROTOCOL_VERSION;
+  hs.metadata_size = 0;
+  if (!strobe_wire_buf_append (out, &hs, sizeof hs))
+    return false;
+  meta_start = out->len;
+
+  strobe_wire_put_u16 (u16, meta->control_port);
+  if (!put_meta (out, STROBE_META_CONTROL_PORT, u16, 2)
+      || !put_meta (out, STROBE_META_SESSION_ID, meta->session_id, 16)
+      || !put_meta (out, STROBE_META_TRACE_ID, meta->trace_id, 16)
+      || !put_meta (out, STROBE_META_PROGRAM_NAME, meta->program_name ? meta->program_name : "",
+                    meta->program_name ? meta->program_name_len : 0))
+    return false;
+  strobe_wire_put_u32 (u32, meta->process_id);
+  if (!put_meta (out, STROBE_META_PROCESS_ID, u32, 4))
+    return false;
+  strobe_wire_put_u64 (u64, meta->start_time_ns);
+  if (!put_meta (out, STROBE_META_START_TIME, u64, 8))
+    return false;
+  strobe_wire_put_u64 (u64, meta->clock_frequency);
+  if (!put_meta (out, STROBE_META_CLOCK_FREQUENCY, u64, 8))
+    return false;
+  strobe_wire_put_u64 (u64, meta->clock_origin);
+  if (!put_meta (out, STROBE_META_CLOCK_ORIGIN, u64, 8)
+      || !put_meta (out, STROBE_META_POINTER_SIZE, &meta->pointer_size, 1)
+      || !put_meta (out, STROBE_META_CLOCK_SOURCE, &meta->clock_source, 1))
+    return false;
+  strobe_wire_put_u32 (u32, meta->features);
+  if (!put_meta (out, STROBE_META_FEATURES, u32, 4))
+    return false;
+  /* The command line goes last and is cut so the metadata never exceeds its u16 size. */
+  if (meta->command_line && meta->command_line_len)
+    {
+      size_t used = out->len - meta_start;
+      size_t room = used + 4 < UINT16_MAX ? UINT16_MAX - used - 4 : 0;
+      size_t n = meta->command_line_len < room ? meta->command_line_len : room;
+      if (!put_meta (out, STROBE_META_COMMAND_LINE, meta->command_line, n))
+        return false;
+    }
+  strobe_wire_put_u16 (out->data + start + 6, (uint16_t) (out->len - meta_start));
+  return true;
+}
+
+bool
+strobe_wire_parse_metadata (const uint8_t *data, size_t len, StrobeWireMetadata *meta)
+{
+  size_t pos = 0;
+
+  memset (meta, 0, sizeof *meta);
+  while (pos < len)
+    {
+      uint16_t id, size;
+      const uint8_t *v;
+
+      if (len - pos < 4)
+        goto bad;
+      id = strobe_wire_get_u16 (data + pos);
+      size = strobe_wire_get_u16 (data + pos + 2);
+      pos += 4;
+      if (len - pos < size)
+        goto bad;
+      v = data + pos;
+      pos += size;
+
+      switch (id)
+        {
+        case STROBE_META_CONTROL_PORT:
+          if (size == 2) meta->control_port = strobe_wire_get_u16 (v);
+          break;
+        case STROBE_META_SESSION_ID:
+          if (size == 16) memcpy (meta->session_id, v, 16);
+          break;
+        case STROBE_META_TRACE_ID:
+          if (size == 16) memcpy (meta->trace_id, v, 16);
+          break;
+        case STROBE_META_PROGRAM_NAME:
+          meta->program_name = (const char *) v;
+          meta->program_name_len = size;
+          break;
+        case STROBE_META_PROCESS_ID:
+          if (size == 4) meta->process_id = strobe_wire_get_u32 (v);
+          break;
+        case STROBE_META_START_TIME:
+          if (size == 8) meta->start_time_ns = strobe_wire_get_u64 (v);
+          break;
+        case STROBE_META_CLOCK_FREQUENCY:
+          if (size == 8) meta->clock_frequency = strobe_wire_get_u64 (v);
+          break;
+        case STROBE_META_CLOCK_ORIGIN:
+          if (size == 8) meta->clock_origin = strobe_wire_get_u64 (v);
+          break;
+        case STROBE_META_POINTER_SIZE:
+          if (size == 1) meta->pointer_size = v[0];
+          break;
+        case STROBE_META_COMMAND_LINE:
+          meta->command_line = (const char *) v;
+          meta->command_line_len = size;
+          break;
+        case STROBE_META_CLOCK_SOURCE:
+          if (size == 1) meta->clock_source = v[0];
+          break;
+        case STROBE_META_FEATURES:
+          if (size == 4) meta->features = strobe_wire_get_u32 (v);
+          break;
+        default:
+          break;   /* newer writers: skip */
+        }
+    }
+  return true;
+
+bad:
+  errno = EBADMSG;
+  return false;
+}
+
+/* ---- schemas ------------------------------------------------------------------------ */
+
+bool
+strobe_wire_write_new_event (StrobeWireBuf *out, const StrobeWireSchema *schema)
+{
+  StrobeWireImportantHeader ih;
+  StrobeWireNewEvent ne;
+  size_t body = sizeof ne + (size_t) schema->field_count * sizeof (StrobeWireFieldEntry)
+                + schema->logger_size + schema->event_size;
+
+  for (unsigned i = 0; i < schema->field_count; i++)
+    body += schema->fields[i].name_size;
+
+  ih.uid = STROBE_UID_NEW_EVENT;
+  ih.size = (uint32_t) body;
+  ne.header_size = sizeof ne;
+  ne.uid = schema->uid;
+  ne.payload_size = schema->payload_size;
+  ne.flags = schema->flags;
+  ne.field_count = schema->field_count;
+  ne.logger_name_size = schema->logger_size;
+  ne.event_name_size = schema->event_size;
+  ne.field_entry_size = sizeof (StrobeWireFieldEntry);
+  ne.reserved = 0;
+
+  if (!strobe_wire_buf_reserve (out, sizeof ih + body)
+      || !strobe_wire_buf_append (out, &ih, sizeof ih)
+      || !strobe_wire_buf_append (out, &ne, sizeof ne))
+    return false;
+  for (unsigned i = 0; i < schema->field_count; i++)
+    {
+      StrobeWireFieldEntry fe;
+      fe.offset = schema->fields[i].offset;
+      fe.size = schema->fields[i].size;
+      fe.type = schema->fields[i].type;
+      fe.name_size = schema->fields[i].name_size;
+      fe.reserved = 0;
+      if (!strobe_wire_buf_append (out, &fe, sizeof fe))
+        return false;
+    }
+  if (!strobe_wire_buf_append (out, schema->logger, schema->logger_size)
+      || !strobe_wire_buf_append (out, schema->event, schema->event_size))
+    return false;
+  for (unsigned i = 0; i < schema->field_count; i++)
+    if (!strobe_wire_buf_append (out, schema->fields[i].name, schema->fields[i].name_size))
+      return false;
+  return true;
+}
+
+bool
+strobe_wire_parse_new_event (const uint8_t *body, size_t len, StrobeWireSchema *schema)
+{
+  uint16_t header_size;
+  uint8_t entry_size;
+  size_t pos;
+
+  if (len < sizeof (StrobeWireNewEvent))
+    goto bad;
+  header_size = strobe_wire_get_u16 (body);
+  if (header_size < sizeof (StrobeWireNewEvent) || header_size > len)
+    goto bad;
+  schema->uid = strobe_wire_get_u16 (body + 2);
+  schema->payload_size = strobe_wire_get_u16 (body + 4);
+  schema->flags = body[6];
+  schema->field_count = body[7];
+  schema->logger_size = body[8];
+  schema->event_size = body[9];
+  entry_size = body[10];
+  if (schema->uid < STROBE_UID_FIRST_EVENT || entry_size < sizeof (StrobeWireFieldEntry))
+    goto bad;
+
+  pos = header_size;
+  if ((len - pos) / entry_size < schema->field_count)
+    goto bad;
+  for (unsigned i = 0; i < schema->field_count; i++)
+    {
+      const uint8_t *e = body + pos + (size_t) i * entry_size;
+      StrobeWireField *f = &schema->fields[i];
+      f->offset = strobe_wire_get_u16 (e);
+      f->size = strobe_wire_get_u16 (e + 2);
+      f->type = e[4];
+      f->name_size = e[5];
+      if (!strobe_wire_type_is_aux (f->type)
+          && (uint32_t) f->offset + f->size > schema->payload_size)
+        goto bad;
+    }
+  pos += (size_t) schema->field_count * entry_size;
+
+  if (len - pos < schema->logger_size)
+    goto bad;
+  schema->logger = (const char *) body + pos;
+  pos += schema->logger_size;
+  if (len - pos < schema->event_size)
+    goto bad;
+  schema->event = (const char *) body + pos;
+  pos += schema->event_size;
+  for (unsigned i = 0; i < schema->field_count; i++)
+    {
+      StrobeWireField *f = &schema->fields[i];
+      if (len - pos < f->name_size)
+        goto bad;
+      f->name = (const char *) body + pos;
+      pos += f->name_size;
+    }
+  return true;
+
+bad:
+  errno = EBADMSG;
+  return false;
+}
+
+/* ---- packets ------------------------------------------------------------------------ */
+
+bool
+strobe_wire_write_packet (StrobeWireBuf *out, StrobeWireBuf *scratch, uint16_t thread_id,
+                          const uint8_t *payload, size_t len)
+{
+  StrobeWirePacketHeader h;
+
+  if (len > STROBE_WIRE_MAX_PAYLOAD)
+    {
+      errno = EMSGSIZE;
+      return false;
+    }
+  h.thread_id = thread_id;
+  h.raw_size = (uint32_t) len;
+
+  if (len >= STROBE_WIRE_COMPRESS_MIN)
+    {
+      int bound = LZ4_compressBound ((int) len);
+      int n;
+
+      if (!strobe_wire_buf_reserve (scratch, (size_t) bound))
+        return false;
+      n = LZ4_compress_default ((const char *) payload, (char *) scratch->data, (int) len, bound);
+      if (n > 0 && (size_t) n <= len - len / 16)
+        {
+          h.size = (uint32_t) (sizeof h + (size_t) n);
+          h.flags = STROBE_PACKET_FLAG_LZ4;
+          return strobe_wire_buf_reserve (out, h.size)
+                 && strobe_wire_buf_append (out, &h, sizeof h)
+                 && strobe_wire_buf_append (out, scratch->data, (size_t) n);
+        }
+    }
+
+  h.size = (uint32_t) (sizeof h + len);
+  h.flags = 0;
+  return strobe_wire_buf_reserve (out, h.size)
+         && strobe_wire_buf_append (out, &h, sizeof h)
+         && strobe_wire_buf_append (out, payload, len);
+}
+
+bool
+strobe_wire_write_control (StrobeWireBuf *out, uint8_t kind, const void *body, size_t body_len)
+{
+  StrobeWirePacketHeader h;
+
+  h.size = (uint32_t) (sizeof h + 1 + body_len);
+  h.thread_id = STROBE_TID_CONTROL;
+  h.flags = 0;
+  h.raw_size = (uint32_t) (1 + body_len);
+  return strobe_wire_buf_reserve (out, h.size)
+         && strobe_wire_buf_append (out, &h, sizeof h)
+         && strobe_wire_buf_append (out, &kind, 1)
+         && strobe_wire_buf_append (out, body, body_len);
+}
