@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# The one entry point for building, running and testing Strobe, used by the
+# README's quick start and by CI (.ci/run).
+#
+#   build-aux/dev.sh run    install packages, build, run the demo program
+#   build-aux/dev.sh test   install packages, build, run the test suite
+#                           (extra arguments go to `meson test`)
+#   build-aux/dev.sh build  install packages and build only
+#   build-aux/dev.sh deps   install packages only
+#
+# Works from any directory. Packages come from build-aux/debian-packages.txt
+# (Debian 12); apt is skipped when all of them are already installed. The build
+# directory is _build at the repository root; it is configured once and
+# reconfigured on later runs, so the commands can be run again in any order.
+# When CI is set the build uses -Dwerror=true, otherwise -Dwerror=false.
+#
+# Environment:
+#   STROBE_BUILD_DIR  build directory relative to the repository root (default _build)
+#   STROBE_SKIP_APT   set to 1 to never call apt-get (e.g. on a non-Debian machine)
+
+set -euo pipefail
+
+ROOT=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+BUILD_DIR=${STROBE_BUILD_DIR:-_build}
+PACKAGE_LIST=build-aux/debian-packages.txt
+
+# What `run` runs. Paths are relative to the build directory; change them here
+# when the main program changes (e.g. to the GTK viewer).
+RUN_TRACEFILE=/tmp/strobe-example.strobe
+run_main() {
+  run_built runtime/examples/strobe-example --trace=all --tracefile="$RUN_TRACEFILE"
+  run_built core/cli/strobe-cli info "$RUN_TRACEFILE"
+}
+
+say() { printf 'dev.sh: %s\n' "$*"; }
+die() { printf 'dev.sh: error: %s\n' "$*" >&2; exit 1; }
+
+usage() {
+  sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+}
+
+# Run a program from the build tree, failing clearly when it was not built.
+run_built() {
+  local rel=$1
+  shift
+  local bin="$BUILD_DIR/$rel"
+  if [[ ! -x "$bin" ]]; then
+    die "$bin was not built. Is its component implemented yet, and is it listed in $(dirname -- "$rel")/meson.build? (see run_main in build-aux/dev.sh)"
+  fi
+  say "running $bin $*"
+  "$bin" "$@"
+}
+
+read_packages() {
+  # Strip comments and blank lines.
+  sed -e 's/#.*//' -e 's/[[:space:]]\+//g' "$PACKAGE_LIST" | grep -v '^$'
+}
+
+install_packages() {
+  if [[ "${STROBE_SKIP_APT:-0}" == 1 ]]; then
+    say "STROBE_SKIP_APT=1: not installing packages"
+    return 0
+  fi
+  [[ -r "$PACKAGE_LIST" ]] || die "$PACKAGE_LIST is missing"
+  local packages=() missing=() pkg
+  mapfile -t packages < <(read_packages)
+
+  if command -v dpkg-query >/dev/null 2>&1; then
+    for pkg in "${packages[@]}"; do
+      if [[ "$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)" != "install ok installed" ]]; then
+        missing+=("$pkg")
+      fi
+    done
+    if [[ ${#missing[@]} -eq 0 ]]; then
+      say "all ${#packages[@]} packages from $PACKAGE_LIST are installed"
+      return 0
+    fi
+    say "missing packages: ${missing[*]}"
+  fi
+
+  command -v apt-get >/dev/null 2>&1 \
+    || die "apt-get not found: install the packages in $PACKAGE_LIST by hand and set STROBE_SKIP_APT=1"
+
+  local sudo=()
+  if [[ "$(id -u)" -ne 0 ]]; then
+    command -v sudo >/dev/null 2>&1 || die "not root and sudo is not installed: run as root"
+    sudo=(sudo)
+  fi
+  say "installing packages from $PACKAGE_LIST"
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update
+  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive \
+    apt-get install -y --no-install-recommends "${packages[@]}"
+}
+
+configure() {
+  local werror=false
+  [[ -n "${CI:-}" ]] && werror=true
+  if [[ -f "$BUILD_DIR/meson-private/coredata.dat" ]]; then
+    say "reconfiguring $BUILD_DIR (werror=$werror)"
+    meson setup --reconfigure "$BUILD_DIR" -Dwerror="$werror"
+  else
+    say "configuring $BUILD_DIR (werror=$werror)"
+    meson setup "$BUILD_DIR" -Dwerror="$werror"
+  fi
+}
+
+build() {
+  install_packages
+  configure
+  meson compile -C "$BUILD_DIR"
+}
+
+cmd=${1:-}
+[[ $# -gt 0 ]] && shift
+
+case "$cmd" in
+  run)
+    build
+    run_main
+    ;;
+  test)
+    build
+    meson test -C "$BUILD_DIR" --print-errorlogs --num-processes 2 "$@"
+    ;;
+  build)
+    build
+    ;;
+  deps)
+    install_packages
+    ;;
+  -h|--help|help)
+    usage
+    ;;
+  *)
+    usage >&2
+    [[ -n "$cmd" ]] && die "unknown command: $cmd"
+    exit 2
+    ;;
+esac
