@@ -1,0 +1,10 @@
+/* strobe-analysis.h — the analysis library in one include.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include "strobe-event.h"
+#include "strobe-analyzer.h"
+#include "strobe-decoder.h"
+#include "strobe-info-analyzer.h"

@@ -1,0 +1,109 @@
+/* strobe-event.h — event types (schemas) and decoded events as analyzers see them.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "strobe-wire.h"
+
+G_BEGIN_DECLS
+
+/* Serial of events that have none: NoSync and Important events. */
+#define STROBE_EVENT_NO_SERIAL G_MAXUINT32
+
+typedef struct
+{
+  const char *name;
+  guint16     offset;   /* in the payload; 0 for aux fields */
+  guint16     size;     /* in the payload; element size for arrays */
+  guint8      type;     /* StrobeWireType */
+} StrobeEventField;
+
+/* A schema learnt from a NewEvent record. Owned by the decoder and valid for its whole
+ * lifetime, so analyzers may keep the pointer (and compare pointers to tell types apart). */
+typedef struct
+{
+  guint16                 uid;
+  guint16                 payload_size;
+  guint8                  flags;       /* STROBE_EVENT_FLAG_* */
+  guint                   n_fields;
+  const char             *logger;
+  const char             *name;
+  const char             *full_name;   /* "Logger.Name" */
+  const StrobeEventField *fields;
+} StrobeEventType;
+
+/* One delivered event; only valid during the on_event() call that receives it. */
+typedef struct
+{
+  const StrobeEventType *type;
+  guint16                thread_id;   /* 1 for Important events */
+  guint32                serial;      /* STROBE_EVENT_NO_SERIAL for NoSync/Important */
+  const guint8          *payload;     /* type->payload_size bytes, unaligned */
+  const guint8          *aux;         /* the AuxData records after the payload, or NULL */
+  gsize                  aux_len;
+  /*< private >*/
+  GPtrArray             *_joins;      /* concatenated multi-record aux values */
+} StrobeEvent;
+
+/* Resolves a field by name once per event type: keep one per field in the analyzer
+ * (static or in the instance) so the lookup costs one pointer compare per event. */
+typedef struct
+{
+  const char            *name;
+  /*< private >*/
+  const StrobeEventType *type;
+  gint                   index;
+} StrobeFieldAccessor;
+
+#define STROBE_FIELD_ACCESSOR_INIT(field_name) { (field_name), NULL, -1 }
+
+gint     strobe_event_type_find_field (const StrobeEventType *type,
+                                       const char            *name);
+
+static inline gint
+strobe_field_accessor_resolve (StrobeFieldAccessor *acc,
+                               const StrobeEvent   *ev)
+{
+  if (G_UNLIKELY (acc->type != ev->type))
+    {
+      acc->index = strobe_event_type_find_field (ev->type, acc->name);
+      acc->type = ev->type;
+    }
+  return acc->index;
+}
+
+/* Scalars of any width and kind, little-endian and possibly unaligned. */
+gint64   strobe_scalar_read_int    (guint8 kind, gsize size, const guint8 *p);
+guint64  strobe_scalar_read_uint   (guint8 kind, gsize size, const guint8 *p);
+gdouble  strobe_scalar_read_double (guint8 kind, gsize size, const guint8 *p);
+
+/* Index-based access, for generic tools that walk every field. An index out of range
+ * reads as 0 / NULL. */
+gint64         strobe_event_get_int_at     (const StrobeEvent *ev, gint index);
+guint64        strobe_event_get_uint_at    (const StrobeEvent *ev, gint index);
+gdouble        strobe_event_get_double_at  (const StrobeEvent *ev, gint index);
+const guint8  *strobe_event_get_aux_at     (const StrobeEvent *ev, gint index, gsize *size);
+char          *strobe_event_get_string_at  (const StrobeEvent *ev, gint index);
+const guint8  *strobe_event_get_array_at   (const StrobeEvent *ev, gint index,
+                                            guint8 *elem_type, gsize *n_elems);
+
+/* Accessor-based access: what analyzers use. */
+gboolean       strobe_event_has_field      (const StrobeEvent *ev, StrobeFieldAccessor *acc);
+gint64         strobe_event_get_int        (const StrobeEvent *ev, StrobeFieldAccessor *acc);
+guint64        strobe_event_get_uint       (const StrobeEvent *ev, StrobeFieldAccessor *acc);
+gdouble        strobe_event_get_double     (const StrobeEvent *ev, StrobeFieldAccessor *acc);
+gboolean       strobe_event_get_bool       (const StrobeEvent *ev, StrobeFieldAccessor *acc);
+guint64        strobe_event_get_pointer    (const StrobeEvent *ev, StrobeFieldAccessor *acc);
+char          *strobe_event_get_string     (const StrobeEvent *ev, StrobeFieldAccessor *acc);
+const guint8  *strobe_event_get_aux        (const StrobeEvent *ev, StrobeFieldAccessor *acc,
+                                            gsize *size);
+const guint8  *strobe_event_get_array      (const StrobeEvent *ev, StrobeFieldAccessor *acc,
+                                            guint8 *elem_type, gsize *n_elems);
+
+/* Appends "Field=value ..." for every field, the format of `strobe-cli dump`. */
+void           strobe_event_format_fields  (const StrobeEvent *ev, GString *out);
+
+G_END_DECLS

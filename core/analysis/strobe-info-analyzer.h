@@ -1,0 +1,67 @@
+/* strobe-info-analyzer.h — the overview of a trace: metadata, threads, event types,
+ * channels and the runtime's own statistics.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include "strobe-analyzer.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  guint16  id;
+  guint64  system_id;
+  gint32   sort_hint;
+  char    *name;        /* NULL when no ThreadInfo was seen */
+  char    *group;
+  gboolean ended;
+  guint64  end_timestamp;
+  guint64  events;
+} StrobeInfoThread;
+
+typedef struct
+{
+  const StrobeEventType *type;  /* valid while the decoder lives */
+  guint64                count;
+} StrobeInfoEventType;
+
+typedef struct
+{
+  guint32  id;
+  char    *name;
+  gboolean enabled;
+  guint    toggles;
+} StrobeInfoChannel;
+
+typedef struct
+{
+  gboolean valid;       /* FALSE until a $Trace.Stats event was seen */
+  guint64  timestamp;
+  guint64  bytes_emitted;
+  guint64  bytes_sent;
+  guint64  events_emitted;
+  guint64  events_dropped;
+  guint64  buffer_memory;
+} StrobeInfoStats;
+
+#define STROBE_TYPE_INFO_ANALYZER (strobe_info_analyzer_get_type ())
+G_DECLARE_FINAL_TYPE (StrobeInfoAnalyzer, strobe_info_analyzer, STROBE, INFO_ANALYZER, GObject)
+
+StrobeInfoAnalyzer       *strobe_info_analyzer_new             (void);
+/* A copy that stays valid after the decoder is gone; NULL before the handshake. */
+const StrobeWireMetadata *strobe_info_analyzer_get_metadata    (StrobeInfoAnalyzer *self);
+/* Arrays of the structs above, owned by the analyzer. Threads are sorted by sort hint
+ * then id, event types and channels by name. */
+GPtrArray                *strobe_info_analyzer_get_threads     (StrobeInfoAnalyzer *self);
+GPtrArray                *strobe_info_analyzer_get_event_types (StrobeInfoAnalyzer *self);
+GPtrArray                *strobe_info_analyzer_get_channels    (StrobeInfoAnalyzer *self);
+const StrobeInfoStats    *strobe_info_analyzer_get_stats       (StrobeInfoAnalyzer *self);
+guint64                   strobe_info_analyzer_get_event_count (StrobeInfoAnalyzer *self);
+/* The smallest and largest value of any "Timestamp" field; FALSE when there was none. */
+gboolean                  strobe_info_analyzer_get_time_range  (StrobeInfoAnalyzer *self,
+                                                                guint64            *first,
+                                                                guint64            *last);
+
+G_END_DECLS
