@@ -128,3 +128,22 @@ strobe_event_format_fields (const StrobeEvent *ev, GString *out)
         }
     }
 }
+
+void
+strobe_event_format (const StrobeEvent *ev, GString *out)
+{
+  g_return_if_fail (ev != NULL);
+  g_return_if_fail (out != NULL);
+
+  g_string_append_printf (out, "%u ", ev->thread_id);
+  if (ev->serial == STROBE_EVENT_NO_SERIAL)
+    g_string_append (out, "- ");
+  else
+    g_string_append_printf (out, "%u ", ev->serial);
+  g_string_append (out, ev->type->full_name);
+  if (ev->type->n_fields > 0)
+    {
+      g_string_append_c (out, ' ');
+      strobe_event_format_fields (ev, out);
+    }
+}

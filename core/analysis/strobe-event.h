@@ -103,7 +103,11 @@ const guint8  *strobe_event_get_aux        (const StrobeEvent *ev, StrobeFieldAc
 const guint8  *strobe_event_get_array      (const StrobeEvent *ev, StrobeFieldAccessor *acc,
                                             guint8 *elem_type, gsize *n_elems);
 
-/* Appends "Field=value ..." for every field, the format of `strobe-cli dump`. */
+/* Appends "Field=value ..." for every field: strings quoted and escaped, arrays as
+ * [1, 2], pointers in hex, floats exact and locale-independent. */
 void           strobe_event_format_fields  (const StrobeEvent *ev, GString *out);
+/* Appends one line (without newline) as `strobe-cli dump` prints it:
+ * "thread serial-or-dash Logger.Event Field=value ...". */
+void           strobe_event_format         (const StrobeEvent *ev, GString *out);
 
 G_END_DECLS
