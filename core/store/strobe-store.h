@@ -1,0 +1,70 @@
+/* strobe-store.h — a directory of traces: lists, describes, renames, deletes, serves and
+ * follows them, and notices files copied in.
+ *
+ * A StrobeStore lives on the main context it was created on (its signals are emitted
+ * there); only strobe_store_create_writer() may be called from other threads.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "strobe-session.h"
+#include "strobe-store-error.h"
+#include "strobe-trace.h"
+#include "strobe-trace-stream.h"
+#include "strobe-trace-writer.h"
+
+G_BEGIN_DECLS
+
+#define STROBE_TYPE_STORE (strobe_store_get_type ())
+G_DECLARE_FINAL_TYPE (StrobeStore, strobe_store, STROBE, STORE, GObject)
+
+/* g_get_user_data_dir()/strobe */
+char          *strobe_store_dup_default_directory (void);
+
+/* @directory NULL means the default; it is created if missing. */
+StrobeStore   *strobe_store_new                   (const char    *directory,
+                                                   GError       **error);
+const char    *strobe_store_get_directory         (StrobeStore   *self);
+/* Bumped on every change to the trace or session lists; lets remote clients that poll
+ * tell whether anything happened. */
+guint64        strobe_store_get_change_serial     (StrobeStore   *self);
+
+/* A GListModel of StrobeTrace. */
+GListModel    *strobe_store_get_traces            (StrobeStore   *self);
+StrobeTrace   *strobe_store_lookup_trace          (StrobeStore   *self,
+                                                   const char    *id);
+/* Looks at every file again (the monitor may miss changes on network file systems). */
+void           strobe_store_rescan                (StrobeStore   *self);
+gboolean       strobe_store_rename_trace          (StrobeStore   *self,
+                                                   const char    *id,
+                                                   const char    *new_name,
+                                                   GError       **error);
+gboolean       strobe_store_delete_trace          (StrobeStore   *self,
+                                                   const char    *id,
+                                                   GError       **error);
+/* The trace's bytes from @offset; see strobe_trace_stream_new() for @follow. */
+GInputStream  *strobe_store_open_trace            (StrobeStore   *self,
+                                                   const char    *id,
+                                                   guint64        offset,
+                                                   gboolean       follow,
+                                                   GError       **error);
+
+/* Starts a new live trace named after @program. Thread-safe. */
+StrobeTraceWriter *strobe_store_create_writer     (StrobeStore   *self,
+                                                   const char    *program,
+                                                   const char    *peer_address,
+                                                   GError       **error);
+
+/* Live sessions (a GListModel of StrobeSession), registered by the recorder. */
+GListModel    *strobe_store_get_sessions          (StrobeStore   *self);
+StrobeSession *strobe_store_lookup_session        (StrobeStore   *self,
+                                                   guint64        id);
+void           strobe_store_add_session           (StrobeStore   *self,
+                                                   StrobeSession *session);
+void           strobe_store_remove_session        (StrobeStore   *self,
+                                                   StrobeSession *session);
+
+G_END_DECLS
