@@ -91,6 +91,15 @@ thread_free (gpointer data)
 }
 
 static void
+type_info_free (gpointer data)
+{
+  TypeInfo *info = data;
+
+  g_free (info->pub.full_name);
+  g_free (info);
+}
+
+static void
 channel_free (gpointer data)
 {
   StrobeInfoChannel *c = data;
@@ -136,7 +145,10 @@ strobe_info_analyzer_on_event_type (StrobeAnalyzer *analyzer, const StrobeEventT
   TypeInfo *info = g_new0 (TypeInfo, 1);
   gint ts;
 
-  info->pub.type = type;
+  info->pub.full_name = g_strdup (type->full_name);
+  info->pub.uid = type->uid;
+  info->pub.flags = type->flags;
+  info->pub.n_fields = type->n_fields;
   ts = strobe_event_type_find_field (type, "Timestamp");
   if (ts >= 0 && strobe_wire_type_is_aux (type->fields[ts].type))
     ts = -1;
@@ -287,9 +299,9 @@ compare_types (gconstpointer a, gconstpointer b)
 {
   const StrobeInfoEventType *ta = *(const StrobeInfoEventType *const *) a;
   const StrobeInfoEventType *tb = *(const StrobeInfoEventType *const *) b;
-  gint r = strcmp (ta->type->full_name, tb->type->full_name);
+  gint r = strcmp (ta->full_name, tb->full_name);
 
-  return r ? r : (gint) ta->type->uid - (gint) tb->type->uid;
+  return r ? r : (gint) ta->uid - (gint) tb->uid;
 }
 
 static gint
@@ -391,7 +403,7 @@ strobe_info_analyzer_init (StrobeInfoAnalyzer *self)
 {
   self->threads = g_ptr_array_new_with_free_func (thread_free);
   self->threads_by_id = g_hash_table_new (NULL, NULL);
-  self->types = g_ptr_array_new_with_free_func (g_free);
+  self->types = g_ptr_array_new_with_free_func (type_info_free);
   self->types_by_ptr = g_hash_table_new (NULL, NULL);
   self->channels = g_ptr_array_new_with_free_func (channel_free);
   self->channels_by_id = g_hash_table_new (NULL, NULL);

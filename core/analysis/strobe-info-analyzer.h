@@ -21,10 +21,14 @@ typedef struct
   guint64  events;
 } StrobeInfoThread;
 
+/* Copied out of the schema, so it outlives the decoder. */
 typedef struct
 {
-  const StrobeEventType *type;  /* valid while the decoder lives */
-  guint64                count;
+  char    *full_name;   /* "Logger.Event" */
+  guint16  uid;
+  guint8   flags;       /* STROBE_EVENT_FLAG_* */
+  guint    n_fields;
+  guint64  count;
 } StrobeInfoEventType;
 
 typedef struct

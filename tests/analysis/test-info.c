@@ -1,0 +1,270 @@
+/* test-info.c — the trace-info analyzer and `strobe-cli info` / `dump`.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "strobe-analysis.h"
+#include "test-log-analyzer.h"
+#include "test-stream-builder.h"
+
+#include <glib/gstdio.h>
+
+enum { UID_FRAME = TSB_UID_USER, UID_LOG };
+
+static GBytes *
+build_demo (gboolean with_end, gboolean with_corruption)
+{
+  const TsbField frame[] = { { "Timestamp", STROBE_TYPE_UINT64 }, { "Index", STROBE_TYPE_UINT32 },
+                             { "Load", STROBE_TYPE_FLOAT64 } };
+  const TsbField log[] = { { "Text", STROBE_TYPE_ANSI }, { "Ptr", STROBE_TYPE_POINTER } };
+  g_autoptr(Tsb) b = tsb_new ();
+
+  tsb_handshake (b);
+  tsb_define_system (b);
+  tsb_define (b, UID_FRAME, "Render", "Frame", 0, 3, frame);
+  tsb_define (b, UID_LOG, "Log", "Message", STROBE_EVENT_FLAG_NOSYNC, 2, log);
+  tsb_thread_info (b, 17, 5001, 0, "main", NULL);
+  tsb_thread_info (b, 18, 5002, 10, "render", "gpu");
+  tsb_begin (b, STROBE_TID_IMPORTANTS, TSB_UID_CHANNEL_ANNOUNCE, 0);
+  tsb_set_int (b, 0, strobe_wire_channel_id ("Render", 6));
+  tsb_set_int (b, 1, 1);
+  tsb_aux_str (b, 2, "Render");
+  tsb_end (b);
+  tsb_begin (b, STROBE_TID_IMPORTANTS, TSB_UID_CHANNEL_ANNOUNCE, 0);
+  tsb_set_int (b, 0, strobe_wire_channel_id ("Log", 3));
+  tsb_set_int (b, 1, 1);
+  tsb_aux_str (b, 2, "Log");
+  tsb_end (b);
+  tsb_flush (b, STROBE_TID_IMPORTANTS, TSB_AUTO);
+  tsb_sync (b, 0);
+
+  for (guint i = 0; i < 6; i++)
+    {
+      tsb_begin (b, 18, UID_FRAME, i);
+      tsb_set_int (b, 0, 1000 + 500000000ull * i);
+      tsb_set_int (b, 1, i);
+      tsb_set_f64 (b, 2, i / 4.0);
+      tsb_end (b);
+    }
+  tsb_begin (b, 17, UID_LOG, 0);
+  tsb_aux_str (b, 0, "tab\there");
+  tsb_set_int (b, 1, 0x1000);
+  tsb_end (b);
+  tsb_event (b, 17, TSB_UID_STATS, 0, 6, (const guint64[]) { 2000, 100, 90, 12, 3, 4096 });
+  tsb_flush (b, 17, TSB_AUTO);
+  tsb_flush (b, 18, TSB_LZ4);
+  tsb_event (b, STROBE_TID_IMPORTANTS, TSB_UID_CHANNEL_TOGGLE, 0, 3,
+             (const guint64[]) { strobe_wire_channel_id ("Log", 3), 0, 3000 });
+  tsb_event (b, STROBE_TID_IMPORTANTS, TSB_UID_THREAD_END, 0, 2, (const guint64[]) { 18, 2500000000u });
+  tsb_flush (b, STROBE_TID_IMPORTANTS, TSB_AUTO);
+  tsb_event (b, 17, TSB_UID_STATS, 0, 6, (const guint64[]) { 2600000000u, 200, 190, 14, 5, 4096 });
+  tsb_flush (b, 17, TSB_AUTO);
+  if (with_corruption)
+    {
+      const guint8 bad[] = { 0x55, 0x55, 1, 2, 3 };
+      tsb_pending_raw (b, 17, bad, sizeof bad);
+      tsb_flush (b, 17, TSB_RAW);
+    }
+  if (with_end)
+    tsb_end_stream (b);
+  return tsb_bytes (b);
+}
+
+static void
+test_info_analyzer (void)
+{
+  g_autoptr(GBytes) stream = build_demo (TRUE, FALSE);
+  g_autoptr(StrobeDecoder) dec = strobe_decoder_new ();
+  g_autoptr(StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  const guint8 *data = g_bytes_get_data (stream, &len);
+  const StrobeWireMetadata *meta;
+  const StrobeInfoStats *stats;
+  const StrobeInfoThread *t;
+  const StrobeInfoChannel *c;
+  const StrobeInfoEventType *et;
+  GPtrArray *arr;
+  guint64 first, last;
+
+  strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (info));
+  g_assert_true (strobe_decoder_feed (dec, data, len, &error));
+  g_assert_true (strobe_decoder_finish (dec, &error));
+  g_assert_no_error (error);
+  g_clear_object (&dec);   /* the analyzer's metadata must outlive the decoder */
+
+  meta = strobe_info_analyzer_get_metadata (info);
+  g_assert_cmpstr (meta->program_name, ==, "demo");
+  g_assert_cmpuint (meta->process_id, ==, 4242);
+  g_assert_cmpmem (meta->command_line, meta->command_line_len, "demo\0--fast\0input file.txt", 26);
+
+  arr = strobe_info_analyzer_get_threads (info);
+  g_assert_cmpuint (arr->len, ==, 2);
+  t = g_ptr_array_index (arr, 0);
+  g_assert_cmpuint (t->id, ==, 17);
+  g_assert_cmpstr (t->name, ==, "main");
+  g_assert_cmpuint (t->system_id, ==, 5001);
+  g_assert_false (t->ended);
+  g_assert_cmpuint (t->events, ==, 3);
+  t = g_ptr_array_index (arr, 1);
+  g_assert_cmpuint (t->id, ==, 18);
+  g_assert_cmpstr (t->group, ==, "gpu");
+  g_assert_cmpint (t->sort_hint, ==, 10);
+  g_assert_true (t->ended);
+  g_assert_cmpuint (t->end_timestamp, ==, 2500000000u);
+  g_assert_cmpuint (t->events, ==, 6);
+
+  arr = strobe_info_analyzer_get_channels (info);
+  g_assert_cmpuint (arr->len, ==, 2);
+  c = g_ptr_array_index (arr, 0);
+  g_assert_cmpstr (c->name, ==, "Log");
+  g_assert_false (c->enabled);
+  g_assert_cmpuint (c->toggles, ==, 1);
+  c = g_ptr_array_index (arr, 1);
+  g_assert_cmpstr (c->name, ==, "Render");
+  g_assert_true (c->enabled);
+
+  arr = strobe_info_analyzer_get_event_types (info);
+  g_assert_cmpuint (arr->len, ==, 7);
+  et = g_ptr_array_index (arr, 6);
+  g_assert_cmpstr (et->full_name, ==, "Render.Frame");
+  g_assert_cmpuint (et->count, ==, 6);
+
+  stats = strobe_info_analyzer_get_stats (info);
+  g_assert_true (stats->valid);
+  g_assert_cmpuint (stats->events_dropped, ==, 5);
+  g_assert_cmpuint (stats->events_emitted, ==, 14);
+  g_assert_true (strobe_info_analyzer_get_time_range (info, &first, &last));
+  g_assert_cmpuint (first, ==, 1000);
+  g_assert_cmpuint (last, ==, 2600000000u);
+  g_assert_cmpuint (strobe_info_analyzer_get_event_count (info), ==, 4 + 6 + 3 + 2);
+}
+
+static char *
+write_temp (GBytes *stream)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+  int fd = g_file_open_tmp ("strobe-cli-XXXXXX.trace", &path, &error);
+  gsize len;
+  const char *data = g_bytes_get_data (stream, &len);
+
+  g_assert_no_error (error);
+  close (fd);
+  g_assert_true (g_file_set_contents (path, data, (gssize) len, &error));
+  return path;
+}
+
+static int
+run_cli (const char *const *args, char **out, char **err)
+{
+  const char *cli = g_getenv ("STROBE_CLI");
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  const char *envp[] = { "LC_ALL=C", NULL };
+  int status;
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, (char **) envp, G_SPAWN_DEFAULT,
+                               NULL, NULL, out, err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  return WEXITSTATUS (status);
+}
+
+static void
+test_cli (void)
+{
+  g_autoptr(GBytes) good = build_demo (TRUE, FALSE);
+  g_autoptr(GBytes) bad = build_demo (FALSE, TRUE);
+  g_autofree char *good_path = NULL, *bad_path = NULL;
+  g_autofree char *whole = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (g_getenv ("STROBE_CLI") == NULL)
+    {
+      g_test_skip ("STROBE_CLI is not set");
+      return;
+    }
+  good_path = write_temp (good);
+  bad_path = write_temp (bad);
+  whole = test_decode (g_bytes_get_data (good, NULL), g_bytes_get_size (good), 0, &error);
+  g_assert_no_error (error);
+
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (run_cli ((const char *[]) { "info", good_path, NULL }, &out, &err), ==, 0);
+    g_assert_cmpstr (err, ==, "");
+    g_assert_nonnull (strstr (out, "Program:         demo\n"));
+    g_assert_nonnull (strstr (out, "Process id:      4242\n"));
+    g_assert_nonnull (strstr (out, "Command line:    demo --fast 'input file.txt'\n"));
+    g_assert_nonnull (strstr (out, "Start time:      2023-11-14T22:13:20Z\n"));
+    g_assert_nonnull (strstr (out, "Clock:           1000000000 Hz (monotonic clock)\n"));
+    g_assert_nonnull (strstr (out, "Duration:        2.599999 s\n"));
+    g_assert_nonnull (strstr (out, "Status:          finished\n"));
+    g_assert_nonnull (strstr (out, "Events dropped:  5\n"));
+    g_assert_nonnull (strstr (out, "Threads (2)\n"));
+    g_assert_nonnull (strstr (out, "render"));
+    g_assert_nonnull (strstr (out, "Render.Frame"));
+    g_assert_nonnull (strstr (out, "Channels (2)\n"));
+    g_assert_nonnull (strstr (out, "disabled"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (run_cli ((const char *[]) { "dump", good_path, NULL }, &out, &err), ==, 0);
+    g_assert_cmpstr (out, ==, whole);
+    g_assert_nonnull (strstr (out, "18 2 Render.Frame Timestamp=1000001000 Index=2 Load=0.5\n"));
+    g_assert_nonnull (strstr (out, "17 - Log.Message Text=\"tab\\there\" Ptr=0x1000\n"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (run_cli ((const char *[]) { "dump", bad_path, NULL }, &out, &err), ==, 1);
+    /* Everything before the damage is printed. */
+    g_assert_true (g_str_has_prefix (whole, out));
+    g_assert_nonnull (strstr (out, "Stats Timestamp=2600000000"));
+    g_assert_nonnull (strstr (err, "corrupt packet at offset"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (run_cli ((const char *[]) { "info", bad_path, NULL }, &out, &err), ==, 1);
+    g_assert_nonnull (strstr (out, "Program:         demo\n"));
+    g_assert_nonnull (strstr (err, "corrupt packet at offset"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (run_cli ((const char *[]) { "info", NULL }, &out, &err), ==, 2);
+    g_assert_cmpint (run_cli ((const char *[]) { "frobnicate", good_path, NULL }, &out, &err), ==, 2);
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (run_cli ((const char *[]) { "dump", "--bogus", good_path, NULL }, &out, &err), ==, 2);
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (run_cli ((const char *[]) { "--version", NULL }, &out, &err), ==, 0);
+    g_assert_true (g_str_has_prefix (out, "strobe-cli "));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (run_cli ((const char *[]) { "--help", NULL }, &out, &err), ==, 0);
+    g_assert_nonnull (strstr (out, "info"));
+    g_assert_nonnull (strstr (out, "dump"));
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
+    g_assert_cmpint (run_cli ((const char *[]) { "info", "/nonexistent.trace", NULL }, &out, &err), ==, 1);
+  }
+  g_unlink (good_path);
+  g_unlink (bad_path);
+}
+
+int
+main (int argc, char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/analysis/info/analyzer", test_info_analyzer);
+  g_test_add_func ("/analysis/info/cli", test_cli);
+  return g_test_run ();
+}

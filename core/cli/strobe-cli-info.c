@@ -1,0 +1,186 @@
+/* strobe-cli-info.c — `strobe-cli info FILE`: the overview of a trace.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "strobe-analysis.h"
+#include "strobe-cli.h"
+
+static const char *
+clock_source_name (guint8 source)
+{
+  switch (source)
+    {
+    case STROBE_CLOCK_SOURCE_MONOTONIC: return _("monotonic clock");
+    case STROBE_CLOCK_SOURCE_TSC:       return _("x86 TSC");
+    case STROBE_CLOCK_SOURCE_ARM_TIMER: return _("ARM generic timer");
+    default:                            return _("unknown clock");
+    }
+}
+
+/* NUL-separated arguments, shell-quoted where needed so the line can be pasted back. */
+static char *
+format_command_line (const char *args, gsize len)
+{
+  GString *s = g_string_new (NULL);
+  gsize pos = 0;
+
+  while (pos < len)
+    {
+      gsize n = strnlen (args + pos, len - pos);
+      g_autofree char *arg = g_utf8_make_valid (args + pos, (gssize) n);
+      gboolean plain = *arg != '\0';
+
+      for (const char *p = arg; *p && plain; p++)
+        plain = g_ascii_isalnum (*p) || strchr ("-_./=:,+@%", *p) != NULL;
+      if (s->len)
+        g_string_append_c (s, ' ');
+      if (plain)
+        g_string_append (s, arg);
+      else
+        {
+          g_autofree char *quoted = g_shell_quote (arg);
+          g_string_append (s, quoted);
+        }
+      pos += n + 1;
+    }
+  return g_string_free (s, FALSE);
+}
+
+static char *
+format_seconds (gdouble seconds)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup_printf ("%s s", g_ascii_formatd (buf, sizeof buf, "%.6f", seconds));
+}
+
+static void
+print_info (StrobeInfoAnalyzer *info, StrobeDecoder *decoder, const GError *error)
+{
+  const StrobeWireMetadata *meta = strobe_info_analyzer_get_metadata (info);
+  const StrobeInfoStats *stats = strobe_info_analyzer_get_stats (info);
+  StrobeDecoderStats dstats;
+  GPtrArray *threads, *types, *channels;
+  guint64 first, last;
+
+  strobe_decoder_get_stats (decoder, &dstats);
+
+  if (meta != NULL)
+    {
+      g_autofree char *cmdline = format_command_line (meta->command_line, meta->command_line_len);
+      g_autoptr(GDateTime) start =
+        g_date_time_new_from_unix_utc (meta->start_time_ns / G_GUINT64_CONSTANT (1000000000));
+      g_autofree char *start_str = NULL;
+
+      if (start)
+        {
+          g_autoptr(GDateTime) precise =
+            g_date_time_add (start, (GTimeSpan) ((meta->start_time_ns % 1000000000) / 1000));
+          start_str = g_date_time_format_iso8601 (precise);
+        }
+      printf ("%-16s %s\n", _("Program:"), meta->program_name);
+      printf ("%-16s %u\n", _("Process id:"), meta->process_id);
+      printf ("%-16s %s\n", _("Command line:"), cmdline);
+      printf ("%-16s %s\n", _("Start time:"), start_str ? start_str : "?");
+      printf ("%-16s %" G_GUINT64_FORMAT " Hz (%s)\n", _("Clock:"), meta->clock_frequency,
+              clock_source_name (meta->clock_source));
+      if (strobe_info_analyzer_get_time_range (info, &first, &last) && meta->clock_frequency)
+        {
+          g_autofree char *dur = format_seconds ((gdouble) (last - first) / (gdouble) meta->clock_frequency);
+          printf ("%-16s %s\n", _("Duration:"), dur);
+        }
+      else
+        printf ("%-16s %s\n", _("Duration:"), _("unknown (no timestamps)"));
+    }
+
+  if (error)
+    printf ("%-16s %s\n", _("Status:"), _("unreadable past the error below"));
+  else if (strobe_decoder_get_ended_cleanly (decoder))
+    printf ("%-16s %s\n", _("Status:"), _("finished"));
+  else
+    printf ("%-16s %s\n", _("Status:"), _("cut off (no end marker: the program or recorder stopped)"));
+  printf ("%-16s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT
+          " decoded, %" G_GUINT64_FORMAT " LZ4 packets)\n", _("Packets:"), dstats.packets,
+          strobe_decoder_get_offset (decoder), dstats.raw_bytes, dstats.packets_lz4);
+  printf ("%-16s %" G_GUINT64_FORMAT "\n", _("Events:"), strobe_info_analyzer_get_event_count (info));
+  if (stats->valid)
+    printf ("%-16s %" G_GUINT64_FORMAT "\n", _("Events dropped:"), stats->events_dropped);
+  else
+    printf ("%-16s %s\n", _("Events dropped:"), _("unknown (no statistics in the trace)"));
+  if (dstats.gaps || dstats.late_events)
+    printf ("%-16s %" G_GUINT64_FORMAT " gaps, %" G_GUINT64_FORMAT " late events\n",
+            _("Ordering:"), dstats.gaps, dstats.late_events);
+
+  threads = strobe_info_analyzer_get_threads (info);
+  printf ("\n%s (%u)\n", _("Threads"), threads->len);
+  for (guint i = 0; i < threads->len; i++)
+    {
+      const StrobeInfoThread *t = g_ptr_array_index (threads, i);
+
+      printf ("  %5u  %-20s  %s %-10" G_GUINT64_FORMAT "  %s %-12s  %" G_GUINT64_FORMAT " %s%s\n",
+              t->id, t->name ? t->name : "?", _("os"), t->system_id, _("group"),
+              t->group && *t->group ? t->group : "-", t->events, _("events"),
+              t->ended ? _(", ended") : "");
+    }
+
+  types = strobe_info_analyzer_get_event_types (info);
+  printf ("\n%s (%u)\n", _("Event types"), types->len);
+  for (guint i = 0; i < types->len; i++)
+    {
+      const StrobeInfoEventType *et = g_ptr_array_index (types, i);
+
+      printf ("  %-40s %s %-5u %-10s %12" G_GUINT64_FORMAT "\n", et->full_name, _("uid"), et->uid,
+              (et->flags & STROBE_EVENT_FLAG_IMPORTANT) ? _("important")
+              : (et->flags & STROBE_EVENT_FLAG_NOSYNC) ? _("nosync") : _("sync"),
+              et->count);
+    }
+
+  channels = strobe_info_analyzer_get_channels (info);
+  printf ("\n%s (%u)\n", _("Channels"), channels->len);
+  for (guint i = 0; i < channels->len; i++)
+    {
+      const StrobeInfoChannel *c = g_ptr_array_index (channels, i);
+
+      printf ("  %-24s 0x%08x  %-8s  %u %s\n", c->name ? c->name : "?", c->id,
+              c->enabled ? _("enabled") : _("disabled"), c->toggles, _("toggles"));
+    }
+}
+
+int
+strobe_cli_info (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(StrobeDecoder) decoder = NULL;
+  g_autoptr(StrobeInfoAnalyzer) info = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *file;
+  gboolean ok;
+
+  context = g_option_context_new (_("FILE — print an overview of a trace"));
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
+    return STROBE_CLI_USAGE_ERROR;
+
+  decoder = strobe_decoder_new ();
+  info = strobe_info_analyzer_new ();
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (info));
+  ok = strobe_decoder_read_file (decoder, file, NULL, &error);
+  if (!ok && error->domain != STROBE_DECODER_ERROR)
+    {
+      g_printerr ("strobe-cli: %s: %s\n", file, error->message);
+      return STROBE_CLI_DECODE_ERROR;
+    }
+  print_info (info, decoder, error);
+  fflush (stdout);
+  if (!ok)
+    {
+      g_printerr ("strobe-cli: %s: %s\n", file, error->message);
+      return STROBE_CLI_DECODE_ERROR;
+    }
+  return STROBE_CLI_OK;
+}

@@ -1,0 +1,86 @@
+/* strobe-cli.c — command-line tools for Strobe traces: a table of subcommands.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <stdio.h>
+
+#include "strobe-cli.h"
+
+static const StrobeCliCommand commands[] = {
+  { "info", N_("Print an overview of a trace: process, threads, event types, channels"), strobe_cli_info },
+  { "dump", N_("Print every event of a trace as one line of text"), strobe_cli_dump },
+};
+
+static void
+print_usage (FILE *out)
+{
+  fprintf (out, "%s\n  strobe-cli %s\n\n%s\n", _("Usage:"), _("COMMAND [OPTION…] FILE"), _("Commands:"));
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    fprintf (out, "  %-8s %s\n", commands[i].name, _(commands[i].summary));
+  fprintf (out, "\n%s\n", _("Run “strobe-cli COMMAND --help” for the options of a command."));
+}
+
+gboolean
+strobe_cli_parse_file_args (GOptionContext *context, int *argc, char ***argv, const char **file)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      g_printerr ("strobe-cli: %s\n", error->message);
+      return FALSE;
+    }
+  if (*argc != 2)
+    {
+      g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+      g_printerr ("strobe-cli: %s\n\n%s", *argc < 2 ? _("missing FILE") : _("too many arguments"), help);
+      return FALSE;
+    }
+  *file = (*argv)[1];
+  return TRUE;
+}
+
+int
+main (int argc, char *argv[])
+{
+  const char *name;
+
+  setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  g_set_prgname ("strobe-cli");
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  name = argv[1];
+  if (g_str_equal (name, "--help") || g_str_equal (name, "-h") || g_str_equal (name, "help"))
+    {
+      print_usage (stdout);
+      return STROBE_CLI_OK;
+    }
+  if (g_str_equal (name, "--version"))
+    {
+      printf ("strobe-cli %s\n", PACKAGE_VERSION);
+      return STROBE_CLI_OK;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    if (g_str_equal (name, commands[i].name))
+      {
+        /* GOptionContext names the program from this in the subcommand's --help. */
+        g_autofree char *prgname = g_strconcat ("strobe-cli ", name, NULL);
+        g_set_prgname (prgname);
+        return commands[i].run (argc - 1, argv + 1);
+      }
+
+  g_printerr (_("strobe-cli: unknown command “%s”\n\n"), name);
+  print_usage (stderr);
+  return STROBE_CLI_USAGE_ERROR;
+}
