@@ -1,0 +1,49 @@
+/* strobe-clock.h — the timestamp clock, inline so a timestamp costs one instruction. */
+#pragma once
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Which clock strobe_time() reads. Zero until the library measured the clock, so the very
+ * first call goes out of line and initialises it; afterwards the check is one load of a
+ * read-mostly byte that is always predicted. */
+enum
+{
+  STROBE__CLOCK_UNSET     = 0,
+  STROBE__CLOCK_MONOTONIC = 1,
+  STROBE__CLOCK_TSC       = 2,
+  STROBE__CLOCK_ARM       = 3,
+};
+extern uint8_t strobe__clock_mode;
+
+uint64_t strobe__time_slow (void);
+
+/* Ticks of the trace clock; see strobe_clock_frequency(). */
+static inline uint64_t
+strobe_time (void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  /* No fence: the point of a trace timestamp is to be cheap, and the out-of-order window
+   * is a few ns, far below what a trace resolves. */
+  if (__builtin_expect (strobe__clock_mode == STROBE__CLOCK_TSC, 1))
+    return __builtin_ia32_rdtsc ();
+#elif defined(__aarch64__)
+  if (__builtin_expect (strobe__clock_mode == STROBE__CLOCK_ARM, 1))
+    {
+      uint64_t v;
+      __asm__ __volatile__ ("mrs %0, cntvct_el0" : "=r" (v));
+      return v;
+    }
+#endif
+  return strobe__time_slow ();
+}
+
+/* Ticks per second of strobe_time(). */
+uint64_t strobe_clock_frequency (void);
+
+#ifdef __cplusplus
+}
+#endif

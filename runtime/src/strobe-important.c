@@ -1,0 +1,86 @@
+/* strobe-important.c — the important cache: every Important record of the process, kept
+ * for its lifetime so each new output can be replayed from the start (PROTOCOL.md §4).
+ * Important events are rare (schemas, names, channels), so a mutex is fine. */
+#include "strobe-private.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static StrobeWireBuf   cache;
+
+bool
+strobe__important_append (const void *a, size_t a_len, const void *b, size_t b_len,
+                          const void *c, size_t c_len, const void *d, size_t d_len)
+{
+  bool ok;
+
+  pthread_mutex_lock (&cache_lock);
+  ok = strobe_wire_buf_reserve (&cache, a_len + b_len + c_len + d_len)
+       && strobe_wire_buf_append (&cache, a, a_len)
+       && strobe_wire_buf_append (&cache, b, b_len)
+       && strobe_wire_buf_append (&cache, c, c_len)
+       && strobe_wire_buf_append (&cache, d, d_len);
+  pthread_mutex_unlock (&cache_lock);
+  return ok;
+}
+
+size_t
+strobe__important_copy (size_t from, StrobeWireBuf *out)
+{
+  size_t to;
+
+  pthread_mutex_lock (&cache_lock);
+  to = cache.len;
+  if (to > from && !strobe_wire_buf_append (out, cache.data + from, to - from))
+    to = from;
+  pthread_mutex_unlock (&cache_lock);
+  return to;
+}
+
+size_t
+strobe__important_size (void)
+{
+  size_t n;
+
+  pthread_mutex_lock (&cache_lock);
+  n = cache.len;
+  pthread_mutex_unlock (&cache_lock);
+  return n;
+}
+
+/* Body = payload, then (for types with aux) the collected aux records and an AuxEnd. */
+void
+strobe__emit_important (StrobeAux *aux, const void *payload)
+{
+  StrobeEventDef *type = (StrobeEventDef *) aux->type;
+  StrobeWireImportantHeader h;
+  uint8_t aux_end[2];
+  size_t aux_end_len = 0;
+  uint16_t uid = __atomic_load_n (&type->uid, __ATOMIC_RELAXED);
+
+  if (uid == 0)
+    uid = strobe__event_register (type);
+  if (uid == 0 || aux->failed)
+    goto out;
+  if (type->flags & STROBE_EVENT_FLAG_HAS_AUX)
+    {
+      strobe_wire_put_u16 (aux_end, STROBE_UID_AUX_END);
+      aux_end_len = 2;
+    }
+  if (type->payload_size + aux->heap_len + aux_end_len > STROBE_MAX_EVENT_SIZE)
+    goto out;
+  h.uid = uid;
+  h.size = (uint32_t) (type->payload_size + aux->heap_len + aux_end_len);
+  if (!strobe__important_append (&h, sizeof h, payload, type->payload_size,
+                                 aux->heap, aux->heap_len, aux_end, aux_end_len))
+    goto out;
+  free (aux->heap);
+  aux->heap = NULL;
+  return;
+
+out:
+  free (aux->heap);
+  aux->heap = NULL;
+  strobe__count_drop ();
+}

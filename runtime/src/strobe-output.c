@@ -1,0 +1,319 @@
+/* strobe-output.c — the one output (file or TCP connection) and what starts each one:
+ * handshake, the whole important cache, a Sync control packet. All of it runs under the
+ * update lock, so the output has one writer. */
+#include "strobe-private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#define OUT_BATCH       (1024u * 1024u)
+#define CONNECT_TIMEOUT_MS 3000
+
+static int           out_fd = -1;
+static bool          out_socket;
+static StrobeWireBuf out_buf;
+static StrobeWireBuf scratch;
+static int           out_error;
+static uint64_t      bytes_sent;
+static uint16_t      control_port;
+static uint8_t       session_id[16];
+static pthread_once_t session_once = PTHREAD_ONCE_INIT;
+
+static void
+random_bytes (uint8_t *p, size_t n)
+{
+  if (getrandom (p, n, GRND_NONBLOCK) == (ssize_t) n)
+    return;
+  for (size_t i = 0; i < n; i++)   /* no entropy yet: unique enough for an id */
+    p[i] = (uint8_t) (strobe_time () >> (i % 8) ^ (uint64_t) getpid () >> (i % 4));
+}
+
+static void
+make_session_id (void)
+{
+  random_bytes (session_id, sizeof session_id);
+}
+
+void
+strobe_set_control_port (uint16_t port)
+{
+  __atomic_store_n (&control_port, port, __ATOMIC_RELAXED);
+}
+
+bool strobe__out_active (void) { return out_fd >= 0; }
+uint64_t strobe__out_bytes_sent (void) { return __atomic_load_n (&bytes_sent, __ATOMIC_RELAXED); }
+
+int
+strobe_output_error (void)
+{
+  return __atomic_load_n (&out_error, __ATOMIC_RELAXED);
+}
+
+/* The process keeps running: the output is closed, the failure reported once, and data
+ * is discarded until a new output starts. */
+static void
+fail (int err)
+{
+  fprintf (stderr, "strobe: trace output failed, closing it: %s\n", strerror (err));
+  close (out_fd);
+  out_fd = -1;
+  out_buf.len = 0;
+  __atomic_store_n (&out_error, err, __ATOMIC_RELAXED);
+}
+
+void
+strobe__out_write_pending (void)
+{
+  size_t done = 0;
+
+  while (out_fd >= 0 && done < out_buf.len)
+    {
+      ssize_t n = out_socket ? send (out_fd, out_buf.data + done, out_buf.len - done, MSG_NOSIGNAL)
+                             : write (out_fd, out_buf.data + done, out_buf.len - done);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          fail (n < 0 ? errno : EIO);
+          return;
+        }
+      done += (size_t) n;
+      __atomic_store_n (&bytes_sent, bytes_sent + (uint64_t) n, __ATOMIC_RELAXED);
+    }
+  out_buf.len = 0;
+}
+
+void
+strobe__out_packet (uint16_t thread_id, const uint8_t *data, size_t len)
+{
+  if (out_fd < 0)
+    return;   /* no output: discarded. A "tail ring" for late connects would keep it here. */
+  if (!strobe_wire_write_packet (&out_buf, &scratch, thread_id, data, len))
+    {
+      fail (errno);
+      return;
+    }
+  if (out_buf.len >= OUT_BATCH)
+    strobe__out_write_pending ();
+}
+
+static size_t
+read_file (const char *path, char *buf, size_t size)
+{
+  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  size_t len = 0;
+  ssize_t n;
+
+  if (fd < 0)
+    return 0;
+  while (len < size && (n = read (fd, buf + len, size - len)) > 0)
+    len += (size_t) n;
+  close (fd);
+  return len;
+}
+
+static bool
+write_handshake (void)
+{
+  static char cmdline[16384];
+  StrobeWireMetadata m;
+  size_t len;
+
+  memset (&m, 0, sizeof m);
+  pthread_once (&session_once, make_session_id);
+  m.control_port = __atomic_load_n (&control_port, __ATOMIC_RELAXED);
+  memcpy (m.session_id, session_id, 16);
+  random_bytes (m.trace_id, 16);
+  m.program_name = program_invocation_short_name;
+  m.program_name_len = strlen (program_invocation_short_name);
+  m.process_id = (uint32_t) getpid ();
+  m.start_time_ns = strobe__clock_start_ns ();
+  m.clock_frequency = strobe_clock_frequency ();
+  m.clock_origin = strobe__clock_origin ();
+  m.pointer_size = (uint8_t) sizeof (void *);
+  m.clock_source = strobe__clock_source ();
+  m.features = 0;
+  len = read_file ("/proc/self/cmdline", cmdline, sizeof cmdline);
+  while (len && cmdline[len - 1] == '\0')
+    len--;
+  m.command_line = cmdline;
+  m.command_line_len = len;
+  return strobe_wire_write_handshake (&out_buf, &m);
+}
+
+/* Takes ownership of @fd. The caller holds the update lock. */
+bool
+strobe__out_start_locked (int fd, bool is_socket)
+{
+  uint8_t sync[4];
+  int err;
+
+  strobe__out_stop_locked ();
+  out_fd = fd;
+  out_socket = is_socket;
+  out_buf.len = 0;
+  __atomic_store_n (&out_error, 0, __ATOMIC_RELAXED);
+  if (!write_handshake ())
+    goto fail;
+  strobe__replay_importants_locked ();
+  strobe_wire_put_u32 (sync, __atomic_load_n (&strobe__serial, __ATOMIC_RELAXED) & STROBE_WIRE_SERIAL_MASK);
+  if (!strobe_wire_write_control (&out_buf, STROBE_CONTROL_SYNC, sync, sizeof sync))
+    goto fail;
+  strobe__out_write_pending ();
+  return out_fd >= 0;
+
+fail:
+  err = errno;
+  fail (err);
+  errno = err;
+  return false;
+}
+
+void
+strobe__out_stop_locked (void)
+{
+  if (out_fd < 0)
+    return;
+  strobe__update_locked ();
+  if (out_fd >= 0 && strobe_wire_write_control (&out_buf, STROBE_CONTROL_END, NULL, 0))
+    strobe__out_write_pending ();
+  if (out_fd >= 0)
+    {
+      close (out_fd);
+      out_fd = -1;
+    }
+  out_buf.len = 0;
+}
+
+bool
+strobe_output_file (const char *path)
+{
+  int fd;
+  bool ok;
+
+  if (!strobe_init (NULL))
+    return false;
+  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    return false;
+  pthread_mutex_lock (&strobe__update_lock);
+  ok = strobe__out_start_locked (fd, false);
+  pthread_mutex_unlock (&strobe__update_lock);
+  return ok;
+}
+
+static int
+connect_with_timeout (const char *host, const char *port)
+{
+  struct addrinfo hints = { 0 }, *res, *ai;
+  int fd = -1, err = ECONNREFUSED, rc;
+
+  hints.ai_socktype = SOCK_STREAM;
+  rc = getaddrinfo (host, port, &hints, &res);
+  if (rc != 0)
+    {
+      errno = rc == EAI_SYSTEM ? errno : EHOSTUNREACH;
+      return -1;
+    }
+  for (ai = res; ai; ai = ai->ai_next)
+    {
+      struct pollfd pfd;
+      socklen_t len = sizeof err;
+      int flags;
+
+      fd = socket (ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC, ai->ai_protocol);
+      if (fd < 0)
+        {
+          err = errno;
+          continue;
+        }
+      flags = fcntl (fd, F_GETFL);
+      fcntl (fd, F_SETFL, flags | O_NONBLOCK);
+      if (connect (fd, ai->ai_addr, ai->ai_addrlen) == 0)
+        err = 0;
+      else if (errno == EINPROGRESS)
+        {
+          pfd.fd = fd;
+          pfd.events = POLLOUT;
+          rc = poll (&pfd, 1, CONNECT_TIMEOUT_MS);
+          if (rc == 0)
+            err = ETIMEDOUT;
+          else if (rc < 0 || getsockopt (fd, SOL_SOCKET, SO_ERROR, &err, &len) < 0)
+            err = errno;
+        }
+      else
+        err = errno;
+      if (err == 0)
+        {
+          fcntl (fd, F_SETFL, flags);
+          break;
+        }
+      close (fd);
+      fd = -1;
+    }
+  freeaddrinfo (res);
+  if (fd < 0)
+    errno = err;
+  return fd;
+}
+
+bool
+strobe_output_host (const char *host_port)
+{
+  char host[256], port[16];
+  const char *colon = strrchr (host_port, ':');
+  size_t n = colon && !strchr (colon, ']') ? (size_t) (colon - host_port) : strlen (host_port);
+  int fd;
+  bool ok;
+
+  if (n == 0 || n >= sizeof host)
+    {
+      errno = EINVAL;
+      return false;
+    }
+  memcpy (host, host_port, n);
+  host[n] = '\0';
+  if (host[0] == '[' && host[n - 1] == ']')
+    {
+      memmove (host, host + 1, n - 2);
+      host[n - 2] = '\0';
+    }
+  snprintf (port, sizeof port, "%s", n < strlen (host_port) ? host_port + n + 1 : "1980");
+  if (!strobe_init (NULL))
+    return false;
+  fd = connect_with_timeout (host, port);
+  if (fd < 0)
+    return false;
+  pthread_mutex_lock (&strobe__update_lock);
+  ok = strobe__out_start_locked (fd, true);
+  pthread_mutex_unlock (&strobe__update_lock);
+  return ok;
+}
+
+bool
+strobe_output_stop (void)
+{
+  pthread_mutex_lock (&strobe__update_lock);
+  strobe__emit_stats ();
+  strobe__out_stop_locked ();
+  pthread_mutex_unlock (&strobe__update_lock);
+  return true;
+}
+
+bool
+strobe_output_active (void)
+{
+  bool on;
+
+  pthread_mutex_lock (&strobe__update_lock);
+  on = out_fd >= 0;
+  pthread_mutex_unlock (&strobe__update_lock);
+  return on;
+}

@@ -1,0 +1,113 @@
+/* strobe-pool.c — buffer blocks under one memory limit.
+ *
+ * Standard blocks are recycled through a free list; larger ones (an event whose aux data
+ * does not fit a standard block) are allocated for that event and freed once shipped.
+ * Taking a block is a slow-path operation (once per 64 KiB of events), so a mutex is fine;
+ * the atomic free count lets a dropping thread see "still nothing" without taking it. */
+#include "strobe-private.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static StrobeBlock    *free_list;
+static size_t          free_count;          /* atomic reads outside the lock */
+static size_t          allocated;           /* atomic reads outside the lock */
+static size_t          limit = (size_t) STROBE_DEFAULT_BUFFER_MB << 20;
+static int             wait_ms = STROBE_DEFAULT_WAIT_MS;
+
+void
+strobe__pool_configure (size_t limit_bytes, int wait)
+{
+  pthread_mutex_lock (&pool_lock);
+  if (limit_bytes)
+    limit = limit_bytes < STROBE_BLOCK_SIZE ? STROBE_BLOCK_SIZE : limit_bytes;
+  if (wait >= 0)
+    wait_ms = wait;
+  pthread_mutex_unlock (&pool_lock);
+}
+
+size_t strobe__pool_memory (void) { return __atomic_load_n (&allocated, __ATOMIC_RELAXED); }
+size_t strobe__pool_limit (void) { return limit; }
+
+static StrobeBlock *
+try_get (size_t min_capacity)
+{
+  size_t std_cap = STROBE_BLOCK_SIZE - sizeof (StrobeBlock);
+  size_t cap = min_capacity > std_cap ? min_capacity : std_cap;
+  StrobeBlock *b = NULL;
+
+  pthread_mutex_lock (&pool_lock);
+  if (cap == std_cap && free_list)
+    {
+      b = free_list;
+      free_list = b->free_next;
+      __atomic_store_n (&free_count, free_count - 1, __ATOMIC_RELAXED);
+    }
+  else if (allocated + sizeof (StrobeBlock) + cap <= limit)
+    {
+      b = malloc (sizeof (StrobeBlock) + cap);
+      if (b)
+        {
+          b->capacity = cap;
+          __atomic_store_n (&allocated, allocated + sizeof (StrobeBlock) + cap, __ATOMIC_RELAXED);
+        }
+    }
+  pthread_mutex_unlock (&pool_lock);
+  if (b)
+    {
+      b->hdr.committed = b->data;
+      b->hdr.events = 0;
+      b->next = NULL;
+      b->free_next = NULL;
+      b->shipped = b->data;
+    }
+  return b;
+}
+
+StrobeBlock *
+strobe__pool_get (size_t min_capacity, bool wait)
+{
+  struct timespec start, now, nap = { 0, 100 * 1000 };
+  StrobeBlock *b;
+  int budget = wait ? __atomic_load_n (&wait_ms, __ATOMIC_RELAXED) : 0;
+
+  if (!wait && __atomic_load_n (&free_count, __ATOMIC_RELAXED) == 0
+      && __atomic_load_n (&allocated, __ATOMIC_RELAXED) + STROBE_BLOCK_SIZE + min_capacity > limit)
+    return NULL;
+  b = try_get (min_capacity);
+  if (b || budget <= 0)
+    return b;
+
+  /* Full: let the worker catch up for a bounded time, then the caller drops. */
+  clock_gettime (CLOCK_MONOTONIC, &start);
+  for (;;)
+    {
+      strobe__worker_kick ();
+      nanosleep (&nap, NULL);
+      b = try_get (min_capacity);
+      if (b)
+        return b;
+      clock_gettime (CLOCK_MONOTONIC, &now);
+      if ((now.tv_sec - start.tv_sec) * 1000 + (now.tv_nsec - start.tv_nsec) / 1000000 >= budget)
+        return NULL;
+    }
+}
+
+void
+strobe__pool_put (StrobeBlock *b)
+{
+  pthread_mutex_lock (&pool_lock);
+  if (b->capacity == STROBE_BLOCK_SIZE - sizeof (StrobeBlock))
+    {
+      b->free_next = free_list;
+      free_list = b;
+      __atomic_store_n (&free_count, free_count + 1, __ATOMIC_RELAXED);
+    }
+  else
+    {
+      __atomic_store_n (&allocated, allocated - sizeof (StrobeBlock) - b->capacity, __ATOMIC_RELAXED);
+      free (b);
+    }
+  pthread_mutex_unlock (&pool_lock);
+}

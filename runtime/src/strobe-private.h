@@ -1,0 +1,113 @@
+/* strobe-private.h — what the runtime's files share; not installed. */
+#pragma once
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "strobe/strobe.h"
+#include "strobe-wire.h"
+
+#define STROBE_BLOCK_SIZE        (64u * 1024u)
+#define STROBE_DEFAULT_BUFFER_MB 64u
+#define STROBE_DEFAULT_WAIT_MS   20
+/* An event with its aux data must fit in one packet. */
+#define STROBE_MAX_EVENT_SIZE    (STROBE_WIRE_MAX_PAYLOAD - 64u)
+
+/* ---- blocks (strobe-pool.c) ---------------------------------------------------- */
+
+typedef struct StrobeBlock
+{
+  StrobeBlockHeader   hdr;
+  struct StrobeBlock *next;        /* linked by the producer (release) */
+  struct StrobeBlock *free_next;   /* pool free list */
+  uint8_t            *shipped;     /* consumer only */
+  size_t              capacity;
+  uint8_t             data[];
+} StrobeBlock;
+
+void         strobe__pool_configure (size_t limit_bytes, int wait_ms);
+StrobeBlock *strobe__pool_get (size_t min_capacity, bool wait);
+void         strobe__pool_put (StrobeBlock *block);
+size_t       strobe__pool_memory (void);
+size_t       strobe__pool_limit (void);
+
+/* ---- threads (strobe-thread.c) --------------------------------------------------- */
+
+typedef struct StrobeThread
+{
+  struct StrobeThread *next;       /* global list, under strobe__threads_lock */
+  uint16_t             id;
+  StrobeBlock         *first;      /* set once by the producer (release) */
+  StrobeBlock         *tail;       /* producer's current block (release) */
+  int                  exited;     /* set by the producer after its last commit (release) */
+  uint64_t             dropped;    /* written by the producer only (relaxed) */
+  bool                 dropping;   /* producer: no block, try once per event without waiting */
+  bool                 aux_open;   /* producer: an aux event is being built */
+  bool                 no_wait;    /* producer: never wait for blocks (the updater) */
+  /* Consumer side, under the update lock. */
+  StrobeBlock         *head;
+  uint64_t             events_retired;
+  StrobeBlock         *snap_block;
+  uint8_t             *snap_committed;
+  bool                 snap_valid;
+  bool                 snap_exited;
+} StrobeThread;
+
+extern pthread_mutex_t strobe__threads_lock;
+extern StrobeThread   *strobe__threads;
+StrobeThread *strobe__thread_current (void);
+void          strobe__thread_set_no_wait (bool no_wait);
+void          strobe__thread_free (StrobeThread *thread);
+void          strobe__count_drop (void);
+
+/* ---- important cache (strobe-important.c) ---------------------------------------- */
+
+bool   strobe__important_append (const void *a, size_t a_len, const void *b, size_t b_len,
+                                 const void *c, size_t c_len, const void *d, size_t d_len);
+/* Copies cache bytes [from, …) into @out (whole records); returns the new end offset. */
+size_t strobe__important_copy (size_t from, StrobeWireBuf *out);
+size_t strobe__important_size (void);
+
+/* ---- events, channels, system events --------------------------------------------- */
+
+void strobe__global_init (void);            /* pthread_once: clock, ids, system events, env */
+void strobe__events_init (void);
+void strobe__channels_init (void);
+void strobe__system_init (void);
+void strobe__clock_init (void);
+uint64_t strobe__clock_origin (void);
+uint64_t strobe__clock_start_ns (void);
+uint8_t  strobe__clock_source (void);
+
+void strobe__emit_thread_info (uint16_t id, const char *name, const char *group, int32_t sort_hint);
+void strobe__emit_thread_end (uint16_t id);
+void strobe__emit_channel_announce (uint32_t id, bool enabled, const char *name);
+void strobe__emit_channel_toggle (uint32_t id, bool enabled);
+void strobe__emit_stats (void);
+
+/* ---- consumer (strobe-update.c) and output (strobe-output.c) ---------------------- */
+
+extern pthread_mutex_t strobe__update_lock;
+/* One round: snapshot, importants, thread data; under the update lock. Returns bytes moved. */
+size_t strobe__update_locked (void);
+void   strobe__worker_start (void);
+void   strobe__worker_stop (void);
+void   strobe__worker_kick (void);
+void   strobe__stats_collect (StrobeStats *stats);
+void   strobe__replay_importants_locked (void);
+
+/* Sinks one packet's payload; with no output it is discarded. */
+void   strobe__out_packet (uint16_t thread_id, const uint8_t *data, size_t len);
+bool   strobe__out_active (void);
+void   strobe__out_write_pending (void);
+bool   strobe__out_start_locked (int fd, bool is_socket);
+void   strobe__out_stop_locked (void);
+void   strobe__out_add_sent (size_t n);
+uint64_t strobe__out_bytes_sent (void);
+
+/* ---- aux records (strobe-thread.c builds, strobe-aux.c converts) ------------------- */
+
+/* Room for one AuxData record with up to @max_value bytes; NULL when the event fails. */
+uint8_t *strobe__aux_record_begin (StrobeAux *aux, size_t max_value);
+void     strobe__aux_record_end (StrobeAux *aux, uint8_t *record, unsigned index, size_t value_size);
+uint64_t strobe__dropped_elsewhere (void);

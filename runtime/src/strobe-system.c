@@ -1,0 +1,120 @@
+/* strobe-system.c — the $Trace system events (PROTOCOL.md §5), declared with the same
+ * macros as any user event. */
+#include "strobe-private.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* Always on and read-only: system events must reach every trace. */
+StrobeChannel StrobeTraceChannel = { 1, "TraceChannel", 0, 0, true, false, 0 };
+
+__attribute__ ((constructor)) static void
+trace_channel_ctor (void)
+{
+  strobe_channel_register (&StrobeTraceChannel);
+}
+
+STROBE_EVENT_DECLARE (StrobeTrace, ThreadInfo, STROBE_EVENT_IMPORTANT,
+                      STROBE_FIELD (uint16, ThreadId)
+                      STROBE_FIELD (uint64, SystemId)
+                      STROBE_FIELD (int32, SortHint)
+                      STROBE_FIELD (ansi, Name)
+                      STROBE_FIELD (ansi, Group))
+STROBE__EVENT_DEFINE_NAMED (StrobeTrace, ThreadInfo, "$Trace", "ThreadInfo")
+
+STROBE_EVENT_DECLARE (StrobeTrace, ThreadEnd, STROBE_EVENT_IMPORTANT,
+                      STROBE_FIELD (uint16, ThreadId)
+                      STROBE_FIELD (uint64, Timestamp))
+STROBE__EVENT_DEFINE_NAMED (StrobeTrace, ThreadEnd, "$Trace", "ThreadEnd")
+
+STROBE_EVENT_DECLARE (StrobeTrace, ChannelAnnounce, STROBE_EVENT_IMPORTANT,
+                      STROBE_FIELD (uint32, Id)
+                      STROBE_FIELD (bool, Enabled)
+                      STROBE_FIELD (ansi, Name))
+STROBE__EVENT_DEFINE_NAMED (StrobeTrace, ChannelAnnounce, "$Trace", "ChannelAnnounce")
+
+STROBE_EVENT_DECLARE (StrobeTrace, ChannelToggle, STROBE_EVENT_IMPORTANT,
+                      STROBE_FIELD (uint32, Id)
+                      STROBE_FIELD (bool, Enabled)
+                      STROBE_FIELD (uint64, Timestamp))
+STROBE__EVENT_DEFINE_NAMED (StrobeTrace, ChannelToggle, "$Trace", "ChannelToggle")
+
+STROBE_EVENT_DECLARE (StrobeTrace, Stats, STROBE_EVENT_NOSYNC,
+                      STROBE_FIELD (uint64, Timestamp)
+                      STROBE_FIELD (uint64, BytesEmitted)
+                      STROBE_FIELD (uint64, BytesSent)
+                      STROBE_FIELD (uint64, EventsEmitted)
+                      STROBE_FIELD (uint64, EventsDropped)
+                      STROBE_FIELD (uint64, BufferMemory))
+STROBE__EVENT_DEFINE_NAMED (StrobeTrace, Stats, "$Trace", "Stats")
+
+void
+strobe__emit_thread_info (uint16_t id, const char *name, const char *group, int32_t sort_hint)
+{
+  STROBE_LOG (StrobeTrace, ThreadInfo, StrobeTraceChannel)
+    {
+      STROBE_SET (ThreadId, id);
+      STROBE_SET (SystemId, (uint64_t) syscall (SYS_gettid));
+      STROBE_SET (SortHint, sort_hint);
+      if (name)
+        STROBE_SET_STRING (Name, name);
+      if (group)
+        STROBE_SET_STRING (Group, group);
+    }
+}
+
+void
+strobe__emit_thread_end (uint16_t id)
+{
+  STROBE_LOG (StrobeTrace, ThreadEnd, StrobeTraceChannel)
+    {
+      STROBE_SET (ThreadId, id);
+      STROBE_SET (Timestamp, strobe_time ());
+    }
+}
+
+void
+strobe__emit_channel_announce (uint32_t id, bool enabled, const char *name)
+{
+  STROBE_LOG (StrobeTrace, ChannelAnnounce, StrobeTraceChannel)
+    {
+      STROBE_SET (Id, id);
+      STROBE_SET (Enabled, enabled);
+      STROBE_SET_STRING (Name, name);
+    }
+}
+
+void
+strobe__emit_channel_toggle (uint32_t id, bool enabled)
+{
+  STROBE_LOG (StrobeTrace, ChannelToggle, StrobeTraceChannel)
+    {
+      STROBE_SET (Id, id);
+      STROBE_SET (Enabled, enabled);
+      STROBE_SET (Timestamp, strobe_time ());
+    }
+}
+
+void
+strobe__emit_stats (void)
+{
+  StrobeThread *t = strobe__thread_current ();
+  bool no_wait = t ? t->no_wait : false;
+  StrobeStats s;
+
+  /* Called with the update lock held: waiting for a block nobody else can free is pointless. */
+  if (t)
+    t->no_wait = true;
+  strobe__stats_collect (&s);
+  STROBE_LOG (StrobeTrace, Stats, StrobeTraceChannel)
+    {
+      STROBE_SET (Timestamp, strobe_time ());
+      STROBE_SET (BytesEmitted, s.bytes_emitted);
+      STROBE_SET (BytesSent, s.bytes_sent);
+      STROBE_SET (EventsEmitted, s.events_emitted);
+      STROBE_SET (EventsDropped, s.events_dropped);
+      STROBE_SET (BufferMemory, s.buffer_memory);
+    }
+  if (t)
+    t->no_wait = no_wait;
+}

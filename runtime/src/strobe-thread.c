@@ -1,0 +1,343 @@
+/* strobe-thread.c — per-thread state and the out-of-line half of the fast path.
+ *
+ * The thread-local part is three pointers (strobe__tls) so the inline path needs one
+ * initial-exec TLS access; everything else lives in a heap StrobeThread that outlives the
+ * thread until the worker has shipped its last bytes. Each thread is the single producer
+ * of its chain of blocks; the updater is the single consumer. */
+#include "strobe-private.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+__thread StrobeTls strobe__tls __attribute__ ((tls_model ("initial-exec")));
+uint32_t strobe__serial;
+
+static __thread StrobeThread *current __attribute__ ((tls_model ("initial-exec")));
+
+pthread_mutex_t strobe__threads_lock = PTHREAD_MUTEX_INITIALIZER;
+StrobeThread   *strobe__threads;
+
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static pthread_key_t  exit_key;
+static uint32_t       next_thread_id = STROBE_TID_FIRST_USER;
+static uint64_t       dropped_elsewhere;      /* drops with no thread state to count them */
+
+static void thread_exit (void *arg);
+
+static void
+make_key (void)
+{
+  pthread_key_create (&exit_key, thread_exit);
+}
+
+StrobeThread *
+strobe__thread_current (void)
+{
+  StrobeThread *t = current;
+  StrobeThread **link;
+  char name[64] = "";
+
+  if (t)
+    return t;
+  t = calloc (1, sizeof *t);
+  if (t == NULL)
+    return NULL;
+  {
+    /* Ids are never reused: a reader keeps per-thread state by id for the whole trace. */
+    uint32_t id = __atomic_fetch_add (&next_thread_id, 1, __ATOMIC_RELAXED);
+    t->id = id <= STROBE_UID_MAX ? (uint16_t) id : 0;
+  }
+  pthread_once (&key_once, make_key);
+  pthread_setspecific (exit_key, t);
+
+  pthread_mutex_lock (&strobe__threads_lock);
+  for (link = &strobe__threads; *link; link = &(*link)->next)
+    ;
+  *link = t;
+  pthread_mutex_unlock (&strobe__threads_lock);
+
+  current = t;
+  if (t->id)
+    {
+      pthread_getname_np (pthread_self (), name, sizeof name);
+      strobe__emit_thread_info (t->id, name, NULL, 0);
+    }
+  return t;
+}
+
+static void
+thread_exit (void *arg)
+{
+  StrobeThread *t = arg;
+
+  if (t->id)
+    strobe__emit_thread_end (t->id);
+  memset (&strobe__tls, 0, sizeof strobe__tls);
+  current = NULL;
+  /* Last: the consumer frees the state once it has seen this and shipped the rest. */
+  __atomic_store_n (&t->exited, 1, __ATOMIC_RELEASE);
+}
+
+void
+strobe__thread_free (StrobeThread *t)
+{
+  StrobeBlock *b = t->head ? t->head : t->first;
+
+  while (b)
+    {
+      StrobeBlock *next = b->next;
+      strobe__pool_put (b);
+      b = next;
+    }
+  free (t);
+}
+
+void
+strobe__thread_set_no_wait (bool no_wait)
+{
+  StrobeThread *t = strobe__thread_current ();
+
+  if (t)
+    t->no_wait = no_wait;
+}
+
+void
+strobe_thread_set_name (const char *name, const char *group, int32_t sort_hint)
+{
+  StrobeThread *t = strobe__thread_current ();
+
+  if (t && t->id)
+    strobe__emit_thread_info (t->id, name, group, sort_hint);
+}
+
+static void
+count_drop (StrobeThread *t)
+{
+  if (t)
+    __atomic_store_n (&t->dropped, t->dropped + 1, __ATOMIC_RELAXED);
+  else
+    __atomic_fetch_add (&dropped_elsewhere, 1, __ATOMIC_RELAXED);
+}
+
+void
+strobe__count_drop (void)
+{
+  count_drop (current);
+}
+
+uint64_t
+strobe__dropped_elsewhere (void)
+{
+  return __atomic_load_n (&dropped_elsewhere, __ATOMIC_RELAXED);
+}
+
+/* Makes @b the thread's current block. The previous block's committed offset is final
+ * from here on; the release on `next` publishes it to the consumer. */
+static void
+link_block (StrobeThread *t, StrobeBlock *b)
+{
+  if (t->tail)
+    __atomic_store_n (&t->tail->next, b, __ATOMIC_RELEASE);
+  else
+    __atomic_store_n (&t->first, b, __ATOMIC_RELEASE);
+  __atomic_store_n (&t->tail, b, __ATOMIC_RELEASE);
+  strobe__tls.cursor = b->data;
+  strobe__tls.end = b->data + b->capacity;
+  strobe__tls.block = &b->hdr;
+}
+
+static uint8_t *
+reserve_slow (size_t size, bool count)
+{
+  StrobeThread *t = strobe__thread_current ();
+  StrobeBlock *b;
+
+  /* An event logged while an aux event of this thread is open (from an argument of a
+   * STROBE_SET_* call) would land inside the open event: drop it instead. */
+  if (t == NULL || t->id == 0 || t->aux_open || size > STROBE_MAX_EVENT_SIZE)
+    goto drop;
+  if (strobe__tls.block && (size_t) (strobe__tls.end - strobe__tls.cursor) >= size)
+    return strobe__tls.cursor;
+  b = strobe__pool_get (size, !t->dropping && !t->no_wait);
+  if (b == NULL)
+    {
+      t->dropping = true;
+      goto drop;
+    }
+  t->dropping = false;
+  link_block (t, b);
+  return strobe__tls.cursor;
+
+drop:
+  if (count)
+    count_drop (t);
+  return NULL;
+}
+
+__attribute__ ((noinline, cold)) uint8_t *
+strobe__reserve_slow (size_t size)
+{
+  return reserve_slow (size, true);
+}
+
+/* ---- aux events ---------------------------------------------------------------------
+ * While an aux event is built its bytes sit uncommitted after the cursor, and tls.end is
+ * parked at the cursor so any other reservation on this thread goes to the slow path. */
+
+static size_t
+header_size (const StrobeEventDef *type)
+{
+  return (type->flags & STROBE_EVENT_FLAG_NOSYNC) ? 2 : 2 + STROBE_WIRE_SERIAL_BYTES;
+}
+
+static void
+aux_park (StrobeAux *a)
+{
+  a->end = strobe__tls.end;
+  strobe__tls.end = strobe__tls.cursor;
+  current->aux_open = true;
+}
+
+static void
+aux_unpark (StrobeAux *a)
+{
+  strobe__tls.end = a->end;
+  current->aux_open = false;
+}
+
+static uint8_t *
+reserve_any (size_t size)
+{
+  if ((size_t) (strobe__tls.end - strobe__tls.cursor) >= size)
+    return strobe__tls.cursor;
+  return reserve_slow (size, false);
+}
+
+/* Room for @need more bytes plus the AuxEnd. */
+static bool
+aux_room (StrobeAux *a, size_t need)
+{
+  size_t total;
+  StrobeBlock *b;
+  StrobeThread *t;
+
+  if (a->failed)
+    return false;
+  if (a->start == NULL)
+    {
+      total = header_size (a->type) + a->type->payload_size + need + 2;
+      if (total > STROBE_MAX_EVENT_SIZE || reserve_any (total) == NULL)
+        goto fail;
+      a->start = strobe__tls.cursor;
+      a->used = header_size (a->type) + a->type->payload_size;
+      aux_park (a);
+      return true;
+    }
+  total = a->used + need + 2;
+  if (total > STROBE_MAX_EVENT_SIZE)
+    goto fail;
+  if ((size_t) (a->end - a->start) >= total)
+    return true;
+
+  /* Move the event so far to a new block, big enough for it: never split an event. */
+  t = current;
+  b = strobe__pool_get (total, !t->dropping && !t->no_wait);
+  if (b == NULL)
+    {
+      t->dropping = true;
+      goto fail;
+    }
+  memcpy (b->data, a->start, a->used);
+  aux_unpark (a);
+  link_block (t, b);
+  a->start = b->data;
+  aux_park (a);
+  return true;
+
+fail:
+  a->failed = true;
+  return false;
+}
+
+static bool
+heap_room (StrobeAux *a, size_t need)
+{
+  size_t cap;
+  uint8_t *p;
+
+  if (a->failed)
+    return false;
+  if (a->heap_len + need + a->type->payload_size + 2 > STROBE_MAX_EVENT_SIZE)
+    goto fail;
+  if (a->heap_cap - a->heap_len >= need)
+    return true;
+  cap = a->heap_cap ? a->heap_cap : 256;
+  while (cap - a->heap_len < need)
+    cap *= 2;
+  p = realloc (a->heap, cap);
+  if (p == NULL)
+    goto fail;
+  a->heap = p;
+  a->heap_cap = cap;
+  return true;
+
+fail:
+  a->failed = true;
+  return false;
+}
+
+uint8_t *
+strobe__aux_record_begin (StrobeAux *a, size_t max_value)
+{
+  size_t need = sizeof (StrobeWireAuxHeader) + max_value;
+
+  if (a->type->flags & STROBE_EVENT_FLAG_IMPORTANT)
+    return heap_room (a, need) ? a->heap + a->heap_len : NULL;
+  return aux_room (a, need) ? a->start + a->used : NULL;
+}
+
+void
+strobe__aux_record_end (StrobeAux *a, uint8_t *record, unsigned index, size_t value_size)
+{
+  StrobeWireAuxHeader h;
+
+  h.uid = STROBE_UID_AUX_DATA;
+  h.field_index = (uint8_t) index;
+  h.reserved = 0;
+  h.size = (uint32_t) value_size;
+  memcpy (record, &h, sizeof h);
+  if (a->type->flags & STROBE_EVENT_FLAG_IMPORTANT)
+    a->heap_len += sizeof h + value_size;
+  else
+    a->used += sizeof h + value_size;
+}
+
+void
+strobe__aux_finish (StrobeAux *a, const void *payload)
+{
+  StrobeEventDef *type = (StrobeEventDef *) a->type;
+  uint16_t uid = __atomic_load_n (&type->uid, __ATOMIC_RELAXED);
+  size_t header = header_size (type);
+  uint8_t *p;
+
+  if (uid == 0 && (uid = strobe__event_register (type)) == 0)
+    a->failed = true;
+  if (!a->failed && a->start == NULL)
+    aux_room (a, 0);
+  if (a->failed)
+    {
+      if (a->start)
+        aux_unpark (a);
+      strobe__count_drop ();
+      return;
+    }
+  p = a->start;
+  memcpy (p, &uid, 2);
+  if (!(type->flags & STROBE_EVENT_FLAG_NOSYNC))
+    strobe_wire_put_u24 (p + 2, __atomic_fetch_add (&strobe__serial, 1, __ATOMIC_RELAXED));
+  memcpy (p + header, payload, type->payload_size);
+  strobe_wire_put_u16 (p + a->used, STROBE_UID_AUX_END);
+  a->used += 2;
+  aux_unpark (a);
+  strobe__commit (p + a->used);
+}

@@ -1,0 +1,317 @@
+/* strobe-update.c — the consumer: one update round, the worker thread that repeats it,
+ * and the running totals.
+ *
+ * Order within a round matters: thread positions are snapshotted FIRST, then new
+ * important records are shipped, then thread data up to the snapshot. An important event
+ * appended before some thread data was committed is therefore always shipped first. */
+#include "strobe-private.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define STATS_PERIOD_NS   (250u * 1000u * 1000u)
+#define IDLE_SLEEP_MS     10
+#define BUSY_BYTES        (256u * 1024u)
+#define IMPORTANT_PACKET  (256u * 1024u)
+
+pthread_mutex_t strobe__update_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Consumer state, under the update lock. */
+static size_t         imp_shipped;
+static StrobeWireBuf  imp_copy;
+static StrobeThread **snap;
+static size_t         snap_cap;
+static uint64_t       last_stats_ns;
+/* Totals: written under the update lock, read relaxed by strobe_get_stats. */
+static uint64_t       bytes_drained;
+static uint64_t       gone_events;     /* of freed threads */
+static uint64_t       gone_dropped;
+
+static uint64_t
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static void
+add_drained (size_t n)
+{
+  __atomic_store_n (&bytes_drained, bytes_drained + n, __ATOMIC_RELAXED);
+}
+
+/* Packets end on record boundaries: every important record carries its size. */
+static size_t
+ship_importants (void)
+{
+  size_t from = imp_shipped, pos = 0, start = 0;
+
+  imp_copy.len = 0;
+  imp_shipped = strobe__important_copy (from, &imp_copy);
+  while (pos < imp_copy.len)
+    {
+      size_t rec = sizeof (StrobeWireImportantHeader) + strobe_wire_get_u32 (imp_copy.data + pos + 2);
+      if (pos > start && pos + rec - start > IMPORTANT_PACKET)
+        {
+          strobe__out_packet (STROBE_TID_IMPORTANTS, imp_copy.data + start, pos - start);
+          start = pos;
+        }
+      pos += rec;
+    }
+  if (pos > start)
+    strobe__out_packet (STROBE_TID_IMPORTANTS, imp_copy.data + start, pos - start);
+  add_drained (imp_copy.len);
+  return imp_copy.len;
+}
+
+void
+strobe__replay_importants_locked (void)
+{
+  imp_shipped = 0;
+  ship_importants ();
+}
+
+static void
+take_snapshot (size_t *count)
+{
+  size_t n = 0;
+
+  pthread_mutex_lock (&strobe__threads_lock);
+  for (StrobeThread *t = strobe__threads; t; t = t->next)
+    {
+      if (n == snap_cap)
+        {
+          size_t cap = snap_cap ? 2 * snap_cap : 64;
+          StrobeThread **p = realloc (snap, cap * sizeof *p);
+          if (p == NULL)
+            break;   /* the rest waits for the next round */
+          snap = p;
+          snap_cap = cap;
+        }
+      /* exited before tail: once exited is seen, the tail and its commit are final. */
+      t->snap_exited = __atomic_load_n (&t->exited, __ATOMIC_ACQUIRE) != 0;
+      t->snap_block = __atomic_load_n (&t->tail, __ATOMIC_ACQUIRE);
+      t->snap_committed = t->snap_block ? __atomic_load_n (&t->snap_block->hdr.committed, __ATOMIC_ACQUIRE)
+                                        : NULL;
+      t->snap_valid = true;
+      snap[n++] = t;
+    }
+  pthread_mutex_unlock (&strobe__threads_lock);
+  *count = n;
+}
+
+static void
+retire_thread (StrobeThread *t)
+{
+  StrobeThread **link;
+
+  pthread_mutex_lock (&strobe__threads_lock);
+  for (link = &strobe__threads; *link && *link != t; link = &(*link)->next)
+    ;
+  if (*link)
+    *link = t->next;
+  pthread_mutex_unlock (&strobe__threads_lock);
+  __atomic_store_n (&gone_events, gone_events + t->events_retired
+                    + (t->snap_block ? t->snap_block->hdr.events : 0), __ATOMIC_RELAXED);
+  __atomic_store_n (&gone_dropped, gone_dropped + t->dropped, __ATOMIC_RELAXED);
+  strobe__thread_free (t);
+}
+
+static size_t
+ship_thread (StrobeThread *t)
+{
+  StrobeBlock *b;
+  size_t moved = 0;
+
+  if (t->snap_block == NULL)
+    {
+      if (t->snap_exited)
+        retire_thread (t);
+      return 0;
+    }
+  b = t->head ? t->head : __atomic_load_n (&t->first, __ATOMIC_ACQUIRE);
+  for (;;)
+    {
+      bool last = b == t->snap_block;
+      uint8_t *c = last ? t->snap_committed : __atomic_load_n (&b->hdr.committed, __ATOMIC_ACQUIRE);
+      StrobeBlock *next;
+
+      if (c > b->shipped)
+        {
+          strobe__out_packet (t->id, b->shipped, (size_t) (c - b->shipped));
+          moved += (size_t) (c - b->shipped);
+          b->shipped = c;
+        }
+      if (last)
+        break;
+      /* Blocks before the snapshot's block are complete and no longer written. */
+      next = __atomic_load_n (&b->next, __ATOMIC_ACQUIRE);
+      t->events_retired += b->hdr.events;
+      strobe__pool_put (b);
+      b = next;
+    }
+  t->head = b;
+  add_drained (moved);
+  if (t->snap_exited)
+    retire_thread (t);
+  return moved;
+}
+
+size_t
+strobe__update_locked (void)
+{
+  size_t n, moved;
+  uint64_t now = now_ns ();
+
+  if (now - last_stats_ns >= STATS_PERIOD_NS)
+    {
+      last_stats_ns = now;
+      strobe__emit_stats ();
+    }
+  take_snapshot (&n);
+  moved = ship_importants ();
+  for (size_t i = 0; i < n; i++)
+    moved += ship_thread (snap[i]);
+  strobe__out_write_pending ();
+  return moved;
+}
+
+bool
+strobe_update (void)
+{
+  pthread_mutex_lock (&strobe__update_lock);
+  strobe__update_locked ();
+  pthread_mutex_unlock (&strobe__update_lock);
+  if (strobe_output_error ())
+    {
+      errno = strobe_output_error ();
+      return false;
+    }
+  return true;
+}
+
+bool
+strobe_flush (void)
+{
+  return strobe_update ();
+}
+
+void
+strobe__stats_collect (StrobeStats *s)
+{
+  uint64_t events = __atomic_load_n (&gone_events, __ATOMIC_RELAXED);
+  uint64_t dropped = __atomic_load_n (&gone_dropped, __ATOMIC_RELAXED) + strobe__dropped_elsewhere ();
+
+  /* Blocks are recycled only by the updater; holding the threads lock keeps the states
+   * alive, and the updater's lock (held by every caller but strobe_get_stats, which
+   * takes it) keeps the chains still. */
+  pthread_mutex_lock (&strobe__threads_lock);
+  for (StrobeThread *t = strobe__threads; t; t = t->next)
+    {
+      StrobeBlock *b = t->head ? t->head : __atomic_load_n (&t->first, __ATOMIC_ACQUIRE);
+      events += t->events_retired;
+      for (; b; b = __atomic_load_n (&b->next, __ATOMIC_ACQUIRE))
+        events += __atomic_load_n (&b->hdr.events, __ATOMIC_RELAXED);
+      dropped += __atomic_load_n (&t->dropped, __ATOMIC_RELAXED);
+    }
+  pthread_mutex_unlock (&strobe__threads_lock);
+  s->bytes_emitted = __atomic_load_n (&bytes_drained, __ATOMIC_RELAXED);
+  s->bytes_sent = strobe__out_bytes_sent ();
+  s->events_emitted = events;
+  s->events_dropped = dropped;
+  s->buffer_memory = strobe__pool_memory ();
+  s->buffer_limit = strobe__pool_limit ();
+}
+
+void
+strobe_get_stats (StrobeStats *stats)
+{
+  pthread_mutex_lock (&strobe__update_lock);
+  strobe__stats_collect (stats);
+  pthread_mutex_unlock (&strobe__update_lock);
+}
+
+/* ---- the worker ------------------------------------------------------------------- */
+
+static pthread_t       worker;
+static bool            worker_running;
+static bool            worker_quit;
+static bool            worker_kicked;
+static pthread_mutex_t worker_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t  worker_cond = PTHREAD_COND_INITIALIZER;
+
+void
+strobe__worker_kick (void)
+{
+  pthread_mutex_lock (&worker_lock);
+  worker_kicked = true;
+  pthread_cond_signal (&worker_cond);
+  pthread_mutex_unlock (&worker_lock);
+}
+
+static void *
+worker_main (void *data)
+{
+  pthread_setname_np (pthread_self (), "strobe-worker");
+  strobe__thread_set_no_wait (true);
+  for (;;)
+    {
+      size_t moved;
+
+      pthread_mutex_lock (&strobe__update_lock);
+      moved = strobe__update_locked ();
+      pthread_mutex_unlock (&strobe__update_lock);
+
+      pthread_mutex_lock (&worker_lock);
+      if (worker_quit)
+        {
+          pthread_mutex_unlock (&worker_lock);
+          break;
+        }
+      /* Busy: go round again at once. Idle: a short fixed nap, cut short by a kick. */
+      if (moved < BUSY_BYTES && !worker_kicked)
+        {
+          struct timespec until;
+          clock_gettime (CLOCK_REALTIME, &until);
+          until.tv_nsec += IDLE_SLEEP_MS * 1000000L;
+          if (until.tv_nsec >= 1000000000L)
+            until.tv_sec++, until.tv_nsec -= 1000000000L;
+          pthread_cond_timedwait (&worker_cond, &worker_lock, &until);
+        }
+      worker_kicked = false;
+      pthread_mutex_unlock (&worker_lock);
+    }
+  return NULL;
+}
+
+void
+strobe__worker_start (void)
+{
+  sigset_t all, old;
+
+  if (worker_running)
+    return;
+  worker_quit = false;
+  /* The worker must not take the program's signals. */
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  worker_running = pthread_create (&worker, NULL, worker_main, NULL) == 0;
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+}
+
+void
+strobe__worker_stop (void)
+{
+  if (!worker_running)
+    return;
+  pthread_mutex_lock (&worker_lock);
+  worker_quit = true;
+  pthread_cond_signal (&worker_cond);
+  pthread_mutex_unlock (&worker_lock);
+  pthread_join (worker, NULL);
+  worker_running = false;
+}
