@@ -235,6 +235,9 @@ test_cli (void)
   {
     g_autofree char *out = NULL, *err = NULL;
     g_assert_cmpint (run_cli ((const char *[]) { "info", NULL }, &out, &err), ==, 2);
+  }
+  {
+    g_autofree char *out = NULL, *err = NULL;
     g_assert_cmpint (run_cli ((const char *[]) { "frobnicate", good_path, NULL }, &out, &err), ==, 2);
   }
   {
