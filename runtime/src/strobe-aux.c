@@ -4,8 +4,8 @@
 
 #include <wchar.h>
 
-void
-strobe__aux_bytes (StrobeAux *a, unsigned index, const void *data, size_t size)
+static void
+aux_bytes (StrobeAux *a, unsigned index, const void *data, size_t size)
 {
   uint8_t *rec;
 
@@ -76,18 +76,27 @@ bad:
 }
 
 void
-strobe__aux_string (StrobeAux *a, unsigned index, unsigned type, const char *s, size_t len)
+strobe__aux_bytes (StrobeEventDef *def, StrobeAux *a, unsigned index, const void *data, size_t size)
+{
+  a->type = def;
+  aux_bytes (a, index, data, size);
+}
+
+void
+strobe__aux_string (StrobeEventDef *def, StrobeAux *a, unsigned index, unsigned type,
+                    const char *s, size_t len)
 {
   uint8_t *rec, *out;
   size_t n = 0;
 
+  a->type = def;
   if (s == NULL)
     return;
   if (len == (size_t) -1)
     len = strlen (s);
   if (type != STROBE_TYPE_WIDE)
     {
-      strobe__aux_bytes (a, index, s, len);
+      aux_bytes (a, index, s, len);
       return;
     }
   rec = strobe__aux_record_begin (a, 2 * len);
@@ -100,11 +109,13 @@ strobe__aux_string (StrobeAux *a, unsigned index, unsigned type, const char *s, 
 }
 
 void
-strobe__aux_wstring (StrobeAux *a, unsigned index, unsigned type, const wchar_t *s, size_t len)
+strobe__aux_wstring (StrobeEventDef *def, StrobeAux *a, unsigned index, unsigned type,
+                     const wchar_t *s, size_t len)
 {
   uint8_t *rec, *out;
   size_t n = 0;
 
+  a->type = def;
   if (s == NULL)
     return;
   if (len == (size_t) -1)

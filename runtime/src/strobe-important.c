@@ -51,9 +51,8 @@ strobe__important_size (void)
 
 /* Body = payload, then (for types with aux) the collected aux records and an AuxEnd. */
 void
-strobe__emit_important (StrobeAux *aux, const void *payload)
+strobe__emit_important (StrobeEventDef *type, StrobeAux *aux, const void *payload)
 {
-  StrobeEventDef *type = (StrobeEventDef *) aux->type;
   StrobeWireImportantHeader h;
   uint8_t aux_end[2];
   size_t aux_end_len = 0;

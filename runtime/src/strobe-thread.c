@@ -180,6 +180,30 @@ strobe__reserve_slow (size_t size)
   return reserve_slow (size, true);
 }
 
+/* Everything the inline path does not: first event of a thread, full block, unregistered
+ * type, dropping. */
+__attribute__ ((noinline, cold)) void
+strobe__emit_slow (StrobeEventDef *type, const void *payload)
+{
+  uint16_t uid = __atomic_load_n (&type->uid, __ATOMIC_RELAXED);
+  size_t header = (type->flags & STROBE_EVENT_FLAG_NOSYNC) ? 2 : 2 + STROBE_WIRE_SERIAL_BYTES;
+  uint8_t *p;
+
+  if (uid == 0 && (uid = strobe__event_register (type)) == 0)
+    {
+      strobe__count_drop ();
+      return;
+    }
+  p = reserve_slow (header + type->payload_size, true);
+  if (p == NULL)
+    return;
+  memcpy (p, &uid, 2);
+  if (header > 2)
+    strobe_wire_put_u24 (p + 2, __atomic_fetch_add (&strobe__serial, 1, __ATOMIC_RELAXED));
+  memcpy (p + header, payload, type->payload_size);
+  strobe__commit (p + header + type->payload_size);
+}
+
 /* ---- aux events ---------------------------------------------------------------------
  * While an aux event is built its bytes sit uncommitted after the cursor, and tls.end is
  * parked at the cursor so any other reservation on this thread goes to the slow path. */
@@ -313,15 +337,15 @@ strobe__aux_record_end (StrobeAux *a, uint8_t *record, unsigned index, size_t va
 }
 
 void
-strobe__aux_finish (StrobeAux *a, const void *payload)
+strobe__aux_finish (StrobeEventDef *type, StrobeAux *a, const void *payload)
 {
-  StrobeEventDef *type = (StrobeEventDef *) a->type;
   uint16_t uid = __atomic_load_n (&type->uid, __ATOMIC_RELAXED);
   size_t header = header_size (type);
   uint8_t *p;
 
   if (uid == 0 && (uid = strobe__event_register (type)) == 0)
     a->failed = true;
+  a->type = type;
   if (!a->failed && a->start == NULL)
     aux_room (a, 0);
   if (a->failed)

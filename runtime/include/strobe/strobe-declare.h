@@ -294,19 +294,10 @@ typedef struct
   extern StrobeEventDef STROBE__ID (L, E, type);                                          \
   typedef struct                                                                           \
   {                                                                                        \
-    StrobeAux                  aux;                                                        \
     STROBE__ID (L, E, Payload) p;                                                          \
     int                        done;                                                       \
-  } STROBE__ID (L, E, Writer);                                                             \
-  /* A function rather than an initializer list: user code built with                    \
-   * -Wmissing-field-initializers stays quiet, and inlining removes the copy. */          \
-  static inline STROBE__ID (L, E, Writer)                                                  \
-  STROBE__ID (L, E, begin) (void)                                                          \
-  {                                                                                        \
-    STROBE__ID (L, E, Writer) w = STROBE__ZERO;                                            \
-    w.aux.type = &STROBE__ID (L, E, type);                                                 \
-    return w;                                                                              \
-  }
+    StrobeAux                  aux;   /* unused, so optimised away, without aux fields */  \
+  } STROBE__ID (L, E, Writer);
 
 /* Defines event @E of logger @L (in exactly one .c) and registers it before main (or at
  * dlopen for a loadable module). */

@@ -37,24 +37,14 @@ extern __thread StrobeTls strobe__tls __attribute__ ((tls_model ("initial-exec")
 extern uint32_t strobe__serial;
 
 uint8_t *strobe__reserve_slow (size_t size) __attribute__ ((cold));
-void strobe__emit_important (StrobeAux *aux, const void *payload);
-void strobe__aux_finish (StrobeAux *aux, const void *payload);
-void strobe__aux_bytes (StrobeAux *aux, unsigned index, const void *data, size_t size);
-void strobe__aux_string (StrobeAux *aux, unsigned index, unsigned type, const char *s, size_t len);
-void strobe__aux_wstring (StrobeAux *aux, unsigned index, unsigned type, const wchar_t *s, size_t len);
-
-/* Room for @size bytes at the thread's cursor, or NULL when the event must be dropped
- * (the slow path counted it). */
-static inline uint8_t *
-strobe__reserve (size_t size)
-{
-  StrobeTls *t = &strobe__tls;
-
-  /* Pointer difference, not cursor + size: both are NULL before the thread's first event. */
-  if (__builtin_expect ((size_t) (t->end - t->cursor) >= size, 1))
-    return t->cursor;
-  return strobe__reserve_slow (size);
-}
+void strobe__emit_slow (StrobeEventDef *type, const void *payload) __attribute__ ((cold));
+void strobe__emit_important (StrobeEventDef *type, StrobeAux *aux, const void *payload);
+void strobe__aux_finish (StrobeEventDef *type, StrobeAux *aux, const void *payload);
+void strobe__aux_bytes (StrobeEventDef *type, StrobeAux *aux, unsigned index, const void *data, size_t size);
+void strobe__aux_string (StrobeEventDef *type, StrobeAux *aux, unsigned index, unsigned wire_type,
+                         const char *s, size_t len);
+void strobe__aux_wstring (StrobeEventDef *type, StrobeAux *aux, unsigned index, unsigned wire_type,
+                          const wchar_t *s, size_t len);
 
 static inline void
 strobe__commit (uint8_t *end)
@@ -68,31 +58,36 @@ strobe__commit (uint8_t *end)
   __atomic_store_n (&b->committed, end, __ATOMIC_RELEASE);
 }
 
-/* The end of a log site. Every condition is a compile-time constant of the event type. */
+/* The end of a log site. Every condition is a compile-time constant of the event type,
+ * so a plain event inlines to: reserve check, header, payload copy, commit. */
 static inline void
-strobe__finish (StrobeAux *aux, unsigned flags, unsigned aux_count, const void *payload, size_t size)
+strobe__finish (StrobeEventDef *type, StrobeAux *aux, unsigned flags, unsigned aux_count,
+                const void *payload, size_t size)
 {
-  StrobeEventDef *type = (StrobeEventDef *) aux->type;
+  StrobeTls *t = &strobe__tls;
   size_t header = (flags & STROBE_EVENT_NOSYNC) ? 2 : 5;
   uint16_t uid;
   uint8_t *p;
 
   if (flags & STROBE_EVENT_IMPORTANT)
     {
-      strobe__emit_important (aux, payload);
+      strobe__emit_important (type, aux, payload);
       return;
     }
   if (aux_count)
     {
-      strobe__aux_finish (aux, payload);
+      strobe__aux_finish (type, aux, payload);
       return;
     }
   uid = __atomic_load_n (&type->uid, __ATOMIC_RELAXED);
-  if (__builtin_expect (uid == 0, 0))
-    uid = strobe__event_register (type);   /* logged from a constructor before its own ran */
-  p = strobe__reserve (header + size);
-  if (__builtin_expect (p == NULL, 0))
-    return;
+  p = t->cursor;
+  /* Pointer difference, not cursor + size: both are NULL before the thread's first event.
+   * uid 0: logged from a constructor before the event's own registered; slow path too. */
+  if (__builtin_expect ((size_t) (t->end - p) < header + size || uid == 0, 0))
+    {
+      strobe__emit_slow (type, payload);
+      return;
+    }
   memcpy (p, &uid, 2);
   if (!(flags & STROBE_EVENT_NOSYNC))
     {
@@ -124,12 +119,13 @@ strobe__finish (StrobeAux *aux, unsigned flags, unsigned aux_count, const void *
  * that follows sets the fields; `break` ends it early (the event is still emitted). The
  * channel test is a for, not an if, so `if (x) STROBE_LOG (…) {…} else …` stays unambiguous. */
 #define STROBE_LOG(L, E, ...)                                                               \
-  for (bool strobe__on = STROBE__CHANNELS (__VA_ARGS__); strobe__on; strobe__on = false)    \
-    for (STROBE__ID (L, E, Writer) strobe__w = STROBE__ID (L, E, begin) ();                 \
+  for (StrobeEventDef *strobe__type = STROBE__CHANNELS (__VA_ARGS__) ? &STROBE__ID (L, E, type) : 0; \
+       strobe__type; strobe__type = 0)                                                      \
+    for (STROBE__ID (L, E, Writer) strobe__w = STROBE__ZERO;                                \
          !strobe__w.done;                                                                   \
          strobe__w.done = 1,                                                                \
-         strobe__finish (&strobe__w.aux, STROBE__ID (L, E, Flags), STROBE__ID (L, E, AuxCount), \
-                         &strobe__w.p, STROBE__ID (L, E, PayloadSize)))                     \
+         strobe__finish (strobe__type, &strobe__w.aux, STROBE__ID (L, E, Flags),            \
+                         STROBE__ID (L, E, AuxCount), &strobe__w.p, STROBE__ID (L, E, PayloadSize))) \
       for (const STROBE__ID (L, E, Info) *strobe__info __attribute__ ((unused)) = 0;        \
            !strobe__w.done; strobe__w.done = 1)
 
@@ -141,19 +137,19 @@ strobe__finish (StrobeAux *aux, unsigned flags, unsigned aux_count, const void *
 
 /* @data must point to the array field's element type. */
 #define STROBE_SET_ARRAY(F, data, count)                                                    \
-  strobe__aux_bytes (&strobe__w.aux, STROBE__FIELD_INDEX (F), (1 ? (data) : strobe__info->ptr.F), \
+  strobe__aux_bytes (strobe__type, &strobe__w.aux, STROBE__FIELD_INDEX (F), (1 ? (data) : strobe__info->ptr.F), \
                      (size_t) (count) * sizeof (*strobe__info->ptr.F))
 
 /* char * input: copied into an ANSI field, UTF-8 converted to UTF-16 for a wide one. */
 #define STROBE_SET_STRING_N(F, s, len)                                                      \
   (STROBE__CHECK (STROBE__FIELD_TYPE (F) >= STROBE__T_ANSI),                                \
-   strobe__aux_string (&strobe__w.aux, STROBE__FIELD_INDEX (F), STROBE__FIELD_TYPE (F), (s), (len)))
+   strobe__aux_string (strobe__type, &strobe__w.aux, STROBE__FIELD_INDEX (F), STROBE__FIELD_TYPE (F), (s), (len)))
 #define STROBE_SET_STRING(F, s) STROBE_SET_STRING_N (F, s, (size_t) -1)
 
 /* wchar_t * input: truncated to 7 bits per character for an ANSI field, UTF-16 for wide. */
 #define STROBE_SET_WSTRING_N(F, s, len)                                                     \
   (STROBE__CHECK (STROBE__FIELD_TYPE (F) >= STROBE__T_ANSI),                                \
-   strobe__aux_wstring (&strobe__w.aux, STROBE__FIELD_INDEX (F), STROBE__FIELD_TYPE (F), (s), (len)))
+   strobe__aux_wstring (strobe__type, &strobe__w.aux, STROBE__FIELD_INDEX (F), STROBE__FIELD_TYPE (F), (s), (len)))
 #define STROBE_SET_WSTRING(F, s) STROBE_SET_WSTRING_N (F, s, (size_t) -1)
 
 #ifdef __cplusplus
