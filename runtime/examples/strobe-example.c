@@ -2,6 +2,9 @@
  *
  *   ./strobe-example --trace=cpu,frame --tracefile=example.strobe
  */
+#ifndef _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime, nanosleep under -std=c11 */
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <strobe/strobe.h>
