@@ -40,6 +40,7 @@ typedef struct StrobeThread
   StrobeBlock         *first;      /* set once by the producer (release) */
   StrobeBlock         *tail;       /* producer's current block (release) */
   int                  exited;     /* set by the producer after its last commit (release) */
+  uint64_t             exit_time;  /* strobe_time() at exit, written before exited */
   uint64_t             dropped;    /* written by the producer only (relaxed) */
   bool                 dropping;   /* producer: no block, try once per event without waiting */
   bool                 aux_open;   /* producer: an aux event is being built */
@@ -80,7 +81,7 @@ uint64_t strobe__clock_start_ns (void);
 uint8_t  strobe__clock_source (void);
 
 void strobe__emit_thread_info (uint16_t id, const char *name, const char *group, int32_t sort_hint);
-void strobe__emit_thread_end (uint16_t id);
+void strobe__emit_thread_end (uint16_t id, uint64_t timestamp);
 void strobe__emit_channel_announce (uint32_t id, bool enabled, const char *name);
 void strobe__emit_channel_toggle (uint32_t id, bool enabled);
 void strobe__emit_stats (void);

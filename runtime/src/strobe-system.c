@@ -64,12 +64,12 @@ strobe__emit_thread_info (uint16_t id, const char *name, const char *group, int3
 }
 
 void
-strobe__emit_thread_end (uint16_t id)
+strobe__emit_thread_end (uint16_t id, uint64_t timestamp)
 {
   STROBE_LOG (StrobeTrace, ThreadEnd, StrobeTraceChannel)
     {
       STROBE_SET (ThreadId, id);
-      STROBE_SET (Timestamp, strobe_time ());
+      STROBE_SET (Timestamp, timestamp);
     }
 }
 

@@ -70,8 +70,10 @@ thread_exit (void *arg)
 {
   StrobeThread *t = arg;
 
-  if (t->id)
-    strobe__emit_thread_end (t->id);
+  /* ThreadEnd is emitted by the updater once it has shipped this thread's last bytes
+   * (retire_thread): emitted here, it could reach the output before them, and a reader
+   * would stop waiting for this thread's serials while some were still on their way. */
+  t->exit_time = strobe_time ();
   memset (&strobe__tls, 0, sizeof strobe__tls);
   current = NULL;
   /* Last: the consumer frees the state once it has seen this and shipped the rest. */

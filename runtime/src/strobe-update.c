@@ -115,6 +115,8 @@ retire_thread (StrobeThread *t)
   if (*link)
     *link = t->next;
   pthread_mutex_unlock (&strobe__threads_lock);
+  if (t->id)
+    strobe__emit_thread_end (t->id, t->exit_time);
   __atomic_store_n (&gone_events, gone_events + t->events_retired
                     + (t->snap_block ? t->snap_block->hdr.events : 0), __ATOMIC_RELAXED);
   __atomic_store_n (&gone_dropped, gone_dropped + t->dropped, __ATOMIC_RELAXED);
