@@ -30,7 +30,7 @@ PACKAGE_LIST=build-aux/debian-packages.txt
 # when the main program changes (e.g. to the GTK viewer).
 RUN_TRACEFILE=/tmp/strobe-example.strobe
 run_main() {
-  run_built runtime/examples/strobe-example --trace=all --tracefile="$RUN_TRACEFILE"
+  run_built runtime/strobe-example --trace=all --tracefile="$RUN_TRACEFILE"
   run_built core/cli/strobe-cli info "$RUN_TRACEFILE"
 }
 
