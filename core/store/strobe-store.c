@@ -693,11 +693,17 @@ writer_notify (const char *file_name,
   WriterNotify *wn = user_data;
   WriterNotifyCall *call = g_new0 (WriterNotifyCall, 1);
   g_autoptr(StrobeStore) self = g_weak_ref_get (&wn->store);
+  GSource *source = g_idle_source_new ();
 
   g_weak_ref_init (&call->store, self);
   call->name = name_from_file_name (file_name);
-  g_main_context_invoke_full (wn->context, G_PRIORITY_DEFAULT, writer_notify_cb, call,
-                              writer_notify_call_free);
+  /* Not g_main_context_invoke(): it would run the callback in this (writer) thread when
+   * nobody iterates the store's context. */
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, writer_notify_cb, call, writer_notify_call_free);
+  g_source_set_static_name (source, "[strobe] store writer notify");
+  g_source_attach (source, wn->context);
+  g_source_unref (source);
 }
 
 StrobeTraceWriter *

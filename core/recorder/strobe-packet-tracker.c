@@ -1,0 +1,84 @@
+/* strobe-packet-tracker.c — follows packet boundaries in a chunked byte stream.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include "strobe-packet-tracker.h"
+
+void
+strobe_packet_tracker_init (StrobePacketTracker *self,
+                            guint64              offset)
+{
+  memset (self, 0, sizeof *self);
+  self->offset = offset;
+  self->packet_start = offset;
+}
+
+StrobePacketTrackerResult
+strobe_packet_tracker_feed (StrobePacketTracker *self,
+                            const guint8        *data,
+                            gsize                len,
+                            gsize               *consumed)
+{
+  const gsize header_size = sizeof (StrobeWirePacketHeader);
+  gsize i = 0;
+
+  while (i < len)
+    {
+      if (self->have < header_size)
+        {
+          gsize take = MIN (header_size - self->have, len - i);
+          guint32 size;
+
+          memcpy (self->header + self->have, data + i, take);
+          self->have += (guint) take;
+          i += take;
+          self->offset += take;
+          if (self->have < header_size)
+            break;
+
+          size = strobe_wire_get_u32 (self->header);
+          if (size < header_size || size > STROBE_WIRE_MAX_PACKET)
+            {
+              /* Nothing of this header is kept: hand back only what came before it. */
+              gsize before = i - MIN (i, (gsize) (self->offset - self->packet_start));
+              *consumed = before;
+              return STROBE_PACKET_TRACKER_BAD;
+            }
+          self->thread_id = strobe_wire_get_u16 (self->header + 4);
+          self->flags = strobe_wire_get_u16 (self->header + 6);
+          self->payload_size = size - (guint32) header_size;
+          self->remaining = self->payload_size;
+          self->is_end = FALSE;
+        }
+      else
+        {
+          gsize take = MIN ((gsize) self->remaining, len - i);
+          /* The kind is the first payload byte; remember it until the packet completes
+           * (a future End with more bytes after the kind still ends at its packet end). */
+          if (self->remaining == self->payload_size)
+            self->is_end = self->thread_id == STROBE_TID_CONTROL
+                           && (self->flags & STROBE_PACKET_FLAG_LZ4) == 0
+                           && data[i] == STROBE_CONTROL_END;
+          i += take;
+          self->offset += take;
+          self->remaining -= (guint32) take;
+        }
+
+      if (self->have == header_size && self->remaining == 0)
+        {
+          gboolean ended = self->payload_size > 0 && self->is_end;
+          self->have = 0;
+          self->packet_start = self->offset;
+          if (ended)
+            {
+              *consumed = i;
+              return STROBE_PACKET_TRACKER_END;
+            }
+        }
+    }
+
+  *consumed = i;
+  return STROBE_PACKET_TRACKER_MORE;
+}

@@ -1,0 +1,45 @@
+/* strobe-recorder-private.h — the recorder and its connections talk through these.
+ *
+ * A connection runs on its own thread; everything it reports is delivered to the
+ * recorder on the recorder's main context through _strobe_recorder_connection_event().
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include "strobe-recorder.h"
+
+G_BEGIN_DECLS
+
+typedef struct _StrobeRecorderConnection StrobeRecorderConnection;
+
+typedef enum
+{
+  STROBE_RECORDER_EVENT_STARTED,    /* handshake valid, trace created, session ready */
+  STROBE_RECORDER_EVENT_REJECTED,   /* not a Strobe stream; reason given */
+  STROBE_RECORDER_EVENT_DONE,       /* the thread is about to exit: join it */
+} StrobeRecorderEvent;
+
+StrobeRecorderConnection *_strobe_recorder_connection_new     (StrobeRecorder           *recorder,
+                                                               StrobeStore              *store,
+                                                               GSocketConnection        *connection,
+                                                               guint64                   id);
+StrobeRecorderConnection *_strobe_recorder_connection_ref     (StrobeRecorderConnection *self);
+void                      _strobe_recorder_connection_unref   (StrobeRecorderConnection *self);
+gboolean                  _strobe_recorder_connection_start   (StrobeRecorderConnection *self,
+                                                               GError                  **error);
+void                      _strobe_recorder_connection_cancel  (StrobeRecorderConnection *self);
+/* Waits for the thread; idempotent. Main context only. */
+void                      _strobe_recorder_connection_join    (StrobeRecorderConnection *self);
+const char               *_strobe_recorder_connection_get_peer_address (StrobeRecorderConnection *self);
+/* Set once STARTED was posted. */
+StrobeSession            *_strobe_recorder_connection_get_session (StrobeRecorderConnection *self);
+
+void                      _strobe_recorder_connection_event   (StrobeRecorder           *recorder,
+                                                               StrobeRecorderConnection *connection,
+                                                               StrobeRecorderEvent       event,
+                                                               const char               *reason);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (StrobeRecorderConnection, _strobe_recorder_connection_unref)
+
+G_END_DECLS

@@ -1,0 +1,48 @@
+/* strobe-recorder.h — accepts runtime connections and records each into a new trace.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "strobe-store.h"
+
+G_BEGIN_DECLS
+
+#define STROBE_RECORDER_DEFAULT_PORT 1980
+/* A peer must complete its handshake within this long or it is dropped. */
+#define STROBE_RECORDER_HANDSHAKE_TIMEOUT_S 10
+/* Connections beyond this many are refused (each one costs a thread). */
+#define STROBE_RECORDER_MAX_CONNECTIONS 256
+
+#define STROBE_TYPE_RECORDER (strobe_recorder_get_type ())
+G_DECLARE_FINAL_TYPE (StrobeRecorder, strobe_recorder, STROBE, RECORDER, GObject)
+
+StrobeRecorder *strobe_recorder_new              (StrobeStore     *store);
+StrobeStore    *strobe_recorder_get_store        (StrobeRecorder  *self);
+
+/* Before start: the port to listen on (0 picks a free one; default 1980) and the address
+ * (NULL, the default, means loopback only — 127.0.0.1 and ::1; "0.0.0.0" or "::" listen on
+ * every interface). */
+void            strobe_recorder_set_port         (StrobeRecorder  *self,
+                                                  guint16          port);
+void            strobe_recorder_set_listen_address (StrobeRecorder *self,
+                                                  const char      *address);
+const char     *strobe_recorder_get_listen_address (StrobeRecorder *self);
+
+gboolean        strobe_recorder_start            (StrobeRecorder  *self,
+                                                  GError         **error);
+/* Stops listening and ends every recording (they become cut off). Blocks until each
+ * connection's thread has synced and closed its trace. */
+void            strobe_recorder_stop             (StrobeRecorder  *self);
+gboolean        strobe_recorder_is_running       (StrobeRecorder  *self);
+
+/* The port actually listened on once started (useful with port 0). */
+guint16         strobe_recorder_get_port         (StrobeRecorder  *self);
+/* Live sessions of this recorder: a GListModel of StrobeSession. */
+GListModel     *strobe_recorder_get_sessions     (StrobeRecorder  *self);
+/* Connections dropped because they did not speak the Strobe wire protocol. */
+guint           strobe_recorder_get_n_rejected   (StrobeRecorder  *self);
+
+G_END_DECLS

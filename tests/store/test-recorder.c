@@ -1,0 +1,401 @@
+/* test-recorder.c — the recorder over real loopback TCP into a temporary store.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "store-test-util.h"
+#include "strobe-recorder.h"
+
+typedef struct
+{
+  char           *dir;
+  StrobeStore    *store;
+  StrobeRecorder *recorder;
+  GPtrArray      *ended;       /* StrobeSession */
+  GPtrArray      *started;     /* StrobeSession */
+  GPtrArray      *rejections;  /* char * reason */
+} Fixture;
+
+static void
+on_started (StrobeRecorder *recorder, StrobeSession *session, Fixture *f)
+{
+  g_ptr_array_add (f->started, g_object_ref (session));
+}
+
+static void
+on_ended (StrobeRecorder *recorder, StrobeSession *session, Fixture *f)
+{
+  g_ptr_array_add (f->ended, g_object_ref (session));
+}
+
+static void
+on_rejected (StrobeRecorder *recorder, const char *peer, const char *reason, Fixture *f)
+{
+  g_assert_nonnull (peer);
+  g_ptr_array_add (f->rejections, g_strdup (reason));
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = test_dir_new ();
+  f->store = strobe_store_new (f->dir, &error);
+  g_assert_no_error (error);
+  f->recorder = strobe_recorder_new (f->store);
+  strobe_recorder_set_port (f->recorder, 0);
+  strobe_recorder_start (f->recorder, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (strobe_recorder_get_port (f->recorder), !=, 0);
+  f->started = g_ptr_array_new_with_free_func (g_object_unref);
+  f->ended = g_ptr_array_new_with_free_func (g_object_unref);
+  f->rejections = g_ptr_array_new_with_free_func (g_free);
+  g_signal_connect (f->recorder, "session-started", G_CALLBACK (on_started), f);
+  g_signal_connect (f->recorder, "session-ended", G_CALLBACK (on_ended), f);
+  g_signal_connect (f->recorder, "connection-rejected", G_CALLBACK (on_rejected), f);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  g_clear_object (&f->recorder);
+  g_clear_object (&f->store);
+  g_ptr_array_unref (f->started);
+  g_ptr_array_unref (f->ended);
+  g_ptr_array_unref (f->rejections);
+  test_dir_remove (f->dir);
+  g_free (f->dir);
+}
+
+typedef struct { GPtrArray *array; guint n; } CountWait;
+
+static gboolean
+array_has_n (gpointer data)
+{
+  CountWait *w = data;
+  return w->array->len >= w->n;
+}
+
+static void
+wait_for (GPtrArray *array, guint n, guint timeout_ms)
+{
+  CountWait w = { array, n };
+  g_assert_true (test_wait_until (array_has_n, &w, timeout_ms));
+}
+
+static StrobeTrace *
+trace_of_session (Fixture *f, StrobeSession *session)
+{
+  StrobeTrace *trace = strobe_store_lookup_trace (f->store, strobe_session_get_trace_id (session));
+  g_assert_nonnull (trace);
+  return trace;
+}
+
+/* Waits until the store has seen the writer's final state. */
+static gboolean
+trace_not_live (gpointer data)
+{
+  return strobe_trace_get_status (data) != STROBE_TRACE_STATUS_LIVE;
+}
+
+static void
+test_finished (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GBytes) stream = test_build_stream ("finished-app", 1, 300 * 1024, TRUE, NULL);
+  GThread *sender = test_send_in_thread (strobe_recorder_get_port (f->recorder), stream, 4096);
+  StrobeSession *session;
+  StrobeTrace *trace;
+
+  wait_for (f->ended, 1, 5000);
+  g_thread_join (sender);
+  session = g_ptr_array_index (f->ended, 0);
+  g_assert_cmpstr (strobe_session_get_program (session), ==, "finished-app");
+  g_assert_cmpuint (strobe_session_get_pid (session), ==, 4243);
+  g_assert_cmpuint (strobe_session_get_control_port (session), ==, 1985);
+  g_assert_true (g_str_has_prefix (strobe_session_get_peer_address (session), "127.0.0.1:"));
+  g_assert_cmpuint (strobe_session_get_bytes_received (session), ==, g_bytes_get_size (stream));
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_recorder_get_sessions (f->recorder)), ==, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_sessions (f->store)), ==, 0);
+
+  trace = trace_of_session (f, session);
+  g_assert_true (test_wait_until (trace_not_live, trace, 2000));
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_FINISHED);
+  g_assert_cmpstr (strobe_trace_get_program (trace), ==, "finished-app");
+  g_assert_cmpuint (strobe_trace_get_size (trace), ==, g_bytes_get_size (stream));
+  g_assert_true (test_file_equals (strobe_trace_get_path (trace),
+                                   g_bytes_get_data (stream, NULL), g_bytes_get_size (stream)));
+  g_assert_cmpuint (f->rejections->len, ==, 0);
+}
+
+static void
+test_cut_off (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GBytes) stream = test_build_stream ("killed-app", 2, 200 * 1024, FALSE, NULL);
+  GThread *sender = test_send_in_thread (strobe_recorder_get_port (f->recorder), stream, 0);
+  StrobeTrace *trace;
+
+  wait_for (f->ended, 1, 5000);
+  g_thread_join (sender);
+  trace = trace_of_session (f, g_ptr_array_index (f->ended, 0));
+  g_assert_true (test_wait_until (trace_not_live, trace, 2000));
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_CUT_OFF);
+  g_assert_nonnull (strobe_trace_get_reason (trace));
+  g_assert_true (test_file_equals (strobe_trace_get_path (trace),
+                                   g_bytes_get_data (stream, NULL), g_bytes_get_size (stream)));
+
+  /* A fresh store (another process, later) reaches the same verdict from the files. */
+  {
+    g_autoptr(StrobeStore) again = strobe_store_new (f->dir, NULL);
+    StrobeTrace *t = strobe_store_lookup_trace (again, strobe_trace_get_id (trace));
+    g_assert_nonnull (t);
+    g_assert_cmpint (strobe_trace_get_status (t), ==, STROBE_TRACE_STATUS_CUT_OFF);
+  }
+}
+
+static void
+test_garbage (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GBytes) garbage = g_bytes_new_static ("GET / HTTP/1.1\r\nHost: x\r\n\r\n", 27);
+  GThread *sender = test_send_in_thread (strobe_recorder_get_port (f->recorder), garbage, 0);
+  g_autoptr(GDir) dir = NULL;
+
+  wait_for (f->rejections, 1, 5000);
+  g_thread_join (sender);
+  g_assert_nonnull (strstr (g_ptr_array_index (f->rejections, 0), "magic"));
+  g_assert_cmpuint (strobe_recorder_get_n_rejected (f->recorder), ==, 1);
+  g_assert_cmpuint (f->started->len, ==, 0);
+  /* Rejected at the handshake: no file was ever created. */
+  dir = g_dir_open (f->dir, 0, NULL);
+  g_assert_null (g_dir_read_name (dir));
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_traces (f->store)), ==, 0);
+}
+
+static void
+test_short_handshake (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GBytes) stub = g_bytes_new_static ("STRB\x01", 5);
+  GThread *sender = test_send_in_thread (strobe_recorder_get_port (f->recorder), stub, 0);
+
+  wait_for (f->rejections, 1, 5000);
+  g_thread_join (sender);
+  g_assert_nonnull (strstr (g_ptr_array_index (f->rejections, 0), "handshake"));
+}
+
+static void
+test_corrupt_packet (Fixture *f, gconstpointer data)
+{
+  gsize hs_len;
+  g_autoptr(GBytes) good = test_build_stream ("corrupt-app", 3, 50 * 1024, FALSE, &hs_len);
+  g_autoptr(GByteArray) bad = g_byte_array_new ();
+  g_autoptr(GBytes) stream = NULL;
+  static const guint8 bogus[12] = { 5, 0, 0, 0, 16, 0, 0, 0, 5, 0, 0, 0 };   /* size 5 < 12 */
+  StrobeTrace *trace;
+  GThread *sender;
+
+  g_byte_array_append (bad, g_bytes_get_data (good, NULL), (guint) g_bytes_get_size (good));
+  g_byte_array_append (bad, bogus, sizeof bogus);
+  g_byte_array_append (bad, (const guint8 *) "trailing", 8);
+  stream = g_byte_array_free_to_bytes (g_steal_pointer (&bad));
+  sender = test_send_in_thread (strobe_recorder_get_port (f->recorder), stream, 7);
+
+  wait_for (f->ended, 1, 5000);
+  g_thread_join (sender);
+  trace = trace_of_session (f, g_ptr_array_index (f->ended, 0));
+  g_assert_true (test_wait_until (trace_not_live, trace, 2000));
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_CUT_OFF);
+  g_assert_nonnull (strstr (strobe_trace_get_reason (trace), "Invalid packet size"));
+  /* Cut back to the last whole packet: exactly the good part. */
+  g_assert_true (test_file_equals (strobe_trace_get_path (trace),
+                                   g_bytes_get_data (good, NULL), g_bytes_get_size (good)));
+}
+
+#define N_SENDERS 32
+
+static void
+test_concurrent (Fixture *f, gconstpointer data)
+{
+  GBytes *streams[N_SENDERS];
+  GThread *senders[N_SENDERS];
+  g_autoptr(GHashTable) by_program = g_hash_table_new (g_str_hash, g_str_equal);
+  char programs[N_SENDERS][32];
+
+  for (guint i = 0; i < N_SENDERS; i++)
+    {
+      g_snprintf (programs[i], sizeof programs[i], "sender-%02u", i);
+      streams[i] = test_build_stream (programs[i], 100 + i, 1024 * 1024, TRUE, NULL);
+      g_hash_table_insert (by_program, programs[i], streams[i]);
+    }
+  for (guint i = 0; i < N_SENDERS; i++)
+    senders[i] = test_send_in_thread (strobe_recorder_get_port (f->recorder), streams[i], 64 * 1024);
+
+  wait_for (f->ended, N_SENDERS, 15000);
+  for (guint i = 0; i < N_SENDERS; i++)
+    g_thread_join (senders[i]);
+
+  for (guint i = 0; i < f->ended->len; i++)
+    {
+      StrobeSession *session = g_ptr_array_index (f->ended, i);
+      StrobeTrace *trace = trace_of_session (f, session);
+      GBytes *expected = g_hash_table_lookup (by_program, strobe_session_get_program (session));
+      g_autofree char *contents = NULL;
+      g_autofree char *want = NULL;
+      g_autofree char *got = NULL;
+      gsize len;
+
+      g_assert_nonnull (expected);
+      g_hash_table_remove (by_program, strobe_session_get_program (session));   /* once each */
+      g_assert_true (g_file_get_contents (strobe_trace_get_path (trace), &contents, &len, NULL));
+      want = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, expected);
+      got = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, len);
+      g_assert_cmpstr (got, ==, want);
+      g_assert_true (test_wait_until (trace_not_live, trace, 2000));
+      g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_FINISHED);
+    }
+  g_assert_cmpuint (g_hash_table_size (by_program), ==, 0);
+  for (guint i = 0; i < N_SENDERS; i++)
+    g_bytes_unref (streams[i]);
+}
+
+/* A live session: visible with its metadata while the sender still sends; the trace is
+ * live; stopping the recorder makes it cut off, never "live" forever. */
+typedef struct
+{
+  guint16  port;
+  GBytes  *stream;
+  GMutex   lock;
+  GCond    cond;
+  gboolean release;
+} HoldJob;
+
+static gpointer
+hold_thread (gpointer data)
+{
+  HoldJob *job = data;
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) connection = NULL;
+  GOutputStream *out;
+
+  connection = g_socket_client_connect_to_host (client, "127.0.0.1", job->port, NULL, NULL);
+  g_assert_nonnull (connection);
+  out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
+  g_output_stream_write_all (out, g_bytes_get_data (job->stream, NULL),
+                             g_bytes_get_size (job->stream), NULL, NULL, NULL);
+  g_mutex_lock (&job->lock);
+  while (!job->release)
+    g_cond_wait (&job->cond, &job->lock);
+  g_mutex_unlock (&job->lock);
+  g_io_stream_close (G_IO_STREAM (connection), NULL, NULL);
+  return NULL;
+}
+
+static gboolean
+trace_has_size (gpointer data)
+{
+  gpointer *args = data;
+  return strobe_trace_get_size (args[0]) == GPOINTER_TO_SIZE (args[1]);
+}
+
+static void
+test_live_session (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GBytes) stream = test_build_stream ("live-app", 5, 64 * 1024, FALSE, NULL);
+  HoldJob job = { strobe_recorder_get_port (f->recorder), stream };
+  GThread *thread;
+  StrobeSession *session;
+  StrobeTrace *trace;
+  gpointer args[2];
+
+  g_mutex_init (&job.lock);
+  g_cond_init (&job.cond);
+  thread = g_thread_new ("holder", hold_thread, &job);
+
+  wait_for (f->started, 1, 5000);
+  session = g_ptr_array_index (f->started, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_sessions (f->store)), ==, 1);
+  g_assert_cmpstr (strobe_session_get_program (session), ==, "live-app");
+  g_assert_cmpuint (strobe_session_get_control_port (session), ==, 1985);
+  g_assert_true (g_str_has_prefix (strobe_session_get_peer_address (session), "127.0.0.1:"));
+  g_assert_true (strobe_store_lookup_session (f->store, strobe_session_get_id (session)) == session);
+
+  trace = trace_of_session (f, session);
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_LIVE);
+  args[0] = trace;
+  args[1] = GSIZE_TO_POINTER (g_bytes_get_size (stream));
+  g_assert_true (test_wait_until (trace_has_size, args, 3000));
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_LIVE);
+  /* Renaming or deleting a trace that is being written is refused. */
+  g_assert_false (strobe_store_delete_trace (f->store, strobe_trace_get_id (trace), NULL));
+
+  strobe_recorder_stop (f->recorder);
+  g_assert_cmpuint (f->ended->len, ==, 1);
+  g_assert_true (test_wait_until (trace_not_live, trace, 2000));
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_CUT_OFF);
+  g_assert_true (test_file_equals (strobe_trace_get_path (trace),
+                                   g_bytes_get_data (stream, NULL), g_bytes_get_size (stream)));
+
+  g_mutex_lock (&job.lock);
+  job.release = TRUE;
+  g_cond_signal (&job.cond);
+  g_mutex_unlock (&job.lock);
+  g_thread_join (thread);
+  g_mutex_clear (&job.lock);
+  g_cond_clear (&job.cond);
+}
+
+/* The recorder's process died mid-recording: its .live marker names a dead pid. */
+static void
+test_dead_recorder (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GBytes) stream = test_build_stream ("orphan", 6, 10 * 1024, FALSE, NULL);
+  g_autofree char *path = g_build_filename (f->dir, "orphan.strobe", NULL);
+  g_autofree char *live = g_build_filename (f->dir, "orphan.strobe.live", NULL);
+  g_autofree char *marker = NULL;
+  g_autoptr(StrobeStore) store = NULL;
+  StrobeTrace *trace;
+  pid_t pid;
+
+  /* A pid that certainly is dead: a child we reaped. */
+  pid = fork ();
+  if (pid == 0)
+    _exit (0);
+  waitpid (pid, NULL, 0);
+  marker = g_strdup_printf ("[Recorder]\nPid=%d\nHost=%s\n", (int) pid, g_get_host_name ());
+  g_assert_true (g_file_set_contents (live, marker, -1, NULL));
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (stream, NULL),
+                                      (gssize) g_bytes_get_size (stream), NULL));
+
+  store = strobe_store_new (f->dir, NULL);
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_traces (store)), ==, 1);
+  trace = g_list_model_get_item (strobe_store_get_traces (store), 0);
+  g_object_unref (trace);
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_CUT_OFF);
+  /* The stale marker is cleaned up. */
+  g_assert_false (g_file_test (live, G_FILE_TEST_EXISTS));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(name, func) g_test_add ("/recorder/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("finished", test_finished);
+  ADD ("cut-off", test_cut_off);
+  ADD ("garbage", test_garbage);
+  ADD ("short-handshake", test_short_handshake);
+  ADD ("corrupt-packet", test_corrupt_packet);
+  ADD ("concurrent", test_concurrent);
+  ADD ("live-session", test_live_session);
+  ADD ("dead-recorder", test_dead_recorder);
+#undef ADD
+
+  return g_test_run ();
+}
