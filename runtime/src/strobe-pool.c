@@ -3,14 +3,20 @@
  * Standard blocks are recycled through a free list; larger ones (an event whose aux data
  * does not fit a standard block) are allocated for that event and freed once shipped.
  * Taking a block is a slow-path operation (once per 64 KiB of events), so a mutex is fine;
- * the atomic free count lets a dropping thread see "still nothing" without taking it. */
+ * the atomic free count lets a dropping thread see "still nothing" without taking it.
+ *
+ * The free list is FIFO on purpose: a block the worker has just shipped sits in the
+ * worker's cache, and a producer writing into it pays a cross-core invalidation per cache
+ * line. Handing out the block freed longest ago measured 17 → 10.5 ns per 16-byte event
+ * while the worker ships concurrently (strobe-bench, cost.event_nosync_16B). */
 #include "strobe-private.h"
 
 #include <stdlib.h>
 #include <time.h>
 
 static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
-static StrobeBlock    *free_list;
+static StrobeBlock    *free_list;          /* oldest first */
+static StrobeBlock    *free_tail;
 static size_t          free_count;          /* atomic reads outside the lock */
 static size_t          allocated;           /* atomic reads outside the lock */
 static size_t          limit = (size_t) STROBE_DEFAULT_BUFFER_MB << 20;
@@ -42,6 +48,8 @@ try_get (size_t min_capacity)
     {
       b = free_list;
       free_list = b->free_next;
+      if (free_list == NULL)
+        free_tail = NULL;
       __atomic_store_n (&free_count, free_count - 1, __ATOMIC_RELAXED);
     }
   else if (allocated + sizeof (StrobeBlock) + cap <= limit)
@@ -100,8 +108,12 @@ strobe__pool_put (StrobeBlock *b)
   pthread_mutex_lock (&pool_lock);
   if (b->capacity == STROBE_BLOCK_SIZE - sizeof (StrobeBlock))
     {
-      b->free_next = free_list;
-      free_list = b;
+      b->free_next = NULL;
+      if (free_tail)
+        free_tail->free_next = b;
+      else
+        free_list = b;
+      free_tail = b;
       __atomic_store_n (&free_count, free_count + 1, __ATOMIC_RELAXED);
     }
   else
