@@ -102,6 +102,7 @@ strobe_shutdown (void)
   shut_down = true;
   pthread_mutex_unlock (&init_lock);
 
+  strobe_cpu_flush_thread ();
   strobe__worker_stop ();
   strobe_output_stop ();
   /* Threads still logging must not stall waiting for a worker that is gone. */

@@ -45,6 +45,7 @@ typedef struct StrobeThread
   bool                 dropping;   /* producer: no block, try once per event without waiting */
   bool                 aux_open;   /* producer: an aux event is being built */
   bool                 no_wait;    /* producer: never wait for blocks (the updater) */
+  StrobeCpuTls        *cpu_tls;    /* the thread's CPU batch state, under strobe__threads_lock */
   /* Consumer side, under the update lock. */
   StrobeBlock         *head;
   uint64_t             events_retired;
@@ -60,6 +61,13 @@ StrobeThread *strobe__thread_current (void);
 void          strobe__thread_set_no_wait (bool no_wait);
 void          strobe__thread_free (StrobeThread *thread);
 void          strobe__count_drop (void);
+
+/* ---- CPU scope batches (strobe-cpu.c) --------------------------------------------- */
+
+/* Every thread ships its batch at its next scope record; the caller's ships now. */
+void strobe__cpu_request_flush_all (void);
+/* From the thread's exit hook, before its last commit. */
+void strobe__cpu_thread_exit (void);
 
 /* ---- important cache (strobe-important.c) ---------------------------------------- */
 

@@ -199,6 +199,7 @@ strobe_update (void)
 bool
 strobe_flush (void)
 {
+  strobe__cpu_request_flush_all ();
   return strobe_update ();
 }
 

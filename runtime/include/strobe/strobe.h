@@ -21,8 +21,11 @@
 
 #include "strobe-channel.h"
 #include "strobe-clock.h"
+#include "strobe-counters.h"
+#include "strobe-cpu.h"
 #include "strobe-declare.h"
 #include "strobe-log.h"
+#include "strobe-misc.h"
 
 #ifdef __cplusplus
 extern "C" {
