@@ -193,3 +193,12 @@ strobe_channel_is_enabled (const char *name)
   pthread_mutex_unlock (&channels_lock);
   return on;
 }
+
+void
+strobe_channels_foreach (void (*fn) (const StrobeChannel *channel, void *user), void *user)
+{
+  pthread_mutex_lock (&channels_lock);
+  for (StrobeChannel *ch = channels; ch; ch = ch->next)
+    fn (ch, user);
+  pthread_mutex_unlock (&channels_lock);
+}

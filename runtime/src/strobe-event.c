@@ -19,6 +19,45 @@ STROBE_WIRE_STATIC_ASSERT (STROBE_EVENT_IMPORTANT == STROBE_EVENT_FLAG_IMPORTANT
  * before main and before the runtime itself is initialised. */
 static pthread_mutex_t events_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t        next_uid = STROBE_UID_FIRST_EVENT;
+/* uid → definition, for readers of the runtime's own packets (the tail ring). */
+static StrobeEventDef **by_uid;
+static size_t           by_uid_cap;
+
+static void
+remember_uid_locked (uint16_t uid, StrobeEventDef *type)
+{
+  if (uid >= by_uid_cap)
+    {
+      size_t cap = by_uid_cap ? by_uid_cap : 256;
+      StrobeEventDef **p;
+
+      while (cap <= uid)
+        cap *= 2;
+      p = realloc (by_uid, cap * sizeof *p);
+      if (p == NULL)
+        return;
+      memset (p + by_uid_cap, 0, (cap - by_uid_cap) * sizeof *p);
+      by_uid = p;
+      by_uid_cap = cap;
+    }
+  by_uid[uid] = type;
+}
+
+bool
+strobe__event_layout (uint16_t uid, uint8_t *flags, uint16_t *payload_size)
+{
+  bool found = false;
+
+  pthread_mutex_lock (&events_lock);
+  if (uid < by_uid_cap && by_uid[uid])
+    {
+      *flags = by_uid[uid]->flags;
+      *payload_size = by_uid[uid]->payload_size;
+      found = true;
+    }
+  pthread_mutex_unlock (&events_lock);
+  return found;
+}
 
 static uint8_t
 name_size (const char *s)
@@ -65,6 +104,7 @@ strobe__event_register (StrobeEventDef *type)
       && strobe__important_append (record.data, record.len, NULL, 0, NULL, 0, NULL, 0))
     {
       uid = (uint16_t) next_uid++;
+      remember_uid_locked (uid, type);
       __atomic_store_n (&type->uid, uid, __ATOMIC_RELEASE);
     }
   strobe_wire_buf_clear (&record);

@@ -79,9 +79,13 @@ strobe_init (const StrobeInitOptions *options)
          : o->block_wait_ms < 0 ? 0
          : (int) env_long ("STROBE_BLOCK_WAIT_MS", STROBE_DEFAULT_WAIT_MS);
   strobe__pool_configure (buffer, wait);
+  strobe__tail_configure (o->tail_bytes > 0 ? (size_t) o->tail_bytes
+                          : o->tail_bytes < 0 ? 0
+                          : (size_t) env_long ("STROBE_TAIL_MB", STROBE_DEFAULT_TAIL_BYTES >> 20) << 20);
   initialized = true;
   if (!o->no_worker && !env_true ("STROBE_NO_WORKER"))
     strobe__worker_start ();
+  strobe__control_start (o);
   file = pending_file ? pending_file : getenv ("STROBE_TRACEFILE");
   host = pending_host ? pending_host : getenv ("STROBE_TRACEHOST");
   pthread_mutex_unlock (&init_lock);
@@ -103,6 +107,7 @@ strobe_shutdown (void)
   pthread_mutex_unlock (&init_lock);
 
   strobe_cpu_flush_thread ();
+  strobe__control_stop ();
   strobe__worker_stop ();
   strobe_output_stop ();
   /* Threads still logging must not stall waiting for a worker that is gone. */

@@ -1,6 +1,7 @@
 /* strobe-output.c — the one output (file or TCP connection) and what starts each one:
- * handshake, the whole important cache, a Sync control packet. All of it runs under the
- * update lock, so the output has one writer. */
+ * handshake, the whole important cache, a Sync control packet, the tail ring (recent
+ * history). All of it runs under the update lock, so the output has one writer. Also
+ * snapshots: the same start, written to a separate file or connection. */
 #include "strobe-private.h"
 
 #include <errno.h>
@@ -23,6 +24,7 @@ static StrobeWireBuf scratch;
 static int           out_error;
 static uint64_t      bytes_sent;
 static uint16_t      control_port;
+static char          out_desc[320];
 static uint8_t       session_id[16];
 static pthread_once_t session_once = PTHREAD_ONCE_INIT;
 
@@ -45,6 +47,12 @@ void
 strobe_set_control_port (uint16_t port)
 {
   __atomic_store_n (&control_port, port, __ATOMIC_RELAXED);
+}
+
+uint16_t
+strobe_get_control_port (void)
+{
+  return __atomic_load_n (&control_port, __ATOMIC_RELAXED);
 }
 
 bool strobe__out_active (void) { return out_fd >= 0; }
@@ -93,8 +101,10 @@ strobe__out_write_pending (void)
 void
 strobe__out_packet (uint16_t thread_id, const uint8_t *data, size_t len)
 {
+  if (thread_id != STROBE_TID_IMPORTANTS)
+    strobe__tail_add (thread_id, data, len, out_fd >= 0);   /* the important cache keeps those */
   if (out_fd < 0)
-    return;   /* no output: discarded. A "tail ring" for late connects would keep it here. */
+    return;   /* no output: only the tail keeps it */
   if (!strobe_wire_write_packet (&out_buf, &scratch, thread_id, data, len))
     {
       fail (errno);
@@ -120,7 +130,7 @@ read_file (const char *path, char *buf, size_t size)
 }
 
 static bool
-write_handshake (void)
+write_handshake (StrobeWireBuf *buf)
 {
   static char cmdline[16384];
   StrobeWireMetadata m;
@@ -145,14 +155,41 @@ write_handshake (void)
     len--;
   m.command_line = cmdline;
   m.command_line_len = len;
-  return strobe_wire_write_handshake (&out_buf, &m);
+  return strobe_wire_write_handshake (buf, &m);
+}
+
+/* Sync carries the serial to merge from: where the tail's history is complete for every
+ * thread (strobe-tail.c), or the next serial when the tail has none. */
+static bool
+write_sync (StrobeWireBuf *buf, bool unsent_only)
+{
+  uint8_t sync[4];
+  uint32_t next = __atomic_load_n (&strobe__serial, __ATOMIC_RELAXED) & STROBE_WIRE_SERIAL_MASK;
+
+  strobe_wire_put_u32 (sync, strobe__tail_start_serial (next, unsent_only));
+  return strobe_wire_write_control (buf, STROBE_CONTROL_SYNC, sync, sizeof sync);
+}
+
+/* Tail packets straight into the output buffer (strobe__out_packet would add them to the
+ * tail again), written out in batches. */
+static bool
+tail_to_output (uint16_t thread_id, const uint8_t *data, size_t len, void *user)
+{
+  (void) user;
+  if (!strobe_wire_write_packet (&out_buf, &scratch, thread_id, data, len))
+    {
+      fail (errno);
+      return false;
+    }
+  if (out_buf.len >= OUT_BATCH)
+    strobe__out_write_pending ();
+  return out_fd >= 0;
 }
 
 /* Takes ownership of @fd. The caller holds the update lock. */
 bool
 strobe__out_start_locked (int fd, bool is_socket)
 {
-  uint8_t sync[4];
   int err;
 
   strobe__out_stop_locked ();
@@ -160,12 +197,14 @@ strobe__out_start_locked (int fd, bool is_socket)
   out_socket = is_socket;
   out_buf.len = 0;
   __atomic_store_n (&out_error, 0, __ATOMIC_RELAXED);
-  if (!write_handshake ())
+  if (!write_handshake (&out_buf))
     goto fail;
   strobe__replay_importants_locked ();
-  strobe_wire_put_u32 (sync, __atomic_load_n (&strobe__serial, __ATOMIC_RELAXED) & STROBE_WIRE_SERIAL_MASK);
-  if (!strobe_wire_write_control (&out_buf, STROBE_CONTROL_SYNC, sync, sizeof sync))
+  if (out_fd < 0)
+    return false;
+  if (!write_sync (&out_buf, true))
     goto fail;
+  strobe__tail_foreach (true, tail_to_output, NULL);
   strobe__out_write_pending ();
   return out_fd >= 0;
 
@@ -190,23 +229,123 @@ strobe__out_stop_locked (void)
       out_fd = -1;
     }
   out_buf.len = 0;
+  out_desc[0] = '\0';
+}
+
+bool
+strobe__out_start_described (int fd, bool is_socket, const char *kind, const char *what)
+{
+  bool ok;
+
+  pthread_mutex_lock (&strobe__update_lock);
+  ok = strobe__out_start_locked (fd, is_socket);
+  if (ok)
+    snprintf (out_desc, sizeof out_desc, "%s:%s", kind, what);
+  pthread_mutex_unlock (&strobe__update_lock);
+  return ok;
+}
+
+void
+strobe__out_describe (char *buf, size_t size)
+{
+  pthread_mutex_lock (&strobe__update_lock);
+  snprintf (buf, size, "%s", out_fd >= 0 ? out_desc : "");
+  pthread_mutex_unlock (&strobe__update_lock);
+}
+
+/* ---- snapshots -------------------------------------------------------------------- */
+
+typedef struct
+{
+  StrobeWireBuf *buf;
+  StrobeWireBuf *scratch;
+  bool           ok;
+} SnapshotSink;
+
+static bool
+tail_to_snapshot (uint16_t thread_id, const uint8_t *data, size_t len, void *user)
+{
+  SnapshotSink *s = user;
+
+  s->ok = s->ok && strobe_wire_write_packet (s->buf, s->scratch, thread_id, data, len);
+  return s->ok;
+}
+
+static void
+importants_to_snapshot (uint16_t thread_id, const uint8_t *data, size_t len, void *user)
+{
+  tail_to_snapshot (thread_id, data, len, user);
+}
+
+static bool
+write_all (int fd, bool is_socket, const uint8_t *p, size_t len)
+{
+  while (len)
+    {
+      ssize_t n = is_socket ? send (fd, p, len, MSG_NOSIGNAL) : write (fd, p, len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        {
+          if (n == 0)
+            errno = EIO;
+          return false;
+        }
+      p += n;
+      len -= (size_t) n;
+    }
+  return true;
+}
+
+/* Built under the update lock (after one update round, so the tail and the current output
+ * are up to date), written without it, so a slow peer does not stall the consumer. */
+bool
+strobe__snapshot_fd (int fd, bool is_socket)
+{
+  StrobeWireBuf buf = { 0 }, tmp = { 0 }, cache = { 0 };
+  SnapshotSink sink = { &buf, &tmp, true };
+  int err = 0;
+  bool ok;
+
+  pthread_mutex_lock (&strobe__update_lock);
+  strobe__update_locked ();
+  sink.ok = write_handshake (&buf);
+  if (sink.ok)
+    {
+      strobe__important_copy (0, &cache);
+      strobe__importants_to_packets (cache.data, cache.len, importants_to_snapshot, &sink);
+    }
+  sink.ok = sink.ok && write_sync (&buf, false);
+  if (sink.ok)
+    strobe__tail_foreach (false, tail_to_snapshot, &sink);
+  sink.ok = sink.ok && strobe_wire_write_control (&buf, STROBE_CONTROL_END, NULL, 0);
+  if (!sink.ok)
+    err = errno ? errno : ENOMEM;
+  pthread_mutex_unlock (&strobe__update_lock);
+
+  ok = sink.ok && write_all (fd, is_socket, buf.data, buf.len);
+  if (!ok && err == 0)
+    err = errno;
+  close (fd);
+  strobe_wire_buf_clear (&buf);
+  strobe_wire_buf_clear (&tmp);
+  strobe_wire_buf_clear (&cache);
+  if (!ok)
+    errno = err;
+  return ok;
 }
 
 bool
 strobe_output_file (const char *path)
 {
   int fd;
-  bool ok;
 
   if (!strobe_init (NULL))
     return false;
   fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)
     return false;
-  pthread_mutex_lock (&strobe__update_lock);
-  ok = strobe__out_start_locked (fd, false);
-  pthread_mutex_unlock (&strobe__update_lock);
-  return ok;
+  return strobe__out_start_described (fd, false, "file", path);
 }
 
 static int
@@ -264,19 +403,17 @@ connect_with_timeout (const char *host, const char *port)
   return fd;
 }
 
-bool
-strobe_output_host (const char *host_port)
+int
+strobe__connect_host (const char *host_port)
 {
   char host[256], port[16];
   const char *colon = strrchr (host_port, ':');
   size_t n = colon && !strchr (colon, ']') ? (size_t) (colon - host_port) : strlen (host_port);
-  int fd;
-  bool ok;
 
   if (n == 0 || n >= sizeof host)
     {
       errno = EINVAL;
-      return false;
+      return -1;
     }
   memcpy (host, host_port, n);
   host[n] = '\0';
@@ -286,15 +423,20 @@ strobe_output_host (const char *host_port)
       host[n - 2] = '\0';
     }
   snprintf (port, sizeof port, "%s", n < strlen (host_port) ? host_port + n + 1 : "1980");
+  return connect_with_timeout (host, port);
+}
+
+bool
+strobe_output_host (const char *host_port)
+{
+  int fd;
+
   if (!strobe_init (NULL))
     return false;
-  fd = connect_with_timeout (host, port);
+  fd = strobe__connect_host (host_port);
   if (fd < 0)
     return false;
-  pthread_mutex_lock (&strobe__update_lock);
-  ok = strobe__out_start_locked (fd, true);
-  pthread_mutex_unlock (&strobe__update_lock);
-  return ok;
+  return strobe__out_start_described (fd, true, "host", host_port);
 }
 
 bool

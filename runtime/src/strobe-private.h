@@ -10,6 +10,8 @@
 #define STROBE_BLOCK_SIZE        (64u * 1024u)
 #define STROBE_DEFAULT_BUFFER_MB 64u
 #define STROBE_DEFAULT_WAIT_MS   20
+#define STROBE_DEFAULT_TAIL_BYTES (4u * 1024u * 1024u)
+#define STROBE_DEFAULT_CONTROL_PORT 1985
 /* An event with its aux data must fit in one packet. */
 #define STROBE_MAX_EVENT_SIZE    (STROBE_WIRE_MAX_PAYLOAD - 64u)
 
@@ -79,6 +81,9 @@ size_t strobe__important_size (void);
 
 /* ---- events, channels, system events --------------------------------------------- */
 
+/* uid → flags and payload size of a registered event type; false when unknown. */
+bool strobe__event_layout (uint16_t uid, uint8_t *flags, uint16_t *payload_size);
+
 void strobe__global_init (void);            /* pthread_once: clock, ids, system events, env */
 void strobe__events_init (void);
 void strobe__channels_init (void);
@@ -104,6 +109,10 @@ void   strobe__worker_stop (void);
 void   strobe__worker_kick (void);
 void   strobe__stats_collect (StrobeStats *stats);
 void   strobe__replay_importants_locked (void);
+void   strobe__importants_to_packets (const uint8_t *data, size_t len,
+                                      void (*sink) (uint16_t thread_id, const uint8_t *data,
+                                                    size_t len, void *user),
+                                      void *user);
 
 /* Sinks one packet's payload; with no output it is discarded. */
 void   strobe__out_packet (uint16_t thread_id, const uint8_t *data, size_t len);
@@ -113,6 +122,33 @@ bool   strobe__out_start_locked (int fd, bool is_socket);
 void   strobe__out_stop_locked (void);
 void   strobe__out_add_sent (size_t n);
 uint64_t strobe__out_bytes_sent (void);
+/* Starts an output on @fd (taken over), described as "KIND:WHAT" in status replies. */
+bool   strobe__out_start_described (int fd, bool is_socket, const char *kind, const char *what);
+/* Connects to "host[:port]" (port 1980, 3 s timeout); -1 with errno. */
+int    strobe__connect_host (const char *host_port);
+/* A one-off copy: handshake, important cache, Sync, tail, End, written to @fd (closed). */
+bool   strobe__snapshot_fd (int fd, bool is_socket);
+/* What the current output is, for the control server's status ("" when none). */
+void   strobe__out_describe (char *buf, size_t size);
+
+/* ---- tail ring (strobe-tail.c), under the update lock ----------------------------- */
+
+void     strobe__tail_configure (size_t limit_bytes);
+/* @sent: an output receives it as well. */
+void     strobe__tail_add (uint16_t thread_id, const uint8_t *data, size_t len, bool sent);
+void     strobe__tail_stats (size_t *bytes, size_t *packets, size_t *limit);
+uint32_t strobe__tail_start_serial (uint32_t fallback, bool unsent_only);
+bool     strobe__tail_foreach (bool unsent_only, bool (*fn) (uint16_t thread_id, const uint8_t *data, size_t len,
+                                           void *user),
+                               void *user);
+
+/* ---- control server and discovery (strobe-control.c, strobe-discovery.c) --------- */
+
+void strobe__control_start (const StrobeInitOptions *options);
+void strobe__control_stop (void);
+/* Writes (or rewrites) this process's discovery file; removes it when @remove. */
+void strobe__discovery_publish (uint16_t control_port, bool listen_all, bool tracing);
+void strobe__discovery_remove (void);
 
 /* ---- aux records (strobe-thread.c builds, strobe-aux.c converts) ------------------- */
 

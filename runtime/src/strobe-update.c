@@ -44,26 +44,42 @@ add_drained (size_t n)
   __atomic_store_n (&bytes_drained, bytes_drained + n, __ATOMIC_RELAXED);
 }
 
-/* Packets end on record boundaries: every important record carries its size. */
-static size_t
-ship_importants (void)
+/* Cuts important-cache bytes into packets, each ending on a record boundary (every
+ * important record carries its size). */
+void
+strobe__importants_to_packets (const uint8_t *data, size_t len,
+                               void (*sink) (uint16_t thread_id, const uint8_t *data, size_t len, void *user),
+                               void *user)
 {
-  size_t from = imp_shipped, pos = 0, start = 0;
+  size_t pos = 0, start = 0;
 
-  imp_copy.len = 0;
-  imp_shipped = strobe__important_copy (from, &imp_copy);
-  while (pos < imp_copy.len)
+  while (pos < len)
     {
-      size_t rec = sizeof (StrobeWireImportantHeader) + strobe_wire_get_u32 (imp_copy.data + pos + 2);
+      size_t rec = sizeof (StrobeWireImportantHeader) + strobe_wire_get_u32 (data + pos + 2);
       if (pos > start && pos + rec - start > IMPORTANT_PACKET)
         {
-          strobe__out_packet (STROBE_TID_IMPORTANTS, imp_copy.data + start, pos - start);
+          sink (STROBE_TID_IMPORTANTS, data + start, pos - start, user);
           start = pos;
         }
       pos += rec;
     }
   if (pos > start)
-    strobe__out_packet (STROBE_TID_IMPORTANTS, imp_copy.data + start, pos - start);
+    sink (STROBE_TID_IMPORTANTS, data + start, pos - start, user);
+}
+
+static void
+out_sink (uint16_t thread_id, const uint8_t *data, size_t len, void *user)
+{
+  (void) user;
+  strobe__out_packet (thread_id, data, len);
+}
+
+static size_t
+ship_importants (void)
+{
+  imp_copy.len = 0;
+  imp_shipped = strobe__important_copy (imp_shipped, &imp_copy);
+  strobe__importants_to_packets (imp_copy.data, imp_copy.len, out_sink, NULL);
   add_drained (imp_copy.len);
   return imp_copy.len;
 }

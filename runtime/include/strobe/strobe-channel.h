@@ -47,6 +47,9 @@ bool strobe_channel_set_enabled (const char *name, bool enabled);
 /* Same for a comma-separated list. */
 bool strobe_channels_set_enabled (const char *list, bool enabled);
 bool strobe_channel_is_enabled (const char *name);
+/* Calls @fn for every registered channel (read-only ones included), under the registry's
+ * lock: @fn must not call the channel functions. */
+void strobe_channels_foreach (void (*fn) (const StrobeChannel *channel, void *user), void *user);
 
 #ifdef __cplusplus
 }

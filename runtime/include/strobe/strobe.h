@@ -40,8 +40,22 @@ typedef struct
   size_t   buffer_bytes;     /* limit of event buffer memory; 0: STROBE_BUFFER_MB or 64 MiB */
   int      block_wait_ms;    /* wait for a free block before dropping, ms; 0: STROBE_BLOCK_WAIT_MS
                               * or 20; STROBE_BLOCK_WAIT_NONE: drop at once */
-  uint32_t reserved[8];
+  int64_t  tail_bytes;       /* tail ring of recent history for late connects and snapshots;
+                              * 0: STROBE_TAIL_MB or 4 MiB; STROBE_TAIL_NONE: no tail */
+  int32_t  control_port;     /* control server port (runtime/CONTROL.md); 0: STROBE_CONTROL_PORT
+                              * or 1985 (another one when taken); STROBE_CONTROL_NONE: none */
+  uint32_t control_flags;    /* STROBE_CONTROL_* below */
+  const char *control_write_dir; /* write-to from remote peers allowed inside this directory;
+                                  * NULL: STROBE_CONTROL_WRITE_DIR or refused */
+  uint32_t reserved[2];
 } StrobeInitOptions;
+
+#define STROBE_TAIL_NONE    (-1)
+#define STROBE_CONTROL_NONE (-1)
+/* Listen on every interface, not only loopback (also STROBE_CONTROL_LISTEN=all). */
+#define STROBE_CONTROL_LISTEN_ALL  (1u << 0)
+/* No discovery file (also STROBE_DISCOVERY=0). */
+#define STROBE_CONTROL_NO_DISCOVERY (1u << 1)
 
 /* Starts the runtime: the worker and any output named in the environment or by
  * strobe_parse_args(). @options may be NULL. Idempotent: later calls return true and
@@ -69,7 +83,10 @@ bool strobe_output_active (void);
 /* errno of the last output failure (the output was closed), 0 when none since the last
  * output started. */
 int  strobe_output_error (void);
-void strobe_set_control_port (uint16_t port);
+/* The control server's port, advertised in every trace's metadata (0: none). Set by the
+ * control server when it starts; set it yourself if you run your own. */
+void     strobe_set_control_port (uint16_t port);
+uint16_t strobe_get_control_port (void);
 
 /* Names the calling thread in the trace; @group may be NULL. Re-announces the thread. */
 void strobe_thread_set_name (const char *name, const char *group, int32_t sort_hint);

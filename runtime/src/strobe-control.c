@@ -1,0 +1,701 @@
+/* strobe-control.c — the control server: a small thread that accepts TCP connections
+ * (127.0.0.1:1985 by default, another port when that one is taken) and runs text
+ * commands, one per line, answering each with one line. The protocol, the options and
+ * the security rules are in runtime/CONTROL.md.
+ *
+ * The thread only polls its sockets; commands call the public API (outputs, channels),
+ * so they take the same locks as any caller. It also keeps the discovery file current. */
+#include "strobe-private.h"
+
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define MAX_LINE       1024         /* bytes of a command line, without its CR/LF */
+#define MAX_CLIENTS    16
+#define POLL_MS        250          /* discovery refresh period */
+#define HOP_TRIES      16
+#define HOP_BASE       0x8000       /* random ports in [32768, 40959] when the port is taken */
+#define HOP_MASK       0x1fff
+
+typedef struct
+{
+  int    fd;
+  bool   remote;                    /* the peer is not on loopback */
+  bool   discarding;                /* inside an oversize line: drop until its end */
+  size_t len;
+  char   line[MAX_LINE + 1];
+} Client;
+
+static struct
+{
+  pthread_t  thread;
+  bool       running;
+  int        listen_fd;
+  int        wake[2];
+  uint16_t   port;
+  bool       listen_all;
+  bool       discovery;
+  char      *write_dir;             /* realpath, or NULL */
+  Client     clients[MAX_CLIENTS];
+  bool       published_tracing;
+  /* Counters, read by `status` (same thread) and tests. */
+  uint64_t   commands;
+  uint64_t   malformed;
+  uint64_t   oversize;
+  uint64_t   refused;               /* write-to refused, connections over the limit */
+} ctl = { .listen_fd = -1, .wake = { -1, -1 } };
+
+/* ---- configuration ------------------------------------------------------------------ */
+
+static long
+env_port (void)
+{
+  const char *s = getenv ("STROBE_CONTROL_PORT");
+  char *end;
+  long v;
+
+  if (s == NULL || *s == '\0')
+    return STROBE_DEFAULT_CONTROL_PORT;
+  v = strtol (s, &end, 10);
+  if (*end != '\0' || v < 0 || v > 65535)
+    {
+      fprintf (stderr, "strobe: STROBE_CONTROL_PORT=%s is not a port; using %d\n", s,
+               STROBE_DEFAULT_CONTROL_PORT);
+      return STROBE_DEFAULT_CONTROL_PORT;
+    }
+  return v;
+}
+
+static bool
+env_is (const char *name, const char *value)
+{
+  const char *s = getenv (name);
+  return s && strcasecmp (s, value) == 0;
+}
+
+static int
+try_bind (uint16_t port)
+{
+  struct sockaddr_in sa = { 0 };
+  int fd, one = 1;
+
+  fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0)
+    return -1;
+  /* Lets a restarted program take its port back from TIME_WAIT; a port another socket
+   * listens on still fails with EADDRINUSE. */
+  setsockopt (fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sa.sin_family = AF_INET;
+  sa.sin_port = htons (port);
+  sa.sin_addr.s_addr = htonl (ctl.listen_all ? INADDR_ANY : INADDR_LOOPBACK);
+  if (bind (fd, (struct sockaddr *) &sa, sizeof sa) < 0 || listen (fd, 8) < 0)
+    {
+      int err = errno;
+      close (fd);
+      errno = err;
+      return -1;
+    }
+  return fd;
+}
+
+/* The asked port; when it is taken, random ports in a fixed range (like Unreal), then
+ * any port the kernel gives. The port we got goes into every trace's metadata. */
+static bool
+open_listener (uint16_t want)
+{
+  struct sockaddr_in sa;
+  socklen_t len = sizeof sa;
+  int fd = try_bind (want);
+
+  for (int i = 0; fd < 0 && i < HOP_TRIES; i++)
+    {
+      uint16_t r = 0;
+      if (getrandom (&r, sizeof r, GRND_NONBLOCK) != sizeof r)
+        r = (uint16_t) (strobe_time () ^ (uint64_t) getpid () * 2654435761u);
+      fd = try_bind ((uint16_t) (HOP_BASE + (r & HOP_MASK)));
+    }
+  if (fd < 0)
+    fd = try_bind (0);
+  if (fd < 0)
+    return false;
+  if (getsockname (fd, (struct sockaddr *) &sa, &len) < 0)
+    {
+      close (fd);
+      return false;
+    }
+  ctl.listen_fd = fd;
+  ctl.port = ntohs (sa.sin_port);
+  return true;
+}
+
+/* ---- replies and small helpers ----------------------------------------------------- */
+
+static void
+client_close (Client *c)
+{
+  if (c->fd >= 0)
+    close (c->fd);
+  c->fd = -1;
+  c->len = 0;
+  c->discarding = false;
+}
+
+__attribute__ ((format (printf, 2, 3))) static void
+reply (Client *c, const char *fmt, ...)
+{
+  char buf[2048];
+  va_list ap;
+  int n;
+
+  va_start (ap, fmt);
+  n = vsnprintf (buf, sizeof buf - 1, fmt, ap);
+  va_end (ap);
+  if (n < 0)
+    return;
+  if ((size_t) n > sizeof buf - 2)
+    n = (int) sizeof buf - 2;
+  buf[n++] = '\n';
+  /* Replies are short; a peer that does not read them is dropped, never waited for. */
+  if (send (c->fd, buf, (size_t) n, MSG_NOSIGNAL | MSG_DONTWAIT) != n)
+    client_close (c);
+}
+
+static bool
+peer_is_loopback (int fd)
+{
+  struct sockaddr_storage ss;
+  socklen_t len = sizeof ss;
+
+  if (getpeername (fd, (struct sockaddr *) &ss, &len) < 0)
+    return false;
+  if (ss.ss_family == AF_INET)
+    return (ntohl (((struct sockaddr_in *) &ss)->sin_addr.s_addr) >> 24) == 127;
+  if (ss.ss_family == AF_INET6)
+    {
+      const struct in6_addr *a = &((struct sockaddr_in6 *) &ss)->sin6_addr;
+      if (IN6_IS_ADDR_LOOPBACK (a))
+        return true;
+      return IN6_IS_ADDR_V4MAPPED (a) && a->s6_addr[12] == 127;
+    }
+  return false;
+}
+
+static bool
+has_dotdot (const char *path)
+{
+  for (const char *p = path; *p;)
+    {
+      size_t n = strcspn (p, "/");
+      if (n == 2 && p[0] == '.' && p[1] == '.')
+        return true;
+      p += n;
+      while (*p == '/')
+        p++;
+    }
+  return false;
+}
+
+/* Opens @path for writing a trace. With a write directory the path (relative to it, or
+ * absolute inside it) must stay inside: no ".." component, the parent's real path under
+ * the directory's, and the file itself not a symlink. Without one, only loopback peers
+ * may write, anywhere the process may. Returns the fd, or -1 with *why set. */
+static int
+open_trace_path (const char *path, bool remote, const char **why)
+{
+  char joined[PATH_MAX], parent[PATH_MAX], real[PATH_MAX];
+  const char *base;
+  size_t dir_len;
+  int dfd, fd;
+
+  if (ctl.write_dir == NULL)
+    {
+      if (remote)
+        {
+          *why = "write-to is refused for remote peers (no write directory allowed)";
+          return -1;
+        }
+      fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd < 0)
+        *why = strerror (errno);
+      return fd;
+    }
+  if (has_dotdot (path))
+    {
+      *why = "path escapes the write directory";
+      return -1;
+    }
+  if ((size_t) (path[0] == '/' ? snprintf (joined, sizeof joined, "%s", path)
+                                : snprintf (joined, sizeof joined, "%s/%s", ctl.write_dir, path))
+      >= sizeof joined)
+    {
+      *why = "path too long";
+      return -1;
+    }
+  base = strrchr (joined, '/') + 1;
+  if (*base == '\0' || strcmp (base, ".") == 0)
+    {
+      *why = "path names no file";
+      return -1;
+    }
+  memcpy (parent, joined, (size_t) (base - joined));
+  parent[base - joined] = '\0';
+  dir_len = strlen (ctl.write_dir);
+  if (realpath (parent, real) == NULL)
+    {
+      *why = strerror (errno);
+      return -1;
+    }
+  if (strncmp (real, ctl.write_dir, dir_len) != 0 || (real[dir_len] != '\0' && real[dir_len] != '/'))
+    {
+      *why = "path escapes the write directory";
+      return -1;
+    }
+  dfd = open (real, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+  if (dfd < 0)
+    {
+      *why = strerror (errno);
+      return -1;
+    }
+  fd = openat (dfd, base, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0)
+    *why = errno == ELOOP ? "path is a symbolic link" : strerror (errno);
+  close (dfd);
+  return fd;
+}
+
+/* ---- commands ---------------------------------------------------------------------- */
+
+static bool
+parse_on_off (const char *s, bool *on)
+{
+  if (strcasecmp (s, "on") == 0 || strcmp (s, "1") == 0 || strcasecmp (s, "true") == 0)
+    *on = true;
+  else if (strcasecmp (s, "off") == 0 || strcmp (s, "0") == 0 || strcasecmp (s, "false") == 0)
+    *on = false;
+  else
+    return false;
+  return true;
+}
+
+typedef struct
+{
+  char  *p;
+  size_t left;
+} ListBuf;
+
+static void
+list_channel (const StrobeChannel *ch, void *user)
+{
+  ListBuf *b = user;
+  int n;
+
+  if (ch->read_only || b->left <= 1)
+    return;
+  n = snprintf (b->p, b->left, " %s=%s", ch->name, __atomic_load_n (&ch->enabled, __ATOMIC_RELAXED) ? "on" : "off");
+  if (n < 0 || (size_t) n >= b->left)
+    {
+      b->left = 0;
+      return;
+    }
+  b->p += n;
+  b->left -= (size_t) n;
+}
+
+static void
+publish (void)
+{
+  ctl.published_tracing = strobe_output_active ();
+  if (ctl.discovery)
+    strobe__discovery_publish (ctl.port, ctl.listen_all, ctl.published_tracing);
+}
+
+/* `send-to HOST[:PORT]` or `write-to PATH`, for a new output or a snapshot. */
+static void
+cmd_target (Client *c, const char *verb, const char *arg, bool snapshot)
+{
+  const char *why = NULL;
+  int fd;
+  bool ok;
+
+  if (*arg == '\0')
+    {
+      ctl.malformed++;
+      reply (c, "error %s needs an argument", verb);
+      return;
+    }
+  if (strcmp (verb, "send-to") == 0)
+    {
+      fd = strobe__connect_host (arg);
+      if (fd < 0)
+        {
+          reply (c, "error cannot connect to %s: %s", arg, strerror (errno));
+          return;
+        }
+      ok = snapshot ? strobe__snapshot_fd (fd, true) : strobe__out_start_described (fd, true, "host", arg);
+    }
+  else
+    {
+      fd = open_trace_path (arg, c->remote, &why);
+      if (fd < 0)
+        {
+          if (strstr (why, "escapes") || strstr (why, "refused") || strstr (why, "symbolic"))
+            ctl.refused++;
+          reply (c, "error cannot write %s: %s", arg, why);
+          return;
+        }
+      ok = snapshot ? strobe__snapshot_fd (fd, false) : strobe__out_start_described (fd, false, "file", arg);
+    }
+  if (!ok)
+    reply (c, "error %s %s failed: %s", verb, arg, strerror (errno));
+  else
+    reply (c, "ok %s%s %s", snapshot ? "snapshot " : "", verb, arg);
+  if (!snapshot)
+    publish ();
+}
+
+static void
+cmd_status (Client *c)
+{
+  char output[320];
+  size_t tail_bytes, tail_packets, tail_limit;
+
+  strobe__out_describe (output, sizeof output);
+  pthread_mutex_lock (&strobe__update_lock);
+  strobe__tail_stats (&tail_bytes, &tail_packets, &tail_limit);
+  pthread_mutex_unlock (&strobe__update_lock);
+  reply (c, "ok program=%s pid=%ld port=%u tracing=%d output=%s tail_bytes=%zu tail_packets=%zu "
+         "tail_limit=%zu commands=%llu malformed=%llu oversize=%llu refused=%llu",
+         program_invocation_short_name, (long) getpid (), ctl.port, output[0] ? 1 : 0,
+         output[0] ? output : "none", tail_bytes, tail_packets, tail_limit,
+         (unsigned long long) ctl.commands, (unsigned long long) ctl.malformed,
+         (unsigned long long) ctl.oversize, (unsigned long long) ctl.refused);
+}
+
+/* Words: the command, then arguments split on spaces; `write-to` takes the rest of the
+ * line as its path. */
+static void
+run_command (Client *c, char *line)
+{
+  char *verb, *rest, *arg2;
+  char lower[24];
+  size_t n;
+
+  while (*line == ' ' || *line == '\t')
+    line++;
+  n = strlen (line);
+  while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+    line[--n] = '\0';
+  if (n == 0)
+    return;   /* empty lines are keep-alives, not commands */
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char) line[i] < 0x20 && line[i] != '\t')
+      {
+        ctl.malformed++;
+        reply (c, "error control characters in command");
+        return;
+      }
+  verb = line;
+  rest = verb + strcspn (verb, " \t");
+  if (*rest)
+    {
+      *rest++ = '\0';
+      while (*rest == ' ' || *rest == '\t')
+        rest++;
+    }
+  n = strlen (verb);
+  if (n >= sizeof lower)
+    n = sizeof lower - 1;
+  for (size_t i = 0; i < n; i++)
+    lower[i] = (char) tolower ((unsigned char) verb[i]);
+  lower[n] = '\0';
+  /* Unreal's spellings are accepted too. */
+  if (strcmp (lower, "sendto") == 0)
+    strcpy (lower, "send-to");
+  else if (strcmp (lower, "writeto") == 0)
+    strcpy (lower, "write-to");
+  else if (strcmp (lower, "togglechannels") == 0)
+    strcpy (lower, "channels");
+
+  ctl.commands++;
+  if (strcmp (lower, "send-to") == 0 || strcmp (lower, "write-to") == 0)
+    {
+      if (strcmp (lower, "send-to") == 0 && strpbrk (rest, " \t"))
+        {
+          ctl.malformed++;
+          reply (c, "error send-to takes one HOST[:PORT]");
+          return;
+        }
+      cmd_target (c, lower, rest, false);
+    }
+  else if (strcmp (lower, "snapshot") == 0)
+    {
+      char *target = rest + strcspn (rest, " \t");
+      if (*target)
+        {
+          *target++ = '\0';
+          while (*target == ' ' || *target == '\t')
+            target++;
+        }
+      for (char *p = rest; *p; p++)
+        *p = (char) tolower ((unsigned char) *p);
+      if (strcmp (rest, "send-to") != 0 && strcmp (rest, "write-to") != 0)
+        {
+          ctl.malformed++;
+          reply (c, "error usage: snapshot send-to HOST[:PORT] | snapshot write-to PATH");
+          return;
+        }
+      cmd_target (c, rest, target, true);
+    }
+  else if (strcmp (lower, "channels") == 0)
+    {
+      bool on;
+
+      if (*rest == '\0')
+        {
+          char list[1900];
+          ListBuf b = { list, sizeof list };
+
+          list[0] = '\0';
+          strobe_channels_foreach (list_channel, &b);
+          reply (c, "ok%s", list);
+          return;
+        }
+      arg2 = rest + strcspn (rest, " \t");
+      if (*arg2)
+        {
+          *arg2++ = '\0';
+          while (*arg2 == ' ' || *arg2 == '\t')
+            arg2++;
+        }
+      if (!parse_on_off (arg2, &on) || strpbrk (arg2, " \t"))
+        {
+          ctl.malformed++;
+          reply (c, "error usage: channels [LIST on|off]");
+          return;
+        }
+      strobe_channels_set_enabled (rest, on);
+      reply (c, "ok channels %s %s", rest, on ? "on" : "off");
+    }
+  else if (strcmp (lower, "stop") == 0 && *rest == '\0')
+    {
+      bool was = strobe_output_active ();
+      strobe_output_stop ();
+      reply (c, was ? "ok stopped" : "ok not tracing");
+      publish ();
+    }
+  else if (strcmp (lower, "status") == 0 && *rest == '\0')
+    cmd_status (c);
+  else if (strcmp (lower, "help") == 0)
+    reply (c, "ok commands: send-to HOST[:PORT] | write-to PATH | channels [LIST on|off] | stop"
+           " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status");
+  else
+    {
+      ctl.commands--;
+      ctl.malformed++;
+      reply (c, "error unknown command");
+    }
+}
+
+/* Reads what the peer sent and runs each complete line. Lines end with LF, CR or CRLF;
+ * a line longer than MAX_LINE is counted, answered once and dropped up to its end. */
+static void
+client_read (Client *c)
+{
+  char buf[4096];
+  ssize_t n = recv (c->fd, buf, sizeof buf, MSG_DONTWAIT);
+
+  if (n < 0 && (errno == EINTR || errno == EAGAIN || errno == EWOULDBLOCK))
+    return;
+  if (n <= 0)
+    {
+      client_close (c);
+      return;
+    }
+  for (ssize_t i = 0; i < n && c->fd >= 0; i++)
+    {
+      char ch = buf[i];
+
+      if (ch == '\n' || ch == '\r')
+        {
+          if (c->discarding)
+            {
+              c->discarding = false;
+              reply (c, "error line too long (limit %d bytes)", MAX_LINE);
+            }
+          else
+            {
+              c->line[c->len] = '\0';
+              run_command (c, c->line);
+            }
+          c->len = 0;
+          continue;
+        }
+      if (c->discarding)
+        continue;
+      if (c->len == MAX_LINE)
+        {
+          ctl.oversize++;
+          c->discarding = true;
+          c->len = 0;
+          continue;
+        }
+      if (ch == '\0')
+        ch = ' ';   /* Unreal separates arguments with NUL too */
+      c->line[c->len++] = ch;
+    }
+}
+
+static void
+accept_client (void)
+{
+  int fd = accept4 (ctl.listen_fd, NULL, NULL, SOCK_CLOEXEC);
+
+  if (fd < 0)
+    return;
+  for (int i = 0; i < MAX_CLIENTS; i++)
+    if (ctl.clients[i].fd < 0)
+      {
+        Client *c = &ctl.clients[i];
+        c->fd = fd;
+        c->len = 0;
+        c->discarding = false;
+        c->remote = !peer_is_loopback (fd);
+        return;
+      }
+  ctl.refused++;
+  send (fd, "error too many control connections\n", 35, MSG_NOSIGNAL | MSG_DONTWAIT);
+  close (fd);
+}
+
+static void *
+control_main (void *data)
+{
+  (void) data;
+  pthread_setname_np (pthread_self (), "strobe-control");
+  publish ();
+  for (;;)
+    {
+      struct pollfd pfd[2 + MAX_CLIENTS];
+      int map[2 + MAX_CLIENTS];
+      nfds_t n = 0;
+      int rc;
+
+      pfd[n].fd = ctl.wake[0];
+      pfd[n++].events = POLLIN;
+      pfd[n].fd = ctl.listen_fd;
+      pfd[n++].events = POLLIN;
+      for (int i = 0; i < MAX_CLIENTS; i++)
+        if (ctl.clients[i].fd >= 0)
+          {
+            map[n] = i;
+            pfd[n].fd = ctl.clients[i].fd;
+            pfd[n++].events = POLLIN;
+          }
+      rc = poll (pfd, n, POLL_MS);
+      if (rc < 0 && errno != EINTR)
+        break;
+      if (rc > 0 && pfd[0].revents)
+        break;   /* shutdown */
+      if (rc > 0 && (pfd[1].revents & POLLIN))
+        accept_client ();
+      for (nfds_t i = 2; rc > 0 && i < n; i++)
+        if (pfd[i].revents)
+          client_read (&ctl.clients[map[i]]);
+      /* The output may also stop on its own (a write error, the program's own calls). */
+      if (strobe_output_active () != ctl.published_tracing)
+        publish ();
+    }
+  return NULL;
+}
+
+/* ---- start and stop ----------------------------------------------------------------- */
+
+void
+strobe__control_start (const StrobeInitOptions *o)
+{
+  long port = o->control_port > 0 ? o->control_port
+              : o->control_port < 0 ? 0
+              : env_port ();
+  const char *dir = o->control_write_dir ? o->control_write_dir : getenv ("STROBE_CONTROL_WRITE_DIR");
+  sigset_t all, old;
+
+  if (ctl.running || port == 0)
+    return;
+  for (int i = 0; i < MAX_CLIENTS; i++)
+    ctl.clients[i].fd = -1;
+  ctl.listen_all = (o->control_flags & STROBE_CONTROL_LISTEN_ALL) || env_is ("STROBE_CONTROL_LISTEN", "all");
+  ctl.discovery = !(o->control_flags & STROBE_CONTROL_NO_DISCOVERY) && !env_is ("STROBE_DISCOVERY", "0");
+  if (dir && *dir)
+    {
+      ctl.write_dir = realpath (dir, NULL);
+      if (ctl.write_dir == NULL)
+        fprintf (stderr, "strobe: control write directory %s: %s; write-to stays loopback-only\n",
+                 dir, strerror (errno));
+      else if (strcmp (ctl.write_dir, "/") == 0)
+        {
+          /* "Inside /" is everywhere: the same as no restriction at all. */
+          fprintf (stderr, "strobe: control write directory / refused\n");
+          free (ctl.write_dir);
+          ctl.write_dir = NULL;
+        }
+    }
+  if (!open_listener ((uint16_t) port))
+    {
+      fprintf (stderr, "strobe: no control server: %s\n", strerror (errno));
+      return;
+    }
+  if (pipe2 (ctl.wake, O_CLOEXEC) < 0)
+    {
+      close (ctl.listen_fd);
+      ctl.listen_fd = -1;
+      return;
+    }
+  strobe_set_control_port (ctl.port);
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  ctl.running = pthread_create (&ctl.thread, NULL, control_main, NULL) == 0;
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  if (!ctl.running)
+    {
+      close (ctl.listen_fd);
+      close (ctl.wake[0]);
+      close (ctl.wake[1]);
+      ctl.listen_fd = ctl.wake[0] = ctl.wake[1] = -1;
+      strobe_set_control_port (0);
+    }
+}
+
+void
+strobe__control_stop (void)
+{
+  if (!ctl.running)
+    return;
+  while (write (ctl.wake[1], "q", 1) < 0 && errno == EINTR)
+    ;
+  pthread_join (ctl.thread, NULL);
+  ctl.running = false;
+  for (int i = 0; i < MAX_CLIENTS; i++)
+    client_close (&ctl.clients[i]);
+  close (ctl.listen_fd);
+  close (ctl.wake[0]);
+  close (ctl.wake[1]);
+  ctl.listen_fd = ctl.wake[0] = ctl.wake[1] = -1;
+  strobe_set_control_port (0);
+  strobe__discovery_remove ();
+  free (ctl.write_dir);
+  ctl.write_dir = NULL;
+}
