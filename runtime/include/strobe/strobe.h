@@ -25,6 +25,8 @@
 #include "strobe-cpu.h"
 #include "strobe-declare.h"
 #include "strobe-log.h"
+#include "strobe-logging.h"
+#include "strobe-memory.h"
 #include "strobe-misc.h"
 
 #ifdef __cplusplus

@@ -1,0 +1,397 @@
+/* strobe-log-format.c — printf over encoded log arguments.
+ *
+ * Every conversion is rebuilt ("%" flags, '*' for any width or precision, length,
+ * conversion) and handed to the C library's snprintf with a value of the exact C type
+ * the length modifier names, so flags, padding, rounding and glibc's own spellings
+ * ("(nil)", "inf", "-0x1p+0") come out as printf would have written them. Formatting
+ * runs in the C locale.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "strobe-log-format.h"
+
+#include <float.h>
+#include <locale.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/types.h>
+#include <wchar.h>
+
+#include "strobe-printf.h"
+
+typedef struct
+{
+  const guint8 *types;
+  guint         n;
+  guint         next;
+  const guint8 *p;
+  const guint8 *end;
+} ArgReader;
+
+static gboolean
+reader_init (ArgReader *r, const guint8 *args, gsize len)
+{
+  if (args == NULL || len == 0)
+    {
+      r->n = r->next = 0;
+      r->types = r->p = r->end = NULL;
+      return len == 0;
+    }
+  r->n = args[0];
+  if ((gsize) r->n + 1 > len)
+    return FALSE;
+  r->types = args + 1;
+  r->next = 0;
+  r->p = args + 1 + r->n;
+  r->end = args + len;
+  return TRUE;
+}
+
+gint
+strobe_log_args_count (const guint8 *args, gsize len)
+{
+  ArgReader r;
+
+  return reader_init (&r, args, len) ? (gint) r.n : -1;
+}
+
+/* The next value's type and bytes; FALSE when there is none or it is truncated. */
+static gboolean
+reader_take (ArgReader *r, guint8 *type, const guint8 **value, gsize *size)
+{
+  gsize n;
+
+  if (r->next >= r->n)
+    return FALSE;
+  *type = r->types[r->next];
+  if (*type == STROBE_LOG_ARG_STRING)
+    {
+      const guint8 *nul = memchr (r->p, 0, (gsize) (r->end - r->p));
+      if (nul == NULL)
+        return FALSE;
+      n = (gsize) (nul - r->p) + 1;
+    }
+  else
+    {
+      n = strobe_log_arg_size (*type);
+      if (n == 0 || (gsize) (r->end - r->p) < n)
+        return FALSE;
+    }
+  *value = r->p;
+  *size = n;
+  r->p += n;
+  r->next++;
+  return TRUE;
+}
+
+static gboolean
+read_int (ArgReader *r, gboolean is_unsigned, guint64 *out)
+{
+  guint8 t;
+  const guint8 *v;
+  gsize n;
+
+  if (!reader_take (r, &t, &v, &n))
+    return FALSE;
+  switch (t)
+    {
+    case STROBE_LOG_ARG_INT32:
+    case STROBE_LOG_ARG_POINTER32:
+      {
+        guint32 x;
+        memcpy (&x, v, 4);
+        x = GUINT32_FROM_LE (x);
+        *out = is_unsigned ? (guint64) x : (guint64) (gint64) (gint32) x;
+        return TRUE;
+      }
+    case STROBE_LOG_ARG_INT64:
+    case STROBE_LOG_ARG_POINTER64:
+      {
+        guint64 x;
+        memcpy (&x, v, 8);
+        *out = GUINT64_FROM_LE (x);
+        return TRUE;
+      }
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+read_double (ArgReader *r, long double *out)
+{
+  guint8 t;
+  const guint8 *v;
+  gsize n;
+
+  if (!reader_take (r, &t, &v, &n))
+    return FALSE;
+  switch (t)
+    {
+    case STROBE_LOG_ARG_DOUBLE:
+      {
+        double d;
+        memcpy (&d, v, 8);
+        *out = d;
+        return TRUE;
+      }
+#if LDBL_MANT_DIG == 64
+    case STROBE_LOG_ARG_LDOUBLE80:
+      {
+        long double d = 0;
+        memcpy (&d, v, 10);
+        *out = d;
+        return TRUE;
+      }
+#elif LDBL_MANT_DIG == 113
+    case STROBE_LOG_ARG_LDOUBLE128:
+      {
+        long double d;
+        memcpy (&d, v, 16);
+        *out = d;
+        return TRUE;
+      }
+#endif
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+read_string (ArgReader *r, const char **out)
+{
+  guint8 t;
+  const guint8 *v;
+  gsize n;
+
+  if (!reader_take (r, &t, &v, &n) || t != STROBE_LOG_ARG_STRING)
+    return FALSE;
+  *out = (const char *) v;
+  return TRUE;
+}
+
+static locale_t
+c_locale (void)
+{
+  static gsize once;
+  static locale_t loc;
+
+  if (g_once_init_enter (&once))
+    {
+      loc = newlocale (LC_ALL_MASK, "C", (locale_t) 0);
+      g_once_init_leave (&once, 1);
+    }
+  return loc;
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+
+/* snprintf @spec with 0, 1 or 2 leading int arguments (widths/precisions) and @value,
+ * appended to @out. */
+#define APPEND_FORMATTED(out, spec, nstar, s1, s2, value)                                  \
+  do                                                                                       \
+    {                                                                                      \
+      char stack_[256];                                                                    \
+      char *buf_ = stack_;                                                                 \
+      int n_ = 0;                                                                          \
+      for (int pass_ = 0; pass_ < 2; pass_++)                                              \
+        {                                                                                  \
+          gsize cap_ = pass_ == 0 ? sizeof stack_ : (gsize) n_ + 1;                        \
+          if (pass_ == 1)                                                                  \
+            buf_ = g_malloc (cap_);                                                        \
+          if ((nstar) == 0)                                                                \
+            n_ = snprintf (buf_, cap_, spec, value);                                       \
+          else if ((nstar) == 1)                                                           \
+            n_ = snprintf (buf_, cap_, spec, s1, value);                                   \
+          else                                                                             \
+            n_ = snprintf (buf_, cap_, spec, s1, s2, value);                               \
+          if (n_ < 0 || (gsize) n_ < cap_)                                                 \
+            break;                                                                         \
+        }                                                                                  \
+      if (n_ > 0)                                                                          \
+        g_string_append_len (out, buf_, n_);                                               \
+      if (buf_ != stack_)                                                                  \
+        g_free (buf_);                                                                     \
+    }                                                                                      \
+  while (0)
+
+static const char *
+length_text (guint8 length)
+{
+  switch (length)
+    {
+    case STROBE_PRINTF_LEN_HH: return "hh";
+    case STROBE_PRINTF_LEN_H: return "h";
+    case STROBE_PRINTF_LEN_L: return "l";
+    case STROBE_PRINTF_LEN_LL: return "ll";
+    case STROBE_PRINTF_LEN_Z: return "z";
+    case STROBE_PRINTF_LEN_J: return "j";
+    case STROBE_PRINTF_LEN_T: return "t";
+    case STROBE_PRINTF_LEN_BIG_L: return "L";
+    default: return "";
+    }
+}
+
+/* One conversion with its arguments; FALSE when they are missing or of the wrong kind. */
+static gboolean
+format_one (const StrobePrintfSpec *s, ArgReader *r, GString *out)
+{
+  char spec[48];
+  int stars[2];
+  int nstar = 0;
+  guint64 iv;
+  const char *length = length_text (s->length);
+  gboolean is_unsigned = strchr ("uxXo", s->conversion) != NULL;
+
+  if (s->width != STROBE_PRINTF_NONE)
+    {
+      guint64 w;
+      if (s->width == STROBE_PRINTF_STAR)
+        {
+          if (!read_int (r, FALSE, &w))
+            return FALSE;
+          stars[nstar++] = (int) (gint64) w;
+        }
+      else
+        stars[nstar++] = s->width;
+    }
+  if (s->precision != STROBE_PRINTF_NONE)
+    {
+      guint64 p;
+      if (s->precision == STROBE_PRINTF_STAR)
+        {
+          if (!read_int (r, FALSE, &p))
+            return FALSE;
+          stars[nstar++] = (int) (gint64) p;
+        }
+      else
+        stars[nstar++] = s->precision;
+    }
+  if (s->arg == STROBE_PRINTF_ARG_STRING || s->arg == STROBE_PRINTF_ARG_WSTRING)
+    length = "";   /* wide strings arrive as UTF-8 */
+  g_snprintf (spec, sizeof spec, "%%%s%s%s%s%c", s->flags,
+              s->width != STROBE_PRINTF_NONE ? "*" : "",
+              s->precision != STROBE_PRINTF_NONE ? ".*" : "", length, s->conversion);
+  int s1 = nstar > 0 ? stars[0] : 0, s2 = nstar > 1 ? stars[1] : 0;
+
+  switch (s->arg)
+    {
+    case STROBE_PRINTF_ARG_INT:
+      if (!read_int (r, is_unsigned, &iv))
+        return FALSE;
+      if (s->conversion == 'c' && s->length == STROBE_PRINTF_LEN_L)
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (wint_t) iv);
+      else if (is_unsigned)
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (unsigned int) iv);
+      else
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (int) (gint64) iv);
+      return TRUE;
+    case STROBE_PRINTF_ARG_LONG:
+      if (!read_int (r, is_unsigned, &iv))
+        return FALSE;
+      if (is_unsigned)
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (unsigned long) iv);
+      else
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (long) (gint64) iv);
+      return TRUE;
+    case STROBE_PRINTF_ARG_LLONG:
+      if (!read_int (r, is_unsigned, &iv))
+        return FALSE;
+      if (is_unsigned)
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (unsigned long long) iv);
+      else
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (long long) (gint64) iv);
+      return TRUE;
+    case STROBE_PRINTF_ARG_SIZE:
+      if (!read_int (r, is_unsigned, &iv))
+        return FALSE;
+      if (is_unsigned)
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (size_t) iv);
+      else
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (ssize_t) (gint64) iv);
+      return TRUE;
+    case STROBE_PRINTF_ARG_INTMAX:
+      if (!read_int (r, is_unsigned, &iv))
+        return FALSE;
+      if (is_unsigned)
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (uintmax_t) iv);
+      else
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (intmax_t) (gint64) iv);
+      return TRUE;
+    case STROBE_PRINTF_ARG_PTRDIFF:
+      if (!read_int (r, is_unsigned, &iv))
+        return FALSE;
+      if (is_unsigned)
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (size_t) iv);
+      else
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, (ptrdiff_t) (gint64) iv);
+      return TRUE;
+    case STROBE_PRINTF_ARG_POINTER:
+      if (!read_int (r, TRUE, &iv))
+        return FALSE;
+      APPEND_FORMATTED (out, spec, nstar, s1, s2, (void *) (uintptr_t) iv);
+      return TRUE;
+    case STROBE_PRINTF_ARG_DOUBLE:
+    case STROBE_PRINTF_ARG_LDOUBLE:
+      {
+        long double d;
+        if (!read_double (r, &d))
+          return FALSE;
+        if (s->arg == STROBE_PRINTF_ARG_LDOUBLE)
+          APPEND_FORMATTED (out, spec, nstar, s1, s2, d);
+        else
+          APPEND_FORMATTED (out, spec, nstar, s1, s2, (double) d);
+      }
+      return TRUE;
+    case STROBE_PRINTF_ARG_STRING:
+    case STROBE_PRINTF_ARG_WSTRING:
+      {
+        const char *str;
+        if (!read_string (r, &str))
+          return FALSE;
+        APPEND_FORMATTED (out, spec, nstar, s1, s2, str);
+      }
+      return TRUE;
+    default:
+      return TRUE;
+    }
+}
+
+#pragma GCC diagnostic pop
+
+gboolean
+strobe_log_format (const char *format, const guint8 *args, gsize len, GString *out)
+{
+  ArgReader r;
+  StrobePrintfSpec s;
+  gsize pos = 0;
+  gboolean ok;
+  locale_t old;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+  if (format == NULL)
+    format = "";
+  ok = reader_init (&r, args, len);
+  old = uselocale (c_locale ());
+  while (strobe_printf_next (format, pos, &s))
+    {
+      g_string_append_len (out, format + pos, (gssize) (s.start - pos));
+      pos = s.end;
+      if (s.conversion == '%')
+        g_string_append_c (out, '%');
+      else if (s.conversion == 0 || s.arg == STROBE_PRINTF_ARG_NONE)
+        g_string_append_len (out, format + s.start, (gssize) (s.end - s.start));
+      else if (s.arg == STROBE_PRINTF_ARG_COUNT)
+        ;   /* %n writes nothing */
+      else if (!ok || !format_one (&s, &r, out))
+        {
+          g_string_append (out, "(?)");
+          ok = FALSE;
+        }
+    }
+  g_string_append (out, format + pos);
+  uselocale (old);
+  return ok && r.next == r.n;
+}
