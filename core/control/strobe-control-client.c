@@ -1,0 +1,314 @@
+/* strobe-control-client.c — the control client: blocking calls over a GSocketConnection,
+ * async ones queued to a single worker thread so they run in order.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "strobe-control-client.h"
+
+#include <string.h>
+
+G_DEFINE_QUARK (strobe-control-error-quark, strobe_control_error)
+
+struct _StrobeControlClient
+{
+  GObject             parent_instance;
+  char               *host;
+  guint16             port;
+  guint               timeout;
+  GSocketConnection  *connection;
+  GDataInputStream   *input;
+  GThreadPool        *pool;       /* async commands, one at a time, in order */
+};
+
+G_DEFINE_FINAL_TYPE (StrobeControlClient, strobe_control_client, G_TYPE_OBJECT)
+
+static void
+strobe_control_client_finalize (GObject *object)
+{
+  StrobeControlClient *self = STROBE_CONTROL_CLIENT (object);
+
+  if (self->pool)
+    g_thread_pool_free (self->pool, FALSE, TRUE);
+  strobe_control_client_close (self);
+  g_free (self->host);
+  G_OBJECT_CLASS (strobe_control_client_parent_class)->finalize (object);
+}
+
+static void
+strobe_control_client_class_init (StrobeControlClientClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = strobe_control_client_finalize;
+}
+
+static void
+strobe_control_client_init (StrobeControlClient *self)
+{
+  self->timeout = 10;
+}
+
+StrobeControlClient *
+strobe_control_client_new (const char *host, guint16 port)
+{
+  StrobeControlClient *self;
+
+  g_return_val_if_fail (host != NULL, NULL);
+  self = g_object_new (STROBE_TYPE_CONTROL_CLIENT, NULL);
+  self->host = g_strdup (host);
+  self->port = port ? port : STROBE_CONTROL_DEFAULT_PORT;
+  return self;
+}
+
+const char *
+strobe_control_client_get_host (StrobeControlClient *self)
+{
+  g_return_val_if_fail (STROBE_IS_CONTROL_CLIENT (self), NULL);
+  return self->host;
+}
+
+guint16
+strobe_control_client_get_port (StrobeControlClient *self)
+{
+  g_return_val_if_fail (STROBE_IS_CONTROL_CLIENT (self), 0);
+  return self->port;
+}
+
+void
+strobe_control_client_set_timeout (StrobeControlClient *self, guint seconds)
+{
+  g_return_if_fail (STROBE_IS_CONTROL_CLIENT (self));
+  self->timeout = seconds;
+  if (self->connection)
+    g_socket_set_timeout (g_socket_connection_get_socket (self->connection), seconds);
+}
+
+gboolean
+strobe_control_client_connect (StrobeControlClient *self, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (GSocketClient) client = NULL;
+
+  g_return_val_if_fail (STROBE_IS_CONTROL_CLIENT (self), FALSE);
+  if (self->connection)
+    return TRUE;
+  client = g_socket_client_new ();
+  g_socket_client_set_timeout (client, self->timeout);
+  self->connection = g_socket_client_connect_to_host (client, self->host, self->port, cancellable, error);
+  if (self->connection == NULL)
+    return FALSE;
+  g_socket_set_timeout (g_socket_connection_get_socket (self->connection), self->timeout);
+  self->input = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (self->connection)));
+  g_data_input_stream_set_newline_type (self->input, G_DATA_STREAM_NEWLINE_TYPE_ANY);
+  return TRUE;
+}
+
+void
+strobe_control_client_close (StrobeControlClient *self)
+{
+  g_return_if_fail (STROBE_IS_CONTROL_CLIENT (self));
+  g_clear_object (&self->input);
+  if (self->connection)
+    g_io_stream_close (G_IO_STREAM (self->connection), NULL, NULL);
+  g_clear_object (&self->connection);
+}
+
+char *
+strobe_control_client_send (StrobeControlClient *self, const char *command,
+                            GCancellable *cancellable, GError **error)
+{
+  g_autofree char *line = NULL;
+  g_autofree char *reply = NULL;
+  GOutputStream *out;
+  gsize len;
+
+  g_return_val_if_fail (STROBE_IS_CONTROL_CLIENT (self), NULL);
+  g_return_val_if_fail (command != NULL, NULL);
+  if (strpbrk (command, "\r\n") || *command == '\0')
+    {
+      g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_INVALID,
+                   "A control command is one non-empty line");
+      return NULL;
+    }
+  if (!strobe_control_client_connect (self, cancellable, error))
+    return NULL;
+  line = g_strconcat (command, "\n", NULL);
+  out = g_io_stream_get_output_stream (G_IO_STREAM (self->connection));
+  if (!g_output_stream_write_all (out, line, strlen (line), NULL, cancellable, error))
+    {
+      strobe_control_client_close (self);
+      return NULL;
+    }
+  reply = g_data_input_stream_read_line (self->input, &len, cancellable, error);
+  if (reply == NULL)
+    {
+      if (error && *error == NULL)
+        g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_PROTOCOL,
+                     "The program closed the control connection without a reply");
+      strobe_control_client_close (self);
+      return NULL;
+    }
+  if (g_str_equal (reply, "ok"))
+    return g_strdup ("");
+  if (g_str_has_prefix (reply, "ok "))
+    return g_strdup (reply + 3);
+  if (g_str_has_prefix (reply, "error"))
+    {
+      const char *text = reply + 5;
+      while (*text == ' ')
+        text++;
+      g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_REFUSED, "%s",
+                   *text ? text : "refused");
+      return NULL;
+    }
+  g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_PROTOCOL,
+               "Unexpected control reply: %s", reply);
+  strobe_control_client_close (self);
+  return NULL;
+}
+
+/* ---- async: a queue served by one thread ------------------------------------------ */
+
+static void
+run_job (gpointer data, gpointer user_data)
+{
+  GTask *task = data;
+  StrobeControlClient *self = g_task_get_source_object (task);
+  GError *error = NULL;
+  char *reply;
+
+  reply = strobe_control_client_send (self, g_task_get_task_data (task),
+                                      g_task_get_cancellable (task), &error);
+  if (reply)
+    g_task_return_pointer (task, reply, g_free);
+  else
+    g_task_return_error (task, error);
+  g_object_unref (task);
+}
+
+void
+strobe_control_client_send_async (StrobeControlClient *self, const char *command,
+                                  GCancellable *cancellable, GAsyncReadyCallback callback,
+                                  gpointer user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (STROBE_IS_CONTROL_CLIENT (self));
+  g_return_if_fail (command != NULL);
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, strobe_control_client_send_async);
+  g_task_set_task_data (task, g_strdup (command), g_free);
+  if (self->pool == NULL)
+    self->pool = g_thread_pool_new (run_job, NULL, 1, FALSE, NULL);
+  g_thread_pool_push (self->pool, task, NULL);
+}
+
+char *
+strobe_control_client_send_finish (StrobeControlClient *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+/* ---- helpers ----------------------------------------------------------------------- */
+
+static gboolean
+send_simple (StrobeControlClient *self, const char *command, GError **error)
+{
+  g_autofree char *reply = strobe_control_client_send (self, command, NULL, error);
+  return reply != NULL;
+}
+
+static gboolean
+check_word (const char *what, const char *value, GError **error)
+{
+  if (value == NULL || *value == '\0' || strpbrk (value, " \t\r\n"))
+    {
+      g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_INVALID,
+                   "Not a valid %s: “%s”", what, value ? value : "");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+strobe_control_client_send_to (StrobeControlClient *self, const char *host_port, GError **error)
+{
+  g_autofree char *cmd = NULL;
+
+  if (!check_word ("host", host_port, error))
+    return FALSE;
+  cmd = g_strconcat ("send-to ", host_port, NULL);
+  return send_simple (self, cmd, error);
+}
+
+gboolean
+strobe_control_client_write_to (StrobeControlClient *self, const char *path, GError **error)
+{
+  g_autofree char *cmd = g_strconcat ("write-to ", path, NULL);
+  return send_simple (self, cmd, error);
+}
+
+gboolean
+strobe_control_client_set_channels (StrobeControlClient *self, const char *list, gboolean enabled,
+                                    GError **error)
+{
+  g_autofree char *cmd = NULL;
+
+  if (!check_word ("channel list", list, error))
+    return FALSE;
+  cmd = g_strdup_printf ("channels %s %s", list, enabled ? "on" : "off");
+  return send_simple (self, cmd, error);
+}
+
+GHashTable *
+strobe_control_client_list_channels (StrobeControlClient *self, GError **error)
+{
+  g_autofree char *reply = strobe_control_client_send (self, "channels", NULL, error);
+  return reply ? strobe_control_parse_pairs (reply) : NULL;
+}
+
+gboolean
+strobe_control_client_stop (StrobeControlClient *self, GError **error)
+{
+  return send_simple (self, "stop", error);
+}
+
+gboolean
+strobe_control_client_snapshot_send_to (StrobeControlClient *self, const char *host_port,
+                                        GError **error)
+{
+  g_autofree char *cmd = NULL;
+
+  if (!check_word ("host", host_port, error))
+    return FALSE;
+  cmd = g_strconcat ("snapshot send-to ", host_port, NULL);
+  return send_simple (self, cmd, error);
+}
+
+gboolean
+strobe_control_client_snapshot_write_to (StrobeControlClient *self, const char *path, GError **error)
+{
+  g_autofree char *cmd = g_strconcat ("snapshot write-to ", path, NULL);
+  return send_simple (self, cmd, error);
+}
+
+GHashTable *
+strobe_control_client_status (StrobeControlClient *self, GError **error)
+{
+  g_autofree char *reply = strobe_control_client_send (self, "status", NULL, error);
+  return reply ? strobe_control_parse_pairs (reply) : NULL;
+}
+
+GHashTable *
+strobe_control_parse_pairs (const char *reply)
+{
+  GHashTable *table = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_auto (GStrv) words = g_strsplit_set (reply, " \t", -1);
+
+  for (guint i = 0; words[i]; i++)
+    {
+      char *eq = strchr (words[i], '=');
+      if (words[i][0] == '\0' || eq == NULL)
+        continue;
+      g_hash_table_replace (table, g_strndup (words[i], (gsize) (eq - words[i])), g_strdup (eq + 1));
+    }
+  return table;
+}
