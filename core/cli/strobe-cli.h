@@ -14,6 +14,7 @@ enum
   STROBE_CLI_OK = 0,
   STROBE_CLI_DECODE_ERROR = 1,
   STROBE_CLI_USAGE_ERROR = 2,
+  STROBE_CLI_FAILED = 1,         /* a command that talks to a program or server failed */
 };
 
 typedef struct
@@ -25,6 +26,8 @@ typedef struct
 
 int  strobe_cli_info (int argc, char **argv);
 int  strobe_cli_dump (int argc, char **argv);
+int  strobe_cli_ps (int argc, char **argv);
+int  strobe_cli_control (int argc, char **argv);
 
 /* Parses the subcommand's options and its single FILE argument; prints the problem and
  * returns FALSE on a usage error. */

@@ -1,0 +1,147 @@
+/* strobe-cli-control.c — `strobe-cli control TARGET COMMAND…`: sends one command to the
+ * control server of a running program (runtime/CONTROL.md).
+ *
+ * TARGET is a pid or a program name (found through discovery, see `strobe-cli ps`) or
+ * HOST:PORT. A relative write-to path is made absolute against the current directory when
+ * the program runs on this machine (found by pid or name), and left alone for HOST:PORT.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "strobe-cli.h"
+#include "strobe-control-client.h"
+#include "strobe-discovery.h"
+
+static int
+compare_strings (const void *a, const void *b)
+{
+  return g_strcmp0 (*(char *const *) a, *(char *const *) b);
+}
+
+static void
+print_pairs (const char *reply, gboolean sort)
+{
+  g_auto (GStrv) words = g_strsplit_set (reply, " \t", -1);
+  guint n = g_strv_length (words);
+
+  if (sort)
+    qsort (words, n, sizeof *words, compare_strings);
+  for (guint i = 0; i < n; i++)
+    if (*words[i])
+      {
+        char *eq = strchr (words[i], '=');
+        if (eq)
+          *eq = ' ';
+        printf ("%s\n", words[i]);
+      }
+}
+
+static int
+usage (GOptionContext *context, const char *problem)
+{
+  g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+
+  g_printerr ("strobe-cli: %s\n\n%s", problem, help);
+  return STROBE_CLI_USAGE_ERROR;
+}
+
+int
+strobe_cli_control (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (_("TARGET COMMAND [ARGUMENT…]"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (StrobeDiscovery) discovery = NULL;
+  g_autoptr (StrobeControlClient) client = NULL;
+  g_autofree char *dir = NULL;
+  g_autofree char *host = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *reply = NULL;
+  const char *target, *verb;
+  gboolean local;
+  int timeout = 10;
+  guint16 port = 0;
+  const GOptionEntry entries[] = {
+    { "directory", 'd', 0, G_OPTION_ARG_FILENAME, &dir, N_("Read discovery files from DIR"), N_("DIR") },
+    { "timeout", 't', 0, G_OPTION_ARG_INT, &timeout, N_("Seconds to wait for the program (default 10)"), N_("SECONDS") },
+    { NULL }
+  };
+
+  g_option_context_set_summary (context,
+    _("Send a command to a running traced program.\n"
+      "\n"
+      "TARGET: a pid, a program name (see “strobe-cli ps”) or HOST:PORT.\n"
+      "Commands:\n"
+      "  send-to HOST[:PORT]            trace to a recorder (port 1980 by default)\n"
+      "  write-to PATH                  trace to a file\n"
+      "  channels                       list the channels\n"
+      "  channels LIST on|off           switch channels (comma-separated, or all)\n"
+      "  stop                           stop tracing\n"
+      "  snapshot send-to HOST[:PORT]   send recent history without stopping\n"
+      "  snapshot write-to PATH         write recent history without stopping\n"
+      "  status                         print the program's control status"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_strict_posix (context, TRUE);   /* options stop at TARGET */
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("strobe-cli: %s\n", error->message);
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  if (argc < 3)
+    return usage (context, argc < 2 ? _("missing TARGET") : _("missing COMMAND"));
+  target = argv[1];
+  verb = argv[2];
+
+  if ((g_str_equal (verb, "send-to") || g_str_equal (verb, "write-to")) && argc != 4)
+    return usage (context, _("send-to and write-to take one argument"));
+  if (g_str_equal (verb, "channels") && argc != 3 && argc != 5)
+    return usage (context, _("channels takes no argument, or LIST on|off"));
+  if ((g_str_equal (verb, "stop") || g_str_equal (verb, "status")) && argc != 3)
+    return usage (context, _("too many arguments"));
+  if (g_str_equal (verb, "snapshot")
+      && (argc != 5 || (!g_str_equal (argv[3], "send-to") && !g_str_equal (argv[3], "write-to"))))
+    return usage (context, _("snapshot takes send-to HOST[:PORT] or write-to PATH"));
+  if (!g_str_equal (verb, "send-to") && !g_str_equal (verb, "write-to") && !g_str_equal (verb, "channels")
+      && !g_str_equal (verb, "stop") && !g_str_equal (verb, "status") && !g_str_equal (verb, "snapshot"))
+    return usage (context, _("unknown command"));
+
+  discovery = strobe_discovery_new (dir);
+  if (!strobe_discovery_resolve (discovery, target, &host, &port, &error))
+    {
+      g_printerr ("strobe-cli: %s\n", error->message);
+      return STROBE_CLI_FAILED;
+    }
+  local = strchr (target, ':') == NULL;
+
+  if (g_str_equal (verb, "write-to") || (g_str_equal (verb, "snapshot") && g_str_equal (argv[3], "write-to")))
+    {
+      const char *path = argv[argc - 1];
+      g_autofree char *abs = local && !g_path_is_absolute (path)
+                             ? g_canonicalize_filename (path, NULL) : g_strdup (path);
+      line = g_str_equal (verb, "snapshot") ? g_strconcat ("snapshot write-to ", abs, NULL)
+                                            : g_strconcat ("write-to ", abs, NULL);
+    }
+  else
+    line = g_strjoinv (" ", argv + 2);
+
+  client = strobe_control_client_new (host, port);
+  strobe_control_client_set_timeout (client, (guint) MAX (timeout, 1));
+  reply = strobe_control_client_send (client, line, NULL, &error);
+  if (reply == NULL)
+    {
+      g_printerr ("strobe-cli: %s:%u: %s\n", host, port, error->message);
+      return STROBE_CLI_FAILED;
+    }
+  if (g_str_equal (verb, "status"))
+    print_pairs (reply, FALSE);
+  else if (g_str_equal (verb, "channels") && argc == 3)
+    print_pairs (reply, TRUE);
+  else if (*reply)
+    printf ("%s\n", reply);
+  return STROBE_CLI_OK;
+}
