@@ -1,0 +1,586 @@
+/* test-store-server.c — the store protocol over real loopback TCP: server and client.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+
+#include "store-test-util.h"
+#include "strobe-store-client.h"
+#include "strobe-store-server.h"
+
+typedef struct
+{
+  char              *dir;
+  StrobeStore       *store;
+  StrobeStoreServer *server;
+  StrobeStoreClient *client;
+  guint16            port;
+} Fixture;
+
+typedef struct
+{
+  GAsyncResult *result;
+} Wait;
+
+static void
+store_result (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  ((Wait *) user_data)->result = g_object_ref (result);
+}
+
+static gboolean
+has_result (gpointer data)
+{
+  return ((Wait *) data)->result != NULL;
+}
+
+static StrobeStoreClient *
+connect_client (guint16 port)
+{
+  Wait w = { NULL };
+  g_autoptr(GError) error = NULL;
+  StrobeStoreClient *client;
+
+  strobe_store_client_connect_async ("127.0.0.1", port, NULL, store_result, &w);
+  g_assert_true (test_wait_until (has_result, &w, 5000));
+  client = strobe_store_client_connect_finish (w.result, &error);
+  g_assert_no_error (error);
+  g_object_unref (w.result);
+  return client;
+}
+
+static GVariant *
+request (Fixture *f, const char *verb, const char *path, GVariant *params, GError **error)
+{
+  Wait w = { NULL };
+  GVariant *response;
+
+  strobe_store_client_request_async (f->client, verb, path, params, NULL, store_result, &w);
+  g_assert_true (test_wait_until (has_result, &w, 5000));
+  response = strobe_store_client_request_finish (f->client, w.result, error);
+  g_object_unref (w.result);
+  return response;
+}
+
+static void
+fixture_setup (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->dir = test_dir_new ();
+  f->store = strobe_store_new (f->dir, &error);
+  g_assert_no_error (error);
+  f->server = strobe_store_server_new (f->store);
+  strobe_store_server_set_port (f->server, 0);
+  strobe_store_server_set_recorder_port (f->server, 1980);
+  strobe_store_server_start (f->server, &error);
+  g_assert_no_error (error);
+  f->port = strobe_store_server_get_port (f->server);
+  g_assert_cmpuint (f->port, !=, 0);
+  f->client = connect_client (f->port);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer data)
+{
+  g_clear_object (&f->client);
+  g_clear_object (&f->server);
+  g_clear_object (&f->store);
+  test_spin (10);
+  test_dir_remove (f->dir);
+  g_free (f->dir);
+}
+
+static char *
+add_trace_file (Fixture *f, const char *name, guint32 seed, gsize size, gboolean end, GBytes **out)
+{
+  g_autoptr(GBytes) stream = test_build_stream (name, seed, size, end, NULL);
+  g_autofree char *file = g_strconcat (name, ".strobe", NULL);
+  g_autofree char *path = g_build_filename (f->dir, file, NULL);
+  GListModel *traces = strobe_store_get_traces (f->store);
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (stream, NULL),
+                                      (gssize) g_bytes_get_size (stream), NULL));
+  strobe_store_rescan (f->store);
+  if (out != NULL)
+    *out = g_bytes_ref (stream);
+  for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
+    {
+      g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
+      if (g_str_equal (strobe_trace_get_name (trace), name))
+        return g_strdup (strobe_trace_get_id (trace));
+    }
+  g_assert_not_reached ();
+}
+
+static GVariant *
+params_id (const char *id)
+{
+  GVariantDict d;
+
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "id", "s", id);
+  return g_variant_dict_end (&d);
+}
+
+static void
+test_status (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) r = request (f, "GET", "v1/status", NULL, &error);
+  guint64 v;
+  const char *s;
+
+  g_assert_no_error (error);
+  g_assert_true (g_variant_lookup (r, "status", "t", &v));
+  g_assert_cmpuint (v, ==, 200);
+  g_assert_true (g_variant_lookup (r, "protocol", "t", &v));
+  g_assert_cmpuint (v, ==, STROBE_STORE_PROTOCOL_VERSION);
+  g_assert_true (g_variant_lookup (r, "store_port", "t", &v));
+  g_assert_cmpuint (v, ==, f->port);
+  g_assert_true (g_variant_lookup (r, "recorder_port", "t", &v));
+  g_assert_cmpuint (v, ==, 1980);
+  g_assert_true (g_variant_lookup (r, "version", "&s", &s));
+  g_assert_cmpstr (s, ==, PACKAGE_VERSION);
+  g_assert_true (g_variant_lookup (r, "store_dir", "&s", &s));
+  g_assert_cmpstr (s, ==, f->dir);
+
+  /* Errors: unknown path, wrong verb. */
+  g_assert_null (request (f, "GET", "v1/nope", NULL, &error));
+  g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_null (request (f, "DELETE", "v1/status", NULL, &error));
+  g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_REMOTE);
+  g_assert_true (g_str_has_prefix (error->message, "405"));
+}
+
+static void
+test_list_info (Fixture *f, gconstpointer data)
+{
+  g_autofree char *a = add_trace_file (f, "alpha", 1, 1000, TRUE, NULL);
+  g_autofree char *b = add_trace_file (f, "beta", 2, 1000, FALSE, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) list = request (f, "GET", "v1/trace/list", NULL, &error);
+  g_autoptr(GVariant) traces = NULL;
+  g_autoptr(GVariant) info = NULL;
+  g_autoptr(GVariant) trace = NULL;
+  const char *s;
+  guint64 v;
+
+  g_assert_no_error (error);
+  traces = g_variant_lookup_value (list, "traces", G_VARIANT_TYPE ("av"));
+  g_assert_nonnull (traces);
+  g_assert_cmpuint (g_variant_n_children (traces), ==, 2);
+
+  info = request (f, "GET", "v1/trace/info", params_id (b), &error);
+  g_assert_no_error (error);
+  trace = g_variant_lookup_value (info, "trace", G_VARIANT_TYPE_VARDICT);
+  g_assert_true (g_variant_lookup (trace, "name", "&s", &s));
+  g_assert_cmpstr (s, ==, "beta");
+  g_assert_true (g_variant_lookup (trace, "program", "&s", &s));
+  g_assert_cmpstr (s, ==, "beta");
+  g_assert_true (g_variant_lookup (trace, "status", "&s", &s));
+  g_assert_cmpstr (s, ==, "cut-off");
+  g_assert_true (g_variant_lookup (trace, "pid", "t", &v));
+  g_assert_cmpuint (v, ==, 4244);
+
+  g_assert_null (request (f, "GET", "v1/trace/info", params_id ("0000000000000000"), &error));
+  g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_null (request (f, "GET", "v1/trace/info", NULL, &error));
+  g_assert_true (g_str_has_prefix (error->message, "400"));
+}
+
+static void
+test_rename_delete (Fixture *f, gconstpointer data)
+{
+  g_autofree char *id = add_trace_file (f, "gamma", 3, 1000, TRUE, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) r = NULL;
+  GVariantDict d;
+
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "id", "s", id);
+  g_variant_dict_insert (&d, "name", "s", "delta");
+  r = request (f, "POST", "v1/trace/rename", g_variant_dict_end (&d), &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (strobe_trace_get_name (strobe_store_lookup_trace (f->store, id)), ==, "delta");
+  g_clear_pointer (&r, g_variant_unref);
+
+  r = request (f, "DELETE", "v1/trace/delete", params_id (id), &error);
+  g_assert_no_error (error);
+  g_assert_null (strobe_store_lookup_trace (f->store, id));
+}
+
+typedef struct
+{
+  GByteArray *bytes;
+  guint64     next_offset;
+} Sink;
+
+static void
+sink_data (const guint8 *data, gsize len, guint64 offset, gpointer user_data)
+{
+  Sink *sink = user_data;
+
+  g_assert_cmpuint (offset, ==, sink->next_offset);
+  g_byte_array_append (sink->bytes, data, (guint) len);
+  sink->next_offset += len;
+}
+
+static void
+test_read (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GBytes) stream = NULL;
+  g_autofree char *id = add_trace_file (f, "epsilon", 4, 700 * 1024, TRUE, &stream);
+  Sink sink = { g_byte_array_new (), 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *status = NULL;
+  Wait w = { NULL };
+
+  strobe_store_client_read_trace_async (f->client, id, 0, TRUE, sink_data, &sink, NULL,
+                                        store_result, &w);
+  g_assert_true (test_wait_until (has_result, &w, 5000));
+  status = strobe_store_client_read_trace_finish (f->client, w.result, &error);
+  g_object_unref (w.result);
+  g_assert_no_error (error);
+  g_assert_cmpstr (status, ==, "finished");
+  g_assert_cmpmem (sink.bytes->data, sink.bytes->len,
+                   g_bytes_get_data (stream, NULL), g_bytes_get_size (stream));
+  g_byte_array_unref (sink.bytes);
+
+  /* From an offset. */
+  sink.bytes = g_byte_array_new ();
+  sink.next_offset = 1000;
+  w.result = NULL;
+  strobe_store_client_read_trace_async (f->client, id, 1000, FALSE, sink_data, &sink, NULL,
+                                        store_result, &w);
+  g_assert_true (test_wait_until (has_result, &w, 5000));
+  g_free (strobe_store_client_read_trace_finish (f->client, w.result, &error));
+  g_object_unref (w.result);
+  g_assert_no_error (error);
+  g_assert_cmpmem (sink.bytes->data, sink.bytes->len,
+                   (const guint8 *) g_bytes_get_data (stream, NULL) + 1000, g_bytes_get_size (stream) - 1000);
+  g_byte_array_unref (sink.bytes);
+}
+
+static gboolean
+sink_has (gpointer data)
+{
+  gpointer *args = data;
+  return ((Sink *) args[0])->bytes->len >= GPOINTER_TO_SIZE (args[1]);
+}
+
+static void
+test_read_live (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GBytes) stream = test_build_stream ("zeta", 5, 100 * 1024, TRUE, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(StrobeTraceWriter) writer = strobe_store_create_writer (f->store, "zeta", NULL, &error);
+  g_autofree char *status = NULL;
+  const guint8 *bytes = g_bytes_get_data (stream, NULL);
+  gsize len = g_bytes_get_size (stream);
+  Sink sink = { g_byte_array_new (), 0 };
+  Wait w = { NULL };
+  gpointer args[2] = { &sink, GSIZE_TO_POINTER (len / 2) };
+  gint64 wrote_at;
+
+  g_assert_no_error (error);
+  g_assert_true (strobe_trace_writer_write (writer, bytes, len / 2, NULL));
+  test_spin (50);   /* let the store learn about it */
+  g_assert_nonnull (strobe_store_lookup_trace (f->store, strobe_trace_writer_get_id (writer)));
+
+  strobe_store_client_read_trace_async (f->client, strobe_trace_writer_get_id (writer), 0, TRUE,
+                                        sink_data, &sink, NULL, store_result, &w);
+  g_assert_true (test_wait_until (sink_has, args, 5000));
+  test_spin (50);
+  g_assert_null (w.result);   /* still following */
+
+  wrote_at = g_get_monotonic_time ();
+  g_assert_true (strobe_trace_writer_write (writer, bytes + len / 2, len - len / 2, NULL));
+  args[1] = GSIZE_TO_POINTER (len);
+  g_assert_true (test_wait_until (sink_has, args, 5000));
+  g_test_message ("live bytes over the store protocol after %" G_GINT64_FORMAT " µs",
+                  g_get_monotonic_time () - wrote_at);
+  g_assert_cmpint (g_get_monotonic_time () - wrote_at, <, 100 * 1000);
+
+  g_assert_true (strobe_trace_writer_finish (writer, STROBE_TRACE_STATUS_FINISHED, NULL, NULL));
+  g_assert_true (test_wait_until (has_result, &w, 5000));
+  status = strobe_store_client_read_trace_finish (f->client, w.result, &error);
+  g_object_unref (w.result);
+  g_assert_no_error (error);
+  g_assert_cmpmem (sink.bytes->data, sink.bytes->len, bytes, len);
+  g_byte_array_unref (sink.bytes);
+}
+
+typedef struct
+{
+  GPtrArray *events;
+} Events;
+
+static void
+on_event (StrobeStoreClient *client, const char *name, GVariant *payload, Events *e)
+{
+  g_ptr_array_add (e->events, g_strdup (name));
+}
+
+static gboolean
+has_event (gpointer data)
+{
+  gpointer *args = data;
+  GPtrArray *events = args[0];
+
+  for (guint i = 0; i < events->len; i++)
+    if (g_str_equal (g_ptr_array_index (events, i), args[1]))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_subscribe_sessions (Fixture *f, gconstpointer data)
+{
+  Events e = { g_ptr_array_new_with_free_func (g_free) };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(StrobeSession) session = NULL;
+  g_autoptr(GVariant) r = NULL;
+  g_autoptr(GVariant) s = NULL;
+  g_autofree char *path = g_build_filename (f->dir, "copied.strobe", NULL);
+  g_autoptr(GBytes) stream = test_build_stream ("copied", 9, 1000, TRUE, NULL);
+  gpointer args[2] = { e.events, (gpointer) "trace-added" };
+  GVariantDict d;
+  const char *str;
+  guint64 v;
+  Wait w = { NULL };
+
+  g_signal_connect (f->client, "event", G_CALLBACK (on_event), &e);
+  strobe_store_client_subscribe_async (f->client, NULL, store_result, &w);
+  g_assert_true (test_wait_until (has_result, &w, 5000));
+  g_assert_true (strobe_store_client_subscribe_finish (f->client, w.result, &error));
+  g_object_unref (w.result);
+
+  /* A file copied into the directory: noticed by the monitor, pushed to us. */
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (stream, NULL),
+                                      (gssize) g_bytes_get_size (stream), NULL));
+  g_assert_true (test_wait_until (has_event, args, 3000));
+
+  session = strobe_session_new (7, "abcd", "live-trace", "prog", 99, "127.0.0.1:5555", 1985, 42);
+  strobe_store_add_session (f->store, session);
+  args[1] = (gpointer) "session-added";
+  g_assert_true (test_wait_until (has_event, args, 3000));
+
+  r = request (f, "GET", "v1/session/list", NULL, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&r, g_variant_unref);
+
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "id", "t", (guint64) 7);
+  r = request (f, "GET", "v1/session/info", g_variant_dict_end (&d), &error);
+  g_assert_no_error (error);
+  s = g_variant_lookup_value (r, "session", G_VARIANT_TYPE_VARDICT);
+  g_assert_true (g_variant_lookup (s, "program", "&s", &str));
+  g_assert_cmpstr (str, ==, "prog");
+  g_assert_true (g_variant_lookup (s, "peer_address", "&s", &str));
+  g_assert_cmpstr (str, ==, "127.0.0.1:5555");
+  g_assert_true (g_variant_lookup (s, "control_port", "t", &v));
+  g_assert_cmpuint (v, ==, 1985);
+  g_assert_true (g_variant_lookup (s, "pid", "t", &v));
+  g_assert_cmpuint (v, ==, 99);
+
+  strobe_store_remove_session (f->store, session);
+  args[1] = (gpointer) "session-removed";
+  g_assert_true (test_wait_until (has_event, args, 3000));
+  g_ptr_array_unref (e.events);
+}
+
+/* ---- raw peers ------------------------------------------------------------------------- */
+
+typedef struct
+{
+  GSocketConnection *connection;
+  GByteArray        *in;
+  gboolean           eof;
+} Raw;
+
+static Raw *
+raw_connect (guint16 port)
+{
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  Raw *raw = g_new0 (Raw, 1);
+
+  raw->connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, NULL);
+  g_assert_nonnull (raw->connection);
+  raw->in = g_byte_array_new ();
+  return raw;
+}
+
+static void
+raw_free (Raw *raw)
+{
+  g_io_stream_close (G_IO_STREAM (raw->connection), NULL, NULL);
+  g_object_unref (raw->connection);
+  g_byte_array_unref (raw->in);
+  g_free (raw);
+}
+
+static void
+raw_send (Raw *raw, const void *data, gsize len)
+{
+  g_autoptr(GError) error = NULL;
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (raw->connection));
+
+  g_output_stream_write_all (out, data, len, NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+static void
+raw_send_message (Raw *raw, const void *body, guint32 len)
+{
+  guint32 le = GUINT32_TO_LE (len);
+
+  raw_send (raw, &le, 4);
+  raw_send (raw, body, len);
+}
+
+static gboolean
+raw_poll (gpointer data)
+{
+  Raw *raw = data;
+  GSocket *socket = g_socket_connection_get_socket (raw->connection);
+  guint8 buf[4096];
+  gssize n = g_socket_receive_with_blocking (socket, (char *) buf, sizeof buf, FALSE, NULL, NULL);
+  guint32 len;
+
+  if (n == 0)
+    raw->eof = TRUE;
+  if (n > 0)
+    g_byte_array_append (raw->in, buf, (guint) n);
+  if (raw->in->len >= 4)
+    {
+      memcpy (&len, raw->in->data, 4);
+      if (raw->in->len >= 4 + GUINT32_FROM_LE (len))
+        return TRUE;
+    }
+  return raw->eof;
+}
+
+/* The next response's status, or 0 at EOF. */
+static guint64
+raw_status (Raw *raw)
+{
+  g_autoptr(GVariant) message = NULL;
+  guint32 len;
+  guint64 status = 0;
+
+  g_assert_true (test_wait_until (raw_poll, raw, 5000));
+  if (raw->in->len < 4)
+    return 0;
+  memcpy (&len, raw->in->data, 4);
+  len = GUINT32_FROM_LE (len);
+  message = strobe_store_message_decode (raw->in->data + 4, len, NULL);
+  g_assert_nonnull (message);
+  g_byte_array_remove_range (raw->in, 0, 4 + len);
+  g_assert_true (g_variant_lookup (message, "status", "t", &status));
+  return status;
+}
+
+static gboolean
+raw_eof (gpointer data)
+{
+  raw_poll (data);
+  return ((Raw *) data)->eof;
+}
+
+static void
+test_malformed (Fixture *f, gconstpointer data)
+{
+  Raw *raw = raw_connect (f->port);
+  static const guint8 garbage[] = { 0xff, 0x00, 0x13 };
+  static const guint8 not_a_map[] = { 0x83, 0x01, 0x02, 0x03 };
+  static const guint8 truncated[] = { 0xa2, 0x63, 'a', 'b' };
+  static const guint8 trailing[] = { 0xa0, 0x00 };
+  static const guint8 no_path[] = { 0xa1, 0x67, 'r', 'e', 'q', 'u', 'e', 's', 't', 0x63, 'G', 'E', 'T' };
+  guint8 deep[64];
+  g_autoptr(GBytes) status = NULL;
+  GVariantDict d;
+
+  raw_send_message (raw, garbage, sizeof garbage);
+  g_assert_cmpuint (raw_status (raw), ==, 400);
+  raw_send_message (raw, not_a_map, sizeof not_a_map);
+  g_assert_cmpuint (raw_status (raw), ==, 400);
+  raw_send_message (raw, truncated, sizeof truncated);
+  g_assert_cmpuint (raw_status (raw), ==, 400);
+  raw_send_message (raw, trailing, sizeof trailing);
+  g_assert_cmpuint (raw_status (raw), ==, 400);
+  raw_send_message (raw, no_path, sizeof no_path);
+  g_assert_cmpuint (raw_status (raw), ==, 400);
+  /* {"a": [[[[...]]]]} nested far past the limit */
+  deep[0] = 0xa1;
+  deep[1] = 0x61;
+  deep[2] = 'a';
+  memset (deep + 3, 0x81, sizeof deep - 4);
+  deep[sizeof deep - 1] = 0x00;
+  raw_send_message (raw, deep, sizeof deep);
+  g_assert_cmpuint (raw_status (raw), ==, 400);
+  raw_send_message (raw, "", 0);
+  g_assert_cmpuint (raw_status (raw), ==, 400);
+
+  /* The connection survives all of that: framing was intact. */
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "request", "s", "GET");
+  g_variant_dict_insert (&d, "path", "s", "v1/status");
+  status = strobe_store_message_encode (g_variant_dict_end (&d));
+  raw_send (raw, g_bytes_get_data (status, NULL), g_bytes_get_size (status));
+  g_assert_cmpuint (raw_status (raw), ==, 200);
+  raw_free (raw);
+}
+
+static void
+test_oversize (Fixture *f, gconstpointer data)
+{
+  Raw *raw = raw_connect (f->port);
+  guint32 le = GUINT32_TO_LE (STROBE_STORE_MAX_REQUEST + 1);
+
+  raw_send (raw, &le, 4);
+  g_assert_cmpuint (raw_status (raw), ==, 413);
+  g_assert_true (test_wait_until (raw_eof, raw, 5000));
+  raw_free (raw);
+}
+
+/* A peer that sends half a request and stalls holds up nobody else. */
+static void
+test_slow_peer (Fixture *f, gconstpointer data)
+{
+  Raw *raw = raw_connect (f->port);
+  guint32 le = GUINT32_TO_LE (1000);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) r = NULL;
+
+  raw_send (raw, &le, 4);
+  raw_send (raw, "\xa1\x61", 2);
+  r = request (f, "GET", "v1/status", NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (strobe_store_server_get_n_clients (f->server), ==, 2);
+  raw_free (raw);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(name, func) g_test_add ("/store-server/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("status", test_status);
+  ADD ("list-info", test_list_info);
+  ADD ("rename-delete", test_rename_delete);
+  ADD ("read", test_read);
+  ADD ("read-live", test_read_live);
+  ADD ("subscribe-sessions", test_subscribe_sessions);
+  ADD ("malformed", test_malformed);
+  ADD ("oversize", test_oversize);
+  ADD ("slow-peer", test_slow_peer);
+#undef ADD
+
+  return g_test_run ();
+}
