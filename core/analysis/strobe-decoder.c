@@ -1139,10 +1139,10 @@ strobe_decoder_feed (StrobeDecoder  *self,
       inbuf_append (self, data, take, need);
       data += take;
       len -= take;
-      if (self->inbuf_len < need)
-        continue;
 
-      /* @need may have been just the header's size: ask again now that it is whole. */
+      /* Ask again with what is buffered now: @need may have been just the header's
+       * size, and the new bytes must be checked (the magic, the versions) exactly as
+       * if they had come in one piece, so the verdict never depends on chunking. */
       need = unit_need (self, self->inbuf, self->inbuf_len, &local);
       if (need == 0)
         return fail (self, local, error);
