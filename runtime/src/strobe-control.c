@@ -586,6 +586,7 @@ control_main (void *data)
 {
   (void) data;
   pthread_setname_np (pthread_self (), "strobe-control");
+  strobe__thread_untraced ();
   publish ();
   for (;;)
     {

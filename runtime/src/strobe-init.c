@@ -13,6 +13,7 @@ static bool            initialized;
 static bool            shut_down;
 static char           *pending_file;
 static char           *pending_host;
+bool                   strobe__no_auto_init;
 
 static void
 global_init_once (void)
@@ -167,6 +168,8 @@ strobe_parse_args (int *argc, char ***argv)
 __attribute__ ((constructor)) static void
 auto_init (void)
 {
+  if (strobe__no_auto_init)
+    return;
   if (getenv ("STROBE_TRACEFILE") || getenv ("STROBE_TRACEHOST") || getenv ("STROBE_TRACE"))
     {
       strobe_init (NULL);

@@ -8,8 +8,6 @@
  * threads): allocations it makes then are not traced. */
 extern __thread int strobe__memory_guard __attribute__ ((tls_model ("initial-exec")));
 
-/* Marks the calling thread as one of the runtime's own: never traced. */
-void strobe__thread_untraced (void);
 
 /* The events without the channel test (the caller tested MemoryChannel). */
 void strobe__memory_alloc_event (const void *ptr, uint64_t size, uint32_t alignment, uint32_t heap);

@@ -156,3 +156,11 @@ void strobe__discovery_remove (void);
 uint8_t *strobe__aux_record_begin (StrobeAux *aux, size_t max_value);
 void     strobe__aux_record_end (StrobeAux *aux, uint8_t *record, unsigned index, size_t value_size);
 uint64_t strobe__dropped_elsewhere (void);
+
+/* ---- memory tracing (strobe-memory.c) ---------------------------------------------- */
+
+/* Marks the calling thread as one of the runtime's own (worker, control server): the
+ * LD_PRELOAD interposer never traces its allocations. */
+void strobe__thread_untraced (void);
+/* Set by the interposer before constructors run: it starts the runtime itself. */
+extern bool strobe__no_auto_init;

@@ -276,6 +276,7 @@ static void *
 worker_main (void *data)
 {
   pthread_setname_np (pthread_self (), "strobe-worker");
+  strobe__thread_untraced ();
   strobe__thread_set_no_wait (true);
   for (;;)
     {
