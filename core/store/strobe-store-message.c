@@ -286,6 +286,31 @@ strobe_store_message_decode (const guint8  *data,
   return variant ? g_variant_ref_sink (variant) : NULL;
 }
 
+/* The smallest encoding of @v, as RFC 8949's preferred serialization asks. */
+static cbor_item_t *
+build_uint (guint64 v)
+{
+  if (v <= G_MAXUINT8)
+    return cbor_build_uint8 ((guint8) v);
+  if (v <= G_MAXUINT16)
+    return cbor_build_uint16 ((guint16) v);
+  if (v <= G_MAXUINT32)
+    return cbor_build_uint32 ((guint32) v);
+  return cbor_build_uint64 (v);
+}
+
+static cbor_item_t *
+build_negint (guint64 v)
+{
+  if (v <= G_MAXUINT8)
+    return cbor_build_negint8 ((guint8) v);
+  if (v <= G_MAXUINT16)
+    return cbor_build_negint16 ((guint16) v);
+  if (v <= G_MAXUINT32)
+    return cbor_build_negint32 ((guint32) v);
+  return cbor_build_negint64 (v);
+}
+
 static cbor_item_t *
 from_variant (GVariant *value)
 {
@@ -294,13 +319,13 @@ from_variant (GVariant *value)
   if (g_variant_type_equal (type, G_VARIANT_TYPE_BOOLEAN))
     return cbor_build_bool (g_variant_get_boolean (value));
   if (g_variant_type_equal (type, G_VARIANT_TYPE_BYTE))
-    return cbor_build_uint8 (g_variant_get_byte (value));
+    return build_uint (g_variant_get_byte (value));
   if (g_variant_type_equal (type, G_VARIANT_TYPE_UINT16))
-    return cbor_build_uint16 (g_variant_get_uint16 (value));
+    return build_uint (g_variant_get_uint16 (value));
   if (g_variant_type_equal (type, G_VARIANT_TYPE_UINT32))
-    return cbor_build_uint32 (g_variant_get_uint32 (value));
+    return build_uint (g_variant_get_uint32 (value));
   if (g_variant_type_equal (type, G_VARIANT_TYPE_UINT64))
-    return cbor_build_uint64 (g_variant_get_uint64 (value));
+    return build_uint (g_variant_get_uint64 (value));
   if (g_variant_type_equal (type, G_VARIANT_TYPE_INT16)
       || g_variant_type_equal (type, G_VARIANT_TYPE_INT32)
       || g_variant_type_equal (type, G_VARIANT_TYPE_INT64))
@@ -309,8 +334,8 @@ from_variant (GVariant *value)
                : g_variant_type_equal (type, G_VARIANT_TYPE_INT32) ? g_variant_get_int32 (value)
                : g_variant_get_int64 (value);
       if (v >= 0)
-        return cbor_build_uint64 ((guint64) v);
-      return cbor_build_negint64 ((guint64) (-1 - v));
+        return build_uint ((guint64) v);
+      return build_negint ((guint64) (-1 - v));
     }
   if (g_variant_type_equal (type, G_VARIANT_TYPE_DOUBLE))
     return cbor_build_float8 (g_variant_get_double (value));
@@ -409,11 +434,11 @@ strobe_store_message_encode_data (gboolean      has_tag,
     {
       pos += cbor_encode_string_start (3, buf + pos, cap - pos);
       memcpy (buf + pos, "tag", 3), pos += 3;
-      pos += cbor_encode_uint64 (tag, buf + pos, cap - pos);
+      pos += cbor_encode_uint (tag, buf + pos, cap - pos);
     }
   pos += cbor_encode_string_start (6, buf + pos, cap - pos);
   memcpy (buf + pos, "offset", 6), pos += 6;
-  pos += cbor_encode_uint64 (offset, buf + pos, cap - pos);
+  pos += cbor_encode_uint (offset, buf + pos, cap - pos);
   pos += cbor_encode_string_start (4, buf + pos, cap - pos);
   memcpy (buf + pos, "data", 4), pos += 4;
   pos += cbor_encode_bytestring_start (len, buf + pos, cap - pos);

@@ -565,11 +565,51 @@ test_slow_peer (Fixture *f, gconstpointer data)
   raw_free (raw);
 }
 
+/* The byte-level examples of STORE-PROTOCOL.md, so the document cannot drift. */
+static void
+test_message_bytes (void)
+{
+  static const guint8 want_request[] = {
+    0x1c, 0x00, 0x00, 0x00, 0xa2,
+    0x67, 'r', 'e', 'q', 'u', 'e', 's', 't', 0x63, 'G', 'E', 'T',
+    0x64, 'p', 'a', 't', 'h', 0x69, 'v', '1', '/', 's', 't', 'a', 't', 'u', 's',
+  };
+  static const guint8 want_data[] = {
+    0x17, 0x00, 0x00, 0x00, 0xa3,
+    0x63, 't', 'a', 'g', 0x05,
+    0x66, 'o', 'f', 'f', 's', 'e', 't', 0x00,
+    0x64, 'd', 'a', 't', 'a', 0x43, 'S', 'T', 'R',
+  };
+  g_autoptr(GVariantBuilder) b = g_variant_builder_new (G_VARIANT_TYPE_VARDICT);
+  g_autoptr(GBytes) request = NULL;
+  g_autoptr(GBytes) data = strobe_store_message_encode_data (TRUE, 5, 0, (const guint8 *) "STR", 3);
+  g_autoptr(GVariant) decoded = NULL;
+  g_autoptr(GVariant) bytes = NULL;
+  guint64 v;
+
+  /* GVariantBuilder keeps insertion order, which the encoder keeps too. */
+  g_variant_builder_add (b, "{sv}", "request", g_variant_new_string ("GET"));
+  g_variant_builder_add (b, "{sv}", "path", g_variant_new_string ("v1/status"));
+  request = strobe_store_message_encode (g_variant_builder_end (b));
+  g_assert_cmpmem (g_bytes_get_data (request, NULL), g_bytes_get_size (request),
+                   want_request, sizeof want_request);
+  g_assert_cmpmem (g_bytes_get_data (data, NULL), g_bytes_get_size (data),
+                   want_data, sizeof want_data);
+
+  decoded = strobe_store_message_decode (want_data + 4, sizeof want_data - 4, NULL);
+  g_assert_nonnull (decoded);
+  g_assert_true (g_variant_lookup (decoded, "tag", "t", &v));
+  g_assert_cmpuint (v, ==, 5);
+  bytes = g_variant_lookup_value (decoded, "data", G_VARIANT_TYPE_BYTESTRING);
+  g_assert_cmpuint (g_variant_n_children (bytes), ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
 
+  g_test_add_func ("/store-server/message-bytes", test_message_bytes);
 #define ADD(name, func) g_test_add ("/store-server/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("status", test_status);
   ADD ("list-info", test_list_info);
