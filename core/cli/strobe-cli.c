@@ -13,6 +13,8 @@
 static const StrobeCliCommand commands[] = {
   { "info", N_("Print an overview of a trace: process, threads, event types, channels"), strobe_cli_info },
   { "dump", N_("Print every event of a trace as one line of text"), strobe_cli_dump },
+  { "stats", N_("Timer statistics per CPU scope name, for the whole trace or a time range"), strobe_cli_stats },
+  { "export", N_("Convert a trace: Chrome trace JSON (Perfetto), CSV of timers or scopes"), strobe_cli_export },
   { "ps", N_("List the traced programs running on this machine"), strobe_cli_ps },
   { "control", N_("Send a command to a running traced program (send-to, channels, stop…)"), strobe_cli_control },
 };

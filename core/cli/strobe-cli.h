@@ -5,6 +5,7 @@
 #pragma once
 
 #include <glib.h>
+#include <stdio.h>
 
 G_BEGIN_DECLS
 
@@ -28,6 +29,54 @@ int  strobe_cli_info (int argc, char **argv);
 int  strobe_cli_dump (int argc, char **argv);
 int  strobe_cli_ps (int argc, char **argv);
 int  strobe_cli_control (int argc, char **argv);
+
+int  strobe_cli_stats (int argc, char **argv);
+int  strobe_cli_export (int argc, char **argv);
+
+/* ---- the timeline (strobe-cli-timeline.c), for stats and export ------------------- */
+
+#include "strobe-threads-model.h"
+#include "strobe-timeline-model.h"
+#include "strobe-timer-stats.h"
+
+/* Reads @file into two new models; on a decode error prints it and returns
+ * STROBE_CLI_DECODE_ERROR (the models hold everything before the error). */
+int      strobe_cli_load_timeline (const char *file, StrobeThreadsModel **threads,
+                                   StrobeTimelineModel **timeline);
+/* "1.5", "1.5s", "250ms", "10us", "5ns" → seconds. */
+gboolean strobe_cli_parse_time    (const char *s, gdouble *seconds);
+/* --from/--to (either may be NULL) → ticks; prints the problem and returns FALSE. */
+gboolean strobe_cli_time_range    (StrobeTimelineModel *timeline, const char *from, const char *to,
+                                   guint64 *t0, guint64 *t1);
+
+/* ---- export (strobe-cli-export.c): one row per --format/--what -------------------- */
+
+typedef struct
+{
+  const char          *file;
+  FILE                *out;
+  const char          *from;        /* the raw options, NULL when not given */
+  const char          *to;
+  /* Only for exporters with needs_timeline: */
+  StrobeThreadsModel  *threads;
+  StrobeTimelineModel *timeline;
+  guint64              t0, t1;      /* ticks; 0 and G_MAXUINT64 when not given */
+  /* Set by an exporter that reads the trace itself when that failed (it has printed it). */
+  gboolean             decode_failed;
+} StrobeCliExportArgs;
+
+typedef struct
+{
+  const char *format;
+  const char *what;
+  gboolean    needs_timeline;
+  const char *summary;                /* untranslated */
+  int       (*run) (StrobeCliExportArgs *args);   /* a STROBE_CLI_* code */
+} StrobeCliExporter;
+
+int  strobe_cli_export_chrome_json (StrobeCliExportArgs *args);
+int  strobe_cli_export_timers_csv  (StrobeCliExportArgs *args);
+int  strobe_cli_export_scopes_csv  (StrobeCliExportArgs *args);
 
 /* Parses the subcommand's options and its single FILE argument; prints the problem and
  * returns FALSE on a usage error. */

@@ -1,0 +1,398 @@
+/* strobe-cli-export.c — `strobe-cli export --format=F [--what=W] FILE`: a table of
+ * exporters, one row per (format, what). To add one (the log, say), write its function
+ * elsewhere, declare it in strobe-cli.h and add a row to `exporters` below.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "strobe-analysis.h"
+#include "strobe-cli.h"
+
+static const StrobeCliExporter exporters[] = {
+  /* format        what (the first row of a format is its default), loads the timeline */
+  { "chrome-json", "timeline", TRUE, N_("CPU scopes, threads, frames, bookmarks, regions and counters in Chrome's trace event format (Perfetto opens it)"), strobe_cli_export_chrome_json },
+  { "csv",         "timers",   TRUE, N_("timer statistics per scope name"), strobe_cli_export_timers_csv },
+  { "csv",         "scopes",   TRUE, N_("every CPU scope: thread, depth, begin, end, name"), strobe_cli_export_scopes_csv },
+};
+
+/* ---- helpers ------------------------------------------------------------------------ */
+
+static void
+append_json_string (GString *out, const char *s)
+{
+  g_autofree char *valid = g_utf8_make_valid (s ? s : "", -1);
+
+  g_string_append_c (out, '"');
+  for (const char *p = valid; *p; p++)
+    {
+      guchar c = (guchar) *p;
+      switch (c)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        default:
+          if (c < 0x20)
+            g_string_append_printf (out, "\\u%04x", c);
+          else
+            g_string_append_c (out, (char) c);
+        }
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_csv_field (GString *out, const char *s)
+{
+  if (s[strcspn (s, ",\"\n\r")] == '\0')
+    {
+      g_string_append (out, s);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = s; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+append_double (GString *out, const char *format, gdouble v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_string_append (out, g_ascii_formatd (buf, sizeof buf, format, v));
+}
+
+static gboolean
+flush_out (StrobeCliExportArgs *a, GString *s)
+{
+  gboolean ok = fwrite (s->str, 1, s->len, a->out) == s->len;
+  g_string_truncate (s, 0);
+  return ok;
+}
+
+/* Microseconds since the start of the trace, with ns precision. */
+static void
+append_us (GString *out, StrobeCliExportArgs *a, guint64 ticks)
+{
+  append_double (out, "%.3f", strobe_timeline_model_ticks_to_seconds (a->timeline, ticks) * 1e6);
+}
+
+static void
+append_dur_us (GString *out, StrobeCliExportArgs *a, guint64 ticks)
+{
+  append_double (out, "%.3f", (gdouble) ticks * 1e6 / (gdouble) strobe_timeline_model_get_clock_frequency (a->timeline));
+}
+
+/* ---- chrome-json -------------------------------------------------------------------- */
+
+#define TID_GAME_FRAMES   1
+#define TID_RENDER_FRAMES 2
+
+static void
+meta_event (GString *out, const char *what, guint pid, gint tid, const char *key, const char *name, gint value)
+{
+  g_string_append_printf (out, "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%u,", what, pid);
+  if (tid >= 0)
+    g_string_append_printf (out, "\"tid\":%d,", tid);
+  g_string_append_printf (out, "\"args\":{\"%s\":", key);
+  if (name)
+    append_json_string (out, name);
+  else
+    g_string_append_printf (out, "%d", value);
+  g_string_append (out, "}},\n");
+}
+
+int
+strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
+{
+  GString *out = g_string_sized_new (1 << 20);
+  g_autofree char *process = strobe_threads_model_dup_process_name (a->threads);
+  g_autoptr(GArray) thread_infos = strobe_threads_model_get_threads (a->threads);
+  g_autoptr(GArray) tids = strobe_timeline_model_get_threads (a->timeline);
+  g_autoptr(GArray) scopes = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
+  g_autoptr(GArray) bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
+  g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+  g_autoptr(GArray) counters = strobe_timeline_model_get_counters (a->timeline);
+  g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
+  guint pid = strobe_threads_model_get_process_id (a->threads);
+  gboolean ok = TRUE;
+
+  g_string_append (out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+  meta_event (out, "process_name", pid, -1, "name", process, 0);
+  for (guint i = 0; i < thread_infos->len; i++)
+    {
+      StrobeThreadInfo *t = &g_array_index (thread_infos, StrobeThreadInfo, i);
+      g_autofree char *label = *t->group ? g_strdup_printf ("%s (%s)", *t->name ? t->name : "thread", t->group)
+                                         : g_strdup (*t->name ? t->name : "thread");
+      meta_event (out, "thread_name", pid, t->id, "name", label, 0);
+      meta_event (out, "thread_sort_index", pid, t->id, "sort_index", NULL, (gint) t->order + 10);
+    }
+
+  /* Scopes: per thread, depth by depth, so a parent comes before its children when they
+   * begin at the same time (the importer's sort is stable). */
+  for (guint i = 0; i < tids->len && ok; i++)
+    {
+      guint16 tid = g_array_index (tids, guint16, i);
+      guint depths = strobe_timeline_model_get_depth_count (a->timeline, tid);
+
+      for (guint d = 0; d < depths && ok; d++)
+        {
+          g_array_set_size (scopes, 0);
+          strobe_timeline_model_get_scopes (a->timeline, tid, d, a->t0, a->t1, scopes);
+          for (guint k = 0; k < scopes->len; k++)
+            {
+              StrobeTimelineScope *s = &g_array_index (scopes, StrobeTimelineScope, k);
+              guint64 b = MAX (s->begin, a->t0), e = MIN (s->end, a->t1);
+
+              g_string_append (out, "{\"name\":");
+              append_json_string (out, strobe_timeline_model_get_name (a->timeline, s->name_id));
+              g_string_append (out, ",\"ph\":\"X\",\"ts\":");
+              append_us (out, a, b);
+              g_string_append (out, ",\"dur\":");
+              append_dur_us (out, a, e >= b ? e - b : 0);
+              g_string_append_printf (out, ",\"pid\":%u,\"tid\":%u", pid, tid);
+              if (s->flags)
+                g_string_append (out, ",\"args\":{\"open_at_end\":true}");
+              g_string_append (out, "},\n");
+              if (out->len > (1 << 20))
+                ok = flush_out (a, out);
+            }
+        }
+    }
+
+  /* Frames on two pseudo threads. */
+  for (guint8 type = 0; type < 2; type++)
+    {
+      gint tid = type == 0 ? TID_GAME_FRAMES : TID_RENDER_FRAMES;
+
+      g_array_set_size (frames, 0);
+      if (strobe_timeline_model_get_frames (a->timeline, type, a->t0, a->t1, frames) == 0)
+        continue;
+      meta_event (out, "thread_name", pid, tid, "name", type == 0 ? "Frames (game)" : "Frames (render)", 0);
+      meta_event (out, "thread_sort_index", pid, tid, "sort_index", NULL, type);
+      for (guint k = 0; k < frames->len; k++)
+        {
+          StrobeTimelineFrame *f = &g_array_index (frames, StrobeTimelineFrame, k);
+          g_string_append_printf (out, "{\"name\":\"Frame %u\",\"ph\":\"X\",\"ts\":", f->index);
+          append_us (out, a, f->begin);
+          g_string_append (out, ",\"dur\":");
+          append_dur_us (out, a, f->end - f->begin);
+          g_string_append_printf (out, ",\"pid\":%u,\"tid\":%d},\n", pid, tid);
+        }
+    }
+
+  strobe_timeline_model_get_bookmarks (a->timeline, a->t0, a->t1, bookmarks);
+  for (guint k = 0; k < bookmarks->len; k++)
+    {
+      StrobeTimelineBookmark *b = &g_array_index (bookmarks, StrobeTimelineBookmark, k);
+      g_string_append (out, "{\"name\":");
+      append_json_string (out, strobe_timeline_model_get_name (a->timeline, b->name_id));
+      g_string_append (out, ",\"cat\":\"bookmark\",\"ph\":\"i\",\"s\":\"g\",\"ts\":");
+      append_us (out, a, b->time);
+      g_string_append_printf (out, ",\"pid\":%u,\"tid\":%u},\n", pid, b->thread_id);
+    }
+
+  strobe_timeline_model_get_regions (a->timeline, a->t0, a->t1, regions);
+  for (guint k = 0; k < regions->len; k++)
+    {
+      StrobeTimelineRegion *r = &g_array_index (regions, StrobeTimelineRegion, k);
+      for (int edge = 0; edge < 2; edge++)
+        {
+          g_string_append (out, "{\"name\":");
+          append_json_string (out, strobe_timeline_model_get_name (a->timeline, r->name_id));
+          g_string_append_printf (out, ",\"cat\":\"region\",\"ph\":\"%s\",\"id\":%u,\"ts\":", edge ? "e" : "b", k + 1);
+          append_us (out, a, edge ? r->end : r->begin);
+          g_string_append_printf (out, ",\"pid\":%u},\n", pid);
+        }
+    }
+
+  for (guint c = 0; c < counters->len && ok; c++)
+    {
+      StrobeTimelineCounter *tc = &g_array_index (counters, StrobeTimelineCounter, c);
+
+      g_array_set_size (samples, 0);
+      strobe_timeline_model_get_counter_samples (a->timeline, tc->index, a->t0, a->t1, samples);
+      for (guint k = 0; k < samples->len; k++)
+        {
+          StrobeCounterSample *s = &g_array_index (samples, StrobeCounterSample, k);
+          g_string_append (out, "{\"name\":");
+          append_json_string (out, tc->name);
+          g_string_append (out, ",\"ph\":\"C\",\"ts\":");
+          append_us (out, a, s->time);
+          g_string_append_printf (out, ",\"pid\":%u,\"args\":{\"value\":", pid);
+          if (tc->type == STROBE_COUNTER_TYPE_INT)
+            g_string_append_printf (out, "%" G_GINT64_FORMAT, s->int_value);
+          else
+            append_double (out, "%.17g", isfinite (s->value) ? s->value : 0.0);
+          g_string_append (out, "}},\n");
+        }
+    }
+
+  /* The last event ends without a comma: a closing metadata record. */
+  g_string_append_printf (out, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%u,\"args\":{\"sort_index\":0}}\n]}\n", pid);
+  ok = ok && flush_out (a, out);
+  g_string_free (out, TRUE);
+  return ok ? STROBE_CLI_OK : STROBE_CLI_DECODE_ERROR;
+}
+
+/* ---- csv ---------------------------------------------------------------------------- */
+
+int
+strobe_cli_export_timers_csv (StrobeCliExportArgs *a)
+{
+  g_autoptr(GArray) stats = strobe_timer_stats_compute (a->timeline, a->t0, a->t1, STROBE_TIMER_STATS_ALL_THREADS);
+  gdouble freq = (gdouble) strobe_timeline_model_get_clock_frequency (a->timeline);
+  GString *out = g_string_new ("name,count,inclusive_s,exclusive_s,min_s,max_s,mean_s,median_s\n");
+  gboolean ok;
+
+  for (guint i = 0; i < stats->len; i++)
+    {
+      StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
+      gdouble v[] = { (gdouble) s->inclusive, (gdouble) s->exclusive, (gdouble) s->min,
+                      (gdouble) s->max, s->mean, s->median };
+
+      append_csv_field (out, s->name);
+      g_string_append_printf (out, ",%" G_GUINT64_FORMAT, s->count);
+      for (guint k = 0; k < G_N_ELEMENTS (v); k++)
+        {
+          g_string_append_c (out, ',');
+          append_double (out, "%.9f", v[k] / freq);
+        }
+      g_string_append_c (out, '\n');
+    }
+  ok = flush_out (a, out);
+  g_string_free (out, TRUE);
+  return ok ? STROBE_CLI_OK : STROBE_CLI_DECODE_ERROR;
+}
+
+int
+strobe_cli_export_scopes_csv (StrobeCliExportArgs *a)
+{
+  g_autoptr(GArray) tids = strobe_timeline_model_get_threads (a->timeline);
+  g_autoptr(GArray) scopes = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+  GString *out = g_string_new ("thread,depth,begin_s,end_s,duration_s,name,closed_at_end\n");
+  gdouble freq = (gdouble) strobe_timeline_model_get_clock_frequency (a->timeline);
+  gboolean ok = TRUE;
+
+  for (guint i = 0; i < tids->len && ok; i++)
+    {
+      guint16 tid = g_array_index (tids, guint16, i);
+      guint depths = strobe_timeline_model_get_depth_count (a->timeline, tid);
+
+      for (guint d = 0; d < depths && ok; d++)
+        {
+          g_array_set_size (scopes, 0);
+          strobe_timeline_model_get_scopes (a->timeline, tid, d, a->t0, a->t1, scopes);
+          for (guint k = 0; k < scopes->len; k++)
+            {
+              StrobeTimelineScope *s = &g_array_index (scopes, StrobeTimelineScope, k);
+              g_string_append_printf (out, "%u,%u,", tid, d);
+              append_double (out, "%.9f", strobe_timeline_model_ticks_to_seconds (a->timeline, s->begin));
+              g_string_append_c (out, ',');
+              append_double (out, "%.9f", strobe_timeline_model_ticks_to_seconds (a->timeline, s->end));
+              g_string_append_c (out, ',');
+              append_double (out, "%.9f", (gdouble) (s->end - s->begin) / freq);
+              g_string_append_c (out, ',');
+              append_csv_field (out, strobe_timeline_model_get_name (a->timeline, s->name_id));
+              g_string_append (out, s->flags ? ",1\n" : ",0\n");
+              if (out->len > (1 << 20))
+                ok = flush_out (a, out);
+            }
+        }
+    }
+  ok = ok && flush_out (a, out);
+  g_string_free (out, TRUE);
+  return ok ? STROBE_CLI_OK : STROBE_CLI_DECODE_ERROR;
+}
+
+/* ---- the subcommand ----------------------------------------------------------------- */
+
+int
+strobe_cli_export (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(StrobeThreadsModel) threads = NULL;
+  g_autoptr(StrobeTimelineModel) timeline = NULL;
+  g_autofree char *format = NULL, *what = NULL, *output = NULL, *from = NULL, *to = NULL;
+  const StrobeCliExporter *exporter = NULL;
+  StrobeCliExportArgs args = { 0 };
+  g_autoptr(GString) list = g_string_new (NULL);
+  const char *file;
+  int status, written;
+  GOptionEntry entries[] = {
+    { "format", 'f', 0, G_OPTION_ARG_STRING, &format, N_("Output format: chrome-json or csv"), N_("FORMAT") },
+    { "what", 'w', 0, G_OPTION_ARG_STRING, &what, N_("What to export (see below; each format has a default)"), N_("WHAT") },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output, N_("Write to FILE instead of standard output"), N_("FILE") },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Only the part of the trace after TIME (seconds from its start; or 250ms, 10us…)"), N_("TIME") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("Only the part of the trace before TIME"), N_("TIME") },
+    { NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (exporters); i++)
+    g_string_append_printf (list, "  --format=%-12s --what=%-9s %s\n", exporters[i].format, exporters[i].what,
+                            _(exporters[i].summary));
+  context = g_option_context_new (_("FILE — convert a trace for other tools"));
+  g_option_context_set_summary (context, _("Exports:"));
+  g_option_context_set_description (context, list->str);
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
+    return STROBE_CLI_USAGE_ERROR;
+  if (format == NULL)
+    {
+      g_printerr ("%s\n", _("strobe-cli: --format is required (chrome-json or csv)"));
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (exporters) && !exporter; i++)
+    if (g_str_equal (format, exporters[i].format) && (what == NULL || g_str_equal (what, exporters[i].what)))
+      exporter = &exporters[i];
+  if (exporter == NULL)
+    {
+      g_printerr (_("strobe-cli: no export --format=%s --what=%s; these exist:\n%s"), format,
+                  what ? what : "", list->str);
+      return STROBE_CLI_USAGE_ERROR;
+    }
+
+  args.file = file;
+  args.from = from;
+  args.to = to;
+  args.t0 = 0;
+  args.t1 = G_MAXUINT64;
+  status = STROBE_CLI_OK;
+  if (exporter->needs_timeline)
+    {
+      status = strobe_cli_load_timeline (file, &threads, &timeline);
+      args.threads = threads;
+      args.timeline = timeline;
+      if (!strobe_cli_time_range (timeline, from, to, &args.t0, &args.t1))
+        return STROBE_CLI_USAGE_ERROR;
+    }
+  args.out = output ? fopen (output, "wb") : stdout;
+  if (args.out == NULL)
+    {
+      g_printerr ("strobe-cli: %s: %s\n", output, g_strerror (errno));
+      return STROBE_CLI_DECODE_ERROR;
+    }
+  written = exporter->run (&args);
+  /* An exporter that reads the trace itself reports its decode status this way. */
+  if (written == STROBE_CLI_DECODE_ERROR && !exporter->needs_timeline && args.decode_failed)
+    status = written, written = STROBE_CLI_OK;
+  if ((output ? fclose (args.out) : fflush (args.out)) != 0 && written == STROBE_CLI_OK)
+    written = STROBE_CLI_DECODE_ERROR;
+  if (written != STROBE_CLI_OK)
+    g_printerr ("strobe-cli: %s: %s\n", output ? output : _("standard output"), _("write failed"));
+  return written != STROBE_CLI_OK ? written : status;
+}

@@ -1,0 +1,162 @@
+/* strobe-cli-stats.c — `strobe-cli stats FILE`: timer statistics per scope name.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "strobe-analysis.h"
+#include "strobe-cli.h"
+
+typedef struct
+{
+  const char *name;
+  const char *header;
+  gdouble     per_tick;   /* 0: ticks, else multiply seconds by this */
+} Unit;
+
+static const Unit units[] = {
+  { "s", "s", 1.0 },
+  { "ms", "ms", 1e3 },
+  { "us", "us", 1e6 },
+  { "ns", "ns", 1e9 },
+  { "ticks", "ticks", 0 },
+};
+
+static void
+format_time (GString *out, gdouble ticks, const Unit *u, gdouble freq)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (u->per_tick == 0)
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.1f", ticks));
+  else
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.3f", ticks / freq * u->per_tick));
+}
+
+static gint
+cmp_count (gconstpointer x, gconstpointer y)
+{
+  const StrobeTimerStat *a = x, *b = y;
+  if (a->count != b->count)
+    return a->count > b->count ? -1 : 1;
+  return strcmp (a->name, b->name);
+}
+
+static gint
+cmp_exclusive (gconstpointer x, gconstpointer y)
+{
+  const StrobeTimerStat *a = x, *b = y;
+  if (a->exclusive != b->exclusive)
+    return a->exclusive > b->exclusive ? -1 : 1;
+  return strcmp (a->name, b->name);
+}
+
+static gint
+cmp_name (gconstpointer x, gconstpointer y)
+{
+  return strcmp (((const StrobeTimerStat *) x)->name, ((const StrobeTimerStat *) y)->name);
+}
+
+int
+strobe_cli_stats (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(StrobeThreadsModel) threads = NULL;
+  g_autoptr(StrobeTimelineModel) timeline = NULL;
+  g_autoptr(GArray) stats = NULL;
+  g_autofree char *from = NULL, *to = NULL, *unit_name = NULL, *sort = NULL;
+  gint thread = STROBE_TIMER_STATS_ALL_THREADS;
+  const Unit *unit = &units[1];
+  const char *file;
+  guint64 t0, t1;
+  gdouble freq;
+  int status;
+  gsize width = 4;
+  GString *out;
+  GOptionEntry entries[] = {
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Only the part of the trace after TIME (seconds from its start; or 250ms, 10us…)"), N_("TIME") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("Only the part of the trace before TIME"), N_("TIME") },
+    { "thread", 0, 0, G_OPTION_ARG_INT, &thread, N_("Only the thread with this stream id"), N_("ID") },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &unit_name, N_("Times in s, ms (default), us, ns or ticks"), N_("UNIT") },
+    { "sort", 0, 0, G_OPTION_ARG_STRING, &sort, N_("Order by incl (default), excl, count or name"), N_("KEY") },
+    { NULL },
+  };
+
+  context = g_option_context_new (_("FILE — timer statistics per scope name"));
+  g_option_context_set_summary (context,
+    _("Prints, for each CPU scope name: count, inclusive and exclusive total time, and the\n"
+      "minimum, maximum, mean and median of the inclusive time. With --from/--to, scopes that\n"
+      "overlap the range count with their time clipped to it."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
+    return STROBE_CLI_USAGE_ERROR;
+  if (unit_name)
+    {
+      unit = NULL;
+      for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+        if (g_str_equal (unit_name, units[i].name))
+          unit = &units[i];
+      if (unit == NULL)
+        {
+          g_printerr (_("strobe-cli: unknown unit “%s” (s, ms, us, ns or ticks)\n"), unit_name);
+          return STROBE_CLI_USAGE_ERROR;
+        }
+    }
+  if (sort && !g_str_equal (sort, "incl") && !g_str_equal (sort, "excl") && !g_str_equal (sort, "count")
+      && !g_str_equal (sort, "name"))
+    {
+      g_printerr (_("strobe-cli: unknown sort key “%s” (incl, excl, count or name)\n"), sort);
+      return STROBE_CLI_USAGE_ERROR;
+    }
+
+  status = strobe_cli_load_timeline (file, &threads, &timeline);
+  if (!strobe_cli_time_range (timeline, from, to, &t0, &t1))
+    return STROBE_CLI_USAGE_ERROR;
+  stats = strobe_timer_stats_compute (timeline, t0, t1, thread);
+  if (sort && g_str_equal (sort, "excl"))
+    g_array_sort (stats, cmp_exclusive);
+  else if (sort && g_str_equal (sort, "count"))
+    g_array_sort (stats, cmp_count);
+  else if (sort && g_str_equal (sort, "name"))
+    g_array_sort (stats, cmp_name);
+  freq = (gdouble) strobe_timeline_model_get_clock_frequency (timeline);
+
+  for (guint i = 0; i < stats->len; i++)
+    width = MAX (width, strlen (g_array_index (stats, StrobeTimerStat, i).name));
+  out = g_string_new (NULL);
+  {
+    g_autofree char *h_incl = g_strdup_printf ("%s(%s)", _("Incl"), unit->header);
+    g_autofree char *h_excl = g_strdup_printf ("%s(%s)", _("Excl"), unit->header);
+    g_autofree char *h_min = g_strdup_printf ("%s(%s)", _("Min"), unit->header);
+    g_autofree char *h_max = g_strdup_printf ("%s(%s)", _("Max"), unit->header);
+    g_autofree char *h_mean = g_strdup_printf ("%s(%s)", _("Mean"), unit->header);
+    g_autofree char *h_median = g_strdup_printf ("%s(%s)", _("Median"), unit->header);
+    g_string_append_printf (out, "%-*s %10s %14s %14s %14s %14s %14s %14s\n", (int) width, _("Name"),
+                            _("Count"), h_incl, h_excl, h_min, h_max, h_mean, h_median);
+  }
+  for (guint i = 0; i < stats->len; i++)
+    {
+      StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
+      gdouble v[] = { (gdouble) s->inclusive, (gdouble) s->exclusive, (gdouble) s->min,
+                      (gdouble) s->max, s->mean, s->median };
+
+      g_string_append_printf (out, "%-*s %10" G_GUINT64_FORMAT, (int) width, s->name, s->count);
+      for (guint k = 0; k < G_N_ELEMENTS (v); k++)
+        {
+          GString *cell = g_string_new (NULL);
+          format_time (cell, v[k], unit, freq);
+          g_string_append_printf (out, " %14s", cell->str);
+          g_string_free (cell, TRUE);
+        }
+      g_string_append_c (out, '\n');
+    }
+  fwrite (out->str, 1, out->len, stdout);
+  g_string_free (out, TRUE);
+  if (fflush (stdout) != 0)
+    return STROBE_CLI_DECODE_ERROR;
+  return status;
+}

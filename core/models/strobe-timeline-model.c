@@ -1,0 +1,1358 @@
+/* strobe-timeline-model.c — builds the timeline from Cpu.*, Misc.* and Counters.* events
+ * (runtime/INSTRUMENTATION.md) and answers range queries. Layout and locking:
+ * core/models/README.md.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "strobe-timeline-model-private.h"
+
+#include <math.h>
+#include <string.h>
+
+#define FIRST_CHUNK   16u
+#define MAX_CHUNK     4096u
+
+enum
+{
+  ROUTE_CPU_SPEC,
+  ROUTE_CPU_BATCH,
+  ROUTE_BEGIN_FRAME,
+  ROUTE_END_FRAME,
+  ROUTE_BOOKMARK_SPEC,
+  ROUTE_BOOKMARK,
+  ROUTE_REGION_BEGIN,
+  ROUTE_REGION_END,
+  ROUTE_COUNTER_SPEC,
+  ROUTE_COUNTER_INT,
+  ROUTE_COUNTER_FLOAT,
+};
+
+typedef struct
+{
+  guint32 name_id;
+  guint64 begin;
+  guint16 lane;
+} OpenRegion;
+
+typedef struct
+{
+  guint32  id;
+  char    *name;
+  guint8   type;
+  guint8   unit;
+  GArray  *samples;      /* StrobeCounterSample */
+} Counter;
+
+typedef struct
+{
+  GArray  *frames;       /* StrobeTimelineFrame */
+  gboolean open;
+} FrameKind;
+
+struct _StrobeTimelineModel
+{
+  GObject     parent_instance;
+
+  GRWLock     lock;
+  gboolean    complete;
+  guint64     clock_frequency;
+  guint64     clock_origin;
+  gboolean    have_time;
+  guint64     first_time;
+  guint64     last_time;
+
+  /* names */
+  GPtrArray  *names;            /* char * */
+  GHashTable *name_ids;         /* char * (owned by names) -> id + 1 */
+  GArray     *spec_names;       /* guint32 name id + 1, by Cpu spec id; 0: unknown */
+  GArray     *bookmark_names;   /* the same for bookmark spec ids */
+
+  /* scopes */
+  GPtrArray  *threads;          /* StrobeScopeThread *, sorted by id */
+  StrobeScopeThread *last_thread;
+  guint64     scopes;
+  guint64     unmatched_ends;
+  gsize       scope_bytes;
+
+  GPtrArray  *frame_kinds;      /* FrameKind *, by frame type (NULL when unseen) */
+  GArray     *bookmarks;        /* StrobeTimelineBookmark, in arrival order */
+  gboolean    bookmarks_sorted;
+  GArray     *regions;          /* StrobeTimelineRegion, completed, in order of end */
+  GArray     *open_regions;     /* OpenRegion */
+  GPtrArray  *counters;         /* Counter * */
+  GHashTable *counters_by_id;   /* id -> Counter * */
+};
+
+static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (StrobeTimelineModel, strobe_timeline_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (STROBE_TYPE_ANALYZER, analyzer_iface_init))
+
+/* ---- tracks ------------------------------------------------------------------------ */
+
+static StrobeScopeTrack *
+track_new (void)
+{
+  StrobeScopeTrack *t = g_new0 (StrobeScopeTrack, 1);
+
+  t->chunks = g_array_new (FALSE, FALSE, sizeof (StrobeScopeChunk));
+  return t;
+}
+
+static void
+track_free (gpointer data)
+{
+  StrobeScopeTrack *t = data;
+
+  for (guint i = 0; i < t->chunks->len; i++)
+    g_free (g_array_index (t->chunks, StrobeScopeChunk, i).items);
+  g_array_unref (t->chunks);
+  if (t->long_ends)
+    g_array_unref (t->long_ends);
+  g_free (t);
+}
+
+guint64
+strobe_scope_track_end_slow (const StrobeScopeTrack *t, guint64 index)
+{
+  guint lo = 0, hi = t->long_ends ? t->long_ends->len : 0;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      const StrobeLongEnd *e = &g_array_index (t->long_ends, StrobeLongEnd, mid);
+      if (e->index == index)
+        return e->end;
+      if (e->index < index)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return 0;
+}
+
+/* Shrinks a chunk that will not grow any more to its fill. */
+static void
+chunk_trim (StrobeTimelineModel *self, StrobeScopeChunk *c)
+{
+  if (c->count < c->cap)
+    {
+      self->scope_bytes -= (gsize) (c->cap - c->count) * sizeof (StrobeScopeRec);
+      c->items = g_renew (StrobeScopeRec, c->items, MAX (c->count, 1));
+      c->cap = c->count;
+    }
+}
+
+static void
+track_append (StrobeTimelineModel *self, StrobeScopeTrack *t, guint64 begin, guint64 end,
+              guint32 name_id, guint8 flags)
+{
+  StrobeScopeChunk *c = t->chunks->len ? &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1) : NULL;
+  StrobeScopeRec *r;
+  guint64 duration = end >= begin ? end - begin : 0;
+
+  if (c == NULL || c->count == c->cap || begin - c->base > G_MAXUINT32)
+    {
+      StrobeScopeChunk n = { 0 };
+      guint cap = c ? MIN (MAX (c->cap, c->count) * 2, MAX_CHUNK) : FIRST_CHUNK;
+
+      if (c)
+        chunk_trim (self, c);
+      n.base = begin;
+      n.first = t->n;
+      n.cap = MAX (cap, FIRST_CHUNK);
+      n.items = g_new (StrobeScopeRec, n.cap);
+      self->scope_bytes += n.cap * sizeof (StrobeScopeRec) + sizeof (StrobeScopeChunk);
+      g_array_append_val (t->chunks, n);
+      c = &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1);
+    }
+  r = &c->items[c->count++];
+  r->begin = (guint32) (begin - c->base);
+  r->name_flags = (name_id & STROBE_SCOPE_NAME_MASK) | ((guint32) flags << STROBE_SCOPE_NAME_BITS);
+  if (G_LIKELY (duration < STROBE_SCOPE_LONG))
+    r->duration = (guint32) duration;
+  else
+    {
+      StrobeLongEnd e = { t->n, end };
+      r->duration = STROBE_SCOPE_LONG;
+      if (t->long_ends == NULL)
+        t->long_ends = g_array_new (FALSE, FALSE, sizeof (StrobeLongEnd));
+      g_array_append_val (t->long_ends, e);
+      self->scope_bytes += sizeof (StrobeLongEnd);
+    }
+  t->n++;
+}
+
+/* Last scope position of chunk @ci. */
+static guint64
+chunk_last_end (const StrobeScopeTrack *t, guint ci)
+{
+  StrobeScopePos p = { ci, strobe_scope_chunk (t, ci)->count - 1 };
+  return strobe_scope_end_at (t, p);
+}
+
+StrobeScopePos
+strobe_scope_track_lower_bound_end (const StrobeScopeTrack *t, guint64 time)
+{
+  guint lo = 0, hi = t->chunks->len;
+  StrobeScopePos p;
+  const StrobeScopeChunk *c;
+
+  /* The first chunk whose last scope ends at or after @time. */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (chunk_last_end (t, mid) >= time)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  p.ci = lo;
+  p.pi = 0;
+  if (lo >= t->chunks->len)
+    return p;
+  c = strobe_scope_chunk (t, lo);
+  lo = 0;
+  hi = c->count;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      StrobeScopePos q = { p.ci, mid };
+      if (strobe_scope_end_at (t, q) >= time)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  p.pi = lo;
+  return p;
+}
+
+StrobeScopePos
+strobe_scope_track_lower_bound_begin (const StrobeScopeTrack *t, guint64 time)
+{
+  guint lo = 0, hi = t->chunks->len;
+  StrobeScopePos p;
+  const StrobeScopeChunk *c;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      c = strobe_scope_chunk (t, mid);
+      if (c->base + c->items[c->count - 1].begin >= time)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  p.ci = lo;
+  p.pi = 0;
+  if (lo >= t->chunks->len)
+    return p;
+  c = strobe_scope_chunk (t, lo);
+  lo = 0;
+  hi = c->count;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (c->base + c->items[mid].begin >= time)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  p.pi = lo;
+  return p;
+}
+
+static guint64
+pos_index (const StrobeScopeTrack *t, StrobeScopePos p)
+{
+  return strobe_scope_pos_valid (t, p) ? strobe_scope_chunk (t, p.ci)->first + p.pi : t->n;
+}
+
+/* ---- threads and names -------------------------------------------------------------- */
+
+static void
+scope_thread_free (gpointer data)
+{
+  StrobeScopeThread *th = data;
+
+  g_ptr_array_unref (th->tracks);
+  g_array_unref (th->stack);
+  g_free (th);
+}
+
+static gint
+thread_search (gconstpointer key, gconstpointer elem)
+{
+  guint16 id = *(const guint16 *) key;
+  const StrobeScopeThread *th = *(StrobeScopeThread *const *) elem;
+  return (gint) id - (gint) th->thread_id;
+}
+
+static StrobeScopeThread *
+find_thread (StrobeTimelineModel *self, guint16 id)
+{
+  StrobeScopeThread **p = bsearch (&id, self->threads->pdata, self->threads->len, sizeof (gpointer), thread_search);
+  return p ? *p : NULL;
+}
+
+static StrobeScopeThread *
+get_thread (StrobeTimelineModel *self, guint16 id)
+{
+  StrobeScopeThread *th;
+  guint i;
+
+  if (self->last_thread && self->last_thread->thread_id == id)
+    return self->last_thread;
+  th = find_thread (self, id);
+  if (th == NULL)
+    {
+      th = g_new0 (StrobeScopeThread, 1);
+      th->thread_id = id;
+      th->tracks = g_ptr_array_new_with_free_func (track_free);
+      th->stack = g_array_new (FALSE, FALSE, sizeof (StrobeOpenScope));
+      for (i = 0; i < self->threads->len; i++)
+        if (((StrobeScopeThread *) self->threads->pdata[i])->thread_id > id)
+          break;
+      g_ptr_array_insert (self->threads, (gint) i, th);
+    }
+  self->last_thread = th;
+  return th;
+}
+
+static guint32
+intern_name (StrobeTimelineModel *self, const char *name)
+{
+  gpointer v = g_hash_table_lookup (self->name_ids, name);
+  char *copy;
+
+  if (v)
+    return GPOINTER_TO_UINT (v) - 1;
+  if (self->names->len > STROBE_SCOPE_NAME_MASK)
+    return intern_name (self, "(too many names)");
+  copy = g_strdup (name);
+  g_ptr_array_add (self->names, copy);
+  g_hash_table_insert (self->name_ids, copy, GUINT_TO_POINTER (self->names->len));
+  return self->names->len - 1;
+}
+
+static void
+map_set (GArray *map, guint32 id, guint32 name_id)
+{
+  guint32 v = name_id + 1;
+
+  if (id >= 1u << 24)
+    return;
+  if (map->len <= id)
+    g_array_set_size (map, id + 1);
+  g_array_index (map, guint32, id) = v;
+}
+
+static guint32
+map_get (StrobeTimelineModel *self, GArray *map, guint32 id)
+{
+  if (G_LIKELY (id < map->len && g_array_index (map, guint32, id) != 0))
+    return g_array_index (map, guint32, id) - 1;
+  {
+    g_autofree char *name = g_strdup_printf ("(unknown %u)", id);
+    guint32 name_id = intern_name (self, name);
+    map_set (map, id, name_id);
+    return name_id;
+  }
+}
+
+static void
+note_time (StrobeTimelineModel *self, guint64 t)
+{
+  if (!self->have_time)
+    {
+      self->have_time = TRUE;
+      self->first_time = self->last_time = t;
+      return;
+    }
+  if (t < self->first_time)
+    self->first_time = t;
+  if (t > self->last_time)
+    self->last_time = t;
+}
+
+/* ---- decoding ----------------------------------------------------------------------- */
+
+static inline const guint8 *
+read_varint (const guint8 *p, const guint8 *end, guint64 *out)
+{
+  guint64 v = 0;
+  guint shift = 0;
+
+  while (p < end)
+    {
+      guint8 b = *p++;
+      v |= (guint64) (b & 0x7f) << shift;
+      if (!(b & 0x80))
+        {
+          *out = v;
+          return p;
+        }
+      shift += 7;
+      if (shift > 63)
+        break;
+    }
+  return NULL;
+}
+
+static void
+on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
+{
+  static StrobeFieldAccessor base_f = STROBE_FIELD_ACCESSOR_INIT ("Base");
+  static StrobeFieldAccessor shift_f = STROBE_FIELD_ACCESSOR_INIT ("Shift");
+  static StrobeFieldAccessor data_f = STROBE_FIELD_ACCESSOR_INIT ("Data");
+  guint64 units = strobe_event_get_uint (ev, &base_f);
+  guint shift = (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63);
+  gsize n = 0;
+  guint8 elem = 0;
+  const guint8 *p = strobe_event_get_array (ev, &data_f, &elem, &n);
+  const guint8 *end = p ? p + n : NULL;
+  StrobeScopeThread *th;
+  guint64 ts = units << shift, first = 0;
+  gboolean any = FALSE;
+  GArray *map = self->spec_names;
+
+  if (p == NULL || n == 0)
+    return;
+  th = get_thread (self, ev->thread_id);
+  while (p < end)
+    {
+      guint64 v;
+
+      p = read_varint (p, end, &v);
+      if (p == NULL)
+        break;
+      units += v >> 1;
+      ts = units << shift;
+      if (!any)
+        first = ts, any = TRUE;
+      if (v & 1)
+        {
+          StrobeOpenScope *o;
+          guint depth;
+          StrobeScopeTrack *t;
+
+          if (G_UNLIKELY (th->stack->len == 0))
+            {
+              self->unmatched_ends++;
+              continue;
+            }
+          depth = th->stack->len - 1;
+          o = &g_array_index (th->stack, StrobeOpenScope, depth);
+          while (G_UNLIKELY (th->tracks->len <= depth))
+            g_ptr_array_add (th->tracks, track_new ());
+          t = th->tracks->pdata[depth];
+          track_append (self, t, o->begin, ts, o->name_id, 0);
+          th->stack->len--;
+          self->scopes++;
+        }
+      else
+        {
+          guint64 id;
+          StrobeOpenScope o;
+          guint32 name;
+
+          p = read_varint (p, end, &id);
+          if (p == NULL)
+            break;
+          if (G_LIKELY (id < map->len && g_array_index (map, guint32, id) != 0))
+            name = g_array_index (map, guint32, id) - 1;
+          else
+            name = map_get (self, map, (guint32) MIN (id, G_MAXUINT32));
+          o.begin = ts;
+          o.name_id = name;
+          g_array_append_val (th->stack, o);
+        }
+    }
+  if (any)
+    {
+      note_time (self, first);
+      note_time (self, ts);
+    }
+}
+
+static FrameKind *
+frame_kind (StrobeTimelineModel *self, guint8 type)
+{
+  FrameKind *k;
+
+  if (self->frame_kinds->len <= type)
+    g_ptr_array_set_size (self->frame_kinds, type + 1);
+  k = self->frame_kinds->pdata[type];
+  if (k == NULL)
+    {
+      k = g_new0 (FrameKind, 1);
+      k->frames = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
+      self->frame_kinds->pdata[type] = k;
+    }
+  return k;
+}
+
+static void
+frame_kind_free (gpointer data)
+{
+  FrameKind *k = data;
+
+  if (k)
+    {
+      g_array_unref (k->frames);
+      g_free (k);
+    }
+}
+
+static void
+counter_free (gpointer data)
+{
+  Counter *c = data;
+
+  g_free (c->name);
+  g_array_unref (c->samples);
+  g_free (c);
+}
+
+static Counter *
+get_counter (StrobeTimelineModel *self, guint32 id)
+{
+  Counter *c = g_hash_table_lookup (self->counters_by_id, GUINT_TO_POINTER (id));
+
+  if (c == NULL)
+    {
+      c = g_new0 (Counter, 1);
+      c->id = id;
+      c->name = g_strdup_printf ("(counter %u)", id);
+      c->samples = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
+      g_ptr_array_add (self->counters, c);
+      g_hash_table_insert (self->counters_by_id, GUINT_TO_POINTER (id), c);
+    }
+  return c;
+}
+
+static void
+close_region (StrobeTimelineModel *self, guint i, guint64 end, guint8 flags)
+{
+  OpenRegion *o = &g_array_index (self->open_regions, OpenRegion, i);
+  StrobeTimelineRegion r = { o->begin, MAX (end, o->begin), o->name_id, o->lane, flags };
+
+  g_array_append_val (self->regions, r);
+  g_array_remove_index (self->open_regions, i);
+}
+
+static void
+strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
+{
+  StrobeTimelineModel *self = STROBE_TIMELINE_MODEL (analyzer);
+  static StrobeFieldAccessor id_f = STROBE_FIELD_ACCESSOR_INIT ("Id");
+  static StrobeFieldAccessor name_f = STROBE_FIELD_ACCESSOR_INIT ("Name");
+  static StrobeFieldAccessor cycle_f = STROBE_FIELD_ACCESSOR_INIT ("Cycle");
+  static StrobeFieldAccessor frame_type_f = STROBE_FIELD_ACCESSOR_INIT ("FrameType");
+  static StrobeFieldAccessor text_f = STROBE_FIELD_ACCESSOR_INIT ("Text");
+  static StrobeFieldAccessor type_f = STROBE_FIELD_ACCESSOR_INIT ("Type");
+  static StrobeFieldAccessor unit_f = STROBE_FIELD_ACCESSOR_INIT ("Unit");
+  static StrobeFieldAccessor value_f = STROBE_FIELD_ACCESSOR_INIT ("Value");
+
+  g_rw_lock_writer_lock (&self->lock);
+  switch (route)
+    {
+    case ROUTE_CPU_BATCH:
+      on_batch (self, ev);
+      break;
+
+    case ROUTE_CPU_SPEC:
+    case ROUTE_BOOKMARK_SPEC:
+      {
+        g_autofree char *name = strobe_event_get_string (ev, &name_f);
+        guint32 id = (guint32) strobe_event_get_uint (ev, &id_f);
+        map_set (route == ROUTE_CPU_SPEC ? self->spec_names : self->bookmark_names, id,
+                 intern_name (self, name ? name : ""));
+      }
+      break;
+
+    case ROUTE_BEGIN_FRAME:
+    case ROUTE_END_FRAME:
+      {
+        guint64 t = strobe_event_get_uint (ev, &cycle_f);
+        FrameKind *k = frame_kind (self, (guint8) strobe_event_get_uint (ev, &frame_type_f));
+        StrobeTimelineFrame *last = k->frames->len ? &g_array_index (k->frames, StrobeTimelineFrame, k->frames->len - 1) : NULL;
+
+        note_time (self, t);
+        if (route == ROUTE_BEGIN_FRAME)
+          {
+            StrobeTimelineFrame f = { t, t, k->frames->len, STROBE_SCOPE_OPEN };
+            /* Frames of one kind do not overlap: a begin ends the open one. */
+            if (k->open && last)
+              last->end = MAX (t, last->begin), last->flags = 0;
+            g_array_append_val (k->frames, f);
+            k->open = TRUE;
+          }
+        else if (k->open && last)
+          {
+            last->end = MAX (t, last->begin);
+            last->flags = 0;
+            k->open = FALSE;
+          }
+      }
+      break;
+
+    case ROUTE_BOOKMARK:
+      {
+        StrobeTimelineBookmark b;
+        guint32 id = (guint32) strobe_event_get_uint (ev, &id_f);
+
+        b.time = strobe_event_get_uint (ev, &cycle_f);
+        b.thread_id = ev->thread_id;
+        if (id)
+          b.name_id = map_get (self, self->bookmark_names, id);
+        else
+          {
+            g_autofree char *text = strobe_event_get_string (ev, &text_f);
+            b.name_id = intern_name (self, text ? text : "");
+          }
+        if (self->bookmarks->len
+            && g_array_index (self->bookmarks, StrobeTimelineBookmark, self->bookmarks->len - 1).time > b.time)
+          self->bookmarks_sorted = FALSE;
+        g_array_append_val (self->bookmarks, b);
+        note_time (self, b.time);
+      }
+      break;
+
+    case ROUTE_REGION_BEGIN:
+    case ROUTE_REGION_END:
+      {
+        g_autofree char *name = strobe_event_get_string (ev, &name_f);
+        guint32 name_id = intern_name (self, name ? name : "");
+        guint64 t = strobe_event_get_uint (ev, &cycle_f);
+
+        note_time (self, t);
+        if (route == ROUTE_REGION_BEGIN)
+          {
+            OpenRegion o = { name_id, t, 0 };
+            /* The lowest lane no open region uses. */
+            for (gboolean taken = TRUE; taken; )
+              {
+                taken = FALSE;
+                for (guint i = 0; i < self->open_regions->len; i++)
+                  if (g_array_index (self->open_regions, OpenRegion, i).lane == o.lane)
+                    {
+                      o.lane++;
+                      taken = TRUE;
+                      break;
+                    }
+              }
+            g_array_append_val (self->open_regions, o);
+          }
+        else
+          for (guint i = self->open_regions->len; i-- > 0;)
+            if (g_array_index (self->open_regions, OpenRegion, i).name_id == name_id)
+              {
+                close_region (self, i, t, 0);
+                break;
+              }
+      }
+      break;
+
+    case ROUTE_COUNTER_SPEC:
+      {
+        Counter *c = get_counter (self, (guint32) strobe_event_get_uint (ev, &id_f));
+        g_autofree char *name = strobe_event_get_string (ev, &name_f);
+
+        g_free (c->name);
+        c->name = g_strdup (name ? name : "");
+        c->type = (guint8) strobe_event_get_uint (ev, &type_f);
+        c->unit = (guint8) strobe_event_get_uint (ev, &unit_f);
+      }
+      break;
+
+    case ROUTE_COUNTER_INT:
+    case ROUTE_COUNTER_FLOAT:
+      {
+        Counter *c = get_counter (self, (guint32) strobe_event_get_uint (ev, &id_f));
+        StrobeCounterSample s;
+
+        s.time = strobe_event_get_uint (ev, &cycle_f);
+        if (route == ROUTE_COUNTER_INT)
+          {
+            s.int_value = strobe_event_get_int (ev, &value_f);
+            s.value = (gdouble) s.int_value;
+          }
+        else
+          {
+            s.value = strobe_event_get_double (ev, &value_f);
+            s.int_value = (gint64) s.value;
+          }
+        g_array_append_val (c->samples, s);
+        note_time (self, s.time);
+      }
+      break;
+
+    default:
+      break;
+    }
+  g_rw_lock_writer_unlock (&self->lock);
+}
+
+static void
+strobe_timeline_model_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
+{
+  strobe_analysis_context_subscribe (ctx, ROUTE_CPU_SPEC, "Cpu", "EventSpec");
+  strobe_analysis_context_subscribe (ctx, ROUTE_CPU_BATCH, "Cpu", "EventBatch");
+  strobe_analysis_context_subscribe (ctx, ROUTE_BEGIN_FRAME, "Misc", "BeginFrame");
+  strobe_analysis_context_subscribe (ctx, ROUTE_END_FRAME, "Misc", "EndFrame");
+  strobe_analysis_context_subscribe (ctx, ROUTE_BOOKMARK_SPEC, "Misc", "BookmarkSpec");
+  strobe_analysis_context_subscribe (ctx, ROUTE_BOOKMARK, "Misc", "Bookmark");
+  strobe_analysis_context_subscribe (ctx, ROUTE_REGION_BEGIN, "Misc", "RegionBegin");
+  strobe_analysis_context_subscribe (ctx, ROUTE_REGION_END, "Misc", "RegionEnd");
+  strobe_analysis_context_subscribe (ctx, ROUTE_COUNTER_SPEC, "Counters", "Spec");
+  strobe_analysis_context_subscribe (ctx, ROUTE_COUNTER_INT, "Counters", "SetInt");
+  strobe_analysis_context_subscribe (ctx, ROUTE_COUNTER_FLOAT, "Counters", "SetFloat");
+}
+
+static void
+strobe_timeline_model_on_metadata (StrobeAnalyzer *analyzer, const StrobeWireMetadata *metadata)
+{
+  StrobeTimelineModel *self = STROBE_TIMELINE_MODEL (analyzer);
+
+  g_rw_lock_writer_lock (&self->lock);
+  self->clock_frequency = metadata->clock_frequency ? metadata->clock_frequency : 1000000000u;
+  self->clock_origin = metadata->clock_origin;
+  g_rw_lock_writer_unlock (&self->lock);
+}
+
+/* The end of the trace: whatever is still open is closed at the last timestamp, flagged. */
+static void
+strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
+{
+  StrobeTimelineModel *self = STROBE_TIMELINE_MODEL (analyzer);
+  guint64 last;
+
+  g_rw_lock_writer_lock (&self->lock);
+  last = self->last_time;
+  for (guint i = 0; i < self->threads->len; i++)
+    {
+      StrobeScopeThread *th = self->threads->pdata[i];
+
+      while (th->stack->len)
+        {
+          guint depth = th->stack->len - 1;
+          StrobeOpenScope *o = &g_array_index (th->stack, StrobeOpenScope, depth);
+          while (th->tracks->len <= depth)
+            g_ptr_array_add (th->tracks, track_new ());
+          track_append (self, th->tracks->pdata[depth], o->begin, MAX (last, o->begin), o->name_id,
+                        STROBE_SCOPE_CLOSED_AT_END);
+          th->stack->len--;
+          self->scopes++;
+        }
+      for (guint d = 0; d < th->tracks->len; d++)
+        {
+          StrobeScopeTrack *t = th->tracks->pdata[d];
+          if (t->chunks->len)
+            chunk_trim (self, &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1));
+        }
+    }
+  for (guint k = 0; k < self->frame_kinds->len; k++)
+    {
+      FrameKind *fk = self->frame_kinds->pdata[k];
+      if (fk && fk->open && fk->frames->len)
+        {
+          StrobeTimelineFrame *f = &g_array_index (fk->frames, StrobeTimelineFrame, fk->frames->len - 1);
+          f->end = MAX (last, f->begin);
+          f->flags = STROBE_SCOPE_CLOSED_AT_END;
+          fk->open = FALSE;
+        }
+    }
+  while (self->open_regions->len)
+    close_region (self, 0, last, STROBE_SCOPE_CLOSED_AT_END);
+  self->complete = TRUE;
+  g_rw_lock_writer_unlock (&self->lock);
+}
+
+static void
+analyzer_iface_init (StrobeAnalyzerInterface *iface)
+{
+  iface->begin = strobe_timeline_model_begin;
+  iface->on_metadata = strobe_timeline_model_on_metadata;
+  iface->on_event = strobe_timeline_model_on_event;
+  iface->end = strobe_timeline_model_end;
+}
+
+/* ---- object ---------------------------------------------------------------------- */
+
+static void
+strobe_timeline_model_finalize (GObject *object)
+{
+  StrobeTimelineModel *self = STROBE_TIMELINE_MODEL (object);
+
+  g_hash_table_unref (self->name_ids);
+  g_ptr_array_unref (self->names);
+  g_array_unref (self->spec_names);
+  g_array_unref (self->bookmark_names);
+  g_ptr_array_unref (self->threads);
+  g_ptr_array_unref (self->frame_kinds);
+  g_array_unref (self->bookmarks);
+  g_array_unref (self->regions);
+  g_array_unref (self->open_regions);
+  g_hash_table_unref (self->counters_by_id);
+  g_ptr_array_unref (self->counters);
+  g_rw_lock_clear (&self->lock);
+  G_OBJECT_CLASS (strobe_timeline_model_parent_class)->finalize (object);
+}
+
+static void
+strobe_timeline_model_class_init (StrobeTimelineModelClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = strobe_timeline_model_finalize;
+}
+
+static void
+strobe_timeline_model_init (StrobeTimelineModel *self)
+{
+  g_rw_lock_init (&self->lock);
+  self->clock_frequency = 1000000000u;
+  self->names = g_ptr_array_new_with_free_func (g_free);
+  self->name_ids = g_hash_table_new (g_str_hash, g_str_equal);
+  self->spec_names = g_array_new (FALSE, TRUE, sizeof (guint32));
+  self->bookmark_names = g_array_new (FALSE, TRUE, sizeof (guint32));
+  self->threads = g_ptr_array_new_with_free_func (scope_thread_free);
+  self->frame_kinds = g_ptr_array_new_with_free_func (frame_kind_free);
+  self->bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
+  self->bookmarks_sorted = TRUE;
+  self->regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+  self->open_regions = g_array_new (FALSE, FALSE, sizeof (OpenRegion));
+  self->counters = g_ptr_array_new_with_free_func (counter_free);
+  self->counters_by_id = g_hash_table_new (NULL, NULL);
+}
+
+StrobeTimelineModel *
+strobe_timeline_model_new (void)
+{
+  return g_object_new (STROBE_TYPE_TIMELINE_MODEL, NULL);
+}
+
+/* ---- queries ----------------------------------------------------------------------- */
+
+void
+strobe_timeline_model_read_lock (StrobeTimelineModel *self)
+{
+  g_rw_lock_reader_lock (&self->lock);
+}
+
+void
+strobe_timeline_model_read_unlock (StrobeTimelineModel *self)
+{
+  g_rw_lock_reader_unlock (&self->lock);
+}
+
+GPtrArray *
+strobe_timeline_model_peek_threads (StrobeTimelineModel *self)
+{
+  return self->threads;
+}
+
+const char *
+strobe_timeline_model_peek_name (StrobeTimelineModel *self, guint32 name_id)
+{
+  return name_id < self->names->len ? self->names->pdata[name_id] : NULL;
+}
+
+guint
+strobe_timeline_model_peek_n_names (StrobeTimelineModel *self)
+{
+  return self->names->len;
+}
+
+gboolean
+strobe_timeline_model_get_time_range (StrobeTimelineModel *self, guint64 *first, guint64 *last)
+{
+  gboolean have;
+
+  g_rw_lock_reader_lock (&self->lock);
+  have = self->have_time;
+  if (first)
+    *first = self->first_time;
+  if (last)
+    *last = self->last_time;
+  g_rw_lock_reader_unlock (&self->lock);
+  return have;
+}
+
+guint64
+strobe_timeline_model_get_clock_frequency (StrobeTimelineModel *self)
+{
+  guint64 v;
+
+  g_rw_lock_reader_lock (&self->lock);
+  v = self->clock_frequency;
+  g_rw_lock_reader_unlock (&self->lock);
+  return v;
+}
+
+guint64
+strobe_timeline_model_get_clock_origin (StrobeTimelineModel *self)
+{
+  guint64 v;
+
+  g_rw_lock_reader_lock (&self->lock);
+  v = self->clock_origin;
+  g_rw_lock_reader_unlock (&self->lock);
+  return v;
+}
+
+gdouble
+strobe_timeline_model_ticks_to_seconds (StrobeTimelineModel *self, guint64 ticks)
+{
+  guint64 origin = strobe_timeline_model_get_clock_origin (self);
+  gdouble freq = (gdouble) strobe_timeline_model_get_clock_frequency (self);
+
+  return ticks >= origin ? (gdouble) (ticks - origin) / freq : -(gdouble) (origin - ticks) / freq;
+}
+
+guint64
+strobe_timeline_model_seconds_to_ticks (StrobeTimelineModel *self, gdouble seconds)
+{
+  guint64 origin = strobe_timeline_model_get_clock_origin (self);
+  gdouble d = seconds * (gdouble) strobe_timeline_model_get_clock_frequency (self);
+
+  if (d < 0)
+    return (gdouble) origin + d <= 0 ? 0 : origin - (guint64) llround (-d);
+  if ((gdouble) origin + d >= 18446744073709551615.0)
+    return G_MAXUINT64;
+  return origin + (guint64) llround (d);
+}
+
+gboolean
+strobe_timeline_model_is_complete (StrobeTimelineModel *self)
+{
+  gboolean v;
+
+  g_rw_lock_reader_lock (&self->lock);
+  v = self->complete;
+  g_rw_lock_reader_unlock (&self->lock);
+  return v;
+}
+
+guint
+strobe_timeline_model_get_n_names (StrobeTimelineModel *self)
+{
+  guint n;
+
+  g_rw_lock_reader_lock (&self->lock);
+  n = self->names->len;
+  g_rw_lock_reader_unlock (&self->lock);
+  return n;
+}
+
+const char *
+strobe_timeline_model_get_name (StrobeTimelineModel *self, guint32 name_id)
+{
+  const char *s;
+
+  /* The strings never move or go away before the model does. */
+  g_rw_lock_reader_lock (&self->lock);
+  s = strobe_timeline_model_peek_name (self, name_id);
+  g_rw_lock_reader_unlock (&self->lock);
+  return s;
+}
+
+GArray *
+strobe_timeline_model_get_threads (StrobeTimelineModel *self)
+{
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (guint16));
+
+  g_rw_lock_reader_lock (&self->lock);
+  for (guint i = 0; i < self->threads->len; i++)
+    g_array_append_val (ids, ((StrobeScopeThread *) self->threads->pdata[i])->thread_id);
+  g_rw_lock_reader_unlock (&self->lock);
+  return ids;
+}
+
+guint
+strobe_timeline_model_get_depth_count (StrobeTimelineModel *self, guint16 thread_id)
+{
+  StrobeScopeThread *th;
+  guint n = 0;
+
+  g_rw_lock_reader_lock (&self->lock);
+  th = find_thread (self, thread_id);
+  if (th)
+    n = MAX (th->tracks->len, th->stack->len);
+  g_rw_lock_reader_unlock (&self->lock);
+  return n;
+}
+
+/* The scope open now at @depth of @th (live traces), if it overlaps [t0, t1]. */
+static gboolean
+open_scope_at (StrobeTimelineModel *self, StrobeScopeThread *th, guint depth, guint64 t0, guint64 t1,
+               StrobeTimelineScope *out)
+{
+  StrobeOpenScope *o;
+
+  if (depth >= th->stack->len)
+    return FALSE;
+  o = &g_array_index (th->stack, StrobeOpenScope, depth);
+  if (o->begin > t1 || MAX (self->last_time, o->begin) < t0)
+    return FALSE;
+  out->begin = o->begin;
+  out->end = MAX (self->last_time, o->begin);
+  out->name_id = o->name_id;
+  out->depth = (guint16) depth;
+  out->flags = STROBE_SCOPE_OPEN;
+  return TRUE;
+}
+
+guint
+strobe_timeline_model_get_scopes (StrobeTimelineModel *self, guint16 thread_id, guint depth,
+                                  guint64 t0, guint64 t1, GArray *out)
+{
+  StrobeScopeThread *th;
+  StrobeTimelineScope s;
+  guint n = 0;
+
+  g_rw_lock_reader_lock (&self->lock);
+  th = find_thread (self, thread_id);
+  if (th && depth < th->tracks->len)
+    {
+      StrobeScopeTrack *t = th->tracks->pdata[depth];
+      StrobeScopePos p = strobe_scope_track_lower_bound_end (t, t0);
+
+      for (; strobe_scope_pos_valid (t, p); strobe_scope_pos_next (t, &p))
+        {
+          s.begin = strobe_scope_begin_at (t, p);
+          if (s.begin > t1)
+            break;
+          s.end = strobe_scope_end_at (t, p);
+          s.name_id = strobe_scope_name_at (t, p);
+          s.depth = (guint16) depth;
+          s.flags = strobe_scope_flags_at (t, p);
+          g_array_append_val (out, s);
+          n++;
+        }
+    }
+  if (th && open_scope_at (self, th, depth, t0, t1, &s))
+    {
+      g_array_append_val (out, s);
+      n++;
+    }
+  g_rw_lock_reader_unlock (&self->lock);
+  return n;
+}
+
+guint
+strobe_timeline_model_get_blocks (StrobeTimelineModel *self, guint16 thread_id, guint depth,
+                                  guint64 t0, guint64 t1, guint64 resolution, GArray *out)
+{
+  StrobeScopeThread *th;
+  StrobeTimelineScope s;
+  guint start = out->len;
+  guint64 r = MAX (resolution, 1);
+
+  g_rw_lock_reader_lock (&self->lock);
+  th = find_thread (self, thread_id);
+  if (th && depth < th->tracks->len)
+    {
+      StrobeScopeTrack *t = th->tracks->pdata[depth];
+      StrobeScopePos p = strobe_scope_track_lower_bound_end (t, t0);
+      gboolean last_merged = FALSE;
+
+      while (strobe_scope_pos_valid (t, p))
+        {
+          StrobeTimelineBlock b;
+          guint64 begin = strobe_scope_begin_at (t, p), end, limit;
+          StrobeScopePos q;
+          guint64 i0, i1;
+
+          if (begin > t1)
+            break;
+          end = strobe_scope_end_at (t, p);
+          b.begin = begin;
+          b.name_id = strobe_scope_name_at (t, p);
+          b.depth = (guint16) depth;
+          b.flags = strobe_scope_flags_at (t, p);
+          if (end - begin >= r)
+            {
+              /* Wide enough to be seen: exact. */
+              b.end = end;
+              b.count = 1;
+              g_array_append_val (out, b);
+              last_merged = FALSE;
+              strobe_scope_pos_next (t, &p);
+              continue;
+            }
+          /* Narrow: every scope that begins within one resolution step goes into one block.
+           * Only the last of them can be wide (they do not overlap); it stays out. */
+          limit = begin > G_MAXUINT64 - r ? G_MAXUINT64 : begin + r;
+          q = strobe_scope_track_lower_bound_begin (t, limit);
+          i0 = pos_index (t, p);
+          i1 = pos_index (t, q);
+          {
+            /* The last scope of the run: walk back one position. */
+            StrobeScopePos last = q;
+            if (!strobe_scope_pos_valid (t, last))
+              {
+                last.ci = t->chunks->len - 1;
+                last.pi = strobe_scope_chunk (t, last.ci)->count - 1;
+              }
+            else if (last.pi > 0)
+              last.pi--;
+            else
+              {
+                last.ci--;
+                last.pi = strobe_scope_chunk (t, last.ci)->count - 1;
+              }
+            if (i1 - i0 > 1 && strobe_scope_end_at (t, last) - strobe_scope_begin_at (t, last) >= r)
+              {
+                q = last;
+                i1--;
+                if (last.pi > 0)
+                  last.pi--;
+                else
+                  {
+                    last.ci--;
+                    last.pi = strobe_scope_chunk (t, last.ci)->count - 1;
+                  }
+              }
+            b.end = strobe_scope_end_at (t, last);
+          }
+          b.count = (guint32) MIN (i1 - i0, G_MAXUINT32);
+          /* Runs that follow each other closely merge into one block. */
+          if (last_merged)
+            {
+              StrobeTimelineBlock *prev = &g_array_index (out, StrobeTimelineBlock, out->len - 1);
+              if (b.begin - prev->end < r)
+                {
+                  prev->end = b.end;
+                  prev->count = (guint32) MIN ((guint64) prev->count + b.count, G_MAXUINT32);
+                  prev->flags |= b.flags;
+                  p = q;
+                  continue;
+                }
+            }
+          g_array_append_val (out, b);
+          last_merged = TRUE;
+          p = q;
+        }
+    }
+  if (th && open_scope_at (self, th, depth, t0, t1, &s))
+    {
+      StrobeTimelineBlock b = { s.begin, s.end, s.name_id, 1, s.depth, s.flags };
+      g_array_append_val (out, b);
+    }
+  g_rw_lock_reader_unlock (&self->lock);
+  return out->len - start;
+}
+
+void
+strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats *stats)
+{
+  gsize other = sizeof *self;
+
+  g_rw_lock_reader_lock (&self->lock);
+  stats->scopes = self->scopes;
+  stats->scope_bytes = self->scope_bytes;
+  stats->unmatched_ends = self->unmatched_ends;
+  for (guint i = 0; i < self->threads->len; i++)
+    {
+      StrobeScopeThread *th = self->threads->pdata[i];
+      other += sizeof *th + th->stack->len * sizeof (StrobeOpenScope)
+               + th->tracks->len * (sizeof (StrobeScopeTrack) + sizeof (gpointer));
+    }
+  for (guint i = 0; i < self->names->len; i++)
+    other += strlen (self->names->pdata[i]) + 1 + 3 * sizeof (gpointer);
+  other += (self->spec_names->len + self->bookmark_names->len) * sizeof (guint32);
+  other += self->bookmarks->len * sizeof (StrobeTimelineBookmark);
+  other += (self->regions->len + self->open_regions->len) * sizeof (StrobeTimelineRegion);
+  for (guint k = 0; k < self->frame_kinds->len; k++)
+    if (self->frame_kinds->pdata[k])
+      other += ((FrameKind *) self->frame_kinds->pdata[k])->frames->len * sizeof (StrobeTimelineFrame);
+  for (guint i = 0; i < self->counters->len; i++)
+    other += ((Counter *) self->counters->pdata[i])->samples->len * sizeof (StrobeCounterSample);
+  stats->total_bytes = self->scope_bytes + other;
+  g_rw_lock_reader_unlock (&self->lock);
+}
+
+guint
+strobe_timeline_model_get_frame_count (StrobeTimelineModel *self, guint8 frame_type)
+{
+  guint n = 0;
+
+  g_rw_lock_reader_lock (&self->lock);
+  if (frame_type < self->frame_kinds->len && self->frame_kinds->pdata[frame_type])
+    n = ((FrameKind *) self->frame_kinds->pdata[frame_type])->frames->len;
+  g_rw_lock_reader_unlock (&self->lock);
+  return n;
+}
+
+guint
+strobe_timeline_model_get_frames (StrobeTimelineModel *self, guint8 frame_type, guint64 t0, guint64 t1,
+                                  GArray *out)
+{
+  guint n = 0;
+
+  g_rw_lock_reader_lock (&self->lock);
+  if (frame_type < self->frame_kinds->len && self->frame_kinds->pdata[frame_type])
+    {
+      FrameKind *k = self->frame_kinds->pdata[frame_type];
+      guint lo = 0, hi = k->frames->len;
+
+      /* Frames of a kind are disjoint and in order: the first that ends at or after t0. */
+      while (lo < hi)
+        {
+          guint mid = (lo + hi) / 2;
+          StrobeTimelineFrame *f = &g_array_index (k->frames, StrobeTimelineFrame, mid);
+          guint64 end = (f->flags & STROBE_SCOPE_OPEN) ? MAX (self->last_time, f->begin) : f->end;
+          if (end >= t0)
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+      for (guint i = lo; i < k->frames->len; i++)
+        {
+          StrobeTimelineFrame f = g_array_index (k->frames, StrobeTimelineFrame, i);
+          if (f.begin > t1)
+            break;
+          if (f.flags & STROBE_SCOPE_OPEN)
+            f.end = MAX (self->last_time, f.begin);
+          g_array_append_val (out, f);
+          n++;
+        }
+    }
+  g_rw_lock_reader_unlock (&self->lock);
+  return n;
+}
+
+static gint
+bookmark_cmp (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const StrobeTimelineBookmark *) a)->time, y = ((const StrobeTimelineBookmark *) b)->time;
+  return x < y ? -1 : x > y;
+}
+
+guint
+strobe_timeline_model_get_bookmarks (StrobeTimelineModel *self, guint64 t0, guint64 t1, GArray *out)
+{
+  guint n = 0, lo = 0, hi;
+
+  /* Bookmarks from several threads can arrive slightly out of time order: sorted on
+   * demand (stable, so equal times keep their arrival order). */
+  g_rw_lock_writer_lock (&self->lock);
+  if (!self->bookmarks_sorted)
+    {
+      g_array_sort (self->bookmarks, bookmark_cmp);
+      self->bookmarks_sorted = TRUE;
+    }
+  hi = self->bookmarks->len;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (g_array_index (self->bookmarks, StrobeTimelineBookmark, mid).time >= t0)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  for (guint i = lo; i < self->bookmarks->len; i++)
+    {
+      StrobeTimelineBookmark *b = &g_array_index (self->bookmarks, StrobeTimelineBookmark, i);
+      if (b->time > t1)
+        break;
+      g_array_append_val (out, *b);
+      n++;
+    }
+  g_rw_lock_writer_unlock (&self->lock);
+  return n;
+}
+
+static gint
+region_cmp (gconstpointer a, gconstpointer b)
+{
+  const StrobeTimelineRegion *x = a, *y = b;
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  return x->lane < y->lane ? -1 : x->lane > y->lane;
+}
+
+guint
+strobe_timeline_model_get_regions (StrobeTimelineModel *self, guint64 t0, guint64 t1, GArray *out)
+{
+  guint start = out->len;
+
+  /* Regions are few (they mark phases, not calls): a scan is fine. */
+  g_rw_lock_reader_lock (&self->lock);
+  for (guint i = 0; i < self->regions->len; i++)
+    {
+      StrobeTimelineRegion *r = &g_array_index (self->regions, StrobeTimelineRegion, i);
+      if (r->begin <= t1 && r->end >= t0)
+        g_array_append_val (out, *r);
+    }
+  for (guint i = 0; i < self->open_regions->len; i++)
+    {
+      OpenRegion *o = &g_array_index (self->open_regions, OpenRegion, i);
+      StrobeTimelineRegion r = { o->begin, MAX (self->last_time, o->begin), o->name_id, o->lane, STROBE_SCOPE_OPEN };
+      if (r.begin <= t1 && r.end >= t0)
+        g_array_append_val (out, r);
+    }
+  g_rw_lock_reader_unlock (&self->lock);
+  if (out->len > start)
+    qsort (&g_array_index (out, StrobeTimelineRegion, start), out->len - start,
+           sizeof (StrobeTimelineRegion), region_cmp);
+  return out->len - start;
+}
+
+static void
+counter_clear (gpointer data)
+{
+  g_free (((StrobeTimelineCounter *) data)->name);
+}
+
+static gint
+counter_cmp (gconstpointer a, gconstpointer b)
+{
+  const StrobeTimelineCounter *x = a, *y = b;
+  gint c = strcmp (x->name, y->name);
+  return c ? c : (x->index < y->index ? -1 : x->index > y->index);
+}
+
+GArray *
+strobe_timeline_model_get_counters (StrobeTimelineModel *self)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineCounter));
+
+  g_array_set_clear_func (out, counter_clear);
+  g_rw_lock_reader_lock (&self->lock);
+  for (guint i = 0; i < self->counters->len; i++)
+    {
+      Counter *c = self->counters->pdata[i];
+      StrobeTimelineCounter tc = { i, g_strdup (c->name), c->type, c->unit, c->samples->len };
+      g_array_append_val (out, tc);
+    }
+  g_rw_lock_reader_unlock (&self->lock);
+  g_array_sort (out, counter_cmp);
+  return out;
+}
+
+guint
+strobe_timeline_model_get_counter_samples (StrobeTimelineModel *self, guint32 index, guint64 t0,
+                                           guint64 t1, GArray *out)
+{
+  guint n = 0;
+
+  g_rw_lock_reader_lock (&self->lock);
+  if (index < self->counters->len)
+    {
+      GArray *s = ((Counter *) self->counters->pdata[index])->samples;
+      /* Samples are in serial order, which follows time closely but not exactly across
+       * threads: a scan keeps that order. */
+      for (guint i = 0; i < s->len; i++)
+        {
+          StrobeCounterSample *x = &g_array_index (s, StrobeCounterSample, i);
+          if (x->time >= t0 && x->time <= t1)
+            {
+              g_array_append_val (out, *x);
+              n++;
+            }
+        }
+    }
+  g_rw_lock_reader_unlock (&self->lock);
+  return n;
+}

@@ -1,0 +1,188 @@
+/* strobe-timeline-model.h — the timeline of a trace: per thread nested CPU scopes, frames
+ * per kind, bookmarks, regions and counter series. See core/models/README.md for the
+ * memory layout, the complexity of each query and the locking.
+ *
+ * All times are raw timestamp-clock ticks (as in the trace); convert them with
+ * strobe_timeline_model_ticks_to_seconds(). Every function may be called from any thread
+ * while the model is still being fed by a decoder (queries take a read lock; arrays handed
+ * out are copies).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include "strobe-analyzer.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  STROBE_SCOPE_CLOSED_AT_END = 1 << 0,   /* still open when the trace ended: closed at its last timestamp */
+  STROBE_SCOPE_OPEN          = 1 << 1,   /* still open now (live trace): ends at the latest timestamp seen */
+} StrobeScopeFlags;
+
+typedef struct
+{
+  guint64 begin;
+  guint64 end;
+  guint32 name_id;
+  guint16 depth;
+  guint8  flags;        /* StrobeScopeFlags */
+} StrobeTimelineScope;
+
+/* A level-of-detail block: one scope (count 1, exact) or several consecutive scopes of
+ * one depth merged because they are narrower than the query's resolution. */
+typedef struct
+{
+  guint64 begin;
+  guint64 end;
+  guint32 name_id;      /* of the first scope of the block */
+  guint32 count;        /* scopes in the block */
+  guint16 depth;
+  guint8  flags;        /* OR of the scopes' flags */
+} StrobeTimelineBlock;
+
+typedef struct
+{
+  guint64 begin;
+  guint64 end;
+  guint32 index;        /* frame number within its kind, from 0 */
+  guint8  flags;        /* STROBE_SCOPE_CLOSED_AT_END / _OPEN */
+} StrobeTimelineFrame;
+
+typedef struct
+{
+  guint64 time;
+  guint32 name_id;
+  guint16 thread_id;
+} StrobeTimelineBookmark;
+
+typedef struct
+{
+  guint64 begin;
+  guint64 end;
+  guint32 name_id;
+  guint16 lane;         /* 0.. : the lowest lane free when it began, so overlapping regions stack */
+  guint8  flags;
+} StrobeTimelineRegion;
+
+typedef enum
+{
+  STROBE_COUNTER_TYPE_INT   = 0,
+  STROBE_COUNTER_TYPE_FLOAT = 1,
+} StrobeCounterKind;
+
+typedef enum
+{
+  STROBE_COUNTER_UNIT_COUNT   = 0,
+  STROBE_COUNTER_UNIT_BYTES   = 1,
+  STROBE_COUNTER_UNIT_PERCENT = 2,
+} StrobeCounterDisplayUnit;
+
+typedef struct
+{
+  guint32 index;        /* for strobe_timeline_model_get_counter_samples() */
+  char   *name;
+  guint8  type;         /* StrobeCounterKind */
+  guint8  unit;         /* StrobeCounterDisplayUnit */
+  guint64 n_samples;
+} StrobeTimelineCounter;
+
+typedef struct
+{
+  guint64 time;
+  gint64  int_value;    /* valid for int counters */
+  gdouble value;        /* both kinds */
+} StrobeCounterSample;
+
+typedef struct
+{
+  guint64 scopes;           /* completed scopes stored */
+  gsize   scope_bytes;      /* bytes held by scope storage (chunks, chunk tables, long-scope ends) */
+  gsize   total_bytes;      /* all the model's memory, scope storage included (approximate) */
+  guint64 unmatched_ends;   /* end records with no open scope (channel enabled mid-scope) */
+} StrobeTimelineStats;
+
+#define STROBE_TYPE_TIMELINE_MODEL (strobe_timeline_model_get_type ())
+G_DECLARE_FINAL_TYPE (StrobeTimelineModel, strobe_timeline_model, STROBE, TIMELINE_MODEL, GObject)
+
+StrobeTimelineModel *strobe_timeline_model_new              (void);
+
+/* ---- time ------------------------------------------------------------------------ */
+gboolean     strobe_timeline_model_get_time_range     (StrobeTimelineModel *self,
+                                                       guint64             *first,
+                                                       guint64             *last);
+guint64      strobe_timeline_model_get_clock_frequency (StrobeTimelineModel *self);
+guint64      strobe_timeline_model_get_clock_origin   (StrobeTimelineModel *self);
+/* Seconds since the clock origin (the start of the trace). */
+gdouble      strobe_timeline_model_ticks_to_seconds   (StrobeTimelineModel *self,
+                                                       guint64              ticks);
+guint64      strobe_timeline_model_seconds_to_ticks   (StrobeTimelineModel *self,
+                                                       gdouble              seconds);
+/* TRUE once the decoder called end(). */
+gboolean     strobe_timeline_model_is_complete        (StrobeTimelineModel *self);
+
+/* ---- names (scopes, bookmarks and regions share one table) ----------------------- */
+guint        strobe_timeline_model_get_n_names        (StrobeTimelineModel *self);
+/* Valid for the model's lifetime; NULL for an unknown id. */
+const char  *strobe_timeline_model_get_name           (StrobeTimelineModel *self,
+                                                       guint32              name_id);
+
+/* ---- scopes ---------------------------------------------------------------------- */
+/* Thread ids that have CPU scopes, ascending (guint16). */
+GArray      *strobe_timeline_model_get_threads        (StrobeTimelineModel *self);
+/* Number of depths used on @thread_id (0 when none). */
+guint        strobe_timeline_model_get_depth_count    (StrobeTimelineModel *self,
+                                                       guint16              thread_id);
+/* Appends to @out (StrobeTimelineScope) every scope of @thread_id at @depth that overlaps
+ * [t0, t1], in time order: O(log n + k). Returns how many were appended. */
+guint        strobe_timeline_model_get_scopes         (StrobeTimelineModel *self,
+                                                       guint16              thread_id,
+                                                       guint                depth,
+                                                       guint64              t0,
+                                                       guint64              t1,
+                                                       GArray              *out);
+/* Appends to @out (StrobeTimelineBlock) the level-of-detail view of [t0, t1] at @depth for
+ * a resolution of @resolution ticks (one pixel): scopes at least @resolution wide come out
+ * exact; runs of narrower ones are merged into blocks. O(P log n) for P = (t1 - t0) /
+ * resolution, whatever the number of scopes in the window. */
+guint        strobe_timeline_model_get_blocks         (StrobeTimelineModel *self,
+                                                       guint16              thread_id,
+                                                       guint                depth,
+                                                       guint64              t0,
+                                                       guint64              t1,
+                                                       guint64              resolution,
+                                                       GArray              *out);
+void         strobe_timeline_model_get_stats          (StrobeTimelineModel *self,
+                                                       StrobeTimelineStats *stats);
+
+/* ---- frames, bookmarks, regions, counters ---------------------------------------- */
+/* Frame kinds seen: 0 game, 1 render (StrobeFrameType in the runtime). */
+guint        strobe_timeline_model_get_frame_count    (StrobeTimelineModel *self,
+                                                       guint8               frame_type);
+/* Frames of @frame_type overlapping [t0, t1] (StrobeTimelineFrame). */
+guint        strobe_timeline_model_get_frames         (StrobeTimelineModel *self,
+                                                       guint8               frame_type,
+                                                       guint64              t0,
+                                                       guint64              t1,
+                                                       GArray              *out);
+/* Bookmarks in [t0, t1], in time order (StrobeTimelineBookmark). */
+guint        strobe_timeline_model_get_bookmarks      (StrobeTimelineModel *self,
+                                                       guint64              t0,
+                                                       guint64              t1,
+                                                       GArray              *out);
+/* Regions overlapping [t0, t1], by begin time (StrobeTimelineRegion); open ones included. */
+guint        strobe_timeline_model_get_regions        (StrobeTimelineModel *self,
+                                                       guint64              t0,
+                                                       guint64              t1,
+                                                       GArray              *out);
+/* A new array of StrobeTimelineCounter (copies; freed with the array), by name. */
+GArray      *strobe_timeline_model_get_counters       (StrobeTimelineModel *self);
+/* Samples of counter @index in [t0, t1] (StrobeCounterSample). */
+guint        strobe_timeline_model_get_counter_samples (StrobeTimelineModel *self,
+                                                       guint32              index,
+                                                       guint64              t0,
+                                                       guint64              t1,
+                                                       GArray              *out);
+
+G_END_DECLS

@@ -1,0 +1,201 @@
+/* strobe-timer-stats.c — timer statistics: one pass over each depth of each thread, with
+ * the next depth walked alongside to subtract direct children (both are sorted, so the
+ * child cursor only moves forward). Medians by quickselect over the inclusive times.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "strobe-timer-stats.h"
+#include "strobe-timeline-model-private.h"
+
+typedef struct
+{
+  guint64 count;
+  guint64 inclusive;
+  guint64 exclusive;
+  guint64 min;
+  guint64 max;
+  GArray *values;      /* guint64 inclusive times, for the median */
+} Acc;
+
+static inline guint64
+clip (guint64 b, guint64 e, guint64 t0, guint64 t1)
+{
+  guint64 lo = MAX (b, t0), hi = MIN (e, t1);
+  return hi > lo ? hi - lo : 0;
+}
+
+/* k-th smallest (0-based) of v[0..n), reordering v so that every element before index k
+ * is <= v[k]: quickselect with a median-of-three pivot and a three-way partition, so runs
+ * of equal durations (common: quantised times) cost nothing extra. */
+static guint64
+select_kth (guint64 *v, gssize n, gssize k)
+{
+  gssize lo = 0, hi = n - 1;
+
+  while (hi > lo)
+    {
+      guint64 x = v[lo], y = v[lo + (hi - lo) / 2], z = v[hi];
+      guint64 pivot = x < y ? (y < z ? y : MAX (x, z)) : (x < z ? x : MAX (y, z));
+      gssize lt = lo, i = lo, gt = hi;
+
+      while (i <= gt)
+        {
+          guint64 t = v[i];
+          if (t < pivot)
+            {
+              v[i++] = v[lt];
+              v[lt++] = t;
+            }
+          else if (t > pivot)
+            {
+              v[i] = v[gt];
+              v[gt--] = t;
+            }
+          else
+            i++;
+        }
+      if (k < lt)
+        hi = lt - 1;
+      else if (k > gt)
+        lo = gt + 1;
+      else
+        return pivot;
+    }
+  return v[lo];
+}
+
+static gdouble
+median (GArray *values)
+{
+  guint64 *v = (guint64 *) (gpointer) values->data;
+  gsize n = values->len;
+  guint64 a;
+
+  if (n == 0)
+    return 0;
+  a = select_kth (v, (gssize) n, (gssize) (n / 2));
+  if (n % 2)
+    return (gdouble) a;
+  /* The largest of the lower half, now all below index n / 2. */
+  {
+    guint64 b = v[0];
+    for (gsize i = 1; i < n / 2; i++)
+      b = MAX (b, v[i]);
+    return ((gdouble) a + (gdouble) b) / 2;
+  }
+}
+
+static void
+thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_names)
+{
+  for (guint d = 0; d < th->tracks->len; d++)
+    {
+      StrobeScopeTrack *t = th->tracks->pdata[d];
+      StrobeScopeTrack *ct = d + 1 < th->tracks->len ? th->tracks->pdata[d + 1] : NULL;
+      StrobeScopePos p = strobe_scope_track_lower_bound_end (t, t0);
+      StrobeScopePos c = { 0, 0 };
+
+      if (ct)
+        c = strobe_scope_track_lower_bound_end (ct, t0);
+      for (; strobe_scope_pos_valid (t, p); strobe_scope_pos_next (t, &p))
+        {
+          guint64 b = strobe_scope_begin_at (t, p), e, incl, children = 0;
+          guint32 name = strobe_scope_name_at (t, p);
+          Acc *a;
+
+          if (b > t1)
+            break;
+          e = strobe_scope_end_at (t, p);
+          incl = clip (b, e, t0, t1);
+          if (ct)
+            {
+              /* Children begin and end inside [b, e]; anything before b belongs to an
+               * earlier parent outside the range (or to none). */
+              while (strobe_scope_pos_valid (ct, c) && strobe_scope_begin_at (ct, c) < b)
+                strobe_scope_pos_next (ct, &c);
+              while (strobe_scope_pos_valid (ct, c) && strobe_scope_end_at (ct, c) <= e)
+                {
+                  guint64 cb = strobe_scope_begin_at (ct, c);
+                  if (cb > e || cb > t1)
+                    break;
+                  children += clip (cb, strobe_scope_end_at (ct, c), t0, t1);
+                  strobe_scope_pos_next (ct, &c);
+                }
+            }
+          if (name >= n_names)
+            continue;
+          a = &acc[name];
+          if (a->count == 0)
+            {
+              a->min = a->max = incl;
+              a->values = g_array_new (FALSE, FALSE, sizeof (guint64));
+            }
+          a->count++;
+          a->inclusive += incl;
+          a->exclusive += incl > children ? incl - children : 0;
+          a->min = MIN (a->min, incl);
+          a->max = MAX (a->max, incl);
+          g_array_append_val (a->values, incl);
+        }
+    }
+}
+
+static void
+stat_clear (gpointer data)
+{
+  g_free (((StrobeTimerStat *) data)->name);
+}
+
+static gint
+stat_cmp (gconstpointer x, gconstpointer y)
+{
+  const StrobeTimerStat *a = x, *b = y;
+
+  if (a->inclusive != b->inclusive)
+    return a->inclusive > b->inclusive ? -1 : 1;
+  return strcmp (a->name, b->name);
+}
+
+GArray *
+strobe_timer_stats_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeTimerStat));
+  GPtrArray *threads;
+  guint n_names;
+  Acc *acc;
+
+  g_array_set_clear_func (out, stat_clear);
+  strobe_timeline_model_read_lock (model);
+  threads = strobe_timeline_model_peek_threads (model);
+  n_names = strobe_timeline_model_peek_n_names (model);
+  acc = g_new0 (Acc, MAX (n_names, 1));
+  for (guint i = 0; i < threads->len; i++)
+    {
+      StrobeScopeThread *th = threads->pdata[i];
+      if (thread_id < 0 || th->thread_id == thread_id)
+        thread_stats (th, t0, t1, acc, n_names);
+    }
+  for (guint n = 0; n < n_names; n++)
+    {
+      Acc *a = &acc[n];
+      StrobeTimerStat s;
+
+      if (a->count == 0)
+        continue;
+      s.name_id = n;
+      s.name = g_strdup (strobe_timeline_model_peek_name (model, n));
+      s.count = a->count;
+      s.inclusive = a->inclusive;
+      s.exclusive = a->exclusive;
+      s.min = a->min;
+      s.max = a->max;
+      s.mean = (gdouble) a->inclusive / (gdouble) a->count;
+      s.median = median (a->values);
+      g_array_unref (a->values);
+      g_array_append_val (out, s);
+    }
+  strobe_timeline_model_read_unlock (model);
+  g_free (acc);
+  g_array_sort (out, stat_cmp);
+  return out;
+}

@@ -1,0 +1,39 @@
+/* strobe-timer-stats.h — per scope name statistics over the whole trace or a time range,
+ * computed from a StrobeTimelineModel (which may still be growing).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include "strobe-timeline-model.h"
+
+G_BEGIN_DECLS
+
+/* All times in clock ticks. A scope that overlaps the range counts with its duration
+ * clipped to the range; exclusive time is the (clipped) inclusive time minus that of its
+ * direct children. min, max, mean and median are of the inclusive times. */
+typedef struct
+{
+  guint32 name_id;
+  char   *name;
+  guint64 count;
+  guint64 inclusive;       /* total */
+  guint64 exclusive;       /* total */
+  guint64 min;
+  guint64 max;
+  gdouble mean;
+  gdouble median;          /* exact: the middle value, or the mean of the two middle ones */
+} StrobeTimerStat;
+
+#define STROBE_TIMER_STATS_ALL_THREADS (-1)
+
+/* A new array of StrobeTimerStat (names freed with it) for scopes overlapping [t0, t1] on
+ * @thread_id (or every thread), sorted by inclusive total, largest first, then by name.
+ * Completed scopes only (and those closed at the end of the trace). O(n) for the n scopes
+ * in the range plus O(log n) per thread and depth to find them. */
+GArray *strobe_timer_stats_compute (StrobeTimelineModel *model,
+                                    guint64              t0,
+                                    guint64              t1,
+                                    gint                 thread_id);
+
+G_END_DECLS
