@@ -363,10 +363,12 @@ test_dead_recorder (Fixture *f, gconstpointer data)
   pid_t pid;
 
   /* A pid that certainly is dead: a child we reaped. */
-  pid = fork ();
-  if (pid == 0)
-    _exit (0);
-  waitpid (pid, NULL, 0);
+  {
+    const char *argv[] = { "/bin/true", NULL };
+    g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                  NULL, NULL, &pid, NULL));
+    waitpid (pid, NULL, 0);
+  }
   marker = g_strdup_printf ("[Recorder]\nPid=%d\nHost=%s\n", (int) pid, g_get_host_name ());
   g_assert_true (g_file_set_contents (live, marker, -1, NULL));
   g_assert_true (g_file_set_contents (path, g_bytes_get_data (stream, NULL),
@@ -381,10 +383,122 @@ test_dead_recorder (Fixture *f, gconstpointer data)
   g_assert_false (g_file_test (live, G_FILE_TEST_EXISTS));
 }
 
+/* ---- a recorder killed with SIGKILL mid-recording ---------------------------------- */
+
+static const char *self_path;
+
+/* The child: a recorder on a free port, printing the port, until killed. */
+static int
+run_recorder_child (const char *dir)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(StrobeStore) store = strobe_store_new (dir, &error);
+  g_autoptr(StrobeRecorder) recorder = NULL;
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+
+  g_assert_no_error (error);
+  recorder = strobe_recorder_new (store);
+  strobe_recorder_set_port (recorder, 0);
+  strobe_recorder_start (recorder, &error);
+  g_assert_no_error (error);
+  g_print ("%u\n", strobe_recorder_get_port (recorder));
+  fflush (stdout);
+  g_main_loop_run (loop);
+  return 0;
+}
+
+static gboolean
+store_has_live_trace_of_size (gpointer data)
+{
+  gpointer *args = data;
+  GListModel *traces = strobe_store_get_traces (args[0]);
+  g_autoptr(StrobeTrace) trace = NULL;
+
+  if (g_list_model_get_n_items (traces) != 1)
+    return FALSE;
+  trace = g_list_model_get_item (traces, 0);
+  return strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE
+         && strobe_trace_get_size (trace) == GPOINTER_TO_SIZE (args[1]);
+}
+
+static void
+test_recorder_killed (void)
+{
+  g_autofree char *dir = test_dir_new ();
+  g_autoptr(GBytes) stream = test_build_stream ("victim", 7, 128 * 1024, FALSE, NULL);
+  const char *argv[] = { self_path, "--recorder-child", dir, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(StrobeStore) store = NULL;
+  g_autoptr(GInputStream) follow = NULL;
+  g_autoptr(StrobeTrace) trace = NULL;
+  g_autofree guint8 *buf = g_malloc (g_bytes_get_size (stream) + 1);
+  char line[32] = { 0 };
+  HoldJob job = { 0 };
+  GThread *thread;
+  gpointer args[2];
+  gsize got = 0;
+  GPid child;
+  int out_fd;
+
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                           NULL, NULL, &child, NULL, &out_fd, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (read (out_fd, line, sizeof line - 1), >, 0);
+  close (out_fd);
+
+  job.port = (guint16) atoi (line);
+  job.stream = stream;
+  g_mutex_init (&job.lock);
+  g_cond_init (&job.cond);
+  thread = g_thread_new ("holder", hold_thread, &job);
+
+  /* This process is "the viewer": its own store on the same directory sees the live trace. */
+  store = strobe_store_new (dir, &error);
+  g_assert_no_error (error);
+  args[0] = store;
+  args[1] = GSIZE_TO_POINTER (g_bytes_get_size (stream));
+  g_assert_true (test_wait_until (store_has_live_trace_of_size, args, 5000));
+  trace = g_list_model_get_item (strobe_store_get_traces (store), 0);
+  follow = strobe_store_open_trace (store, strobe_trace_get_id (trace), 0, TRUE, &error);
+  g_assert_no_error (error);
+
+  kill (child, SIGKILL);
+  waitpid (child, NULL, 0);
+  g_spawn_close_pid (child);
+
+  /* The follower reads every byte, then stops: the recorder is gone. */
+  g_assert_true (g_input_stream_read_all (follow, buf, g_bytes_get_size (stream) + 1, &got,
+                                          NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpmem (buf, got, g_bytes_get_data (stream, NULL), g_bytes_get_size (stream));
+  g_assert_true (test_wait_until (trace_not_live, trace, 3000));
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_CUT_OFF);
+  g_assert_true (test_file_equals (strobe_trace_get_path (trace),
+                                   g_bytes_get_data (stream, NULL), g_bytes_get_size (stream)));
+
+  g_mutex_lock (&job.lock);
+  job.release = TRUE;
+  g_cond_signal (&job.cond);
+  g_mutex_unlock (&job.lock);
+  g_thread_join (thread);
+  g_mutex_clear (&job.lock);
+  g_cond_clear (&job.cond);
+  g_clear_object (&follow);
+  g_clear_object (&trace);
+  g_clear_object (&store);
+  test_dir_remove (dir);
+}
+
 int
 main (int argc, char **argv)
 {
+  if (argc == 3 && g_str_equal (argv[1], "--recorder-child"))
+    return run_recorder_child (argv[2]);
+  self_path = argv[0];
+
   g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/recorder/recorder-killed", test_recorder_killed);
 
 #define ADD(name, func) g_test_add ("/recorder/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("finished", test_finished);
