@@ -328,7 +328,7 @@ static void
 cmd_target (Client *c, const char *verb, const char *arg, bool snapshot)
 {
   const char *why = NULL;
-  int fd;
+  int fd, err;
   bool ok;
 
   if (*arg == '\0')
@@ -359,12 +359,13 @@ cmd_target (Client *c, const char *verb, const char *arg, bool snapshot)
         }
       ok = snapshot ? strobe__snapshot_fd (fd, false) : strobe__out_start_described (fd, false, "file", arg);
     }
+  err = errno;
+  if (!snapshot)
+    publish ();   /* before the reply: whoever got "ok" finds the new state */
   if (!ok)
-    reply (c, "error %s %s failed: %s", verb, arg, strerror (errno));
+    reply (c, "error %s %s failed: %s", verb, arg, strerror (err));
   else
     reply (c, "ok %s%s %s", snapshot ? "snapshot " : "", verb, arg);
-  if (!snapshot)
-    publish ();
 }
 
 static void
@@ -494,8 +495,8 @@ run_command (Client *c, char *line)
     {
       bool was = strobe_output_active ();
       strobe_output_stop ();
-      reply (c, was ? "ok stopped" : "ok not tracing");
       publish ();
+      reply (c, was ? "ok stopped" : "ok not tracing");
     }
   else if (strcmp (lower, "status") == 0 && *rest == '\0')
     cmd_status (c);
@@ -666,6 +667,7 @@ strobe__control_start (const StrobeInitOptions *o)
       return;
     }
   strobe_set_control_port (ctl.port);
+  publish ();   /* before strobe_init returns: a tool started after it finds us */
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &old);
   ctl.running = pthread_create (&ctl.thread, NULL, control_main, NULL) == 0;
@@ -677,6 +679,7 @@ strobe__control_start (const StrobeInitOptions *o)
       close (ctl.wake[1]);
       ctl.listen_fd = ctl.wake[0] = ctl.wake[1] = -1;
       strobe_set_control_port (0);
+      strobe__discovery_remove ();
     }
 }
 

@@ -1,0 +1,868 @@
+/* test-control.c — the control server, the tail and discovery, end to end: a real
+ * instrumented program (control-target, started with no output) driven through
+ * StrobeControlClient, recording into a StrobeRecorder started here.
+ *
+ * Each program gets its own XDG_RUNTIME_DIR, so discovery sees only it.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "strobe-analysis.h"
+#include "strobe-control-client.h"
+#include "strobe-discovery.h"
+#include "strobe-recorder.h"
+#include "test-log-analyzer.h"
+
+/* ---- the target program ------------------------------------------------------------- */
+
+typedef struct
+{
+  GSubprocess      *proc;
+  GDataInputStream *out;
+  GOutputStream    *in;
+  char             *runtime_dir;   /* its XDG_RUNTIME_DIR */
+  guint16           port;
+} Target;
+
+static char *
+make_temp_dir (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *dir = g_dir_make_tmp ("strobe-control-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+remove_tree (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
+        remove_tree (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+/* @env: NULL-terminated NAME, VALUE pairs. */
+static Target *
+target_start (const char *period_us, const char *const *env)
+{
+  g_autoptr (GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+  Target *t = g_new0 (Target, 1);
+
+  t->runtime_dir = make_temp_dir ();
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", t->runtime_dir, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACE");
+  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEFILE");
+  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEHOST");
+  for (guint i = 0; env && env[i]; i += 2)
+    g_subprocess_launcher_setenv (launcher, env[i], env[i + 1], TRUE);
+  t->proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("CONTROL_TARGET"),
+                                         period_us ? period_us : "200", NULL);
+  g_assert_no_error (error);
+  t->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (t->proc));
+  t->in = g_subprocess_get_stdin_pipe (t->proc);
+  line = g_data_input_stream_read_line (t->out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "ready "));
+  t->port = (guint16) atoi (line + 6);
+  g_assert_cmpuint (t->port, !=, 0);
+  return t;
+}
+
+/* strobe_time() in the program, now. */
+static guint64
+target_time (Target *t)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  g_output_stream_write_all (t->in, "time\n", 5, NULL, NULL, &error);
+  g_assert_no_error (error);
+  line = g_data_input_stream_read_line (t->out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (line, "time "));
+  return g_ascii_strtoull (line + 5, NULL, 10);
+}
+
+static char *
+target_discovery_dir (Target *t)
+{
+  return g_build_filename (t->runtime_dir, "strobe", NULL);
+}
+
+static void
+target_stop (Target *t)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *disc = target_discovery_dir (t);
+
+  g_output_stream_write_all (t->in, "quit\n", 5, NULL, NULL, NULL);
+  g_subprocess_wait_check (t->proc, NULL, &error);
+  g_assert_no_error (error);
+  /* strobe_shutdown removed the discovery file. */
+  {
+    g_autofree char *name = g_strdup_printf ("%s.discovery", g_subprocess_get_identifier (t->proc));
+    g_autofree char *path = g_build_filename (disc, name, NULL);
+    g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  }
+  g_object_unref (t->out);
+  g_object_unref (t->proc);
+  remove_tree (t->runtime_dir);
+  g_free (t->runtime_dir);
+  g_free (t);
+}
+
+static StrobeControlClient *
+target_client (Target *t)
+{
+  return strobe_control_client_new ("127.0.0.1", t->port);
+}
+
+static char *
+send_ok (StrobeControlClient *c, const char *command)
+{
+  g_autoptr (GError) error = NULL;
+  char *reply = strobe_control_client_send (c, command, NULL, &error);
+
+  g_assert_no_error (error);
+  return reply;
+}
+
+static void
+send_refused (StrobeControlClient *c, const char *command, const char *expected)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *reply = strobe_control_client_send (c, command, NULL, &error);
+
+  g_assert_null (reply);
+  g_assert_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_REFUSED);
+  if (expected && !strstr (error->message, expected))
+    g_error ("“%s” answered “%s”, expected “%s”", command, error->message, expected);
+}
+
+static guint64
+status_uint (StrobeControlClient *c, const char *key)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GHashTable) status = strobe_control_client_status (c, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (g_hash_table_contains (status, key));
+  return g_ascii_strtoull (g_hash_table_lookup (status, key), NULL, 10);
+}
+
+/* ---- what a decoded trace holds --------------------------------------------------- */
+
+typedef struct
+{
+  gboolean  clean;
+  gboolean  spec;           /* Ctl.Spec from before the connect */
+  guint16   control_port;
+  guint64   frequency;
+  GArray   *alpha_times;
+  GArray   *beta_times;
+  GArray   *beta_toggles;   /* Timestamp of Beta's toggles, alternately on, off */
+  GArray   *beta_states;    /* gboolean per toggle */
+  guint32   beta_id;
+  char     *thread_names;   /* space-separated, sorted */
+  guint64   late, gaps;
+} Decoded;
+
+enum { R_SPEC, R_ALPHA, R_BETA, R_ANNOUNCE, R_TOGGLE };
+
+static void
+on_event (guint route, const StrobeEvent *ev, gpointer data)
+{
+  Decoded *d = data;
+  gint f;
+
+  switch (route)
+    {
+    case R_SPEC:
+      {
+        g_autofree char *name = strobe_event_get_string_at (ev, strobe_event_type_find_field (ev->type, "Name"));
+        d->spec = g_str_equal (name, "declared-before-connect");
+      }
+      break;
+    case R_ALPHA:
+    case R_BETA:
+      {
+        guint64 time = strobe_event_get_uint_at (ev, strobe_event_type_find_field (ev->type, "Time"));
+        g_array_append_val (route == R_ALPHA ? d->alpha_times : d->beta_times, time);
+      }
+      break;
+    case R_ANNOUNCE:
+      {
+        g_autofree char *name = strobe_event_get_string_at (ev, strobe_event_type_find_field (ev->type, "Name"));
+        if (g_str_equal (name, "Beta"))
+          d->beta_id = (guint32) strobe_event_get_uint_at (ev, strobe_event_type_find_field (ev->type, "Id"));
+      }
+      break;
+    case R_TOGGLE:
+      f = strobe_event_type_find_field (ev->type, "Id");
+      if (d->beta_id && strobe_event_get_uint_at (ev, f) == d->beta_id)
+        {
+          guint64 ts = strobe_event_get_uint_at (ev, strobe_event_type_find_field (ev->type, "Timestamp"));
+          gboolean on = strobe_event_get_uint_at (ev, strobe_event_type_find_field (ev->type, "Enabled")) != 0;
+          g_array_append_val (d->beta_toggles, ts);
+          g_array_append_val (d->beta_states, on);
+        }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static gint
+compare_str (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (*(char **) a, *(char **) b);
+}
+
+static Decoded *
+decode (const char *path)
+{
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
+  g_autoptr (TestFuncAnalyzer) func = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) names = g_ptr_array_new ();
+  Decoded *d = g_new0 (Decoded, 1);
+  StrobeDecoderStats stats;
+  GPtrArray *threads;
+
+  d->alpha_times = g_array_new (FALSE, FALSE, sizeof (guint64));
+  d->beta_times = g_array_new (FALSE, FALSE, sizeof (guint64));
+  d->beta_toggles = g_array_new (FALSE, FALSE, sizeof (guint64));
+  d->beta_states = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  func = test_func_analyzer_new (R_SPEC, "Ctl", "Spec", on_event, d);
+  test_func_analyzer_add (func, R_ALPHA, "Ctl", "Alpha");
+  test_func_analyzer_add (func, R_BETA, "Ctl", "Beta");
+  test_func_analyzer_add (func, R_ANNOUNCE, "$Trace", "ChannelAnnounce");
+  test_func_analyzer_add (func, R_TOGGLE, "$Trace", "ChannelToggle");
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (info));
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (func));
+  strobe_decoder_read_file (decoder, path, NULL, &error);
+  g_assert_no_error (error);
+  d->clean = strobe_decoder_get_ended_cleanly (decoder);
+  d->control_port = strobe_decoder_get_metadata (decoder)->control_port;
+  d->frequency = strobe_decoder_get_metadata (decoder)->clock_frequency;
+  strobe_decoder_get_stats (decoder, &stats);
+  d->late = stats.late_events;
+  d->gaps = stats.gaps;
+  threads = strobe_info_analyzer_get_threads (info);
+  for (guint i = 0; i < threads->len; i++)
+    {
+      StrobeInfoThread *th = g_ptr_array_index (threads, i);
+      if (th->name)
+        g_ptr_array_add (names, th->name);
+    }
+  g_ptr_array_sort (names, compare_str);
+  g_ptr_array_add (names, NULL);
+  d->thread_names = g_strjoinv (" ", (char **) names->pdata);
+  return d;
+}
+
+static void
+decoded_free (Decoded *d)
+{
+  g_array_unref (d->alpha_times);
+  g_array_unref (d->beta_times);
+  g_array_unref (d->beta_toggles);
+  g_array_unref (d->beta_states);
+  g_free (d->thread_names);
+  g_free (d);
+}
+
+static guint
+count_before (GArray *times, guint64 t)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < times->len; i++)
+    n += g_array_index (times, guint64, i) < t;
+  return n;
+}
+
+/* ---- recorder fixture ------------------------------------------------------------- */
+
+typedef struct
+{
+  char           *dir;
+  StrobeStore    *store;
+  StrobeRecorder *recorder;
+  GPtrArray      *ended;
+} Rec;
+
+static void
+on_ended (StrobeRecorder *recorder, StrobeSession *session, Rec *r)
+{
+  g_ptr_array_add (r->ended, g_object_ref (session));
+}
+
+static Rec *
+rec_start (void)
+{
+  g_autoptr (GError) error = NULL;
+  Rec *r = g_new0 (Rec, 1);
+
+  r->dir = make_temp_dir ();
+  r->store = strobe_store_new (r->dir, &error);
+  g_assert_no_error (error);
+  r->recorder = strobe_recorder_new (r->store);
+  strobe_recorder_set_port (r->recorder, 0);
+  strobe_recorder_start (r->recorder, &error);
+  g_assert_no_error (error);
+  r->ended = g_ptr_array_new_with_free_func (g_object_unref);
+  g_signal_connect (r->recorder, "session-ended", G_CALLBACK (on_ended), r);
+  return r;
+}
+
+static char *
+rec_address (Rec *r)
+{
+  return g_strdup_printf ("127.0.0.1:%u", strobe_recorder_get_port (r->recorder));
+}
+
+/* The stored path of the @n-th recording once it has ended. */
+static const char *
+rec_wait_trace (Rec *r, guint n)
+{
+  gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  StrobeTrace *trace;
+
+  while (r->ended->len < n && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE) || (g_usleep (1000), TRUE);
+  g_assert_cmpuint (r->ended->len, >=, n);
+  trace = strobe_store_lookup_trace (r->store,
+                                     strobe_session_get_trace_id (g_ptr_array_index (r->ended, n - 1)));
+  g_assert_nonnull (trace);
+  return strobe_trace_get_path (trace);
+}
+
+static void
+rec_free (Rec *r)
+{
+  strobe_recorder_stop (r->recorder);
+  g_object_unref (r->recorder);
+  g_object_unref (r->store);
+  g_ptr_array_unref (r->ended);
+  remove_tree (r->dir);
+  g_free (r->dir);
+  g_free (r);
+}
+
+/* ---- tests -------------------------------------------------------------------------- */
+
+/* The program runs with no output; a client finds it by name, sends it to a recorder,
+ * switches Beta on and off, stops; then again. */
+static void
+test_late_connect (void)
+{
+  Rec *r = rec_start ();
+  Target *t = target_start (NULL, NULL);
+  g_autofree char *disc_dir = target_discovery_dir (t);
+  g_autoptr (StrobeDiscovery) discovery = strobe_discovery_new (disc_dir);
+  g_autoptr (StrobeControlClient) c = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *host = NULL;
+  g_autofree char *addr = rec_address (r);
+  g_autofree char *reply = NULL;
+  guint16 port = 0;
+  guint64 connect_time, slack;
+  Decoded *d, *d2;
+
+  /* Found by name through discovery, not tracing yet. */
+  strobe_discovery_resolve (discovery, "control-target", &host, &port, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (port, ==, t->port);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (discovery)), ==, 1);
+  {
+    g_autoptr (StrobeProcessInfo) info = g_list_model_get_item (G_LIST_MODEL (discovery), 0);
+    g_assert_false (strobe_process_info_get_tracing (info));
+    g_assert_cmpstr (strobe_process_info_get_program (info), ==, "control-target");
+  }
+
+  g_usleep (300 * 1000);   /* history for the tail */
+  c = strobe_control_client_new (host, port);
+  g_assert_cmpuint (status_uint (c, "tail_packets"), >, 0);
+  connect_time = target_time (t);
+  strobe_control_client_send_to (c, addr, &error);
+  g_assert_no_error (error);
+  strobe_discovery_refresh (discovery);
+  {
+    g_autoptr (StrobeProcessInfo) info = g_list_model_get_item (G_LIST_MODEL (discovery), 0);
+    g_assert_true (strobe_process_info_get_tracing (info));
+  }
+  g_usleep (100 * 1000);
+  strobe_control_client_set_channels (c, "Beta", TRUE, &error);
+  g_assert_no_error (error);
+  g_usleep (300 * 1000);
+  strobe_control_client_set_channels (c, "Beta", FALSE, &error);
+  g_assert_no_error (error);
+  g_usleep (100 * 1000);
+  strobe_control_client_stop (c, &error);
+  g_assert_no_error (error);
+
+  d = decode (rec_wait_trace (r, 1));
+  g_assert_true (d->clean);
+  g_assert_cmpuint (d->control_port, ==, t->port);
+  /* Names from before the connect resolved: the important cache came first. */
+  g_assert_true (d->spec);
+  g_assert_nonnull (strstr (d->thread_names, "alpha-worker"));
+  g_assert_nonnull (strstr (d->thread_names, "beta-worker"));
+  /* The tail: history from before the connect. */
+  g_assert_cmpuint (count_before (d->alpha_times, connect_time), >, 100);
+  /* Beta toggled on then off, and none of its events outside that window (the event's
+   * time is read after its channel check, so allow a scheduling slack of 20 ms). */
+  g_assert_cmpuint (d->beta_toggles->len, ==, 2);
+  g_assert_true (g_array_index (d->beta_states, gboolean, 0));
+  g_assert_false (g_array_index (d->beta_states, gboolean, 1));
+  g_assert_cmpuint (d->beta_times->len, >, 10);
+  slack = d->frequency / 50;
+  for (guint i = 0; i < d->beta_times->len; i++)
+    {
+      guint64 bt = g_array_index (d->beta_times, guint64, i);
+      g_assert_cmpuint (bt + slack, >=, g_array_index (d->beta_toggles, guint64, 0));
+      g_assert_cmpuint (bt, <=, g_array_index (d->beta_toggles, guint64, 1) + slack);
+    }
+  g_test_message ("first trace: %u alpha (%u before connect), %u beta, %" G_GUINT64_FORMAT
+                  " late, %" G_GUINT64_FORMAT " gaps", d->alpha_times->len,
+                  count_before (d->alpha_times, connect_time), d->beta_times->len, d->late, d->gaps);
+
+  /* A second connect after stop: complete on its own, without the first one's events. */
+  g_usleep (100 * 1000);
+  reply = send_ok (c, "channels");
+  g_assert_nonnull (strstr (reply, "Beta=off"));
+  strobe_control_client_send_to (c, addr, &error);
+  g_assert_no_error (error);
+  g_usleep (100 * 1000);
+  strobe_control_client_stop (c, &error);
+  g_assert_no_error (error);
+  d2 = decode (rec_wait_trace (r, 2));
+  g_assert_true (d2->clean);
+  g_assert_true (d2->spec);
+  g_assert_nonnull (strstr (d2->thread_names, "alpha-worker"));
+  g_assert_cmpuint (d2->alpha_times->len, >, 0);
+  g_assert_cmpuint (g_array_index (d2->alpha_times, guint64, 0), >,
+                    g_array_index (d->alpha_times, guint64, d->alpha_times->len - 1));
+  g_assert_cmpuint (d2->beta_times->len, ==, 0);
+
+  decoded_free (d);
+  decoded_free (d2);
+  target_stop (t);
+  rec_free (r);
+}
+
+/* The asked port is taken: the server hops, and the trace says where it went. */
+static void
+test_port_hop (void)
+{
+  g_autoptr (GSocketListener) listener = g_socket_listener_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (StrobeControlClient) c = NULL;
+  g_autofree char *taken = NULL;
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *file = g_build_filename (dir, "hop.strobe", NULL);
+  g_autofree char *cmd = g_strconcat ("write-to ", file, NULL);
+  g_autofree char *r1 = NULL, *r2 = NULL;
+  const char *env[3] = { "STROBE_CONTROL_PORT", NULL, NULL };
+  guint16 port;
+  Target *t;
+  Decoded *d;
+
+  port = g_socket_listener_add_any_inet_port (listener, NULL, &error);
+  g_assert_no_error (error);
+  taken = g_strdup_printf ("%u", port);
+  env[1] = taken;
+  t = target_start (NULL, env);
+  g_assert_cmpuint (t->port, !=, port);
+  c = target_client (t);
+  r1 = send_ok (c, cmd);
+  g_usleep (50 * 1000);
+  r2 = send_ok (c, "stop");
+  d = decode (file);
+  g_assert_cmpuint (d->control_port, ==, t->port);
+  decoded_free (d);
+  target_stop (t);
+  remove_tree (dir);
+}
+
+/* Malformed and oversize lines are answered with an error, counted, and not run; the
+ * connection stays usable. */
+static void
+test_malformed (void)
+{
+  Target *t = target_start (NULL, NULL);
+  g_autoptr (GSocketClient) sc = g_socket_client_new ();
+  g_autoptr (GSocketConnection) conn = NULL;
+  g_autoptr (GDataInputStream) in = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (StrobeControlClient) c = NULL;
+  g_autoptr (GString) big = g_string_new (NULL);
+  GOutputStream *out;
+  const char *bad[] = {
+    "frobnicate\n", "channels Beta maybe\n", "send-to\n", "send-to a b\n", "snapshot\n",
+    "snapshot print-to x\n", "stop now\n", "status\x01\n",
+  };
+  char *line;
+
+  conn = g_socket_client_connect_to_host (sc, "127.0.0.1", t->port, NULL, &error);
+  g_assert_no_error (error);
+  out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
+  in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (conn)));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_output_stream_write_all (out, bad[i], strlen (bad[i]), NULL, NULL, &error);
+      g_assert_no_error (error);
+      line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (g_str_has_prefix (line, "error "));
+      g_free (line);
+    }
+  /* 64 KiB without a newline, then "stop": one error for the whole line, nothing run. */
+  for (guint i = 0; i < 64 * 1024 / 8; i++)
+    g_string_append (big, "channels");
+  g_string_append (big, " all on\r\nstatus\r\n");
+  g_output_stream_write_all (out, big->str, big->len, NULL, NULL, &error);
+  g_assert_no_error (error);
+  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+  g_assert_cmpstr (line, ==, "error line too long (limit 1024 bytes)");
+  g_free (line);
+  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+  g_assert_true (g_str_has_prefix (line, "ok program=control-target"));
+  g_assert_nonnull (strstr (line, " oversize=1 "));
+  g_assert_nonnull (strstr (line, " malformed=8 "));
+  g_free (line);
+
+  c = target_client (t);
+  {
+    g_autoptr (GHashTable) channels = strobe_control_client_list_channels (c, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (g_hash_table_lookup (channels, "Beta"), ==, "off");   /* "all on" never ran */
+    g_assert_cmpstr (g_hash_table_lookup (channels, "Alpha"), ==, "on");
+  }
+  g_assert_cmpuint (status_uint (c, "oversize"), ==, 1);
+  g_assert_cmpuint (status_uint (c, "tracing"), ==, 0);
+  target_stop (t);
+}
+
+/* With a write directory, write-to stays inside it whatever the path says. */
+static void
+test_write_dir (void)
+{
+  g_autofree char *base = make_temp_dir ();
+  g_autofree char *allowed = g_build_filename (base, "allowed", NULL);
+  g_autofree char *outside = g_build_filename (base, "outside", NULL);
+  g_autofree char *link_dir = g_build_filename (allowed, "escape", NULL);
+  g_autofree char *link_file = g_build_filename (allowed, "trap.strobe", NULL);
+  g_autofree char *victim = g_build_filename (outside, "victim.strobe", NULL);
+  g_autofree char *abs_out = g_strconcat ("write-to ", outside, "/abs.strobe", NULL);
+  g_autofree char *abs_in = g_strconcat ("write-to ", allowed, "/abs-in.strobe", NULL);
+  g_autofree char *good = g_build_filename (allowed, "sub", "good.strobe", NULL);
+  g_autofree char *sub = g_build_filename (allowed, "sub", NULL);
+  const char *env[] = { "STROBE_CONTROL_WRITE_DIR", allowed, NULL };
+  g_autoptr (StrobeControlClient) c = NULL;
+  g_autofree char *r1 = NULL, *r2 = NULL, *r3 = NULL, *r4 = NULL;
+  Target *t;
+
+  g_assert_cmpint (g_mkdir (allowed, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (outside, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  g_assert_cmpint (symlink (outside, link_dir), ==, 0);
+  g_assert_cmpint (symlink (victim, link_file), ==, 0);
+  t = target_start (NULL, env);
+  c = target_client (t);
+
+  send_refused (c, "write-to ../outside/x.strobe", "escapes");
+  send_refused (c, "write-to sub/../../outside/x.strobe", "escapes");
+  send_refused (c, abs_out, "escapes");
+  send_refused (c, "write-to escape/x.strobe", "escapes");       /* symlinked directory */
+  send_refused (c, "write-to trap.strobe", "symbolic link");     /* symlinked file */
+  send_refused (c, "snapshot write-to ../snap.strobe", "escapes");
+  g_assert_cmpuint (status_uint (c, "refused"), ==, 6);
+  g_assert_false (g_file_test (victim, G_FILE_TEST_EXISTS));
+  g_assert_cmpuint (status_uint (c, "tracing"), ==, 0);
+
+  r1 = send_ok (c, "write-to sub/good.strobe");
+  r2 = send_ok (c, "stop");
+  g_assert_true (g_file_test (good, G_FILE_TEST_IS_REGULAR));
+  r3 = send_ok (c, abs_in);
+  r4 = send_ok (c, "stop");
+  target_stop (t);
+  remove_tree (base);
+}
+
+static gboolean
+interface_address (char *buf, gsize size)
+{
+  struct ifaddrs *list, *ifa;
+  gboolean found = FALSE;
+
+  if (getifaddrs (&list) < 0)
+    return FALSE;
+  for (ifa = list; ifa && !found; ifa = ifa->ifa_next)
+    if (ifa->ifa_addr && ifa->ifa_addr->sa_family == AF_INET)
+      {
+        struct in_addr a = ((struct sockaddr_in *) ifa->ifa_addr)->sin_addr;
+        if ((ntohl (a.s_addr) >> 24) != 127)
+          found = inet_ntop (AF_INET, &a, buf, (socklen_t) size) != NULL;
+      }
+  freeifaddrs (list);
+  return found;
+}
+
+/* The listening address in /proc/net/tcp for @port, as hex ("0100007F" = 127.0.0.1). */
+static char *
+listen_address (guint16 port)
+{
+  g_autofree char *text = NULL;
+  g_auto (GStrv) lines = NULL;
+  g_autofree char *want = g_strdup_printf (":%04X", port);
+
+  g_assert_true (g_file_get_contents ("/proc/net/tcp", &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 1; lines[i]; i++)
+    {
+      g_auto (GStrv) f = g_strsplit_set (g_strstrip (lines[i]), " ", -1);
+      g_autoptr (GPtrArray) w = g_ptr_array_new ();
+      for (guint j = 0; f[j]; j++)
+        if (*f[j])
+          g_ptr_array_add (w, f[j]);
+      if (w->len > 3 && g_str_has_suffix (w->pdata[1], want) && g_str_equal (w->pdata[3], "0A"))
+        return g_strndup (w->pdata[1], 8);
+    }
+  return NULL;
+}
+
+/* Loopback only unless asked; a remote peer may not write-to without a write directory. */
+static void
+test_listen (void)
+{
+  const char *env_all[] = { "STROBE_CONTROL_LISTEN", "all", NULL };
+  char ip[64];
+  Target *t = target_start (NULL, NULL);
+  g_autofree char *a1 = listen_address (t->port);
+  g_autofree char *a2 = NULL;
+
+  g_assert_cmpstr (a1, ==, "0100007F");
+  target_stop (t);
+
+  t = target_start (NULL, env_all);
+  a2 = listen_address (t->port);
+  g_assert_cmpstr (a2, ==, "00000000");
+  if (interface_address (ip, sizeof ip))
+    {
+      g_autoptr (StrobeControlClient) remote = strobe_control_client_new (ip, t->port);
+      g_autoptr (StrobeControlClient) local = target_client (t);
+      g_autofree char *reply = send_ok (remote, "status");   /* reads are fine */
+
+      send_refused (remote, "write-to /tmp/strobe-control-remote.strobe", "remote");
+      g_assert_false (g_file_test ("/tmp/strobe-control-remote.strobe", G_FILE_TEST_EXISTS));
+      g_assert_cmpuint (status_uint (local, "refused"), ==, 1);
+    }
+  else
+    g_test_message ("no non-loopback IPv4 address: remote write-to not tested");
+  target_stop (t);
+}
+
+/* A snapshot of recent history while tracing carries on. */
+static void
+test_snapshot (void)
+{
+  Target *t = target_start (NULL, NULL);
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *main_file = g_build_filename (dir, "main.strobe", NULL);
+  g_autofree char *snap_file = g_build_filename (dir, "snap.strobe", NULL);
+  g_autofree char *c1 = g_strconcat ("write-to ", main_file, NULL);
+  g_autofree char *c2 = g_strconcat ("snapshot write-to ", snap_file, NULL);
+  g_autoptr (StrobeControlClient) c = target_client (t);
+  g_autofree char *r1 = NULL, *r2 = NULL, *r3 = NULL;
+  guint64 before;
+  Decoded *snap, *full;
+
+  g_usleep (200 * 1000);
+  before = target_time (t);
+  r1 = send_ok (c, c1);
+  g_usleep (200 * 1000);
+  r2 = send_ok (c, c2);
+  g_assert_cmpuint (status_uint (c, "tracing"), ==, 1);
+  g_usleep (100 * 1000);
+  r3 = send_ok (c, "stop");
+
+  snap = decode (snap_file);
+  full = decode (main_file);
+  g_assert_true (snap->clean);
+  g_assert_true (snap->spec);
+  g_assert_nonnull (strstr (snap->thread_names, "alpha-worker"));
+  /* The whole tail: from before the output started, through the snapshot. */
+  g_assert_cmpuint (count_before (snap->alpha_times, before), >, 0);
+  g_assert_cmpuint (snap->alpha_times->len, >, count_before (snap->alpha_times, before));
+  /* The output went on past the snapshot. */
+  g_assert_cmpuint (g_array_index (full->alpha_times, guint64, full->alpha_times->len - 1), >,
+                    g_array_index (snap->alpha_times, guint64, snap->alpha_times->len - 1));
+  decoded_free (snap);
+  decoded_free (full);
+  target_stop (t);
+  remove_tree (dir);
+}
+
+/* The tail is bounded by its size; 0 disables it. */
+static void
+test_tail_size (void)
+{
+  const char *env_off[] = { "STROBE_TAIL_MB", "0", NULL };
+  const char *env_one[] = { "STROBE_TAIL_MB", "1", NULL };
+  Target *t = target_start ("20", env_off);
+  g_autoptr (StrobeControlClient) c = target_client (t);
+  g_autoptr (StrobeControlClient) c2 = NULL;
+
+  g_usleep (200 * 1000);
+  g_assert_cmpuint (status_uint (c, "tail_limit"), ==, 0);
+  g_assert_cmpuint (status_uint (c, "tail_packets"), ==, 0);
+  target_stop (t);
+
+  t = target_start ("0", env_one);
+  c2 = target_client (t);
+  g_usleep (500 * 1000);
+  g_assert_cmpuint (status_uint (c2, "tail_limit"), ==, 1024 * 1024);
+  g_assert_cmpuint (status_uint (c2, "tail_bytes"), <=, 1024 * 1024);
+  g_assert_cmpuint (status_uint (c2, "tail_bytes"), >, 512 * 1024);
+  target_stop (t);
+}
+
+/* Discovery follows programs as they come, change state and go; stale entries vanish. */
+static void
+count_changes (GListModel *model, guint pos, guint removed, guint added, guint *n)
+{
+  (*n)++;
+}
+
+static void
+test_discovery (void)
+{
+  Target *t = target_start (NULL, NULL);
+  g_autofree char *dir = target_discovery_dir (t);
+  g_autofree char *stale = g_build_filename (dir, "999999999.discovery", NULL);
+  g_autofree char *recycled = g_strdup_printf ("%s/%u.discovery", dir, (guint) getpid ());
+  g_autoptr (StrobeDiscovery) discovery = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (StrobeControlClient) c = target_client (t);
+  g_autofree char *r1 = NULL, *r2 = NULL;
+  g_autofree char *file = g_build_filename (t->runtime_dir, "d.strobe", NULL);
+  g_autofree char *cmd = g_strconcat ("write-to ", file, NULL);
+  g_autofree char *host = NULL;
+  guint changes = 0;
+  guint16 port;
+  gint64 until;
+
+  /* A dead process's entry, and one whose pid was reused (our pid, other start ticks). */
+  g_assert_true (g_file_set_contents (stale, "strobe-discovery=1\nprogram=ghost\npid=999999999\ncontrol_port=1985\n", -1, NULL));
+  {
+    g_autofree char *text = g_strdup_printf ("strobe-discovery=1\nprogram=ghost\npid=%u\ncontrol_port=1985\nproc_start_ticks=1\n",
+                                             (guint) getpid ());
+    g_assert_true (g_file_set_contents (recycled, text, -1, NULL));
+  }
+  discovery = strobe_discovery_new (dir);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (discovery)), ==, 1);
+  g_assert_false (g_file_test (stale, G_FILE_TEST_EXISTS));
+  g_assert_false (g_file_test (recycled, G_FILE_TEST_EXISTS));
+  strobe_discovery_resolve (discovery, "ghost", &host, &port, &error);
+  g_assert_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+
+  /* The monitor sees the tracing state change without a refresh from us. */
+  strobe_discovery_watch (discovery, &error);
+  g_assert_no_error (error);
+  g_signal_connect (discovery, "items-changed", G_CALLBACK (count_changes), &changes);
+  r1 = send_ok (c, cmd);
+  until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  while (changes == 0 && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, TRUE);
+  {
+    g_autoptr (StrobeProcessInfo) info = g_list_model_get_item (G_LIST_MODEL (discovery), 0);
+    g_assert_true (strobe_process_info_get_tracing (info));
+    g_assert_true (g_str_has_prefix (strobe_process_info_get_output (info), "file:"));
+  }
+  r2 = send_ok (c, "stop");
+  g_object_unref (g_steal_pointer (&discovery));
+  target_stop (t);
+}
+
+/* Async commands run in order and complete on the caller's context. */
+typedef struct
+{
+  GPtrArray *replies;
+  guint      pending;
+} AsyncState;
+
+static void
+async_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  AsyncState *s = data;
+  GError *error = NULL;
+  char *reply = strobe_control_client_send_finish (STROBE_CONTROL_CLIENT (source), result, &error);
+
+  g_ptr_array_add (s->replies, reply ? reply : g_strdup_printf ("ERROR %s", error->message));
+  g_clear_error (&error);
+  s->pending--;
+}
+
+static void
+test_async (void)
+{
+  Target *t = target_start (NULL, NULL);
+  g_autoptr (StrobeControlClient) c = target_client (t);
+  AsyncState s = { g_ptr_array_new_with_free_func (g_free), 4 };
+
+  strobe_control_client_send_async (c, "channels Beta on", NULL, async_done, &s);
+  strobe_control_client_send_async (c, "channels", NULL, async_done, &s);
+  strobe_control_client_send_async (c, "bogus", NULL, async_done, &s);
+  strobe_control_client_send_async (c, "channels Beta off", NULL, async_done, &s);
+  while (s.pending)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_cmpstr (s.replies->pdata[0], ==, "channels Beta on");
+  g_assert_nonnull (strstr (s.replies->pdata[1], "Beta=on"));
+  g_assert_cmpstr (s.replies->pdata[2], ==, "ERROR unknown command");
+  g_assert_cmpstr (s.replies->pdata[3], ==, "channels Beta off");
+  g_ptr_array_unref (s.replies);
+  target_stop (t);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/control/late-connect", test_late_connect);
+  g_test_add_func ("/control/port-hop", test_port_hop);
+  g_test_add_func ("/control/malformed", test_malformed);
+  g_test_add_func ("/control/write-dir", test_write_dir);
+  g_test_add_func ("/control/listen", test_listen);
+  g_test_add_func ("/control/snapshot", test_snapshot);
+  g_test_add_func ("/control/tail-size", test_tail_size);
+  g_test_add_func ("/control/discovery", test_discovery);
+  g_test_add_func ("/control/async", test_async);
+  return g_test_run ();
+}
