@@ -7,6 +7,10 @@
 #                           (extra arguments go to `meson test`)
 #   build-aux/dev.sh build  install packages and build only
 #   build-aux/dev.sh deps   install packages only
+#   build-aux/dev.sh check-sanitizers
+#                           install packages, then the whole test suite under
+#                           ASan+UBSan (_build-asan) and the runtime's threaded
+#                           tests under TSan (_build-tsan); .ci/run runs it too
 #
 # Works from any directory. Packages come from build-aux/debian-packages.txt
 # (Debian 12); apt is skipped when all of them are already installed. The build
@@ -17,6 +21,8 @@
 # Environment:
 #   STROBE_BUILD_DIR  build directory relative to the repository root (default _build)
 #   STROBE_SKIP_APT   set to 1 to never call apt-get (e.g. on a non-Debian machine)
+#   STROBE_ASAN_DIR, STROBE_TSAN_DIR  sanitizer build directories
+#                     (default _build-asan, _build-tsan)
 
 set -euo pipefail
 
@@ -38,7 +44,7 @@ say() { printf 'dev.sh: %s\n' "$*"; }
 die() { printf 'dev.sh: error: %s\n' "$*" >&2; exit 1; }
 
 usage() {
-  sed -n '2,21s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+  sed -n '2,25s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 # Run a program from the build tree, failing clearly when it was not built.
@@ -112,6 +118,45 @@ build() {
   meson compile -C "$BUILD_DIR"
 }
 
+# Sanitizer builds: their own directories, never -Dwerror (the main build checks
+# warnings; sanitizers make gcc warn differently). A sanitizer report fails the test
+# that triggered it: UBSan stops at the first finding instead of going on.
+SAN_ENV=(
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:halt_on_error=1:print_summary=1
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1:print_summary=1
+  TSAN_OPTIONS=halt_on_error=0:second_deadlock_stack=1:print_summary=1:suppressions=$ROOT/build-aux/tsan-suppressions.txt
+)
+
+configure_sanitizer() {
+  local dir=$1 sanitize=$2
+  if [[ -f "$dir/meson-private/coredata.dat" ]]; then
+    meson setup --reconfigure "$dir" -Dwerror=false -Db_sanitize="$sanitize" -Db_lundef=false
+  else
+    meson setup "$dir" -Dwerror=false -Db_sanitize="$sanitize" -Db_lundef=false
+  fi
+}
+
+# Every test under ASan+UBSan; the runtime's threaded tests (suite runtime and the
+# round trip) under TSan. The meson logs of these runs are
+# $ASAN_DIR/meson-logs/testlog.json, $TSAN_DIR/meson-logs/testlog.json and
+# $TSAN_DIR/meson-logs/testlog-roundtrip.json (.ci/run counts them).
+check_sanitizers() {
+  local asan_dir=${STROBE_ASAN_DIR:-_build-asan} tsan_dir=${STROBE_TSAN_DIR:-_build-tsan}
+  local status=0
+  install_packages
+  say "ASan+UBSan: every test ($asan_dir)"
+  configure_sanitizer "$asan_dir" address,undefined
+  env "${SAN_ENV[@]}" meson test -C "$asan_dir" --print-errorlogs --num-processes 2 "$@" \
+    || status=1
+  say "TSan: the runtime's threaded tests ($tsan_dir)"
+  configure_sanitizer "$tsan_dir" thread
+  env "${SAN_ENV[@]}" meson test -C "$tsan_dir" --print-errorlogs --num-processes 2 \
+    --suite runtime "$@" || status=1
+  env "${SAN_ENV[@]}" meson test -C "$tsan_dir" --print-errorlogs --num-processes 2 \
+    --logbase testlog-roundtrip roundtrip "$@" || status=1
+  return $status
+}
+
 cmd=${1:-}
 [[ $# -gt 0 ]] && shift
 
@@ -130,6 +175,9 @@ case "$cmd" in
     ;;
   deps)
     install_packages
+    ;;
+  check-sanitizers)
+    check_sanitizers "$@"
     ;;
   -h|--help|help)
     usage
