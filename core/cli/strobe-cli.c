@@ -17,6 +17,7 @@ static const StrobeCliCommand commands[] = {
   { "export", N_("Convert a trace: Chrome trace JSON (Perfetto), CSV of timers or scopes"), strobe_cli_export },
   { "ps", N_("List the traced programs running on this machine"), strobe_cli_ps },
   { "control", N_("Send a command to a running traced program (send-to, channels, stop…)"), strobe_cli_control },
+  { "serve", N_("Run the recorder and the store server without a window"), strobe_cli_serve },
 };
 
 static void

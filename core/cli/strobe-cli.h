@@ -29,6 +29,7 @@ int  strobe_cli_info (int argc, char **argv);
 int  strobe_cli_dump (int argc, char **argv);
 int  strobe_cli_ps (int argc, char **argv);
 int  strobe_cli_control (int argc, char **argv);
+int  strobe_cli_serve (int argc, char **argv);
 
 int  strobe_cli_stats (int argc, char **argv);
 int  strobe_cli_export (int argc, char **argv);
