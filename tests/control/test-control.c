@@ -10,6 +10,8 @@
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
+#include <signal.h>
+#include <stdio.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <unistd.h>
@@ -851,6 +853,101 @@ test_async (void)
   target_stop (t);
 }
 
+static char *
+run_cli (Target *t, int *status, const char *const *args)
+{
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  char *out = NULL;
+
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", t->runtime_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C", TRUE);
+  g_ptr_array_add (argv, (gpointer) g_getenv ("STROBE_CLI"));
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  *status = g_subprocess_get_exit_status (proc);
+  return out;
+}
+
+/* strobe-cli ps / control by pid and by name, and serve recording a late connect. */
+static void
+test_cli (void)
+{
+  Target *t = target_start (NULL, NULL);
+  g_autofree char *pid = g_strdup (g_subprocess_get_identifier (t->proc));
+  g_autofree char *store = make_temp_dir ();
+  g_autoptr (GSubprocess) serve = NULL;
+  g_autoptr (GDataInputStream) serve_out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *ps = NULL, *channels = NULL, *bad = NULL, *status = NULL, *sent = NULL, *stopped = NULL;
+  g_autofree char *dest = NULL;
+  g_autoptr (GDir) dir = NULL;
+  guint recorder_port = 0, store_port = 0;
+  int rc;
+
+  ps = run_cli (t, &rc, (const char *[]) { "ps", NULL });
+  g_assert_cmpint (rc, ==, 0);
+  g_assert_nonnull (strstr (ps, pid));
+  g_assert_nonnull (strstr (ps, "control-target"));
+  channels = run_cli (t, &rc, (const char *[]) { "control", pid, "channels", NULL });
+  g_assert_cmpint (rc, ==, 0);
+  g_assert_nonnull (strstr (channels, "Alpha on\nBeta off\n"));
+  bad = run_cli (t, &rc, (const char *[]) { "control", "no-such-program", "stop", NULL });
+  g_assert_cmpint (rc, ==, 1);
+
+  serve = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, g_getenv ("STROBE_CLI"), "serve",
+                            "--store-dir", store, "--recorder-port", "0", "--store-port", "0", NULL);
+  g_assert_no_error (error);
+  serve_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (serve));
+  line = g_data_input_stream_read_line (serve_out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (sscanf (line, "recorder on port %u, store on port %u", &recorder_port, &store_port), ==, 2);
+  dest = g_strdup_printf ("127.0.0.1:%u", recorder_port);
+  sent = run_cli (t, &rc, (const char *[]) { "control", "control-target", "send-to", dest, NULL });
+  g_assert_cmpint (rc, ==, 0);
+  status = run_cli (t, &rc, (const char *[]) { "control", "control-target", "status", NULL });
+  g_assert_nonnull (strstr (status, "tracing 1\n"));
+  g_usleep (100 * 1000);
+  stopped = run_cli (t, &rc, (const char *[]) { "control", pid, "stop", NULL });
+  g_assert_cmpint (rc, ==, 0);
+  g_clear_pointer (&line, g_free);
+  line = g_data_input_stream_read_line (serve_out, NULL, NULL, &error);   /* recording … */
+  g_assert_true (g_str_has_prefix (line, "recording control-target"));
+  g_clear_pointer (&line, g_free);
+  line = g_data_input_stream_read_line (serve_out, NULL, NULL, &error);   /* finished … */
+  g_assert_true (g_str_has_prefix (line, "finished control-target"));
+  g_subprocess_send_signal (serve, SIGTERM);
+  g_subprocess_wait_check (serve, NULL, &error);
+  g_assert_no_error (error);
+  dir = g_dir_open (store, 0, &error);
+  g_assert_no_error (error);
+  {
+    const char *name;
+    gboolean found = FALSE;
+    while ((name = g_dir_read_name (dir)))
+      if (g_str_has_suffix (name, ".strobe"))
+        {
+          g_autofree char *path = g_build_filename (store, name, NULL);
+          Decoded *d = decode (path);
+          g_assert_true (d->clean);
+          g_assert_true (d->spec);
+          decoded_free (d);
+          found = TRUE;
+        }
+    g_assert_true (found);
+  }
+  target_stop (t);
+  remove_tree (store);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -864,5 +961,6 @@ main (int argc, char **argv)
   g_test_add_func ("/control/tail-size", test_tail_size);
   g_test_add_func ("/control/discovery", test_discovery);
   g_test_add_func ("/control/async", test_async);
+  g_test_add_func ("/control/cli", test_cli);
   return g_test_run ();
 }
