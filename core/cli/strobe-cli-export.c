@@ -19,6 +19,7 @@ static const StrobeCliExporter exporters[] = {
   { "chrome-json", "timeline", TRUE, N_("CPU scopes, threads, frames, bookmarks, regions and counters in Chrome's trace event format (Perfetto opens it)"), strobe_cli_export_chrome_json },
   { "csv",         "timers",   TRUE, N_("timer statistics per scope name"), strobe_cli_export_timers_csv },
   { "csv",         "scopes",   TRUE, N_("every CPU scope: thread, depth, begin, end, name"), strobe_cli_export_scopes_csv },
+  { "csv",         "log",      FALSE, N_("every log message: time, thread, category, verbosity, file, line, text"), strobe_cli_export_log_csv },
 };
 
 /* ---- helpers ------------------------------------------------------------------------ */

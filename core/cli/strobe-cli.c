@@ -18,6 +18,9 @@ static const StrobeCliCommand commands[] = {
   { "ps", N_("List the traced programs running on this machine"), strobe_cli_ps },
   { "control", N_("Send a command to a running traced program (send-to, channels, stop…)"), strobe_cli_control },
   { "serve", N_("Run the recorder and the store server without a window"), strobe_cli_serve },
+  { "log", N_("Print the log messages of a trace, filtered by verbosity, category, thread, text"), strobe_cli_log },
+  { "memory", N_("Summarise the memory allocations of a trace: totals, peak, heaps, tags, leaks"), strobe_cli_memory },
+  { "run", N_("Run a program with its allocations traced (LD_PRELOAD), no code change"), strobe_cli_run },
 };
 
 static void

@@ -32,6 +32,9 @@ int  strobe_cli_control (int argc, char **argv);
 int  strobe_cli_serve (int argc, char **argv);
 
 int  strobe_cli_stats (int argc, char **argv);
+int  strobe_cli_log (int argc, char **argv);
+int  strobe_cli_memory (int argc, char **argv);
+int  strobe_cli_run (int argc, char **argv);
 int  strobe_cli_export (int argc, char **argv);
 
 /* ---- the timeline (strobe-cli-timeline.c), for stats and export ------------------- */
@@ -78,6 +81,7 @@ typedef struct
 int  strobe_cli_export_chrome_json (StrobeCliExportArgs *args);
 int  strobe_cli_export_timers_csv  (StrobeCliExportArgs *args);
 int  strobe_cli_export_scopes_csv  (StrobeCliExportArgs *args);
+int  strobe_cli_export_log_csv     (StrobeCliExportArgs *args);   /* strobe-cli-log.c */
 
 /* Parses the subcommand's options and its single FILE argument; prints the problem and
  * returns FALSE on a usage error. */

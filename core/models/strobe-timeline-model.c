@@ -31,7 +31,6 @@ typedef struct
 {
   guint32 name_id;
   guint64 begin;
-  guint16 lane;
 } OpenRegion;
 
 typedef struct
@@ -535,7 +534,7 @@ static void
 close_region (StrobeTimelineModel *self, guint i, guint64 end, guint8 flags)
 {
   OpenRegion *o = &g_array_index (self->open_regions, OpenRegion, i);
-  StrobeTimelineRegion r = { o->begin, MAX (end, o->begin), o->name_id, o->lane, flags };
+  StrobeTimelineRegion r = { o->begin, MAX (end, o->begin), o->name_id, 0, flags };
 
   g_array_append_val (self->regions, r);
   g_array_remove_index (self->open_regions, i);
@@ -629,19 +628,7 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
         note_time (self, t);
         if (route == ROUTE_REGION_BEGIN)
           {
-            OpenRegion o = { name_id, t, 0 };
-            /* The lowest lane no open region uses. */
-            for (gboolean taken = TRUE; taken; )
-              {
-                taken = FALSE;
-                for (guint i = 0; i < self->open_regions->len; i++)
-                  if (g_array_index (self->open_regions, OpenRegion, i).lane == o.lane)
-                    {
-                      o.lane++;
-                      taken = TRUE;
-                      break;
-                    }
-              }
+            OpenRegion o = { name_id, t };
             g_array_append_val (self->open_regions, o);
           }
         else
@@ -1269,33 +1256,43 @@ region_cmp (gconstpointer a, gconstpointer b)
   const StrobeTimelineRegion *x = a, *y = b;
   if (x->begin != y->begin)
     return x->begin < y->begin ? -1 : 1;
-  return x->lane < y->lane ? -1 : x->lane > y->lane;
+  return x->end > y->end ? -1 : x->end < y->end;
 }
 
 guint
 strobe_timeline_model_get_regions (StrobeTimelineModel *self, guint64 t0, guint64 t1, GArray *out)
 {
+  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+  g_autoptr (GArray) lane_ends = g_array_new (FALSE, FALSE, sizeof (guint64));
   guint start = out->len;
 
-  /* Regions are few (they mark phases, not calls): a scan is fine. */
+  /* Regions are few (they mark phases, not calls): every query lays all of them out in
+   * lanes (greedy by begin time: the lowest lane free at its begin), so a region keeps its
+   * lane whatever the window. */
   g_rw_lock_reader_lock (&self->lock);
-  for (guint i = 0; i < self->regions->len; i++)
-    {
-      StrobeTimelineRegion *r = &g_array_index (self->regions, StrobeTimelineRegion, i);
-      if (r->begin <= t1 && r->end >= t0)
-        g_array_append_val (out, *r);
-    }
+  g_array_append_vals (all, self->regions->data, self->regions->len);
   for (guint i = 0; i < self->open_regions->len; i++)
     {
       OpenRegion *o = &g_array_index (self->open_regions, OpenRegion, i);
-      StrobeTimelineRegion r = { o->begin, MAX (self->last_time, o->begin), o->name_id, o->lane, STROBE_SCOPE_OPEN };
-      if (r.begin <= t1 && r.end >= t0)
-        g_array_append_val (out, r);
+      StrobeTimelineRegion r = { o->begin, MAX (self->last_time, o->begin), o->name_id, 0, STROBE_SCOPE_OPEN };
+      g_array_append_val (all, r);
     }
   g_rw_lock_reader_unlock (&self->lock);
-  if (out->len > start)
-    qsort (&g_array_index (out, StrobeTimelineRegion, start), out->len - start,
-           sizeof (StrobeTimelineRegion), region_cmp);
+  g_array_sort (all, region_cmp);
+  for (guint i = 0; i < all->len; i++)
+    {
+      StrobeTimelineRegion *r = &g_array_index (all, StrobeTimelineRegion, i);
+      guint lane = 0;
+
+      while (lane < lane_ends->len && g_array_index (lane_ends, guint64, lane) > r->begin)
+        lane++;
+      if (lane == lane_ends->len)
+        g_array_set_size (lane_ends, lane + 1);
+      g_array_index (lane_ends, guint64, lane) = r->end;
+      r->lane = (guint16) MIN (lane, G_MAXUINT16);
+      if (r->begin <= t1 && r->end >= t0)
+        g_array_append_val (out, *r);
+    }
   return out->len - start;
 }
 

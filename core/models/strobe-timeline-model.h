@@ -62,7 +62,7 @@ typedef struct
   guint64 begin;
   guint64 end;
   guint32 name_id;
-  guint16 lane;         /* 0.. : the lowest lane free when it began, so overlapping regions stack */
+  guint16 lane;         /* 0..: the lowest lane free at its begin (by begin time), so overlaps stack */
   guint8  flags;
 } StrobeTimelineRegion;
 

@@ -98,7 +98,8 @@ check_stat (GArray *stats, const char *name, guint64 count, guint64 incl, guint6
 {
   const StrobeTimerStat *s = find_stat (stats, name);
 
-  g_assert_nonnull (s);
+  if (s == NULL)
+    g_error ("no statistics for %s", name);
   g_assert_cmpuint (s->count, ==, count);
   g_assert_cmpuint (s->inclusive, ==, incl);
   g_assert_cmpuint (s->exclusive, ==, excl);
@@ -517,7 +518,7 @@ typedef struct
 {
   StrobeTimelineModel *timeline;
   gint                 stop;
-  guint                rounds;
+  gint                 rounds;
 } Reader;
 
 static gpointer
@@ -551,7 +552,7 @@ reader_main (gpointer data)
           stats = strobe_timer_stats_compute (r->timeline, first, last, STROBE_TIMER_STATS_ALL_THREADS);
           g_array_unref (stats);
         }
-      r->rounds++;
+      g_atomic_int_inc (&r->rounds);
     }
   return NULL;
 }
@@ -576,25 +577,68 @@ test_live (void)
     {
       g_assert_true (strobe_decoder_feed (decoder, (const guint8 *) data + pos, MIN (997, len - pos), &error));
       g_assert_no_error (error);
-      /* Scopes still open while streaming show up flagged. */
-      if (pos == 997 * 50)
+      /* Now and then let the reader finish a round against the model as it is. */
+      if (pos % (997 * 16) == 0)
         {
-          g_autoptr (GArray) open = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
-          g_autoptr (GArray) ids = strobe_timeline_model_get_threads (timeline);
-          guint64 first, last;
-          strobe_timeline_model_get_time_range (timeline, &first, &last);
-          strobe_timeline_model_get_scopes (timeline, g_array_index (ids, guint16, 0), 0, last, last, open);
-          g_assert_cmpuint (open->len, ==, 1);
-          g_assert_cmpuint (g_array_index (open, StrobeTimelineScope, 0).flags, ==, STROBE_SCOPE_OPEN);
+          gint seen = g_atomic_int_get (&r.rounds);
+          while (g_atomic_int_get (&r.rounds) == seen)
+            g_thread_yield ();
         }
     }
   g_assert_true (strobe_decoder_finish (decoder, &error));
   g_atomic_int_set (&r.stop, 1);
   g_thread_join (reader);
-  g_assert_cmpuint (r.rounds, >, 0);
+  g_assert_cmpint (r.rounds, >, 0);
   tids = strobe_timeline_model_get_threads (timeline);
   check_queries (timeline, g_array_index (tids, guint16, 0), TRUE);
   remove_recording (trace);
+}
+
+/* A scope open when the data stops is shown open (live) until the trace ends, then closed
+ * at its last timestamp and flagged. */
+static void
+test_open_scope (void)
+{
+  g_autofree char *trace = data_path ("golden-cpu-threads.strobe");
+  g_autofree char *data = NULL;
+  gsize len;
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (StrobeTimelineModel) timeline = strobe_timeline_model_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) tids = NULL;
+  guint open = 0, closed = 0;
+  guint64 first, last;
+
+  g_assert_true (g_file_get_contents (trace, &data, &len, NULL));
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (timeline));
+  g_assert_true (strobe_decoder_feed (decoder, (const guint8 *) data, len, &error));
+  for (int pass = 0; pass < 2; pass++)
+    {
+      g_assert_true (strobe_timeline_model_get_time_range (timeline, &first, &last));
+      tids = strobe_timeline_model_get_threads (timeline);
+      for (guint i = 0; i < tids->len; i++)
+        {
+          g_autoptr (GArray) scopes = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+          strobe_timeline_model_get_scopes (timeline, g_array_index (tids, guint16, i), 0, last, last, scopes);
+          for (guint k = 0; k < scopes->len; k++)
+            {
+              StrobeTimelineScope *s = &g_array_index (scopes, StrobeTimelineScope, k);
+              if (s->flags == 0)
+                continue;   /* the last scope of the thread that finished last */
+              g_assert_cmpstr (strobe_timeline_model_get_name (timeline, s->name_id), ==, "Open");
+              g_assert_cmpuint (s->end, ==, last);
+              if (s->flags == STROBE_SCOPE_OPEN)
+                open++;
+              else if (s->flags == STROBE_SCOPE_CLOSED_AT_END)
+                closed++;
+            }
+        }
+      g_clear_pointer (&tids, g_array_unref);
+      g_assert_cmpuint (open, ==, 1);
+      g_assert_cmpuint (closed, ==, pass);
+      if (pass == 0)
+        g_assert_true (strobe_decoder_finish (decoder, &error));
+    }
 }
 
 int
@@ -615,6 +659,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cpu/fresh/threads", test_fresh_threads);
   g_test_add_func ("/cpu/queries", test_queries);
   g_test_add_func ("/cpu/live", test_live);
+  g_test_add_func ("/cpu/open-scope", test_open_scope);
 
   return g_test_run ();
 }

@@ -1,0 +1,233 @@
+/* strobe-cli-log.c — `strobe-cli log FILE`: the Log channel's messages, filtered by
+ * verbosity, category, thread, text and time; and `export --format=csv --what=log`.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "strobe-analysis.h"
+#include "strobe-cli.h"
+#include "strobe-log-model.h"
+
+static int
+load_log (const char *file, StrobeLogModel **model)
+{
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(GError) error = NULL;
+
+  *model = strobe_log_model_new ();
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (*model));
+  if (!strobe_decoder_read_file (decoder, file, NULL, &error))
+    {
+      g_printerr ("strobe-cli: %s: %s\n", file, error->message);
+      return STROBE_CLI_DECODE_ERROR;
+    }
+  return STROBE_CLI_OK;
+}
+
+static gdouble
+seconds (guint64 t, guint64 freq, guint64 origin)
+{
+  if (freq == 0)
+    return 0;
+  return t >= origin ? (gdouble) (t - origin) / (gdouble) freq : -((gdouble) (origin - t) / (gdouble) freq);
+}
+
+static void
+append_csv (GString *out, const char *s)
+{
+  if (s[strcspn (s, ",\"\n\r")] == '\0')
+    {
+      g_string_append (out, s);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (; *s; s++)
+    {
+      if (*s == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *s);
+    }
+  g_string_append_c (out, '"');
+}
+
+int
+strobe_cli_export_log_csv (StrobeCliExportArgs *a)
+{
+  g_autoptr(StrobeLogModel) model = NULL;
+  int status = load_log (a->file, &model);
+  guint64 freq = 0, origin = 0, n;
+  GString *out = g_string_new ("time_s,thread,category,verbosity,file,line,message\n");
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  gboolean ok = TRUE;
+  gdouble from = 0, to = 0;
+
+  if (status != STROBE_CLI_OK)
+    a->decode_failed = TRUE;
+  if ((a->from && !strobe_cli_parse_time (a->from, &from)) || (a->to && !strobe_cli_parse_time (a->to, &to)))
+    {
+      g_printerr ("%s\n", _("strobe-cli: --from and --to take a time (1.5, 250ms, 10us…)"));
+      g_string_free (out, TRUE);
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  strobe_log_model_get_clock (model, &freq, &origin);
+  n = strobe_log_model_get_count (model);
+  for (guint64 i = 0; i < n && ok; i++)
+    {
+      StrobeLogMessage m;
+      gdouble t;
+
+      if (!strobe_log_model_get_message (model, i, &m))
+        break;
+      t = seconds (m.time, freq, origin);
+      if ((a->from && t < from) || (a->to && t > to))
+        {
+          g_free (m.text);
+          continue;
+        }
+      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9f", t));
+      g_string_append_printf (out, ",%u,", m.thread_id);
+      append_csv (out, m.spec && m.spec->category ? m.spec->category->name : "");
+      g_string_append_printf (out, ",%s,", strobe_log_verbosity_name (m.verbosity));
+      append_csv (out, m.spec && m.spec->file ? m.spec->file : "");
+      g_string_append_printf (out, ",%d,", m.spec ? m.spec->line : 0);
+      append_csv (out, m.text);
+      g_string_append_c (out, '\n');
+      g_free (m.text);
+      if (out->len > (1 << 20))
+        {
+          ok = fwrite (out->str, 1, out->len, a->out) == out->len;
+          g_string_truncate (out, 0);
+        }
+    }
+  ok = ok && fwrite (out->str, 1, out->len, a->out) == out->len;
+  g_string_free (out, TRUE);
+  if (!ok)
+    return STROBE_CLI_DECODE_ERROR;
+  return status;
+}
+
+int
+strobe_cli_log (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(StrobeLogModel) model = NULL;
+  g_autoptr(GArray) hits = NULL;
+  g_autoptr(GArray) category_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) thread_ids = g_array_new (FALSE, FALSE, sizeof (guint16));
+  g_autofree char *verbosity = NULL, *grep = NULL, *from = NULL, *to = NULL;
+  g_auto(GStrv) categories = NULL, threads = NULL;
+  gboolean ignore_case = FALSE, location = FALSE, count_only = FALSE;
+  gint limit = -1;
+  StrobeLogFilter filter = { 0 };
+  guint64 freq = 0, origin = 0;
+  const char *file;
+  int status;
+  GOptionEntry entries[] = {
+    { "verbosity", 'v', 0, G_OPTION_ARG_STRING, &verbosity, N_("Only messages at LEVEL or more severe (fatal, error, warning, display, log, verbose, very-verbose)"), N_("LEVEL") },
+    { "category", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &categories, N_("Only this category (repeat, or separate with commas)"), N_("NAME") },
+    { "thread", 't', 0, G_OPTION_ARG_STRING_ARRAY, &threads, N_("Only this thread id (repeat, or separate with commas)"), N_("ID") },
+    { "grep", 'g', 0, G_OPTION_ARG_STRING, &grep, N_("Only messages whose text contains TEXT"), N_("TEXT") },
+    { "ignore-case", 'i', 0, G_OPTION_ARG_NONE, &ignore_case, N_("Match --grep without regard to ASCII case"), NULL },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Only messages after TIME (seconds from the trace's start; or 250ms, 10us…)"), N_("TIME") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("Only messages before TIME"), N_("TIME") },
+    { "location", 'l', 0, G_OPTION_ARG_NONE, &location, N_("Show the file and line of each message"), NULL },
+    { "count", 0, 0, G_OPTION_ARG_NONE, &count_only, N_("Print only the number of matching messages"), NULL },
+    { "limit", 'n', 0, G_OPTION_ARG_INT, &limit, N_("Print at most N messages"), N_("N") },
+    { NULL },
+  };
+
+  context = g_option_context_new (_("FILE — print the log messages of a trace"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
+    return STROBE_CLI_USAGE_ERROR;
+  if (verbosity && (filter.max_verbosity = strobe_log_verbosity_parse (verbosity)) == 0)
+    {
+      g_printerr (_("strobe-cli: unknown verbosity “%s”\n"), verbosity);
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  for (guint i = 0; threads && threads[i]; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (threads[i], ",", -1);
+      for (guint k = 0; parts[k]; k++)
+        {
+          guint64 v;
+          guint16 id;
+          if (!g_ascii_string_to_unsigned (parts[k], 10, 1, G_MAXUINT16, &v, NULL))
+            {
+              g_printerr (_("strobe-cli: --thread takes thread ids, not “%s”\n"), parts[k]);
+              return STROBE_CLI_USAGE_ERROR;
+            }
+          id = (guint16) v;
+          g_array_append_val (thread_ids, id);
+        }
+    }
+  {
+    gdouble f = 0, t = 0;
+    if ((from && !strobe_cli_parse_time (from, &f)) || (to && !strobe_cli_parse_time (to, &t)))
+      {
+        g_printerr ("%s\n", _("strobe-cli: --from and --to take a time (1.5, 250ms, 10us…)"));
+        return STROBE_CLI_USAGE_ERROR;
+      }
+    status = load_log (file, &model);
+    strobe_log_model_get_clock (model, &freq, &origin);
+    if (from)
+      filter.time_min = origin + (guint64) (f * (gdouble) freq);
+    if (to)
+      filter.time_max = origin + (guint64) (t * (gdouble) freq);
+  }
+  for (guint i = 0; categories && categories[i]; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (categories[i], ",", -1);
+      for (guint k = 0; parts[k]; k++)
+        {
+          const StrobeLogCategoryInfo *c = strobe_log_model_find_category (model, parts[k]);
+          /* An unknown category matches nothing, not everything. */
+          guint32 id = c ? c->id : G_MAXUINT32;
+          g_array_append_val (category_ids, id);
+        }
+    }
+  if (category_ids->len)
+    {
+      filter.categories = (const guint32 *) (void *) category_ids->data;
+      filter.n_categories = category_ids->len;
+    }
+  if (thread_ids->len)
+    {
+      filter.threads = (const guint16 *) (void *) thread_ids->data;
+      filter.n_threads = thread_ids->len;
+    }
+  filter.text = grep;
+  filter.ignore_case = ignore_case;
+
+  hits = strobe_log_model_filter (model, &filter, 0, G_MAXUINT64);
+  if (count_only)
+    {
+      printf ("%u\n", hits->len);
+      return status;
+    }
+  for (guint i = 0; i < hits->len && (limit < 0 || i < (guint) limit); i++)
+    {
+      StrobeLogMessage m;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      const char *tname;
+
+      if (!strobe_log_model_get_message (model, g_array_index (hits, guint64, i), &m))
+        continue;
+      tname = strobe_log_model_get_thread_name (model, m.thread_id);
+      printf ("%12s  %-5u %-14s %-14s %-12s %s", g_ascii_formatd (buf, sizeof buf, "%.6f", seconds (m.time, freq, origin)),
+              m.thread_id, tname && *tname ? tname : "-",
+              m.spec && m.spec->category ? m.spec->category->name : "?",
+              strobe_log_verbosity_name (m.verbosity), m.text);
+      if (location && m.spec)
+        printf ("  (%s:%d)", m.spec->file, m.spec->line);
+      putchar ('\n');
+      g_free (m.text);
+    }
+  return status;
+}

@@ -1,0 +1,186 @@
+/* strobe-cli-memory.c — `strobe-cli memory FILE`: allocation totals, peak, heaps, top
+ * tags, the size histogram and the leaks of a trace's Memory channel.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "strobe-analysis.h"
+#include "strobe-cli.h"
+#include "strobe-memory-model.h"
+
+static gdouble
+seconds (guint64 t, guint64 freq, guint64 origin)
+{
+  if (freq == 0 || t < origin)
+    return 0;
+  return (gdouble) (t - origin) / (gdouble) freq;
+}
+
+static const char *
+fmt_s (char *buf, gdouble v)
+{
+  return g_ascii_formatd (buf, G_ASCII_DTOSTR_BUF_SIZE, "%.6f", v);
+}
+
+static gint
+by_live_bytes (gconstpointer a, gconstpointer b)
+{
+  const StrobeMemoryGroup *x = *(const StrobeMemoryGroup *const *) a;
+  const StrobeMemoryGroup *y = *(const StrobeMemoryGroup *const *) b;
+
+  if (x->peak_live_bytes != y->peak_live_bytes)
+    return x->peak_live_bytes > y->peak_live_bytes ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
+}
+
+static void
+print_groups (const char *title, GPtrArray *groups, gboolean heaps, gint top)
+{
+  printf ("\n%s (%u)\n", title, groups->len);
+  printf ("  %-5s %-20s %10s %10s %14s %14s %14s%s\n", _("id"), _("name"), _("allocs"), _("frees"),
+          _("live bytes"), _("peak bytes"), _("total bytes"), heaps ? _("  reserved") : "");
+  for (guint i = 0; i < groups->len && (top < 0 || i < (guint) top); i++)
+    {
+      const StrobeMemoryGroup *g = g_ptr_array_index (groups, i);
+      const char *name = g->name ? g->name : (!heaps && g->id == 0) ? _("(untagged)") : "?";
+
+      printf ("  %-5u %-20s %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT " %14" G_GINT64_FORMAT
+              " %14" G_GINT64_FORMAT " %14" G_GUINT64_FORMAT, g->id, name, g->allocs, g->frees,
+              g->live_bytes, g->peak_live_bytes, g->bytes_allocated);
+      if (heaps)
+        printf ("  %" G_GINT64_FORMAT, g->reserved_bytes);
+      putchar ('\n');
+    }
+}
+
+int
+strobe_cli_memory (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(StrobeMemoryModel) model = strobe_memory_model_new ();
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) leaks = NULL;
+  g_autoptr(GPtrArray) tags = NULL, heaps = NULL;
+  g_autofree char *at = NULL;
+  gboolean only_leaks = FALSE, histogram = FALSE, stacks = FALSE;
+  gint top = 10, max_leaks = 50;
+  StrobeMemorySummary s;
+  guint64 freq = 0, origin = 0, leak_bytes = 0;
+  char b1[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *file;
+  int status = STROBE_CLI_OK;
+  GOptionEntry entries[] = {
+    { "leaks", 0, 0, G_OPTION_ARG_NONE, &only_leaks, N_("Print only the allocations never freed"), NULL },
+    { "max-leaks", 0, 0, G_OPTION_ARG_INT, &max_leaks, N_("List at most N leaks (default 50; -1: all)"), N_("N") },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top, N_("Show the N tags with the highest peak (default 10; -1: all)"), N_("N") },
+    { "histogram", 0, 0, G_OPTION_ARG_NONE, &histogram, N_("Print the allocation size histogram"), NULL },
+    { "stacks", 0, 0, G_OPTION_ARG_NONE, &stacks, N_("Print the call stack of each leak (when recorded)"), NULL },
+    { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("Also print what was live at TIME (seconds from the start; or 250ms…)"), N_("TIME") },
+    { NULL },
+  };
+
+  context = g_option_context_new (_("FILE — summarise the memory allocations of a trace"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
+    return STROBE_CLI_USAGE_ERROR;
+  {
+    gdouble v;
+    if (at && !strobe_cli_parse_time (at, &v))
+      {
+        g_printerr ("%s\n", _("strobe-cli: --at takes a time (1.5, 250ms, 10us…)"));
+        return STROBE_CLI_USAGE_ERROR;
+      }
+  }
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  if (!strobe_decoder_read_file (decoder, file, NULL, &error))
+    {
+      g_printerr ("strobe-cli: %s: %s\n", file, error->message);
+      status = STROBE_CLI_DECODE_ERROR;
+    }
+  strobe_memory_model_get_clock (model, &freq, &origin);
+  strobe_memory_model_get_summary (model, &s);
+  leaks = strobe_memory_model_leaks (model);
+  for (guint i = 0; i < leaks->len; i++)
+    {
+      StrobeMemoryAlloc r;
+      strobe_memory_model_get_alloc (model, g_array_index (leaks, guint64, i), &r);
+      if (!(r.flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK))
+        leak_bytes += r.size;
+    }
+
+  if (!only_leaks)
+    {
+      printf ("%-18s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " %s, %" G_GUINT64_FORMAT " %s)\n", _("Allocations:"),
+              s.allocs, s.reallocs, _("by realloc"), s.temporary, _("temporary"));
+      printf ("%-18s %" G_GUINT64_FORMAT "\n", _("Frees:"), s.frees);
+      printf ("%-18s %" G_GUINT64_FORMAT "\n", _("Bytes allocated:"), s.bytes_allocated);
+      printf ("%-18s %" G_GINT64_FORMAT " %s %" G_GINT64_FORMAT " %s\n", _("Live at end:"), s.live_bytes,
+              _("bytes in"), s.live_count, _("allocations"));
+      printf ("%-18s %" G_GINT64_FORMAT " %s %s s\n", _("Peak:"), s.peak_bytes, _("bytes at"),
+              fmt_s (b1, seconds (s.peak_time, freq, origin)));
+      if (s.unmatched_frees || s.replaced_allocs)
+        printf ("%-18s %" G_GUINT64_FORMAT " %s, %" G_GUINT64_FORMAT " %s\n", _("Inconsistencies:"),
+                s.unmatched_frees, _("frees of unknown addresses"), s.replaced_allocs,
+                _("allocations of live addresses"));
+
+      heaps = strobe_memory_model_get_heaps (model);
+      print_groups (_("Heaps"), heaps, TRUE, -1);
+      tags = strobe_memory_model_get_tags (model);
+      g_ptr_array_sort (tags, by_live_bytes);
+      print_groups (_("Top tags by peak"), tags, FALSE, top);
+
+      if (histogram)
+        {
+          printf ("\n%s\n", _("Sizes"));
+          for (guint k = 0; k < G_N_ELEMENTS (s.histogram_count); k++)
+            if (s.histogram_count[k])
+              printf ("  %s %-22" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT " %s %14" G_GUINT64_FORMAT " %s\n",
+                      k == 0 ? "=" : "<", k == 0 ? 0 : k >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << k),
+                      s.histogram_count[k], _("allocations"), s.histogram_bytes[k], _("bytes"));
+        }
+      if (at)
+        {
+          gdouble v = 0;
+          guint64 t;
+          gint64 bytes, count;
+          g_autoptr(GArray) live = NULL;
+
+          strobe_cli_parse_time (at, &v);
+          t = origin + (guint64) (v * (gdouble) freq);
+          strobe_memory_model_get_totals_at (model, t, &bytes, &count);
+          live = strobe_memory_model_live_at (model, t);
+          printf ("\n%s %s s: %" G_GINT64_FORMAT " %s %" G_GINT64_FORMAT " %s (%u %s)\n", _("Live at"),
+                  fmt_s (b1, v), bytes, _("bytes in"), count, _("allocations"), live->len, _("listed by the index"));
+        }
+      printf ("\n");
+    }
+
+  printf ("%s (%u, %" G_GUINT64_FORMAT " %s)\n", _("Leaks"), leaks->len, leak_bytes, _("bytes"));
+  for (guint i = 0; i < leaks->len && (max_leaks < 0 || i < (guint) max_leaks); i++)
+    {
+      StrobeMemoryAlloc r;
+
+      strobe_memory_model_get_alloc (model, g_array_index (leaks, guint64, i), &r);
+      printf ("  %12s  %-5u 0x%-14" G_GINT64_MODIFIER "x %10" G_GUINT64_FORMAT " %s %-4u %s %-4u%s%s\n",
+              fmt_s (b1, seconds (r.alloc_time, freq, origin)), r.thread_id, r.address, r.size,
+              _("heap"), r.heap, _("tag"), r.tag,
+              r.alignment_log2 ? " aligned" : "",
+              (r.flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? _(" (heap block)") : "");
+      if (stacks && r.callstack)
+        {
+          g_autoptr(GArray) frames = strobe_memory_model_get_callstack (model, r.callstack);
+          for (guint k = 0; frames && k < frames->len; k++)
+            printf ("        #%-2u 0x%" G_GINT64_MODIFIER "x\n", k, g_array_index (frames, guint64, k));
+        }
+    }
+  if (max_leaks >= 0 && leaks->len > (guint) max_leaks)
+    printf ("  … %u %s\n", leaks->len - (guint) max_leaks, _("more (--max-leaks=-1 lists all)"));
+  return status;
+}

@@ -1,0 +1,118 @@
+/* strobe-cli-run.c — `strobe-cli run [OPTION…] -- PROGRAM ARGS`: runs any dynamically
+ * linked program with libstrobe-preload.so and the Memory channel on, no code change.
+ * The program replaces strobe-cli (exec), so its exit status is the command's.
+ *
+ * Where the interposer is: $STROBE_PRELOAD, else the build tree's when this strobe-cli is
+ * the build tree's, else the installed one.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "strobe-cli.h"
+
+#ifndef STROBE_PRELOAD_BUILD_PATH
+#define STROBE_PRELOAD_BUILD_PATH ""
+#endif
+#ifndef STROBE_PRELOAD_INSTALL_PATH
+#define STROBE_PRELOAD_INSTALL_PATH ""
+#endif
+#ifndef STROBE_CLI_BUILD_PATH
+#define STROBE_CLI_BUILD_PATH ""
+#endif
+
+static char *
+find_preload (void)
+{
+  const char *env = g_getenv ("STROBE_PRELOAD");
+  g_autofree char *self = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (env && *env)
+    return g_strdup (env);
+  if (self && g_str_equal (self, STROBE_CLI_BUILD_PATH)
+      && g_file_test (STROBE_PRELOAD_BUILD_PATH, G_FILE_TEST_EXISTS))
+    return g_strdup (STROBE_PRELOAD_BUILD_PATH);
+  return g_strdup (STROBE_PRELOAD_INSTALL_PATH);
+}
+
+int
+strobe_cli_run (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autofree char *trace = NULL, *tracefile = NULL, *tracehost = NULL, *preload = NULL;
+  g_autofree char *channels = NULL, *ld_preload = NULL;
+  g_auto(GStrv) rest = NULL;
+  gboolean callstacks = FALSE;
+  g_autoptr(GError) error = NULL;
+  GOptionEntry entries[] = {
+    { "trace", 0, 0, G_OPTION_ARG_STRING, &trace, N_("More channels to enable (memory is always on)"), N_("A,B") },
+    { "tracefile", 0, 0, G_OPTION_ARG_FILENAME, &tracefile, N_("Write the trace to PATH (default: PROGRAM-PID.strobe here)"), N_("PATH") },
+    { "tracehost", 0, 0, G_OPTION_ARG_STRING, &tracehost, N_("Send the trace to a recorder"), N_("HOST[:PORT]") },
+    { "callstacks", 0, 0, G_OPTION_ARG_NONE, &callstacks, N_("Record the call stack of every allocation"), NULL },
+    { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("-- PROGRAM [ARG…]") },
+    { NULL },
+  };
+
+  context = g_option_context_new (_("-- PROGRAM [ARG…] — run a program with its allocations traced"));
+  g_option_context_set_description (context,
+    _("The program must be dynamically linked. Its allocations (malloc, calloc, realloc, free,\n"
+      "posix_memalign, aligned_alloc, memalign, valloc, pvalloc) go to heap 0 on the Memory\n"
+      "channel. Programs it starts are not traced. The exit status is the program's."));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  /* Everything from PROGRAM on is the program's, "--" or not. */
+  g_option_context_set_strict_posix (context, TRUE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("strobe-cli: %s\n", error->message);
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  if (rest == NULL || rest[0] == NULL)
+    {
+      g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+      g_printerr ("strobe-cli: %s\n\n%s", _("missing PROGRAM"), help);
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  if (tracefile && tracehost)
+    {
+      g_printerr ("%s\n", _("strobe-cli: give --tracefile or --tracehost, not both"));
+      return STROBE_CLI_USAGE_ERROR;
+    }
+
+  preload = find_preload ();
+  if (!g_file_test (preload, G_FILE_TEST_IS_REGULAR))
+    {
+      g_printerr (_("strobe-cli: the interposer %s is missing (set STROBE_PRELOAD)\n"), preload);
+      return STROBE_CLI_FAILED;
+    }
+  if (tracefile == NULL && tracehost == NULL)
+    {
+      g_autofree char *base = g_path_get_basename (rest[0]);
+      tracefile = g_strdup_printf ("%s-%d.strobe", base, (int) getpid ());
+      g_printerr (_("strobe-cli: tracing to %s\n"), tracefile);
+    }
+  channels = trace && *trace ? g_strconcat ("memory,", trace, NULL) : g_strdup ("memory");
+  ld_preload = g_getenv ("LD_PRELOAD") && *g_getenv ("LD_PRELOAD")
+                 ? g_strconcat (preload, ":", g_getenv ("LD_PRELOAD"), NULL) : g_strdup (preload);
+
+  g_setenv ("STROBE_TRACE", channels, TRUE);
+  g_unsetenv ("STROBE_TRACEFILE");
+  g_unsetenv ("STROBE_TRACEHOST");
+  if (tracefile)
+    g_setenv ("STROBE_TRACEFILE", tracefile, TRUE);
+  else
+    g_setenv ("STROBE_TRACEHOST", tracehost, TRUE);
+  if (callstacks)
+    g_setenv ("STROBE_CALLSTACKS", "1", TRUE);
+  g_setenv ("LD_PRELOAD", ld_preload, TRUE);
+  fflush (NULL);
+  execvp (rest[0], rest);
+  g_printerr ("strobe-cli: %s: %s\n", rest[0], g_strerror (errno));
+  return errno == ENOENT ? 127 : 126;
+}
