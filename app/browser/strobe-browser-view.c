@@ -1,0 +1,549 @@
+/* strobe-browser-view.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "strobe-browser-view.h"
+#include "strobe-format.h"
+#include "strobe-table.h"
+
+struct _StrobeBrowserView
+{
+  GtkWidget           parent_instance;
+
+  StrobeStore        *store;
+  GtkCustomFilter    *filter;
+  GtkSingleSelection *selection;
+  char               *search;     /* casefolded, NULL when empty */
+
+  GtkInfoBar         *recorder_bar;
+  GtkLabel           *recorder_error_label;
+  GtkInfoBar         *store_bar;
+  GtkLabel           *store_error_label;
+  GtkSearchEntry     *search_entry;
+  GtkWidget          *open_button;
+  GtkWidget          *rename_button;
+  GtkWidget          *folder_button;
+  GtkWidget          *delete_button;
+  GtkStack           *content_stack;
+  GtkColumnView      *column_view;
+  GtkLabel           *empty_title;
+  GtkLabel           *empty_label;
+  GtkLabel           *footer_label;
+};
+
+G_DEFINE_FINAL_TYPE (StrobeBrowserView, strobe_browser_view, GTK_TYPE_WIDGET)
+
+enum
+{
+  OPEN_TRACE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* ---- columns ------------------------------------------------------------------------ */
+
+#define TRACE(item) STROBE_TRACE (item)
+
+static const char *
+status_text (StrobeTraceStatus status)
+{
+  switch (status)
+    {
+    case STROBE_TRACE_STATUS_LIVE:     return C_("trace status", "Live");
+    case STROBE_TRACE_STATUS_FINISHED: return C_("trace status", "Finished");
+    case STROBE_TRACE_STATUS_CUT_OFF:  return C_("trace status", "Cut off");
+    case STROBE_TRACE_STATUS_INVALID:  return C_("trace status", "Not readable");
+    default:                           return "?";
+    }
+}
+
+static char *
+tr_name (gpointer item)
+{
+  return g_strdup (strobe_trace_get_name (TRACE (item)));
+}
+
+static char *
+tr_program (gpointer item)
+{
+  const char *program = strobe_trace_get_program (TRACE (item));
+
+  return g_strdup (program && *program ? program : "—");
+}
+
+static char *
+tr_started (gpointer item)
+{
+  return strobe_format_wall_time (strobe_trace_get_start_time_ns (TRACE (item)));
+}
+
+static char *
+tr_duration (gpointer item)
+{
+  /* The store does not record when a trace ends yet; a live one has run since its start. */
+  if (strobe_trace_get_status (TRACE (item)) == STROBE_TRACE_STATUS_LIVE &&
+      strobe_trace_get_start_time_ns (TRACE (item)) != 0)
+    {
+      gint64 now_ns = g_get_real_time () * 1000;
+      gint64 start_ns = (gint64) strobe_trace_get_start_time_ns (TRACE (item));
+
+      return strobe_format_duration_s (now_ns > start_ns ? (double) (now_ns - start_ns) / 1e9 : 0.0);
+    }
+  return g_strdup ("—");
+}
+
+static char *
+tr_size (gpointer item)
+{
+  return strobe_format_size (strobe_trace_get_size (TRACE (item)));
+}
+
+static char *
+tr_status (gpointer item)
+{
+  return g_strdup (status_text (strobe_trace_get_status (TRACE (item))));
+}
+
+static int
+tr_cmp_name (gpointer a, gpointer b)
+{
+  return strobe_table_compare_str (strobe_trace_get_name (TRACE (a)), strobe_trace_get_name (TRACE (b)));
+}
+
+static int
+tr_cmp_program (gpointer a, gpointer b)
+{
+  return strobe_table_compare_str (strobe_trace_get_program (TRACE (a)), strobe_trace_get_program (TRACE (b)));
+}
+
+static int
+tr_cmp_started (gpointer a, gpointer b)
+{
+  return strobe_table_compare_u64 (strobe_trace_get_start_time_ns (TRACE (a)),
+                                   strobe_trace_get_start_time_ns (TRACE (b)));
+}
+
+static int
+tr_cmp_size (gpointer a, gpointer b)
+{
+  return strobe_table_compare_u64 (strobe_trace_get_size (TRACE (a)), strobe_trace_get_size (TRACE (b)));
+}
+
+static int
+tr_cmp_status (gpointer a, gpointer b)
+{
+  return strobe_table_compare_u64 (strobe_trace_get_status (TRACE (a)), strobe_trace_get_status (TRACE (b)));
+}
+
+static const StrobeTableColumn trace_columns[] = {
+  { N_("Name"), tr_name, tr_cmp_name, 30, FALSE, TRUE },
+  { N_("Program"), tr_program, tr_cmp_program, 16, FALSE, FALSE },
+  { N_("Started"), tr_started, tr_cmp_started, 19, FALSE, FALSE },
+  { N_("Duration"), tr_duration, NULL, 10, TRUE, FALSE },
+  { N_("Size"), tr_size, tr_cmp_size, 9, TRUE, FALSE },
+  { N_("Status"), tr_status, tr_cmp_status, 10, FALSE, FALSE },
+};
+
+/* ---- state ---------------------------------------------------------------------------- */
+
+static StrobeTrace *
+get_selected (StrobeBrowserView *self)
+{
+  if (self->selection == NULL)
+    return NULL;
+  return gtk_single_selection_get_selected_item (self->selection);
+}
+
+static void
+update_sensitivity (StrobeBrowserView *self)
+{
+  StrobeTrace *trace = get_selected (self);
+  gboolean readable = trace != NULL && strobe_trace_get_status (trace) != STROBE_TRACE_STATUS_INVALID;
+  gboolean idle = trace != NULL && strobe_trace_get_status (trace) != STROBE_TRACE_STATUS_LIVE;
+
+  gtk_widget_set_sensitive (self->open_button, readable);
+  gtk_widget_set_sensitive (self->rename_button, idle);
+  gtk_widget_set_sensitive (self->delete_button, idle);
+  gtk_widget_set_sensitive (self->folder_button, trace != NULL);
+}
+
+static void
+update_empty (StrobeBrowserView *self)
+{
+  guint shown = self->selection ? g_list_model_get_n_items (G_LIST_MODEL (self->selection)) : 0;
+
+  if (shown > 0)
+    {
+      gtk_stack_set_visible_child_name (self->content_stack, "list");
+      return;
+    }
+  if (self->search != NULL)
+    {
+      gtk_label_set_text (self->empty_title, _("No Matching Traces"));
+      gtk_label_set_text (self->empty_label, _("No trace’s name or program contains this text."));
+    }
+  else
+    {
+      gtk_label_set_text (self->empty_title, _("No Traces Yet"));
+      gtk_label_set_markup (self->empty_label,
+                            _("Programs started with <tt>STROBE_TRACEHOST=localhost</tt> appear here "
+                              "while they record. Trace files can be opened with <b>Open</b> (Ctrl+O) "
+                              "or dropped onto this window."));
+    }
+  gtk_stack_set_visible_child_name (self->content_stack, "empty");
+}
+
+static gboolean
+filter_func (gpointer item,
+             gpointer user_data)
+{
+  StrobeBrowserView *self = user_data;
+  StrobeTrace *trace = item;
+  const char *fields[] = { strobe_trace_get_name (trace), strobe_trace_get_program (trace) };
+
+  if (self->search == NULL)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    {
+      g_autofree char *folded = fields[i] ? g_utf8_casefold (fields[i], -1) : NULL;
+
+      if (folded != NULL && strstr (folded, self->search) != NULL)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+search_changed_cb (StrobeBrowserView *self,
+                   GtkSearchEntry    *entry)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  g_clear_pointer (&self->search, g_free);
+  if (text != NULL && *text != '\0')
+    self->search = g_utf8_casefold (text, -1);
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+  update_empty (self);
+}
+
+/* ---- actions on the selected trace ---------------------------------------------------- */
+
+static void
+open_trace (StrobeBrowserView *self,
+            StrobeTrace       *trace)
+{
+  g_autoptr(GFile) file = NULL;
+
+  if (trace == NULL || strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_INVALID)
+    return;
+  file = g_file_new_for_path (strobe_trace_get_path (trace));
+  g_signal_emit (self, signals[OPEN_TRACE], 0, file);
+}
+
+static void
+activate_cb (StrobeBrowserView *self,
+             guint              position)
+{
+  g_autoptr(StrobeTrace) trace = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+
+  open_trace (self, trace);
+}
+
+static void
+open_clicked_cb (StrobeBrowserView *self)
+{
+  open_trace (self, get_selected (self));
+}
+
+static GtkWindow *
+get_window (StrobeBrowserView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  return GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL;
+}
+
+static void
+show_error (StrobeBrowserView *self,
+            const char        *primary,
+            const GError      *error)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (get_window (self),
+                                              GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s", primary);
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+rename_response_cb (GtkDialog *dialog,
+                    int        response,
+                    gpointer   user_data)
+{
+  StrobeBrowserView *self = user_data;
+  const char *id = g_object_get_data (G_OBJECT (dialog), "trace-id");
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "entry");
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_OK && self->store != NULL &&
+      !strobe_store_rename_trace (self->store, id, gtk_editable_get_text (entry), &error))
+    show_error (self, _("Could not rename the trace"), error);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+rename_clicked_cb (StrobeBrowserView *self)
+{
+  StrobeTrace *trace = get_selected (self);
+  GtkWidget *dialog, *entry, *area;
+
+  if (trace == NULL)
+    return;
+  dialog = gtk_message_dialog_new (get_window (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   _("Rename “%s”"), strobe_trace_get_name (trace));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog),
+                          _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("_Rename"), GTK_RESPONSE_OK,
+                          NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
+  entry = gtk_entry_new ();
+  gtk_editable_set_text (GTK_EDITABLE (entry), strobe_trace_get_name (trace));
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("New name"), -1);
+  area = gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog));
+  gtk_box_append (GTK_BOX (area), entry);
+  g_object_set_data_full (G_OBJECT (dialog), "trace-id", g_strdup (strobe_trace_get_id (trace)), g_free);
+  g_object_set_data (G_OBJECT (dialog), "entry", entry);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (rename_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+delete_response_cb (GtkDialog *dialog,
+                    int        response,
+                    gpointer   user_data)
+{
+  StrobeBrowserView *self = user_data;
+  const char *id = g_object_get_data (G_OBJECT (dialog), "trace-id");
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT && self->store != NULL &&
+      !strobe_store_delete_trace (self->store, id, &error))
+    show_error (self, _("Could not delete the trace"), error);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static void
+delete_clicked_cb (StrobeBrowserView *self)
+{
+  StrobeTrace *trace = get_selected (self);
+  GtkWidget *dialog, *button;
+
+  if (trace == NULL)
+    return;
+  dialog = gtk_message_dialog_new (get_window (self),
+                                   GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE,
+                                   _("Delete “%s”?"), strobe_trace_get_name (trace));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("The trace file is removed from the store. This cannot be undone."));
+  gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL);
+  button = gtk_dialog_add_button (GTK_DIALOG (dialog), _("_Delete"), GTK_RESPONSE_ACCEPT);
+  gtk_widget_add_css_class (button, "destructive-action");
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  g_object_set_data_full (G_OBJECT (dialog), "trace-id", g_strdup (strobe_trace_get_id (trace)), g_free);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (delete_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+show_folder_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(StrobeBrowserView) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_app_info_launch_default_for_uri_finish (result, &error))
+    show_error (self, _("Could not show the folder"), error);
+}
+
+static void
+folder_clicked_cb (StrobeBrowserView *self)
+{
+  StrobeTrace *trace = get_selected (self);
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GFile) parent = NULL;
+  g_autofree char *uri = NULL;
+
+  if (trace == NULL)
+    return;
+  file = g_file_new_for_path (strobe_trace_get_path (trace));
+  parent = g_file_get_parent (file);
+  uri = g_file_get_uri (parent);
+  g_app_info_launch_default_for_uri_async (uri, NULL, NULL, show_folder_cb, g_object_ref (self));
+}
+
+/* ---- public ---------------------------------------------------------------------------- */
+
+void
+strobe_browser_view_set_store (StrobeBrowserView *self,
+                               StrobeStore       *store,
+                               const GError      *error)
+{
+  GListModel *traces;
+
+  g_return_if_fail (STROBE_IS_BROWSER_VIEW (self));
+  g_return_if_fail (store == NULL || STROBE_IS_STORE (store));
+
+  g_set_object (&self->store, store);
+
+  if (store != NULL)
+    {
+      g_autofree char *footer = g_strdup_printf (_("Traces in %s"), strobe_store_get_directory (store));
+
+      traces = g_object_ref (strobe_store_get_traces (store));
+      gtk_label_set_text (self->footer_label, footer);
+      gtk_info_bar_set_revealed (self->store_bar, FALSE);
+    }
+  else
+    {
+      g_autofree char *text = g_strdup_printf (_("The trace store could not be opened: %s"),
+                                               error ? error->message : _("unknown error"));
+
+      traces = G_LIST_MODEL (g_list_store_new (STROBE_TYPE_TRACE));
+      gtk_label_set_text (self->footer_label, "");
+      gtk_label_set_text (self->store_error_label, text);
+      gtk_info_bar_set_revealed (self->store_bar, TRUE);
+    }
+
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  self->selection = strobe_table_set_model (self->column_view, traces,
+                                            GTK_FILTER (g_object_ref (self->filter)));
+  g_signal_connect_object (self->selection, "notify::selected-item",
+                           G_CALLBACK (update_sensitivity), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->selection, "items-changed",
+                           G_CALLBACK (update_empty), self, G_CONNECT_SWAPPED);
+  update_sensitivity (self);
+  update_empty (self);
+}
+
+void
+strobe_browser_view_set_recorder_error (StrobeBrowserView *self,
+                                        const GError      *error)
+{
+  g_return_if_fail (STROBE_IS_BROWSER_VIEW (self));
+
+  if (error != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Programs cannot stream traces to this viewer: %s"),
+                                               error->message);
+
+      gtk_label_set_text (self->recorder_error_label, text);
+    }
+  gtk_info_bar_set_revealed (self->recorder_bar, error != NULL);
+}
+
+void
+strobe_browser_view_focus_search (StrobeBrowserView *self)
+{
+  g_return_if_fail (STROBE_IS_BROWSER_VIEW (self));
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+GListModel *
+strobe_browser_view_get_model (StrobeBrowserView *self)
+{
+  g_return_val_if_fail (STROBE_IS_BROWSER_VIEW (self), NULL);
+  return G_LIST_MODEL (self->selection);
+}
+
+static void
+strobe_browser_view_dispose (GObject *object)
+{
+  StrobeBrowserView *self = STROBE_BROWSER_VIEW (object);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_BROWSER_VIEW);
+  self->selection = NULL;
+  g_clear_object (&self->store);
+  g_clear_object (&self->filter);
+  g_clear_pointer (&self->search, g_free);
+
+  G_OBJECT_CLASS (strobe_browser_view_parent_class)->dispose (object);
+}
+
+static void
+strobe_browser_view_class_init (StrobeBrowserViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = strobe_browser_view_dispose;
+
+  /**
+   * StrobeBrowserView::open-trace:
+   * @file: the trace file
+   *
+   * The user asked to open a trace (double-click, Enter or the Open button).
+   */
+  signals[OPEN_TRACE] = g_signal_new ("open-trace", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                      0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_FILE);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/browser/strobe-browser-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, recorder_bar);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, recorder_error_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, store_bar);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, store_error_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, open_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, rename_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, folder_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, delete_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, empty_title);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, empty_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, footer_label);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, open_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, rename_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, delete_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, folder_clicked_cb);
+}
+
+static void
+strobe_browser_view_init (StrobeBrowserView *self)
+{
+  GtkColumnViewColumn *started;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  strobe_table_add_columns (self->column_view, trace_columns, G_N_ELEMENTS (trace_columns));
+  self->filter = gtk_custom_filter_new (filter_func, self, NULL);
+
+  /* Newest first, until the user clicks another column. */
+  started = g_list_model_get_item (gtk_column_view_get_columns (self->column_view), 2);
+  gtk_column_view_sort_by_column (self->column_view, started, GTK_SORT_DESCENDING);
+  g_object_unref (started);
+
+  strobe_browser_view_set_store (self, NULL, NULL);
+  gtk_info_bar_set_revealed (self->store_bar, FALSE);
+}
+
+GtkWidget *
+strobe_browser_view_new (void)
+{
+  return g_object_new (STROBE_TYPE_BROWSER_VIEW, NULL);
+}

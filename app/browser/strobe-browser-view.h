@@ -1,0 +1,30 @@
+/* strobe-browser-view.h — the start page: the traces of the store (saved and live), with
+ * sorting, a text filter, open, rename, delete and show in folder, and the recorder's state.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "strobe-store.h"
+
+G_BEGIN_DECLS
+
+#define STROBE_TYPE_BROWSER_VIEW (strobe_browser_view_get_type ())
+G_DECLARE_FINAL_TYPE (StrobeBrowserView, strobe_browser_view, STROBE, BROWSER_VIEW, GtkWidget)
+
+GtkWidget   *strobe_browser_view_new                (void);
+/* @store may be NULL when it could not be opened; @error then says why. */
+void         strobe_browser_view_set_store          (StrobeBrowserView *self,
+                                                     StrobeStore       *store,
+                                                     const GError      *error);
+/* Shows why the embedded recorder is not listening (NULL hides it), with a button that
+ * activates app.recorder-other-port. */
+void         strobe_browser_view_set_recorder_error (StrobeBrowserView *self,
+                                                     const GError      *error);
+void         strobe_browser_view_focus_search       (StrobeBrowserView *self);
+/* The traces as shown (filtered and sorted): a GListModel of StrobeTrace. */
+GListModel  *strobe_browser_view_get_model          (StrobeBrowserView *self);
+
+G_END_DECLS

@@ -1,0 +1,135 @@
+/* strobe-app-actions.c — app.open, app.quit, app.about, app.recorder-other-port.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "strobe-application-private.h"
+#include "strobe-window.h"
+
+static void
+open_response_cb (GtkNativeDialog *native,
+                  int              response,
+                  gpointer         user_data)
+{
+  g_autoptr(StrobeWindow) window = user_data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (native));
+
+      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+        {
+          g_autoptr(GFile) file = g_list_model_get_item (files, i);
+
+          strobe_window_open_file (window, file);
+        }
+    }
+  gtk_native_dialog_destroy (native);
+  g_object_unref (native);
+}
+
+static void
+open_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  StrobeApplication *self = user_data;
+  GtkWindow *window = _strobe_application_get_window (self);
+  GtkFileChooserNative *native;
+  g_autoptr(GtkFileFilter) traces = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  gtk_file_filter_set_name (traces, _("Strobe traces"));
+  gtk_file_filter_add_pattern (traces, "*.strobe");
+  gtk_file_filter_add_mime_type (traces, "application/x-strobe-trace");
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+
+  native = gtk_file_chooser_native_new (_("Open Trace"), window, GTK_FILE_CHOOSER_ACTION_OPEN,
+                                        _("_Open"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (native), TRUE);
+  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (native), TRUE);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), traces);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), all);
+  gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (native), traces);
+  g_signal_connect (native, "response", G_CALLBACK (open_response_cb), g_object_ref (window));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  StrobeApplication *self = user_data;
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
+
+  /* Destroying the windows cancels their loads; the application then ends. */
+  while (windows != NULL)
+    {
+      GList *next = windows->next;
+
+      gtk_window_destroy (windows->data);
+      windows = next;
+    }
+  g_application_quit (G_APPLICATION (self));
+}
+
+static void
+about_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  StrobeApplication *self = user_data;
+  const char *authors[] = { _("The Strobe authors"), NULL };
+
+  gtk_show_about_dialog (gtk_application_get_active_window (GTK_APPLICATION (self)),
+                         "program-name", _("Strobe"),
+                         "logo-icon-name", STROBE_APP_ID,
+                         "version", PACKAGE_VERSION,
+                         "comments", _("Record and analyze traces of C and C++ programs"),
+                         "license-type", GTK_LICENSE_MIT_X11,
+                         "authors", authors,
+                         /* Translators: put your names here, one per line */
+                         "translator-credits", _("translator-credits"),
+                         NULL);
+}
+
+static void
+recorder_other_port_action (GSimpleAction *action,
+                            GVariant      *parameter,
+                            gpointer       user_data)
+{
+  StrobeApplication *self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (strobe_application_get_store (self) == NULL)
+    return;
+  /* Port 0: the system picks a free one; the header bar then shows which. */
+  if (!strobe_application_restart_recorder (self, 0, &error))
+    g_warning ("Could not start the recorder on any port: %s", error->message);
+}
+
+void
+_strobe_application_actions_init (StrobeApplication *self)
+{
+  static const GActionEntry entries[] = {
+    { "open", open_action },
+    { "quit", quit_action },
+    { "about", about_action },
+    { "recorder-other-port", recorder_other_port_action },
+  };
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.open", { "<Control>o", NULL } },
+    { "app.quit", { "<Control>q", NULL } },
+    { "win.close", { "<Control>w", NULL } },
+    { "win.find", { "<Control>f", NULL } },
+  };
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
+}

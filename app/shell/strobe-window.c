@@ -1,0 +1,344 @@
+/* strobe-window.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "strobe-browser-view.h"
+#include "strobe-document-view.h"
+#include "strobe-window-private.h"
+
+struct _StrobeWindow
+{
+  GtkApplicationWindow  parent_instance;
+
+  GtkLabel             *title_label;
+  GtkLabel             *recorder_label;
+  GtkNotebook          *notebook;
+  StrobeBrowserView    *browser;
+};
+
+G_DEFINE_FINAL_TYPE (StrobeWindow, strobe_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static StrobeDocumentView *
+get_view (StrobeWindow *self,
+          int           page)
+{
+  GtkWidget *child = gtk_notebook_get_nth_page (self->notebook, page);
+
+  return STROBE_IS_DOCUMENT_VIEW (child) ? STROBE_DOCUMENT_VIEW (child) : NULL;
+}
+
+static StrobeDocumentView *
+get_current_view (StrobeWindow *self)
+{
+  return get_view (self, gtk_notebook_get_current_page (self->notebook));
+}
+
+static void
+update_title (StrobeWindow *self)
+{
+  StrobeDocument *document = strobe_window_get_current_document (self);
+
+  if (document != NULL)
+    {
+      /* Translators: the window title, the open trace's name then the application's */
+      g_autofree char *title = g_strdup_printf (_("%s — Strobe"), strobe_document_get_title (document));
+
+      gtk_window_set_title (GTK_WINDOW (self), title);
+      gtk_label_set_text (self->title_label, strobe_document_get_title (document));
+    }
+  else
+    {
+      gtk_window_set_title (GTK_WINDOW (self), _("Strobe"));
+      gtk_label_set_text (self->title_label, _("Strobe"));
+    }
+}
+
+static void
+switch_page_cb (StrobeWindow *self)
+{
+  update_title (self);
+}
+
+static void
+recorder_changed_cb (StrobeWindow      *self,
+                     StrobeApplication *app)
+{
+  g_autofree char *status = strobe_application_dup_recorder_status (app);
+  const GError *error = strobe_application_get_recorder_error (app);
+
+  gtk_label_set_text (self->recorder_label, status);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->recorder_label), error ? error->message : NULL);
+  if (error != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->recorder_label), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->recorder_label), "error");
+  strobe_browser_view_set_recorder_error (self->browser, error);
+}
+
+static void
+browser_open_trace_cb (StrobeWindow *self,
+                       GFile        *file)
+{
+  strobe_window_open_file (self, file);
+}
+
+/* ---- tabs ------------------------------------------------------------------------------ */
+
+static void
+close_page (StrobeWindow *self,
+            int           page)
+{
+  StrobeDocumentView *view = get_view (self, page);
+
+  if (view == NULL)
+    return;
+  strobe_document_cancel (strobe_document_view_get_document (view));
+  gtk_notebook_remove_page (self->notebook, page);
+}
+
+static void
+tab_close_clicked_cb (GtkButton *button,
+                      GtkWidget *view)
+{
+  StrobeWindow *self = STROBE_WINDOW (gtk_widget_get_root (GTK_WIDGET (button)));
+
+  close_page (self, gtk_notebook_page_num (self->notebook, view));
+}
+
+static gboolean
+status_to_spinning (GBinding     *binding,
+                    const GValue *from,
+                    GValue       *to,
+                    gpointer      user_data)
+{
+  g_value_set_boolean (to, g_value_get_enum (from) <= STROBE_DOCUMENT_STATUS_LOADING);
+  return TRUE;
+}
+
+static GtkWidget *
+create_tab (StrobeWindow   *self,
+            StrobeDocument *document,
+            GtkWidget      *view)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *spinner = gtk_spinner_new ();
+  GtkWidget *label = gtk_label_new (strobe_document_get_title (document));
+  GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic");
+  g_autofree char *close_name = g_strdup_printf (_("Close “%s”"), strobe_document_get_title (document));
+  g_autofree char *path = g_file_get_parse_name (strobe_document_get_file (document));
+
+  g_object_bind_property_full (document, "status", spinner, "spinning", G_BINDING_SYNC_CREATE,
+                               status_to_spinning, NULL, NULL, NULL);
+  g_object_bind_property (spinner, "spinning", spinner, "visible", G_BINDING_SYNC_CREATE);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
+  /* A scrollable notebook gives tabs their minimum width: keep the name readable. */
+  gtk_label_set_width_chars (GTK_LABEL (label), MIN ((int) g_utf8_strlen (strobe_document_get_title (document), -1), 16));
+  gtk_widget_set_tooltip_text (label, path);
+  gtk_button_set_has_frame (GTK_BUTTON (close), FALSE);
+  gtk_widget_add_css_class (close, "strobe-tab-close");
+  gtk_widget_set_tooltip_text (close, _("Close (Ctrl+W)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (close), GTK_ACCESSIBLE_PROPERTY_LABEL, close_name, -1);
+  g_signal_connect_object (close, "clicked", G_CALLBACK (tab_close_clicked_cb), view, 0);
+
+  gtk_box_append (GTK_BOX (box), spinner);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), close);
+  return box;
+}
+
+static void
+add_recent (StrobeDocument *document)
+{
+  g_autofree char *uri = g_file_get_uri (strobe_document_get_file (document));
+  GtkRecentData data = {
+    .display_name = (char *) strobe_document_get_title (document),
+    .mime_type = (char *) "application/x-strobe-trace",
+    .app_name = (char *) g_get_application_name (),
+    .app_exec = (char *) "strobe %u",
+  };
+
+  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
+}
+
+StrobeDocument *
+strobe_window_open_file (StrobeWindow *self,
+                         GFile        *file)
+{
+  g_autoptr(StrobeDocument) document = NULL;
+  GtkWidget *view;
+  int page;
+
+  g_return_val_if_fail (STROBE_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (G_IS_FILE (file), NULL);
+
+  for (int i = 0; i < gtk_notebook_get_n_pages (self->notebook); i++)
+    {
+      StrobeDocumentView *open = get_view (self, i);
+
+      if (open != NULL && g_file_equal (strobe_document_get_file (strobe_document_view_get_document (open)), file))
+        {
+          gtk_notebook_set_current_page (self->notebook, i);
+          return strobe_document_view_get_document (open);
+        }
+    }
+
+  document = strobe_document_new (file);
+  view = strobe_document_view_new (document);
+  page = gtk_notebook_append_page (self->notebook, view, create_tab (self, document, view));
+  gtk_notebook_set_tab_reorderable (self->notebook, view, TRUE);
+  gtk_notebook_set_menu_label_text (self->notebook, view, strobe_document_get_title (document));
+  gtk_notebook_set_current_page (self->notebook, page);
+  add_recent (document);
+  return document;
+}
+
+StrobeDocument *
+strobe_window_get_current_document (StrobeWindow *self)
+{
+  StrobeDocumentView *view;
+
+  g_return_val_if_fail (STROBE_IS_WINDOW (self), NULL);
+  view = get_current_view (self);
+  return view ? strobe_document_view_get_document (view) : NULL;
+}
+
+guint
+strobe_window_get_n_documents (StrobeWindow *self)
+{
+  g_return_val_if_fail (STROBE_IS_WINDOW (self), 0);
+  /* Every page but the start page. */
+  return (guint) gtk_notebook_get_n_pages (self->notebook) - 1;
+}
+
+void
+strobe_window_close_current (StrobeWindow *self)
+{
+  g_return_if_fail (STROBE_IS_WINDOW (self));
+
+  if (get_current_view (self) != NULL)
+    close_page (self, gtk_notebook_get_current_page (self->notebook));
+  else
+    gtk_window_close (GTK_WINDOW (self));
+}
+
+void
+strobe_window_focus_search (StrobeWindow *self)
+{
+  StrobeDocumentView *view;
+
+  g_return_if_fail (STROBE_IS_WINDOW (self));
+  view = get_current_view (self);
+  if (view != NULL)
+    strobe_document_view_focus_search (view);
+  else
+    strobe_browser_view_focus_search (self->browser);
+}
+
+/* ---- drag and drop --------------------------------------------------------------------- */
+
+static gboolean
+drop_cb (GtkDropTarget *target,
+         const GValue  *value,
+         double         x,
+         double         y,
+         StrobeWindow  *self)
+{
+  if (G_VALUE_HOLDS (value, GDK_TYPE_FILE_LIST))
+    {
+      GSList *files = gdk_file_list_get_files (g_value_get_boxed (value));
+      gboolean any = files != NULL;
+
+      for (GSList *l = files; l != NULL; l = l->next)
+        strobe_window_open_file (self, l->data);
+      g_slist_free (files);
+      return any;
+    }
+  if (G_VALUE_HOLDS (value, G_TYPE_FILE))
+    {
+      strobe_window_open_file (self, g_value_get_object (value));
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* ---- GObject --------------------------------------------------------------------------- */
+
+/* GtkWindow:application is not a construct property: this runs once it is set. */
+static void
+set_application (StrobeWindow      *self,
+                 StrobeApplication *app)
+{
+  strobe_browser_view_set_store (self->browser, strobe_application_get_store (app),
+                                 strobe_application_get_store_error (app));
+  g_signal_connect_object (app, "recorder-changed", G_CALLBACK (recorder_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  recorder_changed_cb (self, app);
+}
+
+static void
+strobe_window_dispose (GObject *object)
+{
+  StrobeWindow *self = STROBE_WINDOW (object);
+
+  /* Loads still running stop; their documents go when the threads return. */
+  for (int i = 0; self->notebook != NULL && i < gtk_notebook_get_n_pages (self->notebook); i++)
+    {
+      StrobeDocumentView *view = get_view (self, i);
+
+      if (view != NULL)
+        strobe_document_cancel (strobe_document_view_get_document (view));
+    }
+  gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (strobe_window_parent_class)->dispose (object);
+}
+
+static void
+strobe_window_class_init (StrobeWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = strobe_window_dispose;
+
+  g_type_ensure (STROBE_TYPE_BROWSER_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/shell/strobe-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, StrobeWindow, title_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeWindow, recorder_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeWindow, notebook);
+  gtk_widget_class_bind_template_child (widget_class, StrobeWindow, browser);
+  gtk_widget_class_bind_template_callback (widget_class, switch_page_cb);
+  gtk_widget_class_bind_template_callback (widget_class, browser_open_trace_cb);
+}
+
+static void
+strobe_window_init (StrobeWindow *self)
+{
+  GtkDropTarget *target;
+  GType types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  _strobe_window_actions_init (self);
+
+  target = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
+  gtk_drop_target_set_gtypes (target, types, G_N_ELEMENTS (types));
+  g_signal_connect (target, "drop", G_CALLBACK (drop_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (target));
+}
+
+StrobeWindow *
+strobe_window_new (StrobeApplication *application)
+{
+  StrobeWindow *self;
+
+  g_return_val_if_fail (STROBE_IS_APPLICATION (application), NULL);
+
+  self = g_object_new (STROBE_TYPE_WINDOW, "application", application, NULL);
+  set_application (self, application);
+  return self;
+}

@@ -1,0 +1,31 @@
+/* strobe-window.h — a viewer window: the session browser as its start page and one tab
+ * per open trace.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "strobe-application.h"
+#include "strobe-document.h"
+
+G_BEGIN_DECLS
+
+#define STROBE_TYPE_WINDOW (strobe_window_get_type ())
+G_DECLARE_FINAL_TYPE (StrobeWindow, strobe_window, STROBE, WINDOW, GtkApplicationWindow)
+
+StrobeWindow   *strobe_window_new                  (StrobeApplication *application);
+/* Opens @file in a new tab and starts loading it, or switches to its tab when it is
+ * open already. Returns the document (owned by the window). */
+StrobeDocument *strobe_window_open_file            (StrobeWindow      *self,
+                                                    GFile             *file);
+/* The trace of the current tab; NULL on the start page. */
+StrobeDocument *strobe_window_get_current_document (StrobeWindow      *self);
+guint           strobe_window_get_n_documents      (StrobeWindow      *self);
+/* Closes the current trace's tab (cancelling its load); on the start page, the window. */
+void            strobe_window_close_current        (StrobeWindow      *self);
+/* Ctrl+F: the current page's filter. */
+void            strobe_window_focus_search         (StrobeWindow      *self);
+
+G_END_DECLS

@@ -1,0 +1,87 @@
+/* strobe-format.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "strobe-format.h"
+
+char *
+strobe_format_duration_s (double seconds)
+{
+  if (seconds < 0)
+    return g_strdup ("—");
+  if (seconds >= 60.0)
+    {
+      guint64 total = (guint64) seconds;
+      /* Translators: a duration in minutes and seconds */
+      return g_strdup_printf (_("%" G_GUINT64_FORMAT " min %02u s"), total / 60, (guint) (total % 60));
+    }
+  if (seconds >= 1.0)
+    /* Translators: a duration in seconds */
+    return g_strdup_printf (_("%.3f s"), seconds);
+  if (seconds >= 1e-3)
+    /* Translators: a duration in milliseconds */
+    return g_strdup_printf (_("%.3f ms"), seconds * 1e3);
+  /* Translators: a duration in microseconds */
+  return g_strdup_printf (_("%.1f µs"), seconds * 1e6);
+}
+
+char *
+strobe_format_wall_time (guint64 unix_ns)
+{
+  g_autoptr(GDateTime) utc = NULL;
+  g_autoptr(GDateTime) local = NULL;
+
+  if (unix_ns == 0)
+    return g_strdup ("—");
+  utc = g_date_time_new_from_unix_utc ((gint64) (unix_ns / G_GUINT64_CONSTANT (1000000000)));
+  if (utc == NULL)
+    return g_strdup ("—");
+  local = g_date_time_to_local (utc);
+  return g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
+}
+
+char *
+strobe_format_count (guint64 n)
+{
+  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
+}
+
+char *
+strobe_format_size (guint64 bytes)
+{
+  return g_format_size (bytes);
+}
+
+char *
+strobe_format_command_line (const char *args,
+                            gsize       len)
+{
+  GString *s = g_string_new (NULL);
+  gsize pos = 0;
+
+  while (args != NULL && pos < len)
+    {
+      gsize n = strnlen (args + pos, len - pos);
+      g_autofree char *arg = g_utf8_make_valid (args + pos, (gssize) n);
+      gboolean plain = *arg != '\0';
+
+      for (const char *p = arg; *p && plain; p++)
+        plain = g_ascii_isalnum (*p) || strchr ("-_./=:,+@%", *p) != NULL;
+      if (s->len)
+        g_string_append_c (s, ' ');
+      if (plain)
+        g_string_append (s, arg);
+      else
+        {
+          g_autofree char *quoted = g_shell_quote (arg);
+          g_string_append (s, quoted);
+        }
+      pos += n + 1;
+    }
+  return g_string_free (s, FALSE);
+}
