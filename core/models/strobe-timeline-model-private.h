@@ -44,6 +44,7 @@ typedef struct
   GArray  *chunks;          /* StrobeScopeChunk */
   GArray  *long_ends;       /* StrobeLongEnd by index; NULL while none */
   guint64  n;
+  StrobeScopeChunk *cur;    /* writer only: the last chunk (into chunks->data) */
 } StrobeScopeTrack;
 
 typedef struct
@@ -56,7 +57,9 @@ typedef struct
 {
   guint16    thread_id;
   GPtrArray *tracks;        /* StrobeScopeTrack *, by depth */
-  GArray    *stack;         /* StrobeOpenScope: the scopes open now, outermost first */
+  StrobeOpenScope *stack;   /* the scopes open now, outermost first */
+  guint      depth;         /* scopes open now */
+  guint      stack_cap;
 } StrobeScopeThread;
 
 /* Position in a track. */

@@ -144,6 +144,30 @@ chunk_trim (StrobeTimelineModel *self, StrobeScopeChunk *c)
 
 static void
 track_append (StrobeTimelineModel *self, StrobeScopeTrack *t, guint64 begin, guint64 end,
+              guint32 name_id, guint8 flags) G_GNUC_NO_INLINE;
+
+/* The common case inline: room in the last chunk, within its 2^32-tick span, short. */
+static inline void
+track_push (StrobeTimelineModel *self, StrobeScopeTrack *t, guint64 begin, guint64 end, guint32 name_id)
+{
+  StrobeScopeChunk *c = t->cur;
+
+  if (G_LIKELY (c && c->count < c->cap && begin - c->base <= G_MAXUINT32 && end - begin < STROBE_SCOPE_LONG))
+    {
+      StrobeScopeRec *r = &c->items[c->count];
+      r->begin = (guint32) (begin - c->base);
+      r->duration = (guint32) (end - begin);
+      r->name_flags = name_id & STROBE_SCOPE_NAME_MASK;
+      /* Readers take the read lock, so plain stores are enough. */
+      c->count++;
+      t->n++;
+      return;
+    }
+  track_append (self, t, begin, end, name_id, 0);
+}
+
+static void
+track_append (StrobeTimelineModel *self, StrobeScopeTrack *t, guint64 begin, guint64 end,
               guint32 name_id, guint8 flags)
 {
   StrobeScopeChunk *c = t->chunks->len ? &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1) : NULL;
@@ -164,6 +188,7 @@ track_append (StrobeTimelineModel *self, StrobeScopeTrack *t, guint64 begin, gui
       self->scope_bytes += n.cap * sizeof (StrobeScopeRec) + sizeof (StrobeScopeChunk);
       g_array_append_val (t->chunks, n);
       c = &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1);
+      t->cur = c;
     }
   r = &c->items[c->count++];
   r->begin = (guint32) (begin - c->base);
@@ -275,7 +300,7 @@ scope_thread_free (gpointer data)
   StrobeScopeThread *th = data;
 
   g_ptr_array_unref (th->tracks);
-  g_array_unref (th->stack);
+  g_free (th->stack);
   g_free (th);
 }
 
@@ -308,7 +333,6 @@ get_thread (StrobeTimelineModel *self, guint16 id)
       th = g_new0 (StrobeScopeThread, 1);
       th->thread_id = id;
       th->tracks = g_ptr_array_new_with_free_func (track_free);
-      th->stack = g_array_new (FALSE, FALSE, sizeof (StrobeOpenScope));
       for (i = 0; i < self->threads->len; i++)
         if (((StrobeScopeThread *) self->threads->pdata[i])->thread_id > id)
           break;
@@ -422,8 +446,9 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
     {
       guint64 v;
 
-      p = read_varint (p, end, &v);
-      if (p == NULL)
+      if (G_LIKELY (*p < 0x80))
+        v = *p++;
+      else if ((p = read_varint (p, end, &v)) == NULL)
         break;
       units += v >> 1;
       ts = units << shift;
@@ -433,38 +458,40 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
         {
           StrobeOpenScope *o;
           guint depth;
-          StrobeScopeTrack *t;
 
-          if (G_UNLIKELY (th->stack->len == 0))
+          if (G_UNLIKELY (th->depth == 0))
             {
               self->unmatched_ends++;
               continue;
             }
-          depth = th->stack->len - 1;
-          o = &g_array_index (th->stack, StrobeOpenScope, depth);
+          depth = --th->depth;
+          o = &th->stack[depth];
           while (G_UNLIKELY (th->tracks->len <= depth))
             g_ptr_array_add (th->tracks, track_new ());
-          t = th->tracks->pdata[depth];
-          track_append (self, t, o->begin, ts, o->name_id, 0);
-          th->stack->len--;
+          track_push (self, th->tracks->pdata[depth], o->begin, ts, o->name_id);
           self->scopes++;
         }
       else
         {
           guint64 id;
-          StrobeOpenScope o;
           guint32 name;
 
-          p = read_varint (p, end, &id);
-          if (p == NULL)
+          if (G_LIKELY (p < end && *p < 0x80))
+            id = *p++;
+          else if ((p = read_varint (p, end, &id)) == NULL)
             break;
           if (G_LIKELY (id < map->len && g_array_index (map, guint32, id) != 0))
             name = g_array_index (map, guint32, id) - 1;
           else
             name = map_get (self, map, (guint32) MIN (id, G_MAXUINT32));
-          o.begin = ts;
-          o.name_id = name;
-          g_array_append_val (th->stack, o);
+          if (G_UNLIKELY (th->depth == th->stack_cap))
+            {
+              th->stack_cap = th->stack_cap ? th->stack_cap * 2 : 32;
+              th->stack = g_renew (StrobeOpenScope, th->stack, th->stack_cap);
+            }
+          th->stack[th->depth].begin = ts;
+          th->stack[th->depth].name_id = name;
+          th->depth++;
         }
     }
   if (any)
@@ -721,15 +748,15 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
     {
       StrobeScopeThread *th = self->threads->pdata[i];
 
-      while (th->stack->len)
+      while (th->depth)
         {
-          guint depth = th->stack->len - 1;
-          StrobeOpenScope *o = &g_array_index (th->stack, StrobeOpenScope, depth);
+          guint depth = th->depth - 1;
+          StrobeOpenScope *o = &th->stack[depth];
           while (th->tracks->len <= depth)
             g_ptr_array_add (th->tracks, track_new ());
           track_append (self, th->tracks->pdata[depth], o->begin, MAX (last, o->begin), o->name_id,
                         STROBE_SCOPE_CLOSED_AT_END);
-          th->stack->len--;
+          th->depth--;
           self->scopes++;
         }
       for (guint d = 0; d < th->tracks->len; d++)
@@ -964,7 +991,7 @@ strobe_timeline_model_get_depth_count (StrobeTimelineModel *self, guint16 thread
   g_rw_lock_reader_lock (&self->lock);
   th = find_thread (self, thread_id);
   if (th)
-    n = MAX (th->tracks->len, th->stack->len);
+    n = MAX (th->tracks->len, th->depth);
   g_rw_lock_reader_unlock (&self->lock);
   return n;
 }
@@ -976,9 +1003,9 @@ open_scope_at (StrobeTimelineModel *self, StrobeScopeThread *th, guint depth, gu
 {
   StrobeOpenScope *o;
 
-  if (depth >= th->stack->len)
+  if (depth >= th->depth)
     return FALSE;
-  o = &g_array_index (th->stack, StrobeOpenScope, depth);
+  o = &th->stack[depth];
   if (o->begin > t1 || MAX (self->last_time, o->begin) < t0)
     return FALSE;
   out->begin = o->begin;
@@ -1142,7 +1169,7 @@ strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats 
   for (guint i = 0; i < self->threads->len; i++)
     {
       StrobeScopeThread *th = self->threads->pdata[i];
-      other += sizeof *th + th->stack->len * sizeof (StrobeOpenScope)
+      other += sizeof *th + th->stack_cap * sizeof (StrobeOpenScope)
                + th->tracks->len * (sizeof (StrobeScopeTrack) + sizeof (gpointer));
     }
   for (guint i = 0; i < self->names->len; i++)
