@@ -476,6 +476,9 @@ strobe_browser_view_dispose (GObject *object)
   StrobeBrowserView *self = STROBE_BROWSER_VIEW (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_BROWSER_VIEW);
+  /* The template's unnamed children too. */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
   self->selection = NULL;
   g_clear_object (&self->store);
   g_clear_object (&self->filter);

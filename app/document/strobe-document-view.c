@@ -154,6 +154,9 @@ strobe_document_view_dispose (GObject *object)
   StrobeDocumentView *self = STROBE_DOCUMENT_VIEW (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_DOCUMENT_VIEW);
+  /* The template's unnamed children too. */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
 
   G_OBJECT_CLASS (strobe_document_view_parent_class)->dispose (object);
 }

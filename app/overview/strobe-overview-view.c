@@ -379,6 +379,9 @@ strobe_overview_view_dispose (GObject *object)
   StrobeOverviewView *self = STROBE_OVERVIEW_VIEW (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_OVERVIEW_VIEW);
+  /* The template's unnamed children too. */
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
   g_clear_object (&self->event_types_filter);
 
   G_OBJECT_CLASS (strobe_overview_view_parent_class)->dispose (object);

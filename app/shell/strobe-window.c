@@ -293,7 +293,6 @@ strobe_window_dispose (GObject *object)
       if (view != NULL)
         strobe_document_cancel (strobe_document_view_get_document (view));
     }
-  gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_WINDOW);
 
   G_OBJECT_CLASS (strobe_window_parent_class)->dispose (object);
 }

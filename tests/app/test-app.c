@@ -1,0 +1,414 @@
+/* test-app.c — UI tests of the viewer under Xvfb: opening a trace through app.open, a
+ * damaged trace, the session browser following the store directory, closing tabs.
+ *
+ * Each test makes its own application with a temporary store directory and recorder port 0
+ * (a free one), so tests never touch the user's store or a port someone else uses.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <gtk/gtk.h>
+
+#include "strobe-application.h"
+#include "strobe-browser-view.h"
+#include "strobe-window.h"
+
+typedef struct
+{
+  char              *tmpdir;
+  StrobeApplication *app;
+  StrobeWindow      *window;
+} Fixture;
+
+/* One application for the whole run (GApplication must go through g_application_run to
+ * unregister cleanly); the tests run from its activate signal. Each test gets a new window. */
+static StrobeApplication *the_app;
+static char *store_dir;
+static const char *golden_path;
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  f->tmpdir = g_dir_make_tmp ("strobe-app-test-XXXXXX", &error);
+  g_assert_no_error (error);
+  f->app = the_app;
+  f->window = strobe_window_new (f->app);
+  gtk_window_present (GTK_WINDOW (f->window));
+  g_assert_nonnull (strobe_application_get_store (f->app));
+  g_assert_null (strobe_application_get_recorder_error (f->app));
+}
+
+static void
+rm_rf (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        rm_rf (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+destroy_toplevels (void)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+
+  /* Destroying a window destroys its dialogs too: hold them meanwhile. */
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    g_object_ref (l->data);
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free_full (toplevels, g_object_unref);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  destroy_toplevels ();
+  rm_rf (f->tmpdir);
+  g_free (f->tmpdir);
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+/* Runs the main loop until @cond holds; fails after 10 s. */
+static void
+wait_for (Condition cond,
+          gpointer  data)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (!cond (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("timed out waiting for the UI");
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+}
+
+static gboolean
+document_loaded (gpointer data)
+{
+  StrobeDocument *document = strobe_window_get_current_document (data);
+
+  return document != NULL && strobe_document_is_loaded (document);
+}
+
+/* Lets GTK lay out and map what changed. */
+static void
+settle (void)
+{
+  for (int i = 0; i < 20; i++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+}
+
+/* A label or inscription showing @text (or starting with it), mapped (on screen) under
+ * @widget. */
+static GtkWidget *
+find_text_full (GtkWidget  *widget,
+                const char *text,
+                gboolean    prefix)
+{
+  const char *shown = NULL;
+
+  if (GTK_IS_LABEL (widget))
+    shown = gtk_label_get_text (GTK_LABEL (widget));
+  else if (GTK_IS_INSCRIPTION (widget))
+    shown = gtk_inscription_get_text (GTK_INSCRIPTION (widget));
+  if (shown != NULL && gtk_widget_get_mapped (widget) &&
+      (prefix ? g_str_has_prefix (shown, text) : g_str_equal (shown, text)))
+    return widget;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_text_full (child, text, prefix);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+#define find_text(widget, text)        find_text_full (widget, text, FALSE)
+#define find_text_prefix(widget, text) find_text_full (widget, text, TRUE)
+
+static GtkWidget *
+find_type (GtkWidget *widget,
+           GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static GtkWindow *
+find_toplevel (GType type)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+  GtkWindow *found = NULL;
+
+  for (GList *l = toplevels; l != NULL && found == NULL; l = l->next)
+    if (G_TYPE_CHECK_INSTANCE_TYPE (l->data, type) && gtk_widget_get_visible (l->data))
+      found = l->data;
+  g_list_free (toplevels);
+  return found;
+}
+
+static gboolean
+file_chooser_shown (gpointer data)
+{
+  return find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG) != NULL;
+}
+
+static gboolean
+file_chooser_has_file (gpointer data)
+{
+  g_autoptr(GFile) file = gtk_file_chooser_get_file (data);
+
+  return file != NULL;
+}
+
+/* app.open → the file chooser (GtkFileChooserNative falls back to a GtkFileChooserDialog
+ * without a portal) → a tab titled with the trace's name whose overview shows the program. */
+static void
+test_open_action (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GFile) golden = g_file_new_for_path (golden_path);
+  g_autoptr(GError) error = NULL;
+  GtkWindow *chooser;
+  StrobeDocument *document;
+
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "open", NULL);
+  wait_for (file_chooser_shown, NULL);
+  chooser = find_toplevel (GTK_TYPE_FILE_CHOOSER_DIALOG);
+  gtk_file_chooser_set_file (GTK_FILE_CHOOSER (chooser), golden, &error);
+  g_assert_no_error (error);
+  wait_for (file_chooser_has_file, chooser);
+  gtk_dialog_response (GTK_DIALOG (chooser), GTK_RESPONSE_ACCEPT);
+
+  wait_for (document_loaded, f->window);
+  document = strobe_window_get_current_document (f->window);
+  g_assert_cmpstr (strobe_document_get_title (document), ==, "golden-types");
+  g_assert_cmpint (strobe_document_get_status (document), ==, STROBE_DOCUMENT_STATUS_FINISHED);
+  g_assert_null (strobe_document_get_error (document));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "golden-types — Strobe");
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "rt-emitter"));
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "Test.Scalars"));
+  g_assert_null (find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+}
+
+/* A truncated copy: an error dialog naming the offset, and the readable part on screen
+ * under a notice. */
+static void
+test_broken_file (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *broken_path = g_build_filename (f->tmpdir, "golden-broken.strobe", NULL);
+  g_autoptr(GFile) broken = g_file_new_for_path (broken_path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *secondary = NULL;
+  g_autofree char *primary = NULL;
+  gsize len;
+  StrobeDocument *document;
+  GtkWindow *dialog;
+  GtkWidget *notice;
+
+  g_file_get_contents (golden_path, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (len, >, 1000);
+  g_file_set_contents (broken_path, contents, 1000, &error);
+  g_assert_no_error (error);
+
+  g_application_open (G_APPLICATION (f->app), &broken, 1, "");
+  wait_for (document_loaded, f->window);
+  document = strobe_window_get_current_document (f->window);
+  g_assert_cmpstr (strobe_document_get_title (document), ==, "golden-broken");
+  g_assert_cmpint (strobe_document_get_status (document), ==, STROBE_DOCUMENT_STATUS_DAMAGED);
+  g_assert_error (strobe_document_get_error (document), STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED);
+
+  settle ();
+  dialog = find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+  g_assert_nonnull (dialog);
+  g_object_get (dialog, "text", &primary, "secondary-text", &secondary, NULL);
+  g_assert_nonnull (strstr (primary, "golden-broken"));
+  g_assert_nonnull (strstr (secondary, "offset 1000"));
+
+  /* The readable part: the handshake and the first packets. */
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "rt-emitter"));
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "Damaged"));
+  notice = find_text_prefix (GTK_WIDGET (f->window), "This trace is damaged");
+  g_assert_nonnull (notice);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (notice)), "offset 1000"));
+  g_assert_true (gtk_info_bar_get_revealed (GTK_INFO_BAR (gtk_widget_get_ancestor (notice, GTK_TYPE_INFO_BAR))));
+}
+
+/* Not a trace at all: an error dialog, and a page that says so. */
+static void
+test_not_a_trace (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->tmpdir, "notes.strobe", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  StrobeDocument *document;
+
+  g_file_set_contents (path, "hello, world\n", -1, &error);
+  g_assert_no_error (error);
+  g_application_open (G_APPLICATION (f->app), &file, 1, "");
+  wait_for (document_loaded, f->window);
+  document = strobe_window_get_current_document (f->window);
+  g_assert_cmpint (strobe_document_get_status (document), ==, STROBE_DOCUMENT_STATUS_FAILED);
+  g_assert_error (strobe_document_get_error (document), STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_NOT_STROBE);
+  settle ();
+  g_assert_nonnull (find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "Could not open “notes”"));
+}
+
+static gboolean
+browser_lists (gpointer data)
+{
+  StrobeBrowserView *browser = STROBE_BROWSER_VIEW (find_type (data, STROBE_TYPE_BROWSER_VIEW));
+  GListModel *model = strobe_browser_view_get_model (browser);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StrobeTrace) trace = g_list_model_get_item (model, i);
+
+      if (g_str_equal (strobe_trace_get_name (trace), "copied-in"))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* A trace copied into the store directory shows up in the browser, with its program. */
+static void
+test_browser_follows_store (Fixture       *f,
+                            gconstpointer  data)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *path = g_build_filename (store_dir, "copied-in.strobe", NULL);
+  g_autoptr(GError) error = NULL;
+  gsize len;
+
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "No Traces Yet"));
+
+  g_file_get_contents (golden_path, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (path, contents, (gssize) len, &error);
+  g_assert_no_error (error);
+
+  wait_for (browser_lists, f->window);
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "copied-in"));
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "rt-emitter"));
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "Finished"));
+}
+
+/* Opening the same file twice switches to its tab; win.close closes the tab, not the window. */
+static void
+test_tabs (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(GFile) golden = g_file_new_for_path (golden_path);
+  StrobeDocument *first, *second;
+
+  first = strobe_window_open_file (f->window, golden);
+  second = strobe_window_open_file (f->window, golden);
+  g_assert_true (first == second);
+  g_assert_cmpuint (strobe_window_get_n_documents (f->window), ==, 1);
+  wait_for (document_loaded, f->window);
+
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "close", NULL);
+  g_assert_cmpuint (strobe_window_get_n_documents (f->window), ==, 0);
+  g_assert_null (strobe_window_get_current_document (f->window));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window)));
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "Strobe");
+}
+
+static void
+run_tests_cb (GApplication *app,
+              int          *status)
+{
+  g_application_hold (app);
+  destroy_toplevels ();
+  *status = g_test_run ();
+  g_application_release (app);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autofree char *home = NULL;
+  char *app_argv[] = { argv[0], NULL };
+  int status = 1;
+
+  /* Keep GtkRecentManager and friends out of the user's home. */
+  home = g_dir_make_tmp ("strobe-app-home-XXXXXX", NULL);
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("GTK_USE_PORTAL", "0", TRUE);
+
+  gtk_test_init (&argc, &argv, NULL);
+  golden_path = g_getenv ("STROBE_GOLDEN_TRACE");
+  g_assert_nonnull (golden_path);
+  store_dir = g_build_filename (home, "store", NULL);
+
+  g_test_add ("/app/open-action", Fixture, NULL, fixture_setup, test_open_action, fixture_teardown);
+  g_test_add ("/app/broken-file", Fixture, NULL, fixture_setup, test_broken_file, fixture_teardown);
+  g_test_add ("/app/not-a-trace", Fixture, NULL, fixture_setup, test_not_a_trace, fixture_teardown);
+  g_test_add ("/app/browser-follows-store", Fixture, NULL, fixture_setup, test_browser_follows_store, fixture_teardown);
+  g_test_add ("/app/tabs", Fixture, NULL, fixture_setup, test_tabs, fixture_teardown);
+
+  the_app = g_object_new (STROBE_TYPE_APPLICATION,
+                          "application-id", STROBE_APP_ID,
+                          "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                          "resource-base-path", "/org/strobe/Viewer",
+                          "store-directory", store_dir,
+                          "recorder-port", 0,
+                          NULL);
+  g_signal_connect_after (the_app, "activate", G_CALLBACK (run_tests_cb), &status);
+  if (g_application_run (G_APPLICATION (the_app), 1, app_argv) != 0)
+    return 1;
+  g_clear_object (&the_app);
+  rm_rf (home);
+  g_free (store_dir);
+  return status;
+}
