@@ -16,9 +16,9 @@ strobe_format_duration_s (double seconds)
     return g_strdup ("—");
   if (seconds >= 60.0)
     {
-      guint64 total = (guint64) seconds;
+      guint64 total = (guint64) MIN (seconds, (double) G_MAXUINT * 60.0);
       /* Translators: a duration in minutes and seconds */
-      return g_strdup_printf (_("%" G_GUINT64_FORMAT " min %02u s"), total / 60, (guint) (total % 60));
+      return g_strdup_printf (_("%u min %02u s"), (guint) (total / 60), (guint) (total % 60));
     }
   if (seconds >= 1.0)
     /* Translators: a duration in seconds */
