@@ -44,7 +44,8 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static const GOptionEntry option_entries[] = {
-  { "recorder-port", 'p', 0, G_OPTION_ARG_INT, NULL,
+  /* A string: GApplication leaves an integer option of 0 out of the options dictionary. */
+  { "recorder-port", 'p', 0, G_OPTION_ARG_STRING, NULL,
     N_("Listen for programs’ traces on PORT (default 1980, 0 for any free port)"), N_("PORT") },
   { "store-dir", 's', 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Keep recorded traces in DIRECTORY"), N_("DIRECTORY") },
@@ -58,21 +59,23 @@ strobe_application_handle_local_options (GApplication *app,
 {
   StrobeApplication *self = STROBE_APPLICATION (app);
   const char *store_dir = NULL;
-  int port;
+  const char *port_text = NULL;
 
   if (g_variant_dict_contains (options, "version"))
     {
       g_print ("strobe %s\n", PACKAGE_VERSION);
       return 0;
     }
-  if (g_variant_dict_lookup (options, "recorder-port", "i", &port))
+  if (g_variant_dict_lookup (options, "recorder-port", "&s", &port_text))
     {
-      if (port < 0 || port > 65535)
+      guint64 port;
+
+      if (!g_ascii_string_to_unsigned (port_text, 10, 0, 65535, &port, NULL))
         {
           g_printerr (_("strobe: --recorder-port must be between 0 and 65535\n"));
           return 1;
         }
-      self->recorder_port = port;
+      self->recorder_port = (int) port;
     }
   if (g_variant_dict_lookup (options, "store-dir", "^&ay", &store_dir))
     {

@@ -70,8 +70,17 @@ recorder_changed_cb (StrobeWindow      *self,
   g_autofree char *status = strobe_application_dup_recorder_status (app);
   const GError *error = strobe_application_get_recorder_error (app);
 
+  StrobeRecorder *recorder = strobe_application_get_recorder (app);
+  g_autofree char *tooltip = NULL;
+
+  if (error != NULL)
+    tooltip = g_strdup (error->message);
+  else if (recorder != NULL && strobe_recorder_is_running (recorder))
+    /* Translators: how a program is pointed at this viewer's recorder */
+    tooltip = g_strdup_printf (_("Programs started with STROBE_TRACEHOST=localhost:%u stream their traces here"),
+                               strobe_recorder_get_port (recorder));
   gtk_label_set_text (self->recorder_label, status);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->recorder_label), error ? error->message : NULL);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->recorder_label), tooltip);
   if (error != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->recorder_label), "error");
   else

@@ -370,6 +370,53 @@ run_tests_cb (GApplication *app,
   g_application_release (app);
 }
 
+/* The recorder's port is taken: the header says so, the start page explains and offers
+ * another port, which works. */
+static void
+test_recorder_port_taken (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GSocket) blocker = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *expected = NULL;
+  StrobeRecorder *recorder;
+  GtkWidget *banner;
+  guint16 port;
+
+  blocker = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_socket_bind (blocker, any, FALSE, &error);
+  g_assert_no_error (error);
+  g_socket_listen (blocker, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (blocker, &error);
+  g_assert_no_error (error);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+
+  g_assert_false (strobe_application_restart_recorder (f->app, port, &error));
+  g_assert_nonnull (error);
+  g_assert_nonnull (strobe_application_get_recorder_error (f->app));
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "Not recording"));
+  banner = find_text_prefix (GTK_WIDGET (f->window), "Programs cannot stream traces to this viewer");
+  g_assert_nonnull (banner);
+  banner = gtk_widget_get_ancestor (banner, GTK_TYPE_INFO_BAR);
+  g_assert_true (gtk_info_bar_get_revealed (GTK_INFO_BAR (banner)));
+
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "recorder-other-port", NULL);
+  g_assert_null (strobe_application_get_recorder_error (f->app));
+  recorder = strobe_application_get_recorder (f->app);
+  g_assert_true (strobe_recorder_is_running (recorder));
+  g_assert_cmpuint (strobe_recorder_get_port (recorder), !=, port);
+  expected = g_strdup_printf ("Recording on 127.0.0.1:%u", strobe_recorder_get_port (recorder));
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), expected));
+  g_assert_false (gtk_info_bar_get_revealed (GTK_INFO_BAR (banner)));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -395,6 +442,7 @@ main (int   argc,
   g_test_add ("/app/broken-file", Fixture, NULL, fixture_setup, test_broken_file, fixture_teardown);
   g_test_add ("/app/not-a-trace", Fixture, NULL, fixture_setup, test_not_a_trace, fixture_teardown);
   g_test_add ("/app/browser-follows-store", Fixture, NULL, fixture_setup, test_browser_follows_store, fixture_teardown);
+  g_test_add ("/app/recorder-port-taken", Fixture, NULL, fixture_setup, test_recorder_port_taken, fixture_teardown);
   g_test_add ("/app/tabs", Fixture, NULL, fixture_setup, test_tabs, fixture_teardown);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,
