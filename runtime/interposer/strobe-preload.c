@@ -55,6 +55,7 @@ enum { UNRESOLVED, RESOLVING, READY };
 static int state = UNRESOLVED;
 static __thread int resolving_here __attribute__ ((tls_model ("initial-exec")));
 static bool  traced;
+static bool  tracing_wanted;
 static pid_t traced_pid;
 static size_t page_size = 4096;
 
@@ -358,6 +359,14 @@ preload_init (void)
   unsetenv ("STROBE_TRACEFILE");
   unsetenv ("STROBE_TRACEHOST");
   unsetenv ("STROBE_TRACE");
-  traced = true;
+  tracing_wanted = true;
   strobe__memory_guard--;
+}
+
+/* Last of this library's constructors (see meson.build): from here on allocations are the
+ * program's (and its libraries'), not the runtime's. */
+__attribute__ ((constructor)) static void
+preload_start (void)
+{
+  traced = tracing_wanted;
 }

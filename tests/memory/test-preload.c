@@ -1,0 +1,218 @@
+/* test-preload.c — libstrobe-preload.so on an unmodified program (preload-victim.c), run
+ * through `strobe-cli run`: exact totals of what it allocates, realloc growth and shrink,
+ * alignments, free(NULL), four threads, and the exact leak list.
+ *
+ * The victim's sizes are chosen so that no C library internal uses them; what the C
+ * library allocates on its own (pthread_create's 288-byte TLS vectors) is checked apart.
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#include "strobe-decoder.h"
+#include "strobe-memory-model.h"
+
+static const char *cli, *victim;
+
+static gboolean
+victim_size (guint64 size)
+{
+  static const guint64 sizes[] = { 3009, 1001, 5003, 103, 777, 768, 333, 1234, 99, 2002, 4242 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    if (size == sizes[i])
+      return TRUE;
+  return (size >= 3001 && size <= 3004) || (size >= 11001 && size <= 11004);
+}
+
+static StrobeMemoryModel *
+run_victim (const char *dir, const char *extra_env)
+{
+  g_autofree char *trace = g_build_filename (dir, "victim.strobe", NULL);
+  g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  StrobeMemoryModel *model = strobe_memory_model_new ();
+
+  if (extra_env)
+    g_subprocess_launcher_setenv (launcher, extra_env, "1", TRUE);
+  proc = g_subprocess_launcher_spawn (launcher, &error, cli, "run", opt, "--", victim, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait (proc, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (proc));
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  strobe_decoder_read_file (decoder, trace, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (strobe_decoder_get_ended_cleanly (decoder));
+  g_unlink (trace);
+  return model;
+}
+
+static void
+check_model (StrobeMemoryModel *model)
+{
+  guint64 n = strobe_memory_model_get_count (model);
+  guint per_thread[4] = { 0 };
+  guint16 thread_of[4] = { 0 };
+  guint64 victim_bytes = 0, victim_allocs = 0, others = 0, other_leaks = 0, other_bytes = 0;
+  g_autoptr (GArray) leaks = strobe_memory_model_leaks (model);
+  g_autoptr (GPtrArray) leak_sizes = g_ptr_array_new ();
+  GString *leak_list = g_string_new (NULL);
+  StrobeMemorySummary s;
+  gboolean seen_calloc = FALSE, seen_grow = FALSE, seen_shrink = FALSE, seen_2002 = FALSE;
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      StrobeMemoryAlloc r;
+
+      g_assert_true (strobe_memory_model_get_alloc (model, i, &r));
+      g_assert_cmpuint (r.heap, ==, 0);
+      if (!victim_size (r.size))
+        {
+          /* The C library's own: the TLS vectors of the four threads (288 bytes in
+           * glibc 2.36), never freed. */
+          g_assert_cmpuint (r.size, <, 1024);
+          g_assert_cmpuint (r.free_time, ==, STROBE_MEMORY_LIVE);
+          others++;
+          other_bytes += r.size;
+          continue;
+        }
+      victim_allocs++;
+      victim_bytes += r.size;
+      switch (r.size)
+        {
+        case 3009:   /* calloc (3, 1003) */
+          seen_calloc = TRUE;
+          g_assert_cmpuint (r.free_time, !=, STROBE_MEMORY_LIVE);
+          break;
+        case 1001:
+          g_assert_true (r.flags & STROBE_MEMORY_ALLOC_TO_REALLOC);
+          g_assert_false (r.flags & STROBE_MEMORY_ALLOC_FROM_REALLOC);
+          break;
+        case 5003:
+          seen_grow = TRUE;
+          g_assert_true (r.flags & STROBE_MEMORY_ALLOC_FROM_REALLOC);
+          g_assert_true (r.flags & STROBE_MEMORY_ALLOC_TO_REALLOC);
+          break;
+        case 103:
+          seen_shrink = TRUE;
+          g_assert_true (r.flags & STROBE_MEMORY_ALLOC_FROM_REALLOC);
+          g_assert_false (r.flags & STROBE_MEMORY_ALLOC_TO_REALLOC);
+          g_assert_cmpuint (r.free_time, !=, STROBE_MEMORY_LIVE);
+          break;
+        case 777: g_assert_cmpuint (r.alignment_log2, ==, 6); break;     /* posix_memalign 64 */
+        case 768: g_assert_cmpuint (r.alignment_log2, ==, 8); break;     /* aligned_alloc 256 */
+        case 333: g_assert_cmpuint (r.alignment_log2, ==, 7); break;     /* memalign 128 */
+        case 1234: g_assert_cmpuint (r.alignment_log2, ==, 12); break;   /* valloc */
+        case 99: g_assert_cmpuint (r.alignment_log2, ==, 12); break;     /* pvalloc: the size asked */
+        case 2002:   /* realloc (NULL, 2002), then realloc (p, 0) */
+          seen_2002 = TRUE;
+          g_assert_false (r.flags & STROBE_MEMORY_ALLOC_FROM_REALLOC);
+          g_assert_true (r.flags & STROBE_MEMORY_ALLOC_TO_REALLOC);
+          g_assert_cmpuint (r.free_time, !=, STROBE_MEMORY_LIVE);
+          break;
+        default:
+          if (r.size >= 3001 && r.size <= 3004)
+            {
+              guint k = (guint) (r.size - 3001);
+              per_thread[k]++;
+              if (thread_of[k] == 0)
+                thread_of[k] = r.thread_id;
+              g_assert_cmpuint (r.thread_id, ==, thread_of[k]);
+              g_assert_cmpuint (r.free_time, !=, STROBE_MEMORY_LIVE);
+              g_assert_true (r.flags & STROBE_MEMORY_ALLOC_TEMPORARY);
+            }
+          break;
+        }
+    }
+  g_assert_true (seen_calloc && seen_grow && seen_shrink && seen_2002);
+  for (guint k = 0; k < 4; k++)
+    {
+      g_assert_cmpuint (per_thread[k], ==, 1000);
+      for (guint j = 0; j < k; j++)
+        g_assert_cmpuint (thread_of[k], !=, thread_of[j]);
+    }
+  /* 11 in main (calloc, malloc + 2 reallocs, 5 aligned, realloc (NULL), the leak) + 4×1001. */
+  g_assert_cmpuint (victim_allocs, ==, 11 + 4 * 1001);
+  g_assert_cmpuint (victim_bytes, ==, 3009 + 1001 + 5003 + 103 + 777 + 768 + 333 + 1234 + 99 + 2002 + 4242
+                                      + 1000 * (3001 + 3002 + 3003 + 3004) + (11001 + 11002 + 11003 + 11004));
+  g_assert_cmpuint (others, ==, 4);
+
+  for (guint i = 0; i < leaks->len; i++)
+    {
+      StrobeMemoryAlloc r;
+
+      strobe_memory_model_get_alloc (model, g_array_index (leaks, guint64, i), &r);
+      if (victim_size (r.size))
+        g_string_append_printf (leak_list, "%" G_GUINT64_FORMAT " ", r.size);
+      else
+        other_leaks++;
+    }
+  /* In allocation order: main's, then each thread's at its end (the threads' order varies). */
+  g_assert_true (g_str_has_prefix (leak_list->str, "4242 "));
+  g_assert_cmpuint (strlen (leak_list->str), ==, strlen ("4242 11001 11002 11003 11004 "));
+  for (guint k = 1; k <= 4; k++)
+    {
+      g_autofree char *want = g_strdup_printf (" 1100%u ", k);
+      g_assert_nonnull (strstr (leak_list->str, want));
+    }
+  g_assert_cmpuint (other_leaks, ==, 4);
+  g_string_free (leak_list, TRUE);
+
+  strobe_memory_model_get_summary (model, &s);
+  g_assert_cmpuint (s.reallocs, ==, 2);
+  g_assert_cmpuint (s.allocs, ==, victim_allocs + others);
+  g_assert_cmpuint (s.frees, ==, s.allocs - leaks->len);
+  g_assert_cmpint (s.live_count, ==, (gint64) leaks->len);
+  g_assert_cmpint (s.live_bytes, ==, (gint64) (4242 + 11001 + 11002 + 11003 + 11004 + other_bytes));
+  g_assert_cmpuint (s.unmatched_frees, ==, 0);
+  g_assert_cmpuint (s.replaced_allocs, ==, 0);
+}
+
+static void
+test_preload (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("strobe-preload-XXXXXX", NULL);
+  g_autoptr (StrobeMemoryModel) model = run_victim (dir, NULL);
+
+  check_model (model);
+  g_rmdir (dir);
+}
+
+/* With call stacks: the same figures, and every victim allocation has a stack. */
+static void
+test_preload_callstacks (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("strobe-preload-XXXXXX", NULL);
+  g_autoptr (StrobeMemoryModel) model = run_victim (dir, "STROBE_CALLSTACKS");
+  StrobeMemoryAlloc r;
+
+  check_model (model);
+  g_assert_true (strobe_memory_model_get_alloc (model, 0, &r));
+  g_assert_cmpuint (r.callstack, !=, 0);
+  {
+    g_autoptr (GArray) frames = strobe_memory_model_get_callstack (model, r.callstack);
+    g_assert_nonnull (frames);
+    g_assert_cmpuint (frames->len, >, 1);
+  }
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  cli = g_getenv ("STROBE_CLI");
+  victim = g_getenv ("PRELOAD_VICTIM");
+  g_assert_nonnull (cli);
+  g_assert_nonnull (victim);
+  g_test_add_func ("/preload/victim", test_preload);
+  g_test_add_func ("/preload/victim-callstacks", test_preload_callstacks);
+  return g_test_run ();
+}
