@@ -52,7 +52,8 @@ struct _StrobeLogModel
   GObject     parent_instance;
 
   GMutex      lock;
-  GArray     *records;          /* Record */
+  GArray     *records;          /* Record, in arrival order */
+  GArray     *order;            /* guint32 record indexes in time order; may lag records */
   GPtrArray  *chunks;           /* guint8[ARENA_CHUNK] or larger, never moved */
   gsize       chunk_used;       /* in the last chunk */
   gsize       chunk_size;       /* of the last chunk */
@@ -273,10 +274,71 @@ analyzer_iface_init (StrobeAnalyzerInterface *iface)
 typedef struct
 {
   Record        r;
-  guint64       index;
+  guint64       index;      /* position in time order */
+  guint32       record;     /* in arrival order: the cache key */
   const Spec   *spec;
   const guint8 *args;
 } Snap;
+
+/* Messages arrive in each thread's order, but threads' packets interleave: the time-order
+ * view is brought up to date when a query needs it, by sorting what arrived since the
+ * last time and merging it in (O(n + k log k)). Positions are indexes into this view, so
+ * a late message of another thread can shift later positions while a trace streams in. */
+static const Record *sort_records;
+
+static gint
+compare_by_time (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  guint64 tx = sort_records[x].time, ty = sort_records[y].time;
+
+  if (tx != ty)
+    return tx < ty ? -1 : 1;
+  return x < y ? -1 : x > y;
+}
+
+static void
+ensure_order_locked (StrobeLogModel *self)
+{
+  static GMutex sort_lock;
+  guint m = self->order->len, n = self->records->len;
+  const Record *r = (const Record *) (void *) self->records->data;
+  g_autoptr(GArray) tail = NULL;
+  GArray *merged;
+  guint i = 0, j = 0;
+
+  if (m == n)
+    return;
+  tail = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n - m);
+  for (guint32 k = m; k < n; k++)
+    g_array_append_val (tail, k);
+  g_mutex_lock (&sort_lock);
+  sort_records = r;
+  g_array_sort (tail, compare_by_time);
+  g_mutex_unlock (&sort_lock);
+  if (m == 0 || r[g_array_index (self->order, guint32, m - 1)].time <= r[g_array_index (tail, guint32, 0)].time)
+    {
+      g_array_append_vals (self->order, tail->data, tail->len);
+      return;
+    }
+  merged = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
+  while (i < m || j < tail->len)
+    {
+      guint32 a = i < m ? g_array_index (self->order, guint32, i) : G_MAXUINT32;
+      guint32 b = j < tail->len ? g_array_index (tail, guint32, j) : G_MAXUINT32;
+      gboolean take_a = b == G_MAXUINT32 || (a != G_MAXUINT32 && r[a].time <= r[b].time);
+
+      guint32 v = take_a ? a : b;
+
+      g_array_append_val (merged, v);
+      if (take_a)
+        i++;
+      else
+        j++;
+    }
+  g_array_unref (self->order);
+  self->order = merged;
+}
 
 static const Spec *
 spec_locked (StrobeLogModel *self, guint32 id)
@@ -285,10 +347,11 @@ spec_locked (StrobeLogModel *self, guint32 id)
 }
 
 static char *
-format_snap (StrobeLogModel *self, guint64 index, const Snap *s, gboolean use_cache)
+format_snap (StrobeLogModel *self, const Snap *s, gboolean use_cache)
 {
   GString *out;
   char *text;
+  guint64 index = s->record;
 
   if (use_cache)
     {
@@ -345,7 +408,9 @@ strobe_log_model_get_message (StrobeLogModel *self, guint64 index, StrobeLogMess
       g_mutex_unlock (&self->lock);
       return FALSE;
     }
-  s.r = g_array_index (self->records, Record, index);
+  ensure_order_locked (self);
+  s.record = g_array_index (self->order, guint32, index);
+  s.r = g_array_index (self->records, Record, s.record);
   s.spec = spec_locked (self, s.r.spec_id);
   s.args = arena_get (self, s.r.args);
   g_mutex_unlock (&self->lock);
@@ -355,7 +420,7 @@ strobe_log_model_get_message (StrobeLogModel *self, guint64 index, StrobeLogMess
   msg->thread_id = s.r.thread_id;
   msg->verbosity = s.r.verbosity;
   msg->spec = s.spec ? &s.spec->pub : NULL;
-  msg->text = format_snap (self, index, &s, TRUE);
+  msg->text = format_snap (self, &s, TRUE);
   return TRUE;
 }
 
@@ -415,6 +480,7 @@ strobe_log_model_filter (StrobeLogModel *self, const StrobeLogFilter *f, guint64
   g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), out);
   g_mutex_lock (&self->lock);
   to = MIN (to, (guint64) self->records->len);
+  ensure_order_locked (self);
   g_mutex_unlock (&self->lock);
 
   for (guint64 start = from; start < to; start += BATCH)
@@ -425,12 +491,14 @@ strobe_log_model_filter (StrobeLogModel *self, const StrobeLogFilter *f, guint64
       g_mutex_lock (&self->lock);
       for (guint64 i = start; i < end; i++)
         {
-          const Record *r = &g_array_index (self->records, Record, i);
+          guint32 rec = g_array_index (self->order, guint32, i);
+          const Record *r = &g_array_index (self->records, Record, rec);
 
           if (!cheap_pass (f, r))
             continue;
           batch[n].r = *r;
           batch[n].index = i;
+          batch[n].record = rec;
           batch[n].spec = spec_locked (self, r->spec_id);
           batch[n].args = arena_get (self, r->args);
           n++;
@@ -443,7 +511,7 @@ strobe_log_model_filter (StrobeLogModel *self, const StrobeLogFilter *f, guint64
 
           if (text)
             {
-              g_autofree char *s = format_snap (self, index, &batch[k], TRUE);
+              g_autofree char *s = format_snap (self, &batch[k], TRUE);
               if (!text_matches (s, text, f->ignore_case))
                 continue;
             }
@@ -573,6 +641,7 @@ strobe_log_model_finalize (GObject *object)
   StrobeLogModel *self = STROBE_LOG_MODEL (object);
 
   g_array_unref (self->records);
+  g_array_unref (self->order);
   g_ptr_array_unref (self->chunks);
   g_ptr_array_unref (self->specs_by_id);
   g_hash_table_unref (self->categories);
@@ -594,6 +663,7 @@ strobe_log_model_init (StrobeLogModel *self)
 {
   g_mutex_init (&self->lock);
   self->records = g_array_new (FALSE, FALSE, sizeof (Record));
+  self->order = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->chunks = g_ptr_array_new_with_free_func (g_free);
   self->specs_by_id = g_ptr_array_new_with_free_func (spec_free);
   self->categories = g_hash_table_new_full (NULL, NULL, NULL, category_free);

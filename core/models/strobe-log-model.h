@@ -60,7 +60,11 @@ G_DECLARE_FINAL_TYPE (StrobeLogModel, strobe_log_model, STROBE, LOG_MODEL, GObje
 StrobeLogModel          *strobe_log_model_new              (void);
 
 guint64                  strobe_log_model_get_count        (StrobeLogModel *self);
-/* Fills @msg for message @index; FALSE when out of range. Free msg->text. */
+/* Messages are indexed by their position in time order (threads' messages arrive
+ * interleaved by packet; the model sorts them when a query needs it). While a live trace
+ * grows, a late message of one thread can shift the positions after it.
+ *
+ * Fills @msg for message @index; FALSE when out of range. Free msg->text. */
 gboolean                 strobe_log_model_get_message      (StrobeLogModel   *self,
                                                             guint64           index,
                                                             StrobeLogMessage *msg);

@@ -1,0 +1,227 @@
+/* test-golden-logmem.c — tests/data/golden-logmem.strobe, recorded once by
+ * logmem-emitter: the golden outputs of `strobe-cli log`, `memory` and `export --what=log`,
+ * and the memory model's indexed queries on it.
+ *
+ * To re-record (only when the format changes on purpose):
+ *   _build/tests/memory/logmem-emitter tests/data/golden-logmem.strobe
+ *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli log --location tests/data/golden-logmem.strobe > tests/data/golden-logmem.log
+ *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --histogram --max-leaks=-1 tests/data/golden-logmem.strobe > tests/data/golden-logmem.memory
+ *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli export --format=csv --what=log tests/data/golden-logmem.strobe > tests/data/golden-logmem.csv
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+
+#include "strobe-decoder.h"
+#include "strobe-log-model.h"
+#include "strobe-memory-model.h"
+
+static char *golden_dir;
+static const char *cli;
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (golden_dir, name, NULL);
+}
+
+static void
+check_cli (const char *golden, const char *const *args)
+{
+  g_autofree char *trace = data_path ("golden-logmem.strobe");
+  g_autofree char *expected_path = data_path (golden);
+  g_autofree char *expected = NULL, *out = NULL;
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+
+  g_file_get_contents (expected_path, &expected, NULL, &error);
+  g_assert_no_error (error);
+  g_ptr_array_add (argv, (char *) cli);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, trace);
+  g_ptr_array_add (argv, NULL);
+  g_subprocess_launcher_setenv (launcher, "TZ", "UTC", TRUE);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C", TRUE);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  g_assert_cmpstr (out, ==, expected);
+}
+
+static void
+test_cli_log (void)
+{
+  const char *const args[] = { "log", "--location", NULL };
+  check_cli ("golden-logmem.log", args);
+}
+
+static void
+test_cli_memory (void)
+{
+  const char *const args[] = { "memory", "--histogram", "--max-leaks=-1", NULL };
+  check_cli ("golden-logmem.memory", args);
+}
+
+static void
+test_cli_csv (void)
+{
+  const char *const args[] = { "export", "--format=csv", "--what=log", NULL };
+  check_cli ("golden-logmem.csv", args);
+}
+
+static GObject *
+load (GType type)
+{
+  g_autofree char *trace = data_path ("golden-logmem.strobe");
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (GError) error = NULL;
+  GObject *model = g_object_new (type, NULL);
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  strobe_decoder_read_file (decoder, trace, NULL, &error);
+  g_assert_no_error (error);
+  return model;
+}
+
+static guint64
+find (StrobeMemoryModel *m, guint64 address, guint64 size)
+{
+  guint64 n = strobe_memory_model_get_count (m);
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      StrobeMemoryAlloc r;
+      strobe_memory_model_get_alloc (m, i, &r);
+      if (r.address == address && r.size == size)
+        return i;
+    }
+  g_assert_not_reached ();
+}
+
+static StrobeMemoryAlloc
+get (StrobeMemoryModel *m, guint64 index)
+{
+  StrobeMemoryAlloc r;
+
+  g_assert_true (strobe_memory_model_get_alloc (m, index, &r));
+  return r;
+}
+
+static void
+test_memory_queries (void)
+{
+  g_autoptr (StrobeMemoryModel) m = STROBE_MEMORY_MODEL (load (STROBE_TYPE_MEMORY_MODEL));
+  StrobeMemoryAlloc slab = get (m, find (m, 0x100000, 1 << 20));
+  StrobeMemoryAlloc w0 = get (m, find (m, 0x600000, 32)), w15 = get (m, find (m, 0x6001e0, 32));
+  StrobeMemoryAlloc moved = get (m, find (m, 0x400000, 50));
+  StrobeMemorySummary s;
+  gint64 bytes, count;
+  StrobeMemorySample series[8];
+
+  /* Just after the slab: it alone, 1 MiB. */
+  {
+    g_autoptr (GArray) live = strobe_memory_model_live_at (m, slab.alloc_time);
+    g_assert_cmpuint (live->len, ==, 1);
+    strobe_memory_model_get_totals_at (m, slab.alloc_time, &bytes, &count);
+    g_assert_cmpint (bytes, ==, 1 << 20);
+    g_assert_cmpint (count, ==, 1);
+  }
+  /* With the worker's 16 blocks: those, the slab (marked: no bytes), two pool items, the
+   * moved realloc (its failed move undone) and the aligned leak. */
+  {
+    g_autoptr (GArray) live = strobe_memory_model_live_at (m, w15.alloc_time);
+    g_assert_cmpuint (live->len, ==, 16 + 5);
+    strobe_memory_model_get_totals_at (m, w15.alloc_time, &bytes, &count);
+    g_assert_cmpint (bytes, ==, 16 * 32 + 64 + 64 + 50 + 777);
+    g_assert_cmpint (count, ==, 21);
+  }
+  /* Allocated by the worker and still live after half of them were freed (in reverse). */
+  {
+    StrobeMemoryAlloc w8 = get (m, find (m, 0x600100, 32));
+    g_autoptr (GArray) half = strobe_memory_model_allocated_live (m, w0.alloc_time, w15.alloc_time, w8.free_time);
+    g_assert_cmpuint (half->len, ==, 8);
+    g_assert_cmpuint (get (m, g_array_index (half, guint64, 7)).address, ==, 0x6000e0);
+  }
+  /* Freed while the worker freed: 16, in the order freed. */
+  {
+    g_autoptr (GArray) freed = strobe_memory_model_freed_in (m, w15.free_time, w0.free_time);
+    g_assert_cmpuint (freed->len, ==, 16);
+    g_assert_cmpuint (get (m, g_array_index (freed, guint64, 0)).address, ==, 0x6001e0);
+    g_assert_cmpuint (get (m, g_array_index (freed, guint64, 15)).address, ==, 0x600000);
+  }
+  /* The failed realloc left 0x400000 live, with its tag; the arena reset ended both. */
+  g_assert_cmpuint (moved.free_time, ==, STROBE_MEMORY_LIVE);
+  g_assert_cmpuint (moved.tag, ==, 1);
+  g_assert_true (moved.flags & STROBE_MEMORY_ALLOC_FROM_REALLOC);
+  g_assert_true (get (m, find (m, 0x200064, 200)).flags & STROBE_MEMORY_ALLOC_HEAP_RESET);
+
+  strobe_memory_model_get_summary (m, &s);
+  g_assert_cmpuint (s.temporary, ==, 2);
+  g_assert_cmpint (s.live_bytes, ==, 64 + 64 + 50 + 777);
+  g_assert_cmpint (s.peak_bytes, ==, 1 << 20);
+  g_assert_cmpuint (s.peak_time, ==, slab.alloc_time);
+  g_assert_cmpuint (s.unmatched_frees, ==, 1);
+  {
+    g_autoptr (GArray) leaks = strobe_memory_model_leaks (m);
+    g_autoptr (GArray) short_lived = strobe_memory_model_short_lived (m, 0);
+    g_assert_cmpuint (leaks->len, ==, 5);
+    g_assert_cmpuint (short_lived->len, ==, 0);
+  }
+
+  /* The drawn series: the last sample ends at the final total, the highest at the peak. */
+  g_assert_cmpuint (strobe_memory_model_get_series (m, s.first_time, s.last_time + 1, 8, series), ==, 8);
+  g_assert_cmpint (series[7].last_bytes, ==, s.live_bytes);
+  g_assert_cmpint (series[7].last_count, ==, 5);
+  {
+    gint64 max = 0;
+    for (guint i = 0; i < 8; i++)
+      max = MAX (max, series[i].max_bytes);
+    g_assert_cmpint (max, ==, 1 << 20);
+  }
+}
+
+static void
+test_log_queries (void)
+{
+  g_autoptr (StrobeLogModel) m = STROBE_LOG_MODEL (load (STROBE_TYPE_LOG_MODEL));
+  guint16 worker = 18;
+  StrobeLogFilter f = { 0 };
+  g_autoptr (GArray) by_thread = NULL, errors = NULL;
+  StrobeLogMessage msg;
+
+  g_assert_cmpuint (strobe_log_model_get_count (m), ==, 6);
+  f.threads = &worker;
+  f.n_threads = 1;
+  by_thread = strobe_log_model_filter (m, &f, 0, G_MAXUINT64);
+  g_assert_cmpuint (by_thread->len, ==, 2);
+  g_assert_cmpstr (strobe_log_model_get_thread_name (m, worker), ==, "worker");
+  memset (&f, 0, sizeof f);
+  f.max_verbosity = 2;
+  errors = strobe_log_model_filter (m, &f, 0, G_MAXUINT64);
+  g_assert_cmpuint (errors->len, ==, 2);   /* the error and the fatal */
+  g_assert_true (strobe_log_model_get_message (m, g_array_index (errors, guint64, 1), &msg));
+  g_assert_cmpstr (msg.text, ==, "done: ok (y) 1.2e+04 0xbeef");
+  g_assert_cmpuint (msg.verbosity, ==, 1);
+  g_free (msg.text);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  golden_dir = g_strdup (g_getenv ("GOLDEN_DIR"));
+  cli = g_getenv ("STROBE_CLI");
+  g_assert_nonnull (golden_dir);
+  g_assert_nonnull (cli);
+  g_test_add_func ("/golden-logmem/cli-log", test_cli_log);
+  g_test_add_func ("/golden-logmem/cli-memory", test_cli_memory);
+  g_test_add_func ("/golden-logmem/cli-csv", test_cli_csv);
+  g_test_add_func ("/golden-logmem/memory-queries", test_memory_queries);
+  g_test_add_func ("/golden-logmem/log-queries", test_log_queries);
+  return g_test_run ();
+}
