@@ -55,7 +55,8 @@ status_text (StrobeTraceStatus status)
 {
   switch (status)
     {
-    case STROBE_TRACE_STATUS_LIVE:     return C_("trace status", "Live");
+    /* Translators: the dot is a "recording" light */
+    case STROBE_TRACE_STATUS_LIVE:     return C_("trace status", "● Live");
     case STROBE_TRACE_STATUS_FINISHED: return C_("trace status", "Finished");
     case STROBE_TRACE_STATUS_CUT_OFF:  return C_("trace status", "Cut off");
     case STROBE_TRACE_STATUS_INVALID:  return C_("trace status", "Not readable");
@@ -110,6 +111,12 @@ tr_status (gpointer item)
   return g_strdup (status_text (strobe_trace_get_status (TRACE (item))));
 }
 
+static const char *
+tr_status_class (gpointer item)
+{
+  return strobe_trace_get_status (TRACE (item)) == STROBE_TRACE_STATUS_LIVE ? "strobe-live" : NULL;
+}
+
 static int
 tr_cmp_name (gpointer a, gpointer b)
 {
@@ -147,7 +154,7 @@ static const StrobeTableColumn trace_columns[] = {
   { N_("Started"), tr_started, tr_cmp_started, 19, FALSE, FALSE },
   { N_("Duration"), tr_duration, NULL, 10, TRUE, FALSE },
   { N_("Size"), tr_size, tr_cmp_size, 9, TRUE, FALSE },
-  { N_("Status"), tr_status, tr_cmp_status, 10, FALSE, FALSE },
+  { N_("Status"), tr_status, tr_cmp_status, 10, FALSE, FALSE, tr_status_class },
 };
 
 /* ---- state ---------------------------------------------------------------------------- */
@@ -475,6 +482,10 @@ strobe_browser_view_dispose (GObject *object)
 {
   StrobeBrowserView *self = STROBE_BROWSER_VIEW (object);
 
+  /* Removing the columns re-sorts the list: its items-changed must not reach a page that
+   * is going away. */
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_BROWSER_VIEW);
   /* The template's unnamed children too. */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)

@@ -6,8 +6,10 @@
 
 #include <glib/gi18n.h>
 
+#include "strobe-channels-panel.h"
 #include "strobe-document-view.h"
 #include "strobe-format.h"
+#include "strobe-live-bar.h"
 #include "strobe-overview-view.h"
 
 struct _StrobeDocumentView
@@ -22,7 +24,10 @@ struct _StrobeDocumentView
   GtkButton          *cancel_button;
   GtkInfoBar         *notice_bar;
   GtkLabel           *notice_label;
+  GtkBox             *overview_box;
   StrobeOverviewView *overview;
+  GtkWidget          *channels_panel;
+  GtkWidget          *live_bar;
   GtkLabel           *failed_title;
   GtkLabel           *failed_label;
 };
@@ -146,6 +151,21 @@ strobe_document_view_constructed (GObject *object)
                            G_CALLBACK (progress_changed_cb), self, G_CONNECT_SWAPPED);
   progress_changed_cb (self);
   strobe_document_load_async (self->document, NULL, load_cb, g_object_ref (self));
+
+  /* A live trace shows what it has at once and fills in as it grows, with its channels
+   * beside it and the live figures under it. */
+  if (strobe_document_is_live (self->document))
+    {
+      GtkWidget *page = gtk_widget_get_parent (GTK_WIDGET (self->overview_box));
+
+      self->channels_panel = strobe_channels_panel_new (self->document);
+      gtk_widget_set_size_request (self->channels_panel, 260, -1);
+      gtk_box_append (self->overview_box, self->channels_panel);
+      self->live_bar = strobe_live_bar_new (self->document);
+      gtk_box_append (GTK_BOX (page), self->live_bar);
+      strobe_overview_view_set_document (self->overview, self->document);
+      gtk_stack_set_visible_child_name (self->stack, "overview");
+    }
 }
 
 static void
@@ -226,6 +246,7 @@ strobe_document_view_class_init (StrobeDocumentViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, cancel_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, notice_bar);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, notice_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, overview_box);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, overview);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, failed_title);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, failed_label);
@@ -244,6 +265,13 @@ strobe_document_view_new (StrobeDocument *document)
   g_return_val_if_fail (STROBE_IS_DOCUMENT (document), NULL);
 
   return g_object_new (STROBE_TYPE_DOCUMENT_VIEW, "document", document, NULL);
+}
+
+GtkWidget *
+strobe_document_view_get_channels_panel (StrobeDocumentView *self)
+{
+  g_return_val_if_fail (STROBE_IS_DOCUMENT_VIEW (self), NULL);
+  return self->channels_panel;
 }
 
 StrobeDocument *

@@ -31,6 +31,11 @@ struct _StrobeOverviewView
   GtkColumnView   *channels_view;
 
   GtkStringFilter *event_types_filter;
+
+  StrobeDocument  *document;
+  GListStore      *event_types_list;
+  GListStore      *threads_list;
+  GListStore      *channels_list;
 };
 
 G_DEFINE_FINAL_TYPE (StrobeOverviewView, strobe_overview_view, GTK_TYPE_WIDGET)
@@ -110,6 +115,64 @@ static const StrobeTableColumn channel_columns[] = {
   { N_("Toggles"), ch_toggles, ch_cmp_toggles, 7, TRUE, FALSE },
 };
 
+/* ---- copies, so rows outlive a live analysis that keeps changing ---------------------- */
+
+static gpointer
+event_type_copy (gpointer data)
+{
+  StrobeInfoEventType *copy = g_memdup2 (data, sizeof (StrobeInfoEventType));
+
+  copy->full_name = g_strdup (copy->full_name);
+  return copy;
+}
+
+static void
+event_type_free (gpointer data)
+{
+  StrobeInfoEventType *t = data;
+
+  g_free (t->full_name);
+  g_free (t);
+}
+
+static gpointer
+thread_copy (gpointer data)
+{
+  StrobeInfoThread *copy = g_memdup2 (data, sizeof (StrobeInfoThread));
+
+  copy->name = g_strdup (copy->name);
+  copy->group = g_strdup (copy->group);
+  return copy;
+}
+
+static void
+thread_free (gpointer data)
+{
+  StrobeInfoThread *t = data;
+
+  g_free (t->name);
+  g_free (t->group);
+  g_free (t);
+}
+
+static gpointer
+channel_copy (gpointer data)
+{
+  StrobeInfoChannel *copy = g_memdup2 (data, sizeof (StrobeInfoChannel));
+
+  copy->name = g_strdup (copy->name);
+  return copy;
+}
+
+static void
+channel_free (gpointer data)
+{
+  StrobeInfoChannel *c = data;
+
+  g_free (c->name);
+  g_free (c);
+}
+
 /* ---- summary ------------------------------------------------------------------------- */
 
 static char *
@@ -186,8 +249,10 @@ set_status (StrobeOverviewView *self,
   gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "success");
   gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "warning");
   gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "error");
+  gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "live");
   switch (strobe_document_get_status (document))
     {
+    case STROBE_DOCUMENT_STATUS_LIVE:      text = _("Live"); css = "live"; break;
     case STROBE_DOCUMENT_STATUS_FINISHED:  text = _("Finished"); css = "success"; break;
     case STROBE_DOCUMENT_STATUS_CUT_OFF:   text = _("Cut off"); css = "warning"; break;
     case STROBE_DOCUMENT_STATUS_DAMAGED:   text = _("Damaged"); css = "error"; break;
@@ -207,6 +272,8 @@ status_description (StrobeDocument *document)
 {
   switch (strobe_document_get_status (document))
     {
+    case STROBE_DOCUMENT_STATUS_LIVE:
+      return _("Live: the program is still sending");
     case STROBE_DOCUMENT_STATUS_FINISHED:
       return _("Finished: the program ended the trace");
     case STROBE_DOCUMENT_STATUS_CUT_OFF:
@@ -225,10 +292,17 @@ status_description (StrobeDocument *document)
 }
 
 static void
-fill_summary (StrobeOverviewView *self,
-              StrobeDocument     *document)
+clear_grid (GtkGrid *grid)
 {
-  StrobeInfoAnalyzer *info = strobe_document_get_info (document);
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (grid))) != NULL;)
+    gtk_grid_remove (grid, child);
+}
+
+static void
+fill_summary (StrobeOverviewView *self,
+              StrobeDocument     *document,
+              StrobeInfoAnalyzer *info)
+{
   const StrobeWireMetadata *meta = strobe_info_analyzer_get_metadata (info);
   StrobeDecoderStats dstats;
   guint64 first, last;
@@ -284,10 +358,12 @@ fill_summary (StrobeOverviewView *self,
 
 static void
 fill_stats (StrobeOverviewView *self,
-            StrobeDocument     *document)
+            StrobeInfoAnalyzer *info)
 {
-  const StrobeInfoStats *stats = strobe_info_analyzer_get_stats (strobe_document_get_info (document));
+  const StrobeInfoStats *stats = strobe_info_analyzer_get_stats (info);
   int row = 0;
+
+  gtk_widget_set_visible (self->dropped_box, FALSE);
 
   if (!stats->valid)
     {
@@ -333,35 +409,55 @@ set_page_title (GtkStackPage *page,
   gtk_stack_page_set_title (page, text);
 }
 
+static void
+refresh (StrobeOverviewView *self)
+{
+  StrobeDocument *document = self->document;
+  StrobeInfoAnalyzer *info = strobe_document_lock_info (document);
+
+  set_status (self, document);
+  if (info == NULL)
+    return;
+
+  clear_grid (self->summary_grid);
+  clear_grid (self->stats_grid);
+  fill_summary (self, document, info);
+  fill_stats (self, info);
+
+  strobe_info_row_list_update (self->event_types_list, strobe_info_analyzer_get_event_types (info),
+                               event_type_copy, event_type_free);
+  strobe_info_row_list_update (self->threads_list, strobe_info_analyzer_get_threads (info),
+                               thread_copy, thread_free);
+  strobe_info_row_list_update (self->channels_list, strobe_info_analyzer_get_channels (info),
+                               channel_copy, channel_free);
+  strobe_document_unlock_info (document);
+
+  set_page_title (self->event_types_page, _("Event Types"),
+                  g_list_model_get_n_items (G_LIST_MODEL (self->event_types_list)));
+  set_page_title (self->threads_page, _("Threads"),
+                  g_list_model_get_n_items (G_LIST_MODEL (self->threads_list)));
+  set_page_title (self->channels_page, _("Channels"),
+                  g_list_model_get_n_items (G_LIST_MODEL (self->channels_list)));
+}
+
 void
 strobe_overview_view_set_document (StrobeOverviewView *self,
                                    StrobeDocument     *document)
 {
-  StrobeInfoAnalyzer *info;
-  GPtrArray *types, *threads, *channels;
-
   g_return_if_fail (STROBE_IS_OVERVIEW_VIEW (self));
   g_return_if_fail (STROBE_IS_DOCUMENT (document));
-  g_return_if_fail (strobe_document_is_loaded (document));
+  g_return_if_fail (strobe_document_is_loaded (document) || strobe_document_is_live (document));
 
-  info = strobe_document_get_info (document);
-  set_status (self, document);
-  fill_summary (self, document);
-  fill_stats (self, document);
-
-  types = strobe_info_analyzer_get_event_types (info);
-  threads = strobe_info_analyzer_get_threads (info);
-  channels = strobe_info_analyzer_get_channels (info);
-
-  strobe_table_set_model (self->event_types_view,
-                          strobe_info_row_list_new (G_OBJECT (info), types),
-                          GTK_FILTER (g_object_ref (self->event_types_filter)));
-  strobe_table_set_model (self->threads_view, strobe_info_row_list_new (G_OBJECT (info), threads), NULL);
-  strobe_table_set_model (self->channels_view, strobe_info_row_list_new (G_OBJECT (info), channels), NULL);
-
-  set_page_title (self->event_types_page, _("Event Types"), types->len);
-  set_page_title (self->threads_page, _("Threads"), threads->len);
-  set_page_title (self->channels_page, _("Channels"), channels->len);
+  if (self->document != document)
+    {
+      if (self->document != NULL)
+        g_signal_handlers_disconnect_by_data (self->document, self);
+      g_set_object (&self->document, document);
+      /* A live trace grows, and one that was live ends: follow both. */
+      g_signal_connect_object (document, "updated", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+      g_signal_connect_object (document, "notify::status", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
+    }
+  refresh (self);
 }
 
 void
@@ -383,6 +479,12 @@ strobe_overview_view_dispose (GObject *object)
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
   g_clear_object (&self->event_types_filter);
+  if (self->document != NULL)
+    g_signal_handlers_disconnect_by_data (self->document, self);
+  g_clear_object (&self->document);
+  g_clear_object (&self->event_types_list);
+  g_clear_object (&self->threads_list);
+  g_clear_object (&self->channels_list);
 
   G_OBJECT_CLASS (strobe_overview_view_parent_class)->dispose (object);
 }
@@ -428,6 +530,14 @@ strobe_overview_view_init (StrobeOverviewView *self)
                                             G_CALLBACK (event_type_filter_key), NULL, NULL);
   self->event_types_filter = gtk_string_filter_new (expression);
   gtk_string_filter_set_match_mode (self->event_types_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+
+  self->event_types_list = g_list_store_new (STROBE_TYPE_INFO_ROW);
+  self->threads_list = g_list_store_new (STROBE_TYPE_INFO_ROW);
+  self->channels_list = g_list_store_new (STROBE_TYPE_INFO_ROW);
+  strobe_table_set_model (self->event_types_view, g_object_ref (G_LIST_MODEL (self->event_types_list)),
+                          GTK_FILTER (g_object_ref (self->event_types_filter)));
+  strobe_table_set_model (self->threads_view, g_object_ref (G_LIST_MODEL (self->threads_list)), NULL);
+  strobe_table_set_model (self->channels_view, g_object_ref (G_LIST_MODEL (self->channels_list)), NULL);
 }
 
 GtkWidget *

@@ -124,6 +124,7 @@ status_to_spinning (GBinding     *binding,
                     GValue       *to,
                     gpointer      user_data)
 {
+  /* A live trace has its own light in the status bar; the spinner is for loading. */
   g_value_set_boolean (to, g_value_get_enum (from) <= STROBE_DOCUMENT_STATUS_LOADING);
   return TRUE;
 }
@@ -174,6 +175,29 @@ add_recent (StrobeDocument *document)
   gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
 }
 
+/* A trace of the store is opened through it, so a live one is followed. */
+static StrobeDocument *
+new_document (StrobeWindow *self,
+              GFile        *file)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  StrobeStore *store = STROBE_IS_APPLICATION (app) ? strobe_application_get_store (STROBE_APPLICATION (app)) : NULL;
+  g_autofree char *path = g_file_get_path (file);
+  GListModel *traces;
+
+  if (store == NULL || path == NULL)
+    return strobe_document_new (file);
+  traces = strobe_store_get_traces (store);
+  for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
+    {
+      g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
+
+      if (g_strcmp0 (strobe_trace_get_path (trace), path) == 0)
+        return strobe_document_new_for_trace (store, trace);
+    }
+  return strobe_document_new (file);
+}
+
 StrobeDocument *
 strobe_window_open_file (StrobeWindow *self,
                          GFile        *file)
@@ -196,7 +220,7 @@ strobe_window_open_file (StrobeWindow *self,
         }
     }
 
-  document = strobe_document_new (file);
+  document = new_document (self, file);
   view = strobe_document_view_new (document);
   page = gtk_notebook_append_page (self->notebook, view, create_tab (self, document, view));
   gtk_notebook_set_tab_reorderable (self->notebook, view, TRUE);

@@ -20,6 +20,18 @@ update_cell (GtkInscription *cell,
   gtk_inscription_set_text (cell, text);
   if (column->expand)
     gtk_widget_set_tooltip_text (GTK_WIDGET (cell), text);
+  if (column->css_class != NULL)
+    {
+      const char *old = g_object_get_data (G_OBJECT (cell), "strobe-table-class");
+      const char *css = column->css_class (item);
+
+      if (old != NULL)
+        gtk_widget_remove_css_class (GTK_WIDGET (cell), old);
+      if (css != NULL)
+        gtk_widget_add_css_class (GTK_WIDGET (cell), css);
+      /* Static strings: the callback returns literals. */
+      g_object_set_data (G_OBJECT (cell), "strobe-table-class", (gpointer) css);
+    }
 }
 
 static void

@@ -18,6 +18,8 @@ typedef struct
   guint        nat_chars;                   /* natural width in characters */
   gboolean     numeric;                     /* right-aligned */
   gboolean     expand;
+  const char *(*css_class) (gpointer item); /* NULL, or a style class for the cell (may
+                                               return NULL) */
 } StrobeTableColumn;
 
 /* Adds the columns to @view; @columns must outlive it (a static array). */

@@ -14,6 +14,8 @@
 
 #include "strobe-application.h"
 #include "strobe-browser-view.h"
+#include "strobe-channels-panel.h"
+#include "strobe-document-view.h"
 #include "strobe-window.h"
 
 typedef struct
@@ -360,6 +362,189 @@ test_tabs (Fixture       *f,
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "Strobe");
 }
 
+/* ---- live sessions ------------------------------------------------------------------- */
+
+/* tests/control/control-target: channels Alpha (on) and Beta (off), a control server, no
+ * output until told; here it streams to the viewer's recorder from the start. Its
+ * discovery file goes to @runtime_dir. */
+static GSubprocess *
+spawn_target (const char  *runtime_dir,
+              gboolean     stream)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  StrobeRecorder *recorder = strobe_application_get_recorder (the_app);
+  g_autofree char *host = g_strdup_printf ("127.0.0.1:%u", strobe_recorder_get_port (recorder));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autofree char *line = NULL;
+  GSubprocess *proc;
+
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEFILE");
+  if (stream)
+    g_subprocess_launcher_setenv (launcher, "STROBE_TRACEHOST", host, TRUE);
+  else
+    g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEHOST");
+  proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("CONTROL_TARGET"), "2000", NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proc));
+  line = g_data_input_stream_read_line (out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (line, "ready "));
+  return proc;
+}
+
+static void
+stop_target (GSubprocess *proc)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_output_stream_write_all (g_subprocess_get_stdin_pipe (proc), "quit\n", 5, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait (proc, NULL, &error);
+  g_assert_no_error (error);
+}
+
+typedef struct
+{
+  StrobeWindow *window;
+  guint32       pid;
+  StrobeTrace  *trace;     /* out */
+} LiveWait;
+
+static gboolean
+browser_lists_live (gpointer data)
+{
+  LiveWait *w = data;
+  StrobeBrowserView *browser = STROBE_BROWSER_VIEW (find_type (GTK_WIDGET (w->window), STROBE_TYPE_BROWSER_VIEW));
+  GListModel *model = strobe_browser_view_get_model (browser);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StrobeTrace) trace = g_list_model_get_item (model, i);
+
+      if (strobe_trace_get_pid (trace) == w->pid &&
+          strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE)
+        {
+          g_set_object (&w->trace, trace);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static GtkWidget *
+current_channels_panel (StrobeWindow *window)
+{
+  StrobeDocumentView *view = STROBE_DOCUMENT_VIEW (find_type (GTK_WIDGET (window), STROBE_TYPE_DOCUMENT_VIEW));
+
+  return view ? strobe_document_view_get_channels_panel (view) : NULL;
+}
+
+static gboolean
+channels_declared (gpointer data)
+{
+  GtkWidget *panel = current_channels_panel (data);
+
+  return panel != NULL &&
+         strobe_channels_panel_get_switch (STROBE_CHANNELS_PANEL (panel), "Alpha") != NULL &&
+         strobe_channels_panel_get_switch (STROBE_CHANNELS_PANEL (panel), "Beta") != NULL;
+}
+
+static gboolean
+beta_settled (gpointer data)
+{
+  return !strobe_channels_panel_is_pending (STROBE_CHANNELS_PANEL (current_channels_panel (data)), "Beta");
+}
+
+static gboolean
+document_ended (gpointer data)
+{
+  return strobe_document_is_loaded (strobe_window_get_current_document (data));
+}
+
+static gboolean
+beta_reported_on (gpointer data)
+{
+  StrobeDocument *document = strobe_window_get_current_document (data);
+  StrobeInfoAnalyzer *info = strobe_document_lock_info (document);
+  GPtrArray *channels = strobe_info_analyzer_get_channels (info);
+  gboolean on = FALSE;
+
+  for (guint i = 0; i < channels->len; i++)
+    {
+      const StrobeInfoChannel *c = g_ptr_array_index (channels, i);
+
+      if (g_strcmp0 (c->name, "Beta") == 0)
+        on = c->enabled;
+    }
+  strobe_document_unlock_info (document);
+  return on;
+}
+
+/* A program streaming to the embedded recorder is a live session in the browser; opened,
+ * it is followed; flipping Beta's switch turns the channel on in the program, and the
+ * switch settles only once the program's ChannelToggle is in the stream. When the program
+ * ends, the session is finished and the panel is disabled. */
+static void
+test_live_session (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autoptr(GSubprocess) proc = spawn_target (f->tmpdir, TRUE);
+  LiveWait w = { f->window, (guint32) g_ascii_strtoull (g_subprocess_get_identifier (proc), NULL, 10), NULL };
+  g_autoptr(GFile) file = NULL;
+  StrobeDocument *document;
+  StrobeChannelsPanel *panel;
+  GtkSwitch *alpha, *beta;
+  gint64 start = g_get_monotonic_time ();
+
+  wait_for (browser_lists_live, &w);
+  /* Within a second of the program starting (the brief's figure). */
+  g_assert_cmpint (g_get_monotonic_time () - start, <, 3 * G_USEC_PER_SEC);
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "● Live"));
+
+  file = g_file_new_for_path (strobe_trace_get_path (w.trace));
+  document = strobe_window_open_file (f->window, file);
+  g_assert_true (strobe_document_is_live (document));
+  wait_for (channels_declared, f->window);
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "● Live"));
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "control-target"));
+
+  panel = STROBE_CHANNELS_PANEL (current_channels_panel (f->window));
+  alpha = strobe_channels_panel_get_switch (panel, "Alpha");
+  beta = strobe_channels_panel_get_switch (panel, "Beta");
+  g_assert_true (gtk_switch_get_state (alpha));
+  g_assert_false (gtk_switch_get_state (beta));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (beta)));
+
+  /* The flip: pending, the state is still what the program said. */
+  gtk_switch_set_active (beta, TRUE);
+  g_assert_true (strobe_channels_panel_is_pending (panel, "Beta"));
+  g_assert_false (gtk_switch_get_state (beta));
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (beta)));
+  g_assert_false (beta_reported_on (f->window));
+
+  /* Settled by the program's toggle in the stream, not by the command's reply. */
+  wait_for (beta_settled, f->window);
+  g_assert_true (beta_reported_on (f->window));
+  g_assert_true (gtk_switch_get_state (beta));
+  g_assert_true (gtk_switch_get_active (beta));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (beta)));
+
+  /* The program ends: the session is over, the switches are read-only. */
+  stop_target (proc);
+  wait_for (document_ended, f->window);
+  settle ();
+  g_assert_cmpint (strobe_document_get_status (document), ==, STROBE_DOCUMENT_STATUS_FINISHED);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (beta)));
+  g_assert_nonnull (find_text_prefix (GTK_WIDGET (f->window), "The program has stopped sending this trace"));
+  g_assert_null (find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+  g_clear_object (&w.trace);
+}
+
 static void
 run_tests_cb (GApplication *app,
               int          *status)
@@ -444,6 +629,7 @@ main (int   argc,
   g_test_add ("/app/browser-follows-store", Fixture, NULL, fixture_setup, test_browser_follows_store, fixture_teardown);
   g_test_add ("/app/recorder-port-taken", Fixture, NULL, fixture_setup, test_recorder_port_taken, fixture_teardown);
   g_test_add ("/app/tabs", Fixture, NULL, fixture_setup, test_tabs, fixture_teardown);
+  g_test_add ("/app/live-session", Fixture, NULL, fixture_setup, test_live_session, fixture_teardown);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,
                           "application-id", STROBE_APP_ID,
