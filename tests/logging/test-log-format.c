@@ -368,6 +368,70 @@ test_filters (void)
   }
 }
 
+/* The model grows on one thread (the trace fed in small chunks) while this one filters
+ * and reads it. */
+typedef struct
+{
+  const guint8   *data;
+  gsize           len;
+  StrobeLogModel *model;
+  gint            done;
+} Feeder;
+
+static gpointer
+feed (gpointer user)
+{
+  Feeder *f = user;
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (GError) error = NULL;
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (f->model));
+  for (gsize pos = 0; pos < f->len && !error; pos += 4096)
+    strobe_decoder_feed (decoder, f->data + pos, MIN (4096, f->len - pos), &error);
+  if (!error)
+    strobe_decoder_finish (decoder, &error);
+  g_assert_no_error (error);
+  g_atomic_int_set (&f->done, 1);
+  return NULL;
+}
+
+static void
+test_live (void)
+{
+  g_autoptr (StrobeLogModel) model = strobe_log_model_new ();
+  g_autofree guint8 *data = NULL;
+  StrobeLogFilter filter = { 0 };
+  Feeder f;
+  GThread *thread;
+  guint64 seen = 0, rounds = 0;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (trace_path, (char **) &data, &len, NULL));
+  f.data = data;
+  f.len = len;
+  f.model = model;
+  f.done = 0;
+  filter.text = "hello";
+  thread = g_thread_new ("feeder", feed, &f);
+  while (!g_atomic_int_get (&f.done))
+    {
+      /* Only what is new since the last round, as a live view would. */
+      guint64 n = strobe_log_model_get_count (model);
+      g_autoptr (GArray) hits = strobe_log_model_filter (model, &filter, seen, n);
+      for (guint i = 0; i < hits->len; i++)
+        {
+          StrobeLogMessage msg;
+          g_assert_true (strobe_log_model_get_message (model, g_array_index (hits, guint64, i), &msg));
+          g_free (msg.text);
+        }
+      seen = n;
+      rounds++;
+    }
+  g_thread_join (thread);
+  g_assert_cmpuint (strobe_log_model_get_count (model), ==, expected->len);
+  g_test_message ("%" G_GUINT64_FORMAT " filter rounds while the model grew", rounds);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -406,6 +470,7 @@ main (int argc, char **argv)
 
   g_test_add_func ("/log-format/round-trip", test_round_trip);
   g_test_add_func ("/log-format/filters", test_filters);
+  g_test_add_func ("/log-format/live", test_live);
   ret = g_test_run ();
 
   g_unlink (trace_path);

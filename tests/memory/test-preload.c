@@ -27,7 +27,7 @@ victim_size (guint64 size)
 }
 
 static StrobeMemoryModel *
-run_victim (const char *dir, const char *extra_env)
+run_victim (const char *dir, const char *extra_env, gboolean keep)
 {
   g_autofree char *trace = g_build_filename (dir, "victim.strobe", NULL);
   g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
@@ -50,7 +50,8 @@ run_victim (const char *dir, const char *extra_env)
   strobe_decoder_read_file (decoder, trace, NULL, &error);
   g_assert_no_error (error);
   g_assert_true (strobe_decoder_get_ended_cleanly (decoder));
-  g_unlink (trace);
+  if (!keep)
+    g_unlink (trace);
   return model;
 }
 
@@ -179,7 +180,7 @@ static void
 test_preload (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("strobe-preload-XXXXXX", NULL);
-  g_autoptr (StrobeMemoryModel) model = run_victim (dir, NULL);
+  g_autoptr (StrobeMemoryModel) model = run_victim (dir, NULL, FALSE);
 
   check_model (model);
   g_rmdir (dir);
@@ -190,7 +191,7 @@ static void
 test_preload_callstacks (void)
 {
   g_autofree char *dir = g_dir_make_tmp ("strobe-preload-XXXXXX", NULL);
-  g_autoptr (StrobeMemoryModel) model = run_victim (dir, "STROBE_CALLSTACKS");
+  g_autoptr (StrobeMemoryModel) model = run_victim (dir, "STROBE_CALLSTACKS", FALSE);
   StrobeMemoryAlloc r;
 
   check_model (model);
@@ -204,6 +205,76 @@ test_preload_callstacks (void)
   g_rmdir (dir);
 }
 
+/* The model grows on one thread (the trace fed in small chunks) while this one queries
+ * it: every answer is consistent with some prefix, and the end result is the same. */
+typedef struct
+{
+  const guint8      *data;
+  gsize              len;
+  StrobeMemoryModel *model;
+  gint               done;
+} Feeder;
+
+static gpointer
+feed (gpointer user)
+{
+  Feeder *f = user;
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (GError) error = NULL;
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (f->model));
+  for (gsize pos = 0; pos < f->len && !error; pos += 1024)
+    strobe_decoder_feed (decoder, f->data + pos, MIN (1024, f->len - pos), &error);
+  if (!error)
+    strobe_decoder_finish (decoder, &error);
+  g_assert_no_error (error);
+  g_atomic_int_set (&f->done, 1);
+  return NULL;
+}
+
+static void
+test_live_queries (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("strobe-preload-XXXXXX", NULL);
+  g_autofree char *trace = g_build_filename (dir, "victim.strobe", NULL);
+  g_autoptr (StrobeMemoryModel) first = run_victim (dir, NULL, TRUE);
+  g_autoptr (StrobeMemoryModel) model = strobe_memory_model_new ();
+  g_autofree guint8 *data = NULL;
+  gsize len;
+  Feeder f;
+  GThread *thread;
+  guint64 last_allocs = 0, rounds = 0;
+
+  g_assert_true (g_file_get_contents (trace, (char **) &data, &len, NULL));
+  f.data = data;
+  f.len = len;
+  f.model = model;
+  f.done = 0;
+  thread = g_thread_new ("feeder", feed, &f);
+  while (!g_atomic_int_get (&f.done))
+    {
+      StrobeMemorySummary s;
+      gint64 bytes, count;
+      g_autoptr (GArray) leaks = NULL, live = NULL;
+
+      strobe_memory_model_get_summary (model, &s);
+      g_assert_cmpuint (s.allocs, >=, last_allocs);
+      last_allocs = s.allocs;
+      g_assert_cmpint (s.live_count, ==, (gint64) (s.allocs - s.frees));
+      strobe_memory_model_get_totals_at (model, s.last_time, &bytes, &count);
+      live = strobe_memory_model_live_at (model, s.last_time);
+      leaks = strobe_memory_model_leaks (model);
+      g_assert_cmpint (count, >=, 0);
+      g_assert_cmpuint (strobe_memory_model_get_count (model), >=, s.allocs);
+      rounds++;
+    }
+  g_thread_join (thread);
+  check_model (model);
+  g_test_message ("%" G_GUINT64_FORMAT " query rounds while the model grew", rounds);
+  g_unlink (trace);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -214,5 +285,6 @@ main (int argc, char **argv)
   g_assert_nonnull (victim);
   g_test_add_func ("/preload/victim", test_preload);
   g_test_add_func ("/preload/victim-callstacks", test_preload_callstacks);
+  g_test_add_func ("/preload/live-queries", test_live_queries);
   return g_test_run ();
 }
