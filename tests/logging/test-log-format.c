@@ -28,6 +28,31 @@ STROBE_LOG_CATEGORY_DEFINE (LogTest, STROBE_LOG_VERBOSITY_LOG);
 STROBE_LOG_CATEGORY_DEFINE (LogQuiet, STROBE_LOG_VERBOSITY_WARNING);
 
 static GPtrArray *expected;   /* char *, in emission order */
+static GPtrArray *specs;      /* the run-time specs, freed at the end */
+
+static void
+spec_free (gpointer data)
+{
+  StrobeLogSpec *spec = data;
+
+  free ((void *) spec->compiled);   /* the runtime's argument plan (malloc) */
+  g_free ((char *) spec->format);
+  g_free (spec);
+}
+
+static StrobeLogSpec *
+new_spec (const char *format)
+{
+  StrobeLogSpec *spec = g_new0 (StrobeLogSpec, 1);
+
+  spec->verbosity = STROBE_LOG_LOG;
+  spec->category = &LogTest;
+  spec->file = __FILE__;
+  spec->line = __LINE__;
+  spec->format = g_strdup (format);
+  g_ptr_array_add (specs, spec);
+  return spec;
+}
 
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
@@ -145,13 +170,8 @@ static guint generated;
 static void
 emit_one (const char *fmt, ValueKind kind, const Value *v, int nstar, int s1, int s2)
 {
-  StrobeLogSpec *spec = g_new0 (StrobeLogSpec, 1);   /* lives as long as the process */
+  StrobeLogSpec *spec = new_spec (fmt);
 
-  spec->verbosity = STROBE_LOG_LOG;
-  spec->category = &LogTest;
-  spec->file = __FILE__;
-  spec->line = __LINE__;
-  spec->format = g_strdup (fmt);
   cur_fmt = (char *) spec->format;
   cur_spec = spec;
   DISPATCH (CALL_EXPECT, kind, *v, nstar, s1, s2);
@@ -195,11 +215,8 @@ emit_odd_formats (void)
 
   for (guint i = 0; odd[i]; i++)
     {
-      StrobeLogSpec *spec = g_new0 (StrobeLogSpec, 1);
+      StrobeLogSpec *spec = new_spec (odd[i]);
 
-      spec->verbosity = STROBE_LOG_LOG;
-      spec->category = &LogTest;
-      spec->format = odd[i];
       expect (odd[i]);
       strobe__log_message (spec, odd[i]);
     }
@@ -444,6 +461,7 @@ main (int argc, char **argv)
   dir = g_dir_make_tmp ("strobe-log-XXXXXX", NULL);
   trace_path = g_build_filename (dir, "log.strobe", NULL);
   expected = g_ptr_array_new_with_free_func (g_free);
+  specs = g_ptr_array_new_with_free_func (spec_free);
 
   strobe_init (NULL);
   strobe_channel_set_enabled ("Log", true);
@@ -476,6 +494,7 @@ main (int argc, char **argv)
   g_unlink (trace_path);
   g_rmdir (dir);
   g_ptr_array_unref (expected);
+  g_ptr_array_unref (specs);
   g_free (trace_path);
   return ret;
 }
