@@ -59,7 +59,7 @@ strobe_cli_run (int argc, char **argv)
     { NULL },
   };
 
-  context = g_option_context_new (_("-- PROGRAM [ARG…] — run a program with its allocations traced"));
+  context = g_option_context_new (_("— run a program with its allocations traced"));
   g_option_context_set_description (context,
     _("The program must be dynamically linked. Its allocations (malloc, calloc, realloc, free,\n"
       "posix_memalign, aligned_alloc, memalign, valloc, pvalloc) go to heap 0 on the Memory\n"
