@@ -127,6 +127,7 @@ _strobe_application_actions_init (StrobeApplication *self)
     { "app.quit", { "<Control>q", NULL } },
     { "win.close", { "<Control>w", NULL } },
     { "win.find", { "<Control>f", NULL } },
+    { "win.connect", { "<Control>k", NULL } },
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);

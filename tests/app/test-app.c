@@ -15,6 +15,8 @@
 #include "strobe-application.h"
 #include "strobe-browser-view.h"
 #include "strobe-channels-panel.h"
+#include "strobe-connect-dialog.h"
+#include "strobe-discovery.h"
 #include "strobe-document-view.h"
 #include "strobe-window.h"
 
@@ -491,7 +493,7 @@ static void
 test_live_session (Fixture       *f,
                    gconstpointer  data)
 {
-  g_autoptr(GSubprocess) proc = spawn_target (f->tmpdir, TRUE);
+  g_autoptr(GSubprocess) proc = spawn_target (g_getenv ("XDG_RUNTIME_DIR"), TRUE);
   LiveWait w = { f->window, (guint32) g_ascii_strtoull (g_subprocess_get_identifier (proc), NULL, 10), NULL };
   g_autoptr(GFile) file = NULL;
   StrobeDocument *document;
@@ -543,6 +545,98 @@ test_live_session (Fixture       *f,
   g_assert_nonnull (find_text_prefix (GTK_WIDGET (f->window), "The program has stopped sending this trace"));
   g_assert_null (find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
   g_clear_object (&w.trace);
+}
+
+typedef struct
+{
+  StrobeConnectDialog *dialog;
+  guint                pid;
+} ConnectWait;
+
+static gboolean
+dialog_lists_pid (gpointer data)
+{
+  ConnectWait *w = data;
+  GListModel *programs = strobe_connect_dialog_get_programs (w->dialog);
+
+  for (guint i = 0; i < g_list_model_get_n_items (programs); i++)
+    {
+      g_autoptr(StrobeProcessInfo) info = g_list_model_get_item (programs, i);
+
+      if (strobe_process_info_get_pid (info) == w->pid)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static gboolean
+dialog_knows_beta (gpointer data)
+{
+  ConnectWait *w = data;
+
+  return strobe_connect_dialog_get_channel_check (w->dialog, "Beta") != NULL;
+}
+
+static gboolean
+connect_dialog_gone (gpointer data)
+{
+  return find_toplevel (STROBE_TYPE_CONNECT_DIALOG) == NULL;
+}
+
+static gboolean
+live_document_open (gpointer data)
+{
+  StrobeDocument *document = strobe_window_get_current_document (data);
+
+  return document != NULL && strobe_document_is_live (document);
+}
+
+/* Late connect: a program running without an output is listed by discovery with its
+ * channels; Connect sends its trace to the embedded recorder with Beta turned on, and the
+ * live session opens, its panel showing Beta on as the program reports it. */
+static void
+test_connect_dialog (Fixture       *f,
+                     gconstpointer  data)
+{
+  g_autoptr(GSubprocess) proc = spawn_target (g_getenv ("XDG_RUNTIME_DIR"), FALSE);
+  ConnectWait w = { NULL, (guint) g_ascii_strtoull (g_subprocess_get_identifier (proc), NULL, 10) };
+  StrobeDocument *document;
+  GtkCheckButton *alpha, *beta;
+  GtkWidget *panel;
+
+  /* Discovery reads $XDG_RUNTIME_DIR/strobe (a temporary one, see main()), where the
+   * program announced itself. */
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "connect", NULL);
+  w.dialog = STROBE_CONNECT_DIALOG (find_toplevel (STROBE_TYPE_CONNECT_DIALOG));
+  g_assert_nonnull (w.dialog);
+  wait_for (dialog_lists_pid, &w);
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (w.dialog), "control-target"));
+  g_assert_nonnull (find_text (GTK_WIDGET (w.dialog), "No"));
+
+  /* Its declared channels, as the program reports them. */
+  g_assert_true (strobe_connect_dialog_select_pid (w.dialog, w.pid));
+  wait_for (dialog_knows_beta, &w);
+  alpha = strobe_connect_dialog_get_channel_check (w.dialog, "Alpha");
+  beta = strobe_connect_dialog_get_channel_check (w.dialog, "Beta");
+  g_assert_true (gtk_check_button_get_active (alpha));
+  g_assert_false (gtk_check_button_get_active (beta));
+  gtk_check_button_set_active (beta, TRUE);
+
+  strobe_connect_dialog_connect (w.dialog);
+  wait_for (connect_dialog_gone, NULL);
+  g_assert_true (live_document_open (f->window));
+  document = strobe_window_get_current_document (f->window);
+  wait_for (channels_declared, f->window);
+  wait_for (beta_reported_on, f->window);
+  panel = current_channels_panel (f->window);
+  wait_for (beta_settled, f->window);
+  g_assert_true (gtk_switch_get_state (strobe_channels_panel_get_switch (STROBE_CHANNELS_PANEL (panel), "Beta")));
+  g_assert_true (gtk_switch_get_state (strobe_channels_panel_get_switch (STROBE_CHANNELS_PANEL (panel), "Alpha")));
+
+  stop_target (proc);
+  wait_for (document_ended, f->window);
+  g_assert_cmpint (strobe_document_get_status (document), ==, STROBE_DOCUMENT_STATUS_FINISHED);
 }
 
 static void
@@ -615,6 +709,13 @@ main (int   argc,
   g_setenv ("XDG_DATA_HOME", home, TRUE);
   g_setenv ("XDG_CONFIG_HOME", home, TRUE);
   g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  {
+    /* Where test programs announce themselves and the connect dialog looks (discovery). */
+    g_autofree char *runtime_dir = g_build_filename (home, "run", NULL);
+
+    g_mkdir (runtime_dir, 0700);
+    g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  }
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_setenv ("GTK_USE_PORTAL", "0", TRUE);
 
@@ -630,6 +731,7 @@ main (int   argc,
   g_test_add ("/app/recorder-port-taken", Fixture, NULL, fixture_setup, test_recorder_port_taken, fixture_teardown);
   g_test_add ("/app/tabs", Fixture, NULL, fixture_setup, test_tabs, fixture_teardown);
   g_test_add ("/app/live-session", Fixture, NULL, fixture_setup, test_live_session, fixture_teardown);
+  g_test_add ("/app/connect-dialog", Fixture, NULL, fixture_setup, test_connect_dialog, fixture_teardown);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,
                           "application-id", STROBE_APP_ID,

@@ -1,0 +1,863 @@
+/* strobe-connect-dialog.c
+ *
+ * Connect runs three commands in order on one control connection — `status` (which
+ * program and pid answered), `send-to` the embedded recorder, `channels LIST on` — and
+ * then waits for a new live trace of that pid in the store.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "strobe-connect-dialog.h"
+#include "strobe-control-client.h"
+#include "strobe-discovery.h"
+#include "strobe-table.h"
+
+#define APPEAR_TIMEOUT_S 5
+
+struct _StrobeConnectDialog
+{
+  GtkWindow            parent_instance;
+
+  StrobeWindow        *window;          /* weak */
+  StrobeApplication   *app;
+  StrobeDiscovery     *discovery;
+  GtkSingleSelection  *selection;
+  guint                selected_pid;
+
+  GtkColumnView       *programs_view;
+  GtkStack            *programs_stack;
+  GtkEntry            *address_entry;
+  GtkLabel            *channels_hint;
+  GtkFlowBox          *channels_box;
+  GtkEntry            *preset_entry;
+  GtkWidget           *connect_button;
+  GtkSpinner          *spinner;
+  GtkLabel            *status_label;
+
+  StrobeControlClient *query_client;
+  guint                query_serial;
+
+  /* While connecting. */
+  StrobeControlClient *client;
+  char                *target;
+  guint                target_pid;
+  GHashTable          *live_before;     /* trace ids live before send-to */
+  gulong               store_handlers[2];
+  guint                timeout_id;
+  gboolean             connecting;
+};
+
+G_DEFINE_FINAL_TYPE (StrobeConnectDialog, strobe_connect_dialog, GTK_TYPE_WINDOW)
+
+/* ---- the programs --------------------------------------------------------------------- */
+
+#define INFO(item) STROBE_PROCESS_INFO (item)
+
+static char *
+pr_program (gpointer item)
+{
+  return g_strdup (strobe_process_info_get_program (INFO (item)));
+}
+
+static char *
+pr_pid (gpointer item)
+{
+  return g_strdup_printf ("%u", strobe_process_info_get_pid (INFO (item)));
+}
+
+static char *
+pr_port (gpointer item)
+{
+  return g_strdup_printf ("%u", strobe_process_info_get_control_port (INFO (item)));
+}
+
+static char *
+pr_tracing (gpointer item)
+{
+  const char *output = strobe_process_info_get_output (INFO (item));
+
+  if (!strobe_process_info_get_tracing (INFO (item)))
+    return g_strdup (C_("tracing", "No"));
+  if (g_str_has_prefix (output, "host:"))
+    /* Translators: the program sends its trace to this host:port */
+    return g_strdup_printf (_("To %s"), output + strlen ("host:"));
+  if (g_str_has_prefix (output, "file:"))
+    /* Translators: the program writes its trace to this file */
+    return g_strdup_printf (_("To file %s"), output + strlen ("file:"));
+  return g_strdup (C_("tracing", "Yes"));
+}
+
+static int
+pr_cmp_program (gpointer a, gpointer b)
+{
+  return strobe_table_compare_str (strobe_process_info_get_program (INFO (a)),
+                                   strobe_process_info_get_program (INFO (b)));
+}
+
+static int
+pr_cmp_pid (gpointer a, gpointer b)
+{
+  return strobe_table_compare_u64 (strobe_process_info_get_pid (INFO (a)), strobe_process_info_get_pid (INFO (b)));
+}
+
+static const StrobeTableColumn program_columns[] = {
+  { N_("Program"), pr_program, pr_cmp_program, 18, FALSE, TRUE },
+  { N_("PID"), pr_pid, pr_cmp_pid, 7, TRUE, FALSE },
+  { N_("Control Port"), pr_port, NULL, 6, TRUE, FALSE },
+  { N_("Tracing"), pr_tracing, NULL, 16, FALSE, FALSE },
+};
+
+static StrobeProcessInfo *
+get_selected (StrobeConnectDialog *self)
+{
+  return gtk_single_selection_get_selected_item (self->selection);
+}
+
+static void
+set_status (StrobeConnectDialog *self,
+            const char          *text,
+            gboolean             error)
+{
+  gtk_label_set_text (self->status_label, text ? text : "");
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), text != NULL);
+  if (error)
+    gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "error");
+}
+
+/* Where the commands go: the typed address if any, else the selected program. */
+static gboolean
+get_target (StrobeConnectDialog  *self,
+            char                **host,
+            guint16              *port,
+            GError              **error)
+{
+  const char *typed = gtk_editable_get_text (GTK_EDITABLE (self->address_entry));
+  g_autofree char *stripped = g_strstrip (g_strdup (typed));
+  StrobeProcessInfo *info;
+
+  if (*stripped != '\0')
+    {
+      g_autoptr(GSocketConnectable) address = g_network_address_parse (stripped, STROBE_CONTROL_DEFAULT_PORT, error);
+
+      if (address == NULL)
+        return FALSE;
+      *host = g_strdup (g_network_address_get_hostname (G_NETWORK_ADDRESS (address)));
+      *port = g_network_address_get_port (G_NETWORK_ADDRESS (address));
+      return TRUE;
+    }
+  info = get_selected (self);
+  if (info == NULL)
+    {
+      g_set_error_literal (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_INVALID,
+                           _("Choose a program or type its address."));
+      return FALSE;
+    }
+  *host = g_strdup (strobe_process_info_get_control_address (info));
+  *port = strobe_process_info_get_control_port (info);
+  return TRUE;
+}
+
+static void
+update_sensitivity (StrobeConnectDialog *self)
+{
+  const char *typed = gtk_editable_get_text (GTK_EDITABLE (self->address_entry));
+  gboolean target = get_selected (self) != NULL || (typed != NULL && *typed != '\0');
+
+  gtk_widget_set_sensitive (self->connect_button, target && !self->connecting);
+}
+
+/* ---- the program's channels --------------------------------------------------------- */
+
+static void
+remove_all_channels (StrobeConnectDialog *self)
+{
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self->channels_box))) != NULL;)
+    gtk_flow_box_remove (self->channels_box, child);
+}
+
+static void
+clear_channels (StrobeConnectDialog *self,
+                const char          *hint)
+{
+  remove_all_channels (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->channels_box), FALSE);
+  gtk_label_set_text (self->channels_hint, hint);
+  gtk_widget_set_visible (GTK_WIDGET (self->channels_hint), TRUE);
+}
+
+typedef struct
+{
+  StrobeConnectDialog *self;   /* a reference */
+  guint                serial;
+} QueryData;
+
+static void
+query_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  QueryData *data = user_data;
+  g_autoptr(StrobeConnectDialog) self = data->self;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = strobe_control_client_send_finish (STROBE_CONTROL_CLIENT (object), result, &error);
+  g_autoptr(GHashTable) pairs = NULL;
+  g_autoptr(GList) names = NULL;
+  guint serial = data->serial;
+
+  g_free (data);
+  if (serial != self->query_serial || self->channels_box == NULL)
+    return;   /* another program was chosen since */
+  if (reply == NULL)
+    {
+      /* Translators: %s says why */
+      g_autofree char *text = g_strdup_printf (_("The program’s channels could not be listed: %s"), error->message);
+
+      clear_channels (self, text);
+      return;
+    }
+
+  pairs = strobe_control_parse_pairs (reply);
+  names = g_list_sort (g_hash_table_get_keys (pairs), (GCompareFunc) g_ascii_strcasecmp);
+  if (names == NULL)
+    {
+      clear_channels (self, _("The program has not declared any channels yet."));
+      return;
+    }
+  remove_all_channels (self);
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      GtkWidget *check = gtk_check_button_new_with_label (l->data);
+
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
+                                   g_strcmp0 (g_hash_table_lookup (pairs, l->data), "on") == 0);
+      gtk_widget_set_name (check, l->data);
+      gtk_flow_box_append (self->channels_box, check);
+    }
+  gtk_widget_set_visible (GTK_WIDGET (self->channels_hint), FALSE);
+  gtk_widget_set_visible (GTK_WIDGET (self->channels_box), TRUE);
+}
+
+static void
+query_channels (StrobeConnectDialog *self)
+{
+  g_autofree char *host = NULL;
+  guint16 port = 0;
+  QueryData *data;
+
+  self->query_serial++;
+  if (self->query_client != NULL)
+    strobe_control_client_close (self->query_client);
+  g_clear_object (&self->query_client);
+  if (!get_target (self, &host, &port, NULL))
+    {
+      clear_channels (self, _("Choose a program to see the channels it declared."));
+      return;
+    }
+  clear_channels (self, _("Asking the program for its channels…"));
+  self->query_client = strobe_control_client_new (host, port);
+  strobe_control_client_set_timeout (self->query_client, 3);
+  data = g_new0 (QueryData, 1);
+  data->self = g_object_ref (self);
+  data->serial = self->query_serial;
+  strobe_control_client_send_async (self->query_client, "channels", NULL, query_cb, data);
+}
+
+static void
+selection_changed_cb (StrobeConnectDialog *self)
+{
+  StrobeProcessInfo *info = get_selected (self);
+  guint pid = info ? strobe_process_info_get_pid (info) : 0;
+
+  update_sensitivity (self);
+  if (pid == self->selected_pid)
+    return;
+  self->selected_pid = pid;
+  if (info != NULL)
+    gtk_editable_set_text (GTK_EDITABLE (self->address_entry), "");
+  query_channels (self);
+}
+
+static void
+programs_changed_cb (StrobeConnectDialog *self)
+{
+  GListModel *model = G_LIST_MODEL (self->selection);
+  guint n = g_list_model_get_n_items (model);
+
+  gtk_stack_set_visible_child_name (self->programs_stack, n ? "list" : "empty");
+  /* Discovery lists the programs anew on every change: keep the one that was chosen. */
+  for (guint i = 0; self->selected_pid != 0 && i < n; i++)
+    {
+      g_autoptr(StrobeProcessInfo) info = g_list_model_get_item (model, i);
+
+      if (strobe_process_info_get_pid (info) == self->selected_pid)
+        {
+          if (gtk_single_selection_get_selected (self->selection) != i)
+            gtk_single_selection_set_selected (self->selection, i);
+          return;
+        }
+    }
+  update_sensitivity (self);
+}
+
+static void
+address_changed_cb (StrobeConnectDialog *self)
+{
+  const char *typed = gtk_editable_get_text (GTK_EDITABLE (self->address_entry));
+
+  if (typed != NULL && *typed != '\0' && get_selected (self) != NULL)
+    {
+      self->selected_pid = 0;
+      gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+      clear_channels (self, _("Press Enter to ask the program at this address for its channels."));
+    }
+  update_sensitivity (self);
+}
+
+static void
+activate_program_cb (StrobeConnectDialog *self,
+                     guint                position)
+{
+  gtk_single_selection_set_selected (self->selection, position);
+  strobe_connect_dialog_connect (self);
+}
+
+/* ---- connecting ------------------------------------------------------------------------ */
+
+static void
+stop_connecting (StrobeConnectDialog *self,
+                 const char          *error)
+{
+  StrobeStore *store = strobe_application_get_store (self->app);
+
+  self->connecting = FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (self->store_handlers); i++)
+    if (self->store_handlers[i] != 0 && store != NULL)
+      g_signal_handler_disconnect (store, self->store_handlers[i]);
+  memset (self->store_handlers, 0, sizeof self->store_handlers);
+  g_clear_handle_id (&self->timeout_id, g_source_remove);
+  g_clear_pointer (&self->live_before, g_hash_table_unref);
+  gtk_spinner_stop (self->spinner);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  if (error != NULL)
+    set_status (self, error, TRUE);
+  update_sensitivity (self);
+}
+
+static gboolean
+is_new_session (StrobeConnectDialog *self,
+                StrobeTrace         *trace)
+{
+  return strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE &&
+         strobe_trace_get_pid (trace) == self->target_pid &&
+         (self->live_before == NULL || !g_hash_table_contains (self->live_before, strobe_trace_get_id (trace)));
+}
+
+static void
+open_session (StrobeConnectDialog *self,
+              StrobeTrace         *trace)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (strobe_trace_get_path (trace));
+  StrobeWindow *window = self->window;
+
+  stop_connecting (self, NULL);
+  if (window != NULL)
+    strobe_window_open_file (window, file);
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+store_trace_cb (StrobeConnectDialog *self,
+                StrobeTrace         *trace)
+{
+  if (self->connecting && is_new_session (self, trace))
+    open_session (self, trace);
+}
+
+static gboolean
+appear_timeout_cb (gpointer user_data)
+{
+  StrobeConnectDialog *self = user_data;
+
+  self->timeout_id = 0;
+  stop_connecting (self, _("The program accepted, but its trace did not reach the recorder. "
+                           "Is a firewall in the way, or is the recorder listening on loopback only?"));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+wait_for_session (StrobeConnectDialog *self)
+{
+  StrobeStore *store = strobe_application_get_store (self->app);
+  GListModel *traces = strobe_store_get_traces (store);
+
+  set_status (self, _("Waiting for the trace…"), FALSE);
+  for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
+    {
+      g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
+
+      if (is_new_session (self, trace))
+        {
+          open_session (self, trace);
+          return;
+        }
+    }
+  self->store_handlers[0] = g_signal_connect_swapped (store, "trace-added", G_CALLBACK (store_trace_cb), self);
+  self->store_handlers[1] = g_signal_connect_swapped (store, "trace-changed", G_CALLBACK (store_trace_cb), self);
+  self->timeout_id = g_timeout_add_seconds (APPEAR_TIMEOUT_S, appear_timeout_cb, self);
+}
+
+/* The channels to turn on: the boxes ticked and the names typed, once each. */
+static char *
+dup_channel_list (StrobeConnectDialog *self)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_auto(GStrv) typed = g_strsplit_set (gtk_editable_get_text (GTK_EDITABLE (self->preset_entry)), ", ", -1);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->channels_box)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *check = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
+
+      if (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)))
+        g_ptr_array_add (names, g_strdup (gtk_check_button_get_label (GTK_CHECK_BUTTON (check))));
+    }
+  for (guint i = 0; typed[i] != NULL; i++)
+    {
+      gboolean seen = typed[i][0] == '\0';
+
+      for (guint j = 0; !seen && j < names->len; j++)
+        seen = g_ascii_strcasecmp (g_ptr_array_index (names, j), typed[i]) == 0;
+      if (!seen)
+        g_ptr_array_add (names, g_strdup (typed[i]));
+    }
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (",", (char **) names->pdata);
+}
+
+static void
+command_failed (StrobeConnectDialog *self,
+                const GError        *error)
+{
+  /* Translators: the first %s is host:port, the second why */
+  g_autofree char *text = g_strdup_printf (_("Could not connect to the program at %s: %s"), self->target, error->message);
+
+  stop_connecting (self, text);
+}
+
+static void
+channels_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(StrobeConnectDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = strobe_control_client_send_finish (STROBE_CONTROL_CLIENT (object), result, &error);
+
+  if (!self->connecting)
+    return;
+  if (reply == NULL)
+    {
+      /* The trace is on its way anyway: say so, and open it. */
+      g_autofree char *text = g_strdup_printf (_("The channels could not be turned on: %s"), error->message);
+
+      set_status (self, text, TRUE);
+    }
+}
+
+static void
+send_to_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  g_autoptr(StrobeConnectDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = strobe_control_client_send_finish (STROBE_CONTROL_CLIENT (object), result, &error);
+
+  if (!self->connecting)
+    return;
+  if (reply == NULL)
+    {
+      command_failed (self, error);
+      return;
+    }
+  wait_for_session (self);
+}
+
+static void
+status_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(StrobeConnectDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = strobe_control_client_send_finish (STROBE_CONTROL_CLIENT (object), result, &error);
+  g_autoptr(GHashTable) pairs = NULL;
+  StrobeRecorder *recorder = strobe_application_get_recorder (self->app);
+  g_autofree char *recorder_address = NULL;
+  g_autofree char *send_to = NULL;
+  g_autofree char *channels = NULL;
+  const char *host;
+  guint64 pid = 0;
+
+  if (!self->connecting)
+    return;
+  if (reply == NULL)
+    {
+      command_failed (self, error);
+      return;
+    }
+  pairs = strobe_control_parse_pairs (reply);
+  g_ascii_string_to_unsigned (g_hash_table_lookup (pairs, "pid"), 10, 1, G_MAXUINT32, &pid, NULL);
+  self->target_pid = (guint) pid;
+
+  /* A program on this machine reaches the recorder on loopback; another needs this
+   * machine's name and a recorder listening on every interface. */
+  host = strobe_control_client_get_host (self->client);
+  if (g_str_equal (host, "127.0.0.1") || g_str_equal (host, "::1") || g_str_equal (host, "localhost"))
+    recorder_address = g_strdup ("127.0.0.1");
+  else if (strobe_recorder_get_listen_address (recorder) != NULL)
+    recorder_address = g_strdup (g_get_host_name ());
+  else
+    {
+      stop_connecting (self, _("A program on another computer cannot reach this viewer: turn on "
+                               "“Listen on all interfaces” in Preferences first."));
+      return;
+    }
+
+  /* Snapshot of what is live now, so the program's current session is not taken for the
+   * new one. */
+  self->live_before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  {
+    GListModel *traces = strobe_store_get_traces (strobe_application_get_store (self->app));
+
+    for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
+      {
+        g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
+
+        if (strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE)
+          g_hash_table_add (self->live_before, g_strdup (strobe_trace_get_id (trace)));
+      }
+  }
+
+  send_to = g_strdup_printf ("send-to %s:%u", recorder_address, strobe_recorder_get_port (recorder));
+  strobe_control_client_send_async (self->client, send_to, NULL, send_to_cb, g_object_ref (self));
+  channels = dup_channel_list (self);
+  if (*channels != '\0')
+    {
+      g_autofree char *command = g_strdup_printf ("channels %s on", channels);
+
+      strobe_control_client_send_async (self->client, command, NULL, channels_cb, g_object_ref (self));
+    }
+}
+
+void
+strobe_connect_dialog_connect (StrobeConnectDialog *self)
+{
+  StrobeRecorder *recorder;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *host = NULL;
+  guint16 port = 0;
+
+  g_return_if_fail (STROBE_IS_CONNECT_DIALOG (self));
+
+  if (self->connecting)
+    return;
+  recorder = strobe_application_get_recorder (self->app);
+  if (recorder == NULL || !strobe_recorder_is_running (recorder))
+    {
+      set_status (self, _("The recorder is not listening, so there is nowhere to send the trace. "
+                          "Choose another recorder port in Preferences."), TRUE);
+      return;
+    }
+  if (!get_target (self, &host, &port, &error))
+    {
+      set_status (self, error->message, TRUE);
+      return;
+    }
+
+  if (self->client != NULL)
+    strobe_control_client_close (self->client);
+  g_clear_object (&self->client);
+  g_free (self->target);
+  self->target = strchr (host, ':') ? g_strdup_printf ("[%s]:%u", host, port) : g_strdup_printf ("%s:%u", host, port);
+  self->client = strobe_control_client_new (host, port);
+  strobe_control_client_set_timeout (self->client, 5);
+  self->connecting = TRUE;
+  self->target_pid = 0;
+  update_sensitivity (self);
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
+  gtk_spinner_start (self->spinner);
+  {
+    /* Translators: %s is host:port */
+    g_autofree char *text = g_strdup_printf (_("Connecting to %s…"), self->target);
+
+    set_status (self, text, FALSE);
+  }
+  strobe_control_client_send_async (self->client, "status", NULL, status_cb, g_object_ref (self));
+}
+
+/* ---- construction ---------------------------------------------------------------------- */
+
+static GtkWidget *
+heading (const char *text,
+         GtkWidget  *mnemonic_widget)
+{
+  GtkWidget *label = gtk_label_new_with_mnemonic (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  gtk_widget_add_css_class (label, "strobe-heading");
+  if (mnemonic_widget != NULL)
+    gtk_label_set_mnemonic_widget (GTK_LABEL (label), mnemonic_widget);
+  return label;
+}
+
+static GtkWidget *
+note (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "dim-label");
+  return label;
+}
+
+static void
+strobe_connect_dialog_dispose (GObject *object)
+{
+  StrobeConnectDialog *self = STROBE_CONNECT_DIALOG (object);
+
+  if (self->app != NULL)
+    stop_connecting (self, NULL);
+  self->channels_box = NULL;
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
+  if (self->query_client != NULL)
+    strobe_control_client_close (self->query_client);
+  g_clear_object (&self->query_client);
+  if (self->client != NULL)
+    strobe_control_client_close (self->client);
+  g_clear_object (&self->client);
+  g_clear_object (&self->discovery);
+  g_clear_object (&self->app);
+  g_clear_weak_pointer (&self->window);
+  g_clear_pointer (&self->target, g_free);
+
+  G_OBJECT_CLASS (strobe_connect_dialog_parent_class)->dispose (object);
+}
+
+static void
+strobe_connect_dialog_class_init (StrobeConnectDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = strobe_connect_dialog_dispose;
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+strobe_connect_dialog_init (StrobeConnectDialog *self)
+{
+  GtkWidget *header, *cancel, *box, *scrolled, *empty, *programs_heading, *address_box;
+  GtkWidget *address_label, *channels_heading, *preset_label;
+
+  gtk_window_set_title (GTK_WINDOW (self), _("Connect to a Running Program"));
+  gtk_window_set_default_size (GTK_WINDOW (self), 640, 560);
+  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
+  gtk_window_set_destroy_with_parent (GTK_WINDOW (self), TRUE);
+
+  header = gtk_header_bar_new ();
+  gtk_header_bar_set_show_title_buttons (GTK_HEADER_BAR (header), FALSE);
+  cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "window.close");
+  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), cancel);
+  self->connect_button = gtk_button_new_with_mnemonic (_("C_onnect"));
+  gtk_widget_add_css_class (self->connect_button, "suggested-action");
+  gtk_widget_set_tooltip_text (self->connect_button,
+                               _("Ask the program to send its trace to this viewer and turn the chosen channels on"));
+  g_signal_connect_swapped (self->connect_button, "clicked", G_CALLBACK (strobe_connect_dialog_connect), self);
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), self->connect_button);
+  self->spinner = GTK_SPINNER (gtk_spinner_new ());
+  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->spinner), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Connecting"), -1);
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), GTK_WIDGET (self->spinner));
+  gtk_window_set_titlebar (GTK_WINDOW (self), header);
+  gtk_window_set_default_widget (GTK_WINDOW (self), self->connect_button);
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  gtk_widget_set_margin_start (box, 18);
+  gtk_widget_set_margin_end (box, 18);
+  gtk_widget_set_margin_top (box, 12);
+  gtk_widget_set_margin_bottom (box, 18);
+
+  /* Programs. */
+  self->programs_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  gtk_column_view_set_show_column_separators (self->programs_view, FALSE);
+  gtk_column_view_set_single_click_activate (self->programs_view, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->programs_view), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Running programs"), -1);
+  strobe_table_add_columns (self->programs_view, program_columns, G_N_ELEMENTS (program_columns));
+  g_signal_connect_swapped (self->programs_view, "activate", G_CALLBACK (activate_program_cb), self);
+  programs_heading = heading (_("_Running programs"), GTK_WIDGET (self->programs_view));
+  gtk_box_append (GTK_BOX (box), programs_heading);
+  gtk_box_append (GTK_BOX (box), note (_("Instrumented programs on this computer, as they announce themselves. Enter or double-click connects.")));
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->programs_view));
+  gtk_scrolled_window_set_has_frame (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  empty = gtk_label_new (_("No instrumented program is running on this computer."));
+  gtk_widget_add_css_class (empty, "dim-label");
+  gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
+  self->programs_stack = GTK_STACK (gtk_stack_new ());
+  gtk_stack_add_named (self->programs_stack, scrolled, "list");
+  gtk_stack_add_named (self->programs_stack, empty, "empty");
+  gtk_widget_set_vexpand (GTK_WIDGET (self->programs_stack), TRUE);
+  gtk_widget_set_size_request (GTK_WIDGET (self->programs_stack), -1, 140);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->programs_stack));
+
+  /* Or an address. */
+  address_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  self->address_entry = GTK_ENTRY (gtk_entry_new ());
+  gtk_entry_set_placeholder_text (self->address_entry, _("host or host:port (control port 1985 by default)"));
+  gtk_entry_set_activates_default (self->address_entry, FALSE);
+  gtk_widget_set_hexpand (GTK_WIDGET (self->address_entry), TRUE);
+  address_label = gtk_label_new_with_mnemonic (_("Or _address:"));
+  gtk_label_set_mnemonic_widget (GTK_LABEL (address_label), GTK_WIDGET (self->address_entry));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->address_entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Program address"), -1);
+  g_signal_connect_swapped (self->address_entry, "changed", G_CALLBACK (address_changed_cb), self);
+  g_signal_connect_swapped (self->address_entry, "activate", G_CALLBACK (query_channels), self);
+  gtk_box_append (GTK_BOX (address_box), address_label);
+  gtk_box_append (GTK_BOX (address_box), GTK_WIDGET (self->address_entry));
+  gtk_box_append (GTK_BOX (box), address_box);
+
+  /* Channels. */
+  self->channels_box = GTK_FLOW_BOX (gtk_flow_box_new ());
+  gtk_flow_box_set_selection_mode (self->channels_box, GTK_SELECTION_NONE);
+  gtk_flow_box_set_max_children_per_line (self->channels_box, 4);
+  gtk_flow_box_set_column_spacing (self->channels_box, 12);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->channels_box), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("The program’s channels"), -1);
+  channels_heading = heading (_("Channels to turn on"), NULL);
+  gtk_widget_set_margin_top (channels_heading, 12);
+  gtk_box_append (GTK_BOX (box), channels_heading);
+  self->channels_hint = GTK_LABEL (note (NULL));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->channels_hint));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->channels_box));
+
+  self->preset_entry = GTK_ENTRY (gtk_entry_new ());
+  gtk_entry_set_placeholder_text (self->preset_entry, _("e.g. cpu,frame,log"));
+  gtk_entry_set_activates_default (self->preset_entry, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->preset_entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("More channels, separated by commas"), -1);
+  preset_label = gtk_label_new_with_mnemonic (_("_More channels:"));
+  gtk_label_set_mnemonic_widget (GTK_LABEL (preset_label), GTK_WIDGET (self->preset_entry));
+  gtk_widget_set_hexpand (GTK_WIDGET (self->preset_entry), TRUE);
+  {
+    GtkWidget *preset_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+
+    gtk_box_append (GTK_BOX (preset_box), preset_label);
+    gtk_box_append (GTK_BOX (preset_box), GTK_WIDGET (self->preset_entry));
+    gtk_box_append (GTK_BOX (box), preset_box);
+  }
+  gtk_box_append (GTK_BOX (box), note (_("Names the program does not know yet are remembered and take effect when it declares them.")));
+
+  self->status_label = GTK_LABEL (note (NULL));
+  gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "dim-label");
+  gtk_label_set_selectable (self->status_label, TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
+  gtk_widget_set_margin_top (GTK_WIDGET (self->status_label), 6);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));
+
+  gtk_window_set_child (GTK_WINDOW (self), box);
+}
+
+GtkWidget *
+strobe_connect_dialog_new (StrobeWindow *window)
+{
+  StrobeConnectDialog *self;
+  GtkApplication *app;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSettings) settings = NULL;
+  g_auto(GStrv) defaults = NULL;
+  g_autofree char *preset = NULL;
+
+  g_return_val_if_fail (STROBE_IS_WINDOW (window), NULL);
+  app = gtk_window_get_application (GTK_WINDOW (window));
+  g_return_val_if_fail (STROBE_IS_APPLICATION (app), NULL);
+
+  self = g_object_new (STROBE_TYPE_CONNECT_DIALOG,
+                       "transient-for", window,
+                       "application", app,
+                       NULL);
+  g_set_weak_pointer (&self->window, window);
+  self->app = g_object_ref (STROBE_APPLICATION (app));
+
+  settings = g_settings_new (STROBE_APP_ID);
+  defaults = g_settings_get_strv (settings, "default-channels");
+  preset = g_strjoinv (",", defaults);
+  gtk_editable_set_text (GTK_EDITABLE (self->preset_entry), preset);
+
+  self->discovery = strobe_discovery_new (NULL);
+  if (!strobe_discovery_watch (self->discovery, &error))
+    g_message ("Not following the discovery directory: %s", error->message);
+  self->selection = strobe_table_set_model (self->programs_view, g_object_ref (G_LIST_MODEL (self->discovery)), NULL);
+  g_signal_connect_object (self->selection, "notify::selected-item", G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->selection, "items-changed", G_CALLBACK (programs_changed_cb), self, G_CONNECT_SWAPPED);
+  programs_changed_cb (self);
+  clear_channels (self, _("Choose a program to see the channels it declared."));
+  update_sensitivity (self);
+  return GTK_WIDGET (self);
+}
+
+GListModel *
+strobe_connect_dialog_get_programs (StrobeConnectDialog *self)
+{
+  g_return_val_if_fail (STROBE_IS_CONNECT_DIALOG (self), NULL);
+  return G_LIST_MODEL (self->selection);
+}
+
+gboolean
+strobe_connect_dialog_select_pid (StrobeConnectDialog *self,
+                                  guint                pid)
+{
+  GListModel *model;
+
+  g_return_val_if_fail (STROBE_IS_CONNECT_DIALOG (self), FALSE);
+  model = G_LIST_MODEL (self->selection);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StrobeProcessInfo) info = g_list_model_get_item (model, i);
+
+      if (strobe_process_info_get_pid (info) == pid)
+        {
+          gtk_single_selection_set_selected (self->selection, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+GtkCheckButton *
+strobe_connect_dialog_get_channel_check (StrobeConnectDialog *self,
+                                         const char          *name)
+{
+  g_return_val_if_fail (STROBE_IS_CONNECT_DIALOG (self), NULL);
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->channels_box)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *check = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
+
+      if (g_ascii_strcasecmp (gtk_check_button_get_label (GTK_CHECK_BUTTON (check)), name) == 0)
+        return GTK_CHECK_BUTTON (check);
+    }
+  return NULL;
+}
