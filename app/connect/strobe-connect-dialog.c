@@ -49,6 +49,7 @@ struct _StrobeConnectDialog
   gulong               store_handlers[2];
   guint                timeout_id;
   gboolean             connecting;
+  gboolean             chose;           /* a program was selected once: no more autoselect */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeConnectDialog, strobe_connect_dialog, GTK_TYPE_WINDOW)
@@ -230,15 +231,35 @@ query_cb (GObject      *object,
       return;
     }
   remove_all_channels (self);
-  for (GList *l = names; l != NULL; l = l->next)
-    {
-      GtkWidget *check = gtk_check_button_new_with_label (l->data);
+  {
+    /* A declared channel named in the text field becomes a ticked box instead. */
+    g_auto(GStrv) typed = g_strsplit_set (gtk_editable_get_text (GTK_EDITABLE (self->preset_entry)), ", ", -1);
+    g_autoptr(GPtrArray) rest = g_ptr_array_new ();
+    g_autofree char *rest_text = NULL;
 
-      gtk_check_button_set_active (GTK_CHECK_BUTTON (check),
-                                   g_strcmp0 (g_hash_table_lookup (pairs, l->data), "on") == 0);
-      gtk_widget_set_name (check, l->data);
-      gtk_flow_box_append (self->channels_box, check);
-    }
+    for (GList *l = names; l != NULL; l = l->next)
+      {
+        GtkWidget *check = gtk_check_button_new_with_label (l->data);
+        gboolean on = g_strcmp0 (g_hash_table_lookup (pairs, l->data), "on") == 0;
+
+        for (guint i = 0; typed[i] != NULL; i++)
+          on |= g_ascii_strcasecmp (typed[i], l->data) == 0;
+        gtk_check_button_set_active (GTK_CHECK_BUTTON (check), on);
+        gtk_flow_box_append (self->channels_box, check);
+      }
+    for (guint i = 0; typed[i] != NULL; i++)
+      {
+        gboolean declared = typed[i][0] == '\0';
+
+        for (GList *l = names; !declared && l != NULL; l = l->next)
+          declared = g_ascii_strcasecmp (typed[i], l->data) == 0;
+        if (!declared)
+          g_ptr_array_add (rest, typed[i]);
+      }
+    g_ptr_array_add (rest, NULL);
+    rest_text = g_strjoinv (",", (char **) rest->pdata);
+    gtk_editable_set_text (GTK_EDITABLE (self->preset_entry), rest_text);
+  }
   gtk_widget_set_visible (GTK_WIDGET (self->channels_hint), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->channels_box), TRUE);
 }
@@ -275,6 +296,8 @@ selection_changed_cb (StrobeConnectDialog *self)
   guint pid = info ? strobe_process_info_get_pid (info) : 0;
 
   update_sensitivity (self);
+  if (info != NULL)
+    self->chose = TRUE;
   if (pid == self->selected_pid)
     return;
   self->selected_pid = pid;
@@ -290,6 +313,13 @@ programs_changed_cb (StrobeConnectDialog *self)
   guint n = g_list_model_get_n_items (model);
 
   gtk_stack_set_visible_child_name (self->programs_stack, n ? "list" : "empty");
+  /* The first program to show up is chosen, so its channels are there at once; the
+   * user's choice after that is kept. */
+  if (!self->chose && n > 0 && *gtk_editable_get_text (GTK_EDITABLE (self->address_entry)) == '\0')
+    {
+      gtk_single_selection_set_selected (self->selection, 0);
+      return;
+    }
   /* Discovery lists the programs anew on every change: keep the one that was chosen. */
   for (guint i = 0; self->selected_pid != 0 && i < n; i++)
     {
@@ -812,8 +842,10 @@ strobe_connect_dialog_new (StrobeWindow *window)
   g_signal_connect_object (self->selection, "notify::selected-item", G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->selection, "items-changed", G_CALLBACK (programs_changed_cb), self, G_CONNECT_SWAPPED);
   programs_changed_cb (self);
-  clear_channels (self, _("Choose a program to see the channels it declared."));
+  if (self->selected_pid == 0)
+    clear_channels (self, _("Choose a program to see the channels it declared."));
   update_sensitivity (self);
+  gtk_widget_grab_focus (GTK_WIDGET (self->programs_view));
   return GTK_WIDGET (self);
 }
 
