@@ -815,7 +815,6 @@ strobe_connect_dialog_new (StrobeWindow *window)
   StrobeConnectDialog *self;
   GtkApplication *app;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GSettings) settings = NULL;
   g_auto(GStrv) defaults = NULL;
   g_autofree char *preset = NULL;
 
@@ -830,8 +829,7 @@ strobe_connect_dialog_new (StrobeWindow *window)
   g_set_weak_pointer (&self->window, window);
   self->app = g_object_ref (STROBE_APPLICATION (app));
 
-  settings = g_settings_new (STROBE_APP_ID);
-  defaults = g_settings_get_strv (settings, "default-channels");
+  defaults = g_settings_get_strv (strobe_application_get_settings (self->app), "default-channels");
   preset = g_strjoinv (",", defaults);
   gtk_editable_set_text (GTK_EDITABLE (self->preset_entry), preset);
 

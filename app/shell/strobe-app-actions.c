@@ -1,4 +1,5 @@
-/* strobe-app-actions.c — app.open, app.quit, app.about, app.recorder-other-port.
+/* strobe-app-actions.c — app.open, app.quit, app.about, app.recorder-other-port,
+ * app.preferences.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -7,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "strobe-application-private.h"
+#include "strobe-preferences-dialog.h"
 #include "strobe-window.h"
 
 static void
@@ -113,6 +115,17 @@ recorder_other_port_action (GSimpleAction *action,
     g_warning ("Could not start the recorder on any port: %s", error->message);
 }
 
+static void
+preferences_action (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  StrobeApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  gtk_window_present (GTK_WINDOW (strobe_preferences_dialog_new (self, parent)));
+}
+
 void
 _strobe_application_actions_init (StrobeApplication *self)
 {
@@ -121,10 +134,12 @@ _strobe_application_actions_init (StrobeApplication *self)
     { "quit", quit_action },
     { "about", about_action },
     { "recorder-other-port", recorder_other_port_action },
+    { "preferences", preferences_action },
   };
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.open", { "<Control>o", NULL } },
     { "app.quit", { "<Control>q", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
     { "win.close", { "<Control>w", NULL } },
     { "win.find", { "<Control>f", NULL } },
     { "win.connect", { "<Control>k", NULL } },

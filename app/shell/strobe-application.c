@@ -22,6 +22,7 @@ struct _StrobeApplication
   GError         *store_error;
   StrobeRecorder *recorder;
   GError         *recorder_error;
+  guint           restart_source;    /* settings changed: restart the recorder soon */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeApplication, strobe_application, GTK_TYPE_APPLICATION)
@@ -37,6 +38,7 @@ enum
 enum
 {
   RECORDER_CHANGED,
+  STORE_CHANGED,
   N_SIGNALS
 };
 
@@ -113,6 +115,67 @@ start_recorder (StrobeApplication  *self,
   return strobe_recorder_start (self->recorder, error);
 }
 
+static int
+get_port (StrobeApplication *self)
+{
+  return self->recorder_port >= 0 ? self->recorder_port
+                                  : g_settings_get_int (self->settings, "recorder-port");
+}
+
+static gboolean
+restart_cb (gpointer user_data)
+{
+  StrobeApplication *self = user_data;
+
+  self->restart_source = 0;
+  if (self->store != NULL)
+    strobe_application_restart_recorder (self, (guint16) get_port (self), NULL);
+  return G_SOURCE_REMOVE;
+}
+
+/* Preferences apply at once: a new port or address restarts the recorder (a moment later,
+ * so typing a port does not restart it per digit); a new store directory reopens the
+ * store. What the command line said gives way to what the user just chose. */
+static void
+settings_changed_cb (StrobeApplication *self,
+                     const char        *key,
+                     GSettings         *settings)
+{
+  if (g_str_equal (key, "recorder-port") || g_str_equal (key, "listen-on-all-interfaces"))
+    {
+      if (g_str_equal (key, "recorder-port"))
+        self->recorder_port = -1;
+      g_clear_handle_id (&self->restart_source, g_source_remove);
+      self->restart_source = g_timeout_add (300, restart_cb, self);
+    }
+  else if (g_str_equal (key, "store-directory"))
+    {
+      g_autofree char *directory = NULL;
+      g_autoptr(GError) error = NULL;
+      StrobeStore *store;
+
+      g_clear_pointer (&self->store_directory, g_free);
+      directory = get_store_directory (self);
+      store = strobe_store_new (directory, &error);
+      if (store == NULL)
+        {
+          g_warning ("Could not open the trace store: %s", error->message);
+          g_clear_error (&self->store_error);
+          self->store_error = g_steal_pointer (&error);
+          g_signal_emit (self, signals[STORE_CHANGED], 0);
+          return;
+        }
+      if (self->recorder != NULL)
+        strobe_recorder_stop (self->recorder);
+      g_clear_object (&self->recorder);
+      g_clear_object (&self->store);
+      g_clear_error (&self->store_error);
+      self->store = store;
+      g_signal_emit (self, signals[STORE_CHANGED], 0);
+      strobe_application_restart_recorder (self, (guint16) get_port (self), NULL);
+    }
+}
+
 static void
 strobe_application_startup (GApplication *app)
 {
@@ -131,6 +194,8 @@ strobe_application_startup (GApplication *app)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 
   self->settings = g_settings_new (STROBE_APP_ID);
+  g_signal_connect_object (self->settings, "changed", G_CALLBACK (settings_changed_cb), self,
+                           G_CONNECT_SWAPPED);
   _strobe_application_actions_init (self);
 
   directory = get_store_directory (self);
@@ -141,8 +206,7 @@ strobe_application_startup (GApplication *app)
       return;
     }
 
-  port = self->recorder_port >= 0 ? self->recorder_port
-                                  : g_settings_get_int (self->settings, "recorder-port");
+  port = get_port (self);
   if (!start_recorder (self, port, &self->recorder_error))
     g_message ("The recorder is not listening: %s", self->recorder_error->message);
 }
@@ -152,6 +216,7 @@ strobe_application_shutdown (GApplication *app)
 {
   StrobeApplication *self = STROBE_APPLICATION (app);
 
+  g_clear_handle_id (&self->restart_source, g_source_remove);
   if (self->recorder != NULL)
     strobe_recorder_stop (self->recorder);
 
@@ -262,6 +327,15 @@ strobe_application_class_init (StrobeApplicationClass *klass)
   signals[RECORDER_CHANGED] = g_signal_new ("recorder-changed", G_TYPE_FROM_CLASS (klass),
                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                             G_TYPE_NONE, 0);
+  /**
+   * StrobeApplication::store-changed:
+   *
+   * The store directory changed: the store was reopened (or failed to open; see
+   * strobe_application_get_store_error()).
+   */
+  signals[STORE_CHANGED] = g_signal_new ("store-changed", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                         G_TYPE_NONE, 0);
 }
 
 static void
@@ -292,6 +366,13 @@ _strobe_application_get_window (StrobeApplication *self)
   if (window == NULL)
     window = GTK_WINDOW (strobe_window_new (self));
   return window;
+}
+
+GSettings *
+strobe_application_get_settings (StrobeApplication *self)
+{
+  g_return_val_if_fail (STROBE_IS_APPLICATION (self), NULL);
+  return self->settings;
 }
 
 StrobeStore *
@@ -352,6 +433,7 @@ strobe_application_restart_recorder (StrobeApplication  *self,
   g_return_val_if_fail (STROBE_IS_APPLICATION (self), FALSE);
   g_return_val_if_fail (self->store != NULL, FALSE);
 
+  g_clear_handle_id (&self->restart_source, g_source_remove);
   g_clear_error (&self->recorder_error);
   ok = start_recorder (self, port, &self->recorder_error);
   g_signal_emit (self, signals[RECORDER_CHANGED], 0);

@@ -301,13 +301,22 @@ drop_cb (GtkDropTarget *target,
 
 /* ---- GObject --------------------------------------------------------------------------- */
 
+static void
+store_changed_cb (StrobeWindow      *self,
+                  StrobeApplication *app)
+{
+  strobe_browser_view_set_store (self->browser, strobe_application_get_store (app),
+                                 strobe_application_get_store_error (app));
+}
+
 /* GtkWindow:application is not a construct property: this runs once it is set. */
 static void
 set_application (StrobeWindow      *self,
                  StrobeApplication *app)
 {
-  strobe_browser_view_set_store (self->browser, strobe_application_get_store (app),
-                                 strobe_application_get_store_error (app));
+  store_changed_cb (self, app);
+  g_signal_connect_object (app, "store-changed", G_CALLBACK (store_changed_cb), self,
+                           G_CONNECT_SWAPPED);
   g_signal_connect_object (app, "recorder-changed", G_CALLBACK (recorder_changed_cb), self,
                            G_CONNECT_SWAPPED);
   recorder_changed_cb (self, app);

@@ -17,6 +17,7 @@
 #include "strobe-channels-panel.h"
 #include "strobe-connect-dialog.h"
 #include "strobe-discovery.h"
+#include "strobe-preferences-dialog.h"
 #include "strobe-document-view.h"
 #include "strobe-window.h"
 
@@ -639,6 +640,74 @@ test_connect_dialog (Fixture       *f,
   g_assert_cmpint (strobe_document_get_status (document), ==, STROBE_DOCUMENT_STATUS_FINISHED);
 }
 
+static guint16
+free_port (void)
+{
+  g_autoptr(GSocket) socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL);
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) any = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+
+  g_assert_true (g_socket_bind (socket, any, FALSE, NULL));
+  bound = g_socket_get_local_address (socket, NULL);
+  return g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+}
+
+typedef struct
+{
+  StrobeApplication *app;
+  guint16            port;
+} PortWait;
+
+static gboolean
+recorder_on_port (gpointer data)
+{
+  PortWait *w = data;
+  StrobeRecorder *recorder = strobe_application_get_recorder (w->app);
+
+  return recorder != NULL && strobe_recorder_is_running (recorder) &&
+         strobe_recorder_get_port (recorder) == w->port;
+}
+
+/* Preferences: the dialog opens (app.preferences), and a new recorder port or store
+ * directory applies at once. */
+static void
+test_preferences (Fixture       *f,
+                  gconstpointer  data)
+{
+  GSettings *settings = strobe_application_get_settings (f->app);
+  g_autofree char *other_store = g_build_filename (f->tmpdir, "other-store", NULL);
+  g_autofree char *footer = g_strdup_printf ("Traces in %s", other_store);
+  g_autofree char *header = NULL;
+  PortWait w = { f->app, free_port () };
+  GtkWindow *dialog;
+
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "preferences", NULL);
+  dialog = find_toplevel (STROBE_TYPE_PREFERENCES_DIALOG);
+  g_assert_nonnull (dialog);
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (dialog), "Listen on all interfaces"));
+
+  g_settings_set_int (settings, "recorder-port", w.port);
+  wait_for (recorder_on_port, &w);
+  header = g_strdup_printf ("Recording on 127.0.0.1:%u", w.port);
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), header));
+
+  g_settings_set_string (settings, "store-directory", other_store);
+  settle ();
+  g_assert_cmpstr (strobe_store_get_directory (strobe_application_get_store (f->app)), ==, other_store);
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), footer));
+  g_assert_nonnull (find_text (GTK_WIDGET (dialog), other_store));
+  wait_for (recorder_on_port, &w);
+
+  /* Back to how the other tests found it. */
+  g_settings_set_string (settings, "store-directory", store_dir);
+  g_settings_set_int (settings, "recorder-port", 0);
+  settle ();
+  g_assert_cmpstr (strobe_store_get_directory (strobe_application_get_store (f->app)), ==, store_dir);
+}
+
 static void
 run_tests_cb (GApplication *app,
               int          *status)
@@ -732,6 +801,7 @@ main (int   argc,
   g_test_add ("/app/tabs", Fixture, NULL, fixture_setup, test_tabs, fixture_teardown);
   g_test_add ("/app/live-session", Fixture, NULL, fixture_setup, test_live_session, fixture_teardown);
   g_test_add ("/app/connect-dialog", Fixture, NULL, fixture_setup, test_connect_dialog, fixture_teardown);
+  g_test_add ("/app/preferences", Fixture, NULL, fixture_setup, test_preferences, fixture_teardown);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,
                           "application-id", STROBE_APP_ID,
