@@ -155,23 +155,18 @@ send_cb (GObject      *object,
   g_free (data);
 }
 
-static gboolean
-state_set_cb (GtkSwitch *toggle,
-              gboolean   state,
-              Channel   *channel)
+/* Asks the program; the switch waits for its answer in the stream. */
+static void
+request_change (Channel  *channel,
+                gboolean  state)
 {
   StrobeChannelsPanel *self = channel->panel;
   g_autofree char *command = NULL;
   SendData *data;
 
-  if (self->updating)
-    return FALSE;
-  if (!self->usable || self->client == NULL || channel->pending)
-    return TRUE;
-
   channel->pending = TRUE;
   channel->requested = state;
-  gtk_widget_set_sensitive (GTK_WIDGET (toggle), FALSE);
+  gtk_widget_set_sensitive (GTK_WIDGET (channel->toggle), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (channel->spinner), TRUE);
   gtk_spinner_start (channel->spinner);
   show_error (self, NULL);
@@ -182,8 +177,39 @@ state_set_cb (GtkSwitch *toggle,
   data->id = channel->id;
   strobe_control_client_send_async (self->client, command, NULL, send_cb, data);
   channel->timeout_id = g_timeout_add (STROBE_CHANNELS_CONFIRM_TIMEOUT_MS, confirm_timeout_cb, channel);
+}
+
+static gboolean
+can_request (Channel *channel)
+{
+  StrobeChannelsPanel *self = channel->panel;
+
+  return !self->updating && self->usable && self->client != NULL && !channel->pending && !channel->read_only;
+}
+
+static gboolean
+state_set_cb (GtkSwitch *toggle,
+              gboolean   state,
+              Channel   *channel)
+{
+  if (channel->panel->updating)
+    return FALSE;
+  if (can_request (channel) && state != channel->reported)
+    request_change (channel, state);
   /* The switch's state stays what the program said until it says otherwise. */
   return TRUE;
+}
+
+/* Assistive technologies may set "active" without "state-set" (GTK 4.8's AT-SPI action). */
+static void
+active_changed_cb (GtkSwitch  *toggle,
+                   GParamSpec *pspec,
+                   Channel    *channel)
+{
+  gboolean active = gtk_switch_get_active (toggle);
+
+  if (can_request (channel) && active != channel->reported)
+    request_change (channel, active);
 }
 
 static Channel *
@@ -221,6 +247,7 @@ add_channel (StrobeChannelsPanel     *self,
   gtk_accessible_update_property (GTK_ACCESSIBLE (channel->spinner),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Waiting for the program"), -1);
   g_signal_connect (channel->toggle, "state-set", G_CALLBACK (state_set_cb), channel);
+  g_signal_connect (channel->toggle, "notify::active", G_CALLBACK (active_changed_cb), channel);
 
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (channel->spinner));
