@@ -185,6 +185,9 @@ c_locale (void)
   return loc;
 }
 
+/* Largest field width or precision applied; larger ones are clamped to it. */
+#define STROBE_LOG_FORMAT_MAX_FIELD 4096
+
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wformat-nonliteral"
 
@@ -269,6 +272,10 @@ format_one (const StrobePrintfSpec *s, ArgReader *r, GString *out)
       else
         stars[nstar++] = s->precision;
     }
+  /* Widths and precisions come from the trace (a '*' argument or up to nine digits):
+   * clamped, so one message cannot make the reader allocate and write gigabytes. */
+  for (int i = 0; i < nstar; i++)
+    stars[i] = CLAMP (stars[i], -STROBE_LOG_FORMAT_MAX_FIELD, STROBE_LOG_FORMAT_MAX_FIELD);
   if (s->arg == STROBE_PRINTF_ARG_STRING || s->arg == STROBE_PRINTF_ARG_WSTRING)
     length = "";   /* wide strings arrive as UTF-8 */
   g_snprintf (spec, sizeof spec, "%%%s%s%s%s%c", s->flags,

@@ -315,7 +315,11 @@ thread_search (gconstpointer key, gconstpointer elem)
 static StrobeScopeThread *
 find_thread (StrobeTimelineModel *self, guint16 id)
 {
-  StrobeScopeThread **p = bsearch (&id, self->threads->pdata, self->threads->len, sizeof (gpointer), thread_search);
+  StrobeScopeThread **p;
+
+  if (self->threads->len == 0)
+    return NULL;   /* pdata is NULL then, which bsearch must not be given */
+  p = bsearch (&id, self->threads->pdata, self->threads->len, sizeof (gpointer), thread_search);
   return p ? *p : NULL;
 }
 

@@ -148,8 +148,9 @@ map_to_variant (cbor_item_t  *item,
           fail (error, 0, _("a map key that is not UTF-8"));
           return NULL;
         }
-      /* null and undefined mean "absent" */
-      if (cbor_isa_float_ctrl (pairs[i].value)
+      /* null and undefined mean "absent". libcbor's cbor_is_null/undef/bool assert
+       * (abort) on a float item: check that it is a simple value first. */
+      if (cbor_isa_float_ctrl (pairs[i].value) && cbor_float_ctrl_is_ctrl (pairs[i].value)
           && (cbor_is_null (pairs[i].value) || cbor_is_undef (pairs[i].value)))
         continue;
       value = to_variant (pairs[i].value, error);
@@ -233,13 +234,20 @@ to_variant (cbor_item_t  *item,
       return map_to_variant (item, error);
 
     case CBOR_TYPE_TAG:
-      return to_variant (cbor_tag_item (item), error);
+      {
+        /* cbor_tag_item() returns a new reference. */
+        cbor_item_t *tagged = cbor_tag_item (item);
+        GVariant *v = to_variant (tagged, error);
+
+        cbor_decref (&tagged);
+        return v;
+      }
 
     case CBOR_TYPE_FLOAT_CTRL:
-      if (cbor_is_bool (item))
-        return g_variant_new_boolean (cbor_get_bool (item));
       if (cbor_float_ctrl_is_ctrl (item))
         {
+          if (cbor_is_bool (item))
+            return g_variant_new_boolean (cbor_get_bool (item));
           fail (error, 0, _("an unsupported simple value"));
           return NULL;
         }
