@@ -12,10 +12,19 @@
 #include <stdlib.h>
 #include <sys/random.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #define OUT_BATCH       (1024u * 1024u)
 #define CONNECT_TIMEOUT_MS 3000
+/* A peer that stops reading must not hold the update lock (and with it strobe_flush,
+ * strobe_get_stats, output changes and exit) for as long as it stalls: a round waits at
+ * most SEND_WAIT_MS for the socket, keeps what it could not send, and stops draining the
+ * threads while OUT_BACKLOG bytes are pending, so back-pressure reaches the buffer pool
+ * and its drop counting. Stopping the output waits STOP_GRACE_MS for the rest. */
+#define SEND_WAIT_MS    50
+#define STOP_GRACE_MS   2000
+#define OUT_BACKLOG     (4u * OUT_BATCH)
 
 static int           out_fd = -1;
 static bool          out_socket;
@@ -76,26 +85,65 @@ fail (int err)
   __atomic_store_n (&out_error, err, __ATOMIC_RELAXED);
 }
 
-void
-strobe__out_write_pending (void)
+static int
+elapsed_ms (const struct timespec *since)
 {
+  struct timespec now;
+
+  clock_gettime (CLOCK_MONOTONIC, &now);
+  return (int) ((now.tv_sec - since->tv_sec) * 1000 + (now.tv_nsec - since->tv_nsec) / 1000000);
+}
+
+/* Writes what it can of out_buf within @wait_ms (sockets; files block only on the disk)
+ * and keeps the rest at its front. True when nothing is left. */
+static bool
+write_pending_within (int wait_ms)
+{
+  struct timespec start;
   size_t done = 0;
 
+  clock_gettime (CLOCK_MONOTONIC, &start);
   while (out_fd >= 0 && done < out_buf.len)
     {
-      ssize_t n = out_socket ? send (out_fd, out_buf.data + done, out_buf.len - done, MSG_NOSIGNAL)
+      ssize_t n = out_socket ? send (out_fd, out_buf.data + done, out_buf.len - done,
+                                     MSG_NOSIGNAL | MSG_DONTWAIT)
                              : write (out_fd, out_buf.data + done, out_buf.len - done);
       if (n < 0 && errno == EINTR)
         continue;
+      if (n < 0 && out_socket && (errno == EAGAIN || errno == EWOULDBLOCK))
+        {
+          struct pollfd pfd = { .fd = out_fd, .events = POLLOUT };
+          int left = wait_ms - elapsed_ms (&start);
+
+          if (left <= 0 || poll (&pfd, 1, left) == 0)
+            break;   /* the peer is not reading: keep the rest for the next round */
+          continue;
+        }
       if (n <= 0)
         {
           fail (n < 0 ? errno : EIO);
-          return;
+          return false;
         }
       done += (size_t) n;
       __atomic_store_n (&bytes_sent, bytes_sent + (uint64_t) n, __ATOMIC_RELAXED);
     }
-  out_buf.len = 0;
+  if (out_fd < 0)
+    return false;
+  memmove (out_buf.data, out_buf.data + done, out_buf.len - done);
+  out_buf.len -= done;
+  return out_buf.len == 0;
+}
+
+void
+strobe__out_write_pending (void)
+{
+  write_pending_within (SEND_WAIT_MS);
+}
+
+bool
+strobe__out_backed_up (void)
+{
+  return out_fd >= 0 && out_buf.len >= OUT_BACKLOG;
 }
 
 void
@@ -111,7 +159,7 @@ strobe__out_packet (uint16_t thread_id, const uint8_t *data, size_t len)
       return;
     }
   if (out_buf.len >= OUT_BATCH)
-    strobe__out_write_pending ();
+    write_pending_within (0);   /* no waiting inside a round: once, at its end */
 }
 
 static size_t
@@ -218,11 +266,23 @@ fail:
 void
 strobe__out_stop_locked (void)
 {
+  struct timespec start;
+
   if (out_fd < 0)
     return;
-  strobe__update_locked ();
-  if (out_fd >= 0 && strobe_wire_write_control (&out_buf, STROBE_CONTROL_END, NULL, 0))
-    strobe__out_write_pending ();
+  /* Everything committed so far goes out first, a slow peer getting up to STOP_GRACE_MS
+   * to take it (update rounds ship nothing while the backlog is full). */
+  clock_gettime (CLOCK_MONOTONIC, &start);
+  while ((strobe__update_locked () > 0 || strobe__out_backed_up ())
+         && out_fd >= 0 && elapsed_ms (&start) < STOP_GRACE_MS)
+    ;
+  if (out_fd >= 0 && strobe_wire_write_control (&out_buf, STROBE_CONTROL_END, NULL, 0)
+      && !write_pending_within (STOP_GRACE_MS) && out_fd >= 0)
+    {
+      fprintf (stderr, "strobe: trace output not reading, closed with %zu bytes unsent\n",
+               out_buf.len);
+      __atomic_store_n (&out_error, ETIMEDOUT, __ATOMIC_RELAXED);
+    }
   if (out_fd >= 0)
     {
       close (out_fd);

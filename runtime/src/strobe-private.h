@@ -118,6 +118,8 @@ void   strobe__importants_to_packets (const uint8_t *data, size_t len,
 void   strobe__out_packet (uint16_t thread_id, const uint8_t *data, size_t len);
 bool   strobe__out_active (void);
 void   strobe__out_write_pending (void);
+/* Too many bytes the peer has not taken yet: the updater leaves data in the threads' blocks. */
+bool   strobe__out_backed_up (void);
 bool   strobe__out_start_locked (int fd, bool is_socket);
 void   strobe__out_stop_locked (void);
 void   strobe__out_add_sent (size_t n);

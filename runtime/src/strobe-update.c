@@ -190,9 +190,14 @@ strobe__update_locked (void)
       last_stats_ns = now;
       strobe__emit_stats ();
     }
+  if (strobe__out_backed_up ())
+    {
+      strobe__out_write_pending ();
+      return 0;
+    }
   take_snapshot (&n);
   moved = ship_importants ();
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < n && !strobe__out_backed_up (); i++)
     moved += ship_thread (snap[i]);
   strobe__out_write_pending ();
   return moved;
