@@ -6,6 +6,7 @@
  * The thread only polls its sockets; commands call the public API (outputs, channels),
  * so they take the same locks as any caller. It also keeps the discovery file current. */
 #include "strobe-private.h"
+#include "strobe-control-parse.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -24,7 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_LINE       1024         /* bytes of a command line, without its CR/LF */
+#define MAX_LINE       STROBE_CONTROL_MAX_LINE
 #define MAX_CLIENTS    16
 #define POLL_MS        250          /* discovery refresh period */
 #define HOP_TRIES      16
@@ -33,11 +34,9 @@
 
 typedef struct
 {
-  int    fd;
-  bool   remote;                    /* the peer is not on loopback */
-  bool   discarding;                /* inside an oversize line: drop until its end */
-  size_t len;
-  char   line[MAX_LINE + 1];
+  int                 fd;
+  bool                remote;       /* the peer is not on loopback */
+  StrobeControlReader reader;
 } Client;
 
 static struct
@@ -150,8 +149,8 @@ client_close (Client *c)
   if (c->fd >= 0)
     close (c->fd);
   c->fd = -1;
-  c->len = 0;
-  c->discarding = false;
+  c->reader.len = 0;
+  c->reader.discarding = false;
 }
 
 __attribute__ ((format (printf, 2, 3))) static void
@@ -279,18 +278,6 @@ open_trace_path (const char *path, bool remote, const char **why)
 
 /* ---- commands ---------------------------------------------------------------------- */
 
-static bool
-parse_on_off (const char *s, bool *on)
-{
-  if (strcasecmp (s, "on") == 0 || strcmp (s, "1") == 0 || strcasecmp (s, "true") == 0)
-    *on = true;
-  else if (strcasecmp (s, "off") == 0 || strcmp (s, "0") == 0 || strcasecmp (s, "false") == 0)
-    *on = false;
-  else
-    return false;
-  return true;
-}
-
 typedef struct
 {
   char  *p;
@@ -331,12 +318,6 @@ cmd_target (Client *c, const char *verb, const char *arg, bool snapshot)
   int fd, err;
   bool ok;
 
-  if (*arg == '\0')
-    {
-      ctl.malformed++;
-      reply (c, "error %s needs an argument", verb);
-      return;
-    }
   if (strcmp (verb, "send-to") == 0)
     {
       fd = strobe__connect_host (arg);
@@ -391,128 +372,95 @@ cmd_status (Client *c)
 static void
 run_command (Client *c, char *line)
 {
-  char *verb, *rest, *arg2;
-  char lower[24];
-  size_t n;
+  StrobeControlCommand cmd;
 
-  while (*line == ' ' || *line == '\t')
-    line++;
-  n = strlen (line);
-  while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
-    line[--n] = '\0';
-  if (n == 0)
-    return;   /* empty lines are keep-alives, not commands */
-  for (size_t i = 0; i < n; i++)
-    if ((unsigned char) line[i] < 0x20 && line[i] != '\t')
-      {
-        ctl.malformed++;
-        reply (c, "error control characters in command");
-        return;
-      }
-  verb = line;
-  rest = verb + strcspn (verb, " \t");
-  if (*rest)
+  strobe__control_parse (line, &cmd);
+  switch (cmd.verb)
     {
-      *rest++ = '\0';
-      while (*rest == ' ' || *rest == '\t')
-        rest++;
+    case STROBE_CONTROL_CMD_EMPTY:
+      return;   /* empty lines are keep-alives, not commands */
+    case STROBE_CONTROL_CMD_UNKNOWN:
+      ctl.malformed++;
+      reply (c, "error %s", cmd.error);
+      return;
+    default:
+      break;
     }
-  n = strlen (verb);
-  if (n >= sizeof lower)
-    n = sizeof lower - 1;
-  for (size_t i = 0; i < n; i++)
-    lower[i] = (char) tolower ((unsigned char) verb[i]);
-  lower[n] = '\0';
-  /* Unreal's spellings are accepted too. */
-  if (strcmp (lower, "sendto") == 0)
-    strcpy (lower, "send-to");
-  else if (strcmp (lower, "writeto") == 0)
-    strcpy (lower, "write-to");
-  else if (strcmp (lower, "togglechannels") == 0)
-    strcpy (lower, "channels");
 
   ctl.commands++;
-  if (strcmp (lower, "send-to") == 0 || strcmp (lower, "write-to") == 0)
+  switch (cmd.verb)
     {
-      if (strcmp (lower, "send-to") == 0 && strpbrk (rest, " \t"))
-        {
-          ctl.malformed++;
-          reply (c, "error send-to takes one HOST[:PORT]");
-          return;
-        }
-      cmd_target (c, lower, rest, false);
-    }
-  else if (strcmp (lower, "snapshot") == 0)
-    {
-      char *target = rest + strcspn (rest, " \t");
-      if (*target)
-        {
-          *target++ = '\0';
-          while (*target == ' ' || *target == '\t')
-            target++;
-        }
-      for (char *p = rest; *p; p++)
-        *p = (char) tolower ((unsigned char) *p);
-      if (strcmp (rest, "send-to") != 0 && strcmp (rest, "write-to") != 0)
-        {
-          ctl.malformed++;
-          reply (c, "error usage: snapshot send-to HOST[:PORT] | snapshot write-to PATH");
-          return;
-        }
-      cmd_target (c, rest, target, true);
-    }
-  else if (strcmp (lower, "channels") == 0)
-    {
-      bool on;
-
-      if (*rest == '\0')
-        {
-          char list[1900];
-          ListBuf b = { list, sizeof list };
-
-          list[0] = '\0';
-          strobe_channels_foreach (list_channel, &b);
-          reply (c, "ok%s", list);
-          return;
-        }
-      arg2 = rest + strcspn (rest, " \t");
-      if (*arg2)
-        {
-          *arg2++ = '\0';
-          while (*arg2 == ' ' || *arg2 == '\t')
-            arg2++;
-        }
-      if (!parse_on_off (arg2, &on) || strpbrk (arg2, " \t"))
-        {
-          ctl.malformed++;
-          reply (c, "error usage: channels [LIST on|off]");
-          return;
-        }
-      strobe_channels_set_enabled (rest, on);
-      reply (c, "ok channels %s %s", rest, on ? "on" : "off");
-    }
-  else if (strcmp (lower, "stop") == 0 && *rest == '\0')
-    {
-      bool was = strobe_output_active ();
-      strobe_output_stop ();
-      publish ();
-      reply (c, was ? "ok stopped" : "ok not tracing");
-    }
-  else if (strcmp (lower, "status") == 0 && *rest == '\0')
-    cmd_status (c);
-  else if (strcmp (lower, "help") == 0)
-    reply (c, "ok commands: send-to HOST[:PORT] | write-to PATH | channels [LIST on|off] | stop"
-           " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status");
-  else
-    {
-      ctl.commands--;
+    case STROBE_CONTROL_CMD_MALFORMED:
       ctl.malformed++;
-      reply (c, "error unknown command");
+      reply (c, "error %s", cmd.error);
+      break;
+    case STROBE_CONTROL_CMD_SEND_TO:
+      cmd_target (c, "send-to", cmd.arg, false);
+      break;
+    case STROBE_CONTROL_CMD_WRITE_TO:
+      cmd_target (c, "write-to", cmd.arg, false);
+      break;
+    case STROBE_CONTROL_CMD_SNAPSHOT_SEND_TO:
+      cmd_target (c, "send-to", cmd.arg, true);
+      break;
+    case STROBE_CONTROL_CMD_SNAPSHOT_WRITE_TO:
+      cmd_target (c, "write-to", cmd.arg, true);
+      break;
+    case STROBE_CONTROL_CMD_CHANNELS_LIST:
+      {
+        char list[1900];
+        ListBuf b = { list, sizeof list };
+
+        list[0] = '\0';
+        strobe_channels_foreach (list_channel, &b);
+        reply (c, "ok%s", list);
+      }
+      break;
+    case STROBE_CONTROL_CMD_CHANNELS_SET:
+      strobe_channels_set_enabled (cmd.arg, cmd.on);
+      reply (c, "ok channels %s %s", cmd.arg, cmd.on ? "on" : "off");
+      break;
+    case STROBE_CONTROL_CMD_STOP:
+      {
+        bool was = strobe_output_active ();
+        strobe_output_stop ();
+        publish ();
+        reply (c, was ? "ok stopped" : "ok not tracing");
+      }
+      break;
+    case STROBE_CONTROL_CMD_STATUS:
+      cmd_status (c);
+      break;
+    case STROBE_CONTROL_CMD_HELP:
+      reply (c, "ok commands: send-to HOST[:PORT] | write-to PATH | channels [LIST on|off] | stop"
+             " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status");
+      break;
+    case STROBE_CONTROL_CMD_EMPTY:
+    case STROBE_CONTROL_CMD_UNKNOWN:
+      break;
     }
 }
 
-/* Reads what the peer sent and runs each complete line. Lines end with LF, CR or CRLF;
- * a line longer than MAX_LINE is counted, answered once and dropped up to its end. */
+static bool
+on_line (void *user, char *line)
+{
+  Client *c = user;
+
+  run_command (c, line);
+  return c->fd >= 0;
+}
+
+static bool
+on_too_long (void *user)
+{
+  Client *c = user;
+
+  ctl.oversize++;
+  reply (c, "error line too long (limit %d bytes)", MAX_LINE);
+  return c->fd >= 0;
+}
+
+/* Reads what the peer sent and runs each complete line. */
 static void
 client_read (Client *c)
 {
@@ -526,38 +474,7 @@ client_read (Client *c)
       client_close (c);
       return;
     }
-  for (ssize_t i = 0; i < n && c->fd >= 0; i++)
-    {
-      char ch = buf[i];
-
-      if (ch == '\n' || ch == '\r')
-        {
-          if (c->discarding)
-            {
-              c->discarding = false;
-              reply (c, "error line too long (limit %d bytes)", MAX_LINE);
-            }
-          else
-            {
-              c->line[c->len] = '\0';
-              run_command (c, c->line);
-            }
-          c->len = 0;
-          continue;
-        }
-      if (c->discarding)
-        continue;
-      if (c->len == MAX_LINE)
-        {
-          ctl.oversize++;
-          c->discarding = true;
-          c->len = 0;
-          continue;
-        }
-      if (ch == '\0')
-        ch = ' ';   /* Unreal separates arguments with NUL too */
-      c->line[c->len++] = ch;
-    }
+  strobe__control_read (&c->reader, buf, (size_t) n, on_line, on_too_long, c);
 }
 
 static void
@@ -572,8 +489,8 @@ accept_client (void)
       {
         Client *c = &ctl.clients[i];
         c->fd = fd;
-        c->len = 0;
-        c->discarding = false;
+        c->reader.len = 0;
+        c->reader.discarding = false;
         c->remote = !peer_is_loopback (fd);
         return;
       }

@@ -1,0 +1,179 @@
+/* strobe-control-parse.c — framing and grammar of the control protocol (CONTROL.md). */
+#include "strobe-control-parse.h"
+
+#include <ctype.h>
+#include <string.h>
+#include <strings.h>
+
+static bool
+parse_on_off (const char *s, bool *on)
+{
+  if (strcasecmp (s, "on") == 0 || strcmp (s, "1") == 0 || strcasecmp (s, "true") == 0)
+    *on = true;
+  else if (strcasecmp (s, "off") == 0 || strcmp (s, "0") == 0 || strcasecmp (s, "false") == 0)
+    *on = false;
+  else
+    return false;
+  return true;
+}
+
+/* Cuts @s at its first blank and returns what follows the blanks after it. */
+static char *
+split_word (char *s)
+{
+  char *rest = s + strcspn (s, " \t");
+
+  if (*rest)
+    {
+      *rest++ = '\0';
+      while (*rest == ' ' || *rest == '\t')
+        rest++;
+    }
+  return rest;
+}
+
+static void
+malformed (StrobeControlCommand *cmd, const char *error)
+{
+  cmd->verb = STROBE_CONTROL_CMD_MALFORMED;
+  cmd->error = error;
+}
+
+void
+strobe__control_parse (char *line, StrobeControlCommand *cmd)
+{
+  char lower[24], *rest;
+  size_t n;
+
+  memset (cmd, 0, sizeof *cmd);
+  cmd->arg = "";
+  while (*line == ' ' || *line == '\t')
+    line++;
+  n = strlen (line);
+  while (n && (line[n - 1] == ' ' || line[n - 1] == '\t'))
+    line[--n] = '\0';
+  if (n == 0)
+    {
+      cmd->verb = STROBE_CONTROL_CMD_EMPTY;
+      return;
+    }
+  for (size_t i = 0; i < n; i++)
+    if ((unsigned char) line[i] < 0x20 && line[i] != '\t')
+      {
+        malformed (cmd, "control characters in command");
+        return;
+      }
+  rest = split_word (line);
+  n = strlen (line);
+  if (n >= sizeof lower)
+    n = sizeof lower - 1;
+  for (size_t i = 0; i < n; i++)
+    lower[i] = (char) tolower ((unsigned char) line[i]);
+  lower[n] = '\0';
+  /* Unreal's spellings are accepted too. */
+  if (strcmp (lower, "sendto") == 0)
+    strcpy (lower, "send-to");
+  else if (strcmp (lower, "writeto") == 0)
+    strcpy (lower, "write-to");
+  else if (strcmp (lower, "togglechannels") == 0)
+    strcpy (lower, "channels");
+
+  if (strcmp (lower, "send-to") == 0 || strcmp (lower, "write-to") == 0)
+    {
+      bool send = lower[0] == 's';
+
+      if (*rest == '\0')
+        malformed (cmd, send ? "send-to needs an argument" : "write-to needs an argument");
+      else if (send && strpbrk (rest, " \t"))
+        malformed (cmd, "send-to takes one HOST[:PORT]");
+      else
+        {
+          cmd->verb = send ? STROBE_CONTROL_CMD_SEND_TO : STROBE_CONTROL_CMD_WRITE_TO;
+          cmd->arg = rest;
+        }
+    }
+  else if (strcmp (lower, "snapshot") == 0)
+    {
+      char *target = split_word (rest);
+
+      for (char *p = rest; *p; p++)
+        *p = (char) tolower ((unsigned char) *p);
+      if ((strcmp (rest, "send-to") != 0 && strcmp (rest, "write-to") != 0) || *target == '\0')
+        malformed (cmd, "usage: snapshot send-to HOST[:PORT] | snapshot write-to PATH");
+      else
+        {
+          cmd->verb = rest[0] == 's' ? STROBE_CONTROL_CMD_SNAPSHOT_SEND_TO
+                                     : STROBE_CONTROL_CMD_SNAPSHOT_WRITE_TO;
+          cmd->arg = target;
+        }
+    }
+  else if (strcmp (lower, "channels") == 0)
+    {
+      char *state;
+
+      if (*rest == '\0')
+        {
+          cmd->verb = STROBE_CONTROL_CMD_CHANNELS_LIST;
+          return;
+        }
+      state = split_word (rest);
+      if (!parse_on_off (state, &cmd->on) || strpbrk (state, " \t"))
+        malformed (cmd, "usage: channels [LIST on|off]");
+      else
+        {
+          cmd->verb = STROBE_CONTROL_CMD_CHANNELS_SET;
+          cmd->arg = rest;
+        }
+    }
+  else if (strcmp (lower, "stop") == 0 && *rest == '\0')
+    cmd->verb = STROBE_CONTROL_CMD_STOP;
+  else if (strcmp (lower, "status") == 0 && *rest == '\0')
+    cmd->verb = STROBE_CONTROL_CMD_STATUS;
+  else if (strcmp (lower, "help") == 0)
+    cmd->verb = STROBE_CONTROL_CMD_HELP;
+  else
+    {
+      cmd->verb = STROBE_CONTROL_CMD_UNKNOWN;
+      cmd->error = "unknown command";
+    }
+}
+
+void
+strobe__control_read (StrobeControlReader *r, const char *data, size_t n,
+                      StrobeControlLineFunc on_line, StrobeControlTooLongFunc too_long,
+                      void *user)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      char ch = data[i];
+
+      if (ch == '\n' || ch == '\r')
+        {
+          bool go_on;
+
+          if (r->discarding)
+            {
+              r->discarding = false;
+              go_on = too_long (user);
+            }
+          else
+            {
+              r->line[r->len] = '\0';
+              go_on = on_line (user, r->line);
+            }
+          r->len = 0;
+          if (!go_on)
+            return;
+          continue;
+        }
+      if (r->discarding)
+        continue;
+      if (r->len == STROBE_CONTROL_MAX_LINE)
+        {
+          r->discarding = true;
+          r->len = 0;
+          continue;
+        }
+      r->line[r->len++] = ch == '\0' ? ' ' : ch;
+    }
+}
