@@ -575,7 +575,13 @@ status_cb (GObject      *object,
       }
   }
 
-  send_to = g_strdup_printf ("send-to %s:%u", recorder_address, strobe_recorder_get_port (recorder));
+  {
+    g_autofree char *address = g_strdup_printf ("%s:%u", recorder_address, strobe_recorder_get_port (recorder));
+    GSettings *settings = strobe_application_get_settings (self->app);
+
+    /* The history to replay, as the user set it (Preferences: tail size on connect). */
+    send_to = strobe_control_format_send_to (address, g_settings_get_uint (settings, "tail-size"));
+  }
   strobe_control_client_send_async (self->client, send_to, NULL, send_to_cb, g_object_ref (self));
   channels = dup_channel_list (self);
   if (*channels != '\0')

@@ -294,9 +294,8 @@ strobe_preferences_dialog_new (StrobeApplication *app,
   g_settings_bind_with_mapping (self->settings, "tail-size", tail, "value",
                                 G_SETTINGS_BIND_DEFAULT, tail_get, tail_set, NULL, NULL);
   add_row (GTK_GRID (grid), &row, _("_Recent history to ask for (MiB)"), tail,
-           _("How much history from before the connect to ask a program for. Programs keep the "
-             "tail they were started with (STROBE_TAIL_MB, 4 MiB by default) until the control "
-             "protocol can ask for another size."));
+           _("How much history from before the connect to ask a program for, at most what the "
+             "program keeps (STROBE_TAIL_MB, 4 MiB by default)."));
 
   gtk_window_set_child (GTK_WINDOW (self), grid);
   g_signal_connect_object (self->settings, "changed::store-directory", G_CALLBACK (update_store), self, G_CONNECT_SWAPPED);

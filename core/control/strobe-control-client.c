@@ -231,11 +231,27 @@ check_word (const char *what, const char *value, GError **error)
 gboolean
 strobe_control_client_send_to (StrobeControlClient *self, const char *host_port, GError **error)
 {
+  return strobe_control_client_send_to_tail (self, host_port, -1, error);
+}
+
+/* The command text; also what the viewer's connect dialog sends asynchronously. */
+char *
+strobe_control_format_send_to (const char *host_port, gint64 tail_bytes)
+{
+  if (tail_bytes < 0)
+    return g_strconcat ("send-to ", host_port, NULL);
+  return g_strdup_printf ("send-to %s tail=%" G_GINT64_FORMAT, host_port, tail_bytes);
+}
+
+gboolean
+strobe_control_client_send_to_tail (StrobeControlClient *self, const char *host_port,
+                                    gint64 tail_bytes, GError **error)
+{
   g_autofree char *cmd = NULL;
 
   if (!check_word ("host", host_port, error))
     return FALSE;
-  cmd = g_strconcat ("send-to ", host_port, NULL);
+  cmd = strobe_control_format_send_to (host_port, tail_bytes);
   return send_simple (self, cmd, error);
 }
 

@@ -65,6 +65,13 @@ char                *strobe_control_client_send_finish    (StrobeControlClient  
 gboolean             strobe_control_client_send_to        (StrobeControlClient  *self,
                                                           const char           *host_port,
                                                           GError              **error);
+char                *strobe_control_format_send_to        (const char           *host_port,
+                                                          gint64                tail_bytes);
+/* The same, replaying at most @tail_bytes of recent history (-1: all the tail holds). */
+gboolean             strobe_control_client_send_to_tail   (StrobeControlClient  *self,
+                                                          const char           *host_port,
+                                                          gint64                tail_bytes,
+                                                          GError              **error);
 gboolean             strobe_control_client_write_to       (StrobeControlClient  *self,
                                                           const char           *path,
                                                           GError              **error);

@@ -32,6 +32,31 @@ split_word (char *s)
   return rest;
 }
 
+/* "tail=N", N in bytes with an optional k or m suffix (KiB, MiB). */
+static bool
+parse_tail (const char *s, long long *bytes)
+{
+  unsigned long long v = 0;
+  const char *p;
+
+  if (strncasecmp (s, "tail=", 5) != 0 || !isdigit ((unsigned char) s[5]))
+    return false;
+  for (p = s + 5; isdigit ((unsigned char) *p); p++)
+    {
+      if (v > (1ull << 40))
+        return false;
+      v = v * 10 + (unsigned) (*p - '0');
+    }
+  if (*p == 'k' || *p == 'K')
+    v <<= 10, p++;
+  else if (*p == 'm' || *p == 'M')
+    v <<= 20, p++;
+  if (*p != '\0' || v > (1ull << 40))
+    return false;
+  *bytes = (long long) v;
+  return true;
+}
+
 static void
 malformed (StrobeControlCommand *cmd, const char *error)
 {
@@ -47,6 +72,7 @@ strobe__control_parse (char *line, StrobeControlCommand *cmd)
 
   memset (cmd, 0, sizeof *cmd);
   cmd->arg = "";
+  cmd->tail = -1;
   while (*line == ' ' || *line == '\t')
     line++;
   n = strlen (line);
@@ -81,11 +107,26 @@ strobe__control_parse (char *line, StrobeControlCommand *cmd)
   if (strcmp (lower, "send-to") == 0 || strcmp (lower, "write-to") == 0)
     {
       bool send = lower[0] == 's';
+      char *option = NULL;
 
+      /* An optional last word tail=N (write-to paths may contain blanks). */
+      if (*rest)
+        {
+          char *last = rest + strlen (rest);
+          while (last > rest && last[-1] != ' ' && last[-1] != '\t')
+            last--;
+          if (last > rest && parse_tail (last, &cmd->tail))
+            {
+              option = last;
+              while (option > rest && (option[-1] == ' ' || option[-1] == '\t'))
+                option--;
+              *option = '\0';
+            }
+        }
       if (*rest == '\0')
         malformed (cmd, send ? "send-to needs an argument" : "write-to needs an argument");
       else if (send && strpbrk (rest, " \t"))
-        malformed (cmd, "send-to takes one HOST[:PORT]");
+        malformed (cmd, "usage: send-to HOST[:PORT] [tail=BYTES]");
       else
         {
           cmd->verb = send ? STROBE_CONTROL_CMD_SEND_TO : STROBE_CONTROL_CMD_WRITE_TO;

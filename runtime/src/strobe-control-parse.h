@@ -28,6 +28,7 @@ typedef struct
   StrobeControlVerb verb;
   const char       *arg;    /* the target, or the channel list; points into the line */
   bool              on;     /* CHANNELS_SET */
+  long long         tail;   /* SEND_TO, WRITE_TO: bytes of tail asked for ("tail=N"), or -1 */
   const char       *error;  /* MALFORMED and UNKNOWN: the reply's text */
 } StrobeControlCommand;
 

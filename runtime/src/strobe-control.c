@@ -312,11 +312,18 @@ publish (void)
 
 /* `send-to HOST[:PORT]` or `write-to PATH`, for a new output or a snapshot. */
 static void
-cmd_target (Client *c, const char *verb, const char *arg, bool snapshot)
+cmd_target (Client *c, const char *verb, const char *arg, bool snapshot, long long tail)
 {
   const char *why = NULL;
   int fd, err;
   bool ok;
+
+  if (tail >= 0 && !snapshot)
+    {
+      pthread_mutex_lock (&strobe__update_lock);
+      strobe__tail_keep_newest ((size_t) tail);
+      pthread_mutex_unlock (&strobe__update_lock);
+    }
 
   if (strcmp (verb, "send-to") == 0)
     {
@@ -395,16 +402,16 @@ run_command (Client *c, char *line)
       reply (c, "error %s", cmd.error);
       break;
     case STROBE_CONTROL_CMD_SEND_TO:
-      cmd_target (c, "send-to", cmd.arg, false);
+      cmd_target (c, "send-to", cmd.arg, false, cmd.tail);
       break;
     case STROBE_CONTROL_CMD_WRITE_TO:
-      cmd_target (c, "write-to", cmd.arg, false);
+      cmd_target (c, "write-to", cmd.arg, false, cmd.tail);
       break;
     case STROBE_CONTROL_CMD_SNAPSHOT_SEND_TO:
-      cmd_target (c, "send-to", cmd.arg, true);
+      cmd_target (c, "send-to", cmd.arg, true, -1);
       break;
     case STROBE_CONTROL_CMD_SNAPSHOT_WRITE_TO:
-      cmd_target (c, "write-to", cmd.arg, true);
+      cmd_target (c, "write-to", cmd.arg, true, -1);
       break;
     case STROBE_CONTROL_CMD_CHANNELS_LIST:
       {
@@ -432,7 +439,7 @@ run_command (Client *c, char *line)
       cmd_status (c);
       break;
     case STROBE_CONTROL_CMD_HELP:
-      reply (c, "ok commands: send-to HOST[:PORT] | write-to PATH | channels [LIST on|off] | stop"
+      reply (c, "ok commands: send-to HOST[:PORT] [tail=BYTES] | write-to PATH [tail=BYTES] | channels [LIST on|off] | stop"
              " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status");
       break;
     case STROBE_CONTROL_CMD_EMPTY:

@@ -137,6 +137,7 @@ void   strobe__out_describe (char *buf, size_t size);
 
 void     strobe__tail_configure (size_t limit_bytes);
 /* @sent: an output receives it as well. */
+void     strobe__tail_keep_newest (size_t bytes);
 void     strobe__tail_add (uint16_t thread_id, const uint8_t *data, size_t len, bool sent);
 void     strobe__tail_stats (size_t *bytes, size_t *packets, size_t *limit);
 uint32_t strobe__tail_start_serial (uint32_t fallback, bool unsent_only);

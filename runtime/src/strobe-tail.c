@@ -57,6 +57,24 @@ strobe__tail_configure (size_t limit_bytes)
   pthread_mutex_unlock (&strobe__update_lock);
 }
 
+/* For a connect that asked for less history than the ring holds: the older unsent
+ * packets are marked sent, so the next output replays only the newest @bytes. */
+void
+strobe__tail_keep_newest (size_t bytes)
+{
+  size_t unsent = 0;
+
+  for (TailPacket *p = oldest; p; p = p->next)
+    if (!p->sent)
+      unsent += p->len;
+  for (TailPacket *p = oldest; p && unsent > bytes; p = p->next)
+    if (!p->sent)
+      {
+        p->sent = true;
+        unsent -= p->len;
+      }
+}
+
 void
 strobe__tail_add (uint16_t thread_id, const uint8_t *data, size_t len, bool sent)
 {

@@ -480,6 +480,53 @@ test_late_connect (void)
   rec_free (r);
 }
 
+/* A connect that asks for less history than the ring holds: tail=0 replays none of it,
+ * a limit above 0 some. */
+static void
+test_tail_requested (void)
+{
+  Rec *r = rec_start ();
+  Target *t = target_start (NULL, NULL);
+  g_autoptr (StrobeControlClient) c = target_client (t);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *addr = rec_address (r);
+  guint64 connect_time, margin;
+  Decoded *none, *some;
+
+  g_usleep (300 * 1000);   /* history for the tail */
+  connect_time = target_time (t);
+  strobe_control_client_send_to_tail (c, addr, 0, &error);
+  g_assert_no_error (error);
+  g_usleep (100 * 1000);
+  strobe_control_client_stop (c, &error);
+  g_assert_no_error (error);
+  none = decode (rec_wait_trace (r, 1));
+  g_assert_true (none->clean);
+  g_assert_true (none->spec);   /* the important cache is always replayed */
+  /* Events committed but not yet drained at the connect are live data, not tail: allow
+   * 50 ms before the connect, nothing older. */
+  margin = none->frequency / 20;
+  g_assert_cmpuint (count_before (none->alpha_times, connect_time - margin), ==, 0);
+  g_assert_cmpuint (none->alpha_times->len, >, 0);
+
+  g_usleep (300 * 1000);
+  connect_time = target_time (t);
+  strobe_control_client_send_to_tail (c, addr, 64 * 1024, &error);
+  g_assert_no_error (error);
+  g_usleep (100 * 1000);
+  strobe_control_client_stop (c, &error);
+  g_assert_no_error (error);
+  some = decode (rec_wait_trace (r, 2));
+  g_assert_true (some->clean);
+  /* A limit that is not 0 still replays history. */
+  g_assert_cmpuint (count_before (some->alpha_times, connect_time - margin), >, 0);
+
+  decoded_free (none);
+  decoded_free (some);
+  target_stop (t);
+  rec_free (r);
+}
+
 /* The asked port is taken: the server hops, and the trace says where it went. */
 static void
 test_port_hop (void)
@@ -961,6 +1008,7 @@ main (int argc, char **argv)
   g_test_add_func ("/control/listen", test_listen);
   g_test_add_func ("/control/snapshot", test_snapshot);
   g_test_add_func ("/control/tail-size", test_tail_size);
+  g_test_add_func ("/control/tail-requested", test_tail_requested);
   g_test_add_func ("/control/discovery", test_discovery);
   g_test_add_func ("/control/async", test_async);
   g_test_add_func ("/control/cli", test_cli);
