@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib-unix.h>
 #include <glib/gi18n.h>
 #include <stdio.h>
@@ -33,7 +34,7 @@ on_session_started (StrobeRecorder *recorder, StrobeSession *session, gpointer d
 static void
 on_session_ended (StrobeRecorder *recorder, StrobeSession *session, gpointer data)
 {
-  printf (_("finished %s (pid %u): %" G_GUINT64_FORMAT " bytes\n"), strobe_session_get_trace_name (session),
+  printf (_("finished %s (pid %u): %" PRIu64 " bytes\n"), strobe_session_get_trace_name (session),
           strobe_session_get_pid (session), strobe_session_get_bytes_received (session));
   fflush (stdout);
 }

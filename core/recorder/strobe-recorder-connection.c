@@ -10,6 +10,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "strobe-packet-tracker.h"
@@ -360,7 +361,7 @@ copy_stream (StrobeRecorderConnection  *self,
         {
           /* Keep every whole packet; a corrupt sender must not leave half a header that
            * would make readers wait for a packet that never comes. */
-          *reason = g_strdup_printf (_("Invalid packet size %u at offset %" G_GUINT64_FORMAT
+          *reason = g_strdup_printf (_("Invalid packet size %u at offset %" PRIu64
                                        "; the recording was cut there"),
                                      strobe_wire_get_u32 (tracker->header), tracker->packet_start);
           g_message ("Recorder: dropped connection from %s: %s", self->peer_address, *reason);

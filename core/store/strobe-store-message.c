@@ -20,7 +20,7 @@ static gboolean
 fail (GError **error, gsize offset, const char *what)
 {
   g_set_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_PROTOCOL,
-               _("Malformed CBOR at byte %" G_GSIZE_FORMAT ": %s"), offset, what);
+               _("Malformed CBOR at byte %zu: %s"), offset, what);
   return FALSE;
 }
 

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -293,7 +294,7 @@ walk_packets (int               fd,
         {
           probe->status = STROBE_TRACE_STATUS_CUT_OFF;
           probe->reason = g_strdup_printf (_("Cut off inside a packet header at offset %"
-                                             G_GUINT64_FORMAT), offset);
+                                             PRIu64), offset);
           return;
         }
       psize = strobe_wire_get_u32 (head);
@@ -301,14 +302,14 @@ walk_packets (int               fd,
         {
           probe->status = STROBE_TRACE_STATUS_CUT_OFF;
           probe->reason = g_strdup_printf (_("Invalid packet size %u at offset %"
-                                             G_GUINT64_FORMAT), psize, offset);
+                                             PRIu64), psize, offset);
           return;
         }
       if (size - offset < psize)
         {
           probe->status = STROBE_TRACE_STATUS_CUT_OFF;
           probe->reason = g_strdup_printf (_("Cut off inside the packet at offset %"
-                                             G_GUINT64_FORMAT), offset);
+                                             PRIu64), offset);
           return;
         }
       last_is_end = strobe_wire_get_u16 (head + 4) == STROBE_TID_CONTROL
