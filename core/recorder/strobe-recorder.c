@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "strobe-listen.h"
 #include "strobe-recorder-private.h"
 
 struct _StrobeRecorder
@@ -135,71 +136,16 @@ incoming_cb (GSocketService    *service,
   return TRUE;
 }
 
-/* One GSocketService per address: GLib 2.74's listener loses connections when one service
- * accepts on two sockets under a burst of connects (seen with 32 simultaneous runtimes). */
-static GSocketService *
-listen_on (StrobeRecorder  *self,
-           GInetAddress    *address,
-           guint16          port,
-           guint16         *bound_port,
-           GError         **error)
-{
-  g_autoptr(GSocketService) service = g_socket_service_new ();
-  g_autoptr(GSocketAddress) socket_address = g_inet_socket_address_new (address, port);
-  g_autoptr(GSocketAddress) effective = NULL;
-
-  /* Many runtimes may start at once (a test farm, a launcher); the default backlog of 10
-   * makes the rest retry their SYN after a second or more. */
-  g_socket_listener_set_backlog (G_SOCKET_LISTENER (service), 128);
-  if (!g_socket_listener_add_address (G_SOCKET_LISTENER (service), socket_address,
-                                      G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP,
-                                      NULL, &effective, error))
-    return NULL;
-  *bound_port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective));
-  g_signal_connect_object (service, "incoming", G_CALLBACK (incoming_cb), self, 0);
-  g_socket_service_start (service);
-  return g_steal_pointer (&service);
-}
-
 gboolean
 strobe_recorder_start (StrobeRecorder  *self,
                        GError         **error)
 {
-  g_autoptr(GInetAddress) address = NULL;
-  GSocketService *service;
-
   g_return_val_if_fail (STROBE_IS_RECORDER (self), FALSE);
   g_return_val_if_fail (self->services->len == 0, FALSE);
 
-  if (self->listen_address != NULL)
-    {
-      address = g_inet_address_new_from_string (self->listen_address);
-      if (address == NULL)
-        {
-          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                       _("“%s” is not an IP address"), self->listen_address);
-          return FALSE;
-        }
-    }
-  else
-    address = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-
-  service = listen_on (self, address, self->port, &self->bound_port, error);
-  if (service == NULL)
+  if (!strobe_listen_tcp (self->listen_address, self->port, G_CALLBACK (incoming_cb), self,
+                          self->services, &self->bound_port, error))
     return FALSE;
-  g_ptr_array_add (self->services, service);
-
-  if (self->listen_address == NULL)
-    {
-      /* IPv6 loopback on the same port too, when the host has it; "localhost" may
-       * resolve to either. Not fatal: many containers have no ::1. */
-      g_autoptr(GInetAddress) address6 = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV6);
-      guint16 port6;
-
-      service = listen_on (self, address6, self->bound_port, &port6, NULL);
-      if (service != NULL)
-        g_ptr_array_add (self->services, service);
-    }
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PORT]);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
