@@ -33,6 +33,8 @@
 
 #include <strobe/strobe.h>
 
+#include "bench-common.h"
+
 #include "strobe-analysis.h"
 #include "strobe-control-client.h"
 #include "strobe-recorder.h"
@@ -47,28 +49,6 @@ STROBE_EVENT (Bench, Tick, STROBE_EVENT_NOSYNC,
 
 static gboolean quick;
 static const char *bench_dir;
-
-static void
-report (const char *name, double value, const char *unit)
-{
-  printf ("%-36s %14.3f %s\n", name, value, unit);
-  fflush (stdout);
-}
-
-static void
-report_ratio (const char *name, double value, const char *op, double target)
-{
-  gboolean ok = g_str_equal (op, "<=") ? value <= target : value >= target;
-  printf ("ratio %-30s %8.3f target %s %.2f %s\n", name, value, op, target, ok ? "MET" : "MISSED");
-  fflush (stdout);
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
 
 static double
 seconds_between (guint64 a, guint64 b)
@@ -234,6 +214,13 @@ newest_trace (const char *dir, GHashTable *seen)
 }
 
 static void
+send_to_replied (GObject *object, GAsyncResult *result, gpointer data)
+{
+  g_autofree char *reply = strobe_control_client_send_finish (STROBE_CONTROL_CLIENT (object), result, NULL);
+  *(gboolean *) data = TRUE;
+}
+
+static void
 bench_latency (Server *s)
 {
   g_autoptr (StrobeControlClient) client = strobe_control_client_new ("127.0.0.1", strobe_get_control_port ());
@@ -242,6 +229,7 @@ bench_latency (Server *s)
   g_autoptr (GError) error = NULL;
   int rounds = quick ? 5 : 15;
   double lat[32], tail[32];
+  gboolean replied = FALSE;
   pthread_t emitter;
   guint done = 0;
 
@@ -277,7 +265,8 @@ bench_latency (Server *s)
       }
       t0 = strobe_time ();
       w.after = t0;
-      strobe_control_client_send_async (client, cmd, NULL, NULL, NULL);
+      replied = FALSE;
+      strobe_control_client_send_async (client, cmd, NULL, send_to_replied, &replied);
       while (!w.found)
         {
           guint8 buf[256 * 1024];
@@ -297,6 +286,9 @@ bench_latency (Server *s)
         }
       t1 = strobe_time ();
       lat[r] = seconds_between (t0, t1) * 1000;
+      /* The client runs one command at a time: the send-to's reply first. */
+      while (!replied)
+        g_main_context_iteration (NULL, TRUE);
       if (fd >= 0)
         close (fd);
       reply = strobe_control_client_send (client, "stop", NULL, &error);
@@ -305,13 +297,13 @@ bench_latency (Server *s)
     }
   __atomic_store_n (&emitter_quit, 1, __ATOMIC_RELAXED);
   pthread_join (emitter, NULL);
-  qsort (lat, (size_t) rounds, sizeof *lat, cmp_double);
-  qsort (tail, (size_t) rounds, sizeof *tail, cmp_double);
-  report ("latency.tail_replayed", tail[rounds / 2] / (1024 * 1024), "MiB (median)");
-  report ("latency.send_to_first_event", lat[rounds / 2], "ms (median)");
-  report ("latency.send_to_first_event_max", lat[rounds - 1], "ms");
-  report_ratio ("send_to_first_event_ms", lat[rounds / 2], "<=", 100);
-  report_ratio ("send_to_first_event_max_ms", lat[rounds - 1], "<=", 100);
+  bench_sort (lat, rounds);
+  bench_sort (tail, rounds);
+  bench_report ("latency.tail_replayed", tail[rounds / 2] / (1024 * 1024), "MiB (median)");
+  bench_report ("latency.send_to_first_event", lat[rounds / 2], "ms (median)");
+  bench_report ("latency.send_to_first_event_max", lat[rounds - 1], "ms");
+  bench_report_ratio ("send_to_first_event_ms", lat[rounds / 2], "<=", 100);
+  bench_report_ratio ("send_to_first_event_max_ms", lat[rounds - 1], "<=", 100);
 }
 
 /* ---- 2. a sender at full speed, and the recorder with 1 and 32 of them ----------------- */
@@ -399,10 +391,10 @@ bench_sender (double *mb_per_s)
   pthread_join (sink, NULL);
   close (k.listen_fd);
   *mb_per_s = (double) k.total / seconds_between (t0, t1) / 1e6;
-  report ("sender.full_speed", *mb_per_s, "MB/s on the wire");
-  report ("sender.full_speed_events", (double) (after.events_emitted - before.events_emitted)
+  bench_report ("sender.full_speed", *mb_per_s, "MB/s on the wire");
+  bench_report ("sender.full_speed_events", (double) (after.events_emitted - before.events_emitted)
           / seconds_between (t0, t1) / 1e6, "M events/s");
-  report ("sender.dropped", (double) (after.events_dropped - before.events_dropped), "events");
+  bench_report ("sender.dropped", (double) (after.events_dropped - before.events_dropped), "events");
   cut_stream (k.captured, k.cap);
   return k.captured;
 }
@@ -546,11 +538,11 @@ bench_store (Server *s, GByteArray *stream)
       ms[r] = (double) (w.seen - t0) / 1000.0;
       wait_ended (s, start + 1);
     }
-  qsort (ms, (size_t) rounds, sizeof *ms, cmp_double);
-  report ("store.new_trace_seen", ms[rounds / 2], "ms (median)");
-  report ("store.new_trace_seen_max", ms[rounds - 1], "ms");
-  report_ratio ("new_trace_seen_ms", ms[rounds / 2], "<=", 100);
-  report_ratio ("new_trace_seen_max_ms", ms[rounds - 1], "<=", 100);
+  bench_sort (ms, rounds);
+  bench_report ("store.new_trace_seen", ms[rounds / 2], "ms (median)");
+  bench_report ("store.new_trace_seen_max", ms[rounds - 1], "ms");
+  bench_report_ratio ("new_trace_seen_ms", ms[rounds / 2], "<=", 100);
+  bench_report_ratio ("new_trace_seen_max_ms", ms[rounds - 1], "<=", 100);
   strobe_store_client_close (w.client);
   g_object_unref (w.client);
 }
@@ -579,13 +571,13 @@ main (int argc, char **argv)
 
   stream = bench_sender (&sender);
   rec1 = bench_recorder (&s, stream, 1, stream->len);
-  report ("recorder.1_sender", rec1, "MB/s");
+  bench_report ("recorder.1_sender", rec1, "MB/s");
   /* 32 senders share the same two cores as the recorder: each sends a smaller stream. */
   per_sender = MAX (stream->len / 8, 1u << 20);
   rec32 = bench_recorder (&s, stream, 32, per_sender);
-  report ("recorder.32_senders", rec32, "MB/s (aggregate)");
-  report_ratio ("recorder_1_vs_full_speed_sender", rec1 / sender, ">=", 1);
-  report_ratio ("recorder_32_vs_full_speed_sender", rec32 / sender, ">=", 1);
+  bench_report ("recorder.32_senders", rec32, "MB/s (aggregate)");
+  bench_report_ratio ("recorder_1_vs_full_speed_sender", rec1 / sender, ">=", 1);
+  bench_report_ratio ("recorder_32_vs_full_speed_sender", rec32 / sender, ">=", 1);
 
   bench_store (&s, stream);
 

@@ -17,6 +17,8 @@
 
 #include <strobe/strobe.h>
 
+#include "bench-common.h"
+
 #include "strobe-decoder.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timer-stats.h"
@@ -24,43 +26,6 @@
 static gboolean quick;
 static const char *bench_dir;
 static gint64 big_scopes;
-
-static double
-now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, (size_t) n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void
-report (const char *name, double value, const char *unit)
-{
-  printf ("%-36s %14.3f %s\n", name, value, unit);
-  fflush (stdout);
-}
-
-static void
-report_ratio (const char *name, double value, const char *op, double target)
-{
-  gboolean ok = g_str_equal (op, "<=") ? value <= target : value >= target;
-  printf ("ratio %-30s %8.3f target %s %.2f %s\n", name, value, op, target, ok ? "MET" : "MISSED");
-  fflush (stdout);
-}
 
 /* ---- cost of a scope ------------------------------------------------------------------ */
 
@@ -132,17 +97,17 @@ measure (Burst burst, int n, double *ratio)
   strobe_flush ();
   for (int b = 0; b < BURSTS; b++)
     {
-      double t0 = now_ns (), t1;
+      double t0 = bench_now_ns (), t1;
       burst_clock (n);
-      t1 = now_ns ();
+      t1 = bench_now_ns ();
       burst (n);
-      v[b] = (now_ns () - t1) / n;
+      v[b] = (bench_now_ns () - t1) / n;
       r[b] = v[b] / ((t1 - t0) / n);
       strobe_flush ();
     }
   if (ratio)
-    *ratio = median (r, BURSTS);
-  return median (v, BURSTS);
+    *ratio = bench_median (r, BURSTS);
+  return bench_median (v, BURSTS);
 }
 
 /* ---- a realistic workload: many names, mixed depths and durations ------------------- */
@@ -304,12 +269,12 @@ decode_only (const char *path)
   if (!g_file_get_contents (path, &data, &len, &error))
     g_error ("%s", error->message);
   strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (counter));
-  t0 = now_ns ();
+  t0 = bench_now_ns ();
   if (!strobe_decoder_feed (decoder, (const guint8 *) data, len, &error)
       || !strobe_decoder_finish (decoder, &error))
     g_error ("%s: %s", path, error->message);
   sink = counter->bytes;
-  return (now_ns () - t0) / 1e9;
+  return (bench_now_ns () - t0) / 1e9;
 }
 
 /* Decodes @path (read into memory first) into a timeline model; seconds of decoding. */
@@ -326,11 +291,11 @@ analyse (const char *path, StrobeTimelineModel **model_out)
   if (!g_file_get_contents (path, &data, &len, &error))
     g_error ("%s", error->message);
   strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
-  t0 = now_ns ();
+  t0 = bench_now_ns ();
   if (!strobe_decoder_feed (decoder, (const guint8 *) data, len, &error)
       || !strobe_decoder_finish (decoder, &error))
     g_error ("%s: %s", path, error->message);
-  t0 = (now_ns () - t0) / 1e9;
+  t0 = (bench_now_ns () - t0) / 1e9;
   *model_out = model;
   return t0;
 }
@@ -376,22 +341,22 @@ main (int argc, char **argv)
   strobe_init (&opts);
 
   printf ("# strobe-bench-cpu %s: name value unit (median of %d bursts of %d)\n", PACKAGE_VERSION, BURSTS, BURST);
-  report ("clock.frequency", (double) strobe_clock_frequency () / 1e6, "MHz");
+  bench_report ("clock.frequency", (double) strobe_clock_frequency () / 1e6, "MHz");
 
   /* Costs, into a file (so the batches really ship). */
   if (!strobe_output_file (path_work))
     g_error ("cannot open %s: %s", path_work, g_strerror (errno));
   strobe_get_stats (&st0);
-  report ("cost.clock_read", measure (burst_clock, BURST, NULL), "ns");
+  bench_report ("cost.clock_read", measure (burst_clock, BURST, NULL), "ns");
   cost = measure (burst_scope, BURST, &ratio);
-  report ("cost.cpu_scope", cost, "ns (STROBE_CPU_SCOPE, begin + end)");
-  report ("cost.cpu_scope_vs_clock", ratio, "x");
-  report ("cost.cpu_begin_end_api", measure (burst_begin_end, BURST, NULL), "ns");
-  report ("cost.cpu_scope_dynamic", measure (burst_dynamic, BURST, NULL), "ns");
-  report ("cost.cpu_scope_disabled", measure (burst_disabled, BURST, NULL), "ns (channel off)");
-  report ("cpu.time_unit", (double) (1u << strobe__cpu_shift) * 1e9 / (double) strobe_clock_frequency (), "ns (2^shift ticks)");
+  bench_report ("cost.cpu_scope", cost, "ns (STROBE_CPU_SCOPE, begin + end)");
+  bench_report ("cost.cpu_scope_vs_clock", ratio, "x");
+  bench_report ("cost.cpu_begin_end_api", measure (burst_begin_end, BURST, NULL), "ns");
+  bench_report ("cost.cpu_scope_dynamic", measure (burst_dynamic, BURST, NULL), "ns");
+  bench_report ("cost.cpu_scope_disabled", measure (burst_disabled, BURST, NULL), "ns (channel off)");
+  bench_report ("cpu.time_unit", (double) (1u << strobe__cpu_shift) * 1e9 / (double) strobe_clock_frequency (), "ns (2^shift ticks)");
   strobe_get_stats (&st1);
-  report ("hot.events_dropped", (double) (st1.events_dropped - st0.events_dropped), "events");
+  bench_report ("hot.events_dropped", (double) (st1.events_dropped - st0.events_dropped), "events");
   strobe_output_stop ();
 
   /* Bytes per scope: only the workload in the file (a fresh output). */
@@ -403,22 +368,22 @@ main (int argc, char **argv)
   strobe_get_stats (&st1);
   strobe_output_stop ();
   size = file_size (path_work);
-  report ("workload.scopes", (double) n, "scopes");
-  report ("workload.file_bytes", (double) size, "B");
-  report ("workload.dropped", (double) (st1.events_dropped - st0.events_dropped), "events");
+  bench_report ("workload.scopes", (double) n, "scopes");
+  bench_report ("workload.file_bytes", (double) size, "B");
+  bench_report ("workload.dropped", (double) (st1.events_dropped - st0.events_dropped), "events");
   work_bpp = (double) size / (double) n;
-  report ("workload.bytes_per_scope", work_bpp, "B");
+  bench_report ("workload.bytes_per_scope", work_bpp, "B");
 
   t = analyse (path_work, &model);
   strobe_timeline_model_get_stats (model, &ms);
-  report ("model.workload_scopes", (double) ms.scopes, "scopes");
-  report ("model.bytes_per_scope", (double) ms.scope_bytes / (double) ms.scopes, "B (scope storage)");
-  report ("model.total_bytes_per_scope", (double) ms.total_bytes / (double) ms.scopes, "B (whole model)");
+  bench_report ("model.workload_scopes", (double) ms.scopes, "scopes");
+  bench_report ("model.bytes_per_scope", (double) ms.scope_bytes / (double) ms.scopes, "B (scope storage)");
+  bench_report ("model.total_bytes_per_scope", (double) ms.total_bytes / (double) ms.scopes, "B (whole model)");
   work_model_bpp = (double) ms.scope_bytes / (double) ms.scopes;
   {
-    double s0 = now_ns ();
+    double s0 = bench_now_ns ();
     g_autoptr (GArray) stats = strobe_timer_stats_compute (model, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
-    report ("stats.workload_rate", (double) ms.scopes / ((now_ns () - s0) / 1e9) / 1e6, "M scopes/s (timer stats, whole trace)");
+    bench_report ("stats.workload_rate", (double) ms.scopes / ((bench_now_ns () - s0) / 1e9) / 1e6, "M scopes/s (timer stats, whole trace)");
   }
   g_clear_object (&model);
 
@@ -430,15 +395,15 @@ main (int argc, char **argv)
   strobe_flush ();
   strobe_get_stats (&st1);
   strobe_output_stop ();
-  report ("big.scopes", (double) n, "scopes");
-  report ("big.file_bytes", (double) file_size (path_big), "B");
-  report ("big.dropped", (double) (st1.events_dropped - st0.events_dropped), "events");
+  bench_report ("big.scopes", (double) n, "scopes");
+  bench_report ("big.file_bytes", (double) file_size (path_big), "B");
+  bench_report ("big.dropped", (double) (st1.events_dropped - st0.events_dropped), "events");
   {
     double v[3];
     int runs = quick ? 1 : 3;
     for (int r = 0; r < runs; r++)
       v[r] = decode_only (path_big);
-    report ("big.decode_only_rate", (double) n / median (v, runs) / 1e6, "M scopes/s (decoder alone, the floor)");
+    bench_report ("big.decode_only_rate", (double) n / bench_median (v, runs) / 1e6, "M scopes/s (decoder alone, the floor)");
     for (int r = 0; r < runs; r++)
       {
         v[r] = analyse (path_big, &model);
@@ -446,17 +411,17 @@ main (int argc, char **argv)
         if (r + 1 < runs)
           g_clear_object (&model);
       }
-    t = median (v, runs);
+    t = bench_median (v, runs);
   }
-  report ("big.model_scopes", (double) ms.scopes, "scopes");
-  report ("big.analysis_rate", (double) ms.scopes / t / 1e6, "M scopes/s (decode + timeline model)");
-  report ("big.model_bytes_per_scope", (double) ms.scope_bytes / (double) ms.scopes, "B");
+  bench_report ("big.model_scopes", (double) ms.scopes, "scopes");
+  bench_report ("big.analysis_rate", (double) ms.scopes / t / 1e6, "M scopes/s (decode + timeline model)");
+  bench_report ("big.model_bytes_per_scope", (double) ms.scope_bytes / (double) ms.scopes, "B");
   g_clear_object (&model);
 
-  report_ratio ("cpu_scope_vs_clock", ratio, "<=", 2.3);
-  report_ratio ("workload_bytes_per_scope", work_bpp, "<=", 4.0);
-  report_ratio ("model_bytes_per_scope", work_model_bpp, "<=", 16.0);
-  report_ratio ("analysis_M_scopes_per_s", (double) ms.scopes / t / 1e6, ">=", 30.0);
+  bench_report_ratio ("cpu_scope_vs_clock", ratio, "<=", 2.3);
+  bench_report_ratio ("workload_bytes_per_scope", work_bpp, "<=", 4.0);
+  bench_report_ratio ("model_bytes_per_scope", work_model_bpp, "<=", 16.0);
+  bench_report_ratio ("analysis_M_scopes_per_s", (double) ms.scopes / t / 1e6, ">=", 30.0);
 
   strobe_shutdown ();
   g_unlink (path_work);

@@ -22,6 +22,8 @@
 
 #include <strobe/strobe.h>
 
+#include "bench-common.h"
+
 #include "strobe-decoder.h"
 #include "strobe-memory-model.h"
 
@@ -33,63 +35,26 @@ STROBE_LOG_CATEGORY_DEFINE (LogBench, STROBE_LOG_VERBOSITY_LOG);
 static gboolean quick;
 static volatile uint64_t sink;
 
-static double
-now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, (size_t) n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void
-report (const char *name, double value, const char *unit)
-{
-  printf ("%-36s %14.3f %s\n", name, value, unit);
-  fflush (stdout);
-}
-
-static void
-report_ratio (const char *name, double value, const char *op, double target)
-{
-  gboolean ok = g_str_equal (op, "<=") ? value <= target : value >= target;
-  printf ("ratio %-30s %8.3f target %s %.2f %s\n", name, value, op, target, ok ? "MET" : "MISSED");
-  fflush (stdout);
-}
-
 /* ---- the log message against a clock read, burst by burst ------------------------ */
 
 static double
 burst_clock (void)
 {
   uint64_t acc = 0;
-  double t0 = now_ns ();
+  double t0 = bench_now_ns ();
   for (int i = 0; i < BURST; i++)
     acc += strobe_time ();
   sink = acc;
-  return (now_ns () - t0) / BURST;
+  return (bench_now_ns () - t0) / BURST;
 }
 
 static double
 burst_log (void)
 {
-  double t0 = now_ns (), dt;
+  double t0 = bench_now_ns (), dt;
   for (int i = 0; i < BURST; i++)
     STROBE_LOG_MESSAGE (LogBench, STROBE_LOG_LOG, "frame %d: %s in %.3f ms", i, "ok", 1.25);
-  dt = (now_ns () - t0) / BURST;
+  dt = (bench_now_ns () - t0) / BURST;
   strobe_flush ();   /* ship it before the next burst: no back-pressure in the figure */
   return dt;
 }
@@ -112,10 +77,10 @@ bench_log (const char *dir)
     }
   strobe_get_stats (&st);
   strobe_output_stop ();
-  report ("cost.clock_read", median (c, BURSTS), "ns");
-  report ("cost.log_3args", median (l, BURSTS), "ns");
-  report ("log.dropped", (double) st.events_dropped, "events");
-  report_ratio ("log_3args/clock_read", median (r, BURSTS), "<=", 3.0);
+  bench_report ("cost.clock_read", bench_median (c, BURSTS), "ns");
+  bench_report ("cost.log_3args", bench_median (l, BURSTS), "ns");
+  bench_report ("log.dropped", (double) st.events_dropped, "events");
+  bench_report_ratio ("log_3args/clock_read", bench_median (r, BURSTS), "<=", 3.0);
   g_unlink (path);
 }
 
@@ -127,7 +92,7 @@ run_program (char **argv, char **envp)
   g_autoptr (GError) error = NULL;
   g_autofree char *out = NULL, *err = NULL;
   int status = 0;
-  double t0 = now_ns ();
+  double t0 = bench_now_ns ();
 
   if (!g_spawn_sync (NULL, argv, envp, G_SPAWN_SEARCH_PATH, NULL, NULL, &out, &err, &status, &error)
       || !g_spawn_check_wait_status (status, NULL))
@@ -135,7 +100,7 @@ run_program (char **argv, char **envp)
       g_printerr ("strobe-bench-mem: %s failed: %s %s\n", argv[0], error ? error->message : "", err ? err : "");
       return -1;
     }
-  return (now_ns () - t0) / 1e9;
+  return (bench_now_ns () - t0) / 1e9;
 }
 
 static double
@@ -172,15 +137,15 @@ bench_preload (const char *dir)
   /* Interleaved, best of each: the machine's noise hits all alike. */
   plain = best_of (runs, plain_argv, env);
   strobe = best_of (runs, plain_argv, env_strobe);
-  report ("preload.pairs", g_ascii_strtod (pairs, NULL), "malloc/free");
-  report ("preload.plain", plain, "s");
-  report ("preload.strobe", strobe, "s");
-  report ("preload.strobe_overhead", (strobe - plain) / plain * 100, "%");
-  report ("preload.strobe_per_pair", (strobe - plain) * 1e9 / g_ascii_strtod (pairs, NULL), "ns");
+  bench_report ("preload.pairs", g_ascii_strtod (pairs, NULL), "malloc/free");
+  bench_report ("preload.plain", plain, "s");
+  bench_report ("preload.strobe", strobe, "s");
+  bench_report ("preload.strobe_overhead", (strobe - plain) / plain * 100, "%");
+  bench_report ("preload.strobe_per_pair", (strobe - plain) * 1e9 / g_ascii_strtod (pairs, NULL), "ns");
   {
     GStatBuf sb;
     if (g_stat (trace, &sb) == 0)
-      report ("preload.trace_size", (double) sb.st_size / 1e6, "MB");
+      bench_report ("preload.trace_size", (double) sb.st_size / 1e6, "MB");
   }
 
   /* The model over this trace. */
@@ -189,38 +154,38 @@ bench_preload (const char *dir)
     g_autoptr (StrobeMemoryModel) model = strobe_memory_model_new ();
     g_autoptr (GError) error = NULL;
     StrobeMemorySummary s;
-    double t0 = now_ns (), dt;
+    double t0 = bench_now_ns (), dt;
 
     strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
     strobe_decoder_read_file (decoder, trace, NULL, &error);
-    dt = (now_ns () - t0) / 1e9;
+    dt = (bench_now_ns () - t0) / 1e9;
     strobe_memory_model_get_summary (model, &s);
-    report ("model.allocs", (double) s.allocs, "allocations");
-    report ("model.build_rate", (double) s.allocs / dt / 1e6, "M allocs/s");
+    bench_report ("model.allocs", (double) s.allocs, "allocations");
+    bench_report ("model.build_rate", (double) s.allocs / dt / 1e6, "M allocs/s");
     /* Record 48 + cumulative 8 + free log 24 + index ~0.26, per allocation freed. */
-    report ("model.bytes_per_alloc", 48 + 8 + 24 + 8.0 / 32 + 8.0 / 1024, "B");
-    t0 = now_ns ();
+    bench_report ("model.bytes_per_alloc", 48 + 8 + 24 + 8.0 / 32 + 8.0 / 1024, "B");
+    t0 = bench_now_ns ();
     {
       g_autoptr (GArray) live = strobe_memory_model_live_at (model, (s.first_time + s.last_time) / 2);
-      report ("model.live_at_mid", (now_ns () - t0) / 1e3, "us");
-      report ("model.live_at_mid_count", live->len, "allocations");
+      bench_report ("model.live_at_mid", (bench_now_ns () - t0) / 1e3, "us");
+      bench_report ("model.live_at_mid_count", live->len, "allocations");
     }
   }
   g_unlink (trace);
 
   stacks = best_of (1, plain_argv, env_stacks);
-  report ("preload.strobe_callstacks", stacks, "s");
-  report ("preload.strobe_callstacks_overhead", (stacks - plain) / plain * 100, "%");
+  bench_report ("preload.strobe_callstacks", stacks, "s");
+  bench_report ("preload.strobe_callstacks_overhead", (stacks - plain) / plain * 100, "%");
   g_unlink (trace);
 
   if (heaptrack)
     {
       char *ht_argv[] = { heaptrack, (char *) "-o", ht_out, (char *) BENCH_MALLOC_PATH, pairs, NULL };
       ht = best_of (1, ht_argv, env);
-      report ("preload.heaptrack", ht, "s");
-      report ("preload.heaptrack_overhead", (ht - plain) / plain * 100, "%");
-      report_ratio ("strobe_overhead/heaptrack", (strobe - plain) / (ht - plain), "<=", 0.5);
-      report_ratio ("strobe_stacks_overhead/heaptrack", (stacks - plain) / (ht - plain), "<=", 0.5);
+      bench_report ("preload.heaptrack", ht, "s");
+      bench_report ("preload.heaptrack_overhead", (ht - plain) / plain * 100, "%");
+      bench_report_ratio ("strobe_overhead/heaptrack", (strobe - plain) / (ht - plain), "<=", 0.5);
+      bench_report_ratio ("strobe_stacks_overhead/heaptrack", (stacks - plain) / (ht - plain), "<=", 0.5);
       {
         g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
         const char *name;

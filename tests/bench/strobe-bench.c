@@ -21,6 +21,8 @@
 
 #include <strobe/strobe.h>
 
+#include "bench-common.h"
+
 #include "strobe-analyzer.h"
 #include "strobe-decoder.h"
 #include "strobe-wire.h"
@@ -41,43 +43,6 @@ STROBE_EVENT (Bench, ScopeEnd, STROBE_EVENT_NOSYNC,
 
 static gboolean quick;
 static const char *bench_dir;
-
-static double
-now_ns (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, (size_t) n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-static void
-report (const char *name, double value, const char *unit)
-{
-  printf ("%-36s %14.3f %s\n", name, value, unit);
-  fflush (stdout);
-}
-
-static void
-report_ratio (const char *name, double value, const char *op, double target)
-{
-  gboolean ok = g_str_equal (op, "<=") ? value <= target : value >= target;
-  printf ("ratio %-30s %8.3f target %s %.2f %s\n", name, value, op, target, ok ? "MET" : "MISSED");
-  fflush (stdout);
-}
 
 /* ---- hot-path costs --------------------------------------------------------------- */
 
@@ -160,17 +125,17 @@ measure (Burst burst, int n, double *ratio)
   strobe_flush ();
   for (int b = 0; b < BURSTS; b++)
     {
-      double t0 = now_ns (), t1;
+      double t0 = bench_now_ns (), t1;
       burst_clock (n);
-      t1 = now_ns ();
+      t1 = bench_now_ns ();
       burst (n);
-      v[b] = (now_ns () - t1) / n;
+      v[b] = (bench_now_ns () - t1) / n;
       r[b] = v[b] / ((t1 - t0) / n);
       strobe_flush ();
     }
   if (ratio)
-    *ratio = median (r, BURSTS);
-  return median (v, BURSTS);
+    *ratio = bench_median (r, BURSTS);
+  return bench_median (v, BURSTS);
 }
 
 /* ---- sustained throughput into a file ---------------------------------------------- */
@@ -185,10 +150,10 @@ static void *
 produce (void *data)
 {
   Producer *p = data;
-  double deadline = now_ns () + p->seconds * 1e9;
+  double deadline = bench_now_ns () + p->seconds * 1e9;
   uint64_t n = 0;
 
-  while (now_ns () < deadline)
+  while (bench_now_ns () < deadline)
     {
       for (int i = 0; i < 4096; i++)
         STROBE_LOG (Bench, NoSync16, BenchChannel)
@@ -216,7 +181,7 @@ sustained (int n_threads, const char *path, uint64_t *events_out, uint64_t *drop
   strobe_flush ();
   strobe_get_stats (&before);
 
-  t0 = now_ns ();
+  t0 = bench_now_ns ();
   for (int i = 0; i < n_threads; i++)
     {
       producers[i].seconds = quick ? 0.3 : 1.0;
@@ -227,7 +192,7 @@ sustained (int n_threads, const char *path, uint64_t *events_out, uint64_t *drop
       pthread_join (threads[i], NULL);
       total += producers[i].events;
     }
-  elapsed = (now_ns () - t0) / 1e9;
+  elapsed = (bench_now_ns () - t0) / 1e9;
   strobe_flush ();
   strobe_get_stats (&after);
   strobe_output_stop ();
@@ -328,31 +293,31 @@ bench_decode (const char *path, guint64 expected_events)
       double t0;
 
       strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (counter));
-      t0 = now_ns ();
+      t0 = bench_now_ns ();
       if (!strobe_decoder_feed (decoder, (const guint8 *) contents, len, &error)
           || !strobe_decoder_finish (decoder, &error))
         g_error ("decode: %s", error->message);
-      v_dec[r] = now_ns () - t0;
+      v_dec[r] = bench_now_ns () - t0;
       events = counter->events;
 
-      t0 = now_ns ();
+      t0 = bench_now_ns ();
       raw_bytes = plain_lz4 ((const guint8 *) contents, len, scratch);
-      v_lz4[r] = now_ns () - t0;
+      v_lz4[r] = bench_now_ns () - t0;
     }
 
   {
-    double dec_ns = median (v_dec, runs), lz4_ns = median (v_lz4, runs);
+    double dec_ns = bench_median (v_dec, runs), lz4_ns = bench_median (v_lz4, runs);
     double dec_rate = (double) events / (dec_ns / 1e9);
     double dec_mbs = (double) raw_bytes / (dec_ns / 1e9) / 1e6;
     double lz4_mbs = (double) raw_bytes / (lz4_ns / 1e9) / 1e6;
 
-    report ("decode.file_bytes", (double) len, "B");
-    report ("decode.events", (double) events, "events");
-    report ("decode.rate", dec_rate / 1e6, "M events/s");
-    report ("decode.throughput", dec_mbs, "MB/s (decoded payload)");
-    report ("decode.plain_lz4", lz4_mbs, "MB/s (decoded payload)");
-    report_ratio ("decode_vs_plain_lz4", dec_mbs / lz4_mbs, ">=", 0.5);
-    report_ratio ("decode_M_events_per_s", dec_rate / 1e6, ">=", 50);
+    bench_report ("decode.file_bytes", (double) len, "B");
+    bench_report ("decode.events", (double) events, "events");
+    bench_report ("decode.rate", dec_rate / 1e6, "M events/s");
+    bench_report ("decode.throughput", dec_mbs, "MB/s (decoded payload)");
+    bench_report ("decode.plain_lz4", lz4_mbs, "MB/s (decoded payload)");
+    bench_report_ratio ("decode_vs_plain_lz4", dec_mbs / lz4_mbs, ">=", 0.5);
+    bench_report_ratio ("decode_M_events_per_s", dec_rate / 1e6, ">=", 50);
     if (events != expected_events)
       printf ("warning: decoded %" G_GUINT64_FORMAT " events, emitted %" G_GUINT64_FORMAT "\n",
               events, expected_events);
@@ -394,35 +359,35 @@ main (int argc, char **argv)
 
   printf ("# strobe-bench %s: name value unit (median of %d bursts of %d)\n",
           PACKAGE_VERSION, BURSTS, BURST);
-  report ("clock.frequency", (double) strobe_clock_frequency () / 1e6, "MHz");
+  bench_report ("clock.frequency", (double) strobe_clock_frequency () / 1e6, "MHz");
   clock_ns = measure (burst_clock, BURST, NULL);
-  report ("cost.clock_read", clock_ns, "ns");
+  bench_report ("cost.clock_read", clock_ns, "ns");
   nosync_ns = measure (burst_nosync, BURST, &nosync_ratio);
-  report ("cost.event_nosync_16B", nosync_ns, "ns");
+  bench_report ("cost.event_nosync_16B", nosync_ns, "ns");
   sync_ns = measure (burst_sync, BURST, &sync_ratio);
-  report ("cost.event_sync_16B", sync_ns, "ns");
+  bench_report ("cost.event_sync_16B", sync_ns, "ns");
   pair_ns = measure (burst_pair, BURST, &pair_ratio);
-  report ("cost.begin_end_pair", pair_ns, "ns");
+  bench_report ("cost.begin_end_pair", pair_ns, "ns");
   disabled_ns = measure (burst_disabled, BURST * 10, NULL);
-  report ("cost.disabled_site", disabled_ns, "ns");
+  bench_report ("cost.disabled_site", disabled_ns, "ns");
   strobe_flush ();
   strobe_get_stats (&stats);
-  report ("hot.events_dropped", (double) stats.events_dropped, "events");
+  bench_report ("hot.events_dropped", (double) stats.events_dropped, "events");
   strobe_output_stop ();
 
-  report_ratio ("nosync_event_vs_clock", nosync_ratio, "<=", 1.5);
-  report ("ratio.sync_event_vs_clock", sync_ratio, "x");
-  report_ratio ("begin_end_pair_vs_clock", pair_ratio, "<=", 2.3);
-  report_ratio ("disabled_site_ns", disabled_ns, "<=", 1.0);
+  bench_report_ratio ("nosync_event_vs_clock", nosync_ratio, "<=", 1.5);
+  bench_report ("ratio.sync_event_vs_clock", sync_ratio, "x");
+  bench_report_ratio ("begin_end_pair_vs_clock", pair_ratio, "<=", 2.3);
+  bench_report_ratio ("disabled_site_ns", disabled_ns, "<=", 1.0);
 
   rate1 = sustained (1, path1, &ev1, &dr1);
-  report ("sustained.1_thread", rate1 / 1e6, "M events/s");
-  report ("sustained.1_thread_dropped", (double) dr1, "events");
+  bench_report ("sustained.1_thread", rate1 / 1e6, "M events/s");
+  bench_report ("sustained.1_thread_dropped", (double) dr1, "events");
   rate2 = sustained (2, path2, &ev2, &dr2);
-  report ("sustained.2_threads", rate2 / 1e6, "M events/s");
-  report ("sustained.2_threads_dropped", (double) dr2, "events");
-  report_ratio ("sustained_1_thread_M_per_s", rate1 / 1e6, ">=", 10);
-  report_ratio ("sustained_1_thread_drops", (double) dr1, "<=", 0);
+  bench_report ("sustained.2_threads", rate2 / 1e6, "M events/s");
+  bench_report ("sustained.2_threads_dropped", (double) dr2, "events");
+  bench_report_ratio ("sustained_1_thread_M_per_s", rate1 / 1e6, ">=", 10);
+  bench_report_ratio ("sustained_1_thread_drops", (double) dr1, "<=", 0);
 
   bench_decode (path1, ev1 - dr1);
 

@@ -1,0 +1,49 @@
+/* bench-common.c — shared output and statistics of the benchmarks. */
+#include "bench-common.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+double
+bench_now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+void
+bench_sort (double *v, int n)
+{
+  qsort (v, (size_t) n, sizeof *v, cmp_double);
+}
+
+double
+bench_median (double *v, int n)
+{
+  bench_sort (v, n);
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void
+bench_report (const char *name, double value, const char *unit)
+{
+  printf ("%-36s %14.3f %s\n", name, value, unit);
+  fflush (stdout);
+}
+
+void
+bench_report_ratio (const char *name, double value, const char *op, double target)
+{
+  gboolean ok = g_str_equal (op, "<=") ? value <= target : value >= target;
+  printf ("ratio %-30s %8.3f target %s %.2f %s\n", name, value, op, target, ok ? "MET" : "MISSED");
+  fflush (stdout);
+}
