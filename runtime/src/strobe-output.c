@@ -273,9 +273,16 @@ strobe__out_stop_locked (void)
   /* Everything committed so far goes out first, a slow peer getting up to STOP_GRACE_MS
    * to take it (update rounds ship nothing while the backlog is full). */
   clock_gettime (CLOCK_MONOTONIC, &start);
-  while ((strobe__update_locked () > 0 || strobe__out_backed_up ())
-         && out_fd >= 0 && elapsed_ms (&start) < STOP_GRACE_MS)
-    ;
+  for (int pass = 0; pass < 2; pass++)
+    {
+      while ((strobe__update_locked () > 0 || strobe__out_backed_up ())
+             && out_fd >= 0 && elapsed_ms (&start) < STOP_GRACE_MS)
+        ;
+      /* The final totals, once the drain has freed blocks to hold them: emitted while a
+       * stalled peer kept the pool full, the Stats event itself would be dropped. */
+      if (pass == 0)
+        strobe__emit_stats ();
+    }
   if (out_fd >= 0 && strobe_wire_write_control (&out_buf, STROBE_CONTROL_END, NULL, 0)
       && !write_pending_within (STOP_GRACE_MS) && out_fd >= 0)
     {
@@ -503,7 +510,6 @@ bool
 strobe_output_stop (void)
 {
   pthread_mutex_lock (&strobe__update_lock);
-  strobe__emit_stats ();
   strobe__out_stop_locked ();
   pthread_mutex_unlock (&strobe__update_lock);
   return true;
