@@ -32,12 +32,18 @@ cd "$ROOT"
 BUILD_DIR=${STROBE_BUILD_DIR:-_build}
 PACKAGE_LIST=build-aux/debian-packages.txt
 
-# What `run` runs. Paths are relative to the build directory; change them here
-# when the main program changes (e.g. to the GTK viewer).
+# What `run` runs. Paths are relative to the build directory: the demo program writes a
+# trace, then the viewer opens it (with the schema from the build tree, so nothing needs
+# installing); without a display, strobe-cli says what is in it instead.
 RUN_TRACEFILE=/tmp/strobe-example.strobe
 run_main() {
   run_built runtime/strobe-example --trace=all --tracefile="$RUN_TRACEFILE"
-  run_built core/cli/strobe-cli info "$RUN_TRACEFILE"
+  if [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]]; then
+    GSETTINGS_SCHEMA_DIR="$BUILD_DIR/data" run_built app/strobe "$RUN_TRACEFILE"
+  else
+    say "no display: showing the trace with strobe-cli (run $BUILD_DIR/app/strobe on a desktop)"
+    run_built core/cli/strobe-cli info "$RUN_TRACEFILE"
+  fi
 }
 
 say() { printf 'dev.sh: %s\n' "$*"; }
