@@ -87,16 +87,16 @@ tr_started (gpointer item)
 static char *
 tr_duration (gpointer item)
 {
-  /* The store does not record when a trace ends yet; a live one has run since its start. */
-  if (strobe_trace_get_status (TRACE (item)) == STROBE_TRACE_STATUS_LIVE &&
-      strobe_trace_get_start_time_ns (TRACE (item)) != 0)
-    {
-      gint64 now_ns = g_get_real_time () * 1000;
-      gint64 start_ns = (gint64) strobe_trace_get_start_time_ns (TRACE (item));
+  /* A live trace has run since its start; a finished one until its recorder finished it.
+   * A trace copied in (or whose recorder died) has no known end. */
+  gint64 start_ns = (gint64) strobe_trace_get_start_time_ns (TRACE (item));
+  gint64 end_ns = strobe_trace_get_status (TRACE (item)) == STROBE_TRACE_STATUS_LIVE
+                  ? g_get_real_time () * 1000
+                  : (gint64) strobe_trace_get_end_time_ns (TRACE (item));
 
-      return strobe_format_duration_s (now_ns > start_ns ? (double) (now_ns - start_ns) / 1e9 : 0.0);
-    }
-  return g_strdup ("—");
+  if (start_ns == 0 || end_ns == 0)
+    return g_strdup ("—");
+  return strobe_format_duration_s (end_ns > start_ns ? (double) (end_ns - start_ns) / 1e9 : 0.0);
 }
 
 static char *

@@ -309,6 +309,7 @@ trace_to_variant (StrobeTrace *trace)
   g_variant_dict_insert (&dict, "program", "s", strobe_trace_get_program (trace) ?: "");
   g_variant_dict_insert (&dict, "pid", "u", strobe_trace_get_pid (trace));
   g_variant_dict_insert (&dict, "start_time", "t", strobe_trace_get_start_time_ns (trace));
+  g_variant_dict_insert (&dict, "end_time", "t", strobe_trace_get_end_time_ns (trace));
   g_variant_dict_insert (&dict, "size", "t", strobe_trace_get_size (trace));
   g_variant_dict_insert (&dict, "status", "s",
                          strobe_trace_status_to_string (strobe_trace_get_status (trace)));

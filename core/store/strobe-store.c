@@ -185,7 +185,7 @@ refresh_name (StrobeStore *self,
       probe.id = strobe_trace_file_new_id ();
       if (probe.status != STROBE_TRACE_STATUS_LIVE)
         strobe_trace_file_write_info (path, probe.id, probe.status, probe.size, probe.reason,
-                                      probe.peer_address, NULL);
+                                      probe.peer_address, probe.end_time_ns, NULL);
     }
 
   if (trace == NULL)

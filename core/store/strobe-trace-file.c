@@ -190,6 +190,7 @@ strobe_trace_file_write_info (const char  *path,
                               guint64      size,
                               const char  *reason,
                               const char  *peer_address,
+                              guint64      end_time_ns,
                               GError     **error)
 {
   g_autofree char *info = strobe_trace_file_sidecar_path (path, STROBE_TRACE_INFO_SUFFIX);
@@ -208,6 +209,8 @@ strobe_trace_file_write_info (const char  *path,
     g_key_file_set_string (kf, INFO_GROUP, "Reason", reason);
   if (peer_address != NULL)
     g_key_file_set_string (kf, INFO_GROUP, "PeerAddress", peer_address);
+  if (end_time_ns != 0)
+    g_key_file_set_uint64 (kf, INFO_GROUP, "Ended", end_time_ns);
   data = g_key_file_to_data (kf, &len, NULL);
 
   /* g_file_set_contents: write to a temporary file, fsync, rename over — never a torn
@@ -367,6 +370,7 @@ strobe_trace_file_probe (const char        *path,
       info_status = g_key_file_get_string (info, INFO_GROUP, "Status", NULL);
       info_reason = g_key_file_get_string (info, INFO_GROUP, "Reason", NULL);
       info_size = g_key_file_get_uint64 (info, INFO_GROUP, "Size", NULL);
+      probe->end_time_ns = g_key_file_get_uint64 (info, INFO_GROUP, "Ended", NULL);
     }
 
   if (!read_head (fd, probe->size, probe, &data_start))
@@ -406,7 +410,8 @@ strobe_trace_file_probe (const char        *path,
           g_autoptr(GError) local_error = NULL;
 
           if (!strobe_trace_file_write_info (path, probe->id, probe->status, probe->size,
-                                             probe->reason, probe->peer_address, &local_error))
+                                             probe->reason, probe->peer_address,
+                                             probe->end_time_ns, &local_error))
             g_debug ("Cannot update %s: %s", info_path, local_error->message);
         }
       if (marker_exists)

@@ -24,6 +24,7 @@ typedef struct
   char              *program;
   guint32            pid;
   guint64            start_time_ns;
+  guint64            end_time_ns;    /* when the recorder finished it; 0 when unknown */
   guint64            size;
   StrobeTraceStatus  status;
   char              *reason;         /* why invalid or cut off; NULL otherwise */
@@ -58,6 +59,7 @@ gboolean strobe_trace_file_write_info    (const char        *path,
                                           guint64            size,
                                           const char        *reason,
                                           const char        *peer_address,
+                                          guint64            end_time_ns,
                                           GError           **error);
 
 /* Renames or removes a trace together with its sidecars. */

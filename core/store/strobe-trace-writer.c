@@ -102,7 +102,7 @@ _strobe_trace_writer_new (const char               *directory,
         }
 
       id = strobe_trace_file_new_id ();
-      if (!strobe_trace_file_write_info (path, id, -1, 0, NULL, peer_address, error))
+      if (!strobe_trace_file_write_info (path, id, -1, 0, NULL, peer_address, 0, error))
         {
           g_autofree char *live = strobe_trace_file_sidecar_path (path, STROBE_TRACE_LIVE_SUFFIX);
           g_unlink (live);
@@ -258,7 +258,8 @@ strobe_trace_writer_finish (StrobeTraceWriter  *self,
   self->fd = -1;
   if (ok)
     ok = strobe_trace_file_write_info (self->path, self->id, status, self->size, reason,
-                                       self->peer_address, error);
+                                       self->peer_address, (guint64) g_get_real_time () * 1000,
+                                       error);
   /* The marker goes last, and even after an error: a marker without a recorder would only
    * make readers wait until the next probe notices our pid. */
   live = strobe_trace_file_sidecar_path (self->path, STROBE_TRACE_LIVE_SUFFIX);

@@ -19,6 +19,7 @@ struct _StrobeTrace
   char              *reason;
   char              *peer_address;
   guint64            start_time_ns;
+  guint64            end_time_ns;
   guint64            size;
   guint32            pid;
   StrobeTraceStatus  status;
@@ -40,6 +41,7 @@ enum {
   PROP_PROGRAM,
   PROP_PID,
   PROP_START_TIME_NS,
+  PROP_END_TIME_NS,
   PROP_SIZE,
   PROP_STATUS,
   PROP_REASON,
@@ -93,6 +95,7 @@ strobe_trace_get_property (GObject    *object,
     case PROP_PROGRAM:       g_value_set_string (value, self->program); break;
     case PROP_PID:           g_value_set_uint (value, self->pid); break;
     case PROP_START_TIME_NS: g_value_set_uint64 (value, self->start_time_ns); break;
+    case PROP_END_TIME_NS:   g_value_set_uint64 (value, self->end_time_ns); break;
     case PROP_SIZE:          g_value_set_uint64 (value, self->size); break;
     case PROP_STATUS:        g_value_set_enum (value, self->status); break;
     case PROP_REASON:        g_value_set_string (value, self->reason); break;
@@ -118,6 +121,8 @@ strobe_trace_class_init (StrobeTraceClass *klass)
   properties[PROP_PID] = g_param_spec_uint ("pid", NULL, NULL, 0, G_MAXUINT32, 0, flags);
   properties[PROP_START_TIME_NS] =
     g_param_spec_uint64 ("start-time-ns", NULL, NULL, 0, G_MAXUINT64, 0, flags);
+  properties[PROP_END_TIME_NS] =
+    g_param_spec_uint64 ("end-time-ns", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_SIZE] = g_param_spec_uint64 ("size", NULL, NULL, 0, G_MAXUINT64, 0, flags);
   properties[PROP_STATUS] =
     g_param_spec_enum ("status", NULL, NULL, STROBE_TYPE_TRACE_STATUS,
@@ -174,6 +179,7 @@ _strobe_trace_update (StrobeTrace            *self,
   changed |= set_string (self, &self->peer_address, probe->peer_address, PROP_PEER_ADDRESS);
   SET_SCALAR (pid, probe->pid, PROP_PID);
   SET_SCALAR (start_time_ns, probe->start_time_ns, PROP_START_TIME_NS);
+  SET_SCALAR (end_time_ns, probe->end_time_ns, PROP_END_TIME_NS);
   SET_SCALAR (size, probe->size, PROP_SIZE);
   SET_SCALAR (status, probe->status, PROP_STATUS);
   g_object_thaw_notify (G_OBJECT (self));
@@ -205,6 +211,7 @@ GETTER (const char *, path)
 GETTER (const char *, program)
 GETTER (guint32, pid)
 GETTER (guint64, start_time_ns)
+GETTER (guint64, end_time_ns)
 GETTER (guint64, size)
 GETTER (StrobeTraceStatus, status)
 GETTER (const char *, reason)

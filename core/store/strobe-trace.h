@@ -31,6 +31,8 @@ const char        *strobe_trace_get_path          (StrobeTrace *self);
 const char        *strobe_trace_get_program       (StrobeTrace *self);
 guint32            strobe_trace_get_pid           (StrobeTrace *self);
 guint64            strobe_trace_get_start_time_ns (StrobeTrace *self);
+/* Wall-clock time the recorder finished the trace; 0 when unknown (copied in, cut off). */
+guint64            strobe_trace_get_end_time_ns   (StrobeTrace *self);
 guint64            strobe_trace_get_size          (StrobeTrace *self);
 StrobeTraceStatus  strobe_trace_get_status        (StrobeTrace *self);
 const char        *strobe_trace_get_reason        (StrobeTrace *self);

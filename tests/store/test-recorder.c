@@ -113,6 +113,7 @@ test_finished (Fixture *f, gconstpointer data)
   GThread *sender = test_send_in_thread (strobe_recorder_get_port (f->recorder), stream, 4096);
   StrobeSession *session;
   StrobeTrace *trace;
+  guint64 before_ns = (guint64) g_get_real_time () * 1000;
 
   wait_for (f->ended, 1, 5000);
   g_thread_join (sender);
@@ -130,6 +131,9 @@ test_finished (Fixture *f, gconstpointer data)
   g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_FINISHED);
   g_assert_cmpstr (strobe_trace_get_program (trace), ==, "finished-app");
   g_assert_cmpuint (strobe_trace_get_size (trace), ==, g_bytes_get_size (stream));
+  /* When the recorder finished it: what the browser's Duration column ends at. */
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), >=, before_ns);
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), <=, (guint64) g_get_real_time () * 1000);
   g_assert_true (test_file_equals (strobe_trace_get_path (trace),
                                    g_bytes_get_data (stream, NULL), g_bytes_get_size (stream)));
   g_assert_cmpuint (f->rejections->len, ==, 0);
