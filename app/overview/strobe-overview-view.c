@@ -8,6 +8,7 @@
 
 #include "strobe-format.h"
 #include "strobe-info-row.h"
+#include "strobe-metadata.h"
 #include "strobe-overview-view.h"
 #include "strobe-table.h"
 
@@ -227,18 +228,6 @@ add_count_row (GtkGrid    *grid,
   add_row (grid, row, key, text);
 }
 
-static const char *
-clock_source_name (guint8 source)
-{
-  switch (source)
-    {
-    case STROBE_CLOCK_SOURCE_MONOTONIC: return _("monotonic clock");
-    case STROBE_CLOCK_SOURCE_TSC:       return _("x86 TSC");
-    case STROBE_CLOCK_SOURCE_ARM_TIMER: return _("ARM generic timer");
-    default:                            return _("unknown clock");
-    }
-}
-
 static void
 set_status (StrobeOverviewView *self,
             StrobeDocument     *document)
@@ -313,7 +302,7 @@ fill_summary (StrobeOverviewView *self,
   if (meta != NULL)
     {
       g_autofree char *program = g_utf8_make_valid (meta->program_name, (gssize) meta->program_name_len);
-      g_autofree char *cmdline = strobe_format_command_line (meta->command_line, meta->command_line_len);
+      g_autofree char *cmdline = strobe_metadata_dup_command_line (meta);
       g_autofree char *pid = g_strdup_printf ("%u", meta->process_id);
       g_autofree char *start = strobe_format_wall_time (meta->start_time_ns);
       g_autofree char *duration = NULL;
@@ -325,7 +314,7 @@ fill_summary (StrobeOverviewView *self,
       else
         duration = g_strdup (_("unknown (no timestamps)"));
       /* Translators: clock frequency in Hz, then the clock's kind */
-      clock = g_strdup_printf (_("%s Hz (%s)"), frequency, clock_source_name (meta->clock_source));
+      clock = g_strdup_printf (_("%s Hz (%s)"), frequency, strobe_metadata_clock_source_name (meta->clock_source));
 
       gtk_label_set_text (self->program_label, program);
       add_row (self->summary_grid, row++, _("Program"), program);

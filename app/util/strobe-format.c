@@ -57,31 +57,3 @@ strobe_format_size (guint64 bytes)
   return g_format_size (bytes);
 }
 
-char *
-strobe_format_command_line (const char *args,
-                            gsize       len)
-{
-  GString *s = g_string_new (NULL);
-  gsize pos = 0;
-
-  while (args != NULL && pos < len)
-    {
-      gsize n = strnlen (args + pos, len - pos);
-      g_autofree char *arg = g_utf8_make_valid (args + pos, (gssize) n);
-      gboolean plain = *arg != '\0';
-
-      for (const char *p = arg; *p && plain; p++)
-        plain = g_ascii_isalnum (*p) || strchr ("-_./=:,+@%", *p) != NULL;
-      if (s->len)
-        g_string_append_c (s, ' ');
-      if (plain)
-        g_string_append (s, arg);
-      else
-        {
-          g_autofree char *quoted = g_shell_quote (arg);
-          g_string_append (s, quoted);
-        }
-      pos += n + 1;
-    }
-  return g_string_free (s, FALSE);
-}

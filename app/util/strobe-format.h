@@ -16,8 +16,5 @@ char *strobe_format_wall_time      (guint64      unix_ns);
 char *strobe_format_count          (guint64      n);
 /* "1.9 kB" (g_format_size) */
 char *strobe_format_size           (guint64      bytes);
-/* NUL-separated arguments joined with spaces, shell-quoted where needed. */
-char *strobe_format_command_line   (const char  *args,
-                                    gsize        len);
 
 G_END_DECLS

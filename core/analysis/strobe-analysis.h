@@ -8,3 +8,4 @@
 #include "strobe-analyzer.h"
 #include "strobe-decoder.h"
 #include "strobe-info-analyzer.h"
+#include "strobe-metadata.h"

@@ -10,47 +10,6 @@
 #include "strobe-analysis.h"
 #include "strobe-cli.h"
 
-static const char *
-clock_source_name (guint8 source)
-{
-  switch (source)
-    {
-    case STROBE_CLOCK_SOURCE_MONOTONIC: return _("monotonic clock");
-    case STROBE_CLOCK_SOURCE_TSC:       return _("x86 TSC");
-    case STROBE_CLOCK_SOURCE_ARM_TIMER: return _("ARM generic timer");
-    default:                            return _("unknown clock");
-    }
-}
-
-/* NUL-separated arguments, shell-quoted where needed so the line can be pasted back. */
-static char *
-format_command_line (const char *args, gsize len)
-{
-  GString *s = g_string_new (NULL);
-  gsize pos = 0;
-
-  while (pos < len)
-    {
-      gsize n = strnlen (args + pos, len - pos);
-      g_autofree char *arg = g_utf8_make_valid (args + pos, (gssize) n);
-      gboolean plain = *arg != '\0';
-
-      for (const char *p = arg; *p && plain; p++)
-        plain = g_ascii_isalnum (*p) || strchr ("-_./=:,+@%", *p) != NULL;
-      if (s->len)
-        g_string_append_c (s, ' ');
-      if (plain)
-        g_string_append (s, arg);
-      else
-        {
-          g_autofree char *quoted = g_shell_quote (arg);
-          g_string_append (s, quoted);
-        }
-      pos += n + 1;
-    }
-  return g_string_free (s, FALSE);
-}
-
 static char *
 format_seconds (gdouble seconds)
 {
@@ -72,7 +31,7 @@ print_info (StrobeInfoAnalyzer *info, StrobeDecoder *decoder, const GError *erro
 
   if (meta != NULL)
     {
-      g_autofree char *cmdline = format_command_line (meta->command_line, meta->command_line_len);
+      g_autofree char *cmdline = strobe_metadata_dup_command_line (meta);
       g_autoptr(GDateTime) start =
         g_date_time_new_from_unix_utc (meta->start_time_ns / G_GUINT64_CONSTANT (1000000000));
       g_autofree char *start_str = NULL;
@@ -88,7 +47,7 @@ print_info (StrobeInfoAnalyzer *info, StrobeDecoder *decoder, const GError *erro
       printf ("%-16s %s\n", _("Command line:"), cmdline);
       printf ("%-16s %s\n", _("Start time:"), start_str ? start_str : "?");
       printf ("%-16s %" G_GUINT64_FORMAT " Hz (%s)\n", _("Clock:"), meta->clock_frequency,
-              clock_source_name (meta->clock_source));
+              strobe_metadata_clock_source_name (meta->clock_source));
       if (strobe_info_analyzer_get_time_range (info, &first, &last) && meta->clock_frequency)
         {
           g_autofree char *dur = format_seconds ((gdouble) (last - first) / (gdouble) meta->clock_frequency);
