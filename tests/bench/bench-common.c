@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include <strobe/strobe.h>
+
 double
 bench_now_ns (void)
 {
@@ -46,4 +48,40 @@ bench_report_ratio (const char *name, double value, const char *op, double targe
   gboolean ok = g_str_equal (op, "<=") ? value <= target : value >= target;
   printf ("ratio %-30s %8.3f target %s %.2f %s\n", name, value, op, target, ok ? "MET" : "MISSED");
   fflush (stdout);
+}
+
+static volatile uint64_t bench_sink;
+
+void
+bench_burst_clock (int n)
+{
+  uint64_t acc = 0;
+  for (int i = 0; i < n; i++)
+    acc += strobe_time ();
+  bench_sink = acc;
+}
+
+double
+bench_measure (BenchBurst burst, int n, double *ratio, double *clock_ns)
+{
+  double v[BENCH_BURSTS], r[BENCH_BURSTS], c[BENCH_BURSTS];
+
+  burst (n);
+  strobe_flush ();
+  for (int b = 0; b < BENCH_BURSTS; b++)
+    {
+      double t0 = bench_now_ns (), t1;
+      bench_burst_clock (n);
+      t1 = bench_now_ns ();
+      burst (n);
+      v[b] = (bench_now_ns () - t1) / n;
+      c[b] = (t1 - t0) / n;
+      r[b] = v[b] / c[b];
+      strobe_flush ();
+    }
+  if (ratio)
+    *ratio = bench_median (r, BENCH_BURSTS);
+  if (clock_ns)
+    *clock_ns = bench_median (c, BENCH_BURSTS);
+  return bench_median (v, BENCH_BURSTS);
 }

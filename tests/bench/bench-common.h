@@ -14,3 +14,24 @@ double bench_median (double *v, int n);
 void   bench_report (const char *name, double value, const char *unit);
 /* @op is "<=" or ">=". */
 void   bench_report_ratio (const char *name, double value, const char *op, double target);
+
+/* ---- per-operation costs, against a clock read ------------------------------------ */
+
+#define BENCH_BURST  1000000
+#define BENCH_BURSTS 9
+
+/* @n operations of one kind; a function per case keeps the loop body the real macro,
+ * inlined, and the call per burst costs nothing measurable. */
+typedef void (*BenchBurst) (int n);
+
+/* @n clock reads. */
+void   bench_burst_clock (int n);
+
+/* Median ns per operation over BENCH_BURSTS bursts of @n, after one untimed warm-up burst
+ * (pages touched, sites registered). Each burst is preceded by a clock-read burst of the
+ * same length: on a machine whose load changes from second to second adjacent bursts see
+ * the same load, so the median of the per-pair ratios (@ratio) is steadier than either
+ * figure; @clock_ns receives the clock bursts' median. Each burst is shipped before the
+ * next, so the cost is the emitter's and no burst runs into back-pressure (a dropped
+ * event would look cheaper). @ratio and @clock_ns may be NULL. */
+double bench_measure (BenchBurst burst, int n, double *ratio, double *clock_ns);

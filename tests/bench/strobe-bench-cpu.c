@@ -26,24 +26,10 @@
 static gboolean quick;
 static const char *bench_dir;
 static gint64 big_scopes;
+static volatile uint64_t sink;   /* keeps the decode result alive */
 
 /* ---- cost of a scope ------------------------------------------------------------------ */
 
-#define BURST  1000000
-#define BURSTS 9
-
-static volatile uint64_t sink;
-
-typedef void (*Burst) (int n);
-
-static void
-burst_clock (int n)
-{
-  uint64_t acc = 0;
-  for (int i = 0; i < n; i++)
-    acc += strobe_time ();
-  sink = acc;
-}
 
 /* The real block-scope macro: begin and end, each with its own clock read. */
 static void
@@ -83,31 +69,6 @@ burst_disabled (int n)
       STROBE_CPU_SCOPE ("bench.off");
     }
   strobe_channel_set_enabled ("Cpu", true);
-}
-
-/* Median ns per operation and median ratio to a clock burst of the same length run right
- * before (see strobe-bench.c: adjacent bursts see the same machine load). Each burst's
- * batches are shipped before the next. */
-static double
-measure (Burst burst, int n, double *ratio)
-{
-  double v[BURSTS], r[BURSTS];
-
-  burst (n);
-  strobe_flush ();
-  for (int b = 0; b < BURSTS; b++)
-    {
-      double t0 = bench_now_ns (), t1;
-      burst_clock (n);
-      t1 = bench_now_ns ();
-      burst (n);
-      v[b] = (bench_now_ns () - t1) / n;
-      r[b] = v[b] / ((t1 - t0) / n);
-      strobe_flush ();
-    }
-  if (ratio)
-    *ratio = bench_median (r, BURSTS);
-  return bench_median (v, BURSTS);
 }
 
 /* ---- a realistic workload: many names, mixed depths and durations ------------------- */
@@ -340,20 +301,20 @@ main (int argc, char **argv)
   opts.buffer_bytes = 256u << 20;
   strobe_init (&opts);
 
-  printf ("# strobe-bench-cpu %s: name value unit (median of %d bursts of %d)\n", PACKAGE_VERSION, BURSTS, BURST);
+  printf ("# strobe-bench-cpu %s: name value unit (median of %d bursts of %d)\n", PACKAGE_VERSION, BENCH_BURSTS, BENCH_BURST);
   bench_report ("clock.frequency", (double) strobe_clock_frequency () / 1e6, "MHz");
 
   /* Costs, into a file (so the batches really ship). */
   if (!strobe_output_file (path_work))
     g_error ("cannot open %s: %s", path_work, g_strerror (errno));
   strobe_get_stats (&st0);
-  bench_report ("cost.clock_read", measure (burst_clock, BURST, NULL), "ns");
-  cost = measure (burst_scope, BURST, &ratio);
+  bench_report ("cost.clock_read", bench_measure (bench_burst_clock, BENCH_BURST, NULL, NULL), "ns");
+  cost = bench_measure (burst_scope, BENCH_BURST, &ratio, NULL);
   bench_report ("cost.cpu_scope", cost, "ns (STROBE_CPU_SCOPE, begin + end)");
   bench_report ("cost.cpu_scope_vs_clock", ratio, "x");
-  bench_report ("cost.cpu_begin_end_api", measure (burst_begin_end, BURST, NULL), "ns");
-  bench_report ("cost.cpu_scope_dynamic", measure (burst_dynamic, BURST, NULL), "ns");
-  bench_report ("cost.cpu_scope_disabled", measure (burst_disabled, BURST, NULL), "ns (channel off)");
+  bench_report ("cost.cpu_begin_end_api", bench_measure (burst_begin_end, BENCH_BURST, NULL, NULL), "ns");
+  bench_report ("cost.cpu_scope_dynamic", bench_measure (burst_dynamic, BENCH_BURST, NULL, NULL), "ns");
+  bench_report ("cost.cpu_scope_disabled", bench_measure (burst_disabled, BENCH_BURST, NULL, NULL), "ns (channel off)");
   bench_report ("cpu.time_unit", (double) (1u << strobe__cpu_shift) * 1e9 / (double) strobe_clock_frequency (), "ns (2^shift ticks)");
   strobe_get_stats (&st1);
   bench_report ("hot.events_dropped", (double) (st1.events_dropped - st0.events_dropped), "events");

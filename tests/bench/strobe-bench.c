@@ -46,23 +46,6 @@ static const char *bench_dir;
 
 /* ---- hot-path costs --------------------------------------------------------------- */
 
-#define BURST 1000000
-#define BURSTS 9
-
-static volatile uint64_t sink;
-
-/* One burst of @n operations; a function per case so the loop bodies stay the real macros
- * inlined, and the call per burst costs nothing measurable. */
-typedef void (*Burst) (int n);
-
-static void
-burst_clock (int n)
-{
-  uint64_t acc = 0;
-  for (int i = 0; i < n; i++)
-    acc += strobe_time ();
-  sink = acc;
-}
 
 static void
 burst_nosync (int n)
@@ -107,35 +90,6 @@ burst_disabled (int n)
         STROBE_SET (Cycle, strobe_time ());
         STROBE_SET (Value, (uint64_t) i);
       }
-}
-
-/* Median ns per operation over BURSTS bursts of @n, and the median of the ratio to a
- * clock-read burst of the same length run right before each burst: on a machine whose
- * load changes from second to second, adjacent bursts see the same load, so the ratio is
- * steadier than either figure. Each burst is shipped before the next one so the cost is
- * the emitter's, with the worker idle, and no burst runs into back-pressure (which would
- * drop events and look cheaper); the drop count is reported after the hot-path phase. */
-static double
-measure (Burst burst, int n, double *ratio)
-{
-  double v[BURSTS], r[BURSTS];
-
-  /* A first, untimed burst: the buffer pool's blocks are touched (page faults) once. */
-  burst (n);
-  strobe_flush ();
-  for (int b = 0; b < BURSTS; b++)
-    {
-      double t0 = bench_now_ns (), t1;
-      burst_clock (n);
-      t1 = bench_now_ns ();
-      burst (n);
-      v[b] = (bench_now_ns () - t1) / n;
-      r[b] = v[b] / ((t1 - t0) / n);
-      strobe_flush ();
-    }
-  if (ratio)
-    *ratio = bench_median (r, BURSTS);
-  return bench_median (v, BURSTS);
 }
 
 /* ---- sustained throughput into a file ---------------------------------------------- */
@@ -358,17 +312,17 @@ main (int argc, char **argv)
     g_error ("cannot open %s: %s", path0, g_strerror (errno));
 
   printf ("# strobe-bench %s: name value unit (median of %d bursts of %d)\n",
-          PACKAGE_VERSION, BURSTS, BURST);
+          PACKAGE_VERSION, BENCH_BURSTS, BENCH_BURST);
   bench_report ("clock.frequency", (double) strobe_clock_frequency () / 1e6, "MHz");
-  clock_ns = measure (burst_clock, BURST, NULL);
+  clock_ns = bench_measure (bench_burst_clock, BENCH_BURST, NULL, NULL);
   bench_report ("cost.clock_read", clock_ns, "ns");
-  nosync_ns = measure (burst_nosync, BURST, &nosync_ratio);
+  nosync_ns = bench_measure (burst_nosync, BENCH_BURST, &nosync_ratio, NULL);
   bench_report ("cost.event_nosync_16B", nosync_ns, "ns");
-  sync_ns = measure (burst_sync, BURST, &sync_ratio);
+  sync_ns = bench_measure (burst_sync, BENCH_BURST, &sync_ratio, NULL);
   bench_report ("cost.event_sync_16B", sync_ns, "ns");
-  pair_ns = measure (burst_pair, BURST, &pair_ratio);
+  pair_ns = bench_measure (burst_pair, BENCH_BURST, &pair_ratio, NULL);
   bench_report ("cost.begin_end_pair", pair_ns, "ns");
-  disabled_ns = measure (burst_disabled, BURST * 10, NULL);
+  disabled_ns = bench_measure (burst_disabled, BENCH_BURST * 10, NULL, NULL);
   bench_report ("cost.disabled_site", disabled_ns, "ns");
   strobe_flush ();
   strobe_get_stats (&stats);
