@@ -116,64 +116,6 @@ static const StrobeTableColumn channel_columns[] = {
   { N_("Toggles"), ch_toggles, ch_cmp_toggles, 7, TRUE, FALSE },
 };
 
-/* ---- copies, so rows outlive a live analysis that keeps changing ---------------------- */
-
-static gpointer
-event_type_copy (gpointer data)
-{
-  StrobeInfoEventType *copy = g_memdup2 (data, sizeof (StrobeInfoEventType));
-
-  copy->full_name = g_strdup (copy->full_name);
-  return copy;
-}
-
-static void
-event_type_free (gpointer data)
-{
-  StrobeInfoEventType *t = data;
-
-  g_free (t->full_name);
-  g_free (t);
-}
-
-static gpointer
-thread_copy (gpointer data)
-{
-  StrobeInfoThread *copy = g_memdup2 (data, sizeof (StrobeInfoThread));
-
-  copy->name = g_strdup (copy->name);
-  copy->group = g_strdup (copy->group);
-  return copy;
-}
-
-static void
-thread_free (gpointer data)
-{
-  StrobeInfoThread *t = data;
-
-  g_free (t->name);
-  g_free (t->group);
-  g_free (t);
-}
-
-static gpointer
-channel_copy (gpointer data)
-{
-  StrobeInfoChannel *copy = g_memdup2 (data, sizeof (StrobeInfoChannel));
-
-  copy->name = g_strdup (copy->name);
-  return copy;
-}
-
-static void
-channel_free (gpointer data)
-{
-  StrobeInfoChannel *c = data;
-
-  g_free (c->name);
-  g_free (c);
-}
-
 /* ---- summary ------------------------------------------------------------------------- */
 
 static char *
@@ -414,11 +356,11 @@ refresh (StrobeOverviewView *self)
   fill_stats (self, info);
 
   strobe_info_row_list_update (self->event_types_list, strobe_info_analyzer_get_event_types (info),
-                               event_type_copy, event_type_free);
+                               strobe_info_event_type_copy, strobe_info_event_type_free);
   strobe_info_row_list_update (self->threads_list, strobe_info_analyzer_get_threads (info),
-                               thread_copy, thread_free);
+                               strobe_info_thread_copy, strobe_info_thread_free);
   strobe_info_row_list_update (self->channels_list, strobe_info_analyzer_get_channels (info),
-                               channel_copy, channel_free);
+                               strobe_info_channel_copy, strobe_info_channel_free);
   strobe_document_unlock_info (document);
 
   set_page_title (self->event_types_page, _("Event Types"),

@@ -80,13 +80,41 @@ get_channel (StrobeInfoAnalyzer *self, guint32 id)
   return c;
 }
 
-static void
-thread_free (gpointer data)
+gpointer
+strobe_info_thread_copy (gpointer src)
+{
+  StrobeInfoThread *copy = g_memdup2 (src, sizeof (StrobeInfoThread));
+
+  copy->name = g_strdup (copy->name);
+  copy->group = g_strdup (copy->group);
+  return copy;
+}
+
+void
+strobe_info_thread_free (gpointer data)
 {
   StrobeInfoThread *t = data;
 
   g_free (t->name);
   g_free (t->group);
+  g_free (t);
+}
+
+gpointer
+strobe_info_event_type_copy (gpointer src)
+{
+  StrobeInfoEventType *copy = g_memdup2 (src, sizeof (StrobeInfoEventType));
+
+  copy->full_name = g_strdup (copy->full_name);
+  return copy;
+}
+
+void
+strobe_info_event_type_free (gpointer data)
+{
+  StrobeInfoEventType *t = data;
+
+  g_free (t->full_name);
   g_free (t);
 }
 
@@ -99,8 +127,17 @@ type_info_free (gpointer data)
   g_free (info);
 }
 
-static void
-channel_free (gpointer data)
+gpointer
+strobe_info_channel_copy (gpointer src)
+{
+  StrobeInfoChannel *copy = g_memdup2 (src, sizeof (StrobeInfoChannel));
+
+  copy->name = g_strdup (copy->name);
+  return copy;
+}
+
+void
+strobe_info_channel_free (gpointer data)
 {
   StrobeInfoChannel *c = data;
 
@@ -401,10 +438,10 @@ strobe_info_analyzer_class_init (StrobeInfoAnalyzerClass *klass)
 static void
 strobe_info_analyzer_init (StrobeInfoAnalyzer *self)
 {
-  self->threads = g_ptr_array_new_with_free_func (thread_free);
+  self->threads = g_ptr_array_new_with_free_func (strobe_info_thread_free);
   self->threads_by_id = g_hash_table_new (NULL, NULL);
   self->types = g_ptr_array_new_with_free_func (type_info_free);
   self->types_by_ptr = g_hash_table_new (NULL, NULL);
-  self->channels = g_ptr_array_new_with_free_func (channel_free);
+  self->channels = g_ptr_array_new_with_free_func (strobe_info_channel_free);
   self->channels_by_id = g_hash_table_new (NULL, NULL);
 }

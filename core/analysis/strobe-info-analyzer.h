@@ -50,6 +50,15 @@ typedef struct
   guint64  buffer_memory;
 } StrobeInfoStats;
 
+/* Deep copies and frees of the structs above, for callers that keep rows beyond the
+ * analyzer's lock (a view of a live trace). GBoxedCopyFunc / GDestroyNotify shaped. */
+gpointer strobe_info_thread_copy     (gpointer src);
+void     strobe_info_thread_free     (gpointer      thread);
+gpointer strobe_info_event_type_copy (gpointer src);
+void     strobe_info_event_type_free (gpointer      type);
+gpointer strobe_info_channel_copy    (gpointer src);
+void     strobe_info_channel_free    (gpointer      channel);
+
 #define STROBE_TYPE_INFO_ANALYZER (strobe_info_analyzer_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeInfoAnalyzer, strobe_info_analyzer, STROBE, INFO_ANALYZER, GObject)
 
