@@ -19,6 +19,7 @@ struct _StrobeBrowserView
   GtkCustomFilter    *filter;
   GtkSingleSelection *selection;
   char               *search;     /* casefolded, NULL when empty */
+  guint16             recorder_port;   /* 0: not listening */
 
   GtkInfoBar         *recorder_bar;
   GtkLabel           *recorder_error_label;
@@ -197,11 +198,21 @@ update_empty (StrobeBrowserView *self)
     }
   else
     {
+      g_autofree char *text = NULL;
+
       gtk_label_set_text (self->empty_title, _("No Traces Yet"));
-      gtk_label_set_markup (self->empty_label,
-                            _("Programs started with <tt>STROBE_TRACEHOST=localhost</tt> appear here "
-                              "while they record. Trace files can be opened with <b>Open</b> (Ctrl+O) "
-                              "or dropped onto this window."));
+      if (self->recorder_port != 0)
+        /* Translators: the start page with no traces; %u is the recorder's port. Keep the markup. */
+        text = g_strdup_printf (_("Run a program with <tt>STROBE_TRACE=cpu,log STROBE_TRACEHOST=localhost:%u</tt> "
+                                  "and it appears here while it records (<tt>STROBE_TRACE</tt> names the "
+                                  "channels to turn on). A running program can be traced with "
+                                  "<b>Connect</b> (Ctrl+K). Trace files can be opened with <b>Open</b> "
+                                  "(Ctrl+O) or dropped onto this window."),
+                                self->recorder_port);
+      else
+        text = g_strdup (_("The recorder is not listening, so programs cannot stream here yet. Trace files "
+                           "can be opened with <b>Open</b> (Ctrl+O) or dropped onto this window."));
+      gtk_label_set_markup (self->empty_label, text);
     }
   gtk_stack_set_visible_child_name (self->content_stack, "empty");
 }
@@ -448,8 +459,9 @@ strobe_browser_view_set_store (StrobeBrowserView *self,
 }
 
 void
-strobe_browser_view_set_recorder_error (StrobeBrowserView *self,
-                                        const GError      *error)
+strobe_browser_view_set_recorder (StrobeBrowserView *self,
+                                  guint16            port,
+                                  const GError      *error)
 {
   g_return_if_fail (STROBE_IS_BROWSER_VIEW (self));
 
@@ -461,13 +473,16 @@ strobe_browser_view_set_recorder_error (StrobeBrowserView *self,
       gtk_label_set_text (self->recorder_error_label, text);
     }
   gtk_info_bar_set_revealed (self->recorder_bar, error != NULL);
+  self->recorder_port = port;
+  update_empty (self);
 }
 
-void
-strobe_browser_view_focus_search (StrobeBrowserView *self)
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
 {
-  g_return_if_fail (STROBE_IS_BROWSER_VIEW (self));
-  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  gtk_widget_grab_focus (GTK_WIDGET (STROBE_BROWSER_VIEW (widget)->search_entry));
 }
 
 GListModel *
@@ -517,6 +532,8 @@ strobe_browser_view_class_init (StrobeBrowserViewClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/browser/strobe-browser-view.ui");
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, recorder_bar);
+  gtk_widget_class_install_action (widget_class, "view.find", NULL, find_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "view.find", NULL);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, recorder_error_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, store_bar);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, store_error_label);

@@ -19,11 +19,11 @@ GtkWidget   *strobe_browser_view_new                (void);
 void         strobe_browser_view_set_store          (StrobeBrowserView *self,
                                                      StrobeStore       *store,
                                                      const GError      *error);
-/* Shows why the embedded recorder is not listening (NULL hides it), with a button that
- * activates app.recorder-other-port. */
-void         strobe_browser_view_set_recorder_error (StrobeBrowserView *self,
+/* The embedded recorder's port (0: not listening) for the hints, and why it is not
+ * listening (NULL hides it), with a button that activates app.recorder-other-port. */
+void         strobe_browser_view_set_recorder       (StrobeBrowserView *self,
+                                                     guint16            port,
                                                      const GError      *error);
-void         strobe_browser_view_focus_search       (StrobeBrowserView *self);
 /* The traces as shown (filtered and sorted): a GListModel of StrobeTrace. */
 GListModel  *strobe_browser_view_get_model          (StrobeBrowserView *self);
 

@@ -22,8 +22,7 @@ struct _StrobeConnectDialog
 {
   GtkWindow            parent_instance;
 
-  StrobeWindow        *window;          /* weak */
-  StrobeApplication   *app;
+  StrobeServices      *services;
   StrobeDiscovery     *discovery;
   GtkSingleSelection  *selection;
   guint                selected_pid;
@@ -53,6 +52,14 @@ struct _StrobeConnectDialog
 };
 
 G_DEFINE_FINAL_TYPE (StrobeConnectDialog, strobe_connect_dialog, GTK_TYPE_WINDOW)
+
+enum
+{
+  CONNECTED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
 
 /* ---- the programs --------------------------------------------------------------------- */
 
@@ -363,7 +370,7 @@ static void
 stop_connecting (StrobeConnectDialog *self,
                  const char          *error)
 {
-  StrobeStore *store = strobe_application_get_store (self->app);
+  StrobeStore *store = strobe_services_get_store (self->services);
 
   self->connecting = FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (self->store_handlers); i++)
@@ -393,11 +400,9 @@ open_session (StrobeConnectDialog *self,
               StrobeTrace         *trace)
 {
   g_autoptr(GFile) file = g_file_new_for_path (strobe_trace_get_path (trace));
-  StrobeWindow *window = self->window;
 
   stop_connecting (self, NULL);
-  if (window != NULL)
-    strobe_window_open_file (window, file);
+  g_signal_emit (self, signals[CONNECTED], 0, file);
   gtk_window_destroy (GTK_WINDOW (self));
 }
 
@@ -423,7 +428,7 @@ appear_timeout_cb (gpointer user_data)
 static void
 wait_for_session (StrobeConnectDialog *self)
 {
-  StrobeStore *store = strobe_application_get_store (self->app);
+  StrobeStore *store = strobe_services_get_store (self->services);
   GListModel *traces = strobe_store_get_traces (store);
 
   set_status (self, _("Waiting for the trace…"), FALSE);
@@ -528,7 +533,7 @@ status_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   g_autofree char *reply = strobe_control_client_send_finish (STROBE_CONTROL_CLIENT (object), result, &error);
   g_autoptr(GHashTable) pairs = NULL;
-  StrobeRecorder *recorder = strobe_application_get_recorder (self->app);
+  StrobeRecorder *recorder = strobe_services_get_recorder (self->services);
   g_autofree char *recorder_address = NULL;
   g_autofree char *send_to = NULL;
   g_autofree char *channels = NULL;
@@ -564,7 +569,7 @@ status_cb (GObject      *object,
    * new one. */
   self->live_before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   {
-    GListModel *traces = strobe_store_get_traces (strobe_application_get_store (self->app));
+    GListModel *traces = strobe_store_get_traces (strobe_services_get_store (self->services));
 
     for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
       {
@@ -577,7 +582,7 @@ status_cb (GObject      *object,
 
   {
     g_autofree char *address = g_strdup_printf ("%s:%u", recorder_address, strobe_recorder_get_port (recorder));
-    GSettings *settings = strobe_application_get_settings (self->app);
+    GSettings *settings = strobe_services_get_settings (self->services);
 
     /* The history to replay, as the user set it (Preferences: tail size on connect). */
     send_to = strobe_control_format_send_to (address, g_settings_get_uint (settings, "tail-size"));
@@ -604,7 +609,7 @@ strobe_connect_dialog_connect (StrobeConnectDialog *self)
 
   if (self->connecting)
     return;
-  recorder = strobe_application_get_recorder (self->app);
+  recorder = strobe_services_get_recorder (self->services);
   if (recorder == NULL || !strobe_recorder_is_running (recorder))
     {
       set_status (self, _("The recorder is not listening, so there is nowhere to send the trace. "
@@ -669,7 +674,7 @@ strobe_connect_dialog_dispose (GObject *object)
 {
   StrobeConnectDialog *self = STROBE_CONNECT_DIALOG (object);
 
-  if (self->app != NULL)
+  if (self->services != NULL)
     stop_connecting (self, NULL);
   self->channels_box = NULL;
   if (self->selection != NULL)
@@ -681,8 +686,7 @@ strobe_connect_dialog_dispose (GObject *object)
     strobe_control_client_close (self->client);
   g_clear_object (&self->client);
   g_clear_object (&self->discovery);
-  g_clear_object (&self->app);
-  g_clear_weak_pointer (&self->window);
+  g_clear_object (&self->services);
   g_clear_pointer (&self->target, g_free);
 
   G_OBJECT_CLASS (strobe_connect_dialog_parent_class)->dispose (object);
@@ -696,6 +700,15 @@ strobe_connect_dialog_class_init (StrobeConnectDialogClass *klass)
 
   object_class->dispose = strobe_connect_dialog_dispose;
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+
+  /**
+   * StrobeConnectDialog::connected:
+   * @file: the new live trace, in the store
+   *
+   * The program is streaming to the recorder: open @file to follow it.
+   */
+  signals[CONNECTED] = g_signal_new ("connected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                     0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_FILE);
 }
 
 static void
@@ -816,26 +829,24 @@ strobe_connect_dialog_init (StrobeConnectDialog *self)
 }
 
 GtkWidget *
-strobe_connect_dialog_new (StrobeWindow *window)
+strobe_connect_dialog_new (GtkWindow      *parent,
+                           StrobeServices *services)
 {
   StrobeConnectDialog *self;
-  GtkApplication *app;
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) defaults = NULL;
   g_autofree char *preset = NULL;
 
-  g_return_val_if_fail (STROBE_IS_WINDOW (window), NULL);
-  app = gtk_window_get_application (GTK_WINDOW (window));
-  g_return_val_if_fail (STROBE_IS_APPLICATION (app), NULL);
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (STROBE_IS_SERVICES (services), NULL);
 
   self = g_object_new (STROBE_TYPE_CONNECT_DIALOG,
-                       "transient-for", window,
-                       "application", app,
+                       "transient-for", parent,
+                       "application", parent ? gtk_window_get_application (parent) : NULL,
                        NULL);
-  g_set_weak_pointer (&self->window, window);
-  self->app = g_object_ref (STROBE_APPLICATION (app));
+  self->services = g_object_ref (services);
 
-  defaults = g_settings_get_strv (strobe_application_get_settings (self->app), "default-channels");
+  defaults = g_settings_get_strv (strobe_services_get_settings (self->services), "default-channels");
   preset = g_strjoinv (",", defaults);
   gtk_editable_set_text (GTK_EDITABLE (self->preset_entry), preset);
 

@@ -1,7 +1,7 @@
 /* strobe-connect-dialog.h — late connect (user story 2): the instrumented programs running
  * on this machine (discovery) or a typed host[:port], the channels to turn on, and Connect,
  * which tells the program's control server to send its trace to the embedded recorder,
- * turns the channels on, and opens the live session once it shows up in the store.
+ * turns the channels on, and says which live trace it made once it shows up in the store.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -9,15 +9,18 @@
 
 #include <gtk/gtk.h>
 
-#include "strobe-window.h"
+#include "strobe-services.h"
 
 G_BEGIN_DECLS
 
 #define STROBE_TYPE_CONNECT_DIALOG (strobe_connect_dialog_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeConnectDialog, strobe_connect_dialog, STROBE, CONNECT_DIALOG, GtkWindow)
 
-/* Modal over @window; discovery reads strobe_discovery_dup_default_directory(). */
-GtkWidget    *strobe_connect_dialog_new              (StrobeWindow        *window);
+/* Modal over @parent; discovery reads strobe_discovery_dup_default_directory(). When the
+ * new live trace shows up in the store it emits "connected" with the trace's file, then
+ * closes. */
+GtkWidget    *strobe_connect_dialog_new              (GtkWindow           *parent,
+                                                      StrobeServices      *services);
 /* The programs listed (a GListModel of StrobeProcessInfo, as shown). */
 GListModel   *strobe_connect_dialog_get_programs     (StrobeConnectDialog *self);
 /* Selects the program with @pid; FALSE when it is not listed. */

@@ -10,26 +10,33 @@
 #include "strobe-document-view.h"
 #include "strobe-format.h"
 #include "strobe-live-bar.h"
-#include "strobe-overview-view.h"
+#include "strobe-panes.h"
 
 struct _StrobeDocumentView
 {
-  GtkWidget           parent_instance;
+  GtkWidget        parent_instance;
 
-  StrobeDocument     *document;
+  StrobeDocument  *document;
+  StrobeViewState *state;
+  GError          *pending_error;   /* shown once this page is on screen */
 
-  GtkStack           *stack;
-  GtkLabel           *loading_label;
-  GtkProgressBar     *progress_bar;
-  GtkButton          *cancel_button;
-  GtkInfoBar         *notice_bar;
-  GtkLabel           *notice_label;
-  GtkBox             *overview_box;
-  StrobeOverviewView *overview;
-  GtkWidget          *channels_panel;
-  GtkWidget          *live_bar;
-  GtkLabel           *failed_title;
-  GtkLabel           *failed_label;
+  GtkInfoBar      *notice_bar;
+  GtkLabel        *notice_label;
+  GtkStack        *pages;
+  GtkLabel        *loading_label;
+  GtkProgressBar  *progress_bar;
+  GtkButton       *cancel_button;
+  GtkWidget       *header;
+  GtkStackSwitcher *switcher;
+  GtkWidget       *load_box;
+  GtkProgressBar  *load_progress;
+  GtkButton       *load_cancel;
+  GtkBox          *body;
+  GtkStack        *views;
+  GtkLabel        *failed_title;
+  GtkLabel        *failed_label;
+  GtkWidget       *channels_panel;
+  GtkWidget       *live_bar;
 };
 
 G_DEFINE_FINAL_TYPE (StrobeDocumentView, strobe_document_view, GTK_TYPE_WIDGET)
@@ -41,7 +48,14 @@ enum
   N_PROPS
 };
 
+enum
+{
+  CLOSE,
+  N_SIGNALS
+};
+
 static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
 
 static void
 progress_changed_cb (StrobeDocumentView *self)
@@ -50,16 +64,26 @@ progress_changed_cb (StrobeDocumentView *self)
   g_autofree char *total = strobe_format_size (strobe_document_get_bytes_total (self->document));
   /* Translators: loading progress, e.g. "1.2 MB of 40 MB" */
   g_autofree char *text = g_strdup_printf (_("%s of %s"), read, total);
+  double fraction = strobe_document_get_progress (self->document);
 
-  gtk_progress_bar_set_fraction (self->progress_bar, strobe_document_get_progress (self->document));
+  gtk_progress_bar_set_fraction (self->progress_bar, fraction);
   gtk_progress_bar_set_text (self->progress_bar, text);
+  gtk_progress_bar_set_fraction (self->load_progress, fraction);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->load_progress), text);
 }
 
 static void
 cancel_clicked_cb (StrobeDocumentView *self)
 {
   gtk_widget_set_sensitive (GTK_WIDGET (self->cancel_button), FALSE);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->load_cancel), FALSE);
   strobe_document_cancel (self->document);
+}
+
+static void
+close_clicked_cb (StrobeDocumentView *self)
+{
+  g_signal_emit (self, signals[CLOSE], 0);
 }
 
 static void
@@ -88,6 +112,38 @@ show_error_dialog (StrobeDocumentView *self,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* Only over this trace's own page: a trace that fails while another tab is in front says
+ * so when the user comes back to it. */
+static void
+show_pending_error (StrobeDocumentView *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->pending_error == NULL || !gtk_widget_get_mapped (GTK_WIDGET (self)))
+    return;
+  error = g_steal_pointer (&self->pending_error);
+  show_error_dialog (self, error);
+}
+
+/* The views appear once there is something to show: the handshake has been read. */
+static void
+update_page (StrobeDocumentView *self)
+{
+  StrobeDocumentStatus status = strobe_document_get_status (self->document);
+
+  if (status == STROBE_DOCUMENT_STATUS_FAILED)
+    gtk_stack_set_visible_child_name (self->pages, "failed");
+  else if (strobe_document_get_metadata (self->document) != NULL || strobe_document_is_loaded (self->document))
+    {
+      gboolean first = g_strcmp0 (gtk_stack_get_visible_child_name (self->pages), "content") != 0;
+
+      gtk_stack_set_visible_child_name (self->pages, "content");
+      if (first && gtk_widget_get_mapped (GTK_WIDGET (self)))
+        strobe_view_focus_default (STROBE_VIEW (gtk_stack_get_visible_child (self->views)));
+    }
+  gtk_widget_set_visible (self->load_box, status == STROBE_DOCUMENT_STATUS_LOADING);
+}
+
 static void
 load_cb (GObject      *object,
          GAsyncResult *result,
@@ -107,34 +163,63 @@ load_cb (GObject      *object,
 
       gtk_label_set_text (self->failed_title, title);
       gtk_label_set_text (self->failed_label, error ? error->message : "");
-      gtk_stack_set_visible_child_name (self->stack, "failed");
     }
-  else
+  else if (status == STROBE_DOCUMENT_STATUS_DAMAGED || status == STROBE_DOCUMENT_STATUS_CANCELLED)
     {
-      strobe_overview_view_set_document (self->overview, self->document);
-      if (status == STROBE_DOCUMENT_STATUS_DAMAGED || status == STROBE_DOCUMENT_STATUS_CANCELLED)
-        {
-          g_autofree char *read = strobe_format_size (strobe_document_get_bytes_read (self->document));
-          g_autofree char *text = NULL;
+      g_autofree char *read = strobe_format_size (strobe_document_get_bytes_read (self->document));
+      g_autofree char *text = NULL;
 
-          if (status == STROBE_DOCUMENT_STATUS_CANCELLED)
-            /* Translators: %s is a size such as "12 MB" */
-            text = g_strdup_printf (_("Loading was cancelled: only the first %s of this trace are shown."), read);
-          else
-            /* Translators: the second %s is the decoder's message, which names the byte offset */
-            text = g_strdup_printf (_("This trace is damaged: only the part before the error is shown (%s read). %s"),
-                                    read, error->message);
-          gtk_label_set_text (self->notice_label, text);
-          gtk_info_bar_set_message_type (self->notice_bar,
-                                         status == STROBE_DOCUMENT_STATUS_DAMAGED ? GTK_MESSAGE_ERROR
-                                                                                  : GTK_MESSAGE_WARNING);
-          gtk_info_bar_set_revealed (self->notice_bar, TRUE);
-        }
-      gtk_stack_set_visible_child_name (self->stack, "overview");
+      if (status == STROBE_DOCUMENT_STATUS_CANCELLED)
+        /* Translators: %s is a size such as "12 MB" */
+        text = g_strdup_printf (_("Loading was cancelled: only the first %s of this trace are shown."), read);
+      else
+        /* Translators: the second %s is the decoder's message, which names the byte offset */
+        text = g_strdup_printf (_("This trace is damaged: only the part before the error is shown (%s read). %s"),
+                                read, error->message);
+      gtk_label_set_text (self->notice_label, text);
+      gtk_info_bar_set_message_type (self->notice_bar,
+                                     status == STROBE_DOCUMENT_STATUS_DAMAGED ? GTK_MESSAGE_ERROR
+                                                                              : GTK_MESSAGE_WARNING);
+      gtk_info_bar_set_revealed (self->notice_bar, TRUE);
     }
+  update_page (self);
 
   if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    show_error_dialog (self, error);
+    {
+      g_clear_error (&self->pending_error);
+      self->pending_error = g_steal_pointer (&error);
+      show_pending_error (self);
+    }
+}
+
+static void
+visible_view_cb (StrobeDocumentView *self)
+{
+  GtkWidget *view = gtk_stack_get_visible_child (self->views);
+
+  if (view != NULL && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    strobe_view_focus_default (STROBE_VIEW (view));
+}
+
+static void
+add_views (StrobeDocumentView *self)
+{
+  const GArray *types = strobe_view_get_registered ();
+
+  for (guint i = 0; i < types->len; i++)
+    {
+      GType type = g_array_index (types, GType, i);
+      g_autoptr(GTypeClass) klass = g_type_class_ref (type);
+      StrobeView *view = strobe_view_new (type, self->document, self->state);
+      GtkStackPage *page;
+
+      page = gtk_stack_add_titled (self->views, GTK_WIDGET (view),
+                                   strobe_view_class_get_page_name (STROBE_VIEW_CLASS (klass)),
+                                   strobe_view_class_get_title (STROBE_VIEW_CLASS (klass)));
+      gtk_stack_page_set_icon_name (page, strobe_view_class_get_icon_name (STROBE_VIEW_CLASS (klass)));
+      gtk_stack_page_set_use_underline (page, TRUE);
+      strobe_pane_mark (GTK_WIDGET (view));
+    }
 }
 
 static void
@@ -145,27 +230,42 @@ strobe_document_view_constructed (GObject *object)
 
   G_OBJECT_CLASS (strobe_document_view_parent_class)->constructed (object);
 
-  text = g_strdup_printf (_("Reading “%s”…"), strobe_document_get_title (self->document));
+  add_views (self);
+  strobe_pane_mark (GTK_WIDGET (self->switcher));
+
+  text = g_strdup_printf (strobe_document_get_store (self->document) != NULL
+                          ? _("Waiting for “%s”…") : _("Reading “%s”…"),
+                          strobe_document_get_title (self->document));
   gtk_label_set_text (self->loading_label, text);
   g_signal_connect_object (self->document, "notify::progress",
                            G_CALLBACK (progress_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->document, "changed",
+                           G_CALLBACK (update_page), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->document, "notify::status",
+                           G_CALLBACK (update_page), self, G_CONNECT_SWAPPED);
   progress_changed_cb (self);
   strobe_document_load_async (self->document, NULL, load_cb, g_object_ref (self));
 
-  /* A live trace shows what it has at once and fills in as it grows, with its channels
-   * beside it and the live figures under it. */
+  /* A live trace has its channels beside the views and the live figures under them. */
   if (strobe_document_is_live (self->document))
     {
-      GtkWidget *page = gtk_widget_get_parent (GTK_WIDGET (self->overview_box));
-
       self->channels_panel = strobe_channels_panel_new (self->document);
       gtk_widget_set_size_request (self->channels_panel, 260, -1);
-      gtk_box_append (self->overview_box, self->channels_panel);
+      gtk_box_append (self->body, gtk_separator_new (GTK_ORIENTATION_VERTICAL));
+      gtk_box_append (self->body, self->channels_panel);
+      strobe_pane_mark (self->channels_panel);
       self->live_bar = strobe_live_bar_new (self->document);
-      gtk_box_append (GTK_BOX (page), self->live_bar);
-      strobe_overview_view_set_document (self->overview, self->document);
-      gtk_stack_set_visible_child_name (self->stack, "overview");
+      gtk_widget_set_parent (self->live_bar, GTK_WIDGET (self));
+      strobe_view_state_set_follow_live (self->state, TRUE);
     }
+  update_page (self);
+}
+
+static void
+strobe_document_view_map (GtkWidget *widget)
+{
+  GTK_WIDGET_CLASS (strobe_document_view_parent_class)->map (widget);
+  show_pending_error (STROBE_DOCUMENT_VIEW (widget));
 }
 
 static void
@@ -174,6 +274,7 @@ strobe_document_view_dispose (GObject *object)
   StrobeDocumentView *self = STROBE_DOCUMENT_VIEW (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_DOCUMENT_VIEW);
+  g_clear_pointer (&self->live_bar, gtk_widget_unparent);
   /* The template's unnamed children too. */
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
@@ -187,6 +288,8 @@ strobe_document_view_finalize (GObject *object)
   StrobeDocumentView *self = STROBE_DOCUMENT_VIEW (object);
 
   g_clear_object (&self->document);
+  g_clear_object (&self->state);
+  g_clear_error (&self->pending_error);
 
   G_OBJECT_CLASS (strobe_document_view_parent_class)->finalize (object);
 }
@@ -221,6 +324,39 @@ strobe_document_view_set_property (GObject      *object,
     }
 }
 
+/* Alt+1…9: the views in order. */
+static void
+show_view_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  StrobeDocumentView *self = STROBE_DOCUMENT_VIEW (widget);
+  int index = g_variant_get_int32 (parameter);
+  int i = 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->views)); child != NULL;
+       child = gtk_widget_get_next_sibling (child), i++)
+    if (i == index)
+      {
+        gtk_stack_set_visible_child (self->views, child);
+        strobe_view_focus_default (STROBE_VIEW (child));
+        return;
+      }
+}
+
+/* Ctrl+F anywhere on the page: the visible view's own "view.find". */
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  StrobeDocumentView *self = STROBE_DOCUMENT_VIEW (widget);
+  GtkWidget *view = gtk_stack_get_visible_child (self->views);
+
+  if (view != NULL)
+    gtk_widget_activate_action (view, "view.find", NULL);
+}
+
 static void
 strobe_document_view_class_init (StrobeDocumentViewClass *klass)
 {
@@ -232,30 +368,54 @@ strobe_document_view_class_init (StrobeDocumentViewClass *klass)
   object_class->finalize = strobe_document_view_finalize;
   object_class->get_property = strobe_document_view_get_property;
   object_class->set_property = strobe_document_view_set_property;
+  widget_class->map = strobe_document_view_map;
 
   properties[PROP_DOCUMENT] =
     g_param_spec_object ("document", NULL, NULL, STROBE_TYPE_DOCUMENT,
                          G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  g_type_ensure (STROBE_TYPE_OVERVIEW_VIEW);
+  /**
+   * StrobeDocumentView::close:
+   *
+   * The user asked to close this trace's tab (from the page of a trace that could not
+   * be read).
+   */
+  signals[CLOSE] = g_signal_new ("close", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                 0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/document/strobe-document-view.ui");
-  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, stack);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, notice_bar);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, notice_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, pages);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, loading_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, cancel_button);
-  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, notice_bar);
-  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, notice_label);
-  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, overview_box);
-  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, overview);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, header);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, switcher);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, load_box);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, load_progress);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, load_cancel);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, body);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, views);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, failed_title);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, failed_label);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, close_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, visible_view_cb);
+
+  gtk_widget_class_install_action (widget_class, "document.show-view", "i", show_view_action);
+  for (int i = 0; i < 9; i++)
+    gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK,
+                                         "document.show-view", "i", i);
+  gtk_widget_class_install_action (widget_class, "document.find", NULL, find_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "document.find", NULL);
 }
 
 static void
 strobe_document_view_init (StrobeDocumentView *self)
 {
+  self->state = strobe_view_state_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
 }
 
@@ -281,11 +441,35 @@ strobe_document_view_get_document (StrobeDocumentView *self)
   return self->document;
 }
 
-void
-strobe_document_view_focus_search (StrobeDocumentView *self)
+StrobeViewState *
+strobe_document_view_get_state (StrobeDocumentView *self)
 {
-  g_return_if_fail (STROBE_IS_DOCUMENT_VIEW (self));
+  g_return_val_if_fail (STROBE_IS_DOCUMENT_VIEW (self), NULL);
+  return self->state;
+}
 
-  if (g_strcmp0 (gtk_stack_get_visible_child_name (self->stack), "overview") == 0)
-    strobe_overview_view_focus_search (self->overview);
+StrobeView *
+strobe_document_view_get_view (StrobeDocumentView *self,
+                               const char         *page_name)
+{
+  GtkWidget *child;
+
+  g_return_val_if_fail (STROBE_IS_DOCUMENT_VIEW (self), NULL);
+  g_return_val_if_fail (page_name != NULL, NULL);
+
+  child = gtk_stack_get_child_by_name (self->views, page_name);
+  return child ? STROBE_VIEW (child) : NULL;
+}
+
+gboolean
+strobe_document_view_show_view (StrobeDocumentView *self,
+                                const char         *page_name)
+{
+  StrobeView *view = strobe_document_view_get_view (self, page_name);
+
+  if (view == NULL)
+    return FALSE;
+  gtk_stack_set_visible_child (self->views, GTK_WIDGET (view));
+  strobe_view_focus_default (view);
+  return TRUE;
 }

@@ -1,6 +1,7 @@
-/* strobe-document-view.h — the page of one open trace: loading progress with Cancel, a
- * notice when only part of it could be read, then its views (the overview for now); a live
- * trace also gets its channels panel and a status bar.
+/* strobe-document-view.h — the page of one open trace: while it loads, progress with
+ * Cancel; then every registered view (strobe-view.h) in a stack sharing one view state, a
+ * notice when only part of the trace could be read, and for a live trace its channels
+ * panel and status bar.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -9,18 +10,24 @@
 #include <gtk/gtk.h>
 
 #include "strobe-document.h"
+#include "strobe-view.h"
 
 G_BEGIN_DECLS
 
 #define STROBE_TYPE_DOCUMENT_VIEW (strobe_document_view_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeDocumentView, strobe_document_view, STROBE, DOCUMENT_VIEW, GtkWidget)
 
-/* Starts loading @document (which must be new); errors are shown in a dialog over the
- * window the view is in by then. */
-GtkWidget      *strobe_document_view_new           (StrobeDocument     *document);
-StrobeDocument *strobe_document_view_get_document  (StrobeDocumentView *self);
-void            strobe_document_view_focus_search  (StrobeDocumentView *self);
-/* The channels panel of a live trace; NULL for a saved one. */
-GtkWidget      *strobe_document_view_get_channels_panel (StrobeDocumentView *self);
+/* Starts loading @document. */
+GtkWidget       *strobe_document_view_new                (StrobeDocument     *document);
+StrobeDocument  *strobe_document_view_get_document       (StrobeDocumentView *self);
+StrobeViewState *strobe_document_view_get_state          (StrobeDocumentView *self);
+/* The view whose page is named @page_name ("overview", "timeline"…), or NULL. */
+StrobeView      *strobe_document_view_get_view           (StrobeDocumentView *self,
+                                                          const char         *page_name);
+/* Shows the view named @page_name and moves the focus into it; FALSE when there is none. */
+gboolean         strobe_document_view_show_view          (StrobeDocumentView *self,
+                                                          const char         *page_name);
+/* The live trace's channels panel; NULL for a saved trace. */
+GtkWidget       *strobe_document_view_get_channels_panel (StrobeDocumentView *self);
 
 G_END_DECLS

@@ -276,16 +276,14 @@ sort_rows (GtkListBoxRow *a,
 static void
 update (StrobeChannelsPanel *self)
 {
-  StrobeInfoAnalyzer *info = strobe_document_lock_info (self->document);
+  g_autoptr(GPtrArray) channels = strobe_info_analyzer_dup_channels (strobe_document_get_info (self->document));
 
-  if (info != NULL)
     {
-      GPtrArray *channels = strobe_info_analyzer_get_channels (info);
-
       for (guint i = 0; i < channels->len; i++)
         {
           const StrobeInfoChannel *c = g_ptr_array_index (channels, i);
           Channel *channel = g_hash_table_lookup (self->channels, GUINT_TO_POINTER (c->id));
+          gboolean changed;
 
           if (c->name == NULL)
             continue;   /* a toggle before its announce: wait for the name */
@@ -294,11 +292,13 @@ update (StrobeChannelsPanel *self)
               add_channel (self, c);
               continue;
             }
+          /* Touch a switch only when the program's state changed: setting it again would
+           * cut short a flip the user just made (its animation runs before "state-set"). */
+          changed = c->enabled != channel->reported;
           channel->reported = c->enabled;
-          if (!channel->pending || c->enabled == channel->requested)
+          if (channel->pending ? c->enabled == channel->requested : changed)
             channel_show (channel, c->enabled);
         }
-      strobe_document_unlock_info (self->document);
     }
   gtk_widget_set_visible (GTK_WIDGET (self->empty_label), g_hash_table_size (self->channels) == 0);
 
@@ -452,7 +452,7 @@ strobe_channels_panel_new (StrobeDocument *document)
   find_target (self);
   if (self->client == NULL && strobe_document_is_live (document))
     set_unusable (self, _("The program’s control server is not known: its channels cannot be changed from here."));
-  g_signal_connect_object (document, "updated", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (document, "changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (document, "notify::status", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
   update (self);
   return GTK_WIDGET (self);

@@ -158,7 +158,7 @@ strobe_live_bar_new (StrobeDocument *document)
 
   self = g_object_new (STROBE_TYPE_LIVE_BAR, NULL);
   self->document = g_object_ref (document);
-  g_signal_connect_object (document, "updated", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (document, "changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (document, "notify::status", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
   update (self);
   return GTK_WIDGET (self);

@@ -1,5 +1,8 @@
 /* strobe-overview-view.c
  *
+ * Every label is made once and updated in place: a live trace refreshes this page several
+ * times a second, and rebuilding it would move the keyboard focus and the scroll position.
+ *
  * SPDX-License-Identifier: MIT
  */
 #include "config.h"
@@ -8,13 +11,46 @@
 
 #include "strobe-format.h"
 #include "strobe-info-row.h"
-#include "strobe-metadata.h"
 #include "strobe-overview-view.h"
 #include "strobe-table.h"
 
+typedef enum
+{
+  ROW_PROGRAM,
+  ROW_COMMAND_LINE,
+  ROW_PROCESS_ID,
+  ROW_STARTED,
+  ROW_DURATION,
+  ROW_STATUS,
+  ROW_CLOCK,
+  ROW_SIZE,
+  ROW_EVENTS,
+  ROW_PACKETS,
+  ROW_GAPS,
+  ROW_LATE,
+  N_SUMMARY_ROWS
+} SummaryRow;
+
+typedef enum
+{
+  STAT_EMITTED,
+  STAT_DROPPED,
+  STAT_BYTES_EMITTED,
+  STAT_BYTES_SENT,
+  STAT_BUFFER_MEMORY,
+  N_STAT_ROWS
+} StatRow;
+
+/* One row of the threads table: the thread table's entry and its event count. */
+typedef struct
+{
+  StrobeThreadInfo info;
+  guint64          events;
+} ThreadRow;
+
 struct _StrobeOverviewView
 {
-  GtkWidget        parent_instance;
+  StrobeView       parent_instance;
 
   GtkLabel        *program_label;
   GtkLabel        *status_label;
@@ -22,6 +58,7 @@ struct _StrobeOverviewView
   GtkLabel        *dropped_label;
   GtkGrid         *summary_grid;
   GtkGrid         *stats_grid;
+  GtkLabel        *stats_missing_label;
   GtkStack        *tables_stack;
   GtkStackPage    *event_types_page;
   GtkStackPage    *threads_page;
@@ -32,14 +69,17 @@ struct _StrobeOverviewView
   GtkColumnView   *channels_view;
 
   GtkStringFilter *event_types_filter;
+  GtkWidget       *summary_keys[N_SUMMARY_ROWS];
+  GtkLabel        *summary[N_SUMMARY_ROWS];
+  GtkWidget       *stat_keys[N_STAT_ROWS];
+  GtkLabel        *stats[N_STAT_ROWS];
 
-  StrobeDocument  *document;
   GListStore      *event_types_list;
   GListStore      *threads_list;
   GListStore      *channels_list;
 };
 
-G_DEFINE_FINAL_TYPE (StrobeOverviewView, strobe_overview_view, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (StrobeOverviewView, strobe_overview_view, STROBE_TYPE_VIEW)
 
 #define ROW(item, type) ((const type *) strobe_info_row_get_data (STROBE_INFO_ROW (item)))
 
@@ -76,26 +116,48 @@ static const StrobeTableColumn event_type_columns[] = {
 
 /* ---- threads ------------------------------------------------------------------------ */
 
-static char *th_id (gpointer i) { return g_strdup_printf ("%u", ROW (i, StrobeInfoThread)->id); }
-static char *th_name (gpointer i) { const char *n = ROW (i, StrobeInfoThread)->name; return g_strdup (n ? n : _("(unnamed)")); }
-static char *th_system_id (gpointer i) { return g_strdup_printf ("%" G_GUINT64_FORMAT, ROW (i, StrobeInfoThread)->system_id); }
-static char *th_group (gpointer i) { const char *g = ROW (i, StrobeInfoThread)->group; return g_strdup (g && *g ? g : "—"); }
-static char *th_events (gpointer i) { return strobe_format_count (ROW (i, StrobeInfoThread)->events); }
-static char *th_state (gpointer i) { return g_strdup (ROW (i, StrobeInfoThread)->ended ? C_("thread", "ended") : C_("thread", "running")); }
-static int th_cmp_id (gpointer a, gpointer b) { return strobe_table_compare_u64 (ROW (a, StrobeInfoThread)->id, ROW (b, StrobeInfoThread)->id); }
-static int th_cmp_name (gpointer a, gpointer b) { return strobe_table_compare_str (ROW (a, StrobeInfoThread)->name, ROW (b, StrobeInfoThread)->name); }
-static int th_cmp_system_id (gpointer a, gpointer b) { return strobe_table_compare_u64 (ROW (a, StrobeInfoThread)->system_id, ROW (b, StrobeInfoThread)->system_id); }
-static int th_cmp_group (gpointer a, gpointer b) { return strobe_table_compare_str (ROW (a, StrobeInfoThread)->group, ROW (b, StrobeInfoThread)->group); }
-static int th_cmp_events (gpointer a, gpointer b) { return strobe_table_compare_u64 (ROW (a, StrobeInfoThread)->events, ROW (b, StrobeInfoThread)->events); }
-static int th_cmp_state (gpointer a, gpointer b) { return strobe_table_compare_u64 (ROW (a, StrobeInfoThread)->ended, ROW (b, StrobeInfoThread)->ended); }
+static gpointer
+thread_row_copy (gpointer src)
+{
+  const ThreadRow *from = src;
+  ThreadRow *row = g_memdup2 (from, sizeof *row);
+
+  row->info.name = g_strdup (from->info.name);
+  row->info.group = g_strdup (from->info.group);
+  return row;
+}
+
+static void
+thread_row_free (gpointer data)
+{
+  ThreadRow *row = data;
+
+  strobe_thread_info_clear (&row->info);
+  g_free (row);
+}
+
+#define TH(i) (&ROW (i, ThreadRow)->info)
+
+static char *th_id (gpointer i) { return g_strdup_printf ("%u", TH (i)->id); }
+static char *th_name (gpointer i) { return g_strdup (*TH (i)->name ? TH (i)->name : _("(unnamed)")); }
+static char *th_system_id (gpointer i) { return g_strdup_printf ("%" G_GUINT64_FORMAT, TH (i)->system_id); }
+static char *th_group (gpointer i) { return g_strdup (*TH (i)->group ? TH (i)->group : "—"); }
+static char *th_events (gpointer i) { return strobe_format_count (ROW (i, ThreadRow)->events); }
+static char *th_state (gpointer i) { return g_strdup (strobe_thread_state_to_string (TH (i)->state)); }
+static int th_cmp_id (gpointer a, gpointer b) { return strobe_table_compare_u64 (TH (a)->id, TH (b)->id); }
+static int th_cmp_name (gpointer a, gpointer b) { return strobe_table_compare_str (TH (a)->name, TH (b)->name); }
+static int th_cmp_system_id (gpointer a, gpointer b) { return strobe_table_compare_u64 (TH (a)->system_id, TH (b)->system_id); }
+static int th_cmp_group (gpointer a, gpointer b) { return strobe_table_compare_str (TH (a)->group, TH (b)->group); }
+static int th_cmp_events (gpointer a, gpointer b) { return strobe_table_compare_u64 (ROW (a, ThreadRow)->events, ROW (b, ThreadRow)->events); }
+static int th_cmp_state (gpointer a, gpointer b) { return strobe_table_compare_u64 (TH (a)->state, TH (b)->state); }
 
 static const StrobeTableColumn thread_columns[] = {
-  { N_("ID"), th_id, th_cmp_id, 5, TRUE, FALSE },
   { N_("Name"), th_name, th_cmp_name, 20, FALSE, TRUE },
+  { N_("ID"), th_id, th_cmp_id, 5, TRUE, FALSE },
   { N_("System ID"), th_system_id, th_cmp_system_id, 10, TRUE, FALSE },
   { N_("Group"), th_group, th_cmp_group, 10, FALSE, FALSE },
   { N_("Events"), th_events, th_cmp_events, 12, TRUE, FALSE },
-  { N_("State"), th_state, th_cmp_state, 8, FALSE, FALSE },
+  { N_("State"), th_state, th_cmp_state, 14, FALSE, FALSE },
 };
 
 /* ---- channels ------------------------------------------------------------------------ */
@@ -133,15 +195,17 @@ event_types_search_changed_cb (StrobeOverviewView *self,
                                 gtk_editable_get_text (GTK_EDITABLE (entry)));
 }
 
-/* A "key  value" row; the value is labelled by the key for screen readers. */
+/* A "key  value" row, made once. The value is labelled by its key for screen readers;
+ * it can be selected with the mouse but is not a Tab stop. */
 static GtkLabel *
-add_row (GtkGrid    *grid,
-         int         row,
-         const char *key,
-         const char *value)
+make_row (GtkGrid     *grid,
+          int          row,
+          const char  *key,
+          const char  *tooltip,
+          GtkWidget  **key_out)
 {
   GtkWidget *key_label = gtk_label_new (key);
-  GtkWidget *value_label = gtk_label_new (value);
+  GtkWidget *value_label = gtk_label_new (NULL);
 
   gtk_label_set_xalign (GTK_LABEL (key_label), 0.0f);
   gtk_label_set_yalign (GTK_LABEL (key_label), 0.0f);
@@ -150,37 +214,60 @@ add_row (GtkGrid    *grid,
   gtk_label_set_wrap (GTK_LABEL (value_label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
   gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
+  gtk_widget_set_focusable (value_label, FALSE);
   gtk_widget_set_hexpand (value_label, TRUE);
+  if (tooltip)
+    {
+      gtk_widget_set_tooltip_text (key_label, tooltip);
+      gtk_widget_set_tooltip_text (value_label, tooltip);
+    }
   gtk_accessible_update_relation (GTK_ACCESSIBLE (value_label),
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, key_label, NULL,
                                   -1);
   gtk_grid_attach (grid, key_label, 0, row, 1, 1);
   gtk_grid_attach (grid, value_label, 1, row, 1, 1);
+  *key_out = key_label;
   return GTK_LABEL (value_label);
 }
 
 static void
-add_count_row (GtkGrid    *grid,
-               int         row,
-               const char *key,
-               guint64     value)
+show_row (GtkWidget *key, GtkLabel *value, const char *text)
 {
-  g_autofree char *text = strobe_format_count (value);
+  gtk_widget_set_visible (key, text != NULL);
+  gtk_widget_set_visible (GTK_WIDGET (value), text != NULL);
+  if (text != NULL && g_strcmp0 (gtk_label_get_text (value), text) != 0)
+    gtk_label_set_text (value, text);
+}
 
-  add_row (grid, row, key, text);
+static void
+set_summary (StrobeOverviewView *self, SummaryRow row, const char *text)
+{
+  show_row (self->summary_keys[row], self->summary[row], text);
+}
+
+static void
+set_summary_count (StrobeOverviewView *self, SummaryRow row, guint64 n)
+{
+  g_autofree char *text = strobe_format_count (n);
+
+  set_summary (self, row, text);
+}
+
+static void
+set_stat (StrobeOverviewView *self, StatRow row, char *text /* owned */)
+{
+  show_row (self->stat_keys[row], self->stats[row], text);
+  g_free (text);
 }
 
 static void
 set_status (StrobeOverviewView *self,
             StrobeDocument     *document)
 {
+  static const char *const classes[] = { "success", "warning", "error", "live" };
   const char *text = NULL;
   const char *css = NULL;
 
-  gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "success");
-  gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "warning");
-  gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "error");
-  gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "live");
   switch (strobe_document_get_status (document))
     {
     case STROBE_DOCUMENT_STATUS_LIVE:      text = _("Live"); css = "live"; break;
@@ -194,6 +281,9 @@ set_status (StrobeOverviewView *self,
     default:                               text = _("Loading"); break;
     }
   gtk_label_set_text (self->status_label, text);
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    if (g_strcmp0 (classes[i], css) != 0)
+      gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), classes[i]);
   if (css)
     gtk_widget_add_css_class (GTK_WIDGET (self->status_label), css);
 }
@@ -223,23 +313,16 @@ status_description (StrobeDocument *document)
 }
 
 static void
-clear_grid (GtkGrid *grid)
-{
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (grid))) != NULL;)
-    gtk_grid_remove (grid, child);
-}
-
-static void
 fill_summary (StrobeOverviewView *self,
-              StrobeDocument     *document,
-              StrobeInfoAnalyzer *info)
+              StrobeDocument     *document)
 {
-  const StrobeWireMetadata *meta = strobe_info_analyzer_get_metadata (info);
+  const StrobeWireMetadata *meta = strobe_document_get_metadata (document);
   StrobeDecoderStats dstats;
+  StrobeTraceClock clock;
   guint64 first, last;
-  int row = 0;
 
   strobe_document_get_decoder_stats (document, &dstats);
+  strobe_document_get_clock (document, &clock);
 
   if (meta != NULL)
     {
@@ -248,84 +331,88 @@ fill_summary (StrobeOverviewView *self,
       g_autofree char *pid = g_strdup_printf ("%u", meta->process_id);
       g_autofree char *start = strobe_format_wall_time (meta->start_time_ns);
       g_autofree char *duration = NULL;
-      g_autofree char *clock = NULL;
+      g_autofree char *clock_text = NULL;
       g_autofree char *frequency = strobe_format_count (meta->clock_frequency);
 
-      if (strobe_info_analyzer_get_time_range (info, &first, &last) && meta->clock_frequency)
-        duration = strobe_format_duration_s ((double) (last - first) / (double) meta->clock_frequency);
+      if (strobe_document_get_extent (document, &first, &last))
+        duration = strobe_format_duration_s (strobe_trace_clock_duration (&clock, last - first));
       else
         duration = g_strdup (_("unknown (no timestamps)"));
-      /* Translators: clock frequency in Hz, then the clock's kind */
-      clock = g_strdup_printf (_("%s Hz (%s)"), frequency, strobe_metadata_clock_source_name (meta->clock_source));
+      if (clock.frequency_valid)
+        /* Translators: clock frequency in Hz, then the clock's kind */
+        clock_text = g_strdup_printf (_("%s Hz (%s)"), frequency, strobe_metadata_clock_source_name (meta->clock_source));
+      else
+        /* Translators: an unusable clock frequency in Hz, then the clock's kind */
+        clock_text = g_strdup_printf (_("%s Hz (%s) — not a usable frequency: times assume 1 GHz"),
+                                      frequency, strobe_metadata_clock_source_name (meta->clock_source));
 
-      gtk_label_set_text (self->program_label, program);
-      add_row (self->summary_grid, row++, _("Program"), program);
-      add_row (self->summary_grid, row++, _("Command line"), *cmdline ? cmdline : "—");
-      add_row (self->summary_grid, row++, _("Process ID"), pid);
-      add_row (self->summary_grid, row++, _("Started"), start);
-      add_row (self->summary_grid, row++, _("Duration"), duration);
-      add_row (self->summary_grid, row++, _("Status"), status_description (document));
-      add_row (self->summary_grid, row++, _("Clock"), clock);
+      if (g_strcmp0 (gtk_label_get_text (self->program_label), program) != 0)
+        gtk_label_set_text (self->program_label, program);
+      set_summary (self, ROW_PROGRAM, program);
+      set_summary (self, ROW_COMMAND_LINE, *cmdline ? cmdline : "—");
+      set_summary (self, ROW_PROCESS_ID, pid);
+      set_summary (self, ROW_STARTED, start);
+      set_summary (self, ROW_DURATION, duration);
+      set_summary (self, ROW_CLOCK, clock_text);
     }
   else
     {
       gtk_label_set_text (self->program_label, strobe_document_get_title (document));
-      add_row (self->summary_grid, row++, _("Status"), status_description (document));
+      for (SummaryRow r = ROW_PROGRAM; r <= ROW_CLOCK; r++)
+        if (r != ROW_STATUS)
+          set_summary (self, r, NULL);
     }
+  set_summary (self, ROW_STATUS, status_description (document));
 
   {
     g_autofree char *size = strobe_format_size (strobe_document_get_bytes_read (document));
 
-    add_row (self->summary_grid, row++, _("Size read"), size);
+    set_summary (self, ROW_SIZE, size);
   }
-  add_count_row (self->summary_grid, row++, _("Events"), strobe_info_analyzer_get_event_count (info));
-  add_count_row (self->summary_grid, row++, _("Packets"), dstats.packets);
+  set_summary_count (self, ROW_EVENTS, strobe_info_analyzer_get_event_count (strobe_document_get_info (document)));
+  set_summary_count (self, ROW_PACKETS, dstats.packets);
   if (dstats.gaps || dstats.late_events)
     {
-      add_count_row (self->summary_grid, row++, _("Ordering gaps"), dstats.gaps);
-      add_count_row (self->summary_grid, row++, _("Late events"), dstats.late_events);
+      set_summary_count (self, ROW_GAPS, dstats.gaps);
+      set_summary_count (self, ROW_LATE, dstats.late_events);
+    }
+  else
+    {
+      set_summary (self, ROW_GAPS, NULL);
+      set_summary (self, ROW_LATE, NULL);
     }
 }
 
 static void
 fill_stats (StrobeOverviewView *self,
-            StrobeInfoAnalyzer *info)
+            StrobeDocument     *document)
 {
-  const StrobeInfoStats *stats = strobe_info_analyzer_get_stats (info);
-  int row = 0;
+  StrobeInfoStats stats;
 
-  gtk_widget_set_visible (self->dropped_box, FALSE);
+  strobe_info_analyzer_get_stats (strobe_document_get_info (document), &stats);
+  gtk_widget_set_visible (GTK_WIDGET (self->stats_missing_label), !stats.valid);
+  gtk_widget_set_visible (GTK_WIDGET (self->stats_grid), stats.valid);
+  gtk_widget_set_visible (self->dropped_box, stats.valid && stats.events_dropped > 0);
+  if (!stats.valid)
+    return;
 
-  if (!stats->valid)
+  set_stat (self, STAT_EMITTED, strobe_format_count (stats.events_emitted));
+  set_stat (self, STAT_DROPPED, strobe_format_count (stats.events_dropped));
+  set_stat (self, STAT_BYTES_EMITTED, strobe_format_size (stats.bytes_emitted));
+  set_stat (self, STAT_BYTES_SENT, strobe_format_size (stats.bytes_sent));
+  set_stat (self, STAT_BUFFER_MEMORY, strobe_format_size (stats.buffer_memory));
+
+  if (stats.events_dropped > 0)
     {
-      add_row (self->stats_grid, 0, _("Dropped events"), _("unknown: the trace has no runtime statistics"));
-      return;
-    }
-
-  add_count_row (self->stats_grid, row++, _("Events emitted"), stats->events_emitted);
-  add_count_row (self->stats_grid, row++, _("Dropped events"), stats->events_dropped);
-  {
-    g_autofree char *emitted = strobe_format_size (stats->bytes_emitted);
-    g_autofree char *sent = strobe_format_size (stats->bytes_sent);
-    g_autofree char *memory = strobe_format_size (stats->buffer_memory);
-
-    add_row (self->stats_grid, row++, _("Bytes emitted"), emitted);
-    add_row (self->stats_grid, row++, _("Bytes sent"), sent);
-    add_row (self->stats_grid, row++, _("Buffer memory"), memory);
-  }
-
-  if (stats->events_dropped > 0)
-    {
-      g_autofree char *count = strobe_format_count (stats->events_dropped);
+      g_autofree char *count = strobe_format_count (stats.events_dropped);
       g_autofree char *text =
         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                       "%s event was dropped by the runtime: this trace is incomplete.",
                                       "%s events were dropped by the runtime: this trace is incomplete.",
-                                      (gulong) MIN (stats->events_dropped, G_MAXULONG)),
+                                      (gulong) MIN (stats.events_dropped, G_MAXULONG)),
                          count);
 
       gtk_label_set_text (self->dropped_label, text);
-      gtk_widget_set_visible (self->dropped_box, TRUE);
     }
 }
 
@@ -334,67 +421,66 @@ set_page_title (GtkStackPage *page,
                 const char   *title,
                 guint         count)
 {
-  /* Translators: a tab title and the number of rows in it, e.g. "Threads (2)" */
+  /* Translators: a tab title (with its mnemonic) and the number of rows in it, e.g. "_Threads (2)" */
   g_autofree char *text = g_strdup_printf (_("%s (%u)"), title, count);
 
-  gtk_stack_page_set_title (page, text);
+  if (g_strcmp0 (gtk_stack_page_get_title (page), text) != 0)
+    gtk_stack_page_set_title (page, text);
 }
 
 static void
-refresh (StrobeOverviewView *self)
+strobe_overview_view_document_changed (StrobeView            *view,
+                                       StrobeDocumentChanges  changes)
 {
-  StrobeDocument *document = self->document;
-  StrobeInfoAnalyzer *info = strobe_document_lock_info (document);
+  StrobeOverviewView *self = STROBE_OVERVIEW_VIEW (view);
+  StrobeDocument *document = strobe_view_get_document (view);
+  StrobeInfoAnalyzer *info = strobe_document_get_info (document);
 
   set_status (self, document);
-  if (info == NULL)
-    return;
+  fill_summary (self, document);
+  fill_stats (self, document);
 
-  clear_grid (self->summary_grid);
-  clear_grid (self->stats_grid);
-  fill_summary (self, document, info);
-  fill_stats (self, info);
+  if (changes & STROBE_DOCUMENT_CHANGED_INFO)
+    {
+      g_autoptr(GPtrArray) types = strobe_info_analyzer_dup_event_types (info);
+      g_autoptr(GPtrArray) channels = strobe_info_analyzer_dup_channels (info);
 
-  strobe_info_row_list_update (self->event_types_list, strobe_info_analyzer_get_event_types (info),
-                               strobe_info_event_type_copy, strobe_info_event_type_free);
-  strobe_info_row_list_update (self->threads_list, strobe_info_analyzer_get_threads (info),
-                               strobe_info_thread_copy, strobe_info_thread_free);
-  strobe_info_row_list_update (self->channels_list, strobe_info_analyzer_get_channels (info),
-                               strobe_info_channel_copy, strobe_info_channel_free);
-  strobe_document_unlock_info (document);
+      strobe_info_row_list_update (self->event_types_list, types,
+                                   strobe_info_event_type_copy, strobe_info_event_type_free);
+      strobe_info_row_list_update (self->channels_list, channels,
+                                   strobe_info_channel_copy, strobe_info_channel_free);
+    }
+  if (changes & (STROBE_DOCUMENT_CHANGED_THREADS | STROBE_DOCUMENT_CHANGED_INFO))
+    {
+      g_autoptr(GArray) threads = strobe_threads_model_get_threads (strobe_document_get_threads (document));
+      g_autoptr(GPtrArray) rows = g_ptr_array_new_with_free_func (g_free);
 
-  set_page_title (self->event_types_page, _("Event Types"),
+      /* Shallow rows: the list copies them (strings included) while @threads lives. */
+      for (guint i = 0; i < threads->len; i++)
+        {
+          ThreadRow *row = g_new0 (ThreadRow, 1);
+
+          row->info = g_array_index (threads, StrobeThreadInfo, i);
+          row->events = strobe_info_analyzer_get_thread_events (info, row->info.id);
+          g_ptr_array_add (rows, row);
+        }
+      strobe_info_row_list_update (self->threads_list, rows, thread_row_copy, thread_row_free);
+    }
+
+  set_page_title (self->event_types_page, _("_Event Types"),
                   g_list_model_get_n_items (G_LIST_MODEL (self->event_types_list)));
-  set_page_title (self->threads_page, _("Threads"),
+  set_page_title (self->threads_page, _("T_hreads"),
                   g_list_model_get_n_items (G_LIST_MODEL (self->threads_list)));
-  set_page_title (self->channels_page, _("Channels"),
+  set_page_title (self->channels_page, _("Channe_ls"),
                   g_list_model_get_n_items (G_LIST_MODEL (self->channels_list)));
 }
 
-void
-strobe_overview_view_set_document (StrobeOverviewView *self,
-                                   StrobeDocument     *document)
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
 {
-  g_return_if_fail (STROBE_IS_OVERVIEW_VIEW (self));
-  g_return_if_fail (STROBE_IS_DOCUMENT (document));
-  g_return_if_fail (strobe_document_is_loaded (document) || strobe_document_is_live (document));
-
-  if (self->document != document)
-    {
-      if (self->document != NULL)
-        g_signal_handlers_disconnect_by_data (self->document, self);
-      g_set_object (&self->document, document);
-      /* A live trace grows, and one that was live ends: follow both. */
-      g_signal_connect_object (document, "updated", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
-      g_signal_connect_object (document, "notify::status", G_CALLBACK (refresh), self, G_CONNECT_SWAPPED);
-    }
-  refresh (self);
-}
-
-void
-strobe_overview_view_focus_search (StrobeOverviewView *self)
-{
-  g_return_if_fail (STROBE_IS_OVERVIEW_VIEW (self));
+  StrobeOverviewView *self = STROBE_OVERVIEW_VIEW (widget);
 
   gtk_stack_set_visible_child_name (self->tables_stack, "event-types");
   gtk_widget_grab_focus (GTK_WIDGET (self->event_types_search));
@@ -406,13 +492,7 @@ strobe_overview_view_dispose (GObject *object)
   StrobeOverviewView *self = STROBE_OVERVIEW_VIEW (object);
 
   gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_OVERVIEW_VIEW);
-  /* The template's unnamed children too. */
-  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
-    gtk_widget_unparent (child);
   g_clear_object (&self->event_types_filter);
-  if (self->document != NULL)
-    g_signal_handlers_disconnect_by_data (self->document, self);
-  g_clear_object (&self->document);
   g_clear_object (&self->event_types_list);
   g_clear_object (&self->threads_list);
   g_clear_object (&self->channels_list);
@@ -425,8 +505,11 @@ strobe_overview_view_class_init (StrobeOverviewViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  StrobeViewClass *view_class = STROBE_VIEW_CLASS (klass);
 
   object_class->dispose = strobe_overview_view_dispose;
+  view_class->document_changed = strobe_overview_view_document_changed;
+  strobe_view_class_set_page (view_class, "overview", N_("Overview"), "dialog-information-symbolic", 0);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/overview/strobe-overview-view.ui");
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, program_label);
@@ -435,6 +518,7 @@ strobe_overview_view_class_init (StrobeOverviewViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, dropped_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, summary_grid);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, stats_grid);
+  gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, stats_missing_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, tables_stack);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, event_types_page);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, threads_page);
@@ -444,6 +528,8 @@ strobe_overview_view_class_init (StrobeOverviewViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, threads_view);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, channels_view);
   gtk_widget_class_bind_template_callback (widget_class, event_types_search_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "view.find", NULL, find_action);
 }
 
 static void
@@ -452,6 +538,36 @@ strobe_overview_view_init (StrobeOverviewView *self)
   GtkExpression *expression;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->summary[ROW_PROGRAM] = make_row (self->summary_grid, ROW_PROGRAM, _("Program"), NULL, &self->summary_keys[ROW_PROGRAM]);
+  self->summary[ROW_COMMAND_LINE] = make_row (self->summary_grid, ROW_COMMAND_LINE, _("Command line"), NULL, &self->summary_keys[ROW_COMMAND_LINE]);
+  self->summary[ROW_PROCESS_ID] = make_row (self->summary_grid, ROW_PROCESS_ID, _("Process ID"), NULL, &self->summary_keys[ROW_PROCESS_ID]);
+  self->summary[ROW_STARTED] = make_row (self->summary_grid, ROW_STARTED, _("Started"), NULL, &self->summary_keys[ROW_STARTED]);
+  self->summary[ROW_DURATION] = make_row (self->summary_grid, ROW_DURATION, _("Duration"),
+                                          _("From the first to the last event of the trace"), &self->summary_keys[ROW_DURATION]);
+  self->summary[ROW_STATUS] = make_row (self->summary_grid, ROW_STATUS, _("Status"), NULL, &self->summary_keys[ROW_STATUS]);
+  self->summary[ROW_CLOCK] = make_row (self->summary_grid, ROW_CLOCK, _("Clock"), NULL, &self->summary_keys[ROW_CLOCK]);
+  self->summary[ROW_SIZE] = make_row (self->summary_grid, ROW_SIZE, _("Size read"), NULL, &self->summary_keys[ROW_SIZE]);
+  self->summary[ROW_EVENTS] = make_row (self->summary_grid, ROW_EVENTS, _("Events decoded"),
+                                        _("Every event read from the trace, including the definitions, names and call stacks the runtime sends besides what the program emitted"),
+                                        &self->summary_keys[ROW_EVENTS]);
+  self->summary[ROW_PACKETS] = make_row (self->summary_grid, ROW_PACKETS, _("Packets"), NULL, &self->summary_keys[ROW_PACKETS]);
+  self->summary[ROW_GAPS] = make_row (self->summary_grid, ROW_GAPS, _("Ordering gaps"),
+                                      _("Serial numbers that never arrived: events from before a late connect, or lost"),
+                                      &self->summary_keys[ROW_GAPS]);
+  self->summary[ROW_LATE] = make_row (self->summary_grid, ROW_LATE, _("Late events"),
+                                      _("Events that arrived after their place in the order had been given up"),
+                                      &self->summary_keys[ROW_LATE]);
+  self->stats[STAT_EMITTED] = make_row (self->stats_grid, STAT_EMITTED, _("Events emitted"),
+                                        _("Events the program's instrumentation emitted, as the runtime counted them; records the runtime adds itself (definitions, call stacks) are not counted"),
+                                        &self->stat_keys[STAT_EMITTED]);
+  self->stats[STAT_DROPPED] = make_row (self->stats_grid, STAT_DROPPED, _("Dropped events"),
+                                        _("Events the runtime could not send because its buffers were full"),
+                                        &self->stat_keys[STAT_DROPPED]);
+  self->stats[STAT_BYTES_EMITTED] = make_row (self->stats_grid, STAT_BYTES_EMITTED, _("Bytes emitted"), NULL, &self->stat_keys[STAT_BYTES_EMITTED]);
+  self->stats[STAT_BYTES_SENT] = make_row (self->stats_grid, STAT_BYTES_SENT, _("Bytes sent"),
+                                           _("After compression"), &self->stat_keys[STAT_BYTES_SENT]);
+  self->stats[STAT_BUFFER_MEMORY] = make_row (self->stats_grid, STAT_BUFFER_MEMORY, _("Buffer memory"), NULL, &self->stat_keys[STAT_BUFFER_MEMORY]);
 
   strobe_table_add_columns (self->event_types_view, event_type_columns, G_N_ELEMENTS (event_type_columns));
   strobe_table_add_columns (self->threads_view, thread_columns, G_N_ELEMENTS (thread_columns));
@@ -469,10 +585,4 @@ strobe_overview_view_init (StrobeOverviewView *self)
                           GTK_FILTER (g_object_ref (self->event_types_filter)));
   strobe_table_set_model (self->threads_view, g_object_ref (G_LIST_MODEL (self->threads_list)), NULL);
   strobe_table_set_model (self->channels_view, g_object_ref (G_LIST_MODEL (self->channels_list)), NULL);
-}
-
-GtkWidget *
-strobe_overview_view_new (void)
-{
-  return g_object_new (STROBE_TYPE_OVERVIEW_VIEW, NULL);
 }

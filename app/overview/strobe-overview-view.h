@@ -5,20 +5,11 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
-
-#include "strobe-document.h"
+#include "strobe-view.h"
 
 G_BEGIN_DECLS
 
 #define STROBE_TYPE_OVERVIEW_VIEW (strobe_overview_view_get_type ())
-G_DECLARE_FINAL_TYPE (StrobeOverviewView, strobe_overview_view, STROBE, OVERVIEW_VIEW, GtkWidget)
-
-GtkWidget *strobe_overview_view_new           (void);
-/* Fills the page from a loaded document. */
-void       strobe_overview_view_set_document  (StrobeOverviewView *self,
-                                               StrobeDocument     *document);
-/* Ctrl+F: filter the event types. */
-void       strobe_overview_view_focus_search  (StrobeOverviewView *self);
+G_DECLARE_FINAL_TYPE (StrobeOverviewView, strobe_overview_view, STROBE, OVERVIEW_VIEW, StrobeView)
 
 G_END_DECLS

@@ -16,7 +16,7 @@ struct _StrobePreferencesDialog
 {
   GtkWindow             parent_instance;
 
-  StrobeApplication    *app;
+  StrobeServices       *services;
   GSettings            *settings;
   GtkLabel             *store_label;
   GtkWidget            *store_reset;
@@ -30,8 +30,8 @@ static void
 update_store (StrobePreferencesDialog *self)
 {
   g_autofree char *setting = g_settings_get_string (self->settings, "store-directory");
-  StrobeStore *store = strobe_application_get_store (self->app);
-  const GError *error = strobe_application_get_store_error (self->app);
+  StrobeStore *store = strobe_services_get_store (self->services);
+  const GError *error = strobe_services_get_store_error (self->services);
 
   if (store != NULL)
     gtk_label_set_text (self->store_label, strobe_store_get_directory (store));
@@ -43,8 +43,8 @@ update_store (StrobePreferencesDialog *self)
 static void
 update_recorder (StrobePreferencesDialog *self)
 {
-  g_autofree char *status = strobe_application_dup_recorder_status (self->app);
-  const GError *error = strobe_application_get_recorder_error (self->app);
+  g_autofree char *status = strobe_services_dup_recorder_status (self->services);
+  const GError *error = strobe_services_get_recorder_error (self->services);
 
   if (error != NULL)
     {
@@ -52,6 +52,17 @@ update_recorder (StrobePreferencesDialog *self)
 
       gtk_label_set_text (self->recorder_label, text);
       gtk_widget_add_css_class (GTK_WIDGET (self->recorder_label), "error");
+    }
+  else if (strobe_services_port_from_command_line (self->services))
+    {
+      /* The setting below is not what runs now: say which port is, and why. */
+      g_autofree char *text =
+        /* Translators: the recorder's status, then its port */
+        g_strdup_printf (_("%s (port %u, from --recorder-port: changing the port here replaces it)"),
+                         status, strobe_services_get_recorder_port (self->services));
+
+      gtk_label_set_text (self->recorder_label, text);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->recorder_label), "error");
     }
   else
     {
@@ -197,7 +208,7 @@ strobe_preferences_dialog_dispose (GObject *object)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
   g_clear_object (&self->settings);
-  g_clear_object (&self->app);
+  g_clear_object (&self->services);
 
   G_OBJECT_CLASS (strobe_preferences_dialog_parent_class)->dispose (object);
 }
@@ -223,18 +234,18 @@ strobe_preferences_dialog_init (StrobePreferencesDialog *self)
 }
 
 GtkWidget *
-strobe_preferences_dialog_new (StrobeApplication *app,
-                               GtkWindow         *parent)
+strobe_preferences_dialog_new (StrobeServices *services,
+                               GtkWindow      *parent)
 {
   StrobePreferencesDialog *self;
   GtkWidget *grid, *store_box, *choose, *port, *listen, *tail, *channels;
   int row = 0;
 
-  g_return_val_if_fail (STROBE_IS_APPLICATION (app), NULL);
+  g_return_val_if_fail (STROBE_IS_SERVICES (services), NULL);
 
   self = g_object_new (STROBE_TYPE_PREFERENCES_DIALOG, "transient-for", parent, NULL);
-  self->app = g_object_ref (app);
-  self->settings = g_object_ref (strobe_application_get_settings (app));
+  self->services = g_object_ref (services);
+  self->settings = g_object_ref (strobe_services_get_settings (services));
 
   grid = gtk_grid_new ();
   gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
@@ -299,8 +310,8 @@ strobe_preferences_dialog_new (StrobeApplication *app,
 
   gtk_window_set_child (GTK_WINDOW (self), grid);
   g_signal_connect_object (self->settings, "changed::store-directory", G_CALLBACK (update_store), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (app, "store-changed", G_CALLBACK (update_store), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (app, "recorder-changed", G_CALLBACK (update_recorder), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (services, "store-changed", G_CALLBACK (update_store), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (services, "recorder-changed", G_CALLBACK (update_recorder), self, G_CONNECT_SWAPPED);
   update_store (self);
   update_recorder (self);
   return GTK_WIDGET (self);

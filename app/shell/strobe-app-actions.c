@@ -62,11 +62,8 @@ open_action (GSimpleAction *action,
 }
 
 static void
-quit_action (GSimpleAction *action,
-             GVariant      *parameter,
-             gpointer       user_data)
+quit_now (StrobeApplication *self)
 {
-  StrobeApplication *self = user_data;
   GList *windows = gtk_application_get_windows (GTK_APPLICATION (self));
 
   /* Destroying the windows cancels their loads; the application then ends. */
@@ -78,6 +75,52 @@ quit_action (GSimpleAction *action,
       windows = next;
     }
   g_application_quit (G_APPLICATION (self));
+}
+
+static void
+confirm_response_cb (GtkDialog         *dialog,
+                     int                response,
+                     StrobeApplication *self)
+{
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == GTK_RESPONSE_ACCEPT)
+    quit_now (self);
+}
+
+void
+_strobe_application_quit (StrobeApplication *self)
+{
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkWidget *dialog;
+
+  if (!strobe_services_is_recording (strobe_application_get_services (self)))
+    {
+      quit_now (self);
+      return;
+    }
+  /* Quitting stops the embedded recorder: a program streaming to it loses its session. */
+  dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   "%s", _("Stop recording and quit?"));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("A program is sending a trace to this viewer. Quitting stops "
+                                              "the recorder: what was received is kept, the rest of the "
+                                              "session is lost."));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Keep Recording"), GTK_RESPONSE_CANCEL,
+                          _("Stop and _Quit"), GTK_RESPONSE_ACCEPT, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_CANCEL);
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), GTK_RESPONSE_ACCEPT),
+                            "destructive-action");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (confirm_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+quit_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  _strobe_application_quit (STROBE_APPLICATION (user_data));
 }
 
 static void
@@ -105,13 +148,13 @@ recorder_other_port_action (GSimpleAction *action,
                             GVariant      *parameter,
                             gpointer       user_data)
 {
-  StrobeApplication *self = user_data;
+  StrobeServices *services = strobe_application_get_services (STROBE_APPLICATION (user_data));
   g_autoptr(GError) error = NULL;
 
-  if (strobe_application_get_store (self) == NULL)
+  if (strobe_services_get_store (services) == NULL)
     return;
   /* Port 0: the system picks a free one; the header bar then shows which. */
-  if (!strobe_application_restart_recorder (self, 0, &error))
+  if (!strobe_services_restart_recorder (services, 0, &error))
     g_warning ("Could not start the recorder on any port: %s", error->message);
 }
 
@@ -123,7 +166,7 @@ preferences_action (GSimpleAction *action,
   StrobeApplication *self = user_data;
   GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
 
-  gtk_window_present (GTK_WINDOW (strobe_preferences_dialog_new (self, parent)));
+  gtk_window_present (GTK_WINDOW (strobe_preferences_dialog_new (strobe_application_get_services (self), parent)));
 }
 
 void
@@ -141,8 +184,9 @@ _strobe_application_actions_init (StrobeApplication *self)
     { "app.quit", { "<Control>q", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
     { "win.close", { "<Control>w", NULL } },
-    { "win.find", { "<Control>f", NULL } },
     { "win.connect", { "<Control>k", NULL } },
+    { "win.next-pane", { "F6", NULL } },
+    { "win.previous-pane", { "<Shift>F6", NULL } },
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);

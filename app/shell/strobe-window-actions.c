@@ -1,12 +1,11 @@
-/* strobe-window-actions.c — win.close (Ctrl+W), win.find (Ctrl+F) and win.connect (Ctrl+K,
- * the connect dialog); win.show-help-overlay
+/* strobe-window-actions.c — win.close (Ctrl+W), win.connect (Ctrl+K, the connect dialog),
+ * win.next-pane and win.previous-pane (F6, Shift+F6); win.show-help-overlay
  * (Ctrl+?) comes from GtkApplicationWindow and gtk/help-overlay.ui.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "config.h"
 
-#include "strobe-connect-dialog.h"
 #include "strobe-window-private.h"
 
 static void
@@ -18,19 +17,27 @@ close_action (GSimpleAction *action,
 }
 
 static void
-find_action (GSimpleAction *action,
-             GVariant      *parameter,
-             gpointer       user_data)
-{
-  strobe_window_focus_search (STROBE_WINDOW (user_data));
-}
-
-static void
 connect_action (GSimpleAction *action,
                 GVariant      *parameter,
                 gpointer       user_data)
 {
-  gtk_window_present (GTK_WINDOW (strobe_connect_dialog_new (STROBE_WINDOW (user_data))));
+  strobe_window_connect (STROBE_WINDOW (user_data));
+}
+
+static void
+next_pane_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  strobe_window_cycle_panes (STROBE_WINDOW (user_data), FALSE);
+}
+
+static void
+previous_pane_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  strobe_window_cycle_panes (STROBE_WINDOW (user_data), TRUE);
 }
 
 void
@@ -38,8 +45,9 @@ _strobe_window_actions_init (StrobeWindow *self)
 {
   static const GActionEntry entries[] = {
     { "close", close_action },
-    { "find", find_action },
     { "connect", connect_action },
+    { "next-pane", next_pane_action },
+    { "previous-pane", previous_pane_action },
   };
 
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);

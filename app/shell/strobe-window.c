@@ -6,8 +6,11 @@
 
 #include <glib/gi18n.h>
 
+#include "strobe-application-private.h"
+#include "strobe-connect-dialog.h"
 #include "strobe-browser-view.h"
 #include "strobe-document-view.h"
+#include "strobe-panes.h"
 #include "strobe-window-private.h"
 
 struct _StrobeWindow
@@ -64,28 +67,27 @@ switch_page_cb (StrobeWindow *self)
 }
 
 static void
-recorder_changed_cb (StrobeWindow      *self,
-                     StrobeApplication *app)
+recorder_changed_cb (StrobeWindow   *self,
+                     StrobeServices *services)
 {
-  g_autofree char *status = strobe_application_dup_recorder_status (app);
-  const GError *error = strobe_application_get_recorder_error (app);
-
-  StrobeRecorder *recorder = strobe_application_get_recorder (app);
+  g_autofree char *status = strobe_services_dup_recorder_status (services);
+  const GError *error = strobe_services_get_recorder_error (services);
+  guint16 port = strobe_services_get_recorder_port (services);
   g_autofree char *tooltip = NULL;
 
   if (error != NULL)
     tooltip = g_strdup (error->message);
-  else if (recorder != NULL && strobe_recorder_is_running (recorder))
+  else if (port != 0)
     /* Translators: how a program is pointed at this viewer's recorder */
     tooltip = g_strdup_printf (_("Programs started with STROBE_TRACEHOST=localhost:%u stream their traces here"),
-                               strobe_recorder_get_port (recorder));
+                               port);
   gtk_label_set_text (self->recorder_label, status);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->recorder_label), tooltip);
   if (error != NULL)
     gtk_widget_add_css_class (GTK_WIDGET (self->recorder_label), "error");
   else
     gtk_widget_remove_css_class (GTK_WIDGET (self->recorder_label), "error");
-  strobe_browser_view_set_recorder_error (self->browser, error);
+  strobe_browser_view_set_recorder (self->browser, port, error);
 }
 
 static void
@@ -107,6 +109,13 @@ close_page (StrobeWindow *self,
     return;
   strobe_document_cancel (strobe_document_view_get_document (view));
   gtk_notebook_remove_page (self->notebook, page);
+}
+
+static void
+view_close_cb (StrobeDocumentView *view,
+               StrobeWindow       *self)
+{
+  close_page (self, gtk_notebook_page_num (self->notebook, GTK_WIDGET (view)));
 }
 
 static void
@@ -175,27 +184,35 @@ add_recent (StrobeDocument *document)
   gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
 }
 
+static StrobeServices *
+get_services (StrobeWindow *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  return STROBE_IS_APPLICATION (app) ? strobe_application_get_services (STROBE_APPLICATION (app)) : NULL;
+}
+
 /* A trace of the store is opened through it, so a live one is followed. */
 static StrobeDocument *
 new_document (StrobeWindow *self,
               GFile        *file)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-  StrobeStore *store = STROBE_IS_APPLICATION (app) ? strobe_application_get_store (STROBE_APPLICATION (app)) : NULL;
+  StrobeServices *services = get_services (self);
+  StrobeStore *store = services ? strobe_services_get_store (services) : NULL;
   g_autofree char *path = g_file_get_path (file);
   GListModel *traces;
 
   if (store == NULL || path == NULL)
-    return strobe_document_new (file);
+    return strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
   traces = strobe_store_get_traces (store);
   for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
     {
       g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
 
       if (g_strcmp0 (strobe_trace_get_path (trace), path) == 0)
-        return strobe_document_new_for_trace (store, trace);
+        return strobe_document_new_for_trace (store, trace, STROBE_DOCUMENT_MODEL_ALL);
     }
-  return strobe_document_new (file);
+  return strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
 }
 
 StrobeDocument *
@@ -222,6 +239,7 @@ strobe_window_open_file (StrobeWindow *self,
 
   document = new_document (self, file);
   view = strobe_document_view_new (document);
+  g_signal_connect_object (view, "close", G_CALLBACK (view_close_cb), self, 0);
   page = gtk_notebook_append_page (self->notebook, view, create_tab (self, document, view));
   gtk_notebook_set_tab_reorderable (self->notebook, view, TRUE);
   gtk_notebook_set_menu_label_text (self->notebook, view, strobe_document_get_title (document));
@@ -253,23 +271,33 @@ strobe_window_close_current (StrobeWindow *self)
 {
   g_return_if_fail (STROBE_IS_WINDOW (self));
 
+  /* Only a trace's tab: the start page stays (closing the window would stop the
+   * recorder, perhaps in the middle of a recording). */
   if (get_current_view (self) != NULL)
     close_page (self, gtk_notebook_get_current_page (self->notebook));
-  else
-    gtk_window_close (GTK_WINDOW (self));
+}
+
+gboolean
+strobe_window_cycle_panes (StrobeWindow *self,
+                           gboolean      backward)
+{
+  g_return_val_if_fail (STROBE_IS_WINDOW (self), FALSE);
+  return strobe_pane_cycle (GTK_WIDGET (self->notebook), backward);
 }
 
 void
-strobe_window_focus_search (StrobeWindow *self)
+strobe_window_connect (StrobeWindow *self)
 {
-  StrobeDocumentView *view;
+  StrobeServices *services;
+  GtkWidget *dialog;
 
   g_return_if_fail (STROBE_IS_WINDOW (self));
-  view = get_current_view (self);
-  if (view != NULL)
-    strobe_document_view_focus_search (view);
-  else
-    strobe_browser_view_focus_search (self->browser);
+  services = get_services (self);
+  g_return_if_fail (services != NULL);
+
+  dialog = strobe_connect_dialog_new (GTK_WINDOW (self), services);
+  g_signal_connect_object (dialog, "connected", G_CALLBACK (strobe_window_open_file), self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 /* ---- drag and drop --------------------------------------------------------------------- */
@@ -302,11 +330,11 @@ drop_cb (GtkDropTarget *target,
 /* ---- GObject --------------------------------------------------------------------------- */
 
 static void
-store_changed_cb (StrobeWindow      *self,
-                  StrobeApplication *app)
+store_changed_cb (StrobeWindow   *self,
+                  StrobeServices *services)
 {
-  strobe_browser_view_set_store (self->browser, strobe_application_get_store (app),
-                                 strobe_application_get_store_error (app));
+  strobe_browser_view_set_store (self->browser, strobe_services_get_store (services),
+                                 strobe_services_get_store_error (services));
 }
 
 /* GtkWindow:application is not a construct property: this runs once it is set. */
@@ -314,12 +342,31 @@ static void
 set_application (StrobeWindow      *self,
                  StrobeApplication *app)
 {
-  store_changed_cb (self, app);
-  g_signal_connect_object (app, "store-changed", G_CALLBACK (store_changed_cb), self,
+  StrobeServices *services = strobe_application_get_services (app);
+
+  store_changed_cb (self, services);
+  g_signal_connect_object (services, "store-changed", G_CALLBACK (store_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (app, "recorder-changed", G_CALLBACK (recorder_changed_cb), self,
+  g_signal_connect_object (services, "recorder-changed", G_CALLBACK (recorder_changed_cb), self,
                            G_CONNECT_SWAPPED);
-  recorder_changed_cb (self, app);
+  recorder_changed_cb (self, services);
+}
+
+/* Closing the last window quits, which stops the recorder: ask first while it records. */
+static gboolean
+strobe_window_close_request (GtkWindow *window)
+{
+  GtkApplication *app = gtk_window_get_application (window);
+  StrobeServices *services = get_services (STROBE_WINDOW (window));
+  GList *windows = app ? gtk_application_get_windows (app) : NULL;
+
+  if (services != NULL && strobe_services_is_recording (services) &&
+      windows != NULL && windows->next == NULL)
+    {
+      _strobe_application_quit (STROBE_APPLICATION (app));
+      return TRUE;
+    }
+  return GTK_WINDOW_CLASS (strobe_window_parent_class)->close_request (window);
 }
 
 static void
@@ -346,6 +393,7 @@ strobe_window_class_init (StrobeWindowClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = strobe_window_dispose;
+  GTK_WINDOW_CLASS (klass)->close_request = strobe_window_close_request;
 
   g_type_ensure (STROBE_TYPE_BROWSER_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/shell/strobe-window.ui");

@@ -23,9 +23,12 @@ StrobeDocument *strobe_window_open_file            (StrobeWindow      *self,
 /* The trace of the current tab; NULL on the start page. */
 StrobeDocument *strobe_window_get_current_document (StrobeWindow      *self);
 guint           strobe_window_get_n_documents      (StrobeWindow      *self);
-/* Closes the current trace's tab (cancelling its load); on the start page, the window. */
+/* Closes the current trace's tab (cancelling its load); nothing on the start page. */
 void            strobe_window_close_current        (StrobeWindow      *self);
-/* Ctrl+F: the current page's filter. */
-void            strobe_window_focus_search         (StrobeWindow      *self);
+/* F6 / Shift+F6: the focus to the next pane (tab strip, view switcher, view, panels). */
+gboolean        strobe_window_cycle_panes          (StrobeWindow      *self,
+                                                    gboolean           backward);
+/* Ctrl+K: the connect dialog; the trace it connects to opens in a new tab. */
+void            strobe_window_connect              (StrobeWindow      *self);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <locale.h>
 #include <string.h>
 
 #include "strobe-format.h"
@@ -48,7 +49,20 @@ strobe_format_wall_time (guint64 unix_ns)
 char *
 strobe_format_count (guint64 n)
 {
-  return g_strdup_printf ("%'" G_GUINT64_FORMAT, n);
+  const struct lconv *lc = localeconv ();
+  /* The C locale groups nothing: then SI style, a narrow no-break space every 3 digits. */
+  const char *sep = lc->thousands_sep && *lc->thousands_sep ? lc->thousands_sep : "\u202f";
+  char digits[24];
+  GString *out = g_string_new (NULL);
+  int len = g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, n);
+
+  for (int i = 0; i < len; i++)
+    {
+      if (i > 0 && (len - i) % 3 == 0)
+        g_string_append (out, sep);
+      g_string_append_c (out, digits[i]);
+    }
+  return g_string_free (out, FALSE);
 }
 
 char *

@@ -9,3 +9,4 @@
 #include "strobe-decoder.h"
 #include "strobe-info-analyzer.h"
 #include "strobe-metadata.h"
+#include "strobe-trace-clock.h"

@@ -65,3 +65,14 @@ strobe_analyzer_end (StrobeAnalyzer *self, const GError *error)
   if (iface->end)
     iface->end (self, error);
 }
+
+void
+strobe_analyzer_flush (StrobeAnalyzer *self)
+{
+  StrobeAnalyzerInterface *iface;
+
+  g_return_if_fail (STROBE_IS_ANALYZER (self));
+  iface = STROBE_ANALYZER_GET_IFACE (self);
+  if (iface->flush)
+    iface->flush (self);
+}

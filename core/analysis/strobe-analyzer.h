@@ -36,6 +36,9 @@ struct _StrobeAnalyzerInterface
   /* Once, when the input is finished (@error NULL) or decoding failed. Optional. */
   void (*end)           (StrobeAnalyzer            *self,
                          const GError              *error);
+  /* After each chunk the decoder was fed (not per event). Optional: an analyzer that
+   * batches its updates for readers on other threads publishes them here (and in end). */
+  void (*flush)         (StrobeAnalyzer            *self);
 };
 
 /* Routes events of @logger.@event to on_event() with @route_id. "*" as @event matches
@@ -53,5 +56,6 @@ void strobe_analyzer_on_metadata   (StrobeAnalyzer *self, const StrobeWireMetada
 void strobe_analyzer_on_event_type (StrobeAnalyzer *self, const StrobeEventType *type);
 void strobe_analyzer_on_event      (StrobeAnalyzer *self, guint route_id, const StrobeEvent *event);
 void strobe_analyzer_end           (StrobeAnalyzer *self, const GError *error);
+void strobe_analyzer_flush         (StrobeAnalyzer *self);
 
 G_END_DECLS

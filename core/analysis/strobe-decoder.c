@@ -1095,20 +1095,20 @@ check_usable (StrobeDecoder *self, GError **error)
   return TRUE;
 }
 
-gboolean
-strobe_decoder_feed (StrobeDecoder  *self,
-                     const guint8   *data,
-                     gsize           len,
-                     GError        **error)
+static void
+flush_analyzers (StrobeDecoder *self)
+{
+  for (guint i = 0; i < self->analyzers->len; i++)
+    strobe_analyzer_flush (g_ptr_array_index (self->analyzers, i));
+}
+
+static gboolean
+feed_units (StrobeDecoder  *self,
+            const guint8   *data,
+            gsize           len,
+            GError        **error)
 {
   GError *local = NULL;
-
-  g_return_val_if_fail (STROBE_IS_DECODER (self), FALSE);
-  g_return_val_if_fail (data != NULL || len == 0, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  if (!check_usable (self, error))
-    return FALSE;
 
   while (len > 0)
     {
@@ -1156,6 +1156,25 @@ strobe_decoder_feed (StrobeDecoder  *self,
 }
 
 gboolean
+strobe_decoder_feed (StrobeDecoder  *self,
+                     const guint8   *data,
+                     gsize           len,
+                     GError        **error)
+{
+  g_return_val_if_fail (STROBE_IS_DECODER (self), FALSE);
+  g_return_val_if_fail (data != NULL || len == 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (!check_usable (self, error))
+    return FALSE;
+  if (!feed_units (self, data, len, error))
+    return FALSE;
+  /* Once per chunk, not per event: analyzers publish what they batched for readers. */
+  flush_analyzers (self);
+  return TRUE;
+}
+
+gboolean
 strobe_decoder_finish (StrobeDecoder *self, GError **error)
 {
   GError *local = NULL;
@@ -1166,6 +1185,12 @@ strobe_decoder_finish (StrobeDecoder *self, GError **error)
   if (!check_usable (self, error))
     return FALSE;
 
+  if (self->offset == 0 && self->inbuf_len == 0)
+    {
+      local = g_error_new_literal (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
+                                   "the stream is empty: it ends at offset 0 (no data was recorded)");
+      return fail (self, local, error);
+    }
   if (!self->in_packets || self->inbuf_len > 0)
     {
       gsize need = self->inbuf_len
@@ -1193,11 +1218,22 @@ strobe_decoder_read_file (StrobeDecoder  *self,
                           GCancellable   *cancellable,
                           GError        **error)
 {
+  return strobe_decoder_read_file_full (self, path, cancellable, NULL, NULL, error);
+}
+
+gboolean
+strobe_decoder_read_file_full (StrobeDecoder              *self,
+                               const char                 *path,
+                               GCancellable               *cancellable,
+                               StrobeDecoderProgressFunc   progress,
+                               gpointer                    user_data,
+                               GError                    **error)
+{
   g_autoptr(GMappedFile) file = NULL;
   const guint8 *data;
-  gsize len;
-  /* Slices keep cancellation responsive on big files without copying anything. */
-  const gsize slice = 64u * 1024u * 1024u;
+  gsize len, total, done = 0;
+  /* Slices keep cancellation and progress responsive on big files without copying. */
+  const gsize slice = 4u * 1024u * 1024u;
 
   g_return_val_if_fail (STROBE_IS_DECODER (self), FALSE);
   g_return_val_if_fail (path != NULL, FALSE);
@@ -1207,7 +1243,9 @@ strobe_decoder_read_file (StrobeDecoder  *self,
   if (file == NULL)
     return FALSE;
   data = (const guint8 *) g_mapped_file_get_contents (file);
-  len = g_mapped_file_get_length (file);
+  len = total = g_mapped_file_get_length (file);
+  if (progress)
+    progress (0, total, user_data);
 
   while (len > 0)
     {
@@ -1219,6 +1257,9 @@ strobe_decoder_read_file (StrobeDecoder  *self,
         return FALSE;
       data += n;
       len -= n;
+      done += n;
+      if (progress)
+        progress (done, total, user_data);
     }
   return strobe_decoder_finish (self, error);
 }
@@ -1229,8 +1270,21 @@ strobe_decoder_read_stream (StrobeDecoder  *self,
                             GCancellable   *cancellable,
                             GError        **error)
 {
+  return strobe_decoder_read_stream_full (self, stream, 0, cancellable, NULL, NULL, error);
+}
+
+gboolean
+strobe_decoder_read_stream_full (StrobeDecoder              *self,
+                                 GInputStream               *stream,
+                                 guint64                     total,
+                                 GCancellable               *cancellable,
+                                 StrobeDecoderProgressFunc   progress,
+                                 gpointer                    user_data,
+                                 GError                    **error)
+{
   g_autofree guint8 *buffer = NULL;
   const gsize buffer_size = 1024u * 1024u;
+  guint64 done = 0;
 
   g_return_val_if_fail (STROBE_IS_DECODER (self), FALSE);
   g_return_val_if_fail (G_IS_INPUT_STREAM (stream), FALSE);
@@ -1239,6 +1293,7 @@ strobe_decoder_read_stream (StrobeDecoder  *self,
   buffer = g_malloc (buffer_size);
   for (;;)
     {
+      /* A following stream blocks here until the trace grows or ends. */
       gssize n = g_input_stream_read (stream, buffer, buffer_size, cancellable, error);
 
       if (n < 0)
@@ -1247,6 +1302,9 @@ strobe_decoder_read_stream (StrobeDecoder  *self,
         break;
       if (!strobe_decoder_feed (self, buffer, (gsize) n, error))
         return FALSE;
+      done += (guint64) n;
+      if (progress)
+        progress (done, total, user_data);
     }
   return strobe_decoder_finish (self, error);
 }

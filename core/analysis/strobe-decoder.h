@@ -67,6 +67,26 @@ gboolean                  strobe_decoder_read_stream       (StrobeDecoder  *self
                                                             GCancellable   *cancellable,
                                                             GError        **error);
 
+/* Called on the reading thread after each chunk: bytes fed so far, and the size of the
+ * input (0 when unknown, e.g. a trace that is still growing). */
+typedef void (*StrobeDecoderProgressFunc) (guint64  done,
+                                           guint64  total,
+                                           gpointer user_data);
+
+gboolean                  strobe_decoder_read_file_full    (StrobeDecoder              *self,
+                                                            const char                 *path,
+                                                            GCancellable               *cancellable,
+                                                            StrobeDecoderProgressFunc   progress,
+                                                            gpointer                    user_data,
+                                                            GError                    **error);
+gboolean                  strobe_decoder_read_stream_full  (StrobeDecoder              *self,
+                                                            GInputStream               *stream,
+                                                            guint64                     total,
+                                                            GCancellable               *cancellable,
+                                                            StrobeDecoderProgressFunc   progress,
+                                                            gpointer                    user_data,
+                                                            GError                    **error);
+
 const StrobeWireMetadata *strobe_decoder_get_metadata      (StrobeDecoder  *self);
 guint64                   strobe_decoder_get_offset        (StrobeDecoder  *self);
 gboolean                  strobe_decoder_get_ended_cleanly (StrobeDecoder  *self);

@@ -1,104 +1,81 @@
 /* strobe-info-analyzer.c — collects the overview of a trace (see PROTOCOL.md §5).
  *
+ * The decoder's thread updates its own copy without a lock; flush() (once per chunk fed)
+ * publishes it under the mutex the getters take, so a reader never waits for more than a
+ * copy of a few dozen rows and the hot path takes no lock per event.
+ *
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-info-analyzer.h"
 
+#include <string.h>
+
+#include "strobe-cpu-batch.h"
+
 enum
 {
   ROUTE_ALL,
-  ROUTE_THREAD_INFO,
-  ROUTE_THREAD_END,
   ROUTE_CHANNEL_ANNOUNCE,
   ROUTE_CHANNEL_TOGGLE,
   ROUTE_STATS,
+  ROUTE_CPU_BATCH,
 };
 
 typedef struct
 {
   StrobeInfoEventType pub;
-  gint                timestamp_field;   /* -1: no usable "Timestamp" */
+  gint                time_field;   /* -1: no uint64 "Cycle" or "Timestamp" */
 } TypeInfo;
+
+typedef struct
+{
+  guint16 id;
+  guint64 events;
+} ThreadCount;
 
 struct _StrobeInfoAnalyzer
 {
   GObject             parent_instance;
 
-  StrobeWireMetadata  metadata;
-  gboolean            have_metadata;
-  char               *program_name;
-  char               *command_line;
-
-  GPtrArray          *threads;
-  GHashTable         *threads_by_id;
-  GPtrArray          *types;
+  /* Decoder thread only. */
+  GPtrArray          *types;           /* TypeInfo * */
   GHashTable         *types_by_ptr;
   const StrobeEventType *last_type;
   TypeInfo           *last_info;
-  GPtrArray          *channels;
+  GArray             *threads;         /* ThreadCount, in order of appearance */
+  GHashTable         *thread_index;    /* id -> index + 1 */
+  guint16             last_tid;
+  guint               last_tidx;
+  GPtrArray          *channels;        /* StrobeInfoChannel * */
   GHashTable         *channels_by_id;
-
   StrobeInfoStats     stats;
   guint64             events;
   gboolean            have_time;
   guint64             first_time;
   guint64             last_time;
+  gboolean            dirty;
+
+  /* Published: under lock. */
+  GMutex              lock;
+  StrobeWireMetadata  metadata;
+  gboolean            have_metadata;
+  char               *program_name;
+  char               *command_line;
+  GPtrArray          *pub_types;       /* StrobeInfoEventType * */
+  GPtrArray          *pub_channels;    /* StrobeInfoChannel * */
+  GArray             *pub_threads;     /* ThreadCount */
+  StrobeInfoStats     pub_stats;
+  guint64             pub_events;
+  gboolean            pub_have_time;
+  guint64             pub_first_time;
+  guint64             pub_last_time;
+  guint64             generation;
 };
 
 static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (StrobeInfoAnalyzer, strobe_info_analyzer, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (STROBE_TYPE_ANALYZER, analyzer_iface_init))
-
-static StrobeInfoThread *
-get_thread (StrobeInfoAnalyzer *self, guint16 id)
-{
-  StrobeInfoThread *t = g_hash_table_lookup (self->threads_by_id, GUINT_TO_POINTER (id));
-
-  if (t == NULL)
-    {
-      t = g_new0 (StrobeInfoThread, 1);
-      t->id = id;
-      g_ptr_array_add (self->threads, t);
-      g_hash_table_insert (self->threads_by_id, GUINT_TO_POINTER (id), t);
-    }
-  return t;
-}
-
-static StrobeInfoChannel *
-get_channel (StrobeInfoAnalyzer *self, guint32 id)
-{
-  StrobeInfoChannel *c = g_hash_table_lookup (self->channels_by_id, GUINT_TO_POINTER (id));
-
-  if (c == NULL)
-    {
-      c = g_new0 (StrobeInfoChannel, 1);
-      c->id = id;
-      g_ptr_array_add (self->channels, c);
-      g_hash_table_insert (self->channels_by_id, GUINT_TO_POINTER (id), c);
-    }
-  return c;
-}
-
-gpointer
-strobe_info_thread_copy (gpointer src)
-{
-  StrobeInfoThread *copy = g_memdup2 (src, sizeof (StrobeInfoThread));
-
-  copy->name = g_strdup (copy->name);
-  copy->group = g_strdup (copy->group);
-  return copy;
-}
-
-void
-strobe_info_thread_free (gpointer data)
-{
-  StrobeInfoThread *t = data;
-
-  g_free (t->name);
-  g_free (t->group);
-  g_free (t);
-}
 
 gpointer
 strobe_info_event_type_copy (gpointer src)
@@ -145,15 +122,50 @@ strobe_info_channel_free (gpointer data)
   g_free (c);
 }
 
+static StrobeInfoChannel *
+get_channel (StrobeInfoAnalyzer *self, guint32 id)
+{
+  StrobeInfoChannel *c = g_hash_table_lookup (self->channels_by_id, GUINT_TO_POINTER (id));
+
+  if (c == NULL)
+    {
+      c = g_new0 (StrobeInfoChannel, 1);
+      c->id = id;
+      g_ptr_array_add (self->channels, c);
+      g_hash_table_insert (self->channels_by_id, GUINT_TO_POINTER (id), c);
+    }
+  return c;
+}
+
+static ThreadCount *
+get_thread (StrobeInfoAnalyzer *self, guint16 id)
+{
+  guint index;
+
+  if (self->threads->len > 0 && self->last_tid == id)
+    return &g_array_index (self->threads, ThreadCount, self->last_tidx);
+  index = GPOINTER_TO_UINT (g_hash_table_lookup (self->thread_index, GUINT_TO_POINTER (id)));
+  if (index == 0)
+    {
+      ThreadCount t = { id, 0 };
+
+      g_array_append_val (self->threads, t);
+      index = self->threads->len;
+      g_hash_table_insert (self->thread_index, GUINT_TO_POINTER (id), GUINT_TO_POINTER (index));
+    }
+  self->last_tid = id;
+  self->last_tidx = index - 1;
+  return &g_array_index (self->threads, ThreadCount, index - 1);
+}
+
 static void
 strobe_info_analyzer_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
 {
   strobe_analysis_context_subscribe (ctx, ROUTE_ALL, "*", "*");
-  strobe_analysis_context_subscribe (ctx, ROUTE_THREAD_INFO, "$Trace", "ThreadInfo");
-  strobe_analysis_context_subscribe (ctx, ROUTE_THREAD_END, "$Trace", "ThreadEnd");
   strobe_analysis_context_subscribe (ctx, ROUTE_CHANNEL_ANNOUNCE, "$Trace", "ChannelAnnounce");
   strobe_analysis_context_subscribe (ctx, ROUTE_CHANNEL_TOGGLE, "$Trace", "ChannelToggle");
   strobe_analysis_context_subscribe (ctx, ROUTE_STATS, "$Trace", "Stats");
+  strobe_analysis_context_subscribe (ctx, ROUTE_CPU_BATCH, "Cpu", "EventBatch");
 }
 
 static void
@@ -161,18 +173,23 @@ strobe_info_analyzer_on_metadata (StrobeAnalyzer *analyzer, const StrobeWireMeta
 {
   StrobeInfoAnalyzer *self = STROBE_INFO_ANALYZER (analyzer);
 
-  self->metadata = *metadata;
-  g_free (self->program_name);
-  g_free (self->command_line);
-  self->program_name = g_strndup (metadata->program_name ? metadata->program_name : "",
-                                  metadata->program_name_len);
-  self->command_line = g_malloc0 (metadata->command_line_len + 1);
-  if (metadata->command_line_len)
-    memcpy (self->command_line, metadata->command_line, metadata->command_line_len);
-  self->metadata.program_name = self->program_name;
-  self->metadata.program_name_len = strlen (self->program_name);
-  self->metadata.command_line = self->command_line;
-  self->have_metadata = TRUE;
+  g_mutex_lock (&self->lock);
+  /* Set once: readers keep the pointer without the lock. */
+  if (!self->have_metadata)
+    {
+      self->metadata = *metadata;
+      self->program_name = g_strndup (metadata->program_name ? metadata->program_name : "",
+                                      metadata->program_name_len);
+      self->command_line = g_malloc0 (metadata->command_line_len + 1);
+      if (metadata->command_line_len)
+        memcpy (self->command_line, metadata->command_line, metadata->command_line_len);
+      self->metadata.program_name = self->program_name;
+      self->metadata.program_name_len = strlen (self->program_name);
+      self->metadata.command_line = self->command_line;
+      self->have_metadata = TRUE;
+      self->generation++;
+    }
+  g_mutex_unlock (&self->lock);
 }
 
 static void
@@ -186,39 +203,40 @@ strobe_info_analyzer_on_event_type (StrobeAnalyzer *analyzer, const StrobeEventT
   info->pub.uid = type->uid;
   info->pub.flags = type->flags;
   info->pub.n_fields = type->n_fields;
-  ts = strobe_event_type_find_field (type, "Timestamp");
-  if (ts >= 0 && strobe_wire_type_is_aux (type->fields[ts].type))
+  ts = strobe_event_type_find_field (type, "Cycle");
+  if (ts < 0)
+    ts = strobe_event_type_find_field (type, "Timestamp");
+  if (ts >= 0 && type->fields[ts].type != STROBE_TYPE_UINT64)
     ts = -1;
-  info->timestamp_field = ts;
+  info->time_field = ts;
   g_ptr_array_add (self->types, info);
   g_hash_table_insert (self->types_by_ptr, (gpointer) type, info);
+  self->dirty = TRUE;
 }
 
-static void
+static inline void
 note_time (StrobeInfoAnalyzer *self, guint64 t)
 {
   /* 0 is what an unset field reads as: not a time. */
   if (t == 0)
     return;
-  if (!self->have_time)
+  if (G_UNLIKELY (!self->have_time))
     {
       self->first_time = self->last_time = t;
       self->have_time = TRUE;
       return;
     }
-  self->first_time = MIN (self->first_time, t);
-  self->last_time = MAX (self->last_time, t);
+  if (t < self->first_time)
+    self->first_time = t;
+  if (t > self->last_time)
+    self->last_time = t;
 }
 
 static void
 strobe_info_analyzer_on_event (StrobeAnalyzer *analyzer, guint route_id, const StrobeEvent *ev)
 {
   StrobeInfoAnalyzer *self = STROBE_INFO_ANALYZER (analyzer);
-  static StrobeFieldAccessor thread_id = STROBE_FIELD_ACCESSOR_INIT ("ThreadId");
-  static StrobeFieldAccessor system_id = STROBE_FIELD_ACCESSOR_INIT ("SystemId");
-  static StrobeFieldAccessor sort_hint = STROBE_FIELD_ACCESSOR_INIT ("SortHint");
   static StrobeFieldAccessor name = STROBE_FIELD_ACCESSOR_INIT ("Name");
-  static StrobeFieldAccessor group = STROBE_FIELD_ACCESSOR_INIT ("Group");
   static StrobeFieldAccessor timestamp = STROBE_FIELD_ACCESSOR_INIT ("Timestamp");
   static StrobeFieldAccessor id = STROBE_FIELD_ACCESSOR_INIT ("Id");
   static StrobeFieldAccessor enabled = STROBE_FIELD_ACCESSOR_INIT ("Enabled");
@@ -227,7 +245,11 @@ strobe_info_analyzer_on_event (StrobeAnalyzer *analyzer, guint route_id, const S
   static StrobeFieldAccessor events_emitted = STROBE_FIELD_ACCESSOR_INIT ("EventsEmitted");
   static StrobeFieldAccessor events_dropped = STROBE_FIELD_ACCESSOR_INIT ("EventsDropped");
   static StrobeFieldAccessor buffer_memory = STROBE_FIELD_ACCESSOR_INIT ("BufferMemory");
+  static StrobeFieldAccessor base_f = STROBE_FIELD_ACCESSOR_INIT ("Base");
+  static StrobeFieldAccessor shift_f = STROBE_FIELD_ACCESSOR_INIT ("Shift");
+  static StrobeFieldAccessor data_f = STROBE_FIELD_ACCESSOR_INIT ("Data");
 
+  self->dirty = TRUE;
   switch (route_id)
     {
     case ROUTE_ALL:
@@ -244,32 +266,28 @@ strobe_info_analyzer_on_event (StrobeAnalyzer *analyzer, guint route_id, const S
         if (info == NULL)
           return;
         info->pub.count++;
-        if (info->timestamp_field >= 0)
-          note_time (self, strobe_event_get_uint_at (ev, info->timestamp_field));
+        if (info->time_field >= 0)
+          note_time (self, strobe_event_get_uint_at (ev, info->time_field));
         if (ev->thread_id >= STROBE_TID_FIRST_USER)
           get_thread (self, ev->thread_id)->events++;
       }
       break;
 
-    case ROUTE_THREAD_INFO:
+    case ROUTE_CPU_BATCH:
       {
-        StrobeInfoThread *t = get_thread (self, (guint16) strobe_event_get_uint (ev, &thread_id));
+        gsize n = 0;
+        guint8 elem = 0;
+        const guint8 *p = strobe_event_get_array (ev, &data_f, &elem, &n);
+        guint64 first = 0, last = 0;
 
-        t->system_id = strobe_event_get_uint (ev, &system_id);
-        t->sort_hint = (gint32) strobe_event_get_int (ev, &sort_hint);
-        g_free (t->name);
-        t->name = strobe_event_get_string (ev, &name);
-        g_free (t->group);
-        t->group = strobe_event_get_string (ev, &group);
-      }
-      break;
-
-    case ROUTE_THREAD_END:
-      {
-        StrobeInfoThread *t = get_thread (self, (guint16) strobe_event_get_uint (ev, &thread_id));
-
-        t->ended = TRUE;
-        t->end_timestamp = strobe_event_get_uint (ev, &timestamp);
+        if (p != NULL &&
+            strobe_cpu_batch_time_range (strobe_event_get_uint (ev, &base_f),
+                                         (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63),
+                                         p, n, &first, &last))
+          {
+            note_time (self, first);
+            note_time (self, last);
+          }
       }
       break;
 
@@ -312,23 +330,53 @@ strobe_info_analyzer_on_event (StrobeAnalyzer *analyzer, guint route_id, const S
 }
 
 static void
+strobe_info_analyzer_flush (StrobeAnalyzer *analyzer)
+{
+  StrobeInfoAnalyzer *self = STROBE_INFO_ANALYZER (analyzer);
+
+  if (!self->dirty)
+    return;
+  self->dirty = FALSE;
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->types->len; i++)
+    {
+      const TypeInfo *info = g_ptr_array_index (self->types, i);
+
+      if (i < self->pub_types->len)
+        ((StrobeInfoEventType *) g_ptr_array_index (self->pub_types, i))->count = info->pub.count;
+      else
+        g_ptr_array_add (self->pub_types, strobe_info_event_type_copy ((gpointer) &info->pub));
+    }
+  g_ptr_array_set_size (self->pub_channels, 0);
+  for (guint i = 0; i < self->channels->len; i++)
+    g_ptr_array_add (self->pub_channels, strobe_info_channel_copy (g_ptr_array_index (self->channels, i)));
+  g_array_set_size (self->pub_threads, 0);
+  g_array_append_vals (self->pub_threads, self->threads->data, self->threads->len);
+  self->pub_stats = self->stats;
+  self->pub_events = self->events;
+  self->pub_have_time = self->have_time;
+  self->pub_first_time = self->first_time;
+  self->pub_last_time = self->last_time;
+  self->generation++;
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+strobe_info_analyzer_end (StrobeAnalyzer *analyzer, const GError *error)
+{
+  strobe_info_analyzer_flush (analyzer);
+}
+
+static void
 analyzer_iface_init (StrobeAnalyzerInterface *iface)
 {
   iface->begin = strobe_info_analyzer_begin;
   iface->on_metadata = strobe_info_analyzer_on_metadata;
   iface->on_event_type = strobe_info_analyzer_on_event_type;
   iface->on_event = strobe_info_analyzer_on_event;
-}
-
-static gint
-compare_threads (gconstpointer a, gconstpointer b)
-{
-  const StrobeInfoThread *ta = *(const StrobeInfoThread *const *) a;
-  const StrobeInfoThread *tb = *(const StrobeInfoThread *const *) b;
-
-  if (ta->sort_hint != tb->sort_hint)
-    return ta->sort_hint < tb->sort_hint ? -1 : 1;
-  return (gint) ta->id - (gint) tb->id;
+  iface->flush = strobe_info_analyzer_flush;
+  iface->end = strobe_info_analyzer_end;
 }
 
 static gint
@@ -346,8 +394,9 @@ compare_channels (gconstpointer a, gconstpointer b)
 {
   const StrobeInfoChannel *ca = *(const StrobeInfoChannel *const *) a;
   const StrobeInfoChannel *cb = *(const StrobeInfoChannel *const *) b;
+  gint r = g_strcmp0 (ca->name, cb->name);
 
-  return g_strcmp0 (ca->name, cb->name);
+  return r ? r : (ca->id > cb->id) - (ca->id < cb->id);
 }
 
 StrobeInfoAnalyzer *
@@ -359,57 +408,113 @@ strobe_info_analyzer_new (void)
 const StrobeWireMetadata *
 strobe_info_analyzer_get_metadata (StrobeInfoAnalyzer *self)
 {
+  gboolean have;
+
   g_return_val_if_fail (STROBE_IS_INFO_ANALYZER (self), NULL);
-  return self->have_metadata ? &self->metadata : NULL;
+  g_mutex_lock (&self->lock);
+  have = self->have_metadata;
+  g_mutex_unlock (&self->lock);
+  return have ? &self->metadata : NULL;
+}
+
+static GPtrArray *
+dup_sorted (StrobeInfoAnalyzer *self, GPtrArray *from, GBoxedCopyFunc copy,
+            GDestroyNotify free_func, GCompareFunc compare)
+{
+  GPtrArray *out = g_ptr_array_sized_new (from->len);
+
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < from->len; i++)
+    g_ptr_array_add (out, copy (g_ptr_array_index (from, i)));
+  g_mutex_unlock (&self->lock);
+  g_ptr_array_set_free_func (out, free_func);
+  g_ptr_array_sort (out, compare);
+  return out;
 }
 
 GPtrArray *
-strobe_info_analyzer_get_threads (StrobeInfoAnalyzer *self)
+strobe_info_analyzer_dup_event_types (StrobeInfoAnalyzer *self)
 {
   g_return_val_if_fail (STROBE_IS_INFO_ANALYZER (self), NULL);
-  g_ptr_array_sort (self->threads, compare_threads);
-  return self->threads;
+  return dup_sorted (self, self->pub_types, strobe_info_event_type_copy,
+                     strobe_info_event_type_free, compare_types);
 }
 
 GPtrArray *
-strobe_info_analyzer_get_event_types (StrobeInfoAnalyzer *self)
+strobe_info_analyzer_dup_channels (StrobeInfoAnalyzer *self)
 {
   g_return_val_if_fail (STROBE_IS_INFO_ANALYZER (self), NULL);
-  g_ptr_array_sort (self->types, compare_types);
-  return self->types;
+  return dup_sorted (self, self->pub_channels, strobe_info_channel_copy,
+                     strobe_info_channel_free, compare_channels);
 }
 
-GPtrArray *
-strobe_info_analyzer_get_channels (StrobeInfoAnalyzer *self)
+void
+strobe_info_analyzer_get_stats (StrobeInfoAnalyzer *self,
+                                StrobeInfoStats    *out)
 {
-  g_return_val_if_fail (STROBE_IS_INFO_ANALYZER (self), NULL);
-  g_ptr_array_sort (self->channels, compare_channels);
-  return self->channels;
-}
-
-const StrobeInfoStats *
-strobe_info_analyzer_get_stats (StrobeInfoAnalyzer *self)
-{
-  g_return_val_if_fail (STROBE_IS_INFO_ANALYZER (self), NULL);
-  return &self->stats;
+  g_return_if_fail (STROBE_IS_INFO_ANALYZER (self));
+  g_return_if_fail (out != NULL);
+  g_mutex_lock (&self->lock);
+  *out = self->pub_stats;
+  g_mutex_unlock (&self->lock);
 }
 
 guint64
 strobe_info_analyzer_get_event_count (StrobeInfoAnalyzer *self)
 {
+  guint64 n;
+
   g_return_val_if_fail (STROBE_IS_INFO_ANALYZER (self), 0);
-  return self->events;
+  g_mutex_lock (&self->lock);
+  n = self->pub_events;
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+guint64
+strobe_info_analyzer_get_thread_events (StrobeInfoAnalyzer *self,
+                                        guint16             thread_id)
+{
+  guint64 n = 0;
+
+  g_return_val_if_fail (STROBE_IS_INFO_ANALYZER (self), 0);
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->pub_threads->len; i++)
+    if (g_array_index (self->pub_threads, ThreadCount, i).id == thread_id)
+      {
+        n = g_array_index (self->pub_threads, ThreadCount, i).events;
+        break;
+      }
+  g_mutex_unlock (&self->lock);
+  return n;
 }
 
 gboolean
 strobe_info_analyzer_get_time_range (StrobeInfoAnalyzer *self, guint64 *first, guint64 *last)
 {
+  gboolean have;
+
   g_return_val_if_fail (STROBE_IS_INFO_ANALYZER (self), FALSE);
+  g_mutex_lock (&self->lock);
+  have = self->pub_have_time;
   if (first)
-    *first = self->first_time;
+    *first = self->pub_first_time;
   if (last)
-    *last = self->last_time;
-  return self->have_time;
+    *last = self->pub_last_time;
+  g_mutex_unlock (&self->lock);
+  return have;
+}
+
+guint64
+strobe_info_analyzer_get_generation (StrobeInfoAnalyzer *self)
+{
+  guint64 g;
+
+  g_return_val_if_fail (STROBE_IS_INFO_ANALYZER (self), 0);
+  g_mutex_lock (&self->lock);
+  g = self->generation;
+  g_mutex_unlock (&self->lock);
+  return g;
 }
 
 static void
@@ -419,12 +524,16 @@ strobe_info_analyzer_finalize (GObject *object)
 
   g_free (self->program_name);
   g_free (self->command_line);
-  g_hash_table_unref (self->threads_by_id);
-  g_ptr_array_unref (self->threads);
   g_hash_table_unref (self->types_by_ptr);
   g_ptr_array_unref (self->types);
+  g_hash_table_unref (self->thread_index);
+  g_array_unref (self->threads);
   g_hash_table_unref (self->channels_by_id);
   g_ptr_array_unref (self->channels);
+  g_ptr_array_unref (self->pub_types);
+  g_ptr_array_unref (self->pub_channels);
+  g_array_unref (self->pub_threads);
+  g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (strobe_info_analyzer_parent_class)->finalize (object);
 }
@@ -438,10 +547,14 @@ strobe_info_analyzer_class_init (StrobeInfoAnalyzerClass *klass)
 static void
 strobe_info_analyzer_init (StrobeInfoAnalyzer *self)
 {
-  self->threads = g_ptr_array_new_with_free_func (strobe_info_thread_free);
-  self->threads_by_id = g_hash_table_new (NULL, NULL);
+  g_mutex_init (&self->lock);
   self->types = g_ptr_array_new_with_free_func (type_info_free);
   self->types_by_ptr = g_hash_table_new (NULL, NULL);
+  self->threads = g_array_new (FALSE, FALSE, sizeof (ThreadCount));
+  self->thread_index = g_hash_table_new (NULL, NULL);
   self->channels = g_ptr_array_new_with_free_func (strobe_info_channel_free);
   self->channels_by_id = g_hash_table_new (NULL, NULL);
+  self->pub_types = g_ptr_array_new_with_free_func (strobe_info_event_type_free);
+  self->pub_channels = g_ptr_array_new_with_free_func (strobe_info_channel_free);
+  self->pub_threads = g_array_new (FALSE, FALSE, sizeof (ThreadCount));
 }

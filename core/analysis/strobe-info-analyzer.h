@@ -1,5 +1,9 @@
-/* strobe-info-analyzer.h — the overview of a trace: metadata, threads, event types,
- * channels and the runtime's own statistics.
+/* strobe-info-analyzer.h — the overview of a trace: metadata, event types with counts,
+ * channels, the runtime's own statistics, events per thread and the trace's extent.
+ *
+ * It follows the rule every model follows: it locks internally and hands out copies, so
+ * another thread may ask while a decoder feeds it. Updates are published once per chunk
+ * the decoder is fed (the analyzer's flush), not per event.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -8,18 +12,6 @@
 #include "strobe-analyzer.h"
 
 G_BEGIN_DECLS
-
-typedef struct
-{
-  guint16  id;
-  guint64  system_id;
-  gint32   sort_hint;
-  char    *name;        /* NULL when no ThreadInfo was seen */
-  char    *group;
-  gboolean ended;
-  guint64  end_timestamp;
-  guint64  events;
-} StrobeInfoThread;
 
 /* Copied out of the schema, so it outlives the decoder. */
 typedef struct
@@ -50,10 +42,7 @@ typedef struct
   guint64  buffer_memory;
 } StrobeInfoStats;
 
-/* Deep copies and frees of the structs above, for callers that keep rows beyond the
- * analyzer's lock (a view of a live trace). GBoxedCopyFunc / GDestroyNotify shaped. */
-gpointer strobe_info_thread_copy     (gpointer src);
-void     strobe_info_thread_free     (gpointer      thread);
+/* Deep copies and frees, GBoxedCopyFunc / GDestroyNotify shaped. */
 gpointer strobe_info_event_type_copy (gpointer src);
 void     strobe_info_event_type_free (gpointer      type);
 gpointer strobe_info_channel_copy    (gpointer src);
@@ -62,19 +51,26 @@ void     strobe_info_channel_free    (gpointer      channel);
 #define STROBE_TYPE_INFO_ANALYZER (strobe_info_analyzer_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeInfoAnalyzer, strobe_info_analyzer, STROBE, INFO_ANALYZER, GObject)
 
-StrobeInfoAnalyzer       *strobe_info_analyzer_new             (void);
-/* A copy that stays valid after the decoder is gone; NULL before the handshake. */
-const StrobeWireMetadata *strobe_info_analyzer_get_metadata    (StrobeInfoAnalyzer *self);
-/* Arrays of the structs above, owned by the analyzer. Threads are sorted by sort hint
- * then id, event types and channels by name. */
-GPtrArray                *strobe_info_analyzer_get_threads     (StrobeInfoAnalyzer *self);
-GPtrArray                *strobe_info_analyzer_get_event_types (StrobeInfoAnalyzer *self);
-GPtrArray                *strobe_info_analyzer_get_channels    (StrobeInfoAnalyzer *self);
-const StrobeInfoStats    *strobe_info_analyzer_get_stats       (StrobeInfoAnalyzer *self);
-guint64                   strobe_info_analyzer_get_event_count (StrobeInfoAnalyzer *self);
-/* The smallest and largest value of any "Timestamp" field; FALSE when there was none. */
-gboolean                  strobe_info_analyzer_get_time_range  (StrobeInfoAnalyzer *self,
-                                                                guint64            *first,
-                                                                guint64            *last);
+StrobeInfoAnalyzer       *strobe_info_analyzer_new              (void);
+/* A copy that stays valid (and unchanged) for the analyzer's life once it is not NULL;
+ * NULL before the handshake. */
+const StrobeWireMetadata *strobe_info_analyzer_get_metadata     (StrobeInfoAnalyzer *self);
+/* New arrays of copies (free with g_ptr_array_unref): event types and channels by name. */
+GPtrArray                *strobe_info_analyzer_dup_event_types  (StrobeInfoAnalyzer *self);
+GPtrArray                *strobe_info_analyzer_dup_channels     (StrobeInfoAnalyzer *self);
+void                      strobe_info_analyzer_get_stats        (StrobeInfoAnalyzer *self,
+                                                                 StrobeInfoStats    *out);
+/* Every event decoded, importants included. */
+guint64                   strobe_info_analyzer_get_event_count  (StrobeInfoAnalyzer *self);
+/* Events a thread stream carried (0 for a thread never seen). */
+guint64                   strobe_info_analyzer_get_thread_events (StrobeInfoAnalyzer *self,
+                                                                  guint16             thread_id);
+/* The trace's extent: the first and last timestamp of any event (every uint64 "Cycle" or
+ * "Timestamp" field, and the scopes inside Cpu.EventBatch); FALSE while there is none. */
+gboolean                  strobe_info_analyzer_get_time_range   (StrobeInfoAnalyzer *self,
+                                                                 guint64            *first,
+                                                                 guint64            *last);
+/* Grows whenever something above changed: a reader polls it to know there is news. */
+guint64                   strobe_info_analyzer_get_generation   (StrobeInfoAnalyzer *self);
 
 G_END_DECLS

@@ -91,7 +91,7 @@ int
 strobe_cli_dump (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(StrobeDecoder) decoder = NULL;
+  g_autoptr(StrobeDocument) document = NULL;
   g_autoptr(StrobeCliDumpAnalyzer) dump = NULL;
   g_autoptr(GError) error = NULL;
   const char *file;
@@ -104,14 +104,13 @@ strobe_cli_dump (int argc, char **argv)
   if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
     return STROBE_CLI_USAGE_ERROR;
 
-  decoder = strobe_decoder_new ();
   dump = g_object_new (STROBE_CLI_TYPE_DUMP_ANALYZER, NULL);
-  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (dump));
-  if (!strobe_decoder_read_file (decoder, file, NULL, &error))
+  /* Only the printer besides what every document has: no models to build. */
+  if (strobe_cli_load (file, 0, STROBE_ANALYZER (dump), &document, &error) != STROBE_CLI_OK)
     {
       dump_flush (dump);
       fflush (stdout);
-      g_printerr ("strobe-cli: %s: %s\n", file, error->message);
+      strobe_cli_print_load_error (file, error);
       return STROBE_CLI_DECODE_ERROR;
     }
   dump_flush (dump);

@@ -15,11 +15,11 @@
 #include "strobe-cli.h"
 
 static const StrobeCliExporter exporters[] = {
-  /* format        what (the first row of a format is its default), loads the timeline */
-  { "chrome-json", "timeline", TRUE, N_("CPU scopes, threads, frames, bookmarks, regions and counters in Chrome's trace event format (Perfetto opens it)"), strobe_cli_export_chrome_json },
-  { "csv",         "timers",   TRUE, N_("timer statistics per scope name"), strobe_cli_export_timers_csv },
-  { "csv",         "scopes",   TRUE, N_("every CPU scope: thread, depth, begin, end, name"), strobe_cli_export_scopes_csv },
-  { "csv",         "log",      FALSE, N_("every log message: time, thread, category, verbosity, file, line, text"), strobe_cli_export_log_csv },
+  /* format        what (the first row of a format is its default), models it needs */
+  { "chrome-json", "timeline", STROBE_DOCUMENT_MODEL_TIMELINE, N_("CPU scopes, threads, frames, bookmarks, regions and counters in Chrome's trace event format (Perfetto opens it)"), strobe_cli_export_chrome_json },
+  { "csv",         "timers",   STROBE_DOCUMENT_MODEL_TIMELINE, N_("timer statistics per scope name"), strobe_cli_export_timers_csv },
+  { "csv",         "scopes",   STROBE_DOCUMENT_MODEL_TIMELINE, N_("every CPU scope: thread, depth, begin, end, name"), strobe_cli_export_scopes_csv },
+  { "csv",         "log",      STROBE_DOCUMENT_MODEL_LOG, N_("every log message: time, thread, category, verbosity, file, line, text"), strobe_cli_export_log_csv },
 };
 
 /* ---- helpers ------------------------------------------------------------------------ */
@@ -87,13 +87,13 @@ flush_out (StrobeCliExportArgs *a, GString *s)
 static void
 append_us (GString *out, StrobeCliExportArgs *a, guint64 ticks)
 {
-  append_double (out, "%.3f", strobe_timeline_model_ticks_to_seconds (a->timeline, ticks) * 1e6);
+  append_double (out, "%.3f", strobe_trace_clock_to_seconds (&a->clock, ticks) * 1e6);
 }
 
 static void
 append_dur_us (GString *out, StrobeCliExportArgs *a, guint64 ticks)
 {
-  append_double (out, "%.3f", (gdouble) ticks * 1e6 / (gdouble) strobe_timeline_model_get_clock_frequency (a->timeline));
+  append_double (out, "%.3f", strobe_trace_clock_duration (&a->clock, ticks) * 1e6);
 }
 
 /* ---- chrome-json -------------------------------------------------------------------- */
@@ -118,17 +118,19 @@ meta_event (GString *out, const char *what, guint pid, gint tid, const char *key
 int
 strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
 {
+  StrobeTimelineModel *timeline = strobe_document_get_timeline (a->document);
+  StrobeThreadsModel *threads = strobe_document_get_threads (a->document);
   GString *out = g_string_sized_new (1 << 20);
-  g_autofree char *process = strobe_threads_model_dup_process_name (a->threads);
-  g_autoptr(GArray) thread_infos = strobe_threads_model_get_threads (a->threads);
-  g_autoptr(GArray) tids = strobe_timeline_model_get_threads (a->timeline);
+  g_autofree char *process = strobe_threads_model_dup_process_name (threads);
+  g_autoptr(GArray) thread_infos = strobe_threads_model_get_threads (threads);
+  g_autoptr(GArray) tids = strobe_timeline_model_get_threads (timeline);
   g_autoptr(GArray) scopes = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
   g_autoptr(GArray) bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
   g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
-  g_autoptr(GArray) counters = strobe_timeline_model_get_counters (a->timeline);
+  g_autoptr(GArray) counters = strobe_timeline_model_get_counters (timeline);
   g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
-  guint pid = strobe_threads_model_get_process_id (a->threads);
+  guint pid = strobe_threads_model_get_process_id (threads);
   gboolean ok = TRUE;
 
   g_string_append (out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
@@ -147,19 +149,19 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
   for (guint i = 0; i < tids->len && ok; i++)
     {
       guint16 tid = g_array_index (tids, guint16, i);
-      guint depths = strobe_timeline_model_get_depth_count (a->timeline, tid);
+      guint depths = strobe_timeline_model_get_depth_count (timeline, tid);
 
       for (guint d = 0; d < depths && ok; d++)
         {
           g_array_set_size (scopes, 0);
-          strobe_timeline_model_get_scopes (a->timeline, tid, d, a->t0, a->t1, scopes);
+          strobe_timeline_model_get_scopes (timeline, tid, d, a->t0, a->t1, scopes);
           for (guint k = 0; k < scopes->len; k++)
             {
               StrobeTimelineScope *s = &g_array_index (scopes, StrobeTimelineScope, k);
               guint64 b = MAX (s->begin, a->t0), e = MIN (s->end, a->t1);
 
               g_string_append (out, "{\"name\":");
-              append_json_string (out, strobe_timeline_model_get_name (a->timeline, s->name_id));
+              append_json_string (out, strobe_timeline_model_get_name (timeline, s->name_id));
               g_string_append (out, ",\"ph\":\"X\",\"ts\":");
               append_us (out, a, b);
               g_string_append (out, ",\"dur\":");
@@ -180,7 +182,7 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
       gint tid = type == 0 ? TID_GAME_FRAMES : TID_RENDER_FRAMES;
 
       g_array_set_size (frames, 0);
-      if (strobe_timeline_model_get_frames (a->timeline, type, a->t0, a->t1, frames) == 0)
+      if (strobe_timeline_model_get_frames (timeline, type, a->t0, a->t1, frames) == 0)
         continue;
       meta_event (out, "thread_name", pid, tid, "name", type == 0 ? "Frames (game)" : "Frames (render)", 0);
       meta_event (out, "thread_sort_index", pid, tid, "sort_index", NULL, type);
@@ -195,25 +197,25 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
         }
     }
 
-  strobe_timeline_model_get_bookmarks (a->timeline, a->t0, a->t1, bookmarks);
+  strobe_timeline_model_get_bookmarks (timeline, a->t0, a->t1, bookmarks);
   for (guint k = 0; k < bookmarks->len; k++)
     {
       StrobeTimelineBookmark *b = &g_array_index (bookmarks, StrobeTimelineBookmark, k);
       g_string_append (out, "{\"name\":");
-      append_json_string (out, strobe_timeline_model_get_name (a->timeline, b->name_id));
+      append_json_string (out, strobe_timeline_model_get_name (timeline, b->name_id));
       g_string_append (out, ",\"cat\":\"bookmark\",\"ph\":\"i\",\"s\":\"g\",\"ts\":");
       append_us (out, a, b->time);
       g_string_append_printf (out, ",\"pid\":%u,\"tid\":%u},\n", pid, b->thread_id);
     }
 
-  strobe_timeline_model_get_regions (a->timeline, a->t0, a->t1, regions);
+  strobe_timeline_model_get_regions (timeline, a->t0, a->t1, regions);
   for (guint k = 0; k < regions->len; k++)
     {
       StrobeTimelineRegion *r = &g_array_index (regions, StrobeTimelineRegion, k);
       for (int edge = 0; edge < 2; edge++)
         {
           g_string_append (out, "{\"name\":");
-          append_json_string (out, strobe_timeline_model_get_name (a->timeline, r->name_id));
+          append_json_string (out, strobe_timeline_model_get_name (timeline, r->name_id));
           g_string_append_printf (out, ",\"cat\":\"region\",\"ph\":\"%s\",\"id\":%u,\"ts\":", edge ? "e" : "b", k + 1);
           append_us (out, a, edge ? r->end : r->begin);
           g_string_append_printf (out, ",\"pid\":%u},\n", pid);
@@ -225,7 +227,7 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
       StrobeTimelineCounter *tc = &g_array_index (counters, StrobeTimelineCounter, c);
 
       g_array_set_size (samples, 0);
-      strobe_timeline_model_get_counter_samples (a->timeline, tc->index, a->t0, a->t1, samples);
+      strobe_timeline_model_get_counter_samples (timeline, tc->index, a->t0, a->t1, samples);
       for (guint k = 0; k < samples->len; k++)
         {
           StrobeCounterSample *s = &g_array_index (samples, StrobeCounterSample, k);
@@ -234,7 +236,7 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
           g_string_append (out, ",\"ph\":\"C\",\"ts\":");
           append_us (out, a, s->time);
           g_string_append_printf (out, ",\"pid\":%u,\"args\":{\"value\":", pid);
-          if (tc->type == STROBE_COUNTER_TYPE_INT)
+          if (tc->type == STROBE_TIMELINE_COUNTER_INT)
             g_string_append_printf (out, "%" G_GINT64_FORMAT, s->int_value);
           else
             append_double (out, "%.17g", isfinite (s->value) ? s->value : 0.0);
@@ -254,8 +256,8 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
 int
 strobe_cli_export_timers_csv (StrobeCliExportArgs *a)
 {
-  g_autoptr(GArray) stats = strobe_timer_stats_compute (a->timeline, a->t0, a->t1, STROBE_TIMER_STATS_ALL_THREADS);
-  gdouble freq = (gdouble) strobe_timeline_model_get_clock_frequency (a->timeline);
+  g_autoptr(GArray) stats = strobe_timer_stats_compute (strobe_document_get_timeline (a->document),
+                                                        a->t0, a->t1, STROBE_TIMER_STATS_ALL_THREADS);
   GString *out = g_string_new ("name,count,inclusive_s,exclusive_s,min_s,max_s,mean_s,median_s\n");
   gboolean ok;
 
@@ -270,7 +272,7 @@ strobe_cli_export_timers_csv (StrobeCliExportArgs *a)
       for (guint k = 0; k < G_N_ELEMENTS (v); k++)
         {
           g_string_append_c (out, ',');
-          append_double (out, "%.9f", v[k] / freq);
+          append_double (out, "%.9f", v[k] / (gdouble) a->clock.frequency);
         }
       g_string_append_c (out, '\n');
     }
@@ -282,32 +284,32 @@ strobe_cli_export_timers_csv (StrobeCliExportArgs *a)
 int
 strobe_cli_export_scopes_csv (StrobeCliExportArgs *a)
 {
-  g_autoptr(GArray) tids = strobe_timeline_model_get_threads (a->timeline);
+  StrobeTimelineModel *timeline = strobe_document_get_timeline (a->document);
+  g_autoptr(GArray) tids = strobe_timeline_model_get_threads (timeline);
   g_autoptr(GArray) scopes = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
   GString *out = g_string_new ("thread,depth,begin_s,end_s,duration_s,name,closed_at_end\n");
-  gdouble freq = (gdouble) strobe_timeline_model_get_clock_frequency (a->timeline);
   gboolean ok = TRUE;
 
   for (guint i = 0; i < tids->len && ok; i++)
     {
       guint16 tid = g_array_index (tids, guint16, i);
-      guint depths = strobe_timeline_model_get_depth_count (a->timeline, tid);
+      guint depths = strobe_timeline_model_get_depth_count (timeline, tid);
 
       for (guint d = 0; d < depths && ok; d++)
         {
           g_array_set_size (scopes, 0);
-          strobe_timeline_model_get_scopes (a->timeline, tid, d, a->t0, a->t1, scopes);
+          strobe_timeline_model_get_scopes (timeline, tid, d, a->t0, a->t1, scopes);
           for (guint k = 0; k < scopes->len; k++)
             {
               StrobeTimelineScope *s = &g_array_index (scopes, StrobeTimelineScope, k);
               g_string_append_printf (out, "%u,%u,", tid, d);
-              append_double (out, "%.9f", strobe_timeline_model_ticks_to_seconds (a->timeline, s->begin));
+              append_double (out, "%.9f", strobe_trace_clock_to_seconds (&a->clock, s->begin));
               g_string_append_c (out, ',');
-              append_double (out, "%.9f", strobe_timeline_model_ticks_to_seconds (a->timeline, s->end));
+              append_double (out, "%.9f", strobe_trace_clock_to_seconds (&a->clock, s->end));
               g_string_append_c (out, ',');
-              append_double (out, "%.9f", (gdouble) (s->end - s->begin) / freq);
+              append_double (out, "%.9f", strobe_trace_clock_duration (&a->clock, s->end - s->begin));
               g_string_append_c (out, ',');
-              append_csv_field (out, strobe_timeline_model_get_name (a->timeline, s->name_id));
+              append_csv_field (out, strobe_timeline_model_get_name (timeline, s->name_id));
               g_string_append (out, s->flags ? ",1\n" : ",0\n");
               if (out->len > (1 << 20))
                 ok = flush_out (a, out);
@@ -325,8 +327,8 @@ int
 strobe_cli_export (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(StrobeThreadsModel) threads = NULL;
-  g_autoptr(StrobeTimelineModel) timeline = NULL;
+  g_autoptr(StrobeDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
   g_autofree char *format = NULL, *what = NULL, *output = NULL, *from = NULL, *to = NULL;
   const StrobeCliExporter *exporter = NULL;
   StrobeCliExportArgs args = { 0 };
@@ -370,17 +372,15 @@ strobe_cli_export (int argc, char **argv)
   args.file = file;
   args.from = from;
   args.to = to;
-  args.t0 = 0;
-  args.t1 = G_MAXUINT64;
-  status = STROBE_CLI_OK;
-  if (exporter->needs_timeline)
-    {
-      status = strobe_cli_load_timeline (file, &threads, &timeline);
-      args.threads = threads;
-      args.timeline = timeline;
-      if (!strobe_cli_time_range (timeline, from, to, &args.t0, &args.t1))
-        return STROBE_CLI_USAGE_ERROR;
-    }
+  status = strobe_cli_load (file, exporter->models, NULL, &document, &error);
+  if (error != NULL)
+    strobe_cli_print_load_error (file, error);
+  if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
+    return status;
+  args.document = document;
+  strobe_document_get_clock (document, &args.clock);
+  if (!strobe_cli_time_range (document, from, to, &args.t0, &args.t1))
+    return STROBE_CLI_USAGE_ERROR;
   args.out = output ? fopen (output, "wb") : stdout;
   if (args.out == NULL)
     {
@@ -388,9 +388,6 @@ strobe_cli_export (int argc, char **argv)
       return STROBE_CLI_DECODE_ERROR;
     }
   written = exporter->run (&args);
-  /* An exporter that reads the trace itself reports its decode status this way. */
-  if (written == STROBE_CLI_DECODE_ERROR && !exporter->needs_timeline && args.decode_failed)
-    status = written, written = STROBE_CLI_OK;
   if ((output ? fclose (args.out) : fflush (args.out)) != 0 && written == STROBE_CLI_OK)
     written = STROBE_CLI_DECODE_ERROR;
   if (written != STROBE_CLI_OK)

@@ -10,24 +10,22 @@
 #include "strobe-analysis.h"
 #include "strobe-cli.h"
 
-static char *
-format_seconds (gdouble seconds)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  return g_strdup_printf ("%s s", g_ascii_formatd (buf, sizeof buf, "%.6f", seconds));
-}
-
 static void
-print_info (StrobeInfoAnalyzer *info, StrobeDecoder *decoder, const GError *error)
+print_info (StrobeDocument *document, const GError *error)
 {
-  const StrobeWireMetadata *meta = strobe_info_analyzer_get_metadata (info);
-  const StrobeInfoStats *stats = strobe_info_analyzer_get_stats (info);
+  const StrobeWireMetadata *meta = strobe_document_get_metadata (document);
+  StrobeInfoAnalyzer *info = strobe_document_get_info (document);
+  StrobeInfoStats stats;
   StrobeDecoderStats dstats;
-  GPtrArray *threads, *types, *channels;
+  StrobeTraceClock clock;
+  g_autoptr(GArray) threads = strobe_threads_model_get_threads (strobe_document_get_threads (document));
+  g_autoptr(GPtrArray) types = strobe_info_analyzer_dup_event_types (info);
+  g_autoptr(GPtrArray) channels = strobe_info_analyzer_dup_channels (info);
   guint64 first, last;
 
-  strobe_decoder_get_stats (decoder, &dstats);
+  strobe_document_get_decoder_stats (document, &dstats);
+  strobe_document_get_clock (document, &clock);
+  strobe_info_analyzer_get_stats (info, &stats);
 
   if (meta != NULL)
     {
@@ -46,12 +44,17 @@ print_info (StrobeInfoAnalyzer *info, StrobeDecoder *decoder, const GError *erro
       printf ("%-16s %u\n", _("Process id:"), meta->process_id);
       printf ("%-16s %s\n", _("Command line:"), cmdline);
       printf ("%-16s %s\n", _("Start time:"), start_str ? start_str : "?");
-      printf ("%-16s %" G_GUINT64_FORMAT " Hz (%s)\n", _("Clock:"), meta->clock_frequency,
-              strobe_metadata_clock_source_name (meta->clock_source));
-      if (strobe_info_analyzer_get_time_range (info, &first, &last) && meta->clock_frequency)
+      if (clock.frequency_valid)
+        printf ("%-16s %" G_GUINT64_FORMAT " Hz (%s)\n", _("Clock:"), meta->clock_frequency,
+                strobe_metadata_clock_source_name (meta->clock_source));
+      else
+        printf ("%-16s %" G_GUINT64_FORMAT " Hz (%s) — %s\n", _("Clock:"), meta->clock_frequency,
+                strobe_metadata_clock_source_name (meta->clock_source),
+                _("not a usable frequency: times assume 1 GHz"));
+      if (strobe_document_get_extent (document, &first, &last))
         {
-          g_autofree char *dur = format_seconds ((gdouble) (last - first) / (gdouble) meta->clock_frequency);
-          printf ("%-16s %s\n", _("Duration:"), dur);
+          g_autofree char *dur = strobe_cli_format_seconds (strobe_trace_clock_duration (&clock, last - first));
+          printf ("%-16s %s s\n", _("Duration:"), dur);
         }
       else
         printf ("%-16s %s\n", _("Duration:"), _("unknown (no timestamps)"));
@@ -59,35 +62,33 @@ print_info (StrobeInfoAnalyzer *info, StrobeDecoder *decoder, const GError *erro
 
   if (error)
     printf ("%-16s %s\n", _("Status:"), _("unreadable past the error below"));
-  else if (strobe_decoder_get_ended_cleanly (decoder))
+  else if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FINISHED)
     printf ("%-16s %s\n", _("Status:"), _("finished"));
   else
     printf ("%-16s %s\n", _("Status:"), _("cut off (no end marker: the program or recorder stopped)"));
   printf ("%-16s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " bytes, %" G_GUINT64_FORMAT
           " decoded, %" G_GUINT64_FORMAT " LZ4 packets)\n", _("Packets:"), dstats.packets,
-          strobe_decoder_get_offset (decoder), dstats.raw_bytes, dstats.packets_lz4);
+          strobe_document_get_bytes_read (document), dstats.raw_bytes, dstats.packets_lz4);
   printf ("%-16s %" G_GUINT64_FORMAT "\n", _("Events:"), strobe_info_analyzer_get_event_count (info));
-  if (stats->valid)
-    printf ("%-16s %" G_GUINT64_FORMAT "\n", _("Events dropped:"), stats->events_dropped);
+  if (stats.valid)
+    printf ("%-16s %" G_GUINT64_FORMAT "\n", _("Events dropped:"), stats.events_dropped);
   else
     printf ("%-16s %s\n", _("Events dropped:"), _("unknown (no statistics in the trace)"));
   if (dstats.gaps || dstats.late_events)
     printf ("%-16s %" G_GUINT64_FORMAT " gaps, %" G_GUINT64_FORMAT " late events\n",
             _("Ordering:"), dstats.gaps, dstats.late_events);
 
-  threads = strobe_info_analyzer_get_threads (info);
   printf ("\n%s (%u)\n", _("Threads"), threads->len);
   for (guint i = 0; i < threads->len; i++)
     {
-      const StrobeInfoThread *t = g_ptr_array_index (threads, i);
+      const StrobeThreadInfo *t = &g_array_index (threads, StrobeThreadInfo, i);
 
-      printf ("  %5u  %-20s  %s %-10" G_GUINT64_FORMAT "  %s %-12s  %" G_GUINT64_FORMAT " %s%s\n",
-              t->id, t->name ? t->name : "?", _("os"), t->system_id, _("group"),
-              t->group && *t->group ? t->group : "-", t->events, _("events"),
-              t->ended ? _(", ended") : "");
+      printf ("  %5u  %-20s  %s %-10" G_GUINT64_FORMAT "  %s %-12s  %" G_GUINT64_FORMAT " %s, %s\n",
+              t->id, *t->name ? t->name : "?", _("os"), t->system_id, _("group"),
+              *t->group ? t->group : "-", strobe_info_analyzer_get_thread_events (info, t->id),
+              _("events"), strobe_thread_state_to_string (t->state));
     }
 
-  types = strobe_info_analyzer_get_event_types (info);
   printf ("\n%s (%u)\n", _("Event types"), types->len);
   for (guint i = 0; i < types->len; i++)
     {
@@ -99,7 +100,6 @@ print_info (StrobeInfoAnalyzer *info, StrobeDecoder *decoder, const GError *erro
               et->count);
     }
 
-  channels = strobe_info_analyzer_get_channels (info);
   printf ("\n%s (%u)\n", _("Channels"), channels->len);
   for (guint i = 0; i < channels->len; i++)
     {
@@ -114,32 +114,26 @@ int
 strobe_cli_info (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(StrobeDecoder) decoder = NULL;
-  g_autoptr(StrobeInfoAnalyzer) info = NULL;
+  g_autoptr(StrobeDocument) document = NULL;
   g_autoptr(GError) error = NULL;
   const char *file;
-  gboolean ok;
+  int status;
 
   context = g_option_context_new (_("FILE — print an overview of a trace"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
     return STROBE_CLI_USAGE_ERROR;
 
-  decoder = strobe_decoder_new ();
-  info = strobe_info_analyzer_new ();
-  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (info));
-  ok = strobe_decoder_read_file (decoder, file, NULL, &error);
-  if (!ok && error->domain != STROBE_DECODER_ERROR)
+  status = strobe_cli_load (file, 0, NULL, &document, &error);
+  /* Nothing to show when the file could not be read at all. */
+  if (error != NULL && error->domain != STROBE_DECODER_ERROR)
     {
-      g_printerr ("strobe-cli: %s: %s\n", file, error->message);
+      strobe_cli_print_load_error (file, error);
       return STROBE_CLI_DECODE_ERROR;
     }
-  print_info (info, decoder, error);
+  print_info (document, error);
   fflush (stdout);
-  if (!ok)
-    {
-      g_printerr ("strobe-cli: %s: %s\n", file, error->message);
-      return STROBE_CLI_DECODE_ERROR;
-    }
-  return STROBE_CLI_OK;
+  if (error != NULL)
+    strobe_cli_print_load_error (file, error);
+  return status;
 }

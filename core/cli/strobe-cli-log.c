@@ -13,30 +13,6 @@
 #include "strobe-cli.h"
 #include "strobe-log-model.h"
 
-static int
-load_log (const char *file, StrobeLogModel **model)
-{
-  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
-  g_autoptr(GError) error = NULL;
-
-  *model = strobe_log_model_new ();
-  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (*model));
-  if (!strobe_decoder_read_file (decoder, file, NULL, &error))
-    {
-      g_printerr ("strobe-cli: %s: %s\n", file, error->message);
-      return STROBE_CLI_DECODE_ERROR;
-    }
-  return STROBE_CLI_OK;
-}
-
-static gdouble
-seconds (guint64 t, guint64 freq, guint64 origin)
-{
-  if (freq == 0)
-    return 0;
-  return t >= origin ? (gdouble) (t - origin) / (gdouble) freq : -((gdouble) (origin - t) / (gdouble) freq);
-}
-
 static void
 append_csv (GString *out, const char *s)
 {
@@ -58,38 +34,26 @@ append_csv (GString *out, const char *s)
 int
 strobe_cli_export_log_csv (StrobeCliExportArgs *a)
 {
-  g_autoptr(StrobeLogModel) model = NULL;
-  int status = load_log (a->file, &model);
-  guint64 freq = 0, origin = 0, n;
+  StrobeLogModel *model = strobe_document_get_log (a->document);
+  guint64 n;
   GString *out = g_string_new ("time_s,thread,category,verbosity,file,line,message\n");
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
   gboolean ok = TRUE;
-  gdouble from = 0, to = 0;
 
-  if (status != STROBE_CLI_OK)
-    a->decode_failed = TRUE;
-  if ((a->from && !strobe_cli_parse_time (a->from, &from)) || (a->to && !strobe_cli_parse_time (a->to, &to)))
-    {
-      g_printerr ("%s\n", _("strobe-cli: --from and --to take a time (1.5, 250ms, 10us…)"));
-      g_string_free (out, TRUE);
-      return STROBE_CLI_USAGE_ERROR;
-    }
-  strobe_log_model_get_clock (model, &freq, &origin);
   n = strobe_log_model_get_count (model);
   for (guint64 i = 0; i < n && ok; i++)
     {
       StrobeLogMessage m;
-      gdouble t;
 
       if (!strobe_log_model_get_message (model, i, &m))
         break;
-      t = seconds (m.time, freq, origin);
-      if ((a->from && t < from) || (a->to && t > to))
+      if (m.time < a->t0 || m.time > a->t1)
         {
           g_free (m.text);
           continue;
         }
-      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9f", t));
+      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9f",
+                                             strobe_trace_clock_to_seconds (&a->clock, m.time)));
       g_string_append_printf (out, ",%u,", m.thread_id);
       append_csv (out, m.spec && m.spec->category ? m.spec->category->name : "");
       g_string_append_printf (out, ",%s,", strobe_log_verbosity_name (m.verbosity));
@@ -106,17 +70,19 @@ strobe_cli_export_log_csv (StrobeCliExportArgs *a)
     }
   ok = ok && fwrite (out->str, 1, out->len, a->out) == out->len;
   g_string_free (out, TRUE);
-  if (!ok)
-    return STROBE_CLI_DECODE_ERROR;
-  return status;
+  return ok ? STROBE_CLI_OK : STROBE_CLI_DECODE_ERROR;
 }
 
 int
 strobe_cli_log (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(StrobeLogModel) model = NULL;
+  g_autoptr(StrobeDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
   g_autoptr(GArray) hits = NULL;
+  StrobeLogModel *model;
+  StrobeThreadsModel *thread_table;
+  StrobeTraceClock clock;
   g_autoptr(GArray) category_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) thread_ids = g_array_new (FALSE, FALSE, sizeof (guint16));
   g_autofree char *verbosity = NULL, *grep = NULL, *from = NULL, *to = NULL;
@@ -124,7 +90,6 @@ strobe_cli_log (int argc, char **argv)
   gboolean ignore_case = FALSE, location = FALSE, count_only = FALSE;
   gint limit = -1;
   StrobeLogFilter filter = { 0 };
-  guint64 freq = 0, origin = 0;
   const char *file;
   int status;
   GOptionEntry entries[] = {
@@ -167,19 +132,21 @@ strobe_cli_log (int argc, char **argv)
           g_array_append_val (thread_ids, id);
         }
     }
+  status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_LOG, NULL, &document, &error);
+  if (error != NULL)
+    strobe_cli_print_load_error (file, error);
+  if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
+    return status;
+  model = strobe_document_get_log (document);
+  thread_table = strobe_document_get_threads (document);
+  strobe_document_get_clock (document, &clock);
   {
-    gdouble f = 0, t = 0;
-    if ((from && !strobe_cli_parse_time (from, &f)) || (to && !strobe_cli_parse_time (to, &t)))
-      {
-        g_printerr ("%s\n", _("strobe-cli: --from and --to take a time (1.5, 250ms, 10us…)"));
-        return STROBE_CLI_USAGE_ERROR;
-      }
-    status = load_log (file, &model);
-    strobe_log_model_get_clock (model, &freq, &origin);
-    if (from)
-      filter.time_min = origin + (guint64) (f * (gdouble) freq);
-    if (to)
-      filter.time_max = origin + (guint64) (t * (gdouble) freq);
+    guint64 t0, t1;
+
+    if (!strobe_cli_time_range (document, from, to, &t0, &t1))
+      return STROBE_CLI_USAGE_ERROR;
+    filter.time_min = t0;
+    filter.time_max = t1 == G_MAXUINT64 ? 0 : t1;
   }
   for (guint i = 0; categories && categories[i]; i++)
     {
@@ -214,20 +181,22 @@ strobe_cli_log (int argc, char **argv)
   for (guint i = 0; i < hits->len && (limit < 0 || i < (guint) limit); i++)
     {
       StrobeLogMessage m;
+      StrobeThreadInfo thread = { 0 };
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
-      const char *tname;
 
       if (!strobe_log_model_get_message (model, g_array_index (hits, guint64, i), &m))
         continue;
-      tname = strobe_log_model_get_thread_name (model, m.thread_id);
-      printf ("%12s  %-5u %-14s %-14s %-12s %s", g_ascii_formatd (buf, sizeof buf, "%.6f", seconds (m.time, freq, origin)),
-              m.thread_id, tname && *tname ? tname : "-",
+      strobe_threads_model_lookup (thread_table, m.thread_id, &thread);
+      printf ("%12s  %-5u %-14s %-14s %-12s %s",
+              g_ascii_formatd (buf, sizeof buf, "%.6f", strobe_trace_clock_to_seconds (&clock, m.time)),
+              m.thread_id, thread.name && *thread.name ? thread.name : "-",
               m.spec && m.spec->category ? m.spec->category->name : "?",
               strobe_log_verbosity_name (m.verbosity), m.text);
       if (location && m.spec)
         printf ("  (%s:%d)", m.spec->file, m.spec->line);
       putchar ('\n');
       g_free (m.text);
+      strobe_thread_info_clear (&thread);
     }
   return status;
 }

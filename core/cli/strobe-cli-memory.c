@@ -13,14 +13,6 @@
 #include "strobe-cli.h"
 #include "strobe-memory-model.h"
 
-static gdouble
-seconds (guint64 t, guint64 freq, guint64 origin)
-{
-  if (freq == 0 || t < origin)
-    return 0;
-  return (gdouble) (t - origin) / (gdouble) freq;
-}
-
 static const char *
 fmt_s (char *buf, gdouble v)
 {
@@ -62,16 +54,17 @@ int
 strobe_cli_memory (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(StrobeMemoryModel) model = strobe_memory_model_new ();
-  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeDocument) document = NULL;
   g_autoptr(GError) error = NULL;
+  StrobeMemoryModel *model;
+  StrobeTraceClock clock;
   g_autoptr(GArray) leaks = NULL;
   g_autoptr(GPtrArray) tags = NULL, heaps = NULL;
   g_autofree char *at = NULL;
   gboolean only_leaks = FALSE, histogram = FALSE, stacks = FALSE;
   gint top = 10, max_leaks = 50;
   StrobeMemorySummary s;
-  guint64 freq = 0, origin = 0, leak_bytes = 0;
+  guint64 leak_bytes = 0, at_time = 0;
   char b1[G_ASCII_DTOSTR_BUF_SIZE];
   const char *file;
   int status = STROBE_CLI_OK;
@@ -90,21 +83,15 @@ strobe_cli_memory (int argc, char **argv)
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
     return STROBE_CLI_USAGE_ERROR;
-  {
-    gdouble v;
-    if (at && !strobe_cli_parse_time (at, &v))
-      {
-        g_printerr ("%s\n", _("strobe-cli: --at takes a time (1.5, 250ms, 10us…)"));
-        return STROBE_CLI_USAGE_ERROR;
-      }
-  }
-  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
-  if (!strobe_decoder_read_file (decoder, file, NULL, &error))
-    {
-      g_printerr ("strobe-cli: %s: %s\n", file, error->message);
-      status = STROBE_CLI_DECODE_ERROR;
-    }
-  strobe_memory_model_get_clock (model, &freq, &origin);
+  status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_MEMORY, NULL, &document, &error);
+  if (error != NULL)
+    strobe_cli_print_load_error (file, error);
+  if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
+    return status;
+  if (at && !strobe_cli_parse_trace_time (document, "--at", at, &at_time))
+    return STROBE_CLI_USAGE_ERROR;
+  model = strobe_document_get_memory (document);
+  strobe_document_get_clock (document, &clock);
   strobe_memory_model_get_summary (model, &s);
   leaks = strobe_memory_model_leaks (model);
   for (guint i = 0; i < leaks->len; i++)
@@ -124,7 +111,7 @@ strobe_cli_memory (int argc, char **argv)
       printf ("%-18s %" G_GINT64_FORMAT " %s %" G_GINT64_FORMAT " %s\n", _("Live at end:"), s.live_bytes,
               _("bytes in"), s.live_count, _("allocations"));
       printf ("%-18s %" G_GINT64_FORMAT " %s %s s\n", _("Peak:"), s.peak_bytes, _("bytes at"),
-              fmt_s (b1, seconds (s.peak_time, freq, origin)));
+              fmt_s (b1, strobe_trace_clock_to_seconds (&clock, s.peak_time)));
       if (s.unmatched_frees || s.replaced_allocs)
         printf ("%-18s %" G_GUINT64_FORMAT " %s, %" G_GUINT64_FORMAT " %s\n", _("Inconsistencies:"),
                 s.unmatched_frees, _("frees of unknown addresses"), s.replaced_allocs,
@@ -147,17 +134,14 @@ strobe_cli_memory (int argc, char **argv)
         }
       if (at)
         {
-          gdouble v = 0;
-          guint64 t;
           gint64 bytes, count;
           g_autoptr(GArray) live = NULL;
 
-          strobe_cli_parse_time (at, &v);
-          t = origin + (guint64) (v * (gdouble) freq);
-          strobe_memory_model_get_totals_at (model, t, &bytes, &count);
-          live = strobe_memory_model_live_at (model, t);
+          strobe_memory_model_get_totals_at (model, at_time, &bytes, &count);
+          live = strobe_memory_model_live_at (model, at_time);
           printf ("\n%s %s s: %" G_GINT64_FORMAT " %s %" G_GINT64_FORMAT " %s (%u %s)\n", _("Live at"),
-                  fmt_s (b1, v), bytes, _("bytes in"), count, _("allocations"), live->len, _("listed by the index"));
+                  fmt_s (b1, strobe_trace_clock_to_seconds (&clock, at_time)), bytes, _("bytes in"),
+                  count, _("allocations"), live->len, _("listed by the index"));
         }
       printf ("\n");
     }
@@ -169,7 +153,7 @@ strobe_cli_memory (int argc, char **argv)
 
       strobe_memory_model_get_alloc (model, g_array_index (leaks, guint64, i), &r);
       printf ("  %12s  %-5u 0x%-14" G_GINT64_MODIFIER "x %10" G_GUINT64_FORMAT " %s %-4u %s %-4u%s%s\n",
-              fmt_s (b1, seconds (r.alloc_time, freq, origin)), r.thread_id, r.address, r.size,
+              fmt_s (b1, strobe_trace_clock_to_seconds (&clock, r.alloc_time)), r.thread_id, r.address, r.size,
               _("heap"), r.heap, _("tag"), r.tag,
               r.alignment_log2 ? " aligned" : "",
               (r.flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? _(" (heap block)") : "");

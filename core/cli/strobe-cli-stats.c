@@ -64,9 +64,10 @@ int
 strobe_cli_stats (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(StrobeThreadsModel) threads = NULL;
-  g_autoptr(StrobeTimelineModel) timeline = NULL;
+  g_autoptr(StrobeDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
   g_autoptr(GArray) stats = NULL;
+  StrobeTraceClock clock;
   g_autofree char *from = NULL, *to = NULL, *unit_name = NULL, *sort = NULL;
   gint thread = STROBE_TIMER_STATS_ALL_THREADS;
   const Unit *unit = &units[1];
@@ -113,17 +114,22 @@ strobe_cli_stats (int argc, char **argv)
       return STROBE_CLI_USAGE_ERROR;
     }
 
-  status = strobe_cli_load_timeline (file, &threads, &timeline);
-  if (!strobe_cli_time_range (timeline, from, to, &t0, &t1))
+  status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_TIMELINE, NULL, &document, &error);
+  if (error != NULL)
+    strobe_cli_print_load_error (file, error);
+  if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
+    return status;
+  if (!strobe_cli_time_range (document, from, to, &t0, &t1))
     return STROBE_CLI_USAGE_ERROR;
-  stats = strobe_timer_stats_compute (timeline, t0, t1, thread);
+  stats = strobe_timer_stats_compute (strobe_document_get_timeline (document), t0, t1, thread);
   if (sort && g_str_equal (sort, "excl"))
     g_array_sort (stats, cmp_exclusive);
   else if (sort && g_str_equal (sort, "count"))
     g_array_sort (stats, cmp_count);
   else if (sort && g_str_equal (sort, "name"))
     g_array_sort (stats, cmp_name);
-  freq = (gdouble) strobe_timeline_model_get_clock_frequency (timeline);
+  strobe_document_get_clock (document, &clock);
+  freq = (gdouble) clock.frequency;
 
   for (guint i = 0; i < stats->len; i++)
     width = MAX (width, strlen (g_array_index (stats, StrobeTimerStat, i).name));

@@ -37,21 +37,30 @@ int  strobe_cli_memory (int argc, char **argv);
 int  strobe_cli_run (int argc, char **argv);
 int  strobe_cli_export (int argc, char **argv);
 
-/* ---- the timeline (strobe-cli-timeline.c), for stats and export ------------------- */
+/* ---- reading a trace (strobe-cli-document.c) --------------------------------------- */
 
-#include "strobe-threads-model.h"
-#include "strobe-timeline-model.h"
+#include "strobe-document.h"
 #include "strobe-timer-stats.h"
 
-/* Reads @file into two new models; on a decode error prints it and returns
- * STROBE_CLI_DECODE_ERROR (the models hold everything before the error). */
-int      strobe_cli_load_timeline (const char *file, StrobeThreadsModel **threads,
-                                   StrobeTimelineModel **timeline);
+/* Opens @file as a new document building @models (plus @extra, when not NULL) and reads it
+ * in this thread. Returns STROBE_CLI_OK, or STROBE_CLI_DECODE_ERROR with @error set: the
+ * document in *@out then holds everything before the error. */
+int      strobe_cli_load             (const char *file, StrobeDocumentModels models,
+                                      StrobeAnalyzer *extra, StrobeDocument **out,
+                                      GError **error);
+/* "strobe-cli: FILE: message" on stderr. */
+void     strobe_cli_print_load_error (const char *file, const GError *error);
 /* "1.5", "1.5s", "250ms", "10us", "5ns" → seconds. */
-gboolean strobe_cli_parse_time    (const char *s, gdouble *seconds);
-/* --from/--to (either may be NULL) → ticks; prints the problem and returns FALSE. */
-gboolean strobe_cli_time_range    (StrobeTimelineModel *timeline, const char *from, const char *to,
-                                   guint64 *t0, guint64 *t1);
+gboolean strobe_cli_parse_time       (const char *s, gdouble *seconds);
+/* "%.6f" of @seconds, locale-independent. Free with g_free. */
+char    *strobe_cli_format_seconds   (gdouble seconds);
+/* The value of a time option (seconds from the trace's start) → ticks; prints the problem
+ * and returns FALSE when it is not a time or lies outside the trace. */
+gboolean strobe_cli_parse_trace_time (StrobeDocument *document, const char *option,
+                                      const char *value, guint64 *ticks);
+/* --from/--to (either may be NULL) → ticks (0 and G_MAXUINT64 when not given). */
+gboolean strobe_cli_time_range       (StrobeDocument *document, const char *from, const char *to,
+                                      guint64 *t0, guint64 *t1);
 
 /* ---- export (strobe-cli-export.c): one row per --format/--what -------------------- */
 
@@ -61,19 +70,16 @@ typedef struct
   FILE                *out;
   const char          *from;        /* the raw options, NULL when not given */
   const char          *to;
-  /* Only for exporters with needs_timeline: */
-  StrobeThreadsModel  *threads;
-  StrobeTimelineModel *timeline;
+  StrobeDocument      *document;    /* built with the exporter's models */
+  StrobeTraceClock     clock;
   guint64              t0, t1;      /* ticks; 0 and G_MAXUINT64 when not given */
-  /* Set by an exporter that reads the trace itself when that failed (it has printed it). */
-  gboolean             decode_failed;
 } StrobeCliExportArgs;
 
 typedef struct
 {
   const char *format;
   const char *what;
-  gboolean    needs_timeline;
+  StrobeDocumentModels models;
   const char *summary;                /* untranslated */
   int       (*run) (StrobeCliExportArgs *args);   /* a STROBE_CLI_* code */
 } StrobeCliExporter;

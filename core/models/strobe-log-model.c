@@ -24,7 +24,6 @@ enum
   ROUTE_CATEGORY,
   ROUTE_SPEC,
   ROUTE_MESSAGE,
-  ROUTE_THREAD_INFO,
 };
 
 typedef struct
@@ -59,13 +58,9 @@ struct _StrobeLogModel
   gsize       chunk_size;       /* of the last chunk */
   GPtrArray  *specs_by_id;      /* Spec *, index = id; NULL holes */
   GHashTable *categories;       /* id → StrobeLogCategoryInfo * */
-  GHashTable *threads;          /* id → name */
-  GPtrArray  *old_names;
   GHashTable *cache;            /* record index → formatted text */
   guint64     format_errors;
-  gboolean    have_clock;
-  guint64     frequency;
-  guint64     origin;
+  guint64     generation;       /* bumped by every change */
 };
 
 static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
@@ -106,19 +101,6 @@ strobe_log_model_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
   strobe_analysis_context_subscribe (ctx, ROUTE_CATEGORY, "Logging", "LogCategory");
   strobe_analysis_context_subscribe (ctx, ROUTE_SPEC, "Logging", "LogMessageSpec");
   strobe_analysis_context_subscribe (ctx, ROUTE_MESSAGE, "Logging", "LogMessage");
-  strobe_analysis_context_subscribe (ctx, ROUTE_THREAD_INFO, "$Trace", "ThreadInfo");
-}
-
-static void
-strobe_log_model_on_metadata (StrobeAnalyzer *analyzer, const StrobeWireMetadata *meta)
-{
-  StrobeLogModel *self = STROBE_LOG_MODEL (analyzer);
-
-  g_mutex_lock (&self->lock);
-  self->frequency = meta->clock_frequency;
-  self->origin = meta->clock_origin;
-  self->have_clock = TRUE;
-  g_mutex_unlock (&self->lock);
 }
 
 /* Room for @len bytes in the arena; returns the packed offset. Under the lock. */
@@ -161,7 +143,6 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
   static StrobeFieldAccessor verbosity = STROBE_FIELD_ACCESSOR_INIT ("Verbosity");
   static StrobeFieldAccessor file = STROBE_FIELD_ACCESSOR_INIT ("File");
   static StrobeFieldAccessor format_string = STROBE_FIELD_ACCESSOR_INIT ("FormatString");
-  static StrobeFieldAccessor thread_id = STROBE_FIELD_ACCESSOR_INIT ("ThreadId");
   StrobeLogModel *self = STROBE_LOG_MODEL (analyzer);
 
   switch (route)
@@ -189,6 +170,7 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
           self->format_errors++;
         r.args = arena_put (self, args, n);
         g_array_append_val (self->records, r);
+        self->generation++;
         g_mutex_unlock (&self->lock);
       }
       break;
@@ -210,6 +192,7 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
             g_free ((char *) c->name);
             g_free (c);
           }
+        self->generation++;
         g_mutex_unlock (&self->lock);
       }
       break;
@@ -236,21 +219,7 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
             g_free ((char *) s->pub.format);
             g_free (s);
           }
-        g_mutex_unlock (&self->lock);
-      }
-      break;
-
-    case ROUTE_THREAD_INFO:
-      {
-        guint16 tid = (guint16) strobe_event_get_uint (ev, &thread_id);
-        char *n = strobe_event_get_string (ev, &name);
-        gpointer old;
-
-        g_mutex_lock (&self->lock);
-        /* A renamed thread: the old name stays alive (callers may hold it). */
-        if (g_hash_table_steal_extended (self->threads, GUINT_TO_POINTER (tid), NULL, &old))
-          g_ptr_array_add (self->old_names, old);
-        g_hash_table_insert (self->threads, GUINT_TO_POINTER (tid), n);
+        self->generation++;
         g_mutex_unlock (&self->lock);
       }
       break;
@@ -264,7 +233,6 @@ static void
 analyzer_iface_init (StrobeAnalyzerInterface *iface)
 {
   iface->begin = strobe_log_model_begin;
-  iface->on_metadata = strobe_log_model_on_metadata;
   iface->on_event = strobe_log_model_on_event;
 }
 
@@ -565,33 +533,16 @@ strobe_log_model_find_category (StrobeLogModel *self, const char *name)
   return found;
 }
 
-const char *
-strobe_log_model_get_thread_name (StrobeLogModel *self, guint16 thread_id)
+guint64
+strobe_log_model_get_generation (StrobeLogModel *self)
 {
-  const char *name;
+  guint64 n;
 
-  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), NULL);
+  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), 0);
   g_mutex_lock (&self->lock);
-  /* Replaced names are kept until the model goes: see on_event. */
-  name = g_hash_table_lookup (self->threads, GUINT_TO_POINTER (thread_id));
+  n = self->generation;
   g_mutex_unlock (&self->lock);
-  return name;
-}
-
-gboolean
-strobe_log_model_get_clock (StrobeLogModel *self, guint64 *frequency, guint64 *origin)
-{
-  gboolean have;
-
-  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), FALSE);
-  g_mutex_lock (&self->lock);
-  have = self->have_clock;
-  if (frequency)
-    *frequency = self->frequency;
-  if (origin)
-    *origin = self->origin;
-  g_mutex_unlock (&self->lock);
-  return have;
+  return n;
 }
 
 guint64
@@ -645,8 +596,6 @@ strobe_log_model_finalize (GObject *object)
   g_ptr_array_unref (self->chunks);
   g_ptr_array_unref (self->specs_by_id);
   g_hash_table_unref (self->categories);
-  g_hash_table_unref (self->threads);
-  g_ptr_array_unref (self->old_names);
   g_hash_table_unref (self->cache);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (strobe_log_model_parent_class)->finalize (object);
@@ -667,7 +616,5 @@ strobe_log_model_init (StrobeLogModel *self)
   self->chunks = g_ptr_array_new_with_free_func (g_free);
   self->specs_by_id = g_ptr_array_new_with_free_func (spec_free);
   self->categories = g_hash_table_new_full (NULL, NULL, NULL, category_free);
-  self->threads = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self->old_names = g_ptr_array_new_with_free_func (g_free);
   self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 }

@@ -80,13 +80,8 @@ GArray                  *strobe_log_model_filter           (StrobeLogModel      
 const StrobeLogCategoryInfo *strobe_log_model_find_category (StrobeLogModel *self,
                                                              const char     *name);
 GPtrArray               *strobe_log_model_get_categories   (StrobeLogModel *self);
-/* The thread's name from $Trace.ThreadInfo, or NULL. */
-const char              *strobe_log_model_get_thread_name  (StrobeLogModel *self,
-                                                            guint16         thread_id);
-/* The trace clock (ticks per second, origin); FALSE before the handshake. */
-gboolean                 strobe_log_model_get_clock        (StrobeLogModel *self,
-                                                            guint64        *frequency,
-                                                            guint64        *origin);
+/* Grows with every change (a message, a category, a site). */
+guint64                  strobe_log_model_get_generation   (StrobeLogModel *self);
 /* Messages whose site was never announced, or whose arguments did not match the format. */
 guint64                  strobe_log_model_get_format_errors (StrobeLogModel *self);
 

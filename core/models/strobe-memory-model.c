@@ -91,9 +91,7 @@ struct _StrobeMemoryModel
   Bucket      *overview;
   guint        overview_shift;
   guint64      overview_origin;
-  gboolean     have_clock;
-  guint64      frequency;
-  guint64      origin;
+  guint64      generation;   /* bumped by every event */
 };
 
 static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
@@ -505,18 +503,6 @@ strobe_memory_model_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
 }
 
 static void
-strobe_memory_model_on_metadata (StrobeAnalyzer *analyzer, const StrobeWireMetadata *meta)
-{
-  StrobeMemoryModel *self = STROBE_MEMORY_MODEL (analyzer);
-
-  g_mutex_lock (&self->lock);
-  self->have_clock = TRUE;
-  self->frequency = meta->clock_frequency;
-  self->origin = meta->clock_origin;
-  g_mutex_unlock (&self->lock);
-}
-
-static void
 strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
 {
   static StrobeFieldAccessor cycle = STROBE_FIELD_ACCESSOR_INIT ("Cycle");
@@ -662,6 +648,7 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
     default:
       break;
     }
+  self->generation++;
   g_mutex_unlock (&self->lock);
 }
 
@@ -669,7 +656,6 @@ static void
 analyzer_iface_init (StrobeAnalyzerInterface *iface)
 {
   iface->begin = strobe_memory_model_begin;
-  iface->on_metadata = strobe_memory_model_on_metadata;
   iface->on_event = strobe_memory_model_on_event;
 }
 
@@ -1012,20 +998,16 @@ strobe_memory_model_get_callstack (StrobeMemoryModel *self, guint32 id)
   return f;
 }
 
-gboolean
-strobe_memory_model_get_clock (StrobeMemoryModel *self, guint64 *frequency, guint64 *origin)
+guint64
+strobe_memory_model_get_generation (StrobeMemoryModel *self)
 {
-  gboolean have;
+  guint64 v;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), FALSE);
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   g_mutex_lock (&self->lock);
-  have = self->have_clock;
-  if (frequency)
-    *frequency = self->frequency;
-  if (origin)
-    *origin = self->origin;
+  v = self->generation;
   g_mutex_unlock (&self->lock);
-  return have;
+  return v;
 }
 
 /* ---- lifetime ------------------------------------------------------------------------ */

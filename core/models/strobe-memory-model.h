@@ -125,7 +125,7 @@ GPtrArray *strobe_memory_model_get_heaps    (StrobeMemoryModel *self);
 /* The frames of call stack @id (guint64 addresses), NULL when unknown. Free with
  * g_array_unref. */
 GArray    *strobe_memory_model_get_callstack (StrobeMemoryModel *self, guint32 id);
-gboolean   strobe_memory_model_get_clock    (StrobeMemoryModel *self, guint64 *frequency,
-                                             guint64 *origin);
+/* Grows with every event: a view redraws only when it changed. */
+guint64    strobe_memory_model_get_generation (StrobeMemoryModel *self);
 
 G_END_DECLS

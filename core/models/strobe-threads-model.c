@@ -3,8 +3,11 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "config.h"
+
 #include "strobe-threads-model.h"
 
+#include <glib/gi18n.h>
 #include <string.h>
 
 enum
@@ -23,6 +26,7 @@ struct _StrobeThreadsModel
   char       *program_name;
   char       *process_name;
   guint32     process_id;
+  guint64     generation;
 };
 
 static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
@@ -77,6 +81,7 @@ strobe_threads_model_on_metadata (StrobeAnalyzer *analyzer, const StrobeWireMeta
                                   metadata->program_name_len);
   if (self->process_id == 0)
     self->process_id = metadata->process_id;
+  self->generation++;
   g_rw_lock_writer_unlock (&self->lock);
 }
 
@@ -114,6 +119,7 @@ strobe_threads_model_on_event (StrobeAnalyzer *analyzer, guint route, const Stro
       {
         StrobeThreadInfo *t = get_thread (self, (guint16) strobe_event_get_uint (ev, &thread_id));
         t->ended = TRUE;
+        t->state = STROBE_THREAD_ENDED;
         t->end_time = strobe_event_get_uint (ev, &timestamp);
       }
       break;
@@ -126,6 +132,7 @@ strobe_threads_model_on_event (StrobeAnalyzer *analyzer, guint route, const Stro
     default:
       break;
     }
+  self->generation++;
   g_rw_lock_writer_unlock (&self->lock);
 }
 
@@ -268,4 +275,50 @@ strobe_threads_model_get_process_id (StrobeThreadsModel *self)
   v = self->process_id;
   g_rw_lock_reader_unlock (&self->lock);
   return v;
+}
+
+guint64
+strobe_threads_model_get_generation (StrobeThreadsModel *self)
+{
+  guint64 v;
+
+  g_return_val_if_fail (STROBE_IS_THREADS_MODEL (self), 0);
+  g_rw_lock_reader_lock (&self->lock);
+  v = self->generation;
+  g_rw_lock_reader_unlock (&self->lock);
+  return v;
+}
+
+void
+strobe_threads_model_set_trace_end (StrobeThreadsModel *self,
+                                    guint64             last_time)
+{
+  g_return_if_fail (STROBE_IS_THREADS_MODEL (self));
+
+  g_rw_lock_writer_lock (&self->lock);
+  for (guint i = 0; i < self->threads->len; i++)
+    {
+      StrobeThreadInfo *t = &g_array_index (self->threads, StrobeThreadInfo, i);
+
+      if (t->state == STROBE_THREAD_RUNNING)
+        {
+          t->state = STROBE_THREAD_RUNNING_AT_END;
+          t->ended = TRUE;
+          t->end_time = last_time;
+        }
+    }
+  self->generation++;
+  g_rw_lock_writer_unlock (&self->lock);
+}
+
+const char *
+strobe_thread_state_to_string (StrobeThreadState state)
+{
+  switch (state)
+    {
+    case STROBE_THREAD_RUNNING:        return C_("thread", "running");
+    case STROBE_THREAD_ENDED:          return C_("thread", "ended");
+    case STROBE_THREAD_RUNNING_AT_END: return C_("thread", "running when the trace ended");
+    default:                           return "?";
+    }
 }

@@ -9,6 +9,13 @@
 
 G_BEGIN_DECLS
 
+typedef enum
+{
+  STROBE_THREAD_RUNNING,          /* no $Trace.ThreadEnd yet, and the trace goes on */
+  STROBE_THREAD_ENDED,            /* its $Trace.ThreadEnd was read */
+  STROBE_THREAD_RUNNING_AT_END,   /* the trace ended (or broke off) before the thread did */
+} StrobeThreadState;
+
 typedef struct
 {
   guint16  id;            /* stream id (16..), as in the trace */
@@ -17,8 +24,9 @@ typedef struct
   char    *group;         /* "" when none */
   gint32   sort_hint;
   guint    order;         /* position in display order, from 0 */
-  gboolean ended;
-  guint64  end_time;      /* ticks, when ended */
+  guint8   state;         /* StrobeThreadState */
+  gboolean ended;         /* state != STROBE_THREAD_RUNNING */
+  guint64  end_time;      /* ticks: its ThreadEnd's, or the trace's last for RUNNING_AT_END */
 } StrobeThreadInfo;
 
 #define STROBE_TYPE_THREADS_MODEL (strobe_threads_model_get_type ())
@@ -37,5 +45,13 @@ void                strobe_thread_info_clear              (StrobeThreadInfo   *i
 /* Misc.ProcessInfo's name, else the program name of the handshake, else "". Newly allocated. */
 char               *strobe_threads_model_dup_process_name (StrobeThreadsModel *self);
 guint32             strobe_threads_model_get_process_id   (StrobeThreadsModel *self);
+/* Grows whenever a thread is added or changes. */
+guint64             strobe_threads_model_get_generation   (StrobeThreadsModel *self);
+/* Called by whoever reads the trace when it is over: threads without a ThreadEnd become
+ * RUNNING_AT_END at @last_time (the trace's last timestamp). */
+void                strobe_threads_model_set_trace_end    (StrobeThreadsModel *self,
+                                                           guint64             last_time);
+/* "running", "ended", "running at the end of the trace", translated. */
+const char         *strobe_thread_state_to_string         (StrobeThreadState   state);
 
 G_END_DECLS

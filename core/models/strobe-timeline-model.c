@@ -6,6 +6,8 @@
  */
 #include "strobe-timeline-model-private.h"
 
+#include "strobe-cpu-batch.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -54,8 +56,7 @@ struct _StrobeTimelineModel
 
   GRWLock     lock;
   gboolean    complete;
-  guint64     clock_frequency;
-  guint64     clock_origin;
+  guint64     generation;       /* bumped by every event that changed the model */
   gboolean    have_time;
   guint64     first_time;
   guint64     last_time;
@@ -404,28 +405,6 @@ note_time (StrobeTimelineModel *self, guint64 t)
 
 /* ---- decoding ----------------------------------------------------------------------- */
 
-static inline const guint8 *
-read_varint (const guint8 *p, const guint8 *end, guint64 *out)
-{
-  guint64 v = 0;
-  guint shift = 0;
-
-  while (p < end)
-    {
-      guint8 b = *p++;
-      v |= (guint64) (b & 0x7f) << shift;
-      if (!(b & 0x80))
-        {
-          *out = v;
-          return p;
-        }
-      shift += 7;
-      if (shift > 63)
-        break;
-    }
-  return NULL;
-}
-
 static void
 on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
 {
@@ -452,7 +431,7 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
 
       if (G_LIKELY (*p < 0x80))
         v = *p++;
-      else if ((p = read_varint (p, end, &v)) == NULL)
+      else if ((p = strobe_cpu_batch_read_varint (p, end, &v)) == NULL)
         break;
       units += v >> 1;
       ts = units << shift;
@@ -482,7 +461,7 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
 
           if (G_LIKELY (p < end && *p < 0x80))
             id = *p++;
-          else if ((p = read_varint (p, end, &id)) == NULL)
+          else if ((p = strobe_cpu_batch_read_varint (p, end, &id)) == NULL)
             break;
           if (G_LIKELY (id < map->len && g_array_index (map, guint32, id) != 0))
             name = g_array_index (map, guint32, id) - 1;
@@ -709,6 +688,7 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
     default:
       break;
     }
+  self->generation++;
   g_rw_lock_writer_unlock (&self->lock);
 }
 
@@ -726,17 +706,6 @@ strobe_timeline_model_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ct
   strobe_analysis_context_subscribe (ctx, ROUTE_COUNTER_SPEC, "Counters", "Spec");
   strobe_analysis_context_subscribe (ctx, ROUTE_COUNTER_INT, "Counters", "SetInt");
   strobe_analysis_context_subscribe (ctx, ROUTE_COUNTER_FLOAT, "Counters", "SetFloat");
-}
-
-static void
-strobe_timeline_model_on_metadata (StrobeAnalyzer *analyzer, const StrobeWireMetadata *metadata)
-{
-  StrobeTimelineModel *self = STROBE_TIMELINE_MODEL (analyzer);
-
-  g_rw_lock_writer_lock (&self->lock);
-  self->clock_frequency = metadata->clock_frequency ? metadata->clock_frequency : 1000000000u;
-  self->clock_origin = metadata->clock_origin;
-  g_rw_lock_writer_unlock (&self->lock);
 }
 
 /* The end of the trace: whatever is still open is closed at the last timestamp, flagged. */
@@ -784,6 +753,7 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
   while (self->open_regions->len)
     close_region (self, 0, last, STROBE_SCOPE_CLOSED_AT_END);
   self->complete = TRUE;
+  self->generation++;
   g_rw_lock_writer_unlock (&self->lock);
 }
 
@@ -791,7 +761,6 @@ static void
 analyzer_iface_init (StrobeAnalyzerInterface *iface)
 {
   iface->begin = strobe_timeline_model_begin;
-  iface->on_metadata = strobe_timeline_model_on_metadata;
   iface->on_event = strobe_timeline_model_on_event;
   iface->end = strobe_timeline_model_end;
 }
@@ -828,7 +797,6 @@ static void
 strobe_timeline_model_init (StrobeTimelineModel *self)
 {
   g_rw_lock_init (&self->lock);
-  self->clock_frequency = 1000000000u;
   self->names = g_ptr_array_new_with_free_func (g_free);
   self->name_ids = g_hash_table_new (g_str_hash, g_str_equal);
   self->spec_names = g_array_new (FALSE, TRUE, sizeof (guint32));
@@ -897,47 +865,15 @@ strobe_timeline_model_get_time_range (StrobeTimelineModel *self, guint64 *first,
 }
 
 guint64
-strobe_timeline_model_get_clock_frequency (StrobeTimelineModel *self)
+strobe_timeline_model_get_generation (StrobeTimelineModel *self)
 {
   guint64 v;
 
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), 0);
   g_rw_lock_reader_lock (&self->lock);
-  v = self->clock_frequency;
+  v = self->generation;
   g_rw_lock_reader_unlock (&self->lock);
   return v;
-}
-
-guint64
-strobe_timeline_model_get_clock_origin (StrobeTimelineModel *self)
-{
-  guint64 v;
-
-  g_rw_lock_reader_lock (&self->lock);
-  v = self->clock_origin;
-  g_rw_lock_reader_unlock (&self->lock);
-  return v;
-}
-
-gdouble
-strobe_timeline_model_ticks_to_seconds (StrobeTimelineModel *self, guint64 ticks)
-{
-  guint64 origin = strobe_timeline_model_get_clock_origin (self);
-  gdouble freq = (gdouble) strobe_timeline_model_get_clock_frequency (self);
-
-  return ticks >= origin ? (gdouble) (ticks - origin) / freq : -(gdouble) (origin - ticks) / freq;
-}
-
-guint64
-strobe_timeline_model_seconds_to_ticks (StrobeTimelineModel *self, gdouble seconds)
-{
-  guint64 origin = strobe_timeline_model_get_clock_origin (self);
-  gdouble d = seconds * (gdouble) strobe_timeline_model_get_clock_frequency (self);
-
-  if (d < 0)
-    return (gdouble) origin + d <= 0 ? 0 : origin - (guint64) llround (-d);
-  if ((gdouble) origin + d >= 18446744073709551615.0)
-    return G_MAXUINT64;
-  return origin + (guint64) llround (d);
 }
 
 gboolean

@@ -2,8 +2,8 @@
  * per kind, bookmarks, regions and counter series. See core/models/README.md for the
  * memory layout, the complexity of each query and the locking.
  *
- * All times are raw timestamp-clock ticks (as in the trace); convert them with
- * strobe_timeline_model_ticks_to_seconds(). Every function may be called from any thread
+ * All times are raw timestamp-clock ticks (as in the trace); convert them with the
+ * trace's StrobeTraceClock (strobe-trace-clock.h). Every function may be called from any thread
  * while the model is still being fed by a decoder (queries take a read lock; arrays handed
  * out are copies).
  *
@@ -12,6 +12,7 @@
 #pragma once
 
 #include "strobe-analyzer.h"
+#include "strobe-standard-values.h"
 
 G_BEGIN_DECLS
 
@@ -66,25 +67,36 @@ typedef struct
   guint8  flags;
 } StrobeTimelineRegion;
 
+/* Frame kinds (Misc.BeginFrame "FrameType"; the runtime's StrobeFrameType). */
 typedef enum
 {
-  STROBE_COUNTER_TYPE_INT   = 0,
-  STROBE_COUNTER_TYPE_FLOAT = 1,
-} StrobeCounterKind;
+  STROBE_TIMELINE_FRAME_GAME   = STROBE_STANDARD_FRAME_GAME,
+  STROBE_TIMELINE_FRAME_RENDER = STROBE_STANDARD_FRAME_RENDER,
+} StrobeTimelineFrameKind;
 
+#define STROBE_TIMELINE_FRAME_KINDS STROBE_STANDARD_FRAME_KINDS
+
+/* What a counter's values are (the runtime's StrobeCounterType). */
 typedef enum
 {
-  STROBE_COUNTER_UNIT_COUNT   = 0,
-  STROBE_COUNTER_UNIT_BYTES   = 1,
-  STROBE_COUNTER_UNIT_PERCENT = 2,
-} StrobeCounterDisplayUnit;
+  STROBE_TIMELINE_COUNTER_INT   = STROBE_STANDARD_COUNTER_INT,
+  STROBE_TIMELINE_COUNTER_FLOAT = STROBE_STANDARD_COUNTER_FLOAT,
+} StrobeTimelineCounterType;
+
+/* What a counter's values count (the runtime's StrobeCounterUnit). */
+typedef enum
+{
+  STROBE_TIMELINE_UNIT_COUNT   = STROBE_STANDARD_UNIT_COUNT,
+  STROBE_TIMELINE_UNIT_BYTES   = STROBE_STANDARD_UNIT_BYTES,
+  STROBE_TIMELINE_UNIT_PERCENT = STROBE_STANDARD_UNIT_PERCENT,
+} StrobeTimelineCounterUnit;
 
 typedef struct
 {
   guint32 index;        /* for strobe_timeline_model_get_counter_samples() */
   char   *name;
-  guint8  type;         /* StrobeCounterKind */
-  guint8  unit;         /* StrobeCounterDisplayUnit */
+  guint8  type;         /* StrobeTimelineCounterType */
+  guint8  unit;         /* StrobeTimelineCounterUnit */
   guint64 n_samples;
 } StrobeTimelineCounter;
 
@@ -112,13 +124,9 @@ StrobeTimelineModel *strobe_timeline_model_new              (void);
 gboolean     strobe_timeline_model_get_time_range     (StrobeTimelineModel *self,
                                                        guint64             *first,
                                                        guint64             *last);
-guint64      strobe_timeline_model_get_clock_frequency (StrobeTimelineModel *self);
-guint64      strobe_timeline_model_get_clock_origin   (StrobeTimelineModel *self);
-/* Seconds since the clock origin (the start of the trace). */
-gdouble      strobe_timeline_model_ticks_to_seconds   (StrobeTimelineModel *self,
-                                                       guint64              ticks);
-guint64      strobe_timeline_model_seconds_to_ticks   (StrobeTimelineModel *self,
-                                                       gdouble              seconds);
+/* Grows with every event that changed the model (and at its end): a view keeps cached
+ * drawings while it is unchanged. */
+guint64      strobe_timeline_model_get_generation     (StrobeTimelineModel *self);
 /* TRUE once the decoder called end(). */
 gboolean     strobe_timeline_model_is_complete        (StrobeTimelineModel *self);
 
@@ -157,7 +165,7 @@ void         strobe_timeline_model_get_stats          (StrobeTimelineModel *self
                                                        StrobeTimelineStats *stats);
 
 /* ---- frames, bookmarks, regions, counters ---------------------------------------- */
-/* Frame kinds seen: 0 game, 1 render (StrobeFrameType in the runtime). */
+/* Frames of a kind (StrobeTimelineFrameKind). */
 guint        strobe_timeline_model_get_frame_count    (StrobeTimelineModel *self,
                                                        guint8               frame_type);
 /* Frames of @frame_type overlapping [t0, t1] (StrobeTimelineFrame). */

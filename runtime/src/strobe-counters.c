@@ -1,6 +1,14 @@
 /* strobe-counters.c — counters: a spec sent once per counter, then the value after every
  * set or add. Wire format: runtime/INSTRUMENTATION.md. */
 #include "strobe-private.h"
+#include "strobe-standard-values.h"
+
+_Static_assert ((int) STROBE_COUNTER_INT == (int) STROBE_STANDARD_COUNTER_INT &&
+                (int) STROBE_COUNTER_FLOAT == (int) STROBE_STANDARD_COUNTER_FLOAT &&
+                (int) STROBE_UNIT_COUNT == (int) STROBE_STANDARD_UNIT_COUNT &&
+                (int) STROBE_UNIT_BYTES == (int) STROBE_STANDARD_UNIT_BYTES &&
+                (int) STROBE_UNIT_PERCENT == (int) STROBE_STANDARD_UNIT_PERCENT,
+                "counter values must match core/protocol/strobe-standard-values.h");
 
 StrobeChannel StrobeCountersChannel = { 0, "CountersChannel", 0, 0, false, false, 0 };
 

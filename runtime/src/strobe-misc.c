@@ -2,8 +2,14 @@
  * runtime/INSTRUMENTATION.md. All of these are rare next to CPU scopes, so they are
  * plain synchronised events (ordered across threads by their serial) sent out of line. */
 #include "strobe-private.h"
+#include "strobe-standard-values.h"
 
 #include <unistd.h>
+
+_Static_assert ((int) STROBE_FRAME_GAME == (int) STROBE_STANDARD_FRAME_GAME &&
+                (int) STROBE_FRAME_RENDER == (int) STROBE_STANDARD_FRAME_RENDER &&
+                (int) STROBE_FRAME_TYPE_COUNT == (int) STROBE_STANDARD_FRAME_KINDS,
+                "frame kinds must match core/protocol/strobe-standard-values.h");
 
 StrobeChannel StrobeFrameChannel = { 0, "FrameChannel", 0, 0, false, false, 0 };
 StrobeChannel StrobeBookmarkChannel = { 0, "BookmarkChannel", 0, 0, false, false, 0 };

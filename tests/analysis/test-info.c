@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-analysis.h"
+#include "strobe-threads-model.h"
 #include "test-log-analyzer.h"
 #include "test-stream-builder.h"
 
@@ -75,18 +76,21 @@ test_info_analyzer (void)
   g_autoptr(GBytes) stream = build_demo (TRUE, FALSE);
   g_autoptr(StrobeDecoder) dec = strobe_decoder_new ();
   g_autoptr(StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
+  g_autoptr(StrobeThreadsModel) threads = strobe_threads_model_new ();
   g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) table = NULL;
+  g_autoptr(GPtrArray) channels = NULL, types = NULL;
   gsize len;
   const guint8 *data = g_bytes_get_data (stream, &len);
   const StrobeWireMetadata *meta;
-  const StrobeInfoStats *stats;
-  const StrobeInfoThread *t;
+  StrobeInfoStats stats;
+  const StrobeThreadInfo *t;
   const StrobeInfoChannel *c;
   const StrobeInfoEventType *et;
-  GPtrArray *arr;
   guint64 first, last;
 
   strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (info));
+  strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (threads));
   g_assert_true (strobe_decoder_feed (dec, data, len, &error));
   g_assert_true (strobe_decoder_finish (dec, &error));
   g_assert_no_error (error);
@@ -97,42 +101,46 @@ test_info_analyzer (void)
   g_assert_cmpuint (meta->process_id, ==, 4242);
   g_assert_cmpmem (meta->command_line, meta->command_line_len, "demo\0--fast\0input file.txt", 26);
 
-  arr = strobe_info_analyzer_get_threads (info);
-  g_assert_cmpuint (arr->len, ==, 2);
-  t = g_ptr_array_index (arr, 0);
+  /* One thread table: the threads model's, with the events counted by the info analyzer. */
+  strobe_threads_model_set_trace_end (threads, 2600000000u);
+  table = strobe_threads_model_get_threads (threads);
+  g_assert_cmpuint (table->len, ==, 2);
+  t = &g_array_index (table, StrobeThreadInfo, 0);
   g_assert_cmpuint (t->id, ==, 17);
   g_assert_cmpstr (t->name, ==, "main");
   g_assert_cmpuint (t->system_id, ==, 5001);
-  g_assert_false (t->ended);
-  g_assert_cmpuint (t->events, ==, 3);
-  t = g_ptr_array_index (arr, 1);
+  g_assert_cmpuint (t->state, ==, STROBE_THREAD_RUNNING_AT_END);
+  g_assert_cmpuint (t->end_time, ==, 2600000000u);
+  g_assert_cmpuint (strobe_info_analyzer_get_thread_events (info, 17), ==, 3);
+  t = &g_array_index (table, StrobeThreadInfo, 1);
   g_assert_cmpuint (t->id, ==, 18);
   g_assert_cmpstr (t->group, ==, "gpu");
   g_assert_cmpint (t->sort_hint, ==, 10);
-  g_assert_true (t->ended);
-  g_assert_cmpuint (t->end_timestamp, ==, 2500000000u);
-  g_assert_cmpuint (t->events, ==, 6);
+  g_assert_cmpuint (t->state, ==, STROBE_THREAD_ENDED);
+  g_assert_cmpuint (t->end_time, ==, 2500000000u);
+  g_assert_cmpuint (strobe_info_analyzer_get_thread_events (info, 18), ==, 6);
+  g_assert_cmpuint (strobe_info_analyzer_get_thread_events (info, 99), ==, 0);
 
-  arr = strobe_info_analyzer_get_channels (info);
-  g_assert_cmpuint (arr->len, ==, 2);
-  c = g_ptr_array_index (arr, 0);
+  channels = strobe_info_analyzer_dup_channels (info);
+  g_assert_cmpuint (channels->len, ==, 2);
+  c = g_ptr_array_index (channels, 0);
   g_assert_cmpstr (c->name, ==, "Log");
   g_assert_false (c->enabled);
   g_assert_cmpuint (c->toggles, ==, 1);
-  c = g_ptr_array_index (arr, 1);
+  c = g_ptr_array_index (channels, 1);
   g_assert_cmpstr (c->name, ==, "Render");
   g_assert_true (c->enabled);
 
-  arr = strobe_info_analyzer_get_event_types (info);
-  g_assert_cmpuint (arr->len, ==, 7);
-  et = g_ptr_array_index (arr, 6);
+  types = strobe_info_analyzer_dup_event_types (info);
+  g_assert_cmpuint (types->len, ==, 7);
+  et = g_ptr_array_index (types, 6);
   g_assert_cmpstr (et->full_name, ==, "Render.Frame");
   g_assert_cmpuint (et->count, ==, 6);
 
-  stats = strobe_info_analyzer_get_stats (info);
-  g_assert_true (stats->valid);
-  g_assert_cmpuint (stats->events_dropped, ==, 5);
-  g_assert_cmpuint (stats->events_emitted, ==, 14);
+  strobe_info_analyzer_get_stats (info, &stats);
+  g_assert_true (stats.valid);
+  g_assert_cmpuint (stats.events_dropped, ==, 5);
+  g_assert_cmpuint (stats.events_emitted, ==, 14);
   g_assert_true (strobe_info_analyzer_get_time_range (info, &first, &last));
   g_assert_cmpuint (first, ==, 1000);
   g_assert_cmpuint (last, ==, 2600000000u);

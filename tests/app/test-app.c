@@ -45,8 +45,8 @@ fixture_setup (Fixture       *f,
   f->app = the_app;
   f->window = strobe_window_new (f->app);
   gtk_window_present (GTK_WINDOW (f->window));
-  g_assert_nonnull (strobe_application_get_store (f->app));
-  g_assert_null (strobe_application_get_recorder_error (f->app));
+  g_assert_nonnull (strobe_services_get_store (strobe_application_get_services (f->app)));
+  g_assert_null (strobe_services_get_recorder_error (strobe_application_get_services (f->app)));
 }
 
 static void
@@ -93,17 +93,20 @@ fixture_teardown (Fixture       *f,
 
 typedef gboolean (*Condition) (gpointer data);
 
-/* Runs the main loop until @cond holds; fails after 10 s. */
+/* Runs the main loop until @cond holds; fails after 10 s, naming the condition. */
+#define wait_for(cond, data) wait_for_named (cond, data, #cond)
+
 static void
-wait_for (Condition cond,
-          gpointer  data)
+wait_for_named (Condition   cond,
+                gpointer    data,
+                const char *name)
 {
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
 
   while (!cond (data))
     {
       if (g_get_monotonic_time () > deadline)
-        g_error ("timed out waiting for the UI");
+        g_error ("timed out waiting for the UI: %s", name);
       if (!g_main_context_iteration (NULL, FALSE))
         g_usleep (2000);
     }
@@ -376,7 +379,7 @@ spawn_target (const char  *runtime_dir,
 {
   g_autoptr(GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  StrobeRecorder *recorder = strobe_application_get_recorder (the_app);
+  StrobeRecorder *recorder = strobe_services_get_recorder (strobe_application_get_services (the_app));
   g_autofree char *host = g_strdup_printf ("127.0.0.1:%u", strobe_recorder_get_port (recorder));
   g_autoptr(GError) error = NULL;
   g_autoptr(GDataInputStream) out = NULL;
@@ -483,8 +486,7 @@ static gboolean
 beta_reported_on (gpointer data)
 {
   StrobeDocument *document = strobe_window_get_current_document (data);
-  StrobeInfoAnalyzer *info = strobe_document_lock_info (document);
-  GPtrArray *channels = strobe_info_analyzer_get_channels (info);
+  g_autoptr(GPtrArray) channels = strobe_info_analyzer_dup_channels (strobe_document_get_info (document));
   gboolean on = FALSE;
 
   for (guint i = 0; i < channels->len; i++)
@@ -494,7 +496,6 @@ beta_reported_on (gpointer data)
       if (g_strcmp0 (c->name, "Beta") == 0)
         on = c->enabled;
     }
-  strobe_document_unlock_info (document);
   return on;
 }
 
@@ -526,6 +527,7 @@ test_live_session (Fixture       *f,
   wait_for (channels_declared, f->window);
   settle ();
   g_assert_nonnull (find_text (GTK_WIDGET (f->window), "● Live"));
+  g_printerr ("DEBUG mapped beta %d\n", gtk_widget_get_mapped (GTK_WIDGET (strobe_channels_panel_get_switch (STROBE_CHANNELS_PANEL (current_channels_panel (f->window)), "Beta"))));
   g_assert_nonnull (find_text (GTK_WIDGET (f->window), "control-target"));
 
   panel = STROBE_CHANNELS_PANEL (current_channels_panel (f->window));
@@ -679,7 +681,7 @@ static gboolean
 recorder_on_port (gpointer data)
 {
   PortWait *w = data;
-  StrobeRecorder *recorder = strobe_application_get_recorder (w->app);
+  StrobeRecorder *recorder = strobe_services_get_recorder (strobe_application_get_services (w->app));
 
   return recorder != NULL && strobe_recorder_is_running (recorder) &&
          strobe_recorder_get_port (recorder) == w->port;
@@ -691,7 +693,7 @@ static void
 test_preferences (Fixture       *f,
                   gconstpointer  data)
 {
-  GSettings *settings = strobe_application_get_settings (f->app);
+  GSettings *settings = strobe_services_get_settings (strobe_application_get_services (f->app));
   g_autofree char *other_store = g_build_filename (f->tmpdir, "other-store", NULL);
   g_autofree char *footer = g_strdup_printf ("Traces in %s", other_store);
   g_autofree char *header = NULL;
@@ -712,7 +714,7 @@ test_preferences (Fixture       *f,
 
   g_settings_set_string (settings, "store-directory", other_store);
   settle ();
-  g_assert_cmpstr (strobe_store_get_directory (strobe_application_get_store (f->app)), ==, other_store);
+  g_assert_cmpstr (strobe_store_get_directory (strobe_services_get_store (strobe_application_get_services (f->app))), ==, other_store);
   g_assert_nonnull (find_text (GTK_WIDGET (f->window), footer));
   g_assert_nonnull (find_text (GTK_WIDGET (dialog), other_store));
   wait_for (recorder_on_port, &w);
@@ -721,7 +723,7 @@ test_preferences (Fixture       *f,
   g_settings_set_string (settings, "store-directory", store_dir);
   g_settings_set_int (settings, "recorder-port", 0);
   settle ();
-  g_assert_cmpstr (strobe_store_get_directory (strobe_application_get_store (f->app)), ==, store_dir);
+  g_assert_cmpstr (strobe_store_get_directory (strobe_services_get_store (strobe_application_get_services (f->app))), ==, store_dir);
 }
 
 static void
@@ -760,9 +762,9 @@ test_recorder_port_taken (Fixture       *f,
   g_assert_no_error (error);
   port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
 
-  g_assert_false (strobe_application_restart_recorder (f->app, port, &error));
+  g_assert_false (strobe_services_restart_recorder (strobe_application_get_services (f->app), port, &error));
   g_assert_nonnull (error);
-  g_assert_nonnull (strobe_application_get_recorder_error (f->app));
+  g_assert_nonnull (strobe_services_get_recorder_error (strobe_application_get_services (f->app)));
   settle ();
   g_assert_nonnull (find_text (GTK_WIDGET (f->window), "Not recording"));
   banner = find_text_prefix (GTK_WIDGET (f->window), "Programs cannot stream traces to this viewer");
@@ -771,8 +773,8 @@ test_recorder_port_taken (Fixture       *f,
   g_assert_true (gtk_info_bar_get_revealed (GTK_INFO_BAR (banner)));
 
   g_action_group_activate_action (G_ACTION_GROUP (f->app), "recorder-other-port", NULL);
-  g_assert_null (strobe_application_get_recorder_error (f->app));
-  recorder = strobe_application_get_recorder (f->app);
+  g_assert_null (strobe_services_get_recorder_error (strobe_application_get_services (f->app)));
+  recorder = strobe_services_get_recorder (strobe_application_get_services (f->app));
   g_assert_true (strobe_recorder_is_running (recorder));
   g_assert_cmpuint (strobe_recorder_get_port (recorder), !=, port);
   expected = g_strdup_printf ("Recording on 127.0.0.1:%u", strobe_recorder_get_port (recorder));

@@ -19,6 +19,7 @@
 #include <glib/gstdio.h>
 
 #include "strobe-analysis.h"
+#include "strobe-threads-model.h"
 #include "strobe-control-client.h"
 #include "strobe-discovery.h"
 #include "strobe-recorder.h"
@@ -247,13 +248,13 @@ static Decoded *
 decode (const char *path)
 {
   g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
-  g_autoptr (StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
+  g_autoptr (StrobeThreadsModel) info = strobe_threads_model_new ();
   g_autoptr (TestFuncAnalyzer) func = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) names = g_ptr_array_new ();
   Decoded *d = g_new0 (Decoded, 1);
   StrobeDecoderStats stats;
-  GPtrArray *threads;
+  g_autoptr (GArray) threads = NULL;
 
   d->alpha_times = g_array_new (FALSE, FALSE, sizeof (guint64));
   d->beta_times = g_array_new (FALSE, FALSE, sizeof (guint64));
@@ -274,11 +275,11 @@ decode (const char *path)
   strobe_decoder_get_stats (decoder, &stats);
   d->late = stats.late_events;
   d->gaps = stats.gaps;
-  threads = strobe_info_analyzer_get_threads (info);
+  threads = strobe_threads_model_get_threads (info);
   for (guint i = 0; i < threads->len; i++)
     {
-      StrobeInfoThread *th = g_ptr_array_index (threads, i);
-      if (th->name)
+      StrobeThreadInfo *th = &g_array_index (threads, StrobeThreadInfo, i);
+      if (*th->name)
         g_ptr_array_add (names, th->name);
     }
   g_ptr_array_sort (names, compare_str);

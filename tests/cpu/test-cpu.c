@@ -236,10 +236,10 @@ test_synthetic_model (void)
     static const gint64 expect_objects[] = { 10, 20, 30, 25 };
 
     g_assert_cmpstr (load_c->name, ==, "Load");
-    g_assert_cmpuint (load_c->type, ==, STROBE_COUNTER_TYPE_FLOAT);
-    g_assert_cmpuint (load_c->unit, ==, STROBE_COUNTER_UNIT_PERCENT);
+    g_assert_cmpuint (load_c->type, ==, STROBE_TIMELINE_COUNTER_FLOAT);
+    g_assert_cmpuint (load_c->unit, ==, STROBE_TIMELINE_UNIT_PERCENT);
     g_assert_cmpstr (objects->name, ==, "Objects");
-    g_assert_cmpuint (objects->type, ==, STROBE_COUNTER_TYPE_INT);
+    g_assert_cmpuint (objects->type, ==, STROBE_TIMELINE_COUNTER_INT);
     arr = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
     g_assert_cmpuint (strobe_timeline_model_get_counter_samples (m.timeline, objects->index, 0, G_MAXUINT64, arr), ==, 4);
     for (guint i = 0; i < 4; i++)

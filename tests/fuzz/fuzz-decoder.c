@@ -266,11 +266,14 @@ decode (const guint8 *data, gsize size, gsize max_pending, guint64 *chunk_state,
     if (strobe_decoder_get_event_type (dec, (guint16) uid) != NULL)
       g_string_append_printf (fa->log, "U%u\n", uid);
   (void) strobe_info_analyzer_get_metadata (info);
-  (void) strobe_info_analyzer_get_threads (info);
-  (void) strobe_info_analyzer_get_event_types (info);
-  (void) strobe_info_analyzer_get_channels (info);
-  (void) strobe_info_analyzer_get_stats (info);
+  g_ptr_array_unref (strobe_info_analyzer_dup_event_types (info));
+  g_ptr_array_unref (strobe_info_analyzer_dup_channels (info));
+  {
+    StrobeInfoStats info_stats;
+    strobe_info_analyzer_get_stats (info, &info_stats);
+  }
   (void) strobe_info_analyzer_get_event_count (info);
+  (void) strobe_info_analyzer_get_thread_events (info, 16);
   (void) strobe_info_analyzer_get_time_range (info, &first, &last);
 
   result->log = g_strdup (fa->log->str);

@@ -1,0 +1,118 @@
+/* strobe-cli-document.c — what every subcommand that reads a trace shares: opening it as a
+ * StrobeDocument (the same analysis session the viewer uses), and time options, which are
+ * seconds from the trace's start (its first event) as everywhere else.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <stdio.h>
+
+#include "strobe-cli.h"
+
+int
+strobe_cli_load (const char            *file,
+                 StrobeDocumentModels   models,
+                 StrobeAnalyzer        *extra,
+                 StrobeDocument       **out,
+                 GError               **error)
+{
+  g_autoptr(GFile) gfile = g_file_new_for_commandline_arg (file);
+  StrobeDocument *document = strobe_document_new (gfile, models);
+
+  if (extra != NULL)
+    strobe_document_add_analyzer (document, extra);
+  *out = document;
+  /* The models keep everything before an error; the caller still prints them. */
+  if (!strobe_document_load (document, NULL, error))
+    return STROBE_CLI_DECODE_ERROR;
+  return STROBE_CLI_OK;
+}
+
+void
+strobe_cli_print_load_error (const char   *file,
+                             const GError *error)
+{
+  g_printerr ("strobe-cli: %s: %s\n", file, error->message);
+}
+
+gboolean
+strobe_cli_parse_time (const char *s, gdouble *seconds)
+{
+  static const struct { const char *suffix; gdouble scale; } units[] = {
+    { "ns", 1e-9 }, { "us", 1e-6 }, { "µs", 1e-6 }, { "ms", 1e-3 }, { "s", 1.0 }, { "", 1.0 },
+  };
+  char *end;
+  gdouble v;
+
+  if (s == NULL || *s == '\0')
+    return FALSE;
+  v = g_ascii_strtod (s, &end);
+  if (end == s || v != v)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    if (g_str_equal (end, units[i].suffix))
+      {
+        *seconds = v * units[i].scale;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+char *
+strobe_cli_format_seconds (gdouble seconds)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.6f", seconds));
+}
+
+gboolean
+strobe_cli_parse_trace_time (StrobeDocument *document,
+                             const char     *option,
+                             const char     *value,
+                             guint64        *ticks)
+{
+  StrobeTraceClock clock;
+  guint64 first, last;
+  gdouble s;
+
+  if (!strobe_cli_parse_time (value, &s))
+    {
+      /* Translators: %s is an option such as --from, then its value */
+      g_printerr (_("strobe-cli: %s takes a time (seconds from the start of the trace, or with ns, us, ms, s), not “%s”\n"),
+                  option, value);
+      return FALSE;
+    }
+  strobe_document_get_clock (document, &clock);
+  *ticks = strobe_trace_clock_from_seconds (&clock, s);
+  if (strobe_document_get_extent (document, &first, &last) && (*ticks < first || *ticks > last))
+    {
+      g_autofree char *end = strobe_cli_format_seconds (strobe_trace_clock_to_seconds (&clock, last));
+
+      /* Translators: an option, its value, then the trace's length in seconds */
+      g_printerr (_("strobe-cli: %s=%s is outside the trace, which runs from 0 to %s s\n"),
+                  option, value, end);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+strobe_cli_time_range (StrobeDocument *document, const char *from, const char *to,
+                       guint64 *t0, guint64 *t1)
+{
+  *t0 = 0;
+  *t1 = G_MAXUINT64;
+  if (from && !strobe_cli_parse_trace_time (document, "--from", from, t0))
+    return FALSE;
+  if (to && !strobe_cli_parse_trace_time (document, "--to", to, t1))
+    return FALSE;
+  if (*t1 < *t0)
+    {
+      g_printerr ("%s\n", _("strobe-cli: --to is before --from"));
+      return FALSE;
+    }
+  return TRUE;
+}
