@@ -344,6 +344,16 @@ show_view_action (GtkWidget  *widget,
       }
 }
 
+/* document.show-page ("log"): a view that points at something another view shows (a log
+ * tick in the timeline) brings that view to the front. */
+static void
+show_page_action (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
+{
+  strobe_document_view_show_view (STROBE_DOCUMENT_VIEW (widget), g_variant_get_string (parameter, NULL));
+}
+
 /* Ctrl+F anywhere on the page: the visible view's own "view.find". */
 static void
 find_action (GtkWidget  *widget,
@@ -408,6 +418,7 @@ strobe_document_view_class_init (StrobeDocumentViewClass *klass)
   for (int i = 0; i < 9; i++)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK,
                                          "document.show-view", "i", i);
+  gtk_widget_class_install_action (widget_class, "document.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "document.find", NULL, find_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "document.find", NULL);
 }

@@ -6,7 +6,13 @@
  *
  * Actions a view offers (find, zoom…) are installed on its class with
  * gtk_widget_class_install_action() and bound with gtk_widget_class_add_binding*(), so
- * the focus chain routes the keys to the view that has the focus.
+ * the focus chain routes the keys to the view that has the focus. A view that can search
+ * installs "view.find": Ctrl+F anywhere on the trace's page activates the visible view's.
+ * The page offers "document.show-page" (a page name, "s") to bring another view to the
+ * front, e.g. after setting the view state's selected message for the log view.
+ *
+ * Keyboard: mark each sub-pane of a view (a side panel, a table) with strobe_pane_mark()
+ * so F6 reaches it; the view itself is a pane already.
  *
  * SPDX-License-Identifier: MIT
  */
