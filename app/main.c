@@ -4,10 +4,8 @@
  */
 #include "config.h"
 
-#include <glib/gi18n.h>
-#include <locale.h>
-
 #include "strobe-application.h"
+#include "strobe-build-tree.h"
 
 int
 main (int   argc,
@@ -15,10 +13,7 @@ main (int   argc,
 {
   g_autoptr(StrobeApplication) app = NULL;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  strobe_build_tree_init_i18n ();
 
   app = strobe_application_new ();
   return g_application_run (G_APPLICATION (app), argc, argv);

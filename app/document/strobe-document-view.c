@@ -216,7 +216,7 @@ add_views (StrobeDocumentView *self)
       page = gtk_stack_add_titled (self->views, GTK_WIDGET (view),
                                    strobe_view_class_get_page_name (STROBE_VIEW_CLASS (klass)),
                                    strobe_view_class_get_title (STROBE_VIEW_CLASS (klass)));
-      gtk_stack_page_set_icon_name (page, strobe_view_class_get_icon_name (STROBE_VIEW_CLASS (klass)));
+      /* No icon on the page: GtkStackSwitcher would show it instead of the title. */
       gtk_stack_page_set_use_underline (page, TRUE);
       strobe_pane_mark (GTK_WIDGET (view));
     }

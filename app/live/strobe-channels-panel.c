@@ -273,9 +273,37 @@ sort_rows (GtkListBoxRow *a,
                          g_object_get_data (G_OBJECT (b), "strobe-channel-name"));
 }
 
+static void find_target (StrobeChannelsPanel *self);
+
+static void
+set_usable (StrobeChannelsPanel *self)
+{
+  GHashTableIter iter;
+  Channel *channel;
+
+  self->usable = TRUE;
+  gtk_widget_set_visible (GTK_WIDGET (self->notice_label), FALSE);
+  g_hash_table_iter_init (&iter, self->channels);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &channel))
+    if (!channel->pending)
+      channel_show (channel, channel->reported);
+}
+
 static void
 update (StrobeChannelsPanel *self)
 {
+  /* Until the control server is known, look again each time the trace grows. */
+  if (self->client == NULL && strobe_document_is_live (self->document))
+    {
+      const StrobeWireMetadata *meta = strobe_document_get_metadata (self->document);
+
+      find_target (self);
+      if (self->client != NULL)
+        set_usable (self);
+      else if (meta != NULL && meta->control_port == 0)
+        set_unusable (self, _("This program runs without a control server: its channels cannot be changed from here."));
+    }
+
   g_autoptr(GPtrArray) channels = strobe_info_analyzer_dup_channels (strobe_document_get_info (self->document));
 
     {
@@ -333,6 +361,10 @@ find_target (StrobeChannelsPanel *self)
           break;
         }
     }
+  /* The recorder may register the session before it has read the handshake: the stream
+   * itself says which port the program's control server took. */
+  if (port == 0 && strobe_document_get_metadata (self->document) != NULL)
+    port = strobe_document_get_metadata (self->document)->control_port;
   if (host == NULL || port == 0)
     return;
 
@@ -451,7 +483,7 @@ strobe_channels_panel_new (StrobeDocument *document)
   self->document = g_object_ref (document);
   find_target (self);
   if (self->client == NULL && strobe_document_is_live (document))
-    set_unusable (self, _("The program’s control server is not known: its channels cannot be changed from here."));
+    set_unusable (self, _("Waiting for the program to say where its control server is…"));
   g_signal_connect_object (document, "changed", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (document, "notify::status", G_CALLBACK (update), self, G_CONNECT_SWAPPED);
   update (self);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "strobe-application-private.h"
+#include "strobe-build-tree.h"
 #include "strobe-views.h"
 #include "strobe-window.h"
 
@@ -17,6 +18,7 @@ struct _StrobeApplication
 
   char           *store_directory;   /* from --store-dir or the property; NULL: settings */
   int             recorder_port;     /* from --recorder-port or the property; -1: settings */
+  GSettingsSchema *schema;           /* found before startup */
   StrobeServices *services;          /* from startup */
 };
 
@@ -42,6 +44,24 @@ static const GOptionEntry option_entries[] = {
   { NULL }
 };
 
+/* The installed schema, or the build tree's when running uninstalled. */
+static GSettingsSchema *
+lookup_schema (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  GSettingsSchema *schema = source ? g_settings_schema_source_lookup (source, STROBE_APP_ID, TRUE) : NULL;
+  const char *dir = strobe_build_tree_schema_dir ();
+
+  if (schema == NULL && dir != NULL)
+    {
+      g_autoptr(GSettingsSchemaSource) built = g_settings_schema_source_new_from_directory (dir, source, FALSE, NULL);
+
+      if (built != NULL)
+        schema = g_settings_schema_source_lookup (built, STROBE_APP_ID, FALSE);
+    }
+  return schema;
+}
+
 static int
 strobe_application_handle_local_options (GApplication *app,
                                          GVariantDict *options)
@@ -56,6 +76,14 @@ strobe_application_handle_local_options (GApplication *app,
     {
       g_print ("strobe %s\n", PACKAGE_VERSION);
       return 0;
+    }
+  self->schema = lookup_schema ();
+  if (self->schema == NULL)
+    {
+      g_printerr ("%s\n", _("strobe: the settings schema org.strobe.Viewer is not installed. Run the viewer "
+                            "from its build directory (_build/app/strobe finds _build/data), with "
+                            "“meson devenv -C _build strobe”, or install it with “meson install -C _build”."));
+      return 1;
     }
   if (g_variant_dict_lookup (options, "recorder-port", "&s", &port_text))
     {
@@ -102,7 +130,10 @@ strobe_application_startup (GApplication *app)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   strobe_views_register_all ();
 
-  settings = g_settings_new (STROBE_APP_ID);
+  if (self->schema == NULL)
+    self->schema = lookup_schema ();   /* a primary that skipped handle_local_options */
+  g_return_if_fail (self->schema != NULL);
+  settings = g_settings_new_full (self->schema, NULL, NULL);
   self->services = strobe_services_new (settings, self->store_directory, self->recorder_port);
   _strobe_application_actions_init (self);
   strobe_services_start (self->services);
@@ -144,6 +175,7 @@ strobe_application_finalize (GObject *object)
   StrobeApplication *self = STROBE_APPLICATION (object);
 
   g_clear_object (&self->services);
+  g_clear_pointer (&self->schema, g_settings_schema_unref);
   g_clear_pointer (&self->store_directory, g_free);
 
   G_OBJECT_CLASS (strobe_application_parent_class)->finalize (object);

@@ -8,6 +8,7 @@
 #include <locale.h>
 #include <stdio.h>
 
+#include "strobe-build-tree.h"
 #include "strobe-cli.h"
 
 static const StrobeCliCommand commands[] = {
@@ -57,10 +58,7 @@ main (int argc, char *argv[])
 {
   const char *name;
 
-  setlocale (LC_ALL, "");
-  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
+  strobe_build_tree_init_i18n ();
   g_set_prgname ("strobe-cli");
 
   if (argc < 2)

@@ -82,6 +82,19 @@ bump_serial (StrobeStore *self)
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CHANGE_SERIAL]);
 }
 
+/* The trace's row changed too: sorted and filtered views of the list re-place it (a live
+ * trace learns its start time after it was listed). */
+static void
+emit_trace_changed (StrobeStore *self,
+                    StrobeTrace *trace)
+{
+  guint position;
+
+  if (g_list_store_find (self->traces, trace, &position))
+    g_list_model_items_changed (G_LIST_MODEL (self->traces), position, 1, 1);
+  g_signal_emit (self, signals[TRACE_CHANGED], 0, trace);
+}
+
 /* "foo.strobe", "foo.strobe.info", "foo.strobe.live" -> "foo"; anything else -> NULL. */
 static char *
 name_from_file_name (const char *basename)
@@ -210,7 +223,7 @@ refresh_name (StrobeStore *self,
               g_hash_table_insert (self->by_id, g_strdup (probe.id), trace);
             }
           bump_serial (self);
-          g_signal_emit (self, signals[TRACE_CHANGED], 0, trace);
+          emit_trace_changed (self, trace);
         }
     }
 
@@ -598,7 +611,7 @@ strobe_store_rename_trace (StrobeStore  *self,
         }
     }
   bump_serial (self);
-  g_signal_emit (self, signals[TRACE_CHANGED], 0, trace);
+  emit_trace_changed (self, trace);
   return TRUE;
 }
 
