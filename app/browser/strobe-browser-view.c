@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "strobe-browser-view.h"
+#include "strobe-a11y.h"
 #include "strobe-format.h"
+#include "strobe-panes.h"
 #include "strobe-table.h"
 
 struct _StrobeBrowserView
@@ -27,6 +29,7 @@ struct _StrobeBrowserView
   GtkLabel           *store_error_label;
   GtkSearchEntry     *search_entry;
   GtkWidget          *open_button;
+  GtkWidget          *another_port_button;
   GtkWidget          *rename_button;
   GtkWidget          *folder_button;
   GtkWidget          *delete_button;
@@ -535,6 +538,7 @@ strobe_browser_view_class_init (StrobeBrowserViewClass *klass)
   gtk_widget_class_install_action (widget_class, "view.find", NULL, find_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "view.find", NULL);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, recorder_error_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, another_port_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, store_bar);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, store_error_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, search_entry);
@@ -561,6 +565,11 @@ strobe_browser_view_init (StrobeBrowserView *self)
   GtkColumnViewColumn *started;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  strobe_a11y_fix_mnemonic_button (GTK_BUTTON (self->open_button));
+  strobe_a11y_fix_mnemonic_button (GTK_BUTTON (self->another_port_button));
+  /* F6 stops at the toolbar and at the list. */
+  strobe_pane_mark (gtk_widget_get_parent (GTK_WIDGET (self->search_entry)));
+  strobe_pane_mark (GTK_WIDGET (self->content_stack));
   strobe_table_add_columns (self->column_view, trace_columns, G_N_ELEMENTS (trace_columns));
   self->filter = gtk_custom_filter_new (filter_func, self, NULL);
 

@@ -14,6 +14,7 @@
 #include "strobe-connect-dialog.h"
 #include "strobe-control-client.h"
 #include "strobe-discovery.h"
+#include "strobe-a11y.h"
 #include "strobe-table.h"
 
 #define APPEAR_TIMEOUT_S 5
@@ -320,6 +321,9 @@ programs_changed_cb (StrobeConnectDialog *self)
   guint n = g_list_model_get_n_items (model);
 
   gtk_stack_set_visible_child_name (self->programs_stack, n ? "list" : "empty");
+  /* A hidden list must not keep the focus: it would swallow Tab and Escape. */
+  if (n == 0 && gtk_widget_has_focus (GTK_WIDGET (self->programs_view)))
+    gtk_widget_grab_focus (GTK_WIDGET (self->address_entry));
   /* The first program to show up is chosen, so its channels are there at once; the
    * user's choice after that is kept. */
   if (!self->chose && n > 0 && *gtk_editable_get_text (GTK_EDITABLE (self->address_entry)) == '\0')
@@ -724,10 +728,10 @@ strobe_connect_dialog_init (StrobeConnectDialog *self)
 
   header = gtk_header_bar_new ();
   gtk_header_bar_set_show_title_buttons (GTK_HEADER_BAR (header), FALSE);
-  cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  cancel = strobe_a11y_button_new_with_mnemonic (_("_Cancel"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "window.close");
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), cancel);
-  self->connect_button = gtk_button_new_with_mnemonic (_("C_onnect"));
+  self->connect_button = strobe_a11y_button_new_with_mnemonic (_("C_onnect"));
   gtk_widget_add_css_class (self->connect_button, "suggested-action");
   gtk_widget_set_tooltip_text (self->connect_button,
                                _("Ask the program to send its trace to this viewer and turn the chosen channels on"));
@@ -779,8 +783,7 @@ strobe_connect_dialog_init (StrobeConnectDialog *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self->address_entry), TRUE);
   address_label = gtk_label_new_with_mnemonic (_("Or _address:"));
   gtk_label_set_mnemonic_widget (GTK_LABEL (address_label), GTK_WIDGET (self->address_entry));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->address_entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Program address"), -1);
+  strobe_a11y_set_name (GTK_WIDGET (self->address_entry), _("Program address"));
   g_signal_connect_swapped (self->address_entry, "changed", G_CALLBACK (address_changed_cb), self);
   g_signal_connect_swapped (self->address_entry, "activate", G_CALLBACK (query_channels), self);
   gtk_box_append (GTK_BOX (address_box), address_label);
@@ -804,10 +807,9 @@ strobe_connect_dialog_init (StrobeConnectDialog *self)
   self->preset_entry = GTK_ENTRY (gtk_entry_new ());
   gtk_entry_set_placeholder_text (self->preset_entry, _("e.g. cpu,frame,log"));
   gtk_entry_set_activates_default (self->preset_entry, TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->preset_entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("More channels, separated by commas"), -1);
   preset_label = gtk_label_new_with_mnemonic (_("_More channels:"));
   gtk_label_set_mnemonic_widget (GTK_LABEL (preset_label), GTK_WIDGET (self->preset_entry));
+  strobe_a11y_set_name (GTK_WIDGET (self->preset_entry), _("More channels, separated by commas"));
   gtk_widget_set_hexpand (GTK_WIDGET (self->preset_entry), TRUE);
   {
     GtkWidget *preset_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
@@ -821,6 +823,7 @@ strobe_connect_dialog_init (StrobeConnectDialog *self)
   self->status_label = GTK_LABEL (note (NULL));
   gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "dim-label");
   gtk_label_set_selectable (self->status_label, TRUE);
+  gtk_widget_set_focusable (GTK_WIDGET (self->status_label), FALSE);
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
   gtk_widget_set_margin_top (GTK_WIDGET (self->status_label), 6);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));
@@ -860,7 +863,10 @@ strobe_connect_dialog_new (GtkWindow      *parent,
   if (self->selected_pid == 0)
     clear_channels (self, _("Choose a program to see the channels it declared."));
   update_sensitivity (self);
-  gtk_widget_grab_focus (GTK_WIDGET (self->programs_view));
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->selection)) > 0)
+    gtk_widget_grab_focus (GTK_WIDGET (self->programs_view));
+  else
+    gtk_widget_grab_focus (GTK_WIDGET (self->address_entry));
   return GTK_WIDGET (self);
 }
 

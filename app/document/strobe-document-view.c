@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "strobe-a11y.h"
 #include "strobe-channels-panel.h"
 #include "strobe-document-view.h"
 #include "strobe-format.h"
@@ -35,6 +36,7 @@ struct _StrobeDocumentView
   GtkStack        *views;
   GtkLabel        *failed_title;
   GtkLabel        *failed_label;
+  GtkButton       *failed_close;
   GtkWidget       *channels_panel;
   GtkWidget       *live_bar;
 };
@@ -231,6 +233,7 @@ strobe_document_view_constructed (GObject *object)
   G_OBJECT_CLASS (strobe_document_view_parent_class)->constructed (object);
 
   add_views (self);
+  strobe_a11y_fix_stack_switcher (self->switcher);
   strobe_pane_mark (GTK_WIDGET (self->switcher));
 
   text = g_strdup_printf (strobe_document_get_store (self->document) != NULL
@@ -410,6 +413,7 @@ strobe_document_view_class_init (StrobeDocumentViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, views);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, failed_title);
   gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, failed_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeDocumentView, failed_close);
   gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, close_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, visible_view_cb);
@@ -428,6 +432,8 @@ strobe_document_view_init (StrobeDocumentView *self)
 {
   self->state = strobe_view_state_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  strobe_a11y_fix_mnemonic_button (self->cancel_button);
+  strobe_a11y_fix_mnemonic_button (self->failed_close);
 }
 
 GtkWidget *

@@ -242,14 +242,34 @@ add_channel (StrobeChannelsPanel     *self,
                                   GTK_ACCESSIBLE_RELATION_LABELLED_BY, label, NULL, -1);
   /* Translators: %s is a channel name */
   description = g_strdup_printf (_("Channel %s, as the program reports it"), info->name);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (channel->toggle),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
+  if (!channel->read_only)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (channel->toggle),
+                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, description, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (channel->spinner),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Waiting for the program"), -1);
   g_signal_connect (channel->toggle, "state-set", G_CALLBACK (state_set_cb), channel);
   g_signal_connect (channel->toggle, "notify::active", G_CALLBACK (active_changed_cb), channel);
 
-  gtk_box_append (GTK_BOX (box), label);
+  if (channel->read_only)
+    {
+      /* A greyed-out switch says nothing by itself (and shows no tooltip): say why. */
+      GtkWidget *names = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+      GtkWidget *why = gtk_label_new (_("The runtime’s own events: always on"));
+
+      gtk_label_set_xalign (GTK_LABEL (why), 0.0f);
+      gtk_label_set_wrap (GTK_LABEL (why), TRUE);
+      gtk_widget_add_css_class (why, "dim-label");
+      gtk_widget_add_css_class (why, "caption");
+      gtk_widget_set_hexpand (names, TRUE);
+      gtk_box_append (GTK_BOX (names), label);
+      gtk_box_append (GTK_BOX (names), why);
+      gtk_box_append (GTK_BOX (box), names);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (channel->toggle),
+                                      GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                      _("The runtime’s own events: always on"), -1);
+    }
+  else
+    gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (channel->spinner));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (channel->toggle));
   channel->row = gtk_list_box_row_new ();

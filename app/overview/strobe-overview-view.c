@@ -9,6 +9,7 @@
 
 #include <glib/gi18n.h>
 
+#include "strobe-a11y.h"
 #include "strobe-format.h"
 #include "strobe-info-row.h"
 #include "strobe-overview-view.h"
@@ -60,6 +61,7 @@ struct _StrobeOverviewView
   GtkGrid         *stats_grid;
   GtkLabel        *stats_missing_label;
   GtkStack        *tables_stack;
+  GtkStackSwitcher *tables_switcher;
   GtkStackPage    *event_types_page;
   GtkStackPage    *threads_page;
   GtkStackPage    *channels_page;
@@ -473,6 +475,7 @@ strobe_overview_view_document_changed (StrobeView            *view,
                   g_list_model_get_n_items (G_LIST_MODEL (self->threads_list)));
   set_page_title (self->channels_page, _("Channe_ls"),
                   g_list_model_get_n_items (G_LIST_MODEL (self->channels_list)));
+  strobe_a11y_fix_stack_switcher (self->tables_switcher);
 }
 
 static void
@@ -520,6 +523,7 @@ strobe_overview_view_class_init (StrobeOverviewViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, stats_grid);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, stats_missing_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, tables_stack);
+  gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, tables_switcher);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, event_types_page);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, threads_page);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, channels_page);

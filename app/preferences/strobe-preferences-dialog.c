@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 
+#include "strobe-a11y.h"
 #include "strobe-preferences-dialog.h"
 
 #define MIB (1024u * 1024u)
@@ -258,8 +259,8 @@ strobe_preferences_dialog_new (StrobeServices *services,
   /* Store. */
   add_heading (GTK_GRID (grid), &row, _("Trace Store"));
   store_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  choose = gtk_button_new_with_mnemonic (_("_Choose Folder…"));
-  self->store_reset = gtk_button_new_with_mnemonic (_("Use _Default"));
+  choose = strobe_a11y_button_new_with_mnemonic (_("_Choose Folder…"));
+  self->store_reset = strobe_a11y_button_new_with_mnemonic (_("Use _Default"));
   gtk_widget_set_tooltip_text (self->store_reset, _("Keep traces in the default folder"));
   g_signal_connect_swapped (choose, "clicked", G_CALLBACK (choose_store_cb), self);
   g_signal_connect_swapped (self->store_reset, "clicked", G_CALLBACK (reset_store_cb), self);
@@ -267,6 +268,7 @@ strobe_preferences_dialog_new (StrobeServices *services,
   gtk_box_append (GTK_BOX (store_box), choose);
   self->store_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_selectable (self->store_label, TRUE);
+  gtk_widget_set_focusable (GTK_WIDGET (self->store_label), FALSE);
   gtk_label_set_xalign (self->store_label, 0.0f);
   gtk_label_set_wrap (self->store_label, TRUE);
   gtk_label_set_wrap_mode (self->store_label, PANGO_WRAP_CHAR);

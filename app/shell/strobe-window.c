@@ -10,6 +10,7 @@
 #include "strobe-connect-dialog.h"
 #include "strobe-browser-view.h"
 #include "strobe-document-view.h"
+#include "strobe-a11y.h"
 #include "strobe-panes.h"
 #include "strobe-window-private.h"
 
@@ -17,6 +18,8 @@ struct _StrobeWindow
 {
   GtkApplicationWindow  parent_instance;
 
+  GtkButton            *open_button;
+  GtkButton            *connect_button;
   GtkLabel             *title_label;
   GtkLabel             *recorder_label;
   GtkNotebook          *notebook;
@@ -153,10 +156,15 @@ create_tab (StrobeWindow   *self,
   g_object_bind_property_full (document, "status", spinner, "spinning", G_BINDING_SYNC_CREATE,
                                status_to_spinning, NULL, NULL, NULL);
   g_object_bind_property (spinner, "spinning", spinner, "visible", G_BINDING_SYNC_CREATE);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
-  /* A scrollable notebook gives tabs their minimum width: keep the name readable. */
-  gtk_label_set_width_chars (GTK_LABEL (label), MIN ((int) g_utf8_strlen (strobe_document_get_title (document), -1), 16));
+  /* A scrollable notebook gives tabs their minimum width: a short name is shown whole (a
+   * width in characters would cut "empty", whose letters are wider than the average); a
+   * long one is ellipsized to about 28 characters but keeps 16. */
+  if (g_utf8_strlen (strobe_document_get_title (document), -1) > 28)
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 28);
+      gtk_label_set_width_chars (GTK_LABEL (label), 16);
+    }
   gtk_widget_set_tooltip_text (label, path);
   gtk_button_set_has_frame (GTK_BUTTON (close), FALSE);
   gtk_widget_add_css_class (close, "strobe-tab-close");
@@ -282,7 +290,7 @@ strobe_window_cycle_panes (StrobeWindow *self,
                            gboolean      backward)
 {
   g_return_val_if_fail (STROBE_IS_WINDOW (self), FALSE);
-  return strobe_pane_cycle (GTK_WIDGET (self->notebook), backward);
+  return strobe_pane_cycle (GTK_WIDGET (self), backward);
 }
 
 void
@@ -397,6 +405,8 @@ strobe_window_class_init (StrobeWindowClass *klass)
 
   g_type_ensure (STROBE_TYPE_BROWSER_VIEW);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/shell/strobe-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, StrobeWindow, open_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeWindow, connect_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeWindow, recorder_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeWindow, notebook);
@@ -413,6 +423,9 @@ strobe_window_init (StrobeWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   _strobe_window_actions_init (self);
+  strobe_pane_mark (GTK_WIDGET (self->notebook));
+  strobe_a11y_fix_mnemonic_button (self->open_button);
+  strobe_a11y_fix_mnemonic_button (self->connect_button);
 
   target = gtk_drop_target_new (G_TYPE_INVALID, GDK_ACTION_COPY);
   gtk_drop_target_set_gtypes (target, types, G_N_ELEMENTS (types));

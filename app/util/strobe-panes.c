@@ -26,12 +26,33 @@ collect (GtkWidget *widget, GPtrArray *panes)
     collect (child, panes);
 }
 
+/* The first widget in tree order under @widget that takes the keyboard focus. */
+static gboolean
+focus_first (GtkWidget *widget)
+{
+  if (!gtk_widget_get_mapped (widget) || !gtk_widget_is_sensitive (widget))
+    return FALSE;
+  /* A paned's own focus is its handle, a scrolled window's its scrolling: go on to what
+   * they hold. */
+  if (gtk_widget_get_focusable (widget) && !GTK_IS_PANED (widget) && !GTK_IS_SCROLLED_WINDOW (widget) &&
+      gtk_widget_grab_focus (widget))
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (focus_first (child))
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 focus_pane (GtkWidget *pane)
 {
-  if (gtk_widget_child_focus (pane, GTK_DIR_TAB_FORWARD))
-    return TRUE;
-  return gtk_widget_get_focusable (pane) && gtk_widget_grab_focus (pane);
+  /* A notebook as a pane is its tab strip, which the notebook's own focus is. */
+  if (GTK_IS_NOTEBOOK (pane))
+    return gtk_widget_grab_focus (pane);
+  /* Not gtk_widget_child_focus(): with the focus outside @pane, GTK 4.8 may report a
+   * move without making one. */
+  return focus_first (pane);
 }
 
 gboolean

@@ -11,6 +11,7 @@
 
 G_BEGIN_DECLS
 
+/* A GtkNotebook marked as a pane stands for its tab strip. */
 void     strobe_pane_mark  (GtkWidget *widget);
 /* Moves the focus to the next (or previous) visible pane under @root after the one that
  * holds @root's focus now, wrapping around. FALSE when there is no pane to go to. */

@@ -1,0 +1,26 @@
+/* strobe-a11y.h — what screen readers are told. GTK 4.8 names a button with a mnemonic
+ * label "_Open Open" (the raw label and its text); these helpers give it its plain name.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* Names @widget @name alone. GTK 4.8 joins a widget's label property and the widgets it
+ * is labelled by (a mnemonic label adds itself), which reads "Cancel Cancel". */
+void       strobe_a11y_set_name                 (GtkWidget  *widget,
+                                                 const char *name);
+/* The same for a button with a mnemonic label: its label without the underscore. */
+void       strobe_a11y_fix_mnemonic_button      (GtkButton  *button);
+/* The same for every button of a stack switcher whose pages have mnemonic titles; again
+ * after a title changes. */
+void       strobe_a11y_fix_stack_switcher       (GtkStackSwitcher *switcher);
+/* gtk_button_new_with_mnemonic(), named @text without its underscore. */
+GtkWidget *strobe_a11y_button_new_with_mnemonic (const char *text);
+/* @text without mnemonic underscores ("__" stays "_"). Free with g_free. */
+char      *strobe_a11y_strip_mnemonic          (const char *text);
+
+G_END_DECLS
