@@ -5,14 +5,16 @@
  * is copied into `inbuf`, which never holds more than one unit, so memory is bounded by
  * the packet limit of PROTOCOL.md §7.
  *
- * Ordering. NoSync events go out as soon as their thread reaches them. Synchronised
- * events must come out in serial order across threads, so each thread parses its
- * payload until it meets a synchronised event whose serial is not the next one; the rest
- * of that payload is then kept (as a chunk, validated at once so errors name the packet
- * that carried them) and the thread is "blocked" on that serial. After every packet the
- * blocked thread holding the next serial runs again. A serial nobody holds is skipped
- * (a gap) when every thread that takes part in the merge is blocked past it, when the
- * held chunks exceed max_pending, or at the end of the input.
+ * Ordering is PROTOCOL.md §8, which this file implements literally. NoSync events go
+ * out as soon as their thread reaches them. Synchronised events must come out in serial
+ * order across threads, so each thread parses its payload until it meets a synchronised
+ * event whose serial is not the next one; the rest of that payload is then kept (as a
+ * chunk, validated at once so errors name the packet that carried them) and the thread
+ * is "blocked" on that serial. After every packet the blocked thread holding the next
+ * serial runs again. A serial nobody holds is skipped (a gap) when every thread that
+ * takes part in the merge is blocked past it, when the held chunks exceed max_pending,
+ * or at the end of the input. `blocked` is kept in thread-id order: where the rules let
+ * several threads go, the lowest id goes first, so every reader gets the same order.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -22,7 +24,35 @@
 
 #include "strobe-analysis-context-private.h"
 
-G_DEFINE_QUARK (strobe-decoder-error-quark, strobe_decoder_error)
+/* Errors carry the offset they name (PROTOCOL.md §7) with them, through every copy, so
+ * whoever ends up holding one can say where the stream went wrong. */
+typedef struct
+{
+  guint64 offset;
+} StrobeDecoderErrorPrivate;
+
+/* GLib's lookup of the private part may return NULL (a foreign error), hence the checks. */
+static void
+strobe_decoder_error_private_init (StrobeDecoderErrorPrivate *priv)
+{
+  if (priv)
+    priv->offset = 0;
+}
+
+static void
+strobe_decoder_error_private_copy (const StrobeDecoderErrorPrivate *src,
+                                   StrobeDecoderErrorPrivate       *dest)
+{
+  if (src && dest)
+    dest->offset = src->offset;
+}
+
+static void
+strobe_decoder_error_private_clear (StrobeDecoderErrorPrivate *priv)
+{
+}
+
+G_DEFINE_EXTENDED_ERROR (StrobeDecoderError, strobe_decoder_error)
 
 #define N_UIDS (STROBE_UID_MAX + 1)
 #define N_TIDS 65536
@@ -43,6 +73,7 @@ typedef struct
   gboolean          simple_nosync; /* NoSync without aux: the fast path */
   SysKind           sys;
   gint              sys_thread_field;
+  gboolean          unsupported;   /* an unknown required flag: its events cannot be read */
 } TypeEntry;
 
 typedef struct _Chunk Chunk;
@@ -53,6 +84,7 @@ struct _Chunk
   gsize    cap;
   gsize    pos;
   gsize    len;
+  gsize    counted;       /* its share of pending_bytes: len - pos when it was kept */
   guint64  packet_offset;
 };
 
@@ -129,6 +161,8 @@ struct _StrobeDecoder
   GPtrArray             *joins;
 
   gboolean               ended_cleanly;
+  gboolean               after_end;    /* End was read: the rest of the input is ignored */
+  guint64                error_offset;
   StrobeDecoderStats     stats;
 };
 
@@ -138,16 +172,20 @@ G_DEFINE_FINAL_TYPE (StrobeDecoder, strobe_decoder, G_TYPE_OBJECT)
 
 /* ---- errors ----------------------------------------------------------------------- */
 
-static gboolean G_GNUC_PRINTF (4, 5)
-corrupt (GError    **error,
-         guint64     packet_offset,
-         guint       tid,
-         const char *format,
+/* Every error keeps the offset it names in error_offset, which fail() stores in the
+ * error: here for the corrupt ones, next to the g_set_error() for the others. */
+static gboolean G_GNUC_PRINTF (5, 6)
+corrupt (StrobeDecoder *self,
+         GError       **error,
+         guint64        packet_offset,
+         guint          tid,
+         const char    *format,
          ...)
 {
   g_autofree char *detail = NULL;
   va_list args;
 
+  self->error_offset = packet_offset;
   va_start (args, format);
   detail = g_strdup_vprintf (format, args);
   va_end (args);
@@ -215,6 +253,8 @@ rebuild_routes (StrobeDecoder *self)
   for (guint i = 0; i < self->type_list->len; i++)
     {
       TypeEntry *e = g_ptr_array_index (self->type_list, i);
+      if (e->unsupported)
+        continue;
       g_free (e->routes);
       e->routes = strobe_analysis_context_build_routes (self->ctx, &e->pub, &e->n_routes);
     }
@@ -223,7 +263,13 @@ rebuild_routes (StrobeDecoder *self)
 static char *
 wire_string (const char *s, gsize len)
 {
-  return g_utf8_make_valid (s, (gssize) len);
+  return strobe_text_to_utf8 ((const guint8 *) s, len);
+}
+
+static gboolean
+kind_is_integer (guint8 type)
+{
+  return type >= STROBE_TYPE_INT8 && type <= STROBE_TYPE_UINT64;
 }
 
 static gboolean
@@ -233,7 +279,7 @@ define_type (StrobeDecoder *self, const StrobeWireSchema *s, guint64 packet_offs
   TypeEntry *e;
 
   if (self->types[s->uid] != NULL)
-    return corrupt (error, packet_offset, STROBE_TID_IMPORTANTS,
+    return corrupt (self, error, packet_offset, STROBE_TID_IMPORTANTS,
                     "event uid %u is defined twice", s->uid);
 
   e = g_new0 (TypeEntry, 1);
@@ -266,15 +312,28 @@ define_type (StrobeDecoder *self, const StrobeWireSchema *s, guint64 packet_offs
       else if (strcmp (e->pub.name, "ThreadEnd") == 0)
         e->sys = SYS_THREAD_END;
       if (e->sys != SYS_NONE)
-        e->sys_thread_field = strobe_event_type_find_field (&e->pub, "ThreadId");
+        {
+          e->sys_thread_field = strobe_event_type_find_field (&e->pub, "ThreadId");
+          if (e->sys_thread_field >= 0 && !kind_is_integer (e->fields[e->sys_thread_field].type))
+            e->sys_thread_field = -1;
+        }
     }
-  e->routes = strobe_analysis_context_build_routes (self->ctx, &e->pub, &e->n_routes);
+  /* Defined (the uid is taken) but never announced nor routed: nothing can be read. */
+  e->unsupported = (s->flags & STROBE_EVENT_FLAGS_REQUIRED) != 0;
+  if (e->unsupported)
+    {
+      e->simple_nosync = FALSE;
+      e->sys = SYS_NONE;
+    }
+  else
+    e->routes = strobe_analysis_context_build_routes (self->ctx, &e->pub, &e->n_routes);
 
   self->types[s->uid] = e;
   g_ptr_array_add (self->type_list, e);
 
-  for (guint i = 0; i < self->analyzers->len; i++)
-    strobe_analyzer_on_event_type (g_ptr_array_index (self->analyzers, i), &e->pub);
+  if (!e->unsupported)
+    for (guint i = 0; i < self->analyzers->len; i++)
+      strobe_analyzer_on_event_type (g_ptr_array_index (self->analyzers, i), &e->pub);
   return TRUE;
 }
 
@@ -383,10 +442,10 @@ frame_aux (const TypeEntry *e, const guint8 *p, gsize avail, gsize *aux_len,
           *why = "aux data size runs past the end";
           return 0;
         }
-      if ((f->type & 0xc0) == STROBE_TYPE_ARRAY)
+      /* The schema guarantees a known kind's element size; unknown kinds are opaque. */
+      if ((f->type & 0xc0) == STROBE_TYPE_ARRAY && strobe_wire_scalar_size (f->type & 0x3f) != 0)
         {
-          gsize elem = f->size ? f->size : strobe_wire_scalar_size (f->type & 0x3f);
-          if (elem > 1 && size % elem != 0)
+          if (size % f->size != 0)
             {
               *why = "array aux data is not a whole number of elements";
               return 0;
@@ -411,7 +470,7 @@ frame_record (StrobeDecoder *self, const guint8 *p, gsize avail, Frame *f,
   gsize need;
 
   if (avail < 2)
-    return corrupt (error, packet_offset, tid, "partial record at payload byte %" G_GSIZE_FORMAT, at);
+    return corrupt (self, error, packet_offset, tid, "partial record at payload byte %" G_GSIZE_FORMAT, at);
   uid = strobe_wire_get_u16 (p);
   e = self->types[uid];
   f->entry = e;
@@ -422,31 +481,46 @@ frame_record (StrobeDecoder *self, const guint8 *p, gsize avail, Frame *f,
 
       if (uid < STROBE_UID_SIZED_FIRST || uid > STROBE_UID_SIZED_LAST)
         {
+          static const char *const what[] = {
+            "record uid 0 is invalid",
+            "a NewEvent record (uid 1) outside the importants stream",
+            "an AuxData record (uid 2) outside an event",
+            "an AuxEnd record (uid 3) outside an event",
+          };
+
           if (uid >= STROBE_UID_FIRST_EVENT)
-            return corrupt (error, packet_offset, tid,
+            return corrupt (self, error, packet_offset, tid,
                             "event uid %u at payload byte %" G_GSIZE_FORMAT " has no schema",
                             uid, at);
-          return corrupt (error, packet_offset, tid,
-                          "record uid %u is not allowed at payload byte %" G_GSIZE_FORMAT,
-                          uid, at);
+          return corrupt (self, error, packet_offset, tid, "%s at payload byte %" G_GSIZE_FORMAT,
+                          what[uid], at);
         }
       if (avail < 6 || (size = strobe_wire_get_u32 (p + 2)) > avail - 6)
-        return corrupt (error, packet_offset, tid,
+        return corrupt (self, error, packet_offset, tid,
                         "sized record at payload byte %" G_GSIZE_FORMAT " runs past the packet",
                         at);
       f->size = 6 + (gsize) size;
       f->header = 6;
       return TRUE;
     }
+  if (G_UNLIKELY (e->unsupported))
+    {
+      self->error_offset = packet_offset;
+      g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_UNSUPPORTED,
+                   "packet at offset %" G_GUINT64_FORMAT " (thread %u): event uid %u at payload "
+                   "byte %" G_GSIZE_FORMAT " has a type with unknown required flags 0x%02x",
+                   packet_offset, tid, uid, at, e->pub.flags & STROBE_EVENT_FLAGS_REQUIRED);
+      return FALSE;
+    }
   if (e->pub.flags & STROBE_EVENT_FLAG_IMPORTANT)
-    return corrupt (error, packet_offset, tid,
+    return corrupt (self, error, packet_offset, tid,
                     "important event uid %u at payload byte %" G_GSIZE_FORMAT
                     " outside the importants stream", uid, at);
 
   f->header = (e->pub.flags & STROBE_EVENT_FLAG_NOSYNC) ? 2 : 2 + STROBE_WIRE_SERIAL_BYTES;
   need = f->header + e->pub.payload_size;
   if (avail < need)
-    return corrupt (error, packet_offset, tid,
+    return corrupt (self, error, packet_offset, tid,
                     "event uid %u at payload byte %" G_GSIZE_FORMAT " runs past the packet",
                     uid, at);
   f->size = need;
@@ -456,27 +530,34 @@ frame_record (StrobeDecoder *self, const guint8 *p, gsize avail, Frame *f,
       gsize n = frame_aux (e, p + need, avail - need, &f->aux_len, &why);
 
       if (n == 0)
-        return corrupt (error, packet_offset, tid,
+        return corrupt (self, error, packet_offset, tid,
                         "event uid %u at payload byte %" G_GSIZE_FORMAT ": %s", uid, at, why);
       f->size += n;
     }
   return TRUE;
 }
 
+/* On failure *@end is where the bad record starts: the records before it are kept. */
 static gboolean
 validate_records (StrobeDecoder *self, const guint8 *data, gsize len, gsize start,
-                  guint64 packet_offset, ThreadState *t, GError **error)
+                  guint64 packet_offset, ThreadState *t, gsize *end, GError **error)
 {
-  for (gsize pos = start; pos < len;)
+  gsize pos;
+
+  for (pos = start; pos < len;)
     {
       Frame f;
 
       if (!frame_record (self, data + pos, len - pos, &f, packet_offset, t->tid, pos, error))
-        return FALSE;
+        {
+          *end = pos;
+          return FALSE;
+        }
       if (f.entry && !(f.entry->pub.flags & STROBE_EVENT_FLAG_NOSYNC))
         t->has_sync = TRUE;
       pos += f.size;
     }
+  *end = pos;
   return TRUE;
 }
 
@@ -591,13 +672,14 @@ keep_chunk (StrobeDecoder *self, ThreadState *t, Buf b, gsize pos, gsize len,
   c->cap = b.cap;
   c->pos = pos;
   c->len = len;
+  c->counted = len - pos;
   c->packet_offset = packet_offset;
   if (t->tail)
     t->tail->next = c;
   else
     t->head = c;
   t->tail = c;
-  self->pending_bytes += b.cap;
+  self->pending_bytes += c->counted;
   self->stats.peak_pending_bytes = MAX (self->stats.peak_pending_bytes, self->pending_bytes);
 }
 
@@ -618,14 +700,24 @@ run_chunks (StrobeDecoder *self, ThreadState *t, GError **error)
       t->head = c->next;
       if (t->head == NULL)
         t->tail = NULL;
-      self->pending_bytes -= c->cap;
+      self->pending_bytes -= c->counted;
       b.data = c->data;
       b.cap = c->cap;
       buf_release (self, b);
       g_free (c);
     }
-  g_ptr_array_remove_fast (self->blocked, t);
+  g_ptr_array_remove (self->blocked, t);
   return TRUE;
+}
+
+static void
+add_blocked (StrobeDecoder *self, ThreadState *t)
+{
+  guint i = self->blocked->len;
+
+  while (i > 0 && ((ThreadState *) g_ptr_array_index (self->blocked, i - 1))->tid > t->tid)
+    i--;
+  g_ptr_array_insert (self->blocked, (gint) i, t);
 }
 
 static gboolean
@@ -640,12 +732,16 @@ all_waited_threads_blocked (StrobeDecoder *self)
   return TRUE;
 }
 
+/* The merge step of PROTOCOL.md §8. @floor (from a later Sync): every serial before it
+ * that nobody holds is skipped now, without waiting. */
 static gboolean
-drain (StrobeDecoder *self, gboolean force, GError **error)
+drain (StrobeDecoder *self, gboolean force, const guint32 *floor, GError **error)
 {
   for (;;)
     {
       ThreadState *due = NULL;
+      gboolean below_floor;
+      guint32 target;
 
       if (self->next_known)
         for (guint i = 0; i < self->blocked->len; i++)
@@ -659,32 +755,44 @@ drain (StrobeDecoder *self, gboolean force, GError **error)
               }
           }
 
-      if (due == NULL)
+      if (due != NULL)
         {
-          guint32 smallest;
+          if (!run_chunks (self, due, error))
+            return FALSE;
+          continue;
+        }
 
+      below_floor = floor != NULL && self->next_known
+                    && strobe_wire_serial_before (self->next_serial, *floor);
+      if (!below_floor)
+        {
           if (self->blocked->len == 0)
             return TRUE;
           if (!force && self->pending_bytes <= self->max_pending
               && !all_waited_threads_blocked (self))
             return TRUE;
+        }
 
-          smallest = ((ThreadState *) g_ptr_array_index (self->blocked, 0))->head_serial;
+      /* The smallest waiting serial, scanning in thread-id order (which decides only
+       * between serials 2^23 apart, where "before" is not an order). */
+      if (self->blocked->len > 0)
+        {
+          target = ((ThreadState *) g_ptr_array_index (self->blocked, 0))->head_serial;
           for (guint i = 1; i < self->blocked->len; i++)
             {
               ThreadState *t = g_ptr_array_index (self->blocked, i);
-              if (strobe_wire_serial_before (t->head_serial, smallest))
-                smallest = t->head_serial;
+              if (strobe_wire_serial_before (t->head_serial, target))
+                target = t->head_serial;
             }
-          if (self->next_known)
-            self->stats.gaps++;
-          self->next_serial = smallest;
-          self->next_known = TRUE;
-          continue;
+          if (below_floor && !strobe_wire_serial_before (target, *floor))
+            target = *floor;
         }
-
-      if (!run_chunks (self, due, error))
-        return FALSE;
+      else
+        target = *floor;
+      if (self->next_known)
+        self->stats.gaps++;
+      self->next_serial = target;
+      self->next_known = TRUE;
     }
 }
 
@@ -697,10 +805,10 @@ thread_packet (StrobeDecoder *self, guint16 tid, const guint8 *data, gsize len,
                gboolean from_scratch, guint64 packet_offset, GError **error)
 {
   ThreadState *t = get_thread (self, tid);
-  gsize pos = 0;
-  Buf b;
-
   gboolean was_blocked = t->head != NULL;
+  gboolean valid;
+  gsize pos = 0, end;
+  Buf b;
 
   t->seen_data = TRUE;
   if (!was_blocked)
@@ -710,27 +818,29 @@ thread_packet (StrobeDecoder *self, guint16 tid, const guint8 *data, gsize len,
       if (r == RUN_ERROR)
         return FALSE;
       if (r == RUN_DONE)
-        return drain (self, FALSE, error);
+        return drain (self, FALSE, NULL, error);
     }
 
-  if (!validate_records (self, data, len, pos, packet_offset, t, error))
-    return FALSE;
+  /* A bad record ends the packet: what precedes it is kept, for fail() to deliver. */
+  valid = validate_records (self, data, len, pos, packet_offset, t, &end, error);
+  if (end == pos)
+    return valid ? drain (self, FALSE, NULL, error) : FALSE;
   if (!was_blocked)
-    g_ptr_array_add (self->blocked, t);
+    add_blocked (self, t);
 
-  if (from_scratch && pos < len / 2)
+  if (from_scratch && pos < end / 2)
     {
       b = self->scratch;
       self->scratch = buf_take (self, 0);
-      keep_chunk (self, t, b, pos, len, packet_offset);
+      keep_chunk (self, t, b, pos, end, packet_offset);
     }
   else
     {
-      b = buf_take (self, len - pos);
-      memcpy (b.data, data + pos, len - pos);
-      keep_chunk (self, t, b, 0, len - pos, packet_offset);
+      b = buf_take (self, end - pos);
+      memcpy (b.data, data + pos, end - pos);
+      keep_chunk (self, t, b, 0, end - pos, packet_offset);
     }
-  return drain (self, FALSE, error);
+  return valid && drain (self, FALSE, NULL, error);
 }
 
 static void
@@ -763,30 +873,32 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
       TypeEntry *e;
 
       if (len - pos < sizeof (StrobeWireImportantHeader))
-        return corrupt (error, packet_offset, tid,
+        return corrupt (self, error, packet_offset, tid,
                         "partial important record at payload byte %" G_GSIZE_FORMAT, pos);
       uid = strobe_wire_get_u16 (data + pos);
       size = strobe_wire_get_u32 (data + pos + 2);
       if (size > len - pos - sizeof (StrobeWireImportantHeader))
-        return corrupt (error, packet_offset, tid,
+        return corrupt (self, error, packet_offset, tid,
                         "important record at payload byte %" G_GSIZE_FORMAT
                         " has size %u, past the packet", pos, size);
       body = data + pos + sizeof (StrobeWireImportantHeader);
 
       if (uid == STROBE_UID_NEW_EVENT)
         {
-          if (!strobe_wire_parse_new_event (body, size, self->schema_tmp))
-            return corrupt (error, packet_offset, tid,
-                            "malformed schema at payload byte %" G_GSIZE_FORMAT, pos);
+          const char *why = NULL;
+
+          if (!strobe_wire_parse_new_event (body, size, self->schema_tmp, &why))
+            return corrupt (self, error, packet_offset, tid,
+                            "malformed schema at payload byte %" G_GSIZE_FORMAT ": %s", pos, why);
           if (!define_type (self, self->schema_tmp, packet_offset, error))
             return FALSE;
         }
-      else if (uid >= STROBE_UID_FIRST_EVENT && (e = self->types[uid]) != NULL)
+      else if (uid >= STROBE_UID_FIRST_EVENT && (e = self->types[uid]) != NULL && !e->unsupported)
         {
           StrobeEvent ev = { 0 };
 
           if (size < e->pub.payload_size)
-            return corrupt (error, packet_offset, tid,
+            return corrupt (self, error, packet_offset, tid,
                             "important event uid %u at payload byte %" G_GSIZE_FORMAT
                             " is smaller than its payload", uid, pos);
           ev.type = &e->pub;
@@ -800,7 +912,7 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
 
               if (frame_aux (e, body + e->pub.payload_size, size - e->pub.payload_size,
                              &ev.aux_len, &why) == 0)
-                return corrupt (error, packet_offset, tid,
+                return corrupt (self, error, packet_offset, tid,
                                 "important event uid %u at payload byte %" G_GSIZE_FORMAT
                                 ": %s", uid, pos, why);
               ev.aux = body + e->pub.payload_size;
@@ -813,14 +925,15 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
           self->stats.important_events++;
         }
       else if (uid == STROBE_UID_INVALID)
-        return corrupt (error, packet_offset, tid,
+        return corrupt (self, error, packet_offset, tid,
                         "record uid 0 at payload byte %" G_GSIZE_FORMAT, pos);
       else
         self->stats.records_skipped++;   /* unknown uid: the size lets us skip it */
 
       pos += sizeof (StrobeWireImportantHeader) + size;
     }
-  return TRUE;
+  /* A ThreadEnd may be what the merge was waiting for. */
+  return drain (self, FALSE, NULL, error);
 }
 
 static gboolean
@@ -828,21 +941,29 @@ control_packet (StrobeDecoder *self, const guint8 *data, gsize len,
                 guint64 packet_offset, GError **error)
 {
   if (len == 0)
-    return corrupt (error, packet_offset, STROBE_TID_CONTROL, "empty control packet");
+    return corrupt (self, error, packet_offset, STROBE_TID_CONTROL, "empty control packet");
   switch (data[0])
     {
     case STROBE_CONTROL_SYNC:
       if (len < 5)
-        return corrupt (error, packet_offset, STROBE_TID_CONTROL, "short Sync packet");
-      if (!self->next_known)
-        {
-          self->next_known = TRUE;
-          self->next_serial = strobe_wire_get_u32 (data + 1) & STROBE_WIRE_SERIAL_MASK;
-        }
-      return drain (self, FALSE, error);
+        return corrupt (self, error, packet_offset, STROBE_TID_CONTROL, "short Sync packet");
+      {
+        guint32 serial = strobe_wire_get_u32 (data + 1) & STROBE_WIRE_SERIAL_MASK;
+
+        if (!self->next_known)
+          {
+            self->next_known = TRUE;
+            self->next_serial = serial;
+          }
+        else if (strobe_wire_serial_before (self->next_serial, serial))
+          return drain (self, FALSE, &serial, error);
+        return drain (self, FALSE, NULL, error);
+      }
     case STROBE_CONTROL_END:
+      /* Nothing after End belongs to the stream (§6): deliver everything now. */
       self->ended_cleanly = TRUE;
-      return TRUE;
+      self->after_end = TRUE;
+      return drain (self, TRUE, NULL, error);
     default:
       self->stats.packets_skipped++;
       return TRUE;
@@ -883,7 +1004,7 @@ process_packet (StrobeDecoder *self, const guint8 *p, GError **error)
       n = LZ4_decompress_safe ((const char *) payload, (char *) self->scratch.data,
                                (int) wire_len, (int) raw_size);
       if (n < 0 || (guint32) n != raw_size)
-        return corrupt (error, packet_offset, tid, "LZ4 payload does not decode");
+        return corrupt (self, error, packet_offset, tid, "LZ4 payload does not decode");
       data = self->scratch.data;
       from_scratch = TRUE;
       self->stats.packets_lz4++;
@@ -910,6 +1031,7 @@ unit_need (StrobeDecoder *self, const guint8 *p, gsize avail, GError **error)
     {
       if (memcmp (p, STROBE_WIRE_MAGIC, MIN (avail, 4)) != 0)
         {
+          self->error_offset = 0;
           g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_NOT_STROBE,
                        "not a Strobe trace (wrong magic at offset 0)");
           return 0;
@@ -918,6 +1040,7 @@ unit_need (StrobeDecoder *self, const guint8 *p, gsize avail, GError **error)
         if (p[i] == 0 || p[i] > (i == 4 ? STROBE_WIRE_TRANSPORT_VERSION
                                         : STROBE_WIRE_PROTOCOL_VERSION))
           {
+            self->error_offset = i;
             g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_VERSION,
                          p[i] == 0 ? "unknown %s version 0 at offset %u"
                                    : "written by a newer Strobe: %s version %u at offset %u "
@@ -940,35 +1063,35 @@ unit_need (StrobeDecoder *self, const guint8 *p, gsize avail, GError **error)
       tid = strobe_wire_get_u16 (p + 4);
       flags = strobe_wire_get_u16 (p + 6);
       raw_size = strobe_wire_get_u32 (p + 8);
-      if (size < sizeof (StrobeWirePacketHeader) || size > STROBE_WIRE_MAX_PACKET)
+      switch (strobe_wire_check_packet_header (p))
         {
-          corrupt (error, self->offset, tid, "packet size %u is out of range", size);
+        case STROBE_WIRE_HEADER_OK:
+          return size;
+        case STROBE_WIRE_HEADER_BAD_SIZE:
+          corrupt (self, error, self->offset, tid, "packet size %u is out of range", size);
           return 0;
-        }
-      if (flags & STROBE_PACKET_FLAGS_REQUIRED)
-        {
+        case STROBE_WIRE_HEADER_UNKNOWN_FLAGS:
+          self->error_offset = self->offset;
           g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_UNSUPPORTED,
                        "packet at offset %" G_GUINT64_FORMAT " uses unknown required flags 0x%04x",
                        self->offset, flags & STROBE_PACKET_FLAGS_REQUIRED);
           return 0;
-        }
-      if (tid == STROBE_TID_INVALID)
-        {
-          corrupt (error, self->offset, tid, "thread id 0 is invalid");
+        case STROBE_WIRE_HEADER_BAD_THREAD:
+          corrupt (self, error, self->offset, tid, "thread id 0 is invalid");
           return 0;
-        }
-      if (raw_size > STROBE_WIRE_MAX_PAYLOAD)
-        {
-          corrupt (error, self->offset, tid, "decoded size %u is over the limit", raw_size);
+        case STROBE_WIRE_HEADER_BAD_RAW_SIZE:
+          if (raw_size > STROBE_WIRE_MAX_PAYLOAD)
+            corrupt (self, error, self->offset, tid, "decoded size %u is over the limit", raw_size);
+          else
+            corrupt (self, error, self->offset, tid,
+                     "raw packet of %u bytes claims a decoded size of %u", size, raw_size);
           return 0;
-        }
-      if (!(flags & STROBE_PACKET_FLAG_LZ4) && raw_size != size - sizeof (StrobeWirePacketHeader))
-        {
-          corrupt (error, self->offset, tid, "raw packet of %u bytes claims a decoded size of %u",
-                   size, raw_size);
+        case STROBE_WIRE_HEADER_LZ4_CONTROL:
+          corrupt (self, error, self->offset, tid, "control packets are never LZ4-compressed");
           return 0;
+        default:
+          g_assert_not_reached ();
         }
-      return size;
     }
 }
 
@@ -979,10 +1102,19 @@ process_handshake (StrobeDecoder *self, const guint8 *p, gsize len, GError **err
 
   self->metadata_bytes = g_malloc (md_len ? md_len : 1);
   memcpy (self->metadata_bytes, p + sizeof (StrobeWireHandshake), md_len);
+  self->error_offset = sizeof (StrobeWireHandshake);
   if (!strobe_wire_parse_metadata (self->metadata_bytes, md_len, &self->metadata))
     {
       g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_CORRUPT,
                    "corrupt metadata at offset %u", (guint) sizeof (StrobeWireHandshake));
+      return FALSE;
+    }
+  if (self->metadata.features & STROBE_FEATURES_REQUIRED & ~STROBE_FEATURES_KNOWN)
+    {
+      g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_UNSUPPORTED,
+                   "the metadata at offset %u names unknown required features 0x%08x",
+                   (guint) sizeof (StrobeWireHandshake),
+                   self->metadata.features & STROBE_FEATURES_REQUIRED & ~STROBE_FEATURES_KNOWN);
       return FALSE;
     }
   self->have_metadata = TRUE;
@@ -1044,8 +1176,14 @@ fail (StrobeDecoder *self, GError *local, GError **error)
 {
   g_autoptr(GError) ignored = NULL;
 
+  if (local->domain == STROBE_DECODER_ERROR)
+    {
+      StrobeDecoderErrorPrivate *priv = strobe_decoder_error_get_private (local);
+      if (priv)
+        priv->offset = self->error_offset;
+    }
   self->finished = TRUE;
-  drain (self, TRUE, &ignored);
+  drain (self, TRUE, NULL, &ignored);
   self->error = local;
   call_end (self, local);
   if (error)
@@ -1062,7 +1200,11 @@ begin_analyzer (StrobeDecoder *self, StrobeAnalyzer *a)
     strobe_analyzer_on_metadata (a, &self->metadata);
   strobe_analysis_context_set_current (self->ctx, NULL);
   for (guint i = 0; i < self->type_list->len; i++)
-    strobe_analyzer_on_event_type (a, &((TypeEntry *) g_ptr_array_index (self->type_list, i))->pub);
+    {
+      TypeEntry *e = g_ptr_array_index (self->type_list, i);
+      if (!e->unsupported)
+        strobe_analyzer_on_event_type (a, &e->pub);
+    }
   rebuild_routes (self);
 }
 
@@ -1114,6 +1256,12 @@ feed_units (StrobeDecoder  *self,
     {
       gsize need, take;
 
+      if (self->after_end)
+        {
+          self->stats.bytes_after_end += len;
+          return TRUE;
+        }
+
       if (self->inbuf_len == 0)
         {
           need = unit_need (self, data, len, &local);
@@ -1148,7 +1296,7 @@ feed_units (StrobeDecoder  *self,
         return fail (self, local, error);
       if (need > self->inbuf_len)
         continue;
-      if (!process_unit (self, self->inbuf, need, &local))
+          if (!process_unit (self, self->inbuf, need, &local))
         return fail (self, local, error);
       self->inbuf_len = 0;
     }
@@ -1187,25 +1335,34 @@ strobe_decoder_finish (StrobeDecoder *self, GError **error)
 
   if (self->offset == 0 && self->inbuf_len == 0)
     {
+      self->error_offset = 0;
       local = g_error_new_literal (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
                                    "the stream is empty: it ends at offset 0 (no data was recorded)");
       return fail (self, local, error);
     }
-  if (!self->in_packets || self->inbuf_len > 0)
+  if (!self->after_end && (!self->in_packets || self->inbuf_len > 0))
     {
       gsize need = self->inbuf_len
                    ? unit_need (self, self->inbuf, self->inbuf_len, NULL)
                    : sizeof (StrobeWireHandshake);
-      local = g_error_new (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
-                           "stream cut off at offset %" G_GUINT64_FORMAT
-                           " inside %s (%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes)",
-                           self->offset + self->inbuf_len,
-                           self->in_packets ? "a packet" : "the handshake",
-                           self->inbuf_len, need);
+
+      /* The offset that counts is where the unit that cannot be read starts. */
+      self->error_offset = self->offset;
+      if (self->in_packets)
+        local = g_error_new (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
+                             "stream cut off at offset %" G_GUINT64_FORMAT " inside the packet "
+                             "at offset %" G_GUINT64_FORMAT " (%" G_GSIZE_FORMAT " of %"
+                             G_GSIZE_FORMAT " bytes)",
+                             self->offset + self->inbuf_len, self->offset, self->inbuf_len, need);
+      else
+        local = g_error_new (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
+                             "stream cut off at offset %" G_GSIZE_FORMAT " inside the handshake "
+                             "(%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes)",
+                             self->inbuf_len, self->inbuf_len, need);
       return fail (self, local, error);
     }
 
-  if (!drain (self, TRUE, &local))
+  if (!drain (self, TRUE, NULL, &local))
     return fail (self, local, error);
   self->finished = TRUE;
   call_end (self, NULL);
@@ -1344,6 +1501,38 @@ strobe_decoder_get_offset (StrobeDecoder *self)
   return self->offset;
 }
 
+char *
+strobe_decoder_format_status (gboolean      ended_cleanly,
+                              const GError *error)
+{
+  /* In StrobeDecoderError order; the names of PROTOCOL.md §7. */
+  static const char *const classes[] = {
+    "not-strobe", "version", "corrupt", "truncated", "unsupported", "finished",
+  };
+
+  if (error == NULL)
+    return g_strdup (ended_cleanly ? "# end" : "# no-end");
+  if (error->domain == STROBE_DECODER_ERROR && error->code >= 0
+      && (gsize) error->code < G_N_ELEMENTS (classes))
+    return g_strdup_printf ("# error %s %" G_GUINT64_FORMAT, classes[error->code],
+                            strobe_decoder_error_get_offset (error));
+  return g_strdup ("# error other");
+}
+
+guint64
+strobe_decoder_error_get_offset (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, 0);
+
+  if (error->domain == STROBE_DECODER_ERROR)
+    {
+      const StrobeDecoderErrorPrivate *priv = strobe_decoder_error_get_private (error);
+      if (priv)
+        return priv->offset;
+    }
+  return 0;
+}
+
 gboolean
 strobe_decoder_get_ended_cleanly (StrobeDecoder *self)
 {
@@ -1365,7 +1554,7 @@ strobe_decoder_get_event_type (StrobeDecoder *self,
                                guint16        uid)
 {
   g_return_val_if_fail (STROBE_IS_DECODER (self), NULL);
-  return self->types[uid] ? &self->types[uid]->pub : NULL;
+  return self->types[uid] && !self->types[uid]->unsupported ? &self->types[uid]->pub : NULL;
 }
 
 StrobeDecoder *

@@ -38,7 +38,8 @@ typedef struct
   guint64 records_skipped;    /* sized records and important records of unknown uids */
   guint64 gaps;               /* serials skipped for good */
   guint64 late_events;        /* synchronised events that came after their serial was skipped */
-  guint64 peak_pending_bytes; /* most memory held for reordering */
+  guint64 peak_pending_bytes; /* most payload bytes held for reordering */
+  guint64 bytes_after_end;    /* input after the End packet, ignored (PROTOCOL.md §6) */
 } StrobeDecoderStats;
 
 #define STROBE_DECODER_DEFAULT_MAX_PENDING (64u * 1024u * 1024u)
@@ -90,6 +91,14 @@ gboolean                  strobe_decoder_read_stream_full  (StrobeDecoder       
 const StrobeWireMetadata *strobe_decoder_get_metadata      (StrobeDecoder  *self);
 guint64                   strobe_decoder_get_offset        (StrobeDecoder  *self);
 gboolean                  strobe_decoder_get_ended_cleanly (StrobeDecoder  *self);
+/* The stream offset an error of STROBE_DECODER_ERROR names (PROTOCOL.md §7); it travels
+ * with the error and its copies. 0 for other errors. */
+guint64                   strobe_decoder_error_get_offset  (const GError   *error);
+/* The last line of `strobe-cli dump --status` (PROTOCOL.md §10) for a run that ended with
+ * @error (NULL: none) after reading End or not: "# end", "# no-end" or
+ * "# error CLASS OFFSET". */
+char                     *strobe_decoder_format_status     (gboolean        ended_cleanly,
+                                                            const GError   *error);
 void                      strobe_decoder_get_stats         (StrobeDecoder      *self,
                                                             StrobeDecoderStats *stats);
 const StrobeEventType    *strobe_decoder_get_event_type    (StrobeDecoder  *self,

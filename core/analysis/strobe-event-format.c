@@ -1,20 +1,32 @@
 /* strobe-event-format.c — one exact, locale-independent text form of an event's fields.
  *
  * Used by `strobe-cli dump` and by the tests to compare decoder runs, so the output must
- * be stable: floats round-trip (%.17g / %.9g through g_ascii_formatd), strings are
- * escaped so a line is always one line.
+ * be stable: floats round-trip (%.17g / %.9g through g_ascii_formatd), strings and
+ * names are escaped so a line is always one line and splits into its tokens. The
+ * grammar is PROTOCOL.md §10; an independent reader reproduces it byte for byte.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-event.h"
 
-static void
-append_escaped (GString *out, const char *s)
+#include <math.h>
+
+typedef enum
 {
-  g_string_append_c (out, '"');
-  for (const char *p = s; *p; p = g_utf8_next_char (p))
+  TEXT_VALUE,    /* a string value, between quotes */
+  TEXT_NAME,     /* a field or event name: no quotes, so no space nor '=' */
+  TEXT_LOGGER,   /* a logger name: no '.' either, it ends the logger */
+} TextKind;
+
+/* PROTOCOL.md §10: the escapes keep a line one line and every token unambiguous. */
+static void
+append_text (GString *out, const char *s, gsize len, TextKind kind)
+{
+  const char *end = s + len;
+
+  for (const char *p = s; p < end; p = g_utf8_next_char (p))
     {
-      gunichar c = g_utf8_get_char (p);
+      gunichar c = *p ? g_utf8_get_char (p) : 0;
 
       switch (c)
         {
@@ -24,21 +36,40 @@ append_escaped (GString *out, const char *s)
         case '\r': g_string_append (out, "\\r"); break;
         case '\t': g_string_append (out, "\\t"); break;
         default:
-          if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029)
+          if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029
+              || (kind != TEXT_VALUE && (c == ' ' || c == '='))
+              || (kind == TEXT_LOGGER && c == '.'))
             g_string_append_printf (out, "\\u%04x", c);
           else
-            g_string_append_unichar (out, c);
+            g_string_append_len (out, p, g_utf8_next_char (p) - p);
           break;
         }
     }
-  g_string_append_c (out, '"');
+}
+
+static void
+append_name (GString *out, const char *name, TextKind kind)
+{
+  append_text (out, name, strlen (name), kind);
+}
+
+static void
+append_double (GString *out, gdouble d, const char *format)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* printf spells these as the C library likes ("-nan"); fix one spelling. */
+  if (isnan (d))
+    g_string_append (out, "nan");
+  else if (isinf (d))
+    g_string_append (out, d < 0 ? "-inf" : "inf");
+  else
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, format, d));
 }
 
 static void
 append_scalar (GString *out, guint8 kind, gsize size, const guint8 *p)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
   switch (kind)
     {
     case STROBE_TYPE_BOOL:
@@ -57,12 +88,10 @@ append_scalar (GString *out, guint8 kind, gsize size, const guint8 *p)
       g_string_append_printf (out, "%" G_GUINT64_FORMAT, strobe_scalar_read_uint (kind, size, p));
       break;
     case STROBE_TYPE_FLOAT32:
-      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9g",
-                                             strobe_scalar_read_double (kind, size, p)));
+      append_double (out, strobe_scalar_read_double (kind, size, p), "%.9g");
       break;
     case STROBE_TYPE_FLOAT64:
-      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.17g",
-                                             strobe_scalar_read_double (kind, size, p)));
+      append_double (out, strobe_scalar_read_double (kind, size, p), "%.17g");
       break;
     case STROBE_TYPE_POINTER:
       g_string_append_printf (out, "0x%" G_GINT64_MODIFIER "x",
@@ -89,15 +118,22 @@ strobe_event_format_fields (const StrobeEvent *ev, GString *out)
 
       if (i > 0)
         g_string_append_c (out, ' ');
-      g_string_append (out, f->name);
+      append_name (out, f->name, TEXT_NAME);
       g_string_append_c (out, '=');
 
       if (!strobe_wire_type_is_aux (f->type))
         append_scalar (out, f->type, f->size, ev->payload + f->offset);
       else if (f->type == STROBE_TYPE_ANSI || f->type == STROBE_TYPE_WIDE)
         {
-          g_autofree char *s = strobe_event_get_string_at (ev, (gint) i);
-          append_escaped (out, s);
+          g_autoptr(GString) text = g_string_new (NULL);
+          gsize n;
+          const guint8 *data = strobe_event_get_aux_at (ev, (gint) i, &n);
+
+          if (data)
+            strobe_text_append_utf8 (text, data, n, f->type == STROBE_TYPE_WIDE, 0);
+          g_string_append_c (out, '"');
+          append_text (out, text->str, text->len, TEXT_VALUE);
+          g_string_append_c (out, '"');
         }
       else if ((f->type & 0xc0) == STROBE_TYPE_ARRAY
                && strobe_wire_scalar_size (f->type & 0x3f) != 0)
@@ -105,7 +141,7 @@ strobe_event_format_fields (const StrobeEvent *ev, GString *out)
           guint8 kind;
           gsize n;
           const guint8 *elems = strobe_event_get_array_at (ev, (gint) i, &kind, &n);
-          gsize elem = f->size ? f->size : strobe_wire_scalar_size (kind);
+          gsize elem = f->size;   /* the schema checked it (PROTOCOL.md §4) */
 
           g_string_append_c (out, '[');
           for (gsize j = 0; j < n; j++)
@@ -140,7 +176,9 @@ strobe_event_format (const StrobeEvent *ev, GString *out)
     g_string_append (out, "- ");
   else
     g_string_append_printf (out, "%u ", ev->serial);
-  g_string_append (out, ev->type->full_name);
+  append_name (out, ev->type->logger, TEXT_LOGGER);
+  g_string_append_c (out, '.');
+  append_name (out, ev->type->name, TEXT_NAME);
   if (ev->type->n_fields > 0)
     {
       g_string_append_c (out, ' ');

@@ -221,45 +221,98 @@ strobe_event_get_aux_at (const StrobeEvent *ev, gint index, gsize *size)
   return found;
 }
 
-static char *
-latin1_to_utf8 (const guint8 *p, gsize len)
+/* PROTOCOL.md §9. g_utf8_validate_len() stops at NUL, which is a valid character here,
+ * so the pieces between NULs are validated one by one. */
+static gboolean
+is_utf8 (const guint8 *p, gsize len)
 {
-  GString *s = g_string_sized_new (len + len / 4);
+  while (len > 0)
+    {
+      const guint8 *nul = memchr (p, 0, len);
+      gsize n = nul ? (gsize) (nul - p) : len;
 
-  for (gsize i = 0; i < len; i++)
-    g_string_append_unichar (s, p[i]);
-  return g_string_free (s, FALSE);
+      if (!g_utf8_validate_len ((const char *) p, n, NULL))
+        return FALSE;
+      if (nul == NULL)
+        break;
+      p += n + 1;
+      len -= n + 1;
+    }
+  return TRUE;
 }
 
-/* UTF-16LE from the wire is unaligned and may hold lone surrogates (it is whatever the
- * program had), so decode by hand and substitute U+FFFD instead of failing. */
-static char *
-utf16le_to_utf8 (const guint8 *p, gsize len)
+static inline void
+append_char (GString *out, gunichar c, gunichar nul)
 {
-  GString *s = g_string_sized_new (len);
-  gsize n = len / 2;
+  if (c == 0)
+    c = nul;
+  if (c == 0)
+    g_string_append_c (out, '\0');
+  else
+    g_string_append_unichar (out, c);
+}
 
-  for (gsize i = 0; i < n; i++)
+void
+strobe_text_append_utf8 (GString      *out,
+                         const guint8 *data,
+                         gsize         len,
+                         gboolean      wide,
+                         gunichar      nul)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (data != NULL || len == 0);
+
+  if (wide)
     {
-      gunichar c = strobe_wire_get_u16 (p + 2 * i);
+      /* UTF-16LE from the wire is unaligned and may hold lone surrogates (it is
+       * whatever the program had): decode by hand, U+FFFD for each lone one. */
+      gsize n = len / 2;
 
-      if (c >= 0xd800 && c < 0xdc00 && i + 1 < n)
+      for (gsize i = 0; i < n; i++)
         {
-          gunichar lo = strobe_wire_get_u16 (p + 2 * (i + 1));
-          if (lo >= 0xdc00 && lo < 0xe000)
+          gunichar c = strobe_wire_get_u16 (data + 2 * i);
+
+          if (c >= 0xd800 && c < 0xdc00 && i + 1 < n)
             {
-              c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
-              i++;
+              gunichar lo = strobe_wire_get_u16 (data + 2 * (i + 1));
+              if (lo >= 0xdc00 && lo < 0xe000)
+                {
+                  c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
+                  i++;
+                }
+              else
+                c = 0xfffd;
             }
-          else
+          else if (c >= 0xd800 && c < 0xe000)
             c = 0xfffd;
+          append_char (out, c, nul);
         }
-      else if (c >= 0xd800 && c < 0xe000)
-        c = 0xfffd;
-      if (c == 0)
-        c = 0xfffd;   /* a C string cannot carry it */
-      g_string_append_unichar (s, c);
     }
+  else if (is_utf8 (data, len))
+    {
+      if (nul == 0)
+        g_string_append_len (out, (const char *) data, (gssize) len);
+      else
+        for (gsize i = 0; i < len; i++)
+          {
+            if (data[i] == 0)
+              append_char (out, 0, nul);
+            else
+              g_string_append_c (out, (char) data[i]);
+          }
+    }
+  else
+    for (gsize i = 0; i < len; i++)
+      append_char (out, data[i], nul);   /* Latin-1: each byte is its code point */
+}
+
+char *
+strobe_text_to_utf8 (const guint8 *data,
+                     gsize         len)
+{
+  GString *s = g_string_sized_new (len + 1);
+
+  strobe_text_append_utf8 (s, data, len, FALSE, 0xfffd);
   return g_string_free (s, FALSE);
 }
 
@@ -278,12 +331,13 @@ strobe_event_get_string_at (const StrobeEvent *ev, gint index)
   data = strobe_event_get_aux_at (ev, index, &len);
   if (data == NULL)
     return g_strdup ("");
-  if (type == STROBE_TYPE_WIDE)
-    return utf16le_to_utf8 (data, len);
-  /* ANSI is "8-bit code units": in practice UTF-8 from C strings, else Latin-1. */
-  if (g_utf8_validate_len ((const char *) data, len, NULL))
-    return g_strndup ((const char *) data, len);
-  return latin1_to_utf8 (data, len);
+  {
+    GString *s = g_string_sized_new (len + 1);
+
+    /* A C string cannot carry U+0000. */
+    strobe_text_append_utf8 (s, data, len, type == STROBE_TYPE_WIDE, 0xfffd);
+    return g_string_free (s, FALSE);
+  }
 }
 
 const guint8 *
@@ -308,9 +362,8 @@ strobe_event_get_array_at (const StrobeEvent *ev, gint index,
   data = strobe_event_get_aux_at (ev, index, &len);
   if (data == NULL)
     return NULL;
-  elem = f->size ? f->size : strobe_wire_scalar_size (f->type & 0x3f);
-  if (elem == 0)
-    elem = 1;
+  /* The schema guarantees a known kind's element size; unknown kinds are bytes. */
+  elem = strobe_wire_scalar_size (f->type & 0x3f) != 0 && f->size ? f->size : 1;
   if (n_elems)
     *n_elems = len / elem;
   return data;

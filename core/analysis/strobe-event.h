@@ -86,6 +86,8 @@ gint64         strobe_event_get_int_at     (const StrobeEvent *ev, gint index);
 guint64        strobe_event_get_uint_at    (const StrobeEvent *ev, gint index);
 gdouble        strobe_event_get_double_at  (const StrobeEvent *ev, gint index);
 const guint8  *strobe_event_get_aux_at     (const StrobeEvent *ev, gint index, gsize *size);
+/* The text of a string field (see strobe_text_append_utf8), U+0000 as U+FFFD; "" when
+ * unset. */
 char          *strobe_event_get_string_at  (const StrobeEvent *ev, gint index);
 const guint8  *strobe_event_get_array_at   (const StrobeEvent *ev, gint index,
                                             guint8 *elem_type, gsize *n_elems);
@@ -102,6 +104,15 @@ const guint8  *strobe_event_get_aux        (const StrobeEvent *ev, StrobeFieldAc
                                             gsize *size);
 const guint8  *strobe_event_get_array      (const StrobeEvent *ev, StrobeFieldAccessor *acc,
                                             guint8 *elem_type, gsize *n_elems);
+
+/* Text on the wire (PROTOCOL.md §9): ANSI values and names are UTF-8 when the whole is
+ * valid UTF-8 and Latin-1 otherwise; @wide values are UTF-16LE, each lone surrogate
+ * U+FFFD. Appends the text as UTF-8 with each U+0000 written as @nul (0: a 0 byte, so
+ * @out then has embedded NULs). */
+void           strobe_text_append_utf8     (GString *out, const guint8 *data, gsize len,
+                                            gboolean wide, gunichar nul);
+/* ANSI text as a C string, U+0000 as U+FFFD. */
+char          *strobe_text_to_utf8         (const guint8 *data, gsize len);
 
 /* Appends "Field=value ..." for every field: strings quoted and escaped, arrays as
  * [1, 2], pointers in hex, floats exact and locale-independent. */

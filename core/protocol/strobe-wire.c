@@ -309,17 +309,42 @@ strobe_wire_write_new_event (StrobeWireBuf *out, const StrobeWireSchema *schema)
 }
 
 bool
-strobe_wire_parse_new_event (const uint8_t *body, size_t len, StrobeWireSchema *schema)
+strobe_wire_scalar_size_valid (uint8_t kind, size_t size)
+{
+  if (kind == STROBE_TYPE_POINTER)
+    return size == 4 || size == 8;
+  return size == strobe_wire_scalar_size (kind);
+}
+
+static bool
+has_nul (const char *s, size_t len)
+{
+  return len > 0 && memchr (s, '\0', len) != NULL;
+}
+
+static bool
+schema_bad (const char **why, const char *what)
+{
+  if (why)
+    *why = what;
+  errno = EBADMSG;
+  return false;
+}
+
+bool
+strobe_wire_parse_new_event (const uint8_t *body, size_t len, StrobeWireSchema *schema,
+                             const char **why)
 {
   uint16_t header_size;
   uint8_t entry_size;
   size_t pos;
+  bool any_aux = false;
 
   if (len < sizeof (StrobeWireNewEvent))
-    goto bad;
+    return schema_bad (why, "shorter than its 12-byte header");
   header_size = strobe_wire_get_u16 (body);
   if (header_size < sizeof (StrobeWireNewEvent) || header_size > len)
-    goto bad;
+    return schema_bad (why, "header size out of range");
   schema->uid = strobe_wire_get_u16 (body + 2);
   schema->payload_size = strobe_wire_get_u16 (body + 4);
   schema->flags = body[6];
@@ -327,47 +352,88 @@ strobe_wire_parse_new_event (const uint8_t *body, size_t len, StrobeWireSchema *
   schema->logger_size = body[8];
   schema->event_size = body[9];
   entry_size = body[10];
-  if (schema->uid < STROBE_UID_FIRST_EVENT || entry_size < sizeof (StrobeWireFieldEntry))
-    goto bad;
+  if (schema->uid < STROBE_UID_FIRST_EVENT)
+    return schema_bad (why, "defines a uid below 16");
+  if (entry_size < sizeof (StrobeWireFieldEntry))
+    return schema_bad (why, "field entry size below 8");
 
   pos = header_size;
   if ((len - pos) / entry_size < schema->field_count)
-    goto bad;
+    return schema_bad (why, "field entries run past the record");
   for (unsigned i = 0; i < schema->field_count; i++)
     {
       const uint8_t *e = body + pos + (size_t) i * entry_size;
       StrobeWireField *f = &schema->fields[i];
+      uint8_t kind;
+
       f->offset = strobe_wire_get_u16 (e);
       f->size = strobe_wire_get_u16 (e + 2);
       f->type = e[4];
       f->name_size = e[5];
-      if (!strobe_wire_type_is_aux (f->type)
-          && (uint32_t) f->offset + f->size > schema->payload_size)
-        goto bad;
+      kind = f->type & 0x3f;
+      if (!strobe_wire_type_is_aux (f->type))
+        {
+          if ((uint32_t) f->offset + f->size > schema->payload_size)
+            return schema_bad (why, "a field lies past the payload");
+          if (strobe_wire_scalar_size (kind) != 0 && !strobe_wire_scalar_size_valid (kind, f->size))
+            return schema_bad (why, "a field's size is not its type's");
+        }
+      else
+        {
+          any_aux = true;
+          if ((f->type & 0xc0) == STROBE_TYPE_ARRAY && strobe_wire_scalar_size (kind) != 0
+              && !strobe_wire_scalar_size_valid (kind, f->size))
+            return schema_bad (why, "an array's element size is not its type's");
+        }
     }
+  if (any_aux != ((schema->flags & STROBE_EVENT_FLAG_HAS_AUX) != 0))
+    return schema_bad (why, any_aux ? "aux fields without the HAS_AUX flag"
+                                    : "the HAS_AUX flag without aux fields");
   pos += (size_t) schema->field_count * entry_size;
 
   if (len - pos < schema->logger_size)
-    goto bad;
+    return schema_bad (why, "names run past the record");
   schema->logger = (const char *) body + pos;
   pos += schema->logger_size;
   if (len - pos < schema->event_size)
-    goto bad;
+    return schema_bad (why, "names run past the record");
   schema->event = (const char *) body + pos;
   pos += schema->event_size;
+  if (has_nul (schema->logger, schema->logger_size) || has_nul (schema->event, schema->event_size))
+    return schema_bad (why, "a name contains a NUL byte");
   for (unsigned i = 0; i < schema->field_count; i++)
     {
       StrobeWireField *f = &schema->fields[i];
       if (len - pos < f->name_size)
-        goto bad;
+        return schema_bad (why, "names run past the record");
       f->name = (const char *) body + pos;
       pos += f->name_size;
+      if (has_nul (f->name, f->name_size))
+        return schema_bad (why, "a name contains a NUL byte");
     }
   return true;
+}
 
-bad:
-  errno = EBADMSG;
-  return false;
+StrobeWireHeaderCheck
+strobe_wire_check_packet_header (const uint8_t *header)
+{
+  uint32_t size = strobe_wire_get_u32 (header);
+  uint16_t tid = strobe_wire_get_u16 (header + 4);
+  uint16_t flags = strobe_wire_get_u16 (header + 6);
+  uint32_t raw_size = strobe_wire_get_u32 (header + 8);
+
+  if (size < sizeof (StrobeWirePacketHeader) || size > STROBE_WIRE_MAX_PACKET)
+    return STROBE_WIRE_HEADER_BAD_SIZE;
+  if (flags & STROBE_PACKET_FLAGS_REQUIRED)
+    return STROBE_WIRE_HEADER_UNKNOWN_FLAGS;
+  if (tid == STROBE_TID_INVALID)
+    return STROBE_WIRE_HEADER_BAD_THREAD;
+  if (raw_size > STROBE_WIRE_MAX_PAYLOAD
+      || (!(flags & STROBE_PACKET_FLAG_LZ4) && raw_size != size - sizeof (StrobeWirePacketHeader)))
+    return STROBE_WIRE_HEADER_BAD_RAW_SIZE;
+  if (tid == STROBE_TID_CONTROL && (flags & STROBE_PACKET_FLAG_LZ4))
+    return STROBE_WIRE_HEADER_LZ4_CONTROL;
+  return STROBE_WIRE_HEADER_OK;
 }
 
 /* ---- packets ------------------------------------------------------------------------ */

@@ -57,6 +57,13 @@ enum
   STROBE_META_FEATURES        = 12,
 };
 
+/* Feature bits of STROBE_META_FEATURES. None is defined in this version; a reader stops
+ * at a stream that sets a required bit it does not know and ignores unknown optional
+ * ones (PROTOCOL.md §1). */
+#define STROBE_FEATURES_REQUIRED  0x0000ffffu
+#define STROBE_FEATURES_OPTIONAL  0xffff0000u
+#define STROBE_FEATURES_KNOWN     0x00000000u
+
 enum
 {
   STROBE_CLOCK_SOURCE_MONOTONIC = 0,
@@ -101,6 +108,18 @@ enum
   STROBE_PACKET_FLAGS_OPTIONAL     = 0xff00u,  /* unknown bits here: reader ignores */
 };
 
+/* The verdict on a packet header, checked in this order (PROTOCOL.md §2). Shared by the
+ * decoder and the recorder so that both agree on what is a packet, and on End. */
+typedef enum
+{
+  STROBE_WIRE_HEADER_OK,
+  STROBE_WIRE_HEADER_BAD_SIZE,        /* size < 12 or > the packet limit */
+  STROBE_WIRE_HEADER_UNKNOWN_FLAGS,   /* a required flag this reader does not know */
+  STROBE_WIRE_HEADER_BAD_THREAD,      /* thread id 0 */
+  STROBE_WIRE_HEADER_BAD_RAW_SIZE,    /* raw_size over the limit, or != size - 12 when raw */
+  STROBE_WIRE_HEADER_LZ4_CONTROL,     /* a control packet (thread id 2) flagged LZ4 */
+} StrobeWireHeaderCheck;
+
 #define STROBE_WIRE_MAX_PAYLOAD      (16u * 1024u * 1024u)
 #define STROBE_WIRE_MAX_PACKET       (STROBE_WIRE_MAX_PAYLOAD + sizeof (StrobeWirePacketHeader))
 #define STROBE_WIRE_COMPRESS_MIN     256u
@@ -127,7 +146,7 @@ enum
   STROBE_UID_NEW_EVENT       = 1,
   STROBE_UID_AUX_DATA        = 2,
   STROBE_UID_AUX_END         = 3,
-  STROBE_UID_SIZED_FIRST     = 8,
+  STROBE_UID_SIZED_FIRST     = 4,   /* 4..15: u16 uid, u32 size, body; skipped */
   STROBE_UID_SIZED_LAST      = 15,
   STROBE_UID_FIRST_EVENT     = 16,
   STROBE_UID_MAX             = 65535,
@@ -157,6 +176,9 @@ enum
   STROBE_EVENT_FLAG_IMPORTANT = 1,
   STROBE_EVENT_FLAG_NOSYNC    = 2,
   STROBE_EVENT_FLAG_HAS_AUX   = 4,
+  STROBE_EVENT_FLAGS_KNOWN    = 0x07,
+  STROBE_EVENT_FLAGS_REQUIRED = 0x38,   /* unknown bits here: the type cannot be read */
+  STROBE_EVENT_FLAGS_OPTIONAL = 0xc0,   /* unknown bits here: ignored */
 };
 
 typedef struct __attribute__ ((packed))
@@ -211,9 +233,11 @@ strobe_wire_type_is_aux (uint8_t type)
   return (type & (STROBE_TYPE_ARRAY | 0x80)) != 0;
 }
 
-/* Size of one element of a scalar kind; 0 for unknown kinds (pointer: 8 here, but a
- * reader takes the size from the field entry). */
+/* Size of one element of a scalar kind; 0 for unknown kinds (pointer: this host's, but a
+ * reader takes the size from the field entry, 4 or 8). */
 size_t strobe_wire_scalar_size (uint8_t kind);
+/* Whether @size is a valid size for the known scalar kind @kind (pointers: 4 or 8). */
+bool strobe_wire_scalar_size_valid (uint8_t kind, size_t size);
 const char *strobe_wire_type_name (uint8_t type);
 
 /* A parsed NewEvent record; names point into the parsed buffer. */
@@ -299,9 +323,15 @@ bool strobe_wire_write_control (StrobeWireBuf *out, uint8_t kind, const void *bo
 /* Parses the metadata TLV list; unknown ids skipped. EBADMSG on malformed entries. */
 bool strobe_wire_parse_metadata (const uint8_t *data, size_t len, StrobeWireMetadata *meta);
 
-/* Parses a NewEvent body (after the important header). EBADMSG when malformed: sizes that
- * overflow the body, fields beyond the payload, uid below STROBE_UID_FIRST_EVENT. */
-bool strobe_wire_parse_new_event (const uint8_t *body, size_t len, StrobeWireSchema *schema);
+/* Checks the 12 bytes of a packet header (PROTOCOL.md §2). */
+StrobeWireHeaderCheck strobe_wire_check_packet_header (const uint8_t *header);
+
+/* Parses a NewEvent body (after the important header). EBADMSG when malformed (every
+ * condition of PROTOCOL.md §4, "When a schema is malformed"); @why (may be NULL) then
+ * names the condition. Unknown flag bits are not an error here: see
+ * STROBE_EVENT_FLAGS_REQUIRED. */
+bool strobe_wire_parse_new_event (const uint8_t *body, size_t len, StrobeWireSchema *schema,
+                                  const char **why);
 
 #ifdef __cplusplus
 }

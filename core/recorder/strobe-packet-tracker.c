@@ -50,16 +50,18 @@ strobe_packet_tracker_feed (StrobePacketTracker *self,
           self->flags = strobe_wire_get_u16 (self->header + 6);
           self->payload_size = size - (guint32) header_size;
           self->remaining = self->payload_size;
+          self->header_ok = strobe_wire_check_packet_header (self->header) == STROBE_WIRE_HEADER_OK;
           self->is_end = FALSE;
         }
       else
         {
           gsize take = MIN ((gsize) self->remaining, len - i);
           /* The kind is the first payload byte; remember it until the packet completes
-           * (a future End with more bytes after the kind still ends at its packet end). */
+           * (an End with more bytes after the kind still ends at its packet end). Only a
+           * header the decoder accepts makes an End, so both agree on where it is. */
           if (self->remaining == self->payload_size)
-            self->is_end = self->thread_id == STROBE_TID_CONTROL
-                           && (self->flags & STROBE_PACKET_FLAG_LZ4) == 0
+            self->is_end = self->header_ok
+                           && self->thread_id == STROBE_TID_CONTROL
                            && data[i] == STROBE_CONTROL_END;
           i += take;
           self->offset += take;

@@ -3,7 +3,8 @@
  *
  * The recorder copies bytes unchanged; this is all it needs to understand of them: where
  * each packet starts (so a corrupt stream is cut back to its last whole packet) and
- * whether the writer sent End (PROTOCOL.md §6), which makes the trace "finished".
+ * whether the writer sent End (PROTOCOL.md §6), which makes the trace "finished". The
+ * recorder stores nothing after End, as no reader reads past it.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -23,6 +24,7 @@ typedef struct
   guint32  payload_size;
   guint16  thread_id;
   guint16  flags;
+  gboolean header_ok;       /* the header passes strobe_wire_check_packet_header() */
   gboolean is_end;          /* the current packet is a control packet of kind End */
   guint64  packet_start;    /* stream offset of the current packet's first byte */
   guint64  offset;          /* stream offset of the next byte */

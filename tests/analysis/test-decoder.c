@@ -347,6 +347,7 @@ test_skipped_things (void)
   g_autoptr(StrobeDecoder) dec = strobe_decoder_new ();
   g_autoptr(TestLogAnalyzer) la = test_log_analyzer_new (NULL, NULL);
   StrobeDecoderStats stats;
+  gsize end_len;
 
   tsb_packet (b, 17, 0x8100, payload, sizeof payload);     /* optional bits: ignored */
   tsb_packet (b, 3, 0, "garbage", 7);                     /* reserved thread ids */
@@ -355,6 +356,8 @@ test_skipped_things (void)
   tsb_packet (b, 1, 0, unknown_important, sizeof unknown_important);
   tsb_packet (b, 2, 0, control, sizeof control);           /* unknown control kind */
   tsb_end_stream (b);
+  end_len = tsb_offset (b);
+  tsb_append (b, "after the end", 13);                     /* never read (§6) */
   data = tsb_data (b, &len);
 
   strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (la));
@@ -365,8 +368,9 @@ test_skipped_things (void)
                    "17 - App.Seq N=1\n17 - App.Seq N=5\n17 - App.Seq N=6\n");
   g_assert_true (strobe_decoder_get_ended_cleanly (dec));
   g_assert_true (test_log_analyzer_got_metadata (la));
-  g_assert_cmpuint (strobe_decoder_get_offset (dec), ==, len);
+  g_assert_cmpuint (strobe_decoder_get_offset (dec), ==, end_len);
   strobe_decoder_get_stats (dec, &stats);
+  g_assert_cmpuint (stats.bytes_after_end, ==, len - end_len);
   g_assert_cmpuint (stats.packets_skipped, ==, 3);
   g_assert_cmpuint (stats.records_skipped, ==, 3);
   g_assert_cmpstr (strobe_decoder_get_metadata (dec)->program_name, !=, NULL);

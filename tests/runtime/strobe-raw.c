@@ -69,7 +69,7 @@ parse_importants (RawTrace *t, const uint8_t *p, size_t len, GError **error)
       if (uid == STROBE_UID_NEW_EVENT)
         {
           StrobeWireSchema *s = g_new0 (StrobeWireSchema, 1);
-          if (!strobe_wire_parse_new_event (p + pos + 6, size, s))
+          if (!strobe_wire_parse_new_event (p + pos + 6, size, s, NULL))
             return fail (error, "bad NewEvent", pos);
           if (g_hash_table_contains (t->schemas, GUINT_TO_POINTER (s->uid)))
             return fail (error, "uid defined twice", pos);

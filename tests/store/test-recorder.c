@@ -221,6 +221,41 @@ test_corrupt_packet (Fixture *f, gconstpointer data)
                                    g_bytes_get_data (good, NULL), g_bytes_get_size (good)));
 }
 
+/* End is the last packet: the trace ends with it and bytes after it are not stored,
+ * as no reader reads them (PROTOCOL.md §6). A control packet the decoder rejects (here
+ * its raw_size is not size - 12) is not an End, even with End's kind byte. */
+static void
+test_after_end (Fixture *f, gconstpointer data)
+{
+  static const guint8 fake_end[13] = { 13, 0, 0, 0, 2, 0, 0, 0, 5, 0, 0, 0, 2 };
+  g_autoptr(GBytes) good = test_build_stream ("after-end-app", 4, 20 * 1024, FALSE, NULL);
+  g_autoptr(GByteArray) bytes = g_byte_array_new ();
+  g_autoptr(GBytes) stream = NULL;
+  StrobeWireBuf end = { 0 };
+  StrobeTrace *trace;
+  GThread *sender;
+  gsize finished_len;
+
+  g_byte_array_append (bytes, g_bytes_get_data (good, NULL), (guint) g_bytes_get_size (good));
+  g_byte_array_append (bytes, fake_end, sizeof fake_end);
+  g_assert_true (strobe_wire_write_control (&end, STROBE_CONTROL_END, NULL, 0));
+  g_byte_array_append (bytes, end.data, (guint) end.len);
+  finished_len = bytes->len;
+  g_byte_array_append (bytes, end.data, (guint) end.len);
+  g_byte_array_append (bytes, (const guint8 *) "trailing garbage", 16);
+  strobe_wire_buf_clear (&end);
+  stream = g_byte_array_free_to_bytes (g_steal_pointer (&bytes));
+  sender = test_send_in_thread (strobe_recorder_get_port (f->recorder), stream, 5);
+
+  wait_for (f->ended, 1, 5000);
+  g_thread_join (sender);
+  trace = trace_of_session (f, g_ptr_array_index (f->ended, 0));
+  g_assert_true (test_wait_until (trace_not_live, trace, 2000));
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_FINISHED);
+  g_assert_true (test_file_equals (strobe_trace_get_path (trace),
+                                   g_bytes_get_data (stream, NULL), finished_len));
+}
+
 #define N_SENDERS 32
 
 static void
@@ -510,6 +545,7 @@ main (int argc, char **argv)
   ADD ("garbage", test_garbage);
   ADD ("short-handshake", test_short_handshake);
   ADD ("corrupt-packet", test_corrupt_packet);
+  ADD ("after-end", test_after_end);
   ADD ("concurrent", test_concurrent);
   ADD ("live-session", test_live_session);
   ADD ("dead-recorder", test_dead_recorder);
