@@ -18,8 +18,11 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "config.h"
+
 #include "strobe-decoder.h"
 
+#include <glib/gi18n.h>
 #include <lz4.h>
 
 #include "strobe-analysis-context-private.h"
@@ -190,7 +193,7 @@ corrupt (StrobeDecoder *self,
   detail = g_strdup_vprintf (format, args);
   va_end (args);
   g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_CORRUPT,
-               "corrupt packet at offset %" G_GUINT64_FORMAT " (thread %u): %s",
+               _("corrupt packet at offset %" G_GUINT64_FORMAT " (thread %u): %s"),
                packet_offset, tid, detail);
   return FALSE;
 }
@@ -280,7 +283,7 @@ define_type (StrobeDecoder *self, const StrobeWireSchema *s, guint64 packet_offs
 
   if (self->types[s->uid] != NULL)
     return corrupt (self, error, packet_offset, STROBE_TID_IMPORTANTS,
-                    "event uid %u is defined twice", s->uid);
+                    _("event uid %u is defined twice"), s->uid);
 
   e = g_new0 (TypeEntry, 1);
   e->fields = g_new0 (StrobeEventField, s->field_count ? s->field_count : 1);
@@ -409,7 +412,7 @@ frame_aux (const TypeEntry *e, const guint8 *p, gsize avail, gsize *aux_len,
 
       if (avail - pos < 2)
         {
-          *why = "aux data runs past the end (no AuxEnd)";
+          *why = N_("aux data runs past the end (no AuxEnd)");
           return 0;
         }
       uid = strobe_wire_get_u16 (p + pos);
@@ -420,26 +423,26 @@ frame_aux (const TypeEntry *e, const guint8 *p, gsize avail, gsize *aux_len,
         }
       if (uid != STROBE_UID_AUX_DATA)
         {
-          *why = "event with aux fields lacks its AuxEnd";
+          *why = N_("event with aux fields lacks its AuxEnd");
           return 0;
         }
       if (avail - pos < sizeof (StrobeWireAuxHeader))
         {
-          *why = "aux data header runs past the end";
+          *why = N_("aux data header runs past the end");
           return 0;
         }
       index = p[pos + 2];
       size = strobe_wire_get_u32 (p + pos + 4);
       if (index >= e->pub.n_fields || !strobe_wire_type_is_aux (e->fields[index].type))
         {
-          *why = "aux data for a field that is not an aux field";
+          *why = N_("aux data for a field that is not an aux field");
           return 0;
         }
       f = &e->fields[index];
       pos += sizeof (StrobeWireAuxHeader);
       if (avail - pos < size)
         {
-          *why = "aux data size runs past the end";
+          *why = N_("aux data size runs past the end");
           return 0;
         }
       /* The schema guarantees a known kind's element size; unknown kinds are opaque. */
@@ -447,13 +450,13 @@ frame_aux (const TypeEntry *e, const guint8 *p, gsize avail, gsize *aux_len,
         {
           if (size % f->size != 0)
             {
-              *why = "array aux data is not a whole number of elements";
+              *why = N_("array aux data is not a whole number of elements");
               return 0;
             }
         }
       else if (f->type == STROBE_TYPE_WIDE && size % 2 != 0)
         {
-          *why = "wide string aux data has an odd size";
+          *why = N_("wide string aux data has an odd size");
           return 0;
         }
       pos += size;
@@ -470,7 +473,7 @@ frame_record (StrobeDecoder *self, const guint8 *p, gsize avail, Frame *f,
   gsize need;
 
   if (avail < 2)
-    return corrupt (self, error, packet_offset, tid, "partial record at payload byte %" G_GSIZE_FORMAT, at);
+    return corrupt (self, error, packet_offset, tid, _("partial record at payload byte %" G_GSIZE_FORMAT), at);
   uid = strobe_wire_get_u16 (p);
   e = self->types[uid];
   f->entry = e;
@@ -482,22 +485,22 @@ frame_record (StrobeDecoder *self, const guint8 *p, gsize avail, Frame *f,
       if (uid < STROBE_UID_SIZED_FIRST || uid > STROBE_UID_SIZED_LAST)
         {
           static const char *const what[] = {
-            "record uid 0 is invalid",
-            "a NewEvent record (uid 1) outside the importants stream",
-            "an AuxData record (uid 2) outside an event",
-            "an AuxEnd record (uid 3) outside an event",
+            N_("record uid 0 is invalid"),
+            N_("a NewEvent record (uid 1) outside the importants stream"),
+            N_("an AuxData record (uid 2) outside an event"),
+            N_("an AuxEnd record (uid 3) outside an event"),
           };
 
           if (uid >= STROBE_UID_FIRST_EVENT)
             return corrupt (self, error, packet_offset, tid,
-                            "event uid %u at payload byte %" G_GSIZE_FORMAT " has no schema",
+                            _("event uid %u at payload byte %" G_GSIZE_FORMAT " has no schema"),
                             uid, at);
-          return corrupt (self, error, packet_offset, tid, "%s at payload byte %" G_GSIZE_FORMAT,
-                          what[uid], at);
+          return corrupt (self, error, packet_offset, tid, _("%s at payload byte %" G_GSIZE_FORMAT),
+                          _(what[uid]), at);
         }
       if (avail < 6 || (size = strobe_wire_get_u32 (p + 2)) > avail - 6)
         return corrupt (self, error, packet_offset, tid,
-                        "sized record at payload byte %" G_GSIZE_FORMAT " runs past the packet",
+                        _("sized record at payload byte %" G_GSIZE_FORMAT " runs past the packet"),
                         at);
       f->size = 6 + (gsize) size;
       f->header = 6;
@@ -507,21 +510,21 @@ frame_record (StrobeDecoder *self, const guint8 *p, gsize avail, Frame *f,
     {
       self->error_offset = packet_offset;
       g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_UNSUPPORTED,
-                   "packet at offset %" G_GUINT64_FORMAT " (thread %u): event uid %u at payload "
-                   "byte %" G_GSIZE_FORMAT " has a type with unknown required flags 0x%02x",
+                   _("packet at offset %" G_GUINT64_FORMAT " (thread %u): event uid %u at payload "
+                   "byte %" G_GSIZE_FORMAT " has a type with unknown required flags 0x%02x"),
                    packet_offset, tid, uid, at, e->pub.flags & STROBE_EVENT_FLAGS_REQUIRED);
       return FALSE;
     }
   if (e->pub.flags & STROBE_EVENT_FLAG_IMPORTANT)
     return corrupt (self, error, packet_offset, tid,
-                    "important event uid %u at payload byte %" G_GSIZE_FORMAT
-                    " outside the importants stream", uid, at);
+                    _("important event uid %u at payload byte %" G_GSIZE_FORMAT
+                    " outside the importants stream"), uid, at);
 
   f->header = (e->pub.flags & STROBE_EVENT_FLAG_NOSYNC) ? 2 : 2 + STROBE_WIRE_SERIAL_BYTES;
   need = f->header + e->pub.payload_size;
   if (avail < need)
     return corrupt (self, error, packet_offset, tid,
-                    "event uid %u at payload byte %" G_GSIZE_FORMAT " runs past the packet",
+                    _("event uid %u at payload byte %" G_GSIZE_FORMAT " runs past the packet"),
                     uid, at);
   f->size = need;
   if (e->pub.flags & STROBE_EVENT_FLAG_HAS_AUX)
@@ -531,7 +534,7 @@ frame_record (StrobeDecoder *self, const guint8 *p, gsize avail, Frame *f,
 
       if (n == 0)
         return corrupt (self, error, packet_offset, tid,
-                        "event uid %u at payload byte %" G_GSIZE_FORMAT ": %s", uid, at, why);
+                        _("event uid %u at payload byte %" G_GSIZE_FORMAT ": %s"), uid, at, _(why));
       f->size += n;
     }
   return TRUE;
@@ -874,13 +877,13 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
 
       if (len - pos < sizeof (StrobeWireImportantHeader))
         return corrupt (self, error, packet_offset, tid,
-                        "partial important record at payload byte %" G_GSIZE_FORMAT, pos);
+                        _("partial important record at payload byte %" G_GSIZE_FORMAT), pos);
       uid = strobe_wire_get_u16 (data + pos);
       size = strobe_wire_get_u32 (data + pos + 2);
       if (size > len - pos - sizeof (StrobeWireImportantHeader))
         return corrupt (self, error, packet_offset, tid,
-                        "important record at payload byte %" G_GSIZE_FORMAT
-                        " has size %u, past the packet", pos, size);
+                        _("important record at payload byte %" G_GSIZE_FORMAT
+                        " has size %u, past the packet"), pos, size);
       body = data + pos + sizeof (StrobeWireImportantHeader);
 
       if (uid == STROBE_UID_NEW_EVENT)
@@ -889,7 +892,7 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
 
           if (!strobe_wire_parse_new_event (body, size, self->schema_tmp, &why))
             return corrupt (self, error, packet_offset, tid,
-                            "malformed schema at payload byte %" G_GSIZE_FORMAT ": %s", pos, why);
+                            _("malformed schema at payload byte %" G_GSIZE_FORMAT ": %s"), pos, _(why));
           if (!define_type (self, self->schema_tmp, packet_offset, error))
             return FALSE;
         }
@@ -899,8 +902,8 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
 
           if (size < e->pub.payload_size)
             return corrupt (self, error, packet_offset, tid,
-                            "important event uid %u at payload byte %" G_GSIZE_FORMAT
-                            " is smaller than its payload", uid, pos);
+                            _("important event uid %u at payload byte %" G_GSIZE_FORMAT
+                            " is smaller than its payload"), uid, pos);
           ev.type = &e->pub;
           ev.thread_id = STROBE_TID_IMPORTANTS;
           ev.serial = STROBE_EVENT_NO_SERIAL;
@@ -913,8 +916,8 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
               if (frame_aux (e, body + e->pub.payload_size, size - e->pub.payload_size,
                              &ev.aux_len, &why) == 0)
                 return corrupt (self, error, packet_offset, tid,
-                                "important event uid %u at payload byte %" G_GSIZE_FORMAT
-                                ": %s", uid, pos, why);
+                                _("important event uid %u at payload byte %" G_GSIZE_FORMAT
+                                ": %s"), uid, pos, _(why));
               ev.aux = body + e->pub.payload_size;
             }
           if (e->sys != SYS_NONE)
@@ -926,7 +929,7 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
         }
       else if (uid == STROBE_UID_INVALID)
         return corrupt (self, error, packet_offset, tid,
-                        "record uid 0 at payload byte %" G_GSIZE_FORMAT, pos);
+                        _("record uid 0 at payload byte %" G_GSIZE_FORMAT), pos);
       else
         self->stats.records_skipped++;   /* unknown uid: the size lets us skip it */
 
@@ -941,12 +944,12 @@ control_packet (StrobeDecoder *self, const guint8 *data, gsize len,
                 guint64 packet_offset, GError **error)
 {
   if (len == 0)
-    return corrupt (self, error, packet_offset, STROBE_TID_CONTROL, "empty control packet");
+    return corrupt (self, error, packet_offset, STROBE_TID_CONTROL, _("empty control packet"));
   switch (data[0])
     {
     case STROBE_CONTROL_SYNC:
       if (len < 5)
-        return corrupt (self, error, packet_offset, STROBE_TID_CONTROL, "short Sync packet");
+        return corrupt (self, error, packet_offset, STROBE_TID_CONTROL, _("short Sync packet"));
       {
         guint32 serial = strobe_wire_get_u32 (data + 1) & STROBE_WIRE_SERIAL_MASK;
 
@@ -1004,7 +1007,7 @@ process_packet (StrobeDecoder *self, const guint8 *p, GError **error)
       n = LZ4_decompress_safe ((const char *) payload, (char *) self->scratch.data,
                                (int) wire_len, (int) raw_size);
       if (n < 0 || (guint32) n != raw_size)
-        return corrupt (self, error, packet_offset, tid, "LZ4 payload does not decode");
+        return corrupt (self, error, packet_offset, tid, _("LZ4 payload does not decode"));
       data = self->scratch.data;
       from_scratch = TRUE;
       self->stats.packets_lz4++;
@@ -1042,9 +1045,9 @@ unit_need (StrobeDecoder *self, const guint8 *p, gsize avail, GError **error)
           {
             self->error_offset = i;
             g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_VERSION,
-                         p[i] == 0 ? "unknown %s version 0 at offset %u"
-                                   : "written by a newer Strobe: %s version %u at offset %u "
-                                     "(this reader knows version 1)",
+                         p[i] == 0 ? _("unknown %s version 0 at offset %u")
+                                   : _("written by a newer Strobe: %s version %u at offset %u "
+                                       "(this reader knows version 1)"),
                          i == 4 ? "transport" : "protocol", p[i], i);
             return 0;
           }
@@ -1068,26 +1071,26 @@ unit_need (StrobeDecoder *self, const guint8 *p, gsize avail, GError **error)
         case STROBE_WIRE_HEADER_OK:
           return size;
         case STROBE_WIRE_HEADER_BAD_SIZE:
-          corrupt (self, error, self->offset, tid, "packet size %u is out of range", size);
+          corrupt (self, error, self->offset, tid, _("packet size %u is out of range"), size);
           return 0;
         case STROBE_WIRE_HEADER_UNKNOWN_FLAGS:
           self->error_offset = self->offset;
           g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_UNSUPPORTED,
-                       "packet at offset %" G_GUINT64_FORMAT " uses unknown required flags 0x%04x",
+                       _("packet at offset %" G_GUINT64_FORMAT " uses unknown required flags 0x%04x"),
                        self->offset, flags & STROBE_PACKET_FLAGS_REQUIRED);
           return 0;
         case STROBE_WIRE_HEADER_BAD_THREAD:
-          corrupt (self, error, self->offset, tid, "thread id 0 is invalid");
+          corrupt (self, error, self->offset, tid, _("thread id 0 is invalid"));
           return 0;
         case STROBE_WIRE_HEADER_BAD_RAW_SIZE:
           if (raw_size > STROBE_WIRE_MAX_PAYLOAD)
-            corrupt (self, error, self->offset, tid, "decoded size %u is over the limit", raw_size);
+            corrupt (self, error, self->offset, tid, _("decoded size %u is over the limit"), raw_size);
           else
             corrupt (self, error, self->offset, tid,
-                     "raw packet of %u bytes claims a decoded size of %u", size, raw_size);
+                     _("raw packet of %u bytes claims a decoded size of %u"), size, raw_size);
           return 0;
         case STROBE_WIRE_HEADER_LZ4_CONTROL:
-          corrupt (self, error, self->offset, tid, "control packets are never LZ4-compressed");
+          corrupt (self, error, self->offset, tid, _("control packets are never LZ4-compressed"));
           return 0;
         default:
           g_assert_not_reached ();
@@ -1106,13 +1109,13 @@ process_handshake (StrobeDecoder *self, const guint8 *p, gsize len, GError **err
   if (!strobe_wire_parse_metadata (self->metadata_bytes, md_len, &self->metadata))
     {
       g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_CORRUPT,
-                   "corrupt metadata at offset %u", (guint) sizeof (StrobeWireHandshake));
+                   _("corrupt metadata at offset %u"), (guint) sizeof (StrobeWireHandshake));
       return FALSE;
     }
   if (self->metadata.features & STROBE_FEATURES_REQUIRED & ~STROBE_FEATURES_KNOWN)
     {
       g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_UNSUPPORTED,
-                   "the metadata at offset %u names unknown required features 0x%08x",
+                   _("the metadata at offset %u names unknown required features 0x%08x"),
                    (guint) sizeof (StrobeWireHandshake),
                    self->metadata.features & STROBE_FEATURES_REQUIRED & ~STROBE_FEATURES_KNOWN);
       return FALSE;
@@ -1230,7 +1233,7 @@ check_usable (StrobeDecoder *self, GError **error)
   if (self->finished)
     {
       g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_FINISHED,
-                   "the decoder has already finished");
+                   _("the decoder has already finished"));
       return FALSE;
     }
   ensure_begun (self);
@@ -1337,7 +1340,7 @@ strobe_decoder_finish (StrobeDecoder *self, GError **error)
     {
       self->error_offset = 0;
       local = g_error_new_literal (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
-                                   "the stream is empty: it ends at offset 0 (no data was recorded)");
+                                   _("the stream is empty: it ends at offset 0 (no data was recorded)"));
       return fail (self, local, error);
     }
   if (!self->after_end && (!self->in_packets || self->inbuf_len > 0))
@@ -1350,14 +1353,14 @@ strobe_decoder_finish (StrobeDecoder *self, GError **error)
       self->error_offset = self->offset;
       if (self->in_packets)
         local = g_error_new (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
-                             "stream cut off at offset %" G_GUINT64_FORMAT " inside the packet "
+                             _("stream cut off at offset %" G_GUINT64_FORMAT " inside the packet "
                              "at offset %" G_GUINT64_FORMAT " (%" G_GSIZE_FORMAT " of %"
-                             G_GSIZE_FORMAT " bytes)",
+                             G_GSIZE_FORMAT " bytes)"),
                              self->offset + self->inbuf_len, self->offset, self->inbuf_len, need);
       else
         local = g_error_new (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
-                             "stream cut off at offset %" G_GSIZE_FORMAT " inside the handshake "
-                             "(%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes)",
+                             _("stream cut off at offset %" G_GSIZE_FORMAT " inside the handshake "
+                             "(%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes)"),
                              self->inbuf_len, self->inbuf_len, need);
       return fail (self, local, error);
     }

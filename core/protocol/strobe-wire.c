@@ -341,10 +341,10 @@ strobe_wire_parse_new_event (const uint8_t *body, size_t len, StrobeWireSchema *
   bool any_aux = false;
 
   if (len < sizeof (StrobeWireNewEvent))
-    return schema_bad (why, "shorter than its 12-byte header");
+    return schema_bad (why, STROBE_N_ ("shorter than its 12-byte header"));
   header_size = strobe_wire_get_u16 (body);
   if (header_size < sizeof (StrobeWireNewEvent) || header_size > len)
-    return schema_bad (why, "header size out of range");
+    return schema_bad (why, STROBE_N_ ("header size out of range"));
   schema->uid = strobe_wire_get_u16 (body + 2);
   schema->payload_size = strobe_wire_get_u16 (body + 4);
   schema->flags = body[6];
@@ -353,13 +353,13 @@ strobe_wire_parse_new_event (const uint8_t *body, size_t len, StrobeWireSchema *
   schema->event_size = body[9];
   entry_size = body[10];
   if (schema->uid < STROBE_UID_FIRST_EVENT)
-    return schema_bad (why, "defines a uid below 16");
+    return schema_bad (why, STROBE_N_ ("defines a uid below 16"));
   if (entry_size < sizeof (StrobeWireFieldEntry))
-    return schema_bad (why, "field entry size below 8");
+    return schema_bad (why, STROBE_N_ ("field entry size below 8"));
 
   pos = header_size;
   if ((len - pos) / entry_size < schema->field_count)
-    return schema_bad (why, "field entries run past the record");
+    return schema_bad (why, STROBE_N_ ("field entries run past the record"));
   for (unsigned i = 0; i < schema->field_count; i++)
     {
       const uint8_t *e = body + pos + (size_t) i * entry_size;
@@ -374,42 +374,42 @@ strobe_wire_parse_new_event (const uint8_t *body, size_t len, StrobeWireSchema *
       if (!strobe_wire_type_is_aux (f->type))
         {
           if ((uint32_t) f->offset + f->size > schema->payload_size)
-            return schema_bad (why, "a field lies past the payload");
+            return schema_bad (why, STROBE_N_ ("a field lies past the payload"));
           if (strobe_wire_scalar_size (kind) != 0 && !strobe_wire_scalar_size_valid (kind, f->size))
-            return schema_bad (why, "a field's size is not its type's");
+            return schema_bad (why, STROBE_N_ ("a field's size is not its type's"));
         }
       else
         {
           any_aux = true;
           if ((f->type & 0xc0) == STROBE_TYPE_ARRAY && strobe_wire_scalar_size (kind) != 0
               && !strobe_wire_scalar_size_valid (kind, f->size))
-            return schema_bad (why, "an array's element size is not its type's");
+            return schema_bad (why, STROBE_N_ ("an array's element size is not its type's"));
         }
     }
   if (any_aux != ((schema->flags & STROBE_EVENT_FLAG_HAS_AUX) != 0))
-    return schema_bad (why, any_aux ? "aux fields without the HAS_AUX flag"
-                                    : "the HAS_AUX flag without aux fields");
+    return schema_bad (why, any_aux ? STROBE_N_ ("aux fields without the HAS_AUX flag")
+                                    : STROBE_N_ ("the HAS_AUX flag without aux fields"));
   pos += (size_t) schema->field_count * entry_size;
 
   if (len - pos < schema->logger_size)
-    return schema_bad (why, "names run past the record");
+    return schema_bad (why, STROBE_N_ ("names run past the record"));
   schema->logger = (const char *) body + pos;
   pos += schema->logger_size;
   if (len - pos < schema->event_size)
-    return schema_bad (why, "names run past the record");
+    return schema_bad (why, STROBE_N_ ("names run past the record"));
   schema->event = (const char *) body + pos;
   pos += schema->event_size;
   if (has_nul (schema->logger, schema->logger_size) || has_nul (schema->event, schema->event_size))
-    return schema_bad (why, "a name contains a NUL byte");
+    return schema_bad (why, STROBE_N_ ("a name contains a NUL byte"));
   for (unsigned i = 0; i < schema->field_count; i++)
     {
       StrobeWireField *f = &schema->fields[i];
       if (len - pos < f->name_size)
-        return schema_bad (why, "names run past the record");
+        return schema_bad (why, STROBE_N_ ("names run past the record"));
       f->name = (const char *) body + pos;
       pos += f->name_size;
       if (has_nul (f->name, f->name_size))
-        return schema_bad (why, "a name contains a NUL byte");
+        return schema_bad (why, STROBE_N_ ("a name contains a NUL byte"));
     }
   return true;
 }

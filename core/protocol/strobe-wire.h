@@ -18,6 +18,10 @@ extern "C" {
 #define STROBE_WIRE_STATIC_ASSERT _Static_assert
 #endif
 
+/* Marks a message for translation without translating it here (no gettext in this
+ * layer): readers with GLib pass it through _(). xgettext keyword STROBE_N_. */
+#define STROBE_N_(text) text
+
 #define STROBE_WIRE_MAGIC              "STRB"
 #define STROBE_WIRE_TRANSPORT_VERSION  1
 #define STROBE_WIRE_PROTOCOL_VERSION   1
