@@ -41,6 +41,7 @@ struct _StrobeDocument
 
   GCancellable         *cancellable;
   GInputStream         *live_stream;
+  GInputStream         *stream;         /* new_for_stream(): what to read */
   guint                 poll_source;
 
   GMutex                mutex;          /* guards the three below */
@@ -128,6 +129,7 @@ strobe_document_finalize (GObject *object)
   g_clear_object (&self->store);
   g_clear_pointer (&self->trace_id, g_free);
   g_clear_object (&self->live_stream);
+  g_clear_object (&self->stream);
   g_mutex_clear (&self->mutex);
 
   G_OBJECT_CLASS (strobe_document_parent_class)->finalize (object);
@@ -280,6 +282,26 @@ strobe_document_new_for_trace (StrobeStore          *store,
   self = strobe_document_new (file, models);
   self->store = g_object_ref (store);
   self->trace_id = g_strdup (strobe_trace_get_id (trace));
+  return self;
+}
+
+StrobeDocument *
+strobe_document_new_for_stream (GInputStream         *stream,
+                                const char           *title,
+                                StrobeDocumentModels  models)
+{
+  g_autoptr(GFile) file = NULL;
+  StrobeDocument *self;
+
+  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), NULL);
+  g_return_val_if_fail (title != NULL, NULL);
+
+  /* A file named after the stream, so every document has one (it is never opened). */
+  file = g_file_new_for_path (title);
+  self = strobe_document_new (file, models);
+  g_free (self->title);
+  self->title = g_strdup (title);
+  self->stream = g_object_ref (stream);
   return self;
 }
 
@@ -584,6 +606,11 @@ open_live_stream (StrobeDocument *self)
   StrobeTrace *trace;
   g_autoptr(GError) error = NULL;
 
+  if (self->stream != NULL)
+    {
+      self->live_stream = g_object_ref (self->stream);
+      return;
+    }
   if (self->store == NULL)
     return;
   trace = strobe_store_lookup_trace (self->store, self->trace_id);

@@ -75,6 +75,11 @@ StrobeDocument       *strobe_document_new              (GFile                *fi
 StrobeDocument       *strobe_document_new_for_trace    (StrobeStore          *store,
                                                         StrobeTrace          *trace,
                                                         StrobeDocumentModels  models);
+/* Any byte stream (a pipe, a socket): read to its end, growing meanwhile like a live trace.
+ * @title names it. */
+StrobeDocument       *strobe_document_new_for_stream   (GInputStream         *stream,
+                                                        const char           *title,
+                                                        StrobeDocumentModels  models);
 /* One more analyzer fed with the standard models (e.g. `strobe-cli dump`'s printer).
  * Only before loading. */
 void                  strobe_document_add_analyzer     (StrobeDocument       *self,
