@@ -3,7 +3,10 @@
 accessibility bus, read the trace's title and the program name on its overview, close the
 trace's tab with its close button, and quit.
 
-Usage: e2e-open-trace.py STROBE-BINARY TRACE-FILE
+Usage: e2e-open-trace.py STROBE-BINARY TRACE-FILE [LANGUAGE]
+
+With LANGUAGE (ru), the viewer runs in that language from the build tree and the labels
+read are the translated ones.
 Run inside dbus-run-session and xvfb-run (see tests/app/meson.build). Exits 77 (skip) when
 the Atspi bindings are missing."""
 import os
@@ -82,14 +85,27 @@ def find(app, predicate):
     return None
 
 
+# What a person reads, per language: the overview's "Program" key, the tab's close button,
+# the window's title once the tab is closed, and the header bar's Open button.
+WORDS = {
+    None: {'program': 'Program', 'close': 'Close “{}”', 'empty_title': 'Strobe', 'open': 'Open'},
+    'ru': {'program': 'Программа', 'close': 'Закрыть «{}»', 'empty_title': 'Strobe', 'open': 'Открыть'},
+}
+
+
 def main():
     binary, trace = sys.argv[1], sys.argv[2]
+    language = sys.argv[3] if len(sys.argv) > 3 else None
+    words = WORDS[language]
     expected_title = os.path.basename(trace)[:-len('.strobe')]
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CONFIG_HOME=tmp, XDG_CACHE_HOME=tmp,
                    GTK_USE_PORTAL='0')
         env.pop('GTK_A11Y', None)
         env.pop('NO_AT_BRIDGE', None)
+        if language:
+            env.update(LANGUAGE=language, LANG='C.UTF-8')
+            env.pop('LC_ALL', None)
         proc = subprocess.Popen([binary, '--store-dir', os.path.join(tmp, 'store'),
                                  '--recorder-port', '0', trace], env=env)
         try:
@@ -102,8 +118,15 @@ def main():
                                lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL
                                             and text_of(n) == 'rt-emitter'))
             print(f'overview shows: {text_of(program)!r}')
-
-            close_name = f'Close “{expected_title}”'
+            key = wait_for(f'the overview key {words["program"]!r}',
+                           lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL
+                                        and text_of(n) == words['program']))
+            print(f'overview key reads: {text_of(key)!r}')
+            # Buttons with mnemonics are named once, not "_Open Open".
+            wait_for(f'the {words["open"]!r} button named plainly',
+                     lambda: find(app, lambda n: n.get_role() == Atspi.Role.PUSH_BUTTON
+                                  and n.get_name() == words['open']))
+            close_name = words['close'].format(expected_title)
             close = wait_for('the tab close button',
                              lambda: find(app, lambda n: n.get_name() == close_name))
             action = close.get_action_iface()
@@ -111,7 +134,7 @@ def main():
                 sys.exit('FAIL: the close button has no action')
             action.do_action(0)
             wait_for('the window title to drop the trace',
-                     lambda: frame.get_name() == 'Strobe')
+                     lambda: frame.get_name() == words['empty_title'])
             print('tab closed')
         finally:
             proc.terminate()

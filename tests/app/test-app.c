@@ -19,6 +19,8 @@
 #include "strobe-discovery.h"
 #include "strobe-preferences-dialog.h"
 #include "strobe-document-view.h"
+#include "strobe-format.h"
+#include "strobe-overview-view.h"
 #include "strobe-window.h"
 
 typedef struct
@@ -322,6 +324,14 @@ browser_lists (gpointer data)
   return FALSE;
 }
 
+static gboolean
+browser_empty (gpointer data)
+{
+  StrobeBrowserView *browser = STROBE_BROWSER_VIEW (find_type (data, STROBE_TYPE_BROWSER_VIEW));
+
+  return g_list_model_get_n_items (strobe_browser_view_get_model (browser)) == 0;
+}
+
 /* A trace copied into the store directory shows up in the browser, with its program. */
 static void
 test_browser_follows_store (Fixture       *f,
@@ -345,6 +355,9 @@ test_browser_follows_store (Fixture       *f,
   g_assert_nonnull (find_text (GTK_WIDGET (f->window), "copied-in"));
   g_assert_nonnull (find_text (GTK_WIDGET (f->window), "rt-emitter"));
   g_assert_nonnull (find_text (GTK_WIDGET (f->window), "Finished"));
+  /* The next tests expect an empty store. */
+  g_unlink (path);
+  wait_for (browser_empty, f->window);
 }
 
 /* Opening the same file twice switches to its tab; win.close closes the tab, not the window. */
@@ -366,6 +379,286 @@ test_tabs (Fixture       *f,
   g_assert_null (strobe_window_get_current_document (f->window));
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window)));
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "Strobe");
+}
+
+/* ---- what a new user tripped over (issue: one analysis session per trace) -------------- */
+
+/* The empty start page says how to send a trace here, with the port the recorder really
+ * listens on and STROBE_TRACE; Ctrl+W there closes nothing (the window would take the
+ * recorder with it). */
+static void
+test_start_page (Fixture       *f,
+                 gconstpointer  data)
+{
+  StrobeServices *services = strobe_application_get_services (f->app);
+  g_autofree char *hint = g_strdup_printf ("Run a program with STROBE_TRACE=cpu,log STROBE_TRACEHOST=localhost:%u",
+                                           strobe_services_get_recorder_port (services));
+
+  settle ();
+  g_assert_cmpuint (strobe_services_get_recorder_port (services), !=, 0);
+  g_assert_nonnull (find_text_prefix (GTK_WIDGET (f->window), hint));
+
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "close", NULL);
+  settle ();
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window)));
+  g_assert_nonnull (find_toplevel (STROBE_TYPE_WINDOW));
+}
+
+/* An empty file says it is empty; a file that cannot be read at all is not a dead tab:
+ * its page closes with a button. */
+static void
+test_unreadable_file (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (f->tmpdir, "empty.strobe", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  GtkWidget *close, *message;
+  GtkWindow *dialog;
+
+  g_file_set_contents (path, "", 0, &error);
+  g_assert_no_error (error);
+  g_application_open (G_APPLICATION (f->app), &file, 1, "");
+  wait_for (document_loaded, f->window);
+  settle ();
+  g_assert_cmpint (strobe_document_get_status (strobe_window_get_current_document (f->window)), ==,
+                   STROBE_DOCUMENT_STATUS_FAILED);
+  message = find_text_prefix (GTK_WIDGET (f->window), "the stream is empty");
+  g_assert_nonnull (message);
+  dialog = find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+  g_assert_nonnull (dialog);
+  gtk_window_destroy (dialog);
+
+  close = find_text (GTK_WIDGET (f->window), "Close This Tab");
+  g_assert_nonnull (close);
+  g_signal_emit_by_name (gtk_widget_get_ancestor (close, GTK_TYPE_BUTTON), "clicked");
+  settle ();
+  g_assert_cmpuint (strobe_window_get_n_documents (f->window), ==, 0);
+}
+
+/* The overview: counts grouped by thousands in any locale, "Events decoded" (not a bare
+ * "Events" beside "Events emitted"), a short tab title shown whole. */
+static void
+test_overview_wording (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GFile) golden = g_file_new_for_path (golden_path);
+  g_autofree char *grouped = strobe_format_count (83331035);
+  GtkWidget *tab_label;
+
+  /* The C locale groups nothing: a narrow no-break space does. */
+  g_assert_cmpstr (grouped, ==, "83\u202f331\u202f035");
+  strobe_window_open_file (f->window, golden);
+  wait_for (document_loaded, f->window);
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "Events decoded"));
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "Events emitted"));
+  g_assert_null (find_text (GTK_WIDGET (f->window), "Events"));
+  tab_label = find_text (GTK_WIDGET (f->window), "golden-types");
+  g_assert_nonnull (tab_label);
+  g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (tab_label)), ==, PANGO_ELLIPSIZE_NONE);
+  /* Values can be selected, but are not Tab stops. */
+  g_assert_false (gtk_widget_get_focusable (find_text (GTK_WIDGET (f->window), "rt-emitter")));
+}
+
+/* F6 goes round the panes: the tab strip, the view switcher, the view. */
+static void
+test_panes (Fixture       *f,
+            gconstpointer  data)
+{
+  g_autoptr(GFile) golden = g_file_new_for_path (golden_path);
+  GtkWidget *notebook, *switcher, *overview, *focus;
+
+  strobe_window_open_file (f->window, golden);
+  wait_for (document_loaded, f->window);
+  settle ();
+  notebook = find_type (GTK_WIDGET (f->window), GTK_TYPE_NOTEBOOK);
+  overview = find_type (GTK_WIDGET (f->window), STROBE_TYPE_OVERVIEW_VIEW);
+  switcher = find_type (find_type (GTK_WIDGET (f->window), STROBE_TYPE_DOCUMENT_VIEW), GTK_TYPE_STACK_SWITCHER);
+  gtk_widget_grab_focus (notebook);
+
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "next-pane", NULL);
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  g_assert_true (gtk_widget_is_ancestor (focus, switcher));
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "next-pane", NULL);
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  g_assert_true (gtk_widget_is_ancestor (focus, overview));
+  g_assert_false (GTK_IS_PANED (focus) || GTK_IS_SCROLLED_WINDOW (focus));
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "next-pane", NULL);
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (f->window)) == notebook);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "previous-pane", NULL);
+  focus = gtk_root_get_focus (GTK_ROOT (f->window));
+  g_assert_true (gtk_widget_is_ancestor (focus, overview));
+}
+
+/* A view that shows the shared selection, to check that views follow each other. */
+#define TEST_TYPE_RANGE_VIEW (test_range_view_get_type ())
+G_DECLARE_FINAL_TYPE (TestRangeView, test_range_view, TEST, RANGE_VIEW, StrobeView)
+
+struct _TestRangeView
+{
+  StrobeView  parent_instance;
+  GtkLabel   *label;
+  guint       changes;
+};
+
+G_DEFINE_FINAL_TYPE (TestRangeView, test_range_view, STROBE_TYPE_VIEW)
+
+static void
+range_changed_cb (TestRangeView *self)
+{
+  guint64 start, end;
+  g_autofree char *text = NULL;
+
+  if (strobe_view_state_get_selection (strobe_view_get_state (STROBE_VIEW (self)), &start, &end))
+    text = g_strdup_printf ("%" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT, start, end);
+  gtk_label_set_text (self->label, text ? text : "none");
+}
+
+static void
+test_range_view_document_changed (StrobeView *view, StrobeDocumentChanges changes)
+{
+  TEST_RANGE_VIEW (view)->changes++;
+}
+
+static void
+test_range_view_constructed (GObject *object)
+{
+  TestRangeView *self = TEST_RANGE_VIEW (object);
+
+  G_OBJECT_CLASS (test_range_view_parent_class)->constructed (object);
+  g_signal_connect_object (strobe_view_get_state (STROBE_VIEW (self)), "notify::selection-end",
+                           G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (strobe_view_get_state (STROBE_VIEW (self)), "notify::has-selection",
+                           G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
+  range_changed_cb (self);
+}
+
+static void
+test_range_view_class_init (TestRangeViewClass *klass)
+{
+  G_OBJECT_CLASS (klass)->constructed = test_range_view_constructed;
+  STROBE_VIEW_CLASS (klass)->document_changed = test_range_view_document_changed;
+  strobe_view_class_set_page (STROBE_VIEW_CLASS (klass), "test-range", "Range", NULL, 100);
+}
+
+static void
+test_range_view_init (TestRangeView *self)
+{
+  self->label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_widget_set_parent (GTK_WIDGET (self->label), GTK_WIDGET (self));
+}
+
+/* Two views on one view state: a selection made through one shows in the other; both
+ * hear when the document grows. */
+static void
+test_views_share_state (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GFile) golden = g_file_new_for_path (golden_path);
+  g_autoptr(StrobeDocument) document = strobe_document_new (golden, STROBE_DOCUMENT_MODEL_ALL);
+  g_autoptr(StrobeViewState) state = strobe_view_state_new ();
+  StrobeView *a = strobe_view_new (TEST_TYPE_RANGE_VIEW, document, state);
+  StrobeView *b = strobe_view_new (TEST_TYPE_RANGE_VIEW, document, state);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  guint64 start, end;
+
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (a));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (b));
+  g_object_ref_sink (box);
+  g_assert_cmpstr (gtk_label_get_text (TEST_RANGE_VIEW (b)->label), ==, "none");
+
+  strobe_view_state_set_selection (strobe_view_get_state (a), 900, 100);
+  g_assert_cmpstr (gtk_label_get_text (TEST_RANGE_VIEW (b)->label), ==, "100-900");
+  g_assert_true (strobe_view_state_get_selection (state, &start, &end));
+  g_assert_cmpuint (start, ==, 100);
+  strobe_view_state_clear_selection (strobe_view_get_state (b));
+  g_assert_cmpstr (gtk_label_get_text (TEST_RANGE_VIEW (a)->label), ==, "none");
+  /* A zero-length visible range is widened, never inverted. */
+  strobe_view_state_set_visible_range (state, 50, 50);
+  strobe_view_state_get_visible_range (state, &start, &end);
+  g_assert_cmpuint (start, ==, 50);
+  g_assert_cmpuint (end, ==, 51);
+
+  /* Both were told of the document once when made, and hear its loading. */
+  g_assert_cmpuint (TEST_RANGE_VIEW (a)->changes, ==, 1);
+  g_assert_true (strobe_document_load (document, NULL, NULL));
+  g_object_unref (box);
+}
+
+/* With no program running, the connect dialog's keyboard focus is on the address field,
+ * and Tab and Escape work (not stuck on the hidden, empty list). */
+static void
+test_connect_dialog_empty (Fixture       *f,
+                           gconstpointer  data)
+{
+  GtkWindow *dialog;
+  GtkWidget *focus;
+
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "connect", NULL);
+  dialog = find_toplevel (STROBE_TYPE_CONNECT_DIALOG);
+  g_assert_nonnull (dialog);
+  settle ();
+  if (g_list_model_get_n_items (strobe_connect_dialog_get_programs (STROBE_CONNECT_DIALOG (dialog))) > 0)
+    {
+      g_test_skip ("a program is running in the test's discovery directory");
+      return;
+    }
+  focus = gtk_root_get_focus (GTK_ROOT (dialog));
+  g_assert_true (GTK_IS_TEXT (focus) || GTK_IS_ENTRY (focus));
+  g_assert_true (gtk_widget_get_mapped (focus));
+  g_assert_true (gtk_widget_child_focus (GTK_WIDGET (dialog), GTK_DIR_TAB_FORWARD));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (dialog)) != focus);
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL);
+  settle ();
+  g_assert_null (find_toplevel (STROBE_TYPE_CONNECT_DIALOG));
+}
+
+/* Newest first, however the traces arrived. */
+static gboolean
+browser_lists_two (gpointer data)
+{
+  StrobeBrowserView *browser = STROBE_BROWSER_VIEW (find_type (data, STROBE_TYPE_BROWSER_VIEW));
+
+  return g_list_model_get_n_items (strobe_browser_view_get_model (browser)) >= 2;
+}
+
+static void
+test_browser_sorted (Fixture       *f,
+                     gconstpointer  data)
+{
+  const char *names[] = { "golden-types.strobe", "golden-logmem.strobe" };
+  StrobeBrowserView *browser;
+  GListModel *model;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *dir = g_path_get_dirname (golden_path);
+      g_autofree char *from = g_build_filename (dir, names[i], NULL);
+      g_autofree char *to = g_strdup_printf ("%s/sorted-%u.strobe", store_dir, i);
+      g_autofree char *contents = NULL;
+      gsize len;
+
+      g_assert_true (g_file_get_contents (from, &contents, &len, NULL));
+      g_assert_true (g_file_set_contents (to, contents, (gssize) len, NULL));
+    }
+  wait_for (browser_lists_two, f->window);
+  settle ();
+  browser = STROBE_BROWSER_VIEW (find_type (GTK_WIDGET (f->window), STROBE_TYPE_BROWSER_VIEW));
+  model = strobe_browser_view_get_model (browser);
+  for (guint i = 1; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StrobeTrace) newer = g_list_model_get_item (model, i - 1);
+      g_autoptr(StrobeTrace) older = g_list_model_get_item (model, i);
+
+      g_assert_cmpuint (strobe_trace_get_start_time_ns (newer), >=, strobe_trace_get_start_time_ns (older));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *to = g_strdup_printf ("%s/sorted-%u.strobe", store_dir, i);
+      g_unlink (to);
+    }
+  wait_for (browser_empty, f->window);
 }
 
 /* ---- live sessions ------------------------------------------------------------------- */
@@ -531,6 +824,42 @@ test_live_session (Fixture       *f,
   g_assert_nonnull (find_text (GTK_WIDGET (f->window), "control-target"));
 
   panel = STROBE_CHANNELS_PANEL (current_channels_panel (f->window));
+
+  /* The page refreshes in place while the trace grows: the keyboard focus stays where the
+   * user put it (it used to jump to the first label twice a second). */
+  {
+    GtkWidget *search = find_type (find_type (GTK_WIDGET (f->window), STROBE_TYPE_OVERVIEW_VIEW),
+                                   GTK_TYPE_SEARCH_ENTRY);
+    GtkWidget *focus;
+    gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+    gtk_widget_grab_focus (search);
+    focus = gtk_root_get_focus (GTK_ROOT (f->window));
+    while (g_get_monotonic_time () < until)
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    g_assert_true (gtk_root_get_focus (GTK_ROOT (f->window)) == focus);
+  }
+  /* The runtime's own channel says why its switch cannot be flipped. */
+  g_assert_nonnull (find_text (GTK_WIDGET (panel), "The runtime’s own events: always on"));
+
+  /* Quitting while the program records asks first; keeping the recording keeps all. */
+  g_action_group_activate_action (G_ACTION_GROUP (f->app), "quit", NULL);
+  settle ();
+  {
+    GtkWindow *ask = find_toplevel (GTK_TYPE_MESSAGE_DIALOG);
+    g_autofree char *text = NULL;
+
+    g_assert_nonnull (ask);
+    g_object_get (ask, "text", &text, NULL);
+    g_assert_cmpstr (text, ==, "Stop recording and quit?");
+    gtk_dialog_response (GTK_DIALOG (ask), GTK_RESPONSE_CANCEL);
+    settle ();
+    g_assert_null (find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
+    g_assert_true (gtk_widget_get_visible (GTK_WIDGET (f->window)));
+    g_assert_true (strobe_document_is_live (document));
+  }
+
   alpha = strobe_channels_panel_get_switch (panel, "Alpha");
   beta = strobe_channels_panel_get_switch (panel, "Beta");
   g_assert_true (gtk_switch_get_state (alpha));
@@ -652,6 +981,10 @@ test_connect_dialog (Fixture       *f,
   wait_for (beta_switch_on, f->window);
   g_assert_true (gtk_switch_get_state (strobe_channels_panel_get_switch (STROBE_CHANNELS_PANEL (panel), "Beta")));
   g_assert_true (gtk_switch_get_state (strobe_channels_panel_get_switch (STROBE_CHANNELS_PANEL (panel), "Alpha")));
+  /* Found the program's control server (from the stream if the recorder did not know it
+   * yet when the tab opened), so the switches work. */
+  g_assert_nonnull (strobe_channels_panel_get_target (STROBE_CHANNELS_PANEL (panel)));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (strobe_channels_panel_get_switch (STROBE_CHANNELS_PANEL (panel), "Beta"))));
 
   stop_target (proc);
   wait_for (document_ended, f->window);
@@ -817,6 +1150,13 @@ main (int   argc,
   g_test_add ("/app/browser-follows-store", Fixture, NULL, fixture_setup, test_browser_follows_store, fixture_teardown);
   g_test_add ("/app/recorder-port-taken", Fixture, NULL, fixture_setup, test_recorder_port_taken, fixture_teardown);
   g_test_add ("/app/tabs", Fixture, NULL, fixture_setup, test_tabs, fixture_teardown);
+  g_test_add ("/app/start-page", Fixture, NULL, fixture_setup, test_start_page, fixture_teardown);
+  g_test_add ("/app/unreadable-file", Fixture, NULL, fixture_setup, test_unreadable_file, fixture_teardown);
+  g_test_add ("/app/overview-wording", Fixture, NULL, fixture_setup, test_overview_wording, fixture_teardown);
+  g_test_add ("/app/panes", Fixture, NULL, fixture_setup, test_panes, fixture_teardown);
+  g_test_add ("/app/views-share-state", Fixture, NULL, fixture_setup, test_views_share_state, fixture_teardown);
+  g_test_add ("/app/connect-dialog-empty", Fixture, NULL, fixture_setup, test_connect_dialog_empty, fixture_teardown);
+  g_test_add ("/app/browser-sorted", Fixture, NULL, fixture_setup, test_browser_sorted, fixture_teardown);
   g_test_add ("/app/live-session", Fixture, NULL, fixture_setup, test_live_session, fixture_teardown);
   g_test_add ("/app/connect-dialog", Fixture, NULL, fixture_setup, test_connect_dialog, fixture_teardown);
   g_test_add ("/app/preferences", Fixture, NULL, fixture_setup, test_preferences, fixture_teardown);

@@ -16,7 +16,17 @@ typedef struct
   GPtrArray   *added;
   GPtrArray   *removed;
   guint        n_changed;
+  guint        n_items_changed;
 } Fixture;
+
+static void
+on_items_changed (GListModel *list, guint position, guint removed, guint added, Fixture *f)
+{
+  /* The row stays where it is in the store's own list: one out, the same one in. */
+  g_assert_cmpuint (removed, ==, 1);
+  g_assert_cmpuint (added, ==, 1);
+  f->n_items_changed++;
+}
 
 static void
 on_added (StrobeStore *store, StrobeTrace *trace, Fixture *f)
@@ -165,8 +175,13 @@ test_rename_delete (Fixture *f, gconstpointer data)
   g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_NOT_FOUND);
   g_clear_error (&error);
 
+  /* A changed trace is a changed row too, so sorted views of the list re-place it. */
+  f->n_items_changed = 0;
+  g_signal_connect (strobe_store_get_traces (f->store), "items-changed", G_CALLBACK (on_items_changed), f);
   g_assert_true (strobe_store_rename_trace (f->store, id, "after", &error));
   g_assert_no_error (error);
+  g_assert_cmpuint (f->n_items_changed, >=, 1);
+  g_signal_handlers_disconnect_by_func (strobe_store_get_traces (f->store), on_items_changed, f);
   g_assert_cmpstr (strobe_trace_get_name (trace), ==, "after");
   g_assert_cmpstr (strobe_trace_get_id (trace), ==, id);
   g_assert_cmpstr (strobe_trace_get_path (trace), ==, after);
