@@ -1,4 +1,4 @@
-/* strobe-window.h — a viewer window: the session browser as its start page and one tab
+/* strobe-window.h — a viewer window: the trace browser as its start page and one tab
  * per open trace.
  *
  * SPDX-License-Identifier: MIT

@@ -1,5 +1,5 @@
 /* test-app.c — UI tests of the viewer under Xvfb: opening a trace through app.open, a
- * damaged trace, the session browser following the store directory, closing tabs.
+ * damaged trace, the trace browser following the store directory, closing tabs.
  *
  * Each test makes its own application with a temporary store directory and recorder port 0
  * (a free one), so tests never touch the user's store or a port someone else uses.
