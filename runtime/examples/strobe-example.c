@@ -1,6 +1,6 @@
 /* strobe-example.c — a small traced program: two worker threads, a few events.
  *
- *   ./strobe-example --trace=cpu,frame --tracefile=example.strobe
+ *   ./strobe-example --trace=work,exampleframe --tracefile=example.strobe
  */
 #ifndef _GNU_SOURCE
 #define _POSIX_C_SOURCE 200809L   /* clock_gettime, nanosleep under -std=c11 */
@@ -10,8 +10,8 @@
 #include <strobe/strobe.h>
 #include <time.h>
 
-STROBE_CHANNEL_DEFINE (CpuChannel);
-STROBE_CHANNEL_DEFINE (FrameChannel);
+STROBE_CHANNEL_DEFINE (WorkChannel);      /* "Work": not "Cpu", which is the runtime's */
+STROBE_CHANNEL_DEFINE (ExampleFrameChannel); /* "ExampleFrame": not the runtime's "Frame" */
 
 /* Synchronised: ordered across threads by serial. */
 STROBE_EVENT (Example, Work, 0,
@@ -54,13 +54,13 @@ worker (void *arg)
   clock_gettime (CLOCK_MONOTONIC, &t0);
   for (uint32_t i = 0; elapsed (&t0) < 0.5; i++)
     {
-      STROBE_LOG (Example, Work, CpuChannel)
+      STROBE_LOG (Example, Work, WorkChannel)
         {
           STROBE_SET (Cycle, strobe_time ());
           STROBE_SET (Item, i);
         }
       for (int k = 0; k < 10; k++)
-        STROBE_LOG (Example, Tick, CpuChannel)
+        STROBE_LOG (Example, Tick, WorkChannel)
           STROBE_SET (Cycle, strobe_time ());
       if (i % 64 == 0)
         {
@@ -81,7 +81,7 @@ main (int argc, char **argv)
   strobe_init (NULL);
   strobe_thread_set_name ("main", NULL, -1);
 
-  STROBE_LOG (Example, Config, FrameChannel)
+  STROBE_LOG (Example, Config, ExampleFrameChannel)
     {
       STROBE_SET (Workers, WORKERS);
       STROBE_SET_STRING (Mode, argc > 1 ? argv[1] : "default");
@@ -93,7 +93,7 @@ main (int argc, char **argv)
       struct timespec pause = { 0, 10 * 1000 * 1000 };
       for (int i = 0; i < 8; i++)
         samples[i] = (float) frame + (float) i / 8.0f;
-      STROBE_LOG (Example, Frame, FrameChannel)
+      STROBE_LOG (Example, Frame, ExampleFrameChannel)
         {
           STROBE_SET (Cycle, strobe_time ());
           STROBE_SET (Index, frame);
