@@ -23,7 +23,6 @@
 #include "strobe-decoder.h"
 
 #include <glib/gi18n.h>
-#include <lz4.h>
 
 #include "strobe-analysis-context-private.h"
 
@@ -996,7 +995,7 @@ process_packet (StrobeDecoder *self, const guint8 *p, GError **error)
 
   if (flags & STROBE_PACKET_FLAG_LZ4)
     {
-      int n;
+      const char *why = NULL;
 
       if (self->scratch.cap < raw_size)
         {
@@ -1004,10 +1003,9 @@ process_packet (StrobeDecoder *self, const guint8 *p, GError **error)
           self->scratch.cap = MAX (raw_size, 64 * 1024);
           self->scratch.data = g_malloc (self->scratch.cap);
         }
-      n = LZ4_decompress_safe ((const char *) payload, (char *) self->scratch.data,
-                               (int) wire_len, (int) raw_size);
-      if (n < 0 || (guint32) n != raw_size)
-        return corrupt (self, error, packet_offset, tid, _("LZ4 payload does not decode"));
+      if (!strobe_wire_lz4_decode (payload, wire_len, self->scratch.data, raw_size, &why))
+        return corrupt (self, error, packet_offset, tid, _("LZ4 payload does not decode: %s"),
+                        _(why));
       data = self->scratch.data;
       from_scratch = TRUE;
       self->stats.packets_lz4++;

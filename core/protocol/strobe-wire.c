@@ -436,6 +436,206 @@ strobe_wire_check_packet_header (const uint8_t *header)
   return STROBE_WIRE_HEADER_OK;
 }
 
+/* ---- LZ4 blocks --------------------------------------------------------------------- */
+
+/* The rule is PROTOCOL.md §2, "LZ4 payloads", and nothing else: liblz4's decoder is not
+ * used because what it accepts varies with its version and code path (a match offset of
+ * 0, a match ending in the last 5 bytes). Checking costs nothing extra here: each check
+ * sits next to the copy it guards, off the loop's critical path. */
+
+static inline size_t
+lz4_u16 (const uint8_t *p)
+{
+  return (size_t) p[0] | (size_t) p[1] << 8;
+}
+
+/* Adds the extension bytes of a length (each added, until one is not 255). False when
+ * they run past @iend or the length past @limit, which also keeps it from overflowing. */
+static inline bool
+lz4_length (const uint8_t **ipp, const uint8_t *iend, size_t *len, size_t limit)
+{
+  const uint8_t *ip = *ipp;
+  size_t n = *len;
+  unsigned b;
+
+  do
+    {
+      if (ip == iend)
+        return false;
+      b = *ip++;
+      n += b;
+      if (n > limit)
+        return false;
+    }
+  while (b == 255);
+  *ipp = ip;
+  *len = n;
+  return true;
+}
+
+/* A match, byte for byte: when it overlaps what it writes, the bytes it copies include
+ * the ones it has just written. */
+static inline void
+lz4_match_exact (uint8_t *op, size_t offset, size_t len)
+{
+  const uint8_t *match = op - offset;
+
+  if (offset >= len)
+    memcpy (op, match, len);
+  else
+    for (size_t i = 0; i < len; i++)
+      op[i] = match[i];
+}
+
+/* The same with room for up to 15 bytes of overshoot after @len: whole 8- or 16-byte
+ * copies, none of which reads a byte not yet written. */
+static inline void
+lz4_match_wide (uint8_t *op, size_t offset, size_t len)
+{
+  const uint8_t *match = op - offset;
+
+  if (offset >= 16)
+    for (size_t i = 0; i < len; i += 16)
+      memcpy (op + i, match + i, 16);
+  else if (offset >= 8)
+    for (size_t i = 0; i < len; i += 8)
+      memcpy (op + i, match + i, 8);
+  else
+    {
+      /* The output repeats with period @offset, so also with any multiple of it: copy
+       * from a multiple of at least 8 back, once 8 bytes exist. */
+      size_t period = offset * ((8 + offset - 1) / offset);
+
+      for (size_t i = 0; i < 8; i++)
+        op[i] = match[i];
+      for (size_t i = 8; i < len; i += 8)
+        memcpy (op + i, op + i - period, 8);
+    }
+}
+
+#define LZ4_FAIL(text) do { *why = (text); goto bad; } while (0)
+
+bool
+strobe_wire_lz4_decode (const uint8_t *src, size_t len, uint8_t *dst, size_t raw_size,
+                        const char **why)
+{
+  const char *unused;
+  const uint8_t *ip = src, *iend;
+  uint8_t *op = dst, *oend;
+
+  if (why == NULL)
+    why = &unused;
+  if ((src == NULL && len > 0) || (dst == NULL && raw_size > 0))
+    {
+      *why = STROBE_N_ ("no buffer");
+      errno = EINVAL;
+      return false;
+    }
+  iend = src + len;
+  oend = dst + raw_size;
+  if (len == 0)
+    LZ4_FAIL (STROBE_N_ ("an empty block (the shortest block is one token)"));
+
+  /* Far from both ends, copies may run up to 31 bytes past what they need: a sequence
+   * whose literals leave fewer than 32 input bytes (the last one among them) goes to
+   * the exact loop below, before anything of it is written. */
+  while (iend - ip >= 64 && oend - op >= 64)
+    {
+      const uint8_t *seq = ip;
+      unsigned token = *ip++;
+      size_t lit = token >> 4, offset, mlen;
+
+      if (lit == 15)
+        {
+          if (!lz4_length (&ip, iend, &lit, raw_size))
+            LZ4_FAIL (STROBE_N_ ("a literal length runs past the block or the output"));
+          if ((size_t) (iend - ip) < lit + 32 || (size_t) (oend - op) < lit + 32)
+            {
+              ip = seq;
+              break;
+            }
+          for (size_t i = 0; i < lit; i += 32)
+            memcpy (op + i, ip + i, 32);
+        }
+      else
+        memcpy (op, ip, 16);
+      ip += lit;
+      op += lit;
+
+      offset = lz4_u16 (ip);
+      ip += 2;
+      if (offset - 1 >= (size_t) (op - dst))   /* 0 wraps around */
+        LZ4_FAIL (offset == 0 ? STROBE_N_ ("a match offset of 0")
+                              : STROBE_N_ ("a match offset before the first decoded byte"));
+      mlen = token & 15;
+      if (mlen == 15 && !lz4_length (&ip, iend, &mlen, raw_size))
+        LZ4_FAIL (STROBE_N_ ("a match length runs past the block or the output"));
+      mlen += 4;
+      /* At least 32 output bytes are left after the literals: the match starts well
+       * before the last 12. */
+      if (mlen > (size_t) (oend - op) - 5)
+        LZ4_FAIL (STROBE_N_ ("a match ends in the last 5 bytes of the output"));
+      if (mlen + 32 > (size_t) (oend - op))
+        lz4_match_exact (op, offset, mlen);
+      else
+        lz4_match_wide (op, offset, mlen);
+      op += mlen;
+    }
+
+  for (;;)
+    {
+      unsigned token;
+      size_t lit, offset, mlen;
+
+      if (ip == iend)
+        LZ4_FAIL (STROBE_N_ ("the block ends after a match (no last sequence)"));
+      token = *ip++;
+      lit = token >> 4;
+      if (lit == 15 && !lz4_length (&ip, iend, &lit, raw_size))
+        LZ4_FAIL (STROBE_N_ ("a literal length runs past the block or the output"));
+      if (lit > (size_t) (iend - ip))
+        LZ4_FAIL (STROBE_N_ ("literals run past the block"));
+      if (lit > (size_t) (oend - op))
+        LZ4_FAIL (STROBE_N_ ("it decodes to more than raw_size bytes"));
+      if (lit > 0)
+        memcpy (op, ip, lit);
+      ip += lit;
+      op += lit;
+      if (ip == iend)
+        {
+          if (token & 15)
+            LZ4_FAIL (STROBE_N_ ("the last sequence has a match length"));
+          if (op != oend)
+            LZ4_FAIL (STROBE_N_ ("it decodes to fewer than raw_size bytes"));
+          return true;
+        }
+
+      if (iend - ip < 2)
+        LZ4_FAIL (STROBE_N_ ("a match offset runs past the block"));
+      offset = lz4_u16 (ip);
+      ip += 2;
+      if (offset - 1 >= (size_t) (op - dst))
+        LZ4_FAIL (offset == 0 ? STROBE_N_ ("a match offset of 0")
+                              : STROBE_N_ ("a match offset before the first decoded byte"));
+      if ((size_t) (oend - op) < 12)
+        LZ4_FAIL (STROBE_N_ ("a match starts in the last 12 bytes of the output"));
+      mlen = token & 15;
+      if (mlen == 15 && !lz4_length (&ip, iend, &mlen, raw_size))
+        LZ4_FAIL (STROBE_N_ ("a match length runs past the block or the output"));
+      mlen += 4;
+      if (mlen > (size_t) (oend - op) - 5)
+        LZ4_FAIL (STROBE_N_ ("a match ends in the last 5 bytes of the output"));
+      lz4_match_exact (op, offset, mlen);
+      op += mlen;
+    }
+
+bad:
+  errno = EBADMSG;
+  return false;
+}
+
+#undef LZ4_FAIL
+
 /* ---- packets ------------------------------------------------------------------------ */
 
 bool

@@ -330,6 +330,13 @@ bool strobe_wire_parse_metadata (const uint8_t *data, size_t len, StrobeWireMeta
 /* Checks the 12 bytes of a packet header (PROTOCOL.md §2). */
 StrobeWireHeaderCheck strobe_wire_check_packet_header (const uint8_t *header);
 
+/* Decodes one LZ4 block of @len bytes at @src into exactly @raw_size bytes at @dst
+ * (PROTOCOL.md §2, "LZ4 payloads": Strobe's own rule, not whatever a liblz4 version
+ * accepts). EBADMSG when the block breaks it; @why (may be NULL) then names the rule.
+ * @dst is written only within its @raw_size bytes. */
+bool strobe_wire_lz4_decode (const uint8_t *src, size_t len, uint8_t *dst, size_t raw_size,
+                             const char **why);
+
 /* Parses a NewEvent body (after the important header). EBADMSG when malformed (every
  * condition of PROTOCOL.md §4, "When a schema is malformed"); @why (may be NULL) then
  * names the condition. Unknown flag bits are not an error here: see

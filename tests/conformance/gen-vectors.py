@@ -268,6 +268,38 @@ def packet_vectors():
     vector('pk-lz4-long', '§2', 'an LZ4 payload that would decode to more than raw_size bytes is corrupt',
            s, [L_F(17, 1)], ('corrupt', off), 'LZ4')
 
+    # The rule of "LZ4 payloads", one condition at a time, on blocks written out by hand.
+    def lz4_case(name, rule, payload_size, block, lines=None, message='LZ4 payload does not decode'):
+        s = simple()
+        off = s.add(packet(17, b'', flags=FLAG_LZ4, raw_size=payload_size, body=block))
+        if lines is None:
+            vector(name, '§2', rule, s, [L_F(17, 1)], ('corrupt', off), message)
+        else:
+            s.add(end())
+            vector(name, '§2', rule, s, [L_F(17, 1)] + lines)
+
+    # 100 events in 600 bytes: offset = everything decoded so far, a literal count and a
+    # match length with a 255 byte, overlapping matches, a match starting exactly 12
+    # bytes before the end and one ending exactly 5 bytes before it.
+    lits = b''.join(F(n) for n in range(100, 146))
+    lz4_case('pk-lz4-limits', 'a block may reach every limit of the LZ4 rule: offset back to byte 0, long lengths, a match 12 bytes from the end ending 5 before it',
+             600, lz4_block((F(7), 6, 282), (lits, 6, 24), (b'', 6, 7), (F(145)[1:],)),
+             [L_F(17, 7)] * 48 + [L_F(17, n) for n in range(100, 146)] + [L_F(17, 145)] * 6)
+    lz4_case('pk-lz4-offset-zero', 'a match offset of 0 is corrupt (even where a match of zeros would make valid events)',
+             18, lz4_block((F(0)[:2], 0, 4), (F(1) + F(2),)))
+    lz4_case('pk-lz4-offset-before-start', 'a match offset reaching before the first decoded byte is corrupt',
+             18, lz4_block((F(0)[:2], 3, 4), (F(1) + F(2),)))
+    lz4_case('pk-lz4-match-in-last-5', 'a match that ends in the last 5 bytes of the output is corrupt (here 4 before the end)',
+             36, lz4_block((F(3) * 2 + F(3)[:2], 12, 18), (F(3)[2:],)))
+    lz4_case('pk-lz4-match-in-last-12', 'a match that starts in the last 12 bytes of the output is corrupt (here 11 before the end)',
+             24, lz4_block((F(4) * 2 + F(4)[:1], 6, 6), (F(4)[1:],)))
+    lz4_case('pk-lz4-last-token-bits', 'the token of the last sequence must have its low 4 bits 0',
+             6, b'\x61' + F(2))
+    lz4_case('pk-lz4-trailing-byte', 'a block ends right after its last literals: one byte more is a cut-off offset',
+             6, lz4_literals_only(F(2)) + b'\x00')
+    lz4_case('pk-lz4-empty-block', 'an LZ4 payload of 0 bytes is not a block, even for raw_size 0 (that block is the byte 00)',
+             0, b'')
+
     s = simple()
     s.add(packet(3, b'anything at all'))
     s.add(packet(15, b'zz', flags=FLAG_LZ4, raw_size=1000))

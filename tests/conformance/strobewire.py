@@ -89,6 +89,18 @@ def _lz4_sequence(literals, offset, match_len):
     return bytes(out)
 
 
+def lz4_block(*sequences):
+    """A block from its sequences written out: (literals, offset, match_length) each, then
+    the last one as (literals,). Nothing is checked, so a vector can break any rule."""
+    out = bytearray()
+    for seq in sequences:
+        if len(seq) == 1:
+            out += _lz4_sequence(seq[0], None, 0)
+        else:
+            out += _lz4_sequence(*seq)
+    return bytes(out)
+
+
 def lz4_compress(data):
     """A small greedy LZ4 block compressor (matches of 4+ bytes, 64 KiB window), keeping
     the block-format rules: the last 5 bytes are literals and no match starts in the
