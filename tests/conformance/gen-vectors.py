@@ -149,6 +149,10 @@ def handshake_vectors():
            handshake(transport=7, protocol=7), [], ('version', 4))
     vector('hs-version-before-truncation', '§1', 'a version present in a cut-off handshake is still checked first',
            b'STRB\x02', [], ('version', 4))
+    vector('hs-cut-after-versions', '§1', 'an input of 6 bytes (magic and versions right, metadata_size missing) is truncated at 0',
+           b'STRB\x01\x01', [], ('truncated', 0), 'inside the handshake')
+    vector('hs-cut-in-metadata-size', '§1', 'an input of 7 bytes (half a metadata_size) is truncated at 0',
+           b'STRB\x01\x01\x04', [], ('truncated', 0), 'inside the handshake')
     vector('hs-metadata-cut', '§1', 'metadata shorter than metadata_size is a truncated handshake',
            handshake(size=20) + b'\x01\x00\x02\x00\x34', [], ('truncated', 0), 'inside the handshake')
 
@@ -169,6 +173,17 @@ def handshake_vectors():
     s.add(end())
     vector('md-unknown-and-wrong-size', '§1',
            'unknown metadata ids are skipped; a known id with the wrong size is ignored, not an error',
+           s, [L_F(17, 1)])
+
+    vector('md-repeat-wrong-size', '§1',
+           'an entry of the wrong size is ignored before repeats count: 4-byte features with bit 0, then a 2-byte one',
+           handshake(meta(12, u32(0x0001)) + meta(12, u16(0))) + end(), [], ('unsupported', 8),
+           'unknown required features 0x00000001')
+    s = Stream(handshake(meta(12, u32(0x0001)) + meta(12, u32(0))))
+    s.add(packet(1, prelude_records()))
+    s.add(thread(17, F(1)))
+    s.add(end())
+    vector('md-repeat-last', '§1', 'of entries of the right size, the last of an id counts: features 1, then 0',
            s, [L_F(17, 1)])
 
     vector('md-entry-overruns', '§1', 'a metadata entry whose size runs past the metadata is corrupt (offset 8)',
@@ -371,6 +386,12 @@ def record_vectors():
     off = s.add(thread(17, F(2), event(NOTE_EV, b'', auxes=[])))
     vector('rec-important-on-thread', '§3', 'an event of an Important type on a thread stream is corrupt',
            s, [L_F(17, 1), L_F(17, 2)], ('corrupt', off), 'outside the importants stream')
+    s = base(more_importants=new_event(30, 'T', 'ReqImp', [Field('N', UINT32)], flags=IMPORTANT | 0x10))
+    s.add(thread(17, F(1)))
+    off = s.add(thread(17, F(2), u16(30) + b'\x01'))
+    vector('rec-required-flag-first', '§3',
+           'an unknown required flag is checked first: an event of an Important type with one, cut by its packet end, is unsupported',
+           s, [L_F(17, 1), L_F(17, 2)], ('unsupported', off), 'unknown required flags 0x10')
     s = simple()
     off = s.add(thread(17, F(2), b'\x15'))
     vector('rec-partial-uid', '§3', 'one byte left in a packet is a partial record: corrupt',
@@ -469,6 +490,12 @@ def importants_vectors():
     off = s.add(packet(1, note('a') + important(NOTE_EV, aux(0, b'y'))))
     vector('imp-aux-error', '§4', 'aux errors inside an important record are corrupt',
            s, [L_note('a')], ('corrupt', off), 'no AuxEnd')
+    s = base(more_importants=new_event(30, 'T', 'Req', [Field('N', UINT32)], flags=IMPORTANT | 0x08))
+    s.add(packet(1, important(30, b'\x01') + important(30, b'') + note('after')))
+    s.add(end())
+    vector('imp-required-flag-first', '§4',
+           'an important event of a type with an unknown required flag is skipped before its body is checked: a short body is no error',
+           s, [L_note('after')])
     s = base()
     s.add(packet(1, important(SYNC_EV, u32(5)) + important(FREE_EV, u32(6))))
     s.add(end())
