@@ -473,18 +473,18 @@ lz4_length (const uint8_t **ipp, const uint8_t *iend, size_t *len, size_t limit)
   return true;
 }
 
-/* A match, byte for byte: when it overlaps what it writes, the bytes it copies include
- * the ones it has just written. */
+/* A match, exactly: when it overlaps what it writes, the output repeats with period
+ * @offset, so whole periods are copied from @match, as many as are written already. */
 static inline void
 lz4_match_exact (uint8_t *op, size_t offset, size_t len)
 {
   const uint8_t *match = op - offset;
 
-  if (offset >= len)
-    memcpy (op, match, len);
-  else
-    for (size_t i = 0; i < len; i++)
-      op[i] = match[i];
+  for (size_t done = 0, n; done < len; done += n)
+    {
+      n = done + offset < len - done ? done + offset : len - done;
+      memcpy (op + done, match, n);
+    }
 }
 
 /* The same with room for up to 15 bytes of overshoot after @len: whole 8- or 16-byte

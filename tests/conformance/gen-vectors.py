@@ -741,6 +741,36 @@ def order_vectors():
     vector('ord-after-thread-end', '§8', 'events a thread sends after its ThreadEnd are still merged in serial order',
            s, infos(17, 18) + [L_end(18), L_S(17, 0), L_S(18, 1)])
 
+    # The 64 MiB bound. Thread 18 counts and stays silent, so thread 17 waits on serial 1
+    # while its packets pile up: four of exactly 16 MiB, each mostly one sized record of
+    # zeros (an LZ4 block of about 64 KiB). The first packet's F(0) goes out at once, so
+    # that packet holds 16 MiB - 6; a 6-byte packet of one empty sized record then makes
+    # exactly 64 MiB, not over it (Note "64 MiB" comes out before anything of thread 17);
+    # the next record makes 64 MiB + 9 and the gap is skipped at once. Serial 0 comes
+    # late. Without the bound: both Notes, then 0, 1, ..., 5.
+    mib16 = 16 * 1024 * 1024
+
+    def zeros_packet(*records):
+        head = b''.join(records) + u16(4) + u32(mib16 - len(b''.join(records)) - 6)
+        zeros = mib16 - len(head)
+        return packet(17, b'', flags=FLAG_LZ4, raw_size=mib16,
+                      body=lz4_block((head + b'\x00', 1, zeros - 6), (b'\x00' * 5,)))
+
+    s = base(announce=(17, 18), sync_at=0)
+    s.add(zeros_packet(F(0), S(1)))
+    for k in (2, 3, 4):
+        s.add(zeros_packet(S(k)))
+    s.add(packet(1, note('64 MiB - 6')))
+    s.add(thread(17, sized(4, b'')))
+    s.add(packet(1, note('64 MiB')))
+    s.add(thread(17, S(5)))
+    s.add(thread(18, S(0)))
+    s.add(end())
+    vector('ord-memory-bound', '§8',
+           'the merge skips a gap once the payload it holds, from each packet\'s first queued record on, exceeds 64 MiB (not at exactly 64 MiB)',
+           s, infos(17, 18) + [L_F(17, 0), L_note('64 MiB - 6'), L_note('64 MiB')]
+           + [L_S(17, n) for n in range(1, 6)] + [L_S(18, 0)])
+
     # §5: what makes a ThreadInfo count
     bad_info = new_event(40, '$Trace', 'ThreadInfo', [Field('ThreadId', FLOAT32)], flags=IMPORTANT)
     s = Stream()

@@ -65,12 +65,7 @@ def lz4_literals_only(data):
 
 
 def _lz4_length(n):
-    out = bytearray()
-    while n >= 255:
-        out.append(255)
-        n -= 255
-    out.append(n)
-    return bytes(out)
+    return b'\xff' * (n // 255) + bytes([n % 255])
 
 
 def _lz4_sequence(literals, offset, match_len):
