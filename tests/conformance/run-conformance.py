@@ -5,7 +5,9 @@
 
 For every vector listed in VECTOR_DIR/index.txt the reader is run as
 `READER ARG... VECTOR_DIR/NAME.strobe`; its standard output must equal NAME.out byte for
-byte (the `dump` lines then the status line; see README.md). With --messages, the
+byte (the `dump` lines then the status line; see README.md). A READER ending in `.py`
+is run with the Python that runs this script (one interpreter start per vector, not a
+launcher's as well). With --messages, the
 fourth column of index.txt must also appear in its standard error (only meaningful for
 strobe-cli, whose messages those are). Exit status 0 when every vector passes.
 """
@@ -27,6 +29,9 @@ def main():
     args = parser.parse_args()
     if not args.reader:
         parser.error('no READER given')
+
+    if args.reader[0].endswith('.py'):
+        args.reader.insert(0, sys.executable)
 
     with open(os.path.join(args.dir, 'index.txt'), encoding='utf-8') as f:
         rows = [line.rstrip('\n').split('\t') for line in f if line.strip() and not line.startswith('#')]

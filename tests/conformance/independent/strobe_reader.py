@@ -10,6 +10,7 @@ import struct
 import sys
 
 MIB16 = 16 * 1024 * 1024
+META_SIZES = {1: 2, 2: 16, 3: 16, 5: 4, 6: 8, 7: 8, 8: 8, 9: 1, 11: 1, 12: 4}  # §1
 SER_MOD = 1 << 24
 HALF = 1 << 23
 HELD_LIMIT = 64 * 1024 * 1024
@@ -36,164 +37,74 @@ class LZ4Error(Exception):
     pass
 
 
-def lz4_block_decode(src, cap):
-    """Decodes one LZ4 block into a buffer of `cap` bytes, accepting exactly what the
-    reference LZ4_decompress_safe(src, dst, len(src), cap) of liblz4 1.9.4 accepts
-    (x86-64 build, LZ4_FAST_DEC_LOOP on).  Returns the decoded bytes (possibly fewer
-    than cap); raises LZ4Error where the reference returns a negative value.
-    A match offset of 0 is accepted by that decoder and writes zero bytes."""
-    RUN_MASK = ML_MASK = 15
-    MINMATCH, LASTLITERALS, MFLIMIT = 4, 5, 12
-    MATCH_SAFEGUARD_DISTANCE = 12
-    FASTLOOP_SAFE_DISTANCE = 64
-    iend = len(src)
-    oend = cap
-    shortiend = iend - 14 - 2
-    shortoend = oend - 14 - 18
+def lz4_block_decode(src, raw_size):
+    """Decodes one LZ4 block into exactly raw_size bytes, by the rule of PROTOCOL.md §2,
+    "LZ4 payloads"; raises LZ4Error wherever that rule makes the packet corrupt."""
+    n_in = len(src)
     out = bytearray()
+    ip = 0
 
     def fail(why):
         raise LZ4Error(why)
 
-    def rvl(ip, ilimit, initial_check):
-        if initial_check and ip >= ilimit:
-            fail('length limit')
-        length = 0
+    def extra(ip, n):
+        # more bytes, each added, the last being the first that is not 255; a length
+        # past what is left of the output is corrupt whatever follows, so stop there
         while True:
-            if ip >= iend:
-                fail('length past input')
-            s = src[ip]
+            if ip >= n_in:
+                fail('a length runs past the block')
+            b = src[ip]
             ip += 1
-            length += s
-            if ip > ilimit:
-                fail('length limit')
-            if s != 255:
-                return length, ip
+            n += b
+            if n > raw_size - len(out):
+                fail('a length past the output')
+            if b != 255:
+                return n, ip
 
-    def copy_match(offset, length):
-        # LZ77 copy; offset 0 yields zeros (the reference zero-fills before copying)
-        if offset == 0:
-            out.extend(bytes(length))
-            return
-        start = len(out) - offset
-        if offset >= length:
-            out.extend(out[start:start + length])
-        else:
-            for i in range(length):
-                out.append(out[start + i])
-
-    if cap == 0:
-        if iend == 1 and src[0] == 0:
-            return b''
-        fail('non-empty block for an empty output')
-    if iend == 0:
+    if n_in == 0:
         fail('empty block')
-
-    ip = 0
-    op = 0
-    state = 'safe'
-    if oend - op >= FASTLOOP_SAFE_DISTANCE:
-        state = 'fast'
-    # fast loop
-    while state == 'fast':
+    while True:
+        if ip >= n_in:
+            fail('the block ends right after a match')
         token = src[ip]
         ip += 1
-        length = token >> 4
-        if length == RUN_MASK:
-            addl, ip = rvl(ip, iend - RUN_MASK, 1)
-            length += addl
-            cpy = op + length
-            if cpy > oend - 32 or ip + length > iend - 32:
-                state = 'safe_literal_copy'
-                break
-            out += src[ip:ip + length]
-            ip += length
-            op = cpy
-        else:
-            cpy = op + length
-            if ip > iend - (16 + 1):
-                state = 'safe_literal_copy'
-                break
-            out += src[ip:ip + length]
-            ip += length
-            op = cpy
+        lit = token >> 4
+        if lit == 15:
+            lit, ip = extra(ip, lit)
+        if lit > n_in - ip:
+            fail('literals run past the block')
+        if lit > raw_size - len(out):
+            fail('the output would grow past raw_size')
+        out += src[ip:ip + lit]
+        ip += lit
+        if ip == n_in:
+            if token & 15:
+                fail('the last token has match bits')
+            if len(out) != raw_size:
+                fail('the output is shorter than raw_size')
+            return bytes(out)
+        if n_in - ip < 2:
+            fail('the offset runs past the block')
         offset = src[ip] | (src[ip + 1] << 8)
         ip += 2
-        length = token & ML_MASK
-        if length == ML_MASK:
-            addl, ip = rvl(ip, iend - LASTLITERALS + 1, 0)
-            length += addl + MINMATCH
-            if offset > op:
-                fail('offset outside buffer')
-            if op + length >= oend - FASTLOOP_SAFE_DISTANCE:
-                state = 'safe_match_copy'
-                break
+        n = len(out)
+        if offset == 0 or offset > n:
+            fail('offset 0 or before the first byte of the output')
+        if raw_size - n < 12:
+            fail('a match starts in the last 12 bytes')
+        length = token & 15
+        if length == 15:
+            length, ip = extra(ip, length)
+        length += 4
+        if n + length > raw_size - 5:
+            fail('a match ends in the last 5 bytes')
+        # byte by byte, each a copy of the one `offset` before: the last `offset` bytes
+        # repeated
+        start = n - offset
+        if offset >= length:
+            out += out[start:start + length]
         else:
-            length += MINMATCH
-            if op + length >= oend - FASTLOOP_SAFE_DISTANCE:
-                state = 'safe_match_copy'
-                break
-        if offset > op:
-            fail('offset outside buffer')
-        copy_match(offset, length)
-        op += length
-    # safe loop, entered at the top or at one of the two labels
-    while True:
-        if state == 'safe':
-            if ip >= iend:
-                fail('input ended')  # not reachable with the reference's invariants
-            token = src[ip]
-            ip += 1
-            length = token >> 4
-            if length != RUN_MASK and ip < shortiend and op <= shortoend:
-                out += src[ip:ip + length]
-                op += length
-                ip += length
-                length = token & ML_MASK
-                offset = src[ip] | (src[ip + 1] << 8)
-                ip += 2
-                if length != ML_MASK and offset >= 8 and offset <= op:
-                    copy_match(offset, length + MINMATCH)
-                    op += length + MINMATCH
-                    continue
-                state = 'copy_match'
-            else:
-                if length == RUN_MASK:
-                    addl, ip = rvl(ip, iend - RUN_MASK, 1)
-                    length += addl
-                state = 'safe_literal_copy'
-        if state == 'safe_literal_copy':
-            cpy = op + length
-            if cpy > oend - MFLIMIT or ip + length > iend - (2 + 1 + LASTLITERALS):
-                if ip + length != iend or cpy > oend:
-                    fail('bad last sequence')
-                out += src[ip:ip + length]
-                ip += length
-                op += length
-                break
-            out += src[ip:ip + length]
-            ip += length
-            op = cpy
-            offset = src[ip] | (src[ip + 1] << 8)
-            ip += 2
-            length = token & ML_MASK
-            state = 'copy_match'
-        if state == 'copy_match':
-            if length == ML_MASK:
-                addl, ip = rvl(ip, iend - LASTLITERALS + 1, 0)
-                length += addl
-            length += MINMATCH
-            state = 'safe_match_copy'
-        if state == 'safe_match_copy':
-            if offset > op:
-                fail('offset outside buffer')
-            cpy = op + length
-            if cpy > oend - MATCH_SAFEGUARD_DISTANCE and cpy > oend - LASTLITERALS:
-                fail('match into the last literals')
-            copy_match(offset, length)
-            op = cpy
-            state = 'safe'
-    return bytes(out)
+            out += (out[start:] * (length // offset + 1))[:length]
 
 
 # ---------------------------------------------------------------- text (§9, §10)
@@ -715,7 +626,9 @@ class Reader:
             mid, msz = struct.unpack_from('<HH', md, p)
             if msz > msize - p - 4:
                 raise StrobeError('corrupt', 8, 'corrupt metadata')
-            entries[mid] = md[p + 4:p + 4 + msz]
+            # a known id of the wrong size is as if absent; of the rest the last counts
+            if META_SIZES.get(mid, msz) == msz:
+                entries[mid] = md[p + 4:p + 4 + msz]
             p += 4 + msz
         feat = entries.get(12)
         if feat is not None and len(feat) == 4:
