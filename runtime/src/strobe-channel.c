@@ -16,7 +16,7 @@ typedef struct Rule
   char         name[];
 } Rule;
 
-static pthread_mutex_t channels_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t strobe__channels_lock = PTHREAD_MUTEX_INITIALIZER;
 static StrobeChannel  *channels;
 static Rule           *rules;
 static pthread_once_t  env_once = PTHREAD_ONCE_INIT;
@@ -49,7 +49,7 @@ channel_set_locked (StrobeChannel *ch, bool enabled)
   strobe__emit_channel_toggle (ch->id, enabled);
 }
 
-/* Under channels_lock. */
+/* Under strobe__channels_lock. */
 static void
 add_rule_locked (const char *name, size_t n, bool enabled)
 {
@@ -111,9 +111,9 @@ read_env (void)
 
   if (s)
     {
-      pthread_mutex_lock (&channels_lock);
+      pthread_mutex_lock (&strobe__channels_lock);
       add_list_locked (s, true);
-      pthread_mutex_unlock (&channels_lock);
+      pthread_mutex_unlock (&strobe__channels_lock);
     }
 }
 
@@ -121,6 +121,23 @@ void
 strobe__channels_init (void)
 {
   pthread_once (&env_once, read_env);
+}
+
+/* In a forked child that does not trace, with every runtime lock held: every channel
+ * goes off (quietly: there is no output, and the important cache's lock is held), and
+ * the rules from the parent's environment no longer apply. */
+void
+strobe__channels_after_fork_child_off (void)
+{
+  for (StrobeChannel *ch = channels; ch; ch = ch->next)
+    if (!ch->read_only)
+      __atomic_store_n (&ch->enabled, 0, __ATOMIC_RELAXED);
+  while (rules)
+    {
+      Rule *r = rules;
+      rules = r->next;
+      free (r);
+    }
 }
 
 void
@@ -131,7 +148,7 @@ strobe_channel_register (StrobeChannel *ch)
   bool enabled = ch->read_only;
 
   strobe__channels_init ();
-  pthread_mutex_lock (&channels_lock);
+  pthread_mutex_lock (&strobe__channels_lock);
   if (ch->registered)
     goto out;
   if (n > 7 && strcmp (id + n - 7, "Channel") == 0)
@@ -149,7 +166,7 @@ strobe_channel_register (StrobeChannel *ch)
   channels = ch;
   strobe__emit_channel_announce (ch->id, enabled, ch->name);
 out:
-  pthread_mutex_unlock (&channels_lock);
+  pthread_mutex_unlock (&strobe__channels_lock);
 }
 
 bool
@@ -159,12 +176,12 @@ strobe_channel_set_enabled (const char *name, bool enabled)
   bool ok = true;
 
   strobe__channels_init ();
-  pthread_mutex_lock (&channels_lock);
+  pthread_mutex_lock (&strobe__channels_lock);
   for (StrobeChannel *ch = channels; ch; ch = ch->next)
     if (ch->read_only && !enabled && name_matches (ch->name, name, n))
       ok = false;
   add_rule_locked (name, n, enabled);
-  pthread_mutex_unlock (&channels_lock);
+  pthread_mutex_unlock (&strobe__channels_lock);
   if (!ok)
     errno = EPERM;
   return ok;
@@ -174,9 +191,9 @@ bool
 strobe_channels_set_enabled (const char *list, bool enabled)
 {
   strobe__channels_init ();
-  pthread_mutex_lock (&channels_lock);
+  pthread_mutex_lock (&strobe__channels_lock);
   add_list_locked (list, enabled);
-  pthread_mutex_unlock (&channels_lock);
+  pthread_mutex_unlock (&strobe__channels_lock);
   return true;
 }
 
@@ -186,19 +203,19 @@ strobe_channel_is_enabled (const char *name)
   size_t n = strlen (name);
   bool on = false;
 
-  pthread_mutex_lock (&channels_lock);
+  pthread_mutex_lock (&strobe__channels_lock);
   for (StrobeChannel *ch = channels; ch; ch = ch->next)
     if (name_matches (ch->name, name, n))
       on = __atomic_load_n (&ch->enabled, __ATOMIC_RELAXED) != 0;
-  pthread_mutex_unlock (&channels_lock);
+  pthread_mutex_unlock (&strobe__channels_lock);
   return on;
 }
 
 void
 strobe_channels_foreach (void (*fn) (const StrobeChannel *channel, void *user), void *user)
 {
-  pthread_mutex_lock (&channels_lock);
+  pthread_mutex_lock (&strobe__channels_lock);
   for (StrobeChannel *ch = channels; ch; ch = ch->next)
     fn (ch, user);
-  pthread_mutex_unlock (&channels_lock);
+  pthread_mutex_unlock (&strobe__channels_lock);
 }

@@ -607,6 +607,35 @@ strobe__control_start (const StrobeInitOptions *o)
     }
 }
 
+bool
+strobe__control_running (void)
+{
+  return ctl.running;
+}
+
+/* In a forked child: the listening socket and the connections are the parent's (the
+ * child closes only its copies), and the control thread does not exist here. */
+void
+strobe__control_after_fork_child (void)
+{
+  if (!ctl.running)
+    return;
+  for (int i = 0; i < MAX_CLIENTS; i++)
+    if (ctl.clients[i].fd >= 0)
+      {
+        close (ctl.clients[i].fd);
+        ctl.clients[i].fd = -1;
+      }
+  close (ctl.listen_fd);
+  close (ctl.wake[0]);
+  close (ctl.wake[1]);
+  ctl.listen_fd = ctl.wake[0] = ctl.wake[1] = -1;
+  ctl.running = false;
+  free (ctl.write_dir);
+  ctl.write_dir = NULL;
+  strobe_set_control_port (0);
+}
+
 void
 strobe__control_stop (void)
 {

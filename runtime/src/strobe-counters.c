@@ -1,5 +1,10 @@
 /* strobe-counters.c — counters: a spec sent once per counter, then the value after every
- * set or add. Wire format: runtime/INSTRUMENTATION.md. */
+ * set or add. Wire format: runtime/INSTRUMENTATION.md.
+ *
+ * A value and the serial of the event that carries it are taken under one lock (striped
+ * by counter), so values reach the trace in the order they were produced: computed
+ * first and emitted after, two threads' adds could leave the trace with 70173 followed by
+ * 10173, and a final value that is not the counter's. */
 #include "strobe-private.h"
 #include "strobe-standard-values.h"
 
@@ -32,8 +37,39 @@ STROBE_EVENT (Counters, SetFloat, 0,
               STROBE_FIELD (uint32, Id)
               STROBE_FIELD (double, Value))
 
-static pthread_mutex_t counters_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t strobe__counters_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t        next_counter_id = 1;
+
+#define STRIPES 64
+static pthread_mutex_t stripes[STRIPES];
+static pthread_once_t  stripes_once = PTHREAD_ONCE_INIT;
+
+static void
+stripes_init (void)
+{
+  for (int i = 0; i < STRIPES; i++)
+    pthread_mutex_init (&stripes[i], NULL);
+}
+
+static pthread_mutex_t *
+stripe_of (const StrobeCounter *c)
+{
+  pthread_once (&stripes_once, stripes_init);
+  return &stripes[((uintptr_t) c / sizeof *c) % STRIPES];
+}
+
+void
+strobe__counters_fork_lock (bool lock)
+{
+  pthread_once (&stripes_once, stripes_init);
+  for (int i = 0; i < STRIPES; i++)
+    {
+      if (lock)
+        pthread_mutex_lock (&stripes[i]);
+      else
+        pthread_mutex_unlock (&stripes[STRIPES - 1 - i]);
+    }
+}
 
 static uint32_t
 counter_id (StrobeCounter *c)
@@ -42,7 +78,7 @@ counter_id (StrobeCounter *c)
 
   if (id)
     return id;
-  pthread_mutex_lock (&counters_lock);
+  pthread_mutex_lock (&strobe__counters_lock);
   id = c->id;
   if (id == 0)
     {
@@ -56,7 +92,7 @@ counter_id (StrobeCounter *c)
         }
       __atomic_store_n (&c->id, id, __ATOMIC_RELEASE);
     }
-  pthread_mutex_unlock (&counters_lock);
+  pthread_mutex_unlock (&strobe__counters_lock);
   return id;
 }
 
@@ -106,46 +142,59 @@ void
 strobe_counter_set_int (StrobeCounter *c, int64_t value)
 {
   int64_t bits = c->type == STROBE_COUNTER_FLOAT ? double_to_bits ((double) value) : value;
+  pthread_mutex_t *lock = stripe_of (c);
 
+  pthread_mutex_lock (lock);
   __atomic_store_n (&c->value, bits, __ATOMIC_RELAXED);
   send (c, bits);
+  pthread_mutex_unlock (lock);
 }
 
 void
 strobe_counter_set_float (StrobeCounter *c, double value)
 {
   int64_t bits = c->type == STROBE_COUNTER_FLOAT ? double_to_bits (value) : (int64_t) value;
+  pthread_mutex_t *lock = stripe_of (c);
 
+  pthread_mutex_lock (lock);
   __atomic_store_n (&c->value, bits, __ATOMIC_RELAXED);
   send (c, bits);
+  pthread_mutex_unlock (lock);
 }
 
 void
 strobe_counter_add_int (StrobeCounter *c, int64_t delta)
 {
+  pthread_mutex_t *lock;
+
   if (c->type == STROBE_COUNTER_FLOAT)
     {
       strobe_counter_add_float (c, (double) delta);
       return;
     }
+  lock = stripe_of (c);
+  pthread_mutex_lock (lock);
   send (c, __atomic_add_fetch (&c->value, delta, __ATOMIC_RELAXED));
+  pthread_mutex_unlock (lock);
 }
 
 void
 strobe_counter_add_float (StrobeCounter *c, double delta)
 {
-  int64_t old, bits;
+  pthread_mutex_t *lock = stripe_of (c);
+  int64_t bits;
 
+  pthread_mutex_lock (lock);
   if (c->type != STROBE_COUNTER_FLOAT)
+    bits = __atomic_add_fetch (&c->value, (int64_t) delta, __ATOMIC_RELAXED);
+  else
     {
-      send (c, __atomic_add_fetch (&c->value, (int64_t) delta, __ATOMIC_RELAXED));
-      return;
+      /* Atomic still: a counter may also be read (strobe_counter_get_*) without the lock. */
+      bits = double_to_bits (bits_to_double (__atomic_load_n (&c->value, __ATOMIC_RELAXED)) + delta);
+      __atomic_store_n (&c->value, bits, __ATOMIC_RELAXED);
     }
-  old = __atomic_load_n (&c->value, __ATOMIC_RELAXED);
-  do
-    bits = double_to_bits (bits_to_double (old) + delta);
-  while (!__atomic_compare_exchange_n (&c->value, &old, bits, true, __ATOMIC_RELAXED, __ATOMIC_RELAXED));
   send (c, bits);
+  pthread_mutex_unlock (lock);
 }
 
 int64_t

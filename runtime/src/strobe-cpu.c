@@ -55,6 +55,7 @@ typedef struct
   uint8_t       buf[BATCH_BYTES];
   uint64_t      base;    /* units: what the batch's first delta is relative to */
   StrobeThread *thread;
+  bool          shipping;
   CacheSlot     cache[CACHE_SLOTS];
 } CpuThread;
 
@@ -62,7 +63,7 @@ static __thread CpuThread *cpu_thread;
 
 static pthread_once_t  cpu_once = PTHREAD_ONCE_INIT;
 static uint64_t        max_age;
-static pthread_mutex_t spec_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t strobe__cpu_spec_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t        next_spec_id = 1;
 
 /* ---- time units ---------------------------------------------------------------------- */
@@ -110,7 +111,7 @@ strobe__cpu_spec_register (StrobeCpuSpec *spec)
 {
   uint32_t id;
 
-  pthread_mutex_lock (&spec_lock);
+  pthread_mutex_lock (&strobe__cpu_spec_lock);
   id = spec->id;
   if (id == 0)
     {
@@ -118,11 +119,11 @@ strobe__cpu_spec_register (StrobeCpuSpec *spec)
       /* After the Important record is in the cache: a reader knows the name first. */
       __atomic_store_n (&spec->id, id, __ATOMIC_RELEASE);
     }
-  pthread_mutex_unlock (&spec_lock);
+  pthread_mutex_unlock (&strobe__cpu_spec_lock);
   return id;
 }
 
-/* ---- interned dynamic names: open addressing, under spec_lock ---------------------- */
+/* ---- interned dynamic names: open addressing, under strobe__cpu_spec_lock ---------------------- */
 
 typedef struct
 {
@@ -201,7 +202,7 @@ strobe_cpu_intern (const char *name)
     name = "";
   if (slot && slot->name && slot->hash == hash && strcmp (slot->name, name) == 0)
     return slot->id;
-  pthread_mutex_lock (&spec_lock);
+  pthread_mutex_lock (&strobe__cpu_spec_lock);
   s = intern_locked (name, hash);
   if (s)
     {
@@ -213,7 +214,7 @@ strobe_cpu_intern (const char *name)
           slot->id = id;
         }
     }
-  pthread_mutex_unlock (&spec_lock);
+  pthread_mutex_unlock (&strobe__cpu_spec_lock);
   return id;
 }
 
@@ -242,25 +243,40 @@ cpu_thread_setup (void)
   return ct;
 }
 
+/* Ships the batch as one Cpu.EventBatch. The event is built with the thread's busy flag
+ * down (the aux path takes it itself), so while shipping the batch is parked: its limit
+ * at its start sends any record to the slow path, which drops records that interrupt a
+ * ship (a signal handler) rather than append to a batch that is being copied out. */
 static void
 ship (CpuThread *ct)
 {
   StrobeCpuTls *c = &strobe__cpu_tls;
   size_t n = (size_t) (c->cursor - ct->buf);
+  uint8_t *limit = c->limit;
+  unsigned busy = strobe__tls.busy;
 
-  if (n == 0)
+  if (n == 0 || ct->shipping)
     return;
+  ct->shipping = true;
+  c->limit = ct->buf;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  strobe__tls.busy = 0;
   STROBE_LOG (Cpu, EventBatch, StrobeTraceChannel)
     {
       STROBE_SET (Base, ct->base);
       STROBE_SET (Shift, strobe__cpu_shift);
       STROBE_SET_ARRAY (Data, ct->buf, n);
     }
+  strobe__tls.busy = busy;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
   c->cursor = ct->buf;
   ct->base = c->last;
+  c->limit = limit;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  ct->shipping = false;
 }
 
-__attribute__ ((noinline, cold)) void
+__attribute__ ((noinline, cold)) bool
 strobe__cpu_record_slow (uint64_t ts, uint32_t id, bool end)
 {
   StrobeCpuTls *c = &strobe__cpu_tls;
@@ -268,10 +284,10 @@ strobe__cpu_record_slow (uint64_t ts, uint32_t id, bool end)
   uint64_t u, d;
   uint8_t *p;
 
-  if (ct == NULL && (ct = cpu_thread_setup ()) == NULL)
+  if ((ct == NULL && (ct = cpu_thread_setup ()) == NULL) || ct->shipping)
     {
       strobe__count_drop ();
-      return;
+      return false;
     }
   ship (ct);
   __atomic_store_n (&c->deadline, ts + max_age < ts ? UINT64_MAX : ts + max_age, __ATOMIC_RELAXED);
@@ -284,6 +300,7 @@ strobe__cpu_record_slow (uint64_t ts, uint32_t id, bool end)
   if (!end)
     p = strobe__cpu_varint (p, id);
   c->cursor = p;
+  return true;
 }
 
 void
@@ -302,6 +319,18 @@ strobe__cpu_request_flush_all (void)
       __atomic_store_n (&t->cpu_tls->deadline, 0, __ATOMIC_RELAXED);
   pthread_mutex_unlock (&strobe__threads_lock);
   strobe_cpu_flush_thread ();
+}
+
+/* In a forked child: the batch holds the parent's scope records. */
+void
+strobe__cpu_after_fork_child (void)
+{
+  CpuThread *ct = cpu_thread;
+
+  if (ct == NULL)
+    return;
+  strobe__cpu_tls.cursor = ct->buf;
+  ct->base = strobe__cpu_tls.last;
 }
 
 void

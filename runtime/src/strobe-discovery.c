@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
-static pthread_mutex_t disc_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t strobe__discovery_lock = PTHREAD_MUTEX_INITIALIZER;
 static char            disc_path[512];
 static pid_t           disc_pid;
 static bool            disc_atexit;
@@ -100,7 +100,7 @@ strobe__discovery_publish (uint16_t control_port, bool listen_all, bool tracing)
   int fd, len;
   bool ok;
 
-  pthread_mutex_lock (&disc_lock);
+  pthread_mutex_lock (&strobe__discovery_lock);
   if (disc_pid != getpid ())
     {
       if (!discovery_dir (dir, sizeof dir))
@@ -137,17 +137,17 @@ strobe__discovery_publish (uint16_t control_port, bool listen_all, bool tracing)
   if (!ok || rename (tmp, disc_path) < 0)
     unlink (tmp);
 out:
-  pthread_mutex_unlock (&disc_lock);
+  pthread_mutex_unlock (&strobe__discovery_lock);
 }
 
 void
 strobe__discovery_remove (void)
 {
-  pthread_mutex_lock (&disc_lock);
+  pthread_mutex_lock (&strobe__discovery_lock);
   if (disc_pid != 0 && disc_pid == getpid ())   /* a forked child leaves its parent's alone */
     {
       unlink (disc_path);
       disc_pid = 0;
     }
-  pthread_mutex_unlock (&disc_lock);
+  pthread_mutex_unlock (&strobe__discovery_lock);
 }

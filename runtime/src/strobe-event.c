@@ -17,7 +17,7 @@ STROBE_WIRE_STATIC_ASSERT (STROBE_EVENT_IMPORTANT == STROBE_EVENT_FLAG_IMPORTANT
 
 /* Statically initialised and needing nothing else: registration runs from constructors,
  * before main and before the runtime itself is initialised. */
-static pthread_mutex_t events_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t strobe__events_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t        next_uid = STROBE_UID_FIRST_EVENT;
 /* uid → definition, for readers of the runtime's own packets (the tail ring). */
 static StrobeEventDef **by_uid;
@@ -48,14 +48,14 @@ strobe__event_layout (uint16_t uid, uint8_t *flags, uint16_t *payload_size)
 {
   bool found = false;
 
-  pthread_mutex_lock (&events_lock);
+  pthread_mutex_lock (&strobe__events_lock);
   if (uid < by_uid_cap && by_uid[uid])
     {
       *flags = by_uid[uid]->flags;
       *payload_size = by_uid[uid]->payload_size;
       found = true;
     }
-  pthread_mutex_unlock (&events_lock);
+  pthread_mutex_unlock (&strobe__events_lock);
   return found;
 }
 
@@ -74,7 +74,7 @@ strobe__event_register (StrobeEventDef *type)
   StrobeWireBuf record = { 0 };
   uint16_t uid;
 
-  pthread_mutex_lock (&events_lock);
+  pthread_mutex_lock (&strobe__events_lock);
   uid = type->uid;
   if (uid != 0 || next_uid > STROBE_UID_MAX)
     goto out;
@@ -111,6 +111,6 @@ strobe__event_register (StrobeEventDef *type)
   free (schema);
 
 out:
-  pthread_mutex_unlock (&events_lock);
+  pthread_mutex_unlock (&strobe__events_lock);
   return uid;
 }

@@ -6,7 +6,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t strobe__important_lock = PTHREAD_MUTEX_INITIALIZER;
 static StrobeWireBuf   cache;
 
 bool
@@ -15,13 +15,13 @@ strobe__important_append (const void *a, size_t a_len, const void *b, size_t b_l
 {
   bool ok;
 
-  pthread_mutex_lock (&cache_lock);
+  pthread_mutex_lock (&strobe__important_lock);
   ok = strobe_wire_buf_reserve (&cache, a_len + b_len + c_len + d_len)
        && strobe_wire_buf_append (&cache, a, a_len)
        && strobe_wire_buf_append (&cache, b, b_len)
        && strobe_wire_buf_append (&cache, c, c_len)
        && strobe_wire_buf_append (&cache, d, d_len);
-  pthread_mutex_unlock (&cache_lock);
+  pthread_mutex_unlock (&strobe__important_lock);
   return ok;
 }
 
@@ -30,11 +30,11 @@ strobe__important_copy (size_t from, StrobeWireBuf *out)
 {
   size_t to;
 
-  pthread_mutex_lock (&cache_lock);
+  pthread_mutex_lock (&strobe__important_lock);
   to = cache.len;
   if (to > from && !strobe_wire_buf_append (out, cache.data + from, to - from))
     to = from;
-  pthread_mutex_unlock (&cache_lock);
+  pthread_mutex_unlock (&strobe__important_lock);
   return to;
 }
 
@@ -43,9 +43,9 @@ strobe__important_size (void)
 {
   size_t n;
 
-  pthread_mutex_lock (&cache_lock);
+  pthread_mutex_lock (&strobe__important_lock);
   n = cache.len;
-  pthread_mutex_unlock (&cache_lock);
+  pthread_mutex_unlock (&strobe__important_lock);
   return n;
 }
 

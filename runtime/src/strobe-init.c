@@ -5,12 +5,18 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
-static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t strobe__init_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_once_t  global_once = PTHREAD_ONCE_INIT;
 static bool            initialized;
 static bool            shut_down;
+static bool            options_applied;   /* a strobe_init() with options has run */
+static bool            forked_off;        /* a forked child that does not trace */
+static bool            follow_fork;
+static StrobeInitOptions saved_options;   /* what a forked child that follows restarts with */
+static char           *saved_write_dir;
 static char           *pending_file;
 static char           *pending_host;
 bool                   strobe__no_auto_init;
@@ -20,6 +26,7 @@ global_init_once (void)
 {
   strobe__clock_init ();
   strobe__channels_init ();
+  strobe__fork_init ();
 }
 
 void
@@ -28,17 +35,25 @@ strobe__global_init (void)
   pthread_once (&global_once, global_init_once);
 }
 
+/* A variable that is set but says nothing we can use is reported, never silently
+ * replaced by the default. */
 static long
-env_long (const char *name, long fallback)
+env_long (const char *name, long fallback, const char *unit)
 {
   const char *s = getenv (name);
   char *end;
   long v;
 
-  if (s == NULL || *s == '\0')
+  if (s == NULL)
     return fallback;
+  errno = 0;
   v = strtol (s, &end, 10);
-  return *end == '\0' && v >= 0 ? v : fallback;
+  if (*s == '\0' || *end != '\0' || v < 0 || errno == ERANGE || v > (1L << 30))
+    {
+      fprintf (stderr, "strobe: %s=%s is not a number of %s; using %ld\n", name, s, unit, fallback);
+      return fallback;
+    }
+  return v;
 }
 
 static bool
@@ -58,54 +73,128 @@ start_output (const char *file, const char *host)
     fprintf (stderr, "strobe: cannot connect to %s: %s\n", host, strerror (errno));
 }
 
+static void
+save_options_locked (const StrobeInitOptions *o)
+{
+  saved_options = *o;
+  free (saved_write_dir);
+  saved_write_dir = o->control_write_dir ? strdup (o->control_write_dir) : NULL;
+  saved_options.control_write_dir = saved_write_dir;
+  follow_fork = (o->flags & STROBE_INIT_FOLLOW_FORK) || env_true ("STROBE_FOLLOW_FORK");
+}
+
+static void
+configure_memory (const StrobeInitOptions *o, bool from_env)
+{
+  size_t buffer = o->buffer_bytes ? o->buffer_bytes
+                  : from_env ? (size_t) env_long ("STROBE_BUFFER_MB", STROBE_DEFAULT_BUFFER_MB, "MiB") << 20
+                  : 0;
+  int wait = o->block_wait_ms > 0 ? o->block_wait_ms
+             : o->block_wait_ms < 0 ? 0
+             : from_env ? (int) env_long ("STROBE_BLOCK_WAIT_MS", STROBE_DEFAULT_WAIT_MS, "milliseconds")
+             : -1;
+
+  strobe__pool_configure (buffer, wait);
+  if (o->tail_bytes || from_env)
+    strobe__tail_configure (o->tail_bytes > 0 ? (size_t) o->tail_bytes
+                            : o->tail_bytes < 0 ? 0
+                            : (size_t) env_long ("STROBE_TAIL_MB", STROBE_DEFAULT_TAIL_BYTES >> 20, "MiB") << 20);
+}
+
+/* The runtime was started before the program's own strobe_init() (from the environment,
+ * by the LD_PRELOAD interposer, or by an output call): the program's options still win. */
+static void
+apply_options_locked (const StrobeInitOptions *o)
+{
+  configure_memory (o, false);
+  if (o->no_worker)
+    strobe__worker_stop ();
+  if (o->control_port || o->control_flags || o->control_write_dir)
+    {
+      strobe__control_stop ();
+      strobe__control_start (o);
+    }
+  save_options_locked (o);
+}
+
 bool
 strobe_init (const StrobeInitOptions *options)
 {
   StrobeInitOptions defaults = { 0 };
   const StrobeInitOptions *o = options ? options : &defaults;
   const char *file, *host;
-  size_t buffer;
-  int wait;
 
-  pthread_mutex_lock (&init_lock);
+  pthread_mutex_lock (&strobe__init_lock);
+  if (forked_off)
+    {
+      pthread_mutex_unlock (&strobe__init_lock);
+      errno = ECHILD;
+      return false;
+    }
   if (initialized)
     {
-      pthread_mutex_unlock (&init_lock);
+      if (options && !options_applied && !shut_down)
+        {
+          options_applied = true;
+          apply_options_locked (options);
+        }
+      pthread_mutex_unlock (&strobe__init_lock);
       return true;
     }
   strobe__global_init ();
-  buffer = o->buffer_bytes ? o->buffer_bytes
-                           : (size_t) env_long ("STROBE_BUFFER_MB", STROBE_DEFAULT_BUFFER_MB) << 20;
-  wait = o->block_wait_ms > 0 ? o->block_wait_ms
-         : o->block_wait_ms < 0 ? 0
-         : (int) env_long ("STROBE_BLOCK_WAIT_MS", STROBE_DEFAULT_WAIT_MS);
-  strobe__pool_configure (buffer, wait);
-  strobe__tail_configure (o->tail_bytes > 0 ? (size_t) o->tail_bytes
-                          : o->tail_bytes < 0 ? 0
-                          : (size_t) env_long ("STROBE_TAIL_MB", STROBE_DEFAULT_TAIL_BYTES >> 20) << 20);
+  configure_memory (o, true);
   initialized = true;
+  options_applied = options != NULL;
+  save_options_locked (o);
   if (!o->no_worker && !env_true ("STROBE_NO_WORKER"))
     strobe__worker_start ();
   strobe__control_start (o);
   file = pending_file ? pending_file : getenv ("STROBE_TRACEFILE");
   host = pending_host ? pending_host : getenv ("STROBE_TRACEHOST");
-  pthread_mutex_unlock (&init_lock);
+  if (!pending_file && file && *file == '\0')
+    fprintf (stderr, "strobe: STROBE_TRACEFILE is set but empty: no trace file\n");
+  if (!pending_host && host && *host == '\0')
+    fprintf (stderr, "strobe: STROBE_TRACEHOST is set but empty: no recorder\n");
+  pthread_mutex_unlock (&strobe__init_lock);
 
   start_output (file, host);
   return true;
 }
 
+/* ---- fork (strobe-fork.c), with every runtime lock held --------------------------- */
+
+bool
+strobe__init_running_locked (bool *follow)
+{
+  *follow = follow_fork;
+  return initialized && !shut_down;
+}
+
+void
+strobe__init_after_fork_child_off (void)
+{
+  if (initialized)
+    forked_off = true;
+  shut_down = true;
+}
+
+const StrobeInitOptions *
+strobe__init_options (void)
+{
+  return &saved_options;
+}
+
 void
 strobe_shutdown (void)
 {
-  pthread_mutex_lock (&init_lock);
+  pthread_mutex_lock (&strobe__init_lock);
   if (!initialized || shut_down)
     {
-      pthread_mutex_unlock (&init_lock);
+      pthread_mutex_unlock (&strobe__init_lock);
       return;
     }
   shut_down = true;
-  pthread_mutex_unlock (&init_lock);
+  pthread_mutex_unlock (&strobe__init_lock);
 
   strobe_cpu_flush_thread ();
   strobe__control_stop ();
@@ -156,9 +245,9 @@ strobe_parse_args (int *argc, char ***argv)
     av[out] = NULL;
   *argc = out;
 
-  pthread_mutex_lock (&init_lock);
+  pthread_mutex_lock (&strobe__init_lock);
   running = initialized && !shut_down;
-  pthread_mutex_unlock (&init_lock);
+  pthread_mutex_unlock (&strobe__init_lock);
   if (running)
     start_output (pending_file, pending_host);
   return true;

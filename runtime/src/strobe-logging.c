@@ -46,7 +46,7 @@ typedef struct Rule
   char         name[];
 } Rule;
 
-static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t strobe__log_lock = PTHREAD_MUTEX_INITIALIZER;
 static StrobeLogCategory *categories;
 static Rule              *rules;
 static uint32_t           next_category_id = 1;
@@ -123,7 +123,7 @@ read_env (void)
 
   if (s == NULL)
     return;
-  pthread_mutex_lock (&log_lock);
+  pthread_mutex_lock (&strobe__log_lock);
   while (*s)
     {
       const char *end = strchr (s, ','), *eq;
@@ -137,14 +137,14 @@ read_env (void)
       if (*s == ',')
         s++;
     }
-  pthread_mutex_unlock (&log_lock);
+  pthread_mutex_unlock (&strobe__log_lock);
 }
 
 void
 strobe_log_category_register (StrobeLogCategory *c)
 {
   pthread_once (&env_once, read_env);
-  pthread_mutex_lock (&log_lock);
+  pthread_mutex_lock (&strobe__log_lock);
   if (c->id == 0)
     {
       c->id = next_category_id++;
@@ -152,7 +152,7 @@ strobe_log_category_register (StrobeLogCategory *c)
       categories = c;
       apply_rules_locked (c);
     }
-  pthread_mutex_unlock (&log_lock);
+  pthread_mutex_unlock (&strobe__log_lock);
 }
 
 bool
@@ -163,9 +163,9 @@ strobe_log_set_verbosity (const char *name, StrobeLogVerbosity verbosity)
   if (name == NULL || (unsigned) verbosity > STROBE_LOG_VERY_VERBOSE)
     return false;
   pthread_once (&env_once, read_env);
-  pthread_mutex_lock (&log_lock);
+  pthread_mutex_lock (&strobe__log_lock);
   found = set_verbosity_locked (name, strlen (name), (uint8_t) verbosity);
-  pthread_mutex_unlock (&log_lock);
+  pthread_mutex_unlock (&strobe__log_lock);
   return found;
 }
 
@@ -337,16 +337,16 @@ register_spec (StrobeLogSpec *spec)
   Plan *plan;
   uint32_t id;
 
-  pthread_mutex_lock (&log_lock);
+  pthread_mutex_lock (&strobe__log_lock);
   if (spec->id)
     {
-      pthread_mutex_unlock (&log_lock);
+      pthread_mutex_unlock (&strobe__log_lock);
       return true;
     }
   plan = plan_compile (spec->format ? spec->format : "");
   if (plan == NULL)
     {
-      pthread_mutex_unlock (&log_lock);
+      pthread_mutex_unlock (&strobe__log_lock);
       return false;
     }
   announce_category_locked (spec->category);
@@ -362,7 +362,7 @@ register_spec (StrobeLogSpec *spec)
     }
   spec->compiled = plan;
   __atomic_store_n (&spec->id, id, __ATOMIC_RELEASE);
-  pthread_mutex_unlock (&log_lock);
+  pthread_mutex_unlock (&strobe__log_lock);
   return true;
 }
 
@@ -565,10 +565,21 @@ strobe__log_message (StrobeLogSpec *spec, const char *format, ...)
         strobe__count_drop ();
         goto out;
       }
+    if (__builtin_expect (strobe__tls.busy != 0, 0))
+      {
+        strobe__emit_nested ();
+        goto out;
+      }
+    strobe__tls.busy = 1;
+    __atomic_signal_fence (__ATOMIC_SEQ_CST);
     p = strobe__tls.cursor;
     if (__builtin_expect ((size_t) (strobe__tls.end - p) < need, 0)
         && (p = strobe__reserve_slow (need)) == NULL)
-      goto out;
+      {
+        __atomic_signal_fence (__ATOMIC_SEQ_CST);
+        strobe__tls.busy = 0;
+        goto out;
+      }
   }
   va_start (ap, format);
   args = p + 2 + 12 + sizeof (StrobeWireAuxHeader);
@@ -583,6 +594,8 @@ strobe__log_message (StrobeLogSpec *spec, const char *format, ...)
   strobe_wire_put_u32 (p + 18, (uint32_t) (end - args));
   strobe_wire_put_u16 (end, STROBE_UID_AUX_END);
   strobe__commit (end + 2);
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  strobe__tls.busy = 0;
 
 out:
   if (spec->verbosity == STROBE_LOG_FATAL)

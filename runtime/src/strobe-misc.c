@@ -48,7 +48,7 @@ STROBE_EVENT (Misc, ProcessInfo, STROBE_EVENT_IMPORTANT,
               STROBE_FIELD (uint32, ProcessId)
               STROBE_FIELD (ansi, Name))
 
-static pthread_mutex_t bookmark_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t strobe__bookmark_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t        next_bookmark_id = 1;
 /* Per frame type: is a frame open (for strobe_frame_mark)? Only advisory. */
 static int             frame_open[STROBE_FRAME_TYPE_COUNT];
@@ -115,7 +115,7 @@ bookmark_spec_id (StrobeBookmarkSpec *spec)
 
   if (id)
     return id;
-  pthread_mutex_lock (&bookmark_lock);
+  pthread_mutex_lock (&strobe__bookmark_lock);
   id = spec->id;
   if (id == 0)
     {
@@ -130,7 +130,7 @@ bookmark_spec_id (StrobeBookmarkSpec *spec)
         }
       __atomic_store_n (&spec->id, id, __ATOMIC_RELEASE);
     }
-  pthread_mutex_unlock (&bookmark_lock);
+  pthread_mutex_unlock (&strobe__bookmark_lock);
   return id;
 }
 

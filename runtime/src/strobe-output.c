@@ -35,7 +35,10 @@ static uint64_t      bytes_sent;
 static uint16_t      control_port;
 static char          out_desc[320];
 static uint8_t       session_id[16];
-static pthread_once_t session_once = PTHREAD_ONCE_INIT;
+static bool          session_made;     /* under the update lock, like every handshake */
+/* The target of the last output started, so a forked child that follows can open its own. */
+static char          last_kind[8];
+static char          last_what[300];
 
 static void
 random_bytes (uint8_t *p, size_t n)
@@ -46,11 +49,6 @@ random_bytes (uint8_t *p, size_t n)
     p[i] = (uint8_t) (strobe_time () >> (i % 8) ^ (uint64_t) getpid () >> (i % 4));
 }
 
-static void
-make_session_id (void)
-{
-  random_bytes (session_id, sizeof session_id);
-}
 
 void
 strobe_set_control_port (uint16_t port)
@@ -185,7 +183,11 @@ write_handshake (StrobeWireBuf *buf)
   size_t len;
 
   memset (&m, 0, sizeof m);
-  pthread_once (&session_once, make_session_id);
+  if (!session_made)
+    {
+      random_bytes (session_id, sizeof session_id);
+      session_made = true;
+    }
   m.control_port = __atomic_load_n (&control_port, __ATOMIC_RELAXED);
   memcpy (m.session_id, session_id, 16);
   random_bytes (m.trace_id, 16);
@@ -307,9 +309,35 @@ strobe__out_start_described (int fd, bool is_socket, const char *kind, const cha
   pthread_mutex_lock (&strobe__update_lock);
   ok = strobe__out_start_locked (fd, is_socket);
   if (ok)
-    snprintf (out_desc, sizeof out_desc, "%s:%s", kind, what);
+    {
+      snprintf (out_desc, sizeof out_desc, "%s:%s", kind, what);
+      snprintf (last_kind, sizeof last_kind, "%s", kind);
+      snprintf (last_what, sizeof last_what, "%s", what);
+    }
   pthread_mutex_unlock (&strobe__update_lock);
   return ok;
+}
+
+/* ---- fork ------------------------------------------------------------------------- */
+
+/* In a forked child, with every runtime lock held: the output's descriptor is the
+ * parent's file or connection. Closing the child's copy touches neither (no End, no
+ * shutdown()); whatever was buffered for it is the parent's to send. */
+void
+strobe__out_forget_child_locked (char *kind, size_t kind_size, char *what, size_t what_size)
+{
+  bool active = out_fd >= 0;
+
+  if (out_fd >= 0)
+    close (out_fd);
+  out_fd = -1;
+  out_buf.len = 0;
+  out_desc[0] = '\0';
+  __atomic_store_n (&out_error, 0, __ATOMIC_RELAXED);
+  __atomic_store_n (&bytes_sent, 0, __ATOMIC_RELAXED);
+  session_made = false;   /* another process: another session */
+  snprintf (kind, kind_size, "%s", active ? last_kind : "");
+  snprintf (what, what_size, "%s", active ? last_what : "");
 }
 
 void

@@ -15,6 +15,41 @@
 /* An event with its aux data must fit in one packet. */
 #define STROBE_MAX_EVENT_SIZE    (STROBE_WIRE_MAX_PAYLOAD - 64u)
 
+/* ---- locks: every mutex of the runtime, in the order they nest (strobe-fork.c takes
+ * them all in this order around a fork) ------------------------------------------------ */
+
+extern pthread_mutex_t strobe__init_lock;        /* strobe-init.c */
+extern pthread_mutex_t strobe__channels_lock;    /* strobe-channel.c */
+extern pthread_mutex_t strobe__log_lock;         /* strobe-logging.c */
+extern pthread_mutex_t strobe__cpu_spec_lock;    /* strobe-cpu.c */
+extern pthread_mutex_t strobe__counters_lock;    /* strobe-counters.c */
+extern pthread_mutex_t strobe__bookmark_lock;    /* strobe-misc.c */
+extern pthread_mutex_t strobe__discovery_lock;   /* strobe-discovery.c */
+extern pthread_mutex_t strobe__update_lock;      /* strobe-update.c */
+extern pthread_mutex_t strobe__threads_lock;     /* strobe-thread.c */
+extern pthread_mutex_t strobe__events_lock;      /* strobe-event.c */
+extern pthread_mutex_t strobe__important_lock;   /* strobe-important.c */
+extern pthread_mutex_t strobe__pool_lock;        /* strobe-pool.c */
+extern pthread_mutex_t strobe__worker_lock;      /* strobe-update.c */
+
+/* ---- fork (strobe-fork.c); the *_after_fork_child functions run in the child with
+ * every lock above held ---------------------------------------------------------------- */
+
+void strobe__fork_init (void);
+void strobe__counters_fork_lock (bool lock);   /* every counter's value lock */
+bool strobe__init_running_locked (bool *follow);
+void strobe__init_after_fork_child_off (void);
+const StrobeInitOptions *strobe__init_options (void);
+void strobe__out_forget_child_locked (char *kind, size_t kind_size, char *what, size_t what_size);
+void strobe__update_after_fork_child (void);
+void strobe__control_after_fork_child (void);
+void strobe__threads_after_fork_child (void);
+void strobe__cpu_after_fork_child (void);
+void strobe__tail_clear_locked (void);
+void strobe__channels_after_fork_child_off (void);
+bool strobe__worker_running (void);
+bool strobe__control_running (void);
+
 /* ---- blocks (strobe-pool.c) ---------------------------------------------------- */
 
 typedef struct StrobeBlock
@@ -57,7 +92,6 @@ typedef struct StrobeThread
   bool                 snap_exited;
 } StrobeThread;
 
-extern pthread_mutex_t strobe__threads_lock;
 extern StrobeThread   *strobe__threads;
 StrobeThread *strobe__thread_current (void);
 void          strobe__thread_set_no_wait (bool no_wait);
@@ -101,7 +135,6 @@ void strobe__emit_stats (void);
 
 /* ---- consumer (strobe-update.c) and output (strobe-output.c) ---------------------- */
 
-extern pthread_mutex_t strobe__update_lock;
 /* One round: snapshot, importants, thread data; under the update lock. Returns bytes moved. */
 size_t strobe__update_locked (void);
 void   strobe__worker_start (void);

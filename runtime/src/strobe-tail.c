@@ -57,6 +57,15 @@ strobe__tail_configure (size_t limit_bytes)
   pthread_mutex_unlock (&strobe__update_lock);
 }
 
+/* A forked child's ring holds its parent's history: none of it is the child's to send. */
+void
+strobe__tail_clear_locked (void)
+{
+  while (oldest)
+    evict_oldest ();
+  tail_evicted = 0;
+}
+
 /* For a connect that asked for less history than the ring holds: the older unsent
  * packets are marked sent, so the next output replays only the newest @bytes. */
 void

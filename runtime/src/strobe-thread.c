@@ -95,6 +95,34 @@ strobe__thread_free (StrobeThread *t)
   free (t);
 }
 
+/* In a forked child, with every runtime lock held. Only the calling thread exists here;
+ * every committed byte is the parent's (it ships them itself), so the child starts from
+ * empty: its own events only, counted from zero. The other threads' states are retired
+ * by the consumer like those of exited threads. */
+void
+strobe__threads_after_fork_child (void)
+{
+  uint64_t now = strobe_time ();
+
+  for (StrobeThread *t = strobe__threads; t; t = t->next)
+    {
+      for (StrobeBlock *b = t->head ? t->head : t->first; b; b = b->next)
+        {
+          b->shipped = b->hdr.committed;
+          b->hdr.events = 0;
+        }
+      t->events_retired = 0;
+      t->dropped = 0;
+      t->snap_valid = false;
+      if (t != current && !t->exited)
+        {
+          t->exit_time = now;
+          t->exited = 1;
+        }
+    }
+  dropped_elsewhere = 0;
+}
+
 void
 strobe__thread_set_no_wait (bool no_wait)
 {
@@ -113,17 +141,27 @@ strobe_thread_set_name (const char *name, const char *group, int32_t sort_hint)
     strobe__emit_thread_info (t->id, name, group, sort_hint);
 }
 
+/* An atomic add even for the thread's own counter: a drop counted from a signal handler
+ * may interrupt one being counted by the thread it runs on. */
 static void
 count_drop (StrobeThread *t)
 {
   if (t)
-    __atomic_store_n (&t->dropped, t->dropped + 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add (&t->dropped, 1, __ATOMIC_RELAXED);
   else
     __atomic_fetch_add (&dropped_elsewhere, 1, __ATOMIC_RELAXED);
 }
 
 void
 strobe__count_drop (void)
+{
+  count_drop (current);
+}
+
+/* An event that interrupted an emit of its own thread (runtime/README.md, "Signal
+ * handlers"): writing it would land on the interrupted one. */
+__attribute__ ((noinline, cold)) void
+strobe__emit_nested (void)
 {
   count_drop (current);
 }
@@ -209,7 +247,9 @@ strobe__emit_slow (StrobeEventDef *type, const void *payload)
 
 /* ---- aux events ---------------------------------------------------------------------
  * While an aux event is built its bytes sit uncommitted after the cursor, and tls.end is
- * parked at the cursor so any other reservation on this thread goes to the slow path. */
+ * parked at the cursor so any other reservation on this thread goes to the slow path.
+ * The thread's busy flag is up from its first reservation to its commit: an event from a
+ * signal handler that interrupts the building is dropped at once. */
 
 static size_t
 header_size (const StrobeEventDef *type)
@@ -252,9 +292,21 @@ aux_room (StrobeAux *a, size_t need)
     return false;
   if (a->start == NULL)
     {
+      if (strobe__tls.busy)
+        {
+          /* Counted once, by aux_finish. */
+          a->failed = true;
+          return false;
+        }
+      strobe__tls.busy = 1;
+      __atomic_signal_fence (__ATOMIC_SEQ_CST);
       total = header_size (a->type) + a->type->payload_size + need + 2;
       if (total > STROBE_MAX_EVENT_SIZE || reserve_any (total) == NULL)
-        goto fail;
+        {
+          __atomic_signal_fence (__ATOMIC_SEQ_CST);
+          strobe__tls.busy = 0;
+          goto fail;
+        }
       a->start = strobe__tls.cursor;
       a->used = header_size (a->type) + a->type->payload_size;
       aux_park (a);
@@ -354,7 +406,11 @@ strobe__aux_finish (StrobeEventDef *type, StrobeAux *a, const void *payload)
   if (a->failed)
     {
       if (a->start)
-        aux_unpark (a);
+        {
+          aux_unpark (a);
+          __atomic_signal_fence (__ATOMIC_SEQ_CST);
+          strobe__tls.busy = 0;
+        }
       strobe__count_drop ();
       return;
     }
@@ -367,4 +423,6 @@ strobe__aux_finish (StrobeEventDef *type, StrobeAux *a, const void *payload)
   a->used += 2;
   aux_unpark (a);
   strobe__commit (p + a->used);
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  strobe__tls.busy = 0;
 }

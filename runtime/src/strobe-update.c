@@ -29,6 +29,8 @@ static uint64_t       bytes_drained;
 static uint64_t       gone_events;     /* of freed threads */
 static uint64_t       gone_dropped;
 
+static void worker_forget (void);
+
 static uint64_t
 now_ns (void)
 {
@@ -259,22 +261,49 @@ strobe_get_stats (StrobeStats *stats)
   pthread_mutex_unlock (&strobe__update_lock);
 }
 
+/* In a forked child (every runtime lock held): the totals start again from zero, and the
+ * parent's worker does not exist here. */
+void
+strobe__update_after_fork_child (void)
+{
+  imp_shipped = 0;
+  bytes_drained = 0;
+  gone_events = 0;
+  gone_dropped = 0;
+  last_stats_ns = 0;
+  worker_forget ();
+}
+
 /* ---- the worker ------------------------------------------------------------------- */
 
 static pthread_t       worker;
 static bool            worker_running;
 static bool            worker_quit;
 static bool            worker_kicked;
-static pthread_mutex_t worker_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t strobe__worker_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t  worker_cond = PTHREAD_COND_INITIALIZER;
+
+static void
+worker_forget (void)
+{
+  worker_running = false;
+  worker_quit = false;
+  worker_kicked = false;
+}
+
+bool
+strobe__worker_running (void)
+{
+  return worker_running;
+}
 
 void
 strobe__worker_kick (void)
 {
-  pthread_mutex_lock (&worker_lock);
+  pthread_mutex_lock (&strobe__worker_lock);
   worker_kicked = true;
   pthread_cond_signal (&worker_cond);
-  pthread_mutex_unlock (&worker_lock);
+  pthread_mutex_unlock (&strobe__worker_lock);
 }
 
 static void *
@@ -291,10 +320,10 @@ worker_main (void *data)
       moved = strobe__update_locked ();
       pthread_mutex_unlock (&strobe__update_lock);
 
-      pthread_mutex_lock (&worker_lock);
+      pthread_mutex_lock (&strobe__worker_lock);
       if (worker_quit)
         {
-          pthread_mutex_unlock (&worker_lock);
+          pthread_mutex_unlock (&strobe__worker_lock);
           break;
         }
       /* Busy: go round again at once. Idle: a short fixed nap, cut short by a kick. */
@@ -305,10 +334,10 @@ worker_main (void *data)
           until.tv_nsec += IDLE_SLEEP_MS * 1000000L;
           if (until.tv_nsec >= 1000000000L)
             until.tv_sec++, until.tv_nsec -= 1000000000L;
-          pthread_cond_timedwait (&worker_cond, &worker_lock, &until);
+          pthread_cond_timedwait (&worker_cond, &strobe__worker_lock, &until);
         }
       worker_kicked = false;
-      pthread_mutex_unlock (&worker_lock);
+      pthread_mutex_unlock (&strobe__worker_lock);
     }
   return NULL;
 }
@@ -333,10 +362,10 @@ strobe__worker_stop (void)
 {
   if (!worker_running)
     return;
-  pthread_mutex_lock (&worker_lock);
+  pthread_mutex_lock (&strobe__worker_lock);
   worker_quit = true;
   pthread_cond_signal (&worker_cond);
-  pthread_mutex_unlock (&worker_lock);
+  pthread_mutex_unlock (&strobe__worker_lock);
   pthread_join (worker, NULL);
   worker_running = false;
 }

@@ -25,6 +25,7 @@
 
 #include "strobe-channel.h"
 #include "strobe-clock.h"
+#include "strobe-log.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,7 +60,7 @@ extern __thread StrobeCpuTls strobe__cpu_tls __attribute__ ((tls_model ("initial
 extern uint8_t strobe__cpu_shift;
 
 uint32_t strobe__cpu_spec_register (StrobeCpuSpec *spec) __attribute__ ((cold));
-void     strobe__cpu_record_slow (uint64_t ts, uint32_t id, bool end) __attribute__ ((cold));
+bool     strobe__cpu_record_slow (uint64_t ts, uint32_t id, bool end) __attribute__ ((cold));
 
 static inline uint8_t *
 strobe__cpu_varint (uint8_t *p, uint64_t v)
@@ -73,18 +74,31 @@ strobe__cpu_varint (uint8_t *p, uint64_t v)
   return p;
 }
 
-/* Appends one record: varint ((delta << 1) | end), then on a begin the varint spec id. */
-static inline void
+/* Appends one record: varint ((delta << 1) | end), then on a begin the varint spec id.
+ * False when the record was dropped (and counted): it interrupted another record or event
+ * of this thread (a signal handler), or there was no memory. */
+static inline bool
 strobe__cpu_record (uint64_t ts, uint32_t id, bool end)
 {
   StrobeCpuTls *c = &strobe__cpu_tls;
-  uint8_t *p = c->cursor;
+  StrobeTls *t = &strobe__tls;
+  uint8_t *p;
   uint64_t u, d;
 
+  if (__builtin_expect (t->busy != 0, 0))
+    {
+      strobe__emit_nested ();
+      return false;
+    }
+  t->busy = 1;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  p = c->cursor;
   if (__builtin_expect (p >= c->limit || ts >= __atomic_load_n (&c->deadline, __ATOMIC_RELAXED), 0))
     {
-      strobe__cpu_record_slow (ts, id, end);
-      return;
+      bool ok = strobe__cpu_record_slow (ts, id, end);
+      __atomic_signal_fence (__ATOMIC_SEQ_CST);
+      t->busy = 0;
+      return ok;
     }
   u = ts >> strobe__cpu_shift;
   /* Never backwards (cores whose TSCs disagree slightly, replayed data out of order). */
@@ -95,6 +109,9 @@ strobe__cpu_record (uint64_t ts, uint32_t id, bool end)
   if (!end)
     p = strobe__cpu_varint (p, id);
   c->cursor = p;
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  t->busy = 0;
+  return true;
 }
 
 /* ---- begin / end ------------------------------------------------------------------- */
@@ -107,8 +124,8 @@ strobe__cpu_spec_id (StrobeCpuSpec *spec)
   return __builtin_expect (id != 0, 1) ? id : strobe__cpu_spec_register (spec);
 }
 
-/* Begins a scope. Returns false when the Cpu channel is off: then do not call the
- * matching end. */
+/* Begins a scope. Returns false when the Cpu channel is off (or the begin was dropped):
+ * then do not call the matching end. */
 static inline bool
 strobe_cpu_begin (StrobeCpuSpec *spec)
 {
@@ -116,8 +133,7 @@ strobe_cpu_begin (StrobeCpuSpec *spec)
 
   if (!STROBE_CHANNEL_ENABLED (StrobeCpuChannel) || (id = strobe__cpu_spec_id (spec)) == 0)
     return false;
-  strobe__cpu_record (strobe_time (), id, false);
-  return true;
+  return strobe__cpu_record (strobe_time (), id, false);
 }
 
 /* The same at timestamp @ts (strobe_time() ticks, non-decreasing per thread): for replaying
@@ -129,8 +145,7 @@ strobe_cpu_begin_at (StrobeCpuSpec *spec, uint64_t ts)
 
   if (!STROBE_CHANNEL_ENABLED (StrobeCpuChannel) || (id = strobe__cpu_spec_id (spec)) == 0)
     return false;
-  strobe__cpu_record (ts, id, false);
-  return true;
+  return strobe__cpu_record (ts, id, false);
 }
 
 /* Ends the innermost scope of this thread. Call it once for each begin that returned true,
@@ -138,13 +153,13 @@ strobe_cpu_begin_at (StrobeCpuSpec *spec, uint64_t ts)
 static inline void
 strobe_cpu_end_at (uint64_t ts)
 {
-  strobe__cpu_record (ts, 0, true);
+  (void) strobe__cpu_record (ts, 0, true);
 }
 
 static inline void
 strobe_cpu_end (void)
 {
-  strobe__cpu_record (strobe_time (), 0, true);
+  (void) strobe__cpu_record (strobe_time (), 0, true);
 }
 
 /* The spec of a dynamic name: interned by content (one spec per distinct name, sent once),
@@ -158,8 +173,7 @@ strobe_cpu_begin_dynamic (const char *name)
 
   if (!STROBE_CHANNEL_ENABLED (StrobeCpuChannel) || (id = strobe_cpu_intern (name)) == 0)
     return false;
-  strobe__cpu_record (strobe_time (), id, false);
-  return true;
+  return strobe__cpu_record (strobe_time (), id, false);
 }
 
 /* Ships the calling thread's batch now. */

@@ -31,6 +31,10 @@ typedef struct
   uint8_t           *cursor;
   uint8_t           *end;
   StrobeBlockHeader *block;
+  /* Non-zero while this thread is inside an emit (or holds a lock an emit needs): an
+   * event that interrupts it — from a signal handler — is dropped and counted instead of
+   * writing over the interrupted one. Only this thread writes it. */
+  unsigned           busy;
 } StrobeTls;
 
 extern __thread StrobeTls strobe__tls __attribute__ ((tls_model ("initial-exec")));
@@ -38,6 +42,7 @@ extern uint32_t strobe__serial;
 
 uint8_t *strobe__reserve_slow (size_t size) __attribute__ ((cold));
 void strobe__emit_slow (StrobeEventDef *type, const void *payload) __attribute__ ((cold));
+void strobe__emit_nested (void) __attribute__ ((cold));
 void strobe__emit_important (StrobeEventDef *type, StrobeAux *aux, const void *payload);
 void strobe__aux_finish (StrobeEventDef *type, StrobeAux *aux, const void *payload);
 void strobe__aux_bytes (StrobeEventDef *type, StrobeAux *aux, unsigned index, const void *data, size_t size);
@@ -79,6 +84,14 @@ strobe__finish (StrobeEventDef *type, StrobeAux *aux, unsigned flags, unsigned a
       strobe__aux_finish (type, aux, payload);
       return;
     }
+  if (__builtin_expect (t->busy != 0, 0))
+    {
+      strobe__emit_nested ();
+      return;
+    }
+  t->busy = 1;
+  /* The handler of a signal runs on this thread: compiler ordering is all it takes. */
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
   uid = __atomic_load_n (&type->uid, __ATOMIC_RELAXED);
   p = t->cursor;
   /* Pointer difference, not cursor + size: both are NULL before the thread's first event.
@@ -86,6 +99,8 @@ strobe__finish (StrobeEventDef *type, StrobeAux *aux, unsigned flags, unsigned a
   if (__builtin_expect ((size_t) (t->end - p) < header + size || uid == 0, 0))
     {
       strobe__emit_slow (type, payload);
+      __atomic_signal_fence (__ATOMIC_SEQ_CST);
+      t->busy = 0;
       return;
     }
   memcpy (p, &uid, 2);
@@ -99,6 +114,8 @@ strobe__finish (StrobeEventDef *type, StrobeAux *aux, unsigned flags, unsigned a
     }
   memcpy (p + header, payload, size);
   strobe__commit (p + header + size);
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  t->busy = 0;
 }
 
 /* ---- log sites ------------------------------------------------------------------ */

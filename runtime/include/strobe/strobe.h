@@ -49,8 +49,15 @@ typedef struct
   uint32_t control_flags;    /* STROBE_CONTROL_* below */
   const char *control_write_dir; /* write-to from remote peers allowed inside this directory;
                                   * NULL: STROBE_CONTROL_WRITE_DIR or refused */
-  uint32_t reserved[2];
+  uint32_t flags;            /* STROBE_INIT_* below */
+  uint32_t reserved[1];
 } StrobeInitOptions;
+
+/* A child of fork() starts a trace of its own (also STROBE_FOLLOW_FORK=1): an output of
+ * the parent's kind (a file gets the child's pid before its extension), its own worker
+ * and control server. Without it the runtime is off in the child. Never does a child
+ * write to its parent's outputs. */
+#define STROBE_INIT_FOLLOW_FORK (1u << 0)
 
 #define STROBE_TAIL_NONE    (-1)
 #define STROBE_CONTROL_NONE (-1)
@@ -60,8 +67,12 @@ typedef struct
 #define STROBE_CONTROL_NO_DISCOVERY (1u << 1)
 
 /* Starts the runtime: the worker and any output named in the environment or by
- * strobe_parse_args(). @options may be NULL. Idempotent: later calls return true and
- * change nothing. */
+ * strobe_parse_args(). @options may be NULL. When the runtime is running already (started
+ * from the STROBE_TRACE* variables before main, by the LD_PRELOAD interposer or by an
+ * output call), the first call with @options still applies them: no_worker stops the
+ * worker, control_* close or move the control server, the limits change. Later calls
+ * return true and change nothing. False with ECHILD in a child of fork() that does not
+ * trace (see STROBE_INIT_FOLLOW_FORK). */
 bool strobe_init (const StrobeInitOptions *options);
 /* Ships everything committed, writes End, closes the output, stops the worker. */
 void strobe_shutdown (void);

@@ -1,0 +1,533 @@
+/* test-process.c — the runtime inside real programs (process-emitter): fork(), signal
+ * handlers, counters from many threads, the program's own options against the
+ * environment's automatic start, and what the runtime says about settings it cannot use.
+ * Every trace is read back by the real decoder and models.
+ *
+ *   /process/fork-file       a child's exit() leaves its parent's trace file whole
+ *   /process/fork-follow     STROBE_FOLLOW_FORK=1: the child writes a trace of its own
+ *   /process/fork-host       over TCP the child's exit does not end the parent's stream
+ *   /process/signals         a 20 kHz SIGALRM handler that emits events and CPU scopes
+ *   /process/counters        8 threads adding to one counter: values in production order
+ *   /process/options-win     strobe_init()'s options apply after the automatic start
+ *   /process/env-report      unusable settings are reported on stderr, not ignored
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "strobe-analysis.h"
+#include "strobe-timeline-model.h"
+#include "strobe-timer-stats.h"
+#include "test-log-analyzer.h"
+
+static const char *emitter_path;
+
+/* ---- running the program ------------------------------------------------------------ */
+
+typedef struct
+{
+  char *out;
+  char *err;
+  int   status;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+/* @env: NULL-terminated NAME, VALUE pairs, set on top of a clean environment (no STROBE_*
+ * from the caller, a private XDG_RUNTIME_DIR: discovery files stay in @dir). */
+static void
+run_emitter (const char *dir, const char *const *args, const char *const *env, Run *r)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = g_listenv ();
+
+  for (guint i = 0; names[i]; i++)
+    if (g_str_has_prefix (names[i], "STROBE_"))
+      envp = g_environ_unsetenv (envp, names[i]);
+  envp = g_environ_setenv (envp, "XDG_RUNTIME_DIR", dir, TRUE);
+  for (guint i = 0; env && env[i]; i += 2)
+    envp = g_environ_setenv (envp, env[i], env[i + 1], TRUE);
+  g_ptr_array_add (argv, (char *) emitter_path);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  memset (r, 0, sizeof *r);
+  g_spawn_sync (NULL, (char **) argv->pdata, envp, G_SPAWN_DEFAULT, NULL, NULL, &r->out, &r->err,
+                &r->status, &error);
+  g_assert_no_error (error);
+  if (*r->err)
+    g_test_message ("process-emitter stderr: %s", r->err);
+}
+
+static guint64
+fact (const Run *r, const char *key)
+{
+  g_auto(GStrv) lines = g_strsplit (r->out, "\n", -1);
+  gsize n = strlen (key);
+
+  for (guint i = 0; lines[i]; i++)
+    if (strncmp (lines[i], key, n) == 0 && lines[i][n] == ' ')
+      return g_ascii_strtoull (lines[i] + n + 1, NULL, 10);
+  g_error ("process-emitter said no “%s”: %s", key, r->out);
+  return 0;
+}
+
+static char *
+make_dir (void)
+{
+  g_autoptr(GError) error = NULL;
+  char *dir = g_dir_make_tmp ("strobe-process-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return dir;
+}
+
+static void
+remove_dir (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_dir (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+/* ---- reading traces back -------------------------------------------------------------- */
+
+enum { R_SEQ = 1, R_TICK, R_COUNTER_SPEC, R_COUNTER_SET };
+
+typedef struct
+{
+  GArray  *seqs[4];        /* guint64 Seq of Proc.Seq, by phase */
+  GArray  *ticks;          /* guint64 Seq of Proc.Tick */
+  GArray  *counter;        /* gint64 values of the counter "Proc/shared", in order */
+  guint32  counter_id;
+  GError  *error;
+  gboolean ended;
+  StrobeTimelineModel *timeline;
+} Trace;
+
+static guint64
+field_uint (const StrobeEvent *ev, const char *name)
+{
+  StrobeFieldAccessor acc = STROBE_FIELD_ACCESSOR_INIT (name);
+
+  return strobe_event_get_uint (ev, &acc);
+}
+
+static void
+on_event (guint route, const StrobeEvent *ev, gpointer data)
+{
+  Trace *t = data;
+  guint64 seq;
+
+  switch (route)
+    {
+    case R_SEQ:
+      {
+        guint64 phase = field_uint (ev, "Phase");
+
+        g_assert_cmpuint (phase, <, 4);
+        seq = field_uint (ev, "Seq");
+        g_array_append_val (t->seqs[phase], seq);
+      }
+      break;
+    case R_TICK:
+      seq = field_uint (ev, "Seq");
+      if (seq != G_MAXUINT64)
+        g_array_append_val (t->ticks, seq);
+      break;
+    case R_COUNTER_SPEC:
+      {
+        StrobeFieldAccessor acc = STROBE_FIELD_ACCESSOR_INIT ("Name");
+        g_autofree char *name = strobe_event_get_string (ev, &acc);
+
+        if (g_strcmp0 (name, "Proc/shared") == 0)
+          t->counter_id = (guint32) field_uint (ev, "Id");
+      }
+      break;
+    case R_COUNTER_SET:
+      if (field_uint (ev, "Id") == t->counter_id)
+        {
+          StrobeFieldAccessor acc = STROBE_FIELD_ACCESSOR_INIT ("Value");
+          gint64 v = strobe_event_get_int (ev, &acc);
+          g_array_append_val (t->counter, v);
+        }
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
+trace_load (const char *path, Trace *t)
+{
+  g_autoptr(StrobeDecoder) dec = strobe_decoder_new ();
+  g_autoptr(TestFuncAnalyzer) a = test_func_analyzer_new (R_SEQ, "Proc", "Seq", on_event, t);
+
+  memset (t, 0, sizeof *t);
+  for (guint i = 0; i < 4; i++)
+    t->seqs[i] = g_array_new (FALSE, FALSE, sizeof (guint64));
+  t->ticks = g_array_new (FALSE, FALSE, sizeof (guint64));
+  t->counter = g_array_new (FALSE, FALSE, sizeof (gint64));
+  test_func_analyzer_add (a, R_TICK, "Proc", "Tick");
+  test_func_analyzer_add (a, R_COUNTER_SPEC, "Counters", "Spec");
+  test_func_analyzer_add (a, R_COUNTER_SET, "Counters", "SetInt");
+  t->timeline = strobe_timeline_model_new ();
+  strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (a));
+  strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (t->timeline));
+  strobe_decoder_read_file (dec, path, NULL, &t->error);
+  t->ended = strobe_decoder_get_ended_cleanly (dec);
+}
+
+static void
+trace_clear (Trace *t)
+{
+  for (guint i = 0; i < 4; i++)
+    g_array_unref (t->seqs[i]);
+  g_array_unref (t->ticks);
+  g_array_unref (t->counter);
+  g_clear_error (&t->error);
+  g_clear_object (&t->timeline);
+}
+
+/* Seq 0, 1, …, n-1 exactly once each, in order (one thread per phase). */
+static void
+assert_run (GArray *seqs, guint64 n)
+{
+  g_assert_cmpuint (seqs->len, ==, n);
+  for (guint i = 0; i < seqs->len; i++)
+    g_assert_cmpuint (g_array_index (seqs, guint64, i), ==, i);
+}
+
+static void
+assert_prefix_run (GArray *seqs)
+{
+  for (guint i = 0; i < seqs->len; i++)
+    g_assert_cmpuint (g_array_index (seqs, guint64, i), ==, i);
+}
+
+/* ---- fork ----------------------------------------------------------------------------- */
+
+#define FORK_N 3000
+
+static void
+test_fork_file (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = g_build_filename (dir, "fork.strobe", NULL);
+  const char *args[] = { "fork", G_STRINGIFY (FORK_N), NULL };
+  const char *env[] = { "STROBE_TRACE", "Proc", "STROBE_TRACEFILE", path, NULL };
+  g_autofree char *child_path = NULL;
+  Run r;
+  Trace t;
+
+  run_emitter (dir, args, env, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpuint (fact (&r, "status"), ==, 0);
+  trace_load (path, &t);
+  g_assert_no_error (t.error);
+  g_assert_true (t.ended);
+  assert_run (t.seqs[0], FORK_N);            /* before the fork: once, not twice */
+  g_assert_cmpuint (t.seqs[1]->len, ==, 0);  /* the child's events are not the parent's */
+  assert_run (t.seqs[2], FORK_N);            /* after the child's exit: all there */
+  g_assert_cmpuint (t.seqs[3]->len, >, 0);
+  assert_prefix_run (t.seqs[3]);
+  /* No trace of its own without the opt-in. */
+  child_path = g_strdup_printf ("%s/fork.%" G_GUINT64_FORMAT ".strobe", dir, fact (&r, "child"));
+  g_assert_false (g_file_test (child_path, G_FILE_TEST_EXISTS));
+  trace_clear (&t);
+  run_clear (&r);
+  remove_dir (dir);
+}
+
+static void
+test_fork_follow (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = g_build_filename (dir, "fork.strobe", NULL);
+  const char *args[] = { "fork", G_STRINGIFY (FORK_N), NULL };
+  const char *env[] = { "STROBE_TRACE", "Proc", "STROBE_TRACEFILE", path, "STROBE_FOLLOW_FORK", "1",
+                        NULL };
+  g_autofree char *child_path = NULL;
+  Run r;
+  Trace t;
+
+  run_emitter (dir, args, env, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  trace_load (path, &t);
+  g_assert_no_error (t.error);
+  g_assert_true (t.ended);
+  assert_run (t.seqs[0], FORK_N);
+  g_assert_cmpuint (t.seqs[1]->len, ==, 0);
+  assert_run (t.seqs[2], FORK_N);
+  trace_clear (&t);
+
+  /* The child's own trace: its events only, nothing from before the fork, nothing of
+   * the thread that did not follow it into the child. */
+  child_path = g_strdup_printf ("%s/fork.%" G_GUINT64_FORMAT ".strobe", dir, fact (&r, "child"));
+  trace_load (child_path, &t);
+  g_assert_no_error (t.error);
+  g_assert_true (t.ended);
+  g_assert_cmpuint (t.seqs[0]->len, ==, 0);
+  assert_run (t.seqs[1], FORK_N);
+  g_assert_cmpuint (t.seqs[2]->len, ==, 0);
+  g_assert_cmpuint (t.seqs[3]->len, ==, 0);
+  trace_clear (&t);
+  run_clear (&r);
+  remove_dir (dir);
+}
+
+typedef struct
+{
+  int         listener;
+  GByteArray *bytes;
+} Sink;
+
+/* Accepts one connection and keeps everything it sends until EOF. */
+static gpointer
+sink_thread (gpointer data)
+{
+  Sink *s = data;
+  int fd = accept (s->listener, NULL, NULL);
+  guint8 buf[65536];
+  ssize_t n;
+
+  g_assert_cmpint (fd, >=, 0);
+  while ((n = read (fd, buf, sizeof buf)) > 0)
+    g_byte_array_append (s->bytes, buf, (guint) n);
+  close (fd);
+  return NULL;
+}
+
+static void
+test_fork_host (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = g_build_filename (dir, "received.strobe", NULL);
+  g_autofree char *host = NULL;
+  struct sockaddr_in sa = { 0 };
+  socklen_t len = sizeof sa;
+  const char *args[] = { "fork", G_STRINGIFY (FORK_N), NULL };
+  Sink sink = { socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), g_byte_array_new () };
+  g_autoptr(GError) error = NULL;
+  GThread *thread;
+  Run r;
+  Trace t;
+
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  g_assert_cmpint (bind (sink.listener, (struct sockaddr *) &sa, sizeof sa), ==, 0);
+  g_assert_cmpint (listen (sink.listener, 4), ==, 0);
+  g_assert_cmpint (getsockname (sink.listener, (struct sockaddr *) &sa, &len), ==, 0);
+  host = g_strdup_printf ("127.0.0.1:%u", ntohs (sa.sin_port));
+  thread = g_thread_new ("sink", sink_thread, &sink);
+  {
+    const char *env[] = { "STROBE_TRACE", "Proc", "STROBE_TRACEHOST", host, NULL };
+    run_emitter (dir, args, env, &r);
+  }
+  g_thread_join (thread);
+  close (sink.listener);
+  g_assert_cmpint (r.status, ==, 0);
+  g_file_set_contents (path, (const char *) sink.bytes->data, sink.bytes->len, &error);
+  g_assert_no_error (error);
+
+  /* One stream, ended once, at its end: the child's exit sent no End into it. */
+  trace_load (path, &t);
+  g_assert_no_error (t.error);
+  g_assert_true (t.ended);
+  assert_run (t.seqs[0], FORK_N);
+  g_assert_cmpuint (t.seqs[1]->len, ==, 0);
+  assert_run (t.seqs[2], FORK_N);
+  trace_clear (&t);
+  g_byte_array_unref (sink.bytes);
+  run_clear (&r);
+  remove_dir (dir);
+}
+
+/* ---- signal handlers ---------------------------------------------------------------- */
+
+static guint64
+scope_count (StrobeTimelineModel *m, const char *name)
+{
+  g_autoptr(GArray) stats = strobe_timer_stats_compute (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+  guint64 count = 0;
+
+  for (guint i = 0; i < stats->len; i++)
+    {
+      StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
+      if (g_str_equal (s->name, name))
+        count = s->count;
+    }
+  return count;
+}
+
+static void
+test_signals (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = g_build_filename (dir, "signals.strobe", NULL);
+  const char *args[] = { "signals", "600000", "20000", NULL };
+  const char *env[] = { "STROBE_TRACE", "Proc,Cpu", "STROBE_TRACEFILE", path,
+                        "STROBE_CONTROL_PORT", "0", NULL };
+  StrobeTimelineStats stats;
+  guint64 ticks, handler_scopes;
+  Run r;
+  Trace t;
+
+  run_emitter (dir, args, env, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  ticks = fact (&r, "ticks");
+  g_test_message ("%" G_GUINT64_FORMAT " handler runs, %" G_GUINT64_FORMAT " events dropped",
+                  ticks, fact (&r, "dropped"));
+  g_assert_cmpuint (ticks, >, 50);   /* the handler did interrupt the loop */
+
+  trace_load (path, &t);
+  g_assert_no_error (t.error);
+  g_assert_true (t.ended);
+  /* The interrupted thread lost nothing: every event and every scope of the loop. */
+  assert_run (t.seqs[0], 600000);
+  g_assert_cmpuint (scope_count (t.timeline, "main"), ==, 600000 + 1);
+  strobe_timeline_model_get_stats (t.timeline, &stats);
+  g_assert_cmpuint (stats.unmatched_ends, ==, 0);
+  /* The handler's events are whole: in order, each at most once; the ones that
+   * interrupted an emit were dropped and counted. */
+  g_assert_cmpuint (t.ticks->len, <=, ticks);
+  g_assert_cmpuint (t.ticks->len, >, 0);
+  for (guint i = 1; i < t.ticks->len; i++)
+    g_assert_cmpuint (g_array_index (t.ticks, guint64, i), >, g_array_index (t.ticks, guint64, i - 1));
+  handler_scopes = scope_count (t.timeline, "handler");
+  g_assert_cmpuint (handler_scopes, <=, ticks + 1);
+  g_assert_cmpuint (ticks - t.ticks->len, <=, fact (&r, "dropped"));
+  trace_clear (&t);
+  run_clear (&r);
+  remove_dir (dir);
+}
+
+/* ---- counters -------------------------------------------------------------------------- */
+
+static void
+test_counters (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = g_build_filename (dir, "counters.strobe", NULL);
+  const char *args[] = { "counters", "8", "10000", NULL };
+  const char *env[] = { "STROBE_TRACE", "Counters", "STROBE_TRACEFILE", path,
+                        "STROBE_CONTROL_PORT", "0", NULL };
+  Run r;
+  Trace t;
+
+  run_emitter (dir, args, env, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpuint (fact (&r, "final"), ==, 80000);
+  trace_load (path, &t);
+  g_assert_no_error (t.error);
+  g_assert_cmpuint (t.counter_id, !=, 0);
+  /* In the trace's (serial) order, each value one more than the one before. */
+  g_assert_cmpuint (t.counter->len, ==, 80000);
+  for (guint i = 0; i < t.counter->len; i++)
+    g_assert_cmpint (g_array_index (t.counter, gint64, i), ==, (gint64) i + 1);
+  trace_clear (&t);
+  run_clear (&r);
+  remove_dir (dir);
+}
+
+/* ---- the program's own options ------------------------------------------------------- */
+
+static void
+test_options_win (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = g_build_filename (dir, "options.strobe", NULL);
+  g_autofree char *disc = g_build_filename (dir, "strobe", NULL);
+  const char *args[] = { "options", NULL };
+  const char *env[] = { "STROBE_TRACE", "Proc", "STROBE_TRACEFILE", path, NULL };
+  g_autoptr(GDir) d = NULL;
+  Run r;
+
+  run_emitter (dir, args, env, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  /* control_port = STROBE_CONTROL_NONE: the server the automatic start opened is closed. */
+  g_assert_cmpuint (fact (&r, "port"), ==, 0);
+  /* no_worker: nothing ships until the program calls strobe_update(). */
+  g_assert_cmpuint (fact (&r, "shipped_while_idle"), ==, 0);
+  g_assert_cmpuint (fact (&r, "shipped_by_update"), >, 0);
+  d = g_dir_open (disc, 0, NULL);
+  g_assert_true (d == NULL || g_dir_read_name (d) == NULL);
+  run_clear (&r);
+  remove_dir (dir);
+}
+
+/* ---- settings the runtime cannot use ------------------------------------------------- */
+
+static void
+assert_said (const Run *r, const char *text)
+{
+  if (strstr (r->err, text) == NULL)
+    g_error ("stderr does not say “%s”: %s", text, r->err);
+}
+
+static void
+test_env_report (void)
+{
+  g_autofree char *dir = make_dir ();
+  const char *args[] = { "env", NULL };
+  const char *env[] = { "STROBE_TRACE", "Proc", "STROBE_TRACEFILE", "", "STROBE_TRACEHOST", "",
+                        "STROBE_BUFFER_MB", "abc", "STROBE_TAIL_MB", "-3", "STROBE_CONTROL_PORT", "0",
+                        NULL };
+  const char *quiet[] = { "STROBE_TRACE", "Proc", "STROBE_CONTROL_PORT", "0", "STROBE_BUFFER_MB", "8",
+                          NULL };
+  Run r;
+
+  run_emitter (dir, args, env, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_said (&r, "STROBE_BUFFER_MB=abc");
+  assert_said (&r, "STROBE_TAIL_MB=-3");
+  assert_said (&r, "STROBE_TRACEFILE is set but empty");
+  assert_said (&r, "STROBE_TRACEHOST is set but empty");
+  run_clear (&r);
+
+  /* Settings that are fine say nothing. */
+  run_emitter (dir, args, quiet, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpstr (r.err, ==, "");
+  run_clear (&r);
+  remove_dir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  emitter_path = g_getenv ("PROCESS_EMITTER");
+  g_assert_nonnull (emitter_path);
+  g_test_add_func ("/process/fork-file", test_fork_file);
+  g_test_add_func ("/process/fork-follow", test_fork_follow);
+  g_test_add_func ("/process/fork-host", test_fork_host);
+  g_test_add_func ("/process/signals", test_signals);
+  g_test_add_func ("/process/counters", test_counters);
+  g_test_add_func ("/process/options-win", test_options_win);
+  g_test_add_func ("/process/env-report", test_env_report);
+  return g_test_run ();
+}
