@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "strobe-cli.h"
+#include "strobe-control-address.h"
 #include "strobe-control-client.h"
 #include "strobe-discovery.h"
 
@@ -77,8 +78,8 @@ strobe_cli_control (int argc, char **argv)
       "\n"
       "TARGET: a pid, a program name (see “strobe-cli ps”) or HOST:PORT.\n"
       "Commands:\n"
-      "  send-to HOST[:PORT]            trace to a recorder (port 1980 by default)\n"
-      "  write-to PATH                  trace to a file\n"
+      "  send-to HOST[:PORT] [tail=N]   trace to a recorder (port 1980 by default)\n"
+      "  write-to PATH [tail=N]         trace to a file\n"
       "  channels                       list the channels\n"
       "  channels LIST on|off           switch channels (comma-separated, or all)\n"
       "  stop                           stop tracing\n"
@@ -97,8 +98,10 @@ strobe_cli_control (int argc, char **argv)
   target = argv[1];
   verb = argv[2];
 
-  if ((g_str_equal (verb, "send-to") || g_str_equal (verb, "write-to")) && argc != 4)
-    return usage (context, _("send-to and write-to take one argument"));
+  if ((g_str_equal (verb, "send-to") || g_str_equal (verb, "write-to"))
+      && (argc < 4 || argc > 5 || (argc == 5 && !g_str_has_prefix (argv[4], "tail="))
+          || g_str_has_prefix (argv[3], "tail=")))
+    return usage (context, _("send-to and write-to take a target, then optionally tail=BYTES"));
   if (g_str_equal (verb, "channels") && argc != 3 && argc != 5)
     return usage (context, _("channels takes no argument, or LIST on|off"));
   if ((g_str_equal (verb, "stop") || g_str_equal (verb, "status")) && argc != 3)
@@ -110,6 +113,16 @@ strobe_cli_control (int argc, char **argv)
       && !g_str_equal (verb, "stop") && !g_str_equal (verb, "status") && !g_str_equal (verb, "snapshot"))
     return usage (context, _("unknown command"));
 
+  if (g_str_equal (verb, "send-to") || (g_str_equal (verb, "snapshot") && g_str_equal (argv[3], "send-to")))
+    {
+      g_autofree char *recorder = NULL;
+      guint16 recorder_port;
+
+      if (!strobe_control_parse_address (g_str_equal (verb, "snapshot") ? argv[4] : argv[3], 1980,
+                                         &recorder, &recorder_port, &error))
+        return usage (context, error->message);
+    }
+
   discovery = strobe_discovery_new (dir);
   if (!strobe_discovery_resolve (discovery, target, &host, &port, &error))
     {
@@ -120,16 +133,18 @@ strobe_cli_control (int argc, char **argv)
 
   if (g_str_equal (verb, "write-to") || (g_str_equal (verb, "snapshot") && g_str_equal (argv[3], "write-to")))
     {
-      const char *path = argv[argc - 1];
+      gboolean snapshot = g_str_equal (verb, "snapshot");
+      const char *path = snapshot ? argv[4] : argv[3];
+      const char *tail = !snapshot && argc == 5 ? argv[4] : NULL;
       g_autofree char *abs = local && !g_path_is_absolute (path)
                              ? g_canonicalize_filename (path, NULL) : g_strdup (path);
-      line = g_str_equal (verb, "snapshot") ? g_strconcat ("snapshot write-to ", abs, NULL)
-                                            : g_strconcat ("write-to ", abs, NULL);
+      line = g_strconcat (snapshot ? "snapshot write-to " : "write-to ", abs, tail ? " " : "", tail, NULL);
     }
   else
     line = g_strjoinv (" ", argv + 2);
 
   client = strobe_control_client_new (host, port);
+  strobe_control_client_set_discovery_directory (client, dir);
   strobe_control_client_set_timeout (client, (guint) MAX (timeout, 1));
   reply = strobe_control_client_send (client, line, NULL, &error);
   if (reply == NULL)

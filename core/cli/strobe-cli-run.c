@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "strobe-cli.h"
+#include "strobe-control-address.h"
 
 #ifndef STROBE_PRELOAD_BUILD_PATH
 #define STROBE_PRELOAD_BUILD_PATH ""
@@ -83,6 +84,17 @@ strobe_cli_run (int argc, char **argv)
     {
       g_printerr ("%s\n", _("strobe-cli: give --tracefile or --tracehost, not both"));
       return STROBE_CLI_USAGE_ERROR;
+    }
+  if (tracehost)
+    {
+      g_autofree char *host = NULL;
+      guint16 port;
+
+      if (!strobe_control_parse_address (tracehost, 1980, &host, &port, &error))
+        {
+          g_printerr ("strobe-cli: --tracehost: %s\n", error->message);
+          return STROBE_CLI_USAGE_ERROR;
+        }
     }
 
   preload = find_preload ();

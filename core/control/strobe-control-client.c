@@ -1,11 +1,20 @@
 /* strobe-control-client.c — the control client: blocking calls over a GSocketConnection,
  * async ones queued to a single worker thread so they run in order.
  *
+ * Each connection starts with `auth SECRET` (runtime/CONTROL.md, "Security"). The secret
+ * is the one set on the client, else STROBE_CONTROL_SECRET, else — for a program on this
+ * machine only, so no secret of ours ever goes to another host — the one in the
+ * discovery file of the program listening on that port. Replies are read with a limit: a
+ * fake server cannot make us buffer a line without end.
+ *
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-control-client.h"
 
 #include <string.h>
+
+#include "strobe-control-address.h"
+#include "strobe-discovery.h"
 
 G_DEFINE_QUARK (strobe-control-error-quark, strobe_control_error)
 
@@ -15,8 +24,10 @@ struct _StrobeControlClient
   char               *host;
   guint16             port;
   guint               timeout;
+  char               *secret;
+  char               *discovery_dir;
   GSocketConnection  *connection;
-  GDataInputStream   *input;
+  GBufferedInputStream *input;
   GThreadPool        *pool;       /* async commands, one at a time, in order */
 };
 
@@ -31,6 +42,8 @@ strobe_control_client_finalize (GObject *object)
     g_thread_pool_free (self->pool, FALSE, TRUE);
   strobe_control_client_close (self);
   g_free (self->host);
+  g_free (self->secret);
+  g_free (self->discovery_dir);
   G_OBJECT_CLASS (strobe_control_client_parent_class)->finalize (object);
 }
 
@@ -81,10 +94,96 @@ strobe_control_client_set_timeout (StrobeControlClient *self, guint seconds)
     g_socket_set_timeout (g_socket_connection_get_socket (self->connection), seconds);
 }
 
+void
+strobe_control_client_set_secret (StrobeControlClient *self, const char *secret)
+{
+  g_return_if_fail (STROBE_IS_CONTROL_CLIENT (self));
+  g_free (self->secret);
+  self->secret = g_strdup (secret);
+  /* The secret is sent once per connection: the next command connects again with it. */
+  strobe_control_client_close (self);
+}
+
+void
+strobe_control_client_set_discovery_directory (StrobeControlClient *self, const char *directory)
+{
+  g_return_if_fail (STROBE_IS_CONTROL_CLIENT (self));
+  g_free (self->discovery_dir);
+  self->discovery_dir = g_strdup (directory);
+}
+
+static gboolean
+host_is_local (const char *host)
+{
+  g_autoptr (GInetAddress) address = g_inet_address_new_from_string (host);
+
+  if (address)
+    return g_inet_address_get_is_loopback (address);
+  return g_ascii_strcasecmp (host, "localhost") == 0;
+}
+
+static char *
+find_secret (StrobeControlClient *self)
+{
+  const char *env = g_getenv ("STROBE_CONTROL_SECRET");
+  g_autoptr (StrobeDiscovery) programs = NULL;
+
+  if (self->secret)
+    return g_strdup (self->secret);
+  if (env && *env)
+    return g_strdup (env);
+  if (!host_is_local (self->host))
+    return NULL;
+  programs = strobe_discovery_new (self->discovery_dir);
+  return strobe_discovery_lookup_secret (programs, self->port);
+}
+
+/* One line of at most STROBE_CONTROL_MAX_REPLY bytes (its LF, and a CR before it, cut). */
+static char *
+read_reply_line (StrobeControlClient *self, GCancellable *cancellable, GError **error)
+{
+  for (;;)
+    {
+      gsize available;
+      const char *data = g_buffered_input_stream_peek_buffer (self->input, &available);
+      const char *nl = memchr (data, '\n', available);
+      gssize n;
+
+      if (nl || available > STROBE_CONTROL_MAX_REPLY)
+        {
+          gsize len = nl ? (gsize) (nl - data) : available;
+          char *line;
+
+          if (len > STROBE_CONTROL_MAX_REPLY)
+            {
+              g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_PROTOCOL,
+                           "The program's reply is longer than %u bytes", STROBE_CONTROL_MAX_REPLY);
+              return NULL;
+            }
+          line = g_strndup (data, len);
+          if (len && line[len - 1] == '\r')
+            line[len - 1] = '\0';
+          g_input_stream_skip (G_INPUT_STREAM (self->input), len + 1, NULL, NULL);
+          return line;
+        }
+      if (g_buffered_input_stream_get_buffer_size (self->input) < available + 4096)
+        g_buffered_input_stream_set_buffer_size (self->input, MIN (available * 2 + 4096,
+                                                                   STROBE_CONTROL_MAX_REPLY + 2));
+      n = g_buffered_input_stream_fill (self->input, -1, cancellable, error);
+      if (n < 0)
+        return NULL;
+      if (n == 0)
+        return NULL;   /* closed: the caller says so */
+    }
+}
+
 gboolean
 strobe_control_client_connect (StrobeControlClient *self, GCancellable *cancellable, GError **error)
 {
   g_autoptr (GSocketClient) client = NULL;
+  g_autofree char *secret = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *reply = NULL;
 
   g_return_val_if_fail (STROBE_IS_CONTROL_CLIENT (self), FALSE);
   if (self->connection)
@@ -95,8 +194,37 @@ strobe_control_client_connect (StrobeControlClient *self, GCancellable *cancella
   if (self->connection == NULL)
     return FALSE;
   g_socket_set_timeout (g_socket_connection_get_socket (self->connection), self->timeout);
-  self->input = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (self->connection)));
-  g_data_input_stream_set_newline_type (self->input, G_DATA_STREAM_NEWLINE_TYPE_ANY);
+  self->input = G_BUFFERED_INPUT_STREAM (
+    g_buffered_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (self->connection))));
+  g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (self->input), FALSE);
+
+  secret = find_secret (self);
+  if (secret == NULL)
+    return TRUE;   /* the program will say what it wants */
+  if (strpbrk (secret, " \t\r\n"))
+    {
+      g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_INVALID,
+                   "A control secret has no blanks");
+      strobe_control_client_close (self);
+      return FALSE;
+    }
+  line = g_strconcat ("auth ", secret, "\n", NULL);
+  if (!g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (self->connection)),
+                                  line, strlen (line), NULL, cancellable, error))
+    {
+      strobe_control_client_close (self);
+      return FALSE;
+    }
+  reply = read_reply_line (self, cancellable, error);
+  if (reply == NULL || !g_str_has_prefix (reply, "ok"))
+    {
+      if (error && *error == NULL)
+        g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_REFUSED,
+                     "The program refused the control secret%s%s",
+                     reply ? ": " : "", reply ? reply : "");
+      strobe_control_client_close (self);
+      return FALSE;
+    }
   return TRUE;
 }
 
@@ -117,7 +245,6 @@ strobe_control_client_send (StrobeControlClient *self, const char *command,
   g_autofree char *line = NULL;
   g_autofree char *reply = NULL;
   GOutputStream *out;
-  gsize len;
 
   g_return_val_if_fail (STROBE_IS_CONTROL_CLIENT (self), NULL);
   g_return_val_if_fail (command != NULL, NULL);
@@ -136,7 +263,7 @@ strobe_control_client_send (StrobeControlClient *self, const char *command,
       strobe_control_client_close (self);
       return NULL;
     }
-  reply = g_data_input_stream_read_line (self->input, &len, cancellable, error);
+  reply = read_reply_line (self, cancellable, error);
   if (reply == NULL)
     {
       if (error && *error == NULL)
@@ -217,6 +344,15 @@ send_simple (StrobeControlClient *self, const char *command, GError **error)
 }
 
 static gboolean
+check_address (const char *host_port, GError **error)
+{
+  g_autofree char *host = NULL;
+  guint16 port;
+
+  return host_port != NULL && strobe_control_parse_address (host_port, 1980, &host, &port, error);
+}
+
+static gboolean
 check_word (const char *what, const char *value, GError **error)
 {
   if (value == NULL || *value == '\0' || strpbrk (value, " \t\r\n"))
@@ -249,7 +385,7 @@ strobe_control_client_send_to_tail (StrobeControlClient *self, const char *host_
 {
   g_autofree char *cmd = NULL;
 
-  if (!check_word ("host", host_port, error))
+  if (!check_address (host_port, error))
     return FALSE;
   cmd = strobe_control_format_send_to (host_port, tail_bytes);
   return send_simple (self, cmd, error);
@@ -293,7 +429,7 @@ strobe_control_client_snapshot_send_to (StrobeControlClient *self, const char *h
 {
   g_autofree char *cmd = NULL;
 
-  if (!check_word ("host", host_port, error))
+  if (!check_address (host_port, error))
     return FALSE;
   cmd = g_strconcat ("snapshot send-to ", host_port, NULL);
   return send_simple (self, cmd, error);

@@ -15,6 +15,8 @@
 G_BEGIN_DECLS
 
 #define STROBE_CONTROL_DEFAULT_PORT 1985
+/* Longest reply line read from a program (a program's own replies are under 2 KiB). */
+#define STROBE_CONTROL_MAX_REPLY    (64u * 1024u)
 
 #define STROBE_CONTROL_ERROR (strobe_control_error_quark ())
 
@@ -39,6 +41,13 @@ guint16              strobe_control_client_get_port       (StrobeControlClient  
 /* Seconds to wait for a connection or a reply (default 10). */
 void                 strobe_control_client_set_timeout    (StrobeControlClient  *self,
                                                           guint                 seconds);
+/* The secret sent with `auth` on each connection (closes the current one). Default: STROBE_CONTROL_SECRET, else
+ * (for a program on this machine) control_secret from the discovery file of the program
+ * on that port, in @directory (set_discovery_directory; NULL: the default one). */
+void                 strobe_control_client_set_secret     (StrobeControlClient  *self,
+                                                          const char           *secret);
+void                 strobe_control_client_set_discovery_directory (StrobeControlClient *self,
+                                                                   const char          *directory);
 
 /* Connects if not connected yet (send() does it too). */
 gboolean             strobe_control_client_connect        (StrobeControlClient  *self,

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "strobe-control-address.h"
 #include "strobe-control-client.h"
 
 #define RECHECK_SECONDS 2
@@ -24,6 +25,7 @@ struct _StrobeProcessInfo
   char    *program;
   char    *address;
   char    *output;
+  char    *secret;
   guint    pid;
   guint16  port;
   gboolean tracing;
@@ -41,6 +43,7 @@ strobe_process_info_finalize (GObject *object)
   g_free (self->program);
   g_free (self->address);
   g_free (self->output);
+  g_free (self->secret);
   G_OBJECT_CLASS (strobe_process_info_parent_class)->finalize (object);
 }
 
@@ -62,6 +65,7 @@ const char *strobe_process_info_get_control_address (StrobeProcessInfo *self) { 
 gboolean strobe_process_info_get_tracing (StrobeProcessInfo *self) { return self->tracing; }
 const char *strobe_process_info_get_output (StrobeProcessInfo *self) { return self->output; }
 gint64 strobe_process_info_get_start_time (StrobeProcessInfo *self) { return self->start_time; }
+const char *strobe_process_info_get_control_secret (StrobeProcessInfo *self) { return self->secret; }
 
 static gboolean
 parse_uint (const char *s, guint64 max, guint64 *out)
@@ -124,6 +128,11 @@ strobe_process_info_parse (const char *text, gsize len)
         info->start_time = (gint64) v;
       else if (g_str_equal (key, "proc_start_ticks") && parse_uint (value, G_MAXUINT64, &v))
         info->start_ticks = v;
+      else if (g_str_equal (key, "control_secret") && *value)
+        {
+          g_free (info->secret);
+          info->secret = g_strdup (value);
+        }
     }
   if (!magic || !have_pid || !have_port)
     return NULL;
@@ -417,22 +426,17 @@ strobe_discovery_watch (StrobeDiscovery *self, GError **error)
   return TRUE;
 }
 
-static gboolean
-parse_host_port (const char *target, char **host, guint16 *port)
+char *
+strobe_discovery_lookup_secret (StrobeDiscovery *self, guint16 port)
 {
-  const char *colon = strrchr (target, ':');
-  guint64 v;
-
-  if (colon == NULL || colon == target || !parse_uint (colon + 1, 65535, &v) || v == 0)
-    return FALSE;
-  if (target[0] == '[' && colon[-1] == ']')
-    *host = g_strndup (target + 1, (gsize) (colon - target - 2));
-  else if (memchr (target, ':', (gsize) (colon - target)) == NULL)
-    *host = g_strndup (target, (gsize) (colon - target));
-  else
-    return FALSE;   /* a bare IPv6 address needs brackets */
-  *port = (guint16) v;
-  return TRUE;
+  g_return_val_if_fail (STROBE_IS_DISCOVERY (self), NULL);
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      StrobeProcessInfo *info = g_ptr_array_index (self->items, i);
+      if (info->port == port && info->secret)
+        return g_strdup (info->secret);
+    }
+  return NULL;
 }
 
 gboolean
@@ -448,13 +452,7 @@ strobe_discovery_resolve (StrobeDiscovery *self, const char *target, char **host
   g_return_val_if_fail (STROBE_IS_DISCOVERY (self), FALSE);
   g_return_val_if_fail (target != NULL, FALSE);
   if (strchr (target, ':'))
-    {
-      if (parse_host_port (target, host, port))
-        return TRUE;
-      g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_INVALID,
-                   "“%s” is not HOST:PORT", target);
-      return FALSE;
-    }
+    return strobe_control_parse_address (target, 0, host, port, error);
   strobe_discovery_refresh (self);
   by_pid_target = parse_uint (target, G_MAXINT, &pid);
   for (guint i = 0; i < self->items->len; i++)

@@ -24,6 +24,8 @@ gboolean    strobe_process_info_get_tracing         (StrobeProcessInfo *self);
 const char *strobe_process_info_get_output          (StrobeProcessInfo *self);
 /* Unix seconds. */
 gint64      strobe_process_info_get_start_time      (StrobeProcessInfo *self);
+/* What `auth` must send to its control server (NULL: the file had none). */
+const char *strobe_process_info_get_control_secret  (StrobeProcessInfo *self);
 
 /* Parses one discovery file's text; NULL when it is not one. */
 StrobeProcessInfo *strobe_process_info_parse        (const char *text,
@@ -46,6 +48,11 @@ void             strobe_discovery_refresh   (StrobeDiscovery  *self);
  * killed) on the thread-default main context. */
 gboolean         strobe_discovery_watch     (StrobeDiscovery  *self,
                                              GError          **error);
+
+/* The control secret of the listed program whose control server is on @port; NULL when
+ * none is. */
+char            *strobe_discovery_lookup_secret (StrobeDiscovery *self,
+                                                 guint16          port);
 
 /* TARGET → host and port: a pid, "host:port" ("[v6]:port"), or a program name (must
  * match exactly one running program). */

@@ -109,13 +109,14 @@ strobe__control_parse (char *line, StrobeControlCommand *cmd)
       bool send = lower[0] == 's';
       char *option = NULL;
 
-      /* An optional last word tail=N (write-to paths may contain blanks). */
+      /* An optional last word tail=N (write-to paths may contain blanks). A lone
+       * tail=N is the option with no target, not a file named "tail=N". */
       if (*rest)
         {
           char *last = rest + strlen (rest);
           while (last > rest && last[-1] != ' ' && last[-1] != '\t')
             last--;
-          if (last > rest && parse_tail (last, &cmd->tail))
+          if (parse_tail (last, &cmd->tail))
             {
               option = last;
               while (option > rest && (option[-1] == ' ' || option[-1] == '\t'))
@@ -124,7 +125,7 @@ strobe__control_parse (char *line, StrobeControlCommand *cmd)
             }
         }
       if (*rest == '\0')
-        malformed (cmd, send ? "send-to needs an argument" : "write-to needs an argument");
+        malformed (cmd, send ? "send-to needs a HOST[:PORT]" : "write-to needs a PATH");
       else if (send && strpbrk (rest, " \t"))
         malformed (cmd, "usage: send-to HOST[:PORT] [tail=BYTES]");
       else
@@ -172,6 +173,16 @@ strobe__control_parse (char *line, StrobeControlCommand *cmd)
     cmd->verb = STROBE_CONTROL_CMD_STATUS;
   else if (strcmp (lower, "help") == 0)
     cmd->verb = STROBE_CONTROL_CMD_HELP;
+  else if (strcmp (lower, "auth") == 0)
+    {
+      if (*rest == '\0' || strpbrk (rest, " \t"))
+        malformed (cmd, "usage: auth SECRET");
+      else
+        {
+          cmd->verb = STROBE_CONTROL_CMD_AUTH;
+          cmd->arg = rest;
+        }
+    }
   else
     {
       cmd->verb = STROBE_CONTROL_CMD_UNKNOWN;

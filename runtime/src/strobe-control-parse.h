@@ -19,6 +19,7 @@ typedef enum
   STROBE_CONTROL_CMD_STOP,
   STROBE_CONTROL_CMD_STATUS,
   STROBE_CONTROL_CMD_HELP,
+  STROBE_CONTROL_CMD_AUTH,             /* auth SECRET: arg is the secret */
   STROBE_CONTROL_CMD_MALFORMED,        /* a known verb used wrongly: error says how */
   STROBE_CONTROL_CMD_UNKNOWN,
 } StrobeControlVerb;
@@ -26,7 +27,7 @@ typedef enum
 typedef struct
 {
   StrobeControlVerb verb;
-  const char       *arg;    /* the target, or the channel list; points into the line */
+  const char       *arg;    /* the target, the channel list or the secret; points into the line */
   bool              on;     /* CHANNELS_SET */
   long long         tail;   /* SEND_TO, WRITE_TO: bytes of tail asked for ("tail=N"), or -1 */
   const char       *error;  /* MALFORMED and UNKNOWN: the reply's text */

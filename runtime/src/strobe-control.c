@@ -23,19 +23,29 @@
 #include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #define MAX_LINE       STROBE_CONTROL_MAX_LINE
 #define MAX_CLIENTS    16
-#define POLL_MS        250          /* discovery refresh period */
+#define POLL_MS        250          /* discovery refresh period, and timeouts' resolution */
 #define HOP_TRIES      16
 #define HOP_BASE       0x8000       /* random ports in [32768, 40959] when the port is taken */
 #define HOP_MASK       0x1fff
+#define BACKLOG        64
+#define ACCEPT_BATCH   64           /* connections accepted per poll round */
+#define AUTH_TIMEOUT_NS (5ull * 1000000000u)    /* to send `auth SECRET` after connecting */
+#define LINE_TIMEOUT_NS (10ull * 1000000000u)   /* to finish a line once begun */
+#define SECRET_BYTES   16
+#define SECRET_MAX     128
 
 typedef struct
 {
   int                 fd;
   bool                remote;       /* the peer is not on loopback */
+  bool                authed;       /* sent the secret */
+  uint64_t            since_ns;     /* accepted */
+  uint64_t            line_ns;      /* the pending partial line began (reader.len > 0) */
   StrobeControlReader reader;
 } Client;
 
@@ -49,14 +59,25 @@ static struct
   bool       listen_all;
   bool       discovery;
   char      *write_dir;             /* realpath, or NULL */
+  char       secret[SECRET_MAX + 1]; /* what `auth` must send; in the discovery file */
   Client     clients[MAX_CLIENTS];
   bool       published_tracing;
   /* Counters, read by `status` (same thread) and tests. */
   uint64_t   commands;
   uint64_t   malformed;
   uint64_t   oversize;
-  uint64_t   refused;               /* write-to refused, connections over the limit */
+  uint64_t   refused;               /* write-to refused, connections over the limit,
+                                     * authentication missing, failed or too late */
 } ctl = { .listen_fd = -1, .wake = { -1, -1 } };
+
+static uint64_t
+now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
 
 /* ---- configuration ------------------------------------------------------------------ */
 
@@ -101,7 +122,7 @@ try_bind (uint16_t port)
   sa.sin_family = AF_INET;
   sa.sin_port = htons (port);
   sa.sin_addr.s_addr = htonl (ctl.listen_all ? INADDR_ANY : INADDR_LOOPBACK);
-  if (bind (fd, (struct sockaddr *) &sa, sizeof sa) < 0 || listen (fd, 8) < 0)
+  if (bind (fd, (struct sockaddr *) &sa, sizeof sa) < 0 || listen (fd, BACKLOG) < 0)
     {
       int err = errno;
       close (fd);
@@ -141,6 +162,55 @@ open_listener (uint16_t want)
   return true;
 }
 
+/* ---- the secret ---------------------------------------------------------------------- */
+
+/* Any local user can reach a loopback port, so a connection must prove it is the program's
+ * user: it sends the secret from the discovery file (mode 0600 in a 0700 directory), or
+ * STROBE_CONTROL_SECRET when the user chose one (for peers elsewhere, or no discovery). */
+static bool
+make_secret (void)
+{
+  const char *s = getenv ("STROBE_CONTROL_SECRET");
+  uint8_t raw[SECRET_BYTES];
+
+  if (s && *s)
+    {
+      size_t n = strlen (s);
+      bool ok = n >= 8 && n <= SECRET_MAX;
+
+      for (size_t i = 0; ok && i < n; i++)
+        ok = s[i] > 0x20 && s[i] < 0x7f;
+      if (!ok)
+        {
+          fprintf (stderr, "strobe: STROBE_CONTROL_SECRET must be 8 to %d printable characters "
+                   "without blanks; no control server\n", SECRET_MAX);
+          return false;
+        }
+      memcpy (ctl.secret, s, n + 1);
+      return true;
+    }
+  if (getrandom (raw, sizeof raw, 0) != (ssize_t) sizeof raw)
+    {
+      fprintf (stderr, "strobe: no randomness for the control secret; no control server\n");
+      return false;
+    }
+  for (size_t i = 0; i < sizeof raw; i++)
+    snprintf (ctl.secret + 2 * i, 3, "%02x", raw[i]);
+  return true;
+}
+
+/* In constant time: how long the comparison takes says nothing about the secret. */
+static bool
+secret_matches (const char *given)
+{
+  size_t n = strlen (ctl.secret), m = strlen (given);
+  unsigned diff = n != m;
+
+  for (size_t i = 0; i < n; i++)
+    diff |= (unsigned char) ctl.secret[i] ^ (unsigned char) given[i < m ? i : 0];
+  return diff == 0;
+}
+
 /* ---- replies and small helpers ----------------------------------------------------- */
 
 static void
@@ -151,6 +221,7 @@ client_close (Client *c)
   c->fd = -1;
   c->reader.len = 0;
   c->reader.discarding = false;
+  c->authed = false;
 }
 
 __attribute__ ((format (printf, 2, 3))) static void
@@ -208,32 +279,82 @@ has_dotdot (const char *path)
   return false;
 }
 
+/* Opens @name under @dfd for a trace, never blocking and never replacing what is not a
+ * trace: a FIFO (which would block the control thread in open() until someone reads it),
+ * a device or a symbolic link are refused, and so is an existing file that is neither
+ * empty nor a Strobe trace (a typo, or a peer, must not overwrite a user's file). */
+static int
+open_trace_at (int dfd, const char *name, bool *refusal, const char **why)
+{
+  struct stat st;
+  char magic[4];
+  int fd;
+
+  if (fstatat (dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG (st.st_mode))
+    {
+      *refusal = true;
+      *why = S_ISLNK (st.st_mode) ? "path is a symbolic link" : "not a regular file";
+      return -1;
+    }
+  fd = openat (dfd, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY, 0644);
+  if (fd < 0)
+    {
+      *refusal = errno == ELOOP || errno == ENXIO;
+      *why = errno == ELOOP ? "path is a symbolic link" : errno == ENXIO ? "not a regular file"
+                                                                          : strerror (errno);
+      return -1;
+    }
+  if (fstat (fd, &st) < 0 || !S_ISREG (st.st_mode))
+    {
+      *refusal = true;
+      *why = "not a regular file";
+      close (fd);
+      return -1;
+    }
+  if (st.st_size > 0 && (pread (fd, magic, sizeof magic, 0) != (ssize_t) sizeof magic
+                         || memcmp (magic, STROBE_WIRE_MAGIC, sizeof magic) != 0))
+    {
+      *refusal = true;
+      *why = "the file exists and is not a Strobe trace (not replaced)";
+      close (fd);
+      return -1;
+    }
+  if (ftruncate (fd, 0) < 0 || fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_NONBLOCK) < 0)
+    {
+      *why = strerror (errno);
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
 /* Opens @path for writing a trace. With a write directory the path (relative to it, or
  * absolute inside it) must stay inside: no ".." component, the parent's real path under
- * the directory's, and the file itself not a symlink. Without one, only loopback peers
- * may write, anywhere the process may. Returns the fd, or -1 with *why set. */
+ * the directory's. Without one, only loopback peers may write, anywhere the process may.
+ * Either way open_trace_at() decides what may be replaced. Returns the fd, or -1 with
+ * *why set (*refusal: refused by these rules rather than failed). */
 static int
-open_trace_path (const char *path, bool remote, const char **why)
+open_trace_path (const char *path, bool remote, bool *refusal, const char **why)
 {
   char joined[PATH_MAX], parent[PATH_MAX], real[PATH_MAX];
   const char *base;
   size_t dir_len;
   int dfd, fd;
 
+  *refusal = false;
   if (ctl.write_dir == NULL)
     {
       if (remote)
         {
+          *refusal = true;
           *why = "write-to is refused for remote peers (no write directory allowed)";
           return -1;
         }
-      fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-      if (fd < 0)
-        *why = strerror (errno);
-      return fd;
+      return open_trace_at (AT_FDCWD, path, refusal, why);
     }
   if (has_dotdot (path))
     {
+      *refusal = true;
       *why = "path escapes the write directory";
       return -1;
     }
@@ -260,6 +381,7 @@ open_trace_path (const char *path, bool remote, const char **why)
     }
   if (strncmp (real, ctl.write_dir, dir_len) != 0 || (real[dir_len] != '\0' && real[dir_len] != '/'))
     {
+      *refusal = true;
       *why = "path escapes the write directory";
       return -1;
     }
@@ -269,9 +391,7 @@ open_trace_path (const char *path, bool remote, const char **why)
       *why = strerror (errno);
       return -1;
     }
-  fd = openat (dfd, base, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
-  if (fd < 0)
-    *why = errno == ELOOP ? "path is a symbolic link" : strerror (errno);
+  fd = open_trace_at (dfd, base, refusal, why);
   close (dfd);
   return fd;
 }
@@ -307,7 +427,19 @@ publish (void)
 {
   ctl.published_tracing = strobe_output_active ();
   if (ctl.discovery)
-    strobe__discovery_publish (ctl.port, ctl.listen_all, ctl.published_tracing);
+    strobe__discovery_publish (ctl.port, ctl.listen_all, ctl.published_tracing, ctl.secret);
+}
+
+/* tail=N of a send-to or write-to whose target is good: only then is history given up. */
+static void
+keep_tail (bool snapshot, long long tail)
+{
+  if (tail >= 0 && !snapshot)
+    {
+      pthread_mutex_lock (&strobe__update_lock);
+      strobe__tail_keep_newest ((size_t) tail);
+      pthread_mutex_unlock (&strobe__update_lock);
+    }
 }
 
 /* `send-to HOST[:PORT]` or `write-to PATH`, for a new output or a snapshot. */
@@ -315,36 +447,40 @@ static void
 cmd_target (Client *c, const char *verb, const char *arg, bool snapshot, long long tail)
 {
   const char *why = NULL;
+  bool refusal;
   int fd, err;
   bool ok;
 
-  if (tail >= 0 && !snapshot)
-    {
-      pthread_mutex_lock (&strobe__update_lock);
-      strobe__tail_keep_newest ((size_t) tail);
-      pthread_mutex_unlock (&strobe__update_lock);
-    }
-
   if (strcmp (verb, "send-to") == 0)
     {
+      const char *problem = strobe__host_port_problem (arg);
+
+      if (problem)
+        {
+          ctl.malformed++;
+          reply (c, "error %s is not HOST[:PORT]: %s", arg, problem);
+          return;
+        }
       fd = strobe__connect_host (arg);
       if (fd < 0)
         {
-          reply (c, "error cannot connect to %s: %s", arg, strerror (errno));
+          reply (c, "error cannot connect to %s: %s", arg, strobe__connect_error (errno));
           return;
         }
+      keep_tail (snapshot, tail);
       ok = snapshot ? strobe__snapshot_fd (fd, true) : strobe__out_start_described (fd, true, "host", arg);
     }
   else
     {
-      fd = open_trace_path (arg, c->remote, &why);
+      fd = open_trace_path (arg, c->remote, &refusal, &why);
       if (fd < 0)
         {
-          if (strstr (why, "escapes") || strstr (why, "refused") || strstr (why, "symbolic"))
+          if (refusal)
             ctl.refused++;
           reply (c, "error cannot write %s: %s", arg, why);
           return;
         }
+      keep_tail (snapshot, tail);
       ok = snapshot ? strobe__snapshot_fd (fd, false) : strobe__out_start_described (fd, false, "file", arg);
     }
   err = errno;
@@ -382,6 +518,29 @@ run_command (Client *c, char *line)
   StrobeControlCommand cmd;
 
   strobe__control_parse (line, &cmd);
+  if (cmd.verb == STROBE_CONTROL_CMD_AUTH)
+    {
+      if (secret_matches (cmd.arg))
+        {
+          c->authed = true;
+          reply (c, "ok auth");
+        }
+      else
+        {
+          /* One guess per connection. */
+          ctl.refused++;
+          reply (c, "error authentication failed");
+          client_close (c);
+        }
+      return;
+    }
+  if (!c->authed && cmd.verb != STROBE_CONTROL_CMD_EMPTY)
+    {
+      ctl.refused++;
+      reply (c, "error authentication required: send “auth SECRET” first (control_secret in "
+             "the program's discovery file, or STROBE_CONTROL_SECRET)");
+      return;
+    }
   switch (cmd.verb)
     {
     case STROBE_CONTROL_CMD_EMPTY:
@@ -424,8 +583,20 @@ run_command (Client *c, char *line)
       }
       break;
     case STROBE_CONTROL_CMD_CHANNELS_SET:
-      strobe_channels_set_enabled (cmd.arg, cmd.on);
-      reply (c, "ok channels %s %s", cmd.arg, cmd.on ? "on" : "off");
+      {
+        char unmatched[512], refused[512];
+
+        strobe__channels_set_reporting (cmd.arg, cmd.on, unmatched, sizeof unmatched, refused,
+                                        sizeof refused);
+        if (refused[0])
+          reply (c, "error too many channel names to remember: %s matched no channel and was "
+                 "not applied", refused);
+        else if (unmatched[0])
+          reply (c, "ok channels %s %s (no channel named %s yet: it applies if one registers)",
+                 cmd.arg, cmd.on ? "on" : "off", unmatched);
+        else
+          reply (c, "ok channels %s %s", cmd.arg, cmd.on ? "on" : "off");
+      }
       break;
     case STROBE_CONTROL_CMD_STOP:
       {
@@ -440,10 +611,11 @@ run_command (Client *c, char *line)
       break;
     case STROBE_CONTROL_CMD_HELP:
       reply (c, "ok commands: send-to HOST[:PORT] [tail=BYTES] | write-to PATH [tail=BYTES] | channels [LIST on|off] | stop"
-             " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status");
+             " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status | auth SECRET");
       break;
     case STROBE_CONTROL_CMD_EMPTY:
     case STROBE_CONTROL_CMD_UNKNOWN:
+    case STROBE_CONTROL_CMD_AUTH:
       break;
     }
 }
@@ -482,28 +654,84 @@ client_read (Client *c)
       return;
     }
   strobe__control_read (&c->reader, buf, (size_t) n, on_line, on_too_long, c);
+  if (c->fd >= 0 && c->reader.len == 0 && !c->reader.discarding)
+    c->line_ns = 0;
+  else if (c->fd >= 0 && c->line_ns == 0)
+    c->line_ns = now_ns ();
+}
+
+/* A slot for a new connection. When all are taken, the oldest connection that has not
+ * authenticated gives its slot up: peers that connect and say nothing (hundreds of them,
+ * or one that keeps reconnecting) must not lock the program's user out. */
+static Client *
+free_slot (void)
+{
+  Client *oldest = NULL;
+
+  for (int i = 0; i < MAX_CLIENTS; i++)
+    if (ctl.clients[i].fd < 0)
+      return &ctl.clients[i];
+  for (int i = 0; i < MAX_CLIENTS; i++)
+    if (!ctl.clients[i].authed && (oldest == NULL || ctl.clients[i].since_ns < oldest->since_ns))
+      oldest = &ctl.clients[i];
+  if (oldest)
+    {
+      ctl.refused++;
+      client_close (oldest);
+    }
+  return oldest;
 }
 
 static void
-accept_client (void)
+accept_clients (void)
 {
-  int fd = accept4 (ctl.listen_fd, NULL, NULL, SOCK_CLOEXEC);
+  for (int k = 0; k < ACCEPT_BATCH; k++)
+    {
+      int fd = accept4 (ctl.listen_fd, NULL, NULL, SOCK_CLOEXEC);
+      Client *c;
 
-  if (fd < 0)
-    return;
-  for (int i = 0; i < MAX_CLIENTS; i++)
-    if (ctl.clients[i].fd < 0)
-      {
-        Client *c = &ctl.clients[i];
-        c->fd = fd;
-        c->reader.len = 0;
-        c->reader.discarding = false;
-        c->remote = !peer_is_loopback (fd);
+      if (fd < 0)
         return;
-      }
-  ctl.refused++;
-  send (fd, "error too many control connections\n", 35, MSG_NOSIGNAL | MSG_DONTWAIT);
-  close (fd);
+      c = free_slot ();
+      if (c == NULL)
+        {
+          ctl.refused++;
+          send (fd, "error too many control connections\n", 35, MSG_NOSIGNAL | MSG_DONTWAIT);
+          close (fd);
+          continue;
+        }
+      c->fd = fd;
+      c->reader.len = 0;
+      c->reader.discarding = false;
+      c->remote = !peer_is_loopback (fd);
+      c->authed = false;
+      c->since_ns = now_ns ();
+      c->line_ns = 0;
+      /* A client sends its secret as soon as it connects: read it now, before more
+       * connections in this batch could take the slot back. */
+      client_read (c);
+    }
+}
+
+/* Drops connections that did not authenticate in time, and lines left unfinished. */
+static void
+expire_clients (void)
+{
+  uint64_t now = now_ns ();
+
+  for (int i = 0; i < MAX_CLIENTS; i++)
+    {
+      Client *c = &ctl.clients[i];
+
+      if (c->fd < 0)
+        continue;
+      if ((!c->authed && now - c->since_ns > AUTH_TIMEOUT_NS)
+          || (c->line_ns && now - c->line_ns > LINE_TIMEOUT_NS))
+        {
+          ctl.refused++;
+          client_close (c);
+        }
+    }
 }
 
 static void *
@@ -536,11 +764,14 @@ control_main (void *data)
         break;
       if (rc > 0 && pfd[0].revents)
         break;   /* shutdown */
-      if (rc > 0 && (pfd[1].revents & POLLIN))
-        accept_client ();
+      /* Connections first, new ones after: a client whose command is waiting is served
+       * before newcomers may push out those that have not authenticated. */
       for (nfds_t i = 2; rc > 0 && i < n; i++)
-        if (pfd[i].revents)
+        if (pfd[i].revents && ctl.clients[map[i]].fd == pfd[i].fd)
           client_read (&ctl.clients[map[i]]);
+      if (rc > 0 && (pfd[1].revents & POLLIN))
+        accept_clients ();
+      expire_clients ();
       /* The output may also stop on its own (a write error, the program's own calls). */
       if (strobe_output_active () != ctl.published_tracing)
         publish ();
@@ -559,7 +790,7 @@ strobe__control_start (const StrobeInitOptions *o)
   const char *dir = o->control_write_dir ? o->control_write_dir : getenv ("STROBE_CONTROL_WRITE_DIR");
   sigset_t all, old;
 
-  if (ctl.running || port == 0)
+  if (ctl.running || port == 0 || !make_secret ())
     return;
   for (int i = 0; i < MAX_CLIENTS; i++)
     ctl.clients[i].fd = -1;

@@ -92,7 +92,7 @@ remove_at_exit (void)
 }
 
 void
-strobe__discovery_publish (uint16_t control_port, bool listen_all, bool tracing)
+strobe__discovery_publish (uint16_t control_port, bool listen_all, bool tracing, const char *secret)
 {
   static unsigned long long ticks;
   static time_t started;
@@ -125,9 +125,10 @@ strobe__discovery_publish (uint16_t control_port, bool listen_all, bool tracing)
                   "tracing=%d\n"
                   "output=%s\n"
                   "start_time=%lld\n"
-                  "proc_start_ticks=%llu\n",
+                  "proc_start_ticks=%llu\n"
+                  "control_secret=%s\n",
                   program, (long) disc_pid, control_port, listen_all ? "0.0.0.0" : "127.0.0.1",
-                  tracing ? 1 : 0, output, (long long) started, ticks);
+                  tracing ? 1 : 0, output, (long long) started, ticks, secret);
   snprintf (tmp, sizeof tmp, "%s.tmp", disc_path);
   fd = open (tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
   if (fd < 0)

@@ -70,7 +70,15 @@ start_output (const char *file, const char *host)
   if (file && *file && !strobe_output_file (file))
     fprintf (stderr, "strobe: cannot write trace file %s: %s\n", file, strerror (errno));
   else if ((!file || !*file) && host && *host && !strobe_output_host (host))
-    fprintf (stderr, "strobe: cannot connect to %s: %s\n", host, strerror (errno));
+    {
+      int err = errno;
+      const char *problem = strobe__host_port_problem (host);
+
+      if (problem)
+        fprintf (stderr, "strobe: trace host %s is not HOST[:PORT] (%s): no recorder\n", host, problem);
+      else
+        fprintf (stderr, "strobe: cannot connect to %s: %s\n", host, strobe__connect_error (err));
+    }
 }
 
 static void
@@ -133,12 +141,17 @@ strobe_init (const StrobeInitOptions *options)
     }
   if (initialized)
     {
-      if (options && !options_applied && !shut_down)
+      bool report = options && !options_applied && !shut_down;
+
+      if (report)
         {
           options_applied = true;
           apply_options_locked (options);
         }
       pthread_mutex_unlock (&strobe__init_lock);
+      /* main() is running: the program's channels have all registered by now. */
+      if (report)
+        strobe__channels_report_unmatched (true);
       return true;
     }
   strobe__global_init ();
@@ -156,6 +169,9 @@ strobe_init (const StrobeInitOptions *options)
   if (!pending_host && host && *host == '\0')
     fprintf (stderr, "strobe: STROBE_TRACEHOST is set but empty: no recorder\n");
   pthread_mutex_unlock (&strobe__init_lock);
+  strobe__channels_schedule_report ();
+  if (options)
+    strobe__channels_report_unmatched (true);
 
   start_output (file, host);
   return true;
@@ -196,6 +212,7 @@ strobe_shutdown (void)
   shut_down = true;
   pthread_mutex_unlock (&strobe__init_lock);
 
+  strobe__channels_report_unmatched (true);
   strobe_cpu_flush_thread ();
   strobe__control_stop ();
   strobe__worker_stop ();
@@ -226,8 +243,15 @@ strobe_parse_args (int *argc, char ***argv)
     {
       const char *v;
 
+      /* What follows "--" is the program's (or a program it runs), never ours. */
+      if (strcmp (av[i], "--") == 0)
+        {
+          while (i < *argc)
+            av[out++] = av[i++];
+          break;
+        }
       if (take_value (av[i], "--trace", &v))
-        strobe_channels_set_enabled (v, true);
+        strobe__channels_add_start_list (v);
       else if (take_value (av[i], "--tracefile", &v))
         {
           free (pending_file);

@@ -9,6 +9,7 @@
 
 #include <float.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <wchar.h>
@@ -110,7 +111,8 @@ parse_level (const char *s, size_t n)
   for (int i = 0; i < 8; i++)
     if (strlen (names[i]) == n && strncasecmp (names[i], s, n) == 0)
       return i;
-  if (n == 12 && strncasecmp (s, "very_verbose", n) == 0)
+  /* strobe-cli's spelling too: very-verbose (and very_verbose). */
+  if (n == 12 && (strncasecmp (s, "very_verbose", n) == 0 || strncasecmp (s, "very-verbose", n) == 0))
     return STROBE_LOG_VERY_VERBOSE;
   return -1;
 }
@@ -131,8 +133,12 @@ read_env (void)
       int level;
 
       eq = memchr (s, '=', len);
-      if (eq && (level = parse_level (eq + 1, len - (size_t) (eq + 1 - s))) >= 0)
+      if (eq && eq > s && (level = parse_level (eq + 1, len - (size_t) (eq + 1 - s))) >= 0)
         set_verbosity_locked (s, (size_t) (eq - s), (uint8_t) level);
+      else if (len)
+        fprintf (stderr, "strobe: STROBE_LOG_VERBOSITY: “%.*s” is not CATEGORY=LEVEL (levels: "
+                 "nologging, fatal, error, warning, display, log, verbose, very-verbose or 0-7); "
+                 "ignored\n", (int) len, s);
       s += len;
       if (*s == ',')
         s++;

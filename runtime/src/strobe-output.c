@@ -3,6 +3,7 @@
  * history). All of it runs under the update lock, so the output has one writer. Also
  * snapshots: the same start, written to a separate file or connection. */
 #include "strobe-private.h"
+#include "strobe-host-port.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -31,6 +32,7 @@ static bool          out_socket;
 static StrobeWireBuf out_buf;
 static StrobeWireBuf scratch;
 static int           out_error;
+static bool          out_starting;     /* the starter reports a failure, not fail() */
 static uint64_t      bytes_sent;
 static uint16_t      control_port;
 static char          out_desc[320];
@@ -76,7 +78,8 @@ strobe_output_error (void)
 static void
 fail (int err)
 {
-  fprintf (stderr, "strobe: trace output failed, closing it: %s\n", strerror (err));
+  if (!out_starting)
+    fprintf (stderr, "strobe: trace output failed, closing it: %s\n", strerror (err));
   close (out_fd);
   out_fd = -1;
   out_buf.len = 0;
@@ -240,28 +243,31 @@ tail_to_output (uint16_t thread_id, const uint8_t *data, size_t len, void *user)
 bool
 strobe__out_start_locked (int fd, bool is_socket)
 {
-  int err;
-
   strobe__out_stop_locked ();
   out_fd = fd;
   out_socket = is_socket;
   out_buf.len = 0;
   __atomic_store_n (&out_error, 0, __ATOMIC_RELAXED);
+  out_starting = true;
   if (!write_handshake (&out_buf))
     goto fail;
   strobe__replay_importants_locked ();
   if (out_fd < 0)
-    return false;
+    goto failed;
   if (!write_sync (&out_buf, true))
     goto fail;
   strobe__tail_foreach (true, tail_to_output, NULL);
   strobe__out_write_pending ();
-  return out_fd >= 0;
+  if (out_fd < 0)
+    goto failed;
+  out_starting = false;
+  return true;
 
 fail:
-  err = errno;
-  fail (err);
-  errno = err;
+  fail (errno);
+failed:
+  out_starting = false;
+  errno = __atomic_load_n (&out_error, __ATOMIC_RELAXED);
   return false;
 }
 
@@ -439,8 +445,21 @@ strobe_output_file (const char *path)
     return false;
   fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0)
-    return false;
+    {
+      __atomic_store_n (&out_error, errno, __ATOMIC_RELAXED);
+      return false;
+    }
   return strobe__out_start_described (fd, false, "file", path);
+}
+
+/* Why the calling thread's last connect failed, when errno alone would mislead (a name
+ * that does not resolve is not "No route to host"). */
+static __thread const char *connect_why;
+
+const char *
+strobe__connect_error (int err)
+{
+  return connect_why ? connect_why : strerror (err);
 }
 
 static int
@@ -453,6 +472,7 @@ connect_with_timeout (const char *host, const char *port)
   rc = getaddrinfo (host, port, &hints, &res);
   if (rc != 0)
     {
+      connect_why = rc == EAI_SYSTEM ? NULL : gai_strerror (rc);
       errno = rc == EAI_SYSTEM ? errno : EHOSTUNREACH;
       return -1;
     }
@@ -498,26 +518,34 @@ connect_with_timeout (const char *host, const char *port)
   return fd;
 }
 
+const char *
+strobe__host_port_problem (const char *host_port)
+{
+  char host[STROBE_HOST_MAX + 1];
+  uint16_t port;
+  StrobeHostPortError e = strobe_host_port_parse (host_port, STROBE_WIRE_DEFAULT_PORT, host,
+                                                  sizeof host, &port);
+
+  return e == STROBE_HOST_PORT_OK ? NULL : strobe_host_port_error_text (e);
+}
+
 int
 strobe__connect_host (const char *host_port)
 {
-  char host[256], port[16];
-  const char *colon = strrchr (host_port, ':');
-  size_t n = colon && !strchr (colon, ']') ? (size_t) (colon - host_port) : strlen (host_port);
+  char host[STROBE_HOST_MAX + 1], port[8];
+  uint16_t p;
 
-  if (n == 0 || n >= sizeof host)
+  StrobeHostPortError e = strobe_host_port_parse (host_port, STROBE_WIRE_DEFAULT_PORT, host,
+                                                  sizeof host, &p);
+
+  connect_why = NULL;
+  if (e != STROBE_HOST_PORT_OK)
     {
+      connect_why = strobe_host_port_error_text (e);
       errno = EINVAL;
       return -1;
     }
-  memcpy (host, host_port, n);
-  host[n] = '\0';
-  if (host[0] == '[' && host[n - 1] == ']')
-    {
-      memmove (host, host + 1, n - 2);
-      host[n - 2] = '\0';
-    }
-  snprintf (port, sizeof port, "%s", n < strlen (host_port) ? host_port + n + 1 : "1980");
+  snprintf (port, sizeof port, "%u", p);
   return connect_with_timeout (host, port);
 }
 
@@ -530,7 +558,10 @@ strobe_output_host (const char *host_port)
     return false;
   fd = strobe__connect_host (host_port);
   if (fd < 0)
-    return false;
+    {
+      __atomic_store_n (&out_error, errno, __ATOMIC_RELAXED);
+      return false;
+    }
   return strobe__out_start_described (fd, true, "host", host_port);
 }
 

@@ -121,6 +121,14 @@ bool strobe__event_layout (uint16_t uid, uint8_t *flags, uint16_t *payload_size)
 void strobe__global_init (void);            /* pthread_once: clock, ids, system events, env */
 void strobe__events_init (void);
 void strobe__channels_init (void);
+/* Like strobe_channels_set_enabled(); names matching no channel go to @unmatched (and
+ * are remembered), those not remembered either (the rules are bounded) to @refused. */
+void strobe__channels_set_reporting (const char *list, bool enabled, char *unmatched,
+                                     size_t unmatched_size, char *refused, size_t refused_size);
+/* --trace=LIST: like STROBE_TRACE, reported once when a name matches no channel. */
+void strobe__channels_add_start_list (const char *list);
+void strobe__channels_schedule_report (void);
+void strobe__channels_report_unmatched (bool now);
 void strobe__system_init (void);
 void strobe__clock_init (void);
 uint64_t strobe__clock_origin (void);
@@ -161,6 +169,10 @@ uint64_t strobe__out_bytes_sent (void);
 bool   strobe__out_start_described (int fd, bool is_socket, const char *kind, const char *what);
 /* Connects to "host[:port]" (port 1980, 3 s timeout); -1 with errno. */
 int    strobe__connect_host (const char *host_port);
+/* Why the calling thread's last strobe__connect_host() failed (@err: its errno). */
+const char *strobe__connect_error (int err);
+/* NULL when @host_port is a valid HOST[:PORT], else why not (core/protocol/strobe-host-port.h). */
+const char *strobe__host_port_problem (const char *host_port);
 /* A one-off copy: handshake, important cache, Sync, tail, End, written to @fd (closed). */
 bool   strobe__snapshot_fd (int fd, bool is_socket);
 /* What the current output is, for the control server's status ("" when none). */
@@ -183,7 +195,8 @@ bool     strobe__tail_foreach (bool unsent_only, bool (*fn) (uint16_t thread_id,
 void strobe__control_start (const StrobeInitOptions *options);
 void strobe__control_stop (void);
 /* Writes (or rewrites) this process's discovery file; removes it when @remove. */
-void strobe__discovery_publish (uint16_t control_port, bool listen_all, bool tracing);
+void strobe__discovery_publish (uint16_t control_port, bool listen_all, bool tracing,
+                                const char *secret);
 void strobe__discovery_remove (void);
 
 /* ---- aux records (strobe-thread.c builds, strobe-aux.c converts) ------------------- */

@@ -211,6 +211,7 @@ strobe_update (void)
   pthread_mutex_lock (&strobe__update_lock);
   strobe__update_locked ();
   pthread_mutex_unlock (&strobe__update_lock);
+  strobe__channels_report_unmatched (false);
   if (strobe_output_error ())
     {
       errno = strobe_output_error ();
@@ -319,6 +320,7 @@ worker_main (void *data)
       pthread_mutex_lock (&strobe__update_lock);
       moved = strobe__update_locked ();
       pthread_mutex_unlock (&strobe__update_lock);
+      strobe__channels_report_unmatched (false);
 
       pthread_mutex_lock (&strobe__worker_lock);
       if (worker_quit)

@@ -561,6 +561,8 @@ main (int argc, char **argv)
     else if (g_str_equal (argv[i], "--dir") && i + 1 < argc)
       bench_dir = argv[++i];
   g_setenv ("STROBE_DISCOVERY", "0", TRUE);
+  /* No discovery file to find it in: the program and the client share this one. */
+  g_setenv ("STROBE_CONTROL_SECRET", "strobe-bench-control", TRUE);
   g_unsetenv ("STROBE_TRACEFILE");
   g_unsetenv ("STROBE_TRACEHOST");
   strobe_channel_set_enabled ("Bench", TRUE);

@@ -14,12 +14,14 @@
 #include <stdio.h>
 #include <netinet/in.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
 
 #include "strobe-analysis.h"
 #include "strobe-threads-model.h"
+#include "strobe-control-address.h"
 #include "strobe-control-client.h"
 #include "strobe-discovery.h"
 #include "strobe-recorder.h"
@@ -137,10 +139,48 @@ target_stop (Target *t)
   g_free (t);
 }
 
+/* The client finds the program's secret in its discovery directory, as the CLI and the
+ * viewer do in theirs. */
 static StrobeControlClient *
 target_client (Target *t)
 {
-  return strobe_control_client_new ("127.0.0.1", t->port);
+  StrobeControlClient *c = strobe_control_client_new ("127.0.0.1", t->port);
+  g_autofree char *dir = target_discovery_dir (t);
+
+  strobe_control_client_set_discovery_directory (c, dir);
+  return c;
+}
+
+static char *
+target_secret (Target *t)
+{
+  g_autofree char *dir = target_discovery_dir (t);
+  g_autoptr (StrobeDiscovery) d = strobe_discovery_new (dir);
+  char *secret = strobe_discovery_lookup_secret (d, t->port);
+
+  g_assert_nonnull (secret);
+  return secret;
+}
+
+/* A raw connection that has sent the secret. */
+static GSocketConnection *
+target_raw (Target *t, GDataInputStream **in)
+{
+  g_autoptr (GSocketClient) sc = g_socket_client_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *secret = target_secret (t);
+  g_autofree char *auth = g_strconcat ("auth ", secret, "\n", NULL);
+  g_autofree char *line = NULL;
+  GSocketConnection *conn = g_socket_client_connect_to_host (sc, "127.0.0.1", t->port, NULL, &error);
+
+  g_assert_no_error (error);
+  *in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (conn)));
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (conn)), auth, strlen (auth),
+                             NULL, NULL, &error);
+  g_assert_no_error (error);
+  line = g_data_input_stream_read_line (*in, NULL, NULL, &error);
+  g_assert_cmpstr (line, ==, "ok auth");
+  return conn;
 }
 
 static char *
@@ -410,6 +450,7 @@ test_late_connect (void)
 
   g_usleep (300 * 1000);   /* history for the tail */
   c = strobe_control_client_new (host, port);
+  strobe_control_client_set_discovery_directory (c, disc_dir);
   g_assert_cmpuint (status_uint (c, "tail_packets"), >, 0);
   connect_time = target_time (t);
   strobe_control_client_send_to (c, addr, &error);
@@ -568,7 +609,6 @@ static void
 test_malformed (void)
 {
   Target *t = target_start (NULL, NULL);
-  g_autoptr (GSocketClient) sc = g_socket_client_new ();
   g_autoptr (GSocketConnection) conn = NULL;
   g_autoptr (GDataInputStream) in = NULL;
   g_autoptr (GError) error = NULL;
@@ -581,10 +621,8 @@ test_malformed (void)
   };
   char *line;
 
-  conn = g_socket_client_connect_to_host (sc, "127.0.0.1", t->port, NULL, &error);
-  g_assert_no_error (error);
+  conn = target_raw (t, &in);
   out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
-  in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (conn)));
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
       g_output_stream_write_all (out, bad[i], strlen (bad[i]), NULL, NULL, &error);
@@ -729,11 +767,17 @@ test_listen (void)
     {
       g_autoptr (StrobeControlClient) remote = strobe_control_client_new (ip, t->port);
       g_autoptr (StrobeControlClient) local = target_client (t);
-      g_autofree char *reply = send_ok (remote, "status");   /* reads are fine */
+      g_autofree char *secret = target_secret (t);
+      g_autofree char *reply = NULL;
+
+      /* A client never sends a local program's secret to another host by itself. */
+      send_refused (remote, "status", "authentication required");
+      strobe_control_client_set_secret (remote, secret);
+      reply = send_ok (remote, "status");   /* reads are fine */
 
       send_refused (remote, "write-to /tmp/strobe-control-remote.strobe", "remote");
       g_assert_false (g_file_test ("/tmp/strobe-control-remote.strobe", G_FILE_TEST_EXISTS));
-      g_assert_cmpuint (status_uint (local, "refused"), ==, 1);
+      g_assert_cmpuint (status_uint (local, "refused"), ==, 2);
     }
   else
     g_test_message ("no non-loopback IPv4 address: remote write-to not tested");
@@ -998,6 +1042,310 @@ test_cli (void)
   remove_tree (store);
 }
 
+/* ---- hardening: who may control, what write-to may touch, what a peer is told -------- */
+
+/* Only a peer that knows the program's secret (mode 0600 discovery file) may run
+ * commands; a wrong guess ends the connection. */
+static void
+test_auth (void)
+{
+  Target *t = target_start (NULL, NULL);
+  g_autofree char *disc = target_discovery_dir (t);
+  g_autofree char *name = g_strdup_printf ("%s.discovery", g_subprocess_get_identifier (t->proc));
+  g_autofree char *file = g_build_filename (disc, name, NULL);
+  g_autofree char *secret = target_secret (t);
+  g_autoptr (GSocketClient) sc = g_socket_client_new ();
+  g_autoptr (GSocketConnection) conn = NULL;
+  g_autoptr (GDataInputStream) in = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (StrobeControlClient) stranger = strobe_control_client_new ("127.0.0.1", t->port);
+  g_autoptr (StrobeControlClient) c = NULL;
+  GOutputStream *out;
+  GStatBuf st;
+  char *line;
+
+  g_assert_cmpint (g_stat (file, &st), ==, 0);
+  g_assert_cmpuint (st.st_mode & 0777, ==, 0600);
+  g_assert_cmpuint (strlen (secret), ==, 32);
+
+  conn = g_socket_client_connect_to_host (sc, "127.0.0.1", t->port, NULL, &error);
+  g_assert_no_error (error);
+  out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
+  in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (conn)));
+  g_output_stream_write_all (out, "channels all on\nstatus\nauth 0123456789abcdef\nstatus\n", 51, NULL,
+                             NULL, &error);
+  g_assert_no_error (error);
+  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+  g_assert_true (g_str_has_prefix (line, "error authentication required"));
+  g_free (line);
+  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+  g_assert_true (g_str_has_prefix (line, "error authentication required"));
+  g_free (line);
+  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
+  g_assert_cmpstr (line, ==, "error authentication failed");
+  g_free (line);
+  line = g_data_input_stream_read_line (in, NULL, NULL, &error);   /* closed: no more replies */
+  g_assert_null (line);
+  g_clear_error (&error);
+
+  /* Without the secret (another user's discovery directory has none of ours). */
+  strobe_control_client_set_discovery_directory (stranger, t->runtime_dir);
+  send_refused (stranger, "stop", "authentication required");
+
+  c = target_client (t);
+  {
+    g_autoptr (GHashTable) channels = strobe_control_client_list_channels (c, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (g_hash_table_lookup (channels, "Beta"), ==, "off");   /* "all on" never ran */
+  }
+  g_assert_cmpuint (status_uint (c, "refused"), ==, 4);
+  target_stop (t);
+}
+
+/* write-to never blocks on a FIFO, never opens a device, never follows a symbolic link
+ * and never replaces a file that is not a Strobe trace; it does replace a trace. */
+static void
+test_write_to_targets (void)
+{
+  Target *t = target_start (NULL, NULL);
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
+  g_autofree char *precious = g_build_filename (dir, "precious.txt", NULL);
+  g_autofree char *link = g_build_filename (dir, "link.strobe", NULL);
+  g_autofree char *trace = g_build_filename (dir, "trace.strobe", NULL);
+  g_autofree char *cmd_fifo = g_strconcat ("write-to ", fifo, NULL);
+  g_autofree char *cmd_snap_fifo = g_strconcat ("snapshot write-to ", fifo, NULL);
+  g_autofree char *cmd_precious = g_strconcat ("write-to ", precious, NULL);
+  g_autofree char *cmd_link = g_strconcat ("write-to ", link, NULL);
+  g_autofree char *cmd_trace = g_strconcat ("write-to ", trace, NULL);
+  g_autoptr (StrobeControlClient) c = target_client (t);
+  g_autofree char *contents = NULL;
+  g_autofree char *r1 = NULL, *r2 = NULL, *r3 = NULL, *r4 = NULL;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  g_assert_true (g_file_set_contents (precious, "keep me", -1, NULL));
+  g_assert_cmpint (symlink (precious, link), ==, 0);
+
+  send_refused (c, cmd_fifo, "not a regular file");
+  send_refused (c, cmd_snap_fifo, "not a regular file");
+  send_refused (c, "write-to /dev/null", "not a regular file");
+  send_refused (c, cmd_precious, "not a Strobe trace");
+  send_refused (c, cmd_link, "symbolic link");
+  g_assert_true (g_file_get_contents (precious, &contents, NULL, NULL));
+  g_assert_cmpstr (contents, ==, "keep me");
+  g_assert_cmpuint (status_uint (c, "refused"), ==, 5);   /* and the server still answers */
+
+  /* A new file, then the same trace replaced. */
+  r1 = send_ok (c, cmd_trace);
+  r2 = send_ok (c, "stop");
+  r3 = send_ok (c, cmd_trace);
+  r4 = send_ok (c, "stop");
+  {
+    Decoded *d = decode (trace);
+    g_assert_true (d->clean);
+    decoded_free (d);
+  }
+  target_stop (t);
+  remove_tree (dir);
+}
+
+/* One HOST[:PORT] syntax: the program, the client library and the CLI refuse the same
+ * addresses with the same reason. */
+static void
+test_addresses (void)
+{
+  static const struct
+  {
+    const char *text;
+    const char *host;    /* NULL: refused */
+    guint16     port;
+  } cases[] = {
+    { "localhost", "localhost", 1980 },        { "127.0.0.1:2000", "127.0.0.1", 2000 },
+    { "[::1]:1", "::1", 1 },                   { "[::1]", "::1", 1980 },
+    { "::1", "::1", 1980 },                    { "host:65535", "host", 65535 },
+    { "127.0.0.1:99999", NULL, 0 },            { "host:65536", NULL, 0 },
+    { "host:0", NULL, 0 },                     { "host:", NULL, 0 },
+    { ":1980", NULL, 0 },                      { "", NULL, 0 },
+    { "localhost:notaport", NULL, 0 },         { "host:+80", NULL, 0 },
+    { "host:-1", NULL, 0 },                    { "[::1", NULL, 0 },
+    { "[::1]x", NULL, 0 },                     { "a b:1", NULL, 0 },
+  };
+  Target *t = target_start (NULL, NULL);
+  g_autoptr (StrobeControlClient) c = target_client (t);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *host = NULL;
+      guint16 port = 0;
+      gboolean ok = strobe_control_parse_address (cases[i].text, 1980, &host, &port, &error);
+
+      if (cases[i].host)
+        {
+          g_assert_no_error (error);
+          g_assert_cmpstr (host, ==, cases[i].host);
+          g_assert_cmpuint (port, ==, cases[i].port);
+        }
+      else
+        {
+          g_assert_false (ok);
+          g_assert_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_INVALID);
+          g_assert_true (g_str_has_prefix (error->message, "“"));
+          g_assert_nonnull (strstr (error->message, "” is not HOST[:PORT]: "));
+          /* The client refuses it before sending; the program gives the same reason. */
+          if (*cases[i].text && !strpbrk (cases[i].text, " "))
+            {
+              g_autoptr (GError) local = NULL;
+              g_autoptr (GError) remote = NULL;
+              g_autofree char *cmd = g_strconcat ("send-to ", cases[i].text, NULL);
+              g_autofree char *reply = strobe_control_client_send (c, cmd, NULL, &remote);
+              const char *why = strstr (error->message, ": ") + 2;
+
+              g_assert_false (strobe_control_client_send_to (c, cases[i].text, &local));
+              g_assert_error (local, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_INVALID);
+              g_assert_null (reply);
+              g_assert_error (remote, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_REFUSED);
+              if (!strstr (remote->message, why))
+                g_error ("send-to %s: “%s”, expected “%s”", cases[i].text, remote->message, why);
+            }
+        }
+    }
+  g_assert_cmpuint (status_uint (c, "tracing"), ==, 0);
+  target_stop (t);
+}
+
+/* Names that match no channel are said in the reply and remembered, up to a bound. */
+static void
+test_unknown_channels (void)
+{
+  Target *t = target_start (NULL, NULL);
+  g_autoptr (StrobeControlClient) c = target_client (t);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *r1 = send_ok (c, "channels beta,cpux on");
+  g_autofree char *r2 = send_ok (c, "channels beta off");
+  gboolean refused = FALSE;
+  guint i;
+
+  g_assert_cmpstr (r1, ==, "channels beta,cpux on (no channel named cpux yet: it applies if one registers)");
+  g_assert_cmpstr (r2, ==, "channels beta off");
+  /* Thousands of made-up names: the first few hundred are remembered, then refused. */
+  for (i = 0; i < 200 && !refused; i++)
+    {
+      g_autoptr (GString) cmd = g_string_new ("channels ");
+      g_autofree char *reply = NULL;
+
+      for (guint j = 0; j < 20; j++)
+        g_string_append_printf (cmd, "%sname%u_%u", j ? "," : "", i, j);
+      g_string_append (cmd, " on");
+      reply = strobe_control_client_send (c, cmd->str, NULL, &error);
+      if (reply == NULL)
+        {
+          g_assert_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_REFUSED);
+          g_assert_true (g_str_has_prefix (error->message, "too many channel names"));
+          g_clear_error (&error);
+          refused = TRUE;
+        }
+    }
+  g_assert_true (refused);
+  g_assert_cmpuint (i, <=, 14);   /* 256 names remembered at most */
+  {
+    g_autoptr (GHashTable) channels = strobe_control_client_list_channels (c, &error);
+    GHashTableIter iter;
+    gpointer key;
+
+    g_assert_no_error (error);
+    g_assert_true (g_hash_table_contains (channels, "Beta"));
+    g_hash_table_iter_init (&iter, channels);
+    while (g_hash_table_iter_next (&iter, &key, NULL))
+      g_assert_false (g_str_has_prefix (key, "name"));   /* remembered, not channels */
+  }
+  target_stop (t);
+}
+
+/* A lone tail=N is an option with no path; the CLI passes tail= to write-to too. */
+static void
+test_target_options (void)
+{
+  Target *t = target_start (NULL, NULL);
+  g_autoptr (StrobeControlClient) c = target_client (t);
+  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *file = g_build_filename (dir, "tail0.strobe", NULL);
+  g_autofree char *cwd_file = g_build_filename (dir, "tail=5", NULL);
+  g_autofree char *pid = g_strdup (g_subprocess_get_identifier (t->proc));
+  g_autofree char *out = NULL, *out2 = NULL, *out3 = NULL;
+  int rc;
+
+  send_refused (c, "write-to tail=5", "write-to needs a PATH");
+  send_refused (c, "send-to tail=5", "send-to needs a HOST[:PORT]");
+  g_assert_false (g_file_test (cwd_file, G_FILE_TEST_EXISTS));
+  out = run_cli (t, &rc, (const char *[]) { "control", pid, "write-to", file, "tail=0", NULL });
+  g_assert_cmpint (rc, ==, 0);
+  g_assert_true (g_file_test (file, G_FILE_TEST_IS_REGULAR));
+  out2 = run_cli (t, &rc, (const char *[]) { "control", pid, "stop", NULL });
+  g_assert_cmpint (rc, ==, 0);
+  out3 = run_cli (t, &rc, (const char *[]) { "control", pid, "send-to", "127.0.0.1:99999", NULL });
+  g_assert_cmpint (rc, ==, 2);
+  target_stop (t);
+  remove_tree (dir);
+}
+
+/* A fake control server that answers with a line without end: the client stops at
+ * STROBE_CONTROL_MAX_REPLY instead of growing with it. */
+typedef struct
+{
+  GSocketListener *listener;
+  gsize            sent;
+} FakeServer;
+
+static gpointer
+fake_server_thread (gpointer data)
+{
+  FakeServer *f = data;
+  g_autoptr (GSocketConnection) conn = g_socket_listener_accept (f->listener, NULL, NULL, NULL);
+  g_autofree char *chunk = g_malloc (65536);
+  GOutputStream *out;
+
+  g_assert_nonnull (conn);
+  out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
+  memset (chunk, 'x', 65536);
+  g_output_stream_write_all (out, "ok ", 3, NULL, NULL, NULL);
+  /* Up to 64 MiB, until the client hangs up. */
+  while (f->sent < 64u << 20 && g_output_stream_write_all (out, chunk, 65536, NULL, NULL, NULL))
+    f->sent += 65536;
+  return NULL;
+}
+
+static void
+test_reply_limit (void)
+{
+  FakeServer f = { g_socket_listener_new (), 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GSocketAddress) sa = g_inet_socket_address_new (lo, 0);
+  g_autoptr (GSocketAddress) bound = NULL;
+  g_autoptr (StrobeControlClient) c = NULL;
+  g_autofree char *reply = NULL;
+  GThread *thread;
+
+  g_socket_listener_add_address (f.listener, sa, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
+                                 &bound, &error);
+  g_assert_no_error (error);
+  thread = g_thread_new ("fake", fake_server_thread, &f);
+  c = strobe_control_client_new ("127.0.0.1",
+                                 g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  strobe_control_client_set_secret (c, "not-needed-by-a-fake");
+  /* The fake answers "ok xxx…" to the auth line already. */
+  reply = strobe_control_client_send (c, "status", NULL, &error);
+  g_assert_null (reply);
+  g_assert_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (error->message, "longer than"));
+  strobe_control_client_close (c);
+  g_thread_join (thread);
+  g_assert_cmpuint (f.sent, <, 64u << 20);   /* the client hung up instead of reading on */
+  g_socket_listener_close (f.listener);
+  g_object_unref (f.listener);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1013,5 +1361,11 @@ main (int argc, char **argv)
   g_test_add_func ("/control/discovery", test_discovery);
   g_test_add_func ("/control/async", test_async);
   g_test_add_func ("/control/cli", test_cli);
+  g_test_add_func ("/control/auth", test_auth);
+  g_test_add_func ("/control/write-to-targets", test_write_to_targets);
+  g_test_add_func ("/control/addresses", test_addresses);
+  g_test_add_func ("/control/unknown-channels", test_unknown_channels);
+  g_test_add_func ("/control/target-options", test_target_options);
+  g_test_add_func ("/control/reply-limit", test_reply_limit);
   return g_test_run ();
 }

@@ -16,7 +16,9 @@
  *   options         calls strobe_init() with control_port = STROBE_CONTROL_NONE and
  *                   no_worker; prints "port P", then "shipped_while_idle B" (bytes the
  *                   worker shipped in 300 ms: 0 when it is gone), "shipped_by_update B"
- *   env             starts and stops the runtime (the test reads stderr)
+ *   env             starts and stops the runtime (the test reads stderr); prints "verbose V":
+ *                   whether a VeryVerbose message of category ProcLog would be logged
+ *   args ARGS…      strobe_parse_args(), prints "rest ARG…" (what it left), starts and stops
  *
  * SPDX-License-Identifier: MIT
  */
@@ -35,6 +37,7 @@
 #include <strobe/strobe.h>
 
 STROBE_CHANNEL_DEFINE (ProcChannel);
+STROBE_LOG_CATEGORY_DEFINE (ProcLog, STROBE_LOG_VERBOSITY_LOG);
 
 STROBE_EVENT (Proc, Seq, 0,
               STROBE_FIELD (uint32, Phase)
@@ -229,7 +232,20 @@ main (int argc, char **argv)
   else if (argc >= 2 && strcmp (argv[1], "options") == 0)
     rc = mode_options ();
   else if (argc >= 2 && strcmp (argv[1], "env") == 0)
-    rc = strobe_init (NULL) ? 0 : 1;
+    {
+      rc = strobe_init (NULL) ? 0 : 1;
+      printf ("verbose %d\n", ProcLog.verbosity >= STROBE_LOG_VERY_VERBOSE);
+    }
+  else if (argc >= 2 && strcmp (argv[1], "args") == 0)
+    {
+      strobe_parse_args (&argc, &argv);
+      printf ("rest");
+      for (int i = 1; i < argc; i++)
+        printf (" %s", argv[i]);
+      printf ("\n");
+      rc = strobe_init (NULL) ? 0 : 1;
+      strobe_shutdown ();
+    }
   else
     fprintf (stderr, "usage: process-emitter fork N | signals N HZ | counters T N | options | env\n");
   fflush (stdout);

@@ -488,6 +488,16 @@ assert_said (const Run *r, const char *text)
     g_error ("stderr does not say “%s”: %s", text, r->err);
 }
 
+static guint
+count_said (const Run *r, const char *text)
+{
+  guint n = 0;
+
+  for (const char *p = r->err; (p = strstr (p, text)); p += strlen (text))
+    n++;
+  return n;
+}
+
 static void
 test_env_report (void)
 {
@@ -495,9 +505,16 @@ test_env_report (void)
   const char *args[] = { "env", NULL };
   const char *env[] = { "STROBE_TRACE", "Proc", "STROBE_TRACEFILE", "", "STROBE_TRACEHOST", "",
                         "STROBE_BUFFER_MB", "abc", "STROBE_TAIL_MB", "-3", "STROBE_CONTROL_PORT", "0",
-                        NULL };
+                        "STROBE_LOG_VERBOSITY", "ProcLog=bogus", NULL };
+  const char *env2[] = { "STROBE_TRACE", "Proc,cpux", "STROBE_TRACEHOST", "127.0.0.1:99999",
+                         "STROBE_CONTROL_PORT", "0", "STROBE_LOG_VERBOSITY", "ProcLog=very-verbose",
+                         NULL };
+  const char *full[] = { "STROBE_TRACE", "Proc", "STROBE_TRACEFILE", "/dev/full",
+                         "STROBE_CONTROL_PORT", "0", NULL };
   const char *quiet[] = { "STROBE_TRACE", "Proc", "STROBE_CONTROL_PORT", "0", "STROBE_BUFFER_MB", "8",
                           NULL };
+  const char *args_args[] = { "args", "--trace=bogus", "x", "--", "--trace=after", NULL };
+  const char *args_env[] = { "STROBE_CONTROL_PORT", "0", NULL };
   Run r;
 
   run_emitter (dir, args, env, &r);
@@ -506,6 +523,33 @@ test_env_report (void)
   assert_said (&r, "STROBE_TAIL_MB=-3");
   assert_said (&r, "STROBE_TRACEFILE is set but empty");
   assert_said (&r, "STROBE_TRACEHOST is set but empty");
+  assert_said (&r, "STROBE_LOG_VERBOSITY: “ProcLog=bogus” is not CATEGORY=LEVEL");
+  g_assert_cmpuint (fact (&r, "verbose"), ==, 0);
+  run_clear (&r);
+
+  /* A channel nobody declared, a port that does not exist; the CLI's spelling of a level. */
+  run_emitter (dir, args, env2, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  assert_said (&r, "no channel named cpux (channels: ");
+  assert_said (&r, "Proc");
+  assert_said (&r, "trace host 127.0.0.1:99999 is not HOST[:PORT] (the port must be a number from 1 to 65535)");
+  g_assert_cmpuint (count_said (&r, "STROBE_LOG_VERBOSITY"), ==, 0);
+  g_assert_cmpuint (fact (&r, "verbose"), ==, 1);
+  run_clear (&r);
+
+  /* A trace file that cannot be written is reported once. */
+  run_emitter (dir, args, full, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpuint (count_said (&r, "No space left on device"), ==, 1);
+  assert_said (&r, "cannot write trace file /dev/full");
+  run_clear (&r);
+
+  /* --trace= is ours only before "--"; a name it gives that matches nothing is said. */
+  run_emitter (dir, args_args, args_env, &r);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_nonnull (strstr (r.out, "rest args x -- --trace=after\n"));
+  assert_said (&r, "no channel named bogus");
+  g_assert_cmpuint (count_said (&r, "after"), ==, 0);
   run_clear (&r);
 
   /* Settings that are fine say nothing. */

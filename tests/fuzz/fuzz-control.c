@@ -37,7 +37,11 @@ on_line (void *user, char *line)
       != (cmd.error != NULL))
     abort ();
   if ((cmd.verb == STROBE_CONTROL_CMD_SEND_TO || cmd.verb == STROBE_CONTROL_CMD_WRITE_TO
-       || cmd.verb == STROBE_CONTROL_CMD_CHANNELS_SET) && *cmd.arg == '\0')
+       || cmd.verb == STROBE_CONTROL_CMD_CHANNELS_SET || cmd.verb == STROBE_CONTROL_CMD_AUTH)
+      && *cmd.arg == '\0')
+    abort ();
+  /* A secret is one word. */
+  if (cmd.verb == STROBE_CONTROL_CMD_AUTH && strpbrk (cmd.arg, " \t"))
     abort ();
   s->lines++;
   return true;

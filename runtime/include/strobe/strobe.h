@@ -93,8 +93,9 @@ bool strobe_output_file (const char *path);
 bool strobe_output_host (const char *host_port);   /* "host" or "host:port"; port 1980 */
 bool strobe_output_stop (void);
 bool strobe_output_active (void);
-/* errno of the last output failure (the output was closed), 0 when none since the last
- * output started. */
+/* errno of the last output failure (an output that could not start: open, connect or its
+ * first write; or one that failed and was closed), 0 when none since the last output
+ * started. */
 int  strobe_output_error (void);
 /* The control server's port, advertised in every trace's metadata (0: none). Set by the
  * control server when it starts; set it yourself if you run your own. */
