@@ -28,8 +28,14 @@ struct _StrobeRecorderConnection
   GCancellable      *cancellable;
   GThread           *thread;
   char              *peer_address;
+  char              *peer_host;
+  gboolean           loopback;
   guint64            id;
   StrobeSession     *session;   /* written by the thread before STARTED is posted */
+  gint64             accepted;  /* monotonic µs */
+  gint64             last_data; /* monotonic µs; atomic: read by the recorder */
+  gint               recording; /* atomic: the handshake is done */
+  gint               evicted;   /* atomic */
 };
 
 typedef struct
@@ -81,21 +87,75 @@ post (StrobeRecorderConnection *self,
 }
 
 static char *
-format_peer (GSocketConnection *connection)
+format_peer (GSocketConnection *connection, char **peer_host, gboolean *loopback)
 {
   g_autoptr(GSocketAddress) address = g_socket_connection_get_remote_address (connection, NULL);
 
+  *loopback = FALSE;
   if (G_IS_INET_SOCKET_ADDRESS (address))
     {
       GInetSocketAddress *inet = G_INET_SOCKET_ADDRESS (address);
-      g_autofree char *host = g_inet_address_to_string (g_inet_socket_address_get_address (inet));
+      GInetAddress *ia = g_inet_socket_address_get_address (inet);
+      g_autofree char *host = g_inet_address_to_string (ia);
       guint16 port = g_inet_socket_address_get_port (inet);
 
+      *loopback = g_inet_address_get_is_loopback (ia);
+      *peer_host = g_strdup (host);
       if (strchr (host, ':') != NULL)
         return g_strdup_printf ("[%s]:%u", host, port);
       return g_strdup_printf ("%s:%u", host, port);
     }
+  *peer_host = g_strdup ("unknown");
   return g_strdup ("unknown");
+}
+
+const char *
+_strobe_recorder_connection_get_peer_host (StrobeRecorderConnection *self)
+{
+  return self->peer_host;
+}
+
+gboolean
+_strobe_recorder_connection_is_loopback (StrobeRecorderConnection *self)
+{
+  return self->loopback;
+}
+
+gboolean
+_strobe_recorder_connection_in_handshake (StrobeRecorderConnection *self)
+{
+  return !g_atomic_int_get (&self->recording);
+}
+
+gint64
+_strobe_recorder_connection_get_accepted (StrobeRecorderConnection *self)
+{
+  return self->accepted;
+}
+
+gint64
+_strobe_recorder_connection_get_last_data (StrobeRecorderConnection *self)
+{
+  return __atomic_load_n (&self->last_data, __ATOMIC_RELAXED);
+}
+
+gboolean
+_strobe_recorder_connection_is_evicted (StrobeRecorderConnection *self)
+{
+  return g_atomic_int_get (&self->evicted);
+}
+
+void
+_strobe_recorder_connection_evict (StrobeRecorderConnection *self)
+{
+  g_atomic_int_set (&self->evicted, 1);
+  g_cancellable_cancel (self->cancellable);
+}
+
+static void
+touch (StrobeRecorderConnection *self)
+{
+  __atomic_store_n (&self->last_data, g_get_monotonic_time (), __ATOMIC_RELAXED);
 }
 
 StrobeRecorderConnection *
@@ -111,8 +171,10 @@ _strobe_recorder_connection_new (StrobeRecorder    *recorder,
   self->store = g_object_ref (store);
   self->connection = g_object_ref (connection);
   self->cancellable = g_cancellable_new ();
-  self->peer_address = format_peer (connection);
+  self->peer_address = format_peer (connection, &self->peer_host, &self->loopback);
   self->id = id;
+  self->accepted = g_get_monotonic_time ();
+  self->last_data = self->accepted;
   return self;
 }
 
@@ -135,6 +197,7 @@ connection_clear (gpointer data)
   g_object_unref (self->cancellable);
   g_clear_object (&self->session);
   g_free (self->peer_address);
+  g_free (self->peer_host);
 }
 
 void
@@ -211,6 +274,8 @@ receive_exact (StrobeRecorderConnection  *self,
             }
           return FALSE;
         }
+      if (n > 0)
+        touch (self);
       if (n == 0)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
@@ -304,12 +369,22 @@ copy_stream (StrobeRecorderConnection  *self,
   for (;;)
     {
       g_autoptr(GError) error = NULL;
-      gint64 deadline = strobe_trace_writer_get_sync_deadline (writer);
-      gint64 timeout = deadline == G_MAXINT64 ? -1 : MAX (0, deadline - g_get_monotonic_time ());
+      gint64 now = g_get_monotonic_time ();
+      gint64 idle_end = __atomic_load_n (&self->last_data, __ATOMIC_RELAXED)
+                        + STROBE_RECORDER_IDLE_TIMEOUT_S * G_TIME_SPAN_SECOND;
+      gint64 deadline = MIN (strobe_trace_writer_get_sync_deadline (writer), idle_end);
+      gint64 timeout = MAX (0, deadline - now);
       StrobePacketTrackerResult result;
       gsize consumed;
       gssize n;
 
+      if (now >= idle_end)
+        {
+          *reason = g_strdup_printf (_("Nothing received for %d s; the recording was ended"),
+                                     STROBE_RECORDER_IDLE_TIMEOUT_S);
+          g_message ("Recorder: dropped connection from %s: %s", self->peer_address, *reason);
+          return STROBE_TRACE_STATUS_CUT_OFF;
+        }
       /* Wake up at the sync deadline even when the peer goes quiet: data that arrived
        * must be on disk within the interval, not whenever the next chunk comes. */
       if (timeout == 0 || !g_socket_condition_timed_wait (socket, G_IO_IN, timeout,
@@ -318,11 +393,15 @@ copy_stream (StrobeRecorderConnection  *self,
           if (timeout == 0 || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
             {
               g_clear_error (&error);
-              if (!strobe_trace_writer_sync (writer, &error))
+              if (g_get_monotonic_time () >= strobe_trace_writer_get_sync_deadline (writer)
+                  && !strobe_trace_writer_sync (writer, &error))
                 goto io_failed;
               continue;
             }
-          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+          if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && g_atomic_int_get (&self->evicted))
+            *reason = g_strdup (_("Ended to make room: the recorder was full and this connection "
+                                  "had been sending nothing"));
+          else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             *reason = g_strdup (_("The recorder stopped during the recording"));
           else
             *reason = g_strdup_printf (_("Connection error: %s"), error->message);
@@ -343,6 +422,7 @@ copy_stream (StrobeRecorderConnection  *self,
           *reason = g_strdup (_("The connection closed without an End packet"));
           return STROBE_TRACE_STATUS_CUT_OFF;
         }
+      touch (self);
 
       if (self->session != NULL)
         strobe_session_add_bytes_received (self->session, (guint64) n);
@@ -397,7 +477,13 @@ connection_thread (gpointer data)
 
   handshake = receive_handshake (self, &meta);
   if (handshake == NULL)
-    goto out;
+    {
+      if (g_atomic_int_get (&self->evicted))
+        reject (self, _("Dropped to make room: the recorder was full and the handshake had not "
+                        "arrived"));
+      goto out;
+    }
+  g_atomic_int_set (&self->recording, 1);
 
   program = g_utf8_make_valid (meta.program_name ? meta.program_name : "",
                                (gssize) meta.program_name_len);

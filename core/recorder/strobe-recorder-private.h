@@ -34,6 +34,17 @@ void                      _strobe_recorder_connection_join    (StrobeRecorderCon
 const char               *_strobe_recorder_connection_get_peer_address (StrobeRecorderConnection *self);
 /* Set once STARTED was posted. */
 StrobeSession            *_strobe_recorder_connection_get_session (StrobeRecorderConnection *self);
+/* The peer's address without its port, and whether it is loopback. */
+const char               *_strobe_recorder_connection_get_peer_host (StrobeRecorderConnection *self);
+gboolean                  _strobe_recorder_connection_is_loopback (StrobeRecorderConnection *self);
+/* For choosing whom to drop when full (any thread): still in the handshake, when it was
+ * accepted, when it last received a byte (monotonic µs), whether it was told to go. */
+gboolean                  _strobe_recorder_connection_in_handshake (StrobeRecorderConnection *self);
+gint64                    _strobe_recorder_connection_get_accepted (StrobeRecorderConnection *self);
+gint64                    _strobe_recorder_connection_get_last_data (StrobeRecorderConnection *self);
+gboolean                  _strobe_recorder_connection_is_evicted (StrobeRecorderConnection *self);
+/* Ends the connection to make room (its trace, if any, is cut off saying why). */
+void                      _strobe_recorder_connection_evict   (StrobeRecorderConnection *self);
 
 void                      _strobe_recorder_connection_event   (StrobeRecorder           *recorder,
                                                                StrobeRecorderConnection *connection,

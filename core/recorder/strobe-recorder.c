@@ -106,6 +106,72 @@ _strobe_recorder_connection_event (StrobeRecorder           *self,
     }
 }
 
+static void
+count_rejected (StrobeRecorder *self)
+{
+  self->n_rejected++;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_REJECTED]);
+}
+
+/* Room for @connection: the connections not told to go yet, from all peers and from its
+ * address, are under their limits once the oldest handshake (or the longest-idle
+ * recording) is evicted. FALSE when nothing can be evicted. */
+static gboolean
+make_room (StrobeRecorder           *self,
+           StrobeRecorderConnection *connection)
+{
+  StrobeRecorderConnection *handshake = NULL, *idle = NULL;
+  const char *host = _strobe_recorder_connection_get_peer_host (connection);
+  gboolean per_peer = !_strobe_recorder_connection_is_loopback (connection);
+  gint64 now = g_get_monotonic_time ();
+  guint active = 0, from_peer = 0;
+
+  for (guint i = 0; i < self->connections->len; i++)
+    {
+      StrobeRecorderConnection *c = g_ptr_array_index (self->connections, i);
+
+      if (_strobe_recorder_connection_is_evicted (c))
+        continue;
+      if (per_peer && g_str_equal (_strobe_recorder_connection_get_peer_host (c), host))
+        from_peer++;
+      active++;
+    }
+  if (per_peer && from_peer >= STROBE_RECORDER_MAX_PER_PEER)
+    {
+      g_message ("Recorder: refused a connection from %s: already %u connections from it",
+                 _strobe_recorder_connection_get_peer_address (connection), from_peer);
+      return FALSE;
+    }
+  if (active < STROBE_RECORDER_MAX_CONNECTIONS)
+    return TRUE;
+  for (guint i = 0; i < self->connections->len; i++)
+    {
+      StrobeRecorderConnection *c = g_ptr_array_index (self->connections, i);
+
+      if (_strobe_recorder_connection_is_evicted (c))
+        continue;
+      if (_strobe_recorder_connection_in_handshake (c))
+        {
+          if (handshake == NULL
+              || _strobe_recorder_connection_get_accepted (c) < _strobe_recorder_connection_get_accepted (handshake))
+            handshake = c;
+        }
+      else if (now - _strobe_recorder_connection_get_last_data (c) >= STROBE_RECORDER_EVICT_IDLE_S * G_TIME_SPAN_SECOND
+               && (idle == NULL
+                   || _strobe_recorder_connection_get_last_data (c) < _strobe_recorder_connection_get_last_data (idle)))
+        idle = c;
+    }
+  if (handshake == NULL && idle == NULL)
+    {
+      g_message ("Recorder: refused a connection: already %u connections, all recording", active);
+      return FALSE;
+    }
+  g_message ("Recorder: full; ending the connection from %s to make room",
+             _strobe_recorder_connection_get_peer_address (handshake ? handshake : idle));
+  _strobe_recorder_connection_evict (handshake ? handshake : idle);
+  return TRUE;
+}
+
 static gboolean
 incoming_cb (GSocketService    *service,
              GSocketConnection *socket_connection,
@@ -115,18 +181,14 @@ incoming_cb (GSocketService    *service,
   g_autoptr(StrobeRecorderConnection) connection = NULL;
   g_autoptr(GError) error = NULL;
 
-  if (self->connections->len >= STROBE_RECORDER_MAX_CONNECTIONS)
-    {
-      g_message ("Recorder: refused a connection: already %u connections",
-                 self->connections->len);
-      self->n_rejected++;
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_REJECTED]);
-      return TRUE;   /* dropping our reference closes it */
-    }
-
   g_debug ("Recorder: incoming connection %" G_GUINT64_FORMAT, self->next_id + 1);
   connection = _strobe_recorder_connection_new (self, self->store, socket_connection,
                                                 ++self->next_id);
+  if (!make_room (self, connection))
+    {
+      count_rejected (self);
+      return TRUE;   /* dropping our reference closes it */
+    }
   g_ptr_array_add (self->connections, _strobe_recorder_connection_ref (connection));
   if (!_strobe_recorder_connection_start (connection, &error))
     {

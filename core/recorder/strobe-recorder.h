@@ -13,8 +13,17 @@ G_BEGIN_DECLS
 #define STROBE_RECORDER_DEFAULT_PORT 1980
 /* A peer must complete its handshake within this long or it is dropped. */
 #define STROBE_RECORDER_HANDSHAKE_TIMEOUT_S 10
-/* Connections beyond this many are refused (each one costs a thread). */
+/* At most this many connections at once (each costs a thread). When all are taken, a new
+ * one takes the place of the oldest still in its handshake, else of the recording idle
+ * the longest (at least STROBE_RECORDER_EVICT_IDLE_S: a runtime sends its statistics
+ * every 250 ms), else it is refused: peers that connect and say nothing cannot lock real
+ * programs out. */
 #define STROBE_RECORDER_MAX_CONNECTIONS 256
+#define STROBE_RECORDER_EVICT_IDLE_S 1
+/* At most this many connections from one address that is not loopback. */
+#define STROBE_RECORDER_MAX_PER_PEER 64
+/* A recording that receives nothing for this long is ended (cut off). */
+#define STROBE_RECORDER_IDLE_TIMEOUT_S 300
 
 #define STROBE_TYPE_RECORDER (strobe_recorder_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeRecorder, strobe_recorder, STROBE, RECORDER, GObject)

@@ -127,6 +127,9 @@ map_to_variant (cbor_item_t  *item,
   GVariantBuilder builder;
   struct cbor_pair *pairs = cbor_map_handle (item);
   gsize n = cbor_map_size (item);
+  /* A key given twice is ambiguous: which value the server would act on should not
+   * depend on how a dictionary happens to resolve it. */
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 
   g_variant_builder_init (&builder, G_VARIANT_TYPE_VARDICT);
   for (gsize i = 0; i < n; i++)
@@ -146,6 +149,14 @@ map_to_variant (cbor_item_t  *item,
         {
           g_variant_builder_clear (&builder);
           fail (error, 0, _("a map key that is not UTF-8"));
+          return NULL;
+        }
+      if (!g_hash_table_add (seen, g_strdup (key)))
+        {
+          g_autofree char *msg = g_strdup_printf (_("the key “%s” twice in one map"), key);
+
+          g_variant_builder_clear (&builder);
+          fail (error, 0, msg);
           return NULL;
         }
       /* null and undefined mean "absent". libcbor's cbor_is_null/undef/bool assert

@@ -31,6 +31,7 @@ struct _StrobeStoreServer
   char        *listen_address;
   GPtrArray   *services;
   GPtrArray   *clients;     /* Client */
+  guint        sweep_id;    /* closes clients past their timeouts */
   guint16      port;
   guint16      bound_port;
   guint16      recorder_port;
@@ -71,6 +72,11 @@ struct _Client
   GOutputStream     *out;
   GCancellable      *cancellable;
   char              *peer;
+  char              *peer_host;
+  gboolean           loopback;
+  gint64             accepted;  /* monotonic µs */
+  gint64             last_request;
+  gboolean           requested; /* a whole request arrived */
   guint8             header[4];
   guint8            *body;
   gsize              body_len;
@@ -100,6 +106,7 @@ client_free (Client *client)
   g_clear_pointer (&client->writing, g_bytes_unref);
   g_ptr_array_unref (client->reads);
   g_free (client->peer);
+  g_free (client->peer_host);
 }
 
 static Client *
@@ -683,6 +690,12 @@ handle_request (Client       *client,
   params = g_variant_dict_new (message);
   req.params = params;
   req.has_tag = g_variant_dict_lookup (params, "tag", "t", &req.tag);
+  if (!req.has_tag && g_variant_dict_contains (params, "tag"))
+    {
+      send_error (client, FALSE, 0, STROBE_STORE_STATUS_BAD_REQUEST,
+                  _("“tag” must be an unsigned integer"));
+      return;
+    }
   if (!g_variant_dict_lookup (params, "request", "&s", &verb)
       || !g_variant_dict_lookup (params, "path", "&s", &path))
     {
@@ -745,6 +758,8 @@ client_body_cb (GObject      *source,
   if (client->server == NULL)
     return;
 
+  client->requested = TRUE;
+  client->last_request = g_get_monotonic_time ();
   handle_request (client, client->body, client->body_len);
   g_clear_pointer (&client->body, g_free);
   if (client->server == NULL || client->closing)
@@ -811,18 +826,93 @@ client_read_header (Client *client)
 }
 
 static char *
-format_peer (GSocketConnection *connection)
+format_peer (GSocketConnection *connection, char **peer_host, gboolean *loopback)
 {
   g_autoptr(GSocketAddress) address = g_socket_connection_get_remote_address (connection, NULL);
 
+  *loopback = FALSE;
   if (G_IS_INET_SOCKET_ADDRESS (address))
     {
-      g_autofree char *host =
-        g_inet_address_to_string (g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (address)));
+      GInetAddress *ia = g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (address));
+      g_autofree char *host = g_inet_address_to_string (ia);
+
+      *loopback = g_inet_address_get_is_loopback (ia);
+      *peer_host = g_strdup (host);
       return g_strdup_printf ("%s:%u", host,
                               g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (address)));
     }
+  *peer_host = g_strdup ("unknown");
   return g_strdup ("unknown");
+}
+
+/* How far a client is from being worth keeping: the larger, the sooner it goes. Never
+ * answered a whole request: oldest first; then idle clients, longest idle first, those
+ * reading a trace or subscribed to notifications after the others. */
+static gint64
+eviction_rank (Client *client, gint64 now)
+{
+  if (!client->requested)
+    return G_MAXINT64 / 2 + (now - client->accepted);
+  if (client->subscribed || client->reads->len > 0)
+    return now - client->last_request;
+  return G_MAXINT64 / 4 + (now - client->last_request);
+}
+
+/* Makes room for one more client, or says why not. */
+static const char *
+make_room (StrobeStoreServer *self, Client *newcomer)
+{
+  gint64 now = g_get_monotonic_time ();
+  Client *victim = NULL;
+  guint from_peer = 0;
+
+  for (guint i = 0; i < self->clients->len; i++)
+    {
+      Client *c = g_ptr_array_index (self->clients, i);
+      if (c != newcomer && !newcomer->loopback && g_str_equal (c->peer_host, newcomer->peer_host))
+        from_peer++;
+    }
+  if (from_peer >= STROBE_STORE_SERVER_MAX_PER_PEER)
+    return _("Too many clients from this address");
+  if (self->clients->len <= STROBE_STORE_SERVER_MAX_CLIENTS)
+    return NULL;
+  for (guint i = 0; i < self->clients->len; i++)
+    {
+      Client *c = g_ptr_array_index (self->clients, i);
+      if (c != newcomer && !c->closing && (victim == NULL || eviction_rank (c, now) > eviction_rank (victim, now)))
+        victim = c;
+    }
+  if (victim == NULL)
+    return _("Too many clients");
+  g_message ("Store server: full; closing %s to make room", victim->peer);
+  client_close (victim, "evicted to make room");
+  return NULL;
+}
+
+static gboolean
+sweep_cb (gpointer user_data)
+{
+  StrobeStoreServer *self = user_data;
+  gint64 now = g_get_monotonic_time ();
+  g_autoptr(GPtrArray) expired = g_ptr_array_new_with_free_func ((GDestroyNotify) client_unref);
+
+  for (guint i = 0; i < self->clients->len; i++)
+    {
+      Client *c = g_ptr_array_index (self->clients, i);
+
+      if ((!c->requested && now - c->accepted > STROBE_STORE_SERVER_FIRST_REQUEST_TIMEOUT_S * G_TIME_SPAN_SECOND)
+          || (c->requested && !c->subscribed && c->reads->len == 0 && c->body == NULL
+              && now - c->last_request > STROBE_STORE_SERVER_IDLE_TIMEOUT_S * G_TIME_SPAN_SECOND))
+        g_ptr_array_add (expired, client_ref (c));
+    }
+  for (guint i = 0; i < expired->len; i++)
+    {
+      Client *c = g_ptr_array_index (expired, i);
+      g_message ("Store server: dropping %s: %s", c->peer,
+                 c->requested ? "idle" : "no request since it connected");
+      client_close (c, "timed out");
+    }
+  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
@@ -838,17 +928,22 @@ incoming_cb (GSocketService    *service,
   client->in = g_io_stream_get_input_stream (G_IO_STREAM (connection));
   client->out = g_io_stream_get_output_stream (G_IO_STREAM (connection));
   client->cancellable = g_cancellable_new ();
-  client->peer = format_peer (connection);
+  client->peer = format_peer (connection, &client->peer_host, &client->loopback);
   client->reads = g_ptr_array_new ();
+  client->accepted = g_get_monotonic_time ();
   g_queue_init (&client->queue);
   g_ptr_array_add (self->clients, client);
 
-  if (self->clients->len > STROBE_STORE_SERVER_MAX_CLIENTS)
-    {
-      send_error (client, FALSE, 0, STROBE_STORE_STATUS_UNAVAILABLE, _("Too many clients"));
-      client->closing = TRUE;
-      return TRUE;
-    }
+  {
+    const char *refused = make_room (self, client);
+
+    if (refused != NULL)
+      {
+        send_error (client, FALSE, 0, STROBE_STORE_STATUS_UNAVAILABLE, refused);
+        client->closing = TRUE;
+        return TRUE;
+      }
+  }
   client_read_header (client);
   return TRUE;
 }
@@ -923,6 +1018,7 @@ strobe_store_server_start (StrobeStoreServer  *self,
   if (!strobe_listen_tcp (self->listen_address, self->port, G_CALLBACK (incoming_cb), self,
                           self->services, &self->bound_port, error))
     return FALSE;
+  self->sweep_id = g_timeout_add_seconds (1, sweep_cb, self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PORT]);
   return TRUE;
 }
@@ -939,6 +1035,7 @@ strobe_store_server_stop (StrobeStoreServer *self)
       g_socket_listener_close (G_SOCKET_LISTENER (service));
     }
   g_ptr_array_set_size (self->services, 0);
+  g_clear_handle_id (&self->sweep_id, g_source_remove);
   while (self->clients->len > 0)
     client_close (g_ptr_array_index (self->clients, self->clients->len - 1), "server stopped");
 }

@@ -11,10 +11,19 @@
 
 G_BEGIN_DECLS
 
-/* Clients beyond this many get status 503 and are disconnected. */
+/* At most this many clients at once. When all are taken, a new one takes the place of
+ * the oldest that has not sent a whole request yet, else of the one idle the longest
+ * (subscribers last), so peers that connect and say nothing cannot lock clients out. */
 #define STROBE_STORE_SERVER_MAX_CLIENTS 64
+/* At most this many clients from one address that is not loopback; more get status 503. */
+#define STROBE_STORE_SERVER_MAX_PER_PEER 16
 /* A request must arrive whole within this long of its length prefix. */
 #define STROBE_STORE_SERVER_REQUEST_TIMEOUT_S 10
+/* A client must send its first whole request within this long of connecting. */
+#define STROBE_STORE_SERVER_FIRST_REQUEST_TIMEOUT_S 10
+/* A client that is neither subscribed nor reading a trace is closed after this long
+ * without a request. */
+#define STROBE_STORE_SERVER_IDLE_TIMEOUT_S 60
 
 #define STROBE_TYPE_STORE_SERVER (strobe_store_server_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeStoreServer, strobe_store_server, STROBE, STORE_SERVER, GObject)

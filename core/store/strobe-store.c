@@ -543,7 +543,10 @@ lookup_or_error (StrobeStore  *self,
   return trace;
 }
 
-/* A name that is safe as a file name in the store and cannot escape it. */
+/* A name that is safe as a file name in the store and cannot escape it, and that shows
+ * as what it is wherever it is printed: no control character (C0, DEL, C1 such as
+ * U+0085 NEXT LINE), no line or paragraph separator, and no bidirectional formatting
+ * character (U+202E RIGHT-TO-LEFT OVERRIDE turns "evil.exe" into "exe.live"). */
 static gboolean
 valid_trace_name (const char *name)
 {
@@ -551,9 +554,15 @@ valid_trace_name (const char *name)
 
   if (len == 0 || len > 200 || name[0] == '.' || !g_utf8_validate (name, (gssize) len, NULL))
     return FALSE;
-  for (const char *p = name; *p; p++)
-    if (*p == '/' || *p == '\\' || (guchar) *p < 0x20 || *p == 0x7f)
-      return FALSE;
+  for (const char *p = name; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c == '/' || c == '\\' || c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 || c == 0x2029
+          || c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e)
+          || (c >= 0x2066 && c <= 0x2069))
+        return FALSE;
+    }
   return TRUE;
 }
 

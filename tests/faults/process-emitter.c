@@ -19,6 +19,8 @@
  *   env             starts and stops the runtime (the test reads stderr); prints "verbose V":
  *                   whether a VeryVerbose message of category ProcLog would be logged
  *   args ARGS…      strobe_parse_args(), prints "rest ARG…" (what it left), starts and stops
+ *   serve           with its control server: prints "ready PORT", emits Proc.Seq (phase 0)
+ *                   every 200 µs until stdin closes, then shuts down
  *
  * SPDX-License-Identifier: MIT
  */
@@ -217,6 +219,36 @@ mode_options (void)
   return 0;
 }
 
+static void *
+steady (void *data)
+{
+  (void) data;
+  for (uint64_t seq = 0; !__atomic_load_n (&stop_background, __ATOMIC_RELAXED); seq++)
+    {
+      emit (0, seq);
+      nap_us (200);
+    }
+  return NULL;
+}
+
+static int
+mode_serve (void)
+{
+  char line[64];
+  pthread_t thread;
+
+  if (!strobe_init (NULL))
+    return 1;
+  printf ("ready %u\n", strobe_get_control_port ());
+  pthread_create (&thread, NULL, steady, NULL);
+  while (fgets (line, sizeof line, stdin))
+    ;
+  __atomic_store_n (&stop_background, 1, __ATOMIC_RELAXED);
+  pthread_join (thread, NULL);
+  strobe_shutdown ();
+  return 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -236,6 +268,8 @@ main (int argc, char **argv)
       rc = strobe_init (NULL) ? 0 : 1;
       printf ("verbose %d\n", ProcLog.verbosity >= STROBE_LOG_VERY_VERBOSE);
     }
+  else if (argc >= 2 && strcmp (argv[1], "serve") == 0)
+    rc = mode_serve ();
   else if (argc >= 2 && strcmp (argv[1], "args") == 0)
     {
       strobe_parse_args (&argc, &argv);

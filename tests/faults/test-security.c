@@ -8,6 +8,10 @@
  *                                that stalls mid-request does not hold up the others
  *   /security/recorder-garbage   peers that send garbage or nothing to the recorder do
  *                                not keep a real program from being recorded
+ *   /security/hostile-peers      hundreds of peers connected to the recorder, the store
+ *                                server and a program's control server, saying nothing or
+ *                                stopping mid-handshake: a control command still works, the
+ *                                program still records, a store client still lists
  *
  * The control server's loopback bind and its refusal of remote write-to are tested in
  * tests/control (/control/listen, /control/write-dir, /control/malformed).
@@ -21,12 +25,16 @@
 #include <ifaddrs.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
 
+#include "strobe-control-client.h"
 #include "strobe-recorder.h"
+#include "strobe-store-client.h"
 #include "strobe-store-server.h"
 #include "strobe-wire.h"
 
@@ -503,6 +511,224 @@ test_recorder_garbage (void)
   remove_store_dir (dir);
 }
 
+/* ---- hundreds of hostile peers at once ------------------------------------------------ */
+
+#define HOSTILE_RECORDER 300    /* over STROBE_RECORDER_MAX_CONNECTIONS */
+#define HOSTILE_STORE    150    /* over STROBE_STORE_SERVER_MAX_CLIENTS */
+#define HOSTILE_CONTROL  60     /* over the control server's 16 */
+
+typedef struct
+{
+  guint16     recorder_port;
+  guint16     store_port;
+  guint16     control_port;
+  const char *discovery_dir;
+  GArray     *fds;               /* the hostile sockets, closed by the test at the end */
+  char       *channels_reply;
+  gboolean    sent;
+  gboolean    stopped;
+} HostileJob;
+
+static void
+keep (HostileJob *job, int fd)
+{
+  g_array_append_val (job->fds, fd);
+}
+
+static gpointer
+hostile_job (gpointer data)
+{
+  HostileJob *job = data;
+  g_autoptr(GBytes) stream = small_stream ();
+  gsize handshake_len;
+  const guint8 *bytes = g_bytes_get_data (stream, NULL);
+  g_autoptr(StrobeControlClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *recorder = g_strdup_printf ("127.0.0.1:%u", job->recorder_port);
+  g_autofree char *cmd = g_strconcat ("send-to ", recorder, NULL);
+  g_autofree char *reply = NULL;
+
+  /* The handshake of small_stream: magic, versions, metadata size, metadata. */
+  handshake_len = sizeof (StrobeWireHandshake) + ((const StrobeWireHandshake *) bytes)->metadata_size;
+  for (guint i = 0; i < HOSTILE_RECORDER; i++)
+    {
+      int fd = connect_loopback (job->recorder_port);
+
+      /* Half send a valid handshake and then nothing; half stop inside it. */
+      send (fd, bytes, i % 2 ? handshake_len : 3, MSG_NOSIGNAL);
+      keep (job, fd);
+    }
+  for (guint i = 0; i < HOSTILE_STORE; i++)
+    {
+      int fd = connect_loopback (job->store_port);
+
+      if (i % 2)
+        send (fd, "\x10\x00", 2, MSG_NOSIGNAL);   /* half a length prefix */
+      keep (job, fd);
+    }
+  for (guint i = 0; i < HOSTILE_CONTROL; i++)
+    {
+      int fd = connect_loopback (job->control_port);
+
+      if (i % 2)
+        send (fd, "sta", 3, MSG_NOSIGNAL);        /* a line never finished */
+      keep (job, fd);
+    }
+  /* Idle long enough to be the ones to go when a real peer needs room. */
+  g_usleep ((STROBE_RECORDER_EVICT_IDLE_S * 1000 + 500) * 1000);
+
+  /* The program's user controls it, and it records. */
+  client = strobe_control_client_new ("127.0.0.1", job->control_port);
+  strobe_control_client_set_discovery_directory (client, job->discovery_dir);
+  job->channels_reply = strobe_control_client_send (client, "channels", NULL, &error);
+  g_assert_no_error (error);
+  reply = strobe_control_client_send (client, cmd, NULL, &error);
+  g_assert_no_error (error);
+  job->sent = TRUE;
+  g_usleep (500 * 1000);
+  g_clear_pointer (&reply, g_free);
+  reply = strobe_control_client_send (client, "stop", NULL, &error);
+  g_assert_no_error (error);
+  job->stopped = TRUE;
+  return NULL;
+}
+
+static void
+store_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  *(GAsyncResult **) data = g_object_ref (result);
+}
+
+static GAsyncResult *
+wait_result (GAsyncResult **slot)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (*slot == NULL && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (*slot);
+  return *slot;
+}
+
+static void
+test_hostile_peers (void)
+{
+  g_autofree char *dir = make_store_dir ();
+  g_autofree char *runtime_dir = make_store_dir ();
+  g_autofree char *disc = g_build_filename (runtime_dir, "strobe", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(StrobeStore) store = strobe_store_new (dir, &error);
+  g_autoptr(StrobeRecorder) recorder = NULL;
+  g_autoptr(StrobeStoreServer) server = NULL;
+  g_autoptr(StrobeStoreClient) client = NULL;
+  g_autoptr(GPtrArray) ended = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE
+                                                                      | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr(GSubprocess) program = NULL;
+  g_autoptr(GDataInputStream) program_out = NULL;
+  g_autoptr(GVariant) list = NULL;
+  g_autoptr(GVariant) traces = NULL;
+  g_autofree char *ready = NULL;
+  GAsyncResult *result = NULL;
+  HostileJob job = { 0 };
+  struct rlimit rl;
+  gboolean listed = FALSE;
+  gint64 deadline;
+
+  /* Hundreds of sockets on each side of loopback, all in this process. */
+  g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &rl), ==, 0);
+  if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < 4096)
+    {
+      g_test_skip ("fewer than 4096 file descriptors allowed");
+      return;
+    }
+  rl.rlim_cur = 4096;
+  g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &rl), ==, 0);
+
+  g_assert_no_error (error);
+  recorder = strobe_recorder_new (store);
+  strobe_recorder_set_port (recorder, 0);
+  g_assert_true (strobe_recorder_start (recorder, &error));
+  g_signal_connect (recorder, "session-ended", G_CALLBACK (on_session_ended), ended);
+  server = strobe_store_server_new (store);
+  strobe_store_server_set_port (server, 0);
+  g_assert_true (strobe_store_server_start (server, &error));
+  g_assert_no_error (error);
+
+  g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  g_subprocess_launcher_setenv (launcher, "STROBE_TRACE", "Proc", TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEFILE");
+  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEHOST");
+  g_subprocess_launcher_unsetenv (launcher, "STROBE_CONTROL_PORT");
+  program = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("PROCESS_EMITTER"), "serve", NULL);
+  g_assert_no_error (error);
+  program_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (program));
+  ready = g_data_input_stream_read_line (program_out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (ready, "ready "));
+
+  job.recorder_port = strobe_recorder_get_port (recorder);
+  job.store_port = strobe_store_server_get_port (server);
+  job.control_port = (guint16) atoi (ready + 6);
+  job.discovery_dir = disc;
+  job.fds = g_array_new (FALSE, FALSE, sizeof (int));
+  run_while_serving (hostile_job, &job, 30000);
+  g_assert_true (job.sent && job.stopped);
+  g_assert_nonnull (strstr (job.channels_reply, "Proc=on"));
+
+  /* The real program's recording ends cleanly, with the hostile peers still there. */
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  for (gboolean done = FALSE; !done && g_get_monotonic_time () < deadline;)
+    {
+      spin (20);
+      for (guint i = 0; i < ended->len; i++)
+        done |= g_strcmp0 (strobe_session_get_program (g_ptr_array_index (ended, i)),
+                           "process-emitter") == 0;
+    }
+
+  /* A store client still lists it. */
+  strobe_store_client_connect_async ("127.0.0.1", job.store_port, NULL, store_done, &result);
+  client = strobe_store_client_connect_finish (wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  strobe_store_client_request_async (client, "GET", "v1/trace/list", NULL, NULL, store_done, &result);
+  list = strobe_store_client_request_finish (client, wait_result (&result), &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  traces = g_variant_lookup_value (list, "traces", G_VARIANT_TYPE ("av"));
+  for (guint i = 0; traces && i < g_variant_n_children (traces); i++)
+    {
+      g_autoptr(GVariant) boxed = g_variant_get_child_value (traces, i);
+      g_autoptr(GVariant) t = g_variant_get_variant (boxed);
+      const char *program_name = NULL, *status = NULL;
+
+      g_variant_lookup (t, "program", "&s", &program_name);
+      g_variant_lookup (t, "status", "&s", &status);
+      if (g_strcmp0 (program_name, "process-emitter") == 0)
+        {
+          g_assert_cmpstr (status, ==, "finished");
+          listed = TRUE;
+        }
+    }
+  g_assert_true (listed);
+  g_test_message ("recorder: %u rejected or evicted", strobe_recorder_get_n_rejected (recorder));
+  g_assert_cmpuint (strobe_recorder_get_n_rejected (recorder), >=, HOSTILE_RECORDER - STROBE_RECORDER_MAX_CONNECTIONS);
+
+  for (guint i = 0; i < job.fds->len; i++)
+    close (g_array_index (job.fds, int, i));
+  g_array_unref (job.fds);
+  g_free (job.channels_reply);
+  g_output_stream_close (g_subprocess_get_stdin_pipe (program), NULL, NULL);
+  g_subprocess_wait_check (program, NULL, &error);
+  g_assert_no_error (error);
+  strobe_store_client_close (client);
+  strobe_store_server_stop (server);
+  strobe_recorder_stop (recorder);
+  remove_store_dir (dir);
+  remove_store_dir (disc);
+  remove_store_dir (runtime_dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -510,5 +736,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/security/loopback-default", test_loopback_default);
   g_test_add_func ("/security/store-garbage", test_store_garbage);
   g_test_add_func ("/security/recorder-garbage", test_recorder_garbage);
+  g_test_add_func ("/security/hostile-peers", test_hostile_peers);
   return g_test_run ();
 }

@@ -566,6 +566,86 @@ test_slow_peer (Fixture *f, gconstpointer data)
 }
 
 /* The byte-level examples of STORE-PROTOCOL.md, so the document cannot drift. */
+/* ---- validation: what a request may not say ------------------------------------------ */
+
+static void
+cbor_text (GByteArray *b, const char *s)
+{
+  guint8 head[2] = { 0x78, (guint8) strlen (s) };
+
+  if (strlen (s) < 24)
+    {
+      head[0] = (guint8) (0x60 | strlen (s));
+      g_byte_array_append (b, head, 1);
+    }
+  else
+    g_byte_array_append (b, head, 2);
+  g_byte_array_append (b, (const guint8 *) s, (guint) strlen (s));
+}
+
+/* {"request": "GET", "path": "v1/status", EXTRA…} with @n_extra more pairs in @extra. */
+static GByteArray *
+status_request (guint n_extra, const guint8 *extra, gsize extra_len)
+{
+  GByteArray *b = g_byte_array_new ();
+  guint8 head = (guint8) (0xa0 | (2 + n_extra));
+
+  g_byte_array_append (b, &head, 1);
+  cbor_text (b, "request");
+  cbor_text (b, "GET");
+  cbor_text (b, "path");
+  cbor_text (b, "v1/status");
+  g_byte_array_append (b, extra, (guint) extra_len);
+  return b;
+}
+
+static void
+test_validation (Fixture *f, gconstpointer data)
+{
+  Raw *raw = raw_connect (f->port);
+  static const guint8 negative_tag[] = { 0x63, 't', 'a', 'g', 0x20 };             /* tag: -1 */
+  static const guint8 string_tag[] = { 0x63, 't', 'a', 'g', 0x61, '5' };          /* tag: "5" */
+  static const guint8 dup_path[] = { 0x64, 'p', 'a', 't', 'h', 0x63, 'x', 'y', 'z' };
+  static const guint8 good_tag[] = { 0x63, 't', 'a', 'g', 0x05 };
+  static const char *bad_names[] = { "a\xc2\x85" "b", "evil\xe2\x80\xae" "exe", "x\xe2\x81\xa6y",
+                                     "tab\there", "line\xe2\x80\xa8sep" };
+  g_autofree char *id = add_trace_file (f, "epsilon", 5, 1000, TRUE, NULL);
+  GByteArray *msg;
+
+  msg = status_request (1, negative_tag, sizeof negative_tag);
+  raw_send_message (raw, msg->data, msg->len);
+  g_assert_cmpuint (raw_status (raw), ==, 400);
+  g_byte_array_unref (msg);
+  msg = status_request (1, string_tag, sizeof string_tag);
+  raw_send_message (raw, msg->data, msg->len);
+  g_assert_cmpuint (raw_status (raw), ==, 400);
+  g_byte_array_unref (msg);
+  msg = status_request (1, dup_path, sizeof dup_path);
+  raw_send_message (raw, msg->data, msg->len);
+  g_assert_cmpuint (raw_status (raw), ==, 400);
+  g_byte_array_unref (msg);
+  msg = status_request (1, good_tag, sizeof good_tag);
+  raw_send_message (raw, msg->data, msg->len);
+  g_assert_cmpuint (raw_status (raw), ==, 200);
+  g_byte_array_unref (msg);
+  raw_free (raw);
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad_names); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GVariant) r = NULL;
+      GVariantDict d;
+
+      g_variant_dict_init (&d, NULL);
+      g_variant_dict_insert (&d, "id", "s", id);
+      g_variant_dict_insert (&d, "name", "s", bad_names[i]);
+      r = request (f, "POST", "v1/trace/rename", g_variant_dict_end (&d), &error);
+      g_assert_null (r);
+      g_assert_nonnull (error);
+      g_assert_cmpstr (strobe_trace_get_name (strobe_store_lookup_trace (f->store, id)), ==, "epsilon");
+    }
+}
+
 static void
 test_message_bytes (void)
 {
@@ -620,6 +700,7 @@ main (int argc, char **argv)
   ADD ("malformed", test_malformed);
   ADD ("oversize", test_oversize);
   ADD ("slow-peer", test_slow_peer);
+  ADD ("validation", test_validation);
 #undef ADD
 
   return g_test_run ();
