@@ -9,4 +9,5 @@
 #include "strobe-decoder.h"
 #include "strobe-info-analyzer.h"
 #include "strobe-metadata.h"
+#include "strobe-text.h"
 #include "strobe-trace-clock.h"

@@ -8,43 +8,23 @@
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-event.h"
+#include "strobe-text.h"
 
 #include <math.h>
 
 typedef enum
 {
-  TEXT_VALUE,    /* a string value, between quotes */
-  TEXT_NAME,     /* a field or event name: no quotes, so no space nor '=' */
-  TEXT_LOGGER,   /* a logger name: no '.' either, it ends the logger */
+  TEXT_VALUE  = STROBE_TEXT_EXACT,                                         /* a string value, between quotes */
+  TEXT_NAME   = STROBE_TEXT_EXACT | STROBE_TEXT_NAME,                      /* no quotes, so no space nor '=' */
+  TEXT_LOGGER = STROBE_TEXT_EXACT | STROBE_TEXT_NAME | STROBE_TEXT_LOGGER, /* no '.' either */
 } TextKind;
 
-/* PROTOCOL.md §10: the escapes keep a line one line and every token unambiguous. */
+/* PROTOCOL.md §10: the escapes keep a line one line and every token unambiguous. The
+ * same function escapes every text the CLI prints (strobe-text.c). */
 static void
 append_text (GString *out, const char *s, gsize len, TextKind kind)
 {
-  const char *end = s + len;
-
-  for (const char *p = s; p < end; p = g_utf8_next_char (p))
-    {
-      gunichar c = *p ? g_utf8_get_char (p) : 0;
-
-      switch (c)
-        {
-        case '"':  g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xa0) || c == 0x2028 || c == 0x2029
-              || (kind != TEXT_VALUE && (c == ' ' || c == '='))
-              || (kind == TEXT_LOGGER && c == '.'))
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_len (out, p, g_utf8_next_char (p) - p);
-          break;
-        }
-    }
+  strobe_text_append_escaped (out, s, (gssize) len, (StrobeTextFlags) kind);
 }
 
 static void

@@ -16,6 +16,7 @@
 
 #include "strobe-cli.h"
 #include "strobe-control-address.h"
+#include "strobe-text.h"
 #include "strobe-control-client.h"
 #include "strobe-discovery.h"
 
@@ -25,6 +26,8 @@ compare_strings (const void *a, const void *b)
   return g_strcmp0 (*(char *const *) a, *(char *const *) b);
 }
 
+/* A reply is the peer's text: printed escaped (what a program's name holds, or a fake
+ * server sends, must not drive the terminal). */
 static void
 print_pairs (const char *reply, gboolean sort)
 {
@@ -37,9 +40,12 @@ print_pairs (const char *reply, gboolean sort)
     if (*words[i])
       {
         char *eq = strchr (words[i], '=');
+        g_autofree char *text = NULL;
+
         if (eq)
           *eq = ' ';
-        printf ("%s\n", words[i]);
+        text = strobe_text_escape (words[i], STROBE_TEXT_PLAIN);
+        printf ("%s\n", text);
       }
 }
 
@@ -149,7 +155,9 @@ strobe_cli_control (int argc, char **argv)
   reply = strobe_control_client_send (client, line, NULL, &error);
   if (reply == NULL)
     {
-      g_printerr ("strobe-cli: %s:%u: %s\n", host, port, error->message);
+      g_autofree char *message = strobe_text_escape (error->message, STROBE_TEXT_PLAIN);
+
+      g_printerr ("strobe-cli: %s:%u: %s\n", host, port, message);
       return STROBE_CLI_FAILED;
     }
   if (g_str_equal (verb, "status"))
@@ -157,6 +165,9 @@ strobe_cli_control (int argc, char **argv)
   else if (g_str_equal (verb, "channels") && argc == 3)
     print_pairs (reply, TRUE);
   else if (*reply)
-    printf ("%s\n", reply);
+    {
+      g_autofree char *text = strobe_text_escape (reply, STROBE_TEXT_PLAIN);
+      printf ("%s\n", text);
+    }
   return STROBE_CLI_OK;
 }

@@ -24,30 +24,14 @@ static const StrobeCliExporter exporters[] = {
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
+/* Valid UTF-8 quoted by strobe_text_append_escaped() is a JSON string: \" \\ \n \r \t
+ * and \uXXXX, with terminal controls escaped as well for whoever cats the file. */
 static void
 append_json_string (GString *out, const char *s)
 {
   g_autofree char *valid = g_utf8_make_valid (s ? s : "", -1);
 
-  g_string_append_c (out, '"');
-  for (const char *p = valid; *p; p++)
-    {
-      guchar c = (guchar) *p;
-      switch (c)
-        {
-        case '"': g_string_append (out, "\\\""); break;
-        case '\\': g_string_append (out, "\\\\"); break;
-        case '\n': g_string_append (out, "\\n"); break;
-        case '\r': g_string_append (out, "\\r"); break;
-        case '\t': g_string_append (out, "\\t"); break;
-        default:
-          if (c < 0x20)
-            g_string_append_printf (out, "\\u%04x", c);
-          else
-            g_string_append_c (out, (char) c);
-        }
-    }
-  g_string_append_c (out, '"');
+  strobe_text_append_escaped (out, valid, -1, STROBE_TEXT_EXACT | STROBE_TEXT_QUOTES);
 }
 
 static void
@@ -78,7 +62,7 @@ append_double (GString *out, const char *format, gdouble v)
 static gboolean
 flush_out (StrobeCliExportArgs *a, GString *s)
 {
-  gboolean ok = fwrite (s->str, 1, s->len, a->out) == s->len;
+  gboolean ok = strobe_cli_write (a->out, s->str, s->len);
   g_string_truncate (s, 0);
   return ok;
 }

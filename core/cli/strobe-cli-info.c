@@ -29,7 +29,10 @@ print_info (StrobeDocument *document, const GError *error)
 
   if (meta != NULL)
     {
-      g_autofree char *cmdline = strobe_metadata_dup_command_line (meta);
+      g_autofree char *cmdline_raw = strobe_metadata_dup_command_line (meta);
+      /* Every name below comes from the trace: escaped, so none can drive the terminal. */
+      g_autofree char *cmdline = strobe_text_escape (cmdline_raw, STROBE_TEXT_PLAIN);
+      GString *program = g_string_new (NULL);
       g_autoptr(GDateTime) start =
         g_date_time_new_from_unix_utc (meta->start_time_ns / G_GUINT64_CONSTANT (1000000000));
       g_autofree char *start_str = NULL;
@@ -40,7 +43,10 @@ print_info (StrobeDocument *document, const GError *error)
             g_date_time_add (start, (GTimeSpan) ((meta->start_time_ns % 1000000000) / 1000));
           start_str = g_date_time_format_iso8601 (precise);
         }
-      printf ("%-16s %s\n", _("Program:"), meta->program_name);
+      strobe_text_append_escaped (program, meta->program_name, (gssize) meta->program_name_len,
+                                  STROBE_TEXT_PLAIN);
+      printf ("%-16s %s\n", _("Program:"), program->str);
+      g_string_free (program, TRUE);
       printf ("%-16s %u\n", _("Process id:"), meta->process_id);
       printf ("%-16s %s\n", _("Command line:"), cmdline);
       printf ("%-16s %s\n", _("Start time:"), start_str ? start_str : "?");
@@ -82,10 +88,12 @@ print_info (StrobeDocument *document, const GError *error)
   for (guint i = 0; i < threads->len; i++)
     {
       const StrobeThreadInfo *t = &g_array_index (threads, StrobeThreadInfo, i);
+      g_autofree char *name = strobe_text_escape (*t->name ? t->name : "?", STROBE_TEXT_PLAIN);
+      g_autofree char *group = strobe_text_escape (*t->group ? t->group : "-", STROBE_TEXT_PLAIN);
 
       printf ("  %5u  %-20s  %s %-10" G_GUINT64_FORMAT "  %s %-12s  %" G_GUINT64_FORMAT " %s, %s\n",
-              t->id, *t->name ? t->name : "?", _("os"), t->system_id, _("group"),
-              *t->group ? t->group : "-", strobe_info_analyzer_get_thread_events (info, t->id),
+              t->id, name, _("os"), t->system_id, _("group"), group,
+              strobe_info_analyzer_get_thread_events (info, t->id),
               _("events"), strobe_thread_state_to_string (t->state));
     }
 
@@ -93,8 +101,9 @@ print_info (StrobeDocument *document, const GError *error)
   for (guint i = 0; i < types->len; i++)
     {
       const StrobeInfoEventType *et = g_ptr_array_index (types, i);
+      g_autofree char *full_name = strobe_text_escape (et->full_name, STROBE_TEXT_PLAIN);
 
-      printf ("  %-40s %s %-5u %-10s %12" G_GUINT64_FORMAT "\n", et->full_name, _("uid"), et->uid,
+      printf ("  %-40s %s %-5u %-10s %12" G_GUINT64_FORMAT "\n", full_name, _("uid"), et->uid,
               (et->flags & STROBE_EVENT_FLAG_IMPORTANT) ? _("important")
               : (et->flags & STROBE_EVENT_FLAG_NOSYNC) ? _("nosync") : _("sync"),
               et->count);
@@ -104,8 +113,9 @@ print_info (StrobeDocument *document, const GError *error)
   for (guint i = 0; i < channels->len; i++)
     {
       const StrobeInfoChannel *c = g_ptr_array_index (channels, i);
+      g_autofree char *name = strobe_text_escape (c->name ? c->name : "?", STROBE_TEXT_PLAIN);
 
-      printf ("  %-24s 0x%08x  %-8s  %u %s\n", c->name ? c->name : "?", c->id,
+      printf ("  %-24s 0x%08x  %-8s  %u %s\n", name, c->id,
               c->enabled ? _("enabled") : _("disabled"), c->toggles, _("toggles"));
     }
 }

@@ -64,11 +64,11 @@ strobe_cli_export_log_csv (StrobeCliExportArgs *a)
       g_free (m.text);
       if (out->len > (1 << 20))
         {
-          ok = fwrite (out->str, 1, out->len, a->out) == out->len;
+          ok = strobe_cli_write (a->out, out->str, out->len);
           g_string_truncate (out, 0);
         }
     }
-  ok = ok && fwrite (out->str, 1, out->len, a->out) == out->len;
+  ok = ok && strobe_cli_write (a->out, out->str, out->len);
   g_string_free (out, TRUE);
   return ok ? STROBE_CLI_OK : STROBE_CLI_DECODE_ERROR;
 }
@@ -183,17 +183,24 @@ strobe_cli_log (int argc, char **argv)
       StrobeLogMessage m;
       StrobeThreadInfo thread = { 0 };
       char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      g_autofree char *name = NULL, *category = NULL, *text = NULL, *where = NULL;
 
       if (!strobe_log_model_get_message (model, g_array_index (hits, guint64, i), &m))
         continue;
       strobe_threads_model_lookup (thread_table, m.thread_id, &thread);
+      /* Everything from the trace is escaped: a message must not drive the terminal. */
+      name = strobe_text_escape (thread.name && *thread.name ? thread.name : "-", STROBE_TEXT_PLAIN);
+      category = strobe_text_escape (m.spec && m.spec->category ? m.spec->category->name : "?",
+                                     STROBE_TEXT_PLAIN);
+      text = strobe_text_escape (m.text, STROBE_TEXT_PLAIN);
       printf ("%12s  %-5u %-14s %-14s %-12s %s",
               g_ascii_formatd (buf, sizeof buf, "%.6f", strobe_trace_clock_to_seconds (&clock, m.time)),
-              m.thread_id, thread.name && *thread.name ? thread.name : "-",
-              m.spec && m.spec->category ? m.spec->category->name : "?",
-              strobe_log_verbosity_name (m.verbosity), m.text);
+              m.thread_id, name, category, strobe_log_verbosity_name (m.verbosity), text);
       if (location && m.spec)
-        printf ("  (%s:%d)", m.spec->file, m.spec->line);
+        {
+          where = strobe_text_escape (m.spec->file, STROBE_TEXT_PLAIN);
+          printf ("  (%s:%d)", where, m.spec->line);
+        }
       putchar ('\n');
       g_free (m.text);
       strobe_thread_info_clear (&thread);

@@ -39,7 +39,8 @@ print_groups (const char *title, GPtrArray *groups, gboolean heaps, gint top)
   for (guint i = 0; i < groups->len && (top < 0 || i < (guint) top); i++)
     {
       const StrobeMemoryGroup *g = g_ptr_array_index (groups, i);
-      const char *name = g->name ? g->name : (!heaps && g->id == 0) ? _("(untagged)") : "?";
+      g_autofree char *name = strobe_text_escape (g->name ? g->name : (!heaps && g->id == 0) ? _("(untagged)") : "?",
+                                                  STROBE_TEXT_PLAIN);
 
       printf ("  %-5u %-20s %10" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT " %14" G_GINT64_FORMAT
               " %14" G_GINT64_FORMAT " %14" G_GUINT64_FORMAT, g->id, name, g->allocs, g->frees,

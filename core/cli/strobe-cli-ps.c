@@ -10,6 +10,7 @@
 
 #include "strobe-cli.h"
 #include "strobe-discovery.h"
+#include "strobe-text.h"
 
 int
 strobe_cli_ps (int argc, char **argv)
@@ -47,13 +48,14 @@ strobe_cli_ps (int argc, char **argv)
       g_autoptr (StrobeProcessInfo) info = g_list_model_get_item (G_LIST_MODEL (discovery), i);
       g_autofree char *control = g_strdup_printf ("%s:%u", strobe_process_info_get_control_address (info),
                                                   strobe_process_info_get_control_port (info));
+      g_autofree char *program = strobe_text_escape (strobe_process_info_get_program (info), STROBE_TEXT_PLAIN);
+      g_autofree char *output = strobe_text_escape (strobe_process_info_get_output (info), STROBE_TEXT_PLAIN);
+
       if (quiet)
         printf ("%u\n", strobe_process_info_get_pid (info));
       else
-        printf ("%-8u %-20s %-22s %-8s %s\n", strobe_process_info_get_pid (info),
-                strobe_process_info_get_program (info), control,
-                strobe_process_info_get_tracing (info) ? _("yes") : _("no"),
-                strobe_process_info_get_output (info));
+        printf ("%-8u %-20s %-22s %-8s %s\n", strobe_process_info_get_pid (info), program, control,
+                strobe_process_info_get_tracing (info) ? _("yes") : _("no"), output);
     }
   return STROBE_CLI_OK;
 }

@@ -14,6 +14,7 @@
 #include "strobe-cli.h"
 #include "strobe-recorder.h"
 #include "strobe-store-server.h"
+#include "strobe-text.h"
 
 static gboolean
 on_quit_signal (gpointer data)
@@ -25,17 +26,21 @@ on_quit_signal (gpointer data)
 static void
 on_session_started (StrobeRecorder *recorder, StrobeSession *session, gpointer data)
 {
-  printf (_("recording %s (pid %u) from %s into %s\n"), strobe_session_get_program (session),
-          strobe_session_get_pid (session), strobe_session_get_peer_address (session),
-          strobe_session_get_trace_name (session));
+  g_autofree char *program = strobe_text_escape (strobe_session_get_program (session), STROBE_TEXT_PLAIN);
+  g_autofree char *name = strobe_text_escape (strobe_session_get_trace_name (session), STROBE_TEXT_PLAIN);
+
+  printf (_("recording %s (pid %u) from %s into %s\n"), program, strobe_session_get_pid (session),
+          strobe_session_get_peer_address (session), name);
   fflush (stdout);
 }
 
 static void
 on_session_ended (StrobeRecorder *recorder, StrobeSession *session, gpointer data)
 {
-  printf (_("finished %s (pid %u): %" PRIu64 " bytes\n"), strobe_session_get_trace_name (session),
-          strobe_session_get_pid (session), strobe_session_get_bytes_received (session));
+  g_autofree char *name = strobe_text_escape (strobe_session_get_trace_name (session), STROBE_TEXT_PLAIN);
+
+  printf (_("finished %s (pid %u): %" PRIu64 " bytes\n"), name, strobe_session_get_pid (session),
+          strobe_session_get_bytes_received (session));
   fflush (stdout);
 }
 

@@ -150,7 +150,9 @@ strobe_cli_stats (int argc, char **argv)
       gdouble v[] = { (gdouble) s->inclusive, (gdouble) s->exclusive, (gdouble) s->min,
                       (gdouble) s->max, s->mean, s->median };
 
-      g_string_append_printf (out, "%-*s %10" G_GUINT64_FORMAT, (int) width, s->name, s->count);
+      g_autofree char *name = strobe_text_escape (s->name, STROBE_TEXT_PLAIN);
+
+      g_string_append_printf (out, "%-*s %10" G_GUINT64_FORMAT, (int) width, name, s->count);
       for (guint k = 0; k < G_N_ELEMENTS (v); k++)
         {
           GString *cell = g_string_new (NULL);

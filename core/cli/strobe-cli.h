@@ -89,6 +89,10 @@ int  strobe_cli_export_timers_csv  (StrobeCliExportArgs *args);
 int  strobe_cli_export_scopes_csv  (StrobeCliExportArgs *args);
 int  strobe_cli_export_log_csv     (StrobeCliExportArgs *args);   /* strobe-cli-log.c */
 
+/* Writes an export's bytes to @out; on a terminal, what the trace put in them is escaped
+ * (strobe-text.h) so that it cannot drive the terminal. */
+gboolean strobe_cli_write (FILE *out, const char *data, gsize len);
+
 /* Parses the subcommand's options and its single FILE argument; prints the problem and
  * returns FALSE on a usage error. */
 gboolean strobe_cli_parse_file_args (GOptionContext *context, int *argc, char ***argv,

@@ -1346,6 +1346,57 @@ test_reply_limit (void)
   g_object_unref (f.listener);
 }
 
+/* A program's (or a fake server's) reply reaches the terminal escaped. */
+static gpointer
+evil_server_thread (gpointer data)
+{
+  GSocketListener *listener = data;
+  g_autoptr (GSocketConnection) conn = g_socket_listener_accept (listener, NULL, NULL, NULL);
+  g_autoptr (GDataInputStream) in = NULL;
+  static const char reply[] = "ok program=evil\x1b]52;c;aGk=\x07 pid=1 output=\xe2\x80\xae" "exe\n";
+  g_autofree char *line = NULL;
+
+  g_assert_nonnull (conn);
+  in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (conn)));
+  line = g_data_input_stream_read_line (in, NULL, NULL, NULL);
+  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (conn)), reply,
+                             sizeof reply - 1, NULL, NULL, NULL);
+  g_output_stream_flush (g_io_stream_get_output_stream (G_IO_STREAM (conn)), NULL, NULL);
+  g_usleep (200 * 1000);
+  return NULL;
+}
+
+static void
+test_cli_escapes (void)
+{
+  g_autoptr (GSocketListener) listener = g_socket_listener_new ();
+  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GSocketAddress) sa = g_inet_socket_address_new (lo, 0);
+  g_autoptr (GSocketAddress) bound = NULL;
+  g_autoptr (GError) error = NULL;
+  Target fake = { 0 };
+  g_autofree char *target = NULL, *out = NULL;
+  GThread *thread;
+  int rc;
+
+  g_socket_listener_add_address (listener, sa, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
+                                 &bound, &error);
+  g_assert_no_error (error);
+  target = g_strdup_printf ("127.0.0.1:%u", g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  fake.runtime_dir = make_temp_dir ();
+  thread = g_thread_new ("evil", evil_server_thread, listener);
+  out = run_cli (&fake, &rc, (const char *[]) { "control", target, "status", NULL });
+  g_thread_join (thread);
+  g_assert_cmpint (rc, ==, 0);
+  g_assert_null (strchr (out, '\x1b'));
+  g_assert_null (strchr (out, '\x07'));
+  g_assert_null (strstr (out, "\xe2\x80\xae"));
+  g_assert_nonnull (strstr (out, "program evil\\u001b]52;c;aGk=\\u0007\n"));
+  g_assert_nonnull (strstr (out, "output \\u202eexe\n"));
+  remove_tree (fake.runtime_dir);
+  g_free (fake.runtime_dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1367,5 +1418,6 @@ main (int argc, char **argv)
   g_test_add_func ("/control/unknown-channels", test_unknown_channels);
   g_test_add_func ("/control/target-options", test_target_options);
   g_test_add_func ("/control/reply-limit", test_reply_limit);
+  g_test_add_func ("/control/cli-escapes", test_cli_escapes);
   return g_test_run ();
 }

@@ -19,6 +19,9 @@
  *   env             starts and stops the runtime (the test reads stderr); prints "verbose V":
  *                   whether a VeryVerbose message of category ProcLog would be logged
  *   args ARGS…      strobe_parse_args(), prints "rest ARG…" (what it left), starts and stops
+ *   evil            names its thread, a CPU scope and a log message with terminal escapes
+ *                   (OSC 52, CSI, C1 NEXT LINE, a right-to-left override); run with an
+ *                   argv[0] that holds some too
  *   serve           with its control server: prints "ready PORT", emits Proc.Seq (phase 0)
  *                   every 200 µs until stdin closes, then shuts down
  *
@@ -219,6 +222,24 @@ mode_options (void)
   return 0;
 }
 
+#define EVIL "a\x1b]52;c;aGk=\x07" "b\x1b[2Jc\xc2\x85" "d\xe2\x80\xae" "e"
+
+static int
+mode_evil (void)
+{
+  if (!strobe_init (NULL))
+    return 1;
+  strobe_thread_set_name ("thread-" EVIL, "group-" EVIL, 0);
+  for (int i = 0; i < 3; i++)
+    {
+      STROBE_CPU_SCOPE_DYNAMIC ("scope-" EVIL);
+      STROBE_LOG_MESSAGE (ProcLog, STROBE_LOG_WARNING, "message-%s-%d", EVIL, i);
+      emit (0, (uint64_t) i);
+    }
+  strobe_shutdown ();
+  return 0;
+}
+
 static void *
 steady (void *data)
 {
@@ -268,6 +289,8 @@ main (int argc, char **argv)
       rc = strobe_init (NULL) ? 0 : 1;
       printf ("verbose %d\n", ProcLog.verbosity >= STROBE_LOG_VERY_VERBOSE);
     }
+  else if (argc >= 2 && strcmp (argv[1], "evil") == 0)
+    rc = mode_evil ();
   else if (argc >= 2 && strcmp (argv[1], "serve") == 0)
     rc = mode_serve ();
   else if (argc >= 2 && strcmp (argv[1], "args") == 0)

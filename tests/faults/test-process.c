@@ -10,6 +10,8 @@
  *   /process/counters        8 threads adding to one counter: values in production order
  *   /process/options-win     strobe_init()'s options apply after the automatic start
  *   /process/env-report      unusable settings are reported on stderr, not ignored
+ *   /process/escapes         terminal escapes in names and messages of a trace reach the
+ *                            terminal escaped through every strobe-cli printer
  *
  * SPDX-License-Identifier: MIT
  */
@@ -560,6 +562,90 @@ test_env_report (void)
   remove_dir (dir);
 }
 
+/* ---- text from a trace on a terminal ---------------------------------------------------- */
+
+/* No byte of @out can drive a terminal: no C0 control but newline, no DEL, no C1 control,
+ * no bidirectional override; and the escapes stand where the text was. */
+static void
+assert_inert (const char *what, const char *out)
+{
+  for (const char *p = out; *p; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (!g_utf8_validate (p, -1, NULL))
+        g_error ("%s printed bytes that are not UTF-8: %s", what, p);
+      if ((c < 0x20 && c != '\n') || (c >= 0x7f && c < 0xa0) || (c >= 0x202a && c <= 0x202e))
+        g_error ("%s printed U+%04X raw", what, c);
+    }
+}
+
+static char *
+run_cli (const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  char *out = NULL;
+  int status;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("STROBE_CLI"));
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                &status, &error);
+  g_assert_no_error (error);
+  g_spawn_check_wait_status (status, &error);
+  g_assert_no_error (error);
+  return out;
+}
+
+static void
+test_escapes (void)
+{
+  g_autofree char *dir = make_dir ();
+  g_autofree char *path = g_build_filename (dir, "evil.strobe", NULL);
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  /* argv[0] names the program in the trace. */
+  const char *argv[] = { emitter_path, "evil\x1b]0;title\x07", "evil", NULL };
+  const char *commands[][4] = {
+    { "info", path, NULL }, { "log", path, NULL }, { "log", "--location", path, NULL },
+    { "stats", path, NULL }, { "dump", path, NULL },
+  };
+  int status;
+
+  envp = g_environ_setenv (envp, "STROBE_TRACE", "Proc,Cpu,Log", TRUE);
+  envp = g_environ_setenv (envp, "STROBE_TRACEFILE", path, TRUE);
+  envp = g_environ_setenv (envp, "STROBE_CONTROL_PORT", "0", TRUE);
+  envp = g_environ_unsetenv (envp, "STROBE_TRACEHOST");
+  g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_FILE_AND_ARGV_ZERO | G_SPAWN_STDOUT_TO_DEV_NULL,
+                NULL, NULL, NULL, NULL, &status, &error);
+  g_assert_no_error (error);
+  g_spawn_check_wait_status (status, &error);
+  g_assert_no_error (error);
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_autofree char *out = run_cli (commands[i]);
+      g_autofree char *what = g_strjoinv (" ", (char **) commands[i]);
+
+      assert_inert (what, out);
+      g_assert_nonnull (strstr (out, "\\u001b"));   /* escaped, not dropped */
+    }
+  {
+    g_autofree char *info = run_cli (commands[0]);
+    g_autofree char *log = run_cli (commands[1]);
+    g_autofree char *stats = run_cli (commands[3]);
+
+    g_assert_nonnull (strstr (info, "evil\\u001b]0;title\\u0007"));
+    g_assert_nonnull (strstr (info, "thread-a\\u001b]52;c;aGk=\\u0007b\\u001b[2Jc\\u0085d\\u202ee"));
+    g_assert_nonnull (strstr (log, "message-a\\u001b]52;c;aGk=\\u0007b\\u001b[2Jc\\u0085d\\u202ee-0"));
+    g_assert_nonnull (strstr (stats, "scope-a\\u001b]52;c;aGk=\\u0007b"));
+  }
+  remove_dir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -573,5 +659,6 @@ main (int argc, char **argv)
   g_test_add_func ("/process/counters", test_counters);
   g_test_add_func ("/process/options-win", test_options_win);
   g_test_add_func ("/process/env-report", test_env_report);
+  g_test_add_func ("/process/escapes", test_escapes);
   return g_test_run ();
 }
