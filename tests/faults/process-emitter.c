@@ -16,6 +16,8 @@
  *   options         calls strobe_init() with control_port = STROBE_CONTROL_NONE and
  *                   no_worker; prints "port P", then "shipped_while_idle B" (bytes the
  *                   worker shipped in 300 ms: 0 when it is gone), "shipped_by_update B"
+ *   outerr          strobe_output_file() into a missing directory, strobe_output_host() to
+ *                   port 99999: prints "file E" and "host E", the strobe_output_error()s
  *   env             starts and stops the runtime (the test reads stderr); prints "verbose V":
  *                   whether a VeryVerbose message of category ProcLog would be logged
  *   args ARGS…      strobe_parse_args(), prints "rest ARG…" (what it left), starts and stops
@@ -288,6 +290,14 @@ main (int argc, char **argv)
     {
       rc = strobe_init (NULL) ? 0 : 1;
       printf ("verbose %d\n", ProcLog.verbosity >= STROBE_LOG_VERY_VERBOSE);
+    }
+  else if (argc >= 2 && strcmp (argv[1], "outerr") == 0)
+    {
+      rc = strobe_init (NULL) ? 0 : 1;
+      strobe_output_file ("/nonexistent-strobe-dir/x.strobe");
+      printf ("file %d\n", strobe_output_error ());
+      strobe_output_host ("127.0.0.1:99999");
+      printf ("host %d\n", strobe_output_error ());
     }
   else if (argc >= 2 && strcmp (argv[1], "evil") == 0)
     rc = mode_evil ();

@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <arpa/inet.h>
+#include <errno.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -545,6 +546,17 @@ test_env_report (void)
   g_assert_cmpuint (count_said (&r, "No space left on device"), ==, 1);
   assert_said (&r, "cannot write trace file /dev/full");
   run_clear (&r);
+
+  /* An output that could not start is what strobe_output_error() says. */
+  {
+    const char *outerr[] = { "outerr", NULL };
+
+    run_emitter (dir, outerr, args_env, &r);
+    g_assert_cmpint (r.status, ==, 0);
+    g_assert_cmpuint (fact (&r, "file"), ==, ENOENT);
+    g_assert_cmpuint (fact (&r, "host"), ==, EINVAL);
+    run_clear (&r);
+  }
 
   /* --trace= is ours only before "--"; a name it gives that matches nothing is said. */
   run_emitter (dir, args_args, args_env, &r);
