@@ -76,41 +76,43 @@ strobe__cpu_varint (uint8_t *p, uint64_t v)
 
 /* Appends one record: varint ((delta << 1) | end), then on a begin the varint spec id.
  * False when the record was dropped (and counted): it interrupted another record or event
- * of this thread (a signal handler), or there was no memory. */
+ * of this thread (a signal handler), or there was no memory.
+ *
+ * The thread-local structs are named, never reached through a pointer: UBSan checks such
+ * a pointer for null, and once the linker has relaxed the TLS access (initial-exec to
+ * local-exec) into an lea, which sets no flags, the check branches on stale ones. */
 static inline bool
 strobe__cpu_record (uint64_t ts, uint32_t id, bool end)
 {
-  StrobeCpuTls *c = &strobe__cpu_tls;
-  StrobeTls *t = &strobe__tls;
   uint8_t *p;
   uint64_t u, d;
 
-  if (__builtin_expect (t->busy != 0, 0))
+  if (__builtin_expect (strobe__tls.busy != 0, 0))
     {
       strobe__emit_nested ();
       return false;
     }
-  t->busy = 1;
+  strobe__tls.busy = 1;
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  p = c->cursor;
-  if (__builtin_expect (p >= c->limit || ts >= __atomic_load_n (&c->deadline, __ATOMIC_RELAXED), 0))
+  p = strobe__cpu_tls.cursor;
+  if (__builtin_expect (p >= strobe__cpu_tls.limit || ts >= __atomic_load_n (&strobe__cpu_tls.deadline, __ATOMIC_RELAXED), 0))
     {
       bool ok = strobe__cpu_record_slow (ts, id, end);
       __atomic_signal_fence (__ATOMIC_SEQ_CST);
-      t->busy = 0;
+      strobe__tls.busy = 0;
       return ok;
     }
   u = ts >> strobe__cpu_shift;
   /* Never backwards (cores whose TSCs disagree slightly, replayed data out of order). */
-  u = u > c->last ? u : c->last;
-  d = u - c->last;
-  c->last = u;
+  u = u > strobe__cpu_tls.last ? u : strobe__cpu_tls.last;
+  d = u - strobe__cpu_tls.last;
+  strobe__cpu_tls.last = u;
   p = strobe__cpu_varint (p, (d << 1) | (end ? 1u : 0u));
   if (!end)
     p = strobe__cpu_varint (p, id);
-  c->cursor = p;
+  strobe__cpu_tls.cursor = p;
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  t->busy = 0;
+  strobe__tls.busy = 0;
   return true;
 }
 

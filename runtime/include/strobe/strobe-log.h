@@ -54,22 +54,21 @@ void strobe__aux_wstring (StrobeEventDef *type, StrobeAux *aux, unsigned index, 
 static inline void
 strobe__commit (uint8_t *end)
 {
-  StrobeTls *t = &strobe__tls;
-  StrobeBlockHeader *b = t->block;
+  StrobeBlockHeader *b = strobe__tls.block;
 
-  t->cursor = end;
+  strobe__tls.cursor = end;
   /* Plain increment in effect; relaxed atomics only so the worker's read is not a race. */
   __atomic_store_n (&b->events, __atomic_load_n (&b->events, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
   __atomic_store_n (&b->committed, end, __ATOMIC_RELEASE);
 }
 
 /* The end of a log site. Every condition is a compile-time constant of the event type,
- * so a plain event inlines to: reserve check, header, payload copy, commit. */
+ * so a plain event inlines to: reserve check, header, payload copy, commit. strobe__tls
+ * is named, not reached through a pointer (see strobe__cpu_record in strobe-cpu.h). */
 static inline void
 strobe__finish (StrobeEventDef *type, StrobeAux *aux, unsigned flags, unsigned aux_count,
                 const void *payload, size_t size)
 {
-  StrobeTls *t = &strobe__tls;
   size_t header = (flags & STROBE_EVENT_NOSYNC) ? 2 : 5;
   uint16_t uid;
   uint8_t *p;
@@ -84,23 +83,23 @@ strobe__finish (StrobeEventDef *type, StrobeAux *aux, unsigned flags, unsigned a
       strobe__aux_finish (type, aux, payload);
       return;
     }
-  if (__builtin_expect (t->busy != 0, 0))
+  if (__builtin_expect (strobe__tls.busy != 0, 0))
     {
       strobe__emit_nested ();
       return;
     }
-  t->busy = 1;
+  strobe__tls.busy = 1;
   /* The handler of a signal runs on this thread: compiler ordering is all it takes. */
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
   uid = __atomic_load_n (&type->uid, __ATOMIC_RELAXED);
-  p = t->cursor;
+  p = strobe__tls.cursor;
   /* Pointer difference, not cursor + size: both are NULL before the thread's first event.
    * uid 0: logged from a constructor before the event's own registered; slow path too. */
-  if (__builtin_expect ((size_t) (t->end - p) < header + size || uid == 0, 0))
+  if (__builtin_expect ((size_t) (strobe__tls.end - p) < header + size || uid == 0, 0))
     {
       strobe__emit_slow (type, payload);
       __atomic_signal_fence (__ATOMIC_SEQ_CST);
-      t->busy = 0;
+      strobe__tls.busy = 0;
       return;
     }
   memcpy (p, &uid, 2);
@@ -115,7 +114,7 @@ strobe__finish (StrobeEventDef *type, StrobeAux *aux, unsigned flags, unsigned a
   memcpy (p + header, payload, size);
   strobe__commit (p + header + size);
   __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  t->busy = 0;
+  strobe__tls.busy = 0;
 }
 
 /* ---- log sites ------------------------------------------------------------------ */
