@@ -27,10 +27,12 @@ static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (StrobeCliDumpAnalyzer, strobe_cli_dump_analyzer, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (STROBE_TYPE_ANALYZER, analyzer_iface_init))
 
+/* Exactly PROTOCOL.md §10 into a file or a pipe; on a terminal, the bidirectional
+ * formatting characters §10 leaves as they are are escaped too. */
 static void
 dump_flush (StrobeCliDumpAnalyzer *self)
 {
-  fwrite (self->out->str, 1, self->out->len, stdout);
+  strobe_cli_write (stdout, self->out->str, self->out->len);
   g_string_truncate (self->out, 0);
 }
 

@@ -19,6 +19,10 @@
 
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <termios.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -579,7 +583,7 @@ test_env_report (void)
 /* No byte of @out can drive a terminal: no C0 control but newline, no DEL, no C1 control,
  * no bidirectional override; and the escapes stand where the text was. */
 static void
-assert_inert (const char *what, const char *out)
+assert_inert (const char *what, const char *out, gboolean bidi_allowed)
 {
   for (const char *p = out; *p; p = g_utf8_next_char (p))
     {
@@ -587,7 +591,8 @@ assert_inert (const char *what, const char *out)
 
       if (!g_utf8_validate (p, -1, NULL))
         g_error ("%s printed bytes that are not UTF-8: %s", what, p);
-      if ((c < 0x20 && c != '\n') || (c >= 0x7f && c < 0xa0) || (c >= 0x202a && c <= 0x202e))
+      if ((c < 0x20 && c != '\n') || (c >= 0x7f && c < 0xa0)
+          || (!bidi_allowed && c >= 0x202a && c <= 0x202e))
         g_error ("%s printed U+%04X raw", what, c);
     }
 }
@@ -612,6 +617,45 @@ run_cli (const char *const *args)
   return out;
 }
 
+/* The same with stdout on a terminal (a pseudo-terminal in raw mode). */
+static char *
+run_cli_tty (const char *const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+  struct termios raw;
+  int master = posix_openpt (O_RDWR | O_NOCTTY), slave, status;
+  GPid pid;
+  char buf[4096];
+  ssize_t n;
+
+  g_assert_cmpint (master, >=, 0);
+  g_assert_cmpint (grantpt (master), ==, 0);
+  g_assert_cmpint (unlockpt (master), ==, 0);
+  slave = open (ptsname (master), O_RDWR | O_NOCTTY);
+  g_assert_cmpint (slave, >=, 0);
+  g_assert_cmpint (tcgetattr (slave, &raw), ==, 0);
+  cfmakeraw (&raw);
+  g_assert_cmpint (tcsetattr (slave, TCSANOW, &raw), ==, 0);
+  g_ptr_array_add (argv, (char *) g_getenv ("STROBE_CLI"));
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  g_spawn_async_with_fds (NULL, (char **) argv->pdata, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                          &pid, -1, slave, -1, &error);
+  g_assert_no_error (error);
+  close (slave);
+  /* EIO once the child has closed the last slave descriptor. */
+  while ((n = read (master, buf, sizeof buf)) > 0)
+    g_string_append_len (out, buf, n);
+  close (master);
+  g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+  g_spawn_check_wait_status (status, &error);
+  g_assert_no_error (error);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 static void
 test_escapes (void)
 {
@@ -624,6 +668,10 @@ test_escapes (void)
   const char *commands[][4] = {
     { "info", path, NULL }, { "log", path, NULL }, { "log", "--location", path, NULL },
     { "stats", path, NULL }, { "dump", path, NULL },
+  };
+  const char *on_tty[][6] = {
+    { "dump", path, NULL }, { "export", "--format=csv", "--what=log", path, NULL },
+    { "export", "--format=csv", "--what=timers", path, NULL },
   };
   int status;
 
@@ -642,8 +690,17 @@ test_escapes (void)
       g_autofree char *out = run_cli (commands[i]);
       g_autofree char *what = g_strjoinv (" ", (char **) commands[i]);
 
-      assert_inert (what, out);
+      /* dump is exactly PROTOCOL.md §10 into a pipe, which keeps bidi characters. */
+      assert_inert (what, out, g_str_equal (commands[i][0], "dump"));
       g_assert_nonnull (strstr (out, "\\u001b"));   /* escaped, not dropped */
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (on_tty); i++)
+    {
+      g_autofree char *out = run_cli_tty (on_tty[i]);
+      g_autofree char *what = g_strjoinv (" ", (char **) on_tty[i]);
+
+      assert_inert (what, out, FALSE);
+      g_assert_nonnull (strstr (out, "\\u202e"));
     }
   {
     g_autofree char *info = run_cli (commands[0]);
