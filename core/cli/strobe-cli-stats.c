@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #include <stdio.h>
 
@@ -122,6 +123,17 @@ strobe_cli_stats (int argc, char **argv)
   if (!strobe_cli_time_range (document, from, to, &t0, &t1))
     return STROBE_CLI_USAGE_ERROR;
   stats = strobe_timer_stats_compute (strobe_document_get_timeline (document), t0, t1, thread);
+  {
+    StrobeTimelineStats ts;
+
+    strobe_timeline_model_get_stats (strobe_document_get_timeline (document), &ts);
+    if (ts.depth_overflows)
+      g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                               "strobe-cli: %s: %" PRIu64 " scope nested deeper than %d levels was not kept\n",
+                               "strobe-cli: %s: %" PRIu64 " scopes nested deeper than %d levels were not kept\n",
+                               ts.depth_overflows),
+                  file, ts.depth_overflows, STROBE_TIMELINE_MAX_DEPTH);
+  }
   if (sort && g_str_equal (sort, "excl"))
     g_array_sort (stats, cmp_exclusive);
   else if (sort && g_str_equal (sort, "count"))

@@ -56,7 +56,8 @@ struct _StrobeLogModel
   GPtrArray  *chunks;           /* guint8[ARENA_CHUNK] or larger, never moved */
   gsize       chunk_used;       /* in the last chunk */
   gsize       chunk_size;       /* of the last chunk */
-  GPtrArray  *specs_by_id;      /* Spec *, index = id; NULL holes */
+  GHashTable *specs;            /* id → Spec *: ids come from the trace, so a map, never
+                                 * an array as long as the largest id */
   GHashTable *categories;       /* id → StrobeLogCategoryInfo * */
   GHashTable *cache;            /* record index → formatted text */
   guint64     format_errors;
@@ -160,7 +161,7 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
         r.thread_id = ev->thread_id;
         r.args_len = (guint32) n;
         g_mutex_lock (&self->lock);
-        spec = r.spec_id < self->specs_by_id->len ? g_ptr_array_index (self->specs_by_id, r.spec_id) : NULL;
+        spec = g_hash_table_lookup (self->specs, GUINT_TO_POINTER (r.spec_id));
         if (spec)
           {
             r.verbosity = spec->pub.verbosity;
@@ -209,10 +210,9 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
         s->pub.format = strobe_event_get_string (ev, &format_string);
         g_mutex_lock (&self->lock);
         s->pub.category = g_hash_table_lookup (self->categories, GUINT_TO_POINTER (s->category_id));
-        if (s->pub.id >= self->specs_by_id->len)
-          g_ptr_array_set_size (self->specs_by_id, (gint) s->pub.id + 1);
-        if (g_ptr_array_index (self->specs_by_id, s->pub.id) == NULL && s->pub.id != 0)
-          g_ptr_array_index (self->specs_by_id, s->pub.id) = s;
+        /* The first spec of an id stays: records and callers may point at it already. */
+        if (s->pub.id != 0 && !g_hash_table_contains (self->specs, GUINT_TO_POINTER (s->pub.id)))
+          g_hash_table_insert (self->specs, GUINT_TO_POINTER (s->pub.id), s);
         else
           {
             g_free ((char *) s->pub.file);
@@ -311,7 +311,7 @@ ensure_order_locked (StrobeLogModel *self)
 static const Spec *
 spec_locked (StrobeLogModel *self, guint32 id)
 {
-  return id < self->specs_by_id->len ? g_ptr_array_index (self->specs_by_id, id) : NULL;
+  return g_hash_table_lookup (self->specs, GUINT_TO_POINTER (id));
 }
 
 static char *
@@ -594,7 +594,7 @@ strobe_log_model_finalize (GObject *object)
   g_array_unref (self->records);
   g_array_unref (self->order);
   g_ptr_array_unref (self->chunks);
-  g_ptr_array_unref (self->specs_by_id);
+  g_hash_table_unref (self->specs);
   g_hash_table_unref (self->categories);
   g_hash_table_unref (self->cache);
   g_mutex_clear (&self->lock);
@@ -614,7 +614,7 @@ strobe_log_model_init (StrobeLogModel *self)
   self->records = g_array_new (FALSE, FALSE, sizeof (Record));
   self->order = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->chunks = g_ptr_array_new_with_free_func (g_free);
-  self->specs_by_id = g_ptr_array_new_with_free_func (spec_free);
+  self->specs = g_hash_table_new_full (NULL, NULL, NULL, spec_free);
   self->categories = g_hash_table_new_full (NULL, NULL, NULL, category_free);
   self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
 }

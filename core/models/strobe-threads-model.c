@@ -23,6 +23,8 @@ struct _StrobeThreadsModel
 
   GRWLock     lock;
   GArray     *threads;      /* StrobeThreadInfo, in order of first appearance */
+  GHashTable *index;        /* thread id → position in threads + 1: a trace may name every
+                             * one of the 65536 ids, in any order */
   char       *program_name;
   char       *process_name;
   guint32     process_id;
@@ -48,17 +50,25 @@ info_clear (gpointer data)
 }
 
 static StrobeThreadInfo *
+find_thread (StrobeThreadsModel *self, guint16 id)
+{
+  guint i = GPOINTER_TO_UINT (g_hash_table_lookup (self->index, GUINT_TO_POINTER ((guint) id + 1)));
+
+  return i ? &g_array_index (self->threads, StrobeThreadInfo, i - 1) : NULL;
+}
+
+static StrobeThreadInfo *
 get_thread (StrobeThreadsModel *self, guint16 id)
 {
-  StrobeThreadInfo t = { 0 };
+  StrobeThreadInfo t = { 0 }, *found = find_thread (self, id);
 
-  for (guint i = 0; i < self->threads->len; i++)
-    if (g_array_index (self->threads, StrobeThreadInfo, i).id == id)
-      return &g_array_index (self->threads, StrobeThreadInfo, i);
+  if (found)
+    return found;
   t.id = id;
   t.name = g_strdup ("");
   t.group = g_strdup ("");
   g_array_append_val (self->threads, t);
+  g_hash_table_insert (self->index, GUINT_TO_POINTER ((guint) id + 1), GUINT_TO_POINTER (self->threads->len));
   return &g_array_index (self->threads, StrobeThreadInfo, self->threads->len - 1);
 }
 
@@ -150,6 +160,7 @@ strobe_threads_model_finalize (GObject *object)
   StrobeThreadsModel *self = STROBE_THREADS_MODEL (object);
 
   g_array_unref (self->threads);
+  g_hash_table_unref (self->index);
   g_free (self->program_name);
   g_free (self->process_name);
   g_rw_lock_clear (&self->lock);
@@ -168,6 +179,7 @@ strobe_threads_model_init (StrobeThreadsModel *self)
   g_rw_lock_init (&self->lock);
   self->threads = g_array_new (FALSE, TRUE, sizeof (StrobeThreadInfo));
   g_array_set_clear_func (self->threads, info_clear);
+  self->index = g_hash_table_new (NULL, NULL);
 }
 
 StrobeThreadsModel *
@@ -239,17 +251,17 @@ strobe_threads_model_lookup (StrobeThreadsModel *self, guint16 id, StrobeThreadI
   gboolean found = FALSE;
 
   g_rw_lock_reader_lock (&self->lock);
-  for (guint i = 0; i < self->threads->len && !found; i++)
-    {
-      StrobeThreadInfo *t = &g_array_index (self->threads, StrobeThreadInfo, i);
-      if (t->id == id)
-        {
-          *out = *t;
-          out->name = g_strdup (t->name);
-          out->group = g_strdup (t->group);
-          found = TRUE;
-        }
-    }
+  {
+    StrobeThreadInfo *t = find_thread (self, id);
+
+    if (t)
+      {
+        *out = *t;
+        out->name = g_strdup (t->name);
+        out->group = g_strdup (t->group);
+        found = TRUE;
+      }
+  }
   g_rw_lock_reader_unlock (&self->lock);
   return found;
 }

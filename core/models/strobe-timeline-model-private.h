@@ -58,8 +58,9 @@ typedef struct
   guint16    thread_id;
   GPtrArray *tracks;        /* StrobeScopeTrack *, by depth */
   StrobeOpenScope *stack;   /* the scopes open now, outermost first */
-  guint      depth;         /* scopes open now */
+  guint      depth;         /* scopes open now, at most STROBE_TIMELINE_MAX_DEPTH */
   guint      stack_cap;
+  guint64    overflow;      /* begins past the depth cap whose ends have not come yet */
 } StrobeScopeThread;
 
 /* Position in a track. */
@@ -131,7 +132,7 @@ StrobeScopePos strobe_scope_track_lower_bound_begin (const StrobeScopeTrack *t, 
 /* The model's lock and threads, for the timer statistics. */
 void       strobe_timeline_model_read_lock   (StrobeTimelineModel *self);
 void       strobe_timeline_model_read_unlock (StrobeTimelineModel *self);
-/* Under the read lock: StrobeScopeThread *, by thread id. */
+/* Under the read lock: StrobeScopeThread *, in order of first appearance. */
 GPtrArray *strobe_timeline_model_peek_threads (StrobeTimelineModel *self);
 /* Under the read lock. */
 const char *strobe_timeline_model_peek_name  (StrobeTimelineModel *self, guint32 name_id);

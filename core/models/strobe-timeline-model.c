@@ -35,6 +35,16 @@ typedef struct
   guint64 begin;
 } OpenRegion;
 
+/* Spec id → name id + 1, for ids read from the trace: an array while the ids are about as
+ * many as the specs defined (a runtime numbers them from 1), a hash for the rest — never
+ * an array as long as the largest id. */
+typedef struct
+{
+  GArray     *dense;    /* guint32, by id; 0: not set */
+  GHashTable *sparse;
+  guint       n;        /* ids set */
+} IdMap;
+
 typedef struct
 {
   guint32  id;
@@ -64,21 +74,24 @@ struct _StrobeTimelineModel
   /* names */
   GPtrArray  *names;            /* char * */
   GHashTable *name_ids;         /* char * (owned by names) -> id + 1 */
-  GArray     *spec_names;       /* guint32 name id + 1, by Cpu spec id; 0: unknown */
-  GArray     *bookmark_names;   /* the same for bookmark spec ids */
+  IdMap       spec_names;       /* Cpu spec id → name */
+  IdMap       bookmark_names;   /* bookmark spec id → name */
 
   /* scopes */
-  GPtrArray  *threads;          /* StrobeScopeThread *, sorted by id */
+  GPtrArray  *threads;          /* StrobeScopeThread *, in order of first appearance */
+  GHashTable *threads_by_id;    /* thread id + 1 → StrobeScopeThread * */
   StrobeScopeThread *last_thread;
   guint64     scopes;
   guint64     unmatched_ends;
+  guint64     depth_overflows;
   gsize       scope_bytes;
 
   GPtrArray  *frame_kinds;      /* FrameKind *, by frame type (NULL when unseen) */
   GArray     *bookmarks;        /* StrobeTimelineBookmark, in arrival order */
   gboolean    bookmarks_sorted;
   GArray     *regions;          /* StrobeTimelineRegion, completed, in order of end */
-  GArray     *open_regions;     /* OpenRegion */
+  GHashTable *open_regions;     /* name id + 1 → GArray of OpenRegion, most recent last */
+  guint64     n_open_regions;
   GPtrArray  *counters;         /* Counter * */
   GHashTable *counters_by_id;   /* id -> Counter * */
 };
@@ -305,30 +318,18 @@ scope_thread_free (gpointer data)
   g_free (th);
 }
 
-static gint
-thread_search (gconstpointer key, gconstpointer elem)
-{
-  guint16 id = *(const guint16 *) key;
-  const StrobeScopeThread *th = *(StrobeScopeThread *const *) elem;
-  return (gint) id - (gint) th->thread_id;
-}
-
 static StrobeScopeThread *
 find_thread (StrobeTimelineModel *self, guint16 id)
 {
-  StrobeScopeThread **p;
-
-  if (self->threads->len == 0)
-    return NULL;   /* pdata is NULL then, which bsearch must not be given */
-  p = bsearch (&id, self->threads->pdata, self->threads->len, sizeof (gpointer), thread_search);
-  return p ? *p : NULL;
+  return g_hash_table_lookup (self->threads_by_id, GUINT_TO_POINTER ((guint) id + 1));
 }
 
+/* A hash and an array in arrival order: a trace may use all 65536 thread ids, in any
+ * order, so keeping the array sorted would move it for each. */
 static StrobeScopeThread *
 get_thread (StrobeTimelineModel *self, guint16 id)
 {
   StrobeScopeThread *th;
-  guint i;
 
   if (self->last_thread && self->last_thread->thread_id == id)
     return self->last_thread;
@@ -338,10 +339,8 @@ get_thread (StrobeTimelineModel *self, guint16 id)
       th = g_new0 (StrobeScopeThread, 1);
       th->thread_id = id;
       th->tracks = g_ptr_array_new_with_free_func (track_free);
-      for (i = 0; i < self->threads->len; i++)
-        if (((StrobeScopeThread *) self->threads->pdata[i])->thread_id > id)
-          break;
-      g_ptr_array_insert (self->threads, (gint) i, th);
+      g_ptr_array_add (self->threads, th);
+      g_hash_table_insert (self->threads_by_id, GUINT_TO_POINTER ((guint) id + 1), th);
     }
   self->last_thread = th;
   return th;
@@ -364,26 +363,48 @@ intern_name (StrobeTimelineModel *self, const char *name)
 }
 
 static void
-map_set (GArray *map, guint32 id, guint32 name_id)
+idmap_init (IdMap *m)
+{
+  m->dense = g_array_new (FALSE, TRUE, sizeof (guint32));
+  m->sparse = g_hash_table_new (NULL, NULL);
+  m->n = 0;
+}
+
+static void
+idmap_clear (IdMap *m)
+{
+  g_array_unref (m->dense);
+  g_hash_table_unref (m->sparse);
+}
+
+static void
+map_set (IdMap *m, guint32 id, guint32 name_id)
 {
   guint32 v = name_id + 1;
 
-  if (id >= 1u << 24)
-    return;
-  if (map->len <= id)
-    g_array_set_size (map, id + 1);
-  g_array_index (map, guint32, id) = v;
+  m->n++;
+  if (id >= m->dense->len && (guint64) id < 4 * (guint64) m->n + 1024)
+    g_array_set_size (m->dense, id + 1);
+  if (id < m->dense->len)
+    g_array_index (m->dense, guint32, id) = v;
+  else
+    g_hash_table_insert (m->sparse, GUINT_TO_POINTER (id), GUINT_TO_POINTER (v));
 }
 
 static guint32
-map_get (StrobeTimelineModel *self, GArray *map, guint32 id)
+map_get (StrobeTimelineModel *self, IdMap *m, guint32 id)
 {
-  if (G_LIKELY (id < map->len && g_array_index (map, guint32, id) != 0))
-    return g_array_index (map, guint32, id) - 1;
+  guint32 v;
+
+  if (G_LIKELY (id < m->dense->len && (v = g_array_index (m->dense, guint32, id)) != 0))
+    return v - 1;
+  v = GPOINTER_TO_UINT (g_hash_table_lookup (m->sparse, GUINT_TO_POINTER (id)));
+  if (v)
+    return v - 1;
   {
     g_autofree char *name = g_strdup_printf ("(unknown %u)", id);
     guint32 name_id = intern_name (self, name);
-    map_set (map, id, name_id);
+    map_set (m, id, name_id);
     return name_id;
   }
 }
@@ -420,7 +441,7 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
   StrobeScopeThread *th;
   guint64 ts = units << shift, first = 0;
   gboolean any = FALSE;
-  GArray *map = self->spec_names;
+  GArray *dense = self->spec_names.dense;
 
   if (p == NULL || n == 0)
     return;
@@ -442,6 +463,11 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
           StrobeOpenScope *o;
           guint depth;
 
+          if (G_UNLIKELY (th->overflow > 0))
+            {
+              th->overflow--;   /* the end of a begin past the depth cap */
+              continue;
+            }
           if (G_UNLIKELY (th->depth == 0))
             {
               self->unmatched_ends++;
@@ -463,10 +489,19 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
             id = *p++;
           else if ((p = strobe_cpu_batch_read_varint (p, end, &id)) == NULL)
             break;
-          if (G_LIKELY (id < map->len && g_array_index (map, guint32, id) != 0))
-            name = g_array_index (map, guint32, id) - 1;
+          if (G_UNLIKELY (th->depth >= STROBE_TIMELINE_MAX_DEPTH || th->overflow > 0))
+            {
+              th->overflow++;
+              self->depth_overflows++;
+              continue;
+            }
+          if (G_LIKELY (id < dense->len && g_array_index (dense, guint32, id) != 0))
+            name = g_array_index (dense, guint32, id) - 1;
           else
-            name = map_get (self, map, (guint32) MIN (id, G_MAXUINT32));
+            {
+              name = map_get (self, &self->spec_names, (guint32) MIN (id, G_MAXUINT32));
+              dense = self->spec_names.dense;
+            }
           if (G_UNLIKELY (th->depth == th->stack_cap))
             {
               th->stack_cap = th->stack_cap ? th->stack_cap * 2 : 32;
@@ -541,13 +576,26 @@ get_counter (StrobeTimelineModel *self, guint32 id)
 }
 
 static void
-close_region (StrobeTimelineModel *self, guint i, guint64 end, guint8 flags)
+close_region (StrobeTimelineModel *self, const OpenRegion *o, guint64 end, guint8 flags)
 {
-  OpenRegion *o = &g_array_index (self->open_regions, OpenRegion, i);
   StrobeTimelineRegion r = { o->begin, MAX (end, o->begin), o->name_id, 0, flags };
 
   g_array_append_val (self->regions, r);
-  g_array_remove_index (self->open_regions, i);
+}
+
+/* Open regions by name, so an end finds its begin at once: a trace may hold millions of
+ * regions that never end, and an end of a name that is not open. */
+static GArray *
+open_regions_of (StrobeTimelineModel *self, guint32 name_id, gboolean create)
+{
+  GArray *open = g_hash_table_lookup (self->open_regions, GUINT_TO_POINTER (name_id + 1));
+
+  if (open == NULL && create)
+    {
+      open = g_array_new (FALSE, FALSE, sizeof (OpenRegion));
+      g_hash_table_insert (self->open_regions, GUINT_TO_POINTER (name_id + 1), open);
+    }
+  return open;
 }
 
 static void
@@ -575,7 +623,7 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
       {
         g_autofree char *name = strobe_event_get_string (ev, &name_f);
         guint32 id = (guint32) strobe_event_get_uint (ev, &id_f);
-        map_set (route == ROUTE_CPU_SPEC ? self->spec_names : self->bookmark_names, id,
+        map_set (route == ROUTE_CPU_SPEC ? &self->spec_names : &self->bookmark_names, id,
                  intern_name (self, name ? name : ""));
       }
       break;
@@ -614,7 +662,7 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
         b.time = strobe_event_get_uint (ev, &cycle_f);
         b.thread_id = ev->thread_id;
         if (id)
-          b.name_id = map_get (self, self->bookmark_names, id);
+          b.name_id = map_get (self, &self->bookmark_names, id);
         else
           {
             g_autofree char *text = strobe_event_get_string (ev, &text_f);
@@ -639,15 +687,20 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
         if (route == ROUTE_REGION_BEGIN)
           {
             OpenRegion o = { name_id, t };
-            g_array_append_val (self->open_regions, o);
+            g_array_append_val (open_regions_of (self, name_id, TRUE), o);
+            self->n_open_regions++;
           }
         else
-          for (guint i = self->open_regions->len; i-- > 0;)
-            if (g_array_index (self->open_regions, OpenRegion, i).name_id == name_id)
+          {
+            GArray *open = open_regions_of (self, name_id, FALSE);
+
+            if (open && open->len)
               {
-                close_region (self, i, t, 0);
-                break;
+                close_region (self, &g_array_index (open, OpenRegion, open->len - 1), t, 0);
+                g_array_set_size (open, open->len - 1);
+                self->n_open_regions--;
               }
+          }
       }
       break;
 
@@ -750,8 +803,21 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
           fk->open = FALSE;
         }
     }
-  while (self->open_regions->len)
-    close_region (self, 0, last, STROBE_SCOPE_CLOSED_AT_END);
+  {
+    GHashTableIter it;
+    gpointer value;
+
+    g_hash_table_iter_init (&it, self->open_regions);
+    while (g_hash_table_iter_next (&it, NULL, &value))
+      {
+        GArray *open = value;
+
+        for (guint i = 0; i < open->len; i++)
+          close_region (self, &g_array_index (open, OpenRegion, i), last, STROBE_SCOPE_CLOSED_AT_END);
+        g_array_set_size (open, 0);
+      }
+    self->n_open_regions = 0;
+  }
   self->complete = TRUE;
   self->generation++;
   g_rw_lock_writer_unlock (&self->lock);
@@ -774,13 +840,14 @@ strobe_timeline_model_finalize (GObject *object)
 
   g_hash_table_unref (self->name_ids);
   g_ptr_array_unref (self->names);
-  g_array_unref (self->spec_names);
-  g_array_unref (self->bookmark_names);
+  idmap_clear (&self->spec_names);
+  idmap_clear (&self->bookmark_names);
+  g_hash_table_unref (self->threads_by_id);
   g_ptr_array_unref (self->threads);
   g_ptr_array_unref (self->frame_kinds);
   g_array_unref (self->bookmarks);
   g_array_unref (self->regions);
-  g_array_unref (self->open_regions);
+  g_hash_table_unref (self->open_regions);
   g_hash_table_unref (self->counters_by_id);
   g_ptr_array_unref (self->counters);
   g_rw_lock_clear (&self->lock);
@@ -799,14 +866,15 @@ strobe_timeline_model_init (StrobeTimelineModel *self)
   g_rw_lock_init (&self->lock);
   self->names = g_ptr_array_new_with_free_func (g_free);
   self->name_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  self->spec_names = g_array_new (FALSE, TRUE, sizeof (guint32));
-  self->bookmark_names = g_array_new (FALSE, TRUE, sizeof (guint32));
+  idmap_init (&self->spec_names);
+  idmap_init (&self->bookmark_names);
   self->threads = g_ptr_array_new_with_free_func (scope_thread_free);
+  self->threads_by_id = g_hash_table_new (NULL, NULL);
   self->frame_kinds = g_ptr_array_new_with_free_func (frame_kind_free);
   self->bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
   self->bookmarks_sorted = TRUE;
   self->regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
-  self->open_regions = g_array_new (FALSE, FALSE, sizeof (OpenRegion));
+  self->open_regions = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   self->counters = g_ptr_array_new_with_free_func (counter_free);
   self->counters_by_id = g_hash_table_new (NULL, NULL);
 }
@@ -910,6 +978,12 @@ strobe_timeline_model_get_name (StrobeTimelineModel *self, guint32 name_id)
   return s;
 }
 
+static gint
+compare_thread_ids (gconstpointer a, gconstpointer b)
+{
+  return (gint) *(const guint16 *) a - (gint) *(const guint16 *) b;
+}
+
 GArray *
 strobe_timeline_model_get_threads (StrobeTimelineModel *self)
 {
@@ -919,6 +993,7 @@ strobe_timeline_model_get_threads (StrobeTimelineModel *self)
   for (guint i = 0; i < self->threads->len; i++)
     g_array_append_val (ids, ((StrobeScopeThread *) self->threads->pdata[i])->thread_id);
   g_rw_lock_reader_unlock (&self->lock);
+  g_array_sort (ids, compare_thread_ids);
   return ids;
 }
 
@@ -1106,6 +1181,7 @@ strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats 
   stats->scopes = self->scopes;
   stats->scope_bytes = self->scope_bytes;
   stats->unmatched_ends = self->unmatched_ends;
+  stats->depth_overflows = self->depth_overflows;
   for (guint i = 0; i < self->threads->len; i++)
     {
       StrobeScopeThread *th = self->threads->pdata[i];
@@ -1114,9 +1190,11 @@ strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats 
     }
   for (guint i = 0; i < self->names->len; i++)
     other += strlen (self->names->pdata[i]) + 1 + 3 * sizeof (gpointer);
-  other += (self->spec_names->len + self->bookmark_names->len) * sizeof (guint32);
+  other += (self->spec_names.dense->len + self->bookmark_names.dense->len) * sizeof (guint32)
+           + (g_hash_table_size (self->spec_names.sparse) + g_hash_table_size (self->bookmark_names.sparse)
+              + self->threads->len + g_hash_table_size (self->open_regions)) * 4 * sizeof (gpointer);
   other += self->bookmarks->len * sizeof (StrobeTimelineBookmark);
-  other += (self->regions->len + self->open_regions->len) * sizeof (StrobeTimelineRegion);
+  other += self->regions->len * sizeof (StrobeTimelineRegion) + self->n_open_regions * sizeof (OpenRegion);
   for (guint k = 0; k < self->frame_kinds->len; k++)
     if (self->frame_kinds->pdata[k])
       other += ((FrameKind *) self->frame_kinds->pdata[k])->frames->len * sizeof (StrobeTimelineFrame);
@@ -1226,37 +1304,139 @@ region_cmp (gconstpointer a, gconstpointer b)
   return x->end > y->end ? -1 : x->end < y->end;
 }
 
+/* Binary min-heaps for the lanes: busy lanes by the end of their region, free lanes by
+ * number. */
+typedef struct
+{
+  guint64 end;
+  guint32 lane;
+} BusyLane;
+
+static gboolean
+busy_less (const BusyLane *a, const BusyLane *b)
+{
+  return a->end < b->end || (a->end == b->end && a->lane < b->lane);
+}
+
+static void
+busy_push (GArray *h, BusyLane v)
+{
+  guint i = h->len;
+
+  g_array_append_val (h, v);
+  while (i > 0 && busy_less (&v, &g_array_index (h, BusyLane, (i - 1) / 2)))
+    {
+      g_array_index (h, BusyLane, i) = g_array_index (h, BusyLane, (i - 1) / 2);
+      i = (i - 1) / 2;
+    }
+  g_array_index (h, BusyLane, i) = v;
+}
+
+static BusyLane
+busy_pop (GArray *h)
+{
+  BusyLane top = g_array_index (h, BusyLane, 0), last = g_array_index (h, BusyLane, h->len - 1);
+  guint i = 0, n = h->len - 1;
+
+  g_array_set_size (h, n);
+  while (n > 0)
+    {
+      guint c = 2 * i + 1;
+
+      if (c >= n)
+        break;
+      if (c + 1 < n && busy_less (&g_array_index (h, BusyLane, c + 1), &g_array_index (h, BusyLane, c)))
+        c++;
+      if (!busy_less (&g_array_index (h, BusyLane, c), &last))
+        break;
+      g_array_index (h, BusyLane, i) = g_array_index (h, BusyLane, c);
+      i = c;
+    }
+  if (n > 0)
+    g_array_index (h, BusyLane, i) = last;
+  return top;
+}
+
+static void
+free_push (GArray *h, guint32 lane)
+{
+  guint i = h->len;
+
+  g_array_append_val (h, lane);
+  while (i > 0 && lane < g_array_index (h, guint32, (i - 1) / 2))
+    {
+      g_array_index (h, guint32, i) = g_array_index (h, guint32, (i - 1) / 2);
+      i = (i - 1) / 2;
+    }
+  g_array_index (h, guint32, i) = lane;
+}
+
+static guint32
+free_pop (GArray *h)
+{
+  guint32 top = g_array_index (h, guint32, 0), last = g_array_index (h, guint32, h->len - 1);
+  guint i = 0, n = h->len - 1;
+
+  g_array_set_size (h, n);
+  while (n > 0)
+    {
+      guint c = 2 * i + 1;
+
+      if (c >= n)
+        break;
+      if (c + 1 < n && g_array_index (h, guint32, c + 1) < g_array_index (h, guint32, c))
+        c++;
+      if (g_array_index (h, guint32, c) >= last)
+        break;
+      g_array_index (h, guint32, i) = g_array_index (h, guint32, c);
+      i = c;
+    }
+  if (n > 0)
+    g_array_index (h, guint32, i) = last;
+  return top;
+}
+
 guint
 strobe_timeline_model_get_regions (StrobeTimelineModel *self, guint64 t0, guint64 t1, GArray *out)
 {
   g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
-  g_autoptr (GArray) lane_ends = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr (GArray) busy = g_array_new (FALSE, FALSE, sizeof (BusyLane));
+  g_autoptr (GArray) free_lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  guint32 n_lanes = 0;
   guint start = out->len;
+  GHashTableIter it;
+  gpointer value;
 
-  /* Regions are few (they mark phases, not calls): every query lays all of them out in
-   * lanes (greedy by begin time: the lowest lane free at its begin), so a region keeps its
-   * lane whatever the window. */
+  /* Every query lays all regions out in lanes (greedy by begin time: the lowest lane free
+   * at its begin), so a region keeps its lane whatever the window. With the lanes in
+   * heaps that is O(R log R) however many overlap. */
   g_rw_lock_reader_lock (&self->lock);
   g_array_append_vals (all, self->regions->data, self->regions->len);
-  for (guint i = 0; i < self->open_regions->len; i++)
+  g_hash_table_iter_init (&it, self->open_regions);
+  while (g_hash_table_iter_next (&it, NULL, &value))
     {
-      OpenRegion *o = &g_array_index (self->open_regions, OpenRegion, i);
-      StrobeTimelineRegion r = { o->begin, MAX (self->last_time, o->begin), o->name_id, 0, STROBE_SCOPE_OPEN };
-      g_array_append_val (all, r);
+      GArray *open = value;
+
+      for (guint i = 0; i < open->len; i++)
+        {
+          OpenRegion *o = &g_array_index (open, OpenRegion, i);
+          StrobeTimelineRegion r = { o->begin, MAX (self->last_time, o->begin), o->name_id, 0, STROBE_SCOPE_OPEN };
+          g_array_append_val (all, r);
+        }
     }
   g_rw_lock_reader_unlock (&self->lock);
   g_array_sort (all, region_cmp);
   for (guint i = 0; i < all->len; i++)
     {
       StrobeTimelineRegion *r = &g_array_index (all, StrobeTimelineRegion, i);
-      guint lane = 0;
+      BusyLane b;
 
-      while (lane < lane_ends->len && g_array_index (lane_ends, guint64, lane) > r->begin)
-        lane++;
-      if (lane == lane_ends->len)
-        g_array_set_size (lane_ends, lane + 1);
-      g_array_index (lane_ends, guint64, lane) = r->end;
-      r->lane = (guint16) MIN (lane, G_MAXUINT16);
+      while (busy->len && g_array_index (busy, BusyLane, 0).end <= r->begin)
+        free_push (free_lanes, busy_pop (busy).lane);
+      b.lane = free_lanes->len ? free_pop (free_lanes) : n_lanes++;
+      b.end = r->end;
+      busy_push (busy, b);
+      r->lane = (guint16) MIN (b.lane, G_MAXUINT16);
       if (r->begin <= t1 && r->end >= t0)
         g_array_append_val (out, *r);
     }

@@ -113,7 +113,12 @@ typedef struct
   gsize   scope_bytes;      /* bytes held by scope storage (chunks, chunk tables, long-scope ends) */
   gsize   total_bytes;      /* all the model's memory, scope storage included (approximate) */
   guint64 unmatched_ends;   /* end records with no open scope (channel enabled mid-scope) */
+  guint64 depth_overflows;  /* scopes nested deeper than STROBE_TIMELINE_MAX_DEPTH: not kept */
 } StrobeTimelineStats;
+
+/* Scopes nested deeper than this on one thread are counted (depth_overflows), not kept: a
+ * trace of 64 KiB can hold millions of nested begins. */
+#define STROBE_TIMELINE_MAX_DEPTH 1024
 
 #define STROBE_TYPE_TIMELINE_MODEL (strobe_timeline_model_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeTimelineModel, strobe_timeline_model, STROBE, TIMELINE_MODEL, GObject)

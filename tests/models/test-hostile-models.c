@@ -1,0 +1,566 @@
+/* test-hostile-models.c — traces made to hurt the models: ids read from the trace used as
+ * sizes, regions that never end, nesting millions deep, every thread id in reverse order.
+ *
+ * Each cost test builds the same hostile trace at n and 4n events and compares the CPU
+ * time this thread spends decoding it into the models and querying them: linear work
+ * makes the ratio about 4, n log n slightly more, quadratic work 16. The bound is 8,
+ * and each size is timed three times (the least counts), so a loaded machine does not
+ * make the test fail and a quadratic model cannot pass. Memory is checked the same way:
+ * what the models hold must follow the events they store, not the ids in the trace.
+ *
+ *   /hostile/sparse-ids       spec, counter, bookmark and thread ids up to 0xffffffff
+ *   /hostile/open-regions     regions that never end, ends of names never begun
+ *   /hostile/region-lanes     regions that all overlap, laid out in lanes
+ *   /hostile/deep-nesting     scope begins without ends: capped, counted, bounded memory
+ *   /hostile/many-threads     every thread id, highest first
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <time.h>
+
+#include "strobe-analysis.h"
+#include "strobe-log-model.h"
+#include "strobe-memory-model.h"
+#include "strobe-threads-model.h"
+#include "strobe-timeline-model.h"
+#include "strobe-timer-stats.h"
+#include "test-stream-builder.h"
+
+enum
+{
+  UID_LOG_CATEGORY = TSB_UID_USER,
+  UID_LOG_SPEC,
+  UID_LOG_MESSAGE,
+  UID_CPU_SPEC,
+  UID_CPU_BATCH,
+  UID_REGION_BEGIN,
+  UID_REGION_END,
+  UID_BOOKMARK_SPEC,
+  UID_BOOKMARK,
+  UID_COUNTER_SPEC,
+  UID_COUNTER_INT,
+};
+
+#define TID 16
+
+/* ---- building traces ---------------------------------------------------------------- */
+
+static Tsb *
+hostile_new (void)
+{
+  static const TsbField log_category[] = {
+    { "Id", STROBE_TYPE_UINT32 }, { "DefaultVerbosity", STROBE_TYPE_UINT8 }, { "Name", STROBE_TYPE_ANSI },
+  };
+  static const TsbField log_spec[] = {
+    { "Id", STROBE_TYPE_UINT32 }, { "CategoryId", STROBE_TYPE_UINT32 }, { "Line", STROBE_TYPE_INT32 },
+    { "Verbosity", STROBE_TYPE_UINT8 }, { "File", STROBE_TYPE_ANSI }, { "FormatString", STROBE_TYPE_ANSI },
+  };
+  static const TsbField log_message[] = {
+    { "Cycle", STROBE_TYPE_UINT64 }, { "SpecId", STROBE_TYPE_UINT32 },
+    { "FormatArgs", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 },
+  };
+  static const TsbField cpu_spec[] = {
+    { "Id", STROBE_TYPE_UINT32 }, { "Line", STROBE_TYPE_UINT32 }, { "Name", STROBE_TYPE_ANSI },
+    { "File", STROBE_TYPE_ANSI },
+  };
+  static const TsbField cpu_batch[] = {
+    { "Base", STROBE_TYPE_UINT64 }, { "Shift", STROBE_TYPE_UINT8 }, { "Data", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 },
+  };
+  static const TsbField region[] = { { "Cycle", STROBE_TYPE_UINT64 }, { "Name", STROBE_TYPE_ANSI } };
+  static const TsbField bookmark_spec[] = {
+    { "Id", STROBE_TYPE_UINT32 }, { "Line", STROBE_TYPE_UINT32 }, { "Name", STROBE_TYPE_ANSI },
+    { "File", STROBE_TYPE_ANSI },
+  };
+  static const TsbField bookmark[] = {
+    { "Cycle", STROBE_TYPE_UINT64 }, { "Id", STROBE_TYPE_UINT32 }, { "Text", STROBE_TYPE_ANSI },
+  };
+  static const TsbField counter_spec[] = {
+    { "Id", STROBE_TYPE_UINT32 }, { "Type", STROBE_TYPE_UINT8 }, { "Unit", STROBE_TYPE_UINT8 },
+    { "Name", STROBE_TYPE_ANSI },
+  };
+  static const TsbField counter_int[] = {
+    { "Cycle", STROBE_TYPE_UINT64 }, { "Id", STROBE_TYPE_UINT32 }, { "Value", STROBE_TYPE_INT64 },
+  };
+  Tsb *b = tsb_new ();
+
+  tsb_handshake (b);
+  tsb_define_system (b);
+  tsb_define (b, UID_LOG_CATEGORY, "Logging", "LogCategory", STROBE_EVENT_FLAG_IMPORTANT,
+              G_N_ELEMENTS (log_category), log_category);
+  tsb_define (b, UID_LOG_SPEC, "Logging", "LogMessageSpec", STROBE_EVENT_FLAG_IMPORTANT,
+              G_N_ELEMENTS (log_spec), log_spec);
+  tsb_define (b, UID_LOG_MESSAGE, "Logging", "LogMessage", STROBE_EVENT_FLAG_NOSYNC,
+              G_N_ELEMENTS (log_message), log_message);
+  tsb_define (b, UID_CPU_SPEC, "Cpu", "EventSpec", STROBE_EVENT_FLAG_IMPORTANT,
+              G_N_ELEMENTS (cpu_spec), cpu_spec);
+  tsb_define (b, UID_CPU_BATCH, "Cpu", "EventBatch", STROBE_EVENT_FLAG_NOSYNC,
+              G_N_ELEMENTS (cpu_batch), cpu_batch);
+  tsb_define (b, UID_REGION_BEGIN, "Misc", "RegionBegin", STROBE_EVENT_FLAG_NOSYNC, 2, region);
+  tsb_define (b, UID_REGION_END, "Misc", "RegionEnd", STROBE_EVENT_FLAG_NOSYNC, 2, region);
+  tsb_define (b, UID_BOOKMARK_SPEC, "Misc", "BookmarkSpec", STROBE_EVENT_FLAG_IMPORTANT,
+              G_N_ELEMENTS (bookmark_spec), bookmark_spec);
+  tsb_define (b, UID_BOOKMARK, "Misc", "Bookmark", STROBE_EVENT_FLAG_NOSYNC,
+              G_N_ELEMENTS (bookmark), bookmark);
+  tsb_define (b, UID_COUNTER_SPEC, "Counters", "Spec", STROBE_EVENT_FLAG_IMPORTANT,
+              G_N_ELEMENTS (counter_spec), counter_spec);
+  tsb_define (b, UID_COUNTER_INT, "Counters", "SetInt", STROBE_EVENT_FLAG_NOSYNC,
+              G_N_ELEMENTS (counter_int), counter_int);
+  tsb_flush (b, STROBE_TID_IMPORTANTS, TSB_AUTO);
+  return b;
+}
+
+static GBytes *
+hostile_finish (Tsb *b)
+{
+  tsb_flush_all (b, TSB_AUTO);
+  tsb_end_stream (b);
+  return tsb_bytes (b);
+}
+
+/* Packets stay well under the payload limit however many events a test writes. */
+static void
+maybe_flush (Tsb *b, guint16 tid, guint i)
+{
+  if (i % 20000 == 19999)
+    tsb_flush (b, tid, TSB_AUTO);
+}
+
+static void
+region (Tsb *b, guint16 uid, guint64 t, const char *name)
+{
+  tsb_begin (b, TID, uid, 0);
+  tsb_set_int (b, 0, t);
+  tsb_aux_str (b, 1, name);
+  tsb_end (b);
+}
+
+static void
+put_varint (GByteArray *a, guint64 v)
+{
+  while (v >= 0x80)
+    {
+      guint8 c = (guint8) (v | 0x80);
+      g_byte_array_append (a, &c, 1);
+      v >>= 7;
+    }
+  {
+    guint8 c = (guint8) v;
+    g_byte_array_append (a, &c, 1);
+  }
+}
+
+/* One Cpu.EventBatch of @tid from @records (delta/end and id varints, runtime format). */
+static void
+cpu_batch (Tsb *b, guint16 tid, guint64 base, GByteArray *records)
+{
+  tsb_begin (b, tid, UID_CPU_BATCH, 0);
+  tsb_set_int (b, 0, base);
+  tsb_set_int (b, 1, 0);
+  tsb_aux (b, 2, records->data, records->len);
+  tsb_end (b);
+}
+
+static void
+cpu_spec (Tsb *b, guint32 id, const char *name)
+{
+  tsb_begin (b, STROBE_TID_IMPORTANTS, UID_CPU_SPEC, 0);
+  tsb_set_int (b, 0, id);
+  tsb_set_int (b, 1, 1);
+  tsb_aux_str (b, 2, name);
+  tsb_aux_str (b, 3, "hostile.c");
+  tsb_end (b);
+}
+
+/* ---- decoding into every model --------------------------------------------------------- */
+
+typedef struct
+{
+  StrobeLogModel      *log;
+  StrobeTimelineModel *timeline;
+  StrobeThreadsModel  *threads;
+  StrobeMemoryModel   *memory;
+} Models;
+
+static void
+models_clear (Models *m)
+{
+  g_clear_object (&m->log);
+  g_clear_object (&m->timeline);
+  g_clear_object (&m->threads);
+  g_clear_object (&m->memory);
+}
+
+static void
+decode (GBytes *trace, Models *m)
+{
+  g_autoptr(StrobeDecoder) dec = strobe_decoder_new ();
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  const guint8 *data = g_bytes_get_data (trace, &len);
+
+  m->log = strobe_log_model_new ();
+  m->timeline = strobe_timeline_model_new ();
+  m->threads = strobe_threads_model_new ();
+  m->memory = strobe_memory_model_new ();
+  strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (m->log));
+  strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (m->timeline));
+  strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (m->threads));
+  strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (m->memory));
+  g_assert_true (strobe_decoder_feed (dec, data, len, &error));
+  g_assert_no_error (error);
+  g_assert_true (strobe_decoder_finish (dec, &error));
+  g_assert_no_error (error);
+}
+
+/* What a viewer or strobe-cli asks of the models once a trace is read. */
+static void
+query (Models *m)
+{
+  g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+  g_autoptr(GArray) stats = strobe_timer_stats_compute (m->timeline, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+  g_autoptr(GArray) tids = strobe_timeline_model_get_threads (m->timeline);
+  g_autoptr(GArray) threads = strobe_threads_model_get_threads (m->threads);
+  g_autoptr(GArray) hits = strobe_log_model_filter (m->log, NULL, 0, G_MAXUINT64);
+
+  strobe_timeline_model_get_regions (m->timeline, 0, G_MAXUINT64, regions);
+}
+
+typedef GBytes *(*Builder) (guint n);
+
+static gdouble
+cpu_seconds (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gdouble) ts.tv_sec + (gdouble) ts.tv_nsec * 1e-9;
+}
+
+/* The least CPU time of three decodes and queries of @trace. */
+static gdouble
+cost (GBytes *trace)
+{
+  gdouble best = G_MAXDOUBLE;
+
+  for (guint k = 0; k < 3; k++)
+    {
+      Models m = { 0 };
+      gdouble t0 = cpu_seconds (), t;
+
+      decode (trace, &m);
+      query (&m);
+      t = cpu_seconds () - t0;
+      best = MIN (best, t);
+      models_clear (&m);
+    }
+  return best;
+}
+
+static void
+assert_near_linear (const char *what, Builder build, guint n)
+{
+  g_autoptr(GBytes) small = build (n);
+  g_autoptr(GBytes) large = build (4 * n);
+  gdouble a = cost (small), b = cost (large);
+
+  g_test_message ("%s: n=%u %.4f s, 4n %.4f s, ratio %.2f (linear 4, quadratic 16)", what, n, a, b,
+                  b / MAX (a, 1e-6));
+  g_assert_cmpfloat (b / MAX (a, 1e-6), <, 8.0);
+}
+
+/* ---- sparse ids --------------------------------------------------------------------- */
+
+static const guint32 sparse_ids[] = { 0xffffffffu, 0x7fffffffu, 0x10000000u, 0x04000000u, 0x00ffffffu, 5 };
+
+static void
+test_sparse_ids (void)
+{
+  g_autoptr(Tsb) b = hostile_new ();
+  g_autoptr(GBytes) trace = NULL;
+  StrobeTimelineStats st;
+  Models m = { 0 };
+  guint n_threads = 0;
+
+  tsb_begin (b, STROBE_TID_IMPORTANTS, UID_LOG_CATEGORY, 0);
+  tsb_set_int (b, 0, 0xffffffffu);
+  tsb_set_int (b, 1, 5);
+  tsb_aux_str (b, 2, "Cat");
+  tsb_end (b);
+  for (guint i = 0; i < G_N_ELEMENTS (sparse_ids); i++)
+    {
+      g_autofree char *format = g_strdup_printf ("message of spec %u", sparse_ids[i]);
+      g_autofree char *name = g_strdup_printf ("scope %u", sparse_ids[i]);
+
+      tsb_begin (b, STROBE_TID_IMPORTANTS, UID_LOG_SPEC, 0);
+      tsb_set_int (b, 0, sparse_ids[i]);
+      tsb_set_int (b, 1, 0xffffffffu);
+      tsb_set_int (b, 2, 7);
+      tsb_set_int (b, 3, 3);
+      tsb_aux_str (b, 4, "hostile.c");
+      tsb_aux_str (b, 5, format);
+      tsb_end (b);
+      cpu_spec (b, sparse_ids[i], name);
+      tsb_begin (b, STROBE_TID_IMPORTANTS, UID_BOOKMARK_SPEC, 0);
+      tsb_set_int (b, 0, sparse_ids[i]);
+      tsb_set_int (b, 1, 1);
+      tsb_aux_str (b, 2, name);
+      tsb_aux_str (b, 3, "hostile.c");
+      tsb_end (b);
+      tsb_begin (b, STROBE_TID_IMPORTANTS, UID_COUNTER_SPEC, 0);
+      tsb_set_int (b, 0, sparse_ids[i]);
+      tsb_aux_str (b, 3, name);
+      tsb_end (b);
+    }
+  tsb_flush (b, STROBE_TID_IMPORTANTS, TSB_AUTO);
+  /* Thread ids spread over the whole range too. */
+  for (guint t = 16; t < 65536; t += 4093)
+    {
+      g_autoptr(GByteArray) rec = g_byte_array_new ();
+
+      n_threads++;
+      tsb_thread_info (b, (guint16) t, t, 0, "thread", NULL);
+      for (guint i = 0; i < G_N_ELEMENTS (sparse_ids); i++)
+        {
+          guint64 values[3] = { 100 + i, sparse_ids[i], 0 };
+
+          put_varint (rec, 2);            /* begin */
+          put_varint (rec, sparse_ids[i]);
+          put_varint (rec, (1 << 1) | 1); /* end */
+          tsb_begin (b, (guint16) t, UID_LOG_MESSAGE, 0);
+          tsb_set_int (b, 0, 100 + i);
+          tsb_set_int (b, 1, sparse_ids[i]);
+          tsb_end (b);
+          tsb_event (b, (guint16) t, UID_BOOKMARK, 0, 2, values);
+          values[2] = i;
+          tsb_event (b, (guint16) t, UID_COUNTER_INT, 0, 3, values);
+        }
+      cpu_batch (b, (guint16) t, 100, rec);
+    }
+  tsb_flush_all (b, TSB_AUTO);
+  trace = hostile_finish (b);
+
+  decode (trace, &m);
+  query (&m);
+  /* Every id resolved to what the trace said about it. */
+  {
+    guint64 n = strobe_log_model_get_count (m.log);
+
+    g_assert_cmpuint (n, ==, n_threads * G_N_ELEMENTS (sparse_ids));
+    for (guint64 i = 0; i < n; i++)
+      {
+        StrobeLogMessage msg;
+
+        g_assert_true (strobe_log_model_get_message (m.log, i, &msg));
+        g_assert_nonnull (msg.spec);
+        g_assert_true (g_str_has_prefix (msg.text, "message of spec "));
+        g_assert_cmpuint (msg.verbosity, ==, 3);
+        g_free (msg.text);
+      }
+  }
+  {
+    g_autoptr(GArray) stats = strobe_timer_stats_compute (m.timeline, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+
+    g_assert_cmpuint (stats->len, ==, G_N_ELEMENTS (sparse_ids));
+    for (guint i = 0; i < stats->len; i++)
+      {
+        StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
+        g_assert_true (g_str_has_prefix (s->name, "scope "));
+        g_assert_cmpuint (s->count, ==, n_threads);
+      }
+  }
+  {
+    g_autoptr(GArray) tids = strobe_timeline_model_get_threads (m.timeline);
+    g_autoptr(GArray) threads = strobe_threads_model_get_threads (m.threads);
+
+    g_assert_cmpuint (tids->len, ==, n_threads);
+    g_assert_cmpuint (threads->len, ==, n_threads);
+    for (guint i = 1; i < tids->len; i++)
+      g_assert_cmpuint (g_array_index (tids, guint16, i), >, g_array_index (tids, guint16, i - 1));
+  }
+  /* Nothing in proportion to an id: a 0x04000000 spec would have cost 256 MiB. */
+  strobe_timeline_model_get_stats (m.timeline, &st);
+  g_test_message ("timeline model: %" G_GSIZE_FORMAT " bytes", st.total_bytes);
+  g_assert_cmpuint (st.total_bytes, <, 1u << 20);
+  models_clear (&m);
+}
+
+/* ---- regions --------------------------------------------------------------------------- */
+
+static GBytes *
+build_open_regions (guint n)
+{
+  g_autoptr(Tsb) b = hostile_new ();
+
+  /* Half begin one name and never end; a quarter begin other names; a quarter end names
+   * that were never begun. */
+  for (guint i = 0; i < n; i++)
+    {
+      char name[32];
+
+      if (i % 4 < 2)
+        region (b, UID_REGION_BEGIN, i, "forever");
+      else if (i % 4 == 2)
+        {
+          g_snprintf (name, sizeof name, "open-%u", i);
+          region (b, UID_REGION_BEGIN, i, name);
+        }
+      else
+        {
+          g_snprintf (name, sizeof name, "never-%u", i);
+          region (b, UID_REGION_END, i, name);
+        }
+      maybe_flush (b, TID, i);
+    }
+  return hostile_finish (b);
+}
+
+static void
+test_open_regions (void)
+{
+  g_autoptr(GBytes) trace = build_open_regions (1000);
+  g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+  Models m = { 0 };
+
+  decode (trace, &m);
+  strobe_timeline_model_get_regions (m.timeline, 0, G_MAXUINT64, regions);
+  g_assert_cmpuint (regions->len, ==, 750);
+  for (guint i = 0; i < regions->len; i++)
+    g_assert_cmpuint (g_array_index (regions, StrobeTimelineRegion, i).flags, ==, STROBE_SCOPE_CLOSED_AT_END);
+  models_clear (&m);
+  assert_near_linear ("open regions", build_open_regions, 200000);
+}
+
+static GBytes *
+build_overlapping_regions (guint n)
+{
+  g_autoptr(Tsb) b = hostile_new ();
+
+  /* Every region overlaps every other: one lane each. Then as many that end in turn. */
+  for (guint i = 0; i < n; i++)
+    {
+      region (b, UID_REGION_BEGIN, i, "lane");
+      maybe_flush (b, TID, i);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      region (b, UID_REGION_END, n + i, "lane");
+      maybe_flush (b, TID, i);
+    }
+  return hostile_finish (b);
+}
+
+static void
+test_region_lanes (void)
+{
+  g_autoptr(GBytes) trace = build_overlapping_regions (500);
+  g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+  g_autoptr(GHashTable) lanes = g_hash_table_new (NULL, NULL);
+  Models m = { 0 };
+
+  decode (trace, &m);
+  strobe_timeline_model_get_regions (m.timeline, 0, G_MAXUINT64, regions);
+  g_assert_cmpuint (regions->len, ==, 500);
+  for (guint i = 0; i < regions->len; i++)
+    g_hash_table_add (lanes, GUINT_TO_POINTER (g_array_index (regions, StrobeTimelineRegion, i).lane + 1));
+  g_assert_cmpuint (g_hash_table_size (lanes), ==, 500);   /* all overlap: a lane each */
+  models_clear (&m);
+  assert_near_linear ("overlapping regions", build_overlapping_regions, 100000);
+}
+
+/* ---- nesting -------------------------------------------------------------------------- */
+
+static GBytes *
+build_deep (guint n)
+{
+  g_autoptr(Tsb) b = hostile_new ();
+  g_autoptr(GByteArray) rec = g_byte_array_new ();
+
+  cpu_spec (b, 1, "deeper");
+  tsb_flush (b, STROBE_TID_IMPORTANTS, TSB_AUTO);
+  /* Begins only, two bytes each, as 8 M of them fit in 64 KiB of LZ4. */
+  for (guint i = 0; i < n; i++)
+    {
+      put_varint (rec, 2);
+      put_varint (rec, 1);
+      if (rec->len >= 60000)
+        {
+          cpu_batch (b, TID, 0, rec);
+          tsb_flush (b, TID, TSB_AUTO);
+          g_byte_array_set_size (rec, 0);
+        }
+    }
+  cpu_batch (b, TID, 0, rec);
+  return hostile_finish (b);
+}
+
+static void
+test_deep_nesting (void)
+{
+  g_autoptr(GBytes) small = build_deep (100000);
+  g_autoptr(GBytes) large = build_deep (400000);
+  StrobeTimelineStats a, b;
+  Models m = { 0 };
+
+  decode (small, &m);
+  strobe_timeline_model_get_stats (m.timeline, &a);
+  g_assert_cmpuint (a.depth_overflows, ==, 100000 - STROBE_TIMELINE_MAX_DEPTH);
+  g_assert_cmpuint (a.scopes, ==, STROBE_TIMELINE_MAX_DEPTH);   /* closed at the end */
+  g_assert_cmpuint (strobe_timeline_model_get_depth_count (m.timeline, TID), ==, STROBE_TIMELINE_MAX_DEPTH);
+  models_clear (&m);
+  decode (large, &m);
+  strobe_timeline_model_get_stats (m.timeline, &b);
+  g_assert_cmpuint (b.depth_overflows, ==, 400000 - STROBE_TIMELINE_MAX_DEPTH);
+  /* Four times the begins, the same memory: what is kept is capped. */
+  g_test_message ("deep nesting: %" G_GSIZE_FORMAT " bytes for 100k begins, %" G_GSIZE_FORMAT " for 400k",
+                  a.total_bytes, b.total_bytes);
+  g_assert_cmpuint (b.total_bytes, <, a.total_bytes + a.total_bytes / 4);
+  g_assert_cmpuint (b.total_bytes, <, 4u << 20);
+  models_clear (&m);
+  assert_near_linear ("deep nesting", build_deep, 1000000);
+}
+
+/* ---- threads -------------------------------------------------------------------------- */
+
+static GBytes *
+build_threads (guint n)
+{
+  g_autoptr(Tsb) b = hostile_new ();
+
+  cpu_spec (b, 1, "t");
+  tsb_flush (b, STROBE_TID_IMPORTANTS, TSB_AUTO);
+  /* Highest id first: each new thread sorts before every one seen. */
+  for (guint i = 0; i < n; i++)
+    {
+      guint16 tid = (guint16) (65535 - i);
+      g_autoptr(GByteArray) rec = g_byte_array_new ();
+
+      tsb_thread_info (b, tid, i, 0, "t", "g");
+      put_varint (rec, 2);
+      put_varint (rec, 1);
+      put_varint (rec, 3);
+      cpu_batch (b, tid, i, rec);
+      tsb_flush (b, tid, TSB_RAW);
+      maybe_flush (b, STROBE_TID_IMPORTANTS, i);
+    }
+  return hostile_finish (b);
+}
+
+static void
+test_many_threads (void)
+{
+  assert_near_linear ("many threads", build_threads, 16000);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/hostile/sparse-ids", test_sparse_ids);
+  g_test_add_func ("/hostile/open-regions", test_open_regions);
+  g_test_add_func ("/hostile/region-lanes", test_region_lanes);
+  g_test_add_func ("/hostile/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/hostile/many-threads", test_many_threads);
+  return g_test_run ();
+}
