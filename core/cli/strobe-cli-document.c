@@ -8,8 +8,11 @@
 
 #include <glib/gi18n.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "strobe-cli.h"
+#include "strobe-text.h"
 
 int
 strobe_cli_load (const char            *file,
@@ -115,4 +118,46 @@ strobe_cli_time_range (StrobeDocument *document, const char *from, const char *t
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+strobe_cli_parse_file_args (GOptionContext *context, int *argc, char ***argv, const char **file)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!g_option_context_parse (context, argc, argv, &error))
+    {
+      g_printerr ("strobe-cli: %s\n", error->message);
+      return FALSE;
+    }
+  if (*argc != 2)
+    {
+      g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+      g_printerr ("strobe-cli: %s\n\n%s", *argc < 2 ? _("missing FILE") : _("too many arguments"), help);
+      return FALSE;
+    }
+  *file = (*argv)[1];
+  return TRUE;
+}
+
+gboolean
+strobe_cli_write (FILE *out, const char *data, gsize len)
+{
+  g_autoptr(GString) safe = NULL;
+
+  if (!isatty (fileno (out)))
+    return fwrite (data, 1, len, out) == len;
+  /* On a terminal, an export's text from the trace is escaped line by line. */
+  safe = g_string_sized_new (len);
+  for (const char *p = data, *end = data + len; p < end;)
+    {
+      const char *nl = memchr (p, '\n', (gsize) (end - p));
+      const char *stop = nl ? nl : end;
+
+      strobe_text_append_escaped (safe, p, stop - p, STROBE_TEXT_PLAIN);
+      if (nl)
+        g_string_append_c (safe, '\n');
+      p = nl ? nl + 1 : end;
+    }
+  return fwrite (safe->str, 1, safe->len, out) == safe->len;
 }

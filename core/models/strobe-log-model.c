@@ -181,7 +181,10 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
         StrobeLogCategoryInfo *c = g_new0 (StrobeLogCategoryInfo, 1);
 
         c->id = (guint32) strobe_event_get_uint (ev, &id);
+        /* A schema without the field gives NULL: every string the model hands out is set. */
         c->name = strobe_event_get_string (ev, &name);
+        if (c->name == NULL)
+          c->name = g_strdup ("");
         c->default_verbosity = (guint8) strobe_event_get_uint (ev, &default_verbosity);
         g_mutex_lock (&self->lock);
         /* Categories are never freed: a replaced one (a second trace session) leaks on
@@ -208,6 +211,10 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
         s->pub.verbosity = (guint8) strobe_event_get_uint (ev, &verbosity);
         s->pub.file = strobe_event_get_string (ev, &file);
         s->pub.format = strobe_event_get_string (ev, &format_string);
+        if (s->pub.file == NULL)
+          s->pub.file = g_strdup ("");
+        if (s->pub.format == NULL)
+          s->pub.format = g_strdup ("");
         g_mutex_lock (&self->lock);
         s->pub.category = g_hash_table_lookup (self->categories, GUINT_TO_POINTER (s->category_id));
         /* The first spec of an id stays: records and callers may point at it already. */

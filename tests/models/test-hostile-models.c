@@ -274,13 +274,12 @@ assert_near_linear (const char *what, Builder build, guint n)
 
 static const guint32 sparse_ids[] = { 0xffffffffu, 0x7fffffffu, 0x10000000u, 0x04000000u, 0x00ffffffu, 5 };
 
-static void
-test_sparse_ids (void)
+static guint sparse_threads;
+
+static GBytes *
+build_sparse_ids (void)
 {
   g_autoptr(Tsb) b = hostile_new ();
-  g_autoptr(GBytes) trace = NULL;
-  StrobeTimelineStats st;
-  Models m = { 0 };
   guint n_threads = 0;
 
   tsb_begin (b, STROBE_TID_IMPORTANTS, UID_LOG_CATEGORY, 0);
@@ -339,7 +338,17 @@ test_sparse_ids (void)
       cpu_batch (b, (guint16) t, 100, rec);
     }
   tsb_flush_all (b, TSB_AUTO);
-  trace = hostile_finish (b);
+  sparse_threads = n_threads;
+  return hostile_finish (b);
+}
+
+static void
+test_sparse_ids (void)
+{
+  g_autoptr(GBytes) trace = build_sparse_ids ();
+  guint n_threads = sparse_threads;
+  StrobeTimelineStats st;
+  Models m = { 0 };
 
   decode (trace, &m);
   query (&m);
@@ -553,6 +562,36 @@ test_many_threads (void)
   assert_near_linear ("many threads", build_threads, 16000);
 }
 
+/* HOSTILE_CORPUS_DIR=DIR: writes a small trace of each kind there, the seeds of the
+ * models fuzz target (tests/fuzz/corpus/models, regressions/models). Takes @trace. */
+static void
+write_seed (const char *dir, const char *name, GBytes *trace)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autoptr(GBytes) owned = trace;
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, g_bytes_get_data (trace, NULL), (gssize) g_bytes_get_size (trace), &error);
+  g_assert_no_error (error);
+}
+
+static void
+test_write_corpus (void)
+{
+  const char *dir = g_getenv ("HOSTILE_CORPUS_DIR");
+
+  if (dir == NULL)
+    {
+      g_test_skip ("HOSTILE_CORPUS_DIR is not set");
+      return;
+    }
+  write_seed (dir, "open-regions.strobe", build_open_regions (64));
+  write_seed (dir, "overlapping-regions.strobe", build_overlapping_regions (64));
+  write_seed (dir, "deep-nesting.strobe", build_deep (4096));
+  write_seed (dir, "many-threads.strobe", build_threads (64));
+  write_seed (dir, "sparse-ids.strobe", build_sparse_ids ());
+}
+
 int
 main (int argc, char **argv)
 {
@@ -562,5 +601,6 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/region-lanes", test_region_lanes);
   g_test_add_func ("/hostile/deep-nesting", test_deep_nesting);
   g_test_add_func ("/hostile/many-threads", test_many_threads);
+  g_test_add_func ("/hostile/write-corpus", test_write_corpus);
   return g_test_run ();
 }
