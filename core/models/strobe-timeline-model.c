@@ -1304,8 +1304,8 @@ region_cmp (gconstpointer a, gconstpointer b)
   return x->end > y->end ? -1 : x->end < y->end;
 }
 
-/* Binary min-heaps for the lanes: busy lanes by the end of their region, free lanes by
- * number. */
+/* Binary min-heaps for the lanes, by (end, lane): busy lanes by the end of their region,
+ * free lanes (end 0) by number. */
 typedef struct
 {
   guint64 end;
@@ -1357,51 +1357,12 @@ busy_pop (GArray *h)
   return top;
 }
 
-static void
-free_push (GArray *h, guint32 lane)
-{
-  guint i = h->len;
-
-  g_array_append_val (h, lane);
-  while (i > 0 && lane < g_array_index (h, guint32, (i - 1) / 2))
-    {
-      g_array_index (h, guint32, i) = g_array_index (h, guint32, (i - 1) / 2);
-      i = (i - 1) / 2;
-    }
-  g_array_index (h, guint32, i) = lane;
-}
-
-static guint32
-free_pop (GArray *h)
-{
-  guint32 top = g_array_index (h, guint32, 0), last = g_array_index (h, guint32, h->len - 1);
-  guint i = 0, n = h->len - 1;
-
-  g_array_set_size (h, n);
-  while (n > 0)
-    {
-      guint c = 2 * i + 1;
-
-      if (c >= n)
-        break;
-      if (c + 1 < n && g_array_index (h, guint32, c + 1) < g_array_index (h, guint32, c))
-        c++;
-      if (g_array_index (h, guint32, c) >= last)
-        break;
-      g_array_index (h, guint32, i) = g_array_index (h, guint32, c);
-      i = c;
-    }
-  if (n > 0)
-    g_array_index (h, guint32, i) = last;
-  return top;
-}
-
 guint
 strobe_timeline_model_get_regions (StrobeTimelineModel *self, guint64 t0, guint64 t1, GArray *out)
 {
   g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
   g_autoptr (GArray) busy = g_array_new (FALSE, FALSE, sizeof (BusyLane));
-  g_autoptr (GArray) free_lanes = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr (GArray) free_lanes = g_array_new (FALSE, FALSE, sizeof (BusyLane));
   guint32 n_lanes = 0;
   guint start = out->len;
   GHashTableIter it;
@@ -1432,8 +1393,11 @@ strobe_timeline_model_get_regions (StrobeTimelineModel *self, guint64 t0, guint6
       BusyLane b;
 
       while (busy->len && g_array_index (busy, BusyLane, 0).end <= r->begin)
-        free_push (free_lanes, busy_pop (busy).lane);
-      b.lane = free_lanes->len ? free_pop (free_lanes) : n_lanes++;
+        {
+          BusyLane f = { 0, busy_pop (busy).lane };
+          busy_push (free_lanes, f);
+        }
+      b.lane = free_lanes->len ? busy_pop (free_lanes).lane : n_lanes++;
       b.end = r->end;
       busy_push (busy, b);
       r->lane = (guint16) MIN (b.lane, G_MAXUINT16);

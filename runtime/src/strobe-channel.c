@@ -180,19 +180,24 @@ add_list_locked (const char *list, bool enabled, char *unmatched, size_t unmatch
     }
 }
 
+/* STROBE_TRACE and --trace=: rules reported when they match nothing (see the top). */
+static void
+add_start_list (const char *list)
+{
+  pthread_mutex_lock (&strobe__channels_lock);
+  start_rules = true;
+  add_list_locked (list, true, NULL, 0, NULL, 0);
+  start_rules = false;
+  pthread_mutex_unlock (&strobe__channels_lock);
+}
+
 static void
 read_env (void)
 {
   const char *s = getenv ("STROBE_TRACE");
 
   if (s)
-    {
-      pthread_mutex_lock (&strobe__channels_lock);
-      start_rules = true;
-      add_list_locked (s, true, NULL, 0, NULL, 0);
-      start_rules = false;
-      pthread_mutex_unlock (&strobe__channels_lock);
-    }
+    add_start_list (s);
 }
 
 void
@@ -303,11 +308,7 @@ void
 strobe__channels_add_start_list (const char *list)
 {
   strobe__channels_init ();
-  pthread_mutex_lock (&strobe__channels_lock);
-  start_rules = true;
-  add_list_locked (list, true, NULL, 0, NULL, 0);
-  start_rules = false;
-  pthread_mutex_unlock (&strobe__channels_lock);
+  add_start_list (list);
 }
 
 void

@@ -571,19 +571,13 @@ strobe__log_message (StrobeLogSpec *spec, const char *format, ...)
         strobe__count_drop ();
         goto out;
       }
-    if (__builtin_expect (strobe__tls.busy != 0, 0))
-      {
-        strobe__emit_nested ();
-        goto out;
-      }
-    strobe__tls.busy = 1;
-    __atomic_signal_fence (__ATOMIC_SEQ_CST);
+    if (!strobe__busy_enter ())
+      goto out;
     p = strobe__tls.cursor;
     if (__builtin_expect ((size_t) (strobe__tls.end - p) < need, 0)
         && (p = strobe__reserve_slow (need)) == NULL)
       {
-        __atomic_signal_fence (__ATOMIC_SEQ_CST);
-        strobe__tls.busy = 0;
+        strobe__busy_leave ();
         goto out;
       }
   }
@@ -600,8 +594,7 @@ strobe__log_message (StrobeLogSpec *spec, const char *format, ...)
   strobe_wire_put_u32 (p + 18, (uint32_t) (end - args));
   strobe_wire_put_u16 (end, STROBE_UID_AUX_END);
   strobe__commit (end + 2);
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  strobe__tls.busy = 0;
+  strobe__busy_leave ();
 
 out:
   if (spec->verbosity == STROBE_LOG_FATAL)

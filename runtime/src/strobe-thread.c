@@ -303,8 +303,7 @@ aux_room (StrobeAux *a, size_t need)
       total = header_size (a->type) + a->type->payload_size + need + 2;
       if (total > STROBE_MAX_EVENT_SIZE || reserve_any (total) == NULL)
         {
-          __atomic_signal_fence (__ATOMIC_SEQ_CST);
-          strobe__tls.busy = 0;
+          strobe__busy_leave ();
           goto fail;
         }
       a->start = strobe__tls.cursor;
@@ -408,8 +407,7 @@ strobe__aux_finish (StrobeEventDef *type, StrobeAux *a, const void *payload)
       if (a->start)
         {
           aux_unpark (a);
-          __atomic_signal_fence (__ATOMIC_SEQ_CST);
-          strobe__tls.busy = 0;
+          strobe__busy_leave ();
         }
       strobe__count_drop ();
       return;
@@ -423,6 +421,5 @@ strobe__aux_finish (StrobeEventDef *type, StrobeAux *a, const void *payload)
   a->used += 2;
   aux_unpark (a);
   strobe__commit (p + a->used);
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  strobe__tls.busy = 0;
+  strobe__busy_leave ();
 }

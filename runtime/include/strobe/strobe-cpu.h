@@ -87,19 +87,13 @@ strobe__cpu_record (uint64_t ts, uint32_t id, bool end)
   uint8_t *p;
   uint64_t u, d;
 
-  if (__builtin_expect (strobe__tls.busy != 0, 0))
-    {
-      strobe__emit_nested ();
-      return false;
-    }
-  strobe__tls.busy = 1;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  if (!strobe__busy_enter ())
+    return false;
   p = strobe__cpu_tls.cursor;
   if (__builtin_expect (p >= strobe__cpu_tls.limit || ts >= __atomic_load_n (&strobe__cpu_tls.deadline, __ATOMIC_RELAXED), 0))
     {
       bool ok = strobe__cpu_record_slow (ts, id, end);
-      __atomic_signal_fence (__ATOMIC_SEQ_CST);
-      strobe__tls.busy = 0;
+      strobe__busy_leave ();
       return ok;
     }
   u = ts >> strobe__cpu_shift;
@@ -111,8 +105,7 @@ strobe__cpu_record (uint64_t ts, uint32_t id, bool end)
   if (!end)
     p = strobe__cpu_varint (p, id);
   strobe__cpu_tls.cursor = p;
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  strobe__tls.busy = 0;
+  strobe__busy_leave ();
   return true;
 }
 

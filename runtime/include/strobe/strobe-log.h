@@ -51,6 +51,29 @@ void strobe__aux_string (StrobeEventDef *type, StrobeAux *aux, unsigned index, u
 void strobe__aux_wstring (StrobeEventDef *type, StrobeAux *aux, unsigned index, unsigned wire_type,
                           const wchar_t *s, size_t len);
 
+/* Raises the thread's busy flag; false (the event dropped and counted) when it is up
+ * already: this emit interrupts another of the same thread (a signal handler). */
+static inline bool
+strobe__busy_enter (void)
+{
+  if (__builtin_expect (strobe__tls.busy != 0, 0))
+    {
+      strobe__emit_nested ();
+      return false;
+    }
+  strobe__tls.busy = 1;
+  /* The handler of a signal runs on this thread: compiler ordering is all it takes. */
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  return true;
+}
+
+static inline void
+strobe__busy_leave (void)
+{
+  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  strobe__tls.busy = 0;
+}
+
 static inline void
 strobe__commit (uint8_t *end)
 {
@@ -83,14 +106,8 @@ strobe__finish (StrobeEventDef *type, StrobeAux *aux, unsigned flags, unsigned a
       strobe__aux_finish (type, aux, payload);
       return;
     }
-  if (__builtin_expect (strobe__tls.busy != 0, 0))
-    {
-      strobe__emit_nested ();
-      return;
-    }
-  strobe__tls.busy = 1;
-  /* The handler of a signal runs on this thread: compiler ordering is all it takes. */
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
+  if (!strobe__busy_enter ())
+    return;
   uid = __atomic_load_n (&type->uid, __ATOMIC_RELAXED);
   p = strobe__tls.cursor;
   /* Pointer difference, not cursor + size: both are NULL before the thread's first event.
@@ -98,8 +115,7 @@ strobe__finish (StrobeEventDef *type, StrobeAux *aux, unsigned flags, unsigned a
   if (__builtin_expect ((size_t) (strobe__tls.end - p) < header + size || uid == 0, 0))
     {
       strobe__emit_slow (type, payload);
-      __atomic_signal_fence (__ATOMIC_SEQ_CST);
-      strobe__tls.busy = 0;
+      strobe__busy_leave ();
       return;
     }
   memcpy (p, &uid, 2);
@@ -113,8 +129,7 @@ strobe__finish (StrobeEventDef *type, StrobeAux *aux, unsigned flags, unsigned a
     }
   memcpy (p + header, payload, size);
   strobe__commit (p + header + size);
-  __atomic_signal_fence (__ATOMIC_SEQ_CST);
-  strobe__tls.busy = 0;
+  strobe__busy_leave ();
 }
 
 /* ---- log sites ------------------------------------------------------------------ */
