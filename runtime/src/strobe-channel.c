@@ -222,7 +222,7 @@ strobe__channels_after_fork_child_off (void)
       free (r);
     }
   n_rules = 0;
-  report_state = 2;
+  __atomic_store_n (&report_state, 2, __ATOMIC_RELAXED);
 }
 
 void
@@ -315,7 +315,7 @@ void
 strobe__channels_schedule_report (void)
 {
   pthread_mutex_lock (&strobe__channels_lock);
-  if (report_state == 0)
+  if (__atomic_load_n (&report_state, __ATOMIC_RELAXED) == 0)
     {
       report_due = monotonic_ns () + REPORT_DELAY_NS;
       __atomic_store_n (&report_state, 1, __ATOMIC_RELEASE);
@@ -334,12 +334,12 @@ strobe__channels_report_unmatched (bool now)
   if (__atomic_load_n (&report_state, __ATOMIC_ACQUIRE) != 1)
     return;
   pthread_mutex_lock (&strobe__channels_lock);
-  if (report_state != 1 || (!now && monotonic_ns () < report_due))
+  if (__atomic_load_n (&report_state, __ATOMIC_RELAXED) != 1 || (!now && monotonic_ns () < report_due))
     {
       pthread_mutex_unlock (&strobe__channels_lock);
       return;
     }
-  report_state = 2;
+  __atomic_store_n (&report_state, 2, __ATOMIC_RELEASE);
   for (Rule *r = rules; r; r = r->next)
     if (r->from_start && r->enabled && !matches_any_locked (r->name, strlen (r->name)))
       append_name (names, sizeof names, r->name, strlen (r->name));

@@ -3,9 +3,10 @@
  *
  * Each cost test builds the same hostile trace at n and 4n events and compares the CPU
  * time this thread spends decoding it into the models and querying them: linear work
- * makes the ratio about 4, n log n slightly more, quadratic work 16. The bound is 8,
- * and each size is timed three times (the least counts), so a loaded machine does not
- * make the test fail and a quadratic model cannot pass. Memory is checked the same way:
+ * makes the ratio about 4, n log n slightly more (and the C library's allocator adds to
+ * it with tens of thousands of small blocks: 5 to 6 for the threads), quadratic work 16.
+ * The bound is 10, and each size is timed three times (the least counts), so a loaded
+ * machine does not make the test fail and a quadratic model cannot pass. Memory is checked the same way:
  * what the models hold must follow the events they store, not the ids in the trace.
  *
  *   /hostile/sparse-ids       spec, counter, bookmark and thread ids up to 0xffffffff
@@ -265,9 +266,9 @@ assert_near_linear (const char *what, Builder build, guint n)
   g_autoptr(GBytes) large = build (4 * n);
   gdouble a = cost (small), b = cost (large);
 
-  g_test_message ("%s: n=%u %.4f s, 4n %.4f s, ratio %.2f (linear 4, quadratic 16)", what, n, a, b,
+  g_test_message ("%s: n=%u %.4f s, 4n %.4f s, ratio %.2f (linear 4, quadratic 16, bound 10)", what, n, a, b,
                   b / MAX (a, 1e-6));
-  g_assert_cmpfloat (b / MAX (a, 1e-6), <, 8.0);
+  g_assert_cmpfloat (b / MAX (a, 1e-6), <, 10.0);
 }
 
 /* ---- sparse ids --------------------------------------------------------------------- */
