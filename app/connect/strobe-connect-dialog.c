@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "strobe-connect-dialog.h"
+#include "strobe-control-address.h"
 #include "strobe-control-client.h"
 #include "strobe-discovery.h"
 #include "strobe-a11y.h"
@@ -151,15 +152,8 @@ get_target (StrobeConnectDialog  *self,
   StrobeProcessInfo *info;
 
   if (*stripped != '\0')
-    {
-      g_autoptr(GSocketConnectable) address = g_network_address_parse (stripped, STROBE_CONTROL_DEFAULT_PORT, error);
-
-      if (address == NULL)
-        return FALSE;
-      *host = g_strdup (g_network_address_get_hostname (G_NETWORK_ADDRESS (address)));
-      *port = g_network_address_get_port (G_NETWORK_ADDRESS (address));
-      return TRUE;
-    }
+    /* The same rules and message as strobe-cli's (a port of 99999 is an error). */
+    return strobe_control_parse_address (stripped, STROBE_CONTROL_DEFAULT_PORT, host, port, error);
   info = get_selected (self);
   if (info == NULL)
     {

@@ -930,6 +930,14 @@ connect_dialog_gone (gpointer data)
 }
 
 static gboolean
+panel_has_target (gpointer data)
+{
+  GtkWidget *panel = current_channels_panel (data);
+
+  return panel != NULL && strobe_channels_panel_get_target (STROBE_CHANNELS_PANEL (panel)) != NULL;
+}
+
+static gboolean
 live_document_open (gpointer data)
 {
   StrobeDocument *document = strobe_window_get_current_document (data);
@@ -983,7 +991,7 @@ test_connect_dialog (Fixture       *f,
   g_assert_true (gtk_switch_get_state (strobe_channels_panel_get_switch (STROBE_CHANNELS_PANEL (panel), "Alpha")));
   /* Found the program's control server (from the stream if the recorder did not know it
    * yet when the tab opened), so the switches work. */
-  g_assert_nonnull (strobe_channels_panel_get_target (STROBE_CHANNELS_PANEL (panel)));
+  wait_for (panel_has_target, f->window);
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (strobe_channels_panel_get_switch (STROBE_CHANNELS_PANEL (panel), "Beta"))));
 
   stop_target (proc);
