@@ -2,7 +2,7 @@
 # The one entry point for building, running and testing Strobe, used by the
 # README's quick start and by CI (.ci/run).
 #
-#   build-aux/dev.sh run    install packages, build, run the demo program
+#   build-aux/dev.sh run    install packages, build, open the viewer on the demo program live
 #   build-aux/dev.sh test   install packages, build, run the test suite
 #                           (extra arguments go to `meson test`)
 #   build-aux/dev.sh build  install packages and build only
@@ -32,16 +32,30 @@ cd "$ROOT"
 BUILD_DIR=${STROBE_BUILD_DIR:-_build}
 PACKAGE_LIST=build-aux/debian-packages.txt
 
-# What `run` runs. Paths are relative to the build directory: the demo program writes a
-# trace, then the viewer opens it (with the schema from the build tree, so nothing needs
-# installing); without a display, strobe-cli says what is in it instead.
-RUN_TRACEFILE=/tmp/strobe-example.strobe
+# What `run` runs. Paths are relative to the build directory. With a display: the demo
+# program starts with tracing off, and the viewer (run from the build tree, so it finds its
+# schema and translations) connects to it at once, so the first thing a newcomer sees is a
+# live session; the demo stops when the viewer is closed. Without a display: a few seconds
+# of the demo into a file, and what strobe-cli says about it.
+RUN_TRACEFILE=/tmp/strobe-demo.strobe
 run_main() {
-  run_built runtime/strobe-example --trace=all --tracefile="$RUN_TRACEFILE"
+  local demo="$BUILD_DIR/runtime/strobe-demo" demo_pid
   if [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]]; then
-    GSETTINGS_SCHEMA_DIR="$BUILD_DIR/data" run_built app/strobe "$RUN_TRACEFILE"
+    [[ -x "$demo" ]] || die "$demo was not built"
+    say "starting $demo (tracing off until the viewer connects)"
+    "$demo" &
+    demo_pid=$!
+    trap 'kill "$demo_pid" 2>/dev/null || true' EXIT
+    # The demo announces itself in the discovery directory as it starts.
+    for _ in $(seq 50); do
+      "$BUILD_DIR/core/cli/strobe-cli" ps 2>/dev/null | grep -q "^$demo_pid " && break
+      sleep 0.1
+    done
+    run_built app/strobe --connect="$demo_pid" --channels=all
   else
-    say "no display: showing the trace with strobe-cli (run $BUILD_DIR/app/strobe on a desktop)"
+    say "no display: recording 3 s of the demo into $RUN_TRACEFILE and showing it with strobe-cli"
+    say "(on a desktop, this command opens the viewer on the demo running live)"
+    run_built runtime/strobe-demo --duration=3 --trace=all --tracefile="$RUN_TRACEFILE"
     run_built core/cli/strobe-cli info "$RUN_TRACEFILE"
   fi
 }

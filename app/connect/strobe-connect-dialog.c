@@ -1,8 +1,7 @@
 /* strobe-connect-dialog.c
  *
- * Connect runs three commands in order on one control connection — `status` (which
- * program and pid answered), `send-to` the embedded recorder, `channels LIST on` — and
- * then waits for a new live trace of that pid in the store.
+ * Connect hands the chosen program and channels to a StrobeLateConnect (the commands, then
+ * the wait for the new live trace) and shows what it says.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -15,10 +14,9 @@
 #include "strobe-control-address.h"
 #include "strobe-control-client.h"
 #include "strobe-discovery.h"
+#include "strobe-late-connect.h"
 #include "strobe-a11y.h"
 #include "strobe-table.h"
-
-#define APPEAR_TIMEOUT_S 5
 
 struct _StrobeConnectDialog
 {
@@ -42,14 +40,7 @@ struct _StrobeConnectDialog
   StrobeControlClient *query_client;
   guint                query_serial;
 
-  /* While connecting. */
-  StrobeControlClient *client;
-  char                *target;
-  guint                target_pid;
-  GHashTable          *live_before;     /* trace ids live before send-to */
-  gulong               store_handlers[2];
-  guint                timeout_id;
-  gboolean             connecting;
+  StrobeLateConnect   *connecting;      /* while Connect runs */
   gboolean             chose;           /* a program was selected once: no more autoselect */
 };
 
@@ -172,7 +163,7 @@ update_sensitivity (StrobeConnectDialog *self)
   const char *typed = gtk_editable_get_text (GTK_EDITABLE (self->address_entry));
   gboolean target = get_selected (self) != NULL || (typed != NULL && *typed != '\0');
 
-  gtk_widget_set_sensitive (self->connect_button, target && !self->connecting);
+  gtk_widget_set_sensitive (self->connect_button, target && self->connecting == NULL);
 }
 
 /* ---- the program's channels --------------------------------------------------------- */
@@ -368,15 +359,12 @@ static void
 stop_connecting (StrobeConnectDialog *self,
                  const char          *error)
 {
-  StrobeStore *store = strobe_services_get_store (self->services);
-
-  self->connecting = FALSE;
-  for (guint i = 0; i < G_N_ELEMENTS (self->store_handlers); i++)
-    if (self->store_handlers[i] != 0 && store != NULL)
-      g_signal_handler_disconnect (store, self->store_handlers[i]);
-  memset (self->store_handlers, 0, sizeof self->store_handlers);
-  g_clear_handle_id (&self->timeout_id, g_source_remove);
-  g_clear_pointer (&self->live_before, g_hash_table_unref);
+  if (self->connecting != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->connecting, self);
+      strobe_late_connect_cancel (self->connecting);
+      g_clear_object (&self->connecting);
+    }
   gtk_spinner_stop (self->spinner);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
   if (error != NULL)
@@ -384,65 +372,36 @@ stop_connecting (StrobeConnectDialog *self,
   update_sensitivity (self);
 }
 
-static gboolean
-is_new_session (StrobeConnectDialog *self,
-                StrobeTrace         *trace)
+static void
+progress_cb (StrobeConnectDialog *self,
+             const char          *text)
 {
-  return strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE &&
-         strobe_trace_get_pid (trace) == self->target_pid &&
-         (self->live_before == NULL || !g_hash_table_contains (self->live_before, strobe_trace_get_id (trace)));
+  set_status (self, text, FALSE);
 }
 
 static void
-open_session (StrobeConnectDialog *self,
-              StrobeTrace         *trace)
+warning_cb (StrobeConnectDialog *self,
+            const char          *text)
 {
-  g_autoptr(GFile) file = g_file_new_for_path (strobe_trace_get_path (trace));
+  set_status (self, text, TRUE);
+}
+
+static void
+failed_cb (StrobeConnectDialog *self,
+           const char          *text)
+{
+  stop_connecting (self, text);
+}
+
+static void
+connected_cb (StrobeConnectDialog *self,
+              GFile               *file)
+{
+  g_autoptr(GFile) kept = g_object_ref (file);
 
   stop_connecting (self, NULL);
-  g_signal_emit (self, signals[CONNECTED], 0, file);
+  g_signal_emit (self, signals[CONNECTED], 0, kept);
   gtk_window_destroy (GTK_WINDOW (self));
-}
-
-static void
-store_trace_cb (StrobeConnectDialog *self,
-                StrobeTrace         *trace)
-{
-  if (self->connecting && is_new_session (self, trace))
-    open_session (self, trace);
-}
-
-static gboolean
-appear_timeout_cb (gpointer user_data)
-{
-  StrobeConnectDialog *self = user_data;
-
-  self->timeout_id = 0;
-  stop_connecting (self, _("The program accepted, but its trace did not reach the recorder. "
-                           "Is a firewall in the way, or is the recorder listening on loopback only?"));
-  return G_SOURCE_REMOVE;
-}
-
-static void
-wait_for_session (StrobeConnectDialog *self)
-{
-  StrobeStore *store = strobe_services_get_store (self->services);
-  GListModel *traces = strobe_store_get_traces (store);
-
-  set_status (self, _("Waiting for the trace…"), FALSE);
-  for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
-    {
-      g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
-
-      if (is_new_session (self, trace))
-        {
-          open_session (self, trace);
-          return;
-        }
-    }
-  self->store_handlers[0] = g_signal_connect_swapped (store, "trace-added", G_CALLBACK (store_trace_cb), self);
-  self->store_handlers[1] = g_signal_connect_swapped (store, "trace-changed", G_CALLBACK (store_trace_cb), self);
-  self->timeout_id = g_timeout_add_seconds (APPEAR_TIMEOUT_S, appear_timeout_cb, self);
 }
 
 /* The channels to turn on: the boxes ticked and the names typed, once each. */
@@ -473,172 +432,34 @@ dup_channel_list (StrobeConnectDialog *self)
   return g_strjoinv (",", (char **) names->pdata);
 }
 
-static void
-command_failed (StrobeConnectDialog *self,
-                const GError        *error)
-{
-  /* Translators: the first %s is host:port, the second why */
-  g_autofree char *text = g_strdup_printf (_("Could not connect to the program at %s: %s"), self->target, error->message);
-
-  stop_connecting (self, text);
-}
-
-static void
-channels_cb (GObject      *object,
-             GAsyncResult *result,
-             gpointer      user_data)
-{
-  g_autoptr(StrobeConnectDialog) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *reply = strobe_control_client_send_finish (STROBE_CONTROL_CLIENT (object), result, &error);
-
-  if (!self->connecting)
-    return;
-  if (reply == NULL)
-    {
-      /* The trace is on its way anyway: say so, and open it. */
-      g_autofree char *text = g_strdup_printf (_("The channels could not be turned on: %s"), error->message);
-
-      set_status (self, text, TRUE);
-    }
-}
-
-static void
-send_to_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(StrobeConnectDialog) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *reply = strobe_control_client_send_finish (STROBE_CONTROL_CLIENT (object), result, &error);
-
-  if (!self->connecting)
-    return;
-  if (reply == NULL)
-    {
-      command_failed (self, error);
-      return;
-    }
-  wait_for_session (self);
-}
-
-static void
-status_cb (GObject      *object,
-           GAsyncResult *result,
-           gpointer      user_data)
-{
-  g_autoptr(StrobeConnectDialog) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *reply = strobe_control_client_send_finish (STROBE_CONTROL_CLIENT (object), result, &error);
-  g_autoptr(GHashTable) pairs = NULL;
-  StrobeRecorder *recorder = strobe_services_get_recorder (self->services);
-  g_autofree char *recorder_address = NULL;
-  g_autofree char *send_to = NULL;
-  g_autofree char *channels = NULL;
-  const char *host;
-  guint64 pid = 0;
-
-  if (!self->connecting)
-    return;
-  if (reply == NULL)
-    {
-      command_failed (self, error);
-      return;
-    }
-  pairs = strobe_control_parse_pairs (reply);
-  g_ascii_string_to_unsigned (g_hash_table_lookup (pairs, "pid"), 10, 1, G_MAXUINT32, &pid, NULL);
-  self->target_pid = (guint) pid;
-
-  /* A program on this machine reaches the recorder on loopback; another needs this
-   * machine's name and a recorder listening on every interface. */
-  host = strobe_control_client_get_host (self->client);
-  if (g_str_equal (host, "127.0.0.1") || g_str_equal (host, "::1") || g_str_equal (host, "localhost"))
-    recorder_address = g_strdup ("127.0.0.1");
-  else if (strobe_recorder_get_listen_address (recorder) != NULL)
-    recorder_address = g_strdup (g_get_host_name ());
-  else
-    {
-      stop_connecting (self, _("A program on another computer cannot reach this viewer: turn on "
-                               "“Listen on all interfaces” in Preferences first."));
-      return;
-    }
-
-  /* Snapshot of what is live now, so the program's current session is not taken for the
-   * new one. */
-  self->live_before = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  {
-    GListModel *traces = strobe_store_get_traces (strobe_services_get_store (self->services));
-
-    for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
-      {
-        g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
-
-        if (strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE)
-          g_hash_table_add (self->live_before, g_strdup (strobe_trace_get_id (trace)));
-      }
-  }
-
-  {
-    g_autofree char *address = g_strdup_printf ("%s:%u", recorder_address, strobe_recorder_get_port (recorder));
-    GSettings *settings = strobe_services_get_settings (self->services);
-
-    /* The history to replay, as the user set it (Preferences: tail size on connect). */
-    send_to = strobe_control_format_send_to (address, g_settings_get_uint (settings, "tail-size"));
-  }
-  strobe_control_client_send_async (self->client, send_to, NULL, send_to_cb, g_object_ref (self));
-  channels = dup_channel_list (self);
-  if (*channels != '\0')
-    {
-      g_autofree char *command = g_strdup_printf ("channels %s on", channels);
-
-      strobe_control_client_send_async (self->client, command, NULL, channels_cb, g_object_ref (self));
-    }
-}
-
 void
 strobe_connect_dialog_connect (StrobeConnectDialog *self)
 {
-  StrobeRecorder *recorder;
   g_autoptr(GError) error = NULL;
   g_autofree char *host = NULL;
+  g_autofree char *channels = NULL;
   guint16 port = 0;
 
   g_return_if_fail (STROBE_IS_CONNECT_DIALOG (self));
 
-  if (self->connecting)
+  if (self->connecting != NULL)
     return;
-  recorder = strobe_services_get_recorder (self->services);
-  if (recorder == NULL || !strobe_recorder_is_running (recorder))
-    {
-      set_status (self, _("The recorder is not listening, so there is nowhere to send the trace. "
-                          "Choose another recorder port in Preferences."), TRUE);
-      return;
-    }
   if (!get_target (self, &host, &port, &error))
     {
       set_status (self, error->message, TRUE);
       return;
     }
 
-  if (self->client != NULL)
-    strobe_control_client_close (self->client);
-  g_clear_object (&self->client);
-  g_free (self->target);
-  self->target = strchr (host, ':') ? g_strdup_printf ("[%s]:%u", host, port) : g_strdup_printf ("%s:%u", host, port);
-  self->client = strobe_control_client_new (host, port);
-  strobe_control_client_set_timeout (self->client, 5);
-  self->connecting = TRUE;
-  self->target_pid = 0;
+  channels = dup_channel_list (self);
+  self->connecting = strobe_late_connect_new (self->services, host, port, channels);
+  g_signal_connect_object (self->connecting, "progress", G_CALLBACK (progress_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connecting, "warning", G_CALLBACK (warning_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connecting, "failed", G_CALLBACK (failed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->connecting, "connected", G_CALLBACK (connected_cb), self, G_CONNECT_SWAPPED);
   update_sensitivity (self);
   gtk_widget_set_visible (GTK_WIDGET (self->spinner), TRUE);
   gtk_spinner_start (self->spinner);
-  {
-    /* Translators: %s is host:port */
-    g_autofree char *text = g_strdup_printf (_("Connecting to %s…"), self->target);
-
-    set_status (self, text, FALSE);
-  }
-  strobe_control_client_send_async (self->client, "status", NULL, status_cb, g_object_ref (self));
+  strobe_late_connect_start (self->connecting);
 }
 
 /* ---- construction ---------------------------------------------------------------------- */
@@ -672,7 +493,7 @@ strobe_connect_dialog_dispose (GObject *object)
 {
   StrobeConnectDialog *self = STROBE_CONNECT_DIALOG (object);
 
-  if (self->services != NULL)
+  if (self->spinner != NULL)
     stop_connecting (self, NULL);
   self->channels_box = NULL;
   if (self->selection != NULL)
@@ -680,12 +501,8 @@ strobe_connect_dialog_dispose (GObject *object)
   if (self->query_client != NULL)
     strobe_control_client_close (self->query_client);
   g_clear_object (&self->query_client);
-  if (self->client != NULL)
-    strobe_control_client_close (self->client);
-  g_clear_object (&self->client);
   g_clear_object (&self->discovery);
   g_clear_object (&self->services);
-  g_clear_pointer (&self->target, g_free);
 
   G_OBJECT_CLASS (strobe_connect_dialog_parent_class)->dispose (object);
 }

@@ -19,6 +19,8 @@ struct _StrobeApplication
   char           *store_directory;   /* from --store-dir or the property; NULL: settings */
   int             recorder_port;     /* from --recorder-port or the property; -1: settings */
   GSettingsSchema *schema;           /* found before startup */
+  char           *connect_target;    /* --connect, until the first window does it */
+  char           *connect_channels;  /* --channels */
   StrobeServices *services;          /* from startup */
 };
 
@@ -40,6 +42,10 @@ static const GOptionEntry option_entries[] = {
     N_("Listen for programs’ traces on PORT (default 1980, 0 for any free port)"), N_("PORT") },
   { "store-dir", 's', 0, G_OPTION_ARG_FILENAME, NULL,
     N_("Keep recorded traces in DIRECTORY"), N_("DIRECTORY") },
+  { "connect", 'c', 0, G_OPTION_ARG_STRING, NULL,
+    N_("Trace a running program at once (its pid, name or HOST[:PORT]), as the Connect dialog does"), N_("PROGRAM") },
+  { "channels", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("With --connect: the channels to turn on (default: those of the preferences; “all”)"), N_("LIST") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -101,15 +107,17 @@ strobe_application_handle_local_options (GApplication *app,
       g_free (self->store_directory);
       self->store_directory = g_canonicalize_filename (store_dir, NULL);
     }
+  g_variant_dict_lookup (options, "connect", "s", &self->connect_target);
+  g_variant_dict_lookup (options, "channels", "s", &self->connect_channels);
 
   /* These options shape the recorder and store of a new viewer. When one is running
    * already, this process only hands it the files: say so instead of ignoring them. */
-  instance_options = port_text != NULL || store_dir != NULL;
+  instance_options = port_text != NULL || store_dir != NULL || self->connect_target != NULL;
   if (instance_options && g_application_register (app, NULL, &error) &&
       g_application_get_is_remote (app))
-    g_printerr ("%s\n", _("strobe: the viewer is already running; --recorder-port and --store-dir "
-                          "apply only when it starts (quit it first, or change them in its "
-                          "Preferences). Files given are opened in the running viewer."));
+    g_printerr ("%s\n", _("strobe: the viewer is already running; --recorder-port, --store-dir and "
+                          "--connect apply only when it starts (quit it first, or use its Preferences "
+                          "and Connect dialog). Files given are opened in the running viewer."));
   return -1;
 }
 
@@ -150,10 +158,36 @@ strobe_application_shutdown (GApplication *app)
   G_APPLICATION_CLASS (strobe_application_parent_class)->shutdown (app);
 }
 
+/* --connect: once, in the first window. */
+static void
+connect_if_asked (StrobeApplication *self,
+                  GtkWindow         *window)
+{
+  g_autofree char *target = g_steal_pointer (&self->connect_target);
+  g_autofree char *channels = g_steal_pointer (&self->connect_channels);
+  g_autoptr(GError) error = NULL;
+
+  if (target == NULL)
+    return;
+  if (!strobe_window_connect_to (STROBE_WINDOW (window), target, channels, &error))
+    {
+      GtkWidget *dialog = gtk_message_dialog_new (window, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                                  GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                                  _("Could not trace the program"));
+
+      gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+      g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+      gtk_window_present (GTK_WINDOW (dialog));
+    }
+}
+
 static void
 strobe_application_activate (GApplication *app)
 {
-  gtk_window_present (_strobe_application_get_window (STROBE_APPLICATION (app)));
+  GtkWindow *window = _strobe_application_get_window (STROBE_APPLICATION (app));
+
+  gtk_window_present (window);
+  connect_if_asked (STROBE_APPLICATION (app), window);
 }
 
 static void
@@ -167,6 +201,7 @@ strobe_application_open (GApplication  *app,
   for (int i = 0; i < n_files; i++)
     strobe_window_open_file (STROBE_WINDOW (window), files[i]);
   gtk_window_present (window);
+  connect_if_asked (STROBE_APPLICATION (app), window);
 }
 
 static void
@@ -176,6 +211,8 @@ strobe_application_finalize (GObject *object)
 
   g_clear_object (&self->services);
   g_clear_pointer (&self->schema, g_settings_schema_unref);
+  g_clear_pointer (&self->connect_target, g_free);
+  g_clear_pointer (&self->connect_channels, g_free);
   g_clear_pointer (&self->store_directory, g_free);
 
   G_OBJECT_CLASS (strobe_application_parent_class)->finalize (object);

@@ -8,6 +8,8 @@
 
 #include "strobe-application-private.h"
 #include "strobe-connect-dialog.h"
+#include "strobe-discovery.h"
+#include "strobe-late-connect.h"
 #include "strobe-browser-view.h"
 #include "strobe-document-view.h"
 #include "strobe-a11y.h"
@@ -291,6 +293,65 @@ strobe_window_cycle_panes (StrobeWindow *self,
 {
   g_return_val_if_fail (STROBE_IS_WINDOW (self), FALSE);
   return strobe_pane_cycle (GTK_WIDGET (self), backward);
+}
+
+static void
+late_connect_failed_cb (StrobeWindow *self,
+                        const char   *message,
+                        StrobeLateConnect *connect)
+{
+  GtkWidget *dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                              GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                              _("Could not trace the program"));
+
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", message);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+  g_object_unref (connect);
+}
+
+static void
+late_connect_done_cb (StrobeWindow      *self,
+                      GFile             *file,
+                      StrobeLateConnect *connect)
+{
+  strobe_window_open_file (self, file);
+  g_object_unref (connect);
+}
+
+gboolean
+strobe_window_connect_to (StrobeWindow  *self,
+                          const char    *target,
+                          const char    *channels,
+                          GError       **error)
+{
+  StrobeServices *services;
+  g_autoptr(StrobeDiscovery) discovery = NULL;
+  g_autofree char *host = NULL;
+  g_auto(GStrv) defaults = NULL;
+  g_autofree char *list = NULL;
+  StrobeLateConnect *connect;
+  guint16 port = 0;
+
+  g_return_val_if_fail (STROBE_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (target != NULL, FALSE);
+  services = get_services (self);
+  g_return_val_if_fail (services != NULL, FALSE);
+
+  discovery = strobe_discovery_new (NULL);
+  if (!strobe_discovery_resolve (discovery, target, &host, &port, error))
+    return FALSE;
+  if (channels == NULL)
+    {
+      defaults = g_settings_get_strv (strobe_services_get_settings (services), "default-channels");
+      channels = list = g_strjoinv (",", defaults);
+    }
+  /* Kept alive by itself until it says how it went. */
+  connect = strobe_late_connect_new (services, host, port, channels);
+  g_signal_connect_object (connect, "connected", G_CALLBACK (late_connect_done_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (connect, "failed", G_CALLBACK (late_connect_failed_cb), self, G_CONNECT_SWAPPED);
+  strobe_late_connect_start (connect);
+  return TRUE;
 }
 
 void

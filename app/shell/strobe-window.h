@@ -28,6 +28,14 @@ void            strobe_window_close_current        (StrobeWindow      *self);
 /* F6 / Shift+F6: the focus to the next pane (tab strip, view switcher, view, panels). */
 gboolean        strobe_window_cycle_panes          (StrobeWindow      *self,
                                                     gboolean           backward);
+/* Late connect without the dialog (`strobe --connect`): @target is a pid, a program name
+ * or HOST[:PORT]; @channels a comma-separated list (NULL: the default-channels setting).
+ * The live trace opens in a new tab; a failure is shown in a dialog. FALSE (and @error)
+ * when @target names no running program. */
+gboolean        strobe_window_connect_to           (StrobeWindow      *self,
+                                                    const char        *target,
+                                                    const char        *channels,
+                                                    GError           **error);
 /* Ctrl+K: the connect dialog; the trace it connects to opens in a new tab. */
 void            strobe_window_connect              (StrobeWindow      *self);
 

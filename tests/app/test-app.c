@@ -999,6 +999,29 @@ test_connect_dialog (Fixture       *f,
   g_assert_cmpint (strobe_document_get_status (document), ==, STROBE_DOCUMENT_STATUS_FINISHED);
 }
 
+/* `strobe --connect PID --channels=…`: the same late connect without the dialog. */
+static void
+test_connect_to (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autoptr(GSubprocess) proc = spawn_target (g_getenv ("XDG_RUNTIME_DIR"), FALSE);
+  g_autoptr(GError) error = NULL;
+  StrobeDocument *document;
+
+  g_assert_false (strobe_window_connect_to (f->window, "no-such-program-anywhere", NULL, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  g_assert_true (strobe_window_connect_to (f->window, g_subprocess_get_identifier (proc), "Beta", &error));
+  g_assert_no_error (error);
+  wait_for (live_document_open, f->window);
+  document = strobe_window_get_current_document (f->window);
+  wait_for (beta_reported_on, f->window);
+  stop_target (proc);
+  wait_for (document_ended, f->window);
+  g_assert_cmpint (strobe_document_get_status (document), ==, STROBE_DOCUMENT_STATUS_FINISHED);
+}
+
 static guint16
 free_port (void)
 {
@@ -1167,6 +1190,7 @@ main (int   argc,
   g_test_add ("/app/browser-sorted", Fixture, NULL, fixture_setup, test_browser_sorted, fixture_teardown);
   g_test_add ("/app/live-session", Fixture, NULL, fixture_setup, test_live_session, fixture_teardown);
   g_test_add ("/app/connect-dialog", Fixture, NULL, fixture_setup, test_connect_dialog, fixture_teardown);
+  g_test_add ("/app/connect-to", Fixture, NULL, fixture_setup, test_connect_to, fixture_teardown);
   g_test_add ("/app/preferences", Fixture, NULL, fixture_setup, test_preferences, fixture_teardown);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,
