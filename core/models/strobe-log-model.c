@@ -1,15 +1,21 @@
 /* strobe-log-model.c — log messages as 32-byte records plus their argument bytes in a
  * chunked arena that never moves; formatting happens on demand.
  *
- * Concurrency: one mutex guards the record array, the arena's chunk list and the tables.
- * The analyzer takes it once per event; queries take it per batch of records (copying
- * the batch out) and format outside it, so a long text filter never stalls the decoder.
- * Arena chunks and spec/category structs are never moved or freed while the model lives,
- * so pointers into them stay valid without the lock.
+ * Concurrency: one mutex guards the record array, the arena's chunk list, the tables and
+ * the published time order. The analyzer takes it once per event; queries take it per
+ * batch of records (copying the batch out) and format outside it, so a long text filter
+ * never stalls the decoder. Arena chunks and spec/category structs are never moved or
+ * freed while the model lives, so pointers into them stay valid without the lock.
+ *
+ * Time order: the decoder's thread, which alone appends records, sorts what arrived since
+ * its last flush and publishes a new immutable snapshot of the order (see
+ * strobe-log-model-private.h) — outside the lock but for the pointer swap, so neither the
+ * main thread nor a filter ever waits for a sort.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-log-model.h"
+#include "strobe-log-model-private.h"
 
 #include <string.h>
 
@@ -44,24 +50,27 @@ typedef struct
   StrobeLogSpecInfo pub;
   guint32           category_id;
   gboolean          has_args;
+  guint64           count;      /* messages of this site */
 } Spec;
 
 struct _StrobeLogModel
 {
-  GObject     parent_instance;
+  GObject         parent_instance;
 
-  GMutex      lock;
-  GArray     *records;          /* Record, in arrival order */
-  GArray     *order;            /* guint32 record indexes in time order; may lag records */
-  GPtrArray  *chunks;           /* guint8[ARENA_CHUNK] or larger, never moved */
-  gsize       chunk_used;       /* in the last chunk */
-  gsize       chunk_size;       /* of the last chunk */
-  GHashTable *specs;            /* id → Spec *: ids come from the trace, so a map, never
-                                 * an array as long as the largest id */
-  GHashTable *categories;       /* id → StrobeLogCategoryInfo * */
-  GHashTable *cache;            /* record index → formatted text */
-  guint64     format_errors;
-  guint64     generation;       /* bumped by every change */
+  GMutex          lock;
+  GArray         *records;          /* Record, in arrival order */
+  StrobeLogOrder *order;            /* the published time order; replaced, never changed */
+  GPtrArray      *chunks;           /* guint8[ARENA_CHUNK] or larger, never moved */
+  gsize           chunk_used;       /* in the last chunk */
+  gsize           chunk_size;       /* of the last chunk */
+  GHashTable     *specs;            /* id → Spec *: ids come from the trace, so a map, never
+                                     * an array as long as the largest id */
+  GHashTable     *categories;       /* id → StrobeLogCategoryInfo * */
+  GHashTable     *cache;            /* record index → formatted text */
+  GArray         *thread_counts;    /* guint64 by thread id */
+  guint64         unknown_count;    /* messages whose site was unknown when they arrived */
+  guint64         format_errors;
+  guint64         generation;       /* bumped by every change */
 };
 
 static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
@@ -92,6 +101,242 @@ strobe_log_verbosity_parse (const char *name)
   if (g_ascii_strcasecmp (name, "veryverbose") == 0 || g_ascii_strcasecmp (name, "very_verbose") == 0)
     return 7;
   return 0;
+}
+
+/* ---- order snapshots -------------------------------------------------------------- */
+
+static StrobeLogOrderChunk *
+chunk_new (void)
+{
+  StrobeLogOrderChunk *c = g_new (StrobeLogOrderChunk, 1);
+
+  g_atomic_ref_count_init (&c->ref);
+  return c;
+}
+
+static StrobeLogOrderChunk *
+chunk_ref (StrobeLogOrderChunk *c)
+{
+  g_atomic_ref_count_inc (&c->ref);
+  return c;
+}
+
+static void
+chunk_unref (StrobeLogOrderChunk *c)
+{
+  if (g_atomic_ref_count_dec (&c->ref))
+    g_free (c);
+}
+
+static StrobeLogOrder *
+order_new (guint64 n)
+{
+  StrobeLogOrder *o = g_new0 (StrobeLogOrder, 1);
+
+  g_atomic_ref_count_init (&o->ref);
+  o->n = n;
+  o->n_chunks = (guint) ((n + STROBE_LOG_ORDER_CHUNK - 1) / STROBE_LOG_ORDER_CHUNK);
+  o->chunks = g_new0 (StrobeLogOrderChunk *, MAX (o->n_chunks, 1));
+  return o;
+}
+
+StrobeLogOrder *
+strobe_log_order_ref (StrobeLogOrder *order)
+{
+  g_return_val_if_fail (order != NULL, NULL);
+  g_atomic_ref_count_inc (&order->ref);
+  return order;
+}
+
+void
+strobe_log_order_unref (StrobeLogOrder *order)
+{
+  g_return_if_fail (order != NULL);
+  if (!g_atomic_ref_count_dec (&order->ref))
+    return;
+  for (guint i = 0; i < order->n_chunks; i++)
+    if (order->chunks[i])
+      chunk_unref (order->chunks[i]);
+  g_free (order->chunks);
+  g_free (order);
+}
+
+guint64
+strobe_log_order_diff (const StrobeLogOrder *a,
+                       const StrobeLogOrder *b)
+{
+  guint64 n;
+  guint c;
+
+  g_return_val_if_fail (a != NULL && b != NULL, 0);
+  n = MIN (a->n, b->n);
+  for (c = 0; (guint64) c * STROBE_LOG_ORDER_CHUNK < n; c++)
+    if (a->chunks[c] != b->chunks[c])
+      {
+        guint64 base = (guint64) c * STROBE_LOG_ORDER_CHUNK;
+        guint64 end = MIN (n, base + STROBE_LOG_ORDER_CHUNK);
+
+        for (guint64 i = base; i < end; i++)
+          if (a->chunks[c]->idx[i - base] != b->chunks[c]->idx[i - base])
+            return i;
+      }
+  return n;
+}
+
+/* A (time, record) pair of the tail being sorted. */
+typedef struct
+{
+  guint64 time;
+  guint32 record;
+} Pair;
+
+static inline gboolean
+pair_le (const Pair *a, const Pair *b)
+{
+  return a->time < b->time || (a->time == b->time && a->record <= b->record);
+}
+
+/* Sorts by (time, record). The tail is made of runs already in order (one per packet of
+ * each thread), so this merges runs: one pass when the program logs from one thread. */
+static void
+sort_pairs (Pair *v, gsize k)
+{
+  g_autoptr(GArray) runs = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autofree Pair *buf = NULL;
+  Pair *src = v, *dst;
+  gsize zero = 0;
+
+  g_array_append_val (runs, zero);
+  for (gsize i = 1; i < k; i++)
+    if (!pair_le (&v[i - 1], &v[i]))
+      g_array_append_val (runs, i);
+  if (runs->len <= 1)
+    return;
+  buf = g_new (Pair, k);
+  dst = buf;
+  g_array_append_val (runs, k);   /* the end sentinel */
+  while (runs->len > 2)
+    {
+      guint out = 0;
+
+      for (guint r = 0; r + 1 < runs->len; r += 2)
+        {
+          gsize lo = g_array_index (runs, gsize, r);
+          gsize mid = g_array_index (runs, gsize, r + 1);
+          gsize hi = r + 2 < runs->len ? g_array_index (runs, gsize, r + 2) : mid;
+          gsize i = lo, j = mid, w = lo;
+
+          while (i < mid && j < hi)
+            dst[w++] = pair_le (&src[i], &src[j]) ? src[i++] : src[j++];
+          while (i < mid)
+            dst[w++] = src[i++];
+          while (j < hi)
+            dst[w++] = src[j++];
+          g_array_index (runs, gsize, out++) = lo;
+        }
+      g_array_index (runs, gsize, out++) = k;
+      g_array_set_size (runs, out);
+      {
+        Pair *t = src;
+        src = dst;
+        dst = t;
+      }
+    }
+  if (src != v)
+    memcpy (v, src, k * sizeof *v);
+}
+
+/* Appends @value at position @w of @o, making chunks as it goes. */
+static inline void
+order_put (StrobeLogOrder *o, guint64 w, guint32 value)
+{
+  guint c = (guint) (w / STROBE_LOG_ORDER_CHUNK);
+
+  if (o->chunks[c] == NULL)
+    o->chunks[c] = chunk_new ();
+  o->chunks[c]->idx[w % STROBE_LOG_ORDER_CHUNK] = value;
+}
+
+/* Decoder thread only (it alone appends records, so it reads them without the lock):
+ * sorts the records that arrived since the last snapshot and publishes the next one. */
+static void
+publish_order (StrobeLogModel *self)
+{
+  const Record *r = (const Record *) (void *) self->records->data;
+  StrobeLogOrder *old = self->order, *next;
+  guint64 m = old->n, n = self->records->len, k = n - m, p, lo, hi, w, i, j;
+  g_autofree Pair *tail = NULL;
+  guint c0;
+
+  if (k == 0)
+    return;
+  tail = g_new (Pair, k);
+  for (guint64 t = 0; t < k; t++)
+    {
+      tail[t].time = r[m + t].time;
+      tail[t].record = (guint32) (m + t);
+    }
+  sort_pairs (tail, k);
+
+  /* Where the tail starts to interleave: the first position whose time is later than the
+   * tail's first (an equal time stays first: it arrived first). */
+  lo = 0;
+  hi = m;
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      if (r[strobe_log_order_get (old, mid)].time <= tail[0].time)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  p = lo;
+
+  next = order_new (n);
+  c0 = (guint) (p / STROBE_LOG_ORDER_CHUNK);
+  for (guint c = 0; c < c0; c++)
+    next->chunks[c] = chunk_ref (old->chunks[c]);
+  w = (guint64) c0 * STROBE_LOG_ORDER_CHUNK;
+  for (i = w; i < p; i++)
+    order_put (next, w++, strobe_log_order_get (old, i));
+  j = 0;
+  while (i < m && j < k)
+    {
+      guint32 a = strobe_log_order_get (old, i);
+
+      if (r[a].time <= tail[j].time)
+        {
+          order_put (next, w++, a);
+          i++;
+        }
+      else
+        order_put (next, w++, tail[j++].record);
+    }
+  for (; i < m; i++)
+    order_put (next, w++, strobe_log_order_get (old, i));
+  for (; j < k; j++)
+    order_put (next, w++, tail[j].record);
+  g_assert (w == n);
+
+  g_mutex_lock (&self->lock);
+  self->order = next;
+  /* Readers learn of the messages when they are in order, not when they arrived. */
+  self->generation++;
+  g_mutex_unlock (&self->lock);
+  strobe_log_order_unref (old);
+}
+
+StrobeLogOrder *
+strobe_log_model_ref_order (StrobeLogModel *self)
+{
+  StrobeLogOrder *o;
+
+  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), NULL);
+  g_mutex_lock (&self->lock);
+  o = strobe_log_order_ref (self->order);
+  g_mutex_unlock (&self->lock);
+  return o;
 }
 
 /* ---- building ------------------------------------------------------------------- */
@@ -166,9 +411,16 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
           {
             r.verbosity = spec->pub.verbosity;
             r.category_id = spec->category_id;
+            spec->count++;
           }
         else
-          self->format_errors++;
+          {
+            self->format_errors++;
+            self->unknown_count++;
+          }
+        if (r.thread_id >= self->thread_counts->len)
+          g_array_set_size (self->thread_counts, r.thread_id + 1u);
+        g_array_index (self->thread_counts, guint64, r.thread_id)++;
         r.args = arena_put (self, args, n);
         g_array_append_val (self->records, r);
         self->generation++;
@@ -237,83 +489,27 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
 }
 
 static void
+strobe_log_model_flush (StrobeAnalyzer *analyzer)
+{
+  publish_order (STROBE_LOG_MODEL (analyzer));
+}
+
+static void
+strobe_log_model_end (StrobeAnalyzer *analyzer, const GError *error)
+{
+  publish_order (STROBE_LOG_MODEL (analyzer));
+}
+
+static void
 analyzer_iface_init (StrobeAnalyzerInterface *iface)
 {
   iface->begin = strobe_log_model_begin;
   iface->on_event = strobe_log_model_on_event;
+  iface->flush = strobe_log_model_flush;
+  iface->end = strobe_log_model_end;
 }
 
-/* ---- queries ------------------------------------------------------------------- */
-
-/* A record with what formatting it needs, copied out under the lock. */
-typedef struct
-{
-  Record        r;
-  guint64       index;      /* position in time order */
-  guint32       record;     /* in arrival order: the cache key */
-  const Spec   *spec;
-  const guint8 *args;
-} Snap;
-
-/* Messages arrive in each thread's order, but threads' packets interleave: the time-order
- * view is brought up to date when a query needs it, by sorting what arrived since the
- * last time and merging it in (O(n + k log k)). Positions are indexes into this view, so
- * a late message of another thread can shift later positions while a trace streams in. */
-static const Record *sort_records;
-
-static gint
-compare_by_time (gconstpointer a, gconstpointer b)
-{
-  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
-  guint64 tx = sort_records[x].time, ty = sort_records[y].time;
-
-  if (tx != ty)
-    return tx < ty ? -1 : 1;
-  return x < y ? -1 : x > y;
-}
-
-static void
-ensure_order_locked (StrobeLogModel *self)
-{
-  static GMutex sort_lock;
-  guint m = self->order->len, n = self->records->len;
-  const Record *r = (const Record *) (void *) self->records->data;
-  g_autoptr(GArray) tail = NULL;
-  GArray *merged;
-  guint i = 0, j = 0;
-
-  if (m == n)
-    return;
-  tail = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n - m);
-  for (guint32 k = m; k < n; k++)
-    g_array_append_val (tail, k);
-  g_mutex_lock (&sort_lock);
-  sort_records = r;
-  g_array_sort (tail, compare_by_time);
-  g_mutex_unlock (&sort_lock);
-  if (m == 0 || r[g_array_index (self->order, guint32, m - 1)].time <= r[g_array_index (tail, guint32, 0)].time)
-    {
-      g_array_append_vals (self->order, tail->data, tail->len);
-      return;
-    }
-  merged = g_array_sized_new (FALSE, FALSE, sizeof (guint32), n);
-  while (i < m || j < tail->len)
-    {
-      guint32 a = i < m ? g_array_index (self->order, guint32, i) : G_MAXUINT32;
-      guint32 b = j < tail->len ? g_array_index (tail, guint32, j) : G_MAXUINT32;
-      gboolean take_a = b == G_MAXUINT32 || (a != G_MAXUINT32 && r[a].time <= r[b].time);
-
-      guint32 v = take_a ? a : b;
-
-      g_array_append_val (merged, v);
-      if (take_a)
-        i++;
-      else
-        j++;
-    }
-  g_array_unref (self->order);
-  self->order = merged;
-}
+/* ---- reading ------------------------------------------------------------------- */
 
 static const Spec *
 spec_locked (StrobeLogModel *self, guint32 id)
@@ -321,40 +517,112 @@ spec_locked (StrobeLogModel *self, guint32 id)
   return g_hash_table_lookup (self->specs, GUINT_TO_POINTER (id));
 }
 
+static void
+entry_locked (StrobeLogModel *self, const StrobeLogOrder *order, guint64 position, StrobeLogEntry *e)
+{
+  guint32 rec = strobe_log_order_get (order, position);
+  const Record *r = &g_array_index (self->records, Record, rec);
+  const Spec *spec = spec_locked (self, r->spec_id);
+
+  e->time = r->time;
+  e->position = position;
+  e->record = rec;
+  e->spec_id = r->spec_id;
+  e->category_id = r->category_id;
+  e->args_len = r->args_len;
+  e->spec = spec ? &spec->pub : NULL;
+  e->args = arena_get (self, r->args);
+  e->thread_id = r->thread_id;
+  e->verbosity = r->verbosity;
+}
+
+guint
+strobe_log_model_read (StrobeLogModel       *self,
+                       const StrobeLogOrder *order,
+                       guint64               from,
+                       guint                 n,
+                       StrobeLogEntry       *out)
+{
+  guint got = 0;
+
+  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), 0);
+  g_return_val_if_fail (order != NULL, 0);
+  if (from >= order->n)
+    return 0;
+  n = (guint) MIN ((guint64) n, order->n - from);
+  g_mutex_lock (&self->lock);
+  for (; got < n; got++)
+    entry_locked (self, order, from + got, &out[got]);
+  g_mutex_unlock (&self->lock);
+  return got;
+}
+
+guint64
+strobe_log_model_lower_bound (StrobeLogModel       *self,
+                              const StrobeLogOrder *order,
+                              guint64               time,
+                              guint32               record)
+{
+  guint64 lo = 0, hi;
+
+  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), 0);
+  g_return_val_if_fail (order != NULL, 0);
+  hi = order->n;
+  g_mutex_lock (&self->lock);
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+      guint32 rec = strobe_log_order_get (order, mid);
+      guint64 t = g_array_index (self->records, Record, rec).time;
+
+      if (t < time || (t == time && rec < record))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  g_mutex_unlock (&self->lock);
+  return lo;
+}
+
+gboolean
+strobe_log_model_format_entry (const StrobeLogEntry *e,
+                               GString              *out)
+{
+  g_return_val_if_fail (e != NULL && out != NULL, FALSE);
+  g_string_truncate (out, 0);
+  if (e->spec == NULL)
+    {
+      g_string_append_printf (out, "(unknown log site %u)", e->spec_id);
+      return FALSE;
+    }
+  return strobe_log_format (e->spec->format, e->args, e->args_len, out);
+}
+
 static char *
-format_snap (StrobeLogModel *self, const Snap *s, gboolean use_cache)
+format_cached (StrobeLogModel *self, const StrobeLogEntry *e)
 {
   GString *out;
   char *text;
-  guint64 index = s->record;
+  guint64 key = e->record;
 
-  if (use_cache)
-    {
-      g_mutex_lock (&self->lock);
-      text = g_hash_table_lookup (self->cache, &index);
-      text = g_strdup (text);
-      g_mutex_unlock (&self->lock);
-      if (text)
-        return text;
-    }
+  g_mutex_lock (&self->lock);
+  text = g_strdup (g_hash_table_lookup (self->cache, &key));
+  g_mutex_unlock (&self->lock);
+  if (text)
+    return text;
   out = g_string_new (NULL);
-  if (s->spec == NULL)
-    g_string_append_printf (out, "(unknown log site %u)", s->r.spec_id);
-  else if (!strobe_log_format (s->spec->pub.format, s->args, s->r.args_len, out))
+  if (!strobe_log_model_format_entry (e, out) && e->spec != NULL)
     {
       g_mutex_lock (&self->lock);
       self->format_errors++;
       g_mutex_unlock (&self->lock);
     }
   text = g_string_free (out, FALSE);
-  if (use_cache)
-    {
-      g_mutex_lock (&self->lock);
-      if (g_hash_table_size (self->cache) >= CACHE_MAX)
-        g_hash_table_remove_all (self->cache);
-      g_hash_table_insert (self->cache, g_memdup2 (&index, sizeof index), g_strdup (text));
-      g_mutex_unlock (&self->lock);
-    }
+  g_mutex_lock (&self->lock);
+  if (g_hash_table_size (self->cache) >= CACHE_MAX)
+    g_hash_table_remove_all (self->cache);
+  g_hash_table_insert (self->cache, g_memdup2 (&key, sizeof key), g_strdup (text));
+  g_mutex_unlock (&self->lock);
   return text;
 }
 
@@ -365,7 +633,7 @@ strobe_log_model_get_count (StrobeLogModel *self)
 
   g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), 0);
   g_mutex_lock (&self->lock);
-  n = self->records->len;
+  n = self->order->n;
   g_mutex_unlock (&self->lock);
   return n;
 }
@@ -373,127 +641,361 @@ strobe_log_model_get_count (StrobeLogModel *self)
 gboolean
 strobe_log_model_get_message (StrobeLogModel *self, guint64 index, StrobeLogMessage *msg)
 {
-  Snap s;
+  g_autoptr(StrobeLogOrder) order = NULL;
+  StrobeLogEntry e;
 
   g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), FALSE);
   g_return_val_if_fail (msg != NULL, FALSE);
-  g_mutex_lock (&self->lock);
-  if (index >= self->records->len)
-    {
-      g_mutex_unlock (&self->lock);
-      return FALSE;
-    }
-  ensure_order_locked (self);
-  s.record = g_array_index (self->order, guint32, index);
-  s.r = g_array_index (self->records, Record, s.record);
-  s.spec = spec_locked (self, s.r.spec_id);
-  s.args = arena_get (self, s.r.args);
-  g_mutex_unlock (&self->lock);
+  order = strobe_log_model_ref_order (self);
+  if (strobe_log_model_read (self, order, index, 1, &e) != 1)
+    return FALSE;
 
   msg->index = index;
-  msg->time = s.r.time;
-  msg->thread_id = s.r.thread_id;
-  msg->verbosity = s.r.verbosity;
-  msg->spec = s.spec ? &s.spec->pub : NULL;
-  msg->text = format_snap (self, &s, TRUE);
+  msg->time = e.time;
+  msg->thread_id = e.thread_id;
+  msg->verbosity = e.verbosity;
+  msg->spec = e.spec;
+  msg->text = format_cached (self, &e);
   return TRUE;
 }
 
-static gboolean
-contains_u32 (const guint32 *v, guint n, guint32 x)
+guint64
+strobe_log_model_find_time (StrobeLogModel *self,
+                            guint64         time)
 {
-  for (guint i = 0; i < n; i++)
-    if (v[i] == x)
-      return TRUE;
-  return FALSE;
+  g_autoptr(StrobeLogOrder) order = NULL;
+
+  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), 0);
+  order = strobe_log_model_ref_order (self);
+  return strobe_log_model_lower_bound (self, order, time, 0);
+}
+
+/* ---- filters ------------------------------------------------------------------- */
+
+/* Never NULL, even for none: NULL means "any" in a filter. */
+static guint32 *
+dup_u32 (const guint32 *v, guint n)
+{
+  guint32 *copy = g_new (guint32, n + 1);
+
+  if (n)
+    memcpy (copy, v, n * sizeof *v);
+  return copy;
+}
+
+static guint16 *
+dup_u16 (const guint16 *v, guint n)
+{
+  guint16 *copy = g_new (guint16, n + 1);
+
+  if (n)
+    memcpy (copy, v, n * sizeof *v);
+  return copy;
+}
+
+StrobeLogFilter *
+strobe_log_filter_copy (const StrobeLogFilter *filter)
+{
+  StrobeLogFilter *copy;
+
+  if (filter == NULL)
+    return NULL;
+  copy = g_memdup2 (filter, sizeof *filter);
+  copy->categories = filter->categories ? dup_u32 (filter->categories, filter->n_categories) : NULL;
+  copy->threads = filter->threads ? dup_u16 (filter->threads, filter->n_threads) : NULL;
+  copy->text = g_strdup (filter->text);
+  copy->search = filter->search ? strobe_log_search_ref (filter->search) : NULL;
+  return copy;
+}
+
+void
+strobe_log_filter_free (StrobeLogFilter *filter)
+{
+  if (filter == NULL)
+    return;
+  g_free ((gpointer) filter->categories);
+  g_free ((gpointer) filter->threads);
+  g_free ((char *) filter->text);
+  g_clear_pointer (&filter->search, strobe_log_search_unref);
+  g_free (filter);
+}
+
+gboolean
+strobe_log_filter_is_empty (const StrobeLogFilter *f)
+{
+  if (f == NULL)
+    return TRUE;
+  return f->max_verbosity == 0 &&
+         (f->categories == NULL || (f->categories_excluded && f->n_categories == 0)) &&
+         (f->threads == NULL || (f->threads_excluded && f->n_threads == 0)) &&
+         (f->text == NULL || *f->text == '\0') &&
+         f->time_min == 0 && f->time_max == 0 &&
+         (f->search == NULL || strobe_log_search_is_empty (f->search));
+}
+
+/* A filter ready to test records: sets sorted for a binary search when they are big. */
+typedef struct
+{
+  const StrobeLogFilter *f;
+  guint32               *categories;
+  guint                  n_categories;
+  guint16               *threads;
+  guint                  n_threads;
+  StrobeLogSearch       *literal;     /* from f->text */
+  gboolean               text;        /* some text test */
+} Prepared;
+
+static gint
+cmp_u32 (gconstpointer a, gconstpointer b)
+{
+  guint32 x = *(const guint32 *) a, y = *(const guint32 *) b;
+  return (x > y) - (x < y);
+}
+
+static gint
+cmp_u16 (gconstpointer a, gconstpointer b)
+{
+  guint16 x = *(const guint16 *) a, y = *(const guint16 *) b;
+  return (x > y) - (x < y);
+}
+
+static void
+prepare (Prepared *p, const StrobeLogFilter *f)
+{
+  memset (p, 0, sizeof *p);
+  p->f = f;
+  if (f == NULL)
+    return;
+  if (f->categories)
+    {
+      p->n_categories = f->n_categories;
+      p->categories = dup_u32 (f->categories, f->n_categories);
+      qsort (p->categories, p->n_categories, sizeof (guint32), cmp_u32);
+    }
+  if (f->threads)
+    {
+      p->n_threads = f->n_threads;
+      p->threads = dup_u16 (f->threads, f->n_threads);
+      qsort (p->threads, p->n_threads, sizeof (guint16), cmp_u16);
+    }
+  if (f->text && *f->text)
+    p->literal = strobe_log_search_new (f->text, STROBE_LOG_SEARCH_LITERAL |
+                                        (f->ignore_case ? 0 : STROBE_LOG_SEARCH_CASE_SENSITIVE), NULL);
+  p->text = p->literal != NULL || (f->search != NULL && !strobe_log_search_is_empty (f->search));
+}
+
+static void
+prepared_clear (Prepared *p)
+{
+  g_free (p->categories);
+  g_free (p->threads);
+  g_clear_pointer (&p->literal, strobe_log_search_unref);
 }
 
 static gboolean
-contains_u16 (const guint16 *v, guint n, guint16 x)
+in_u32 (const guint32 *v, guint n, guint32 x)
 {
-  for (guint i = 0; i < n; i++)
-    if (v[i] == x)
-      return TRUE;
-  return FALSE;
+  if (n <= 8)
+    {
+      for (guint i = 0; i < n; i++)
+        if (v[i] == x)
+          return TRUE;
+      return FALSE;
+    }
+  return bsearch (&x, v, n, sizeof x, cmp_u32) != NULL;
 }
 
 static gboolean
-cheap_pass (const StrobeLogFilter *f, const Record *r)
+in_u16 (const guint16 *v, guint n, guint16 x)
 {
+  if (n <= 8)
+    {
+      for (guint i = 0; i < n; i++)
+        if (v[i] == x)
+          return TRUE;
+      return FALSE;
+    }
+  return bsearch (&x, v, n, sizeof x, cmp_u16) != NULL;
+}
+
+static gboolean
+cheap_pass (const Prepared *p, const Record *r)
+{
+  const StrobeLogFilter *f = p->f;
+
   if (f == NULL)
     return TRUE;
   if (f->max_verbosity && r->verbosity > f->max_verbosity)
     return FALSE;
-  if (f->categories && !contains_u32 (f->categories, f->n_categories, r->category_id))
+  if (p->categories && in_u32 (p->categories, p->n_categories, r->category_id) == f->categories_excluded)
     return FALSE;
-  if (f->threads && !contains_u16 (f->threads, f->n_threads, r->thread_id))
+  if (p->threads && in_u16 (p->threads, p->n_threads, r->thread_id) == f->threads_excluded)
     return FALSE;
   if (r->time < f->time_min || (f->time_max && r->time > f->time_max))
     return FALSE;
   return TRUE;
 }
 
-static gboolean
-text_matches (const char *haystack, const char *needle, gboolean ignore_case)
+gboolean
+strobe_log_model_filter_order (StrobeLogModel        *self,
+                               const StrobeLogOrder  *order,
+                               const StrobeLogFilter *f,
+                               guint64                from,
+                               guint64                to,
+                               GArray                *out,
+                               GString               *scratch,
+                               GCancellable          *cancellable)
 {
-  if (!ignore_case)
-    return strstr (haystack, needle) != NULL;
-  {
-    g_autofree char *h = g_ascii_strdown (haystack, -1);
-    g_autofree char *n = g_ascii_strdown (needle, -1);
-    return strstr (h, n) != NULL;
-  }
-}
+  g_autofree StrobeLogEntry *batch = NULL;
+  g_autoptr(GString) own = NULL;
+  g_autoptr(GString) fold = NULL;
+  Prepared p;
+  gboolean ok = TRUE;
 
-GArray *
-strobe_log_model_filter (StrobeLogModel *self, const StrobeLogFilter *f, guint64 from, guint64 to)
-{
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
-  Snap *batch = g_new (Snap, BATCH);
-  const char *text = f && f->text && *f->text ? f->text : NULL;
+  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), FALSE);
+  g_return_val_if_fail (order != NULL && out != NULL, FALSE);
 
-  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), out);
-  g_mutex_lock (&self->lock);
-  to = MIN (to, (guint64) self->records->len);
-  ensure_order_locked (self);
-  g_mutex_unlock (&self->lock);
+  to = MIN (to, order->n);
+  /* Positions are in time order: a time range is a range of positions. */
+  if (f != NULL && f->time_min > 0)
+    from = MAX (from, strobe_log_model_lower_bound (self, order, f->time_min, 0));
+  if (f != NULL && f->time_max > 0)
+    to = MIN (to, strobe_log_model_lower_bound (self, order, f->time_max, G_MAXUINT32));
+  if (from >= to)
+    return TRUE;
+
+  prepare (&p, f);
+  if (scratch == NULL)
+    scratch = own = g_string_new (NULL);
+  if (p.text)
+    fold = g_string_new (NULL);
+  batch = g_new (StrobeLogEntry, BATCH);
 
   for (guint64 start = from; start < to; start += BATCH)
     {
       guint n = 0;
       guint64 end = MIN (to, start + BATCH);
 
+      if (g_cancellable_is_cancelled (cancellable))
+        {
+          ok = FALSE;
+          break;
+        }
       g_mutex_lock (&self->lock);
       for (guint64 i = start; i < end; i++)
         {
-          guint32 rec = g_array_index (self->order, guint32, i);
+          guint32 rec = strobe_log_order_get (order, i);
           const Record *r = &g_array_index (self->records, Record, rec);
 
-          if (!cheap_pass (f, r))
+          if (!cheap_pass (&p, r))
             continue;
-          batch[n].r = *r;
-          batch[n].index = i;
-          batch[n].record = rec;
-          batch[n].spec = spec_locked (self, r->spec_id);
-          batch[n].args = arena_get (self, r->args);
-          n++;
+          if (!p.text)
+            {
+              guint32 pos = (guint32) i;
+
+              g_array_append_val (out, pos);
+              continue;
+            }
+          entry_locked (self, order, i, &batch[n++]);
         }
       g_mutex_unlock (&self->lock);
 
       for (guint k = 0; k < n; k++)
         {
-          guint64 index = batch[k].index;
+          guint32 pos = (guint32) batch[k].position;
 
-          if (text)
-            {
-              g_autofree char *s = format_snap (self, &batch[k], TRUE);
-              if (!text_matches (s, text, f->ignore_case))
-                continue;
-            }
-          g_array_append_val (out, index);
+          strobe_log_model_format_entry (&batch[k], scratch);
+          if (p.literal && !strobe_log_search_match (p.literal, scratch->str, scratch->len, fold))
+            continue;
+          if (f->search && !strobe_log_search_match (f->search, scratch->str, scratch->len, fold))
+            continue;
+          g_array_append_val (out, pos);
         }
     }
-  g_free (batch);
+  prepared_clear (&p);
+  return ok;
+}
+
+GArray *
+strobe_log_model_filter (StrobeLogModel *self, const StrobeLogFilter *f, guint64 from, guint64 to)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
+  g_autoptr(GArray) positions = NULL;
+  g_autoptr(StrobeLogOrder) order = NULL;
+
+  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), out);
+  order = strobe_log_model_ref_order (self);
+  positions = g_array_new (FALSE, FALSE, sizeof (guint32));
+  strobe_log_model_filter_order (self, order, f, from, to, positions, NULL, NULL);
+  g_array_set_size (out, positions->len);
+  for (guint i = 0; i < positions->len; i++)
+    g_array_index (out, guint64, i) = g_array_index (positions, guint32, i);
+  return out;
+}
+
+/* ---- tables ------------------------------------------------------------------- */
+
+static gint
+compare_counts (gconstpointer a, gconstpointer b)
+{
+  return cmp_u32 (&((const StrobeLogCount *) a)->id, &((const StrobeLogCount *) b)->id);
+}
+
+GArray *
+strobe_log_model_count_by_category (StrobeLogModel *self)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeLogCount));
+  g_autoptr(GHashTable) by_id = g_hash_table_new (NULL, NULL);
+  GHashTableIter it;
+  gpointer key, value;
+
+  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), out);
+  g_mutex_lock (&self->lock);
+  /* Counted as messages arrive: up to a chunk ahead of what the order holds. */
+  if (self->unknown_count)
+    g_hash_table_insert (by_id, GUINT_TO_POINTER (0), g_memdup2 (&self->unknown_count, sizeof (guint64)));
+  g_hash_table_iter_init (&it, self->specs);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    {
+      const Spec *s = value;
+      guint64 *c;
+
+      if (s == NULL || s->count == 0)
+        continue;
+      c = g_hash_table_lookup (by_id, GUINT_TO_POINTER (s->category_id));
+      if (c == NULL)
+        g_hash_table_insert (by_id, GUINT_TO_POINTER (s->category_id), g_memdup2 (&s->count, sizeof (guint64)));
+      else
+        *c += s->count;
+    }
+  g_mutex_unlock (&self->lock);
+  g_hash_table_iter_init (&it, by_id);
+  while (g_hash_table_iter_next (&it, &key, &value))
+    {
+      StrobeLogCount c = { GPOINTER_TO_UINT (key), *(guint64 *) value };
+
+      g_array_append_val (out, c);
+      g_free (value);
+    }
+  g_array_sort (out, compare_counts);
+  return out;
+}
+
+GArray *
+strobe_log_model_count_by_thread (StrobeLogModel *self)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeLogCount));
+
+  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), out);
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->thread_counts->len; i++)
+    {
+      StrobeLogCount c = { i, g_array_index (self->thread_counts, guint64, i) };
+
+      if (c.count)
+        g_array_append_val (out, c);
+    }
+  g_mutex_unlock (&self->lock);
   return out;
 }
 
@@ -599,7 +1101,8 @@ strobe_log_model_finalize (GObject *object)
   StrobeLogModel *self = STROBE_LOG_MODEL (object);
 
   g_array_unref (self->records);
-  g_array_unref (self->order);
+  strobe_log_order_unref (self->order);
+  g_array_unref (self->thread_counts);
   g_ptr_array_unref (self->chunks);
   g_hash_table_unref (self->specs);
   g_hash_table_unref (self->categories);
@@ -619,7 +1122,8 @@ strobe_log_model_init (StrobeLogModel *self)
 {
   g_mutex_init (&self->lock);
   self->records = g_array_new (FALSE, FALSE, sizeof (Record));
-  self->order = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->order = order_new (0);
+  self->thread_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
   self->chunks = g_ptr_array_new_with_free_func (g_free);
   self->specs = g_hash_table_new_full (NULL, NULL, NULL, spec_free);
   self->categories = g_hash_table_new_full (NULL, NULL, NULL, category_free);

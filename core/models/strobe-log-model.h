@@ -10,6 +10,7 @@
 #pragma once
 
 #include "strobe-analyzer.h"
+#include "strobe-log-search.h"
 
 G_BEGIN_DECLS
 
@@ -52,18 +53,37 @@ typedef struct
   gboolean       ignore_case;      /* for @text (ASCII case folding) */
   guint64        time_min;         /* inclusive; 0 */
   guint64        time_max;         /* inclusive; 0: no upper bound */
+  gboolean       categories_excluded;  /* @categories are the ones to drop, not to keep */
+  gboolean       threads_excluded;     /* @threads likewise */
+  StrobeLogSearch *search;         /* another text test (Tracy's syntax, a regex); NULL: any */
 } StrobeLogFilter;
+
+/* A deep copy (arrays, text, a reference on the search); NULL stays NULL. */
+StrobeLogFilter         *strobe_log_filter_copy            (const StrobeLogFilter *filter);
+void                     strobe_log_filter_free            (StrobeLogFilter       *filter);
+/* TRUE when @filter (NULL too) lets every message through. */
+gboolean                 strobe_log_filter_is_empty        (const StrobeLogFilter *filter);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (StrobeLogFilter, strobe_log_filter_free)
+
+/* How many messages one category (or thread) has: see strobe_log_model_count_by_category. */
+typedef struct
+{
+  guint32 id;
+  guint64 count;
+} StrobeLogCount;
 
 #define STROBE_TYPE_LOG_MODEL (strobe_log_model_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeLogModel, strobe_log_model, STROBE, LOG_MODEL, GObject)
 
 StrobeLogModel          *strobe_log_model_new              (void);
 
+/* Messages are indexed by their position in time order (then arrival order). Threads'
+ * messages arrive interleaved by packet; the model sorts what arrived on the decoder's
+ * thread once per chunk it was fed, so queries see the messages up to the decoder's last
+ * chunk. While a live trace grows, a late message of one thread can shift the positions
+ * after it (StrobeLogList says where, with items-changed). */
 guint64                  strobe_log_model_get_count        (StrobeLogModel *self);
-/* Messages are indexed by their position in time order (threads' messages arrive
- * interleaved by packet; the model sorts them when a query needs it). While a live trace
- * grows, a late message of one thread can shift the positions after it.
- *
+/*
  * Fills @msg for message @index; FALSE when out of range. Free msg->text. */
 gboolean                 strobe_log_model_get_message      (StrobeLogModel   *self,
                                                             guint64           index,
@@ -75,6 +95,14 @@ GArray                  *strobe_log_model_filter           (StrobeLogModel      
                                                             const StrobeLogFilter *filter,
                                                             guint64                from,
                                                             guint64                to);
+
+/* The position of the first message at or after @time (ticks); the count when none is. */
+guint64                  strobe_log_model_find_time        (StrobeLogModel *self,
+                                                            guint64         time);
+/* Messages per category id (0: messages whose site is unknown), and per thread id; arrays
+ * of StrobeLogCount sorted by id, only ids with messages. */
+GArray                  *strobe_log_model_count_by_category (StrobeLogModel *self);
+GArray                  *strobe_log_model_count_by_thread  (StrobeLogModel *self);
 
 /* Categories by name (NULL when unknown) and all of them, sorted by name. */
 const StrobeLogCategoryInfo *strobe_log_model_find_category (StrobeLogModel *self,

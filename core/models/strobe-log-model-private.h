@@ -1,0 +1,104 @@
+/* strobe-log-model-private.h — what StrobeLogList and StrobeLogItem share with the log
+ * model: its time order as immutable snapshots, and copies of records read through one.
+ *
+ * The time order (message positions → records) is published by the decoder's thread, once
+ * per chunk it was fed, as a new snapshot; a snapshot is never modified afterwards. It is
+ * a list of chunks of STROBE_LOG_ORDER_CHUNK record indexes; a new snapshot shares every
+ * chunk before the first position that changed with the one before it, so publishing
+ * costs what changed (the tail, where late messages of another thread land), not the
+ * trace. A reader holds a snapshot for as long as it shows positions of it, and compares
+ * two with strobe_log_order_diff() to learn where the positions it showed stopped meaning
+ * the same messages.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "strobe-log-model.h"
+
+G_BEGIN_DECLS
+
+#define STROBE_LOG_ORDER_CHUNK 4096u
+
+typedef struct
+{
+  gatomicrefcount ref;
+  guint32         idx[STROBE_LOG_ORDER_CHUNK];   /* record indexes (arrival order) */
+} StrobeLogOrderChunk;
+
+typedef struct
+{
+  gatomicrefcount       ref;
+  guint64               n;          /* messages */
+  guint                 n_chunks;   /* ceil (n / CHUNK) */
+  StrobeLogOrderChunk **chunks;
+} StrobeLogOrder;
+
+static inline guint32
+strobe_log_order_get (const StrobeLogOrder *order,
+                      guint64               position)
+{
+  return order->chunks[position / STROBE_LOG_ORDER_CHUNK]->idx[position % STROBE_LOG_ORDER_CHUNK];
+}
+
+StrobeLogOrder *strobe_log_order_ref   (StrobeLogOrder       *order);
+void            strobe_log_order_unref (StrobeLogOrder       *order);
+/* The first position at which @a and @b hold different records; min (a->n, b->n) when
+ * one is a prefix of the other. O(chunks) pointer compares, then one chunk's entries. */
+guint64         strobe_log_order_diff  (const StrobeLogOrder *a,
+                                        const StrobeLogOrder *b);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (StrobeLogOrder, strobe_log_order_unref)
+
+/* The current snapshot (a new reference). It holds every message up to the decoder's last
+ * flush. */
+StrobeLogOrder *strobe_log_model_ref_order (StrobeLogModel *self);
+
+/* One message, copied out of the model. Pointers stay valid for the model's life. */
+typedef struct
+{
+  guint64                  time;
+  guint64                  position;   /* in the snapshot it was read through */
+  guint32                  record;     /* arrival index: stable while the trace grows */
+  guint32                  spec_id;
+  guint32                  category_id;
+  guint32                  args_len;
+  const StrobeLogSpecInfo *spec;       /* NULL when the site is unknown */
+  const guint8            *args;
+  guint16                  thread_id;
+  guint8                   verbosity;
+} StrobeLogEntry;
+
+/* Reads positions [@from, @from + @n) of @order (clamped to it) into @out; returns how
+ * many were read. One lock for the lot. */
+guint           strobe_log_model_read      (StrobeLogModel       *self,
+                                            const StrobeLogOrder *order,
+                                            guint64               from,
+                                            guint                 n,
+                                            StrobeLogEntry       *out);
+/* The first position of @order whose (time, record) is not below (@time, @record):
+ * positions are sorted by time, then arrival. @record G_MAXUINT32: after every message
+ * at @time; 0: before them. */
+guint64         strobe_log_model_lower_bound (StrobeLogModel       *self,
+                                              const StrobeLogOrder *order,
+                                              guint64               time,
+                                              guint32               record);
+/* Appends (as guint32) the positions in [@from, @to) of @order that pass @filter to @out.
+ * Checks @cancellable between batches; FALSE when it was cancelled (@out then holds what
+ * was found so far). @scratch: a buffer for formatting, reused across calls. */
+gboolean        strobe_log_model_filter_order (StrobeLogModel        *self,
+                                               const StrobeLogOrder  *order,
+                                               const StrobeLogFilter *filter,
+                                               guint64                from,
+                                               guint64                to,
+                                               GArray                *out,
+                                               GString               *scratch,
+                                               GCancellable          *cancellable);
+/* The formatted text of @entry into @out (cleared first); FALSE when the site is unknown
+ * or the arguments do not fit its format (the text then says so, or shows "(?)" for
+ * what is missing). */
+gboolean        strobe_log_model_format_entry (const StrobeLogEntry *entry,
+                                               GString              *out);
+
+G_END_DECLS
