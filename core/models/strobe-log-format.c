@@ -402,3 +402,168 @@ strobe_log_format (const char *format, const guint8 *args, gsize len, GString *o
   uselocale (old);
   return ok && r.next == r.n;
 }
+
+/* ---- arguments one by one, and escaping ------------------------------------------ */
+
+gboolean
+strobe_log_args_split (const guint8 *args,
+                       gsize         len,
+                       GArray       *out)
+{
+  ArgReader r;
+  StrobeLogArg a;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+  if (!reader_init (&r, args, len))
+    return FALSE;
+  while (reader_take (&r, &a.type, &a.value, &a.size))
+    g_array_append_val (out, a);
+  return r.next == r.n && r.p == r.end;
+}
+
+const char *
+strobe_log_arg_type_name (guint8 type)
+{
+  switch (type)
+    {
+    case STROBE_LOG_ARG_INT32:      return "int32";
+    case STROBE_LOG_ARG_INT64:      return "int64";
+    case STROBE_LOG_ARG_DOUBLE:     return "double";
+    case STROBE_LOG_ARG_LDOUBLE80:  return "long double (80-bit)";
+    case STROBE_LOG_ARG_LDOUBLE128: return "long double (128-bit)";
+    case STROBE_LOG_ARG_STRING:     return "string";
+    case STROBE_LOG_ARG_POINTER32:  return "pointer32";
+    case STROBE_LOG_ARG_POINTER64:  return "pointer64";
+    default:                        return NULL;
+    }
+}
+
+char *
+strobe_log_arg_to_string (const StrobeLogArg *arg)
+{
+  g_return_val_if_fail (arg != NULL, NULL);
+
+  switch (arg->type)
+    {
+    case STROBE_LOG_ARG_INT32:
+      {
+        guint32 x;
+        memcpy (&x, arg->value, 4);
+        x = GUINT32_FROM_LE (x);
+        return g_strdup_printf ("%d (0x%08x)", (gint32) x, x);
+      }
+    case STROBE_LOG_ARG_INT64:
+      {
+        guint64 x;
+        memcpy (&x, arg->value, 8);
+        x = GUINT64_FROM_LE (x);
+        return g_strdup_printf ("%" G_GINT64_FORMAT " (0x%016" G_GINT64_MODIFIER "x)", (gint64) x, x);
+      }
+    case STROBE_LOG_ARG_POINTER32:
+      {
+        guint32 x;
+        memcpy (&x, arg->value, 4);
+        return g_strdup_printf ("0x%08x", GUINT32_FROM_LE (x));
+      }
+    case STROBE_LOG_ARG_POINTER64:
+      {
+        guint64 x;
+        memcpy (&x, arg->value, 8);
+        return g_strdup_printf ("0x%016" G_GINT64_MODIFIER "x", GUINT64_FROM_LE (x));
+      }
+    case STROBE_LOG_ARG_DOUBLE:
+      {
+        double d;
+        char buf[G_ASCII_DTOSTR_BUF_SIZE];
+        memcpy (&d, arg->value, 8);
+        return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.17g", d));
+      }
+#if LDBL_MANT_DIG == 64
+    case STROBE_LOG_ARG_LDOUBLE80:
+      {
+        long double d = 0;
+        locale_t old = uselocale (c_locale ());
+        char *text;
+        memcpy (&d, arg->value, 10);
+        text = g_strdup_printf ("%.21Lg", d);
+        uselocale (old);
+        return text;
+      }
+#endif
+    case STROBE_LOG_ARG_STRING:
+      {
+        g_autofree char *escaped = strobe_log_escape ((const char *) arg->value, (gssize) arg->size - 1, FALSE);
+        return g_strdup_printf ("\"%s\"", escaped);
+      }
+    default:
+      {
+        /* Long doubles of another machine's layout, or unknown: the bytes. */
+        GString *hex = g_string_new (NULL);
+        for (gsize i = 0; i < arg->size; i++)
+          g_string_append_printf (hex, i ? " %02x" : "%02x", arg->value[i]);
+        return g_string_free (hex, FALSE);
+      }
+    }
+}
+
+char *
+strobe_log_escape (const char *text,
+                   gssize      len,
+                   gboolean    multiline)
+{
+  GString *out;
+  const char *p, *end;
+
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
+  if (len < 0)
+    len = (gssize) strlen (text);
+  out = g_string_sized_new ((gsize) len + 8);
+  p = text;
+  end = text + len;
+  while (p < end)
+    {
+      guchar c = (guchar) *p;
+
+      if (c < 0x80)
+        {
+          if (c == '\\')
+            g_string_append (out, "\\\\");
+          else if (c >= 0x20 && c != 0x7f)
+            g_string_append_c (out, (char) c);
+          else if (multiline && (c == '\n' || c == '\t'))
+            g_string_append_c (out, (char) c);
+          else if (c == '\n')
+            g_string_append (out, "\\n");
+          else if (c == '\t')
+            g_string_append (out, "\\t");
+          else if (c == '\r')
+            g_string_append (out, "\\r");
+          else if (c == 0x1b)
+            g_string_append (out, "\\e");
+          else
+            g_string_append_printf (out, "\\x%02x", c);
+          p++;
+          continue;
+        }
+      {
+        gunichar u = g_utf8_get_char_validated (p, end - p);
+
+        if (u == (gunichar) -1 || u == (gunichar) -2)
+          {
+            g_string_append_printf (out, "\\x%02x", c);
+            p++;
+            continue;
+          }
+        /* C1 controls (CSI 0x9b starts a terminal escape too), bidirectional embeddings,
+         * overrides and isolates (which reorder what a reader sees), line and paragraph
+         * separators. */
+        if ((u >= 0x80 && u <= 0x9f) || (u >= 0x202a && u <= 0x202e) ||
+            (u >= 0x2066 && u <= 0x2069) || u == 0x2028 || u == 0x2029 || u == 0x200e || u == 0x200f)
+          g_string_append_printf (out, "\\u{%04x}", u);
+        else
+          g_string_append_len (out, p, g_utf8_next_char (p) - p);
+        p = g_utf8_next_char (p);
+      }
+    }
+  return g_string_free (out, FALSE);
+}

@@ -22,4 +22,32 @@ gboolean strobe_log_format (const char   *format,
 /* Number of encoded arguments, or -1 when @args is malformed. */
 gint     strobe_log_args_count (const guint8 *args, gsize len);
 
+/* One encoded argument: its type byte (STROBE_LOG_ARG_*) and its value's bytes. */
+typedef struct
+{
+  guint8        type;
+  const guint8 *value;
+  gsize         size;
+} StrobeLogArg;
+
+/* Appends the encoded arguments to @out (StrobeLogArg, pointing into @args). FALSE when
+ * @args is malformed or has bytes left over: @out then holds the values before the
+ * fault. */
+gboolean strobe_log_args_split (const guint8 *args,
+                                gsize         len,
+                                GArray       *out);
+/* "int32", "string"…; NULL for a type byte the format does not define. */
+const char *strobe_log_arg_type_name (guint8 type);
+/* The value as a person reads it: integers in decimal and hex, floats exactly
+ * (%.17g), strings quoted and escaped (strobe_log_escape). */
+char    *strobe_log_arg_to_string (const StrobeLogArg *arg);
+
+/* @text (@len bytes; -1: NUL-terminated) with what must not reach a terminal or a label
+ * as is made visible: control characters as \n \t \r \e or \xNN, DEL and C1
+ * controls, bidirectional overrides and isolates as \u{NNNN}, bytes that are not UTF-8
+ * as \xNN, and a backslash as \\. With @multiline, newlines and tabs are kept. */
+char    *strobe_log_escape        (const char   *text,
+                                   gssize        len,
+                                   gboolean      multiline);
+
 G_END_DECLS
