@@ -237,6 +237,107 @@ length_text (guint8 length)
     }
 }
 
+static void
+append_unsigned (GString *out, guint64 v, guint base, gboolean upper)
+{
+  const char *digits = upper ? "0123456789ABCDEF" : "0123456789abcdef";
+  char buf[24];
+  int i = sizeof buf;
+
+  do
+    {
+      buf[--i] = digits[v % base];
+      v /= base;
+    }
+  while (v);
+  g_string_append_len (out, buf + i, (gssize) sizeof buf - i);
+}
+
+/* A conversion without flags, width or precision of the kinds most messages use, written
+ * without snprintf: it is most of the time a text search spends. The output is what
+ * printf writes (test-log-format checks every conversion against snprintf). FALSE (and
+ * nothing read) when @s is not one of those; *@ok says whether its argument was there. */
+static gboolean
+format_plain (const StrobePrintfSpec *s, ArgReader *r, GString *out, gboolean *ok)
+{
+  char c = s->conversion;
+  gboolean is_unsigned = c == 'u' || c == 'x' || c == 'X' || c == 'o';
+  guint64 iv;
+
+  switch (s->arg)
+    {
+    case STROBE_PRINTF_ARG_STRING:
+    case STROBE_PRINTF_ARG_WSTRING:
+      {
+        const char *str;
+
+        *ok = read_string (r, &str);
+        if (*ok)
+          g_string_append (out, str);
+        return TRUE;
+      }
+    case STROBE_PRINTF_ARG_POINTER:
+      *ok = read_int (r, TRUE, &iv);
+      if (*ok && iv == 0)
+        g_string_append (out, "(nil)");
+      else if (*ok)
+        {
+          g_string_append (out, "0x");
+          append_unsigned (out, iv, 16, FALSE);
+        }
+      return TRUE;
+    case STROBE_PRINTF_ARG_INT:
+    case STROBE_PRINTF_ARG_LONG:
+    case STROBE_PRINTF_ARG_LLONG:
+    case STROBE_PRINTF_ARG_SIZE:
+    case STROBE_PRINTF_ARG_INTMAX:
+    case STROBE_PRINTF_ARG_PTRDIFF:
+      if (c != 'd' && c != 'i' && !is_unsigned)
+        return FALSE;
+      if (s->arg != STROBE_PRINTF_ARG_INT && (GLIB_SIZEOF_LONG != 8 || GLIB_SIZEOF_SIZE_T != 8))
+        return FALSE;
+      *ok = read_int (r, is_unsigned, &iv);
+      if (!*ok)
+        return TRUE;
+      /* The value as the C type printf would have read, as the slow path passes it. */
+      if (s->arg == STROBE_PRINTF_ARG_INT)
+        {
+          if (is_unsigned)
+            {
+              unsigned int u = (unsigned int) iv;
+
+              if (s->length == STROBE_PRINTF_LEN_H)
+                u = (unsigned short) u;
+              else if (s->length == STROBE_PRINTF_LEN_HH)
+                u = (unsigned char) u;
+              iv = u;
+            }
+          else
+            {
+              int v = (int) (gint64) iv;
+
+              if (s->length == STROBE_PRINTF_LEN_H)
+                v = (short) v;
+              else if (s->length == STROBE_PRINTF_LEN_HH)
+                v = (signed char) v;
+              iv = (guint64) (gint64) v;
+            }
+        }
+      if (is_unsigned)
+        append_unsigned (out, iv, c == 'o' ? 8 : c == 'u' ? 10 : 16, c == 'X');
+      else if ((gint64) iv < 0)
+        {
+          g_string_append_c (out, '-');
+          append_unsigned (out, (guint64) 0 - iv, 10, FALSE);
+        }
+      else
+        append_unsigned (out, iv, 10, FALSE);
+      return TRUE;
+    default:
+      return FALSE;
+    }
+}
+
 /* One conversion with its arguments; FALSE when they are missing or of the wrong kind. */
 static gboolean
 format_one (const StrobePrintfSpec *s, ArgReader *r, GString *out)
@@ -247,6 +348,11 @@ format_one (const StrobePrintfSpec *s, ArgReader *r, GString *out)
   guint64 iv;
   const char *length = length_text (s->length);
   gboolean is_unsigned = strchr ("uxXo", s->conversion) != NULL;
+  gboolean ok;
+
+  if (s->width == STROBE_PRINTF_NONE && s->precision == STROBE_PRINTF_NONE && s->flags[0] == '\0' &&
+      format_plain (s, r, out, &ok))
+    return ok;
 
   if (s->width != STROBE_PRINTF_NONE)
     {

@@ -743,7 +743,11 @@ typedef struct
   guint                  n_threads;
   StrobeLogSearch       *literal;     /* from f->text */
   gboolean               text;        /* some text test */
+  guint8                *verdicts;    /* by spec id below VERDICTS_DENSE: verdict + 1, 0 unknown */
+  GHashTable            *sparse;      /* spec id → verdict + 1, for larger ids */
 } Prepared;
+
+#define VERDICTS_DENSE 65536
 
 static gint
 cmp_u32 (gconstpointer a, gconstpointer b)
@@ -782,6 +786,51 @@ prepare (Prepared *p, const StrobeLogFilter *f)
     p->literal = strobe_log_search_new (f->text, STROBE_LOG_SEARCH_LITERAL |
                                         (f->ignore_case ? 0 : STROBE_LOG_SEARCH_CASE_SENSITIVE), NULL);
   p->text = p->literal != NULL || (f->search != NULL && !strobe_log_search_is_empty (f->search));
+  if (p->text)
+    p->sparse = g_hash_table_new (NULL, NULL);
+}
+
+/* Both text tests' verdict for a site, from its format alone; computed once per site. */
+static StrobeLogSearchVerdict
+site_verdict (Prepared *p, const StrobeLogEntry *e)
+{
+  StrobeLogSearchVerdict v = STROBE_LOG_SEARCH_ALWAYS, one;
+  guint8 *slot = NULL;
+
+  if (e->spec == NULL)
+    return STROBE_LOG_SEARCH_MAYBE;
+  if (e->spec_id < VERDICTS_DENSE)
+    {
+      if (p->verdicts == NULL)
+        p->verdicts = g_new0 (guint8, VERDICTS_DENSE);
+      slot = &p->verdicts[e->spec_id];
+      if (*slot)
+        return *slot - 1;
+    }
+  else
+    {
+      gpointer known = g_hash_table_lookup (p->sparse, GUINT_TO_POINTER (e->spec_id));
+
+      if (known)
+        return GPOINTER_TO_UINT (known) - 1;
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      StrobeLogSearch *search = i == 0 ? p->literal : p->f->search;
+
+      if (search == NULL)
+        continue;
+      one = strobe_log_search_predict (search, e->spec->format);
+      if (one == STROBE_LOG_SEARCH_NEVER)
+        v = STROBE_LOG_SEARCH_NEVER;
+      else if (one == STROBE_LOG_SEARCH_MAYBE && v == STROBE_LOG_SEARCH_ALWAYS)
+        v = STROBE_LOG_SEARCH_MAYBE;
+    }
+  if (slot)
+    *slot = (guint8) (v + 1);
+  else
+    g_hash_table_insert (p->sparse, GUINT_TO_POINTER (e->spec_id), GUINT_TO_POINTER (v + 1));
+  return v;
 }
 
 static void
@@ -789,6 +838,8 @@ prepared_clear (Prepared *p)
 {
   g_free (p->categories);
   g_free (p->threads);
+  g_free (p->verdicts);
+  g_clear_pointer (&p->sparse, g_hash_table_unref);
   g_clear_pointer (&p->literal, strobe_log_search_unref);
 }
 
@@ -904,6 +955,17 @@ strobe_log_model_filter_order (StrobeLogModel        *self,
         {
           guint32 pos = (guint32) batch[k].position;
 
+          switch (site_verdict (&p, &batch[k]))
+            {
+            case STROBE_LOG_SEARCH_NEVER:
+              continue;
+            case STROBE_LOG_SEARCH_ALWAYS:
+              g_array_append_val (out, pos);
+              continue;
+            case STROBE_LOG_SEARCH_MAYBE:
+            default:
+              break;
+            }
           strobe_log_model_format_entry (&batch[k], scratch);
           if (p.literal && !strobe_log_search_match (p.literal, scratch->str, scratch->len, fold))
             continue;
@@ -934,6 +996,29 @@ strobe_log_model_filter (StrobeLogModel *self, const StrobeLogFilter *f, guint64
 }
 
 /* ---- tables ------------------------------------------------------------------- */
+
+void
+strobe_log_model_get_memory (StrobeLogModel       *self,
+                             StrobeLogModelMemory *out)
+{
+  g_return_if_fail (STROBE_IS_LOG_MODEL (self));
+  g_return_if_fail (out != NULL);
+
+  memset (out, 0, sizeof *out);
+  g_mutex_lock (&self->lock);
+  out->messages = self->records->len;
+  out->records = (guint64) self->records->len * sizeof (Record);
+  out->order = (guint64) self->order->n_chunks * sizeof (StrobeLogOrderChunk) +
+               self->order->n_chunks * sizeof (gpointer);
+  for (guint i = 0; i < self->chunks->len; i++)
+    out->arguments += i + 1 < self->chunks->len ? ARENA_CHUNK : self->chunk_size;
+  out->tables = g_hash_table_size (self->specs) * (3 * sizeof (gpointer) + sizeof (Spec)) +
+                g_hash_table_size (self->categories) * (sizeof (StrobeLogCategoryInfo) + 32) +
+                self->thread_counts->len * sizeof (guint64) +
+                g_hash_table_size (self->cache) * 128;
+  g_mutex_unlock (&self->lock);
+  out->total = out->records + out->order + out->arguments + out->tables;
+}
 
 static gint
 compare_counts (gconstpointer a, gconstpointer b)

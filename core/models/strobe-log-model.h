@@ -104,6 +104,20 @@ guint64                  strobe_log_model_find_time        (StrobeLogModel *self
 GArray                  *strobe_log_model_count_by_category (StrobeLogModel *self);
 GArray                  *strobe_log_model_count_by_thread  (StrobeLogModel *self);
 
+/* What the model takes in memory, in bytes. */
+typedef struct
+{
+  guint64 messages;
+  guint64 records;     /* 32 per message */
+  guint64 order;       /* the time order: 4 per message, in chunks */
+  guint64 arguments;   /* the arena holding the messages' encoded arguments */
+  guint64 tables;      /* sites, categories, per-thread counts, the text cache (estimated) */
+  guint64 total;
+} StrobeLogModelMemory;
+
+void                     strobe_log_model_get_memory       (StrobeLogModel       *self,
+                                                            StrobeLogModelMemory *out);
+
 /* Categories by name (NULL when unknown) and all of them, sorted by name. */
 const StrobeLogCategoryInfo *strobe_log_model_find_category (StrobeLogModel *self,
                                                              const char     *name);

@@ -8,6 +8,8 @@
 
 #include <string.h>
 
+#include "strobe-printf.h"
+
 struct _StrobeLogSearch
 {
   gatomicrefcount      ref;
@@ -204,4 +206,155 @@ strobe_log_search_match (const StrobeLogSearch *self,
     if (strstr (hay, g_ptr_array_index (self->include, i)) != NULL)
       return TRUE;
   return FALSE;
+}
+
+/* ---- what a format can write ----------------------------------------------------- */
+
+typedef struct
+{
+  gboolean   any;          /* a conversion may write any byte (%s, %c, unknown) */
+  guint8     bytes[256];   /* the bytes the text may hold (folded when case-insensitive) */
+  GPtrArray *literal;      /* the literal pieces, folded: each is in every text */
+} FormatShape;
+
+static void
+add_bytes (FormatShape *shape, const char *set)
+{
+  for (; *set; set++)
+    shape->bytes[(guchar) *set] = 1;
+}
+
+static char *
+fold_text (const StrobeLogSearch *self, const char *text, gssize len)
+{
+  if (self->flags & STROBE_LOG_SEARCH_CASE_SENSITIVE)
+    return len < 0 ? g_strdup (text) : g_strndup (text, (gsize) len);
+  if (self->unicode && g_utf8_validate (text, len, NULL))
+    return g_utf8_casefold (text, len);
+  return g_ascii_strdown (text, len);
+}
+
+static void
+shape_init (const StrobeLogSearch *self, const char *format, FormatShape *shape)
+{
+  g_autoptr(GString) piece = g_string_new (NULL);
+  g_autofree char *folded_format = fold_text (self, format, -1);
+  StrobePrintfSpec spec;
+  gsize pos = 0;
+
+  memset (shape->bytes, 0, sizeof shape->bytes);
+  shape->any = FALSE;
+  shape->literal = g_ptr_array_new_with_free_func (g_free);
+  /* Every byte of the format may show (an unknown conversion is copied as written), and
+   * "(?)" stands for an argument that is missing. */
+  add_bytes (shape, folded_format);
+  add_bytes (shape, "(?)");
+
+  while (strobe_printf_next (format, pos, &spec))
+    {
+      g_string_append_len (piece, format + pos, (gssize) (spec.start - pos));
+      pos = spec.end;
+      if (spec.conversion == '%')
+        {
+          g_string_append_c (piece, '%');
+          continue;
+        }
+      g_ptr_array_add (shape->literal, fold_text (self, piece->str, (gssize) piece->len));
+      g_string_truncate (piece, 0);
+      switch (spec.conversion)
+        {
+        case 'd': case 'i': case 'u':
+          add_bytes (shape, "0123456789+- ");
+          break;
+        case 'x': case 'X': case 'o':
+          add_bytes (shape, "0123456789abcdefABCDEFxX+- ");
+          break;
+        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G':
+          add_bytes (shape, "0123456789.+- eEinfaINFA");
+          break;
+        case 'a': case 'A':
+          add_bytes (shape, "0123456789abcdefABCDEF.+- xXpPinINN");
+          break;
+        case 'p':
+          add_bytes (shape, "0123456789abcdefx(nil)+- ");
+          break;
+        case 'n':
+          break;
+        default:
+          shape->any = TRUE;
+          break;
+        }
+    }
+  g_string_append (piece, format + pos);
+  g_ptr_array_add (shape->literal, fold_text (self, piece->str, (gssize) piece->len));
+  if (!(self->flags & STROBE_LOG_SEARCH_CASE_SENSITIVE))
+    for (guint b = 'A'; b <= 'Z'; b++)
+      if (shape->bytes[b])
+        shape->bytes[b + ('a' - 'A')] = 1;
+}
+
+/* The term is in every text of the format. */
+static gboolean
+term_certain (const FormatShape *shape, const char *term)
+{
+  for (guint i = 0; i < shape->literal->len; i++)
+    if (strstr (g_ptr_array_index (shape->literal, i), term) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* The term can be in some text of the format. */
+static gboolean
+term_possible (const FormatShape *shape, const char *term)
+{
+  if (shape->any)
+    return TRUE;
+  for (const char *p = term; *p; p++)
+    if (!shape->bytes[(guchar) *p])
+      return FALSE;
+  return TRUE;
+}
+
+StrobeLogSearchVerdict
+strobe_log_search_predict (const StrobeLogSearch *self,
+                           const char            *format)
+{
+  StrobeLogSearchVerdict verdict;
+  FormatShape shape;
+  gboolean exclusions_impossible = TRUE, include_certain = FALSE, include_possible = FALSE;
+
+  g_return_val_if_fail (self != NULL, STROBE_LOG_SEARCH_MAYBE);
+  if (self->regex != NULL || format == NULL)
+    return STROBE_LOG_SEARCH_MAYBE;
+  if (self->include->len == 0 && self->exclude->len == 0)
+    return STROBE_LOG_SEARCH_ALWAYS;
+
+  shape_init (self, format, &shape);
+  verdict = STROBE_LOG_SEARCH_MAYBE;
+  for (guint i = 0; i < self->exclude->len; i++)
+    {
+      const char *term = g_ptr_array_index (self->exclude, i);
+
+      if (term_certain (&shape, term))
+        {
+          verdict = STROBE_LOG_SEARCH_NEVER;
+          goto out;
+        }
+      if (term_possible (&shape, term))
+        exclusions_impossible = FALSE;
+    }
+  for (guint i = 0; i < self->include->len; i++)
+    {
+      const char *term = g_ptr_array_index (self->include, i);
+
+      include_certain |= term_certain (&shape, term);
+      include_possible |= term_possible (&shape, term);
+    }
+  if (self->include->len > 0 && !include_possible)
+    verdict = STROBE_LOG_SEARCH_NEVER;
+  else if (exclusions_impossible && (self->include->len == 0 || include_certain))
+    verdict = STROBE_LOG_SEARCH_ALWAYS;
+out:
+  g_ptr_array_unref (shape.literal);
+  return verdict;
 }

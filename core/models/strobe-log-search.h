@@ -43,6 +43,21 @@ gboolean             strobe_log_search_match     (const StrobeLogSearch *self,
                                                   gsize                  len,
                                                   GString               *scratch);
 
+/* What every text a printf @format makes passes, as far as the format alone tells. */
+typedef enum
+{
+  STROBE_LOG_SEARCH_MAYBE,    /* format the message and match it */
+  STROBE_LOG_SEARCH_NEVER,    /* no text of this format can pass */
+  STROBE_LOG_SEARCH_ALWAYS,   /* every text of this format passes */
+} StrobeLogSearchVerdict;
+
+/* Sound, not complete: a term that sits in the format's literal text is in every message
+ * of it; a term with a character that neither the literal text nor any conversion of the
+ * format can write (numbers write digits, signs, hex letters, "inf", "(nil)"…; %s and %c
+ * anything) is in none. Regular expressions are always MAYBE. */
+StrobeLogSearchVerdict strobe_log_search_predict (const StrobeLogSearch *self,
+                                                  const char            *format);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (StrobeLogSearch, strobe_log_search_unref)
 
 G_END_DECLS

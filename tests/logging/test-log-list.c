@@ -785,6 +785,36 @@ test_search (void)
   g_assert_true (strobe_log_search_is_empty (empty));
   g_assert_true (strobe_log_search_match (empty, "anything", 8, NULL));
 
+  /* Predictions from the format alone. */
+  {
+    static const struct { const char *terms; const char *format; StrobeLogSearchVerdict v; } p[] = {
+      { "took", "frame %lld took %.3f ms", STROBE_LOG_SEARCH_ALWAYS },
+      { "TOOK", "frame %lld took %.3f ms", STROBE_LOG_SEARCH_ALWAYS },
+      { "example.org", "frame %lld took %.3f ms", STROBE_LOG_SEARCH_NEVER },   /* no 'g', 'p' */
+      { "example.org", "user %s from %s", STROBE_LOG_SEARCH_MAYBE },
+      { "12.5", "frame %lld took %.3f ms", STROBE_LOG_SEARCH_MAYBE },
+      { "-took", "frame %lld took %.3f ms", STROBE_LOG_SEARCH_NEVER },
+      { "-zzz", "frame %lld took %.3f ms", STROBE_LOG_SEARCH_ALWAYS },
+      { "zzz,took", "frame %lld", STROBE_LOG_SEARCH_NEVER },
+      { "zzz,frame", "frame %lld", STROBE_LOG_SEARCH_ALWAYS },
+      { "50%", "load 50%% now", STROBE_LOG_SEARCH_ALWAYS },
+      { "(nil)", "ptr %p", STROBE_LOG_SEARCH_MAYBE },
+      { "(?)", "value %d", STROBE_LOG_SEARCH_MAYBE },   /* a missing argument */
+      { "%y", "odd %y conversion", STROBE_LOG_SEARCH_MAYBE },
+      { "inf", "x=%f", STROBE_LOG_SEARCH_MAYBE },
+      { "INF", "x=%F", STROBE_LOG_SEARCH_MAYBE },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (p); i++)
+      {
+        g_autoptr(StrobeLogSearch) s = strobe_log_search_new (p[i].terms, 0, NULL);
+
+        if (strobe_log_search_predict (s, p[i].format) != p[i].v)
+          g_error ("\"%s\" in \"%s\": predicted %d, expected %d", p[i].terms, p[i].format,
+                   strobe_log_search_predict (s, p[i].format), p[i].v);
+      }
+  }
+
   bad = strobe_log_search_new ("(unclosed", STROBE_LOG_SEARCH_REGEX, &error);
   g_assert_null (bad);
   g_assert_nonnull (error);
