@@ -16,6 +16,7 @@
 #include "strobe-log-list.h"
 
 #include "strobe-log-item-private.h"
+#include "strobe-log-list-private.h"
 #include "strobe-log-model-private.h"
 
 /* Positions a worker tests between two looks at its cancellable and its clock. */
@@ -497,6 +498,23 @@ strobe_log_list_get_time (StrobeLogList *self,
   if (time)
     *time = e.time;
   return TRUE;
+}
+
+void
+strobe_log_list_dup_state (StrobeLogList   *self,
+                           StrobeLogOrder **order,
+                           GArray         **positions)
+{
+  g_return_if_fail (STROBE_IS_LOG_LIST (self));
+  g_return_if_fail (order != NULL && positions != NULL);
+
+  *order = strobe_log_order_ref (self->shown);
+  *positions = NULL;
+  if (self->indexes != NULL)
+    {
+      *positions = g_array_sized_new (FALSE, FALSE, sizeof (guint32), self->indexes->len);
+      g_array_append_vals (*positions, self->indexes->data, self->indexes->len);
+    }
 }
 
 /* ---- GListModel ------------------------------------------------------------------- */

@@ -15,10 +15,12 @@
  */
 #include "config.h"
 
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "log-stream.h"
 #include "strobe-decoder.h"
+#include "strobe-log-export.h"
 #include "strobe-log-format.h"
 #include "strobe-log-item-private.h"
 #include "strobe-log-list.h"
@@ -876,6 +878,120 @@ test_args (void)
   g_assert_null (strobe_log_arg_type_name (0x77));
 }
 
+/* ---- export -------------------------------------------------------------------------- */
+
+static GBytes *
+odd_stream (void)
+{
+  g_autoptr(Tsb) b = log_stream_new ();
+  g_autoptr(GBytes) a1 = log_args ("s", "a,b \"quoted\"\tand\nnewline\\");
+  g_autoptr(GBytes) a2 = log_args ("i", 7);
+  g_autoptr(GBytes) a3 = log_args ("s", "\x1b[2J");
+
+  log_stream_category (b, 1, "Net", 5);
+  log_stream_spec (b, 1, 1, "src/net.c", 12, 3, "got %s");
+  log_stream_spec (b, 2, 1, "src/net, odd.c", 40, 2, "code %d");
+  tsb_thread_info (b, 16, 1, 0, "main", "");
+  log_stream_message (b, 16, 1000000000, 1, a1);
+  log_stream_message (b, 16, 1500000000, 2, a2);
+  log_stream_message (b, 16, 2000000000, 9, a2);   /* a site never announced */
+  log_stream_message (b, 16, 2250000000, 1, a3);
+  tsb_flush_all (b, TSB_AUTO);
+  tsb_end_stream (b);
+  return tsb_bytes (b);
+}
+
+typedef struct
+{
+  GMainLoop *loop;
+  guint64    rows;
+  GError    *error;
+} ExportWait;
+
+static void
+export_done_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  ExportWait *w = data;
+
+  strobe_log_export_finish (result, &w->rows, &w->error);
+  g_main_loop_quit (w->loop);
+}
+
+static char *
+export_to_string (StrobeLogList *list, StrobeLogExportFormat format, const StrobeTraceClock *clock,
+                  GHashTable *names, guint64 *rows)
+{
+  g_autofree char *dir = g_dir_make_tmp ("strobe-log-export-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "out.csv", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  ExportWait w = { g_main_loop_new (NULL, FALSE), 0, NULL };
+  char *contents = NULL;
+
+  strobe_log_export_async (list, format, clock, names, file, NULL, export_done_cb, &w);
+  g_main_loop_run (w.loop);
+  g_main_loop_unref (w.loop);
+  g_assert_no_error (w.error);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  g_unlink (path);
+  g_rmdir (dir);
+  *rows = w.rows;
+  return contents;
+}
+
+static void
+test_export (void)
+{
+  g_autoptr(GBytes) bytes = odd_stream ();
+  g_autoptr(StrobeLogModel) model = decode_bytes (bytes, 0);
+  g_autoptr(StrobeLogList) list = strobe_log_list_new (model);
+  g_autoptr(GHashTable) names = g_hash_table_new (NULL, NULL);
+  StrobeTraceClock clock = { .frequency = 1000000000, .base = 500000000, .frequency_valid = TRUE };
+  g_autofree char *csv = NULL, *tsv = NULL, *one = NULL;
+  StrobeLogFilter f = { .max_verbosity = 3 };
+  guint64 rows;
+
+  g_hash_table_insert (names, GUINT_TO_POINTER (16), (gpointer) "main");
+  csv = export_to_string (list, STROBE_LOG_EXPORT_CSV, &clock, names, &rows);
+  g_assert_cmpuint (rows, ==, 4);
+  g_assert_cmpstr (csv, ==,
+    "time_s,thread,thread_name,category,verbosity,file,line,message\n"
+    "0.500000000,16,main,Net,warning,src/net.c,12,\"got a,b \"\"quoted\"\"\tand\nnewline\\\"\n"
+    "1.000000000,16,main,Net,error,\"src/net, odd.c\",40,code 7\n"
+    "1.500000000,16,main,,none,,,(unknown log site 9)\n"
+    "1.750000000,16,main,Net,warning,src/net.c,12,got \x1b[2J\n");
+
+  /* TSV of what a filter shows (warnings and worse: the unknown site passes, it has no
+   * verbosity), names unknown. */
+  strobe_log_list_set_filter (list, &f);
+  wait_idle (list);
+  tsv = export_to_string (list, STROBE_LOG_EXPORT_TSV, &clock, NULL, &rows);
+  g_assert_cmpuint (rows, ==, 4);
+  f.max_verbosity = 2;
+  strobe_log_list_set_filter (list, &f);
+  wait_idle (list);
+  g_free (tsv);
+  tsv = export_to_string (list, STROBE_LOG_EXPORT_TSV, &clock, NULL, &rows);
+  g_assert_cmpuint (rows, ==, 2);
+  g_assert_cmpstr (tsv, ==,
+    "time_s\tthread\tthread_name\tcategory\tverbosity\tfile\tline\tmessage\n"
+    "1.000000000\t16\t\tNet\terror\tsrc/net, odd.c\t40\tcode 7\n"
+    "1.500000000\t16\t\t\tnone\t\t\t(unknown log site 9)\n");
+
+  /* One row, as Copy writes it: TSV escapes. */
+  strobe_log_list_set_filter (list, NULL);
+  {
+    g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (list), 0);
+    g_autoptr(GString) out = g_string_new (NULL);
+
+    strobe_log_export_append_item (out, STROBE_LOG_EXPORT_TSV, item, &clock, "main");
+    g_assert_cmpstr (out->str, ==,
+      "0.500000000\t16\tmain\tNet\twarning\tsrc/net.c\t12\tgot a,b \"quoted\"\\tand\\nnewline\\\\\n");
+    g_clear_object (&item);
+    item = g_list_model_get_item (G_LIST_MODEL (list), 2);
+    g_assert_false (strobe_log_item_is_well_formed (item));
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -887,6 +1003,7 @@ main (int argc, char **argv)
   g_test_add_func ("/log-list/random-filters", test_random_filters);
   g_test_add_func ("/log-list/live", test_live);
   g_test_add_func ("/log-list/cancel", test_cancel);
+  g_test_add_func ("/log-list/export", test_export);
   g_test_add_func ("/log-text/search", test_search);
   g_test_add_func ("/log-text/escape", test_escape);
   g_test_add_func ("/log-text/args", test_args);
