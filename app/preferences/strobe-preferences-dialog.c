@@ -239,7 +239,7 @@ strobe_preferences_dialog_new (StrobeServices *services,
                                GtkWindow      *parent)
 {
   StrobePreferencesDialog *self;
-  GtkWidget *grid, *store_box, *choose, *port, *listen, *tail, *channels;
+  GtkWidget *grid, *store_box, *choose, *port, *listen, *tail, *channels, *editor;
   int row = 0;
 
   g_return_val_if_fail (STROBE_IS_SERVICES (services), NULL);
@@ -309,6 +309,19 @@ strobe_preferences_dialog_new (StrobeServices *services,
   add_row (GTK_GRID (grid), &row, _("_Recent history to ask for (MiB)"), tail,
            _("How much history from before the connect to ask a program for, at most what the "
              "program keeps (STROBE_TAIL_MB, 4 MiB by default)."));
+
+  /* Source files. */
+  add_heading (GTK_GRID (grid), &row, _("Source Files"));
+  editor = gtk_entry_new ();
+  /* Translators: an example of a command; %f and %l stay as they are */
+  /* xgettext:no-c-format */
+  gtk_entry_set_placeholder_text (GTK_ENTRY (editor), _("e.g. code --goto %f:%l"));
+  gtk_widget_set_size_request (editor, 220, -1);
+  g_settings_bind (self->settings, "editor-command", editor, "text", G_SETTINGS_BIND_DEFAULT);
+  add_row (GTK_GRID (grid), &row, _("_Editor command"), editor,
+           /* xgettext:no-c-format */
+           _("Opens a log message’s or an allocation’s source location: %f is the file, %l the "
+             "line. Empty: the desktop’s default application for the file."));
 
   gtk_window_set_child (GTK_WINDOW (self), grid);
   g_signal_connect_object (self->settings, "changed::store-directory", G_CALLBACK (update_store), self, G_CONNECT_SWAPPED);

@@ -3,6 +3,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "strobe-log-view.h"
 #include "strobe-overview-view.h"
 #include "strobe-views.h"
 
@@ -10,4 +11,5 @@ void
 strobe_views_register_all (void)
 {
   strobe_view_register (STROBE_TYPE_OVERVIEW_VIEW);
+  strobe_view_register (STROBE_TYPE_LOG_VIEW);
 }

@@ -1,0 +1,81 @@
+/* strobe-log-labels.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "strobe-log-labels.h"
+
+const char *
+strobe_log_verbosity_label (guint8 verbosity)
+{
+  switch (verbosity)
+    {
+    case 1:  return C_("verbosity", "Fatal");
+    case 2:  return C_("verbosity", "Error");
+    case 3:  return C_("verbosity", "Warning");
+    case 4:  return C_("verbosity", "Display");
+    case 5:  return C_("verbosity", "Log");
+    case 6:  return C_("verbosity", "Verbose");
+    case 7:  return C_("verbosity", "Very verbose");
+    default: return "—";
+    }
+}
+
+const char *
+strobe_log_verbosity_icon (guint8 verbosity)
+{
+  switch (verbosity)
+    {
+    case 1:
+    case 2:  return "dialog-error-symbolic";
+    case 3:  return "dialog-warning-symbolic";
+    case 4:  return "dialog-information-symbolic";
+    default: return NULL;
+    }
+}
+
+const char *
+strobe_log_verbosity_css (guint8 verbosity)
+{
+  switch (verbosity)
+    {
+    case 1:  return "strobe-log-fatal";
+    case 2:  return "strobe-log-error";
+    case 3:  return "strobe-log-warning";
+    case 6:
+    case 7:  return "strobe-log-verbose";
+    default: return NULL;
+    }
+}
+
+char *
+strobe_log_format_time (const StrobeTraceClock *clock,
+                        guint64                 ticks)
+{
+  return g_strdup_printf ("%.6f", strobe_trace_clock_to_seconds (clock, ticks));
+}
+
+char *
+strobe_log_format_time_long (const StrobeTraceClock *clock,
+                             guint64                 ticks)
+{
+  guint64 wall = strobe_trace_clock_to_wall_ns (clock, ticks);
+  double s = strobe_trace_clock_to_seconds (clock, ticks);
+
+  if (wall != 0)
+    {
+      g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc ((gint64) (wall / 1000000000u));
+      g_autoptr(GDateTime) local = utc ? g_date_time_to_local (utc) : NULL;
+      g_autofree char *date = local ? g_date_time_format (local, "%Y-%m-%d %H:%M:%S") : NULL;
+
+      if (date != NULL)
+        /* Translators: seconds from the trace's start, then the wall-clock date, time and
+         * nanoseconds, e.g. "1.500000000 s (2026-11-30 05:26:59.123456789)" */
+        return g_strdup_printf (_("%.9f s (%s.%09u)"), s, date, (guint) (wall % 1000000000u));
+    }
+  /* Translators: seconds from the trace's start */
+  return g_strdup_printf (_("%.9f s from the start"), s);
+}

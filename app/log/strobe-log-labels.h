@@ -1,0 +1,26 @@
+/* strobe-log-labels.h — how the log view names verbosities and writes times.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "strobe-trace-clock.h"
+
+G_BEGIN_DECLS
+
+/* "Fatal" … "Very verbose", translated; "—" for 0 (a message whose site is unknown). */
+const char *strobe_log_verbosity_label (guint8                  verbosity);
+/* A symbolic icon name for the severe ones; NULL for the others. */
+const char *strobe_log_verbosity_icon  (guint8                  verbosity);
+/* "strobe-log-error"…: the colour of a row's verbosity; NULL for plain. */
+const char *strobe_log_verbosity_css   (guint8                  verbosity);
+/* Seconds from the trace's start with microseconds, as the table shows them: "12.345678". */
+char       *strobe_log_format_time      (const StrobeTraceClock *clock,
+                                         guint64                 ticks);
+/* The same with nanoseconds and the wall-clock time, for a tooltip or the details. */
+char       *strobe_log_format_time_long (const StrobeTraceClock *clock,
+                                         guint64                 ticks);
+
+G_END_DECLS

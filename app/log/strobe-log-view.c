@@ -1,0 +1,1439 @@
+/* strobe-log-view.c
+ *
+ * The table is a GtkColumnView over StrobeLogList in a GtkMultiSelection: items are made
+ * only for the rows on screen, and each cell is one GtkInscription (two widgets for the
+ * verbosity's icon) with a fixed width, so scrolling 10 M rows relays out nothing but the
+ * rows that came into view. Filters are rebuilt from the filter bar on every change and
+ * handed to the list, which filters on a worker thread.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "strobe-format.h"
+#include "strobe-log-checklist.h"
+#include "strobe-log-details.h"
+#include "strobe-log-export.h"
+#include "strobe-log-format.h"
+#include "strobe-log-labels.h"
+#include "strobe-log-view.h"
+#include "strobe-panes.h"
+#include "strobe-source.h"
+
+/* Copying more rows than this asks for Export instead: the clipboard is not a file. */
+#define COPY_MAX_ROWS 100000
+
+typedef enum
+{
+  COL_TIME,
+  COL_THREAD,
+  COL_VERBOSITY,
+  COL_CATEGORY,
+  COL_MESSAGE,
+  COL_SOURCE,
+  N_COLUMNS
+} Column;
+
+struct _StrobeLogView
+{
+  StrobeView          parent_instance;
+
+  /* template */
+  GtkWidget          *filter_bar;
+  GtkSearchEntry     *search_entry;
+  GtkToggleButton    *regex_button;
+  GtkDropDown        *verbosity_dropdown;
+  GtkMenuButton      *categories_button;
+  GtkMenuButton      *threads_button;
+  GtkToggleButton    *range_button;
+  GtkToggleButton    *follow_button;
+  GtkInfoBar         *notice_bar;
+  GtkLabel           *notice_label;
+  GtkWidget          *notice_button;
+  GtkPaned           *paned;
+  GtkStack           *table_stack;
+  GtkScrolledWindow  *scroller;
+  GtkColumnView      *column_view;
+  GtkImage           *empty_icon;
+  GtkLabel           *empty_title;
+  GtkLabel           *empty_label;
+  GtkWidget          *empty_clear;
+  StrobeLogDetails   *details;
+  GtkLabel           *count_label;
+  GtkProgressBar     *filter_progress;
+  GtkLabel           *status_label;
+  GMenuModel         *context_menu;
+
+  GtkWidget          *popover_menu;
+  StrobeLogChecklist *categories;
+  StrobeLogChecklist *threads;
+
+  StrobeLogList      *list;
+  GtkMultiSelection  *selection;
+  GHashTable         *thread_names;     /* guint16 → char *, from the thread table */
+  StrobeTraceClock    clock;
+  GError             *search_error;     /* the regular expression does not compile */
+  gboolean            selection_hidden; /* a message selected elsewhere is filtered out */
+  guint64             reselect;         /* model index to select again once filtered */
+  gboolean            reselect_hidden;  /* …and another view selected it: say if it stays hidden */
+  gboolean            syncing;          /* setting the view state ourselves */
+  guint               follow_source;
+  guint               range_source;
+  GtkFileChooserNative *export_chooser;
+  GCancellable       *cancellable;
+};
+
+G_DEFINE_FINAL_TYPE (StrobeLogView, strobe_log_view, STROBE_TYPE_VIEW)
+
+static void update_status (StrobeLogView *self);
+
+/* ---- the table's cells --------------------------------------------------------------- */
+
+static const char *
+thread_name (StrobeLogView *self, guint16 id)
+{
+  const char *name = g_hash_table_lookup (self->thread_names, GUINT_TO_POINTER (id));
+
+  return name && *name ? name : NULL;
+}
+
+static void
+set_cell_class (GtkWidget *cell, const char *css)
+{
+  const char *old = g_object_get_data (G_OBJECT (cell), "strobe-css");
+
+  if (g_strcmp0 (old, css) == 0)
+    return;
+  if (old != NULL)
+    gtk_widget_remove_css_class (cell, old);
+  if (css != NULL)
+    gtk_widget_add_css_class (cell, css);
+  /* Static strings only. */
+  g_object_set_data (G_OBJECT (cell), "strobe-css", (gpointer) css);
+}
+
+static GtkWidget *
+new_inscription (guint nat_chars, gboolean numeric)
+{
+  GtkWidget *cell = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), nat_chars);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 2);
+  if (numeric)
+    {
+      gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1.0f);
+      gtk_widget_add_css_class (cell, "numeric");
+    }
+  return cell;
+}
+
+static void
+setup_cb (GtkSignalListItemFactory *factory,
+          GtkListItem              *list_item,
+          StrobeLogView            *self)
+{
+  Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "strobe-column"));
+  GtkWidget *cell;
+
+  switch (col)
+    {
+    case COL_TIME:
+      cell = new_inscription (12, TRUE);
+      break;
+    case COL_VERBOSITY:
+      {
+        GtkWidget *icon = gtk_image_new ();
+
+        cell = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+        gtk_image_set_pixel_size (GTK_IMAGE (icon), 14);
+        gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, "", -1);
+        gtk_box_append (GTK_BOX (cell), icon);
+        gtk_box_append (GTK_BOX (cell), new_inscription (8, FALSE));
+      }
+      break;
+    case COL_MESSAGE:
+      cell = new_inscription (60, FALSE);
+      gtk_widget_add_css_class (cell, "monospace");
+      break;
+    case COL_THREAD:
+    case COL_CATEGORY:
+    case COL_SOURCE:
+    case N_COLUMNS:
+    default:
+      cell = new_inscription (12, FALSE);
+      break;
+    }
+  /* For the context menu: the row under the pointer. */
+  g_object_set_data (G_OBJECT (cell), "strobe-list-item", list_item);
+  gtk_list_item_set_child (list_item, cell);
+}
+
+static void
+bind_cb (GtkSignalListItemFactory *factory,
+         GtkListItem              *list_item,
+         StrobeLogView            *self)
+{
+  Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "strobe-column"));
+  StrobeLogItem *item = gtk_list_item_get_item (list_item);
+  GtkWidget *cell = gtk_list_item_get_child (list_item);
+  const StrobeLogSpecInfo *spec;
+
+  if (item == NULL)
+    return;
+  spec = strobe_log_item_get_spec (item);
+  switch (col)
+    {
+    case COL_TIME:
+      {
+        g_autofree char *text = strobe_log_format_time (&self->clock, strobe_log_item_get_time (item));
+        g_autofree char *tip = strobe_log_format_time_long (&self->clock, strobe_log_item_get_time (item));
+
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
+        gtk_widget_set_tooltip_text (cell, tip);
+      }
+      break;
+    case COL_THREAD:
+      {
+        const char *name = thread_name (self, strobe_log_item_get_thread_id (item));
+        g_autofree char *id = name ? NULL : g_strdup_printf ("%u", strobe_log_item_get_thread_id (item));
+        g_autofree char *escaped = name ? strobe_log_escape (name, -1, FALSE) : NULL;
+
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), name ? escaped : id);
+      }
+      break;
+    case COL_VERBOSITY:
+      {
+        guint8 v = strobe_log_item_get_verbosity (item);
+        GtkWidget *icon = gtk_widget_get_first_child (cell);
+        const char *icon_name = strobe_log_verbosity_icon (v);
+
+        gtk_image_set_from_icon_name (GTK_IMAGE (icon), icon_name);
+        gtk_widget_set_opacity (icon, icon_name ? 1.0 : 0.0);
+        gtk_inscription_set_text (GTK_INSCRIPTION (gtk_widget_get_last_child (cell)), strobe_log_verbosity_label (v));
+        set_cell_class (cell, strobe_log_verbosity_css (v));
+      }
+      break;
+    case COL_CATEGORY:
+      {
+        const char *name = strobe_log_item_get_category_name (item);
+        g_autofree char *escaped = name ? strobe_log_escape (name, -1, FALSE) : NULL;
+
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), escaped ? escaped : "—");
+      }
+      break;
+    case COL_MESSAGE:
+      {
+        const char *text = strobe_log_item_get_display_text (item);
+
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
+        /* What a screen reader says for the cell, and what AT-SPI clients read. */
+        gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
+        set_cell_class (cell, !strobe_log_item_is_well_formed (item) ? "strobe-log-malformed"
+                              : strobe_log_verbosity_css (strobe_log_item_get_verbosity (item)));
+      }
+      break;
+    case COL_SOURCE:
+      if (spec != NULL && spec->file != NULL)
+        {
+          g_autofree char *base = g_path_get_basename (spec->file);
+          g_autofree char *text = g_strdup_printf ("%s:%d", base, spec->line);
+          g_autofree char *escaped = strobe_log_escape (text, -1, FALSE);
+          g_autofree char *full = g_strdup_printf ("%s:%d", spec->file, spec->line);
+          g_autofree char *full_escaped = strobe_log_escape (full, -1, FALSE);
+
+          gtk_inscription_set_text (GTK_INSCRIPTION (cell), escaped);
+          gtk_widget_set_tooltip_text (cell, full_escaped);
+        }
+      else
+        {
+          gtk_inscription_set_text (GTK_INSCRIPTION (cell), "—");
+          gtk_widget_set_tooltip_text (cell, NULL);
+        }
+      break;
+    case N_COLUMNS:
+    default:
+      break;
+    }
+}
+
+static void
+add_columns (StrobeLogView *self)
+{
+  static const struct { const char *title; int width; gboolean expand; } columns[N_COLUMNS] = {
+    [COL_TIME] = { N_("Time (s)"), 110, FALSE },
+    [COL_THREAD] = { N_("Thread"), 110, FALSE },
+    [COL_VERBOSITY] = { N_("Verbosity"), 110, FALSE },
+    [COL_CATEGORY] = { N_("Category"), 130, FALSE },
+    [COL_MESSAGE] = { N_("Message"), -1, TRUE },
+    [COL_SOURCE] = { N_("Source"), 170, FALSE },
+  };
+
+  for (int c = 0; c < N_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+
+      g_object_set_data (G_OBJECT (factory), "strobe-column", GINT_TO_POINTER (c));
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), self);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), self);
+      column = gtk_column_view_column_new (_(columns[c].title), factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, columns[c].expand);
+      /* Fixed widths: no column is measured again as rows scroll into view. */
+      if (columns[c].width > 0)
+        gtk_column_view_column_set_fixed_width (column, columns[c].width);
+      gtk_column_view_append_column (self->column_view, column);
+    }
+}
+
+/* ---- scrolling ------------------------------------------------------------------------ */
+
+/* GTK 4.8's column view has no scroll_to(); its list view has the action. */
+static GtkWidget *
+inner_list_view (StrobeLogView *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+  return NULL;
+}
+
+void
+strobe_log_view_scroll_to (StrobeLogView *self,
+                           guint          position)
+{
+  GtkWidget *list_view;
+
+  g_return_if_fail (STROBE_IS_LOG_VIEW (self));
+  list_view = inner_list_view (self);
+  if (list_view == NULL || position >= g_list_model_get_n_items (G_LIST_MODEL (self->list)))
+    return;
+  gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", position);
+}
+
+/* Through the list's own anchor (its last item), not the adjustment: the list estimates
+ * the height of rows it has not measured, so "upper" may stop short of the last one. */
+static void
+to_the_end (StrobeLogView *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->list));
+
+  if (n > 0)
+    strobe_log_view_scroll_to (self, n - 1);
+}
+
+static gboolean
+follow_cb (gpointer data)
+{
+  StrobeLogView *self = data;
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->list));
+
+  self->follow_source = 0;
+  if (n > 0 && gtk_toggle_button_get_active (self->follow_button))
+    to_the_end (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void queue_follow (StrobeLogView *self);
+
+/* The table grew in a layout after the rows came (the list measured rows it had only
+ * estimated): stay at the end while following, once that layout is done. */
+static void
+upper_changed_cb (StrobeLogView *self)
+{
+  queue_follow (self);
+}
+
+static void
+queue_follow (StrobeLogView *self)
+{
+  if (self->follow_source == 0 && gtk_toggle_button_get_active (self->follow_button))
+    self->follow_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 30, follow_cb, self, NULL);
+}
+
+/* Scrolling up with the wheel while following means reading: stop following. */
+static gboolean
+scroll_cb (GtkEventControllerScroll *controller,
+           double                    dx,
+           double                    dy,
+           StrobeLogView            *self)
+{
+  if (dy < 0 && gtk_toggle_button_get_active (self->follow_button))
+    gtk_toggle_button_set_active (self->follow_button, FALSE);
+  return FALSE;
+}
+
+/* ---- filters -------------------------------------------------------------------------- */
+
+/* What the filter bar says, as a StrobeLogFilter (the arrays and search owned by the
+ * caller: free them with clear_filter). */
+static void
+build_filter (StrobeLogView *self, StrobeLogFilter *f, GArray **hidden_categories, GArray **hidden_threads)
+{
+  StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  guint64 start, end;
+
+  memset (f, 0, sizeof *f);
+  g_clear_error (&self->search_error);
+  f->max_verbosity = (guint8) MIN (gtk_drop_down_get_selected (self->verbosity_dropdown), 6u);
+  *hidden_categories = strobe_log_checklist_dup_hidden (self->categories);
+  if ((*hidden_categories)->len > 0)
+    {
+      f->categories = (const guint32 *) (void *) (*hidden_categories)->data;
+      f->n_categories = (*hidden_categories)->len;
+      f->categories_excluded = TRUE;
+    }
+  *hidden_threads = strobe_log_checklist_dup_hidden (self->threads);
+  if ((*hidden_threads)->len > 0)
+    {
+      /* The checklist's ids are guint32: the filter wants guint16. */
+      GArray *ids = g_array_new (FALSE, FALSE, sizeof (guint16));
+
+      for (guint i = 0; i < (*hidden_threads)->len; i++)
+        {
+          guint16 id = (guint16) g_array_index (*hidden_threads, guint32, i);
+          g_array_append_val (ids, id);
+        }
+      g_array_unref (*hidden_threads);
+      *hidden_threads = ids;
+      f->threads = (const guint16 *) (void *) ids->data;
+      f->n_threads = ids->len;
+      f->threads_excluded = TRUE;
+    }
+  if (*text != '\0')
+    f->search = strobe_log_search_new (text, gtk_toggle_button_get_active (self->regex_button)
+                                             ? STROBE_LOG_SEARCH_REGEX : STROBE_LOG_SEARCH_DEFAULT,
+                                       &self->search_error);
+  if (gtk_toggle_button_get_active (self->range_button) && strobe_view_state_get_selection (state, &start, &end))
+    {
+      f->time_min = start;
+      f->time_max = MAX (end, 1);
+    }
+}
+
+static void
+clear_filter (StrobeLogFilter *f)
+{
+  g_clear_pointer (&f->search, strobe_log_search_unref);
+}
+
+static guint64
+selected_index (StrobeLogView *self)
+{
+  StrobeLogItem *item = strobe_log_details_get_item (self->details);
+
+  return item ? strobe_log_item_find_index (item) : STROBE_VIEW_STATE_NONE;
+}
+
+static void
+apply_filters (StrobeLogView *self)
+{
+  g_autoptr(GArray) hidden_categories = NULL;
+  g_autoptr(GArray) hidden_threads = NULL;
+  StrobeLogFilter f;
+
+  build_filter (self, &f, &hidden_categories, &hidden_threads);
+  if (self->search_error != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (self->search_entry), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (self->search_entry), "error");
+  /* The message selected when the filter changed is selected again if it passes; one that
+   * another view selected and the old filter hid, too. */
+  self->reselect_hidden = self->selection_hidden;
+  if (!self->selection_hidden)
+    self->reselect = selected_index (self);
+  self->selection_hidden = FALSE;
+  strobe_log_list_set_filter (self->list, &f);
+  clear_filter (&f);
+  update_status (self);
+}
+
+static void
+filters_changed_cb (StrobeLogView *self)
+{
+  apply_filters (self);
+}
+
+static void
+stop_search_cb (StrobeLogView *self)
+{
+  if (*gtk_editable_get_text (GTK_EDITABLE (self->search_entry)) != '\0')
+    gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  else
+    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+}
+
+static gboolean
+range_changed_idle (gpointer data)
+{
+  StrobeLogView *self = data;
+
+  self->range_source = 0;
+  if (gtk_toggle_button_get_active (self->range_button))
+    apply_filters (self);
+  else
+    update_status (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The selection follows a drag in the timeline: filter once it rests a moment. */
+static void
+state_selection_cb (StrobeLogView *self)
+{
+  if (self->range_source == 0)
+    self->range_source = g_timeout_add (120, range_changed_idle, self);
+}
+
+static void
+clear_filters_action (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *parameter)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (widget);
+
+  /* One refilter, not one per control. */
+  g_signal_handlers_block_by_func (self->search_entry, filters_changed_cb, self);
+  g_signal_handlers_block_by_func (self->regex_button, filters_changed_cb, self);
+  g_signal_handlers_block_by_func (self->verbosity_dropdown, filters_changed_cb, self);
+  g_signal_handlers_block_by_func (self->range_button, filters_changed_cb, self);
+  gtk_editable_set_text (GTK_EDITABLE (self->search_entry), "");
+  gtk_toggle_button_set_active (self->regex_button, FALSE);
+  gtk_drop_down_set_selected (self->verbosity_dropdown, 0);
+  gtk_toggle_button_set_active (self->range_button, FALSE);
+  g_signal_handlers_block_by_func (self->categories, filters_changed_cb, self);
+  g_signal_handlers_block_by_func (self->threads, filters_changed_cb, self);
+  strobe_log_checklist_show_all (self->categories);
+  strobe_log_checklist_show_all (self->threads);
+  g_signal_handlers_unblock_by_func (self->categories, filters_changed_cb, self);
+  g_signal_handlers_unblock_by_func (self->threads, filters_changed_cb, self);
+  g_signal_handlers_unblock_by_func (self->search_entry, filters_changed_cb, self);
+  g_signal_handlers_unblock_by_func (self->regex_button, filters_changed_cb, self);
+  g_signal_handlers_unblock_by_func (self->verbosity_dropdown, filters_changed_cb, self);
+  g_signal_handlers_unblock_by_func (self->range_button, filters_changed_cb, self);
+  apply_filters (self);
+}
+
+/* ---- status, empty state, notices ------------------------------------------------------- */
+
+static void
+set_notice (StrobeLogView *self)
+{
+  StrobeDocument *document = strobe_view_get_document (STROBE_VIEW (self));
+  StrobeLogModel *model = strobe_document_get_log (document);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  if (self->search_error != NULL)
+    /* Translators: %s is GRegex's explanation */
+    g_string_append_printf (text, _("The regular expression does not compile: %s"), self->search_error->message);
+  if (self->selection_hidden)
+    {
+      if (text->len)
+        g_string_append_c (text, '\n');
+      g_string_append (text, _("The message selected in another view is hidden by the filters."));
+    }
+  switch (strobe_document_get_status (document))
+    {
+    case STROBE_DOCUMENT_STATUS_DAMAGED:
+      if (text->len)
+        g_string_append_c (text, '\n');
+      g_string_append (text, _("This trace is damaged: the messages before the damage are shown."));
+      break;
+    case STROBE_DOCUMENT_STATUS_CANCELLED:
+      if (text->len)
+        g_string_append_c (text, '\n');
+      g_string_append (text, _("Loading was cancelled: the messages read until then are shown."));
+      break;
+    default:
+      break;
+    }
+  if (model != NULL)
+    {
+      g_autoptr(GArray) counts = strobe_log_model_count_by_category (model);
+
+      if (counts->len > 0 && g_array_index (counts, StrobeLogCount, 0).id == 0)
+        {
+          guint64 n = g_array_index (counts, StrobeLogCount, 0).count;
+          g_autofree char *count = strobe_format_count (n);
+
+          if (text->len)
+            g_string_append_c (text, '\n');
+          g_string_append_printf (text,
+                                  g_dngettext (GETTEXT_PACKAGE,
+                                               "%s message names a log site the trace never described: it shows as “(unknown log site …)” with its raw arguments.",
+                                               "%s messages name log sites the trace never described: they show as “(unknown log site …)” with their raw arguments.",
+                                               (gulong) MIN (n, G_MAXULONG)),
+                                  count);
+        }
+    }
+  if (g_strcmp0 (gtk_label_get_text (self->notice_label), text->str) != 0)
+    gtk_label_set_text (self->notice_label, text->str);
+  gtk_widget_set_visible (self->notice_button, self->selection_hidden);
+  gtk_info_bar_set_revealed (self->notice_bar, text->len > 0);
+}
+
+/* Why the table is empty: the filters in force, in words. */
+static char *
+describe_filters (StrobeLogView *self)
+{
+  StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->search_entry));
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  guint level = gtk_drop_down_get_selected (self->verbosity_dropdown);
+  guint64 start, end;
+  GString *out;
+
+  if (*text)
+    g_ptr_array_add (parts, g_strdup_printf (gtk_toggle_button_get_active (self->regex_button)
+                                             /* Translators: a filter in force: the regular expression */
+                                             ? _("regular expression “%s”")
+                                             /* Translators: a filter in force: the text searched for */
+                                             : _("text “%s”"), text));
+  if (level > 0 && level < 7)
+    /* Translators: a filter in force; %s is a verbosity, e.g. "Warning" */
+    g_ptr_array_add (parts, g_strdup_printf (_("verbosity %s or more severe"),
+                                             strobe_log_verbosity_label ((guint8) level)));
+  if (strobe_log_checklist_get_n_hidden (self->categories))
+    /* Translators: a filter in force: how many categories are unticked */
+    g_ptr_array_add (parts, g_strdup_printf (_("categories (%u of %u hidden)"),
+                                             strobe_log_checklist_get_n_hidden (self->categories),
+                                             strobe_log_checklist_get_n_entries (self->categories)));
+  if (strobe_log_checklist_get_n_hidden (self->threads))
+    /* Translators: a filter in force: how many threads are unticked */
+    g_ptr_array_add (parts, g_strdup_printf (_("threads (%u of %u hidden)"),
+                                             strobe_log_checklist_get_n_hidden (self->threads),
+                                             strobe_log_checklist_get_n_entries (self->threads)));
+  if (gtk_toggle_button_get_active (self->range_button) && strobe_view_state_get_selection (state, &start, &end))
+    {
+      g_autofree char *a = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->clock, start));
+      g_autofree char *b = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->clock, end));
+
+      /* Translators: a filter in force: the selected time range, "from 1.5 s to 2.0 s" */
+      g_ptr_array_add (parts, g_strdup_printf (_("the selected time range, from %s to %s"), a, b));
+    }
+  out = g_string_new (NULL);
+  for (guint i = 0; i < parts->len; i++)
+    {
+      if (i)
+        /* Translators: between two filters in a list of them */
+        g_string_append (out, _("; "));
+      g_string_append (out, g_ptr_array_index (parts, i));
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+update_status (StrobeLogView *self)
+{
+  StrobeDocument *document = strobe_view_get_document (STROBE_VIEW (self));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->list));
+  guint64 total = strobe_log_list_get_total (self->list);
+  gboolean filtering = strobe_log_list_is_filtering (self->list);
+  gboolean filtered = strobe_log_list_get_filter (self->list) != NULL;
+  g_autofree char *shown = strobe_format_count (n);
+  g_autofree char *all = strobe_format_count (total);
+  g_autofree char *count = NULL;
+
+  if (filtered)
+    /* Translators: "1 234 of 10 000 000 messages" */
+    count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s message", "%s of %s messages",
+                                          (gulong) MIN (total, G_MAXULONG)), shown, all);
+  else
+    count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s message", "%s messages",
+                                          (gulong) MIN (total, G_MAXULONG)), all);
+  if (g_strcmp0 (gtk_label_get_text (self->count_label), count) != 0)
+    gtk_label_set_text (self->count_label, count);
+  gtk_widget_set_visible (GTK_WIDGET (self->filter_progress), filtering);
+  if (filtering)
+    gtk_progress_bar_set_fraction (self->filter_progress, strobe_log_list_get_progress (self->list));
+
+  if (n > 0)
+    gtk_stack_set_visible_child_name (self->table_stack, "table");
+  else
+    {
+      const char *title, *text = NULL;
+      g_autofree char *why = NULL;
+      gboolean loading = !strobe_document_is_loaded (document) || strobe_document_is_live (document);
+
+      if (strobe_document_get_log (document) == NULL)
+        {
+          title = _("No Log");
+          text = _("Log messages were not read for this trace.");
+        }
+      else if (total == 0 && loading)
+        {
+          title = _("No Log Messages Yet");
+          text = _("Messages appear here as the trace is read.");
+        }
+      else if (total == 0)
+        {
+          title = _("No Log Messages");
+          text = _("This trace has no messages of the Log channel. A program logs them with "
+                   "STROBE_LOG_MESSAGE while the channel is on (STROBE_TRACE=log or --trace=log).");
+        }
+      else if (filtering)
+        {
+          title = _("Searching…");
+          text = "";
+        }
+      else
+        {
+          g_autofree char *reasons = describe_filters (self);
+
+          title = _("No Messages Match");
+          why = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                              /* Translators: %s is a count, then the filters in words */
+                                              "The %s message does not pass these filters: %s.",
+                                              "None of the %s messages passes these filters: %s.",
+                                              (gulong) MIN (total, G_MAXULONG)),
+                                 all, reasons);
+          text = why;
+        }
+      gtk_label_set_text (self->empty_title, title);
+      gtk_label_set_text (self->empty_label, text);
+      gtk_image_set_from_icon_name (self->empty_icon, total > 0 ? "edit-find-symbolic" : "dialog-information-symbolic");
+      gtk_widget_set_visible (self->empty_clear, total > 0 && !filtering && filtered);
+      gtk_stack_set_visible_child_name (self->table_stack, "empty");
+    }
+  set_notice (self);
+}
+
+/* ---- selection and the shared cursor ---------------------------------------------------- */
+
+static StrobeLogItem *
+first_selected (StrobeLogView *self, guint *n_selected)
+{
+  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+
+  *n_selected = (guint) MIN (gtk_bitset_get_size (set), (guint64) G_MAXUINT);
+  if (*n_selected == 0)
+    return NULL;
+  return g_list_model_get_item (G_LIST_MODEL (self->list), gtk_bitset_get_minimum (set));
+}
+
+static void
+show_details (StrobeLogView *self, StrobeLogItem *item)
+{
+  strobe_log_details_show (self->details, item, &self->clock,
+                           item ? thread_name (self, strobe_log_item_get_thread_id (item)) : NULL);
+}
+
+static void
+selection_changed_cb (StrobeLogView *self)
+{
+  StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
+  guint n = 0;
+  g_autoptr(StrobeLogItem) item = first_selected (self, &n);
+
+  if (item == NULL)
+    {
+      if (self->reselect == STROBE_VIEW_STATE_NONE)
+        show_details (self, NULL);
+      return;
+    }
+  show_details (self, item);
+  self->reselect = STROBE_VIEW_STATE_NONE;
+  self->reselect_hidden = FALSE;
+  if (self->selection_hidden)
+    {
+      self->selection_hidden = FALSE;
+      set_notice (self);
+    }
+  /* The user picked a message: stop following the live end. */
+  if (n == 1 && gtk_widget_has_focus (GTK_WIDGET (self->column_view)))
+    gtk_toggle_button_set_active (self->follow_button, FALSE);
+  if (n == 1)
+    {
+      self->syncing = TRUE;
+      strobe_view_state_set_cursor (state, strobe_log_item_get_time (item));
+      strobe_view_state_set_selected_message (state, strobe_log_item_find_index (item));
+      self->syncing = FALSE;
+    }
+  if (n > 1)
+    {
+      g_autofree char *count = strobe_format_count (n);
+      g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s row selected", "%s rows selected", n), count);
+
+      gtk_label_set_text (self->status_label, text);
+    }
+  else
+    gtk_label_set_text (self->status_label, "");
+}
+
+static void
+select_position (StrobeLogView *self, guint position)
+{
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
+  strobe_log_view_scroll_to (self, position);
+}
+
+/* A message selected elsewhere (a log tick in the timeline): select it here. */
+static void
+state_message_cb (StrobeLogView *self)
+{
+  StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
+  guint64 index = strobe_view_state_get_selected_message (state);
+  gboolean exact = FALSE;
+  guint position;
+
+  if (self->syncing || index == STROBE_VIEW_STATE_NONE)
+    return;
+  if (strobe_log_list_get_filter (self->list) == NULL)
+    strobe_log_list_update (self->list);
+  position = strobe_log_list_find_index (self->list, index, &exact);
+  if (position == G_MAXUINT)
+    return;
+  gtk_toggle_button_set_active (self->follow_button, FALSE);
+  if (exact)
+    {
+      self->syncing = TRUE;
+      select_position (self, position);
+      self->syncing = FALSE;
+      return;
+    }
+  /* Filtered out: show where it would be, and say why it is not there. */
+  gtk_selection_model_unselect_all (GTK_SELECTION_MODEL (self->selection));
+  strobe_log_view_scroll_to (self, MIN (position, g_list_model_get_n_items (G_LIST_MODEL (self->list)) - 1));
+  self->selection_hidden = TRUE;
+  self->reselect = index;
+  set_notice (self);
+}
+
+/* The cursor moved in another view: bring the messages of that moment into view. */
+static void
+state_cursor_cb (StrobeLogView *self)
+{
+  guint64 cursor = strobe_view_state_get_cursor (strobe_view_get_state (STROBE_VIEW (self)));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->list));
+
+  if (self->syncing || cursor == STROBE_VIEW_STATE_NONE || n == 0)
+    return;
+  strobe_log_view_scroll_to (self, MIN (strobe_log_list_find_time (self->list, cursor), n - 1));
+}
+
+static void
+list_items_changed_cb (StrobeLogView *self,
+                       guint          position,
+                       guint          removed,
+                       guint          added)
+{
+  if (self->reselect != STROBE_VIEW_STATE_NONE && !self->selection_hidden)
+    {
+      gboolean exact = FALSE;
+      guint at = strobe_log_list_find_index (self->list, self->reselect, &exact);
+
+      if (exact)
+        {
+          self->syncing = TRUE;
+          select_position (self, at);
+          self->syncing = FALSE;
+        }
+    }
+  if (added > 0)
+    queue_follow (self);
+}
+
+static void
+list_state_cb (StrobeLogView *self)
+{
+  if (!strobe_log_list_is_filtering (self->list) && !self->selection_hidden)
+    {
+      /* The message selected before the filter changed is gone: nothing to keep. */
+      g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+
+      if (gtk_bitset_is_empty (selected) && self->reselect != STROBE_VIEW_STATE_NONE && self->reselect_hidden)
+        self->selection_hidden = TRUE;
+      else if (gtk_bitset_is_empty (selected))
+        {
+          self->reselect = STROBE_VIEW_STATE_NONE;
+          show_details (self, NULL);
+        }
+    }
+  update_status (self);
+}
+
+/* ---- the document grew ------------------------------------------------------------------ */
+
+static gint
+by_label (gconstpointer a, gconstpointer b)
+{
+  const StrobeLogChecklistEntry *x = a, *y = b;
+
+  return g_utf8_collate (x->label, y->label);
+}
+
+static void
+update_categories (StrobeLogView *self, StrobeLogModel *model)
+{
+  g_autoptr(GPtrArray) categories = strobe_log_model_get_categories (model);
+  g_autoptr(GArray) counts = strobe_log_model_count_by_category (model);
+  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (StrobeLogChecklistEntry));
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) count_of = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) listed = g_hash_table_new (NULL, NULL);
+
+  for (guint i = 0; i < counts->len; i++)
+    {
+      StrobeLogCount *c = &g_array_index (counts, StrobeLogCount, i);
+      g_hash_table_insert (count_of, GUINT_TO_POINTER (c->id), &c->count);
+    }
+  for (guint i = 0; i < categories->len; i++)
+    {
+      const StrobeLogCategoryInfo *c = g_ptr_array_index (categories, i);
+      guint64 *n = g_hash_table_lookup (count_of, GUINT_TO_POINTER (c->id));
+      char *label = strobe_log_escape (c->name ? c->name : "", -1, FALSE);
+      StrobeLogChecklistEntry e = { c->id, label, n ? *n : 0 };
+
+      g_ptr_array_add (labels, label);
+      g_array_append_val (entries, e);
+      g_hash_table_add (listed, GUINT_TO_POINTER (c->id));
+    }
+  /* Messages of categories never announced, and of unknown sites (id 0). */
+  for (guint i = 0; i < counts->len; i++)
+    {
+      StrobeLogCount *c = &g_array_index (counts, StrobeLogCount, i);
+      char *label;
+      StrobeLogChecklistEntry e;
+
+      if (g_hash_table_contains (listed, GUINT_TO_POINTER (c->id)))
+        continue;
+      label = c->id == 0 ? g_strdup (_("(unknown log site)"))
+                         /* Translators: a category the trace never named, by its id */
+                         : g_strdup_printf (_("(category %u)"), c->id);
+      g_ptr_array_add (labels, label);
+      e.id = c->id;
+      e.label = label;
+      e.count = c->count;
+      g_array_append_val (entries, e);
+    }
+  g_array_sort (entries, by_label);
+  strobe_log_checklist_set_entries (self->categories, (const StrobeLogChecklistEntry *) (void *) entries->data,
+                                    entries->len);
+}
+
+static void
+update_threads (StrobeLogView *self, StrobeDocument *document, StrobeLogModel *model)
+{
+  g_autoptr(GArray) threads = strobe_threads_model_get_threads (strobe_document_get_threads (document));
+  g_autoptr(GArray) counts = model ? strobe_log_model_count_by_thread (model) : NULL;
+  g_autoptr(GArray) entries = g_array_new (FALSE, FALSE, sizeof (StrobeLogChecklistEntry));
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) order = g_hash_table_new (NULL, NULL);
+
+  g_hash_table_remove_all (self->thread_names);
+  for (guint i = 0; i < threads->len; i++)
+    {
+      const StrobeThreadInfo *t = &g_array_index (threads, StrobeThreadInfo, i);
+
+      g_hash_table_insert (self->thread_names, GUINT_TO_POINTER (t->id), g_strdup (t->name));
+      g_hash_table_insert (order, GUINT_TO_POINTER (t->id), GUINT_TO_POINTER (t->order + 1));
+    }
+  /* Only threads that logged, in the thread table's order. */
+  for (guint i = 0; counts && i < counts->len; i++)
+    {
+      StrobeLogCount *c = &g_array_index (counts, StrobeLogCount, i);
+      const char *name = thread_name (self, (guint16) c->id);
+      g_autofree char *escaped = name ? strobe_log_escape (name, -1, FALSE) : NULL;
+      /* Translators: a thread in the threads filter: its name and id */
+      char *label = name ? g_strdup_printf (_("%s (%u)"), escaped, c->id)
+                         /* Translators: a thread without a name, by its id */
+                         : g_strdup_printf (_("Thread %u"), c->id);
+      StrobeLogChecklistEntry e = { c->id, label, c->count };
+
+      g_ptr_array_add (labels, label);
+      g_array_append_val (entries, e);
+    }
+  for (guint i = 1; i < entries->len; i++)
+    for (guint j = i; j > 0; j--)
+      {
+        StrobeLogChecklistEntry *a = &g_array_index (entries, StrobeLogChecklistEntry, j - 1);
+        StrobeLogChecklistEntry *b = &g_array_index (entries, StrobeLogChecklistEntry, j);
+        guint oa = GPOINTER_TO_UINT (g_hash_table_lookup (order, GUINT_TO_POINTER (a->id))) - 1;
+        guint ob = GPOINTER_TO_UINT (g_hash_table_lookup (order, GUINT_TO_POINTER (b->id))) - 1;
+        StrobeLogChecklistEntry t;
+
+        if (oa <= ob)
+          break;
+        t = *a;
+        *a = *b;
+        *b = t;
+      }
+  strobe_log_checklist_set_entries (self->threads, (const StrobeLogChecklistEntry *) (void *) entries->data,
+                                    entries->len);
+}
+
+static void
+strobe_log_view_document_changed (StrobeView            *view,
+                                  StrobeDocumentChanges  changes)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (view);
+  StrobeDocument *document = strobe_view_get_document (view);
+  StrobeLogModel *model = strobe_document_get_log (document);
+
+  strobe_document_get_clock (document, &self->clock);
+  gtk_widget_set_visible (GTK_WIDGET (self->follow_button), strobe_document_is_live (document));
+  if (model == NULL)
+    {
+      update_status (self);
+      return;
+    }
+  /* Names first: new rows are bound as the list grows. */
+  if (changes & (STROBE_DOCUMENT_CHANGED_LOG | STROBE_DOCUMENT_CHANGED_THREADS))
+    update_threads (self, document, model);
+  if (changes & STROBE_DOCUMENT_CHANGED_LOG)
+    {
+      strobe_log_list_update (self->list);
+      update_categories (self, model);
+    }
+  update_status (self);
+}
+
+/* ---- copying, exporting, the source -------------------------------------------------- */
+
+char *
+strobe_log_view_dup_selected_rows (StrobeLogView *self)
+{
+  g_autoptr(GtkBitset) set = NULL;
+  GtkBitsetIter it;
+  GString *out;
+  guint position, n = 0;
+
+  g_return_val_if_fail (STROBE_IS_LOG_VIEW (self), NULL);
+  set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  out = g_string_new (NULL);
+  for (gboolean more = gtk_bitset_iter_init_first (&it, set, &position); more && n < COPY_MAX_ROWS;
+       more = gtk_bitset_iter_next (&it, &position), n++)
+    {
+      g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (self->list), position);
+
+      if (item != NULL)
+        strobe_log_export_append_item (out, STROBE_LOG_EXPORT_TSV, item, &self->clock,
+                                       thread_name (self, strobe_log_item_get_thread_id (item)));
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+copy_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (widget);
+  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  guint64 n = gtk_bitset_get_size (set);
+  g_autofree char *rows = NULL;
+  g_autofree char *count = NULL, *text = NULL;
+
+  if (n == 0)
+    return;
+  rows = strobe_log_view_dup_selected_rows (self);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), rows);
+  count = strobe_format_count (MIN (n, COPY_MAX_ROWS));
+  if (n > COPY_MAX_ROWS)
+    /* Translators: %s is a count; the rest were not copied */
+    text = g_strdup_printf (_("Copied the first %s rows: export them all with Export Visible Rows"), count);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Copied %s row", "Copied %s rows", (gulong) n), count);
+  gtk_label_set_text (self->status_label, text);
+}
+
+static void
+copy_message_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *parameter)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (widget);
+  StrobeLogItem *item = strobe_log_details_get_item (self->details);
+
+  if (item == NULL)
+    return;
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), strobe_log_item_get_text (item));
+  gtk_label_set_text (self->status_label, _("Copied the message"));
+}
+
+static void
+open_source_action (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (widget);
+  StrobeLogItem *item = strobe_log_details_get_item (self->details);
+  const StrobeLogSpecInfo *spec = item ? strobe_log_item_get_spec (item) : NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (spec == NULL || spec->file == NULL || *spec->file == '\0')
+    return;
+  if (!strobe_source_open (widget, spec->file, spec->line, &error))
+    {
+      g_autofree char *escaped = strobe_log_escape (error->message, -1, FALSE);
+
+      gtk_label_set_text (self->status_label, escaped);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), escaped);
+    }
+  else
+    {
+      g_autofree char *file = strobe_log_escape (spec->file, -1, FALSE);
+      /* Translators: a file and a line */
+      g_autofree char *text = g_strdup_printf (_("Opened %s:%d"), file, spec->line);
+
+      gtk_label_set_text (self->status_label, text);
+    }
+}
+
+static void
+export_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(StrobeLogView) self = user_data;
+  g_autoptr(GError) error = NULL;
+  GFile *file = g_object_get_data (G_OBJECT (self), "strobe-export-file");
+  guint64 rows = 0;
+
+  if (!strobe_log_export_finish (result, &rows, &error))
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          /* Translators: %s is the reason */
+          g_autofree char *text = g_strdup_printf (_("Export failed: %s"), error->message);
+
+          gtk_label_set_text (self->status_label, text);
+        }
+      return;
+    }
+  {
+    g_autofree char *count = strobe_format_count (rows);
+    g_autofree char *name = file ? g_file_get_parse_name (file) : g_strdup ("");
+    /* Translators: a count of rows, then a file */
+    g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Exported %s row to %s",
+                                                          "Exported %s rows to %s", (gulong) MIN (rows, G_MAXULONG)),
+                                             count, name);
+
+    gtk_label_set_text (self->status_label, text);
+  }
+}
+
+static void
+export_response_cb (StrobeLogView *self,
+                    int            response)
+{
+  g_autoptr(GtkFileChooserNative) chooser = g_steal_pointer (&self->export_chooser);
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *name = NULL;
+  const char *choice;
+  StrobeLogExportFormat format;
+
+  if (response != GTK_RESPONSE_ACCEPT)
+    return;
+  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+  if (file == NULL)
+    return;
+  name = g_file_get_basename (file);
+  choice = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (chooser), "format");
+  format = g_str_has_suffix (name, ".tsv") || g_strcmp0 (choice, "tsv") == 0 ? STROBE_LOG_EXPORT_TSV
+                                                                              : STROBE_LOG_EXPORT_CSV;
+  strobe_log_view_export (self, file, format);
+}
+
+void
+strobe_log_view_export (StrobeLogView         *self,
+                        GFile                 *file,
+                        StrobeLogExportFormat  format)
+{
+  g_return_if_fail (STROBE_IS_LOG_VIEW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  gtk_label_set_text (self->status_label, _("Exporting…"));
+  g_object_set_data_full (G_OBJECT (self), "strobe-export-file", g_object_ref (file), g_object_unref);
+  strobe_log_export_async (self->list, format, &self->clock, self->thread_names, file,
+                           self->cancellable, export_done_cb, g_object_ref (self));
+}
+
+static void
+export_action (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *parameter)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (widget);
+  GtkRoot *root = gtk_widget_get_root (widget);
+  StrobeDocument *document = strobe_view_get_document (STROBE_VIEW (self));
+  g_autofree char *name = g_strdup_printf ("%s-log.csv", strobe_document_get_title (document));
+  const char *ids[] = { "csv", "tsv", NULL };
+  const char *labels[] = { N_("CSV (comma-separated)"), N_("TSV (tab-separated)"), NULL };
+  const char *translated[3] = { _(labels[0]), _(labels[1]), NULL };
+
+  if (self->export_chooser != NULL)
+    return;
+  self->export_chooser = gtk_file_chooser_native_new (_("Export Visible Rows"),
+                                                      GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                                      GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->export_chooser), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->export_chooser), name);
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (self->export_chooser), "format", _("Format"), ids, translated);
+  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (self->export_chooser), "format", "csv");
+  g_signal_connect_swapped (self->export_chooser, "response", G_CALLBACK (export_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->export_chooser));
+}
+
+static void
+find_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (widget);
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+  gtk_editable_select_region (GTK_EDITABLE (self->search_entry), 0, -1);
+}
+
+/* ---- the context menu ------------------------------------------------------------------- */
+
+static void
+popup_menu_at (StrobeLogView *self, double x, double y)
+{
+  GdkRectangle rect = { (int) x, (int) y, 1, 1 };
+
+  gtk_popover_set_pointing_to (GTK_POPOVER (self->popover_menu), &rect);
+  gtk_popover_popup (GTK_POPOVER (self->popover_menu));
+}
+
+static void
+context_click_cb (GtkGestureClick *gesture,
+                  int              n_press,
+                  double           x,
+                  double           y,
+                  StrobeLogView   *self)
+{
+  GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
+  graphene_point_t in_view;
+
+  for (; picked != NULL && picked != GTK_WIDGET (self->column_view); picked = gtk_widget_get_parent (picked))
+    {
+      GtkListItem *list_item = g_object_get_data (G_OBJECT (picked), "strobe-list-item");
+
+      if (list_item != NULL)
+        {
+          guint position = gtk_list_item_get_position (list_item);
+
+          if (position != GTK_INVALID_LIST_POSITION &&
+              !gtk_selection_model_is_selected (GTK_SELECTION_MODEL (self->selection), position))
+            gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
+          break;
+        }
+    }
+  if (!gtk_widget_compute_point (GTK_WIDGET (self->column_view), GTK_WIDGET (self),
+                                 &GRAPHENE_POINT_INIT ((float) x, (float) y), &in_view))
+    return;
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  popup_menu_at (self, in_view.x, in_view.y);
+}
+
+static void
+menu_action (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (widget);
+  graphene_rect_t bounds;
+
+  if (!gtk_widget_compute_bounds (GTK_WIDGET (self->scroller), widget, &bounds))
+    return;
+  popup_menu_at (self, bounds.origin.x + 40, bounds.origin.y + 40);
+}
+
+/* ---- the view ---------------------------------------------------------------------------- */
+
+static void
+strobe_log_view_focus_default (StrobeView *view)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (view);
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->list)) > 0)
+    gtk_widget_grab_focus (GTK_WIDGET (self->column_view));
+  else
+    gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+StrobeLogList *
+strobe_log_view_get_list (StrobeLogView *self)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_VIEW (self), NULL);
+  return self->list;
+}
+
+GtkColumnView *
+strobe_log_view_get_column_view (StrobeLogView *self)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_VIEW (self), NULL);
+  return self->column_view;
+}
+
+GtkWidget *
+strobe_log_view_get_details (StrobeLogView *self)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_VIEW (self), NULL);
+  return GTK_WIDGET (self->details);
+}
+
+static void
+strobe_log_view_constructed (GObject *object)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (object);
+  StrobeDocument *document = strobe_view_get_document (STROBE_VIEW (self));
+  StrobeLogModel *model = document ? strobe_document_get_log (document) : NULL;
+  g_autoptr(StrobeLogModel) none = NULL;
+  StrobeViewState *state;
+
+  /* The list before chaining up: the base class reports the document's state at once. A
+   * document read without its log gets an empty model, and says so. */
+  if (model == NULL)
+    model = none = strobe_log_model_new ();
+  self->list = strobe_log_list_new (model);
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->list)));
+  gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
+  g_signal_connect_swapped (self->list, "items-changed", G_CALLBACK (list_items_changed_cb), self);
+  g_signal_connect_swapped (self->list, "notify::filtering", G_CALLBACK (list_state_cb), self);
+  g_signal_connect_swapped (self->list, "notify::progress", G_CALLBACK (update_status), self);
+  g_signal_connect_swapped (self->list, "notify::n-items", G_CALLBACK (update_status), self);
+
+  G_OBJECT_CLASS (strobe_log_view_parent_class)->constructed (object);
+
+  state = strobe_view_get_state (STROBE_VIEW (self));
+  g_object_bind_property (state, "follow-live", self->follow_button, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_signal_connect_object (state, "notify::selected-message", G_CALLBACK (state_message_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::cursor", G_CALLBACK (state_cursor_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::selection-start", G_CALLBACK (state_selection_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::selection-end", G_CALLBACK (state_selection_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::has-selection", G_CALLBACK (state_selection_cb), self, G_CONNECT_SWAPPED);
+}
+
+static void
+strobe_log_view_dispose (GObject *object)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->follow_source, g_source_remove);
+  g_clear_handle_id (&self->range_source, g_source_remove);
+  if (self->export_chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_chooser));
+  g_clear_object (&self->export_chooser);
+  g_clear_pointer (&self->popover_menu, gtk_widget_unparent);
+  if (self->list != NULL)
+    g_signal_handlers_disconnect_by_data (self->list, self);
+  gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_LOG_VIEW);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->list);
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->thread_names, g_hash_table_unref);
+  g_clear_error (&self->search_error);
+
+  G_OBJECT_CLASS (strobe_log_view_parent_class)->dispose (object);
+}
+
+static void
+strobe_log_view_class_init (StrobeLogViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  StrobeViewClass *view_class = STROBE_VIEW_CLASS (klass);
+
+  object_class->constructed = strobe_log_view_constructed;
+  object_class->dispose = strobe_log_view_dispose;
+  view_class->document_changed = strobe_log_view_document_changed;
+  view_class->focus_default = strobe_log_view_focus_default;
+  strobe_view_class_set_page (view_class, "log", N_("_Log"), "format-justify-left-symbolic", 20);
+
+  g_type_ensure (STROBE_TYPE_LOG_DETAILS);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/log/strobe-log-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, filter_bar);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, regex_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, verbosity_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, categories_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, threads_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, range_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, follow_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, notice_bar);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, notice_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, notice_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, paned);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, table_stack);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, scroller);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, empty_icon);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, empty_title);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, empty_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, empty_clear);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, details);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, count_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, filter_progress);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, context_menu);
+  gtk_widget_class_bind_template_callback (widget_class, filters_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
+
+  gtk_widget_class_install_action (widget_class, "view.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "log.copy", NULL, copy_action);
+  gtk_widget_class_install_action (widget_class, "log.copy-message", NULL, copy_message_action);
+  gtk_widget_class_install_action (widget_class, "log.export", NULL, export_action);
+  gtk_widget_class_install_action (widget_class, "log.open-source", NULL, open_source_action);
+  gtk_widget_class_install_action (widget_class, "log.clear-filters", NULL, clear_filters_action);
+  gtk_widget_class_install_action (widget_class, "log.menu", NULL, menu_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "log.copy", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_C, GDK_CONTROL_MASK | GDK_SHIFT_MASK, "log.copy-message", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK, "log.export", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_ALT_MASK, "log.open-source", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "log.menu", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "log.menu", NULL);
+}
+
+static void
+strobe_log_view_init (StrobeLogView *self)
+{
+  GtkWidget *popover;
+  GtkEventController *scroll;
+  GtkGesture *click;
+
+  self->thread_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->reselect = STROBE_VIEW_STATE_NONE;
+  self->cancellable = g_cancellable_new ();
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->categories = STROBE_LOG_CHECKLIST (strobe_log_checklist_new (_("Categories")));
+  self->threads = STROBE_LOG_CHECKLIST (strobe_log_checklist_new (_("Threads")));
+  g_signal_connect_swapped (self->categories, "changed", G_CALLBACK (filters_changed_cb), self);
+  g_signal_connect_swapped (self->threads, "changed", G_CALLBACK (filters_changed_cb), self);
+  popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), GTK_WIDGET (self->categories));
+  gtk_menu_button_set_popover (self->categories_button, popover);
+  popover = gtk_popover_new ();
+  gtk_popover_set_child (GTK_POPOVER (popover), GTK_WIDGET (self->threads));
+  gtk_menu_button_set_popover (self->threads_button, popover);
+
+  self->popover_menu = gtk_popover_menu_new_from_model (self->context_menu);
+  gtk_popover_set_has_arrow (GTK_POPOVER (self->popover_menu), FALSE);
+  gtk_widget_set_halign (self->popover_menu, GTK_ALIGN_START);
+  gtk_widget_set_parent (self->popover_menu, GTK_WIDGET (self));
+
+  add_columns (self);
+  click = gtk_gesture_click_new ();
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
+  g_signal_connect (click, "pressed", G_CALLBACK (context_click_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
+  g_signal_connect_object (gtk_scrolled_window_get_vadjustment (self->scroller), "notify::upper",
+                           G_CALLBACK (upper_changed_cb), self, G_CONNECT_SWAPPED);
+  scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);
+  g_signal_connect (scroll, "scroll", G_CALLBACK (scroll_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), scroll);
+
+  strobe_pane_mark (self->filter_bar);
+  strobe_pane_mark (GTK_WIDGET (self->scroller));
+  strobe_pane_mark (GTK_WIDGET (self->details));
+}
