@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "strobe-a11y.h"
 #include "strobe-format.h"
 #include "strobe-log-checklist.h"
 
@@ -246,8 +247,8 @@ strobe_log_checklist_init (StrobeLogChecklist *self)
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_box_set_homogeneous (GTK_BOX (buttons), TRUE);
-  all = gtk_button_new_with_mnemonic (_("Show _All"));
-  none = gtk_button_new_with_mnemonic (_("Show _None"));
+  all = strobe_a11y_button_new_with_mnemonic (_("Show _All"));
+  none = strobe_a11y_button_new_with_mnemonic (_("Show _None"));
   g_signal_connect_swapped (all, "clicked", G_CALLBACK (all_cb), self);
   g_signal_connect_swapped (none, "clicked", G_CALLBACK (none_cb), self);
   gtk_box_append (GTK_BOX (buttons), all);

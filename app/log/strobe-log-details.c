@@ -260,7 +260,8 @@ strobe_log_details_init (StrobeLogDetails *self)
           gtk_widget_set_valign (GTK_WIDGET (self->values[r]), GTK_ALIGN_CENTER);
           gtk_label_set_yalign (GTK_LABEL (self->keys[r]), 0.5f);
           gtk_box_append (GTK_BOX (source_box), GTK_WIDGET (self->values[r]));
-          self->open_button = gtk_button_new_with_mnemonic (_("_Open"));
+          /* No mnemonic: Alt+O is the window's Open; log.open-source has Alt+Return. */
+          self->open_button = gtk_button_new_with_label (_("Open"));
           gtk_widget_set_tooltip_text (self->open_button, _("Open the source file at this line (the editor is set in Preferences)"));
           gtk_actionable_set_action_name (GTK_ACTIONABLE (self->open_button), "log.open-source");
           gtk_widget_set_valign (self->open_button, GTK_ALIGN_CENTER);

@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "strobe-a11y.h"
 #include "strobe-format.h"
 #include "strobe-log-checklist.h"
 #include "strobe-log-details.h"
@@ -51,7 +52,7 @@ struct _StrobeLogView
   GtkToggleButton    *follow_button;
   GtkInfoBar         *notice_bar;
   GtkLabel           *notice_label;
-  GtkWidget          *notice_button;
+  GtkButton          *notice_button;
   GtkPaned           *paned;
   GtkStack           *table_stack;
   GtkScrolledWindow  *scroller;
@@ -59,7 +60,7 @@ struct _StrobeLogView
   GtkImage           *empty_icon;
   GtkLabel           *empty_title;
   GtkLabel           *empty_label;
-  GtkWidget          *empty_clear;
+  GtkButton          *empty_clear;
   StrobeLogDetails   *details;
   GtkLabel           *count_label;
   GtkProgressBar     *filter_progress;
@@ -572,7 +573,7 @@ set_notice (StrobeLogView *self)
     }
   if (g_strcmp0 (gtk_label_get_text (self->notice_label), text->str) != 0)
     gtk_label_set_text (self->notice_label, text->str);
-  gtk_widget_set_visible (self->notice_button, self->selection_hidden);
+  gtk_widget_set_visible (GTK_WIDGET (self->notice_button), self->selection_hidden);
   gtk_info_bar_set_revealed (self->notice_bar, text->len > 0);
 }
 
@@ -696,7 +697,7 @@ update_status (StrobeLogView *self)
       gtk_label_set_text (self->empty_title, title);
       gtk_label_set_text (self->empty_label, text);
       gtk_image_set_from_icon_name (self->empty_icon, total > 0 ? "edit-find-symbolic" : "dialog-information-symbolic");
-      gtk_widget_set_visible (self->empty_clear, total > 0 && !filtering && filtered);
+      gtk_widget_set_visible (GTK_WIDGET (self->empty_clear), total > 0 && !filtering && filtered);
       gtk_stack_set_visible_child_name (self->table_stack, "empty");
     }
   set_notice (self);
@@ -1348,7 +1349,7 @@ strobe_log_view_class_init (StrobeLogViewClass *klass)
   object_class->dispose = strobe_log_view_dispose;
   view_class->document_changed = strobe_log_view_document_changed;
   view_class->focus_default = strobe_log_view_focus_default;
-  strobe_view_class_set_page (view_class, "log", N_("_Log"), "format-justify-left-symbolic", 20);
+  strobe_view_class_set_page (view_class, "log", N_("Lo_g"), "format-justify-left-symbolic", 20);
 
   g_type_ensure (STROBE_TYPE_LOG_DETAILS);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/log/strobe-log-view.ui");
@@ -1405,6 +1406,8 @@ strobe_log_view_init (StrobeLogView *self)
   self->reselect = STROBE_VIEW_STATE_NONE;
   self->cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
+  strobe_a11y_fix_mnemonic_button (self->notice_button);
+  strobe_a11y_fix_mnemonic_button (self->empty_clear);
 
   self->categories = STROBE_LOG_CHECKLIST (strobe_log_checklist_new (_("Categories")));
   self->threads = STROBE_LOG_CHECKLIST (strobe_log_checklist_new (_("Threads")));

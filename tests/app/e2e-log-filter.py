@@ -1,0 +1,134 @@
+#!/usr/bin/python3
+"""End to end, like a person: start `strobe FILE`, bring the trace's Log page to the front
+with its switcher button, read a message from the table, type a filter into the filter
+entry, and read the one message left from the table (and that another one went away).
+
+Usage: e2e-log-filter.py STROBE-BINARY TRACE-FILE (tests/data/golden-logmem.strobe)
+Run inside dbus-run-session and xvfb-run (see tests/app/meson.build). Exits 77 (skip) when
+the Atspi bindings are missing."""
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+try:
+    import gi
+    gi.require_version('Atspi', '2.0')
+    from gi.repository import Atspi
+except (ImportError, ValueError) as e:
+    print(f'skip: no Atspi bindings ({e})')
+    sys.exit(77)
+
+TIMEOUT = 20
+KEPT = 'connection to example.org:443 lost after 1.50 s'
+GONE = 'pool: 2 items of 64 bytes'
+
+
+def walk(node, depth=0):
+    if node is None or depth > 50:
+        return
+    yield node
+    try:
+        n = node.get_child_count()
+    except Exception:
+        return
+    for i in range(n):
+        try:
+            child = node.get_child_at_index(i)
+        except Exception:
+            continue
+        yield from walk(child, depth + 1)
+
+
+def text_of(node):
+    try:
+        t = node.get_text_iface()
+        if t is not None:
+            return t.get_text(0, t.get_character_count())
+    except Exception:
+        pass
+    return None
+
+
+def wait_for(what, func):
+    end = time.time() + TIMEOUT
+    while time.time() < end:
+        found = func()
+        if found:
+            return found
+        time.sleep(0.2)
+    sys.exit(f'FAIL: timed out waiting for {what}')
+
+
+def find_app(pid):
+    desktop = Atspi.get_desktop(0)
+    for i in range(desktop.get_child_count()):
+        app = desktop.get_child_at_index(i)
+        try:
+            if app is not None and app.get_process_id() == pid:
+                return app
+        except Exception:
+            continue
+    return None
+
+
+def find(root, predicate):
+    for node in walk(root):
+        try:
+            if predicate(node):
+                return node
+        except Exception:
+            continue
+    return None
+
+
+def table_cell(table, text):
+    """A cell of the table showing text (what a screen reader reads of it)."""
+    return find(table, lambda n: n.get_role() not in (Atspi.Role.TABLE, Atspi.Role.TREE_TABLE)
+                and text_of(n) == text)
+
+
+def main():
+    binary, trace = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CONFIG_HOME=tmp, XDG_CACHE_HOME=tmp,
+                   GTK_USE_PORTAL='0')
+        env.pop('GTK_A11Y', None)
+        env.pop('NO_AT_BRIDGE', None)
+        proc = subprocess.Popen([binary, '--store-dir', os.path.join(tmp, 'store'),
+                                 '--recorder-port', '0', trace], env=env)
+        try:
+            app = wait_for('the application on the accessibility bus', lambda: find_app(proc.pid))
+            switch = wait_for('the Log page button',
+                              lambda: find(app, lambda n: n.get_role() in (Atspi.Role.PAGE_TAB, Atspi.Role.TOGGLE_BUTTON)
+                                           and n.get_name() == 'Log'))
+            switch.get_action_iface().do_action(0)
+            table = wait_for('the log table', lambda: find(app, lambda n: n.get_name() == 'Log messages'))
+            wait_for(f'the message {GONE!r} in the table', lambda: table_cell(table, GONE))
+            print(f'table shows: {GONE!r}')
+
+            entry = wait_for('the filter entry',
+                             lambda: find(app, lambda n: n.get_name() == 'Filter messages'
+                                          and n.get_editable_text_iface() is not None))
+            editable = entry.get_editable_text_iface()
+            editable.set_text_contents('example.org')
+            print('typed: example.org')
+            cell = wait_for(f'the message {KEPT!r} alone in the table',
+                            lambda: not table_cell(table, GONE) and table_cell(table, KEPT))
+            print(f'table shows: {text_of(cell)!r}')
+            count = wait_for('the count', lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL
+                                                        and text_of(n) == '1 of 6 messages'))
+            print(f'status bar: {text_of(count)!r}')
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    print('PASS')
+
+
+if __name__ == '__main__':
+    main()
