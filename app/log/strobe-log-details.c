@@ -257,6 +257,8 @@ strobe_log_details_init (StrobeLogDetails *self)
         {
           source_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
           gtk_widget_set_hexpand (GTK_WIDGET (self->values[r]), FALSE);
+          gtk_label_set_wrap (self->values[r], FALSE);
+          gtk_label_set_ellipsize (self->values[r], PANGO_ELLIPSIZE_MIDDLE);
           gtk_widget_set_valign (GTK_WIDGET (self->values[r]), GTK_ALIGN_CENTER);
           gtk_label_set_yalign (GTK_LABEL (self->keys[r]), 0.5f);
           gtk_box_append (GTK_BOX (source_box), GTK_WIDGET (self->values[r]));

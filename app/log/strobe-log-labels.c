@@ -25,19 +25,6 @@ strobe_log_verbosity_label (guint8 verbosity)
 }
 
 const char *
-strobe_log_verbosity_icon (guint8 verbosity)
-{
-  switch (verbosity)
-    {
-    case 1:
-    case 2:  return "dialog-error-symbolic";
-    case 3:  return "dialog-warning-symbolic";
-    case 4:  return "dialog-information-symbolic";
-    default: return NULL;
-    }
-}
-
-const char *
 strobe_log_verbosity_css (guint8 verbosity)
 {
   switch (verbosity)
@@ -45,6 +32,7 @@ strobe_log_verbosity_css (guint8 verbosity)
     case 1:  return "strobe-log-fatal";
     case 2:  return "strobe-log-error";
     case 3:  return "strobe-log-warning";
+    case 4:  return "strobe-log-display";
     case 6:
     case 7:  return "strobe-log-verbose";
     default: return NULL;

@@ -12,9 +12,8 @@ G_BEGIN_DECLS
 
 /* "Fatal" … "Very verbose", translated; "—" for 0 (a message whose site is unknown). */
 const char *strobe_log_verbosity_label (guint8                  verbosity);
-/* A symbolic icon name for the severe ones; NULL for the others. */
-const char *strobe_log_verbosity_icon  (guint8                  verbosity);
-/* "strobe-log-error"…: the colour of a row's verbosity; NULL for plain. */
+/* "strobe-log-error"…: a row's verbosity in style.css (colour, and the verbosity column's
+ * icon for fatal, error, warning and display); NULL for plain. */
 const char *strobe_log_verbosity_css   (guint8                  verbosity);
 /* Seconds from the trace's start with microseconds, as the table shows them: "12.345678". */
 char       *strobe_log_format_time      (const StrobeTraceClock *clock,

@@ -131,6 +131,40 @@ new_inscription (guint nat_chars, gboolean numeric)
   return cell;
 }
 
+/* Tooltips are worked out when asked for: setting one on every bind costs more than the
+ * rest of the bind (GTK 4.8 looks for the pointer each time). */
+static gboolean
+query_tooltip_cb (GtkWidget     *cell,
+                  int            x,
+                  int            y,
+                  gboolean       keyboard,
+                  GtkTooltip    *tooltip,
+                  StrobeLogView *self)
+{
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (cell), "strobe-list-item");
+  StrobeLogItem *item = list_item ? gtk_list_item_get_item (list_item) : NULL;
+  Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cell), "strobe-column"));
+  g_autofree char *text = NULL;
+
+  if (item == NULL)
+    return FALSE;
+  if (col == COL_TIME)
+    text = strobe_log_format_time_long (&self->clock, strobe_log_item_get_time (item));
+  else if (col == COL_SOURCE && strobe_log_item_get_spec (item) && strobe_log_item_get_spec (item)->file)
+    {
+      g_autofree char *full = g_strdup_printf ("%s:%d", strobe_log_item_get_spec (item)->file,
+                                               strobe_log_item_get_spec (item)->line);
+
+      text = strobe_log_escape (full, -1, FALSE);
+    }
+  else if (col == COL_MESSAGE)
+    text = g_strdup (strobe_log_item_get_display_text (item));
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
 static void
 setup_cb (GtkSignalListItemFactory *factory,
           GtkListItem              *list_item,
@@ -145,15 +179,10 @@ setup_cb (GtkSignalListItemFactory *factory,
       cell = new_inscription (12, TRUE);
       break;
     case COL_VERBOSITY:
-      {
-        GtkWidget *icon = gtk_image_new ();
-
-        cell = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-        gtk_image_set_pixel_size (GTK_IMAGE (icon), 14);
-        gtk_accessible_update_property (GTK_ACCESSIBLE (icon), GTK_ACCESSIBLE_PROPERTY_LABEL, "", -1);
-        gtk_box_append (GTK_BOX (cell), icon);
-        gtk_box_append (GTK_BOX (cell), new_inscription (8, FALSE));
-      }
+      /* The icon is the cell's CSS background (style.css): one widget per cell, which is
+       * what a row costs when it scrolls into view. */
+      cell = new_inscription (8, FALSE);
+      gtk_widget_add_css_class (cell, "strobe-log-level");
       break;
     case COL_MESSAGE:
       cell = new_inscription (60, FALSE);
@@ -167,8 +196,14 @@ setup_cb (GtkSignalListItemFactory *factory,
       cell = new_inscription (12, FALSE);
       break;
     }
-  /* For the context menu: the row under the pointer. */
+  /* For the context menu and tooltips: the row under the pointer. */
   g_object_set_data (G_OBJECT (cell), "strobe-list-item", list_item);
+  g_object_set_data (G_OBJECT (cell), "strobe-column", GINT_TO_POINTER (col));
+  if (col == COL_TIME || col == COL_SOURCE || col == COL_MESSAGE)
+    {
+      gtk_widget_set_has_tooltip (cell, TRUE);
+      g_signal_connect (cell, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
+    }
   gtk_list_item_set_child (list_item, cell);
 }
 
@@ -190,10 +225,8 @@ bind_cb (GtkSignalListItemFactory *factory,
     case COL_TIME:
       {
         g_autofree char *text = strobe_log_format_time (&self->clock, strobe_log_item_get_time (item));
-        g_autofree char *tip = strobe_log_format_time_long (&self->clock, strobe_log_item_get_time (item));
 
         gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
-        gtk_widget_set_tooltip_text (cell, tip);
       }
       break;
     case COL_THREAD:
@@ -208,12 +241,8 @@ bind_cb (GtkSignalListItemFactory *factory,
     case COL_VERBOSITY:
       {
         guint8 v = strobe_log_item_get_verbosity (item);
-        GtkWidget *icon = gtk_widget_get_first_child (cell);
-        const char *icon_name = strobe_log_verbosity_icon (v);
 
-        gtk_image_set_from_icon_name (GTK_IMAGE (icon), icon_name);
-        gtk_widget_set_opacity (icon, icon_name ? 1.0 : 0.0);
-        gtk_inscription_set_text (GTK_INSCRIPTION (gtk_widget_get_last_child (cell)), strobe_log_verbosity_label (v));
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), strobe_log_verbosity_label (v));
         set_cell_class (cell, strobe_log_verbosity_css (v));
       }
       break;
@@ -229,9 +258,8 @@ bind_cb (GtkSignalListItemFactory *factory,
       {
         const char *text = strobe_log_item_get_display_text (item);
 
+        /* Screen readers read the inscription's text (AT-SPI's text interface). */
         gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
-        /* What a screen reader says for the cell, and what AT-SPI clients read. */
-        gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
         set_cell_class (cell, !strobe_log_item_is_well_formed (item) ? "strobe-log-malformed"
                               : strobe_log_verbosity_css (strobe_log_item_get_verbosity (item)));
       }
@@ -242,17 +270,11 @@ bind_cb (GtkSignalListItemFactory *factory,
           g_autofree char *base = g_path_get_basename (spec->file);
           g_autofree char *text = g_strdup_printf ("%s:%d", base, spec->line);
           g_autofree char *escaped = strobe_log_escape (text, -1, FALSE);
-          g_autofree char *full = g_strdup_printf ("%s:%d", spec->file, spec->line);
-          g_autofree char *full_escaped = strobe_log_escape (full, -1, FALSE);
 
           gtk_inscription_set_text (GTK_INSCRIPTION (cell), escaped);
-          gtk_widget_set_tooltip_text (cell, full_escaped);
         }
       else
-        {
-          gtk_inscription_set_text (GTK_INSCRIPTION (cell), "—");
-          gtk_widget_set_tooltip_text (cell, NULL);
-        }
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), "—");
       break;
     case N_COLUMNS:
     default:

@@ -3,6 +3,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include <strobe/strobe.h>
@@ -40,6 +41,18 @@ bench_report (const char *name, double value, const char *unit)
 {
   printf ("%-36s %14.3f %s\n", name, value, unit);
   fflush (stdout);
+}
+
+double
+bench_rss_mib (void)
+{
+  g_autofree char *status = NULL;
+  const char *line;
+
+  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
+    return 0;
+  line = strstr (status, "VmRSS:");
+  return line ? g_ascii_strtod (line + 6, NULL) / 1024.0 : 0;
 }
 
 void

@@ -12,6 +12,8 @@ void   bench_sort (double *v, int n);
 /* Sorts @v in place. */
 double bench_median (double *v, int n);
 void   bench_report (const char *name, double value, const char *unit);
+/* The process's resident memory (VmRSS), MiB; 0 when unknown. */
+double bench_rss_mib (void);
 /* @op is "<=" or ">=". */
 void   bench_report_ratio (const char *name, double value, const char *op, double target);
 

@@ -1,13 +1,231 @@
-/* bench-log-view.c — see the header. */
+/* bench-log-view.c — see the header.
+ *
+ * The real StrobeLogView on the big trace, 1920×1080, in a window (for its display, fonts
+ * and style) but rendered offscreen: a frame is the scroll position moved, the view laid
+ * out (the rows that came into view get their items, formatted messages and cells), its
+ * snapshot taken as its window does in a frame and rendered to a texture with the window's GSK
+ * renderer (cairo unless GSK_RENDERER says otherwise) — what a frame costs the viewer,
+ * without the X server's share. Two runs: a page down per frame from the top (reading),
+ * then a jump to a random place in all the rows per frame (dragging the scrollbar).
+ *
+ * For comparison, the same jumps on screen through the window's frame clock (tick to
+ * after-paint), which adds sending the frame to the X server (Xvfb here): informative.
+ */
 #include "config.h"
 
 #include <stdio.h>
+#include <time.h>
+#include <gtk/gtk.h>
 
 #include "bench-common.h"
 #include "bench-log-view.h"
+#include "strobe-log-view.h"
+
+#define FRAMES_PER_RUN 300
+#define ONSCREEN_FRAMES 120
+
+typedef struct
+{
+  GtkWindow     *window;
+  GtkAdjustment *adj;
+  GRand         *rand;
+  guint          run;        /* 0: page down, 1: jumps */
+  guint          frame;
+  gint64         tick_us;
+  GArray        *times;      /* double ms, per frame */
+  gboolean       done;
+  double         phase[4];   /* ns: scrolling (binding), layout, snapshot, rendering */
+  double         cpu;        /* ns of this thread's CPU time in the frames */
+} Scroll;
+
+static gboolean
+tick_cb (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       data)
+{
+  Scroll *s = data;
+  double upper = gtk_adjustment_get_upper (s->adj), page = gtk_adjustment_get_page_size (s->adj);
+
+  if (s->frame >= ONSCREEN_FRAMES)
+    {
+      s->done = TRUE;
+      return G_SOURCE_REMOVE;
+    }
+  s->tick_us = g_get_monotonic_time ();
+  gtk_adjustment_set_value (s->adj, g_rand_double_range (s->rand, 0, MAX (upper - page, 1)));
+  s->frame++;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+after_paint_cb (GdkFrameClock *clock,
+                Scroll        *s)
+{
+  double ms;
+
+  if (s->tick_us == 0)
+    return;
+  ms = (double) (g_get_monotonic_time () - s->tick_us) / 1000.0;
+  g_array_append_val (s->times, ms);
+  s->tick_us = 0;
+}
+
+static gboolean
+rows_shown (StrobeLogView *view)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (strobe_log_view_get_list (view))) > 0 &&
+         gtk_widget_get_mapped (GTK_WIDGET (strobe_log_view_get_column_view (view)));
+}
+
+static double
+cpu_now_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
+}
+
+/* One offscreen frame: scroll, lay out, snapshot, render. Returns its time in ms. */
+static double
+offscreen_frame (Scroll *s, GtkWidget *view, GskRenderer *renderer, double value)
+{
+  int w = gtk_widget_get_width (view), h = gtk_widget_get_height (view);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  double t0 = bench_now_ns (), t1, t2, t3, c0 = cpu_now_ns ();
+
+  gtk_adjustment_set_value (s->adj, value);
+  t1 = bench_now_ns ();
+  gtk_widget_size_allocate (view, &(GtkAllocation) { 0, 0, w, h }, -1);
+  t2 = bench_now_ns ();
+  /* The view's snapshot as its window takes it in a frame: the widgets whose drawing
+   * changed draw again, the others give their cached render nodes. */
+  gtk_widget_snapshot_child (gtk_widget_get_parent (view), view, snapshot);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  t3 = bench_now_ns ();
+  if (node != NULL)
+    texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  s->phase[0] += t1 - t0;
+  s->phase[1] += t2 - t1;
+  s->phase[2] += t3 - t2;
+  s->phase[3] += bench_now_ns () - t3;
+  s->cpu += cpu_now_ns () - c0;
+  return (bench_now_ns () - t0) / 1e6;
+}
+
+static void
+report (const char *name, GArray *times, guint from, guint n, gboolean ratios)
+{
+  g_autofree double *v = g_new (double, n);
+  g_autofree char *median = g_strdup_printf ("scroll.%s_median", name);
+  g_autofree char *p95 = g_strdup_printf ("scroll.%s_p95", name);
+  g_autofree char *max = g_strdup_printf ("scroll.%s_max", name);
+  g_autofree char *rmed = g_strdup_printf ("scroll_%s_median_ms", name);
+  g_autofree char *rmax = g_strdup_printf ("scroll_%s_max_ms", name);
+  double m;
+
+  for (guint i = 0; i < n; i++)
+    v[i] = g_array_index (times, double, from + i);
+  m = bench_median (v, (int) n);   /* sorts */
+  bench_report (median, m, "ms");
+  bench_report (p95, v[(n * 95) / 100], "ms");
+  bench_report (max, v[n - 1], "ms");
+  if (ratios)
+    {
+      bench_report_ratio (rmed, m, "<=", 8);
+      bench_report_ratio (rmax, v[n - 1], "<=", 16);
+    }
+}
 
 void
 bench_log_view_scroll (StrobeDocument *document)
 {
-  printf ("scroll: not measured yet\n");
+  g_autoptr(StrobeViewState) state = NULL;
+  g_autoptr(GtkCssProvider) css = NULL;
+  Scroll s = { 0 };
+  StrobeLogView *view;
+  GdkFrameClock *clock;
+  gulong paint_id;
+  gint64 deadline;
+
+  if (g_getenv ("GSK_RENDERER") == NULL)
+    g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  if (!gtk_init_check ())
+    {
+      printf ("scroll: skipped, no display (run under xvfb-run -a)\n");
+      return;
+    }
+  css = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (css, "/org/strobe/Viewer/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+
+  state = strobe_view_state_new ();
+  view = STROBE_LOG_VIEW (strobe_view_new (STROBE_TYPE_LOG_VIEW, document, state));
+  s.window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (s.window, 1920, 1080);
+  gtk_window_set_child (s.window, GTK_WIDGET (view));
+  gtk_window_present (s.window);
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (!rows_shown (view) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  for (int i = 0; i < 30; i++)
+    g_main_context_iteration (NULL, FALSE);
+  if (!rows_shown (view))
+    {
+      printf ("scroll: skipped, the table did not show\n");
+      gtk_window_destroy (s.window);
+      return;
+    }
+
+  s.adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (strobe_log_view_get_column_view (view)));
+  s.rand = g_rand_new_with_seed (42);
+  s.times = g_array_new (FALSE, FALSE, sizeof (double));
+  {
+    GskRenderer *renderer = gtk_native_get_renderer (GTK_NATIVE (s.window));
+
+    bench_report ("scroll.renderer", 0, G_OBJECT_TYPE_NAME (renderer));
+    for (guint run = 0; run < 2; run++)
+      for (guint f = 0; f < FRAMES_PER_RUN; f++)
+        {
+          double upper = gtk_adjustment_get_upper (s.adj), page = gtk_adjustment_get_page_size (s.adj);
+          double value = run == 0 ? gtk_adjustment_get_value (s.adj) + page
+                                  : g_rand_double_range (s.rand, 0, MAX (upper - page, 1));
+          double ms = offscreen_frame (&s, GTK_WIDGET (view), renderer, value);
+
+          g_array_append_val (s.times, ms);
+          /* What else the main loop has to do between two frames (idle work). */
+          while (g_main_context_iteration (NULL, FALSE))
+            ;
+        }
+    report ("page_down", s.times, 0, FRAMES_PER_RUN, TRUE);
+    bench_report ("scroll.phase_scroll_bind", s.phase[0] / 1e6 / (2 * FRAMES_PER_RUN), "ms per frame (moving the rows: items made, cells bound)");
+    bench_report ("scroll.phase_layout", s.phase[1] / 1e6 / (2 * FRAMES_PER_RUN), "ms per frame");
+    bench_report ("scroll.phase_snapshot", s.phase[2] / 1e6 / (2 * FRAMES_PER_RUN), "ms per frame");
+    bench_report ("scroll.phase_render", s.phase[3] / 1e6 / (2 * FRAMES_PER_RUN), "ms per frame (cairo, to a texture)");
+    bench_report ("scroll.cpu_per_frame", s.cpu / 1e6 / (2 * FRAMES_PER_RUN), "ms (the main thread's CPU time: what other processes do not change)");
+    report ("jump", s.times, FRAMES_PER_RUN, FRAMES_PER_RUN, TRUE);
+    g_array_set_size (s.times, 0);
+  }
+  clock = gtk_widget_get_frame_clock (GTK_WIDGET (s.window));
+  paint_id = g_signal_connect_after (clock, "after-paint", G_CALLBACK (after_paint_cb), &s);
+  gtk_widget_add_tick_callback (GTK_WIDGET (s.window), tick_cb, &s, NULL);
+  deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  while (!s.done && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  g_signal_handler_disconnect (clock, paint_id);
+  bench_report ("rss.trace_shown", bench_rss_mib (), "MiB (with the log view on screen, after scrolling)");
+
+  bench_report ("scroll.rows", (double) g_list_model_get_n_items (G_LIST_MODEL (strobe_log_view_get_list (view))), "rows");
+  if (s.times->len >= ONSCREEN_FRAMES / 2)
+    report ("onscreen_jump", s.times, 0, s.times->len, FALSE);
+  else
+    printf ("scroll: only %u frames were painted on screen\n", s.times->len);
+  g_array_unref (s.times);
+  g_rand_free (s.rand);
+  gtk_window_destroy (s.window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
 }

@@ -276,18 +276,6 @@ format_all_ms (StrobeLogModel *model)
   return (bench_now_ns () - t0) / 1e6;
 }
 
-static double
-rss_mb (void)
-{
-  g_autofree char *status = NULL;
-  const char *line;
-
-  if (!g_file_get_contents ("/proc/self/status", &status, NULL, NULL))
-    return 0;
-  line = strstr (status, "VmRSS:");
-  return line ? g_ascii_strtod (line + 6, NULL) / 1024.0 : 0;
-}
-
 static void
 bench_filters (const char *path_1m, guint64 n)
 {
@@ -375,7 +363,7 @@ main (int argc, char **argv)
   bench_filters (path_1m, 1000000);
 
   {
-    double rss0 = rss_mb ();
+    double rss0 = bench_rss_mib ();
     g_autoptr(StrobeDocument) doc = NULL;
     StrobeLogModel *model;
     g_autoptr(StrobeLogList) list = NULL;
@@ -400,7 +388,7 @@ main (int argc, char **argv)
       bench_report ("model.argument_bytes_per_message", (double) mem.arguments / (double) mem.messages, "B");
     }
     bench_report ("rss.before_open", rss0, "MiB");
-    bench_report ("rss.trace_open", rss_mb (), "MiB (document with every model)");
+    bench_report ("rss.trace_open", bench_rss_mib (), "MiB (document with every model)");
 
     list = strobe_log_list_new (model);
     by_text.search = strobe_log_search_new ("example.org", 0, NULL);
@@ -414,7 +402,6 @@ main (int argc, char **argv)
     g_clear_object (&list);
 
     bench_log_view_scroll (doc);
-    bench_report ("rss.trace_shown", rss_mb (), "MiB (with the log view on screen)");
   }
 
   g_unlink (path_1m);
