@@ -650,6 +650,17 @@ describe_filters (StrobeLogView *self)
 }
 
 static void
+update_range_tooltip (StrobeLogView *self)
+{
+  gboolean any = strobe_view_state_get_selection (strobe_view_get_state (STROBE_VIEW (self)), NULL, NULL);
+  const char *tip = any ? _("Only the messages in the time range selected in the timeline")
+                        : _("Only the messages in the time range selected in the timeline (none is selected now)");
+
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (self->range_button)), tip) != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_button), tip);
+}
+
+static void
 update_status (StrobeLogView *self)
 {
   StrobeDocument *document = strobe_view_get_document (STROBE_VIEW (self));
@@ -670,6 +681,7 @@ update_status (StrobeLogView *self)
                                           (gulong) MIN (total, G_MAXULONG)), all);
   if (g_strcmp0 (gtk_label_get_text (self->count_label), count) != 0)
     gtk_label_set_text (self->count_label, count);
+  update_range_tooltip (self);
   gtk_widget_set_visible (GTK_WIDGET (self->filter_progress), filtering);
   if (filtering)
     gtk_progress_bar_set_fraction (self->filter_progress, strobe_log_list_get_progress (self->list));
@@ -938,6 +950,19 @@ update_categories (StrobeLogView *self, StrobeLogModel *model)
                                     entries->len);
 }
 
+/* In the thread table's order (threads it does not know last, by id). */
+static gint
+by_thread_order (gconstpointer a, gconstpointer b, gpointer order)
+{
+  const StrobeLogChecklistEntry *x = a, *y = b;
+  guint ox = GPOINTER_TO_UINT (g_hash_table_lookup (order, GUINT_TO_POINTER (x->id))) - 1;
+  guint oy = GPOINTER_TO_UINT (g_hash_table_lookup (order, GUINT_TO_POINTER (y->id))) - 1;
+
+  if (ox != oy)
+    return ox < oy ? -1 : 1;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
 static void
 update_threads (StrobeLogView *self, StrobeDocument *document, StrobeLogModel *model)
 {
@@ -970,21 +995,7 @@ update_threads (StrobeLogView *self, StrobeDocument *document, StrobeLogModel *m
       g_ptr_array_add (labels, label);
       g_array_append_val (entries, e);
     }
-  for (guint i = 1; i < entries->len; i++)
-    for (guint j = i; j > 0; j--)
-      {
-        StrobeLogChecklistEntry *a = &g_array_index (entries, StrobeLogChecklistEntry, j - 1);
-        StrobeLogChecklistEntry *b = &g_array_index (entries, StrobeLogChecklistEntry, j);
-        guint oa = GPOINTER_TO_UINT (g_hash_table_lookup (order, GUINT_TO_POINTER (a->id))) - 1;
-        guint ob = GPOINTER_TO_UINT (g_hash_table_lookup (order, GUINT_TO_POINTER (b->id))) - 1;
-        StrobeLogChecklistEntry t;
-
-        if (oa <= ob)
-          break;
-        t = *a;
-        *a = *b;
-        *b = t;
-      }
+  g_array_sort_with_data (entries, by_thread_order, order);
   strobe_log_checklist_set_entries (self->threads, (const StrobeLogChecklistEntry *) (void *) entries->data,
                                     entries->len);
 }
@@ -1350,6 +1361,8 @@ strobe_log_view_dispose (GObject *object)
   g_clear_pointer (&self->popover_menu, gtk_widget_unparent);
   if (self->list != NULL)
     g_signal_handlers_disconnect_by_data (self->list, self);
+  if (self->selection != NULL)
+    g_signal_handlers_disconnect_by_data (self->selection, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_LOG_VIEW);
   g_clear_object (&self->selection);
   g_clear_object (&self->list);
