@@ -908,16 +908,21 @@ test_live (void)
   rows.n = 20 + 3 * 200 + 50;
   wait_for (has_rows, &rows);
 
-  /* Turning follow off: the view stays where it is. */
+  /* Turning follow off: new messages come in, the view does not go after them. */
   strobe_view_state_set_follow_live (f.state, FALSE);
   type_filter (&f, "");
   strobe_log_view_scroll_to (f.view, 0);
   settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "live message 0"));
   emitter_say (&e, "burst 100\n", "done 1440");
   rows.n = 1440;
   wait_for (has_rows, &rows);
   settle ();
-  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "live message 0"));
+  {
+    g_autoptr(StrobeLogItem) last = g_list_model_get_item (G_LIST_MODEL (f.list), n_rows (&f) - 1);
+
+    g_assert_null (find_text (GTK_WIDGET (f.view), strobe_log_item_get_text (last)));
+  }
 
   emitter_say (&e, "quit\n", NULL);
   g_subprocess_wait (e.proc, NULL, &error);
