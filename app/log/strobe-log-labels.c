@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <locale.h>
+#include <math.h>
 
 #include "strobe-log-labels.h"
 
@@ -39,11 +41,20 @@ strobe_log_verbosity_css (guint8 verbosity)
     }
 }
 
+/* Integers, not %f: this runs for every row that scrolls into view. */
 char *
 strobe_log_format_time (const StrobeTraceClock *clock,
                         guint64                 ticks)
 {
-  return g_strdup_printf ("%.6f", strobe_trace_clock_to_seconds (clock, ticks));
+  double s = strobe_trace_clock_to_seconds (clock, ticks);
+  const char *point = localeconv ()->decimal_point;
+  gint64 us;
+
+  if (!(s > -1e12 && s < 1e12))
+    return g_strdup_printf ("%.6f", s);
+  us = (gint64) llround (s * 1e6);
+  return g_strdup_printf ("%s%" G_GINT64_FORMAT "%s%06" G_GINT64_FORMAT, us < 0 ? "-" : "",
+                          ABS (us) / 1000000, point && *point ? point : ".", ABS (us) % 1000000);
 }
 
 char *

@@ -74,6 +74,8 @@ struct _StrobeLogView
   StrobeLogList      *list;
   GtkMultiSelection  *selection;
   GHashTable         *thread_names;     /* guint16 → char *, from the thread table */
+  GHashTable         *thread_labels;    /* guint16 → the name escaped, for the table */
+  GHashTable         *category_labels;  /* the model's category name → escaped */
   StrobeTraceClock    clock;
   GError             *search_error;     /* the regular expression does not compile */
   gboolean            selection_hidden; /* a message selected elsewhere is filtered out */
@@ -231,11 +233,11 @@ bind_cb (GtkSignalListItemFactory *factory,
       break;
     case COL_THREAD:
       {
-        const char *name = thread_name (self, strobe_log_item_get_thread_id (item));
-        g_autofree char *id = name ? NULL : g_strdup_printf ("%u", strobe_log_item_get_thread_id (item));
-        g_autofree char *escaped = name ? strobe_log_escape (name, -1, FALSE) : NULL;
+        const char *label = g_hash_table_lookup (self->thread_labels,
+                                                 GUINT_TO_POINTER (strobe_log_item_get_thread_id (item)));
+        g_autofree char *id = label ? NULL : g_strdup_printf ("%u", strobe_log_item_get_thread_id (item));
 
-        gtk_inscription_set_text (GTK_INSCRIPTION (cell), name ? escaped : id);
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), label ? label : id);
       }
       break;
     case COL_VERBOSITY:
@@ -249,9 +251,15 @@ bind_cb (GtkSignalListItemFactory *factory,
     case COL_CATEGORY:
       {
         const char *name = strobe_log_item_get_category_name (item);
-        g_autofree char *escaped = name ? strobe_log_escape (name, -1, FALSE) : NULL;
+        const char *label = NULL;
 
-        gtk_inscription_set_text (GTK_INSCRIPTION (cell), escaped ? escaped : "—");
+        /* Escaped once per category: its name lives as long as the model. */
+        if (name != NULL && (label = g_hash_table_lookup (self->category_labels, name)) == NULL)
+          {
+            label = strobe_log_escape (name, -1, FALSE);
+            g_hash_table_insert (self->category_labels, (gpointer) name, (gpointer) label);
+          }
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), label ? label : "—");
       }
       break;
     case COL_MESSAGE:
@@ -973,11 +981,14 @@ update_threads (StrobeLogView *self, StrobeDocument *document, StrobeLogModel *m
   g_autoptr(GHashTable) order = g_hash_table_new (NULL, NULL);
 
   g_hash_table_remove_all (self->thread_names);
+  g_hash_table_remove_all (self->thread_labels);
   for (guint i = 0; i < threads->len; i++)
     {
       const StrobeThreadInfo *t = &g_array_index (threads, StrobeThreadInfo, i);
 
       g_hash_table_insert (self->thread_names, GUINT_TO_POINTER (t->id), g_strdup (t->name));
+      if (*t->name)
+        g_hash_table_insert (self->thread_labels, GUINT_TO_POINTER (t->id), strobe_log_escape (t->name, -1, FALSE));
       g_hash_table_insert (order, GUINT_TO_POINTER (t->id), GUINT_TO_POINTER (t->order + 1));
     }
   /* Only threads that logged, in the thread table's order. */
@@ -1368,6 +1379,8 @@ strobe_log_view_dispose (GObject *object)
   g_clear_object (&self->list);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->thread_names, g_hash_table_unref);
+  g_clear_pointer (&self->thread_labels, g_hash_table_unref);
+  g_clear_pointer (&self->category_labels, g_hash_table_unref);
   g_clear_error (&self->search_error);
 
   G_OBJECT_CLASS (strobe_log_view_parent_class)->dispose (object);
@@ -1438,6 +1451,8 @@ strobe_log_view_init (StrobeLogView *self)
   GtkGesture *click;
 
   self->thread_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->thread_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->category_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->reselect = STROBE_VIEW_STATE_NONE;
   self->cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
