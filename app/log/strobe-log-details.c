@@ -11,6 +11,11 @@
 #include "strobe-log-format.h"
 #include "strobe-log-labels.h"
 
+#include <string.h>
+
+/* What a label can lay out without stalling the window. */
+#define DETAILS_MAX (64 * 1024)
+
 typedef enum
 {
   ROW_TIME,
@@ -140,8 +145,23 @@ strobe_log_details_show (StrobeLogDetails       *self,
   gtk_widget_set_visible (self->open_button, spec != NULL && spec->file && *spec->file);
   set_row (self, ROW_FORMAT, format);
 
-  text = strobe_log_escape (strobe_log_item_get_text (item), -1, TRUE);
-  gtk_label_set_text (self->message, text);
+  {
+    const char *raw = strobe_log_item_get_text (item);
+    gsize len = strlen (raw);
+
+    if (len > DETAILS_MAX)
+      {
+        const char *end = g_utf8_find_prev_char (raw, raw + DETAILS_MAX + 1);
+        g_autofree char *head = strobe_log_escape (raw, end ? end - raw : DETAILS_MAX, TRUE);
+        g_autofree char *size = g_format_size (len);
+
+        /* Translators: a message too long to show whole; %s is its size */
+        text = g_strdup_printf (_("%s…\n(the message is %s long: Copy Message copies all of it)"), head, size);
+      }
+    else
+      text = strobe_log_escape (raw, (gssize) len, TRUE);
+    gtk_label_set_text (self->message, text);
+  }
 
   if (spec == NULL)
     {

@@ -668,6 +668,18 @@ update_range_tooltip (StrobeLogView *self)
     gtk_widget_set_tooltip_text (GTK_WIDGET (self->range_button), tip);
 }
 
+/* "Categories" or "Categories (2 hidden)": the filter bar says what it hides. */
+static void
+update_checklist_button (GtkMenuButton *button, StrobeLogChecklist *list, const char *name)
+{
+  guint hidden = strobe_log_checklist_get_n_hidden (list);
+  /* Translators: a filter button: the filter's name and how many entries it hides */
+  g_autofree char *label = hidden ? g_strdup_printf (_("%s (%u hidden)"), name, hidden) : g_strdup (name);
+
+  if (g_strcmp0 (gtk_menu_button_get_label (button), label) != 0)
+    gtk_menu_button_set_label (button, label);
+}
+
 static void
 update_status (StrobeLogView *self)
 {
@@ -690,10 +702,14 @@ update_status (StrobeLogView *self)
   if (g_strcmp0 (gtk_label_get_text (self->count_label), count) != 0)
     gtk_label_set_text (self->count_label, count);
   update_range_tooltip (self);
+  update_checklist_button (self->categories_button, self->categories, _("Categories"));
+  update_checklist_button (self->threads_button, self->threads, _("Threads"));
   gtk_widget_set_visible (GTK_WIDGET (self->filter_progress), filtering);
   if (filtering)
     gtk_progress_bar_set_fraction (self->filter_progress, strobe_log_list_get_progress (self->list));
 
+  /* Nothing to select, nothing to detail. */
+  gtk_widget_set_visible (GTK_WIDGET (self->details), total > 0);
   if (n > 0)
     gtk_stack_set_visible_child_name (self->table_stack, "table");
   else

@@ -7,6 +7,10 @@
 
 #include "strobe-log-format.h"
 
+#include <string.h>
+
+#define DISPLAY_MAX 1024
+
 struct _StrobeLogItem
 {
   GObject         parent_instance;
@@ -165,8 +169,21 @@ strobe_log_item_get_display_text (StrobeLogItem *self)
   g_return_val_if_fail (STROBE_IS_LOG_ITEM (self), NULL);
   if (self->display_text == NULL)
     {
+      gsize len;
+
       ensure_text (self);
-      self->display_text = strobe_log_escape (self->text, -1, FALSE);
+      /* One line of a table shows a few hundred characters; shaping megabytes of a
+       * hostile message would stall every frame it is on screen. */
+      len = strlen (self->text);
+      if (len > DISPLAY_MAX)
+        {
+          const char *end = g_utf8_find_prev_char (self->text, self->text + DISPLAY_MAX + 1);
+          g_autofree char *head = strobe_log_escape (self->text, end ? end - self->text : DISPLAY_MAX, FALSE);
+
+          self->display_text = g_strconcat (head, "…", NULL);
+        }
+      else
+        self->display_text = strobe_log_escape (self->text, (gssize) len, FALSE);
     }
   return self->display_text;
 }

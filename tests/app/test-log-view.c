@@ -269,7 +269,7 @@ static StrobeLogChecklist *
 checklist_of (GtkWidget *view, const char *button_label)
 {
   for (GtkWidget *w = find_type (view, GTK_TYPE_MENU_BUTTON); w != NULL; w = gtk_widget_get_next_sibling (w))
-    if (GTK_IS_MENU_BUTTON (w) && g_strcmp0 (gtk_menu_button_get_label (GTK_MENU_BUTTON (w)), button_label) == 0)
+    if (GTK_IS_MENU_BUTTON (w) && g_str_has_prefix (gtk_menu_button_get_label (GTK_MENU_BUTTON (w)), button_label))
       return STROBE_LOG_CHECKLIST (gtk_popover_get_child (GTK_POPOVER (gtk_menu_button_get_popover (GTK_MENU_BUTTON (w)))));
   return NULL;
 }
@@ -481,6 +481,7 @@ test_filters (void)
   strobe_log_checklist_set_shown (threads, 18, FALSE);
   wait_filtered (&f);
   g_assert_cmpuint (n_rows (&f), ==, 40);
+  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "Threads (2 hidden)"));
   g_assert_true (shows_count (&f, 40, 120));
 
   /* Nothing matches: the empty state says why, and clears. */

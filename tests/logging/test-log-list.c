@@ -992,6 +992,37 @@ test_export (void)
   }
 }
 
+/* A message of 100 KB: the table's line is its first KiB, the text stays whole. */
+static void
+test_long_message (void)
+{
+  g_autoptr(Tsb) b = log_stream_new ();
+  g_autofree char *big = g_strnfill (100000, 'x');
+  g_autoptr(GBytes) args = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(StrobeLogModel) model = NULL;
+  g_autoptr(StrobeLogList) list = NULL;
+  g_autoptr(StrobeLogItem) item = NULL;
+  const char *line;
+
+  big[1023] = '\n';
+  args = log_args ("s", big);
+  log_stream_category (b, 1, "Big", 5);
+  log_stream_spec (b, 1, 1, "big.c", 1, 5, "%s");
+  log_stream_message (b, 16, 1000, 1, args);
+  tsb_flush_all (b, TSB_AUTO);
+  tsb_end_stream (b);
+  bytes = tsb_bytes (b);
+  model = decode_bytes (bytes, 0);
+  list = strobe_log_list_new (model);
+  item = g_list_model_get_item (G_LIST_MODEL (list), 0);
+  g_assert_cmpuint (strlen (strobe_log_item_get_text (item)), ==, 100000);
+  line = strobe_log_item_get_display_text (item);
+  /* 1023 x, the newline escaped (two bytes), then the ellipsis. */
+  g_assert_cmpuint (strlen (line), ==, 1023 + 2 + strlen ("…"));
+  g_assert_true (g_str_has_suffix (line, "x\\n…"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1004,6 +1035,7 @@ main (int argc, char **argv)
   g_test_add_func ("/log-list/live", test_live);
   g_test_add_func ("/log-list/cancel", test_cancel);
   g_test_add_func ("/log-list/export", test_export);
+  g_test_add_func ("/log-list/long-message", test_long_message);
   g_test_add_func ("/log-text/search", test_search);
   g_test_add_func ("/log-text/escape", test_escape);
   g_test_add_func ("/log-text/args", test_args);
