@@ -10,6 +10,7 @@
 #include "strobe-log-details.h"
 #include "strobe-log-format.h"
 #include "strobe-log-labels.h"
+#include "strobe-text.h"
 
 #include <string.h>
 
@@ -58,6 +59,27 @@ value_label (void)
   gtk_widget_set_focusable (label, FALSE);
   gtk_widget_set_hexpand (label, TRUE);
   return GTK_LABEL (label);
+}
+
+/* The message on its own lines, each escaped as the table escapes it. */
+static char *
+escape_lines (const char *text, gssize len)
+{
+  GString *out = g_string_new (NULL);
+  const char *end = text + len, *p = text;
+
+  while (p < end)
+    {
+      const char *nl = memchr (p, '\n', (gsize) (end - p));
+      const char *stop = nl ? nl : end;
+
+      strobe_text_append_escaped (out, p, stop - p, STROBE_TEXT_PLAIN);
+      if (nl == NULL)
+        break;
+      g_string_append_c (out, '\n');
+      p = nl + 1;
+    }
+  return g_string_free (out, FALSE);
 }
 
 static void
@@ -130,16 +152,16 @@ strobe_log_details_show (StrobeLogDetails       *self,
   set_row (self, ROW_THREAD, thread);
   set_row (self, ROW_VERBOSITY, strobe_log_verbosity_label (strobe_log_item_get_verbosity (item)));
   category = strobe_log_item_get_category_name (item)
-             ? strobe_log_escape (strobe_log_item_get_category_name (item), -1, FALSE)
+             ? strobe_text_escape (strobe_log_item_get_category_name (item), STROBE_TEXT_PLAIN)
              : spec ? g_strdup_printf (_("unknown (category %u was never announced)"), strobe_log_item_get_category_id (item))
              : NULL;
   set_row (self, ROW_CATEGORY, category);
   if (spec != NULL)
     {
-      g_autofree char *file = strobe_log_escape (spec->file ? spec->file : "", -1, FALSE);
+      g_autofree char *file = strobe_text_escape (spec->file, STROBE_TEXT_PLAIN);
 
       source = g_strdup_printf ("%s:%d", file, spec->line);
-      format = strobe_log_escape (spec->format ? spec->format : "", -1, FALSE);
+      format = strobe_text_escape (spec->format, STROBE_TEXT_PLAIN);
     }
   set_row (self, ROW_SOURCE, source);
   gtk_widget_set_visible (self->open_button, spec != NULL && spec->file && *spec->file);
@@ -152,14 +174,14 @@ strobe_log_details_show (StrobeLogDetails       *self,
     if (len > DETAILS_MAX)
       {
         const char *end = g_utf8_find_prev_char (raw, raw + DETAILS_MAX + 1);
-        g_autofree char *head = strobe_log_escape (raw, end ? end - raw : DETAILS_MAX, TRUE);
+        g_autofree char *head = escape_lines (raw, end ? end - raw : DETAILS_MAX);
         g_autofree char *size = g_format_size (len);
 
         /* Translators: a message too long to show whole; %s is its size */
         text = g_strdup_printf (_("%s…\n(the message is %s long: Copy Message copies all of it)"), head, size);
       }
     else
-      text = strobe_log_escape (raw, (gssize) len, TRUE);
+      text = escape_lines (raw, (gssize) len);
     gtk_label_set_text (self->message, text);
   }
 

@@ -22,6 +22,7 @@
 #include "strobe-log-view.h"
 #include "strobe-panes.h"
 #include "strobe-source.h"
+#include "strobe-text.h"
 
 /* Copying more rows than this asks for Export instead: the clipboard is not a file. */
 #define COPY_MAX_ROWS 100000
@@ -157,7 +158,7 @@ query_tooltip_cb (GtkWidget     *cell,
       g_autofree char *full = g_strdup_printf ("%s:%d", strobe_log_item_get_spec (item)->file,
                                                strobe_log_item_get_spec (item)->line);
 
-      text = strobe_log_escape (full, -1, FALSE);
+      text = strobe_text_escape (full, STROBE_TEXT_PLAIN);
     }
   else if (col == COL_MESSAGE)
     text = g_strdup (strobe_log_item_get_display_text (item));
@@ -256,7 +257,7 @@ bind_cb (GtkSignalListItemFactory *factory,
         /* Escaped once per category: its name lives as long as the model. */
         if (name != NULL && (label = g_hash_table_lookup (self->category_labels, name)) == NULL)
           {
-            label = strobe_log_escape (name, -1, FALSE);
+            label = strobe_text_escape (name, STROBE_TEXT_PLAIN);
             g_hash_table_insert (self->category_labels, (gpointer) name, (gpointer) label);
           }
         gtk_inscription_set_text (GTK_INSCRIPTION (cell), label ? label : "—");
@@ -277,7 +278,7 @@ bind_cb (GtkSignalListItemFactory *factory,
         {
           g_autofree char *base = g_path_get_basename (spec->file);
           g_autofree char *text = g_strdup_printf ("%s:%d", base, spec->line);
-          g_autofree char *escaped = strobe_log_escape (text, -1, FALSE);
+          g_autofree char *escaped = strobe_text_escape (text, STROBE_TEXT_PLAIN);
 
           gtk_inscription_set_text (GTK_INSCRIPTION (cell), escaped);
         }
@@ -944,7 +945,7 @@ update_categories (StrobeLogView *self, StrobeLogModel *model)
     {
       const StrobeLogCategoryInfo *c = g_ptr_array_index (categories, i);
       guint64 *n = g_hash_table_lookup (count_of, GUINT_TO_POINTER (c->id));
-      char *label = strobe_log_escape (c->name ? c->name : "", -1, FALSE);
+      char *label = strobe_text_escape (c->name, STROBE_TEXT_PLAIN);
       StrobeLogChecklistEntry e = { c->id, label, n ? *n : 0 };
 
       g_ptr_array_add (labels, label);
@@ -1004,7 +1005,7 @@ update_threads (StrobeLogView *self, StrobeDocument *document, StrobeLogModel *m
 
       g_hash_table_insert (self->thread_names, GUINT_TO_POINTER (t->id), g_strdup (t->name));
       if (*t->name)
-        g_hash_table_insert (self->thread_labels, GUINT_TO_POINTER (t->id), strobe_log_escape (t->name, -1, FALSE));
+        g_hash_table_insert (self->thread_labels, GUINT_TO_POINTER (t->id), strobe_text_escape (t->name, STROBE_TEXT_PLAIN));
       g_hash_table_insert (order, GUINT_TO_POINTER (t->id), GUINT_TO_POINTER (t->order + 1));
     }
   /* Only threads that logged, in the thread table's order. */
@@ -1012,7 +1013,7 @@ update_threads (StrobeLogView *self, StrobeDocument *document, StrobeLogModel *m
     {
       StrobeLogCount *c = &g_array_index (counts, StrobeLogCount, i);
       const char *name = thread_name (self, (guint16) c->id);
-      g_autofree char *escaped = name ? strobe_log_escape (name, -1, FALSE) : NULL;
+      g_autofree char *escaped = name ? strobe_text_escape (name, STROBE_TEXT_PLAIN) : NULL;
       /* Translators: a thread in the threads filter: its name and id */
       char *label = name ? g_strdup_printf (_("%s (%u)"), escaped, c->id)
                          /* Translators: a thread without a name, by its id */
@@ -1130,14 +1131,14 @@ open_source_action (GtkWidget  *widget,
     return;
   if (!strobe_source_open (widget, spec->file, spec->line, &error))
     {
-      g_autofree char *escaped = strobe_log_escape (error->message, -1, FALSE);
+      g_autofree char *escaped = strobe_text_escape (error->message, STROBE_TEXT_PLAIN);
 
       gtk_label_set_text (self->status_label, escaped);
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->status_label), escaped);
     }
   else
     {
-      g_autofree char *file = strobe_log_escape (spec->file, -1, FALSE);
+      g_autofree char *file = strobe_text_escape (spec->file, STROBE_TEXT_PLAIN);
       /* Translators: a file and a line */
       g_autofree char *text = g_strdup_printf (_("Opened %s:%d"), file, spec->line);
 

@@ -19,6 +19,7 @@
 #include <wchar.h>
 
 #include "strobe-printf.h"
+#include "strobe-text.h"
 
 typedef struct
 {
@@ -509,7 +510,7 @@ strobe_log_format (const char *format, const guint8 *args, gsize len, GString *o
   return ok && r.next == r.n;
 }
 
-/* ---- arguments one by one, and escaping ------------------------------------------ */
+/* ---- arguments one by one ------------------------------------------------------- */
 
 gboolean
 strobe_log_args_split (const guint8 *args,
@@ -598,8 +599,11 @@ strobe_log_arg_to_string (const StrobeLogArg *arg)
 #endif
     case STROBE_LOG_ARG_STRING:
       {
-        g_autofree char *escaped = strobe_log_escape ((const char *) arg->value, (gssize) arg->size - 1, FALSE);
-        return g_strdup_printf ("\"%s\"", escaped);
+        GString *out = g_string_new (NULL);
+
+        strobe_text_append_escaped (out, (const char *) arg->value, (gssize) arg->size - 1,
+                                    STROBE_TEXT_PLAIN | STROBE_TEXT_QUOTES);
+        return g_string_free (out, FALSE);
       }
     default:
       {
@@ -610,66 +614,4 @@ strobe_log_arg_to_string (const StrobeLogArg *arg)
         return g_string_free (hex, FALSE);
       }
     }
-}
-
-char *
-strobe_log_escape (const char *text,
-                   gssize      len,
-                   gboolean    multiline)
-{
-  GString *out;
-  const char *p, *end;
-
-  g_return_val_if_fail (text != NULL || len == 0, NULL);
-  if (len < 0)
-    len = (gssize) strlen (text);
-  out = g_string_sized_new ((gsize) len + 8);
-  p = text;
-  end = text + len;
-  while (p < end)
-    {
-      guchar c = (guchar) *p;
-
-      if (c < 0x80)
-        {
-          if (c == '\\')
-            g_string_append (out, "\\\\");
-          else if (c >= 0x20 && c != 0x7f)
-            g_string_append_c (out, (char) c);
-          else if (multiline && (c == '\n' || c == '\t'))
-            g_string_append_c (out, (char) c);
-          else if (c == '\n')
-            g_string_append (out, "\\n");
-          else if (c == '\t')
-            g_string_append (out, "\\t");
-          else if (c == '\r')
-            g_string_append (out, "\\r");
-          else if (c == 0x1b)
-            g_string_append (out, "\\e");
-          else
-            g_string_append_printf (out, "\\x%02x", c);
-          p++;
-          continue;
-        }
-      {
-        gunichar u = g_utf8_get_char_validated (p, end - p);
-
-        if (u == (gunichar) -1 || u == (gunichar) -2)
-          {
-            g_string_append_printf (out, "\\x%02x", c);
-            p++;
-            continue;
-          }
-        /* C1 controls (CSI 0x9b starts a terminal escape too), bidirectional embeddings,
-         * overrides and isolates (which reorder what a reader sees), line and paragraph
-         * separators. */
-        if ((u >= 0x80 && u <= 0x9f) || (u >= 0x202a && u <= 0x202e) ||
-            (u >= 0x2066 && u <= 0x2069) || u == 0x2028 || u == 0x2029 || u == 0x200e || u == 0x200f)
-          g_string_append_printf (out, "\\u{%04x}", u);
-        else
-          g_string_append_len (out, p, g_utf8_next_char (p) - p);
-        p = g_utf8_next_char (p);
-      }
-    }
-  return g_string_free (out, FALSE);
 }

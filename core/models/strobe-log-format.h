@@ -39,15 +39,7 @@ gboolean strobe_log_args_split (const guint8 *args,
 /* "int32", "string"…; NULL for a type byte the format does not define. */
 const char *strobe_log_arg_type_name (guint8 type);
 /* The value as a person reads it: integers in decimal and hex, floats exactly
- * (%.17g), strings quoted and escaped (strobe_log_escape). */
+ * (%.17g), strings quoted and escaped (strobe_text_escape). */
 char    *strobe_log_arg_to_string (const StrobeLogArg *arg);
-
-/* @text (@len bytes; -1: NUL-terminated) with what must not reach a terminal or a label
- * as is made visible: control characters as \n \t \r \e or \xNN, DEL and C1
- * controls, bidirectional overrides and isolates as \u{NNNN}, bytes that are not UTF-8
- * as \xNN, and a backslash as \\. With @multiline, newlines and tabs are kept. */
-char    *strobe_log_escape        (const char   *text,
-                                   gssize        len,
-                                   gboolean      multiline);
 
 G_END_DECLS

@@ -6,6 +6,7 @@
 #include "strobe-log-item-private.h"
 
 #include "strobe-log-format.h"
+#include "strobe-text.h"
 
 #include <string.h>
 
@@ -178,12 +179,14 @@ strobe_log_item_get_display_text (StrobeLogItem *self)
       if (len > DISPLAY_MAX)
         {
           const char *end = g_utf8_find_prev_char (self->text, self->text + DISPLAY_MAX + 1);
-          g_autofree char *head = strobe_log_escape (self->text, end ? end - self->text : DISPLAY_MAX, FALSE);
+          GString *out = g_string_new (NULL);
 
-          self->display_text = g_strconcat (head, "…", NULL);
+          strobe_text_append_escaped (out, self->text, end ? end - self->text : DISPLAY_MAX, STROBE_TEXT_PLAIN);
+          g_string_append (out, "…");
+          self->display_text = g_string_free (out, FALSE);
         }
       else
-        self->display_text = strobe_log_escape (self->text, (gssize) len, FALSE);
+        self->display_text = strobe_text_escape (self->text, STROBE_TEXT_PLAIN);
     }
   return self->display_text;
 }

@@ -30,8 +30,8 @@ const StrobeLogSpecInfo *strobe_log_item_get_spec          (StrobeLogItem *self)
 const char              *strobe_log_item_get_category_name (StrobeLogItem *self);
 /* The formatted message, as printf wrote it (it may hold control characters). */
 const char              *strobe_log_item_get_text          (StrobeLogItem *self);
-/* The text on one line with control characters and escapes made visible
- * (strobe_log_escape), its first KiB at most (then "…"): what a table shows. */
+/* The text on one line with control characters and terminal escapes made visible
+ * (strobe_text_escape), its first KiB at most (then "…"): what a table shows. */
 const char              *strobe_log_item_get_display_text  (StrobeLogItem *self);
 /* FALSE when the site is unknown or the arguments do not fit its format. */
 gboolean                 strobe_log_item_is_well_formed    (StrobeLogItem *self);

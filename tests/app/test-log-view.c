@@ -518,8 +518,8 @@ test_odd_content (void)
 
   open_trace (&f, odd_path);
   /* Escapes shown escaped, on one line, in the table; the unknown site says so. */
-  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "\\e[31mred alert\\e[0m\\nsecond line"));
-  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "Ctl\\e[7m"));
+  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "\\u001b[31mred alert\\u001b[0m\\nsecond line"));
+  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "Ctl\\u001b[7m"));
   g_assert_nonnull (find_text (GTK_WIDGET (f.view), "render"));
   strobe_log_view_scroll_to (f.view, 13);
   settle ();
@@ -541,7 +541,7 @@ test_odd_content (void)
   /* The escapes, whole, on two lines. */
   gtk_selection_model_select_item (gtk_column_view_get_model (strobe_log_view_get_column_view (f.view)), 7, TRUE);
   settle ();
-  g_assert_nonnull (find_text (details, "\\e[31mred alert\\e[0m\nsecond line"));
+  g_assert_nonnull (find_text (details, "\\u001b[31mred alert\\u001b[0m\nsecond line"));
   g_assert_nonnull (find_text (details, "Fatal"));
   screenshot (GTK_WIDGET (f.window), "log-escapes");
 
