@@ -1156,7 +1156,7 @@ export_done_cb (GObject      *source,
   GFile *file = g_object_get_data (G_OBJECT (self), "strobe-export-file");
   guint64 rows = 0;
 
-  if (!strobe_log_export_finish (result, &rows, &error))
+  if (!strobe_log_export_finish (result, &rows, &error) && self->status_label != NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
@@ -1167,6 +1167,9 @@ export_done_cb (GObject      *source,
         }
       return;
     }
+  /* The view went away meanwhile. */
+  if (self->status_label == NULL || error != NULL)
+    return;
   {
     g_autofree char *count = strobe_format_count (rows);
     g_autofree char *name = file ? g_file_get_parse_name (file) : g_strdup ("");
