@@ -24,6 +24,7 @@
 #include "strobe-log-checklist.h"
 #include "strobe-log-details.h"
 #include "strobe-log-view.h"
+#include "strobe-preferences-dialog.h"
 #include "strobe-window.h"
 
 static StrobeApplication *the_app;
@@ -753,6 +754,33 @@ test_open_source (void)
   settle ();
   g_assert_nonnull (find_text_prefix (GTK_WIDGET (f.view), "The source file “src/render.c” was not found"));
   g_settings_reset (settings, "editor-command");
+
+  /* Preferences has the setting, bound to its key. */
+  g_action_group_activate_action (G_ACTION_GROUP (the_app), "preferences", NULL);
+  settle ();
+  {
+    GList *toplevels = gtk_window_list_toplevels ();
+    GtkWidget *dialog = NULL, *entry = NULL;
+
+    for (GList *l = toplevels; l != NULL; l = l->next)
+      if (STROBE_IS_PREFERENCES_DIALOG (l->data))
+        dialog = l->data;
+    g_list_free (toplevels);
+    g_assert_nonnull (dialog);
+    g_assert_nonnull (find_text (dialog, "Editor command"));
+    g_settings_set_string (settings, "editor-command", "code --goto %f:%l");
+    settle ();
+    /* The last entry of the dialog is the editor command. */
+    {
+      GtkWidget *grid = find_type (dialog, GTK_TYPE_GRID);
+
+      for (GtkWidget *child = gtk_widget_get_first_child (grid); child != NULL; child = gtk_widget_get_next_sibling (child))
+        if (GTK_IS_ENTRY (child))
+          entry = child;
+    }
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "code --goto %f:%l");
+    g_settings_reset (settings, "editor-command");
+  }
   close_all (&f);
 }
 
