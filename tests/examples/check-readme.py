@@ -3,7 +3,8 @@
 it: compiled with the C compiler against the runtime, run with tracing on, and its trace read
 back with strobe-cli.
 
-Usage: check-readme.py README CC RUNTIME-INCLUDE-DIR LIBSTROBE-A STROBE-CLI"""
+Usage: check-readme.py README CC RUNTIME-INCLUDE-DIR LIBSTROBE-A STROBE-CLI [CFLAG…]
+(the CFLAGs: what the build's libstrobe.a needs besides, e.g. its sanitizers)"""
 import os
 import re
 import subprocess
@@ -11,6 +12,7 @@ import sys
 import tempfile
 
 readme, cc, include, lib, cli = sys.argv[1:6]
+extra = sys.argv[6:]
 text = open(readme, encoding='utf-8').read()
 m = re.search(r'<!-- readme-example: begin -->\s*```c\n(.*?)```\s*<!-- readme-example: end -->', text, re.S)
 if not m:
@@ -21,8 +23,8 @@ with tempfile.TemporaryDirectory() as tmp:
     exe = os.path.join(tmp, 'hello-strobe')
     trace = os.path.join(tmp, 'hello.strobe')
     open(src, 'w', encoding='utf-8').write(m.group(1))
-    subprocess.run([cc, '-std=c11', '-Wall', '-Werror', '-I', include, src, lib, '-llz4', '-lpthread', '-lm',
-                    '-o', exe], check=True)
+    subprocess.run([cc, '-std=c11', '-Wall', '-Werror', *extra, '-I', include, src, lib, '-llz4', '-lpthread',
+                    '-lm', '-o', exe], check=True)
     subprocess.run([exe, '--trace=all', f'--tracefile={trace}'], check=True)
     env = dict(os.environ, LC_ALL='C')
 
