@@ -192,4 +192,12 @@ _strobe_application_actions_init (StrobeApplication *self)
   g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (self), accels[i].action, accels[i].accels);
+  for (int i = 0; i < 9; i++)
+    {
+      g_autofree char *action = g_strdup_printf ("win.show-view(%d)", i);
+      g_autofree char *accel = g_strdup_printf ("<Alt>%d", i + 1);
+      const char *accels_for[] = { accel, NULL };
+
+      gtk_application_set_accels_for_action (GTK_APPLICATION (self), action, accels_for);
+    }
 }

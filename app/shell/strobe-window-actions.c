@@ -24,6 +24,19 @@ connect_action (GSimpleAction *action,
   strobe_window_connect (STROBE_WINDOW (user_data));
 }
 
+/* Alt+1…9 from anywhere in the window, the tab strip included: the current trace's views. */
+static void
+show_view_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  StrobeWindow *self = user_data;
+  GtkWidget *page = strobe_window_get_current_page (self);
+
+  if (page != NULL)
+    gtk_widget_activate_action (page, "document.show-view", "i", g_variant_get_int32 (parameter));
+}
+
 static void
 next_pane_action (GSimpleAction *action,
                   GVariant      *parameter,
@@ -47,6 +60,7 @@ _strobe_window_actions_init (StrobeWindow *self)
     { "close", close_action },
     { "connect", connect_action },
     { "next-pane", next_pane_action },
+    { "show-view", show_view_action, "i" },
     { "previous-pane", previous_pane_action },
   };
 

@@ -258,6 +258,13 @@ strobe_window_open_file (StrobeWindow *self,
   return document;
 }
 
+GtkWidget *
+strobe_window_get_current_page (StrobeWindow *self)
+{
+  g_return_val_if_fail (STROBE_IS_WINDOW (self), NULL);
+  return GTK_WIDGET (get_current_view (self));
+}
+
 StrobeDocument *
 strobe_window_get_current_document (StrobeWindow *self)
 {

@@ -20,6 +20,8 @@ StrobeWindow   *strobe_window_new                  (StrobeApplication *applicati
  * open already. Returns the document (owned by the window). */
 StrobeDocument *strobe_window_open_file            (StrobeWindow      *self,
                                                     GFile             *file);
+/* The current tab's page: a StrobeDocumentView, or NULL on the start page. */
+GtkWidget      *strobe_window_get_current_page     (StrobeWindow      *self);
 /* The trace of the current tab; NULL on the start page. */
 StrobeDocument *strobe_window_get_current_document (StrobeWindow      *self);
 guint           strobe_window_get_n_documents      (StrobeWindow      *self);
