@@ -1,5 +1,6 @@
 /* strobe-cli-memory.c — `strobe-cli memory FILE`: allocation totals, peak, heaps, top
- * tags, the size histogram and the leaks of a trace's Memory channel.
+ * tags, the size histogram and the leaks of a trace's Memory channel; with --by, where
+ * memory went (strobe-cli-memory-report.c).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -11,7 +12,9 @@
 
 #include "strobe-analysis.h"
 #include "strobe-cli.h"
+#include "strobe-cli-memory-report.h"
 #include "strobe-memory-model.h"
+#include "strobe-memory-symbols.h"
 
 static const char *
 fmt_s (char *buf, gdouble v)
@@ -61,7 +64,10 @@ strobe_cli_memory (int argc, char **argv)
   StrobeTraceClock clock;
   g_autoptr(GArray) leaks = NULL;
   g_autoptr(GPtrArray) tags = NULL, heaps = NULL;
-  g_autofree char *at = NULL;
+  g_autofree char *at = NULL, *by_name = NULL, *from = NULL, *to = NULL;
+  g_autoptr (StrobeSymbolizer) sym = NULL;
+  StrobeMemoryGroupBy by = STROBE_MEMORY_BY_STACK;
+  guint64 t0 = 0, t1 = G_MAXUINT64;
   gboolean only_leaks = FALSE, histogram = FALSE, stacks = FALSE;
   gint top = 10, max_leaks = 50;
   StrobeMemorySummary s;
@@ -72,24 +78,40 @@ strobe_cli_memory (int argc, char **argv)
   GOptionEntry entries[] = {
     { "leaks", 0, 0, G_OPTION_ARG_NONE, &only_leaks, N_("Print only the allocations never freed"), NULL },
     { "max-leaks", 0, 0, G_OPTION_ARG_INT, &max_leaks, N_("List at most N leaks (default 50; -1: all)"), N_("N") },
-    { "top", 0, 0, G_OPTION_ARG_INT, &top, N_("Show the N tags with the highest peak (default 10; -1: all)"), N_("N") },
+    { "top", 0, 0, G_OPTION_ARG_INT, &top, N_("Show the N tags (and --by groups) with the highest peak (default 10; -1: all)"), N_("N") },
     { "histogram", 0, 0, G_OPTION_ARG_NONE, &histogram, N_("Print the allocation size histogram"), NULL },
-    { "stacks", 0, 0, G_OPTION_ARG_NONE, &stacks, N_("Print the call stack of each leak (when recorded)"), NULL },
+    { "stacks", 0, 0, G_OPTION_ARG_NONE, &stacks, N_("Print the call stack of each leak (and of each --by=stack row), symbolized"), NULL },
+    { "by", 0, 0, G_OPTION_ARG_STRING, &by_name, N_("Group the costs by stack, function, tag, heap, size or thread"), N_("WHAT") },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("--by: only the part from TIME on (seconds from the start)"), N_("TIME") },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("--by: only the part up to TIME"), N_("TIME") },
     { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("Also print what was live at TIME (seconds from the start; or 250ms…)"), N_("TIME") },
     { NULL },
   };
 
   context = g_option_context_new (_("FILE — summarise the memory allocations of a trace"));
+  g_option_context_set_description (context,
+    _("Temporary allocations (heaptrack's definition): freed, or reallocated, by the thread that\n"
+      "allocated them before that thread allocated anything else.\n"
+      "--by prints heaptrack's four costs of each group: peak (what the group held when live\n"
+      "memory was highest), leaked (allocated and never freed, or still live at --to),\n"
+      "allocations and temporary allocations (allocated in the range), and bytes allocated."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
     return STROBE_CLI_USAGE_ERROR;
+  if (by_name && !strobe_cli_memory_parse_by (by_name, &by))
+    {
+      g_printerr (_("strobe-cli: --by takes stack, function, tag, heap, size or thread, not “%s”\n"), by_name);
+      return STROBE_CLI_USAGE_ERROR;
+    }
   status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_MEMORY, NULL, &document, &error);
   if (error != NULL)
     strobe_cli_print_load_error (file, error);
   if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
     return status;
   if (at && !strobe_cli_parse_trace_time (document, "--at", at, &at_time))
+    return STROBE_CLI_USAGE_ERROR;
+  if (!strobe_cli_time_range (document, from, to, &t0, &t1))
     return STROBE_CLI_USAGE_ERROR;
   model = strobe_document_get_memory (document);
   strobe_document_get_clock (document, &clock);
@@ -113,10 +135,11 @@ strobe_cli_memory (int argc, char **argv)
               _("bytes in"), s.live_count, _("allocations"));
       printf ("%-18s %" G_GINT64_FORMAT " %s %s s\n", _("Peak:"), s.peak_bytes, _("bytes at"),
               fmt_s (b1, strobe_trace_clock_to_seconds (&clock, s.peak_time)));
-      if (s.unmatched_frees || s.replaced_allocs)
+      if ((s.unmatched_frees && !s.partial) || s.replaced_allocs)
         printf ("%-18s %" G_GUINT64_FORMAT " %s, %" G_GUINT64_FORMAT " %s\n", _("Inconsistencies:"),
                 s.unmatched_frees, _("frees of unknown addresses"), s.replaced_allocs,
                 _("allocations of live addresses"));
+      strobe_cli_memory_print_notice (&s);
 
       heaps = strobe_memory_model_get_heaps (model);
       print_groups (_("Heaps"), heaps, TRUE, -1);
@@ -144,6 +167,8 @@ strobe_cli_memory (int argc, char **argv)
                   fmt_s (b1, strobe_trace_clock_to_seconds (&clock, at_time)), bytes, _("bytes in"),
                   count, _("allocations"), live->len, _("listed by the index"));
         }
+      if (by_name && strobe_cli_memory_print_by (model, by, t0, t1, top, stacks) != 0)
+        status = STROBE_CLI_FAILED;
       printf ("\n");
     }
 
@@ -160,9 +185,9 @@ strobe_cli_memory (int argc, char **argv)
               (r.flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? _(" (heap block)") : "");
       if (stacks && r.callstack)
         {
-          g_autoptr(GArray) frames = strobe_memory_model_get_callstack (model, r.callstack);
-          for (guint k = 0; frames && k < frames->len; k++)
-            printf ("        #%-2u 0x%" G_GINT64_MODIFIER "x\n", k, g_array_index (frames, guint64, k));
+          if (sym == NULL)
+            sym = strobe_memory_symbolizer_new (model);
+          strobe_cli_memory_print_stack (model, sym, r.callstack, "        ");
         }
     }
   if (max_leaks >= 0 && leaks->len > (guint) max_leaks)

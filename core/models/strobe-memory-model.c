@@ -1,5 +1,5 @@
-/* strobe-memory-model.c — allocation records, a live-address hash, a free log and a
- * two-level max-free-time index.
+/* strobe-memory-model.c — allocation records, live maps, a free log, a two-level
+ * max-free-time index, per-heap live lists, the call-stack trie and the module map.
  *
  * Layout (see README.md):
  * - records: StrobeMemoryAlloc in allocation order = time order (times are clamped);
@@ -8,21 +8,32 @@
  *   the freeing half of a realloc, a HeapMark; a HeapUnmark adds back), in time order,
  *   with running totals of bytes and allocations removed. Live totals at T are then two
  *   binary searches: cum_alloc up to T minus the free log up to T.
- * - live map: open addressing (linear probing, backward-shift deletion) from
- *   (address, heap) to the live record.
+ * - live maps: (address, heap) → record for traces that name blocks by address;
+ *   (thread, id) → record for Memory.Batch, whose frees name the allocation by id.
+ * - per-heap live lists (prev/next per record): HeapFreeAll ends a heap's blocks without
+ *   looking at any other heap's.
  * - max index: the largest free_time of each group of 32 records and of each block of
  *   1024; "live at T among records [lo, hi)" skips every group whose max is <= T, so it
  *   costs about the answer (times 32 at worst), not the trace.
  *
+ * Memory.Batch records of one update round come from several threads whose times
+ * interleave: they are collected until the round's last batch and applied merged by
+ * time. A free whose allocation has not been applied yet (another thread's, later in the
+ * stream) waits as an orphan until it is.
+ *
  * SPDX-License-Identifier: MIT
  */
-#include "strobe-memory-model.h"
+#include "strobe-memory-model-private.h"
 
 #include <string.h>
 
-#define GROUP        32
-#define BLOCK        1024
-#define OVERVIEW_MAX 4096
+#include "strobe-memory-records.h"
+
+#define OVERVIEW_MAX     4096
+#define MAX_PENDING      (1u << 20)   /* records held for a round before applying anyway */
+#define MAX_ORPHANS      (1u << 20)
+#define MAX_STACK_DEPTH  1024
+#define ID_SPACE         0u           /* StrobeLiveMap space of (thread, id) keys */
 
 enum
 {
@@ -36,23 +47,12 @@ enum
   ROUTE_HEAP_SPEC,
   ROUTE_TAG_SPEC,
   ROUTE_CALLSTACK,
+  ROUTE_BATCH,
+  ROUTE_LIVE,
+  ROUTE_STACK_NODES,
+  ROUTE_MODULE,
+  ROUTE_MODULE_UNLOAD,
 };
-
-typedef struct
-{
-  guint64 time;
-  gint64  cum_bytes;    /* bytes removed from live up to and including this entry */
-  gint64  cum_count;
-  guint32 record;
-  guint32 kind;         /* 0 free, 1 mark, 2 unmark */
-} FreeEntry;
-
-typedef struct
-{
-  guint64 address;
-  guint32 heap;
-  guint32 record;       /* + 1; 0: empty */
-} Slot;
 
 typedef struct
 {
@@ -62,10 +62,48 @@ typedef struct
 
 typedef struct
 {
-  guint32 record_plus1;   /* the thread's last allocation, for "temporary" */
-  guint32 pending_realloc_plus1;
-  guint64 pending_realloc_size;
+  StrobeMemoryGroup pub;
+  guint32           live_head;   /* record + 1 */
+  guint32           live_tail;
+} Group;
+
+typedef struct
+{
+  guint32  last_alloc_plus1;      /* the thread's last allocation, for "temporary" */
+  guint32  pending_realloc_plus1; /* legacy format: ReallocFree waiting for its other half */
+  gboolean from_realloc;          /* an UNTRACKED realloc's new block comes next */
+  /* Memory.Batch from this thread: */
+  gboolean seq_known;
+  guint64  next_seq;
+  guint64  first_id;              /* 0: none applied yet */
+  guint64  max_id;
+  guint64  dropped;
+  gboolean has_watermark;         /* the last snapshot's counter for this thread */
+  guint64  watermark;
 } ThreadState;
+
+typedef struct
+{
+  guint64  time;
+  guint64  ref_id;
+  guint64  id;
+  guint64  size;
+  guint64  address;
+  guint32  heap, tag, stack;
+  guint16  thread;
+  guint16  ref_thread;
+  guint8   kind;
+  guint8   align_log2;
+  gboolean realloc;
+  gboolean has_address;
+} Pending;
+
+typedef struct
+{
+  guint64 time;
+  guint16 by_thread;
+  guint8  flag;
+} Orphan;
 
 struct _StrobeMemoryModel
 {
@@ -73,17 +111,33 @@ struct _StrobeMemoryModel
 
   GMutex       lock;
   GArray      *records;      /* StrobeMemoryAlloc */
-  GArray      *cum_alloc;    /* gint64 */
-  GArray      *free_log;     /* FreeEntry */
+  GArray      *cum_alloc;    /* guint64 */
+  GArray      *free_log;     /* StrobeMemoryFreeEntry */
   GArray      *group_max;    /* guint64 per GROUP records */
   GArray      *block_max;    /* guint64 per BLOCK records */
-  Slot        *slots;
-  gsize        slot_cap;     /* power of two */
-  gsize        slot_count;
-  GHashTable  *heaps;        /* id → StrobeMemoryGroup */
+  GArray      *live_prev;    /* guint32 record + 1, per record (heap lists) */
+  GArray      *live_next;
+  GArray      *ids;          /* guint64 per record: its (thread, id) key, 0 for blocks by address */
+  GArray      *end_entry;    /* guint32 per record: the free-log entry that ended it */
+  gboolean     batches;      /* the trace names allocations by id */
+  StrobeLiveMap by_address;
+  StrobeLiveMap by_id;
+  GHashTable  *heaps;        /* id → Group */
   GHashTable  *tags;
-  GHashTable  *callstacks;   /* id → GArray of guint64 */
   GHashTable  *threads;      /* id → ThreadState */
+  /* Stacks: the trie's nodes by id (dense from 1, sparse beyond), legacy whole stacks. */
+  GArray      *nodes;        /* StrobeMemoryNode; node id i at index i - 1 */
+  GHashTable  *sparse_nodes; /* id → StrobeMemoryNode * */
+  GHashTable  *callstacks;   /* legacy: id → GArray of guint64 */
+  GPtrArray   *modules;      /* StrobeMemoryModuleEntry * */
+  GArray      *loaded;       /* guint indexes into modules of loaded ones, by start */
+  /* Memory.Batch merging and Memory.Live. */
+  GArray      *pending;      /* Pending */
+  GHashTable  *orphans;      /* key → Orphan * */
+  GHashTable  *snapshot_keys;/* keys of the snapshot being read */
+  GHashTable  *absorbed;     /* keys ended unseen by a snapshot: their late free is expected */
+  guint64      snapshot_time;
+  gboolean     in_snapshot;
   StrobeMemorySummary sum;
   guint64      time;         /* clamped time of the last event */
   gboolean     have_time;
@@ -99,100 +153,29 @@ static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (StrobeMemoryModel, strobe_memory_model, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (STROBE_TYPE_ANALYZER, analyzer_iface_init))
 
-/* ---- the live map ------------------------------------------------------------------ */
-
-static inline gsize
-slot_hash (guint64 address, guint32 heap)
+static inline guint64
+id_key (guint16 thread, guint64 id)
 {
-  guint64 h = (address ^ ((guint64) heap << 47)) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
-  return (gsize) (h >> 20);
+  return ((guint64) thread << 48) | (id & G_GUINT64_CONSTANT (0xffffffffffff));
 }
 
-static Slot *
-map_find (StrobeMemoryModel *self, guint64 address, guint32 heap)
+static inline StrobeMemoryAlloc *
+rec (StrobeMemoryModel *self, guint32 index)
 {
-  gsize mask = self->slot_cap - 1;
-
-  for (gsize i = slot_hash (address, heap) & mask;; i = (i + 1) & mask)
-    {
-      Slot *s = &self->slots[i];
-      if (s->record == 0)
-        return NULL;
-      if (s->address == address && s->heap == heap)
-        return s;
-    }
-}
-
-static void map_insert (StrobeMemoryModel *self, guint64 address, guint32 heap, guint32 record);
-
-static void
-map_grow (StrobeMemoryModel *self)
-{
-  Slot *old = self->slots;
-  gsize old_cap = self->slot_cap;
-
-  self->slot_cap = old_cap ? old_cap * 2 : 1024;
-  self->slots = g_new0 (Slot, self->slot_cap);
-  self->slot_count = 0;
-  for (gsize i = 0; i < old_cap; i++)
-    if (old[i].record)
-      map_insert (self, old[i].address, old[i].heap, old[i].record - 1);
-  g_free (old);
-}
-
-static void
-map_insert (StrobeMemoryModel *self, guint64 address, guint32 heap, guint32 record)
-{
-  gsize mask;
-  gsize i;
-
-  if ((self->slot_count + 1) * 4 > self->slot_cap * 3)
-    map_grow (self);
-  mask = self->slot_cap - 1;
-  for (i = slot_hash (address, heap) & mask; self->slots[i].record; i = (i + 1) & mask)
-    ;
-  self->slots[i].address = address;
-  self->slots[i].heap = heap;
-  self->slots[i].record = record + 1;
-  self->slot_count++;
-}
-
-/* Backward-shift deletion: no tombstones, probes stay short. */
-static void
-map_remove (StrobeMemoryModel *self, Slot *s)
-{
-  gsize mask = self->slot_cap - 1;
-  gsize i = (gsize) (s - self->slots), j = i;
-
-  for (;;)
-    {
-      gsize k;
-
-      j = (j + 1) & mask;
-      if (self->slots[j].record == 0)
-        break;
-      k = slot_hash (self->slots[j].address, self->slots[j].heap) & mask;
-      /* Move j back to i unless its home k lies cyclically in (i, j]. */
-      if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
-        continue;
-      self->slots[i] = self->slots[j];
-      i = j;
-    }
-  self->slots[i].record = 0;
-  self->slot_count--;
+  return &g_array_index (self->records, StrobeMemoryAlloc, index);
 }
 
 /* ---- groups (heaps, tags) ------------------------------------------------------------ */
 
-static StrobeMemoryGroup *
+static Group *
 group_get (GHashTable *table, guint32 id)
 {
-  StrobeMemoryGroup *g = g_hash_table_lookup (table, GUINT_TO_POINTER (id));
+  Group *g = g_hash_table_lookup (table, GUINT_TO_POINTER (id));
 
   if (g == NULL)
     {
-      g = g_new0 (StrobeMemoryGroup, 1);
-      g->id = id;
+      g = g_new0 (Group, 1);
+      g->pub.id = id;
       g_hash_table_insert (table, GUINT_TO_POINTER (id), g);
     }
   return g;
@@ -201,19 +184,61 @@ group_get (GHashTable *table, guint32 id)
 static void
 group_free (gpointer data)
 {
-  StrobeMemoryGroup *g = data;
+  Group *g = data;
 
-  g_free ((char *) g->name);
+  g_free ((char *) g->pub.name);
   g_free (g);
 }
 
 static void
 group_add (StrobeMemoryGroup *g, gint64 bytes, gint64 count)
 {
-  g->live_bytes += bytes;
+  g->live_bytes = strobe_memory_sat_add_signed (g->live_bytes, bytes);
   g->live_count += count;
   if (g->live_bytes > g->peak_live_bytes)
     g->peak_live_bytes = g->live_bytes;
+}
+
+/* ---- per-heap live lists ------------------------------------------------------------- */
+
+static inline guint32 *
+prev_of (StrobeMemoryModel *self, guint32 i)
+{
+  return &g_array_index (self->live_prev, guint32, i);
+}
+
+static inline guint32 *
+next_of (StrobeMemoryModel *self, guint32 i)
+{
+  return &g_array_index (self->live_next, guint32, i);
+}
+
+static void
+list_add (StrobeMemoryModel *self, Group *h, guint32 i)
+{
+  *prev_of (self, i) = h->live_tail;
+  *next_of (self, i) = 0;
+  if (h->live_tail)
+    *next_of (self, h->live_tail - 1) = i + 1;
+  else
+    h->live_head = i + 1;
+  h->live_tail = i + 1;
+}
+
+static void
+list_remove (StrobeMemoryModel *self, Group *h, guint32 i)
+{
+  guint32 p = *prev_of (self, i), n = *next_of (self, i);
+
+  if (p)
+    *next_of (self, p - 1) = n;
+  else
+    h->live_head = n;
+  if (n)
+    *prev_of (self, n - 1) = p;
+  else
+    h->live_tail = p;
+  *prev_of (self, i) = *next_of (self, i) = 0;
 }
 
 /* ---- building --------------------------------------------------------------------------- */
@@ -266,6 +291,11 @@ overview_note (StrobeMemoryModel *self, guint64 t)
           self->overview[i] = m;
         }
       memset (self->overview + OVERVIEW_MAX / 2, 0, sizeof (Bucket) * (OVERVIEW_MAX / 2));
+      if (self->overview_shift >= 63)
+        {
+          b = OVERVIEW_MAX - 1;
+          break;
+        }
       self->overview_shift++;
       b = (t - self->overview_origin) >> self->overview_shift;
     }
@@ -295,12 +325,12 @@ live_changed (StrobeMemoryModel *self, guint64 t)
 static ThreadState *
 thread_state (StrobeMemoryModel *self, guint16 id)
 {
-  ThreadState *ts = g_hash_table_lookup (self->threads, GUINT_TO_POINTER (id));
+  ThreadState *ts = g_hash_table_lookup (self->threads, GUINT_TO_POINTER ((guint) id));
 
   if (ts == NULL)
     {
       ts = g_new0 (ThreadState, 1);
-      g_hash_table_insert (self->threads, GUINT_TO_POINTER (id), ts);
+      g_hash_table_insert (self->threads, GUINT_TO_POINTER ((guint) id), ts);
     }
   return ts;
 }
@@ -310,51 +340,55 @@ index_update (StrobeMemoryModel *self, guint32 record)
 {
   const StrobeMemoryAlloc *r = &g_array_index (self->records, StrobeMemoryAlloc, 0);
   guint n = self->records->len;
-  guint g = record / GROUP, b = record / BLOCK;
+  guint g = record / STROBE_MEMORY_GROUP, b = record / STROBE_MEMORY_BLOCK;
   guint64 m = 0;
 
-  for (guint i = g * GROUP; i < MIN (n, (g + 1) * GROUP); i++)
+  for (guint i = g * STROBE_MEMORY_GROUP; i < MIN (n, (g + 1) * STROBE_MEMORY_GROUP); i++)
     m = MAX (m, r[i].free_time);
   g_array_index (self->group_max, guint64, g) = m;
   m = 0;
-  for (guint i = b * (BLOCK / GROUP); i < MIN (self->group_max->len, (b + 1) * (BLOCK / GROUP)); i++)
+  for (guint i = b * (STROBE_MEMORY_BLOCK / STROBE_MEMORY_GROUP);
+       i < MIN (self->group_max->len, (b + 1) * (STROBE_MEMORY_BLOCK / STROBE_MEMORY_GROUP)); i++)
     m = MAX (m, g_array_index (self->group_max, guint64, i));
   g_array_index (self->block_max, guint64, b) = m;
 }
 
 static void
-log_removal (StrobeMemoryModel *self, guint64 t, guint32 record, gint64 bytes, gint64 count, guint32 kind)
+log_removal (StrobeMemoryModel *self, guint64 t, guint32 record, gint64 bytes, gint64 count, guint8 kind)
 {
-  FreeEntry e = { t, bytes, count, record, kind };
+  StrobeMemoryFreeEntry e = { t, bytes, count, record, self->records->len, kind };
 
   if (self->free_log->len)
     {
-      const FreeEntry *last = &g_array_index (self->free_log, FreeEntry, self->free_log->len - 1);
-      e.cum_bytes += last->cum_bytes;
+      const StrobeMemoryFreeEntry *last = &g_array_index (self->free_log, StrobeMemoryFreeEntry,
+                                                          self->free_log->len - 1);
+      e.cum_bytes = strobe_memory_sat_add_signed (last->cum_bytes, bytes);
       e.cum_count += last->cum_count;
     }
   g_array_append_val (self->free_log, e);
 }
 
-static void end_alloc (StrobeMemoryModel *self, guint32 index, guint64 t, guint16 thread, guint8 flag);
+static gint64
+counted_bytes (const StrobeMemoryAlloc *r)
+{
+  return (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : strobe_memory_signed_size (r->size);
+}
 
 static guint32
 add_alloc (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, guint64 size,
-           guint32 alignment, guint32 heap, guint32 tag, guint32 callstack, guint8 flags)
+           guint8 align_log2, guint32 heap, guint32 tag, guint32 callstack, guint8 flags)
 {
   StrobeMemoryAlloc r = { 0 };
   guint32 index = self->records->len;
-  gint64 cum = size;
+  guint64 cum = (guint64) strobe_memory_signed_size (size);
   guint64 live = STROBE_MEMORY_LIVE;
-  Slot *old = map_find (self, address, heap);
-  StrobeMemoryGroup *g;
+  guint32 none = 0;
+  Group *g;
 
-  if (old)
+  if (size >= STROBE_MEMORY_ABSURD_SIZE)
     {
-      /* A missed free (the trace lost it, or the program freed outside the channel). */
-      self->sum.replaced_allocs++;
-      end_alloc (self, old->record - 1, t, thread, 0);
-      map_remove (self, old);
+      flags |= STROBE_MEMORY_ALLOC_ABSURD;
+      self->sum.absurd_sizes++;
     }
   r.alloc_time = t;
   r.free_time = STROBE_MEMORY_LIVE;
@@ -364,128 +398,682 @@ add_alloc (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, 
   r.tag = tag;
   r.callstack = callstack;
   r.thread_id = thread;
-  r.alignment_log2 = alignment ? (guint8) (63 - __builtin_clzll (alignment)) : 0;
+  r.alignment_log2 = align_log2 > 63 ? 63 : align_log2;
   r.flags = flags;
   g_array_append_val (self->records, r);
+  g_array_append_val (self->live_prev, none);
+  g_array_append_val (self->live_next, none);
+  {
+    guint64 zero = 0;
+    guint32 live_entry = G_MAXUINT32;
+    g_array_append_val (self->ids, zero);
+    g_array_append_val (self->end_entry, live_entry);
+  }
   if (index)
-    cum += g_array_index (self->cum_alloc, gint64, index - 1);
+    cum = strobe_memory_sat_add (cum, g_array_index (self->cum_alloc, guint64, index - 1));
   g_array_append_val (self->cum_alloc, cum);
-  if (index % GROUP == 0)
+  if (index % STROBE_MEMORY_GROUP == 0)
     g_array_append_val (self->group_max, live);
   else
-    g_array_index (self->group_max, guint64, index / GROUP) = live;
-  if (index % BLOCK == 0)
+    g_array_index (self->group_max, guint64, index / STROBE_MEMORY_GROUP) = live;
+  if (index % STROBE_MEMORY_BLOCK == 0)
     g_array_append_val (self->block_max, live);
   else
-    g_array_index (self->block_max, guint64, index / BLOCK) = live;
-  map_insert (self, address, heap, index);
+    g_array_index (self->block_max, guint64, index / STROBE_MEMORY_BLOCK) = live;
 
   self->sum.allocs++;
-  self->sum.bytes_allocated += size;
-  self->sum.live_bytes += (gint64) size;
+  self->sum.bytes_allocated = strobe_memory_sat_add (self->sum.bytes_allocated, size);
+  self->sum.live_bytes = strobe_memory_sat_add_signed (self->sum.live_bytes, strobe_memory_signed_size (size));
   self->sum.live_count++;
   self->sum.histogram_count[size_bucket (size)]++;
-  self->sum.histogram_bytes[size_bucket (size)] += size;
+  self->sum.histogram_bytes[size_bucket (size)] = strobe_memory_sat_add (self->sum.histogram_bytes[size_bucket (size)], size);
   g = group_get (self->heaps, heap);
-  g->allocs++;
-  g->bytes_allocated += size;
-  group_add (g, (gint64) size, 1);
+  g->pub.allocs++;
+  g->pub.bytes_allocated = strobe_memory_sat_add (g->pub.bytes_allocated, size);
+  group_add (&g->pub, strobe_memory_signed_size (size), 1);
+  list_add (self, g, index);
   g = group_get (self->tags, tag);
-  g->allocs++;
-  g->bytes_allocated += size;
-  group_add (g, (gint64) size, 1);
-  thread_state (self, thread)->record_plus1 = index + 1;
+  g->pub.allocs++;
+  g->pub.bytes_allocated = strobe_memory_sat_add (g->pub.bytes_allocated, size);
+  group_add (&g->pub, strobe_memory_signed_size (size), 1);
+  thread_state (self, thread)->last_alloc_plus1 = index + 1;
   live_changed (self, t);
   return index;
 }
 
-/* Ends record @index at @t (the caller removes it from the map). */
+/* Ends record @index at @t, freed by @thread (the caller removes it from its live map).
+ * heaptrack's "temporary": the thread frees (or reallocates) its own last allocation
+ * before allocating anything else. */
 static void
 end_alloc (StrobeMemoryModel *self, guint32 index, guint64 t, guint16 thread, guint8 flag)
 {
-  StrobeMemoryAlloc *r = &g_array_index (self->records, StrobeMemoryAlloc, index);
-  gint64 bytes = (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : (gint64) r->size;
+  StrobeMemoryAlloc *r = rec (self, index);
+  gint64 bytes = counted_bytes (r);
   ThreadState *ts = thread_state (self, thread);
-  StrobeMemoryGroup *g;
+  Group *g;
 
+  if (r->free_time != STROBE_MEMORY_LIVE)
+    return;
+  if (t < r->alloc_time)
+    t = r->alloc_time;
   r->free_time = t;
   r->flags |= flag;
-  if (ts->record_plus1 == index + 1 && r->thread_id == thread && !(flag & STROBE_MEMORY_ALLOC_HEAP_RESET))
+  if (ts->last_alloc_plus1 == index + 1 && r->thread_id == thread
+      && !(flag & (STROBE_MEMORY_ALLOC_HEAP_RESET | STROBE_MEMORY_ALLOC_END_UNSEEN)))
     {
       r->flags |= STROBE_MEMORY_ALLOC_TEMPORARY;
       self->sum.temporary++;
     }
+  ts->last_alloc_plus1 = 0;
   index_update (self, index);
+  g_array_index (self->end_entry, guint32, index) = self->free_log->len;
   log_removal (self, t, index, bytes, 1, 0);
   self->sum.frees++;
-  self->sum.live_bytes -= bytes;
+  self->sum.live_bytes = strobe_memory_sat_add_signed (self->sum.live_bytes, -bytes);
   self->sum.live_count--;
   g = group_get (self->heaps, r->heap);
-  g->frees++;
-  group_add (g, -bytes, -1);
+  g->pub.frees++;
+  group_add (&g->pub, -bytes, -1);
   if (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK)
-    g->reserved_bytes -= (gint64) r->size;
+    g->pub.reserved_bytes = strobe_memory_sat_add_signed (g->pub.reserved_bytes, -strobe_memory_signed_size (r->size));
+  list_remove (self, g, index);
   g = group_get (self->tags, r->tag);
-  g->frees++;
-  group_add (g, -bytes, -1);
+  g->pub.frees++;
+  group_add (&g->pub, -bytes, -1);
   live_changed (self, t);
 }
 
-static gboolean
-free_address (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, guint32 heap,
-              guint8 flag, guint32 *index)
+/* A failed realloc: record @index is live again. */
+static void
+undo_end (StrobeMemoryModel *self, guint32 index, guint64 t)
 {
-  Slot *s = map_find (self, address, heap);
+  StrobeMemoryAlloc *r = rec (self, index);
+  gint64 bytes = counted_bytes (r);
+  Group *g;
 
-  if (s == NULL)
+  if (r->free_time == STROBE_MEMORY_LIVE)
+    return;
+  if (r->flags & STROBE_MEMORY_ALLOC_TEMPORARY)
+    self->sum.temporary--;
+  r->free_time = STROBE_MEMORY_LIVE;
+  r->flags &= (guint8) ~(STROBE_MEMORY_ALLOC_TO_REALLOC | STROBE_MEMORY_ALLOC_TEMPORARY);
+  index_update (self, index);
+  g_array_index (self->end_entry, guint32, index) = G_MAXUINT32;
+  log_removal (self, t, index, -bytes, -1, 2);
+  self->sum.frees--;
+  self->sum.live_bytes = strobe_memory_sat_add_signed (self->sum.live_bytes, bytes);
+  self->sum.live_count++;
+  g = group_get (self->heaps, r->heap);
+  g->pub.frees--;
+  group_add (&g->pub, bytes, 1);
+  list_add (self, g, index);
+  g = group_get (self->tags, r->tag);
+  g->pub.frees--;
+  group_add (&g->pub, bytes, 1);
+  live_changed (self, t);
+}
+
+/* The block of record @index now backs another heap (@on) or no longer does. */
+static void
+mark_record (StrobeMemoryModel *self, guint32 index, guint64 t, gboolean on)
+{
+  StrobeMemoryAlloc *r = rec (self, index);
+  gint64 bytes;
+  Group *h;
+
+  if (r->free_time != STROBE_MEMORY_LIVE || ((r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) != 0) == on)
+    return;
+  bytes = on ? strobe_memory_signed_size (r->size) : -strobe_memory_signed_size (r->size);
+  r->flags ^= STROBE_MEMORY_ALLOC_HEAP_BLOCK;
+  log_removal (self, t, index, bytes, 0, on ? 1 : 2);
+  self->sum.live_bytes = strobe_memory_sat_add_signed (self->sum.live_bytes, -bytes);
+  h = group_get (self->heaps, r->heap);
+  group_add (&h->pub, -bytes, 0);
+  h->pub.reserved_bytes = strobe_memory_sat_add_signed (h->pub.reserved_bytes, bytes);
+  group_add (&group_get (self->tags, r->tag)->pub, -bytes, 0);
+  live_changed (self, t);
+}
+
+/* Every live block of @heap ends at once: its own list, never the others'. */
+static void
+free_all (StrobeMemoryModel *self, guint64 t, guint16 thread, guint32 heap)
+{
+  Group *g = g_hash_table_lookup (self->heaps, GUINT_TO_POINTER (heap));
+
+  while (g && g->live_head)
+    {
+      guint32 index = g->live_head - 1;
+      StrobeMemoryAlloc *r = rec (self, index);
+      guint64 key = g_array_index (self->ids, guint64, index);
+      guint32 value;
+
+      /* Out of whichever live map holds it. */
+      if (key)
+        strobe_live_map_remove (&self->by_id, key, ID_SPACE, NULL);
+      else if (strobe_live_map_lookup (&self->by_address, r->address, r->heap, &value) && value == index)
+        strobe_live_map_remove (&self->by_address, r->address, r->heap, NULL);
+      end_alloc (self, index, t, thread, STROBE_MEMORY_ALLOC_HEAP_RESET);
+    }
+}
+
+/* ---- the per-event format (Memory.Alloc, Memory.Free…): blocks by address ----------- */
+
+static guint32
+legacy_alloc (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, guint64 size,
+              guint32 alignment, guint32 heap, guint32 tag, guint32 callstack, guint8 flags)
+{
+  guint32 old, index;
+
+  if (strobe_live_map_lookup (&self->by_address, address, heap, &old))
+    {
+      /* A missed free (the trace lost it, or the program freed outside the channel). */
+      self->sum.replaced_allocs++;
+      strobe_live_map_remove (&self->by_address, address, heap, NULL);
+      end_alloc (self, old, t, thread, STROBE_MEMORY_ALLOC_END_UNSEEN);
+    }
+  index = add_alloc (self, t, thread, address, size,
+                     alignment ? (guint8) (31 - __builtin_clz (alignment)) : 0, heap, tag, callstack, flags);
+  strobe_live_map_insert (&self->by_address, address, heap, index, NULL);
+  return index;
+}
+
+static gboolean
+legacy_free (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, guint32 heap,
+             guint8 flag, guint32 *index)
+{
+  if (!strobe_live_map_remove (&self->by_address, address, heap, index))
     {
       self->sum.unmatched_frees++;
       return FALSE;
     }
-  *index = s->record - 1;
-  map_remove (self, s);
   end_alloc (self, *index, t, thread, flag);
   return TRUE;
 }
 
 static void
-mark (StrobeMemoryModel *self, guint64 t, guint64 address, guint32 parent, gboolean on)
+legacy_mark (StrobeMemoryModel *self, guint64 t, guint64 address, guint32 parent, gboolean on)
 {
-  Slot *s = map_find (self, address, parent);
-  StrobeMemoryAlloc *r;
-  gint64 bytes;
+  guint32 index;
 
-  if (s == NULL)
-    return;
-  r = &g_array_index (self->records, StrobeMemoryAlloc, s->record - 1);
-  if (((r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) != 0) == on)
-    return;
-  bytes = on ? (gint64) r->size : -(gint64) r->size;
-  r->flags ^= STROBE_MEMORY_ALLOC_HEAP_BLOCK;
-  log_removal (self, t, s->record - 1, bytes, 0, on ? 1 : 2);
-  self->sum.live_bytes -= bytes;
-  group_add (group_get (self->heaps, parent), -bytes, 0);
-  group_get (self->heaps, parent)->reserved_bytes += bytes;
-  group_add (group_get (self->tags, r->tag), -bytes, 0);
-  live_changed (self, t);
+  if (strobe_live_map_lookup (&self->by_address, address, parent, &index))
+    mark_record (self, index, t, on);
+}
+
+/* ---- Memory.Batch: allocations by (thread, id) -------------------------------------- */
+
+static void apply_orphan (StrobeMemoryModel *self, guint64 key, guint32 index, guint64 t);
+
+static void
+batch_alloc (StrobeMemoryModel *self, const Pending *p, guint64 t, guint8 flags)
+{
+  guint64 key = id_key (p->thread, p->id);
+  ThreadState *ts = thread_state (self, p->thread);
+  guint32 index;
+
+  if (ts->first_id == 0 || p->id < ts->first_id)
+    ts->first_id = p->id;
+  ts->max_id = MAX (ts->max_id, p->id);
+  if (strobe_live_map_lookup (&self->by_id, key, ID_SPACE, &index))
+    return;   /* already known from a snapshot */
+  if (ts->from_realloc)
+    {
+      flags |= STROBE_MEMORY_ALLOC_FROM_REALLOC;
+      ts->from_realloc = FALSE;
+    }
+  index = add_alloc (self, t, p->thread, p->has_address ? p->address : 0, p->size, p->align_log2,
+                     p->heap, p->tag, p->stack, flags);
+  g_array_index (self->ids, guint64, index) = key;
+  strobe_live_map_insert (&self->by_id, key, ID_SPACE, index, NULL);
+  if (self->orphans && g_hash_table_size (self->orphans))
+    apply_orphan (self, key, index, t);
+}
+
+/* Whether allocation (@thread, @id) can still arrive: until the trace's snapshot has been
+ * read any can (it may list it); after, ids above what the thread has shown are in
+ * flight (the thread's records come in order). */
+static gboolean
+may_arrive (StrobeMemoryModel *self, guint16 thread, guint64 id)
+{
+  if (!self->sum.has_snapshot || self->in_snapshot)
+    return TRUE;
+  return id > thread_state (self, thread)->max_id;
 }
 
 static void
-free_all (StrobeMemoryModel *self, guint64 t, guint16 thread, guint32 heap)
+batch_free (StrobeMemoryModel *self, guint16 owner, guint64 id, guint64 t, guint16 by, guint8 flag)
 {
-  GArray *victims = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 key = id_key (owner, id);
+  guint32 index;
 
-  for (gsize i = 0; i < self->slot_cap; i++)
-    if (self->slots[i].record && self->slots[i].heap == heap)
-      g_array_append_val (victims, self->slots[i].address);
-  for (guint i = 0; i < victims->len; i++)
+  if (strobe_live_map_remove (&self->by_id, key, ID_SPACE, &index))
+    {
+      end_alloc (self, index, t, by, flag);
+      return;
+    }
+  if (g_hash_table_remove (self->absorbed, &key))
+    return;   /* a snapshot already ended it */
+  if (may_arrive (self, owner, id) && g_hash_table_size (self->orphans) < MAX_ORPHANS)
+    {
+      Orphan *o = g_new (Orphan, 1);
+      guint64 *k = g_new (guint64, 1);
+
+      *k = key;
+      o->time = t;
+      o->by_thread = by;
+      o->flag = flag;
+      g_hash_table_replace (self->orphans, k, o);
+      return;
+    }
+  self->sum.unmatched_frees++;
+}
+
+static void
+apply_orphan (StrobeMemoryModel *self, guint64 key, guint32 index, guint64 t)
+{
+  Orphan *o = g_hash_table_lookup (self->orphans, &key);
+  guint32 v;
+
+  if (o == NULL)
+    return;
+  strobe_live_map_remove (&self->by_id, key, ID_SPACE, &v);
+  end_alloc (self, index, MAX (t, o->time), o->by_thread, o->flag);
+  g_hash_table_remove (self->orphans, &key);
+}
+
+static void
+apply (StrobeMemoryModel *self, const Pending *p)
+{
+  guint64 t;
+  guint32 index;
+
+  if (p->kind == STROBE_MEMREC_TIME || p->kind == STROBE_MEMREC_SYNC)
+    return;
+  if (self->have_time && p->time < self->time)
+    self->sum.late_records++;
+  t = clamp_time (self, p->time);
+  switch (p->kind)
+    {
+    case STROBE_MEMREC_ALLOC:
+      batch_alloc (self, p, t, 0);
+      break;
+    case STROBE_MEMREC_FREE:
+    case STROBE_MEMREC_FREE_REMOTE:
+      batch_free (self, p->ref_thread ? p->ref_thread : p->thread, p->ref_id, t, p->thread,
+                  p->realloc ? STROBE_MEMORY_ALLOC_TO_REALLOC : 0);
+      break;
+    case STROBE_MEMREC_REALLOC:
+    case STROBE_MEMREC_REALLOC_REMOTE:
+      batch_free (self, p->ref_thread ? p->ref_thread : p->thread, p->ref_id, t, p->thread,
+                  STROBE_MEMORY_ALLOC_TO_REALLOC);
+      batch_alloc (self, p, t, STROBE_MEMORY_ALLOC_FROM_REALLOC);
+      self->sum.reallocs++;
+      break;
+    case STROBE_MEMREC_UNTRACKED:
+      self->sum.unmatched_frees++;
+      thread_state (self, p->thread)->last_alloc_plus1 = 0;
+      if (p->realloc)
+        thread_state (self, p->thread)->from_realloc = TRUE;
+      break;
+    case STROBE_MEMREC_MARK:
+    case STROBE_MEMREC_UNMARK:
+      if (strobe_live_map_lookup (&self->by_id, id_key (p->ref_thread ? p->ref_thread : p->thread, p->ref_id),
+                                  ID_SPACE, &index))
+        mark_record (self, index, t, p->kind == STROBE_MEMREC_MARK);
+      break;
+    case STROBE_MEMREC_FREE_ALL:
+      free_all (self, t, p->thread, p->heap);
+      break;
+    case STROBE_MEMREC_REPLACED:
+      {
+        guint64 key = id_key (p->ref_thread ? p->ref_thread : p->thread, p->ref_id);
+        if (strobe_live_map_remove (&self->by_id, key, ID_SPACE, &index))
+          {
+            self->sum.replaced_allocs++;
+            end_alloc (self, index, t, p->thread, STROBE_MEMORY_ALLOC_END_UNSEEN);
+          }
+      }
+      break;
+    default:
+      break;
+    }
+}
+
+static void orphans_settle (StrobeMemoryModel *self, gboolean all);
+
+static gint
+by_time (gconstpointer a, gconstpointer b)
+{
+  const Pending *x = a, *y = b;
+
+  return x->time < y->time ? -1 : x->time > y->time;
+}
+
+static void
+apply_pending (StrobeMemoryModel *self)
+{
+  if (self->pending->len == 0)
+    return;
+  /* Stable: each thread's records keep their order. */
+  g_array_sort (self->pending, by_time);
+  for (guint i = 0; i < self->pending->len; i++)
+    apply (self, &g_array_index (self->pending, Pending, i));
+  g_array_set_size (self->pending, 0);
+  if (g_hash_table_size (self->orphans))
+    orphans_settle (self, FALSE);
+}
+
+static guint64
+units_to_ticks (guint64 units, guint shift)
+{
+  if (shift > 63 || (shift && units > (G_MAXUINT64 >> shift)))
+    return G_MAXUINT64 - 1;
+  return units << shift;
+}
+
+static void
+on_batch (StrobeMemoryModel *self, guint16 thread, guint flags, guint shift, StrobeMemrecState s,
+          guint64 dropped, const guint8 *data, gsize len)
+{
+  ThreadState *ts = thread_state (self, thread);
+  const guint8 *p = data, *end = data + len;
+
+  if (ts->seq_known && s.seq > ts->next_seq)
+    self->sum.lost_records += s.seq - ts->next_seq;
+  if (dropped > ts->dropped)
+    {
+      self->sum.dropped += dropped - ts->dropped;
+      ts->dropped = dropped;
+    }
+  while (p < end)
+    {
+      StrobeMemrec r;
+      guint64 seq = s.seq;
+      gsize n = strobe_memrec_decode (p, end, &s, &r);
+      Pending q;
+
+      if (n == 0)
+        {
+          self->sum.lost_records++;
+          break;
+        }
+      p += n;
+      if (ts->seq_known && seq < ts->next_seq)
+        continue;   /* a batch seen already */
+      q.time = units_to_ticks (r.time, shift);
+      q.ref_id = r.ref_id;
+      q.id = r.id;
+      q.size = r.size;
+      q.address = r.address;
+      q.heap = r.heap;
+      q.tag = r.tag;
+      q.stack = r.stack;
+      q.thread = thread;
+      q.ref_thread = r.ref_thread;
+      q.kind = r.kind;
+      q.align_log2 = r.align_log2;
+      q.realloc = r.realloc;
+      q.has_address = r.has_address;
+      if (q.kind != STROBE_MEMREC_TIME && q.kind != STROBE_MEMREC_SYNC)
+        g_array_append_val (self->pending, q);
+    }
+  if (!ts->seq_known || s.seq > ts->next_seq)
+    ts->next_seq = s.seq;
+  ts->seq_known = TRUE;
+  if ((flags & 1u) || self->pending->len >= MAX_PENDING)
+    apply_pending (self);
+}
+
+/* ---- Memory.Live: the live set when the trace began -------------------------------- */
+
+static void
+reconcile_one (guint64 key, guint32 space, guint32 value, gpointer user)
+{
+  StrobeMemoryModel *self = user;
+  guint16 thread = (guint16) (key >> 48);
+  guint64 id = key & G_GUINT64_CONSTANT (0xffffffffffff);
+  ThreadState *ts = g_hash_table_lookup (self->threads, GUINT_TO_POINTER ((guint) thread));
+  guint64 *k;
+
+  (void) space;
+  (void) value;
+  if (ts == NULL || !ts->has_watermark || id > ts->watermark
+      || g_hash_table_contains (self->snapshot_keys, &key))
+    return;
+  k = g_new (guint64, 1);
+  *k = key;
+  g_hash_table_add (self->absorbed, k);
+}
+
+static void
+end_absorbed (StrobeMemoryModel *self)
+{
+  GHashTableIter it;
+  gpointer key;
+
+  g_hash_table_iter_init (&it, self->absorbed);
+  while (g_hash_table_iter_next (&it, &key, NULL))
     {
       guint32 index;
-      free_address (self, t, thread, g_array_index (victims, guint64, i), heap,
-                    STROBE_MEMORY_ALLOC_HEAP_RESET, &index);
+      if (strobe_live_map_remove (&self->by_id, *(guint64 *) key, ID_SPACE, &index))
+        end_alloc (self, index, self->snapshot_time, rec (self, index)->thread_id,
+                   STROBE_MEMORY_ALLOC_END_UNSEEN);
+      else
+        g_hash_table_iter_remove (&it);
     }
-  g_array_unref (victims);
 }
+
+static void
+orphans_settle (StrobeMemoryModel *self, gboolean all)
+{
+  GHashTableIter it;
+  gpointer key;
+
+  g_hash_table_iter_init (&it, self->orphans);
+  while (g_hash_table_iter_next (&it, &key, NULL))
+    {
+      guint64 k = *(guint64 *) key;
+      if (all || !may_arrive (self, (guint16) (k >> 48), k & G_GUINT64_CONSTANT (0xffffffffffff)))
+        {
+          self->sum.unmatched_frees++;
+          g_hash_table_iter_remove (&it);
+        }
+    }
+}
+
+static void
+on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const guint8 *data, gsize len)
+{
+  const guint8 *p = data, *end = data + len;
+
+  /* Records applied so far come first: the snapshot then sees them. */
+  apply_pending (self);
+  if ((flags & STROBE_MEMLIVE_FIRST) || !self->in_snapshot)
+    {
+      g_hash_table_remove_all (self->snapshot_keys);
+      self->in_snapshot = TRUE;
+      self->snapshot_time = clamp_time (self, time);
+      self->sum.snapshot_complete = self->sum.snapshot_complete && (flags & STROBE_MEMLIVE_COMPLETE) != 0;
+      self->sum.has_snapshot = TRUE;
+    }
+  while (p < end)
+    {
+      StrobeMemliveItem it;
+      gsize n = strobe_memlive_decode (p, end, &it);
+      ThreadState *ts;
+      guint64 key, *k;
+      guint32 index;
+
+      if (n == 0)
+        {
+          self->sum.lost_records++;
+          break;
+        }
+      p += n;
+      ts = thread_state (self, it.thread);
+      if (it.type == STROBE_MEMLIVE_THREAD)
+        {
+          ts->has_watermark = TRUE;
+          ts->watermark = it.id;
+          continue;
+        }
+      key = id_key (it.thread, it.id);
+      k = g_new (guint64, 1);
+      *k = key;
+      g_hash_table_add (self->snapshot_keys, k);
+      if (strobe_live_map_lookup (&self->by_id, key, ID_SPACE, &index))
+        continue;
+      if (ts->first_id && it.id >= ts->first_id && it.id <= ts->max_id)
+        continue;   /* its records came first, and freed it since */
+      index = add_alloc (self, self->snapshot_time, it.thread, it.address, it.size, it.align_log2,
+                         it.heap, it.tag, it.stack, STROBE_MEMORY_ALLOC_FROM_SNAPSHOT);
+      g_array_index (self->ids, guint64, index) = key;
+      thread_state (self, it.thread)->last_alloc_plus1 = 0;
+      strobe_live_map_insert (&self->by_id, key, ID_SPACE, index, NULL);
+      self->sum.snapshot_allocs++;
+      apply_orphan (self, key, index, self->snapshot_time);
+    }
+  (void) shift;
+  if (flags & STROBE_MEMLIVE_LAST)
+    {
+      /* Live here, not in the snapshot, older than it: freed before it, unseen. */
+      strobe_live_map_foreach (&self->by_id, reconcile_one, self);
+      end_absorbed (self);
+      self->in_snapshot = FALSE;
+      g_hash_table_remove_all (self->snapshot_keys);
+      orphans_settle (self, FALSE);
+    }
+}
+
+/* ---- stacks and modules ------------------------------------------------------------- */
+
+static const StrobeMemoryNode *
+node_get (StrobeMemoryModel *self, guint32 id)
+{
+  if (id == 0)
+    return NULL;
+  if (id <= self->nodes->len)
+    return &g_array_index (self->nodes, StrobeMemoryNode, id - 1);
+  return g_hash_table_lookup (self->sparse_nodes, GUINT_TO_POINTER (id));
+}
+
+static gint
+loaded_cmp (gconstpointer a, gconstpointer b, gpointer user)
+{
+  GPtrArray *modules = user;
+  const StrobeMemoryModuleEntry *x = g_ptr_array_index (modules, *(const guint *) a);
+  const StrobeMemoryModuleEntry *y = g_ptr_array_index (modules, *(const guint *) b);
+
+  return x->pub.start < y->pub.start ? -1 : x->pub.start > y->pub.start;
+}
+
+static void
+loaded_rebuild (StrobeMemoryModel *self)
+{
+  g_array_set_size (self->loaded, 0);
+  for (guint i = 0; i < self->modules->len; i++)
+    if (((StrobeMemoryModuleEntry *) g_ptr_array_index (self->modules, i))->loaded)
+      g_array_append_val (self->loaded, i);
+  g_array_sort_with_data (self->loaded, loaded_cmp, self->modules);
+}
+
+/* The module (index + 1) loaded now that covers @address, 0 when none. */
+static guint32
+module_at (StrobeMemoryModel *self, guint64 address)
+{
+  guint lo = 0, hi = self->loaded->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      const StrobeMemoryModuleEntry *m = g_ptr_array_index (self->modules, g_array_index (self->loaded, guint, mid));
+      if (m->pub.start <= address)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return 0;
+  {
+    guint i = g_array_index (self->loaded, guint, lo - 1);
+    const StrobeMemoryModuleEntry *m = g_ptr_array_index (self->modules, i);
+    return address < m->pub.end ? i + 1 : 0;
+  }
+}
+
+static void
+on_stack_nodes (StrobeMemoryModel *self, guint64 first, const guint8 *data, gsize len)
+{
+  const guint8 *p = data, *end = data + len;
+  guint64 id = first;
+
+  while (p < end && id != 0 && id <= G_MAXUINT32)
+    {
+      guint32 parent;
+      gint64 delta;
+      gsize n = strobe_memnode_decode (p, end, (guint32) id, &parent, &delta);
+      const StrobeMemoryNode *pn;
+      StrobeMemoryNode node;
+
+      if (n == 0)
+        break;
+      p += n;
+      pn = node_get (self, parent);
+      node.parent = parent;
+      node.address = (pn ? pn->address : 0) + (guint64) delta;
+      node.module = module_at (self, node.address);
+      if (id == self->nodes->len + 1u)
+        g_array_append_val (self->nodes, node);
+      else if (id > self->nodes->len)
+        g_hash_table_replace (self->sparse_nodes, GUINT_TO_POINTER ((guint32) id), g_memdup2 (&node, sizeof node));
+      else
+        g_array_index (self->nodes, StrobeMemoryNode, id - 1) = node;   /* redefined: a reset trie */
+      self->sum.stacks++;
+      id++;
+    }
+}
+
+static void
+module_entry_free (gpointer data)
+{
+  StrobeMemoryModuleEntry *m = data;
+
+  g_free ((char *) m->pub.path);
+  g_free ((guint8 *) m->pub.build_id);
+  g_free (m);
+}
+
+guint
+strobe_memory_model_frames_locked (StrobeMemoryModel *self, guint32 id, StrobeMemoryFrame *out, guint max)
+{
+  guint n = 0;
+  GArray *legacy;
+
+  if (id == 0)
+    return 0;
+  if (self->nodes->len || g_hash_table_size (self->sparse_nodes))
+    {
+      const StrobeMemoryNode *nd = node_get (self, id);
+      /* Parents always have smaller ids, so this ends; the cap is for truncated walks. */
+      while (nd && n < max && n < MAX_STACK_DEPTH)
+        {
+          out[n].address = nd->address;
+          out[n++].module = nd->module;
+          nd = node_get (self, nd->parent);
+        }
+      if (n)
+        return n;
+    }
+  legacy = g_hash_table_lookup (self->callstacks, GUINT_TO_POINTER (id));
+  for (guint i = 0; legacy && i < legacy->len && n < max; i++)
+    {
+      out[n].address = g_array_index (legacy, guint64, i);
+      out[n].module = module_at (self, out[n].address);
+      n++;
+    }
+  return n;
+}
+
+/* ---- the analyzer -------------------------------------------------------------------- */
 
 static void
 strobe_memory_model_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
@@ -500,121 +1088,153 @@ strobe_memory_model_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
   strobe_analysis_context_subscribe (ctx, ROUTE_HEAP_SPEC, "Memory", "HeapSpec");
   strobe_analysis_context_subscribe (ctx, ROUTE_TAG_SPEC, "Memory", "TagSpec");
   strobe_analysis_context_subscribe (ctx, ROUTE_CALLSTACK, "Memory", "Callstack");
+  strobe_analysis_context_subscribe (ctx, ROUTE_BATCH, "Memory", "Batch");
+  strobe_analysis_context_subscribe (ctx, ROUTE_LIVE, "Memory", "Live");
+  strobe_analysis_context_subscribe (ctx, ROUTE_STACK_NODES, "Memory", "StackNodes");
+  strobe_analysis_context_subscribe (ctx, ROUTE_MODULE, "Memory", "Module");
+  strobe_analysis_context_subscribe (ctx, ROUTE_MODULE_UNLOAD, "Memory", "ModuleUnload");
 }
 
 static void
-strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
+strobe_memory_model_end (StrobeAnalyzer *analyzer, const GError *error)
+{
+  StrobeMemoryModel *self = STROBE_MEMORY_MODEL (analyzer);
+
+  g_mutex_lock (&self->lock);
+  apply_pending (self);
+  orphans_settle (self, TRUE);
+  g_mutex_unlock (&self->lock);
+}
+
+static guint32
+get_u32 (const StrobeEvent *ev, StrobeFieldAccessor *acc)
+{
+  guint64 v = strobe_event_get_uint (ev, acc);
+
+  return v > G_MAXUINT32 ? G_MAXUINT32 : (guint32) v;
+}
+
+static void
+on_legacy (StrobeMemoryModel *self, guint route, const StrobeEvent *ev)
 {
   static StrobeFieldAccessor cycle = STROBE_FIELD_ACCESSOR_INIT ("Cycle");
   static StrobeFieldAccessor address = STROBE_FIELD_ACCESSOR_INIT ("Address");
-  static StrobeFieldAccessor old_address = STROBE_FIELD_ACCESSOR_INIT ("OldAddress");
   static StrobeFieldAccessor size = STROBE_FIELD_ACCESSOR_INIT ("Size");
   static StrobeFieldAccessor alignment = STROBE_FIELD_ACCESSOR_INIT ("Alignment");
   static StrobeFieldAccessor heap_id = STROBE_FIELD_ACCESSOR_INIT ("HeapId");
   static StrobeFieldAccessor parent_id = STROBE_FIELD_ACCESSOR_INIT ("ParentId");
   static StrobeFieldAccessor tag = STROBE_FIELD_ACCESSOR_INIT ("Tag");
   static StrobeFieldAccessor callstack = STROBE_FIELD_ACCESSOR_INIT ("CallstackId");
-  static StrobeFieldAccessor id = STROBE_FIELD_ACCESSOR_INIT ("Id");
-  static StrobeFieldAccessor flags = STROBE_FIELD_ACCESSOR_INIT ("Flags");
-  static StrobeFieldAccessor name = STROBE_FIELD_ACCESSOR_INIT ("Name");
-  static StrobeFieldAccessor frames = STROBE_FIELD_ACCESSOR_INIT ("Frames");
-  StrobeMemoryModel *self = STROBE_MEMORY_MODEL (analyzer);
   guint16 thread = ev->thread_id;
+  guint64 t = clamp_time (self, strobe_event_get_uint (ev, &cycle));
+  ThreadState *ts = thread_state (self, thread);
   guint32 index;
 
-  g_mutex_lock (&self->lock);
   switch (route)
     {
     case ROUTE_ALLOC:
-      add_alloc (self, clamp_time (self, strobe_event_get_uint (ev, &cycle)), thread,
-                 strobe_event_get_pointer (ev, &address), strobe_event_get_uint (ev, &size),
-                 (guint32) strobe_event_get_uint (ev, &alignment), (guint32) strobe_event_get_uint (ev, &heap_id),
-                 (guint32) strobe_event_get_uint (ev, &tag), (guint32) strobe_event_get_uint (ev, &callstack), 0);
+      legacy_alloc (self, t, thread, strobe_event_get_pointer (ev, &address), strobe_event_get_uint (ev, &size),
+                    get_u32 (ev, &alignment), get_u32 (ev, &heap_id), get_u32 (ev, &tag), get_u32 (ev, &callstack), 0);
       break;
 
     case ROUTE_FREE:
-      free_address (self, clamp_time (self, strobe_event_get_uint (ev, &cycle)), thread,
-                    strobe_event_get_pointer (ev, &address), (guint32) strobe_event_get_uint (ev, &heap_id),
-                    0, &index);
+      legacy_free (self, t, thread, strobe_event_get_pointer (ev, &address), get_u32 (ev, &heap_id), 0, &index);
       break;
 
     case ROUTE_REALLOC_FREE:
-      {
-        ThreadState *ts = thread_state (self, thread);
-        guint64 t = clamp_time (self, strobe_event_get_uint (ev, &cycle));
-
-        ts->pending_realloc_plus1 = 0;
-        /* Not "temporary": the block lives on in its new place. */
-        ts->record_plus1 = 0;
-        if (free_address (self, t, thread, strobe_event_get_pointer (ev, &address),
-                          (guint32) strobe_event_get_uint (ev, &heap_id), STROBE_MEMORY_ALLOC_TO_REALLOC, &index))
-          ts->pending_realloc_plus1 = index + 1;
-      }
+      ts->pending_realloc_plus1 = 0;
+      if (legacy_free (self, t, thread, strobe_event_get_pointer (ev, &address), get_u32 (ev, &heap_id),
+                       STROBE_MEMORY_ALLOC_TO_REALLOC, &index))
+        ts->pending_realloc_plus1 = index + 1;
       break;
 
     case ROUTE_REALLOC_ALLOC:
       {
-        ThreadState *ts = thread_state (self, thread);
-        guint64 t = clamp_time (self, strobe_event_get_uint (ev, &cycle));
         guint64 p = strobe_event_get_pointer (ev, &address);
         guint64 n = strobe_event_get_uint (ev, &size);
         guint32 pending = ts->pending_realloc_plus1;
-        guint32 h = (guint32) strobe_event_get_uint (ev, &heap_id);
 
         ts->pending_realloc_plus1 = 0;
         if (p != 0)
           {
-            const StrobeMemoryAlloc *old = pending ? &g_array_index (self->records, StrobeMemoryAlloc, pending - 1) : NULL;
             /* The tag stays the one the block was first allocated with. */
-            add_alloc (self, t, thread, p, n, (guint32) strobe_event_get_uint (ev, &alignment), h,
-                       old ? old->tag : (guint32) strobe_event_get_uint (ev, &tag),
-                       (guint32) strobe_event_get_uint (ev, &callstack), STROBE_MEMORY_ALLOC_FROM_REALLOC);
+            guint32 old_tag = pending ? rec (self, pending - 1)->tag : get_u32 (ev, &tag);
+            legacy_alloc (self, t, thread, p, n, get_u32 (ev, &alignment), get_u32 (ev, &heap_id), old_tag,
+                          get_u32 (ev, &callstack), STROBE_MEMORY_ALLOC_FROM_REALLOC);
             self->sum.reallocs++;
           }
         else if (n != 0 && pending)
           {
-            /* The realloc failed: the old block is still there. Undo its end. */
-            StrobeMemoryAlloc *old = &g_array_index (self->records, StrobeMemoryAlloc, pending - 1);
-            guint64 old_addr = old->address;
-
-            (void) old_address;
-            map_insert (self, old_addr, old->heap, pending - 1);
-            old->free_time = STROBE_MEMORY_LIVE;
-            old->flags &= (guint8) ~STROBE_MEMORY_ALLOC_TO_REALLOC;
-            index_update (self, pending - 1);
-            log_removal (self, t, pending - 1, -(gint64) old->size, -1, 2);
-            self->sum.frees--;
-            self->sum.live_bytes += (gint64) old->size;
-            self->sum.live_count++;
-            group_get (self->heaps, old->heap)->frees--;
-            group_add (group_get (self->heaps, old->heap), (gint64) old->size, 1);
-            group_get (self->tags, old->tag)->frees--;
-            group_add (group_get (self->tags, old->tag), (gint64) old->size, 1);
-            live_changed (self, t);
+            /* The realloc failed: the old block is still there. */
+            StrobeMemoryAlloc *old = rec (self, pending - 1);
+            strobe_live_map_insert (&self->by_address, old->address, old->heap, pending - 1, NULL);
+            undo_end (self, pending - 1, t);
           }
       }
       break;
 
     case ROUTE_HEAP_MARK:
     case ROUTE_HEAP_UNMARK:
-      mark (self, clamp_time (self, strobe_event_get_uint (ev, &cycle)), strobe_event_get_pointer (ev, &address),
-            (guint32) strobe_event_get_uint (ev, &parent_id), route == ROUTE_HEAP_MARK);
+      legacy_mark (self, t, strobe_event_get_pointer (ev, &address), get_u32 (ev, &parent_id),
+                   route == ROUTE_HEAP_MARK);
       break;
 
     case ROUTE_HEAP_FREE_ALL:
-      free_all (self, clamp_time (self, strobe_event_get_uint (ev, &cycle)), thread,
-                (guint32) strobe_event_get_uint (ev, &heap_id));
+      free_all (self, t, thread, get_u32 (ev, &heap_id));
+      break;
+
+    default:
+      break;
+    }
+}
+
+static void
+strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
+{
+  static StrobeFieldAccessor id = STROBE_FIELD_ACCESSOR_INIT ("Id");
+  static StrobeFieldAccessor parent_id = STROBE_FIELD_ACCESSOR_INIT ("ParentId");
+  static StrobeFieldAccessor flags = STROBE_FIELD_ACCESSOR_INIT ("Flags");
+  static StrobeFieldAccessor name = STROBE_FIELD_ACCESSOR_INIT ("Name");
+  static StrobeFieldAccessor frames = STROBE_FIELD_ACCESSOR_INIT ("Frames");
+  static StrobeFieldAccessor b_thread = STROBE_FIELD_ACCESSOR_INIT ("Thread");
+  static StrobeFieldAccessor b_shift = STROBE_FIELD_ACCESSOR_INIT ("Shift");
+  static StrobeFieldAccessor b_seq = STROBE_FIELD_ACCESSOR_INIT ("Seq");
+  static StrobeFieldAccessor b_alloc = STROBE_FIELD_ACCESSOR_INIT ("Alloc");
+  static StrobeFieldAccessor b_time = STROBE_FIELD_ACCESSOR_INIT ("Time");
+  static StrobeFieldAccessor b_heap = STROBE_FIELD_ACCESSOR_INIT ("Heap");
+  static StrobeFieldAccessor b_tag = STROBE_FIELD_ACCESSOR_INIT ("Tag");
+  static StrobeFieldAccessor b_stack = STROBE_FIELD_ACCESSOR_INIT ("Stack");
+  static StrobeFieldAccessor b_dropped = STROBE_FIELD_ACCESSOR_INIT ("Dropped");
+  static StrobeFieldAccessor b_data = STROBE_FIELD_ACCESSOR_INIT ("Data");
+  static StrobeFieldAccessor b_first = STROBE_FIELD_ACCESSOR_INIT ("First");
+  static StrobeFieldAccessor m_bias = STROBE_FIELD_ACCESSOR_INIT ("Bias");
+  static StrobeFieldAccessor m_start = STROBE_FIELD_ACCESSOR_INIT ("Start");
+  static StrobeFieldAccessor m_end = STROBE_FIELD_ACCESSOR_INIT ("End");
+  static StrobeFieldAccessor m_build = STROBE_FIELD_ACCESSOR_INIT ("BuildId");
+  static StrobeFieldAccessor m_path = STROBE_FIELD_ACCESSOR_INIT ("Path");
+  StrobeMemoryModel *self = STROBE_MEMORY_MODEL (analyzer);
+
+  g_mutex_lock (&self->lock);
+  switch (route)
+    {
+    case ROUTE_ALLOC:
+    case ROUTE_FREE:
+    case ROUTE_REALLOC_FREE:
+    case ROUTE_REALLOC_ALLOC:
+    case ROUTE_HEAP_MARK:
+    case ROUTE_HEAP_UNMARK:
+    case ROUTE_HEAP_FREE_ALL:
+      on_legacy (self, route, ev);
       break;
 
     case ROUTE_HEAP_SPEC:
     case ROUTE_TAG_SPEC:
       {
-        StrobeMemoryGroup *g = group_get (route == ROUTE_HEAP_SPEC ? self->heaps : self->tags,
-                                          (guint32) strobe_event_get_uint (ev, &id));
-        g_free ((char *) g->name);
-        g->name = strobe_event_get_string (ev, &name);
-        g->parent = (guint32) strobe_event_get_uint (ev, &parent_id);
-        g->flags = route == ROUTE_HEAP_SPEC ? (guint32) strobe_event_get_uint (ev, &flags) : 0;
+        Group *g = group_get (route == ROUTE_HEAP_SPEC ? self->heaps : self->tags, get_u32 (ev, &id));
+        g_free ((char *) g->pub.name);
+        g->pub.name = strobe_event_get_string (ev, &name);
+        g->pub.parent = get_u32 (ev, &parent_id);
+        g->pub.flags = route == ROUTE_HEAP_SPEC ? get_u32 (ev, &flags) : 0;
       }
       break;
 
@@ -624,7 +1244,7 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
         gsize n = 0, len = 0;
         const guint8 *data = strobe_event_get_array (ev, &frames, &elem, &n);
         gsize esize;
-        GArray *f = g_array_sized_new (FALSE, FALSE, sizeof (guint64), (guint) n);
+        GArray *f = g_array_sized_new (FALSE, FALSE, sizeof (guint64), (guint) MIN (n, 4096));
 
         strobe_event_get_aux (ev, &frames, &len);
         esize = n ? len / n : 8;
@@ -641,7 +1261,92 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
               memcpy (&v, data + i * 8, 8), v = GUINT64_FROM_LE (v);
             g_array_append_val (f, v);
           }
-        g_hash_table_replace (self->callstacks, GUINT_TO_POINTER ((guint32) strobe_event_get_uint (ev, &id)), f);
+        g_hash_table_replace (self->callstacks, GUINT_TO_POINTER (get_u32 (ev, &id)), f);
+      }
+      break;
+
+    case ROUTE_BATCH:
+      {
+        StrobeMemrecState s;
+
+        self->batches = TRUE;
+        guint8 elem;
+        gsize n = 0;
+        const guint8 *data = strobe_event_get_array (ev, &b_data, &elem, &n);
+        guint64 thread = strobe_event_get_uint (ev, &b_thread);
+
+        s.seq = strobe_event_get_uint (ev, &b_seq);
+        s.alloc = strobe_event_get_uint (ev, &b_alloc);
+        s.time = strobe_event_get_uint (ev, &b_time);
+        s.heap = get_u32 (ev, &b_heap);
+        s.tag = get_u32 (ev, &b_tag);
+        s.stack = get_u32 (ev, &b_stack);
+        if (thread <= G_MAXUINT16 && (data || n == 0))
+          on_batch (self, (guint16) thread, (guint) strobe_event_get_uint (ev, &flags),
+                    (guint) strobe_event_get_uint (ev, &b_shift), s, strobe_event_get_uint (ev, &b_dropped),
+                    data, n);
+      }
+      break;
+
+    case ROUTE_LIVE:
+      {
+        guint8 elem;
+        gsize n = 0;
+        const guint8 *data = strobe_event_get_array (ev, &b_data, &elem, &n);
+
+        on_live (self, strobe_event_get_uint (ev, &b_time), (guint) strobe_event_get_uint (ev, &flags),
+                 (guint) strobe_event_get_uint (ev, &b_shift), data, data ? n : 0);
+      }
+      break;
+
+    case ROUTE_STACK_NODES:
+      {
+        guint8 elem;
+        gsize n = 0;
+        const guint8 *data = strobe_event_get_array (ev, &b_data, &elem, &n);
+
+        if (data)
+          on_stack_nodes (self, strobe_event_get_uint (ev, &b_first), data, n);
+      }
+      break;
+
+    case ROUTE_MODULE:
+      {
+        StrobeMemoryModuleEntry *m = g_new0 (StrobeMemoryModuleEntry, 1);
+        guint8 elem;
+        gsize n = 0;
+        const guint8 *build = strobe_event_get_array (ev, &m_build, &elem, &n);
+
+        m->pub.id = get_u32 (ev, &id);
+        m->pub.bias = strobe_event_get_uint (ev, &m_bias);
+        m->pub.start = strobe_event_get_uint (ev, &m_start);
+        m->pub.end = strobe_event_get_uint (ev, &m_end);
+        m->pub.path = strobe_event_get_string (ev, &m_path);
+        if (build && n)
+          {
+            m->pub.build_id = g_memdup2 (build, n);
+            m->pub.build_id_len = n;
+          }
+        m->loaded = m->pub.end > m->pub.start;
+        g_ptr_array_add (self->modules, m);
+        loaded_rebuild (self);
+      }
+      break;
+
+    case ROUTE_MODULE_UNLOAD:
+      {
+        guint32 mid = get_u32 (ev, &id);
+        for (guint i = self->modules->len; i-- > 0;)
+          {
+            StrobeMemoryModuleEntry *m = g_ptr_array_index (self->modules, i);
+            if (m->pub.id == mid && m->loaded)
+              {
+                m->loaded = FALSE;
+                m->pub.unloaded = TRUE;
+                break;
+              }
+          }
+        loaded_rebuild (self);
       }
       break;
 
@@ -657,16 +1362,29 @@ analyzer_iface_init (StrobeAnalyzerInterface *iface)
 {
   iface->begin = strobe_memory_model_begin;
   iface->on_event = strobe_memory_model_on_event;
+  iface->end = strobe_memory_model_end;
 }
 
 /* ---- queries ------------------------------------------------------------------------ */
 
-/* Records allocated at or before @t. */
-static guint64
-allocs_upto (StrobeMemoryModel *self, guint64 t)
+void
+strobe_memory_model_get_store (StrobeMemoryModel *self, StrobeMemoryStore *s)
 {
-  guint64 lo = 0, hi = self->records->len;
-  const StrobeMemoryAlloc *r = (const StrobeMemoryAlloc *) (void *) self->records->data;
+  s->lock = &self->lock;
+  s->records = self->records;
+  s->cum_alloc = self->cum_alloc;
+  s->free_log = self->free_log;
+  s->group_max = self->group_max;
+  s->block_max = self->block_max;
+  s->end_entry = self->end_entry;
+  s->sum = &self->sum;
+}
+
+guint64
+strobe_memory_store_allocs_upto (const StrobeMemoryStore *s, guint64 t)
+{
+  guint64 lo = 0, hi = s->records->len;
+  const StrobeMemoryAlloc *r = (const StrobeMemoryAlloc *) (void *) s->records->data;
 
   while (lo < hi)
     {
@@ -679,12 +1397,11 @@ allocs_upto (StrobeMemoryModel *self, guint64 t)
   return lo;
 }
 
-/* Free-log entries at or before @t. */
-static guint64
-frees_upto (StrobeMemoryModel *self, guint64 t)
+guint64
+strobe_memory_store_frees_upto (const StrobeMemoryStore *s, guint64 t)
 {
-  guint64 lo = 0, hi = self->free_log->len;
-  const FreeEntry *e = (const FreeEntry *) (void *) self->free_log->data;
+  guint64 lo = 0, hi = s->free_log->len;
+  const StrobeMemoryFreeEntry *e = (const StrobeMemoryFreeEntry *) (void *) s->free_log->data;
 
   while (lo < hi)
     {
@@ -697,17 +1414,17 @@ frees_upto (StrobeMemoryModel *self, guint64 t)
   return lo;
 }
 
-static void
-totals_at_locked (StrobeMemoryModel *self, guint64 t, gint64 *bytes, gint64 *count)
+void
+strobe_memory_store_totals_at (const StrobeMemoryStore *s, guint64 t, gint64 *bytes, gint64 *count)
 {
-  guint64 k = allocs_upto (self, t), j = frees_upto (self, t);
-  gint64 b = k ? g_array_index (self->cum_alloc, gint64, k - 1) : 0;
+  guint64 k = strobe_memory_store_allocs_upto (s, t), j = strobe_memory_store_frees_upto (s, t);
+  gint64 b = k ? (gint64) MIN (g_array_index (s->cum_alloc, guint64, k - 1), (guint64) G_MAXINT64) : 0;
   gint64 c = (gint64) k;
 
   if (j)
     {
-      const FreeEntry *e = &g_array_index (self->free_log, FreeEntry, j - 1);
-      b -= e->cum_bytes;
+      const StrobeMemoryFreeEntry *e = &g_array_index (s->free_log, StrobeMemoryFreeEntry, j - 1);
+      b = strobe_memory_sat_add_signed (b, e->cum_bytes == G_MININT64 ? G_MAXINT64 : -e->cum_bytes);
       c -= e->cum_count;
     }
   if (bytes)
@@ -716,32 +1433,58 @@ totals_at_locked (StrobeMemoryModel *self, guint64 t, gint64 *bytes, gint64 *cou
     *count = c;
 }
 
-/* Indexes in [lo, hi) with free_time > t, using the max index. */
-static GArray *
-live_among (StrobeMemoryModel *self, guint64 lo, guint64 hi, guint64 t)
+gint64
+strobe_memory_store_entry_bytes (const StrobeMemoryStore *s, guint64 j)
 {
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
-  const StrobeMemoryAlloc *r = (const StrobeMemoryAlloc *) (void *) self->records->data;
-  const guint64 *gmax = (const guint64 *) (void *) self->group_max->data;
-  const guint64 *bmax = (const guint64 *) (void *) self->block_max->data;
+  gint64 cur = g_array_index (s->free_log, StrobeMemoryFreeEntry, j).cum_bytes;
+  gint64 prev = j ? g_array_index (s->free_log, StrobeMemoryFreeEntry, j - 1).cum_bytes : 0;
+  gint64 d;
+
+  return __builtin_sub_overflow (cur, prev, &d) ? 0 : d;
+}
+
+void
+strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
+                                void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user),
+                                gpointer user)
+{
+  const StrobeMemoryAlloc *r = (const StrobeMemoryAlloc *) (void *) s->records->data;
+  const guint64 *gmax = (const guint64 *) (void *) s->group_max->data;
+  const guint64 *bmax = (const guint64 *) (void *) s->block_max->data;
   guint64 i = lo;
 
   while (i < hi)
     {
-      if (i % BLOCK == 0 && i + BLOCK <= hi && bmax[i / BLOCK] <= t)
+      if (i % STROBE_MEMORY_BLOCK == 0 && i + STROBE_MEMORY_BLOCK <= hi && bmax[i / STROBE_MEMORY_BLOCK] <= t)
         {
-          i += BLOCK;
+          i += STROBE_MEMORY_BLOCK;
           continue;
         }
-      if (i % GROUP == 0 && i + GROUP <= hi && gmax[i / GROUP] <= t)
+      if (i % STROBE_MEMORY_GROUP == 0 && i + STROBE_MEMORY_GROUP <= hi && gmax[i / STROBE_MEMORY_GROUP] <= t)
         {
-          i += GROUP;
+          i += STROBE_MEMORY_GROUP;
           continue;
         }
       if (r[i].free_time > t)
-        g_array_append_val (out, i);
+        fn (i, &r[i], user);
       i++;
     }
+}
+
+static void
+append_index (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
+{
+  g_array_append_val ((GArray *) user, index);
+}
+
+static GArray *
+live_among (StrobeMemoryModel *self, guint64 lo, guint64 hi, guint64 t)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
+  StrobeMemoryStore s;
+
+  strobe_memory_model_get_store (self, &s);
+  strobe_memory_store_live_among (&s, lo, hi, t, append_index, out);
   return out;
 }
 
@@ -749,8 +1492,12 @@ void
 strobe_memory_model_get_summary (StrobeMemoryModel *self, StrobeMemorySummary *out)
 {
   g_return_if_fail (STROBE_IS_MEMORY_MODEL (self));
+  g_return_if_fail (out != NULL);
   g_mutex_lock (&self->lock);
   *out = self->sum;
+  /* A trace by ids always starts with a snapshot; one that did not say it was complete
+   * (or that has none) cannot know what was live before it. */
+  out->partial = self->batches && (!self->sum.has_snapshot || !self->sum.snapshot_complete);
   g_mutex_unlock (&self->lock);
 }
 
@@ -772,6 +1519,7 @@ strobe_memory_model_get_alloc (StrobeMemoryModel *self, guint64 index, StrobeMem
   gboolean ok;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
   g_mutex_lock (&self->lock);
   ok = index < self->records->len;
   if (ok)
@@ -780,23 +1528,48 @@ strobe_memory_model_get_alloc (StrobeMemoryModel *self, guint64 index, StrobeMem
   return ok;
 }
 
+guint
+strobe_memory_model_get_allocs (StrobeMemoryModel *self, const guint64 *indexes, guint n, StrobeMemoryAlloc *out)
+{
+  guint got = 0;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
+  g_return_val_if_fail (n == 0 || (indexes != NULL && out != NULL), 0);
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < n; i++)
+    if (indexes[i] < self->records->len)
+      {
+        out[i] = g_array_index (self->records, StrobeMemoryAlloc, indexes[i]);
+        got++;
+      }
+    else
+      memset (&out[i], 0, sizeof out[i]);
+  g_mutex_unlock (&self->lock);
+  return got;
+}
+
 void
 strobe_memory_model_get_totals_at (StrobeMemoryModel *self, guint64 t, gint64 *bytes, gint64 *count)
 {
+  StrobeMemoryStore s;
+
   g_return_if_fail (STROBE_IS_MEMORY_MODEL (self));
   g_mutex_lock (&self->lock);
-  totals_at_locked (self, t, bytes, count);
+  strobe_memory_model_get_store (self, &s);
+  strobe_memory_store_totals_at (&s, t, bytes, count);
   g_mutex_unlock (&self->lock);
 }
 
 GArray *
 strobe_memory_model_live_at (StrobeMemoryModel *self, guint64 t)
 {
+  StrobeMemoryStore s;
   GArray *out;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
   g_mutex_lock (&self->lock);
-  out = live_among (self, 0, allocs_upto (self, t), t);
+  strobe_memory_model_get_store (self, &s);
+  out = live_among (self, 0, strobe_memory_store_allocs_upto (&s, t), t);
   g_mutex_unlock (&self->lock);
   return out;
 }
@@ -816,11 +1589,14 @@ strobe_memory_model_leaks (StrobeMemoryModel *self)
 GArray *
 strobe_memory_model_allocated_live (StrobeMemoryModel *self, guint64 a, guint64 b, guint64 c)
 {
+  StrobeMemoryStore s;
   GArray *out;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
   g_mutex_lock (&self->lock);
-  out = live_among (self, a ? allocs_upto (self, a - 1) : 0, allocs_upto (self, MIN (b, c)), c);
+  strobe_memory_model_get_store (self, &s);
+  out = live_among (self, a ? strobe_memory_store_allocs_upto (&s, a - 1) : 0,
+                    strobe_memory_store_allocs_upto (&s, MIN (b, c)), c);
   g_mutex_unlock (&self->lock);
   return out;
 }
@@ -829,16 +1605,18 @@ GArray *
 strobe_memory_model_freed_in (StrobeMemoryModel *self, guint64 a, guint64 b)
 {
   GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
+  StrobeMemoryStore s;
   guint64 from, to;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
   g_mutex_lock (&self->lock);
-  from = a ? frees_upto (self, a - 1) : 0;
-  to = frees_upto (self, b);
+  strobe_memory_model_get_store (self, &s);
+  from = a ? strobe_memory_store_frees_upto (&s, a - 1) : 0;
+  to = strobe_memory_store_frees_upto (&s, b);
   for (guint64 j = from; j < to; j++)
     {
-      const FreeEntry *e = &g_array_index (self->free_log, FreeEntry, j);
-      const StrobeMemoryAlloc *r = &g_array_index (self->records, StrobeMemoryAlloc, e->record);
+      const StrobeMemoryFreeEntry *e = &g_array_index (self->free_log, StrobeMemoryFreeEntry, j);
+      const StrobeMemoryAlloc *r = rec (self, e->record);
       guint64 index = e->record;
 
       /* Only the entry that ended it (not marks, not a failed realloc's undo). */
@@ -858,7 +1636,7 @@ strobe_memory_model_short_lived (StrobeMemoryModel *self, guint64 max_lifetime)
   g_mutex_lock (&self->lock);
   for (guint64 i = 0; i < self->records->len; i++)
     {
-      const StrobeMemoryAlloc *r = &g_array_index (self->records, StrobeMemoryAlloc, i);
+      const StrobeMemoryAlloc *r = rec (self, (guint32) i);
       if (r->free_time != STROBE_MEMORY_LIVE && r->free_time - r->alloc_time <= max_lifetime)
         g_array_append_val (out, i);
     }
@@ -870,29 +1648,32 @@ guint
 strobe_memory_model_get_series (StrobeMemoryModel *self, guint64 a, guint64 b, guint n,
                                 StrobeMemorySample *out)
 {
+  StrobeMemoryStore st;
   guint64 step;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
+  g_return_val_if_fail (n == 0 || out != NULL, 0);
   if (n == 0 || b <= a)
     return 0;
   step = MAX ((b - a) / n, 1);
   g_mutex_lock (&self->lock);
+  strobe_memory_model_get_store (self, &st);
   for (guint s = 0; s < n; s++)
     {
       guint64 t0 = a + s * step, t1 = s + 1 == n ? b : t0 + step;
       gint64 bytes, count;
 
       if (t0 > 0)
-        totals_at_locked (self, t0 - 1, &bytes, &count);
+        strobe_memory_store_totals_at (&st, t0 - 1, &bytes, &count);
       else
         bytes = count = 0;
       out[s].time = t0;
       out[s].min_bytes = out[s].max_bytes = bytes;
-      if (step >= (G_GUINT64_CONSTANT (1) << self->overview_shift) && self->have_time)
+      if (self->overview_shift < 64 && step >= (G_GUINT64_CONSTANT (1) << self->overview_shift) && self->have_time)
         {
           /* Coarse: the overview buckets that start inside [t0, t1). */
-          guint64 o = self->overview_origin;
-          guint64 first = t0 > o ? (t0 - o + (G_GUINT64_CONSTANT (1) << self->overview_shift) - 1) >> self->overview_shift : 0;
+          guint64 o = self->overview_origin, unit = G_GUINT64_CONSTANT (1) << self->overview_shift;
+          guint64 first = t0 > o ? (t0 - o) / unit + ((t0 - o) % unit != 0) : 0;
           guint64 last = t1 > o ? (t1 - o) >> self->overview_shift : 0;
 
           for (guint64 k = first; k < MIN (last, (guint64) OVERVIEW_MAX); k++)
@@ -905,29 +1686,31 @@ strobe_memory_model_get_series (StrobeMemoryModel *self, guint64 a, guint64 b, g
       else
         {
           /* Fine: walk the events in the window, merging allocations and the free log. */
-          guint64 i = t0 ? allocs_upto (self, t0 - 1) : 0, j = t0 ? frees_upto (self, t0 - 1) : 0;
-          guint64 ie = allocs_upto (self, t1 - 1), je = frees_upto (self, t1 - 1);
+          guint64 i = t0 ? strobe_memory_store_allocs_upto (&st, t0 - 1) : 0;
+          guint64 j = t0 ? strobe_memory_store_frees_upto (&st, t0 - 1) : 0;
+          guint64 ie = strobe_memory_store_allocs_upto (&st, t1 - 1), je = strobe_memory_store_frees_upto (&st, t1 - 1);
           gint64 v = bytes;
 
           while (i < ie || j < je)
             {
-              const StrobeMemoryAlloc *r = i < ie ? &g_array_index (self->records, StrobeMemoryAlloc, i) : NULL;
-              const FreeEntry *e = j < je ? &g_array_index (self->free_log, FreeEntry, j) : NULL;
-              if (r && (!e || r->alloc_time <= e->time))
+              const StrobeMemoryAlloc *r = i < ie ? rec (self, (guint32) i) : NULL;
+              const StrobeMemoryFreeEntry *e = j < je ? &g_array_index (self->free_log, StrobeMemoryFreeEntry, j) : NULL;
+              /* In the order they were applied. */
+              if (r && (!e || i < e->after))
                 {
-                  v += (gint64) r->size;
+                  v = strobe_memory_sat_add_signed (v, strobe_memory_signed_size (r->size));
                   i++;
                 }
               else if (e)
                 {
-                  v -= e->cum_bytes - (j ? g_array_index (self->free_log, FreeEntry, j - 1).cum_bytes : 0);
+                  v = strobe_memory_sat_add_signed (v, -strobe_memory_store_entry_bytes (&st, j));
                   j++;
                 }
               out[s].min_bytes = MIN (out[s].min_bytes, v);
               out[s].max_bytes = MAX (out[s].max_bytes, v);
             }
         }
-      totals_at_locked (self, t1 - 1, &out[s].last_bytes, &out[s].last_count);
+      strobe_memory_store_totals_at (&st, t1 - 1, &out[s].last_bytes, &out[s].last_count);
       out[s].min_bytes = MIN (out[s].min_bytes, out[s].last_bytes);
       out[s].max_bytes = MAX (out[s].max_bytes, out[s].last_bytes);
     }
@@ -947,7 +1730,10 @@ compare_groups (gconstpointer a, gconstpointer b)
 static void
 group_copy_free (gpointer data)
 {
-  group_free (data);
+  StrobeMemoryGroup *g = data;
+
+  g_free ((char *) g->name);
+  g_free (g);
 }
 
 static GPtrArray *
@@ -961,7 +1747,7 @@ copy_groups (StrobeMemoryModel *self, GHashTable *table)
   g_hash_table_iter_init (&it, table);
   while (g_hash_table_iter_next (&it, NULL, &value))
     {
-      StrobeMemoryGroup *g = g_memdup2 (value, sizeof *g);
+      StrobeMemoryGroup *g = g_memdup2 (&((Group *) value)->pub, sizeof *g);
       g->name = g_strdup (g->name);
       g_ptr_array_add (out, g);
     }
@@ -984,18 +1770,92 @@ strobe_memory_model_get_heaps (StrobeMemoryModel *self)
   return copy_groups (self, self->heaps);
 }
 
+static char *
+group_name (StrobeMemoryModel *self, GHashTable *table, guint32 id)
+{
+  Group *g;
+  char *name;
+
+  g_mutex_lock (&self->lock);
+  g = g_hash_table_lookup (table, GUINT_TO_POINTER (id));
+  name = g ? g_strdup (g->pub.name) : NULL;
+  g_mutex_unlock (&self->lock);
+  return name;
+}
+
+char *
+strobe_memory_model_get_tag_name (StrobeMemoryModel *self, guint32 id)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
+  return group_name (self, self->tags, id);
+}
+
+char *
+strobe_memory_model_get_heap_name (StrobeMemoryModel *self, guint32 id)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
+  return group_name (self, self->heaps, id);
+}
+
 GArray *
 strobe_memory_model_get_callstack (StrobeMemoryModel *self, guint32 id)
 {
-  GArray *f;
+  StrobeMemoryFrame frames[MAX_STACK_DEPTH];
+  GArray *f = NULL;
+  guint n;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
   g_mutex_lock (&self->lock);
-  f = g_hash_table_lookup (self->callstacks, GUINT_TO_POINTER (id));
-  if (f)
-    f = g_array_ref (f);
+  n = strobe_memory_model_frames_locked (self, id, frames, G_N_ELEMENTS (frames));
   g_mutex_unlock (&self->lock);
+  if (n == 0)
+    return NULL;
+  f = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n);
+  for (guint i = 0; i < n; i++)
+    g_array_append_val (f, frames[i].address);
   return f;
+}
+
+guint
+strobe_memory_model_get_frames (StrobeMemoryModel *self, guint32 id, StrobeMemoryFrame *out, guint max)
+{
+  guint n;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
+  g_return_val_if_fail (max == 0 || out != NULL, 0);
+  g_mutex_lock (&self->lock);
+  n = strobe_memory_model_frames_locked (self, id, out, max);
+  g_mutex_unlock (&self->lock);
+  return n;
+}
+
+static void
+module_copy_free (gpointer data)
+{
+  StrobeMemoryModule *m = data;
+
+  g_free ((char *) m->path);
+  g_free ((guint8 *) m->build_id);
+  g_free (m);
+}
+
+GPtrArray *
+strobe_memory_model_get_modules (StrobeMemoryModel *self)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (module_copy_free);
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->modules->len; i++)
+    {
+      const StrobeMemoryModuleEntry *e = g_ptr_array_index (self->modules, i);
+      StrobeMemoryModule *m = g_memdup2 (&e->pub, sizeof *m);
+      m->path = g_strdup (e->pub.path);
+      m->build_id = e->pub.build_id ? g_memdup2 (e->pub.build_id, e->pub.build_id_len) : NULL;
+      g_ptr_array_add (out, m);
+    }
+  g_mutex_unlock (&self->lock);
+  return out;
 }
 
 guint64
@@ -1008,6 +1868,22 @@ strobe_memory_model_get_generation (StrobeMemoryModel *self)
   v = self->generation;
   g_mutex_unlock (&self->lock);
   return v;
+}
+
+gsize
+strobe_memory_model_get_memory_bytes (StrobeMemoryModel *self)
+{
+  gsize n;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
+  g_mutex_lock (&self->lock);
+  n = (gsize) self->records->len * (sizeof (StrobeMemoryAlloc) + 2 * sizeof (guint64) + 3 * sizeof (guint32))
+      + (gsize) self->free_log->len * sizeof (StrobeMemoryFreeEntry)
+      + (gsize) (self->group_max->len + self->block_max->len) * sizeof (guint64)
+      + strobe_live_map_bytes (&self->by_address) + strobe_live_map_bytes (&self->by_id)
+      + (gsize) self->nodes->len * sizeof (StrobeMemoryNode);
+  g_mutex_unlock (&self->lock);
+  return n;
 }
 
 /* ---- lifetime ------------------------------------------------------------------------ */
@@ -1028,11 +1904,24 @@ strobe_memory_model_finalize (GObject *object)
   g_array_unref (self->free_log);
   g_array_unref (self->group_max);
   g_array_unref (self->block_max);
-  g_free (self->slots);
+  g_array_unref (self->live_prev);
+  g_array_unref (self->live_next);
+  g_array_unref (self->ids);
+  g_array_unref (self->end_entry);
+  strobe_live_map_clear (&self->by_address);
+  strobe_live_map_clear (&self->by_id);
   g_hash_table_unref (self->heaps);
   g_hash_table_unref (self->tags);
-  g_hash_table_unref (self->callstacks);
   g_hash_table_unref (self->threads);
+  g_array_unref (self->nodes);
+  g_hash_table_unref (self->sparse_nodes);
+  g_hash_table_unref (self->callstacks);
+  g_ptr_array_unref (self->modules);
+  g_array_unref (self->loaded);
+  g_array_unref (self->pending);
+  g_hash_table_unref (self->orphans);
+  g_hash_table_unref (self->snapshot_keys);
+  g_hash_table_unref (self->absorbed);
   g_free (self->overview);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (strobe_memory_model_parent_class)->finalize (object);
@@ -1049,15 +1938,29 @@ strobe_memory_model_init (StrobeMemoryModel *self)
 {
   g_mutex_init (&self->lock);
   self->records = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryAlloc));
-  self->cum_alloc = g_array_new (FALSE, FALSE, sizeof (gint64));
-  self->free_log = g_array_new (FALSE, FALSE, sizeof (FreeEntry));
+  self->cum_alloc = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->free_log = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryFreeEntry));
   self->group_max = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->block_max = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->live_prev = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->live_next = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->ids = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->end_entry = g_array_new (FALSE, FALSE, sizeof (guint32));
+  strobe_live_map_init (&self->by_address);
+  strobe_live_map_init (&self->by_id);
   self->heaps = g_hash_table_new_full (NULL, NULL, NULL, group_free);
   self->tags = g_hash_table_new_full (NULL, NULL, NULL, group_free);
-  self->callstacks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   self->threads = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->nodes = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryNode));
+  self->sparse_nodes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->callstacks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  self->modules = g_ptr_array_new_with_free_func (module_entry_free);
+  self->loaded = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  self->orphans = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  self->snapshot_keys = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->absorbed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->overview = g_new0 (Bucket, OVERVIEW_MAX);
   self->overview_shift = 10;
-  map_grow (self);
+  self->sum.snapshot_complete = TRUE;
 }

@@ -1,12 +1,21 @@
 /* strobe-memory-model.h — the Memory channel as a queryable model: every allocation's
  * life (when, how big, where, which heap, tag and call stack), with indexes that answer
  * "what was live at T", totals over time, leaks and per-tag/heap figures without
- * re-reading the trace.
+ * re-reading the trace; the call-stack trie and the module map for symbolization.
+ * Aggregations and call trees over any time range: strobe-memory-query.h.
  *
  * A StrobeAnalyzer: add it to a decoder and it grows while the trace streams in. Queries
- * may run on other threads meanwhile (one mutex; each query is O(answer · small) or
- * O(log n)). Times are trace clock ticks, clamped to never go back in event order (the
- * events are synchronised, so their order is the order the allocator saw).
+ * may run on other threads meanwhile (one mutex; each query here is O(answer · small) or
+ * O(log n)). Times are trace clock ticks, never going back in the order allocations are
+ * applied (records of one update round are merged by time across threads; a record that
+ * arrives later than an older one was applied is clamped to it and counted).
+ *
+ * It reads what the runtime writes (Memory.Batch, Memory.Live, Memory.StackNodes,
+ * Memory.Module; runtime/INSTRUMENTATION.md) and the earlier per-event format
+ * (Memory.Alloc, Memory.Free, Memory.Realloc*, Memory.Callstack…). Hostile input is
+ * bounded: nothing is allocated in proportion to an id read from a trace, addresses are
+ * hashed with a per-model random key, heaps are freed through per-heap lists, and sizes
+ * near 2^64 saturate the totals (and are counted as absurd).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -24,7 +33,15 @@ typedef enum
   STROBE_MEMORY_ALLOC_TO_REALLOC    = 1 << 1,   /* ended by a realloc */
   STROBE_MEMORY_ALLOC_HEAP_BLOCK    = 1 << 2,   /* backs another heap (HeapMark) */
   STROBE_MEMORY_ALLOC_HEAP_RESET    = 1 << 3,   /* ended by HeapFreeAll */
-  STROBE_MEMORY_ALLOC_TEMPORARY     = 1 << 4,   /* freed before its thread allocated again */
+  STROBE_MEMORY_ALLOC_TEMPORARY     = 1 << 4,   /* freed (or reallocated) by its thread
+                                                 * before that thread allocated again */
+  STROBE_MEMORY_ALLOC_FROM_SNAPSHOT = 1 << 5,   /* live when the trace began (the live-table
+                                                 * snapshot of a late connect); alloc_time
+                                                 * is when the trace learnt of it */
+  STROBE_MEMORY_ALLOC_END_UNSEEN    = 1 << 6,   /* ended without its free in the trace: its
+                                                 * address was allocated again, or a snapshot
+                                                 * no longer had it */
+  STROBE_MEMORY_ALLOC_ABSURD        = 1 << 7,   /* size >= 2^48: counted as 2^48 in totals */
 } StrobeMemoryAllocFlags;
 
 /* One allocation: 48 bytes. */
@@ -32,7 +49,7 @@ typedef struct
 {
   guint64 alloc_time;
   guint64 free_time;     /* STROBE_MEMORY_LIVE while live */
-  guint64 address;
+  guint64 address;       /* 0 when the trace does not carry addresses */
   guint64 size;
   guint32 heap;
   guint32 tag;
@@ -63,9 +80,10 @@ typedef struct
   guint64 allocs;              /* reallocs count as one alloc and one free */
   guint64 frees;
   guint64 reallocs;
-  guint64 bytes_allocated;
+  guint64 bytes_allocated;     /* saturating */
   guint64 temporary;           /* see STROBE_MEMORY_ALLOC_TEMPORARY */
-  guint64 unmatched_frees;     /* frees of addresses never seen allocated (ignored) */
+  guint64 unmatched_frees;     /* frees of allocations the trace never showed (made before
+                                * it began, or lost); ignored */
   guint64 replaced_allocs;     /* allocations of an address still live (the old one ends) */
   gint64  live_bytes;
   gint64  live_count;
@@ -74,7 +92,17 @@ typedef struct
   guint64 first_time;
   guint64 last_time;
   guint64 histogram_count[65]; /* by size: bucket 0 = size 0, bucket k = [2^(k-1), 2^k) */
-  guint64 histogram_bytes[65];
+  guint64 histogram_bytes[65]; /* saturating */
+  /* Late and damaged traces: */
+  gboolean has_snapshot;       /* a live-table snapshot (Memory.Live) was read */
+  gboolean snapshot_complete;  /* ... and it holds every allocation live then */
+  gboolean partial;            /* memory live before the trace began is unknown */
+  guint64 snapshot_allocs;     /* allocations live when the trace began, from the snapshot */
+  guint64 lost_records;        /* records missing between batches of one thread */
+  guint64 dropped;             /* reports the runtime could not record (full ring) */
+  guint64 late_records;        /* applied after a later one: time clamped */
+  guint64 absurd_sizes;        /* allocations of 2^48 bytes or more */
+  guint64 stacks;              /* call-stack nodes known */
 } StrobeMemorySummary;
 
 /* One point of a drawn series: the extremes over [time, next point's time). */
@@ -87,6 +115,27 @@ typedef struct
   gint64  last_count;
 } StrobeMemorySample;
 
+/* A loaded module, as the trace's module map says (Memory.Module). */
+typedef struct
+{
+  guint32       id;          /* the trace's */
+  guint64       bias;        /* what its file's addresses were relocated by */
+  guint64       start;       /* the range its segments covered */
+  guint64       end;
+  const char   *path;
+  const guint8 *build_id;
+  gsize         build_id_len;
+  gboolean      unloaded;    /* a Memory.ModuleUnload followed */
+} StrobeMemoryModule;
+
+/* One frame of a call stack (innermost first): a return address, and the module it was
+ * in when the stack was recorded (index into get_modules() + 1; 0 when none). */
+typedef struct
+{
+  guint64 address;
+  guint32 module;
+} StrobeMemoryFrame;
+
 #define STROBE_TYPE_MEMORY_MODEL (strobe_memory_model_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeMemoryModel, strobe_memory_model, STROBE, MEMORY_MODEL, GObject)
 
@@ -97,6 +146,10 @@ guint64   strobe_memory_model_get_count     (StrobeMemoryModel *self);
 /* Allocation @index (in allocation order); FALSE when out of range. */
 gboolean  strobe_memory_model_get_alloc     (StrobeMemoryModel *self, guint64 index,
                                              StrobeMemoryAlloc *out);
+/* @n allocations by index under one lock (a page of a table); returns how many were in
+ * range (the first ones of @indexes; out-of-range entries are zeroed). */
+guint     strobe_memory_model_get_allocs    (StrobeMemoryModel *self, const guint64 *indexes,
+                                             guint n, StrobeMemoryAlloc *out);
 /* Live bytes and allocations just after @time (every event at or before it applied). */
 void      strobe_memory_model_get_totals_at (StrobeMemoryModel *self, guint64 time,
                                              gint64 *bytes, gint64 *count);
@@ -122,10 +175,21 @@ guint     strobe_memory_model_get_series    (StrobeMemoryModel *self, guint64 a,
 /* Copies of the per-tag and per-heap groups (free with g_ptr_array_unref), by id. */
 GPtrArray *strobe_memory_model_get_tags     (StrobeMemoryModel *self);
 GPtrArray *strobe_memory_model_get_heaps    (StrobeMemoryModel *self);
-/* The frames of call stack @id (guint64 addresses), NULL when unknown. Free with
- * g_array_unref. */
+/* The name of tag or heap @id (a copy), NULL when never announced. */
+char      *strobe_memory_model_get_tag_name (StrobeMemoryModel *self, guint32 id);
+char      *strobe_memory_model_get_heap_name (StrobeMemoryModel *self, guint32 id);
+/* The frames of call stack @id (guint64 return addresses, innermost first), NULL when
+ * unknown. Free with g_array_unref. */
 GArray    *strobe_memory_model_get_callstack (StrobeMemoryModel *self, guint32 id);
+/* The same with each frame's module; returns how many were written (at most @max). */
+guint      strobe_memory_model_get_frames   (StrobeMemoryModel *self, guint32 id,
+                                             StrobeMemoryFrame *out, guint max);
+/* Copies of the modules (StrobeMemoryModule *, in order of loading; free with
+ * g_ptr_array_unref). A frame's module field indexes this array + 1. */
+GPtrArray *strobe_memory_model_get_modules  (StrobeMemoryModel *self);
 /* Grows with every event: a view redraws only when it changed. */
 guint64    strobe_memory_model_get_generation (StrobeMemoryModel *self);
+/* Bytes the model holds (for benchmarks). */
+gsize      strobe_memory_model_get_memory_bytes (StrobeMemoryModel *self);
 
 G_END_DECLS

@@ -5,17 +5,29 @@
  * - Bootstrap: until dlsym (RTLD_NEXT, …) has resolved the C library's functions, which
  *   itself may allocate, requests are served from a static arena. Arena blocks are never
  *   freed (free ignores them) and never traced; realloc moves them to the real heap.
- * - Reentrancy: the runtime raises strobe__memory_guard (thread-local) while it emits, and
+ * - Reentrancy: the runtime raises strobe__memory_guard (thread-local) while it works, and
  *   its own threads (worker, control server) keep it raised, so the runtime's allocations
  *   are never traced and never recurse.
- * - Ordering: a free is reported before the block is released and an allocation after it
- *   is obtained, on synchronised events, so an address reused by another thread is always
- *   seen freed first. realloc is reported in two halves (ReallocFree before, ReallocAlloc
- *   after) for the same reason.
- * - fork: the child is not traced (it has no worker; its exit must not end the parent's
- *   trace). Programs it execs are not traced either: the output variables are removed
- *   from the environment once the runtime has read them.
- * - malloc_usable_size, malloc_trim, mallinfo… are not interposed.
+ * - Start: the runtime always starts (control server, discovery), with or without an
+ *   output, so a program run with tracing off can be found (`strobe-cli ps`) and
+ *   connected to later. Tracing switches on at this library's last constructor, after
+ *   the runtime's own.
+ * - One runtime per process: when the program links its own libstrobe.so, the
+ *   interposer reports into that runtime (its strobe__memory_hooks) and never starts the
+ *   private copy linked into this library.
+ * - Children: the interposer and every STROBE_* variable are taken out of the
+ *   environment, so programs this one runs are not traced (and do not allocate
+ *   differently because of a longer environment) — unless STROBE_FOLLOW_CHILDREN is set
+ *   (strobe-cli run --follow-children): then each child traces to a file of its own,
+ *   DIR/PROGRAM-PID.strobe (or to the same recorder).
+ * - fork without exec: the child is not traced (it has no worker; its exit must not end
+ *   the parent's trace).
+ * - Call stacks (STROBE_CALLSTACKS=1): libunwind's unw_backtrace with its per-thread
+ *   cache, behind the runtime's verified per-thread stack cache. Frame #0 is the
+ *   caller of malloc. This library is built with frame pointers so STROBE_CALLSTACKS=fp
+ *   can start the walk at its caller.
+ * - malloc_usable_size, malloc_trim, mallinfo… are not interposed. dlclose is (the
+ *   module map is rescanned after it); dlopen is not (see strobe-memory-modules.c).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -23,8 +35,11 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#define UNW_LOCAL_ONLY   /* this process only: libunwind.so, not libunwind-$arch.so */
+#include <libunwind.h>
 #include <malloc.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -37,6 +52,7 @@ typedef void  (*FreeFn) (void *);
 typedef int   (*PosixMemalignFn) (void **, size_t, size_t);
 typedef void *(*AlignedFn) (size_t, size_t);
 typedef void *(*VallocFn) (size_t);
+typedef int   (*DlcloseFn) (void *);
 
 static struct
 {
@@ -49,6 +65,7 @@ static struct
   AlignedFn       memalign;
   VallocFn        valloc;
   VallocFn        pvalloc;
+  DlcloseFn       dlclose;
 } real;
 
 enum { UNRESOLVED, RESOLVING, READY };
@@ -58,6 +75,8 @@ static bool  traced;
 static bool  tracing_wanted;
 static pid_t traced_pid;
 static size_t page_size = 4096;
+/* Set when the program's own libstrobe.so takes the reports. */
+static const StrobeMemoryHooks *adopted;
 
 /* ---- the bootstrap arena ---------------------------------------------------------- */
 
@@ -137,6 +156,7 @@ resolve (void)
       real.memalign = (AlignedFn) next ("memalign");
       real.valloc = (VallocFn) next ("valloc");
       real.pvalloc = (VallocFn) next ("pvalloc");
+      real.dlclose = (DlcloseFn) next ("dlclose");
       resolving_here = 0;
       if (real.malloc == NULL || real.free == NULL || real.calloc == NULL || real.realloc == NULL)
         abort ();
@@ -157,11 +177,58 @@ resolve (void)
     }                                                                                      \
   while (0)
 
-static inline bool
-should_trace (void)
+/* ---- reporting: into this library's runtime, or the program's --------------------- */
+
+static __attribute__ ((noinline, cold)) bool
+adopted_wanted (void)
 {
-  return __builtin_expect (traced, 1) && strobe__memory_guard == 0
-         && STROBE_CHANNEL_ENABLED (MemoryChannel);
+  if ((__atomic_load_n (&adopted->channel->enabled, __ATOMIC_RELAXED)
+       | __atomic_load_n (adopted->table_optin, __ATOMIC_RELAXED)) != 0)
+    return true;
+  if (__atomic_load_n (adopted->skip_state, __ATOMIC_RELAXED) != STROBE_MEMORY_STATE_SKIPPING)
+    adopted->skip_slow ();
+  return false;
+}
+
+static inline bool
+report (void)
+{
+  if (__builtin_expect (!traced, 0))
+    return false;
+  if (__builtin_expect (adopted != NULL, 0))
+    return adopted_wanted ();
+  if (strobe__memory_guard)
+    return false;
+  if (__builtin_expect (strobe__memory_wanted (), 1))
+    return true;
+  strobe__memory_skip ();
+  return false;
+}
+
+/* Frame #0's return address, the stack pointer after it returns, and its frame
+ * pointer (this library keeps frame pointers, so ours holds the caller's). Evaluated in
+ * each exported function itself. */
+#define CALLER(c)                                                                          \
+  StrobeMemoryCaller c = { (uintptr_t) __builtin_return_address (0),                       \
+                           (uintptr_t) __builtin_dwarf_cfa (),                             \
+                           *(const uintptr_t *) __builtin_frame_address (0) }
+
+static inline void
+on_alloc (void *p, size_t size, uint32_t align, const StrobeMemoryCaller *c)
+{
+  if (__builtin_expect (adopted != NULL, 0))
+    adopted->on_alloc (p, size, align, STROBE_MEMORY_HEAP_SYSTEM, c);
+  else
+    strobe__memory_on_alloc (p, size, align, STROBE_MEMORY_HEAP_SYSTEM, c);
+}
+
+static inline void
+on_free (void *p)
+{
+  if (__builtin_expect (adopted != NULL, 0))
+    adopted->on_free (p, STROBE_MEMORY_HEAP_SYSTEM);
+  else
+    strobe__memory_on_free (p, STROBE_MEMORY_HEAP_SYSTEM);
 }
 
 /* ---- the interposed functions -------------------------------------------------------- */
@@ -173,8 +240,11 @@ malloc (size_t size)
 
   READY_OR (arena_alloc (size, 16));
   p = real.malloc (size);
-  if (p && should_trace ())
-    strobe__memory_alloc_event (p, size, 0, STROBE_MEMORY_HEAP_SYSTEM);
+  if (p && report ())
+    {
+      CALLER (c);
+      on_alloc (p, size, 0, &c);
+    }
   return p;
 }
 
@@ -183,8 +253,8 @@ free (void *p)
 {
   if (p == NULL || in_arena (p))
     return;
-  if (should_trace ())
-    strobe__memory_free_event (p, STROBE_MEMORY_HEAP_SYSTEM);
+  if (report ())
+    on_free (p);
   READY_OR ();
   real.free (p);
 }
@@ -202,50 +272,78 @@ calloc (size_t nmemb, size_t size)
     }
   READY_OR (arena_alloc (total, 16));
   p = real.calloc (nmemb, size);
-  if (p && should_trace ())
-    strobe__memory_alloc_event (p, total, 0, STROBE_MEMORY_HEAP_SYSTEM);
+  if (p && report ())
+    {
+      CALLER (c);
+      on_alloc (p, total, 0, &c);
+    }
+  return p;
+}
+
+static inline void *
+do_realloc (void *old, size_t size, const StrobeMemoryCaller *c)
+{
+  StrobeMemoryRealloc r;
+  void *p;
+
+  if (old == NULL)
+    {
+      READY_OR (arena_alloc (size, 16));
+      p = real.malloc (size);
+      if (p && report ())
+        on_alloc (p, size, 0, c);
+      return p;
+    }
+  if (in_arena (old))
+    {
+      size_t n = arena_size (old);
+      if (size == 0)
+        return NULL;
+      READY_OR (NULL);
+      p = real.malloc (size);
+      if (p)
+        {
+          memcpy (p, old, n < size ? n : size);
+          if (report ())
+            on_alloc (p, size, 0, c);
+        }
+      return p;
+    }
+  READY_OR (NULL);
+  if (!report ())
+    return real.realloc (old, size);
+  if (__builtin_expect (adopted != NULL, 0))
+    {
+      adopted->on_realloc_begin (old, STROBE_MEMORY_HEAP_SYSTEM, &r);
+      p = real.realloc (old, size);
+      adopted->on_realloc_end (&r, old, p, size, 0, c);
+      return p;
+    }
+  strobe__memory_on_realloc_begin (old, STROBE_MEMORY_HEAP_SYSTEM, &r);
+  p = real.realloc (old, size);
+  strobe__memory_on_realloc_end (&r, old, p, size, 0, c);
   return p;
 }
 
 EXPORT void *
 realloc (void *old, size_t size)
 {
-  bool trace;
-  void *p;
-
-  if (old == NULL)
-    return malloc (size);
-  if (in_arena (old))
-    {
-      size_t n = arena_size (old);
-      if (size == 0)
-        return NULL;
-      p = malloc (size);
-      if (p)
-        memcpy (p, old, n < size ? n : size);
-      return p;
-    }
-  READY_OR (NULL);
-  trace = should_trace ();
-  if (trace)
-    strobe__memory_realloc_free_event (old, STROBE_MEMORY_HEAP_SYSTEM);
-  p = real.realloc (old, size);
-  if (trace)
-    strobe__memory_realloc_alloc_event (old, p, size, 0, STROBE_MEMORY_HEAP_SYSTEM);
-  return p;
+  CALLER (c);
+  return do_realloc (old, size, &c);
 }
 
 EXPORT void *
 reallocarray (void *old, size_t nmemb, size_t size)
 {
   size_t total;
+  CALLER (c);
 
   if (__builtin_mul_overflow (nmemb, size, &total))
     {
       errno = ENOMEM;
       return NULL;
     }
-  return realloc (old, total);
+  return do_realloc (old, total, &c);
 }
 
 EXPORT int
@@ -259,8 +357,11 @@ posix_memalign (void **out, size_t align, size_t size)
       return *out ? 0 : ENOMEM;
     }
   r = real.posix_memalign (out, align, size);
-  if (r == 0 && *out && should_trace ())
-    strobe__memory_alloc_event (*out, size, (uint32_t) align, STROBE_MEMORY_HEAP_SYSTEM);
+  if (r == 0 && *out && report ())
+    {
+      CALLER (c);
+      on_alloc (*out, size, (uint32_t) align, &c);
+    }
   return r;
 }
 
@@ -271,8 +372,11 @@ aligned_alloc (size_t align, size_t size)
 
   READY_OR (arena_alloc (size, align));
   p = real.aligned_alloc (align, size);
-  if (p && should_trace ())
-    strobe__memory_alloc_event (p, size, (uint32_t) align, STROBE_MEMORY_HEAP_SYSTEM);
+  if (p && report ())
+    {
+      CALLER (c);
+      on_alloc (p, size, (uint32_t) align, &c);
+    }
   return p;
 }
 
@@ -283,8 +387,11 @@ memalign (size_t align, size_t size)
 
   READY_OR (arena_alloc (size, align));
   p = real.memalign (align, size);
-  if (p && should_trace ())
-    strobe__memory_alloc_event (p, size, (uint32_t) align, STROBE_MEMORY_HEAP_SYSTEM);
+  if (p && report ())
+    {
+      CALLER (c);
+      on_alloc (p, size, (uint32_t) align, &c);
+    }
   return p;
 }
 
@@ -295,8 +402,11 @@ valloc (size_t size)
 
   READY_OR (arena_alloc (size, page_size));
   p = real.valloc (size);
-  if (p && should_trace ())
-    strobe__memory_alloc_event (p, size, (uint32_t) page_size, STROBE_MEMORY_HEAP_SYSTEM);
+  if (p && report ())
+    {
+      CALLER (c);
+      on_alloc (p, size, (uint32_t) page_size, &c);
+    }
   return p;
 }
 
@@ -308,9 +418,114 @@ pvalloc (size_t size)
 
   READY_OR (arena_alloc ((size + page_size - 1) & ~(page_size - 1), page_size));
   p = real.pvalloc (size);
-  if (p && should_trace ())
-    strobe__memory_alloc_event (p, size, (uint32_t) page_size, STROBE_MEMORY_HEAP_SYSTEM);
+  if (p && report ())
+    {
+      CALLER (c);
+      on_alloc (p, size, (uint32_t) page_size, &c);
+    }
   return p;
+}
+
+/* After it returns the module map is rescanned: addresses of the module it unloaded may
+ * soon belong to another one. */
+EXPORT int
+dlclose (void *handle)
+{
+  int r;
+
+  READY_OR (-1);
+  if (real.dlclose == NULL)
+    return -1;
+  r = real.dlclose (handle);
+  if (traced)
+    {
+      if (adopted)
+        adopted->modules_changed ();
+      else
+        {
+          strobe__memory_guard++;
+          strobe__memory_modules_changed ();
+          strobe__memory_guard--;
+        }
+    }
+  return r;
+}
+
+/* ---- the environment children get -------------------------------------------------- */
+
+/* Takes this library out of LD_PRELOAD (keeping any other entry) and removes every
+ * STROBE_* variable: the program's children are then not traced. */
+static void
+strip_environment (const char *self)
+{
+  const char *pre = getenv ("LD_PRELOAD");
+
+  if (pre && self)
+    {
+      char kept[4096];
+      size_t n = 0;
+      const char *p = pre;
+
+      while (*p)
+        {
+          size_t len = strcspn (p, ": ");
+          bool ours = len > 0 && strncmp (p, self, len) == 0 && self[len] == '\0';
+          /* The same file under another spelling: compare the base name. */
+          const char *base = strrchr (self, '/');
+
+          if (!ours && base && len >= strlen (base + 1)
+              && strncmp (p + len - strlen (base + 1), base + 1, strlen (base + 1)) == 0
+              && (len == strlen (base + 1) || p[len - strlen (base + 1) - 1] == '/'))
+            ours = true;
+          if (!ours && len && n + len + 1 < sizeof kept)
+            {
+              if (n)
+                kept[n++] = ':';
+              memcpy (kept + n, p, len);
+              n += len;
+            }
+          p += len;
+          while (*p == ':' || *p == ' ')
+            p++;
+        }
+      kept[n] = '\0';
+      if (n)
+        setenv ("LD_PRELOAD", kept, 1);
+      else
+        unsetenv ("LD_PRELOAD");
+    }
+  for (;;)
+    {
+      char name[256];
+      bool found = false;
+
+      for (char **e = environ; e && *e; e++)
+        if (strncmp (*e, "STROBE_", 7) == 0)
+          {
+            size_t len = strcspn (*e, "=");
+            if (len < sizeof name)
+              {
+                memcpy (name, *e, len);
+                name[len] = '\0';
+                found = true;
+                break;
+              }
+          }
+      if (!found)
+        break;
+      unsetenv (name);
+    }
+}
+
+/* Where this library was loaded from (to find it in LD_PRELOAD). */
+static char *
+self_path (void)
+{
+  Dl_info info;
+
+  if (dladdr ((void *) strip_environment, &info) && info.dli_fname)
+    return strdup (info.dli_fname);
+  return NULL;
 }
 
 /* ---- start and end ----------------------------------------------------------------- */
@@ -324,11 +539,51 @@ atfork_child (void)
 static void
 preload_exit (void)
 {
-  if (getpid () != traced_pid)
+  if (getpid () != traced_pid || adopted)
     return;
   strobe__memory_guard++;
   strobe_shutdown ();
   traced = false;
+}
+
+static int
+unwind_walker (void **frames, int max)
+{
+  return unw_backtrace (frames, max);
+}
+
+/* A followed child's own trace file: DIR/PROGRAM-PID.strobe. */
+static char follow_file[4096];
+
+/* The program links libstrobe.so: start that runtime as the environment asks (before
+ * the environment is stripped) and report into it. */
+static void
+adopt (const StrobeMemoryHooks *hooks, const char *channels)
+{
+  bool (*init) (const void *) = (bool (*) (const void *)) dlsym (RTLD_DEFAULT, "strobe_init");
+  bool (*set) (const char *, bool) = (bool (*) (const char *, bool)) dlsym (RTLD_DEFAULT, "strobe_channels_set_enabled");
+  void (*stacks) (bool) = (void (*) (bool)) dlsym (RTLD_DEFAULT, "strobe_memory_set_callstacks");
+  void (*table) (bool) = (void (*) (bool)) dlsym (RTLD_DEFAULT, "strobe_memory_set_live_table");
+  bool (*out_file) (const char *) = (bool (*) (const char *)) dlsym (RTLD_DEFAULT, "strobe_output_file");
+  void (*shutdown) (void) = (void (*) (void)) dlsym (RTLD_DEFAULT, "strobe_shutdown");
+
+  adopted = hooks;
+  if (set && channels && *channels)
+    set (channels, true);
+  else if (set && (getenv ("STROBE_TRACEFILE") || getenv ("STROBE_TRACEHOST") || follow_file[0]))
+    set ("Memory", true);
+  if (stacks && getenv ("STROBE_CALLSTACKS"))
+    stacks (true);
+  if (table && getenv ("STROBE_MEMORY_LIVE_TABLE"))
+    table (true);
+  hooks->set_stack_walker (unwind_walker);
+  if (init)
+    init (NULL);
+  if (follow_file[0] && out_file)
+    out_file (follow_file);
+  /* Its own constructor may not have seen the environment (it is stripped below). */
+  if (shutdown)
+    atexit (shutdown);
 }
 
 /* Before the runtime's own constructors (priority 101 < default), so it can stop the
@@ -339,26 +594,61 @@ preload_init (void)
   const char *file = getenv ("STROBE_TRACEFILE");
   const char *host = getenv ("STROBE_TRACEHOST");
   const char *channels = getenv ("STROBE_TRACE");
+  const char *follow = getenv ("STROBE_FOLLOW_CHILDREN");
+  const StrobeMemoryHooks *hooks;
   long ps = sysconf (_SC_PAGESIZE);
+  char *self;
 
   if (ps > 0)
     page_size = (size_t) ps;
   strobe__no_auto_init = true;
   resolve ();
-  if (!(file && *file) && !(host && *host))
-    return;
-
   strobe__memory_guard++;
-  if (channels == NULL || *channels == '\0')
-    strobe_channel_set_enabled ("Memory", true);
-  strobe_init (NULL);
+  /* A child followed into a file of its own. */
+  if (follow && *follow && !(file && *file) && !(host && *host))
+    {
+      snprintf (follow_file, sizeof follow_file, "%s/%s-%d.strobe", follow,
+                program_invocation_short_name, (int) getpid ());
+      file = follow_file;
+    }
+  unw_set_caching_policy (unw_local_addr_space, UNW_CACHE_PER_THREAD);
+  unw_set_cache_size (unw_local_addr_space, 1024, 0);
+
+  hooks = (const StrobeMemoryHooks *) (uintptr_t) 0;
+  {
+    const StrobeMemoryHooks *(*get) (void) =
+      (const StrobeMemoryHooks *(*) (void)) dlsym (RTLD_DEFAULT, "strobe__memory_hooks");
+    if (get && (hooks = get ()) != NULL && hooks->size < sizeof (StrobeMemoryHooks))
+      hooks = NULL;
+  }
+
+  if (hooks)
+    adopt (hooks, channels);
+  else
+    {
+      strobe_memory_set_stack_walker (unwind_walker);
+      strobe__memory_init_from_env ();
+      /* With an output and no channel list: memory. Without an output, tracing stays
+       * off until someone connects. */
+      if (channels && *channels)
+        strobe_channels_set_enabled (channels, true);
+      else if ((file && *file) || (host && *host))
+        strobe_channel_set_enabled ("Memory", true);
+      if (file && *file)
+        setenv ("STROBE_TRACEFILE", file, 1);
+      strobe_init (NULL);
+      atexit (preload_exit);
+    }
   traced_pid = getpid ();
-  atexit (preload_exit);
   pthread_atfork (NULL, NULL, atfork_child);
-  /* Programs this one runs must not write into the same trace. */
-  unsetenv ("STROBE_TRACEFILE");
-  unsetenv ("STROBE_TRACEHOST");
-  unsetenv ("STROBE_TRACE");
+
+  self = self_path ();
+  if (follow && *follow)
+    /* Each child opens a trace of its own from the same variables; not this file. */
+    unsetenv ("STROBE_TRACEFILE");
+  else
+    strip_environment (self);
+  free (self);
   tracing_wanted = true;
   strobe__memory_guard--;
 }

@@ -1,19 +1,207 @@
-/* strobe-memory-private.h — what the LD_PRELOAD interposer needs from the memory
- * channel; not installed. */
+/* strobe-memory-private.h — the memory channel's parts (strobe-memory*.c) and what the
+ * LD_PRELOAD interposer calls; not installed.
+ *
+ * Data flow: an allocation is reported AFTER the block is obtained and a free BEFORE it is
+ * released. Each report updates the live table (address → this allocation's thread and
+ * id, strobe-memory-table.c) under one shard lock, then appends a few bytes to the
+ * calling thread's ring (strobe-memory-ring.c). The updater drains every ring once per
+ * round into Memory.Batch events. Frees name the allocation they end by its id, so the
+ * stream needs no addresses and the analysis pairs frees without a hash of addresses. */
 #pragma once
 
 #include "strobe-private.h"
+#include "strobe-memory-records.h"
 
 /* Non-zero while the calling thread is inside the runtime (or is one of the runtime's own
  * threads): allocations it makes then are not traced. */
 extern __thread int strobe__memory_guard __attribute__ ((tls_model ("initial-exec")));
 
+/* Set by strobe_memory_set_live_table (or STROBE_MEMORY_LIVE_TABLE=1): the table is kept
+ * while the channel is off, so a later connect gets a snapshot of the live set. */
+extern int strobe__memory_table_optin;
 
-/* The events without the channel test (the caller tested MemoryChannel). */
-void strobe__memory_alloc_event (const void *ptr, uint64_t size, uint32_t alignment, uint32_t heap);
-void strobe__memory_free_event (const void *ptr, uint32_t heap);
-void strobe__memory_realloc_free_event (const void *old_ptr, uint32_t heap);
-void strobe__memory_realloc_alloc_event (const void *old_ptr, const void *new_ptr, uint64_t size,
-                                         uint32_t alignment, uint32_t heap);
-/* Reads STROBE_CALLSTACKS. */
+/* Where the interposer's fast path stands when it reports nothing: SKIPPING once the
+ * table is known stale and that is recorded. */
+enum { STROBE_MEMORY_STATE_SKIPPING = 0, STROBE_MEMORY_STATE_OTHER = 1 };
+extern int strobe__memory_skip_state;
+
+/* Whether a call should be reported: the Memory channel is on or the table is kept. */
+static inline bool
+strobe__memory_wanted (void)
+{
+  return (__atomic_load_n (&MemoryChannel.enabled, __ATOMIC_RELAXED)
+          | __atomic_load_n (&strobe__memory_table_optin, __ATOMIC_RELAXED)) != 0;
+}
+
+void strobe__memory_skip_slow (void);
+
+/* Called instead of a report when strobe__memory_wanted() is false: notes (once) that the
+ * table missed allocations, so a later snapshot says it is incomplete. */
+static inline void
+strobe__memory_skip (void)
+{
+  if (__builtin_expect (__atomic_load_n (&strobe__memory_skip_state, __ATOMIC_RELAXED)
+                        != STROBE_MEMORY_STATE_SKIPPING, 0))
+    strobe__memory_skip_slow ();
+}
+
+/* A live-table entry (strobe-memory-table.c): address, (thread << 48 | id), size with
+ * the log2 alignment in the top byte, time in units, stack and tag. */
+typedef struct
+{
+  uintptr_t address;
+  uint64_t  ref;
+  uint64_t  size_align;
+  uint64_t  time;
+  uint32_t  stack;
+  uint32_t  tag;
+} StrobeLiveEntry;
+
+#define STROBE_LIVE_REF(thread, id) (((uint64_t) (thread) << 48) | ((id) & 0xffffffffffffull))
+#define STROBE_LIVE_REF_THREAD(ref) ((uint16_t) ((ref) >> 48))
+#define STROBE_LIVE_REF_ID(ref)     ((ref) & 0xffffffffffffull)
+#define STROBE_LIVE_SIZE(e)         ((e)->size_align & 0x00ffffffffffffffull)
+#define STROBE_LIVE_ALIGN(e)        ((uint8_t) ((e)->size_align >> 56))
+
+/* ---- reports: the caller checked strobe__memory_wanted() and the guard ------------- *
+ * @ip: the return address into the code that called the allocator (frame #0 of the
+ * stack); @cfa: the stack pointer in that caller just after the call returns (the
+ * allocator entry's canonical frame address); @fp: that caller's frame pointer, for the
+ * frame-pointer walk (0 when unknown). */
+typedef struct
+{
+  uintptr_t ip;
+  uintptr_t cfa;
+  uintptr_t fp;
+} StrobeMemoryCaller;
+
+void strobe__memory_on_alloc (const void *ptr, uint64_t size, uint32_t alignment, uint32_t heap,
+                              const StrobeMemoryCaller *caller);
+void strobe__memory_on_free (const void *ptr, uint32_t heap);
+
+/* A reallocation: _begin before the block is released (it takes the old block out of
+ * the table), _end after (with the result: NULL and @size > 0 when it failed and @old is
+ * still allocated; NULL and @size 0 when it freed). */
+typedef struct
+{
+  bool            tracked;
+  uint32_t        heap;
+  StrobeLiveEntry entry;    /* the old block's, to put back when the realloc fails */
+} StrobeMemoryRealloc;
+
+void strobe__memory_on_realloc_begin (const void *old_ptr, uint32_t heap, StrobeMemoryRealloc *r);
+void strobe__memory_on_realloc_end (StrobeMemoryRealloc *r, const void *old_ptr, const void *new_ptr,
+                                    uint64_t size, uint32_t alignment,
+                                    const StrobeMemoryCaller *caller);
+
+/* For the interposer: the module map changed (after dlclose). */
+void strobe__memory_modules_changed (void);
+
+/* Hooks a program's own shared libstrobe hands to the interposer, so one process has one
+ * runtime (strobe-preload.c looks them up with dlsym). Versioned by size. */
+typedef struct
+{
+  uint32_t size;
+  int     *table_optin;
+  int     *skip_state;
+  StrobeChannel *channel;
+  void   (*on_alloc) (const void *, uint64_t, uint32_t, uint32_t, const StrobeMemoryCaller *);
+  void   (*on_free) (const void *, uint32_t);
+  void   (*on_realloc_begin) (const void *, uint32_t, StrobeMemoryRealloc *);
+  void   (*on_realloc_end) (StrobeMemoryRealloc *, const void *, const void *, uint64_t, uint32_t,
+                            const StrobeMemoryCaller *);
+  void   (*skip_slow) (void);
+  int   *(*guard) (void);
+  void   (*set_stack_walker) (int (*walker) (void **frames, int max));
+  void   (*modules_changed) (void);
+} StrobeMemoryHooks;
+
+/* Exported from libstrobe.so (default visibility). */
+const StrobeMemoryHooks *strobe__memory_hooks (void);
+
+/* ---- shared between the memory files -------------------------------------------- */
+
+#define STROBE_MEMORY_RING_BYTES  (64u * 1024u)
+#define STROBE_MEMORY_MAX_RECORD  96u
+#define STROBE_MEMORY_MAX_HEAPS   4096u
+#define STROBE_MEMORY_MAX_FRAMES  64
+
+typedef struct StrobeStackCache StrobeStackCache;
+
+/* One thread's ring and encoder state. The owner writes bytes at head and release-stores
+ * it; the updater reads [tail, head), release-stores tail. */
+typedef struct StrobeMemThread
+{
+  struct StrobeMemThread *next;          /* under the ring list lock */
+  uint8_t                *ring;          /* STROBE_MEMORY_RING_BYTES */
+  uint64_t                head;          /* owner (release) */
+  uint64_t                tail;          /* updater (release) */
+  uint64_t                cached_tail;   /* owner's last look at tail */
+  uint16_t                thread_id;     /* stream id of the records' thread */
+  bool                    shared;        /* the late ring: writers hold its lock */
+  int                     exited;        /* owner, last (release) */
+  /* Owner. alloc: ids handed out (changed under a table shard lock, read by snapshots). */
+  uint64_t                alloc;
+  uint64_t                enc_alloc;     /* the counter as the records say it */
+  uint64_t                enc_time;
+  uint32_t                enc_heap, enc_tag, enc_stack;
+  bool                    enc_started;
+  uint64_t                dropped;       /* records not written (relaxed) */
+  /* Updater: the reader's state at tail. */
+  StrobeMemrecState       wstate;
+  bool                    wstarted;
+  StrobeStackCache       *stacks;        /* owner; NULL until call stacks are used */
+} StrobeMemThread;
+
+/* The calling thread's ring (created on first use); NULL when none can be had. */
+StrobeMemThread *strobe__memory_thread (void);
+/* The ring exited threads' late frees go to (writers hold strobe__memory_late_lock). */
+extern StrobeMemThread strobe__memory_late;
+extern pthread_mutex_t strobe__memory_late_lock;
+extern pthread_mutex_t strobe__memory_rings_lock;
+extern StrobeMemThread *strobe__memory_rings;
+extern uint8_t strobe__memory_shift;     /* time unit = 2^shift ticks */
+extern bool    strobe__memory_addresses; /* allocation records carry addresses */
+
+/* Room for one report in @mt's ring (waits a little, as buffer blocks do); false: drop. */
+bool strobe__memory_ring_reserve (StrobeMemThread *mt);
+/* Appends @len encoded bytes (len <= STROBE_MEMORY_MAX_RECORD) and publishes them. */
+void strobe__memory_ring_write (StrobeMemThread *mt, const uint8_t *bytes, size_t len);
+
+/* Live table (strobe-memory-table.c). */
+/* Inserts @e (its address is the key) into @heap's table, giving it the next id of @mt
+ * (under the table's lock, so snapshots see ids and entries agree). Returns 0 when the
+ * heap has no table (the block is not tracked), 1 when inserted, 2 when the address was
+ * live already: that entry is replaced and copied to *old. */
+int  strobe__memory_table_insert (uint32_t heap, StrobeMemThread *mt, StrobeLiveEntry *e,
+                                  StrobeLiveEntry *old);
+/* Puts back an entry taken out by _remove (a failed realloc). */
+void strobe__memory_table_restore (uint32_t heap, const StrobeLiveEntry *e);
+bool strobe__memory_table_remove (uint32_t heap, uintptr_t address, StrobeLiveEntry *out);
+bool strobe__memory_table_lookup (uint32_t heap, uintptr_t address, StrobeLiveEntry *out);
+void strobe__memory_table_clear_heap (uint32_t heap);
+void strobe__memory_table_clear_all (void);
+/* Locks every table (and so holds every report still), runs @fn, unlocks. */
+void strobe__memory_table_locked (void (*fn) (void *user), void *user);
+/* Under strobe__memory_table_locked: each entry of each heap. */
+void strobe__memory_table_foreach_locked (void (*fn) (uint32_t heap, const StrobeLiveEntry *e, void *user),
+                                          void *user);
+size_t strobe__memory_table_count (void);
+/* The snapshot of the live set, as Memory.Live events from the calling thread. */
+void strobe__memory_snapshot (bool complete);
+
+/* Call stacks (strobe-memory-stack.c). Returns the stack id (0: none). */
+enum { STROBE_STACKS_OFF = 0, STROBE_STACKS_UNWIND = 1, STROBE_STACKS_FP = 2 };
+extern int strobe__memory_stack_mode;
+uint32_t strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *caller);
+void     strobe__memory_stack_thread_free (StrobeMemThread *mt);
+
+/* Module map (strobe-memory-modules.c). */
+bool strobe__memory_modules_cover (const uintptr_t *ips, int n);
+bool strobe__memory_modules_changed_since_scan (void);
+void strobe__memory_modules_rescan (bool forced);
+/* Forgets every stack id (a module went away, its addresses may be reused). */
+void strobe__memory_stack_reset (void);
+
+/* Reads STROBE_CALLSTACKS, STROBE_MEMORY_*. */
 void strobe__memory_init_from_env (void);

@@ -1,64 +1,29 @@
-/* strobe-memory.c — the Memory channel: allocation events, heaps, per-thread tags and
- * call stacks sent once each.
+/* strobe-memory.c — the Memory channel: its events, heaps and tags, the public reporting
+ * calls, and when tracing into an output begins (the live table's state).
  *
- * Allocation events are synchronised (they carry the global serial): the analysis then
- * sees them in one order across threads, and since a free takes its serial before the
- * memory is released and an allocation after it is obtained, an address reused by another
- * thread is always freed before it is allocated again in that order. */
+ * The table is kept while the channel is on, and also while it is off when the program
+ * opted in (strobe_memory_set_live_table). Each output that memory tracing goes to starts
+ * with a snapshot of the table (Memory.Live), so a late connect knows what was live; the
+ * snapshot says whether the table saw every allocation since tracing could start. */
 #include "strobe-memory-private.h"
+#include "strobe-memory-events.h"
 
-#include <execinfo.h>
 #include <stdlib.h>
 #include <strings.h>
 
 STROBE_CHANNEL_DEFINE (MemoryChannel);
 
 __thread int strobe__memory_guard __attribute__ ((tls_model ("initial-exec")));
+int     strobe__memory_table_optin;
+int     strobe__memory_skip_state = STROBE_MEMORY_STATE_OTHER;
+uint8_t strobe__memory_shift;
+bool    strobe__memory_addresses;
 
-STROBE_EVENT (Memory, Alloc, 0,
-              STROBE_FIELD (uint64, Cycle)
-              STROBE_FIELD (ptr, Address)
-              STROBE_FIELD (uint64, Size)
-              STROBE_FIELD (uint32, Alignment)
-              STROBE_FIELD (uint32, HeapId)
-              STROBE_FIELD (uint32, Tag)
-              STROBE_FIELD (uint32, CallstackId))
-
-STROBE_EVENT (Memory, Free, 0,
-              STROBE_FIELD (uint64, Cycle)
-              STROBE_FIELD (ptr, Address)
-              STROBE_FIELD (uint32, HeapId))
-
-STROBE_EVENT (Memory, ReallocFree, 0,
-              STROBE_FIELD (uint64, Cycle)
-              STROBE_FIELD (ptr, Address)
-              STROBE_FIELD (uint32, HeapId))
-
-STROBE_EVENT (Memory, ReallocAlloc, 0,
-              STROBE_FIELD (uint64, Cycle)
-              STROBE_FIELD (ptr, OldAddress)
-              STROBE_FIELD (ptr, Address)
-              STROBE_FIELD (uint64, Size)
-              STROBE_FIELD (uint32, Alignment)
-              STROBE_FIELD (uint32, HeapId)
-              STROBE_FIELD (uint32, Tag)
-              STROBE_FIELD (uint32, CallstackId))
-
-STROBE_EVENT (Memory, HeapMark, 0,
-              STROBE_FIELD (uint64, Cycle)
-              STROBE_FIELD (ptr, Address)
-              STROBE_FIELD (uint32, ParentId)
-              STROBE_FIELD (uint32, HeapId))
-
-STROBE_EVENT (Memory, HeapUnmark, 0,
-              STROBE_FIELD (uint64, Cycle)
-              STROBE_FIELD (ptr, Address)
-              STROBE_FIELD (uint32, ParentId)
-              STROBE_FIELD (uint32, HeapId))
-
-STROBE_EVENT (Memory, HeapFreeAll, 0,
-              STROBE_FIELD (uint64, Cycle)
-              STROBE_FIELD (uint32, HeapId))
+STROBE_EVENT_DEFINE (Memory, Batch)
+STROBE_EVENT_DEFINE (Memory, Live)
+STROBE_EVENT_DEFINE (Memory, StackNodes)
+STROBE_EVENT_DEFINE (Memory, Module)
+STROBE_EVENT_DEFINE (Memory, ModuleUnload)
 
 STROBE_EVENT (Memory, HeapSpec, STROBE_EVENT_IMPORTANT,
               STROBE_FIELD (uint32, Id)
@@ -71,13 +36,11 @@ STROBE_EVENT (Memory, TagSpec, STROBE_EVENT_IMPORTANT,
               STROBE_FIELD (uint32, ParentId)
               STROBE_FIELD (ansi, Name))
 
-STROBE_EVENT (Memory, Callstack, STROBE_EVENT_IMPORTANT,
-              STROBE_FIELD (uint32, Id)
-              STROBE_ARRAY (ptr, Frames))
-
-#define TAG_DEPTH      64
-#define MAX_FRAMES     48
-#define SKIP_FRAMES    2      /* capture_stack and the event function */
+#define TAG_DEPTH 64
+/* The time unit: the coarsest power of two of ticks that is at most this. Allocation
+ * times then repeat for runs of allocations, so their records compress to almost nothing;
+ * finer than any drawn memory graph needs. */
+#define UNIT_NS 16000.0
 
 typedef struct
 {
@@ -90,7 +53,13 @@ static __thread TagStack tags __attribute__ ((tls_model ("initial-exec")));
 static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t        next_heap_id = 1;
 static bool            system_heap_sent;
-static int             callstacks_on;
+
+/* State, under state_lock; read relaxed by the reports. */
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static int             table_valid;   /* kept without a gap since it was last cleared */
+static int             complete = 1;  /* ... and since tracing could first start */
+static int             active;        /* the channel was seen on: records are written */
+static pthread_once_t  init_once = PTHREAD_ONCE_INIT;
 
 /* ---- guard ------------------------------------------------------------------------ */
 
@@ -98,6 +67,145 @@ void
 strobe__thread_untraced (void)
 {
   strobe__memory_guard = 1 << 20;
+}
+
+/* ---- time unit and environment ---------------------------------------------------- */
+
+static bool
+env_on (const char *s)
+{
+  return s && (strcmp (s, "1") == 0 || strcasecmp (s, "true") == 0 || strcasecmp (s, "yes") == 0);
+}
+
+static void
+memory_init (void)
+{
+  const char *s = getenv ("STROBE_MEMORY_SHIFT");
+  uint64_t freq;
+  unsigned shift = 0;
+
+  strobe__global_init ();
+  freq = strobe_clock_frequency ();
+  if (s && *s >= '0' && *s <= '9')
+    shift = (unsigned) atoi (s);
+  else
+    while (shift < 40 && (double) (2ull << shift) * 1e9 / (double) freq <= UNIT_NS)
+      shift++;
+  strobe__memory_shift = (uint8_t) (shift > 40 ? 40 : shift);
+}
+
+void
+strobe__memory_init_from_env (void)
+{
+  const char *s = getenv ("STROBE_CALLSTACKS");
+
+  pthread_once (&init_once, memory_init);
+  if (s && strcasecmp (s, "fp") == 0)
+    __atomic_store_n (&strobe__memory_stack_mode, STROBE_STACKS_FP, __ATOMIC_RELAXED);
+  else if (env_on (s) || (s && strcasecmp (s, "dwarf") == 0))
+    strobe_memory_set_callstacks (true);
+  if (env_on (getenv ("STROBE_MEMORY_LIVE_TABLE")))
+    strobe_memory_set_live_table (true);
+  if (env_on (getenv ("STROBE_MEMORY_ADDRESSES")))
+    strobe__memory_addresses = true;
+}
+
+__attribute__ ((constructor)) static void
+memory_ctor (void)
+{
+  strobe__memory_init_from_env ();
+}
+
+/* ---- state: when the table is kept and tracing begins ----------------------------- */
+
+/* Brings the state in line with the channel and the opt-in; true when a snapshot is due
+ * (tracing just began while an output is open). Under state_lock. */
+static bool
+update_locked (bool output_started)
+{
+  bool channel = STROBE_CHANNEL_ENABLED (MemoryChannel);
+  bool want = channel || __atomic_load_n (&strobe__memory_table_optin, __ATOMIC_RELAXED);
+  bool snapshot = false;
+
+  if (want && !table_valid)
+    {
+      /* What it held is stale (frees went unseen while it was not kept). */
+      strobe__memory_table_clear_all ();
+      __atomic_store_n (&table_valid, 1, __ATOMIC_RELAXED);
+      __atomic_store_n (&strobe__memory_skip_state, STROBE_MEMORY_STATE_OTHER, __ATOMIC_RELAXED);
+    }
+  if (channel && (!active || output_started))
+    snapshot = strobe__out_active () || output_started;
+  __atomic_store_n (&active, channel ? 1 : 0, __ATOMIC_RELAXED);
+  return snapshot;
+}
+
+static __attribute__ ((noinline, cold)) void
+state_slow (void)
+{
+  bool snapshot;
+  bool whole;
+
+  pthread_once (&init_once, memory_init);
+  pthread_mutex_lock (&state_lock);
+  snapshot = update_locked (false);
+  whole = complete;
+  pthread_mutex_unlock (&state_lock);
+  if (snapshot)
+    strobe__memory_snapshot (whole);
+}
+
+/* Before each report: cheap unless the channel or the table's state changed. */
+void strobe__memory_check_state (void);
+
+void
+strobe__memory_check_state (void)
+{
+  int channel = __atomic_load_n (&MemoryChannel.enabled, __ATOMIC_RELAXED) != 0;
+
+  if (__builtin_expect (channel != __atomic_load_n (&active, __ATOMIC_RELAXED)
+                        || !__atomic_load_n (&table_valid, __ATOMIC_RELAXED), 0))
+    state_slow ();
+}
+
+void
+strobe__memory_skip_slow (void)
+{
+  pthread_mutex_lock (&state_lock);
+  if (!strobe__memory_wanted ())
+    {
+      /* An allocation the table does not see: from now on it is not the live set. */
+      __atomic_store_n (&table_valid, 0, __ATOMIC_RELAXED);
+      __atomic_store_n (&active, 0, __ATOMIC_RELAXED);
+      complete = 0;
+      __atomic_store_n (&strobe__memory_skip_state, STROBE_MEMORY_STATE_SKIPPING, __ATOMIC_RELAXED);
+    }
+  pthread_mutex_unlock (&state_lock);
+}
+
+/* From strobe-output.c once an output has started: memory tracing into it begins now. */
+void
+strobe__memory_output_started (void)
+{
+  bool snapshot, whole;
+
+  if (!STROBE_CHANNEL_ENABLED (MemoryChannel))
+    return;
+  strobe__memory_guard++;
+  pthread_once (&init_once, memory_init);
+  pthread_mutex_lock (&state_lock);
+  snapshot = update_locked (true);
+  whole = complete;
+  pthread_mutex_unlock (&state_lock);
+  if (snapshot)
+    strobe__memory_snapshot (whole);
+  strobe__memory_guard--;
+}
+
+void
+strobe_memory_set_live_table (bool enabled)
+{
+  __atomic_store_n (&strobe__memory_table_optin, enabled ? 1 : 0, __ATOMIC_RELAXED);
 }
 
 /* ---- heaps and tags ----------------------------------------------------------------- */
@@ -126,8 +234,10 @@ send_system_heap (void)
   pthread_mutex_unlock (&memory_lock);
 }
 
-static inline void
-ensure_system_heap (void)
+void strobe__memory_ensure_system_heap (void);
+
+void
+strobe__memory_ensure_system_heap (void)
 {
   if (__builtin_expect (!__atomic_load_n (&system_heap_sent, __ATOMIC_ACQUIRE), 0))
     send_system_heap ();
@@ -139,7 +249,7 @@ strobe_memory_heap_register (const char *name, uint32_t parent, uint32_t flags)
   uint32_t id;
 
   strobe__memory_guard++;
-  ensure_system_heap ();
+  strobe__memory_ensure_system_heap ();
   pthread_mutex_lock (&memory_lock);
   id = next_heap_id++;
   send_heap_spec (id, parent, flags, name);
@@ -228,273 +338,147 @@ strobe__memory_tag_scope_end (int *unused)
   strobe_memory_tag_pop ();
 }
 
-/* ---- call stacks ---------------------------------------------------------------------- */
-
-typedef struct
-{
-  uint64_t hash;          /* 0: empty slot */
-  uint32_t id;
-  uint32_t n_frames;
-  void   **frames;
-} StackSlot;
-
-static StackSlot *stack_table;
-static size_t     stack_cap;      /* power of two */
-static size_t     stack_count;
-static uint32_t   next_stack_id = 1;
+/* ---- call stacks ------------------------------------------------------------------ */
 
 void
 strobe_memory_set_callstacks (bool enabled)
 {
-  __atomic_store_n (&callstacks_on, enabled ? 1 : 0, __ATOMIC_RELAXED);
+  int mode = __atomic_load_n (&strobe__memory_stack_mode, __ATOMIC_RELAXED);
+
+  if (enabled && mode == STROBE_STACKS_OFF)
+    mode = STROBE_STACKS_UNWIND;
+  else if (!enabled)
+    mode = STROBE_STACKS_OFF;
+  __atomic_store_n (&strobe__memory_stack_mode, mode, __ATOMIC_RELAXED);
 }
 
-void
-strobe__memory_init_from_env (void)
+/* ---- the public reports: the channel (or table) test first ------------------------- *
+ * Frame #0 of a recorded stack is the code that called these, so each takes its own
+ * return address and frame. */
+
+static inline bool
+api_wanted (void)
 {
-  const char *s = getenv ("STROBE_CALLSTACKS");
-
-  if (s && (strcmp (s, "1") == 0 || strcasecmp (s, "true") == 0 || strcasecmp (s, "yes") == 0))
-    strobe_memory_set_callstacks (true);
-}
-
-__attribute__ ((constructor)) static void
-memory_ctor (void)
-{
-  strobe__memory_init_from_env ();
-}
-
-static uint64_t
-hash_frames (void *const *frames, int n)
-{
-  uint64_t h = 0xcbf29ce484222325ull;
-
-  for (int i = 0; i < n; i++)
-    {
-      h ^= (uint64_t) (uintptr_t) frames[i];
-      h *= 0x100000001b3ull;
-      h ^= h >> 29;
-    }
-  return h ? h : 1;
-}
-
-static bool
-stack_grow_locked (void)
-{
-  size_t cap = stack_cap ? stack_cap * 2 : 4096;
-  StackSlot *t = calloc (cap, sizeof *t);
-
-  if (t == NULL)
+  if (strobe__memory_guard != 0)
     return false;
-  for (size_t i = 0; i < stack_cap; i++)
-    if (stack_table[i].hash)
-      {
-        size_t j = stack_table[i].hash & (cap - 1);
-        while (t[j].hash)
-          j = (j + 1) & (cap - 1);
-        t[j] = stack_table[i];
-      }
-  free (stack_table);
-  stack_table = t;
-  stack_cap = cap;
+  if (!strobe__memory_wanted ())
+    {
+      strobe__memory_skip ();
+      return false;
+    }
   return true;
 }
 
-/* The id of the calling thread's stack, sending it first if it is new; 0 on failure.
- * Called with the guard up. */
-static __attribute__ ((noinline)) uint32_t
-capture_stack (void)
-{
-  void *frames[MAX_FRAMES + SKIP_FRAMES];
-  int n = backtrace (frames, MAX_FRAMES + SKIP_FRAMES);
-  void **f = frames + (n > SKIP_FRAMES ? SKIP_FRAMES : n);
-  uint64_t h;
-  size_t i;
-  uint32_t id = 0;
+/* In a function built with a frame pointer, its frame holds the caller's frame pointer. */
+#define CALLER() { (uintptr_t) __builtin_return_address (0), (uintptr_t) __builtin_dwarf_cfa (), \
+                   *(const uintptr_t *) __builtin_frame_address (0) }
 
-  n = n > SKIP_FRAMES ? n - SKIP_FRAMES : 0;
-  h = hash_frames (f, n);
-  pthread_mutex_lock (&memory_lock);
-  if ((stack_count + 1) * 2 > stack_cap && !stack_grow_locked ())
-    goto out;
-  for (i = h & (stack_cap - 1); stack_table[i].hash; i = (i + 1) & (stack_cap - 1))
-    if (stack_table[i].hash == h && stack_table[i].n_frames == (uint32_t) n
-        && memcmp (stack_table[i].frames, f, (size_t) n * sizeof *f) == 0)
-      {
-        id = stack_table[i].id;
-        goto out;
-      }
-  stack_table[i].frames = malloc ((size_t) n * sizeof *f + 1);
-  if (stack_table[i].frames == NULL)
-    goto out;
-  memcpy (stack_table[i].frames, f, (size_t) n * sizeof *f);
-  stack_table[i].hash = h;
-  stack_table[i].n_frames = (uint32_t) n;
-  stack_table[i].id = id = next_stack_id++;
-  stack_count++;
-  STROBE_LOG (Memory, Callstack, StrobeTraceChannel)
-    {
-      STROBE_SET (Id, id);
-      STROBE_SET_ARRAY (Frames, (void *const *) f, (size_t) n);
-    }
-
-out:
-  pthread_mutex_unlock (&memory_lock);
-  return id;
-}
-
-/* ---- events ------------------------------------------------------------------------------ */
-
-void
-strobe__memory_alloc_event (const void *ptr, uint64_t size, uint32_t alignment, uint32_t heap)
-{
-  uint32_t stack = 0;
-
-  strobe__memory_guard++;
-  ensure_system_heap ();
-  if (__builtin_expect (__atomic_load_n (&callstacks_on, __ATOMIC_RELAXED), 0))
-    stack = capture_stack ();
-  STROBE_LOG (Memory, Alloc, MemoryChannel)
-    {
-      STROBE_SET (Cycle, strobe_time ());
-      STROBE_SET (Address, ptr);
-      STROBE_SET (Size, size);
-      STROBE_SET (Alignment, alignment);
-      STROBE_SET (HeapId, heap);
-      STROBE_SET (Tag, strobe_memory_tag_current ());
-      STROBE_SET (CallstackId, stack);
-    }
-  strobe__memory_guard--;
-}
-
-void
-strobe__memory_free_event (const void *ptr, uint32_t heap)
-{
-  strobe__memory_guard++;
-  STROBE_LOG (Memory, Free, MemoryChannel)
-    {
-      STROBE_SET (Cycle, strobe_time ());
-      STROBE_SET (Address, ptr);
-      STROBE_SET (HeapId, heap);
-    }
-  strobe__memory_guard--;
-}
-
-void
-strobe__memory_realloc_free_event (const void *old_ptr, uint32_t heap)
-{
-  strobe__memory_guard++;
-  STROBE_LOG (Memory, ReallocFree, MemoryChannel)
-    {
-      STROBE_SET (Cycle, strobe_time ());
-      STROBE_SET (Address, old_ptr);
-      STROBE_SET (HeapId, heap);
-    }
-  strobe__memory_guard--;
-}
-
-void
-strobe__memory_realloc_alloc_event (const void *old_ptr, const void *new_ptr, uint64_t size,
-                                    uint32_t alignment, uint32_t heap)
-{
-  uint32_t stack = 0;
-
-  strobe__memory_guard++;
-  ensure_system_heap ();
-  if (new_ptr && __builtin_expect (__atomic_load_n (&callstacks_on, __ATOMIC_RELAXED), 0))
-    stack = capture_stack ();
-  STROBE_LOG (Memory, ReallocAlloc, MemoryChannel)
-    {
-      STROBE_SET (Cycle, strobe_time ());
-      STROBE_SET (OldAddress, old_ptr);
-      STROBE_SET (Address, new_ptr);
-      STROBE_SET (Size, size);
-      STROBE_SET (Alignment, alignment);
-      STROBE_SET (HeapId, heap);
-      STROBE_SET (Tag, strobe_memory_tag_current ());
-      STROBE_SET (CallstackId, stack);
-    }
-  strobe__memory_guard--;
-}
-
-/* ---- the public calls: the channel test first ----------------------------------------- */
-
-void
+__attribute__ ((noinline, optimize ("no-omit-frame-pointer"))) void
 strobe_memory_alloc (const void *ptr, uint64_t size, uint32_t alignment, uint32_t heap)
 {
-  if (STROBE_CHANNEL_ENABLED (MemoryChannel) && ptr)
-    strobe__memory_alloc_event (ptr, size, alignment, heap);
+  if (ptr && api_wanted ())
+    {
+      StrobeMemoryCaller c = CALLER ();
+      strobe__memory_on_alloc (ptr, size, alignment, heap, &c);
+    }
 }
 
 void
 strobe_memory_free (const void *ptr, uint32_t heap)
 {
-  if (STROBE_CHANNEL_ENABLED (MemoryChannel) && ptr)
-    strobe__memory_free_event (ptr, heap);
+  if (ptr && api_wanted ())
+    strobe__memory_on_free (ptr, heap);
 }
+
+/* The two halves of a realloc meet through this thread's pending slot. */
+static __thread StrobeMemoryRealloc pending_realloc;
+static __thread bool pending_realloc_set;
 
 void
 strobe_memory_realloc_begin (const void *old_ptr, uint32_t heap)
 {
-  if (STROBE_CHANNEL_ENABLED (MemoryChannel) && old_ptr)
-    strobe__memory_realloc_free_event (old_ptr, heap);
+  pending_realloc_set = false;
+  if (old_ptr && api_wanted ())
+    {
+      strobe__memory_on_realloc_begin (old_ptr, heap, &pending_realloc);
+      pending_realloc_set = true;
+    }
 }
 
-void
+__attribute__ ((noinline, optimize ("no-omit-frame-pointer"))) void
 strobe_memory_realloc_end (const void *old_ptr, const void *new_ptr, uint64_t size,
                            uint32_t alignment, uint32_t heap)
 {
-  if (STROBE_CHANNEL_ENABLED (MemoryChannel))
+  StrobeMemoryCaller c = CALLER ();
+
+  if (old_ptr == NULL)
     {
-      if (old_ptr == NULL && new_ptr)
-        strobe__memory_alloc_event (new_ptr, size, alignment, heap);
-      else if (old_ptr)
-        strobe__memory_realloc_alloc_event (old_ptr, new_ptr, size, alignment, heap);
+      if (new_ptr && api_wanted ())
+        strobe__memory_on_alloc (new_ptr, size, alignment, heap, &c);
+      return;
     }
+  if (!pending_realloc_set || strobe__memory_guard != 0)
+    return;
+  pending_realloc_set = false;
+  pending_realloc.heap = heap;
+  strobe__memory_on_realloc_end (&pending_realloc, old_ptr, new_ptr, size, alignment, &c);
 }
+
+/* Heap marks and resets: records of their own (strobe-memory-report.c). */
+void strobe__memory_on_mark (const void *ptr, uint32_t parent, uint32_t heap, bool mark);
+void strobe__memory_on_free_all (uint32_t heap);
 
 void
 strobe_memory_heap_mark (const void *ptr, uint32_t parent, uint32_t heap)
 {
-  if (!STROBE_CHANNEL_ENABLED (MemoryChannel) || ptr == NULL)
-    return;
-  strobe__memory_guard++;
-  STROBE_LOG (Memory, HeapMark, MemoryChannel)
-    {
-      STROBE_SET (Cycle, strobe_time ());
-      STROBE_SET (Address, ptr);
-      STROBE_SET (ParentId, parent);
-      STROBE_SET (HeapId, heap);
-    }
-  strobe__memory_guard--;
+  if (ptr && api_wanted ())
+    strobe__memory_on_mark (ptr, parent, heap, true);
 }
 
 void
 strobe_memory_heap_unmark (const void *ptr, uint32_t parent, uint32_t heap)
 {
-  if (!STROBE_CHANNEL_ENABLED (MemoryChannel) || ptr == NULL)
-    return;
-  strobe__memory_guard++;
-  STROBE_LOG (Memory, HeapUnmark, MemoryChannel)
-    {
-      STROBE_SET (Cycle, strobe_time ());
-      STROBE_SET (Address, ptr);
-      STROBE_SET (ParentId, parent);
-      STROBE_SET (HeapId, heap);
-    }
-  strobe__memory_guard--;
+  if (ptr && api_wanted ())
+    strobe__memory_on_mark (ptr, parent, heap, false);
 }
 
 void
 strobe_memory_heap_free_all (uint32_t heap)
 {
-  if (!STROBE_CHANNEL_ENABLED (MemoryChannel))
-    return;
-  strobe__memory_guard++;
-  STROBE_LOG (Memory, HeapFreeAll, MemoryChannel)
-    {
-      STROBE_SET (Cycle, strobe_time ());
-      STROBE_SET (HeapId, heap);
-    }
-  strobe__memory_guard--;
+  if (api_wanted ())
+    strobe__memory_on_free_all (heap);
+}
+
+/* ---- the interposer's way in when the program links its own libstrobe ------------- */
+
+static int *
+guard_address (void)
+{
+  return &strobe__memory_guard;
+}
+
+static void
+set_walker (int (*walker) (void **frames, int max))
+{
+  strobe_memory_set_stack_walker (walker);
+}
+
+__attribute__ ((visibility ("default"))) const StrobeMemoryHooks *
+strobe__memory_hooks (void)
+{
+  static const StrobeMemoryHooks hooks = {
+    sizeof (StrobeMemoryHooks),
+    &strobe__memory_table_optin,
+    &strobe__memory_skip_state,
+    &MemoryChannel,
+    strobe__memory_on_alloc,
+    strobe__memory_on_free,
+    strobe__memory_on_realloc_begin,
+    strobe__memory_on_realloc_end,
+    strobe__memory_skip_slow,
+    guard_address,
+    set_walker,
+    strobe__memory_modules_changed,
+  };
+  return &hooks;
 }

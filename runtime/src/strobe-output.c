@@ -321,6 +321,8 @@ strobe__out_start_described (int fd, bool is_socket, const char *kind, const cha
       snprintf (last_what, sizeof last_what, "%s", what);
     }
   pthread_mutex_unlock (&strobe__update_lock);
+  if (ok)
+    strobe__memory_output_started ();
   return ok;
 }
 

@@ -213,3 +213,9 @@ uint64_t strobe__dropped_elsewhere (void);
 void strobe__thread_untraced (void);
 /* Set by the interposer before constructors run: it starts the runtime itself. */
 extern bool strobe__no_auto_init;
+/* The updater's part of each round: threads' allocation records (strobe-memory-ring.c). */
+void strobe__memory_drain (void);
+/* An output just started: memory tracing into it begins with a live-set snapshot. */
+void strobe__memory_output_started (void);
+/* From the thread exit hook. */
+void strobe__memory_thread_exit (void);

@@ -74,6 +74,7 @@ thread_exit (void *arg)
    * (retire_thread): emitted here, it could reach the output before them, and a reader
    * would stop waiting for this thread's serials while some were still on their way. */
   strobe__cpu_thread_exit ();
+  strobe__memory_thread_exit ();
   t->exit_time = strobe_time ();
   memset (&strobe__tls, 0, sizeof strobe__tls);
   current = NULL;

@@ -197,6 +197,7 @@ strobe__update_locked (void)
       strobe__out_write_pending ();
       return 0;
     }
+  strobe__memory_drain ();   /* into this thread's block, shipped below */
   take_snapshot (&n);
   moved = ship_importants ();
   for (size_t i = 0; i < n && !strobe__out_backed_up (); i++)

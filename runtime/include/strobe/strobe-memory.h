@@ -85,8 +85,23 @@ void strobe_memory_heap_unmark (const void *ptr, uint32_t parent, uint32_t heap)
 void strobe_memory_heap_free_all (uint32_t heap);
 
 /* Call stacks of allocations: off by default (STROBE_CALLSTACKS=1 turns them on at
- * start-up). Each distinct stack is sent once as Memory.Callstack and referenced by id. */
+ * start-up; STROBE_CALLSTACKS=fp walks frame pointers instead, for programs built with
+ * -fno-omit-frame-pointer). Frame #0 is the code that called the allocator (or
+ * strobe_memory_alloc). Each distinct stack gets an id once (Memory.StackNodes) and the
+ * module map (Memory.Module) goes with them, so the analysis can symbolize them. */
 void strobe_memory_set_callstacks (bool enabled);
+
+/* Replaces the unwinder (default: the C library's backtrace()); @walker fills @frames
+ * with return addresses, innermost first, and returns how many. NULL restores the
+ * default. The LD_PRELOAD interposer installs libunwind's unw_backtrace. */
+void strobe_memory_set_stack_walker (int (*walker) (void **frames, int max));
+
+/* Keeps the table of live allocations while the Memory channel is off too (it is always
+ * kept while it is on), so a later connect receives every allocation still live then
+ * (address, size, heap, tag, stack, time) before live events: the analysis is then right
+ * for a program traced from the middle. Costs a table update per allocation and free.
+ * STROBE_MEMORY_LIVE_TABLE=1 turns it on at start-up. */
+void strobe_memory_set_live_table (bool enabled);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,94 @@
+/* strobe-memory-model-private.h — the memory model's storage, shared with its queries
+ * (strobe-memory-query.c). Not installed.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include "strobe-memory-livemap.h"
+#include "strobe-memory-model.h"
+
+G_BEGIN_DECLS
+
+#define STROBE_MEMORY_GROUP 32
+#define STROBE_MEMORY_BLOCK 1024
+
+/* Entries and records interleave in the order they were applied: allocation record i
+ * came before entry e exactly when i < e.after. Times alone cannot say (many events share
+ * a time unit). */
+typedef struct
+{
+  guint64 time;
+  gint64  cum_bytes;    /* bytes removed from live up to and including this entry */
+  gint64  cum_count;
+  guint32 record;
+  guint32 after;        /* records that existed when it was applied */
+  guint8  kind;         /* 0 free, 1 mark, 2 unmark or undone free */
+} StrobeMemoryFreeEntry;
+
+/* A call-stack trie node: parent 0 is the root. */
+typedef struct
+{
+  guint64 address;
+  guint32 parent;
+  guint32 module;       /* model module index + 1; 0: none covered it */
+} StrobeMemoryNode;
+
+typedef struct
+{
+  StrobeMemoryModule pub;
+  gboolean           loaded;
+} StrobeMemoryModuleEntry;
+
+/* Everything a query reads, under the model's lock. */
+typedef struct
+{
+  GMutex      *lock;
+  GArray      *records;      /* StrobeMemoryAlloc */
+  GArray      *cum_alloc;    /* guint64, saturating */
+  GArray      *free_log;     /* StrobeMemoryFreeEntry */
+  GArray      *group_max;    /* guint64 per STROBE_MEMORY_GROUP records */
+  GArray      *block_max;    /* guint64 per STROBE_MEMORY_BLOCK records */
+  GArray      *end_entry;    /* guint32 per record: the free-log entry that ended it, or G_MAXUINT32 */
+  StrobeMemorySummary *sum;
+} StrobeMemoryStore;
+
+void     strobe_memory_model_get_store (StrobeMemoryModel *self, StrobeMemoryStore *store);
+/* Frames of stack @id, innermost first (at most @max); under the lock. */
+guint    strobe_memory_model_frames_locked (StrobeMemoryModel *self, guint32 id,
+                                            StrobeMemoryFrame *out, guint max);
+/* Records allocated at or before @t; free-log entries at or before @t. Under the lock. */
+guint64  strobe_memory_store_allocs_upto (const StrobeMemoryStore *s, guint64 t);
+guint64  strobe_memory_store_frees_upto (const StrobeMemoryStore *s, guint64 t);
+void     strobe_memory_store_totals_at (const StrobeMemoryStore *s, guint64 t, gint64 *bytes, gint64 *count);
+/* Free-log entry @j's own change of live bytes. */
+gint64   strobe_memory_store_entry_bytes (const StrobeMemoryStore *s, guint64 j);
+/* Calls @fn for each record in [lo, hi) with free_time > @t (the max index skips the rest). */
+void     strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
+                                         void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user),
+                                         gpointer user);
+
+static inline guint64
+strobe_memory_sat_add (guint64 a, guint64 b)
+{
+  guint64 c;
+  return __builtin_add_overflow (a, b, &c) ? G_MAXUINT64 : c;
+}
+
+static inline gint64
+strobe_memory_sat_add_signed (gint64 a, gint64 b)
+{
+  gint64 c;
+  return __builtin_add_overflow (a, b, &c) ? (b > 0 ? G_MAXINT64 : G_MININT64) : c;
+}
+
+/* A size as it enters signed totals: absurd ones (>= 2^48) clamp there. */
+#define STROBE_MEMORY_ABSURD_SIZE (G_GUINT64_CONSTANT (1) << 48)
+
+static inline gint64
+strobe_memory_signed_size (guint64 size)
+{
+  return size >= STROBE_MEMORY_ABSURD_SIZE ? (gint64) STROBE_MEMORY_ABSURD_SIZE : (gint64) size;
+}
+
+G_END_DECLS

@@ -1,0 +1,1150 @@
+/* strobe-memory-query.c — aggregations, call trees and allocation lists over the memory
+ * model's indexes (see strobe-memory-query.h).
+ *
+ * An aggregation is two passes: the records allocated in [t0, t1] (a slice found by
+ * binary search) give allocations, temporary, bytes and leaked; the records live at the
+ * range's peak (found by walking the range's allocations and free-log entries in the
+ * order they were applied) give the peak contributions, through the max-free-time index
+ * so ended groups are skipped. Stacks are accumulated by id first and mapped to functions
+ * (and trees built) once per distinct stack afterwards, outside the model's lock. Each
+ * pass takes the lock per chunk.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "strobe-memory-query.h"
+
+#include "strobe-memory-model-private.h"
+
+#define CHUNK      16384u
+#define MAX_FRAMES 256u
+#define MAX_KEYS   16u
+
+/* ---- accumulating rows by key ------------------------------------------------------ */
+
+typedef struct
+{
+  StrobeLiveMap index;   /* key → row */
+  GArray       *rows;    /* StrobeMemoryRow */
+} Acc;
+
+static void
+acc_init (Acc *a)
+{
+  strobe_live_map_init (&a->index);
+  a->rows = g_array_new (FALSE, TRUE, sizeof (StrobeMemoryRow));
+}
+
+static void
+acc_clear (Acc *a)
+{
+  strobe_live_map_clear (&a->index);
+  g_clear_pointer (&a->rows, g_array_unref);
+}
+
+static StrobeMemoryRow *
+acc_row (Acc *a, guint64 key)
+{
+  guint32 i;
+
+  if (!strobe_live_map_lookup (&a->index, key, 0, &i))
+    {
+      StrobeMemoryRow r = { 0 };
+      i = a->rows->len;
+      r.key = key;
+      g_array_append_val (a->rows, r);
+      strobe_live_map_insert (&a->index, key, 0, i, NULL);
+    }
+  return &g_array_index (a->rows, StrobeMemoryRow, i);
+}
+
+static void
+costs_add (StrobeMemoryCosts *to, const StrobeMemoryCosts *c)
+{
+  to->allocations += c->allocations;
+  to->temporary += c->temporary;
+  to->bytes_allocated = strobe_memory_sat_add (to->bytes_allocated, c->bytes_allocated);
+  to->peak_bytes = strobe_memory_sat_add_signed (to->peak_bytes, c->peak_bytes);
+  to->peak_count += c->peak_count;
+  to->leaked_bytes = strobe_memory_sat_add_signed (to->leaked_bytes, c->leaked_bytes);
+  to->leaked_count += c->leaked_count;
+}
+
+static guint
+size_bucket (guint64 size)
+{
+  return size == 0 ? 0 : 64 - (guint) __builtin_clzll (size);
+}
+
+/* The key of @r for everything but FUNCTION (which is keyed by stack first). */
+static guint64
+direct_key (StrobeMemoryGroupBy by, const StrobeMemoryAlloc *r)
+{
+  switch (by)
+    {
+    case STROBE_MEMORY_BY_TAG: return r->tag;
+    case STROBE_MEMORY_BY_HEAP: return r->heap;
+    case STROBE_MEMORY_BY_SIZE: return size_bucket (r->size);
+    case STROBE_MEMORY_BY_THREAD: return r->thread_id;
+    case STROBE_MEMORY_BY_STACK:
+    case STROBE_MEMORY_BY_FUNCTION:
+    default: return r->callstack;
+    }
+}
+
+static gint64
+counted (const StrobeMemoryAlloc *r)
+{
+  return (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : strobe_memory_signed_size (r->size);
+}
+
+static gboolean
+check (GCancellable *cancellable, GError **error, StrobeMemoryProgressFunc progress, gpointer data,
+       gdouble done)
+{
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (progress)
+    progress (CLAMP (done, 0.0, 1.0), data);
+  return TRUE;
+}
+
+/* ---- the two passes ------------------------------------------------------------------- */
+
+typedef struct
+{
+  guint64 t0, t1;
+  guint64 lo, hi;            /* records allocated in the range */
+  guint64 peak_i, peak_j;    /* the peak as a position: records < peak_i, entries < peak_j */
+  guint64 peak_time;
+  gint64  peak_bytes;
+  gint64  peak_count;
+  guint64 n_records;         /* what the query sees */
+} Range;
+
+/* The range's records, and where in it live bytes were highest. */
+static gboolean
+find_range (StrobeMemoryModel *model, guint64 t0, guint64 t1, Range *r, GCancellable *cancellable,
+            GError **error)
+{
+  StrobeMemoryStore s;
+  guint64 i, j, ie, je;
+  gint64 v, c;
+
+  strobe_memory_model_get_store (model, &s);
+  g_mutex_lock (s.lock);
+  r->t0 = t0;
+  r->t1 = t1;
+  r->n_records = s.records->len;
+  r->lo = t0 ? strobe_memory_store_allocs_upto (&s, t0 - 1) : 0;
+  r->hi = strobe_memory_store_allocs_upto (&s, t1);
+  i = r->lo;
+  j = t0 ? strobe_memory_store_frees_upto (&s, t0 - 1) : 0;
+  ie = r->hi;
+  je = strobe_memory_store_frees_upto (&s, t1);
+  if (t0)
+    strobe_memory_store_totals_at (&s, t0 - 1, &v, &c);
+  else
+    v = c = 0;
+  r->peak_i = i;
+  r->peak_j = j;
+  r->peak_bytes = v;
+  r->peak_count = c;
+  r->peak_time = t0;
+  g_mutex_unlock (s.lock);
+
+  /* Walked in chunks: entries and records interleave in application order. */
+  while (i < ie || j < je)
+    {
+      guint steps = 0;
+
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      g_mutex_lock (s.lock);
+      while ((i < ie || j < je) && steps++ < CHUNK)
+        {
+          const StrobeMemoryAlloc *a = i < ie ? &g_array_index (s.records, StrobeMemoryAlloc, i) : NULL;
+          const StrobeMemoryFreeEntry *e = j < je ? &g_array_index (s.free_log, StrobeMemoryFreeEntry, j) : NULL;
+          guint64 t;
+
+          if (a && (!e || i < e->after))
+            {
+              v = strobe_memory_sat_add_signed (v, counted (a));
+              c++;
+              t = a->alloc_time;
+              i++;
+            }
+          else
+            {
+              v = strobe_memory_sat_add_signed (v, -strobe_memory_store_entry_bytes (&s, j));
+              c -= e->cum_count - (j ? g_array_index (s.free_log, StrobeMemoryFreeEntry, j - 1).cum_count : 0);
+              t = e->time;
+              j++;
+            }
+          if (v > r->peak_bytes)
+            {
+              r->peak_bytes = v;
+              r->peak_count = c;
+              r->peak_time = t;
+              r->peak_i = i;
+              r->peak_j = j;
+            }
+        }
+      g_mutex_unlock (s.lock);
+    }
+  return TRUE;
+}
+
+typedef struct
+{
+  Acc                *acc;
+  StrobeMemoryGroupBy by;
+  const Range        *range;
+  const StrobeMemoryStore *s;
+} PeakCtx;
+
+static void
+add_peak (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
+{
+  PeakCtx *p = user;
+  StrobeMemoryRow *row;
+
+  /* Live at the peak's position: ended by an entry at or after it (or not at all). */
+  if (g_array_index (p->s->end_entry, guint32, index) < p->range->peak_j
+      && g_array_index (p->s->end_entry, guint32, index) != G_MAXUINT32)
+    return;
+  row = acc_row (p->acc, direct_key (p->by, r));
+  row->costs.peak_bytes = strobe_memory_sat_add_signed (row->costs.peak_bytes, counted (r));
+  row->costs.peak_count++;
+}
+
+/* Accumulates both passes into @acc keyed by direct_key (stack ids for STACK/FUNCTION). */
+static gboolean
+accumulate (StrobeMemoryModel *model, const Range *range, StrobeMemoryGroupBy by, Acc *acc,
+            GCancellable *cancellable, StrobeMemoryProgressFunc progress, gpointer pdata,
+            gdouble from, gdouble to, GError **error)
+{
+  StrobeMemoryStore s;
+  guint64 total = (range->hi - range->lo) + range->peak_i + 1;
+  guint64 done = 0;
+  PeakCtx pc = { acc, by, range, &s };
+
+  strobe_memory_model_get_store (model, &s);
+  for (guint64 at = range->lo; at < range->hi; at += CHUNK)
+    {
+      guint64 end = MIN (range->hi, at + CHUNK);
+
+      if (!check (cancellable, error, progress, pdata, from + (to - from) * (gdouble) done / (gdouble) total))
+        return FALSE;
+      g_mutex_lock (s.lock);
+      for (guint64 i = at; i < end; i++)
+        {
+          const StrobeMemoryAlloc *r = &g_array_index (s.records, StrobeMemoryAlloc, i);
+          StrobeMemoryRow *row = acc_row (acc, direct_key (by, r));
+
+          row->costs.allocations++;
+          row->costs.bytes_allocated = strobe_memory_sat_add (row->costs.bytes_allocated, r->size);
+          if (r->flags & STROBE_MEMORY_ALLOC_TEMPORARY)
+            row->costs.temporary++;
+          if (r->free_time == STROBE_MEMORY_LIVE || r->free_time > range->t1)
+            {
+              row->costs.leaked_bytes = strobe_memory_sat_add_signed (row->costs.leaked_bytes, counted (r));
+              row->costs.leaked_count++;
+            }
+        }
+      g_mutex_unlock (s.lock);
+      done += end - at;
+    }
+  /* Live at the peak: allocated before its position, ended after it. Chunks are whole
+   * index blocks, so the skipping works as in one pass. */
+  for (guint64 at = 0; at < range->peak_i; at += CHUNK)
+    {
+      guint64 end = MIN (range->peak_i, at + CHUNK);
+
+      if (!check (cancellable, error, progress, pdata, from + (to - from) * (gdouble) done / (gdouble) total))
+        return FALSE;
+      g_mutex_lock (s.lock);
+      strobe_memory_store_live_among (&s, at, end, range->peak_time ? range->peak_time - 1 : 0, add_peak, &pc);
+      g_mutex_unlock (s.lock);
+      done += end - at;
+    }
+  return TRUE;
+}
+
+/* ---- frames and their keys ------------------------------------------------------------ */
+
+typedef struct
+{
+  StrobeMemoryFrameFunc func;
+  gpointer              data;
+  GHashTable           *cache;   /* (address, module) → Keys */
+} Keyer;
+
+typedef struct
+{
+  guint   n;
+  guint64 keys[MAX_KEYS];
+} Keys;
+
+typedef struct
+{
+  guint64 address;
+  guint32 module;
+} FrameKey;
+
+static guint
+frame_hash (gconstpointer p)
+{
+  const FrameKey *k = p;
+  return (guint) (k->address * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) >> 32) ^ k->module;
+}
+
+static gboolean
+frame_equal (gconstpointer a, gconstpointer b)
+{
+  const FrameKey *x = a, *y = b;
+  return x->address == y->address && x->module == y->module;
+}
+
+static void
+keyer_init (Keyer *k, StrobeMemoryFrameFunc func, gpointer data)
+{
+  k->func = func;
+  k->data = data;
+  k->cache = g_hash_table_new_full (frame_hash, frame_equal, g_free, g_free);
+}
+
+static const Keys *
+keyer_get (Keyer *k, const StrobeMemoryFrame *f)
+{
+  FrameKey fk = { f->address, f->module };
+  Keys *keys = g_hash_table_lookup (k->cache, &fk);
+
+  if (keys == NULL)
+    {
+      keys = g_new0 (Keys, 1);
+      keys->n = k->func ? k->func (f, keys->keys, MAX_KEYS, k->data) : 0;
+      if (keys->n == 0 || keys->n > MAX_KEYS)
+        {
+          keys->n = 1;
+          keys->keys[0] = f->address;
+        }
+      g_hash_table_insert (k->cache, g_memdup2 (&fk, sizeof fk), keys);
+    }
+  return keys;
+}
+
+/* The frames of each distinct stack (copied under the lock, a chunk of stacks at a time). */
+typedef struct
+{
+  guint              n;
+  StrobeMemoryFrame *frames;
+} Path;
+
+static gboolean
+fetch_paths (StrobeMemoryModel *model, GArray *rows, Path *paths, GCancellable *cancellable, GError **error)
+{
+  StrobeMemoryStore s;
+  StrobeMemoryFrame buf[MAX_FRAMES];
+
+  strobe_memory_model_get_store (model, &s);
+  for (guint at = 0; at < rows->len; at += 1024)
+    {
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
+        return FALSE;
+      g_mutex_lock (s.lock);
+      for (guint i = at; i < MIN (rows->len, at + 1024); i++)
+        {
+          guint64 id = g_array_index (rows, StrobeMemoryRow, i).key;
+          guint n = id && id <= G_MAXUINT32 ? strobe_memory_model_frames_locked (model, (guint32) id, buf, MAX_FRAMES) : 0;
+          paths[i].n = n;
+          paths[i].frames = n ? g_memdup2 (buf, n * sizeof *buf) : NULL;
+        }
+      g_mutex_unlock (s.lock);
+    }
+  return TRUE;
+}
+
+static void
+paths_free (Path *paths, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    g_free (paths[i].frames);
+  g_free (paths);
+}
+
+/* ---- StrobeMemoryAggregate ------------------------------------------------------------ */
+
+struct _StrobeMemoryAggregate
+{
+  GObject           parent_instance;
+  GArray           *rows;      /* StrobeMemoryRow */
+  StrobeMemoryCosts totals;
+  guint64           peak_time;
+};
+
+G_DEFINE_FINAL_TYPE (StrobeMemoryAggregate, strobe_memory_aggregate, G_TYPE_OBJECT)
+
+static void
+strobe_memory_aggregate_finalize (GObject *object)
+{
+  StrobeMemoryAggregate *self = STROBE_MEMORY_AGGREGATE (object);
+
+  g_clear_pointer (&self->rows, g_array_unref);
+  G_OBJECT_CLASS (strobe_memory_aggregate_parent_class)->finalize (object);
+}
+
+static void
+strobe_memory_aggregate_class_init (StrobeMemoryAggregateClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = strobe_memory_aggregate_finalize;
+}
+
+static void
+strobe_memory_aggregate_init (StrobeMemoryAggregate *self)
+{
+}
+
+static guint64
+cost_of (const StrobeMemoryRow *r, StrobeMemoryCost by)
+{
+  switch (by)
+    {
+    case STROBE_MEMORY_COST_PEAK: return (guint64) MAX (r->costs.peak_bytes, 0);
+    case STROBE_MEMORY_COST_LEAKED: return (guint64) MAX (r->costs.leaked_bytes, 0);
+    case STROBE_MEMORY_COST_ALLOCATIONS: return r->costs.allocations;
+    case STROBE_MEMORY_COST_TEMPORARY: return r->costs.temporary;
+    case STROBE_MEMORY_COST_BYTES: return r->costs.bytes_allocated;
+    case STROBE_MEMORY_COST_KEY:
+    default: return r->key;
+    }
+}
+
+typedef struct
+{
+  StrobeMemoryCost by;
+  gboolean         descending;
+} SortBy;
+
+static gint
+compare_rows (gconstpointer a, gconstpointer b, gpointer user)
+{
+  const SortBy *s = user;
+  const StrobeMemoryRow *x = a, *y = b;
+  guint64 cx = cost_of (x, s->by), cy = cost_of (y, s->by);
+
+  if (cx != cy)
+    return (cx < cy) == s->descending ? 1 : -1;
+  /* Ties: by key, ascending, so the order is the same run to run. */
+  return x->key < y->key ? -1 : x->key > y->key;
+}
+
+void
+strobe_memory_aggregate_sort (StrobeMemoryAggregate *self, StrobeMemoryCost by, gboolean descending)
+{
+  SortBy s = { by, descending };
+
+  g_return_if_fail (STROBE_IS_MEMORY_AGGREGATE (self));
+  g_array_sort_with_data (self->rows, compare_rows, &s);
+}
+
+guint
+strobe_memory_aggregate_get_n_rows (StrobeMemoryAggregate *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_AGGREGATE (self), 0);
+  return self->rows->len;
+}
+
+guint
+strobe_memory_aggregate_get_rows (StrobeMemoryAggregate *self, guint first, guint n, StrobeMemoryRow *out)
+{
+  guint got;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_AGGREGATE (self), 0);
+  g_return_val_if_fail (n == 0 || out != NULL, 0);
+  if (first >= self->rows->len)
+    return 0;
+  got = MIN (n, self->rows->len - first);
+  memcpy (out, &g_array_index (self->rows, StrobeMemoryRow, first), got * sizeof *out);
+  return got;
+}
+
+void
+strobe_memory_aggregate_get_totals (StrobeMemoryAggregate *self, StrobeMemoryCosts *out)
+{
+  g_return_if_fail (STROBE_IS_MEMORY_AGGREGATE (self));
+  g_return_if_fail (out != NULL);
+  *out = self->totals;
+}
+
+guint64
+strobe_memory_aggregate_get_peak_time (StrobeMemoryAggregate *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_AGGREGATE (self), 0);
+  return self->peak_time;
+}
+
+/* Rows keyed by stack id → rows keyed by frame #0's (innermost) key. */
+static GArray *
+rekey_by_function (GArray *rows, const Path *paths, Keyer *keyer)
+{
+  Acc acc;
+  GArray *out;
+
+  acc_init (&acc);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const StrobeMemoryRow *r = &g_array_index (rows, StrobeMemoryRow, i);
+      guint64 key = 0;
+      StrobeMemoryRow *to;
+
+      if (paths[i].n)
+        key = keyer_get (keyer, &paths[i].frames[0])->keys[0];
+      to = acc_row (&acc, key);
+      if (to->costs.allocations == 0 && to->costs.peak_count == 0 && paths[i].n)
+        to->frame = paths[i].frames[0];
+      costs_add (&to->costs, &r->costs);
+    }
+  out = g_steal_pointer (&acc.rows);
+  acc_clear (&acc);
+  return out;
+}
+
+static StrobeMemoryAggregate *
+finish_aggregate (GArray *rows, const Range *range)
+{
+  StrobeMemoryAggregate *self = g_object_new (STROBE_TYPE_MEMORY_AGGREGATE, NULL);
+
+  self->rows = rows;
+  for (guint i = 0; i < rows->len; i++)
+    costs_add (&self->totals, &g_array_index (rows, StrobeMemoryRow, i).costs);
+  if (range)
+    {
+      self->peak_time = range->peak_time;
+      self->totals.peak_bytes = range->peak_bytes;
+      self->totals.peak_count = (guint64) MAX (range->peak_count, 0);
+    }
+  strobe_memory_aggregate_sort (self, STROBE_MEMORY_COST_PEAK, TRUE);
+  return self;
+}
+
+StrobeMemoryAggregate *
+strobe_memory_model_aggregate (StrobeMemoryModel *model, guint64 t0, guint64 t1, StrobeMemoryGroupBy by,
+                               StrobeMemoryFrameFunc frame_func, gpointer frame_data,
+                               GCancellable *cancellable, StrobeMemoryProgressFunc progress,
+                               gpointer progress_data, GError **error)
+{
+  Range range;
+  Acc acc;
+  GArray *rows;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
+  g_return_val_if_fail (t0 <= t1, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!find_range (model, t0, t1, &range, cancellable, error))
+    return NULL;
+  acc_init (&acc);
+  if (!accumulate (model, &range, by, &acc, cancellable, progress, progress_data, 0.0, 0.9, error))
+    {
+      acc_clear (&acc);
+      return NULL;
+    }
+  rows = g_steal_pointer (&acc.rows);
+  acc_clear (&acc);
+  if (by == STROBE_MEMORY_BY_STACK || by == STROBE_MEMORY_BY_FUNCTION)
+    {
+      guint n_stacks = rows->len;
+      Path *paths = g_new0 (Path, MAX (n_stacks, 1));
+      Keyer keyer;
+
+      if (!fetch_paths (model, rows, paths, cancellable, error))
+        {
+          paths_free (paths, n_stacks);
+          g_array_unref (rows);
+          return NULL;
+        }
+      if (by == STROBE_MEMORY_BY_FUNCTION)
+        {
+          GArray *by_function;
+
+          keyer_init (&keyer, frame_func, frame_data);
+          by_function = rekey_by_function (rows, paths, &keyer);
+          g_hash_table_unref (keyer.cache);
+          g_array_unref (rows);
+          rows = by_function;
+        }
+      else
+        for (guint i = 0; i < rows->len; i++)
+          if (paths[i].n)
+            g_array_index (rows, StrobeMemoryRow, i).frame = paths[i].frames[0];
+      paths_free (paths, n_stacks);
+    }
+  if (progress)
+    progress (1.0, progress_data);
+  return finish_aggregate (rows, &range);
+}
+
+/* ---- StrobeMemoryTree ----------------------------------------------------------------- */
+
+typedef struct
+{
+  StrobeMemoryTreeNode pub;
+  guint32              first_child;   /* node + 1; children in insertion order */
+  guint32              next_sibling;
+} TreeNode;
+
+struct _StrobeMemoryTree
+{
+  GObject  parent_instance;
+  GArray  *nodes;      /* TreeNode */
+};
+
+G_DEFINE_FINAL_TYPE (StrobeMemoryTree, strobe_memory_tree, G_TYPE_OBJECT)
+
+static void
+strobe_memory_tree_finalize (GObject *object)
+{
+  StrobeMemoryTree *self = STROBE_MEMORY_TREE (object);
+
+  g_clear_pointer (&self->nodes, g_array_unref);
+  G_OBJECT_CLASS (strobe_memory_tree_parent_class)->finalize (object);
+}
+
+static void
+strobe_memory_tree_class_init (StrobeMemoryTreeClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = strobe_memory_tree_finalize;
+}
+
+static void
+strobe_memory_tree_init (StrobeMemoryTree *self)
+{
+  TreeNode root = { 0 };
+
+  self->nodes = g_array_new (FALSE, TRUE, sizeof (TreeNode));
+  g_array_append_val (self->nodes, root);
+}
+
+typedef struct
+{
+  StrobeMemoryTree *tree;
+  StrobeLiveMap     children;   /* (key, parent) → node */
+} Builder;
+
+static guint32
+child_of (Builder *b, guint32 parent, guint64 key, const StrobeMemoryFrame *frame, guint inline_depth)
+{
+  guint32 node;
+  TreeNode n = { 0 }, *p;
+
+  if (strobe_live_map_lookup (&b->children, key, parent, &node))
+    return node;
+  node = b->tree->nodes->len;
+  p = &g_array_index (b->tree->nodes, TreeNode, parent);
+  n.pub.key = key;
+  n.pub.frame = *frame;
+  n.pub.inline_depth = inline_depth;
+  n.pub.parent = parent;
+  n.pub.depth = p->pub.depth + 1;
+  n.next_sibling = p->first_child;
+  p->first_child = node + 1;
+  p->pub.n_children++;
+  g_array_append_val (b->tree->nodes, n);
+  strobe_live_map_insert (&b->children, key, parent, node, NULL);
+  return node;
+}
+
+static TreeNode *
+tnode (StrobeMemoryTree *t, guint32 i)
+{
+  return &g_array_index (t->nodes, TreeNode, i);
+}
+
+StrobeMemoryTree *
+strobe_memory_model_build_tree (StrobeMemoryModel *model, guint64 t0, guint64 t1, StrobeMemoryTreeKind kind,
+                                StrobeMemoryFrameFunc frame_func, gpointer frame_data,
+                                GCancellable *cancellable, StrobeMemoryProgressFunc progress,
+                                gpointer progress_data, GError **error)
+{
+  Range range;
+  Acc acc;
+  Path *paths = NULL;
+  Keyer keyer;
+  Builder b;
+  GArray *rows;
+  StrobeMemoryTree *tree;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
+  g_return_val_if_fail (t0 <= t1, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (!find_range (model, t0, t1, &range, cancellable, error))
+    return NULL;
+  acc_init (&acc);
+  if (!accumulate (model, &range, STROBE_MEMORY_BY_STACK, &acc, cancellable, progress, progress_data,
+                   0.0, 0.6, error))
+    {
+      acc_clear (&acc);
+      return NULL;
+    }
+  rows = g_steal_pointer (&acc.rows);
+  acc_clear (&acc);
+  paths = g_new0 (Path, MAX (rows->len, 1));
+  if (!fetch_paths (model, rows, paths, cancellable, error))
+    {
+      paths_free (paths, rows->len);
+      g_array_unref (rows);
+      return NULL;
+    }
+
+  tree = g_object_new (STROBE_TYPE_MEMORY_TREE, NULL);
+  b.tree = tree;
+  strobe_live_map_init (&b.children);
+  keyer_init (&keyer, frame_func, frame_data);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const StrobeMemoryRow *r = &g_array_index (rows, StrobeMemoryRow, i);
+      /* The stack as keys, innermost first (inlined frames expanded). */
+      guint64 keys[MAX_FRAMES];
+      StrobeMemoryFrame frames[MAX_FRAMES];
+      guint depths[MAX_FRAMES];
+      guint n = 0;
+      guint32 node = 0;
+
+      if (i % 1024 == 0 && !check (cancellable, error, progress, progress_data,
+                                   0.6 + 0.4 * (gdouble) i / (gdouble) MAX (rows->len, 1)))
+        {
+          g_clear_object (&tree);
+          break;
+        }
+      for (guint f = 0; f < paths[i].n && n < MAX_FRAMES; f++)
+        {
+          const Keys *k = keyer_get (&keyer, &paths[i].frames[f]);
+          for (guint d = 0; d < k->n && n < MAX_FRAMES; d++)
+            {
+              keys[n] = k->keys[d];
+              frames[n] = paths[i].frames[f];
+              depths[n++] = d;
+            }
+        }
+      costs_add (&tnode (tree, 0)->pub.inclusive, &r->costs);
+      if (n == 0)
+        {
+          costs_add (&tnode (tree, 0)->pub.self, &r->costs);
+          continue;
+        }
+      for (guint k = 0; k < n; k++)
+        {
+          guint at = kind == STROBE_MEMORY_TREE_TOP_DOWN ? n - 1 - k : k;
+          node = child_of (&b, node, keys[at], &frames[at], depths[at]);
+          costs_add (&tnode (tree, node)->pub.inclusive, &r->costs);
+        }
+      /* Top-down: the stack ends at frame #0; bottom-up: frame #0 is the first level. */
+      if (kind == STROBE_MEMORY_TREE_TOP_DOWN)
+        costs_add (&tnode (tree, node)->pub.self, &r->costs);
+      else
+        {
+          guint32 first = node;
+          while (tnode (tree, first)->pub.parent != 0)
+            first = tnode (tree, first)->pub.parent;
+          costs_add (&tnode (tree, first)->pub.self, &r->costs);
+        }
+    }
+  strobe_live_map_clear (&b.children);
+  g_hash_table_unref (keyer.cache);
+  paths_free (paths, rows->len);
+  g_array_unref (rows);
+  if (tree)
+    {
+      /* The root's peak is the range's, whatever stacks were missing. */
+      tnode (tree, 0)->pub.inclusive.peak_bytes = range.peak_bytes;
+      tnode (tree, 0)->pub.inclusive.peak_count = (guint64) MAX (range.peak_count, 0);
+      if (progress)
+        progress (1.0, progress_data);
+    }
+  return tree;
+}
+
+guint
+strobe_memory_tree_get_n_nodes (StrobeMemoryTree *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_TREE (self), 0);
+  return self->nodes->len;
+}
+
+gboolean
+strobe_memory_tree_get_node (StrobeMemoryTree *self, guint node, StrobeMemoryTreeNode *out)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_TREE (self), FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
+  if (node >= self->nodes->len)
+    return FALSE;
+  *out = tnode (self, node)->pub;
+  return TRUE;
+}
+
+static gint
+compare_children (gconstpointer a, gconstpointer b, gpointer user)
+{
+  const SortBy *s = user;
+  const StrobeMemoryRow *x = a, *y = b;
+  guint64 cx = cost_of (x, s->by), cy = cost_of (y, s->by);
+
+  if (cx != cy)
+    return cx < cy ? 1 : -1;
+  return x->key < y->key ? -1 : x->key > y->key;
+}
+
+guint
+strobe_memory_tree_get_children (StrobeMemoryTree *self, guint node, StrobeMemoryCost sort, guint first,
+                                 guint n, guint32 *out)
+{
+  g_autoptr (GArray) kids = NULL;
+  SortBy s = { sort, TRUE };
+  guint got;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_TREE (self), 0);
+  g_return_val_if_fail (n == 0 || out != NULL, 0);
+  if (node >= self->nodes->len)
+    return 0;
+  /* Rows carry (key = node index) and the node's inclusive costs, to share the sort. */
+  kids = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryRow));
+  for (guint32 c = tnode (self, node)->first_child; c; c = tnode (self, c - 1)->next_sibling)
+    {
+      StrobeMemoryRow r = { 0 };
+      r.key = sort == STROBE_MEMORY_COST_KEY ? tnode (self, c - 1)->pub.key : c - 1;
+      r.costs = tnode (self, c - 1)->pub.inclusive;
+      r.frame.module = c - 1;   /* the node, kept through the sort */
+      g_array_append_val (kids, r);
+    }
+  if (sort == STROBE_MEMORY_COST_KEY)
+    s.descending = FALSE;
+  g_array_sort_with_data (kids, sort == STROBE_MEMORY_COST_KEY ? compare_rows : compare_children, &s);
+  if (first >= kids->len)
+    return 0;
+  got = MIN (n, kids->len - first);
+  for (guint i = 0; i < got; i++)
+    out[i] = g_array_index (kids, StrobeMemoryRow, first + i).frame.module;
+  return got;
+}
+
+/* ---- StrobeMemoryAllocList -------------------------------------------------------- */
+
+struct _StrobeMemoryAllocList
+{
+  GObject parent_instance;
+  GArray *items;     /* StrobeMemoryAlloc */
+  GArray *indexes;   /* guint64 */
+};
+
+G_DEFINE_FINAL_TYPE (StrobeMemoryAllocList, strobe_memory_alloc_list, G_TYPE_OBJECT)
+
+static void
+strobe_memory_alloc_list_finalize (GObject *object)
+{
+  StrobeMemoryAllocList *self = STROBE_MEMORY_ALLOC_LIST (object);
+
+  g_clear_pointer (&self->items, g_array_unref);
+  g_clear_pointer (&self->indexes, g_array_unref);
+  G_OBJECT_CLASS (strobe_memory_alloc_list_parent_class)->finalize (object);
+}
+
+static void
+strobe_memory_alloc_list_class_init (StrobeMemoryAllocListClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = strobe_memory_alloc_list_finalize;
+}
+
+static void
+strobe_memory_alloc_list_init (StrobeMemoryAllocList *self)
+{
+  self->items = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryAlloc));
+  self->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
+}
+
+typedef struct
+{
+  StrobeMemoryAllocList *list;
+} Collect;
+
+static void
+collect_live (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
+{
+  Collect *c = user;
+
+  g_array_append_vals (c->list->items, r, 1);
+  g_array_append_val (c->list->indexes, index);
+}
+
+StrobeMemoryAllocList *
+strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelection *sel,
+                            GCancellable *cancellable, StrobeMemoryProgressFunc progress,
+                            gpointer progress_data, GError **error)
+{
+  g_autoptr (StrobeMemoryAllocList) list = NULL;
+  StrobeMemoryStore s;
+  guint64 lo = 0, hi = 0, t = 0;
+  Collect c;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
+  g_return_val_if_fail (sel != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  list = g_object_new (STROBE_TYPE_MEMORY_ALLOC_LIST, NULL);
+  c.list = list;
+  strobe_memory_model_get_store (model, &s);
+
+  if (sel->kind == STROBE_MEMORY_SELECT_FREED)
+    {
+      guint64 from, to;
+
+      g_mutex_lock (s.lock);
+      from = sel->a ? strobe_memory_store_frees_upto (&s, sel->a - 1) : 0;
+      to = strobe_memory_store_frees_upto (&s, sel->b);
+      g_mutex_unlock (s.lock);
+      for (guint64 at = from; at < to; at += CHUNK)
+        {
+          if (!check (cancellable, error, progress, progress_data, (gdouble) (at - from) / (gdouble) MAX (to - from, 1)))
+            return NULL;
+          g_mutex_lock (s.lock);
+          for (guint64 j = at; j < MIN (to, at + CHUNK); j++)
+            {
+              const StrobeMemoryFreeEntry *e = &g_array_index (s.free_log, StrobeMemoryFreeEntry, j);
+              const StrobeMemoryAlloc *r = &g_array_index (s.records, StrobeMemoryAlloc, e->record);
+              guint64 index = e->record;
+              if (e->kind == 0 && g_array_index (s.end_entry, guint32, e->record) == j)
+                collect_live (index, r, &c);
+            }
+          g_mutex_unlock (s.lock);
+        }
+      if (progress)
+        progress (1.0, progress_data);
+      return g_steal_pointer (&list);
+    }
+
+  g_mutex_lock (s.lock);
+  switch (sel->kind)
+    {
+    case STROBE_MEMORY_SELECT_LIVE_AT:
+      hi = strobe_memory_store_allocs_upto (&s, sel->a);
+      t = sel->a;
+      break;
+    case STROBE_MEMORY_SELECT_LEAKS:
+      hi = s.records->len;
+      t = STROBE_MEMORY_LIVE - 1;
+      break;
+    case STROBE_MEMORY_SELECT_ALLOCATED_LIVE:
+      lo = sel->a ? strobe_memory_store_allocs_upto (&s, sel->a - 1) : 0;
+      hi = strobe_memory_store_allocs_upto (&s, MIN (sel->b, sel->c));
+      t = sel->c;
+      break;
+    default:   /* ALLOCATED, SHORT_LIVED, LONG_LIVED: a slice, filtered */
+      lo = sel->a ? strobe_memory_store_allocs_upto (&s, sel->a - 1) : 0;
+      hi = strobe_memory_store_allocs_upto (&s, sel->b);
+      break;
+    }
+  g_mutex_unlock (s.lock);
+
+  for (guint64 at = lo; at < hi; at += CHUNK)
+    {
+      guint64 end = MIN (hi, at + CHUNK);
+
+      if (!check (cancellable, error, progress, progress_data, (gdouble) (at - lo) / (gdouble) MAX (hi - lo, 1)))
+        return NULL;
+      g_mutex_lock (s.lock);
+      if (sel->kind == STROBE_MEMORY_SELECT_LIVE_AT || sel->kind == STROBE_MEMORY_SELECT_LEAKS
+          || sel->kind == STROBE_MEMORY_SELECT_ALLOCATED_LIVE)
+        strobe_memory_store_live_among (&s, at, end, t, collect_live, &c);
+      else
+        for (guint64 i = at; i < end; i++)
+          {
+            const StrobeMemoryAlloc *r = &g_array_index (s.records, StrobeMemoryAlloc, i);
+            gboolean freed = r->free_time != STROBE_MEMORY_LIVE;
+            guint64 life = freed ? r->free_time - r->alloc_time : G_MAXUINT64;
+
+            if (sel->kind == STROBE_MEMORY_SELECT_ALLOCATED
+                || (sel->kind == STROBE_MEMORY_SELECT_SHORT_LIVED && freed && life <= sel->c)
+                || (sel->kind == STROBE_MEMORY_SELECT_LONG_LIVED && life > sel->c))
+              collect_live (i, r, &c);
+          }
+      g_mutex_unlock (s.lock);
+    }
+  if (progress)
+    progress (1.0, progress_data);
+  return g_steal_pointer (&list);
+}
+
+guint64
+strobe_memory_alloc_list_get_n_items (StrobeMemoryAllocList *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self), 0);
+  return self->items->len;
+}
+
+guint
+strobe_memory_alloc_list_get_items (StrobeMemoryAllocList *self, guint64 first, guint n,
+                                    StrobeMemoryAlloc *out, guint64 *indexes)
+{
+  guint got;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self), 0);
+  g_return_val_if_fail (n == 0 || out != NULL, 0);
+  if (first >= self->items->len)
+    return 0;
+  got = (guint) MIN ((guint64) n, self->items->len - first);
+  memcpy (out, &g_array_index (self->items, StrobeMemoryAlloc, first), got * sizeof *out);
+  if (indexes)
+    memcpy (indexes, &g_array_index (self->indexes, guint64, first), got * sizeof *indexes);
+  return got;
+}
+
+static guint64
+field_of (const StrobeMemoryAlloc *r, guint64 index, StrobeMemoryField f)
+{
+  switch (f)
+    {
+    case STROBE_MEMORY_FIELD_ADDRESS: return r->address;
+    case STROBE_MEMORY_FIELD_SIZE: return r->size;
+    case STROBE_MEMORY_FIELD_TAG: return r->tag;
+    case STROBE_MEMORY_FIELD_HEAP: return r->heap;
+    case STROBE_MEMORY_FIELD_THREAD: return r->thread_id;
+    case STROBE_MEMORY_FIELD_ALLOC_TIME: return r->alloc_time;
+    case STROBE_MEMORY_FIELD_FREE_TIME: return r->free_time;
+    case STROBE_MEMORY_FIELD_STACK: return r->callstack;
+    case STROBE_MEMORY_FIELD_INDEX:
+    default: return index;
+    }
+}
+
+typedef struct
+{
+  guint64 value;
+  guint64 index;
+  guint   at;
+} SortItem;
+
+static gint
+compare_items (gconstpointer a, gconstpointer b, gpointer user)
+{
+  const SortItem *x = a, *y = b;
+  gboolean desc = *(const gboolean *) user;
+
+  if (x->value != y->value)
+    return (x->value < y->value) == desc ? 1 : -1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+void
+strobe_memory_alloc_list_sort (StrobeMemoryAllocList *self, StrobeMemoryField field, gboolean descending)
+{
+  g_autoptr (GArray) order = NULL;
+  g_autoptr (GArray) items = NULL;
+  g_autoptr (GArray) indexes = NULL;
+
+  g_return_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self));
+  order = g_array_sized_new (FALSE, FALSE, sizeof (SortItem), self->items->len);
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      guint64 index = g_array_index (self->indexes, guint64, i);
+      SortItem it = { field_of (&g_array_index (self->items, StrobeMemoryAlloc, i), index, field), index, i };
+      g_array_append_val (order, it);
+    }
+  g_array_sort_with_data (order, compare_items, &descending);
+  items = g_array_sized_new (FALSE, FALSE, sizeof (StrobeMemoryAlloc), self->items->len);
+  indexes = g_array_sized_new (FALSE, FALSE, sizeof (guint64), self->items->len);
+  for (guint i = 0; i < order->len; i++)
+    {
+      const SortItem *it = &g_array_index (order, SortItem, i);
+      g_array_append_vals (items, &g_array_index (self->items, StrobeMemoryAlloc, it->at), 1);
+      g_array_append_val (indexes, it->index);
+    }
+  g_array_unref (self->items);
+  g_array_unref (self->indexes);
+  self->items = g_steal_pointer (&items);
+  self->indexes = g_steal_pointer (&indexes);
+}
+
+void
+strobe_memory_alloc_list_get_totals (StrobeMemoryAllocList *self, guint64 *count, guint64 *bytes)
+{
+  guint64 b = 0;
+
+  g_return_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self));
+  for (guint i = 0; i < self->items->len; i++)
+    b = strobe_memory_sat_add (b, g_array_index (self->items, StrobeMemoryAlloc, i).size);
+  if (count)
+    *count = self->items->len;
+  if (bytes)
+    *bytes = b;
+}
+
+StrobeMemoryAggregate *
+strobe_memory_alloc_list_group (StrobeMemoryAllocList *self, StrobeMemoryModel *model, StrobeMemoryGroupBy by,
+                                StrobeMemoryFrameFunc frame_func, gpointer frame_data,
+                                GCancellable *cancellable, GError **error)
+{
+  Acc acc;
+  GArray *rows;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
+  acc_init (&acc);
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      const StrobeMemoryAlloc *r = &g_array_index (self->items, StrobeMemoryAlloc, i);
+      StrobeMemoryRow *row;
+
+      if (i % CHUNK == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        {
+          acc_clear (&acc);
+          return NULL;
+        }
+      row = acc_row (&acc, direct_key (by, r));
+      row->costs.allocations++;
+      row->costs.bytes_allocated = strobe_memory_sat_add (row->costs.bytes_allocated, r->size);
+      if (r->flags & STROBE_MEMORY_ALLOC_TEMPORARY)
+        row->costs.temporary++;
+      if (r->free_time == STROBE_MEMORY_LIVE)
+        {
+          row->costs.leaked_bytes = strobe_memory_sat_add_signed (row->costs.leaked_bytes, counted (r));
+          row->costs.leaked_count++;
+        }
+    }
+  rows = g_steal_pointer (&acc.rows);
+  acc_clear (&acc);
+  if (by == STROBE_MEMORY_BY_STACK || by == STROBE_MEMORY_BY_FUNCTION)
+    {
+      Path *paths = g_new0 (Path, MAX (rows->len, 1));
+
+      if (!fetch_paths (model, rows, paths, cancellable, error))
+        {
+          paths_free (paths, rows->len);
+          g_array_unref (rows);
+          return NULL;
+        }
+      if (by == STROBE_MEMORY_BY_FUNCTION)
+        {
+          Keyer keyer;
+          GArray *by_function;
+
+          keyer_init (&keyer, frame_func, frame_data);
+          by_function = rekey_by_function (rows, paths, &keyer);
+          g_hash_table_unref (keyer.cache);
+          paths_free (paths, rows->len);
+          g_array_unref (rows);
+          rows = by_function;
+        }
+      else
+        {
+          for (guint i = 0; i < rows->len; i++)
+            if (paths[i].n)
+              g_array_index (rows, StrobeMemoryRow, i).frame = paths[i].frames[0];
+          paths_free (paths, rows->len);
+        }
+    }
+  {
+    StrobeMemoryAggregate *agg = finish_aggregate (rows, NULL);
+    strobe_memory_aggregate_sort (agg, STROBE_MEMORY_COST_BYTES, TRUE);
+    return agg;
+  }
+}

@@ -1,0 +1,361 @@
+/* strobe-memory-records.h — the record grammar inside the Memory channel's array fields
+ * (Memory.Batch, Memory.Live, Memory.StackNodes; runtime/INSTRUMENTATION.md, Memory),
+ * shared by the runtime that writes them and the analysis that reads them. Header-only
+ * and dependency-free: the runtime and the GLib side both include it, and C++ compiles it.
+ *
+ * Varints are LEB128 (7 bits a byte, low first, at most 10 bytes); "zigzag" maps a signed
+ * value to (v << 1) ^ (v >> 63). The decoders never read past @end and reject a varint
+ * longer than 10 bytes or one that overflows 64 bits.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Memory.Batch: one thread's allocation records -------------------------------- */
+
+/* The low 3 bits of a record's first byte. */
+enum
+{
+  STROBE_MEMREC_ALLOC = 0,          /* a new allocation: id = ++alloc counter */
+  STROBE_MEMREC_FREE = 1,           /* frees id (alloc counter - d) of this thread */
+  STROBE_MEMREC_FREE_REMOTE = 2,    /* frees (thread, id) of another thread */
+  STROBE_MEMREC_REALLOC = 3,        /* frees (counter - d), then an allocation as ALLOC */
+  STROBE_MEMREC_REALLOC_REMOTE = 4, /* frees (thread, id), then an allocation as ALLOC */
+  STROBE_MEMREC_TIME = 5,           /* time += varint units */
+  STROBE_MEMREC_UNTRACKED = 6,      /* a free of a block the runtime never saw allocated */
+  STROBE_MEMREC_EXT = 7,            /* the next byte says which (STROBE_MEMREC_EXT_*) */
+};
+
+/* Flags of the records that allocate (ALLOC, REALLOC, REALLOC_REMOTE). The heap, tag and
+ * stack are sticky: a record without the flag has the previous record's value. */
+#define STROBE_MEMREC_F_STACK  0x08u   /* varint stack id follows */
+#define STROBE_MEMREC_F_TAG    0x10u   /* varint tag follows */
+#define STROBE_MEMREC_F_HEAP   0x20u   /* varint heap id follows */
+#define STROBE_MEMREC_F_ALIGN  0x40u   /* one byte follows: log2 of the alignment */
+#define STROBE_MEMREC_F_ADDR   0x80u   /* varint address follows */
+/* UNTRACKED: the free half of a realloc (its new block follows as an ALLOC). FREE and
+ * FREE_REMOTE: freed by realloc (size 0). */
+#define STROBE_MEMREC_F_REALLOC 0x08u
+
+enum
+{
+  STROBE_MEMREC_EXT_MARK = 1,       /* varint thread (0: this one), varint id, varint heap */
+  STROBE_MEMREC_EXT_UNMARK = 2,     /* varint thread, varint id */
+  STROBE_MEMREC_EXT_FREE_ALL = 3,   /* varint heap */
+  STROBE_MEMREC_EXT_REPLACED = 4,   /* varint thread, varint id: ended unseen (its address
+                                     * was allocated again) */
+  STROBE_MEMREC_EXT_SYNC = 5,       /* varint: the thread's alloc counter is this (ids were
+                                     * handed out while no records were written) */
+};
+
+/* Kinds as decoded: the EXT ones after the 8 basic kinds. */
+enum
+{
+  STROBE_MEMREC_MARK = 8 + STROBE_MEMREC_EXT_MARK,
+  STROBE_MEMREC_UNMARK = 8 + STROBE_MEMREC_EXT_UNMARK,
+  STROBE_MEMREC_FREE_ALL = 8 + STROBE_MEMREC_EXT_FREE_ALL,
+  STROBE_MEMREC_REPLACED = 8 + STROBE_MEMREC_EXT_REPLACED,
+  STROBE_MEMREC_SYNC = 8 + STROBE_MEMREC_EXT_SYNC,
+};
+
+/* What a reader carries from one record to the next; Memory.Batch's scalar fields hold
+ * it at the batch's first record. */
+typedef struct
+{
+  uint64_t seq;     /* records of this thread before this one */
+  uint64_t alloc;   /* the thread's last allocation id (ids start at 1) */
+  uint64_t time;    /* in units of 2^Shift ticks */
+  uint32_t heap;
+  uint32_t tag;
+  uint32_t stack;
+} StrobeMemrecState;
+
+typedef struct
+{
+  uint8_t  kind;        /* STROBE_MEMREC_*, EXT ones decoded */
+  uint8_t  align_log2;  /* allocating records; 0 = the allocator's default */
+  bool     realloc;     /* UNTRACKED: realloc's free half */
+  bool     has_address;
+  uint16_t ref_thread;  /* thread of ref_id; 0 = the batch's */
+  uint64_t ref_id;      /* the allocation freed, marked, unmarked or replaced */
+  uint64_t id;          /* the allocation started (allocating records) */
+  uint64_t size;
+  uint64_t address;
+  uint32_t heap;        /* allocating records and FREE_ALL/MARK: the heap */
+  uint32_t tag;
+  uint32_t stack;
+  uint64_t time;        /* units, after this record */
+} StrobeMemrec;
+
+static inline uint8_t *
+strobe_memrec_put_varint (uint8_t *p, uint64_t v)
+{
+  while (v >= 0x80)
+    {
+      *p++ = (uint8_t) (v | 0x80);
+      v >>= 7;
+    }
+  *p++ = (uint8_t) v;
+  return p;
+}
+
+static inline uint64_t
+strobe_memrec_zigzag (int64_t v)
+{
+  return ((uint64_t) v << 1) ^ (uint64_t) (v >> 63);
+}
+
+static inline int64_t
+strobe_memrec_unzigzag (uint64_t v)
+{
+  return (int64_t) (v >> 1) ^ -(int64_t) (v & 1);
+}
+
+/* Reads a varint at *p; false (and *p unchanged) when it runs past @end or is malformed. */
+static inline bool
+strobe_memrec_get_varint (const uint8_t **p, const uint8_t *end, uint64_t *out)
+{
+  const uint8_t *q = *p;
+  uint64_t v = 0;
+
+  for (unsigned shift = 0; q < end && shift < 64; shift += 7)
+    {
+      uint8_t b = *q++;
+
+      if (shift == 63 && b > 1)
+        return false;
+      v |= (uint64_t) (b & 0x7f) << shift;
+      if (!(b & 0x80))
+        {
+          *p = q;
+          *out = v;
+          return true;
+        }
+    }
+  return false;
+}
+
+static inline bool
+strobe_memrec_get_u32 (const uint8_t **p, const uint8_t *end, uint32_t *out)
+{
+  uint64_t v;
+
+  if (!strobe_memrec_get_varint (p, end, &v) || v > UINT32_MAX)
+    return false;
+  *out = (uint32_t) v;
+  return true;
+}
+
+static inline bool
+strobe_memrec_get_thread (const uint8_t **p, const uint8_t *end, uint16_t *out)
+{
+  uint64_t v;
+
+  if (!strobe_memrec_get_varint (p, end, &v) || v > UINT16_MAX)
+    return false;
+  *out = (uint16_t) v;
+  return true;
+}
+
+/* The allocating tail of ALLOC/REALLOC*: flags' fields, then the size. */
+static inline bool
+strobe_memrec_get_alloc (const uint8_t **p, const uint8_t *end, uint8_t h, StrobeMemrecState *s,
+                         StrobeMemrec *r)
+{
+  if ((h & STROBE_MEMREC_F_STACK) && !strobe_memrec_get_u32 (p, end, &s->stack))
+    return false;
+  if ((h & STROBE_MEMREC_F_TAG) && !strobe_memrec_get_u32 (p, end, &s->tag))
+    return false;
+  if ((h & STROBE_MEMREC_F_HEAP) && !strobe_memrec_get_u32 (p, end, &s->heap))
+    return false;
+  if (h & STROBE_MEMREC_F_ALIGN)
+    {
+      if (*p >= end || **p > 63)
+        return false;
+      r->align_log2 = *(*p)++;
+    }
+  if ((h & STROBE_MEMREC_F_ADDR) && !strobe_memrec_get_varint (p, end, &r->address))
+    return false;
+  r->has_address = (h & STROBE_MEMREC_F_ADDR) != 0;
+  if (!strobe_memrec_get_varint (p, end, &r->size))
+    return false;
+  if (s->alloc == UINT64_MAX)
+    return false;
+  r->id = ++s->alloc;
+  r->heap = s->heap;
+  r->tag = s->tag;
+  r->stack = s->stack;
+  return true;
+}
+
+/* Decodes one record at @p; returns the bytes it took, 0 when it is malformed or cut
+ * (then @s is unspecified: stop reading this batch). */
+static inline size_t
+strobe_memrec_decode (const uint8_t *p, const uint8_t *end, StrobeMemrecState *s, StrobeMemrec *r)
+{
+  const uint8_t *q = p;
+  uint64_t d;
+  uint8_t h;
+
+  if (q >= end)
+    return 0;
+  memset (r, 0, sizeof *r);
+  h = *q++;
+  r->kind = h & 7u;
+  switch (r->kind)
+    {
+    case STROBE_MEMREC_ALLOC:
+      if (!strobe_memrec_get_alloc (&q, end, h, s, r))
+        return 0;
+      break;
+
+    case STROBE_MEMREC_FREE:
+    case STROBE_MEMREC_REALLOC:
+      if (!strobe_memrec_get_varint (&q, end, &d) || d >= s->alloc)
+        return 0;
+      r->ref_id = s->alloc - d;
+      r->realloc = r->kind == STROBE_MEMREC_FREE && (h & STROBE_MEMREC_F_REALLOC);
+      if (r->kind == STROBE_MEMREC_REALLOC && !strobe_memrec_get_alloc (&q, end, h, s, r))
+        return 0;
+      break;
+
+    case STROBE_MEMREC_FREE_REMOTE:
+    case STROBE_MEMREC_REALLOC_REMOTE:
+      if (!strobe_memrec_get_thread (&q, end, &r->ref_thread)
+          || !strobe_memrec_get_varint (&q, end, &r->ref_id))
+        return 0;
+      r->realloc = r->kind == STROBE_MEMREC_FREE_REMOTE && (h & STROBE_MEMREC_F_REALLOC);
+      if (r->kind == STROBE_MEMREC_REALLOC_REMOTE && !strobe_memrec_get_alloc (&q, end, h, s, r))
+        return 0;
+      break;
+
+    case STROBE_MEMREC_TIME:
+      if (!strobe_memrec_get_varint (&q, end, &d) || s->time + d < s->time)
+        return 0;
+      s->time += d;
+      break;
+
+    case STROBE_MEMREC_UNTRACKED:
+      r->realloc = (h & STROBE_MEMREC_F_REALLOC) != 0;
+      break;
+
+    default:   /* EXT */
+      if (q >= end)
+        return 0;
+      r->kind = (uint8_t) (8 + *q++);
+      switch (r->kind)
+        {
+        case STROBE_MEMREC_MARK:
+        case STROBE_MEMREC_UNMARK:
+        case STROBE_MEMREC_REPLACED:
+          if (!strobe_memrec_get_thread (&q, end, &r->ref_thread)
+              || !strobe_memrec_get_varint (&q, end, &r->ref_id))
+            return 0;
+          if (r->kind == STROBE_MEMREC_MARK && !strobe_memrec_get_u32 (&q, end, &r->heap))
+            return 0;
+          break;
+        case STROBE_MEMREC_FREE_ALL:
+          if (!strobe_memrec_get_u32 (&q, end, &r->heap))
+            return 0;
+          break;
+        case STROBE_MEMREC_SYNC:
+          if (!strobe_memrec_get_varint (&q, end, &s->alloc))
+            return 0;
+          break;
+        default:
+          return 0;
+        }
+      break;
+    }
+  r->time = s->time;
+  s->seq++;
+  return (size_t) (q - p);
+}
+
+/* ---- Memory.Live: the live allocations at a moment (a late connect) --------------- */
+
+enum
+{
+  STROBE_MEMLIVE_THREAD = 1,   /* varint thread, varint alloc counter at the snapshot */
+  STROBE_MEMLIVE_ENTRY = 2,    /* varint thread, id, size, heap, tag, stack, time (units),
+                                * one byte log2 alignment, varint address */
+};
+
+/* Memory.Live Flags */
+#define STROBE_MEMLIVE_COMPLETE 0x1u   /* the table saw every allocation since tracing could start */
+#define STROBE_MEMLIVE_FIRST    0x2u
+#define STROBE_MEMLIVE_LAST     0x4u
+
+typedef struct
+{
+  uint8_t  type;        /* STROBE_MEMLIVE_* */
+  uint8_t  align_log2;
+  uint16_t thread;
+  uint64_t id;          /* ENTRY: its id; THREAD: the thread's alloc counter */
+  uint64_t size;
+  uint64_t time;
+  uint64_t address;
+  uint32_t heap;
+  uint32_t tag;
+  uint32_t stack;
+} StrobeMemliveItem;
+
+static inline size_t
+strobe_memlive_decode (const uint8_t *p, const uint8_t *end, StrobeMemliveItem *it)
+{
+  const uint8_t *q = p;
+
+  if (q >= end)
+    return 0;
+  memset (it, 0, sizeof *it);
+  it->type = *q++;
+  if (!strobe_memrec_get_thread (&q, end, &it->thread) || !strobe_memrec_get_varint (&q, end, &it->id))
+    return 0;
+  if (it->type == STROBE_MEMLIVE_THREAD)
+    return (size_t) (q - p);
+  if (it->type != STROBE_MEMLIVE_ENTRY
+      || !strobe_memrec_get_varint (&q, end, &it->size)
+      || !strobe_memrec_get_u32 (&q, end, &it->heap)
+      || !strobe_memrec_get_u32 (&q, end, &it->tag)
+      || !strobe_memrec_get_u32 (&q, end, &it->stack)
+      || !strobe_memrec_get_varint (&q, end, &it->time)
+      || q >= end || *q > 63)
+    return 0;
+  it->align_log2 = *q++;
+  if (!strobe_memrec_get_varint (&q, end, &it->address))
+    return 0;
+  return (size_t) (q - p);
+}
+
+/* ---- Memory.StackNodes: the call-stack trie -------------------------------------- *
+ * Node ids from First on, one per node: varint (id - parent) (>= 1; parent 0 is the
+ * root), varint zigzag (address - parent's address) (the root's address is 0). A stack id
+ * is its innermost frame's node; following parents gives the callers. */
+
+static inline size_t
+strobe_memnode_decode (const uint8_t *p, const uint8_t *end, uint32_t id, uint32_t *parent,
+                       int64_t *address_delta)
+{
+  const uint8_t *q = p;
+  uint64_t d, a;
+
+  if (!strobe_memrec_get_varint (&q, end, &d) || d == 0 || d > id
+      || !strobe_memrec_get_varint (&q, end, &a))
+    return 0;
+  *parent = (uint32_t) (id - d);
+  *address_delta = strobe_memrec_unzigzag (a);
+  return (size_t) (q - p);
+}
+
+#ifdef __cplusplus
+}
+#endif

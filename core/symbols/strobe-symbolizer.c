@@ -1,0 +1,451 @@
+/* strobe-symbolizer.c — libdw (dwfl) behind a cache.
+ *
+ * One Dwfl per module, reported with dwfl_report_elf at the bias it was loaded with (a
+ * trace may map two modules at one address at different times, which one Dwfl cannot
+ * hold). A lookup takes the symbol from the symbol table (dwfl_module_addrinfo), the
+ * line from the line table (dwfl_module_getsrc), and the inlined frames from the DWARF
+ * scopes at the address (dwarf_getscopes): the innermost inlined function has the line
+ * table's location, each caller the DW_AT_call_file/line of the inlined call below it —
+ * the way eu-addr2line -i prints them.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "strobe-symbolizer.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAX_INLINE 16
+
+typedef struct
+{
+  guint32  key;
+  char    *path;
+  GBytes  *build_id;
+  guint64  bias, start, end;
+  gboolean opened;
+  Dwfl    *dwfl;         /* NULL when the file could not be used */
+  Dwfl_Module *mod;
+} Module;
+
+typedef struct
+{
+  guint32 key;
+  guint64 address;
+} CacheKey;
+
+typedef struct
+{
+  StrobeSymbolization pub;
+  StrobeSymbolFrame   frames[];
+} Entry;
+
+struct _StrobeSymbolizer
+{
+  GObject     parent_instance;
+  GMutex      lock;
+  GPtrArray  *modules;     /* Module * */
+  GHashTable *by_key;      /* key → Module * */
+  GHashTable *cache;       /* CacheKey → Entry * */
+  GStringChunk *strings;   /* names and files, never freed before the symbolizer */
+  guint64     lookups, cached;
+  char       *debuginfo_path;
+};
+
+G_DEFINE_FINAL_TYPE (StrobeSymbolizer, strobe_symbolizer, G_TYPE_OBJECT)
+
+static const StrobeSymbolFrame no_frame = { NULL, NULL, 0, 0 };
+
+static guint
+cache_hash (gconstpointer p)
+{
+  const CacheKey *k = p;
+  return (guint) ((k->address * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 32) ^ k->key;
+}
+
+static gboolean
+cache_equal (gconstpointer a, gconstpointer b)
+{
+  const CacheKey *x = a, *y = b;
+  return x->key == y->key && x->address == y->address;
+}
+
+static void
+module_free (gpointer data)
+{
+  Module *m = data;
+
+  if (m->dwfl)
+    dwfl_end (m->dwfl);
+  g_free (m->path);
+  g_clear_pointer (&m->build_id, g_bytes_unref);
+  g_free (m);
+}
+
+StrobeSymbolizer *
+strobe_symbolizer_new (void)
+{
+  return g_object_new (STROBE_TYPE_SYMBOLIZER, NULL);
+}
+
+static void
+strobe_symbolizer_finalize (GObject *object)
+{
+  StrobeSymbolizer *self = STROBE_SYMBOLIZER (object);
+
+  g_hash_table_unref (self->cache);
+  g_hash_table_unref (self->by_key);
+  g_ptr_array_unref (self->modules);
+  g_string_chunk_free (self->strings);
+  g_free (self->debuginfo_path);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (strobe_symbolizer_parent_class)->finalize (object);
+}
+
+static void
+strobe_symbolizer_class_init (StrobeSymbolizerClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = strobe_symbolizer_finalize;
+}
+
+static void
+strobe_symbolizer_init (StrobeSymbolizer *self)
+{
+  g_mutex_init (&self->lock);
+  self->modules = g_ptr_array_new_with_free_func (module_free);
+  self->by_key = g_hash_table_new (NULL, NULL);
+  self->cache = g_hash_table_new_full (cache_hash, cache_equal, g_free, g_free);
+  self->strings = g_string_chunk_new (4096);
+  self->debuginfo_path = g_strdup (":.debug:/usr/lib/debug");
+}
+
+void
+strobe_symbolizer_add_module (StrobeSymbolizer *self, guint32 key, const char *path, const guint8 *build_id,
+                              gsize build_id_len, guint64 bias, guint64 start, guint64 end)
+{
+  Module *m;
+
+  g_return_if_fail (STROBE_IS_SYMBOLIZER (self));
+  g_return_if_fail (key != 0);
+  m = g_new0 (Module, 1);
+  m->key = key;
+  m->path = g_strdup (path ? path : "");
+  m->build_id = build_id && build_id_len ? g_bytes_new (build_id, build_id_len) : NULL;
+  m->bias = bias;
+  m->start = start;
+  m->end = end;
+  g_mutex_lock (&self->lock);
+  g_ptr_array_add (self->modules, m);
+  g_hash_table_replace (self->by_key, GUINT_TO_POINTER (key), m);
+  g_mutex_unlock (&self->lock);
+}
+
+static gboolean
+build_id_matches (Dwfl_Module *mod, GBytes *want)
+{
+  const unsigned char *bits = NULL;
+  GElf_Addr vaddr;
+  int n;
+  gsize len;
+  const guint8 *w;
+
+  if (want == NULL)
+    return TRUE;
+  n = dwfl_module_build_id (mod, &bits, &vaddr);
+  w = g_bytes_get_data (want, &len);
+  return n > 0 && (gsize) n == len && memcmp (bits, w, len) == 0;
+}
+
+/* The debug file named by build id: DIR/.build-id/xx/yyyy….debug for each debuginfo dir. */
+static char *
+find_by_build_id (StrobeSymbolizer *self, GBytes *build_id)
+{
+  g_auto (GStrv) dirs = NULL;
+  gsize len;
+  const guint8 *b;
+  GString *hex;
+
+  if (build_id == NULL)
+    return NULL;
+  b = g_bytes_get_data (build_id, &len);
+  if (len < 2)
+    return NULL;
+  hex = g_string_new (NULL);
+  for (gsize i = 1; i < len; i++)
+    g_string_append_printf (hex, "%02x", b[i]);
+  dirs = g_strsplit (self->debuginfo_path, ":", -1);
+  for (guint i = 0; dirs[i]; i++)
+    {
+      g_autofree char *p = NULL;
+
+      if (dirs[i][0] != '/')
+        continue;
+      p = g_strdup_printf ("%s/.build-id/%02x/%s.debug", dirs[i], b[0], hex->str);
+      if (g_file_test (p, G_FILE_TEST_IS_REGULAR))
+        {
+          g_string_free (hex, TRUE);
+          return g_steal_pointer (&p);
+        }
+    }
+  g_string_free (hex, TRUE);
+  return NULL;
+}
+
+static gboolean
+try_open (StrobeSymbolizer *self, Module *m, const char *file)
+{
+  static const Dwfl_Callbacks callbacks = {
+    .find_elf = dwfl_build_id_find_elf,
+    .find_debuginfo = dwfl_standard_find_debuginfo,
+    .section_address = dwfl_offline_section_address,
+    .debuginfo_path = NULL,
+  };
+  Dwfl *dwfl;
+  Dwfl_Module *mod;
+
+  if (file == NULL || !g_file_test (file, G_FILE_TEST_IS_REGULAR))
+    return FALSE;
+  dwfl = dwfl_begin (&callbacks);
+  if (dwfl == NULL)
+    return FALSE;
+  dwfl_report_begin (dwfl);
+  mod = dwfl_report_elf (dwfl, m->path, file, -1, m->bias, true);
+  dwfl_report_end (dwfl, NULL, NULL);
+  if (mod == NULL || !build_id_matches (mod, m->build_id))
+    {
+      dwfl_end (dwfl);
+      return FALSE;
+    }
+  m->dwfl = dwfl;
+  m->mod = mod;
+  return TRUE;
+}
+
+static void
+open_module (StrobeSymbolizer *self, Module *m)
+{
+  g_autofree char *debug = NULL;
+
+  m->opened = TRUE;
+  if (try_open (self, m, m->path))
+    return;
+  /* The file changed or is gone: its debug file by build id has the symbols too. */
+  debug = find_by_build_id (self, m->build_id);
+  try_open (self, m, debug);
+}
+
+static Module *
+module_for (StrobeSymbolizer *self, guint32 key, guint64 address)
+{
+  if (key)
+    return g_hash_table_lookup (self->by_key, GUINT_TO_POINTER (key));
+  for (guint i = self->modules->len; i-- > 0;)
+    {
+      Module *m = g_ptr_array_index (self->modules, i);
+      if (address >= m->start && address < m->end)
+        return m;
+    }
+  return NULL;
+}
+
+static const char *
+intern (StrobeSymbolizer *self, const char *s)
+{
+  return s ? g_string_chunk_insert_const (self->strings, s) : NULL;
+}
+
+static const char *
+die_name (Dwarf_Die *die)
+{
+  Dwarf_Attribute attr;
+  const char *name;
+
+  /* Inlined and out-of-line instances name their function through abstract origins. */
+  if (dwarf_attr_integrate (die, DW_AT_name, &attr) && (name = dwarf_formstring (&attr)))
+    return name;
+  if (dwarf_attr_integrate (die, DW_AT_linkage_name, &attr) && (name = dwarf_formstring (&attr)))
+    return name;
+  return NULL;
+}
+
+static const char *
+call_file (Dwarf_Die *cu, Dwarf_Die *die)
+{
+  Dwarf_Attribute attr;
+  Dwarf_Word idx;
+  Dwarf_Files *files;
+  size_t n;
+
+  if (dwarf_attr (die, DW_AT_call_file, &attr) == NULL || dwarf_formudata (&attr, &idx) != 0
+      || dwarf_getsrcfiles (cu, &files, &n) != 0 || idx >= n)
+    return NULL;
+  return dwarf_filesrc (files, idx, NULL, NULL);
+}
+
+static guint
+attr_uint (Dwarf_Die *die, unsigned int name)
+{
+  Dwarf_Attribute attr;
+  Dwarf_Word v;
+
+  if (dwarf_attr (die, name, &attr) == NULL || dwarf_formudata (&attr, &v) != 0)
+    return 0;
+  return (guint) MIN (v, G_MAXUINT);
+}
+
+static Entry *
+resolve (StrobeSymbolizer *self, Module *m, guint64 address)
+{
+  StrobeSymbolFrame f[MAX_INLINE];
+  guint n = 0;
+  GElf_Addr pc = address ? address - 1 : 0;
+  const char *sym_name = NULL, *line_file = NULL;
+  int line = 0, col = 0;
+  Entry *e;
+
+  if (m && !m->opened)
+    open_module (self, m);
+  if (m && m->mod)
+    {
+      GElf_Off off;
+      GElf_Sym sym;
+      Dwfl_Line *l;
+      Dwarf_Addr bias = 0;
+      Dwarf_Die *cu;
+
+      sym_name = dwfl_module_addrinfo (m->mod, pc, &off, &sym, NULL, NULL, NULL);
+      if ((l = dwfl_module_getsrc (m->mod, pc)) != NULL)
+        line_file = dwfl_lineinfo (l, NULL, &line, &col, NULL, NULL);
+      if ((cu = dwfl_module_addrdie (m->mod, pc, &bias)) != NULL)
+        {
+          Dwarf_Die *scopes = NULL;
+          int ns = dwarf_getscopes (cu, pc - bias, &scopes);
+          const char *file = line_file;
+          guint ln = line > 0 ? (guint) line : 0, cl = col > 0 ? (guint) col : 0;
+
+          for (int i = 0; i < ns && n < MAX_INLINE; i++)
+            {
+              int tag = dwarf_tag (&scopes[i]);
+
+              if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+                continue;
+              f[n].function = intern (self, die_name (&scopes[i]));
+              f[n].file = intern (self, file);
+              f[n].line = ln;
+              f[n].column = cl;
+              n++;
+              if (tag == DW_TAG_subprogram)
+                break;
+              /* The caller's location is where this was inlined. */
+              file = call_file (cu, &scopes[i]);
+              ln = attr_uint (&scopes[i], DW_AT_call_line);
+              cl = attr_uint (&scopes[i], DW_AT_call_column);
+            }
+          free (scopes);
+        }
+      if (n && f[n - 1].function == NULL)
+        f[n - 1].function = intern (self, sym_name);
+    }
+  if (n == 0)
+    {
+      f[0].function = intern (self, sym_name);
+      f[0].file = intern (self, line_file);
+      f[0].line = line > 0 ? (guint) line : 0;
+      f[0].column = col > 0 ? (guint) col : 0;
+      n = 1;
+    }
+  e = g_malloc0 (sizeof *e + n * sizeof (StrobeSymbolFrame));
+  memcpy (e->frames, f, n * sizeof *f);
+  e->pub.n_frames = n;
+  e->pub.frames = e->frames;
+  e->pub.module = m ? intern (self, m->path) : NULL;
+  e->pub.offset = m ? address - m->bias : address;
+  e->pub.resolved = e->frames[0].function != NULL;
+  return e;
+}
+
+const StrobeSymbolization *
+strobe_symbolizer_lookup (StrobeSymbolizer *self, guint32 key, guint64 address)
+{
+  static const StrobeSymbolization none = { 1, &no_frame, NULL, 0, FALSE };
+  CacheKey k = { key, address };
+  Entry *e;
+
+  g_return_val_if_fail (STROBE_IS_SYMBOLIZER (self), &none);
+  g_mutex_lock (&self->lock);
+  self->lookups++;
+  e = g_hash_table_lookup (self->cache, &k);
+  if (e)
+    self->cached++;
+  else
+    {
+      e = resolve (self, module_for (self, key, address), address);
+      g_hash_table_insert (self->cache, g_memdup2 (&k, sizeof k), e);
+    }
+  g_mutex_unlock (&self->lock);
+  return &e->pub;
+}
+
+static guint64
+fnv (guint64 h, const char *s)
+{
+  for (; s && *s; s++)
+    h = (h ^ (guint8) *s) * G_GUINT64_CONSTANT (0x100000001b3);
+  return h;
+}
+
+guint
+strobe_symbolizer_frame_keys (StrobeSymbolizer *self, guint32 key, guint64 address, guint64 *keys, guint max)
+{
+  const StrobeSymbolization *s = strobe_symbolizer_lookup (self, key, address);
+  guint n = MIN (s->n_frames, max);
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 h = G_GUINT64_CONSTANT (0xcbf29ce484222325);
+
+      if (s->frames[i].function == NULL)
+        keys[i] = address;
+      else
+        {
+          h = fnv (h, s->module ? s->module : "");
+          h = fnv (h, "|");
+          h = fnv (h, s->frames[i].function);
+          keys[i] = h ? h : 1;
+        }
+    }
+  return n;
+}
+
+char *
+strobe_symbolization_format (const StrobeSymbolization *s, guint i)
+{
+  const StrobeSymbolFrame *f;
+  g_autofree char *base = NULL;
+
+  g_return_val_if_fail (s != NULL, NULL);
+  if (i >= s->n_frames || s->frames[i].function == NULL)
+    {
+      base = s->module ? g_path_get_basename (s->module) : g_strdup ("?");
+      return g_strdup_printf ("%s+0x%" G_GINT64_MODIFIER "x", base, s->offset);
+    }
+  f = &s->frames[i];
+  if (f->file && f->line)
+    return g_strdup_printf ("%s (%s:%u)", f->function, f->file, f->line);
+  return g_strdup (f->function);
+}
+
+void
+strobe_symbolizer_get_stats (StrobeSymbolizer *self, guint64 *lookups, guint64 *cached)
+{
+  g_return_if_fail (STROBE_IS_SYMBOLIZER (self));
+  g_mutex_lock (&self->lock);
+  if (lookups)
+    *lookups = self->lookups;
+  if (cached)
+    *cached = self->cached;
+  g_mutex_unlock (&self->lock);
+}

@@ -1,0 +1,253 @@
+/* strobe-memory-ring.c — each thread's ring of allocation records and the updater's
+ * drain into Memory.Batch events.
+ *
+ * The owner appends whole records and release-stores head; the updater copies
+ * [tail, head) once per round, emits it as one Memory.Batch (on its own thread stream,
+ * naming the owner in the Thread field) and release-stores tail. The updater decodes what
+ * it shipped to know the reader's state at the next batch's start (the batch's scalar
+ * fields), so a batch can begin at any record and the owner pays one store per record.
+ * A thread that stops allocating never holds records back: the next round ships them.
+ *
+ * Exited threads: their ring is final once `exited` is set; the updater ships the rest and
+ * frees it. Frees the C library makes after that (thread teardown) go to one shared late
+ * ring under a mutex. */
+#include "strobe-memory-private.h"
+#include "strobe-memory-events.h"
+
+#include <stdlib.h>
+#include <time.h>
+
+#define RING_MASK  ((uint64_t) STROBE_MEMORY_RING_BYTES - 1)
+#define WAIT_MS    20
+/* The late ring's records belong to no thread stream; this id names them. */
+#define LATE_THREAD_ID STROBE_TID_IMPORTANTS
+
+pthread_mutex_t  strobe__memory_rings_lock = PTHREAD_MUTEX_INITIALIZER;
+StrobeMemThread *strobe__memory_rings;
+pthread_mutex_t  strobe__memory_late_lock = PTHREAD_MUTEX_INITIALIZER;
+StrobeMemThread  strobe__memory_late = { .thread_id = LATE_THREAD_ID, .shared = true };
+
+static __thread StrobeMemThread *current __attribute__ ((tls_model ("initial-exec")));
+
+/* Updater state, under the update lock. */
+static uint8_t  *drain_buf;
+static uint32_t  round_no;
+
+static StrobeMemThread *
+setup (void)
+{
+  StrobeThread *t = strobe__thread_current ();
+  StrobeMemThread *mt;
+
+  if (t == NULL || t->id == 0 || (mt = calloc (1, sizeof *mt)) == NULL)
+    return NULL;
+  if ((mt->ring = malloc (STROBE_MEMORY_RING_BYTES)) == NULL)
+    {
+      free (mt);
+      return NULL;
+    }
+  mt->thread_id = t->id;
+  pthread_mutex_lock (&strobe__memory_rings_lock);
+  mt->next = strobe__memory_rings;
+  strobe__memory_rings = mt;
+  pthread_mutex_unlock (&strobe__memory_rings_lock);
+  current = mt;
+  return mt;
+}
+
+StrobeMemThread *
+strobe__memory_thread (void)
+{
+  StrobeMemThread *mt = current;
+
+  return __builtin_expect (mt != NULL, 1) ? mt : setup ();
+}
+
+/* From the thread's exit hook (strobe-thread.c). */
+void
+strobe__memory_thread_exit (void)
+{
+  StrobeMemThread *mt = current;
+
+  if (mt == NULL || mt->shared)
+    return;
+  current = &strobe__memory_late;
+  __atomic_store_n (&mt->exited, 1, __ATOMIC_RELEASE);
+}
+
+static uint64_t
+space (StrobeMemThread *mt)
+{
+  return STROBE_MEMORY_RING_BYTES - (mt->head - mt->cached_tail);
+}
+
+static __attribute__ ((noinline, cold)) bool
+reserve_slow (StrobeMemThread *mt)
+{
+  struct timespec nap = { 0, 100000 };
+
+  if (mt->shared && mt->ring == NULL
+      && (mt->ring = malloc (STROBE_MEMORY_RING_BYTES)) == NULL)
+    return false;
+  for (int waited = 0;; waited++)
+    {
+      mt->cached_tail = __atomic_load_n (&mt->tail, __ATOMIC_ACQUIRE);
+      if (space (mt) >= STROBE_MEMORY_MAX_RECORD)
+        return true;
+      if (waited == 0)
+        strobe__worker_kick ();
+      else if (waited * 100 >= WAIT_MS * 1000)
+        {
+          /* No worker took them (a program without one, or a stalled output): drain
+           * here once, then give up. Never with the late ring's lock held. */
+          if (mt->shared)
+            return false;
+          strobe_update ();
+          mt->cached_tail = __atomic_load_n (&mt->tail, __ATOMIC_ACQUIRE);
+          return space (mt) >= STROBE_MEMORY_MAX_RECORD;
+        }
+      nanosleep (&nap, NULL);
+    }
+}
+
+bool
+strobe__memory_ring_reserve (StrobeMemThread *mt)
+{
+  if (__builtin_expect (mt->ring != NULL && space (mt) >= STROBE_MEMORY_MAX_RECORD, 1))
+    return true;
+  return reserve_slow (mt);
+}
+
+void
+strobe__memory_ring_write (StrobeMemThread *mt, const uint8_t *bytes, size_t len)
+{
+  uint64_t head = mt->head;
+  size_t at = (size_t) (head & RING_MASK), first = STROBE_MEMORY_RING_BYTES - at;
+
+  if (len <= first)
+    memcpy (mt->ring + at, bytes, len);
+  else
+    {
+      memcpy (mt->ring + at, bytes, first);
+      memcpy (mt->ring, bytes + first, len - first);
+    }
+  __atomic_store_n (&mt->head, head + len, __ATOMIC_RELEASE);
+}
+
+/* ---- the updater ------------------------------------------------------------------- */
+
+static uint64_t
+thread_dropped (void)
+{
+  StrobeThread *t = strobe__thread_current ();
+
+  return t ? __atomic_load_n (&t->dropped, __ATOMIC_RELAXED) : 0;
+}
+
+/* Ships [tail, head) of @mt as one batch; false when the event could not be emitted (the
+ * bytes stay for the next round). */
+static bool
+ship (StrobeMemThread *mt, uint64_t head, bool last)
+{
+  uint64_t tail = mt->tail;
+  size_t len = (size_t) (head - tail), at = (size_t) (tail & RING_MASK);
+  size_t first = STROBE_MEMORY_RING_BYTES - at;
+  StrobeMemrecState s = mt->wstate;
+  const uint8_t *p, *end;
+  uint64_t before = thread_dropped ();
+
+  if (len <= first)
+    memcpy (drain_buf, mt->ring + at, len);
+  else
+    {
+      memcpy (drain_buf, mt->ring + at, first);
+      memcpy (drain_buf + first, mt->ring, len - first);
+    }
+  STROBE_LOG (Memory, Batch, StrobeTraceChannel)
+    {
+      STROBE_SET (Thread, mt->thread_id);
+      STROBE_SET (Flags, last ? STROBE_MEMORY_BATCH_LAST : 0);
+      STROBE_SET (Shift, strobe__memory_shift);
+      STROBE_SET (Round, round_no);
+      STROBE_SET (Seq, s.seq);
+      STROBE_SET (Alloc, s.alloc);
+      STROBE_SET (Time, s.time);
+      STROBE_SET (Heap, s.heap);
+      STROBE_SET (Tag, s.tag);
+      STROBE_SET (Stack, s.stack);
+      STROBE_SET (Dropped, __atomic_load_n (&mt->dropped, __ATOMIC_RELAXED));
+      STROBE_SET_ARRAY (Data, drain_buf, len);
+    }
+  if (thread_dropped () != before)
+    return false;
+  /* The reader's state after these records, for the next batch. */
+  for (p = drain_buf, end = drain_buf + len; p < end;)
+    {
+      StrobeMemrec r;
+      size_t n = strobe_memrec_decode (p, end, &s, &r);
+      if (n == 0)
+        break;   /* cannot happen: the owner writes whole records */
+      p += n;
+    }
+  mt->wstate = s;
+  __atomic_store_n (&mt->tail, head, __ATOMIC_RELEASE);
+  return true;
+}
+
+void
+strobe__memory_drain (void)
+{
+  StrobeMemThread *due[256];
+  uint64_t heads[256];
+  size_t n = 0;
+  StrobeMemThread **link, *gone = NULL;
+
+  if (drain_buf == NULL && (drain_buf = malloc (STROBE_MEMORY_RING_BYTES)) == NULL)
+    return;
+  strobe__memory_guard++;
+  pthread_mutex_lock (&strobe__memory_rings_lock);
+  for (link = &strobe__memory_rings; *link;)
+    {
+      StrobeMemThread *mt = *link;
+      int exited = __atomic_load_n (&mt->exited, __ATOMIC_ACQUIRE);
+      uint64_t head = __atomic_load_n (&mt->head, __ATOMIC_ACQUIRE);
+
+      if (head != mt->tail && n < 256)
+        {
+          due[n] = mt;
+          heads[n++] = head;
+        }
+      else if (exited && head == mt->tail)
+        {
+          *link = mt->next;
+          mt->next = gone;
+          gone = mt;
+          continue;
+        }
+      link = &mt->next;
+    }
+  pthread_mutex_unlock (&strobe__memory_rings_lock);
+
+  pthread_mutex_lock (&strobe__memory_late_lock);
+  if (strobe__memory_late.ring && strobe__memory_late.head != strobe__memory_late.tail && n < 256)
+    {
+      due[n] = &strobe__memory_late;
+      heads[n++] = strobe__memory_late.head;
+    }
+  pthread_mutex_unlock (&strobe__memory_late_lock);
+
+  if (n)
+    round_no++;
+  for (size_t i = 0; i < n; i++)
+    if (!ship (due[i], heads[i], i + 1 == n))
+      break;
+  while (gone)
+    {
+      StrobeMemThread *next = gone->next;
+      strobe__memory_stack_thread_free (gone);
+      free (gone->ring);
+      free (gone);
+      gone = next;
+    }
+  strobe__memory_guard--;
+}

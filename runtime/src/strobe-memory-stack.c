@@ -1,0 +1,368 @@
+/* strobe-memory-stack.c — call stacks of allocations: unwinding, a per-thread cache in
+ * front of it, and the process-wide trie that gives each stack its id.
+ *
+ * Unwinding (backtrace(), or the walker the interposer installs: libunwind's cached
+ * unw_backtrace) costs about a microsecond for a deep stack, so a thread first looks in
+ * its cache. An entry is keyed by frame #0 (the allocator's return address) and the stack
+ * pointer at that point, and remembers where on the stack each caller's return address
+ * was found. A hit re-reads those words and compares them with the entry's (as a hash):
+ * the same return addresses at the same places of the same stack is the same call chain,
+ * so a hit costs one load per frame and no unwinding. (For frames whose size is fixed,
+ * which is nearly all code, the places follow from the return address and the stack
+ * pointer; a frame with alloca could in principle put an equal word at the old place.)
+ * Behind it, a per-thread map from the frames' hash to the id spares the trie's lock when
+ * the same chain is seen at another stack depth.
+ *
+ * The trie (under a mutex) has one node per (caller node, return address), outermost
+ * first; a stack's id is its innermost node. New nodes go out as Memory.StackNodes
+ * (Important, so late connects know them), after the module map covers their addresses.
+ *
+ * STROBE_CALLSTACKS=fp walks frame pointers instead: a few nanoseconds, exact only when
+ * every function on the stack keeps one (-fno-omit-frame-pointer). */
+#include "strobe-memory-private.h"
+#include "strobe-memory-events.h"
+
+#include <execinfo.h>
+#include <stdlib.h>
+
+#define CACHE_SETS  256u
+#define HASH_SLOTS  4096u
+#define SCAN_LIMIT  (1u << 20)   /* bytes of stack searched for one return address */
+
+int strobe__memory_stack_mode;
+
+typedef struct
+{
+  uintptr_t ip;
+  uintptr_t cfa;
+  uint64_t  hash;       /* of the words at the offsets */
+  uint32_t  id;
+  uint16_t  n;          /* frames after #0 */
+  uint32_t  off[STROBE_MEMORY_MAX_FRAMES];   /* words from cfa to each caller's return address */
+} CacheEntry;
+
+typedef struct
+{
+  uint64_t hash;        /* of the frames */
+  uint32_t id;
+} HashSlot;
+
+struct StrobeStackCache
+{
+  uintptr_t  lo, hi;    /* this thread's stack */
+  bool       bounds;
+  unsigned   epoch;     /* of the trie the ids below belong to */
+  CacheEntry sets[CACHE_SETS];
+  HashSlot   ids[HASH_SLOTS];
+};
+
+static int (*walker) (void **frames, int max) = backtrace;
+
+void
+strobe_memory_set_stack_walker (int (*fn) (void **frames, int max))
+{
+  __atomic_store_n (&walker, fn ? fn : backtrace, __ATOMIC_RELEASE);
+}
+
+/* ---- the trie ------------------------------------------------------------------------ */
+
+typedef struct
+{
+  uint64_t ip;
+  uint32_t parent;
+  uint32_t id;          /* 0: empty */
+} TrieSlot;
+
+static pthread_mutex_t trie_lock = PTHREAD_MUTEX_INITIALIZER;
+static TrieSlot       *trie;
+static size_t          trie_cap, trie_count;
+static uint32_t        next_node = 1;
+static unsigned        epoch;
+
+void
+strobe__memory_stack_reset (void)
+{
+  pthread_mutex_lock (&trie_lock);
+  free (trie);
+  trie = NULL;
+  trie_cap = trie_count = 0;
+  __atomic_store_n (&epoch, epoch + 1, __ATOMIC_RELEASE);
+  pthread_mutex_unlock (&trie_lock);
+}
+
+static inline size_t
+trie_home (uint32_t parent, uint64_t ip)
+{
+  uint64_t h = (ip ^ ((uint64_t) parent << 40) ^ parent) * 0x9e3779b97f4a7c15ull;
+
+  return (size_t) (h >> 17);
+}
+
+static bool
+trie_grow (void)
+{
+  size_t cap = trie_cap ? trie_cap * 2 : 4096;
+  TrieSlot *t = calloc (cap, sizeof *t);
+
+  if (t == NULL)
+    return false;
+  for (size_t i = 0; i < trie_cap; i++)
+    if (trie[i].id)
+      {
+        size_t j = trie_home (trie[i].parent, trie[i].ip) & (cap - 1);
+        while (t[j].id)
+          j = (j + 1) & (cap - 1);
+        t[j] = trie[i];
+      }
+  free (trie);
+  trie = t;
+  trie_cap = cap;
+  return true;
+}
+
+/* Frames innermost first. Returns the id of frames[0]'s node, 0 on failure. */
+static uint32_t
+trie_insert (const uintptr_t *frames, int n)
+{
+  uint8_t data[STROBE_MEMORY_MAX_FRAMES * 20];
+  uint8_t *p = data;
+  uint32_t parent = 0, first = 0;
+  uint64_t parent_ip = 0;
+
+  pthread_mutex_lock (&trie_lock);
+  for (int i = n - 1; i >= 0; i--)
+    {
+      uint64_t ip = frames[i];
+      size_t j;
+
+      if ((trie_count + 1) * 2 > trie_cap && !trie_grow ())
+        {
+          parent = 0;
+          break;
+        }
+      for (j = trie_home (parent, ip) & (trie_cap - 1); trie[j].id; j = (j + 1) & (trie_cap - 1))
+        if (trie[j].ip == ip && trie[j].parent == parent)
+          break;
+      if (trie[j].id == 0)
+        {
+          if (next_node == UINT32_MAX)
+            {
+              parent = 0;
+              break;
+            }
+          trie[j].ip = ip;
+          trie[j].parent = parent;
+          trie[j].id = next_node++;
+          trie_count++;
+          if (first == 0)
+            first = trie[j].id;
+          p = strobe_memrec_put_varint (p, trie[j].id - parent);
+          p = strobe_memrec_put_varint (p, strobe_memrec_zigzag ((int64_t) (ip - parent_ip)));
+        }
+      parent = trie[j].id;
+      parent_ip = ip;
+    }
+  if (first)
+    STROBE_LOG (Memory, StackNodes, StrobeTraceChannel)
+      {
+        STROBE_SET (First, first);
+        STROBE_SET_ARRAY (Data, data, (size_t) (p - data));
+      }
+  pthread_mutex_unlock (&trie_lock);
+  return parent;
+}
+
+/* ---- per thread ------------------------------------------------------------------- */
+
+static inline uint64_t
+fold (uint64_t h, uint64_t w)
+{
+  h ^= w;
+  h *= 0x100000001b3ull;
+  return h ^ (h >> 31);
+}
+
+static StrobeStackCache *
+cache_for (StrobeMemThread *mt)
+{
+  StrobeStackCache *c = mt->stacks;
+  pthread_attr_t attr;
+
+  if (c)
+    {
+      unsigned now = __atomic_load_n (&epoch, __ATOMIC_ACQUIRE);
+      if (__builtin_expect (c->epoch != now, 0))
+        {
+          memset (c->sets, 0, sizeof c->sets);
+          memset (c->ids, 0, sizeof c->ids);
+          c->epoch = now;
+        }
+      return c;
+    }
+  if ((c = calloc (1, sizeof *c)) == NULL)
+    return NULL;
+  c->epoch = __atomic_load_n (&epoch, __ATOMIC_ACQUIRE);
+  if (!mt->shared && pthread_getattr_np (pthread_self (), &attr) == 0)
+    {
+      void *addr;
+      size_t size;
+
+      if (pthread_attr_getstack (&attr, &addr, &size) == 0)
+        {
+          c->lo = (uintptr_t) addr;
+          c->hi = (uintptr_t) addr + size;
+          c->bounds = true;
+        }
+      pthread_attr_destroy (&attr);
+    }
+  mt->stacks = c;
+  return c;
+}
+
+void
+strobe__memory_stack_thread_free (StrobeMemThread *mt)
+{
+  free (mt->stacks);
+  mt->stacks = NULL;
+}
+
+static inline size_t
+set_of (uintptr_t ip, uintptr_t cfa)
+{
+  uint64_t h = ((uint64_t) ip ^ ((uint64_t) cfa << 17)) * 0x9e3779b97f4a7c15ull;
+
+  return (size_t) (h >> 56) & (CACHE_SETS - 1);
+}
+
+static uint32_t
+id_for_frames (StrobeStackCache *c, const uintptr_t *frames, int n)
+{
+  uint64_t h = 0xcbf29ce484222325ull;
+  HashSlot *slot;
+  uint32_t id;
+
+  for (int i = 0; i < n; i++)
+    h = fold (h, frames[i]);
+  h = fold (h, (uint64_t) n);
+  slot = c ? &c->ids[h & (HASH_SLOTS - 1)] : NULL;
+  if (slot && slot->hash == h && slot->id)
+    return slot->id;
+  if (strobe__memory_modules_changed_since_scan ())
+    strobe__memory_modules_rescan (true);
+  else if (!strobe__memory_modules_cover (frames, n))
+    strobe__memory_modules_rescan (false);
+  id = trie_insert (frames, n);
+  if (slot && id)
+    {
+      slot->hash = h;
+      slot->id = id;
+    }
+  return id;
+}
+
+/* Finds where each caller's return address sits on the stack, above frame #0's. */
+static bool
+learn_offsets (StrobeStackCache *c, CacheEntry *e, uintptr_t cfa, const uintptr_t *frames, int n)
+{
+  uintptr_t at = cfa;
+  uint64_t h = 0xcbf29ce484222325ull;
+
+  if (!c->bounds || cfa < c->lo || cfa >= c->hi || (cfa & 7))
+    return false;
+  for (int i = 1; i < n; i++)
+    {
+      uintptr_t limit = at + SCAN_LIMIT < c->hi ? at + SCAN_LIMIT : c->hi;
+
+      while (at + sizeof (uintptr_t) <= limit && *(const uintptr_t *) at != frames[i])
+        at += sizeof (uintptr_t);
+      if (at + sizeof (uintptr_t) > limit)
+        return false;
+      e->off[i - 1] = (uint32_t) ((at - cfa) / sizeof (uintptr_t));
+      h = fold (h, frames[i]);
+      at += sizeof (uintptr_t);
+    }
+  e->n = (uint16_t) (n - 1);
+  e->hash = h;
+  return true;
+}
+
+static inline bool
+verify (const CacheEntry *e, uintptr_t cfa)
+{
+  const uintptr_t *base = (const uintptr_t *) cfa;
+  uint64_t h = 0xcbf29ce484222325ull;
+
+  for (unsigned i = 0; i < e->n; i++)
+    h = fold (h, base[e->off[i]]);
+  return h == e->hash;
+}
+
+static int
+fp_walk (StrobeStackCache *c, const StrobeMemoryCaller *caller, uintptr_t *frames)
+{
+  uintptr_t fp = caller->fp;
+  int n = 1;
+
+  frames[0] = caller->ip;
+  if (!c || !c->bounds)
+    return n;
+  while (n < STROBE_MEMORY_MAX_FRAMES && fp >= c->lo && fp + 2 * sizeof (uintptr_t) <= c->hi && !(fp & 7))
+    {
+      const uintptr_t *f = (const uintptr_t *) fp;
+      if (f[1] == 0)
+        break;
+      frames[n++] = f[1];
+      if (f[0] <= fp)
+        break;
+      fp = f[0];
+    }
+  return n;
+}
+
+uint32_t
+strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *caller)
+{
+  StrobeStackCache *c = cache_for (mt);
+  void *raw[STROBE_MEMORY_MAX_FRAMES + 16];
+  uintptr_t frames[STROBE_MEMORY_MAX_FRAMES];
+  CacheEntry *e = NULL;
+  int n, k, got;
+  uint32_t id;
+
+  if (caller->ip == 0)
+    return 0;
+  if (__atomic_load_n (&strobe__memory_stack_mode, __ATOMIC_RELAXED) == STROBE_STACKS_FP)
+    {
+      n = fp_walk (c, caller, frames);
+      return id_for_frames (c, frames, n);
+    }
+  if (c)
+    {
+      e = &c->sets[set_of (caller->ip, caller->cfa)];
+      if (e->id && e->ip == caller->ip && e->cfa == caller->cfa && verify (e, caller->cfa))
+        return e->id;
+    }
+
+  got = __atomic_load_n (&walker, __ATOMIC_ACQUIRE) (raw, (int) (sizeof raw / sizeof raw[0]));
+  /* Frames inside the runtime and the interposer come first: frame #0 is the caller's. */
+  for (k = 0; k < got && (uintptr_t) raw[k] != caller->ip; k++)
+    ;
+  if (k == got)
+    k = got < 3 ? got : 3;   /* not found (a walker that adjusts addresses): a guess */
+  n = 0;
+  frames[n++] = caller->ip;
+  for (int i = k + 1; i < got && n < STROBE_MEMORY_MAX_FRAMES; i++)
+    frames[n++] = (uintptr_t) raw[i];
+  id = id_for_frames (c, frames, n);
+  if (e && id)
+    {
+      e->id = 0;
+      if (learn_offsets (c, e, caller->cfa, frames, n))
+        {
+          e->ip = caller->ip;
+          e->cfa = caller->cfa;
+          e->id = id;
+        }
+    }
+  return id;
+}
