@@ -165,8 +165,10 @@ extern bool    strobe__memory_addresses; /* allocation records carry addresses *
 
 /* Room for one report in @mt's ring (waits a little, as buffer blocks do); false: drop. */
 bool strobe__memory_ring_reserve (StrobeMemThread *mt);
-/* Appends @len encoded bytes (len <= STROBE_MEMORY_MAX_RECORD) and publishes them. */
-void strobe__memory_ring_write (StrobeMemThread *mt, const uint8_t *bytes, size_t len);
+/* Where the next record is encoded (STROBE_MEMORY_MAX_RECORD bytes are there after a
+ * reserve), and its publication once written up to @end. */
+uint8_t *strobe__memory_ring_cursor (StrobeMemThread *mt);
+void     strobe__memory_ring_commit (StrobeMemThread *mt, const uint8_t *end);
 
 /* Live table (strobe-memory-table.c). */
 /* Inserts @e (its address is the key) into @heap's table, giving it the next id of @mt
@@ -178,6 +180,8 @@ int  strobe__memory_table_insert (uint32_t heap, StrobeMemThread *mt, StrobeLive
 /* Puts back an entry taken out by _remove (a failed realloc). */
 void strobe__memory_table_restore (uint32_t heap, const StrobeLiveEntry *e);
 bool strobe__memory_table_remove (uint32_t heap, uintptr_t address, StrobeLiveEntry *out);
+/* The same, for a free: only the allocation it was (what its record names). */
+bool strobe__memory_table_remove_ref (uint32_t heap, uintptr_t address, uint64_t *ref);
 bool strobe__memory_table_lookup (uint32_t heap, uintptr_t address, StrobeLiveEntry *out);
 void strobe__memory_table_clear_heap (uint32_t heap);
 void strobe__memory_table_clear_all (void);

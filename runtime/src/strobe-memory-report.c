@@ -14,8 +14,7 @@ void strobe__memory_ensure_system_heap (void);
 
 typedef struct
 {
-  uint8_t  buf[STROBE_MEMORY_MAX_RECORD];
-  uint8_t *p;
+  uint8_t *p;     /* in the ring (strobe__memory_ring_cursor) */
 } Rec;
 
 /* Records that name this thread's ids need the reader's counter to be the writer's. */
@@ -179,7 +178,7 @@ strobe__memory_on_alloc (const void *ptr, uint64_t size, uint32_t alignment, uin
       Rec rec;
       uint8_t f = alloc_flags (mt, heap, e.tag, e.stack, STROBE_LIVE_ALIGN (&e));
 
-      rec.p = rec.buf;
+      rec.p = strobe__memory_ring_cursor (mt);
       put_time (mt, &rec, e.time);
       if (r == 2)
         {
@@ -191,7 +190,7 @@ strobe__memory_on_alloc (const void *ptr, uint64_t size, uint32_t alignment, uin
       put_sync (mt, &rec, STROBE_LIVE_REF_ID (e.ref) - 1);
       *rec.p++ = (uint8_t) (STROBE_MEMREC_ALLOC | f);
       put_alloc_tail (mt, &rec, f, heap, &e);
-      strobe__memory_ring_write (mt, rec.buf, (size_t) (rec.p - rec.buf));
+      strobe__memory_ring_commit (mt, rec.p);
     }
   else if (record)
     drop (mt);
@@ -205,7 +204,7 @@ void
 strobe__memory_on_free (const void *ptr, uint32_t heap)
 {
   StrobeMemThread *mt;
-  StrobeLiveEntry e;
+  uint64_t ref;
   bool record, found;
 
   if (strobe__memory_guard)
@@ -220,18 +219,18 @@ strobe__memory_on_free (const void *ptr, uint32_t heap)
       drop (mt);
       goto out;
     }
-  found = strobe__memory_table_remove (heap, (uintptr_t) ptr, &e);
+  found = strobe__memory_table_remove_ref (heap, (uintptr_t) ptr, &ref);
   if (record)
     {
       Rec rec;
 
-      rec.p = rec.buf;
+      rec.p = strobe__memory_ring_cursor (mt);
       put_time (mt, &rec, now_units ());
       if (found)
-        put_ref (mt, &rec, STROBE_MEMREC_FREE, STROBE_MEMREC_FREE_REMOTE, e.ref, 0);
+        put_ref (mt, &rec, STROBE_MEMREC_FREE, STROBE_MEMREC_FREE_REMOTE, ref, 0);
       else
         *rec.p++ = STROBE_MEMREC_UNTRACKED;
-      strobe__memory_ring_write (mt, rec.buf, (size_t) (rec.p - rec.buf));
+      strobe__memory_ring_commit (mt, rec.p);
     }
 
 out:
@@ -295,7 +294,7 @@ strobe__memory_on_realloc_end (StrobeMemoryRealloc *r, const void *old_ptr, cons
     {
       Rec rec;
 
-      rec.p = rec.buf;
+      rec.p = strobe__memory_ring_cursor (mt);
       put_time (mt, &rec, new_ptr ? e.time : now_units ());
       if (new_ptr == NULL)
         {
@@ -340,7 +339,7 @@ strobe__memory_on_realloc_end (StrobeMemoryRealloc *r, const void *old_ptr, cons
             }
           put_alloc_tail (mt, &rec, f, r->heap, &e);
         }
-      strobe__memory_ring_write (mt, rec.buf, (size_t) (rec.p - rec.buf));
+      strobe__memory_ring_commit (mt, rec.p);
     }
 
 out:
@@ -367,7 +366,7 @@ strobe__memory_on_mark (const void *ptr, uint32_t parent, uint32_t heap, bool ma
       Rec rec;
       uint16_t thread = STROBE_LIVE_REF_THREAD (e.ref);
 
-      rec.p = rec.buf;
+      rec.p = strobe__memory_ring_cursor (mt);
       put_time (mt, &rec, now_units ());
       *rec.p++ = STROBE_MEMREC_EXT;
       *rec.p++ = mark ? STROBE_MEMREC_EXT_MARK : STROBE_MEMREC_EXT_UNMARK;
@@ -375,7 +374,7 @@ strobe__memory_on_mark (const void *ptr, uint32_t parent, uint32_t heap, bool ma
       rec.p = strobe_memrec_put_varint (rec.p, STROBE_LIVE_REF_ID (e.ref));
       if (mark)
         rec.p = strobe_memrec_put_varint (rec.p, heap);
-      strobe__memory_ring_write (mt, rec.buf, (size_t) (rec.p - rec.buf));
+      strobe__memory_ring_commit (mt, rec.p);
     }
 
 out:
@@ -396,12 +395,12 @@ strobe__memory_on_free_all (uint32_t heap)
     {
       Rec rec;
 
-      rec.p = rec.buf;
+      rec.p = strobe__memory_ring_cursor (mt);
       put_time (mt, &rec, now_units ());
       *rec.p++ = STROBE_MEMREC_EXT;
       *rec.p++ = STROBE_MEMREC_EXT_FREE_ALL;
       rec.p = strobe_memrec_put_varint (rec.p, heap);
-      strobe__memory_ring_write (mt, rec.buf, (size_t) (rec.p - rec.buf));
+      strobe__memory_ring_commit (mt, rec.p);
     }
 
 out:

@@ -41,7 +41,7 @@ setup (void)
 
   if (t == NULL || t->id == 0 || (mt = calloc (1, sizeof *mt)) == NULL)
     return NULL;
-  if ((mt->ring = malloc (STROBE_MEMORY_RING_BYTES)) == NULL)
+  if ((mt->ring = malloc (STROBE_MEMORY_RING_BYTES + STROBE_MEMORY_MAX_RECORD)) == NULL)
     {
       free (mt);
       return NULL;
@@ -87,7 +87,7 @@ reserve_slow (StrobeMemThread *mt)
   struct timespec nap = { 0, 100000 };
 
   if (mt->shared && mt->ring == NULL
-      && (mt->ring = malloc (STROBE_MEMORY_RING_BYTES)) == NULL)
+      && (mt->ring = malloc (STROBE_MEMORY_RING_BYTES + STROBE_MEMORY_MAX_RECORD)) == NULL)
     return false;
   for (int waited = 0;; waited++)
     {
@@ -118,19 +118,23 @@ strobe__memory_ring_reserve (StrobeMemThread *mt)
   return reserve_slow (mt);
 }
 
+/* Records are encoded in place: the ring has STROBE_MEMORY_MAX_RECORD spare bytes past
+ * its end, and what lands there is moved to its start on commit. */
+uint8_t *
+strobe__memory_ring_cursor (StrobeMemThread *mt)
+{
+  return mt->ring + (mt->head & RING_MASK);
+}
+
 void
-strobe__memory_ring_write (StrobeMemThread *mt, const uint8_t *bytes, size_t len)
+strobe__memory_ring_commit (StrobeMemThread *mt, const uint8_t *end)
 {
   uint64_t head = mt->head;
-  size_t at = (size_t) (head & RING_MASK), first = STROBE_MEMORY_RING_BYTES - at;
+  size_t at = (size_t) (head & RING_MASK);
+  size_t len = (size_t) (end - (mt->ring + at));
 
-  if (len <= first)
-    memcpy (mt->ring + at, bytes, len);
-  else
-    {
-      memcpy (mt->ring + at, bytes, first);
-      memcpy (mt->ring, bytes + first, len - first);
-    }
+  if (at + len > STROBE_MEMORY_RING_BYTES)
+    memcpy (mt->ring, mt->ring + STROBE_MEMORY_RING_BYTES, at + len - STROBE_MEMORY_RING_BYTES);
   __atomic_store_n (&mt->head, head + len, __ATOMIC_RELEASE);
 }
 

@@ -5,13 +5,16 @@
  * unw_backtrace) costs about a microsecond for a deep stack, so a thread first looks in
  * its cache. An entry is keyed by frame #0 (the allocator's return address) and the stack
  * pointer at that point, and remembers where on the stack each caller's return address
- * was found. A hit re-reads those words and compares them with the entry's (as a hash):
- * the same return addresses at the same places of the same stack is the same call chain,
- * so a hit costs one load per frame and no unwinding. (For frames whose size is fixed,
- * which is nearly all code, the places follow from the return address and the stack
- * pointer; a frame with alloca could in principle put an equal word at the old place.)
- * Behind it, a per-thread map from the frames' hash to the id spares the trie's lock when
- * the same chain is seen at another stack depth.
+ * was found and what it was. A hit re-reads those words and compares them, innermost
+ * first: the same return addresses at the same places of the same stack is the same call
+ * chain, so a hit costs about one load per frame and no unwinding. (For frames whose size
+ * is fixed, which is nearly all code, the places follow from the return address and the
+ * stack pointer; a frame with alloca could in principle leave an equal word at the old
+ * place.) A set holds 8 entries of one key: a call site reached through several chains at
+ * the same depth (a compiler's parser, an interpreter's eval loop) keeps them all — with
+ * one entry per key cc1's hit rate was 36 %, with 8 it is 97 %, python's 99.9 %. Behind
+ * it, a per-thread map from the frames' hash to the id spares the trie's lock when a
+ * chain is seen at another depth.
  *
  * The trie (under a mutex) has one node per (caller node, return address), outermost
  * first; a stack's id is its innermost node. New nodes go out as Memory.StackNodes
@@ -25,7 +28,8 @@
 #include <execinfo.h>
 #include <stdlib.h>
 
-#define CACHE_SETS  256u
+#define CACHE_SETS  128u
+#define CACHE_WAYS  8u        /* one call site at one depth, reached through several chains */
 #define HASH_SLOTS  4096u
 #define SCAN_LIMIT  (1u << 20)   /* bytes of stack searched for one return address */
 
@@ -35,10 +39,10 @@ typedef struct
 {
   uintptr_t ip;
   uintptr_t cfa;
-  uint64_t  hash;       /* of the words at the offsets */
   uint32_t  id;
   uint16_t  n;          /* frames after #0 */
   uint32_t  off[STROBE_MEMORY_MAX_FRAMES];   /* words from cfa to each caller's return address */
+  uintptr_t ret[STROBE_MEMORY_MAX_FRAMES];   /* what is there when the chain is the same */
 } CacheEntry;
 
 typedef struct
@@ -52,7 +56,8 @@ struct StrobeStackCache
   uintptr_t  lo, hi;    /* this thread's stack */
   bool       bounds;
   unsigned   epoch;     /* of the trie the ids below belong to */
-  CacheEntry sets[CACHE_SETS];
+  CacheEntry sets[CACHE_SETS][CACHE_WAYS];
+  uint8_t    next_way[CACHE_SETS];
   HashSlot   ids[HASH_SLOTS];
 };
 
@@ -194,6 +199,7 @@ cache_for (StrobeMemThread *mt)
       if (__builtin_expect (c->epoch != now, 0))
         {
           memset (c->sets, 0, sizeof c->sets);
+          memset (c->next_way, 0, sizeof c->next_way);
           memset (c->ids, 0, sizeof c->ids);
           c->epoch = now;
         }
@@ -231,7 +237,7 @@ set_of (uintptr_t ip, uintptr_t cfa)
 {
   uint64_t h = ((uint64_t) ip ^ ((uint64_t) cfa << 17)) * 0x9e3779b97f4a7c15ull;
 
-  return (size_t) (h >> 56) & (CACHE_SETS - 1);
+  return (size_t) (h >> 48) & (CACHE_SETS - 1);
 }
 
 static uint32_t
@@ -265,7 +271,6 @@ static bool
 learn_offsets (StrobeStackCache *c, CacheEntry *e, uintptr_t cfa, const uintptr_t *frames, int n)
 {
   uintptr_t at = cfa;
-  uint64_t h = 0xcbf29ce484222325ull;
 
   if (!c->bounds || cfa < c->lo || cfa >= c->hi || (cfa & 7))
     return false;
@@ -278,23 +283,23 @@ learn_offsets (StrobeStackCache *c, CacheEntry *e, uintptr_t cfa, const uintptr_
       if (at + sizeof (uintptr_t) > limit)
         return false;
       e->off[i - 1] = (uint32_t) ((at - cfa) / sizeof (uintptr_t));
-      h = fold (h, frames[i]);
+      e->ret[i - 1] = frames[i];
       at += sizeof (uintptr_t);
     }
   e->n = (uint16_t) (n - 1);
-  e->hash = h;
   return true;
 }
 
+/* Innermost first: chains that differ usually differ near frame #0. */
 static inline bool
 verify (const CacheEntry *e, uintptr_t cfa)
 {
   const uintptr_t *base = (const uintptr_t *) cfa;
-  uint64_t h = 0xcbf29ce484222325ull;
 
   for (unsigned i = 0; i < e->n; i++)
-    h = fold (h, base[e->off[i]]);
-  return h == e->hash;
+    if (base[e->off[i]] != e->ret[i])
+      return false;
+  return true;
 }
 
 static int
@@ -326,6 +331,7 @@ strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *cal
   void *raw[STROBE_MEMORY_MAX_FRAMES + 16];
   uintptr_t frames[STROBE_MEMORY_MAX_FRAMES];
   CacheEntry *e = NULL;
+  size_t set = 0;
   int n, k, got;
   uint32_t id;
 
@@ -338,9 +344,15 @@ strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *cal
     }
   if (c)
     {
-      e = &c->sets[set_of (caller->ip, caller->cfa)];
-      if (e->id && e->ip == caller->ip && e->cfa == caller->cfa && verify (e, caller->cfa))
-        return e->id;
+      set = set_of (caller->ip, caller->cfa);
+      for (unsigned w = 0; w < CACHE_WAYS; w++)
+        {
+          e = &c->sets[set][w];
+          if (e->id && e->ip == caller->ip && e->cfa == caller->cfa && verify (e, caller->cfa))
+            return e->id;
+        }
+      e = &c->sets[set][c->next_way[set]];
+      c->next_way[set] = (uint8_t) ((c->next_way[set] + 1) % CACHE_WAYS);
     }
 
   got = __atomic_load_n (&walker, __ATOMIC_ACQUIRE) (raw, (int) (sizeof raw / sizeof raw[0]));

@@ -12,28 +12,55 @@
 
 #include <sched.h>
 #include <stdlib.h>
+#include <sys/types.h>
 
 #define SYSTEM_SHARDS 64u
 #define MIN_CAP       256u
 
+/* The probe array holds what a free needs (address and ref: 16 bytes, four slots a cache
+ * line); the rest of each entry lives in a parallel array touched by allocations,
+ * reallocs and snapshots only. */
 typedef struct
 {
-  int              lock;
-  size_t           cap;       /* power of two, or 0 */
-  size_t           count;
-  StrobeLiveEntry *slots;     /* address 0: empty */
+  uintptr_t address;    /* 0: empty */
+  uint64_t  ref;
+} Hot;
+
+typedef struct
+{
+  uint64_t size_align;
+  uint64_t time;
+  uint32_t stack;
+  uint32_t tag;
+} Cold;
+
+typedef struct
+{
+  int     lock;
+  size_t  cap;          /* power of two, or 0 */
+  size_t  count;
+  Hot    *hot;
+  Cold   *cold;
 } __attribute__ ((aligned (64))) Table;
 
 static Table            system_tables[SYSTEM_SHARDS];
 static Table           *heap_tables[STROBE_MEMORY_MAX_HEAPS];   /* heap 1..: made on first use */
 static pthread_mutex_t  heaps_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static inline uint64_t
-mix (uintptr_t address)
+/* Blocks next to each other land in slots next to each other (the allocator hands out
+ * neighbours together), and a shard is a 4 KiB page's worth of addresses, so threads
+ * that allocate in different pages rarely share a lock. Addresses come from the
+ * program's allocator, not from an adversary. */
+static inline size_t
+shard_of (uintptr_t address)
 {
-  uint64_t h = (uint64_t) (address >> 4) * 0x9e3779b97f4a7c15ull;
+  return (size_t) ((address >> 12) ^ (address >> 18)) & (SYSTEM_SHARDS - 1);
+}
 
-  return h ^ (h >> 29);
+static inline size_t
+home (const Table *t, uintptr_t address)
+{
+  return (size_t) ((address >> 4) ^ (address >> 20)) & (t->cap - 1);
 }
 
 static inline void
@@ -65,7 +92,7 @@ table_for (uint32_t heap, uintptr_t address, bool create)
   Table *t;
 
   if (heap == STROBE_MEMORY_HEAP_SYSTEM)
-    return &system_tables[mix (address) >> 58];
+    return &system_tables[shard_of (address)];
   if (heap >= STROBE_MEMORY_MAX_HEAPS)
     return NULL;
   t = __atomic_load_n (&heap_tables[heap], __ATOMIC_ACQUIRE);
@@ -82,24 +109,19 @@ table_for (uint32_t heap, uintptr_t address, bool create)
   return t;
 }
 
-static inline size_t
-home (const Table *t, uintptr_t address)
-{
-  return (size_t) mix (address) & (t->cap - 1);
-}
-
-static StrobeLiveEntry *
+/* The slot of @address, or -1. */
+static inline ssize_t
 find_locked (Table *t, uintptr_t address)
 {
   if (t->cap == 0)
-    return NULL;
+    return -1;
   for (size_t i = home (t, address);; i = (i + 1) & (t->cap - 1))
     {
-      StrobeLiveEntry *e = &t->slots[i];
-      if (e->address == address)
-        return e;
-      if (e->address == 0)
-        return NULL;
+      uintptr_t a = t->hot[i].address;
+      if (a == address)
+        return (ssize_t) i;
+      if (a == 0)
+        return -1;
     }
 }
 
@@ -107,65 +129,98 @@ static bool
 grow_locked (Table *t)
 {
   size_t cap = t->cap ? t->cap * 2 : MIN_CAP;
-  StrobeLiveEntry *slots = calloc (cap, sizeof *slots);
+  Hot *hot = calloc (cap, sizeof *hot);
+  Cold *cold = malloc (cap * sizeof *cold);
+  Table n = { 0 };
 
-  if (slots == NULL)
-    return false;
+  if (hot == NULL || cold == NULL)
+    {
+      free (hot);
+      free (cold);
+      return false;
+    }
+  n.cap = cap;
   for (size_t i = 0; i < t->cap; i++)
-    if (t->slots[i].address)
+    if (t->hot[i].address)
       {
-        size_t j = (size_t) mix (t->slots[i].address) & (cap - 1);
-        while (slots[j].address)
+        size_t j = home (&n, t->hot[i].address);
+        while (hot[j].address)
           j = (j + 1) & (cap - 1);
-        slots[j] = t->slots[i];
+        hot[j] = t->hot[i];
+        cold[j] = t->cold[i];
       }
-  free (t->slots);
-  t->slots = slots;
+  free (t->hot);
+  free (t->cold);
+  t->hot = hot;
+  t->cold = cold;
   t->cap = cap;
   return true;
 }
 
+static void
+get (const Table *t, size_t i, StrobeLiveEntry *e)
+{
+  e->address = t->hot[i].address;
+  e->ref = t->hot[i].ref;
+  e->size_align = t->cold[i].size_align;
+  e->time = t->cold[i].time;
+  e->stack = t->cold[i].stack;
+  e->tag = t->cold[i].tag;
+}
+
+static void
+set (Table *t, size_t i, const StrobeLiveEntry *e)
+{
+  t->hot[i].address = e->address;
+  t->hot[i].ref = e->ref;
+  t->cold[i].size_align = e->size_align;
+  t->cold[i].time = e->time;
+  t->cold[i].stack = e->stack;
+  t->cold[i].tag = e->tag;
+}
+
 /* Backward-shift deletion: no tombstones, so probes stay short under churn. */
 static void
-erase_locked (Table *t, StrobeLiveEntry *e)
+erase_locked (Table *t, size_t i)
 {
-  size_t mask = t->cap - 1, i = (size_t) (e - t->slots), j = i;
+  size_t mask = t->cap - 1, j = i;
 
   for (;;)
     {
       size_t k;
 
       j = (j + 1) & mask;
-      if (t->slots[j].address == 0)
+      if (t->hot[j].address == 0)
         break;
-      k = home (t, t->slots[j].address);
+      k = home (t, t->hot[j].address);
       if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
         continue;
-      t->slots[i] = t->slots[j];
+      t->hot[i] = t->hot[j];
+      t->cold[i] = t->cold[j];
       i = j;
     }
-  t->slots[i].address = 0;
+  t->hot[i].address = 0;
   __atomic_store_n (&t->count, t->count - 1, __ATOMIC_RELAXED);
 }
 
 static bool
 put_locked (Table *t, const StrobeLiveEntry *e, StrobeLiveEntry *old, int *result)
 {
-  StrobeLiveEntry *slot = find_locked (t, e->address);
+  ssize_t slot = find_locked (t, e->address);
   size_t i;
 
-  if (slot)
+  if (slot >= 0)
     {
-      *old = *slot;
-      *slot = *e;
+      get (t, (size_t) slot, old);
+      set (t, (size_t) slot, e);
       *result = 2;
       return true;
     }
   if ((t->count + 1) * 4 > t->cap * 3 && !grow_locked (t))
     return false;
-  for (i = home (t, e->address); t->slots[i].address; i = (i + 1) & (t->cap - 1))
+  for (i = home (t, e->address); t->hot[i].address; i = (i + 1) & (t->cap - 1))
     ;
-  t->slots[i] = *e;
+  set (t, i, e);
   __atomic_store_n (&t->count, t->count + 1, __ATOMIC_RELAXED);
   *result = 1;
   return true;
@@ -205,42 +260,63 @@ bool
 strobe__memory_table_remove (uint32_t heap, uintptr_t address, StrobeLiveEntry *out)
 {
   Table *t = table_for (heap, address, false);
-  StrobeLiveEntry *e;
+  ssize_t i;
 
   if (t == NULL)
     return false;
   table_lock (t);
-  e = find_locked (t, address);
-  if (e)
+  i = find_locked (t, address);
+  if (i >= 0)
     {
-      *out = *e;
-      erase_locked (t, e);
+      get (t, (size_t) i, out);
+      erase_locked (t, (size_t) i);
     }
   table_unlock (t);
-  return e != NULL;
+  return i >= 0;
+}
+
+bool
+strobe__memory_table_remove_ref (uint32_t heap, uintptr_t address, uint64_t *ref)
+{
+  Table *t = table_for (heap, address, false);
+  ssize_t i;
+
+  if (t == NULL)
+    return false;
+  table_lock (t);
+  i = find_locked (t, address);
+  if (i >= 0)
+    {
+      *ref = t->hot[i].ref;
+      erase_locked (t, (size_t) i);
+    }
+  table_unlock (t);
+  return i >= 0;
 }
 
 bool
 strobe__memory_table_lookup (uint32_t heap, uintptr_t address, StrobeLiveEntry *out)
 {
   Table *t = table_for (heap, address, false);
-  StrobeLiveEntry *e;
+  ssize_t i;
 
   if (t == NULL)
     return false;
   table_lock (t);
-  e = find_locked (t, address);
-  if (e)
-    *out = *e;
+  i = find_locked (t, address);
+  if (i >= 0)
+    get (t, (size_t) i, out);
   table_unlock (t);
-  return e != NULL;
+  return i >= 0;
 }
 
 static void
 drop_locked (Table *t)
 {
-  free (t->slots);
-  t->slots = NULL;
+  free (t->hot);
+  free (t->cold);
+  t->hot = NULL;
+  t->cold = NULL;
   t->cap = 0;
   __atomic_store_n (&t->count, 0, __ATOMIC_RELAXED);
 }
@@ -315,15 +391,23 @@ void
 strobe__memory_table_foreach_locked (void (*fn) (uint32_t heap, const StrobeLiveEntry *e, void *user),
                                      void *user)
 {
+  StrobeLiveEntry e;
+
   for (unsigned i = 0; i < SYSTEM_SHARDS; i++)
     for (size_t k = 0; k < system_tables[i].cap; k++)
-      if (system_tables[i].slots[k].address)
-        fn (STROBE_MEMORY_HEAP_SYSTEM, &system_tables[i].slots[k], user);
+      if (system_tables[i].hot[k].address)
+        {
+          get (&system_tables[i], k, &e);
+          fn (STROBE_MEMORY_HEAP_SYSTEM, &e, user);
+        }
   for (unsigned h = 1; h < STROBE_MEMORY_MAX_HEAPS; h++)
     if (heap_tables[h])
       for (size_t k = 0; k < heap_tables[h]->cap; k++)
-        if (heap_tables[h]->slots[k].address)
-          fn (h, &heap_tables[h]->slots[k], user);
+        if (heap_tables[h]->hot[k].address)
+          {
+            get (heap_tables[h], k, &e);
+            fn (h, &e, user);
+          }
 }
 
 /* An estimate (no locks): what a snapshot should make room for. */
