@@ -49,13 +49,16 @@ strobe_cli_run (int argc, char **argv)
   g_autofree char *trace = NULL, *tracefile = NULL, *tracehost = NULL, *preload = NULL;
   g_autofree char *channels = NULL, *ld_preload = NULL;
   g_auto(GStrv) rest = NULL;
-  gboolean callstacks = FALSE;
+  gboolean callstacks = FALSE, follow = FALSE, live_table = FALSE, addresses = FALSE;
   g_autoptr(GError) error = NULL;
   GOptionEntry entries[] = {
     { "trace", 0, 0, G_OPTION_ARG_STRING, &trace, N_("More channels to enable (memory is always on)"), N_("A,B") },
     { "tracefile", 0, 0, G_OPTION_ARG_FILENAME, &tracefile, N_("Write the trace to PATH (default: PROGRAM-PID.strobe here)"), N_("PATH") },
     { "tracehost", 0, 0, G_OPTION_ARG_STRING, &tracehost, N_("Send the trace to a recorder"), N_("HOST[:PORT]") },
     { "callstacks", 0, 0, G_OPTION_ARG_NONE, &callstacks, N_("Record the call stack of every allocation"), NULL },
+    { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow, N_("Trace the programs it starts too, each to a trace of its own"), NULL },
+    { "addresses", 0, 0, G_OPTION_ARG_NONE, &addresses, N_("Record the address of every allocation (a bigger trace)"), NULL },
+    { "live-table", 0, 0, G_OPTION_ARG_NONE, &live_table, N_("Keep the table of live allocations even while tracing is off (for later connects)"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("-- PROGRAM [ARG…]") },
     { NULL },
   };
@@ -64,7 +67,11 @@ strobe_cli_run (int argc, char **argv)
   g_option_context_set_description (context,
     _("The program must be dynamically linked. Its allocations (malloc, calloc, realloc, free,\n"
       "posix_memalign, aligned_alloc, memalign, valloc, pvalloc) go to heap 0 on the Memory\n"
-      "channel. Programs it starts are not traced. The exit status is the program's."));
+      "channel. Programs it starts are not traced (nothing of Strobe is left in their\n"
+      "environment) unless --follow-children: then each one it execs writes its own trace,\n"
+      "PROGRAM-PID.strobe next to --tracefile (or connects to --tracehost on its own).\n"
+      "A program that links libstrobe itself keeps one runtime: the allocations go into its\n"
+      "trace, with its own events. The exit status is the program's."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   /* Everything from PROGRAM on is the program's, "--" or not. */
@@ -122,6 +129,19 @@ strobe_cli_run (int argc, char **argv)
     g_setenv ("STROBE_TRACEHOST", tracehost, TRUE);
   if (callstacks)
     g_setenv ("STROBE_CALLSTACKS", "1", TRUE);
+  if (addresses)
+    g_setenv ("STROBE_MEMORY_ADDRESSES", "1", TRUE);
+  if (live_table)
+    g_setenv ("STROBE_MEMORY_LIVE_TABLE", "1", TRUE);
+  if (follow)
+    {
+      /* Children's traces go where the first one does. */
+      g_autofree char *dir = tracefile ? g_path_get_dirname (tracefile) : g_strdup (".");
+      g_autofree char *abs = g_path_is_absolute (dir) ? g_strdup (dir) : g_canonicalize_filename (dir, NULL);
+      g_setenv ("STROBE_FOLLOW_CHILDREN", abs, TRUE);
+    }
+  else
+    g_unsetenv ("STROBE_FOLLOW_CHILDREN");
   g_setenv ("LD_PRELOAD", ld_preload, TRUE);
   fflush (NULL);
   execvp (rest[0], rest);

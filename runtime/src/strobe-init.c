@@ -154,6 +154,7 @@ strobe_init (const StrobeInitOptions *options)
         strobe__channels_report_unmatched (true);
       return true;
     }
+  strobe__memory_guard++;
   strobe__global_init ();
   configure_memory (o, true);
   initialized = true;
@@ -174,6 +175,7 @@ strobe_init (const StrobeInitOptions *options)
     strobe__channels_report_unmatched (true);
 
   start_output (file, host);
+  strobe__memory_guard--;
   return true;
 }
 
@@ -212,6 +214,7 @@ strobe_shutdown (void)
   shut_down = true;
   pthread_mutex_unlock (&strobe__init_lock);
 
+  strobe__memory_guard++;
   strobe__channels_report_unmatched (true);
   strobe_cpu_flush_thread ();
   strobe__control_stop ();
@@ -219,6 +222,7 @@ strobe_shutdown (void)
   strobe_output_stop ();
   /* Threads still logging must not stall waiting for a worker that is gone. */
   strobe__pool_configure (0, 0);
+  strobe__memory_guard--;
 }
 
 static bool

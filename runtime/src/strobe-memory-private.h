@@ -12,9 +12,6 @@
 #include "strobe-private.h"
 #include "strobe-memory-records.h"
 
-/* Non-zero while the calling thread is inside the runtime (or is one of the runtime's own
- * threads): allocations it makes then are not traced. */
-extern __thread int strobe__memory_guard __attribute__ ((tls_model ("initial-exec")));
 
 /* Set by strobe_memory_set_live_table (or STROBE_MEMORY_LIVE_TABLE=1): the table is kept
  * while the channel is off, so a later connect gets a snapshot of the live set. */

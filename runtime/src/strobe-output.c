@@ -312,6 +312,7 @@ strobe__out_start_described (int fd, bool is_socket, const char *kind, const cha
 {
   bool ok;
 
+  strobe__memory_guard++;
   pthread_mutex_lock (&strobe__update_lock);
   ok = strobe__out_start_locked (fd, is_socket);
   if (ok)
@@ -323,6 +324,7 @@ strobe__out_start_described (int fd, bool is_socket, const char *kind, const cha
   pthread_mutex_unlock (&strobe__update_lock);
   if (ok)
     strobe__memory_output_started ();
+  strobe__memory_guard--;
   return ok;
 }
 
@@ -410,6 +412,7 @@ strobe__snapshot_fd (int fd, bool is_socket)
   int err = 0;
   bool ok;
 
+  strobe__memory_guard++;
   pthread_mutex_lock (&strobe__update_lock);
   strobe__update_locked ();
   sink.ok = write_handshake (&buf);
@@ -433,6 +436,7 @@ strobe__snapshot_fd (int fd, bool is_socket)
   strobe_wire_buf_clear (&buf);
   strobe_wire_buf_clear (&tmp);
   strobe_wire_buf_clear (&cache);
+  strobe__memory_guard--;
   if (!ok)
     errno = err;
   return ok;
@@ -570,9 +574,11 @@ strobe_output_host (const char *host_port)
 bool
 strobe_output_stop (void)
 {
+  strobe__memory_guard++;
   pthread_mutex_lock (&strobe__update_lock);
   strobe__out_stop_locked ();
   pthread_mutex_unlock (&strobe__update_lock);
+  strobe__memory_guard--;
   return true;
 }
 

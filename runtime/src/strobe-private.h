@@ -213,6 +213,10 @@ uint64_t strobe__dropped_elsewhere (void);
 void strobe__thread_untraced (void);
 /* Set by the interposer before constructors run: it starts the runtime itself. */
 extern bool strobe__no_auto_init;
+/* Raised while the calling thread is inside the runtime (strobe-memory.c): allocations it
+ * makes then are the runtime's, never traced (the LD_PRELOAD interposer reports them
+ * otherwise, and a round that allocates would report itself round after round). */
+extern __thread int strobe__memory_guard __attribute__ ((tls_model ("initial-exec")));
 /* The updater's part of each round: threads' allocation records (strobe-memory-ring.c). */
 void strobe__memory_drain (void);
 /* An output just started: memory tracing into it begins with a live-set snapshot. */

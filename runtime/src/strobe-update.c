@@ -187,6 +187,7 @@ strobe__update_locked (void)
   size_t n, moved;
   uint64_t now = now_ns ();
 
+  strobe__memory_guard++;
   if (now - last_stats_ns >= STATS_PERIOD_NS)
     {
       last_stats_ns = now;
@@ -195,6 +196,7 @@ strobe__update_locked (void)
   if (strobe__out_backed_up ())
     {
       strobe__out_write_pending ();
+      strobe__memory_guard--;
       return 0;
     }
   strobe__memory_drain ();   /* into this thread's block, shipped below */
@@ -203,6 +205,7 @@ strobe__update_locked (void)
   for (size_t i = 0; i < n && !strobe__out_backed_up (); i++)
     moved += ship_thread (snap[i]);
   strobe__out_write_pending ();
+  strobe__memory_guard--;
   return moved;
 }
 
