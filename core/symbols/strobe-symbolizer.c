@@ -321,23 +321,33 @@ resolve (StrobeSymbolizer *self, Module *m, guint64 address)
         line_file = dwfl_lineinfo (l, NULL, &line, &col, NULL, NULL);
       if ((cu = dwfl_module_addrdie (m->mod, pc, &bias)) != NULL)
         {
-          Dwarf_Die *scopes = NULL;
+          Dwarf_Die *scopes = NULL, innermost;
           int ns = dwarf_getscopes (cu, pc - bias, &scopes);
           const char *file = line_file;
           guint ln = line > 0 ? (guint) line : 0, cl = col > 0 ? (guint) col : 0;
 
+          /* dwarf_getscopes finds the innermost scope; its concrete parents (where it was
+           * inlined, up to the function) come from dwarf_getscopes_die, as in
+           * eu-addr2line -i. */
+          if (ns > 0)
+            {
+              innermost = scopes[0];
+              free (scopes);
+              scopes = NULL;
+              ns = dwarf_getscopes_die (&innermost, &scopes);
+            }
           for (int i = 0; i < ns && n < MAX_INLINE; i++)
             {
               int tag = dwarf_tag (&scopes[i]);
 
-              if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+              if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram && tag != DW_TAG_entry_point)
                 continue;
               f[n].function = intern (self, die_name (&scopes[i]));
               f[n].file = intern (self, file);
               f[n].line = ln;
               f[n].column = cl;
               n++;
-              if (tag == DW_TAG_subprogram)
+              if (tag != DW_TAG_inlined_subroutine)
                 break;
               /* The caller's location is where this was inlined. */
               file = call_file (cu, &scopes[i]);

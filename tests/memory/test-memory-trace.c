@@ -1,0 +1,576 @@
+/* test-memory-trace.c — memory tracing of real programs through strobe-cli run and the
+ * interposer, end to end:
+ *
+ * - call stacks come out symbolized: known chains (stack-victim.c), frame #0 the caller of
+ *   malloc, source lines as the LINE: markers in the source say, an inlined helper as an
+ *   inlined frame, a dlopen'ed library's frames (the module map follows dlopen); the
+ *   frame-pointer walker on a program built with frame pointers;
+ * - a late connect (late-victim.c started with no output, then write-to and channels
+ *   memory on through strobe-cli control): with the live table the model's live set is
+ *   exactly the program's, and the module map from before the connect is there; without
+ *   it the trace says it is partial;
+ * - children: not traced (and a clean environment) by default, traced into their own
+ *   file with --follow-children;
+ * - a program that links libstrobe.so itself: one runtime, its events and allocations in
+ *   one readable trace.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+
+#include "strobe-decoder.h"
+#include "strobe-memory-model.h"
+#include "strobe-memory-symbols.h"
+
+static const char *cli, *preload;
+
+/* ---- helpers ---------------------------------------------------------------------- */
+
+static char *
+tmp_dir (void)
+{
+  g_autoptr (GError) error = NULL;
+  char *d = g_dir_make_tmp ("strobe-memtrace-XXXXXX", &error);
+
+  g_assert_no_error (error);
+  return d;
+}
+
+static void
+remove_dir (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir && (name = g_dir_read_name (dir)))
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        remove_dir (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+/* Runs @argv (NULL-terminated) with @env (NAME, VALUE pairs, NULL-terminated); returns
+ * its exit status. */
+static int
+run (const char *const *argv, const char *const *env)
+{
+  g_autoptr (GSubprocessLauncher) l = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr (GSubprocess) p = NULL;
+  g_autoptr (GError) error = NULL;
+
+  for (guint i = 0; env && env[i]; i += 2)
+    g_subprocess_launcher_setenv (l, env[i], env[i + 1], TRUE);
+  p = g_subprocess_launcher_spawnv (l, argv, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait (p, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (p));
+  return g_subprocess_get_exit_status (p);
+}
+
+static StrobeMemoryModel *
+load (const char *trace, gboolean expect_clean)
+{
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (GError) error = NULL;
+  StrobeMemoryModel *model = strobe_memory_model_new ();
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  strobe_decoder_read_file (decoder, trace, NULL, &error);
+  g_assert_no_error (error);
+  if (expect_clean)
+    g_assert_true (strobe_decoder_get_ended_cleanly (decoder));
+  return model;
+}
+
+/* The line of @file that carries "LINE:@marker". */
+static guint
+marker_line (const char *file, const char *marker)
+{
+  g_autofree char *text = NULL;
+  g_autofree char *needle = g_strconcat ("LINE:", marker, " ", NULL);
+  g_auto (GStrv) lines = NULL;
+
+  g_assert_true (g_file_get_contents (file, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    if (strstr (lines[i], needle))
+      return i + 1;
+  g_assert_not_reached ();
+}
+
+/* The first allocation of @size, its index or -1. */
+static gint64
+find_size (StrobeMemoryModel *m, guint64 size, StrobeMemoryAlloc *out)
+{
+  guint64 n = strobe_memory_model_get_count (m);
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      StrobeMemoryAlloc r;
+      strobe_memory_model_get_alloc (m, i, &r);
+      if (r.size == size)
+        {
+          if (out)
+            *out = r;
+          return (gint64) i;
+        }
+    }
+  return -1;
+}
+
+typedef struct
+{
+  const char *function;
+  const char *file;    /* basename; NULL: any */
+  guint       line;    /* 0: any */
+} Want;
+
+/* Stack @id symbolized: frame k of the expansion (inlined frames each count) is @want[k]. */
+static void
+check_stack (StrobeMemoryModel *m, StrobeSymbolizer *sym, guint32 id, const Want *want, guint n_want)
+{
+  StrobeMemoryFrame frames[64];
+  guint n = strobe_memory_model_get_frames (m, id, frames, 64), k = 0;
+
+  g_assert_cmpuint (n, >, 0);
+  for (guint i = 0; i < n && k < n_want; i++)
+    {
+      const StrobeSymbolization *s = strobe_symbolizer_lookup (sym, frames[i].module, frames[i].address);
+      for (guint j = 0; j < s->n_frames && k < n_want; j++, k++)
+        {
+          g_autofree char *desc = strobe_symbolization_format (s, j);
+          g_test_message ("#%u %s", k, desc);
+          g_assert_cmpstr (s->frames[j].function, ==, want[k].function);
+          if (want[k].file)
+            {
+              g_autofree char *base = g_path_get_basename (s->frames[j].file ? s->frames[j].file : "");
+              g_assert_cmpstr (base, ==, want[k].file);
+            }
+          if (want[k].line)
+            g_assert_cmpuint (s->frames[j].line, ==, want[k].line);
+        }
+    }
+  g_assert_cmpuint (k, ==, n_want);
+}
+
+/* ---- call stacks -------------------------------------------------------------------- */
+
+static void
+check_victim_stacks (const char *trace, gboolean inlined)
+{
+  const char *src = g_getenv ("STACK_VICTIM_SRC"), *plugin_src = g_getenv ("STACK_PLUGIN_SRC");
+  g_autoptr (StrobeMemoryModel) m = load (trace, TRUE);
+  g_autoptr (StrobeSymbolizer) sym = strobe_memory_symbolizer_new (m);
+  g_autoptr (GPtrArray) modules = strobe_memory_model_get_modules (m);
+  StrobeMemoryAlloc r = { 0 };
+  gboolean plugin_module = FALSE;
+
+  for (guint i = 0; i < modules->len; i++)
+    if (strstr (((StrobeMemoryModule *) g_ptr_array_index (modules, i))->path, "stack-plugin"))
+      plugin_module = TRUE;
+  g_assert_true (plugin_module);
+
+  for (guint i = 0; i < 8; i++)
+    {
+      Want chain[] = {
+        { "leaf", "stack-victim.c", marker_line (src, "leaf") },
+        { "middle", "stack-victim.c", marker_line (src, "middle") },
+        { "outer", "stack-victim.c", marker_line (src, "outer") },
+        { "main", "stack-victim.c", 0 },
+      };
+      g_assert_cmpint (find_size (m, 7001 + i, &r), >=, 0);
+      check_stack (m, sym, r.callstack, chain, G_N_ELEMENTS (chain));
+    }
+  /* Frame #0 of the inlined helper's allocation: the helper, inlined into its caller. */
+  g_assert_cmpint (find_size (m, 7101, &r), >=, 0);
+  if (inlined)
+    {
+      Want want[] = {
+        { "inlined_alloc", "stack-victim.c", marker_line (src, "inlined_alloc") },
+        { "with_inline", "stack-victim.c", marker_line (src, "with_inline") },
+        { "main", "stack-victim.c", 0 },
+      };
+      check_stack (m, sym, r.callstack, want, G_N_ELEMENTS (want));
+    }
+  /* The dlopen'ed library's frame, then the main program's. */
+  {
+    Want want[] = {
+      { "stack_plugin_alloc", "stack-plugin.c", marker_line (plugin_src, "plugin_alloc") },
+      { "main", "stack-victim.c", marker_line (src, "main_plugin") },
+    };
+    g_assert_cmpint (find_size (m, 7201, &r), >=, 0);
+    check_stack (m, sym, r.callstack, want, G_N_ELEMENTS (want));
+  }
+}
+
+static void
+test_stacks (void)
+{
+  g_autofree char *dir = tmp_dir ();
+  g_autofree char *trace = g_build_filename (dir, "stacks.strobe", NULL);
+  g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
+  const char *argv[] = { cli, "run", "--callstacks", opt, "--", g_getenv ("STACK_VICTIM"),
+                         g_getenv ("STACK_PLUGIN"), NULL };
+  const char *env[] = { "STROBE_PRELOAD", preload, NULL };
+
+  g_assert_cmpint (run (argv, env), ==, 0);
+  check_victim_stacks (trace, TRUE);
+  remove_dir (dir);
+}
+
+/* STROBE_CALLSTACKS=fp on the same program built with frame pointers. */
+static void
+test_stacks_fp (void)
+{
+  g_autofree char *dir = tmp_dir ();
+  g_autofree char *trace = g_build_filename (dir, "fp.strobe", NULL);
+  g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
+  const char *argv[] = { cli, "run", opt, "--", g_getenv ("STACK_VICTIM_FP"), g_getenv ("STACK_PLUGIN"), NULL };
+  const char *env[] = { "STROBE_PRELOAD", preload, "STROBE_CALLSTACKS", "fp", NULL };
+
+  g_assert_cmpint (run (argv, env), ==, 0);
+  /* Inlined frames need no unwinding: the same check but for them (built at -O0). */
+  check_victim_stacks (trace, FALSE);
+  remove_dir (dir);
+}
+
+/* ---- late connect --------------------------------------------------------------------- */
+
+typedef struct
+{
+  GSubprocess      *proc;
+  GDataInputStream *out;
+  GOutputStream    *in;
+  char             *runtime_dir;
+} Victim;
+
+static Victim *
+victim_start (gboolean table)
+{
+  g_autoptr (GSubprocessLauncher) l =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+  Victim *v = g_new0 (Victim, 1);
+
+  v->runtime_dir = tmp_dir ();
+  g_subprocess_launcher_setenv (l, "XDG_RUNTIME_DIR", v->runtime_dir, TRUE);
+  g_subprocess_launcher_setenv (l, "LD_PRELOAD", preload, TRUE);
+  g_subprocess_launcher_setenv (l, "STROBE_CALLSTACKS", "1", TRUE);
+  g_subprocess_launcher_unsetenv (l, "STROBE_TRACE");
+  g_subprocess_launcher_unsetenv (l, "STROBE_TRACEFILE");
+  g_subprocess_launcher_unsetenv (l, "STROBE_TRACEHOST");
+  if (table)
+    g_subprocess_launcher_setenv (l, "STROBE_MEMORY_LIVE_TABLE", "1", TRUE);
+  else
+    g_subprocess_launcher_unsetenv (l, "STROBE_MEMORY_LIVE_TABLE");
+  v->proc = g_subprocess_launcher_spawn (l, &error, g_getenv ("LATE_VICTIM"), NULL);
+  g_assert_no_error (error);
+  v->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (v->proc));
+  v->in = g_subprocess_get_stdin_pipe (v->proc);
+  line = g_data_input_stream_read_line (v->out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (line, ==, "ready");
+  return v;
+}
+
+static void
+victim_say (Victim *v, const char *expect)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *line = NULL;
+
+  g_output_stream_write_all (v->in, "go\n", 3, NULL, NULL, &error);
+  g_assert_no_error (error);
+  if (expect)
+    {
+      line = g_data_input_stream_read_line (v->out, NULL, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpstr (line, ==, expect);
+    }
+}
+
+static void
+victim_finish (Victim *v)
+{
+  g_autoptr (GError) error = NULL;
+
+  victim_say (v, NULL);
+  g_subprocess_wait (v->proc, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (v->proc), ==, 0);
+  g_object_unref (v->out);
+  g_object_unref (v->proc);
+  remove_dir (v->runtime_dir);
+  g_free (v->runtime_dir);
+  g_free (v);
+}
+
+static void
+control (Victim *v, const char *command, const char *arg, const char *arg2)
+{
+  g_autofree char *pid = g_strdup (g_subprocess_get_identifier (v->proc));
+  const char *argv[] = { cli, "control", pid, command, arg, arg2, NULL };
+  const char *env[] = { "XDG_RUNTIME_DIR", v->runtime_dir, NULL };
+
+  g_assert_cmpint (run (argv, env), ==, 0);
+}
+
+/* The sizes late-victim allocates, live at its end: 15 of the 25 live before the
+ * connect (20021…20049, odd i >= 20) and 3 of the 5 after it. */
+static void
+check_live_set (StrobeMemoryModel *m, gboolean expect_before)
+{
+  g_autoptr (GArray) leaks = strobe_memory_model_leaks (m);
+  g_autoptr (GHashTable) sizes = g_hash_table_new (NULL, NULL);
+  guint from_before = 0, from_after = 0;
+
+  for (guint i = 0; i < leaks->len; i++)
+    {
+      StrobeMemoryAlloc r;
+      strobe_memory_model_get_alloc (m, g_array_index (leaks, guint64, i), &r);
+      if (r.size >= 20001 && r.size <= 20050)
+        {
+          guint k = (guint) (r.size - 20001);
+          g_assert_true (k % 2 == 1 && k >= 20);
+          g_assert_true (r.flags & STROBE_MEMORY_ALLOC_FROM_SNAPSHOT);
+          from_before++;
+        }
+      else if (r.size >= 30001 && r.size <= 30005)
+        {
+          g_assert_cmpuint (r.size, >=, 30003);
+          from_after++;
+        }
+      else
+        continue;
+      g_assert_false (g_hash_table_contains (sizes, GUINT_TO_POINTER ((guint) r.size)));
+      g_hash_table_add (sizes, GUINT_TO_POINTER ((guint) r.size));
+    }
+  g_assert_cmpuint (from_before, ==, expect_before ? 15 : 0);
+  g_assert_cmpuint (from_after, ==, 3);
+}
+
+static void
+late_connect (gboolean table)
+{
+  g_autofree char *dir = tmp_dir ();
+  g_autofree char *trace = g_build_filename (dir, "late.strobe", NULL);
+  Victim *v = victim_start (table);
+  g_autoptr (StrobeMemoryModel) m = NULL;
+  StrobeMemorySummary s;
+
+  control (v, "write-to", trace, NULL);
+  control (v, "channels", "memory", "on");
+  victim_say (v, "done");
+  victim_finish (v);
+
+  m = load (trace, TRUE);
+  strobe_memory_model_get_summary (m, &s);
+  g_assert_true (s.has_snapshot);
+  check_live_set (m, table);
+  if (table)
+    {
+      g_autoptr (StrobeSymbolizer) sym = strobe_memory_symbolizer_new (m);
+      g_autoptr (GPtrArray) modules = strobe_memory_model_get_modules (m);
+      StrobeMemoryAlloc r = { 0 };
+      StrobeMemoryFrame f;
+      gboolean victim_module = FALSE;
+
+      g_assert_true (s.snapshot_complete);
+      g_assert_false (s.partial);
+      /* The ten blocks from before freed after the connect were known (from the snapshot). */
+      g_assert_cmpuint (s.snapshot_allocs, >=, 25);
+      /* The module map of before the connect (stacks were recorded for the table). */
+      for (guint i = 0; i < modules->len; i++)
+        if (strstr (((StrobeMemoryModule *) g_ptr_array_index (modules, i))->path, "late-victim"))
+          victim_module = TRUE;
+      g_assert_true (victim_module);
+      g_assert_cmpint (find_size (m, 20050, &r), >=, 0);
+      g_assert_cmpuint (strobe_memory_model_get_frames (m, r.callstack, &f, 1), ==, 1);
+      g_assert_cmpstr (strobe_symbolizer_lookup (sym, f.module, f.address)->frames[0].function, ==, "main");
+    }
+  else
+    {
+      g_assert_false (s.snapshot_complete);
+      g_assert_true (s.partial);
+      /* The ten blocks of before freed after the connect, at least. */
+      g_assert_cmpuint (s.unmatched_frees, >=, 10);
+    }
+  remove_dir (dir);
+}
+
+static void
+test_late_table (void)
+{
+  late_connect (TRUE);
+}
+
+static void
+test_late_partial (void)
+{
+  late_connect (FALSE);
+}
+
+/* ---- children --------------------------------------------------------------------------- */
+
+static void
+test_children (void)
+{
+  g_autofree char *dir = tmp_dir ();
+  g_autofree char *trace = g_build_filename (dir, "parent.strobe", NULL);
+  g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
+  const char *spawn = g_getenv ("SPAWN_VICTIM");
+  const char *plain[] = { cli, "run", opt, "--", spawn, NULL };
+  const char *follow[] = { cli, "run", "--follow-children", opt, "--", spawn, NULL };
+  const char *env[] = { "STROBE_PRELOAD", preload, NULL };
+  g_autoptr (GDir) d = NULL;
+  const char *name;
+  guint children = 0;
+
+  /* Not followed: the child sees nothing of Strobe (its exit status says). */
+  g_assert_cmpint (run (plain, env), ==, 0);
+  {
+    g_autoptr (StrobeMemoryModel) m = load (trace, TRUE);
+    g_assert_cmpint (find_size (m, 12345, NULL), >=, 0);
+    g_assert_cmpint (find_size (m, 23456, NULL), <, 0);
+  }
+  g_unlink (trace);
+
+  /* Followed: the child writes a trace of its own next to the parent's. */
+  g_assert_cmpint (run (follow, env), ==, 1);
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)))
+    {
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autoptr (StrobeMemoryModel) m = load (path, TRUE);
+
+      if (g_str_equal (name, "parent.strobe"))
+        {
+          g_assert_cmpint (find_size (m, 12345, NULL), >=, 0);
+          g_assert_cmpint (find_size (m, 23456, NULL), <, 0);
+          continue;
+        }
+      g_assert_true (g_str_has_prefix (name, "spawn-victim-"));
+      g_assert_cmpint (find_size (m, 23456, NULL), >=, 0);
+      children++;
+    }
+  g_assert_cmpuint (children, ==, 1);
+  remove_dir (dir);
+}
+
+/* ---- a program with its own runtime -------------------------------------------------- */
+
+typedef struct
+{
+  GObject parent_instance;
+  guint   ticks;
+} CountTicks;
+
+typedef struct
+{
+  GObjectClass parent_class;
+} CountTicksClass;
+
+static void count_ticks_iface_init (StrobeAnalyzerInterface *iface);
+static GType count_ticks_get_type (void);
+G_DEFINE_TYPE_WITH_CODE (CountTicks, count_ticks, G_TYPE_OBJECT,
+                         G_IMPLEMENT_INTERFACE (STROBE_TYPE_ANALYZER, count_ticks_iface_init))
+
+static void count_ticks_class_init (CountTicksClass *klass) { }
+static void count_ticks_init (CountTicks *self) { }
+
+static void
+count_ticks_begin (StrobeAnalyzer *a, StrobeAnalysisContext *ctx)
+{
+  strobe_analysis_context_subscribe (ctx, 0, "Own", "Tick");
+}
+
+static void
+count_ticks_on_event (StrobeAnalyzer *a, guint route, const StrobeEvent *ev)
+{
+  ((CountTicks *) a)->ticks++;
+}
+
+static void
+count_ticks_iface_init (StrobeAnalyzerInterface *iface)
+{
+  iface->begin = count_ticks_begin;
+  iface->on_event = count_ticks_on_event;
+}
+
+static void
+test_own_runtime (void)
+{
+  g_autofree char *dir = tmp_dir ();
+  g_autofree char *trace = g_build_filename (dir, "own.strobe", NULL);
+  g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
+  const char *argv[] = { cli, "run", "--trace=own", opt, "--", g_getenv ("OWN_RUNTIME"), NULL };
+  const char *env[] = { "STROBE_PRELOAD", preload, NULL };
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (StrobeMemoryModel) m = strobe_memory_model_new ();
+  CountTicks *ticks = g_object_new (count_ticks_get_type (), NULL);
+  g_autoptr (GError) error = NULL;
+  StrobeMemorySummary s;
+  guint mine = 0;
+
+  g_assert_cmpint (run (argv, env), ==, 0);
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (m));
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (ticks));
+  strobe_decoder_read_file (decoder, trace, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (strobe_decoder_get_ended_cleanly (decoder));
+  g_assert_cmpuint (ticks->ticks, ==, 1000);
+  g_object_unref (ticks);
+  for (guint64 i = 0; i < strobe_memory_model_get_count (m); i++)
+    {
+      StrobeMemoryAlloc r;
+      strobe_memory_model_get_alloc (m, i, &r);
+      if (r.size >= 9001 && r.size <= 9007)
+        {
+          g_assert_cmpuint (r.free_time, !=, STROBE_MEMORY_LIVE);
+          mine++;
+        }
+    }
+  g_assert_cmpuint (mine, ==, 1000);
+  /* Its runtime's own allocations are not reported as the program's. */
+  strobe_memory_model_get_summary (m, &s);
+  g_assert_cmpuint (s.allocs, <, 1100);
+  remove_dir (dir);
+}
+
+static G_GNUC_UNUSED void
+skip (void)
+{
+  g_test_skip ("not under a sanitizer");
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  /* An instrumented interposer cannot be preloaded (the sanitizer's runtime must come
+   * first and owns malloc itself). */
+  g_test_add_func ("/memory-trace/skipped-under-sanitizers", skip);
+  return g_test_run ();
+#endif
+  cli = g_getenv ("STROBE_CLI");
+  preload = g_getenv ("STROBE_PRELOAD");
+  g_assert_nonnull (cli);
+  g_assert_nonnull (preload);
+  g_test_add_func ("/memory-trace/stacks", test_stacks);
+  g_test_add_func ("/memory-trace/stacks-frame-pointers", test_stacks_fp);
+  g_test_add_func ("/memory-trace/late-connect-live-table", test_late_table);
+  g_test_add_func ("/memory-trace/late-connect-partial", test_late_partial);
+  g_test_add_func ("/memory-trace/children", test_children);
+  g_test_add_func ("/memory-trace/own-runtime", test_own_runtime);
+  return g_test_run ();
+}
