@@ -1,0 +1,820 @@
+/* test-memory-model.c — StrobeMemoryModel against hostile traces (issue 14: ids of
+ * 0xffffffff, sizes near 2^64, heap resets of an unused heap, addresses chosen to collide)
+ * and its queries (strobe-memory-query.h) against a brute-force recount of the same
+ * records, on a trace the runtime writes here with call stacks, tags, heaps, reallocs and
+ * threads.
+ *
+ * Complexity tests build a hostile trace at n and 2n and compare the two decode times (the
+ * best of three each): near-linear code doubles, the quadratic code these tests caught
+ * quadrupled. A ratio, never an absolute time.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <pthread.h>
+
+#include <strobe/strobe.h>
+
+#include "strobe-decoder.h"
+#include "strobe-memory-model.h"
+#include "strobe-memory-query.h"
+#include "strobe-memory-records.h"
+#include "test-stream-builder.h"
+
+#define TID 16
+
+enum
+{
+  UID_ALLOC = TSB_UID_USER,
+  UID_FREE,
+  UID_FREE_ALL,
+  UID_HEAP_SPEC,
+  UID_TAG_SPEC,
+  UID_CALLSTACK,
+  UID_NODES,
+  UID_BATCH,
+  UID_LIVE,
+};
+
+/* The per-event format, NoSync (the model reads it by name whatever its flags), and the
+ * compact one's events with the runtime's field names. */
+static Tsb *
+memory_stream (void)
+{
+  static const TsbField alloc[] = {
+    { "Cycle", STROBE_TYPE_UINT64 }, { "Address", STROBE_TYPE_POINTER }, { "Size", STROBE_TYPE_UINT64 },
+    { "Alignment", STROBE_TYPE_UINT32 }, { "HeapId", STROBE_TYPE_UINT32 }, { "Tag", STROBE_TYPE_UINT32 },
+    { "CallstackId", STROBE_TYPE_UINT32 },
+  };
+  static const TsbField free_[] = {
+    { "Cycle", STROBE_TYPE_UINT64 }, { "Address", STROBE_TYPE_POINTER }, { "HeapId", STROBE_TYPE_UINT32 },
+  };
+  static const TsbField free_all[] = { { "Cycle", STROBE_TYPE_UINT64 }, { "HeapId", STROBE_TYPE_UINT32 } };
+  static const TsbField spec[] = {
+    { "Id", STROBE_TYPE_UINT32 }, { "ParentId", STROBE_TYPE_UINT32 }, { "Flags", STROBE_TYPE_UINT32 },
+    { "Name", STROBE_TYPE_ANSI },
+  };
+  static const TsbField stack[] = { { "Id", STROBE_TYPE_UINT32 }, { "Frames", STROBE_TYPE_ARRAY | STROBE_TYPE_POINTER } };
+  static const TsbField nodes[] = { { "First", STROBE_TYPE_UINT32 }, { "Data", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 } };
+  static const TsbField batch[] = {
+    { "Thread", STROBE_TYPE_UINT16 }, { "Flags", STROBE_TYPE_UINT8 }, { "Shift", STROBE_TYPE_UINT8 },
+    { "Round", STROBE_TYPE_UINT32 }, { "Seq", STROBE_TYPE_UINT64 }, { "Alloc", STROBE_TYPE_UINT64 },
+    { "Time", STROBE_TYPE_UINT64 }, { "Heap", STROBE_TYPE_UINT32 }, { "Tag", STROBE_TYPE_UINT32 },
+    { "Stack", STROBE_TYPE_UINT32 }, { "Dropped", STROBE_TYPE_UINT64 }, { "Data", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 },
+  };
+  static const TsbField live[] = {
+    { "Time", STROBE_TYPE_UINT64 }, { "Shift", STROBE_TYPE_UINT8 }, { "Flags", STROBE_TYPE_UINT32 },
+    { "Count", STROBE_TYPE_UINT64 }, { "Data", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 },
+  };
+  Tsb *b = tsb_new ();
+
+  tsb_handshake (b);
+  tsb_define_system (b);
+  tsb_define (b, UID_ALLOC, "Memory", "Alloc", STROBE_EVENT_FLAG_NOSYNC, G_N_ELEMENTS (alloc), alloc);
+  tsb_define (b, UID_FREE, "Memory", "Free", STROBE_EVENT_FLAG_NOSYNC, G_N_ELEMENTS (free_), free_);
+  tsb_define (b, UID_FREE_ALL, "Memory", "HeapFreeAll", STROBE_EVENT_FLAG_NOSYNC, G_N_ELEMENTS (free_all), free_all);
+  tsb_define (b, UID_HEAP_SPEC, "Memory", "HeapSpec", STROBE_EVENT_FLAG_IMPORTANT, G_N_ELEMENTS (spec), spec);
+  tsb_define (b, UID_TAG_SPEC, "Memory", "TagSpec", STROBE_EVENT_FLAG_IMPORTANT, G_N_ELEMENTS (spec), spec);
+  tsb_define (b, UID_CALLSTACK, "Memory", "Callstack", STROBE_EVENT_FLAG_IMPORTANT, G_N_ELEMENTS (stack), stack);
+  tsb_define (b, UID_NODES, "Memory", "StackNodes", STROBE_EVENT_FLAG_IMPORTANT, G_N_ELEMENTS (nodes), nodes);
+  tsb_define (b, UID_BATCH, "Memory", "Batch", STROBE_EVENT_FLAG_NOSYNC, G_N_ELEMENTS (batch), batch);
+  tsb_define (b, UID_LIVE, "Memory", "Live", STROBE_EVENT_FLAG_NOSYNC, G_N_ELEMENTS (live), live);
+  tsb_flush_all (b, TSB_AUTO);
+  return b;
+}
+
+static void
+alloc (Tsb *b, guint64 t, guint64 address, guint64 size, guint32 heap, guint32 tag, guint32 stack)
+{
+  guint64 v[] = { t, address, size, 0, heap, tag, stack };
+  tsb_event (b, TID, UID_ALLOC, 0, G_N_ELEMENTS (v), v);
+}
+
+static void
+free_ (Tsb *b, guint64 t, guint64 address, guint32 heap)
+{
+  guint64 v[] = { t, address, heap };
+  tsb_event (b, TID, UID_FREE, 0, G_N_ELEMENTS (v), v);
+}
+
+static StrobeMemoryModel *
+decode (Tsb *b, gdouble *seconds)
+{
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (GError) error = NULL;
+  StrobeMemoryModel *m = strobe_memory_model_new ();
+  gsize len;
+  const guint8 *data;
+  gint64 t0;
+
+  tsb_flush_all (b, TSB_AUTO);
+  data = tsb_data (b, &len);
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (m));
+  t0 = g_get_monotonic_time ();
+  strobe_decoder_feed (decoder, data, len, &error);
+  g_assert_no_error (error);
+  strobe_decoder_finish (decoder, &error);
+  g_assert_no_error (error);
+  if (seconds)
+    *seconds = (gdouble) (g_get_monotonic_time () - t0) / 1e6;
+  return m;
+}
+
+typedef Tsb *(*Builder) (guint n);
+
+/* Decodes of @build (n) and @build (2n), alternated so a change of the machine's load
+ * hits both; the best of five each. */
+static gdouble
+growth (Builder build, guint n)
+{
+  g_autoptr (Tsb) small = build (n);
+  g_autoptr (Tsb) big = build (2 * n);
+  gdouble best[2] = { G_MAXDOUBLE, G_MAXDOUBLE };
+
+  for (guint r = 0; r < 5; r++)
+    for (guint k = 0; k < 2; k++)
+      {
+        gdouble s;
+        g_autoptr (StrobeMemoryModel) m = decode (k ? big : small, &s);
+        best[k] = MIN (best[k], s);
+      }
+  g_test_message ("n: %.4f s, 2n: %.4f s, ratio %.2f", best[0], best[1], best[1] / best[0]);
+  return best[1] / best[0];
+}
+
+/* ---- hostile traces ---------------------------------------------------------------- */
+
+/* Ids of 0xffffffff and near it everywhere: nothing may be allocated in proportion. */
+static void
+test_huge_ids (void)
+{
+  g_autoptr (Tsb) b = memory_stream ();
+  g_autoptr (StrobeMemoryModel) m = NULL;
+  const guint32 ids[] = { 0xffffffffu, 0xfffffffeu, 0x7fffffffu, 0x10000000u, 0x04000000u };
+  guint8 nodes[64], *p = nodes;
+  guint64 frames[] = { 0x1234, 0x5678 };
+  StrobeMemorySummary s;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    {
+      tsb_begin (b, STROBE_TID_IMPORTANTS, UID_HEAP_SPEC, 0);
+      tsb_set_int (b, 0, ids[i]);
+      tsb_set_int (b, 1, ids[i]);
+      tsb_aux_str (b, 3, "huge");
+      tsb_end (b);
+      tsb_begin (b, STROBE_TID_IMPORTANTS, UID_TAG_SPEC, 0);
+      tsb_set_int (b, 0, ids[i]);
+      tsb_aux_str (b, 3, "huge");
+      tsb_end (b);
+      tsb_begin (b, STROBE_TID_IMPORTANTS, UID_CALLSTACK, 0);
+      tsb_set_int (b, 0, ids[i]);
+      tsb_aux (b, 1, frames, sizeof frames);
+      tsb_end (b);
+    }
+  /* Trie nodes from near the top of the id space. */
+  p = strobe_memrec_put_varint (p, 0xfffffff0u);   /* parent 0 */
+  p = strobe_memrec_put_varint (p, strobe_memrec_zigzag (0x401000));
+  p = strobe_memrec_put_varint (p, 1);
+  p = strobe_memrec_put_varint (p, strobe_memrec_zigzag (16));
+  tsb_begin (b, STROBE_TID_IMPORTANTS, UID_NODES, 0);
+  tsb_set_int (b, 0, 0xfffffff0u);
+  tsb_aux (b, 1, nodes, (gsize) (p - nodes));
+  tsb_end (b);
+  tsb_flush_all (b, TSB_AUTO);
+  for (guint i = 0; i < G_N_ELEMENTS (ids); i++)
+    alloc (b, 100 + i, 0x1000 + 16 * i, 64, ids[i], ids[i], ids[i]);
+  {
+    guint64 v[] = { 200, 0xffffffffu };
+    tsb_event (b, TID, UID_FREE_ALL, 0, G_N_ELEMENTS (v), v);
+  }
+  m = decode (b, NULL);
+  strobe_memory_model_get_summary (m, &s);
+  g_assert_cmpuint (s.allocs, ==, G_N_ELEMENTS (ids));
+  g_assert_cmpint (s.live_count, ==, G_N_ELEMENTS (ids) - 1);   /* heap 0xffffffff reset */
+  g_assert_cmpuint (strobe_memory_model_get_memory_bytes (m), <, 1u << 20);
+  {
+    StrobeMemoryFrame f[4];
+    g_assert_cmpuint (strobe_memory_model_get_frames (m, 0xfffffff1u, f, 4), ==, 2);
+    g_assert_cmpuint (f[0].address, ==, 0x401010);
+    g_assert_cmpuint (f[1].address, ==, 0x401000);
+  }
+  {
+    g_autoptr (GPtrArray) heaps = strobe_memory_model_get_heaps (m);
+    g_autoptr (GPtrArray) tags = strobe_memory_model_get_tags (m);
+    g_assert_cmpuint (heaps->len, ==, G_N_ELEMENTS (ids));
+    g_assert_cmpuint (tags->len, ==, G_N_ELEMENTS (ids));
+  }
+}
+
+/* Sizes near 2^64 saturate the totals and are counted; nothing overflows (UBSan). */
+static void
+test_absurd_sizes (void)
+{
+  g_autoptr (Tsb) b = memory_stream ();
+  g_autoptr (StrobeMemoryModel) m = NULL;
+  const guint64 sizes[] = { G_MAXUINT64, G_MAXUINT64 - 1, G_GUINT64_CONSTANT (1) << 63, G_GUINT64_CONSTANT (1) << 48, 100 };
+  StrobeMemorySummary s;
+  gint64 bytes, count;
+
+  for (guint round = 0; round < 40000; round++)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+        alloc (b, 10 + round, (guint64) (round * 8 + i + 1) << 8, sizes[i], 0, 0, 0);
+      if (round % 1000 == 0)
+        tsb_flush_all (b, TSB_AUTO);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (sizes); i++)
+    free_ (b, 100000, (guint64) (i + 1) << 8, 0);
+  m = decode (b, NULL);
+  strobe_memory_model_get_summary (m, &s);
+  g_assert_cmpuint (s.absurd_sizes, ==, 40000 * 4);
+  g_assert_cmpuint (s.bytes_allocated, ==, G_MAXUINT64);
+  /* Saturated at the top (frees after that take their share off it again). */
+  g_assert_cmpint (s.peak_bytes, ==, G_MAXINT64);
+  g_assert_cmpint (s.live_bytes, >, G_MAXINT64 / 2);
+  g_assert_cmpint (s.live_count, ==, 40000 * 5 - 5);
+  strobe_memory_model_get_totals_at (m, 50, &bytes, &count);
+  g_assert_cmpint (bytes, >, 0);
+  {
+    g_autoptr (StrobeMemoryAggregate) agg = strobe_memory_model_aggregate (m, 0, G_MAXUINT64, STROBE_MEMORY_BY_SIZE,
+                                                                            NULL, NULL, NULL, NULL, NULL, NULL);
+    StrobeMemoryCosts c;
+    strobe_memory_aggregate_get_totals (agg, &c);
+    g_assert_cmpuint (c.bytes_allocated, ==, G_MAXUINT64);
+    g_assert_cmpint (c.leaked_bytes, ==, G_MAXINT64);
+  }
+}
+
+/* 2n allocations, then n heap resets of a heap that has none (each scanned the whole
+ * live map before). */
+static Tsb *
+build_free_all (guint n)
+{
+  Tsb *b = memory_stream ();
+
+  for (guint i = 0; i < 2 * n; i++)
+    {
+      alloc (b, i, 0x10000 + 32 * (guint64) i, 32, 0, 0, 0);
+      if (i % 4096 == 0)
+        tsb_flush_all (b, TSB_AUTO);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 v[] = { 2 * n + i, 7 };
+      tsb_event (b, TID, UID_FREE_ALL, 0, G_N_ELEMENTS (v), v);
+      if (i % 4096 == 0)
+        tsb_flush_all (b, TSB_AUTO);
+    }
+  return b;
+}
+
+static void
+test_free_all_unused_heap (void)
+{
+  g_assert_cmpfloat (growth (build_free_all, 50000), <, 3.0);
+}
+
+/* Addresses i << 44: one slot of the old fixed multiplicative hash for all of them. */
+static Tsb *
+build_colliding (guint n)
+{
+  Tsb *b = memory_stream ();
+
+  for (guint i = 0; i < n; i++)
+    {
+      alloc (b, i, (guint64) (i + 1) << 44, 16, 0, 0, 0);
+      if (i % 4096 == 0)
+        tsb_flush_all (b, TSB_AUTO);
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      free_ (b, n + i, (guint64) (i + 1) << 44, 0);
+      if (i % 4096 == 0)
+        tsb_flush_all (b, TSB_AUTO);
+    }
+  return b;
+}
+
+static void
+test_colliding_addresses (void)
+{
+  g_assert_cmpfloat (growth (build_colliding, 40000), <, 3.0);
+}
+
+/* ---- queries against a brute-force recount ---------------------------------------------- */
+
+static StrobeMemoryModel *query_model;
+static guint32 pool_heap, tags[3];
+
+/* Distinct call chains: depth and branch picked from @x. */
+static __attribute__ ((noinline)) void site (guint depth, guint32 x, void *p, guint64 size, guint32 heap);
+
+static __attribute__ ((noinline)) void
+site_a (guint depth, guint32 x, void *p, guint64 size, guint32 heap)
+{
+  site (depth, x, p, size, heap);
+  __asm__ volatile ("" ::: "memory");
+}
+
+static __attribute__ ((noinline)) void
+site_b (guint depth, guint32 x, void *p, guint64 size, guint32 heap)
+{
+  site (depth, x, p, size, heap);
+  __asm__ volatile ("" ::: "memory");
+}
+
+static __attribute__ ((noinline)) void
+site (guint depth, guint32 x, void *p, guint64 size, guint32 heap)
+{
+  if (depth == 0)
+    strobe_memory_alloc (p, size, 0, heap);
+  else if (x & 1)
+    site_a (depth - 1, x >> 1, p, size, heap);
+  else
+    site_b (depth - 1, x >> 1, p, size, heap);
+  __asm__ volatile ("" ::: "memory");
+}
+
+typedef struct
+{
+  guint   seed;
+  guint64 base;
+  GArray *live;    /* out: its system-heap blocks never freed */
+} Worker;
+
+/* Allocations reported at made-up addresses (nothing is touched): sizes from 0 to 2^20,
+ * three tags, two heaps, reallocs, frees in random order, some never freed. */
+static gpointer
+workload (gpointer data)
+{
+  Worker *w = data;
+  GRand *rand = g_rand_new_with_seed (w->seed);
+  GArray *live = g_array_new (FALSE, FALSE, sizeof (guint64));
+  GArray *system = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+  for (guint i = 0; i < 30000; i++)
+    {
+      guint64 a = w->base + 64 * (guint64) i;
+      guint32 x = g_rand_int (rand);
+      guint64 size = (x & 3) == 0 ? 0 : (guint64) 1 << (x % 21);
+      guint32 heap = (x >> 8) % 5 == 0 ? pool_heap : STROBE_MEMORY_HEAP_SYSTEM;
+
+      strobe_memory_tag_push (tags[(x >> 12) % 3]);
+      site ((x >> 16) % 4, x >> 20, (void *) (uintptr_t) a, size, heap);
+      strobe_memory_tag_pop ();
+      if (heap != STROBE_MEMORY_HEAP_SYSTEM)
+        continue;
+      g_array_append_val (live, a);
+      /* Free one, right away (temporary), later, or never. */
+      if ((x >> 24) % 3 == 0)
+        {
+          strobe_memory_free ((void *) (uintptr_t) a, heap);
+          g_array_set_size (live, live->len - 1);
+        }
+      else if (live->len > 64 && (x >> 24) % 3 == 1)
+        {
+          guint k = g_rand_int_range (rand, 0, (gint) live->len);
+          guint64 v = g_array_index (live, guint64, k);
+          g_array_remove_index_fast (live, k);
+          strobe_memory_free ((void *) (uintptr_t) v, STROBE_MEMORY_HEAP_SYSTEM);
+        }
+      if (i % 5000 == 2500)
+        {
+          /* A realloc of a fresh block, moved. */
+          guint64 b2 = w->base + (1ull << 32) + 64 * (guint64) i;
+          void *o = (void *) (uintptr_t) (w->base + (1ull << 33) + 64 * (guint64) i);
+          strobe_memory_alloc (o, 100, 0, STROBE_MEMORY_HEAP_SYSTEM);
+          strobe_memory_realloc_begin (o, STROBE_MEMORY_HEAP_SYSTEM);
+          strobe_memory_realloc_end (o, (void *) (uintptr_t) b2, 200, 0, STROBE_MEMORY_HEAP_SYSTEM);
+        }
+    }
+  w->live = live;
+  g_array_unref (system);
+  g_rand_free (rand);
+  return NULL;
+}
+
+static void
+build_query_model (const char *dir)
+{
+  g_autofree char *trace = g_build_filename (dir, "query.strobe", NULL);
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (GError) error = NULL;
+  Worker w[3] = { { 1, 0x100000000000ull }, { 2, 0x200000000000ull }, { 3, 0x300000000000ull } };
+  GThread *threads[2];
+
+  strobe_init (NULL);
+  strobe_memory_set_callstacks (true);
+  strobe_channel_set_enabled ("Memory", true);
+  pool_heap = strobe_memory_heap_register ("Pool", STROBE_MEMORY_HEAP_SYSTEM, STROBE_MEMORY_HEAP_POOL);
+  tags[0] = strobe_memory_tag_register ("A", STROBE_MEMORY_TAG_NONE);
+  tags[1] = strobe_memory_tag_register ("B", STROBE_MEMORY_TAG_NONE);
+  tags[2] = strobe_memory_tag_register ("C", tags[0]);
+  g_assert_true (strobe_output_file (trace));
+  /* One after another: every event at its own time, in one order (the exact peak check
+   * below needs no two threads' events merged at one instant). */
+  workload (&w[0]);
+  threads[0] = g_thread_new ("w1", workload, &w[1]);
+  g_thread_join (threads[0]);
+  threads[1] = g_thread_new ("w2", workload, &w[2]);
+  g_thread_join (threads[1]);
+  /* Frees of other threads' blocks. */
+  for (guint k = 1; k < 3; k++)
+    for (guint i = 0; i < w[k].live->len; i += 10)
+      strobe_memory_free ((void *) (uintptr_t) g_array_index (w[k].live, guint64, i), STROBE_MEMORY_HEAP_SYSTEM);
+  strobe_memory_heap_free_all (pool_heap);
+  strobe_output_stop ();
+  for (guint k = 0; k < 3; k++)
+    g_array_unref (w[k].live);
+
+  query_model = strobe_memory_model_new ();
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (query_model));
+  strobe_decoder_read_file (decoder, trace, NULL, &error);
+  g_assert_no_error (error);
+  g_unlink (trace);
+}
+
+typedef struct
+{
+  guint64 allocations, temporary, bytes, leaked_count;
+  gint64  leaked_bytes;
+} Brute;
+
+static guint64
+key_of (StrobeMemoryGroupBy by, const StrobeMemoryAlloc *r)
+{
+  switch (by)
+    {
+    case STROBE_MEMORY_BY_TAG: return r->tag;
+    case STROBE_MEMORY_BY_HEAP: return r->heap;
+    case STROBE_MEMORY_BY_SIZE: return r->size == 0 ? 0 : 64 - (guint) __builtin_clzll (r->size);
+    case STROBE_MEMORY_BY_THREAD: return r->thread_id;
+    default: return r->callstack;
+    }
+}
+
+static gint64
+counted (const StrobeMemoryAlloc *r)
+{
+  return (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : (gint64) r->size;
+}
+
+/* Every group's costs over [t0, t1] recounted from the records. */
+static GHashTable *
+brute_force (StrobeMemoryGroupBy by, guint64 t0, guint64 t1)
+{
+  GHashTable *h = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+  guint64 n = strobe_memory_model_get_count (query_model);
+
+  for (guint64 i = 0; i < n; i++)
+    {
+      StrobeMemoryAlloc r;
+      guint64 k;
+      Brute *b;
+
+      strobe_memory_model_get_alloc (query_model, i, &r);
+      if (r.alloc_time < t0 || r.alloc_time > t1)
+        continue;
+      k = key_of (by, &r);
+      if ((b = g_hash_table_lookup (h, &k)) == NULL)
+        g_hash_table_insert (h, g_memdup2 (&k, sizeof k), b = g_new0 (Brute, 1));
+      b->allocations++;
+      b->bytes += r.size;
+      if (r.flags & STROBE_MEMORY_ALLOC_TEMPORARY)
+        b->temporary++;
+      if (r.free_time == STROBE_MEMORY_LIVE || r.free_time > t1)
+        {
+          b->leaked_count++;
+          b->leaked_bytes += counted (&r);
+        }
+    }
+  return h;
+}
+
+static void
+check_aggregate (StrobeMemoryGroupBy by, guint64 t0, guint64 t1)
+{
+  g_autoptr (GHashTable) want = brute_force (by, t0, t1);
+  g_autoptr (StrobeMemoryAggregate) agg = strobe_memory_model_aggregate (query_model, t0, t1, by, NULL, NULL,
+                                                                          NULL, NULL, NULL, NULL);
+  guint n = strobe_memory_aggregate_get_n_rows (agg), with_allocs = 0;
+  g_autofree StrobeMemoryRow *rows = g_new (StrobeMemoryRow, MAX (n, 1));
+  StrobeMemoryCosts totals;
+  gint64 peak_sum = 0;
+
+  g_assert_cmpuint (strobe_memory_aggregate_get_rows (agg, 0, n, rows), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      Brute *b = g_hash_table_lookup (want, &rows[i].key);
+
+      peak_sum += rows[i].costs.peak_bytes;
+      /* Sorted by peak, descending. */
+      if (i)
+        g_assert_cmpint (rows[i - 1].costs.peak_bytes, >=, rows[i].costs.peak_bytes);
+      if (rows[i].costs.allocations == 0)
+        {
+          g_assert_null (b);   /* a group that only held memory at the peak */
+          continue;
+        }
+      with_allocs++;
+      g_assert_nonnull (b);
+      g_assert_cmpuint (rows[i].costs.allocations, ==, b->allocations);
+      g_assert_cmpuint (rows[i].costs.temporary, ==, b->temporary);
+      g_assert_cmpuint (rows[i].costs.bytes_allocated, ==, b->bytes);
+      g_assert_cmpuint (rows[i].costs.leaked_count, ==, b->leaked_count);
+      g_assert_cmpint (rows[i].costs.leaked_bytes, ==, b->leaked_bytes);
+    }
+  g_assert_cmpuint (with_allocs, ==, g_hash_table_size (want));
+  /* The contributions add up to the range's peak. */
+  strobe_memory_aggregate_get_totals (agg, &totals);
+  g_assert_cmpint (peak_sum, ==, totals.peak_bytes);
+}
+
+/* With every event at its own time (STROBE_MEMORY_SHIFT=0), the peak is a time: the
+ * contributions are what was live at it, grouped. */
+static void
+check_peak_contributions (guint64 t0, guint64 t1)
+{
+  g_autoptr (StrobeMemoryAggregate) agg = strobe_memory_model_aggregate (query_model, t0, t1, STROBE_MEMORY_BY_TAG,
+                                                                          NULL, NULL, NULL, NULL, NULL, NULL);
+  guint64 peak = strobe_memory_aggregate_get_peak_time (agg);
+  g_autoptr (GArray) live = strobe_memory_model_live_at (query_model, peak);
+  g_autoptr (GHashTable) by_tag = g_hash_table_new (NULL, NULL);
+  guint n = strobe_memory_aggregate_get_n_rows (agg);
+  StrobeMemoryCosts totals;
+  gint64 bytes;
+
+  strobe_memory_aggregate_get_totals (agg, &totals);
+  strobe_memory_model_get_totals_at (query_model, peak, &bytes, NULL);
+  g_assert_cmpint (bytes, ==, totals.peak_bytes);
+  for (guint i = 0; i < live->len; i++)
+    {
+      StrobeMemoryAlloc r;
+      strobe_memory_model_get_alloc (query_model, g_array_index (live, guint64, i), &r);
+      g_hash_table_replace (by_tag, GUINT_TO_POINTER (r.tag),
+                            GSIZE_TO_POINTER (GPOINTER_TO_SIZE (g_hash_table_lookup (by_tag, GUINT_TO_POINTER (r.tag)))
+                                              + (gsize) counted (&r)));
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      StrobeMemoryRow row;
+      strobe_memory_aggregate_get_rows (agg, i, 1, &row);
+      g_assert_cmpint (row.costs.peak_bytes, ==,
+                       (gint64) GPOINTER_TO_SIZE (g_hash_table_lookup (by_tag, GUINT_TO_POINTER ((guint) row.key))));
+    }
+}
+
+static void
+time_range (guint64 *first, guint64 *last)
+{
+  StrobeMemorySummary s;
+
+  strobe_memory_model_get_summary (query_model, &s);
+  *first = s.first_time;
+  *last = s.last_time;
+}
+
+static void
+test_aggregate (void)
+{
+  static const StrobeMemoryGroupBy all[] = {
+    STROBE_MEMORY_BY_STACK, STROBE_MEMORY_BY_TAG, STROBE_MEMORY_BY_HEAP, STROBE_MEMORY_BY_SIZE, STROBE_MEMORY_BY_THREAD,
+  };
+  guint64 first, last, third;
+
+  time_range (&first, &last);
+  third = (last - first) / 3;
+  for (guint i = 0; i < G_N_ELEMENTS (all); i++)
+    {
+      check_aggregate (all[i], 0, G_MAXUINT64);
+      check_aggregate (all[i], first + third, first + 2 * third);
+    }
+  check_peak_contributions (0, G_MAXUINT64);
+  check_peak_contributions (first + third, first + 2 * third);
+}
+
+/* A tree's root holds the totals, and every node's inclusive costs are its self costs
+ * plus its children's; the range-limited tree's frame-#0 level matches a recount by
+ * frame #0. */
+static void
+check_tree_node (StrobeMemoryTree *tree, guint node, StrobeMemoryTreeKind kind)
+{
+  StrobeMemoryTreeNode n, c;
+  guint32 kids[4096];
+  guint k = strobe_memory_tree_get_children (tree, node, STROBE_MEMORY_COST_ALLOCATIONS, 0, 4096, kids);
+  guint64 allocations = 0, leaked = 0;
+
+  g_assert_true (strobe_memory_tree_get_node (tree, node, &n));
+  g_assert_cmpuint (k, ==, n.n_children);
+  for (guint i = 0; i < k; i++)
+    {
+      g_assert_true (strobe_memory_tree_get_node (tree, kids[i], &c));
+      g_assert_cmpuint (c.parent, ==, node);
+      g_assert_cmpuint (c.depth, ==, n.depth + 1);
+      if (i)
+        {
+          StrobeMemoryTreeNode p;
+          strobe_memory_tree_get_node (tree, kids[i - 1], &p);
+          g_assert_cmpuint (p.inclusive.allocations, >=, c.inclusive.allocations);
+        }
+      allocations += c.inclusive.allocations;
+      leaked += c.inclusive.leaked_count;
+      check_tree_node (tree, kids[i], kind);
+    }
+  if (kind == STROBE_MEMORY_TREE_TOP_DOWN || node == 0)
+    {
+      g_assert_cmpuint (n.inclusive.allocations, ==, allocations + n.self.allocations);
+      g_assert_cmpuint (n.inclusive.leaked_count, ==, leaked + n.self.leaked_count);
+    }
+}
+
+static void
+check_tree (guint64 t0, guint64 t1)
+{
+  for (guint kind = 0; kind < 2; kind++)
+    {
+      g_autoptr (StrobeMemoryTree) tree = strobe_memory_model_build_tree (query_model, t0, t1, kind, NULL, NULL,
+                                                                          NULL, NULL, NULL, NULL);
+      g_autoptr (StrobeMemoryAggregate) agg = strobe_memory_model_aggregate (query_model, t0, t1, STROBE_MEMORY_BY_FUNCTION,
+                                                                              NULL, NULL, NULL, NULL, NULL, NULL);
+      StrobeMemoryTreeNode root;
+      StrobeMemoryCosts totals;
+
+      g_assert_nonnull (tree);
+      strobe_memory_aggregate_get_totals (agg, &totals);
+      g_assert_true (strobe_memory_tree_get_node (tree, 0, &root));
+      g_assert_cmpuint (root.inclusive.allocations, ==, totals.allocations);
+      g_assert_cmpuint (root.inclusive.temporary, ==, totals.temporary);
+      g_assert_cmpint (root.inclusive.leaked_bytes, ==, totals.leaked_bytes);
+      g_assert_cmpint (root.inclusive.peak_bytes, ==, totals.peak_bytes);
+      check_tree_node (tree, 0, kind);
+      if (kind == STROBE_MEMORY_TREE_BOTTOM_UP)
+        {
+          /* The first level is frame #0 (no frame function: its address), as BY_FUNCTION. */
+          guint n = strobe_memory_aggregate_get_n_rows (agg);
+          for (guint i = 0; i < n; i++)
+            {
+              StrobeMemoryRow row;
+              guint32 kids[4096];
+              guint k = strobe_memory_tree_get_children (tree, 0, STROBE_MEMORY_COST_KEY, 0, 4096, kids);
+              gboolean found;
+
+              strobe_memory_aggregate_get_rows (agg, i, 1, &row);
+              found = row.key == 0;
+              for (guint j = 0; j < k && !found; j++)
+                {
+                  StrobeMemoryTreeNode c;
+                  strobe_memory_tree_get_node (tree, kids[j], &c);
+                  if (c.key == row.key)
+                    {
+                      g_assert_cmpuint (c.inclusive.allocations, ==, row.costs.allocations);
+                      g_assert_cmpint (c.inclusive.peak_bytes, ==, row.costs.peak_bytes);
+                      found = TRUE;
+                    }
+                }
+              g_assert_true (found);
+            }
+        }
+    }
+}
+
+static void
+test_trees (void)
+{
+  guint64 first, last, tenth;
+
+  time_range (&first, &last);
+  tenth = (last - first) / 10;
+  check_tree (0, G_MAXUINT64);
+  check_tree (first + 4 * tenth, first + 5 * tenth);
+}
+
+static void
+test_select (void)
+{
+  guint64 first, last, a, b, c;
+  guint64 n = strobe_memory_model_get_count (query_model);
+
+  time_range (&first, &last);
+  a = first + (last - first) / 4;
+  b = first + (last - first) / 2;
+  c = first + 3 * (last - first) / 4;
+  for (guint kind = STROBE_MEMORY_SELECT_LIVE_AT; kind <= STROBE_MEMORY_SELECT_LONG_LIVED; kind++)
+    {
+      StrobeMemorySelection sel = { kind, a, b, kind >= STROBE_MEMORY_SELECT_SHORT_LIVED ? (last - first) / 100 : c };
+      g_autoptr (StrobeMemoryAllocList) list = strobe_memory_model_select (query_model, &sel, NULL, NULL, NULL, NULL);
+      guint64 m = strobe_memory_alloc_list_get_n_items (list), want = 0, got_bytes = 0, want_bytes = 0;
+      g_autofree StrobeMemoryAlloc *items = g_new (StrobeMemoryAlloc, MAX (m, 1));
+      g_autofree guint64 *indexes = g_new (guint64, MAX (m, 1));
+
+      g_assert_cmpuint (strobe_memory_alloc_list_get_items (list, 0, (guint) m, items, indexes), ==, m);
+      for (guint64 i = 0; i < n; i++)
+        {
+          StrobeMemoryAlloc r;
+          gboolean in;
+
+          strobe_memory_model_get_alloc (query_model, i, &r);
+          switch (kind)
+            {
+            case STROBE_MEMORY_SELECT_LIVE_AT: in = r.alloc_time <= a && r.free_time > a; break;
+            case STROBE_MEMORY_SELECT_ALLOCATED: in = r.alloc_time >= a && r.alloc_time <= b; break;
+            case STROBE_MEMORY_SELECT_ALLOCATED_LIVE: in = r.alloc_time >= a && r.alloc_time <= b && r.free_time > c && r.alloc_time <= c; break;
+            case STROBE_MEMORY_SELECT_FREED: in = r.free_time >= a && r.free_time <= b; break;
+            case STROBE_MEMORY_SELECT_LEAKS: in = r.free_time == STROBE_MEMORY_LIVE; break;
+            case STROBE_MEMORY_SELECT_SHORT_LIVED:
+              in = r.alloc_time >= a && r.alloc_time <= b && r.free_time != STROBE_MEMORY_LIVE
+                   && r.free_time - r.alloc_time <= sel.c;
+              break;
+            default:
+              in = r.alloc_time >= a && r.alloc_time <= b
+                   && (r.free_time == STROBE_MEMORY_LIVE || r.free_time - r.alloc_time > sel.c);
+              break;
+            }
+          if (in)
+            {
+              want++;
+              want_bytes += r.size;
+            }
+        }
+      for (guint64 i = 0; i < m; i++)
+        got_bytes += items[i].size;
+      g_test_message ("selection %u: %" G_GUINT64_FORMAT " allocations", kind, m);
+      g_assert_cmpuint (m, ==, want);
+      g_assert_cmpuint (got_bytes, ==, want_bytes);
+      /* Sorting keeps the set; sizes come out in order. */
+      strobe_memory_alloc_list_sort (list, STROBE_MEMORY_FIELD_SIZE, TRUE);
+      strobe_memory_alloc_list_get_items (list, 0, (guint) m, items, NULL);
+      for (guint64 i = 1; i < m; i++)
+        g_assert_cmpuint (items[i - 1].size, >=, items[i].size);
+      {
+        g_autoptr (StrobeMemoryAggregate) grouped = strobe_memory_alloc_list_group (list, query_model, STROBE_MEMORY_BY_TAG,
+                                                                                     NULL, NULL, NULL, NULL);
+        StrobeMemoryCosts t;
+        strobe_memory_aggregate_get_totals (grouped, &t);
+        g_assert_cmpuint (t.allocations, ==, m);
+        g_assert_cmpuint (t.bytes_allocated, ==, want_bytes);
+      }
+    }
+}
+
+static void
+on_progress (gdouble fraction, gpointer user)
+{
+  gdouble *last = user;
+
+  g_assert_cmpfloat (fraction, >=, *last);
+  g_assert_cmpfloat (fraction, <=, 1.0);
+  *last = fraction;
+}
+
+static void
+test_cancel_progress (void)
+{
+  g_autoptr (GCancellable) cancel = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  gdouble last = 0;
+  g_autoptr (StrobeMemoryAggregate) agg = strobe_memory_model_aggregate (query_model, 0, G_MAXUINT64, STROBE_MEMORY_BY_STACK,
+                                                                          NULL, NULL, cancel, on_progress, &last, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (agg);
+  g_assert_cmpfloat (last, ==, 1.0);
+  g_cancellable_cancel (cancel);
+  g_assert_null (strobe_memory_model_build_tree (query_model, 0, G_MAXUINT64, STROBE_MEMORY_TREE_TOP_DOWN, NULL,
+                                                 NULL, cancel, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  {
+    StrobeMemorySelection sel = { STROBE_MEMORY_SELECT_LEAKS, 0, 0, 0 };
+    g_assert_null (strobe_memory_model_select (query_model, &sel, cancel, NULL, NULL, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *dir = NULL;
+  int status;
+
+  /* meson sets STROBE_MEMORY_SHIFT=0 (read before main): every event its own time. */
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/memory-model/huge-ids", test_huge_ids);
+  g_test_add_func ("/memory-model/absurd-sizes", test_absurd_sizes);
+  g_test_add_func ("/memory-model/free-all-of-an-unused-heap", test_free_all_unused_heap);
+  g_test_add_func ("/memory-model/colliding-addresses", test_colliding_addresses);
+  g_test_add_func ("/memory-model/aggregate", test_aggregate);
+  g_test_add_func ("/memory-model/trees", test_trees);
+  g_test_add_func ("/memory-model/select", test_select);
+  g_test_add_func ("/memory-model/cancel-and-progress", test_cancel_progress);
+  dir = g_dir_make_tmp ("strobe-memory-model-XXXXXX", NULL);
+  build_query_model (dir);
+  status = g_test_run ();
+  g_clear_object (&query_model);
+  strobe_shutdown ();
+  g_rmdir (dir);
+  return status;
+}
