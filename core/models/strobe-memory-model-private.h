@@ -15,16 +15,32 @@ G_BEGIN_DECLS
 
 /* Entries and records interleave in the order they were applied: allocation record i
  * came before entry e exactly when i < e.after. Times alone cannot say (many events share
- * a time unit). */
+ * a time unit). An entry's change of live bytes follows from its record and kind, so it
+ * holds no total: 16 bytes; running totals are kept per STROBE_MEMORY_GROUP entries. */
 typedef struct
 {
   guint64 time;
-  gint64  cum_bytes;    /* bytes removed from live up to and including this entry */
-  gint64  cum_count;
-  guint32 record;
+  guint32 record_kind;  /* record | kind << 30 */
   guint32 after;        /* records that existed when it was applied */
-  guint8  kind;         /* 0 free, 1 mark, 2 unmark or undone free */
 } StrobeMemoryFreeEntry;
+
+enum
+{
+  STROBE_MEMORY_ENTRY_FREE = 0,     /* the record ended: its bytes and one allocation leave */
+  STROBE_MEMORY_ENTRY_MARK = 1,     /* its bytes leave "used" (it backs another heap) */
+  STROBE_MEMORY_ENTRY_UNMARK = 2,   /* they come back */
+  STROBE_MEMORY_ENTRY_UNDO = 3,     /* a failed realloc: the record is live again */
+};
+
+#define STROBE_MEMORY_ENTRY_RECORD(e) ((e)->record_kind & 0x3fffffffu)
+#define STROBE_MEMORY_ENTRY_KIND(e)   ((e)->record_kind >> 30)
+#define STROBE_MEMORY_MAX_RECORDS     0x3fffffffu
+
+typedef struct
+{
+  gint64 bytes;         /* removed from live */
+  gint64 count;
+} StrobeMemoryFreeTotals;
 
 /* A call-stack trie node: parent 0 is the root. */
 typedef struct
@@ -45,8 +61,9 @@ typedef struct
 {
   GMutex      *lock;
   GArray      *records;      /* StrobeMemoryAlloc */
-  GArray      *cum_alloc;    /* guint64, saturating */
+  GArray      *alloc_cum;    /* guint64 per GROUP records: bytes allocated before it, saturating */
   GArray      *free_log;     /* StrobeMemoryFreeEntry */
+  GArray      *free_cum;     /* StrobeMemoryFreeTotals per GROUP entries: before it */
   GArray      *group_max;    /* guint64 per STROBE_MEMORY_GROUP records */
   GArray      *block_max;    /* guint64 per STROBE_MEMORY_BLOCK records */
   GArray      *end_entry;    /* guint32 per record: the free-log entry that ended it, or G_MAXUINT32 */
@@ -61,8 +78,12 @@ guint    strobe_memory_model_frames_locked (StrobeMemoryModel *self, guint32 id,
 guint64  strobe_memory_store_allocs_upto (const StrobeMemoryStore *s, guint64 t);
 guint64  strobe_memory_store_frees_upto (const StrobeMemoryStore *s, guint64 t);
 void     strobe_memory_store_totals_at (const StrobeMemoryStore *s, guint64 t, gint64 *bytes, gint64 *count);
-/* Free-log entry @j's own change of live bytes. */
+/* Free-log entry @j's own change: bytes and allocations it removed from live. */
 gint64   strobe_memory_store_entry_bytes (const StrobeMemoryStore *s, guint64 j);
+gint64   strobe_memory_store_entry_count (const StrobeMemoryStore *s, guint64 j);
+/* Bytes allocated by records [0, @k); bytes and allocations removed by entries [0, @j). */
+guint64  strobe_memory_store_cum_alloc (const StrobeMemoryStore *s, guint64 k);
+void     strobe_memory_store_cum_free (const StrobeMemoryStore *s, guint64 j, gint64 *bytes, gint64 *count);
 /* Calls @fn for each record in [lo, hi) with free_time > @t (the max index skips the rest). */
 void     strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
                                          void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user),

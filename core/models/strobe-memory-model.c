@@ -3,11 +3,12 @@
  *
  * Layout (see README.md):
  * - records: StrobeMemoryAlloc in allocation order = time order (times are clamped);
- *   cum_alloc[i] = bytes allocated by records 0..i.
+ *   the bytes allocated before each group of 32 records (the rest is summed on demand).
  * - free log: one entry per event that removes bytes or allocations from "live" (a free,
  *   the freeing half of a realloc, a HeapMark; a HeapUnmark adds back), in time order,
- *   with running totals of bytes and allocations removed. Live totals at T are then two
- *   binary searches: cum_alloc up to T minus the free log up to T.
+ *   16 bytes each (their bytes follow from their record), with the totals removed before
+ *   each group of 32 entries. Live totals at T are then two binary searches and two
+ *   short sums: allocated up to T minus removed up to T.
  * - live maps: (address, heap) → record for traces that name blocks by address;
  *   (thread, id) → record for Memory.Batch, whose frees name the allocation by id.
  * - per-heap live lists (prev/next per record): HeapFreeAll ends a heap's blocks without
@@ -111,15 +112,23 @@ struct _StrobeMemoryModel
 
   GMutex       lock;
   GArray      *records;      /* StrobeMemoryAlloc */
-  GArray      *cum_alloc;    /* guint64 */
+  GArray      *alloc_cum;    /* guint64 per GROUP records: bytes allocated before the group */
+  guint64      alloc_total;
   GArray      *free_log;     /* StrobeMemoryFreeEntry */
+  GArray      *free_cum;     /* StrobeMemoryFreeTotals per GROUP entries: before the group */
+  StrobeMemoryFreeTotals free_total;
   GArray      *group_max;    /* guint64 per GROUP records */
   GArray      *block_max;    /* guint64 per BLOCK records */
+  GArray      *group_live;   /* guint8 per GROUP records: how many are live */
+  GArray      *block_live;   /* guint16 per BLOCK records */
   GArray      *live_prev;    /* guint32 record + 1, per record (heap lists) */
   GArray      *live_next;
-  GArray      *ids;          /* guint64 per record: its (thread, id) key, 0 for blocks by address */
   GArray      *end_entry;    /* guint32 per record: the free-log entry that ended it */
   gboolean     batches;      /* the trace names allocations by id */
+  gsize        stale_ids;    /* id-map entries of records a heap reset ended */
+  Group       *last_heap, *last_tag;       /* one-entry caches of the hash lookups */
+  ThreadState *last_thread_state;
+  guint16      last_thread;
   StrobeLiveMap by_address;
   StrobeLiveMap by_id;
   GHashTable  *heaps;        /* id → Group */
@@ -179,6 +188,22 @@ group_get (GHashTable *table, guint32 id)
       g_hash_table_insert (table, GUINT_TO_POINTER (id), g);
     }
   return g;
+}
+
+static inline Group *
+heap_get (StrobeMemoryModel *self, guint32 id)
+{
+  if (self->last_heap && self->last_heap->pub.id == id)
+    return self->last_heap;
+  return self->last_heap = group_get (self->heaps, id);
+}
+
+static inline Group *
+tag_get (StrobeMemoryModel *self, guint32 id)
+{
+  if (self->last_tag && self->last_tag->pub.id == id)
+    return self->last_tag;
+  return self->last_tag = group_get (self->tags, id);
 }
 
 static void
@@ -325,47 +350,72 @@ live_changed (StrobeMemoryModel *self, guint64 t)
 static ThreadState *
 thread_state (StrobeMemoryModel *self, guint16 id)
 {
-  ThreadState *ts = g_hash_table_lookup (self->threads, GUINT_TO_POINTER ((guint) id));
+  ThreadState *ts;
 
+  if (self->last_thread_state && self->last_thread == id)
+    return self->last_thread_state;
+  ts = g_hash_table_lookup (self->threads, GUINT_TO_POINTER ((guint) id));
   if (ts == NULL)
     {
       ts = g_new0 (ThreadState, 1);
       g_hash_table_insert (self->threads, GUINT_TO_POINTER ((guint) id), ts);
     }
-  return ts;
+  self->last_thread = id;
+  return self->last_thread_state = ts;
 }
 
+/* The max index after record @record ended (@ended) or became live again. A group's
+ * maximum is LIVE while any of its records is live, so it is recomputed only when its
+ * last live record ends: once per group, not per free. */
 static void
-index_update (StrobeMemoryModel *self, guint32 record)
+index_update (StrobeMemoryModel *self, guint32 record, gboolean ended)
 {
   const StrobeMemoryAlloc *r = &g_array_index (self->records, StrobeMemoryAlloc, 0);
   guint n = self->records->len;
   guint g = record / STROBE_MEMORY_GROUP, b = record / STROBE_MEMORY_BLOCK;
+  guint8 *glive = &g_array_index (self->group_live, guint8, g);
+  guint16 *blive = &g_array_index (self->block_live, guint16, b);
   guint64 m = 0;
 
-  for (guint i = g * STROBE_MEMORY_GROUP; i < MIN (n, (g + 1) * STROBE_MEMORY_GROUP); i++)
-    m = MAX (m, r[i].free_time);
-  g_array_index (self->group_max, guint64, g) = m;
-  m = 0;
-  for (guint i = b * (STROBE_MEMORY_BLOCK / STROBE_MEMORY_GROUP);
-       i < MIN (self->group_max->len, (b + 1) * (STROBE_MEMORY_BLOCK / STROBE_MEMORY_GROUP)); i++)
-    m = MAX (m, g_array_index (self->group_max, guint64, i));
-  g_array_index (self->block_max, guint64, b) = m;
+  if (!ended)
+    {
+      (*glive)++;
+      (*blive)++;
+      g_array_index (self->group_max, guint64, g) = STROBE_MEMORY_LIVE;
+      g_array_index (self->block_max, guint64, b) = STROBE_MEMORY_LIVE;
+      return;
+    }
+  (*glive)--;
+  (*blive)--;
+  if (*glive == 0)
+    {
+      for (guint i = g * STROBE_MEMORY_GROUP; i < MIN (n, (g + 1) * STROBE_MEMORY_GROUP); i++)
+        m = MAX (m, r[i].free_time);
+      g_array_index (self->group_max, guint64, g) = m;
+    }
+  if (*blive == 0)
+    {
+      m = 0;
+      for (guint i = b * (STROBE_MEMORY_BLOCK / STROBE_MEMORY_GROUP);
+           i < MIN (self->group_max->len, (b + 1) * (STROBE_MEMORY_BLOCK / STROBE_MEMORY_GROUP)); i++)
+        m = MAX (m, g_array_index (self->group_max, guint64, i));
+      g_array_index (self->block_max, guint64, b) = m;
+    }
 }
 
+/* Appends a free-log entry; every STROBE_MEMORY_GROUP entries the running totals before
+ * the next group are kept (the entries themselves hold no totals: their bytes follow from
+ * their record). */
 static void
-log_removal (StrobeMemoryModel *self, guint64 t, guint32 record, gint64 bytes, gint64 count, guint8 kind)
+log_removal (StrobeMemoryModel *self, guint64 t, guint32 record, guint kind, gint64 bytes, gint64 count)
 {
-  StrobeMemoryFreeEntry e = { t, bytes, count, record, self->records->len, kind };
+  StrobeMemoryFreeEntry e = { t, record | ((guint32) kind << 30), self->records->len };
 
-  if (self->free_log->len)
-    {
-      const StrobeMemoryFreeEntry *last = &g_array_index (self->free_log, StrobeMemoryFreeEntry,
-                                                          self->free_log->len - 1);
-      e.cum_bytes = strobe_memory_sat_add_signed (last->cum_bytes, bytes);
-      e.cum_count += last->cum_count;
-    }
+  if (self->free_log->len % STROBE_MEMORY_GROUP == 0)
+    g_array_append_val (self->free_cum, self->free_total);
   g_array_append_val (self->free_log, e);
+  self->free_total.bytes = strobe_memory_sat_add_signed (self->free_total.bytes, bytes);
+  self->free_total.count += count;
 }
 
 static gint64
@@ -374,15 +424,24 @@ counted_bytes (const StrobeMemoryAlloc *r)
   return (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : strobe_memory_signed_size (r->size);
 }
 
+/* Whether another record fits (2^30, far beyond any memory; the free log packs indexes
+ * in 30 bits). Counted as dropped when not. */
+static gboolean
+room (StrobeMemoryModel *self)
+{
+  if (self->records->len < STROBE_MEMORY_MAX_RECORDS)
+    return TRUE;
+  self->sum.dropped++;
+  return FALSE;
+}
+
 static guint32
 add_alloc (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, guint64 size,
            guint8 align_log2, guint32 heap, guint32 tag, guint32 callstack, guint8 flags)
 {
   StrobeMemoryAlloc r = { 0 };
   guint32 index = self->records->len;
-  guint64 cum = (guint64) strobe_memory_signed_size (size);
-  guint64 live = STROBE_MEMORY_LIVE;
-  guint32 none = 0;
+  guint32 none = 0, live_entry = G_MAXUINT32;
   Group *g;
 
   if (size >= STROBE_MEMORY_ABSURD_SIZE)
@@ -400,26 +459,26 @@ add_alloc (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, 
   r.thread_id = thread;
   r.alignment_log2 = align_log2 > 63 ? 63 : align_log2;
   r.flags = flags;
+  if (index % STROBE_MEMORY_GROUP == 0)
+    {
+      guint8 zero8 = 0;
+      guint64 live = STROBE_MEMORY_LIVE;
+      g_array_append_val (self->alloc_cum, self->alloc_total);
+      g_array_append_val (self->group_max, live);
+      g_array_append_val (self->group_live, zero8);
+      if (index % STROBE_MEMORY_BLOCK == 0)
+        {
+          guint16 zero16 = 0;
+          g_array_append_val (self->block_max, live);
+          g_array_append_val (self->block_live, zero16);
+        }
+    }
   g_array_append_val (self->records, r);
   g_array_append_val (self->live_prev, none);
   g_array_append_val (self->live_next, none);
-  {
-    guint64 zero = 0;
-    guint32 live_entry = G_MAXUINT32;
-    g_array_append_val (self->ids, zero);
-    g_array_append_val (self->end_entry, live_entry);
-  }
-  if (index)
-    cum = strobe_memory_sat_add (cum, g_array_index (self->cum_alloc, guint64, index - 1));
-  g_array_append_val (self->cum_alloc, cum);
-  if (index % STROBE_MEMORY_GROUP == 0)
-    g_array_append_val (self->group_max, live);
-  else
-    g_array_index (self->group_max, guint64, index / STROBE_MEMORY_GROUP) = live;
-  if (index % STROBE_MEMORY_BLOCK == 0)
-    g_array_append_val (self->block_max, live);
-  else
-    g_array_index (self->block_max, guint64, index / STROBE_MEMORY_BLOCK) = live;
+  g_array_append_val (self->end_entry, live_entry);
+  index_update (self, index, FALSE);
+  self->alloc_total = strobe_memory_sat_add (self->alloc_total, (guint64) strobe_memory_signed_size (size));
 
   self->sum.allocs++;
   self->sum.bytes_allocated = strobe_memory_sat_add (self->sum.bytes_allocated, size);
@@ -427,12 +486,12 @@ add_alloc (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, 
   self->sum.live_count++;
   self->sum.histogram_count[size_bucket (size)]++;
   self->sum.histogram_bytes[size_bucket (size)] = strobe_memory_sat_add (self->sum.histogram_bytes[size_bucket (size)], size);
-  g = group_get (self->heaps, heap);
+  g = heap_get (self, heap);
   g->pub.allocs++;
   g->pub.bytes_allocated = strobe_memory_sat_add (g->pub.bytes_allocated, size);
   group_add (&g->pub, strobe_memory_signed_size (size), 1);
   list_add (self, g, index);
-  g = group_get (self->tags, tag);
+  g = tag_get (self, tag);
   g->pub.allocs++;
   g->pub.bytes_allocated = strobe_memory_sat_add (g->pub.bytes_allocated, size);
   group_add (&g->pub, strobe_memory_signed_size (size), 1);
@@ -465,19 +524,19 @@ end_alloc (StrobeMemoryModel *self, guint32 index, guint64 t, guint16 thread, gu
       self->sum.temporary++;
     }
   ts->last_alloc_plus1 = 0;
-  index_update (self, index);
+  index_update (self, index, TRUE);
   g_array_index (self->end_entry, guint32, index) = self->free_log->len;
-  log_removal (self, t, index, bytes, 1, 0);
+  log_removal (self, t, index, STROBE_MEMORY_ENTRY_FREE, bytes, 1);
   self->sum.frees++;
   self->sum.live_bytes = strobe_memory_sat_add_signed (self->sum.live_bytes, -bytes);
   self->sum.live_count--;
-  g = group_get (self->heaps, r->heap);
+  g = heap_get (self, r->heap);
   g->pub.frees++;
   group_add (&g->pub, -bytes, -1);
   if (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK)
     g->pub.reserved_bytes = strobe_memory_sat_add_signed (g->pub.reserved_bytes, -strobe_memory_signed_size (r->size));
   list_remove (self, g, index);
-  g = group_get (self->tags, r->tag);
+  g = tag_get (self, r->tag);
   g->pub.frees++;
   group_add (&g->pub, -bytes, -1);
   live_changed (self, t);
@@ -497,17 +556,17 @@ undo_end (StrobeMemoryModel *self, guint32 index, guint64 t)
     self->sum.temporary--;
   r->free_time = STROBE_MEMORY_LIVE;
   r->flags &= (guint8) ~(STROBE_MEMORY_ALLOC_TO_REALLOC | STROBE_MEMORY_ALLOC_TEMPORARY);
-  index_update (self, index);
+  index_update (self, index, FALSE);
   g_array_index (self->end_entry, guint32, index) = G_MAXUINT32;
-  log_removal (self, t, index, -bytes, -1, 2);
+  log_removal (self, t, index, STROBE_MEMORY_ENTRY_UNDO, -bytes, -1);
   self->sum.frees--;
   self->sum.live_bytes = strobe_memory_sat_add_signed (self->sum.live_bytes, bytes);
   self->sum.live_count++;
-  g = group_get (self->heaps, r->heap);
+  g = heap_get (self, r->heap);
   g->pub.frees--;
   group_add (&g->pub, bytes, 1);
   list_add (self, g, index);
-  g = group_get (self->tags, r->tag);
+  g = tag_get (self, r->tag);
   g->pub.frees--;
   group_add (&g->pub, bytes, 1);
   live_changed (self, t);
@@ -525,16 +584,20 @@ mark_record (StrobeMemoryModel *self, guint32 index, guint64 t, gboolean on)
     return;
   bytes = on ? strobe_memory_signed_size (r->size) : -strobe_memory_signed_size (r->size);
   r->flags ^= STROBE_MEMORY_ALLOC_HEAP_BLOCK;
-  log_removal (self, t, index, bytes, 0, on ? 1 : 2);
+  log_removal (self, t, index, on ? STROBE_MEMORY_ENTRY_MARK : STROBE_MEMORY_ENTRY_UNMARK, bytes, 0);
   self->sum.live_bytes = strobe_memory_sat_add_signed (self->sum.live_bytes, -bytes);
-  h = group_get (self->heaps, r->heap);
+  h = heap_get (self, r->heap);
   group_add (&h->pub, -bytes, 0);
   h->pub.reserved_bytes = strobe_memory_sat_add_signed (h->pub.reserved_bytes, bytes);
-  group_add (&group_get (self->tags, r->tag)->pub, -bytes, 0);
+  group_add (&tag_get (self, r->tag)->pub, -bytes, 0);
   live_changed (self, t);
 }
 
-/* Every live block of @heap ends at once: its own list, never the others'. */
+/* Every live block of @heap ends at once: its own list, never the others'. Blocks named
+ * by id stay in the id map until a lookup meets them (their records are ended); a
+ * compaction drops them when they are many. */
+static void compact_ids (StrobeMemoryModel *self);
+
 static void
 free_all (StrobeMemoryModel *self, guint64 t, guint16 thread, guint32 heap)
 {
@@ -544,16 +607,16 @@ free_all (StrobeMemoryModel *self, guint64 t, guint16 thread, guint32 heap)
     {
       guint32 index = g->live_head - 1;
       StrobeMemoryAlloc *r = rec (self, index);
-      guint64 key = g_array_index (self->ids, guint64, index);
       guint32 value;
 
-      /* Out of whichever live map holds it. */
-      if (key)
-        strobe_live_map_remove (&self->by_id, key, ID_SPACE, NULL);
-      else if (strobe_live_map_lookup (&self->by_address, r->address, r->heap, &value) && value == index)
+      if (strobe_live_map_lookup (&self->by_address, r->address, r->heap, &value) && value == index)
         strobe_live_map_remove (&self->by_address, r->address, r->heap, NULL);
+      else
+        self->stale_ids++;
       end_alloc (self, index, t, thread, STROBE_MEMORY_ALLOC_HEAP_RESET);
     }
+  if (self->stale_ids > 1024 && self->stale_ids > self->by_id.count / 2)
+    compact_ids (self);
 }
 
 /* ---- the per-event format (Memory.Alloc, Memory.Free…): blocks by address ----------- */
@@ -564,6 +627,8 @@ legacy_alloc (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 addres
 {
   guint32 old, index;
 
+  if (!room (self))
+    return G_MAXUINT32;
   if (strobe_live_map_lookup (&self->by_address, address, heap, &old))
     {
       /* A missed free (the trace lost it, or the program freed outside the channel). */
@@ -601,6 +666,58 @@ legacy_mark (StrobeMemoryModel *self, guint64 t, guint64 address, guint32 parent
 
 /* ---- Memory.Batch: allocations by (thread, id) -------------------------------------- */
 
+/* The id map may hold records a heap reset ended (see free_all): they count as absent. */
+static gboolean
+id_lookup (StrobeMemoryModel *self, guint64 key, guint32 *index)
+{
+  if (!strobe_live_map_lookup (&self->by_id, key, ID_SPACE, index))
+    return FALSE;
+  if (rec (self, *index)->free_time == STROBE_MEMORY_LIVE)
+    return TRUE;
+  strobe_live_map_remove (&self->by_id, key, ID_SPACE, NULL);
+  self->stale_ids--;
+  return FALSE;
+}
+
+static gboolean
+id_take (StrobeMemoryModel *self, guint64 key, guint32 *index)
+{
+  if (!strobe_live_map_remove (&self->by_id, key, ID_SPACE, index))
+    return FALSE;
+  if (rec (self, *index)->free_time == STROBE_MEMORY_LIVE)
+    return TRUE;
+  self->stale_ids--;
+  return FALSE;
+}
+
+typedef struct
+{
+  StrobeMemoryModel *self;
+  StrobeLiveMap     *to;
+} Compact;
+
+static void
+keep_live (guint64 key, guint32 space, guint32 value, gpointer user)
+{
+  Compact *c = user;
+
+  if (rec (c->self, value)->free_time == STROBE_MEMORY_LIVE)
+    strobe_live_map_insert (c->to, key, space, value, NULL);
+}
+
+static void
+compact_ids (StrobeMemoryModel *self)
+{
+  StrobeLiveMap fresh;
+  Compact c = { self, &fresh };
+
+  strobe_live_map_init (&fresh);
+  strobe_live_map_foreach (&self->by_id, keep_live, &c);
+  strobe_live_map_clear (&self->by_id);
+  self->by_id = fresh;
+  self->stale_ids = 0;
+}
+
 static void apply_orphan (StrobeMemoryModel *self, guint64 key, guint32 index, guint64 t);
 
 static void
@@ -613,8 +730,11 @@ batch_alloc (StrobeMemoryModel *self, const Pending *p, guint64 t, guint8 flags)
   if (ts->first_id == 0 || p->id < ts->first_id)
     ts->first_id = p->id;
   ts->max_id = MAX (ts->max_id, p->id);
-  if (strobe_live_map_lookup (&self->by_id, key, ID_SPACE, &index))
-    return;   /* already known from a snapshot */
+  /* Already known from a snapshot (only ids it could have listed). */
+  if (ts->has_watermark && p->id <= ts->watermark && id_lookup (self, key, &index))
+    return;
+  if (!room (self))
+    return;
   if (ts->from_realloc)
     {
       flags |= STROBE_MEMORY_ALLOC_FROM_REALLOC;
@@ -622,7 +742,6 @@ batch_alloc (StrobeMemoryModel *self, const Pending *p, guint64 t, guint8 flags)
     }
   index = add_alloc (self, t, p->thread, p->has_address ? p->address : 0, p->size, p->align_log2,
                      p->heap, p->tag, p->stack, flags);
-  g_array_index (self->ids, guint64, index) = key;
   strobe_live_map_insert (&self->by_id, key, ID_SPACE, index, NULL);
   if (self->orphans && g_hash_table_size (self->orphans))
     apply_orphan (self, key, index, t);
@@ -645,7 +764,7 @@ batch_free (StrobeMemoryModel *self, guint16 owner, guint64 id, guint64 t, guint
   guint64 key = id_key (owner, id);
   guint32 index;
 
-  if (strobe_live_map_remove (&self->by_id, key, ID_SPACE, &index))
+  if (id_take (self, key, &index))
     {
       end_alloc (self, index, t, by, flag);
       return;
@@ -716,8 +835,7 @@ apply (StrobeMemoryModel *self, const Pending *p)
       break;
     case STROBE_MEMREC_MARK:
     case STROBE_MEMREC_UNMARK:
-      if (strobe_live_map_lookup (&self->by_id, id_key (p->ref_thread ? p->ref_thread : p->thread, p->ref_id),
-                                  ID_SPACE, &index))
+      if (id_lookup (self, id_key (p->ref_thread ? p->ref_thread : p->thread, p->ref_id), &index))
         mark_record (self, index, t, p->kind == STROBE_MEMREC_MARK);
       break;
     case STROBE_MEMREC_FREE_ALL:
@@ -726,7 +844,7 @@ apply (StrobeMemoryModel *self, const Pending *p)
     case STROBE_MEMREC_REPLACED:
       {
         guint64 key = id_key (p->ref_thread ? p->ref_thread : p->thread, p->ref_id);
-        if (strobe_live_map_remove (&self->by_id, key, ID_SPACE, &index))
+        if (id_take (self, key, &index))
           {
             self->sum.replaced_allocs++;
             end_alloc (self, index, t, p->thread, STROBE_MEMORY_ALLOC_END_UNSEEN);
@@ -751,10 +869,16 @@ by_time (gconstpointer a, gconstpointer b)
 static void
 apply_pending (StrobeMemoryModel *self)
 {
+  const Pending *p = (const Pending *) (void *) self->pending->data;
+  gboolean sorted = TRUE;
+
   if (self->pending->len == 0)
     return;
-  /* Stable: each thread's records keep their order. */
-  g_array_sort (self->pending, by_time);
+  for (guint i = 1; i < self->pending->len && sorted; i++)
+    sorted = p[i - 1].time <= p[i].time;
+  /* Stable: each thread's records keep their order. One thread's round is sorted. */
+  if (!sorted)
+    g_array_sort (self->pending, by_time);
   for (guint i = 0; i < self->pending->len; i++)
     apply (self, &g_array_index (self->pending, Pending, i));
   g_array_set_size (self->pending, 0);
@@ -835,8 +959,8 @@ reconcile_one (guint64 key, guint32 space, guint32 value, gpointer user)
   guint64 *k;
 
   (void) space;
-  (void) value;
   if (ts == NULL || !ts->has_watermark || id > ts->watermark
+      || rec (self, value)->free_time != STROBE_MEMORY_LIVE
       || g_hash_table_contains (self->snapshot_keys, &key))
     return;
   k = g_new (guint64, 1);
@@ -854,7 +978,7 @@ end_absorbed (StrobeMemoryModel *self)
   while (g_hash_table_iter_next (&it, &key, NULL))
     {
       guint32 index;
-      if (strobe_live_map_remove (&self->by_id, *(guint64 *) key, ID_SPACE, &index))
+      if (id_take (self, *(guint64 *) key, &index))
         end_alloc (self, index, self->snapshot_time, rec (self, index)->thread_id,
                    STROBE_MEMORY_ALLOC_END_UNSEEN);
       else
@@ -920,13 +1044,14 @@ on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const 
       k = g_new (guint64, 1);
       *k = key;
       g_hash_table_add (self->snapshot_keys, k);
-      if (strobe_live_map_lookup (&self->by_id, key, ID_SPACE, &index))
+      if (id_lookup (self, key, &index))
         continue;
       if (ts->first_id && it.id >= ts->first_id && it.id <= ts->max_id)
         continue;   /* its records came first, and freed it since */
+      if (!room (self))
+        break;
       index = add_alloc (self, self->snapshot_time, it.thread, it.address, it.size, it.align_log2,
                          it.heap, it.tag, it.stack, STROBE_MEMORY_ALLOC_FROM_SNAPSHOT);
-      g_array_index (self->ids, guint64, index) = key;
       thread_state (self, it.thread)->last_alloc_plus1 = 0;
       strobe_live_map_insert (&self->by_id, key, ID_SPACE, index, NULL);
       self->sum.snapshot_allocs++;
@@ -1230,7 +1355,7 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
     case ROUTE_HEAP_SPEC:
     case ROUTE_TAG_SPEC:
       {
-        Group *g = group_get (route == ROUTE_HEAP_SPEC ? self->heaps : self->tags, get_u32 (ev, &id));
+        Group *g = route == ROUTE_HEAP_SPEC ? heap_get (self, get_u32 (ev, &id)) : tag_get (self, get_u32 (ev, &id));
         g_free ((char *) g->pub.name);
         g->pub.name = strobe_event_get_string (ev, &name);
         g->pub.parent = get_u32 (ev, &parent_id);
@@ -1372,7 +1497,8 @@ strobe_memory_model_get_store (StrobeMemoryModel *self, StrobeMemoryStore *s)
 {
   s->lock = &self->lock;
   s->records = self->records;
-  s->cum_alloc = self->cum_alloc;
+  s->alloc_cum = self->alloc_cum;
+  s->free_cum = self->free_cum;
   s->free_log = self->free_log;
   s->group_max = self->group_max;
   s->block_max = self->block_max;
@@ -1414,33 +1540,89 @@ strobe_memory_store_frees_upto (const StrobeMemoryStore *s, guint64 t)
   return lo;
 }
 
-void
-strobe_memory_store_totals_at (const StrobeMemoryStore *s, guint64 t, gint64 *bytes, gint64 *count)
+guint64
+strobe_memory_store_cum_alloc (const StrobeMemoryStore *s, guint64 k)
 {
-  guint64 k = strobe_memory_store_allocs_upto (s, t), j = strobe_memory_store_frees_upto (s, t);
-  gint64 b = k ? (gint64) MIN (g_array_index (s->cum_alloc, guint64, k - 1), (guint64) G_MAXINT64) : 0;
-  gint64 c = (gint64) k;
+  guint64 g = k / STROBE_MEMORY_GROUP, v;
 
-  if (j)
+  if (k == 0)
+    return 0;
+  if (k % STROBE_MEMORY_GROUP == 0)
     {
-      const StrobeMemoryFreeEntry *e = &g_array_index (s->free_log, StrobeMemoryFreeEntry, j - 1);
-      b = strobe_memory_sat_add_signed (b, e->cum_bytes == G_MININT64 ? G_MAXINT64 : -e->cum_bytes);
-      c -= e->cum_count;
+      /* The total before the next group, or after the last record. */
+      if (g < s->alloc_cum->len)
+        return g_array_index (s->alloc_cum, guint64, g);
+      g--;
     }
-  if (bytes)
-    *bytes = b;
-  if (count)
-    *count = c;
+  v = g_array_index (s->alloc_cum, guint64, g);
+  for (guint64 i = g * STROBE_MEMORY_GROUP; i < k; i++)
+    v = strobe_memory_sat_add (v, (guint64) strobe_memory_signed_size (g_array_index (s->records, StrobeMemoryAlloc, i).size));
+  return v;
 }
 
 gint64
 strobe_memory_store_entry_bytes (const StrobeMemoryStore *s, guint64 j)
 {
-  gint64 cur = g_array_index (s->free_log, StrobeMemoryFreeEntry, j).cum_bytes;
-  gint64 prev = j ? g_array_index (s->free_log, StrobeMemoryFreeEntry, j - 1).cum_bytes : 0;
-  gint64 d;
+  const StrobeMemoryFreeEntry *e = &g_array_index (s->free_log, StrobeMemoryFreeEntry, j);
+  const StrobeMemoryAlloc *r = &g_array_index (s->records, StrobeMemoryAlloc, STROBE_MEMORY_ENTRY_RECORD (e));
+  gint64 size = strobe_memory_signed_size (r->size);
+  gint64 counted = (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : size;
 
-  return __builtin_sub_overflow (cur, prev, &d) ? 0 : d;
+  switch (STROBE_MEMORY_ENTRY_KIND (e))
+    {
+    case STROBE_MEMORY_ENTRY_FREE: return counted;
+    case STROBE_MEMORY_ENTRY_MARK: return size;
+    case STROBE_MEMORY_ENTRY_UNMARK: return -size;
+    default: return -counted;
+    }
+}
+
+gint64
+strobe_memory_store_entry_count (const StrobeMemoryStore *s, guint64 j)
+{
+  const StrobeMemoryFreeEntry *e = &g_array_index (s->free_log, StrobeMemoryFreeEntry, j);
+
+  switch (STROBE_MEMORY_ENTRY_KIND (e))
+    {
+    case STROBE_MEMORY_ENTRY_FREE: return 1;
+    case STROBE_MEMORY_ENTRY_UNDO: return -1;
+    default: return 0;
+    }
+}
+
+void
+strobe_memory_store_cum_free (const StrobeMemoryStore *s, guint64 j, gint64 *bytes, gint64 *count)
+{
+  guint64 g = j / STROBE_MEMORY_GROUP;
+  StrobeMemoryFreeTotals v = { 0, 0 };
+
+  if (j && j % STROBE_MEMORY_GROUP == 0 && g >= s->free_cum->len)
+    g--;
+  if (j)
+    v = g_array_index (s->free_cum, StrobeMemoryFreeTotals, g);
+  for (guint64 i = g * STROBE_MEMORY_GROUP; i < j; i++)
+    {
+      v.bytes = strobe_memory_sat_add_signed (v.bytes, strobe_memory_store_entry_bytes (s, i));
+      v.count += strobe_memory_store_entry_count (s, i);
+    }
+  *bytes = v.bytes;
+  *count = v.count;
+}
+
+void
+strobe_memory_store_totals_at (const StrobeMemoryStore *s, guint64 t, gint64 *bytes, gint64 *count)
+{
+  guint64 k = strobe_memory_store_allocs_upto (s, t), j = strobe_memory_store_frees_upto (s, t);
+  gint64 b = (gint64) MIN (strobe_memory_store_cum_alloc (s, k), (guint64) G_MAXINT64);
+  gint64 c = (gint64) k, fb, fc;
+
+  strobe_memory_store_cum_free (s, j, &fb, &fc);
+  b = strobe_memory_sat_add_signed (b, fb == G_MININT64 ? G_MAXINT64 : -fb);
+  c -= fc;
+  if (bytes)
+    *bytes = b;
+  if (count)
+    *count = c;
 }
 
 void
@@ -1616,11 +1798,11 @@ strobe_memory_model_freed_in (StrobeMemoryModel *self, guint64 a, guint64 b)
   for (guint64 j = from; j < to; j++)
     {
       const StrobeMemoryFreeEntry *e = &g_array_index (self->free_log, StrobeMemoryFreeEntry, j);
-      const StrobeMemoryAlloc *r = rec (self, e->record);
-      guint64 index = e->record;
+      guint64 index = STROBE_MEMORY_ENTRY_RECORD (e);
 
       /* Only the entry that ended it (not marks, not a failed realloc's undo). */
-      if (e->kind == 0 && r->free_time == e->time)
+      if (STROBE_MEMORY_ENTRY_KIND (e) == STROBE_MEMORY_ENTRY_FREE
+          && g_array_index (self->end_entry, guint32, index) == j)
         g_array_append_val (out, index);
     }
   g_mutex_unlock (&self->lock);
@@ -1877,9 +2059,11 @@ strobe_memory_model_get_memory_bytes (StrobeMemoryModel *self)
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   g_mutex_lock (&self->lock);
-  n = (gsize) self->records->len * (sizeof (StrobeMemoryAlloc) + 2 * sizeof (guint64) + 3 * sizeof (guint32))
+  n = (gsize) self->records->len * (sizeof (StrobeMemoryAlloc) + 3 * sizeof (guint32))
       + (gsize) self->free_log->len * sizeof (StrobeMemoryFreeEntry)
-      + (gsize) (self->group_max->len + self->block_max->len) * sizeof (guint64)
+      + (gsize) (self->group_max->len + self->block_max->len + self->alloc_cum->len) * sizeof (guint64)
+      + (gsize) self->free_cum->len * sizeof (StrobeMemoryFreeTotals)
+      + self->group_live->len + self->block_live->len * sizeof (guint16)
       + strobe_live_map_bytes (&self->by_address) + strobe_live_map_bytes (&self->by_id)
       + (gsize) self->nodes->len * sizeof (StrobeMemoryNode);
   g_mutex_unlock (&self->lock);
@@ -1900,13 +2084,15 @@ strobe_memory_model_finalize (GObject *object)
   StrobeMemoryModel *self = STROBE_MEMORY_MODEL (object);
 
   g_array_unref (self->records);
-  g_array_unref (self->cum_alloc);
+  g_array_unref (self->alloc_cum);
+  g_array_unref (self->free_cum);
+  g_array_unref (self->group_live);
+  g_array_unref (self->block_live);
   g_array_unref (self->free_log);
   g_array_unref (self->group_max);
   g_array_unref (self->block_max);
   g_array_unref (self->live_prev);
   g_array_unref (self->live_next);
-  g_array_unref (self->ids);
   g_array_unref (self->end_entry);
   strobe_live_map_clear (&self->by_address);
   strobe_live_map_clear (&self->by_id);
@@ -1938,13 +2124,15 @@ strobe_memory_model_init (StrobeMemoryModel *self)
 {
   g_mutex_init (&self->lock);
   self->records = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryAlloc));
-  self->cum_alloc = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->alloc_cum = g_array_new (FALSE, FALSE, sizeof (guint64));
+  self->free_cum = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryFreeTotals));
+  self->group_live = g_array_new (FALSE, FALSE, sizeof (guint8));
+  self->block_live = g_array_new (FALSE, FALSE, sizeof (guint16));
   self->free_log = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryFreeEntry));
   self->group_max = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->block_max = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->live_prev = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->live_next = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->ids = g_array_new (FALSE, FALSE, sizeof (guint64));
   self->end_entry = g_array_new (FALSE, FALSE, sizeof (guint32));
   strobe_live_map_init (&self->by_address);
   strobe_live_map_init (&self->by_id);

@@ -176,7 +176,7 @@ find_range (StrobeMemoryModel *model, guint64 t0, guint64 t1, Range *r, GCancell
           else
             {
               v = strobe_memory_sat_add_signed (v, -strobe_memory_store_entry_bytes (&s, j));
-              c -= e->cum_count - (j ? g_array_index (s.free_log, StrobeMemoryFreeEntry, j - 1).cum_count : 0);
+              c -= strobe_memory_store_entry_count (&s, j);
               t = e->time;
               j++;
             }
@@ -910,9 +910,10 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
           for (guint64 j = at; j < MIN (to, at + CHUNK); j++)
             {
               const StrobeMemoryFreeEntry *e = &g_array_index (s.free_log, StrobeMemoryFreeEntry, j);
-              const StrobeMemoryAlloc *r = &g_array_index (s.records, StrobeMemoryAlloc, e->record);
-              guint64 index = e->record;
-              if (e->kind == 0 && g_array_index (s.end_entry, guint32, e->record) == j)
+              guint64 index = STROBE_MEMORY_ENTRY_RECORD (e);
+              const StrobeMemoryAlloc *r = &g_array_index (s.records, StrobeMemoryAlloc, index);
+              if (STROBE_MEMORY_ENTRY_KIND (e) == STROBE_MEMORY_ENTRY_FREE
+                  && g_array_index (s.end_entry, guint32, index) == j)
                 collect_live (index, r, &c);
             }
           g_mutex_unlock (s.lock);
