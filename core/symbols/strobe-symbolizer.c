@@ -2,7 +2,8 @@
  *
  * One Dwfl per module, reported with dwfl_report_elf at the bias it was loaded with (a
  * trace may map two modules at one address at different times, which one Dwfl cannot
- * hold). A lookup takes the symbol from the symbol table (dwfl_module_addrinfo), the
+ * hold). A lookup takes the symbol from the module's functions sorted once (libdw's own
+ * dwfl_module_addrinfo reads the whole symbol table per call), the
  * line from the line table (dwfl_module_getsrc), and the inlined frames from the DWARF
  * scopes at the address (dwarf_getscopes): the innermost inlined function has the line
  * table's location, each caller the DW_AT_call_file/line of the inlined call below it —
@@ -22,6 +23,13 @@
 
 typedef struct
 {
+  GElf_Addr   start;
+  GElf_Addr   end;      /* start + size; start when the symbol has no size */
+  const char *name;     /* in the ELF string table, alive with the Dwfl */
+} Sym;
+
+typedef struct
+{
   guint32  key;
   char    *path;
   GBytes  *build_id;
@@ -29,6 +37,7 @@ typedef struct
   gboolean opened;
   Dwfl    *dwfl;         /* NULL when the file could not be used */
   Dwfl_Module *mod;
+  GArray  *syms;         /* Sym by start: dwfl_module_addrinfo walks every symbol per call */
 } Module;
 
 typedef struct
@@ -80,6 +89,7 @@ module_free (gpointer data)
 
   if (m->dwfl)
     dwfl_end (m->dwfl);
+  g_clear_pointer (&m->syms, g_array_unref);
   g_free (m->path);
   g_clear_pointer (&m->build_id, g_bytes_unref);
   g_free (m);
@@ -237,6 +247,67 @@ open_module (StrobeSymbolizer *self, Module *m)
   try_open (self, m, debug);
 }
 
+static gint
+by_start (gconstpointer a, gconstpointer b)
+{
+  const Sym *x = a, *y = b;
+
+  if (x->start != y->start)
+    return x->start < y->start ? -1 : 1;
+  /* Sized before unsized at one address: the one that says where it ends. */
+  return (y->end > y->start) - (x->end > x->start);
+}
+
+/* The module's functions, sorted once: elfutils 0.188 searches the symbol table linearly
+ * on every dwfl_module_addrinfo (100 000 symbols in cc1). */
+static void
+index_symbols (Module *m)
+{
+  int n = dwfl_module_getsymtab (m->mod);
+
+  m->syms = g_array_new (FALSE, FALSE, sizeof (Sym));
+  for (int i = 1; i < n; i++)
+    {
+      GElf_Sym sym;
+      GElf_Addr addr;
+      GElf_Word shndx;
+      const char *name = dwfl_module_getsym_info (m->mod, i, &sym, &addr, &shndx, NULL, NULL);
+      Sym e;
+
+      if (name == NULL || *name == '\0' || sym.st_shndx == SHN_UNDEF
+          || (GELF_ST_TYPE (sym.st_info) != STT_FUNC && GELF_ST_TYPE (sym.st_info) != STT_GNU_IFUNC))
+        continue;
+      e.start = addr;
+      e.end = addr + sym.st_size;
+      e.name = name;
+      g_array_append_val (m->syms, e);
+    }
+  g_array_sort (m->syms, by_start);
+}
+
+/* The function at @pc: the last starting at or before it, if @pc is inside it (an
+ * unsized one reaches the next function). */
+static const char *
+symbol_at (Module *m, GElf_Addr pc)
+{
+  const Sym *v = (const Sym *) (void *) m->syms->data;
+  guint lo = 0, hi = m->syms->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (v[mid].start <= pc)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  /* Among those starting at the same address, the first sized one covering @pc. */
+  for (guint i = lo; i-- > 0 && (i + 1 == lo || v[i].start == v[lo - 1].start);)
+    if (v[i].end > pc || (v[i].end == v[i].start && (i + 1 >= m->syms->len || v[i + 1].start > pc)))
+      return v[i].name;
+  return NULL;
+}
+
 static Module *
 module_for (StrobeSymbolizer *self, guint32 key, guint64 address)
 {
@@ -310,13 +381,13 @@ resolve (StrobeSymbolizer *self, Module *m, guint64 address)
     open_module (self, m);
   if (m && m->mod)
     {
-      GElf_Off off;
-      GElf_Sym sym;
       Dwfl_Line *l;
       Dwarf_Addr bias = 0;
       Dwarf_Die *cu;
 
-      sym_name = dwfl_module_addrinfo (m->mod, pc, &off, &sym, NULL, NULL, NULL);
+      if (m->syms == NULL)
+        index_symbols (m);
+      sym_name = symbol_at (m, pc);
       if ((l = dwfl_module_getsrc (m->mod, pc)) != NULL)
         line_file = dwfl_lineinfo (l, NULL, &line, &col, NULL, NULL);
       if ((cu = dwfl_module_addrdie (m->mod, pc, &bias)) != NULL)

@@ -118,6 +118,30 @@ const StrobeMemoryHooks *strobe__memory_hooks (void);
 
 /* ---- shared between the memory files -------------------------------------------- */
 
+extern int  strobe__memory_table_valid;
+extern int  strobe__memory_active;
+extern bool strobe__memory_system_heap_sent;
+void strobe__memory_state_slow (void);
+void strobe__memory_send_system_heap (void);
+
+/* Before each report: cheap unless the channel or the table's state changed. */
+static inline void
+strobe__memory_check_state (void)
+{
+  int channel = __atomic_load_n (&MemoryChannel.enabled, __ATOMIC_RELAXED) != 0;
+
+  if (__builtin_expect (channel != __atomic_load_n (&strobe__memory_active, __ATOMIC_RELAXED)
+                        || !__atomic_load_n (&strobe__memory_table_valid, __ATOMIC_RELAXED), 0))
+    strobe__memory_state_slow ();
+}
+
+static inline void
+strobe__memory_ensure_system_heap (void)
+{
+  if (__builtin_expect (!__atomic_load_n (&strobe__memory_system_heap_sent, __ATOMIC_ACQUIRE), 0))
+    strobe__memory_send_system_heap ();
+}
+
 #define STROBE_MEMORY_RING_BYTES  (64u * 1024u)
 #define STROBE_MEMORY_MAX_RECORD  96u
 #define STROBE_MEMORY_MAX_HEAPS   4096u
@@ -151,13 +175,23 @@ typedef struct StrobeMemThread
 } StrobeMemThread;
 
 /* The calling thread's ring (created on first use); NULL when none can be had. */
-StrobeMemThread *strobe__memory_thread (void);
+extern __thread StrobeMemThread *strobe__memory_current __attribute__ ((tls_model ("initial-exec")));
+StrobeMemThread *strobe__memory_thread_setup (void);
+
+static inline StrobeMemThread *
+strobe__memory_thread (void)
+{
+  StrobeMemThread *mt = strobe__memory_current;
+
+  return __builtin_expect (mt != NULL, 1) ? mt : strobe__memory_thread_setup ();
+}
 /* The ring exited threads' late frees go to (writers hold strobe__memory_late_lock). */
 extern StrobeMemThread strobe__memory_late;
 extern pthread_mutex_t strobe__memory_late_lock;
 extern pthread_mutex_t strobe__memory_rings_lock;
 extern StrobeMemThread *strobe__memory_rings;
 extern uint8_t strobe__memory_shift;     /* time unit = 2^shift ticks */
+extern uint64_t strobe__memory_coarse_units;   /* the time at the updater's last round */
 extern bool    strobe__memory_addresses; /* allocation records carry addresses */
 
 /* Room for one report in @mt's ring (waits a little, as buffer blocks do); false: drop. */

@@ -9,8 +9,6 @@
  * busy program's records to a fraction of a byte each. */
 #include "strobe-memory-private.h"
 
-void strobe__memory_check_state (void);
-void strobe__memory_ensure_system_heap (void);
 
 typedef struct
 {
@@ -136,6 +134,14 @@ now_units (void)
   return strobe_time () >> strobe__memory_shift;
 }
 
+/* While only the live table is kept, an entry's time need not be finer than the updater's
+ * round (it says when a block from before the connect was allocated): no clock read. */
+static inline uint64_t
+entry_units (bool record)
+{
+  return record ? now_units () : __atomic_load_n (&strobe__memory_coarse_units, __ATOMIC_RELAXED);
+}
+
 static void
 fill_entry (StrobeLiveEntry *e, const void *ptr, uint64_t size, uint32_t alignment, uint64_t units,
             uint32_t stack, uint32_t tag)
@@ -169,7 +175,7 @@ strobe__memory_on_alloc (const void *ptr, uint64_t size, uint32_t alignment, uin
       drop (mt);
       goto out;
     }
-  fill_entry (&e, ptr, size, alignment, now_units (),
+  fill_entry (&e, ptr, size, alignment, entry_units (record),
               strobe__memory_stack_mode ? strobe__memory_stack_capture (mt, caller) : 0,
               strobe_memory_tag_current ());
   r = strobe__memory_table_insert (heap, mt, &e, &old);
@@ -285,7 +291,7 @@ strobe__memory_on_realloc_end (StrobeMemoryRealloc *r, const void *old_ptr, cons
   if (new_ptr)
     {
       /* A block keeps the tag it was first allocated with. */
-      fill_entry (&e, new_ptr, size, alignment, now_units (),
+      fill_entry (&e, new_ptr, size, alignment, entry_units (record),
                   strobe__memory_stack_mode ? strobe__memory_stack_capture (mt, caller) : 0,
                   r->tracked ? r->entry.tag : strobe_memory_tag_current ());
       ins = strobe__memory_table_insert (r->heap, mt, &e, &old);

