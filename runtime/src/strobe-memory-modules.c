@@ -198,8 +198,8 @@ strobe__memory_modules_rescan (bool forced)
   {
     unsigned long long v[2] = { 0, 0 };
     dl_iterate_phdr (peek, v);
-    seen_adds = v[0];
-    seen_subs = v[1];
+    __atomic_store_n (&seen_adds, v[0], __ATOMIC_RELAXED);
+    __atomic_store_n (&seen_subs, v[1], __ATOMIC_RELAXED);
   }
   dl_iterate_phdr (collect, &s);
   qsort (s.list, s.n, sizeof *s.list, by_start);

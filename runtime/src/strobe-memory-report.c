@@ -176,7 +176,7 @@ strobe__memory_on_alloc (const void *ptr, uint64_t size, uint32_t alignment, uin
       goto out;
     }
   fill_entry (&e, ptr, size, alignment, entry_units (record),
-              strobe__memory_stack_mode ? strobe__memory_stack_capture (mt, caller) : 0,
+              __atomic_load_n (&strobe__memory_stack_mode, __ATOMIC_RELAXED) ? strobe__memory_stack_capture (mt, caller) : 0,
               strobe_memory_tag_current ());
   r = strobe__memory_table_insert (heap, mt, &e, &old);
   if (record && r)
@@ -292,7 +292,7 @@ strobe__memory_on_realloc_end (StrobeMemoryRealloc *r, const void *old_ptr, cons
     {
       /* A block keeps the tag it was first allocated with. */
       fill_entry (&e, new_ptr, size, alignment, entry_units (record),
-                  strobe__memory_stack_mode ? strobe__memory_stack_capture (mt, caller) : 0,
+                  __atomic_load_n (&strobe__memory_stack_mode, __ATOMIC_RELAXED) ? strobe__memory_stack_capture (mt, caller) : 0,
                   r->tracked ? r->entry.tag : strobe_memory_tag_current ());
       ins = strobe__memory_table_insert (r->heap, mt, &e, &old);
     }

@@ -266,8 +266,12 @@ id_for_frames (StrobeStackCache *c, const uintptr_t *frames, int n)
   return id;
 }
 
+/* Reading words of other frames is the point here: not a bug AddressSanitizer should
+ * report (their redzones are poisoned). */
+#define STACK_READER __attribute__ ((no_sanitize_address))
+
 /* Finds where each caller's return address sits on the stack, above frame #0's. */
-static bool
+static STACK_READER bool
 learn_offsets (StrobeStackCache *c, CacheEntry *e, uintptr_t cfa, const uintptr_t *frames, int n)
 {
   uintptr_t at = cfa;
@@ -291,7 +295,7 @@ learn_offsets (StrobeStackCache *c, CacheEntry *e, uintptr_t cfa, const uintptr_
 }
 
 /* Innermost first: chains that differ usually differ near frame #0. */
-static inline bool
+static inline STACK_READER bool
 verify (const CacheEntry *e, uintptr_t cfa)
 {
   const uintptr_t *base = (const uintptr_t *) cfa;
@@ -302,7 +306,7 @@ verify (const CacheEntry *e, uintptr_t cfa)
   return true;
 }
 
-static int
+static STACK_READER int
 fp_walk (StrobeStackCache *c, const StrobeMemoryCaller *caller, uintptr_t *frames)
 {
   uintptr_t fp = caller->fp;
@@ -324,7 +328,7 @@ fp_walk (StrobeStackCache *c, const StrobeMemoryCaller *caller, uintptr_t *frame
   return n;
 }
 
-uint32_t
+STACK_READER uint32_t
 strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *caller)
 {
   StrobeStackCache *c = cache_for (mt);
