@@ -67,6 +67,7 @@ typedef struct
   GArray      *group_max;    /* guint64 per STROBE_MEMORY_GROUP records */
   GArray      *block_max;    /* guint64 per STROBE_MEMORY_BLOCK records */
   GArray      *end_entry;    /* guint32 per record: the free-log entry that ended it, or G_MAXUINT32 */
+  GHashTable  *marks;        /* record → GArray of its mark/unmark entries (the few marked ones) */
   StrobeMemorySummary *sum;
 } StrobeMemoryStore;
 
@@ -84,6 +85,10 @@ gint64   strobe_memory_store_entry_count (const StrobeMemoryStore *s, guint64 j)
 /* Bytes allocated by records [0, @k); bytes and allocations removed by entries [0, @j). */
 guint64  strobe_memory_store_cum_alloc (const StrobeMemoryStore *s, guint64 k);
 void     strobe_memory_store_cum_free (const StrobeMemoryStore *s, guint64 j, gint64 *bytes, gint64 *count);
+/* Whether record @record was ever marked as backing a heap; whether it was after the
+ * first @j free-log entries. */
+gboolean strobe_memory_store_was_marked (const StrobeMemoryStore *s, guint64 record);
+gboolean strobe_memory_store_marked_at (const StrobeMemoryStore *s, guint64 record, guint64 j);
 /* Calls @fn for each record in [lo, hi) with free_time > @t (the max index skips the rest). */
 void     strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
                                          void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user),

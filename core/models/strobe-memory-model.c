@@ -124,6 +124,7 @@ struct _StrobeMemoryModel
   GArray      *live_prev;    /* guint32 record + 1, per record (heap lists) */
   GArray      *live_next;
   GArray      *end_entry;    /* guint32 per record: the free-log entry that ended it */
+  GHashTable  *marks;        /* record → GArray of guint32: its mark and unmark entries */
   gboolean     batches;      /* the trace names allocations by id */
   gsize        stale_ids;    /* id-map entries of records a heap reset ended */
   Group       *last_heap, *last_tag;       /* one-entry caches of the hash lookups */
@@ -584,6 +585,13 @@ mark_record (StrobeMemoryModel *self, guint32 index, guint64 t, gboolean on)
     return;
   bytes = on ? strobe_memory_signed_size (r->size) : -strobe_memory_signed_size (r->size);
   r->flags ^= STROBE_MEMORY_ALLOC_HEAP_BLOCK;
+  {
+    GArray *m = g_hash_table_lookup (self->marks, GUINT_TO_POINTER (index));
+    guint32 j = self->free_log->len;
+    if (m == NULL)
+      g_hash_table_insert (self->marks, GUINT_TO_POINTER (index), m = g_array_new (FALSE, FALSE, sizeof (guint32)));
+    g_array_append_val (m, j);
+  }
   log_removal (self, t, index, on ? STROBE_MEMORY_ENTRY_MARK : STROBE_MEMORY_ENTRY_UNMARK, bytes, 0);
   self->sum.live_bytes = strobe_memory_sat_add_signed (self->sum.live_bytes, -bytes);
   h = heap_get (self, r->heap);
@@ -1503,6 +1511,7 @@ strobe_memory_model_get_store (StrobeMemoryModel *self, StrobeMemoryStore *s)
   s->group_max = self->group_max;
   s->block_max = self->block_max;
   s->end_entry = self->end_entry;
+  s->marks = self->marks;
   s->sum = &self->sum;
 }
 
@@ -1575,6 +1584,25 @@ strobe_memory_store_entry_bytes (const StrobeMemoryStore *s, guint64 j)
     case STROBE_MEMORY_ENTRY_UNMARK: return -size;
     default: return -counted;
     }
+}
+
+gboolean
+strobe_memory_store_was_marked (const StrobeMemoryStore *s, guint64 record)
+{
+  return g_hash_table_contains (s->marks, GUINT_TO_POINTER ((guint) record));
+}
+
+gboolean
+strobe_memory_store_marked_at (const StrobeMemoryStore *s, guint64 record, guint64 j)
+{
+  GArray *m = g_hash_table_lookup (s->marks, GUINT_TO_POINTER ((guint) record));
+  gboolean marked = FALSE;
+
+  /* Marks and unmarks alternate, in order. */
+  for (guint i = 0; m && i < m->len && g_array_index (m, guint32, i) < j; i++)
+    marked = STROBE_MEMORY_ENTRY_KIND (&g_array_index (s->free_log, StrobeMemoryFreeEntry,
+                                                        g_array_index (m, guint32, i))) == STROBE_MEMORY_ENTRY_MARK;
+  return marked;
 }
 
 gint64
@@ -2094,6 +2122,7 @@ strobe_memory_model_finalize (GObject *object)
   g_array_unref (self->live_prev);
   g_array_unref (self->live_next);
   g_array_unref (self->end_entry);
+  g_hash_table_unref (self->marks);
   strobe_live_map_clear (&self->by_address);
   strobe_live_map_clear (&self->by_id);
   g_hash_table_unref (self->heaps);
@@ -2134,6 +2163,7 @@ strobe_memory_model_init (StrobeMemoryModel *self)
   self->live_prev = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->live_next = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->end_entry = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->marks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   strobe_live_map_init (&self->by_address);
   strobe_live_map_init (&self->by_id);
   self->heaps = g_hash_table_new_full (NULL, NULL, NULL, group_free);

@@ -168,7 +168,8 @@ find_range (StrobeMemoryModel *model, guint64 t0, guint64 t1, Range *r, GCancell
 
           if (a && (!e || i < e->after))
             {
-              v = strobe_memory_sat_add_signed (v, counted (a));
+              /* All of it then: a mark later is an entry of its own. */
+              v = strobe_memory_sat_add_signed (v, strobe_memory_signed_size (a->size));
               c++;
               t = a->alloc_time;
               i++;
@@ -207,13 +208,17 @@ add_peak (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
 {
   PeakCtx *p = user;
   StrobeMemoryRow *row;
+  gint64 bytes = strobe_memory_signed_size (r->size);
 
   /* Live at the peak's position: ended by an entry at or after it (or not at all). */
   if (g_array_index (p->s->end_entry, guint32, index) < p->range->peak_j
       && g_array_index (p->s->end_entry, guint32, index) != G_MAXUINT32)
     return;
+  /* A block that backs another heap counts nothing, if it did at that moment. */
+  if ((r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) || strobe_memory_store_was_marked (p->s, index))
+    bytes = strobe_memory_store_marked_at (p->s, index, p->range->peak_j) ? 0 : bytes;
   row = acc_row (p->acc, direct_key (p->by, r));
-  row->costs.peak_bytes = strobe_memory_sat_add_signed (row->costs.peak_bytes, counted (r));
+  row->costs.peak_bytes = strobe_memory_sat_add_signed (row->costs.peak_bytes, bytes);
   row->costs.peak_count++;
 }
 

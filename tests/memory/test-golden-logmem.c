@@ -2,8 +2,16 @@
  * logmem-emitter: the golden outputs of `strobe-cli log`, `memory` and `export --what=log`,
  * and the memory model's indexed queries on it.
  *
+ * tests/data/golden-memtrace.strobe is the same program recorded in the compact memory
+ * format (Memory.Batch, by allocation id, with addresses): its model must give the same
+ * figures as the per-event format's, and `memory --by=` its golden outputs.
+ *
  * To re-record (only when the format changes on purpose):
- *   _build/tests/memory/logmem-emitter tests/data/golden-logmem.strobe
+ *   _build/tests/memory/logmem-emitter tests/data/golden-logmem.strobe   (with the runtime of
+ *     before the compact format: that trace is kept as the per-event format's golden)
+ *   STROBE_MEMORY_ADDRESSES=1 STROBE_MEMORY_SHIFT=0 _build/tests/memory/logmem-emitter tests/data/golden-memtrace.strobe
+ *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --histogram --max-leaks=-1 --by=tag tests/data/golden-memtrace.strobe > tests/data/golden-memtrace.memory
+ *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --max-leaks=0 --by=heap tests/data/golden-memtrace.strobe > tests/data/golden-memtrace.by-heap
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli log --location tests/data/golden-logmem.strobe > tests/data/golden-logmem.log
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --histogram --max-leaks=-1 tests/data/golden-logmem.strobe > tests/data/golden-logmem.memory
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli export --format=csv --what=log tests/data/golden-logmem.strobe > tests/data/golden-logmem.csv
@@ -26,9 +34,9 @@ data_path (const char *name)
 }
 
 static void
-check_cli (const char *golden, const char *const *args)
+check_cli_trace (const char *trace_name, const char *golden, const char *const *args)
 {
-  g_autofree char *trace = data_path ("golden-logmem.strobe");
+  g_autofree char *trace = data_path (trace_name);
   g_autofree char *expected_path = data_path (golden);
   g_autofree char *expected = NULL, *out = NULL;
   g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
@@ -54,6 +62,12 @@ check_cli (const char *golden, const char *const *args)
 }
 
 static void
+check_cli (const char *golden, const char *const *args)
+{
+  check_cli_trace ("golden-logmem.strobe", golden, args);
+}
+
+static void
 test_cli_log (void)
 {
   const char *const args[] = { "log", "--location", NULL };
@@ -75,9 +89,9 @@ test_cli_csv (void)
 }
 
 static GObject *
-load (GType type)
+load_trace (const char *name, GType type)
 {
-  g_autofree char *trace = data_path ("golden-logmem.strobe");
+  g_autofree char *trace = data_path (name);
   g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
   g_autoptr (GError) error = NULL;
   GObject *model = g_object_new (type, NULL);
@@ -86,6 +100,12 @@ load (GType type)
   strobe_decoder_read_file (decoder, trace, NULL, &error);
   g_assert_no_error (error);
   return model;
+}
+
+static GObject *
+load (GType type)
+{
+  return load_trace ("golden-logmem.strobe", type);
 }
 
 static guint64
@@ -189,6 +209,66 @@ test_memory_queries (void)
 }
 
 static void
+test_memtrace_cli (void)
+{
+  const char *const by_tag[] = { "memory", "--histogram", "--max-leaks=-1", "--by=tag", NULL };
+  const char *const by_heap[] = { "memory", "--max-leaks=0", "--by=heap", NULL };
+
+  check_cli_trace ("golden-memtrace.strobe", "golden-memtrace.memory", by_tag);
+  check_cli_trace ("golden-memtrace.strobe", "golden-memtrace.by-heap", by_heap);
+}
+
+/* The same program in both formats: the same allocations, lives, totals and groups. */
+static void
+test_memtrace_same_as_legacy (void)
+{
+  g_autoptr (StrobeMemoryModel) a = STROBE_MEMORY_MODEL (load (STROBE_TYPE_MEMORY_MODEL));
+  g_autoptr (StrobeMemoryModel) b = STROBE_MEMORY_MODEL (load_trace ("golden-memtrace.strobe", STROBE_TYPE_MEMORY_MODEL));
+  g_autoptr (GPtrArray) ta = strobe_memory_model_get_tags (a), tb = strobe_memory_model_get_tags (b);
+  g_autoptr (GPtrArray) ha = strobe_memory_model_get_heaps (a), hb = strobe_memory_model_get_heaps (b);
+  StrobeMemorySummary sa, sb;
+  guint64 n = strobe_memory_model_get_count (a);
+
+  strobe_memory_model_get_summary (a, &sa);
+  strobe_memory_model_get_summary (b, &sb);
+  g_assert_cmpuint (sb.allocs, ==, sa.allocs);
+  g_assert_cmpuint (sb.frees, ==, sa.frees);
+  g_assert_cmpuint (sb.reallocs, ==, sa.reallocs);
+  g_assert_cmpuint (sb.bytes_allocated, ==, sa.bytes_allocated);
+  g_assert_cmpuint (sb.temporary, ==, sa.temporary);
+  g_assert_cmpuint (sb.unmatched_frees, ==, sa.unmatched_frees);
+  g_assert_cmpint (sb.live_bytes, ==, sa.live_bytes);
+  g_assert_cmpint (sb.live_count, ==, sa.live_count);
+  g_assert_cmpint (sb.peak_bytes, ==, sa.peak_bytes);
+  g_assert_true (sb.has_snapshot && sb.snapshot_complete && !sb.partial);
+  g_assert_cmpuint (strobe_memory_model_get_count (b), ==, n);
+  /* Record by record: sizes, heaps, tags, flags, addresses, which ones ended. */
+  for (guint64 i = 0; i < n; i++)
+    {
+      StrobeMemoryAlloc x, y;
+      strobe_memory_model_get_alloc (a, i, &x);
+      strobe_memory_model_get_alloc (b, i, &y);
+      g_assert_cmpuint (y.size, ==, x.size);
+      g_assert_cmpuint (y.address, ==, x.address);
+      g_assert_cmpuint (y.heap, ==, x.heap);
+      g_assert_cmpuint (y.tag, ==, x.tag);
+      g_assert_cmpuint (y.alignment_log2, ==, x.alignment_log2);
+      g_assert_cmpuint (y.flags, ==, x.flags);
+      g_assert_cmpuint (y.free_time == STROBE_MEMORY_LIVE, ==, x.free_time == STROBE_MEMORY_LIVE);
+    }
+  g_assert_cmpuint (tb->len, ==, ta->len);
+  g_assert_cmpuint (hb->len, ==, ha->len);
+  for (guint i = 0; i < ha->len; i++)
+    {
+      const StrobeMemoryGroup *x = g_ptr_array_index (ha, i), *y = g_ptr_array_index (hb, i);
+      g_assert_cmpstr (y->name, ==, x->name);
+      g_assert_cmpint (y->live_bytes, ==, x->live_bytes);
+      g_assert_cmpint (y->peak_live_bytes, ==, x->peak_live_bytes);
+      g_assert_cmpint (y->reserved_bytes, ==, x->reserved_bytes);
+    }
+}
+
+static void
 test_log_queries (void)
 {
   g_autoptr (StrobeLogModel) m = STROBE_LOG_MODEL (load (STROBE_TYPE_LOG_MODEL));
@@ -224,6 +304,8 @@ main (int argc, char **argv)
   g_test_add_func ("/golden-logmem/cli-memory", test_cli_memory);
   g_test_add_func ("/golden-logmem/cli-csv", test_cli_csv);
   g_test_add_func ("/golden-logmem/memory-queries", test_memory_queries);
+  g_test_add_func ("/golden-logmem/memtrace-cli", test_memtrace_cli);
+  g_test_add_func ("/golden-logmem/memtrace-same-as-legacy", test_memtrace_same_as_legacy);
   g_test_add_func ("/golden-logmem/log-queries", test_log_queries);
   return g_test_run ();
 }

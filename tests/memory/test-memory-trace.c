@@ -546,6 +546,36 @@ test_own_runtime (void)
   remove_dir (dir);
 }
 
+/* A module whose file is gone (and no debug file has its build id): module+offset; an
+ * address no module covers: "?+0x…". */
+static void
+test_symbolizer_fallback (void)
+{
+  g_autoptr (StrobeSymbolizer) sym = strobe_symbolizer_new ();
+  const guint8 build_id[] = { 0xde, 0xad, 0xbe, 0xef, 0x01 };
+  const StrobeSymbolization *s;
+  g_autofree char *text = NULL, *other = NULL;
+
+  strobe_symbolizer_add_module (sym, 1, "/nonexistent/libgone.so.3", build_id, sizeof build_id,
+                                0x7f0000000000, 0x7f0000001000, 0x7f0000100000);
+  s = strobe_symbolizer_lookup (sym, 1, 0x7f0000012345);
+  g_assert_false (s->resolved);
+  g_assert_cmpuint (s->offset, ==, 0x12345);
+  text = strobe_symbolization_format (s, 0);
+  g_assert_cmpstr (text, ==, "libgone.so.3+0x12345");
+  /* Cached: the same answer, counted as such. */
+  g_assert_true (strobe_symbolizer_lookup (sym, 1, 0x7f0000012345) == s);
+  s = strobe_symbolizer_lookup (sym, 0, 0x1234);
+  other = strobe_symbolization_format (s, 0);
+  g_assert_cmpstr (other, ==, "?+0x1234");
+  {
+    guint64 lookups, cached;
+    strobe_symbolizer_get_stats (sym, &lookups, &cached);
+    g_assert_cmpuint (lookups, ==, 3);
+    g_assert_cmpuint (cached, ==, 1);
+  }
+}
+
 static G_GNUC_UNUSED void
 skip (void)
 {
@@ -556,6 +586,7 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/memory-trace/symbolizer-fallback", test_symbolizer_fallback);
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   /* An instrumented interposer cannot be preloaded (the sanitizer's runtime must come
    * first and owns malloc itself). */
