@@ -19,7 +19,10 @@
  *   environment, so programs this one runs are not traced (and do not allocate
  *   differently because of a longer environment) — unless STROBE_FOLLOW_CHILDREN is set
  *   (strobe-cli run --follow-children): then each child traces to a file of its own,
- *   DIR/PROGRAM-PID.strobe (or to the same recorder).
+ *   DIR/PROGRAM-PID.strobe (or to the same recorder). A program that execs *in place*
+ *   (env VAR=… prog, nice, a wrapper script such as pyenv's shims) is not a child: the
+ *   exec functions put the variables back for it when the caller is the process that
+ *   read them (same pid), so the program behind the wrapper is the one traced.
  * - fork without exec: the child is not traced (it has no worker; its exit must not end
  *   the parent's trace).
  * - Call stacks (STROBE_CALLSTACKS=1): libunwind's unw_backtrace with its per-thread
@@ -33,12 +36,14 @@
  */
 #include "strobe-memory-private.h"
 
+#include <alloca.h>
 #include <dlfcn.h>
 #include <errno.h>
 #define UNW_LOCAL_ONLY   /* this process only: libunwind.so, not libunwind-$arch.so */
 #include <libunwind.h>
 #include <malloc.h>
 #include <sched.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -453,68 +458,251 @@ dlclose (void *handle)
 
 /* ---- the environment children get -------------------------------------------------- */
 
-/* Takes this library out of LD_PRELOAD (keeping any other entry) and removes every
- * STROBE_* variable: the program's children are then not traced. */
+/* LD_PRELOAD's value without this library (any other entry kept), into @kept. */
 static void
-strip_environment (const char *self)
+preload_without_self (const char *pre, const char *self, char *kept, size_t size)
 {
-  const char *pre = getenv ("LD_PRELOAD");
+  const char *base = strrchr (self, '/');
+  size_t n = 0, blen = base ? strlen (base + 1) : 0;
 
-  if (pre && self)
+  while (*pre)
     {
-      char kept[4096];
-      size_t n = 0;
-      const char *p = pre;
+      size_t len = strcspn (pre, ": ");
+      bool ours = len > 0 && strncmp (pre, self, len) == 0 && self[len] == '\0';
 
-      while (*p)
+      /* The same file under another spelling: compare the base name. */
+      if (!ours && base && len >= blen && strncmp (pre + len - blen, base + 1, blen) == 0
+          && (len == blen || pre[len - blen - 1] == '/'))
+        ours = true;
+      if (!ours && len && n + len + 2 < size)
         {
-          size_t len = strcspn (p, ": ");
-          bool ours = len > 0 && strncmp (p, self, len) == 0 && self[len] == '\0';
-          /* The same file under another spelling: compare the base name. */
-          const char *base = strrchr (self, '/');
-
-          if (!ours && base && len >= strlen (base + 1)
-              && strncmp (p + len - strlen (base + 1), base + 1, strlen (base + 1)) == 0
-              && (len == strlen (base + 1) || p[len - strlen (base + 1) - 1] == '/'))
-            ours = true;
-          if (!ours && len && n + len + 1 < sizeof kept)
-            {
-              if (n)
-                kept[n++] = ':';
-              memcpy (kept + n, p, len);
-              n += len;
-            }
-          p += len;
-          while (*p == ':' || *p == ' ')
-            p++;
+          if (n)
+            kept[n++] = ':';
+          memcpy (kept + n, pre, len);
+          n += len;
         }
-      kept[n] = '\0';
-      if (n)
-        setenv ("LD_PRELOAD", kept, 1);
-      else
-        unsetenv ("LD_PRELOAD");
+      pre += len;
+      while (*pre == ':' || *pre == ' ')
+        pre++;
     }
-  for (;;)
-    {
-      char name[256];
-      bool found = false;
+  kept[n] = '\0';
+}
 
-      for (char **e = environ; e && *e; e++)
-        if (strncmp (*e, "STROBE_", 7) == 0)
-          {
-            size_t len = strcspn (*e, "=");
-            if (len < sizeof name)
-              {
-                memcpy (name, *e, len);
-                name[len] = '\0';
-                found = true;
-                break;
-              }
-          }
-      if (!found)
-        break;
-      unsetenv (name);
+/* Takes this library out of LD_PRELOAD (keeping any other entry) and removes every
+ * STROBE_* variable (only STROBE_TRACEFILE when @only_file): the program's children are
+ * then not traced. The array is edited in place, not through unsetenv: a program that
+ * brings its own (bash does) may not touch environ before its main, and the array is
+ * also main's third argument. */
+static void
+strip_environment (const char *self, bool only_file)
+{
+  size_t out = 0;
+
+  if (environ == NULL)
+    return;
+  for (size_t i = 0; environ[i]; i++)
+    {
+      char *e = environ[i];
+
+      if (only_file ? strncmp (e, "STROBE_TRACEFILE=", 17) == 0 : strncmp (e, "STROBE_", 7) == 0)
+        continue;
+      if (!only_file && self && strncmp (e, "LD_PRELOAD=", 11) == 0)
+        {
+          char kept[4096];
+          char *entry;
+
+          preload_without_self (e + 11, self, kept, sizeof kept);
+          if (kept[0] == '\0')
+            continue;
+          /* Never freed: the environment may keep pointing at it. */
+          if ((entry = malloc (strlen (kept) + 12)) != NULL)
+            {
+              memcpy (entry, "LD_PRELOAD=", 11);
+              strcpy (entry + 11, kept);
+              e = entry;
+            }
+        }
+      environ[out++] = e;
     }
+  environ[out] = NULL;
+}
+
+/* ---- exec in place ------------------------------------------------------------------ */
+
+/* What strip_environment took out ("NAME=VALUE" each, and this library's path), for an
+ * exec that replaces this process rather than starting a child. Made once at start,
+ * never freed. */
+static char  **saved_env;
+static size_t  n_saved_env;
+static char   *saved_self;
+
+static void
+save_environment (const char *self)
+{
+  size_t n = 0;
+
+  for (char **e = environ; e && *e; e++)
+    n += strncmp (*e, "STROBE_", 7) == 0;
+  if (n && (saved_env = malloc (n * sizeof *saved_env)) == NULL)
+    return;
+  for (char **e = environ; e && *e; e++)
+    if (strncmp (*e, "STROBE_", 7) == 0 && (saved_env[n_saved_env] = strdup (*e)) != NULL)
+      n_saved_env++;
+  saved_self = self ? strdup (self) : NULL;
+}
+
+static bool
+is_strobe_entry (const char *e)
+{
+  return strncmp (e, "STROBE_", 7) == 0;
+}
+
+/* @envp with the saved variables back (the caller's own STROBE_* dropped, this library
+ * first in LD_PRELOAD) into @out (room for count (envp) + n_saved_env + 2) and @pre;
+ * @envp itself when the exec starts a child (another pid) or nothing was taken out. */
+static char *const *
+exec_environment (char *const *envp, char **out, char *pre, size_t pre_size)
+{
+  size_t n = 0;
+  bool have_pre = false;
+
+  if (saved_self == NULL || getpid () != traced_pid)
+    return envp;
+  for (char *const *e = envp; e && *e; e++)
+    {
+      if (is_strobe_entry (*e))
+        continue;
+      if (strncmp (*e, "LD_PRELOAD=", 11) == 0)
+        {
+          const char *theirs = *e + 11;
+
+          if (strstr (theirs, saved_self))
+            snprintf (pre, pre_size, "LD_PRELOAD=%s", theirs);
+          else
+            snprintf (pre, pre_size, "LD_PRELOAD=%s%s%s", saved_self, *theirs ? ":" : "", theirs);
+          out[n++] = pre;
+          have_pre = true;
+          continue;
+        }
+      out[n++] = *e;
+    }
+  if (!have_pre)
+    {
+      snprintf (pre, pre_size, "LD_PRELOAD=%s", saved_self);
+      out[n++] = pre;
+    }
+  for (size_t i = 0; i < n_saved_env; i++)
+    out[n++] = saved_env[i];
+  out[n] = NULL;
+  return out;
+}
+
+static size_t
+count_env (char *const *envp)
+{
+  size_t n = 0;
+
+  while (envp && envp[n])
+    n++;
+  return n;
+}
+
+typedef int (*ExecveFn) (const char *, char *const[], char *const[]);
+
+static ExecveFn
+real_exec (const char *name)
+{
+  return (ExecveFn) next (name);
+}
+
+/* On the stack (alloca): a vfork child may exec, and must not call malloc. */
+#define WITH_EXEC_ENV(envp, var)                                                          \
+  char **var##_out = alloca ((count_env (envp) + n_saved_env + 2) * sizeof (char *));   \
+  char var##_pre[4096 + 16];                                                             \
+  char *const *var = exec_environment ((envp), var##_out, var##_pre, sizeof var##_pre)
+
+EXPORT int
+execve (const char *path, char *const argv[], char *const envp[])
+{
+  ExecveFn fn = real_exec ("execve");
+  WITH_EXEC_ENV (envp, env);
+
+  if (fn == NULL)
+    {
+      errno = ENOSYS;
+      return -1;
+    }
+  return fn (path, argv, env);
+}
+
+EXPORT int
+execvpe (const char *file, char *const argv[], char *const envp[])
+{
+  ExecveFn fn = real_exec ("execvpe");
+  WITH_EXEC_ENV (envp, env);
+
+  if (fn == NULL)
+    {
+      errno = ENOSYS;
+      return -1;
+    }
+  return fn (file, argv, env);
+}
+
+/* The C library's own exec functions call its internal execve, which no interposer
+ * sees: each is rebuilt on the two above. */
+EXPORT int
+execv (const char *path, char *const argv[])
+{
+  return execve (path, argv, environ);
+}
+
+EXPORT int
+execvp (const char *file, char *const argv[])
+{
+  return execvpe (file, argv, environ);
+}
+
+/* The arguments of execl and friends, up to the terminating NULL, into @argv. */
+#define COLLECT_ARGS(arg, ap, argv)                                                       \
+  size_t argv##_n = 1;                                                                   \
+  va_start (ap, arg);                                                                    \
+  while (va_arg (ap, char *) != NULL)                                                    \
+    argv##_n++;                                                                          \
+  va_end (ap);                                                                           \
+  char **argv = alloca ((argv##_n + 1) * sizeof (char *));                              \
+  argv[0] = (char *) arg;                                                                \
+  va_start (ap, arg);                                                                    \
+  for (size_t i_ = 1; i_ <= argv##_n; i_++)                                              \
+    argv[i_] = va_arg (ap, char *)
+
+EXPORT int
+execl (const char *path, const char *arg, ...)
+{
+  va_list ap;
+  COLLECT_ARGS (arg, ap, argv);
+  va_end (ap);
+  return execve (path, argv, environ);
+}
+
+EXPORT int
+execlp (const char *file, const char *arg, ...)
+{
+  va_list ap;
+  COLLECT_ARGS (arg, ap, argv);
+  va_end (ap);
+  return execvpe (file, argv, environ);
+}
+
+EXPORT int
+execle (const char *path, const char *arg, ...)
+{
+  va_list ap;
+  char *const *envp;
+  COLLECT_ARGS (arg, ap, argv);
+  envp = va_arg (ap, char *const *);
+  va_end (ap);
+  return execve (path, argv, envp);
 }
 
 /* Where this library was loaded from (to find it in LD_PRELOAD). */
@@ -523,7 +711,7 @@ self_path (void)
 {
   Dl_info info;
 
-  if (dladdr ((void *) strip_environment, &info) && info.dli_fname)
+  if (dladdr ((void *) self_path, &info) && info.dli_fname)
     return strdup (info.dli_fname);
   return NULL;
 }
@@ -634,8 +822,17 @@ preload_init (void)
         strobe_channels_set_enabled (channels, true);
       else if ((file && *file) || (host && *host))
         strobe_channel_set_enabled ("Memory", true);
-      if (file && *file)
-        setenv ("STROBE_TRACEFILE", file, 1);
+      if (follow_file[0])
+        {
+          /* Not setenv (see strip_environment): the runtime's --tracefile= argument. */
+          char arg[sizeof follow_file + 16];
+          char *argv[] = { (char *) "strobe-preload", arg, NULL };
+          int argc = 2;
+          char **av = argv;
+
+          snprintf (arg, sizeof arg, "--tracefile=%s", follow_file);
+          strobe_parse_args (&argc, &av);
+        }
       strobe_init (NULL);
       atexit (preload_exit);
     }
@@ -645,9 +842,12 @@ preload_init (void)
   self = self_path ();
   if (follow && *follow)
     /* Each child opens a trace of its own from the same variables; not this file. */
-    unsetenv ("STROBE_TRACEFILE");
+    strip_environment (self, true);
   else
-    strip_environment (self);
+    {
+      save_environment (self);
+      strip_environment (self, false);
+    }
   free (self);
   tracing_wanted = true;
   strobe__memory_guard--;

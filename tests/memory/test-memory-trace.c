@@ -444,6 +444,35 @@ test_children (void)
   }
   g_unlink (trace);
 
+  /* Exec in place (a wrapper): the program it becomes is traced, into the same file, and
+   * that one's child again is not. */
+  {
+    const char *inplace[] = { cli, "run", opt, "--", spawn, "inplace", NULL };
+    g_autoptr (StrobeMemoryModel) m = NULL;
+
+    g_assert_cmpint (run (inplace, env), ==, 0);
+    m = load (trace, TRUE);
+    g_assert_cmpint (find_size (m, 34567, NULL), >=, 0);
+    g_assert_cmpint (find_size (m, 12345, NULL), >=, 0);
+    g_assert_cmpint (find_size (m, 23456, NULL), <, 0);
+  }
+  g_unlink (trace);
+
+  /* The same through bash, which brings its own setenv and unsetenv (they do not touch
+   * environ before its main) and execs with execve. */
+  if (g_file_test ("/bin/bash", G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_autofree char *script = g_strdup_printf ("exec '%s' final", spawn);
+      const char *bash[] = { cli, "run", opt, "--", "/bin/bash", "-c", script, NULL };
+      g_autoptr (StrobeMemoryModel) m = NULL;
+
+      g_assert_cmpint (run (bash, env), ==, 0);
+      m = load (trace, TRUE);
+      g_assert_cmpint (find_size (m, 34567, NULL), >=, 0);
+      g_assert_cmpint (find_size (m, 23456, NULL), <, 0);
+      g_unlink (trace);
+    }
+
   /* Followed: the child writes a trace of its own next to the parent's. */
   g_assert_cmpint (run (follow, env), ==, 1);
   d = g_dir_open (dir, 0, NULL);
