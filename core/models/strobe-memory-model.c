@@ -904,10 +904,10 @@ units_to_ticks (guint64 units, guint shift)
 
 static void
 on_batch (StrobeMemoryModel *self, guint16 thread, guint flags, guint shift, StrobeMemrecState s,
-          guint64 dropped, const guint8 *data, gsize len)
+          guint64 dropped, const guint8 *data, gsize len, const guint8 *times, gsize times_len)
 {
   ThreadState *ts = thread_state (self, thread);
-  const guint8 *p = data, *end = data + len;
+  StrobeMemrecBatch b;
 
   if (ts->seq_known && s.seq > ts->next_seq)
     self->sum.lost_records += s.seq - ts->next_seq;
@@ -916,19 +916,25 @@ on_batch (StrobeMemoryModel *self, guint16 thread, guint flags, guint shift, Str
       self->sum.dropped += dropped - ts->dropped;
       ts->dropped = dropped;
     }
-  while (p < end)
+  if (!strobe_memrec_batch_init (&b, data, len, times, times_len))
+    {
+      self->sum.lost_records++;
+      return;
+    }
+  for (;;)
     {
       StrobeMemrec r;
       guint64 seq = s.seq;
-      gsize n = strobe_memrec_decode (p, end, &s, &r);
+      int got = strobe_memrec_batch_next (&b, &s, &r);
       Pending q;
 
-      if (n == 0)
+      if (got == 0)
+        break;
+      if (got < 0)
         {
           self->sum.lost_records++;
           break;
         }
-      p += n;
       if (ts->seq_known && seq < ts->next_seq)
         continue;   /* a batch seen already */
       q.time = units_to_ticks (r.time, shift);
@@ -1339,6 +1345,7 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
   static StrobeFieldAccessor b_stack = STROBE_FIELD_ACCESSOR_INIT ("Stack");
   static StrobeFieldAccessor b_dropped = STROBE_FIELD_ACCESSOR_INIT ("Dropped");
   static StrobeFieldAccessor b_data = STROBE_FIELD_ACCESSOR_INIT ("Data");
+  static StrobeFieldAccessor b_times = STROBE_FIELD_ACCESSOR_INIT ("Times");
   static StrobeFieldAccessor b_first = STROBE_FIELD_ACCESSOR_INIT ("First");
   static StrobeFieldAccessor m_bias = STROBE_FIELD_ACCESSOR_INIT ("Bias");
   static StrobeFieldAccessor m_start = STROBE_FIELD_ACCESSOR_INIT ("Start");
@@ -1406,6 +1413,8 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
         guint8 elem;
         gsize n = 0;
         const guint8 *data = strobe_event_get_array (ev, &b_data, &elem, &n);
+        gsize tn = 0;
+        const guint8 *times = strobe_event_get_array (ev, &b_times, &elem, &tn);
         guint64 thread = strobe_event_get_uint (ev, &b_thread);
 
         s.seq = strobe_event_get_uint (ev, &b_seq);
@@ -1414,10 +1423,12 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
         s.heap = get_u32 (ev, &b_heap);
         s.tag = get_u32 (ev, &b_tag);
         s.stack = get_u32 (ev, &b_stack);
+        if (times == NULL)
+          tn = 0;
         if (thread <= G_MAXUINT16 && (data || n == 0))
           on_batch (self, (guint16) thread, (guint) strobe_event_get_uint (ev, &flags),
                     (guint) strobe_event_get_uint (ev, &b_shift), s, strobe_event_get_uint (ev, &b_dropped),
-                    data, n);
+                    data, n, times, tn);
       }
       break;
 

@@ -26,7 +26,9 @@ extern "C" {
 enum
 {
   STROBE_MEMREC_ALLOC = 0,          /* a new allocation: id = ++alloc counter */
-  STROBE_MEMREC_FREE = 1,           /* frees id (alloc counter - d) of this thread */
+  STROBE_MEMREC_FREE = 1,           /* frees id (alloc counter - d) of this thread: d < 31
+                                     * in the first byte's high 5 bits as d + 1; 0 there:
+                                     * varint (d << 1 | freed-by-realloc) follows */
   STROBE_MEMREC_FREE_REMOTE = 2,    /* frees (thread, id) of another thread */
   STROBE_MEMREC_REALLOC = 3,        /* frees (counter - d), then an allocation as ALLOC */
   STROBE_MEMREC_REALLOC_REMOTE = 4, /* frees (thread, id), then an allocation as ALLOC */
@@ -37,14 +39,16 @@ enum
 
 /* Flags of the records that allocate (ALLOC, REALLOC, REALLOC_REMOTE). The heap, tag and
  * stack are sticky: a record without the flag has the previous record's value. */
-#define STROBE_MEMREC_F_STACK  0x08u   /* varint stack id follows */
+#define STROBE_MEMREC_F_STACK  0x08u   /* zigzag varint: stack id - the previous one */
 #define STROBE_MEMREC_F_TAG    0x10u   /* varint tag follows */
 #define STROBE_MEMREC_F_HEAP   0x20u   /* varint heap id follows */
 #define STROBE_MEMREC_F_ALIGN  0x40u   /* one byte follows: log2 of the alignment */
 #define STROBE_MEMREC_F_ADDR   0x80u   /* varint address follows */
-/* UNTRACKED: the free half of a realloc (its new block follows as an ALLOC). FREE and
- * FREE_REMOTE: freed by realloc (size 0). */
+/* UNTRACKED: the free half of a realloc (its new block follows as an ALLOC).
+ * FREE_REMOTE: freed by realloc (size 0); FREE says it in its varint. */
 #define STROBE_MEMREC_F_REALLOC 0x08u
+/* FREE's short form: distances 0..30 in the first byte. */
+#define STROBE_MEMREC_FREE_SHORT_MAX 30u
 
 enum
 {
@@ -155,6 +159,23 @@ strobe_memrec_get_u32 (const uint8_t **p, const uint8_t *end, uint32_t *out)
   return true;
 }
 
+/* The sticky stack after a flagged record: the previous one plus a zigzag delta, which
+ * must stay a 32-bit id. */
+static inline bool
+strobe_memrec_get_stack (const uint8_t **p, const uint8_t *end, uint32_t *stack)
+{
+  uint64_t v;
+  int64_t next;
+
+  if (!strobe_memrec_get_varint (p, end, &v) || v > 0x1ffffffffull)
+    return false;
+  next = (int64_t) *stack + strobe_memrec_unzigzag (v);
+  if (next < 0 || next > (int64_t) UINT32_MAX)
+    return false;
+  *stack = (uint32_t) next;
+  return true;
+}
+
 static inline bool
 strobe_memrec_get_thread (const uint8_t **p, const uint8_t *end, uint16_t *out)
 {
@@ -171,7 +192,7 @@ static inline bool
 strobe_memrec_get_alloc (const uint8_t **p, const uint8_t *end, uint8_t h, StrobeMemrecState *s,
                          StrobeMemrec *r)
 {
-  if ((h & STROBE_MEMREC_F_STACK) && !strobe_memrec_get_u32 (p, end, &s->stack))
+  if ((h & STROBE_MEMREC_F_STACK) && !strobe_memrec_get_stack (p, end, &s->stack))
     return false;
   if ((h & STROBE_MEMREC_F_TAG) && !strobe_memrec_get_u32 (p, end, &s->tag))
     return false;
@@ -219,12 +240,25 @@ strobe_memrec_decode (const uint8_t *p, const uint8_t *end, StrobeMemrecState *s
       break;
 
     case STROBE_MEMREC_FREE:
+      if (h >> 3)
+        d = (h >> 3) - 1u;
+      else
+        {
+          if (!strobe_memrec_get_varint (&q, end, &d))
+            return 0;
+          r->realloc = (d & 1u) != 0;
+          d >>= 1;
+        }
+      if (d >= s->alloc)
+        return 0;
+      r->ref_id = s->alloc - d;
+      break;
+
     case STROBE_MEMREC_REALLOC:
       if (!strobe_memrec_get_varint (&q, end, &d) || d >= s->alloc)
         return 0;
       r->ref_id = s->alloc - d;
-      r->realloc = r->kind == STROBE_MEMREC_FREE && (h & STROBE_MEMREC_F_REALLOC);
-      if (r->kind == STROBE_MEMREC_REALLOC && !strobe_memrec_get_alloc (&q, end, h, s, r))
+      if (!strobe_memrec_get_alloc (&q, end, h, s, r))
         return 0;
       break;
 
@@ -279,6 +313,91 @@ strobe_memrec_decode (const uint8_t *p, const uint8_t *end, StrobeMemrecState *s
   r->time = s->time;
   s->seq++;
   return (size_t) (q - p);
+}
+
+/* FREE of the allocation @d back from the counter, at @p (at most 11 bytes). */
+static inline uint8_t *
+strobe_memrec_put_free (uint8_t *p, uint64_t d, bool realloc)
+{
+  if (d <= STROBE_MEMREC_FREE_SHORT_MAX && !realloc)
+    {
+      *p++ = (uint8_t) (STROBE_MEMREC_FREE | ((d + 1u) << 3));
+      return p;
+    }
+  *p++ = STROBE_MEMREC_FREE;
+  return strobe_memrec_put_varint (p, d << 1 | (realloc ? 1u : 0u));
+}
+
+/* ---- Memory.Batch: records and their times ------------------------------------------ *
+ *
+ * The runtime writes TIME records inline; the updater moves them out of Data into the
+ * batch's Times array, pairs (varint n, varint d): "after n more records of Data, a TIME
+ * record of d" — so a loop's records repeat byte for byte whatever the clock did, and LZ4
+ * finds them. A reader puts them back where they were (each counts in Seq as the TIME
+ * record it was). Data may still hold TIME records. */
+
+typedef struct
+{
+  const uint8_t *p, *end;      /* Data */
+  const uint8_t *tp, *tend;    /* Times */
+  uint64_t       left;         /* records of Data before the pending mark */
+  uint64_t       delta;        /* the pending mark's time */
+  bool           mark;         /* a mark is pending */
+} StrobeMemrecBatch;
+
+static inline bool
+strobe_memrec_batch_next_mark (StrobeMemrecBatch *b)
+{
+  b->mark = false;
+  if (b->tp >= b->tend)
+    return true;
+  if (!strobe_memrec_get_varint (&b->tp, b->tend, &b->left)
+      || !strobe_memrec_get_varint (&b->tp, b->tend, &b->delta))
+    return false;
+  b->mark = true;
+  return true;
+}
+
+/* False when Times is malformed. */
+static inline bool
+strobe_memrec_batch_init (StrobeMemrecBatch *b, const uint8_t *data, size_t len,
+                          const uint8_t *times, size_t times_len)
+{
+  b->left = 0;
+  b->delta = 0;
+  b->p = data;
+  b->end = data + len;
+  b->tp = times;
+  b->tend = times + times_len;
+  return strobe_memrec_batch_next_mark (b);
+}
+
+/* The next record, a Times mark coming back as a TIME record: 1 and *r, 0 at the end,
+ * -1 when Data or Times is malformed (a mark past the last record is one). */
+static inline int
+strobe_memrec_batch_next (StrobeMemrecBatch *b, StrobeMemrecState *s, StrobeMemrec *r)
+{
+  size_t n;
+
+  if (b->mark && b->left == 0)
+    {
+      if (s->time + b->delta < s->time)
+        return -1;
+      memset (r, 0, sizeof *r);
+      r->kind = STROBE_MEMREC_TIME;
+      s->time += b->delta;
+      r->time = s->time;
+      s->seq++;
+      return strobe_memrec_batch_next_mark (b) ? 1 : -1;
+    }
+  if (b->p >= b->end)
+    return b->mark || b->tp < b->tend ? -1 : 0;
+  if ((n = strobe_memrec_decode (b->p, b->end, s, r)) == 0)
+    return -1;
+  b->p += n;
+  if (b->mark)
+    b->left--;
+  return 1;
 }
 
 /* ---- Memory.Live: the live allocations at a moment (a late connect) --------------- */

@@ -17,7 +17,8 @@ STROBE_EVENT_DECLARE (Memory, Batch, STROBE_EVENT_NOSYNC,
                       STROBE_FIELD (uint32, Tag)
                       STROBE_FIELD (uint32, Stack)
                       STROBE_FIELD (uint64, Dropped)
-                      STROBE_ARRAY (uint8, Data))
+                      STROBE_ARRAY (uint8, Data)
+                      STROBE_ARRAY (uint8, Times))
 
 /* Memory.Batch Flags: the last batch of an update round. */
 #define STROBE_MEMORY_BATCH_LAST 0x1u

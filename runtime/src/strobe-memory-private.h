@@ -237,6 +237,8 @@ bool strobe__memory_modules_changed_since_scan (void);
 void strobe__memory_modules_rescan (bool forced);
 /* Forgets every stack id (a module went away, its addresses may be reused). */
 void strobe__memory_stack_reset (void);
+/* Emits the trie's new nodes (one Memory.StackNodes): each round before its batches. */
+void strobe__memory_stack_flush (void);
 
 /* Reads STROBE_CALLSTACKS, STROBE_MEMORY_*. */
 void strobe__memory_init_from_env (void);

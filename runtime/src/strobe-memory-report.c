@@ -39,9 +39,10 @@ put_time (StrobeMemThread *mt, Rec *r, uint64_t units)
     }
 }
 
-/* A reference to allocation @ref: same-thread as a distance back from the counter. */
+/* A free of allocation @ref: same-thread as a distance back from the counter (FREE),
+ * else FREE_REMOTE. */
 static inline void
-put_ref (StrobeMemThread *mt, Rec *r, uint8_t local_kind, uint8_t remote_kind, uint64_t ref, uint8_t flags)
+put_ref (StrobeMemThread *mt, Rec *r, uint8_t remote_kind, uint64_t ref, uint8_t flags)
 {
   uint16_t thread = STROBE_LIVE_REF_THREAD (ref);
   uint64_t id = STROBE_LIVE_REF_ID (ref);
@@ -49,8 +50,7 @@ put_ref (StrobeMemThread *mt, Rec *r, uint8_t local_kind, uint8_t remote_kind, u
   if (thread == mt->thread_id && id <= mt->alloc)
     {
       put_sync (mt, r, mt->alloc);
-      *r->p++ = (uint8_t) (local_kind | flags);
-      r->p = strobe_memrec_put_varint (r->p, mt->enc_alloc - id);
+      r->p = strobe_memrec_put_free (r->p, mt->enc_alloc - id, (flags & STROBE_MEMREC_F_REALLOC) != 0);
     }
   else
     {
@@ -83,7 +83,11 @@ static inline void
 put_alloc_tail (StrobeMemThread *mt, Rec *r, uint8_t f, uint32_t heap, const StrobeLiveEntry *e)
 {
   if (f & STROBE_MEMREC_F_STACK)
-    r->p = strobe_memrec_put_varint (r->p, mt->enc_stack = e->stack);
+    {
+      /* Ids of one loop's stacks are near each other: a delta of a byte or two. */
+      r->p = strobe_memrec_put_varint (r->p, strobe_memrec_zigzag ((int64_t) e->stack - (int64_t) mt->enc_stack));
+      mt->enc_stack = e->stack;
+    }
   if (f & STROBE_MEMREC_F_TAG)
     r->p = strobe_memrec_put_varint (r->p, mt->enc_tag = e->tag);
   if (f & STROBE_MEMREC_F_HEAP)
@@ -233,7 +237,7 @@ strobe__memory_on_free (const void *ptr, uint32_t heap)
       rec.p = strobe__memory_ring_cursor (mt);
       put_time (mt, &rec, now_units ());
       if (found)
-        put_ref (mt, &rec, STROBE_MEMREC_FREE, STROBE_MEMREC_FREE_REMOTE, ref, 0);
+        put_ref (mt, &rec, STROBE_MEMREC_FREE_REMOTE, ref, 0);
       else
         *rec.p++ = STROBE_MEMREC_UNTRACKED;
       strobe__memory_ring_commit (mt, rec.p);
@@ -306,7 +310,7 @@ strobe__memory_on_realloc_end (StrobeMemoryRealloc *r, const void *old_ptr, cons
         {
           /* realloc (p, 0): a free. */
           if (r->tracked)
-            put_ref (mt, &rec, STROBE_MEMREC_FREE, STROBE_MEMREC_FREE_REMOTE, r->entry.ref,
+            put_ref (mt, &rec, STROBE_MEMREC_FREE_REMOTE, r->entry.ref,
                      STROBE_MEMREC_F_REALLOC);
           else
             *rec.p++ = STROBE_MEMREC_UNTRACKED;

@@ -32,6 +32,8 @@ __thread StrobeMemThread *strobe__memory_current __attribute__ ((tls_model ("ini
 
 /* Updater state, under the update lock. */
 static uint8_t  *drain_buf;
+static uint8_t  *data_buf;
+static uint8_t  *times_buf;   /* a pair per TIME record (≥ 2 bytes): at most twice its bytes */
 static uint32_t  round_no;
 uint64_t         strobe__memory_coarse_units;
 
@@ -142,6 +144,48 @@ thread_dropped (void)
   return t ? __atomic_load_n (&t->dropped, __ATOMIC_RELAXED) : 0;
 }
 
+/* Splits @len bytes of records at @in into Data (@data: every record but TIME) and Times
+ * (@times: "after n records, time += d" pairs), decoding them from @s, which ends as the
+ * reader's state after them. Returns false on a record the decoder refuses (cannot
+ * happen: the owner writes whole records). */
+static bool
+split (const uint8_t *in, size_t len, StrobeMemrecState *s, uint8_t *data, size_t *data_len,
+       uint8_t *times, size_t *times_len)
+{
+  const uint8_t *p = in, *end = in + len;
+  uint8_t *d = data, *t = times;
+  uint64_t since = 0;
+
+  while (p < end)
+    {
+      StrobeMemrec r;
+      size_t n = strobe_memrec_decode (p, end, s, &r);
+
+      if (n == 0)
+        return false;
+      if (r.kind == STROBE_MEMREC_TIME)
+        {
+          uint64_t delta = 0;
+          const uint8_t *q = p + 1;
+
+          strobe_memrec_get_varint (&q, p + n, &delta);
+          t = strobe_memrec_put_varint (t, since);
+          t = strobe_memrec_put_varint (t, delta);
+          since = 0;
+        }
+      else
+        {
+          memcpy (d, p, n);
+          d += n;
+          since++;
+        }
+      p += n;
+    }
+  *data_len = (size_t) (d - data);
+  *times_len = (size_t) (t - times);
+  return true;
+}
+
 /* Ships [tail, head) of @mt as one batch; false when the event could not be emitted (the
  * bytes stay for the next round). */
 static bool
@@ -149,9 +193,8 @@ ship (StrobeMemThread *mt, uint64_t head, bool last)
 {
   uint64_t tail = mt->tail;
   size_t len = (size_t) (head - tail), at = (size_t) (tail & RING_MASK);
-  size_t first = STROBE_MEMORY_RING_BYTES - at;
-  StrobeMemrecState s = mt->wstate;
-  const uint8_t *p, *end;
+  size_t first = STROBE_MEMORY_RING_BYTES - at, data_len, times_len;
+  StrobeMemrecState s = mt->wstate, after = s;
   uint64_t before = thread_dropped ();
 
   if (len <= first)
@@ -160,6 +203,13 @@ ship (StrobeMemThread *mt, uint64_t head, bool last)
     {
       memcpy (drain_buf, mt->ring + at, first);
       memcpy (drain_buf + first, mt->ring, len - first);
+    }
+  if (!split (drain_buf, len, &after, data_buf, &data_len, times_buf, &times_len))
+    {
+      /* Ship them as they are (Data may hold TIME records). */
+      memcpy (data_buf, drain_buf, len);
+      data_len = len;
+      times_len = 0;
     }
   STROBE_LOG (Memory, Batch, StrobeTraceChannel)
     {
@@ -174,20 +224,13 @@ ship (StrobeMemThread *mt, uint64_t head, bool last)
       STROBE_SET (Tag, s.tag);
       STROBE_SET (Stack, s.stack);
       STROBE_SET (Dropped, __atomic_load_n (&mt->dropped, __ATOMIC_RELAXED));
-      STROBE_SET_ARRAY (Data, drain_buf, len);
+      STROBE_SET_ARRAY (Data, data_buf, data_len);
+      STROBE_SET_ARRAY (Times, times_buf, times_len);
     }
   if (thread_dropped () != before)
     return false;
   /* The reader's state after these records, for the next batch. */
-  for (p = drain_buf, end = drain_buf + len; p < end;)
-    {
-      StrobeMemrec r;
-      size_t n = strobe_memrec_decode (p, end, &s, &r);
-      if (n == 0)
-        break;   /* cannot happen: the owner writes whole records */
-      p += n;
-    }
-  mt->wstate = s;
+  mt->wstate = after;
   __atomic_store_n (&mt->tail, head, __ATOMIC_RELEASE);
   return true;
 }
@@ -201,8 +244,16 @@ strobe__memory_drain (void)
   StrobeMemThread **link, *gone = NULL;
 
   __atomic_store_n (&strobe__memory_coarse_units, strobe_time () >> strobe__memory_shift, __ATOMIC_RELAXED);
-  if (drain_buf == NULL && (drain_buf = malloc (STROBE_MEMORY_RING_BYTES)) == NULL)
-    return;
+  if (drain_buf == NULL
+      && ((drain_buf = malloc (STROBE_MEMORY_RING_BYTES)) == NULL
+          || (data_buf = malloc (STROBE_MEMORY_RING_BYTES)) == NULL
+          || (times_buf = malloc (2 * STROBE_MEMORY_RING_BYTES)) == NULL))
+    {
+      free (drain_buf);
+      free (data_buf);
+      drain_buf = data_buf = NULL;
+      return;
+    }
   strobe__memory_guard++;
   pthread_mutex_lock (&strobe__memory_rings_lock);
   for (link = &strobe__memory_rings; *link;)
@@ -235,6 +286,9 @@ strobe__memory_drain (void)
     }
   pthread_mutex_unlock (&strobe__memory_late_lock);
 
+  /* After the heads were read: every stack their records name is in the trie's
+   * pending nodes by now, and goes out first. */
+  strobe__memory_stack_flush ();
   if (n)
     round_no++;
   for (size_t i = 0; i < n; i++)

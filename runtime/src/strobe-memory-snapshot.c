@@ -121,6 +121,8 @@ strobe__memory_snapshot (bool complete)
         break;
     }
 
+  /* The stacks the entries name: their nodes before them. */
+  strobe__memory_stack_flush ();
   for (size_t i = 0; i < c.n_counters; i++)
     {
       uint8_t *p = piece + len;

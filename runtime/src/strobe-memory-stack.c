@@ -125,16 +125,49 @@ trie_grow (void)
   return true;
 }
 
+/* New nodes wait here (ids pending_first… in order, under trie_lock) and go out as one
+ * Memory.StackNodes per update round, before the round's batches, or when this fills:
+ * one event per new stack was a third of a python trace's bytes. */
+#define PENDING_BYTES (16u * 1024u)
+static uint8_t  pending[PENDING_BYTES];
+static size_t   pending_len;
+static uint32_t pending_first;
+
+static void
+flush_locked (void)
+{
+  if (pending_len == 0)
+    return;
+  STROBE_LOG (Memory, StackNodes, StrobeTraceChannel)
+    {
+      STROBE_SET (First, pending_first);
+      STROBE_SET_ARRAY (Data, pending, pending_len);
+    }
+  pending_len = 0;
+  pending_first = 0;
+}
+
+void
+strobe__memory_stack_flush (void)
+{
+  pthread_mutex_lock (&trie_lock);
+  flush_locked ();
+  pthread_mutex_unlock (&trie_lock);
+}
+
 /* Frames innermost first. Returns the id of frames[0]'s node, 0 on failure. */
 static uint32_t
 trie_insert (const uintptr_t *frames, int n)
 {
-  uint8_t data[STROBE_MEMORY_MAX_FRAMES * 20];
-  uint8_t *p = data;
-  uint32_t parent = 0, first = 0;
+  uint8_t *p;
+  uint32_t parent = 0;
   uint64_t parent_ip = 0;
 
   pthread_mutex_lock (&trie_lock);
+  /* Room for every frame's node (at most 5 + 10 bytes each). */
+  if (pending_len + (size_t) n * 15 > PENDING_BYTES)
+    flush_locked ();
+  p = pending + pending_len;
   for (int i = n - 1; i >= 0; i--)
     {
       uint64_t ip = frames[i];
@@ -159,20 +192,15 @@ trie_insert (const uintptr_t *frames, int n)
           trie[j].parent = parent;
           trie[j].id = next_node++;
           trie_count++;
-          if (first == 0)
-            first = trie[j].id;
+          if (pending_first == 0)
+            pending_first = trie[j].id;
           p = strobe_memrec_put_varint (p, trie[j].id - parent);
           p = strobe_memrec_put_varint (p, strobe_memrec_zigzag ((int64_t) (ip - parent_ip)));
         }
       parent = trie[j].id;
       parent_ip = ip;
     }
-  if (first)
-    STROBE_LOG (Memory, StackNodes, StrobeTraceChannel)
-      {
-        STROBE_SET (First, first);
-        STROBE_SET_ARRAY (Data, data, (size_t) (p - data));
-      }
+  pending_len = (size_t) (p - pending);
   pthread_mutex_unlock (&trie_lock);
   return parent;
 }

@@ -64,6 +64,7 @@ memory_stream (void)
     { "Round", STROBE_TYPE_UINT32 }, { "Seq", STROBE_TYPE_UINT64 }, { "Alloc", STROBE_TYPE_UINT64 },
     { "Time", STROBE_TYPE_UINT64 }, { "Heap", STROBE_TYPE_UINT32 }, { "Tag", STROBE_TYPE_UINT32 },
     { "Stack", STROBE_TYPE_UINT32 }, { "Dropped", STROBE_TYPE_UINT64 }, { "Data", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 },
+    { "Times", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 },
   };
   static const TsbField live[] = {
     { "Time", STROBE_TYPE_UINT64 }, { "Shift", STROBE_TYPE_UINT8 }, { "Flags", STROBE_TYPE_UINT32 },
@@ -143,6 +144,104 @@ growth (Builder build, guint n)
       }
   g_test_message ("n: %.4f s, 2n: %.4f s, ratio %.2f", best[0], best[1], best[1] / best[0]);
   return best[1] / best[0];
+}
+
+/* ---- the compact records ------------------------------------------------------------ */
+
+/* One Memory.Batch of thread 1 from its start (every state field 0, shift 0). */
+static void
+batch (Tsb *b, guint64 seq, const guint8 *data, gsize len, const guint8 *times, gsize times_len)
+{
+  tsb_begin (b, TID, UID_BATCH, 0);
+  tsb_set_int (b, 0, 1);
+  tsb_set_int (b, 1, 1);   /* the round's last */
+  tsb_set_int (b, 4, seq);
+  tsb_aux (b, 11, data, len);
+  tsb_aux (b, 12, times, times_len);
+  tsb_end (b);
+}
+
+/* FREE's short and long forms, stacks as deltas, times from the Times array put back
+ * between the records they were taken from. */
+static void
+test_batch_records (void)
+{
+  g_autoptr (Tsb) b = memory_stream ();
+  g_autoptr (StrobeMemoryModel) m = NULL;
+  guint8 data[64], times[16], *p = data, *t = times;
+  StrobeMemoryAlloc a[3];
+  StrobeMemorySummary s;
+
+  /* ALLOC 100 B, stack 0 + 5 */
+  *p++ = STROBE_MEMREC_ALLOC | STROBE_MEMREC_F_STACK;
+  p = strobe_memrec_put_varint (p, strobe_memrec_zigzag (5));
+  p = strobe_memrec_put_varint (p, 100);
+  /* ALLOC 200 B, stack 5 - 2 */
+  *p++ = STROBE_MEMREC_ALLOC | STROBE_MEMREC_F_STACK;
+  p = strobe_memrec_put_varint (p, strobe_memrec_zigzag (-2));
+  p = strobe_memrec_put_varint (p, 200);
+  /* ALLOC 300 B, the same stack */
+  *p++ = STROBE_MEMREC_ALLOC;
+  p = strobe_memrec_put_varint (p, 300);
+  p = strobe_memrec_put_free (p, 1, false);          /* id 2: one byte */
+  g_assert_cmpint (p[-1], ==, STROBE_MEMREC_FREE | (2 << 3));
+  p = strobe_memrec_put_free (p, 2, true);           /* id 1, by realloc: the long form */
+  /* Times: after 1 record +10, after 2 more +5, at the end +1. */
+  t = strobe_memrec_put_varint (t, 1);
+  t = strobe_memrec_put_varint (t, 10);
+  t = strobe_memrec_put_varint (t, 2);
+  t = strobe_memrec_put_varint (t, 5);
+  t = strobe_memrec_put_varint (t, 2);
+  t = strobe_memrec_put_varint (t, 1);
+  batch (b, 0, data, (gsize) (p - data), times, (gsize) (t - times));
+  /* The next batch starts where the marks left Seq (5 records + 3 marks): no gap. */
+  {
+    guint8 d2[4], *q = d2;
+    *q++ = STROBE_MEMREC_UNTRACKED;
+    batch (b, 8, d2, (gsize) (q - d2), NULL, 0);
+  }
+  m = decode (b, NULL);
+  strobe_memory_model_get_summary (m, &s);
+  g_assert_cmpuint (s.lost_records, ==, 0);
+  g_assert_cmpuint (strobe_memory_model_get_count (m), ==, 3);
+  for (guint i = 0; i < 3; i++)
+    g_assert_true (strobe_memory_model_get_alloc (m, i, &a[i]));
+  g_assert_cmpuint (a[0].size, ==, 100);
+  g_assert_cmpuint (a[0].callstack, ==, 5);
+  g_assert_cmpuint (a[0].alloc_time, ==, 0);
+  g_assert_cmpuint (a[1].callstack, ==, 3);
+  g_assert_cmpuint (a[1].alloc_time, ==, 10);
+  g_assert_cmpuint (a[2].callstack, ==, 3);
+  g_assert_cmpuint (a[2].alloc_time, ==, 10);
+  g_assert_cmpuint (a[1].free_time, ==, 15);
+  g_assert_cmpuint (a[0].free_time, ==, 15);
+  g_assert_cmpuint (a[2].free_time, ==, STROBE_MEMORY_LIVE);
+}
+
+/* A Times mark past the last record, a stack delta out of 32 bits: the batch stops there
+ * and the loss is counted. */
+static void
+test_batch_malformed (void)
+{
+  g_autoptr (Tsb) b = memory_stream ();
+  g_autoptr (StrobeMemoryModel) m = NULL;
+  guint8 data[32], times[8], *p = data, *t = times;
+  StrobeMemorySummary s;
+
+  *p++ = STROBE_MEMREC_ALLOC;
+  p = strobe_memrec_put_varint (p, 10);
+  t = strobe_memrec_put_varint (t, 5);    /* after 5 records: there is one */
+  t = strobe_memrec_put_varint (t, 1);
+  batch (b, 0, data, (gsize) (p - data), times, (gsize) (t - times));
+  p = data;
+  *p++ = STROBE_MEMREC_ALLOC | STROBE_MEMREC_F_STACK;
+  p = strobe_memrec_put_varint (p, strobe_memrec_zigzag (-1));   /* below 0 */
+  p = strobe_memrec_put_varint (p, 10);
+  batch (b, 1, data, (gsize) (p - data), NULL, 0);
+  m = decode (b, NULL);
+  strobe_memory_model_get_summary (m, &s);
+  g_assert_cmpuint (strobe_memory_model_get_count (m), ==, 1);
+  g_assert_cmpuint (s.lost_records, >=, 2);
 }
 
 /* ---- hostile traces ---------------------------------------------------------------- */
@@ -802,6 +901,8 @@ main (int argc, char **argv)
 
   /* meson sets STROBE_MEMORY_SHIFT=0 (read before main): every event its own time. */
   g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/memory-model/batch-records", test_batch_records);
+  g_test_add_func ("/memory-model/batch-malformed", test_batch_malformed);
   g_test_add_func ("/memory-model/huge-ids", test_huge_ids);
   g_test_add_func ("/memory-model/absurd-sizes", test_absurd_sizes);
   g_test_add_func ("/memory-model/free-all-of-an-unused-heap", test_free_all_unused_heap);
