@@ -85,6 +85,7 @@ child (void)
   char kind[8], what[300];
   bool running, follow, worker, control;
 
+  strobe__memory_after_fork_child ();   /* memory tracing ends in a child, first */
   running = strobe__init_running_locked (&follow);
   worker = strobe__worker_running ();
   control = strobe__control_running ();

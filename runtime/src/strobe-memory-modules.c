@@ -289,6 +289,8 @@ strobe__memory_modules_changed (void)
 {
   bool known;
 
+  if (__atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
+    return;
   pthread_mutex_lock (&modules_lock);
   known = scanned;
   pthread_mutex_unlock (&modules_lock);

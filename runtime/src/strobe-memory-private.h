@@ -190,6 +190,7 @@ extern StrobeMemThread strobe__memory_late;
 extern pthread_mutex_t strobe__memory_late_lock;
 extern pthread_mutex_t strobe__memory_rings_lock;
 extern StrobeMemThread *strobe__memory_rings;
+extern int     strobe__memory_forked;    /* a fork()ed child: memory tracing is over */
 extern uint8_t strobe__memory_shift;     /* time unit = 2^shift ticks */
 extern uint64_t strobe__memory_coarse_units;   /* the time at the updater's last round */
 extern bool    strobe__memory_addresses; /* allocation records carry addresses */

@@ -243,6 +243,8 @@ strobe__memory_drain (void)
   size_t n = 0;
   StrobeMemThread **link, *gone = NULL;
 
+  if (__atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
+    return;
   __atomic_store_n (&strobe__memory_coarse_units, strobe_time () >> strobe__memory_shift, __ATOMIC_RELAXED);
   if (drain_buf == NULL
       && ((drain_buf = malloc (STROBE_MEMORY_RING_BYTES)) == NULL

@@ -65,6 +65,9 @@ int                    strobe__memory_active;        /* the channel was seen on:
 #define table_valid strobe__memory_table_valid
 #define active      strobe__memory_active
 static pthread_once_t  init_once = PTHREAD_ONCE_INIT;
+/* Set in a fork()ed child: memory tracing is over there. Its table is the parent's and
+ * its locks may be held by threads that do not exist in the child. */
+int                    strobe__memory_forked;
 
 /* ---- guard ------------------------------------------------------------------------ */
 
@@ -80,6 +83,17 @@ static bool
 env_on (const char *s)
 {
   return s && (strcmp (s, "1") == 0 || strcasecmp (s, "true") == 0 || strcasecmp (s, "yes") == 0);
+}
+
+/* From strobe-fork.c's child handler, first: before it starts the child's output (whose
+ * start would take a snapshot under the table's locks). */
+void
+strobe__memory_after_fork_child (void)
+{
+  __atomic_store_n (&strobe__memory_forked, 1, __ATOMIC_RELAXED);
+  __atomic_store_n (&active, 0, __ATOMIC_RELAXED);
+  __atomic_store_n (&table_valid, 0, __ATOMIC_RELAXED);
+  strobe__memory_guard = 1 << 20;   /* the one thread the child has */
 }
 
 static void
@@ -151,6 +165,8 @@ strobe__memory_state_slow (void)
   bool snapshot;
   bool whole;
 
+  if (__atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
+    return;
   pthread_once (&init_once, memory_init);
   pthread_mutex_lock (&state_lock);
   snapshot = update_locked (false);
@@ -164,6 +180,8 @@ strobe__memory_state_slow (void)
 void
 strobe__memory_skip_slow (void)
 {
+  if (__atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
+    return;
   pthread_mutex_lock (&state_lock);
   if (!strobe__memory_wanted ())
     {
@@ -182,7 +200,7 @@ strobe__memory_output_started (void)
 {
   bool snapshot, whole;
 
-  if (!STROBE_CHANNEL_ENABLED (MemoryChannel))
+  if (!STROBE_CHANNEL_ENABLED (MemoryChannel) || __atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
     return;
   strobe__memory_guard++;
   pthread_once (&init_once, memory_init);
@@ -233,6 +251,8 @@ strobe_memory_heap_register (const char *name, uint32_t parent, uint32_t flags)
 {
   uint32_t id;
 
+  if (__atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
+    return STROBE_MEMORY_HEAP_SYSTEM;
   strobe__memory_guard++;
   strobe__memory_ensure_system_heap ();
   pthread_mutex_lock (&memory_lock);
@@ -260,7 +280,7 @@ strobe_memory_tag_register (const char *name, uint32_t parent)
   TagName *t;
   uint32_t id = STROBE_MEMORY_TAG_NONE;
 
-  if (name == NULL)
+  if (name == NULL || __atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
     return id;
   strobe__memory_guard++;
   pthread_mutex_lock (&memory_lock);
@@ -344,7 +364,7 @@ strobe_memory_set_callstacks (bool enabled)
 static inline bool
 api_wanted (void)
 {
-  if (strobe__memory_guard != 0)
+  if (strobe__memory_guard != 0 || __atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
     return false;
   if (!strobe__memory_wanted ())
     {

@@ -221,5 +221,7 @@ extern __thread int strobe__memory_guard __attribute__ ((tls_model ("initial-exe
 void strobe__memory_drain (void);
 /* An output just started: memory tracing into it begins with a live-set snapshot. */
 void strobe__memory_output_started (void);
+/* A fork()ed child (strobe-fork.c, before anything else): memory tracing is over there. */
+void strobe__memory_after_fork_child (void);
 /* From the thread exit hook. */
 void strobe__memory_thread_exit (void);

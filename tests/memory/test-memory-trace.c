@@ -535,6 +535,40 @@ count_ticks_iface_init (StrobeAnalyzerInterface *iface)
   iface->on_event = count_ticks_on_event;
 }
 
+/* ---- fork ------------------------------------------------------------------------------ */
+
+/* Children of a program whose threads hold the live table's locks at any moment, each
+ * starting a trace of its own (STROBE_FOLLOW_FORK): none may hang, the parent's trace has
+ * its allocations, and memory tracing is off in the children. */
+static void
+test_fork (void)
+{
+  g_autofree char *dir = tmp_dir ();
+  g_autofree char *trace = g_build_filename (dir, "f.strobe", NULL);
+  const char *argv[] = { g_getenv ("FORK_VICTIM"), NULL };
+  const char *env[] = { "STROBE_TRACEFILE", trace, "STROBE_TRACE", "memory", "STROBE_FOLLOW_FORK", "1", NULL };
+  g_autoptr (GDir) d = NULL;
+  const char *name;
+  guint children = 0;
+
+  g_assert_cmpint (run (argv, env), ==, 0);
+  {
+    g_autoptr (StrobeMemoryModel) m = load (trace, TRUE);
+    g_assert_cmpuint (strobe_memory_model_get_count (m), >, 0);
+  }
+  d = g_dir_open (dir, 0, NULL);
+  while ((name = g_dir_read_name (d)))
+    if (!g_str_equal (name, "f.strobe"))
+      {
+        g_autofree char *path = g_build_filename (dir, name, NULL);
+        g_autoptr (StrobeMemoryModel) m = load (path, FALSE);
+        g_assert_cmpuint (strobe_memory_model_get_count (m), ==, 0);
+        children++;
+      }
+  g_assert_cmpuint (children, ==, 50);
+  remove_dir (dir);
+}
+
 static void
 test_own_runtime (void)
 {
@@ -632,5 +666,6 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-trace/late-connect-partial", test_late_partial);
   g_test_add_func ("/memory-trace/children", test_children);
   g_test_add_func ("/memory-trace/own-runtime", test_own_runtime);
+  g_test_add_func ("/memory-trace/fork", test_fork);
   return g_test_run ();
 }
