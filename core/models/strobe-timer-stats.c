@@ -85,9 +85,13 @@ median (GArray *values)
   }
 }
 
-static void
-thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_names)
+/* FALSE when cancelled (checked every few thousand scopes). */
+static gboolean
+thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_names,
+              GCancellable *cancellable)
 {
+  guint tick = 0;
+
   for (guint d = 0; d < th->tracks->len; d++)
     {
       StrobeScopeTrack *t = th->tracks->pdata[d];
@@ -105,6 +109,12 @@ thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_n
 
           if (b > t1)
             break;
+          if (G_UNLIKELY (++tick == 16384))
+            {
+              tick = 0;
+              if (g_cancellable_is_cancelled (cancellable))
+                return FALSE;
+            }
           e = strobe_scope_end_at (t, p);
           incl = clip (b, e, t0, t1);
           if (ct)
@@ -138,6 +148,7 @@ thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_n
           g_array_append_val (a->values, incl);
         }
     }
+  return TRUE;
 }
 
 static void
@@ -157,24 +168,48 @@ stat_cmp (gconstpointer x, gconstpointer y)
 }
 
 GArray *
-strobe_timer_stats_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id)
+strobe_timer_stats_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
+                                 GCancellable *cancellable, GError **error)
 {
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeTimerStat));
-  GPtrArray *threads;
+  GArray *out;
+  g_autoptr(GArray) ids = NULL;
   guint n_names;
   Acc *acc;
+  gboolean cancelled = FALSE;
 
-  g_array_set_clear_func (out, stat_clear);
-  strobe_timeline_model_read_lock (model);
-  threads = strobe_timeline_model_peek_threads (model);
-  n_names = strobe_timeline_model_peek_n_names (model);
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+
+  /* Names only grow: ones added while this runs are not counted (as if they came later). */
+  ids = strobe_timeline_model_get_threads (model);
+  n_names = strobe_timeline_model_get_n_names (model);
   acc = g_new0 (Acc, MAX (n_names, 1));
-  for (guint i = 0; i < threads->len; i++)
+  for (guint i = 0; i < ids->len && !cancelled; i++)
     {
-      StrobeScopeThread *th = threads->pdata[i];
-      if (thread_id < 0 || th->thread_id == thread_id)
-        thread_stats (th, t0, t1, acc, n_names);
+      guint16 id = g_array_index (ids, guint16, i);
+      GPtrArray *threads;
+
+      if (thread_id >= 0 && id != thread_id)
+        continue;
+      /* Locked per thread: the writer may move the tracks between two threads. */
+      strobe_timeline_model_read_lock (model);
+      threads = strobe_timeline_model_peek_threads (model);
+      for (guint k = 0; k < threads->len; k++)
+        {
+          StrobeScopeThread *th = threads->pdata[k];
+          if (th->thread_id == id)
+            {
+              cancelled = !thread_stats (th, t0, t1, acc, n_names, cancellable);
+              break;
+            }
+        }
+      strobe_timeline_model_read_unlock (model);
     }
+  if (!cancelled && g_cancellable_is_cancelled (cancellable))
+    cancelled = TRUE;
+
+  out = g_array_new (FALSE, FALSE, sizeof (StrobeTimerStat));
+  g_array_set_clear_func (out, stat_clear);
   for (guint n = 0; n < n_names; n++)
     {
       Acc *a = &acc[n];
@@ -182,20 +217,34 @@ strobe_timer_stats_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, 
 
       if (a->count == 0)
         continue;
-      s.name_id = n;
-      s.name = g_strdup (strobe_timeline_model_peek_name (model, n));
-      s.count = a->count;
-      s.inclusive = a->inclusive;
-      s.exclusive = a->exclusive;
-      s.min = a->min;
-      s.max = a->max;
-      s.mean = (gdouble) a->inclusive / (gdouble) a->count;
-      s.median = median (a->values);
+      if (!cancelled)
+        {
+          s.name_id = n;
+          s.name = g_strdup (strobe_timeline_model_get_name (model, n));
+          s.count = a->count;
+          s.inclusive = a->inclusive;
+          s.exclusive = a->exclusive;
+          s.min = a->min;
+          s.max = a->max;
+          s.mean = (gdouble) a->inclusive / (gdouble) a->count;
+          s.median = median (a->values);
+          g_array_append_val (out, s);
+        }
       g_array_unref (a->values);
-      g_array_append_val (out, s);
     }
-  strobe_timeline_model_read_unlock (model);
   g_free (acc);
+  if (cancelled)
+    {
+      g_array_unref (out);
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return NULL;
+    }
   g_array_sort (out, stat_cmp);
   return out;
+}
+
+GArray *
+strobe_timer_stats_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id)
+{
+  return strobe_timer_stats_compute_full (model, t0, t1, thread_id, NULL, NULL);
 }
