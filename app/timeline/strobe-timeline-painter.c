@@ -128,6 +128,12 @@ mix (StrobeRgb a, StrobeRgb b, gdouble t)
   return (StrobeRgb) { a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t };
 }
 
+StrobeRgb
+strobe_timeline_region_color (const char *name, gboolean dark)
+{
+  return mix (strobe_timeline_name_color (name), dark ? (StrobeRgb) { 0.1, 0.1, 0.1 } : (StrobeRgb) { 1, 1, 1 }, 0.35);
+}
+
 void
 strobe_tile_spec_clear (StrobeTileSpec *spec)
 {
@@ -457,15 +463,18 @@ paint_thread (Painter *p, StrobeTimeAxis *axis, const gint *cancelled)
 
 /* ---- counters ------------------------------------------------------------------------- */
 
+/* The graph sits under the header row. */
+#define GRAPH_TOP    (STROBE_TRACK_HEADER_H + 2)
+#define GRAPH_BOTTOM (STROBE_TRACK_COUNTER_H - 4)
+
 static gdouble
 value_y (const StrobeTileSpec *spec, gdouble v)
 {
   gdouble lo = spec->value_min, hi = spec->value_max;
-  gdouble h = STROBE_TRACK_COUNTER_H - 8;
 
   if (!(hi > lo))
-    return STROBE_TRACK_COUNTER_H / 2.0;
-  return STROBE_TRACK_COUNTER_H - 4 - (v - lo) / (hi - lo) * h;
+    return (GRAPH_TOP + GRAPH_BOTTOM) / 2.0;
+  return GRAPH_BOTTOM - (v - lo) / (hi - lo) * (GRAPH_BOTTOM - GRAPH_TOP);
 }
 
 static void
@@ -477,7 +486,7 @@ paint_counter (Painter *p, StrobeTimeAxis *axis)
   gboolean step = spec->counter_type == STROBE_TIMELINE_COUNTER_INT;
   StrobeRgb c = spec->dark ? (StrobeRgb) { 0.45, 0.70, 0.95 } : (StrobeRgb) { 0.15, 0.42, 0.75 };
   gboolean started = FALSE;
-  gdouble last_x = 0, last_y = 0, base = STROBE_TRACK_COUNTER_H - 4;
+  gdouble last_x = 0, last_y = 0, base = GRAPH_BOTTOM;
   guint64 t1 = strobe_time_axis_end (axis);
 
   if (spec->collapsed)
@@ -569,12 +578,26 @@ paint_frames (Painter *p, StrobeTimeAxis *axis)
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
   guint64 t1 = strobe_time_axis_end (axis);
   int h = spec->collapsed ? STROBE_TRACK_HEADER_H : STROBE_TRACK_FRAMES_H;
-  gdouble avail = h - 4;
+  /* Bars under the header row (the whole height when collapsed); the target is half way. */
+  gdouble avail = spec->collapsed ? h - 4 : h - STROBE_TRACK_HEADER_H - 4;
   int col = G_MININT;
   guint64 worst = 0;
   gdouble col_h = 0;
 
   cairo_translate (p->cr, 0, -spec->y0);
+  if (!spec->collapsed && spec->frame_target)
+    {
+      /* The target: half way up. */
+      static const double dash[] = { 3, 3 };
+      cairo_save (p->cr);
+      cairo_set_dash (p->cr, dash, 2, 0);
+      cairo_set_line_width (p->cr, 1);
+      set_rgb (p->cr, spec->fg, 0.35);
+      cairo_move_to (p->cr, 0, floor (h - 2 - avail / 2) + 0.5);
+      cairo_line_to (p->cr, spec->width, floor (h - 2 - avail / 2) + 0.5);
+      cairo_stroke (p->cr);
+      cairo_restore (p->cr);
+    }
   strobe_timeline_model_get_frames (p->model, (guint8) spec->id, axis->start, t1, frames);
   for (guint i = 0; i <= frames->len; i++)
     {
@@ -603,7 +626,7 @@ paint_frames (Painter *p, StrobeTimeAxis *axis)
               {
                 g_autofree char *d = strobe_format_ticks (&spec->clock, dur);
                 g_autofree char *text = g_strdup_printf ("%u · %s", f->index, d);
-                label (p, text, G_MAXUINT32, lx, 1, room, spec->fg);
+                label (p, text, G_MAXUINT32, lx, STROBE_TRACK_HEADER_H + 1, room, spec->fg);
               }
           }
           continue;
@@ -643,20 +666,20 @@ paint_regions (Painter *p, StrobeTimeAxis *axis)
     {
       const StrobeTimelineRegion *r = &g_array_index (regions, StrobeTimelineRegion, i);
       const char *name = strobe_timeline_model_get_name (p->model, r->name_id);
-      StrobeRgb c = strobe_timeline_name_color (name);
-      gdouble x, w, y = 2 + r->lane * STROBE_TRACK_LANE_H;
+      StrobeRgb c;
+      gdouble x, w, y = STROBE_TRACK_HEADER_H + r->lane * STROBE_TRACK_LANE_H;
 
       if (spec->collapsed)
-        y = 2 + MIN (r->lane, 2) * 4;
+        y = STROBE_TRACK_HEADER_H + MIN (r->lane, 2) * 2;
       if (!strobe_time_axis_span (axis, r->begin, r->end, 0, spec->width, 1, &x, &w))
         continue;
-      c = mix (c, spec->dark ? (StrobeRgb) { 0.1, 0.1, 0.1 } : (StrobeRgb) { 1, 1, 1 }, 0.35);
-      snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 4 : STROBE_TRACK_LANE_H - 2);
+      c = strobe_timeline_region_color (name, spec->dark);
+      snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
       set_rgb (p->cr, c, 1);
       cairo_fill (p->cr);
       if (r->flags & (STROBE_SCOPE_CLOSED_AT_END | STROBE_SCOPE_OPEN))
         {
-          snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 4 : STROBE_TRACK_LANE_H - 2);
+          snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
           cairo_set_source (p->cr, p->hatch);
           cairo_fill (p->cr);
         }

@@ -93,6 +93,9 @@ StrobeRgb        strobe_timeline_scope_color     (StrobeTimelineColors   scheme,
                                                   gboolean               merged,
                                                   gboolean               dimmed,
                                                   gboolean               dark);
+/* A region's fill: its name's colour, lightened (darkened on a dark theme). */
+StrobeRgb        strobe_timeline_region_color    (const char            *name,
+                                                  gboolean               dark);
 /* Black or white, whichever reads on @bg. */
 StrobeRgb        strobe_timeline_text_on         (StrobeRgb             bg);
 

@@ -415,7 +415,7 @@ track_height (const StrobeTrack *t)
     case STROBE_TRACK_FRAMES:
       return t->collapsed ? STROBE_TRACK_HEADER_H : STROBE_TRACK_FRAMES_H;
     case STROBE_TRACK_REGIONS:
-      return t->collapsed ? STROBE_TRACK_HEADER_H : (int) MAX (t->depths, 1) * STROBE_TRACK_LANE_H + 4;
+      return t->collapsed ? STROBE_TRACK_HEADER_H + 6 : STROBE_TRACK_HEADER_H + (int) MAX (t->depths, 1) * STROBE_TRACK_LANE_H + 4;
     case STROBE_TRACK_GROUP:
       return STROBE_TRACK_GROUP_H;
     case STROBE_TRACK_THREAD:

@@ -28,8 +28,8 @@ typedef enum
 #define STROBE_TRACK_ROW_H        18   /* one depth of scopes */
 #define STROBE_TRACK_HEADER_H     18   /* a thread's name and log ticks */
 #define STROBE_TRACK_GROUP_H      22
-#define STROBE_TRACK_FRAMES_H     44
-#define STROBE_TRACK_COUNTER_H    44
+#define STROBE_TRACK_FRAMES_H     58
+#define STROBE_TRACK_COUNTER_H    52
 #define STROBE_TRACK_LANE_H       16
 #define STROBE_TRACK_GAP          2    /* between tracks */
 

@@ -784,7 +784,7 @@ build (StrobeTimelineView *self)
   gtk_paned_set_end_child (GTK_PANED (paned), GTK_WIDGET (self->timers));
   gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
   gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
-  gtk_widget_set_size_request (GTK_WIDGET (self->timers), 380, -1);
+  gtk_widget_set_size_request (GTK_WIDGET (self->timers), 440, -1);
   gtk_widget_set_vexpand (paned, TRUE);
   gtk_box_append (GTK_BOX (box), paned);
   strobe_pane_mark (GTK_WIDGET (self->timers));

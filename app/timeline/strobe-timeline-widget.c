@@ -21,7 +21,11 @@
 #include "strobe-timeline-tiles.h"
 #include "strobe-timeline-widget.h"
 
-#define RULER_H       30
+/* The ruler: tick labels over ticks, then a strip of markers (bookmarks, drops, the
+ * selection's length, where the data ends). */
+#define RULER_H       46
+#define TICKS_H       22
+#define MARKS_Y       26
 #define HEADER_PAD    6
 #define MIN_SPAN      16        /* ticks: the deepest zoom */
 #define ZOOM_STEP     1.25
@@ -1016,6 +1020,35 @@ draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *
           append_text (snapshot, layout, 3, ry + (STROBE_TRACK_ROW_H - 1 - lh) / 2.0, &(GdkRGBA) { tc.r, tc.g, tc.b, 1 });
         }
     }
+  /* The same for regions. */
+  for (guint i = 0; i < n; i++)
+    {
+      const StrobeTrack *t = strobe_track_list_get (self->tracks, i);
+      gdouble y = RULER_H + t->y - scroll;
+      g_autoptr(GArray) regions = NULL;
+
+      if (t->kind != STROBE_TRACK_REGIONS || t->height == 0 || t->collapsed || y + t->height < RULER_H || y > height)
+        continue;
+      regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+      strobe_timeline_model_get_regions (self->timeline, axis->start, axis->start, regions);
+      for (guint k = 0; k < regions->len; k++)
+        {
+          const StrobeTimelineRegion *r = &g_array_index (regions, StrobeTimelineRegion, k);
+          const char *name = strobe_timeline_model_get_name (self->timeline, r->name_id);
+          gdouble end_x = strobe_time_axis_x (axis, r->end), w = MIN (end_x, width) - 1;
+          gdouble ry = y + STROBE_TRACK_HEADER_H + r->lane * STROBE_TRACK_LANE_H;
+          StrobeRgb c = strobe_timeline_region_color (name, is_dark (self)), tc = strobe_timeline_text_on (c);
+          PangoLayout *layout;
+          int lh;
+
+          if (r->begin >= axis->start || w < 24)
+            continue;
+          fill (snapshot, 0, ry, w, STROBE_TRACK_LANE_H - 2, &(GdkRGBA) { c.r, c.g, c.b, 1 });
+          layout = scope_layout (self, name ? name : "", (int) MAX (w - 5, 1));
+          pango_layout_get_pixel_size (layout, NULL, &lh);
+          append_text (snapshot, layout, 3, ry + (STROBE_TRACK_LANE_H - 2 - lh) / 2.0, &(GdkRGBA) { tc.r, tc.g, tc.b, 1 });
+        }
+    }
   /* Headers over the tiles. */
   for (guint i = 0; i < n; i++)
     {
@@ -1130,31 +1163,15 @@ draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis
         }
     }
 
-  /* Bookmarks: a line each; labels when they do not crowd. */
+  /* Bookmarks: a line each (their labels are on the ruler). */
   strobe_timeline_model_get_bookmarks (self->timeline, axis->start, t1, bookmarks);
-  {
-    gdouble last_label_end = -1;
-    for (guint i = 0; i < bookmarks->len; i++)
-      {
-        const StrobeTimelineBookmark *b = &g_array_index (bookmarks, StrobeTimelineBookmark, i);
-        gdouble x = floor (strobe_time_axis_x (axis, b->time));
-
-        c = p->bookmark;
-        c.alpha = 0.7;
-        fill (snapshot, x, RULER_H, 1, height - RULER_H, &c);
-        if (bookmarks->len <= (guint) width / 6 && x > last_label_end)
-          {
-            PangoLayout *layout = text_layout (self, strobe_timeline_model_get_name (self->timeline, b->name_id), FALSE);
-            int w, h;
-            GdkRGBA white = { 1, 1, 1, 1 };
-
-            pango_layout_get_pixel_size (layout, &w, &h);
-            fill (snapshot, x, RULER_H, w + 8, h + 2, &p->bookmark);
-            append_text (snapshot, layout, x + 4, RULER_H + 1, &white);
-            last_label_end = x + w + 12;
-          }
-      }
-  }
+  for (guint i = 0; i < bookmarks->len; i++)
+    {
+      gdouble x = floor (strobe_time_axis_x (axis, g_array_index (bookmarks, StrobeTimelineBookmark, i).time));
+      c = p->bookmark;
+      c.alpha = 0.7;
+      fill (snapshot, x, RULER_H, 1, height - RULER_H, &c);
+    }
 
   /* The selected range: a tint over it, lines at its edges. */
   if (strobe_view_state_get_selection (self->state, &s0, &s1))
@@ -1235,34 +1252,61 @@ draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *a
   int height = gtk_widget_get_height (GTK_WIDGET (self));
   g_autoptr(GArray) ticks = NULL;
   g_autoptr(GArray) drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
-  gdouble step, range_end;
-  guint64 s0, s1, hover;
-  GdkRGBA white = { 1, 1, 1, 1 };
+  g_autoptr(GArray) bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
+  gdouble step, range_end, last_label_end = -1;
+  guint64 s0, s1, hover, t1 = strobe_time_axis_end (axis);
+  GdkRGBA white = { 1, 1, 1, 1 }, strip = p->line;
   const char *reason;
 
   fill (snapshot, 0, 0, width, RULER_H, &p->bg);
+  strip.alpha = 0.05;
+  fill (snapshot, 0, MARKS_Y - 2, width, RULER_H - MARKS_Y + 1, &strip);
   fill (snapshot, 0, RULER_H - 1, width, 1, &p->line);
   ticks = strobe_ruler_ticks (&self->clock, axis, 100, &step);
-  range_end = strobe_trace_clock_to_seconds (&self->clock, strobe_time_axis_end (axis));
+  range_end = strobe_trace_clock_to_seconds (&self->clock, t1);
   for (guint i = 0; i < ticks->len; i++)
     {
       const StrobeRulerTick *t = &g_array_index (ticks, StrobeRulerTick, i);
       gdouble x = floor (t->x);
 
-      fill (snapshot, x, t->major ? 10 : RULER_H - 6, 1, t->major ? RULER_H - 10 : 5, &p->dim);
+      fill (snapshot, x, t->major ? 4 : TICKS_H - 5, 1, t->major ? TICKS_H - 4 : 5, &p->dim);
       if (t->major)
         {
           g_autofree char *text = strobe_ruler_label (strobe_trace_clock_to_seconds (&self->clock, t->time), step, range_end);
           PangoLayout *layout = text_layout (self, text, FALSE);
           GdkRGBA grid = p->line;
+          int w;
 
+          /* A label that would run off the right edge is left out rather than cut. */
+          pango_layout_get_pixel_size (layout, &w, NULL);
+          if (x + 3 + w <= width)
+            append_text (snapshot, layout, x + 3, 2, &p->dim);
           grid.alpha = 0.07;
-          append_text (snapshot, layout, x + 3, 1, &p->dim);
           fill (snapshot, x, RULER_H, 1, height - RULER_H, &grid);
         }
     }
 
-  strobe_timeline_model_get_drops (self->timeline, axis->start, strobe_time_axis_end (axis), drops);
+  /* Bookmarks: a flag each, labelled while they do not crowd each other. */
+  strobe_timeline_model_get_bookmarks (self->timeline, axis->start, t1, bookmarks);
+  for (guint i = 0; i < bookmarks->len; i++)
+    {
+      const StrobeTimelineBookmark *b = &g_array_index (bookmarks, StrobeTimelineBookmark, i);
+      gdouble x = floor (strobe_time_axis_x (axis, b->time));
+
+      fill (snapshot, x, MARKS_Y - 2, 1, RULER_H - MARKS_Y + 2, &p->bookmark);
+      if (x > last_label_end)
+        {
+          PangoLayout *layout = text_layout (self, strobe_timeline_model_get_name (self->timeline, b->name_id), FALSE);
+          int w, h;
+
+          pango_layout_get_pixel_size (layout, &w, &h);
+          fill (snapshot, x, MARKS_Y, w + 8, h + 2, &p->bookmark);
+          append_text (snapshot, layout, x + 4, MARKS_Y + 1, &white);
+          last_label_end = x + w + 12;
+        }
+    }
+
+  strobe_timeline_model_get_drops (self->timeline, axis->start, t1, drops);
   for (guint i = 0; i < drops->len; i++)
     {
       const StrobeTimelineDrop *d = &g_array_index (drops, StrobeTimelineDrop, i);
@@ -1272,7 +1316,7 @@ draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *a
           g_autofree char *n = strobe_format_count (d->count);
           g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event dropped", "%s events dropped", d->count), n);
           fill (snapshot, x, RULER_H - 4, w, 4, &p->red);
-          pill (self, snapshot, text, x + w / 2, RULER_H - 17, &p->red, &white, width);
+          pill (self, snapshot, text, x + w / 2, MARKS_Y, &p->red, &white, width);
         }
     }
 
@@ -1284,7 +1328,7 @@ draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *a
 
       fill (snapshot, x0, 0, MAX (x1 - x0, 1), RULER_H, &p->accent_fill);
       fill (snapshot, x0, RULER_H - 3, MAX (x1 - x0, 1), 3, &p->accent);
-      pill (self, snapshot, d, (x0 + x1) / 2, RULER_H - 18, &p->accent, &white, width);
+      pill (self, snapshot, d, (x0 + x1) / 2, MARKS_Y, &p->accent, &white, width);
     }
 
   if (self->have_extent && end_marker (self, &reason))
@@ -1294,7 +1338,7 @@ draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *a
         {
           g_autofree char *text = end_reason_text (self, reason);
           fill (snapshot, x, 0, 2, RULER_H, &p->red);
-          pill (self, snapshot, text, x, 2, &p->red, &white, width);
+          pill (self, snapshot, text, x, MARKS_Y, &p->red, &white, width);
         }
     }
 
@@ -1317,7 +1361,7 @@ draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *a
         }
       else
         text = g_strdup (rel);
-      pill (self, snapshot, text, x, 12, &p->fg, &p->bg, width);
+      pill (self, snapshot, text, x, 2, &p->fg, &p->bg, width);
     }
 }
 
@@ -1475,7 +1519,7 @@ hit_test (StrobeTimelineWidget *self, gdouble x, gdouble y, Hit *hit)
     case STROBE_TRACK_REGIONS:
       {
         g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
-        int lane = (ty - 2) / STROBE_TRACK_LANE_H;
+        int lane = (ty - STROBE_TRACK_HEADER_H) / STROBE_TRACK_LANE_H;
         strobe_timeline_model_get_regions (self->timeline, hit->time, hit->time, regions);
         for (guint k = 0; k < regions->len; k++)
           if (t->collapsed || g_array_index (regions, StrobeTimelineRegion, k).lane == lane)

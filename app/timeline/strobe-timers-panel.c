@@ -115,8 +115,8 @@ static int k_share (gpointer a, gpointer b)
 }
 
 static const StrobeTableColumn timer_columns[] = {
-  { N_("Name"), c_name, k_name, 18, FALSE, TRUE },
-  { N_("Count"), c_count, k_count, 8, TRUE, FALSE },
+  { N_("Name"), c_name, k_name, 16, FALSE, TRUE },
+  { N_("Count"), c_count, k_count, 6, TRUE, FALSE },
   { N_("Inclusive"), c_incl, k_incl, 9, TRUE, FALSE },
   { N_("Min"), c_min, k_min, 8, TRUE, FALSE },
   { N_("Max"), c_max, k_max, 8, TRUE, FALSE },
@@ -686,10 +686,16 @@ strobe_timers_panel_constructed (GObject *object)
   gtk_widget_set_tooltip_text (self->table, _("Double-click a timer to go to its longest instance"));
   g_signal_connect_swapped (self->selection, "notify::selected", G_CALLBACK (chosen_changed_cb), self);
   g_signal_connect (self->table, "activate", G_CALLBACK (activate_cb), self);
+  /* Names are what one reads first: room for them, the figures scroll. */
+  {
+    g_autoptr(GtkColumnViewColumn) name = g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table)), 0);
+    gtk_column_view_column_set_fixed_width (name, 170);
+  }
   /* Sorted by inclusive time, largest first, to begin with. */
-  gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (self->table),
-                                  g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table)), 2),
-                                  GTK_SORT_DESCENDING);
+  {
+    g_autoptr(GtkColumnViewColumn) incl = g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table)), 2);
+    gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (self->table), incl, GTK_SORT_DESCENDING);
+  }
 
   top = scrolled (self->table);
   strobe_pane_mark (top);

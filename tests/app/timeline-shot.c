@@ -48,6 +48,13 @@ main (int argc, char **argv)
     }
   timeline_fixture_settle (&f, 60);
   texture = timeline_render_complete (&f, GTK_WIDGET (f.view), 60);
+  if (g_getenv ("SHOT_NODES"))
+    {
+      GskRenderNode *node = NULL;
+      g_autoptr(GdkTexture) again = timeline_render (GTK_WIDGET (f.view), &node);
+      gsk_render_node_write_to_file (node, g_getenv ("SHOT_NODES"), NULL);
+      gsk_render_node_unref (node);
+    }
   if (!gdk_texture_save_to_png (texture, argv[2]))
     {
       g_printerr ("cannot write %s\n", argv[2]);
