@@ -89,7 +89,8 @@ strobe_ruler_step (gdouble seconds_per_px, gdouble min_px, int *minor)
       for (guint m = 0; m < G_N_ELEMENTS (mantissas); m++)
         {
           step = mantissas[m] * p;
-          if (step / seconds_per_px >= min_px)
+          /* A hair of slack: 1e-7 / 1e-9 is not quite 100 in binary. */
+          if (step / seconds_per_px >= min_px * (1 - 1e-9))
             goto found;
         }
     }

@@ -199,21 +199,23 @@ snapped_rect (Painter *p, gdouble x, gdouble y, gdouble w, gdouble h)
   cairo_rectangle (p->cr, x0, y, x1 - x0, h);
 }
 
+/* Diagonal stripes with a period of 8 pixels, which divides the tile size: the pattern
+ * runs on across tile edges without a seam. */
 static cairo_pattern_t *
 make_hatch (gboolean dark)
 {
-  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 6, 6);
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 8, 8);
   cairo_t *cr = cairo_create (s);
   cairo_pattern_t *pat;
 
   cairo_set_source_rgba (cr, dark ? 1 : 0, dark ? 1 : 0, dark ? 1 : 0, 0.28);
-  cairo_set_line_width (cr, 1.5);
-  cairo_move_to (cr, -1, 7);
-  cairo_line_to (cr, 7, -1);
-  cairo_move_to (cr, -4, 4);
-  cairo_line_to (cr, 4, -4);
-  cairo_move_to (cr, 2, 10);
-  cairo_line_to (cr, 10, 2);
+  cairo_set_line_width (cr, 2);
+  cairo_move_to (cr, -1, 9);
+  cairo_line_to (cr, 9, -1);
+  cairo_move_to (cr, -1, 1);
+  cairo_line_to (cr, 1, -1);
+  cairo_move_to (cr, 7, 9);
+  cairo_line_to (cr, 9, 7);
   cairo_stroke (cr);
   cairo_destroy (cr);
   pat = cairo_pattern_create_for_surface (s);
@@ -248,7 +250,10 @@ label (Painter *p, const char *text, guint32 name_id, gdouble x, gdouble y, gdou
       if (max_w < 16)
         return;
       pango_layout_set_width (p->layout, (int) (max_w * PANGO_SCALE));
+      w = (int) max_w;
     }
+  if (x + w < 0)
+    return;
   set_rgb (p->cr, color, 1);
   cairo_move_to (p->cr, x, y);
   pango_cairo_show_layout (p->cr, p->layout);
@@ -257,33 +262,16 @@ label (Painter *p, const char *text, guint32 name_id, gdouble x, gdouble y, gdou
 /* ---- scopes --------------------------------------------------------------------------- */
 
 /* Where the label of something drawn from @x (tile pixels, negative when it began in an
- * earlier tile) over @w pixels goes in this tile, if here: at its start when there is room
- * before the tile's edge, else at the left of the next tile. Each tile decides alone, and
- * they agree. Something that began further back is labelled by the widget at the view's
- * left edge. */
-#define LABEL_ROOM 40
-
+ * earlier tile) over @w pixels goes: at its start, whatever tile that is in. Every tile the
+ * label reaches draws it at that same place with the same room, each clipped to itself,
+ * so the text runs on seamlessly across tile edges. (Something that began before the
+ * view is labelled again at the view's left edge, by the widget.) */
 static gboolean
 label_place (gdouble x, gdouble w, int width, gdouble *lx, gdouble *avail)
 {
-  gdouble end = x + w;
-
-  if (x >= 0)
-    {
-      /* Here, unless the next tile has more room for it. */
-      gdouble room = width - (x + 3) - 2, next_room = MIN (end - width, width) - 5;
-      *lx = x + 3;
-      *avail = MIN (end, width) - *lx - 2;
-      return end <= width || room >= LABEL_ROOM || room >= next_room;
-    }
-  if (x >= -width && end > 0)
-    {
-      gdouble prev_room = -x - 5, room = MIN (end, width) - 5;
-      *lx = 3;
-      *avail = room;
-      return prev_room < LABEL_ROOM && prev_room < room;
-    }
-  return FALSE;
+  *lx = x + 3;
+  *avail = MIN (w, 8192) - 5;
+  return *lx < width && *lx + *avail > 0;
 }
 
 StrobeRgb
@@ -358,21 +346,25 @@ paint_block (Painter *p, const StrobeTimelineBlock *b, StrobeTimeAxis *axis, gdo
     }
   /* A label at the scope's start only: one that began in an earlier tile has its label
    * there, or (at the view's left edge) drawn by the widget over the tiles. */
-  if (!with_label || draw_w < LABEL_MIN_W)
+  /* By the scope's whole width, not its part in this tile: every tile decides alike. */
+  if (!with_label || strobe_time_axis_x (axis, b->end) - strobe_time_axis_x (axis, b->begin) < LABEL_MIN_W)
     return;
   {
     gdouble lx, avail;
     StrobeRgb tc = strobe_timeline_text_on (c);
 
-    if (!label_place (strobe_time_axis_x (axis, b->begin), strobe_time_axis_x (axis, b->end) - strobe_time_axis_x (axis, b->begin) - (w >= 4 ? 1 : 0),
-                      spec->width, &lx, &avail))
+    gdouble bx = strobe_time_axis_x (axis, b->begin);
+
+    if (!label_place (bx, MAX (strobe_time_axis_x (axis, b->end) - bx, 1) - (w >= 4 ? 1 : 0), spec->width, &lx, &avail))
       return;
     if (dimmed)
       tc = mix (tc, c, 0.45);
     if (b->count > 1)
       {
-        g_autofree char *count = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u scope", "%u scopes", b->count),
-                                                  b->count);
+        /* "300 scopes", or "×300" where that does not fit. */
+        g_autofree char *count = avail >= 80 ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u scope", "%u scopes", b->count),
+                                                                b->count)
+                                             : g_strdup_printf ("×%u", b->count);
         label (p, count, G_MAXUINT32, lx, y + (h - p->font_h) / 2, avail, tc);
       }
     else
@@ -621,7 +613,7 @@ paint_frames (Painter *p, StrobeTimeAxis *axis)
             }
           {
             gdouble fx = strobe_time_axis_x (axis, f->begin), lx, room;
-            if (w >= 70 && !spec->collapsed
+            if (strobe_time_axis_x (axis, f->end) - fx >= 70 && !spec->collapsed
                 && label_place (fx, strobe_time_axis_x (axis, f->end) - fx, spec->width, &lx, &room))
               {
                 g_autofree char *d = strobe_format_ticks (&spec->clock, dur);
@@ -685,7 +677,7 @@ paint_regions (Painter *p, StrobeTimeAxis *axis)
         }
       {
         gdouble rx = strobe_time_axis_x (axis, r->begin), lx, avail;
-        if (!spec->collapsed && w >= LABEL_MIN_W
+        if (!spec->collapsed && strobe_time_axis_x (axis, r->end) - rx >= LABEL_MIN_W
             && label_place (rx, strobe_time_axis_x (axis, r->end) - rx, spec->width, &lx, &avail))
           label (p, name, r->name_id, lx, y + (STROBE_TRACK_LANE_H - 2 - p->font_h) / 2, avail, strobe_timeline_text_on (c));
       }

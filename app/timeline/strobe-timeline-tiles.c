@@ -173,9 +173,18 @@ job_run (gpointer data, gpointer user_data)
 {
   Job *job = data;
 
+  GSource *source;
+
   if (!g_atomic_int_get (&job->cancelled))
     job->result = strobe_timeline_paint_tile (&job->spec, job->model, &job->cancelled);
-  g_main_context_invoke (job->cache->context, job_done, job);
+  /* Always through a source: g_main_context_invoke() would run job_done() right here, on
+   * this thread, whenever the main thread is not iterating the context at that moment. */
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, job_done, job, NULL);
+  g_source_set_static_name (source, "[strobe] timeline tile");
+  g_source_attach (source, job->cache->context);
+  g_source_unref (source);
 }
 
 /* Newest first. */
@@ -301,7 +310,7 @@ tile_time (const StrobeTileEpoch *e, gint64 tx)
 
 GdkTexture *
 strobe_tile_cache_get (StrobeTileCache *cache, const StrobeTileKey *key, int height, StrobeTileFillFunc fill,
-                       gpointer fill_data)
+                       gpointer fill_data, gboolean *current)
 {
   Tile *tile;
   Job *job;
@@ -318,6 +327,8 @@ strobe_tile_cache_get (StrobeTileCache *cache, const StrobeTileKey *key, int hei
       g_hash_table_insert (cache->tiles, &tile->key, tile);
     }
   tile->used = cache->frame;
+  if (current)
+    *current = tile->texture != NULL && !tile->stale && !tile->again;
   if (!tile->stale || tile->job)
     return tile->texture;
 

@@ -59,12 +59,14 @@ void             strobe_tile_cache_free       (StrobeTileCache       *cache);
 gboolean         strobe_tile_cache_set_epoch  (StrobeTileCache       *cache,
                                                const StrobeTileEpoch *epoch);
 /* The tile's texture, or NULL when it is not drawn yet; asks for it (with @fill) when it
- * is missing or out of date. @height is the tile's height in pixels. */
+ * is missing or out of date. @height is the tile's height in pixels. @current (may be
+ * NULL) tells whether the texture is up to date. */
 GdkTexture      *strobe_tile_cache_get        (StrobeTileCache       *cache,
                                                const StrobeTileKey   *key,
                                                int                    height,
                                                StrobeTileFillFunc     fill,
-                                               gpointer               fill_data);
+                                               gpointer               fill_data,
+                                               gboolean              *current);
 /* Tiles of the previous epoch of the same track and row that overlap [t0, t1): their
  * textures, times and scale, to stand in for a missing tile. */
 typedef void (*StrobeTileStandInFunc) (GdkTexture *texture,

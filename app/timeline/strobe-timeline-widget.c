@@ -128,6 +128,7 @@ struct _StrobeTimelineWidget
   guint64               pinch_start;
   guint64               pinch_end;
 
+  guint                 incomplete;       /* tiles the last frame drew without an up-to-date picture */
   gboolean              kb_anchor_set;
   guint64               kb_anchor;
   GtkWidget            *menu;
@@ -735,7 +736,11 @@ strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges
       set_visible (self, self->last > len ? self->last - len : 0, MAX (self->last, len));
     }
   else if (self->have_extent && !self->user_moved)
-    set_visible (self, self->first, MAX (self->last, self->first + 1));
+    {
+      /* The whole trace, and a little past its end, so where the data stops shows. */
+      guint64 len = MAX (self->last - self->first, 1);
+      set_visible (self, self->first, self->last + MAX (len / 100, 1));
+    }
   update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -830,6 +835,7 @@ draw_track_tiles (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeA
         {
           StrobeTileKey key = { 0 };
           GdkTexture *texture;
+          gboolean current;
           gdouble x = strobe_tile_x (axis, self->first, STROBE_TILE_SIZE, tx);
 
           key.kind = t->kind;
@@ -837,7 +843,9 @@ draw_track_tiles (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeA
           key.ty = (guint16) MIN (ty, G_MAXUINT16);
           key.id = t->id;
           key.tx = tx;
-          texture = strobe_tile_cache_get (self->tiles, &key, h, fill_spec, &fd);
+          texture = strobe_tile_cache_get (self->tiles, &key, h, fill_spec, &fd, &current);
+          if (!current)
+            self->incomplete++;
           if (texture)
             gtk_snapshot_append_texture (snapshot, texture,
                                          &GRAPHENE_RECT_INIT (x, y, gdk_texture_get_width (texture) / (gdouble) sf,
@@ -1122,16 +1130,19 @@ end_reason_text (StrobeTimelineWidget *self, const char *reason)
   g_autoptr(GRegex) re = NULL;
   g_autoptr(GMatchInfo) m = NULL;
 
+  gboolean truncated;
+
   if (strobe_document_get_status (self->document) != STROBE_DOCUMENT_STATUS_DAMAGED || error == NULL)
     return g_strdup (reason);
+  truncated = g_error_matches (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED);
   re = g_regex_new ("offset ([0-9]+)", 0, 0, NULL);
   if (re && g_regex_match (re, error->message, 0, &m))
     {
       g_autofree char *offset = g_match_info_fetch (m, 1);
       /* Translators: %s is a byte offset in the trace file */
-      return g_strdup_printf (_("Damaged at offset %s"), offset);
+      return g_strdup_printf (truncated ? _("Cut off at offset %s") : _("Damaged at offset %s"), offset);
     }
-  return g_strdup (reason);
+  return g_strdup (truncated ? _("Cut off") : reason);
 }
 
 static void
@@ -1388,6 +1399,7 @@ strobe_timeline_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   strobe_tile_cache_set_epoch (self->tiles, &epoch);
 
   fill (snapshot, 0, 0, width, height, &p.bg);
+  self->incomplete = 0;
   draw_tracks (self, snapshot, &axis, &p);
   draw_overlays (self, snapshot, &axis, &p);
   draw_ruler (self, snapshot, &axis, &p);
@@ -2306,10 +2318,28 @@ static void
 click_released_cb (GtkGestureClick *gesture, int n_press, gdouble x, gdouble y, StrobeTimelineWidget *self)
 {
   guint button = gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture));
-  Hit hit;
 
   if (button != GDK_BUTTON_PRIMARY || n_press != 1)
     return;
+  strobe_timeline_widget_activate_at (self, x, y);
+}
+
+gdouble
+strobe_timeline_widget_get_track_top (StrobeTimelineWidget *self, guint index)
+{
+  g_return_val_if_fail (STROBE_IS_TIMELINE_WIDGET (self), 0);
+  g_return_val_if_fail (index < strobe_track_list_get_n (self->tracks), 0);
+
+  return RULER_H + strobe_track_list_get (self->tracks, index)->y - gtk_adjustment_get_value (self->vadj);
+}
+
+void
+strobe_timeline_widget_activate_at (StrobeTimelineWidget *self, gdouble x, gdouble y)
+{
+  Hit hit;
+
+  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
+
   hit_test (self, x, y, &hit);
   switch (hit.kind)
     {
@@ -2728,6 +2758,13 @@ strobe_timeline_widget_get_pending (StrobeTimelineWidget *self)
 {
   g_return_val_if_fail (STROBE_IS_TIMELINE_WIDGET (self), 0);
   return (self->tiles ? strobe_tile_cache_get_pending (self->tiles) : 0) + (self->log_busy ? 1 : 0);
+}
+
+guint
+strobe_timeline_widget_get_incomplete (StrobeTimelineWidget *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMELINE_WIDGET (self), 0);
+  return self->incomplete;
 }
 
 gsize

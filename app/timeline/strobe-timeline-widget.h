@@ -67,12 +67,23 @@ gboolean              strobe_timeline_widget_move_track       (StrobeTimelineWid
                                                                guint                 to);
 void                  strobe_timeline_widget_reset_tracks     (StrobeTimelineWidget *self);
 
+/* Where track @index begins, in the widget's coordinates (its header row), and what a
+ * click there does: select a scope, open a log message in the log view, zoom to a frame,
+ * collapse a track… (tests and assistive technologies use it like the pointer). */
+gdouble               strobe_timeline_widget_get_track_top    (StrobeTimelineWidget *self,
+                                                               guint                 index);
+void                  strobe_timeline_widget_activate_at      (StrobeTimelineWidget *self,
+                                                               gdouble               x,
+                                                               gdouble               y);
+
 /* The vertical scrolling of the tracks (the view puts a scrollbar beside). */
 GtkAdjustment        *strobe_timeline_widget_get_vadjustment  (StrobeTimelineWidget *self);
 
 /* Work not done yet: tiles being drawn, log ticks being gathered (tests and the
  * benchmark wait for 0). */
 guint                 strobe_timeline_widget_get_pending      (StrobeTimelineWidget *self);
+/* Tiles the last frame drew without their up-to-date picture (0: a complete frame). */
+guint                 strobe_timeline_widget_get_incomplete   (StrobeTimelineWidget *self);
 /* Bytes of drawn tiles held. */
 gsize                 strobe_timeline_widget_get_cache_bytes  (StrobeTimelineWidget *self);
 
