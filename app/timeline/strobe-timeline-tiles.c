@@ -12,6 +12,7 @@
 
 #include <string.h>
 
+#include "strobe-timeline-background.h"
 #include "strobe-timeline-geometry.h"
 #include "strobe-timeline-tiles.h"
 
@@ -23,7 +24,8 @@ typedef struct _Job Job;
 typedef struct
 {
   StrobeTileKey key;
-  GdkTexture   *texture;
+  cairo_surface_t *surface;   /* the picture, never changed once made */
+  GskRenderNode *node;        /* how it is drawn (made on first use) */
   guint64       t0, t1;       /* the time it spans */
   guint64       generation;   /* the model's when it was asked for */
   gboolean      open_end;     /* it reached the model's last time then */
@@ -54,6 +56,7 @@ struct _StrobeTileCache
 
 struct _Job
 {
+  gboolean             prefetch;
   StrobeTileCache     *cache;
   StrobeTileKey        key;
   StrobeTileSpec       spec;
@@ -91,7 +94,8 @@ tile_free (gpointer data)
 
   if (t->job)
     g_atomic_int_set (&t->job->cancelled, 1);
-  g_clear_object (&t->texture);
+  g_clear_pointer (&t->node, gsk_render_node_unref);
+  g_clear_pointer (&t->surface, cairo_surface_destroy);
   g_free (t);
 }
 
@@ -124,12 +128,6 @@ job_free (Job *job)
   g_free (job);
 }
 
-static void
-free_surface (gpointer data)
-{
-  cairo_surface_destroy (data);
-}
-
 static gboolean
 job_done (gpointer data)
 {
@@ -147,16 +145,13 @@ job_done (gpointer data)
   if (job->result)
     {
       cairo_surface_t *s = job->result;
-      int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
-      int stride = cairo_image_surface_get_stride (s);
-      g_autoptr(GBytes) bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (s), (gsize) stride * h,
-                                                            free_surface, s);
 
       job->result = NULL;
       cache->bytes -= tile->bytes;
-      g_clear_object (&tile->texture);
-      tile->texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, stride);
-      tile->bytes = (gsize) stride * h;
+      g_clear_pointer (&tile->node, gsk_render_node_unref);
+      g_clear_pointer (&tile->surface, cairo_surface_destroy);
+      tile->surface = s;
+      tile->bytes = (gsize) cairo_image_surface_get_stride (s) * cairo_image_surface_get_height (s);
       cache->bytes += tile->bytes;
       tile->stale = tile->again;
     }
@@ -187,11 +182,14 @@ job_run (gpointer data, gpointer user_data)
   g_source_unref (source);
 }
 
-/* Newest first. */
+/* What is on screen before what may come into view; newest first. */
 static gint
 job_order (gconstpointer a, gconstpointer b, gpointer user_data)
 {
   const Job *x = a, *y = b;
+
+  if (x->prefetch != y->prefetch)
+    return x->prefetch ? 1 : -1;
   return x->seq > y->seq ? -1 : x->seq < y->seq;
 }
 
@@ -204,9 +202,8 @@ strobe_tile_cache_new (StrobeTimelineModel *model, StrobeTileReadyFunc ready, gp
 
   if (g_once_init_enter (&pool))
     {
-      /* The main thread composes; the others draw. Two at least, so one long tile does
-       * not hold up the rest. */
-      GThreadPool *p = g_thread_pool_new (job_run, NULL, CLAMP ((int) g_get_num_processors (), 2, 4), FALSE, NULL);
+      /* A core for the main thread, the others draw (one at least). */
+      GThreadPool *p = g_thread_pool_new (job_run, NULL, CLAMP ((int) g_get_num_processors () - 1, 1, 4), TRUE, NULL);
       g_thread_pool_set_sort_function (p, job_order, NULL);
       g_once_init_leave (&pool, p);
     }
@@ -254,7 +251,7 @@ epoch_equal (const StrobeTileEpoch *a, const StrobeTileEpoch *b)
 {
   return a->scale == b->scale && a->origin == b->origin && a->scale_factor == b->scale_factor
          && a->scheme == b->scheme && a->highlight == b->highlight && a->frame_target == b->frame_target
-         && a->dark == b->dark;
+         && a->dark == b->dark && a->textures == b->textures;
 }
 
 static void
@@ -290,7 +287,7 @@ strobe_tile_cache_set_epoch (StrobeTileCache *cache, const StrobeTileEpoch *epoc
   while (g_hash_table_iter_next (&it, NULL, (gpointer *) &t))
     {
       g_hash_table_iter_steal (&it);
-      if (t->texture)
+      if (t->surface)
         g_hash_table_insert (cache->previous, &t->key, t);
       else
         tile_free (t);
@@ -308,15 +305,48 @@ tile_time (const StrobeTileEpoch *e, gint64 tx)
   return strobe_tile_time (e->scale, e->origin, STROBE_TILE_SIZE, tx);
 }
 
-GdkTexture *
-strobe_tile_cache_get (StrobeTileCache *cache, const StrobeTileKey *key, int height, StrobeTileFillFunc fill,
-                       gpointer fill_data, gboolean *current)
+static void
+free_surface (gpointer data)
+{
+  cairo_surface_destroy (data);
+}
+
+static GskRenderNode *
+make_node (StrobeTileCache *cache, Tile *tile)
+{
+  cairo_surface_t *s = tile->surface;
+  int sf = MAX (cache->epoch.scale_factor, 1);
+  int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, (float) w / sf, (float) h / sf);
+
+  if (cache->epoch.textures)
+    {
+      int stride = cairo_image_surface_get_stride (s);
+      /* Cairo's ARGB32 is GDK's default (premultiplied, native order): no copy. */
+      g_autoptr(GBytes) bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (s), (gsize) stride * h,
+                                                            free_surface, cairo_surface_reference (s));
+      g_autoptr(GdkTexture) texture = gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, stride);
+      return gsk_texture_node_new (texture, &bounds);
+    }
+  else
+    {
+      GskRenderNode *node = gsk_cairo_node_new (&bounds);
+      cairo_t *cr = gsk_cairo_node_get_draw_context (node);
+
+      cairo_set_source_surface (cr, s, 0, 0);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+      return node;
+    }
+}
+
+static Tile *
+request (StrobeTileCache *cache, const StrobeTileKey *key, int height, StrobeTileFillFunc fill, gpointer fill_data,
+         gboolean prefetch)
 {
   Tile *tile;
   Job *job;
   guint64 first = 0, last = 0;
-
-  g_return_val_if_fail (cache != NULL && cache->have_epoch, NULL);
 
   tile = g_hash_table_lookup (cache->tiles, key);
   if (tile == NULL)
@@ -324,17 +354,16 @@ strobe_tile_cache_get (StrobeTileCache *cache, const StrobeTileKey *key, int hei
       tile = g_new0 (Tile, 1);
       tile->key = *key;
       tile->stale = TRUE;
+      tile->used = cache->frame;
       g_hash_table_insert (cache->tiles, &tile->key, tile);
     }
-  tile->used = cache->frame;
-  if (current)
-    *current = tile->texture != NULL && !tile->stale && !tile->again;
   if (!tile->stale || tile->job)
-    return tile->texture;
+    return tile;
 
   job = g_new0 (Job, 1);
   job->cache = cache_ref (cache);
   job->key = *key;
+  job->prefetch = prefetch;
   job->model = g_object_ref (cache->model);
   job->seq = ++job_seq;
   fill (key, &job->spec, fill_data);
@@ -356,7 +385,33 @@ strobe_tile_cache_get (StrobeTileCache *cache, const StrobeTileKey *key, int hei
   tile->job = job;
   cache->pending++;
   g_thread_pool_push (pool, job, NULL);
-  return tile->texture;
+  return tile;
+}
+
+GskRenderNode *
+strobe_tile_cache_get (StrobeTileCache *cache, const StrobeTileKey *key, int height, StrobeTileFillFunc fill,
+                       gpointer fill_data, gboolean *current)
+{
+  Tile *tile;
+
+  g_return_val_if_fail (cache != NULL && cache->have_epoch, NULL);
+
+  tile = request (cache, key, height, fill, fill_data, FALSE);
+  tile->used = cache->frame;
+  if (current)
+    *current = tile->surface != NULL && !tile->stale && !tile->again;
+  if (tile->surface && tile->node == NULL)
+    tile->node = make_node (cache, tile);
+  return tile->node;
+}
+
+void
+strobe_tile_cache_prefetch (StrobeTileCache *cache, const StrobeTileKey *key, int height, StrobeTileFillFunc fill,
+                            gpointer fill_data)
+{
+  g_return_if_fail (cache != NULL && cache->have_epoch);
+
+  request (cache, key, height, fill, fill_data, TRUE);
 }
 
 void
@@ -368,16 +423,23 @@ strobe_tile_cache_stand_ins (StrobeTileCache *cache, const StrobeTileKey *key, g
 
   g_return_if_fail (cache != NULL);
 
+  /* Only near the current scale: far from it a stretched picture says little, and
+   * squeezing many tiles into one costs more than drawing nothing for a moment. */
+  if (!(cache->prev_epoch.scale > 0) || cache->prev_epoch.scale / cache->epoch.scale > 2.5
+      || cache->epoch.scale / cache->prev_epoch.scale > 2.5)
+    return;
   g_hash_table_iter_init (&it, cache->previous);
   while (g_hash_table_iter_next (&it, NULL, (gpointer *) &t))
     {
       if (t->key.kind != key->kind || t->key.id != key->id || t->key.ty != key->ty
-          || t->key.collapsed != key->collapsed || t->texture == NULL)
+          || t->key.collapsed != key->collapsed || t->surface == NULL)
         continue;
       if (t->t1 <= t0 || t->t0 >= t1)
         continue;
       t->used = cache->frame;
-      func (t->texture, t->t0, cache->prev_epoch.scale, user_data);
+      if (t->node == NULL)
+        t->node = make_node (cache, t);
+      func (t->node, t->t0, cache->prev_epoch.scale, user_data);
     }
 }
 

@@ -39,6 +39,7 @@ typedef struct
   guint32              highlight;
   guint64              frame_target;
   gboolean             dark;
+  gboolean             textures;    /* the renderer keeps textures (GL): texture nodes, else cairo nodes */
 } StrobeTileEpoch;
 
 typedef struct _StrobeTileCache StrobeTileCache;
@@ -58,21 +59,28 @@ void             strobe_tile_cache_free       (StrobeTileCache       *cache);
 /* TRUE when the epoch changed (the current tiles become the previous epoch's). */
 gboolean         strobe_tile_cache_set_epoch  (StrobeTileCache       *cache,
                                                const StrobeTileEpoch *epoch);
-/* The tile's texture, or NULL when it is not drawn yet; asks for it (with @fill) when it
- * is missing or out of date. @height is the tile's height in pixels. @current (may be
- * NULL) tells whether the texture is up to date. */
-GdkTexture      *strobe_tile_cache_get        (StrobeTileCache       *cache,
+/* The tile's picture as a render node at (0, 0), the same node every frame while it holds
+ * (so GTK's damage tracking sees nothing changed), or NULL when it is not drawn yet; asks
+ * for it (with @fill) when it is missing or out of date. @height is the tile's height in
+ * pixels. @current (may be NULL) tells whether the picture is up to date.
+ *
+ * With the GL renderers the node is a texture node (uploaded once). With the cairo
+ * renderer it is a cairo node that paints the tile's image: cairo replays such an aligned
+ * recording straight onto its target, one blit, where a texture would be copied into a
+ * new image every frame. */
+GskRenderNode   *strobe_tile_cache_get        (StrobeTileCache       *cache,
                                                const StrobeTileKey   *key,
                                                int                    height,
                                                StrobeTileFillFunc     fill,
                                                gpointer               fill_data,
                                                gboolean              *current);
 /* Tiles of the previous epoch of the same track and row that overlap [t0, t1): their
- * textures, times and scale, to stand in for a missing tile. */
-typedef void (*StrobeTileStandInFunc) (GdkTexture *texture,
-                                       guint64     t0,
-                                       gdouble     scale,
-                                       gpointer    user_data);
+ * nodes, times and scale, to stand in (stretched) for a missing tile. Only when that scale
+ * is near the current one. */
+typedef void (*StrobeTileStandInFunc) (GskRenderNode   *node,
+                                       guint64          t0,
+                                       gdouble          scale,
+                                       gpointer         user_data);
 void             strobe_tile_cache_stand_ins  (StrobeTileCache       *cache,
                                                const StrobeTileKey   *key,
                                                guint64                t0,
@@ -91,6 +99,12 @@ void             strobe_tile_cache_invalidate_track (StrobeTileCache *cache,
 void             strobe_tile_cache_clear      (StrobeTileCache       *cache);
 /* A frame was drawn: tiles not used in it may be evicted beyond the memory budget. */
 void             strobe_tile_cache_frame_done (StrobeTileCache       *cache);
+/* Also asks for a tile that is about to come into view (after what is on screen). */
+void             strobe_tile_cache_prefetch   (StrobeTileCache       *cache,
+                                               const StrobeTileKey   *key,
+                                               int                    height,
+                                               StrobeTileFillFunc     fill,
+                                               gpointer               fill_data);
 /* Tiles asked for and not ready yet. */
 guint            strobe_tile_cache_get_pending (StrobeTileCache      *cache);
 /* Bytes of tile pictures held. */

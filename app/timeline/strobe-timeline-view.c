@@ -8,6 +8,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+
+#include "strobe-timeline-background.h"
 #include <math.h>
 
 #include "strobe-format.h"
@@ -157,7 +159,7 @@ strobe_timeline_view_find (StrobeTimelineView *self, const char *text)
   j->text = g_strdup (text);
   task = g_task_new (NULL, self->find_cancel, find_done, g_object_ref (self));
   g_task_set_task_data (task, j, find_job_free);
-  g_task_run_in_thread (task, find_thread);
+  strobe_background_run (task, find_thread);
   update_match_label (self);
 }
 
@@ -435,7 +437,7 @@ selected_scope_cb (StrobeTimelineView *self)
   j->children = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
   task = g_task_new (NULL, self->details_cancel, details_done, g_object_ref (self));
   g_task_set_task_data (task, j, details_job_free);
-  g_task_run_in_thread (task, details_thread);
+  strobe_background_run (task, details_thread);
 }
 
 /* ---- toolbar --------------------------------------------------------------------------------- */

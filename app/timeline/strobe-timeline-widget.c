@@ -12,6 +12,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+
+#include "strobe-timeline-background.h"
 #include <math.h>
 
 #include "strobe-format.h"
@@ -30,6 +32,7 @@
 #define MIN_SPAN      16        /* ticks: the deepest zoom */
 #define ZOOM_STEP     1.25
 #define MAX_TOOLTIP_CHILDREN 50000
+#define LOADING_REFRESH_US   (1000 * 1000)
 
 typedef enum
 {
@@ -88,6 +91,7 @@ struct _StrobeTimelineWidget
   guint64               first;
   guint64               last;
   gboolean              user_moved;       /* the user changed the view: no more fitting */
+  gint64                loading_refresh_us;
 
   StrobeTrackList      *tracks;
   int                   content_h;
@@ -609,7 +613,7 @@ gather_ticks (StrobeTimelineWidget *self)
   self->log_busy = TRUE;
   task = g_task_new (NULL, self->cancellable, ticks_done, g_object_ref (self));
   g_task_set_task_data (task, j, ticks_job_free);
-  g_task_run_in_thread (task, ticks_thread);
+  strobe_background_run (task, ticks_thread);
 }
 
 /* ---- following the document ----------------------------------------------------------- */
@@ -716,13 +720,25 @@ strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges
 
   if (self->timeline == NULL)
     return;
+  /* A file being read: what is drawn is redrawn as it grows, so only now and then — the
+   * reading thread needs the cores more (a live trace is drawn as it comes). */
+  if (!strobe_document_is_loaded (self->document) && !strobe_document_is_live (self->document))
+    {
+      gint64 now = g_get_monotonic_time ();
+      if (self->loading_refresh_us && now - self->loading_refresh_us < LOADING_REFRESH_US)
+        return;
+      self->loading_refresh_us = now;
+    }
   strobe_document_get_clock (self->document, &self->clock);
   self->have_extent = strobe_document_get_extent (self->document, &self->first, &self->last);
   if (changes & (STROBE_DOCUMENT_CHANGED_TIMELINE | STROBE_DOCUMENT_CHANGED_THREADS))
     refresh_tracks (self);
   if (changes & STROBE_DOCUMENT_CHANGED_TIMELINE)
     strobe_tile_cache_invalidate (self->tiles);
-  if (changes & STROBE_DOCUMENT_CHANGED_LOG)
+  /* Log ticks of a file once it is read (formatting its messages as they come would only
+   * slow the reading); of a live trace as they come. */
+  if ((changes & STROBE_DOCUMENT_CHANGED_LOG)
+      && (strobe_document_is_loaded (self->document) || strobe_document_is_live (self->document)))
     gather_ticks (self);
 
   strobe_view_state_get_visible_range (self->state, &a, &b);
@@ -801,15 +817,27 @@ typedef struct
 } StandInData;
 
 static void
-draw_stand_in (GdkTexture *texture, guint64 t0, gdouble scale, gpointer user_data)
+append_at (GtkSnapshot *snapshot, GskRenderNode *node, gdouble x, gdouble y)
+{
+  gtk_snapshot_save (snapshot);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
+  gtk_snapshot_append_node (snapshot, node);
+  gtk_snapshot_restore (snapshot);
+}
+
+static void
+draw_stand_in (GskRenderNode *node, guint64 t0, gdouble scale, gpointer user_data)
 {
   StandInData *d = user_data;
   gdouble x = strobe_time_axis_x (d->axis, t0);
-  gdouble w = STROBE_TILE_SIZE * scale / d->axis->scale;
-  gdouble h = (gdouble) gdk_texture_get_height (texture) / d->sf;
 
+  /* The previous scale's picture stretched to this one, until the new one comes. */
   gtk_snapshot_push_clip (d->snapshot, &GRAPHENE_RECT_INIT (d->clip_x, d->y, d->clip_w, d->h));
-  gtk_snapshot_append_texture (d->snapshot, texture, &GRAPHENE_RECT_INIT (x, d->y, w, h));
+  gtk_snapshot_save (d->snapshot);
+  gtk_snapshot_translate (d->snapshot, &GRAPHENE_POINT_INIT (x, d->y));
+  gtk_snapshot_scale (d->snapshot, scale / d->axis->scale, 1);
+  gtk_snapshot_append_node (d->snapshot, node);
+  gtk_snapshot_restore (d->snapshot);
   gtk_snapshot_pop (d->snapshot);
 }
 
@@ -828,28 +856,26 @@ draw_track_tiles (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeA
     {
       int h = MIN (STROBE_TILE_SIZE, t->height - ty * STROBE_TILE_SIZE);
       gdouble y = ty_screen + ty * STROBE_TILE_SIZE;
+      StrobeTileKey key = { 0 };
 
       if (h <= 0)
         break;
+      key.kind = t->kind;
+      key.collapsed = t->collapsed;
+      key.ty = (guint16) MIN (ty, G_MAXUINT16);
+      key.id = t->id;
       for (gint64 tx = first; tx <= last; tx++)
         {
-          StrobeTileKey key = { 0 };
-          GdkTexture *texture;
+          GskRenderNode *node;
           gboolean current;
           gdouble x = strobe_tile_x (axis, self->first, STROBE_TILE_SIZE, tx);
 
-          key.kind = t->kind;
-          key.collapsed = t->collapsed;
-          key.ty = (guint16) MIN (ty, G_MAXUINT16);
-          key.id = t->id;
           key.tx = tx;
-          texture = strobe_tile_cache_get (self->tiles, &key, h, fill_spec, &fd, &current);
+          node = strobe_tile_cache_get (self->tiles, &key, h, fill_spec, &fd, &current);
           if (!current)
             self->incomplete++;
-          if (texture)
-            gtk_snapshot_append_texture (snapshot, texture,
-                                         &GRAPHENE_RECT_INIT (x, y, gdk_texture_get_width (texture) / (gdouble) sf,
-                                                              gdk_texture_get_height (texture) / (gdouble) sf));
+          if (node)
+            append_at (snapshot, node, x, y);
           else
             {
               StandInData d = { snapshot, axis, y, h, x, STROBE_TILE_SIZE, sf };
@@ -857,6 +883,11 @@ draw_track_tiles (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeA
               strobe_tile_cache_stand_ins (self->tiles, &key, t0, t1, draw_stand_in, &d);
             }
         }
+      /* The tile either side, so a pan finds it drawn. */
+      key.tx = first - 1;
+      strobe_tile_cache_prefetch (self->tiles, &key, h, fill_spec, &fd);
+      key.tx = last + 1;
+      strobe_tile_cache_prefetch (self->tiles, &key, h, fill_spec, &fd);
     }
 }
 

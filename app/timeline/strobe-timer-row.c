@@ -2,6 +2,8 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include <string.h>
+
 #include "strobe-timer-row.h"
 
 struct _StrobeTimerRow
@@ -14,6 +16,28 @@ struct _StrobeTimerRow
 
 G_DEFINE_FINAL_TYPE (StrobeTimerRow, strobe_timer_row, G_TYPE_OBJECT)
 
+enum
+{
+  PROP_0,
+  PROP_STAT,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+strobe_timer_row_get_property (GObject *object, guint prop_id, GValue *value, GParamSpec *pspec)
+{
+  switch (prop_id)
+    {
+    case PROP_STAT:
+      g_value_set_pointer (value, &STROBE_TIMER_ROW (object)->stat);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
 static void
 strobe_timer_row_finalize (GObject *object)
 {
@@ -24,7 +48,14 @@ strobe_timer_row_finalize (GObject *object)
 static void
 strobe_timer_row_class_init (StrobeTimerRowClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = strobe_timer_row_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = strobe_timer_row_finalize;
+  object_class->get_property = strobe_timer_row_get_property;
+  /* Read-only: notified when the figures change (the table's cells follow it). */
+  properties[PROP_STAT] =
+    g_param_spec_pointer ("stat", NULL, NULL, G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -48,6 +79,25 @@ strobe_timer_row_new (const StrobeTimerStat *stat, gdouble share, const StrobeTr
   else
     strobe_trace_clock_init (&self->clock, NULL);
   return self;
+}
+
+gboolean
+strobe_timer_row_update (StrobeTimerRow *self, const StrobeTimerStat *stat, gdouble share)
+{
+  char *name;
+
+  g_return_val_if_fail (STROBE_IS_TIMER_ROW (self), FALSE);
+  g_return_val_if_fail (stat != NULL, FALSE);
+
+  if (self->share == share && memcmp (&self->stat.count, &stat->count,
+                                      sizeof *stat - G_STRUCT_OFFSET (StrobeTimerStat, count)) == 0)
+    return FALSE;
+  name = self->stat.name;
+  self->stat = *stat;
+  self->stat.name = name;
+  self->share = share;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STAT]);
+  return TRUE;
 }
 
 const StrobeTimerStat *

@@ -22,6 +22,10 @@ StrobeTimerRow        *strobe_timer_row_new       (const StrobeTimerStat  *stat,
                                                    gdouble                 share,
                                                    const StrobeTraceClock *clock);
 const StrobeTraceClock *strobe_timer_row_get_clock (StrobeTimerRow       *self);
+/* New figures for the same name (notifies "stat"); FALSE when they are the same. */
+gboolean               strobe_timer_row_update    (StrobeTimerRow        *self,
+                                                   const StrobeTimerStat *stat,
+                                                   gdouble                share);
 const StrobeTimerStat *strobe_timer_row_get_stat  (StrobeTimerRow        *self);
 gdouble                strobe_timer_row_get_share (StrobeTimerRow        *self);
 

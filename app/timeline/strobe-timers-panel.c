@@ -10,6 +10,11 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "strobe-timeline-background.h"
 
 #include "strobe-call-tree.h"
 #include "strobe-flame-graph.h"
@@ -62,7 +67,13 @@ struct _StrobeTimersPanel
   guint                refresh_source;
   guint32              chosen;
   gboolean             setting_rows;
+  GPtrArray           *incoming;       /* new rows not in the table yet */
+  guint                fill_source;
 };
+
+/* New rows go into the table a few at a time, between frames: each costs GTK 4.8's column
+ * view most of a millisecond of widgets on the main thread. */
+#define FILL_CHUNK 4
 
 G_DEFINE_FINAL_TYPE (StrobeTimersPanel, strobe_timers_panel, GTK_TYPE_WIDGET)
 
@@ -180,6 +191,17 @@ stats_job_free (gpointer data)
   g_free (j);
 }
 
+/* The statistics hold 8 bytes a scope for the medians while they run, in the workers'
+ * malloc arenas, which keep freed memory unless told: a viewer with a big trace open would
+ * stay that much bigger after every computation. */
+static void
+give_back_memory (void)
+{
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+}
+
 static void
 stats_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
@@ -188,6 +210,7 @@ stats_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
   GArray *stats = strobe_timer_stats_compute_full (j->model, j->t0, j->t1, STROBE_TIMER_STATS_ALL_THREADS,
                                                    cancellable, &error);
 
+  give_back_memory ();
   if (stats == NULL)
     g_task_return_error (task, error);
   else
@@ -210,6 +233,27 @@ find_row (GListModel *model, guint32 name_id)
 
 static void compute_tree (StrobeTimersPanel *self);
 
+static gboolean
+fill_cb (gpointer data)
+{
+  StrobeTimersPanel *self = data;
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  guint n = MIN (FILL_CHUNK, self->incoming->len);
+
+  self->fill_source = 0;
+  g_list_store_splice (self->rows, n_items, 0, self->incoming->pdata, n);
+  g_ptr_array_remove_range (self->incoming, 0, n);
+  if (self->incoming->len == 0)
+    {
+      g_clear_pointer (&self->incoming, g_ptr_array_unref);
+      if (self->chosen != G_MAXUINT32)
+        gtk_single_selection_set_selected (self->selection, find_row (G_LIST_MODEL (self->selection), self->chosen));
+      return G_SOURCE_REMOVE;
+    }
+  self->fill_source = g_idle_add (fill_cb, self);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 stats_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -225,22 +269,62 @@ stats_done (GObject *source, GAsyncResult *result, gpointer user_data)
     return;
   g_clear_object (&self->stats_cancel);
   gtk_spinner_stop (GTK_SPINNER (self->spinner));
-  gtk_widget_set_visible (self->spinner, FALSE);
   self->stats_generation = j->generation;
   for (guint i = 0; i < stats->len; i++)
     total += g_array_index (stats, StrobeTimerStat, i).exclusive;
-  rows = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < stats->len; i++)
-    {
-      const StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
-      g_ptr_array_add (rows, strobe_timer_row_new (s, total ? (gdouble) s->exclusive / total : 0, &self->clock));
-    }
-  self->setting_rows = TRUE;
-  g_list_store_splice (self->rows, 0, g_list_model_get_n_items (G_LIST_MODEL (self->rows)), rows->pdata, rows->len);
-  self->setting_rows = FALSE;
-  /* The chosen timer, by name, in the new rows. */
-  pos = self->chosen != G_MAXUINT32 ? find_row (G_LIST_MODEL (self->selection), self->chosen) : GTK_INVALID_LIST_POSITION;
-  gtk_single_selection_set_selected (self->selection, pos);
+  /* Rows of names already shown are updated in place: GTK 4.8's column view keeps up to
+   * 200 rows of widgets, and making them anew for a new set of rows costs the main thread
+   * a tenth of a second; updated ones only redraw their text, and a re-sort reuses them. */
+  {
+    g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
+    g_autoptr(GHashTable) kept = g_hash_table_new (NULL, NULL);
+    GListModel *model = G_LIST_MODEL (self->rows);
+    GtkSorter *sorter = gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->table));
+    gboolean changed = FALSE;
+
+    for (guint i = 0, n = g_list_model_get_n_items (model); i < n; i++)
+      {
+        g_autoptr(StrobeTimerRow) row = g_list_model_get_item (model, i);
+        g_hash_table_insert (by_name, GUINT_TO_POINTER (strobe_timer_row_get_stat (row)->name_id), row);
+      }
+    rows = g_ptr_array_new_with_free_func (g_object_unref);
+    self->setting_rows = TRUE;
+    for (guint i = 0; i < stats->len; i++)
+      {
+        const StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
+        gdouble share = total ? (gdouble) s->exclusive / total : 0;
+        StrobeTimerRow *row = g_hash_table_lookup (by_name, GUINT_TO_POINTER (s->name_id));
+
+        if (row)
+          {
+            changed |= strobe_timer_row_update (row, s, share);
+            g_hash_table_add (kept, GUINT_TO_POINTER (s->name_id));
+          }
+        else
+          g_ptr_array_add (rows, strobe_timer_row_new (s, share, &self->clock));
+      }
+    /* Names no longer in the range go, new ones come at the end (the sort places them). */
+    for (guint i = g_list_model_get_n_items (model); i-- > 0;)
+      {
+        g_autoptr(StrobeTimerRow) row = g_list_model_get_item (model, i);
+        if (!g_hash_table_contains (kept, GUINT_TO_POINTER (strobe_timer_row_get_stat (row)->name_id)))
+          g_list_store_remove (self->rows, i);
+      }
+    g_clear_handle_id (&self->fill_source, g_source_remove);
+    g_clear_pointer (&self->incoming, g_ptr_array_unref);
+    if (rows->len)
+      {
+        self->incoming = g_steal_pointer (&rows);
+        fill_cb (self);
+      }
+    /* The order may be stale: sorted again (which reuses the rows' widgets), unless
+     * nothing changed. */
+    if (sorter && changed)
+      gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+    pos = self->chosen != G_MAXUINT32 ? find_row (G_LIST_MODEL (self->selection), self->chosen) : GTK_INVALID_LIST_POSITION;
+    gtk_single_selection_set_selected (self->selection, pos);
+    self->setting_rows = FALSE;
+  }
   if (self->chosen != G_MAXUINT32 || gtk_widget_get_mapped (self->flame))
     compute_tree (self);
 }
@@ -266,12 +350,11 @@ compute_stats (StrobeTimersPanel *self)
   j->t1 = self->t1;
   j->generation = strobe_timeline_model_get_generation (self->timeline);
   self->last_run_us = g_get_monotonic_time ();
-  gtk_widget_set_visible (self->spinner, TRUE);
   gtk_spinner_start (GTK_SPINNER (self->spinner));
   update_range_label (self);
   task = g_task_new (NULL, self->stats_cancel, stats_done, g_object_ref (self));
   g_task_set_task_data (task, j, stats_job_free);
-  g_task_run_in_thread (task, stats_thread);
+  strobe_background_run (task, stats_thread);
 }
 
 static gboolean
@@ -297,10 +380,16 @@ strobe_timers_panel_update (StrobeTimersPanel *self, StrobeDocumentChanges chang
   if (self->have_range && strobe_timeline_model_get_generation (self->timeline) == self->stats_generation
       && self->stats_cancel == NULL)
     return;
-  /* While the trace grows, at most once a second; at once when it is done. */
+  /* A file: once it is read (what is computed while it loads is soon out of date). A live
+   * trace: at most once a second while it grows; at once when it is done. */
+  if (!strobe_document_is_loaded (self->document) && !strobe_document_is_live (self->document))
+    {
+      update_range_label (self);
+      return;
+    }
   now = g_get_monotonic_time ();
   wait = self->last_run_us + REFRESH_US - now;
-  if (strobe_document_is_loaded (self->document) && !strobe_document_is_live (self->document))
+  if (strobe_document_is_loaded (self->document))
     wait = 0;
   if (wait <= 0)
     compute_stats (self);
@@ -422,7 +511,7 @@ compute_tree (StrobeTimersPanel *self)
   j->generation = self->stats_generation;
   task = g_task_new (NULL, self->tree_cancel, tree_done, g_object_ref (self));
   g_task_set_task_data (task, j, stats_job_free);
-  g_task_run_in_thread (task, tree_thread);
+  strobe_background_run (task, tree_thread);
 }
 
 /* ---- choosing and activating rows --------------------------------------------------------- */
@@ -491,7 +580,7 @@ activate_cb (GtkColumnView *view, guint position, StrobeTimersPanel *self)
   task = g_task_new (NULL, self->find_cancel, longest_done, g_object_ref (self));
   g_object_set_data (G_OBJECT (task), "name-id", GUINT_TO_POINTER (STAT (item)->name_id));
   g_task_set_task_data (task, j, stats_job_free);
-  g_task_run_in_thread (task, longest_thread);
+  strobe_background_run (task, longest_thread);
 }
 
 /* ---- CSV ------------------------------------------------------------------------------------ */
@@ -647,11 +736,13 @@ strobe_timers_panel_constructed (GObject *object)
   self->range_label = gtk_label_new (NULL);
   gtk_widget_add_css_class (self->range_label, "dim-label");
   gtk_label_set_ellipsize (GTK_LABEL (self->range_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (self->range_label), 18);
   gtk_widget_set_hexpand (self->range_label, TRUE);
   gtk_label_set_xalign (GTK_LABEL (self->range_label), 0);
   gtk_box_append (GTK_BOX (header), self->range_label);
+  /* Always there (a stopped spinner draws nothing): showing and hiding it would lay the
+   * whole panel out again, and its table is costly to lay out. */
   self->spinner = gtk_spinner_new ();
-  gtk_widget_set_visible (self->spinner, FALSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->spinner), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Computing timers"), -1);
   gtk_box_append (GTK_BOX (header), self->spinner);
   export = gtk_button_new_from_icon_name ("document-save-as-symbolic");
@@ -679,8 +770,9 @@ strobe_timers_panel_constructed (GObject *object)
 
   self->table = gtk_column_view_new (NULL);
   strobe_table_add_columns (GTK_COLUMN_VIEW (self->table), timer_columns, G_N_ELEMENTS (timer_columns));
-  self->selection = strobe_table_set_model (GTK_COLUMN_VIEW (self->table), g_object_ref (G_LIST_MODEL (self->rows)),
-                                            g_object_ref (GTK_FILTER (self->filter)));
+  /* Our own reference: the table lets go of it while rows are replaced. */
+  self->selection = g_object_ref (strobe_table_set_model (GTK_COLUMN_VIEW (self->table), g_object_ref (G_LIST_MODEL (self->rows)),
+                                                          g_object_ref (GTK_FILTER (self->filter))));
   gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (self->table), FALSE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->table), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timers"), -1);
   gtk_widget_set_tooltip_text (self->table, _("Double-click a timer to go to its longest instance"));
@@ -768,6 +860,8 @@ strobe_timers_panel_dispose (GObject *object)
   if (self->find_cancel)
     g_cancellable_cancel (self->find_cancel);
   g_clear_handle_id (&self->refresh_source, g_source_remove);
+  g_clear_handle_id (&self->fill_source, g_source_remove);
+  g_clear_pointer (&self->incoming, g_ptr_array_unref);
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
   G_OBJECT_CLASS (strobe_timers_panel_parent_class)->dispose (object);
@@ -788,6 +882,7 @@ strobe_timers_panel_finalize (GObject *object)
   g_clear_object (&self->callers);
   g_clear_object (&self->callees);
   g_clear_object (&self->filter);
+  g_clear_object (&self->selection);
   g_clear_pointer (&self->tree, g_array_unref);
   G_OBJECT_CLASS (strobe_timers_panel_parent_class)->finalize (object);
 }
@@ -877,7 +972,7 @@ gboolean
 strobe_timers_panel_is_busy (StrobeTimersPanel *self)
 {
   g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), FALSE);
-  return self->stats_cancel != NULL || self->refresh_source != 0 || self->tree_busy;
+  return self->stats_cancel != NULL || self->refresh_source != 0 || self->tree_busy || self->incoming != NULL;
 }
 
 guint32

@@ -108,8 +108,7 @@ struct _StrobeTimelineModel
   gsize       scope_bytes;
 
   GPtrArray  *frame_kinds;      /* FrameKind *, by frame type (NULL when unseen) */
-  GArray     *bookmarks;        /* StrobeTimelineBookmark, in arrival order */
-  gboolean    bookmarks_sorted;
+  GArray     *bookmarks;        /* StrobeTimelineBookmark, in time order */
   GArray     *regions;          /* StrobeTimelineRegion, completed, in order of end */
   GHashTable *open_regions;     /* name id + 1 → GArray of OpenRegion, most recent last */
   guint64     n_open_regions;
@@ -828,10 +827,25 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
             g_autofree char *text = strobe_event_get_string (ev, &text_f);
             b.name_id = intern_name (self, text ? text : "");
           }
-        if (self->bookmarks->len
-            && g_array_index (self->bookmarks, StrobeTimelineBookmark, self->bookmarks->len - 1).time > b.time)
-          self->bookmarks_sorted = FALSE;
-        g_array_append_val (self->bookmarks, b);
+        /* Kept in time order (after any of the same time): several threads' bookmarks come
+         * a little out of order, and a query then needs no more than the read lock. */
+        {
+          guint at = self->bookmarks->len;
+          if (at && g_array_index (self->bookmarks, StrobeTimelineBookmark, at - 1).time > b.time)
+            {
+              guint lo = 0, hi = at;
+              while (lo < hi)
+                {
+                  guint mid = lo + (hi - lo) / 2;
+                  if (g_array_index (self->bookmarks, StrobeTimelineBookmark, mid).time > b.time)
+                    hi = mid;
+                  else
+                    lo = mid + 1;
+                }
+              at = lo;
+            }
+          g_array_insert_val (self->bookmarks, at, b);
+        }
         note_time (self, b.time);
         change_note (self, &self->marker_changes, b.time);
       }
@@ -1063,7 +1077,6 @@ strobe_timeline_model_init (StrobeTimelineModel *self)
   self->threads_by_id = g_hash_table_new (NULL, NULL);
   self->frame_kinds = g_ptr_array_new_with_free_func (frame_kind_free);
   self->bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
-  self->bookmarks_sorted = TRUE;
   self->regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
   self->open_regions = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   self->counters = g_ptr_array_new_with_free_func (counter_free);
@@ -1485,26 +1498,12 @@ strobe_timeline_model_get_frames (StrobeTimelineModel *self, guint8 frame_type, 
   return n;
 }
 
-static gint
-bookmark_cmp (gconstpointer a, gconstpointer b)
-{
-  guint64 x = ((const StrobeTimelineBookmark *) a)->time, y = ((const StrobeTimelineBookmark *) b)->time;
-  return x < y ? -1 : x > y;
-}
-
 guint
 strobe_timeline_model_get_bookmarks (StrobeTimelineModel *self, guint64 t0, guint64 t1, GArray *out)
 {
   guint n = 0, lo = 0, hi;
 
-  /* Bookmarks from several threads can arrive slightly out of time order: sorted on
-   * demand (stable, so equal times keep their arrival order). */
-  g_rw_lock_writer_lock (&self->lock);
-  if (!self->bookmarks_sorted)
-    {
-      g_array_sort (self->bookmarks, bookmark_cmp);
-      self->bookmarks_sorted = TRUE;
-    }
+  g_rw_lock_reader_lock (&self->lock);
   hi = self->bookmarks->len;
   while (lo < hi)
     {
@@ -1522,7 +1521,7 @@ strobe_timeline_model_get_bookmarks (StrobeTimelineModel *self, guint64 t0, guin
       g_array_append_val (out, *b);
       n++;
     }
-  g_rw_lock_writer_unlock (&self->lock);
+  g_rw_lock_reader_unlock (&self->lock);
   return n;
 }
 

@@ -167,50 +167,132 @@ stat_cmp (gconstpointer x, gconstpointer y)
   return strcmp (a->name, b->name);
 }
 
+/* Threads are shared out among workers as they go (an atomic cursor), each into its own
+ * accumulators, merged at the end: the call runs on the caller and one helper per extra
+ * core (up to 4). */
+typedef struct
+{
+  StrobeTimelineModel *model;
+  GArray              *ids;
+  gint                 thread_id;
+  guint64              t0, t1;
+  guint                n_names;
+  GCancellable        *cancellable;
+  gint                 next;
+  gint                 cancelled;
+} Shared;
+
+typedef struct
+{
+  Shared *shared;
+  Acc    *acc;
+} Worker;
+
+static gpointer
+worker_main (gpointer data)
+{
+  Worker *w = data;
+  Shared *sh = w->shared;
+
+  for (;;)
+    {
+      gint i = g_atomic_int_add (&sh->next, 1);
+      guint16 id;
+      GPtrArray *threads;
+
+      if (i >= (gint) sh->ids->len || g_atomic_int_get (&sh->cancelled))
+        break;
+      id = g_array_index (sh->ids, guint16, i);
+      if (sh->thread_id >= 0 && id != sh->thread_id)
+        continue;
+      /* Locked per thread: the writer may move the tracks between two threads. */
+      strobe_timeline_model_read_lock (sh->model);
+      threads = strobe_timeline_model_peek_threads (sh->model);
+      for (guint k = 0; k < threads->len; k++)
+        {
+          StrobeScopeThread *th = threads->pdata[k];
+          if (th->thread_id == id)
+            {
+              if (!thread_stats (th, sh->t0, sh->t1, w->acc, sh->n_names, sh->cancellable))
+                g_atomic_int_set (&sh->cancelled, 1);
+              break;
+            }
+        }
+      strobe_timeline_model_read_unlock (sh->model);
+    }
+  return NULL;
+}
+
+static void
+acc_merge (Acc *into, Acc *from, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      Acc *a = &into[i], *b = &from[i];
+
+      if (b->count == 0)
+        continue;
+      if (a->count == 0)
+        {
+          *a = *b;
+          continue;
+        }
+      a->count += b->count;
+      a->inclusive += b->inclusive;
+      a->exclusive += b->exclusive;
+      a->min = MIN (a->min, b->min);
+      a->max = MAX (a->max, b->max);
+      g_array_append_vals (a->values, b->values->data, b->values->len);
+      g_array_unref (b->values);
+    }
+}
+
 GArray *
 strobe_timer_stats_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
                                  GCancellable *cancellable, GError **error)
 {
   GArray *out;
   g_autoptr(GArray) ids = NULL;
-  guint n_names;
+  Shared sh = { 0 };
+  Worker workers[4];
+  GThread *helpers[4] = { NULL };
+  guint n_workers;
   Acc *acc;
-  gboolean cancelled = FALSE;
+  gboolean cancelled;
 
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), NULL);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
 
   /* Names only grow: ones added while this runs are not counted (as if they came later). */
   ids = strobe_timeline_model_get_threads (model);
-  n_names = strobe_timeline_model_get_n_names (model);
-  acc = g_new0 (Acc, MAX (n_names, 1));
-  for (guint i = 0; i < ids->len && !cancelled; i++)
+  sh.model = model;
+  sh.ids = ids;
+  sh.thread_id = thread_id;
+  sh.t0 = t0;
+  sh.t1 = t1;
+  sh.n_names = strobe_timeline_model_get_n_names (model);
+  sh.cancellable = cancellable;
+  n_workers = thread_id >= 0 ? 1 : CLAMP (MIN (g_get_num_processors (), ids->len), 1, G_N_ELEMENTS (workers));
+  for (guint w = 0; w < n_workers; w++)
     {
-      guint16 id = g_array_index (ids, guint16, i);
-      GPtrArray *threads;
-
-      if (thread_id >= 0 && id != thread_id)
-        continue;
-      /* Locked per thread: the writer may move the tracks between two threads. */
-      strobe_timeline_model_read_lock (model);
-      threads = strobe_timeline_model_peek_threads (model);
-      for (guint k = 0; k < threads->len; k++)
-        {
-          StrobeScopeThread *th = threads->pdata[k];
-          if (th->thread_id == id)
-            {
-              cancelled = !thread_stats (th, t0, t1, acc, n_names, cancellable);
-              break;
-            }
-        }
-      strobe_timeline_model_read_unlock (model);
+      workers[w].shared = &sh;
+      workers[w].acc = g_new0 (Acc, MAX (sh.n_names, 1));
+      if (w > 0)
+        helpers[w] = g_thread_new ("strobe-stats", worker_main, &workers[w]);
     }
-  if (!cancelled && g_cancellable_is_cancelled (cancellable))
-    cancelled = TRUE;
+  worker_main (&workers[0]);
+  for (guint w = 1; w < n_workers; w++)
+    {
+      g_thread_join (helpers[w]);
+      acc_merge (workers[0].acc, workers[w].acc, sh.n_names);
+      g_free (workers[w].acc);
+    }
+  acc = workers[0].acc;
+  cancelled = g_atomic_int_get (&sh.cancelled) || g_cancellable_is_cancelled (cancellable);
 
   out = g_array_new (FALSE, FALSE, sizeof (StrobeTimerStat));
   g_array_set_clear_func (out, stat_clear);
-  for (guint n = 0; n < n_names; n++)
+  for (guint n = 0; n < sh.n_names; n++)
     {
       Acc *a = &acc[n];
       StrobeTimerStat s;

@@ -103,11 +103,6 @@ timeline_render_complete (TimelineFixture *f, GtkWidget *widget, double timeout_
     {
       GdkTexture *t = timeline_render (widget, NULL);
 
-      if (g_getenv ("TL_DEBUG"))
-        g_printerr ("render %d: pending %u busy %d incomplete %u\n", i,
-                    strobe_timeline_widget_get_pending (strobe_timeline_view_get_timeline (f->view)),
-                    strobe_timeline_view_is_busy (f->view),
-                    strobe_timeline_widget_get_incomplete (strobe_timeline_view_get_timeline (f->view)));
       /* Complete: every tile drawn was current, and nothing is on its way. */
       if (!strobe_timeline_view_is_busy (f->view)
           && strobe_timeline_widget_get_incomplete (strobe_timeline_view_get_timeline (f->view)) == 0)
