@@ -241,18 +241,14 @@ strobe_call_tree_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gi
   for (guint i = 0; i < ids->len && ok; i++)
     {
       guint16 id = g_array_index (ids, guint16, i);
-      GPtrArray *threads;
+      StrobeScopeThread *th;
 
       if (thread_id >= 0 && id != thread_id)
         continue;
       strobe_timeline_model_read_lock (model);
-      threads = strobe_timeline_model_peek_threads (model);
-      for (guint k = 0; k < threads->len; k++)
-        if (((StrobeScopeThread *) threads->pdata[k])->thread_id == id)
-          {
-            ok = thread_tree (threads->pdata[k], t0, t1, nodes, &map, cancellable);
-            break;
-          }
+      th = strobe_timeline_model_peek_thread (model, id);
+      if (th)
+        ok = thread_tree (th, t0, t1, nodes, &map, cancellable);
       strobe_timeline_model_read_unlock (model);
     }
   child_map_clear (&map);

@@ -53,16 +53,12 @@ strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, gu
   for (guint i = 0; any && !cancelled && i < ids->len; i++)
     {
       guint16 id = g_array_index (ids, guint16, i);
-      GPtrArray *threads;
+      StrobeScopeThread *th;
 
       strobe_timeline_model_read_lock (model);
-      threads = strobe_timeline_model_peek_threads (model);
-      for (guint k = 0; k < threads->len && !cancelled; k++)
+      th = strobe_timeline_model_peek_thread (model, id);
+      if (th != NULL && !cancelled)
         {
-          StrobeScopeThread *th = threads->pdata[k];
-
-          if (th->thread_id != id)
-            continue;
           for (guint d = 0; d < th->tracks->len && !cancelled; d++)
             {
               StrobeScopeTrack *t = th->tracks->pdata[d];
@@ -97,7 +93,6 @@ strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, gu
                     cancelled = TRUE;
                 }
             }
-          break;
         }
       strobe_timeline_model_read_unlock (model);
     }
@@ -131,16 +126,12 @@ strobe_scope_search_longest (StrobeTimelineModel *model, guint32 name_id, guint6
   for (guint i = 0; i < ids->len; i++)
     {
       guint16 id = g_array_index (ids, guint16, i);
-      GPtrArray *threads;
+      StrobeScopeThread *th;
 
       strobe_timeline_model_read_lock (model);
-      threads = strobe_timeline_model_peek_threads (model);
-      for (guint k = 0; k < threads->len; k++)
+      th = strobe_timeline_model_peek_thread (model, id);
+      if (th != NULL)
         {
-          StrobeScopeThread *th = threads->pdata[k];
-
-          if (th->thread_id != id)
-            continue;
           for (guint d = 0; d < th->tracks->len; d++)
             {
               StrobeScopeTrack *t = th->tracks->pdata[d];
@@ -173,7 +164,6 @@ strobe_scope_search_longest (StrobeTimelineModel *model, guint32 name_id, guint6
                     }
                 }
             }
-          break;
         }
       strobe_timeline_model_read_unlock (model);
     }

@@ -152,6 +152,8 @@ void       strobe_timeline_model_read_lock   (StrobeTimelineModel *self);
 void       strobe_timeline_model_read_unlock (StrobeTimelineModel *self);
 /* Under the read lock: StrobeScopeThread *, in order of first appearance. */
 GPtrArray *strobe_timeline_model_peek_threads (StrobeTimelineModel *self);
+/* Under the read lock: the thread of that id, or NULL. */
+StrobeScopeThread *strobe_timeline_model_peek_thread (StrobeTimelineModel *self, guint16 thread_id);
 /* Under the read lock. */
 const char *strobe_timeline_model_peek_name  (StrobeTimelineModel *self, guint32 name_id);
 guint       strobe_timeline_model_peek_n_names (StrobeTimelineModel *self);

@@ -65,6 +65,7 @@ typedef struct
   guint8   unit;
   GArray  *samples;      /* StrobeCounterSample, in time order */
   GArray  *summary;      /* SummaryRec per SUMMARY samples; the last one may be partial */
+  gboolean unsorted;     /* a sample came too late to insert: sorted before the next query */
   StrobeChangeLog changes;
 } Counter;
 
@@ -108,7 +109,9 @@ struct _StrobeTimelineModel
   gsize       scope_bytes;
 
   GPtrArray  *frame_kinds;      /* FrameKind *, by frame type (NULL when unseen) */
-  GArray     *bookmarks;        /* StrobeTimelineBookmark, in time order */
+  GArray     *bookmarks;        /* StrobeTimelineBookmark, in time order (see unordered) */
+  gboolean    bookmarks_unsorted;
+  gint        unordered;        /* atomic: bookmarks or a counter wait to be sorted */
   GArray     *regions;          /* StrobeTimelineRegion, completed, in order of end */
   GHashTable *open_regions;     /* name id + 1 → GArray of OpenRegion, most recent last */
   guint64     n_open_regions;
@@ -670,32 +673,49 @@ summary_update (Counter *c, guint from)
 }
 
 /* Samples are kept in time order. They come in serial order, which follows time closely
- * but not exactly across threads, so a late one is inserted a few places back. */
+ * but not exactly across threads, so a late one is inserted a few places back. One later
+ * than LATE_MAX places is appended and the counter sorted before the next query: a
+ * trace's samples in reverse order cost n log n, not n². */
+#define LATE_MAX 256
+
 static void
 counter_add (StrobeTimelineModel *self, Counter *c, const StrobeCounterSample *s)
 {
   guint n = c->samples->len, at = n;
 
-  if (n && g_array_index (c->samples, StrobeCounterSample, n - 1).time > s->time)
+  if (n && !c->unsorted && g_array_index (c->samples, StrobeCounterSample, n - 1).time > s->time)
     {
-      guint lo = 0, hi = n;
-      while (lo < hi)
+      guint lo = n > LATE_MAX ? n - LATE_MAX : 0, hi = n;
+
+      if (g_array_index (c->samples, StrobeCounterSample, lo).time > s->time)
         {
-          guint mid = lo + (hi - lo) / 2;
-          if (g_array_index (c->samples, StrobeCounterSample, mid).time > s->time)
-            hi = mid;
-          else
-            lo = mid + 1;
+          c->unsorted = TRUE;
+          g_atomic_int_set (&self->unordered, TRUE);
         }
-      at = lo;
-      g_array_insert_val (c->samples, at, *s);
-      summary_update (c, at);
+      else
+        {
+          while (lo < hi)
+            {
+              guint mid = lo + (hi - lo) / 2;
+              if (g_array_index (c->samples, StrobeCounterSample, mid).time > s->time)
+                hi = mid;
+              else
+                lo = mid + 1;
+            }
+          at = lo;
+          g_array_insert_val (c->samples, at, *s);
+          summary_update (c, at);
+          change_note (self, &c->changes, s->time);
+          return;
+        }
     }
+  g_array_append_val (c->samples, *s);
+  if (c->unsorted)
+    ;   /* the summary is rebuilt with the sort */
   else
     {
       SummaryRec *r;
 
-      g_array_append_val (c->samples, *s);
       if ((n & (SUMMARY - 1)) == 0)
         {
           SummaryRec z = { s->value, s->value };
@@ -827,25 +847,15 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
             g_autofree char *text = strobe_event_get_string (ev, &text_f);
             b.name_id = intern_name (self, text ? text : "");
           }
-        /* Kept in time order (after any of the same time): several threads' bookmarks come
-         * a little out of order, and a query then needs no more than the read lock. */
-        {
-          guint at = self->bookmarks->len;
-          if (at && g_array_index (self->bookmarks, StrobeTimelineBookmark, at - 1).time > b.time)
-            {
-              guint lo = 0, hi = at;
-              while (lo < hi)
-                {
-                  guint mid = lo + (hi - lo) / 2;
-                  if (g_array_index (self->bookmarks, StrobeTimelineBookmark, mid).time > b.time)
-                    hi = mid;
-                  else
-                    lo = mid + 1;
-                }
-              at = lo;
-            }
-          g_array_insert_val (self->bookmarks, at, b);
-        }
+        /* Several threads' bookmarks come a little out of time order: sorted before the
+         * next query (see ensure_ordered). */
+        if (self->bookmarks->len
+            && g_array_index (self->bookmarks, StrobeTimelineBookmark, self->bookmarks->len - 1).time > b.time)
+          {
+            self->bookmarks_unsorted = TRUE;
+            g_atomic_int_set (&self->unordered, TRUE);
+          }
+        g_array_append_val (self->bookmarks, b);
         note_time (self, b.time);
         change_note (self, &self->marker_changes, b.time);
       }
@@ -1110,6 +1120,12 @@ GPtrArray *
 strobe_timeline_model_peek_threads (StrobeTimelineModel *self)
 {
   return self->threads;
+}
+
+StrobeScopeThread *
+strobe_timeline_model_peek_thread (StrobeTimelineModel *self, guint16 thread_id)
+{
+  return find_thread (self, thread_id);
 }
 
 const char *
@@ -1498,11 +1514,55 @@ strobe_timeline_model_get_frames (StrobeTimelineModel *self, guint8 frame_type, 
   return n;
 }
 
+static gint
+sample_cmp (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const StrobeCounterSample *) a)->time, y = ((const StrobeCounterSample *) b)->time;
+  return x < y ? -1 : x > y;
+}
+
+static gint
+bookmark_cmp (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const StrobeTimelineBookmark *) a)->time, y = ((const StrobeTimelineBookmark *) b)->time;
+  return x < y ? -1 : x > y;
+}
+
+/* Sorts what came too far out of order (bookmarks, a counter's samples) so the queries
+ * search in time order under the read lock. Called before the read lock is taken: what
+ * arrives in between is sorted before the next query. */
+static void
+ensure_ordered (StrobeTimelineModel *self)
+{
+  if (!g_atomic_int_get (&self->unordered))
+    return;
+  g_rw_lock_writer_lock (&self->lock);
+  if (self->bookmarks_unsorted)
+    {
+      g_array_sort (self->bookmarks, bookmark_cmp);
+      self->bookmarks_unsorted = FALSE;
+    }
+  for (guint i = 0; i < self->counters->len; i++)
+    {
+      Counter *c = self->counters->pdata[i];
+
+      if (c->unsorted)
+        {
+          g_array_sort (c->samples, sample_cmp);
+          summary_update (c, 0);
+          c->unsorted = FALSE;
+        }
+    }
+  g_atomic_int_set (&self->unordered, FALSE);
+  g_rw_lock_writer_unlock (&self->lock);
+}
+
 guint
 strobe_timeline_model_get_bookmarks (StrobeTimelineModel *self, guint64 t0, guint64 t1, GArray *out)
 {
   guint n = 0, lo = 0, hi;
 
+  ensure_ordered (self);
   g_rw_lock_reader_lock (&self->lock);
   hi = self->bookmarks->len;
   while (lo < hi)
@@ -1708,6 +1768,7 @@ strobe_timeline_model_get_counter_samples (StrobeTimelineModel *self, guint32 in
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), 0);
   g_return_val_if_fail (out != NULL, 0);
 
+  ensure_ordered (self);
   g_rw_lock_reader_lock (&self->lock);
   if (index < self->counters->len && t0 <= t1)
     {
@@ -1770,6 +1831,7 @@ strobe_timeline_model_get_counter_series (StrobeTimelineModel *self, guint32 ind
   if (n_buckets == 0 || t1 < t0)
     return 0;
 
+  ensure_ordered (self);
   g_rw_lock_reader_lock (&self->lock);
   if (index < self->counters->len)
     {

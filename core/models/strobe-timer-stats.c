@@ -197,8 +197,8 @@ worker_main (gpointer data)
   for (;;)
     {
       gint i = g_atomic_int_add (&sh->next, 1);
+      StrobeScopeThread *th;
       guint16 id;
-      GPtrArray *threads;
 
       if (i >= (gint) sh->ids->len || g_atomic_int_get (&sh->cancelled))
         break;
@@ -207,17 +207,9 @@ worker_main (gpointer data)
         continue;
       /* Locked per thread: the writer may move the tracks between two threads. */
       strobe_timeline_model_read_lock (sh->model);
-      threads = strobe_timeline_model_peek_threads (sh->model);
-      for (guint k = 0; k < threads->len; k++)
-        {
-          StrobeScopeThread *th = threads->pdata[k];
-          if (th->thread_id == id)
-            {
-              if (!thread_stats (th, sh->t0, sh->t1, w->acc, sh->n_names, sh->cancellable))
-                g_atomic_int_set (&sh->cancelled, 1);
-              break;
-            }
-        }
+      th = strobe_timeline_model_peek_thread (sh->model, id);
+      if (th && !thread_stats (th, sh->t0, sh->t1, w->acc, sh->n_names, sh->cancellable))
+        g_atomic_int_set (&sh->cancelled, 1);
       strobe_timeline_model_read_unlock (sh->model);
     }
   return NULL;
