@@ -47,6 +47,8 @@ struct _StrobeTimelineView
   guint64               match_total;
   gint64                match_index;
   gboolean              finding;
+  char                 *searched;       /* the text of matches, or of the search running */
+  int                   pending_step;   /* Enter or F3 while searching: 1 next, -1 previous */
   GCancellable         *details_cancel;
   gboolean              setting_target;
 };
@@ -132,6 +134,12 @@ find_done (GObject *source, GAsyncResult *result, gpointer user_data)
   self->match_total = j->total;
   self->match_index = -1;
   update_match_label (self);
+  if (self->pending_step)
+    {
+      gboolean backward = self->pending_step < 0;
+      self->pending_step = 0;
+      strobe_timeline_view_find_step (self, backward);
+    }
 }
 
 void
@@ -142,6 +150,12 @@ strobe_timeline_view_find (StrobeTimelineView *self, const char *text)
 
   g_return_if_fail (STROBE_IS_TIMELINE_VIEW (self));
 
+  /* Enter may have started this search before the entry's own delayed signal. */
+  if (text && *text && g_strcmp0 (text, self->searched) == 0 && (self->finding || self->matches))
+    return;
+  self->pending_step = 0;
+  g_free (self->searched);
+  self->searched = g_strdup (text);
   if (self->find_cancel)
     g_cancellable_cancel (self->find_cancel);
   g_clear_object (&self->find_cancel);
@@ -180,6 +194,12 @@ strobe_timeline_view_find_step (StrobeTimelineView *self, gboolean backward)
 
   g_return_if_fail (STROBE_IS_TIMELINE_VIEW (self));
 
+  if (self->finding)
+    {
+      /* Taken as soon as the matches are known. */
+      self->pending_step = backward ? -1 : 1;
+      return;
+    }
   if (self->matches == NULL || self->matches->len == 0)
     {
       gtk_widget_error_bell (GTK_WIDGET (self));
@@ -221,6 +241,8 @@ search_changed_cb (StrobeTimelineView *self)
 static void
 search_next_cb (StrobeTimelineView *self)
 {
+  /* Enter right after typing: search now rather than after the entry's delay. */
+  strobe_timeline_view_find (self, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
   strobe_timeline_view_find_step (self, FALSE);
 }
 
@@ -826,6 +848,7 @@ strobe_timeline_view_finalize (GObject *object)
   g_clear_object (&self->find_cancel);
   g_clear_object (&self->details_cancel);
   g_clear_pointer (&self->matches, g_array_unref);
+  g_free (self->searched);
   g_free (self->details_text);
   G_OBJECT_CLASS (strobe_timeline_view_parent_class)->finalize (object);
 }

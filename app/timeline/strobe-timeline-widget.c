@@ -1270,21 +1270,31 @@ draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis
   gtk_snapshot_pop (snapshot);
 }
 
-static void
-pill (StrobeTimelineWidget *self, GtkSnapshot *snapshot, const char *text, gdouble x, gdouble y,
-      const GdkRGBA *bg, const GdkRGBA *fg, int width)
+/* A label on a rounded background centred on @x, but not left of @min_left (what is
+ * already labelled there); returns its right end. */
+static gdouble
+pill_after (StrobeTimelineWidget *self, GtkSnapshot *snapshot, const char *text, gdouble x, gdouble min_left,
+            gdouble y, const GdkRGBA *bg, const GdkRGBA *fg, int width)
 {
   PangoLayout *layout = text_layout (self, text, FALSE);
   int w, h;
   GskRoundedRect r;
 
   pango_layout_get_pixel_size (layout, &w, &h);
-  x = CLAMP (x - (w + 8) / 2.0, 0, MAX (width - w - 8, 0));
+  x = CLAMP (MAX (x - (w + 8) / 2.0, min_left), 0, MAX (width - w - 8, 0));
   gsk_rounded_rect_init_from_rect (&r, &GRAPHENE_RECT_INIT (x, y, w + 8, h + 2), 3);
   gtk_snapshot_push_rounded_clip (snapshot, &r);
   fill (snapshot, x, y, w + 8, h + 2, bg);
   gtk_snapshot_pop (snapshot);
   append_text (snapshot, layout, x + 4, y + 1, fg);
+  return x + w + 8;
+}
+
+static void
+pill (StrobeTimelineWidget *self, GtkSnapshot *snapshot, const char *text, gdouble x, gdouble y,
+      const GdkRGBA *bg, const GdkRGBA *fg, int width)
+{
+  pill_after (self, snapshot, text, x, -G_MAXDOUBLE, y, bg, fg, width);
 }
 
 static void
@@ -1295,7 +1305,7 @@ draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *a
   g_autoptr(GArray) ticks = NULL;
   g_autoptr(GArray) drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
   g_autoptr(GArray) bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
-  gdouble step, range_end, last_label_end = -1;
+  gdouble step, range_end, last_label_end = -1, end_left = G_MAXDOUBLE, end_right = -G_MAXDOUBLE;
   guint64 s0, s1, hover, t1 = strobe_time_axis_end (axis);
   GdkRGBA white = { 1, 1, 1, 1 }, strip = p->line;
   const char *reason;
@@ -1328,6 +1338,22 @@ draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *a
         }
     }
 
+  /* Where the end-of-data label goes (drawn last, over everything): no bookmark label
+   * under it. */
+  if (self->have_extent && end_marker (self, &reason))
+    {
+      gdouble x = strobe_time_axis_x (axis, self->last);
+      if (x >= -2 && x <= width + 2)
+        {
+          g_autofree char *text = end_reason_text (self, reason);
+          int w;
+
+          pango_layout_get_pixel_size (text_layout (self, text, FALSE), &w, NULL);
+          end_left = CLAMP (x - (w + 8) / 2.0, 0, MAX (width - w - 8, 0)) - 4;
+          end_right = end_left + w + 16;
+        }
+    }
+
   /* Bookmarks: a flag each, labelled while they do not crowd each other. */
   strobe_timeline_model_get_bookmarks (self->timeline, axis->start, t1, bookmarks);
   for (guint i = 0; i < bookmarks->len; i++)
@@ -1342,6 +1368,8 @@ draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *a
           int w, h;
 
           pango_layout_get_pixel_size (layout, &w, &h);
+          if (x + w + 8 > end_left && x < end_right)
+            continue;
           fill (snapshot, x, MARKS_Y, w + 8, h + 2, &p->bookmark);
           append_text (snapshot, layout, x + 4, MARKS_Y + 1, &white);
           last_label_end = x + w + 12;
@@ -1358,7 +1386,9 @@ draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *a
           g_autofree char *n = strobe_format_count (d->count);
           g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event dropped", "%s events dropped", d->count), n);
           fill (snapshot, x, RULER_H - 4, w, 4, &p->red);
-          pill (self, snapshot, text, x + w / 2, MARKS_Y, &p->red, &white, width);
+          /* After the bookmark labels before it, not over them. */
+          last_label_end = pill_after (self, snapshot, text, x + w / 2, last_label_end - 4, MARKS_Y, &p->red, &white,
+                                       width) + 4;
         }
     }
 

@@ -778,10 +778,28 @@ strobe_timers_panel_constructed (GObject *object)
   gtk_widget_set_tooltip_text (self->table, _("Double-click a timer to go to its longest instance"));
   g_signal_connect_swapped (self->selection, "notify::selected", G_CALLBACK (chosen_changed_cb), self);
   g_signal_connect (self->table, "activate", G_CALLBACK (activate_cb), self);
-  /* Names are what one reads first: room for them, the figures scroll. */
+  /* Names are what one reads first: room for them, the figures scroll (a figure is
+   * never cut short: its column is as wide as the widest figure of its kind). */
   {
-    g_autoptr(GtkColumnViewColumn) name = g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table)), 0);
+    GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table));
+    g_autoptr(GtkColumnViewColumn) name = g_list_model_get_item (columns, 0);
+    g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (self->table, NULL);
+
     gtk_column_view_column_set_fixed_width (name, 170);
+    for (guint i = 1; i < g_list_model_get_n_items (columns); i++)
+      {
+        g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
+        /* Counts, a share, otherwise a time (four digits and a unit). */
+        const char *widest = i == 1 ? "8 888 888" : i + 1 == g_list_model_get_n_items (columns) ? "100.0 %" : "888.8 ms";
+        int w, title_w;
+
+        pango_layout_set_text (layout, widest, -1);
+        pango_layout_get_pixel_size (layout, &w, NULL);
+        pango_layout_set_text (layout, gtk_column_view_column_get_title (c), -1);
+        pango_layout_get_pixel_size (layout, &title_w, NULL);
+        /* Cell padding, and the header's room for the sort arrow. */
+        gtk_column_view_column_set_fixed_width (c, MAX (w + 16, title_w + 30));
+      }
   }
   /* Sorted by inclusive time, largest first, to begin with. */
   {
