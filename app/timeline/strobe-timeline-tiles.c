@@ -439,7 +439,7 @@ strobe_tile_cache_stand_ins (StrobeTileCache *cache, const StrobeTileKey *key, g
       t->used = cache->frame;
       if (t->node == NULL)
         t->node = make_node (cache, t);
-      func (t->node, t->t0, cache->prev_epoch.scale, user_data);
+      func (t->node, t->surface, t->t0, cache->prev_epoch.scale, user_data);
     }
 }
 

@@ -78,6 +78,7 @@ GskRenderNode   *strobe_tile_cache_get        (StrobeTileCache       *cache,
  * nodes, times and scale, to stand in (stretched) for a missing tile. Only when that scale
  * is near the current one. */
 typedef void (*StrobeTileStandInFunc) (GskRenderNode   *node,
+                                       cairo_surface_t *surface,
                                        guint64          t0,
                                        gdouble          scale,
                                        gpointer         user_data);

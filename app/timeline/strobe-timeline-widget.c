@@ -133,6 +133,7 @@ struct _StrobeTimelineWidget
   guint64               pinch_end;
 
   guint                 incomplete;       /* tiles the last frame drew without an up-to-date picture */
+  gboolean              textures;         /* the renderer's: see the snapshot */
   gboolean              kb_anchor_set;
   guint64               kb_anchor;
   GtkWidget            *menu;
@@ -814,6 +815,7 @@ typedef struct
   gdouble         clip_x;
   gdouble         clip_w;
   int             sf;
+  gboolean        textures;
 } StandInData;
 
 static void
@@ -826,12 +828,29 @@ append_at (GtkSnapshot *snapshot, GskRenderNode *node, gdouble x, gdouble y)
 }
 
 static void
-draw_stand_in (GskRenderNode *node, guint64 t0, gdouble scale, gpointer user_data)
+draw_stand_in (GskRenderNode *node, cairo_surface_t *surface, guint64 t0, gdouble scale, gpointer user_data)
 {
   StandInData *d = user_data;
   gdouble x = strobe_time_axis_x (d->axis, t0);
 
   /* The previous scale's picture stretched to this one, until the new one comes. */
+  if (!d->textures)
+    {
+      /* The cairo renderer would resample a scaled node with its good (slow) filter:
+       * a picture shown for a moment is stretched to its pixels here, nearest first. */
+      graphene_rect_t clip = GRAPHENE_RECT_INIT (d->clip_x, d->y, d->clip_w, d->h);
+      cairo_t *cr = gtk_snapshot_append_cairo (d->snapshot, &clip);
+
+      cairo_rectangle (cr, d->clip_x, d->y, d->clip_w, d->h);
+      cairo_clip (cr);
+      cairo_translate (cr, x, d->y);
+      cairo_scale (cr, scale / d->axis->scale, 1);   /* the tile surface carries its device scale */
+      cairo_set_source_surface (cr, surface, 0, 0);
+      cairo_pattern_set_filter (cairo_get_source (cr), CAIRO_FILTER_FAST);
+      cairo_paint (cr);
+      cairo_destroy (cr);
+      return;
+    }
   gtk_snapshot_push_clip (d->snapshot, &GRAPHENE_RECT_INIT (d->clip_x, d->y, d->clip_w, d->h));
   gtk_snapshot_save (d->snapshot);
   gtk_snapshot_translate (d->snapshot, &GRAPHENE_POINT_INIT (x, d->y));
@@ -878,7 +897,7 @@ draw_track_tiles (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeA
             append_at (snapshot, node, x, y);
           else
             {
-              StandInData d = { snapshot, axis, y, h, x, STROBE_TILE_SIZE, sf };
+              StandInData d = { snapshot, axis, y, h, x, STROBE_TILE_SIZE, sf, self->textures };
               guint64 t0 = strobe_time_axis_time (axis, x), t1 = strobe_time_axis_time (axis, x + STROBE_TILE_SIZE);
               strobe_tile_cache_stand_ins (self->tiles, &key, t0, t1, draw_stand_in, &d);
             }
@@ -1457,6 +1476,13 @@ strobe_timeline_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   epoch.highlight = self->highlight;
   epoch.frame_target = frame_target_ticks (self);
   epoch.dark = is_dark (self);
+  /* GL keeps textures on the GPU: texture nodes. The cairo renderer draws cairo nodes
+   * without a copy. */
+  {
+    GtkNative *native = gtk_widget_get_native (widget);
+    GskRenderer *renderer = native ? gtk_native_get_renderer (native) : NULL;
+    epoch.textures = self->textures = renderer != NULL && !GSK_IS_CAIRO_RENDERER (renderer);
+  }
   strobe_tile_cache_set_epoch (self->tiles, &epoch);
 
   fill (snapshot, 0, 0, width, height, &p.bg);
