@@ -866,7 +866,7 @@ strobe_timeline_view_class_init (StrobeTimelineViewClass *klass)
   view_class->document_changed = strobe_timeline_view_document_changed;
   view_class->focus_default = strobe_timeline_view_focus_default;
 
-  strobe_view_class_set_page (view_class, "timeline", N_("Timeline"), "preferences-system-time-symbolic", 10);
+  strobe_view_class_set_page (view_class, "timeline", N_("_Timeline"), "preferences-system-time-symbolic", 10);
 
   gtk_widget_class_install_action (widget_class, "view.find", NULL, action_find);
   gtk_widget_class_install_action (widget_class, "view.find-step", "b", action_find_step);
