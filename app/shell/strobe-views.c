@@ -5,6 +5,7 @@
  */
 #include "strobe-log-view.h"
 #include "strobe-overview-view.h"
+#include "strobe-timeline-view.h"
 #include "strobe-views.h"
 
 void
@@ -12,4 +13,5 @@ strobe_views_register_all (void)
 {
   strobe_view_register (STROBE_TYPE_OVERVIEW_VIEW);
   strobe_view_register (STROBE_TYPE_LOG_VIEW);
+  strobe_view_register (STROBE_TYPE_TIMELINE_VIEW);
 }

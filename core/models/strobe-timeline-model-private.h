@@ -53,9 +53,27 @@ typedef struct
   guint32 name_id;
 } StrobeOpenScope;
 
+/* Where a series changed, per generation, for views that redraw only that: a few marks,
+ * the oldest merged into the next when full (so an answer may be earlier than needed,
+ * never later). */
+#define STROBE_CHANGE_MARKS 8
+
+typedef struct
+{
+  guint64 generation;       /* the model's generation once the change was made */
+  guint64 from;             /* the earliest time it touched */
+} StrobeChangeMark;
+
+typedef struct
+{
+  StrobeChangeMark marks[STROBE_CHANGE_MARKS];
+  guint            n;
+} StrobeChangeLog;
+
 typedef struct
 {
   guint16    thread_id;
+  StrobeChangeLog changes;
   GPtrArray *tracks;        /* StrobeScopeTrack *, by depth */
   StrobeOpenScope *stack;   /* the scopes open now, outermost first */
   guint      depth;         /* scopes open now, at most STROBE_TIMELINE_MAX_DEPTH */
@@ -134,6 +152,8 @@ void       strobe_timeline_model_read_lock   (StrobeTimelineModel *self);
 void       strobe_timeline_model_read_unlock (StrobeTimelineModel *self);
 /* Under the read lock: StrobeScopeThread *, in order of first appearance. */
 GPtrArray *strobe_timeline_model_peek_threads (StrobeTimelineModel *self);
+/* Under the read lock: the thread of that id, or NULL. */
+StrobeScopeThread *strobe_timeline_model_peek_thread (StrobeTimelineModel *self, guint16 thread_id);
 /* Under the read lock. */
 const char *strobe_timeline_model_peek_name  (StrobeTimelineModel *self, guint32 name_id);
 guint       strobe_timeline_model_peek_n_names (StrobeTimelineModel *self);

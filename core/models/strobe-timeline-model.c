@@ -27,7 +27,13 @@ enum
   ROUTE_COUNTER_SPEC,
   ROUTE_COUNTER_INT,
   ROUTE_COUNTER_FLOAT,
+  ROUTE_STATS,
 };
+
+/* Counter samples are summarised per run of SUMMARY samples (min and max), so a series
+ * query over millions of samples reads the summary, not the samples. */
+#define SUMMARY_SHIFT 6
+#define SUMMARY       (1u << SUMMARY_SHIFT)
 
 typedef struct
 {
@@ -47,18 +53,34 @@ typedef struct
 
 typedef struct
 {
+  gdouble min;
+  gdouble max;
+} SummaryRec;
+
+typedef struct
+{
   guint32  id;
   char    *name;
   guint8   type;
   guint8   unit;
-  GArray  *samples;      /* StrobeCounterSample */
+  GArray  *samples;      /* StrobeCounterSample, in time order */
+  GArray  *summary;      /* SummaryRec per SUMMARY samples; the last one may be partial */
+  gboolean unsorted;     /* a sample came too late to insert: sorted before the next query */
+  StrobeChangeLog changes;
 } Counter;
 
 typedef struct
 {
   GArray  *frames;       /* StrobeTimelineFrame */
   gboolean open;
+  StrobeChangeLog changes;
 } FrameKind;
+
+typedef struct
+{
+  const char *file;      /* in the model's string chunk; NULL: none */
+  guint32     line;
+} NameSource;
 
 struct _StrobeTimelineModel
 {
@@ -87,19 +109,64 @@ struct _StrobeTimelineModel
   gsize       scope_bytes;
 
   GPtrArray  *frame_kinds;      /* FrameKind *, by frame type (NULL when unseen) */
-  GArray     *bookmarks;        /* StrobeTimelineBookmark, in arrival order */
-  gboolean    bookmarks_sorted;
+  GArray     *bookmarks;        /* StrobeTimelineBookmark, in time order (see unordered) */
+  gboolean    bookmarks_unsorted;
+  gint        unordered;        /* atomic: bookmarks or a counter wait to be sorted */
   GArray     *regions;          /* StrobeTimelineRegion, completed, in order of end */
   GHashTable *open_regions;     /* name id + 1 → GArray of OpenRegion, most recent last */
   guint64     n_open_regions;
   GPtrArray  *counters;         /* Counter * */
   GHashTable *counters_by_id;   /* id -> Counter * */
+  GArray     *drops;            /* StrobeTimelineDrop, in time order */
+  gboolean    have_stats;
+  guint64     stats_time;       /* the last $Trace.Stats: its time and drop total */
+  guint64     stats_dropped;
+  StrobeChangeLog marker_changes;
+  GArray     *name_sources;     /* NameSource, by name id (shorter when none follow) */
+  GStringChunk *strings;        /* source file names */
 };
 
 static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (StrobeTimelineModel, strobe_timeline_model, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (STROBE_TYPE_ANALYZER, analyzer_iface_init))
+
+/* ---- change marks ---------------------------------------------------------------- */
+
+/* A change made by the event being handled (the generation it will leave the model at). */
+static void
+change_note (StrobeTimelineModel *self, StrobeChangeLog *log, guint64 from)
+{
+  guint64 gen = self->generation + 1;
+  StrobeChangeMark *last = log->n ? &log->marks[log->n - 1] : NULL;
+
+  if (last && last->generation == gen)
+    {
+      last->from = MIN (last->from, from);
+      return;
+    }
+  if (log->n == STROBE_CHANGE_MARKS)
+    {
+      /* The oldest joins the next: its time then counts from the next's generation on. */
+      log->marks[1].from = MIN (log->marks[1].from, log->marks[0].from);
+      memmove (&log->marks[0], &log->marks[1], (STROBE_CHANGE_MARKS - 1) * sizeof (StrobeChangeMark));
+      log->n--;
+    }
+  log->marks[log->n].generation = gen;
+  log->marks[log->n].from = from;
+  log->n++;
+}
+
+static guint64
+change_query (const StrobeChangeLog *log, guint64 since)
+{
+  guint64 from = G_MAXUINT64;
+
+  for (guint i = 0; i < log->n; i++)
+    if (log->marks[i].generation > since)
+      from = MIN (from, log->marks[i].from);
+  return from;
+}
 
 /* ---- tracks ------------------------------------------------------------------------ */
 
@@ -439,13 +506,16 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
   const guint8 *p = strobe_event_get_array (ev, &data_f, &elem, &n);
   const guint8 *end = p ? p + n : NULL;
   StrobeScopeThread *th;
-  guint64 ts = units << shift, first = 0;
+  guint64 ts = units << shift, first = 0, from = G_MAXUINT64;
   gboolean any = FALSE;
   GArray *dense = self->spec_names.dense;
 
   if (p == NULL || n == 0)
     return;
   th = get_thread (self, ev->thread_id);
+  /* Scopes open before this batch were drawn to the old end and may close now. */
+  if (th->depth)
+    from = th->stack[0].begin;
   while (p < end)
     {
       guint64 v;
@@ -478,6 +548,7 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
           while (G_UNLIKELY (th->tracks->len <= depth))
             g_ptr_array_add (th->tracks, track_new ());
           track_push (self, th->tracks->pdata[depth], o->begin, ts, o->name_id);
+          from = MIN (from, o->begin);
           self->scopes++;
         }
       else
@@ -516,6 +587,7 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
     {
       note_time (self, first);
       note_time (self, ts);
+      change_note (self, &th->changes, MIN (from, first));
     }
 }
 
@@ -555,6 +627,7 @@ counter_free (gpointer data)
 
   g_free (c->name);
   g_array_unref (c->samples);
+  g_array_unref (c->summary);
   g_free (c);
 }
 
@@ -569,10 +642,107 @@ get_counter (StrobeTimelineModel *self, guint32 id)
       c->id = id;
       c->name = g_strdup_printf ("(counter %u)", id);
       c->samples = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
+      c->summary = g_array_new (FALSE, FALSE, sizeof (SummaryRec));
       g_ptr_array_add (self->counters, c);
       g_hash_table_insert (self->counters_by_id, GUINT_TO_POINTER (id), c);
     }
   return c;
+}
+
+/* Recomputes the summary from the run that holds sample @from on. */
+static void
+summary_update (Counter *c, guint from)
+{
+  const StrobeCounterSample *v = (const StrobeCounterSample *) (gpointer) c->samples->data;
+  guint n = c->samples->len;
+  guint r = from >> SUMMARY_SHIFT;
+
+  g_array_set_size (c->summary, (n + SUMMARY - 1) >> SUMMARY_SHIFT);
+  for (; r < c->summary->len; r++)
+    {
+      SummaryRec *s = &g_array_index (c->summary, SummaryRec, r);
+      guint i = r << SUMMARY_SHIFT, end = MIN (i + SUMMARY, n);
+
+      s->min = s->max = v[i].value;
+      for (i++; i < end; i++)
+        {
+          s->min = MIN (s->min, v[i].value);
+          s->max = MAX (s->max, v[i].value);
+        }
+    }
+}
+
+/* Samples are kept in time order. They come in serial order, which follows time closely
+ * but not exactly across threads, so a late one is inserted a few places back. One later
+ * than LATE_MAX places is appended and the counter sorted before the next query: a
+ * trace's samples in reverse order cost n log n, not n². */
+#define LATE_MAX 256
+
+static void
+counter_add (StrobeTimelineModel *self, Counter *c, const StrobeCounterSample *s)
+{
+  guint n = c->samples->len, at = n;
+
+  if (n && !c->unsorted && g_array_index (c->samples, StrobeCounterSample, n - 1).time > s->time)
+    {
+      guint lo = n > LATE_MAX ? n - LATE_MAX : 0, hi = n;
+
+      if (g_array_index (c->samples, StrobeCounterSample, lo).time > s->time)
+        {
+          c->unsorted = TRUE;
+          g_atomic_int_set (&self->unordered, TRUE);
+        }
+      else
+        {
+          while (lo < hi)
+            {
+              guint mid = lo + (hi - lo) / 2;
+              if (g_array_index (c->samples, StrobeCounterSample, mid).time > s->time)
+                hi = mid;
+              else
+                lo = mid + 1;
+            }
+          at = lo;
+          g_array_insert_val (c->samples, at, *s);
+          summary_update (c, at);
+          change_note (self, &c->changes, s->time);
+          return;
+        }
+    }
+  g_array_append_val (c->samples, *s);
+  if (c->unsorted)
+    ;   /* the summary is rebuilt with the sort */
+  else
+    {
+      SummaryRec *r;
+
+      if ((n & (SUMMARY - 1)) == 0)
+        {
+          SummaryRec z = { s->value, s->value };
+          g_array_append_val (c->summary, z);
+        }
+      r = &g_array_index (c->summary, SummaryRec, c->summary->len - 1);
+      r->min = MIN (r->min, s->value);
+      r->max = MAX (r->max, s->value);
+    }
+  change_note (self, &c->changes, s->time);
+}
+
+static void
+set_name_source (StrobeTimelineModel *self, guint32 name_id, const char *file, guint32 line)
+{
+  NameSource *ns;
+
+  if (file == NULL || *file == '\0')
+    return;
+  if (self->name_sources->len <= name_id)
+    g_array_set_size (self->name_sources, name_id + 1);
+  ns = &g_array_index (self->name_sources, NameSource, name_id);
+  if (ns->file == NULL)
+    {
+      ns->file = g_string_chunk_insert_const (self->strings, file);
+      ns->line = line;
+    }
 }
 
 static void
@@ -581,6 +751,7 @@ close_region (StrobeTimelineModel *self, const OpenRegion *o, guint64 end, guint
   StrobeTimelineRegion r = { o->begin, MAX (end, o->begin), o->name_id, 0, flags };
 
   g_array_append_val (self->regions, r);
+  change_note (self, &self->marker_changes, r.begin);
 }
 
 /* Open regions by name, so an end finds its begin at once: a trace may hold millions of
@@ -610,6 +781,10 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
   static StrobeFieldAccessor type_f = STROBE_FIELD_ACCESSOR_INIT ("Type");
   static StrobeFieldAccessor unit_f = STROBE_FIELD_ACCESSOR_INIT ("Unit");
   static StrobeFieldAccessor value_f = STROBE_FIELD_ACCESSOR_INIT ("Value");
+  static StrobeFieldAccessor file_f = STROBE_FIELD_ACCESSOR_INIT ("File");
+  static StrobeFieldAccessor line_f = STROBE_FIELD_ACCESSOR_INIT ("Line");
+  static StrobeFieldAccessor timestamp_f = STROBE_FIELD_ACCESSOR_INIT ("Timestamp");
+  static StrobeFieldAccessor dropped_f = STROBE_FIELD_ACCESSOR_INIT ("EventsDropped");
 
   g_rw_lock_writer_lock (&self->lock);
   switch (route)
@@ -622,9 +797,12 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
     case ROUTE_BOOKMARK_SPEC:
       {
         g_autofree char *name = strobe_event_get_string (ev, &name_f);
+        g_autofree char *file = strobe_event_get_string (ev, &file_f);
         guint32 id = (guint32) strobe_event_get_uint (ev, &id_f);
-        map_set (route == ROUTE_CPU_SPEC ? &self->spec_names : &self->bookmark_names, id,
-                 intern_name (self, name ? name : ""));
+        guint32 name_id = intern_name (self, name ? name : "");
+
+        map_set (route == ROUTE_CPU_SPEC ? &self->spec_names : &self->bookmark_names, id, name_id);
+        set_name_source (self, name_id, file, (guint32) strobe_event_get_uint (ev, &line_f));
       }
       break;
 
@@ -636,6 +814,7 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
         StrobeTimelineFrame *last = k->frames->len ? &g_array_index (k->frames, StrobeTimelineFrame, k->frames->len - 1) : NULL;
 
         note_time (self, t);
+        change_note (self, &k->changes, last && k->open ? last->begin : t);
         if (route == ROUTE_BEGIN_FRAME)
           {
             StrobeTimelineFrame f = { t, t, k->frames->len, STROBE_SCOPE_OPEN };
@@ -668,11 +847,17 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
             g_autofree char *text = strobe_event_get_string (ev, &text_f);
             b.name_id = intern_name (self, text ? text : "");
           }
+        /* Several threads' bookmarks come a little out of time order: sorted before the
+         * next query (see ensure_ordered). */
         if (self->bookmarks->len
             && g_array_index (self->bookmarks, StrobeTimelineBookmark, self->bookmarks->len - 1).time > b.time)
-          self->bookmarks_sorted = FALSE;
+          {
+            self->bookmarks_unsorted = TRUE;
+            g_atomic_int_set (&self->unordered, TRUE);
+          }
         g_array_append_val (self->bookmarks, b);
         note_time (self, b.time);
+        change_note (self, &self->marker_changes, b.time);
       }
       break;
 
@@ -689,6 +874,7 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
             OpenRegion o = { name_id, t };
             g_array_append_val (open_regions_of (self, name_id, TRUE), o);
             self->n_open_regions++;
+            change_note (self, &self->marker_changes, t);
           }
         else
           {
@@ -733,8 +919,30 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
             s.value = strobe_event_get_double (ev, &value_f);
             s.int_value = (gint64) s.value;
           }
-        g_array_append_val (c->samples, s);
+        counter_add (self, c, &s);
         note_time (self, s.time);
+      }
+      break;
+
+    case ROUTE_STATS:
+      {
+        guint64 t = strobe_event_get_uint (ev, &timestamp_f);
+        guint64 dropped = strobe_event_get_uint (ev, &dropped_f);
+
+        /* Running totals: a rise since the last report happened between the two. */
+        if (dropped > (self->have_stats ? self->stats_dropped : 0))
+          {
+            StrobeTimelineDrop d;
+
+            d.begin = self->have_stats ? self->stats_time : (self->have_time ? self->first_time : t);
+            d.end = MAX (t, d.begin);
+            d.count = dropped - (self->have_stats ? self->stats_dropped : 0);
+            g_array_append_val (self->drops, d);
+            change_note (self, &self->marker_changes, d.begin);
+          }
+        self->have_stats = TRUE;
+        self->stats_time = t;
+        self->stats_dropped = MAX (dropped, self->stats_dropped);
       }
       break;
 
@@ -759,6 +967,7 @@ strobe_timeline_model_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ct
   strobe_analysis_context_subscribe (ctx, ROUTE_COUNTER_SPEC, "Counters", "Spec");
   strobe_analysis_context_subscribe (ctx, ROUTE_COUNTER_INT, "Counters", "SetInt");
   strobe_analysis_context_subscribe (ctx, ROUTE_COUNTER_FLOAT, "Counters", "SetFloat");
+  strobe_analysis_context_subscribe (ctx, ROUTE_STATS, "$Trace", "Stats");
 }
 
 /* The end of the trace: whatever is still open is closed at the last timestamp, flagged. */
@@ -774,6 +983,8 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
     {
       StrobeScopeThread *th = self->threads->pdata[i];
 
+      if (th->depth)
+        change_note (self, &th->changes, th->stack[0].begin);
       while (th->depth)
         {
           guint depth = th->depth - 1;
@@ -801,6 +1012,7 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
           f->end = MAX (last, f->begin);
           f->flags = STROBE_SCOPE_CLOSED_AT_END;
           fk->open = FALSE;
+          change_note (self, &fk->changes, f->begin);
         }
     }
   {
@@ -850,6 +1062,9 @@ strobe_timeline_model_finalize (GObject *object)
   g_hash_table_unref (self->open_regions);
   g_hash_table_unref (self->counters_by_id);
   g_ptr_array_unref (self->counters);
+  g_array_unref (self->drops);
+  g_array_unref (self->name_sources);
+  g_string_chunk_free (self->strings);
   g_rw_lock_clear (&self->lock);
   G_OBJECT_CLASS (strobe_timeline_model_parent_class)->finalize (object);
 }
@@ -872,11 +1087,13 @@ strobe_timeline_model_init (StrobeTimelineModel *self)
   self->threads_by_id = g_hash_table_new (NULL, NULL);
   self->frame_kinds = g_ptr_array_new_with_free_func (frame_kind_free);
   self->bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
-  self->bookmarks_sorted = TRUE;
   self->regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
   self->open_regions = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   self->counters = g_ptr_array_new_with_free_func (counter_free);
   self->counters_by_id = g_hash_table_new (NULL, NULL);
+  self->drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
+  self->name_sources = g_array_new (FALSE, TRUE, sizeof (NameSource));
+  self->strings = g_string_chunk_new (1024);
 }
 
 StrobeTimelineModel *
@@ -903,6 +1120,12 @@ GPtrArray *
 strobe_timeline_model_peek_threads (StrobeTimelineModel *self)
 {
   return self->threads;
+}
+
+StrobeScopeThread *
+strobe_timeline_model_peek_thread (StrobeTimelineModel *self, guint16 thread_id)
+{
+  return find_thread (self, thread_id);
 }
 
 const char *
@@ -1068,18 +1291,14 @@ strobe_timeline_model_get_scopes (StrobeTimelineModel *self, guint16 thread_id, 
   return n;
 }
 
-guint
-strobe_timeline_model_get_blocks (StrobeTimelineModel *self, guint16 thread_id, guint depth,
-                                  guint64 t0, guint64 t1, guint64 resolution, GArray *out)
+/* Under the read lock: the level of detail of one depth of @th (see get_blocks()). */
+static void
+track_blocks (StrobeTimelineModel *self, StrobeScopeThread *th, guint depth, guint64 t0, guint64 t1,
+              guint64 r, GArray *out)
 {
-  StrobeScopeThread *th;
   StrobeTimelineScope s;
-  guint start = out->len;
-  guint64 r = MAX (resolution, 1);
 
-  g_rw_lock_reader_lock (&self->lock);
-  th = find_thread (self, thread_id);
-  if (th && depth < th->tracks->len)
+  if (depth < th->tracks->len)
     {
       StrobeScopeTrack *t = th->tracks->pdata[depth];
       StrobeScopePos p = strobe_scope_track_lower_bound_end (t, t0);
@@ -1163,10 +1382,49 @@ strobe_timeline_model_get_blocks (StrobeTimelineModel *self, guint16 thread_id, 
           p = q;
         }
     }
-  if (th && open_scope_at (self, th, depth, t0, t1, &s))
+  if (open_scope_at (self, th, depth, t0, t1, &s))
     {
       StrobeTimelineBlock b = { s.begin, s.end, s.name_id, 1, s.depth, s.flags };
       g_array_append_val (out, b);
+    }
+}
+
+guint
+strobe_timeline_model_get_blocks (StrobeTimelineModel *self, guint16 thread_id, guint depth,
+                                  guint64 t0, guint64 t1, guint64 resolution, GArray *out)
+{
+  StrobeScopeThread *th;
+  guint start = out->len;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), 0);
+  g_return_val_if_fail (out != NULL, 0);
+
+  g_rw_lock_reader_lock (&self->lock);
+  th = find_thread (self, thread_id);
+  if (th)
+    track_blocks (self, th, depth, t0, t1, MAX (resolution, 1), out);
+  g_rw_lock_reader_unlock (&self->lock);
+  return out->len - start;
+}
+
+guint
+strobe_timeline_model_get_thread_blocks (StrobeTimelineModel *self, guint16 thread_id, guint depth_min,
+                                         guint depth_max, guint64 t0, guint64 t1, guint64 resolution,
+                                         GArray *out)
+{
+  StrobeScopeThread *th;
+  guint start = out->len;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), 0);
+  g_return_val_if_fail (out != NULL, 0);
+
+  g_rw_lock_reader_lock (&self->lock);
+  th = find_thread (self, thread_id);
+  if (th)
+    {
+      guint n = MAX (th->tracks->len, th->depth);
+      for (guint d = depth_min; d < MIN (depth_max, n); d++)
+        track_blocks (self, th, d, t0, t1, MAX (resolution, 1), out);
     }
   g_rw_lock_reader_unlock (&self->lock);
   return out->len - start;
@@ -1199,7 +1457,9 @@ strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats 
     if (self->frame_kinds->pdata[k])
       other += ((FrameKind *) self->frame_kinds->pdata[k])->frames->len * sizeof (StrobeTimelineFrame);
   for (guint i = 0; i < self->counters->len; i++)
-    other += ((Counter *) self->counters->pdata[i])->samples->len * sizeof (StrobeCounterSample);
+    other += ((Counter *) self->counters->pdata[i])->samples->len * sizeof (StrobeCounterSample)
+             + ((Counter *) self->counters->pdata[i])->summary->len * sizeof (SummaryRec);
+  other += self->drops->len * sizeof (StrobeTimelineDrop) + self->name_sources->len * sizeof (NameSource);
   stats->total_bytes = self->scope_bytes + other;
   g_rw_lock_reader_unlock (&self->lock);
 }
@@ -1255,10 +1515,46 @@ strobe_timeline_model_get_frames (StrobeTimelineModel *self, guint8 frame_type, 
 }
 
 static gint
+sample_cmp (gconstpointer a, gconstpointer b)
+{
+  guint64 x = ((const StrobeCounterSample *) a)->time, y = ((const StrobeCounterSample *) b)->time;
+  return x < y ? -1 : x > y;
+}
+
+static gint
 bookmark_cmp (gconstpointer a, gconstpointer b)
 {
   guint64 x = ((const StrobeTimelineBookmark *) a)->time, y = ((const StrobeTimelineBookmark *) b)->time;
   return x < y ? -1 : x > y;
+}
+
+/* Sorts what came too far out of order (bookmarks, a counter's samples) so the queries
+ * search in time order under the read lock. Called before the read lock is taken: what
+ * arrives in between is sorted before the next query. */
+static void
+ensure_ordered (StrobeTimelineModel *self)
+{
+  if (!g_atomic_int_get (&self->unordered))
+    return;
+  g_rw_lock_writer_lock (&self->lock);
+  if (self->bookmarks_unsorted)
+    {
+      g_array_sort (self->bookmarks, bookmark_cmp);
+      self->bookmarks_unsorted = FALSE;
+    }
+  for (guint i = 0; i < self->counters->len; i++)
+    {
+      Counter *c = self->counters->pdata[i];
+
+      if (c->unsorted)
+        {
+          g_array_sort (c->samples, sample_cmp);
+          summary_update (c, 0);
+          c->unsorted = FALSE;
+        }
+    }
+  g_atomic_int_set (&self->unordered, FALSE);
+  g_rw_lock_writer_unlock (&self->lock);
 }
 
 guint
@@ -1266,14 +1562,8 @@ strobe_timeline_model_get_bookmarks (StrobeTimelineModel *self, guint64 t0, guin
 {
   guint n = 0, lo = 0, hi;
 
-  /* Bookmarks from several threads can arrive slightly out of time order: sorted on
-   * demand (stable, so equal times keep their arrival order). */
-  g_rw_lock_writer_lock (&self->lock);
-  if (!self->bookmarks_sorted)
-    {
-      g_array_sort (self->bookmarks, bookmark_cmp);
-      self->bookmarks_sorted = TRUE;
-    }
+  ensure_ordered (self);
+  g_rw_lock_reader_lock (&self->lock);
   hi = self->bookmarks->len;
   while (lo < hi)
     {
@@ -1291,7 +1581,7 @@ strobe_timeline_model_get_bookmarks (StrobeTimelineModel *self, guint64 t0, guin
       g_array_append_val (out, *b);
       n++;
     }
-  g_rw_lock_writer_unlock (&self->lock);
+  g_rw_lock_reader_unlock (&self->lock);
   return n;
 }
 
@@ -1439,28 +1729,227 @@ strobe_timeline_model_get_counters (StrobeTimelineModel *self)
   return out;
 }
 
+/* First sample at or after @t. */
+static guint
+sample_lower_bound (GArray *v, guint lo, guint hi, guint64 t)
+{
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (v, StrobeCounterSample, mid).time < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+/* First sample after @t. */
+static guint
+sample_upper_bound (GArray *v, guint lo, guint hi, guint64 t)
+{
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (v, StrobeCounterSample, mid).time <= t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 guint
 strobe_timeline_model_get_counter_samples (StrobeTimelineModel *self, guint32 index, guint64 t0,
                                            guint64 t1, GArray *out)
 {
   guint n = 0;
 
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), 0);
+  g_return_val_if_fail (out != NULL, 0);
+
+  ensure_ordered (self);
   g_rw_lock_reader_lock (&self->lock);
-  if (index < self->counters->len)
+  if (index < self->counters->len && t0 <= t1)
     {
       GArray *s = ((Counter *) self->counters->pdata[index])->samples;
-      /* Samples are in serial order, which follows time closely but not exactly across
-       * threads: a scan keeps that order. */
-      for (guint i = 0; i < s->len; i++)
-        {
-          StrobeCounterSample *x = &g_array_index (s, StrobeCounterSample, i);
-          if (x->time >= t0 && x->time <= t1)
-            {
-              g_array_append_val (out, *x);
-              n++;
-            }
-        }
+      guint lo = sample_lower_bound (s, 0, s->len, t0);
+      guint hi = sample_upper_bound (s, lo, s->len, t1);
+
+      n = hi - lo;
+      if (n)
+        g_array_append_vals (out, &g_array_index (s, StrobeCounterSample, lo), n);
     }
   g_rw_lock_reader_unlock (&self->lock);
   return n;
+}
+
+/* Min and max of samples [lo, hi): whole summary runs where they fit, samples at the
+ * ragged ends. */
+static void
+range_min_max (const Counter *c, guint lo, guint hi, gdouble *min, gdouble *max)
+{
+  const StrobeCounterSample *v = (const StrobeCounterSample *) (gpointer) c->samples->data;
+  gdouble a = v[lo].value, b = v[lo].value;
+  guint i = lo;
+
+  while (i < hi)
+    {
+      if ((i & (SUMMARY - 1)) == 0 && i + SUMMARY <= hi)
+        {
+          const SummaryRec *r = &g_array_index (c->summary, SummaryRec, i >> SUMMARY_SHIFT);
+          a = MIN (a, r->min);
+          b = MAX (b, r->max);
+          i += SUMMARY;
+        }
+      else
+        {
+          a = MIN (a, v[i].value);
+          b = MAX (b, v[i].value);
+          i++;
+        }
+    }
+  *min = a;
+  *max = b;
+}
+
+guint
+strobe_timeline_model_get_counter_series (StrobeTimelineModel *self, guint32 index, guint64 t0, guint64 t1,
+                                          guint n_buckets, StrobeCounterSample *before,
+                                          StrobeCounterSample *after, GArray *out)
+{
+  guint start;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), 0);
+  g_return_val_if_fail (out != NULL, 0);
+
+  start = out->len;
+  if (before)
+    before->time = G_MAXUINT64;
+  if (after)
+    after->time = G_MAXUINT64;
+  if (n_buckets == 0 || t1 < t0)
+    return 0;
+
+  ensure_ordered (self);
+  g_rw_lock_reader_lock (&self->lock);
+  if (index < self->counters->len)
+    {
+      const Counter *c = self->counters->pdata[index];
+      GArray *s = c->samples;
+      guint lo = sample_lower_bound (s, 0, s->len, t0);
+      guint hi = sample_upper_bound (s, lo, s->len, t1);
+      /* Bucket b covers [t0 + b * span / n, t0 + (b + 1) * span / n). */
+      gdouble span = (gdouble) (t1 - t0) + 1.0;
+
+      if (before && lo > 0)
+        *before = g_array_index (s, StrobeCounterSample, lo - 1);
+      if (after && hi < s->len)
+        *after = g_array_index (s, StrobeCounterSample, hi);
+      while (lo < hi)
+        {
+          const StrobeCounterSample *first = &g_array_index (s, StrobeCounterSample, lo);
+          guint b = (guint) MIN ((gdouble) (first->time - t0) * n_buckets / span, n_buckets - 1);
+          gdouble next_edge = (gdouble) t0 + span * (b + 1) / n_buckets;
+          guint64 next = next_edge >= (gdouble) G_MAXUINT64 ? G_MAXUINT64 : (guint64) ceil (next_edge);
+          guint end = next > t1 ? hi : sample_lower_bound (s, lo + 1, hi, next);
+          StrobeCounterBucket k;
+
+          if (end <= lo)
+            end = lo + 1;
+          k.bucket = b;
+          k.count = end - lo;
+          k.first_time = first->time;
+          k.last_time = g_array_index (s, StrobeCounterSample, end - 1).time;
+          k.first = first->value;
+          k.last = g_array_index (s, StrobeCounterSample, end - 1).value;
+          range_min_max (c, lo, end, &k.min, &k.max);
+          g_array_append_val (out, k);
+          lo = end;
+        }
+    }
+  g_rw_lock_reader_unlock (&self->lock);
+  return out->len - start;
+}
+
+guint
+strobe_timeline_model_get_drops (StrobeTimelineModel *self, guint64 t0, guint64 t1, GArray *out)
+{
+  guint start;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), 0);
+  g_return_val_if_fail (out != NULL, 0);
+
+  start = out->len;
+  g_rw_lock_reader_lock (&self->lock);
+  for (guint i = 0; i < self->drops->len; i++)
+    {
+      const StrobeTimelineDrop *d = &g_array_index (self->drops, StrobeTimelineDrop, i);
+      if (d->end >= t0 && d->begin <= t1)
+        g_array_append_val (out, *d);
+    }
+  g_rw_lock_reader_unlock (&self->lock);
+  return out->len - start;
+}
+
+guint64
+strobe_timeline_model_get_changed_since (StrobeTimelineModel *self, StrobeTimelineSeries series, guint32 id,
+                                         guint64 generation)
+{
+  guint64 from = G_MAXUINT64;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), 0);
+
+  g_rw_lock_reader_lock (&self->lock);
+  if (generation < self->generation)
+    switch (series)
+      {
+      case STROBE_TIMELINE_SERIES_SCOPES:
+        {
+          StrobeScopeThread *th = id <= G_MAXUINT16 ? find_thread (self, (guint16) id) : NULL;
+          if (th)
+            from = change_query (&th->changes, generation);
+        }
+        break;
+      case STROBE_TIMELINE_SERIES_FRAMES:
+        if (id < self->frame_kinds->len && self->frame_kinds->pdata[id])
+          from = change_query (&((FrameKind *) self->frame_kinds->pdata[id])->changes, generation);
+        break;
+      case STROBE_TIMELINE_SERIES_COUNTER:
+        if (id < self->counters->len)
+          from = change_query (&((Counter *) self->counters->pdata[id])->changes, generation);
+        break;
+      case STROBE_TIMELINE_SERIES_MARKERS:
+        from = change_query (&self->marker_changes, generation);
+        break;
+      default:
+        break;
+      }
+  g_rw_lock_reader_unlock (&self->lock);
+  return from;
+}
+
+gboolean
+strobe_timeline_model_get_name_source (StrobeTimelineModel *self, guint32 name_id, const char **file,
+                                       guint32 *line)
+{
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), FALSE);
+
+  g_rw_lock_reader_lock (&self->lock);
+  if (name_id < self->name_sources->len)
+    {
+      const NameSource *ns = &g_array_index (self->name_sources, NameSource, name_id);
+      if (ns->file)
+        {
+          found = TRUE;
+          if (file)
+            *file = ns->file;
+          if (line)
+            *line = ns->line;
+        }
+    }
+  g_rw_lock_reader_unlock (&self->lock);
+  return found;
 }

@@ -107,6 +107,38 @@ typedef struct
   gdouble value;        /* both kinds */
 } StrobeCounterSample;
 
+/* Counter samples summarised for drawing: one per non-empty bucket of a series query. */
+typedef struct
+{
+  guint32 bucket;       /* 0 .. n_buckets - 1 */
+  guint32 count;        /* samples in the bucket */
+  guint64 first_time;   /* of its first and last sample */
+  guint64 last_time;
+  gdouble first;        /* values of its first and last sample */
+  gdouble last;
+  gdouble min;
+  gdouble max;
+} StrobeCounterBucket;
+
+/* Events the runtime dropped between two of its $Trace.Stats reports: somewhere in
+ * [begin, end] (the two reports' times), @count events are missing from the trace. The
+ * runtime counts drops per process, not per thread. */
+typedef struct
+{
+  guint64 begin;
+  guint64 end;
+  guint64 count;
+} StrobeTimelineDrop;
+
+/* What a change query is about (strobe_timeline_model_get_changed_since()). */
+typedef enum
+{
+  STROBE_TIMELINE_SERIES_SCOPES,     /* id: a thread id */
+  STROBE_TIMELINE_SERIES_FRAMES,     /* id: a frame kind */
+  STROBE_TIMELINE_SERIES_COUNTER,    /* id: a counter index */
+  STROBE_TIMELINE_SERIES_MARKERS,    /* bookmarks, regions and drops; id ignored */
+} StrobeTimelineSeries;
+
 typedef struct
 {
   guint64 scopes;           /* completed scopes stored */
@@ -132,6 +164,15 @@ gboolean     strobe_timeline_model_get_time_range     (StrobeTimelineModel *self
 /* Grows with every event that changed the model (and at its end): a view keeps cached
  * drawings while it is unchanged. */
 guint64      strobe_timeline_model_get_generation     (StrobeTimelineModel *self);
+/* The earliest time at which @series (@id) changed after the model was at @generation,
+ * or G_MAXUINT64 when it did not: a view redraws only from there. Conservative (it may
+ * name an earlier time than strictly needed, never a later one). Scopes still open are
+ * drawn up to the model's last time, which moves with every event: that part is the
+ * caller's to redraw. */
+guint64      strobe_timeline_model_get_changed_since  (StrobeTimelineModel *self,
+                                                       StrobeTimelineSeries series,
+                                                       guint32              id,
+                                                       guint64              generation);
 /* TRUE once the decoder called end(). */
 gboolean     strobe_timeline_model_is_complete        (StrobeTimelineModel *self);
 
@@ -140,6 +181,12 @@ guint        strobe_timeline_model_get_n_names        (StrobeTimelineModel *self
 /* Valid for the model's lifetime; NULL for an unknown id. */
 const char  *strobe_timeline_model_get_name           (StrobeTimelineModel *self,
                                                        guint32              name_id);
+/* Where a scope or bookmark name was declared (its first Cpu.EventSpec or BookmarkSpec
+ * with a file): FALSE for dynamic names. @file stays valid for the model's lifetime. */
+gboolean     strobe_timeline_model_get_name_source    (StrobeTimelineModel *self,
+                                                       guint32              name_id,
+                                                       const char         **file,
+                                                       guint32             *line);
 
 /* ---- scopes ---------------------------------------------------------------------- */
 /* Thread ids that have CPU scopes, ascending (guint16). */
@@ -162,6 +209,17 @@ guint        strobe_timeline_model_get_scopes         (StrobeTimelineModel *self
 guint        strobe_timeline_model_get_blocks         (StrobeTimelineModel *self,
                                                        guint16              thread_id,
                                                        guint                depth,
+                                                       guint64              t0,
+                                                       guint64              t1,
+                                                       guint64              resolution,
+                                                       GArray              *out);
+/* The level-of-detail view of depths [@depth_min, @depth_max) of @thread_id under one
+ * lock (a consistent picture while the model grows), in order of depth then time: what
+ * get_blocks() gives for each depth. */
+guint        strobe_timeline_model_get_thread_blocks  (StrobeTimelineModel *self,
+                                                       guint16              thread_id,
+                                                       guint                depth_min,
+                                                       guint                depth_max,
                                                        guint64              t0,
                                                        guint64              t1,
                                                        guint64              resolution,
@@ -191,11 +249,31 @@ guint        strobe_timeline_model_get_regions        (StrobeTimelineModel *self
                                                        GArray              *out);
 /* A new array of StrobeTimelineCounter (copies; freed with the array), by name. */
 GArray      *strobe_timeline_model_get_counters       (StrobeTimelineModel *self);
-/* Samples of counter @index in [t0, t1] (StrobeCounterSample). */
+/* Samples of counter @index in [t0, t1] (StrobeCounterSample), in time order. */
 guint        strobe_timeline_model_get_counter_samples (StrobeTimelineModel *self,
                                                        guint32              index,
                                                        guint64              t0,
                                                        guint64              t1,
                                                        GArray              *out);
+/* Counter @index over [t0, t1] cut into @n_buckets equal buckets (one per pixel): one
+ * StrobeCounterBucket per non-empty bucket with the min, max, first and last value, so a
+ * graph draws every spike however dense the samples. @before and @after (may be NULL)
+ * receive the last sample before t0 and the first after t1, for the lines to the edges;
+ * their time is G_MAXUINT64 when there is none. O(n_buckets log n) on a summary of the
+ * samples, whatever their number. */
+guint        strobe_timeline_model_get_counter_series (StrobeTimelineModel *self,
+                                                       guint32              index,
+                                                       guint64              t0,
+                                                       guint64              t1,
+                                                       guint                n_buckets,
+                                                       StrobeCounterSample *before,
+                                                       StrobeCounterSample *after,
+                                                       GArray              *out);
+/* Drops that overlap [t0, t1], in time order (StrobeTimelineDrop). */
+guint        strobe_timeline_model_get_drops          (StrobeTimelineModel *self,
+                                                       guint64              t0,
+                                                       guint64              t1,
+                                                       GArray              *out);
+
 
 G_END_DECLS

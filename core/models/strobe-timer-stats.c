@@ -85,9 +85,13 @@ median (GArray *values)
   }
 }
 
-static void
-thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_names)
+/* FALSE when cancelled (checked every few thousand scopes). */
+static gboolean
+thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_names,
+              GCancellable *cancellable)
 {
+  guint tick = 0;
+
   for (guint d = 0; d < th->tracks->len; d++)
     {
       StrobeScopeTrack *t = th->tracks->pdata[d];
@@ -105,6 +109,12 @@ thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_n
 
           if (b > t1)
             break;
+          if (G_UNLIKELY (++tick == 16384))
+            {
+              tick = 0;
+              if (g_cancellable_is_cancelled (cancellable))
+                return FALSE;
+            }
           e = strobe_scope_end_at (t, p);
           incl = clip (b, e, t0, t1);
           if (ct)
@@ -138,6 +148,7 @@ thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_n
           g_array_append_val (a->values, incl);
         }
     }
+  return TRUE;
 }
 
 static void
@@ -156,46 +167,158 @@ stat_cmp (gconstpointer x, gconstpointer y)
   return strcmp (a->name, b->name);
 }
 
-GArray *
-strobe_timer_stats_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id)
+/* Threads are shared out among workers as they go (an atomic cursor), each into its own
+ * accumulators, merged at the end: the call runs on the caller and one helper per extra
+ * core (up to 4). */
+typedef struct
 {
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeTimerStat));
-  GPtrArray *threads;
-  guint n_names;
-  Acc *acc;
+  StrobeTimelineModel *model;
+  GArray              *ids;
+  gint                 thread_id;
+  guint64              t0, t1;
+  guint                n_names;
+  GCancellable        *cancellable;
+  gint                 next;
+  gint                 cancelled;
+} Shared;
 
-  g_array_set_clear_func (out, stat_clear);
-  strobe_timeline_model_read_lock (model);
-  threads = strobe_timeline_model_peek_threads (model);
-  n_names = strobe_timeline_model_peek_n_names (model);
-  acc = g_new0 (Acc, MAX (n_names, 1));
-  for (guint i = 0; i < threads->len; i++)
+typedef struct
+{
+  Shared *shared;
+  Acc    *acc;
+} Worker;
+
+static gpointer
+worker_main (gpointer data)
+{
+  Worker *w = data;
+  Shared *sh = w->shared;
+
+  for (;;)
     {
-      StrobeScopeThread *th = threads->pdata[i];
-      if (thread_id < 0 || th->thread_id == thread_id)
-        thread_stats (th, t0, t1, acc, n_names);
+      gint i = g_atomic_int_add (&sh->next, 1);
+      StrobeScopeThread *th;
+      guint16 id;
+
+      if (i >= (gint) sh->ids->len || g_atomic_int_get (&sh->cancelled))
+        break;
+      id = g_array_index (sh->ids, guint16, i);
+      if (sh->thread_id >= 0 && id != sh->thread_id)
+        continue;
+      /* Locked per thread: the writer may move the tracks between two threads. */
+      strobe_timeline_model_read_lock (sh->model);
+      th = strobe_timeline_model_peek_thread (sh->model, id);
+      if (th && !thread_stats (th, sh->t0, sh->t1, w->acc, sh->n_names, sh->cancellable))
+        g_atomic_int_set (&sh->cancelled, 1);
+      strobe_timeline_model_read_unlock (sh->model);
     }
-  for (guint n = 0; n < n_names; n++)
+  return NULL;
+}
+
+static void
+acc_merge (Acc *into, Acc *from, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      Acc *a = &into[i], *b = &from[i];
+
+      if (b->count == 0)
+        continue;
+      if (a->count == 0)
+        {
+          *a = *b;
+          continue;
+        }
+      a->count += b->count;
+      a->inclusive += b->inclusive;
+      a->exclusive += b->exclusive;
+      a->min = MIN (a->min, b->min);
+      a->max = MAX (a->max, b->max);
+      g_array_append_vals (a->values, b->values->data, b->values->len);
+      g_array_unref (b->values);
+    }
+}
+
+GArray *
+strobe_timer_stats_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
+                                 GCancellable *cancellable, GError **error)
+{
+  GArray *out;
+  g_autoptr(GArray) ids = NULL;
+  Shared sh = { 0 };
+  Worker workers[4];
+  GThread *helpers[4] = { NULL };
+  guint n_workers;
+  Acc *acc;
+  gboolean cancelled;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+
+  /* Names only grow: ones added while this runs are not counted (as if they came later). */
+  ids = strobe_timeline_model_get_threads (model);
+  sh.model = model;
+  sh.ids = ids;
+  sh.thread_id = thread_id;
+  sh.t0 = t0;
+  sh.t1 = t1;
+  sh.n_names = strobe_timeline_model_get_n_names (model);
+  sh.cancellable = cancellable;
+  n_workers = thread_id >= 0 ? 1 : CLAMP (MIN (g_get_num_processors (), ids->len), 1, G_N_ELEMENTS (workers));
+  for (guint w = 0; w < n_workers; w++)
+    {
+      workers[w].shared = &sh;
+      workers[w].acc = g_new0 (Acc, MAX (sh.n_names, 1));
+      if (w > 0)
+        helpers[w] = g_thread_new ("strobe-stats", worker_main, &workers[w]);
+    }
+  worker_main (&workers[0]);
+  for (guint w = 1; w < n_workers; w++)
+    {
+      g_thread_join (helpers[w]);
+      acc_merge (workers[0].acc, workers[w].acc, sh.n_names);
+      g_free (workers[w].acc);
+    }
+  acc = workers[0].acc;
+  cancelled = g_atomic_int_get (&sh.cancelled) || g_cancellable_is_cancelled (cancellable);
+
+  out = g_array_new (FALSE, FALSE, sizeof (StrobeTimerStat));
+  g_array_set_clear_func (out, stat_clear);
+  for (guint n = 0; n < sh.n_names; n++)
     {
       Acc *a = &acc[n];
       StrobeTimerStat s;
 
       if (a->count == 0)
         continue;
-      s.name_id = n;
-      s.name = g_strdup (strobe_timeline_model_peek_name (model, n));
-      s.count = a->count;
-      s.inclusive = a->inclusive;
-      s.exclusive = a->exclusive;
-      s.min = a->min;
-      s.max = a->max;
-      s.mean = (gdouble) a->inclusive / (gdouble) a->count;
-      s.median = median (a->values);
+      if (!cancelled)
+        {
+          s.name_id = n;
+          s.name = g_strdup (strobe_timeline_model_get_name (model, n));
+          s.count = a->count;
+          s.inclusive = a->inclusive;
+          s.exclusive = a->exclusive;
+          s.min = a->min;
+          s.max = a->max;
+          s.mean = (gdouble) a->inclusive / (gdouble) a->count;
+          s.median = median (a->values);
+          g_array_append_val (out, s);
+        }
       g_array_unref (a->values);
-      g_array_append_val (out, s);
     }
-  strobe_timeline_model_read_unlock (model);
   g_free (acc);
+  if (cancelled)
+    {
+      g_array_unref (out);
+      g_cancellable_set_error_if_cancelled (cancellable, error);
+      return NULL;
+    }
   g_array_sort (out, stat_cmp);
   return out;
+}
+
+GArray *
+strobe_timer_stats_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id)
+{
+  return strobe_timer_stats_compute_full (model, t0, t1, thread_id, NULL, NULL);
 }

@@ -5,6 +5,8 @@
  */
 #pragma once
 
+#include <gio/gio.h>
+
 #include "strobe-timeline-model.h"
 
 G_BEGIN_DECLS
@@ -35,5 +37,14 @@ GArray *strobe_timer_stats_compute (StrobeTimelineModel *model,
                                     guint64              t0,
                                     guint64              t1,
                                     gint                 thread_id);
+/* The same, for a worker thread: NULL (and @error set) when @cancellable was cancelled.
+ * The model's read lock is taken per thread of the trace, not for the whole computation,
+ * so a live decoder is held back for one thread's pass at most. */
+GArray *strobe_timer_stats_compute_full (StrobeTimelineModel *model,
+                                         guint64              t0,
+                                         guint64              t1,
+                                         gint                 thread_id,
+                                         GCancellable        *cancellable,
+                                         GError             **error);
 
 G_END_DECLS

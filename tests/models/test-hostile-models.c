@@ -14,6 +14,7 @@
  *   /hostile/region-lanes     regions that all overlap, laid out in lanes
  *   /hostile/deep-nesting     scope begins without ends: capped, counted, bounded memory
  *   /hostile/many-threads     every thread id, highest first
+ *   /hostile/late-samples     counter samples and bookmarks in reverse time order
  *
  * SPDX-License-Identifier: MIT
  */
@@ -225,7 +226,14 @@ query (Models *m)
   g_autoptr(GArray) threads = strobe_threads_model_get_threads (m->threads);
   g_autoptr(GArray) hits = strobe_log_model_filter (m->log, NULL, 0, G_MAXUINT64);
 
+  g_autoptr(GArray) bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
+  g_autoptr(GArray) series = g_array_new (FALSE, FALSE, sizeof (StrobeCounterBucket));
+  g_autoptr(GArray) counters = strobe_timeline_model_get_counters (m->timeline);
+
   strobe_timeline_model_get_regions (m->timeline, 0, G_MAXUINT64, regions);
+  strobe_timeline_model_get_bookmarks (m->timeline, 0, G_MAXUINT64, bookmarks);
+  for (guint i = 0; i < counters->len; i++)
+    strobe_timeline_model_get_counter_series (m->timeline, i, 0, G_MAXUINT64, 1920, NULL, NULL, series);
 }
 
 typedef GBytes *(*Builder) (guint n);
@@ -563,6 +571,78 @@ test_many_threads (void)
   assert_near_linear ("many threads", build_threads, 16000);
 }
 
+/* ---- late samples ----------------------------------------------------------------------- */
+
+static GBytes *
+build_late (guint n)
+{
+  g_autoptr(Tsb) b = hostile_new ();
+
+  tsb_begin (b, STROBE_TID_IMPORTANTS, UID_COUNTER_SPEC, 0);
+  tsb_set_int (b, 0, 1);
+  tsb_aux_str (b, 3, "backwards");
+  tsb_end (b);
+  tsb_begin (b, STROBE_TID_IMPORTANTS, UID_BOOKMARK_SPEC, 0);
+  tsb_set_int (b, 0, 1);
+  tsb_set_int (b, 1, 1);
+  tsb_aux_str (b, 2, "backwards");
+  tsb_aux_str (b, 3, "hostile.c");
+  tsb_end (b);
+  tsb_flush (b, STROBE_TID_IMPORTANTS, TSB_AUTO);
+  /* One at time 0, then each sample and bookmark earlier than every one before it but
+   * that first: each would be inserted at the second place. */
+  {
+    guint64 first[3] = { 0, 1, n };
+
+    tsb_event (b, TID, UID_COUNTER_INT, 0, 3, first);
+    tsb_event (b, TID, UID_BOOKMARK, 0, 2, first);
+  }
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 values[3] = { n - i, 1, i };
+
+      tsb_event (b, TID, UID_COUNTER_INT, 0, 3, values);
+      tsb_event (b, TID, UID_BOOKMARK, 0, 2, values);
+      maybe_flush (b, TID, i);
+    }
+  return hostile_finish (b);
+}
+
+static void
+test_late_samples (void)
+{
+  g_autoptr(GBytes) trace = build_late (1000);
+  g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
+  g_autoptr(GArray) bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
+  g_autoptr(GArray) series = g_array_new (FALSE, FALSE, sizeof (StrobeCounterBucket));
+  guint64 count = 0;
+  Models m = { 0 };
+
+  decode (trace, &m);
+  /* In time order all the same, and the series' summary follows. */
+  g_assert_cmpuint (strobe_timeline_model_get_counter_samples (m.timeline, 0, 1, G_MAXUINT64, samples), ==, 1000);
+  for (guint i = 0; i < samples->len; i++)
+    {
+      g_assert_cmpuint (g_array_index (samples, StrobeCounterSample, i).time, ==, i + 1);
+      g_assert_cmpfloat (g_array_index (samples, StrobeCounterSample, i).value, ==, 999 - i);
+    }
+  g_assert_cmpuint (strobe_timeline_model_get_bookmarks (m.timeline, 0, G_MAXUINT64, bookmarks), ==, 1001);
+  for (guint i = 0; i < bookmarks->len; i++)
+    g_assert_cmpuint (g_array_index (bookmarks, StrobeTimelineBookmark, i).time, ==, i);
+  strobe_timeline_model_get_counter_series (m.timeline, 0, 1, 1000, 10, NULL, NULL, series);
+  g_assert_cmpuint (series->len, ==, 10);
+  for (guint i = 0; i < series->len; i++)
+    {
+      const StrobeCounterBucket *k = &g_array_index (series, StrobeCounterBucket, i);
+      g_assert_cmpfloat (k->max, ==, 999 - i * 100);
+      g_assert_cmpfloat (k->min, ==, 999 - i * 100 - 99);
+      count += k->count;
+    }
+  g_assert_cmpuint (count, ==, 1000);
+  models_clear (&m);
+  assert_near_linear ("late samples", build_late, 50000);
+}
+
 /* HOSTILE_CORPUS_DIR=DIR: writes a small trace of each kind there, the seeds of the
  * models fuzz target (tests/fuzz/corpus/models, regressions/models). Takes @trace. */
 static void
@@ -591,6 +671,7 @@ test_write_corpus (void)
   write_seed (dir, "deep-nesting.strobe", build_deep (4096));
   write_seed (dir, "many-threads.strobe", build_threads (64));
   write_seed (dir, "sparse-ids.strobe", build_sparse_ids ());
+  write_seed (dir, "late-samples.strobe", build_late (256));
 }
 
 int
@@ -602,6 +683,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/region-lanes", test_region_lanes);
   g_test_add_func ("/hostile/deep-nesting", test_deep_nesting);
   g_test_add_func ("/hostile/many-threads", test_many_threads);
+  g_test_add_func ("/hostile/late-samples", test_late_samples);
   g_test_add_func ("/hostile/write-corpus", test_write_corpus);
   return g_test_run ();
 }

@@ -1,0 +1,22 @@
+/* strobe-timeline-background.h — the timeline's work on worker threads (statistics, the
+ * call tree, find, details, log ticks) runs in a pool of its own below the main thread's
+ * priority, so the frames and the display server keep their cores while it runs (threads
+ * it starts inherit that). GLib's own pool is left alone: an unprivileged process cannot
+ * raise a thread's priority back once lowered.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* What g_task_run_in_thread() does, on that pool. */
+void strobe_background_run   (GTask           *task,
+                              GTaskThreadFunc  func);
+/* For threads of another pool of ours (the tiles'): lowers the calling thread's priority,
+ * for good. */
+void strobe_background_lower (void);
+
+G_END_DECLS

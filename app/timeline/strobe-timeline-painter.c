@@ -1,0 +1,753 @@
+/* strobe-timeline-painter.c
+ *
+ * Every rectangle is snapped to whole device pixels (cairo's fast path, and crisp edges).
+ * Text goes through a PangoContext of the worker thread's own font map, with fixed font
+ * options so a tile looks the same on every machine and in every test run.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <pango/pangocairo.h>
+#include <string.h>
+
+#include "strobe-timeline-geometry.h"
+#include "strobe-timeline-painter.h"
+
+#define LABEL_MIN_W 24
+
+/* ---- colours -------------------------------------------------------------------------- */
+
+static StrobeRgb
+hsv (gdouble h, gdouble s, gdouble v)
+{
+  gdouble r, g, b;
+  gdouble f, p, q, t;
+  int i;
+
+  h = fmod (h, 1.0) * 6.0;
+  i = (int) floor (h);
+  f = h - i;
+  p = v * (1 - s);
+  q = v * (1 - s * f);
+  t = v * (1 - s * (1 - f));
+  switch (i)
+    {
+    case 0: r = v; g = t; b = p; break;
+    case 1: r = q; g = v; b = p; break;
+    case 2: r = p; g = v; b = t; break;
+    case 3: r = p; g = q; b = v; break;
+    case 4: r = t; g = p; b = v; break;
+    default: r = v; g = p; b = q; break;
+    }
+  return (StrobeRgb) { r, g, b };
+}
+
+static guint32
+fnv1a (const char *s)
+{
+  guint32 h = 2166136261u;
+
+  for (; s && *s; s++)
+    h = (h ^ (guint8) *s) * 16777619u;
+  return h;
+}
+
+StrobeRgb
+strobe_timeline_name_color (const char *name)
+{
+  guint32 h = fnv1a (name);
+
+  /* Hue from the hash, saturation and value in a band that keeps black text readable. */
+  return hsv ((h & 0xffff) / 65536.0, 0.42 + ((h >> 16) & 0xff) / 255.0 * 0.2,
+              0.80 + ((h >> 24) & 0x7f) / 127.0 * 0.14);
+}
+
+StrobeRgb
+strobe_timeline_thread_color (guint16 thread_id, guint depth)
+{
+  gdouble hue = fmod (thread_id * 0.618033988749895, 1.0);
+  return hsv (hue, 0.50, 0.92 - 0.05 * (depth % 6));
+}
+
+StrobeRgb
+strobe_timeline_duration_color (const StrobeTraceClock *clock, guint64 ticks)
+{
+  gdouble s = strobe_trace_clock_duration (clock, ticks);
+
+  /* Unreal Insights' timing view: the longer, the warmer. */
+  if (s < 1e-6)
+    return (StrobeRgb) { 0.62, 0.66, 0.74 };
+  if (s < 1e-5)
+    return (StrobeRgb) { 0.45, 0.70, 0.85 };
+  if (s < 1e-4)
+    return (StrobeRgb) { 0.45, 0.80, 0.55 };
+  if (s < 1e-3)
+    return (StrobeRgb) { 0.88, 0.85, 0.40 };
+  if (s < 1e-2)
+    return (StrobeRgb) { 0.95, 0.62, 0.30 };
+  return (StrobeRgb) { 0.92, 0.35, 0.30 };
+}
+
+StrobeRgb
+strobe_timeline_verbosity_color (guint8 verbosity)
+{
+  switch (verbosity)
+    {
+    case 1:  return (StrobeRgb) { 0.75, 0.05, 0.35 };   /* fatal */
+    case 2:  return (StrobeRgb) { 0.88, 0.11, 0.14 };   /* error */
+    case 3:  return (StrobeRgb) { 0.96, 0.62, 0.05 };   /* warning */
+    case 4:  return (StrobeRgb) { 0.20, 0.52, 0.89 };   /* display */
+    case 5:  return (StrobeRgb) { 0.40, 0.55, 0.70 };   /* log */
+    default: return (StrobeRgb) { 0.60, 0.62, 0.66 };   /* verbose */
+    }
+}
+
+StrobeRgb
+strobe_timeline_frame_color (guint64 duration, guint64 target)
+{
+  if (target == 0 || duration <= target)
+    return (StrobeRgb) { 0.36, 0.72, 0.36 };
+  if (duration <= target + target / 2)
+    return (StrobeRgb) { 0.93, 0.76, 0.22 };
+  return (StrobeRgb) { 0.88, 0.27, 0.24 };
+}
+
+StrobeRgb
+strobe_timeline_text_on (StrobeRgb bg)
+{
+  gdouble l = 0.2126 * bg.r + 0.7152 * bg.g + 0.0722 * bg.b;
+  return l > 0.45 ? (StrobeRgb) { 0.08, 0.08, 0.08 } : (StrobeRgb) { 1, 1, 1 };
+}
+
+static StrobeRgb
+mix (StrobeRgb a, StrobeRgb b, gdouble t)
+{
+  return (StrobeRgb) { a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t };
+}
+
+StrobeRgb
+strobe_timeline_region_color (const char *name, gboolean dark)
+{
+  return mix (strobe_timeline_name_color (name), dark ? (StrobeRgb) { 0.1, 0.1, 0.1 } : (StrobeRgb) { 1, 1, 1 }, 0.35);
+}
+
+void
+strobe_tile_spec_clear (StrobeTileSpec *spec)
+{
+  g_clear_pointer (&spec->font, pango_font_description_free);
+  g_clear_pointer (&spec->log_ticks, g_array_unref);
+}
+
+/* ---- the painting context ---------------------------------------------------------------- */
+
+typedef struct
+{
+  const StrobeTileSpec *spec;
+  StrobeTimelineModel  *model;
+  cairo_t              *cr;
+  PangoContext         *pango;
+  PangoLayout          *layout;
+  GHashTable           *widths;     /* name id -> label width + 1 (unellipsized) */
+  int                   font_h;
+  cairo_pattern_t      *hatch;
+} Painter;
+
+static GPrivate thread_pango = G_PRIVATE_INIT (g_object_unref);
+
+static PangoContext *
+worker_pango (void)
+{
+  PangoContext *ctx = g_private_get (&thread_pango);
+
+  if (ctx == NULL)
+    {
+      /* One per thread: Pango's font maps are per thread. */
+      cairo_font_options_t *options = cairo_font_options_create ();
+      PangoFontMap *map = pango_cairo_font_map_new ();
+
+      ctx = pango_font_map_create_context (map);
+      g_object_unref (map);
+      cairo_font_options_set_antialias (options, CAIRO_ANTIALIAS_GRAY);
+      cairo_font_options_set_hint_style (options, CAIRO_HINT_STYLE_SLIGHT);
+      cairo_font_options_set_hint_metrics (options, CAIRO_HINT_METRICS_OFF);
+      pango_cairo_context_set_font_options (ctx, options);
+      pango_cairo_context_set_resolution (ctx, 96);
+      cairo_font_options_destroy (options);
+      g_private_set (&thread_pango, ctx);
+    }
+  return ctx;
+}
+
+static void
+set_rgb (cairo_t *cr, StrobeRgb c, gdouble alpha)
+{
+  cairo_set_source_rgba (cr, c.r, c.g, c.b, alpha);
+}
+
+/* A rectangle on whole device pixels, at least one wide. */
+static void
+snapped_rect (Painter *p, gdouble x, gdouble y, gdouble w, gdouble h)
+{
+  gdouble sf = p->spec->scale_factor;
+  gdouble x0 = floor (x * sf + 0.5) / sf, x1 = floor ((x + w) * sf + 0.5) / sf;
+
+  if (x1 - x0 < 1 / sf)
+    x1 = x0 + 1 / sf;
+  cairo_rectangle (p->cr, x0, y, x1 - x0, h);
+}
+
+/* Diagonal stripes with a period of 8 pixels, which divides the tile size: the pattern
+ * runs on across tile edges without a seam. */
+static cairo_pattern_t *
+make_hatch (gboolean dark)
+{
+  cairo_surface_t *s = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 8, 8);
+  cairo_t *cr = cairo_create (s);
+  cairo_pattern_t *pat;
+
+  cairo_set_source_rgba (cr, dark ? 1 : 0, dark ? 1 : 0, dark ? 1 : 0, 0.28);
+  cairo_set_line_width (cr, 2);
+  cairo_move_to (cr, -1, 9);
+  cairo_line_to (cr, 9, -1);
+  cairo_move_to (cr, -1, 1);
+  cairo_line_to (cr, 1, -1);
+  cairo_move_to (cr, 7, 9);
+  cairo_line_to (cr, 9, 7);
+  cairo_stroke (cr);
+  cairo_destroy (cr);
+  pat = cairo_pattern_create_for_surface (s);
+  cairo_pattern_set_extend (pat, CAIRO_EXTEND_REPEAT);
+  cairo_surface_destroy (s);
+  return pat;
+}
+
+/* Draws @text at (@x, @y) in at most @max_w pixels, ellipsized; @name_id caches the
+ * unellipsized width (G_MAXUINT32: no cache). */
+static void
+label (Painter *p, const char *text, guint32 name_id, gdouble x, gdouble y, gdouble max_w, StrobeRgb color)
+{
+  int w = -1;
+  gpointer cached = name_id != G_MAXUINT32 ? g_hash_table_lookup (p->widths, GUINT_TO_POINTER (name_id)) : NULL;
+
+  if (max_w < 8 || text == NULL || *text == '\0')
+    return;
+  if (cached)
+    w = GPOINTER_TO_INT (cached) - 1;
+  pango_layout_set_width (p->layout, -1);
+  pango_layout_set_text (p->layout, text, -1);
+  if (w < 0)
+    {
+      pango_layout_get_pixel_size (p->layout, &w, NULL);
+      if (name_id != G_MAXUINT32)
+        g_hash_table_insert (p->widths, GUINT_TO_POINTER (name_id), GINT_TO_POINTER (w + 1));
+    }
+  if (w > max_w)
+    {
+      /* Too little room even for "a…": nothing. */
+      if (max_w < 16)
+        return;
+      pango_layout_set_width (p->layout, (int) (max_w * PANGO_SCALE));
+      w = (int) max_w;
+    }
+  if (x + w < 0)
+    return;
+  set_rgb (p->cr, color, 1);
+  cairo_move_to (p->cr, x, y);
+  pango_cairo_show_layout (p->cr, p->layout);
+}
+
+/* ---- scopes --------------------------------------------------------------------------- */
+
+/* Where the label of something drawn from @x (tile pixels, negative when it began in an
+ * earlier tile) over @w pixels goes: at its start, whatever tile that is in. Every tile the
+ * label reaches draws it at that same place with the same room, each clipped to itself,
+ * so the text runs on seamlessly across tile edges. (Something that began before the
+ * view is labelled again at the view's left edge, by the widget.) */
+static gboolean
+label_place (gdouble x, gdouble w, int width, gdouble *lx, gdouble *avail)
+{
+  *lx = x + 3;
+  *avail = MIN (w, 8192) - 5;
+  return *lx < width && *lx + *avail > 0;
+}
+
+StrobeRgb
+strobe_timeline_scope_color (StrobeTimelineColors scheme, guint16 thread_id, guint depth, const char *name,
+                             guint64 duration, const StrobeTraceClock *clock, gboolean merged, gboolean dimmed,
+                             gboolean dark)
+{
+  StrobeRgb bg = dark ? (StrobeRgb) { 0.14, 0.14, 0.15 } : (StrobeRgb) { 0.98, 0.98, 0.98 };
+  StrobeRgb c;
+
+  switch (scheme)
+    {
+    case STROBE_TIMELINE_COLORS_BY_THREAD:
+      c = strobe_timeline_thread_color (thread_id, depth);
+      break;
+    case STROBE_TIMELINE_COLORS_BY_DURATION:
+      c = strobe_timeline_duration_color (clock, duration);
+      break;
+    default:
+      c = strobe_timeline_name_color (name);
+      break;
+    }
+  if (merged)
+    c = mix (c, (StrobeRgb) { 0.55, 0.55, 0.58 }, 0.55);
+  if (dimmed)
+    c = mix (c, bg, merged ? 0.55 : 0.78);
+  return c;
+}
+
+static void
+paint_block (Painter *p, const StrobeTimelineBlock *b, StrobeTimeAxis *axis, gdouble y, gdouble h,
+             gboolean with_label)
+{
+  const StrobeTileSpec *spec = p->spec;
+  const char *name = strobe_timeline_model_get_name (p->model, b->name_id);
+  gboolean dimmed = spec->highlight != G_MAXUINT32 && (b->count > 1 || b->name_id != spec->highlight);
+  StrobeRgb c = strobe_timeline_scope_color (spec->scheme, (guint16) spec->id, b->depth, name, b->end - b->begin,
+                                             &spec->clock, b->count > 1, dimmed, spec->dark);
+  gdouble x, w, draw_w;
+
+  if (!strobe_time_axis_span (axis, b->begin, b->end, 0, spec->width, 1, &x, &w))
+    return;
+  /* A pixel of space between neighbours once they are wide enough to tell apart. */
+  draw_w = w >= 4 ? w - 1 : w;
+  snapped_rect (p, x, y, draw_w, h);
+  set_rgb (p->cr, c, 1);
+  cairo_fill (p->cr);
+  if (b->count > 1)
+    {
+      /* Many scopes in one block: hatched, so it never reads as one long scope. */
+      snapped_rect (p, x, y, draw_w, h);
+      cairo_set_source (p->cr, p->hatch);
+      cairo_fill (p->cr);
+    }
+  if (b->flags & (STROBE_SCOPE_CLOSED_AT_END | STROBE_SCOPE_OPEN))
+    {
+      /* Unfinished: a hatched red end where the data stops. */
+      gdouble ex = strobe_time_axis_x (axis, b->end);
+      if (ex >= -4 && ex <= spec->width + 4)
+        {
+          cairo_rectangle (p->cr, ex - MIN (4, draw_w), y, MIN (4, draw_w), h);
+          cairo_set_source_rgba (p->cr, 0.85, 0.1, 0.1, (b->flags & STROBE_SCOPE_OPEN) ? 0.55 : 0.9);
+          cairo_fill (p->cr);
+        }
+    }
+  if (spec->highlight != G_MAXUINT32 && !dimmed)
+    {
+      snapped_rect (p, x, y, draw_w, h);
+      cairo_set_source_rgba (p->cr, 0, 0, 0, 0.8);
+      cairo_set_line_width (p->cr, 1);
+      cairo_stroke (p->cr);
+    }
+  /* A label at the scope's start only: one that began in an earlier tile has its label
+   * there, or (at the view's left edge) drawn by the widget over the tiles. */
+  /* By the scope's whole width, not its part in this tile: every tile decides alike. */
+  if (!with_label || strobe_time_axis_x (axis, b->end) - strobe_time_axis_x (axis, b->begin) < LABEL_MIN_W)
+    return;
+  {
+    gdouble lx, avail;
+    StrobeRgb tc = strobe_timeline_text_on (c);
+
+    gdouble bx = strobe_time_axis_x (axis, b->begin);
+
+    if (!label_place (bx, MAX (strobe_time_axis_x (axis, b->end) - bx, 1) - (w >= 4 ? 1 : 0), spec->width, &lx, &avail))
+      return;
+    if (dimmed)
+      tc = mix (tc, c, 0.45);
+    if (b->count > 1)
+      {
+        /* "300 scopes", or "×300" where that does not fit. */
+        g_autofree char *count = avail >= 80 ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u scope", "%u scopes", b->count),
+                                                                b->count)
+                                             : g_strdup_printf ("×%u", b->count);
+        label (p, count, G_MAXUINT32, lx, y + (h - p->font_h) / 2, avail, tc);
+      }
+    else
+      label (p, name, b->name_id, lx, y + (h - p->font_h) / 2, avail, tc);
+  }
+}
+
+static void
+paint_log_ticks (Painter *p, StrobeTimeAxis *axis, gdouble y, gdouble h)
+{
+  const StrobeTileSpec *spec = p->spec;
+  GArray *ticks = spec->log_ticks;
+  guint lo = 0, hi;
+  guint64 t1 = strobe_time_axis_end (axis);
+  int last_px = G_MININT;
+  guint8 worst = 255;
+
+  if (ticks == NULL || ticks->len == 0)
+    return;
+  hi = ticks->len;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (g_array_index (ticks, StrobeLogTick, mid).time < axis->start)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  /* One tick per pixel column: the most severe message in it. */
+  for (guint i = lo; i <= ticks->len; i++)
+    {
+      const StrobeLogTick *t = i < ticks->len ? &g_array_index (ticks, StrobeLogTick, i) : NULL;
+      int px = t && t->time <= t1 ? (int) floor (strobe_time_axis_x (axis, t->time)) : G_MAXINT;
+
+      if (px != last_px && last_px != G_MININT)
+        {
+          cairo_rectangle (p->cr, last_px, y, 2, h);
+          set_rgb (p->cr, strobe_timeline_verbosity_color (worst), 1);
+          cairo_fill (p->cr);
+          worst = 255;
+        }
+      if (px == G_MAXINT)
+        break;
+      last_px = px;
+      worst = MIN (worst, t->verbosity ? t->verbosity : 7);
+    }
+}
+
+static gboolean
+paint_thread (Painter *p, StrobeTimeAxis *axis, const gint *cancelled)
+{
+  const StrobeTileSpec *spec = p->spec;
+  g_autoptr(GArray) blocks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBlock));
+  guint64 t1 = strobe_time_axis_end (axis);
+  guint64 res = (guint64) MAX (floor (spec->scale), 1);
+  int top = spec->y0, bottom = spec->y0 + spec->height;
+
+  cairo_translate (p->cr, 0, -spec->y0);
+  if (top < STROBE_TRACK_HEADER_H)
+    paint_log_ticks (p, axis, 4, 10);
+  if (spec->collapsed)
+    {
+      strobe_timeline_model_get_thread_blocks (p->model, (guint16) spec->id, 0, 1, axis->start, t1, res, blocks);
+      for (guint i = 0; i < blocks->len; i++)
+        paint_block (p, &g_array_index (blocks, StrobeTimelineBlock, i), axis, STROBE_TRACK_HEADER_H, 5, FALSE);
+      return TRUE;
+    }
+  {
+    int d0 = MAX (0, (top - STROBE_TRACK_HEADER_H) / STROBE_TRACK_ROW_H);
+    int d1 = MIN ((int) spec->depths, (bottom - STROBE_TRACK_HEADER_H + STROBE_TRACK_ROW_H - 1) / STROBE_TRACK_ROW_H);
+
+    if (d1 <= d0)
+      return TRUE;
+    strobe_timeline_model_get_thread_blocks (p->model, (guint16) spec->id, (guint) d0, (guint) d1,
+                                             axis->start, t1, res, blocks);
+    if (g_atomic_int_get (cancelled))
+      return FALSE;
+    for (guint i = 0; i < blocks->len; i++)
+      {
+        const StrobeTimelineBlock *b = &g_array_index (blocks, StrobeTimelineBlock, i);
+        paint_block (p, b, axis, strobe_track_row_y (b->depth), STROBE_TRACK_ROW_H - 1, TRUE);
+        if ((i & 1023) == 1023 && g_atomic_int_get (cancelled))
+          return FALSE;
+      }
+  }
+  return TRUE;
+}
+
+/* ---- counters ------------------------------------------------------------------------- */
+
+/* The graph sits under the header row. */
+#define GRAPH_TOP    (STROBE_TRACK_HEADER_H + 2)
+#define GRAPH_BOTTOM (STROBE_TRACK_COUNTER_H - 4)
+
+static gdouble
+value_y (const StrobeTileSpec *spec, gdouble v)
+{
+  gdouble lo = spec->value_min, hi = spec->value_max;
+
+  if (!(hi > lo))
+    return (GRAPH_TOP + GRAPH_BOTTOM) / 2.0;
+  return GRAPH_BOTTOM - (v - lo) / (hi - lo) * (GRAPH_BOTTOM - GRAPH_TOP);
+}
+
+static void
+paint_counter (Painter *p, StrobeTimeAxis *axis)
+{
+  const StrobeTileSpec *spec = p->spec;
+  g_autoptr(GArray) buckets = g_array_new (FALSE, FALSE, sizeof (StrobeCounterBucket));
+  StrobeCounterSample before, after;
+  gboolean step = spec->counter_type == STROBE_TIMELINE_COUNTER_INT;
+  StrobeRgb c = spec->dark ? (StrobeRgb) { 0.45, 0.70, 0.95 } : (StrobeRgb) { 0.15, 0.42, 0.75 };
+  gboolean started = FALSE;
+  gdouble last_x = 0, last_y = 0, base = GRAPH_BOTTOM;
+  guint64 t1 = strobe_time_axis_end (axis);
+
+  if (spec->collapsed)
+    return;
+  cairo_translate (p->cr, 0, -spec->y0);
+  strobe_timeline_model_get_counter_series (p->model, spec->id, axis->start, t1, (guint) spec->width,
+                                            &before, &after, buckets);
+  cairo_new_path (p->cr);
+  if (before.time != G_MAXUINT64)
+    {
+      gdouble bx = MAX (strobe_time_axis_x (axis, before.time), -spec->width);
+      last_y = value_y (spec, before.value);
+      last_x = bx;
+      cairo_move_to (p->cr, bx, last_y);
+      started = TRUE;
+    }
+  for (guint i = 0; i < buckets->len; i++)
+    {
+      const StrobeCounterBucket *k = &g_array_index (buckets, StrobeCounterBucket, i);
+      gdouble x = strobe_time_axis_x (axis, k->first_time);
+      gdouble yf = value_y (spec, k->first), yl = value_y (spec, k->last);
+
+      if (!started)
+        {
+          cairo_move_to (p->cr, x, yf);
+          started = TRUE;
+        }
+      else if (step)
+        {
+          cairo_line_to (p->cr, x, last_y);
+          cairo_line_to (p->cr, x, yf);
+        }
+      else
+        cairo_line_to (p->cr, x, yf);
+      if (k->count > 1)
+        {
+          /* Denser than pixels: the envelope, so no spike is lost. */
+          gdouble xe = MAX (strobe_time_axis_x (axis, k->last_time), x);
+          cairo_line_to (p->cr, x, value_y (spec, k->max));
+          cairo_line_to (p->cr, xe, value_y (spec, k->min));
+          cairo_line_to (p->cr, xe, yl);
+          x = xe;
+        }
+      last_x = x;
+      last_y = yl;
+    }
+  if (!started)
+    return;
+  if (after.time != G_MAXUINT64)
+    {
+      gdouble ax = MIN (strobe_time_axis_x (axis, after.time), 2.0 * spec->width);
+      if (step)
+        cairo_line_to (p->cr, ax, last_y);
+      cairo_line_to (p->cr, ax, value_y (spec, after.value));
+      last_x = ax;
+    }
+  else if (step)
+    {
+      /* The last value holds until the data ends (no later sample). */
+      gdouble ex = MIN (strobe_time_axis_x (axis, MAX (t1, axis->start)), (gdouble) spec->width);
+      cairo_line_to (p->cr, MAX (ex, last_x), last_y);
+      last_x = MAX (ex, last_x);
+    }
+  {
+    cairo_path_t *line = cairo_copy_path (p->cr);
+    double x0, y0, x1, y1;
+
+    cairo_path_extents (p->cr, &x0, &y0, &x1, &y1);
+    cairo_line_to (p->cr, last_x, base);
+    cairo_line_to (p->cr, x0, base);
+    cairo_close_path (p->cr);
+    set_rgb (p->cr, c, 0.22);
+    cairo_fill (p->cr);
+    cairo_append_path (p->cr, line);
+    cairo_path_destroy (line);
+    set_rgb (p->cr, c, 1);
+    cairo_set_line_width (p->cr, 1.25);
+    cairo_set_line_join (p->cr, CAIRO_LINE_JOIN_BEVEL);
+    cairo_stroke (p->cr);
+  }
+}
+
+/* ---- frames ------------------------------------------------------------------------------- */
+
+static void
+paint_frames (Painter *p, StrobeTimeAxis *axis)
+{
+  const StrobeTileSpec *spec = p->spec;
+  g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
+  guint64 t1 = strobe_time_axis_end (axis);
+  int h = spec->collapsed ? STROBE_TRACK_HEADER_H : STROBE_TRACK_FRAMES_H;
+  /* Bars under the header row (the whole height when collapsed); the target is half way. */
+  gdouble avail = spec->collapsed ? h - 4 : h - STROBE_TRACK_HEADER_H - 4;
+  int col = G_MININT;
+  guint64 worst = 0;
+  gdouble col_h = 0;
+
+  cairo_translate (p->cr, 0, -spec->y0);
+  if (!spec->collapsed && spec->frame_target)
+    {
+      /* The target: half way up. */
+      static const double dash[] = { 3, 3 };
+      cairo_save (p->cr);
+      cairo_set_dash (p->cr, dash, 2, 0);
+      cairo_set_line_width (p->cr, 1);
+      set_rgb (p->cr, spec->fg, 0.35);
+      cairo_move_to (p->cr, 0, floor (h - 2 - avail / 2) + 0.5);
+      cairo_line_to (p->cr, spec->width, floor (h - 2 - avail / 2) + 0.5);
+      cairo_stroke (p->cr);
+      cairo_restore (p->cr);
+    }
+  strobe_timeline_model_get_frames (p->model, (guint8) spec->id, axis->start, t1, frames);
+  for (guint i = 0; i <= frames->len; i++)
+    {
+      const StrobeTimelineFrame *f = i < frames->len ? &g_array_index (frames, StrobeTimelineFrame, i) : NULL;
+      guint64 dur = f ? f->end - f->begin : 0;
+      gdouble x = 0, w = 0, bar;
+
+      if (f && !strobe_time_axis_span (axis, f->begin, f->end, 0, spec->width, 1, &x, &w))
+        continue;
+      if (f && w >= 2)
+        {
+          bar = spec->frame_target ? MIN ((gdouble) dur / spec->frame_target, 2.0) / 2.0 * avail : avail;
+          snapped_rect (p, x, h - 2 - MAX (bar, 2), w >= 4 ? w - 1 : w, MAX (bar, 2));
+          set_rgb (p->cr, strobe_timeline_frame_color (dur, spec->frame_target), 1);
+          cairo_fill (p->cr);
+          if (f->flags & (STROBE_SCOPE_CLOSED_AT_END | STROBE_SCOPE_OPEN))
+            {
+              snapped_rect (p, x, h - 2 - MAX (bar, 2), w >= 4 ? w - 1 : w, MAX (bar, 2));
+              cairo_set_source (p->cr, p->hatch);
+              cairo_fill (p->cr);
+            }
+          {
+            gdouble fx = strobe_time_axis_x (axis, f->begin), lx, room;
+            if (strobe_time_axis_x (axis, f->end) - fx >= 70 && !spec->collapsed
+                && label_place (fx, strobe_time_axis_x (axis, f->end) - fx, spec->width, &lx, &room))
+              {
+                g_autofree char *d = strobe_format_ticks (&spec->clock, dur);
+                g_autofree char *text = g_strdup_printf ("%u · %s", f->index, d);
+                label (p, text, G_MAXUINT32, lx, STROBE_TRACK_HEADER_H + 1, room, spec->fg);
+              }
+          }
+          continue;
+        }
+      /* Narrower than two pixels: the worst frame of each pixel column. */
+      {
+        int px = f ? (int) floor (x) : G_MAXINT;
+        if (px != col && col != G_MININT)
+          {
+            bar = spec->frame_target ? MIN ((gdouble) worst / spec->frame_target, 2.0) / 2.0 * avail : avail;
+            col_h = MAX (bar, 2);
+            cairo_rectangle (p->cr, col, h - 2 - col_h, 1, col_h);
+            set_rgb (p->cr, strobe_timeline_frame_color (worst, spec->frame_target), 1);
+            cairo_fill (p->cr);
+            worst = 0;
+          }
+        if (!f)
+          break;
+        col = px;
+        worst = MAX (worst, dur);
+      }
+    }
+}
+
+/* ---- regions ------------------------------------------------------------------------------- */
+
+static void
+paint_regions (Painter *p, StrobeTimeAxis *axis)
+{
+  const StrobeTileSpec *spec = p->spec;
+  g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+  guint64 t1 = strobe_time_axis_end (axis);
+
+  cairo_translate (p->cr, 0, -spec->y0);
+  strobe_timeline_model_get_regions (p->model, axis->start, t1, regions);
+  for (guint i = 0; i < regions->len; i++)
+    {
+      const StrobeTimelineRegion *r = &g_array_index (regions, StrobeTimelineRegion, i);
+      const char *name = strobe_timeline_model_get_name (p->model, r->name_id);
+      StrobeRgb c;
+      gdouble x, w, y = STROBE_TRACK_HEADER_H + r->lane * STROBE_TRACK_LANE_H;
+
+      if (spec->collapsed)
+        y = STROBE_TRACK_HEADER_H + MIN (r->lane, 2) * 2;
+      if (!strobe_time_axis_span (axis, r->begin, r->end, 0, spec->width, 1, &x, &w))
+        continue;
+      c = strobe_timeline_region_color (name, spec->dark);
+      snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
+      set_rgb (p->cr, c, 1);
+      cairo_fill (p->cr);
+      if (r->flags & (STROBE_SCOPE_CLOSED_AT_END | STROBE_SCOPE_OPEN))
+        {
+          snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
+          cairo_set_source (p->cr, p->hatch);
+          cairo_fill (p->cr);
+        }
+      {
+        gdouble rx = strobe_time_axis_x (axis, r->begin), lx, avail;
+        if (!spec->collapsed && strobe_time_axis_x (axis, r->end) - rx >= LABEL_MIN_W
+            && label_place (rx, strobe_time_axis_x (axis, r->end) - rx, spec->width, &lx, &avail))
+          label (p, name, r->name_id, lx, y + (STROBE_TRACK_LANE_H - 2 - p->font_h) / 2, avail, strobe_timeline_text_on (c));
+      }
+    }
+}
+
+/* ---- entry -------------------------------------------------------------------------------- */
+
+cairo_surface_t *
+strobe_timeline_paint_tile (const StrobeTileSpec *spec, StrobeTimelineModel *model, const gint *cancelled)
+{
+  static const gint never = 0;
+  cairo_surface_t *surface;
+  StrobeTimeAxis axis;
+  Painter p = { spec, model };
+  gboolean ok = TRUE;
+  int sf;
+
+  g_return_val_if_fail (spec != NULL && STROBE_IS_TIMELINE_MODEL (model), NULL);
+
+  if (cancelled == NULL)
+    cancelled = &never;
+  sf = MAX (spec->scale_factor, 1);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, MAX (spec->width, 1) * sf, MAX (spec->height, 1) * sf);
+  cairo_surface_set_device_scale (surface, sf, sf);
+  axis.start = spec->t0;
+  axis.scale = spec->scale;
+  axis.width = spec->width;
+
+  p.cr = cairo_create (surface);
+  p.pango = worker_pango ();
+  pango_cairo_update_context (p.cr, p.pango);
+  p.layout = pango_layout_new (p.pango);
+  pango_layout_set_font_description (p.layout, spec->font);
+  pango_layout_set_ellipsize (p.layout, PANGO_ELLIPSIZE_END);
+  pango_layout_set_single_paragraph_mode (p.layout, TRUE);
+  pango_layout_set_text (p.layout, "Ag", -1);
+  pango_layout_get_pixel_size (p.layout, NULL, &p.font_h);
+  p.widths = g_hash_table_new (NULL, NULL);
+  p.hatch = make_hatch (spec->dark);
+  cairo_rectangle (p.cr, 0, 0, spec->width, spec->height);
+  cairo_clip (p.cr);
+
+  switch (spec->kind)
+    {
+    case STROBE_TRACK_THREAD:
+      ok = paint_thread (&p, &axis, cancelled);
+      break;
+    case STROBE_TRACK_COUNTER:
+      paint_counter (&p, &axis);
+      break;
+    case STROBE_TRACK_FRAMES:
+      paint_frames (&p, &axis);
+      break;
+    case STROBE_TRACK_REGIONS:
+      paint_regions (&p, &axis);
+      break;
+    default:
+      break;
+    }
+
+  cairo_pattern_destroy (p.hatch);
+  g_hash_table_unref (p.widths);
+  g_object_unref (p.layout);
+  cairo_destroy (p.cr);
+  if (!ok || g_atomic_int_get (cancelled))
+    {
+      cairo_surface_destroy (surface);
+      return NULL;
+    }
+  cairo_surface_flush (surface);
+  return surface;
+}

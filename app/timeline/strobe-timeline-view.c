@@ -1,0 +1,912 @@
+/* strobe-timeline-view.c
+ *
+ * The details of a scope (its parent chain, its children, its exclusive time) are
+ * gathered on a worker: a scope may have millions of children. Find runs there too.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "strobe-timeline-background.h"
+#include <math.h>
+
+#include "strobe-format.h"
+#include "strobe-panes.h"
+#include "strobe-scope-search.h"
+#include "strobe-timeline-geometry.h"
+#include "strobe-timeline-view.h"
+#include "strobe-timer-row.h"
+
+#define MAX_MATCHES   (1u << 20)
+#define SHOWN_CHILDREN 12
+
+struct _StrobeTimelineView
+{
+  StrobeView            parent_instance;
+
+  StrobeTimelineWidget *timeline;
+  StrobeTimersPanel    *timers;
+  GtkWidget            *follow;
+  GtkWidget            *colors;
+  GtkWidget            *target;
+  GtkWidget            *target_ms;
+  GtkWidget            *tracks_button;
+  GtkWidget            *tracks_box;
+  GtkWidget            *hide_empty;
+  GtkWidget            *search_bar;
+  GtkWidget            *search_entry;
+  GtkWidget            *match_label;
+  GtkWidget            *details;
+  GtkWidget            *details_title;
+  char                 *details_text;
+
+  GCancellable         *find_cancel;
+  GArray               *matches;        /* StrobeScopeMatch */
+  guint64               match_total;
+  gint64                match_index;
+  gboolean              finding;
+  char                 *searched;       /* the text of matches, or of the search running */
+  int                   pending_step;   /* Enter or F3 while searching: 1 next, -1 previous */
+  GCancellable         *details_cancel;
+  gboolean              setting_target;
+};
+
+G_DEFINE_FINAL_TYPE (StrobeTimelineView, strobe_timeline_view, STROBE_TYPE_VIEW)
+
+static StrobeTimelineModel *
+model (StrobeTimelineView *self)
+{
+  return strobe_document_get_timeline (strobe_view_get_document (STROBE_VIEW (self)));
+}
+
+/* ---- find -------------------------------------------------------------------------------- */
+
+typedef struct
+{
+  StrobeTimelineModel *model;
+  char                *text;
+  guint64              total;
+} FindJob;
+
+static void
+find_job_free (gpointer data)
+{
+  FindJob *j = data;
+
+  g_object_unref (j->model);
+  g_free (j->text);
+  g_free (j);
+}
+
+static void
+find_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  FindJob *j = data;
+  GError *error = NULL;
+  GArray *m = strobe_scope_search (j->model, j->text, MAX_MATCHES, &j->total, cancellable, &error);
+
+  if (m == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, m, (GDestroyNotify) g_array_unref);
+}
+
+static void
+update_match_label (StrobeTimelineView *self)
+{
+  g_autofree char *text = NULL;
+
+  if (self->finding)
+    text = g_strdup (_("Searching…"));
+  else if (self->matches == NULL)
+    text = g_strdup ("");
+  else if (self->match_total == 0)
+    text = g_strdup (_("No matches"));
+  else
+    {
+      g_autofree char *n = strobe_format_count (self->match_total);
+      if (self->match_index >= 0)
+        {
+          g_autofree char *i = strobe_format_count ((guint64) self->match_index + 1);
+          /* Translators: "3 of 1 234 matches" */
+          text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s of %s match", "%s of %s matches", self->match_total), i, n);
+        }
+      else
+        text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s match", "%s matches", self->match_total), n);
+    }
+  gtk_label_set_text (GTK_LABEL (self->match_label), text);
+}
+
+static void
+find_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(StrobeTimelineView) self = user_data;
+  GArray *m = g_task_propagate_pointer (G_TASK (result), NULL);
+  FindJob *j = g_task_get_task_data (G_TASK (result));
+
+  if (m == NULL)
+    return;
+  self->finding = FALSE;
+  g_clear_pointer (&self->matches, g_array_unref);
+  self->matches = m;
+  self->match_total = j->total;
+  self->match_index = -1;
+  update_match_label (self);
+  if (self->pending_step)
+    {
+      gboolean backward = self->pending_step < 0;
+      self->pending_step = 0;
+      strobe_timeline_view_find_step (self, backward);
+    }
+}
+
+void
+strobe_timeline_view_find (StrobeTimelineView *self, const char *text)
+{
+  g_autoptr(GTask) task = NULL;
+  FindJob *j;
+
+  g_return_if_fail (STROBE_IS_TIMELINE_VIEW (self));
+
+  /* Enter may have started this search before the entry's own delayed signal. */
+  if (text && *text && g_strcmp0 (text, self->searched) == 0 && (self->finding || self->matches))
+    return;
+  self->pending_step = 0;
+  g_free (self->searched);
+  self->searched = g_strdup (text);
+  if (self->find_cancel)
+    g_cancellable_cancel (self->find_cancel);
+  g_clear_object (&self->find_cancel);
+  g_clear_pointer (&self->matches, g_array_unref);
+  self->finding = FALSE;
+  if (text == NULL || *text == '\0' || model (self) == NULL)
+    {
+      update_match_label (self);
+      return;
+    }
+  self->find_cancel = g_cancellable_new ();
+  self->finding = TRUE;
+  j = g_new0 (FindJob, 1);
+  j->model = g_object_ref (model (self));
+  j->text = g_strdup (text);
+  task = g_task_new (NULL, self->find_cancel, find_done, g_object_ref (self));
+  g_task_set_task_data (task, j, find_job_free);
+  strobe_background_run (task, find_thread);
+  update_match_label (self);
+}
+
+gint64
+strobe_timeline_view_get_match_count (StrobeTimelineView *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMELINE_VIEW (self), -1);
+  return self->finding || self->matches == NULL ? -1 : (gint64) self->match_total;
+}
+
+void
+strobe_timeline_view_find_step (StrobeTimelineView *self, gboolean backward)
+{
+  StrobeViewState *state;
+  const StrobeScopeMatch *m;
+  StrobeScopeRef ref;
+  gint64 n;
+
+  g_return_if_fail (STROBE_IS_TIMELINE_VIEW (self));
+
+  if (self->finding)
+    {
+      /* Taken as soon as the matches are known. */
+      self->pending_step = backward ? -1 : 1;
+      return;
+    }
+  if (self->matches == NULL || self->matches->len == 0)
+    {
+      gtk_widget_error_bell (GTK_WIDGET (self));
+      return;
+    }
+  n = self->matches->len;
+  state = strobe_view_get_state (STROBE_VIEW (self));
+  if (self->match_index < 0)
+    {
+      /* The first match at or after the view's start (or before its end, backwards). */
+      guint64 a, b;
+      strobe_view_state_get_visible_range (state, &a, &b);
+      self->match_index = backward ? n - 1 : 0;
+      for (gint64 i = 0; i < n; i++)
+        {
+          gint64 k = backward ? n - 1 - i : i;
+          guint64 t = g_array_index (self->matches, StrobeScopeMatch, k).begin;
+          if (backward ? t <= b : t >= a)
+            {
+              self->match_index = k;
+              break;
+            }
+        }
+    }
+  else
+    self->match_index = (self->match_index + (backward ? n - 1 : 1)) % n;
+  m = &g_array_index (self->matches, StrobeScopeMatch, self->match_index);
+  ref = (StrobeScopeRef) { m->thread_id, m->depth, m->name_id, m->begin, m->end };
+  strobe_timeline_widget_show_scope (self->timeline, &ref);
+  update_match_label (self);
+}
+
+static void
+search_changed_cb (StrobeTimelineView *self)
+{
+  strobe_timeline_view_find (self, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+}
+
+static void
+search_next_cb (StrobeTimelineView *self)
+{
+  /* Enter right after typing: search now rather than after the entry's delay. */
+  strobe_timeline_view_find (self, gtk_editable_get_text (GTK_EDITABLE (self->search_entry)));
+  strobe_timeline_view_find_step (self, FALSE);
+}
+
+static void
+search_previous_cb (StrobeTimelineView *self)
+{
+  strobe_timeline_view_find_step (self, TRUE);
+}
+
+static void
+search_stop_cb (StrobeTimelineView *self)
+{
+  gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), FALSE);
+  gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+}
+
+static void
+action_find (GtkWidget *widget, const char *name, GVariant *param)
+{
+  StrobeTimelineView *self = STROBE_TIMELINE_VIEW (widget);
+
+  gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->search_bar), TRUE);
+  gtk_widget_grab_focus (self->search_entry);
+}
+
+static void
+action_find_step (GtkWidget *widget, const char *name, GVariant *param)
+{
+  strobe_timeline_view_find_step (STROBE_TIMELINE_VIEW (widget), g_variant_get_boolean (param));
+}
+
+/* ---- details -------------------------------------------------------------------------------- */
+
+typedef struct
+{
+  StrobeTimelineModel *model;
+  StrobeScopeRef       scope;
+  GArray              *parents;      /* guint32 name ids, outermost first */
+  GArray              *children;     /* the first few, StrobeTimelineScope */
+  guint64              n_children;
+  guint64              children_time;
+} DetailsJob;
+
+static void
+details_job_free (gpointer data)
+{
+  DetailsJob *j = data;
+
+  g_object_unref (j->model);
+  g_array_unref (j->parents);
+  g_array_unref (j->children);
+  g_free (j);
+}
+
+static void
+details_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  DetailsJob *j = data;
+  const StrobeScopeRef *s = &j->scope;
+  g_autoptr(GArray) tmp = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+  guint64 span = s->end - s->begin, w, t;
+
+  for (guint d = s->depth; d-- > 0;)
+    {
+      g_array_set_size (tmp, 0);
+      if (strobe_timeline_model_get_scopes (j->model, s->thread_id, d, s->begin, s->begin, tmp) > 0)
+        g_array_prepend_val (j->parents, g_array_index (tmp, StrobeTimelineScope, 0).name_id);
+    }
+  /* Children in windows, so a scope with millions of them never needs one huge copy. */
+  w = MAX (span / 64, 1);
+  for (t = s->begin; t <= s->end; t = t > G_MAXUINT64 - w - 1 ? G_MAXUINT64 : t + w + 1)
+    {
+      guint64 t1 = MIN (s->end, t > G_MAXUINT64 - w ? G_MAXUINT64 : t + w);
+      g_array_set_size (tmp, 0);
+      strobe_timeline_model_get_scopes (j->model, s->thread_id, s->depth + 1u, t, t1, tmp);
+      for (guint i = 0; i < tmp->len; i++)
+        {
+          const StrobeTimelineScope *c = &g_array_index (tmp, StrobeTimelineScope, i);
+          /* Each child once: in the window where it begins (or the first, for one that
+           * began before the scope). */
+          if (c->begin < t && t != s->begin)
+            continue;
+          if (c->begin < s->begin || c->end > s->end)
+            continue;
+          j->n_children++;
+          j->children_time += c->end - c->begin;
+          if (j->children->len < SHOWN_CHILDREN)
+            g_array_append_val (j->children, *c);
+        }
+      if (g_task_return_error_if_cancelled (task))
+        return;
+      if (t1 == G_MAXUINT64 || t1 >= s->end)
+        break;
+    }
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+set_details (StrobeTimelineView *self, const char *title, const char *text)
+{
+  g_free (self->details_text);
+  self->details_text = g_strdup_printf ("%s\n%s", title, text);
+  gtk_label_set_text (GTK_LABEL (self->details_title), title);
+  gtk_label_set_text (GTK_LABEL (self->details), text);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->details), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  self->details_text, -1);
+}
+
+static char *
+seconds_text (const StrobeTraceClock *clock, guint64 t)
+{
+  gdouble s = strobe_trace_clock_to_seconds (clock, t);
+  return strobe_ruler_label (s, 1e-9, s);
+}
+
+static void
+details_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(StrobeTimelineView) self = user_data;
+  DetailsJob *j = g_task_get_task_data (G_TASK (result));
+  const StrobeScopeRef *s = &j->scope;
+  StrobeTimelineModel *m = j->model;
+  StrobeTraceClock clock;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *start = NULL, *incl = NULL, *excl = NULL;
+  const char *name = strobe_timeline_model_get_name (m, s->name_id), *file = NULL;
+  guint32 line = 0;
+  GListModel *rows;
+  guint64 span = s->end - s->begin;
+
+  if (!g_task_propagate_boolean (G_TASK (result), NULL))
+    return;
+  g_clear_object (&self->details_cancel);
+  strobe_document_get_clock (strobe_view_get_document (STROBE_VIEW (self)), &clock);
+  start = seconds_text (&clock, s->begin);
+  incl = strobe_format_ticks (&clock, span);
+  excl = strobe_format_ticks (&clock, span > j->children_time ? span - j->children_time : 0);
+  {
+    StrobeThreadInfo info = { 0 };
+    gboolean named = strobe_threads_model_lookup (strobe_document_get_threads (strobe_view_get_document (STROBE_VIEW (self))),
+                                                  s->thread_id, &info);
+    /* Translators: the details of a scope: its thread, start, inclusive and exclusive time, depth */
+    g_string_append_printf (text, _("Thread %s · start %s · inclusive %s · exclusive %s · depth %u"),
+                            named && info.name && *info.name ? info.name : "?", start, incl, excl, s->depth);
+    if (named)
+      strobe_thread_info_clear (&info);
+  }
+  if (strobe_timeline_model_get_name_source (m, s->name_id, &file, &line))
+    g_string_append_printf (text, "\n%s %s:%u", _("Source:"), file, line);
+  if (j->parents->len)
+    {
+      g_string_append_printf (text, "\n%s ", _("Called from:"));
+      for (guint i = 0; i < j->parents->len; i++)
+        g_string_append_printf (text, "%s%s", i ? " › " : "",
+                                strobe_timeline_model_get_name (m, g_array_index (j->parents, guint32, i)));
+    }
+  if (j->n_children)
+    {
+      g_autofree char *n = strobe_format_count (j->n_children);
+      g_string_append_printf (text, "\n%s ", _("Children by time:"));
+      for (guint i = 0; i < j->children->len; i++)
+        {
+          const StrobeTimelineScope *c = &g_array_index (j->children, StrobeTimelineScope, i);
+          g_autofree char *d = strobe_format_ticks (&clock, c->end - c->begin);
+          g_string_append_printf (text, "%s%s %s", i ? ", " : "", strobe_timeline_model_get_name (m, c->name_id), d);
+        }
+      if (j->n_children > j->children->len)
+        /* Translators: %s is a count of further children of a scope */
+        g_string_append_printf (text, _(" … (%s in all)"), n);
+    }
+  else
+    g_string_append_printf (text, "\n%s", _("No children."));
+  rows = strobe_timers_panel_get_rows (self->timers);
+  for (guint i = 0, n = g_list_model_get_n_items (rows); i < n; i++)
+    {
+      g_autoptr(StrobeTimerRow) row = g_list_model_get_item (rows, i);
+      const StrobeTimerStat *st = strobe_timer_row_get_stat (row);
+      if (st->name_id == s->name_id)
+        {
+          g_autofree char *cnt = strobe_format_count (st->count);
+          g_autofree char *tot = strobe_format_ticks (&clock, st->inclusive);
+          g_autofree char *mean = strobe_format_ticks (&clock, (guint64) st->mean);
+          g_autofree char *med = strobe_format_ticks (&clock, (guint64) st->median);
+          /* Translators: the statistics of a scope's name in the selected range */
+          g_string_append_printf (text, _("\nIn the range: %s calls, %s in all, mean %s, median %s"), cnt, tot, mean, med);
+          break;
+        }
+    }
+  set_details (self, name ? name : "", text->str);
+}
+
+static void
+selected_scope_cb (StrobeTimelineView *self)
+{
+  StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
+  const StrobeScopeRef *s = strobe_view_state_get_selected_scope (state);
+  g_autoptr(GTask) task = NULL;
+  DetailsJob *j;
+
+  if (self->details_cancel)
+    g_cancellable_cancel (self->details_cancel);
+  g_clear_object (&self->details_cancel);
+  if (s == NULL || model (self) == NULL)
+    {
+      set_details (self, _("No scope selected"),
+                   _("Click a scope, or press Space on the timeline and move with the arrow keys."));
+      return;
+    }
+  self->details_cancel = g_cancellable_new ();
+  j = g_new0 (DetailsJob, 1);
+  j->model = g_object_ref (model (self));
+  j->scope = *s;
+  j->parents = g_array_new (FALSE, FALSE, sizeof (guint32));
+  j->children = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+  task = g_task_new (NULL, self->details_cancel, details_done, g_object_ref (self));
+  g_task_set_task_data (task, j, details_job_free);
+  strobe_background_run (task, details_thread);
+}
+
+/* ---- toolbar --------------------------------------------------------------------------------- */
+
+static void
+colors_cb (StrobeTimelineView *self)
+{
+  strobe_timeline_widget_set_color_scheme (self->timeline, gtk_drop_down_get_selected (GTK_DROP_DOWN (self->colors)));
+}
+
+static const double target_fps[] = { 30, 60, 120 };
+
+static void
+target_cb (StrobeTimelineView *self)
+{
+  guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->target));
+
+  if (self->setting_target || i >= G_N_ELEMENTS (target_fps))
+    return;
+  strobe_timeline_widget_set_frame_target (self->timeline, 1.0 / target_fps[i]);
+}
+
+static void
+target_ms_cb (StrobeTimelineView *self)
+{
+  gdouble ms = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->target_ms));
+
+  if (self->setting_target)
+    return;
+  strobe_timeline_widget_set_frame_target (self->timeline, ms / 1000.0);
+}
+
+static void
+target_changed_cb (StrobeTimelineView *self)
+{
+  gdouble s = strobe_timeline_widget_get_frame_target (self->timeline);
+  guint pick = G_N_ELEMENTS (target_fps);
+
+  for (guint i = 0; i < G_N_ELEMENTS (target_fps); i++)
+    if (fabs (1.0 / target_fps[i] - s) < 1e-9)
+      pick = i;
+  self->setting_target = TRUE;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->target), pick);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->target_ms), s * 1000.0);
+  self->setting_target = FALSE;
+}
+
+static void
+track_toggled_cb (GtkCheckButton *check, StrobeTimelineView *self)
+{
+  guint i = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (check), "track-index"));
+  StrobeTrackList *tracks = strobe_timeline_widget_get_tracks (self->timeline);
+
+  if (i < strobe_track_list_get_n (tracks)
+      && strobe_track_list_get (tracks, i)->hidden == gtk_check_button_get_active (check))
+    strobe_timeline_widget_set_track_hidden (self->timeline, i, !gtk_check_button_get_active (check));
+}
+
+static void
+rebuild_tracks_menu (StrobeTimelineView *self)
+{
+  StrobeTrackList *tracks = strobe_timeline_widget_get_tracks (self->timeline);
+
+  for (GtkWidget *c; (c = gtk_widget_get_first_child (self->tracks_box)) != NULL;)
+    gtk_box_remove (GTK_BOX (self->tracks_box), c);
+  for (guint i = 0; i < strobe_track_list_get_n (tracks); i++)
+    {
+      const StrobeTrack *t = strobe_track_list_get (tracks, i);
+      g_autofree char *label = NULL;
+      GtkWidget *check;
+
+      if (t->kind == STROBE_TRACK_GROUP)
+        label = g_strdup_printf (_("Group: %s"), t->title);
+      else if (t->kind == STROBE_TRACK_THREAD && t->group && *t->group)
+        label = g_strdup_printf ("    %s", t->title);
+      else
+        label = g_strdup (t->title);
+      if (t->empty)
+        {
+          char *l = g_strdup_printf (_("%s (empty)"), label);
+          g_free (label);
+          label = l;
+        }
+      check = gtk_check_button_new_with_label (label);
+      gtk_check_button_set_active (GTK_CHECK_BUTTON (check), !t->hidden);
+      g_object_set_data (G_OBJECT (check), "track-index", GUINT_TO_POINTER (i));
+      g_signal_connect (check, "toggled", G_CALLBACK (track_toggled_cb), self);
+      gtk_box_append (GTK_BOX (self->tracks_box), check);
+    }
+}
+
+static void
+tracks_popover_cb (GtkPopover *popover, StrobeTimelineView *self)
+{
+  rebuild_tracks_menu (self);
+}
+
+static void
+reset_tracks_cb (StrobeTimelineView *self)
+{
+  strobe_timeline_widget_reset_tracks (self->timeline);
+  rebuild_tracks_menu (self);
+}
+
+static void
+zoom_cb (GtkButton *button, StrobeTimelineView *self)
+{
+  int dir = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "zoom"));
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.zoom", "i", dir);
+}
+
+static GtkWidget *
+icon_button (const char *icon, const char *tooltip, const char *accessible)
+{
+  GtkWidget *b = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_set_tooltip_text (b, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (b), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
+  gtk_widget_add_css_class (b, "flat");
+  return b;
+}
+
+static GtkWidget *
+build_toolbar (StrobeTimelineView *self)
+{
+  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6), *b, *pop, *box, *sw, *reset, *label;
+  static const char *zoom_icons[] = { "zoom-out-symbolic", "zoom-fit-best-symbolic", "zoom-in-symbolic" };
+  const char *zoom_tips[] = { _("Zoom out (−)"), _("Show the whole trace (0)"), _("Zoom in (+)") };
+  const char *zoom_names[] = { _("Zoom out"), _("Zoom to fit"), _("Zoom in") };
+  const char *colors[] = { _("Colour by Name"), _("Colour by Thread"), _("Colour by Duration"), NULL };
+  const char *targets[] = { _("30 fps"), _("60 fps"), _("120 fps"), _("Custom"), NULL };
+  StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
+
+  gtk_widget_set_margin_start (bar, 6);
+  gtk_widget_set_margin_end (bar, 6);
+  gtk_widget_set_margin_top (bar, 4);
+  gtk_widget_set_margin_bottom (bar, 4);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (bar), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline tools"), -1);
+
+  self->follow = gtk_toggle_button_new_with_mnemonic (_("_Follow"));
+  gtk_widget_set_tooltip_text (self->follow, _("Keep the newest data in view"));
+  g_object_bind_property (state, "follow-live", self->follow, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  gtk_widget_set_visible (self->follow, strobe_document_is_live (strobe_view_get_document (STROBE_VIEW (self))));
+  gtk_box_append (GTK_BOX (bar), self->follow);
+
+  for (int i = 0; i < 3; i++)
+    {
+      b = icon_button (zoom_icons[i], zoom_tips[i], zoom_names[i]);
+      g_object_set_data (G_OBJECT (b), "zoom", GINT_TO_POINTER (i - 1 == 0 ? 0 : i - 1));
+      g_signal_connect (b, "clicked", G_CALLBACK (zoom_cb), self);
+      gtk_box_append (GTK_BOX (bar), b);
+    }
+
+  self->colors = gtk_drop_down_new_from_strings (colors);
+  gtk_widget_set_tooltip_text (self->colors, _("How scopes are coloured"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->colors), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scope colours"), -1);
+  g_signal_connect_swapped (self->colors, "notify::selected", G_CALLBACK (colors_cb), self);
+  gtk_box_append (GTK_BOX (bar), self->colors);
+
+  label = gtk_label_new_with_mnemonic (_("Frame _target"));
+  gtk_box_append (GTK_BOX (bar), label);
+  self->target = gtk_drop_down_new_from_strings (targets);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->target), 1);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), self->target);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->target), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Frame target"), -1);
+  g_signal_connect_swapped (self->target, "notify::selected", G_CALLBACK (target_cb), self);
+  gtk_box_append (GTK_BOX (bar), self->target);
+  self->target_ms = gtk_spin_button_new_with_range (0.1, 1000, 0.1);
+  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->target_ms), 2);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->target_ms), 1000.0 / 60);
+  gtk_widget_set_tooltip_text (self->target_ms, _("Target frame time in milliseconds"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->target_ms), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Target frame time in milliseconds"), -1);
+  g_signal_connect_swapped (self->target_ms, "value-changed", G_CALLBACK (target_ms_cb), self);
+  gtk_box_append (GTK_BOX (bar), self->target_ms);
+  gtk_box_append (GTK_BOX (bar), gtk_label_new (_("ms")));
+
+  /* Tracks: which are shown. */
+  self->tracks_button = gtk_menu_button_new ();
+  gtk_menu_button_set_label (GTK_MENU_BUTTON (self->tracks_button), _("Tracks"));
+  gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (self->tracks_button), TRUE);
+  gtk_widget_set_tooltip_text (self->tracks_button, _("Show, hide and reset tracks"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->tracks_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Tracks"), -1);
+  pop = gtk_popover_new ();
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  self->hide_empty = gtk_check_button_new_with_mnemonic (_("Hide _empty tracks"));
+  g_object_bind_property (self->timeline, "hide-empty", self->hide_empty, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  gtk_box_append (GTK_BOX (box), self->hide_empty);
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  self->tracks_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  sw = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sw), self->tracks_box);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (sw), 400);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (sw), TRUE);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_box_append (GTK_BOX (box), sw);
+  reset = gtk_button_new_with_mnemonic (_("_Reset Layout"));
+  gtk_widget_set_tooltip_text (reset, _("Every track shown and expanded, in the thread table's order"));
+  g_signal_connect_swapped (reset, "clicked", G_CALLBACK (reset_tracks_cb), self);
+  gtk_box_append (GTK_BOX (box), reset);
+  gtk_popover_set_child (GTK_POPOVER (pop), box);
+  g_signal_connect (pop, "show", G_CALLBACK (tracks_popover_cb), self);
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->tracks_button), pop);
+  gtk_box_append (GTK_BOX (bar), self->tracks_button);
+
+  b = icon_button ("edit-find-symbolic", _("Find scopes by name (Ctrl+F)"), _("Find scopes"));
+  gtk_widget_set_hexpand (b, TRUE);
+  gtk_widget_set_halign (b, GTK_ALIGN_END);
+  g_signal_connect_swapped (b, "clicked", G_CALLBACK (action_find), self);
+  gtk_box_append (GTK_BOX (bar), b);
+  return bar;
+}
+
+static GtkWidget *
+build_search_bar (StrobeTimelineView *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6), *prev, *next;
+
+  self->search_entry = gtk_search_entry_new ();
+  g_object_set (self->search_entry, "placeholder-text", _("Scope name"), NULL);
+  gtk_widget_set_size_request (self->search_entry, 280, -1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Find scopes by name"), -1);
+  g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
+  g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_next_cb), self);
+  g_signal_connect_swapped (self->search_entry, "next-match", G_CALLBACK (search_next_cb), self);
+  g_signal_connect_swapped (self->search_entry, "previous-match", G_CALLBACK (search_previous_cb), self);
+  g_signal_connect_swapped (self->search_entry, "stop-search", G_CALLBACK (search_stop_cb), self);
+  gtk_box_append (GTK_BOX (box), self->search_entry);
+  prev = icon_button ("go-up-symbolic", _("Previous match (Shift+F3)"), _("Previous match"));
+  next = icon_button ("go-down-symbolic", _("Next match (F3)"), _("Next match"));
+  g_signal_connect_swapped (prev, "clicked", G_CALLBACK (search_previous_cb), self);
+  g_signal_connect_swapped (next, "clicked", G_CALLBACK (search_next_cb), self);
+  gtk_box_append (GTK_BOX (box), prev);
+  gtk_box_append (GTK_BOX (box), next);
+  self->match_label = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->match_label, "dim-label");
+  gtk_box_append (GTK_BOX (box), self->match_label);
+
+  self->search_bar = gtk_search_bar_new ();
+  gtk_search_bar_set_child (GTK_SEARCH_BAR (self->search_bar), box);
+  gtk_search_bar_connect_entry (GTK_SEARCH_BAR (self->search_bar), GTK_EDITABLE (self->search_entry));
+  gtk_search_bar_set_show_close_button (GTK_SEARCH_BAR (self->search_bar), TRUE);
+  return self->search_bar;
+}
+
+/* ---- StrobeView ------------------------------------------------------------------------------- */
+
+static void
+strobe_timeline_view_document_changed (StrobeView *view, StrobeDocumentChanges changes)
+{
+  StrobeTimelineView *self = STROBE_TIMELINE_VIEW (view);
+
+  if (self->timeline == NULL)
+    return;
+  strobe_timeline_widget_update (self->timeline, changes);
+  strobe_timers_panel_update (self->timers, changes);
+  gtk_widget_set_visible (self->follow, strobe_document_is_live (strobe_view_get_document (view)));
+}
+
+static void
+strobe_timeline_view_focus_default (StrobeView *view)
+{
+  StrobeTimelineView *self = STROBE_TIMELINE_VIEW (view);
+
+  if (self->timeline)
+    gtk_widget_grab_focus (GTK_WIDGET (self->timeline));
+}
+
+static void
+timer_chosen_cb (StrobeTimelineView *self, guint name_id)
+{
+  strobe_timeline_widget_set_highlight (self->timeline, name_id);
+}
+
+static void
+show_scope_cb (StrobeTimelineView *self, StrobeScopeRef *ref)
+{
+  strobe_timeline_widget_show_scope (self->timeline, ref);
+}
+
+static void
+build (StrobeTimelineView *self)
+{
+  StrobeDocument *document = strobe_view_get_document (STROBE_VIEW (self));
+  StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
+  GtkWidget *box, *paned, *left, *row, *scrollbar, *details_box, *details_sw;
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_parent (box, GTK_WIDGET (self));
+
+  if (strobe_document_get_timeline (document) == NULL)
+    {
+      GtkWidget *l = gtk_label_new (_("This trace was opened without its timeline."));
+      gtk_widget_set_vexpand (l, TRUE);
+      gtk_box_append (GTK_BOX (box), l);
+      return;
+    }
+  self->timeline = STROBE_TIMELINE_WIDGET (strobe_timeline_widget_new (document, state));
+  self->timers = STROBE_TIMERS_PANEL (strobe_timers_panel_new (document, state));
+  g_signal_connect_object (self->timers, "timer-chosen", G_CALLBACK (timer_chosen_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timers, "show-scope", G_CALLBACK (show_scope_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::frame-target", G_CALLBACK (target_changed_cb), self, G_CONNECT_SWAPPED);
+
+  gtk_box_append (GTK_BOX (box), build_toolbar (self));
+  gtk_box_append (GTK_BOX (box), build_search_bar (self));
+  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+
+  left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_set_vexpand (row, TRUE);
+  gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->timeline));
+  scrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, strobe_timeline_widget_get_vadjustment (self->timeline));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (scrollbar), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scroll tracks"), -1);
+  gtk_box_append (GTK_BOX (row), scrollbar);
+  gtk_box_append (GTK_BOX (left), row);
+  gtk_box_append (GTK_BOX (left), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+
+  details_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  gtk_widget_set_margin_start (details_box, 8);
+  gtk_widget_set_margin_end (details_box, 8);
+  gtk_widget_set_margin_top (details_box, 4);
+  gtk_widget_set_margin_bottom (details_box, 4);
+  self->details_title = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->details_title, "strobe-heading");
+  gtk_label_set_xalign (GTK_LABEL (self->details_title), 0);
+  gtk_label_set_selectable (GTK_LABEL (self->details_title), TRUE);
+  gtk_widget_set_focusable (self->details_title, FALSE);
+  gtk_box_append (GTK_BOX (details_box), self->details_title);
+  self->details = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->details), 0);
+  gtk_label_set_wrap (GTK_LABEL (self->details), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (self->details), TRUE);
+  gtk_widget_set_focusable (self->details, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->details), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scope details"), -1);
+  gtk_box_append (GTK_BOX (details_box), self->details);
+  details_sw = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (details_sw), details_box);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (details_sw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_size_request (details_sw, -1, 110);
+  gtk_box_append (GTK_BOX (left), details_sw);
+
+  paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  gtk_paned_set_start_child (GTK_PANED (paned), left);
+  gtk_paned_set_end_child (GTK_PANED (paned), GTK_WIDGET (self->timers));
+  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_widget_set_size_request (GTK_WIDGET (self->timers), 440, -1);
+  gtk_widget_set_vexpand (paned, TRUE);
+  gtk_box_append (GTK_BOX (box), paned);
+  strobe_pane_mark (GTK_WIDGET (self->timers));
+
+  g_signal_connect_object (state, "notify::selected-scope", G_CALLBACK (selected_scope_cb), self, G_CONNECT_SWAPPED);
+  selected_scope_cb (self);
+}
+
+static void
+strobe_timeline_view_constructed (GObject *object)
+{
+  StrobeTimelineView *self = STROBE_TIMELINE_VIEW (object);
+
+  /* The parent's constructed reports the document once, before the children exist. */
+  G_OBJECT_CLASS (strobe_timeline_view_parent_class)->constructed (object);
+  build (self);
+  strobe_timeline_view_document_changed (STROBE_VIEW (self), STROBE_DOCUMENT_MODEL_ALL | STROBE_DOCUMENT_CHANGED_EXTENT);
+}
+
+static void
+strobe_timeline_view_dispose (GObject *object)
+{
+  StrobeTimelineView *self = STROBE_TIMELINE_VIEW (object);
+
+  if (self->find_cancel)
+    g_cancellable_cancel (self->find_cancel);
+  if (self->details_cancel)
+    g_cancellable_cancel (self->details_cancel);
+  G_OBJECT_CLASS (strobe_timeline_view_parent_class)->dispose (object);
+}
+
+static void
+strobe_timeline_view_finalize (GObject *object)
+{
+  StrobeTimelineView *self = STROBE_TIMELINE_VIEW (object);
+
+  g_clear_object (&self->find_cancel);
+  g_clear_object (&self->details_cancel);
+  g_clear_pointer (&self->matches, g_array_unref);
+  g_free (self->searched);
+  g_free (self->details_text);
+  G_OBJECT_CLASS (strobe_timeline_view_parent_class)->finalize (object);
+}
+
+static void
+strobe_timeline_view_class_init (StrobeTimelineViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  StrobeViewClass *view_class = STROBE_VIEW_CLASS (klass);
+
+  object_class->constructed = strobe_timeline_view_constructed;
+  object_class->dispose = strobe_timeline_view_dispose;
+  object_class->finalize = strobe_timeline_view_finalize;
+  view_class->document_changed = strobe_timeline_view_document_changed;
+  view_class->focus_default = strobe_timeline_view_focus_default;
+
+  strobe_view_class_set_page (view_class, "timeline", N_("_Timeline"), "preferences-system-time-symbolic", 10);
+
+  gtk_widget_class_install_action (widget_class, "view.find", NULL, action_find);
+  gtk_widget_class_install_action (widget_class, "view.find-step", "b", action_find_step);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, 0, "view.find-step", "b", FALSE);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, GDK_SHIFT_MASK, "view.find-step", "b", TRUE);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+strobe_timeline_view_init (StrobeTimelineView *self)
+{
+  self->match_index = -1;
+}
+
+StrobeTimelineWidget *
+strobe_timeline_view_get_timeline (StrobeTimelineView *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMELINE_VIEW (self), NULL);
+  return self->timeline;
+}
+
+StrobeTimersPanel *
+strobe_timeline_view_get_timers (StrobeTimelineView *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMELINE_VIEW (self), NULL);
+  return self->timers;
+}
+
+const char *
+strobe_timeline_view_get_details (StrobeTimelineView *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMELINE_VIEW (self), NULL);
+  return self->details_text;
+}
+
+gboolean
+strobe_timeline_view_is_busy (StrobeTimelineView *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMELINE_VIEW (self), FALSE);
+  return self->details_cancel != NULL || self->finding
+         || (self->timers && strobe_timers_panel_is_busy (self->timers))
+         || (self->timeline && strobe_timeline_widget_get_pending (self->timeline) > 0);
+}

@@ -1,0 +1,1038 @@
+/* strobe-timers-panel.c
+ *
+ * Each computation is a GTask on a worker with its own GCancellable; a new range cancels
+ * the one running, and a result that comes back for an old range is dropped. The rows are
+ * replaced in one splice, and the chosen timer stays chosen by name. The call tree (for
+ * callers, callees and the flame graph) is only computed when one of those is asked for.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+#include "strobe-timeline-background.h"
+
+#include "strobe-call-tree.h"
+#include "strobe-flame-graph.h"
+#include "strobe-format.h"
+#include "strobe-panes.h"
+#include "strobe-scope-search.h"
+#include "strobe-table.h"
+#include "strobe-timeline-geometry.h"
+#include "strobe-timer-row.h"
+#include "strobe-timers-panel.h"
+
+/* While a trace grows, statistics are redone at most this often. */
+#define REFRESH_US (1000 * 1000)
+
+struct _StrobeTimersPanel
+{
+  GtkWidget            parent_instance;
+
+  StrobeDocument      *document;
+  StrobeViewState     *state;
+  StrobeTimelineModel *timeline;
+  StrobeTraceClock     clock;
+
+  GtkWidget           *range_label;
+  GtkWidget           *spinner;
+  GtkWidget           *filter_entry;
+  GtkWidget           *table;
+  GtkWidget           *links_stack;
+  GtkWidget           *callers_table;
+  GtkWidget           *callees_table;
+  GtkWidget           *links_label;
+  GtkWidget           *flame;
+  GtkStringFilter     *filter;
+  GtkSingleSelection  *selection;
+  GListStore          *rows;
+  GListStore          *callers;
+  GListStore          *callees;
+
+  guint64              t0;
+  guint64              t1;
+  gboolean             have_range;
+  GCancellable        *stats_cancel;
+  GCancellable        *tree_cancel;
+  GCancellable        *find_cancel;
+  GArray              *tree;
+  guint64              tree_t0, tree_t1, tree_generation;
+  gboolean             tree_busy;
+  guint64              stats_generation;
+  gint64               last_run_us;
+  guint                refresh_source;
+  guint32              chosen;
+  gboolean             setting_rows;
+  GPtrArray           *incoming;       /* new rows not in the table yet */
+  guint                fill_source;
+};
+
+/* New rows go into the table a few at a time, between frames: each costs GTK 4.8's column
+ * view most of a millisecond of widgets on the main thread. */
+#define FILL_CHUNK 4
+
+G_DEFINE_FINAL_TYPE (StrobeTimersPanel, strobe_timers_panel, GTK_TYPE_WIDGET)
+
+enum
+{
+  TIMER_CHOSEN,
+  SHOW_SCOPE,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+#define STAT(item) strobe_timer_row_get_stat (STROBE_TIMER_ROW (item))
+
+/* ---- columns ---------------------------------------------------------------------------- */
+
+static char *
+ticks_text (gpointer item, guint64 ticks)
+{
+  return strobe_format_ticks (strobe_timer_row_get_clock (STROBE_TIMER_ROW (item)), ticks);
+}
+
+static char *c_name (gpointer i) { return g_strdup (STAT (i)->name); }
+static char *c_count (gpointer i) { return strobe_format_count (STAT (i)->count); }
+static char *c_incl (gpointer i) { return ticks_text (i, STAT (i)->inclusive); }
+static char *c_min (gpointer i) { return ticks_text (i, STAT (i)->min); }
+static char *c_max (gpointer i) { return ticks_text (i, STAT (i)->max); }
+static char *c_mean (gpointer i) { return ticks_text (i, (guint64) STAT (i)->mean); }
+static char *c_median (gpointer i) { return ticks_text (i, (guint64) STAT (i)->median); }
+static char *c_excl (gpointer i) { return ticks_text (i, STAT (i)->exclusive); }
+static char *c_excl_mean (gpointer i) { return ticks_text (i, STAT (i)->count ? STAT (i)->exclusive / STAT (i)->count : 0); }
+static char *c_share (gpointer i) { return g_strdup_printf ("%.1f %%", 100.0 * strobe_timer_row_get_share (STROBE_TIMER_ROW (i))); }
+static int k_name (gpointer a, gpointer b) { return strobe_table_compare_str (STAT (a)->name, STAT (b)->name); }
+static int k_count (gpointer a, gpointer b) { return strobe_table_compare_u64 (STAT (a)->count, STAT (b)->count); }
+static int k_incl (gpointer a, gpointer b) { return strobe_table_compare_u64 (STAT (a)->inclusive, STAT (b)->inclusive); }
+static int k_min (gpointer a, gpointer b) { return strobe_table_compare_u64 (STAT (a)->min, STAT (b)->min); }
+static int k_max (gpointer a, gpointer b) { return strobe_table_compare_u64 (STAT (a)->max, STAT (b)->max); }
+static int k_mean (gpointer a, gpointer b) { return (STAT (a)->mean > STAT (b)->mean) - (STAT (a)->mean < STAT (b)->mean); }
+static int k_median (gpointer a, gpointer b) { return (STAT (a)->median > STAT (b)->median) - (STAT (a)->median < STAT (b)->median); }
+static int k_excl (gpointer a, gpointer b) { return strobe_table_compare_u64 (STAT (a)->exclusive, STAT (b)->exclusive); }
+static int k_excl_mean (gpointer a, gpointer b)
+{
+  return strobe_table_compare_u64 (STAT (a)->count ? STAT (a)->exclusive / STAT (a)->count : 0,
+                                   STAT (b)->count ? STAT (b)->exclusive / STAT (b)->count : 0);
+}
+static int k_share (gpointer a, gpointer b)
+{
+  gdouble x = strobe_timer_row_get_share (STROBE_TIMER_ROW (a)), y = strobe_timer_row_get_share (STROBE_TIMER_ROW (b));
+  return (x > y) - (x < y);
+}
+
+static const StrobeTableColumn timer_columns[] = {
+  { N_("Name"), c_name, k_name, 16, FALSE, TRUE },
+  { N_("Count"), c_count, k_count, 6, TRUE, FALSE },
+  { N_("Inclusive"), c_incl, k_incl, 9, TRUE, FALSE },
+  { N_("Min"), c_min, k_min, 8, TRUE, FALSE },
+  { N_("Max"), c_max, k_max, 8, TRUE, FALSE },
+  { N_("Mean"), c_mean, k_mean, 8, TRUE, FALSE },
+  { N_("Median"), c_median, k_median, 8, TRUE, FALSE },
+  { N_("Exclusive"), c_excl, k_excl, 9, TRUE, FALSE },
+  { N_("Excl. Mean"), c_excl_mean, k_excl_mean, 8, TRUE, FALSE },
+  { N_("Share"), c_share, k_share, 6, TRUE, FALSE },
+};
+
+static const StrobeTableColumn link_columns[] = {
+  { N_("Name"), c_name, k_name, 18, FALSE, TRUE },
+  { N_("Count"), c_count, k_count, 8, TRUE, FALSE },
+  { N_("Inclusive"), c_incl, k_incl, 9, TRUE, FALSE },
+};
+
+/* ---- range ------------------------------------------------------------------------------- */
+
+static void
+current_range (StrobeTimersPanel *self, guint64 *t0, guint64 *t1)
+{
+  if (!strobe_view_state_get_selection (self->state, t0, t1))
+    {
+      *t0 = 0;
+      *t1 = G_MAXUINT64;
+    }
+}
+
+static void
+update_range_label (StrobeTimersPanel *self)
+{
+  guint64 t0, t1;
+  g_autofree char *text = NULL;
+
+  if (strobe_view_state_get_selection (self->state, &t0, &t1))
+    {
+      g_autofree char *d = strobe_format_ticks (&self->clock, t1 - t0);
+      /* Translators: what the timers table covers: the selected time range's length */
+      text = g_strdup_printf (_("Selection (%s)"), d);
+    }
+  else
+    text = g_strdup (_("Whole trace"));
+  gtk_label_set_text (GTK_LABEL (self->range_label), text);
+}
+
+/* ---- statistics ------------------------------------------------------------------------- */
+
+typedef struct
+{
+  StrobeTimelineModel *model;
+  guint64              t0, t1;
+  guint64              generation;
+} StatsJob;
+
+static void
+stats_job_free (gpointer data)
+{
+  StatsJob *j = data;
+
+  g_object_unref (j->model);
+  g_free (j);
+}
+
+/* The statistics hold 8 bytes a scope for the medians while they run, in the workers'
+ * malloc arenas, which keep freed memory unless told: a viewer with a big trace open would
+ * stay that much bigger after every computation. */
+static void
+give_back_memory (void)
+{
+#ifdef __GLIBC__
+  malloc_trim (0);
+#endif
+}
+
+static void
+stats_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  StatsJob *j = data;
+  GError *error = NULL;
+  GArray *stats = strobe_timer_stats_compute_full (j->model, j->t0, j->t1, STROBE_TIMER_STATS_ALL_THREADS,
+                                                   cancellable, &error);
+
+  give_back_memory ();
+  if (stats == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, stats, (GDestroyNotify) g_array_unref);
+}
+
+static guint
+find_row (GListModel *model, guint32 name_id)
+{
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      if (STAT (item)->name_id == name_id)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+static void compute_tree (StrobeTimersPanel *self);
+
+static gboolean
+fill_cb (gpointer data)
+{
+  StrobeTimersPanel *self = data;
+  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  guint n = MIN (FILL_CHUNK, self->incoming->len);
+
+  self->fill_source = 0;
+  g_list_store_splice (self->rows, n_items, 0, self->incoming->pdata, n);
+  g_ptr_array_remove_range (self->incoming, 0, n);
+  if (self->incoming->len == 0)
+    {
+      g_clear_pointer (&self->incoming, g_ptr_array_unref);
+      if (self->chosen != G_MAXUINT32)
+        gtk_single_selection_set_selected (self->selection, find_row (G_LIST_MODEL (self->selection), self->chosen));
+      return G_SOURCE_REMOVE;
+    }
+  self->fill_source = g_idle_add (fill_cb, self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+stats_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(StrobeTimersPanel) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) stats = g_task_propagate_pointer (G_TASK (result), &error);
+  StatsJob *j = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GPtrArray) rows = NULL;
+  guint64 total = 0;
+  guint pos;
+
+  if (stats == NULL)
+    return;
+  g_clear_object (&self->stats_cancel);
+  gtk_spinner_stop (GTK_SPINNER (self->spinner));
+  self->stats_generation = j->generation;
+  for (guint i = 0; i < stats->len; i++)
+    total += g_array_index (stats, StrobeTimerStat, i).exclusive;
+  /* Rows of names already shown are updated in place: GTK 4.8's column view keeps up to
+   * 200 rows of widgets, and making them anew for a new set of rows costs the main thread
+   * a tenth of a second; updated ones only redraw their text, and a re-sort reuses them. */
+  {
+    g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
+    g_autoptr(GHashTable) kept = g_hash_table_new (NULL, NULL);
+    GListModel *model = G_LIST_MODEL (self->rows);
+    GtkSorter *sorter = gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->table));
+    gboolean changed = FALSE;
+
+    for (guint i = 0, n = g_list_model_get_n_items (model); i < n; i++)
+      {
+        g_autoptr(StrobeTimerRow) row = g_list_model_get_item (model, i);
+        g_hash_table_insert (by_name, GUINT_TO_POINTER (strobe_timer_row_get_stat (row)->name_id), row);
+      }
+    rows = g_ptr_array_new_with_free_func (g_object_unref);
+    self->setting_rows = TRUE;
+    for (guint i = 0; i < stats->len; i++)
+      {
+        const StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
+        gdouble share = total ? (gdouble) s->exclusive / total : 0;
+        StrobeTimerRow *row = g_hash_table_lookup (by_name, GUINT_TO_POINTER (s->name_id));
+
+        if (row)
+          {
+            changed |= strobe_timer_row_update (row, s, share);
+            g_hash_table_add (kept, GUINT_TO_POINTER (s->name_id));
+          }
+        else
+          g_ptr_array_add (rows, strobe_timer_row_new (s, share, &self->clock));
+      }
+    /* Names no longer in the range go, new ones come at the end (the sort places them). */
+    for (guint i = g_list_model_get_n_items (model); i-- > 0;)
+      {
+        g_autoptr(StrobeTimerRow) row = g_list_model_get_item (model, i);
+        if (!g_hash_table_contains (kept, GUINT_TO_POINTER (strobe_timer_row_get_stat (row)->name_id)))
+          g_list_store_remove (self->rows, i);
+      }
+    g_clear_handle_id (&self->fill_source, g_source_remove);
+    g_clear_pointer (&self->incoming, g_ptr_array_unref);
+    if (rows->len)
+      {
+        self->incoming = g_steal_pointer (&rows);
+        fill_cb (self);
+      }
+    /* The order may be stale: sorted again (which reuses the rows' widgets), unless
+     * nothing changed. */
+    if (sorter && changed)
+      gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+    pos = self->chosen != G_MAXUINT32 ? find_row (G_LIST_MODEL (self->selection), self->chosen) : GTK_INVALID_LIST_POSITION;
+    gtk_single_selection_set_selected (self->selection, pos);
+    self->setting_rows = FALSE;
+  }
+  if (self->chosen != G_MAXUINT32 || gtk_widget_get_mapped (self->flame))
+    compute_tree (self);
+}
+
+static void
+compute_stats (StrobeTimersPanel *self)
+{
+  g_autoptr(GTask) task = NULL;
+  StatsJob *j;
+
+  if (self->timeline == NULL)
+    return;
+  g_clear_handle_id (&self->refresh_source, g_source_remove);
+  if (self->stats_cancel)
+    g_cancellable_cancel (self->stats_cancel);
+  g_clear_object (&self->stats_cancel);
+  self->stats_cancel = g_cancellable_new ();
+  current_range (self, &self->t0, &self->t1);
+  self->have_range = TRUE;
+  j = g_new0 (StatsJob, 1);
+  j->model = g_object_ref (self->timeline);
+  j->t0 = self->t0;
+  j->t1 = self->t1;
+  j->generation = strobe_timeline_model_get_generation (self->timeline);
+  self->last_run_us = g_get_monotonic_time ();
+  gtk_spinner_start (GTK_SPINNER (self->spinner));
+  update_range_label (self);
+  task = g_task_new (NULL, self->stats_cancel, stats_done, g_object_ref (self));
+  g_task_set_task_data (task, j, stats_job_free);
+  strobe_background_run (task, stats_thread);
+}
+
+static gboolean
+refresh_cb (gpointer data)
+{
+  StrobeTimersPanel *self = data;
+
+  self->refresh_source = 0;
+  compute_stats (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+strobe_timers_panel_update (StrobeTimersPanel *self, StrobeDocumentChanges changes)
+{
+  gint64 now, wait;
+
+  g_return_if_fail (STROBE_IS_TIMERS_PANEL (self));
+
+  strobe_document_get_clock (self->document, &self->clock);
+  if (!(changes & STROBE_DOCUMENT_CHANGED_TIMELINE) || self->timeline == NULL)
+    return;
+  if (self->have_range && strobe_timeline_model_get_generation (self->timeline) == self->stats_generation
+      && self->stats_cancel == NULL)
+    return;
+  /* A file: once it is read (what is computed while it loads is soon out of date). A live
+   * trace: at most once a second while it grows; at once when it is done. */
+  if (!strobe_document_is_loaded (self->document) && !strobe_document_is_live (self->document))
+    {
+      update_range_label (self);
+      return;
+    }
+  now = g_get_monotonic_time ();
+  wait = self->last_run_us + REFRESH_US - now;
+  if (strobe_document_is_loaded (self->document))
+    wait = 0;
+  if (wait <= 0)
+    compute_stats (self);
+  else if (self->refresh_source == 0)
+    self->refresh_source = g_timeout_add ((guint) (wait / 1000) + 1, refresh_cb, self);
+}
+
+static void
+selection_changed_cb (StrobeTimersPanel *self)
+{
+  guint64 t0, t1;
+
+  current_range (self, &t0, &t1);
+  if (self->have_range && t0 == self->t0 && t1 == self->t1)
+    return;
+  compute_stats (self);
+}
+
+/* ---- call tree ---------------------------------------------------------------------------- */
+
+typedef StatsJob TreeJob;
+
+static void
+tree_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  TreeJob *j = data;
+  GError *error = NULL;
+  GArray *tree = strobe_call_tree_compute (j->model, j->t0, j->t1, STROBE_TIMER_STATS_ALL_THREADS, cancellable, &error);
+
+  if (tree == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, tree, (GDestroyNotify) g_array_unref);
+}
+
+static void
+update_links (StrobeTimersPanel *self)
+{
+  g_autoptr(GPtrArray) callers = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) callees = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->tree && self->chosen != G_MAXUINT32)
+    {
+      g_autoptr(GArray) a = strobe_call_tree_callers (self->tree, self->chosen);
+      g_autoptr(GArray) b = strobe_call_tree_callees (self->tree, self->chosen);
+
+      for (guint k = 0; k < 2; k++)
+        {
+          GArray *links = k ? b : a;
+          for (guint i = 0; i < links->len; i++)
+            {
+              const StrobeCallLink *l = &g_array_index (links, StrobeCallLink, i);
+              StrobeTimerStat s = { 0 };
+              s.name_id = l->name_id;
+              s.name = l->name_id == STROBE_CALL_NONE ? (char *) _("(none: outermost)")
+                                                      : (char *) strobe_timeline_model_get_name (self->timeline, l->name_id);
+              s.count = l->count;
+              s.inclusive = l->inclusive;
+              g_ptr_array_add (k ? callees : callers, strobe_timer_row_new (&s, 0, &self->clock));
+            }
+        }
+    }
+  g_list_store_splice (self->callers, 0, g_list_model_get_n_items (G_LIST_MODEL (self->callers)), callers->pdata, callers->len);
+  g_list_store_splice (self->callees, 0, g_list_model_get_n_items (G_LIST_MODEL (self->callees)), callees->pdata, callees->len);
+  if (self->chosen == G_MAXUINT32)
+    gtk_label_set_text (GTK_LABEL (self->links_label), _("Choose a timer to see its callers and callees."));
+  else
+    {
+      const char *name = strobe_timeline_model_get_name (self->timeline, self->chosen);
+      /* Translators: %s is a scope name */
+      g_autofree char *text = g_strdup_printf (_("Callers and callees of “%s”"), name ? name : "");
+      gtk_label_set_text (GTK_LABEL (self->links_label), text);
+    }
+}
+
+static void
+tree_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(StrobeTimersPanel) self = user_data;
+  g_autoptr(GError) error = NULL;
+  GArray *tree = g_task_propagate_pointer (G_TASK (result), &error);
+  TreeJob *j = g_task_get_task_data (G_TASK (result));
+
+  if (tree == NULL)
+    return;
+  self->tree_busy = FALSE;
+  g_clear_pointer (&self->tree, g_array_unref);
+  self->tree = tree;
+  self->tree_t0 = j->t0;
+  self->tree_t1 = j->t1;
+  self->tree_generation = j->generation;
+  strobe_flame_graph_set_tree (STROBE_FLAME_GRAPH (self->flame), self->timeline, tree, &self->clock);
+  update_links (self);
+}
+
+static void
+compute_tree (StrobeTimersPanel *self)
+{
+  g_autoptr(GTask) task = NULL;
+  TreeJob *j;
+
+  if (self->timeline == NULL)
+    return;
+  if (self->tree && self->tree_t0 == self->t0 && self->tree_t1 == self->t1
+      && self->tree_generation == self->stats_generation)
+    {
+      update_links (self);
+      return;
+    }
+  if (self->tree_cancel)
+    g_cancellable_cancel (self->tree_cancel);
+  g_clear_object (&self->tree_cancel);
+  self->tree_cancel = g_cancellable_new ();
+  self->tree_busy = TRUE;
+  j = g_new0 (TreeJob, 1);
+  j->model = g_object_ref (self->timeline);
+  j->t0 = self->t0;
+  j->t1 = self->t1;
+  j->generation = self->stats_generation;
+  task = g_task_new (NULL, self->tree_cancel, tree_done, g_object_ref (self));
+  g_task_set_task_data (task, j, stats_job_free);
+  strobe_background_run (task, tree_thread);
+}
+
+/* ---- choosing and activating rows --------------------------------------------------------- */
+
+static void
+chosen_changed_cb (StrobeTimersPanel *self)
+{
+  gpointer item = gtk_single_selection_get_selected_item (self->selection);
+  guint32 id = item ? STAT (item)->name_id : G_MAXUINT32;
+
+  /* Replacing the rows unselects for a moment: not a choice of the user's. */
+  if (self->setting_rows || id == self->chosen)
+    return;
+  self->chosen = id;
+  strobe_flame_graph_set_highlight (STROBE_FLAME_GRAPH (self->flame), id);
+  g_signal_emit (self, signals[TIMER_CHOSEN], 0, id);
+  compute_tree (self);
+}
+
+static void
+longest_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  StatsJob *j = data;
+  StrobeScopeMatch m;
+  GError *error = NULL;
+  guint32 name = (guint32) GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (task), "name-id"));
+
+  if (strobe_scope_search_longest (j->model, name, j->t0, j->t1, &m, cancellable, &error))
+    g_task_return_pointer (task, g_memdup2 (&m, sizeof m), g_free);
+  else if (error)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, NULL, NULL);
+}
+
+static void
+longest_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  g_autoptr(StrobeTimersPanel) self = user_data;
+  g_autofree StrobeScopeMatch *m = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (m)
+    {
+      StrobeScopeRef ref = { m->thread_id, m->depth, m->name_id, m->begin, m->end };
+      g_signal_emit (self, signals[SHOW_SCOPE], 0, &ref);
+    }
+}
+
+static void
+activate_cb (GtkColumnView *view, guint position, StrobeTimersPanel *self)
+{
+  g_autoptr(GObject) item = g_list_model_get_item (G_LIST_MODEL (self->selection), position);
+  g_autoptr(GTask) task = NULL;
+  StatsJob *j;
+
+  if (item == NULL || self->timeline == NULL)
+    return;
+  if (self->find_cancel)
+    g_cancellable_cancel (self->find_cancel);
+  g_clear_object (&self->find_cancel);
+  self->find_cancel = g_cancellable_new ();
+  j = g_new0 (StatsJob, 1);
+  j->model = g_object_ref (self->timeline);
+  j->t0 = self->t0;
+  j->t1 = self->t1;
+  task = g_task_new (NULL, self->find_cancel, longest_done, g_object_ref (self));
+  g_object_set_data (G_OBJECT (task), "name-id", GUINT_TO_POINTER (STAT (item)->name_id));
+  g_task_set_task_data (task, j, stats_job_free);
+  strobe_background_run (task, longest_thread);
+}
+
+/* ---- CSV ------------------------------------------------------------------------------------ */
+
+static void
+csv_field (GString *out, const char *s)
+{
+  if (strpbrk (s, ",\"\n\r") == NULL)
+    {
+      g_string_append (out, s);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (; *s; s++)
+    {
+      if (*s == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *s);
+    }
+  g_string_append_c (out, '"');
+}
+
+static void
+csv_ms (GString *out, StrobeTimersPanel *self, gdouble ticks)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_c (out, ',');
+  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6f", ticks / (gdouble) self->clock.frequency * 1e3));
+}
+
+char *
+strobe_timers_panel_to_csv (StrobeTimersPanel *self)
+{
+  GListModel *model;
+  GString *out;
+  guint n;
+
+  g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), NULL);
+
+  /* In the order the table shows. */
+  model = G_LIST_MODEL (self->selection);
+  n = g_list_model_get_n_items (model);
+  out = g_string_new ("name,count,inclusive_ms,min_ms,max_ms,mean_ms,median_ms,exclusive_ms,exclusive_mean_ms,share\n");
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GObject) item = g_list_model_get_item (model, i);
+      const StrobeTimerStat *s = STAT (item);
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      csv_field (out, s->name);
+      g_string_append_printf (out, ",%" G_GUINT64_FORMAT, s->count);
+      csv_ms (out, self, (gdouble) s->inclusive);
+      csv_ms (out, self, (gdouble) s->min);
+      csv_ms (out, self, (gdouble) s->max);
+      csv_ms (out, self, s->mean);
+      csv_ms (out, self, s->median);
+      csv_ms (out, self, (gdouble) s->exclusive);
+      csv_ms (out, self, s->count ? (gdouble) s->exclusive / s->count : 0);
+      g_string_append_c (out, ',');
+      g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.4f", strobe_timer_row_get_share (STROBE_TIMER_ROW (item))));
+      g_string_append_c (out, '\n');
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+export_response (GtkNativeDialog *dialog, int response, StrobeTimersPanel *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *csv = strobe_timers_panel_to_csv (self);
+      g_autoptr(GError) error = NULL;
+
+      if (!g_file_replace_contents (file, csv, strlen (csv), NULL, FALSE, G_FILE_CREATE_NONE, NULL, NULL, &error))
+        {
+          GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+          GtkWidget *msg = gtk_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, GTK_DIALOG_MODAL,
+                                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE, "%s",
+                                                   _("Could not export the timers"));
+          gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (msg), "%s", error->message);
+          g_signal_connect (msg, "response", G_CALLBACK (gtk_window_destroy), NULL);
+          gtk_window_present (GTK_WINDOW (msg));
+        }
+    }
+  g_object_unref (dialog);
+  g_object_unref (self);
+}
+
+static void
+export_clicked_cb (StrobeTimersPanel *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *dialog;
+  g_autofree char *name = g_strdup_printf ("%s-timers.csv", strobe_document_get_title (self->document));
+
+  dialog = gtk_file_chooser_native_new (_("Export Timers"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                        GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
+  g_signal_connect (dialog, "response", G_CALLBACK (export_response), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
+}
+
+/* ---- object --------------------------------------------------------------------------------- */
+
+static GtkWidget *
+scrolled (GtkWidget *child)
+{
+  GtkWidget *sw = gtk_scrolled_window_new ();
+
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sw), child);
+  gtk_widget_set_vexpand (sw, TRUE);
+  return sw;
+}
+
+static GtkWidget *
+link_table (StrobeTimersPanel *self, GListStore *store, const char *label)
+{
+  GtkWidget *view = gtk_column_view_new (NULL);
+
+  strobe_table_add_columns (GTK_COLUMN_VIEW (view), link_columns, G_N_ELEMENTS (link_columns));
+  strobe_table_set_model (GTK_COLUMN_VIEW (view), g_object_ref (G_LIST_MODEL (store)), NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  return view;
+}
+
+static void
+flame_mapped_cb (StrobeTimersPanel *self)
+{
+  compute_tree (self);
+}
+
+static void
+strobe_timers_panel_constructed (GObject *object)
+{
+  StrobeTimersPanel *self = STROBE_TIMERS_PANEL (object);
+  GtkWidget *box = GTK_WIDGET (self), *header, *title, *export, *paned, *top, *bottom, *switcher, *links, *sw;
+
+  G_OBJECT_CLASS (strobe_timers_panel_parent_class)->constructed (object);
+
+  if (strobe_document_get_timeline (self->document))
+    self->timeline = g_object_ref (strobe_document_get_timeline (self->document));
+  strobe_document_get_clock (self->document, &self->clock);
+
+  header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_margin_start (header, 6);
+  gtk_widget_set_margin_end (header, 6);
+  gtk_widget_set_margin_top (header, 4);
+  title = gtk_label_new (_("Timers"));
+  gtk_widget_add_css_class (title, "strobe-heading");
+  gtk_box_append (GTK_BOX (header), title);
+  self->range_label = gtk_label_new (NULL);
+  gtk_widget_add_css_class (self->range_label, "dim-label");
+  gtk_label_set_ellipsize (GTK_LABEL (self->range_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (GTK_LABEL (self->range_label), 18);
+  gtk_widget_set_hexpand (self->range_label, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->range_label), 0);
+  gtk_box_append (GTK_BOX (header), self->range_label);
+  /* Always there (a stopped spinner draws nothing): showing and hiding it would lay the
+   * whole panel out again, and its table is costly to lay out. */
+  self->spinner = gtk_spinner_new ();
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->spinner), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Computing timers"), -1);
+  gtk_box_append (GTK_BOX (header), self->spinner);
+  export = gtk_button_new_from_icon_name ("document-save-as-symbolic");
+  gtk_widget_set_tooltip_text (export, _("Export the table as CSV"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (export), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Export timers as CSV"), -1);
+  g_signal_connect_swapped (export, "clicked", G_CALLBACK (export_clicked_cb), self);
+  gtk_box_append (GTK_BOX (header), export);
+  gtk_widget_set_parent (header, box);
+
+  self->filter_entry = gtk_search_entry_new ();
+  gtk_widget_set_margin_start (self->filter_entry, 6);
+  gtk_widget_set_margin_end (self->filter_entry, 6);
+  gtk_widget_set_margin_top (self->filter_entry, 4);
+  gtk_widget_set_margin_bottom (self->filter_entry, 4);
+  g_object_set (self->filter_entry, "placeholder-text", _("Filter timers"), NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->filter_entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Filter timers"), -1);
+  gtk_widget_set_parent (self->filter_entry, box);
+
+  self->rows = g_list_store_new (STROBE_TYPE_TIMER_ROW);
+  self->filter = gtk_string_filter_new (gtk_cclosure_expression_new (G_TYPE_STRING, NULL, 0, NULL,
+                                                                     G_CALLBACK (c_name), NULL, NULL));
+  gtk_string_filter_set_match_mode (self->filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  gtk_string_filter_set_ignore_case (self->filter, TRUE);
+  g_object_bind_property (self->filter_entry, "text", self->filter, "search", G_BINDING_DEFAULT);
+
+  self->table = gtk_column_view_new (NULL);
+  strobe_table_add_columns (GTK_COLUMN_VIEW (self->table), timer_columns, G_N_ELEMENTS (timer_columns));
+  /* Our own reference: the table lets go of it while rows are replaced. */
+  self->selection = g_object_ref (strobe_table_set_model (GTK_COLUMN_VIEW (self->table), g_object_ref (G_LIST_MODEL (self->rows)),
+                                                          g_object_ref (GTK_FILTER (self->filter))));
+  gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (self->table), FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->table), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timers"), -1);
+  gtk_widget_set_tooltip_text (self->table, _("Double-click a timer to go to its longest instance"));
+  g_signal_connect_swapped (self->selection, "notify::selected", G_CALLBACK (chosen_changed_cb), self);
+  g_signal_connect (self->table, "activate", G_CALLBACK (activate_cb), self);
+  /* Names are what one reads first: room for them, the figures scroll (a figure is
+   * never cut short: its column is as wide as the widest figure of its kind). */
+  {
+    GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table));
+    g_autoptr(GtkColumnViewColumn) name = g_list_model_get_item (columns, 0);
+    g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (self->table, NULL);
+
+    gtk_column_view_column_set_fixed_width (name, 170);
+    for (guint i = 1; i < g_list_model_get_n_items (columns); i++)
+      {
+        g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
+        /* Counts, a share, otherwise a time (four digits and a unit). */
+        const char *widest = i == 1 ? "8 888 888" : i + 1 == g_list_model_get_n_items (columns) ? "100.0 %" : "888.8 ms";
+        int w, title_w;
+
+        pango_layout_set_text (layout, widest, -1);
+        pango_layout_get_pixel_size (layout, &w, NULL);
+        pango_layout_set_text (layout, gtk_column_view_column_get_title (c), -1);
+        pango_layout_get_pixel_size (layout, &title_w, NULL);
+        /* Cell padding, and the header's room for the sort arrow. */
+        gtk_column_view_column_set_fixed_width (c, MAX (w + 16, title_w + 30));
+      }
+  }
+  /* Sorted by inclusive time, largest first, to begin with. */
+  {
+    g_autoptr(GtkColumnViewColumn) incl = g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table)), 2);
+    gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (self->table), incl, GTK_SORT_DESCENDING);
+  }
+
+  top = scrolled (self->table);
+  strobe_pane_mark (top);
+
+  self->callers = g_list_store_new (STROBE_TYPE_TIMER_ROW);
+  self->callees = g_list_store_new (STROBE_TYPE_TIMER_ROW);
+  self->callers_table = link_table (self, self->callers, _("Callers"));
+  self->callees_table = link_table (self, self->callees, _("Callees"));
+  links = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  self->links_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->links_label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (self->links_label), PANGO_ELLIPSIZE_END);
+  gtk_widget_set_margin_start (self->links_label, 6);
+  gtk_box_append (GTK_BOX (links), self->links_label);
+  {
+    GtkWidget *l1 = gtk_label_new (_("Called by")), *l2 = gtk_label_new (_("Calls"));
+    gtk_label_set_xalign (GTK_LABEL (l1), 0);
+    gtk_label_set_xalign (GTK_LABEL (l2), 0);
+    gtk_widget_add_css_class (l1, "dim-label");
+    gtk_widget_add_css_class (l2, "dim-label");
+    gtk_widget_set_margin_start (l1, 6);
+    gtk_widget_set_margin_start (l2, 6);
+    gtk_box_append (GTK_BOX (links), l1);
+    gtk_box_append (GTK_BOX (links), scrolled (self->callers_table));
+    gtk_box_append (GTK_BOX (links), l2);
+    gtk_box_append (GTK_BOX (links), scrolled (self->callees_table));
+  }
+  self->flame = strobe_flame_graph_new ();
+  g_signal_connect_swapped (self->flame, "map", G_CALLBACK (flame_mapped_cb), self);
+  sw = scrolled (self->flame);
+  self->links_stack = gtk_stack_new ();
+  gtk_stack_add_titled (GTK_STACK (self->links_stack), links, "links", _("Callers and Callees"));
+  gtk_stack_add_titled (GTK_STACK (self->links_stack), sw, "flame", _("Flame Graph"));
+  switcher = gtk_stack_switcher_new ();
+  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (self->links_stack));
+  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_top (switcher, 4);
+  gtk_widget_set_margin_bottom (switcher, 4);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (switcher), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timer details"), -1);
+  bottom = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (bottom), switcher);
+  gtk_box_append (GTK_BOX (bottom), self->links_stack);
+  strobe_pane_mark (bottom);
+
+  paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_paned_set_start_child (GTK_PANED (paned), top);
+  gtk_paned_set_end_child (GTK_PANED (paned), bottom);
+  gtk_paned_set_resize_start_child (GTK_PANED (paned), TRUE);
+  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_paned_set_position (GTK_PANED (paned), 360);
+  gtk_widget_set_vexpand (paned, TRUE);
+  gtk_widget_set_parent (paned, box);
+
+  g_signal_connect_object (self->state, "notify::selection-start", G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->state, "notify::selection-end", G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->state, "notify::has-selection", G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
+  update_links (self);
+  update_range_label (self);
+}
+
+static void
+strobe_timers_panel_dispose (GObject *object)
+{
+  StrobeTimersPanel *self = STROBE_TIMERS_PANEL (object);
+
+  if (self->stats_cancel)
+    g_cancellable_cancel (self->stats_cancel);
+  if (self->tree_cancel)
+    g_cancellable_cancel (self->tree_cancel);
+  if (self->find_cancel)
+    g_cancellable_cancel (self->find_cancel);
+  g_clear_handle_id (&self->refresh_source, g_source_remove);
+  g_clear_handle_id (&self->fill_source, g_source_remove);
+  g_clear_pointer (&self->incoming, g_ptr_array_unref);
+  for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
+    gtk_widget_unparent (child);
+  G_OBJECT_CLASS (strobe_timers_panel_parent_class)->dispose (object);
+}
+
+static void
+strobe_timers_panel_finalize (GObject *object)
+{
+  StrobeTimersPanel *self = STROBE_TIMERS_PANEL (object);
+
+  g_clear_object (&self->stats_cancel);
+  g_clear_object (&self->tree_cancel);
+  g_clear_object (&self->find_cancel);
+  g_clear_object (&self->document);
+  g_clear_object (&self->state);
+  g_clear_object (&self->timeline);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->callers);
+  g_clear_object (&self->callees);
+  g_clear_object (&self->filter);
+  g_clear_object (&self->selection);
+  g_clear_pointer (&self->tree, g_array_unref);
+  G_OBJECT_CLASS (strobe_timers_panel_parent_class)->finalize (object);
+}
+
+enum
+{
+  PROP_0,
+  PROP_DOCUMENT,
+  PROP_STATE,
+  N_PROPS
+};
+
+static void
+strobe_timers_panel_set_property (GObject *object, guint prop_id, const GValue *value, GParamSpec *pspec)
+{
+  StrobeTimersPanel *self = STROBE_TIMERS_PANEL (object);
+
+  switch (prop_id)
+    {
+    case PROP_DOCUMENT: self->document = g_value_dup_object (value); break;
+    case PROP_STATE:    self->state = g_value_dup_object (value); break;
+    default:            G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+strobe_timers_panel_class_init (StrobeTimersPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->constructed = strobe_timers_panel_constructed;
+  object_class->dispose = strobe_timers_panel_dispose;
+  object_class->finalize = strobe_timers_panel_finalize;
+  object_class->set_property = strobe_timers_panel_set_property;
+
+  g_object_class_install_property (object_class, PROP_DOCUMENT,
+    g_param_spec_object ("document", NULL, NULL, STROBE_TYPE_DOCUMENT,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (object_class, PROP_STATE,
+    g_param_spec_object ("state", NULL, NULL, STROBE_TYPE_VIEW_STATE,
+                         G_PARAM_WRITABLE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS));
+
+  /**
+   * StrobeTimersPanel::timer-chosen:
+   * @name_id: the chosen timer's name id, G_MAXUINT32 for none
+   */
+  signals[TIMER_CHOSEN] = g_signal_new ("timer-chosen", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                        0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_UINT);
+  /**
+   * StrobeTimersPanel::show-scope:
+   * @scope: a StrobeScopeRef: a timer's longest instance, to bring into view
+   */
+  signals[SHOW_SCOPE] = g_signal_new ("show-scope", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                      0, NULL, NULL, NULL, G_TYPE_NONE, 1, STROBE_TYPE_SCOPE_REF);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BOX_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "timerspanel");
+}
+
+static void
+strobe_timers_panel_init (StrobeTimersPanel *self)
+{
+  self->chosen = G_MAXUINT32;
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
+                                  GTK_ORIENTATION_VERTICAL);
+  strobe_trace_clock_init (&self->clock, NULL);
+}
+
+GtkWidget *
+strobe_timers_panel_new (StrobeDocument *document, StrobeViewState *state)
+{
+  g_return_val_if_fail (STROBE_IS_DOCUMENT (document), NULL);
+  g_return_val_if_fail (STROBE_IS_VIEW_STATE (state), NULL);
+
+  return g_object_new (STROBE_TYPE_TIMERS_PANEL, "document", document, "state", state, NULL);
+}
+
+GListModel *
+strobe_timers_panel_get_rows (StrobeTimersPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), NULL);
+  return G_LIST_MODEL (self->rows);
+}
+
+gboolean
+strobe_timers_panel_is_busy (StrobeTimersPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), FALSE);
+  return self->stats_cancel != NULL || self->refresh_source != 0 || self->tree_busy || self->incoming != NULL;
+}
+
+guint32
+strobe_timers_panel_get_chosen (StrobeTimersPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), G_MAXUINT32);
+  return self->chosen;
+}
+
+void
+strobe_timers_panel_choose (StrobeTimersPanel *self, guint32 name_id)
+{
+  g_return_if_fail (STROBE_IS_TIMERS_PANEL (self));
+
+  gtk_single_selection_set_selected (self->selection, name_id == G_MAXUINT32 ? GTK_INVALID_LIST_POSITION
+                                                                             : find_row (G_LIST_MODEL (self->selection), name_id));
+}
+
+GListModel *
+strobe_timers_panel_get_callers (StrobeTimersPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), NULL);
+  return G_LIST_MODEL (self->callers);
+}
+
+GListModel *
+strobe_timers_panel_get_callees (StrobeTimersPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), NULL);
+  return G_LIST_MODEL (self->callees);
+}
+
+void
+strobe_timers_panel_focus_filter (StrobeTimersPanel *self)
+{
+  g_return_if_fail (STROBE_IS_TIMERS_PANEL (self));
+  gtk_widget_grab_focus (self->filter_entry);
+}
+
+GtkWidget *
+strobe_timers_panel_get_table (StrobeTimersPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), NULL);
+  return self->table;
+}

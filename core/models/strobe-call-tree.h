@@ -1,0 +1,58 @@
+/* strobe-call-tree.h — the CPU scopes of a time range merged by name path (the call tree
+ * of a flame graph), and what a timer's callers and callees are within it (Unreal
+ * Insights' butterfly).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "strobe-timeline-model.h"
+
+G_BEGIN_DECLS
+
+#define STROBE_CALL_NONE G_MAXUINT32
+
+/* One name path: every scope whose chain of enclosing scopes' names is this node's path,
+ * on any thread. Times in ticks, clipped to the range (as the timer statistics count). */
+typedef struct
+{
+  guint32 name_id;        /* STROBE_CALL_NONE for the root */
+  guint32 parent;         /* node index; STROBE_CALL_NONE for the root */
+  guint32 first_child;    /* STROBE_CALL_NONE: a leaf; children by inclusive time, largest first */
+  guint32 next_sibling;
+  guint32 depth;          /* 0: the root; 1: outermost scopes */
+  guint64 count;
+  guint64 inclusive;
+  guint64 exclusive;      /* inclusive minus the children's inclusive */
+} StrobeCallNode;
+
+/* A caller or callee of a timer: the name, how many of the timer's instances it called
+ * (or was called by), and their inclusive time (the timer's for callers, the callee's for
+ * callees). */
+typedef struct
+{
+  guint32 name_id;        /* STROBE_CALL_NONE: no caller (outermost scopes) */
+  guint64 count;
+  guint64 inclusive;
+} StrobeCallLink;
+
+/* A new array of StrobeCallNode, node 0 the root (its inclusive time is the total of the
+ * outermost scopes), for completed scopes that overlap [t0, t1] on @thread_id or every
+ * thread (STROBE_TIMER_STATS_ALL_THREADS). NULL when cancelled. One pass over the scopes
+ * in range; the model's read lock is taken per thread. */
+GArray *strobe_call_tree_compute  (StrobeTimelineModel *model,
+                                   guint64              t0,
+                                   guint64              t1,
+                                   gint                 thread_id,
+                                   GCancellable        *cancellable,
+                                   GError             **error);
+/* Callers and callees of @name_id in @tree (StrobeCallLink, largest inclusive first). A
+ * recursive timer counts at each level, as in Unreal Insights. */
+GArray *strobe_call_tree_callers  (GArray              *tree,
+                                   guint32              name_id);
+GArray *strobe_call_tree_callees  (GArray              *tree,
+                                   guint32              name_id);
+
+G_END_DECLS

@@ -1,0 +1,217 @@
+#!/usr/bin/python3
+"""End to end, like a person with a screen reader: start `strobe FILE`, open the trace's
+Timeline page, find the timeline by its accessible name, select a range with the keyboard
+(Shift+Right), and read the timers table's rows, which must follow the selection.
+
+Usage: e2e-timeline.py STROBE-BINARY TRACE-FILE
+Run inside dbus-run-session and xvfb-run (see tests/app/meson.build). Exits 77 (skip) when
+the Atspi bindings are missing. The keys are synthesised by the accessibility registry
+(Atspi.generate_keyboard_event), as an on-screen keyboard or a screen reader would."""
+import os
+import subprocess
+import sys
+import tempfile
+import shutil
+import time
+import warnings
+
+warnings.simplefilter('ignore', DeprecationWarning)   # the *_iface getters, still the portable way
+
+# The accessibility registry synthesises the keys, on the X display: it is started by the
+# session bus, which dbus-run-session began before xvfb-run chose a display. Tell the bus
+# before anything starts the registry.
+if shutil.which('dbus-update-activation-environment') and os.environ.get('DISPLAY'):
+    subprocess.run(['dbus-update-activation-environment', 'DISPLAY', 'XAUTHORITY'], check=False)
+
+try:
+    import gi
+    gi.require_version('Atspi', '2.0')
+    from gi.repository import Atspi
+except (ImportError, ValueError) as e:
+    print(f'skip: no Atspi bindings ({e})')
+    sys.exit(77)
+
+TIMEOUT = 30
+
+
+def walk(node, depth=0):
+    if node is None or depth > 60:
+        return
+    yield node
+    try:
+        n = node.get_child_count()
+    except Exception:
+        return
+    for i in range(n):
+        try:
+            child = node.get_child_at_index(i)
+        except Exception:
+            continue
+        yield from walk(child, depth + 1)
+
+
+def text_of(node):
+    try:
+        t = node.get_text_iface()
+        if t is not None:
+            return t.get_text(0, t.get_character_count())
+    except Exception:
+        pass
+    return None
+
+
+def wait_for(what, func, timeout=TIMEOUT):
+    end = time.time() + timeout
+    while time.time() < end:
+        try:
+            found = func()
+        except Exception:
+            found = None
+        if found:
+            return found
+        time.sleep(0.2)
+    sys.exit(f'FAIL: timed out waiting for {what}')
+
+
+def find_app(pid):
+    desktop = Atspi.get_desktop(0)
+    for i in range(desktop.get_child_count()):
+        app = desktop.get_child_at_index(i)
+        try:
+            if app is not None and app.get_process_id() == pid:
+                return app
+        except Exception:
+            continue
+    return None
+
+
+def find(root, predicate):
+    for node in walk(root):
+        try:
+            if predicate(node):
+                return node
+        except Exception:
+            continue
+    return None
+
+
+def shift_right(times):
+    """Shift held (as a locked modifier: the synthesis types are not flags, a keysym is
+    always pressed and released) and Right pressed times."""
+    shift_mask, right = 1, 0xff53   # ShiftMask, XK_Right
+    Atspi.generate_keyboard_event(shift_mask, None, Atspi.KeySynthType.LOCKMODIFIERS)
+    try:
+        for _ in range(times):
+            Atspi.generate_keyboard_event(right, None, Atspi.KeySynthType.SYM)
+            time.sleep(0.05)
+    finally:
+        Atspi.generate_keyboard_event(shift_mask, None, Atspi.KeySynthType.UNLOCKMODIFIERS)
+
+
+def table_rows(table):
+    """The rows a column view has made (its list's rows, not the header's) as lists of
+    cell texts."""
+    rows = []
+    body = find(table, lambda n: n.get_role() == Atspi.Role.LIST)
+    if body is None:
+        return rows
+    for i in range(body.get_child_count()):
+        row = body.get_child_at_index(i)
+        cells = []
+        for cell in walk(row):
+            if cell.get_role() == Atspi.Role.LABEL:
+                cells.append(text_of(cell) or '')
+        if cells and cells[0]:
+            rows.append(cells)
+    return rows
+
+
+def main():
+    binary, trace = sys.argv[1], sys.argv[2]
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CONFIG_HOME=tmp, XDG_CACHE_HOME=tmp,
+                   GTK_USE_PORTAL='0')
+        env.pop('GTK_A11Y', None)
+        env.pop('NO_AT_BRIDGE', None)
+        proc = subprocess.Popen([binary, '--store-dir', os.path.join(tmp, 'store'),
+                                 '--recorder-port', '0', trace], env=env)
+        try:
+            app = wait_for('the application on the accessibility bus', lambda: find_app(proc.pid))
+            page = wait_for('the Timeline page button',
+                            lambda: find(app, lambda n: n.get_name() == 'Timeline'
+                                         and n.get_role() in (Atspi.Role.TOGGLE_BUTTON, Atspi.Role.PUSH_BUTTON,
+                                                              Atspi.Role.PAGE_TAB, Atspi.Role.RADIO_BUTTON)))
+            action = page.get_action_iface()
+            if action is None or action.get_n_actions() < 1:
+                sys.exit('FAIL: the Timeline page button has no action')
+            action.do_action(0)
+            # The page holding the timeline is named after it too: the timeline itself is
+            # the one that describes what it shows.
+            timeline = wait_for('the timeline, by its accessible name',
+                                lambda: find(app, lambda n: n.get_name() == 'Timeline'
+                                             and n.get_role() in (Atspi.Role.PANEL, Atspi.Role.GROUPING,
+                                                                  Atspi.Role.FILLER)
+                                             and (n.get_description() or '').startswith('Showing')))
+            print(f'timeline: {timeline.get_role_name()}')
+            table = wait_for('the timers table',
+                             lambda: find(app, lambda n: n.get_name() == 'Timers'
+                                          and n.get_role() in (Atspi.Role.TREE_TABLE, Atspi.Role.TABLE)))
+            whole = wait_for('the timers of the whole trace', lambda: table_rows(table))
+            print(f'whole trace: {len(whole)} rows, first {whole[0]}')
+            names = [r[0] for r in whole]
+            if 'Frame' not in names and 'RenderFrame' not in names:
+                sys.exit(f'FAIL: the timers table has no Frame row: {names}')
+
+            # Showing the page puts the keyboard focus on the timeline, as a person finds it
+            # (ask for it too, where the toolkit implements that). Without a window manager
+            # the window is never "active", so the focused state cannot be waited for: the
+            # keys below show whether the focus is there.
+            component = timeline.get_component_iface()
+            if component is not None:
+                try:
+                    component.grab_focus()
+                except Exception:
+                    pass
+            shift_right(3)
+            def described():
+                timeline.clear_cache()     # the description is cached, and not announced
+                d = timeline.get_description() or ''
+                return d if 'Selection from' in d else None
+            description = wait_for('a selection in the timeline description', described,
+                                   timeout=10)
+            print(f'after Shift+Right ×3: {description!r}')
+            label = wait_for('the timers panel to say it covers the selection',
+                             lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL
+                                          and (text_of(n) or '').startswith('Selection (')))
+            print(f'timers cover: {text_of(label)!r}')
+
+            def changed():
+                rows = table_rows(table)
+                return rows if rows and rows != whole else None
+            part = wait_for('the timers of the selected range', changed)
+            print(f'selection: {len(part)} rows, first {part[0]}')
+            # Three steps of Shift+Right select three twentieths of the view: fewer frames,
+            # less time than the whole trace.
+            def cells(rows, name):
+                for r in rows:
+                    if r[0] == name and len(r) > 2:
+                        return r
+                return None
+            w, p = cells(whole, 'Frame'), cells(part, 'Frame')
+            print(f'Frame: whole {w[1:3] if w else None}, selection {p[1:3] if p else None}')
+            if w is None or p is None:
+                sys.exit('FAIL: no Frame row in the whole trace or the selection')
+            if not 0 < int(p[1].replace(' ', '').replace('\u202f', '')) < int(w[1].replace(' ', '').replace('\u202f', '')):
+                sys.exit(f'FAIL: the selection has {p[1]} frames, the whole trace {w[1]}')
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+    print('PASS')
+
+
+if __name__ == '__main__':
+    main()

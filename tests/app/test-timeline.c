@@ -1,0 +1,1090 @@
+/* test-timeline.c — the timeline view: its geometry (time ↔ pixels, ruler ticks, zoom and
+ * pan, tiles), its track layout, where the painter puts scopes, PNG snapshots of the
+ * widget on golden traces, what zoom, pan, selection and keyboard navigation do to the
+ * view state, the timers panel against `strobe-cli stats` (whole trace and a sub-range),
+ * find, log ticks, the remembered layout, damaged traces and accessibility.
+ *
+ * Snapshots: tests/data/timeline-*.png, compared with a tolerance; on a mismatch the
+ * actual image is written to the test's directory (the path is printed). To make them
+ * again on purpose: STROBE_UPDATE_SNAPSHOTS=1 meson test -C _build app-timeline.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+#include "strobe-scope-search.h"
+#include "strobe-timeline-geometry.h"
+#include "strobe-timeline-layouts.h"
+#include "strobe-timeline-painter.h"
+#include "strobe-timeline-tracks.h"
+#include "strobe-timer-row.h"
+#include "timeline-common.h"
+
+static const char *golden_dir;
+static const char *cli;
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (golden_dir, name, NULL);
+}
+
+/* ---- geometry ------------------------------------------------------------------------ */
+
+static void
+test_geometry_axis (void)
+{
+  StrobeTimeAxis a;
+  gdouble x, w;
+
+  strobe_time_axis_init (&a, 1000, 2000, 100);
+  g_assert_cmpfloat (a.scale, ==, 10);
+  g_assert_cmpfloat (strobe_time_axis_x (&a, 1500), ==, 50);
+  g_assert_cmpfloat (strobe_time_axis_x (&a, 900), ==, -10);
+  g_assert_cmpuint (strobe_time_axis_time (&a, 25), ==, 1250);
+  g_assert_cmpuint (strobe_time_axis_time (&a, -200), ==, 0);
+  g_assert_cmpuint (strobe_time_axis_end (&a), ==, 2000);
+  /* A scope narrower than a pixel is drawn one pixel wide; outside the clip, not at all. */
+  g_assert_true (strobe_time_axis_span (&a, 1500, 1501, 0, 100, 1, &x, &w));
+  g_assert_cmpfloat (x, ==, 50);
+  g_assert_cmpfloat (w, ==, 1);
+  g_assert_false (strobe_time_axis_span (&a, 3000, 4000, 0, 100, 1, &x, &w));
+  /* Clipped to a pixel past each edge. */
+  g_assert_true (strobe_time_axis_span (&a, 0, 10000, 0, 100, 1, &x, &w));
+  g_assert_cmpfloat (x, ==, -1);
+  g_assert_cmpfloat (w, ==, 102);
+  /* Zero width and an empty range do not divide by zero. */
+  strobe_time_axis_init (&a, 5, 5, 0);
+  g_assert_cmpfloat (a.scale, >, 0);
+}
+
+static void
+test_geometry_ruler (void)
+{
+  StrobeTraceClock clock;
+  StrobeWireMetadata meta = { 0 };
+  StrobeTimeAxis a;
+  g_autoptr (GArray) ticks = NULL;
+  gdouble step;
+  int minor;
+  g_autofree char *l1 = NULL, *l2 = NULL, *l3 = NULL, *l4 = NULL;
+
+  g_assert_cmpfloat (strobe_ruler_step (1e-3, 100, &minor), ==, 0.1);
+  g_assert_cmpint (minor, ==, 5);
+  g_assert_cmpfloat_with_epsilon (strobe_ruler_step (1e-9, 100, &minor), 1e-7, 1e-18);
+  g_assert_cmpfloat_with_epsilon (strobe_ruler_step (2.5e-6, 90, &minor), 5e-4, 1e-15);
+  g_assert_cmpfloat_with_epsilon (strobe_ruler_step (1.5e-6, 100, &minor), 2e-4, 1e-15);
+  g_assert_cmpint (minor, ==, 2);
+
+  /* 1 GHz: a tick is a nanosecond. 1 ms over 1000 pixels: a label every 100 µs. */
+  meta.clock_frequency = 1000000000;
+  strobe_trace_clock_init (&clock, &meta);
+  strobe_trace_clock_set_base (&clock, 1000);
+  strobe_time_axis_init (&a, 1000 + 250000, 1000 + 1250000, 1000);
+  ticks = strobe_ruler_ticks (&clock, &a, 100, &step);
+  g_assert_cmpfloat_with_epsilon (step, 1e-4, 1e-15);
+  {
+    guint majors = 0;
+    gdouble last_x = -1;
+    for (guint i = 0; i < ticks->len; i++)
+      {
+        const StrobeRulerTick *t = &g_array_index (ticks, StrobeRulerTick, i);
+        g_assert_cmpfloat (t->x, >, last_x);
+        last_x = t->x;
+        if (t->major)
+          {
+            /* On a multiple of the step, where its time is. */
+            g_assert_cmpuint ((t->time - 1000) % 100000, ==, 0);
+            g_assert_cmpfloat_with_epsilon (t->x, strobe_time_axis_x (&a, t->time), 1e-6);
+            majors++;
+          }
+      }
+    g_assert_cmpuint (majors, ==, 10);
+    g_assert_cmpuint (ticks->len, ==, 50);
+  }
+  l1 = strobe_ruler_label (1.23456, 1e-5, 2.0);
+  g_assert_cmpstr (l1, ==, "1.23456 s");
+  l2 = strobe_ruler_label (0.25, 0.05, 0.5);
+  g_assert_cmpstr (l2, ==, "250 ms");
+  l3 = strobe_ruler_label (0.0000125, 5e-7, 0.00002);
+  g_assert_cmpstr (l3, ==, "12.5 µs");
+  l4 = strobe_ruler_label (-0.0, 1e-3, 0.01);
+  g_assert_cmpstr (l4, ==, "0 ms");
+}
+
+static void
+test_geometry_zoom_pan (void)
+{
+  guint64 a = 1000, b = 2000;
+  StrobeTimeAxis axis;
+
+  /* Zooming in around the pointer keeps the time under it where it was. */
+  strobe_time_zoom (&a, &b, 0.5, 0.25, 1, 0, 1000000);
+  g_assert_cmpuint (a, ==, 1125);
+  g_assert_cmpuint (b, ==, 1625);
+  strobe_time_axis_init (&axis, a, b, 100);
+  g_assert_cmpuint (strobe_time_axis_time (&axis, 25), ==, 1250);
+  /* Not deeper than the minimum span. */
+  strobe_time_zoom (&a, &b, 1e-9, 0.5, 16, 0, 1000000);
+  g_assert_cmpuint (b - a, ==, 16);
+  /* Out: never past twice the bounds, centred on them. */
+  a = 1000, b = 2000;
+  strobe_time_zoom (&a, &b, 1000, 0.5, 1, 1000, 3000);
+  g_assert_cmpuint (b - a, ==, 4001);
+  g_assert_cmpuint (a, ==, 0);
+  /* Pan keeps the length and stops at the bounds. */
+  a = 1000, b = 2000;
+  strobe_time_pan (&a, &b, 500, 0, 3000);
+  g_assert_cmpuint (a, ==, 1500);
+  g_assert_cmpuint (b, ==, 2500);
+  strobe_time_pan (&a, &b, 100000, 0, 3000);
+  g_assert_cmpuint (a, ==, 2000);
+  g_assert_cmpuint (b, ==, 3000);
+  strobe_time_pan (&a, &b, -100000, 500, 3000);
+  g_assert_cmpuint (a, ==, 500);
+  strobe_time_fit (&a, &b, 1000, 2000, 0.05);
+  g_assert_cmpuint (a, ==, 950);
+  g_assert_cmpuint (b, ==, 2050);
+}
+
+static void
+test_geometry_tiles (void)
+{
+  StrobeTimeAxis axis;
+  gint64 first, last;
+
+  /* 10 ticks a pixel, the view 1000 pixels from 25 000 ticks after the origin. */
+  strobe_time_axis_init (&axis, 100000 + 25000, 100000 + 25000 + 10000, 1000);
+  strobe_tile_range (&axis, 100000, 256, &first, &last);
+  g_assert_cmpint (first, ==, 9);        /* pixel 2500 of the origin's axis */
+  g_assert_cmpint (last, ==, 13);        /* 3499 */
+  g_assert_cmpfloat (strobe_tile_x (&axis, 100000, 256, 9), ==, 9 * 256 - 2500);
+  g_assert_cmpfloat (strobe_tile_x (&axis, 100000, 256, 10), ==, 10 * 256 - 2500);
+  g_assert_cmpuint (strobe_tile_time (10, 100000, 256, 10), ==, 100000 + 25600);
+  /* Before the origin too. */
+  g_assert_cmpuint (strobe_tile_time (10, 100000, 256, -1), ==, 100000 - 2560);
+  /* The tiles cover the width, edge to edge, in whole pixels. */
+  for (gint64 t = first; t <= last; t++)
+    {
+      gdouble x = strobe_tile_x (&axis, 100000, 256, t);
+      g_assert_cmpfloat (x, ==, floor (x));
+      g_assert_cmpfloat (strobe_tile_x (&axis, 100000, 256, t + 1) - x, ==, 256);
+    }
+}
+
+/* ---- tracks --------------------------------------------------------------------------- */
+
+static StrobeThreadInfo
+thread (guint16 id, const char *name, const char *group)
+{
+  StrobeThreadInfo t = { 0 };
+  t.id = id;
+  t.name = (char *) name;
+  t.group = (char *) group;
+  return t;
+}
+
+static void
+test_tracks (void)
+{
+  StrobeThreadInfo threads[] = {
+    thread (16, "Main", "Game"), thread (17, "Render", "Game"),
+    thread (18, "Worker", "Jobs"), thread (19, "Loader", ""), thread (20, "Idle", ""),
+  };
+  guint16 scope_threads[] = { 16, 17, 18 };
+  guint depths[] = { 5, 3, 2 };
+  guint16 log_threads[] = { 16, 19 };
+  StrobeTimelineCounter counters[] = { { 0, (char *) "Load", 1, 2, 10 }, { 1, (char *) "Objects", 0, 0, 10 } };
+  StrobeTrackSource src = { threads, G_N_ELEMENTS (threads), scope_threads, depths, 3, counters, 2, 0x3, 2,
+                            log_threads, 2 };
+  g_autoptr (StrobeTrackList) list = strobe_track_list_new ();
+  g_autoptr (StrobeTrackList) again = NULL;
+  g_autofree char *saved = NULL;
+  const char *order[] = { "frames:0", "frames:1", "regions", "group:Game", "thread:Game/Main", "thread:Game/Render",
+                          "group:Jobs", "thread:Jobs/Worker", "thread:/Loader", "thread:/Idle", "counter:Load",
+                          "counter:Objects" };
+  int h, idle, main_t, render, worker, loader;
+
+  g_assert_true (strobe_track_list_update (list, &src));
+  g_assert_false (strobe_track_list_update (list, &src));
+  g_assert_cmpuint (strobe_track_list_get_n (list), ==, G_N_ELEMENTS (order));
+  for (guint i = 0; i < G_N_ELEMENTS (order); i++)
+    g_assert_cmpstr (strobe_track_list_get (list, i)->key, ==, order[i]);
+  idle = strobe_track_list_find (list, STROBE_TRACK_THREAD, 20);
+  main_t = strobe_track_list_find (list, STROBE_TRACK_THREAD, 16);
+  render = strobe_track_list_find (list, STROBE_TRACK_THREAD, 17);
+  worker = strobe_track_list_find (list, STROBE_TRACK_THREAD, 18);
+  loader = strobe_track_list_find (list, STROBE_TRACK_THREAD, 19);
+  g_assert_true (strobe_track_list_get (list, (guint) idle)->empty);
+  g_assert_false (strobe_track_list_get (list, (guint) loader)->empty);   /* it logged */
+
+  /* Layout: heights by kind; the empty track takes no room when empty ones are hidden. */
+  h = strobe_track_list_layout (list, TRUE);
+  g_assert_cmpint (strobe_track_list_get (list, (guint) idle)->height, ==, 0);
+  g_assert_cmpint (strobe_track_list_get (list, (guint) main_t)->height, ==,
+                   STROBE_TRACK_HEADER_H + 5 * STROBE_TRACK_ROW_H + STROBE_TRACK_GAP);
+  g_assert_cmpint (strobe_track_list_layout (list, FALSE), ==, h + STROBE_TRACK_HEADER_H + STROBE_TRACK_GAP);
+  strobe_track_list_layout (list, TRUE);
+  {
+    const StrobeTrack *m = strobe_track_list_get (list, (guint) main_t);
+    /* Which row is where: the header, then depth 0, 1… */
+    g_assert_cmpint (strobe_track_list_at_y (list, m->y), ==, main_t);
+    g_assert_cmpint (strobe_track_list_at_y (list, m->y + m->height - 1), ==, main_t);
+    g_assert_cmpint (strobe_track_row_at (m, 3), ==, -1);
+    g_assert_cmpint (strobe_track_row_at (m, STROBE_TRACK_HEADER_H), ==, 0);
+    g_assert_cmpint (strobe_track_row_at (m, STROBE_TRACK_HEADER_H + 2 * STROBE_TRACK_ROW_H + 1), ==, 2);
+    g_assert_cmpint (strobe_track_row_at (m, STROBE_TRACK_HEADER_H + 5 * STROBE_TRACK_ROW_H + 1), ==, -1);
+    g_assert_cmpint (strobe_track_list_at_y (list, h + 10), ==, -1);
+  }
+
+  /* Threads move within their group, not out of it. */
+  g_assert_false (strobe_track_list_move (list, (guint) worker, (guint) main_t));
+  g_assert_true (strobe_track_list_move (list, (guint) render, (guint) main_t));
+  g_assert_cmpstr (strobe_track_list_get (list, 4)->key, ==, "thread:Game/Render");
+  g_assert_cmpstr (strobe_track_list_get (list, 5)->key, ==, "thread:Game/Main");
+  /* A group moves with its threads. */
+  g_assert_true (strobe_track_list_move (list, 6, 3));
+  g_assert_cmpstr (strobe_track_list_get (list, 3)->key, ==, "group:Jobs");
+  g_assert_cmpstr (strobe_track_list_get (list, 4)->key, ==, "thread:Jobs/Worker");
+  g_assert_cmpstr (strobe_track_list_get (list, 5)->key, ==, "group:Game");
+  /* Collapsing a group hides its threads; collapsing a thread leaves its header. */
+  strobe_track_list_set_collapsed (list, 5, TRUE);
+  strobe_track_list_layout (list, TRUE);
+  g_assert_cmpint (strobe_track_list_get (list, 6)->height, ==, 0);
+  strobe_track_list_set_collapsed (list, 4, TRUE);
+  strobe_track_list_set_hidden (list, (guint) strobe_track_list_find (list, STROBE_TRACK_COUNTER, 1), TRUE);
+
+  /* Saved and applied to the next trace of the program, whose models list things in a
+   * different order and have a new thread. */
+  saved = strobe_track_list_save (list);
+  again = strobe_track_list_new ();
+  strobe_track_list_restore (again, saved);
+  {
+    StrobeThreadInfo threads2[] = {
+      thread (30, "Worker", "Jobs"), thread (31, "Main", "Game"), thread (32, "Render", "Game"),
+      thread (33, "Loader", ""), thread (34, "Idle", ""), thread (35, "Audio", "Game"),
+    };
+    guint16 st2[] = { 30, 31, 32, 35 };
+    guint d2[] = { 2, 5, 3, 1 };
+    StrobeTrackSource src2 = { threads2, G_N_ELEMENTS (threads2), st2, d2, 4, counters, 2, 0x3, 2, NULL, 0 };
+    const char *order2[] = { "frames:0", "frames:1", "regions", "group:Jobs", "thread:Jobs/Worker", "group:Game",
+                             "thread:Game/Render", "thread:Game/Main", "thread:Game/Audio", "thread:/Loader",
+                             "thread:/Idle", "counter:Load", "counter:Objects" };
+
+    strobe_track_list_update (again, &src2);
+    g_assert_cmpuint (strobe_track_list_get_n (again), ==, G_N_ELEMENTS (order2));
+    for (guint i = 0; i < G_N_ELEMENTS (order2); i++)
+      g_assert_cmpstr (strobe_track_list_get (again, i)->key, ==, order2[i]);
+    g_assert_true (strobe_track_list_get (again, 4)->collapsed);
+    g_assert_true (strobe_track_list_get (again, 5)->collapsed);
+    g_assert_true (strobe_track_list_get (again, 12)->hidden);
+    g_assert_false (strobe_track_list_get (again, 8)->hidden);
+    /* Reset: the models' order (this trace lists Worker first, then Main, Render). */
+    strobe_track_list_reset (again);
+    g_assert_cmpstr (strobe_track_list_get (again, 3)->key, ==, "group:Jobs");
+    g_assert_cmpstr (strobe_track_list_get (again, 6)->key, ==, "thread:Game/Main");
+    g_assert_false (strobe_track_list_get (again, 5)->collapsed);
+    g_assert_false (strobe_track_list_get (again, 12)->hidden);
+  }
+}
+
+/* ---- the painter ----------------------------------------------------------------------- */
+
+static guint32
+pixel (cairo_surface_t *s, int x, int y)
+{
+  return *(guint32 *) (cairo_image_surface_get_data (s) + y * cairo_image_surface_get_stride (s) + x * 4);
+}
+
+static guint32
+argb (StrobeRgb c)
+{
+  return 0xff000000u | ((guint32) floor (c.r * 255 + 0.5) << 16) | ((guint32) floor (c.g * 255 + 0.5) << 8)
+         | (guint32) floor (c.b * 255 + 0.5);
+}
+
+static gboolean
+near (guint32 a, guint32 b)
+{
+  for (int k = 0; k < 32; k += 8)
+    if (ABS ((int) ((a >> k) & 0xff) - (int) ((b >> k) & 0xff)) > 2)
+      return FALSE;
+  return TRUE;
+}
+
+#define ROW_MID(d) (strobe_track_row_y (d) + STROBE_TRACK_ROW_H / 2)
+
+/* The synthetic trace's times are exact ticks (tests/cpu/cpu-emitter.c): at 10 ticks a
+ * pixel, Frame [0, 1000) is pixels 0..99 of row 0, Update [100, 600) 10..59 of row 1,
+ * Physics [200, 300) 20..29 of row 2, Render [700, 900) 70..89 of row 1. */
+static void
+test_paint_rows (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-cpu-synthetic.strobe");
+  StrobeTimelineModel *m;
+  StrobeTileSpec spec = { 0 };
+  g_autoptr (GArray) threads = NULL;
+  g_autoptr (GArray) frames = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
+  cairo_surface_t *s;
+  guint16 main_id = 0;
+  guint64 first, last;
+
+  timeline_fixture_open (&f, path, 800, 500);
+  m = strobe_document_get_timeline (f.document);
+  threads = strobe_threads_model_get_threads (strobe_document_get_threads (f.document));
+  for (guint i = 0; i < threads->len; i++)
+    if (g_str_equal (g_array_index (threads, StrobeThreadInfo, i).name, "Main"))
+      main_id = g_array_index (threads, StrobeThreadInfo, i).id;
+  g_assert_cmpuint (main_id, !=, 0);
+  strobe_timeline_model_get_frames (m, STROBE_TIMELINE_FRAME_GAME, 0, G_MAXUINT64, frames);
+  g_assert_cmpuint (frames->len, ==, 3);
+  g_assert_true (strobe_timeline_model_get_time_range (m, &first, &last));
+
+  spec.kind = STROBE_TRACK_THREAD;
+  spec.id = main_id;
+  spec.depths = strobe_timeline_model_get_depth_count (m, main_id);
+  spec.t0 = g_array_index (frames, StrobeTimelineFrame, 0).begin;
+  spec.scale = 10;
+  spec.width = 256;
+  spec.height = strobe_track_row_y (spec.depths);
+  spec.scale_factor = 1;
+  spec.highlight = G_MAXUINT32;
+  spec.font = pango_font_description_from_string ("DejaVu Sans 8");
+  strobe_document_get_clock (f.document, &spec.clock);
+  s = strobe_timeline_paint_tile (&spec, m, NULL);
+  g_assert_nonnull (s);
+  g_assert_cmpint (cairo_image_surface_get_width (s), ==, 256);
+  g_assert_true (near (pixel (s, 70, ROW_MID (0)), argb (strobe_timeline_name_color ("Frame"))));
+  g_assert_true (near (pixel (s, 98, ROW_MID (0)), argb (strobe_timeline_name_color ("Frame"))));
+  g_assert_cmpuint (pixel (s, 99, ROW_MID (0)), ==, 0);                   /* a pixel between frames */
+  g_assert_true (near (pixel (s, 101, ROW_MID (0)), argb (strobe_timeline_name_color ("Frame"))));
+  g_assert_true (near (pixel (s, 55, ROW_MID (1)), argb (strobe_timeline_name_color ("Update"))));
+  g_assert_cmpuint (pixel (s, 65, ROW_MID (1)), ==, 0);
+  g_assert_true (near (pixel (s, 25, ROW_MID (2)), argb (strobe_timeline_name_color ("Physics"))));
+  g_assert_cmpuint (pixel (s, 35, ROW_MID (2)), ==, 0);
+  g_assert_true (near (pixel (s, 80, ROW_MID (1)), argb (strobe_timeline_name_color ("Render"))));
+  g_assert_cmpuint (pixel (s, 80, ROW_MID (2)), ==, 0);
+  cairo_surface_destroy (s);
+
+  /* 100 ticks a pixel: Physics [400, 450) is narrower than a pixel, yet drawn (never lost). */
+  spec.scale = 100;
+  s = strobe_timeline_paint_tile (&spec, m, NULL);
+  g_assert_cmpuint (pixel (s, 4, ROW_MID (2)), !=, 0);
+  g_assert_cmpuint (pixel (s, 3, ROW_MID (2)), ==, 0);
+  cairo_surface_destroy (s);
+
+  /* Highlighting Update dims the rest. */
+  spec.scale = 10;
+  for (guint i = 0; i < strobe_timeline_model_get_n_names (m); i++)
+    if (g_str_equal (strobe_timeline_model_get_name (m, i), "Update"))
+      spec.highlight = i;
+  s = strobe_timeline_paint_tile (&spec, m, NULL);
+  g_assert_true (near (pixel (s, 55, ROW_MID (1)), argb (strobe_timeline_name_color ("Update"))));
+  g_assert_false (near (pixel (s, 70, ROW_MID (0)), argb (strobe_timeline_name_color ("Frame"))));
+  cairo_surface_destroy (s);
+  strobe_tile_spec_clear (&spec);
+  timeline_fixture_close (&f);
+}
+
+/* Many scopes in a pixel come out as one block, drawn greyed and hatched, not as one long
+ * scope of the first name: the worker's bursts of 300 Tiny scopes. */
+static void
+test_paint_lod (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  StrobeTimelineModel *m;
+  g_autoptr (GArray) found = NULL;
+  const StrobeScopeMatch *batch;
+  StrobeTileSpec spec = { 0 };
+  cairo_surface_t *s;
+  guint colours = 0;
+  guint32 prev = 0, tiny;
+
+  timeline_fixture_open (&f, path, 800, 500);
+  m = strobe_document_get_timeline (f.document);
+  found = strobe_scope_search (m, "Batch", G_MAXUINT, NULL, NULL, NULL);
+  batch = NULL;
+  for (guint i = 0; i < found->len && batch == NULL; i++)
+    if (g_str_equal (strobe_timeline_model_get_name (m, g_array_index (found, StrobeScopeMatch, i).name_id), "Batch"))
+      batch = &g_array_index (found, StrobeScopeMatch, i);   /* not DrawBatch */
+  g_assert_nonnull (batch);
+  spec.kind = STROBE_TRACK_THREAD;
+  spec.id = batch->thread_id;
+  spec.depths = strobe_timeline_model_get_depth_count (m, batch->thread_id);
+  /* The batch spans 40 pixels: its 300 children are ~0.13 pixel each. */
+  spec.scale = (gdouble) (batch->end - batch->begin) / 40;
+  spec.t0 = batch->begin - (guint64) (spec.scale * 20);
+  spec.width = 256;
+  spec.height = strobe_track_row_y (spec.depths);
+  spec.scale_factor = 1;
+  spec.highlight = G_MAXUINT32;
+  spec.font = pango_font_description_from_string ("DejaVu Sans 8");
+  strobe_document_get_clock (f.document, &spec.clock);
+  s = strobe_timeline_paint_tile (&spec, m, NULL);
+  tiny = argb (strobe_timeline_name_color ("Tiny"));
+  {
+    guint covered = 0;
+    for (int x = 22; x < 58; x++)
+      {
+        /* The bottom of the row: under any count label. */
+        guint32 p = pixel (s, x, strobe_track_row_y (batch->depth + 1) + STROBE_TRACK_ROW_H - 3);
+        if (p >> 24 == 0xff)
+          covered++;                 /* a gap between runs stays a gap: never a lie */
+        g_assert_false (near (p, tiny));                                     /* not as one Tiny */
+        if (p != prev)
+          colours++;
+        prev = p;
+      }
+    g_assert_cmpuint (covered, >=, 28);
+  }
+  g_assert_cmpuint (colours, >, 4);                                          /* hatched */
+  cairo_surface_destroy (s);
+  strobe_tile_spec_clear (&spec);
+  timeline_fixture_close (&f);
+}
+
+/* ---- snapshots --------------------------------------------------------------------------- */
+
+/* Per channel within @tol, and at most 0.3 % of the pixels beyond it (antialiasing). */
+static gboolean
+textures_match (GdkTexture *a, GdkTexture *b, int tol, char **why)
+{
+  int w = gdk_texture_get_width (a), h = gdk_texture_get_height (a);
+  g_autofree guchar *pa = NULL, *pb = NULL;
+  guint64 bad = 0;
+
+  if (w != gdk_texture_get_width (b) || h != gdk_texture_get_height (b))
+    {
+      *why = g_strdup_printf ("size %dx%d, expected %dx%d", w, h, gdk_texture_get_width (b), gdk_texture_get_height (b));
+      return FALSE;
+    }
+  pa = g_malloc ((gsize) w * h * 4);
+  pb = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (a, pa, (gsize) w * 4);
+  gdk_texture_download (b, pb, (gsize) w * 4);
+  for (gsize i = 0; i < (gsize) w * h; i++)
+    for (int k = 0; k < 4; k++)
+      if (ABS ((int) pa[i * 4 + k] - (int) pb[i * 4 + k]) > tol)
+        {
+          bad++;
+          break;
+        }
+  if (bad * 1000 > (guint64) w * h * 3)
+    {
+      *why = g_strdup_printf ("%" G_GUINT64_FORMAT " of %d pixels differ", bad, w * h);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+check_snapshot (TimelineFixture *f, const char *name)
+{
+  GtkWidget *widget = GTK_WIDGET (strobe_timeline_view_get_timeline (f->view));
+  g_autoptr (GdkTexture) actual = timeline_render_complete (f, widget, 30);
+  g_autofree char *file = g_strdup_printf ("timeline-%s.png", name);
+  g_autofree char *expected_path = data_path (file);
+  g_autoptr (GdkTexture) expected = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *why = NULL;
+
+  if (g_getenv ("STROBE_UPDATE_SNAPSHOTS"))
+    {
+      g_assert_true (gdk_texture_save_to_png (actual, expected_path));
+      g_test_message ("wrote %s", expected_path);
+      return;
+    }
+  expected = gdk_texture_new_from_filename (expected_path, &error);
+  g_assert_no_error (error);
+  if (!textures_match (actual, expected, 24, &why))
+    {
+      g_autofree char *cwd = g_get_current_dir ();
+      g_autofree char *out_name = g_strdup_printf ("timeline-%s.actual.png", name);
+      g_autofree char *out = g_build_filename (cwd, out_name, NULL);
+      gdk_texture_save_to_png (actual, out);
+      g_error ("snapshot %s: %s; the actual image is %s", name, why, out);
+    }
+}
+
+static void
+set_range_s (TimelineFixture *f, gdouble a, gdouble b)
+{
+  StrobeTraceClock clock;
+
+  strobe_document_get_clock (f->document, &clock);
+  strobe_view_state_set_visible_range (f->state, strobe_trace_clock_from_seconds (&clock, a),
+                                       strobe_trace_clock_from_seconds (&clock, b));
+}
+
+static void
+test_snapshots (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  StrobeTraceClock clock;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  strobe_document_get_clock (f.document, &clock);
+  check_snapshot (&f, "fit");
+  /* Two frames: names, the frame labels and the regions' labels at the left edge. */
+  set_range_s (&f, 0.090, 0.130);
+  check_snapshot (&f, "zoom");
+  /* A selection, a scope highlighted through the timers panel, colour by duration. */
+  strobe_view_state_set_selection (f.state, strobe_trace_clock_from_seconds (&clock, 0.100),
+                                   strobe_trace_clock_from_seconds (&clock, 0.120));
+  strobe_timeline_widget_set_color_scheme (strobe_timeline_view_get_timeline (f.view), STROBE_TIMELINE_COLORS_BY_DURATION);
+  check_snapshot (&f, "selection");
+  timeline_fixture_close (&f);
+}
+
+/* A cut-off copy: everything read is shown, the end is marked, open scopes flagged. */
+static void
+test_damaged (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  g_autofree char *cut = g_build_filename (g_get_tmp_dir (), "strobe-timeline-cut.strobe", NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+  StrobeTimelineModel *m;
+  g_autoptr (GArray) ids = NULL;
+  guint flagged = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  g_assert_true (g_file_set_contents (cut, data, (gssize) (len * 6 / 10), NULL));
+  timeline_fixture_open (&f, cut, 1200, 760);
+  /* Cut inside a packet: the decoder's "truncated", a damaged trace for the document. */
+  g_assert_cmpint (strobe_document_get_status (f.document), ==, STROBE_DOCUMENT_STATUS_DAMAGED);
+  m = strobe_document_get_timeline (f.document);
+  ids = strobe_timeline_model_get_threads (m);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      g_autoptr (GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+      guint16 id = g_array_index (ids, guint16, i);
+      for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
+        strobe_timeline_model_get_scopes (m, id, d, 0, G_MAXUINT64, s);
+      for (guint k = 0; k < s->len; k++)
+        flagged += (g_array_index (s, StrobeTimelineScope, k).flags & STROBE_SCOPE_CLOSED_AT_END) != 0;
+    }
+  g_assert_cmpuint (flagged, >, 0);
+  check_snapshot (&f, "cut-off");
+  timeline_fixture_close (&f);
+  g_unlink (cut);
+}
+
+/* ---- view state ---------------------------------------------------------------------------- */
+
+static void
+visible (TimelineFixture *f, guint64 *a, guint64 *b)
+{
+  strobe_view_state_get_visible_range (f->state, a, b);
+}
+
+static void
+test_view_state (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  GtkWidget *w;
+  guint64 first, last, a, b, a2, b2, s0, s1;
+  int width;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  w = GTK_WIDGET (strobe_timeline_view_get_timeline (f.view));
+  width = gtk_widget_get_width (w);
+  g_assert_true (strobe_document_get_extent (f.document, &first, &last));
+  /* It opens showing the whole trace and a hundredth more, where the data ends. */
+  visible (&f, &a, &b);
+  g_assert_cmpuint (a, ==, first);
+  g_assert_cmpuint (b, ==, last + (last - first) / 100);
+
+  /* + zooms in around the centre (the pointer is not over it), − back out. */
+  gtk_widget_activate_action (w, "timeline.zoom", "i", 1);
+  visible (&f, &a2, &b2);
+  g_assert_cmpuint (b2 - a2, <, (b - a) / 1.5);
+  g_assert_cmpint ((gint64) ((a2 + b2) / 2 - (a + b) / 2), <=, 1);
+  g_assert_cmpint ((gint64) ((a + b) / 2 - (a2 + b2) / 2), <=, 1);
+  gtk_widget_activate_action (w, "timeline.zoom", "i", -1);
+  visible (&f, &a2, &b2);
+  g_assert_cmpuint (b2 - a2, >=, (b - a) - 2);
+  /* → pans by an eighth of the view; Home and End go to the ends, keeping the zoom. */
+  gtk_widget_activate_action (w, "timeline.zoom", "i", 1);
+  gtk_widget_activate_action (w, "timeline.zoom", "i", 1);
+  visible (&f, &a, &b);
+  gtk_widget_activate_action (w, "timeline.navigate", "i", 1);
+  visible (&f, &a2, &b2);
+  g_assert_cmpuint (b2 - a2, ==, b - a);
+  g_assert_cmpfloat_with_epsilon ((gdouble) (a2 - a), (gdouble) (b - a) / 8, (gdouble) (b - a) / width + 1);
+  gtk_widget_activate_action (w, "timeline.go", "i", -1);
+  visible (&f, &a2, &b2);
+  g_assert_cmpuint (a2, ==, first);
+  g_assert_cmpuint (b2 - a2, ==, b - a);
+  gtk_widget_activate_action (w, "timeline.go", "i", 1);
+  visible (&f, &a2, &b2);
+  g_assert_cmpuint (b2, ==, last);
+
+  /* Shift+→ three times: a range from the centre, a twentieth of the view a step. */
+  visible (&f, &a, &b);
+  for (int i = 0; i < 3; i++)
+    gtk_widget_activate_action (w, "timeline.select-step", "i", 1);
+  g_assert_true (strobe_view_state_get_selection (f.state, &s0, &s1));
+  g_assert_cmpuint (s0, ==, a + (b - a) / 2);
+  g_assert_cmpuint (s1 - s0, ==, 3 * ((b - a) / 20));
+  gtk_widget_activate_action (w, "timeline.select-step", "i", -1);
+  g_assert_true (strobe_view_state_get_selection (f.state, &s0, &s1));
+  g_assert_cmpuint (s1 - s0, ==, 2 * ((b - a) / 20));
+  /* F: the view becomes the selection (with a margin); Esc clears it. */
+  gtk_widget_activate_action (w, "timeline.zoom-selection", NULL);
+  visible (&f, &a2, &b2);
+  g_assert_cmpuint (a2, <=, s0);
+  g_assert_cmpuint (b2, >=, s1);
+  g_assert_cmpuint (b2 - a2, <=, (s1 - s0) * 1.2);
+  gtk_widget_activate_action (w, "timeline.clear-selection", NULL);
+  g_assert_false (strobe_view_state_get_selection (f.state, NULL, NULL));
+  /* 0 fits the trace again. */
+  gtk_widget_activate_action (w, "timeline.zoom", "i", 0);
+  visible (&f, &a2, &b2);
+  g_assert_cmpuint (a2, <=, first);
+  g_assert_cmpuint (b2, >=, last);
+
+  /* Following a live trace: the newest data at the right edge. */
+  strobe_view_state_set_follow_live (f.state, TRUE);
+  set_range_s (&f, 0.1, 0.2);
+  strobe_timeline_widget_update (strobe_timeline_view_get_timeline (f.view), STROBE_DOCUMENT_CHANGED_TIMELINE);
+  visible (&f, &a2, &b2);
+  g_assert_cmpuint (b2, ==, last);
+  /* Panning by hand stops following. */
+  gtk_widget_activate_action (w, "timeline.navigate", "i", 0);
+  g_assert_false (strobe_view_state_get_follow_live (f.state));
+  timeline_fixture_close (&f);
+}
+
+/* With a scope selected the arrows walk the tree: the synthetic trace's Main thread,
+ * Frame > Update > Physics, Physics; Render. */
+static void
+test_navigate (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-cpu-synthetic.strobe");
+  GtkWidget *w;
+  const StrobeScopeRef *s;
+  StrobeTimelineModel *m;
+  StrobeScopeRef frame;
+  g_autoptr (GArray) found = NULL;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  w = GTK_WIDGET (strobe_timeline_view_get_timeline (f.view));
+  m = strobe_document_get_timeline (f.document);
+  found = strobe_scope_search (m, "Frame", 10, NULL, NULL, NULL);
+  g_assert_cmpuint (found->len, ==, 3);
+  frame = (StrobeScopeRef) { g_array_index (found, StrobeScopeMatch, 0).thread_id, 0,
+                             g_array_index (found, StrobeScopeMatch, 0).name_id,
+                             g_array_index (found, StrobeScopeMatch, 0).begin, g_array_index (found, StrobeScopeMatch, 0).end };
+  strobe_timeline_widget_show_scope (strobe_timeline_view_get_timeline (f.view), &frame);
+#define NAME_OF(s) strobe_timeline_model_get_name (m, (s)->name_id)
+  s = strobe_view_state_get_selected_scope (f.state);
+  g_assert_cmpstr (NAME_OF (s), ==, "Frame");
+  gtk_widget_activate_action (w, "timeline.navigate", "i", 3);   /* down: first child */
+  s = strobe_view_state_get_selected_scope (f.state);
+  g_assert_cmpstr (NAME_OF (s), ==, "Update");
+  g_assert_cmpuint (s->depth, ==, 1);
+  g_assert_cmpuint (s->end - s->begin, ==, 500);
+  gtk_widget_activate_action (w, "timeline.navigate", "i", 3);
+  s = strobe_view_state_get_selected_scope (f.state);
+  g_assert_cmpstr (NAME_OF (s), ==, "Physics");
+  g_assert_cmpuint (s->end - s->begin, ==, 100);
+  gtk_widget_activate_action (w, "timeline.navigate", "i", 1);   /* right: next sibling */
+  s = strobe_view_state_get_selected_scope (f.state);
+  g_assert_cmpstr (NAME_OF (s), ==, "Physics");
+  g_assert_cmpuint (s->end - s->begin, ==, 50);
+  gtk_widget_activate_action (w, "timeline.navigate", "i", 1);   /* no more within Update */
+  s = strobe_view_state_get_selected_scope (f.state);
+  g_assert_cmpuint (s->end - s->begin, ==, 50);
+  gtk_widget_activate_action (w, "timeline.navigate", "i", 2);   /* up: parent */
+  s = strobe_view_state_get_selected_scope (f.state);
+  g_assert_cmpstr (NAME_OF (s), ==, "Update");
+  gtk_widget_activate_action (w, "timeline.navigate", "i", 1);
+  s = strobe_view_state_get_selected_scope (f.state);
+  g_assert_cmpstr (NAME_OF (s), ==, "Render");
+  gtk_widget_activate_action (w, "timeline.navigate", "i", 0);   /* left */
+  s = strobe_view_state_get_selected_scope (f.state);
+  g_assert_cmpstr (NAME_OF (s), ==, "Update");
+  /* The details panel says what it is, for people and for screen readers. */
+  timeline_fixture_settle (&f, 20);
+  g_assert_nonnull (strstr (strobe_timeline_view_get_details (f.view), "Update"));
+  g_assert_nonnull (strstr (strobe_timeline_view_get_details (f.view), "Called from: Frame"));
+  g_assert_nonnull (strstr (strobe_timeline_view_get_details (f.view), "Physics"));
+  g_assert_nonnull (strstr (strobe_timeline_view_get_details (f.view), "cpu-emitter.c:"));
+  /* Enter: the selected scope's range becomes the selection. */
+  gtk_widget_activate_action (w, "timeline.select-scope-range", NULL);
+  {
+    guint64 s0, s1;
+    g_assert_true (strobe_view_state_get_selection (f.state, &s0, &s1));
+    g_assert_cmpuint (s1 - s0, ==, 500);
+  }
+  /* Esc twice: the range, then the scope. */
+  gtk_widget_activate_action (w, "timeline.clear-selection", NULL);
+  g_assert_nonnull (strobe_view_state_get_selected_scope (f.state));
+  gtk_widget_activate_action (w, "timeline.clear-selection", NULL);
+  g_assert_null (strobe_view_state_get_selected_scope (f.state));
+#undef NAME_OF
+  timeline_fixture_close (&f);
+}
+
+/* ---- timers panel vs strobe-cli stats ---------------------------------------------------- */
+
+static char *
+run_cli (const char *const *args)
+{
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+  char *out = NULL;
+
+  g_ptr_array_add (argv, (gpointer) cli);
+  for (; *args; args++)
+    g_ptr_array_add (argv, (gpointer) *args);
+  g_ptr_array_add (argv, NULL);
+  g_subprocess_launcher_setenv (launcher, "LC_ALL", "C", TRUE);
+  proc = g_subprocess_launcher_spawnv (launcher, (const char *const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, 0);
+  return out;
+}
+
+static char *
+ticks1 (gdouble v)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, "%.1f", v));
+}
+
+static void
+wait_timers (TimelineFixture *f)
+{
+  timeline_fixture_settle (f, 30);
+  g_assert_false (strobe_timers_panel_is_busy (strobe_timeline_view_get_timers (f->view)));
+}
+
+/* Each row of `strobe-cli stats --units=ticks` is a row of the panel, and nothing else. */
+static void
+compare_with_cli (TimelineFixture *f, const char *path, const char *from, const char *to)
+{
+  const char *args[] = { "stats", "--units=ticks", path, from ? "--from" : NULL, from, "--to", to, NULL };
+  g_autofree char *out = run_cli (args);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+
+  g_test_message ("strobe-cli stats %s %s:\n%s", from ? from : "", to ? to : "", out);
+  g_assert_nonnull (lines[0]);
+  GListModel *rows = strobe_timers_panel_get_rows (strobe_timeline_view_get_timers (f->view));
+  guint n = 0;
+
+  for (guint i = 1; lines[i] && *lines[i]; i++)
+    {
+      g_auto (GStrv) tok = g_strsplit_set (g_strstrip (lines[i]), " ", -1);
+      g_autoptr (GPtrArray) words = g_ptr_array_new ();
+      g_autoptr (GString) name = g_string_new (NULL);
+      gboolean found = FALSE;
+
+      for (guint k = 0; tok[k]; k++)
+        if (*tok[k])
+          g_ptr_array_add (words, tok[k]);
+      g_assert_cmpuint (words->len, >=, 8);
+      for (guint k = 0; k + 7 < words->len; k++)
+        g_string_append_printf (name, "%s%s", k ? " " : "", (char *) words->pdata[k]);
+      for (guint r = 0; r < g_list_model_get_n_items (rows); r++)
+        {
+          g_autoptr (StrobeTimerRow) row = g_list_model_get_item (rows, r);
+          const StrobeTimerStat *s = strobe_timer_row_get_stat (row);
+          g_autofree char *incl = NULL, *excl = NULL, *min = NULL, *max = NULL, *mean = NULL, *median = NULL;
+          g_autofree char *count = NULL;
+
+          if (!g_str_equal (s->name, name->str))
+            continue;
+          found = TRUE;
+          count = g_strdup_printf ("%" G_GUINT64_FORMAT, s->count);
+          incl = ticks1 ((gdouble) s->inclusive);
+          excl = ticks1 ((gdouble) s->exclusive);
+          min = ticks1 ((gdouble) s->min);
+          max = ticks1 ((gdouble) s->max);
+          mean = ticks1 (s->mean);
+          median = ticks1 (s->median);
+          g_assert_cmpstr (count, ==, words->pdata[words->len - 7]);
+          g_assert_cmpstr (incl, ==, words->pdata[words->len - 6]);
+          g_assert_cmpstr (excl, ==, words->pdata[words->len - 5]);
+          g_assert_cmpstr (min, ==, words->pdata[words->len - 4]);
+          g_assert_cmpstr (max, ==, words->pdata[words->len - 3]);
+          g_assert_cmpstr (mean, ==, words->pdata[words->len - 2]);
+          g_assert_cmpstr (median, ==, words->pdata[words->len - 1]);
+        }
+      if (!found)
+        g_error ("the panel has no row for %s", name->str);
+      n++;
+    }
+  g_assert_cmpuint (n, >, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n);
+}
+
+static void
+test_timers_vs_cli (void)
+{
+  const char *traces[] = { "golden-cpu-synthetic.strobe", "golden-timeline.strobe" };
+
+  for (guint t = 0; t < G_N_ELEMENTS (traces); t++)
+    {
+      TimelineFixture f = { 0 };
+      g_autofree char *path = data_path (traces[t]);
+      StrobeTraceClock clock;
+      guint64 first, last;
+      gdouble len;
+      char from[32], to[32];
+
+      timeline_fixture_open (&f, path, 1200, 760);
+      wait_timers (&f);
+      compare_with_cli (&f, path, NULL, NULL);
+      /* A sub-range of where the scopes are, as the CLI reads --from and --to. */
+      strobe_document_get_clock (f.document, &clock);
+      {
+        StrobeTimelineModel *m = strobe_document_get_timeline (f.document);
+        g_autoptr (GArray) ids = strobe_timeline_model_get_threads (m);
+        first = G_MAXUINT64, last = 0;
+        for (guint i = 0; i < ids->len; i++)
+          {
+            g_autoptr (GArray) top = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+            strobe_timeline_model_get_scopes (m, g_array_index (ids, guint16, i), 0, 0, G_MAXUINT64, top);
+            for (guint k = 0; k < top->len; k++)
+              {
+                first = MIN (first, g_array_index (top, StrobeTimelineScope, k).begin);
+                last = MAX (last, g_array_index (top, StrobeTimelineScope, k).end);
+              }
+          }
+        g_assert_cmpuint (first, <, last);
+        len = (gdouble) (last - first);
+      }
+      g_ascii_formatd (from, sizeof from, "%.12f", strobe_trace_clock_to_seconds (&clock, first + (guint64) (len * 0.3)));
+      g_ascii_formatd (to, sizeof to, "%.12f", strobe_trace_clock_to_seconds (&clock, first + (guint64) (len * 0.55)));
+      strobe_view_state_set_selection (f.state, strobe_trace_clock_from_seconds (&clock, g_ascii_strtod (from, NULL)),
+                                       strobe_trace_clock_from_seconds (&clock, g_ascii_strtod (to, NULL)));
+      wait_timers (&f);
+      compare_with_cli (&f, path, from, to);
+      /* CSV export has the same figures (in ms). */
+      {
+        g_autofree char *csv = strobe_timers_panel_to_csv (strobe_timeline_view_get_timers (f.view));
+        g_auto (GStrv) lines = g_strsplit (csv, "\n", -1);
+        g_assert_cmpstr (lines[0], ==, "name,count,inclusive_ms,min_ms,max_ms,mean_ms,median_ms,exclusive_ms,exclusive_mean_ms,share");
+        g_assert_cmpuint (g_strv_length (lines) - 2, ==,
+                          g_list_model_get_n_items (strobe_timers_panel_get_rows (strobe_timeline_view_get_timers (f.view))));
+      }
+      timeline_fixture_close (&f);
+    }
+}
+
+/* Choosing a timer gives its callers and callees; double-click goes to its longest
+ * instance. */
+static void
+test_timers_butterfly (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-cpu-synthetic.strobe");
+  StrobeTimersPanel *timers;
+  StrobeTimelineModel *m;
+  guint32 update = G_MAXUINT32;
+  GListModel *callers, *callees;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  wait_timers (&f);
+  timers = strobe_timeline_view_get_timers (f.view);
+  m = strobe_document_get_timeline (f.document);
+  for (guint i = 0; i < strobe_timeline_model_get_n_names (m); i++)
+    if (g_str_equal (strobe_timeline_model_get_name (m, i), "Update"))
+      update = i;
+  strobe_timers_panel_choose (timers, update);
+  g_assert_cmpuint (strobe_timers_panel_get_chosen (timers), ==, update);
+  wait_timers (&f);
+  callers = strobe_timers_panel_get_callers (timers);
+  callees = strobe_timers_panel_get_callees (timers);
+  g_assert_cmpuint (g_list_model_get_n_items (callers), ==, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (callees), ==, 1);
+  {
+    g_autoptr (StrobeTimerRow) top = g_list_model_get_item (callers, 0);
+    g_autoptr (StrobeTimerRow) callee = g_list_model_get_item (callees, 0);
+    g_assert_cmpstr (strobe_timer_row_get_stat (top)->name, ==, "Frame");
+    g_assert_cmpuint (strobe_timer_row_get_stat (top)->count, ==, 3);
+    g_assert_cmpstr (strobe_timer_row_get_stat (callee)->name, ==, "Physics");
+    g_assert_cmpuint (strobe_timer_row_get_stat (callee)->count, ==, 7);
+  }
+  timeline_fixture_close (&f);
+}
+
+/* ---- find, log ticks, layout, accessibility ---------------------------------------------------- */
+
+static void
+test_find (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  StrobeTimelineModel *m;
+  guint64 total = 0;
+  g_autoptr (GArray) all = NULL;
+  const StrobeScopeRef *s;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  m = strobe_document_get_timeline (f.document);
+  all = strobe_scope_search (m, "skeleton", G_MAXUINT, &total, NULL, NULL);
+  strobe_timeline_view_find (f.view, "Skeleton");
+  timeline_fixture_settle (&f, 20);
+  g_assert_cmpint (strobe_timeline_view_get_match_count (f.view), ==, (gint64) total);
+  strobe_timeline_view_find_step (f.view, FALSE);
+  s = strobe_view_state_get_selected_scope (f.state);
+  g_assert_nonnull (s);
+  g_assert_cmpuint (s->begin, ==, g_array_index (all, StrobeScopeMatch, 0).begin);
+  strobe_timeline_view_find_step (f.view, FALSE);
+  s = strobe_view_state_get_selected_scope (f.state);
+  g_assert_cmpuint (s->begin, ==, g_array_index (all, StrobeScopeMatch, 1).begin);
+  strobe_timeline_view_find_step (f.view, TRUE);
+  strobe_timeline_view_find_step (f.view, TRUE);
+  s = strobe_view_state_get_selected_scope (f.state);
+  g_assert_cmpuint (s->begin, ==, g_array_index (all, StrobeScopeMatch, all->len - 1).begin);
+  {
+    /* In view, at a zoom where it is seen. */
+    guint64 a, b;
+    strobe_view_state_get_visible_range (f.state, &a, &b);
+    g_assert_cmpuint (a, <=, s->begin);
+    g_assert_cmpuint (b, >=, s->end);
+  }
+  strobe_timeline_view_find (f.view, "no scope is called this");
+  timeline_fixture_settle (&f, 20);
+  g_assert_cmpint (strobe_timeline_view_get_match_count (f.view), ==, 0);
+  timeline_fixture_close (&f);
+}
+
+static void
+test_log_tick (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  StrobeTimelineWidget *tl;
+  StrobeLogModel *log;
+  StrobeLogMessage msg;
+  StrobeTimeAxis axis;
+  guint64 a, b, index = G_MAXUINT64;
+  int track;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  tl = strobe_timeline_view_get_timeline (f.view);
+  log = strobe_document_get_log (f.document);
+  /* The error message, on Main's track. */
+  for (guint64 i = 0; strobe_log_model_get_message (log, i, &msg); i++)
+    {
+      if (msg.verbosity == 2)
+        index = i;
+      g_free (msg.text);
+      if (index != G_MAXUINT64)
+        break;
+    }
+  g_assert_cmpuint (index, !=, G_MAXUINT64);
+  g_assert_true (strobe_log_model_get_message (log, index, &msg));
+  track = strobe_track_list_find (strobe_timeline_widget_get_tracks (tl), STROBE_TRACK_THREAD, msg.thread_id);
+  g_assert_cmpint (track, >=, 0);
+  strobe_view_state_get_visible_range (f.state, &a, &b);
+  strobe_time_axis_init (&axis, a, b, gtk_widget_get_width (GTK_WIDGET (tl)));
+  strobe_timeline_widget_activate_at (tl, strobe_time_axis_x (&axis, msg.time),
+                                      strobe_timeline_widget_get_track_top (tl, (guint) track) + 8);
+  g_assert_cmpuint (strobe_view_state_get_selected_message (f.state), ==, index);
+  g_assert_cmpuint (strobe_view_state_get_cursor (f.state), ==, msg.time);
+  g_free (msg.text);
+  timeline_fixture_close (&f);
+}
+
+/* Hidden and collapsed tracks come back for the next trace of the same program. */
+static void
+test_layout_remembered (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  StrobeTrackList *tracks;
+  int loader, render;
+
+  strobe_timeline_layouts_store ("timeline-emitter", NULL);
+  timeline_fixture_open (&f, path, 1200, 760);
+  tracks = strobe_timeline_widget_get_tracks (strobe_timeline_view_get_timeline (f.view));
+  loader = strobe_track_list_find (tracks, STROBE_TRACK_THREAD, 20);
+  for (guint i = 0; i < strobe_track_list_get_n (tracks); i++)
+    {
+      if (g_str_equal (strobe_track_list_get (tracks, i)->title, "Loader"))
+        loader = (int) i;
+    }
+  g_assert_cmpint (loader, >=, 0);
+  strobe_timeline_widget_set_track_hidden (strobe_timeline_view_get_timeline (f.view), (guint) loader, TRUE);
+  render = -1;
+  for (guint i = 0; i < strobe_track_list_get_n (tracks); i++)
+    if (g_str_equal (strobe_track_list_get (tracks, i)->title, "Render"))
+      render = (int) i;
+  strobe_timeline_widget_set_track_collapsed (strobe_timeline_view_get_timeline (f.view), (guint) render, TRUE);
+  timeline_fixture_close (&f);
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  tracks = strobe_timeline_widget_get_tracks (strobe_timeline_view_get_timeline (f.view));
+  for (guint i = 0; i < strobe_track_list_get_n (tracks); i++)
+    {
+      const StrobeTrack *t = strobe_track_list_get (tracks, i);
+      g_assert_cmpint (t->hidden, ==, g_str_equal (t->title, "Loader"));
+      g_assert_cmpint (t->collapsed, ==, g_str_equal (t->title, "Render"));
+    }
+  timeline_fixture_close (&f);
+  strobe_timeline_layouts_store ("timeline-emitter", NULL);
+}
+
+static void
+test_accessible (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  GtkWidget *w;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  w = GTK_WIDGET (strobe_timeline_view_get_timeline (f.view));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_ROLE_GROUP);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_PROPERTY_LABEL, "Timeline");
+  g_assert_true (gtk_test_accessible_has_property (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+  g_assert_true (gtk_widget_get_focusable (w));
+  timeline_fixture_close (&f);
+}
+
+int
+main (int argc, char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  golden_dir = g_getenv ("GOLDEN_DIR");
+  cli = g_getenv ("STROBE_CLI");
+  g_assert_nonnull (golden_dir);
+  g_assert_nonnull (cli);
+
+  g_test_add_func ("/timeline/geometry/axis", test_geometry_axis);
+  g_test_add_func ("/timeline/geometry/ruler", test_geometry_ruler);
+  g_test_add_func ("/timeline/geometry/zoom-pan", test_geometry_zoom_pan);
+  g_test_add_func ("/timeline/geometry/tiles", test_geometry_tiles);
+  g_test_add_func ("/timeline/tracks", test_tracks);
+  g_test_add_func ("/timeline/paint/rows", test_paint_rows);
+  g_test_add_func ("/timeline/paint/lod", test_paint_lod);
+  g_test_add_func ("/timeline/snapshots", test_snapshots);
+  g_test_add_func ("/timeline/damaged", test_damaged);
+  g_test_add_func ("/timeline/view-state", test_view_state);
+  g_test_add_func ("/timeline/navigate", test_navigate);
+  g_test_add_func ("/timeline/timers-vs-cli", test_timers_vs_cli);
+  g_test_add_func ("/timeline/timers-butterfly", test_timers_butterfly);
+  g_test_add_func ("/timeline/find", test_find);
+  g_test_add_func ("/timeline/log-tick", test_log_tick);
+  g_test_add_func ("/timeline/layout-remembered", test_layout_remembered);
+  g_test_add_func ("/timeline/accessible", test_accessible);
+  return g_test_run ();
+}

@@ -1,0 +1,531 @@
+/* test-timeline-queries.c — the timeline model's queries for views, against brute force
+ * on the golden traces: the level of detail of a whole thread, counter series as
+ * min/max buckets, the call tree and the butterfly (against the timer statistics), scope
+ * search, the runtime's drops, change marks while a trace is fed in pieces, and a
+ * cancelled computation.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <string.h>
+
+#include "strobe-call-tree.h"
+#include "strobe-decoder.h"
+#include "strobe-scope-search.h"
+#include "strobe-timeline-model.h"
+#include "strobe-timer-stats.h"
+
+static char *golden_dir;
+
+static StrobeTimelineModel *
+load (const char *name)
+{
+  g_autofree char *path = g_build_filename (golden_dir, name, NULL);
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (GError) error = NULL;
+  StrobeTimelineModel *m = strobe_timeline_model_new ();
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (m));
+  strobe_decoder_read_file (decoder, path, NULL, &error);
+  g_assert_no_error (error);
+  return m;
+}
+
+static guint16
+thread_with_most_scopes (StrobeTimelineModel *m)
+{
+  g_autoptr (GArray) ids = strobe_timeline_model_get_threads (m);
+  guint16 best = 0;
+  guint most = 0;
+
+  for (guint i = 0; i < ids->len; i++)
+    {
+      guint16 id = g_array_index (ids, guint16, i);
+      g_autoptr (GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+      guint n = 0;
+      for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
+        n += strobe_timeline_model_get_scopes (m, id, d, 0, G_MAXUINT64, s);
+      if (n > most)
+        most = n, best = id;
+    }
+  return best;
+}
+
+/* Every scope of the range lands in exactly one block of its depth; blocks of one depth
+ * are in order and do not overlap; a block of one scope is that scope. */
+static void
+check_lod (StrobeTimelineModel *m, guint16 thread, guint64 t0, guint64 t1, guint64 res)
+{
+  guint depths = strobe_timeline_model_get_depth_count (m, thread);
+  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBlock));
+  guint at = 0;
+
+  strobe_timeline_model_get_thread_blocks (m, thread, 0, depths, t0, t1, res, all);
+  for (guint d = 0; d < depths; d++)
+    {
+      g_autoptr (GArray) blocks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBlock));
+      g_autoptr (GArray) scopes = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+      guint64 covered = 0;
+      guint b = 0;
+
+      strobe_timeline_model_get_blocks (m, thread, d, t0, t1, res, blocks);
+      /* The whole-thread query is the per-depth ones, in depth order. */
+      g_assert_cmpuint (at + blocks->len, <=, all->len);
+      for (guint i = 0; i < blocks->len; i++)
+        {
+          const StrobeTimelineBlock *x = &g_array_index (all, StrobeTimelineBlock, at + i);
+          const StrobeTimelineBlock *y = &g_array_index (blocks, StrobeTimelineBlock, i);
+          g_assert_true (x->begin == y->begin && x->end == y->end && x->name_id == y->name_id
+                         && x->count == y->count && x->depth == y->depth && x->flags == y->flags);
+        }
+      at += blocks->len;
+      strobe_timeline_model_get_scopes (m, thread, d, t0, t1, scopes);
+      for (guint i = 0; i + 1 < blocks->len; i++)
+        g_assert_cmpuint (g_array_index (blocks, StrobeTimelineBlock, i).end, <=,
+                          g_array_index (blocks, StrobeTimelineBlock, i + 1).begin);
+      for (guint i = 0; i < scopes->len; i++)
+        {
+          const StrobeTimelineScope *s = &g_array_index (scopes, StrobeTimelineScope, i);
+          const StrobeTimelineBlock *k;
+
+          /* Scopes may touch (one ends where the next begins): the block that holds it. */
+          while (b < blocks->len && g_array_index (blocks, StrobeTimelineBlock, b).end <= s->begin
+                 && !(g_array_index (blocks, StrobeTimelineBlock, b).begin <= s->begin
+                      && s->end <= g_array_index (blocks, StrobeTimelineBlock, b).end))
+            b++;
+          g_assert_cmpuint (b, <, blocks->len);
+          k = &g_array_index (blocks, StrobeTimelineBlock, b);
+          g_assert_cmpuint (s->begin, >=, k->begin);
+          g_assert_cmpuint (s->end, <=, k->end);
+          if (k->count == 1)
+            {
+              g_assert_cmpuint (k->begin, ==, s->begin);
+              g_assert_cmpuint (k->end, ==, s->end);
+              g_assert_cmpuint (k->name_id, ==, s->name_id);
+            }
+          else
+            /* Merged only what is narrower than the resolution. */
+            g_assert_cmpuint (s->end - s->begin, <, res);
+        }
+      for (guint i = 0; i < blocks->len; i++)
+        covered += g_array_index (blocks, StrobeTimelineBlock, i).count;
+      g_assert_cmpuint (covered, ==, scopes->len);
+    }
+  g_assert_cmpuint (at, ==, all->len);
+}
+
+static void
+test_thread_blocks (void)
+{
+  g_autoptr (StrobeTimelineModel) m = load ("golden-timeline.strobe");
+  g_autoptr (GArray) ids = strobe_timeline_model_get_threads (m);
+  guint64 first, last, len;
+
+  g_assert_true (strobe_timeline_model_get_time_range (m, &first, &last));
+  len = last - first;
+  for (guint i = 0; i < ids->len; i++)
+    {
+      guint16 id = g_array_index (ids, guint16, i);
+      /* Fit-all at 1000 pixels, a tenth of it, and one scope a pixel. */
+      check_lod (m, id, first, last, len / 1000);
+      check_lod (m, id, first + len / 3, first + len / 3 + len / 10, len / 10000);
+      check_lod (m, id, first, last, 1);
+    }
+  /* Depth windows: [1, 3) is depths 1 and 2 only. */
+  {
+    guint16 id = thread_with_most_scopes (m);
+    g_autoptr (GArray) some = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBlock));
+    strobe_timeline_model_get_thread_blocks (m, id, 1, 3, first, last, len / 500, some);
+    g_assert_cmpuint (some->len, >, 0);
+    for (guint i = 0; i < some->len; i++)
+      {
+        guint16 d = g_array_index (some, StrobeTimelineBlock, i).depth;
+        g_assert_true (d == 1 || d == 2);
+      }
+  }
+}
+
+static void
+test_counter_series (void)
+{
+  g_autoptr (StrobeTimelineModel) m = load ("golden-timeline.strobe");
+  g_autoptr (GArray) counters = strobe_timeline_model_get_counters (m);
+  guint64 first, last;
+
+  g_assert_true (strobe_timeline_model_get_time_range (m, &first, &last));
+  g_assert_cmpuint (counters->len, ==, 3);
+  for (guint c = 0; c < counters->len; c++)
+    {
+      guint32 index = g_array_index (counters, StrobeTimelineCounter, c).index;
+      g_autoptr (GArray) samples = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
+      guint n_buckets[] = { 1, 7, 64, 1000 };
+
+      strobe_timeline_model_get_counter_samples (m, index, 0, G_MAXUINT64, samples);
+      g_assert_cmpuint (samples->len, >, 10);
+      for (guint i = 1; i < samples->len; i++)
+        g_assert_cmpuint (g_array_index (samples, StrobeCounterSample, i - 1).time, <=,
+                          g_array_index (samples, StrobeCounterSample, i).time);
+      for (guint k = 0; k < G_N_ELEMENTS (n_buckets); k++)
+        {
+          /* A window in the middle, so there is a sample before and after it. */
+          guint64 t0 = g_array_index (samples, StrobeCounterSample, 2).time + 1;
+          guint64 t1 = g_array_index (samples, StrobeCounterSample, samples->len - 3).time;
+          g_autoptr (GArray) buckets = g_array_new (FALSE, FALSE, sizeof (StrobeCounterBucket));
+          StrobeCounterSample before, after;
+          guint counted = 0, b = 0;
+          gdouble span = (gdouble) (t1 - t0) + 1;
+
+          strobe_timeline_model_get_counter_series (m, index, t0, t1, n_buckets[k], &before, &after, buckets);
+          g_assert_cmpuint (before.time, ==, g_array_index (samples, StrobeCounterSample, 2).time);
+          g_assert_cmpuint (after.time, ==, g_array_index (samples, StrobeCounterSample, samples->len - 2).time);
+          /* Brute force: each sample in [t0, t1] falls in bucket floor((t - t0) n / span). */
+          for (guint i = 0; i < samples->len; i++)
+            {
+              const StrobeCounterSample *s = &g_array_index (samples, StrobeCounterSample, i);
+              const StrobeCounterBucket *kb;
+              guint want;
+
+              if (s->time < t0 || s->time > t1)
+                continue;
+              want = (guint) MIN ((gdouble) (s->time - t0) * n_buckets[k] / span, n_buckets[k] - 1);
+              while (b < buckets->len && g_array_index (buckets, StrobeCounterBucket, b).bucket < want)
+                b++;
+              g_assert_cmpuint (b, <, buckets->len);
+              kb = &g_array_index (buckets, StrobeCounterBucket, b);
+              g_assert_cmpuint (kb->bucket, ==, want);
+              g_assert_cmpfloat (s->value, >=, kb->min);
+              g_assert_cmpfloat (s->value, <=, kb->max);
+              g_assert_cmpuint (s->time, >=, kb->first_time);
+              g_assert_cmpuint (s->time, <=, kb->last_time);
+              if (s->time == kb->first_time)
+                g_assert_cmpfloat (s->value, ==, kb->first);
+              counted++;
+            }
+          {
+            guint total = 0;
+            for (guint i = 0; i < buckets->len; i++)
+              total += g_array_index (buckets, StrobeCounterBucket, i).count;
+            g_assert_cmpuint (total, ==, counted);
+          }
+        }
+    }
+}
+
+static void
+test_call_tree (void)
+{
+  g_autoptr (StrobeTimelineModel) m = load ("golden-timeline.strobe");
+  guint64 first, last;
+  guint64 ranges[3][2];
+
+  g_assert_true (strobe_timeline_model_get_time_range (m, &first, &last));
+  ranges[0][0] = 0, ranges[0][1] = G_MAXUINT64;
+  ranges[1][0] = first + (last - first) / 4, ranges[1][1] = first + (last - first) / 2;
+  ranges[2][0] = first + (last - first) / 3, ranges[2][1] = ranges[2][0] + (last - first) / 50;
+  for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+    {
+      g_autoptr (GArray) stats = strobe_timer_stats_compute (m, ranges[r][0], ranges[r][1], STROBE_TIMER_STATS_ALL_THREADS);
+      g_autoptr (GArray) tree = strobe_call_tree_compute (m, ranges[r][0], ranges[r][1], STROBE_TIMER_STATS_ALL_THREADS,
+                                                          NULL, NULL);
+      const StrobeCallNode *root = &g_array_index (tree, StrobeCallNode, 0);
+      guint64 top = 0;
+
+      g_assert_nonnull (tree);
+      g_assert_cmpuint (root->name_id, ==, STROBE_CALL_NONE);
+      /* Per name, the nodes add up to the timer statistics (each scope is in one node). */
+      for (guint i = 0; i < stats->len; i++)
+        {
+          const StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
+          guint64 count = 0, incl = 0, excl = 0;
+          g_autoptr (GArray) callers = strobe_call_tree_callers (tree, s->name_id);
+          guint64 caller_count = 0;
+
+          for (guint k = 1; k < tree->len; k++)
+            {
+              const StrobeCallNode *n = &g_array_index (tree, StrobeCallNode, k);
+              if (n->name_id == s->name_id)
+                count += n->count, incl += n->inclusive, excl += n->exclusive;
+            }
+          g_assert_cmpuint (count, ==, s->count);
+          g_assert_cmpuint (incl, ==, s->inclusive);
+          g_assert_cmpuint (excl, ==, s->exclusive);
+          /* Every instance has one caller (or none: outermost). */
+          for (guint k = 0; k < callers->len; k++)
+            caller_count += g_array_index (callers, StrobeCallLink, k).count;
+          g_assert_cmpuint (caller_count, ==, s->count);
+        }
+      /* Children by inclusive time, largest first; a child never outlasts its parent. */
+      for (guint k = 0; k < tree->len; k++)
+        {
+          const StrobeCallNode *n = &g_array_index (tree, StrobeCallNode, k);
+          guint64 prev = G_MAXUINT64, sum = 0;
+          for (guint32 c = n->first_child; c != STROBE_CALL_NONE; c = g_array_index (tree, StrobeCallNode, c).next_sibling)
+            {
+              const StrobeCallNode *ch = &g_array_index (tree, StrobeCallNode, c);
+              g_assert_cmpuint (ch->parent, ==, k);
+              g_assert_cmpuint (ch->depth, ==, n->depth + 1);
+              g_assert_cmpuint (ch->inclusive, <=, prev);
+              prev = ch->inclusive;
+              sum += ch->inclusive;
+            }
+          if (k > 0)
+            g_assert_cmpuint (sum, <=, n->inclusive);
+          if (n->depth == 1)
+            top += n->inclusive;
+        }
+      g_assert_cmpuint (root->inclusive, ==, top);
+    }
+}
+
+/* Callees by hand on the synthetic trace: Frame calls Update (3 × 500) and Render (3 × 200). */
+static void
+test_butterfly (void)
+{
+  g_autoptr (StrobeTimelineModel) m = load ("golden-cpu-synthetic.strobe");
+  g_autoptr (GArray) tree = strobe_call_tree_compute (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, NULL, NULL);
+  g_autoptr (GArray) stats = strobe_timer_stats_compute (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+  guint32 frame = G_MAXUINT32, update = G_MAXUINT32, render = G_MAXUINT32;
+  g_autoptr (GArray) callees = NULL;
+  g_autoptr (GArray) callers = NULL;
+
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
+      if (g_str_equal (s->name, "Frame")) frame = s->name_id;
+      if (g_str_equal (s->name, "Update")) update = s->name_id;
+      if (g_str_equal (s->name, "Render")) render = s->name_id;
+    }
+  callees = strobe_call_tree_callees (tree, frame);
+  g_assert_cmpuint (callees->len, ==, 2);
+  g_assert_cmpuint (g_array_index (callees, StrobeCallLink, 0).name_id, ==, update);
+  g_assert_cmpuint (g_array_index (callees, StrobeCallLink, 0).count, ==, 3);
+  g_assert_cmpuint (g_array_index (callees, StrobeCallLink, 0).inclusive, ==, 1500);
+  g_assert_cmpuint (g_array_index (callees, StrobeCallLink, 1).name_id, ==, render);
+  g_assert_cmpuint (g_array_index (callees, StrobeCallLink, 1).inclusive, ==, 600);
+  /* Update: 3 times from Frame (1500), once outermost (100). */
+  callers = strobe_call_tree_callers (tree, update);
+  g_assert_cmpuint (callers->len, ==, 2);
+  g_assert_cmpuint (g_array_index (callers, StrobeCallLink, 0).name_id, ==, frame);
+  g_assert_cmpuint (g_array_index (callers, StrobeCallLink, 0).inclusive, ==, 1500);
+  g_assert_cmpuint (g_array_index (callers, StrobeCallLink, 1).name_id, ==, STROBE_CALL_NONE);
+  g_assert_cmpuint (g_array_index (callers, StrobeCallLink, 1).count, ==, 1);
+  g_assert_cmpuint (g_array_index (callers, StrobeCallLink, 1).inclusive, ==, 100);
+}
+
+static void
+test_search (void)
+{
+  g_autoptr (StrobeTimelineModel) m = load ("golden-timeline.strobe");
+  g_autoptr (GArray) ids = strobe_timeline_model_get_threads (m);
+  const char *needles[] = { "job", "Tiny", "frame", "nothing like it" };
+
+  for (guint k = 0; k < G_N_ELEMENTS (needles); k++)
+    {
+      guint64 total = 0, brute = 0, longest = 0;
+      g_autoptr (GArray) found = strobe_scope_search (m, needles[k], 100, &total, NULL, NULL);
+      g_autofree char *folded = g_utf8_casefold (needles[k], -1);
+
+      for (guint i = 0; i < ids->len; i++)
+        {
+          guint16 id = g_array_index (ids, guint16, i);
+          for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
+            {
+              g_autoptr (GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+              strobe_timeline_model_get_scopes (m, id, d, 0, G_MAXUINT64, s);
+              for (guint j = 0; j < s->len; j++)
+                {
+                  const StrobeTimelineScope *sc = &g_array_index (s, StrobeTimelineScope, j);
+                  g_autofree char *name = g_utf8_casefold (strobe_timeline_model_get_name (m, sc->name_id), -1);
+                  if (strstr (name, folded) && !(sc->flags & STROBE_SCOPE_OPEN))
+                    brute++;
+                }
+            }
+        }
+      g_assert_cmpuint (total, ==, brute);
+      g_assert_cmpuint (found->len, ==, MIN (brute, 100));
+      for (guint i = 1; i < found->len; i++)
+        g_assert_cmpuint (g_array_index (found, StrobeScopeMatch, i - 1).begin, <=,
+                          g_array_index (found, StrobeScopeMatch, i).begin);
+      /* The longest instance of the first match's name. */
+      if (found->len)
+        {
+          StrobeScopeMatch lm;
+          guint32 name = g_array_index (found, StrobeScopeMatch, 0).name_id;
+          g_autoptr (GArray) all = strobe_scope_search (m, strobe_timeline_model_get_name (m, name), G_MAXUINT, NULL, NULL, NULL);
+          for (guint i = 0; i < all->len; i++)
+            if (g_array_index (all, StrobeScopeMatch, i).name_id == name)
+              longest = MAX (longest, g_array_index (all, StrobeScopeMatch, i).end - g_array_index (all, StrobeScopeMatch, i).begin);
+          g_assert_true (strobe_scope_search_longest (m, name, 0, G_MAXUINT64, &lm, NULL, NULL));
+          g_assert_cmpuint (lm.end - lm.begin, ==, longest);
+        }
+    }
+}
+
+/* The golden timeline trace lost events in one burst: one drop interval, between two of
+ * the runtime's Stats reports, with the runtime's count. */
+static void
+test_drops (void)
+{
+  g_autoptr (StrobeTimelineModel) m = load ("golden-timeline.strobe");
+  g_autoptr (GArray) drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
+  g_autoptr (GArray) none = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
+  const StrobeTimelineDrop *d;
+
+  g_assert_cmpuint (strobe_timeline_model_get_drops (m, 0, G_MAXUINT64, drops), ==, 1);
+  d = &g_array_index (drops, StrobeTimelineDrop, 0);
+  g_assert_cmpuint (d->count, ==, 60180);
+  g_assert_cmpuint (d->begin, <, d->end);
+  g_assert_cmpuint (strobe_timeline_model_get_drops (m, 0, d->begin - 1, none), ==, 0);
+  g_assert_cmpuint (strobe_timeline_model_get_drops (m, d->end + 1, G_MAXUINT64, none), ==, 0);
+  g_assert_cmpuint (strobe_timeline_model_get_drops (m, d->begin, d->begin, none), ==, 1);
+}
+
+/* Fed in pieces, each change mark says where the series changed: the scopes that appeared
+ * since a generation all end at or after the mark's time, and a series that did not
+ * change says so. */
+static void
+test_change_marks (void)
+{
+  g_autofree char *path = g_build_filename (golden_dir, "golden-timeline.strobe", NULL);
+  g_autofree char *data = NULL;
+  gsize len;
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (StrobeTimelineModel) m = strobe_timeline_model_new ();
+  g_autoptr (GError) error = NULL;
+  guint checked = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, NULL));
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (m));
+  for (gsize pos = 0; pos < len; pos += 4093)
+    {
+      guint64 gen = strobe_timeline_model_get_generation (m);
+      g_autoptr (GArray) ids = strobe_timeline_model_get_threads (m);
+      GHashTable *before = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+
+      for (guint i = 0; i < ids->len; i++)
+        {
+          guint16 id = g_array_index (ids, guint16, i);
+          GArray *all = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+          for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
+            strobe_timeline_model_get_scopes (m, id, d, 0, G_MAXUINT64, all);
+          g_hash_table_insert (before, GUINT_TO_POINTER (id), all);
+        }
+      g_assert_true (strobe_decoder_feed (decoder, (const guint8 *) data + pos, MIN (4093, len - pos), &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (strobe_timeline_model_get_changed_since (m, STROBE_TIMELINE_SERIES_SCOPES, 16,
+                                                                 strobe_timeline_model_get_generation (m)),
+                        ==, G_MAXUINT64);
+      for (guint i = 0; i < ids->len; i++)
+        {
+          guint16 id = g_array_index (ids, guint16, i);
+          GArray *old = g_hash_table_lookup (before, GUINT_TO_POINTER (id));
+          g_autoptr (GArray) now = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+          guint64 from = strobe_timeline_model_get_changed_since (m, STROBE_TIMELINE_SERIES_SCOPES, id, gen);
+          guint completed_old = 0, completed_now = 0;
+
+          for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
+            strobe_timeline_model_get_scopes (m, id, d, 0, G_MAXUINT64, now);
+          for (guint k = 0; k < old->len; k++)
+            completed_old += !(g_array_index (old, StrobeTimelineScope, k).flags & STROBE_SCOPE_OPEN);
+          for (guint k = 0; k < now->len; k++)
+            {
+              const StrobeTimelineScope *s = &g_array_index (now, StrobeTimelineScope, k);
+              completed_now += !(s->flags & STROBE_SCOPE_OPEN);
+            }
+          if (completed_now != completed_old)
+            {
+              /* New scopes: each is at or after the mark, or overlaps it. */
+              g_assert_cmpuint (from, !=, G_MAXUINT64);
+              for (guint k = 0; k < now->len; k++)
+                {
+                  const StrobeTimelineScope *s = &g_array_index (now, StrobeTimelineScope, k);
+                  gboolean was = FALSE;
+                  for (guint j = 0; j < old->len && !was; j++)
+                    {
+                      const StrobeTimelineScope *o = &g_array_index (old, StrobeTimelineScope, j);
+                      was = o->begin == s->begin && o->end == s->end && o->depth == s->depth && o->flags == s->flags;
+                    }
+                  if (!was)
+                    g_assert_cmpuint (s->end, >=, from);
+                }
+              checked++;
+            }
+        }
+      g_hash_table_unref (before);
+    }
+  g_assert_true (strobe_decoder_finish (decoder, &error));
+  g_assert_cmpuint (checked, >, 3);
+}
+
+static void
+test_cancel (void)
+{
+  g_autoptr (StrobeTimelineModel) m = load ("golden-timeline.strobe");
+  g_autoptr (GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr (GError) error = NULL;
+  GArray *r;
+
+  g_cancellable_cancel (cancellable);
+  r = strobe_timer_stats_compute_full (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, cancellable, &error);
+  g_assert_null (r);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  r = strobe_call_tree_compute (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, cancellable, &error);
+  g_assert_null (r);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_clear_error (&error);
+  r = strobe_scope_search (m, "job", 10, NULL, cancellable, &error);
+  g_assert_null (r);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+}
+
+/* Scope and bookmark names remember where they were declared; dynamic ones have none. */
+static void
+test_name_source (void)
+{
+  g_autoptr (StrobeTimelineModel) m = load ("golden-timeline.strobe");
+  guint found_static = 0, found_dynamic = 0;
+
+  for (guint i = 0; i < strobe_timeline_model_get_n_names (m); i++)
+    {
+      const char *name = strobe_timeline_model_get_name (m, i), *file = NULL;
+      guint32 line = 0;
+      gboolean has = strobe_timeline_model_get_name_source (m, i, &file, &line);
+
+      if (g_str_equal (name, "Broadphase") || g_str_equal (name, "Level loaded"))
+        {
+          g_assert_true (has);
+          g_assert_true (g_str_has_suffix (file, "timeline-emitter.c"));
+          g_assert_cmpuint (line, >, 0);
+          found_static++;
+        }
+      if (g_str_has_prefix (name, "Job: "))
+        {
+          g_assert_false (has);
+          found_dynamic++;
+        }
+    }
+  g_assert_cmpuint (found_static, ==, 2);
+  g_assert_cmpuint (found_dynamic, ==, 4);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  golden_dir = g_strdup (g_getenv ("GOLDEN_DIR"));
+  g_assert_nonnull (golden_dir);
+
+  g_test_add_func ("/timeline-queries/thread-blocks", test_thread_blocks);
+  g_test_add_func ("/timeline-queries/counter-series", test_counter_series);
+  g_test_add_func ("/timeline-queries/call-tree", test_call_tree);
+  g_test_add_func ("/timeline-queries/butterfly", test_butterfly);
+  g_test_add_func ("/timeline-queries/search", test_search);
+  g_test_add_func ("/timeline-queries/drops", test_drops);
+  g_test_add_func ("/timeline-queries/change-marks", test_change_marks);
+  g_test_add_func ("/timeline-queries/cancel", test_cancel);
+  g_test_add_func ("/timeline-queries/name-source", test_name_source);
+  return g_test_run ();
+}
