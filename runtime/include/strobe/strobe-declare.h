@@ -21,7 +21,17 @@ extern "C" {
 #define STROBE__ZERO {0}
 #endif
 
-/* Event flags, combinable with |. */
+/* Event flags, combinable with |; 0 is a plain synchronised event, which carries a
+ * 24-bit serial from one global counter so a reader can order events across threads.
+ *
+ * STROBE_EVENT_IMPORTANT: kept in memory for the process lifetime and replayed to every
+ * output, late ones included: for rare events that name things (schemas, specs). Each
+ * emit takes a mutex and a copy into the important cache: not for a hot path, not in a
+ * signal handler.
+ *
+ * STROBE_EVENT_NOSYNC: no serial, ordered only within its thread: no global atomic add
+ * (cheaper when many threads log: strobe-bench cost.event_nosync_16B against
+ * cost.event_sync_16B). */
 #define STROBE_EVENT_IMPORTANT  1
 #define STROBE_EVENT_NOSYNC     2
 
@@ -42,9 +52,11 @@ extern "C" {
 #define STROBE__T_ANSI    0x80
 #define STROBE__T_WIDE    0x81
 
+/* The C type of a `ptr` field: an address, recorded as a number and never dereferenced. */
 typedef const void *strobe_ptr_t;
 
-/* Field descriptor: what the NewEvent schema is built from. */
+/* Internal: a field descriptor, what the NewEvent schema is built from
+ * (STROBE_EVENT_DECLARE makes the table). */
 typedef struct
 {
   const char *name;
@@ -53,7 +65,8 @@ typedef struct
   uint16_t    size;
 } StrobeFieldDesc;
 
-/* One event type. Defined by STROBE_EVENT_DEFINE; uid assigned at registration. */
+/* Internal: one event type, defined by STROBE_EVENT_DEFINE (named L_E_type); its uid is
+ * assigned at registration. */
 typedef struct StrobeEventDef
 {
   uint16_t               uid;           /* first: the log site loads it */
@@ -71,7 +84,15 @@ uint16_t strobe__event_register (StrobeEventDef *type);
 
 /* ---- field tuples: (kind, C type, wire type, name) ------------------------------- */
 
+/* Field @N of type @T, one element of the field sequence of STROBE_EVENT_DECLARE. @T:
+ * bool int8 int16 int32 int64 uint8 uint16 uint32 uint64 float double (also the _t
+ * spellings and _Bool), ptr (an address), ansi (8-bit string) or wide (UTF-16 string).
+ * Scalars are members of the fixed payload, packed in declaration order and zero unless
+ * set (STROBE_SET); strings are aux data after it, absent unless set (STROBE_SET_STRING,
+ * STROBE_SET_WSTRING), and cost nothing then. */
 #define STROBE_FIELD(T, N) (STROBE__KIND_##T, STROBE__CTYPE_##T, STROBE__WTYPE_##T, N)
+/* Array field @N of scalar type @T (not ansi or wide): aux data, absent unless set with
+ * STROBE_SET_ARRAY, which takes a pointer to @T (for ptr, void *const *). */
 #define STROBE_ARRAY(T, N) (STROBE__K_ARRAY, STROBE__ATYPE_##T, (STROBE__T_ARRAY | STROBE__WTYPE_##T), N)
 
 #ifdef __cplusplus
@@ -243,7 +264,7 @@ uint16_t strobe__event_register (StrobeEventDef *type);
 
 #define STROBE__ID(L, E, x) L##_##E##_##x
 
-/* The in-flight state of one log site with aux fields; see strobe-log.h. */
+/* Internal: the in-flight state of one log site with aux fields; see strobe-log.h. */
 typedef struct
 {
   const StrobeEventDef *type;
@@ -256,8 +277,11 @@ typedef struct
   bool                   failed;
 } StrobeAux;
 
-/* Declares event @E of logger @L (in a header). @F: flags; @seq: a sequence of
- * STROBE_FIELD / STROBE_ARRAY. */
+/* Declares event @E of logger @L (in a header). @L and @E are identifiers, the names the
+ * trace shows (L.E). @F: flags (0, STROBE_EVENT_NOSYNC, STROBE_EVENT_IMPORTANT); @seq: a
+ * sequence of STROBE_FIELD / STROBE_ARRAY, without commas between them. No limit on the
+ * number of fields in the macros; the wire allows 255, and a payload of at most 65535
+ * bytes (both checked at compile time). Declarations only: no code runs. */
 #define STROBE_EVENT_DECLARE(L, E, F, seq)                                              \
   typedef struct __attribute__ ((packed))                                                  \
   {                                                                                        \
@@ -300,7 +324,8 @@ typedef struct
   } STROBE__ID (L, E, Writer);
 
 /* Defines event @E of logger @L (in exactly one .c) and registers it before main (or at
- * dlopen for a loadable module). */
+ * dlopen for a loadable module): its uid and its schema, an Important record every output
+ * gets. A site that runs before that registers the type itself, once. */
 #define STROBE_EVENT_DEFINE(L, E) STROBE__EVENT_DEFINE_NAMED (L, E, #L, #E)
 
 #define STROBE__EVENT_DEFINE_NAMED(L, E, logger_name, event_name)                          \
@@ -314,7 +339,8 @@ typedef struct
     strobe__event_register (&STROBE__ID (L, E, type));                                     \
   }
 
-/* Declares and defines in one go, for events used in one .c only. */
+/* STROBE_EVENT_DECLARE and STROBE_EVENT_DEFINE in one go, for an event used in one .c
+ * only. */
 #define STROBE_EVENT(L, E, F, seq)                                                         \
   STROBE_EVENT_DECLARE (L, E, F, seq)                                                   \
   STROBE_EVENT_DEFINE (L, E)

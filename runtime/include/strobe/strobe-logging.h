@@ -21,7 +21,9 @@
 extern "C" {
 #endif
 
-/* The numbers are Unreal's ELogVerbosity. */
+/* How verbose a message is, and the most verbose level a category lets through. The
+ * numbers are Unreal's ELogVerbosity: smaller is more severe; STROBE_LOG_NO_LOGGING as a
+ * category's verbosity silences it. */
 typedef enum
 {
   STROBE_LOG_NO_LOGGING   = 0,
@@ -43,6 +45,9 @@ typedef enum
 #define STROBE_LOG_VERBOSITY_VERBOSE      STROBE_LOG_VERBOSE
 #define STROBE_LOG_VERBOSITY_VERY_VERBOSE STROBE_LOG_VERY_VERBOSE
 
+/* A log category, defined by STROBE_LOG_CATEGORY_DEFINE. `verbosity` is the threshold
+ * its sites compare with (one relaxed load); change it with strobe_log_set_verbosity(),
+ * not by writing it. It must live as long as the program. */
 typedef struct StrobeLogCategory
 {
   uint8_t                   verbosity;          /* first: the site loads it; messages above it are skipped */
@@ -53,7 +58,8 @@ typedef struct StrobeLogCategory
   struct StrobeLogCategory *next;
 } StrobeLogCategory;
 
-/* One log site; static, filled lazily the first time the site emits. */
+/* Internal: one log site, the static STROBE_LOG_MESSAGE makes; registered the first time
+ * the site emits. */
 typedef struct
 {
   uint32_t           id;                 /* 0 until registered */
@@ -66,10 +72,19 @@ typedef struct
   const void        *compiled;           /* the argument plan, built at registration */
 } StrobeLogSpec;
 
+/* Registers @category (STROBE_LOG_CATEGORY_DEFINE's constructor calls it): gives it its
+ * id and applies the verbosity rules so far (STROBE_LOG_VERBOSITY, read at the first
+ * registration, and strobe_log_set_verbosity()). A second call does nothing. Sites of a
+ * category not registered yet still work (they register it). The category is announced
+ * (Logging.LogCategory) when one of its sites first emits.
+ *
+ * Cost: once per category: a mutex. Blocks: on the log registry's mutex.
+ * Threads: any thread, also before main; not in a signal handler. */
 void strobe_log_category_register (StrobeLogCategory *category);
 
-/* Defines log category @C (a global) with default verbosity @V. Its name is the
- * identifier as written. Use STROBE_LOG_CATEGORY_EXTERN (C) in headers. */
+/* Defines log category @C (a global) with default verbosity @V and a constructor that
+ * registers it. Its name is the identifier as written ("LogNet"). Use
+ * STROBE_LOG_CATEGORY_EXTERN (C) in headers. */
 #define STROBE_LOG_CATEGORY_DEFINE(C, V)                                                   \
   StrobeLogCategory C = { (uint8_t) (V), (uint8_t) (V), false, 0, #C, 0 };                 \
   __attribute__ ((constructor)) static void strobe__log_category_ctor_##C (void)           \
@@ -78,9 +93,12 @@ void strobe_log_category_register (StrobeLogCategory *category);
   }                                                                                        \
   typedef int strobe__log_category_##C##_defined
 
+/* Declares category @C, defined by STROBE_LOG_CATEGORY_DEFINE in one .c, for a header. */
 #define STROBE_LOG_CATEGORY_EXTERN(C) extern StrobeLogCategory C
 
-/* The "Log" channel: off until enabled (STROBE_TRACE=log, --trace=log). */
+/* The standard channel "Log": off until enabled (STROBE_TRACE=log, --trace=log). With
+ * libstrobe.a linked statically it registers after the program's own constructors: a
+ * message logged from one of those is skipped. */
 STROBE_CHANNEL_EXTERN (LogChannel);
 
 /* The emitter behind STROBE_LOG_MESSAGE. @format is the site's own format again: passed
@@ -94,7 +112,18 @@ void strobe__log_message (StrobeLogSpec *spec, const char *format, ...)
  * rest is a printf format (checked by the compiler) and its arguments. Conversions:
  * d i u x X o c s p f F e E g G a A n %%, flags -+ #0', width and precision with '*',
  * lengths hh h l ll z j t L. Positional arguments (%1$d) are not supported. A Fatal
- * message is flushed to the output before the macro returns; it does not abort. */
+ * message is flushed to the output before the macro returns; it does not abort. The
+ * arguments are evaluated only when the message is sent.
+ *
+ * Cost: off (the Log channel, or @V above the category's verbosity): two relaxed loads
+ * and branches. On: a clock read, the arguments encoded by type (strings copied) straight
+ * into the thread's buffer: about 2.6 clock reads with three arguments "%d %s %.3f"
+ * (strobe-bench-mem cost.log_3args, tests/bench/README.md), 1.2 with one int. A site's
+ * first message takes a mutex, compiles its format once and sends two Important events.
+ * Blocks: as STROBE_LOG when the buffer pool is full; a Fatal message then runs
+ * strobe_flush() (the update lock and the output's write).
+ * Threads: any thread. In a signal handler: only sites that already ran once outside it,
+ * not Fatal ones, on a thread that traced before. */
 #define STROBE_LOG_MESSAGE(C, V, ...)                                                      \
   do                                                                                       \
     {                                                                                      \
@@ -110,8 +139,14 @@ void strobe__log_message (StrobeLogSpec *spec, const char *format, ...)
 /* Sets the verbosity of the category named @name ("all": every category, also those
  * registered later); STROBE_LOG_NO_LOGGING silences it. Returns false when no category
  * has that name yet (the setting is still remembered for when one registers). The
- * environment variable STROBE_LOG_VERBOSITY="Cat=verbose,all=warning" does the same at
- * start-up; names of levels: fatal error warning display log verbose veryverbose. */
+ * environment variable `STROBE_LOG_VERBOSITY="Cat=verbose,all=warning"` does the same at
+ * start-up; names of levels: fatal error warning display log verbose veryverbose. Names
+ * are matched without regard to case; a later rule for a name, or "all", replaces the
+ * earlier ones. False without remembering anything for a @name NULL or a @verbosity above
+ * STROBE_LOG_VERY_VERBOSE.
+ *
+ * Cost: a mutex and a walk over the categories. Blocks: on the log registry's mutex.
+ * Threads: any thread; not in a signal handler. */
 bool strobe_log_set_verbosity (const char *name, StrobeLogVerbosity verbosity);
 
 #ifdef __cplusplus
