@@ -102,6 +102,8 @@ activate_cb (GApplication *app)
 out:
   gtk_window_destroy (GTK_WINDOW (window));
   g_application_release (app);
+  /* The application stays up for its recorder while it has no window: say we are done. */
+  g_application_quit (app);
 }
 
 int
