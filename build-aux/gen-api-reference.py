@@ -99,7 +99,9 @@ def comment_lines(text):
 
 
 def strip_attributes(text):
-    """Removes __attribute__ ((…)) with its nested parentheses."""
+    """Removes __attribute__ ((…)) with its nested parentheses, and the headers' own
+    attribute macros (STROBE__ADDRESS_ONLY (n)): what the compiler is told, not API."""
+    text = re.sub(r'\bSTROBE__ADDRESS_ONLY\s*\(\s*\d+\s*\)\s*', '', text)
     while True:
         m = re.search(r'__attribute__\s*\(', text)
         if not m:
@@ -168,7 +170,7 @@ def signature_of(statement):
     if re.match(r'\s*static\s+inline\b', code):
         return ' '.join(text[:text.index('{')].split()) + ';'
     if not code.lstrip().startswith('typedef') and not code.lstrip().startswith('enum'):
-        text = ' '.join(strip_comments(text).split())
+        text = ' '.join(strip_attributes(strip_comments(text)).split())
         text = re.sub(r'\s*__attribute__\s*\(\(.*\)\)\s*;$', ';', text)
     return text
 

@@ -77,6 +77,35 @@ traced_realloc (void *old, size_t size)
 }
 '''
 
+# The first thing one does with fresh memory: report it before anything is written there.
+# gcc's -Wmaybe-uninitialized (in -Wall) rejected this until the reports said they read
+# nothing through their pointers.
+FRESH = r'''
+#include <stdlib.h>
+#include <strobe/strobe.h>
+
+void *traced_malloc (size_t size);
+void arena_chunk (uint32_t arena);
+
+void *
+traced_malloc (size_t size)
+{
+  void *p = malloc (size);
+
+  strobe_memory_alloc (p, size, 0, STROBE_MEMORY_HEAP_SYSTEM);
+  return p;
+}
+
+void
+arena_chunk (uint32_t arena)
+{
+  char chunk[256];
+
+  strobe_memory_heap_mark (chunk, STROBE_MEMORY_HEAP_SYSTEM, arena);
+  strobe_memory_heap_unmark (chunk, STROBE_MEMORY_HEAP_SYSTEM, arena);
+}
+'''
+
 
 def compile_(src, out, opt, link=True):
     args = [cc, *WARNINGS, opt, *extra, '-I', include, src]
@@ -108,6 +137,12 @@ with tempfile.TemporaryDirectory() as tmp:
         r = compile_(obvious, os.path.join(tmp, 'obvious.o'), opt, link=False)
         check('the obvious form is rejected at %s' % opt,
               r.returncode != 0 and 'use-after-free' in r.stderr, r.stderr)
+
+    fresh = os.path.join(tmp, 'fresh.c')
+    open(fresh, 'w').write(FRESH)
+    for opt in ('-O0', '-O2'):
+        r = compile_(fresh, os.path.join(tmp, 'fresh.o'), opt, link=False)
+        check('reports of fresh memory compile at %s' % opt, r.returncode == 0, r.stderr)
 
     src = os.path.join(tmp, 'realloc-wrapper.c')
     open(src, 'w').write(wrapper + MAIN)

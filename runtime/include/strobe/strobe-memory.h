@@ -25,6 +25,15 @@
 extern "C" {
 #endif
 
+/* Internal. The reports take addresses, never read through them: tells gcc so, which
+ * otherwise warns (-Wmaybe-uninitialized, in -Wall) on the first thing one does with fresh
+ * memory, `p = malloc (n); strobe_memory_alloc (p, n, 0, 0);`. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11
+#define STROBE__ADDRESS_ONLY(n) __attribute__ ((access (none, n)))
+#else
+#define STROBE__ADDRESS_ONLY(n)
+#endif
+
 /* The standard channel "Memory". While it is off the reports below do nothing (unless
  * the live table is kept: strobe_memory_set_live_table()). */
 STROBE_CHANNEL_EXTERN (MemoryChannel);
@@ -110,12 +119,14 @@ void strobe__memory_tag_scope_end (int *unused);
  * the table shard's lock; a new call stack may read the module map (the loader's lock).
  * Threads: any thread (each has its own ring); not in a signal handler. Nothing in a
  * child of fork(): memory tracing ends there. */
+STROBE__ADDRESS_ONLY (1)
 void strobe_memory_alloc (const void *ptr, uint64_t size, uint32_t alignment, uint32_t heap);
 /* Reports that the block at @ptr in @heap is about to be freed: call it BEFORE releasing
  * the memory (see strobe_memory_alloc). A block the live table never saw (allocated
  * before tracing began) is recorded as such (UNTRACKED). @ptr NULL: nothing.
  *
  * Cost, Blocks, Threads: as strobe_memory_alloc(). */
+STROBE__ADDRESS_ONLY (1)
 void strobe_memory_free (const void *ptr, uint32_t heap);
 /* A reallocation in two halves: call _begin before the block is released (it ends the old
  * allocation), _end after (it starts @new_ptr; NULL when the reallocation failed and
@@ -124,6 +135,7 @@ void strobe_memory_free (const void *ptr, uint32_t heap);
  * the same thread. @old_ptr NULL: nothing (the _end then reports a plain allocation).
  *
  * Cost, Blocks, Threads: as strobe_memory_alloc(). */
+STROBE__ADDRESS_ONLY (1)
 void strobe_memory_realloc_begin (const void *old_ptr, uint32_t heap);
 /* The second half of a reallocation (see strobe_memory_realloc_begin): @new_ptr, @size
  * bytes, @alignment, in @heap, keeping the tag the block was first allocated with.
@@ -133,6 +145,7 @@ void strobe_memory_realloc_begin (const void *old_ptr, uint32_t heap);
  * (runtime/INSTRUMENTATION.md, "Memory", shows the pattern, compiled by the tests).
  *
  * Cost, Blocks, Threads: as strobe_memory_alloc(). */
+STROBE__ADDRESS_ONLY (1) STROBE__ADDRESS_ONLY (2)
 void strobe_memory_realloc_end (const void *old_ptr, const void *new_ptr, uint64_t size,
                                 uint32_t alignment, uint32_t heap);
 
@@ -142,10 +155,12 @@ void strobe_memory_realloc_end (const void *old_ptr, const void *new_ptr, uint64
  *
  * Cost: a live table lookup and one record (about one allocation report).
  * Blocks, Threads: as strobe_memory_alloc(). */
+STROBE__ADDRESS_ONLY (1)
 void strobe_memory_heap_mark (const void *ptr, uint32_t parent, uint32_t heap);
 /* Undoes strobe_memory_heap_mark() (before the block is freed).
  *
  * Cost, Blocks, Threads: as strobe_memory_heap_mark(). */
+STROBE__ADDRESS_ONLY (1)
 void strobe_memory_heap_unmark (const void *ptr, uint32_t parent, uint32_t heap);
 
 /* Every live allocation of @heap ends at once (an arena reset): one record, and the
