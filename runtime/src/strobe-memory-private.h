@@ -72,8 +72,10 @@ typedef struct
   uintptr_t fp;
 } StrobeMemoryCaller;
 
+STROBE__ADDRESS_ONLY (1)
 void strobe__memory_on_alloc (const void *ptr, uint64_t size, uint32_t alignment, uint32_t heap,
                               const StrobeMemoryCaller *caller);
+STROBE__ADDRESS_ONLY (1)
 void strobe__memory_on_free (const void *ptr, uint32_t heap);
 
 /* A reallocation: _begin before the block is released (it takes the old block out of
@@ -86,10 +88,17 @@ typedef struct
   StrobeLiveEntry entry;    /* the old block's, to put back when the realloc fails */
 } StrobeMemoryRealloc;
 
+STROBE__ADDRESS_ONLY (1)
 void strobe__memory_on_realloc_begin (const void *old_ptr, uint32_t heap, StrobeMemoryRealloc *r);
+STROBE__ADDRESS_ONLY (2) STROBE__ADDRESS_ONLY (3)
 void strobe__memory_on_realloc_end (StrobeMemoryRealloc *r, const void *old_ptr, const void *new_ptr,
                                     uint64_t size, uint32_t alignment,
                                     const StrobeMemoryCaller *caller);
+
+/* Heap marks and resets: records of their own. */
+STROBE__ADDRESS_ONLY (1)
+void strobe__memory_on_mark (const void *ptr, uint32_t parent, uint32_t heap, bool mark);
+void strobe__memory_on_free_all (uint32_t heap);
 
 /* For the interposer: the module map changed (after dlclose). */
 void strobe__memory_modules_changed (void);

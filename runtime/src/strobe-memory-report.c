@@ -357,9 +357,6 @@ out:
   strobe__memory_guard--;
 }
 
-void strobe__memory_on_mark (const void *ptr, uint32_t parent, uint32_t heap, bool mark);
-void strobe__memory_on_free_all (uint32_t heap);
-
 void
 strobe__memory_on_mark (const void *ptr, uint32_t parent, uint32_t heap, bool mark)
 {

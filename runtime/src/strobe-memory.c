@@ -429,10 +429,6 @@ strobe_memory_realloc_end (const void *old_ptr, const void *new_ptr, uint64_t si
   strobe__memory_on_realloc_end (&pending_realloc, old_ptr, new_ptr, size, alignment, &c);
 }
 
-/* Heap marks and resets: records of their own (strobe-memory-report.c). */
-void strobe__memory_on_mark (const void *ptr, uint32_t parent, uint32_t heap, bool mark);
-void strobe__memory_on_free_all (uint32_t heap);
-
 void
 strobe_memory_heap_mark (const void *ptr, uint32_t parent, uint32_t heap)
 {
