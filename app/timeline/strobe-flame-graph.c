@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "strobe-call-tree.h"
@@ -209,7 +210,7 @@ describe (StrobeFlameGraph *self, guint32 i)
   gdouble share = node (self, 0)->inclusive ? 100.0 * n->inclusive / node (self, 0)->inclusive : 0;
 
   /* Translators: a flame graph node: name, inclusive time and its share, exclusive time, count */
-  return g_strdup_printf (_("%s: %s (%.1f %%), exclusive %s, %" G_GUINT64_FORMAT " calls"),
+  return g_strdup_printf (_("%s: %s (%.1f %%), exclusive %s, %" PRIu64 " calls"),
                           node_name (self, i), incl, share, excl, n->count);
 }
 

@@ -22,6 +22,7 @@
 
 #include "strobe-decoder.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 
 #include "strobe-analysis-context-private.h"
@@ -192,7 +193,7 @@ corrupt (StrobeDecoder *self,
   detail = g_strdup_vprintf (format, args);
   va_end (args);
   g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_CORRUPT,
-               _("corrupt packet at offset %" G_GUINT64_FORMAT " (thread %u): %s"),
+               _("corrupt packet at offset %" PRIu64 " (thread %u): %s"),
                packet_offset, tid, detail);
   return FALSE;
 }
@@ -472,7 +473,7 @@ frame_record (StrobeDecoder *self, const guint8 *p, gsize avail, Frame *f,
   gsize need;
 
   if (avail < 2)
-    return corrupt (self, error, packet_offset, tid, _("partial record at payload byte %" G_GSIZE_FORMAT), at);
+    return corrupt (self, error, packet_offset, tid, _("partial record at payload byte %zu"), at);
   uid = strobe_wire_get_u16 (p);
   e = self->types[uid];
   f->entry = e;
@@ -492,14 +493,14 @@ frame_record (StrobeDecoder *self, const guint8 *p, gsize avail, Frame *f,
 
           if (uid >= STROBE_UID_FIRST_EVENT)
             return corrupt (self, error, packet_offset, tid,
-                            _("event uid %u at payload byte %" G_GSIZE_FORMAT " has no schema"),
+                            _("event uid %u at payload byte %zu has no schema"),
                             uid, at);
-          return corrupt (self, error, packet_offset, tid, _("%s at payload byte %" G_GSIZE_FORMAT),
+          return corrupt (self, error, packet_offset, tid, _("%s at payload byte %zu"),
                           _(what[uid]), at);
         }
       if (avail < 6 || (size = strobe_wire_get_u32 (p + 2)) > avail - 6)
         return corrupt (self, error, packet_offset, tid,
-                        _("sized record at payload byte %" G_GSIZE_FORMAT " runs past the packet"),
+                        _("sized record at payload byte %zu runs past the packet"),
                         at);
       f->size = 6 + (gsize) size;
       f->header = 6;
@@ -509,21 +510,21 @@ frame_record (StrobeDecoder *self, const guint8 *p, gsize avail, Frame *f,
     {
       self->error_offset = packet_offset;
       g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_UNSUPPORTED,
-                   _("packet at offset %" G_GUINT64_FORMAT " (thread %u): event uid %u at payload "
-                   "byte %" G_GSIZE_FORMAT " has a type with unknown required flags 0x%02x"),
+                   _("packet at offset %" PRIu64 " (thread %u): event uid %u at payload "
+                   "byte %zu has a type with unknown required flags 0x%02x"),
                    packet_offset, tid, uid, at, e->pub.flags & STROBE_EVENT_FLAGS_REQUIRED);
       return FALSE;
     }
   if (e->pub.flags & STROBE_EVENT_FLAG_IMPORTANT)
     return corrupt (self, error, packet_offset, tid,
-                    _("important event uid %u at payload byte %" G_GSIZE_FORMAT
-                    " outside the importants stream"), uid, at);
+                    _("important event uid %u at payload byte %zu outside the importants "
+                    "stream"), uid, at);
 
   f->header = (e->pub.flags & STROBE_EVENT_FLAG_NOSYNC) ? 2 : 2 + STROBE_WIRE_SERIAL_BYTES;
   need = f->header + e->pub.payload_size;
   if (avail < need)
     return corrupt (self, error, packet_offset, tid,
-                    _("event uid %u at payload byte %" G_GSIZE_FORMAT " runs past the packet"),
+                    _("event uid %u at payload byte %zu runs past the packet"),
                     uid, at);
   f->size = need;
   if (e->pub.flags & STROBE_EVENT_FLAG_HAS_AUX)
@@ -533,7 +534,7 @@ frame_record (StrobeDecoder *self, const guint8 *p, gsize avail, Frame *f,
 
       if (n == 0)
         return corrupt (self, error, packet_offset, tid,
-                        _("event uid %u at payload byte %" G_GSIZE_FORMAT ": %s"), uid, at, _(why));
+                        _("event uid %u at payload byte %zu: %s"), uid, at, _(why));
       f->size += n;
     }
   return TRUE;
@@ -876,13 +877,13 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
 
       if (len - pos < sizeof (StrobeWireImportantHeader))
         return corrupt (self, error, packet_offset, tid,
-                        _("partial important record at payload byte %" G_GSIZE_FORMAT), pos);
+                        _("partial important record at payload byte %zu"), pos);
       uid = strobe_wire_get_u16 (data + pos);
       size = strobe_wire_get_u32 (data + pos + 2);
       if (size > len - pos - sizeof (StrobeWireImportantHeader))
         return corrupt (self, error, packet_offset, tid,
-                        _("important record at payload byte %" G_GSIZE_FORMAT
-                        " has size %u, past the packet"), pos, size);
+                        _("important record at payload byte %zu has size %u, past the "
+                        "packet"), pos, size);
       body = data + pos + sizeof (StrobeWireImportantHeader);
 
       if (uid == STROBE_UID_NEW_EVENT)
@@ -891,7 +892,7 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
 
           if (!strobe_wire_parse_new_event (body, size, self->schema_tmp, &why))
             return corrupt (self, error, packet_offset, tid,
-                            _("malformed schema at payload byte %" G_GSIZE_FORMAT ": %s"), pos, _(why));
+                            _("malformed schema at payload byte %zu: %s"), pos, _(why));
           if (!define_type (self, self->schema_tmp, packet_offset, error))
             return FALSE;
         }
@@ -901,8 +902,8 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
 
           if (size < e->pub.payload_size)
             return corrupt (self, error, packet_offset, tid,
-                            _("important event uid %u at payload byte %" G_GSIZE_FORMAT
-                            " is smaller than its payload"), uid, pos);
+                            _("important event uid %u at payload byte %zu is smaller than its "
+                            "payload"), uid, pos);
           ev.type = &e->pub;
           ev.thread_id = STROBE_TID_IMPORTANTS;
           ev.serial = STROBE_EVENT_NO_SERIAL;
@@ -915,8 +916,8 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
               if (frame_aux (e, body + e->pub.payload_size, size - e->pub.payload_size,
                              &ev.aux_len, &why) == 0)
                 return corrupt (self, error, packet_offset, tid,
-                                _("important event uid %u at payload byte %" G_GSIZE_FORMAT
-                                ": %s"), uid, pos, _(why));
+                                _("important event uid %u at payload byte %zu: %s"),
+                                uid, pos, _(why));
               ev.aux = body + e->pub.payload_size;
             }
           if (e->sys != SYS_NONE)
@@ -928,7 +929,7 @@ importants_packet (StrobeDecoder *self, const guint8 *data, gsize len,
         }
       else if (uid == STROBE_UID_INVALID)
         return corrupt (self, error, packet_offset, tid,
-                        _("record uid 0 at payload byte %" G_GSIZE_FORMAT), pos);
+                        _("record uid 0 at payload byte %zu"), pos);
       else
         self->stats.records_skipped++;   /* unknown uid: the size lets us skip it */
 
@@ -1074,7 +1075,7 @@ unit_need (StrobeDecoder *self, const guint8 *p, gsize avail, GError **error)
         case STROBE_WIRE_HEADER_UNKNOWN_FLAGS:
           self->error_offset = self->offset;
           g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_UNSUPPORTED,
-                       _("packet at offset %" G_GUINT64_FORMAT " uses unknown required flags 0x%04x"),
+                       _("packet at offset %" PRIu64 " uses unknown required flags 0x%04x"),
                        self->offset, flags & STROBE_PACKET_FLAGS_REQUIRED);
           return 0;
         case STROBE_WIRE_HEADER_BAD_THREAD:
@@ -1351,14 +1352,13 @@ strobe_decoder_finish (StrobeDecoder *self, GError **error)
       self->error_offset = self->offset;
       if (self->in_packets)
         local = g_error_new (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
-                             _("stream cut off at offset %" G_GUINT64_FORMAT " inside the packet "
-                             "at offset %" G_GUINT64_FORMAT " (%" G_GSIZE_FORMAT " of %"
-                             G_GSIZE_FORMAT " bytes)"),
+                             _("stream cut off at offset %" PRIu64 " inside the packet "
+                             "at offset %" PRIu64 " (%zu of %zu bytes)"),
                              self->offset + self->inbuf_len, self->offset, self->inbuf_len, need);
       else
         local = g_error_new (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
-                             _("stream cut off at offset %" G_GSIZE_FORMAT " inside the handshake "
-                             "(%" G_GSIZE_FORMAT " of %" G_GSIZE_FORMAT " bytes)"),
+                             _("stream cut off at offset %zu inside the handshake "
+                             "(%zu of %zu bytes)"),
                              self->inbuf_len, self->inbuf_len, need);
       return fail (self, local, error);
     }
