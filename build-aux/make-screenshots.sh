@@ -4,7 +4,7 @@
 #
 #   build-aux/make-screenshots.sh [OUTDIR]     (default docs/screenshots)
 #
-# Needs a build (build-aux/dev.sh build). Runs under xvfb-run when there is no display,
+# Needs a build (build-aux/dev.sh build). Runs under Xvfb (run-xvfb.sh) when there is no display,
 # always with the cairo renderer so that pictures do not depend on the GPU. LANGUAGE is
 # passed on: LANGUAGE=ru build-aux/make-screenshots.sh /tmp/ru shows the Russian viewer.
 #
@@ -46,6 +46,6 @@ BUS=()
 if [[ -n "${DISPLAY:-}" ]]; then
   "${BUS[@]}" "$SHOT" "$TRACE" "$OUTDIR" "$SIZE" "${PAGES[@]}"
 else
-  command -v xvfb-run > /dev/null || die "no display and no xvfb-run (apt install xvfb)"
-  "${BUS[@]}" xvfb-run -a -s "-screen 0 1920x1200x24" "$SHOT" "$TRACE" "$OUTDIR" "$SIZE" "${PAGES[@]}"
+  command -v Xvfb > /dev/null || die "no display and no Xvfb (apt install xvfb)"
+  "${BUS[@]}" "$ROOT/build-aux/run-xvfb.sh" -s "-screen 0 1920x1200x24" "$SHOT" "$TRACE" "$OUTDIR" "$SIZE" "${PAGES[@]}"
 fi
