@@ -464,7 +464,8 @@ strobe_memory_graph_is_ready (StrobeMemoryGraph *self)
 
   g_return_val_if_fail (STROBE_IS_MEMORY_GRAPH (self), FALSE);
   model = self->names ? strobe_memory_names_get_model (self->names) : NULL;
-  if (model == NULL || !strobe_memory_graph_get_range (self, &a, &b))
+  /* Not on screen: nothing is drawn, nothing waited for. */
+  if (model == NULL || !strobe_memory_graph_get_range (self, &a, &b) || !gtk_widget_get_realized (GTK_WIDGET (self)))
     return TRUE;
   return series_matches (self->series, a, b, (guint) MAX (plot_width (self), 1.0),
                          strobe_memory_model_get_generation (model)) && !strobe_memory_job_is_running (self->job);

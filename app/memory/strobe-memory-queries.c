@@ -46,15 +46,19 @@ static const StrobeMemoryField column_field[N_COLUMNS] = {
   [COL_FRAME] = STROBE_MEMORY_FIELD_STACK,
 };
 
-static const struct { const char *name; StrobeMemorySelect kind; guint markers; } kinds[] = {
+static const struct { const char *name; const char *description; StrobeMemorySelect kind; guint markers; } kinds[] = {
   /* markers: bit 0 A, bit 1 B, bit 2 C, bit 3 the lifetime */
-  { N_("Leaks: never freed"), STROBE_MEMORY_SELECT_LEAKS, 0 },
-  { N_("Live at A"), STROBE_MEMORY_SELECT_LIVE_AT, 1 },
-  { N_("Allocated between A and B"), STROBE_MEMORY_SELECT_ALLOCATED, 3 },
-  { N_("Growth: allocated between A and B, live at C"), STROBE_MEMORY_SELECT_ALLOCATED_LIVE, 7 },
-  { N_("Freed between A and B"), STROBE_MEMORY_SELECT_FREED, 3 },
-  { N_("Short-lived: allocated between A and B, freed within the lifetime"), STROBE_MEMORY_SELECT_SHORT_LIVED, 11 },
-  { N_("Long-lived: allocated between A and B, living longer than the lifetime"), STROBE_MEMORY_SELECT_LONG_LIVED, 11 },
+  { N_("Leaks"), N_("The allocations never freed (by the end of what was read)."), STROBE_MEMORY_SELECT_LEAKS, 0 },
+  { N_("Live at A"), N_("The allocations live at marker A: made before it, freed after it or never."),
+    STROBE_MEMORY_SELECT_LIVE_AT, 1 },
+  { N_("Allocated A–B"), N_("The allocations made between markers A and B."), STROBE_MEMORY_SELECT_ALLOCATED, 3 },
+  { N_("Growth A–B, live at C"), N_("The allocations made between A and B and still live at C: what a phase left behind."),
+    STROBE_MEMORY_SELECT_ALLOCATED_LIVE, 7 },
+  { N_("Freed A–B"), N_("The allocations freed between markers A and B."), STROBE_MEMORY_SELECT_FREED, 3 },
+  { N_("Short-lived A–B"), N_("The allocations made between A and B and freed within the lifetime."),
+    STROBE_MEMORY_SELECT_SHORT_LIVED, 11 },
+  { N_("Long-lived A–B"), N_("The allocations made between A and B that lived longer than the lifetime, or were never freed."),
+    STROBE_MEMORY_SELECT_LONG_LIVED, 11 },
 };
 
 static const struct { const char *name; int by; } groupings[] = {
@@ -181,9 +185,10 @@ struct _StrobeMemoryQueries
   GtkDropDown           *kind_dropdown;
   GtkDropDown           *group_dropdown;
   GtkWidget             *marker_box[3];
-  GtkSpinButton         *marker_spin[3];
+  GtkEntry              *marker_entry[3];
   GtkWidget             *lifetime_box;
-  GtkSpinButton         *lifetime_spin;
+  GtkEntry              *lifetime_entry;
+  GtkLabel              *description;
   GtkWidget             *selection_button;
   GtkWidget             *run_button;
   GtkWidget             *cancel_button;
@@ -581,6 +586,37 @@ update_marker_controls (StrobeMemoryQueries *self)
     gtk_widget_set_sensitive (self->marker_box[m], (uses & (1u << m)) != 0);
   gtk_widget_set_sensitive (self->lifetime_box, (uses & 8u) != 0);
   gtk_widget_set_sensitive (self->selection_button, (uses & 2u) != 0);
+  gtk_label_set_text (self->description, _(kinds[kind_index (self)].description));
+}
+
+static void
+set_entry (StrobeMemoryQueries *self, GtkEntry *entry, double value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  self->syncing = TRUE;
+  gtk_editable_set_text (GTK_EDITABLE (entry), g_ascii_formatd (buf, sizeof buf, "%.6f", value));
+  gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
+  self->syncing = FALSE;
+}
+
+/* A number typed in: a point or the locale's comma. FALSE (and the entry marked) when
+ * it is none. */
+static gboolean
+entry_value (GtkEntry *entry, double *out)
+{
+  g_autofree char *text = g_strstrip (g_strdelimit (g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry))), ",", '.'));
+  char *end = NULL;
+  double v = g_ascii_strtod (text, &end);
+
+  if (*text == '\0' || end == NULL || *end != '\0' || !(v >= 0) || v > 1e9)
+    {
+      gtk_widget_add_css_class (GTK_WIDGET (entry), "error");
+      return FALSE;
+    }
+  gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
+  *out = v;
+  return TRUE;
 }
 
 static void
@@ -589,9 +625,7 @@ show_marker (StrobeMemoryQueries *self, guint which)
   double s = self->markers[which] == STROBE_VIEW_STATE_NONE ? 0
              : strobe_trace_clock_to_seconds (&self->clock, self->markers[which]);
 
-  self->syncing = TRUE;
-  gtk_spin_button_set_value (self->marker_spin[which], s);
-  self->syncing = FALSE;
+  set_entry (self, self->marker_entry[which], s);
 }
 
 void
@@ -622,29 +656,37 @@ strobe_memory_queries_set_lifetime (StrobeMemoryQueries *self,
 {
   g_return_if_fail (STROBE_IS_MEMORY_QUERIES (self));
   self->lifetime = ticks;
-  self->syncing = TRUE;
-  gtk_spin_button_set_value (self->lifetime_spin, strobe_trace_clock_duration (&self->clock, ticks) * 1e3);
-  self->syncing = FALSE;
+  set_entry (self, self->lifetime_entry, strobe_trace_clock_duration (&self->clock, ticks) * 1e3);
 }
 
 static void
-marker_spin_cb (GtkSpinButton       *spin,
-                StrobeMemoryQueries *self)
+marker_entry_cb (GtkEntry            *entry,
+                 StrobeMemoryQueries *self)
 {
-  guint which = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (spin), "strobe-marker"));
+  guint which = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "strobe-marker"));
+  double v;
 
-  if (self->syncing)
+  if (self->syncing || !entry_value (entry, &v))
     return;
-  self->markers[which] = strobe_trace_clock_from_seconds (&self->clock, gtk_spin_button_get_value (spin));
+  self->markers[which] = strobe_trace_clock_from_seconds (&self->clock, v);
   g_signal_emit (self, signals[MARKERS_CHANGED], 0);
 }
 
 static void
-lifetime_spin_cb (StrobeMemoryQueries *self)
+marker_leave_cb (GtkEventController  *focus,
+                 StrobeMemoryQueries *self)
 {
-  if (self->syncing)
+  marker_entry_cb (GTK_ENTRY (gtk_event_controller_get_widget (focus)), self);
+}
+
+static void
+lifetime_entry_cb (StrobeMemoryQueries *self)
+{
+  double v;
+
+  if (self->syncing || !entry_value (self->lifetime_entry, &v))
     return;
-  self->lifetime = strobe_trace_clock_ticks (&self->clock, gtk_spin_button_get_value (self->lifetime_spin) / 1e3);
+  self->lifetime = strobe_trace_clock_ticks (&self->clock, v / 1e3);
 }
 
 static void
@@ -723,15 +765,7 @@ strobe_memory_queries_set_trace (StrobeMemoryQueries    *self,
   self->clock = *clock;
   self->first = first;
   self->last = last;
-  end = MAX (strobe_trace_clock_to_seconds (clock, last), 0.0);
-  for (guint m = 0; m < 3; m++)
-    {
-      GtkAdjustment *adj = gtk_spin_button_get_adjustment (self->marker_spin[m]);
-
-      self->syncing = TRUE;
-      gtk_adjustment_set_upper (adj, end + 1e-6);
-      self->syncing = FALSE;
-    }
+  (void) end;
   if (!self->has_trace)
     {
       /* To begin with: A at the start, B and C at the end, a lifetime of 1 ms. */
@@ -833,37 +867,64 @@ dropdown_of (const char *const *names, guint n, const char *accessible)
   return dd;
 }
 
+static GtkEntry *
+number_entry (StrobeMemoryQueries *self, const char *name, guint chars)
+{
+  GtkEntry *entry = GTK_ENTRY (gtk_entry_new ());
+  GtkEventController *focus = gtk_event_controller_focus_new ();
+
+  gtk_editable_set_width_chars (GTK_EDITABLE (entry), (int) chars);
+  gtk_entry_set_input_purpose (entry, GTK_INPUT_PURPOSE_NUMBER);
+  gtk_widget_add_css_class (GTK_WIDGET (entry), "numeric");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (entry), name);
+  gtk_widget_add_controller (GTK_WIDGET (entry), focus);
+  g_object_set_data (G_OBJECT (entry), "strobe-focus", focus);
+  return entry;
+}
+
 static GtkWidget *
 marker_controls (StrobeMemoryQueries *self, guint which)
 {
   static const char *const letters[3] = { "A", "B", "C" };
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 2);
   GtkWidget *label = gtk_label_new (letters[which]);
-  GtkWidget *spin = gtk_spin_button_new_with_range (0, 1, 0.001);
   GtkWidget *button = gtk_button_new_from_icon_name ("find-location-symbolic");
-  g_autofree char *spin_name = g_strdup_printf (_("Marker %s, seconds from the start"), letters[which]);
+  g_autofree char *entry_name = g_strdup_printf (_("Marker %s, seconds from the start"), letters[which]);
   g_autofree char *button_name = g_strdup_printf (_("Set marker %s to the cursor"), letters[which]);
+  GtkEntry *entry = number_entry (self, entry_name, 9);
 
   gtk_widget_add_css_class (label, "strobe-heading");
+  gtk_widget_set_margin_end (label, 2);
   gtk_widget_add_css_class (box, "strobe-memory-marker");
   gtk_widget_add_css_class (box, which == 0 ? "marker-a" : which == 1 ? "marker-b" : "marker-c");
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), 6);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
-  gtk_editable_set_width_chars (GTK_EDITABLE (spin), 9);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL, spin_name, -1);
-  gtk_widget_set_tooltip_text (spin, spin_name);
-  g_object_set_data (G_OBJECT (spin), "strobe-marker", GUINT_TO_POINTER (which));
-  g_signal_connect (spin, "value-changed", G_CALLBACK (marker_spin_cb), self);
+  g_object_set_data (G_OBJECT (entry), "strobe-marker", GUINT_TO_POINTER (which));
+  g_signal_connect (entry, "activate", G_CALLBACK (marker_entry_cb), self);
+  g_signal_connect (g_object_get_data (G_OBJECT (entry), "strobe-focus"), "leave", G_CALLBACK (marker_leave_cb), self);
   strobe_a11y_set_name (button, button_name);
   gtk_widget_set_tooltip_text (button, button_name);
   g_object_set_data (G_OBJECT (button), "strobe-marker", GUINT_TO_POINTER (which));
   g_signal_connect (button, "clicked", G_CALLBACK (from_cursor_cb), self);
   gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), spin);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (entry));
   gtk_box_append (GTK_BOX (box), button);
-  self->marker_spin[which] = GTK_SPIN_BUTTON (spin);
+  self->marker_entry[which] = entry;
   self->marker_box[which] = box;
   return box;
+}
+
+/* A row of controls that scrolls sideways rather than pushing the page wider. */
+static GtkWidget *
+control_row (GtkWidget *parent)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_EXTERNAL, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), row);
+  gtk_box_append (GTK_BOX (parent), scroller);
+  return row;
 }
 
 static void
@@ -944,8 +1005,7 @@ strobe_memory_queries_init (StrobeMemoryQueries *self)
   gtk_box_append (GTK_BOX (self->box), self->controls);
   strobe_pane_mark (self->controls);
 
-  row1 = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  gtk_box_append (GTK_BOX (self->controls), row1);
+  row1 = control_row (self->controls);
   self->kind_dropdown = dropdown_of (kind_names, G_N_ELEMENTS (kinds), _("Query"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->kind_dropdown), _("Which allocations to list"));
   g_signal_connect_swapped (self->kind_dropdown, "notify::selected", G_CALLBACK (kind_changed_cb), self);
@@ -957,20 +1017,17 @@ strobe_memory_queries_init (StrobeMemoryQueries *self)
   g_signal_connect_swapped (self->selection_button, "clicked", G_CALLBACK (from_selection_cb), self);
   gtk_box_append (GTK_BOX (row1), self->selection_button);
 
-  row2 = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 8);
-  gtk_box_append (GTK_BOX (self->controls), row2);
+  row2 = control_row (self->controls);
   self->lifetime_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
   label = gtk_label_new (_("Lifetime (ms)"));
-  self->lifetime_spin = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (0, 1e9, 0.1));
-  gtk_spin_button_set_digits (self->lifetime_spin, 3);
-  gtk_editable_set_width_chars (GTK_EDITABLE (self->lifetime_spin), 8);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->lifetime_spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Lifetime in milliseconds"), -1);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->lifetime_spin),
+  self->lifetime_entry = number_entry (self, _("Lifetime in milliseconds"), 7);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->lifetime_entry),
                                _("Short-lived: freed within this time of being allocated; long-lived: living longer"));
-  g_signal_connect_swapped (self->lifetime_spin, "value-changed", G_CALLBACK (lifetime_spin_cb), self);
+  g_signal_connect_swapped (self->lifetime_entry, "activate", G_CALLBACK (lifetime_entry_cb), self);
+  g_signal_connect_swapped (g_object_get_data (G_OBJECT (self->lifetime_entry), "strobe-focus"), "leave",
+                            G_CALLBACK (lifetime_entry_cb), self);
   gtk_box_append (GTK_BOX (self->lifetime_box), label);
-  gtk_box_append (GTK_BOX (self->lifetime_box), GTK_WIDGET (self->lifetime_spin));
+  gtk_box_append (GTK_BOX (self->lifetime_box), GTK_WIDGET (self->lifetime_entry));
   gtk_box_append (GTK_BOX (row2), self->lifetime_box);
   self->group_dropdown = dropdown_of (group_names, G_N_ELEMENTS (groupings), _("Group the answer"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->group_dropdown), _("Group the allocations, with each group's totals"));
@@ -1003,6 +1060,12 @@ strobe_memory_queries_init (StrobeMemoryQueries *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->notice), "dim-label");
   gtk_label_set_ellipsize (self->notice, PANGO_ELLIPSIZE_END);
   gtk_box_append (GTK_BOX (row2), GTK_WIDGET (self->notice));
+
+  self->description = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->description, 0);
+  gtk_label_set_wrap (self->description, TRUE);
+  gtk_widget_add_css_class (GTK_WIDGET (self->description), "dim-label");
+  gtk_box_append (GTK_BOX (self->controls), GTK_WIDGET (self->description));
 
   /* The answer: groups on the left when grouped, the allocations. */
   self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);

@@ -182,10 +182,15 @@ strobe_memory_stack_show_allocation (StrobeMemoryStack       *self,
       /* Translators: when an allocation was freed, and how long it lived */
       end = g_strdup_printf (_("freed at %s, after %s"), when, life);
     }
-  /* Translators: the selected allocation: its number, size, address, heap, tag, thread, times */
-  title = g_strdup_printf (_("Allocation %" G_GUINT64_FORMAT ": %s bytes at 0x%" G_GINT64_MODIFIER "x, heap %s, tag %s, "
-                             "thread %s, allocated at %s, %s"),
-                           index, size, r->address, heap, tag, thread, at, end);
+  if (r->address)
+    /* Translators: the selected allocation: its number, size, address, heap, tag, thread, times */
+    title = g_strdup_printf (_("Allocation %" G_GUINT64_FORMAT ": %s bytes at 0x%" G_GINT64_MODIFIER "x, heap %s, tag %s, "
+                               "thread %s, allocated at %s, %s"),
+                             index, size, r->address, heap, tag, thread, at, end);
+  else
+    /* Translators: the selected allocation (the trace has no addresses): number, size, heap, tag, thread, times */
+    title = g_strdup_printf (_("Allocation %" G_GUINT64_FORMAT ": %s bytes, heap %s, tag %s, thread %s, allocated at %s, %s"),
+                             index, size, heap, tag, thread, at, end);
   set_title (self, title);
   add_stack (self, r->callstack);
   if (r->callstack == 0)

@@ -810,6 +810,13 @@ strobe_memory_view_get_stack (StrobeMemoryView *self)
   return self->stack;
 }
 
+GtkColumnView *
+strobe_memory_view_get_sizes_table (StrobeMemoryView *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_VIEW (self), NULL);
+  return self->sizes_table;
+}
+
 void
 strobe_memory_view_show_tab (StrobeMemoryView *self,
                              const char       *name)
@@ -825,7 +832,7 @@ strobe_memory_view_is_analysing (StrobeMemoryView *self)
 {
   g_return_val_if_fail (STROBE_IS_MEMORY_VIEW (self), FALSE);
   return strobe_memory_job_is_running (self->analysis_job) || self->range_source != 0 ||
-         (self->names != NULL && !self->analysed);
+         (g_strcmp0 (gtk_stack_get_visible_child_name (self->content_stack), "memory") == 0 && !self->analysed);
 }
 
 const char *

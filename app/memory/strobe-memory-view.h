@@ -39,6 +39,7 @@ StrobeMemoryCallersPanel *strobe_memory_view_get_callers    (StrobeMemoryView *s
 StrobeMemoryFlame        *strobe_memory_view_get_flame      (StrobeMemoryView *self);
 StrobeMemoryHistogram    *strobe_memory_view_get_histogram  (StrobeMemoryView *self);
 StrobeMemoryStack        *strobe_memory_view_get_stack      (StrobeMemoryView *self);
+GtkColumnView            *strobe_memory_view_get_sizes_table (StrobeMemoryView *self);
 /* The tab shown: "allocations", "bottom-up", "top-down", "callers", "flame", "sizes". */
 void                      strobe_memory_view_show_tab       (StrobeMemoryView *self,
                                                              const char       *name);
