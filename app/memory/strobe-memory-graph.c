@@ -1,10 +1,12 @@
 /* strobe-memory-graph.c
  *
  * Three layers. The samples' drawing (areas, lines, stacked bands; cairo paths) goes into
- * an image surface once per new samples or size, handed to GSK as a texture: under the
- * cairo renderer a cairo node would be replayed path by path every frame, a texture is
- * one copy. The gutter (lane titles, scales, legends) is a second texture, so the plot
- * alone is stretched while samples for a new range are on their way. The time axis is a
+ * an image surface once per new samples or size, and a cairo render node that paints it
+ * is kept: the cairo renderer then composites one image a frame (a cairo node of the
+ * paths would be rasterized path by path every frame, and a texture node is converted
+ * pixel by pixel into a new surface every frame under GTK 4.8). The gutter (lane
+ * titles, scales, legends) is a second image, so the plot alone is stretched while
+ * samples for a new range are on their way. The time axis is a
  * render node kept per range and width. Selection, markers, cursor and hover are drawn
  * on top every frame.
  *
@@ -68,8 +70,8 @@ struct _StrobeMemoryGraph
   guint               refresh_source;
 
   /* Cached drawing. */
-  GdkTexture         *plot;            /* of self->series, at plot_w × h */
-  GdkTexture         *gutter;
+  GskRenderNode      *plot;            /* of self->series, at plot_w × h */
+  GskRenderNode      *gutter;
   StrobeMemorySeries *plot_series;
   int                 plot_w, plot_h, plot_scale;
   gboolean            plot_dark;
@@ -492,49 +494,137 @@ nice_max (double v)
   return v <= 0 ? 1 : v * 1.08;
 }
 
-/* x of sample @i's middle on a plot @w wide. */
-static double
-sample_x (StrobeMemorySeries *s, guint i, double w)
+typedef double (*ValueFunc) (StrobeMemoryGraph *self, StrobeMemorySeries *s, guint i, gconstpointer data);
+
+/* The pixel columns [x0, x1) of sample @i on a plot @w wide (at least one). */
+static void
+sample_columns (StrobeMemorySeries *s, guint i, double w, int *x0, int *x1)
 {
   const StrobeMemorySeriesPoint *p = strobe_memory_series_get_points (s);
   guint n = strobe_memory_series_get_n_points (s);
   guint64 a = strobe_memory_series_get_start (s), b = strobe_memory_series_get_end (s);
   guint64 end = i + 1 < n ? p[i + 1].time : b;
 
-  return ((double) (p[i].time - a) + (double) (end - p[i].time) / 2.0) / (double) (b - a) * w;
+  *x0 = (int) floor ((double) (p[i].time - a) / (double) (b - a) * w);
+  *x1 = MAX ((int) floor ((double) (end - a) / (double) (b - a) * w), *x0 + 1);
 }
 
-typedef double (*ValueFunc) (StrobeMemoryGraph *self, StrobeMemorySeries *s, guint i, gconstpointer data);
+static double
+y_of (const LaneBox *box, double v, double max)
+{
+  return round (box->y + box->h - MIN (MAX (v, 0) / max, 1.0) * (box->h - 2));
+}
+
+/* The plot's pixels, written directly: every shape is a pixel-aligned box, one column a
+ * sample (the samples are one a pixel), blended into the image surface — no path, no
+ * rasterizer (cairo's fill of the same boxes took 7 ms a redraw, its anti-aliased
+ * polygons and strokes 17). */
+typedef struct
+{
+  guint32 *data;
+  int      stride;   /* in pixels */
+  int      width, height;
+  int      scale;
+  guint32  color;    /* premultiplied ARGB */
+  guint    alpha;    /* 0..255 */
+} Canvas;
 
 static void
-trace_line (cairo_t *cr, StrobeMemoryGraph *self, StrobeMemorySeries *s, double w, const LaneBox *box, double max,
-            ValueFunc value, gconstpointer data, gboolean as_area)
+canvas_color (Canvas *c, const GdkRGBA *rgba, double alpha)
+{
+  double a = CLAMP (rgba->alpha * alpha, 0.0, 1.0);
+  guint r = (guint) (rgba->red * a * 255 + 0.5), g = (guint) (rgba->green * a * 255 + 0.5);
+  guint b = (guint) (rgba->blue * a * 255 + 0.5);
+
+  c->alpha = (guint) (a * 255 + 0.5);
+  c->color = (c->alpha << 24) | (r << 16) | (g << 8) | b;
+}
+
+/* Source over, [x, x + w) × [y, y + h) in the plot's units. */
+static void
+canvas_box (Canvas *c, double x, double y, double w, double h)
+{
+  int x0 = MAX ((int) (x * c->scale), 0), x1 = MIN ((int) ((x + w) * c->scale), c->width);
+  int y0 = MAX ((int) (y * c->scale), 0), y1 = MIN ((int) ((y + h) * c->scale), c->height);
+  guint inv = 255 - c->alpha;
+
+  for (int yy = y0; yy < y1; yy++)
+    {
+      guint32 *row = c->data + (gsize) yy * (gsize) c->stride;
+
+      for (int xx = x0; xx < x1; xx++)
+        {
+          guint32 d = row[xx];
+
+          if (inv == 0)
+            row[xx] = c->color;
+          else
+            {
+              /* Each channel: src + dst × (1 − α), the four at once in two halves. */
+              guint32 rb = ((d & 0x00ff00ffu) * inv >> 8) & 0x00ff00ffu;
+              guint32 ag = ((d >> 8 & 0x00ff00ffu) * inv) & 0xff00ff00u;
+              row[xx] = c->color + rb + ag;
+            }
+        }
+    }
+}
+
+/* An area: a box from the value down to the lane's bottom, per sample. */
+static void
+trace_area (Canvas *cr, StrobeMemoryGraph *self, StrobeMemorySeries *s, double w, const LaneBox *box, double max,
+            ValueFunc value, gconstpointer data)
 {
   guint n = strobe_memory_series_get_n_points (s);
   double base = box->y + box->h;
 
   for (guint i = 0; i < n; i++)
     {
-      double v = value (self, s, i, data), y = base - MIN (v / max, 1.0) * (box->h - 2);
-      double x = sample_x (s, i, w);
+      int x0, x1;
+      double y = y_of (box, value (self, s, i, data), max);
 
-      if (i == 0)
-        {
-          if (as_area)
-            {
-              cairo_move_to (cr, x, base);
-              cairo_line_to (cr, x, y);
-            }
-          else
-            cairo_move_to (cr, x, y);
-        }
-      else
-        cairo_line_to (cr, x, y);
-      if (as_area && i + 1 == n)
-        {
-          cairo_line_to (cr, x, base);
-          cairo_close_path (cr);
-        }
+      sample_columns (s, i, w, &x0, &x1);
+      if (y < base)
+        canvas_box (cr, x0, y, x1 - x0, base - y);
+    }
+}
+
+/* A band between two values per sample (a tag's share of a stacked graph). */
+static void
+trace_band (Canvas *cr, StrobeMemoryGraph *self, StrobeMemorySeries *s, double w, const LaneBox *box, double max,
+            ValueFunc value, gconstpointer lower, gconstpointer upper)
+{
+  guint n = strobe_memory_series_get_n_points (s);
+
+  for (guint i = 0; i < n; i++)
+    {
+      int x0, x1;
+      double y0 = y_of (box, value (self, s, i, upper), max), y1 = lower ? y_of (box, value (self, s, i, lower), max)
+                                                                            : box->y + box->h;
+
+      sample_columns (s, i, w, &x0, &x1);
+      if (y1 > y0)
+        canvas_box (cr, x0, y0, x1 - x0, y1 - y0);
+    }
+}
+
+/* A line: each sample's level, joined to the next by a vertical run. */
+static void
+trace_line (Canvas *cr, StrobeMemoryGraph *self, StrobeMemorySeries *s, double w, const LaneBox *box, double max,
+            ValueFunc value, gconstpointer data, double width)
+{
+  guint n = strobe_memory_series_get_n_points (s);
+  double prev = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      int x0, x1;
+      double y = y_of (box, value (self, s, i, data), max), top, bottom;
+
+      sample_columns (s, i, w, &x0, &x1);
+      top = i ? MIN (prev, y) : y;
+      bottom = (i ? MAX (prev, y) : y) + width;
+      canvas_box (cr, x0, top - width / 2, x1 - x0, bottom - top);
+      prev = y;
     }
 }
 
@@ -622,7 +712,7 @@ lane_max (StrobeMemoryGraph *self, StrobeMemorySeries *s, StrobeMemoryLane lane)
 }
 
 static void
-draw_stacked (cairo_t *cr, StrobeMemoryGraph *self, StrobeMemorySeries *s, double w, const LaneBox *box, double max,
+draw_stacked (Canvas *cr, StrobeMemoryGraph *self, StrobeMemorySeries *s, double w, const LaneBox *box, double max,
               StrobeMemoryGroupBy by)
 {
   guint groups = strobe_memory_series_get_n_groups (s, by);
@@ -630,18 +720,14 @@ draw_stacked (cairo_t *cr, StrobeMemoryGraph *self, StrobeMemorySeries *s, doubl
 
   for (guint g = 0; g < groups; g++)
     values[g] = strobe_memory_series_get_group_values (s, by, g);
-  /* The largest sum first, each smaller one over it: the bands between show. */
-  for (guint g = groups; g-- > 0;)
+  /* The first (largest) group at the bottom, each next one on top of the ones below. */
+  for (guint g = 0; g < groups; g++)
     {
-      Stack st = { values, g };
+      Stack below = { values, g - 1 }, upto = { values, g };
       const GdkRGBA *c = &palette[g % G_N_ELEMENTS (palette)];
 
-      trace_line (cr, self, s, w, box, max, value_stacked, &st, TRUE);
-      set_source (cr, c, 0.85);
-      cairo_fill_preserve (cr);
-      set_source (cr, c, 1.0);
-      cairo_set_line_width (cr, 1.0);
-      cairo_stroke (cr);
+      canvas_color (cr, c, 0.9);
+      trace_band (cr, self, s, w, box, max, value_stacked, g ? &below : NULL, &upto);
     }
 }
 
@@ -649,18 +735,18 @@ static void
 draw_plot (StrobeMemoryGraph *self, cairo_t *cr, double w, double h, const GdkRGBA *fg)
 {
   StrobeMemorySeries *s = self->series;
+  cairo_surface_t *surface = cairo_get_target (cr);
   LaneBox boxes[STROBE_MEMORY_N_LANES];
+  Canvas canvas;
 
   layout_lanes (self, h, boxes);
-  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  /* The lanes' frames and middle lines with cairo, the samples on top in pixels. */
   for (guint l = 0; l < STROBE_MEMORY_N_LANES; l++)
     {
       const LaneBox *box = &boxes[l];
-      double max;
 
       if (!self->visible[l])
         continue;
-      /* The lane's frame and a middle line. */
       set_source (cr, fg, 0.05);
       cairo_rectangle (cr, 0, box->y, w, box->h);
       cairo_fill (cr);
@@ -669,48 +755,55 @@ draw_plot (StrobeMemoryGraph *self, cairo_t *cr, double w, double h, const GdkRG
       cairo_move_to (cr, 0, floor (box->y + box->h / 2) + 0.5);
       cairo_line_to (cr, w, floor (box->y + box->h / 2) + 0.5);
       cairo_stroke (cr);
-      if (s == NULL || strobe_memory_series_get_n_points (s) == 0)
+    }
+  if (s == NULL || strobe_memory_series_get_n_points (s) == 0)
+    return;
+  cairo_surface_flush (surface);
+  canvas.data = (guint32 *) (void *) cairo_image_surface_get_data (surface);
+  canvas.stride = cairo_image_surface_get_stride (surface) / 4;
+  canvas.width = cairo_image_surface_get_width (surface);
+  canvas.height = cairo_image_surface_get_height (surface);
+  canvas.scale = MAX ((int) (canvas.width / MAX (w, 1) + 0.5), 1);
+  for (guint l = 0; l < STROBE_MEMORY_N_LANES; l++)
+    {
+      const LaneBox *box = &boxes[l];
+      double max;
+
+      if (!self->visible[l])
         continue;
       max = lane_max (self, s, l);
       switch (l)
         {
         case STROBE_MEMORY_LANE_BYTES:
-          trace_line (cr, self, s, w, box, max, value_max_bytes, NULL, TRUE);
-          set_source (cr, &COLOR_BYTES, 0.35);
-          cairo_fill (cr);
-          trace_line (cr, self, s, w, box, max, value_last_bytes, NULL, FALSE);
-          set_source (cr, &COLOR_BYTES, 1.0);
-          cairo_set_line_width (cr, 1.5);
-          cairo_stroke (cr);
+          canvas_color (&canvas, &COLOR_BYTES, 0.35);
+          trace_area (&canvas, self, s, w, box, max, value_max_bytes, NULL);
+          canvas_color (&canvas, &COLOR_BYTES, 1.0);
+          trace_line (&canvas, self, s, w, box, max, value_last_bytes, NULL, 2);
           break;
         case STROBE_MEMORY_LANE_COUNT:
-          trace_line (cr, self, s, w, box, max, value_count, NULL, TRUE);
-          set_source (cr, &COLOR_COUNT, 0.3);
-          cairo_fill (cr);
-          trace_line (cr, self, s, w, box, max, value_count, NULL, FALSE);
-          set_source (cr, &COLOR_COUNT, 1.0);
-          cairo_set_line_width (cr, 1.5);
-          cairo_stroke (cr);
+          canvas_color (&canvas, &COLOR_COUNT, 0.3);
+          trace_area (&canvas, self, s, w, box, max, value_count, NULL);
+          canvas_color (&canvas, &COLOR_COUNT, 1.0);
+          trace_line (&canvas, self, s, w, box, max, value_count, NULL, 2);
           break;
         case STROBE_MEMORY_LANE_RATE:
-          trace_line (cr, self, s, w, box, max, value_allocs_rate, NULL, FALSE);
-          set_source (cr, &COLOR_ALLOCS, 1.0);
-          cairo_set_line_width (cr, 1.2);
-          cairo_stroke (cr);
-          trace_line (cr, self, s, w, box, max, value_frees_rate, NULL, FALSE);
-          set_source (cr, &COLOR_FREES, 1.0);
-          cairo_stroke (cr);
+          /* Wider under the frees: at equal rates both show. */
+          canvas_color (&canvas, &COLOR_ALLOCS, 1.0);
+          trace_line (&canvas, self, s, w, box, max, value_allocs_rate, NULL, 3);
+          canvas_color (&canvas, &COLOR_FREES, 1.0);
+          trace_line (&canvas, self, s, w, box, max, value_frees_rate, NULL, 1);
           break;
         case STROBE_MEMORY_LANE_TAGS:
-          draw_stacked (cr, self, s, w, box, max, STROBE_MEMORY_BY_TAG);
+          draw_stacked (&canvas, self, s, w, box, max, STROBE_MEMORY_BY_TAG);
           break;
         case STROBE_MEMORY_LANE_HEAPS:
-          draw_stacked (cr, self, s, w, box, max, STROBE_MEMORY_BY_HEAP);
+          draw_stacked (&canvas, self, s, w, box, max, STROBE_MEMORY_BY_HEAP);
           break;
         default:
           break;
         }
     }
+  cairo_surface_mark_dirty (surface);
 }
 
 static void
@@ -839,17 +932,18 @@ G_GNUC_BEGIN_IGNORE_DEPRECATIONS
 G_GNUC_END_IGNORE_DEPRECATIONS
 }
 
-static GdkTexture *
-texture_for (cairo_surface_t *surface)
+/* A render node that paints @surface (@scale device pixels a pixel) at @w × @h. */
+static GskRenderNode *
+node_for (cairo_surface_t *surface, int w, int h, int scale)
 {
-  int w = cairo_image_surface_get_width (surface), h = cairo_image_surface_get_height (surface);
-  int stride = cairo_image_surface_get_stride (surface);
-  g_autoptr (GBytes) bytes = NULL;
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, (float) w, (float) h));
 
-  cairo_surface_flush (surface);
-  bytes = g_bytes_new_with_free_func (cairo_image_surface_get_data (surface), (gsize) stride * (gsize) h,
-                                      (GDestroyNotify) cairo_surface_destroy, cairo_surface_reference (surface));
-  return gdk_memory_texture_new (w, h, GDK_MEMORY_DEFAULT, bytes, (gsize) stride);
+  cairo_scale (cr, 1.0 / scale, 1.0 / scale);
+  cairo_set_source_surface (cr, surface, 0, 0);
+  cairo_paint (cr);
+  cairo_destroy (cr);
+  return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
 }
 
 /* The samples and the gutter, drawn once per samples and size. */
@@ -865,8 +959,8 @@ ensure_textures (StrobeMemoryGraph *self, int w, int h, int scale)
   if (self->plot != NULL && self->plot_series == self->series && self->plot_w == pw && self->plot_h == h &&
       self->plot_scale == scale && self->plot_dark == dark)
     return;
-  g_clear_object (&self->plot);
-  g_clear_object (&self->gutter);
+  g_clear_pointer (&self->plot, gsk_render_node_unref);
+  g_clear_pointer (&self->gutter, gsk_render_node_unref);
   self->plot_series = self->series;
   self->plot_w = pw;
   self->plot_h = h;
@@ -884,10 +978,11 @@ ensure_textures (StrobeMemoryGraph *self, int w, int h, int scale)
       else
         draw_gutter (self, cr, h, &fg);
       cairo_destroy (cr);
+      cairo_surface_flush (surface);
       if (k == 0)
-        self->plot = texture_for (surface);
+        self->plot = node_for (surface, tw, h, scale);
       else
-        self->gutter = texture_for (surface);
+        self->gutter = node_for (surface, tw, h, scale);
       cairo_surface_destroy (surface);
     }
 }
@@ -1028,14 +1123,23 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
       guint64 sa = strobe_memory_series_get_start (self->plot_series), sb = strobe_memory_series_get_end (self->plot_series);
       double x0 = time_to_x (self, a, b, sa), x1 = time_to_x (self, a, b, sb);
 
-      gtk_snapshot_append_texture (snapshot, self->plot,
-                                   &GRAPHENE_RECT_INIT ((float) x0, 0, (float) MAX (x1 - x0, 1), (float) h));
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) x0, 0));
+      if (sa != a || sb != b)
+        gtk_snapshot_scale (snapshot, (float) (MAX (x1 - x0, 1) / MAX (self->plot_w, 1)), 1);
+      gtk_snapshot_append_node (snapshot, self->plot);
+      gtk_snapshot_restore (snapshot);
     }
   else if (self->plot != NULL)
-    gtk_snapshot_append_texture (snapshot, self->plot, &GRAPHENE_RECT_INIT ((float) GUTTER, 0, (float) pw, (float) h));
+    {
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) GUTTER, 0));
+      gtk_snapshot_append_node (snapshot, self->plot);
+      gtk_snapshot_restore (snapshot);
+    }
   gtk_snapshot_pop (snapshot);
   if (self->gutter != NULL)
-    gtk_snapshot_append_texture (snapshot, self->gutter, &GRAPHENE_RECT_INIT (0, 0, (float) GUTTER, (float) h));
+    gtk_snapshot_append_node (snapshot, self->gutter);
 
   if (self->axis == NULL || self->axis_a != a || self->axis_b != b || self->axis_w != w)
     {
@@ -1418,7 +1522,7 @@ strobe_memory_graph_set_lane_visible (StrobeMemoryGraph *self,
   if (self->visible[lane] == !!visible)
     return;
   self->visible[lane] = !!visible;
-  g_clear_object (&self->plot);
+  g_clear_pointer (&self->plot, gsk_render_node_unref);
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
@@ -1452,8 +1556,8 @@ strobe_memory_graph_finalize (GObject *object)
   g_clear_object (&self->names);
   g_clear_object (&self->state);
   g_clear_object (&self->series);
-  g_clear_object (&self->plot);
-  g_clear_object (&self->gutter);
+  g_clear_pointer (&self->plot, gsk_render_node_unref);
+  g_clear_pointer (&self->gutter, gsk_render_node_unref);
   g_clear_pointer (&self->axis, gsk_render_node_unref);
   G_OBJECT_CLASS (strobe_memory_graph_parent_class)->finalize (object);
 }
@@ -1480,7 +1584,7 @@ strobe_memory_graph_css_changed (GtkWidget         *widget,
   StrobeMemoryGraph *self = STROBE_MEMORY_GRAPH (widget);
 
   GTK_WIDGET_CLASS (strobe_memory_graph_parent_class)->css_changed (widget, change);
-  g_clear_object (&self->plot);
+  g_clear_pointer (&self->plot, gsk_render_node_unref);
   g_clear_pointer (&self->axis, gsk_render_node_unref);
   gtk_widget_queue_draw (widget);
 }
