@@ -679,8 +679,8 @@ test_trees (void)
   g_assert_cmpuint (node, !=, G_MAXUINT);
   g_signal_emit_by_name (bottom_up, "show-node", node);
   {
-    g_auto (GStrv) rows = strobe_memory_stack_dup_rows (strobe_memory_view_get_stack (f.view));
-    g_autofree char *text = strobe_memory_stack_dup_text (strobe_memory_view_get_stack (f.view));
+    g_auto (GStrv) rows = strobe_memory_stack_pane_dup_rows (strobe_memory_view_get_stack (f.view));
+    g_autofree char *text = strobe_memory_stack_pane_dup_text (strobe_memory_view_get_stack (f.view));
 
     g_assert_cmpuint (g_strv_length (rows), ==, 3);
     g_assert_cmpstr (rows[0], ==, "#0 site_leak");
@@ -817,7 +817,7 @@ test_stack_pane (void)
   g_autoptr (GSettings) settings = g_settings_new (STROBE_APP_ID);
   g_autofree char *command = g_strdup_printf ("sh -c 'echo %%f:%%l > \"%s/opened.txt\"'", work_dir);
   g_autofree char *opened = g_build_filename (work_dir, "opened.txt", NULL);
-  StrobeMemoryStack *stack;
+  StrobeMemoryStackPane *stack;
   GtkSelectionModel *selection;
   gint64 deadline;
 
@@ -828,8 +828,8 @@ test_stack_pane (void)
   gtk_selection_model_select_item (selection, 0, TRUE);
   memory_iterate (50);
   {
-    g_auto (GStrv) rows = strobe_memory_stack_dup_rows (stack);
-    g_autofree char *text = strobe_memory_stack_dup_text (stack);
+    g_auto (GStrv) rows = strobe_memory_stack_pane_dup_rows (stack);
+    g_autofree char *text = strobe_memory_stack_pane_dup_text (stack);
     g_autoptr (StrobeMemoryAllocItem) item = g_list_model_get_item (G_LIST_MODEL (selection), 0);
 
     g_assert_cmpuint (g_strv_length (rows), ==, 4);
@@ -849,7 +849,7 @@ test_stack_pane (void)
     GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (stack));
     g_autoptr (GdkContentProvider) provider = NULL;
     GValue value = G_VALUE_INIT;
-    g_autofree char *text = strobe_memory_stack_dup_text (stack);
+    g_autofree char *text = strobe_memory_stack_pane_dup_text (stack);
 
     g_object_get (clipboard, "content", &provider, NULL);
     g_assert_nonnull (provider);
@@ -877,7 +877,7 @@ test_stack_pane (void)
   strobe_view_state_set_selected_allocation (f.state, 0);
   memory_iterate (20);
   {
-    g_autofree char *text = strobe_memory_stack_dup_text (stack);
+    g_autofree char *text = strobe_memory_stack_pane_dup_text (stack);
     g_assert_true (g_str_has_prefix (text, "Allocation 0: "));
   }
   close_all (&f);

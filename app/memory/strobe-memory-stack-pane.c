@@ -1,4 +1,4 @@
-/* strobe-memory-stack.c
+/* strobe-memory-stack-pane.c
  *
  * SPDX-License-Identifier: MIT
  */
@@ -8,7 +8,7 @@
 
 #include "strobe-a11y.h"
 #include "strobe-format.h"
-#include "strobe-memory-stack.h"
+#include "strobe-memory-stack-pane.h"
 #include "strobe-panes.h"
 #include "strobe-source.h"
 #include "strobe-text.h"
@@ -25,7 +25,7 @@ typedef struct
   gboolean inlined;
 } Row;
 
-struct _StrobeMemoryStack
+struct _StrobeMemoryStackPane
 {
   GtkWidget          parent_instance;
   StrobeMemoryNames *names;
@@ -40,7 +40,7 @@ struct _StrobeMemoryStack
   char              *title_text;
 };
 
-G_DEFINE_FINAL_TYPE (StrobeMemoryStack, strobe_memory_stack, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (StrobeMemoryStackPane, strobe_memory_stack_pane, GTK_TYPE_WIDGET)
 
 static void
 row_clear (gpointer data)
@@ -54,7 +54,7 @@ row_clear (gpointer data)
 }
 
 static void
-update_actions (StrobeMemoryStack *self)
+update_actions (StrobeMemoryStackPane *self)
 {
   gboolean any_source = FALSE;
 
@@ -65,7 +65,7 @@ update_actions (StrobeMemoryStack *self)
 }
 
 static void
-rebuild (StrobeMemoryStack *self)
+rebuild (StrobeMemoryStackPane *self)
 {
   GtkWidget *child;
 
@@ -111,7 +111,7 @@ rebuild (StrobeMemoryStack *self)
 }
 
 static void
-add_frame_rows (StrobeMemoryStack *self, const StrobeMemoryFrame *frame, gint only_depth)
+add_frame_rows (StrobeMemoryStackPane *self, const StrobeMemoryFrame *frame, gint only_depth)
 {
   StrobeSymbolizer *sym = strobe_memory_names_dup_symbolizer (self->names);
   const StrobeSymbolization *s = strobe_symbolizer_lookup (sym, frame->module, frame->address);
@@ -137,14 +137,14 @@ add_frame_rows (StrobeMemoryStack *self, const StrobeMemoryFrame *frame, gint on
 }
 
 static void
-set_title (StrobeMemoryStack *self, const char *title)
+set_title (StrobeMemoryStackPane *self, const char *title)
 {
   g_free (self->title_text);
   self->title_text = g_strdup (title);
 }
 
 static void
-add_stack (StrobeMemoryStack *self, guint32 stack)
+add_stack (StrobeMemoryStackPane *self, guint32 stack)
 {
   StrobeMemoryFrame frames[MAX_FRAMES];
   guint n = stack ? strobe_memory_model_get_frames (strobe_memory_names_get_model (self->names), stack, frames,
@@ -155,14 +155,14 @@ add_stack (StrobeMemoryStack *self, guint32 stack)
 }
 
 void
-strobe_memory_stack_show_allocation (StrobeMemoryStack       *self,
+strobe_memory_stack_pane_show_allocation (StrobeMemoryStackPane       *self,
                                      const StrobeMemoryAlloc *r,
                                      guint64                  index,
                                      const StrobeTraceClock  *clock)
 {
   g_autofree char *size = NULL, *tag = NULL, *heap = NULL, *thread = NULL, *at = NULL, *end = NULL, *title = NULL;
 
-  g_return_if_fail (STROBE_IS_MEMORY_STACK (self));
+  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANE (self));
   g_return_if_fail (r != NULL && clock != NULL);
   if (self->names == NULL)
     return;
@@ -202,13 +202,13 @@ strobe_memory_stack_show_allocation (StrobeMemoryStack       *self,
 }
 
 void
-strobe_memory_stack_show_frames (StrobeMemoryStack       *self,
+strobe_memory_stack_pane_show_frames (StrobeMemoryStackPane       *self,
                                  const char              *title,
                                  const StrobeMemoryFrame *frames,
                                  const guint32           *inline_depths,
                                  guint                    n)
 {
-  g_return_if_fail (STROBE_IS_MEMORY_STACK (self));
+  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANE (self));
   g_return_if_fail (n == 0 || (frames != NULL && inline_depths != NULL));
   if (self->names == NULL)
     return;
@@ -221,11 +221,11 @@ strobe_memory_stack_show_frames (StrobeMemoryStack       *self,
 }
 
 void
-strobe_memory_stack_show_stack (StrobeMemoryStack *self,
+strobe_memory_stack_pane_show_stack (StrobeMemoryStackPane *self,
                                 const char        *title,
                                 guint32            stack)
 {
-  g_return_if_fail (STROBE_IS_MEMORY_STACK (self));
+  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANE (self));
   if (self->names == NULL)
     return;
 
@@ -236,20 +236,20 @@ strobe_memory_stack_show_stack (StrobeMemoryStack *self,
 }
 
 void
-strobe_memory_stack_clear (StrobeMemoryStack *self)
+strobe_memory_stack_pane_clear (StrobeMemoryStackPane *self)
 {
-  g_return_if_fail (STROBE_IS_MEMORY_STACK (self));
+  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANE (self));
   g_array_set_size (self->rows, 0);
   g_clear_pointer (&self->title_text, g_free);
   rebuild (self);
 }
 
 char *
-strobe_memory_stack_dup_text (StrobeMemoryStack *self)
+strobe_memory_stack_pane_dup_text (StrobeMemoryStackPane *self)
 {
   GString *out;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_STACK (self), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_STACK_PANE (self), NULL);
   out = g_string_new (self->title_text);
   if (out->len)
     g_string_append_c (out, '\n');
@@ -270,11 +270,11 @@ strobe_memory_stack_dup_text (StrobeMemoryStack *self)
 }
 
 char **
-strobe_memory_stack_dup_rows (StrobeMemoryStack *self)
+strobe_memory_stack_pane_dup_rows (StrobeMemoryStackPane *self)
 {
   GPtrArray *out;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_STACK (self), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_STACK_PANE (self), NULL);
   out = g_ptr_array_new ();
   for (guint i = 0; i < self->rows->len; i++)
     {
@@ -292,15 +292,15 @@ copy_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  StrobeMemoryStack *self = STROBE_MEMORY_STACK (widget);
-  g_autofree char *text = strobe_memory_stack_dup_text (self);
+  StrobeMemoryStackPane *self = STROBE_MEMORY_STACK_PANE (widget);
+  g_autofree char *text = strobe_memory_stack_pane_dup_text (self);
 
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
   gtk_label_set_text (self->status, _("Copied the call stack"));
 }
 
 static const Row *
-source_row (StrobeMemoryStack *self)
+source_row (StrobeMemoryStackPane *self)
 {
   GtkListBoxRow *selected = gtk_list_box_get_selected_row (self->list);
   int at = selected ? gtk_list_box_row_get_index (selected) : -1;
@@ -318,7 +318,7 @@ open_source_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
 {
-  StrobeMemoryStack *self = STROBE_MEMORY_STACK (widget);
+  StrobeMemoryStackPane *self = STROBE_MEMORY_STACK_PANE (widget);
   const Row *r = source_row (self);
   g_autoptr (GError) error = NULL;
 
@@ -339,49 +339,49 @@ open_source_action (GtkWidget  *widget,
 }
 
 static void
-row_activated_cb (StrobeMemoryStack *self)
+row_activated_cb (StrobeMemoryStackPane *self)
 {
   gtk_widget_activate_action (GTK_WIDGET (self), "stack.open-source", NULL);
 }
 
 void
-strobe_memory_stack_set_names (StrobeMemoryStack *self,
+strobe_memory_stack_pane_set_names (StrobeMemoryStackPane *self,
                                StrobeMemoryNames *names)
 {
-  g_return_if_fail (STROBE_IS_MEMORY_STACK (self));
+  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANE (self));
   g_set_object (&self->names, names);
 }
 
 static void
-strobe_memory_stack_dispose (GObject *object)
+strobe_memory_stack_pane_dispose (GObject *object)
 {
-  StrobeMemoryStack *self = STROBE_MEMORY_STACK (object);
+  StrobeMemoryStackPane *self = STROBE_MEMORY_STACK_PANE (object);
 
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->names);
-  G_OBJECT_CLASS (strobe_memory_stack_parent_class)->dispose (object);
+  G_OBJECT_CLASS (strobe_memory_stack_pane_parent_class)->dispose (object);
 }
 
 static void
-strobe_memory_stack_finalize (GObject *object)
+strobe_memory_stack_pane_finalize (GObject *object)
 {
-  StrobeMemoryStack *self = STROBE_MEMORY_STACK (object);
+  StrobeMemoryStackPane *self = STROBE_MEMORY_STACK_PANE (object);
 
   g_clear_pointer (&self->rows, g_array_unref);
   g_free (self->title_text);
-  G_OBJECT_CLASS (strobe_memory_stack_parent_class)->finalize (object);
+  G_OBJECT_CLASS (strobe_memory_stack_pane_parent_class)->finalize (object);
 }
 
 static void
-strobe_memory_stack_class_init (StrobeMemoryStackClass *klass)
+strobe_memory_stack_pane_class_init (StrobeMemoryStackPaneClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = strobe_memory_stack_dispose;
-  object_class->finalize = strobe_memory_stack_finalize;
+  object_class->dispose = strobe_memory_stack_pane_dispose;
+  object_class->finalize = strobe_memory_stack_pane_finalize;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
-  gtk_widget_class_set_css_name (widget_class, "strobe-memory-stack");
+  gtk_widget_class_set_css_name (widget_class, "strobe-memory-stack-pane");
   gtk_widget_class_install_action (widget_class, "stack.copy", NULL, copy_action);
   gtk_widget_class_install_action (widget_class, "stack.open-source", NULL, open_source_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "stack.copy", NULL);
@@ -389,7 +389,7 @@ strobe_memory_stack_class_init (StrobeMemoryStackClass *klass)
 }
 
 static void
-strobe_memory_stack_init (StrobeMemoryStack *self)
+strobe_memory_stack_pane_init (StrobeMemoryStackPane *self)
 {
   GtkWidget *buttons, *heading;
 
@@ -448,7 +448,7 @@ strobe_memory_stack_init (StrobeMemoryStack *self)
 }
 
 GtkWidget *
-strobe_memory_stack_new (void)
+strobe_memory_stack_pane_new (void)
 {
-  return g_object_new (STROBE_TYPE_MEMORY_STACK, NULL);
+  return g_object_new (STROBE_TYPE_MEMORY_STACK_PANE, NULL);
 }
