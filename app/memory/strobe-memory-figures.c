@@ -301,6 +301,9 @@ strobe_memory_figures_init (StrobeMemoryFigures *self)
 
       gtk_label_set_xalign (GTK_LABEL (t), 0);
       gtk_label_set_yalign (GTK_LABEL (t), 0);
+      /* A long title takes two lines rather than the values' width. */
+      gtk_label_set_wrap (GTK_LABEL (t), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (t), 12);
       gtk_widget_add_css_class (t, "dim-label");
       gtk_label_set_xalign (GTK_LABEL (v), 0);
       gtk_label_set_wrap (GTK_LABEL (v), TRUE);

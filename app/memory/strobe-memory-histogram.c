@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "strobe-format.h"
 #include "strobe-memory-histogram.h"
@@ -77,6 +78,20 @@ text_at (GtkSnapshot *snapshot, GtkWidget *widget, double x, double y, double w,
   gtk_snapshot_restore (snapshot);
 }
 
+static double
+text_width (GtkWidget *widget, const char *text, double scale)
+{
+  g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+  PangoAttrList *attrs = pango_attr_list_new ();
+  int w;
+
+  pango_attr_list_insert (attrs, pango_attr_scale_new (scale));
+  pango_layout_set_attributes (layout, attrs);
+  pango_attr_list_unref (attrs);
+  pango_layout_get_pixel_size (layout, &w, NULL);
+  return w;
+}
+
 static GskRenderNode *
 make_node (StrobeMemoryHistogram *self)
 {
@@ -84,12 +99,20 @@ make_node (StrobeMemoryHistogram *self)
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   static const GdkRGBA colors[2] = { { 0.306f, 0.475f, 0.655f, 1 }, { 0.949f, 0.557f, 0.169f, 1 } };
   static const char *const titles[2] = { N_("Allocations by size"), N_("Bytes by size") };
-  double bw = bar_width (self);
+  double bw = bar_width (self), widest = 0;
+  guint step;
   GdkRGBA fg, dim;
 
   fg_color (widget, &fg);
   dim = fg;
   dim.alpha *= 0.7f;
+  /* A label every @step bars, so that the widest one never runs into the next. */
+  for (guint k = self->lo; k <= self->hi; k++)
+    {
+      g_autofree char *label = strobe_memory_names_size_short (k);
+      widest = MAX (widest, text_width (widget, label, 0.7));
+    }
+  step = (guint) MAX (1.0, ceil ((widest + 6) / MAX (bw, 1)));
   for (guint which = 0; which < 2; which++)
     {
       const guint64 *v = which == 0 ? self->count : self->bytes;
@@ -112,10 +135,10 @@ make_node (StrobeMemoryHistogram *self)
             gtk_snapshot_append_color (snapshot, &colors[which],
                                        &GRAPHENE_RECT_INIT ((float) x + 1, (float) (y + h - MAX (bh, 1)),
                                                             (float) MAX (bw - 2, 1), (float) MAX (bh, 1)));
-          if (bw >= 34 || (k - self->lo) % (guint) MAX (1, (int) (40 / MAX (bw, 1))) == 0)
+          if ((k - self->lo) % step == 0)
             {
               g_autofree char *label = strobe_memory_names_size_short (k);
-              text_at (snapshot, widget, x, y + h + 2, MAX (bw, 40), label, &dim, 0.7, bw >= 34);
+              text_at (snapshot, widget, x, y + h + 2, step == 1 ? bw : widest + 6, label, &dim, 0.7, step == 1);
             }
         }
     }

@@ -346,7 +346,7 @@ size_count_text (gpointer item)
 static char *
 size_bytes_text (gpointer item)
 {
-  return strobe_format_count (strobe_memory_cost_item_get_data (item)->inclusive.bytes_allocated);
+  return strobe_format_size (strobe_memory_cost_item_get_data (item)->inclusive.bytes_allocated);
 }
 
 static char *
