@@ -863,7 +863,7 @@ dropdown_of (const char *const *names, guint n, const char *accessible)
   for (guint i = 0; i < n; i++)
     gtk_string_list_append (list, _(names[i]));
   dd = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (g_steal_pointer (&list)), NULL));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (dd), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
+  strobe_a11y_name_drop_down (dd, accessible);
   return dd;
 }
 

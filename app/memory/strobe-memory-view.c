@@ -1018,6 +1018,7 @@ strobe_memory_view_init (StrobeMemoryView *self)
   g_signal_connect_swapped (self->flame, "notify::hover-text", G_CALLBACK (flame_hover_cb), self);
   build_lanes_menu (self);
   flame_hover_cb (self);
+  strobe_a11y_name_drop_down (self->flame_cost, _("Flame graph cost"));
 
   strobe_pane_mark (self->toolbar);
   strobe_pane_mark (GTK_WIDGET (self->graph));

@@ -2,12 +2,13 @@
 """End to end, like a person: start `strobe FILE`, bring the trace's Memory page to the
 front with its switcher button, run the leaks query with its button, and read the leaked
 bytes: the query's totals, each leak's size from the allocations table, and the summary's
-"Leaked at end".
+"Leaked at end"; then that every control shown on the page has an accessible name.
 
 Usage: e2e-memory-leaks.py STROBE-BINARY TRACE-FILE (tests/data/golden-memview.strobe)
 Run inside dbus-run-session and xvfb-run (see tests/app/meson.build). Exits 77 (skip) when
 the Atspi bindings are missing."""
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -104,6 +105,43 @@ def cells(table, text):
                     and text_of(n) == text)
 
 
+CONTROLS = (Atspi.Role.PUSH_BUTTON, Atspi.Role.TOGGLE_BUTTON, Atspi.Role.CHECK_BOX, Atspi.Role.RADIO_BUTTON,
+            Atspi.Role.COMBO_BOX, Atspi.Role.ENTRY, Atspi.Role.SPIN_BUTTON, Atspi.Role.PAGE_TAB,
+            Atspi.Role.SLIDER, Atspi.Role.MENU_ITEM)
+
+
+def page_of(app):
+    """The Memory page: the smallest ancestor of its graph that holds the Run Query button."""
+    graph = find(app, lambda n: n.get_name() == 'Memory over time')
+    node = graph
+    while node is not None:
+        if find(node, lambda n: n.get_role() == Atspi.Role.PUSH_BUTTON and n.get_name() == 'Run Query'):
+            return node
+        node = node.get_parent()
+    sys.exit('FAIL: no Memory page around the graph')
+
+
+def unnamed_controls(app):
+    """Each control a user can reach on the page, by role and position, that has no name."""
+    found, checked = [], 0
+    for node in walk(page_of(app)):
+        try:
+            if node.get_role() not in CONTROLS or not node.get_state_set().contains(Atspi.StateType.VISIBLE):
+                continue
+            checked += 1
+            # GTK names a control it has no name for after its class.
+            name = (node.get_name() or '').strip()
+            if not name or re.fullmatch(r'Gtk[A-Za-z]+', name):
+                found.append(f'{node.get_role_name()} in {node.get_parent().get_role_name()} '
+                             f'{node.get_parent().get_name()!r}')
+        except Exception:
+            continue
+    if checked < 10:
+        sys.exit(f'FAIL: only {checked} controls found on the Memory page')
+    print(f'controls checked: {checked}')
+    return found
+
+
 def main():
     binary, trace = sys.argv[1], sys.argv[2]
     with tempfile.TemporaryDirectory() as tmp:
@@ -138,6 +176,10 @@ def main():
             leaked = wait_for('the summary\'s leaked bytes',
                               lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL and text_of(n) == LEAKED))
             print(f'summary: {text_of(leaked)!r}')
+            unnamed = unnamed_controls(app)
+            print(f'controls of the page without an accessible name: {unnamed}')
+            if unnamed:
+                sys.exit('FAIL: controls without an accessible name')
         finally:
             proc.terminate()
             try:
