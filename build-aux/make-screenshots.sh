@@ -12,7 +12,7 @@
 #   STROBE_BUILD_DIR   build directory, absolute or relative to the repository root (default _build)
 #   SHOT_DURATION      seconds of the demo to record (default 12)
 #   SHOT_SIZE          window size (default 1400x860)
-#   SHOT_PAGES         views to save (default "overview timeline log")
+#   SHOT_PAGES         views to save (default "overview timeline log memory")
 
 set -euo pipefail
 
@@ -22,7 +22,7 @@ BUILD_DIR=${STROBE_BUILD_DIR:-_build}
 OUTDIR=${1:-$ROOT/docs/screenshots}
 DURATION=${SHOT_DURATION:-12}
 SIZE=${SHOT_SIZE:-1400x860}
-read -r -a PAGES <<< "${SHOT_PAGES:-overview timeline log}"
+read -r -a PAGES <<< "${SHOT_PAGES:-overview timeline log memory}"
 
 die() { printf 'make-screenshots.sh: error: %s\n' "$*" >&2; exit 1; }
 

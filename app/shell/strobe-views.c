@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-log-view.h"
+#include "strobe-memory-view.h"
 #include "strobe-overview-view.h"
 #include "strobe-timeline-view.h"
 #include "strobe-views.h"
@@ -14,4 +15,5 @@ strobe_views_register_all (void)
   strobe_view_register (STROBE_TYPE_OVERVIEW_VIEW);
   strobe_view_register (STROBE_TYPE_LOG_VIEW);
   strobe_view_register (STROBE_TYPE_TIMELINE_VIEW);
+  strobe_view_register (STROBE_TYPE_MEMORY_VIEW);
 }

@@ -39,6 +39,20 @@ strobe_a11y_set_name (GtkWidget  *widget,
 }
 
 void
+strobe_a11y_name_drop_down (GtkDropDown *drop_down,
+                            const char  *name)
+{
+  g_return_if_fail (GTK_IS_DROP_DOWN (drop_down));
+  g_return_if_fail (name != NULL);
+
+  strobe_a11y_set_name (GTK_WIDGET (drop_down), name);
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (drop_down)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_TOGGLE_BUTTON (child))
+      strobe_a11y_set_name (child, name);
+}
+
+void
 strobe_a11y_fix_mnemonic_button (GtkButton *button)
 {
   g_autofree char *plain = NULL;

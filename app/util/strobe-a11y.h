@@ -18,6 +18,10 @@ void       strobe_a11y_fix_mnemonic_button      (GtkButton  *button);
 /* The same for every button of a stack switcher whose pages have mnemonic titles; again
  * after a title changes. */
 void       strobe_a11y_fix_stack_switcher       (GtkStackSwitcher *switcher);
+/* Names a drop-down @name, and the toggle button inside it that takes the focus (GTK 4.8
+ * reads that one as "GtkToggleButton"). */
+void       strobe_a11y_name_drop_down           (GtkDropDown *drop_down,
+                                                 const char  *name);
 /* gtk_button_new_with_mnemonic(), named @text without its underscore. */
 GtkWidget *strobe_a11y_button_new_with_mnemonic (const char *text);
 /* @text without mnemonic underscores ("__" stays "_"). Free with g_free. */

@@ -114,6 +114,7 @@ typedef struct
 {
   guint64 t0, t1;
   guint64 lo, hi;            /* records allocated in the range */
+  guint64 j_end;             /* free-log entries up to t1 */
   guint64 peak_i, peak_j;    /* the peak as a position: records < peak_i, entries < peak_j */
   guint64 peak_time;
   gint64  peak_bytes;
@@ -141,6 +142,7 @@ find_range (StrobeMemoryModel *model, guint64 t0, guint64 t1, Range *r, GCancell
   j = t0 ? strobe_memory_store_frees_upto (&s, t0 - 1) : 0;
   ie = r->hi;
   je = strobe_memory_store_frees_upto (&s, t1);
+  r->j_end = je;
   if (t0)
     strobe_memory_store_totals_at (&s, t0 - 1, &v, &c);
   else
@@ -252,7 +254,13 @@ accumulate (StrobeMemoryModel *model, const Range *range, StrobeMemoryGroupBy by
             row->costs.temporary++;
           if (r->free_time == STROBE_MEMORY_LIVE || r->free_time > range->t1)
             {
-              row->costs.leaked_bytes = strobe_memory_sat_add_signed (row->costs.leaked_bytes, counted (r));
+              gint64 bytes = counted (r);
+
+              /* A block backing a heap at t1 holds nothing of its own then, whatever it
+               * became later. */
+              if ((r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) || strobe_memory_store_was_marked (&s, i))
+                bytes = strobe_memory_store_marked_at (&s, i, range->j_end) ? 0 : strobe_memory_signed_size (r->size);
+              row->costs.leaked_bytes = strobe_memory_sat_add_signed (row->costs.leaked_bytes, bytes);
               row->costs.leaked_count++;
             }
         }

@@ -12,7 +12,7 @@ import sys
 import tempfile
 import zlib
 
-PAGES = ["overview", "timeline", "log"]
+PAGES = ["overview", "timeline", "log", "memory"]
 WIDTH, HEIGHT = 1000, 700
 
 

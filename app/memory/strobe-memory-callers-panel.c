@@ -1,0 +1,355 @@
+/* strobe-memory-callers-panel.c
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "strobe-format.h"
+#include "strobe-memory-callers-panel.h"
+#include "strobe-memory-items.h"
+#include "strobe-panes.h"
+#include "strobe-table.h"
+
+struct _StrobeMemoryCallersPanel
+{
+  GtkWidget            parent_instance;
+  StrobeMemoryNames   *names;
+  StrobeMemoryCallers *callers;
+  GtkWidget           *paned;
+  GtkColumnView       *functions;
+  GtkColumnView       *callers_view;
+  GtkColumnView       *callees_view;
+  GListStore          *function_store;
+  GListStore          *caller_store;
+  GListStore          *callee_store;
+  GtkSingleSelection  *function_selection;
+  GtkSingleSelection  *caller_selection;
+  GtkSingleSelection  *callee_selection;
+};
+
+G_DEFINE_FINAL_TYPE (StrobeMemoryCallersPanel, strobe_memory_callers_panel, GTK_TYPE_WIDGET)
+
+enum
+{
+  SHOW_FUNCTION,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* ---- columns --------------------------------------------------------------------------------- */
+
+static char *
+name_text (gpointer item)
+{
+  return g_strdup (strobe_memory_cost_item_get_name (item));
+}
+
+#define SIZE_TEXT(fn, field, self_cost)                                                                   \
+  static char *fn (gpointer item)                                                                         \
+  {                                                                                                       \
+    const StrobeMemoryCostData *d = strobe_memory_cost_item_get_data (item);                              \
+    return strobe_format_size ((guint64) MAX ((self_cost ? d->self : d->inclusive).field, 0));             \
+  }
+#define COUNT_TEXT(fn, field, self_cost)                                                                  \
+  static char *fn (gpointer item)                                                                         \
+  {                                                                                                       \
+    const StrobeMemoryCostData *d = strobe_memory_cost_item_get_data (item);                              \
+    return strobe_format_count ((self_cost ? d->self : d->inclusive).field);                              \
+  }
+#define COMPARE(fn, cost, self_cost)                                                                      \
+  static int fn (gpointer a, gpointer b)                                                                  \
+  {                                                                                                       \
+    return strobe_table_compare_u64 (strobe_memory_cost_item_get_cost (a, cost, self_cost),                \
+                                     strobe_memory_cost_item_get_cost (b, cost, self_cost));               \
+  }
+
+SIZE_TEXT (peak_text, peak_bytes, FALSE)
+SIZE_TEXT (leaked_text, leaked_bytes, FALSE)
+COUNT_TEXT (allocations_text, allocations, FALSE)
+COUNT_TEXT (temporary_text, temporary, FALSE)
+SIZE_TEXT (self_peak_text, peak_bytes, TRUE)
+COUNT_TEXT (self_allocations_text, allocations, TRUE)
+COMPARE (compare_peak, STROBE_MEMORY_COST_PEAK, FALSE)
+COMPARE (compare_leaked, STROBE_MEMORY_COST_LEAKED, FALSE)
+COMPARE (compare_allocations, STROBE_MEMORY_COST_ALLOCATIONS, FALSE)
+COMPARE (compare_temporary, STROBE_MEMORY_COST_TEMPORARY, FALSE)
+COMPARE (compare_self_peak, STROBE_MEMORY_COST_PEAK, TRUE)
+COMPARE (compare_self_allocations, STROBE_MEMORY_COST_ALLOCATIONS, TRUE)
+
+static int
+compare_name (gpointer a, gpointer b)
+{
+  return strobe_table_compare_str (strobe_memory_cost_item_get_name (a), strobe_memory_cost_item_get_name (b));
+}
+
+static const StrobeTableColumn function_columns[] = {
+  { N_("Function"), name_text, compare_name, 30, FALSE, TRUE, NULL },
+  { N_("Peak"), peak_text, compare_peak, 9, TRUE, FALSE, NULL },
+  { N_("Leaked"), leaked_text, compare_leaked, 9, TRUE, FALSE, NULL },
+  { N_("Allocations"), allocations_text, compare_allocations, 9, TRUE, FALSE, NULL },
+  { N_("Temporary"), temporary_text, compare_temporary, 9, TRUE, FALSE, NULL },
+  { N_("Self Peak"), self_peak_text, compare_self_peak, 9, TRUE, FALSE, NULL },
+  { N_("Self Allocations"), self_allocations_text, compare_self_allocations, 9, TRUE, FALSE, NULL },
+};
+
+static const StrobeTableColumn call_columns[] = {
+  { N_("Function"), name_text, compare_name, 24, FALSE, TRUE, NULL },
+  { N_("Peak"), peak_text, compare_peak, 9, TRUE, FALSE, NULL },
+  { N_("Leaked"), leaked_text, compare_leaked, 9, TRUE, FALSE, NULL },
+  { N_("Allocations"), allocations_text, compare_allocations, 9, TRUE, FALSE, NULL },
+  { N_("Temporary"), temporary_text, compare_temporary, 9, TRUE, FALSE, NULL },
+};
+
+/* ---- contents -------------------------------------------------------------------------------- */
+
+static StrobeMemoryCostItem *
+function_item (StrobeMemoryCallersPanel *self, const StrobeMemoryFunction *f)
+{
+  StrobeMemoryCostData d = { 0 };
+
+  d.by = STROBE_MEMORY_BY_FUNCTION;
+  d.key = f->key;
+  d.frame = f->frame;
+  d.inline_depth = f->inline_depth;
+  d.node = G_MAXUINT32;
+  d.inclusive = f->inclusive;
+  d.self = f->self;
+  return strobe_memory_cost_item_new (&d, self->names, NULL);
+}
+
+static void
+fill_calls (StrobeMemoryCallersPanel *self, GListStore *store, guint function, gboolean callers)
+{
+  StrobeMemoryFunction f;
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (self->callers != NULL && function != G_MAXUINT && strobe_memory_callers_get_function (self->callers, function, &f))
+    {
+      guint n = callers ? f.n_callers : f.n_callees;
+      g_autofree StrobeMemoryCall *calls = g_new0 (StrobeMemoryCall, MAX (n, 1));
+
+      n = callers ? strobe_memory_callers_get_callers (self->callers, function, 0, n, calls)
+                  : strobe_memory_callers_get_callees (self->callers, function, 0, n, calls);
+      for (guint i = 0; i < n; i++)
+        {
+          StrobeMemoryCostData d = { 0 };
+
+          d.by = STROBE_MEMORY_BY_FUNCTION;
+          d.key = calls[i].key;
+          d.frame = calls[i].frame;
+          d.inline_depth = calls[i].inline_depth;
+          d.node = G_MAXUINT32;
+          d.inclusive = calls[i].costs;
+          g_ptr_array_add (items, strobe_memory_cost_item_new (&d, self->names, NULL));
+        }
+    }
+  g_list_store_splice (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)), items->pdata, items->len);
+}
+
+static void
+function_selected_cb (StrobeMemoryCallersPanel *self)
+{
+  StrobeMemoryCostItem *item = gtk_single_selection_get_selected_item (self->function_selection);
+  guint index = item && self->callers ? strobe_memory_callers_find (self->callers, strobe_memory_cost_item_get_data (item)->key)
+                                      : G_MAXUINT;
+
+  fill_calls (self, self->caller_store, index, TRUE);
+  fill_calls (self, self->callee_store, index, FALSE);
+  if (item != NULL)
+    g_signal_emit (self, signals[SHOW_FUNCTION], 0, item);
+}
+
+gboolean
+strobe_memory_callers_panel_select (StrobeMemoryCallersPanel *self,
+                                    guint64                   key)
+{
+  GListModel *model;
+  guint n;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self), FALSE);
+  model = G_LIST_MODEL (self->function_selection);
+  n = g_list_model_get_n_items (model);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (StrobeMemoryCostItem) item = g_list_model_get_item (model, i);
+
+      if (strobe_memory_cost_item_get_data (item)->key == key)
+        {
+          gtk_single_selection_set_selected (self->function_selection, i);
+          gtk_widget_activate_action (GTK_WIDGET (self->functions), "list.scroll-to-item", "u", i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+call_activated_cb (GtkColumnView            *view,
+                   guint                     position,
+                   StrobeMemoryCallersPanel *self)
+{
+  GListModel *model = G_LIST_MODEL (view == self->callers_view ? self->caller_selection : self->callee_selection);
+  g_autoptr (StrobeMemoryCostItem) item = g_list_model_get_item (model, position);
+
+  if (item != NULL)
+    strobe_memory_callers_panel_select (self, strobe_memory_cost_item_get_data (item)->key);
+}
+
+void
+strobe_memory_callers_panel_set_names (StrobeMemoryCallersPanel *self,
+                                       StrobeMemoryNames        *names)
+{
+  g_return_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self));
+  g_set_object (&self->names, names);
+}
+
+void
+strobe_memory_callers_panel_set_callers (StrobeMemoryCallersPanel *self,
+                                         StrobeMemoryCallers      *callers)
+{
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  guint n;
+
+  g_return_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self));
+  g_return_if_fail (callers == NULL || STROBE_IS_MEMORY_CALLERS (callers));
+
+  g_set_object (&self->callers, callers);
+  n = callers ? strobe_memory_callers_get_n_functions (callers) : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      StrobeMemoryFunction f;
+
+      strobe_memory_callers_get_function (callers, i, &f);
+      g_ptr_array_add (items, function_item (self, &f));
+    }
+  g_list_store_splice (self->function_store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->function_store)),
+                       items->pdata, items->len);
+  gtk_single_selection_set_selected (self->function_selection, GTK_INVALID_LIST_POSITION);
+  fill_calls (self, self->caller_store, G_MAXUINT, TRUE);
+  fill_calls (self, self->callee_store, G_MAXUINT, FALSE);
+}
+
+GtkColumnView *
+strobe_memory_callers_panel_get_functions (StrobeMemoryCallersPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self), NULL);
+  return self->functions;
+}
+
+GtkColumnView *
+strobe_memory_callers_panel_get_callers_view (StrobeMemoryCallersPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self), NULL);
+  return self->callers_view;
+}
+
+GtkColumnView *
+strobe_memory_callers_panel_get_callees_view (StrobeMemoryCallersPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self), NULL);
+  return self->callees_view;
+}
+
+static GtkColumnView *
+new_table (const StrobeTableColumn *columns, guint n, GListStore **store, GtkSingleSelection **selection,
+           const char *name)
+{
+  GtkColumnView *view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
+  g_autoptr (GtkColumnViewColumn) peak = NULL;
+
+  gtk_column_view_set_show_column_separators (view, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+  strobe_table_add_columns (view, columns, n);
+  *store = g_list_store_new (STROBE_TYPE_MEMORY_COST_ITEM);
+  *selection = strobe_table_set_model (view, G_LIST_MODEL (g_object_ref (*store)), NULL);
+  peak = g_list_model_get_item (gtk_column_view_get_columns (view), 1);
+  gtk_column_view_sort_by_column (view, peak, GTK_SORT_DESCENDING);
+  return view;
+}
+
+static GtkWidget *
+titled (const char *title, GtkColumnView *view)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *label = gtk_label_new (title);
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "strobe-heading");
+  gtk_widget_set_margin_start (label, 6);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), scroller);
+  strobe_pane_mark (scroller);
+  return box;
+}
+
+static void
+strobe_memory_callers_panel_dispose (GObject *object)
+{
+  StrobeMemoryCallersPanel *self = STROBE_MEMORY_CALLERS_PANEL (object);
+
+  g_clear_pointer (&self->paned, gtk_widget_unparent);
+  g_clear_object (&self->names);
+  g_clear_object (&self->callers);
+  g_clear_object (&self->function_store);
+  g_clear_object (&self->caller_store);
+  g_clear_object (&self->callee_store);
+  G_OBJECT_CLASS (strobe_memory_callers_panel_parent_class)->dispose (object);
+}
+
+static void
+strobe_memory_callers_panel_class_init (StrobeMemoryCallersPanelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = strobe_memory_callers_panel_dispose;
+  signals[SHOW_FUNCTION] = g_signal_new ("show-function", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                         NULL, NULL, NULL, G_TYPE_NONE, 1, STROBE_TYPE_MEMORY_COST_ITEM);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "strobe-memory-callers-panel");
+}
+
+static void
+strobe_memory_callers_panel_init (StrobeMemoryCallersPanel *self)
+{
+  GtkWidget *right, *scroller;
+
+  self->functions = new_table (function_columns, G_N_ELEMENTS (function_columns), &self->function_store,
+                               &self->function_selection, _("Functions"));
+  self->callers_view = new_table (call_columns, G_N_ELEMENTS (call_columns), &self->caller_store,
+                                  &self->caller_selection, _("Callers"));
+  self->callees_view = new_table (call_columns, G_N_ELEMENTS (call_columns), &self->callee_store,
+                                  &self->callee_selection, _("Callees"));
+  g_signal_connect_swapped (self->function_selection, "selection-changed", G_CALLBACK (function_selected_cb), self);
+  g_signal_connect (self->callers_view, "activate", G_CALLBACK (call_activated_cb), self);
+  g_signal_connect (self->callees_view, "activate", G_CALLBACK (call_activated_cb), self);
+
+  /* heaptrack's layout: the functions over their callers and callees, side by side. */
+  self->paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (self->functions));
+  gtk_widget_set_size_request (scroller, -1, 120);
+  strobe_pane_mark (scroller);
+  gtk_paned_set_start_child (GTK_PANED (self->paned), scroller);
+  gtk_paned_set_resize_start_child (GTK_PANED (self->paned), TRUE);
+  right = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_box_set_homogeneous (GTK_BOX (right), TRUE);
+  gtk_box_append (GTK_BOX (right), titled (_("Callers"), self->callers_view));
+  gtk_box_append (GTK_BOX (right), titled (_("Callees"), self->callees_view));
+  gtk_widget_set_size_request (right, -1, 140);
+  gtk_paned_set_end_child (GTK_PANED (self->paned), right);
+  gtk_paned_set_resize_end_child (GTK_PANED (self->paned), TRUE);
+}
+
+GtkWidget *
+strobe_memory_callers_panel_new (void)
+{
+  return g_object_new (STROBE_TYPE_MEMORY_CALLERS_PANEL, NULL);
+}

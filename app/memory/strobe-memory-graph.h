@@ -1,0 +1,74 @@
+/* strobe-memory-graph.h — the memory view's graphs on the trace's time axis: live bytes
+ * (with their extremes within each pixel), live allocations, allocations and frees per
+ * second, and live bytes stacked by tag and by heap. They show the view state's visible
+ * range (the whole trace until another view sets one), its selection, cursor and hover,
+ * and the markers A, B and C of the memory queries.
+ *
+ * The samples come from a query in a thread (strobe-memory-series.h); what they draw is
+ * rasterized once into textures and reused, frame after frame, until new samples or a
+ * new size come — while the next samples are on their way the last ones are stretched
+ * onto the new range. Only hover, selection, cursor and markers are drawn anew.
+ *
+ * Mouse: the pointer sets the shared hover and shows the values there; a click sets the
+ * cursor, a drag selects a range; the context menu sets a marker. Keys: Left/Right move
+ * the cursor (Shift: select), Home/End, a/b/c set a marker at the cursor, Escape clears
+ * the selection.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "strobe-memory-names.h"
+#include "strobe-memory-series.h"
+#include "strobe-view-state.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  STROBE_MEMORY_LANE_BYTES,
+  STROBE_MEMORY_LANE_COUNT,
+  STROBE_MEMORY_LANE_RATE,
+  STROBE_MEMORY_LANE_TAGS,
+  STROBE_MEMORY_LANE_HEAPS,
+  STROBE_MEMORY_N_LANES
+} StrobeMemoryLane;
+
+#define STROBE_TYPE_MEMORY_GRAPH (strobe_memory_graph_get_type ())
+G_DECLARE_FINAL_TYPE (StrobeMemoryGraph, strobe_memory_graph, STROBE, MEMORY_GRAPH, GtkWidget)
+
+GtkWidget *strobe_memory_graph_new          (void);
+void       strobe_memory_graph_set_sources  (StrobeMemoryGraph      *self,
+                                             StrobeMemoryNames      *names,
+                                             StrobeViewState        *state);
+/* The trace's clock and extent (first, last tick); again as the trace grows. */
+void       strobe_memory_graph_set_trace    (StrobeMemoryGraph      *self,
+                                             const StrobeTraceClock *clock,
+                                             guint64                 first,
+                                             guint64                 last);
+/* The model grew: new samples (at most four times a second). */
+void       strobe_memory_graph_model_changed (StrobeMemoryGraph     *self);
+/* @which 0, 1, 2 for A, B, C; STROBE_VIEW_STATE_NONE hides it. */
+void       strobe_memory_graph_set_marker   (StrobeMemoryGraph      *self,
+                                             guint                   which,
+                                             guint64                 time);
+void       strobe_memory_graph_set_lane_visible (StrobeMemoryGraph  *self,
+                                                 StrobeMemoryLane    lane,
+                                                 gboolean            visible);
+gboolean   strobe_memory_graph_get_lane_visible (StrobeMemoryGraph  *self,
+                                                 StrobeMemoryLane    lane);
+/* The range shown: the visible range, or the whole trace when that is outside it. */
+gboolean   strobe_memory_graph_get_range    (StrobeMemoryGraph      *self,
+                                             guint64                *start,
+                                             guint64                *end);
+/* TRUE when what is drawn is the current range's samples (tests, benchmark). */
+gboolean   strobe_memory_graph_is_ready     (StrobeMemoryGraph      *self);
+/* The samples drawn (NULL before the first). */
+StrobeMemorySeries *strobe_memory_graph_get_series (StrobeMemoryGraph *self);
+/* The values the hover shows at @time, one line each (tests). */
+char      *strobe_memory_graph_describe_at  (StrobeMemoryGraph      *self,
+                                             guint64                 time);
+
+G_END_DECLS

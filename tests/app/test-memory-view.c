@@ -1,0 +1,1084 @@
+/* test-memory-view.c — the memory view in the real viewer under Xvfb: the golden trace's
+ * known patterns read from the query table (leaks, live at A, growth, freed, short- and
+ * long-lived ones, grouped and sorted) against brute-force counts of the model's records;
+ * the summary; the graph's values, keyboard, drag and markers; call trees, caller/callee,
+ * flame graph and sizes of a trace with call stacks, over the whole trace and a selected
+ * range; the symbolized call stack, copied and opened with the editor command; partial,
+ * cut-off, damaged and memory-less traces; accessibility (roles, names, F6); a PNG
+ * snapshot of the graphs within a tolerance (the actual image is written on failure).
+ *
+ * The traces: tests/data/golden-memview.strobe, and the same program
+ * (tests/memory/memview-emitter) run here with --stacks and with --late.
+ *
+ * With STROBE_SCREENSHOT_DIR set, the window is saved as PNGs at the interesting moments;
+ * with STROBE_UPDATE_SNAPSHOT=1 the graph's expected image is written anew.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <gtk/gtk.h>
+
+#include "memory-common.h"
+#include "strobe-application.h"
+#include "strobe-document-view.h"
+#include "strobe-memory-alloc-rows.h"
+#include "strobe-memory-items.h"
+#include "strobe-memory-view.h"
+#include "strobe-panes.h"
+#include "strobe-window.h"
+
+static StrobeApplication *the_app;
+static char *work_dir;
+static char *golden_path;
+static char *stacks_path;
+static char *late_path;
+
+/* ---- helpers ------------------------------------------------------------------------------- */
+
+typedef gboolean (*Condition) (gpointer data);
+
+#define wait_for(cond, data) wait_for_named (cond, data, #cond)
+
+static void
+wait_for_named (Condition cond, gpointer data, const char *name)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!cond (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("timed out waiting for the UI: %s", name);
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+}
+
+static GtkWidget *
+find_type (GtkWidget *widget, GType type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_type (child, type);
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* How many mapped labels or inscriptions under @widget show @text. */
+static guint
+count_text (GtkWidget *widget, const char *text)
+{
+  const char *shown = NULL;
+  guint n = 0;
+
+  if (GTK_IS_LABEL (widget))
+    shown = gtk_label_get_text (GTK_LABEL (widget));
+  else if (GTK_IS_INSCRIPTION (widget))
+    shown = gtk_inscription_get_text (GTK_INSCRIPTION (widget));
+  if (shown != NULL && gtk_widget_get_mapped (widget) && g_str_equal (shown, text))
+    n++;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
+    n += count_text (child, text);
+  return n;
+}
+
+static void
+screenshot (GtkWidget *window, const char *name)
+{
+  const char *dir = g_getenv ("STROBE_SCREENSHOT_DIR");
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+
+  if (dir == NULL)
+    return;
+  memory_iterate (100);
+  texture = memory_render (window);
+  path = g_strdup_printf ("%s/%s.png", dir, name);
+  gdk_texture_save_to_png (texture, path);
+  g_test_message ("screenshot: %s", path);
+}
+
+typedef struct
+{
+  StrobeWindow       *window;
+  StrobeDocumentView *page;
+  StrobeMemoryView   *view;
+  StrobeViewState    *state;
+  StrobeDocument     *document;
+  StrobeMemoryModel  *model;
+  MemoryFixture       mf;   /* for settling */
+} Fixture;
+
+static gboolean
+document_loaded (gpointer data)
+{
+  StrobeDocument *document = strobe_window_get_current_document (data);
+
+  return document != NULL && strobe_document_is_loaded (document);
+}
+
+static void
+settle (Fixture *f)
+{
+  g_assert_true (memory_fixture_settle (&f->mf, 30));
+}
+
+static void
+open_trace (Fixture *f, const char *path)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+
+  f->window = strobe_window_new (the_app);
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1300, 1150);
+  gtk_window_present (GTK_WINDOW (f->window));
+  strobe_window_open_file (f->window, file);
+  wait_for (document_loaded, f->window);
+  f->page = STROBE_DOCUMENT_VIEW (find_type (GTK_WIDGET (f->window), STROBE_TYPE_DOCUMENT_VIEW));
+  /* The view registers itself: the page has it. */
+  g_assert_true (strobe_document_view_show_view (f->page, "memory"));
+  f->view = STROBE_MEMORY_VIEW (strobe_document_view_get_view (f->page, "memory"));
+  g_assert_nonnull (f->view);
+  f->state = strobe_document_view_get_state (f->page);
+  f->document = strobe_document_view_get_document (f->page);
+  f->model = strobe_document_get_memory (f->document);
+  f->mf.view = f->view;
+  f->mf.window = GTK_WINDOW (f->window);
+  settle (f);
+}
+
+static void
+close_all (Fixture *f)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    g_object_ref (l->data);
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free_full (toplevels, g_object_unref);
+  memory_iterate (20);
+}
+
+static StrobeMemoryAlloc
+get (StrobeMemoryModel *m, guint64 i)
+{
+  StrobeMemoryAlloc r;
+
+  g_assert_true (strobe_memory_model_get_alloc (m, i, &r));
+  return r;
+}
+
+static GListModel *
+table_model (Fixture *f)
+{
+  return G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_queries_get_table (strobe_memory_view_get_queries (f->view))));
+}
+
+static void
+run_query (Fixture *f, StrobeMemorySelect kind, guint64 a, guint64 b, guint64 c)
+{
+  StrobeMemoryQueries *q = strobe_memory_view_get_queries (f->view);
+
+  strobe_memory_queries_set_kind (q, kind);
+  strobe_memory_queries_set_marker (q, 0, a);
+  strobe_memory_queries_set_marker (q, 1, b);
+  if (kind == STROBE_MEMORY_SELECT_SHORT_LIVED || kind == STROBE_MEMORY_SELECT_LONG_LIVED)
+    strobe_memory_queries_set_lifetime (q, c);
+  else
+    strobe_memory_queries_set_marker (q, 2, c);
+  strobe_memory_queries_run (q);
+  settle (f);
+}
+
+/* The rows a query must list, counted from the records, and their bytes. */
+static guint64
+brute_select (StrobeMemoryModel *m, StrobeMemorySelect kind, guint64 a, guint64 b, guint64 c, guint64 *bytes)
+{
+  guint64 n = strobe_memory_model_get_count (m), count = 0;
+
+  *bytes = 0;
+  for (guint64 i = 0; i < n; i++)
+    {
+      StrobeMemoryAlloc r = get (m, i);
+      gboolean freed = r.free_time != STROBE_MEMORY_LIVE, in = r.alloc_time >= a && r.alloc_time <= b, take;
+
+      switch (kind)
+        {
+        case STROBE_MEMORY_SELECT_LIVE_AT: take = r.alloc_time <= a && r.free_time > a; break;
+        case STROBE_MEMORY_SELECT_ALLOCATED: take = in; break;
+        case STROBE_MEMORY_SELECT_ALLOCATED_LIVE: take = in && r.alloc_time <= c && r.free_time > c; break;
+        case STROBE_MEMORY_SELECT_FREED: take = freed && r.free_time >= a && r.free_time <= b; break;
+        case STROBE_MEMORY_SELECT_LEAKS: take = !freed; break;
+        case STROBE_MEMORY_SELECT_SHORT_LIVED: take = in && freed && r.free_time - r.alloc_time <= c; break;
+        case STROBE_MEMORY_SELECT_LONG_LIVED: take = in && (!freed || r.free_time - r.alloc_time > c); break;
+        default: take = FALSE; break;
+        }
+      if (take)
+        {
+          count++;
+          *bytes += r.size;
+        }
+    }
+  return count;
+}
+
+static char *
+totals_text (guint64 count, guint64 bytes)
+{
+  g_autofree char *n = g_strdup_printf ("%" G_GUINT64_FORMAT, count);
+  g_autofree char *size = g_format_size (bytes);
+  GString *b = g_string_new (NULL);
+  char digits[32];
+  int len = g_snprintf (digits, sizeof digits, "%" G_GUINT64_FORMAT, bytes);
+
+  /* strobe_format_count in the C locale: a narrow no-break space every three digits. */
+  for (int i = 0; i < len; i++)
+    {
+      if (i > 0 && (len - i) % 3 == 0)
+        g_string_append (b, "\u202f");
+      g_string_append_c (b, digits[i]);
+    }
+  if (count >= 1000)
+    {
+      g_free (n);
+      n = g_strdup_printf ("%" G_GUINT64_FORMAT "\u202f%03" G_GUINT64_FORMAT, count / 1000, count % 1000);
+    }
+  return g_strdup_printf ("%s allocation%s, %s bytes (%s)", n, count == 1 ? "" : "s", b->str, size);
+}
+
+/* ---- the golden trace through the table ------------------------------------------------------- */
+
+static void
+test_golden_table (void)
+{
+  Fixture f = { 0 };
+  StrobeMemoryQueries *q;
+  GtkWidget *table;
+  StrobeMemorySummary s;
+  g_autofree char *leak_totals = NULL;
+  guint64 n, bytes, a, b, c, span;
+
+  open_trace (&f, golden_path);
+  q = strobe_memory_view_get_queries (f.view);
+  table = GTK_WIDGET (strobe_memory_queries_get_table (q));
+  strobe_memory_model_get_summary (f.model, &s);
+
+  /* The first answer, without asking: the leaks. Ten blocks of 1 234 bytes, tag Leaky. */
+  g_assert_cmpint (strobe_memory_queries_get_kind (q), ==, STROBE_MEMORY_SELECT_LEAKS);
+  g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, 10);
+  g_assert_cmpuint (count_text (table, "1\u202f234"), ==, 10);
+  g_assert_cmpuint (count_text (table, "Leaky"), ==, 10);
+  g_assert_cmpuint (count_text (table, "System"), ==, 10);
+  g_assert_cmpuint (count_text (table, "main"), ==, 10);
+  leak_totals = totals_text (10, 12340);
+  g_assert_cmpstr (strobe_memory_queries_get_totals_text (q), ==, leak_totals);
+  g_assert_cmpstr (strobe_memory_queries_get_totals_text (q), ==, "10 allocations, 12\u202f340 bytes (12.3\u00a0kB)");
+  screenshot (GTK_WIDGET (f.window), "memory-leaks");
+
+  /* Every other query against a recount of the records. */
+  span = s.last_time - s.first_time;
+  a = s.first_time + span / 4;
+  b = s.first_time + span / 2;
+  c = s.first_time + 3 * span / 4;
+  {
+    static const StrobeMemorySelect kinds[] = {
+      STROBE_MEMORY_SELECT_LIVE_AT, STROBE_MEMORY_SELECT_ALLOCATED, STROBE_MEMORY_SELECT_ALLOCATED_LIVE,
+      STROBE_MEMORY_SELECT_FREED, STROBE_MEMORY_SELECT_SHORT_LIVED, STROBE_MEMORY_SELECT_LONG_LIVED,
+    };
+
+    for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+      {
+        guint64 cc = kinds[k] == STROBE_MEMORY_SELECT_SHORT_LIVED || kinds[k] == STROBE_MEMORY_SELECT_LONG_LIVED
+                     ? span / 100 : c;
+        g_autofree char *want = NULL;
+
+        run_query (&f, kinds[k], a, b, cc);
+        n = brute_select (f.model, kinds[k], a, b, cc, &bytes);
+        g_assert_cmpuint (n, >, 0);
+        g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, n);
+        want = totals_text (n, bytes);
+        g_assert_cmpstr (strobe_memory_queries_get_totals_text (q), ==, want);
+      }
+  }
+  /* Live at the peak: everything held then, as much as the peak. */
+  run_query (&f, STROBE_MEMORY_SELECT_LIVE_AT, s.peak_time, s.peak_time, s.peak_time);
+  n = brute_select (f.model, STROBE_MEMORY_SELECT_LIVE_AT, s.peak_time, 0, 0, &bytes);
+  g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, n);
+  /* (the pool slab and the arena chunk count as backing, not as used memory) */
+  g_assert_cmpuint (bytes - 65536 - 32768, ==, (guint64) s.peak_bytes);
+
+  /* Grouped by tag: each tag's count, from the records. */
+  strobe_memory_queries_set_group_by (q, STROBE_MEMORY_BY_TAG);
+  run_query (&f, STROBE_MEMORY_SELECT_ALLOCATED, 0, G_MAXUINT64 - 1, 0);
+  {
+    GListModel *groups = G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_queries_get_groups_table (q)));
+    guint64 total = 0;
+
+    g_assert_cmpuint (g_list_model_get_n_items (groups), ==, 7);
+    for (guint i = 0; i < g_list_model_get_n_items (groups); i++)
+      {
+        g_autoptr (StrobeMemoryCostItem) item = g_list_model_get_item (groups, i);
+        const StrobeMemoryCostData *d = strobe_memory_cost_item_get_data (item);
+        guint64 want = 0;
+
+        for (guint64 k = 0; k < strobe_memory_model_get_count (f.model); k++)
+          want += get (f.model, k).tag == d->key;
+        g_assert_cmpuint (d->inclusive.allocations, ==, want);
+        total += d->inclusive.allocations;
+        /* Sorted by bytes, largest first. */
+        if (i > 0)
+          {
+            g_autoptr (StrobeMemoryCostItem) prev = g_list_model_get_item (groups, i - 1);
+            g_assert_cmpuint (strobe_memory_cost_item_get_data (prev)->inclusive.bytes_allocated, >=,
+                              d->inclusive.bytes_allocated);
+          }
+      }
+    g_assert_cmpuint (total, ==, s.allocs);
+    g_assert_cmpuint (count_text (GTK_WIDGET (strobe_memory_queries_get_groups_table (q)), "Leaky"), ==, 1);
+    screenshot (GTK_WIDGET (f.window), "memory-grouped");
+  }
+  strobe_memory_queries_set_group_by (q, STROBE_MEMORY_QUERIES_NO_GROUPS);
+
+  /* A click on Size sorts the answer again, by size. */
+  {
+    GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (table));
+    g_autoptr (GtkColumnViewColumn) size = g_list_model_get_item (columns, 1);
+    g_autoptr (StrobeMemoryAllocItem) first = NULL, last = NULL;
+    guint rows;
+
+    gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (table), size, GTK_SORT_DESCENDING);
+    settle (&f);
+    rows = g_list_model_get_n_items (table_model (&f));
+    first = g_list_model_get_item (table_model (&f), 0);
+    last = g_list_model_get_item (table_model (&f), rows - 1);
+    g_assert_cmpuint (strobe_memory_alloc_item_get_record (first)->size, ==, 65536);
+    g_assert_cmpuint (strobe_memory_alloc_item_get_record (last)->size, ==, 64);
+    gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (table), NULL, GTK_SORT_ASCENDING);
+    settle (&f);
+  }
+  close_all (&f);
+}
+
+static void
+test_summary (void)
+{
+  Fixture f = { 0 };
+  StrobeMemoryFigures *figures;
+
+  open_trace (&f, golden_path);
+  figures = strobe_memory_view_get_figures (f.view);
+  g_assert_cmpstr (strobe_memory_figures_get_text (figures, "allocations"), ==, "1\u202f180");
+  g_assert_cmpstr (strobe_memory_figures_get_text (figures, "frees"), ==, "1\u202f170");
+  g_assert_cmpstr (strobe_memory_figures_get_text (figures, "temporary"), ==, "601 (50.9 %)");
+  g_assert_cmpstr (strobe_memory_figures_get_text (figures, "live"), ==, "12.3\u00a0kB (12\u202f340 bytes) in 10 allocations");
+  g_assert_true (g_str_has_prefix (strobe_memory_figures_get_text (figures, "peak"), "116.1\u00a0kB at "));
+  /* Nothing went wrong in this trace: the warnings are not shown. */
+  g_assert_null (strobe_memory_figures_get_text (figures, "unmatched-frees"));
+  g_assert_null (strobe_memory_figures_get_text (figures, "absurd"));
+  g_assert_cmpstr (strobe_memory_view_get_notice (f.view), ==, "");
+  /* Per heap. */
+  g_assert_cmpuint (count_text (GTK_WIDGET (figures), "Pool"), ==, 1);
+  g_assert_cmpuint (count_text (GTK_WIDGET (figures), "Arena"), ==, 1);
+  /* Go to Peak: the cursor there. */
+  {
+    StrobeMemorySummary s;
+
+    strobe_memory_model_get_summary (f.model, &s);
+    g_signal_emit_by_name (figures, "go-to", s.peak_time);
+    g_assert_cmpuint (strobe_view_state_get_cursor (f.state), ==, s.peak_time);
+  }
+  close_all (&f);
+}
+
+/* ---- the graph ---------------------------------------------------------------------------- */
+
+static GtkEventController *
+controller_of (GtkWidget *widget, GType type)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (controllers, i);
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type))
+        return c;
+    }
+  return NULL;
+}
+
+static gboolean
+press_key (GtkWidget *widget, guint keyval, GdkModifierType mods)
+{
+  GtkEventController *key = controller_of (widget, GTK_TYPE_EVENT_CONTROLLER_KEY);
+  gboolean handled = FALSE;
+
+  g_signal_emit_by_name (key, "key-pressed", keyval, 0, mods, &handled);
+  return handled;
+}
+
+static void
+test_graph (void)
+{
+  Fixture f = { 0 };
+  StrobeMemoryGraph *graph;
+  StrobeMemorySummary s;
+  guint64 a, b, cursor;
+  g_autofree char *at_peak = NULL;
+
+  open_trace (&f, golden_path);
+  graph = strobe_memory_view_get_graph (f.view);
+  strobe_memory_model_get_summary (f.model, &s);
+  g_assert_true (strobe_memory_graph_get_range (graph, &a, &b));
+  /* No other view set a range: the whole trace. */
+  g_assert_cmpuint (a, <=, s.first_time);
+  g_assert_cmpuint (b, >, s.last_time);
+  /* The hover's values where the peak is: its bytes at most a pixel away. */
+  at_peak = strobe_memory_graph_describe_at (graph, s.peak_time);
+  g_assert_nonnull (at_peak);
+  g_assert_nonnull (strstr (at_peak, "116.1\u00a0kB"));
+  g_assert_nonnull (strstr (at_peak, "Tag Cache: 61.4\u00a0kB"));
+  /* Each sample's values are the model's at its end. */
+  {
+    StrobeMemorySeries *series = strobe_memory_graph_get_series (graph);
+    const StrobeMemorySeriesPoint *p = strobe_memory_series_get_points (series);
+    guint n = strobe_memory_series_get_n_points (series);
+
+    g_assert_cmpuint (n, >, 100);
+    for (guint i = 0; i < n; i += 17)
+      {
+        gint64 bytes;
+        guint64 end = i + 1 < n ? p[i + 1].time : strobe_memory_series_get_end (series);
+
+        strobe_memory_model_get_totals_at (f.model, end - 1, &bytes, NULL);
+        g_assert_cmpint (p[i].last_bytes, ==, bytes);
+      }
+  }
+
+  /* Keyboard: the cursor moves, Shift selects, "a" sets marker A there. */
+  gtk_widget_grab_focus (GTK_WIDGET (graph));
+  strobe_view_state_set_cursor (f.state, a + (b - a) / 2);
+  g_assert_true (press_key (GTK_WIDGET (graph), GDK_KEY_Right, 0));
+  cursor = strobe_view_state_get_cursor (f.state);
+  g_assert_cmpuint (cursor, >, a + (b - a) / 2);
+  g_assert_true (press_key (GTK_WIDGET (graph), GDK_KEY_Right, GDK_SHIFT_MASK));
+  {
+    guint64 s0, s1;
+    g_assert_true (strobe_view_state_get_selection (f.state, &s0, &s1));
+    g_assert_cmpuint (s0, ==, cursor);
+    g_assert_cmpuint (s1, ==, strobe_view_state_get_cursor (f.state));
+  }
+  g_assert_true (press_key (GTK_WIDGET (graph), GDK_KEY_a, 0));
+  g_assert_cmpuint (strobe_memory_queries_get_marker (strobe_memory_view_get_queries (f.view), 0), ==,
+                    strobe_view_state_get_cursor (f.state));
+  g_assert_true (press_key (GTK_WIDGET (graph), GDK_KEY_Escape, 0));
+  g_assert_false (strobe_view_state_get_selection (f.state, NULL, NULL));
+
+  /* A drag selects the range under it; a click puts the cursor there. */
+  {
+    GtkEventController *drag = controller_of (GTK_WIDGET (graph), GTK_TYPE_GESTURE_DRAG);
+    guint64 s0, s1;
+
+    g_signal_emit_by_name (drag, "drag-begin", 300.0, 40.0);
+    g_signal_emit_by_name (drag, "drag-update", 200.0, 0.0);
+    g_signal_emit_by_name (drag, "drag-end", 200.0, 0.0);
+    g_assert_true (strobe_view_state_get_selection (f.state, &s0, &s1));
+    g_assert_cmpuint (s0, <, s1);
+    g_assert_cmpuint (s0, >, a);
+    g_assert_cmpuint (s1, <, b);
+    screenshot (GTK_WIDGET (f.window), "memory-selection");
+    g_signal_emit_by_name (drag, "drag-begin", 400.0, 40.0);
+    g_signal_emit_by_name (drag, "drag-end", 0.0, 0.0);
+    g_assert_cmpuint (strobe_view_state_get_cursor (f.state), >, s0);
+    g_assert_cmpuint (strobe_view_state_get_cursor (f.state), <, s1);
+  }
+
+  /* Another view's visible range: the graphs follow it. */
+  strobe_view_state_set_visible_range (f.state, s.first_time + (s.last_time - s.first_time) / 4,
+                                       s.first_time + (s.last_time - s.first_time) / 2);
+  settle (&f);
+  {
+    StrobeMemorySeries *series = strobe_memory_graph_get_series (graph);
+    g_assert_cmpuint (strobe_memory_series_get_start (series), ==, s.first_time + (s.last_time - s.first_time) / 4);
+  }
+  close_all (&f);
+}
+
+/* The graphs of the golden trace as pixels, within a tolerance. */
+static void
+test_graph_snapshot (void)
+{
+  MemoryFixture mf = { 0 };
+  g_autoptr (StrobeMemoryNames) names = NULL;
+  g_autofree char *expected_path = g_build_filename (g_getenv ("GOLDEN_DIR"), "memory-graph.png", NULL);
+  g_autoptr (GdkTexture) actual = NULL, expected = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) file = g_file_new_for_path (golden_path);
+  GtkWidget *graph;
+  StrobeTraceClock clock;
+  guint64 first, last;
+  StrobeMemorySummary s;
+
+  mf.document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  strobe_document_load (mf.document, NULL, NULL);
+  mf.state = strobe_view_state_new ();
+  names = strobe_memory_names_new (strobe_document_get_memory (mf.document));
+  strobe_memory_names_update (names, mf.document);
+  graph = strobe_memory_graph_new ();
+  strobe_memory_graph_set_sources (STROBE_MEMORY_GRAPH (graph), names, mf.state);
+  strobe_document_get_clock (mf.document, &clock);
+  strobe_document_get_extent (mf.document, &first, &last);
+  strobe_memory_model_get_summary (strobe_document_get_memory (mf.document), &s);
+  strobe_memory_graph_set_trace (STROBE_MEMORY_GRAPH (graph), &clock, MIN (first, s.first_time), MAX (last, s.last_time));
+  strobe_memory_graph_set_marker (STROBE_MEMORY_GRAPH (graph), 0, s.first_time + (s.last_time - s.first_time) / 4);
+  strobe_memory_graph_set_marker (STROBE_MEMORY_GRAPH (graph), 1, s.first_time + (s.last_time - s.first_time) / 2);
+  strobe_view_state_set_selection (mf.state, s.first_time + (s.last_time - s.first_time) / 4,
+                                   s.first_time + (s.last_time - s.first_time) / 2);
+  strobe_view_state_set_cursor (mf.state, s.peak_time);
+  mf.window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (mf.window, 900, 440);
+  gtk_window_set_child (mf.window, graph);
+  gtk_window_present (mf.window);
+  {
+    gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+    while ((!gtk_widget_get_mapped (graph) || !strobe_memory_graph_is_ready (STROBE_MEMORY_GRAPH (graph))) &&
+           g_get_monotonic_time () < end)
+      memory_iterate (20);
+  }
+  memory_iterate (100);
+  g_assert_true (strobe_memory_graph_is_ready (STROBE_MEMORY_GRAPH (graph)));
+  actual = memory_render (graph);
+  g_assert_nonnull (actual);
+  if (g_getenv ("STROBE_UPDATE_SNAPSHOT"))
+    gdk_texture_save_to_png (actual, expected_path);
+  expected = gdk_texture_new_from_filename (expected_path, &error);
+  g_assert_no_error (error);
+  {
+    int w = gdk_texture_get_width (actual), h = gdk_texture_get_height (actual);
+    g_autofree guchar *pa = NULL, *pe = NULL;
+    guint64 differing = 0;
+
+    g_assert_cmpint (gdk_texture_get_width (expected), ==, w);
+    g_assert_cmpint (gdk_texture_get_height (expected), ==, h);
+    pa = g_malloc ((gsize) w * (gsize) h * 4);
+    pe = g_malloc ((gsize) w * (gsize) h * 4);
+    gdk_texture_download (actual, pa, (gsize) w * 4);
+    gdk_texture_download (expected, pe, (gsize) w * 4);
+    /* Anti-aliasing and font hinting may move a little: a channel may differ by 24, and
+     * at most one pixel in 200 by more. */
+    for (gsize i = 0; i < (gsize) w * (gsize) h; i++)
+      for (guint ch = 0; ch < 4; ch++)
+        if (ABS ((int) pa[i * 4 + ch] - (int) pe[i * 4 + ch]) > 24)
+          {
+            differing++;
+            break;
+          }
+    if (differing > (guint64) w * (guint64) h / 200)
+      {
+        g_autofree char *out = g_build_filename (g_get_current_dir (), "memory-graph-actual.png", NULL);
+
+        gdk_texture_save_to_png (actual, out);
+        g_error ("the graphs differ from %s in %" G_GUINT64_FORMAT " pixels: the actual image is %s",
+                 expected_path, differing, out);
+      }
+  }
+  g_clear_object (&mf.state);
+  g_clear_object (&mf.document);
+  /* Every window, the application's first one too (run alone, this test is the last). */
+  close_all (&(Fixture) { 0 });
+}
+
+/* ---- call trees and the call stack --------------------------------------------------------- */
+
+static guint
+find_child (StrobeMemoryTree *tree, StrobeMemoryNames *names, guint node, const char *function)
+{
+  StrobeMemoryTreeNode n;
+  g_autofree guint32 *kids = NULL;
+  guint k;
+
+  strobe_memory_tree_get_node (tree, node, &n);
+  kids = g_new (guint32, MAX (n.n_children, 1));
+  k = strobe_memory_tree_get_children (tree, node, STROBE_MEMORY_COST_PEAK, 0, n.n_children, kids);
+  for (guint i = 0; i < k; i++)
+    {
+      StrobeMemoryTreeNode c;
+      g_autofree char *name = NULL;
+
+      strobe_memory_tree_get_node (tree, kids[i], &c);
+      name = strobe_memory_names_function (names, &c.frame, c.inline_depth);
+      if (g_str_equal (name, function))
+        return kids[i];
+    }
+  return G_MAXUINT;
+}
+
+static gboolean
+has_row (char **rows, const char *text)
+{
+  for (guint i = 0; rows && rows[i]; i++)
+    if (g_str_equal (rows[i], text))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_trees (void)
+{
+  Fixture f = { 0 };
+  StrobeMemoryTreePanel *bottom_up, *top_down;
+  StrobeMemoryTree *bu, *td;
+  StrobeMemorySummary s;
+  StrobeMemoryTreeNode root;
+  g_autoptr (StrobeMemoryNames) names = NULL;
+  guint leak, node;
+
+  open_trace (&f, stacks_path);
+  strobe_memory_model_get_summary (f.model, &s);
+  names = strobe_memory_names_new (f.model);
+  strobe_memory_names_update (names, f.document);
+  bottom_up = strobe_memory_view_get_tree_panel (f.view, STROBE_MEMORY_TREE_BOTTOM_UP);
+  top_down = strobe_memory_view_get_tree_panel (f.view, STROBE_MEMORY_TREE_TOP_DOWN);
+  bu = strobe_memory_tree_panel_get_tree (bottom_up);
+  td = strobe_memory_tree_panel_get_tree (top_down);
+  g_assert_nonnull (bu);
+  g_assert_nonnull (td);
+
+  /* The trees' totals are the summary's. */
+  for (guint k = 0; k < 2; k++)
+    {
+      strobe_memory_tree_get_node (k ? td : bu, 0, &root);
+      g_assert_cmpuint (root.inclusive.allocations, ==, s.allocs);
+      g_assert_cmpuint (root.inclusive.bytes_allocated, ==, s.bytes_allocated);
+      g_assert_cmpint (root.inclusive.peak_bytes, ==, s.peak_bytes);
+      g_assert_cmpint (root.inclusive.leaked_bytes, ==, s.live_bytes);
+      g_assert_cmpuint (root.inclusive.temporary, ==, s.temporary);
+    }
+
+  /* Bottom-up: where memory was allocated, symbolized; the leak's site holds the leaks. */
+  leak = find_child (bu, names, 0, "site_leak");
+  g_assert_cmpuint (leak, !=, G_MAXUINT);
+  {
+    StrobeMemoryTreeNode n;
+    strobe_memory_tree_get_node (bu, leak, &n);
+    g_assert_cmpint (n.inclusive.leaked_bytes, ==, 12340);
+    g_assert_cmpuint (n.inclusive.allocations, ==, 10);
+  }
+  strobe_memory_view_show_tab (f.view, "bottom-up");
+  strobe_memory_tree_panel_expand_top (bottom_up, 2);
+  memory_iterate (50);
+  g_assert_cmpuint (count_text (GTK_WIDGET (bottom_up), "site_leak"), ==, 1);
+  screenshot (GTK_WIDGET (f.window), "memory-bottom-up");
+  /* A node's path in the call stack pane, innermost first, with file and line. */
+  node = find_child (bu, names, find_child (bu, names, leak, "frame_update"), "game_loop");
+  g_assert_cmpuint (node, !=, G_MAXUINT);
+  g_signal_emit_by_name (bottom_up, "show-node", node);
+  {
+    g_auto (GStrv) rows = strobe_memory_stack_pane_dup_rows (strobe_memory_view_get_stack (f.view));
+    g_autofree char *text = strobe_memory_stack_pane_dup_text (strobe_memory_view_get_stack (f.view));
+
+    g_assert_cmpuint (g_strv_length (rows), ==, 3);
+    g_assert_cmpstr (rows[0], ==, "#0 site_leak");
+    g_assert_cmpstr (rows[1], ==, "#1 frame_update");
+    g_assert_cmpstr (rows[2], ==, "#2 game_loop");
+    g_assert_nonnull (strstr (text, "(memview-emitter.c:"));
+  }
+
+  /* Top-down: main → game_loop → frame_update → the sites. */
+  node = find_child (td, names, find_child (td, names, find_child (td, names, 0, "main"), "game_loop"), "frame_update");
+  g_assert_cmpuint (node, !=, G_MAXUINT);
+  g_assert_cmpuint (find_child (td, names, node, "site_scratch"), !=, G_MAXUINT);
+  {
+    StrobeMemoryTreeNode n;
+    strobe_memory_tree_get_node (td, find_child (td, names, node, "site_scratch"), &n);
+    g_assert_cmpuint (n.inclusive.temporary, ==, 600);
+  }
+  strobe_memory_view_show_tab (f.view, "top-down");
+  strobe_memory_tree_panel_expand_top (top_down, 4);
+  screenshot (GTK_WIDGET (f.window), "memory-top-down");
+
+  /* Caller/callee: frame_update is called by game_loop and calls the five sites. */
+  {
+    StrobeMemoryCallersPanel *callers = strobe_memory_view_get_callers (f.view);
+    GListModel *callees, *callers_model;
+    StrobeMemoryTreeNode fu;
+
+    strobe_memory_tree_get_node (td, node, &fu);
+    strobe_memory_view_show_tab (f.view, "callers");
+    g_assert_true (strobe_memory_callers_panel_select (callers, fu.key));
+    memory_iterate (50);
+    callers_model = G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_callers_panel_get_callers_view (callers)));
+    callees = G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_callers_panel_get_callees_view (callers)));
+    g_assert_cmpuint (g_list_model_get_n_items (callers_model), ==, 1);
+    g_assert_cmpuint (g_list_model_get_n_items (callees), ==, 5);
+    g_assert_cmpuint (count_text (GTK_WIDGET (strobe_memory_callers_panel_get_callers_view (callers)), "game_loop"), ==, 1);
+    g_assert_cmpuint (count_text (GTK_WIDGET (strobe_memory_callers_panel_get_callees_view (callers)), "site_leak"), ==, 1);
+    screenshot (GTK_WIDGET (f.window), "memory-callers");
+  }
+
+  /* The flame graph: the root across the top; a click selects, a double click zooms. */
+  {
+    StrobeMemoryFlame *flame = strobe_memory_view_get_flame (f.view);
+    guint top;
+
+    strobe_memory_view_show_tab (f.view, "flame");
+    memory_iterate (50);
+    g_assert_cmpuint (strobe_memory_flame_get_n_drawn (flame), >, 8);
+    g_assert_cmpuint (strobe_memory_flame_node_at (flame, 5, 5), ==, 0);
+    top = strobe_memory_flame_node_at (flame, 5, 18 * 1 + 5);
+    g_assert_cmpuint (top, ==, find_child (td, names, 0, "main"));
+    strobe_memory_flame_select (flame, top);
+    g_assert_true (g_str_has_prefix (strobe_memory_flame_get_hover_text (flame), "main: 116.1\u00a0kB (100.0 %)"));
+    strobe_memory_flame_set_cost (flame, STROBE_MEMORY_COST_LEAKED);
+    strobe_memory_flame_zoom (flame, node);
+    memory_iterate (50);
+    g_assert_cmpuint (strobe_memory_flame_node_at (flame, 5, 5), ==, node);
+    /* Leaked bytes: only site_leak under frame_update has any. */
+    g_assert_cmpuint (strobe_memory_flame_node_at (flame, 5, 18 + 5), ==, find_child (td, names, node, "site_leak"));
+    screenshot (GTK_WIDGET (f.window), "memory-flame");
+    strobe_memory_flame_zoom (flame, 0);
+  }
+
+  /* Sizes: a row per bucket used, as the summary's histogram. */
+  {
+    GtkWidget *sizes = find_type (GTK_WIDGET (f.view), STROBE_TYPE_MEMORY_HISTOGRAM);
+    guint buckets = 0;
+
+    for (guint k = 0; k < 65; k++)
+      buckets += s.histogram_count[k] > 0;
+    strobe_memory_view_show_tab (f.view, "sizes");
+    memory_iterate (50);
+    g_assert_nonnull (sizes);
+    g_assert_cmpuint (count_text (GTK_WIDGET (f.view), "< 2 KiB"), >=, 1);
+    {
+      GtkColumnView *table = strobe_memory_view_get_sizes_table (f.view);
+      g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (table))), ==, buckets);
+    }
+    screenshot (GTK_WIDGET (f.window), "memory-sizes");
+  }
+  close_all (&f);
+}
+
+/* The trees of a selected range: what a recount of its allocations gives. */
+static void
+test_range_trees (void)
+{
+  Fixture f = { 0 };
+  StrobeMemorySummary s;
+  StrobeMemoryTreeNode root;
+  guint64 t0, t1, allocs = 0, bytes = 0, leaked = 0;
+
+  open_trace (&f, stacks_path);
+  strobe_memory_model_get_summary (f.model, &s);
+  t0 = s.first_time + (s.last_time - s.first_time) / 3;
+  t1 = s.first_time + (s.last_time - s.first_time) / 2;
+  strobe_view_state_set_selection (f.state, t0, t1);
+  strobe_memory_view_set_range_only (f.view, TRUE);
+  memory_iterate (300);
+  settle (&f);
+  for (guint64 i = 0; i < strobe_memory_model_get_count (f.model); i++)
+    {
+      StrobeMemoryAlloc r = get (f.model, i);
+
+      if (r.alloc_time < t0 || r.alloc_time > t1)
+        continue;
+      allocs++;
+      bytes += r.size;
+      leaked += r.free_time == STROBE_MEMORY_LIVE || r.free_time > t1;
+    }
+  for (guint k = 0; k < 2; k++)
+    {
+      StrobeMemoryTree *tree = strobe_memory_tree_panel_get_tree (strobe_memory_view_get_tree_panel (f.view, k));
+
+      strobe_memory_tree_get_node (tree, 0, &root);
+      g_assert_cmpuint (root.inclusive.allocations, ==, allocs);
+      g_assert_cmpuint (root.inclusive.bytes_allocated, ==, bytes);
+      g_assert_cmpuint (root.inclusive.leaked_count, ==, leaked);
+      g_assert_cmpuint (allocs, <, s.allocs);
+    }
+  /* Back to the whole trace. */
+  strobe_memory_view_set_range_only (f.view, FALSE);
+  memory_iterate (300);
+  settle (&f);
+  strobe_memory_tree_get_node (strobe_memory_tree_panel_get_tree (strobe_memory_view_get_tree_panel (f.view, 0)), 0, &root);
+  g_assert_cmpuint (root.inclusive.allocations, ==, s.allocs);
+  close_all (&f);
+}
+
+static void
+test_stack_pane (void)
+{
+  Fixture f = { 0 };
+  g_autoptr (GSettings) settings = g_settings_new (STROBE_APP_ID);
+  g_autofree char *command = g_strdup_printf ("sh -c 'echo %%f:%%l > \"%s/opened.txt\"'", work_dir);
+  g_autofree char *opened = g_build_filename (work_dir, "opened.txt", NULL);
+  StrobeMemoryStackPane *stack;
+  GtkSelectionModel *selection;
+  gint64 deadline;
+
+  open_trace (&f, stacks_path);
+  stack = strobe_memory_view_get_stack (f.view);
+  /* The first leak selected in the table: its stack, its details, the shared state. */
+  selection = gtk_column_view_get_model (strobe_memory_queries_get_table (strobe_memory_view_get_queries (f.view)));
+  gtk_selection_model_select_item (selection, 0, TRUE);
+  memory_iterate (50);
+  {
+    g_auto (GStrv) rows = strobe_memory_stack_pane_dup_rows (stack);
+    g_autofree char *text = strobe_memory_stack_pane_dup_text (stack);
+    g_autoptr (StrobeMemoryAllocItem) item = g_list_model_get_item (G_LIST_MODEL (selection), 0);
+
+    g_assert_cmpuint (g_strv_length (rows), ==, 4);
+    g_assert_cmpstr (rows[0], ==, "#0 site_leak");
+    g_assert_cmpstr (rows[3], ==, "#3 main");
+    g_assert_true (has_row (rows, "#1 frame_update"));
+    g_assert_nonnull (strstr (text, "1\u202f234 bytes"));
+    g_assert_nonnull (strstr (text, "never freed"));
+    g_assert_nonnull (strstr (text, "site_leak (memview-emitter.c:"));
+    g_assert_cmpuint (strobe_view_state_get_selected_allocation (f.state), ==, strobe_memory_alloc_item_get_index (item));
+    screenshot (GTK_WIDGET (f.window), "memory-stack");
+  }
+  /* Copy puts that text on the clipboard. */
+  gtk_widget_activate_action (GTK_WIDGET (stack), "stack.copy", NULL);
+  memory_iterate (20);
+  {
+    GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (stack));
+    g_autoptr (GdkContentProvider) provider = NULL;
+    GValue value = G_VALUE_INIT;
+    g_autofree char *text = strobe_memory_stack_pane_dup_text (stack);
+
+    g_object_get (clipboard, "content", &provider, NULL);
+    g_assert_nonnull (provider);
+    g_value_init (&value, G_TYPE_STRING);
+    g_assert_true (gdk_content_provider_get_value (provider, &value, NULL));
+    g_assert_cmpstr (g_value_get_string (&value), ==, text);
+    g_value_unset (&value);
+  }
+  /* Open Source Location: the editor command gets the frame's file and line. */
+  g_settings_set_string (settings, "editor-command", command);
+  gtk_widget_activate_action (GTK_WIDGET (stack), "stack.open-source", NULL);
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (!g_file_test (opened, G_FILE_TEST_EXISTS) && g_get_monotonic_time () < deadline)
+    memory_iterate (20);
+  {
+    g_autofree char *contents = NULL;
+
+    memory_iterate (100);
+    g_assert_true (g_file_get_contents (opened, &contents, NULL, NULL));
+    g_assert_true (g_str_has_suffix (g_strstrip (contents), "") && strstr (contents, "memview-emitter.c:") != NULL);
+  }
+  g_settings_reset (settings, "editor-command");
+
+  /* Another view selects an allocation: its stack shows here. */
+  strobe_view_state_set_selected_allocation (f.state, 0);
+  memory_iterate (20);
+  {
+    g_autofree char *text = strobe_memory_stack_pane_dup_text (stack);
+    g_assert_true (g_str_has_prefix (text, "Allocation 0: "));
+  }
+  close_all (&f);
+}
+
+/* ---- partial, cut-off, damaged and memory-less traces ----------------------------------------- */
+
+static void
+test_partial (void)
+{
+  Fixture f = { 0 };
+  const char *notice;
+
+  open_trace (&f, late_path);
+  notice = strobe_memory_view_get_notice (f.view);
+  g_assert_nonnull (strstr (notice, "Memory from before the connect is unknown"));
+  g_assert_nonnull (strstr (notice, "8 frees of earlier allocations were ignored"));
+  g_assert_cmpstr (strobe_memory_figures_get_text (strobe_memory_view_get_figures (f.view), "unmatched-frees"), ==, "8");
+  screenshot (GTK_WIDGET (f.window), "memory-partial");
+  close_all (&f);
+}
+
+static void
+test_cut_off (void)
+{
+  g_autofree char *cut = g_build_filename (work_dir, "cut.strobe", NULL);
+  g_autofree char *damaged = g_build_filename (work_dir, "damaged.strobe", NULL);
+  g_autofree char *contents = NULL;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (golden_path, &contents, &len, NULL));
+  /* The file's first 70 %: the end of the trace is gone. */
+  g_assert_true (g_file_set_contents (cut, contents, (gssize) (len * 7 / 10), NULL));
+  {
+    Fixture f = { 0 };
+    StrobeMemorySummary s;
+
+    open_trace (&f, cut);
+    /* Cut inside a packet: the decoder calls it damaged; at a packet's end, cut off. */
+    g_assert_true (strobe_document_get_status (f.document) == STROBE_DOCUMENT_STATUS_DAMAGED ||
+                   strobe_document_get_status (f.document) == STROBE_DOCUMENT_STATUS_CUT_OFF);
+    g_assert_nonnull (strstr (strobe_memory_view_get_notice (f.view),
+                              strobe_document_get_status (f.document) == STROBE_DOCUMENT_STATUS_DAMAGED ? "damaged"
+                                                                                                       : "cut off"));
+    strobe_memory_model_get_summary (f.model, &s);
+    g_assert_cmpuint (s.allocs, >, 0);
+    g_assert_cmpuint (s.allocs, <, 1180);
+    /* What the trace had, the table lists: what was live at its end never got freed. */
+    g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, (guint) s.live_count);
+    screenshot (GTK_WIDGET (f.window), "memory-cut-off");
+    close_all (&f);
+  }
+  /* Bytes overwritten in the middle: damaged, what came before is shown. */
+  memset (contents + len / 2, 0xff, 64);
+  g_assert_true (g_file_set_contents (damaged, contents, (gssize) len, NULL));
+  {
+    Fixture f = { 0 };
+
+    open_trace (&f, damaged);
+    if (strobe_document_get_status (f.document) == STROBE_DOCUMENT_STATUS_DAMAGED)
+      g_assert_nonnull (strstr (strobe_memory_view_get_notice (f.view), "damaged"));
+    close_all (&f);
+  }
+}
+
+static void
+test_no_memory (void)
+{
+  Fixture f = { 0 };
+
+  open_trace (&f, g_getenv ("STROBE_GOLDEN_TRACE"));
+  g_assert_cmpuint (count_text (GTK_WIDGET (f.view), "No Memory Events"), ==, 1);
+  close_all (&f);
+}
+
+/* ---- accessibility -------------------------------------------------------------------------- */
+
+static void
+test_accessibility (void)
+{
+  Fixture f = { 0 };
+  g_autoptr (GHashTable) reached = g_hash_table_new (NULL, NULL);
+  GtkWidget *graph;
+
+  open_trace (&f, golden_path);
+  graph = GTK_WIDGET (strobe_memory_view_get_graph (f.view));
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (graph), GTK_ACCESSIBLE_ROLE_IMG);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (graph), GTK_ACCESSIBLE_PROPERTY_LABEL, "Memory over time");
+  gtk_test_accessible_assert_role (GTK_ACCESSIBLE (strobe_memory_queries_get_table (strobe_memory_view_get_queries (f.view))),
+                                   GTK_ACCESSIBLE_ROLE_TREE_GRID);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (strobe_memory_queries_get_table (strobe_memory_view_get_queries (f.view))),
+                                       GTK_ACCESSIBLE_PROPERTY_LABEL, "Allocations");
+  /* F6 goes round the panes: the graph, the summary, the tabs, the query's controls and
+   * table, the call stack among them. */
+  gtk_widget_grab_focus (graph);
+  for (guint i = 0; i < 16; i++)
+    {
+      GtkWidget *focus;
+
+      g_assert_true (strobe_window_cycle_panes (f.window, FALSE));
+      focus = gtk_root_get_focus (GTK_ROOT (f.window));
+      for (GtkWidget *w = focus; w != NULL; w = gtk_widget_get_parent (w))
+        if (w == graph || w == GTK_WIDGET (strobe_memory_view_get_stack (f.view)) ||
+            w == GTK_WIDGET (strobe_memory_queries_get_table (strobe_memory_view_get_queries (f.view))) ||
+            w == GTK_WIDGET (strobe_memory_view_get_figures (f.view)))
+          g_hash_table_add (reached, w);
+    }
+  g_assert_cmpuint (g_hash_table_size (reached), ==, 4);
+  close_all (&f);
+}
+
+/* ---- main ----------------------------------------------------------------------------------- */
+
+static void
+run_tests_cb (GApplication *app, int *status)
+{
+  g_application_hold (app);
+  *status = g_test_run ();
+  g_application_release (app);
+}
+
+static void
+rm_rf (const char *path)
+{
+  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      if (g_file_test (child, G_FILE_TEST_IS_DIR))
+        rm_rf (child);
+      else
+        g_unlink (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+run_emitter (const char *out, const char *flag)
+{
+  g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_subprocess_launcher_setenv (launcher, "STROBE_MEMORY_SHIFT", "0", TRUE);
+  proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("MEMVIEW_EMITTER"), out, flag, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (proc, NULL, &error);
+  g_assert_no_error (error);
+}
+
+int
+main (int argc, char *argv[])
+{
+  char *app_argv[] = { argv[0], NULL };
+  g_autofree char *store_dir = NULL, *runtime_dir = NULL;
+  int status = 1;
+
+  work_dir = g_dir_make_tmp ("strobe-memory-view-XXXXXX", NULL);
+  g_setenv ("XDG_DATA_HOME", work_dir, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", work_dir, TRUE);
+  g_setenv ("XDG_CACHE_HOME", work_dir, TRUE);
+  runtime_dir = g_build_filename (work_dir, "run", NULL);
+  g_mkdir (runtime_dir, 0700);
+  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  g_setenv ("GTK_A11Y", "test", TRUE);
+  g_setenv ("GTK_USE_PORTAL", "0", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+
+  golden_path = g_build_filename (g_getenv ("GOLDEN_DIR"), "golden-memview.strobe", NULL);
+  stacks_path = g_build_filename (work_dir, "stacks.strobe", NULL);
+  late_path = g_build_filename (work_dir, "late.strobe", NULL);
+  run_emitter (stacks_path, "--stacks");
+  run_emitter (late_path, "--late");
+  store_dir = g_build_filename (work_dir, "store", NULL);
+
+  g_test_add_func ("/memory-view/golden-table", test_golden_table);
+  g_test_add_func ("/memory-view/summary", test_summary);
+  g_test_add_func ("/memory-view/graph", test_graph);
+  g_test_add_func ("/memory-view/graph-snapshot", test_graph_snapshot);
+  g_test_add_func ("/memory-view/trees", test_trees);
+  g_test_add_func ("/memory-view/range-trees", test_range_trees);
+  g_test_add_func ("/memory-view/stack-pane", test_stack_pane);
+  g_test_add_func ("/memory-view/partial", test_partial);
+  g_test_add_func ("/memory-view/cut-off", test_cut_off);
+  g_test_add_func ("/memory-view/no-memory", test_no_memory);
+  g_test_add_func ("/memory-view/accessibility", test_accessibility);
+
+  the_app = g_object_new (STROBE_TYPE_APPLICATION,
+                          "application-id", STROBE_APP_ID,
+                          "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                          "resource-base-path", "/org/strobe/Viewer",
+                          "store-directory", store_dir,
+                          "recorder-port", 0,
+                          NULL);
+  g_signal_connect_after (the_app, "activate", G_CALLBACK (run_tests_cb), &status);
+  if (g_application_run (G_APPLICATION (the_app), 1, app_argv) != 0)
+    return 1;
+  g_clear_object (&the_app);
+  rm_rf (work_dir);
+  return status;
+}
