@@ -36,7 +36,8 @@ trap 'rm -rf "$WORK"' EXIT
 TRACE=$WORK/demo.strobe
 
 # The demo's generators have fixed seeds: alike traces, so alike pictures, on every run.
-"$DEMO" --duration="$DURATION" --trace=all --tracefile="$TRACE" > "$WORK/demo.log" 2>&1 \
+# With call stacks, so the memory view shows where memory goes.
+STROBE_CALLSTACKS=1 "$DEMO" --duration="$DURATION" --trace=all --tracefile="$TRACE" > "$WORK/demo.log" 2>&1 \
   || { cat "$WORK/demo.log" >&2; die "the demo failed"; }
 
 export GSK_RENDERER=cairo GDK_BACKEND=x11 GTK_A11Y=none

@@ -21,6 +21,7 @@
 #include "strobe-table.h"
 
 #define WARM_ROWS 64
+#define ADDRESS_WIDTH 130
 
 typedef enum
 {
@@ -313,7 +314,7 @@ static void
 add_columns (StrobeMemoryQueries *self)
 {
   static const struct { const char *title; int width; } columns[N_COLUMNS] = {
-    [COL_ADDRESS] = { N_("Address"), 130 },
+    [COL_ADDRESS] = { N_("Address"), ADDRESS_WIDTH },
     [COL_SIZE] = { N_("Size (bytes)"), 100 },
     [COL_TAG] = { N_("Tag"), 110 },
     [COL_HEAP] = { N_("Heap"), 90 },
@@ -335,7 +336,11 @@ add_columns (StrobeMemoryQueries *self)
       column = gtk_column_view_column_new (_(columns[c].title), factory);
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_sorter (column, sorter);
-      if (columns[c].width > 0)
+      /* Until an answer has addresses (update_address_column). */
+      gtk_column_view_column_set_visible (column, c != COL_ADDRESS);
+      if (c == COL_ADDRESS)
+        gtk_column_view_column_set_fixed_width (column, 0);
+      else if (columns[c].width > 0)
         gtk_column_view_column_set_fixed_width (column, columns[c].width);
       else
         gtk_column_view_column_set_expand (column, TRUE);
@@ -484,6 +489,21 @@ update_running (StrobeMemoryQueries *self)
   gtk_progress_bar_set_fraction (self->progress, strobe_memory_job_get_progress (self->job));
 }
 
+/* Records carry addresses only when asked (strobe-cli run --addresses): a column of
+ * dashes otherwise. */
+static void
+update_address_column (StrobeMemoryQueries *self)
+{
+  g_autoptr (GtkColumnViewColumn) column =
+    g_list_model_get_item (gtk_column_view_get_columns (self->table), COL_ADDRESS);
+  StrobeMemorySummary s;
+
+  strobe_memory_model_get_summary (strobe_memory_names_get_model (self->names), &s);
+  /* GTK 4.8 still counts a hidden column's fixed width: the expanding one stops short. */
+  gtk_column_view_column_set_fixed_width (column, s.addressed > 0 ? ADDRESS_WIDTH : 0);
+  gtk_column_view_column_set_visible (column, s.addressed > 0);
+}
+
 static void
 query_done (GObject      *result,
             const GError *error,
@@ -505,6 +525,7 @@ query_done (GObject      *result,
   self->syncing = FALSE;
   fill_groups (self);
   update_totals (self);
+  update_address_column (self);
   gtk_label_set_text (self->notice, "");
 }
 

@@ -450,6 +450,8 @@ add_alloc (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, 
       flags |= STROBE_MEMORY_ALLOC_ABSURD;
       self->sum.absurd_sizes++;
     }
+  if (address != 0)
+    self->sum.addressed++;
   r.alloc_time = t;
   r.free_time = STROBE_MEMORY_LIVE;
   r.address = address;

@@ -103,6 +103,8 @@ typedef struct
   guint64 late_records;        /* applied after a later one: time clamped */
   guint64 absurd_sizes;        /* allocations of 2^48 bytes or more */
   guint64 stacks;              /* call-stack nodes known */
+  guint64 addressed;           /* allocations whose record carried the block's address
+                                * (STROBE_MEMORY_ADDRESSES, strobe-cli run --addresses) */
 } StrobeMemorySummary;
 
 /* One point of a drawn series: the extremes over [time, next point's time). */

@@ -348,6 +348,21 @@ progress_cb (gdouble fraction, gpointer data)
   *last = fraction;
 }
 
+/* The golden trace was recorded with STROBE_MEMORY_ADDRESSES=1, the stacks one without:
+ * the view shows its Address column for the first only. */
+static void
+test_addresses (void)
+{
+  StrobeMemorySummary g, t;
+
+  strobe_memory_model_get_summary (golden, &g);
+  strobe_memory_model_get_summary (stacks, &t);
+  g_assert_cmpuint (g.allocs, >, 0);
+  g_assert_cmpuint (g.addressed, ==, g.allocs);
+  g_assert_cmpuint (t.allocs, >, 0);
+  g_assert_cmpuint (t.addressed, ==, 0);
+}
+
 static void
 test_series_cancel (void)
 {
@@ -690,6 +705,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-view-model/series", test_series);
   g_test_add_func ("/memory-view-model/series-other", test_series_other);
   g_test_add_func ("/memory-view-model/series-cancel", test_series_cancel);
+  g_test_add_func ("/memory-view-model/addresses", test_addresses);
   g_test_add_func ("/memory-view-model/callers", test_callers);
   g_test_add_func ("/memory-view-model/tree-totals", test_tree_totals);
   g_test_add_func ("/memory-view-model/range-tree", test_range_tree);
