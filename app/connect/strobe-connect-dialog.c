@@ -633,8 +633,7 @@ strobe_connect_dialog_init (StrobeConnectDialog *self)
 
   self->status_label = GTK_LABEL (note (NULL));
   gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "dim-label");
-  gtk_label_set_selectable (self->status_label, TRUE);
-  gtk_widget_set_focusable (GTK_WIDGET (self->status_label), FALSE);
+  strobe_a11y_make_copyable (self->status_label);
   gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
   gtk_widget_set_margin_top (GTK_WIDGET (self->status_label), 6);
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));

@@ -11,6 +11,7 @@
 #include "strobe-log-format.h"
 #include "strobe-log-labels.h"
 #include "strobe-text.h"
+#include "strobe-a11y.h"
 
 #include <string.h>
 
@@ -54,9 +55,8 @@ value_label (void)
   gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
   gtk_label_set_wrap (GTK_LABEL (label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  /* Selectable with the mouse, not a Tab stop: the pane is reached with F6. */
-  gtk_widget_set_focusable (label, FALSE);
+  /* The pane is reached with F6. */
+  strobe_a11y_make_copyable (GTK_LABEL (label));
   gtk_widget_set_hexpand (label, TRUE);
   return GTK_LABEL (label);
 }

@@ -120,8 +120,7 @@ heap_cell (StrobeMemoryFigures *self, guint row, guint col, gboolean numeric)
     {
       label = gtk_label_new (NULL);
       gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0f : 0.0f);
-      gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-      gtk_widget_set_focusable (label, FALSE);
+      strobe_a11y_make_copyable (GTK_LABEL (label));
       if (col == 0)
         {
           gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
@@ -307,8 +306,7 @@ strobe_memory_figures_init (StrobeMemoryFigures *self)
       gtk_widget_add_css_class (t, "dim-label");
       gtk_label_set_xalign (GTK_LABEL (v), 0);
       gtk_label_set_wrap (GTK_LABEL (v), TRUE);
-      gtk_label_set_selectable (GTK_LABEL (v), TRUE);
-      gtk_widget_set_focusable (v, FALSE);
+      strobe_a11y_make_copyable (GTK_LABEL (v));
       gtk_widget_set_hexpand (v, TRUE);
       gtk_widget_add_css_class (v, "numeric");
       if (figures[i].warning)

@@ -1070,8 +1070,7 @@ strobe_memory_queries_init (StrobeMemoryQueries *self)
   gtk_box_append (GTK_BOX (row2), GTK_WIDGET (self->progress));
   self->totals = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->totals, 0);
-  gtk_label_set_selectable (self->totals, TRUE);
-  gtk_widget_set_focusable (GTK_WIDGET (self->totals), FALSE);
+  strobe_a11y_make_copyable (self->totals);
   gtk_widget_set_hexpand (GTK_WIDGET (self->totals), TRUE);
   gtk_label_set_ellipsize (self->totals, PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (GTK_WIDGET (self->totals), "numeric");

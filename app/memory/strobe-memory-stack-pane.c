@@ -423,8 +423,7 @@ strobe_memory_stack_pane_init (StrobeMemoryStackPane *self)
   gtk_label_set_xalign (self->title, 0);
   gtk_label_set_wrap (self->title, TRUE);
   gtk_label_set_wrap_mode (self->title, PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (self->title, TRUE);
-  gtk_widget_set_focusable (GTK_WIDGET (self->title), FALSE);
+  strobe_a11y_make_copyable (self->title);
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->title));
 
   self->list = GTK_LIST_BOX (gtk_list_box_new ());

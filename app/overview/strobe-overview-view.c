@@ -215,8 +215,7 @@ make_row (GtkGrid     *grid,
   gtk_label_set_xalign (GTK_LABEL (value_label), 0.0f);
   gtk_label_set_wrap (GTK_LABEL (value_label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (value_label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_selectable (GTK_LABEL (value_label), TRUE);
-  gtk_widget_set_focusable (value_label, FALSE);
+  strobe_a11y_make_copyable (GTK_LABEL (value_label));
   gtk_widget_set_hexpand (value_label, TRUE);
   if (tooltip)
     {

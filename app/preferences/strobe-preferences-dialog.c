@@ -267,8 +267,7 @@ strobe_preferences_dialog_new (StrobeServices *services,
   gtk_box_append (GTK_BOX (store_box), self->store_reset);
   gtk_box_append (GTK_BOX (store_box), choose);
   self->store_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_selectable (self->store_label, TRUE);
-  gtk_widget_set_focusable (GTK_WIDGET (self->store_label), FALSE);
+  strobe_a11y_make_copyable (self->store_label);
   gtk_label_set_xalign (self->store_label, 0.0f);
   gtk_label_set_wrap (self->store_label, TRUE);
   gtk_label_set_wrap_mode (self->store_label, PANGO_WRAP_CHAR);

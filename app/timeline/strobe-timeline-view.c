@@ -18,6 +18,7 @@
 #include "strobe-timeline-geometry.h"
 #include "strobe-timeline-view.h"
 #include "strobe-timer-row.h"
+#include "strobe-a11y.h"
 
 #define MAX_MATCHES   (1u << 20)
 #define SHOWN_CHILDREN 12
@@ -787,14 +788,12 @@ build (StrobeTimelineView *self)
   self->details_title = gtk_label_new (NULL);
   gtk_widget_add_css_class (self->details_title, "strobe-heading");
   gtk_label_set_xalign (GTK_LABEL (self->details_title), 0);
-  gtk_label_set_selectable (GTK_LABEL (self->details_title), TRUE);
-  gtk_widget_set_focusable (self->details_title, FALSE);
+  strobe_a11y_make_copyable (GTK_LABEL (self->details_title));
   gtk_box_append (GTK_BOX (details_box), self->details_title);
   self->details = gtk_label_new (NULL);
   gtk_label_set_xalign (GTK_LABEL (self->details), 0);
   gtk_label_set_wrap (GTK_LABEL (self->details), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (self->details), TRUE);
-  gtk_widget_set_focusable (self->details, FALSE);
+  strobe_a11y_make_copyable (GTK_LABEL (self->details));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->details), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scope details"), -1);
   gtk_box_append (GTK_BOX (details_box), self->details);
   details_sw = gtk_scrolled_window_new ();

@@ -91,3 +91,13 @@ strobe_a11y_fix_stack_switcher (GtkStackSwitcher *switcher)
         strobe_a11y_set_name (button, gtk_label_get_text (GTK_LABEL (label)));
     }
 }
+
+void
+strobe_a11y_make_copyable (GtkLabel *label)
+{
+  g_return_if_fail (GTK_IS_LABEL (label));
+
+  gtk_label_set_selectable (label, TRUE);
+  gtk_widget_set_focusable (GTK_WIDGET (label), FALSE);
+  gtk_widget_set_can_focus (GTK_WIDGET (label), FALSE);
+}

@@ -22,6 +22,11 @@ void       strobe_a11y_fix_stack_switcher       (GtkStackSwitcher *switcher);
  * reads that one as "GtkToggleButton"). */
 void       strobe_a11y_name_drop_down           (GtkDropDown *drop_down,
                                                  const char  *name);
+/* Makes @label selectable with the mouse (and copyable from its menu) without making it a
+ * Tab stop. GTK 4.8's label claims a Tab that reaches it even when it cannot take the
+ * focus, so a selectable, non-focusable label kept Tab on the widget before it for good;
+ * without can-focus, Tab passes it by. */
+void       strobe_a11y_make_copyable            (GtkLabel   *label);
 /* gtk_button_new_with_mnemonic(), named @text without its underscore. */
 GtkWidget *strobe_a11y_button_new_with_mnemonic (const char *text);
 /* @text without mnemonic underscores ("__" stays "_"). Free with g_free. */
