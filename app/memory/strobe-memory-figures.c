@@ -140,11 +140,11 @@ static void
 update_heaps (StrobeMemoryFigures *self, StrobeMemoryNames *names)
 {
   g_autoptr (GPtrArray) heaps = strobe_memory_model_get_heaps (strobe_memory_names_get_model (names));
-  static const char *const titles[] = { N_("Heap"), N_("Live"), N_("Peak"), N_("Allocated") };
+  static const char *const titles[] = { NC_("heap table", "Heap"), NC_("heap table", "Live"), NC_("heap table", "Peak"), NC_("heap table", "Allocated") };
   guint rows = 0;
 
   for (guint c = 0; c < G_N_ELEMENTS (titles); c++)
-    set_text (GTK_LABEL (heap_cell (self, 0, c, c > 0)), _(titles[c]));
+    set_text (GTK_LABEL (heap_cell (self, 0, c, c > 0)), g_dpgettext2 (NULL, "heap table", titles[c]));
   for (guint i = 0; i < heaps->len; i++)
     {
       const StrobeMemoryGroup *g = g_ptr_array_index (heaps, i);

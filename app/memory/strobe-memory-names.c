@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "strobe-memory-names.h"
 #include "strobe-text.h"
@@ -283,7 +284,7 @@ strobe_memory_names_group (StrobeMemoryNames *self, StrobeMemoryGroupBy by, guin
       {
         g_autofree char *top = strobe_memory_names_function (self, frame, 0);
         /* Translators: a call stack by its id and its innermost function */
-        return g_strdup_printf (_("Stack %" G_GUINT64_FORMAT ": %s"), key, top);
+        return g_strdup_printf (_("Stack %" PRIu64 ": %s"), (uint64_t) key, top);
       }
     case STROBE_MEMORY_BY_FUNCTION:
     default:

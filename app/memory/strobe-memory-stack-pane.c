@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 
 #include "strobe-a11y.h"
 #include "strobe-format.h"
@@ -184,13 +185,13 @@ strobe_memory_stack_pane_show_allocation (StrobeMemoryStackPane       *self,
     }
   if (r->address)
     /* Translators: the selected allocation: its number, size, address, heap, tag, thread, times */
-    title = g_strdup_printf (_("Allocation %" G_GUINT64_FORMAT ": %s bytes at 0x%" G_GINT64_MODIFIER "x, heap %s, tag %s, "
+    title = g_strdup_printf (_("Allocation %" PRIu64 ": %s bytes at 0x%" PRIx64 ", heap %s, tag %s, "
                                "thread %s, allocated at %s, %s"),
-                             index, size, r->address, heap, tag, thread, at, end);
+                             (uint64_t) index, size, (uint64_t) r->address, heap, tag, thread, at, end);
   else
     /* Translators: the selected allocation (the trace has no addresses): number, size, heap, tag, thread, times */
-    title = g_strdup_printf (_("Allocation %" G_GUINT64_FORMAT ": %s bytes, heap %s, tag %s, thread %s, allocated at %s, %s"),
-                             index, size, heap, tag, thread, at, end);
+    title = g_strdup_printf (_("Allocation %" PRIu64 ": %s bytes, heap %s, tag %s, thread %s, allocated at %s, %s"),
+                             (uint64_t) index, size, heap, tag, thread, at, end);
   set_title (self, title);
   add_stack (self, r->callstack);
   if (r->callstack == 0)
