@@ -14,89 +14,14 @@ import sys
 import tempfile
 import time
 
-try:
-    import gi
-    gi.require_version('Atspi', '2.0')
-    from gi.repository import Atspi
-except (ImportError, ValueError) as e:
-    print(f'skip: no Atspi bindings ({e})')
-    sys.exit(77)
 
-TIMEOUT = 20
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from atspi_common import Atspi, walk, text_of, wait_for, find_app, find, find_all  # noqa: E402
 # strobe_format_count groups digits with a narrow no-break space in the C locale, and
 # g_format_size puts a no-break space before the unit.
 LEAK_SIZE = '1\u202f234'
 TOTALS = '10 allocations, 12\u202f340 bytes (12.3\u00a0kB)'
 LEAKED = '12.3\u00a0kB (12\u202f340 bytes) in 10 allocations'
-
-
-def walk(node, depth=0):
-    if node is None or depth > 60:
-        return
-    yield node
-    try:
-        n = node.get_child_count()
-    except Exception:
-        return
-    for i in range(n):
-        try:
-            child = node.get_child_at_index(i)
-        except Exception:
-            continue
-        yield from walk(child, depth + 1)
-
-
-def text_of(node):
-    try:
-        t = node.get_text_iface()
-        if t is not None:
-            return t.get_text(0, t.get_character_count())
-    except Exception:
-        pass
-    return None
-
-
-def wait_for(what, func):
-    end = time.time() + TIMEOUT
-    while time.time() < end:
-        found = func()
-        if found:
-            return found
-        time.sleep(0.2)
-    sys.exit(f'FAIL: timed out waiting for {what}')
-
-
-def find_app(pid):
-    desktop = Atspi.get_desktop(0)
-    for i in range(desktop.get_child_count()):
-        app = desktop.get_child_at_index(i)
-        try:
-            if app is not None and app.get_process_id() == pid:
-                return app
-        except Exception:
-            continue
-    return None
-
-
-def find(root, predicate):
-    for node in walk(root):
-        try:
-            if predicate(node):
-                return node
-        except Exception:
-            continue
-    return None
-
-
-def find_all(root, predicate):
-    found = []
-    for node in walk(root):
-        try:
-            if predicate(node):
-                found.append(node)
-        except Exception:
-            continue
-    return found
 
 
 def cells(table, text):

@@ -13,76 +13,10 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
-
-try:
-    import gi
-    gi.require_version('Atspi', '2.0')
-    from gi.repository import Atspi
-except (ImportError, ValueError) as e:
-    print(f'skip: no Atspi bindings ({e})')
-    sys.exit(77)
-
-TIMEOUT = 20
 
 
-def walk(node, depth=0):
-    """Every accessible under node, depth first."""
-    if node is None or depth > 40:
-        return
-    yield node
-    try:
-        n = node.get_child_count()
-    except Exception:
-        return
-    for i in range(n):
-        try:
-            child = node.get_child_at_index(i)
-        except Exception:
-            continue
-        yield from walk(child, depth + 1)
-
-
-def text_of(node):
-    try:
-        t = node.get_text_iface()
-        if t is not None:
-            return t.get_text(0, t.get_character_count())
-    except Exception:
-        pass
-    return None
-
-
-def wait_for(what, func):
-    end = time.time() + TIMEOUT
-    while time.time() < end:
-        found = func()
-        if found:
-            return found
-        time.sleep(0.2)
-    sys.exit(f'FAIL: timed out waiting for {what}')
-
-
-def find_app(pid):
-    desktop = Atspi.get_desktop(0)
-    for i in range(desktop.get_child_count()):
-        app = desktop.get_child_at_index(i)
-        try:
-            if app is not None and app.get_process_id() == pid:
-                return app
-        except Exception:
-            continue
-    return None
-
-
-def find(app, predicate):
-    for node in walk(app):
-        try:
-            if predicate(node):
-                return node
-        except Exception:
-            continue
-    return None
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from atspi_common import Atspi, text_of, wait_for, find_app, find  # noqa: E402
 
 
 # What a person reads, per language: the overview's "Program" key, the tab's close button,

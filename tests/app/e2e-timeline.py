@@ -13,86 +13,19 @@ import sys
 import tempfile
 import shutil
 import time
-import warnings
 
-warnings.simplefilter('ignore', DeprecationWarning)   # the *_iface getters, still the portable way
 
 # The accessibility registry synthesises the keys, on the X display: it is started by the
-# session bus, which dbus-run-session began before xvfb-run chose a display. Tell the bus
+# session bus, which dbus-run-session began before the X server was chosen. Tell the bus
 # before anything starts the registry.
 if shutil.which('dbus-update-activation-environment') and os.environ.get('DISPLAY'):
     subprocess.run(['dbus-update-activation-environment', 'DISPLAY', 'XAUTHORITY'], check=False)
 
-try:
-    import gi
-    gi.require_version('Atspi', '2.0')
-    from gi.repository import Atspi
-except (ImportError, ValueError) as e:
-    print(f'skip: no Atspi bindings ({e})')
-    sys.exit(77)
 
-TIMEOUT = 30
-
-
-def walk(node, depth=0):
-    if node is None or depth > 60:
-        return
-    yield node
-    try:
-        n = node.get_child_count()
-    except Exception:
-        return
-    for i in range(n):
-        try:
-            child = node.get_child_at_index(i)
-        except Exception:
-            continue
-        yield from walk(child, depth + 1)
-
-
-def text_of(node):
-    try:
-        t = node.get_text_iface()
-        if t is not None:
-            return t.get_text(0, t.get_character_count())
-    except Exception:
-        pass
-    return None
-
-
-def wait_for(what, func, timeout=TIMEOUT):
-    end = time.time() + timeout
-    while time.time() < end:
-        try:
-            found = func()
-        except Exception:
-            found = None
-        if found:
-            return found
-        time.sleep(0.2)
-    sys.exit(f'FAIL: timed out waiting for {what}')
-
-
-def find_app(pid):
-    desktop = Atspi.get_desktop(0)
-    for i in range(desktop.get_child_count()):
-        app = desktop.get_child_at_index(i)
-        try:
-            if app is not None and app.get_process_id() == pid:
-                return app
-        except Exception:
-            continue
-    return None
-
-
-def find(root, predicate):
-    for node in walk(root):
-        try:
-            if predicate(node):
-                return node
-        except Exception:
-            continue
-    return None
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from atspi_common import Atspi, walk, text_of, wait_for, find_app, find  # noqa: E402
+import atspi_common  # noqa: E402
+atspi_common.TIMEOUT = 30
 
 
 def shift_right(times):
