@@ -21,9 +21,16 @@
 
 /* ---- accumulating rows by key ------------------------------------------------------ */
 
+/* Keys below this (ids: stacks, tags, heaps, threads, size buckets) find their row in a
+ * plain array, at most 4 MiB; others in the map. A whole-trace call tree looks up a row
+ * per allocation, and the map's hashing was most of its time. */
+#define ACC_DENSE_KEYS (1u << 20)
+
 typedef struct
 {
-  StrobeLiveMap index;   /* key → row */
+  StrobeLiveMap index;   /* key → row, for keys from ACC_DENSE_KEYS up */
+  guint32      *dense;   /* key → row + 1 (0: none yet) */
+  guint32       n_dense;
   GArray       *rows;    /* StrobeMemoryRow */
 } Acc;
 
@@ -31,6 +38,8 @@ static void
 acc_init (Acc *a)
 {
   strobe_live_map_init (&a->index);
+  a->dense = NULL;
+  a->n_dense = 0;
   a->rows = g_array_new (FALSE, TRUE, sizeof (StrobeMemoryRow));
 }
 
@@ -38,7 +47,19 @@ static void
 acc_clear (Acc *a)
 {
   strobe_live_map_clear (&a->index);
+  g_clear_pointer (&a->dense, g_free);
+  a->n_dense = 0;
   g_clear_pointer (&a->rows, g_array_unref);
+}
+
+static guint32
+acc_new_row (Acc *a, guint64 key)
+{
+  StrobeMemoryRow r = { 0 };
+
+  r.key = key;
+  g_array_append_val (a->rows, r);
+  return a->rows->len - 1;
 }
 
 static StrobeMemoryRow *
@@ -46,12 +67,25 @@ acc_row (Acc *a, guint64 key)
 {
   guint32 i;
 
+  if (key < ACC_DENSE_KEYS)
+    {
+      if (key >= a->n_dense)
+        {
+          guint32 n = MAX (a->n_dense, 256u);
+
+          while (n <= key)
+            n *= 2;
+          a->dense = g_renew (guint32, a->dense, n);
+          memset (a->dense + a->n_dense, 0, (n - a->n_dense) * sizeof (guint32));
+          a->n_dense = n;
+        }
+      if (a->dense[key] == 0)
+        a->dense[key] = acc_new_row (a, key) + 1;
+      return &g_array_index (a->rows, StrobeMemoryRow, a->dense[key] - 1);
+    }
   if (!strobe_live_map_lookup (&a->index, key, 0, &i))
     {
-      StrobeMemoryRow r = { 0 };
-      i = a->rows->len;
-      r.key = key;
-      g_array_append_val (a->rows, r);
+      i = acc_new_row (a, key);
       strobe_live_map_insert (&a->index, key, 0, i, NULL);
     }
   return &g_array_index (a->rows, StrobeMemoryRow, i);
