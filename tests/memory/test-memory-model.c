@@ -805,6 +805,80 @@ test_trees (void)
   check_tree (first + 4 * tenth, first + 5 * tenth);
 }
 
+/* ---- sorting answers: against a comparison sort of (value, index) ------------------------ */
+
+typedef struct
+{
+  guint64 value, index;
+} Keyed;
+
+static gboolean keyed_descending;
+
+static int
+keyed_compare (const void *a, const void *b)
+{
+  const Keyed *x = a, *y = b;
+
+  if (x->value != y->value)
+    return (x->value < y->value) == keyed_descending ? 1 : -1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static guint64
+field_value (const StrobeMemoryAlloc *r, guint64 index, StrobeMemoryField f)
+{
+  switch (f)
+    {
+    case STROBE_MEMORY_FIELD_ADDRESS: return r->address;
+    case STROBE_MEMORY_FIELD_SIZE: return r->size;
+    case STROBE_MEMORY_FIELD_TAG: return r->tag;
+    case STROBE_MEMORY_FIELD_HEAP: return r->heap;
+    case STROBE_MEMORY_FIELD_THREAD: return r->thread_id;
+    case STROBE_MEMORY_FIELD_ALLOC_TIME: return r->alloc_time;
+    case STROBE_MEMORY_FIELD_FREE_TIME: return r->free_time;
+    case STROBE_MEMORY_FIELD_STACK: return r->callstack;
+    default: return index;
+    }
+}
+
+/* Every field both ways, each sort starting from the one before (not from index order):
+ * values in order, ties in allocation order, the same set. */
+static void
+test_sort (void)
+{
+  StrobeMemorySelection sel = { STROBE_MEMORY_SELECT_ALLOCATED, 0, G_MAXUINT64 - 1, 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (StrobeMemoryAllocList) list = strobe_memory_model_select (query_model, &sel, NULL, NULL, NULL, &error);
+  guint64 n;
+  g_autofree StrobeMemoryAlloc *items = NULL;
+  g_autofree guint64 *indexes = NULL;
+  g_autofree Keyed *want = NULL;
+
+  g_assert_no_error (error);
+  n = strobe_memory_alloc_list_get_n_items (list);
+  g_assert_cmpuint (n, >, 1000);
+  items = g_new (StrobeMemoryAlloc, n);
+  indexes = g_new (guint64, n);
+  want = g_new (Keyed, n);
+  for (int pass = 0; pass < 2; pass++)
+    for (StrobeMemoryField f = STROBE_MEMORY_FIELD_INDEX; f <= STROBE_MEMORY_FIELD_STACK; f++)
+      for (int desc = 0; desc < 2; desc++)
+        {
+          strobe_memory_alloc_list_get_items (list, 0, (guint) n, items, indexes);
+          for (guint64 i = 0; i < n; i++)
+            want[i] = (Keyed) { field_value (&items[i], indexes[i], f), indexes[i] };
+          keyed_descending = desc;
+          qsort (want, n, sizeof *want, keyed_compare);
+          strobe_memory_alloc_list_sort (list, f, desc);
+          strobe_memory_alloc_list_get_items (list, 0, (guint) n, items, indexes);
+          for (guint64 i = 0; i < n; i++)
+            {
+              g_assert_cmpuint (indexes[i], ==, want[i].index);
+              g_assert_cmpuint (field_value (&items[i], indexes[i], f), ==, want[i].value);
+            }
+        }
+}
+
 static void
 test_select (void)
 {
@@ -924,6 +998,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-model/aggregate", test_aggregate);
   g_test_add_func ("/memory-model/trees", test_trees);
   g_test_add_func ("/memory-model/select", test_select);
+  g_test_add_func ("/memory-model/sort", test_sort);
   g_test_add_func ("/memory-model/cancel-and-progress", test_cancel_progress);
   dir = g_dir_make_tmp ("strobe-memory-model-XXXXXX", NULL);
   build_query_model (dir);
