@@ -41,52 +41,21 @@ static guint signals[N_SIGNALS];
 
 /* ---- columns --------------------------------------------------------------------------------- */
 
-static char *
-name_text (gpointer item)
-{
-  return g_strdup (strobe_memory_cost_item_get_name (item));
-}
-
-#define SIZE_TEXT(fn, field, self_cost)                                                                   \
-  static char *fn (gpointer item)                                                                         \
-  {                                                                                                       \
-    const StrobeMemoryCostData *d = strobe_memory_cost_item_get_data (item);                              \
-    return strobe_format_size ((guint64) MAX ((self_cost ? d->self : d->inclusive).field, 0));             \
-  }
-#define COUNT_TEXT(fn, field, self_cost)                                                                  \
-  static char *fn (gpointer item)                                                                         \
-  {                                                                                                       \
-    const StrobeMemoryCostData *d = strobe_memory_cost_item_get_data (item);                              \
-    return strobe_format_count ((self_cost ? d->self : d->inclusive).field);                              \
-  }
-#define COMPARE(fn, cost, self_cost)                                                                      \
-  static int fn (gpointer a, gpointer b)                                                                  \
-  {                                                                                                       \
-    return strobe_table_compare_u64 (strobe_memory_cost_item_get_cost (a, cost, self_cost),                \
-                                     strobe_memory_cost_item_get_cost (b, cost, self_cost));               \
-  }
-
-SIZE_TEXT (peak_text, peak_bytes, FALSE)
-SIZE_TEXT (leaked_text, leaked_bytes, FALSE)
-COUNT_TEXT (allocations_text, allocations, FALSE)
-COUNT_TEXT (temporary_text, temporary, FALSE)
-SIZE_TEXT (self_peak_text, peak_bytes, TRUE)
-COUNT_TEXT (self_allocations_text, allocations, TRUE)
-COMPARE (compare_peak, STROBE_MEMORY_COST_PEAK, FALSE)
-COMPARE (compare_leaked, STROBE_MEMORY_COST_LEAKED, FALSE)
-COMPARE (compare_allocations, STROBE_MEMORY_COST_ALLOCATIONS, FALSE)
-COMPARE (compare_temporary, STROBE_MEMORY_COST_TEMPORARY, FALSE)
-COMPARE (compare_self_peak, STROBE_MEMORY_COST_PEAK, TRUE)
-COMPARE (compare_self_allocations, STROBE_MEMORY_COST_ALLOCATIONS, TRUE)
-
-static int
-compare_name (gpointer a, gpointer b)
-{
-  return strobe_table_compare_str (strobe_memory_cost_item_get_name (a), strobe_memory_cost_item_get_name (b));
-}
+STROBE_MEMORY_SIZE_TEXT (peak_text, peak_bytes, FALSE)
+STROBE_MEMORY_SIZE_TEXT (leaked_text, leaked_bytes, FALSE)
+STROBE_MEMORY_COUNT_TEXT (allocations_text, allocations, FALSE)
+STROBE_MEMORY_COUNT_TEXT (temporary_text, temporary, FALSE)
+STROBE_MEMORY_SIZE_TEXT (self_peak_text, peak_bytes, TRUE)
+STROBE_MEMORY_COUNT_TEXT (self_allocations_text, allocations, TRUE)
+STROBE_MEMORY_COST_COMPARE (compare_peak, STROBE_MEMORY_COST_PEAK, FALSE)
+STROBE_MEMORY_COST_COMPARE (compare_leaked, STROBE_MEMORY_COST_LEAKED, FALSE)
+STROBE_MEMORY_COST_COMPARE (compare_allocations, STROBE_MEMORY_COST_ALLOCATIONS, FALSE)
+STROBE_MEMORY_COST_COMPARE (compare_temporary, STROBE_MEMORY_COST_TEMPORARY, FALSE)
+STROBE_MEMORY_COST_COMPARE (compare_self_peak, STROBE_MEMORY_COST_PEAK, TRUE)
+STROBE_MEMORY_COST_COMPARE (compare_self_allocations, STROBE_MEMORY_COST_ALLOCATIONS, TRUE)
 
 static const StrobeTableColumn function_columns[] = {
-  { N_("Function"), name_text, compare_name, 30, FALSE, TRUE, NULL },
+  { N_("Function"), strobe_memory_cost_item_name_text, strobe_memory_cost_item_compare_name, 30, FALSE, TRUE, NULL },
   { N_("Peak"), peak_text, compare_peak, 9, TRUE, FALSE, NULL },
   { N_("Leaked"), leaked_text, compare_leaked, 9, TRUE, FALSE, NULL },
   { N_("Allocations"), allocations_text, compare_allocations, 9, TRUE, FALSE, NULL },
@@ -96,7 +65,7 @@ static const StrobeTableColumn function_columns[] = {
 };
 
 static const StrobeTableColumn call_columns[] = {
-  { N_("Function"), name_text, compare_name, 24, FALSE, TRUE, NULL },
+  { N_("Function"), strobe_memory_cost_item_name_text, strobe_memory_cost_item_compare_name, 24, FALSE, TRUE, NULL },
   { N_("Peak"), peak_text, compare_peak, 9, TRUE, FALSE, NULL },
   { N_("Leaked"), leaked_text, compare_leaked, 9, TRUE, FALSE, NULL },
   { N_("Allocations"), allocations_text, compare_allocations, 9, TRUE, FALSE, NULL },

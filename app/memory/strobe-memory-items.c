@@ -4,6 +4,8 @@
  */
 #include "strobe-memory-items.h"
 
+#include "strobe-table.h"
+
 struct _StrobeMemoryAllocItem
 {
   GObject           parent_instance;
@@ -143,4 +145,17 @@ strobe_memory_cost_item_get_cost (StrobeMemoryCostItem *self,
     case STROBE_MEMORY_COST_KEY:
     default: return self->data.key;
     }
+}
+
+char *
+strobe_memory_cost_item_name_text (gpointer item)
+{
+  return g_strdup (strobe_memory_cost_item_get_name (item));
+}
+
+int
+strobe_memory_cost_item_compare_name (gpointer a,
+                                      gpointer b)
+{
+  return strobe_table_compare_str (strobe_memory_cost_item_get_name (a), strobe_memory_cost_item_get_name (b));
 }

@@ -49,4 +49,29 @@ guint64                     strobe_memory_cost_item_get_cost (StrobeMemoryCostIt
                                                               StrobeMemoryCost            cost,
                                                               gboolean                    self_cost);
 
+/* Columns of cost items for strobe_table_add_columns(): the name, and text and sort
+ * functions for one cost, inclusive or the item's own. */
+char *strobe_memory_cost_item_name_text    (gpointer item);
+int   strobe_memory_cost_item_compare_name (gpointer a,
+                                            gpointer b);
+
+#define STROBE_MEMORY_SIZE_TEXT(fn, field, self_cost)                                                    \
+  static char *fn (gpointer item)                                                                        \
+  {                                                                                                      \
+    const StrobeMemoryCostData *d = strobe_memory_cost_item_get_data (item);                             \
+    return strobe_format_size ((guint64) MAX ((self_cost ? d->self : d->inclusive).field, 0));            \
+  }
+#define STROBE_MEMORY_COUNT_TEXT(fn, field, self_cost)                                                   \
+  static char *fn (gpointer item)                                                                        \
+  {                                                                                                      \
+    const StrobeMemoryCostData *d = strobe_memory_cost_item_get_data (item);                             \
+    return strobe_format_count ((guint64) MAX ((self_cost ? d->self : d->inclusive).field, 0));           \
+  }
+#define STROBE_MEMORY_COST_COMPARE(fn, cost, self_cost)                                                  \
+  static int fn (gpointer a, gpointer b)                                                                 \
+  {                                                                                                      \
+    return strobe_table_compare_u64 (strobe_memory_cost_item_get_cost (a, cost, self_cost),               \
+                                     strobe_memory_cost_item_get_cost (b, cost, self_cost));              \
+  }
+
 G_END_DECLS

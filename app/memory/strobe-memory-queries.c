@@ -350,52 +350,13 @@ add_columns (StrobeMemoryQueries *self)
 
 /* ---- the groups table ------------------------------------------------------------------------ */
 
-static char *
-group_name_text (gpointer item)
-{
-  return g_strdup (strobe_memory_cost_item_get_name (item));
-}
-
-static char *
-group_count_text (gpointer item)
-{
-  return strobe_format_count (strobe_memory_cost_item_get_data (item)->inclusive.allocations);
-}
-
-static char *
-group_bytes_text (gpointer item)
-{
-  return strobe_format_count (strobe_memory_cost_item_get_data (item)->inclusive.bytes_allocated);
-}
-
-static char *
-group_live_text (gpointer item)
-{
-  return strobe_format_count (strobe_memory_cost_item_get_data (item)->inclusive.leaked_count);
-}
-
-static char *
-group_live_bytes_text (gpointer item)
-{
-  return strobe_format_count ((guint64) MAX (strobe_memory_cost_item_get_data (item)->inclusive.leaked_bytes, 0));
-}
-
-static int
-group_compare_name (gpointer a, gpointer b)
-{
-  return strobe_table_compare_str (strobe_memory_cost_item_get_name (a), strobe_memory_cost_item_get_name (b));
-}
-
-#define COST_COMPARE(fn, cost)                                                                   \
-  static int fn (gpointer a, gpointer b)                                                         \
-  {                                                                                              \
-    return strobe_table_compare_u64 (strobe_memory_cost_item_get_cost (a, cost, FALSE),           \
-                                     strobe_memory_cost_item_get_cost (b, cost, FALSE));          \
-  }
-
-COST_COMPARE (group_compare_count, STROBE_MEMORY_COST_ALLOCATIONS)
-COST_COMPARE (group_compare_bytes, STROBE_MEMORY_COST_BYTES)
-COST_COMPARE (group_compare_live_bytes, STROBE_MEMORY_COST_LEAKED)
+STROBE_MEMORY_COUNT_TEXT (group_count_text, allocations, FALSE)
+STROBE_MEMORY_COUNT_TEXT (group_bytes_text, bytes_allocated, FALSE)
+STROBE_MEMORY_COUNT_TEXT (group_live_text, leaked_count, FALSE)
+STROBE_MEMORY_COUNT_TEXT (group_live_bytes_text, leaked_bytes, FALSE)
+STROBE_MEMORY_COST_COMPARE (group_compare_count, STROBE_MEMORY_COST_ALLOCATIONS, FALSE)
+STROBE_MEMORY_COST_COMPARE (group_compare_bytes, STROBE_MEMORY_COST_BYTES, FALSE)
+STROBE_MEMORY_COST_COMPARE (group_compare_live_bytes, STROBE_MEMORY_COST_LEAKED, FALSE)
 
 static int
 group_compare_live (gpointer a, gpointer b)
@@ -405,7 +366,7 @@ group_compare_live (gpointer a, gpointer b)
 }
 
 static const StrobeTableColumn group_columns[] = {
-  { N_("Group"), group_name_text, group_compare_name, 24, FALSE, TRUE, NULL },
+  { N_("Group"), strobe_memory_cost_item_name_text, strobe_memory_cost_item_compare_name, 24, FALSE, TRUE, NULL },
   { N_("Allocations"), group_count_text, group_compare_count, 10, TRUE, FALSE, NULL },
   { N_("Bytes"), group_bytes_text, group_compare_bytes, 12, TRUE, FALSE, NULL },
   { N_("Never Freed"), group_live_text, group_compare_live, 9, TRUE, FALSE, NULL },

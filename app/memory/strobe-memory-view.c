@@ -331,47 +331,14 @@ go_to_cb (StrobeMemoryView *self,
 
 /* ---- the trees and sizes --------------------------------------------------------------------- */
 
-static char *
-size_name_text (gpointer item)
-{
-  return g_strdup (strobe_memory_cost_item_get_name (item));
-}
-
-static char *
-size_count_text (gpointer item)
-{
-  return strobe_format_count (strobe_memory_cost_item_get_data (item)->inclusive.allocations);
-}
-
-static char *
-size_bytes_text (gpointer item)
-{
-  return strobe_format_size (strobe_memory_cost_item_get_data (item)->inclusive.bytes_allocated);
-}
-
-static char *
-size_temporary_text (gpointer item)
-{
-  return strobe_format_count (strobe_memory_cost_item_get_data (item)->inclusive.temporary);
-}
-
-static char *
-size_leaked_text (gpointer item)
-{
-  return strobe_format_count (strobe_memory_cost_item_get_data (item)->inclusive.leaked_count);
-}
-
-#define SIZE_COMPARE(fn, cost)                                                                  \
-  static int fn (gpointer a, gpointer b)                                                        \
-  {                                                                                             \
-    return strobe_table_compare_u64 (strobe_memory_cost_item_get_cost (a, cost, FALSE),          \
-                                     strobe_memory_cost_item_get_cost (b, cost, FALSE));         \
-  }
-
-SIZE_COMPARE (size_compare_key, STROBE_MEMORY_COST_KEY)
-SIZE_COMPARE (size_compare_count, STROBE_MEMORY_COST_ALLOCATIONS)
-SIZE_COMPARE (size_compare_bytes, STROBE_MEMORY_COST_BYTES)
-SIZE_COMPARE (size_compare_temporary, STROBE_MEMORY_COST_TEMPORARY)
+STROBE_MEMORY_COUNT_TEXT (size_count_text, allocations, FALSE)
+STROBE_MEMORY_SIZE_TEXT (size_bytes_text, bytes_allocated, FALSE)
+STROBE_MEMORY_COUNT_TEXT (size_temporary_text, temporary, FALSE)
+STROBE_MEMORY_COUNT_TEXT (size_leaked_text, leaked_count, FALSE)
+STROBE_MEMORY_COST_COMPARE (size_compare_key, STROBE_MEMORY_COST_KEY, FALSE)
+STROBE_MEMORY_COST_COMPARE (size_compare_count, STROBE_MEMORY_COST_ALLOCATIONS, FALSE)
+STROBE_MEMORY_COST_COMPARE (size_compare_bytes, STROBE_MEMORY_COST_BYTES, FALSE)
+STROBE_MEMORY_COST_COMPARE (size_compare_temporary, STROBE_MEMORY_COST_TEMPORARY, FALSE)
 
 static int
 size_compare_leaked (gpointer a, gpointer b)
@@ -381,7 +348,7 @@ size_compare_leaked (gpointer a, gpointer b)
 }
 
 static const StrobeTableColumn size_columns[] = {
-  { N_("Size"), size_name_text, size_compare_key, 9, FALSE, TRUE, NULL },
+  { N_("Size"), strobe_memory_cost_item_name_text, size_compare_key, 9, FALSE, TRUE, NULL },
   { N_("Allocations"), size_count_text, size_compare_count, 8, TRUE, FALSE, NULL },
   { N_("Bytes"), size_bytes_text, size_compare_bytes, 11, TRUE, FALSE, NULL },
   { N_("Temporary"), size_temporary_text, size_compare_temporary, 7, TRUE, FALSE, NULL },
