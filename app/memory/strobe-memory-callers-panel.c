@@ -18,6 +18,7 @@ struct _StrobeMemoryCallersPanel
   StrobeMemoryNames   *names;
   StrobeMemoryCallers *callers;
   GtkWidget           *paned;
+  GtkLabel            *hint;      /* whose callers and callees are shown, or how to choose */
   GtkColumnView       *functions;
   GtkColumnView       *callers_view;
   GtkColumnView       *callees_view;
@@ -119,6 +120,22 @@ fill_calls (StrobeMemoryCallersPanel *self, GListStore *store, guint function, g
 }
 
 static void
+update_hint (StrobeMemoryCallersPanel *self,
+             StrobeMemoryCostItem     *item)
+{
+  g_autofree char *text = NULL;
+
+  if (item == NULL)
+    {
+      gtk_label_set_text (self->hint, _("Choose a function above to see its callers and callees."));
+      return;
+    }
+  /* Translators: over the callers and callees tables; %s is a function */
+  text = g_strdup_printf (_("Callers and callees of %s"), strobe_memory_cost_item_get_name (item));
+  gtk_label_set_text (self->hint, text);
+}
+
+static void
 function_selected_cb (StrobeMemoryCallersPanel *self)
 {
   StrobeMemoryCostItem *item = gtk_single_selection_get_selected_item (self->function_selection);
@@ -127,6 +144,7 @@ function_selected_cb (StrobeMemoryCallersPanel *self)
 
   fill_calls (self, self->caller_store, index, TRUE);
   fill_calls (self, self->callee_store, index, FALSE);
+  update_hint (self, item);
   if (item != NULL)
     g_signal_emit (self, signals[SHOW_FUNCTION], 0, item);
 }
@@ -199,6 +217,7 @@ strobe_memory_callers_panel_set_callers (StrobeMemoryCallersPanel *self,
   gtk_single_selection_set_selected (self->function_selection, GTK_INVALID_LIST_POSITION);
   fill_calls (self, self->caller_store, G_MAXUINT, TRUE);
   fill_calls (self, self->callee_store, G_MAXUINT, FALSE);
+  update_hint (self, NULL);
 }
 
 GtkColumnView *
@@ -287,7 +306,7 @@ strobe_memory_callers_panel_class_init (StrobeMemoryCallersPanelClass *klass)
 static void
 strobe_memory_callers_panel_init (StrobeMemoryCallersPanel *self)
 {
-  GtkWidget *right, *scroller;
+  GtkWidget *bottom, *right, *scroller;
 
   self->functions = new_table (function_columns, G_N_ELEMENTS (function_columns), &self->function_store,
                                &self->function_selection, _("Functions"));
@@ -312,8 +331,18 @@ strobe_memory_callers_panel_init (StrobeMemoryCallersPanel *self)
   gtk_box_set_homogeneous (GTK_BOX (right), TRUE);
   gtk_box_append (GTK_BOX (right), titled (_("Callers"), self->callers_view));
   gtk_box_append (GTK_BOX (right), titled (_("Callees"), self->callees_view));
-  gtk_widget_set_size_request (right, -1, 140);
-  gtk_paned_set_end_child (GTK_PANED (self->paned), right);
+  gtk_widget_set_vexpand (right, TRUE);
+  self->hint = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_xalign (self->hint, 0);
+  gtk_label_set_ellipsize (self->hint, PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (GTK_WIDGET (self->hint), "dim-label");
+  gtk_widget_set_margin_start (GTK_WIDGET (self->hint), 6);
+  update_hint (self, NULL);
+  bottom = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->hint));
+  gtk_box_append (GTK_BOX (bottom), right);
+  gtk_widget_set_size_request (bottom, -1, 160);
+  gtk_paned_set_end_child (GTK_PANED (self->paned), bottom);
   gtk_paned_set_resize_end_child (GTK_PANED (self->paned), TRUE);
 }
 

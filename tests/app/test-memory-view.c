@@ -710,8 +710,12 @@ test_trees (void)
 
     strobe_memory_tree_get_node (td, node, &fu);
     strobe_memory_view_show_tab (f.view, "callers");
+    memory_iterate (10);
+    /* Until a function is chosen the empty tables say how to fill them. */
+    g_assert_cmpuint (count_text (GTK_WIDGET (callers), "Choose a function above to see its callers and callees."), ==, 1);
     g_assert_true (strobe_memory_callers_panel_select (callers, fu.key));
     memory_iterate (50);
+    g_assert_cmpuint (count_text (GTK_WIDGET (callers), "Callers and callees of frame_update"), ==, 1);
     callers_model = G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_callers_panel_get_callers_view (callers)));
     callees = G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_callers_panel_get_callees_view (callers)));
     g_assert_cmpuint (g_list_model_get_n_items (callers_model), ==, 1);
