@@ -910,15 +910,31 @@ draw_gutter (StrobeMemoryGraph *self, cairo_t *cr, double h, const GdkRGBA *fg)
           StrobeMemoryGroupBy by = l == STROBE_MEMORY_LANE_TAGS ? STROBE_MEMORY_BY_TAG : STROBE_MEMORY_BY_HEAP;
           guint n = strobe_memory_series_get_n_groups (s, by);
 
-          for (guint g = 0; g < n && y + 12 < box->y + box->h; g++, y += 13)
-            {
-              g_autofree char *name = group_name (self, by, strobe_memory_series_get_group_key (s, by, g));
+          /* As many as the lane has room for: in two columns when one is too short,
+           * the last place saying how many are left out (the tooltip has them all). */
+          guint rows = y + 12 < box->y + box->h ? (guint) ((box->y + box->h - 12 - y) / 13) + 1 : 0;
+          guint columns = n > rows ? 2 : 1, places = rows * columns;
+          double cw = columns == 1 ? w : w / 2;
 
+          for (guint g = 0; g < n && g < places; g++)
+            {
+              double gx = 8 + (double) (g / MAX (rows, 1)) * cw, gy = y + 13.0 * (g % MAX (rows, 1));
+              g_autofree char *name = NULL;
+
+              if (g == places - 1 && n > places)
+                {
+                  /* Translators: in a graph's legend, for the groups there is no room for */
+                  name = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "+%u more", "+%u more", n - g), n - g);
+                  set_source (cr, fg, 0.6);
+                  show_text (widget, cr, gx, gy, cw - 4, name, FALSE, 0.8);
+                  break;
+                }
+              name = group_name (self, by, strobe_memory_series_get_group_key (s, by, g));
               gdk_cairo_set_source_rgba (cr, &palette[g % G_N_ELEMENTS (palette)]);
-              cairo_rectangle (cr, 8, y + 3, 8, 8);
+              cairo_rectangle (cr, gx, gy + 3, 8, 8);
               cairo_fill (cr);
               set_source (cr, fg, 0.85);
-              show_text (widget, cr, 20, y, w - 14, name, FALSE, 0.8);
+              show_text (widget, cr, gx + 12, gy, cw - 16, name, FALSE, 0.8);
             }
         }
     }
