@@ -176,10 +176,13 @@ strobe_cli_memory (int argc, char **argv)
   for (guint i = 0; i < leaks->len && (max_leaks < 0 || i < (guint) max_leaks); i++)
     {
       StrobeMemoryAlloc r;
+      char address[24] = "-";   /* records carry addresses only when asked (run --addresses) */
 
       strobe_memory_model_get_alloc (model, g_array_index (leaks, guint64, i), &r);
-      printf ("  %12s  %-5u 0x%-14" G_GINT64_MODIFIER "x %10" G_GUINT64_FORMAT " %s %-4u %s %-4u%s%s\n",
-              fmt_s (b1, strobe_trace_clock_to_seconds (&clock, r.alloc_time)), r.thread_id, r.address, r.size,
+      if (r.address != 0)
+        g_snprintf (address, sizeof address, "0x%" G_GINT64_MODIFIER "x", r.address);
+      printf ("  %12s  %-5u %-16s %10" G_GUINT64_FORMAT " %s %-4u %s %-4u%s%s\n",
+              fmt_s (b1, strobe_trace_clock_to_seconds (&clock, r.alloc_time)), r.thread_id, address, r.size,
               _("heap"), r.heap, _("tag"), r.tag,
               r.alignment_log2 ? " aligned" : "",
               (r.flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? _(" (heap block)") : "");

@@ -361,6 +361,22 @@ test_addresses (void)
   g_assert_cmpuint (g.addressed, ==, g.allocs);
   g_assert_cmpuint (t.allocs, >, 0);
   g_assert_cmpuint (t.addressed, ==, 0);
+
+  /* strobe-cli's leaks say so too: no made-up 0x0. */
+  {
+    g_autofree char *path = g_build_filename (work_dir, "stacks.strobe", NULL);
+    const char *argv[] = { g_getenv ("STROBE_CLI"), "memory", "--max-leaks=-1", path, NULL };
+    g_autofree char *out = NULL;
+    g_autoptr (GError) error = NULL;
+    int status = -1;
+
+    g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL, &status, &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (status, ==, 0);
+    g_assert_nonnull (strstr (out, "Leaks ("));
+    g_assert_null (strstr (out, " 0x0 "));
+    g_assert_nonnull (strstr (out, " -  "));
+  }
 }
 
 static void
