@@ -24,6 +24,7 @@
 #include "strobe-log-checklist.h"
 #include "strobe-log-details.h"
 #include "strobe-log-view.h"
+#include "tab-walk.h"
 #include "strobe-preferences-dialog.h"
 #include "strobe-window.h"
 
@@ -670,6 +671,8 @@ test_cursor_sync (void)
   g_assert_false (gtk_selection_model_is_selected (selection, 30));
   g_assert_nonnull (find_text (GTK_WIDGET (f.view), g_array_index (expected, Expected, 110).text));
   g_assert_nonnull (find_text (strobe_log_view_get_details (f.view), g_array_index (expected, Expected, 110).text));
+  /* With the details shown, Tab goes round the page and never sticks before them. */
+  tab_walk_assert (GTK_WINDOW (f.window), GTK_WIDGET (strobe_log_view_get_column_view (f.view)), 60, 6);
 
   /* …through a filter: the position differs, the message is the same. */
   type_filter (&f, "frame");
