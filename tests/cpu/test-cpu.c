@@ -315,7 +315,9 @@ check_threads_structure (Models *m)
                 else
                   {
                     /* Gamma's open scope and the leaf under it. */
-                    g_assert_true (open);
+                    if (!open)
+                      g_error ("thread %s, depth %u: scope %u of %u is named \"%s\" (flags %u), not %s",
+                               t->name, d, s, scopes->len, name, sc->flags, levels[d].name);
                     g_assert_true (d == 0 ? g_str_equal (name, "Open") : g_str_equal (name, "Leaf"));
                     g_assert_cmpuint (sc->flags, ==, d == 0 ? STROBE_SCOPE_CLOSED_AT_END : 0);
                   }
