@@ -159,3 +159,11 @@ strobe_memory_cost_item_compare_name (gpointer a,
 {
   return strobe_table_compare_str (strobe_memory_cost_item_get_name (a), strobe_memory_cost_item_get_name (b));
 }
+
+int
+strobe_memory_cost_item_compare_leaked_count (gpointer a,
+                                              gpointer b)
+{
+  return strobe_table_compare_u64 (strobe_memory_cost_item_get_data (a)->inclusive.leaked_count,
+                                   strobe_memory_cost_item_get_data (b)->inclusive.leaked_count);
+}

@@ -54,6 +54,9 @@ guint64                     strobe_memory_cost_item_get_cost (StrobeMemoryCostIt
 char *strobe_memory_cost_item_name_text    (gpointer item);
 int   strobe_memory_cost_item_compare_name (gpointer a,
                                             gpointer b);
+/* By the count of allocations still live (leaked_count, which is no StrobeMemoryCost). */
+int   strobe_memory_cost_item_compare_leaked_count (gpointer a,
+                                                    gpointer b);
 
 #define STROBE_MEMORY_SIZE_TEXT(fn, field, self_cost)                                                    \
   static char *fn (gpointer item)                                                                        \

@@ -358,18 +358,11 @@ STROBE_MEMORY_COST_COMPARE (group_compare_count, STROBE_MEMORY_COST_ALLOCATIONS,
 STROBE_MEMORY_COST_COMPARE (group_compare_bytes, STROBE_MEMORY_COST_BYTES, FALSE)
 STROBE_MEMORY_COST_COMPARE (group_compare_live_bytes, STROBE_MEMORY_COST_LEAKED, FALSE)
 
-static int
-group_compare_live (gpointer a, gpointer b)
-{
-  return strobe_table_compare_u64 (strobe_memory_cost_item_get_data (a)->inclusive.leaked_count,
-                                   strobe_memory_cost_item_get_data (b)->inclusive.leaked_count);
-}
-
 static const StrobeTableColumn group_columns[] = {
   { N_("Group"), strobe_memory_cost_item_name_text, strobe_memory_cost_item_compare_name, 24, FALSE, TRUE, NULL },
   { N_("Allocations"), group_count_text, group_compare_count, 10, TRUE, FALSE, NULL },
   { N_("Bytes"), group_bytes_text, group_compare_bytes, 12, TRUE, FALSE, NULL },
-  { N_("Never Freed"), group_live_text, group_compare_live, 9, TRUE, FALSE, NULL },
+  { N_("Never Freed"), group_live_text, strobe_memory_cost_item_compare_leaked_count, 9, TRUE, FALSE, NULL },
   { N_("Never Freed (bytes)"), group_live_bytes_text, group_compare_live_bytes, 12, TRUE, FALSE, NULL },
 };
 

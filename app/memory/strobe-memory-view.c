@@ -340,19 +340,12 @@ STROBE_MEMORY_COST_COMPARE (size_compare_count, STROBE_MEMORY_COST_ALLOCATIONS, 
 STROBE_MEMORY_COST_COMPARE (size_compare_bytes, STROBE_MEMORY_COST_BYTES, FALSE)
 STROBE_MEMORY_COST_COMPARE (size_compare_temporary, STROBE_MEMORY_COST_TEMPORARY, FALSE)
 
-static int
-size_compare_leaked (gpointer a, gpointer b)
-{
-  return strobe_table_compare_u64 (strobe_memory_cost_item_get_data (a)->inclusive.leaked_count,
-                                   strobe_memory_cost_item_get_data (b)->inclusive.leaked_count);
-}
-
 static const StrobeTableColumn size_columns[] = {
   { N_("Size"), strobe_memory_cost_item_name_text, size_compare_key, 9, FALSE, TRUE, NULL },
   { N_("Allocations"), size_count_text, size_compare_count, 8, TRUE, FALSE, NULL },
   { N_("Bytes"), size_bytes_text, size_compare_bytes, 11, TRUE, FALSE, NULL },
   { N_("Temporary"), size_temporary_text, size_compare_temporary, 7, TRUE, FALSE, NULL },
-  { N_("Still Live"), size_leaked_text, size_compare_leaked, 7, TRUE, FALSE, NULL },
+  { N_("Still Live"), size_leaked_text, strobe_memory_cost_item_compare_leaked_count, 7, TRUE, FALSE, NULL },
 };
 
 static void
