@@ -22,6 +22,7 @@
 #include "strobe-format.h"
 #include "strobe-overview-view.h"
 #include "strobe-window.h"
+#include "test-dirs.h"
 
 typedef struct
 {
@@ -52,24 +53,6 @@ fixture_setup (Fixture       *f,
 }
 
 static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        rm_rf (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 destroy_toplevels (void)
 {
   GList *toplevels = gtk_window_list_toplevels ();
@@ -89,7 +72,7 @@ fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   destroy_toplevels ();
-  rm_rf (f->tmpdir);
+  test_dir_remove_all (f->tmpdir);
   g_free (f->tmpdir);
 }
 
@@ -1204,7 +1187,7 @@ main (int   argc,
   if (g_application_run (G_APPLICATION (the_app), 1, app_argv) != 0)
     return 1;
   g_clear_object (&the_app);
-  rm_rf (home);
+  test_dir_remove_all (home);
   g_free (store_dir);
   return status;
 }

@@ -27,6 +27,7 @@
 #include "tab-walk.h"
 #include "strobe-preferences-dialog.h"
 #include "strobe-window.h"
+#include "test-dirs.h"
 
 static StrobeApplication *the_app;
 static char *work_dir;
@@ -982,24 +983,6 @@ run_tests_cb (GApplication *app, int *status)
   g_application_release (app);
 }
 
-static void
-rm_rf (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        rm_rf (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int argc, char *argv[])
 {
@@ -1048,6 +1031,6 @@ main (int argc, char *argv[])
   for (guint i = 0; i < expected->len; i++)
     g_free (g_array_index (expected, Expected, i).text);
   g_array_unref (expected);
-  rm_rf (work_dir);
+  test_dir_remove_all (work_dir);
   return status;
 }

@@ -30,6 +30,7 @@
 #include "strobe-memory-view.h"
 #include "strobe-panes.h"
 #include "strobe-window.h"
+#include "test-dirs.h"
 
 static StrobeApplication *the_app;
 static char *work_dir;
@@ -1014,24 +1015,6 @@ run_tests_cb (GApplication *app, int *status)
 }
 
 static void
-rm_rf (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        rm_rf (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 run_emitter (const char *out, const char *flag)
 {
   g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_NONE);
@@ -1093,6 +1076,6 @@ main (int argc, char *argv[])
   if (g_application_run (G_APPLICATION (the_app), 1, app_argv) != 0)
     return 1;
   g_clear_object (&the_app);
-  rm_rf (work_dir);
+  test_dir_remove_all (work_dir);
   return status;
 }

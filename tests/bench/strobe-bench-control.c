@@ -40,6 +40,7 @@
 #include "strobe-recorder.h"
 #include "strobe-store-client.h"
 #include "strobe-store-server.h"
+#include "test-dirs.h"
 
 STROBE_CHANNEL_DEFINE (BenchChannel);
 
@@ -115,20 +116,6 @@ wait_ended (Server *s, guint n)
       g_usleep (100);
   if (s->ended < n)
     g_error ("the recorder did not finish %u sessions (%u)", n, s->ended);
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 /* ---- a continuous emitter -------------------------------------------------------- */
@@ -589,7 +576,7 @@ main (int argc, char **argv)
   g_object_unref (s.server);
   g_object_unref (s.recorder);
   g_object_unref (s.store);
-  remove_tree (s.dir);
+  test_dir_remove_all (s.dir);
   g_free (s.dir);
   strobe_shutdown ();
   return 0;

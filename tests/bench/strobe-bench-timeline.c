@@ -33,6 +33,7 @@
 #include "strobe-timeline-view.h"
 #include "strobe-timeline-widget.h"
 #include "strobe-view.h"
+#include "test-dirs.h"
 
 #define WIDTH   1920
 #define HEIGHT  1080
@@ -518,23 +519,6 @@ live_latency (StrobeTimelineWidget *unused)
 
 /* ---- main ---------------------------------------------------------------------------------- */
 
-static void
-rm_rf (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        rm_rf (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -757,7 +741,7 @@ main (int argc, char **argv)
     {
       g_unlink (path);
       if (tmp)
-        rm_rf (tmp);
+        test_dir_remove_all (tmp);
     }
   return 0;
 }

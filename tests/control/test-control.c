@@ -26,6 +26,7 @@
 #include "strobe-discovery.h"
 #include "strobe-recorder.h"
 #include "test-log-analyzer.h"
+#include "test-dirs.h"
 
 /* ---- the target program ------------------------------------------------------------- */
 
@@ -38,33 +39,6 @@ typedef struct
   guint16           port;
 } Target;
 
-static char *
-make_temp_dir (void)
-{
-  g_autoptr (GError) error = NULL;
-  char *dir = g_dir_make_tmp ("strobe-control-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 /* @env: NULL-terminated NAME, VALUE pairs. */
 static Target *
 target_start (const char *period_us, const char *const *env)
@@ -75,7 +49,7 @@ target_start (const char *period_us, const char *const *env)
   g_autofree char *line = NULL;
   Target *t = g_new0 (Target, 1);
 
-  t->runtime_dir = make_temp_dir ();
+  t->runtime_dir = test_dir_make_tmp ("strobe-control-XXXXXX");
   g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", t->runtime_dir, TRUE);
   g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACE");
   g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEFILE");
@@ -134,7 +108,7 @@ target_stop (Target *t)
   }
   g_object_unref (t->out);
   g_object_unref (t->proc);
-  remove_tree (t->runtime_dir);
+  test_dir_remove_all (t->runtime_dir);
   g_free (t->runtime_dir);
   g_free (t);
 }
@@ -371,7 +345,7 @@ rec_start (void)
   g_autoptr (GError) error = NULL;
   Rec *r = g_new0 (Rec, 1);
 
-  r->dir = make_temp_dir ();
+  r->dir = test_dir_make_tmp ("strobe-control-XXXXXX");
   r->store = strobe_store_new (r->dir, &error);
   g_assert_no_error (error);
   r->recorder = strobe_recorder_new (r->store);
@@ -412,7 +386,7 @@ rec_free (Rec *r)
   g_object_unref (r->recorder);
   g_object_unref (r->store);
   g_ptr_array_unref (r->ended);
-  remove_tree (r->dir);
+  test_dir_remove_all (r->dir);
   g_free (r->dir);
   g_free (r);
 }
@@ -577,7 +551,7 @@ test_port_hop (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (StrobeControlClient) c = NULL;
   g_autofree char *taken = NULL;
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-control-XXXXXX");
   g_autofree char *file = g_build_filename (dir, "hop.strobe", NULL);
   g_autofree char *cmd = g_strconcat ("write-to ", file, NULL);
   g_autofree char *r1 = NULL, *r2 = NULL;
@@ -600,7 +574,7 @@ test_port_hop (void)
   g_assert_cmpuint (d->control_port, ==, t->port);
   decoded_free (d);
   target_stop (t);
-  remove_tree (dir);
+  test_dir_remove_all (dir);
 }
 
 /* Malformed and oversize lines are answered with an error, counted, and not run; the
@@ -663,7 +637,7 @@ test_malformed (void)
 static void
 test_write_dir (void)
 {
-  g_autofree char *base = make_temp_dir ();
+  g_autofree char *base = test_dir_make_tmp ("strobe-control-XXXXXX");
   g_autofree char *allowed = g_build_filename (base, "allowed", NULL);
   g_autofree char *outside = g_build_filename (base, "outside", NULL);
   g_autofree char *link_dir = g_build_filename (allowed, "escape", NULL);
@@ -702,7 +676,7 @@ test_write_dir (void)
   r3 = send_ok (c, abs_in);
   r4 = send_ok (c, "stop");
   target_stop (t);
-  remove_tree (base);
+  test_dir_remove_all (base);
 }
 
 static gboolean
@@ -789,7 +763,7 @@ static void
 test_snapshot (void)
 {
   Target *t = target_start (NULL, NULL);
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-control-XXXXXX");
   g_autofree char *main_file = g_build_filename (dir, "main.strobe", NULL);
   g_autofree char *snap_file = g_build_filename (dir, "snap.strobe", NULL);
   g_autofree char *c1 = g_strconcat ("write-to ", main_file, NULL);
@@ -822,7 +796,7 @@ test_snapshot (void)
   decoded_free (snap);
   decoded_free (full);
   target_stop (t);
-  remove_tree (dir);
+  test_dir_remove_all (dir);
 }
 
 /* The tail is bounded by its size; 0 disables it. */
@@ -976,7 +950,7 @@ test_cli (void)
 {
   Target *t = target_start (NULL, NULL);
   g_autofree char *pid = g_strdup (g_subprocess_get_identifier (t->proc));
-  g_autofree char *store = make_temp_dir ();
+  g_autofree char *store = test_dir_make_tmp ("strobe-control-XXXXXX");
   g_autoptr (GSubprocess) serve = NULL;
   g_autoptr (GDataInputStream) serve_out = NULL;
   g_autoptr (GError) error = NULL;
@@ -1039,7 +1013,7 @@ test_cli (void)
     g_assert_true (found);
   }
   target_stop (t);
-  remove_tree (store);
+  test_dir_remove_all (store);
 }
 
 /* ---- hardening: who may control, what write-to may touch, what a peer is told -------- */
@@ -1108,7 +1082,7 @@ static void
 test_write_to_targets (void)
 {
   Target *t = target_start (NULL, NULL);
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-control-XXXXXX");
   g_autofree char *fifo = g_build_filename (dir, "fifo", NULL);
   g_autofree char *precious = g_build_filename (dir, "precious.txt", NULL);
   g_autofree char *link = g_build_filename (dir, "link.strobe", NULL);
@@ -1146,7 +1120,7 @@ test_write_to_targets (void)
     decoded_free (d);
   }
   target_stop (t);
-  remove_tree (dir);
+  test_dir_remove_all (dir);
 }
 
 /* One HOST[:PORT] syntax: the program, the client library and the CLI refuse the same
@@ -1268,7 +1242,7 @@ test_target_options (void)
 {
   Target *t = target_start (NULL, NULL);
   g_autoptr (StrobeControlClient) c = target_client (t);
-  g_autofree char *dir = make_temp_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-control-XXXXXX");
   g_autofree char *file = g_build_filename (dir, "tail0.strobe", NULL);
   g_autofree char *cwd_file = g_build_filename (dir, "tail=5", NULL);
   g_autofree char *pid = g_strdup (g_subprocess_get_identifier (t->proc));
@@ -1286,7 +1260,7 @@ test_target_options (void)
   out3 = run_cli (t, &rc, (const char *[]) { "control", pid, "send-to", "127.0.0.1:99999", NULL });
   g_assert_cmpint (rc, ==, 2);
   target_stop (t);
-  remove_tree (dir);
+  test_dir_remove_all (dir);
 }
 
 /* A fake control server that answers with a line without end: the client stops at
@@ -1383,7 +1357,7 @@ test_cli_escapes (void)
                                  &bound, &error);
   g_assert_no_error (error);
   target = g_strdup_printf ("127.0.0.1:%u", g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
-  fake.runtime_dir = make_temp_dir ();
+  fake.runtime_dir = test_dir_make_tmp ("strobe-control-XXXXXX");
   thread = g_thread_new ("evil", evil_server_thread, listener);
   out = run_cli (&fake, &rc, (const char *[]) { "control", target, "status", NULL });
   g_thread_join (thread);
@@ -1393,7 +1367,7 @@ test_cli_escapes (void)
   g_assert_null (strstr (out, "\xe2\x80\xae"));
   g_assert_nonnull (strstr (out, "program evil\\u001b]52;c;aGk=\\u0007\n"));
   g_assert_nonnull (strstr (out, "output \\u202eexe\n"));
-  remove_tree (fake.runtime_dir);
+  test_dir_remove_all (fake.runtime_dir);
   g_free (fake.runtime_dir);
 }
 

@@ -33,6 +33,7 @@
 #include "strobe-timeline-model.h"
 #include "strobe-timer-stats.h"
 #include "test-log-analyzer.h"
+#include "test-dirs.h"
 
 static const char *emitter_path;
 
@@ -91,33 +92,6 @@ fact (const Run *r, const char *key)
       return g_ascii_strtoull (lines[i] + n + 1, NULL, 10);
   g_error ("process-emitter said no “%s”: %s", key, r->out);
   return 0;
-}
-
-static char *
-make_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("strobe-process-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-remove_dir (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_dir (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
 }
 
 /* ---- reading traces back -------------------------------------------------------------- */
@@ -242,7 +216,7 @@ assert_prefix_run (GArray *seqs)
 static void
 test_fork_file (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-process-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "fork.strobe", NULL);
   const char *args[] = { "fork", G_STRINGIFY (FORK_N), NULL };
   const char *env[] = { "STROBE_TRACE", "Proc", "STROBE_TRACEFILE", path, NULL };
@@ -266,13 +240,13 @@ test_fork_file (void)
   g_assert_false (g_file_test (child_path, G_FILE_TEST_EXISTS));
   trace_clear (&t);
   run_clear (&r);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 static void
 test_fork_follow (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-process-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "fork.strobe", NULL);
   const char *args[] = { "fork", G_STRINGIFY (FORK_N), NULL };
   const char *env[] = { "STROBE_TRACE", "Proc", "STROBE_TRACEFILE", path, "STROBE_FOLLOW_FORK", "1",
@@ -303,7 +277,7 @@ test_fork_follow (void)
   g_assert_cmpuint (t.seqs[3]->len, ==, 0);
   trace_clear (&t);
   run_clear (&r);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 typedef struct
@@ -331,7 +305,7 @@ sink_thread (gpointer data)
 static void
 test_fork_host (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-process-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "received.strobe", NULL);
   g_autofree char *host = NULL;
   struct sockaddr_in sa = { 0 };
@@ -370,7 +344,7 @@ test_fork_host (void)
   trace_clear (&t);
   g_byte_array_unref (sink.bytes);
   run_clear (&r);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 /* ---- signal handlers ---------------------------------------------------------------- */
@@ -393,7 +367,7 @@ scope_count (StrobeTimelineModel *m, const char *name)
 static void
 test_signals (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-process-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "signals.strobe", NULL);
   const char *args[] = { "signals", "600000", "20000", NULL };
   const char *env[] = { "STROBE_TRACE", "Proc,Cpu", "STROBE_TRACEFILE", path,
@@ -429,7 +403,7 @@ test_signals (void)
   g_assert_cmpuint (ticks - t.ticks->len, <=, fact (&r, "dropped"));
   trace_clear (&t);
   run_clear (&r);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 /* ---- counters -------------------------------------------------------------------------- */
@@ -437,7 +411,7 @@ test_signals (void)
 static void
 test_counters (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-process-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "counters.strobe", NULL);
   const char *args[] = { "counters", "8", "10000", NULL };
   const char *env[] = { "STROBE_TRACE", "Counters", "STROBE_TRACEFILE", path,
@@ -457,7 +431,7 @@ test_counters (void)
     g_assert_cmpint (g_array_index (t.counter, gint64, i), ==, (gint64) i + 1);
   trace_clear (&t);
   run_clear (&r);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 /* ---- the program's own options ------------------------------------------------------- */
@@ -465,7 +439,7 @@ test_counters (void)
 static void
 test_options_win (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-process-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "options.strobe", NULL);
   g_autofree char *disc = g_build_filename (dir, "strobe", NULL);
   const char *args[] = { "options", NULL };
@@ -483,7 +457,7 @@ test_options_win (void)
   d = g_dir_open (disc, 0, NULL);
   g_assert_true (d == NULL || g_dir_read_name (d) == NULL);
   run_clear (&r);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 /* ---- settings the runtime cannot use ------------------------------------------------- */
@@ -508,7 +482,7 @@ count_said (const Run *r, const char *text)
 static void
 test_env_report (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-process-XXXXXX");
   const char *args[] = { "env", NULL };
   const char *env[] = { "STROBE_TRACE", "Proc", "STROBE_TRACEFILE", "", "STROBE_TRACEHOST", "",
                         "STROBE_BUFFER_MB", "abc", "STROBE_TAIL_MB", "-3", "STROBE_CONTROL_PORT", "0",
@@ -575,7 +549,7 @@ test_env_report (void)
   g_assert_cmpint (r.status, ==, 0);
   g_assert_cmpstr (r.err, ==, "");
   run_clear (&r);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 /* ---- text from a trace on a terminal ---------------------------------------------------- */
@@ -659,7 +633,7 @@ run_cli_tty (const char *const *args)
 static void
 test_escapes (void)
 {
-  g_autofree char *dir = make_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-process-XXXXXX");
   g_autofree char *path = g_build_filename (dir, "evil.strobe", NULL);
   g_auto(GStrv) envp = g_get_environ ();
   g_autoptr(GError) error = NULL;
@@ -712,7 +686,7 @@ test_escapes (void)
     g_assert_nonnull (strstr (log, "message-a\\u001b]52;c;aGk=\\u0007b\\u001b[2Jc\\u0085d\\u202ee-0"));
     g_assert_nonnull (strstr (stats, "scope-a\\u001b]52;c;aGk=\\u0007b"));
   }
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 int

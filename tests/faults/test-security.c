@@ -37,32 +37,9 @@
 #include "strobe-store-client.h"
 #include "strobe-store-server.h"
 #include "strobe-wire.h"
+#include "test-dirs.h"
 
 /* ---- helpers ----------------------------------------------------------------------- */
-
-static char *
-make_store_dir (void)
-{
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("strobe-security-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-static void
-remove_store_dir (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
-}
 
 /* A non-loopback IPv4 address of this host, if it has one. */
 static gboolean
@@ -288,7 +265,7 @@ send_request (int fd, const char *path)
 static void
 test_loopback_default (void)
 {
-  g_autofree char *dir = make_store_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-security-XXXXXX");
   g_autoptr(GError) error = NULL;
   g_autoptr(StrobeStore) store = strobe_store_new (dir, &error);
   g_autoptr(StrobeRecorder) recorder = NULL;
@@ -312,7 +289,7 @@ test_loopback_default (void)
   close (connect_loopback (strobe_store_server_get_port (server)));
   strobe_store_server_stop (server);
   strobe_recorder_stop (recorder);
-  remove_store_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 typedef struct
@@ -381,7 +358,7 @@ store_garbage_job (gpointer data)
 static void
 test_store_garbage (void)
 {
-  g_autofree char *dir = make_store_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-security-XXXXXX");
   g_autoptr(GError) error = NULL;
   g_autoptr(StrobeStore) store = strobe_store_new (dir, &error);
   g_autoptr(StrobeStoreServer) server = NULL;
@@ -395,7 +372,7 @@ test_store_garbage (void)
   job.port = strobe_store_server_get_port (server);
   run_while_serving (store_garbage_job, &job, 30000);
   strobe_store_server_stop (server);
-  remove_store_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 typedef struct
@@ -474,7 +451,7 @@ small_stream (void)
 static void
 test_recorder_garbage (void)
 {
-  g_autofree char *dir = make_store_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-security-XXXXXX");
   g_autoptr(GError) error = NULL;
   g_autoptr(StrobeStore) store = strobe_store_new (dir, &error);
   g_autoptr(StrobeRecorder) recorder = NULL;
@@ -508,7 +485,7 @@ test_recorder_garbage (void)
   g_test_message ("%u connections rejected", strobe_recorder_get_n_rejected (recorder));
   g_assert_cmpuint (strobe_recorder_get_n_rejected (recorder), >=, 3);
   strobe_recorder_stop (recorder);
-  remove_store_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 /* ---- hundreds of hostile peers at once ------------------------------------------------ */
@@ -613,8 +590,8 @@ wait_result (GAsyncResult **slot)
 static void
 test_hostile_peers (void)
 {
-  g_autofree char *dir = make_store_dir ();
-  g_autofree char *runtime_dir = make_store_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-security-XXXXXX");
+  g_autofree char *runtime_dir = test_dir_make_tmp ("strobe-security-XXXXXX");
   g_autofree char *disc = g_build_filename (runtime_dir, "strobe", NULL);
   g_autoptr(GError) error = NULL;
   g_autoptr(StrobeStore) store = strobe_store_new (dir, &error);
@@ -724,9 +701,9 @@ test_hostile_peers (void)
   strobe_store_client_close (client);
   strobe_store_server_stop (server);
   strobe_recorder_stop (recorder);
-  remove_store_dir (dir);
-  remove_store_dir (disc);
-  remove_store_dir (runtime_dir);
+  test_dir_remove_all (dir);
+  test_dir_remove_all (disc);
+  test_dir_remove_all (runtime_dir);
 }
 
 int

@@ -24,37 +24,11 @@
 #include "strobe-decoder.h"
 #include "strobe-memory-model.h"
 #include "strobe-memory-symbols.h"
+#include "test-dirs.h"
 
 static const char *cli, *preload;
 
 /* ---- helpers ---------------------------------------------------------------------- */
-
-static char *
-tmp_dir (void)
-{
-  g_autoptr (GError) error = NULL;
-  char *d = g_dir_make_tmp ("strobe-memtrace-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return d;
-}
-
-static void
-remove_dir (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)))
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      if (g_file_test (child, G_FILE_TEST_IS_DIR))
-        remove_dir (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
 
 /* Runs @argv (NULL-terminated) with @env (NAME, VALUE pairs, NULL-terminated); returns
  * its exit status. */
@@ -214,7 +188,7 @@ check_victim_stacks (const char *trace, gboolean inlined)
 static void
 test_stacks (void)
 {
-  g_autofree char *dir = tmp_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
   g_autofree char *trace = g_build_filename (dir, "stacks.strobe", NULL);
   g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
   const char *argv[] = { cli, "run", "--callstacks", opt, "--", g_getenv ("STACK_VICTIM"),
@@ -223,14 +197,14 @@ test_stacks (void)
 
   g_assert_cmpint (run (argv, env), ==, 0);
   check_victim_stacks (trace, TRUE);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 /* STROBE_CALLSTACKS=fp on the same program built with frame pointers. */
 static void
 test_stacks_fp (void)
 {
-  g_autofree char *dir = tmp_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
   g_autofree char *trace = g_build_filename (dir, "fp.strobe", NULL);
   g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
   const char *argv[] = { cli, "run", opt, "--", g_getenv ("STACK_VICTIM_FP"), g_getenv ("STACK_PLUGIN"), NULL };
@@ -239,7 +213,7 @@ test_stacks_fp (void)
   g_assert_cmpint (run (argv, env), ==, 0);
   /* Inlined frames need no unwinding: the same check but for them (built at -O0). */
   check_victim_stacks (trace, FALSE);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 /* ---- late connect --------------------------------------------------------------------- */
@@ -261,7 +235,7 @@ victim_start (gboolean table)
   g_autofree char *line = NULL;
   Victim *v = g_new0 (Victim, 1);
 
-  v->runtime_dir = tmp_dir ();
+  v->runtime_dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
   g_subprocess_launcher_setenv (l, "XDG_RUNTIME_DIR", v->runtime_dir, TRUE);
   g_subprocess_launcher_setenv (l, "LD_PRELOAD", preload, TRUE);
   g_subprocess_launcher_setenv (l, "STROBE_CALLSTACKS", "1", TRUE);
@@ -309,7 +283,7 @@ victim_finish (Victim *v)
   g_assert_cmpint (g_subprocess_get_exit_status (v->proc), ==, 0);
   g_object_unref (v->out);
   g_object_unref (v->proc);
-  remove_dir (v->runtime_dir);
+  test_dir_remove_all (v->runtime_dir);
   g_free (v->runtime_dir);
   g_free (v);
 }
@@ -361,7 +335,7 @@ check_live_set (StrobeMemoryModel *m, gboolean expect_before)
 static void
 late_connect (gboolean table)
 {
-  g_autofree char *dir = tmp_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
   g_autofree char *trace = g_build_filename (dir, "late.strobe", NULL);
   Victim *v = victim_start (table);
   g_autoptr (StrobeMemoryModel) m = NULL;
@@ -404,7 +378,7 @@ late_connect (gboolean table)
       /* The ten blocks of before freed after the connect, at least. */
       g_assert_cmpuint (s.unmatched_frees, >=, 10);
     }
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 static void
@@ -424,7 +398,7 @@ test_late_partial (void)
 static void
 test_children (void)
 {
-  g_autofree char *dir = tmp_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
   g_autofree char *trace = g_build_filename (dir, "parent.strobe", NULL);
   g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
   const char *spawn = g_getenv ("SPAWN_VICTIM");
@@ -492,7 +466,7 @@ test_children (void)
       children++;
     }
   g_assert_cmpuint (children, ==, 1);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 /* ---- a program with its own runtime -------------------------------------------------- */
@@ -543,7 +517,7 @@ count_ticks_iface_init (StrobeAnalyzerInterface *iface)
 static void
 test_fork (void)
 {
-  g_autofree char *dir = tmp_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
   g_autofree char *trace = g_build_filename (dir, "f.strobe", NULL);
   const char *argv[] = { g_getenv ("FORK_VICTIM"), NULL };
   const char *env[] = { "STROBE_TRACEFILE", trace, "STROBE_TRACE", "memory", "STROBE_FOLLOW_FORK", "1", NULL };
@@ -566,13 +540,13 @@ test_fork (void)
         children++;
       }
   g_assert_cmpuint (children, ==, 50);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 static void
 test_own_runtime (void)
 {
-  g_autofree char *dir = tmp_dir ();
+  g_autofree char *dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
   g_autofree char *trace = g_build_filename (dir, "own.strobe", NULL);
   g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
   const char *argv[] = { cli, "run", "--trace=own", opt, "--", g_getenv ("OWN_RUNTIME"), NULL };
@@ -606,7 +580,7 @@ test_own_runtime (void)
   /* Its runtime's own allocations are not reported as the program's. */
   strobe_memory_model_get_summary (m, &s);
   g_assert_cmpuint (s.allocs, <, 1100);
-  remove_dir (dir);
+  test_dir_remove_all (dir);
 }
 
 /* A module whose file is gone (and no debug file has its build id): module+offset; an

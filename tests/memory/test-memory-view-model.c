@@ -24,6 +24,7 @@
 #include "strobe-memory-model.h"
 #include "strobe-memory-query.h"
 #include "strobe-memory-series.h"
+#include "test-dirs.h"
 
 static char *golden_dir;
 static char *work_dir;
@@ -687,20 +688,6 @@ test_range_tree (void)
   check_range_tree (stacks, s.first_time, s.first_time + span / 3);
 }
 
-static void
-rm_rf (const char *path)
-{
-  g_autoptr (GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-      g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -728,7 +715,7 @@ main (int argc, char **argv)
   status = g_test_run ();
   g_clear_object (&golden);
   g_clear_object (&stacks);
-  rm_rf (work_dir);
+  test_dir_remove_all (work_dir);
   g_free (work_dir);
   g_free (golden_dir);
   return status;

@@ -11,25 +11,7 @@
 char *
 test_dir_new (void)
 {
-  g_autoptr(GError) error = NULL;
-  char *dir = g_dir_make_tmp ("strobe-store-test-XXXXXX", &error);
-
-  g_assert_no_error (error);
-  return dir;
-}
-
-void
-test_dir_remove (const char *dir)
-{
-  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-      g_unlink (path);
-    }
-  g_rmdir (dir);
+  return test_dir_make_tmp ("strobe-store-test-XXXXXX");
 }
 
 GBytes *

@@ -7,12 +7,12 @@
 #include <gio/gio.h>
 
 #include "strobe-wire.h"
+#include "test-dirs.h"
 
 G_BEGIN_DECLS
 
-/* A fresh temporary directory; removed (with its files) by test_dir_remove(). */
+/* A fresh temporary directory; removed (with its files) by test_dir_remove_all(). */
 char    *test_dir_new       (void);
-void     test_dir_remove    (const char *dir);
 
 /* A valid Strobe stream: handshake for @program, packets of pseudo-random bytes (seeded
  * by @seed) on a few threads until about @payload_bytes, then an End packet if @with_end.

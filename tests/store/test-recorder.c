@@ -71,7 +71,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_ptr_array_unref (f->started);
   g_ptr_array_unref (f->ended);
   g_ptr_array_unref (f->rejections);
-  test_dir_remove (f->dir);
+  test_dir_remove_all (f->dir);
   g_free (f->dir);
 }
 
@@ -525,7 +525,7 @@ test_recorder_killed (void)
   g_clear_object (&follow);
   g_clear_object (&trace);
   g_clear_object (&store);
-  test_dir_remove (dir);
+  test_dir_remove_all (dir);
 }
 
 int

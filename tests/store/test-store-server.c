@@ -89,7 +89,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_clear_object (&f->server);
   g_clear_object (&f->store);
   test_spin (10);
-  test_dir_remove (f->dir);
+  test_dir_remove_all (f->dir);
   g_free (f->dir);
 }
 

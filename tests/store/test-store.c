@@ -67,7 +67,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_clear_object (&f->store);
   g_ptr_array_unref (f->added);
   g_ptr_array_unref (f->removed);
-  test_dir_remove (f->dir);
+  test_dir_remove_all (f->dir);
   g_free (f->dir);
 }
 
