@@ -17,6 +17,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/resource.h>
 #include <glib/gstdio.h>
 #include <stdio.h>
@@ -138,13 +139,16 @@ typedef struct
   long   involuntary;   /* the scheduler took the CPU from it */
 } Sched;
 
+/* Called on the main thread only: its schedstat file is opened once (-1: not there). */
 static void
 sched_sample (Sched *out)
 {
+  static int schedstat = -2;
   struct timespec ts;
   struct rusage usage;
   unsigned long long run_ns, wait_ns;
-  FILE *f;
+  char buf[128];
+  ssize_t n;
 
   clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
   out->cpu_ns = (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
@@ -152,12 +156,13 @@ sched_sample (Sched *out)
   out->voluntary = usage.ru_nvcsw;
   out->involuntary = usage.ru_nivcsw;
   out->runqueue_ns = 0;
-  f = fopen ("/proc/thread-self/schedstat", "r");
-  if (f != NULL)
+  if (schedstat == -2)
+    schedstat = open ("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (schedstat >= 0 && (n = pread (schedstat, buf, sizeof buf - 1, 0)) > 0)
     {
-      if (fscanf (f, "%llu %llu", &run_ns, &wait_ns) == 2)
+      buf[n] = '\0';
+      if (sscanf (buf, "%llu %llu", &run_ns, &wait_ns) == 2)
         out->runqueue_ns = (double) wait_ns;
-      fclose (f);
     }
 }
 
