@@ -23,6 +23,7 @@
 #include "strobe-overview-view.h"
 #include "strobe-window.h"
 #include "test-dirs.h"
+#include "widget-find.h"
 
 typedef struct
 {
@@ -115,54 +116,6 @@ settle (void)
         ;
       g_usleep (5000);
     }
-}
-
-/* A label or inscription showing @text (or starting with it), mapped (on screen) under
- * @widget. */
-static GtkWidget *
-find_text_full (GtkWidget  *widget,
-                const char *text,
-                gboolean    prefix)
-{
-  const char *shown = NULL;
-
-  if (GTK_IS_LABEL (widget))
-    shown = gtk_label_get_text (GTK_LABEL (widget));
-  else if (GTK_IS_INSCRIPTION (widget))
-    shown = gtk_inscription_get_text (GTK_INSCRIPTION (widget));
-  if (shown != NULL && gtk_widget_get_mapped (widget) &&
-      (prefix ? g_str_has_prefix (shown, text) : g_str_equal (shown, text)))
-    return widget;
-
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_text_full (child, text, prefix);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-#define find_text(widget, text)        find_text_full (widget, text, FALSE)
-#define find_text_prefix(widget, text) find_text_full (widget, text, TRUE)
-
-static GtkWidget *
-find_type (GtkWidget *widget,
-           GType      type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_type (child, type);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
 }
 
 static GtkWindow *

@@ -31,6 +31,7 @@
 #include "strobe-panes.h"
 #include "strobe-window.h"
 #include "test-dirs.h"
+#include "widget-find.h"
 
 static StrobeApplication *the_app;
 static char *work_dir;
@@ -56,38 +57,6 @@ wait_for_named (Condition cond, gpointer data, const char *name)
       if (!g_main_context_iteration (NULL, FALSE))
         g_usleep (2000);
     }
-}
-
-static GtkWidget *
-find_type (GtkWidget *widget, GType type)
-{
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_type (child, type);
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
-/* How many mapped labels or inscriptions under @widget show @text. */
-static guint
-count_text (GtkWidget *widget, const char *text)
-{
-  const char *shown = NULL;
-  guint n = 0;
-
-  if (GTK_IS_LABEL (widget))
-    shown = gtk_label_get_text (GTK_LABEL (widget));
-  else if (GTK_IS_INSCRIPTION (widget))
-    shown = gtk_inscription_get_text (GTK_INSCRIPTION (widget));
-  if (shown != NULL && gtk_widget_get_mapped (widget) && g_str_equal (shown, text))
-    n++;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL; child = gtk_widget_get_next_sibling (child))
-    n += count_text (child, text);
-  return n;
 }
 
 static void

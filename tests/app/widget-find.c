@@ -1,0 +1,68 @@
+/* widget-find.c — see widget-find.h.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "widget-find.h"
+
+/* What a label or an inscription shows when it is on screen; NULL for anything else. */
+static const char *
+shown_text (GtkWidget *widget)
+{
+  const char *shown = NULL;
+
+  if (GTK_IS_LABEL (widget))
+    shown = gtk_label_get_text (GTK_LABEL (widget));
+  else if (GTK_IS_INSCRIPTION (widget))
+    shown = gtk_inscription_get_text (GTK_INSCRIPTION (widget));
+  return shown != NULL && gtk_widget_get_mapped (widget) ? shown : NULL;
+}
+
+GtkWidget *
+find_type (GtkWidget *widget,
+           GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_type (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+GtkWidget *
+find_text_full (GtkWidget  *widget,
+                const char *text,
+                gboolean    prefix)
+{
+  const char *shown = shown_text (widget);
+
+  if (shown != NULL && (prefix ? g_str_has_prefix (shown, text) : g_str_equal (shown, text)))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_text_full (child, text, prefix);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+guint
+count_text (GtkWidget  *widget,
+            const char *text)
+{
+  const char *shown = shown_text (widget);
+  guint n = shown != NULL && g_str_equal (shown, text) ? 1 : 0;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_text (child, text);
+  return n;
+}
