@@ -16,6 +16,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push (default) /* exported even from -fvisibility=hidden code (README.md, "Exports") */
+
 /* A channel object, as STROBE_CHANNEL_DEFINE makes it. A program reads it only through
  * STROBE_CHANNEL_ENABLED() and the functions below; once registered, the fields after
  * `enabled` are the runtime's. It must live as long as the program. */
@@ -113,6 +115,8 @@ bool strobe_channel_is_enabled (const char *name);
  * Blocks: on the channel registry's mutex, and holds it while @fn runs.
  * Threads: any thread; not in a signal handler. */
 void strobe_channels_foreach (void (*fn) (const StrobeChannel *channel, void *user), void *user);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

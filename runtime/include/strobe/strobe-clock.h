@@ -7,6 +7,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push (default) /* exported even from -fvisibility=hidden code (README.md, "Exports") */
+
 /* Which clock strobe_time() reads. Zero until the library measured the clock, so the very
  * first call goes out of line and initialises it; afterwards the check is one load of a
  * read-mostly byte that is always predicted. */
@@ -57,6 +59,8 @@ strobe_time (void)
  * Blocks: the first call measures the clock, as strobe_time().
  * Threads: any thread; not in a signal handler. */
 uint64_t strobe_clock_frequency (void);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push (default) /* exported even from -fvisibility=hidden code (README.md, "Exports") */
+
 /* The standard channel "Counters". */
 STROBE_CHANNEL_EXTERN (StrobeCountersChannel);
 
@@ -116,6 +118,8 @@ double  strobe_counter_get_float (const StrobeCounter *counter);
 #define STROBE_COUNTER_ADD_INT(name, v, unit)   STROBE__COUNTER_OP (name, unit, STROBE_COUNTER_INT, strobe_counter_add_int, v)
 #define STROBE_COUNTER_SET_FLOAT(name, v, unit) STROBE__COUNTER_OP (name, unit, STROBE_COUNTER_FLOAT, strobe_counter_set_float, v)
 #define STROBE_COUNTER_ADD_FLOAT(name, v, unit) STROBE__COUNTER_OP (name, unit, STROBE_COUNTER_FLOAT, strobe_counter_add_float, v)
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -31,6 +31,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push (default) /* exported even from -fvisibility=hidden code (README.md, "Exports") */
+
 /* A scope name with its source location. Statically allocated by STROBE_CPU_SCOPE; the id
  * is assigned (and the spec sent) the first time the scope runs with the channel on. */
 typedef struct
@@ -266,6 +268,8 @@ strobe__cpu_scope_leave (StrobeCpuScope *scope)
  *
  * Cost, Blocks, Threads: as strobe_cpu_begin_dynamic(). */
 #define STROBE_CPU_SCOPE_DYNAMIC(name) STROBE__CPU_SCOPE_DYNAMIC (name, __COUNTER__)
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

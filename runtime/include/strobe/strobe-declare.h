@@ -21,6 +21,8 @@ extern "C" {
 #define STROBE__ZERO {0}
 #endif
 
+#pragma GCC visibility push (default) /* exported even from -fvisibility=hidden code (README.md, "Exports") */
+
 /* Event flags, combinable with |; 0 is a plain synchronised event, which carries a
  * 24-bit serial from one global counter so a reader can order events across threads.
  *
@@ -344,6 +346,8 @@ typedef struct
 #define STROBE_EVENT(L, E, F, seq)                                                         \
   STROBE_EVENT_DECLARE (L, E, F, seq)                                                   \
   STROBE_EVENT_DEFINE (L, E)
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push (default) /* exported even from -fvisibility=hidden code (README.md, "Exports") */
+
 /* Internal: the head of a buffer block, what the fast path publishes to the worker. */
 typedef struct
 {
@@ -228,6 +230,8 @@ strobe__finish (StrobeEventDef *type, StrobeAux *aux, unsigned flags, unsigned a
    strobe__aux_wstring (strobe__type, &strobe__w.aux, STROBE__FIELD_INDEX (F), STROBE__FIELD_TYPE (F), (s), (len)))
 /* STROBE_SET_WSTRING_N up to @s's terminating L'\0' (wcslen). */
 #define STROBE_SET_WSTRING(F, s) STROBE_SET_WSTRING_N (F, s, (size_t) -1)
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

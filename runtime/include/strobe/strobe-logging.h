@@ -21,6 +21,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push (default) /* exported even from -fvisibility=hidden code (README.md, "Exports") */
+
 /* How verbose a message is, and the most verbose level a category lets through. The
  * numbers are Unreal's ELogVerbosity: smaller is more severe; STROBE_LOG_NO_LOGGING as a
  * category's verbosity silences it. */
@@ -148,6 +150,8 @@ void strobe__log_message (StrobeLogSpec *spec, const char *format, ...)
  * Cost: a mutex and a walk over the categories. Blocks: on the log registry's mutex.
  * Threads: any thread; not in a signal handler. */
 bool strobe_log_set_verbosity (const char *name, StrobeLogVerbosity verbosity);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push (default) /* exported even from -fvisibility=hidden code (README.md, "Exports") */
+
 /* Internal. The reports take addresses, never read through them: tells gcc so, which
  * otherwise warns (-Wmaybe-uninitialized, in -Wall) on the first thing one does with fresh
  * memory, `p = malloc (n); strobe_memory_alloc (p, n, 0, 0);`. */
@@ -204,6 +206,8 @@ void strobe_memory_set_stack_walker (int (*walker) (void **frames, int max));
  * tests/bench/README.md).
  * Blocks: never. Threads: any thread. */
 void strobe_memory_set_live_table (bool enabled);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push (default) /* exported even from -fvisibility=hidden code (README.md, "Exports") */
+
 /* The standard channel "Frame". */
 STROBE_CHANNEL_EXTERN (StrobeFrameChannel);
 /* The standard channel "Bookmark". */
@@ -147,6 +149,8 @@ void strobe_region_end_at (const char *name, uint64_t ts);
  * Blocks: on the important cache's mutex.
  * Threads: any thread; not in a signal handler. */
 void strobe_set_process_name (const char *name);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }

@@ -36,6 +36,8 @@
 extern "C" {
 #endif
 
+#pragma GCC visibility push (default) /* exported even from -fvisibility=hidden code (README.md, "Exports") */
+
 /* ---- start-up and shutdown -------------------------------------------------------- */
 
 /* StrobeInitOptions.block_wait_ms: a thread that finds the buffer pool at its limit drops
@@ -275,6 +277,8 @@ typedef struct
  * Blocks: on the update lock while a round or an output change runs.
  * Threads: any thread; not in a signal handler. */
 void strobe_get_stats (StrobeStats *stats);
+
+#pragma GCC visibility pop
 
 #ifdef __cplusplus
 }
