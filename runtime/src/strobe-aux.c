@@ -1,6 +1,6 @@
 /* strobe-aux.c — values of aux fields: arrays copied, strings converted to the field's
  * wire encoding (ANSI: 8-bit units; wide: UTF-16LE) while being written in place. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
 
 #include <wchar.h>
 

@@ -7,7 +7,7 @@
  * bytes), and names that match no channel are said: once on stderr for STROBE_TRACE and
  * --trace (a second after the start, when the program's own channels have registered),
  * and in the reply of the control command. */
-#include "strobe-private.h"
+#include "strobe-instrument-private.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* strobe-clock.c — picks and measures the trace clock. */
-#include "strobe-private.h"
+#include "strobe-instrument-private.h"
 
 #include <time.h>
 

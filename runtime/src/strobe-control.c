@@ -5,7 +5,11 @@
  *
  * The thread only polls its sockets; commands call the public API (outputs, channels),
  * so they take the same locks as any caller. It also keeps the discovery file current. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
+#include "strobe-output-private.h"
+#include "strobe-control-private.h"
+#include "strobe-instrument-private.h"
+#include "strobe-memory-private.h"
 #include "strobe-control-parse.h"
 
 #include <arpa/inet.h>

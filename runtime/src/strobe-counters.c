@@ -5,7 +5,7 @@
  * by counter), so values reach the trace in the order they were produced: computed
  * first and emitted after, two threads' adds could leave the trace with 70173 followed by
  * 10173, and a final value that is not the counter's. */
-#include "strobe-private.h"
+#include "strobe-instrument-private.h"
 #include "strobe-standard-values.h"
 
 _Static_assert ((int) STROBE_COUNTER_INT == (int) STROBE_STANDARD_COUNTER_INT &&

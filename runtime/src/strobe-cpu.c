@@ -6,7 +6,8 @@
  * when a record would not fit, at the first record at or after its deadline (20 ms after
  * the batch began, or 0 once strobe_flush() asked), on strobe_cpu_flush_thread(), when the
  * thread exits and at strobe_shutdown() for the calling thread. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
+#include "strobe-instrument-private.h"
 
 #include <stdlib.h>
 

@@ -14,7 +14,11 @@
  * pthread_atfork's prepare handler takes every lock of the runtime, in the one order in
  * which they nest elsewhere, so the child gets them in a consistent state (a lock held
  * by a thread that does not exist in the child would never be released there). */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
+#include "strobe-output-private.h"
+#include "strobe-control-private.h"
+#include "strobe-instrument-private.h"
+#include "strobe-memory-private.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* strobe-important.c — the important cache: every Important record of the process, kept
  * for its lifetime so each new output can be replayed from the start (PROTOCOL.md §4).
  * Important events are rare (schemas, names, channels), so a mutex is fine. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,6 +1,10 @@
 /* strobe-init.c — start-up from the environment, arguments or strobe_init(), and
  * shutdown. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
+#include "strobe-output-private.h"
+#include "strobe-control-private.h"
+#include "strobe-instrument-private.h"
+#include "strobe-memory-private.h"
 
 #include <errno.h>
 #include <stdio.h>

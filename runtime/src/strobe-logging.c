@@ -5,7 +5,8 @@
  * va_arg reads in order and the type-byte prefix of the encoded arguments. A message then
  * costs one timestamp, the va_arg walk, and one record written straight into the
  * thread's buffer: uid, Cycle, SpecId, one AuxData record with the arguments, AuxEnd. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
+#include "strobe-instrument-private.h"
 
 #include <float.h>
 #include <stdarg.h>

@@ -12,6 +12,35 @@
 #include "strobe-private.h"
 #include "strobe-memory-records.h"
 
+/* Locks (not in the order of strobe-private.h; strobe__memory_after_fork_child ends
+ * memory tracing in a fork()ed child instead of taking them around the fork):
+ *   strobe__memory_rings_lock  the list of threads' rings (strobe__memory_rings).
+ *   strobe__memory_late_lock   writers of the late ring (frees by threads that exited).
+ * The live table's shard and heap locks (strobe-memory-table.c), the stack trie's
+ * (strobe-memory-stack.c), the module map's (strobe-memory-modules.c) and the channel
+ * state's (strobe-memory.c) are private to their files. */
+
+/* ---- what the rest of the runtime calls ------------------------------------------ */
+
+/* Marks the calling thread as one of the runtime's own (worker, control server): the
+ * LD_PRELOAD interposer never traces its allocations. */
+void strobe__thread_untraced (void);
+/* Set by the interposer before constructors run: it starts the runtime itself. */
+extern bool strobe__no_auto_init;
+/* Raised while the calling thread is inside the runtime (strobe-memory.c): allocations it
+ * makes then are the runtime's, never traced (the LD_PRELOAD interposer reports them
+ * otherwise, and a round that allocates would report itself round after round). */
+extern __thread int strobe__memory_guard __attribute__ ((tls_model ("initial-exec")));
+/* The updater's part of each round: threads' allocation records (strobe-memory-ring.c). */
+void strobe__memory_drain (void);
+/* An output just started: memory tracing into it begins with a live-set snapshot. */
+void strobe__memory_output_started (void);
+/* A fork()ed child (strobe-fork.c, before anything else): memory tracing is over there. */
+void strobe__memory_after_fork_child (void);
+/* From the thread exit hook. */
+void strobe__memory_thread_exit (void);
+
+/* ---- between the memory files and the interposer --------------------------------- */
 
 /* Set by strobe_memory_set_live_table (or STROBE_MEMORY_LIVE_TABLE=1): the table is kept
  * while the channel is off, so a later connect gets a snapshot of the live set. */

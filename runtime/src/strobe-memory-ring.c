@@ -11,6 +11,7 @@
  * Exited threads: their ring is final once `exited` is set; the updater ships the rest and
  * frees it. Frees the C library makes after that (thread teardown) go to one shared late
  * ring under a mutex. */
+#include "strobe-buffers-private.h"
 #include "strobe-memory-private.h"
 #include "strobe-memory-events.h"
 

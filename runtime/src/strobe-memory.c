@@ -5,6 +5,7 @@
  * opted in (strobe_memory_set_live_table). Each output that memory tracing goes to starts
  * with a snapshot of the table (Memory.Live), so a late connect knows what was live; the
  * snapshot says whether the table saw every allocation since tracing could start. */
+#include "strobe-output-private.h"
 #include "strobe-memory-private.h"
 #include "strobe-memory-events.h"
 

@@ -1,7 +1,7 @@
 /* strobe-misc.c — frames, bookmarks, regions and the process name. Wire format:
  * runtime/INSTRUMENTATION.md. All of these are rare next to CPU scopes, so they are
  * plain synchronised events (ordered across threads by their serial) sent out of line. */
-#include "strobe-private.h"
+#include "strobe-instrument-private.h"
 #include "strobe-standard-values.h"
 
 #include <unistd.h>

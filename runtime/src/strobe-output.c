@@ -2,7 +2,10 @@
  * handshake, the whole important cache, a Sync control packet, the tail ring (recent
  * history). All of it runs under the update lock, so the output has one writer. Also
  * snapshots: the same start, written to a separate file or connection. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
+#include "strobe-output-private.h"
+#include "strobe-instrument-private.h"
+#include "strobe-memory-private.h"
 #include "strobe-host-port.h"
 
 #include <errno.h>

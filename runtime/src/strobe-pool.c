@@ -14,7 +14,7 @@
  * against the thread it interrupts: blocks are mapped with mmap (malloc is not
  * async-signal-safe), and the thread's busy flag is up while it holds the pool's lock, so
  * a handler that interrupts it drops its event instead of waiting for that lock. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
 
 #include <stdlib.h>
 #include <sys/mman.h>

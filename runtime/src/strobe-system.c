@@ -1,6 +1,7 @@
 /* strobe-system.c — the $Trace system events (PROTOCOL.md §5), declared with the same
  * macros as any user event. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
+#include "strobe-instrument-private.h"
 
 #include <sys/syscall.h>
 #include <unistd.h>

@@ -13,7 +13,9 @@
  * replays all of them. Either way, per thread, what is replayed is contiguous up to now.
  *
  * Everything here runs under the update lock. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
+#include "strobe-output-private.h"
+#include "strobe-instrument-private.h"
 
 #include <stdlib.h>
 

@@ -4,7 +4,9 @@
  * initial-exec TLS access; everything else lives in a heap StrobeThread that outlives the
  * thread until the worker has shipped its last bytes. Each thread is the single producer
  * of its chain of blocks; the updater is the single consumer. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
+#include "strobe-instrument-private.h"
+#include "strobe-memory-private.h"
 
 #include <errno.h>
 #include <stdlib.h>

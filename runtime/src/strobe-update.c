@@ -4,7 +4,10 @@
  * Order within a round matters: thread positions are snapshotted FIRST, then new
  * important records are shipped, then thread data up to the snapshot. An important event
  * appended before some thread data was committed is therefore always shipped first. */
-#include "strobe-private.h"
+#include "strobe-buffers-private.h"
+#include "strobe-output-private.h"
+#include "strobe-instrument-private.h"
+#include "strobe-memory-private.h"
 
 #include <errno.h>
 #include <signal.h>

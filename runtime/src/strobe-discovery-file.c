@@ -1,8 +1,9 @@
-/* strobe-discovery.c — advertises this process to tools on the same machine: one small
+/* strobe-discovery-file.c — advertises this process to tools on the same machine: one small
  * key=value file per process in a per-user directory (runtime/CONTROL.md, "Discovery").
  * Written atomically (temporary file + rename), rewritten when the tracing state changes,
  * removed at exit. Called from the control thread and from exit only. */
-#include "strobe-private.h"
+#include "strobe-output-private.h"
+#include "strobe-control-private.h"
 
 #include <errno.h>
 #include <fcntl.h>

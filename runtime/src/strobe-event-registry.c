@@ -1,5 +1,6 @@
-/* strobe-event.c — event type registration: uids and NewEvent schemas. */
-#include "strobe-private.h"
+/* strobe-event-registry.c — event type registration: uids and NewEvent schemas. */
+#include "strobe-buffers-private.h"
+#include "strobe-instrument-private.h"
 
 #include <errno.h>
 #include <stdlib.h>
