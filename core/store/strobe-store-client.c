@@ -4,12 +4,37 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 
 #include <glib/gi18n.h>
 
+#include "strobe-auth.h"
 #include "strobe-store-client.h"
+#include "strobe-store-secret.h"
+#include "strobe-store.h"
+
+/* The server closes a client that has not authenticated within 10 s; the client does not
+ * wait longer than that on a listener that never answers. */
+#define AUTH_TIMEOUT_S 10
+
+static void flush (StrobeStoreClient *self);
+
+static void
+secret_free (gpointer secret)
+{
+  strobe_auth_wipe (secret, strlen (secret));
+  g_free (secret);
+}
+
+typedef enum
+{
+  AUTH_WAIT_HELLO,       /* step 1 */
+  AUTH_WAIT_PROOF,       /* sent step 2, waiting for step 3 */
+  AUTH_WAIT_ACCEPTED,    /* sent step 4 */
+  AUTH_DONE,
+} AuthStep;
 
 struct _StrobeStoreClient
 {
@@ -27,6 +52,14 @@ struct _StrobeStoreClient
   GQueue             queue;      /* GBytes to write */
   GBytes            *writing;
   gboolean           closed;
+  /* The challenge–response (STORE-PROTOCOL.md §1a), until connect returns. */
+  GTask             *connect_task;
+  char              *secret;
+  char              *peer;
+  AuthStep           auth_step;
+  guint              auth_timeout_id;
+  guint8             server_nonce[STROBE_AUTH_NONCE_BYTES];
+  guint8             client_nonce[STROBE_AUTH_NONCE_BYTES];
 };
 
 G_DEFINE_FINAL_TYPE (StrobeStoreClient, strobe_store_client, G_TYPE_OBJECT)
@@ -100,12 +133,21 @@ strobe_store_client_close (StrobeStoreClient *self)
   if (self->closed)
     return;
   self->closed = TRUE;
+  g_clear_handle_id (&self->auth_timeout_id, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   if (self->connection != NULL)
     g_io_stream_close (G_IO_STREAM (self->connection), NULL, NULL);
   error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
                                _("The connection to the store closed"));
   fail_all (self, error);
+  if (self->connect_task != NULL)
+    {
+      g_autoptr(GTask) task = g_steal_pointer (&self->connect_task);
+
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+                               _("The store at %s closed the connection before authentication finished"),
+                               self->peer);
+    }
   g_signal_emit (self, signals[CLOSED], 0);
 }
 
@@ -143,12 +185,165 @@ response_ok (GVariant *response)
 }
 
 static void
+send_message (StrobeStoreClient *self, GVariantDict *dict)
+{
+  g_queue_push_tail (&self->queue, strobe_store_message_encode (g_variant_dict_end (dict)));
+  flush (self);
+}
+
+/* Ends the exchange: hands the client to connect's caller, or closes it with @error. */
+static void
+auth_finish (StrobeStoreClient *self, GError *error)
+{
+  g_autoptr(GTask) task = g_steal_pointer (&self->connect_task);
+
+  g_clear_handle_id (&self->auth_timeout_id, g_source_remove);
+  if (self->secret != NULL)
+    secret_free (g_steal_pointer (&self->secret));
+  if (task == NULL)
+    {
+      g_clear_error (&error);
+      return;
+    }
+  if (error == NULL)
+    {
+      self->auth_step = AUTH_DONE;
+      g_task_return_pointer (task, g_object_ref (self), g_object_unref);
+      return;
+    }
+  g_task_return_error (task, error);
+  strobe_store_client_close (self);
+}
+
+static gboolean
+auth_timeout_cb (gpointer user_data)
+{
+  StrobeStoreClient *self = user_data;
+
+  self->auth_timeout_id = 0;
+  auth_finish (self, g_error_new (G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                                  _("%s did not complete authentication within %d s"),
+                                  self->peer, AUTH_TIMEOUT_S));
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+lookup_32 (GVariant *message, const char *key, guint8 out[32])
+{
+  g_autoptr(GVariant) v = g_variant_lookup_value (message, key, G_VARIANT_TYPE_BYTESTRING);
+  gsize n = 0;
+  const guint8 *p = v ? g_variant_get_fixed_array (v, &n, 1) : NULL;
+
+  if (p == NULL || n != 32)
+    return FALSE;
+  memcpy (out, p, 32);
+  return TRUE;
+}
+
+/* The client's side of core/protocol/AUTH.md: the server proves itself before the client
+ * sends anything that depends on the secret. */
+static void
+auth_dispatch (StrobeStoreClient *self, GVariant *message)
+{
+  const char *hello = NULL;
+  guint64 status = 0;
+  GVariantDict dict;
+
+  if (g_variant_lookup (message, "status", "t", &status) && status != STROBE_STORE_STATUS_OK)
+    {
+      g_autoptr(GError) remote = error_for_response (message);
+
+      auth_finish (self, g_error_new (STROBE_STORE_ERROR,
+                                      status == STROBE_STORE_STATUS_UNAUTHORIZED
+                                      ? STROBE_STORE_ERROR_AUTH : STROBE_STORE_ERROR_REMOTE,
+                                      _("The store at %s refused the connection: %s"),
+                                      self->peer, remote->message));
+      return;
+    }
+  switch (self->auth_step)
+    {
+    case AUTH_WAIT_HELLO:
+      if (!g_variant_lookup (message, "hello", "&s", &hello) || !g_str_equal (hello, "strobe-store")
+          || !lookup_32 (message, "nonce", self->server_nonce))
+        {
+          auth_finish (self, g_error_new (STROBE_STORE_ERROR, STROBE_STORE_ERROR_PROTOCOL,
+                                          _("%s is not a Strobe store of protocol version %d or later"),
+                                          self->peer, STROBE_STORE_PROTOCOL_VERSION));
+          return;
+        }
+      if (!strobe_auth_nonce (self->client_nonce))
+        {
+          int saved = errno;
+          auth_finish (self, g_error_new (STROBE_STORE_ERROR, STROBE_STORE_ERROR_SECRET,
+                                          _("No randomness for authentication: %s"), g_strerror (saved)));
+          return;
+        }
+      g_variant_dict_init (&dict, NULL);
+      g_variant_dict_insert (&dict, "request", "s", "POST");
+      g_variant_dict_insert (&dict, "path", "s", "v1/auth/challenge");
+      g_variant_dict_insert_value (&dict, "nonce",
+                                   g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, self->client_nonce,
+                                                              sizeof self->client_nonce, 1));
+      self->auth_step = AUTH_WAIT_PROOF;
+      send_message (self, &dict);
+      return;
+
+    case AUTH_WAIT_PROOF:
+      {
+        guint8 proof[STROBE_AUTH_PROOF_BYTES];
+
+        /* Whoever answered must prove it knows the secret before we do: a listener that
+         * is not our store (another user's, on another loopback address) learns nothing. */
+        if (!lookup_32 (message, "proof", proof)
+            || !strobe_auth_check ("store", STROBE_AUTH_SERVER, self->secret, strlen (self->secret),
+                                   self->server_nonce, self->client_nonce, proof))
+          {
+            auth_finish (self, g_error_new (STROBE_STORE_ERROR, STROBE_STORE_ERROR_AUTH,
+                                            _("The server at %s could not prove it knows the store secret: it is not your store, or its secret differs"),
+                                            self->peer));
+            return;
+          }
+        if (!strobe_auth_proof ("store", STROBE_AUTH_CLIENT, self->secret, strlen (self->secret),
+                                self->server_nonce, self->client_nonce, proof))
+          {
+            auth_finish (self, g_error_new_literal (STROBE_STORE_ERROR, STROBE_STORE_ERROR_SECRET,
+                                                    g_strerror (errno)));
+            return;
+          }
+        g_variant_dict_init (&dict, NULL);
+        g_variant_dict_insert (&dict, "request", "s", "POST");
+        g_variant_dict_insert (&dict, "path", "s", "v1/auth/proof");
+        g_variant_dict_insert_value (&dict, "proof",
+                                     g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, proof, sizeof proof, 1));
+        strobe_auth_wipe (proof, sizeof proof);
+        self->auth_step = AUTH_WAIT_ACCEPTED;
+        send_message (self, &dict);
+        return;
+      }
+
+    case AUTH_WAIT_ACCEPTED:
+      auth_finish (self, NULL);
+      return;
+
+    case AUTH_DONE:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+static void
 dispatch (StrobeStoreClient *self,
           GVariant          *message)
 {
   const char *event = NULL;
   guint64 tag;
   Op *op;
+
+  if (self->auth_step != AUTH_DONE)
+    {
+      auth_dispatch (self, message);
+      return;
+    }
 
   if (g_variant_lookup (message, "event", "&s", &event))
     {
@@ -278,8 +473,6 @@ read_header (StrobeStoreClient *self)
   g_input_stream_read_all_async (self->in, self->header, 4, G_PRIORITY_DEFAULT,
                                  self->cancellable, header_cb, g_object_ref (self));
 }
-
-static void flush (StrobeStoreClient *self);
 
 static void
 write_cb (GObject      *source,
@@ -508,7 +701,8 @@ connect_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(GSocketConnection) connection =
     g_socket_client_connect_to_host_finish (G_SOCKET_CLIENT (source), result, &error);
-  StrobeStoreClient *self;
+  g_autoptr(StrobeStoreClient) self = NULL;
+  char *secret = g_task_get_task_data (task);
 
   if (connection == NULL)
     {
@@ -520,21 +714,57 @@ connect_cb (GObject      *source,
   self->connection = g_steal_pointer (&connection);
   self->in = g_io_stream_get_input_stream (G_IO_STREAM (self->connection));
   self->out = g_io_stream_get_output_stream (G_IO_STREAM (self->connection));
+  {
+    g_autoptr(GSocketAddress) address =
+      g_socket_connection_get_remote_address (self->connection, NULL);
+
+    self->peer = address != NULL && G_IS_INET_SOCKET_ADDRESS (address)
+                 ? g_inet_address_to_string (g_inet_socket_address_get_address (G_INET_SOCKET_ADDRESS (address)))
+                 : g_strdup ("?");
+  }
+  self->secret = g_strdup (secret);
+  self->connect_task = g_steal_pointer (&task);
+  self->auth_step = AUTH_WAIT_HELLO;
+  self->auth_timeout_id = g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, AUTH_TIMEOUT_S,
+                                                      auth_timeout_cb, g_object_ref (self),
+                                                      g_object_unref);
   read_header (self);
-  g_task_return_pointer (task, self, g_object_unref);
 }
 
 void
 strobe_store_client_connect_async (const char          *host,
                                    guint16              port,
+                                   const char          *secret,
                                    GCancellable        *cancellable,
                                    GAsyncReadyCallback  callback,
                                    gpointer             user_data)
 {
-  g_autoptr(GSocketClient) socket_client = g_socket_client_new ();
-  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
+  g_autoptr(GSocketClient) socket_client = NULL;
+  g_autoptr(GError) error = NULL;
+  GTask *task;
+  char *own = NULL;
 
+  g_return_if_fail (host != NULL);
+  g_return_if_fail (secret == NULL || *secret != '\0');
+
+  task = g_task_new (NULL, cancellable, callback, user_data);
   g_task_set_source_tag (task, strobe_store_client_connect_async);
+  if (secret != NULL)
+    own = g_strdup (secret);
+  else
+    {
+      g_autofree char *dir = strobe_store_dup_default_directory ();
+
+      own = strobe_store_secret_load (dir, FALSE, &error);
+      if (own == NULL)
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          g_object_unref (task);
+          return;
+        }
+    }
+  g_task_set_task_data (task, own, secret_free);
+  socket_client = g_socket_client_new ();
   g_socket_client_connect_to_host_async (socket_client, host, port, cancellable, connect_cb, task);
 }
 
@@ -567,6 +797,9 @@ strobe_store_client_finalize (GObject *object)
   g_clear_pointer (&self->body, g_free);
   g_clear_object (&self->connection);
   g_clear_object (&self->cancellable);
+  if (self->secret != NULL)
+    secret_free (g_steal_pointer (&self->secret));
+  g_free (self->peer);
   g_main_context_unref (self->context);
 
   G_OBJECT_CLASS (strobe_store_client_parent_class)->finalize (object);

@@ -25,8 +25,14 @@ typedef void (*StrobeStoreClientDataFunc) (const guint8 *data,
                                            guint64       offset,
                                            gpointer      user_data);
 
+/* Connects and runs the challenge–response of STORE-PROTOCOL.md §1a with @secret (NULL:
+ * STROBE_STORE_SECRET, else the user's own store's store.secret); completes once the
+ * server has proved it knows the secret and accepted the client's proof. Fails with
+ * STROBE_STORE_ERROR_AUTH when either side's proof is wrong, _SECRET when there is no
+ * usable secret here. */
 void               strobe_store_client_connect_async     (const char                *host,
                                                           guint16                    port,
+                                                          const char                *secret,
                                                           GCancellable              *cancellable,
                                                           GAsyncReadyCallback        callback,
                                                           gpointer                   user_data);

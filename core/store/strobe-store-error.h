@@ -19,6 +19,8 @@ typedef enum
   STROBE_STORE_ERROR_IO,             /* the file system said no */
   STROBE_STORE_ERROR_PROTOCOL,       /* a store-protocol message was malformed */
   STROBE_STORE_ERROR_REMOTE,         /* the store server answered with an error status */
+  STROBE_STORE_ERROR_SECRET,         /* no usable store secret here (file unsafe, damaged) */
+  STROBE_STORE_ERROR_AUTH,           /* the other end failed the challenge–response */
 } StrobeStoreError;
 
 GQuark strobe_store_error_quark (void);

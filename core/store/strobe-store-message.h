@@ -13,7 +13,7 @@
 
 G_BEGIN_DECLS
 
-#define STROBE_STORE_PROTOCOL_VERSION   1
+#define STROBE_STORE_PROTOCOL_VERSION   2
 #define STROBE_STORE_DEFAULT_PORT       1989
 /* Largest request a server accepts; bigger ones get status 413 and the connection closes. */
 #define STROBE_STORE_MAX_REQUEST        (64 * 1024)
@@ -28,6 +28,7 @@ enum
 {
   STROBE_STORE_STATUS_OK                 = 200,
   STROBE_STORE_STATUS_BAD_REQUEST        = 400,
+  STROBE_STORE_STATUS_UNAUTHORIZED       = 401,
   STROBE_STORE_STATUS_NOT_FOUND          = 404,
   STROBE_STORE_STATUS_METHOD_NOT_ALLOWED = 405,
   STROBE_STORE_STATUS_CONFLICT           = 409,

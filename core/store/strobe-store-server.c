@@ -14,9 +14,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <glib/gi18n.h>
 
+#include "strobe-auth.h"
 #include "strobe-store-server.h"
+#include "strobe-store-secret.h"
 #include "strobe-listen.h"
 
 #define QUEUE_HIGH_WATER      (1024 * 1024)
@@ -28,6 +31,7 @@ struct _StrobeStoreServer
 {
   GObject      parent_instance;
   StrobeStore *store;
+  char        *secret;      /* the store secret (STORE-PROTOCOL.md §1a) */
   char        *listen_address;
   GPtrArray   *services;
   GPtrArray   *clients;     /* Client */
@@ -77,6 +81,10 @@ struct _Client
   gint64             accepted;  /* monotonic µs */
   gint64             last_request;
   gboolean           requested; /* a whole request arrived */
+  gboolean           authed;    /* proved it knows the secret; nothing else is served before */
+  gboolean           challenged;/* sent its nonce and was given the server's proof */
+  guint8             server_nonce[STROBE_AUTH_NONCE_BYTES];
+  guint8             client_nonce[STROBE_AUTH_NONCE_BYTES];
   guint8             header[4];
   guint8            *body;
   gsize              body_len;
@@ -651,6 +659,103 @@ handle_subscribe (Request *req)
   send_dict (req->client, resp);
 }
 
+/* ---- authentication (STORE-PROTOCOL.md §1a, core/protocol/AUTH.md) ------------------- */
+
+/* Refuses and hangs up: a peer that does not follow the exchange gets no second try on
+ * this connection, so each guess costs a connection (which the client limits bound). */
+static void
+refuse_auth (Request *req, const char *message)
+{
+  g_message ("Store server: %s failed authentication: %s", req->client->peer, message);
+  send_error (req->client, req->has_tag, req->tag, STROBE_STORE_STATUS_UNAUTHORIZED, message);
+  req->client->closing = TRUE;
+}
+
+static gboolean
+lookup_nonce_or_proof (Request *req, const char *key, guint8 out[32])
+{
+  g_autoptr(GVariant) v = g_variant_dict_lookup_value (req->params, key, G_VARIANT_TYPE_BYTESTRING);
+  gsize n = 0;
+  const guint8 *p = v ? g_variant_get_fixed_array (v, &n, 1) : NULL;
+
+  if (p == NULL || n != 32)
+    return FALSE;
+  memcpy (out, p, 32);
+  return TRUE;
+}
+
+/* Step 2 → 3: the client's nonce in, the server's proof out. Once per connection. */
+static void
+handle_auth_challenge (Request *req)
+{
+  Client *client = req->client;
+  StrobeStoreServer *server = client->server;
+  guint8 proof[STROBE_AUTH_PROOF_BYTES];
+  GVariantDict *resp;
+
+  if (client->authed || client->challenged)
+    {
+      refuse_auth (req, _("Authentication was already started on this connection"));
+      return;
+    }
+  if (!lookup_nonce_or_proof (req, "nonce", client->client_nonce))
+    {
+      refuse_auth (req, _("“nonce” must be 32 bytes"));
+      return;
+    }
+  if (!strobe_auth_proof ("store", STROBE_AUTH_SERVER, server->secret, strlen (server->secret),
+                          client->server_nonce, client->client_nonce, proof))
+    {
+      refuse_auth (req, g_strerror (errno));
+      return;
+    }
+  client->challenged = TRUE;
+  resp = response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL);
+  g_variant_dict_insert_value (resp, "proof",
+                               g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, proof, sizeof proof, 1));
+  strobe_auth_wipe (proof, sizeof proof);
+  send_dict (client, resp);
+}
+
+/* Step 4: the client's proof; only now is the client served. */
+static void
+handle_auth_proof (Request *req)
+{
+  Client *client = req->client;
+  StrobeStoreServer *server = client->server;
+  guint8 proof[STROBE_AUTH_PROOF_BYTES];
+
+  if (client->authed || !client->challenged)
+    {
+      refuse_auth (req, _("Send v1/auth/challenge first, once"));
+      return;
+    }
+  if (!lookup_nonce_or_proof (req, "proof", proof)
+      || !strobe_auth_check ("store", STROBE_AUTH_CLIENT, server->secret, strlen (server->secret),
+                             client->server_nonce, client->client_nonce, proof))
+    {
+      refuse_auth (req, _("Authentication failed: wrong store secret"));
+      return;
+    }
+  client->authed = TRUE;
+  send_dict (client, response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL));
+}
+
+/* Step 1, sent as soon as a client connects. */
+static void
+send_hello (Client *client)
+{
+  GVariantDict *hello = g_variant_dict_new (NULL);
+
+  g_variant_dict_insert (hello, "hello", "s", "strobe-store");
+  g_variant_dict_insert (hello, "protocol", "u", STROBE_STORE_PROTOCOL_VERSION);
+  g_variant_dict_insert (hello, "auth", "s", "hmac-sha256");
+  g_variant_dict_insert_value (hello, "nonce",
+                               g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, client->server_nonce,
+                                                          sizeof client->server_nonce, 1));
+  send_dict (client, hello);
+}
+
 typedef struct
 {
   const char *path;
@@ -668,6 +773,8 @@ static const Endpoint endpoints[] = {
   { "v1/session/list",  { "GET" },                  handle_session_list },
   { "v1/session/info",  { "GET" },                  handle_session_info },
   { "v1/subscribe",     { "POST", "GET" },          handle_subscribe },
+  { "v1/auth/challenge", { "POST" },                handle_auth_challenge },
+  { "v1/auth/proof",    { "POST" },                 handle_auth_proof },
 };
 
 static void
@@ -685,6 +792,8 @@ handle_request (Client       *client,
   if (message == NULL)
     {
       send_error (client, FALSE, 0, STROBE_STORE_STATUS_BAD_REQUEST, error->message);
+      if (!client->authed)
+        client->closing = TRUE;   /* nothing but the exchange is accepted before it ends */
       return;
     }
   params = g_variant_dict_new (message);
@@ -704,6 +813,11 @@ handle_request (Client       *client,
       return;
     }
 
+  if (!client->authed && !g_str_has_prefix (path, "v1/auth/"))
+    {
+      refuse_auth (&req, _("Authenticate first (v1/auth/challenge, then v1/auth/proof)"));
+      return;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (endpoints); i++)
     {
       if (!g_str_equal (endpoints[i].path, path))
@@ -804,7 +918,10 @@ client_header_cb (GObject      *source,
   if (len == 0)
     {
       send_error (client, FALSE, 0, STROBE_STORE_STATUS_BAD_REQUEST, _("Empty request"));
-      client_read_header (client);
+      if (!client->authed)
+        client->closing = TRUE;
+      else
+        client_read_header (client);
       return;
     }
 
@@ -845,13 +962,13 @@ format_peer (GSocketConnection *connection, char **peer_host, gboolean *loopback
   return g_strdup ("unknown");
 }
 
-/* How far a client is from being worth keeping: the larger, the sooner it goes. Never
- * answered a whole request: oldest first; then idle clients, longest idle first, those
+/* How far a client is from being worth keeping: the larger, the sooner it goes. Not
+ * authenticated yet: oldest first; then idle clients, longest idle first, those
  * reading a trace or subscribed to notifications after the others. */
 static gint64
 eviction_rank (Client *client, gint64 now)
 {
-  if (!client->requested)
+  if (!client->authed)
     return G_MAXINT64 / 2 + (now - client->accepted);
   if (client->subscribed || client->reads->len > 0)
     return now - client->last_request;
@@ -900,7 +1017,7 @@ sweep_cb (gpointer user_data)
     {
       Client *c = g_ptr_array_index (self->clients, i);
 
-      if ((!c->requested && now - c->accepted > STROBE_STORE_SERVER_FIRST_REQUEST_TIMEOUT_S * G_TIME_SPAN_SECOND)
+      if ((!c->authed && now - c->accepted > STROBE_STORE_SERVER_FIRST_REQUEST_TIMEOUT_S * G_TIME_SPAN_SECOND)
           || (c->requested && !c->subscribed && c->reads->len == 0 && c->body == NULL
               && now - c->last_request > STROBE_STORE_SERVER_IDLE_TIMEOUT_S * G_TIME_SPAN_SECOND))
         g_ptr_array_add (expired, client_ref (c));
@@ -909,7 +1026,7 @@ sweep_cb (gpointer user_data)
     {
       Client *c = g_ptr_array_index (expired, i);
       g_message ("Store server: dropping %s: %s", c->peer,
-                 c->requested ? "idle" : "no request since it connected");
+                 c->authed ? "idle" : "not authenticated in time");
       client_close (c, "timed out");
     }
   return G_SOURCE_CONTINUE;
@@ -944,6 +1061,13 @@ incoming_cb (GSocketService    *service,
         return TRUE;
       }
   }
+  if (!strobe_auth_nonce (client->server_nonce))
+    {
+      send_error (client, FALSE, 0, STROBE_STORE_STATUS_INTERNAL_ERROR, g_strerror (errno));
+      client->closing = TRUE;
+      return TRUE;
+    }
+  send_hello (client);
   client_read_header (client);
   return TRUE;
 }
@@ -1015,6 +1139,12 @@ strobe_store_server_start (StrobeStoreServer  *self,
   g_return_val_if_fail (STROBE_IS_STORE_SERVER (self), FALSE);
   g_return_val_if_fail (self->services->len == 0, FALSE);
 
+  if (self->secret == NULL)
+    {
+      self->secret = strobe_store_secret_load (strobe_store_get_directory (self->store), TRUE, error);
+      if (self->secret == NULL)
+        return FALSE;
+    }
   if (!strobe_listen_tcp (self->listen_address, self->port, G_CALLBACK (incoming_cb), self,
                           self->services, &self->bound_port, error))
     return FALSE;
@@ -1074,6 +1204,9 @@ strobe_store_server_finalize (GObject *object)
   g_clear_pointer (&self->clients, g_ptr_array_unref);
   g_clear_object (&self->store);
   g_free (self->listen_address);
+  if (self->secret != NULL)
+    strobe_auth_wipe (self->secret, strlen (self->secret));
+  g_free (self->secret);
 
   G_OBJECT_CLASS (strobe_store_server_parent_class)->finalize (object);
 }
@@ -1193,6 +1326,20 @@ strobe_store_server_set_listen_address (StrobeStoreServer *self,
       self->listen_address = g_strdup (address);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LISTEN_ADDRESS]);
     }
+}
+
+void
+strobe_store_server_set_secret (StrobeStoreServer *self,
+                                const char        *secret)
+{
+  g_return_if_fail (STROBE_IS_STORE_SERVER (self));
+  g_return_if_fail (self->services->len == 0);
+  g_return_if_fail (secret == NULL || *secret != '\0');
+
+  if (self->secret != NULL)
+    strobe_auth_wipe (self->secret, strlen (self->secret));
+  g_free (self->secret);
+  self->secret = g_strdup (secret);
 }
 
 void

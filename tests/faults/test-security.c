@@ -34,6 +34,7 @@
 
 #include "strobe-control-client.h"
 #include "strobe-recorder.h"
+#include "store-test-util.h"
 #include "strobe-store-client.h"
 #include "strobe-store-server.h"
 #include "strobe-wire.h"
@@ -185,47 +186,6 @@ spin (guint ms)
       g_usleep (1000);
 }
 
-/* Reads one store message from @fd within @timeout_ms; NULL on EOF. */
-static GVariant *
-read_message (int fd, int timeout_ms)
-{
-  guint8 head[4];
-  g_autofree guint8 *body = NULL;
-  guint32 len = 0;
-  gsize got = 0;
-  g_autoptr(GError) error = NULL;
-  GVariant *v;
-
-  while (got < 4 + (got >= 4 ? len : 0))
-    {
-      struct pollfd p = { fd, POLLIN, 0 };
-      ssize_t n;
-
-      g_assert_cmpint (poll (&p, 1, timeout_ms), ==, 1);
-      if (got < 4)
-        n = read (fd, head + got, 4 - got);
-      else
-        n = read (fd, body + got - 4, len - (got - 4));
-      g_assert_cmpint (n, >=, 0);
-      if (n == 0)
-        {
-          g_assert_cmpuint (got, ==, 0);
-          return NULL;
-        }
-      got += (gsize) n;
-      if (got == 4)
-        {
-          memcpy (&len, head, 4);
-          len = GUINT32_FROM_LE (len);
-          g_assert_cmpuint (len, <=, STROBE_STORE_MAX_MESSAGE);
-          body = g_malloc (len ? len : 1);
-        }
-    }
-  v = strobe_store_message_decode (body, len, &error);
-  g_assert_no_error (error);
-  return g_variant_ref_sink (v);
-}
-
 static guint64
 message_status (GVariant *v)
 {
@@ -294,7 +254,8 @@ test_loopback_default (void)
 
 typedef struct
 {
-  guint16 port;
+  guint16  port;
+  char    *secret;
 } StoreJob;
 
 static gpointer
@@ -314,30 +275,33 @@ store_garbage_job (gpointer data)
 
   /* A length prefix of ~4 GiB: refused at once (413), never buffered, connection closed. */
   oversize = connect_loopback (job->port);
+  test_store_read_hello (oversize, NULL);
   send_bytes (oversize, "\xf0\xff\xff\xff", 4);
-  reply = read_message (oversize, 5000);
+  reply = test_store_read_message (oversize, 5000);
   g_assert_nonnull (reply);
   g_assert_cmpuint (message_status (reply), ==, STROBE_STORE_STATUS_TOO_LARGE);
-  g_assert_null (read_message (oversize, 5000));
+  g_assert_null (test_store_read_message (oversize, 5000));
   close (oversize);
 
   /* Just over the request limit: the same. */
   oversize = connect_loopback (job->port);
+  test_store_read_hello (oversize, NULL);
   {
     guint32 len = GUINT32_TO_LE (STROBE_STORE_MAX_REQUEST + 1);
     memcpy (prefix, &len, 4);
   }
   send_bytes (oversize, prefix, 4);
-  reply2 = read_message (oversize, 5000);
+  reply2 = test_store_read_message (oversize, 5000);
   g_assert_cmpuint (message_status (reply2), ==, STROBE_STORE_STATUS_TOO_LARGE);
-  g_assert_null (read_message (oversize, 5000));
+  g_assert_null (test_store_read_message (oversize, 5000));
   close (oversize);
 
   /* A body that is not CBOR: 400, and the server goes on serving. */
   garbage = connect_loopback (job->port);
+  test_store_read_hello (garbage, NULL);
   send_bytes (garbage, "\x08\x00\x00\x00GET / HT", 12);
   {
-    g_autoptr(GVariant) r = read_message (garbage, 5000);
+    g_autoptr(GVariant) r = test_store_read_message (garbage, 5000);
     if (r != NULL)
       g_assert_cmpuint (message_status (r), ==, STROBE_STORE_STATUS_BAD_REQUEST);
   }
@@ -345,9 +309,9 @@ store_garbage_job (gpointer data)
 
   /* Meanwhile the stalled client still holds its connection: others are served at once. */
   t0 = g_get_monotonic_time ();
-  good = connect_loopback (job->port);
+  good = test_store_connect_authed (job->port, job->secret);
   send_request (good, "v1/status");
-  reply3 = read_message (good, 5000);
+  reply3 = test_store_read_message (good, 5000);
   g_assert_cmpuint (message_status (reply3), ==, STROBE_STORE_STATUS_OK);
   g_assert_cmpint (g_get_monotonic_time () - t0, <, 2 * G_USEC_PER_SEC);
   close (good);
@@ -370,7 +334,9 @@ test_store_garbage (void)
   g_assert_true (strobe_store_server_start (server, &error));
   g_assert_no_error (error);
   job.port = strobe_store_server_get_port (server);
+  job.secret = test_store_secret (dir);
   run_while_serving (store_garbage_job, &job, 30000);
+  g_free (job.secret);
   strobe_store_server_stop (server);
   test_dir_remove_all (dir);
 }
@@ -664,7 +630,11 @@ test_hostile_peers (void)
     }
 
   /* A store client still lists it. */
-  strobe_store_client_connect_async ("127.0.0.1", job.store_port, NULL, store_done, &result);
+  {
+    g_autofree char *secret = test_store_secret (dir);
+
+    strobe_store_client_connect_async ("127.0.0.1", job.store_port, secret, NULL, store_done, &result);
+  }
   client = strobe_store_client_connect_finish (wait_result (&result), &error);
   g_assert_no_error (error);
   g_clear_object (&result);

@@ -41,4 +41,33 @@ gboolean test_file_equals   (const char *path,
                              const guint8 *data,
                              gsize       len);
 
+/* Raw store peers over blocking sockets (STORE-PROTOCOL.md), for tests that must say
+ * exactly what goes over the wire. */
+int       test_store_connect_fd     (guint16     port);
+/* TRUE when the server runs on the calling thread's default main context: reads on this
+ * thread then run it while they wait (other threads just wait). */
+void      test_store_set_pump       (gboolean    pump);
+/* The next message within @timeout_ms (fails the test on a timeout); NULL on EOF. */
+GVariant *test_store_read_message   (int         fd,
+                                     int         timeout_ms);
+guint64   test_store_status         (GVariant   *message);
+void      test_store_send           (int         fd,
+                                     GVariant   *dict);
+GVariant *test_store_request_dict   (const char *verb,
+                                     const char *path,
+                                     const char *id,
+                                     const char *name);
+/* Step 1 of the exchange: reads and checks the server's hello. */
+void      test_store_read_hello     (int         fd,
+                                     guint8      server_nonce[32]);
+void      test_store_send_challenge (int         fd,
+                                     const guint8 client_nonce[32]);
+void      test_store_send_proof     (int         fd,
+                                     const guint8 proof[32]);
+/* A connection that has done the whole exchange with @secret. */
+int       test_store_connect_authed (guint16     port,
+                                     const char *secret);
+/* The secret a server on the store in @dir uses (after it started). */
+char     *test_store_secret         (const char *dir);
+
 G_END_DECLS

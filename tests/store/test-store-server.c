@@ -24,6 +24,9 @@ typedef struct
   GAsyncResult *result;
 } Wait;
 
+/* The running server's secret (store.secret in the fixture's directory). */
+static char *store_secret;
+
 static void
 store_result (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -43,7 +46,7 @@ connect_client (guint16 port)
   g_autoptr(GError) error = NULL;
   StrobeStoreClient *client;
 
-  strobe_store_client_connect_async ("127.0.0.1", port, NULL, store_result, &w);
+  strobe_store_client_connect_async ("127.0.0.1", port, store_secret, NULL, store_result, &w);
   g_assert_true (test_wait_until (has_result, &w, 5000));
   client = strobe_store_client_connect_finish (w.result, &error);
   g_assert_no_error (error);
@@ -79,6 +82,7 @@ fixture_setup (Fixture *f, gconstpointer data)
   g_assert_no_error (error);
   f->port = strobe_store_server_get_port (f->server);
   g_assert_cmpuint (f->port, !=, 0);
+  store_secret = test_store_secret (f->dir);
   f->client = connect_client (f->port);
 }
 
@@ -88,6 +92,7 @@ fixture_teardown (Fixture *f, gconstpointer data)
   g_clear_object (&f->client);
   g_clear_object (&f->server);
   g_clear_object (&f->store);
+  g_clear_pointer (&store_secret, g_free);
   test_spin (10);
   test_dir_remove_all (f->dir);
   g_free (f->dir);
@@ -403,13 +408,15 @@ typedef struct
   gboolean           eof;
 } Raw;
 
+/* A peer that has authenticated: what it sends next is judged as a request. */
 static Raw *
 raw_connect (guint16 port)
 {
-  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GSocket) socket = g_socket_new_from_fd (test_store_connect_authed (port, store_secret), NULL);
   Raw *raw = g_new0 (Raw, 1);
 
-  raw->connection = g_socket_client_connect_to_host (client, "127.0.0.1", port, NULL, NULL);
+  g_assert_nonnull (socket);
+  raw->connection = g_socket_connection_factory_create_connection (socket);
   g_assert_nonnull (raw->connection);
   raw->in = g_byte_array_new ();
   return raw;
@@ -688,6 +695,8 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
+  g_unsetenv ("STROBE_STORE_SECRET");
+  test_store_set_pump (TRUE);
 
   g_test_add_func ("/store-server/message-bytes", test_message_bytes);
 #define ADD(name, func) g_test_add ("/store-server/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
