@@ -14,6 +14,7 @@
 #include <glib/gi18n.h>
 
 #include "strobe-packet-tracker.h"
+#include "strobe-rate-window.h"
 #include "strobe-recorder-private.h"
 #include "strobe-wire.h"
 
@@ -34,6 +35,7 @@ struct _StrobeRecorderConnection
   StrobeSession     *session;   /* written by the thread before STARTED is posted */
   gint64             accepted;  /* monotonic µs */
   gint64             last_data; /* monotonic µs; atomic: read by the recorder */
+  StrobeRateWindow   rate;      /* bytes over the recorder's window, handshake included */
   gint               recording; /* atomic: the handshake is done */
   gint               evicted;   /* atomic */
 };
@@ -153,16 +155,27 @@ _strobe_recorder_connection_evict (StrobeRecorderConnection *self)
 }
 
 static void
-touch (StrobeRecorderConnection *self)
+touch (StrobeRecorderConnection *self, gsize bytes)
 {
-  __atomic_store_n (&self->last_data, g_get_monotonic_time (), __ATOMIC_RELAXED);
+  gint64 now = g_get_monotonic_time ();
+
+  __atomic_store_n (&self->last_data, now, __ATOMIC_RELAXED);
+  strobe_rate_window_add (&self->rate, bytes, now);
+}
+
+double
+_strobe_recorder_connection_get_rate (StrobeRecorderConnection *self,
+                                      gint64                    now)
+{
+  return strobe_rate_window_rate (&self->rate, now);
 }
 
 StrobeRecorderConnection *
 _strobe_recorder_connection_new (StrobeRecorder    *recorder,
                                  StrobeStore       *store,
                                  GSocketConnection *connection,
-                                 guint64            id)
+                                 guint64            id,
+                                 gint64             rate_window_us)
 {
   StrobeRecorderConnection *self = g_atomic_rc_box_new0 (StrobeRecorderConnection);
 
@@ -175,6 +188,7 @@ _strobe_recorder_connection_new (StrobeRecorder    *recorder,
   self->id = id;
   self->accepted = g_get_monotonic_time ();
   self->last_data = self->accepted;
+  strobe_rate_window_init (&self->rate, rate_window_us, self->accepted);
   return self;
 }
 
@@ -198,6 +212,7 @@ connection_clear (gpointer data)
   g_clear_object (&self->session);
   g_free (self->peer_address);
   g_free (self->peer_host);
+  strobe_rate_window_clear (&self->rate);
 }
 
 void
@@ -275,7 +290,7 @@ receive_exact (StrobeRecorderConnection  *self,
           return FALSE;
         }
       if (n > 0)
-        touch (self);
+        touch (self, (gsize) n);
       if (n == 0)
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
@@ -399,8 +414,9 @@ copy_stream (StrobeRecorderConnection  *self,
               continue;
             }
           if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && g_atomic_int_get (&self->evicted))
-            *reason = g_strdup (_("Ended to make room: the recorder was full and this connection "
-                                  "had been sending nothing"));
+            *reason = g_strdup_printf (_("Ended to make room: the recorder was full and this "
+                                         "connection was the slowest (%.0f bytes/s)"),
+                                       _strobe_recorder_connection_get_rate (self, g_get_monotonic_time ()));
           else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
             *reason = g_strdup (_("The recorder stopped during the recording"));
           else
@@ -422,7 +438,7 @@ copy_stream (StrobeRecorderConnection  *self,
           *reason = g_strdup (_("The connection closed without an End packet"));
           return STROBE_TRACE_STATUS_CUT_OFF;
         }
-      touch (self);
+      touch (self, (gsize) n);
 
       if (self->session != NULL)
         strobe_session_add_bytes_received (self->session, (guint64) n);

@@ -23,7 +23,8 @@ typedef enum
 StrobeRecorderConnection *_strobe_recorder_connection_new     (StrobeRecorder           *recorder,
                                                                StrobeStore              *store,
                                                                GSocketConnection        *connection,
-                                                               guint64                   id);
+                                                               guint64                   id,
+                                                               gint64                    rate_window_us);
 StrobeRecorderConnection *_strobe_recorder_connection_ref     (StrobeRecorderConnection *self);
 void                      _strobe_recorder_connection_unref   (StrobeRecorderConnection *self);
 gboolean                  _strobe_recorder_connection_start   (StrobeRecorderConnection *self,
@@ -43,6 +44,9 @@ gboolean                  _strobe_recorder_connection_in_handshake (StrobeRecord
 gint64                    _strobe_recorder_connection_get_accepted (StrobeRecorderConnection *self);
 gint64                    _strobe_recorder_connection_get_last_data (StrobeRecorderConnection *self);
 gboolean                  _strobe_recorder_connection_is_evicted (StrobeRecorderConnection *self);
+/* Bytes per second received over the recorder's rate window (any thread). */
+double                    _strobe_recorder_connection_get_rate (StrobeRecorderConnection *self,
+                                                                gint64                    now);
 /* Ends the connection to make room (its trace, if any, is cut off saying why). */
 void                      _strobe_recorder_connection_evict   (StrobeRecorderConnection *self);
 

@@ -21,6 +21,7 @@ struct _StrobeRecorder
   GPtrArray        *connections;   /* StrobeRecorderConnection, running or awaiting join */
   GListStore       *sessions;
   guint64           next_id;
+  gint64            rate_window_us;
   guint             n_rejected;
   guint16           port;
   guint16           bound_port;
@@ -114,13 +115,16 @@ count_rejected (StrobeRecorder *self)
 }
 
 /* Room for @connection: the connections not told to go yet, from all peers and from its
- * address, are under their limits once the oldest handshake (or the longest-idle
- * recording) is evicted. FALSE when nothing can be evicted. */
+ * address, are under their limits once the oldest handshake (or the slowest recording)
+ * is evicted. A peer is judged by the bytes it sent over the last few seconds, not by
+ * whether it sent any: one byte every 0.4 s keeps a connection "sending" but is no
+ * program. FALSE only when its address is over the per-peer limit. */
 static gboolean
 make_room (StrobeRecorder           *self,
            StrobeRecorderConnection *connection)
 {
-  StrobeRecorderConnection *handshake = NULL, *idle = NULL;
+  StrobeRecorderConnection *handshake = NULL, *slowest = NULL;
+  double slowest_rate = 0;
   const char *host = _strobe_recorder_connection_get_peer_host (connection);
   gboolean per_peer = !_strobe_recorder_connection_is_loopback (connection);
   gint64 now = g_get_monotonic_time ();
@@ -156,19 +160,26 @@ make_room (StrobeRecorder           *self,
               || _strobe_recorder_connection_get_accepted (c) < _strobe_recorder_connection_get_accepted (handshake))
             handshake = c;
         }
-      else if (now - _strobe_recorder_connection_get_last_data (c) >= STROBE_RECORDER_EVICT_IDLE_S * G_TIME_SPAN_SECOND
-               && (idle == NULL
-                   || _strobe_recorder_connection_get_last_data (c) < _strobe_recorder_connection_get_last_data (idle)))
-        idle = c;
+      else
+        {
+          double rate = _strobe_recorder_connection_get_rate (c, now);
+
+          if (slowest == NULL || rate < slowest_rate
+              || (rate == slowest_rate
+                  && _strobe_recorder_connection_get_last_data (c) < _strobe_recorder_connection_get_last_data (slowest)))
+            {
+              slowest = c;
+              slowest_rate = rate;
+            }
+        }
     }
-  if (handshake == NULL && idle == NULL)
-    {
-      g_message ("Recorder: refused a connection: already %u connections, all recording", active);
-      return FALSE;
-    }
-  g_message ("Recorder: full; ending the connection from %s to make room",
-             _strobe_recorder_connection_get_peer_address (handshake ? handshake : idle));
-  _strobe_recorder_connection_evict (handshake ? handshake : idle);
+  if (handshake != NULL)
+    g_message ("Recorder: full; ending the connection from %s (still in its handshake) to make room",
+               _strobe_recorder_connection_get_peer_address (handshake));
+  else
+    g_message ("Recorder: full; ending the connection from %s (the slowest: %.0f bytes/s) to make room",
+               _strobe_recorder_connection_get_peer_address (slowest), slowest_rate);
+  _strobe_recorder_connection_evict (handshake ? handshake : slowest);
   return TRUE;
 }
 
@@ -183,7 +194,7 @@ incoming_cb (GSocketService    *service,
 
   g_debug ("Recorder: incoming connection %" G_GUINT64_FORMAT, self->next_id + 1);
   connection = _strobe_recorder_connection_new (self, self->store, socket_connection,
-                                                ++self->next_id);
+                                                ++self->next_id, self->rate_window_us);
   if (!make_room (self, connection))
     {
       count_rejected (self);
@@ -358,6 +369,7 @@ static void
 strobe_recorder_init (StrobeRecorder *self)
 {
   self->port = STROBE_RECORDER_DEFAULT_PORT;
+  self->rate_window_us = STROBE_RECORDER_RATE_WINDOW_S * G_TIME_SPAN_SECOND;
   self->connections = g_ptr_array_new_with_free_func ((GDestroyNotify) _strobe_recorder_connection_unref);
   self->sessions = g_list_store_new (STROBE_TYPE_SESSION);
   self->services = g_ptr_array_new_with_free_func (g_object_unref);
@@ -389,6 +401,17 @@ strobe_recorder_set_port (StrobeRecorder *self,
       self->port = port;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PORT]);
     }
+}
+
+void
+strobe_recorder_set_rate_window (StrobeRecorder *self,
+                                 guint           window_ms)
+{
+  g_return_if_fail (STROBE_IS_RECORDER (self));
+  g_return_if_fail (self->services->len == 0);
+  g_return_if_fail (window_ms > 0);
+
+  self->rate_window_us = (gint64) window_ms * 1000;
 }
 
 guint16

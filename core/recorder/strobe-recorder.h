@@ -14,12 +14,13 @@ G_BEGIN_DECLS
 /* A peer must complete its handshake within this long or it is dropped. */
 #define STROBE_RECORDER_HANDSHAKE_TIMEOUT_S 10
 /* At most this many connections at once (each costs a thread). When all are taken, a new
- * one takes the place of the oldest still in its handshake, else of the recording idle
- * the longest (at least STROBE_RECORDER_EVICT_IDLE_S: a runtime sends its statistics
- * every 250 ms), else it is refused: peers that connect and say nothing cannot lock real
- * programs out. */
+ * one takes the place of the oldest still in its handshake, else of the recording with the
+ * lowest data rate over the last STROBE_RECORDER_RATE_WINDOW_S (a runtime sends its
+ * statistics every 250 ms, so a real program is never near zero): a new program is never
+ * refused, and peers that connect and say nothing, or drip a byte now and then, cannot
+ * lock real programs out. */
 #define STROBE_RECORDER_MAX_CONNECTIONS 256
-#define STROBE_RECORDER_EVICT_IDLE_S 1
+#define STROBE_RECORDER_RATE_WINDOW_S 4
 /* At most this many connections from one address that is not loopback. */
 #define STROBE_RECORDER_MAX_PER_PEER 64
 /* A recording that receives nothing for this long is ended (cut off). */
@@ -51,6 +52,10 @@ gboolean        strobe_recorder_is_running       (StrobeRecorder  *self);
 guint16         strobe_recorder_get_port         (StrobeRecorder  *self);
 /* Live sessions of this recorder: a GListModel of StrobeSession. */
 GListModel     *strobe_recorder_get_sessions     (StrobeRecorder  *self);
+/* Before start: the window over which a connection's data rate is measured, in ms
+ * (default STROBE_RECORDER_RATE_WINDOW_S seconds). */
+void            strobe_recorder_set_rate_window  (StrobeRecorder  *self,
+                                                  guint            window_ms);
 /* Connections dropped because they did not speak the Strobe wire protocol. */
 guint           strobe_recorder_get_n_rejected   (StrobeRecorder  *self);
 

@@ -518,7 +518,7 @@ hostile_job (gpointer data)
       keep (job, fd);
     }
   /* Idle long enough to be the ones to go when a real peer needs room. */
-  g_usleep ((STROBE_RECORDER_EVICT_IDLE_S * 1000 + 500) * 1000);
+  g_usleep (1500 * 1000);
 
   /* The program's user controls it, and it records. */
   client = strobe_control_client_new ("127.0.0.1", job->control_port);

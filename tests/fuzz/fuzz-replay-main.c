@@ -111,7 +111,8 @@ run_path (const char *path)
       names[n++] = strdup (de->d_name);
     }
   closedir (dir);
-  qsort (names, n, sizeof *names, compare_names);
+  if (n > 0)   /* qsort's array must not be NULL, even when empty */
+    qsort (names, n, sizeof *names, compare_names);
   for (size_t i = 0; i < n; i++)
     {
       size_t len = strlen (path) + strlen (names[i]) + 2;

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -528,6 +529,125 @@ test_recorder_killed (void)
   test_dir_remove_all (dir);
 }
 
+/* ---- slow drips --------------------------------------------------------------------- */
+
+#define DRIP_PEERS 256
+
+typedef struct
+{
+  guint16  port;
+  GBytes  *stream;
+  gsize    handshake_len;
+  gint     connected;   /* atomic: peers that sent their handshake */
+  gint     stop;        /* atomic */
+} Drip;
+
+/* Issue 25 item 3: each peer sends a valid handshake, then one byte of a packet every
+ * 0.4 s — always "sending", never recording anything. */
+static gpointer
+drip_thread (gpointer data)
+{
+  Drip *drip = data;
+  const guint8 *bytes = g_bytes_get_data (drip->stream, NULL);
+  int fds[DRIP_PEERS];
+  gsize at = drip->handshake_len;
+
+  for (guint i = 0; i < DRIP_PEERS; i++)
+    {
+      fds[i] = test_store_connect_fd (drip->port);
+      send (fds[i], bytes, drip->handshake_len, MSG_NOSIGNAL);
+      g_atomic_int_inc (&drip->connected);
+    }
+  while (!g_atomic_int_get (&drip->stop))
+    {
+      for (guint i = 0; i < DRIP_PEERS; i++)
+        send (fds[i], bytes + at, 1, MSG_NOSIGNAL);   /* an evicted peer's send fails: fine */
+      at++;
+      g_usleep (400 * 1000);
+    }
+  for (guint i = 0; i < DRIP_PEERS; i++)
+    close (fds[i]);
+  return NULL;
+}
+
+static StrobeSession *
+session_of (GPtrArray *sessions, const char *program)
+{
+  for (guint i = 0; i < sessions->len; i++)
+    if (g_strcmp0 (strobe_session_get_program (g_ptr_array_index (sessions, i)), program) == 0)
+      return g_ptr_array_index (sessions, i);
+  return NULL;
+}
+
+static gboolean
+real_app_ended (gpointer data)
+{
+  return session_of (((Fixture *) data)->ended, "real-app") != NULL;
+}
+
+static void
+test_slow_drip (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) real = test_build_stream ("real-app", 3, 100 * 1024, TRUE, NULL);
+  Drip drip = { 0 };
+  GThread *dripper, *sender;
+  StrobeSession *session;
+  StrobeTrace *trace;
+  guint evicted = 0;
+
+  f.dir = test_dir_new ();
+  f.store = strobe_store_new (f.dir, &error);
+  g_assert_no_error (error);
+  f.recorder = strobe_recorder_new (f.store);
+  strobe_recorder_set_port (f.recorder, 0);
+  /* A short window keeps the test short; the rule is the same at the default. */
+  strobe_recorder_set_rate_window (f.recorder, 1000);
+  g_assert_true (strobe_recorder_start (f.recorder, &error));
+  f.started = g_ptr_array_new_with_free_func (g_object_unref);
+  f.ended = g_ptr_array_new_with_free_func (g_object_unref);
+  f.rejections = g_ptr_array_new_with_free_func (g_free);
+  g_signal_connect (f.recorder, "session-started", G_CALLBACK (on_started), &f);
+  g_signal_connect (f.recorder, "session-ended", G_CALLBACK (on_ended), &f);
+
+  drip.port = strobe_recorder_get_port (f.recorder);
+  drip.stream = test_build_stream ("drip", 9, 64 * 1024, FALSE, &drip.handshake_len);
+  dripper = g_thread_new ("drip", drip_thread, &drip);
+  wait_for (f.started, DRIP_PEERS, 20000);
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_recorder_get_sessions (f.recorder)), ==, DRIP_PEERS);
+  /* Every slot is taken by a peer that has been dripping for longer than the window. */
+  test_spin (1500);
+
+  sender = test_send_in_thread (drip.port, real, 4096);
+  g_assert_true (test_wait_until (real_app_ended, &f, 20000));
+  g_thread_join (sender);
+  session = session_of (f.ended, "real-app");
+  trace = trace_of_session (&f, session);
+  g_assert_true (test_wait_until (trace_not_live, trace, 2000));
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_FINISHED);
+  g_assert_true (test_file_equals (strobe_trace_get_path (trace), g_bytes_get_data (real, NULL),
+                                   g_bytes_get_size (real)));
+  /* Room was made by ending a dripping peer, and its trace says why. */
+  for (guint i = 0; i < f.ended->len; i++)
+    {
+      StrobeTrace *t = trace_of_session (&f, g_ptr_array_index (f.ended, i));
+
+      if (g_strcmp0 (strobe_session_get_program (g_ptr_array_index (f.ended, i)), "drip") != 0)
+        continue;
+      g_assert_true (test_wait_until (trace_not_live, t, 2000));
+      g_assert_nonnull (strstr (strobe_trace_get_reason (t), "slowest"));
+      evicted++;
+    }
+  g_assert_cmpuint (evicted, >=, 1);
+
+  g_atomic_int_set (&drip.stop, 1);
+  g_thread_join (dripper);
+  g_bytes_unref (drip.stream);
+  strobe_recorder_stop (f.recorder);
+  fixture_teardown (&f, NULL);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -538,6 +658,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/recorder/recorder-killed", test_recorder_killed);
+  g_test_add_func ("/recorder/slow-drip", test_slow_drip);
 
 #define ADD(name, func) g_test_add ("/recorder/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("finished", test_finished);
