@@ -22,7 +22,7 @@ is_bidi (gunichar c)
 void
 strobe_text_append_escaped (GString *out, const char *s, gssize len, StrobeTextFlags flags)
 {
-  gboolean exact = (flags & STROBE_TEXT_EXACT) != 0;
+  gboolean exact = (flags & STROBE_TEXT_EXACT) != 0;   /* " and \ escaped too */
   const char *end;
 
   if (s == NULL)
@@ -50,7 +50,7 @@ strobe_text_append_escaped (GString *out, const char *s, gssize len, StrobeTextF
         case '\r': g_string_append (out, "\\r"); break;
         case '\t': g_string_append (out, "\\t"); break;
         default:
-          if (is_control (c) || (!exact && is_bidi (c))
+          if (is_control (c) || is_bidi (c)
               || ((flags & STROBE_TEXT_NAME) && (c == ' ' || c == '='))
               || ((flags & STROBE_TEXT_LOGGER) && c == '.'))
             g_string_append_printf (out, "\\u%04x", c);

@@ -18,8 +18,7 @@ typedef enum
    * bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A–U+202E,
    * U+2066–U+2069) are escaped; " and \ are themselves. */
   STROBE_TEXT_PLAIN  = 0,
-  /* PROTOCOL.md §10, exact and reversible: " and \ escaped too; bidirectional
-   * formatting characters are themselves (§10 escapes only controls and separators). */
+  /* PROTOCOL.md §10, exact and reversible: " and \ escaped too. */
   STROBE_TEXT_EXACT  = 1 << 0,
   /* A §10 name: space and = escaped too. */
   STROBE_TEXT_NAME   = 1 << 1,

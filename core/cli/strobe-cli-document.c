@@ -140,14 +140,34 @@ strobe_cli_parse_file_args (GOptionContext *context, int *argc, char ***argv, co
   return TRUE;
 }
 
+void
+strobe_cli_append_csv_field (GString *out, const char *s)
+{
+  if (s[strcspn (s, ",\"\n\r")] == '\0')
+    {
+      g_string_append (out, s);
+      return;
+    }
+  g_string_append_c (out, '"');
+  for (const char *p = s; *p; p++)
+    {
+      if (*p == '"')
+        g_string_append_c (out, '"');
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, '"');
+}
+
 gboolean
 strobe_cli_write (FILE *out, const char *data, gsize len)
 {
   g_autoptr(GString) safe = NULL;
 
-  if (!isatty (fileno (out)))
+  /* A file named with -o gets the bytes as they are. Standard output is escaped line by
+   * line even into a pipe: what reads a pipe may be a terminal (less -R, tee, ssh), and a
+   * trace's strings must not drive it. */
+  if (out != stdout && !isatty (fileno (out)))
     return fwrite (data, 1, len, out) == len;
-  /* On a terminal, an export's text from the trace is escaped line by line. */
   safe = g_string_sized_new (len);
   for (const char *p = data, *end = data + len; p < end;)
     {

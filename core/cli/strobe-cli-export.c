@@ -35,24 +35,6 @@ append_json_string (GString *out, const char *s)
 }
 
 static void
-append_csv_field (GString *out, const char *s)
-{
-  if (s[strcspn (s, ",\"\n\r")] == '\0')
-    {
-      g_string_append (out, s);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (const char *p = s; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
-}
-
-static void
 append_double (GString *out, const char *format, gdouble v)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
@@ -251,7 +233,7 @@ strobe_cli_export_timers_csv (StrobeCliExportArgs *a)
       gdouble v[] = { (gdouble) s->inclusive, (gdouble) s->exclusive, (gdouble) s->min,
                       (gdouble) s->max, s->mean, s->median };
 
-      append_csv_field (out, s->name);
+      strobe_cli_append_csv_field (out, s->name);
       g_string_append_printf (out, ",%" G_GUINT64_FORMAT, s->count);
       for (guint k = 0; k < G_N_ELEMENTS (v); k++)
         {
@@ -293,7 +275,7 @@ strobe_cli_export_scopes_csv (StrobeCliExportArgs *a)
               g_string_append_c (out, ',');
               append_double (out, "%.9f", strobe_trace_clock_duration (&a->clock, s->end - s->begin));
               g_string_append_c (out, ',');
-              append_csv_field (out, strobe_timeline_model_get_name (timeline, s->name_id));
+              strobe_cli_append_csv_field (out, strobe_timeline_model_get_name (timeline, s->name_id));
               g_string_append (out, s->flags ? ",1\n" : ",0\n");
               if (out->len > (1 << 20))
                 ok = flush_out (a, out);

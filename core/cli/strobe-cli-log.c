@@ -13,24 +13,6 @@
 #include "strobe-cli.h"
 #include "strobe-log-model.h"
 
-static void
-append_csv (GString *out, const char *s)
-{
-  if (s[strcspn (s, ",\"\n\r")] == '\0')
-    {
-      g_string_append (out, s);
-      return;
-    }
-  g_string_append_c (out, '"');
-  for (; *s; s++)
-    {
-      if (*s == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *s);
-    }
-  g_string_append_c (out, '"');
-}
-
 int
 strobe_cli_export_log_csv (StrobeCliExportArgs *a)
 {
@@ -55,11 +37,11 @@ strobe_cli_export_log_csv (StrobeCliExportArgs *a)
       g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.9f",
                                              strobe_trace_clock_to_seconds (&a->clock, m.time)));
       g_string_append_printf (out, ",%u,", m.thread_id);
-      append_csv (out, m.spec && m.spec->category ? m.spec->category->name : "");
+      strobe_cli_append_csv_field (out, m.spec && m.spec->category ? m.spec->category->name : "");
       g_string_append_printf (out, ",%s,", strobe_log_verbosity_name (m.verbosity));
-      append_csv (out, m.spec && m.spec->file ? m.spec->file : "");
+      strobe_cli_append_csv_field (out, m.spec && m.spec->file ? m.spec->file : "");
       g_string_append_printf (out, ",%d,", m.spec ? m.spec->line : 0);
-      append_csv (out, m.text);
+      strobe_cli_append_csv_field (out, m.text);
       g_string_append_c (out, '\n');
       g_free (m.text);
       if (out->len > (1 << 20))

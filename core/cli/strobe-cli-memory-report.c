@@ -12,6 +12,7 @@
 #include "strobe-cli-memory-report.h"
 #include "strobe-memory-query.h"
 #include "strobe-memory-symbols.h"
+#include "strobe-text.h"
 
 #define MAX_FRAMES 256
 
@@ -53,6 +54,16 @@ strobe_cli_memory_print_notice (const StrobeMemorySummary *s)
             _("allocations of 2^48 bytes or more (counted as 2^48)"));
 }
 
+/* Tag and heap names come from the trace, function names from binaries it names. */
+static char *
+escaped (char *s)
+{
+  char *e = strobe_text_escape (s, STROBE_TEXT_PLAIN);
+
+  g_free (s);
+  return e;
+}
+
 /* Frames of stack @id, symbolized, one per line (inlined ones each on their own). */
 void
 strobe_cli_memory_print_stack (StrobeMemoryModel *model, StrobeSymbolizer *sym, guint32 id, const char *indent)
@@ -67,7 +78,7 @@ strobe_cli_memory_print_stack (StrobeMemoryModel *model, StrobeSymbolizer *sym, 
 
       for (guint j = 0; j < s->n_frames; j++)
         {
-          g_autofree char *line = strobe_symbolization_format (s, j);
+          g_autofree char *line = escaped (strobe_symbolization_format (s, j));
           printf ("%s#%-2u 0x%-12" G_GINT64_MODIFIER "x %s%s\n", indent, k++, frames[i].address, line,
                   j + 1 < s->n_frames ? _(" [inlined]") : "");
         }
@@ -82,12 +93,12 @@ row_name (StrobeMemoryModel *model, StrobeSymbolizer *sym, StrobeMemoryGroupBy b
     case STROBE_MEMORY_BY_TAG:
       {
         char *name = strobe_memory_model_get_tag_name (model, (guint32) r->key);
-        return name ? name : r->key == 0 ? g_strdup (_("(untagged)")) : g_strdup_printf ("%" G_GUINT64_FORMAT, r->key);
+        return name ? escaped (name) : r->key == 0 ? g_strdup (_("(untagged)")) : g_strdup_printf ("%" G_GUINT64_FORMAT, r->key);
       }
     case STROBE_MEMORY_BY_HEAP:
       {
         char *name = strobe_memory_model_get_heap_name (model, (guint32) r->key);
-        return name ? name : g_strdup_printf ("%" G_GUINT64_FORMAT, r->key);
+        return name ? escaped (name) : g_strdup_printf ("%" G_GUINT64_FORMAT, r->key);
       }
     case STROBE_MEMORY_BY_SIZE:
       if (r->key == 0)
@@ -99,7 +110,7 @@ row_name (StrobeMemoryModel *model, StrobeSymbolizer *sym, StrobeMemoryGroupBy b
       if (r->key == 0)
         return g_strdup (_("(no stack)"));
       {
-        g_autofree char *top = strobe_memory_symbolizer_describe (sym, &r->frame, " ← ");
+        g_autofree char *top = escaped (strobe_memory_symbolizer_describe (sym, &r->frame, " ← "));
         return g_strdup_printf ("%s %" G_GUINT64_FORMAT ": %s", _("stack"), r->key, top);
       }
     case STROBE_MEMORY_BY_FUNCTION:
@@ -108,7 +119,7 @@ row_name (StrobeMemoryModel *model, StrobeSymbolizer *sym, StrobeMemoryGroupBy b
         return g_strdup (_("(no stack)"));
       {
         const StrobeSymbolization *s = strobe_symbolizer_lookup (sym, r->frame.module, r->frame.address);
-        return strobe_symbolization_format (s, 0);
+        return escaped (strobe_symbolization_format (s, 0));
       }
     }
 }

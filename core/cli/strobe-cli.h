@@ -89,9 +89,12 @@ int  strobe_cli_export_timers_csv  (StrobeCliExportArgs *args);
 int  strobe_cli_export_scopes_csv  (StrobeCliExportArgs *args);
 int  strobe_cli_export_log_csv     (StrobeCliExportArgs *args);   /* strobe-cli-log.c */
 
-/* Writes an export's bytes to @out; on a terminal, what the trace put in them is escaped
- * (strobe-text.h) so that it cannot drive the terminal. */
+/* Writes an export's bytes to @out; to standard output or a terminal, what the trace put
+ * in them is escaped (strobe-text.h) so that it cannot drive a terminal. */
 gboolean strobe_cli_write (FILE *out, const char *data, gsize len);
+/* One CSV field (RFC 4180 quoting when it holds , " CR or LF); strobe_cli_write() then
+ * escapes what would drive a terminal. */
+void     strobe_cli_append_csv_field (GString *out, const char *s);
 
 /* Parses the subcommand's options and its single FILE argument; prints the problem and
  * returns FALSE on a usage error. */

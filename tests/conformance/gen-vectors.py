@@ -922,6 +922,11 @@ def text_vectors():
     s.add(end())
     vector('txt-escapes', '§10', 'in values: \\" \\\\ \\n \\r \\t, and \\uXXXX for other controls, DEL, C1, U+2028/2029',
            s, ['17 - T.Str A="\\"\\\\\\n\\r\\t\\u0001\\u001f\\u007f\\u0085\u00a0\\u2028\\u2029 =" W=""'])
+    s = base()
+    s.add(thread(17, strs(a='a\u202eb\u061c\u200e\u200f\u202a\u2066\u2069\u2067\u2068\u200d'.encode())))
+    s.add(end())
+    vector('txt-bidi', '§10', 'bidirectional formatting characters are \\uXXXX (U+202E would reorder what a terminal shows); other format characters such as U+200D are themselves',
+           s, ['17 - T.Str A="a\\u202eb\\u061c\\u200e\\u200f\\u202a\\u2066\\u2069\\u2067\\u2068\u200d" W=""'])
     s = base(more_importants=new_event(30, 'a.b c', 'e.f=g\th', [Field('x y=z\n"', UINT8)], flags=NOSYNC))
     s.add(thread(17, event(30, b'\x01')))
     s.add(end())

@@ -231,6 +231,15 @@ mode_evil (void)
   if (!strobe_init (NULL))
     return 1;
   strobe_thread_set_name ("thread-" EVIL, "group-" EVIL, 0);
+  {
+    uint32_t heap = strobe_memory_heap_register ("heap-" EVIL, STROBE_MEMORY_HEAP_SYSTEM, 0);
+    uint32_t tag = strobe_memory_tag_register ("tag-" EVIL, STROBE_MEMORY_TAG_NONE);
+    static char block[64];
+
+    strobe_memory_tag_push (tag);
+    strobe_memory_alloc (block, sizeof block, 0, heap);
+    strobe_memory_tag_pop ();
+  }
   for (int i = 0; i < 3; i++)
     {
       STROBE_CPU_SCOPE_DYNAMIC ("scope-" EVIL);

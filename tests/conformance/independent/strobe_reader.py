@@ -150,7 +150,9 @@ def escape(s, extra=''):
             out.append('\\r')
         elif ch == '\t':
             out.append('\\t')
-        elif c < 0x20 or c == 0x7f or 0x80 <= c <= 0x9f or c in (0x2028, 0x2029) or ch in extra:
+        elif (c < 0x20 or c == 0x7f or 0x80 <= c <= 0x9f or c in (0x2028, 0x2029)
+              or c in (0x061c, 0x200e, 0x200f) or 0x202a <= c <= 0x202e or 0x2066 <= c <= 0x2069
+              or ch in extra):
             out.append('\\u%04x' % c)
         else:
             out.append(ch)
