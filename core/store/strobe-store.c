@@ -10,6 +10,8 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 
 #include <glib/gi18n.h>
@@ -37,6 +39,7 @@ struct _StrobeStore
   GHashTable    *pending;     /* names to look at again */
   GSource       *pending_source;
   GSource       *live_source;
+  GHashTable    *shrunk;      /* name -> reason: live traces whose file got smaller */
   guint64        change_serial;
 };
 
@@ -136,6 +139,14 @@ remove_trace (StrobeStore *self,
   g_signal_emit (self, signals[TRACE_REMOVED], 0, trace);
 }
 
+/* Still written by a recorder, whatever its status says. */
+static gboolean
+trace_busy (StrobeStore *self, StrobeTrace *trace)
+{
+  return strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE
+         || g_hash_table_contains (self->shrunk, strobe_trace_get_name (trace));
+}
+
 static gboolean
 live_check_cb (gpointer user_data)
 {
@@ -146,7 +157,7 @@ live_check_cb (gpointer user_data)
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(StrobeTrace) trace = g_list_model_get_item (G_LIST_MODEL (self->traces), i);
-      if (strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE)
+      if (trace_busy (self, trace))
         g_ptr_array_add (live, g_strdup (strobe_trace_get_name (trace)));
     }
   for (guint i = 0; i < live->len; i++)
@@ -184,9 +195,40 @@ refresh_name (StrobeStore *self,
 
   if (!strobe_trace_file_probe (path, TRUE, &probe, NULL))
     {
+      g_hash_table_remove (self->shrunk, name);
       if (trace != NULL)
         remove_trace (self, trace);
       return;
+    }
+
+  /* A recorder only appends. A live file that got smaller was truncated or replaced by
+   * someone else: what readers already have may be gone, and "live" with whatever size
+   * is there now would be a lie. It stays cut off, saying why, while the marker lasts. */
+  if (probe.status != STROBE_TRACE_STATUS_LIVE)
+    g_hash_table_remove (self->shrunk, name);
+  else if (trace != NULL)
+    {
+      const char *why = g_hash_table_lookup (self->shrunk, name);
+
+      if (why == NULL && strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE
+          && probe.size < strobe_trace_get_size (trace))
+        {
+          char *reason = g_strdup_printf (_("The file shrank from %" PRIu64 " to %" PRIu64
+                                            " bytes while it was being "
+                                            "recorded: something other than the recorder "
+                                            "truncated or replaced it"),
+                                          strobe_trace_get_size (trace), probe.size);
+
+          g_message ("Store: %s: %s", name, reason);
+          g_hash_table_insert (self->shrunk, g_strdup (name), reason);
+          why = reason;
+        }
+      if (why != NULL)
+        {
+          probe.status = STROBE_TRACE_STATUS_CUT_OFF;
+          g_free (probe.reason);
+          probe.reason = g_strdup (why);
+        }
     }
 
   /* Two files with the same id: a trace copied in together with its .info. The newcomer
@@ -227,7 +269,7 @@ refresh_name (StrobeStore *self,
         }
     }
 
-  if (probe.status == STROBE_TRACE_STATUS_LIVE)
+  if (probe.status == STROBE_TRACE_STATUS_LIVE || g_hash_table_contains (self->shrunk, name))
     ensure_live_check (self);
 }
 
@@ -406,6 +448,7 @@ strobe_store_finalize (GObject *object)
   g_hash_table_unref (self->by_name);
   g_hash_table_unref (self->by_id);
   g_hash_table_unref (self->pending);
+  g_hash_table_unref (self->shrunk);
   g_object_unref (self->traces);
   g_object_unref (self->sessions);
   g_main_context_unref (self->context);
@@ -492,6 +535,7 @@ strobe_store_init (StrobeStore *self)
   self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->shrunk = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
 StrobeStore *
@@ -589,7 +633,7 @@ strobe_store_rename_trace (StrobeStore  *self,
     }
   if (g_strcmp0 (new_name, strobe_trace_get_name (trace)) == 0)
     return TRUE;
-  if (strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE)
+  if (trace_busy (self, trace))
     {
       g_set_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_BUSY,
                    _("The trace “%s” is still being recorded"), strobe_trace_get_name (trace));
@@ -635,7 +679,7 @@ strobe_store_delete_trace (StrobeStore  *self,
 
   if ((trace = lookup_or_error (self, id, error)) == NULL)
     return FALSE;
-  if (strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE)
+  if (trace_busy (self, trace))
     {
       g_set_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_BUSY,
                    _("The trace “%s” is still being recorded"), strobe_trace_get_name (trace));

@@ -10,8 +10,11 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
+
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <glib/gi18n.h>
@@ -80,6 +83,21 @@ read_once (StrobeTraceStream  *self,
 
   if (n != 0 || !self->follow || self->ended)
     return n;
+  {
+    struct stat st;
+
+    /* The recorder only appends: a file now shorter than what we read was truncated or
+     * replaced, and waiting for it to grow past our offset would wait for nothing. */
+    if (fstat (self->fd, &st) == 0 && (guint64) st.st_size < self->offset)
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                     _("%s shrank to %" PRIu64 " bytes while it was being read "
+                       "(%" PRIu64 " bytes were read): something other than the "
+                       "recorder truncated or replaced it"),
+                     self->path, (guint64) st.st_size, self->offset);
+        return -1;
+      }
+  }
   if (strobe_trace_file_is_live (self->path))
     return READ_WOULD_WAIT;
   /* The writer appends before it removes its marker: having seen the marker gone, one

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <unistd.h>
 
 #include "store-test-util.h"
 #include "strobe-store.h"
@@ -309,6 +310,77 @@ test_follow (Fixture *f, gconstpointer data)
   }
 }
 
+/* As read_cb, for a read that must fail: the error's message in @user_data's buf. */
+static void
+read_fail_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  ReadWait *w = user_data;
+  g_autoptr(GError) error = NULL;
+
+  w->n = g_input_stream_read_finish (G_INPUT_STREAM (source), result, &error);
+  g_assert_nonnull (error);
+  g_strlcpy ((char *) w->buf, error->message, sizeof w->buf);
+  w->done = TRUE;
+}
+
+static gboolean
+trace_cut_off (gpointer data)
+{
+  return strobe_trace_get_status (data) == STROBE_TRACE_STATUS_CUT_OFF;
+}
+
+/* Issue 25 item 8: a live trace whose file shrinks (truncated by someone other than the
+ * recorder) does not stay live with a stale size: it is cut off and says why, and a
+ * reader following it past the new end gets an error instead of waiting forever. */
+static void
+test_live_shrinks (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(StrobeTraceWriter) writer = NULL;
+  g_autoptr(GInputStream) stream = NULL;
+  g_autoptr(GBytes) bytes = test_build_stream ("shrinks", 5, 20000, FALSE, NULL);
+  gsize len = g_bytes_get_size (bytes);
+  g_autofree guint8 *all = g_malloc (len);
+  ReadWait w = { 0 };
+  StrobeTrace *trace;
+  gsize n = 0;
+
+  writer = strobe_store_create_writer (f->store, "shrinks", "127.0.0.1:1", &error);
+  g_assert_no_error (error);
+  g_assert_true (strobe_trace_writer_write (writer, g_bytes_get_data (bytes, NULL), len, &error));
+  g_assert_true (test_wait_until (array_nonempty, f->added, 2000));
+  trace = g_ptr_array_index (f->added, 0);
+  strobe_store_rescan (f->store);
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_LIVE);
+  g_assert_cmpuint (strobe_trace_get_size (trace), ==, len);
+
+  stream = strobe_store_open_trace (f->store, strobe_trace_get_id (trace), 0, TRUE, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_input_stream_read_all (stream, all, len, &n, NULL, &error));
+  g_assert_cmpuint (n, ==, len);
+
+  g_assert_cmpint (truncate (strobe_trace_get_path (trace), (off_t) (len / 2)), ==, 0);
+  g_assert_true (test_wait_until (trace_cut_off, trace, 3000));
+  g_assert_nonnull (strstr (strobe_trace_get_reason (trace), "shrank"));
+  g_assert_cmpuint (strobe_trace_get_size (trace), ==, len / 2);
+  /* Still the recorder's: not renamed or deleted under it. */
+  g_assert_false (strobe_store_delete_trace (f->store, strobe_trace_get_id (trace), &error));
+  g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_BUSY);
+  g_clear_error (&error);
+  /* It stays cut off on the next checks, even though its size no longer changes. */
+  test_spin (600);
+  strobe_store_rescan (f->store);
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_CUT_OFF);
+
+  /* The reader at the old end: an error, not a wait. */
+  g_input_stream_read_async (stream, w.buf, sizeof w.buf, G_PRIORITY_DEFAULT, NULL, read_fail_cb, &w);
+  g_assert_true (test_wait_until (read_done, &w, 2000));
+  g_assert_cmpint (w.n, ==, -1);
+  g_assert_nonnull (strstr ((char *) w.buf, "shrank"));
+
+  g_assert_true (strobe_trace_writer_finish (writer, STROBE_TRACE_STATUS_CUT_OFF, "test", &error));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -318,6 +390,7 @@ main (int argc, char **argv)
 #define ADD(name, func) g_test_add ("/store/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
   ADD ("copy-in", test_copy_in);
   ADD ("rename-delete", test_rename_delete);
+  ADD ("live-shrinks", test_live_shrinks);
   ADD ("follow", test_follow);
 #undef ADD
 
