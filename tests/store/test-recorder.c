@@ -585,6 +585,12 @@ real_app_ended (gpointer data)
   return session_of (((Fixture *) data)->ended, "real-app") != NULL;
 }
 
+static gboolean
+drip_ended (gpointer data)
+{
+  return session_of (((Fixture *) data)->ended, "drip") != NULL;
+}
+
 static void
 test_slow_drip (void)
 {
@@ -628,7 +634,9 @@ test_slow_drip (void)
   g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_FINISHED);
   g_assert_true (test_file_equals (strobe_trace_get_path (trace), g_bytes_get_data (real, NULL),
                                    g_bytes_get_size (real)));
-  /* Room was made by ending a dripping peer, and its trace says why. */
+  /* Room was made by ending a dripping peer (its thread reports that a little later),
+   * and its trace says why. */
+  g_assert_true (test_wait_until (drip_ended, &f, 10000));
   for (guint i = 0; i < f.ended->len; i++)
     {
       StrobeTrace *t = trace_of_session (&f, g_ptr_array_index (f.ended, i));
