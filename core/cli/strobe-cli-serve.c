@@ -13,6 +13,7 @@
 
 #include "strobe-cli.h"
 #include "strobe-recorder.h"
+#include "strobe-store-secret.h"
 #include "strobe-store-server.h"
 #include "strobe-text.h"
 
@@ -42,6 +43,15 @@ on_session_ended (StrobeRecorder *recorder, StrobeSession *session, gpointer dat
   printf (_("finished %s (pid %u): %" PRIu64 " bytes\n"), name, strobe_session_get_pid (session),
           strobe_session_get_bytes_received (session));
   fflush (stdout);
+}
+
+static gboolean
+listen_is_loopback (const char *listen)
+{
+  g_autoptr (GInetAddress) address = listen ? g_inet_address_new_from_string (listen) : NULL;
+
+  return listen == NULL || g_str_equal (listen, "localhost")
+         || (address != NULL && g_inet_address_get_is_loopback (address));
 }
 
 int
@@ -114,6 +124,19 @@ strobe_cli_serve (int argc, char **argv)
           strobe_recorder_get_port (recorder), strobe_store_server_get_port (server),
           listen ? listen : _("loopback only"), strobe_store_get_directory (store));
   fflush (stdout);
+  /* On stderr: stdout's lines are what scripts read (recorder and store ports first). */
+  if (g_getenv (STROBE_STORE_SECRET_ENV) == NULL || *g_getenv (STROBE_STORE_SECRET_ENV) == '\0')
+    {
+      g_autofree char *secret = g_build_filename (strobe_store_get_directory (store),
+                                                  STROBE_STORE_SECRET_FILE, NULL);
+      g_printerr (_("strobe-cli: store clients must prove they know the secret in %s (mode 0600; or set %s on both ends)\n"),
+                  secret, STROBE_STORE_SECRET_ENV);
+    }
+  if (!listen_is_loopback (listen))
+    g_printerr ("strobe-cli: %s\n",
+                _("warning: the store and the recorder are reachable from other machines, without TLS: "
+                  "traces and requests cross the network in clear. Prefer a loopback store and an SSH "
+                  "tunnel (ssh -L 1989:localhost:1989 HOST)."));
 
   loop = g_main_loop_new (NULL, FALSE);
   g_unix_signal_add (SIGINT, on_quit_signal, loop);
