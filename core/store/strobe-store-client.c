@@ -429,7 +429,12 @@ body_cb (GObject      *source,
   g_clear_pointer (&self->body, g_free);
   if (message == NULL)
     {
-      g_warning ("Store client: the server sent a malformed message: %s", error->message);
+      /* A message, not a warning: a peer that is not a store is not our bug. */
+      g_message ("Store client: the server sent a malformed message: %s", error->message);
+      if (self->connect_task != NULL)
+        auth_finish (self, g_error_new (STROBE_STORE_ERROR, STROBE_STORE_ERROR_PROTOCOL,
+                                        _("%s sent a malformed message: %s"), self->peer,
+                                        error->message));
       strobe_store_client_close (self);
       return;
     }
@@ -457,7 +462,10 @@ header_cb (GObject      *source,
   len = GUINT32_FROM_LE (len);
   if (len == 0 || len > STROBE_STORE_MAX_MESSAGE)
     {
-      g_warning ("Store client: the server sent a message of %u bytes", len);
+      g_message ("Store client: the server sent a message of %u bytes", len);
+      if (self->connect_task != NULL)
+        auth_finish (self, g_error_new (STROBE_STORE_ERROR, STROBE_STORE_ERROR_PROTOCOL,
+                                        _("%s sent a message of %u bytes"), self->peer, len));
       strobe_store_client_close (self);
       return;
     }

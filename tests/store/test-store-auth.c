@@ -379,6 +379,141 @@ test_fake_server (void)
   g_assert_false (fake.got_anything_after);
 }
 
+/* Hostile servers: whatever they send during the exchange, the client fails with an
+ * error (no crash, no hang) and never sends its proof. */
+typedef enum
+{
+  HOSTILE_GARBAGE_HELLO,     /* not CBOR */
+  HOSTILE_NO_NONCE,          /* a hello without a nonce */
+  HOSTILE_SHORT_NONCE,       /* 31 bytes */
+  HOSTILE_TEXT_NONCE,        /* a text string where bytes belong */
+  HOSTILE_HUGE_LENGTH,       /* a length prefix past the client's limit */
+  HOSTILE_STATUS_200,        /* answers the challenge with 200 and no proof */
+  HOSTILE_STATUS_503,        /* refuses at once */
+  HOSTILE_CLOSE,             /* hangs up after the hello */
+  HOSTILE_N
+} Hostile;
+
+typedef struct
+{
+  int      listen_fd;
+  Hostile  kind;
+  gboolean got_proof;
+} HostileServer;
+
+static void
+send_raw_message (int fd, const void *body, guint32 len)
+{
+  guint32 le = GUINT32_TO_LE (len);
+
+  send (fd, &le, 4, MSG_NOSIGNAL);
+  send (fd, body, len, MSG_NOSIGNAL);
+}
+
+static gpointer
+hostile_server (gpointer data)
+{
+  HostileServer *h = data;
+  int fd = accept (h->listen_fd, NULL, NULL);
+  guint8 nonce[32] = { 0 };
+  GVariantDict d;
+
+  g_assert_cmpint (fd, >=, 0);
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "hello", "s", "strobe-store");
+  switch (h->kind)
+    {
+    case HOSTILE_GARBAGE_HELLO:
+      send_raw_message (fd, "\xff\x00\x13", 3);
+      break;
+    case HOSTILE_NO_NONCE:
+      test_store_send (fd, g_variant_dict_end (&d));
+      break;
+    case HOSTILE_SHORT_NONCE:
+      g_variant_dict_insert_value (&d, "nonce", g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, nonce, 31, 1));
+      test_store_send (fd, g_variant_dict_end (&d));
+      break;
+    case HOSTILE_TEXT_NONCE:
+      g_variant_dict_insert (&d, "nonce", "s", "0123456789abcdef0123456789abcdef");
+      test_store_send (fd, g_variant_dict_end (&d));
+      break;
+    case HOSTILE_HUGE_LENGTH:
+      g_variant_dict_clear (&d);
+      send (fd, "\xff\xff\xff\x7f", 4, MSG_NOSIGNAL);
+      break;
+    case HOSTILE_STATUS_503:
+      g_variant_dict_clear (&d);
+      g_variant_dict_init (&d, NULL);
+      g_variant_dict_insert (&d, "status", "u", 503);
+      g_variant_dict_insert (&d, "error", "s", "Too many clients");
+      test_store_send (fd, g_variant_dict_end (&d));
+      break;
+    case HOSTILE_STATUS_200:
+    case HOSTILE_CLOSE:
+    default:
+      g_variant_dict_insert_value (&d, "nonce", g_variant_new_fixed_array (G_VARIANT_TYPE_BYTE, nonce, 32, 1));
+      test_store_send (fd, g_variant_dict_end (&d));
+      if (h->kind == HOSTILE_CLOSE)
+        {
+          close (fd);
+          return NULL;
+        }
+      {
+        g_autoptr(GVariant) challenge = test_store_read_message (fd, 5000);
+
+        g_variant_dict_init (&d, NULL);
+        g_variant_dict_insert (&d, "status", "u", 200);
+        test_store_send (fd, g_variant_dict_end (&d));
+      }
+      break;
+    }
+  /* Read what the client still sends until it hangs up: never its proof. */
+  for (;;)
+    {
+      struct pollfd p = { fd, POLLIN, 0 };
+      g_autoptr(GVariant) m = NULL;
+      const char *path = NULL;
+
+      if (poll (&p, 1, 12000) != 1)
+        break;
+      m = test_store_read_message (fd, 1000);
+      if (m == NULL)
+        break;
+      if (g_variant_lookup (m, "path", "&s", &path) && g_str_equal (path, "v1/auth/proof"))
+        h->got_proof = TRUE;
+    }
+  close (fd);
+  return NULL;
+}
+
+static void
+test_hostile_servers (void)
+{
+  for (Hostile kind = 0; kind < HOSTILE_N; kind++)
+    {
+      struct sockaddr_in sa = { 0 };
+      socklen_t len = sizeof sa;
+      HostileServer h = { socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), kind };
+      g_autoptr(GError) error = NULL;
+      g_autoptr(StrobeStoreClient) client = NULL;
+      GThread *thread;
+
+      sa.sin_family = AF_INET;
+      sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+      g_assert_cmpint (bind (h.listen_fd, (struct sockaddr *) &sa, sizeof sa), ==, 0);
+      g_assert_cmpint (listen (h.listen_fd, 1), ==, 0);
+      g_assert_cmpint (getsockname (h.listen_fd, (struct sockaddr *) &sa, &len), ==, 0);
+      thread = g_thread_new ("hostile-store", hostile_server, &h);
+      client = try_connect (ntohs (sa.sin_port), "the-real-secret-0123456789", &error);
+      g_assert_null (client);
+      g_assert_nonnull (error);
+      g_test_message ("hostile server %d: %s", kind, error->message);
+      g_thread_join (thread);
+      close (h.listen_fd);
+      g_assert_false (h.got_proof);
+    }
+}
+
 /* ---- the secret file ------------------------------------------------------------------- */
 
 static gboolean
@@ -627,6 +762,7 @@ main (int argc, char **argv)
   ADD ("other-user", test_other_user);
 #undef ADD
   g_test_add_func ("/store-auth/fake-server", test_fake_server);
+  g_test_add_func ("/store-auth/hostile-servers", test_hostile_servers);
   g_test_add_func ("/store-auth/secret-file", test_secret_file);
   return g_test_run ();
 }
