@@ -230,14 +230,9 @@ auth_timeout_cb (gpointer user_data)
 static gboolean
 lookup_32 (GVariant *message, const char *key, guint8 out[32])
 {
-  g_autoptr(GVariant) v = g_variant_lookup_value (message, key, G_VARIANT_TYPE_BYTESTRING);
-  gsize n = 0;
-  const guint8 *p = v ? g_variant_get_fixed_array (v, &n, 1) : NULL;
+  g_autoptr(GVariant) v = g_variant_lookup_value (message, key, NULL);
 
-  if (p == NULL || n != 32)
-    return FALSE;
-  memcpy (out, p, 32);
-  return TRUE;
+  return strobe_store_message_get_fixed_bytes (v, out, 32);
 }
 
 /* The client's side of core/protocol/AUTH.md: the server proves itself before the client

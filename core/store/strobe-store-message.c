@@ -467,3 +467,22 @@ strobe_store_message_encode_data (gboolean      has_tag,
   memcpy (buf, &le, 4);
   return g_bytes_new_take (buf, pos);
 }
+
+gboolean
+strobe_store_message_get_fixed_bytes (GVariant *value,
+                                      guint8   *out,
+                                      gsize     n)
+{
+  gsize len = 0;
+  const guint8 *p;
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  if (value == NULL || !g_variant_is_of_type (value, G_VARIANT_TYPE_BYTESTRING))
+    return FALSE;
+  p = g_variant_get_fixed_array (value, &len, 1);
+  if (len != n)
+    return FALSE;
+  memcpy (out, p, n);
+  return TRUE;
+}

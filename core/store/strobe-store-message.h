@@ -47,6 +47,11 @@ GVariant *strobe_store_message_decode      (const guint8  *data,
 /* Encodes an a{sv} (values: b, y, q, u, t, n, i, x, d, s, ay, a{sv}, av, as, v) into a
  * whole message, length prefix included. */
 GBytes   *strobe_store_message_encode      (GVariant      *dict);
+/* Copies @value into @out when it is a byte string of exactly @n bytes (a nonce or a proof
+ * of the authentication exchange); FALSE otherwise, @value NULL included. */
+gboolean  strobe_store_message_get_fixed_bytes (GVariant     *value,
+                                                guint8       *out,
+                                                gsize         n);
 /* A data message of the v1/trace/read stream, encoded without copying through GVariant. */
 GBytes   *strobe_store_message_encode_data (gboolean       has_tag,
                                             guint64        tag,

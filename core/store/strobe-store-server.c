@@ -674,14 +674,9 @@ refuse_auth (Request *req, const char *message)
 static gboolean
 lookup_nonce_or_proof (Request *req, const char *key, guint8 out[32])
 {
-  g_autoptr(GVariant) v = g_variant_dict_lookup_value (req->params, key, G_VARIANT_TYPE_BYTESTRING);
-  gsize n = 0;
-  const guint8 *p = v ? g_variant_get_fixed_array (v, &n, 1) : NULL;
+  g_autoptr(GVariant) v = g_variant_dict_lookup_value (req->params, key, NULL);
 
-  if (p == NULL || n != 32)
-    return FALSE;
-  memcpy (out, p, 32);
-  return TRUE;
+  return strobe_store_message_get_fixed_bytes (v, out, 32);
 }
 
 /* Step 2 → 3: the client's nonce in, the server's proof out. Once per connection. */

@@ -14,6 +14,7 @@
 
 #include "store-test-util.h"
 #include "strobe-auth.h"
+#include "strobe-store-client.h"
 #include "strobe-store-message.h"
 #include "strobe-store-secret.h"
 
@@ -362,6 +363,31 @@ test_store_connect_authed (guint16 port, const char *secret)
   g_assert_nonnull (r2);
   g_assert_cmpuint (test_store_status (r2), ==, 200);
   return fd;
+}
+
+static void
+store_connected (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+static gboolean
+has_result (gpointer data)
+{
+  return *(GAsyncResult **) data != NULL;
+}
+
+StrobeStoreClient *
+test_store_client_connect (guint16 port, const char *secret, GError **error)
+{
+  GAsyncResult *result = NULL;
+  StrobeStoreClient *client;
+
+  strobe_store_client_connect_async ("127.0.0.1", port, secret, NULL, store_connected, &result);
+  g_assert_true (test_wait_until (has_result, &result, 15000));
+  client = strobe_store_client_connect_finish (result, error);
+  g_object_unref (result);
+  return client;
 }
 
 char *

@@ -6,6 +6,7 @@
 
 #include <gio/gio.h>
 
+#include "strobe-store-client.h"
 #include "strobe-wire.h"
 #include "test-dirs.h"
 
@@ -67,6 +68,11 @@ void      test_store_send_proof     (int         fd,
 /* A connection that has done the whole exchange with @secret. */
 int       test_store_connect_authed (guint16     port,
                                      const char *secret);
+/* A StrobeStoreClient on 127.0.0.1:@port after the exchange with @secret (NULL: the
+ * default), running the default main context until connect completes. */
+StrobeStoreClient *test_store_client_connect (guint16     port,
+                                              const char *secret,
+                                              GError    **error);
 /* The secret a server on the store in @dir uses (after it started). */
 char     *test_store_secret         (const char *dir);
 

@@ -255,35 +255,6 @@ test_replay (Fixture *f, gconstpointer data)
   close (fd);
 }
 
-typedef struct
-{
-  GAsyncResult *result;
-} Wait;
-
-static void
-store_result (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  ((Wait *) user_data)->result = g_object_ref (result);
-}
-
-static gboolean
-has_result (gpointer data)
-{
-  return ((Wait *) data)->result != NULL;
-}
-
-static StrobeStoreClient *
-try_connect (guint16 port, const char *secret, GError **error)
-{
-  Wait w = { NULL };
-  StrobeStoreClient *client;
-
-  strobe_store_client_connect_async ("127.0.0.1", port, secret, NULL, store_result, &w);
-  g_assert_true (test_wait_until (has_result, &w, 15000));
-  client = strobe_store_client_connect_finish (w.result, error);
-  g_object_unref (w.result);
-  return client;
-}
 
 static gboolean
 no_clients (gpointer data)
@@ -296,7 +267,7 @@ test_client_wrong_secret (Fixture *f, gconstpointer data)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(StrobeStoreClient) good = NULL;
-  g_autoptr(StrobeStoreClient) bad = try_connect (f->port, "a-wrong-secret-of-some-length", &error);
+  g_autoptr(StrobeStoreClient) bad = test_store_client_connect (f->port, "a-wrong-secret-of-some-length", &error);
 
   /* The client finds out first: the server could not prove it knows *this* secret. */
   g_assert_null (bad);
@@ -304,7 +275,7 @@ test_client_wrong_secret (Fixture *f, gconstpointer data)
   g_assert_true (test_wait_until (no_clients, f->server, 5000));
   g_clear_error (&error);
 
-  good = try_connect (f->port, f->secret, &error);
+  good = test_store_client_connect (f->port, f->secret, &error);
   g_assert_no_error (error);
   g_assert_nonnull (good);
 }
@@ -369,7 +340,7 @@ test_fake_server (void)
   g_assert_cmpint (getsockname (fake.listen_fd, (struct sockaddr *) &sa, &len), ==, 0);
   thread = g_thread_new ("fake-store", fake_server, &fake);
 
-  client = try_connect (ntohs (sa.sin_port), "the-real-secret-0123456789", &error);
+  client = test_store_client_connect (ntohs (sa.sin_port), "the-real-secret-0123456789", &error);
   g_assert_null (client);
   g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_AUTH);
   g_thread_join (thread);
@@ -504,7 +475,7 @@ test_hostile_servers (void)
       g_assert_cmpint (listen (h.listen_fd, 1), ==, 0);
       g_assert_cmpint (getsockname (h.listen_fd, (struct sockaddr *) &sa, &len), ==, 0);
       thread = g_thread_new ("hostile-store", hostile_server, &h);
-      client = try_connect (ntohs (sa.sin_port), "the-real-secret-0123456789", &error);
+      client = test_store_client_connect (ntohs (sa.sin_port), "the-real-secret-0123456789", &error);
       g_assert_null (client);
       g_assert_nonnull (error);
       g_test_message ("hostile server %d: %s", kind, error->message);
@@ -618,7 +589,7 @@ test_secret_file (void)
 
     strobe_store_server_set_port (server, 0);
     g_assert_true (strobe_store_server_start (server, &error));
-    client = try_connect (strobe_store_server_get_port (server), NULL, &error);
+    client = test_store_client_connect (strobe_store_server_get_port (server), NULL, &error);
     g_assert_no_error (error);
     g_assert_nonnull (client);
   }
@@ -647,7 +618,7 @@ other_user_main (guint16 port, const char *dir, const char *trace_id)
       return 1;
     }
   /* Its own default store is the victim's (XDG_DATA_HOME points there). */
-  client = try_connect (port, NULL, &error);
+  client = test_store_client_connect (port, NULL, &error);
   if (client != NULL)
     {
       g_printerr ("other user: connected with the default secret\n");

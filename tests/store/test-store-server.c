@@ -42,15 +42,10 @@ has_result (gpointer data)
 static StrobeStoreClient *
 connect_client (guint16 port)
 {
-  Wait w = { NULL };
   g_autoptr(GError) error = NULL;
-  StrobeStoreClient *client;
+  StrobeStoreClient *client = test_store_client_connect (port, store_secret, &error);
 
-  strobe_store_client_connect_async ("127.0.0.1", port, store_secret, NULL, store_result, &w);
-  g_assert_true (test_wait_until (has_result, &w, 5000));
-  client = strobe_store_client_connect_finish (w.result, &error);
   g_assert_no_error (error);
-  g_object_unref (w.result);
   return client;
 }
 
