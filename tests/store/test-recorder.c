@@ -12,6 +12,7 @@
 #include <glib/gstdio.h>
 
 #include "store-test-util.h"
+#include "strobe-rate-window.h"
 #include "strobe-recorder.h"
 
 typedef struct
@@ -531,6 +532,36 @@ test_recorder_killed (void)
 
 /* ---- slow drips --------------------------------------------------------------------- */
 
+/* The window the recorder judges peers by, on made-up times: old bytes leave it, a young
+ * connection is judged over its own life, a drip is a few bytes a second. */
+static void
+test_rate_window (void)
+{
+  const gint64 s = G_USEC_PER_SEC, t0 = 5000 * s;   /* any monotonic time */
+  StrobeRateWindow w;
+
+  strobe_rate_window_init (&w, 1 * s, t0);
+  strobe_rate_window_add (&w, 100, t0);
+  g_assert_cmpuint (strobe_rate_window_bytes (&w, t0), ==, 100);
+  g_assert_cmpfloat_with_epsilon (strobe_rate_window_rate (&w, t0 + s / 2), 200.0, 1e-6);
+  g_assert_cmpuint (strobe_rate_window_bytes (&w, t0 + s - 1), ==, 100);
+  g_assert_cmpuint (strobe_rate_window_bytes (&w, t0 + s + s / 4), ==, 0);
+  /* A slot reused after a lap forgets what it held. */
+  strobe_rate_window_add (&w, 7, t0 + 2 * s);
+  g_assert_cmpuint (strobe_rate_window_bytes (&w, t0 + 2 * s), ==, 7);
+  strobe_rate_window_clear (&w);
+
+  /* One byte every 0.4 s for 4 s, after a 200-byte handshake: ≈ 2.5 bytes/s once the
+   * handshake has left the window, far below a runtime's statistics alone. */
+  strobe_rate_window_init (&w, 1 * s, t0);
+  strobe_rate_window_add (&w, 200, t0);
+  for (int i = 1; i <= 10; i++)
+    strobe_rate_window_add (&w, 1, t0 + i * 2 * s / 5);
+  g_assert_cmpfloat (strobe_rate_window_rate (&w, t0 + 4 * s), <=, 4.0);
+  g_assert_cmpfloat (strobe_rate_window_rate (&w, t0 + 4 * s), >=, 1.0);
+  strobe_rate_window_clear (&w);
+}
+
 #define DRIP_PEERS 256
 
 typedef struct
@@ -666,6 +697,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/recorder/recorder-killed", test_recorder_killed);
+  g_test_add_func ("/recorder/rate-window", test_rate_window);
   g_test_add_func ("/recorder/slow-drip", test_slow_drip);
 
 #define ADD(name, func) g_test_add ("/recorder/" name, Fixture, NULL, fixture_setup, func, fixture_teardown)
