@@ -22,7 +22,7 @@ struct _StrobeFlameGraph
   GtkWidget            parent_instance;
 
   StrobeTimelineModel *model;
-  GArray              *tree;
+  StrobeCostTree      *tree;
   StrobeTraceClock     clock;
   guint32              root;       /* the zoomed node */
   guint32              chosen;     /* keyboard/click selection */
@@ -33,27 +33,30 @@ struct _StrobeFlameGraph
 
 G_DEFINE_FINAL_TYPE (StrobeFlameGraph, strobe_flame_graph, GTK_TYPE_WIDGET)
 
-static const StrobeCallNode *
+static StrobeCallNode
 node (StrobeFlameGraph *self, guint32 i)
 {
-  return &g_array_index (self->tree, StrobeCallNode, i);
+  StrobeCallNode n;
+
+  strobe_call_tree_get_node (self->tree, i, &n);
+  return n;
 }
 
 static const char *
 node_name (StrobeFlameGraph *self, guint32 i)
 {
-  const StrobeCallNode *n = node (self, i);
+  const StrobeCallNode n = node (self, i);
 
-  if (n->name_id == STROBE_CALL_NONE)
+  if (n.name_id == STROBE_CALL_NONE)
     return _("All");
-  return strobe_timeline_model_get_name (self->model, n->name_id);
+  return strobe_timeline_model_get_name (self->model, n.name_id);
 }
 
 /* The row of @i below the zoomed node (ancestors of the zoomed node above it). */
 static int
 node_row (StrobeFlameGraph *self, guint32 i)
 {
-  return (int) node (self, i)->depth;
+  return (int) node (self, i).depth;
 }
 
 static PangoLayout *
@@ -75,13 +78,13 @@ layout_for (StrobeFlameGraph *self, const char *text)
 static void
 draw_node (StrobeFlameGraph *self, GtkSnapshot *snapshot, guint32 i, gdouble x, gdouble w, int row)
 {
-  const StrobeCallNode *n = node (self, i);
+  const StrobeCallNode n = node (self, i);
   const char *name = node_name (self, i);
-  StrobeRgb c = n->name_id == STROBE_CALL_NONE ? (StrobeRgb) { 0.75, 0.75, 0.78 } : strobe_timeline_name_color (name);
+  StrobeRgb c = n.name_id == STROBE_CALL_NONE ? (StrobeRgb) { 0.75, 0.75, 0.78 } : strobe_timeline_name_color (name);
   GdkRGBA fill = { c.r, c.g, c.b, 1 };
   graphene_rect_t r = GRAPHENE_RECT_INIT (x, row * ROW_H, MAX (w >= 3 ? w - 1 : w, 1), ROW_H - 1);
 
-  if (self->highlight != G_MAXUINT32 && n->name_id != self->highlight)
+  if (self->highlight != G_MAXUINT32 && n.name_id != self->highlight)
     fill.alpha = 0.35;
   gtk_snapshot_append_color (snapshot, &fill, &r);
   if (i == self->chosen || i == self->hover)
@@ -113,16 +116,16 @@ draw_node (StrobeFlameGraph *self, GtkSnapshot *snapshot, guint32 i, gdouble x, 
 static void
 draw_subtree (StrobeFlameGraph *self, GtkSnapshot *snapshot, guint32 i, gdouble x, gdouble w, int height)
 {
-  const StrobeCallNode *n = node (self, i);
-  gdouble scale = w / (gdouble) MAX (n->inclusive, 1);
+  const StrobeCallNode n = node (self, i);
+  gdouble scale = w / (gdouble) MAX (n.inclusive, 1);
   int row = node_row (self, i);
 
   if (w < 0.5 || row * ROW_H > height)
     return;
   draw_node (self, snapshot, i, x, w, row);
-  for (guint32 c = n->first_child; c != STROBE_CALL_NONE; c = node (self, c)->next_sibling)
+  for (guint32 c = n.first_child; c != STROBE_CALL_NONE; c = node (self, c).next_sibling)
     {
-      gdouble cw = node (self, c)->inclusive * scale;
+      gdouble cw = node (self, c).inclusive * scale;
       draw_subtree (self, snapshot, c, x, cw, height);
       x += cw;
     }
@@ -134,7 +137,7 @@ strobe_flame_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   StrobeFlameGraph *self = STROBE_FLAME_GRAPH (widget);
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
 
-  if (self->tree == NULL || self->tree->len == 0 || node (self, 0)->inclusive == 0)
+  if (self->tree == NULL || strobe_cost_tree_get_n_nodes (self->tree) == 0 || node (self, 0).inclusive == 0)
     {
       PangoLayout *l = layout_for (self, _("No scopes in this range."));
       GtkStyleContext *ctx = gtk_widget_get_style_context (widget);
@@ -148,7 +151,7 @@ strobe_flame_graph_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       return;
     }
   /* The zoomed node's ancestors, full width, then it and its subtree. */
-  for (guint32 k = node (self, self->root)->parent; k != STROBE_CALL_NONE; k = node (self, k)->parent)
+  for (guint32 k = node (self, self->root).parent; k != STROBE_CALL_NONE; k = node (self, k).parent)
     draw_node (self, snapshot, k, 0, width, node_row (self, k));
   draw_subtree (self, snapshot, self->root, 0, width, height);
   if (gtk_widget_has_visible_focus (widget))
@@ -170,21 +173,21 @@ node_at (StrobeFlameGraph *self, gdouble x, gdouble y)
   guint32 i;
   gdouble x0 = 0, w = width;
 
-  if (self->tree == NULL || self->tree->len == 0 || x < 0 || x >= width)
+  if (self->tree == NULL || strobe_cost_tree_get_n_nodes (self->tree) == 0 || x < 0 || x >= width)
     return STROBE_CALL_NONE;
   /* Above the zoomed node: its ancestors span everything. */
-  for (i = self->root; i != STROBE_CALL_NONE; i = node (self, i)->parent)
+  for (i = self->root; i != STROBE_CALL_NONE; i = node (self, i).parent)
     if (node_row (self, i) == row)
       return i;
   /* Below: down from it, following the child under x. */
   for (i = self->root; node_row (self, i) < row;)
     {
-      gdouble scale = w / (gdouble) MAX (node (self, i)->inclusive, 1), cx = x0;
+      gdouble scale = w / (gdouble) MAX (node (self, i).inclusive, 1), cx = x0;
       guint32 next = STROBE_CALL_NONE;
 
-      for (guint32 c = node (self, i)->first_child; c != STROBE_CALL_NONE; c = node (self, c)->next_sibling)
+      for (guint32 c = node (self, i).first_child; c != STROBE_CALL_NONE; c = node (self, c).next_sibling)
         {
-          gdouble cw = node (self, c)->inclusive * scale;
+          gdouble cw = node (self, c).inclusive * scale;
           if (x >= cx && x < cx + cw)
             {
               next = c;
@@ -204,14 +207,14 @@ node_at (StrobeFlameGraph *self, gdouble x, gdouble y)
 static char *
 describe (StrobeFlameGraph *self, guint32 i)
 {
-  const StrobeCallNode *n = node (self, i);
-  g_autofree char *incl = strobe_format_ticks (&self->clock, n->inclusive);
-  g_autofree char *excl = strobe_format_ticks (&self->clock, n->exclusive);
-  gdouble share = node (self, 0)->inclusive ? 100.0 * n->inclusive / node (self, 0)->inclusive : 0;
+  const StrobeCallNode n = node (self, i);
+  g_autofree char *incl = strobe_format_ticks (&self->clock, n.inclusive);
+  g_autofree char *excl = strobe_format_ticks (&self->clock, n.exclusive);
+  gdouble share = node (self, 0).inclusive ? 100.0 * n.inclusive / node (self, 0).inclusive : 0;
 
   /* Translators: a flame graph node: name, inclusive time and its share, exclusive time, count */
   return g_strdup_printf (_("%s: %s (%.1f %%), exclusive %s, %" PRIu64 " calls"),
-                          node_name (self, i), incl, share, excl, n->count);
+                          node_name (self, i), incl, share, excl, n.count);
 }
 
 static void
@@ -277,8 +280,8 @@ pressed_cb (GtkGestureClick *gesture, int n, gdouble x, gdouble y, StrobeFlameGr
   gtk_widget_grab_focus (GTK_WIDGET (self));
   if (gtk_gesture_single_get_current_button (GTK_GESTURE_SINGLE (gesture)) == GDK_BUTTON_SECONDARY)
     {
-      if (self->tree && node (self, self->root)->parent != STROBE_CALL_NONE)
-        zoom_into (self, node (self, self->root)->parent);
+      if (self->tree && node (self, self->root).parent != STROBE_CALL_NONE)
+        zoom_into (self, node (self, self->root).parent);
       return;
     }
   zoom_into (self, i);
@@ -289,30 +292,30 @@ action_move (GtkWidget *widget, const char *name, GVariant *param)
 {
   StrobeFlameGraph *self = STROBE_FLAME_GRAPH (widget);
   int dir = g_variant_get_int32 (param);
-  const StrobeCallNode *n;
+  StrobeCallNode n;
   guint32 to = STROBE_CALL_NONE;
 
-  if (self->tree == NULL || self->tree->len == 0)
+  if (self->tree == NULL || strobe_cost_tree_get_n_nodes (self->tree) == 0)
     return;
   n = node (self, self->chosen);
   switch (dir)
     {
     case 0:   /* previous sibling */
-      if (n->parent != STROBE_CALL_NONE)
-        for (guint32 c = node (self, n->parent)->first_child; c != STROBE_CALL_NONE; c = node (self, c)->next_sibling)
+      if (n.parent != STROBE_CALL_NONE)
+        for (guint32 c = node (self, n.parent).first_child; c != STROBE_CALL_NONE; c = node (self, c).next_sibling)
           {
-            if (node (self, c)->next_sibling == self->chosen)
+            if (node (self, c).next_sibling == self->chosen)
               to = c;
           }
       break;
     case 1:
-      to = n->next_sibling;
+      to = n.next_sibling;
       break;
     case 2:
-      to = n->parent;
+      to = n.parent;
       break;
     case 3:
-      to = n->first_child;
+      to = n.first_child;
       break;
     default:
       break;
@@ -328,12 +331,12 @@ action_zoom (GtkWidget *widget, const char *name, GVariant *param)
 {
   StrobeFlameGraph *self = STROBE_FLAME_GRAPH (widget);
 
-  if (self->tree == NULL || self->tree->len == 0)
+  if (self->tree == NULL || strobe_cost_tree_get_n_nodes (self->tree) == 0)
     return;
   if (g_variant_get_int32 (param) > 0)
     zoom_into (self, self->chosen);
-  else if (node (self, self->root)->parent != STROBE_CALL_NONE)
-    zoom_into (self, node (self, self->root)->parent);
+  else if (node (self, self->root).parent != STROBE_CALL_NONE)
+    zoom_into (self, node (self, self->root).parent);
 }
 
 static void
@@ -344,8 +347,8 @@ strobe_flame_graph_measure (GtkWidget *widget, GtkOrientation orientation, int f
   int depth = 1;
 
   if (self->tree)
-    for (guint i = 0; i < self->tree->len; i++)
-      depth = MAX (depth, (int) node (self, i)->depth + 1);
+    for (guint i = 0; i < strobe_cost_tree_get_n_nodes (self->tree); i++)
+      depth = MAX (depth, (int) node (self, i).depth + 1);
   *min = orientation == GTK_ORIENTATION_HORIZONTAL ? 100 : ROW_H * 2;
   *nat = orientation == GTK_ORIENTATION_HORIZONTAL ? 300 : MAX (ROW_H * MIN (depth, 64), ROW_H * 2);
 }
@@ -356,7 +359,7 @@ strobe_flame_graph_finalize (GObject *object)
   StrobeFlameGraph *self = STROBE_FLAME_GRAPH (object);
 
   g_clear_object (&self->model);
-  g_clear_pointer (&self->tree, g_array_unref);
+  g_clear_pointer (&self->tree, strobe_cost_tree_unref);
   g_clear_pointer (&self->layouts, g_hash_table_unref);
   G_OBJECT_CLASS (strobe_flame_graph_parent_class)->finalize (object);
 }
@@ -415,19 +418,19 @@ strobe_flame_graph_new (void)
 }
 
 void
-strobe_flame_graph_set_tree (StrobeFlameGraph *self, StrobeTimelineModel *model, GArray *tree,
+strobe_flame_graph_set_tree (StrobeFlameGraph *self, StrobeTimelineModel *model, StrobeCostTree *tree,
                              const StrobeTraceClock *clock)
 {
   g_return_if_fail (STROBE_IS_FLAME_GRAPH (self));
 
   g_set_object (&self->model, model);
-  g_clear_pointer (&self->tree, g_array_unref);
-  self->tree = tree && model ? g_array_ref (tree) : NULL;
+  g_clear_pointer (&self->tree, strobe_cost_tree_unref);
+  self->tree = tree && model ? strobe_cost_tree_ref (tree) : NULL;
   if (clock)
     self->clock = *clock;
   self->root = 0;
   self->hover = STROBE_CALL_NONE;
-  self->chosen = self->tree && self->tree->len ? 0 : STROBE_CALL_NONE;
+  self->chosen = self->tree && strobe_cost_tree_get_n_nodes (self->tree) ? 0 : STROBE_CALL_NONE;
   if (self->chosen == 0)
     choose (self, 0);
   gtk_widget_queue_resize (GTK_WIDGET (self));

@@ -10,6 +10,7 @@
 
 #include <gtk/gtk.h>
 
+#include "strobe-cost-tree.h"
 #include "strobe-timeline-model.h"
 #include "strobe-trace-clock.h"
 
@@ -19,10 +20,10 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (StrobeFlameGraph, strobe_flame_graph, STROBE, FLAME_GRAPH, GtkWidget)
 
 GtkWidget *strobe_flame_graph_new      (void);
-/* @tree: StrobeCallNode (a reference is taken); NULL clears. */
+/* @tree: strobe_call_tree_compute()'s (a reference is taken); NULL clears. */
 void       strobe_flame_graph_set_tree (StrobeFlameGraph       *self,
                                         StrobeTimelineModel    *model,
-                                        GArray                 *tree,
+                                        StrobeCostTree         *tree,
                                         const StrobeTraceClock *clock);
 /* Nodes drawn in name @name_id stand out; G_MAXUINT32: none. */
 void       strobe_flame_graph_set_highlight (StrobeFlameGraph  *self,

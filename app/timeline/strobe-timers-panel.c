@@ -59,7 +59,7 @@ struct _StrobeTimersPanel
   GCancellable        *stats_cancel;
   GCancellable        *tree_cancel;
   GCancellable        *find_cancel;
-  GArray              *tree;
+  StrobeCostTree      *tree;
   guint64              tree_t0, tree_t1, tree_generation;
   gboolean             tree_busy;
   guint64              stats_generation;
@@ -417,12 +417,12 @@ tree_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
 {
   TreeJob *j = data;
   GError *error = NULL;
-  GArray *tree = strobe_call_tree_compute (j->model, j->t0, j->t1, STROBE_TIMER_STATS_ALL_THREADS, cancellable, &error);
+  StrobeCostTree *tree = strobe_call_tree_compute (j->model, j->t0, j->t1, STROBE_TIMER_STATS_ALL_THREADS, cancellable, &error);
 
   if (tree == NULL)
     g_task_return_error (task, error);
   else
-    g_task_return_pointer (task, tree, (GDestroyNotify) g_array_unref);
+    g_task_return_pointer (task, tree, (GDestroyNotify) strobe_cost_tree_unref);
 }
 
 static void
@@ -470,13 +470,13 @@ tree_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
   g_autoptr(StrobeTimersPanel) self = user_data;
   g_autoptr(GError) error = NULL;
-  GArray *tree = g_task_propagate_pointer (G_TASK (result), &error);
+  StrobeCostTree *tree = g_task_propagate_pointer (G_TASK (result), &error);
   TreeJob *j = g_task_get_task_data (G_TASK (result));
 
   if (tree == NULL)
     return;
   self->tree_busy = FALSE;
-  g_clear_pointer (&self->tree, g_array_unref);
+  g_clear_pointer (&self->tree, strobe_cost_tree_unref);
   self->tree = tree;
   self->tree_t0 = j->t0;
   self->tree_t1 = j->t1;
@@ -901,7 +901,7 @@ strobe_timers_panel_finalize (GObject *object)
   g_clear_object (&self->callees);
   g_clear_object (&self->filter);
   g_clear_object (&self->selection);
-  g_clear_pointer (&self->tree, g_array_unref);
+  g_clear_pointer (&self->tree, strobe_cost_tree_unref);
   G_OBJECT_CLASS (strobe_timers_panel_parent_class)->finalize (object);
 }
 

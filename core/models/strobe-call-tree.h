@@ -8,14 +8,20 @@
 
 #include <gio/gio.h>
 
+#include "strobe-cost-tree.h"
 #include "strobe-timeline-model.h"
 
 G_BEGIN_DECLS
 
 #define STROBE_CALL_NONE G_MAXUINT32
 
-/* One name path: every scope whose chain of enclosing scopes' names is this node's path,
- * on any thread. Times in ticks, clipped to the range (as the timer statistics count). */
+/* The tree's columns: how many scopes (inclusive only) and their time in ticks. */
+#define STROBE_CALL_COUNT 0
+#define STROBE_CALL_TIME  1
+
+/* One node of the tree, read out (strobe_call_tree_get_node): one name path, every scope
+ * whose chain of enclosing scopes' names is this node's path, on any thread. Times in
+ * ticks, clipped to the range (as the timer statistics count). */
 typedef struct
 {
   guint32 name_id;        /* STROBE_CALL_NONE for the root */
@@ -38,21 +44,25 @@ typedef struct
   guint64 inclusive;
 } StrobeCallLink;
 
-/* A new array of StrobeCallNode, node 0 the root (its inclusive time is the total of the
- * outermost scopes), for completed scopes that overlap [t0, t1] on @thread_id or every
- * thread (STROBE_TIMER_STATS_ALL_THREADS). NULL when cancelled. One pass over the scopes
- * in range; the model's read lock is taken per thread. */
-GArray *strobe_call_tree_compute  (StrobeTimelineModel *model,
+/* A top-down StrobeCostTree keyed by name id, node 0 the root (key STROBE_CALL_NONE; its
+ * inclusive time is the total of the outermost scopes), children largest first, for
+ * completed scopes that overlap [t0, t1] on @thread_id or every thread
+ * (STROBE_TIMER_STATS_ALL_THREADS). NULL when cancelled. One pass over the scopes in
+ * range; the model's read lock is taken per thread. */
+StrobeCostTree *strobe_call_tree_compute (StrobeTimelineModel *model,
                                    guint64              t0,
                                    guint64              t1,
                                    gint                 thread_id,
                                    GCancellable        *cancellable,
                                    GError             **error);
+void    strobe_call_tree_get_node (StrobeCostTree      *tree,
+                                   guint32              node,
+                                   StrobeCallNode      *out);
 /* Callers and callees of @name_id in @tree (StrobeCallLink, largest inclusive first). A
  * recursive timer counts at each level, as in Unreal Insights. */
-GArray *strobe_call_tree_callers  (GArray              *tree,
+GArray *strobe_call_tree_callers  (StrobeCostTree      *tree,
                                    guint32              name_id);
-GArray *strobe_call_tree_callees  (GArray              *tree,
+GArray *strobe_call_tree_callees  (StrobeCostTree      *tree,
                                    guint32              name_id);
 
 G_END_DECLS

@@ -1,39 +1,30 @@
 /* strobe-memory-callers.c — functions, callers and callees from a top-down tree (see the
- * header).
- *
- * One depth-first walk over the tree (child lists made from the parent links, so the
- * tree's sorted pages are not needed) with a count of each key on the current path: a
- * node whose key is not on the path above it is its function's outermost call there, and
- * adds its inclusive costs to the function and to the call from its parent's function.
+ * header): the tree's StrobeCostCalls (a recursive key counted once per stack), kept in
+ * the view's order of functions and of each function's calls.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-memory-callers.h"
 
-#include "strobe-memory-model-private.h"
+#include "strobe-memory-query-private.h"
 
 typedef struct
 {
-  StrobeMemoryFunction pub;
-  GArray              *callers;   /* guint edge index */
-  GArray              *callees;
-} Function;
-
-typedef struct
-{
-  guint64           caller;
-  guint64           callee;
-  StrobeMemoryCosts costs;
-} Edge;
+  StrobeMemoryFrame frame;
+  guint32           inline_depth;
+} Frame;
 
 struct _StrobeMemoryCallers
 {
-  GObject     parent_instance;
-  GArray     *functions;   /* Function */
-  GArray     *edges;       /* Edge */
-  GHashTable *by_key;      /* key (guint64 *) → index + 1 */
+  GObject          parent_instance;
+  StrobeCostCalls *calls;
+  Frame           *frames;      /* per function of calls: the frame that stands for it */
+  guint32         *order;       /* position → function of calls */
+  guint32         *position;    /* function of calls → position */
+  guint32        **callers;     /* per function of calls: its callers' call indexes, sorted */
+  guint32        **callees;
   StrobeMemoryCost sort;
-  gboolean    descending;
+  gboolean         descending;
 };
 
 G_DEFINE_FINAL_TYPE (StrobeMemoryCallers, strobe_memory_callers, G_TYPE_OBJECT)
@@ -42,16 +33,19 @@ static void
 strobe_memory_callers_finalize (GObject *object)
 {
   StrobeMemoryCallers *self = STROBE_MEMORY_CALLERS (object);
+  guint n = self->calls ? strobe_cost_calls_get_n_functions (self->calls) : 0;
 
-  for (guint i = 0; self->functions && i < self->functions->len; i++)
+  for (guint i = 0; self->callers && i < n; i++)
     {
-      Function *f = &g_array_index (self->functions, Function, i);
-      g_array_unref (f->callers);
-      g_array_unref (f->callees);
+      g_free (self->callers[i]);
+      g_free (self->callees[i]);
     }
-  g_clear_pointer (&self->functions, g_array_unref);
-  g_clear_pointer (&self->edges, g_array_unref);
-  g_clear_pointer (&self->by_key, g_hash_table_unref);
+  g_free (self->callers);
+  g_free (self->callees);
+  g_free (self->frames);
+  g_free (self->order);
+  g_free (self->position);
+  g_clear_pointer (&self->calls, strobe_cost_calls_unref);
   G_OBJECT_CLASS (strobe_memory_callers_parent_class)->finalize (object);
 }
 
@@ -64,129 +58,93 @@ strobe_memory_callers_class_init (StrobeMemoryCallersClass *klass)
 static void
 strobe_memory_callers_init (StrobeMemoryCallers *self)
 {
-  self->functions = g_array_new (FALSE, TRUE, sizeof (Function));
-  self->edges = g_array_new (FALSE, TRUE, sizeof (Edge));
-  self->by_key = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-}
-
-static void
-costs_add (StrobeMemoryCosts *to, const StrobeMemoryCosts *c)
-{
-  to->allocations += c->allocations;
-  to->temporary += c->temporary;
-  to->bytes_allocated = strobe_memory_sat_add (to->bytes_allocated, c->bytes_allocated);
-  to->peak_bytes = strobe_memory_sat_add_signed (to->peak_bytes, c->peak_bytes);
-  to->peak_count += c->peak_count;
-  to->leaked_bytes = strobe_memory_sat_add_signed (to->leaked_bytes, c->leaked_bytes);
-  to->leaked_count += c->leaked_count;
-}
-
-static Function *
-function_for (StrobeMemoryCallers *self, const StrobeMemoryTreeNode *node)
-{
-  gpointer found = g_hash_table_lookup (self->by_key, &node->key);
-  Function f = { 0 };
-
-  if (found)
-    return &g_array_index (self->functions, Function, GPOINTER_TO_UINT (found) - 1);
-  f.pub.key = node->key;
-  f.pub.frame = node->frame;
-  f.pub.inline_depth = node->inline_depth;
-  f.callers = g_array_new (FALSE, FALSE, sizeof (guint));
-  f.callees = g_array_new (FALSE, FALSE, sizeof (guint));
-  g_array_append_val (self->functions, f);
-  g_hash_table_insert (self->by_key, g_memdup2 (&node->key, sizeof node->key),
-                       GUINT_TO_POINTER (self->functions->len));
-  return &g_array_index (self->functions, Function, self->functions->len - 1);
-}
-
-typedef struct
-{
-  guint64 caller, callee;
-} EdgeKey;
-
-static guint
-edge_hash (gconstpointer p)
-{
-  const EdgeKey *k = p;
-  return (guint) ((k->caller * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) ^ k->callee) >> 17);
-}
-
-static gboolean
-edge_equal (gconstpointer a, gconstpointer b)
-{
-  const EdgeKey *x = a, *y = b;
-  return x->caller == y->caller && x->callee == y->callee;
 }
 
 static guint64
-cost_value (const StrobeMemoryCosts *c, StrobeMemoryCost by)
+sort_value (guint64 v, StrobeMemoryCost by)
 {
-  switch (by)
+  if (by == STROBE_MEMORY_COST_PEAK || by == STROBE_MEMORY_COST_LEAKED)
+    return (guint64) MAX ((gint64) v, 0);
+  return v;
+}
+
+/* Sorting by KEY, and ties, go by key ascending. */
+static gint
+compare_by (StrobeMemoryCallers *self, guint64 vx, guint64 vy, guint64 kx, guint64 ky)
+{
+  if (self->sort != STROBE_MEMORY_COST_KEY)
     {
-    case STROBE_MEMORY_COST_PEAK: return (guint64) MAX (c->peak_bytes, 0);
-    case STROBE_MEMORY_COST_LEAKED: return (guint64) MAX (c->leaked_bytes, 0);
-    case STROBE_MEMORY_COST_ALLOCATIONS: return c->allocations;
-    case STROBE_MEMORY_COST_TEMPORARY: return c->temporary;
-    case STROBE_MEMORY_COST_BYTES:
-    case STROBE_MEMORY_COST_KEY:
-    default: return c->bytes_allocated;
+      vx = sort_value (vx, self->sort);
+      vy = sort_value (vy, self->sort);
+      if (vx != vy)
+        return (vx < vy) == self->descending ? 1 : -1;
     }
+  return (kx > ky) - (kx < ky);
+}
+
+static guint
+sort_column (StrobeMemoryCost by)
+{
+  guint c = strobe_memory_cost_column (by);
+  return c == STROBE_COST_BY_KEY ? STROBE_MEMORY_COL_BYTES : c;
 }
 
 static gint
 compare_functions (gconstpointer a, gconstpointer b, gpointer user)
 {
-  const StrobeMemoryCallers *self = user;
-  const Function *x = a, *y = b;
-  guint64 cx, cy;
+  StrobeMemoryCallers *self = user;
+  guint x = *(const guint32 *) a, y = *(const guint32 *) b, c = sort_column (self->sort);
 
-  if (self->sort == STROBE_MEMORY_COST_KEY)
-    return (x->pub.key > y->pub.key) - (x->pub.key < y->pub.key);
-  cx = cost_value (&x->pub.inclusive, self->sort);
-  cy = cost_value (&y->pub.inclusive, self->sort);
-  if (cx != cy)
-    return (cx < cy) == self->descending ? 1 : -1;
-  return (x->pub.key > y->pub.key) - (x->pub.key < y->pub.key);
+  return compare_by (self, strobe_cost_calls_get_inclusive (self->calls, x, c),
+                     strobe_cost_calls_get_inclusive (self->calls, y, c),
+                     strobe_cost_calls_get_key (self->calls, x), strobe_cost_calls_get_key (self->calls, y));
 }
 
 typedef struct
 {
-  const StrobeMemoryCallers *self;
-  gboolean                   by_caller;   /* the list's other end */
-} EdgeSort;
+  StrobeMemoryCallers *self;
+  gboolean             by_caller;   /* the list's other end */
+} CallSort;
+
+static guint64
+other_key (StrobeMemoryCallers *self, guint call, gboolean caller)
+{
+  return strobe_cost_calls_get_key (self->calls, caller ? strobe_cost_calls_get_caller (self->calls, call)
+                                                        : strobe_cost_calls_get_callee (self->calls, call));
+}
 
 static gint
-compare_edges (gconstpointer a, gconstpointer b, gpointer user)
+compare_calls (gconstpointer a, gconstpointer b, gpointer user)
 {
-  const EdgeSort *s = user;
-  const Edge *x = &g_array_index (s->self->edges, Edge, *(const guint *) a);
-  const Edge *y = &g_array_index (s->self->edges, Edge, *(const guint *) b);
-  guint64 kx = s->by_caller ? x->caller : x->callee, ky = s->by_caller ? y->caller : y->callee;
-  guint64 cx = cost_value (&x->costs, s->self->sort), cy = cost_value (&y->costs, s->self->sort);
+  const CallSort *s = user;
+  guint x = *(const guint32 *) a, y = *(const guint32 *) b, c = sort_column (s->self->sort);
 
-  if (s->self->sort != STROBE_MEMORY_COST_KEY && cx != cy)
-    return (cx < cy) == s->self->descending ? 1 : -1;
-  return (kx > ky) - (kx < ky);
+  return compare_by (s->self, strobe_cost_calls_get_value (s->self->calls, x, c),
+                     strobe_cost_calls_get_value (s->self->calls, y, c),
+                     other_key (s->self, x, s->by_caller), other_key (s->self, y, s->by_caller));
 }
 
 void
 strobe_memory_callers_sort (StrobeMemoryCallers *self, StrobeMemoryCost by, gboolean descending)
 {
+  guint n;
+
   g_return_if_fail (STROBE_IS_MEMORY_CALLERS (self));
 
+  n = strobe_cost_calls_get_n_functions (self->calls);
   self->sort = by;
   self->descending = by == STROBE_MEMORY_COST_KEY ? FALSE : descending;
-  g_array_sort_with_data (self->functions, compare_functions, self);
-  g_hash_table_remove_all (self->by_key);
-  for (guint i = 0; i < self->functions->len; i++)
+  g_qsort_with_data (self->order, n, sizeof (guint32), compare_functions, self);
+  for (guint i = 0; i < n; i++)
     {
-      Function *f = &g_array_index (self->functions, Function, i);
-      EdgeSort callers = { self, TRUE }, callees = { self, FALSE };
+      CallSort callers = { self, TRUE }, callees = { self, FALSE };
+      guint k;
 
-      g_hash_table_insert (self->by_key, g_memdup2 (&f->pub.key, sizeof f->pub.key), GUINT_TO_POINTER (i + 1));
-      g_array_sort_with_data (f->callers, compare_edges, &callers);
-      g_array_sort_with_data (f->callees, compare_edges, &callees);
+      self->position[self->order[i]] = i;
+      strobe_cost_calls_get_callers (self->calls, i, &k);
+      g_qsort_with_data (self->callers[i], k, sizeof (guint32), compare_calls, &callers);
+      strobe_cost_calls_get_callees (self->calls, i, &k);
+      g_qsort_with_data (self->callees[i], k, sizeof (guint32), compare_calls, &callees);
     }
 }
 
@@ -194,101 +152,33 @@ StrobeMemoryCallers *
 strobe_memory_callers_new (StrobeMemoryTree *tree, GCancellable *cancellable, GError **error)
 {
   g_autoptr (StrobeMemoryCallers) self = NULL;
-  g_autoptr (GHashTable) on_path = NULL;     /* key → how many nodes of the path have it */
-  g_autoptr (GHashTable) edge_index = NULL;  /* EdgeKey → index + 1 */
-  g_autofree guint32 *first_child = NULL, *next_sibling = NULL;
-  g_autoptr (GArray) stack = NULL;           /* guint32 node; a node + its "leaving" bit */
   guint n;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_TREE (tree), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   self = g_object_new (STROBE_TYPE_MEMORY_CALLERS, NULL);
-  n = strobe_memory_tree_get_n_nodes (tree);
-  first_child = g_new0 (guint32, MAX (n, 1));
-  next_sibling = g_new0 (guint32, MAX (n, 1));
-  for (guint i = n; i-- > 1;)
+  self->calls = strobe_cost_calls_new (strobe_memory_tree_get_cost_tree (tree), 0, cancellable, error);
+  if (self->calls == NULL)
+    return NULL;
+  n = strobe_cost_calls_get_n_functions (self->calls);
+  self->frames = g_new (Frame, MAX (n, 1));
+  self->order = g_new (guint32, MAX (n, 1));
+  self->position = g_new (guint32, MAX (n, 1));
+  self->callers = g_new (guint32 *, MAX (n, 1));
+  self->callees = g_new (guint32 *, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
     {
-      StrobeMemoryTreeNode node;
-      strobe_memory_tree_get_node (tree, i, &node);
-      next_sibling[i] = first_child[node.parent];
-      first_child[node.parent] = i;
-    }
-  on_path = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  edge_index = g_hash_table_new_full (edge_hash, edge_equal, g_free, NULL);
-  stack = g_array_new (FALSE, FALSE, sizeof (guint32));
+      const guint32 *list;
+      guint k;
 
-  /* Entering a node pushes it with bit 31 set, to leave it after its children. */
-  for (guint32 c = first_child[0]; c; c = next_sibling[c])
-    g_array_append_val (stack, c);
-  for (guint visited = 0; stack->len > 0; visited++)
-    {
-      guint32 top = g_array_index (stack, guint32, stack->len - 1);
-      StrobeMemoryTreeNode node;
-      gpointer count;
-
-      if (visited % 4096 == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
-        return NULL;
-      g_array_set_size (stack, stack->len - 1);
-      strobe_memory_tree_get_node (tree, top & 0x7fffffffu, &node);
-      count = g_hash_table_lookup (on_path, &node.key);
-      if (top & 0x80000000u)
-        {
-          if (GPOINTER_TO_UINT (count) <= 1)
-            g_hash_table_remove (on_path, &node.key);
-          else
-            g_hash_table_insert (on_path, g_memdup2 (&node.key, sizeof node.key),
-                                 GUINT_TO_POINTER (GPOINTER_TO_UINT (count) - 1));
-          continue;
-        }
-      {
-        Function *f = function_for (self, &node);
-
-        costs_add (&f->pub.self, &node.self);
-        if (count == NULL)
-          {
-            costs_add (&f->pub.inclusive, &node.inclusive);
-            if (node.parent != 0)
-              {
-                StrobeMemoryTreeNode parent;
-                EdgeKey k;
-                gpointer at;
-                Edge *e;
-
-                strobe_memory_tree_get_node (tree, node.parent, &parent);
-                k.caller = parent.key;
-                k.callee = node.key;
-                at = g_hash_table_lookup (edge_index, &k);
-                if (at == NULL)
-                  {
-                    Edge fresh = { parent.key, node.key, { 0 } };
-                    guint e_i = self->edges->len;
-                    Function *pf;
-
-                    g_array_append_val (self->edges, fresh);
-                    g_hash_table_insert (edge_index, g_memdup2 (&k, sizeof k), GUINT_TO_POINTER (e_i + 1));
-                    at = GUINT_TO_POINTER (e_i + 1);
-                    /* The function array may have moved: look both up again. */
-                    pf = function_for (self, &parent);
-                    g_array_append_val (pf->callees, e_i);
-                    pf->pub.n_callees++;
-                    f = function_for (self, &node);
-                    g_array_append_val (f->callers, e_i);
-                    f->pub.n_callers++;
-                  }
-                e = &g_array_index (self->edges, Edge, GPOINTER_TO_UINT (at) - 1);
-                costs_add (&e->costs, &node.inclusive);
-              }
-          }
-      }
-      g_hash_table_insert (on_path, g_memdup2 (&node.key, sizeof node.key),
-                           GUINT_TO_POINTER (GPOINTER_TO_UINT (count) + 1));
-      {
-        guint32 leave = top | 0x80000000u;
-        g_array_append_val (stack, leave);
-      }
-      for (guint32 c = first_child[top]; c; c = next_sibling[c])
-        g_array_append_val (stack, c);
+      strobe_memory_tree_get_frame (tree, strobe_cost_calls_get_node (self->calls, i),
+                                    &self->frames[i].frame, &self->frames[i].inline_depth);
+      self->order[i] = i;
+      list = strobe_cost_calls_get_callers (self->calls, i, &k);
+      self->callers[i] = g_memdup2 (list, k * sizeof (guint32));
+      list = strobe_cost_calls_get_callees (self->calls, i, &k);
+      self->callees[i] = g_memdup2 (list, k * sizeof (guint32));
     }
   strobe_memory_callers_sort (self, STROBE_MEMORY_COST_PEAK, TRUE);
   return g_steal_pointer (&self);
@@ -298,53 +188,78 @@ guint
 strobe_memory_callers_get_n_functions (StrobeMemoryCallers *self)
 {
   g_return_val_if_fail (STROBE_IS_MEMORY_CALLERS (self), 0);
-  return self->functions->len;
+  return strobe_cost_calls_get_n_functions (self->calls);
+}
+
+static void
+costs_of (StrobeMemoryCallers *self, guint f, gboolean inclusive, StrobeMemoryCosts *out)
+{
+  guint64 v[STROBE_MEMORY_N_COLS];
+
+  for (guint c = 0; c < STROBE_MEMORY_N_COLS; c++)
+    v[c] = inclusive ? strobe_cost_calls_get_inclusive (self->calls, f, c) : strobe_cost_calls_get_self (self->calls, f, c);
+  strobe_memory_costs_from_values (v, out);
 }
 
 gboolean
 strobe_memory_callers_get_function (StrobeMemoryCallers *self, guint i, StrobeMemoryFunction *out)
 {
+  guint f;
+
   g_return_val_if_fail (STROBE_IS_MEMORY_CALLERS (self), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
-  if (i >= self->functions->len)
+  if (i >= strobe_cost_calls_get_n_functions (self->calls))
     return FALSE;
-  *out = g_array_index (self->functions, Function, i).pub;
+  f = self->order[i];
+  out->key = strobe_cost_calls_get_key (self->calls, f);
+  out->frame = self->frames[f].frame;
+  out->inline_depth = self->frames[f].inline_depth;
+  costs_of (self, f, TRUE, &out->inclusive);
+  costs_of (self, f, FALSE, &out->self);
+  strobe_cost_calls_get_callers (self->calls, f, &out->n_callers);
+  strobe_cost_calls_get_callees (self->calls, f, &out->n_callees);
   return TRUE;
 }
 
 guint
 strobe_memory_callers_find (StrobeMemoryCallers *self, guint64 key)
 {
-  gpointer found;
+  guint f;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_CALLERS (self), G_MAXUINT);
-  found = g_hash_table_lookup (self->by_key, &key);
-  return found ? GPOINTER_TO_UINT (found) - 1 : G_MAXUINT;
+  f = strobe_cost_calls_find (self->calls, key);
+  return f == G_MAXUINT ? G_MAXUINT : self->position[f];
 }
 
 static guint
 get_calls (StrobeMemoryCallers *self, guint i, gboolean callers, guint first, guint n, StrobeMemoryCall *out)
 {
-  GArray *list;
-  guint got;
+  const guint32 *list;
+  guint f, len, got;
 
-  if (i >= self->functions->len)
+  if (i >= strobe_cost_calls_get_n_functions (self->calls))
     return 0;
-  list = callers ? g_array_index (self->functions, Function, i).callers
-                 : g_array_index (self->functions, Function, i).callees;
-  if (first >= list->len)
+  f = self->order[i];
+  if (callers)
+    strobe_cost_calls_get_callers (self->calls, f, &len);
+  else
+    strobe_cost_calls_get_callees (self->calls, f, &len);
+  list = callers ? self->callers[f] : self->callees[f];
+  if (first >= len)
     return 0;
-  got = MIN (n, list->len - first);
+  got = MIN (n, len - first);
   for (guint k = 0; k < got; k++)
     {
-      const Edge *e = &g_array_index (self->edges, Edge, g_array_index (list, guint, first + k));
-      guint other = strobe_memory_callers_find (self, callers ? e->caller : e->callee);
-      const Function *f = &g_array_index (self->functions, Function, other);
+      guint call = list[first + k];
+      guint other = callers ? strobe_cost_calls_get_caller (self->calls, call) : strobe_cost_calls_get_callee (self->calls, call);
+      guint64 v[STROBE_MEMORY_N_COLS];
 
-      out[k].key = f->pub.key;
-      out[k].frame = f->pub.frame;
-      out[k].inline_depth = f->pub.inline_depth;
-      out[k].costs = e->costs;
+      out[k].key = strobe_cost_calls_get_key (self->calls, other);
+      out[k].frame = self->frames[other].frame;
+      out[k].inline_depth = self->frames[other].inline_depth;
+      for (guint c = 0; c < STROBE_MEMORY_N_COLS; c++)
+        v[c] = strobe_cost_calls_get_value (self->calls, call, c);
+      strobe_memory_costs_from_values (v, &out[k].costs);
     }
   return got;
 }

@@ -14,6 +14,7 @@
 #include "strobe-memory-query.h"
 
 #include "strobe-memory-model-private.h"
+#include "strobe-memory-query-private.h"
 
 #define CHUNK      16384u
 #define MAX_FRAMES 256u
@@ -633,17 +634,18 @@ strobe_memory_model_aggregate (StrobeMemoryModel *model, guint64 t0, guint64 t1,
 
 /* ---- StrobeMemoryTree ----------------------------------------------------------------- */
 
+/* What a node's key was made from, to symbolize it: the first frame that made it. */
 typedef struct
 {
-  StrobeMemoryTreeNode pub;
-  guint32              first_child;   /* node + 1; children in insertion order */
-  guint32              next_sibling;
-} TreeNode;
+  StrobeMemoryFrame frame;
+  guint32           inline_depth;
+} NodeFrame;
 
 struct _StrobeMemoryTree
 {
-  GObject  parent_instance;
-  GArray  *nodes;      /* TreeNode */
+  GObject         parent_instance;
+  StrobeCostTree *costs;
+  GArray         *frames;     /* NodeFrame per node */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeMemoryTree, strobe_memory_tree, G_TYPE_OBJECT)
@@ -653,7 +655,8 @@ strobe_memory_tree_finalize (GObject *object)
 {
   StrobeMemoryTree *self = STROBE_MEMORY_TREE (object);
 
-  g_clear_pointer (&self->nodes, g_array_unref);
+  g_clear_pointer (&self->costs, strobe_cost_tree_unref);
+  g_clear_pointer (&self->frames, g_array_unref);
   G_OBJECT_CLASS (strobe_memory_tree_parent_class)->finalize (object);
 }
 
@@ -666,45 +669,10 @@ strobe_memory_tree_class_init (StrobeMemoryTreeClass *klass)
 static void
 strobe_memory_tree_init (StrobeMemoryTree *self)
 {
-  TreeNode root = { 0 };
+  NodeFrame root = { { 0 }, 0 };
 
-  self->nodes = g_array_new (FALSE, TRUE, sizeof (TreeNode));
-  g_array_append_val (self->nodes, root);
-}
-
-typedef struct
-{
-  StrobeMemoryTree *tree;
-  StrobeLiveMap     children;   /* (key, parent) → node */
-} Builder;
-
-static guint32
-child_of (Builder *b, guint32 parent, guint64 key, const StrobeMemoryFrame *frame, guint inline_depth)
-{
-  guint32 node;
-  TreeNode n = { 0 }, *p;
-
-  if (strobe_live_map_lookup (&b->children, key, parent, &node))
-    return node;
-  node = b->tree->nodes->len;
-  p = &g_array_index (b->tree->nodes, TreeNode, parent);
-  n.pub.key = key;
-  n.pub.frame = *frame;
-  n.pub.inline_depth = inline_depth;
-  n.pub.parent = parent;
-  n.pub.depth = p->pub.depth + 1;
-  n.next_sibling = p->first_child;
-  p->first_child = node + 1;
-  p->pub.n_children++;
-  g_array_append_val (b->tree->nodes, n);
-  strobe_live_map_insert (&b->children, key, parent, node, NULL);
-  return node;
-}
-
-static TreeNode *
-tnode (StrobeMemoryTree *t, guint32 i)
-{
-  return &g_array_index (t->nodes, TreeNode, i);
+  self->frames = g_array_new (FALSE, TRUE, sizeof (NodeFrame));
+  g_array_append_val (self->frames, root);
 }
 
 StrobeMemoryTree *
@@ -717,9 +685,9 @@ strobe_memory_model_build_tree (StrobeMemoryModel *model, guint64 t0, guint64 t1
   Acc acc;
   Path *paths = NULL;
   Keyer keyer;
-  Builder b;
   GArray *rows;
   StrobeMemoryTree *tree;
+  gboolean top_down = kind == STROBE_MEMORY_TREE_TOP_DOWN;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
   g_return_val_if_fail (t0 <= t1, NULL);
@@ -745,18 +713,18 @@ strobe_memory_model_build_tree (StrobeMemoryModel *model, guint64 t0, guint64 t1
     }
 
   tree = g_object_new (STROBE_TYPE_MEMORY_TREE, NULL);
-  b.tree = tree;
-  strobe_live_map_init (&b.children);
+  tree->costs = strobe_cost_tree_new (top_down ? STROBE_COST_TREE_TOP_DOWN : STROBE_COST_TREE_BOTTOM_UP,
+                                      STROBE_MEMORY_N_COLS, strobe_memory_cost_columns, 0);
   keyer_init (&keyer, frame_func, frame_data);
   for (guint i = 0; i < rows->len; i++)
     {
       const StrobeMemoryRow *r = &g_array_index (rows, StrobeMemoryRow, i);
-      /* The stack as keys, innermost first (inlined frames expanded). */
-      guint64 keys[MAX_FRAMES];
+      /* The stack as keys, innermost first (inlined frames expanded); the cost tree
+       * takes them outermost first. */
+      guint64 keys[MAX_FRAMES], outer[MAX_FRAMES], values[STROBE_MEMORY_N_COLS];
       StrobeMemoryFrame frames[MAX_FRAMES];
       guint depths[MAX_FRAMES];
-      guint n = 0;
-      guint32 node = 0;
+      guint n = 0, before;
 
       if (i % 1024 == 0 && !check (cancellable, error, progress, progress_data,
                                    0.6 + 0.4 * (gdouble) i / (gdouble) MAX (rows->len, 1)))
@@ -774,38 +742,30 @@ strobe_memory_model_build_tree (StrobeMemoryModel *model, guint64 t0, guint64 t1
               depths[n++] = d;
             }
         }
-      costs_add (&tnode (tree, 0)->pub.inclusive, &r->costs);
-      if (n == 0)
-        {
-          costs_add (&tnode (tree, 0)->pub.self, &r->costs);
-          continue;
-        }
       for (guint k = 0; k < n; k++)
+        outer[k] = keys[n - 1 - k];
+      strobe_memory_costs_to_values (&r->costs, values);
+      before = strobe_cost_tree_get_n_nodes (tree->costs);
+      strobe_cost_tree_add_stack (tree->costs, outer, n, values);
+      /* New nodes are the end of the path: the one at depth d is the stack's frame d - 1
+       * levels in from where the tree starts (the outermost top-down, frame #0 bottom-up). */
+      for (guint32 node = before; node < strobe_cost_tree_get_n_nodes (tree->costs); node++)
         {
-          guint at = kind == STROBE_MEMORY_TREE_TOP_DOWN ? n - 1 - k : k;
-          node = child_of (&b, node, keys[at], &frames[at], depths[at]);
-          costs_add (&tnode (tree, node)->pub.inclusive, &r->costs);
-        }
-      /* Top-down: the stack ends at frame #0; bottom-up: frame #0 is the first level. */
-      if (kind == STROBE_MEMORY_TREE_TOP_DOWN)
-        costs_add (&tnode (tree, node)->pub.self, &r->costs);
-      else
-        {
-          guint32 first = node;
-          while (tnode (tree, first)->pub.parent != 0)
-            first = tnode (tree, first)->pub.parent;
-          costs_add (&tnode (tree, first)->pub.self, &r->costs);
+          guint d = strobe_cost_tree_get_depth (tree->costs, node);
+          guint at = top_down ? n - d : d - 1;
+          NodeFrame nf = { frames[at], depths[at] };
+          g_array_append_val (tree->frames, nf);
         }
     }
-  strobe_live_map_clear (&b.children);
   g_hash_table_unref (keyer.cache);
   paths_free (paths, rows->len);
   g_array_unref (rows);
   if (tree)
     {
       /* The root's peak is the range's, whatever stacks were missing. */
-      tnode (tree, 0)->pub.inclusive.peak_bytes = range.peak_bytes;
-      tnode (tree, 0)->pub.inclusive.peak_count = (guint64) MAX (range.peak_count, 0);
+      strobe_cost_tree_set_inclusive (tree->costs, 0, STROBE_MEMORY_COL_PEAK_BYTES, (guint64) range.peak_bytes);
+      strobe_cost_tree_set_inclusive (tree->costs, 0, STROBE_MEMORY_COL_PEAK_COUNT, (guint64) MAX (range.peak_count, 0));
+      strobe_cost_tree_trim (tree->costs);
       if (progress)
         progress (1.0, progress_data);
     }
@@ -816,7 +776,7 @@ guint
 strobe_memory_tree_get_n_nodes (StrobeMemoryTree *self)
 {
   g_return_val_if_fail (STROBE_IS_MEMORY_TREE (self), 0);
-  return self->nodes->len;
+  return strobe_cost_tree_get_n_nodes (self->costs);
 }
 
 gboolean
@@ -824,55 +784,53 @@ strobe_memory_tree_get_node (StrobeMemoryTree *self, guint node, StrobeMemoryTre
 {
   g_return_val_if_fail (STROBE_IS_MEMORY_TREE (self), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
-  if (node >= self->nodes->len)
+  if (node >= strobe_cost_tree_get_n_nodes (self->costs))
     return FALSE;
-  *out = tnode (self, node)->pub;
+  out->key = strobe_cost_tree_get_key (self->costs, node);
+  strobe_memory_tree_get_frame (self, node, &out->frame, &out->inline_depth);
+  out->parent = strobe_cost_tree_get_parent (self->costs, node);
+  out->depth = strobe_cost_tree_get_depth (self->costs, node);
+  out->n_children = strobe_cost_tree_get_n_children (self->costs, node);
+  strobe_memory_tree_costs (self->costs, node, &out->inclusive, &out->self);
   return TRUE;
-}
-
-static gint
-compare_children (gconstpointer a, gconstpointer b, gpointer user)
-{
-  const SortBy *s = user;
-  const StrobeMemoryRow *x = a, *y = b;
-  guint64 cx = cost_of (x, s->by), cy = cost_of (y, s->by);
-
-  if (cx != cy)
-    return cx < cy ? 1 : -1;
-  return x->key < y->key ? -1 : x->key > y->key;
 }
 
 guint
 strobe_memory_tree_get_children (StrobeMemoryTree *self, guint node, StrobeMemoryCost sort, guint first,
                                  guint n, guint32 *out)
 {
-  g_autoptr (GArray) kids = NULL;
-  SortBy s = { sort, TRUE };
-  guint got;
+  guint column = strobe_memory_cost_column (sort);
 
   g_return_val_if_fail (STROBE_IS_MEMORY_TREE (self), 0);
   g_return_val_if_fail (n == 0 || out != NULL, 0);
-  if (node >= self->nodes->len)
+  if (node >= strobe_cost_tree_get_n_nodes (self->costs))
     return 0;
-  /* Rows carry (key = node index) and the node's inclusive costs, to share the sort. */
-  kids = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryRow));
-  for (guint32 c = tnode (self, node)->first_child; c; c = tnode (self, c - 1)->next_sibling)
-    {
-      StrobeMemoryRow r = { 0 };
-      r.key = sort == STROBE_MEMORY_COST_KEY ? tnode (self, c - 1)->pub.key : c - 1;
-      r.costs = tnode (self, c - 1)->pub.inclusive;
-      r.frame.module = c - 1;   /* the node, kept through the sort */
-      g_array_append_val (kids, r);
-    }
-  if (sort == STROBE_MEMORY_COST_KEY)
-    s.descending = FALSE;
-  g_array_sort_with_data (kids, sort == STROBE_MEMORY_COST_KEY ? compare_rows : compare_children, &s);
-  if (first >= kids->len)
-    return 0;
-  got = MIN (n, kids->len - first);
-  for (guint i = 0; i < got; i++)
-    out[i] = g_array_index (kids, StrobeMemoryRow, first + i).frame.module;
-  return got;
+  /* Equal costs keep the order the children were made in. */
+  return strobe_cost_tree_get_children (self->costs, node, column,
+                                        column == STROBE_COST_BY_KEY ? 0 : STROBE_COST_SORT_DESCENDING,
+                                        first, n, out);
+}
+
+StrobeCostTree *
+strobe_memory_tree_get_cost_tree (StrobeMemoryTree *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_TREE (self), NULL);
+  return self->costs;
+}
+
+void
+strobe_memory_tree_get_frame (StrobeMemoryTree *self, guint32 node, StrobeMemoryFrame *frame,
+                              guint32 *inline_depth)
+{
+  const NodeFrame *nf;
+
+  g_return_if_fail (STROBE_IS_MEMORY_TREE (self));
+  g_return_if_fail (node < self->frames->len);
+  nf = &g_array_index (self->frames, NodeFrame, node);
+  if (frame)
+    *frame = nf->frame;
+  if (inline_depth)
+    *inline_depth = nf->inline_depth;
 }
 
 /* ---- StrobeMemoryAllocList -------------------------------------------------------- */

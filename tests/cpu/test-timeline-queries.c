@@ -227,13 +227,14 @@ test_call_tree (void)
   for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
     {
       g_autoptr (GArray) stats = strobe_timer_stats_compute (m, ranges[r][0], ranges[r][1], STROBE_TIMER_STATS_ALL_THREADS);
-      g_autoptr (GArray) tree = strobe_call_tree_compute (m, ranges[r][0], ranges[r][1], STROBE_TIMER_STATS_ALL_THREADS,
+      g_autoptr (StrobeCostTree) tree = strobe_call_tree_compute (m, ranges[r][0], ranges[r][1], STROBE_TIMER_STATS_ALL_THREADS,
                                                           NULL, NULL);
-      const StrobeCallNode *root = &g_array_index (tree, StrobeCallNode, 0);
+      StrobeCallNode root;
       guint64 top = 0;
 
       g_assert_nonnull (tree);
-      g_assert_cmpuint (root->name_id, ==, STROBE_CALL_NONE);
+      strobe_call_tree_get_node (tree, 0, &root);
+      g_assert_cmpuint (root.name_id, ==, STROBE_CALL_NONE);
       /* Per name, the nodes add up to the timer statistics (each scope is in one node). */
       for (guint i = 0; i < stats->len; i++)
         {
@@ -242,11 +243,12 @@ test_call_tree (void)
           g_autoptr (GArray) callers = strobe_call_tree_callers (tree, s->name_id);
           guint64 caller_count = 0;
 
-          for (guint k = 1; k < tree->len; k++)
+          for (guint k = 1; k < strobe_cost_tree_get_n_nodes (tree); k++)
             {
-              const StrobeCallNode *n = &g_array_index (tree, StrobeCallNode, k);
-              if (n->name_id == s->name_id)
-                count += n->count, incl += n->inclusive, excl += n->exclusive;
+              StrobeCallNode n;
+              strobe_call_tree_get_node (tree, k, &n);
+              if (n.name_id == s->name_id)
+                count += n.count, incl += n.inclusive, excl += n.exclusive;
             }
           g_assert_cmpuint (count, ==, s->count);
           g_assert_cmpuint (incl, ==, s->inclusive);
@@ -257,25 +259,28 @@ test_call_tree (void)
           g_assert_cmpuint (caller_count, ==, s->count);
         }
       /* Children by inclusive time, largest first; a child never outlasts its parent. */
-      for (guint k = 0; k < tree->len; k++)
+      for (guint k = 0; k < strobe_cost_tree_get_n_nodes (tree); k++)
         {
-          const StrobeCallNode *n = &g_array_index (tree, StrobeCallNode, k);
+          StrobeCallNode n;
           guint64 prev = G_MAXUINT64, sum = 0;
-          for (guint32 c = n->first_child; c != STROBE_CALL_NONE; c = g_array_index (tree, StrobeCallNode, c).next_sibling)
+
+          strobe_call_tree_get_node (tree, k, &n);
+          for (guint32 c = n.first_child; c != STROBE_CALL_NONE; c = strobe_cost_tree_get_next_sibling (tree, c))
             {
-              const StrobeCallNode *ch = &g_array_index (tree, StrobeCallNode, c);
-              g_assert_cmpuint (ch->parent, ==, k);
-              g_assert_cmpuint (ch->depth, ==, n->depth + 1);
-              g_assert_cmpuint (ch->inclusive, <=, prev);
-              prev = ch->inclusive;
-              sum += ch->inclusive;
+              StrobeCallNode ch;
+              strobe_call_tree_get_node (tree, c, &ch);
+              g_assert_cmpuint (ch.parent, ==, k);
+              g_assert_cmpuint (ch.depth, ==, n.depth + 1);
+              g_assert_cmpuint (ch.inclusive, <=, prev);
+              prev = ch.inclusive;
+              sum += ch.inclusive;
             }
           if (k > 0)
-            g_assert_cmpuint (sum, <=, n->inclusive);
-          if (n->depth == 1)
-            top += n->inclusive;
+            g_assert_cmpuint (sum, <=, n.inclusive);
+          if (n.depth == 1)
+            top += n.inclusive;
         }
-      g_assert_cmpuint (root->inclusive, ==, top);
+      g_assert_cmpuint (root.inclusive, ==, top);
     }
 }
 
@@ -284,7 +289,7 @@ static void
 test_butterfly (void)
 {
   g_autoptr (StrobeTimelineModel) m = load ("golden-cpu-synthetic.strobe");
-  g_autoptr (GArray) tree = strobe_call_tree_compute (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, NULL, NULL);
+  g_autoptr (StrobeCostTree) tree = strobe_call_tree_compute (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, NULL, NULL);
   g_autoptr (GArray) stats = strobe_timer_stats_compute (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
   guint32 frame = G_MAXUINT32, update = G_MAXUINT32, render = G_MAXUINT32;
   g_autoptr (GArray) callees = NULL;
@@ -472,8 +477,7 @@ test_cancel (void)
   g_assert_null (r);
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
-  r = strobe_call_tree_compute (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, cancellable, &error);
-  g_assert_null (r);
+  g_assert_null (strobe_call_tree_compute (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, cancellable, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_clear_error (&error);
   r = strobe_scope_search (m, "job", 10, NULL, cancellable, &error);
