@@ -505,12 +505,17 @@ test_stalled_consumer (void)
   g_assert_no_error (d.error);
   g_assert_true (d.ended_cleanly);
   g_assert_true (d.collector->have_stats);
-  /* The last $Trace.Stats (written when the output stopped) has the final count. */
-  g_assert_cmpuint (d.collector->stats_dropped, ==, dropped);
+  /* The last $Trace.Stats (written when the output stopped) has the final count. It may
+   * be a few above what strobe_get_stats() said just before strobe_shutdown(): shutdown
+   * emits the runtime's own records (the unmatched-channel report, the flush of the
+   * calling thread) while the consumer may still be draining a full buffer, and those
+   * drops are counted too. */
+  g_assert_cmpuint (d.collector->stats_dropped, >=, dropped);
+  g_assert_cmpuint (d.collector->stats_dropped, <=, dropped + 16);
   decoded = d.collector->seqs->len;
   /* Every attempt is either in the trace or counted as dropped. */
   g_assert_cmpuint (decoded, <=, attempts);
-  g_assert_cmpuint (decoded + dropped, >=, attempts);
+  g_assert_cmpuint (decoded + d.collector->stats_dropped, >=, attempts);
   g_test_message ("%" G_GUINT64_FORMAT " attempts: %" G_GUINT64_FORMAT " delivered, %"
                   G_GUINT64_FORMAT " dropped; %u bytes read once the consumer resumed",
                   attempts, decoded, dropped, stream->len);
