@@ -13,6 +13,7 @@
 #include "strobe-analysis.h"
 #include "strobe-cli.h"
 #include "strobe-cli-memory-report.h"
+#include "strobe-cli-memory-tree.h"
 #include "strobe-memory-model.h"
 #include "strobe-memory-symbols.h"
 
@@ -65,6 +66,11 @@ strobe_cli_memory (int argc, char **argv)
   g_autoptr(GArray) leaks = NULL;
   g_autoptr(GPtrArray) tags = NULL, heaps = NULL;
   g_autofree char *at = NULL, *by_name = NULL, *from = NULL, *to = NULL;
+  g_autofree char *tree_name = NULL, *cost_name = NULL, *callers_of = NULL;
+  StrobeMemoryTreeKind tree_kind = STROBE_MEMORY_TREE_TOP_DOWN;
+  StrobeMemoryCost cost = STROBE_MEMORY_COST_PEAK;
+  gdouble min_percent = 1.0;
+  gboolean flame = FALSE;
   g_autoptr (StrobeSymbolizer) sym = NULL;
   StrobeMemoryGroupBy by = STROBE_MEMORY_BY_STACK;
   guint64 t0 = 0, t1 = G_MAXUINT64;
@@ -85,6 +91,11 @@ strobe_cli_memory (int argc, char **argv)
     { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("--by: only the part from TIME on (seconds from the start)"), N_("TIME") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("--by: only the part up to TIME"), N_("TIME") },
     { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("Also print what was live at TIME (seconds from the start; or 250ms…)"), N_("TIME") },
+    { "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name, N_("Print the call tree, top-down or bottom-up"), N_("WHICH") },
+    { "min-percent", 0, 0, G_OPTION_ARG_DOUBLE, &min_percent, N_("--tree: leave out nodes under P % of the total (default 1)"), N_("P") },
+    { "callers", 0, 0, G_OPTION_ARG_STRING, &callers_of, N_("Print the callers and callees of the functions whose name contains FUNCTION"), N_("FUNCTION") },
+    { "flame", 0, 0, G_OPTION_ARG_NONE, &flame, N_("Print only folded stacks, for flamegraph.pl or speedscope"), NULL },
+    { "cost", 0, 0, G_OPTION_ARG_STRING, &cost_name, N_("--tree, --callers, --flame: by peak, leaked, allocations, temporary or bytes (default peak)"), N_("COST") },
     { NULL },
   };
 
@@ -104,6 +115,21 @@ strobe_cli_memory (int argc, char **argv)
       g_printerr (_("strobe-cli: --by takes stack, function, tag, heap, size or thread, not “%s”\n"), by_name);
       return STROBE_CLI_USAGE_ERROR;
     }
+  if (tree_name && !strobe_cli_memory_parse_tree (tree_name, &tree_kind))
+    {
+      g_printerr (_("strobe-cli: --tree takes top-down or bottom-up, not “%s”\n"), tree_name);
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  if (cost_name && !strobe_cli_memory_parse_cost (cost_name, &cost))
+    {
+      g_printerr (_("strobe-cli: --cost takes peak, leaked, allocations, temporary or bytes, not “%s”\n"), cost_name);
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  if (min_percent < 0 || min_percent > 100)
+    {
+      g_printerr (_("strobe-cli: --min-percent takes a number from 0 to 100\n"));
+      return STROBE_CLI_USAGE_ERROR;
+    }
   status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_MEMORY, NULL, &document, &error);
   if (error != NULL)
     strobe_cli_print_load_error (file, error);
@@ -115,6 +141,9 @@ strobe_cli_memory (int argc, char **argv)
     return STROBE_CLI_USAGE_ERROR;
   model = strobe_document_get_memory (document);
   strobe_document_get_clock (document, &clock);
+  /* Folded stacks alone, to pipe into flamegraph.pl. */
+  if (flame)
+    return strobe_cli_memory_print_flame (model, t0, t1, cost) != STROBE_CLI_OK ? STROBE_CLI_FAILED : status;
   strobe_memory_model_get_summary (model, &s);
   leaks = strobe_memory_model_leaks (model);
   for (guint i = 0; i < leaks->len; i++)
@@ -168,6 +197,10 @@ strobe_cli_memory (int argc, char **argv)
                   count, _("allocations"), live->len, _("listed by the index"));
         }
       if (by_name && strobe_cli_memory_print_by (model, by, t0, t1, top, stacks) != 0)
+        status = STROBE_CLI_FAILED;
+      if (tree_name && strobe_cli_memory_print_tree (model, t0, t1, tree_kind, cost, min_percent) != STROBE_CLI_OK)
+        status = STROBE_CLI_FAILED;
+      if (callers_of && strobe_cli_memory_print_callers (model, t0, t1, cost, callers_of) != STROBE_CLI_OK)
         status = STROBE_CLI_FAILED;
       printf ("\n");
     }

@@ -12,6 +12,10 @@
  *   STROBE_MEMORY_ADDRESSES=1 STROBE_MEMORY_SHIFT=0 _build/tests/memory/logmem-emitter tests/data/golden-memtrace.strobe
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --histogram --max-leaks=-1 --by=tag tests/data/golden-memtrace.strobe > tests/data/golden-memtrace.memory
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --max-leaks=0 --by=heap tests/data/golden-memtrace.strobe > tests/data/golden-memtrace.by-heap
+ *   _build/tests/memory/memtree-trace tests/data/golden-memtree.strobe
+ *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --max-leaks=0 --tree=top-down --min-percent=0 --callers=0x1000 tests/data/golden-memtree.strobe > tests/data/golden-memtree.top-down
+ *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --max-leaks=0 --tree=bottom-up --min-percent=20 --cost=allocations --callers=0x5000 tests/data/golden-memtree.strobe > tests/data/golden-memtree.bottom-up
+ *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --flame --cost=bytes tests/data/golden-memtree.strobe > tests/data/golden-memtree.folded
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli log --location tests/data/golden-logmem.strobe > tests/data/golden-logmem.log
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --histogram --max-leaks=-1 tests/data/golden-logmem.strobe > tests/data/golden-logmem.memory
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli export --format=csv --what=log tests/data/golden-logmem.strobe > tests/data/golden-logmem.csv
@@ -218,6 +222,22 @@ test_memtrace_cli (void)
   check_cli_trace ("golden-memtrace.strobe", "golden-memtrace.by-heap", by_heap);
 }
 
+/* The call trees (on the one cost tree) of made-up stacks: a function called from two
+ * places, one that recurses (counted once per stack in its callers), one allocation
+ * without a stack; a threshold that hides nodes; folded stacks. */
+static void
+test_memtree_cli (void)
+{
+  const char *const top_down[] = { "memory", "--max-leaks=0", "--tree=top-down", "--min-percent=0", "--callers=0x1000", NULL };
+  const char *const bottom_up[] = { "memory", "--max-leaks=0", "--tree=bottom-up", "--min-percent=20",
+                                    "--cost=allocations", "--callers=0x5000", NULL };
+  const char *const folded[] = { "memory", "--flame", "--cost=bytes", NULL };
+
+  check_cli_trace ("golden-memtree.strobe", "golden-memtree.top-down", top_down);
+  check_cli_trace ("golden-memtree.strobe", "golden-memtree.bottom-up", bottom_up);
+  check_cli_trace ("golden-memtree.strobe", "golden-memtree.folded", folded);
+}
+
 /* The same program in both formats: the same allocations, lives, totals and groups. */
 static void
 test_memtrace_same_as_legacy (void)
@@ -305,6 +325,7 @@ main (int argc, char **argv)
   g_test_add_func ("/golden-logmem/cli-csv", test_cli_csv);
   g_test_add_func ("/golden-logmem/memory-queries", test_memory_queries);
   g_test_add_func ("/golden-logmem/memtrace-cli", test_memtrace_cli);
+  g_test_add_func ("/golden-logmem/memtree-cli", test_memtree_cli);
   g_test_add_func ("/golden-logmem/memtrace-same-as-legacy", test_memtrace_same_as_legacy);
   g_test_add_func ("/golden-logmem/log-queries", test_log_queries);
   return g_test_run ();
