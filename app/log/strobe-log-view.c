@@ -14,6 +14,7 @@
 
 #include "strobe-a11y.h"
 #include "strobe-format.h"
+#include "strobe-log-cells.h"
 #include "strobe-log-checklist.h"
 #include "strobe-log-details.h"
 #include "strobe-log-export.h"
@@ -26,17 +27,6 @@
 
 /* Copying more rows than this asks for Export instead: the clipboard is not a file. */
 #define COPY_MAX_ROWS 100000
-
-typedef enum
-{
-  COL_TIME,
-  COL_THREAD,
-  COL_VERBOSITY,
-  COL_CATEGORY,
-  COL_MESSAGE,
-  COL_SOURCE,
-  N_COLUMNS
-} Column;
 
 struct _StrobeLogView
 {
@@ -75,9 +65,7 @@ struct _StrobeLogView
   StrobeLogList      *list;
   GtkMultiSelection  *selection;
   GHashTable         *thread_names;     /* guint16 → char *, from the thread table */
-  GHashTable         *thread_labels;    /* guint16 → the name escaped, for the table */
-  GHashTable         *category_labels;  /* the model's category name → escaped */
-  StrobeTraceClock    clock;
+  StrobeLogCells      cells;            /* the clock and labels the table's cells show */
   GError             *search_error;     /* the regular expression does not compile */
   gboolean            selection_hidden; /* a message selected elsewhere is filtered out */
   guint64             reselect;         /* model index to select again once filtered */
@@ -93,232 +81,12 @@ G_DEFINE_FINAL_TYPE (StrobeLogView, strobe_log_view, STROBE_TYPE_VIEW)
 
 static void update_status (StrobeLogView *self);
 
-/* ---- the table's cells --------------------------------------------------------------- */
-
 static const char *
 thread_name (StrobeLogView *self, guint16 id)
 {
   const char *name = g_hash_table_lookup (self->thread_names, GUINT_TO_POINTER (id));
 
   return name && *name ? name : NULL;
-}
-
-static void
-set_cell_class (GtkWidget *cell, const char *css)
-{
-  const char *old = g_object_get_data (G_OBJECT (cell), "strobe-css");
-
-  if (g_strcmp0 (old, css) == 0)
-    return;
-  if (old != NULL)
-    gtk_widget_remove_css_class (cell, old);
-  if (css != NULL)
-    gtk_widget_add_css_class (cell, css);
-  /* Static strings only. */
-  g_object_set_data (G_OBJECT (cell), "strobe-css", (gpointer) css);
-}
-
-static GtkWidget *
-new_inscription (guint nat_chars, gboolean numeric)
-{
-  GtkWidget *cell = gtk_inscription_new (NULL);
-
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), nat_chars);
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 2);
-  if (numeric)
-    {
-      gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1.0f);
-      gtk_widget_add_css_class (cell, "numeric");
-    }
-  return cell;
-}
-
-/* Tooltips are worked out when asked for: setting one on every bind costs more than the
- * rest of the bind (GTK 4.8 looks for the pointer each time). */
-static gboolean
-query_tooltip_cb (GtkWidget     *cell,
-                  int            x,
-                  int            y,
-                  gboolean       keyboard,
-                  GtkTooltip    *tooltip,
-                  StrobeLogView *self)
-{
-  GtkListItem *list_item = g_object_get_data (G_OBJECT (cell), "strobe-list-item");
-  StrobeLogItem *item = list_item ? gtk_list_item_get_item (list_item) : NULL;
-  Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cell), "strobe-column"));
-  g_autofree char *text = NULL;
-
-  if (item == NULL)
-    return FALSE;
-  if (col == COL_TIME)
-    text = strobe_log_format_time_long (&self->clock, strobe_log_item_get_time (item));
-  else if (col == COL_SOURCE && strobe_log_item_get_spec (item) && strobe_log_item_get_spec (item)->file)
-    {
-      g_autofree char *full = g_strdup_printf ("%s:%d", strobe_log_item_get_spec (item)->file,
-                                               strobe_log_item_get_spec (item)->line);
-
-      text = strobe_text_escape (full, STROBE_TEXT_PLAIN);
-    }
-  else if (col == COL_MESSAGE)
-    text = g_strdup (strobe_log_item_get_display_text (item));
-  if (text == NULL)
-    return FALSE;
-  gtk_tooltip_set_text (tooltip, text);
-  return TRUE;
-}
-
-static void
-setup_cb (GtkSignalListItemFactory *factory,
-          GtkListItem              *list_item,
-          StrobeLogView            *self)
-{
-  Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "strobe-column"));
-  GtkWidget *cell;
-
-  switch (col)
-    {
-    case COL_TIME:
-      cell = new_inscription (12, TRUE);
-      break;
-    case COL_VERBOSITY:
-      /* The icon is the cell's CSS background (style.css): one widget per cell, which is
-       * what a row costs when it scrolls into view. */
-      cell = new_inscription (8, FALSE);
-      gtk_widget_add_css_class (cell, "strobe-log-level");
-      break;
-    case COL_MESSAGE:
-      cell = new_inscription (60, FALSE);
-      gtk_widget_add_css_class (cell, "monospace");
-      break;
-    case COL_THREAD:
-    case COL_CATEGORY:
-    case COL_SOURCE:
-    case N_COLUMNS:
-    default:
-      cell = new_inscription (12, FALSE);
-      break;
-    }
-  /* For the context menu and tooltips: the row under the pointer. */
-  g_object_set_data (G_OBJECT (cell), "strobe-list-item", list_item);
-  g_object_set_data (G_OBJECT (cell), "strobe-column", GINT_TO_POINTER (col));
-  if (col == COL_TIME || col == COL_SOURCE || col == COL_MESSAGE)
-    {
-      gtk_widget_set_has_tooltip (cell, TRUE);
-      g_signal_connect (cell, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
-    }
-  gtk_list_item_set_child (list_item, cell);
-}
-
-static void
-bind_cb (GtkSignalListItemFactory *factory,
-         GtkListItem              *list_item,
-         StrobeLogView            *self)
-{
-  Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "strobe-column"));
-  StrobeLogItem *item = gtk_list_item_get_item (list_item);
-  GtkWidget *cell = gtk_list_item_get_child (list_item);
-  const StrobeLogSpecInfo *spec;
-
-  if (item == NULL)
-    return;
-  spec = strobe_log_item_get_spec (item);
-  switch (col)
-    {
-    case COL_TIME:
-      {
-        g_autofree char *text = strobe_log_format_time (&self->clock, strobe_log_item_get_time (item));
-
-        gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
-      }
-      break;
-    case COL_THREAD:
-      {
-        const char *label = g_hash_table_lookup (self->thread_labels,
-                                                 GUINT_TO_POINTER (strobe_log_item_get_thread_id (item)));
-        g_autofree char *id = label ? NULL : g_strdup_printf ("%u", strobe_log_item_get_thread_id (item));
-
-        gtk_inscription_set_text (GTK_INSCRIPTION (cell), label ? label : id);
-      }
-      break;
-    case COL_VERBOSITY:
-      {
-        guint8 v = strobe_log_item_get_verbosity (item);
-
-        gtk_inscription_set_text (GTK_INSCRIPTION (cell), strobe_log_verbosity_label (v));
-        set_cell_class (cell, strobe_log_verbosity_css (v));
-      }
-      break;
-    case COL_CATEGORY:
-      {
-        const char *name = strobe_log_item_get_category_name (item);
-        const char *label = NULL;
-
-        /* Escaped once per category: its name lives as long as the model. */
-        if (name != NULL && (label = g_hash_table_lookup (self->category_labels, name)) == NULL)
-          {
-            label = strobe_text_escape (name, STROBE_TEXT_PLAIN);
-            g_hash_table_insert (self->category_labels, (gpointer) name, (gpointer) label);
-          }
-        gtk_inscription_set_text (GTK_INSCRIPTION (cell), label ? label : "—");
-      }
-      break;
-    case COL_MESSAGE:
-      {
-        const char *text = strobe_log_item_get_display_text (item);
-
-        /* Screen readers read the inscription's text (AT-SPI's text interface). */
-        gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
-        set_cell_class (cell, !strobe_log_item_is_well_formed (item) ? "strobe-log-malformed"
-                              : strobe_log_verbosity_css (strobe_log_item_get_verbosity (item)));
-      }
-      break;
-    case COL_SOURCE:
-      if (spec != NULL && spec->file != NULL)
-        {
-          g_autofree char *base = g_path_get_basename (spec->file);
-          g_autofree char *text = g_strdup_printf ("%s:%d", base, spec->line);
-          g_autofree char *escaped = strobe_text_escape (text, STROBE_TEXT_PLAIN);
-
-          gtk_inscription_set_text (GTK_INSCRIPTION (cell), escaped);
-        }
-      else
-        gtk_inscription_set_text (GTK_INSCRIPTION (cell), "—");
-      break;
-    case N_COLUMNS:
-    default:
-      break;
-    }
-}
-
-static void
-add_columns (StrobeLogView *self)
-{
-  static const struct { const char *title; int width; gboolean expand; } columns[N_COLUMNS] = {
-    [COL_TIME] = { N_("Time (s)"), 110, FALSE },
-    [COL_THREAD] = { N_("Thread"), 110, FALSE },
-    [COL_VERBOSITY] = { N_("Verbosity"), 110, FALSE },
-    [COL_CATEGORY] = { N_("Category"), 130, FALSE },
-    [COL_MESSAGE] = { N_("Message"), -1, TRUE },
-    [COL_SOURCE] = { N_("Source"), 170, FALSE },
-  };
-
-  for (int c = 0; c < N_COLUMNS; c++)
-    {
-      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-      g_autoptr(GtkColumnViewColumn) column = NULL;
-
-      g_object_set_data (G_OBJECT (factory), "strobe-column", GINT_TO_POINTER (c));
-      g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), self);
-      g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), self);
-      column = gtk_column_view_column_new (_(columns[c].title), factory);
-      gtk_column_view_column_set_resizable (column, TRUE);
-      gtk_column_view_column_set_expand (column, columns[c].expand);
-      /* Fixed widths: no column is measured again as rows scroll into view. */
-      if (columns[c].width > 0)
-        gtk_column_view_column_set_fixed_width (column, columns[c].width);
-      gtk_column_view_append_column (self->column_view, column);
-    }
 }
 
 /* ---- scrolling ------------------------------------------------------------------------ */
@@ -641,8 +409,8 @@ describe_filters (StrobeLogView *self)
                                              strobe_log_checklist_get_n_entries (self->threads)));
   if (gtk_toggle_button_get_active (self->range_button) && strobe_view_state_get_selection (state, &start, &end))
     {
-      g_autofree char *a = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->clock, start));
-      g_autofree char *b = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->clock, end));
+      g_autofree char *a = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->cells.clock, start));
+      g_autofree char *b = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->cells.clock, end));
 
       /* Translators: a filter in force: the selected time range, "from 1.5 s to 2.0 s" */
       g_ptr_array_add (parts, g_strdup_printf (_("the selected time range, from %s to %s"), a, b));
@@ -778,7 +546,7 @@ first_selected (StrobeLogView *self, guint *n_selected)
 static void
 show_details (StrobeLogView *self, StrobeLogItem *item)
 {
-  strobe_log_details_show (self->details, item, &self->clock,
+  strobe_log_details_show (self->details, item, &self->cells.clock,
                            item ? thread_name (self, strobe_log_item_get_thread_id (item)) : NULL);
 }
 
@@ -998,14 +766,14 @@ update_threads (StrobeLogView *self, StrobeDocument *document, StrobeLogModel *m
   g_autoptr(GHashTable) order = g_hash_table_new (NULL, NULL);
 
   g_hash_table_remove_all (self->thread_names);
-  g_hash_table_remove_all (self->thread_labels);
+  g_hash_table_remove_all (self->cells.thread_labels);
   for (guint i = 0; i < threads->len; i++)
     {
       const StrobeThreadInfo *t = &g_array_index (threads, StrobeThreadInfo, i);
 
       g_hash_table_insert (self->thread_names, GUINT_TO_POINTER (t->id), g_strdup (t->name));
       if (*t->name)
-        g_hash_table_insert (self->thread_labels, GUINT_TO_POINTER (t->id), strobe_text_escape (t->name, STROBE_TEXT_PLAIN));
+        g_hash_table_insert (self->cells.thread_labels, GUINT_TO_POINTER (t->id), strobe_text_escape (t->name, STROBE_TEXT_PLAIN));
       g_hash_table_insert (order, GUINT_TO_POINTER (t->id), GUINT_TO_POINTER (t->order + 1));
     }
   /* Only threads that logged, in the thread table's order. */
@@ -1036,7 +804,7 @@ strobe_log_view_document_changed (StrobeView            *view,
   StrobeDocument *document = strobe_view_get_document (view);
   StrobeLogModel *model = strobe_document_get_log (document);
 
-  strobe_document_get_clock (document, &self->clock);
+  strobe_document_get_clock (document, &self->cells.clock);
   gtk_widget_set_visible (GTK_WIDGET (self->follow_button), strobe_document_is_live (document));
   if (model == NULL)
     {
@@ -1073,7 +841,7 @@ strobe_log_view_dup_selected_rows (StrobeLogView *self)
       g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (self->list), position);
 
       if (item != NULL)
-        strobe_log_export_append_item (out, STROBE_LOG_EXPORT_TSV, item, &self->clock,
+        strobe_log_export_append_item (out, STROBE_LOG_EXPORT_TSV, item, &self->cells.clock,
                                        thread_name (self, strobe_log_item_get_thread_id (item)));
     }
   return g_string_free (out, FALSE);
@@ -1214,7 +982,7 @@ strobe_log_view_export (StrobeLogView         *self,
 
   gtk_label_set_text (self->status_label, _("Exporting…"));
   g_object_set_data_full (G_OBJECT (self), "strobe-export-file", g_object_ref (file), g_object_unref);
-  strobe_log_export_async (self->list, format, &self->clock, self->thread_names, file,
+  strobe_log_export_async (self->list, format, &self->cells.clock, self->thread_names, file,
                            self->cancellable, export_done_cb, g_object_ref (self));
 }
 
@@ -1399,8 +1167,7 @@ strobe_log_view_dispose (GObject *object)
   g_clear_object (&self->list);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->thread_names, g_hash_table_unref);
-  g_clear_pointer (&self->thread_labels, g_hash_table_unref);
-  g_clear_pointer (&self->category_labels, g_hash_table_unref);
+  strobe_log_cells_clear (&self->cells);
   g_clear_error (&self->search_error);
 
   G_OBJECT_CLASS (strobe_log_view_parent_class)->dispose (object);
@@ -1471,8 +1238,7 @@ strobe_log_view_init (StrobeLogView *self)
   GtkGesture *click;
 
   self->thread_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self->thread_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self->category_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  strobe_log_cells_init (&self->cells);
   self->reselect = STROBE_VIEW_STATE_NONE;
   self->cancellable = g_cancellable_new ();
   gtk_widget_init_template (GTK_WIDGET (self));
@@ -1495,7 +1261,7 @@ strobe_log_view_init (StrobeLogView *self)
   gtk_widget_set_halign (self->popover_menu, GTK_ALIGN_START);
   gtk_widget_set_parent (self->popover_menu, GTK_WIDGET (self));
 
-  add_columns (self);
+  strobe_log_cells_add_columns (&self->cells, self->column_view);
   click = gtk_gesture_click_new ();
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
   g_signal_connect (click, "pressed", G_CALLBACK (context_click_cb), self);

@@ -1,0 +1,261 @@
+/* strobe-log-cells.c
+ *
+ * The log table's columns: each cell is one GtkInscription with a fixed width (the
+ * verbosity's icon is its CSS background), so a row that scrolls into view costs one
+ * widget per column and no column is measured again. Tooltips are worked out when asked.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "strobe-log-cells.h"
+#include "strobe-log-format.h"
+#include "strobe-log-labels.h"
+#include "strobe-log-list.h"
+#include "strobe-text.h"
+
+typedef enum
+{
+  COL_TIME,
+  COL_THREAD,
+  COL_VERBOSITY,
+  COL_CATEGORY,
+  COL_MESSAGE,
+  COL_SOURCE,
+  N_COLUMNS
+} Column;
+
+void
+strobe_log_cells_init (StrobeLogCells *self)
+{
+  self->thread_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->category_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+}
+
+void
+strobe_log_cells_clear (StrobeLogCells *self)
+{
+  g_clear_pointer (&self->thread_labels, g_hash_table_unref);
+  g_clear_pointer (&self->category_labels, g_hash_table_unref);
+}
+
+static void
+set_cell_class (GtkWidget *cell, const char *css)
+{
+  const char *old = g_object_get_data (G_OBJECT (cell), "strobe-css");
+
+  if (g_strcmp0 (old, css) == 0)
+    return;
+  if (old != NULL)
+    gtk_widget_remove_css_class (cell, old);
+  if (css != NULL)
+    gtk_widget_add_css_class (cell, css);
+  /* Static strings only. */
+  g_object_set_data (G_OBJECT (cell), "strobe-css", (gpointer) css);
+}
+
+static GtkWidget *
+new_inscription (guint nat_chars, gboolean numeric)
+{
+  GtkWidget *cell = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), nat_chars);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 2);
+  if (numeric)
+    {
+      gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1.0f);
+      gtk_widget_add_css_class (cell, "numeric");
+    }
+  return cell;
+}
+
+/* Tooltips are worked out when asked for: setting one on every bind costs more than the
+ * rest of the bind (GTK 4.8 looks for the pointer each time). */
+static gboolean
+query_tooltip_cb (GtkWidget     *cell,
+                  int            x,
+                  int            y,
+                  gboolean       keyboard,
+                  GtkTooltip    *tooltip,
+                  StrobeLogCells *self)
+{
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (cell), "strobe-list-item");
+  StrobeLogItem *item = list_item ? gtk_list_item_get_item (list_item) : NULL;
+  Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cell), "strobe-column"));
+  g_autofree char *text = NULL;
+
+  if (item == NULL)
+    return FALSE;
+  if (col == COL_TIME)
+    text = strobe_log_format_time_long (&self->clock, strobe_log_item_get_time (item));
+  else if (col == COL_SOURCE && strobe_log_item_get_spec (item) && strobe_log_item_get_spec (item)->file)
+    {
+      g_autofree char *full = g_strdup_printf ("%s:%d", strobe_log_item_get_spec (item)->file,
+                                               strobe_log_item_get_spec (item)->line);
+
+      text = strobe_text_escape (full, STROBE_TEXT_PLAIN);
+    }
+  else if (col == COL_MESSAGE)
+    text = g_strdup (strobe_log_item_get_display_text (item));
+  if (text == NULL)
+    return FALSE;
+  gtk_tooltip_set_text (tooltip, text);
+  return TRUE;
+}
+
+static void
+setup_cb (GtkSignalListItemFactory *factory,
+          GtkListItem              *list_item,
+          StrobeLogCells           *self)
+{
+  Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "strobe-column"));
+  GtkWidget *cell;
+
+  switch (col)
+    {
+    case COL_TIME:
+      cell = new_inscription (12, TRUE);
+      break;
+    case COL_VERBOSITY:
+      /* The icon is the cell's CSS background (style.css): one widget per cell, which is
+       * what a row costs when it scrolls into view. */
+      cell = new_inscription (8, FALSE);
+      gtk_widget_add_css_class (cell, "strobe-log-level");
+      break;
+    case COL_MESSAGE:
+      cell = new_inscription (60, FALSE);
+      gtk_widget_add_css_class (cell, "monospace");
+      break;
+    case COL_THREAD:
+    case COL_CATEGORY:
+    case COL_SOURCE:
+    case N_COLUMNS:
+    default:
+      cell = new_inscription (12, FALSE);
+      break;
+    }
+  /* For the context menu and tooltips: the row under the pointer. */
+  g_object_set_data (G_OBJECT (cell), "strobe-list-item", list_item);
+  g_object_set_data (G_OBJECT (cell), "strobe-column", GINT_TO_POINTER (col));
+  if (col == COL_TIME || col == COL_SOURCE || col == COL_MESSAGE)
+    {
+      gtk_widget_set_has_tooltip (cell, TRUE);
+      g_signal_connect (cell, "query-tooltip", G_CALLBACK (query_tooltip_cb), self);
+    }
+  gtk_list_item_set_child (list_item, cell);
+}
+
+static void
+bind_cb (GtkSignalListItemFactory *factory,
+         GtkListItem              *list_item,
+         StrobeLogCells           *self)
+{
+  Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "strobe-column"));
+  StrobeLogItem *item = gtk_list_item_get_item (list_item);
+  GtkWidget *cell = gtk_list_item_get_child (list_item);
+  const StrobeLogSpecInfo *spec;
+
+  if (item == NULL)
+    return;
+  spec = strobe_log_item_get_spec (item);
+  switch (col)
+    {
+    case COL_TIME:
+      {
+        g_autofree char *text = strobe_log_format_time (&self->clock, strobe_log_item_get_time (item));
+
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
+      }
+      break;
+    case COL_THREAD:
+      {
+        const char *label = g_hash_table_lookup (self->thread_labels,
+                                                 GUINT_TO_POINTER (strobe_log_item_get_thread_id (item)));
+        g_autofree char *id = label ? NULL : g_strdup_printf ("%u", strobe_log_item_get_thread_id (item));
+
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), label ? label : id);
+      }
+      break;
+    case COL_VERBOSITY:
+      {
+        guint8 v = strobe_log_item_get_verbosity (item);
+
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), strobe_log_verbosity_label (v));
+        set_cell_class (cell, strobe_log_verbosity_css (v));
+      }
+      break;
+    case COL_CATEGORY:
+      {
+        const char *name = strobe_log_item_get_category_name (item);
+        const char *label = NULL;
+
+        /* Escaped once per category: its name lives as long as the model. */
+        if (name != NULL && (label = g_hash_table_lookup (self->category_labels, name)) == NULL)
+          {
+            label = strobe_text_escape (name, STROBE_TEXT_PLAIN);
+            g_hash_table_insert (self->category_labels, (gpointer) name, (gpointer) label);
+          }
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), label ? label : "—");
+      }
+      break;
+    case COL_MESSAGE:
+      {
+        const char *text = strobe_log_item_get_display_text (item);
+
+        /* Screen readers read the inscription's text (AT-SPI's text interface). */
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
+        set_cell_class (cell, !strobe_log_item_is_well_formed (item) ? "strobe-log-malformed"
+                              : strobe_log_verbosity_css (strobe_log_item_get_verbosity (item)));
+      }
+      break;
+    case COL_SOURCE:
+      if (spec != NULL && spec->file != NULL)
+        {
+          g_autofree char *base = g_path_get_basename (spec->file);
+          g_autofree char *text = g_strdup_printf ("%s:%d", base, spec->line);
+          g_autofree char *escaped = strobe_text_escape (text, STROBE_TEXT_PLAIN);
+
+          gtk_inscription_set_text (GTK_INSCRIPTION (cell), escaped);
+        }
+      else
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), "—");
+      break;
+    case N_COLUMNS:
+    default:
+      break;
+    }
+}
+
+void
+strobe_log_cells_add_columns (StrobeLogCells *self,
+                             GtkColumnView  *column_view)
+{
+  static const struct { const char *title; int width; gboolean expand; } columns[N_COLUMNS] = {
+    [COL_TIME] = { N_("Time (s)"), 110, FALSE },
+    [COL_THREAD] = { N_("Thread"), 110, FALSE },
+    [COL_VERBOSITY] = { N_("Verbosity"), 110, FALSE },
+    [COL_CATEGORY] = { N_("Category"), 130, FALSE },
+    [COL_MESSAGE] = { N_("Message"), -1, TRUE },
+    [COL_SOURCE] = { N_("Source"), 170, FALSE },
+  };
+
+  for (int c = 0; c < N_COLUMNS; c++)
+    {
+      GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+
+      g_object_set_data (G_OBJECT (factory), "strobe-column", GINT_TO_POINTER (c));
+      g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), self);
+      g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), self);
+      column = gtk_column_view_column_new (_(columns[c].title), factory);
+      gtk_column_view_column_set_resizable (column, TRUE);
+      gtk_column_view_column_set_expand (column, columns[c].expand);
+      /* Fixed widths: no column is measured again as rows scroll into view. */
+      if (columns[c].width > 0)
+        gtk_column_view_column_set_fixed_width (column, columns[c].width);
+      gtk_column_view_append_column (column_view, column);
+    }
+}
