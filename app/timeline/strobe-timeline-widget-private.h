@@ -1,0 +1,202 @@
+/* strobe-timeline-widget-private.h
+ *
+ * What the files of the timeline widget share: the instance structure, what a hit test
+ * finds, the palette a frame is drawn with, and the functions one part calls in another.
+ * The widget is split by role:
+ *
+ *   strobe-timeline-widget.c          the controller: properties, following the document,
+ *                                     the view range, tracks, log ticks, the frame's order
+ *   strobe-timeline-widget-draw.c     track backgrounds, tiles, headers
+ *   strobe-timeline-widget-overlay.c  selection, hover, cursor, bookmarks, outlines, ruler
+ *   strobe-timeline-widget-input.c    hit tests, tooltips, pointer and gestures
+ *   strobe-timeline-widget-actions.c  selection and navigation, actions, key bindings, menu
+ *   strobe-timeline-widget-a11y.c     the description screen readers hear
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include "strobe-format.h"
+#include "strobe-log-model.h"
+#include "strobe-timeline-background.h"
+#include "strobe-timeline-geometry.h"
+#include "strobe-timeline-layouts.h"
+#include "strobe-timeline-tiles.h"
+#include "strobe-timeline-widget.h"
+
+G_BEGIN_DECLS
+
+/* The ruler: tick labels over ticks, then a strip of markers (bookmarks, drops, the
+ * selection's length, where the data ends). */
+#define RULER_H       46
+#define TICKS_H       22
+#define MARKS_Y       26
+#define HEADER_PAD    6
+#define MIN_SPAN      16        /* ticks: the deepest zoom */
+#define ZOOM_STEP     1.25
+#define MAX_TOOLTIP_CHILDREN 50000
+#define LOADING_REFRESH_US   (1000 * 1000)
+
+typedef enum
+{
+  DRAG_NONE,
+  DRAG_PAN,
+  DRAG_SELECT,
+  DRAG_REORDER,
+} DragMode;
+
+typedef struct
+{
+  gdouble  min;
+  gdouble  max;
+  gboolean valid;
+} CounterRange;
+
+/* What is under the pointer. */
+typedef enum
+{
+  HIT_NONE,
+  HIT_RULER,
+  HIT_HEADER,          /* a track's header (name, collapse toggle) */
+  HIT_SCOPE,
+  HIT_BLOCK,           /* several scopes merged */
+  HIT_LOG,
+  HIT_FRAME,
+  HIT_REGION,
+  HIT_COUNTER,
+  HIT_TRACK,           /* a track, nothing on it there */
+} HitKind;
+
+typedef struct
+{
+  HitKind             kind;
+  int                 track;
+  guint64             time;
+  StrobeTimelineBlock block;     /* scope / block */
+  guint16             thread_id;
+  StrobeLogTick       tick;
+  StrobeTimelineFrame frame;
+  StrobeTimelineRegion region;
+} Hit;
+
+struct _StrobeTimelineWidget
+{
+  GtkWidget             parent_instance;
+
+  StrobeDocument       *document;
+  StrobeViewState      *state;
+  StrobeTimelineModel  *timeline;
+  StrobeThreadsModel   *threads;
+  StrobeLogModel       *log;
+
+  StrobeTraceClock      clock;
+  gboolean              have_extent;
+  guint64               first;
+  guint64               last;
+  gboolean              user_moved;       /* the user changed the view: no more fitting */
+  gint64                loading_refresh_us;
+
+  StrobeTrackList      *tracks;
+  int                   content_h;
+  gboolean              hide_empty;
+  GtkAdjustment        *vadj;
+  char                 *program;
+  gboolean              layout_restored;
+
+  StrobeTileCache      *tiles;
+  StrobeTimelineColors  scheme;
+  gdouble               frame_target;     /* seconds */
+  guint32               highlight;
+  GArray               *counter_ranges;   /* CounterRange, by counter index */
+
+  GHashTable           *log_ticks;        /* thread id -> GArray of StrobeLogTick */
+  guint64               log_known;        /* messages gathered */
+  gboolean              log_busy;
+  gboolean              log_again;
+  gboolean              log_complete_pass;/* a full pass once the trace is complete */
+  GCancellable         *cancellable;
+
+  GHashTable           *layouts;          /* text -> PangoLayout */
+
+  gboolean              hovering;
+  gdouble               hover_x;
+  gdouble               hover_y;
+  Hit                   hover;
+
+  DragMode              drag;
+  gdouble               drag_x;
+  gdouble               drag_y;
+  guint64               drag_start;
+  guint64               drag_end;
+  gdouble               drag_vadj;
+  guint64               drag_anchor;
+  int                   drag_track;
+  int                   drop_index;
+  guint64               pinch_start;
+  guint64               pinch_end;
+
+  guint                 incomplete;       /* tiles the last frame drew without an up-to-date picture */
+  gboolean              textures;         /* the renderer's: see the snapshot */
+  gboolean              kb_anchor_set;
+  guint64               kb_anchor;
+  GtkWidget            *menu;
+};
+
+typedef struct
+{
+  GdkRGBA fg;
+  GdkRGBA dim;          /* secondary text */
+  GdkRGBA bg;
+  GdkRGBA band;         /* every other track */
+  GdkRGBA line;
+  GdkRGBA accent;
+  GdkRGBA accent_fill;
+  GdkRGBA header_bg;
+  GdkRGBA red;
+  GdkRGBA bookmark;
+} Palette;
+
+/* strobe-timeline-widget.c: helpers and the view range */
+void strobe_timeline_widget_fg_color (GtkWidget *widget, GdkRGBA *fg);
+int strobe_timeline_widget_tracks_height (StrobeTimelineWidget *self);
+void strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeAxis *axis);
+gboolean strobe_timeline_widget_is_dark (StrobeTimelineWidget *self);
+PangoLayout *strobe_timeline_widget_text_layout (StrobeTimelineWidget *self, const char *text, gboolean bold);
+PangoFontDescription *strobe_timeline_widget_small_font (StrobeTimelineWidget *self);
+PangoLayout *strobe_timeline_widget_scope_layout (StrobeTimelineWidget *self, const char *text, int width);
+void strobe_timeline_widget_append_text (GtkSnapshot *snapshot, PangoLayout *layout, gdouble x, gdouble y, const GdkRGBA *color);
+void strobe_timeline_widget_fill_rect (GtkSnapshot *snapshot, gdouble x, gdouble y, gdouble w, gdouble h, const GdkRGBA *c);
+guint64 strobe_timeline_widget_frame_target_ticks (StrobeTimelineWidget *self);
+char *strobe_timeline_widget_format_value (gdouble v, guint8 unit, guint8 type);
+void strobe_timeline_widget_bounds (StrobeTimelineWidget *self, guint64 *lo, guint64 *hi);
+void strobe_timeline_widget_set_visible_range (StrobeTimelineWidget *self, guint64 start, guint64 end);
+void strobe_timeline_widget_mark_user_moved (StrobeTimelineWidget *self);
+void strobe_timeline_widget_zoom_by (StrobeTimelineWidget *self, gdouble factor, gdouble anchor_x);
+void strobe_timeline_widget_pan_by (StrobeTimelineWidget *self, gdouble dx_px);
+
+/* strobe-timeline-widget-draw.c: track backgrounds, tiles, headers */
+void strobe_timeline_widget_tile_ready (gpointer user_data);
+void strobe_timeline_widget_get_palette (StrobeTimelineWidget *self, Palette *p);
+void strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *axis, const Palette *p);
+
+/* strobe-timeline-widget-overlay.c: what is drawn over the tiles, and the ruler */
+void strobe_timeline_widget_draw_outline (GtkSnapshot *snapshot, const graphene_rect_t *r, gdouble width, const GdkRGBA *color);
+gboolean strobe_timeline_widget_get_end_marker (StrobeTimelineWidget *self, const char **reason);
+void strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *axis, const Palette *p);
+void strobe_timeline_widget_draw_pill (StrobeTimelineWidget *self, GtkSnapshot *snapshot, const char *text, gdouble x, gdouble y,
+                                       const GdkRGBA *bg, const GdkRGBA *fg, int width);
+void strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *axis, const Palette *p);
+
+/* strobe-timeline-widget-input.c: hit tests, tooltips, pointer */
+void strobe_timeline_widget_init_input (StrobeTimelineWidget *self);
+
+/* strobe-timeline-widget-actions.c: selection, navigation, actions and key bindings */
+void strobe_timeline_widget_select_scope (StrobeTimelineWidget *self, guint16 thread_id, const StrobeTimelineBlock *b);
+int strobe_timeline_widget_track_neighbour (StrobeTimelineWidget *self, guint i, int dir);
+void strobe_timeline_widget_show_track_menu (StrobeTimelineWidget *self, int track, gdouble x, gdouble y);
+void strobe_timeline_widget_class_init_actions (GtkWidgetClass *widget_class);
+
+/* strobe-timeline-widget-a11y.c */
+void strobe_timeline_widget_update_description (StrobeTimelineWidget *self);
+
+G_END_DECLS
