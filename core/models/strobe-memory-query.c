@@ -634,11 +634,13 @@ strobe_memory_model_aggregate (StrobeMemoryModel *model, guint64 t0, guint64 t1,
 
 /* ---- StrobeMemoryTree ----------------------------------------------------------------- */
 
-/* What a node's key was made from, to symbolize it: the first frame that made it. */
+/* What a node's key was made from, to symbolize it: the first frame that made it. Packed
+ * (16 bytes, not a StrobeMemoryFrame's 16 and 4 more): a tree can have millions of nodes. */
 typedef struct
 {
-  StrobeMemoryFrame frame;
-  guint32           inline_depth;
+  guint64 address;
+  guint32 module;
+  guint32 inline_depth;
 } NodeFrame;
 
 struct _StrobeMemoryTree
@@ -669,7 +671,7 @@ strobe_memory_tree_class_init (StrobeMemoryTreeClass *klass)
 static void
 strobe_memory_tree_init (StrobeMemoryTree *self)
 {
-  NodeFrame root = { { 0 }, 0 };
+  NodeFrame root = { 0, 0, 0 };
 
   self->frames = g_array_new (FALSE, TRUE, sizeof (NodeFrame));
   g_array_append_val (self->frames, root);
@@ -753,7 +755,7 @@ strobe_memory_model_build_tree (StrobeMemoryModel *model, guint64 t0, guint64 t1
         {
           guint d = strobe_cost_tree_get_depth (tree->costs, node);
           guint at = top_down ? n - d : d - 1;
-          NodeFrame nf = { frames[at], depths[at] };
+          NodeFrame nf = { frames[at].address, frames[at].module, depths[at] };
           g_array_append_val (tree->frames, nf);
         }
     }
@@ -828,7 +830,7 @@ strobe_memory_tree_get_frame (StrobeMemoryTree *self, guint32 node, StrobeMemory
   g_return_if_fail (node < self->frames->len);
   nf = &g_array_index (self->frames, NodeFrame, node);
   if (frame)
-    *frame = nf->frame;
+    *frame = (StrobeMemoryFrame) { nf->address, nf->module };
   if (inline_depth)
     *inline_depth = nf->inline_depth;
 }
