@@ -26,6 +26,7 @@
 #include <glib/gi18n.h>
 
 #include "strobe-analysis-context-private.h"
+#include "strobe-wire-framing.h"
 
 /* Errors carry the offset they name (PROTOCOL.md §7) with them, through every copy, so
  * whoever ends up holding one can say where the stream went wrong. */
@@ -138,6 +139,7 @@ struct _StrobeDecoder
   GError                *error;        /* sticky */
 
   gboolean               in_packets;   /* past the handshake */
+  StrobeWirePacketHeader unit_header;  /* of the packet unit_need() last judged whole */
   guint8                *inbuf;
   gsize                  inbuf_len;
   gsize                  inbuf_cap;
@@ -196,6 +198,31 @@ corrupt (StrobeDecoder *self,
                _("corrupt packet at offset %" PRIu64 " (thread %u): %s"),
                packet_offset, tid, detail);
   return FALSE;
+}
+
+static const char *
+translate (const char *msgid)
+{
+  return _(msgid);
+}
+
+/* A framing fault (core/protocol reads the framing for every reader) as this decoder's
+ * error, with the offset it names. */
+static GError *
+fault_error (StrobeDecoder *self, const StrobeWireFault *fault)
+{
+  static const StrobeDecoderError codes[] = {
+    [STROBE_WIRE_FAULT_NOT_STROBE] = STROBE_DECODER_ERROR_NOT_STROBE,
+    [STROBE_WIRE_FAULT_VERSION] = STROBE_DECODER_ERROR_VERSION,
+    [STROBE_WIRE_FAULT_TRUNCATED] = STROBE_DECODER_ERROR_TRUNCATED,
+    [STROBE_WIRE_FAULT_UNSUPPORTED] = STROBE_DECODER_ERROR_UNSUPPORTED,
+    [STROBE_WIRE_FAULT_CORRUPT] = STROBE_DECODER_ERROR_CORRUPT,
+  };
+  char message[256];
+
+  strobe_wire_fault_describe (fault, translate, message, sizeof message);
+  self->error_offset = fault->offset;
+  return g_error_new_literal (STROBE_DECODER_ERROR, codes[fault->klass], message);
 }
 
 /* ---- buffers ---------------------------------------------------------------------- */
@@ -943,25 +970,26 @@ static gboolean
 control_packet (StrobeDecoder *self, const guint8 *data, gsize len,
                 guint64 packet_offset, GError **error)
 {
-  if (len == 0)
-    return corrupt (self, error, packet_offset, STROBE_TID_CONTROL, _("empty control packet"));
-  switch (data[0])
+  StrobeWireFault fault;
+  guint32 serial = 0;
+  guint8 kind;
+
+  if (!strobe_wire_read_control (data, len, packet_offset, &kind, &serial, &fault))
+    {
+      g_propagate_error (error, fault_error (self, &fault));
+      return FALSE;
+    }
+  switch (kind)
     {
     case STROBE_CONTROL_SYNC:
-      if (len < 5)
-        return corrupt (self, error, packet_offset, STROBE_TID_CONTROL, _("short Sync packet"));
-      {
-        guint32 serial = strobe_wire_get_u32 (data + 1) & STROBE_WIRE_SERIAL_MASK;
-
-        if (!self->next_known)
-          {
-            self->next_known = TRUE;
-            self->next_serial = serial;
-          }
-        else if (strobe_wire_serial_before (self->next_serial, serial))
-          return drain (self, FALSE, &serial, error);
-        return drain (self, FALSE, NULL, error);
-      }
+      if (!self->next_known)
+        {
+          self->next_known = TRUE;
+          self->next_serial = serial;
+        }
+      else if (strobe_wire_serial_before (self->next_serial, serial))
+        return drain (self, FALSE, &serial, error);
+      return drain (self, FALSE, NULL, error);
     case STROBE_CONTROL_END:
       /* Nothing after End belongs to the stream (§6): deliver everything now. */
       self->ended_cleanly = TRUE;
@@ -976,10 +1004,11 @@ control_packet (StrobeDecoder *self, const guint8 *data, gsize len,
 static gboolean
 process_packet (StrobeDecoder *self, const guint8 *p, GError **error)
 {
-  guint32 size = strobe_wire_get_u32 (p);
-  guint16 tid = strobe_wire_get_u16 (p + 4);
-  guint16 flags = strobe_wire_get_u16 (p + 6);
-  guint32 raw_size = strobe_wire_get_u32 (p + 8);
+  /* unit_need() read this header last, for this very unit. */
+  guint32 size = self->unit_header.size;
+  guint16 tid = self->unit_header.thread_id;
+  guint16 flags = self->unit_header.flags;
+  guint32 raw_size = self->unit_header.raw_size;
   const guint8 *payload = p + sizeof (StrobeWirePacketHeader);
   gsize wire_len = size - sizeof (StrobeWirePacketHeader);
   guint64 packet_offset = self->offset;
@@ -1029,94 +1058,38 @@ process_packet (StrobeDecoder *self, const guint8 *p, GError **error)
 static gsize
 unit_need (StrobeDecoder *self, const guint8 *p, gsize avail, GError **error)
 {
-  if (!self->in_packets)
-    {
-      if (memcmp (p, STROBE_WIRE_MAGIC, MIN (avail, 4)) != 0)
-        {
-          self->error_offset = 0;
-          g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_NOT_STROBE,
-                       "not a Strobe trace (wrong magic at offset 0)");
-          return 0;
-        }
-      for (guint i = 4; i < 6 && i < avail; i++)
-        if (p[i] == 0 || p[i] > (i == 4 ? STROBE_WIRE_TRANSPORT_VERSION
-                                        : STROBE_WIRE_PROTOCOL_VERSION))
-          {
-            self->error_offset = i;
-            g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_VERSION,
-                         p[i] == 0 ? _("unknown %s version 0 at offset %u")
-                                   : _("written by a newer Strobe: %s version %u at offset %u "
-                                       "(this reader knows version 1)"),
-                         i == 4 ? "transport" : "protocol", p[i], i);
-            return 0;
-          }
-      if (avail < sizeof (StrobeWireHandshake))
-        return sizeof (StrobeWireHandshake);
-      return sizeof (StrobeWireHandshake) + strobe_wire_get_u16 (p + 6);
-    }
-  else
-    {
-      guint32 size, raw_size;
-      guint16 tid, flags;
+  StrobeWireFault fault;
+  gboolean ok;
+  gsize need = 0;
 
-      if (avail < sizeof (StrobeWirePacketHeader))
-        return sizeof (StrobeWirePacketHeader);
-      size = strobe_wire_get_u32 (p);
-      tid = strobe_wire_get_u16 (p + 4);
-      flags = strobe_wire_get_u16 (p + 6);
-      raw_size = strobe_wire_get_u32 (p + 8);
-      switch (strobe_wire_check_packet_header (p))
-        {
-        case STROBE_WIRE_HEADER_OK:
-          return size;
-        case STROBE_WIRE_HEADER_BAD_SIZE:
-          corrupt (self, error, self->offset, tid, _("packet size %u is out of range"), size);
-          return 0;
-        case STROBE_WIRE_HEADER_UNKNOWN_FLAGS:
-          self->error_offset = self->offset;
-          g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_UNSUPPORTED,
-                       _("packet at offset %" PRIu64 " uses unknown required flags 0x%04x"),
-                       self->offset, flags & STROBE_PACKET_FLAGS_REQUIRED);
-          return 0;
-        case STROBE_WIRE_HEADER_BAD_THREAD:
-          corrupt (self, error, self->offset, tid, _("thread id 0 is invalid"));
-          return 0;
-        case STROBE_WIRE_HEADER_BAD_RAW_SIZE:
-          if (raw_size > STROBE_WIRE_MAX_PAYLOAD)
-            corrupt (self, error, self->offset, tid, _("decoded size %u is over the limit"), raw_size);
-          else
-            corrupt (self, error, self->offset, tid,
-                     _("raw packet of %u bytes claims a decoded size of %u"), size, raw_size);
-          return 0;
-        case STROBE_WIRE_HEADER_LZ4_CONTROL:
-          corrupt (self, error, self->offset, tid, _("control packets are never LZ4-compressed"));
-          return 0;
-        default:
-          g_assert_not_reached ();
-        }
+  if (!self->in_packets)
+    ok = strobe_wire_read_handshake (p, avail, &need, &fault);
+  else
+    ok = strobe_wire_read_packet_header (p, avail, self->offset, &self->unit_header, &need, &fault);
+  if (!ok)
+    {
+      GError *local = fault_error (self, &fault);
+
+      if (error != NULL)
+        g_propagate_error (error, local);
+      else
+        g_error_free (local);
+      return 0;
     }
+  return need;
 }
 
 static gboolean
 process_handshake (StrobeDecoder *self, const guint8 *p, gsize len, GError **error)
 {
+  StrobeWireFault fault;
   gsize md_len = len - sizeof (StrobeWireHandshake);
 
   self->metadata_bytes = g_malloc (md_len ? md_len : 1);
   memcpy (self->metadata_bytes, p + sizeof (StrobeWireHandshake), md_len);
-  self->error_offset = sizeof (StrobeWireHandshake);
-  if (!strobe_wire_parse_metadata (self->metadata_bytes, md_len, &self->metadata))
+  if (!strobe_wire_read_metadata (self->metadata_bytes, md_len, &self->metadata, &fault))
     {
-      g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_CORRUPT,
-                   _("corrupt metadata at offset %u"), (guint) sizeof (StrobeWireHandshake));
-      return FALSE;
-    }
-  if (self->metadata.features & STROBE_FEATURES_REQUIRED & ~STROBE_FEATURES_KNOWN)
-    {
-      g_set_error (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_UNSUPPORTED,
-                   _("the metadata at offset %u names unknown required features 0x%08x"),
-                   (guint) sizeof (StrobeWireHandshake),
-                   self->metadata.features & STROBE_FEATURES_REQUIRED & ~STROBE_FEATURES_KNOWN);
+      g_propagate_error (error, fault_error (self, &fault));
       return FALSE;
     }
   self->have_metadata = TRUE;
@@ -1335,32 +1308,16 @@ strobe_decoder_finish (StrobeDecoder *self, GError **error)
   if (!check_usable (self, error))
     return FALSE;
 
-  if (self->offset == 0 && self->inbuf_len == 0)
-    {
-      self->error_offset = 0;
-      local = g_error_new_literal (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
-                                   _("the stream is empty: it ends at offset 0 (no data was recorded)"));
-      return fail (self, local, error);
-    }
   if (!self->after_end && (!self->in_packets || self->inbuf_len > 0))
     {
+      StrobeWireFault fault;
       gsize need = self->inbuf_len
                    ? unit_need (self, self->inbuf, self->inbuf_len, NULL)
                    : sizeof (StrobeWireHandshake);
 
       /* The offset that counts is where the unit that cannot be read starts. */
-      self->error_offset = self->offset;
-      if (self->in_packets)
-        local = g_error_new (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
-                             _("stream cut off at offset %" PRIu64 " inside the packet "
-                             "at offset %" PRIu64 " (%zu of %zu bytes)"),
-                             self->offset + self->inbuf_len, self->offset, self->inbuf_len, need);
-      else
-        local = g_error_new (STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_TRUNCATED,
-                             _("stream cut off at offset %zu inside the handshake "
-                             "(%zu of %zu bytes)"),
-                             self->inbuf_len, self->inbuf_len, need);
-      return fail (self, local, error);
+      strobe_wire_fault_cut_off (&fault, self->in_packets, self->offset, self->inbuf_len, need);
+      return fail (self, fault_error (self, &fault), error);
     }
 
   if (!drain (self, TRUE, NULL, &local))

@@ -29,7 +29,8 @@ strobe_packet_tracker_feed (StrobePacketTracker *self,
       if (self->have < header_size)
         {
           gsize take = MIN (header_size - self->have, len - i);
-          guint32 size;
+          StrobeWirePacketHeader header;
+          StrobeWireFault fault;
 
           memcpy (self->header + self->have, data + i, take);
           self->have += (guint) take;
@@ -38,19 +39,23 @@ strobe_packet_tracker_feed (StrobePacketTracker *self,
           if (self->have < header_size)
             break;
 
-          size = strobe_wire_get_u32 (self->header);
-          if (size < header_size || size > STROBE_WIRE_MAX_PACKET)
+          /* A bad size leaves no way to find the next packet; other faults are the
+           * decoder's to report, but such a packet is never End. */
+          self->header_ok = strobe_wire_read_packet_header (self->header, header_size,
+                                                            self->packet_start, &header,
+                                                            NULL, &fault);
+          if (!self->header_ok && fault.rule == STROBE_WIRE_RULE_PACKET_SIZE)
             {
               /* Nothing of this header is kept: hand back only what came before it. */
               gsize before = i - MIN (i, (gsize) (self->offset - self->packet_start));
               *consumed = before;
               return STROBE_PACKET_TRACKER_BAD;
             }
-          self->thread_id = strobe_wire_get_u16 (self->header + 4);
-          self->flags = strobe_wire_get_u16 (self->header + 6);
-          self->payload_size = size - (guint32) header_size;
+          memcpy (&header, self->header, header_size);
+          self->thread_id = header.thread_id;
+          self->flags = header.flags;
+          self->payload_size = header.size - (guint32) header_size;
           self->remaining = self->payload_size;
-          self->header_ok = strobe_wire_check_packet_header (self->header) == STROBE_WIRE_HEADER_OK;
           self->is_end = FALSE;
         }
       else
@@ -59,10 +64,13 @@ strobe_packet_tracker_feed (StrobePacketTracker *self,
           /* The kind is the first payload byte; remember it until the packet completes
            * (an End with more bytes after the kind still ends at its packet end). Only a
            * header the decoder accepts makes an End, so both agree on where it is. */
-          if (self->remaining == self->payload_size)
-            self->is_end = self->header_ok
-                           && self->thread_id == STROBE_TID_CONTROL
-                           && data[i] == STROBE_CONTROL_END;
+          if (self->remaining == self->payload_size && self->header_ok)
+            {
+              StrobeWirePacketHeader header;
+
+              memcpy (&header, self->header, header_size);
+              self->is_end = strobe_wire_packet_is_end (&header, data + i, take);
+            }
           i += take;
           self->offset += take;
           self->remaining -= (guint32) take;
@@ -70,7 +78,7 @@ strobe_packet_tracker_feed (StrobePacketTracker *self,
 
       if (self->have == header_size && self->remaining == 0)
         {
-          gboolean ended = self->payload_size > 0 && self->is_end;
+          gboolean ended = self->is_end;
           self->have = 0;
           self->packet_start = self->offset;
           if (ended)

@@ -12,7 +12,7 @@
 
 #include <glib.h>
 
-#include "strobe-wire.h"
+#include "strobe-wire-framing.h"
 
 G_BEGIN_DECLS
 
@@ -24,7 +24,7 @@ typedef struct
   guint32  payload_size;
   guint16  thread_id;
   guint16  flags;
-  gboolean header_ok;       /* the header passes strobe_wire_check_packet_header() */
+  gboolean header_ok;       /* the header passes strobe_wire_read_packet_header() */
   gboolean is_end;          /* the current packet is a control packet of kind End */
   guint64  packet_start;    /* stream offset of the current packet's first byte */
   guint64  offset;          /* stream offset of the next byte */

@@ -16,7 +16,7 @@
 #include "strobe-packet-tracker.h"
 #include "strobe-rate-window.h"
 #include "strobe-recorder-private.h"
-#include "strobe-wire.h"
+#include "strobe-wire-framing.h"
 
 #define RECEIVE_BUFFER_SIZE (256 * 1024)
 
@@ -312,6 +312,24 @@ reject (StrobeRecorderConnection *self,
   post (self, STROBE_RECORDER_EVENT_REJECTED, reason);
 }
 
+static const char *
+translate (const char *msgid)
+{
+  return _(msgid);
+}
+
+/* A stream the decoder would refuse is refused here, in the decoder's words: core/protocol
+ * reads the handshake for both. */
+static void
+reject_fault (StrobeRecorderConnection *self,
+              const StrobeWireFault    *fault)
+{
+  char message[256];
+
+  strobe_wire_fault_describe (fault, translate, message, sizeof message);
+  reject (self, message);
+}
+
 /* Reads and checks the handshake. Returns the raw bytes (to be written unchanged) and the
  * parsed metadata (pointing into them), or NULL after rejecting the peer. */
 static GBytes *
@@ -321,6 +339,7 @@ receive_handshake (StrobeRecorderConnection *self,
   gint64 deadline = g_get_monotonic_time () + STROBE_RECORDER_HANDSHAKE_TIMEOUT_S * G_TIME_SPAN_SECOND;
   g_autoptr(GError) error = NULL;
   StrobeWireHandshake hs;
+  StrobeWireFault fault;
   guint8 *buf;
   gsize size;
 
@@ -330,40 +349,24 @@ receive_handshake (StrobeRecorderConnection *self,
         reject (self, error->message);
       return NULL;
     }
-  if (memcmp (hs.magic, STROBE_WIRE_MAGIC, 4) != 0)
+  if (!strobe_wire_read_handshake ((const guint8 *) &hs, sizeof hs, &size, &fault))
     {
-      g_autofree char *reason =
-        g_strdup_printf (_("Not a Strobe stream: magic %02x %02x %02x %02x at offset 0, "
-                           "expected \"STRB\""),
-                         hs.magic[0], hs.magic[1], hs.magic[2], hs.magic[3]);
-      reject (self, reason);
-      return NULL;
-    }
-  if (hs.transport_version == 0 || hs.transport_version > STROBE_WIRE_TRANSPORT_VERSION
-      || hs.protocol_version == 0 || hs.protocol_version > STROBE_WIRE_PROTOCOL_VERSION)
-    {
-      g_autofree char *reason =
-        g_strdup_printf (_("Unsupported versions at offset 4: transport %u, protocol %u "
-                           "(this recorder knows %u and %u)"),
-                         hs.transport_version, hs.protocol_version,
-                         STROBE_WIRE_TRANSPORT_VERSION, STROBE_WIRE_PROTOCOL_VERSION);
-      reject (self, reason);
+      reject_fault (self, &fault);
       return NULL;
     }
 
-  size = sizeof hs + hs.metadata_size;
   buf = g_malloc (size);
   memcpy (buf, &hs, sizeof hs);
-  if (!receive_exact (self, buf + sizeof hs, hs.metadata_size, deadline, &error))
+  if (!receive_exact (self, buf + sizeof hs, size - sizeof hs, deadline, &error))
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         reject (self, error->message);
       g_free (buf);
       return NULL;
     }
-  if (!strobe_wire_parse_metadata (buf + sizeof hs, hs.metadata_size, meta))
+  if (!strobe_wire_read_metadata (buf + sizeof hs, size - sizeof hs, meta, &fault))
     {
-      reject (self, _("Malformed handshake metadata at offset 8"));
+      reject_fault (self, &fault);
       g_free (buf);
       return NULL;
     }

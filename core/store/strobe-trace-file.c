@@ -21,7 +21,7 @@
 
 #include "strobe-store-error.h"
 #include "strobe-trace-file.h"
-#include "strobe-wire.h"
+#include "strobe-wire-framing.h"
 
 #define INFO_GROUP "Trace"
 #define LIVE_GROUP "Recorder"
@@ -218,6 +218,30 @@ strobe_trace_file_write_info (const char  *path,
   return g_file_set_contents (info, data, (gssize) len, error);
 }
 
+static const char *
+translate (const char *msgid)
+{
+  return _(msgid);
+}
+
+/* A framing fault as the trace's status and reason, in the decoder's words (the framing
+ * is read by core/protocol for both). A trace that is not one, or that this Strobe cannot
+ * read at all, is invalid; one that ends early or goes wrong after its handshake is cut
+ * off: what comes before still opens. */
+static void
+probe_fault (StrobeTraceProbe      *probe,
+             const StrobeWireFault *fault,
+             gboolean               in_packets)
+{
+  char message[256];
+
+  strobe_wire_fault_describe (fault, translate, message, sizeof message);
+  probe->status = in_packets || fault->klass == STROBE_WIRE_FAULT_TRUNCATED
+                  ? STROBE_TRACE_STATUS_CUT_OFF : STROBE_TRACE_STATUS_INVALID;
+  g_free (probe->reason);
+  probe->reason = g_strdup (message);
+}
+
 /* The handshake: sets program/pid/start time; FALSE (with status and reason set) when
  * the file is not a readable Strobe stream. @data_start receives the first packet's offset. */
 static gboolean
@@ -226,109 +250,103 @@ read_head (int               fd,
            StrobeTraceProbe *probe,
            guint64          *data_start)
 {
-  StrobeWireHandshake hs;
+  guint8 hs[sizeof (StrobeWireHandshake)];
   StrobeWireMetadata meta;
+  StrobeWireFault fault;
   g_autofree guint8 *md = NULL;
   gsize have = MIN (size, sizeof hs);
+  gsize need;
 
-  memset (&hs, 0, sizeof hs);
-  if (have > 0 && !pread_all (fd, &hs, have, 0))
+  if (have > 0 && !pread_all (fd, hs, have, 0))
     have = 0;
-  if (memcmp (hs.magic, STROBE_WIRE_MAGIC, MIN (have, 4)) != 0)
+  if (!strobe_wire_read_handshake (hs, have, &need, &fault))
     {
-      probe->status = STROBE_TRACE_STATUS_INVALID;
-      probe->reason = g_strdup (_("Not a Strobe trace (wrong magic at offset 0)"));
+      probe_fault (probe, &fault, FALSE);
       return FALSE;
     }
-  if (have < sizeof hs)
+  if (size < need)
     {
-      probe->status = STROBE_TRACE_STATUS_CUT_OFF;
-      probe->reason = g_strdup (have == 0 ? _("The file is empty")
-                                          : _("The file ends inside the handshake"));
+      strobe_wire_fault_cut_off (&fault, FALSE, 0, (gsize) size, need);
+      probe_fault (probe, &fault, FALSE);
       return FALSE;
     }
-  if (hs.transport_version > STROBE_WIRE_TRANSPORT_VERSION
-      || hs.protocol_version > STROBE_WIRE_PROTOCOL_VERSION)
+  md = g_malloc (need - sizeof hs + 1);
+  if (!pread_all (fd, md, need - sizeof hs, sizeof hs))
     {
-      probe->status = STROBE_TRACE_STATUS_INVALID;
-      probe->reason = g_strdup_printf (_("Written by a newer Strobe (transport version %u, "
-                                         "protocol version %u at offset 4)"),
-                                       hs.transport_version, hs.protocol_version);
+      strobe_wire_fault_cut_off (&fault, FALSE, 0, sizeof hs, need);
+      probe_fault (probe, &fault, FALSE);
       return FALSE;
     }
-  if (size < sizeof hs + hs.metadata_size)
+  if (!strobe_wire_read_metadata (md, need - sizeof hs, &meta, &fault))
     {
-      probe->status = STROBE_TRACE_STATUS_CUT_OFF;
-      probe->reason = g_strdup (_("The file ends inside the handshake"));
-      return FALSE;
-    }
-  md = g_malloc (hs.metadata_size + 1);
-  if (!pread_all (fd, md, hs.metadata_size, sizeof hs)
-      || !strobe_wire_parse_metadata (md, hs.metadata_size, &meta))
-    {
-      probe->status = STROBE_TRACE_STATUS_INVALID;
-      probe->reason = g_strdup (_("Malformed handshake metadata at offset 8"));
+      probe_fault (probe, &fault, FALSE);
       return FALSE;
     }
   probe->program = g_utf8_make_valid (meta.program_name ? meta.program_name : "",
                                       (gssize) meta.program_name_len);
   probe->pid = meta.process_id;
   probe->start_time_ns = meta.start_time_ns;
-  *data_start = sizeof hs + hs.metadata_size;
+  *data_start = need;
   return TRUE;
 }
 
-/* Walks packet headers from @offset to the end: finished when the last packet is End. */
+/* Walks packet headers from @offset: finished at End (nothing after it is read, as by
+ * every reader), cut off at the end of the file or at a packet that cannot be framed. */
 static void
 walk_packets (int               fd,
               guint64           offset,
               guint64           size,
               StrobeTraceProbe *probe)
 {
-  gboolean last_is_end = FALSE;
+  /* A header and the most of a payload framing looks at: a control packet's kind and
+   * Sync serial. */
+  enum { HEAD = sizeof (StrobeWirePacketHeader), CONTROL = 5 };
 
   while (offset < size)
     {
-      guint8 head[sizeof (StrobeWirePacketHeader) + 1];
-      guint32 psize;
+      guint8 head[HEAD + CONTROL];
+      StrobeWirePacketHeader header;
+      StrobeWireFault fault;
       gsize want = MIN (sizeof head, size - offset);
+      gsize need;
 
-      if (want < sizeof (StrobeWirePacketHeader) || !pread_all (fd, head, want, offset))
+      if (!pread_all (fd, head, want, offset))
         {
-          probe->status = STROBE_TRACE_STATUS_CUT_OFF;
-          probe->reason = g_strdup_printf (_("Cut off inside a packet header at offset %"
-                                             PRIu64), offset);
+          strobe_wire_fault_cut_off (&fault, TRUE, offset, 0, HEAD);
+          probe_fault (probe, &fault, TRUE);
           return;
         }
-      psize = strobe_wire_get_u32 (head);
-      if (psize < sizeof (StrobeWirePacketHeader) || psize > STROBE_WIRE_MAX_PACKET)
+      if (!strobe_wire_read_packet_header (head, want, offset, &header, &need, &fault))
         {
-          probe->status = STROBE_TRACE_STATUS_CUT_OFF;
-          probe->reason = g_strdup_printf (_("Invalid packet size %u at offset %"
-                                             PRIu64), psize, offset);
+          probe_fault (probe, &fault, TRUE);
           return;
         }
-      if (size - offset < psize)
+      if (size - offset < need)
         {
-          probe->status = STROBE_TRACE_STATUS_CUT_OFF;
-          probe->reason = g_strdup_printf (_("Cut off inside the packet at offset %"
-                                             PRIu64), offset);
+          strobe_wire_fault_cut_off (&fault, TRUE, offset, (gsize) (size - offset), need);
+          probe_fault (probe, &fault, TRUE);
           return;
         }
-      last_is_end = strobe_wire_get_u16 (head + 4) == STROBE_TID_CONTROL
-                    && (strobe_wire_get_u16 (head + 6) & STROBE_PACKET_FLAG_LZ4) == 0
-                    && psize > sizeof (StrobeWirePacketHeader)
-                    && head[sizeof (StrobeWirePacketHeader)] == STROBE_CONTROL_END;
-      offset += psize;
+      if (header.thread_id == STROBE_TID_CONTROL)
+        {
+          gsize len = MIN (need - HEAD, (gsize) CONTROL);
+
+          if (!strobe_wire_read_control (head + HEAD, len, offset, NULL, NULL, &fault))
+            {
+              probe_fault (probe, &fault, TRUE);
+              return;
+            }
+          if (strobe_wire_packet_is_end (&header, head + HEAD, len))
+            {
+              probe->status = STROBE_TRACE_STATUS_FINISHED;
+              return;
+            }
+        }
+      offset += need;
     }
 
-  if (last_is_end)
-    probe->status = STROBE_TRACE_STATUS_FINISHED;
-  else
-    {
-      probe->status = STROBE_TRACE_STATUS_CUT_OFF;
-      probe->reason = g_strdup (_("No End packet: the recording was cut off"));
-    }
+  probe->status = STROBE_TRACE_STATUS_CUT_OFF;
+  probe->reason = g_strdup (_("No End packet: the recording was cut off"));
 }
 
 gboolean

@@ -6,12 +6,17 @@
  * says the outcome must not depend on them: here every vector is decoded whole, one
  * byte at a time and in pieces of 3 and 7 bytes, and each run must print exactly the
  * vector's expected output. The recorder decides where a stream ends (End) without
- * decoding it; for every vector it must agree with the decoder (PROTOCOL.md §6).
+ * decoding it; for every vector it must agree with the decoder (PROTOCOL.md §6). The
+ * store lists a trace as finished, cut off or invalid from its framing alone: for every
+ * vector it says what the decoder says about the framing, in the same words.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-analysis.h"
 #include "strobe-packet-tracker.h"
+#include "strobe-trace.h"
+#include "strobe-trace-file.h"
+#include "strobe-wire-framing.h"
 
 #include "test-log-analyzer.h"
 
@@ -184,6 +189,80 @@ test_tracker_agrees (void)
   g_assert_cmpuint (ended, >=, 50);
 }
 
+/* Whether the decoder's @error lies inside the payload of a packet (a record, a schema,
+ * an LZ4 block) rather than in the framing: the store reads no payload but a control
+ * packet's kind, so it cannot see those. */
+static gboolean
+error_in_payload (StrobeDecoder *dec, const guint8 *data, gsize len, const GError *error)
+{
+  guint64 at = strobe_decoder_error_get_offset (error);
+  StrobeWirePacketHeader header;
+  gsize need;
+
+  if (!g_error_matches (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_CORRUPT)
+      && !g_error_matches (error, STROBE_DECODER_ERROR, STROBE_DECODER_ERROR_UNSUPPORTED))
+    return FALSE;
+  if (strobe_decoder_get_metadata (dec) == NULL || at + sizeof header > len)
+    return FALSE;
+  return strobe_wire_read_packet_header (data + at, len - at, at, &header, &need, NULL)
+         && at + need <= len && header.thread_id != STROBE_TID_CONTROL;
+}
+
+static void
+test_store_agrees (void)
+{
+  g_autoptr(GPtrArray) vectors = load_vectors ();
+  guint same_fault = 0, same_end = 0, payload = 0;
+
+  for (guint i = 0; i < vectors->len; i++)
+    {
+      Vector *v = g_ptr_array_index (vectors, i);
+      g_autofree char *path = g_strconcat (vector_dir, G_DIR_SEPARATOR_S, v->name, ".strobe", NULL);
+      g_autoptr(StrobeDecoder) dec = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GError) probe_error = NULL;
+      g_autofree char *out = decode (v->data, 0, &dec, &error);
+      gsize len;
+      const guint8 *data = g_bytes_get_data (v->data, &len);
+      StrobeTraceProbe probe;
+
+      /* Without repair the probe writes nothing next to the vectors. */
+      g_assert_true (strobe_trace_file_probe (path, FALSE, &probe, &probe_error));
+      g_assert_no_error (probe_error);
+
+      if (error == NULL || error_in_payload (dec, data, len, error))
+        {
+          /* Framing only: finished exactly when the decoder met End, before any error. */
+          gboolean end = strobe_decoder_get_ended_cleanly (dec);
+
+          if (end ? probe.status != STROBE_TRACE_STATUS_FINISHED
+                  : probe.status != STROBE_TRACE_STATUS_CUT_OFF
+                    || !g_str_has_prefix (probe.reason, "No End packet"))
+            g_error ("%s: the decoder says %s, the store %s (%s)", v->name,
+                     error ? error->message : end ? "end" : "no end",
+                     strobe_trace_status_to_string (probe.status), probe.reason);
+          same_end++;
+          payload += error != NULL;
+        }
+      else
+        {
+          StrobeTraceStatus want = g_error_matches (error, STROBE_DECODER_ERROR,
+                                                    STROBE_DECODER_ERROR_TRUNCATED)
+                                   || strobe_decoder_get_metadata (dec) != NULL
+                                   ? STROBE_TRACE_STATUS_CUT_OFF : STROBE_TRACE_STATUS_INVALID;
+
+          if (probe.status != want || g_strcmp0 (probe.reason, error->message) != 0)
+            g_error ("%s: the decoder says \"%s\", the store %s \"%s\"", v->name,
+                     error->message, strobe_trace_status_to_string (probe.status), probe.reason);
+          same_fault++;
+        }
+      strobe_trace_probe_clear (&probe);
+    }
+  g_test_message ("%u vectors broken in their framing, %u read alike to End or the end "
+                  "(%u of them broken inside a payload)", same_fault, same_end, payload);
+  g_assert_cmpuint (same_fault, >=, 30);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -193,5 +272,6 @@ main (int argc, char *argv[])
     g_error ("set STROBE_CONFORMANCE_VECTORS to the vector folder");
   g_test_add_func ("/conformance/feeds", test_feeds);
   g_test_add_func ("/conformance/tracker-agrees", test_tracker_agrees);
+  g_test_add_func ("/conformance/store-agrees", test_store_agrees);
   return g_test_run ();
 }

@@ -133,7 +133,7 @@ test_copy_in (Fixture *f, gconstpointer data)
       else if (g_str_equal (strobe_trace_get_name (t), "junk"))
         {
           g_assert_cmpint (strobe_trace_get_status (t), ==, STROBE_TRACE_STATUS_INVALID);
-          g_assert_nonnull (strstr (strobe_trace_get_reason (t), "Not a Strobe trace"));
+          g_assert_nonnull (strstr (strobe_trace_get_reason (t), "not a Strobe trace"));
         }
     }
 
