@@ -61,20 +61,13 @@ char *
 strobe_log_format_time_long (const StrobeTraceClock *clock,
                              guint64                 ticks)
 {
-  guint64 wall = strobe_trace_clock_to_wall_ns (clock, ticks);
+  g_autofree char *wall = strobe_trace_clock_format_wall (clock, ticks, STROBE_WALL_DATE_TIME_NS);
   double s = strobe_trace_clock_to_seconds (clock, ticks);
 
-  if (wall != 0)
-    {
-      g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc ((gint64) (wall / 1000000000u));
-      g_autoptr(GDateTime) local = utc ? g_date_time_to_local (utc) : NULL;
-      g_autofree char *date = local ? g_date_time_format (local, "%Y-%m-%d %H:%M:%S") : NULL;
-
-      if (date != NULL)
-        /* Translators: seconds from the trace's start, then the wall-clock date, time and
-         * nanoseconds, e.g. "1.500000000 s (2026-11-30 05:26:59.123456789)" */
-        return g_strdup_printf (_("%.9f s (%s.%09u)"), s, date, (guint) (wall % 1000000000u));
-    }
+  if (wall != NULL)
+    /* Translators: seconds from the trace's start, then the wall-clock date, time and
+     * nanoseconds, e.g. "1.500000000 s (2026-11-30 05:26:59.123456789)" */
+    return g_strdup_printf (_("%.9f s (%s)"), s, wall);
   /* Translators: seconds from the trace's start */
   return g_strdup_printf (_("%.9f s from the start"), s);
 }

@@ -333,18 +333,9 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
       gdouble x = strobe_time_axis_x (axis, hover);
       g_autofree char *rel = strobe_ruler_label (strobe_trace_clock_to_seconds (&self->clock, hover), step / 100,
                                                  range_end);
-      guint64 wall = strobe_trace_clock_to_wall_ns (&self->clock, hover);
-      g_autofree char *text = NULL;
+      g_autofree char *wall = strobe_trace_clock_format_wall (&self->clock, hover, STROBE_WALL_TIME_US);
+      g_autofree char *text = wall ? g_strdup_printf ("%s · %s", rel, wall) : g_strdup (rel);
 
-      if (wall)
-        {
-          g_autoptr(GDateTime) utc = g_date_time_new_from_unix_utc ((gint64) (wall / 1000000000));
-          g_autoptr(GDateTime) local = utc ? g_date_time_to_local (utc) : NULL;
-          g_autofree char *hms = local ? g_date_time_format (local, "%H:%M:%S") : NULL;
-          text = g_strdup_printf ("%s · %s.%06u", rel, hms ? hms : "", (guint) (wall % 1000000000 / 1000));
-        }
-      else
-        text = g_strdup (rel);
       strobe_timeline_widget_draw_pill (self, snapshot, text, x, 2, &p->fg, &p->bg, width);
     }
 }

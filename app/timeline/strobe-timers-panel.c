@@ -609,7 +609,8 @@ csv_ms (GString *out, StrobeTimersPanel *self, gdouble ticks)
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_string_append_c (out, ',');
-  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6f", ticks / (gdouble) self->clock.frequency * 1e3));
+  g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6f",
+                                       strobe_trace_clock_ticks_to_seconds (&self->clock, ticks) * 1e3));
 }
 
 char *

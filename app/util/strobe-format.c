@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "strobe-format.h"
+#include "strobe-trace-clock.h"
 
 char *
 strobe_format_duration_s (double seconds)
@@ -34,16 +35,9 @@ strobe_format_duration_s (double seconds)
 char *
 strobe_format_wall_time (guint64 unix_ns)
 {
-  g_autoptr(GDateTime) utc = NULL;
-  g_autoptr(GDateTime) local = NULL;
+  char *text = strobe_wall_time_format (unix_ns, STROBE_WALL_DATE_TIME);
 
-  if (unix_ns == 0)
-    return g_strdup ("—");
-  utc = g_date_time_new_from_unix_utc ((gint64) (unix_ns / G_GUINT64_CONSTANT (1000000000)));
-  if (utc == NULL)
-    return g_strdup ("—");
-  local = g_date_time_to_local (utc);
-  return g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
+  return text != NULL ? text : g_strdup ("—");
 }
 
 char *

@@ -33,11 +33,18 @@ strobe_trace_clock_set_base (StrobeTraceClock *clock,
 }
 
 gdouble
+strobe_trace_clock_ticks_to_seconds (const StrobeTraceClock *clock,
+                                     gdouble                 ticks)
+{
+  g_return_val_if_fail (clock != NULL, 0.0);
+  return ticks / (gdouble) clock->frequency;
+}
+
+gdouble
 strobe_trace_clock_duration (const StrobeTraceClock *clock,
                              guint64                 ticks)
 {
-  g_return_val_if_fail (clock != NULL, 0.0);
-  return (gdouble) ticks / (gdouble) clock->frequency;
+  return strobe_trace_clock_ticks_to_seconds (clock, (gdouble) ticks);
 }
 
 gdouble
@@ -100,4 +107,50 @@ strobe_trace_clock_to_wall_ns (const StrobeTraceClock *clock,
   if (ticks >= clock->origin)
     return ns > G_MAXUINT64 - clock->start_time_ns ? G_MAXUINT64 : clock->start_time_ns + ns;
   return ns >= clock->start_time_ns ? 0 : clock->start_time_ns - ns;
+}
+
+char *
+strobe_wall_time_format (guint64         unix_ns,
+                         StrobeWallStyle style)
+{
+  g_autoptr(GDateTime) utc = NULL;
+  g_autoptr(GDateTime) local = NULL;
+  g_autofree char *text = NULL;
+  guint ns = (guint) (unix_ns % G_GUINT64_CONSTANT (1000000000));
+
+  /* strobe-cli info has always printed a start time of 0 as the epoch itself. */
+  if (unix_ns == 0 && style != STROBE_WALL_ISO8601_UTC)
+    return NULL;
+  utc = g_date_time_new_from_unix_utc ((gint64) (unix_ns / G_GUINT64_CONSTANT (1000000000)));
+  if (utc != NULL && style == STROBE_WALL_ISO8601_UTC)
+    {
+      g_autoptr(GDateTime) precise = g_date_time_add (utc, (GTimeSpan) (ns / 1000));
+      return precise ? g_date_time_format_iso8601 (precise) : NULL;
+    }
+  local = utc ? g_date_time_to_local (utc) : NULL;
+  if (local == NULL)
+    return NULL;
+  /* Whole seconds from GLib, the fraction by hand: a GDateTime keeps only microseconds. */
+  switch (style)
+    {
+    case STROBE_WALL_DATE_TIME_NS:
+      text = g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
+      return text ? g_strdup_printf ("%s.%09u", text, ns) : NULL;
+    case STROBE_WALL_TIME_US:
+      text = g_date_time_format (local, "%H:%M:%S");
+      return text ? g_strdup_printf ("%s.%06u", text, ns / 1000) : NULL;
+    case STROBE_WALL_DATE_TIME:
+    case STROBE_WALL_ISO8601_UTC:
+    default:
+      return g_date_time_format (local, "%Y-%m-%d %H:%M:%S");
+    }
+}
+
+char *
+strobe_trace_clock_format_wall (const StrobeTraceClock *clock,
+                                guint64                 ticks,
+                                StrobeWallStyle         style)
+{
+  g_return_val_if_fail (clock != NULL, NULL);
+  return strobe_wall_time_format (strobe_trace_clock_to_wall_ns (clock, ticks), style);
 }

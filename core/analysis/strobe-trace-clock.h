@@ -1,6 +1,7 @@
 /* strobe-trace-clock.h — a trace's clock as one value: ticks ↔ seconds, the trace's start,
- * wall-clock time. Every view and every strobe-cli subcommand converts times with it, so a
- * zero or absurd frequency and times before the start are handled in one place.
+ * wall-clock time and its text. Every view and every strobe-cli subcommand converts times
+ * with it — nothing else divides by the clock's frequency or formats a wall-clock time —
+ * so a zero or absurd frequency and times before the start are handled in one place.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -42,8 +43,29 @@ gdouble strobe_trace_clock_duration     (const StrobeTraceClock   *clock,
                                          guint64                   ticks);
 guint64 strobe_trace_clock_ticks        (const StrobeTraceClock   *clock,
                                          gdouble                   seconds);
+/* A length of time given as a fractional number of ticks (a mean, a median) → seconds. */
+gdouble strobe_trace_clock_ticks_to_seconds (const StrobeTraceClock *clock,
+                                             gdouble                 ticks);
 /* Wall-clock time of @ticks, ns since the Unix epoch; 0 when the start time is unknown. */
 guint64 strobe_trace_clock_to_wall_ns   (const StrobeTraceClock   *clock,
                                          guint64                   ticks);
+
+/* How wall-clock time is written: in the local time zone unless the style says UTC. */
+typedef enum
+{
+  STROBE_WALL_DATE_TIME,      /* 2026-11-30 05:26:59 */
+  STROBE_WALL_DATE_TIME_NS,   /* 2026-11-30 05:26:59.123456789 */
+  STROBE_WALL_TIME_US,        /* 05:26:59.123456 */
+  STROBE_WALL_ISO8601_UTC,    /* 2026-11-30T04:26:59.123456Z: UTC, for machines and logs */
+} StrobeWallStyle;
+
+/* The one wall-clock text: @unix_ns (ns since the Unix epoch) in @style; NULL when the
+ * time is unknown (0, except in the ISO 8601 style) or out of range. */
+char   *strobe_wall_time_format         (guint64                   unix_ns,
+                                         StrobeWallStyle           style);
+/* The wall-clock text of @ticks; NULL when the trace's start time is unknown. */
+char   *strobe_trace_clock_format_wall  (const StrobeTraceClock   *clock,
+                                         guint64                   ticks,
+                                         StrobeWallStyle           style);
 
 G_END_DECLS

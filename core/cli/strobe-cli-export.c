@@ -238,7 +238,7 @@ strobe_cli_export_timers_csv (StrobeCliExportArgs *a)
       for (guint k = 0; k < G_N_ELEMENTS (v); k++)
         {
           g_string_append_c (out, ',');
-          append_double (out, "%.9f", v[k] / (gdouble) a->clock.frequency);
+          append_double (out, "%.9f", strobe_trace_clock_ticks_to_seconds (&a->clock, v[k]));
         }
       g_string_append_c (out, '\n');
     }

@@ -33,16 +33,8 @@ print_info (StrobeDocument *document, const GError *error)
       /* Every name below comes from the trace: escaped, so none can drive the terminal. */
       g_autofree char *cmdline = strobe_text_escape (cmdline_raw, STROBE_TEXT_PLAIN);
       GString *program = g_string_new (NULL);
-      g_autoptr(GDateTime) start =
-        g_date_time_new_from_unix_utc (meta->start_time_ns / G_GUINT64_CONSTANT (1000000000));
-      g_autofree char *start_str = NULL;
-
-      if (start)
-        {
-          g_autoptr(GDateTime) precise =
-            g_date_time_add (start, (GTimeSpan) ((meta->start_time_ns % 1000000000) / 1000));
-          start_str = g_date_time_format_iso8601 (precise);
-        }
+      g_autofree char *start_str = strobe_wall_time_format (meta->start_time_ns,
+                                                            STROBE_WALL_ISO8601_UTC);
       strobe_text_append_escaped (program, meta->program_name, (gssize) meta->program_name_len,
                                   STROBE_TEXT_PLAIN);
       printf ("%-16s %s\n", _("Program:"), program->str);

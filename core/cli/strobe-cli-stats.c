@@ -27,14 +27,15 @@ static const Unit units[] = {
 };
 
 static void
-format_time (GString *out, gdouble ticks, const Unit *u, gdouble freq)
+format_time (GString *out, gdouble ticks, const Unit *u, const StrobeTraceClock *clock)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (u->per_tick == 0)
     g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.1f", ticks));
   else
-    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.3f", ticks / freq * u->per_tick));
+    g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.3f",
+                                       strobe_trace_clock_ticks_to_seconds (clock, ticks) * u->per_tick));
 }
 
 static gint
@@ -74,7 +75,6 @@ strobe_cli_stats (int argc, char **argv)
   const Unit *unit = &units[1];
   const char *file;
   guint64 t0, t1;
-  gdouble freq;
   int status;
   gsize width = 4;
   GString *out;
@@ -141,7 +141,6 @@ strobe_cli_stats (int argc, char **argv)
   else if (sort && g_str_equal (sort, "name"))
     g_array_sort (stats, cmp_name);
   strobe_document_get_clock (document, &clock);
-  freq = (gdouble) clock.frequency;
 
   for (guint i = 0; i < stats->len; i++)
     width = MAX (width, strlen (g_array_index (stats, StrobeTimerStat, i).name));
@@ -168,7 +167,7 @@ strobe_cli_stats (int argc, char **argv)
       for (guint k = 0; k < G_N_ELEMENTS (v); k++)
         {
           GString *cell = g_string_new (NULL);
-          format_time (cell, v[k], unit, freq);
+          format_time (cell, v[k], unit, &clock);
           g_string_append_printf (out, " %14s", cell->str);
           g_string_free (cell, TRUE);
         }
