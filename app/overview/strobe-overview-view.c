@@ -57,6 +57,8 @@ struct _StrobeOverviewView
   GtkLabel        *status_label;
   GtkWidget       *dropped_box;
   GtkLabel        *dropped_label;
+  GtkWidget       *scopes_dropped_box;
+  GtkLabel        *scopes_dropped_label;
   GtkGrid         *summary_grid;
   GtkGrid         *stats_grid;
   GtkLabel        *stats_missing_label;
@@ -384,6 +386,33 @@ fill_summary (StrobeOverviewView *self,
     }
 }
 
+/* What the timeline model did not keep of a hostile or runaway trace (its nesting caps). */
+static void
+fill_scopes_dropped (StrobeOverviewView *self,
+                     StrobeDocument     *document)
+{
+  StrobeTimelineStats ts;
+  guint64 dropped;
+
+  strobe_timeline_model_get_stats (strobe_document_get_timeline (document), &ts);
+  dropped = ts.depth_overflows + ts.budget_overflows;
+  gtk_widget_set_visible (self->scopes_dropped_box, dropped > 0);
+  if (dropped > 0)
+    {
+      g_autofree char *count = strobe_format_count (dropped);
+      g_autofree char *text =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "%s scope was not kept: nested deeper than %d levels on a thread "
+                                      "or %d on all threads together.",
+                                      "%s scopes were not kept: nested deeper than %d levels on a thread "
+                                      "or %d on all threads together.",
+                                      (gulong) MIN (dropped, G_MAXULONG)),
+                         count, STROBE_TIMELINE_MAX_DEPTH, STROBE_TIMELINE_MAX_LEVELS);
+
+      gtk_label_set_text (self->scopes_dropped_label, text);
+    }
+}
+
 static void
 fill_stats (StrobeOverviewView *self,
             StrobeDocument     *document)
@@ -440,6 +469,7 @@ strobe_overview_view_document_changed (StrobeView            *view,
   set_status (self, document);
   fill_summary (self, document);
   fill_stats (self, document);
+  fill_scopes_dropped (self, document);
 
   if (changes & STROBE_DOCUMENT_CHANGED_INFO)
     {
@@ -518,6 +548,8 @@ strobe_overview_view_class_init (StrobeOverviewViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, status_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, dropped_box);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, dropped_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, scopes_dropped_box);
+  gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, scopes_dropped_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, summary_grid);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, stats_grid);
   gtk_widget_class_bind_template_child (widget_class, StrobeOverviewView, stats_missing_label);

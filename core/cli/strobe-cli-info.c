@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "strobe-analysis.h"
@@ -17,6 +18,7 @@ print_info (StrobeDocument *document, const GError *error)
   StrobeInfoAnalyzer *info = strobe_document_get_info (document);
   StrobeInfoStats stats;
   StrobeDecoderStats dstats;
+  StrobeTimelineStats tstats;
   StrobeTraceClock clock;
   g_autoptr(GArray) threads = strobe_threads_model_get_threads (strobe_document_get_threads (document));
   g_autoptr(GPtrArray) types = strobe_info_analyzer_dup_event_types (info);
@@ -75,6 +77,14 @@ print_info (StrobeDocument *document, const GError *error)
   if (dstats.gaps || dstats.late_events)
     printf ("%-16s %" G_GUINT64_FORMAT " gaps, %" G_GUINT64_FORMAT " late events\n",
             _("Ordering:"), dstats.gaps, dstats.late_events);
+  strobe_timeline_model_get_stats (strobe_document_get_timeline (document), &tstats);
+  if (tstats.depth_overflows || tstats.budget_overflows)
+    /* Translators: scopes the viewer does not keep: nested too deep on one thread, and
+     * past the nesting budget of all threads together */
+    printf (_("%-16s %" PRIu64 " deeper than %d levels on a thread, %" PRIu64
+              " past %d levels on all threads together\n"),
+            _("Scopes not kept:"), tstats.depth_overflows, STROBE_TIMELINE_MAX_DEPTH,
+            tstats.budget_overflows, STROBE_TIMELINE_MAX_LEVELS);
 
   printf ("\n%s (%u)\n", _("Threads"), threads->len);
   for (guint i = 0; i < threads->len; i++)
@@ -126,7 +136,8 @@ strobe_cli_info (int argc, char **argv)
   if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
     return STROBE_CLI_USAGE_ERROR;
 
-  status = strobe_cli_load (file, 0, NULL, &document, &error);
+  /* The timeline model too: info says what it did not keep of a trace that nests too deep. */
+  status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_TIMELINE, NULL, &document, &error);
   /* Nothing to show when the file could not be read at all. */
   if (error != NULL && error->domain != STROBE_DECODER_ERROR)
     {

@@ -133,6 +133,14 @@ strobe_cli_stats (int argc, char **argv)
                                "strobe-cli: %s: %" PRIu64 " scopes nested deeper than %d levels were not kept\n",
                                ts.depth_overflows),
                   file, ts.depth_overflows, STROBE_TIMELINE_MAX_DEPTH);
+    if (ts.budget_overflows)
+      g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                               "strobe-cli: %s: %" PRIu64 " scope was not kept: the trace nests more "
+                               "than %d levels on all its threads together\n",
+                               "strobe-cli: %s: %" PRIu64 " scopes were not kept: the trace nests more "
+                               "than %d levels on all its threads together\n",
+                               ts.budget_overflows),
+                  file, ts.budget_overflows, STROBE_TIMELINE_MAX_LEVELS);
   }
   if (sort && g_str_equal (sort, "excl"))
     g_array_sort (stats, cmp_exclusive);

@@ -78,7 +78,11 @@ typedef struct
   StrobeOpenScope *stack;   /* the scopes open now, outermost first */
   guint      depth;         /* scopes open now, at most STROBE_TIMELINE_MAX_DEPTH */
   guint      stack_cap;
-  guint64    overflow;      /* begins past the depth cap whose ends have not come yet */
+  guint64    overflow;      /* begins not kept (depth cap or nesting budget) whose ends
+                             * have not come yet */
+  gboolean   overflow_budget; /* those begins were refused by the budget, not the cap */
+  guint      levels;        /* depth levels this thread has taken from the model's nesting
+                             * budget (STROBE_TIMELINE_MAX_LEVELS); never given back */
 } StrobeScopeThread;
 
 /* Position in a track. */

@@ -106,6 +106,8 @@ struct _StrobeTimelineModel
   guint64     scopes;
   guint64     unmatched_ends;
   guint64     depth_overflows;
+  guint64     budget_overflows;
+  guint64     levels;           /* taken from STROBE_TIMELINE_MAX_LEVELS, all threads */
   gsize       scope_bytes;
 
   GPtrArray  *frame_kinds;      /* FrameKind *, by frame type (NULL when unseen) */
@@ -560,11 +562,36 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
             id = *p++;
           else if ((p = strobe_cpu_batch_read_varint (p, end, &id)) == NULL)
             break;
-          if (G_UNLIKELY (th->depth >= STROBE_TIMELINE_MAX_DEPTH || th->overflow > 0))
+          if (G_UNLIKELY (th->overflow > 0))
+            {
+              /* Inside a scope not kept: not kept either, for the same reason. */
+              th->overflow++;
+              if (th->overflow_budget)
+                self->budget_overflows++;
+              else
+                self->depth_overflows++;
+              continue;
+            }
+          if (G_UNLIKELY (th->depth >= STROBE_TIMELINE_MAX_DEPTH))
             {
               th->overflow++;
+              th->overflow_budget = FALSE;
               self->depth_overflows++;
               continue;
+            }
+          if (G_UNLIKELY (th->depth == th->levels))
+            {
+              /* A level this thread has never used: it comes out of the whole model's
+               * budget, so threads × depth stays bounded too. */
+              if (self->levels >= STROBE_TIMELINE_MAX_LEVELS)
+                {
+                  th->overflow++;
+                  th->overflow_budget = TRUE;
+                  self->budget_overflows++;
+                  continue;
+                }
+              th->levels++;
+              self->levels++;
             }
           if (G_LIKELY (id < dense->len && g_array_index (dense, guint32, id) != 0))
             name = g_array_index (dense, guint32, id) - 1;
@@ -1440,6 +1467,8 @@ strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats 
   stats->scope_bytes = self->scope_bytes;
   stats->unmatched_ends = self->unmatched_ends;
   stats->depth_overflows = self->depth_overflows;
+  stats->budget_overflows = self->budget_overflows;
+  stats->levels = self->levels;
   for (guint i = 0; i < self->threads->len; i++)
     {
       StrobeScopeThread *th = self->threads->pdata[i];

@@ -146,11 +146,22 @@ typedef struct
   gsize   total_bytes;      /* all the model's memory, scope storage included (approximate) */
   guint64 unmatched_ends;   /* end records with no open scope (channel enabled mid-scope) */
   guint64 depth_overflows;  /* scopes nested deeper than STROBE_TIMELINE_MAX_DEPTH: not kept */
+  guint64 budget_overflows; /* scopes that would have opened a nesting level past the
+                             * model's budget (STROBE_TIMELINE_MAX_LEVELS): not kept */
+  guint64 levels;           /* nesting levels in use, all threads together */
 } StrobeTimelineStats;
 
 /* Scopes nested deeper than this on one thread are counted (depth_overflows), not kept: a
  * trace of 64 KiB can hold millions of nested begins. */
 #define STROBE_TIMELINE_MAX_DEPTH 1024
+
+/* The whole model's budget of nesting levels (a thread's depth 0, 1, 2, … each one level),
+ * all threads together: each level costs a track and an open-scope slot, so a per-thread
+ * cap alone lets threads × depth grow without bound (8 192 threads × 1 024 levels, a
+ * 426 KB trace, took 3.26 GB). A scope that would open a level past it is counted
+ * (budget_overflows), not kept; levels already taken stay usable. 65 536 levels is
+ * 1 024 threads 64 deep, or 64 threads at the depth cap. */
+#define STROBE_TIMELINE_MAX_LEVELS 65536
 
 #define STROBE_TYPE_TIMELINE_MODEL (strobe_timeline_model_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeTimelineModel, strobe_timeline_model, STROBE, TIMELINE_MODEL, GObject)

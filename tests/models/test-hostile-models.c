@@ -13,6 +13,8 @@
  *   /hostile/open-regions     regions that never end, ends of names never begun
  *   /hostile/region-lanes     regions that all overlap, laid out in lanes
  *   /hostile/deep-nesting     scope begins without ends: capped, counted, bounded memory
+ *   /hostile/deep-threads     the same on thousands of threads: the whole model's nesting
+ *                             budget, counted, bounded memory
  *   /hostile/many-threads     every thread id, highest first
  *   /hostile/late-samples     counter samples and bookmarks in reverse time order
  *
@@ -539,6 +541,71 @@ test_deep_nesting (void)
   assert_near_linear ("deep nesting", build_deep, 1000000);
 }
 
+/* Begins only, @depth on each of @threads threads: what the per-thread cap allows, times
+ * the threads (issue 25: 8 192 × 1 024, a 426 KB trace, took 3.26 GB). */
+static GBytes *
+build_deep_threads (guint threads, guint depth)
+{
+  g_autoptr(Tsb) b = hostile_new ();
+  g_autoptr(GByteArray) rec = g_byte_array_new ();
+
+  cpu_spec (b, 1, "deeper");
+  tsb_flush (b, STROBE_TID_IMPORTANTS, TSB_AUTO);
+  for (guint t = 0; t < threads; t++)
+    {
+      guint16 tid = (guint16) (STROBE_TID_FIRST_USER + t);
+
+      for (guint i = 0; i < depth; i++)
+        {
+          put_varint (rec, 2);
+          put_varint (rec, 1);
+        }
+      cpu_batch (b, tid, 0, rec);
+      tsb_flush (b, tid, TSB_AUTO);
+      g_byte_array_set_size (rec, 0);
+    }
+  return hostile_finish (b);
+}
+
+static void
+test_deep_threads (void)
+{
+  const guint depth = STROBE_TIMELINE_MAX_DEPTH;
+  /* A quarter of the budget's worth of threads, then four times the budget's. */
+  const guint few = STROBE_TIMELINE_MAX_LEVELS / depth / 4, many = 4 * STROBE_TIMELINE_MAX_LEVELS / depth;
+  g_autoptr(GBytes) small = build_deep_threads (few, depth);
+  g_autoptr(GBytes) large = build_deep_threads (many, depth);
+  StrobeTimelineStats a, b;
+  Models m = { 0 };
+
+  decode (small, &m);
+  strobe_timeline_model_get_stats (m.timeline, &a);
+  /* Within the budget: everything kept, as before it. */
+  g_assert_cmpuint (a.levels, ==, few * depth);
+  g_assert_cmpuint (a.scopes, ==, few * depth);
+  g_assert_cmpuint (a.budget_overflows, ==, 0);
+  g_assert_cmpuint (a.depth_overflows, ==, 0);
+  models_clear (&m);
+
+  decode (large, &m);
+  strobe_timeline_model_get_stats (m.timeline, &b);
+  /* Past it: the budget is all that is kept, and every scope left out is counted. */
+  g_assert_cmpuint (b.levels, ==, STROBE_TIMELINE_MAX_LEVELS);
+  g_assert_cmpuint (b.scopes, ==, STROBE_TIMELINE_MAX_LEVELS);
+  g_assert_cmpuint (b.budget_overflows, ==, (guint64) many * depth - STROBE_TIMELINE_MAX_LEVELS);
+  g_assert_cmpuint (b.depth_overflows, ==, 0);
+  /* The first threads keep their whole depth; the budget ran out at a thread boundary. */
+  g_assert_cmpuint (strobe_timeline_model_get_depth_count (m.timeline, STROBE_TID_FIRST_USER), ==, depth);
+  g_assert_cmpuint (strobe_timeline_model_get_depth_count (m.timeline, STROBE_TID_FIRST_USER + many - 1), ==, 0);
+  g_test_message ("%u threads × %u begins: %" G_GSIZE_FORMAT " bytes; %u threads: %" G_GSIZE_FORMAT,
+                  few, depth, a.total_bytes, many, b.total_bytes);
+  /* 16 times the begins, at most 4 times the memory of a quarter of the budget: bounded
+   * by the budget, not by threads × depth (which would be 16 times). */
+  g_assert_cmpuint (b.total_bytes, <, 5 * a.total_bytes);
+  g_assert_cmpuint (b.total_bytes, <, 64u << 20);
+  models_clear (&m);
+}
+
 /* ---- threads -------------------------------------------------------------------------- */
 
 static GBytes *
@@ -669,6 +736,7 @@ test_write_corpus (void)
   write_seed (dir, "open-regions.strobe", build_open_regions (64));
   write_seed (dir, "overlapping-regions.strobe", build_overlapping_regions (64));
   write_seed (dir, "deep-nesting.strobe", build_deep (4096));
+  write_seed (dir, "deep-threads.strobe", build_deep_threads (64, 64));
   write_seed (dir, "many-threads.strobe", build_threads (64));
   write_seed (dir, "sparse-ids.strobe", build_sparse_ids ());
   write_seed (dir, "late-samples.strobe", build_late (256));
@@ -682,6 +750,7 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/open-regions", test_open_regions);
   g_test_add_func ("/hostile/region-lanes", test_region_lanes);
   g_test_add_func ("/hostile/deep-nesting", test_deep_nesting);
+  g_test_add_func ("/hostile/deep-threads", test_deep_threads);
   g_test_add_func ("/hostile/many-threads", test_many_threads);
   g_test_add_func ("/hostile/late-samples", test_late_samples);
   g_test_add_func ("/hostile/write-corpus", test_write_corpus);
