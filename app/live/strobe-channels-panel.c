@@ -369,15 +369,15 @@ find_target (StrobeChannelsPanel *self)
 
   for (guint i = 0; i < g_list_model_get_n_items (strobe_store_get_sessions (store)); i++)
     {
-      g_autoptr(StrobeSession) session = g_list_model_get_item (strobe_store_get_sessions (store), i);
+      g_autoptr(StrobeLiveConnection) session = g_list_model_get_item (strobe_store_get_sessions (store), i);
 
-      if (g_strcmp0 (strobe_session_get_trace_id (session), trace_id) == 0)
+      if (g_strcmp0 (strobe_live_connection_get_trace_id (session), trace_id) == 0)
         {
-          g_autoptr(GSocketConnectable) peer = g_network_address_parse (strobe_session_get_peer_address (session), 0, NULL);
+          g_autoptr(GSocketConnectable) peer = g_network_address_parse (strobe_live_connection_get_peer_address (session), 0, NULL);
 
           if (peer != NULL)
             host = g_strdup (g_network_address_get_hostname (G_NETWORK_ADDRESS (peer)));
-          port = strobe_session_get_control_port (session);
+          port = strobe_live_connection_get_control_port (session);
           break;
         }
     }

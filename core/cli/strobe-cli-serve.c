@@ -25,23 +25,23 @@ on_quit_signal (gpointer data)
 }
 
 static void
-on_session_started (StrobeRecorder *recorder, StrobeSession *session, gpointer data)
+on_session_started (StrobeRecorder *recorder, StrobeLiveConnection *session, gpointer data)
 {
-  g_autofree char *program = strobe_text_escape (strobe_session_get_program (session), STROBE_TEXT_PLAIN);
-  g_autofree char *name = strobe_text_escape (strobe_session_get_trace_name (session), STROBE_TEXT_PLAIN);
+  g_autofree char *program = strobe_text_escape (strobe_live_connection_get_program (session), STROBE_TEXT_PLAIN);
+  g_autofree char *name = strobe_text_escape (strobe_live_connection_get_trace_name (session), STROBE_TEXT_PLAIN);
 
-  printf (_("recording %s (pid %u) from %s into %s\n"), program, strobe_session_get_pid (session),
-          strobe_session_get_peer_address (session), name);
+  printf (_("recording %s (pid %u) from %s into %s\n"), program, strobe_live_connection_get_pid (session),
+          strobe_live_connection_get_peer_address (session), name);
   fflush (stdout);
 }
 
 static void
-on_session_ended (StrobeRecorder *recorder, StrobeSession *session, gpointer data)
+on_session_ended (StrobeRecorder *recorder, StrobeLiveConnection *session, gpointer data)
 {
-  g_autofree char *name = strobe_text_escape (strobe_session_get_trace_name (session), STROBE_TEXT_PLAIN);
+  g_autofree char *name = strobe_text_escape (strobe_live_connection_get_trace_name (session), STROBE_TEXT_PLAIN);
 
-  printf (_("finished %s (pid %u): %" PRIu64 " bytes\n"), name, strobe_session_get_pid (session),
-          strobe_session_get_bytes_received (session));
+  printf (_("finished %s (pid %u): %" PRIu64 " bytes\n"), name, strobe_live_connection_get_pid (session),
+          strobe_live_connection_get_bytes_received (session));
   fflush (stdout);
 }
 

@@ -32,7 +32,7 @@ struct _StrobeRecorderConnection
   char              *peer_host;
   gboolean           loopback;
   guint64            id;
-  StrobeSession     *session;   /* written by the thread before STARTED is posted */
+  StrobeLiveConnection     *session;   /* written by the thread before STARTED is posted */
   gint64             accepted;  /* monotonic µs */
   gint64             last_data; /* monotonic µs; atomic: read by the recorder */
   StrobeRateWindow   rate;      /* bytes over the recorder's window, handshake included */
@@ -227,7 +227,7 @@ _strobe_recorder_connection_get_peer_address (StrobeRecorderConnection *self)
   return self->peer_address;
 }
 
-StrobeSession *
+StrobeLiveConnection *
 _strobe_recorder_connection_get_session (StrobeRecorderConnection *self)
 {
   return self->session;
@@ -444,7 +444,7 @@ copy_stream (StrobeRecorderConnection  *self,
       touch (self, (gsize) n);
 
       if (self->session != NULL)
-        strobe_session_add_bytes_received (self->session, (guint64) n);
+        strobe_live_connection_add_bytes_received (self->session, (guint64) n);
       result = strobe_packet_tracker_feed (tracker, buf, (gsize) n, &consumed);
       if (!strobe_trace_writer_write (writer, buf, consumed, &error))
         goto io_failed;
@@ -516,12 +516,12 @@ connection_thread (gpointer data)
       goto out;
     }
 
-  self->session = strobe_session_new (self->id,
+  self->session = strobe_live_connection_new (self->id,
                                       strobe_trace_writer_get_id (writer),
                                       strobe_trace_writer_get_name (writer),
                                       program, meta.process_id, self->peer_address,
                                       meta.control_port, meta.start_time_ns);
-  strobe_session_add_bytes_received (self->session, g_bytes_get_size (handshake));
+  strobe_live_connection_add_bytes_received (self->session, g_bytes_get_size (handshake));
   post (self, STROBE_RECORDER_EVENT_STARTED, NULL);
 
   strobe_packet_tracker_init (&tracker, g_bytes_get_size (handshake));

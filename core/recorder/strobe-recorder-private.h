@@ -34,7 +34,7 @@ void                      _strobe_recorder_connection_cancel  (StrobeRecorderCon
 void                      _strobe_recorder_connection_join    (StrobeRecorderConnection *self);
 const char               *_strobe_recorder_connection_get_peer_address (StrobeRecorderConnection *self);
 /* Set once STARTED was posted. */
-StrobeSession            *_strobe_recorder_connection_get_session (StrobeRecorderConnection *self);
+StrobeLiveConnection            *_strobe_recorder_connection_get_session (StrobeRecorderConnection *self);
 /* The peer's address without its port, and whether it is loopback. */
 const char               *_strobe_recorder_connection_get_peer_host (StrobeRecorderConnection *self);
 gboolean                  _strobe_recorder_connection_is_loopback (StrobeRecorderConnection *self);

@@ -54,7 +54,7 @@ static void
 retire_connection (StrobeRecorder           *self,
                    StrobeRecorderConnection *connection)
 {
-  StrobeSession *session;
+  StrobeLiveConnection *session;
   guint position;
 
   _strobe_recorder_connection_join (connection);
@@ -76,7 +76,7 @@ _strobe_recorder_connection_event (StrobeRecorder           *self,
                                    StrobeRecorderEvent       event,
                                    const char               *reason)
 {
-  StrobeSession *session;
+  StrobeLiveConnection *session;
 
   /* After stop() a connection has been retired already; late posts are stale. */
   if (!g_ptr_array_find (self->connections, connection, NULL))
@@ -354,11 +354,11 @@ strobe_recorder_class_init (StrobeRecorderClass *klass)
 
   signals[SESSION_STARTED] =
     g_signal_new ("session-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, STROBE_TYPE_SESSION);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, STROBE_TYPE_LIVE_CONNECTION);
   /* Emitted once the trace is finished or cut off and its file closed. */
   signals[SESSION_ENDED] =
     g_signal_new ("session-ended", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, STROBE_TYPE_SESSION);
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, STROBE_TYPE_LIVE_CONNECTION);
   /* (peer address, reason): a peer that did not speak the Strobe wire protocol. */
   signals[CONNECTION_REJECTED] =
     g_signal_new ("connection-rejected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -371,7 +371,7 @@ strobe_recorder_init (StrobeRecorder *self)
   self->port = STROBE_RECORDER_DEFAULT_PORT;
   self->rate_window_us = STROBE_RECORDER_RATE_WINDOW_S * G_TIME_SPAN_SECOND;
   self->connections = g_ptr_array_new_with_free_func ((GDestroyNotify) _strobe_recorder_connection_unref);
-  self->sessions = g_list_store_new (STROBE_TYPE_SESSION);
+  self->sessions = g_list_store_new (STROBE_TYPE_LIVE_CONNECTION);
   self->services = g_ptr_array_new_with_free_func (g_object_unref);
 }
 

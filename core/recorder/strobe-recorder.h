@@ -50,7 +50,7 @@ gboolean        strobe_recorder_is_running       (StrobeRecorder  *self);
 
 /* The port actually listened on once started (useful with port 0). */
 guint16         strobe_recorder_get_port         (StrobeRecorder  *self);
-/* Live sessions of this recorder: a GListModel of StrobeSession. */
+/* Live sessions of this recorder: a GListModel of StrobeLiveConnection. */
 GListModel     *strobe_recorder_get_sessions     (StrobeRecorder  *self);
 /* Before start: the window over which a connection's data rate is measured, in ms
  * (default STROBE_RECORDER_RATE_WINDOW_S seconds). */

@@ -336,20 +336,20 @@ trace_to_variant (StrobeTrace *trace)
 }
 
 static GVariant *
-session_to_variant (StrobeSession *session)
+session_to_variant (StrobeLiveConnection *session)
 {
   GVariantDict dict;
 
   g_variant_dict_init (&dict, NULL);
-  g_variant_dict_insert (&dict, "id", "t", strobe_session_get_id (session));
-  g_variant_dict_insert (&dict, "trace_id", "s", strobe_session_get_trace_id (session));
-  g_variant_dict_insert (&dict, "trace_name", "s", strobe_session_get_trace_name (session));
-  g_variant_dict_insert (&dict, "program", "s", strobe_session_get_program (session) ?: "");
-  g_variant_dict_insert (&dict, "pid", "u", strobe_session_get_pid (session));
-  g_variant_dict_insert (&dict, "peer_address", "s", strobe_session_get_peer_address (session));
-  g_variant_dict_insert (&dict, "control_port", "u", (guint32) strobe_session_get_control_port (session));
-  g_variant_dict_insert (&dict, "start_time", "t", strobe_session_get_start_time_ns (session));
-  g_variant_dict_insert (&dict, "bytes_received", "t", strobe_session_get_bytes_received (session));
+  g_variant_dict_insert (&dict, "id", "t", strobe_live_connection_get_id (session));
+  g_variant_dict_insert (&dict, "trace_id", "s", strobe_live_connection_get_trace_id (session));
+  g_variant_dict_insert (&dict, "trace_name", "s", strobe_live_connection_get_trace_name (session));
+  g_variant_dict_insert (&dict, "program", "s", strobe_live_connection_get_program (session) ?: "");
+  g_variant_dict_insert (&dict, "pid", "u", strobe_live_connection_get_pid (session));
+  g_variant_dict_insert (&dict, "peer_address", "s", strobe_live_connection_get_peer_address (session));
+  g_variant_dict_insert (&dict, "control_port", "u", (guint32) strobe_live_connection_get_control_port (session));
+  g_variant_dict_insert (&dict, "start_time", "t", strobe_live_connection_get_start_time_ns (session));
+  g_variant_dict_insert (&dict, "bytes_received", "t", strobe_live_connection_get_bytes_received (session));
   return g_variant_dict_end (&dict);
 }
 
@@ -603,7 +603,7 @@ handle_session_list (Request *req)
   g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(StrobeSession) session = g_list_model_get_item (sessions, i);
+      g_autoptr(StrobeLiveConnection) session = g_list_model_get_item (sessions, i);
       g_variant_builder_add_value (&builder, session_to_variant (session));
     }
   g_variant_dict_insert_value (resp, "sessions", g_variant_builder_end (&builder));
@@ -614,7 +614,7 @@ static void
 handle_session_info (Request *req)
 {
   StrobeStore *store = req->client->server->store;
-  StrobeSession *session = NULL;
+  StrobeLiveConnection *session = NULL;
   const char *trace_id = NULL;
   guint64 id;
   GVariantDict *resp;
@@ -626,8 +626,8 @@ handle_session_info (Request *req)
       GListModel *sessions = strobe_store_get_sessions (store);
       for (guint i = 0; session == NULL && i < g_list_model_get_n_items (sessions); i++)
         {
-          g_autoptr(StrobeSession) s = g_list_model_get_item (sessions, i);
-          if (g_strcmp0 (strobe_session_get_trace_id (s), trace_id) == 0)
+          g_autoptr(StrobeLiveConnection) s = g_list_model_get_item (sessions, i);
+          if (g_strcmp0 (strobe_live_connection_get_trace_id (s), trace_id) == 0)
             session = s;
         }
     }
@@ -1114,13 +1114,13 @@ trace_removed_cb (StrobeStore *store, StrobeTrace *trace, StrobeStoreServer *sel
 }
 
 static void
-session_added_cb (StrobeStore *store, StrobeSession *session, StrobeStoreServer *self)
+session_added_cb (StrobeStore *store, StrobeLiveConnection *session, StrobeStoreServer *self)
 {
   broadcast (self, "session-added", "session", session_to_variant (session));
 }
 
 static void
-session_removed_cb (StrobeStore *store, StrobeSession *session, StrobeStoreServer *self)
+session_removed_cb (StrobeStore *store, StrobeLiveConnection *session, StrobeStoreServer *self)
 {
   broadcast (self, "session-removed", "session", session_to_variant (session));
 }

@@ -520,10 +520,10 @@ strobe_store_class_init (StrobeStoreClass *klass)
                                          G_TYPE_NONE, 1, STROBE_TYPE_TRACE);
   signals[SESSION_ADDED] = g_signal_new ("session-added", G_TYPE_FROM_CLASS (klass),
                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                         G_TYPE_NONE, 1, STROBE_TYPE_SESSION);
+                                         G_TYPE_NONE, 1, STROBE_TYPE_LIVE_CONNECTION);
   signals[SESSION_REMOVED] = g_signal_new ("session-removed", G_TYPE_FROM_CLASS (klass),
                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                           G_TYPE_NONE, 1, STROBE_TYPE_SESSION);
+                                           G_TYPE_NONE, 1, STROBE_TYPE_LIVE_CONNECTION);
 }
 
 static void
@@ -531,7 +531,7 @@ strobe_store_init (StrobeStore *self)
 {
   self->context = g_main_context_ref_thread_default ();
   self->traces = g_list_store_new (STROBE_TYPE_TRACE);
-  self->sessions = g_list_store_new (STROBE_TYPE_SESSION);
+  self->sessions = g_list_store_new (STROBE_TYPE_LIVE_CONNECTION);
   self->by_name = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -798,7 +798,7 @@ strobe_store_get_sessions (StrobeStore *self)
   return G_LIST_MODEL (self->sessions);
 }
 
-StrobeSession *
+StrobeLiveConnection *
 strobe_store_lookup_session (StrobeStore *self,
                              guint64      id)
 {
@@ -809,8 +809,8 @@ strobe_store_lookup_session (StrobeStore *self,
   n = g_list_model_get_n_items (G_LIST_MODEL (self->sessions));
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(StrobeSession) session = g_list_model_get_item (G_LIST_MODEL (self->sessions), i);
-      if (strobe_session_get_id (session) == id)
+      g_autoptr(StrobeLiveConnection) session = g_list_model_get_item (G_LIST_MODEL (self->sessions), i);
+      if (strobe_live_connection_get_id (session) == id)
         return session;   /* the list keeps it alive */
     }
   return NULL;
@@ -818,10 +818,10 @@ strobe_store_lookup_session (StrobeStore *self,
 
 void
 strobe_store_add_session (StrobeStore   *self,
-                          StrobeSession *session)
+                          StrobeLiveConnection *session)
 {
   g_return_if_fail (STROBE_IS_STORE (self));
-  g_return_if_fail (STROBE_IS_SESSION (session));
+  g_return_if_fail (STROBE_IS_LIVE_CONNECTION (session));
 
   g_list_store_append (self->sessions, session);
   bump_serial (self);
@@ -830,12 +830,12 @@ strobe_store_add_session (StrobeStore   *self,
 
 void
 strobe_store_remove_session (StrobeStore   *self,
-                             StrobeSession *session)
+                             StrobeLiveConnection *session)
 {
   guint position;
 
   g_return_if_fail (STROBE_IS_STORE (self));
-  g_return_if_fail (STROBE_IS_SESSION (session));
+  g_return_if_fail (STROBE_IS_LIVE_CONNECTION (session));
 
   if (!g_list_store_find (self->sessions, session, &position))
     return;

@@ -10,7 +10,7 @@
 
 #include <gio/gio.h>
 
-#include "strobe-session.h"
+#include "strobe-live-connection.h"
 #include "strobe-store-error.h"
 #include "strobe-trace.h"
 #include "strobe-trace-stream.h"
@@ -58,13 +58,13 @@ StrobeTraceWriter *strobe_store_create_writer     (StrobeStore   *self,
                                                    const char    *peer_address,
                                                    GError       **error);
 
-/* Live sessions (a GListModel of StrobeSession), registered by the recorder. */
+/* Live sessions (a GListModel of StrobeLiveConnection), registered by the recorder. */
 GListModel    *strobe_store_get_sessions          (StrobeStore   *self);
-StrobeSession *strobe_store_lookup_session        (StrobeStore   *self,
+StrobeLiveConnection *strobe_store_lookup_session        (StrobeStore   *self,
                                                    guint64        id);
 void           strobe_store_add_session           (StrobeStore   *self,
-                                                   StrobeSession *session);
+                                                   StrobeLiveConnection *session);
 void           strobe_store_remove_session        (StrobeStore   *self,
-                                                   StrobeSession *session);
+                                                   StrobeLiveConnection *session);
 
 G_END_DECLS

@@ -82,7 +82,7 @@ typedef struct
 } Server;
 
 static void
-on_ended (StrobeRecorder *recorder, StrobeSession *session, Server *s)
+on_ended (StrobeRecorder *recorder, StrobeLiveConnection *session, Server *s)
 {
   s->ended++;
 }

@@ -334,7 +334,7 @@ typedef struct
 } Rec;
 
 static void
-on_ended (StrobeRecorder *recorder, StrobeSession *session, Rec *r)
+on_ended (StrobeRecorder *recorder, StrobeLiveConnection *session, Rec *r)
 {
   g_ptr_array_add (r->ended, g_object_ref (session));
 }
@@ -374,7 +374,7 @@ rec_wait_trace (Rec *r, guint n)
     g_main_context_iteration (NULL, FALSE) || (g_usleep (1000), TRUE);
   g_assert_cmpuint (r->ended->len, >=, n);
   trace = strobe_store_lookup_trace (r->store,
-                                     strobe_session_get_trace_id (g_ptr_array_index (r->ended, n - 1)));
+                                     strobe_live_connection_get_trace_id (g_ptr_array_index (r->ended, n - 1)));
   g_assert_nonnull (trace);
   return strobe_trace_get_path (trace);
 }

@@ -706,7 +706,7 @@ out:
 }
 
 static void
-on_session_ended (StrobeRecorder *recorder, StrobeSession *session, GPtrArray *ended)
+on_session_ended (StrobeRecorder *recorder, StrobeLiveConnection *session, GPtrArray *ended)
 {
   g_ptr_array_add (ended, g_object_ref (session));
 }
@@ -771,17 +771,17 @@ test_recorder_senders (void)
   for (guint i = 0; i < N_SENDERS; i++)
     {
       Sender *s = &senders[i];
-      StrobeSession *session = NULL;
+      StrobeLiveConnection *session = NULL;
       StrobeTrace *trace;
       g_autofree char *stored_sum = NULL;
 
       g_assert_no_error (s->error);
       for (guint k = 0; k < ended->len; k++)
-        if (g_strcmp0 (strobe_session_get_program (g_ptr_array_index (ended, k)), s->program) == 0)
+        if (g_strcmp0 (strobe_live_connection_get_program (g_ptr_array_index (ended, k)), s->program) == 0)
           session = g_ptr_array_index (ended, k);
       g_assert_nonnull (session);
-      g_assert_cmpuint (strobe_session_get_bytes_received (session), ==, s->bytes);
-      trace = strobe_store_lookup_trace (store, strobe_session_get_trace_id (session));
+      g_assert_cmpuint (strobe_live_connection_get_bytes_received (session), ==, s->bytes);
+      trace = strobe_store_lookup_trace (store, strobe_live_connection_get_trace_id (session));
       g_assert_nonnull (trace);
       stored_sum = file_sha256 (strobe_trace_get_path (trace));
       g_assert_cmpstr (stored_sum, ==, s->sha256);

@@ -384,7 +384,7 @@ recorder_garbage_job (gpointer data)
 }
 
 static void
-on_session_ended (StrobeRecorder *recorder, StrobeSession *session, GPtrArray *ended)
+on_session_ended (StrobeRecorder *recorder, StrobeLiveConnection *session, GPtrArray *ended)
 {
   g_ptr_array_add (ended, g_object_ref (session));
 }
@@ -442,7 +442,7 @@ test_recorder_garbage (void)
     {
       spin (10);
       for (guint i = 0; i < ended->len; i++)
-        if (g_strcmp0 (strobe_session_get_program (g_ptr_array_index (ended, i)),
+        if (g_strcmp0 (strobe_live_connection_get_program (g_ptr_array_index (ended, i)),
                        "good-program") == 0)
           recorded = TRUE;
     }
@@ -625,7 +625,7 @@ test_hostile_peers (void)
     {
       spin (20);
       for (guint i = 0; i < ended->len; i++)
-        done |= g_strcmp0 (strobe_session_get_program (g_ptr_array_index (ended, i)),
+        done |= g_strcmp0 (strobe_live_connection_get_program (g_ptr_array_index (ended, i)),
                            "process-emitter") == 0;
     }
 

@@ -20,19 +20,19 @@ typedef struct
   char           *dir;
   StrobeStore    *store;
   StrobeRecorder *recorder;
-  GPtrArray      *ended;       /* StrobeSession */
-  GPtrArray      *started;     /* StrobeSession */
+  GPtrArray      *ended;       /* StrobeLiveConnection */
+  GPtrArray      *started;     /* StrobeLiveConnection */
   GPtrArray      *rejections;  /* char * reason */
 } Fixture;
 
 static void
-on_started (StrobeRecorder *recorder, StrobeSession *session, Fixture *f)
+on_started (StrobeRecorder *recorder, StrobeLiveConnection *session, Fixture *f)
 {
   g_ptr_array_add (f->started, g_object_ref (session));
 }
 
 static void
-on_ended (StrobeRecorder *recorder, StrobeSession *session, Fixture *f)
+on_ended (StrobeRecorder *recorder, StrobeLiveConnection *session, Fixture *f)
 {
   g_ptr_array_add (f->ended, g_object_ref (session));
 }
@@ -94,9 +94,9 @@ wait_for (GPtrArray *array, guint n, guint timeout_ms)
 }
 
 static StrobeTrace *
-trace_of_session (Fixture *f, StrobeSession *session)
+trace_of_session (Fixture *f, StrobeLiveConnection *session)
 {
-  StrobeTrace *trace = strobe_store_lookup_trace (f->store, strobe_session_get_trace_id (session));
+  StrobeTrace *trace = strobe_store_lookup_trace (f->store, strobe_live_connection_get_trace_id (session));
   g_assert_nonnull (trace);
   return trace;
 }
@@ -113,18 +113,18 @@ test_finished (Fixture *f, gconstpointer data)
 {
   g_autoptr(GBytes) stream = test_build_stream ("finished-app", 1, 300 * 1024, TRUE, NULL);
   GThread *sender = test_send_in_thread (strobe_recorder_get_port (f->recorder), stream, 4096);
-  StrobeSession *session;
+  StrobeLiveConnection *session;
   StrobeTrace *trace;
   guint64 before_ns = (guint64) g_get_real_time () * 1000;
 
   wait_for (f->ended, 1, 5000);
   g_thread_join (sender);
   session = g_ptr_array_index (f->ended, 0);
-  g_assert_cmpstr (strobe_session_get_program (session), ==, "finished-app");
-  g_assert_cmpuint (strobe_session_get_pid (session), ==, 4243);
-  g_assert_cmpuint (strobe_session_get_control_port (session), ==, 1985);
-  g_assert_true (g_str_has_prefix (strobe_session_get_peer_address (session), "127.0.0.1:"));
-  g_assert_cmpuint (strobe_session_get_bytes_received (session), ==, g_bytes_get_size (stream));
+  g_assert_cmpstr (strobe_live_connection_get_program (session), ==, "finished-app");
+  g_assert_cmpuint (strobe_live_connection_get_pid (session), ==, 4243);
+  g_assert_cmpuint (strobe_live_connection_get_control_port (session), ==, 1985);
+  g_assert_true (g_str_has_prefix (strobe_live_connection_get_peer_address (session), "127.0.0.1:"));
+  g_assert_cmpuint (strobe_live_connection_get_bytes_received (session), ==, g_bytes_get_size (stream));
   g_assert_cmpuint (g_list_model_get_n_items (strobe_recorder_get_sessions (f->recorder)), ==, 0);
   g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_sessions (f->store)), ==, 0);
 
@@ -283,16 +283,16 @@ test_concurrent (Fixture *f, gconstpointer data)
 
   for (guint i = 0; i < f->ended->len; i++)
     {
-      StrobeSession *session = g_ptr_array_index (f->ended, i);
+      StrobeLiveConnection *session = g_ptr_array_index (f->ended, i);
       StrobeTrace *trace = trace_of_session (f, session);
-      GBytes *expected = g_hash_table_lookup (by_program, strobe_session_get_program (session));
+      GBytes *expected = g_hash_table_lookup (by_program, strobe_live_connection_get_program (session));
       g_autofree char *contents = NULL;
       g_autofree char *want = NULL;
       g_autofree char *got = NULL;
       gsize len;
 
       g_assert_nonnull (expected);
-      g_hash_table_remove (by_program, strobe_session_get_program (session));   /* once each */
+      g_hash_table_remove (by_program, strobe_live_connection_get_program (session));   /* once each */
       g_assert_true (g_file_get_contents (strobe_trace_get_path (trace), &contents, &len, NULL));
       want = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, expected);
       got = g_compute_checksum_for_data (G_CHECKSUM_SHA256, (const guchar *) contents, len);
@@ -350,7 +350,7 @@ test_live_session (Fixture *f, gconstpointer data)
   g_autoptr(GBytes) stream = test_build_stream ("live-app", 5, 64 * 1024, FALSE, NULL);
   HoldJob job = { strobe_recorder_get_port (f->recorder), stream };
   GThread *thread;
-  StrobeSession *session;
+  StrobeLiveConnection *session;
   StrobeTrace *trace;
   gpointer args[2];
 
@@ -361,10 +361,10 @@ test_live_session (Fixture *f, gconstpointer data)
   wait_for (f->started, 1, 5000);
   session = g_ptr_array_index (f->started, 0);
   g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_sessions (f->store)), ==, 1);
-  g_assert_cmpstr (strobe_session_get_program (session), ==, "live-app");
-  g_assert_cmpuint (strobe_session_get_control_port (session), ==, 1985);
-  g_assert_true (g_str_has_prefix (strobe_session_get_peer_address (session), "127.0.0.1:"));
-  g_assert_true (strobe_store_lookup_session (f->store, strobe_session_get_id (session)) == session);
+  g_assert_cmpstr (strobe_live_connection_get_program (session), ==, "live-app");
+  g_assert_cmpuint (strobe_live_connection_get_control_port (session), ==, 1985);
+  g_assert_true (g_str_has_prefix (strobe_live_connection_get_peer_address (session), "127.0.0.1:"));
+  g_assert_true (strobe_store_lookup_session (f->store, strobe_live_connection_get_id (session)) == session);
 
   trace = trace_of_session (f, session);
   g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_LIVE);
@@ -601,11 +601,11 @@ drip_thread (gpointer data)
   return NULL;
 }
 
-static StrobeSession *
+static StrobeLiveConnection *
 session_of (GPtrArray *sessions, const char *program)
 {
   for (guint i = 0; i < sessions->len; i++)
-    if (g_strcmp0 (strobe_session_get_program (g_ptr_array_index (sessions, i)), program) == 0)
+    if (g_strcmp0 (strobe_live_connection_get_program (g_ptr_array_index (sessions, i)), program) == 0)
       return g_ptr_array_index (sessions, i);
   return NULL;
 }
@@ -630,7 +630,7 @@ test_slow_drip (void)
   g_autoptr(GBytes) real = test_build_stream ("real-app", 3, 100 * 1024, TRUE, NULL);
   Drip drip = { 0 };
   GThread *dripper, *sender;
-  StrobeSession *session;
+  StrobeLiveConnection *session;
   StrobeTrace *trace;
   guint evicted = 0;
 
@@ -672,7 +672,7 @@ test_slow_drip (void)
     {
       StrobeTrace *t = trace_of_session (&f, g_ptr_array_index (f.ended, i));
 
-      if (g_strcmp0 (strobe_session_get_program (g_ptr_array_index (f.ended, i)), "drip") != 0)
+      if (g_strcmp0 (strobe_live_connection_get_program (g_ptr_array_index (f.ended, i)), "drip") != 0)
         continue;
       g_assert_true (test_wait_until (trace_not_live, t, 2000));
       g_assert_nonnull (strstr (strobe_trace_get_reason (t), "slowest"));

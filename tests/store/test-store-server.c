@@ -343,7 +343,7 @@ test_subscribe_sessions (Fixture *f, gconstpointer data)
 {
   Events e = { g_ptr_array_new_with_free_func (g_free) };
   g_autoptr(GError) error = NULL;
-  g_autoptr(StrobeSession) session = NULL;
+  g_autoptr(StrobeLiveConnection) session = NULL;
   g_autoptr(GVariant) r = NULL;
   g_autoptr(GVariant) s = NULL;
   g_autofree char *path = g_build_filename (f->dir, "copied.strobe", NULL);
@@ -365,7 +365,7 @@ test_subscribe_sessions (Fixture *f, gconstpointer data)
                                       (gssize) g_bytes_get_size (stream), NULL));
   g_assert_true (test_wait_until (has_event, args, 3000));
 
-  session = strobe_session_new (7, "abcd", "live-trace", "prog", 99, "127.0.0.1:5555", 1985, 42);
+  session = strobe_live_connection_new (7, "abcd", "live-trace", "prog", 99, "127.0.0.1:5555", 1985, 42);
   strobe_store_add_session (f->store, session);
   args[1] = (gpointer) "session-added";
   g_assert_true (test_wait_until (has_event, args, 3000));

@@ -1,12 +1,12 @@
-/* strobe-session.c — one live connection from a runtime to a recorder.
+/* strobe-live-connection.c — one live connection from a runtime to a recorder.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "config.h"
 
-#include "strobe-session.h"
+#include "strobe-live-connection.h"
 
-struct _StrobeSession
+struct _StrobeLiveConnection
 {
   GObject  parent_instance;
   guint64  id;
@@ -20,7 +20,7 @@ struct _StrobeSession
   guint16  control_port;
 };
 
-G_DEFINE_TYPE (StrobeSession, strobe_session, G_TYPE_OBJECT)
+G_DEFINE_TYPE (StrobeLiveConnection, strobe_live_connection, G_TYPE_OBJECT)
 
 enum {
   PROP_0,
@@ -39,25 +39,25 @@ enum {
 static GParamSpec *properties[N_PROPS];
 
 static void
-strobe_session_finalize (GObject *object)
+strobe_live_connection_finalize (GObject *object)
 {
-  StrobeSession *self = STROBE_SESSION (object);
+  StrobeLiveConnection *self = STROBE_LIVE_CONNECTION (object);
 
   g_free (self->trace_id);
   g_free (self->trace_name);
   g_free (self->program);
   g_free (self->peer_address);
 
-  G_OBJECT_CLASS (strobe_session_parent_class)->finalize (object);
+  G_OBJECT_CLASS (strobe_live_connection_parent_class)->finalize (object);
 }
 
 static void
-strobe_session_get_property (GObject    *object,
+strobe_live_connection_get_property (GObject    *object,
                              guint       prop_id,
                              GValue     *value,
                              GParamSpec *pspec)
 {
-  StrobeSession *self = STROBE_SESSION (object);
+  StrobeLiveConnection *self = STROBE_LIVE_CONNECTION (object);
 
   switch (prop_id)
     {
@@ -69,19 +69,19 @@ strobe_session_get_property (GObject    *object,
     case PROP_PEER_ADDRESS:   g_value_set_string (value, self->peer_address); break;
     case PROP_CONTROL_PORT:   g_value_set_uint (value, self->control_port); break;
     case PROP_START_TIME_NS:  g_value_set_uint64 (value, self->start_time_ns); break;
-    case PROP_BYTES_RECEIVED: g_value_set_uint64 (value, strobe_session_get_bytes_received (self)); break;
+    case PROP_BYTES_RECEIVED: g_value_set_uint64 (value, strobe_live_connection_get_bytes_received (self)); break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
 
 static void
-strobe_session_set_property (GObject      *object,
+strobe_live_connection_set_property (GObject      *object,
                              guint         prop_id,
                              const GValue *value,
                              GParamSpec   *pspec)
 {
-  StrobeSession *self = STROBE_SESSION (object);
+  StrobeLiveConnection *self = STROBE_LIVE_CONNECTION (object);
 
   switch (prop_id)
     {
@@ -99,14 +99,14 @@ strobe_session_set_property (GObject      *object,
 }
 
 static void
-strobe_session_class_init (StrobeSessionClass *klass)
+strobe_live_connection_class_init (StrobeLiveConnectionClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GParamFlags cflags = G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS;
 
-  object_class->finalize = strobe_session_finalize;
-  object_class->get_property = strobe_session_get_property;
-  object_class->set_property = strobe_session_set_property;
+  object_class->finalize = strobe_live_connection_finalize;
+  object_class->get_property = strobe_live_connection_get_property;
+  object_class->set_property = strobe_live_connection_set_property;
 
   properties[PROP_ID] = g_param_spec_uint64 ("id", NULL, NULL, 0, G_MAXUINT64, 0, cflags);
   properties[PROP_TRACE_ID] = g_param_spec_string ("trace-id", NULL, NULL, NULL, cflags);
@@ -126,12 +126,12 @@ strobe_session_class_init (StrobeSessionClass *klass)
 }
 
 static void
-strobe_session_init (StrobeSession *self)
+strobe_live_connection_init (StrobeLiveConnection *self)
 {
 }
 
-StrobeSession *
-strobe_session_new (guint64     id,
+StrobeLiveConnection *
+strobe_live_connection_new (guint64     id,
                     const char *trace_id,
                     const char *trace_name,
                     const char *program,
@@ -140,7 +140,7 @@ strobe_session_new (guint64     id,
                     guint16     control_port,
                     guint64     start_time_ns)
 {
-  return g_object_new (STROBE_TYPE_SESSION,
+  return g_object_new (STROBE_TYPE_LIVE_CONNECTION,
                        "id", id,
                        "trace-id", trace_id,
                        "trace-name", trace_name,
@@ -153,24 +153,24 @@ strobe_session_new (guint64     id,
 }
 
 guint64
-strobe_session_get_bytes_received (StrobeSession *self)
+strobe_live_connection_get_bytes_received (StrobeLiveConnection *self)
 {
-  g_return_val_if_fail (STROBE_IS_SESSION (self), 0);
+  g_return_val_if_fail (STROBE_IS_LIVE_CONNECTION (self), 0);
   return __atomic_load_n (&self->bytes_received, __ATOMIC_RELAXED);
 }
 
 void
-strobe_session_add_bytes_received (StrobeSession *self,
+strobe_live_connection_add_bytes_received (StrobeLiveConnection *self,
                                    guint64        n)
 {
-  g_return_if_fail (STROBE_IS_SESSION (self));
+  g_return_if_fail (STROBE_IS_LIVE_CONNECTION (self));
   __atomic_fetch_add (&self->bytes_received, n, __ATOMIC_RELAXED);
 }
 
 #define GETTER(type, field)                                      \
-  type strobe_session_get_##field (StrobeSession *self)          \
+  type strobe_live_connection_get_##field (StrobeLiveConnection *self)          \
   {                                                              \
-    g_return_val_if_fail (STROBE_IS_SESSION (self), (type) 0);   \
+    g_return_val_if_fail (STROBE_IS_LIVE_CONNECTION (self), (type) 0);   \
     return self->field;                                          \
   }
 
