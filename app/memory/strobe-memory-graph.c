@@ -27,6 +27,7 @@
 #define LANE_GAP      6.0
 #define MAX_GROUPS    8
 #define DRAG_SLOP     4.0
+#define RULER_STEP    110.0 /* pixels at least between two labelled ticks */
 #define LIVE_INTERVAL 250   /* ms between two refreshes while the model grows */
 
 static const struct { double weight; double min_h; const char *title; } lane_info[STROBE_MEMORY_N_LANES] = {
@@ -54,10 +55,8 @@ struct _StrobeMemoryGraph
   GtkWidget           parent_instance;
 
   StrobeMemoryNames  *names;
-  StrobeViewState    *state;
-  StrobeTraceClock    clock;
-  guint64             first, last;
-  gboolean            has_extent;
+  StrobeTimeAxis     *axis;
+  StrobeViewState    *state;           /* the axis's */
   guint64             markers[3];
   gboolean            visible[STROBE_MEMORY_N_LANES];
 
@@ -75,9 +74,9 @@ struct _StrobeMemoryGraph
   StrobeMemorySeries *plot_series;
   int                 plot_w, plot_h, plot_scale;
   gboolean            plot_dark;
-  GskRenderNode      *axis;
-  guint64             axis_a, axis_b;
-  int                 axis_w;
+  GskRenderNode      *ruler;
+  guint64             ruler_a, ruler_b;
+  int                 ruler_w;
 
   /* Pointer and keyboard. */
   gboolean            hovering;
@@ -117,24 +116,8 @@ strobe_memory_graph_get_range (StrobeMemoryGraph *self,
                                guint64           *start,
                                guint64           *end)
 {
-  guint64 a = 0, b = 1;
-
   g_return_val_if_fail (STROBE_IS_MEMORY_GRAPH (self), FALSE);
-  if (!self->has_extent)
-    return FALSE;
-  if (self->state)
-    strobe_view_state_get_visible_range (self->state, &a, &b);
-  /* Nobody set a range that meets the trace: all of it. */
-  if (b <= self->first || a > self->last || b <= a)
-    {
-      a = self->first;
-      b = self->last + 1;
-    }
-  if (start)
-    *start = a;
-  if (end)
-    *end = MAX (b, a + 1);
-  return TRUE;
+  return self->axis != NULL && strobe_time_axis_get_range (self->axis, start, end);
 }
 
 static double
@@ -143,26 +126,27 @@ plot_width (StrobeMemoryGraph *self)
   return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - GUTTER - RIGHT_PAD, 1.0);
 }
 
-static double
-time_to_x (StrobeMemoryGraph *self, guint64 a, guint64 b, guint64 t)
+/* The plot's scale: the axis's range over the plot's width, from x = GUTTER. */
+static gboolean
+plot_scale (StrobeMemoryGraph *self, StrobeTimeScale *scale)
 {
-  double w = plot_width (self);
+  return self->axis != NULL && strobe_time_axis_get_scale (self->axis, (int) plot_width (self), scale);
+}
 
-  if (t <= a)
-    return GUTTER - (double) (a - t) / (double) (b - a) * w;
-  return GUTTER + (double) (t - a) / (double) (b - a) * w;
+static double
+time_to_x (const StrobeTimeScale *scale, guint64 t)
+{
+  return GUTTER + strobe_time_scale_x (scale, t);
 }
 
 static guint64
 x_to_time (StrobeMemoryGraph *self, double x)
 {
-  guint64 a, b;
-  double f;
+  StrobeTimeScale scale;
 
-  if (!strobe_memory_graph_get_range (self, &a, &b))
+  if (!plot_scale (self, &scale))
     return 0;
-  f = CLAMP ((x - GUTTER) / plot_width (self), 0.0, 1.0);
-  return a + (guint64) (f * (double) (b - a));
+  return strobe_time_scale_time (&scale, CLAMP (x - GUTTER, 0.0, (double) scale.width));
 }
 
 typedef struct
@@ -255,7 +239,7 @@ sample_seconds (StrobeMemoryGraph *self, StrobeMemorySeries *series, guint i)
   const StrobeMemorySeriesPoint *p = strobe_memory_series_get_points (series);
   guint64 end = i + 1 < n ? p[i + 1].time : strobe_memory_series_get_end (series);
 
-  return MAX (strobe_trace_clock_duration (&self->clock, end - p[i].time), 1e-12);
+  return MAX (strobe_time_axis_duration (self->axis, end - p[i].time), 1e-12);
 }
 
 static char *
@@ -281,7 +265,7 @@ strobe_memory_graph_describe_at (StrobeMemoryGraph *self,
   if (self->series == NULL || (p = point_at (self->series, time, &i)) == NULL)
     return NULL;
   out = g_string_new (NULL);
-  when = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->clock, time));
+  when = strobe_time_axis_format_time (self->axis, time);
   bytes = strobe_format_size ((guint64) MAX (p->last_bytes, 0));
   count = strobe_format_count ((guint64) MAX (p->last_count, 0));
   g_string_append (out, when);
@@ -374,10 +358,10 @@ update_description (StrobeMemoryGraph *self)
         hi = p[i].max_bytes;
         at = i;
       }
-  from = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->clock, strobe_memory_series_get_start (self->series)));
-  to = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->clock, strobe_memory_series_get_end (self->series)));
+  from = strobe_time_axis_format_time (self->axis, strobe_memory_series_get_start (self->series));
+  to = strobe_time_axis_format_time (self->axis, strobe_memory_series_get_end (self->series));
   peak = strobe_format_size ((guint64) hi);
-  when = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->clock, p[at].time));
+  when = strobe_time_axis_format_time (self->axis, p[at].time);
   /* Translators: what the memory graphs show, for screen readers */
   text = g_strdup_printf (_("From %s to %s: at most %s live, at %s"), from, to, peak, when);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
@@ -1003,66 +987,33 @@ ensure_textures (StrobeMemoryGraph *self, int w, int h, int scale)
     }
 }
 
-/* ---- the time axis ----------------------------------------------------------------------- */
-
-static double
-nice_step (double seconds)
-{
-  double p = pow (10, floor (log10 (MAX (seconds, 1e-12))));
-
-  for (guint i = 0; i < 3; i++)
-    {
-      static const double m[] = { 1, 2, 5 };
-      if (m[i] * p >= seconds)
-        return m[i] * p;
-    }
-  return 10 * p;
-}
-
-/* A tick's time with as many decimals as the step between ticks needs. */
-static char *
-axis_label (double t, double step)
-{
-  int digits;
-
-  if (fabs (t) < step / 2)
-    t = 0;
-  if (step >= 0.1 || t == 0)
-    {
-      digits = step >= 1 || t == 0 ? 0 : (int) -floor (log10 (step) + 1e-9);
-      /* Translators: a time axis label in seconds */
-      return g_strdup_printf (_("%.*f s"), digits, t);
-    }
-  if (step >= 1e-4)
-    {
-      digits = step * 1e3 >= 1 ? 0 : (int) -floor (log10 (step * 1e3) + 1e-9);
-      /* Translators: a time axis label in milliseconds */
-      return g_strdup_printf (_("%.*f ms"), digits, t * 1e3);
-    }
-  digits = step * 1e6 >= 1 ? 0 : (int) -floor (log10 (step * 1e6) + 1e-9);
-  /* Translators: a time axis label in microseconds */
-  return g_strdup_printf (_("%.*f µs"), MIN (digits, 3), t * 1e6);
-}
+/* ---- the ruler ---------------------------------------------------------------------------- */
 
 static GskRenderNode *
-make_axis (StrobeMemoryGraph *self, guint64 a, guint64 b, int w, int h, const GdkRGBA *fg)
+make_ruler (StrobeMemoryGraph *self, const StrobeTimeScale *scale, int h, const GdkRGBA *fg)
 {
   GtkSnapshot *snapshot = gtk_snapshot_new ();
-  double sa = strobe_trace_clock_to_seconds (&self->clock, a), sb = strobe_trace_clock_to_seconds (&self->clock, b);
-  double pw = plot_width (self), step = nice_step ((sb - sa) / MAX (pw / 110.0, 1.0));
-  double y = h - AXIS_H;
+  g_autoptr (GArray) ticks = NULL;
+  double y = h - AXIS_H, step = 0;
   GdkRGBA line = *fg, text = *fg;
 
   line.alpha *= 0.25f;
   text.alpha *= 0.75f;
-  gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT ((float) GUTTER, (float) y, (float) pw, 1));
-  for (double t = ceil (sa / step) * step; t <= sb && step > 0; t += step)
+  gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT ((float) GUTTER, (float) y, (float) scale->width, 1));
+  ticks = strobe_time_axis_ticks (self->axis, scale, RULER_STEP, &step);
+  for (guint i = 0; i < ticks->len; i++)
     {
-      double x = GUTTER + (t - sa) / MAX (sb - sa, 1e-12) * pw;
-      g_autofree char *label = axis_label (t, step);
-      g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), t < -step / 2 ? "" : label);
-      PangoAttrList *attrs = pango_attr_list_new ();
+      const StrobeRulerTick *t = &g_array_index (ticks, StrobeRulerTick, i);
+      double x = time_to_x (scale, t->time);
+      g_autofree char *label = NULL;
+      g_autoptr (PangoLayout) layout = NULL;
+      PangoAttrList *attrs;
 
+      if (!t->major)
+        continue;
+      label = strobe_time_axis_tick_label (self->axis, scale, t, step);
+      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), label);
+      attrs = pango_attr_list_new ();
       gtk_snapshot_append_color (snapshot, &line, &GRAPHENE_RECT_INIT ((float) x, (float) y, 1, 4));
       pango_attr_list_insert (attrs, pango_attr_scale_new (0.8));
       pango_layout_set_attributes (layout, attrs);
@@ -1121,23 +1072,26 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
 {
   StrobeMemoryGraph *self = STROBE_MEMORY_GRAPH (widget);
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  int scale = gtk_widget_get_scale_factor (widget);
+  int scale_factor = gtk_widget_get_scale_factor (widget);
   double pw = plot_width (self), top = 2, bottom = h - AXIS_H;
+  StrobeTimeScale scale;
   guint64 a, b;
   GdkRGBA fg, dim;
 
-  if (!strobe_memory_graph_get_range (self, &a, &b) || w <= GUTTER)
+  if (!plot_scale (self, &scale) || w <= GUTTER)
     return;
+  a = scale.start;
+  b = strobe_time_scale_end (&scale);
   fg_color (widget, &fg);
   dim = fg;
-  ensure_textures (self, w, h, scale);
+  ensure_textures (self, w, h, scale_factor);
 
   /* The samples, stretched onto the current range when they are of another. */
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT ((float) GUTTER, 0, (float) pw, (float) h));
   if (self->plot != NULL && self->plot_series != NULL)
     {
       guint64 sa = strobe_memory_series_get_start (self->plot_series), sb = strobe_memory_series_get_end (self->plot_series);
-      double x0 = time_to_x (self, a, b, sa), x1 = time_to_x (self, a, b, sb);
+      double x0 = time_to_x (&scale, sa), x1 = time_to_x (&scale, sb);
 
       gtk_snapshot_save (snapshot);
       gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) x0, 0));
@@ -1157,16 +1111,16 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
   if (self->gutter != NULL)
     gtk_snapshot_append_node (snapshot, self->gutter);
 
-  if (self->axis == NULL || self->axis_a != a || self->axis_b != b || self->axis_w != w)
+  if (self->ruler == NULL || self->ruler_a != a || self->ruler_b != b || self->ruler_w != w)
     {
-      g_clear_pointer (&self->axis, gsk_render_node_unref);
-      self->axis = make_axis (self, a, b, w, h, &fg);
-      self->axis_a = a;
-      self->axis_b = b;
-      self->axis_w = w;
+      g_clear_pointer (&self->ruler, gsk_render_node_unref);
+      self->ruler = make_ruler (self, &scale, h, &fg);
+      self->ruler_a = a;
+      self->ruler_b = b;
+      self->ruler_w = w;
     }
-  if (self->axis)
-    gtk_snapshot_append_node (snapshot, self->axis);
+  if (self->ruler)
+    gtk_snapshot_append_node (snapshot, self->ruler);
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT ((float) GUTTER, 0, (float) pw, (float) h));
   /* The selection. */
@@ -1177,7 +1131,7 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
       if (strobe_view_state_get_selection (self->state, &s0, &s1))
         {
           GdkRGBA sel = { 0.21f, 0.52f, 0.89f, 0.18f }, edge = { 0.21f, 0.52f, 0.89f, 0.8f };
-          double x0 = time_to_x (self, a, b, s0), x1 = time_to_x (self, a, b, s1);
+          double x0 = time_to_x (&scale, s0), x1 = time_to_x (&scale, s1);
 
           gtk_snapshot_append_color (snapshot, &sel, &GRAPHENE_RECT_INIT ((float) x0, (float) top, (float) MAX (x1 - x0, 1),
                                                                           (float) (bottom - top)));
@@ -1195,7 +1149,7 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
 
       if (self->markers[m] == STROBE_VIEW_STATE_NONE || self->markers[m] < a || self->markers[m] > b)
         continue;
-      x = time_to_x (self, a, b, self->markers[m]);
+      x = time_to_x (&scale, self->markers[m]);
       vline (snapshot, x, top, bottom, &colors[m], 1.5);
       draw_label (self, snapshot, x - 8, bottom - 18 - 18 * m, letters[m], &colors[m], &white, TRUE);
     }
@@ -1208,7 +1162,7 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
         {
           GdkRGBA c = fg;
           c.alpha *= 0.8f;
-          vline (snapshot, time_to_x (self, a, b, cursor), top, bottom, &c, 1.5);
+          vline (snapshot, time_to_x (&scale, cursor), top, bottom, &c, 1.5);
         }
     }
   gtk_snapshot_pop (snapshot);
@@ -1441,14 +1395,17 @@ menu_action (GtkWidget  *widget,
 {
   StrobeMemoryGraph *self = STROBE_MEMORY_GRAPH (widget);
   guint64 t = cursor_or_hover (self);
+  StrobeTimeScale scale;
   guint64 a, b;
   double x;
 
-  if (!strobe_memory_graph_get_range (self, &a, &b))
+  if (!plot_scale (self, &scale))
     return;
+  a = scale.start;
+  b = strobe_time_scale_end (&scale);
   if (t == STROBE_VIEW_STATE_NONE || t < a || t > b)
     t = a + (b - a) / 2;
-  x = time_to_x (self, a, b, t);
+  x = time_to_x (&scale, t);
   self->menu_time = t;
   gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &(GdkRectangle) { (int) x, 30, 1, 1 });
   gtk_popover_popup (GTK_POPOVER (self->menu));
@@ -1457,8 +1414,10 @@ menu_action (GtkWidget  *widget,
 /* ---- the widget ------------------------------------------------------------------------ */
 
 static void
-state_changed_cb (StrobeMemoryGraph *self)
+range_changed_cb (StrobeMemoryGraph *self)
 {
+  /* The bounds may have moved the clock's base: the ruler's labels with them. */
+  g_clear_pointer (&self->ruler, gsk_render_node_unref);
   request_series (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
@@ -1466,44 +1425,20 @@ state_changed_cb (StrobeMemoryGraph *self)
 void
 strobe_memory_graph_set_sources (StrobeMemoryGraph *self,
                                  StrobeMemoryNames *names,
-                                 StrobeViewState   *state)
+                                 StrobeTimeAxis    *axis)
 {
   g_return_if_fail (STROBE_IS_MEMORY_GRAPH (self));
   g_return_if_fail (STROBE_IS_MEMORY_NAMES (names));
-  g_return_if_fail (STROBE_IS_VIEW_STATE (state));
+  g_return_if_fail (STROBE_IS_TIME_AXIS (axis));
 
   g_set_object (&self->names, names);
-  if (self->state != NULL)
-    g_signal_handlers_disconnect_by_data (self->state, self);
-  g_set_object (&self->state, state);
-  g_signal_connect_object (state, "notify::visible-start", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (state, "notify::visible-end", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (state, "notify::selection-start", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (state, "notify::selection-end", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (state, "notify::has-selection", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (state, "notify::cursor", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
-  request_series (self);
-}
-
-void
-strobe_memory_graph_set_trace (StrobeMemoryGraph      *self,
-                               const StrobeTraceClock *clock,
-                               guint64                 first,
-                               guint64                 last)
-{
-  g_return_if_fail (STROBE_IS_MEMORY_GRAPH (self));
-  g_return_if_fail (clock != NULL);
-
-  self->clock = *clock;
-  if (!self->has_extent || self->first != first || self->last != last)
-    {
-      self->first = first;
-      self->last = MAX (last, first);
-      self->has_extent = TRUE;
-      g_clear_pointer (&self->axis, gsk_render_node_unref);
-      request_series (self);
-      gtk_widget_queue_draw (GTK_WIDGET (self));
-    }
+  if (self->axis != NULL)
+    g_signal_handlers_disconnect_by_data (self->axis, self);
+  g_set_object (&self->axis, axis);
+  g_set_object (&self->state, strobe_time_axis_get_state (axis));
+  g_signal_connect_object (axis, "range-changed", G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (axis, "marks-changed", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+  range_changed_cb (self);
 }
 
 void
@@ -1570,11 +1505,12 @@ strobe_memory_graph_finalize (GObject *object)
 
   g_clear_object (&self->job);
   g_clear_object (&self->names);
+  g_clear_object (&self->axis);
   g_clear_object (&self->state);
   g_clear_object (&self->series);
   g_clear_pointer (&self->plot, gsk_render_node_unref);
   g_clear_pointer (&self->gutter, gsk_render_node_unref);
-  g_clear_pointer (&self->axis, gsk_render_node_unref);
+  g_clear_pointer (&self->ruler, gsk_render_node_unref);
   G_OBJECT_CLASS (strobe_memory_graph_parent_class)->finalize (object);
 }
 
@@ -1601,7 +1537,7 @@ strobe_memory_graph_css_changed (GtkWidget         *widget,
 
   GTK_WIDGET_CLASS (strobe_memory_graph_parent_class)->css_changed (widget, change);
   g_clear_pointer (&self->plot, gsk_render_node_unref);
-  g_clear_pointer (&self->axis, gsk_render_node_unref);
+  g_clear_pointer (&self->ruler, gsk_render_node_unref);
   gtk_widget_queue_draw (widget);
 }
 

@@ -4,7 +4,8 @@
  * range (the whole trace until another view sets one), its selection, cursor and hover,
  * and the markers A, B and C of the memory queries.
  *
- * The samples come from a query in a thread (strobe-memory-series.h); what they draw is
+ * The range, the clock, the selection and the cursor are the time axis's
+ * (strobe-time-axis.h). The samples come from a query in a thread (strobe-memory-series.h); what they draw is
  * rasterized once into textures and reused, frame after frame, until new samples or a
  * new size come — while the next samples are on their way the last ones are stretched
  * onto the new range. Only hover, selection, cursor and markers are drawn anew.
@@ -22,7 +23,7 @@
 
 #include "strobe-memory-names.h"
 #include "strobe-memory-series.h"
-#include "strobe-view-state.h"
+#include "strobe-time-axis.h"
 
 G_BEGIN_DECLS
 
@@ -40,14 +41,11 @@ typedef enum
 G_DECLARE_FINAL_TYPE (StrobeMemoryGraph, strobe_memory_graph, STROBE, MEMORY_GRAPH, GtkWidget)
 
 GtkWidget *strobe_memory_graph_new          (void);
+/* The time axis: the clock, the range shown (its bounds: what the graphs span), the
+ * selection and the cursor. */
 void       strobe_memory_graph_set_sources  (StrobeMemoryGraph      *self,
                                              StrobeMemoryNames      *names,
-                                             StrobeViewState        *state);
-/* The trace's clock and extent (first, last tick); again as the trace grows. */
-void       strobe_memory_graph_set_trace    (StrobeMemoryGraph      *self,
-                                             const StrobeTraceClock *clock,
-                                             guint64                 first,
-                                             guint64                 last);
+                                             StrobeTimeAxis         *axis);
 /* The model grew: new samples (at most four times a second). */
 void       strobe_memory_graph_model_changed (StrobeMemoryGraph     *self);
 /* @which 0, 1, 2 for A, B, C; STROBE_VIEW_STATE_NONE hides it. */

@@ -174,9 +174,8 @@ struct _StrobeMemoryQueries
   GtkWidget              parent_instance;
 
   StrobeMemoryNames     *names;
-  StrobeViewState       *state;
-  StrobeTraceClock       clock;
-  guint64                first, last;
+  StrobeTimeAxis        *axis;
+  StrobeViewState       *state;              /* the axis's */
   gboolean               has_trace;
   guint64                markers[3];
   guint64                lifetime;
@@ -255,10 +254,24 @@ setup_cb (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (list_item, cell);
 }
 
+/* The axis's clock; before there is one, a 1 GHz clock from 0. */
+static void
+get_clock (StrobeMemoryQueries *self, StrobeTraceClock *clock)
+{
+  if (self->axis != NULL)
+    strobe_time_axis_get_clock (self->axis, clock);
+  else
+    strobe_trace_clock_init (clock, NULL);
+}
+
 static char *
 time_text (StrobeMemoryQueries *self, guint64 t)
 {
-  g_autofree char *s = g_strdup_printf ("%.6f", strobe_trace_clock_to_seconds (&self->clock, t));
+  StrobeTraceClock clock;
+  g_autofree char *s = NULL;
+
+  get_clock (self, &clock);
+  s = g_strdup_printf ("%.6f", strobe_trace_clock_to_seconds (&clock, t));
 
   return g_strdup (s);
 }
@@ -597,8 +610,11 @@ entry_value (GtkEntry *entry, double *out)
 static void
 show_marker (StrobeMemoryQueries *self, guint which)
 {
-  double s = self->markers[which] == STROBE_VIEW_STATE_NONE ? 0
-             : strobe_trace_clock_to_seconds (&self->clock, self->markers[which]);
+  StrobeTraceClock clock;
+  double s;
+
+  get_clock (self, &clock);
+  s = self->markers[which] == STROBE_VIEW_STATE_NONE ? 0 : strobe_trace_clock_to_seconds (&clock, self->markers[which]);
 
   set_entry (self, self->marker_entry[which], s);
 }
@@ -629,9 +645,12 @@ void
 strobe_memory_queries_set_lifetime (StrobeMemoryQueries *self,
                                     guint64              ticks)
 {
+  StrobeTraceClock clock;
+
   g_return_if_fail (STROBE_IS_MEMORY_QUERIES (self));
+  get_clock (self, &clock);
   self->lifetime = ticks;
-  set_entry (self, self->lifetime_entry, strobe_trace_clock_duration (&self->clock, ticks) * 1e3);
+  set_entry (self, self->lifetime_entry, strobe_trace_clock_duration (&clock, ticks) * 1e3);
 }
 
 static void
@@ -639,11 +658,13 @@ marker_entry_cb (GtkEntry            *entry,
                  StrobeMemoryQueries *self)
 {
   guint which = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (entry), "strobe-marker"));
+  StrobeTraceClock clock;
   double v;
 
   if (self->syncing || !entry_value (entry, &v))
     return;
-  self->markers[which] = strobe_trace_clock_from_seconds (&self->clock, v);
+  get_clock (self, &clock);
+  self->markers[which] = strobe_trace_clock_from_seconds (&clock, v);
   g_signal_emit (self, signals[MARKERS_CHANGED], 0);
 }
 
@@ -657,11 +678,13 @@ marker_leave_cb (GtkEventController  *focus,
 static void
 lifetime_entry_cb (StrobeMemoryQueries *self)
 {
+  StrobeTraceClock clock;
   double v;
 
   if (self->syncing || !entry_value (self->lifetime_entry, &v))
     return;
-  self->lifetime = strobe_trace_clock_ticks (&self->clock, v / 1e3);
+  get_clock (self, &clock);
+  self->lifetime = strobe_trace_clock_ticks (&clock, v / 1e3);
 }
 
 static void
@@ -727,30 +750,25 @@ strobe_memory_queries_set_group_by (StrobeMemoryQueries *self,
 }
 
 void
-strobe_memory_queries_set_trace (StrobeMemoryQueries    *self,
-                                 const StrobeTraceClock *clock,
-                                 guint64                 first,
-                                 guint64                 last)
+strobe_memory_queries_set_trace (StrobeMemoryQueries *self,
+                                 guint64              first,
+                                 guint64              last)
 {
-  double end;
-
   g_return_if_fail (STROBE_IS_MEMORY_QUERIES (self));
-  g_return_if_fail (clock != NULL);
 
-  self->clock = *clock;
-  self->first = first;
-  self->last = last;
-  (void) end;
   if (!self->has_trace)
     {
+      StrobeTraceClock clock;
+
       /* To begin with: A at the start, B and C at the end, a lifetime of 1 ms. */
+      get_clock (self, &clock);
       self->has_trace = TRUE;
       self->markers[0] = first;
       self->markers[1] = last;
       self->markers[2] = last;
       for (guint m = 0; m < 3; m++)
         show_marker (self, m);
-      strobe_memory_queries_set_lifetime (self, strobe_trace_clock_ticks (clock, 1e-3));
+      strobe_memory_queries_set_lifetime (self, strobe_trace_clock_ticks (&clock, 1e-3));
       g_signal_emit (self, signals[MARKERS_CHANGED], 0);
     }
 }
@@ -782,11 +800,13 @@ activate_cb (GtkColumnView       *view,
 void
 strobe_memory_queries_set_sources (StrobeMemoryQueries *self,
                                    StrobeMemoryNames   *names,
-                                   StrobeViewState     *state)
+                                   StrobeTimeAxis      *axis)
 {
   g_return_if_fail (STROBE_IS_MEMORY_QUERIES (self));
+  g_return_if_fail (STROBE_IS_TIME_AXIS (axis));
   g_set_object (&self->names, names);
-  g_set_object (&self->state, state);
+  g_set_object (&self->axis, axis);
+  g_set_object (&self->state, strobe_time_axis_get_state (axis));
 }
 
 StrobeMemoryAllocList *
@@ -911,6 +931,7 @@ strobe_memory_queries_dispose (GObject *object)
     strobe_memory_job_cancel (self->job);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->names);
+  g_clear_object (&self->axis);
   g_clear_object (&self->state);
   G_OBJECT_CLASS (strobe_memory_queries_parent_class)->dispose (object);
 }

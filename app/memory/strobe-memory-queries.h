@@ -20,7 +20,7 @@
 #include <gtk/gtk.h>
 
 #include "strobe-memory-names.h"
-#include "strobe-view-state.h"
+#include "strobe-time-axis.h"
 
 G_BEGIN_DECLS
 
@@ -31,11 +31,12 @@ G_DECLARE_FINAL_TYPE (StrobeMemoryQueries, strobe_memory_queries, STROBE, MEMORY
 #define STROBE_MEMORY_QUERIES_NO_GROUPS (-1)
 
 GtkWidget             *strobe_memory_queries_new            (void);
+/* The time axis: the clock, the cursor and the selection the markers may come from. */
 void                   strobe_memory_queries_set_sources    (StrobeMemoryQueries    *self,
                                                              StrobeMemoryNames      *names,
-                                                             StrobeViewState        *state);
+                                                             StrobeTimeAxis         *axis);
+/* The trace's extent (first, last tick): the markers' first places. */
 void                   strobe_memory_queries_set_trace      (StrobeMemoryQueries    *self,
-                                                             const StrobeTraceClock *clock,
                                                              guint64                 first,
                                                              guint64                 last);
 /* @which 0, 1, 2: A, B, C. */

@@ -169,9 +169,7 @@ struct _StrobeMemoryView
   StrobeMemoryTreePanel    *top_down;
   GListStore               *sizes_store;
   StrobeMemoryNames        *names;
-  StrobeTraceClock          clock;
-  guint64                   first, last;
-  gboolean                  has_extent;
+  StrobeTimeAxis           *axis;              /* the graphs', the queries' and the clock */
 
   StrobeMemoryJob          *analysis_job;
   Analysis                 *analysis;
@@ -195,10 +193,12 @@ show_allocation (StrobeMemoryView *self, guint64 index)
 {
   StrobeMemoryModel *model = self->names ? strobe_memory_names_get_model (self->names) : NULL;
   StrobeMemoryAlloc r;
+  StrobeTraceClock clock;
 
   if (model == NULL || !strobe_memory_model_get_alloc (model, index, &r))
     return;
-  strobe_memory_stack_pane_show_allocation (self->stack, &r, index, &self->clock);
+  strobe_time_axis_get_clock (self->axis, &clock);
+  strobe_memory_stack_pane_show_allocation (self->stack, &r, index, &clock);
 }
 
 static void
@@ -393,10 +393,10 @@ update_range_label (StrobeMemoryView *self)
   g_autofree char *text = NULL;
   guint64 t0, t1;
 
-  if (range_of (self, &t0, &t1))
+  if (self->axis != NULL && range_of (self, &t0, &t1))
     {
-      g_autofree char *a = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->clock, t0));
-      g_autofree char *b = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->clock, t1));
+      g_autofree char *a = strobe_time_axis_format_time (self->axis, t0);
+      g_autofree char *b = strobe_time_axis_format_time (self->axis, t1);
       /* Translators: what the call trees cover: a time range */
       text = g_strdup_printf (_("Call trees, flame graph and sizes from %s to %s"), a, b);
     }
@@ -640,7 +640,9 @@ strobe_memory_view_document_changed (StrobeView            *view,
   StrobeMemorySummary s;
   guint64 first, last;
 
-  strobe_document_get_clock (document, &self->clock);
+  /* Here, not in constructed: the base class reports the document from its own. */
+  if (self->axis == NULL)
+    self->axis = strobe_time_axis_new (document, strobe_view_get_state (view));
   if (model == NULL)
     {
       show_empty (self, _("No Memory"), _("Memory events were not read for this trace."));
@@ -649,8 +651,8 @@ strobe_memory_view_document_changed (StrobeView            *view,
   if (self->names == NULL)
     {
       self->names = strobe_memory_names_new (model);
-      strobe_memory_graph_set_sources (self->graph, self->names, strobe_view_get_state (view));
-      strobe_memory_queries_set_sources (self->queries, self->names, strobe_view_get_state (view));
+      strobe_memory_graph_set_sources (self->graph, self->names, self->axis);
+      strobe_memory_queries_set_sources (self->queries, self->names, self->axis);
       strobe_memory_tree_panel_set_names (self->bottom_up, self->names);
       strobe_memory_tree_panel_set_names (self->top_down, self->names);
       strobe_memory_callers_panel_set_names (self->callers, self->names);
@@ -668,11 +670,8 @@ strobe_memory_view_document_changed (StrobeView            *view,
           first = MIN (first, s.first_time);
           last = MAX (last, s.last_time);
         }
-      self->first = first;
-      self->last = last;
-      self->has_extent = TRUE;
-      strobe_memory_graph_set_trace (self->graph, &self->clock, first, last);
-      strobe_memory_queries_set_trace (self->queries, &self->clock, first, last);
+      strobe_time_axis_set_bounds (self->axis, first, last);
+      strobe_memory_queries_set_trace (self->queries, first, last);
     }
   update_notice (self, &s);
   if (s.allocs == 0 && s.frees == 0 && s.unmatched_frees == 0)
@@ -689,7 +688,10 @@ strobe_memory_view_document_changed (StrobeView            *view,
   gtk_stack_set_visible_child_name (self->content_stack, "memory");
   if (changes & STROBE_DOCUMENT_CHANGED_MEMORY)
     {
-      strobe_memory_figures_update (self->figures, self->names, &self->clock, loaded && !live);
+      StrobeTraceClock clock;
+
+      strobe_time_axis_get_clock (self->axis, &clock);
+      strobe_memory_figures_update (self->figures, self->names, &clock, loaded && !live);
       strobe_memory_graph_model_changed (self->graph);
     }
   if (loaded && !self->queried)
@@ -884,6 +886,7 @@ strobe_memory_view_dispose (GObject *object)
   g_clear_object (&self->analysis_job);
   g_clear_object (&self->analysis);
   g_clear_object (&self->names);
+  g_clear_object (&self->axis);
   g_clear_object (&self->sizes_store);
 
   G_OBJECT_CLASS (strobe_memory_view_parent_class)->dispose (object);

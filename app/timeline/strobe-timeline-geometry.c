@@ -6,165 +6,8 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "strobe-timeline-geometry.h"
-
-static guint64
-saturate (gdouble v)
-{
-  if (!(v > 0))
-    return 0;
-  if (v >= 18446744073709549568.0)
-    return G_MAXUINT64;
-  return (guint64) v;
-}
-
-void
-strobe_time_axis_init (StrobeTimeAxis *axis, guint64 start, guint64 end, int width)
-{
-  g_return_if_fail (axis != NULL);
-
-  axis->start = start;
-  axis->width = MAX (width, 1);
-  axis->scale = (gdouble) (end > start ? end - start : 1) / axis->width;
-}
-
-gdouble
-strobe_time_axis_x (const StrobeTimeAxis *axis, guint64 time)
-{
-  if (time >= axis->start)
-    return (gdouble) (time - axis->start) / axis->scale;
-  return -(gdouble) (axis->start - time) / axis->scale;
-}
-
-guint64
-strobe_time_axis_time (const StrobeTimeAxis *axis, gdouble x)
-{
-  gdouble d = x * axis->scale;
-
-  if (d >= 0)
-    return d >= (gdouble) (G_MAXUINT64 - axis->start) ? G_MAXUINT64 : axis->start + (guint64) d;
-  return -d >= (gdouble) axis->start ? 0 : axis->start - saturate (-d);
-}
-
-guint64
-strobe_time_axis_end (const StrobeTimeAxis *axis)
-{
-  return strobe_time_axis_time (axis, axis->width);
-}
-
-gboolean
-strobe_time_axis_span (const StrobeTimeAxis *axis, guint64 begin, guint64 end, gdouble clip_x0,
-                       gdouble clip_x1, gdouble min_w, gdouble *x, gdouble *w)
-{
-  gdouble a = strobe_time_axis_x (axis, begin);
-  gdouble b = strobe_time_axis_x (axis, MAX (end, begin));
-
-  if (b - a < min_w)
-    b = a + min_w;
-  if (b < clip_x0 || a > clip_x1)
-    return FALSE;
-  a = MAX (a, clip_x0 - 1);
-  b = MIN (b, clip_x1 + 1);
-  *x = a;
-  *w = b - a;
-  return TRUE;
-}
-
-/* ---- ruler ------------------------------------------------------------------------- */
-
-gdouble
-strobe_ruler_step (gdouble seconds_per_px, gdouble min_px, int *minor)
-{
-  static const gdouble mantissas[] = { 1, 2, 5 };
-  gdouble step = 1e-9;
-
-  if (!(seconds_per_px > 0))
-    seconds_per_px = 1e-9;
-  for (int e = -9; e < 12; e++)
-    {
-      gdouble p = pow (10, e);
-      for (guint m = 0; m < G_N_ELEMENTS (mantissas); m++)
-        {
-          step = mantissas[m] * p;
-          /* A hair of slack: 1e-7 / 1e-9 is not quite 100 in binary. */
-          if (step / seconds_per_px >= min_px * (1 - 1e-9))
-            goto found;
-        }
-    }
-found:
-  if (minor)
-    {
-      /* 1 and 5 split in five, 2 in two; minor ticks at least 8 pixels apart. */
-      gdouble lead = step / pow (10, floor (log10 (step) + 1e-9));
-      int div = lead > 1.5 && lead < 2.5 ? 2 : 5;
-      *minor = step / div / seconds_per_px >= 8 ? div : 1;
-    }
-  return step;
-}
-
-GArray *
-strobe_ruler_ticks (const StrobeTraceClock *clock, const StrobeTimeAxis *axis, gdouble min_px, gdouble *step_out)
-{
-  GArray *ticks = g_array_new (FALSE, FALSE, sizeof (StrobeRulerTick));
-  gdouble spp = strobe_trace_clock_duration (clock, 1) * axis->scale;
-  int minor = 1;
-  gdouble step = strobe_ruler_step (spp, min_px, &minor);
-  gdouble sub = step / minor;
-  gdouble s0 = strobe_trace_clock_to_seconds (clock, axis->start);
-  gdouble s1 = s0 + spp * axis->width;
-  gint64 k0 = (gint64) floor (s0 / sub), k1 = (gint64) ceil (s1 / sub);
-
-  if (step_out)
-    *step_out = step;
-  /* A pathological range (nothing to tick): none. */
-  if (k1 - k0 > 10000)
-    return ticks;
-  for (gint64 k = k0; k <= k1; k++)
-    {
-      StrobeRulerTick t;
-      gdouble s = (gdouble) k * sub;
-
-      if (s < 0 && s0 >= 0)
-        continue;
-      t.time = strobe_trace_clock_from_seconds (clock, s);
-      /* Exact in ticks for the label, but placed by seconds so spacing stays even. */
-      t.x = (s - s0) / spp;
-      t.major = k % minor == 0;
-      if (t.x < -0.5 || t.x > axis->width + 0.5)
-        continue;
-      g_array_append_val (ticks, t);
-    }
-  return ticks;
-}
-
-char *
-strobe_ruler_label (gdouble seconds, gdouble step, gdouble range_end)
-{
-  const char *unit;
-  gdouble mul;
-  int decimals;
-  gdouble mag = MAX (fabs (range_end), step);
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (mag >= 1)
-    unit = "s", mul = 1;
-  else if (mag >= 1e-3)
-    unit = "ms", mul = 1e3;
-  else if (mag >= 1e-6)
-    unit = "µs", mul = 1e6;
-  else
-    unit = "ns", mul = 1e9;
-  decimals = (int) MAX (0, ceil (-log10 (step * mul) - 1e-9));
-  decimals = MIN (decimals, 9);
-  g_snprintf (buf, sizeof buf, "%.*f", decimals, seconds * mul);
-  /* "-0" reads as a glitch. */
-  if (buf[0] == '-' && strtod (buf, NULL) == 0)
-    memmove (buf, buf + 1, strlen (buf));
-  return g_strdup_printf ("%s %s", buf, unit);
-}
 
 /* ---- zoom and pan ----------------------------------------------------------------- */
 
@@ -216,8 +59,8 @@ strobe_time_zoom (guint64 *start, guint64 *end, gdouble factor, gdouble anchor, 
       b -= a;
       a = 0;
     }
-  *start = saturate (a);
-  *end = MAX (saturate (b), *start + 1);
+  *start = strobe_time_saturate (a);
+  *end = MAX (strobe_time_saturate (b), *start + 1);
   clamp_range (start, end, lo, hi);
 }
 
@@ -243,7 +86,7 @@ void
 strobe_time_fit (guint64 *start, guint64 *end, guint64 begin, guint64 end_time, gdouble margin)
 {
   guint64 len = end_time > begin ? end_time - begin : 1;
-  guint64 m = saturate ((gdouble) len * MAX (margin, 0));
+  guint64 m = strobe_time_saturate ((gdouble) len * MAX (margin, 0));
 
   *start = begin > m ? begin - m : 0;
   *end = end_time > G_MAXUINT64 - m ? G_MAXUINT64 : MAX (end_time, begin + 1) + m;
@@ -253,14 +96,14 @@ strobe_time_fit (guint64 *start, guint64 *end, guint64 begin, guint64 end_time, 
 
 /* The axis start in whole pixels from the origin. */
 static gdouble
-origin_px (const StrobeTimeAxis *axis, guint64 origin)
+origin_px (const StrobeTimeScale *axis, guint64 origin)
 {
   gdouble d = axis->start >= origin ? (gdouble) (axis->start - origin) : -(gdouble) (origin - axis->start);
   return floor (d / axis->scale + 0.5);
 }
 
 void
-strobe_tile_range (const StrobeTimeAxis *axis, guint64 origin, int size, gint64 *first, gint64 *last)
+strobe_tile_range (const StrobeTimeScale *axis, guint64 origin, int size, gint64 *first, gint64 *last)
 {
   gdouble p = origin_px (axis, origin);
 
@@ -269,7 +112,7 @@ strobe_tile_range (const StrobeTimeAxis *axis, guint64 origin, int size, gint64 
 }
 
 gdouble
-strobe_tile_x (const StrobeTimeAxis *axis, guint64 origin, int size, gint64 index)
+strobe_tile_x (const StrobeTimeScale *axis, guint64 origin, int size, gint64 index)
 {
   return (gdouble) index * size - origin_px (axis, origin);
 }
@@ -281,7 +124,7 @@ strobe_tile_time (gdouble scale, guint64 origin, int size, gint64 index)
 
   if (d >= 0)
     return d >= (gdouble) (G_MAXUINT64 - origin) ? G_MAXUINT64 : origin + (guint64) floor (d + 0.5);
-  return -d >= (gdouble) origin ? 0 : origin - saturate (floor (-d + 0.5));
+  return -d >= (gdouble) origin ? 0 : origin - strobe_time_saturate (floor (-d + 0.5));
 }
 
 /* ---- durations ---------------------------------------------------------------------- */

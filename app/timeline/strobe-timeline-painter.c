@@ -302,7 +302,7 @@ strobe_timeline_scope_color (StrobeTimelineColors scheme, guint16 thread_id, gui
 }
 
 static void
-paint_block (Painter *p, const StrobeTimelineBlock *b, StrobeTimeAxis *axis, gdouble y, gdouble h,
+paint_block (Painter *p, const StrobeTimelineBlock *b, StrobeTimeScale *axis, gdouble y, gdouble h,
              gboolean with_label)
 {
   const StrobeTileSpec *spec = p->spec;
@@ -312,7 +312,7 @@ paint_block (Painter *p, const StrobeTimelineBlock *b, StrobeTimeAxis *axis, gdo
                                              &spec->clock, b->count > 1, dimmed, spec->dark);
   gdouble x, w, draw_w;
 
-  if (!strobe_time_axis_span (axis, b->begin, b->end, 0, spec->width, 1, &x, &w))
+  if (!strobe_time_scale_span (axis, b->begin, b->end, 0, spec->width, 1, &x, &w))
     return;
   /* A pixel of space between neighbours once they are wide enough to tell apart. */
   draw_w = w >= 4 ? w - 1 : w;
@@ -329,7 +329,7 @@ paint_block (Painter *p, const StrobeTimelineBlock *b, StrobeTimeAxis *axis, gdo
   if (b->flags & (STROBE_SCOPE_CLOSED_AT_END | STROBE_SCOPE_OPEN))
     {
       /* Unfinished: a hatched red end where the data stops. */
-      gdouble ex = strobe_time_axis_x (axis, b->end);
+      gdouble ex = strobe_time_scale_x (axis, b->end);
       if (ex >= -4 && ex <= spec->width + 4)
         {
           cairo_rectangle (p->cr, ex - MIN (4, draw_w), y, MIN (4, draw_w), h);
@@ -347,15 +347,15 @@ paint_block (Painter *p, const StrobeTimelineBlock *b, StrobeTimeAxis *axis, gdo
   /* A label at the scope's start only: one that began in an earlier tile has its label
    * there, or (at the view's left edge) drawn by the widget over the tiles. */
   /* By the scope's whole width, not its part in this tile: every tile decides alike. */
-  if (!with_label || strobe_time_axis_x (axis, b->end) - strobe_time_axis_x (axis, b->begin) < LABEL_MIN_W)
+  if (!with_label || strobe_time_scale_x (axis, b->end) - strobe_time_scale_x (axis, b->begin) < LABEL_MIN_W)
     return;
   {
     gdouble lx, avail;
     StrobeRgb tc = strobe_timeline_text_on (c);
 
-    gdouble bx = strobe_time_axis_x (axis, b->begin);
+    gdouble bx = strobe_time_scale_x (axis, b->begin);
 
-    if (!label_place (bx, MAX (strobe_time_axis_x (axis, b->end) - bx, 1) - (w >= 4 ? 1 : 0), spec->width, &lx, &avail))
+    if (!label_place (bx, MAX (strobe_time_scale_x (axis, b->end) - bx, 1) - (w >= 4 ? 1 : 0), spec->width, &lx, &avail))
       return;
     if (dimmed)
       tc = mix (tc, c, 0.45);
@@ -373,12 +373,12 @@ paint_block (Painter *p, const StrobeTimelineBlock *b, StrobeTimeAxis *axis, gdo
 }
 
 static void
-paint_log_ticks (Painter *p, StrobeTimeAxis *axis, gdouble y, gdouble h)
+paint_log_ticks (Painter *p, StrobeTimeScale *axis, gdouble y, gdouble h)
 {
   const StrobeTileSpec *spec = p->spec;
   GArray *ticks = spec->log_ticks;
   guint lo = 0, hi;
-  guint64 t1 = strobe_time_axis_end (axis);
+  guint64 t1 = strobe_time_scale_end (axis);
   int last_px = G_MININT;
   guint8 worst = 255;
 
@@ -397,7 +397,7 @@ paint_log_ticks (Painter *p, StrobeTimeAxis *axis, gdouble y, gdouble h)
   for (guint i = lo; i <= ticks->len; i++)
     {
       const StrobeLogTick *t = i < ticks->len ? &g_array_index (ticks, StrobeLogTick, i) : NULL;
-      int px = t && t->time <= t1 ? (int) floor (strobe_time_axis_x (axis, t->time)) : G_MAXINT;
+      int px = t && t->time <= t1 ? (int) floor (strobe_time_scale_x (axis, t->time)) : G_MAXINT;
 
       if (px != last_px && last_px != G_MININT)
         {
@@ -414,11 +414,11 @@ paint_log_ticks (Painter *p, StrobeTimeAxis *axis, gdouble y, gdouble h)
 }
 
 static gboolean
-paint_thread (Painter *p, StrobeTimeAxis *axis, const gint *cancelled)
+paint_thread (Painter *p, StrobeTimeScale *axis, const gint *cancelled)
 {
   const StrobeTileSpec *spec = p->spec;
   g_autoptr(GArray) blocks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBlock));
-  guint64 t1 = strobe_time_axis_end (axis);
+  guint64 t1 = strobe_time_scale_end (axis);
   guint64 res = (guint64) MAX (floor (spec->scale), 1);
   int top = spec->y0, bottom = spec->y0 + spec->height;
 
@@ -470,7 +470,7 @@ value_y (const StrobeTileSpec *spec, gdouble v)
 }
 
 static void
-paint_counter (Painter *p, StrobeTimeAxis *axis)
+paint_counter (Painter *p, StrobeTimeScale *axis)
 {
   const StrobeTileSpec *spec = p->spec;
   g_autoptr(GArray) buckets = g_array_new (FALSE, FALSE, sizeof (StrobeCounterBucket));
@@ -479,7 +479,7 @@ paint_counter (Painter *p, StrobeTimeAxis *axis)
   StrobeRgb c = spec->dark ? (StrobeRgb) { 0.45, 0.70, 0.95 } : (StrobeRgb) { 0.15, 0.42, 0.75 };
   gboolean started = FALSE;
   gdouble last_x = 0, last_y = 0, base = GRAPH_BOTTOM;
-  guint64 t1 = strobe_time_axis_end (axis);
+  guint64 t1 = strobe_time_scale_end (axis);
 
   if (spec->collapsed)
     return;
@@ -489,7 +489,7 @@ paint_counter (Painter *p, StrobeTimeAxis *axis)
   cairo_new_path (p->cr);
   if (before.time != G_MAXUINT64)
     {
-      gdouble bx = MAX (strobe_time_axis_x (axis, before.time), -spec->width);
+      gdouble bx = MAX (strobe_time_scale_x (axis, before.time), -spec->width);
       last_y = value_y (spec, before.value);
       last_x = bx;
       cairo_move_to (p->cr, bx, last_y);
@@ -498,7 +498,7 @@ paint_counter (Painter *p, StrobeTimeAxis *axis)
   for (guint i = 0; i < buckets->len; i++)
     {
       const StrobeCounterBucket *k = &g_array_index (buckets, StrobeCounterBucket, i);
-      gdouble x = strobe_time_axis_x (axis, k->first_time);
+      gdouble x = strobe_time_scale_x (axis, k->first_time);
       gdouble yf = value_y (spec, k->first), yl = value_y (spec, k->last);
 
       if (!started)
@@ -516,7 +516,7 @@ paint_counter (Painter *p, StrobeTimeAxis *axis)
       if (k->count > 1)
         {
           /* Denser than pixels: the envelope, so no spike is lost. */
-          gdouble xe = MAX (strobe_time_axis_x (axis, k->last_time), x);
+          gdouble xe = MAX (strobe_time_scale_x (axis, k->last_time), x);
           cairo_line_to (p->cr, x, value_y (spec, k->max));
           cairo_line_to (p->cr, xe, value_y (spec, k->min));
           cairo_line_to (p->cr, xe, yl);
@@ -529,7 +529,7 @@ paint_counter (Painter *p, StrobeTimeAxis *axis)
     return;
   if (after.time != G_MAXUINT64)
     {
-      gdouble ax = MIN (strobe_time_axis_x (axis, after.time), 2.0 * spec->width);
+      gdouble ax = MIN (strobe_time_scale_x (axis, after.time), 2.0 * spec->width);
       if (step)
         cairo_line_to (p->cr, ax, last_y);
       cairo_line_to (p->cr, ax, value_y (spec, after.value));
@@ -538,7 +538,7 @@ paint_counter (Painter *p, StrobeTimeAxis *axis)
   else if (step)
     {
       /* The last value holds until the data ends (no later sample). */
-      gdouble ex = MIN (strobe_time_axis_x (axis, MAX (t1, axis->start)), (gdouble) spec->width);
+      gdouble ex = MIN (strobe_time_scale_x (axis, MAX (t1, axis->start)), (gdouble) spec->width);
       cairo_line_to (p->cr, MAX (ex, last_x), last_y);
       last_x = MAX (ex, last_x);
     }
@@ -564,11 +564,11 @@ paint_counter (Painter *p, StrobeTimeAxis *axis)
 /* ---- frames ------------------------------------------------------------------------------- */
 
 static void
-paint_frames (Painter *p, StrobeTimeAxis *axis)
+paint_frames (Painter *p, StrobeTimeScale *axis)
 {
   const StrobeTileSpec *spec = p->spec;
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
-  guint64 t1 = strobe_time_axis_end (axis);
+  guint64 t1 = strobe_time_scale_end (axis);
   int h = spec->collapsed ? STROBE_TRACK_HEADER_H : STROBE_TRACK_FRAMES_H;
   /* Bars under the header row (the whole height when collapsed); the target is half way. */
   gdouble avail = spec->collapsed ? h - 4 : h - STROBE_TRACK_HEADER_H - 4;
@@ -597,7 +597,7 @@ paint_frames (Painter *p, StrobeTimeAxis *axis)
       guint64 dur = f ? f->end - f->begin : 0;
       gdouble x = 0, w = 0, bar;
 
-      if (f && !strobe_time_axis_span (axis, f->begin, f->end, 0, spec->width, 1, &x, &w))
+      if (f && !strobe_time_scale_span (axis, f->begin, f->end, 0, spec->width, 1, &x, &w))
         continue;
       if (f && w >= 2)
         {
@@ -612,9 +612,9 @@ paint_frames (Painter *p, StrobeTimeAxis *axis)
               cairo_fill (p->cr);
             }
           {
-            gdouble fx = strobe_time_axis_x (axis, f->begin), lx, room;
-            if (strobe_time_axis_x (axis, f->end) - fx >= 70 && !spec->collapsed
-                && label_place (fx, strobe_time_axis_x (axis, f->end) - fx, spec->width, &lx, &room))
+            gdouble fx = strobe_time_scale_x (axis, f->begin), lx, room;
+            if (strobe_time_scale_x (axis, f->end) - fx >= 70 && !spec->collapsed
+                && label_place (fx, strobe_time_scale_x (axis, f->end) - fx, spec->width, &lx, &room))
               {
                 g_autofree char *d = strobe_format_ticks (&spec->clock, dur);
                 g_autofree char *text = g_strdup_printf ("%u · %s", f->index, d);
@@ -646,11 +646,11 @@ paint_frames (Painter *p, StrobeTimeAxis *axis)
 /* ---- regions ------------------------------------------------------------------------------- */
 
 static void
-paint_regions (Painter *p, StrobeTimeAxis *axis)
+paint_regions (Painter *p, StrobeTimeScale *axis)
 {
   const StrobeTileSpec *spec = p->spec;
   g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
-  guint64 t1 = strobe_time_axis_end (axis);
+  guint64 t1 = strobe_time_scale_end (axis);
 
   cairo_translate (p->cr, 0, -spec->y0);
   strobe_timeline_model_get_regions (p->model, axis->start, t1, regions);
@@ -663,7 +663,7 @@ paint_regions (Painter *p, StrobeTimeAxis *axis)
 
       if (spec->collapsed)
         y = STROBE_TRACK_HEADER_H + MIN (r->lane, 2) * 2;
-      if (!strobe_time_axis_span (axis, r->begin, r->end, 0, spec->width, 1, &x, &w))
+      if (!strobe_time_scale_span (axis, r->begin, r->end, 0, spec->width, 1, &x, &w))
         continue;
       c = strobe_timeline_region_color (name, spec->dark);
       snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
@@ -676,9 +676,9 @@ paint_regions (Painter *p, StrobeTimeAxis *axis)
           cairo_fill (p->cr);
         }
       {
-        gdouble rx = strobe_time_axis_x (axis, r->begin), lx, avail;
-        if (!spec->collapsed && strobe_time_axis_x (axis, r->end) - rx >= LABEL_MIN_W
-            && label_place (rx, strobe_time_axis_x (axis, r->end) - rx, spec->width, &lx, &avail))
+        gdouble rx = strobe_time_scale_x (axis, r->begin), lx, avail;
+        if (!spec->collapsed && strobe_time_scale_x (axis, r->end) - rx >= LABEL_MIN_W
+            && label_place (rx, strobe_time_scale_x (axis, r->end) - rx, spec->width, &lx, &avail))
           label (p, name, r->name_id, lx, y + (STROBE_TRACK_LANE_H - 2 - p->font_h) / 2, avail, strobe_timeline_text_on (c));
       }
     }
@@ -691,7 +691,7 @@ strobe_timeline_paint_tile (const StrobeTileSpec *spec, StrobeTimelineModel *mod
 {
   static const gint never = 0;
   cairo_surface_t *surface;
-  StrobeTimeAxis axis;
+  StrobeTimeScale axis;
   Painter p = { spec, model };
   gboolean ok = TRUE;
   int sf;

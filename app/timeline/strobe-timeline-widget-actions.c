@@ -24,7 +24,7 @@ strobe_timeline_widget_select_scope (StrobeTimelineWidget *self, guint16 thread_
 void
 strobe_timeline_widget_show_scope (StrobeTimelineWidget *self, const StrobeScopeRef *scope)
 {
-  StrobeTimeAxis axis;
+  StrobeTimeScale axis;
   guint64 a, b, len;
   int i;
 

@@ -60,7 +60,7 @@ fill_spec (const StrobeTileKey *key, StrobeTileSpec *spec, gpointer data)
 typedef struct
 {
   GtkSnapshot    *snapshot;
-  StrobeTimeAxis *axis;
+  StrobeTimeScale *axis;
   gdouble         y;
   gdouble         h;
   gdouble         clip_x;
@@ -82,7 +82,7 @@ static void
 draw_stand_in (GskRenderNode *node, cairo_surface_t *surface, guint64 t0, gdouble scale, gpointer user_data)
 {
   StandInData *d = user_data;
-  gdouble x = strobe_time_axis_x (d->axis, t0);
+  gdouble x = strobe_time_scale_x (d->axis, t0);
 
   /* The previous scale's picture stretched to this one, until the new one comes. */
   if (!d->textures)
@@ -112,7 +112,7 @@ draw_stand_in (GskRenderNode *node, cairo_surface_t *surface, guint64 t0, gdoubl
 }
 
 static void
-draw_track_tiles (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *axis,
+draw_track_tiles (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeScale *axis,
                   const StrobeTrack *t, gdouble ty_screen, gdouble visible_top, gdouble visible_bottom)
 {
   gint64 first, last;
@@ -149,7 +149,7 @@ draw_track_tiles (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeA
           else
             {
               StandInData d = { snapshot, axis, y, h, x, STROBE_TILE_SIZE, sf, self->textures };
-              guint64 t0 = strobe_time_axis_time (axis, x), t1 = strobe_time_axis_time (axis, x + STROBE_TILE_SIZE);
+              guint64 t0 = strobe_time_scale_time (axis, x), t1 = strobe_time_scale_time (axis, x + STROBE_TILE_SIZE);
               strobe_tile_cache_stand_ins (self->tiles, &key, t0, t1, draw_stand_in, &d);
             }
         }
@@ -204,11 +204,11 @@ draw_header (StrobeTimelineWidget *self, GtkSnapshot *snapshot, const Palette *p
       /* The value at the pointer. */
       g_autoptr(GArray) one = g_array_new (FALSE, FALSE, sizeof (StrobeCounterBucket));
       StrobeCounterSample before;
-      StrobeTimeAxis axis;
+      StrobeTimeScale axis;
       guint64 at;
 
       strobe_timeline_widget_get_axis (self, &axis);
-      at = strobe_time_axis_time (&axis, self->hover_x);
+      at = strobe_time_scale_time (&axis, self->hover_x);
       strobe_timeline_model_get_counter_series (self->timeline, t->id, at, at, 1, &before, NULL, one);
       if (one->len)
         before.value = g_array_index (one, StrobeCounterBucket, 0).last, before.time = at;
@@ -247,7 +247,7 @@ draw_header (StrobeTimelineWidget *self, GtkSnapshot *snapshot, const Palette *p
 }
 
 void
-strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *axis, const Palette *p)
+strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeScale *axis, const Palette *p)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
@@ -299,7 +299,7 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
           if (strobe_timeline_model_get_scopes (self->timeline, (guint16) t->id, d, axis->start, axis->start, s) == 0)
             continue;
           sc = &g_array_index (s, StrobeTimelineScope, 0);
-          end_x = strobe_time_axis_x (axis, sc->end);
+          end_x = strobe_time_scale_x (axis, sc->end);
           w = MIN (end_x, width) - (end_x >= 4 ? 1 : 0);
           if (sc->begin >= axis->start || w < 24)
             continue;
@@ -328,7 +328,7 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
         {
           const StrobeTimelineRegion *r = &g_array_index (regions, StrobeTimelineRegion, k);
           const char *name = strobe_timeline_model_get_name (self->timeline, r->name_id);
-          gdouble end_x = strobe_time_axis_x (axis, r->end), w = MIN (end_x, width) - 1;
+          gdouble end_x = strobe_time_scale_x (axis, r->end), w = MIN (end_x, width) - 1;
           gdouble ry = y + STROBE_TRACK_HEADER_H + r->lane * STROBE_TRACK_LANE_H;
           StrobeRgb c = strobe_timeline_region_color (name, strobe_timeline_widget_is_dark (self)), tc = strobe_timeline_text_on (c);
           PangoLayout *layout;

@@ -18,7 +18,7 @@
 static void
 hit_test (StrobeTimelineWidget *self, gdouble x, gdouble y, Hit *hit)
 {
-  StrobeTimeAxis axis;
+  StrobeTimeScale axis;
   const StrobeTrack *t;
   int ty, i;
   guint64 slack;
@@ -26,7 +26,7 @@ hit_test (StrobeTimelineWidget *self, gdouble x, gdouble y, Hit *hit)
   memset (hit, 0, sizeof *hit);
   hit->track = -1;
   strobe_timeline_widget_get_axis (self, &axis);
-  hit->time = strobe_time_axis_time (&axis, x);
+  hit->time = strobe_time_scale_time (&axis, x);
   if (y < RULER_H)
     {
       hit->kind = HIT_RULER;
@@ -107,7 +107,7 @@ hit_test (StrobeTimelineWidget *self, gdouble x, gdouble y, Hit *hit)
           {
             const StrobeTimelineBlock *b = &g_array_index (blocks, StrobeTimelineBlock, k);
             gdouble bx, bw;
-            if (!strobe_time_axis_span (&axis, b->begin, b->end, -10, axis.width + 10, 1, &bx, &bw))
+            if (!strobe_time_scale_span (&axis, b->begin, b->end, -10, axis.width + 10, 1, &bx, &bw))
               continue;
             if (x >= bx - 1 && x <= bx + bw + 1)
               {
@@ -361,7 +361,7 @@ static void
 drag_begin_cb (GtkGestureDrag *gesture, gdouble x, gdouble y, StrobeTimelineWidget *self)
 {
   GdkModifierType mods = gtk_event_controller_get_current_event_state (GTK_EVENT_CONTROLLER (gesture));
-  StrobeTimeAxis axis;
+  StrobeTimeScale axis;
   Hit hit;
 
   strobe_timeline_widget_get_axis (self, &axis);
@@ -370,7 +370,7 @@ drag_begin_cb (GtkGestureDrag *gesture, gdouble x, gdouble y, StrobeTimelineWidg
   self->drag_y = y;
   strobe_view_state_get_visible_range (self->state, &self->drag_start, &self->drag_end);
   self->drag_vadj = gtk_adjustment_get_value (self->vadj);
-  self->drag_anchor = strobe_time_axis_time (&axis, x);
+  self->drag_anchor = strobe_time_scale_time (&axis, x);
   self->drop_index = -1;
   if (hit.kind == HIT_RULER || (mods & GDK_SHIFT_MASK))
     self->drag = DRAG_SELECT;
@@ -386,7 +386,7 @@ drag_begin_cb (GtkGestureDrag *gesture, gdouble x, gdouble y, StrobeTimelineWidg
 static void
 drag_update_cb (GtkGestureDrag *gesture, gdouble ox, gdouble oy, StrobeTimelineWidget *self)
 {
-  StrobeTimeAxis axis;
+  StrobeTimeScale axis;
 
   if (fabs (ox) < 3 && fabs (oy) < 3 && self->drop_index < 0)
     return;
@@ -406,7 +406,7 @@ drag_update_cb (GtkGestureDrag *gesture, gdouble ox, gdouble oy, StrobeTimelineW
       break;
     case DRAG_SELECT:
       {
-        guint64 t = strobe_time_axis_time (&axis, self->drag_x + ox);
+        guint64 t = strobe_time_scale_time (&axis, self->drag_x + ox);
         self->kb_anchor_set = FALSE;
         strobe_view_state_set_selection (self->state, MIN (t, self->drag_anchor), MAX (t, self->drag_anchor));
       }

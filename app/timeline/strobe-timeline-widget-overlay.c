@@ -15,7 +15,7 @@
 
 /* The rectangle of a scope of a thread track on screen; FALSE when not shown. */
 static gboolean
-scope_rect (StrobeTimelineWidget *self, StrobeTimeAxis *axis, guint16 thread_id, guint depth, guint64 begin,
+scope_rect (StrobeTimelineWidget *self, StrobeTimeScale *axis, guint16 thread_id, guint depth, guint64 begin,
             guint64 end, graphene_rect_t *out)
 {
   int i = strobe_track_list_find (self->tracks, STROBE_TRACK_THREAD, thread_id);
@@ -27,7 +27,7 @@ scope_rect (StrobeTimelineWidget *self, StrobeTimeAxis *axis, guint16 thread_id,
   t = strobe_track_list_get (self->tracks, (guint) i);
   if (t->height == 0 || t->collapsed || depth >= t->depths)
     return FALSE;
-  if (!strobe_time_axis_span (axis, begin, end, -4, axis->width + 4, 1, &x, &w))
+  if (!strobe_time_scale_span (axis, begin, end, -4, axis->width + 4, 1, &x, &w))
     return FALSE;
   *out = GRAPHENE_RECT_INIT (x, RULER_H + t->y - gtk_adjustment_get_value (self->vadj) + strobe_track_row_y (depth),
                              w, STROBE_TRACK_ROW_H - 1);
@@ -89,11 +89,11 @@ end_reason_text (StrobeTimelineWidget *self, const char *reason)
 }
 
 void
-strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *axis, const Palette *p)
+strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeScale *axis, const Palette *p)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
-  guint64 t1 = strobe_time_axis_end (axis), s0, s1, cursor, hover;
+  guint64 t1 = strobe_time_scale_end (axis), s0, s1, cursor, hover;
   g_autoptr(GArray) bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
   g_autoptr(GArray) drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
   const StrobeScopeRef *sel = strobe_view_state_get_selected_scope (self->state);
@@ -109,7 +109,7 @@ strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *s
     {
       const StrobeTimelineDrop *d = &g_array_index (drops, StrobeTimelineDrop, i);
       gdouble x, w;
-      if (strobe_time_axis_span (axis, d->begin, d->end, 0, width, 2, &x, &w))
+      if (strobe_time_scale_span (axis, d->begin, d->end, 0, width, 2, &x, &w))
         {
           c = p->red;
           c.alpha = 0.10;
@@ -121,7 +121,7 @@ strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *s
   strobe_timeline_model_get_bookmarks (self->timeline, axis->start, t1, bookmarks);
   for (guint i = 0; i < bookmarks->len; i++)
     {
-      gdouble x = floor (strobe_time_axis_x (axis, g_array_index (bookmarks, StrobeTimelineBookmark, i).time));
+      gdouble x = floor (strobe_time_scale_x (axis, g_array_index (bookmarks, StrobeTimelineBookmark, i).time));
       c = p->bookmark;
       c.alpha = 0.7;
       strobe_timeline_widget_fill_rect (snapshot, x, RULER_H, 1, height - RULER_H, &c);
@@ -130,7 +130,7 @@ strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *s
   /* The selected range: a tint over it, lines at its edges. */
   if (strobe_view_state_get_selection (self->state, &s0, &s1))
     {
-      gdouble x0 = strobe_time_axis_x (axis, s0), x1 = strobe_time_axis_x (axis, s1);
+      gdouble x0 = strobe_time_scale_x (axis, s0), x1 = strobe_time_scale_x (axis, s1);
       x0 = CLAMP (x0, -2, width + 2);
       x1 = CLAMP (x1, -2, width + 2);
       strobe_timeline_widget_fill_rect (snapshot, x0, RULER_H, MAX (x1 - x0, 1), height - RULER_H, &p->accent_fill);
@@ -141,7 +141,7 @@ strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *s
   /* Where the data ends in a cut-off or damaged trace. */
   if (self->have_extent && strobe_timeline_widget_get_end_marker (self, &reason))
     {
-      gdouble x = strobe_time_axis_x (axis, self->last);
+      gdouble x = strobe_time_scale_x (axis, self->last);
       if (x >= -2 && x <= width + 2)
         {
           strobe_timeline_widget_fill_rect (snapshot, x, RULER_H, 2, height - RULER_H, &p->red);
@@ -161,14 +161,14 @@ strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *s
   cursor = strobe_view_state_get_cursor (self->state);
   if (cursor != STROBE_VIEW_STATE_NONE)
     {
-      gdouble x = strobe_time_axis_x (axis, cursor);
+      gdouble x = strobe_time_scale_x (axis, cursor);
       c = (GdkRGBA) { 0.95, 0.55, 0.10, 1 };
       strobe_timeline_widget_fill_rect (snapshot, floor (x), RULER_H, 1.5, height - RULER_H, &c);
     }
   hover = strobe_view_state_get_hover (self->state);
   if (hover != STROBE_VIEW_STATE_NONE)
     {
-      gdouble x = strobe_time_axis_x (axis, hover);
+      gdouble x = strobe_time_scale_x (axis, hover);
       c = p->fg;
       c.alpha = 0.45;
       strobe_timeline_widget_fill_rect (snapshot, floor (x), RULER_H, 1, height - RULER_H, &c);
@@ -210,7 +210,7 @@ strobe_timeline_widget_draw_pill (StrobeTimelineWidget *self, GtkSnapshot *snaps
 }
 
 void
-strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *axis, const Palette *p)
+strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeScale *axis, const Palette *p)
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
@@ -218,7 +218,7 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
   g_autoptr(GArray) drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
   g_autoptr(GArray) bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
   gdouble step, range_end, last_label_end = -1, end_left = G_MAXDOUBLE, end_right = -G_MAXDOUBLE;
-  guint64 s0, s1, hover, t1 = strobe_time_axis_end (axis);
+  guint64 s0, s1, hover, t1 = strobe_time_scale_end (axis);
   GdkRGBA white = { 1, 1, 1, 1 }, strip = p->line;
   const char *reason;
 
@@ -254,7 +254,7 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
    * under it. */
   if (self->have_extent && strobe_timeline_widget_get_end_marker (self, &reason))
     {
-      gdouble x = strobe_time_axis_x (axis, self->last);
+      gdouble x = strobe_time_scale_x (axis, self->last);
       if (x >= -2 && x <= width + 2)
         {
           g_autofree char *text = end_reason_text (self, reason);
@@ -271,7 +271,7 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
   for (guint i = 0; i < bookmarks->len; i++)
     {
       const StrobeTimelineBookmark *b = &g_array_index (bookmarks, StrobeTimelineBookmark, i);
-      gdouble x = floor (strobe_time_axis_x (axis, b->time));
+      gdouble x = floor (strobe_time_scale_x (axis, b->time));
 
       strobe_timeline_widget_fill_rect (snapshot, x, MARKS_Y - 2, 1, RULER_H - MARKS_Y + 2, &p->bookmark);
       if (x > last_label_end)
@@ -293,7 +293,7 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
     {
       const StrobeTimelineDrop *d = &g_array_index (drops, StrobeTimelineDrop, i);
       gdouble x, w;
-      if (strobe_time_axis_span (axis, d->begin, d->end, 0, width, 2, &x, &w))
+      if (strobe_time_scale_span (axis, d->begin, d->end, 0, width, 2, &x, &w))
         {
           g_autofree char *n = strobe_format_count (d->count);
           g_autofree char *text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s event dropped", "%s events dropped", d->count), n);
@@ -306,8 +306,8 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
 
   if (strobe_view_state_get_selection (self->state, &s0, &s1))
     {
-      gdouble x0 = CLAMP (strobe_time_axis_x (axis, s0), -2, width + 2);
-      gdouble x1 = CLAMP (strobe_time_axis_x (axis, s1), -2, width + 2);
+      gdouble x0 = CLAMP (strobe_time_scale_x (axis, s0), -2, width + 2);
+      gdouble x1 = CLAMP (strobe_time_scale_x (axis, s1), -2, width + 2);
       g_autofree char *d = strobe_format_ticks (&self->clock, s1 - s0);
 
       strobe_timeline_widget_fill_rect (snapshot, x0, 0, MAX (x1 - x0, 1), RULER_H, &p->accent_fill);
@@ -317,7 +317,7 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
 
   if (self->have_extent && strobe_timeline_widget_get_end_marker (self, &reason))
     {
-      gdouble x = strobe_time_axis_x (axis, self->last);
+      gdouble x = strobe_time_scale_x (axis, self->last);
       if (x >= -2 && x <= width + 2)
         {
           g_autofree char *text = end_reason_text (self, reason);
@@ -330,7 +330,7 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
   if (hover != STROBE_VIEW_STATE_NONE && self->hovering)
     {
       /* Relative to the trace's start, and when it was on the wall clock. */
-      gdouble x = strobe_time_axis_x (axis, hover);
+      gdouble x = strobe_time_scale_x (axis, hover);
       g_autofree char *rel = strobe_ruler_label (strobe_trace_clock_to_seconds (&self->clock, hover), step / 100,
                                                  range_end);
       g_autofree char *wall = strobe_trace_clock_format_wall (&self->clock, hover, STROBE_WALL_TIME_US);

@@ -159,7 +159,7 @@ typedef struct
 /* strobe-timeline-widget.c: helpers and the view range */
 void strobe_timeline_widget_fg_color (GtkWidget *widget, GdkRGBA *fg);
 int strobe_timeline_widget_tracks_height (StrobeTimelineWidget *self);
-void strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeAxis *axis);
+void strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeScale *axis);
 gboolean strobe_timeline_widget_is_dark (StrobeTimelineWidget *self);
 PangoLayout *strobe_timeline_widget_text_layout (StrobeTimelineWidget *self, const char *text, gboolean bold);
 PangoFontDescription *strobe_timeline_widget_small_font (StrobeTimelineWidget *self);
@@ -177,15 +177,15 @@ void strobe_timeline_widget_pan_by (StrobeTimelineWidget *self, gdouble dx_px);
 /* strobe-timeline-widget-draw.c: track backgrounds, tiles, headers */
 void strobe_timeline_widget_tile_ready (gpointer user_data);
 void strobe_timeline_widget_get_palette (StrobeTimelineWidget *self, Palette *p);
-void strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *axis, const Palette *p);
+void strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeScale *axis, const Palette *p);
 
 /* strobe-timeline-widget-overlay.c: what is drawn over the tiles, and the ruler */
 void strobe_timeline_widget_draw_outline (GtkSnapshot *snapshot, const graphene_rect_t *r, gdouble width, const GdkRGBA *color);
 gboolean strobe_timeline_widget_get_end_marker (StrobeTimelineWidget *self, const char **reason);
-void strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *axis, const Palette *p);
+void strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeScale *axis, const Palette *p);
 void strobe_timeline_widget_draw_pill (StrobeTimelineWidget *self, GtkSnapshot *snapshot, const char *text, gdouble x, gdouble y,
                                        const GdkRGBA *bg, const GdkRGBA *fg, int width);
-void strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeAxis *axis, const Palette *p);
+void strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeScale *axis, const Palette *p);
 
 /* strobe-timeline-widget-input.c: hit tests, tooltips, pointer */
 void strobe_timeline_widget_init_input (StrobeTimelineWidget *self);

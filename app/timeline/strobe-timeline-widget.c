@@ -58,12 +58,12 @@ strobe_timeline_widget_tracks_height (StrobeTimelineWidget *self)
 }
 
 void
-strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeAxis *axis)
+strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeScale *axis)
 {
   guint64 a, b;
 
   strobe_view_state_get_visible_range (self->state, &a, &b);
-  strobe_time_axis_init (axis, a, b, MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1));
+  strobe_time_scale_init (axis, a, b, MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1));
 }
 
 gboolean
@@ -216,7 +216,7 @@ strobe_timeline_widget_mark_user_moved (StrobeTimelineWidget *self)
 void
 strobe_timeline_widget_zoom_by (StrobeTimelineWidget *self, gdouble factor, gdouble anchor_x)
 {
-  StrobeTimeAxis axis;
+  StrobeTimeScale axis;
   guint64 a, b, lo, hi;
   gboolean follow = strobe_view_state_get_follow_live (self->state);
 
@@ -232,7 +232,7 @@ strobe_timeline_widget_zoom_by (StrobeTimelineWidget *self, gdouble factor, gdou
 void
 strobe_timeline_widget_pan_by (StrobeTimelineWidget *self, gdouble dx_px)
 {
-  StrobeTimeAxis axis;
+  StrobeTimeScale axis;
   guint64 a, b, lo, hi;
 
   strobe_timeline_widget_get_axis (self, &axis);
@@ -648,7 +648,7 @@ strobe_timeline_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   StrobeTimelineWidget *self = STROBE_TIMELINE_WIDGET (widget);
   int width = gtk_widget_get_width (widget), height = gtk_widget_get_height (widget);
   StrobeTileEpoch epoch = { 0 };
-  StrobeTimeAxis axis;
+  StrobeTimeScale axis;
   Palette p;
 
   if (width <= 0 || height <= 0 || self->timeline == NULL)

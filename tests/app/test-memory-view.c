@@ -490,8 +490,8 @@ test_graph_snapshot (void)
   g_autoptr (GdkTexture) actual = NULL, expected = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (GFile) file = g_file_new_for_path (golden_path);
+  g_autoptr (StrobeTimeAxis) axis = NULL;
   GtkWidget *graph;
-  StrobeTraceClock clock;
   guint64 first, last;
   StrobeMemorySummary s;
 
@@ -501,11 +501,11 @@ test_graph_snapshot (void)
   names = strobe_memory_names_new (strobe_document_get_memory (mf.document));
   strobe_memory_names_update (names, mf.document);
   graph = strobe_memory_graph_new ();
-  strobe_memory_graph_set_sources (STROBE_MEMORY_GRAPH (graph), names, mf.state);
-  strobe_document_get_clock (mf.document, &clock);
+  axis = strobe_time_axis_new (mf.document, mf.state);
+  strobe_memory_graph_set_sources (STROBE_MEMORY_GRAPH (graph), names, axis);
   strobe_document_get_extent (mf.document, &first, &last);
   strobe_memory_model_get_summary (strobe_document_get_memory (mf.document), &s);
-  strobe_memory_graph_set_trace (STROBE_MEMORY_GRAPH (graph), &clock, MIN (first, s.first_time), MAX (last, s.last_time));
+  strobe_time_axis_set_bounds (axis, MIN (first, s.first_time), MAX (last, s.last_time));
   strobe_memory_graph_set_marker (STROBE_MEMORY_GRAPH (graph), 0, s.first_time + (s.last_time - s.first_time) / 4);
   strobe_memory_graph_set_marker (STROBE_MEMORY_GRAPH (graph), 1, s.first_time + (s.last_time - s.first_time) / 2);
   strobe_view_state_set_selection (mf.state, s.first_time + (s.last_time - s.first_time) / 4,

@@ -1,0 +1,208 @@
+/* test-chart.c — app/chart: the time scale (time ↔ pixels, where a span lands, ruler ticks
+ * and labels, checked exactly) and the time axis on a golden trace's document and a view
+ * state (bounds, the range shown and its fallback, the signals, the clock's conversions).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include "strobe-format.h"
+#include "strobe-time-axis.h"
+
+static const char *golden_dir;
+
+/* ---- the scale ----------------------------------------------------------------------- */
+
+static void
+test_scale (void)
+{
+  StrobeTimeScale a;
+  gdouble x, w;
+
+  strobe_time_scale_init (&a, 1000, 2000, 100);
+  g_assert_cmpfloat (a.scale, ==, 10);
+  g_assert_cmpfloat (strobe_time_scale_x (&a, 1500), ==, 50);
+  g_assert_cmpfloat (strobe_time_scale_x (&a, 900), ==, -10);
+  g_assert_cmpuint (strobe_time_scale_time (&a, 25), ==, 1250);
+  g_assert_cmpuint (strobe_time_scale_time (&a, -200), ==, 0);
+  g_assert_cmpuint (strobe_time_scale_end (&a), ==, 2000);
+  /* A scope narrower than a pixel is drawn one pixel wide; outside the clip, not at all. */
+  g_assert_true (strobe_time_scale_span (&a, 1500, 1501, 0, 100, 1, &x, &w));
+  g_assert_cmpfloat (x, ==, 50);
+  g_assert_cmpfloat (w, ==, 1);
+  g_assert_false (strobe_time_scale_span (&a, 3000, 4000, 0, 100, 1, &x, &w));
+  /* Clipped to a pixel past each edge. */
+  g_assert_true (strobe_time_scale_span (&a, 0, 10000, 0, 100, 1, &x, &w));
+  g_assert_cmpfloat (x, ==, -1);
+  g_assert_cmpfloat (w, ==, 102);
+  /* Zero width and an empty range do not divide by zero. */
+  strobe_time_scale_init (&a, 5, 5, 0);
+  g_assert_cmpfloat (a.scale, >, 0);
+}
+
+static void
+test_scale_ruler (void)
+{
+  StrobeTraceClock clock;
+  StrobeWireMetadata meta = { 0 };
+  StrobeTimeScale a;
+  g_autoptr (GArray) ticks = NULL;
+  gdouble step;
+  int minor;
+  g_autofree char *l1 = NULL, *l2 = NULL, *l3 = NULL, *l4 = NULL;
+
+  g_assert_cmpfloat (strobe_ruler_step (1e-3, 100, &minor), ==, 0.1);
+  g_assert_cmpint (minor, ==, 5);
+  g_assert_cmpfloat_with_epsilon (strobe_ruler_step (1e-9, 100, &minor), 1e-7, 1e-18);
+  g_assert_cmpfloat_with_epsilon (strobe_ruler_step (2.5e-6, 90, &minor), 5e-4, 1e-15);
+  g_assert_cmpfloat_with_epsilon (strobe_ruler_step (1.5e-6, 100, &minor), 2e-4, 1e-15);
+  g_assert_cmpint (minor, ==, 2);
+
+  /* 1 GHz: a tick is a nanosecond. 1 ms over 1000 pixels: a label every 100 µs. */
+  meta.clock_frequency = 1000000000;
+  strobe_trace_clock_init (&clock, &meta);
+  strobe_trace_clock_set_base (&clock, 1000);
+  strobe_time_scale_init (&a, 1000 + 250000, 1000 + 1250000, 1000);
+  ticks = strobe_ruler_ticks (&clock, &a, 100, &step);
+  g_assert_cmpfloat_with_epsilon (step, 1e-4, 1e-15);
+  {
+    guint majors = 0;
+    gdouble last_x = -1;
+    for (guint i = 0; i < ticks->len; i++)
+      {
+        const StrobeRulerTick *t = &g_array_index (ticks, StrobeRulerTick, i);
+        g_assert_cmpfloat (t->x, >, last_x);
+        last_x = t->x;
+        if (t->major)
+          {
+            /* On a multiple of the step, where its time is. */
+            g_assert_cmpuint ((t->time - 1000) % 100000, ==, 0);
+            g_assert_cmpfloat_with_epsilon (t->x, strobe_time_scale_x (&a, t->time), 1e-6);
+            majors++;
+          }
+      }
+    g_assert_cmpuint (majors, ==, 10);
+    g_assert_cmpuint (ticks->len, ==, 50);
+  }
+  l1 = strobe_ruler_label (1.23456, 1e-5, 2.0);
+  g_assert_cmpstr (l1, ==, "1.23456 s");
+  l2 = strobe_ruler_label (0.25, 0.05, 0.5);
+  g_assert_cmpstr (l2, ==, "250 ms");
+  l3 = strobe_ruler_label (0.0000125, 5e-7, 0.00002);
+  g_assert_cmpstr (l3, ==, "12.5 µs");
+  l4 = strobe_ruler_label (-0.0, 1e-3, 0.01);
+  g_assert_cmpstr (l4, ==, "0 ms");
+}
+
+/* ---- the axis ------------------------------------------------------------------------ */
+
+static void
+count_cb (gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+static void
+test_axis (void)
+{
+  g_autofree char *path = g_build_filename (golden_dir, "golden-memview.strobe", NULL);
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (StrobeDocument) document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  g_autoptr (StrobeViewState) state = strobe_view_state_new ();
+  g_autoptr (StrobeTimeAxis) axis = NULL;
+  g_autoptr (GError) error = NULL;
+  StrobeTraceClock clock;
+  StrobeTimeScale scale;
+  guint64 first, last, a, b, len;
+  guint ranges = 0, marks = 0;
+
+  g_assert_true (strobe_document_load (document, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (strobe_document_get_extent (document, &first, &last));
+  g_assert_cmpuint (last, >, first + 1000);
+  len = last - first;
+  axis = strobe_time_axis_new (document, state);
+  g_signal_connect_swapped (axis, "range-changed", G_CALLBACK (count_cb), &ranges);
+  g_signal_connect_swapped (axis, "marks-changed", G_CALLBACK (count_cb), &marks);
+
+  /* Without bounds of its own: the document's extent, all of it while no range meets it. */
+  g_assert_true (strobe_time_axis_get_bounds (axis, &a, &b));
+  g_assert_cmpuint (a, ==, first);
+  g_assert_cmpuint (b, ==, last);
+  strobe_view_state_set_visible_range (state, last + 10, last + 20);
+  g_assert_cmpuint (ranges, >, 0);
+  g_assert_true (strobe_time_axis_get_range (axis, &a, &b));
+  g_assert_cmpuint (a, ==, first);
+  g_assert_cmpuint (b, ==, last + 1);
+  /* A range inside: that range, and the scale maps it onto the width. */
+  strobe_view_state_set_visible_range (state, first + len / 4, first + len / 2);
+  g_assert_true (strobe_time_axis_get_range (axis, &a, &b));
+  g_assert_cmpuint (a, ==, first + len / 4);
+  g_assert_cmpuint (b, ==, first + len / 2);
+  g_assert_true (strobe_time_axis_get_scale (axis, 500, &scale));
+  g_assert_cmpfloat (strobe_time_scale_x (&scale, a), ==, 0);
+  g_assert_cmpfloat_with_epsilon (strobe_time_scale_x (&scale, b), 500, 1e-6);
+
+  /* Bounds of its own: the fallback is them; the same bounds again say nothing. */
+  ranges = 0;
+  strobe_time_axis_set_bounds (axis, first + len / 2 + 1, last);
+  g_assert_cmpuint (ranges, ==, 1);
+  strobe_time_axis_set_bounds (axis, first + len / 2 + 1, last);
+  g_assert_cmpuint (ranges, ==, 1);
+  g_assert_true (strobe_time_axis_get_range (axis, &a, &b));
+  g_assert_cmpuint (a, ==, first + len / 2 + 1);
+  g_assert_cmpuint (b, ==, last + 1);
+
+  /* The selection and the cursor are marks. */
+  strobe_view_state_set_cursor (state, first + 5);
+  g_assert_cmpuint (marks, >, 0);
+  marks = 0;
+  strobe_view_state_set_selection (state, first + 5, first + 50);
+  g_assert_cmpuint (marks, >, 0);
+
+  /* The clock is the document's, converted by the core clock type. */
+  strobe_document_get_clock (document, &clock);
+  g_assert_cmpfloat (strobe_time_axis_to_seconds (axis, last), ==, strobe_trace_clock_to_seconds (&clock, last));
+  g_assert_cmpfloat (strobe_time_axis_duration (axis, len), ==, strobe_trace_clock_duration (&clock, len));
+  {
+    g_autofree char *text = strobe_time_axis_format_time (axis, last);
+    g_autofree char *expected = strobe_format_duration_s (strobe_trace_clock_to_seconds (&clock, last));
+    g_assert_cmpstr (text, ==, expected);
+  }
+  /* The ruler's labels are the ruler's, in the clock's seconds. */
+  {
+    gdouble step = 0;
+    g_autoptr (GArray) ticks = strobe_time_axis_ticks (axis, &scale, 100, &step);
+    guint majors = 0;
+
+    g_assert_cmpfloat (step, >, 0);
+    for (guint i = 0; i < ticks->len; i++)
+      {
+        const StrobeRulerTick *t = &g_array_index (ticks, StrobeRulerTick, i);
+        g_autofree char *label = NULL, *expected = NULL;
+
+        if (!t->major)
+          continue;
+        majors++;
+        label = strobe_time_axis_tick_label (axis, &scale, t, step);
+        expected = strobe_ruler_label (strobe_trace_clock_to_seconds (&clock, t->time), step,
+                                       strobe_trace_clock_to_seconds (&clock, strobe_time_scale_end (&scale)));
+        g_assert_cmpstr (label, ==, expected);
+      }
+    g_assert_cmpuint (majors, >=, 2);
+    g_assert_cmpuint (majors, <=, 6);
+  }
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  golden_dir = g_getenv ("GOLDEN_DIR");
+  g_assert_nonnull (golden_dir);
+
+  g_test_add_func ("/chart/scale", test_scale);
+  g_test_add_func ("/chart/scale/ruler", test_scale_ruler);
+  g_test_add_func ("/chart/axis", test_axis);
+  return g_test_run ();
+}
