@@ -17,16 +17,14 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "strobe-chart-layers.h"
 #include "strobe-format.h"
-#include "strobe-memory-graph.h"
+#include "strobe-memory-graph-private.h"
 #include "strobe-memory-job.h"
 
-#define GUTTER        168.0
-#define RIGHT_PAD     8.0
 #define AXIS_H        22.0
 #define LANE_GAP      6.0
 #define MAX_GROUPS    8
-#define DRAG_SLOP     4.0
 #define RULER_STEP    110.0 /* pixels at least between two labelled ticks */
 #define LIVE_INTERVAL 250   /* ms between two refreshes while the model grows */
 
@@ -50,45 +48,6 @@ static const GdkRGBA palette[] = {
 #define COLOR_ALLOCS palette[1]
 #define COLOR_FREES  palette[3]
 
-struct _StrobeMemoryGraph
-{
-  GtkWidget           parent_instance;
-
-  StrobeMemoryNames  *names;
-  StrobeTimeAxis     *axis;
-  StrobeViewState    *state;           /* the axis's */
-  guint64             markers[3];
-  gboolean            visible[STROBE_MEMORY_N_LANES];
-
-  StrobeMemoryJob    *job;
-  StrobeMemorySeries *series;          /* drawn */
-  guint64             want_a, want_b;  /* what the running job makes */
-  guint               want_n;
-  guint64             want_generation;
-  gint64              last_request_us;
-  guint               refresh_source;
-
-  /* Cached drawing. */
-  GskRenderNode      *plot;            /* of self->series, at plot_w × h */
-  GskRenderNode      *gutter;
-  StrobeMemorySeries *plot_series;
-  int                 plot_w, plot_h, plot_scale;
-  gboolean            plot_dark;
-  GskRenderNode      *ruler;
-  guint64             ruler_a, ruler_b;
-  int                 ruler_w;
-
-  /* Pointer and keyboard. */
-  gboolean            hovering;
-  double              hover_x, hover_y;
-  double              drag_x;
-  gboolean            dragging;
-  guint64             drag_anchor;
-  guint64             key_anchor;
-  guint64             menu_time;
-  GtkWidget          *menu;
-};
-
 G_DEFINE_FINAL_TYPE (StrobeMemoryGraph, strobe_memory_graph, GTK_TYPE_WIDGET)
 
 enum
@@ -106,6 +65,12 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
+
+void
+_strobe_memory_graph_request_marker (StrobeMemoryGraph *self, guint which, guint64 time)
+{
+  g_signal_emit (self, signals[MARKER_REQUESTED], 0, which, time);
+}
 
 static void request_series (StrobeMemoryGraph *self);
 
@@ -127,24 +92,18 @@ plot_width (StrobeMemoryGraph *self)
 }
 
 /* The plot's scale: the axis's range over the plot's width, from x = GUTTER. */
-static gboolean
-plot_scale (StrobeMemoryGraph *self, StrobeTimeScale *scale)
+gboolean
+_strobe_memory_graph_plot_scale (StrobeMemoryGraph *self, StrobeTimeScale *scale)
 {
   return self->axis != NULL && strobe_time_axis_get_scale (self->axis, (int) plot_width (self), scale);
 }
 
-static double
-time_to_x (const StrobeTimeScale *scale, guint64 t)
-{
-  return GUTTER + strobe_time_scale_x (scale, t);
-}
-
-static guint64
-x_to_time (StrobeMemoryGraph *self, double x)
+guint64
+_strobe_memory_graph_x_to_time (StrobeMemoryGraph *self, double x)
 {
   StrobeTimeScale scale;
 
-  if (!plot_scale (self, &scale))
+  if (!_strobe_memory_graph_plot_scale (self, &scale))
     return 0;
   return strobe_time_scale_time (&scale, CLAMP (x - GUTTER, 0.0, (double) scale.width));
 }
@@ -232,14 +191,85 @@ point_at (StrobeMemorySeries *series, guint64 t, guint *index)
   return &p[i];
 }
 
-static double
-sample_seconds (StrobeMemoryGraph *self, StrobeMemorySeries *series, guint i)
+/* The samples as chart series: their times, values and each one's length in seconds (the
+ * clock taken once, not once a sample). */
+typedef struct
 {
-  guint n = strobe_memory_series_get_n_points (series);
-  const StrobeMemorySeriesPoint *p = strobe_memory_series_get_points (series);
-  guint64 end = i + 1 < n ? p[i + 1].time : strobe_memory_series_get_end (series);
+  const StrobeMemorySeriesPoint *p;
+  guint                          n;
+  guint64                        end;
+  StrobeTraceClock               clock;
+  const gint64                  *group;   /* a tag's or heap's live bytes, stacked */
+} Samples;
 
-  return MAX (strobe_time_axis_duration (self->axis, end - p[i].time), 1e-12);
+static void
+samples_init (StrobeMemoryGraph *self, StrobeMemorySeries *series, Samples *s)
+{
+  s->p = strobe_memory_series_get_points (series);
+  s->n = strobe_memory_series_get_n_points (series);
+  s->end = strobe_memory_series_get_end (series);
+  s->group = NULL;
+  strobe_time_axis_get_clock (self->axis, &s->clock);
+}
+
+static double
+samples_seconds (const Samples *s, guint i)
+{
+  guint64 end = i + 1 < s->n ? s->p[i + 1].time : s->end;
+
+  return MAX (strobe_trace_clock_duration (&s->clock, end - s->p[i].time), 1e-12);
+}
+
+static guint64
+sample_time (gconstpointer data, guint i)
+{
+  return ((const Samples *) data)->p[i].time;
+}
+
+static double
+value_max_bytes (gconstpointer data, guint i)
+{
+  return (double) MAX (((const Samples *) data)->p[i].max_bytes, 0);
+}
+
+static double
+value_last_bytes (gconstpointer data, guint i)
+{
+  return (double) MAX (((const Samples *) data)->p[i].last_bytes, 0);
+}
+
+static double
+value_count (gconstpointer data, guint i)
+{
+  return (double) MAX (((const Samples *) data)->p[i].last_count, 0);
+}
+
+static double
+value_allocs_rate (gconstpointer data, guint i)
+{
+  const Samples *s = data;
+
+  return (double) s->p[i].allocs / samples_seconds (s, i);
+}
+
+static double
+value_frees_rate (gconstpointer data, guint i)
+{
+  const Samples *s = data;
+
+  return (double) s->p[i].frees / samples_seconds (s, i);
+}
+
+static double
+value_group (gconstpointer data, guint i)
+{
+  return (double) ((const Samples *) data)->group[i];
+}
+
+static StrobeChartSeries
+series_of (const Samples *s, double (*value) (gconstpointer data, guint i))
+{
+  return (StrobeChartSeries) { s->n, s->end, sample_time, value, s };
 }
 
 static char *
@@ -280,7 +310,11 @@ strobe_memory_graph_describe_at (StrobeMemoryGraph *self,
       g_string_append_printf (out, _(" (%s to %s here)"), lo, hi);
     }
   {
-    double secs = sample_seconds (self, self->series, i);
+    Samples samples;
+    double secs;
+
+    samples_init (self, self->series, &samples);
+    secs = samples_seconds (&samples, i);
     g_autofree char *allocs = strobe_format_count ((guint64) (p->allocs / secs + 0.5));
     g_autofree char *frees = strobe_format_count ((guint64) (p->frees / secs + 0.5));
 
@@ -478,240 +512,115 @@ nice_max (double v)
   return v <= 0 ? 1 : v * 1.08;
 }
 
-typedef double (*ValueFunc) (StrobeMemoryGraph *self, StrobeMemorySeries *s, guint i, gconstpointer data);
-
-/* The pixel columns [x0, x1) of sample @i on a plot @w wide (at least one). */
-static void
-sample_columns (StrobeMemorySeries *s, guint i, double w, int *x0, int *x1)
+/* A tag's or heap's series, one per group, stacked. */
+static guint
+group_series (StrobeMemorySeries *series, StrobeMemoryGroupBy by, const Samples *samples, Samples **groups,
+              StrobeChartSeries **out)
 {
-  const StrobeMemorySeriesPoint *p = strobe_memory_series_get_points (s);
-  guint n = strobe_memory_series_get_n_points (s);
-  guint64 a = strobe_memory_series_get_start (s), b = strobe_memory_series_get_end (s);
-  guint64 end = i + 1 < n ? p[i + 1].time : b;
+  guint n = strobe_memory_series_get_n_groups (series, by);
 
-  *x0 = (int) floor ((double) (p[i].time - a) / (double) (b - a) * w);
-  *x1 = MAX ((int) floor ((double) (end - a) / (double) (b - a) * w), *x0 + 1);
-}
-
-static double
-y_of (const LaneBox *box, double v, double max)
-{
-  return round (box->y + box->h - MIN (MAX (v, 0) / max, 1.0) * (box->h - 2));
-}
-
-/* The plot's pixels, written directly: every shape is a pixel-aligned box, one column a
- * sample (the samples are one a pixel), blended into the image surface — no path, no
- * rasterizer (cairo's fill of the same boxes took 7 ms a redraw, its anti-aliased
- * polygons and strokes 17). */
-typedef struct
-{
-  guint32 *data;
-  int      stride;   /* in pixels */
-  int      width, height;
-  int      scale;
-  guint32  color;    /* premultiplied ARGB */
-  guint    alpha;    /* 0..255 */
-} Canvas;
-
-static void
-canvas_color (Canvas *c, const GdkRGBA *rgba, double alpha)
-{
-  double a = CLAMP (rgba->alpha * alpha, 0.0, 1.0);
-  guint r = (guint) (rgba->red * a * 255 + 0.5), g = (guint) (rgba->green * a * 255 + 0.5);
-  guint b = (guint) (rgba->blue * a * 255 + 0.5);
-
-  c->alpha = (guint) (a * 255 + 0.5);
-  c->color = (c->alpha << 24) | (r << 16) | (g << 8) | b;
-}
-
-/* Source over, [x, x + w) × [y, y + h) in the plot's units. */
-static void
-canvas_box (Canvas *c, double x, double y, double w, double h)
-{
-  int x0 = MAX ((int) (x * c->scale), 0), x1 = MIN ((int) ((x + w) * c->scale), c->width);
-  int y0 = MAX ((int) (y * c->scale), 0), y1 = MIN ((int) ((y + h) * c->scale), c->height);
-  guint inv = 255 - c->alpha;
-
-  for (int yy = y0; yy < y1; yy++)
+  *groups = g_new (Samples, MAX (n, 1));
+  *out = g_new (StrobeChartSeries, MAX (n, 1));
+  for (guint g = 0; g < n; g++)
     {
-      guint32 *row = c->data + (gsize) yy * (gsize) c->stride;
-
-      for (int xx = x0; xx < x1; xx++)
-        {
-          guint32 d = row[xx];
-
-          if (inv == 0)
-            row[xx] = c->color;
-          else
-            {
-              /* Each channel: src + dst × (1 − α), the four at once in two halves. */
-              guint32 rb = ((d & 0x00ff00ffu) * inv >> 8) & 0x00ff00ffu;
-              guint32 ag = ((d >> 8 & 0x00ff00ffu) * inv) & 0xff00ff00u;
-              row[xx] = c->color + rb + ag;
-            }
-        }
+      (*groups)[g] = *samples;
+      (*groups)[g].group = strobe_memory_series_get_group_values (series, by, g);
+      (*out)[g] = series_of (&(*groups)[g], value_group);
     }
-}
-
-/* An area: a box from the value down to the lane's bottom, per sample. */
-static void
-trace_area (Canvas *cr, StrobeMemoryGraph *self, StrobeMemorySeries *s, double w, const LaneBox *box, double max,
-            ValueFunc value, gconstpointer data)
-{
-  guint n = strobe_memory_series_get_n_points (s);
-  double base = box->y + box->h;
-
-  for (guint i = 0; i < n; i++)
-    {
-      int x0, x1;
-      double y = y_of (box, value (self, s, i, data), max);
-
-      sample_columns (s, i, w, &x0, &x1);
-      if (y < base)
-        canvas_box (cr, x0, y, x1 - x0, base - y);
-    }
-}
-
-/* A band between two values per sample (a tag's share of a stacked graph). */
-static void
-trace_band (Canvas *cr, StrobeMemoryGraph *self, StrobeMemorySeries *s, double w, const LaneBox *box, double max,
-            ValueFunc value, gconstpointer lower, gconstpointer upper)
-{
-  guint n = strobe_memory_series_get_n_points (s);
-
-  for (guint i = 0; i < n; i++)
-    {
-      int x0, x1;
-      double y0 = y_of (box, value (self, s, i, upper), max), y1 = lower ? y_of (box, value (self, s, i, lower), max)
-                                                                            : box->y + box->h;
-
-      sample_columns (s, i, w, &x0, &x1);
-      if (y1 > y0)
-        canvas_box (cr, x0, y0, x1 - x0, y1 - y0);
-    }
-}
-
-/* A line: each sample's level, joined to the next by a vertical run. */
-static void
-trace_line (Canvas *cr, StrobeMemoryGraph *self, StrobeMemorySeries *s, double w, const LaneBox *box, double max,
-            ValueFunc value, gconstpointer data, double width)
-{
-  guint n = strobe_memory_series_get_n_points (s);
-  double prev = 0;
-
-  for (guint i = 0; i < n; i++)
-    {
-      int x0, x1;
-      double y = y_of (box, value (self, s, i, data), max), top, bottom;
-
-      sample_columns (s, i, w, &x0, &x1);
-      top = i ? MIN (prev, y) : y;
-      bottom = (i ? MAX (prev, y) : y) + width;
-      canvas_box (cr, x0, top - width / 2, x1 - x0, bottom - top);
-      prev = y;
-    }
+  return n;
 }
 
 static double
-value_max_bytes (StrobeMemoryGraph *self, StrobeMemorySeries *s, guint i, gconstpointer data)
+lane_max (StrobeMemoryGraph *self, StrobeMemorySeries *series, StrobeMemoryLane lane)
 {
-  return (double) MAX (strobe_memory_series_get_points (s)[i].max_bytes, 0);
-}
-
-static double
-value_last_bytes (StrobeMemoryGraph *self, StrobeMemorySeries *s, guint i, gconstpointer data)
-{
-  return (double) MAX (strobe_memory_series_get_points (s)[i].last_bytes, 0);
-}
-
-static double
-value_count (StrobeMemoryGraph *self, StrobeMemorySeries *s, guint i, gconstpointer data)
-{
-  return (double) MAX (strobe_memory_series_get_points (s)[i].last_count, 0);
-}
-
-static double
-value_allocs_rate (StrobeMemoryGraph *self, StrobeMemorySeries *s, guint i, gconstpointer data)
-{
-  return (double) strobe_memory_series_get_points (s)[i].allocs / sample_seconds (self, s, i);
-}
-
-static double
-value_frees_rate (StrobeMemoryGraph *self, StrobeMemorySeries *s, guint i, gconstpointer data)
-{
-  return (double) strobe_memory_series_get_points (s)[i].frees / sample_seconds (self, s, i);
-}
-
-typedef struct
-{
-  const gint64 *const *values;
-  guint               upto;   /* the sum of groups [0, upto] */
-} Stack;
-
-static double
-value_stacked (StrobeMemoryGraph *self, StrobeMemorySeries *s, guint i, gconstpointer data)
-{
-  const Stack *st = data;
-  double v = 0;
-
-  for (guint g = 0; g <= st->upto; g++)
-    v += (double) MAX (st->values[g][i], 0);
-  return v;
-}
-
-static double
-lane_max (StrobeMemoryGraph *self, StrobeMemorySeries *s, StrobeMemoryLane lane)
-{
-  guint n = strobe_memory_series_get_n_points (s);
+  Samples s;
+  StrobeChartSeries a, b;
   double max = 0;
 
-  for (guint i = 0; i < n; i++)
-    switch (lane)
+  samples_init (self, series, &s);
+  switch (lane)
+    {
+    case STROBE_MEMORY_LANE_BYTES:
+      a = series_of (&s, value_max_bytes);
+      max = strobe_chart_series_max (&a);
+      break;
+    case STROBE_MEMORY_LANE_COUNT:
+      a = series_of (&s, value_count);
+      max = strobe_chart_series_max (&a);
+      break;
+    case STROBE_MEMORY_LANE_RATE:
+      a = series_of (&s, value_allocs_rate);
+      b = series_of (&s, value_frees_rate);
+      max = MAX (strobe_chart_series_max (&a), strobe_chart_series_max (&b));
+      break;
+    case STROBE_MEMORY_LANE_TAGS:
+    case STROBE_MEMORY_LANE_HEAPS:
       {
-      case STROBE_MEMORY_LANE_BYTES:
-        max = MAX (max, value_max_bytes (self, s, i, NULL));
-        break;
-      case STROBE_MEMORY_LANE_COUNT:
-        max = MAX (max, value_count (self, s, i, NULL));
-        break;
-      case STROBE_MEMORY_LANE_RATE:
-        max = MAX (max, MAX (value_allocs_rate (self, s, i, NULL), value_frees_rate (self, s, i, NULL)));
-        break;
-      case STROBE_MEMORY_LANE_TAGS:
-      case STROBE_MEMORY_LANE_HEAPS:
-        {
-          StrobeMemoryGroupBy by = lane == STROBE_MEMORY_LANE_TAGS ? STROBE_MEMORY_BY_TAG : STROBE_MEMORY_BY_HEAP;
-          double sum = 0;
+        g_autofree Samples *groups = NULL;
+        g_autofree StrobeChartSeries *stack = NULL;
+        guint n = group_series (series, lane == STROBE_MEMORY_LANE_TAGS ? STROBE_MEMORY_BY_TAG : STROBE_MEMORY_BY_HEAP,
+                                &s, &groups, &stack);
 
-          for (guint g = 0; g < strobe_memory_series_get_n_groups (s, by); g++)
-            sum += (double) MAX (strobe_memory_series_get_group_values (s, by, g)[i], 0);
-          max = MAX (max, sum);
-        }
-        break;
-      case STROBE_MEMORY_N_LANES:
-      default:
-        break;
+        max = strobe_chart_stacked_max (stack, n);
       }
+      break;
+    case STROBE_MEMORY_N_LANES:
+    default:
+      break;
+    }
   return nice_max (max);
 }
 
+/* One lane's samples: an area and a line, two lines, or stacked bands. */
 static void
-draw_stacked (Canvas *cr, StrobeMemoryGraph *self, StrobeMemorySeries *s, double w, const LaneBox *box, double max,
-              StrobeMemoryGroupBy by)
+draw_lane (StrobeMemoryGraph *self, StrobeChartCanvas *canvas, const StrobeTimeScale *scale, const LaneBox *box,
+           StrobeMemoryLane lane)
 {
-  guint groups = strobe_memory_series_get_n_groups (s, by);
-  g_autofree const gint64 **values = g_new0 (const gint64 *, MAX (groups, 1));
+  StrobeMemorySeries *series = self->series;
+  StrobeChartLane l = { box->y, box->h, lane_max (self, series, lane) };
+  StrobeChartSeries a, b;
+  Samples s;
 
-  for (guint g = 0; g < groups; g++)
-    values[g] = strobe_memory_series_get_group_values (s, by, g);
-  /* The first (largest) group at the bottom, each next one on top of the ones below. */
-  for (guint g = 0; g < groups; g++)
+  samples_init (self, series, &s);
+  switch (lane)
     {
-      Stack below = { values, g - 1 }, upto = { values, g };
-      const GdkRGBA *c = &palette[g % G_N_ELEMENTS (palette)];
+    case STROBE_MEMORY_LANE_BYTES:
+    case STROBE_MEMORY_LANE_COUNT:
+      {
+        const GdkRGBA *c = lane == STROBE_MEMORY_LANE_BYTES ? &COLOR_BYTES : &COLOR_COUNT;
 
-      canvas_color (cr, c, 0.9);
-      trace_band (cr, self, s, w, box, max, value_stacked, g ? &below : NULL, &upto);
+        a = series_of (&s, lane == STROBE_MEMORY_LANE_BYTES ? value_max_bytes : value_count);
+        b = series_of (&s, lane == STROBE_MEMORY_LANE_BYTES ? value_last_bytes : value_count);
+        strobe_chart_canvas_color (canvas, c, lane == STROBE_MEMORY_LANE_BYTES ? 0.35 : 0.3);
+        strobe_chart_area (canvas, scale, &l, &a);
+        strobe_chart_canvas_color (canvas, c, 1.0);
+        strobe_chart_line (canvas, scale, &l, &b, 2);
+      }
+      break;
+    case STROBE_MEMORY_LANE_RATE:
+      /* Wider under the frees: at equal rates both show. */
+      a = series_of (&s, value_allocs_rate);
+      b = series_of (&s, value_frees_rate);
+      strobe_chart_canvas_color (canvas, &COLOR_ALLOCS, 1.0);
+      strobe_chart_line (canvas, scale, &l, &a, 3);
+      strobe_chart_canvas_color (canvas, &COLOR_FREES, 1.0);
+      strobe_chart_line (canvas, scale, &l, &b, 1);
+      break;
+    case STROBE_MEMORY_LANE_TAGS:
+    case STROBE_MEMORY_LANE_HEAPS:
+      {
+        g_autofree Samples *groups = NULL;
+        g_autofree StrobeChartSeries *stack = NULL;
+        guint n = group_series (series, lane == STROBE_MEMORY_LANE_TAGS ? STROBE_MEMORY_BY_TAG : STROBE_MEMORY_BY_HEAP,
+                                &s, &groups, &stack);
+
+        /* The first (largest) group at the bottom. */
+        strobe_chart_stacked (canvas, scale, &l, stack, n, palette, G_N_ELEMENTS (palette), 0.9);
+      }
+      break;
+    case STROBE_MEMORY_N_LANES:
+    default:
+      break;
     }
 }
 
@@ -719,9 +628,9 @@ static void
 draw_plot (StrobeMemoryGraph *self, cairo_t *cr, double w, double h, const GdkRGBA *fg)
 {
   StrobeMemorySeries *s = self->series;
-  cairo_surface_t *surface = cairo_get_target (cr);
   LaneBox boxes[STROBE_MEMORY_N_LANES];
-  Canvas canvas;
+  StrobeChartCanvas canvas;
+  StrobeTimeScale scale;
 
   layout_lanes (self, h, boxes);
   /* The lanes' frames and middle lines with cairo, the samples on top in pixels. */
@@ -742,52 +651,13 @@ draw_plot (StrobeMemoryGraph *self, cairo_t *cr, double w, double h, const GdkRG
     }
   if (s == NULL || strobe_memory_series_get_n_points (s) == 0)
     return;
-  cairo_surface_flush (surface);
-  canvas.data = (guint32 *) (void *) cairo_image_surface_get_data (surface);
-  canvas.stride = cairo_image_surface_get_stride (surface) / 4;
-  canvas.width = cairo_image_surface_get_width (surface);
-  canvas.height = cairo_image_surface_get_height (surface);
-  canvas.scale = MAX ((int) (canvas.width / MAX (w, 1) + 0.5), 1);
+  /* The samples' own range over the plot: the image is stretched onto other ranges. */
+  strobe_time_scale_init (&scale, strobe_memory_series_get_start (s), strobe_memory_series_get_end (s), (int) w);
+  strobe_chart_canvas_init (&canvas, cairo_get_target (cr), w);
   for (guint l = 0; l < STROBE_MEMORY_N_LANES; l++)
-    {
-      const LaneBox *box = &boxes[l];
-      double max;
-
-      if (!self->visible[l])
-        continue;
-      max = lane_max (self, s, l);
-      switch (l)
-        {
-        case STROBE_MEMORY_LANE_BYTES:
-          canvas_color (&canvas, &COLOR_BYTES, 0.35);
-          trace_area (&canvas, self, s, w, box, max, value_max_bytes, NULL);
-          canvas_color (&canvas, &COLOR_BYTES, 1.0);
-          trace_line (&canvas, self, s, w, box, max, value_last_bytes, NULL, 2);
-          break;
-        case STROBE_MEMORY_LANE_COUNT:
-          canvas_color (&canvas, &COLOR_COUNT, 0.3);
-          trace_area (&canvas, self, s, w, box, max, value_count, NULL);
-          canvas_color (&canvas, &COLOR_COUNT, 1.0);
-          trace_line (&canvas, self, s, w, box, max, value_count, NULL, 2);
-          break;
-        case STROBE_MEMORY_LANE_RATE:
-          /* Wider under the frees: at equal rates both show. */
-          canvas_color (&canvas, &COLOR_ALLOCS, 1.0);
-          trace_line (&canvas, self, s, w, box, max, value_allocs_rate, NULL, 3);
-          canvas_color (&canvas, &COLOR_FREES, 1.0);
-          trace_line (&canvas, self, s, w, box, max, value_frees_rate, NULL, 1);
-          break;
-        case STROBE_MEMORY_LANE_TAGS:
-          draw_stacked (&canvas, self, s, w, box, max, STROBE_MEMORY_BY_TAG);
-          break;
-        case STROBE_MEMORY_LANE_HEAPS:
-          draw_stacked (&canvas, self, s, w, box, max, STROBE_MEMORY_BY_HEAP);
-          break;
-        default:
-          break;
-        }
-    }
-  cairo_surface_mark_dirty (surface);
+    if (self->visible[l])
+      draw_lane (self, &canvas, &scale, &boxes[l], l);
+  cairo_surface_mark_dirty (cairo_get_target (cr));
 }
 
 static void
@@ -1004,7 +874,7 @@ make_ruler (StrobeMemoryGraph *self, const StrobeTimeScale *scale, int h, const 
   for (guint i = 0; i < ticks->len; i++)
     {
       const StrobeRulerTick *t = &g_array_index (ticks, StrobeRulerTick, i);
-      double x = time_to_x (scale, t->time);
+      double x = strobe_memory_graph_time_to_x (scale, t->time);
       g_autofree char *label = NULL;
       g_autoptr (PangoLayout) layout = NULL;
       PangoAttrList *attrs;
@@ -1029,41 +899,13 @@ make_ruler (StrobeMemoryGraph *self, const StrobeTimeScale *scale, int h, const 
 /* ---- the frame ----------------------------------------------------------------------------- */
 
 static void
-vline (GtkSnapshot *snapshot, double x, double y0, double y1, const GdkRGBA *c, double width)
-{
-  gtk_snapshot_append_color (snapshot, c, &GRAPHENE_RECT_INIT ((float) (x - width / 2), (float) y0, (float) width,
-                                                               (float) (y1 - y0)));
-}
-
-static void
 draw_label (StrobeMemoryGraph *self, GtkSnapshot *snapshot, double x, double y, const char *text,
-            const GdkRGBA *bg, const GdkRGBA *fg, gboolean right_of)
+            const GdkRGBA *bg, const GdkRGBA *fg)
 {
   g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
-  PangoRectangle ink, logical;
-  double w, h, bx, by;
 
-  pango_layout_get_pixel_extents (layout, &ink, &logical);
-  w = logical.width + 10;
-  h = logical.height + 6;
-  bx = right_of ? x + 10 : x - w - 10;
-  if (bx + w > gtk_widget_get_width (GTK_WIDGET (self)))
-    bx = x - w - 10;
-  if (bx < 0)
-    bx = x + 10;
-  by = MIN (y, gtk_widget_get_height (GTK_WIDGET (self)) - h - 2);
-  by = MAX (by, 2);
-  {
-    GskRoundedRect rr;
-    gsk_rounded_rect_init_from_rect (&rr, &GRAPHENE_RECT_INIT ((float) bx, (float) by, (float) w, (float) h), 4);
-    gtk_snapshot_push_rounded_clip (snapshot, &rr);
-    gtk_snapshot_append_color (snapshot, bg, &rr.bounds);
-    gtk_snapshot_pop (snapshot);
-  }
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) bx + 5, (float) by + 3));
-  gtk_snapshot_append_layout (snapshot, layout, fg);
-  gtk_snapshot_restore (snapshot);
+  strobe_chart_mark_label (snapshot, layout, x, y, gtk_widget_get_width (GTK_WIDGET (self)),
+                           gtk_widget_get_height (GTK_WIDGET (self)), bg, fg);
 }
 
 static void
@@ -1078,7 +920,7 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
   guint64 a, b;
   GdkRGBA fg, dim;
 
-  if (!plot_scale (self, &scale) || w <= GUTTER)
+  if (!_strobe_memory_graph_plot_scale (self, &scale) || w <= GUTTER)
     return;
   a = scale.start;
   b = strobe_time_scale_end (&scale);
@@ -1091,7 +933,7 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
   if (self->plot != NULL && self->plot_series != NULL)
     {
       guint64 sa = strobe_memory_series_get_start (self->plot_series), sb = strobe_memory_series_get_end (self->plot_series);
-      double x0 = time_to_x (&scale, sa), x1 = time_to_x (&scale, sb);
+      double x0 = strobe_memory_graph_time_to_x (&scale, sa), x1 = strobe_memory_graph_time_to_x (&scale, sb);
 
       gtk_snapshot_save (snapshot);
       gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT ((float) x0, 0));
@@ -1131,12 +973,9 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
       if (strobe_view_state_get_selection (self->state, &s0, &s1))
         {
           GdkRGBA sel = { 0.21f, 0.52f, 0.89f, 0.18f }, edge = { 0.21f, 0.52f, 0.89f, 0.8f };
-          double x0 = time_to_x (&scale, s0), x1 = time_to_x (&scale, s1);
+          double x0 = strobe_memory_graph_time_to_x (&scale, s0), x1 = strobe_memory_graph_time_to_x (&scale, s1);
 
-          gtk_snapshot_append_color (snapshot, &sel, &GRAPHENE_RECT_INIT ((float) x0, (float) top, (float) MAX (x1 - x0, 1),
-                                                                          (float) (bottom - top)));
-          vline (snapshot, x0, top, bottom, &edge, 1);
-          vline (snapshot, x1, top, bottom, &edge, 1);
+          strobe_chart_span (snapshot, x0, x1, top, bottom, &sel, &edge);
         }
     }
   /* Markers A, B, C. */
@@ -1149,9 +988,9 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
 
       if (self->markers[m] == STROBE_VIEW_STATE_NONE || self->markers[m] < a || self->markers[m] > b)
         continue;
-      x = time_to_x (&scale, self->markers[m]);
-      vline (snapshot, x, top, bottom, &colors[m], 1.5);
-      draw_label (self, snapshot, x - 8, bottom - 18 - 18 * m, letters[m], &colors[m], &white, TRUE);
+      x = strobe_memory_graph_time_to_x (&scale, self->markers[m]);
+      strobe_chart_mark (snapshot, x, top, bottom, &colors[m], 1.5);
+      draw_label (self, snapshot, x - 8, bottom - 18 - 18 * m, letters[m], &colors[m], &white);
     }
   /* The cursor. */
   if (self->state)
@@ -1162,7 +1001,7 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
         {
           GdkRGBA c = fg;
           c.alpha *= 0.8f;
-          vline (snapshot, time_to_x (&scale, cursor), top, bottom, &c, 1.5);
+          strobe_chart_mark (snapshot, strobe_memory_graph_time_to_x (&scale, cursor), top, bottom, &c, 1.5);
         }
     }
   gtk_snapshot_pop (snapshot);
@@ -1170,18 +1009,18 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
   /* The hover and its values. */
   if (self->hovering && self->hover_x >= GUTTER && self->hover_x <= GUTTER + pw)
     {
-      guint64 t = x_to_time (self, self->hover_x);
+      guint64 t = _strobe_memory_graph_x_to_time (self, self->hover_x);
       g_autofree char *text = strobe_memory_graph_describe_at (self, t);
       GdkRGBA c = fg, bg;
 
       c.alpha *= 0.5f;
-      vline (snapshot, self->hover_x, top, bottom, &c, 1);
+      strobe_chart_mark (snapshot, self->hover_x, top, bottom, &c, 1);
       if (text != NULL)
         {
           gboolean dark = fg.red + fg.green + fg.blue > 1.5f;
 
           bg = dark ? (GdkRGBA) { 0.12f, 0.12f, 0.14f, 0.92f } : (GdkRGBA) { 1, 1, 1, 0.94f };
-          draw_label (self, snapshot, self->hover_x, self->hover_y + 12, text, &bg, &fg, TRUE);
+          draw_label (self, snapshot, self->hover_x, self->hover_y + 12, text, &bg, &fg);
         }
     }
   if (gtk_widget_has_visible_focus (widget))
@@ -1215,200 +1054,6 @@ strobe_memory_graph_realize (GtkWidget *widget)
 {
   GTK_WIDGET_CLASS (strobe_memory_graph_parent_class)->realize (widget);
   request_series (STROBE_MEMORY_GRAPH (widget));
-}
-
-/* ---- input ------------------------------------------------------------------------------- */
-
-static void
-motion_cb (GtkEventControllerMotion *controller,
-           double                    x,
-           double                    y,
-           StrobeMemoryGraph        *self)
-{
-  self->hovering = TRUE;
-  self->hover_x = x;
-  self->hover_y = y;
-  if (self->state && x >= GUTTER)
-    strobe_view_state_set_hover (self->state, x_to_time (self, x));
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-leave_cb (GtkEventControllerMotion *controller,
-          StrobeMemoryGraph        *self)
-{
-  self->hovering = FALSE;
-  if (self->state)
-    strobe_view_state_set_hover (self->state, STROBE_VIEW_STATE_NONE);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-drag_begin_cb (GtkGestureDrag    *gesture,
-               double             x,
-               double             y,
-               StrobeMemoryGraph *self)
-{
-  self->drag_x = x;
-  self->dragging = FALSE;
-  self->drag_anchor = x_to_time (self, x);
-  gtk_widget_grab_focus (GTK_WIDGET (self));
-}
-
-static void
-drag_update_cb (GtkGestureDrag    *gesture,
-                double             dx,
-                double             dy,
-                StrobeMemoryGraph *self)
-{
-  guint64 t;
-
-  if (!self->dragging && fabs (dx) < DRAG_SLOP)
-    return;
-  self->dragging = TRUE;
-  t = x_to_time (self, self->drag_x + dx);
-  if (self->state)
-    strobe_view_state_set_selection (self->state, MIN (t, self->drag_anchor), MAX (t, self->drag_anchor));
-}
-
-static void
-drag_end_cb (GtkGestureDrag    *gesture,
-             double             dx,
-             double             dy,
-             StrobeMemoryGraph *self)
-{
-  if (!self->dragging && self->state && self->drag_x >= GUTTER)
-    {
-      strobe_view_state_set_cursor (self->state, self->drag_anchor);
-      self->key_anchor = self->drag_anchor;
-    }
-  self->dragging = FALSE;
-}
-
-static guint64
-cursor_or_hover (StrobeMemoryGraph *self)
-{
-  guint64 cursor = self->state ? strobe_view_state_get_cursor (self->state) : STROBE_VIEW_STATE_NONE;
-
-  if (cursor != STROBE_VIEW_STATE_NONE)
-    return cursor;
-  if (self->hovering)
-    return x_to_time (self, self->hover_x);
-  return STROBE_VIEW_STATE_NONE;
-}
-
-static gboolean
-key_pressed_cb (GtkEventControllerKey *controller,
-                guint                  keyval,
-                guint                  keycode,
-                GdkModifierType        state,
-                StrobeMemoryGraph     *self)
-{
-  guint64 a, b, cursor, step, t;
-
-  if (self->state == NULL || !strobe_memory_graph_get_range (self, &a, &b))
-    return FALSE;
-  cursor = strobe_view_state_get_cursor (self->state);
-  step = MAX ((b - a) / ((state & GDK_CONTROL_MASK) ? 10 : 100), 1);
-  switch (keyval)
-    {
-    case GDK_KEY_Left:
-    case GDK_KEY_Right:
-    case GDK_KEY_Home:
-    case GDK_KEY_End:
-      if (cursor == STROBE_VIEW_STATE_NONE || cursor < a || cursor > b)
-        cursor = a + (b - a) / 2;
-      if (keyval == GDK_KEY_Left)
-        t = cursor > a + step ? cursor - step : a;
-      else if (keyval == GDK_KEY_Right)
-        t = MIN (cursor + step, b - 1);
-      else
-        t = keyval == GDK_KEY_Home ? a : b - 1;
-      if (state & GDK_SHIFT_MASK)
-        {
-          guint64 anchor = strobe_view_state_get_selection (self->state, NULL, NULL) ? self->key_anchor : cursor;
-
-          self->key_anchor = anchor;
-          strobe_view_state_set_selection (self->state, MIN (anchor, t), MAX (anchor, t));
-        }
-      else
-        self->key_anchor = t;
-      strobe_view_state_set_cursor (self->state, t);
-      return TRUE;
-    case GDK_KEY_a:
-    case GDK_KEY_b:
-    case GDK_KEY_c:
-      if ((t = cursor_or_hover (self)) == STROBE_VIEW_STATE_NONE)
-        return FALSE;
-      g_signal_emit (self, signals[MARKER_REQUESTED], 0, (guint) (keyval - GDK_KEY_a), t);
-      return TRUE;
-    case GDK_KEY_Escape:
-      if (!strobe_view_state_get_selection (self->state, NULL, NULL))
-        return FALSE;
-      strobe_view_state_clear_selection (self->state);
-      return TRUE;
-    default:
-      return FALSE;
-    }
-}
-
-static void
-context_cb (GtkGestureClick   *gesture,
-            int                n_press,
-            double             x,
-            double             y,
-            StrobeMemoryGraph *self)
-{
-  if (x < GUTTER)
-    return;
-  self->menu_time = x_to_time (self, x);
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &(GdkRectangle) { (int) x, (int) y, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (self->menu));
-}
-
-static void
-set_marker_action (GtkWidget  *widget,
-                   const char *action_name,
-                   GVariant   *parameter)
-{
-  StrobeMemoryGraph *self = STROBE_MEMORY_GRAPH (widget);
-
-  g_signal_emit (self, signals[MARKER_REQUESTED], 0, (guint) MIN (g_variant_get_uint32 (parameter), 2u),
-                 self->menu_time);
-}
-
-static void
-clear_selection_action (GtkWidget  *widget,
-                        const char *action_name,
-                        GVariant   *parameter)
-{
-  StrobeMemoryGraph *self = STROBE_MEMORY_GRAPH (widget);
-
-  if (self->state)
-    strobe_view_state_clear_selection (self->state);
-}
-
-static void
-menu_action (GtkWidget  *widget,
-             const char *action_name,
-             GVariant   *parameter)
-{
-  StrobeMemoryGraph *self = STROBE_MEMORY_GRAPH (widget);
-  guint64 t = cursor_or_hover (self);
-  StrobeTimeScale scale;
-  guint64 a, b;
-  double x;
-
-  if (!plot_scale (self, &scale))
-    return;
-  a = scale.start;
-  b = strobe_time_scale_end (&scale);
-  if (t == STROBE_VIEW_STATE_NONE || t < a || t > b)
-    t = a + (b - a) / 2;
-  x = time_to_x (&scale, t);
-  self->menu_time = t;
-  gtk_popover_set_pointing_to (GTK_POPOVER (self->menu), &(GdkRectangle) { (int) x, 30, 1, 1 });
-  gtk_popover_popup (GTK_POPOVER (self->menu));
 }
 
 /* ---- the widget ------------------------------------------------------------------------ */
@@ -1565,11 +1210,7 @@ strobe_memory_graph_class_init (StrobeMemoryGraphClass *klass)
     g_signal_new ("marker-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT64);
 
-  gtk_widget_class_install_action (widget_class, "graph.set-marker", "u", set_marker_action);
-  gtk_widget_class_install_action (widget_class, "graph.clear-selection", NULL, clear_selection_action);
-  gtk_widget_class_install_action (widget_class, "graph.menu", NULL, menu_action);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F10, GDK_SHIFT_MASK, "graph.menu", NULL);
-  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Menu, 0, "graph.menu", NULL);
+  _strobe_memory_graph_class_init_input (widget_class);
   gtk_widget_class_set_css_name (widget_class, "strobe-memory-graph");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
 }
@@ -1577,10 +1218,6 @@ strobe_memory_graph_class_init (StrobeMemoryGraphClass *klass)
 static void
 strobe_memory_graph_init (StrobeMemoryGraph *self)
 {
-  GtkEventController *motion, *key;
-  GtkGesture *drag, *click;
-  g_autoptr (GMenu) menu = g_menu_new ();
-
   for (guint l = 0; l < STROBE_MEMORY_N_LANES; l++)
     self->visible[l] = TRUE;
   for (guint m = 0; m < 3; m++)
@@ -1590,32 +1227,7 @@ strobe_memory_graph_init (StrobeMemoryGraph *self)
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);
 
-  motion = gtk_event_controller_motion_new ();
-  g_signal_connect (motion, "motion", G_CALLBACK (motion_cb), self);
-  g_signal_connect (motion, "leave", G_CALLBACK (leave_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), motion);
-  drag = gtk_gesture_drag_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (drag), GDK_BUTTON_PRIMARY);
-  g_signal_connect (drag, "drag-begin", G_CALLBACK (drag_begin_cb), self);
-  g_signal_connect (drag, "drag-update", G_CALLBACK (drag_update_cb), self);
-  g_signal_connect (drag, "drag-end", G_CALLBACK (drag_end_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (drag));
-  click = gtk_gesture_click_new ();
-  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
-  g_signal_connect (click, "pressed", G_CALLBACK (context_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), GTK_EVENT_CONTROLLER (click));
-  key = gtk_event_controller_key_new ();
-  g_signal_connect (key, "key-pressed", G_CALLBACK (key_pressed_cb), self);
-  gtk_widget_add_controller (GTK_WIDGET (self), key);
-
-  g_menu_append (menu, _("Set Marker _A Here"), "graph.set-marker(uint32 0)");
-  g_menu_append (menu, _("Set Marker _B Here"), "graph.set-marker(uint32 1)");
-  g_menu_append (menu, _("Set Marker _C Here"), "graph.set-marker(uint32 2)");
-  g_menu_append (menu, _("C_lear Selection"), "graph.clear-selection");
-  self->menu = gtk_popover_menu_new_from_model (G_MENU_MODEL (menu));
-  gtk_popover_set_has_arrow (GTK_POPOVER (self->menu), FALSE);
-  gtk_widget_set_halign (self->menu, GTK_ALIGN_START);
-  gtk_widget_set_parent (self->menu, GTK_WIDGET (self));
+  _strobe_memory_graph_init_input (self);
 
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Memory over time"), -1);
 }

@@ -1,11 +1,13 @@
 /* test-chart.c — app/chart: the time scale (time ↔ pixels, where a span lands, ruler ticks
  * and labels, checked exactly) and the time axis on a golden trace's document and a view
- * state (bounds, the range shown and its fallback, the signals, the clock's conversions).
+ * state (bounds, the range shown and its fallback, the signals, the clock's conversions);
+ * the layers' pixels on a small canvas (area, stacked bands, blending).
  *
  * SPDX-License-Identifier: MIT
  */
 #include "config.h"
 
+#include "strobe-chart-layers.h"
 #include "strobe-format.h"
 #include "strobe-time-axis.h"
 
@@ -194,6 +196,95 @@ test_axis (void)
   }
 }
 
+/* ---- the layers ------------------------------------------------------------------------ */
+
+static const double layer_values[2][4] = { { 2, 4, 0, 8 }, { 2, 2, 2, 0 } };
+
+static guint64
+layer_time (gconstpointer data, guint i)
+{
+  return 100 + 10 * (guint64) i;   /* samples 10 ticks long from 100 */
+}
+
+static double
+layer_value (gconstpointer data, guint i)
+{
+  return ((const double *) data)[i];
+}
+
+static guint32
+pixel (cairo_surface_t *surface, int x, int y)
+{
+  return ((guint32 *) (void *) cairo_image_surface_get_data (surface))[y * cairo_image_surface_get_stride (surface) / 4 + x];
+}
+
+/* Rows [from, to) of column @x are @color, the rest of the column transparent. */
+static void
+assert_column (cairo_surface_t *surface, int x, int from, int to, guint32 color)
+{
+  for (int y = 0; y < cairo_image_surface_get_height (surface); y++)
+    g_assert_cmphex (pixel (surface, x, y), ==, y >= from && y < to ? color : 0);
+}
+
+static void
+test_layers (void)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 8, 12);
+  StrobeChartSeries series[2] = {
+    { 4, 140, layer_time, layer_value, layer_values[0] },
+    { 4, 140, layer_time, layer_value, layer_values[1] },
+  };
+  /* Rows 0..11, the top value (10) two rows under the top: a unit a row. */
+  StrobeChartLane lane = { 0, 12, 10 };
+  const GdkRGBA colors[2] = { { 1, 0, 0, 1 }, { 0, 0, 1, 1 } };
+  StrobeTimeScale scale;
+  StrobeChartCanvas canvas;
+  int x0, x1;
+
+  /* Four samples over 8 pixels: two columns each. */
+  strobe_time_scale_init (&scale, 100, 140, 8);
+  strobe_chart_series_columns (&series[0], &scale, 1, &x0, &x1);
+  g_assert_cmpint (x0, ==, 2);
+  g_assert_cmpint (x1, ==, 4);
+  g_assert_cmpfloat (strobe_chart_lane_y (&lane, 0), ==, 12);
+  g_assert_cmpfloat (strobe_chart_lane_y (&lane, 10), ==, 2);
+  g_assert_cmpfloat (strobe_chart_lane_y (&lane, 50), ==, 2);
+  g_assert_cmpfloat (strobe_chart_series_max (&series[0]), ==, 8);
+  g_assert_cmpfloat (strobe_chart_stacked_max (series, 2), ==, 8);
+
+  /* An area: from each value down. */
+  strobe_chart_canvas_init (&canvas, surface, 8);
+  strobe_chart_canvas_color (&canvas, &colors[0], 1);
+  strobe_chart_area (&canvas, &scale, &lane, &series[0]);
+  cairo_surface_mark_dirty (surface);
+  assert_column (surface, 0, 10, 12, 0xffff0000);
+  assert_column (surface, 3, 8, 12, 0xffff0000);
+  assert_column (surface, 5, 12, 12, 0xffff0000);
+  assert_column (surface, 7, 4, 12, 0xffff0000);
+
+  /* Stacked: series 1 on series 0, in its own colour. */
+  cairo_surface_destroy (surface);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 8, 12);
+  strobe_chart_canvas_init (&canvas, surface, 8);
+  strobe_chart_stacked (&canvas, &scale, &lane, series, 2, colors, 2, 1);
+  cairo_surface_mark_dirty (surface);
+  for (int y = 0; y < 12; y++)
+    g_assert_cmphex (pixel (surface, 2, y), ==, y >= 8 ? 0xffff0000 : y >= 6 ? 0xff0000ff : 0);
+  assert_column (surface, 4, 10, 12, 0xff0000ff);
+
+  /* Half-transparent over opaque: source over, premultiplied. */
+  strobe_chart_canvas_color (&canvas, &(GdkRGBA) { 0, 1, 0, 1 }, 0.5);
+  strobe_chart_canvas_box (&canvas, 4, 11, 1, 1);
+  cairo_surface_mark_dirty (surface);
+  /* (the blend divides by 256, not 255: a unit off at most) */
+  for (guint ch = 0; ch < 4; ch++)
+    {
+      int got = (int) (pixel (surface, 4, 11) >> (ch * 8) & 0xff), want = (int) (0xff008080u >> (ch * 8) & 0xff);
+      g_assert_cmpint (ABS (got - want), <=, 2);
+    }
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -204,5 +295,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/scale", test_scale);
   g_test_add_func ("/chart/scale/ruler", test_scale_ruler);
   g_test_add_func ("/chart/axis", test_axis);
+  g_test_add_func ("/chart/layers", test_layers);
   return g_test_run ();
 }
