@@ -157,7 +157,7 @@ strobe_cli_control (int argc, char **argv)
     {
       g_autofree char *message = strobe_text_escape (error->message, STROBE_TEXT_PLAIN);
 
-      g_printerr ("strobe-cli: %s:%u: %s\n", host, port, message);
+      g_printerr (strchr (host, ':') ? "strobe-cli: [%s]:%u: %s\n" : "strobe-cli: %s:%u: %s\n", host, port, message);
       return STROBE_CLI_FAILED;
     }
   if (g_str_equal (verb, "status"))

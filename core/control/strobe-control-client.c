@@ -1,22 +1,29 @@
 /* strobe-control-client.c — the control client: blocking calls over a GSocketConnection,
  * async ones queued to a single worker thread so they run in order.
  *
- * Each connection starts with `auth SECRET` (runtime/CONTROL.md, "Security"). The secret
- * is the one set on the client, else STROBE_CONTROL_SECRET, else — for a program on this
- * machine only, so no secret of ours ever goes to another host — the one in the
- * discovery file of the program listening on that port. Replies are read with a limit: a
- * fake server cannot make us buffer a line without end.
+ * Each connection starts with the challenge–response of core/protocol/AUTH.md (its lines
+ * are in runtime/CONTROL.md, "Authentication"): the program proves it knows the secret
+ * before we prove anything, and the secret itself never crosses the wire. A program on
+ * this machine is reached only at the exact address its discovery file names. Replies are
+ * read with a limit: a fake server cannot make us buffer a line without end.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-control-client.h"
 
+#include <errno.h>
+#include <glib/gi18n.h>
 #include <string.h>
 
+#include "strobe-auth.h"
 #include "strobe-control-address.h"
 #include "strobe-discovery.h"
 
 G_DEFINE_QUARK (strobe-control-error-quark, strobe_control_error)
+
+/* Busy programs: attempts, and the first pause between them (doubled each time). */
+#define CONNECT_ATTEMPTS 5
+#define RETRY_BASE_MS    50u
 
 struct _StrobeControlClient
 {
@@ -100,7 +107,7 @@ strobe_control_client_set_secret (StrobeControlClient *self, const char *secret)
   g_return_if_fail (STROBE_IS_CONTROL_CLIENT (self));
   g_free (self->secret);
   self->secret = g_strdup (secret);
-  /* The secret is sent once per connection: the next command connects again with it. */
+  /* The secret proves each connection once: the next command connects again with it. */
   strobe_control_client_close (self);
 }
 
@@ -122,20 +129,49 @@ host_is_local (const char *host)
   return g_ascii_strcasecmp (host, "localhost") == 0;
 }
 
-static char *
-find_secret (StrobeControlClient *self)
+/* Where to connect and the key to prove with. A program on this machine is reached at the
+ * exact address its discovery file names — not "localhost" as the resolver spells it
+ * ([::1] first on Debian) nor another loopback address, where another user may listen and
+ * relay — and its secret comes from that file unless one was given (set_secret, else
+ * STROBE_CONTROL_SECRET). A remote program is reached as named, with a given secret only:
+ * no secret of ours is ever used for another host. *secret may be NULL: no authentication
+ * (the program refuses the commands). */
+static gboolean
+choose_peer (StrobeControlClient *self, char **address, char **secret, GError **error)
 {
   const char *env = g_getenv ("STROBE_CONTROL_SECRET");
+  const char *given = self->secret ? self->secret : env && *env ? env : NULL;
   g_autoptr (StrobeDiscovery) programs = NULL;
+  g_autoptr (StrobeProcessInfo) info = NULL;
 
-  if (self->secret)
-    return g_strdup (self->secret);
-  if (env && *env)
-    return g_strdup (env);
   if (!host_is_local (self->host))
-    return NULL;
+    {
+      *address = g_strdup (self->host);
+      *secret = g_strdup (given);
+      return TRUE;
+    }
   programs = strobe_discovery_new (self->discovery_dir);
-  return strobe_discovery_lookup_secret (programs, self->port);
+  info = strobe_discovery_lookup_port (programs, self->port);
+  if (info != NULL)
+    {
+      const char *announced = strobe_process_info_get_control_address (info);
+
+      *address = g_strdup (announced ? announced : "127.0.0.1");
+      *secret = g_strdup (given ? given : strobe_process_info_get_control_secret (info));
+      return TRUE;
+    }
+  if (given == NULL)
+    {
+      g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_NOT_FOUND,
+                   _("No program of yours announces control port %u on this machine (see "
+                     "“strobe-cli ps”); for another user's program, give its secret in "
+                     "STROBE_CONTROL_SECRET"), self->port);
+      return FALSE;
+    }
+  /* The runtime listens on 127.0.0.1, never on [::1]. */
+  *address = g_strdup (g_ascii_strcasecmp (self->host, "localhost") == 0 ? "127.0.0.1" : self->host);
+  *secret = g_strdup (given);
+  return TRUE;
 }
 
 /* One line of at most STROBE_CONTROL_MAX_REPLY bytes (its LF, and a CR before it, cut). */
@@ -177,54 +213,163 @@ read_reply_line (StrobeControlClient *self, GCancellable *cancellable, GError **
     }
 }
 
-gboolean
-strobe_control_client_connect (StrobeControlClient *self, GCancellable *cancellable, GError **error)
+/* A reply to a step of the exchange that is not the expected one: the program's own
+ * refusal (busy: evicted for a newcomer, too many connections, paused after failures —
+ * worth a retry), or the connection closed, or something that is no control server. */
+static void
+handshake_error (const char *where, const char *line, GError **error)
 {
-  g_autoptr (GSocketClient) client = NULL;
-  g_autofree char *secret = NULL;
-  g_autofree char *line = NULL;
-  g_autofree char *reply = NULL;
+  if (error && *error)
+    return;
+  if (line == NULL)
+    g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_PROTOCOL,
+                 _("%s closed the control connection during authentication"), where);
+  else if (g_str_has_prefix (line, "error busy: "))
+    g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_BUSY, "%s", line + 12);
+  else if (g_str_has_prefix (line, "error "))
+    g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_REFUSED, "%s", line + 6);
+  else
+    g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_PROTOCOL,
+                 _("%s is not a Strobe control server: it said “%.80s”"), where, line);
+}
 
-  g_return_val_if_fail (STROBE_IS_CONTROL_CLIENT (self), FALSE);
-  if (self->connection)
-    return TRUE;
-  client = g_socket_client_new ();
+static gboolean
+send_line (StrobeControlClient *self, const char *line, GCancellable *cancellable, GError **error)
+{
+  return g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (self->connection)),
+                                    line, strlen (line), NULL, cancellable, error);
+}
+
+/* The client's half of runtime/CONTROL.md, "Authentication": the program proves first,
+ * so a listener that is not the program gets nothing it could use. */
+static gboolean
+authenticate (StrobeControlClient *self, const char *where, const char *secret,
+              GCancellable *cancellable, GError **error)
+{
+  static const char greeting_prefix[] = "strobe-control challenge ";
+  uint8_t server_nonce[STROBE_AUTH_NONCE_BYTES], client_nonce[STROBE_AUTH_NONCE_BYTES];
+  char nonce_hex[STROBE_AUTH_HEX_SIZE], proof_hex[STROBE_AUTH_HEX_SIZE];
+  g_autofree char *greeting = NULL;
+  g_autofree char *answer = NULL;
+  g_autofree char *verdict = NULL;
+  g_autofree char *line = NULL;
+  gsize secret_len = secret ? strlen (secret) : 0;
+
+  greeting = read_reply_line (self, cancellable, error);
+  if (greeting == NULL || !g_str_has_prefix (greeting, greeting_prefix)
+      || !strobe_hex_decode (greeting + sizeof greeting_prefix - 1,
+                             strlen (greeting + sizeof greeting_prefix - 1), server_nonce,
+                             sizeof server_nonce))
+    {
+      handshake_error (where, greeting, error);
+      return FALSE;
+    }
+  if (secret == NULL)
+    return TRUE;   /* the program will say what it wants */
+  if (!strobe_auth_nonce (client_nonce))
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (errno),
+                   _("No randomness for the control challenge: %s"), g_strerror (errno));
+      return FALSE;
+    }
+  strobe_hex_encode (client_nonce, sizeof client_nonce, nonce_hex, sizeof nonce_hex);
+  line = g_strconcat ("auth ", nonce_hex, "\n", NULL);
+  if (!send_line (self, line, cancellable, error))
+    return FALSE;
+  answer = read_reply_line (self, cancellable, error);
+  if (answer == NULL || !g_str_has_prefix (answer, "ok auth "))
+    {
+      handshake_error (where, answer, error);
+      return FALSE;
+    }
+  if (!strobe_auth_check_hex ("control", STROBE_AUTH_SERVER, secret, secret_len, server_nonce,
+                              client_nonce, answer + 8, strlen (answer + 8)))
+    {
+      g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_NOT_AUTHENTIC,
+                   _("The control server at %s could not prove it knows the program's control "
+                     "secret: it is not the program (or the secret is not this program's). "
+                     "It was told nothing about the secret."), where);
+      return FALSE;
+    }
+  g_clear_pointer (&line, g_free);
+  strobe_auth_proof_hex ("control", STROBE_AUTH_CLIENT, secret, secret_len, server_nonce,
+                         client_nonce, proof_hex);
+  line = g_strconcat ("auth-proof ", proof_hex, "\n", NULL);
+  strobe_auth_wipe (proof_hex, sizeof proof_hex);
+  if (!send_line (self, line, cancellable, error))
+    return FALSE;
+  verdict = read_reply_line (self, cancellable, error);
+  if (verdict == NULL || !g_str_equal (verdict, "ok authenticated"))
+    {
+      handshake_error (where, verdict, error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* One connection and its exchange; the caller retries when the program was busy. */
+static gboolean
+connect_once (StrobeControlClient *self, const char *address, const char *where,
+              const char *secret, GCancellable *cancellable, GError **error)
+{
+  g_autoptr (GSocketClient) client = g_socket_client_new ();
+
   g_socket_client_set_timeout (client, self->timeout);
-  self->connection = g_socket_client_connect_to_host (client, self->host, self->port, cancellable, error);
+  self->connection = g_socket_client_connect_to_host (client, address, self->port, cancellable, error);
   if (self->connection == NULL)
     return FALSE;
   g_socket_set_timeout (g_socket_connection_get_socket (self->connection), self->timeout);
   self->input = G_BUFFERED_INPUT_STREAM (
     g_buffered_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (self->connection))));
   g_filter_input_stream_set_close_base_stream (G_FILTER_INPUT_STREAM (self->input), FALSE);
+  /* An empty line at once (a keep-alive, ignored): a program flooded with connections that
+   * say nothing sees that this one talks, and never evicts it for a newcomer. */
+  if (!send_line (self, "\n", cancellable, error) || !authenticate (self, where, secret, cancellable, error))
+    {
+      strobe_control_client_close (self);
+      return FALSE;
+    }
+  return TRUE;
+}
 
-  secret = find_secret (self);
-  if (secret == NULL)
-    return TRUE;   /* the program will say what it wants */
-  if (strpbrk (secret, " \t\r\n"))
+gboolean
+strobe_control_client_connect (StrobeControlClient *self, GCancellable *cancellable, GError **error)
+{
+  g_autofree char *address = NULL;
+  g_autofree char *secret = NULL;
+  g_autofree char *where = NULL;
+
+  g_return_val_if_fail (STROBE_IS_CONTROL_CLIENT (self), FALSE);
+  if (self->connection)
+    return TRUE;
+  if (!choose_peer (self, &address, &secret, error))
+    return FALSE;
+  where = strchr (address, ':') ? g_strdup_printf ("[%s]:%u", address, self->port)
+                                : g_strdup_printf ("%s:%u", address, self->port);
+  /* A program flooded with connections evicts silent ones and says so ("busy"): try again
+   * a few times, a little later each time. */
+  for (guint attempt = 0;; attempt++)
     {
-      g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_INVALID,
-                   "A control secret has no blanks");
-      strobe_control_client_close (self);
-      return FALSE;
+      g_autoptr (GError) local = NULL;
+
+      if (connect_once (self, address, where, secret, cancellable, &local))
+        break;
+      if (attempt + 1 >= CONNECT_ATTEMPTS
+          || !g_error_matches (local, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_BUSY)
+          || g_cancellable_is_cancelled (cancellable))
+        {
+          if (g_error_matches (local, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_BUSY))
+            /* Translators: the program's own reason follows (in English) */
+            g_prefix_error (&local, _("The program at %s is busy (tried %u times): "), where, attempt + 1);
+          g_propagate_error (error, g_steal_pointer (&local));
+          if (secret)
+            strobe_auth_wipe (secret, strlen (secret));
+          return FALSE;
+        }
+      g_usleep ((gulong) (RETRY_BASE_MS << attempt) * 1000);
     }
-  line = g_strconcat ("auth ", secret, "\n", NULL);
-  if (!g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (self->connection)),
-                                  line, strlen (line), NULL, cancellable, error))
-    {
-      strobe_control_client_close (self);
-      return FALSE;
-    }
-  reply = read_reply_line (self, cancellable, error);
-  if (reply == NULL || !g_str_has_prefix (reply, "ok"))
-    {
-      if (error && *error == NULL)
-        g_set_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_REFUSED,
-                     "The program refused the control secret%s%s",
-                     reply ? ": " : "", reply ? reply : "");
-      strobe_control_client_close (self);
-      return FALSE;
-    }
+  if (secret)
+    strobe_auth_wipe (secret, strlen (secret));
   return TRUE;
 }
 

@@ -27,6 +27,11 @@ typedef enum
   STROBE_CONTROL_ERROR_NOT_FOUND,   /* no running program matches the target */
   STROBE_CONTROL_ERROR_AMBIGUOUS,   /* several programs match the target */
   STROBE_CONTROL_ERROR_INVALID,     /* a target or command that cannot be sent */
+  STROBE_CONTROL_ERROR_BUSY,        /* the program turned the connection away for now (evicted
+                                     * for a newcomer, too many connections, authentication
+                                     * paused); connect() retried before giving up */
+  STROBE_CONTROL_ERROR_NOT_AUTHENTIC, /* the listener could not prove it knows the program's
+                                     * secret: not the program; nothing was revealed to it */
 } StrobeControlError;
 
 GQuark strobe_control_error_quark (void);
@@ -41,9 +46,12 @@ guint16              strobe_control_client_get_port       (StrobeControlClient  
 /* Seconds to wait for a connection or a reply (default 10). */
 void                 strobe_control_client_set_timeout    (StrobeControlClient  *self,
                                                           guint                 seconds);
-/* The secret sent with `auth` on each connection (closes the current one). Default: STROBE_CONTROL_SECRET, else
- * (for a program on this machine) control_secret from the discovery file of the program
- * on that port, in @directory (set_discovery_directory; NULL: the default one). */
+/* The secret each connection proves it knows (runtime/CONTROL.md, "Authentication"; it is
+ * never sent; closes the current connection). Default: STROBE_CONTROL_SECRET, else (for a
+ * program on this machine) control_secret from the discovery file of the program on that
+ * port, in @directory (set_discovery_directory; NULL: the default one). A program on this
+ * machine is reached at the address its discovery file names, whatever loopback name
+ * the client was given. */
 void                 strobe_control_client_set_secret     (StrobeControlClient  *self,
                                                           const char           *secret);
 void                 strobe_control_client_set_discovery_directory (StrobeControlClient *self,

@@ -426,15 +426,15 @@ strobe_discovery_watch (StrobeDiscovery *self, GError **error)
   return TRUE;
 }
 
-char *
-strobe_discovery_lookup_secret (StrobeDiscovery *self, guint16 port)
+StrobeProcessInfo *
+strobe_discovery_lookup_port (StrobeDiscovery *self, guint16 port)
 {
   g_return_val_if_fail (STROBE_IS_DISCOVERY (self), NULL);
   for (guint i = 0; i < self->items->len; i++)
     {
       StrobeProcessInfo *info = g_ptr_array_index (self->items, i);
       if (info->port == port && info->secret)
-        return g_strdup (info->secret);
+        return g_object_ref (info);
     }
   return NULL;
 }

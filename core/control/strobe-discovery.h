@@ -49,9 +49,9 @@ void             strobe_discovery_refresh   (StrobeDiscovery  *self);
 gboolean         strobe_discovery_watch     (StrobeDiscovery  *self,
                                              GError          **error);
 
-/* The control secret of the listed program whose control server is on @port; NULL when
- * none is. */
-char            *strobe_discovery_lookup_secret (StrobeDiscovery *self,
+/* The listed program (with a control secret) whose control server is on @port, or NULL.
+ * Transfer full. */
+StrobeProcessInfo *strobe_discovery_lookup_port (StrobeDiscovery *self,
                                                  guint16          port);
 
 /* TARGET → host and port: a pid, "host:port" ("[v6]:port"), or a program name (must

@@ -173,13 +173,15 @@ strobe__control_parse (char *line, StrobeControlCommand *cmd)
     cmd->verb = STROBE_CONTROL_CMD_STATUS;
   else if (strcmp (lower, "help") == 0)
     cmd->verb = STROBE_CONTROL_CMD_HELP;
-  else if (strcmp (lower, "auth") == 0)
+  else if (strcmp (lower, "auth") == 0 || strcmp (lower, "auth-proof") == 0)
     {
+      bool proof = lower[4] != '\0';
+
       if (*rest == '\0' || strpbrk (rest, " \t"))
-        malformed (cmd, "usage: auth SECRET");
+        malformed (cmd, proof ? "usage: auth-proof PROOF" : "usage: auth NONCE");
       else
         {
-          cmd->verb = STROBE_CONTROL_CMD_AUTH;
+          cmd->verb = proof ? STROBE_CONTROL_CMD_AUTH_PROOF : STROBE_CONTROL_CMD_AUTH;
           cmd->arg = rest;
         }
     }

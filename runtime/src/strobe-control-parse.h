@@ -19,7 +19,8 @@ typedef enum
   STROBE_CONTROL_CMD_STOP,
   STROBE_CONTROL_CMD_STATUS,
   STROBE_CONTROL_CMD_HELP,
-  STROBE_CONTROL_CMD_AUTH,             /* auth SECRET: arg is the secret */
+  STROBE_CONTROL_CMD_AUTH,             /* auth NONCE: arg is the client's nonce (hex) */
+  STROBE_CONTROL_CMD_AUTH_PROOF,       /* auth-proof PROOF: arg is the client's proof (hex) */
   STROBE_CONTROL_CMD_MALFORMED,        /* a known verb used wrongly: error says how */
   STROBE_CONTROL_CMD_UNKNOWN,
 } StrobeControlVerb;
@@ -27,7 +28,7 @@ typedef enum
 typedef struct
 {
   StrobeControlVerb verb;
-  const char       *arg;    /* the target, the channel list or the secret; points into the line */
+  const char       *arg;    /* the target, the channel list, a nonce or a proof; points into the line */
   bool              on;     /* CHANNELS_SET */
   long long         tail;   /* SEND_TO, WRITE_TO: bytes of tail asked for ("tail=N"), or -1 */
   const char       *error;  /* MALFORMED and UNKNOWN: the reply's text */

@@ -11,6 +11,7 @@
 #include "strobe-instrument-private.h"
 #include "strobe-memory-private.h"
 #include "strobe-control-parse.h"
+#include "strobe-control-auth.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <strings.h>
 #include <sys/random.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -38,17 +40,28 @@
 #define HOP_MASK       0x1fff
 #define BACKLOG        64
 #define ACCEPT_BATCH   64           /* connections accepted per poll round */
-#define AUTH_TIMEOUT_NS (5ull * 1000000000u)    /* to send `auth SECRET` after connecting */
+#define AUTH_TIMEOUT_NS (5ull * 1000000000u)    /* to authenticate after connecting */
 #define LINE_TIMEOUT_NS (10ull * 1000000000u)   /* to finish a line once begun */
+/* A peer that has not authenticated and has sent nothing for this long is "stalled": it may
+ * be evicted for a newcomer. A real client answers each step of the exchange within a
+ * round trip; until this long has passed, it is never evicted. */
+#define STALL_NS       (250ull * 1000000u)
 #define SECRET_BYTES   16
+#define SECRET_MIN     16           /* characters of a user-chosen STROBE_CONTROL_SECRET */
 #define SECRET_MAX     128
+/* Back-off after failed proofs against a user-chosen secret: the first failure pauses
+ * authentication for PAUSE_BASE_MS, each next one twice as long, up to PAUSE_MAX_MS. */
+#define PAUSE_BASE_MS  100u
+#define PAUSE_MAX_MS   10000u
 
 typedef struct
 {
   int                 fd;
   bool                remote;       /* the peer is not on loopback */
-  bool                authed;       /* sent the secret */
+  bool                spoke;        /* has sent at least one byte */
+  StrobeControlAuth   auth;         /* where it stands in the challenge–response */
   uint64_t            since_ns;     /* accepted */
+  uint64_t            progress_ns;  /* accepted, or last sent something */
   uint64_t            line_ns;      /* the pending partial line began (reader.len > 0) */
   StrobeControlReader reader;
 } Client;
@@ -63,15 +76,20 @@ static struct
   bool       listen_all;
   bool       discovery;
   char      *write_dir;             /* realpath, or NULL */
-  char       secret[SECRET_MAX + 1]; /* what `auth` must send; in the discovery file */
+  char       secret[SECRET_MAX + 1]; /* the challenge–response's key; in the discovery file */
+  size_t     secret_len;
+  bool       secret_chosen;         /* STROBE_CONTROL_SECRET: guessable, so failures back off */
+  unsigned   auth_failures;         /* consecutive failed proofs */
+  uint64_t   auth_paused_until;     /* no `auth` is answered before (CLOCK_MONOTONIC ns) */
+  uint64_t   evicted;               /* peers that gave their slot up to a newcomer */
   Client     clients[MAX_CLIENTS];
   bool       published_tracing;
   /* Counters, read by `status` (same thread) and tests. */
   uint64_t   commands;
   uint64_t   malformed;
   uint64_t   oversize;
-  uint64_t   refused;               /* write-to refused, connections over the limit,
-                                     * authentication missing, failed or too late */
+  uint64_t   refused;               /* write-to refused, connections over the limit or
+                                     * evicted, authentication missing, failed or too late */
 } ctl = { .listen_fd = -1, .wake = { -1, -1 } };
 
 static uint64_t
@@ -169,8 +187,11 @@ open_listener (uint16_t want)
 /* ---- the secret ---------------------------------------------------------------------- */
 
 /* Any local user can reach a loopback port, so a connection must prove it is the program's
- * user: it sends the secret from the discovery file (mode 0600 in a 0700 directory), or
- * STROBE_CONTROL_SECRET when the user chose one (for peers elsewhere, or no discovery). */
+ * user: it proves it knows the secret from the discovery file (mode 0600 in a 0700
+ * directory), or STROBE_CONTROL_SECRET when the user chose one (for peers elsewhere, or no
+ * discovery), without sending it (strobe-control-auth.h). A chosen secret must be long:
+ * the server's proof is an HMAC over it that anyone who connects can take home and test
+ * guesses against. */
 static bool
 make_secret (void)
 {
@@ -180,39 +201,33 @@ make_secret (void)
   if (s && *s)
     {
       size_t n = strlen (s);
-      bool ok = n >= 8 && n <= SECRET_MAX;
+      bool ok = n >= SECRET_MIN && n <= SECRET_MAX;
 
       for (size_t i = 0; ok && i < n; i++)
         ok = s[i] > 0x20 && s[i] < 0x7f;
       if (!ok)
         {
-          fprintf (stderr, "strobe: STROBE_CONTROL_SECRET must be 8 to %d printable characters "
-                   "without blanks; no control server\n", SECRET_MAX);
+          fprintf (stderr, "strobe: STROBE_CONTROL_SECRET must be %d to %d printable characters "
+                   "without blanks (it has %zu characters%s); no control server\n", SECRET_MIN,
+                   SECRET_MAX, n, n >= SECRET_MIN && n <= SECRET_MAX ? ", some of them blanks or "
+                   "control characters" : "");
           return false;
         }
       memcpy (ctl.secret, s, n + 1);
+      ctl.secret_len = n;
+      ctl.secret_chosen = true;
       return true;
     }
-  if (getrandom (raw, sizeof raw, 0) != (ssize_t) sizeof raw)
+  if (!strobe_auth_random (raw, sizeof raw))
     {
       fprintf (stderr, "strobe: no randomness for the control secret; no control server\n");
       return false;
     }
-  for (size_t i = 0; i < sizeof raw; i++)
-    snprintf (ctl.secret + 2 * i, 3, "%02x", raw[i]);
+  strobe_hex_encode (raw, sizeof raw, ctl.secret, sizeof ctl.secret);
+  strobe_auth_wipe (raw, sizeof raw);
+  ctl.secret_len = 2 * sizeof raw;
+  ctl.secret_chosen = false;
   return true;
-}
-
-/* In constant time: how long the comparison takes says nothing about the secret. */
-static bool
-secret_matches (const char *given)
-{
-  size_t n = strlen (ctl.secret), m = strlen (given);
-  unsigned diff = n != m;
-
-  for (size_t i = 0; i < n; i++)
-    diff |= (unsigned char) ctl.secret[i] ^ (unsigned char) given[i < m ? i : 0];
-  return diff == 0;
 }
 
 /* ---- replies and small helpers ----------------------------------------------------- */
@@ -225,7 +240,13 @@ client_close (Client *c)
   c->fd = -1;
   c->reader.len = 0;
   c->reader.discarding = false;
-  c->authed = false;
+  memset (&c->auth, 0, sizeof c->auth);
+}
+
+static bool
+authed (const Client *c)
+{
+  return c->auth.state == STROBE_CONTROL_AUTH_DONE;
 }
 
 __attribute__ ((format (printf, 2, 3))) static void
@@ -507,11 +528,56 @@ cmd_status (Client *c)
   strobe__tail_stats (&tail_bytes, &tail_packets, &tail_limit);
   pthread_mutex_unlock (&strobe__update_lock);
   reply (c, "ok program=%s pid=%ld port=%u tracing=%d output=%s tail_bytes=%zu tail_packets=%zu "
-         "tail_limit=%zu commands=%llu malformed=%llu oversize=%llu refused=%llu",
+         "tail_limit=%zu commands=%llu malformed=%llu oversize=%llu refused=%llu evicted=%llu",
          program_invocation_short_name, (long) getpid (), ctl.port, output[0] ? 1 : 0,
          output[0] ? output : "none", tail_bytes, tail_packets, tail_limit,
          (unsigned long long) ctl.commands, (unsigned long long) ctl.malformed,
-         (unsigned long long) ctl.oversize, (unsigned long long) ctl.refused);
+         (unsigned long long) ctl.oversize, (unsigned long long) ctl.refused,
+         (unsigned long long) ctl.evicted);
+}
+
+/* One step of the challenge–response. Only the step that makes the server prove itself is
+ * paused after failures: a guess needs a proof to test against. */
+static void
+run_auth (Client *c, const StrobeControlCommand *cmd)
+{
+  char text[160];
+  uint64_t now = now_ns ();
+
+  if (cmd->verb == STROBE_CONTROL_CMD_AUTH && now < ctl.auth_paused_until)
+    {
+      ctl.refused++;
+      reply (c, "error busy: authentication paused for %llu ms after %u failed attempts; retry later",
+             (unsigned long long) ((ctl.auth_paused_until - now) / 1000000u + 1), ctl.auth_failures);
+      client_close (c);
+      return;
+    }
+  switch (strobe__control_auth_step (&c->auth, cmd, ctl.secret, ctl.secret_len, text, sizeof text))
+    {
+    case STROBE_CONTROL_AUTH_CONTINUE:
+      reply (c, "%s", text);
+      break;
+    case STROBE_CONTROL_AUTH_ACCEPTED:
+      ctl.auth_failures = 0;
+      reply (c, "%s", text);
+      break;
+    case STROBE_CONTROL_AUTH_FAILED:
+      ctl.auth_failures++;
+      if (ctl.secret_chosen)
+        {
+          unsigned shift = ctl.auth_failures - 1 < 16 ? ctl.auth_failures - 1 : 16;
+          uint64_t ms = (uint64_t) PAUSE_BASE_MS << shift;
+
+          ctl.auth_paused_until = now + (ms < PAUSE_MAX_MS ? ms : PAUSE_MAX_MS) * 1000000u;
+        }
+      /* fall through */
+    case STROBE_CONTROL_AUTH_REFUSED:
+      ctl.refused++;
+      reply (c, "%s", text);
+      client_close (c);
+      break;
+    }
+  strobe_auth_wipe (text, sizeof text);
 }
 
 /* Words: the command, then arguments split on spaces; `write-to` takes the rest of the
@@ -522,27 +588,17 @@ run_command (Client *c, char *line)
   StrobeControlCommand cmd;
 
   strobe__control_parse (line, &cmd);
-  if (cmd.verb == STROBE_CONTROL_CMD_AUTH)
+  if (cmd.verb == STROBE_CONTROL_CMD_AUTH || cmd.verb == STROBE_CONTROL_CMD_AUTH_PROOF)
     {
-      if (secret_matches (cmd.arg))
-        {
-          c->authed = true;
-          reply (c, "ok auth");
-        }
-      else
-        {
-          /* One guess per connection. */
-          ctl.refused++;
-          reply (c, "error authentication failed");
-          client_close (c);
-        }
+      run_auth (c, &cmd);
       return;
     }
-  if (!c->authed && cmd.verb != STROBE_CONTROL_CMD_EMPTY)
+  if (!authed (c) && cmd.verb != STROBE_CONTROL_CMD_EMPTY)
     {
       ctl.refused++;
-      reply (c, "error authentication required: send “auth SECRET” first (control_secret in "
-             "the program's discovery file, or STROBE_CONTROL_SECRET)");
+      reply (c, "error authentication required: answer the challenge first (runtime/CONTROL.md, "
+             "Authentication; the key is control_secret in the program's discovery file, or "
+             "STROBE_CONTROL_SECRET)");
       return;
     }
   switch (cmd.verb)
@@ -615,11 +671,12 @@ run_command (Client *c, char *line)
       break;
     case STROBE_CONTROL_CMD_HELP:
       reply (c, "ok commands: send-to HOST[:PORT] [tail=BYTES] | write-to PATH [tail=BYTES] | channels [LIST on|off] | stop"
-             " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status | auth SECRET");
+             " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status | auth NONCE | auth-proof PROOF");
       break;
     case STROBE_CONTROL_CMD_EMPTY:
     case STROBE_CONTROL_CMD_UNKNOWN:
     case STROBE_CONTROL_CMD_AUTH:
+    case STROBE_CONTROL_CMD_AUTH_PROOF:
       break;
     }
 }
@@ -657,6 +714,8 @@ client_read (Client *c)
       client_close (c);
       return;
     }
+  c->spoke = true;
+  c->progress_ns = now_ns ();
   strobe__control_read (&c->reader, buf, (size_t) n, on_line, on_too_long, c);
   if (c->fd >= 0 && c->reader.len == 0 && !c->reader.discarding)
     c->line_ns = 0;
@@ -664,57 +723,127 @@ client_read (Client *c)
     c->line_ns = now_ns ();
 }
 
-/* A slot for a new connection. When all are taken, the oldest connection that has not
- * authenticated gives its slot up: peers that connect and say nothing (hundreds of them,
- * or one that keeps reconnecting) must not lock the program's user out. */
-static Client *
-free_slot (void)
+/* True when the peer has sent bytes not read yet: it is talking, whatever it said before. */
+static bool
+has_pending (const Client *c)
 {
-  Client *oldest = NULL;
+  int n = 0;
 
+  return ioctl (c->fd, FIONREAD, &n) == 0 && n > 0;
+}
+
+/* A slot for a new connection (the caller evicts whoever holds it). When all are taken,
+ * a peer that has not authenticated gives its slot up: first one that never sent a byte
+ * (a client sends an empty line as soon as it connects), the oldest first, then one that
+ * stopped half-way and has sent nothing for STALL_NS. A peer whose bytes are waiting to be
+ * read, or that progressed within STALL_NS, is never evicted: peers that connect and say
+ * nothing (hundreds of them, or a few that keep reconnecting) so cannot push out a real
+ * client in the middle of its exchange. NULL with *wait: every unauthenticated peer is
+ * still within its time; the newcomer waits in the listen backlog until one stalls. NULL
+ * without: every slot is authenticated. */
+static Client *
+pick_slot (uint64_t now, bool *wait)
+{
+  Client *victim = NULL;
+
+  *wait = false;
   for (int i = 0; i < MAX_CLIENTS; i++)
     if (ctl.clients[i].fd < 0)
       return &ctl.clients[i];
   for (int i = 0; i < MAX_CLIENTS; i++)
-    if (!ctl.clients[i].authed && (oldest == NULL || ctl.clients[i].since_ns < oldest->since_ns))
-      oldest = &ctl.clients[i];
-  if (oldest)
     {
-      ctl.refused++;
-      client_close (oldest);
+      Client *c = &ctl.clients[i];
+
+      if (authed (c))
+        continue;
+      if ((c->spoke && now - c->progress_ns <= STALL_NS) || has_pending (c))
+        {
+          *wait = true;
+          continue;
+        }
+      if (victim == NULL || (victim->spoke && !c->spoke)
+          || (victim->spoke == c->spoke && c->progress_ns < victim->progress_ns))
+        victim = c;
     }
-  return oldest;
+  if (victim)
+    *wait = false;
+  return victim;
 }
 
 static void
+evict (Client *c, uint64_t now)
+{
+  ctl.refused++;
+  ctl.evicted++;
+  reply (c, "error busy: evicted to make room for a new connection (this one had not "
+         "authenticated and had sent nothing for %llu ms); retry",
+         (unsigned long long) ((now - c->progress_ns) / 1000000u));
+  client_close (c);
+}
+
+/* When the next stalled peer may be evicted (a deadline for poll while newcomers wait). */
+static uint64_t
+next_stall (void)
+{
+  uint64_t next = UINT64_MAX;
+
+  for (int i = 0; i < MAX_CLIENTS; i++)
+    if (ctl.clients[i].fd >= 0 && !authed (&ctl.clients[i])
+        && ctl.clients[i].progress_ns + STALL_NS + 1 < next)
+      next = ctl.clients[i].progress_ns + STALL_NS + 1;
+  return next;
+}
+
+/* Accepts what may be accepted now; false when newcomers must wait for a slot. */
+static bool
 accept_clients (void)
 {
   for (int k = 0; k < ACCEPT_BATCH; k++)
     {
-      int fd = accept4 (ctl.listen_fd, NULL, NULL, SOCK_CLOEXEC);
-      Client *c;
+      uint64_t now = now_ns ();
+      uint8_t nonce[STROBE_AUTH_NONCE_BYTES];
+      char greeting[STROBE_CONTROL_GREETING_SIZE];
+      static const char full[] = "error busy: too many control connections (all authenticated); "
+                                 "retry later\n";
+      bool wait;
+      Client *c = pick_slot (now, &wait);
+      int fd;
 
+      if (c == NULL && wait)
+        return false;
+      fd = accept4 (ctl.listen_fd, NULL, NULL, SOCK_CLOEXEC);
       if (fd < 0)
-        return;
-      c = free_slot ();
+        return true;
       if (c == NULL)
         {
           ctl.refused++;
-          send (fd, "error too many control connections\n", 35, MSG_NOSIGNAL | MSG_DONTWAIT);
+          send (fd, full, sizeof full - 1, MSG_NOSIGNAL | MSG_DONTWAIT);
           close (fd);
           continue;
         }
+      if (!strobe_auth_nonce (nonce))
+        {
+          close (fd);
+          continue;
+        }
+      if (c->fd >= 0)
+        evict (c, now);
       c->fd = fd;
       c->reader.len = 0;
       c->reader.discarding = false;
       c->remote = !peer_is_loopback (fd);
-      c->authed = false;
-      c->since_ns = now_ns ();
+      c->spoke = false;
+      c->since_ns = c->progress_ns = now;
       c->line_ns = 0;
-      /* A client sends its secret as soon as it connects: read it now, before more
-       * connections in this batch could take the slot back. */
-      client_read (c);
+      /* The server speaks first: the challenge (strobe-control-auth.h). A client has sent
+       * an empty line on connecting; reading it now marks it as talking before more
+       * connections in this batch look for a slot. */
+      strobe__control_auth_greet (&c->auth, nonce, greeting);
+      reply (c, "%s", greeting);
+      if (c->fd >= 0)
+        client_read (c);
     }
+  return true;
 }
 
 /* Drops connections that did not authenticate in time, and lines left unfinished. */
@@ -729,7 +858,7 @@ expire_clients (void)
 
       if (c->fd < 0)
         continue;
-      if ((!c->authed && now - c->since_ns > AUTH_TIMEOUT_NS)
+      if ((!authed (c) && now - c->since_ns > AUTH_TIMEOUT_NS)
           || (c->line_ns && now - c->line_ns > LINE_TIMEOUT_NS))
         {
           ctl.refused++;
@@ -742,6 +871,8 @@ static void *
 control_main (void *data)
 {
   (void) data;
+  bool backlogged = false;   /* newcomers wait in the listen backlog */
+
   pthread_setname_np (pthread_self (), "strobe-control");
   strobe__thread_untraced ();
   publish ();
@@ -750,12 +881,21 @@ control_main (void *data)
       struct pollfd pfd[2 + MAX_CLIENTS];
       int map[2 + MAX_CLIENTS];
       nfds_t n = 0;
-      int rc;
+      int rc, timeout = POLL_MS;
 
       pfd[n].fd = ctl.wake[0];
       pfd[n++].events = POLLIN;
-      pfd[n].fd = ctl.listen_fd;
+      /* While newcomers wait for a peer to stall, the listener is not polled (it would
+       * wake us at once, for nothing) until the first one may. */
+      pfd[n].fd = backlogged ? -1 : ctl.listen_fd;
       pfd[n++].events = POLLIN;
+      if (backlogged)
+        {
+          uint64_t next = next_stall (), now = now_ns ();
+          uint64_t ms = next > now ? (next - now + 999999u) / 1000000u : 0;
+
+          timeout = ms < (uint64_t) POLL_MS ? (int) ms : POLL_MS;
+        }
       for (int i = 0; i < MAX_CLIENTS; i++)
         if (ctl.clients[i].fd >= 0)
           {
@@ -763,7 +903,7 @@ control_main (void *data)
             pfd[n].fd = ctl.clients[i].fd;
             pfd[n++].events = POLLIN;
           }
-      rc = poll (pfd, n, POLL_MS);
+      rc = poll (pfd, n, timeout);
       if (rc < 0 && errno != EINTR)
         break;
       if (rc > 0 && pfd[0].revents)
@@ -773,8 +913,8 @@ control_main (void *data)
       for (nfds_t i = 2; rc > 0 && i < n; i++)
         if (pfd[i].revents && ctl.clients[map[i]].fd == pfd[i].fd)
           client_read (&ctl.clients[map[i]]);
-      if (rc > 0 && (pfd[1].revents & POLLIN))
-        accept_clients ();
+      if ((rc > 0 && (pfd[1].revents & POLLIN)) || backlogged)
+        backlogged = !accept_clients ();
       expire_clients ();
       /* The output may also stop on its own (a write error, the program's own calls). */
       if (strobe_output_active () != ctl.published_tracing)

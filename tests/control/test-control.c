@@ -20,6 +20,7 @@
 #include <glib/gstdio.h>
 
 #include "strobe-analysis.h"
+#include "strobe-auth.h"
 #include "strobe-threads-model.h"
 #include "strobe-control-address.h"
 #include "strobe-control-client.h"
@@ -130,31 +131,133 @@ target_secret (Target *t)
 {
   g_autofree char *dir = target_discovery_dir (t);
   g_autoptr (StrobeDiscovery) d = strobe_discovery_new (dir);
-  char *secret = strobe_discovery_lookup_secret (d, t->port);
+  g_autoptr (StrobeProcessInfo) info = strobe_discovery_lookup_port (d, t->port);
 
-  g_assert_nonnull (secret);
-  return secret;
+  g_assert_nonnull (info);
+  g_assert_nonnull (strobe_process_info_get_control_secret (info));
+  return g_strdup (strobe_process_info_get_control_secret (info));
 }
 
-/* A raw connection that has sent the secret. */
+/* ---- the challenge–response by hand (runtime/CONTROL.md, "Authentication") ----------- */
+
+static char *
+read_line (GDataInputStream *in)
+{
+  return g_data_input_stream_read_line (in, NULL, NULL, NULL);
+}
+
+static void
+write_text (GOutputStream *out, const char *text)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_output_stream_write_all (out, text, strlen (text), NULL, NULL, &error);
+  g_assert_no_error (error);
+}
+
+/* Reads the greeting: the server's nonce. */
+static void
+read_challenge (GDataInputStream *in, uint8_t server_nonce[STROBE_AUTH_NONCE_BYTES])
+{
+  g_autofree char *line = read_line (in);
+
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "strobe-control challenge "));
+  g_assert_true (strobe_hex_decode (line + 25, strlen (line + 25), server_nonce, STROBE_AUTH_NONCE_BYTES));
+}
+
+/* The client's half with @client_nonce; returns the client proof it sent (hex), checking
+ * the server's first. */
+static char *
+raw_authenticate_with (GDataInputStream *in, GOutputStream *out, const char *secret,
+                       const uint8_t client_nonce[STROBE_AUTH_NONCE_BYTES])
+{
+  uint8_t server_nonce[STROBE_AUTH_NONCE_BYTES];
+  char hex[STROBE_AUTH_HEX_SIZE], proof[STROBE_AUTH_HEX_SIZE];
+  g_autofree char *auth = NULL, *answer = NULL, *verdict = NULL, *send_proof = NULL;
+
+  read_challenge (in, server_nonce);
+  strobe_hex_encode (client_nonce, STROBE_AUTH_NONCE_BYTES, hex, sizeof hex);
+  auth = g_strconcat ("auth ", hex, "\n", NULL);
+  write_text (out, auth);
+  answer = read_line (in);
+  g_assert_nonnull (answer);
+  g_assert_true (g_str_has_prefix (answer, "ok auth "));
+  g_assert_true (strobe_auth_check_hex ("control", STROBE_AUTH_SERVER, secret, strlen (secret), server_nonce,
+                                        client_nonce, answer + 8, strlen (answer + 8)));
+  g_assert_true (strobe_auth_proof_hex ("control", STROBE_AUTH_CLIENT, secret, strlen (secret), server_nonce,
+                                        client_nonce, proof));
+  send_proof = g_strconcat ("auth-proof ", proof, "\n", NULL);
+  write_text (out, send_proof);
+  verdict = read_line (in);
+  g_assert_cmpstr (verdict, ==, "ok authenticated");
+  return g_strdup (proof);
+}
+
+static void
+raw_authenticate (GDataInputStream *in, GOutputStream *out, const char *secret)
+{
+  uint8_t nonce[STROBE_AUTH_NONCE_BYTES];
+  g_autofree char *proof = NULL;
+
+  g_assert_true (strobe_auth_nonce (nonce));
+  proof = raw_authenticate_with (in, out, secret, nonce);
+}
+
 static GSocketConnection *
-target_raw (Target *t, GDataInputStream **in)
+raw_connect (const char *address, guint16 port, GDataInputStream **in)
 {
   g_autoptr (GSocketClient) sc = g_socket_client_new ();
   g_autoptr (GError) error = NULL;
-  g_autofree char *secret = target_secret (t);
-  g_autofree char *auth = g_strconcat ("auth ", secret, "\n", NULL);
-  g_autofree char *line = NULL;
-  GSocketConnection *conn = g_socket_client_connect_to_host (sc, "127.0.0.1", t->port, NULL, &error);
+  GSocketConnection *conn = g_socket_client_connect_to_host (sc, address, port, NULL, &error);
 
   g_assert_no_error (error);
   *in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (conn)));
-  g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (conn)), auth, strlen (auth),
-                             NULL, NULL, &error);
-  g_assert_no_error (error);
-  line = g_data_input_stream_read_line (*in, NULL, NULL, &error);
-  g_assert_cmpstr (line, ==, "ok auth");
   return conn;
+}
+
+/* A raw connection that has authenticated. */
+static GSocketConnection *
+target_raw (Target *t, GDataInputStream **in)
+{
+  g_autofree char *secret = target_secret (t);
+  GSocketConnection *conn = raw_connect ("127.0.0.1", t->port, in);
+
+  raw_authenticate (*in, g_io_stream_get_output_stream (G_IO_STREAM (conn)), secret);
+  return conn;
+}
+
+/* The server's half, for fake servers that know @secret (they speak first). */
+static gboolean
+fake_server_authenticate (GDataInputStream *in, GOutputStream *out, const char *secret)
+{
+  uint8_t server_nonce[STROBE_AUTH_NONCE_BYTES], client_nonce[STROBE_AUTH_NONCE_BYTES];
+  char hex[STROBE_AUTH_HEX_SIZE], proof[STROBE_AUTH_HEX_SIZE];
+  g_autofree char *greeting = NULL, *auth = NULL, *answer = NULL, *client_proof = NULL;
+
+  g_assert_true (strobe_auth_nonce (server_nonce));
+  strobe_hex_encode (server_nonce, sizeof server_nonce, hex, sizeof hex);
+  greeting = g_strconcat ("strobe-control challenge ", hex, "\n", NULL);
+  write_text (out, greeting);
+  auth = read_line (in);
+  while (auth && *auth == '\0')   /* the client's keep-alive */
+    {
+      g_free (auth);
+      auth = read_line (in);
+    }
+  if (auth == NULL || !g_str_has_prefix (auth, "auth ")
+      || !strobe_hex_decode (auth + 5, strlen (auth + 5), client_nonce, sizeof client_nonce))
+    return FALSE;
+  strobe_auth_proof_hex ("control", STROBE_AUTH_SERVER, secret, strlen (secret), server_nonce, client_nonce, proof);
+  answer = g_strconcat ("ok auth ", proof, "\n", NULL);
+  write_text (out, answer);
+  client_proof = read_line (in);
+  if (client_proof == NULL || !g_str_has_prefix (client_proof, "auth-proof ")
+      || !strobe_auth_check_hex ("control", STROBE_AUTH_CLIENT, secret, strlen (secret), server_nonce,
+                                 client_nonce, client_proof + 11, strlen (client_proof + 11)))
+    return FALSE;
+  write_text (out, "ok authenticated\n");
+  return TRUE;
 }
 
 static char *
@@ -1018,8 +1121,10 @@ test_cli (void)
 
 /* ---- hardening: who may control, what write-to may touch, what a peer is told -------- */
 
-/* Only a peer that knows the program's secret (mode 0600 discovery file) may run
- * commands; a wrong guess ends the connection. */
+/* Only a peer that proves it knows the program's secret (mode 0600 discovery file) may run
+ * commands. The secret never crosses the wire; an exchange out of order or a wrong proof
+ * ends the connection; a proof recorded from an earlier connection is refused (the
+ * server's nonce is new each time). */
 static void
 test_auth (void)
 {
@@ -1028,43 +1133,88 @@ test_auth (void)
   g_autofree char *name = g_strdup_printf ("%s.discovery", g_subprocess_get_identifier (t->proc));
   g_autofree char *file = g_build_filename (disc, name, NULL);
   g_autofree char *secret = target_secret (t);
-  g_autoptr (GSocketClient) sc = g_socket_client_new ();
-  g_autoptr (GSocketConnection) conn = NULL;
-  g_autoptr (GDataInputStream) in = NULL;
   g_autoptr (GError) error = NULL;
   g_autoptr (StrobeControlClient) stranger = strobe_control_client_new ("127.0.0.1", t->port);
   g_autoptr (StrobeControlClient) c = NULL;
-  GOutputStream *out;
+  uint8_t nonce[STROBE_AUTH_NONCE_BYTES], server_nonce[STROBE_AUTH_NONCE_BYTES];
+  char nonce_hex[STROBE_AUTH_HEX_SIZE];
+  g_autofree char *recorded_proof = NULL;
   GStatBuf st;
   char *line;
 
   g_assert_cmpint (g_stat (file, &st), ==, 0);
   g_assert_cmpuint (st.st_mode & 0777, ==, 0600);
   g_assert_cmpuint (strlen (secret), ==, 32);
+  g_assert_true (strobe_auth_nonce (nonce));
+  strobe_hex_encode (nonce, sizeof nonce, nonce_hex, sizeof nonce_hex);
 
-  conn = g_socket_client_connect_to_host (sc, "127.0.0.1", t->port, NULL, &error);
-  g_assert_no_error (error);
-  out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
-  in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (conn)));
-  g_output_stream_write_all (out, "channels all on\nstatus\nauth 0123456789abcdef\nstatus\n", 51, NULL,
-                             NULL, &error);
-  g_assert_no_error (error);
-  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
-  g_assert_true (g_str_has_prefix (line, "error authentication required"));
-  g_free (line);
-  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
-  g_assert_true (g_str_has_prefix (line, "error authentication required"));
-  g_free (line);
-  line = g_data_input_stream_read_line (in, NULL, NULL, &error);
-  g_assert_cmpstr (line, ==, "error authentication failed");
-  g_free (line);
-  line = g_data_input_stream_read_line (in, NULL, NULL, &error);   /* closed: no more replies */
-  g_assert_null (line);
-  g_clear_error (&error);
+  /* Commands before the exchange are refused; a malformed step ends the connection. */
+  {
+    g_autoptr (GDataInputStream) in = NULL;
+    g_autoptr (GSocketConnection) conn = raw_connect ("127.0.0.1", t->port, &in);
+    GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
 
-  /* Without the secret (another user's discovery directory has none of ours). */
+    read_challenge (in, server_nonce);
+    write_text (out, "channels all on\nstatus\nauth 0123456789abcdef\nstatus\n");
+    line = read_line (in);
+    g_assert_true (g_str_has_prefix (line, "error authentication required"));
+    g_free (line);
+    line = read_line (in);
+    g_assert_true (g_str_has_prefix (line, "error authentication required"));
+    g_free (line);
+    line = read_line (in);
+    g_assert_true (g_str_has_prefix (line, "error usage: auth NONCE"));
+    g_free (line);
+    g_assert_null (read_line (in));   /* closed: no more replies */
+  }
+  /* auth-proof before auth. */
+  {
+    g_autoptr (GDataInputStream) in = NULL;
+    g_autoptr (GSocketConnection) conn = raw_connect ("127.0.0.1", t->port, &in);
+
+    read_challenge (in, server_nonce);
+    write_text (g_io_stream_get_output_stream (G_IO_STREAM (conn)),
+                "auth-proof 00000000000000000000000000000000000000000000000000000000000000ff\n");
+    line = read_line (in);
+    g_assert_true (g_str_has_prefix (line, "error auth-proof before auth"));
+    g_free (line);
+    g_assert_null (read_line (in));
+  }
+  /* A good exchange, recorded … */
+  {
+    g_autoptr (GDataInputStream) in = NULL;
+    g_autoptr (GSocketConnection) conn = raw_connect ("127.0.0.1", t->port, &in);
+
+    recorded_proof = raw_authenticate_with (in, g_io_stream_get_output_stream (G_IO_STREAM (conn)), secret,
+                                            nonce);
+    g_assert_null (strstr (recorded_proof, secret));
+  }
+  /* … and replayed, same client nonce and proof, on a new connection: refused. */
+  {
+    g_autoptr (GDataInputStream) in = NULL;
+    g_autoptr (GSocketConnection) conn = raw_connect ("127.0.0.1", t->port, &in);
+    GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
+    g_autofree char *auth = g_strconcat ("auth ", nonce_hex, "\n", NULL);
+    g_autofree char *replay = g_strconcat ("auth-proof ", recorded_proof, "\nstatus\n", NULL);
+
+    read_challenge (in, server_nonce);
+    write_text (out, auth);
+    line = read_line (in);
+    g_assert_true (g_str_has_prefix (line, "ok auth "));
+    g_free (line);
+    write_text (out, replay);
+    line = read_line (in);
+    g_assert_cmpstr (line, ==, "error authentication failed");
+    g_free (line);
+    g_assert_null (read_line (in));   /* closed before "status" */
+  }
+
+  /* Without the secret (another user's discovery directory has none of ours): the client
+   * does not even connect. */
   strobe_control_client_set_discovery_directory (stranger, t->runtime_dir);
-  send_refused (stranger, "stop", "authentication required");
+  g_assert_null (strobe_control_client_send (stranger, "stop", NULL, &error));
+  g_assert_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_NOT_FOUND);
+  g_clear_error (&error);
 
   c = target_client (t);
   {
@@ -1072,7 +1222,7 @@ test_auth (void)
     g_assert_no_error (error);
     g_assert_cmpstr (g_hash_table_lookup (channels, "Beta"), ==, "off");   /* "all on" never ran */
   }
-  g_assert_cmpuint (status_uint (c, "refused"), ==, 4);
+  g_assert_cmpuint (status_uint (c, "refused"), ==, 5);
   target_stop (t);
 }
 
@@ -1320,7 +1470,10 @@ test_reply_limit (void)
   g_object_unref (f.listener);
 }
 
-/* A program's (or a fake server's) reply reaches the terminal escaped. */
+/* A program's (or a fake server's) reply reaches the terminal escaped. The fake knows the
+ * secret the CLI is given, so it gets as far as a command. */
+#define EVIL_SECRET "evil-but-known-secret"
+
 static gpointer
 evil_server_thread (gpointer data)
 {
@@ -1332,6 +1485,7 @@ evil_server_thread (gpointer data)
 
   g_assert_nonnull (conn);
   in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (conn)));
+  g_assert_true (fake_server_authenticate (in, g_io_stream_get_output_stream (G_IO_STREAM (conn)), EVIL_SECRET));
   line = g_data_input_stream_read_line (in, NULL, NULL, NULL);
   g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (conn)), reply,
                              sizeof reply - 1, NULL, NULL, NULL);
@@ -1359,7 +1513,9 @@ test_cli_escapes (void)
   target = g_strdup_printf ("127.0.0.1:%u", g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
   fake.runtime_dir = test_dir_make_tmp ("strobe-control-XXXXXX");
   thread = g_thread_new ("evil", evil_server_thread, listener);
+  g_setenv ("STROBE_CONTROL_SECRET", EVIL_SECRET, TRUE);
   out = run_cli (&fake, &rc, (const char *[]) { "control", target, "status", NULL });
+  g_unsetenv ("STROBE_CONTROL_SECRET");
   g_thread_join (thread);
   g_assert_cmpint (rc, ==, 0);
   g_assert_null (strchr (out, '\x1b'));
@@ -1369,6 +1525,486 @@ test_cli_escapes (void)
   g_assert_nonnull (strstr (out, "output \\u202eexe\n"));
   test_dir_remove_all (fake.runtime_dir);
   g_free (fake.runtime_dir);
+}
+
+/* ---- another user's listener on the program's port (issue 25, item 1) ----------------- */
+
+/* A listening socket at @address:@port, or NULL (with a message) when this machine has no
+ * such address. */
+static GSocket *
+listen_at (const char *address, guint16 port)
+{
+  g_autoptr (GInetAddress) ia = g_inet_address_new_from_string (address);
+  g_autoptr (GSocketAddress) sa = g_inet_socket_address_new (ia, port);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSocket) s = g_socket_new (g_inet_address_get_family (ia), G_SOCKET_TYPE_STREAM,
+                                        G_SOCKET_PROTOCOL_TCP, &error);
+
+  g_assert_no_error (error);
+  if (!g_socket_bind (s, sa, TRUE, &error) || !g_socket_listen (s, &error))
+    {
+      g_test_message ("cannot listen on %s:%u (%s): that address is not tested", address, port,
+                      error->message);
+      return NULL;
+    }
+  g_socket_set_blocking (s, FALSE);
+  return g_steal_pointer (&s);
+}
+
+typedef struct
+{
+  GSocketListener *listener;
+  GString         *received;
+} Impostor;
+
+/* Greets like a control server and answers "auth NONCE" with a made-up proof (without the
+ * secret it cannot make a real one); keeps every byte it receives. */
+static gpointer
+impostor_thread (gpointer data)
+{
+  Impostor *f = data;
+  g_autoptr (GSocketConnection) conn = g_socket_listener_accept (f->listener, NULL, NULL, NULL);
+  g_autoptr (GDataInputStream) in = NULL;
+  GOutputStream *out;
+  uint8_t junk[STROBE_AUTH_NONCE_BYTES];
+  char hex[STROBE_AUTH_HEX_SIZE];
+  char buf[512];
+  gssize n;
+
+  g_assert_nonnull (conn);
+  out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
+  g_assert_true (strobe_auth_nonce (junk));
+  strobe_hex_encode (junk, sizeof junk, hex, sizeof hex);
+  {
+    g_autofree char *greeting = g_strconcat ("strobe-control challenge ", hex, "\n", NULL);
+    write_text (out, greeting);
+  }
+  in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (conn)));
+  {
+    g_autofree char *line = read_line (in);
+    g_autofree char *answer = NULL;
+
+    while (line && *line == '\0')   /* the client's keep-alive */
+      {
+        g_free (line);
+        line = read_line (in);
+      }
+    if (line == NULL)
+      return NULL;
+    g_string_append_printf (f->received, "%s\n", line);
+    g_assert_true (strobe_auth_nonce (junk));
+    strobe_hex_encode (junk, sizeof junk, hex, sizeof hex);
+    answer = g_strconcat ("ok auth ", hex, "\n", NULL);
+    write_text (out, answer);
+  }
+  while ((n = g_input_stream_read (G_INPUT_STREAM (in), buf, sizeof buf, NULL, NULL)) > 0)
+    g_string_append_len (f->received, buf, n);
+  return NULL;
+}
+
+/* The discovery directory of a program that died: its entry (our own pid and start ticks,
+ * so it is not stale) names @port, where someone else now listens. */
+static char *
+dead_program_dir (guint16 port, const char *secret)
+{
+  g_autofree char *dir = test_dir_make_tmp ("strobe-control-XXXXXX");
+  g_autofree char *disc = g_build_filename (dir, "strobe", NULL);
+  g_autofree char *name = g_strdup_printf ("%u.discovery", (unsigned) getpid ());
+  g_autofree char *path = g_build_filename (disc, name, NULL);
+  g_autofree char *stat = NULL;
+  g_autofree char *text = NULL;
+  g_auto (GStrv) fields = NULL;
+
+  g_assert_true (g_file_get_contents ("/proc/self/stat", &stat, NULL, NULL));
+  fields = g_strsplit (strrchr (stat, ')') + 2, " ", -1);   /* fields[0] is field 3 */
+  text = g_strdup_printf ("strobe-discovery=1\nprogram=dead\npid=%u\ncontrol_port=%u\n"
+                          "control_address=127.0.0.1\ntracing=0\noutput=\nstart_time=0\n"
+                          "proc_start_ticks=%s\ncontrol_secret=%s\n",
+                          (unsigned) getpid (), port, fields[19], secret);
+  g_assert_cmpint (g_mkdir (disc, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+  return g_steal_pointer (&disc);
+}
+
+/* Another local user listens on the program's port at [::1] and 127.0.0.2. A client given
+ * "localhost:P", "[::1]:P" or "127.0.0.2:P" goes to the exact address of the program's
+ * discovery file and never to them. A listener at the announced address that is not the
+ * program (the program died; someone took its port) cannot prove it knows the secret: the
+ * client stops before proving anything, so that listener gets neither the secret nor a
+ * proof it could use. As a real second user (nobody, with setpriv) where this runs as
+ * root. */
+static void
+test_impostor (void)
+{
+  static const char *const others[] = { "::1", "127.0.0.2" };
+  static const char *const targets[] = { "localhost", "::1", "127.0.0.2", "127.0.0.1" };
+  Target *t = target_start (NULL, NULL);
+  g_autofree char *secret = target_secret (t);
+  g_autofree char *pid = g_strdup (g_subprocess_get_identifier (t->proc));
+  g_autofree char *expected_pid = g_strdup_printf ("pid=%s ", pid);
+  GSocket *fakes[G_N_ELEMENTS (others)] = { NULL };
+
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    fakes[i] = listen_at (others[i], t->port);
+  for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+    {
+      g_autoptr (StrobeControlClient) c = strobe_control_client_new (targets[i], t->port);
+      g_autofree char *dir = target_discovery_dir (t);
+      g_autofree char *reply = NULL;
+      g_autofree char *cli_target = strchr (targets[i], ':') ? g_strdup_printf ("[%s]:%u", targets[i], t->port)
+                                                            : g_strdup_printf ("%s:%u", targets[i], t->port);
+      g_autofree char *out = NULL;
+      int rc;
+
+      strobe_control_client_set_discovery_directory (c, dir);
+      reply = send_ok (c, "status");
+      g_assert_nonnull (strstr (reply, expected_pid));
+      out = run_cli (t, &rc, (const char *[]) { "control", cli_target, "status", NULL });
+      g_assert_cmpint (rc, ==, 0);
+      g_assert_nonnull (strstr (out, pid));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    if (fakes[i])
+      {
+        /* Nobody connected: nothing waits in its backlog. */
+        g_assert_cmpuint (g_socket_condition_check (fakes[i], G_IO_IN), ==, 0);
+        g_socket_close (fakes[i], NULL);
+        g_object_unref (fakes[i]);
+      }
+
+  /* The program is gone and another listener has its port at the very address. */
+  {
+    Impostor f = { g_socket_listener_new (), g_string_new (NULL) };
+    g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+    g_autoptr (GSocketAddress) sa = g_inet_socket_address_new (lo, 0);
+    g_autoptr (GSocketAddress) bound = NULL;
+    g_autoptr (GError) error = NULL;
+    g_autoptr (StrobeControlClient) c = NULL;
+    g_autofree char *disc = NULL;
+    guint16 port;
+    GThread *thread;
+
+    g_socket_listener_add_address (f.listener, sa, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
+                                   &bound, &error);
+    g_assert_no_error (error);
+    port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+    disc = dead_program_dir (port, secret);
+    thread = g_thread_new ("impostor", impostor_thread, &f);
+    c = strobe_control_client_new ("localhost", port);
+    strobe_control_client_set_discovery_directory (c, disc);
+    g_assert_null (strobe_control_client_send (c, "channels all on", NULL, &error));
+    g_assert_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_NOT_AUTHENTIC);
+    strobe_control_client_close (c);
+    g_thread_join (thread);
+    /* All it got: our nonce. */
+    g_assert_true (g_str_has_prefix (f.received->str, "auth "));
+    g_assert_cmpuint (f.received->len, ==, 5 + 64 + 1);
+    g_assert_null (strstr (f.received->str, secret));
+    g_socket_listener_close (f.listener);
+    g_object_unref (f.listener);
+    g_string_free (f.received, TRUE);
+    test_dir_remove_all (disc);   /* …/strobe; its parent is left, empty */
+  }
+
+  /* The same with a real second user. */
+  if (geteuid () != 0 || !g_file_test ("/usr/bin/setpriv", G_FILE_TEST_IS_EXECUTABLE)
+      || !g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    g_test_message ("not root (or no setpriv, no /usr/bin/python3): another user's listener not simulated");
+  else
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *script = NULL;
+      g_autofree char *v6 = g_strdup_printf ("[::1]:%u", t->port);
+      g_autofree char *v4 = g_strdup_printf ("127.0.0.2:%u", t->port);
+      g_autofree char *heard = NULL;
+      g_autofree char *line = NULL;
+      g_autoptr (GSubprocess) nobody = NULL;
+      g_autoptr (GDataInputStream) nobody_out = NULL;
+      g_autofree char *empty = test_dir_make_tmp ("strobe-control-XXXXXX");
+      Target elsewhere = { .runtime_dir = empty };
+      g_autofree char *out = NULL;
+      int rc;
+
+      g_assert_true (g_file_get_contents (g_getenv ("CONTROL_IMPOSTOR"), &script, NULL, NULL));
+      nobody = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_MERGE, &error,
+                                 "/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups",
+                                 "/usr/bin/python3", "-c", script, v6, v4, NULL);
+      g_assert_no_error (error);
+      nobody_out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (nobody));
+      line = g_data_input_stream_read_line (nobody_out, NULL, NULL, &error);
+      if (g_strcmp0 (line, "ready") != 0)
+        g_test_message ("the second user's listener did not start (%s): not simulated", line ? line : "no output");
+      else
+        {
+          for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
+            {
+              g_autofree char *cli_target = strchr (targets[i], ':') ? g_strdup_printf ("[%s]:%u", targets[i], t->port)
+                                                                    : g_strdup_printf ("%s:%u", targets[i], t->port);
+              g_autofree char *reply = run_cli (t, &rc, (const char *[]) { "control", cli_target, "channels", "all", "on", NULL });
+
+              g_assert_cmpint (rc, ==, 0);
+            }
+          /* Told the secret but not where the program is, a client that reaches nobody's
+           * listener stops at its missing proof. */
+          g_setenv ("STROBE_CONTROL_SECRET", secret, TRUE);
+          out = run_cli (&elsewhere, &rc, (const char *[]) { "control", v6, "status", NULL });
+          g_unsetenv ("STROBE_CONTROL_SECRET");
+          g_assert_cmpint (rc, !=, 0);
+        }
+      g_subprocess_force_exit (nobody);
+      g_subprocess_wait (nobody, NULL, NULL);
+      {
+        g_autoptr (GString) all = g_string_new (NULL);
+        char *l;
+
+        while ((l = g_data_input_stream_read_line (nobody_out, NULL, NULL, NULL)))
+          {
+            g_string_append_printf (all, "%s\n", l);
+            g_free (l);
+          }
+        heard = g_string_free (g_steal_pointer (&all), FALSE);
+      }
+      g_test_message ("the second user's listener heard:\n%s", heard);
+      g_assert_null (strstr (heard, secret));
+      g_assert_null (strstr (heard, "auth-proof"));
+      g_assert_null (strstr (heard, "channels"));
+      test_dir_remove_all (empty);
+    }
+  target_stop (t);
+}
+
+/* ---- a reconnect flood (issue 25, item 6) ------------------------------------------- */
+
+typedef struct
+{
+  guint16       port;
+  volatile gint stop;
+  guint         connections;
+} Flooder;
+
+/* Connects again and again and says nothing, keeping its newest 64 connections open. */
+static gpointer
+flooder_thread (gpointer data)
+{
+  Flooder *f = data;
+  struct sockaddr_in sa = { .sin_family = AF_INET, .sin_port = htons (f->port),
+                            .sin_addr.s_addr = htonl (INADDR_LOOPBACK) };
+  int open_fds[64];
+  guint n = 0;
+
+  while (!g_atomic_int_get (&f->stop))
+    {
+      int fd = socket (AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+      g_assert_cmpint (fd, >=, 0);
+      if (connect (fd, (struct sockaddr *) &sa, sizeof sa) < 0)
+        {
+          close (fd);
+          g_usleep (100);
+          continue;
+        }
+      f->connections++;
+      if (n == G_N_ELEMENTS (open_fds))
+        {
+          close (open_fds[0]);
+          memmove (open_fds, open_fds + 1, (n - 1) * sizeof open_fds[0]);
+          n--;
+        }
+      open_fds[n++] = fd;
+    }
+  while (n)
+    close (open_fds[--n]);
+  return NULL;
+}
+
+/* Three peers reconnect without end and never say anything; every real command still
+ * succeeds (the silent ones are evicted, never a client in the middle of its exchange), and
+ * the program says how many it evicted. */
+static void
+test_flood (void)
+{
+  Target *t = target_start (NULL, NULL);
+  Flooder f = { .port = t->port };
+  GThread *threads[3];
+  g_autofree char *dir = target_discovery_dir (t);
+  g_autoptr (StrobeControlClient) probe = target_client (t);
+  gint64 worst = 0, start;
+  guint commands = 40;
+
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    threads[i] = g_thread_new ("flooder", flooder_thread, &f);
+  g_usleep (300 * 1000);   /* the slots are full of silent peers by now */
+  start = g_get_monotonic_time ();
+  for (guint i = 0; i < commands; i++)
+    {
+      g_autoptr (StrobeControlClient) c = strobe_control_client_new ("127.0.0.1", t->port);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *reply = NULL;
+      gint64 t0 = g_get_monotonic_time ();
+
+      strobe_control_client_set_discovery_directory (c, dir);
+      reply = strobe_control_client_send (c, i % 2 ? "status" : "channels", NULL, &error);
+      if (reply == NULL)
+        g_error ("command %u of %u failed during the flood: %s", i + 1, commands, error->message);
+      worst = MAX (worst, g_get_monotonic_time () - t0);
+    }
+  g_test_message ("%u commands during the flood: %.1f ms each on average, worst %.1f ms; "
+                  "%u flood connections", commands,
+                  (g_get_monotonic_time () - start) / 1000.0 / commands, worst / 1000.0, f.connections);
+  g_atomic_int_set (&f.stop, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (threads); i++)
+    g_thread_join (threads[i]);
+  g_assert_cmpuint (status_uint (probe, "evicted"), >, 0);
+  target_stop (t);
+}
+
+/* Who gives a slot up when all 16 are taken: the silent peers, oldest first, told why;
+ * never a peer in the middle of its exchange, however many newcomers arrive. */
+static void
+test_eviction (void)
+{
+  Target *t = target_start (NULL, NULL);
+  g_autofree char *secret = target_secret (t);
+  GSocketConnection *silent[16];
+  GDataInputStream *silent_in[16];
+  GSocketConnection *newcomers[40];
+  GDataInputStream *newcomers_in[40];
+  g_autoptr (GSocketConnection) slow = NULL;
+  g_autoptr (GDataInputStream) slow_in = NULL;
+  g_autoptr (StrobeControlClient) probe = NULL;
+  uint8_t server_nonce[STROBE_AUTH_NONCE_BYTES], client_nonce[STROBE_AUTH_NONCE_BYTES];
+  uint8_t other_nonce[STROBE_AUTH_NONCE_BYTES];
+  char hex[STROBE_AUTH_HEX_SIZE], proof[STROBE_AUTH_HEX_SIZE];
+  GOutputStream *out;
+  char *line;
+
+  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
+    {
+      silent[i] = raw_connect ("127.0.0.1", t->port, &silent_in[i]);
+      read_challenge (silent_in[i], other_nonce);   /* accepted, then says nothing */
+    }
+  /* A client that answers its challenge, then is slow with its proof. */
+  slow = raw_connect ("127.0.0.1", t->port, &slow_in);
+  out = g_io_stream_get_output_stream (G_IO_STREAM (slow));
+  write_text (out, "\n");
+  read_challenge (slow_in, server_nonce);
+  g_assert_true (strobe_auth_nonce (client_nonce));
+  strobe_hex_encode (client_nonce, sizeof client_nonce, hex, sizeof hex);
+  {
+    g_autofree char *auth = g_strconcat ("auth ", hex, "\n", NULL);
+    write_text (out, auth);
+  }
+  line = read_line (slow_in);
+  g_assert_true (g_str_has_prefix (line, "ok auth "));
+  g_free (line);
+  /* The oldest silent peer made room for it, and was told why. */
+  line = read_line (silent_in[0]);
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_prefix (line, "error busy: evicted to make room for a new connection"));
+  g_free (line);
+  g_assert_null (read_line (silent_in[0]));
+  /* 40 newcomers that say nothing: they push each other and the silent ones out, never
+   * the slow client. */
+  for (guint i = 0; i < G_N_ELEMENTS (newcomers); i++)
+    {
+      newcomers[i] = raw_connect ("127.0.0.1", t->port, &newcomers_in[i]);
+      read_challenge (newcomers_in[i], other_nonce);
+    }
+  for (guint i = 1; i < G_N_ELEMENTS (silent); i++)
+    {
+      line = read_line (silent_in[i]);
+      g_assert_true (g_str_has_prefix (line, "error busy: evicted"));
+      g_free (line);
+    }
+  strobe_auth_proof_hex ("control", STROBE_AUTH_CLIENT, secret, strlen (secret), server_nonce, client_nonce,
+                         proof);
+  {
+    g_autofree char *send_proof = g_strconcat ("auth-proof ", proof, "\nstatus\n", NULL);
+    write_text (out, send_proof);
+  }
+  line = read_line (slow_in);
+  g_assert_cmpstr (line, ==, "ok authenticated");
+  g_free (line);
+  line = read_line (slow_in);
+  g_assert_true (g_str_has_prefix (line, "ok program=control-target"));
+  g_free (line);
+  for (guint i = 0; i < G_N_ELEMENTS (silent); i++)
+    {
+      g_object_unref (silent_in[i]);
+      g_object_unref (silent[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (newcomers); i++)
+    {
+      g_object_unref (newcomers_in[i]);
+      g_object_unref (newcomers[i]);
+    }
+  probe = target_client (t);
+  g_assert_cmpuint (status_uint (probe, "evicted"), >=, 1 + 40);
+  target_stop (t);
+}
+
+/* A program that is busy says so, and the client tries again before giving up: not "the
+ * program refused the control secret". */
+typedef struct
+{
+  GSocketListener *listener;
+  GCancellable    *cancel;
+  guint            sent;
+} BusyServer;
+
+static gpointer
+busy_server_thread (gpointer data)
+{
+  BusyServer *f = data;
+
+  for (;;)
+    {
+      g_autoptr (GSocketConnection) conn = g_socket_listener_accept (f->listener, NULL, f->cancel, NULL);
+      g_autoptr (GDataInputStream) in = NULL;
+      GOutputStream *out;
+      g_autofree char *first = NULL;
+
+      if (conn == NULL)
+        return NULL;
+      out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
+      in = g_data_input_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (conn)));
+      write_text (out, "strobe-control challenge 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n");
+      first = read_line (in);   /* the client's empty line */
+      write_text (out, "error busy: evicted to make room for a new connection (this one had not "
+                       "authenticated and had sent nothing for 300 ms); retry\n");
+      f->sent++;
+    }
+}
+
+static void
+test_busy_retry (void)
+{
+  BusyServer f = { g_socket_listener_new (), g_cancellable_new (), 0 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GSocketAddress) sa = g_inet_socket_address_new (lo, 0);
+  g_autoptr (GSocketAddress) bound = NULL;
+  g_autoptr (StrobeControlClient) c = NULL;
+  g_autofree char *reply = NULL;
+  GThread *thread;
+
+  g_socket_listener_add_address (f.listener, sa, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
+                                 &bound, &error);
+  g_assert_no_error (error);
+  thread = g_thread_new ("busy", busy_server_thread, &f);
+  c = strobe_control_client_new ("127.0.0.1", g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  strobe_control_client_set_secret (c, "a-secret-of-sixteen-or-more");
+  reply = strobe_control_client_send (c, "status", NULL, &error);
+  g_assert_null (reply);
+  g_assert_error (error, STROBE_CONTROL_ERROR, STROBE_CONTROL_ERROR_BUSY);
+  g_assert_nonnull (strstr (error->message, "busy (tried 5 times): evicted to make room"));
+  g_assert_null (strstr (error->message, "secret"));
+  g_cancellable_cancel (f.cancel);
+  g_thread_join (thread);
+  g_assert_cmpuint (f.sent, ==, 5);
+  g_socket_listener_close (f.listener);
+  g_object_unref (f.listener);
+  g_object_unref (f.cancel);
 }
 
 int
@@ -1387,6 +2023,10 @@ main (int argc, char **argv)
   g_test_add_func ("/control/async", test_async);
   g_test_add_func ("/control/cli", test_cli);
   g_test_add_func ("/control/auth", test_auth);
+  g_test_add_func ("/control/impostor", test_impostor);
+  g_test_add_func ("/control/flood", test_flood);
+  g_test_add_func ("/control/eviction", test_eviction);
+  g_test_add_func ("/control/busy-retry", test_busy_retry);
   g_test_add_func ("/control/write-to-targets", test_write_to_targets);
   g_test_add_func ("/control/addresses", test_addresses);
   g_test_add_func ("/control/unknown-channels", test_unknown_channels);
