@@ -160,6 +160,7 @@ strobe_init (const StrobeInitOptions *options)
     }
   strobe__memory_guard++;
   strobe__global_init ();
+  strobe__memory_init_once ();
   configure_memory (o, true);
   initialized = true;
   options_applied = options != NULL;

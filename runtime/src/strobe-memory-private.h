@@ -31,6 +31,11 @@ extern bool strobe__no_auto_init;
  * makes then are the runtime's, never traced (the LD_PRELOAD interposer reports them
  * otherwise, and a round that allocates would report itself round after round). */
 extern __thread int strobe__memory_guard __attribute__ ((tls_model ("initial-exec")));
+/* Reads the memory settings the updater uses (the time unit), once. strobe_init() calls it
+ * before it starts the worker: the constructor that otherwise reads them may run after
+ * the one that starts the runtime (STROBE_TRACE…), and the worker would drain with a
+ * time unit of 1 tick while the main thread writes the real one. */
+void strobe__memory_init_once (void);
 /* The updater's part of each round: threads' allocation records (strobe-memory-ring.c). */
 void strobe__memory_drain (void);
 /* An output just started: memory tracing into it begins with a live-set snapshot. */

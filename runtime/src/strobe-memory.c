@@ -115,6 +115,12 @@ memory_init (void)
 }
 
 void
+strobe__memory_init_once (void)
+{
+  pthread_once (&init_once, memory_init);
+}
+
+void
 strobe__memory_init_from_env (void)
 {
   const char *s = getenv ("STROBE_CALLSTACKS");
