@@ -5,13 +5,18 @@
 #include <unistd.h>
 
 #include "strobe-raw.h"
+#include "test-dirs.h"
 
 static const char *helper;
+
+/* This run's own directory: the suite runs in several build trees at once (sanitizers,
+ * other checkouts), and a fixed name in /tmp had two runs write one trace. */
+static char *run_dir;
 
 static char *
 tmp_path (const char *name)
 {
-  return g_build_filename (g_get_tmp_dir (), name, NULL);
+  return g_build_filename (run_dir, name, NULL);
 }
 
 /* Runs the helper; returns its stdout. @env: extra NAME=VALUE pairs. */
@@ -393,6 +398,8 @@ test_drops (void)
 int
 main (int argc, char **argv)
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
   helper = g_getenv ("RUNTIME_HELPER");
   g_assert_nonnull (helper);
@@ -403,5 +410,9 @@ main (int argc, char **argv)
   g_test_add_func ("/runtime/noworker", test_noworker);
   g_test_add_func ("/runtime/threads", test_threads);
   g_test_add_func ("/runtime/drops", test_drops);
-  return g_test_run ();
+  run_dir = test_dir_make_tmp ("strobe-rt-XXXXXX");
+  status = g_test_run ();
+  test_dir_remove_all (run_dir);
+  g_free (run_dir);
+  return status;
 }
