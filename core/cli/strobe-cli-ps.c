@@ -40,6 +40,11 @@ strobe_cli_ps (int argc, char **argv)
       return STROBE_CLI_USAGE_ERROR;
     }
   discovery = strobe_discovery_new (dir);
+  if (strobe_discovery_get_problem (discovery))
+    {
+      g_autofree char *problem = strobe_text_escape (strobe_discovery_get_problem (discovery), STROBE_TEXT_PLAIN);
+      g_printerr ("strobe-cli: %s\n", problem);
+    }
   n = g_list_model_get_n_items (G_LIST_MODEL (discovery));
   if (!quiet)
     printf ("%-8s %-20s %-22s %-8s %s\n", _("PID"), _("PROGRAM"), _("CONTROL"), _("TRACING"), _("OUTPUT"));

@@ -5,6 +5,7 @@
 #include "strobe-discovery.h"
 
 #include <errno.h>
+#include <glib/gi18n.h>
 #include <glib/gstdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 
 #include "strobe-control-address.h"
 #include "strobe-control-client.h"
+#include "strobe-discovery-dir.h"
 
 #define RECHECK_SECONDS 2
 #define MAX_FILE_SIZE   4096
@@ -184,6 +186,7 @@ struct _StrobeDiscovery
   GFileMonitor *monitor;
   guint         recheck_id;
   guint         pending_id;
+  char         *problem;     /* why the directory was not read, or NULL */
 };
 
 static void list_model_iface_init (GListModelInterface *iface);
@@ -242,6 +245,7 @@ strobe_discovery_finalize (GObject *object)
   g_ptr_array_unref (self->items);
   g_free (self->directory);
   g_free (self->signature);
+  g_free (self->problem);
   G_OBJECT_CLASS (strobe_discovery_parent_class)->finalize (object);
 }
 
@@ -263,13 +267,11 @@ strobe_discovery_init (StrobeDiscovery *self)
 char *
 strobe_discovery_dup_default_directory (void)
 {
-  const char *xdg = g_getenv ("XDG_RUNTIME_DIR");
-  GStatBuf st;
+  char path[4096];
 
-  if (xdg && g_path_is_absolute (xdg) && g_stat (xdg, &st) == 0 && S_ISDIR (st.st_mode)
-      && st.st_uid == geteuid ())
-    return g_build_filename (xdg, "strobe", NULL);
-  return g_strdup_printf ("/tmp/strobe-%u", (unsigned) geteuid ());
+  if (!strobe_discovery_dir_path (path, sizeof path))
+    return g_strdup_printf ("/tmp/strobe-%u", (unsigned) geteuid ());
+  return g_strdup (path);
 }
 
 StrobeDiscovery *
@@ -289,15 +291,13 @@ strobe_discovery_get_directory (StrobeDiscovery *self)
   return self->directory;
 }
 
-/* Only a directory that is ours alone is trusted: anyone could plant entries elsewhere. */
-static gboolean
-directory_is_private (const char *path)
+const char *
+strobe_discovery_get_problem (StrobeDiscovery *self)
 {
-  struct stat st;
-
-  return lstat (path, &st) == 0 && S_ISDIR (st.st_mode) && st.st_uid == geteuid ()
-         && (st.st_mode & 077) == 0;
+  g_return_val_if_fail (STROBE_IS_DISCOVERY (self), NULL);
+  return self->problem;
 }
+
 
 static gint
 by_pid (gconstpointer a, gconstpointer b)
@@ -329,11 +329,20 @@ strobe_discovery_refresh (StrobeDiscovery *self)
   g_autoptr (GString) signature = g_string_new (NULL);
   g_autoptr (GDir) dir = NULL;
   const char *name;
+  char why[160];
   guint old_len;
 
   g_return_if_fail (STROBE_IS_DISCOVERY (self));
-  if (directory_is_private (self->directory))
+  /* Only a directory that is ours alone is trusted: anyone could plant entries elsewhere.
+   * Missing is no problem (no program has run); anything else is, and is said. */
+  g_clear_pointer (&self->problem, g_free);
+  if (strobe_discovery_dir_check (self->directory, FALSE, why, sizeof why))
     dir = g_dir_open (self->directory, 0, NULL);
+  else if (errno != ENOENT)
+    /* Translators: the second %s is why, in English (e.g. "belongs to uid 65534, not to you (uid 1000)") */
+    self->problem = g_strdup_printf (_("The discovery directory %s %s: its programs are not "
+                                       "listed (remove it, or set XDG_RUNTIME_DIR)"),
+                                     self->directory, why);
   while (dir && (name = g_dir_read_name (dir)))
     {
       g_autofree char *path = g_build_filename (self->directory, name, NULL);

@@ -41,6 +41,10 @@ char            *strobe_discovery_dup_default_directory (void);
 /* @directory NULL: the default. Reads it once; call strobe_discovery_watch() to follow. */
 StrobeDiscovery *strobe_discovery_new       (const char       *directory);
 const char      *strobe_discovery_get_directory (StrobeDiscovery *self);
+/* Why the directory was not read at the last refresh (another user's, shared, a symbolic
+ * link…: core/protocol/strobe-discovery-dir.h), as a sentence; NULL when it was, or does
+ * not exist yet. */
+const char      *strobe_discovery_get_problem (StrobeDiscovery *self);
 /* Reads the directory again (also deletes stale entries); emits items-changed if the
  * list changed. */
 void             strobe_discovery_refresh   (StrobeDiscovery  *self);

@@ -61,7 +61,7 @@ typedef struct
   bool                spoke;        /* has sent at least one byte */
   StrobeControlAuth   auth;         /* where it stands in the challenge–response */
   uint64_t            since_ns;     /* accepted */
-  uint64_t            progress_ns;  /* accepted, or last sent something */
+  uint64_t            progress_ns;  /* accepted, or last took a step of the exchange */
   uint64_t            line_ns;      /* the pending partial line began (reader.len > 0) */
   StrobeControlReader reader;
 } Client;
@@ -544,6 +544,7 @@ run_auth (Client *c, const StrobeControlCommand *cmd)
   char text[160];
   uint64_t now = now_ns ();
 
+  c->progress_ns = now;   /* keep-alives are no progress: they would keep a peer forever */
   if (cmd->verb == STROBE_CONTROL_CMD_AUTH && now < ctl.auth_paused_until)
     {
       ctl.refused++;
@@ -715,7 +716,6 @@ client_read (Client *c)
       return;
     }
   c->spoke = true;
-  c->progress_ns = now_ns ();
   strobe__control_read (&c->reader, buf, (size_t) n, on_line, on_too_long, c);
   if (c->fd >= 0 && c->reader.len == 0 && !c->reader.discarding)
     c->line_ns = 0;
@@ -735,8 +735,9 @@ has_pending (const Client *c)
 /* A slot for a new connection (the caller evicts whoever holds it). When all are taken,
  * a peer that has not authenticated gives its slot up: first one that never sent a byte
  * (a client sends an empty line as soon as it connects), the oldest first, then one that
- * stopped half-way and has sent nothing for STALL_NS. A peer whose bytes are waiting to be
- * read, or that progressed within STALL_NS, is never evicted: peers that connect and say
+ * has taken no step of the exchange for STALL_NS. A peer that has sent something (or whose
+ * bytes wait to be read) and took its last step, or connected, within STALL_NS is never
+ * evicted: peers that connect and say
  * nothing (hundreds of them, or a few that keep reconnecting) so cannot push out a real
  * client in the middle of its exchange. NULL with *wait: every unauthenticated peer is
  * still within its time; the newcomer waits in the listen backlog until one stalls. NULL
@@ -756,7 +757,7 @@ pick_slot (uint64_t now, bool *wait)
 
       if (authed (c))
         continue;
-      if ((c->spoke && now - c->progress_ns <= STALL_NS) || has_pending (c))
+      if ((c->spoke || has_pending (c)) && now - c->progress_ns <= STALL_NS)
         {
           *wait = true;
           continue;
@@ -776,7 +777,7 @@ evict (Client *c, uint64_t now)
   ctl.refused++;
   ctl.evicted++;
   reply (c, "error busy: evicted to make room for a new connection (this one had not "
-         "authenticated and had sent nothing for %llu ms); retry",
+         "authenticated and had not progressed for %llu ms); retry",
          (unsigned long long) ((now - c->progress_ns) / 1000000u));
   client_close (c);
 }

@@ -4,6 +4,7 @@
  * removed at exit. Called from the control thread and from exit only. */
 #include "strobe-output-private.h"
 #include "strobe-control-private.h"
+#include "strobe-discovery-dir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -18,31 +19,28 @@ static char            disc_path[512];
 static pid_t           disc_pid;
 static bool            disc_atexit;
 
-/* A directory that is ours alone: a real directory (no symlink), owned by us, mode 0700. */
-static bool
-private_dir (const char *path)
-{
-  struct stat st;
-
-  if (mkdir (path, 0700) < 0 && errno != EEXIST)
-    return false;
-  if (lstat (path, &st) < 0 || !S_ISDIR (st.st_mode) || st.st_uid != geteuid ()
-      || (st.st_mode & 077) != 0)
-    return false;
-  return true;
-}
-
-/* $XDG_RUNTIME_DIR/strobe, else /tmp/strobe-UID. The same rule as core/control. */
+/* The user's directory (core/protocol/strobe-discovery-dir.h, the rule core/control reads
+ * with), made when missing. One that is not the user's alone is refused, and the user is
+ * told once per process: another user who made /tmp/strobe-UID first would otherwise hide
+ * every program without a word. */
 static bool
 discovery_dir (char *buf, size_t size)
 {
-  const char *xdg = getenv ("XDG_RUNTIME_DIR");
-  struct stat st;
+  static pid_t told;
+  char why[160];
 
-  if (xdg && xdg[0] == '/' && stat (xdg, &st) == 0 && S_ISDIR (st.st_mode) && st.st_uid == geteuid ()
-      && (size_t) snprintf (buf, size, "%s/strobe", xdg) < size && private_dir (buf))
+  if (!strobe_discovery_dir_path (buf, size))
+    return false;
+  if (strobe_discovery_dir_check (buf, true, why, sizeof why))
     return true;
-  return (size_t) snprintf (buf, size, "/tmp/strobe-%u", (unsigned) geteuid ()) < size && private_dir (buf);
+  if (told != getpid ())
+    {
+      told = getpid ();
+      fprintf (stderr, "strobe: the discovery directory %s %s; this program is not announced "
+               "(strobe-cli ps and the viewer do not list it): remove that directory, or set "
+               "XDG_RUNTIME_DIR\n", buf, why);
+    }
+  return false;
 }
 
 /* Field 22 of /proc/self/stat: the start time in clock ticks since boot. With the pid it

@@ -10,6 +10,7 @@
 
 #include <arpa/inet.h>
 #include <ifaddrs.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
 #include <netinet/in.h>
@@ -1971,7 +1972,7 @@ busy_server_thread (gpointer data)
       write_text (out, "strobe-control challenge 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f\n");
       first = read_line (in);   /* the client's empty line */
       write_text (out, "error busy: evicted to make room for a new connection (this one had not "
-                       "authenticated and had sent nothing for 300 ms); retry\n");
+                       "authenticated and had not progressed for 300 ms); retry\n");
       f->sent++;
     }
 }
@@ -2007,6 +2008,184 @@ test_busy_retry (void)
   g_object_unref (f.cancel);
 }
 
+/* ---- a chosen secret, guesses, the discovery directory (issue 25, item 8) ------------- */
+
+/* Runs control-target with @env (NAME, VALUE pairs; a NULL value unsets NAME), as user
+ * nobody with @as_nobody, tells it to quit as soon as it is ready, and returns what it
+ * wrote on stderr; *port: the control port it said it got. */
+static char *
+target_stderr (const char *const *env, gboolean as_nobody, guint *port)
+{
+  g_autoptr (GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                               | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  char *err = NULL;
+
+  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACE");
+  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEFILE");
+  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEHOST");
+  for (guint i = 0; env && env[i]; i += 2)
+    if (env[i + 1])
+      g_subprocess_launcher_setenv (launcher, env[i], env[i + 1], TRUE);
+    else
+      g_subprocess_launcher_unsetenv (launcher, env[i]);
+  if (as_nobody)
+    proc = g_subprocess_launcher_spawn (launcher, &error, "/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup",
+                                        "--clear-groups", g_getenv ("CONTROL_TARGET"), NULL);
+  else
+    proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("CONTROL_TARGET"), NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (proc, "quit\n", NULL, &out, &err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (out, "ready "));
+  *port = (guint) atoi (out + 6);
+  return err;
+}
+
+/* A chosen STROBE_CONTROL_SECRET shorter than 16 characters is refused (no control server)
+ * and the program says why. */
+static void
+test_secret_length (void)
+{
+  g_autofree char *dir = test_dir_make_tmp ("strobe-control-XXXXXX");
+  const char *short_env[] = { "XDG_RUNTIME_DIR", dir, "STROBE_CONTROL_SECRET", "fifteen-chars15", NULL };
+  const char *long_env[] = { "XDG_RUNTIME_DIR", dir, "STROBE_CONTROL_SECRET", "sixteen-chars-16", NULL };
+  g_autofree char *err1 = NULL, *err2 = NULL;
+  guint port = 1;
+
+  err1 = target_stderr (short_env, FALSE, &port);
+  g_assert_cmpuint (port, ==, 0);
+  g_assert_nonnull (strstr (err1, "STROBE_CONTROL_SECRET must be 16 to 128 printable characters"));
+  g_assert_nonnull (strstr (err1, "it has 15 characters"));
+  err2 = target_stderr (long_env, FALSE, &port);
+  g_assert_cmpuint (port, !=, 0);
+  g_assert_null (strstr (err2, "STROBE_CONTROL_SECRET"));
+  test_dir_remove_all (dir);
+}
+
+/* A wrong proof (the proof step after `auth`): returns the server's verdict. */
+static char *
+wrong_proof (guint16 port)
+{
+  g_autoptr (GDataInputStream) in = NULL;
+  g_autoptr (GSocketConnection) conn = raw_connect ("127.0.0.1", port, &in);
+  GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
+  uint8_t server_nonce[STROBE_AUTH_NONCE_BYTES];
+  g_autofree char *answer = NULL;
+
+  read_challenge (in, server_nonce);
+  write_text (out, "auth 0000000000000000000000000000000000000000000000000000000000000001\n");
+  answer = read_line (in);
+  if (!g_str_has_prefix (answer, "ok auth "))
+    return g_steal_pointer (&answer);
+  write_text (out, "auth-proof 0000000000000000000000000000000000000000000000000000000000000002\n");
+  return read_line (in);
+}
+
+/* Guessing a chosen secret is slowed down: after a failed proof, authentication pauses
+ * (100 ms, doubling), the program says so, and the client waits it out by itself. A
+ * generated secret cannot be guessed, so its failures pause nothing. */
+static void
+test_guess_backoff (void)
+{
+  static const char secret[] = "a-chosen-secret-of-24ch";
+  const char *env[] = { "STROBE_CONTROL_SECRET", secret, NULL };
+  Target *t = target_start (NULL, env);
+  g_autoptr (StrobeControlClient) c = strobe_control_client_new ("127.0.0.1", t->port);
+  g_autofree char *v1 = NULL, *v2 = NULL, *v3 = NULL, *v4 = NULL, *reply = NULL;
+  gint64 start;
+
+  v1 = wrong_proof (t->port);
+  g_assert_cmpstr (v1, ==, "error authentication failed");
+  v2 = wrong_proof (t->port);   /* at once: paused */
+  g_assert_true (g_str_has_prefix (v2, "error busy: authentication paused for "));
+  g_assert_nonnull (strstr (v2, " after 1 failed attempts"));
+  g_usleep (150 * 1000);
+  v3 = wrong_proof (t->port);   /* the pause is over; the second failure pauses 200 ms */
+  g_assert_cmpstr (v3, ==, "error authentication failed");
+  start = g_get_monotonic_time ();
+  strobe_control_client_set_discovery_directory (c, t->runtime_dir);
+  strobe_control_client_set_secret (c, secret);
+  reply = send_ok (c, "status");   /* busy, retried until the pause is over */
+  g_assert_cmpint (g_get_monotonic_time () - start, >=, 100 * 1000);
+  target_stop (t);
+
+  t = target_start (NULL, NULL);
+  g_clear_pointer (&v1, g_free);
+  v1 = wrong_proof (t->port);
+  g_assert_cmpstr (v1, ==, "error authentication failed");
+  v4 = wrong_proof (t->port);
+  g_assert_cmpstr (v4, ==, "error authentication failed");   /* not paused */
+  target_stop (t);
+}
+
+/* With XDG_RUNTIME_DIR unset, the directory is /tmp/strobe-UID: one that another user made
+ * first, or that others may write to, is refused, and the program and strobe-cli ps say
+ * so. */
+static void
+test_discovery_dir (void)
+{
+  g_autofree char *runtime = test_dir_make_tmp ("strobe-control-XXXXXX");
+  g_autofree char *shared = g_build_filename (runtime, "strobe", NULL);
+  const char *env[] = { "XDG_RUNTIME_DIR", runtime, NULL };
+  g_autofree char *err = NULL;
+  guint port;
+
+  /* A directory others may use. */
+  g_assert_cmpint (g_mkdir (shared, 0700), ==, 0);
+  g_assert_cmpint (g_chmod (shared, 0755), ==, 0);
+  err = target_stderr (env, FALSE, &port);
+  g_assert_cmpuint (port, !=, 0);   /* still controllable, only not announced */
+  g_assert_nonnull (strstr (err, "has mode 0755: others may use it; it must be 0700"));
+  g_assert_nonnull (strstr (err, "this program is not announced"));
+  {
+    g_autoptr (GDir) d = g_dir_open (shared, 0, NULL);
+    g_assert_null (g_dir_read_name (d));   /* nothing written there */
+  }
+  {
+    g_autoptr (GSubprocessLauncher) launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
+                                                                          | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+    g_autoptr (GSubprocess) ps = NULL;
+    g_autoptr (GError) error = NULL;
+    g_autofree char *out = NULL, *ps_err = NULL;
+
+    g_subprocess_launcher_setenv (launcher, "XDG_RUNTIME_DIR", runtime, TRUE);
+    g_subprocess_launcher_setenv (launcher, "LC_ALL", "C", TRUE);
+    ps = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("STROBE_CLI"), "ps", NULL);
+    g_assert_no_error (error);
+    g_subprocess_communicate_utf8 (ps, NULL, NULL, &out, &ps_err, &error);
+    g_assert_no_error (error);
+    g_assert_nonnull (strstr (ps_err, "has mode 0755"));
+    g_assert_nonnull (strstr (ps_err, "its programs are not listed"));
+  }
+
+  /* Another user made /tmp/strobe-UID first: as nobody, with root's directory there. */
+  if (geteuid () != 0 || !g_file_test ("/usr/bin/setpriv", G_FILE_TEST_IS_EXECUTABLE))
+    g_test_message ("not root (or no setpriv): /tmp/strobe-UID made by another user not simulated");
+  else
+    {
+      struct passwd *nobody = getpwnam ("nobody");
+      g_autofree char *taken = nobody ? g_strdup_printf ("/tmp/strobe-%u", (unsigned) nobody->pw_uid) : NULL;
+      const char *unset[] = { "XDG_RUNTIME_DIR", NULL, NULL };
+      g_autofree char *err2 = NULL;
+
+      if (taken == NULL || g_file_test (taken, G_FILE_TEST_EXISTS))
+        g_test_message ("%s exists already (or no user nobody): not simulated", taken ? taken : "nobody");
+      else
+        {
+          g_assert_cmpint (g_mkdir (taken, 0700), ==, 0);   /* root's, 0700 */
+          err2 = target_stderr (unset, TRUE, &port);
+          g_rmdir (taken);
+          g_assert_nonnull (strstr (err2, taken));
+          g_assert_nonnull (strstr (err2, "belongs to uid 0, not to you"));
+        }
+    }
+  test_dir_remove_all (runtime);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -2027,6 +2206,9 @@ main (int argc, char **argv)
   g_test_add_func ("/control/flood", test_flood);
   g_test_add_func ("/control/eviction", test_eviction);
   g_test_add_func ("/control/busy-retry", test_busy_retry);
+  g_test_add_func ("/control/secret-length", test_secret_length);
+  g_test_add_func ("/control/guess-backoff", test_guess_backoff);
+  g_test_add_func ("/control/discovery-dir", test_discovery_dir);
   g_test_add_func ("/control/write-to-targets", test_write_to_targets);
   g_test_add_func ("/control/addresses", test_addresses);
   g_test_add_func ("/control/unknown-channels", test_unknown_channels);
