@@ -1414,6 +1414,23 @@ test_target_options (void)
   test_dir_remove_all (dir);
 }
 
+/* A listener for a fake server on 127.0.0.1 at a port the kernel picks (*port). */
+static GSocketListener *
+fake_listener_new (guint16 *port)
+{
+  GSocketListener *listener = g_socket_listener_new ();
+  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GSocketAddress) sa = g_inet_socket_address_new (lo, 0);
+  g_autoptr (GSocketAddress) bound = NULL;
+  g_autoptr (GError) error = NULL;
+
+  g_socket_listener_add_address (listener, sa, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
+                                 &bound, &error);
+  g_assert_no_error (error);
+  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  return listener;
+}
+
 /* A fake control server that answers with a line without end: the client stops at
  * STROBE_CONTROL_MAX_REPLY instead of growing with it. */
 typedef struct
@@ -1443,21 +1460,15 @@ fake_server_thread (gpointer data)
 static void
 test_reply_limit (void)
 {
-  FakeServer f = { g_socket_listener_new (), 0 };
+  guint16 port;
+  FakeServer f = { fake_listener_new (&port), 0 };
   g_autoptr (GError) error = NULL;
-  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr (GSocketAddress) sa = g_inet_socket_address_new (lo, 0);
-  g_autoptr (GSocketAddress) bound = NULL;
   g_autoptr (StrobeControlClient) c = NULL;
   g_autofree char *reply = NULL;
   GThread *thread;
 
-  g_socket_listener_add_address (f.listener, sa, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
-                                 &bound, &error);
-  g_assert_no_error (error);
   thread = g_thread_new ("fake", fake_server_thread, &f);
-  c = strobe_control_client_new ("127.0.0.1",
-                                 g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  c = strobe_control_client_new ("127.0.0.1", port);
   strobe_control_client_set_secret (c, "not-needed-by-a-fake");
   /* The fake answers "ok xxx…" to the auth line already. */
   reply = strobe_control_client_send (c, "status", NULL, &error);
@@ -1498,20 +1509,14 @@ evil_server_thread (gpointer data)
 static void
 test_cli_escapes (void)
 {
-  g_autoptr (GSocketListener) listener = g_socket_listener_new ();
-  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr (GSocketAddress) sa = g_inet_socket_address_new (lo, 0);
-  g_autoptr (GSocketAddress) bound = NULL;
-  g_autoptr (GError) error = NULL;
+  guint16 port;
+  g_autoptr (GSocketListener) listener = fake_listener_new (&port);
   Target fake = { 0 };
   g_autofree char *target = NULL, *out = NULL;
   GThread *thread;
   int rc;
 
-  g_socket_listener_add_address (listener, sa, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
-                                 &bound, &error);
-  g_assert_no_error (error);
-  target = g_strdup_printf ("127.0.0.1:%u", g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  target = g_strdup_printf ("127.0.0.1:%u", port);
   fake.runtime_dir = test_dir_make_tmp ("strobe-control-XXXXXX");
   thread = g_thread_new ("evil", evil_server_thread, listener);
   g_setenv ("STROBE_CONTROL_SECRET", EVIL_SECRET, TRUE);
@@ -1675,20 +1680,13 @@ test_impostor (void)
 
   /* The program is gone and another listener has its port at the very address. */
   {
-    Impostor f = { g_socket_listener_new (), g_string_new (NULL) };
-    g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-    g_autoptr (GSocketAddress) sa = g_inet_socket_address_new (lo, 0);
-    g_autoptr (GSocketAddress) bound = NULL;
+    guint16 port;
+    Impostor f = { fake_listener_new (&port), g_string_new (NULL) };
     g_autoptr (GError) error = NULL;
     g_autoptr (StrobeControlClient) c = NULL;
     g_autofree char *disc = NULL;
-    guint16 port;
     GThread *thread;
 
-    g_socket_listener_add_address (f.listener, sa, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
-                                   &bound, &error);
-    g_assert_no_error (error);
-    port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
     disc = dead_program_dir (port, secret);
     thread = g_thread_new ("impostor", impostor_thread, &f);
     c = strobe_control_client_new ("localhost", port);
@@ -1980,20 +1978,15 @@ busy_server_thread (gpointer data)
 static void
 test_busy_retry (void)
 {
-  BusyServer f = { g_socket_listener_new (), g_cancellable_new (), 0 };
+  guint16 port;
+  BusyServer f = { fake_listener_new (&port), g_cancellable_new (), 0 };
   g_autoptr (GError) error = NULL;
-  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr (GSocketAddress) sa = g_inet_socket_address_new (lo, 0);
-  g_autoptr (GSocketAddress) bound = NULL;
   g_autoptr (StrobeControlClient) c = NULL;
   g_autofree char *reply = NULL;
   GThread *thread;
 
-  g_socket_listener_add_address (f.listener, sa, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
-                                 &bound, &error);
-  g_assert_no_error (error);
   thread = g_thread_new ("busy", busy_server_thread, &f);
-  c = strobe_control_client_new ("127.0.0.1", g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  c = strobe_control_client_new ("127.0.0.1", port);
   strobe_control_client_set_secret (c, "a-secret-of-sixteen-or-more");
   reply = strobe_control_client_send (c, "status", NULL, &error);
   g_assert_null (reply);
