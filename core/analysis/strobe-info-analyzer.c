@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "strobe-cpu-batch.h"
+#include "strobe-memory-records.h"
 
 enum
 {
@@ -19,6 +20,8 @@ enum
   ROUTE_CHANNEL_TOGGLE,
   ROUTE_STATS,
   ROUTE_CPU_BATCH,
+  ROUTE_MEMORY_BATCH,
+  ROUTE_MEMORY_LIVE,
 };
 
 typedef struct
@@ -166,6 +169,10 @@ strobe_info_analyzer_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx
   strobe_analysis_context_subscribe (ctx, ROUTE_CHANNEL_TOGGLE, "$Trace", "ChannelToggle");
   strobe_analysis_context_subscribe (ctx, ROUTE_STATS, "$Trace", "Stats");
   strobe_analysis_context_subscribe (ctx, ROUTE_CPU_BATCH, "Cpu", "EventBatch");
+  /* Their times are fields of other names (in units of 2^Shift ticks): allocations made
+   * before the first timestamped event must not fall before the trace's start. */
+  strobe_analysis_context_subscribe (ctx, ROUTE_MEMORY_BATCH, "Memory", "Batch");
+  strobe_analysis_context_subscribe (ctx, ROUTE_MEMORY_LIVE, "Memory", "Live");
 }
 
 static void
@@ -248,6 +255,8 @@ strobe_info_analyzer_on_event (StrobeAnalyzer *analyzer, guint route_id, const S
   static StrobeFieldAccessor base_f = STROBE_FIELD_ACCESSOR_INIT ("Base");
   static StrobeFieldAccessor shift_f = STROBE_FIELD_ACCESSOR_INIT ("Shift");
   static StrobeFieldAccessor data_f = STROBE_FIELD_ACCESSOR_INIT ("Data");
+  static StrobeFieldAccessor time_f = STROBE_FIELD_ACCESSOR_INIT ("Time");
+  static StrobeFieldAccessor times_f = STROBE_FIELD_ACCESSOR_INIT ("Times");
 
   self->dirty = TRUE;
   switch (route_id)
@@ -289,6 +298,30 @@ strobe_info_analyzer_on_event (StrobeAnalyzer *analyzer, guint route_id, const S
             note_time (self, last);
           }
       }
+      break;
+
+    case ROUTE_MEMORY_BATCH:
+      {
+        gsize n = 0;
+        guint8 elem = 0;
+        const guint8 *p = strobe_event_get_array (ev, &times_f, &elem, &n);
+        guint shift = (guint) strobe_event_get_uint (ev, &shift_f);
+        guint64 first = 0, last = 0;
+
+        if (shift < 64
+            && strobe_memrec_batch_time_range (strobe_event_get_uint (ev, &time_f), p, p ? n : 0, &first, &last)
+            && last <= (G_MAXUINT64 >> shift))
+          {
+            note_time (self, first << shift);
+            note_time (self, last << shift);
+          }
+      }
+      break;
+
+    case ROUTE_MEMORY_LIVE:
+      /* When the snapshot was taken (ticks). The blocks in it may be older: they were
+       * allocated before the trace began, and show so. */
+      note_time (self, strobe_event_get_uint (ev, &time_f));
       break;
 
     case ROUTE_CHANNEL_ANNOUNCE:

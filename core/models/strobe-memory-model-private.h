@@ -56,6 +56,14 @@ typedef struct
   gboolean           loaded;
 } StrobeMemoryModuleEntry;
 
+/* A block of a late connect's snapshot allocated before it: its record (which holds the
+ * snapshot's time) and when it was allocated. */
+typedef struct
+{
+  guint32 record;
+  guint64 time;
+} StrobeMemoryBorn;
+
 /* Everything a query reads, under the model's lock. */
 typedef struct
 {
@@ -68,6 +76,7 @@ typedef struct
   GArray      *block_max;    /* guint64 per STROBE_MEMORY_BLOCK records */
   GArray      *end_entry;    /* guint32 per record: the free-log entry that ended it, or G_MAXUINT32 */
   GHashTable  *marks;        /* record → GArray of its mark/unmark entries (the few marked ones) */
+  GArray      *born;         /* StrobeMemoryBorn, by record */
   StrobeMemorySummary *sum;
 } StrobeMemoryStore;
 
@@ -78,6 +87,9 @@ guint    strobe_memory_model_frames_locked (StrobeMemoryModel *self, guint32 id,
 /* Records allocated at or before @t; free-log entries at or before @t. Under the lock. */
 guint64  strobe_memory_store_allocs_upto (const StrobeMemoryStore *s, guint64 t);
 guint64  strobe_memory_store_frees_upto (const StrobeMemoryStore *s, guint64 t);
+/* When record @record was allocated: its alloc_time, or for a block of a late connect's
+ * snapshot its time from the live table (earlier than the record's). Under the lock. */
+guint64  strobe_memory_store_alloc_time (const StrobeMemoryStore *s, guint64 record);
 void     strobe_memory_store_totals_at (const StrobeMemoryStore *s, guint64 t, gint64 *bytes, gint64 *count);
 /* Free-log entry @j's own change: bytes and allocations it removed from live. */
 gint64   strobe_memory_store_entry_bytes (const StrobeMemoryStore *s, guint64 j);

@@ -148,6 +148,8 @@ struct _StrobeMemoryModel
   GHashTable  *absorbed;     /* keys ended unseen by a snapshot: their late free is expected */
   guint64      snapshot_time;
   gboolean     in_snapshot;
+  GArray      *born;         /* StrobeMemoryBorn, by record: when snapshot blocks were
+                              * really allocated (the records hold the snapshot's time) */
   StrobeMemorySummary sum;
   guint64      time;         /* clamped time of the last event */
   gboolean     have_time;
@@ -1032,6 +1034,8 @@ on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const 
       g_hash_table_remove_all (self->snapshot_keys);
       self->in_snapshot = TRUE;
       self->snapshot_time = clamp_time (self, time);
+      if (!self->sum.has_snapshot)
+        self->sum.snapshot_time = self->snapshot_time;
       self->sum.snapshot_complete = self->sum.snapshot_complete && (flags & STROBE_MEMLIVE_COMPLETE) != 0;
       self->sum.has_snapshot = TRUE;
     }
@@ -1070,10 +1074,16 @@ on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const 
                          it.heap, it.tag, it.stack, STROBE_MEMORY_ALLOC_FROM_SNAPSHOT);
       thread_state (self, it.thread)->last_alloc_plus1 = 0;
       strobe_live_map_insert (&self->by_id, key, ID_SPACE, index, NULL);
+      /* Its record keeps the snapshot's time (records stay in time order, and it counts
+       * from the snapshot on); when it was really allocated is kept beside it. */
+      if (shift < 64 && it.time <= (G_MAXUINT64 >> shift) && (it.time << shift) < self->snapshot_time)
+        {
+          StrobeMemoryBorn b = { index, it.time << shift };
+          g_array_append_val (self->born, b);
+        }
       self->sum.snapshot_allocs++;
       apply_orphan (self, key, index, self->snapshot_time);
     }
-  (void) shift;
   if (flags & STROBE_MEMLIVE_LAST)
     {
       /* Live here, not in the snapshot, older than it: freed before it, unseen. */
@@ -1525,6 +1535,7 @@ strobe_memory_model_get_store (StrobeMemoryModel *self, StrobeMemoryStore *s)
   s->block_max = self->block_max;
   s->end_entry = self->end_entry;
   s->marks = self->marks;
+  s->born = self->born;
   s->sum = &self->sum;
 }
 
@@ -1543,6 +1554,26 @@ strobe_memory_store_allocs_upto (const StrobeMemoryStore *s, guint64 t)
         hi = mid;
     }
   return lo;
+}
+
+guint64
+strobe_memory_store_alloc_time (const StrobeMemoryStore *s, guint64 record)
+{
+  const StrobeMemoryAlloc *r = &g_array_index (s->records, StrobeMemoryAlloc, record);
+  const StrobeMemoryBorn *b = (const StrobeMemoryBorn *) (void *) s->born->data;
+  guint lo = 0, hi = s->born->len;
+
+  if (!(r->flags & STROBE_MEMORY_ALLOC_FROM_SNAPSHOT))
+    return r->alloc_time;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (b[mid].record < record)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < s->born->len && b[lo].record == record ? b[lo].time : r->alloc_time;
 }
 
 guint64
@@ -1746,7 +1777,13 @@ strobe_memory_model_get_alloc (StrobeMemoryModel *self, guint64 index, StrobeMem
   g_mutex_lock (&self->lock);
   ok = index < self->records->len;
   if (ok)
-    *out = g_array_index (self->records, StrobeMemoryAlloc, index);
+    {
+      StrobeMemoryStore s;
+
+      strobe_memory_model_get_store (self, &s);
+      *out = g_array_index (self->records, StrobeMemoryAlloc, index);
+      out->alloc_time = strobe_memory_store_alloc_time (&s, index);
+    }
   g_mutex_unlock (&self->lock);
   return ok;
 }
@@ -1754,15 +1791,18 @@ strobe_memory_model_get_alloc (StrobeMemoryModel *self, guint64 index, StrobeMem
 guint
 strobe_memory_model_get_allocs (StrobeMemoryModel *self, const guint64 *indexes, guint n, StrobeMemoryAlloc *out)
 {
+  StrobeMemoryStore s;
   guint got = 0;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   g_return_val_if_fail (n == 0 || (indexes != NULL && out != NULL), 0);
   g_mutex_lock (&self->lock);
+  strobe_memory_model_get_store (self, &s);
   for (guint i = 0; i < n; i++)
     if (indexes[i] < self->records->len)
       {
         out[i] = g_array_index (self->records, StrobeMemoryAlloc, indexes[i]);
+        out[i].alloc_time = strobe_memory_store_alloc_time (&s, indexes[i]);
         got++;
       }
     else
@@ -2150,6 +2190,7 @@ strobe_memory_model_finalize (GObject *object)
   g_hash_table_unref (self->orphans);
   g_hash_table_unref (self->snapshot_keys);
   g_hash_table_unref (self->absorbed);
+  g_array_unref (self->born);
   g_free (self->overview);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (strobe_memory_model_parent_class)->finalize (object);
@@ -2191,6 +2232,7 @@ strobe_memory_model_init (StrobeMemoryModel *self)
   self->orphans = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->snapshot_keys = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->absorbed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
+  self->born = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryBorn));
   self->overview = g_new0 (Bucket, OVERVIEW_MAX);
   self->overview_shift = 10;
   self->sum.snapshot_complete = TRUE;

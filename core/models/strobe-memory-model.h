@@ -36,8 +36,10 @@ typedef enum
   STROBE_MEMORY_ALLOC_TEMPORARY     = 1 << 4,   /* freed (or reallocated) by its thread
                                                  * before that thread allocated again */
   STROBE_MEMORY_ALLOC_FROM_SNAPSHOT = 1 << 5,   /* live when the trace began (the live-table
-                                                 * snapshot of a late connect); alloc_time
-                                                 * is when the trace learnt of it */
+                                                 * snapshot of a late connect): its totals
+                                                 * count from the snapshot's time on; the
+                                                 * alloc_time given out is when it was
+                                                 * allocated (before the snapshot) */
   STROBE_MEMORY_ALLOC_END_UNSEEN    = 1 << 6,   /* ended without its free in the trace: its
                                                  * address was allocated again, or a snapshot
                                                  * no longer had it */
@@ -98,6 +100,7 @@ typedef struct
   gboolean snapshot_complete;  /* ... and it holds every allocation live then */
   gboolean partial;            /* memory live before the trace began is unknown */
   guint64 snapshot_allocs;     /* allocations live when the trace began, from the snapshot */
+  guint64 snapshot_time;       /* when the first snapshot was taken (memory tracing began) */
   guint64 lost_records;        /* records missing between batches of one thread */
   guint64 dropped;             /* reports the runtime could not record (full ring) */
   guint64 late_records;        /* applied after a later one: time clamped */

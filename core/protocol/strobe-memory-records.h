@@ -400,6 +400,30 @@ strobe_memrec_batch_next (StrobeMemrecBatch *b, StrobeMemrecState *s, StrobeMemr
   return 1;
 }
 
+/* The time of a Memory.Batch's first and last record, in units: @time is its Time field,
+ * @times its Times array. The first is @time unless that is 0 (no time yet: the first
+ * TIME pair gives it). False when no time is known or the array is malformed. */
+static inline bool
+strobe_memrec_batch_time_range (uint64_t time, const uint8_t *times, size_t len,
+                                uint64_t *first, uint64_t *last)
+{
+  const uint8_t *p = times, *end = times + len;
+  uint64_t t = time, n, d;
+
+  *first = *last = time;
+  while (p < end)
+    {
+      if (!strobe_memrec_get_varint (&p, end, &n) || !strobe_memrec_get_varint (&p, end, &d)
+          || t + d < t)
+        return false;
+      t += d;
+      if (*first == 0)
+        *first = t;
+    }
+  *last = t;
+  return *first != 0;
+}
+
 /* ---- Memory.Live: the live allocations at a moment (a late connect) --------------- */
 
 enum

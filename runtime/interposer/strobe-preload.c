@@ -740,6 +740,23 @@ unwind_walker (void **frames, int max)
   return unw_backtrace (frames, max);
 }
 
+/* dlsym (RTLD_DEFAULT, @name) for a symbol that may be absent. A failed lookup leaves the C
+ * library's dlerror state allocated — here, with the guard up, so untraced — and the
+ * program's next dl* call frees it through this interposer: a free of an unknown block
+ * (python3 -S -c "import _json" reported two). The second dlerror () frees that state. */
+static void *
+lookup_optional (const char *name)
+{
+  void *p = dlsym (RTLD_DEFAULT, name);
+
+  if (p == NULL)
+    {
+      (void) dlerror ();
+      (void) dlerror ();
+    }
+  return p;
+}
+
 /* A followed child's own trace file: DIR/PROGRAM-PID.strobe. */
 static char follow_file[4096];
 
@@ -748,12 +765,12 @@ static char follow_file[4096];
 static void
 adopt (const StrobeMemoryHooks *hooks, const char *channels)
 {
-  bool (*init) (const void *) = (bool (*) (const void *)) dlsym (RTLD_DEFAULT, "strobe_init");
-  bool (*set) (const char *, bool) = (bool (*) (const char *, bool)) dlsym (RTLD_DEFAULT, "strobe_channels_set_enabled");
-  void (*stacks) (bool) = (void (*) (bool)) dlsym (RTLD_DEFAULT, "strobe_memory_set_callstacks");
-  void (*table) (bool) = (void (*) (bool)) dlsym (RTLD_DEFAULT, "strobe_memory_set_live_table");
-  bool (*out_file) (const char *) = (bool (*) (const char *)) dlsym (RTLD_DEFAULT, "strobe_output_file");
-  void (*shutdown) (void) = (void (*) (void)) dlsym (RTLD_DEFAULT, "strobe_shutdown");
+  bool (*init) (const void *) = (bool (*) (const void *)) lookup_optional ("strobe_init");
+  bool (*set) (const char *, bool) = (bool (*) (const char *, bool)) lookup_optional ("strobe_channels_set_enabled");
+  void (*stacks) (bool) = (void (*) (bool)) lookup_optional ("strobe_memory_set_callstacks");
+  void (*table) (bool) = (void (*) (bool)) lookup_optional ("strobe_memory_set_live_table");
+  bool (*out_file) (const char *) = (bool (*) (const char *)) lookup_optional ("strobe_output_file");
+  void (*shutdown) (void) = (void (*) (void)) lookup_optional ("strobe_shutdown");
 
   adopted = hooks;
   if (set && channels && *channels)
@@ -805,7 +822,7 @@ preload_init (void)
   hooks = (const StrobeMemoryHooks *) (uintptr_t) 0;
   {
     const StrobeMemoryHooks *(*get) (void) =
-      (const StrobeMemoryHooks *(*) (void)) dlsym (RTLD_DEFAULT, "strobe__memory_hooks");
+      (const StrobeMemoryHooks *(*) (void)) lookup_optional ("strobe__memory_hooks");
     if (get && (hooks = get ()) != NULL && hooks->size < sizeof (StrobeMemoryHooks))
       hooks = NULL;
   }

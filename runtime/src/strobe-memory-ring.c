@@ -246,6 +246,14 @@ strobe__memory_drain (void)
 
   if (__atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
     return;
+  /* Memory tracing switched on begins now, with its snapshot (Memory.Live), not at the
+   * program's next allocation, which may come much later or never. */
+  if (STROBE_CHANNEL_ENABLED (MemoryChannel) && !__atomic_load_n (&strobe__memory_active, __ATOMIC_RELAXED))
+    {
+      strobe__memory_guard++;
+      strobe__memory_state_slow ();
+      strobe__memory_guard--;
+    }
   __atomic_store_n (&strobe__memory_coarse_units, strobe_time () >> strobe__memory_shift, __ATOMIC_RELAXED);
   if (drain_buf == NULL
       && ((drain_buf = malloc (STROBE_MEMORY_RING_BYTES)) == NULL

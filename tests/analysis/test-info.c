@@ -147,6 +147,71 @@ test_info_analyzer (void)
   g_assert_cmpuint (strobe_info_analyzer_get_event_count (info), ==, 4 + 6 + 3 + 2);
 }
 
+/* Allocation times are fields named Time (in units of 2^Shift ticks in Memory.Batch, with
+ * the Times array moving them on): allocations made before the first timestamped event
+ * (the runtime stamps them with a clock its worker last read) must not fall before the
+ * trace's start — from-start traces listed their first allocations at -0.0013 s. */
+static void
+test_info_memory_extent (void)
+{
+  enum { UID_BATCH = TSB_UID_USER, UID_LIVE };
+  const TsbField batch[] = {
+    { "Thread", STROBE_TYPE_UINT16 }, { "Flags", STROBE_TYPE_UINT8 }, { "Shift", STROBE_TYPE_UINT8 },
+    { "Round", STROBE_TYPE_UINT32 }, { "Seq", STROBE_TYPE_UINT64 }, { "Alloc", STROBE_TYPE_UINT64 },
+    { "Time", STROBE_TYPE_UINT64 }, { "Heap", STROBE_TYPE_UINT32 }, { "Tag", STROBE_TYPE_UINT32 },
+    { "Stack", STROBE_TYPE_UINT32 }, { "Dropped", STROBE_TYPE_UINT64 },
+    { "Data", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 }, { "Times", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 } };
+  const TsbField live[] = { { "Time", STROBE_TYPE_UINT64 }, { "Shift", STROBE_TYPE_UINT8 },
+                            { "Flags", STROBE_TYPE_UINT32 }, { "Count", STROBE_TYPE_UINT64 },
+                            { "Data", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 } };
+  /* Two allocations; time (units) := 0 + 3000 before the first, += 4000 after it. */
+  const guint8 data[] = { 0x00, 16, 0x00, 32 };
+  const guint8 times[] = { 0, 0xb8, 0x17, 1, 0xa0, 0x1f };
+  g_autoptr(Tsb) b = tsb_new ();
+  g_autoptr(StrobeDecoder) dec = strobe_decoder_new ();
+  g_autoptr(StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) stream = NULL;
+  const guint8 *p;
+  guint64 first = 0, last = 0;
+  gsize len;
+
+  tsb_handshake (b);
+  tsb_define_system (b);
+  tsb_define (b, UID_BATCH, "Memory", "Batch", STROBE_EVENT_FLAG_NOSYNC, G_N_ELEMENTS (batch), batch);
+  tsb_define (b, UID_LIVE, "Memory", "Live", STROBE_EVENT_FLAG_NOSYNC, G_N_ELEMENTS (live), live);
+  tsb_thread_info (b, 17, 5001, 0, "main", NULL);
+  tsb_flush (b, STROBE_TID_IMPORTANTS, TSB_AUTO);
+  tsb_sync (b, 0);
+  tsb_event (b, 16, TSB_UID_STATS, 0, 6, (const guint64[]) { 5000000, 0, 0, 0, 0, 0 });
+  tsb_begin (b, 16, UID_LIVE, 0);
+  tsb_set_int (b, 0, 4000000);
+  tsb_set_int (b, 1, 10);
+  tsb_set_int (b, 2, 7);
+  tsb_aux (b, 4, (const guint8[]) { 1, 17, 0 }, 3);
+  tsb_end (b);
+  tsb_begin (b, 16, UID_BATCH, 0);
+  tsb_set_int (b, 0, 17);
+  tsb_set_int (b, 1, 1);
+  tsb_set_int (b, 2, 10);
+  tsb_aux (b, 11, data, sizeof data);
+  tsb_aux (b, 12, times, sizeof times);
+  tsb_end (b);
+  tsb_event (b, 16, TSB_UID_STATS, 0, 6, (const guint64[]) { 6000000, 0, 0, 0, 0, 0 });
+  tsb_flush (b, 16, TSB_AUTO);
+  tsb_end_stream (b);
+  stream = tsb_bytes (b);
+  p = g_bytes_get_data (stream, &len);
+
+  strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (info));
+  g_assert_true (strobe_decoder_feed (dec, p, len, &error));
+  g_assert_true (strobe_decoder_finish (dec, &error));
+  g_assert_no_error (error);
+  g_assert_true (strobe_info_analyzer_get_time_range (info, &first, &last));
+  g_assert_cmpuint (first, ==, 3000u << 10);   /* the first allocation, before any other time */
+  g_assert_cmpuint (last, ==, 7000u << 10);    /* the last, after the last Stats */
+}
+
 static char *
 write_temp (GBytes *stream)
 {
@@ -277,5 +342,6 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/info/analyzer", test_info_analyzer);
   g_test_add_func ("/analysis/info/cli", test_cli);
+  g_test_add_func ("/analysis/info/memory-extent", test_info_memory_extent);
   return g_test_run ();
 }

@@ -7,8 +7,10 @@
  *   frame-pointer walker on a program built with frame pointers;
  * - a late connect (late-victim.c started with no output, then write-to and channels
  *   memory on through strobe-cli control): with the live table the model's live set is
- *   exactly the program's, and the module map from before the connect is there; without
- *   it the trace says it is partial;
+ *   exactly the program's, its blocks keep the times they were allocated at, and the
+ *   module map from before the connect is there; without it the trace says it is
+ *   partial; the snapshot is taken when memory tracing comes on, not at the next
+ *   allocation;
  * - children: not traced (and a clean environment) by default, traced into their own
  *   file with --follow-children;
  * - a program that links libstrobe.so itself: one runtime, its events and allocations in
@@ -22,6 +24,7 @@
 #include <glib/gstdio.h>
 
 #include "strobe-decoder.h"
+#include "strobe-info-analyzer.h"
 #include "strobe-memory-model.h"
 #include "strobe-memory-symbols.h"
 #include "test-dirs.h"
@@ -61,6 +64,22 @@ load (const char *trace, gboolean expect_clean)
   g_assert_no_error (error);
   if (expect_clean)
     g_assert_true (strobe_decoder_get_ended_cleanly (decoder));
+  return model;
+}
+
+/* load() with @info reading the same trace (its clock and extent). */
+static StrobeMemoryModel *
+load_with_info (const char *trace, StrobeInfoAnalyzer *info)
+{
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (GError) error = NULL;
+  StrobeMemoryModel *model = strobe_memory_model_new ();
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (info));
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  strobe_decoder_read_file (decoder, trace, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (strobe_decoder_get_ended_cleanly (decoder));
   return model;
 }
 
@@ -339,17 +358,43 @@ late_connect (gboolean table)
   g_autofree char *trace = g_build_filename (dir, "late.strobe", NULL);
   Victim *v = victim_start (table);
   g_autoptr (StrobeMemoryModel) m = NULL;
+  g_autoptr (StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
   StrobeMemorySummary s;
 
+  /* The trace begins 0.3 s after the victim's first blocks; memory tracing 0.3 s later
+   * still, and the victim allocates again only 0.3 s after that. */
+  g_usleep (300000);
   control (v, "write-to", trace, NULL);
+  g_usleep (300000);
   control (v, "channels", "memory", "on");
+  g_usleep (300000);
   victim_say (v, "done");
   victim_finish (v);
 
-  m = load (trace, TRUE);
+  m = load_with_info (trace, info);
   strobe_memory_model_get_summary (m, &s);
   g_assert_true (s.has_snapshot);
   check_live_set (m, table);
+  {
+    /* The snapshot is taken when memory tracing is switched on, not at the program's next
+     * allocation; blocks in it keep the time they were allocated at (tracing off). */
+    guint64 hz = strobe_info_analyzer_get_metadata (info)->clock_frequency;
+    guint64 first, last;
+    StrobeMemoryAlloc after = { 0 }, before = { 0 };
+
+    g_assert_true (strobe_info_analyzer_get_time_range (info, &first, &last));
+    g_assert_cmpint (find_size (m, 30003, &after), >=, 0);
+    g_assert_cmpuint (s.snapshot_time + hz / 5, <, after.alloc_time);
+    if (table)
+      {
+        g_assert_cmpint (find_size (m, 20050, &before), >=, 0);
+        g_assert_true (before.flags & STROBE_MEMORY_ALLOC_FROM_SNAPSHOT);
+        g_assert_cmpuint (before.alloc_time + hz / 2, <, s.snapshot_time);
+        /* Not before the trace's start: the runtime's history of before the connect
+         * reaches back to its start. */
+        g_assert_cmpuint (before.alloc_time, >=, first);
+      }
+  }
   if (table)
     {
       g_autoptr (StrobeSymbolizer) sym = strobe_memory_symbolizer_new (m);
@@ -613,6 +658,53 @@ test_symbolizer_fallback (void)
   }
 }
 
+/* ---- a real program from its start -------------------------------------------------- */
+
+/* python3 importing _json (what valgrind counts as 919 allocations): every free is of a
+ * block the trace showed allocated — no "frees of unknown addresses" (the runtime's start
+ * once left the C library's dlerror state allocated unseen, freed later through the
+ * interposer) — and no time falls before the trace's start. */
+static void
+test_python_from_start (void)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
+  g_autofree char *trace = g_build_filename (dir, "python.strobe", NULL);
+  g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
+  const char *argv[] = { cli, "run", opt, "--", python, "-S", "-c", "import _json", NULL };
+  const char *env[] = { "STROBE_PRELOAD", preload, NULL };
+  g_autoptr (StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
+  g_autoptr (StrobeMemoryModel) m = NULL;
+  StrobeMemorySummary s;
+  guint64 first, last, n;
+
+  if (python == NULL)
+    {
+      g_test_skip ("no python3");
+      return;
+    }
+  g_assert_cmpint (run (argv, env), ==, 0);
+  m = load_with_info (trace, info);
+  strobe_memory_model_get_summary (m, &s);
+  g_assert_cmpuint (s.allocs, >, 500);
+  g_assert_cmpuint (s.unmatched_frees, ==, 0);
+  g_assert_false (s.partial);
+  g_assert_true (strobe_info_analyzer_get_time_range (info, &first, &last));
+  g_assert_cmpuint (s.first_time, >=, first);
+  n = strobe_memory_model_get_count (m);
+  for (guint64 i = 0; i < n; i++)
+    {
+      StrobeMemoryAlloc r;
+
+      g_assert_true (strobe_memory_model_get_alloc (m, i, &r));
+      g_assert_cmpuint (r.alloc_time, >=, first);
+      g_assert_cmpuint (r.alloc_time, <=, last);
+      if (r.free_time != STROBE_MEMORY_LIVE)
+        g_assert_cmpuint (r.free_time, <=, last);
+    }
+  test_dir_remove_all (dir);
+}
+
 static G_GNUC_UNUSED void
 skip (void)
 {
@@ -641,5 +733,6 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-trace/children", test_children);
   g_test_add_func ("/memory-trace/own-runtime", test_own_runtime);
   g_test_add_func ("/memory-trace/fork", test_fork);
+  g_test_add_func ("/memory-trace/python-from-start", test_python_from_start);
   return g_test_run ();
 }
