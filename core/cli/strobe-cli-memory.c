@@ -15,6 +15,7 @@
 #include "strobe-cli-memory-report.h"
 #include "strobe-cli-memory-tree.h"
 #include "strobe-memory-model.h"
+#include "strobe-memory-query.h"
 #include "strobe-memory-symbols.h"
 
 static const char *
@@ -187,14 +188,21 @@ strobe_cli_memory (int argc, char **argv)
         }
       if (at)
         {
-          gint64 bytes, count;
-          g_autoptr(GArray) live = NULL;
+          /* The viewer's "Live at A" query: the same selection and totals. */
+          StrobeMemorySelection sel = { STROBE_MEMORY_SELECT_LIVE_AT, at_time, 0, 0 };
+          g_autoptr(StrobeMemoryAllocList) live = NULL;
+          guint64 bytes = 0, count = 0;
 
-          strobe_memory_model_get_totals_at (model, at_time, &bytes, &count);
-          live = strobe_memory_model_live_at (model, at_time);
-          printf ("\n%s %s s: %" G_GINT64_FORMAT " %s %" G_GINT64_FORMAT " %s (%u %s)\n", _("Live at"),
+          live = strobe_memory_model_select (model, &sel, NULL, NULL, NULL, &error);
+          if (live == NULL)
+            {
+              g_printerr ("strobe-cli: --at: %s\n", error->message);
+              return STROBE_CLI_FAILED;
+            }
+          strobe_memory_alloc_list_get_totals (live, &count, &bytes);
+          printf ("\n%s %s s: %" G_GUINT64_FORMAT " %s %" G_GUINT64_FORMAT " %s\n", _("Live at"),
                   fmt_s (b1, strobe_trace_clock_to_seconds (&clock, at_time)), bytes, _("bytes in"),
-                  count, _("allocations"), live->len, _("listed by the index"));
+                  count, _("allocations"));
         }
       if (by_name && strobe_cli_memory_print_by (model, by, t0, t1, top, stacks) != 0)
         status = STROBE_CLI_FAILED;

@@ -871,15 +871,28 @@ strobe_memory_alloc_list_init (StrobeMemoryAllocList *self)
 
 typedef struct
 {
-  StrobeMemoryAllocList *list;
+  StrobeMemoryAllocList   *list;
+  const StrobeMemoryStore *s;
+  guint64                  entries;   /* free-log entries up to the selection's time, or
+                                       * G_MAXUINT64: the selection has no one time */
 } Collect;
 
+/* Items are copies as at the selection's time: a block that backed another heap then (an
+ * arena's chunk, a pool's slab) is flagged STROBE_MEMORY_ALLOC_HEAP_BLOCK, so totals count
+ * its bytes once — as the allocations made in it. Without one time: if it ever did. */
 static void
 collect_live (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
 {
   Collect *c = user;
+  StrobeMemoryAlloc item = *r;
 
-  g_array_append_vals (c->list->items, r, 1);
+  item.alloc_time = strobe_memory_store_alloc_time (c->s, index);
+  if (strobe_memory_store_was_marked (c->s, index)
+      && (c->entries == G_MAXUINT64 || strobe_memory_store_marked_at (c->s, index, c->entries)))
+    item.flags |= STROBE_MEMORY_ALLOC_HEAP_BLOCK;
+  else if (c->entries != G_MAXUINT64)
+    item.flags &= (guint8) ~STROBE_MEMORY_ALLOC_HEAP_BLOCK;
+  g_array_append_val (c->list->items, item);
   g_array_append_val (c->list->indexes, index);
 }
 
@@ -899,6 +912,8 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
 
   list = g_object_new (STROBE_TYPE_MEMORY_ALLOC_LIST, NULL);
   c.list = list;
+  c.s = &s;
+  c.entries = G_MAXUINT64;
   strobe_memory_model_get_store (model, &s);
 
   if (sel->kind == STROBE_MEMORY_SELECT_FREED)
@@ -936,15 +951,18 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
     case STROBE_MEMORY_SELECT_LIVE_AT:
       hi = strobe_memory_store_allocs_upto (&s, sel->a);
       t = sel->a;
+      c.entries = strobe_memory_store_frees_upto (&s, t);
       break;
     case STROBE_MEMORY_SELECT_LEAKS:
       hi = s.records->len;
       t = STROBE_MEMORY_LIVE - 1;
+      c.entries = s.free_log->len;
       break;
     case STROBE_MEMORY_SELECT_ALLOCATED_LIVE:
       lo = sel->a ? strobe_memory_store_allocs_upto (&s, sel->a - 1) : 0;
       hi = strobe_memory_store_allocs_upto (&s, MIN (sel->b, sel->c));
       t = sel->c;
+      c.entries = strobe_memory_store_frees_upto (&s, t);
       break;
     default:   /* ALLOCATED, SHORT_LIVED, LONG_LIVED: a slice, filtered */
       lo = sel->a ? strobe_memory_store_allocs_upto (&s, sel->a - 1) : 0;
@@ -1128,7 +1146,13 @@ strobe_memory_alloc_list_get_totals (StrobeMemoryAllocList *self, guint64 *count
 
   g_return_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self));
   for (guint i = 0; i < self->items->len; i++)
-    b = strobe_memory_sat_add (b, g_array_index (self->items, StrobeMemoryAlloc, i).size);
+    {
+      const StrobeMemoryAlloc *r = &g_array_index (self->items, StrobeMemoryAlloc, i);
+
+      /* Its bytes are the allocations made in the heap it backs (those are listed too). */
+      if (!(r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK))
+        b = strobe_memory_sat_add (b, strobe_memory_signed_size (r->size));
+    }
   if (count)
     *count = self->items->len;
   if (bytes)

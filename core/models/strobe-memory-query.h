@@ -196,7 +196,11 @@ guint    strobe_memory_alloc_list_get_items   (StrobeMemoryAllocList *self, guin
                                                StrobeMemoryAlloc *out, guint64 *indexes);
 void     strobe_memory_alloc_list_sort        (StrobeMemoryAllocList *self, StrobeMemoryField field,
                                                gboolean descending);
-/* Totals: count and bytes. */
+/* Totals: count and bytes. A block that backed another heap at the selection's time
+ * (flagged STROBE_MEMORY_ALLOC_HEAP_BLOCK in the list) counts as an allocation but not in
+ * the bytes: they are the allocations made in that heap (see "Heaps that sub-allocate" in
+ * runtime/INSTRUMENTATION.md) — so a "live at" list's totals are
+ * strobe_memory_model_get_totals_at()'s. */
 void     strobe_memory_alloc_list_get_totals  (StrobeMemoryAllocList *self, guint64 *count, guint64 *bytes);
 /* The list grouped: each row's allocations and bytes_allocated are its count and bytes;
  * leaked: those of them never freed. */

@@ -5,7 +5,8 @@
  * (strobe-memory-series.h) against the records; the caller/callee table
  * (strobe-memory-callers.h) against the stacks; call-tree totals against the summary,
  * and a range-limited tree against a recount of its range — on a trace the emitter
- * writes here with call stacks.
+ * writes here with call stacks; "live at" on the demo's trace (an arena inside System):
+ * the view's query, strobe-cli memory --at and the model's totals agree.
  *
  * To re-record (only when the format or the emitter changes on purpose):
  *   STROBE_MEMORY_ADDRESSES=1 STROBE_MEMORY_SHIFT=0 _build/tests/memory/memview-emitter tests/data/golden-memview.strobe
@@ -18,8 +19,10 @@
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
+#include <math.h>
 
 #include "strobe-decoder.h"
+#include "strobe-info-analyzer.h"
 #include "strobe-memory-callers.h"
 #include "strobe-memory-model.h"
 #include "strobe-memory-query.h"
@@ -688,6 +691,87 @@ test_range_tree (void)
   check_range_tree (stacks, s.first_time, s.first_time + span / 3);
 }
 
+/* ---- "Live at A": the view's query and strobe-cli memory --at -------------------------------- */
+
+/* The demo's frame arena is one 256 KiB block of System marked as backing the "Frame arena"
+ * heap, whose allocations are reported too: "live at" must count those bytes once. The
+ * view's query (a selection and its totals) once counted the block as well (936 960 bytes
+ * at 6.0 s, more than the trace's peak) while strobe-cli said 674 816; both now run the
+ * same selection, and it equals the model's running totals at every time. */
+static void
+test_live_at_demo (void)
+{
+  g_autofree char *trace = g_build_filename (work_dir, "demo.strobe", NULL);
+  g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
+  g_autoptr (GSubprocess) demo = NULL;
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
+  g_autoptr (StrobeMemoryModel) m = strobe_memory_model_new ();
+  g_autoptr (GError) error = NULL;
+  StrobeMemorySummary sum;
+  guint64 first, last, hz;
+  gboolean arena_seen = FALSE;
+
+  demo = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, g_getenv ("STROBE_DEMO"),
+                           "--duration=1.6", "--trace=memory", opt, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (demo, NULL, &error);
+  g_assert_no_error (error);
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (info));
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (m));
+  strobe_decoder_read_file (decoder, trace, NULL, &error);
+  g_assert_no_error (error);
+  strobe_memory_model_get_summary (m, &sum);
+  g_assert_true (strobe_info_analyzer_get_time_range (info, &first, &last));
+  hz = strobe_info_analyzer_get_metadata (info)->clock_frequency;
+
+  for (guint k = 1; k <= 7; k++)
+    {
+      const char *seconds = k == 1 ? "0.2" : k == 2 ? "0.4" : k == 3 ? "0.6" : k == 4 ? "0.8"
+                          : k == 5 ? "1.0" : k == 6 ? "1.2" : "1.4";
+      guint64 t = first + (guint64) llround (g_ascii_strtod (seconds, NULL) * (gdouble) hz);
+      StrobeMemorySelection sel = { STROBE_MEMORY_SELECT_LIVE_AT, t, 0, 0 };
+      g_autoptr (StrobeMemoryAllocList) list = strobe_memory_model_select (m, &sel, NULL, NULL, NULL, &error);
+      g_autofree char *at = g_strconcat ("--at=", seconds, NULL);
+      g_autofree char *out = NULL, *want = NULL;
+      const char *argv[] = { g_getenv ("STROBE_CLI"), "memory", "--max-leaks=0", at, trace, NULL };
+      g_autoptr (GSubprocessLauncher) l = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+      g_autoptr (GSubprocess) cli = NULL;
+      guint64 count, bytes, n = strobe_memory_alloc_list_get_n_items (list);
+      gint64 tbytes, tcount;
+
+      g_assert_no_error (error);
+      strobe_memory_alloc_list_get_totals (list, &count, &bytes);
+      strobe_memory_model_get_totals_at (m, t, &tbytes, &tcount);
+      g_test_message ("at %s s: %" G_GUINT64_FORMAT " allocations, %" G_GUINT64_FORMAT " bytes", seconds, count, bytes);
+      g_assert_cmpint ((gint64) bytes, ==, tbytes);
+      g_assert_cmpint ((gint64) count, ==, tcount);
+      g_assert_cmpint ((gint64) bytes, <=, sum.peak_bytes);
+      for (guint64 i = 0; i < n; i++)
+        {
+          StrobeMemoryAlloc r;
+
+          strobe_memory_alloc_list_get_items (list, i, 1, &r, NULL);
+          if (r.heap == 0 && r.size == 256 * 1024)
+            {
+              g_assert_true (r.flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK);
+              arena_seen = TRUE;
+            }
+        }
+
+      g_subprocess_launcher_setenv (l, "LC_ALL", "C", TRUE);
+      cli = g_subprocess_launcher_spawnv (l, argv, &error);
+      g_assert_no_error (error);
+      g_subprocess_communicate_utf8 (cli, NULL, NULL, &out, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 0);
+      want = g_strdup_printf ("Live at %s00000 s: %" G_GUINT64_FORMAT " bytes in %" G_GUINT64_FORMAT " allocations\n",
+                              seconds, bytes, count);
+      g_assert_nonnull (strstr (out, want));
+    }
+  g_assert_true (arena_seen);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -712,6 +796,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-view-model/callers", test_callers);
   g_test_add_func ("/memory-view-model/tree-totals", test_tree_totals);
   g_test_add_func ("/memory-view-model/range-tree", test_range_tree);
+  g_test_add_func ("/memory-view-model/live-at-demo", test_live_at_demo);
   status = g_test_run ();
   g_clear_object (&golden);
   g_clear_object (&stacks);
