@@ -49,7 +49,7 @@ strobe_cli_run (int argc, char **argv)
   g_autofree char *trace = NULL, *tracefile = NULL, *tracehost = NULL, *preload = NULL;
   g_autofree char *channels = NULL, *ld_preload = NULL;
   g_auto(GStrv) rest = NULL;
-  gboolean callstacks = FALSE, follow = FALSE, live_table = FALSE, addresses = FALSE;
+  gboolean callstacks = FALSE, follow = FALSE, live_table = FALSE, addresses = FALSE, late = FALSE;
   g_autoptr(GError) error = NULL;
   GOptionEntry entries[] = {
     { "trace", 0, 0, G_OPTION_ARG_STRING, &trace, N_("More channels to enable (memory is always on)"), N_("A,B") },
@@ -59,6 +59,7 @@ strobe_cli_run (int argc, char **argv)
     { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow, N_("Trace the programs it starts too, each to a trace of its own"), NULL },
     { "addresses", 0, 0, G_OPTION_ARG_NONE, &addresses, N_("Record the address of every allocation (a bigger trace)"), NULL },
     { "live-table", 0, 0, G_OPTION_ARG_NONE, &live_table, N_("Keep the table of live allocations even while tracing is off (for later connects)"), NULL },
+    { "late", 0, 0, G_OPTION_ARG_NONE, &late, N_("Start with tracing off, keeping the table of live allocations, for a later connect"), NULL },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &rest, NULL, N_("-- PROGRAM [ARG…]") },
     { NULL },
   };
@@ -87,6 +88,11 @@ strobe_cli_run (int argc, char **argv)
       g_printerr ("strobe-cli: %s\n\n%s", _("missing PROGRAM"), help);
       return STROBE_CLI_USAGE_ERROR;
     }
+  if (late && (tracefile || tracehost || trace || follow))
+    {
+      g_printerr ("%s\n", _("strobe-cli: --late starts with tracing off: it takes no --tracefile, --tracehost, --trace or --follow-children"));
+      return STROBE_CLI_USAGE_ERROR;
+    }
   if (tracefile && tracehost)
     {
       g_printerr ("%s\n", _("strobe-cli: give --tracefile or --tracehost, not both"));
@@ -110,7 +116,14 @@ strobe_cli_run (int argc, char **argv)
       g_printerr (_("strobe-cli: the interposer %s is missing (set STROBE_PRELOAD)\n"), preload);
       return STROBE_CLI_FAILED;
     }
-  if (tracefile == NULL && tracehost == NULL)
+  if (late)
+    {
+      /* execvp keeps this process: the program's pid is ours. */
+      g_printerr (_("strobe-cli: %s runs as pid %d with tracing off; connect with the viewer or "
+                    "strobe-cli control %d write-to FILE, then channels memory on\n"),
+                  rest[0], (int) getpid (), (int) getpid ());
+    }
+  else if (tracefile == NULL && tracehost == NULL)
     {
       g_autofree char *base = g_path_get_basename (rest[0]);
       tracefile = g_strdup_printf ("%s-%d.strobe", base, (int) getpid ());
@@ -120,18 +133,21 @@ strobe_cli_run (int argc, char **argv)
   ld_preload = g_getenv ("LD_PRELOAD") && *g_getenv ("LD_PRELOAD")
                  ? g_strconcat (preload, ":", g_getenv ("LD_PRELOAD"), NULL) : g_strdup (preload);
 
-  g_setenv ("STROBE_TRACE", channels, TRUE);
   g_unsetenv ("STROBE_TRACEFILE");
   g_unsetenv ("STROBE_TRACEHOST");
+  if (late)
+    g_unsetenv ("STROBE_TRACE");
+  else
+    g_setenv ("STROBE_TRACE", channels, TRUE);
   if (tracefile)
     g_setenv ("STROBE_TRACEFILE", tracefile, TRUE);
-  else
+  else if (tracehost)
     g_setenv ("STROBE_TRACEHOST", tracehost, TRUE);
   if (callstacks)
     g_setenv ("STROBE_CALLSTACKS", "1", TRUE);
   if (addresses)
     g_setenv ("STROBE_MEMORY_ADDRESSES", "1", TRUE);
-  if (live_table)
+  if (live_table || late)
     g_setenv ("STROBE_MEMORY_LIVE_TABLE", "1", TRUE);
   if (follow)
     {

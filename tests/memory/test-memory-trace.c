@@ -245,8 +245,10 @@ typedef struct
   char             *runtime_dir;
 } Victim;
 
+/* Started as a user would: LD_PRELOAD and the variables by hand, or (@via_cli)
+ * strobe-cli run --late, which must amount to the same. */
 static Victim *
-victim_start (gboolean table)
+victim_start (gboolean table, gboolean via_cli)
 {
   g_autoptr (GSubprocessLauncher) l =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
@@ -256,16 +258,27 @@ victim_start (gboolean table)
 
   v->runtime_dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
   g_subprocess_launcher_setenv (l, "XDG_RUNTIME_DIR", v->runtime_dir, TRUE);
-  g_subprocess_launcher_setenv (l, "LD_PRELOAD", preload, TRUE);
-  g_subprocess_launcher_setenv (l, "STROBE_CALLSTACKS", "1", TRUE);
   g_subprocess_launcher_unsetenv (l, "STROBE_TRACE");
   g_subprocess_launcher_unsetenv (l, "STROBE_TRACEFILE");
   g_subprocess_launcher_unsetenv (l, "STROBE_TRACEHOST");
-  if (table)
-    g_subprocess_launcher_setenv (l, "STROBE_MEMORY_LIVE_TABLE", "1", TRUE);
+  g_subprocess_launcher_unsetenv (l, "STROBE_MEMORY_LIVE_TABLE");
+  if (via_cli)
+    {
+      /* strobe-cli execs the program: same pid, which the test controls. */
+      g_subprocess_launcher_setenv (l, "STROBE_PRELOAD", preload, TRUE);
+      g_subprocess_launcher_unsetenv (l, "LD_PRELOAD");
+      g_subprocess_launcher_unsetenv (l, "STROBE_CALLSTACKS");
+      v->proc = g_subprocess_launcher_spawn (l, &error, cli, "run", "--late", "--callstacks", "--",
+                                             g_getenv ("LATE_VICTIM"), NULL);
+    }
   else
-    g_subprocess_launcher_unsetenv (l, "STROBE_MEMORY_LIVE_TABLE");
-  v->proc = g_subprocess_launcher_spawn (l, &error, g_getenv ("LATE_VICTIM"), NULL);
+    {
+      g_subprocess_launcher_setenv (l, "LD_PRELOAD", preload, TRUE);
+      g_subprocess_launcher_setenv (l, "STROBE_CALLSTACKS", "1", TRUE);
+      if (table)
+        g_subprocess_launcher_setenv (l, "STROBE_MEMORY_LIVE_TABLE", "1", TRUE);
+      v->proc = g_subprocess_launcher_spawn (l, &error, g_getenv ("LATE_VICTIM"), NULL);
+    }
   g_assert_no_error (error);
   v->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (v->proc));
   v->in = g_subprocess_get_stdin_pipe (v->proc);
@@ -352,11 +365,11 @@ check_live_set (StrobeMemoryModel *m, gboolean expect_before)
 }
 
 static void
-late_connect (gboolean table)
+late_connect (gboolean table, gboolean via_cli)
 {
   g_autofree char *dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
   g_autofree char *trace = g_build_filename (dir, "late.strobe", NULL);
-  Victim *v = victim_start (table);
+  Victim *v = victim_start (table, via_cli);
   g_autoptr (StrobeMemoryModel) m = NULL;
   g_autoptr (StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
   StrobeMemorySummary s;
@@ -429,13 +442,20 @@ late_connect (gboolean table)
 static void
 test_late_table (void)
 {
-  late_connect (TRUE);
+  late_connect (TRUE, FALSE);
 }
 
 static void
 test_late_partial (void)
 {
-  late_connect (FALSE);
+  late_connect (FALSE, FALSE);
+}
+
+/* strobe-cli run --late: tracing off, the live table kept (issue 26 item 6). */
+static void
+test_late_cli (void)
+{
+  late_connect (TRUE, TRUE);
 }
 
 /* ---- children --------------------------------------------------------------------------- */
@@ -730,6 +750,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-trace/stacks-frame-pointers", test_stacks_fp);
   g_test_add_func ("/memory-trace/late-connect-live-table", test_late_table);
   g_test_add_func ("/memory-trace/late-connect-partial", test_late_partial);
+  g_test_add_func ("/memory-trace/late-connect-run-late", test_late_cli);
   g_test_add_func ("/memory-trace/children", test_children);
   g_test_add_func ("/memory-trace/own-runtime", test_own_runtime);
   g_test_add_func ("/memory-trace/fork", test_fork);
