@@ -15,6 +15,7 @@
 #include "strobe-log-labels.h"
 #include "strobe-log-list.h"
 #include "strobe-text.h"
+#include "strobe-table.h"
 
 typedef enum
 {
@@ -54,22 +55,6 @@ set_cell_class (GtkWidget *cell, const char *css)
     gtk_widget_add_css_class (cell, css);
   /* Static strings only. */
   g_object_set_data (G_OBJECT (cell), "strobe-css", (gpointer) css);
-}
-
-static GtkWidget *
-new_inscription (guint nat_chars, gboolean numeric)
-{
-  GtkWidget *cell = gtk_inscription_new (NULL);
-
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), nat_chars);
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 2);
-  if (numeric)
-    {
-      gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1.0f);
-      gtk_widget_add_css_class (cell, "numeric");
-    }
-  return cell;
 }
 
 /* Tooltips are worked out when asked for: setting one on every bind costs more than the
@@ -117,16 +102,16 @@ setup_cb (GtkSignalListItemFactory *factory,
   switch (col)
     {
     case COL_TIME:
-      cell = new_inscription (12, TRUE);
+      cell = strobe_table_cell_new (12, 2, TRUE);
       break;
     case COL_VERBOSITY:
       /* The icon is the cell's CSS background (style.css): one widget per cell, which is
        * what a row costs when it scrolls into view. */
-      cell = new_inscription (8, FALSE);
+      cell = strobe_table_cell_new (8, 2, FALSE);
       gtk_widget_add_css_class (cell, "strobe-log-level");
       break;
     case COL_MESSAGE:
-      cell = new_inscription (60, FALSE);
+      cell = strobe_table_cell_new (60, 2, FALSE);
       gtk_widget_add_css_class (cell, "monospace");
       break;
     case COL_THREAD:
@@ -134,7 +119,7 @@ setup_cb (GtkSignalListItemFactory *factory,
     case COL_SOURCE:
     case N_COLUMNS:
     default:
-      cell = new_inscription (12, FALSE);
+      cell = strobe_table_cell_new (12, 2, FALSE);
       break;
     }
   /* For the context menu and tooltips: the row under the pointer. */

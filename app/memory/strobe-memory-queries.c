@@ -224,22 +224,6 @@ static guint signals[N_SIGNALS];
 
 /* ---- cells ---------------------------------------------------------------------------------- */
 
-static GtkWidget *
-new_inscription (guint nat_chars, gboolean numeric)
-{
-  GtkWidget *cell = gtk_inscription_new (NULL);
-
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), nat_chars);
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), 2);
-  if (numeric)
-    {
-      gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1.0f);
-      gtk_widget_add_css_class (cell, "numeric");
-    }
-  return cell;
-}
-
 static void
 setup_cb (GtkSignalListItemFactory *factory,
           GtkListItem              *list_item,
@@ -247,7 +231,7 @@ setup_cb (GtkSignalListItemFactory *factory,
 {
   Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "strobe-column"));
   gboolean numeric = col == COL_SIZE || col == COL_ALLOC || col == COL_FREE || col == COL_ADDRESS;
-  GtkWidget *cell = new_inscription (col == COL_FRAME ? 30 : 10, numeric);
+  GtkWidget *cell = strobe_table_cell_new (col == COL_FRAME ? 30 : 10, 2, numeric);
 
   if (col == COL_ADDRESS || col == COL_FRAME)
     gtk_widget_add_css_class (cell, "monospace");

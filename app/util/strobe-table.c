@@ -42,23 +42,34 @@ item_notify_cb (GObject    *item,
   update_cell (cell, item);
 }
 
+GtkWidget *
+strobe_table_cell_new (guint    nat_chars,
+                       guint    min_chars,
+                       gboolean numeric)
+{
+  GtkWidget *cell = gtk_inscription_new (NULL);
+
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), nat_chars);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), min_chars);
+  if (numeric)
+    {
+      gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1.0f);
+      gtk_widget_add_css_class (cell, "numeric");
+    }
+  return cell;
+}
+
 static void
 setup_cb (GtkSignalListItemFactory *factory,
           GtkListItem              *list_item,
           gpointer                  user_data)
 {
   const StrobeTableColumn *column = user_data;
-  GtkWidget *cell = gtk_inscription_new (NULL);
+  GtkWidget *cell = strobe_table_cell_new (column->nat_chars, MIN (column->nat_chars, 4),
+                                           column->numeric);
 
   g_object_set_data (G_OBJECT (cell), "strobe-table-column", (gpointer) column);
-  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
-  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), column->nat_chars);
-  gtk_inscription_set_min_chars (GTK_INSCRIPTION (cell), MIN (column->nat_chars, 4));
-  if (column->numeric)
-    {
-      gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 1.0f);
-      gtk_widget_add_css_class (cell, "numeric");
-    }
   gtk_list_item_set_child (list_item, cell);
 }
 

@@ -32,6 +32,12 @@ GtkSingleSelection *strobe_table_set_model      (GtkColumnView           *view,
                                                  GListModel              *model,
                                                  GtkFilter               *filter);
 
+/* A GtkInscription cell as every table in the app has it: ellipsized at the end,
+ * right-aligned with tabular figures when @numeric. */
+GtkWidget          *strobe_table_cell_new       (guint                    nat_chars,
+                                                 guint                    min_chars,
+                                                 gboolean                 numeric);
+
 /* Comparisons for StrobeTableColumn.compare callbacks. */
 int                 strobe_table_compare_str    (const char              *a,
                                                  const char              *b);
