@@ -161,7 +161,7 @@ struct _StrobeMemoryView
   StrobeMemoryFlame        *flame;
   StrobeMemoryHistogram    *histogram;
   GtkColumnView            *sizes_table;
-  StrobeMemoryStackPane        *stack;
+  StrobeMemoryStackPanel        *stack;
   GtkLabel                 *empty_title;
   GtkLabel                 *empty_label;
 
@@ -198,7 +198,7 @@ show_allocation (StrobeMemoryView *self, guint64 index)
   if (model == NULL || !strobe_memory_model_get_alloc (model, index, &r))
     return;
   strobe_time_axis_get_clock (self->axis, &clock);
-  strobe_memory_stack_pane_show_allocation (self->stack, &r, index, &clock);
+  strobe_memory_stack_panel_show_allocation (self->stack, &r, index, &clock);
 }
 
 static void
@@ -242,11 +242,11 @@ show_group_cb (StrobeMemoryView     *self,
 
   title = costs_title (self, strobe_memory_cost_item_get_name (item), &d->inclusive);
   if (d->by == STROBE_MEMORY_BY_STACK)
-    strobe_memory_stack_pane_show_stack (self->stack, title, (guint32) d->key);
+    strobe_memory_stack_panel_show_stack (self->stack, title, (guint32) d->key);
   else if (d->by == STROBE_MEMORY_BY_FUNCTION && d->frame.address != 0)
-    strobe_memory_stack_pane_show_frames (self->stack, title, &d->frame, &d->inline_depth, 1);
+    strobe_memory_stack_panel_show_frames (self->stack, title, &d->frame, &d->inline_depth, 1);
   else
-    strobe_memory_stack_pane_show_frames (self->stack, title, NULL, NULL, 0);
+    strobe_memory_stack_panel_show_frames (self->stack, title, NULL, NULL, 0);
 }
 
 /* A node's path, innermost frame first. */
@@ -280,7 +280,7 @@ show_node (StrobeMemoryView *self, StrobeMemoryTree *tree, StrobeMemoryTreeKind 
       }
   name = node == 0 ? g_strdup (_("All allocations")) : strobe_memory_names_function (self->names, &first.frame, first.inline_depth);
   title = costs_title (self, name, &first.inclusive);
-  strobe_memory_stack_pane_show_frames (self->stack, title, frames, depths, count);
+  strobe_memory_stack_panel_show_frames (self->stack, title, frames, depths, count);
 }
 
 static void
@@ -657,7 +657,7 @@ strobe_memory_view_document_changed (StrobeView            *view,
       strobe_memory_tree_panel_set_names (self->top_down, self->names);
       strobe_memory_callers_panel_set_names (self->callers, self->names);
       strobe_memory_flame_set_names (self->flame, self->names);
-      strobe_memory_stack_pane_set_names (self->stack, self->names);
+      strobe_memory_stack_panel_set_names (self->stack, self->names);
     }
   if (changes & (STROBE_DOCUMENT_CHANGED_MEMORY | STROBE_DOCUMENT_CHANGED_THREADS))
     strobe_memory_names_update (self->names, document);
@@ -765,7 +765,7 @@ strobe_memory_view_get_histogram (StrobeMemoryView *self)
   return self->histogram;
 }
 
-StrobeMemoryStackPane *
+StrobeMemoryStackPanel *
 strobe_memory_view_get_stack (StrobeMemoryView *self)
 {
   g_return_val_if_fail (STROBE_IS_MEMORY_VIEW (self), NULL);
@@ -911,7 +911,7 @@ strobe_memory_view_class_init (StrobeMemoryViewClass *klass)
   g_type_ensure (STROBE_TYPE_MEMORY_CALLERS_PANEL);
   g_type_ensure (STROBE_TYPE_MEMORY_FLAME);
   g_type_ensure (STROBE_TYPE_MEMORY_HISTOGRAM);
-  g_type_ensure (STROBE_TYPE_MEMORY_STACK_PANE);
+  g_type_ensure (STROBE_TYPE_MEMORY_STACK_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/memory/strobe-memory-view.ui");
   gtk_widget_class_bind_template_child (widget_class, StrobeMemoryView, notice_bar);
   gtk_widget_class_bind_template_child (widget_class, StrobeMemoryView, notice_label);

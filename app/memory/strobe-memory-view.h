@@ -7,7 +7,7 @@
  * (strobe-memory-queries.h), heaptrack's bottom-up and top-down call trees, caller/callee,
  * a flame graph of a chosen cost and a size histogram — over the whole trace or the
  * selected range ("Selected Range"); beside them the call stack of whatever is selected
- * (strobe-memory-stack-pane.h). Notices say what a damaged, cut-off or late-connected trace
+ * (strobe-memory-stack-panel.h). Notices say what a damaged, cut-off or late-connected trace
  * cannot tell.
  *
  * SPDX-License-Identifier: MIT
@@ -20,7 +20,7 @@
 #include "strobe-memory-graph.h"
 #include "strobe-memory-histogram.h"
 #include "strobe-memory-queries.h"
-#include "strobe-memory-stack-pane.h"
+#include "strobe-memory-stack-panel.h"
 #include "strobe-memory-tree-panel.h"
 #include "strobe-view.h"
 
@@ -38,7 +38,7 @@ StrobeMemoryTreePanel    *strobe_memory_view_get_tree_panel (StrobeMemoryView *s
 StrobeMemoryCallersPanel *strobe_memory_view_get_callers    (StrobeMemoryView *self);
 StrobeMemoryFlame        *strobe_memory_view_get_flame      (StrobeMemoryView *self);
 StrobeMemoryHistogram    *strobe_memory_view_get_histogram  (StrobeMemoryView *self);
-StrobeMemoryStackPane        *strobe_memory_view_get_stack      (StrobeMemoryView *self);
+StrobeMemoryStackPanel        *strobe_memory_view_get_stack      (StrobeMemoryView *self);
 GtkColumnView            *strobe_memory_view_get_sizes_table (StrobeMemoryView *self);
 /* The tab shown: "allocations", "bottom-up", "top-down", "callers", "flame", "sizes". */
 void                      strobe_memory_view_show_tab       (StrobeMemoryView *self,

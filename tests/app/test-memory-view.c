@@ -652,13 +652,13 @@ test_trees (void)
   memory_iterate (50);
   g_assert_cmpuint (count_text (GTK_WIDGET (bottom_up), "site_leak"), ==, 1);
   screenshot (GTK_WIDGET (f.window), "memory-bottom-up");
-  /* A node's path in the call stack pane, innermost first, with file and line. */
+  /* A node's path in the call stack panel, innermost first, with file and line. */
   node = find_child (bu, names, find_child (bu, names, leak, "frame_update"), "game_loop");
   g_assert_cmpuint (node, !=, G_MAXUINT);
   g_signal_emit_by_name (bottom_up, "show-node", node);
   {
-    g_auto (GStrv) rows = strobe_memory_stack_pane_dup_rows (strobe_memory_view_get_stack (f.view));
-    g_autofree char *text = strobe_memory_stack_pane_dup_text (strobe_memory_view_get_stack (f.view));
+    g_auto (GStrv) rows = strobe_memory_stack_panel_dup_rows (strobe_memory_view_get_stack (f.view));
+    g_autofree char *text = strobe_memory_stack_panel_dup_text (strobe_memory_view_get_stack (f.view));
 
     g_assert_cmpuint (g_strv_length (rows), ==, 3);
     g_assert_cmpstr (rows[0], ==, "#0 site_leak");
@@ -793,13 +793,13 @@ test_range_trees (void)
 }
 
 static void
-test_stack_pane (void)
+test_stack_panel (void)
 {
   Fixture f = { 0 };
   g_autoptr (GSettings) settings = g_settings_new (STROBE_APP_ID);
   g_autofree char *command = g_strdup_printf ("sh -c 'echo %%f:%%l > \"%s/opened.txt\"'", work_dir);
   g_autofree char *opened = g_build_filename (work_dir, "opened.txt", NULL);
-  StrobeMemoryStackPane *stack;
+  StrobeMemoryStackPanel *stack;
   GtkSelectionModel *selection;
   gint64 deadline;
 
@@ -810,8 +810,8 @@ test_stack_pane (void)
   gtk_selection_model_select_item (selection, 0, TRUE);
   memory_iterate (50);
   {
-    g_auto (GStrv) rows = strobe_memory_stack_pane_dup_rows (stack);
-    g_autofree char *text = strobe_memory_stack_pane_dup_text (stack);
+    g_auto (GStrv) rows = strobe_memory_stack_panel_dup_rows (stack);
+    g_autofree char *text = strobe_memory_stack_panel_dup_text (stack);
     g_autoptr (StrobeMemoryAllocItem) item = g_list_model_get_item (G_LIST_MODEL (selection), 0);
 
     g_assert_cmpuint (g_strv_length (rows), ==, 4);
@@ -831,7 +831,7 @@ test_stack_pane (void)
     GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (stack));
     g_autoptr (GdkContentProvider) provider = NULL;
     GValue value = G_VALUE_INIT;
-    g_autofree char *text = strobe_memory_stack_pane_dup_text (stack);
+    g_autofree char *text = strobe_memory_stack_panel_dup_text (stack);
 
     g_object_get (clipboard, "content", &provider, NULL);
     g_assert_nonnull (provider);
@@ -859,7 +859,7 @@ test_stack_pane (void)
   strobe_view_state_set_selected_allocation (f.state, 0);
   memory_iterate (20);
   {
-    g_autofree char *text = strobe_memory_stack_pane_dup_text (stack);
+    g_autofree char *text = strobe_memory_stack_panel_dup_text (stack);
     g_assert_true (g_str_has_prefix (text, "Allocation 0: "));
   }
   close_all (&f);
@@ -1035,7 +1035,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/memory-view/graph-snapshot", test_graph_snapshot);
   g_test_add_func ("/memory-view/trees", test_trees);
   g_test_add_func ("/memory-view/range-trees", test_range_trees);
-  g_test_add_func ("/memory-view/stack-pane", test_stack_pane);
+  g_test_add_func ("/memory-view/stack-panel", test_stack_panel);
   g_test_add_func ("/memory-view/partial", test_partial);
   g_test_add_func ("/memory-view/cut-off", test_cut_off);
   g_test_add_func ("/memory-view/no-memory", test_no_memory);

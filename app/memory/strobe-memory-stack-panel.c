@@ -1,4 +1,4 @@
-/* strobe-memory-stack-pane.c
+/* strobe-memory-stack-panel.c
  *
  * SPDX-License-Identifier: MIT
  */
@@ -9,7 +9,7 @@
 
 #include "strobe-a11y.h"
 #include "strobe-format.h"
-#include "strobe-memory-stack-pane.h"
+#include "strobe-memory-stack-panel.h"
 #include "strobe-panes.h"
 #include "strobe-source.h"
 #include "strobe-text.h"
@@ -26,7 +26,7 @@ typedef struct
   gboolean inlined;
 } Row;
 
-struct _StrobeMemoryStackPane
+struct _StrobeMemoryStackPanel
 {
   GtkWidget          parent_instance;
   StrobeMemoryNames *names;
@@ -41,7 +41,7 @@ struct _StrobeMemoryStackPane
   char              *title_text;
 };
 
-G_DEFINE_FINAL_TYPE (StrobeMemoryStackPane, strobe_memory_stack_pane, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (StrobeMemoryStackPanel, strobe_memory_stack_panel, GTK_TYPE_WIDGET)
 
 static void
 row_clear (gpointer data)
@@ -55,7 +55,7 @@ row_clear (gpointer data)
 }
 
 static void
-update_actions (StrobeMemoryStackPane *self)
+update_actions (StrobeMemoryStackPanel *self)
 {
   gboolean any_source = FALSE;
 
@@ -66,7 +66,7 @@ update_actions (StrobeMemoryStackPane *self)
 }
 
 static void
-rebuild (StrobeMemoryStackPane *self)
+rebuild (StrobeMemoryStackPanel *self)
 {
   GtkWidget *child;
 
@@ -112,7 +112,7 @@ rebuild (StrobeMemoryStackPane *self)
 }
 
 static void
-add_frame_rows (StrobeMemoryStackPane *self, const StrobeMemoryFrame *frame, gint only_depth)
+add_frame_rows (StrobeMemoryStackPanel *self, const StrobeMemoryFrame *frame, gint only_depth)
 {
   StrobeSymbolizer *sym = strobe_memory_names_dup_symbolizer (self->names);
   const StrobeSymbolization *s = strobe_symbolizer_lookup (sym, frame->module, frame->address);
@@ -138,14 +138,14 @@ add_frame_rows (StrobeMemoryStackPane *self, const StrobeMemoryFrame *frame, gin
 }
 
 static void
-set_title (StrobeMemoryStackPane *self, const char *title)
+set_title (StrobeMemoryStackPanel *self, const char *title)
 {
   g_free (self->title_text);
   self->title_text = g_strdup (title);
 }
 
 static void
-add_stack (StrobeMemoryStackPane *self, guint32 stack)
+add_stack (StrobeMemoryStackPanel *self, guint32 stack)
 {
   StrobeMemoryFrame frames[MAX_FRAMES];
   guint n = stack ? strobe_memory_model_get_frames (strobe_memory_names_get_model (self->names), stack, frames,
@@ -156,14 +156,14 @@ add_stack (StrobeMemoryStackPane *self, guint32 stack)
 }
 
 void
-strobe_memory_stack_pane_show_allocation (StrobeMemoryStackPane       *self,
+strobe_memory_stack_panel_show_allocation (StrobeMemoryStackPanel       *self,
                                      const StrobeMemoryAlloc *r,
                                      guint64                  index,
                                      const StrobeTraceClock  *clock)
 {
   g_autofree char *size = NULL, *tag = NULL, *heap = NULL, *thread = NULL, *at = NULL, *end = NULL, *title = NULL;
 
-  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANE (self));
+  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANEL (self));
   g_return_if_fail (r != NULL && clock != NULL);
   if (self->names == NULL)
     return;
@@ -203,13 +203,13 @@ strobe_memory_stack_pane_show_allocation (StrobeMemoryStackPane       *self,
 }
 
 void
-strobe_memory_stack_pane_show_frames (StrobeMemoryStackPane       *self,
+strobe_memory_stack_panel_show_frames (StrobeMemoryStackPanel       *self,
                                  const char              *title,
                                  const StrobeMemoryFrame *frames,
                                  const guint32           *inline_depths,
                                  guint                    n)
 {
-  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANE (self));
+  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANEL (self));
   g_return_if_fail (n == 0 || (frames != NULL && inline_depths != NULL));
   if (self->names == NULL)
     return;
@@ -222,11 +222,11 @@ strobe_memory_stack_pane_show_frames (StrobeMemoryStackPane       *self,
 }
 
 void
-strobe_memory_stack_pane_show_stack (StrobeMemoryStackPane *self,
+strobe_memory_stack_panel_show_stack (StrobeMemoryStackPanel *self,
                                 const char        *title,
                                 guint32            stack)
 {
-  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANE (self));
+  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANEL (self));
   if (self->names == NULL)
     return;
 
@@ -237,20 +237,20 @@ strobe_memory_stack_pane_show_stack (StrobeMemoryStackPane *self,
 }
 
 void
-strobe_memory_stack_pane_clear (StrobeMemoryStackPane *self)
+strobe_memory_stack_panel_clear (StrobeMemoryStackPanel *self)
 {
-  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANE (self));
+  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANEL (self));
   g_array_set_size (self->rows, 0);
   g_clear_pointer (&self->title_text, g_free);
   rebuild (self);
 }
 
 char *
-strobe_memory_stack_pane_dup_text (StrobeMemoryStackPane *self)
+strobe_memory_stack_panel_dup_text (StrobeMemoryStackPanel *self)
 {
   GString *out;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_STACK_PANE (self), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_STACK_PANEL (self), NULL);
   out = g_string_new (self->title_text);
   if (out->len)
     g_string_append_c (out, '\n');
@@ -271,11 +271,11 @@ strobe_memory_stack_pane_dup_text (StrobeMemoryStackPane *self)
 }
 
 char **
-strobe_memory_stack_pane_dup_rows (StrobeMemoryStackPane *self)
+strobe_memory_stack_panel_dup_rows (StrobeMemoryStackPanel *self)
 {
   GPtrArray *out;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_STACK_PANE (self), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_STACK_PANEL (self), NULL);
   out = g_ptr_array_new ();
   for (guint i = 0; i < self->rows->len; i++)
     {
@@ -293,15 +293,15 @@ copy_action (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  StrobeMemoryStackPane *self = STROBE_MEMORY_STACK_PANE (widget);
-  g_autofree char *text = strobe_memory_stack_pane_dup_text (self);
+  StrobeMemoryStackPanel *self = STROBE_MEMORY_STACK_PANEL (widget);
+  g_autofree char *text = strobe_memory_stack_panel_dup_text (self);
 
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
   gtk_label_set_text (self->status, _("Copied the call stack"));
 }
 
 static const Row *
-source_row (StrobeMemoryStackPane *self)
+source_row (StrobeMemoryStackPanel *self)
 {
   GtkListBoxRow *selected = gtk_list_box_get_selected_row (self->list);
   int at = selected ? gtk_list_box_row_get_index (selected) : -1;
@@ -319,7 +319,7 @@ open_source_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *parameter)
 {
-  StrobeMemoryStackPane *self = STROBE_MEMORY_STACK_PANE (widget);
+  StrobeMemoryStackPanel *self = STROBE_MEMORY_STACK_PANEL (widget);
   const Row *r = source_row (self);
   g_autoptr (GError) error = NULL;
 
@@ -340,49 +340,49 @@ open_source_action (GtkWidget  *widget,
 }
 
 static void
-row_activated_cb (StrobeMemoryStackPane *self)
+row_activated_cb (StrobeMemoryStackPanel *self)
 {
   gtk_widget_activate_action (GTK_WIDGET (self), "stack.open-source", NULL);
 }
 
 void
-strobe_memory_stack_pane_set_names (StrobeMemoryStackPane *self,
+strobe_memory_stack_panel_set_names (StrobeMemoryStackPanel *self,
                                StrobeMemoryNames *names)
 {
-  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANE (self));
+  g_return_if_fail (STROBE_IS_MEMORY_STACK_PANEL (self));
   g_set_object (&self->names, names);
 }
 
 static void
-strobe_memory_stack_pane_dispose (GObject *object)
+strobe_memory_stack_panel_dispose (GObject *object)
 {
-  StrobeMemoryStackPane *self = STROBE_MEMORY_STACK_PANE (object);
+  StrobeMemoryStackPanel *self = STROBE_MEMORY_STACK_PANEL (object);
 
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->names);
-  G_OBJECT_CLASS (strobe_memory_stack_pane_parent_class)->dispose (object);
+  G_OBJECT_CLASS (strobe_memory_stack_panel_parent_class)->dispose (object);
 }
 
 static void
-strobe_memory_stack_pane_finalize (GObject *object)
+strobe_memory_stack_panel_finalize (GObject *object)
 {
-  StrobeMemoryStackPane *self = STROBE_MEMORY_STACK_PANE (object);
+  StrobeMemoryStackPanel *self = STROBE_MEMORY_STACK_PANEL (object);
 
   g_clear_pointer (&self->rows, g_array_unref);
   g_free (self->title_text);
-  G_OBJECT_CLASS (strobe_memory_stack_pane_parent_class)->finalize (object);
+  G_OBJECT_CLASS (strobe_memory_stack_panel_parent_class)->finalize (object);
 }
 
 static void
-strobe_memory_stack_pane_class_init (StrobeMemoryStackPaneClass *klass)
+strobe_memory_stack_panel_class_init (StrobeMemoryStackPanelClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = strobe_memory_stack_pane_dispose;
-  object_class->finalize = strobe_memory_stack_pane_finalize;
+  object_class->dispose = strobe_memory_stack_panel_dispose;
+  object_class->finalize = strobe_memory_stack_panel_finalize;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
-  gtk_widget_class_set_css_name (widget_class, "strobe-memory-stack-pane");
+  gtk_widget_class_set_css_name (widget_class, "strobe-memory-stack-panel");
   gtk_widget_class_install_action (widget_class, "stack.copy", NULL, copy_action);
   gtk_widget_class_install_action (widget_class, "stack.open-source", NULL, open_source_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "stack.copy", NULL);
@@ -390,7 +390,7 @@ strobe_memory_stack_pane_class_init (StrobeMemoryStackPaneClass *klass)
 }
 
 static void
-strobe_memory_stack_pane_init (StrobeMemoryStackPane *self)
+strobe_memory_stack_panel_init (StrobeMemoryStackPanel *self)
 {
   GtkWidget *buttons, *heading;
 
@@ -448,7 +448,7 @@ strobe_memory_stack_pane_init (StrobeMemoryStackPane *self)
 }
 
 GtkWidget *
-strobe_memory_stack_pane_new (void)
+strobe_memory_stack_panel_new (void)
 {
-  return g_object_new (STROBE_TYPE_MEMORY_STACK_PANE, NULL);
+  return g_object_new (STROBE_TYPE_MEMORY_STACK_PANEL, NULL);
 }
