@@ -33,6 +33,7 @@ struct _StrobeConnectDialog
   GtkLabel            *channels_hint;
   GtkFlowBox          *channels_box;
   GtkEntry            *preset_entry;
+  GtkButton           *cancel_button;
   GtkWidget           *connect_button;
   GtkSpinner          *spinner;
   GtkLabel            *status_label;
@@ -464,30 +465,6 @@ strobe_connect_dialog_connect (StrobeConnectDialog *self)
 
 /* ---- construction ---------------------------------------------------------------------- */
 
-static GtkWidget *
-heading (const char *text,
-         GtkWidget  *mnemonic_widget)
-{
-  GtkWidget *label = gtk_label_new_with_mnemonic (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-  gtk_widget_add_css_class (label, "strobe-heading");
-  if (mnemonic_widget != NULL)
-    gtk_label_set_mnemonic_widget (GTK_LABEL (label), mnemonic_widget);
-  return label;
-}
-
-static GtkWidget *
-note (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_widget_add_css_class (label, "dim-label");
-  return label;
-}
-
 static void
 strobe_connect_dialog_dispose (GObject *object)
 {
@@ -495,7 +472,6 @@ strobe_connect_dialog_dispose (GObject *object)
 
   if (self->spinner != NULL)
     stop_connecting (self, NULL);
-  self->channels_box = NULL;
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   if (self->query_client != NULL)
@@ -503,6 +479,8 @@ strobe_connect_dialog_dispose (GObject *object)
   g_clear_object (&self->query_client);
   g_clear_object (&self->discovery);
   g_clear_object (&self->services);
+  gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_CONNECT_DIALOG);
+  self->channels_box = NULL;
 
   G_OBJECT_CLASS (strobe_connect_dialog_parent_class)->dispose (object);
 }
@@ -524,121 +502,36 @@ strobe_connect_dialog_class_init (StrobeConnectDialogClass *klass)
    */
   signals[CONNECTED] = g_signal_new ("connected", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                      0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_FILE);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/connect/strobe-connect-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, programs_view);
+  gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, programs_stack);
+  gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, address_entry);
+  gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, channels_hint);
+  gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, channels_box);
+  gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, preset_entry);
+  gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, connect_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, spinner);
+  gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, status_label);
+  gtk_widget_class_bind_template_callback (widget_class, strobe_connect_dialog_connect);
+  gtk_widget_class_bind_template_callback (widget_class, activate_program_cb);
+  gtk_widget_class_bind_template_callback (widget_class, address_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, query_channels);
 }
 
 static void
 strobe_connect_dialog_init (StrobeConnectDialog *self)
 {
-  GtkWidget *header, *cancel, *box, *scrolled, *empty, *programs_heading, *address_box;
-  GtkWidget *address_label, *channels_heading, *preset_label;
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  gtk_window_set_title (GTK_WINDOW (self), _("Connect to a Running Program"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 640, 560);
-  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
-  gtk_window_set_destroy_with_parent (GTK_WINDOW (self), TRUE);
-
-  header = gtk_header_bar_new ();
-  gtk_header_bar_set_show_title_buttons (GTK_HEADER_BAR (header), FALSE);
-  cancel = strobe_a11y_button_new_with_mnemonic (_("_Cancel"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "window.close");
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), cancel);
-  self->connect_button = strobe_a11y_button_new_with_mnemonic (_("C_onnect"));
-  gtk_widget_add_css_class (self->connect_button, "suggested-action");
-  gtk_widget_set_tooltip_text (self->connect_button,
-                               _("Ask the program to send its trace to this viewer and turn the chosen channels on"));
-  g_signal_connect_swapped (self->connect_button, "clicked", G_CALLBACK (strobe_connect_dialog_connect), self);
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), self->connect_button);
-  self->spinner = GTK_SPINNER (gtk_spinner_new ());
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->spinner), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Connecting"), -1);
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), GTK_WIDGET (self->spinner));
-  gtk_window_set_titlebar (GTK_WINDOW (self), header);
-  gtk_window_set_default_widget (GTK_WINDOW (self), self->connect_button);
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  gtk_widget_set_margin_start (box, 18);
-  gtk_widget_set_margin_end (box, 18);
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 18);
-
-  /* Programs. */
-  self->programs_view = GTK_COLUMN_VIEW (gtk_column_view_new (NULL));
-  gtk_column_view_set_show_column_separators (self->programs_view, FALSE);
-  gtk_column_view_set_single_click_activate (self->programs_view, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->programs_view), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Running programs"), -1);
-  strobe_table_add_columns (self->programs_view, program_columns, G_N_ELEMENTS (program_columns));
-  g_signal_connect_swapped (self->programs_view, "activate", G_CALLBACK (activate_program_cb), self);
-  programs_heading = heading (_("_Running programs"), GTK_WIDGET (self->programs_view));
-  gtk_box_append (GTK_BOX (box), programs_heading);
-  gtk_box_append (GTK_BOX (box), note (_("Instrumented programs on this computer, as they announce themselves. Enter or double-click connects.")));
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), GTK_WIDGET (self->programs_view));
-  gtk_scrolled_window_set_has_frame (GTK_SCROLLED_WINDOW (scrolled), TRUE);
-  empty = gtk_label_new (_("No instrumented program is running on this computer."));
-  gtk_widget_add_css_class (empty, "dim-label");
-  gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
-  self->programs_stack = GTK_STACK (gtk_stack_new ());
-  gtk_stack_add_named (self->programs_stack, scrolled, "list");
-  gtk_stack_add_named (self->programs_stack, empty, "empty");
-  gtk_widget_set_vexpand (GTK_WIDGET (self->programs_stack), TRUE);
-  gtk_widget_set_size_request (GTK_WIDGET (self->programs_stack), -1, 140);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->programs_stack));
-
-  /* Or an address. */
-  address_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  self->address_entry = GTK_ENTRY (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (self->address_entry, _("host or host:port (control port 1985 by default)"));
-  gtk_entry_set_activates_default (self->address_entry, FALSE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->address_entry), TRUE);
-  address_label = gtk_label_new_with_mnemonic (_("Or _address:"));
-  gtk_label_set_mnemonic_widget (GTK_LABEL (address_label), GTK_WIDGET (self->address_entry));
+  /* GTK 4.8 reads a widget with a mnemonic label by both names ("Cancel Cancel"). */
+  strobe_a11y_fix_mnemonic_button (self->cancel_button);
+  strobe_a11y_fix_mnemonic_button (GTK_BUTTON (self->connect_button));
   strobe_a11y_set_name (GTK_WIDGET (self->address_entry), _("Program address"));
-  g_signal_connect_swapped (self->address_entry, "changed", G_CALLBACK (address_changed_cb), self);
-  g_signal_connect_swapped (self->address_entry, "activate", G_CALLBACK (query_channels), self);
-  gtk_box_append (GTK_BOX (address_box), address_label);
-  gtk_box_append (GTK_BOX (address_box), GTK_WIDGET (self->address_entry));
-  gtk_box_append (GTK_BOX (box), address_box);
-
-  /* Channels. */
-  self->channels_box = GTK_FLOW_BOX (gtk_flow_box_new ());
-  gtk_flow_box_set_selection_mode (self->channels_box, GTK_SELECTION_NONE);
-  gtk_flow_box_set_max_children_per_line (self->channels_box, 4);
-  gtk_flow_box_set_column_spacing (self->channels_box, 12);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->channels_box), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("The program’s channels"), -1);
-  channels_heading = heading (_("Channels to turn on"), NULL);
-  gtk_widget_set_margin_top (channels_heading, 12);
-  gtk_box_append (GTK_BOX (box), channels_heading);
-  self->channels_hint = GTK_LABEL (note (NULL));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->channels_hint));
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->channels_box));
-
-  self->preset_entry = GTK_ENTRY (gtk_entry_new ());
-  gtk_entry_set_placeholder_text (self->preset_entry, _("e.g. cpu,frame,log"));
-  gtk_entry_set_activates_default (self->preset_entry, TRUE);
-  preset_label = gtk_label_new_with_mnemonic (_("_More channels:"));
-  gtk_label_set_mnemonic_widget (GTK_LABEL (preset_label), GTK_WIDGET (self->preset_entry));
   strobe_a11y_set_name (GTK_WIDGET (self->preset_entry), _("More channels, separated by commas"));
-  gtk_widget_set_hexpand (GTK_WIDGET (self->preset_entry), TRUE);
-  {
-    GtkWidget *preset_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-
-    gtk_box_append (GTK_BOX (preset_box), preset_label);
-    gtk_box_append (GTK_BOX (preset_box), GTK_WIDGET (self->preset_entry));
-    gtk_box_append (GTK_BOX (box), preset_box);
-  }
-  gtk_box_append (GTK_BOX (box), note (_("Names the program does not know yet are remembered and take effect when it declares them.")));
-
-  self->status_label = GTK_LABEL (note (NULL));
-  gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "dim-label");
   strobe_a11y_make_copyable (self->status_label);
-  gtk_widget_set_visible (GTK_WIDGET (self->status_label), FALSE);
-  gtk_widget_set_margin_top (GTK_WIDGET (self->status_label), 6);
-  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->status_label));
-
-  gtk_window_set_child (GTK_WINDOW (self), box);
+  strobe_table_add_columns (self->programs_view, program_columns, G_N_ELEMENTS (program_columns));
 }
 
 GtkWidget *

@@ -1,6 +1,7 @@
 /* strobe-preferences-dialog.c
  *
- * Every control is bound to its GSettings key; the application watches the keys.
+ * The layout is strobe-preferences-dialog.ui; every control is bound to its GSettings key
+ * here; the application watches the keys.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -20,8 +21,14 @@ struct _StrobePreferencesDialog
   StrobeServices       *services;
   GSettings            *settings;
   GtkLabel             *store_label;
-  GtkWidget            *store_reset;
+  GtkButton            *store_reset;
+  GtkButton            *store_choose;
   GtkLabel             *recorder_label;
+  GtkSpinButton        *port_spin;
+  GtkSwitch            *listen_switch;
+  GtkEntry             *channels_entry;
+  GtkSpinButton        *tail_spin;
+  GtkEntry             *editor_entry;
   GtkFileChooserNative *chooser;
 };
 
@@ -38,7 +45,7 @@ update_store (StrobePreferencesDialog *self)
     gtk_label_set_text (self->store_label, strobe_store_get_directory (store));
   else
     gtk_label_set_text (self->store_label, error ? error->message : "");
-  gtk_widget_set_sensitive (self->store_reset, *setting != '\0');
+  gtk_widget_set_sensitive (GTK_WIDGET (self->store_reset), *setting != '\0');
 }
 
 static void
@@ -150,56 +157,6 @@ channels_set (const GValue       *value,
   return g_variant_new_strv ((const char *const *) names, -1);
 }
 
-/* One "label — control" row with an explanation under it; the control is labelled by the
- * label for screen readers. */
-static void
-add_row (GtkGrid    *grid,
-         int        *row,
-         const char *mnemonic,
-         GtkWidget  *control,
-         const char *explanation)
-{
-  GtkWidget *label = gtk_label_new_with_mnemonic (mnemonic);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), control);
-  gtk_widget_set_hexpand (label, TRUE);
-  gtk_widget_set_valign (control, GTK_ALIGN_CENTER);
-  gtk_widget_set_halign (control, GTK_ALIGN_END);
-  gtk_grid_attach (grid, label, 0, *row, 1, 1);
-  gtk_grid_attach (grid, control, 1, *row, 1, 1);
-  (*row)++;
-  if (explanation != NULL)
-    {
-      GtkWidget *note = gtk_label_new (explanation);
-
-      gtk_label_set_xalign (GTK_LABEL (note), 0.0f);
-      gtk_label_set_wrap (GTK_LABEL (note), TRUE);
-      gtk_label_set_max_width_chars (GTK_LABEL (note), 60);
-      gtk_widget_add_css_class (note, "dim-label");
-      gtk_widget_set_margin_bottom (note, 6);
-      gtk_grid_attach (grid, note, 0, *row, 2, 1);
-      gtk_accessible_update_relation (GTK_ACCESSIBLE (control), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY,
-                                      note, NULL, -1);
-      (*row)++;
-    }
-}
-
-static void
-add_heading (GtkGrid    *grid,
-             int        *row,
-             const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0.0f);
-  gtk_widget_add_css_class (label, "strobe-heading");
-  if (*row > 0)
-    gtk_widget_set_margin_top (label, 12);
-  gtk_grid_attach (grid, label, 0, *row, 2, 1);
-  (*row)++;
-}
-
 static void
 strobe_preferences_dialog_dispose (GObject *object)
 {
@@ -210,6 +167,7 @@ strobe_preferences_dialog_dispose (GObject *object)
   g_clear_object (&self->chooser);
   g_clear_object (&self->settings);
   g_clear_object (&self->services);
+  gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_PREFERENCES_DIALOG);
 
   G_OBJECT_CLASS (strobe_preferences_dialog_parent_class)->dispose (object);
 }
@@ -222,16 +180,30 @@ strobe_preferences_dialog_class_init (StrobePreferencesDialogClass *klass)
 
   object_class->dispose = strobe_preferences_dialog_dispose;
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/preferences/strobe-preferences-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, StrobePreferencesDialog, store_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobePreferencesDialog, store_reset);
+  gtk_widget_class_bind_template_child (widget_class, StrobePreferencesDialog, store_choose);
+  gtk_widget_class_bind_template_child (widget_class, StrobePreferencesDialog, recorder_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobePreferencesDialog, port_spin);
+  gtk_widget_class_bind_template_child (widget_class, StrobePreferencesDialog, listen_switch);
+  gtk_widget_class_bind_template_child (widget_class, StrobePreferencesDialog, channels_entry);
+  gtk_widget_class_bind_template_child (widget_class, StrobePreferencesDialog, tail_spin);
+  gtk_widget_class_bind_template_child (widget_class, StrobePreferencesDialog, editor_entry);
+  gtk_widget_class_bind_template_callback (widget_class, choose_store_cb);
+  gtk_widget_class_bind_template_callback (widget_class, reset_store_cb);
 }
 
 static void
 strobe_preferences_dialog_init (StrobePreferencesDialog *self)
 {
-  gtk_window_set_title (GTK_WINDOW (self), _("Preferences"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 560, -1);
-  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
-  gtk_window_set_destroy_with_parent (GTK_WINDOW (self), TRUE);
-  gtk_window_set_titlebar (GTK_WINDOW (self), gtk_header_bar_new ());
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* GTK 4.8 reads a button with a mnemonic label by both names ("Use Default Use Default"). */
+  strobe_a11y_fix_mnemonic_button (self->store_reset);
+  strobe_a11y_fix_mnemonic_button (self->store_choose);
+  strobe_a11y_make_copyable (self->store_label);
 }
 
 GtkWidget *
@@ -239,8 +211,6 @@ strobe_preferences_dialog_new (StrobeServices *services,
                                GtkWindow      *parent)
 {
   StrobePreferencesDialog *self;
-  GtkWidget *grid, *store_box, *choose, *port, *listen, *tail, *channels, *editor;
-  int row = 0;
 
   g_return_val_if_fail (STROBE_IS_SERVICES (services), NULL);
 
@@ -248,81 +218,14 @@ strobe_preferences_dialog_new (StrobeServices *services,
   self->services = g_object_ref (services);
   self->settings = g_object_ref (strobe_services_get_settings (services));
 
-  grid = gtk_grid_new ();
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
-  gtk_widget_set_margin_start (grid, 18);
-  gtk_widget_set_margin_end (grid, 18);
-  gtk_widget_set_margin_top (grid, 18);
-  gtk_widget_set_margin_bottom (grid, 18);
-
-  /* Store. */
-  add_heading (GTK_GRID (grid), &row, _("Trace Store"));
-  store_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  choose = strobe_a11y_button_new_with_mnemonic (_("_Choose Folder…"));
-  self->store_reset = strobe_a11y_button_new_with_mnemonic (_("Use _Default"));
-  gtk_widget_set_tooltip_text (self->store_reset, _("Keep traces in the default folder"));
-  g_signal_connect_swapped (choose, "clicked", G_CALLBACK (choose_store_cb), self);
-  g_signal_connect_swapped (self->store_reset, "clicked", G_CALLBACK (reset_store_cb), self);
-  gtk_box_append (GTK_BOX (store_box), self->store_reset);
-  gtk_box_append (GTK_BOX (store_box), choose);
-  self->store_label = GTK_LABEL (gtk_label_new (NULL));
-  strobe_a11y_make_copyable (self->store_label);
-  gtk_label_set_xalign (self->store_label, 0.0f);
-  gtk_label_set_wrap (self->store_label, TRUE);
-  gtk_label_set_wrap_mode (self->store_label, PANGO_WRAP_CHAR);
-  add_row (GTK_GRID (grid), &row, _("Folder"), store_box, NULL);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->store_label), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Trace store folder"), -1);
-  gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (self->store_label), 0, row++, 2, 1);
-
-  /* Recorder. */
-  add_heading (GTK_GRID (grid), &row, _("Recorder"));
-  port = gtk_spin_button_new_with_range (0, 65535, 1);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (port), TRUE);
-  g_settings_bind (self->settings, "recorder-port", port, "value", G_SETTINGS_BIND_DEFAULT);
-  add_row (GTK_GRID (grid), &row, _("_Port"), port,
-           _("Programs send their traces here (STROBE_TRACEHOST=localhost:PORT). 0 picks any free port."));
-  listen = gtk_switch_new ();
-  g_settings_bind (self->settings, "listen-on-all-interfaces", listen, "active", G_SETTINGS_BIND_DEFAULT);
-  add_row (GTK_GRID (grid), &row, _("_Listen on all interfaces"), listen,
-           _("Off: only programs on this computer can connect. On: any computer on the network can "
-             "send traces here, including whatever those programs log."));
-  self->recorder_label = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->recorder_label, 0.0f);
-  gtk_label_set_wrap (self->recorder_label, TRUE);
-  gtk_grid_attach (GTK_GRID (grid), GTK_WIDGET (self->recorder_label), 0, row++, 2, 1);
-
-  /* Connecting. */
-  add_heading (GTK_GRID (grid), &row, _("Connecting to Running Programs"));
-  channels = gtk_entry_new ();
-  gtk_entry_set_placeholder_text (GTK_ENTRY (channels), _("e.g. cpu,frame,log"));
-  gtk_widget_set_size_request (channels, 220, -1);
-  g_settings_bind_with_mapping (self->settings, "default-channels", channels, "text",
+  g_settings_bind (self->settings, "recorder-port", self->port_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "listen-on-all-interfaces", self->listen_switch, "active", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind_with_mapping (self->settings, "default-channels", self->channels_entry, "text",
                                 G_SETTINGS_BIND_DEFAULT, channels_get, channels_set, NULL, NULL);
-  add_row (GTK_GRID (grid), &row, _("Default _channels"), channels,
-           _("Turned on in the program when connecting, besides the ones ticked in the Connect dialog."));
-  tail = gtk_spin_button_new_with_range (0, 1024, 1);
-  g_settings_bind_with_mapping (self->settings, "tail-size", tail, "value",
+  g_settings_bind_with_mapping (self->settings, "tail-size", self->tail_spin, "value",
                                 G_SETTINGS_BIND_DEFAULT, tail_get, tail_set, NULL, NULL);
-  add_row (GTK_GRID (grid), &row, _("_Recent history to ask for (MiB)"), tail,
-           _("How much history from before the connect to ask a program for, at most what the "
-             "program keeps (STROBE_TAIL_MB, 4 MiB by default)."));
+  g_settings_bind (self->settings, "editor-command", self->editor_entry, "text", G_SETTINGS_BIND_DEFAULT);
 
-  /* Source files. */
-  add_heading (GTK_GRID (grid), &row, _("Source Files"));
-  editor = gtk_entry_new ();
-  /* Translators: an example of a command; %f and %l stay as they are */
-  /* xgettext:no-c-format */
-  gtk_entry_set_placeholder_text (GTK_ENTRY (editor), _("e.g. code --goto %f:%l"));
-  gtk_widget_set_size_request (editor, 220, -1);
-  g_settings_bind (self->settings, "editor-command", editor, "text", G_SETTINGS_BIND_DEFAULT);
-  add_row (GTK_GRID (grid), &row, _("_Editor command"), editor,
-           /* xgettext:no-c-format */
-           _("Opens a log message’s or an allocation’s source location: %f is the file, %l the "
-             "line. Empty: the desktop’s default application for the file."));
-
-  gtk_window_set_child (GTK_WINDOW (self), grid);
   g_signal_connect_object (self->settings, "changed::store-directory", G_CALLBACK (update_store), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (services, "store-changed", G_CALLBACK (update_store), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (services, "recorder-changed", G_CALLBACK (update_recorder), self, G_CONNECT_SWAPPED);

@@ -23,6 +23,7 @@
 #include "strobe-overview-view.h"
 #include "strobe-window.h"
 #include "test-dirs.h"
+#include "tab-walk.h"
 #include "widget-find.h"
 
 typedef struct
@@ -543,6 +544,9 @@ test_connect_dialog_empty (Fixture       *f,
   focus = gtk_root_get_focus (GTK_ROOT (dialog));
   g_assert_true (GTK_IS_TEXT (focus) || GTK_IS_ENTRY (focus));
   g_assert_true (gtk_widget_get_mapped (focus));
+  /* "Or address:" (Alt+A) is the mnemonic of the field that has the focus. */
+  g_assert_true (gtk_widget_is_ancestor (focus, gtk_label_get_mnemonic_widget (GTK_LABEL (find_text (GTK_WIDGET (dialog), "Or address:"))))
+                 || focus == gtk_label_get_mnemonic_widget (GTK_LABEL (find_text (GTK_WIDGET (dialog), "Or address:"))));
   g_assert_true (gtk_widget_child_focus (GTK_WIDGET (dialog), GTK_DIR_TAB_FORWARD));
   g_assert_true (gtk_root_get_focus (GTK_ROOT (dialog)) != focus);
   gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL);
@@ -1005,6 +1009,12 @@ test_preferences (Fixture       *f,
   g_assert_nonnull (dialog);
   settle ();
   g_assert_nonnull (find_text (GTK_WIDGET (dialog), "Listen on all interfaces"));
+  /* The layout is a .ui template: each row's label is the mnemonic of its control, and
+   * Tab goes round every control. */
+  g_assert_true (GTK_IS_SWITCH (gtk_label_get_mnemonic_widget (GTK_LABEL (find_text (GTK_WIDGET (dialog), "Listen on all interfaces")))));
+  g_assert_true (GTK_IS_SPIN_BUTTON (gtk_label_get_mnemonic_widget (GTK_LABEL (find_text (GTK_WIDGET (dialog), "Port")))));
+  g_assert_true (GTK_IS_ENTRY (gtk_label_get_mnemonic_widget (GTK_LABEL (find_text (GTK_WIDGET (dialog), "Editor command")))));
+  tab_walk_assert (dialog, find_type (GTK_WIDGET (dialog), GTK_TYPE_SPIN_BUTTON), 30, 6);
 
   g_settings_set_int (settings, "recorder-port", w.port);
   wait_for (recorder_on_port, &w);
