@@ -158,7 +158,7 @@ struct _StrobeMemoryView
   GtkDropDown              *flame_cost;
   GtkButton                *flame_reset;
   GtkLabel                 *flame_label;
-  StrobeMemoryFlame        *flame;
+  StrobeFlameGraph         *flame;
   StrobeMemoryHistogram    *histogram;
   GtkColumnView            *sizes_table;
   StrobeMemoryStackPanel        *stack;
@@ -425,7 +425,9 @@ analysis_done (GObject      *result,
   strobe_memory_tree_panel_set_tree (self->bottom_up, self->analysis->bottom_up);
   strobe_memory_tree_panel_set_tree (self->top_down, self->analysis->top_down);
   strobe_memory_callers_panel_set_callers (self->callers, self->analysis->callers);
-  strobe_memory_flame_set_tree (self->flame, self->analysis->top_down);
+  strobe_flame_graph_set_tree (self->flame, strobe_memory_tree_get_cost_tree (self->analysis->top_down),
+                               strobe_flame_graph_get_column (self->flame), 0);
+  g_object_set (self->flame, "empty-text", _("Nothing to show for this cost."), NULL);
   fill_sizes (self);
   update_range_label (self);
 }
@@ -494,14 +496,14 @@ flame_cost_cb (StrobeMemoryView *self)
     STROBE_MEMORY_COST_TEMPORARY, STROBE_MEMORY_COST_BYTES,
   };
 
-  strobe_memory_flame_set_cost (self->flame, costs[MIN (gtk_drop_down_get_selected (self->flame_cost),
-                                                        G_N_ELEMENTS (costs) - 1)]);
+  strobe_flame_graph_set_column (self->flame, strobe_memory_cost_get_column (costs[MIN (gtk_drop_down_get_selected (self->flame_cost),
+                                                                                           G_N_ELEMENTS (costs) - 1)]));
 }
 
 static void
 flame_reset_cb (StrobeMemoryView *self)
 {
-  strobe_memory_flame_zoom (self->flame, 0);
+  strobe_flame_graph_zoom (self->flame, 0);
 }
 
 static void
@@ -511,10 +513,65 @@ flame_node_cb (StrobeMemoryView *self,
   show_node (self, self->analysis ? self->analysis->top_down : NULL, STROBE_MEMORY_TREE_TOP_DOWN, node);
 }
 
+/* The flame graph's nodes are the top-down tree's (the one it was given). */
+static gboolean
+flame_node (StrobeMemoryView *self, StrobeCostTree *tree, guint node, StrobeMemoryTreeNode *out)
+{
+  return self->analysis && strobe_memory_tree_get_cost_tree (self->analysis->top_down) == tree
+         && strobe_memory_tree_get_node (self->analysis->top_down, node, out);
+}
+
+static char *
+flame_name (StrobeCostTree *tree, guint node, gpointer data)
+{
+  StrobeMemoryView *self = data;
+  StrobeMemoryTreeNode n;
+
+  if (node == 0)
+    return g_strdup (_("All allocations"));
+  return flame_node (self, tree, node, &n) ? strobe_memory_names_function (self->names, &n.frame, n.inline_depth) : NULL;
+}
+
+static guint64
+flame_value (StrobeCostTree *tree, guint node, guint column)
+{
+  guint64 v = strobe_cost_tree_get_inclusive (tree, node, column);
+
+  return (strobe_cost_tree_get_column_flags (tree, column) & STROBE_COST_COLUMN_SIGNED) && (gint64) v < 0 ? 0 : v;
+}
+
+static char *
+flame_describe (StrobeCostTree *tree, guint node, gpointer data)
+{
+  StrobeMemoryView *self = data;
+  guint column = strobe_flame_graph_get_column (self->flame);
+  guint64 v = flame_value (tree, node, column), all = MAX (flame_value (tree, 0, column), 1);
+  g_autofree char *name = flame_name (tree, node, data);
+  g_autofree char *value = column == strobe_memory_cost_get_column (STROBE_MEMORY_COST_ALLOCATIONS)
+                           || column == strobe_memory_cost_get_column (STROBE_MEMORY_COST_TEMPORARY)
+                           ? strobe_format_count (v) : strobe_format_size (v);
+
+  /* Translators: a flame graph node: function, its cost, its share of the whole */
+  return g_strdup_printf (_("%s: %s (%.1f %%)"), name ? name : "", value, 100.0 * (double) v / (double) all);
+}
+
+/* Red to yellow, a stable colour per function. */
+static void
+flame_colors (StrobeCostTree *tree, guint node, GdkRGBA *fill, GdkRGBA *text, gpointer data)
+{
+  guint64 h = strobe_cost_tree_get_key (tree, node) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
+  float r, g, b;
+
+  gtk_hsv_to_rgb ((float) (h >> 40 & 0xff) / 255.0f * 0.14f, 0.55f + (float) (h >> 20 & 0xff) / 255.0f * 0.2f, 0.93f,
+                  &r, &g, &b);
+  *fill = (GdkRGBA) { r, g, b, 1 };
+  *text = (GdkRGBA) { 0.1f, 0.1f, 0.1f, 1 };
+}
+
 static void
 flame_hover_cb (StrobeMemoryView *self)
 {
-  const char *text = strobe_memory_flame_get_hover_text (self->flame);
+  const char *text = strobe_flame_graph_get_hover_text (self->flame);
 
   gtk_label_set_text (self->flame_label, text ? text : _("Click a function to select it, double-click to zoom into it."));
 }
@@ -656,7 +713,6 @@ strobe_memory_view_document_changed (StrobeView            *view,
       strobe_memory_tree_panel_set_names (self->bottom_up, self->names);
       strobe_memory_tree_panel_set_names (self->top_down, self->names);
       strobe_memory_callers_panel_set_names (self->callers, self->names);
-      strobe_memory_flame_set_names (self->flame, self->names);
       strobe_memory_stack_panel_set_names (self->stack, self->names);
     }
   if (changes & (STROBE_DOCUMENT_CHANGED_MEMORY | STROBE_DOCUMENT_CHANGED_THREADS))
@@ -751,7 +807,7 @@ strobe_memory_view_get_callers (StrobeMemoryView *self)
   return self->callers;
 }
 
-StrobeMemoryFlame *
+StrobeFlameGraph *
 strobe_memory_view_get_flame (StrobeMemoryView *self)
 {
   g_return_val_if_fail (STROBE_IS_MEMORY_VIEW (self), NULL);
@@ -909,7 +965,7 @@ strobe_memory_view_class_init (StrobeMemoryViewClass *klass)
   g_type_ensure (STROBE_TYPE_MEMORY_FIGURES);
   g_type_ensure (STROBE_TYPE_MEMORY_QUERIES);
   g_type_ensure (STROBE_TYPE_MEMORY_CALLERS_PANEL);
-  g_type_ensure (STROBE_TYPE_MEMORY_FLAME);
+  g_type_ensure (STROBE_TYPE_FLAME_GRAPH);
   g_type_ensure (STROBE_TYPE_MEMORY_HISTOGRAM);
   g_type_ensure (STROBE_TYPE_MEMORY_STACK_PANEL);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/memory/strobe-memory-view.ui");
@@ -977,6 +1033,11 @@ strobe_memory_view_init (StrobeMemoryView *self)
   g_signal_connect_swapped (self->range_button, "toggled", G_CALLBACK (range_changed_cb), self);
   g_signal_connect_swapped (self->flame_cost, "notify::selected", G_CALLBACK (flame_cost_cb), self);
   g_signal_connect_swapped (self->flame_reset, "clicked", G_CALLBACK (flame_reset_cb), self);
+  {
+    static const StrobeFlameGraphFuncs flame_funcs = { flame_name, flame_describe, flame_colors };
+    strobe_flame_graph_set_funcs (self->flame, &flame_funcs, self, NULL);
+  }
+  flame_cost_cb (self);
   g_signal_connect_swapped (self->flame, "show-node", G_CALLBACK (flame_node_cb), self);
   g_signal_connect_swapped (self->flame, "notify::hover-text", G_CALLBACK (flame_hover_cb), self);
   build_lanes_menu (self);

@@ -16,7 +16,7 @@
 
 #include "strobe-memory-callers-panel.h"
 #include "strobe-memory-figures.h"
-#include "strobe-memory-flame.h"
+#include "strobe-flame-graph.h"
 #include "strobe-memory-graph.h"
 #include "strobe-memory-histogram.h"
 #include "strobe-memory-queries.h"
@@ -36,7 +36,7 @@ StrobeMemoryQueries      *strobe_memory_view_get_queries    (StrobeMemoryView *s
 StrobeMemoryTreePanel    *strobe_memory_view_get_tree_panel (StrobeMemoryView *self,
                                                              StrobeMemoryTreeKind kind);
 StrobeMemoryCallersPanel *strobe_memory_view_get_callers    (StrobeMemoryView *self);
-StrobeMemoryFlame        *strobe_memory_view_get_flame      (StrobeMemoryView *self);
+StrobeFlameGraph         *strobe_memory_view_get_flame      (StrobeMemoryView *self);
 StrobeMemoryHistogram    *strobe_memory_view_get_histogram  (StrobeMemoryView *self);
 StrobeMemoryStackPanel        *strobe_memory_view_get_stack      (StrobeMemoryView *self);
 GtkColumnView            *strobe_memory_view_get_sizes_table (StrobeMemoryView *self);

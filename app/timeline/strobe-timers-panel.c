@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <inttypes.h>
 #include <glib/gi18n.h>
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -23,6 +24,7 @@
 #include "strobe-scope-search.h"
 #include "strobe-table.h"
 #include "strobe-timeline-geometry.h"
+#include "strobe-timeline-painter.h"
 #include "strobe-timer-row.h"
 #include "strobe-timers-panel.h"
 
@@ -465,6 +467,46 @@ update_links (StrobeTimersPanel *self)
     }
 }
 
+/* ---- the flame graph's nodes: the call tree's, keyed by name id -------------------------- */
+
+static char *
+flame_name (StrobeCostTree *tree, guint node, gpointer data)
+{
+  StrobeTimersPanel *self = data;
+  guint64 key = strobe_cost_tree_get_key (tree, node);
+
+  if (key == STROBE_CALL_NONE)
+    return g_strdup (_("All"));
+  return g_strdup (self->timeline ? strobe_timeline_model_get_name (self->timeline, (guint32) key) : NULL);
+}
+
+static char *
+flame_describe (StrobeCostTree *tree, guint node, gpointer data)
+{
+  StrobeTimersPanel *self = data;
+  StrobeCallNode n, root;
+  g_autofree char *name = flame_name (tree, node, data);
+  g_autofree char *incl = NULL, *excl = NULL;
+
+  strobe_call_tree_get_node (tree, node, &n);
+  strobe_call_tree_get_node (tree, 0, &root);
+  incl = strobe_format_ticks (&self->clock, n.inclusive);
+  excl = strobe_format_ticks (&self->clock, n.exclusive);
+  /* Translators: a flame graph node: name, inclusive time and its share, exclusive time, count */
+  return g_strdup_printf (_("%s: %s (%.1f %%), exclusive %s, %" PRIu64 " calls"), name ? name : "", incl,
+                          root.inclusive ? 100.0 * (double) n.inclusive / (double) root.inclusive : 0, excl, n.count);
+}
+
+static void
+flame_colors (StrobeCostTree *tree, guint node, GdkRGBA *fill, GdkRGBA *text, gpointer data)
+{
+  g_autofree char *name = flame_name (tree, node, data);
+  StrobeRgb c = strobe_timeline_name_color (name ? name : ""), t = strobe_timeline_text_on (c);
+
+  *fill = (GdkRGBA) { (float) c.r, (float) c.g, (float) c.b, 1 };
+  *text = (GdkRGBA) { (float) t.r, (float) t.g, (float) t.b, 1 };
+}
+
 static void
 tree_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -481,7 +523,7 @@ tree_done (GObject *source, GAsyncResult *result, gpointer user_data)
   self->tree_t0 = j->t0;
   self->tree_t1 = j->t1;
   self->tree_generation = j->generation;
-  strobe_flame_graph_set_tree (STROBE_FLAME_GRAPH (self->flame), self->timeline, tree, &self->clock);
+  strobe_flame_graph_set_tree (STROBE_FLAME_GRAPH (self->flame), tree, STROBE_CALL_TIME, STROBE_COST_SORT_TIE_BY_KEY);
   update_links (self);
 }
 
@@ -526,7 +568,7 @@ chosen_changed_cb (StrobeTimersPanel *self)
   if (self->setting_rows || id == self->chosen)
     return;
   self->chosen = id;
-  strobe_flame_graph_set_highlight (STROBE_FLAME_GRAPH (self->flame), id);
+  strobe_flame_graph_set_highlight (STROBE_FLAME_GRAPH (self->flame), id == G_MAXUINT32 ? STROBE_FLAME_GRAPH_NO_HIGHLIGHT : id);
   g_signal_emit (self, signals[TIMER_CHOSEN], 0, id);
   compute_tree (self);
 }
@@ -834,7 +876,12 @@ strobe_timers_panel_constructed (GObject *object)
     gtk_box_append (GTK_BOX (links), l2);
     gtk_box_append (GTK_BOX (links), scrolled (self->callees_table));
   }
-  self->flame = strobe_flame_graph_new ();
+  self->flame = g_object_new (STROBE_TYPE_FLAME_GRAPH, "show-ancestors", TRUE, "click-zooms", TRUE, "has-tooltip", TRUE,
+                              "empty-text", _("No scopes in this range."), NULL);
+  {
+    static const StrobeFlameGraphFuncs flame_funcs = { flame_name, flame_describe, flame_colors };
+    strobe_flame_graph_set_funcs (STROBE_FLAME_GRAPH (self->flame), &flame_funcs, self, NULL);
+  }
   g_signal_connect_swapped (self->flame, "map", G_CALLBACK (flame_mapped_cb), self);
   sw = scrolled (self->flame);
   self->links_stack = gtk_stack_new ();

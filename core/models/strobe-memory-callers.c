@@ -85,7 +85,7 @@ compare_by (StrobeMemoryCallers *self, guint64 vx, guint64 vy, guint64 kx, guint
 static guint
 sort_column (StrobeMemoryCost by)
 {
-  guint c = strobe_memory_cost_column (by);
+  guint c = strobe_memory_cost_get_column (by);
   return c == STROBE_COST_BY_KEY ? STROBE_MEMORY_COL_BYTES : c;
 }
 

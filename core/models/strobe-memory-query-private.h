@@ -51,22 +51,6 @@ strobe_memory_costs_from_values (const guint64 *v, StrobeMemoryCosts *c)
   c->leaked_count = v[STROBE_MEMORY_COL_LEAKED_COUNT];
 }
 
-/* The column a StrobeMemoryCost sorts by (STROBE_COST_BY_KEY for the key). */
-static inline guint
-strobe_memory_cost_column (StrobeMemoryCost by)
-{
-  switch (by)
-    {
-    case STROBE_MEMORY_COST_PEAK: return STROBE_MEMORY_COL_PEAK_BYTES;
-    case STROBE_MEMORY_COST_LEAKED: return STROBE_MEMORY_COL_LEAKED_BYTES;
-    case STROBE_MEMORY_COST_ALLOCATIONS: return STROBE_MEMORY_COL_ALLOCATIONS;
-    case STROBE_MEMORY_COST_TEMPORARY: return STROBE_MEMORY_COL_TEMPORARY;
-    case STROBE_MEMORY_COST_BYTES: return STROBE_MEMORY_COL_BYTES;
-    case STROBE_MEMORY_COST_KEY:
-    default: return STROBE_COST_BY_KEY;
-    }
-}
-
 /* A node's (or a function's) inclusive and self costs. */
 static inline void
 strobe_memory_tree_costs (StrobeCostTree *tree, guint32 node, StrobeMemoryCosts *inclusive,
@@ -83,8 +67,7 @@ strobe_memory_tree_costs (StrobeCostTree *tree, guint32 node, StrobeMemoryCosts 
   strobe_memory_costs_from_values (s, self);
 }
 
-/* The tree a StrobeMemoryTree is made of (not a copy), and the frame kept for @node. */
-StrobeCostTree *strobe_memory_tree_get_cost_tree (StrobeMemoryTree *self);
+/* The frame kept for @node. */
 void            strobe_memory_tree_get_frame     (StrobeMemoryTree  *self,
                                                   guint32            node,
                                                   StrobeMemoryFrame *frame,

@@ -801,7 +801,7 @@ guint
 strobe_memory_tree_get_children (StrobeMemoryTree *self, guint node, StrobeMemoryCost sort, guint first,
                                  guint n, guint32 *out)
 {
-  guint column = strobe_memory_cost_column (sort);
+  guint column = strobe_memory_cost_get_column (sort);
 
   g_return_val_if_fail (STROBE_IS_MEMORY_TREE (self), 0);
   g_return_val_if_fail (n == 0 || out != NULL, 0);
@@ -811,6 +811,21 @@ strobe_memory_tree_get_children (StrobeMemoryTree *self, guint node, StrobeMemor
   return strobe_cost_tree_get_children (self->costs, node, column,
                                         column == STROBE_COST_BY_KEY ? 0 : STROBE_COST_SORT_DESCENDING,
                                         first, n, out);
+}
+
+guint
+strobe_memory_cost_get_column (StrobeMemoryCost cost)
+{
+  switch (cost)
+    {
+    case STROBE_MEMORY_COST_PEAK: return STROBE_MEMORY_COL_PEAK_BYTES;
+    case STROBE_MEMORY_COST_LEAKED: return STROBE_MEMORY_COL_LEAKED_BYTES;
+    case STROBE_MEMORY_COST_ALLOCATIONS: return STROBE_MEMORY_COL_ALLOCATIONS;
+    case STROBE_MEMORY_COST_TEMPORARY: return STROBE_MEMORY_COL_TEMPORARY;
+    case STROBE_MEMORY_COST_BYTES: return STROBE_MEMORY_COL_BYTES;
+    case STROBE_MEMORY_COST_KEY:
+    default: return STROBE_COST_BY_KEY;
+    }
 }
 
 StrobeCostTree *

@@ -26,6 +26,7 @@
 
 #include <gio/gio.h>
 
+#include "strobe-cost-tree.h"
 #include "strobe-memory-model.h"
 
 G_BEGIN_DECLS
@@ -146,6 +147,10 @@ gboolean strobe_memory_tree_get_node      (StrobeMemoryTree *self, guint node, S
 /* Children [@first, @first + @n) of @node in order of @sort (descending); returns how many. */
 guint    strobe_memory_tree_get_children  (StrobeMemoryTree *self, guint node, StrobeMemoryCost sort,
                                            guint first, guint n, guint32 *out);
+/* The StrobeCostTree the tree is made of (not a copy: for a flame graph or a butterfly
+ * drawn of it), and the column of it a cost is (STROBE_COST_BY_KEY for the key). */
+StrobeCostTree *strobe_memory_tree_get_cost_tree (StrobeMemoryTree *self);
+guint    strobe_memory_cost_get_column    (StrobeMemoryCost  cost);
 
 /* ---- allocation lists --------------------------------------------------------------- */
 

@@ -705,25 +705,25 @@ test_trees (void)
 
   /* The flame graph: the root across the top; a click selects, a double click zooms. */
   {
-    StrobeMemoryFlame *flame = strobe_memory_view_get_flame (f.view);
+    StrobeFlameGraph *flame = strobe_memory_view_get_flame (f.view);
     guint top;
 
     strobe_memory_view_show_tab (f.view, "flame");
     memory_iterate (50);
-    g_assert_cmpuint (strobe_memory_flame_get_n_drawn (flame), >, 8);
-    g_assert_cmpuint (strobe_memory_flame_node_at (flame, 5, 5), ==, 0);
-    top = strobe_memory_flame_node_at (flame, 5, 18 * 1 + 5);
+    g_assert_cmpuint (strobe_flame_graph_get_n_drawn (flame), >, 8);
+    g_assert_cmpuint (strobe_flame_graph_node_at (flame, 5, 5), ==, 0);
+    top = strobe_flame_graph_node_at (flame, 5, 18 * 1 + 5);
     g_assert_cmpuint (top, ==, find_child (td, names, 0, "main"));
-    strobe_memory_flame_select (flame, top);
-    g_assert_true (g_str_has_prefix (strobe_memory_flame_get_hover_text (flame), "main: 116.1\u00a0kB (100.0 %)"));
-    strobe_memory_flame_set_cost (flame, STROBE_MEMORY_COST_LEAKED);
-    strobe_memory_flame_zoom (flame, node);
+    strobe_flame_graph_select (flame, top);
+    g_assert_true (g_str_has_prefix (strobe_flame_graph_get_hover_text (flame), "main: 116.1\u00a0kB (100.0 %)"));
+    strobe_flame_graph_set_column (flame, strobe_memory_cost_get_column (STROBE_MEMORY_COST_LEAKED));
+    strobe_flame_graph_zoom (flame, node);
     memory_iterate (50);
-    g_assert_cmpuint (strobe_memory_flame_node_at (flame, 5, 5), ==, node);
+    g_assert_cmpuint (strobe_flame_graph_node_at (flame, 5, 5), ==, node);
     /* Leaked bytes: only site_leak under frame_update has any. */
-    g_assert_cmpuint (strobe_memory_flame_node_at (flame, 5, 18 + 5), ==, find_child (td, names, node, "site_leak"));
+    g_assert_cmpuint (strobe_flame_graph_node_at (flame, 5, 18 + 5), ==, find_child (td, names, node, "site_leak"));
     screenshot (GTK_WIDGET (f.window), "memory-flame");
-    strobe_memory_flame_zoom (flame, 0);
+    strobe_flame_graph_zoom (flame, 0);
   }
 
   /* Sizes: a row per bucket used, as the summary's histogram. */

@@ -16,6 +16,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "strobe-call-tree.h"
+#include "strobe-flame-graph.h"
 #include "strobe-scope-search.h"
 #include "strobe-timeline-geometry.h"
 #include "strobe-timeline-layouts.h"
@@ -23,6 +25,7 @@
 #include "strobe-timeline-tracks.h"
 #include "strobe-timer-row.h"
 #include "timeline-common.h"
+#include "widget-find.h"
 
 static const char *golden_dir;
 static const char *cli;
@@ -844,6 +847,69 @@ test_timers_butterfly (void)
   timeline_fixture_close (&f);
 }
 
+/* The timers' flame graph (app/chart's StrobeFlameGraph on the call tree): the root on top,
+ * each node's children under it as wide as their share of its time, largest first; zoomed
+ * in, the ancestors stay above, full width; nodes say their name, time and calls. */
+static void
+test_timers_flame (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-cpu-synthetic.strobe");
+  StrobeTimersPanel *timers;
+  StrobeFlameGraph *flame;
+  StrobeCostTree *tree;
+  StrobeCallNode root, first;
+  guint32 kid, deep = STROBE_CALL_NONE;
+  double width;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  wait_timers (&f);
+  timers = strobe_timeline_view_get_timers (f.view);
+  flame = STROBE_FLAME_GRAPH (find_type (GTK_WIDGET (timers), STROBE_TYPE_FLAME_GRAPH));
+  g_assert_nonnull (flame);
+  gtk_stack_set_visible_child_name (GTK_STACK (gtk_widget_get_ancestor (GTK_WIDGET (flame), GTK_TYPE_STACK)), "flame");
+  wait_timers (&f);
+  tree = strobe_flame_graph_get_tree (flame);
+  g_assert_nonnull (tree);
+  width = gtk_widget_get_width (GTK_WIDGET (flame));
+  g_assert_cmpfloat (width, >, 100);
+  strobe_call_tree_get_node (tree, 0, &root);
+  g_assert_cmpuint (root.inclusive, >, 0);
+  g_assert_cmpuint (strobe_flame_graph_node_at (flame, 5, 5), ==, 0);
+  /* Row 1: the outermost scopes, largest first, each as wide as its share. */
+  g_assert_cmpuint (strobe_cost_tree_get_children (tree, 0, STROBE_CALL_TIME,
+                                                   STROBE_COST_SORT_DESCENDING | STROBE_COST_SORT_TIE_BY_KEY, 0, 1, &kid), ==, 1);
+  strobe_call_tree_get_node (tree, kid, &first);
+  g_assert_cmpuint (strobe_flame_graph_node_at (flame, 1, 18 + 5), ==, kid);
+  {
+    double w = width * (double) first.inclusive / (double) root.inclusive;
+    if (w < width - 2)
+      g_assert_cmpuint (strobe_flame_graph_node_at (flame, w + 1, 18 + 5), !=, kid);
+    g_assert_cmpuint (strobe_flame_graph_node_at (flame, w - 1, 18 + 5), ==, kid);
+  }
+  strobe_flame_graph_select (flame, kid);
+  {
+    g_autofree char *prefix = g_strdup_printf ("%s: ", strobe_timeline_model_get_name (strobe_document_get_timeline (f.document),
+                                                                                       first.name_id));
+    g_assert_true (g_str_has_prefix (strobe_flame_graph_get_hover_text (flame), prefix));
+    g_assert_nonnull (strstr (strobe_flame_graph_get_hover_text (flame), " calls"));
+  }
+  /* Zoomed into the deepest node drawn on the left: its ancestors above it, it full width. */
+  for (guint32 at = kid; at != STROBE_CALL_NONE;
+       at = strobe_cost_tree_get_children (tree, at, STROBE_CALL_TIME, STROBE_COST_SORT_DESCENDING
+                                           | STROBE_COST_SORT_TIE_BY_KEY, 0, 1, &kid) ? kid : STROBE_CALL_NONE)
+    deep = at;
+  g_assert_cmpuint (strobe_cost_tree_get_depth (tree, deep), >=, 2);
+  strobe_flame_graph_zoom (flame, deep);
+  g_assert_cmpuint (strobe_flame_graph_get_zoom (flame), ==, deep);
+  g_assert_cmpuint (strobe_flame_graph_node_at (flame, width - 2, 5), ==, 0);
+  g_assert_cmpuint (strobe_flame_graph_node_at (flame, width - 2, 18 * strobe_cost_tree_get_depth (tree, deep) + 5), ==, deep);
+  g_assert_cmpuint (strobe_flame_graph_get_n_drawn (flame), ==, strobe_cost_tree_get_depth (tree, deep) + 1);
+  strobe_flame_graph_zoom (flame, 0);
+  g_assert_cmpuint (strobe_flame_graph_get_n_drawn (flame), >, strobe_cost_tree_get_depth (tree, deep) + 1);
+  timeline_fixture_close (&f);
+}
+
 /* ---- find, log ticks, layout, accessibility ---------------------------------------------------- */
 
 static void
@@ -999,6 +1065,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/navigate", test_navigate);
   g_test_add_func ("/timeline/timers-vs-cli", test_timers_vs_cli);
   g_test_add_func ("/timeline/timers-butterfly", test_timers_butterfly);
+  g_test_add_func ("/timeline/timers-flame", test_timers_flame);
   g_test_add_func ("/timeline/find", test_find);
   g_test_add_func ("/timeline/log-tick", test_log_tick);
   g_test_add_func ("/timeline/layout-remembered", test_layout_remembered);
