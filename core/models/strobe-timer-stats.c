@@ -64,11 +64,9 @@ select_kth (guint64 *v, gssize n, gssize k)
   return v[lo];
 }
 
-static gdouble
-median (GArray *values)
+gdouble
+strobe_timer_stats_median (guint64 *v, gsize n)
 {
-  guint64 *v = (guint64 *) (gpointer) values->data;
-  gsize n = values->len;
   guint64 a;
 
   if (n == 0)
@@ -83,6 +81,22 @@ median (GArray *values)
       b = MAX (b, v[i]);
     return ((gdouble) a + (gdouble) b) / 2;
   }
+}
+
+guint64
+strobe_timer_stats_quantile (guint64 *v, gsize n, gdouble q)
+{
+  gsize rank;
+
+  g_return_val_if_fail (v != NULL || n == 0, 0);
+  g_return_val_if_fail (q > 0 && q <= 1, 0);
+  if (n == 0)
+    return 0;
+  rank = (gsize) (q * (gdouble) n);
+  if ((gdouble) rank < q * (gdouble) n)
+    rank++;   /* ⌈q n⌉ without libm */
+  rank = CLAMP (rank, 1, n);
+  return select_kth (v, (gssize) n, (gssize) rank - 1);
 }
 
 /* FALSE when cancelled (checked every few thousand scopes). */
@@ -132,7 +146,9 @@ thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_n
                   strobe_scope_pos_next (ct, &c);
                 }
             }
-          if (name >= n_names)
+          /* A scope that only touches the range (ends where it begins, begins where it
+           * ends) is not in it: frames N–M must not count frame N−1's last scope. */
+          if (name >= n_names || (incl == 0 && e > b))
             continue;
           a = &acc[name];
           if (a->count == 0)
@@ -301,7 +317,8 @@ strobe_timer_stats_compute_full (StrobeTimelineModel *model, guint64 t0, guint64
           s.min = a->min;
           s.max = a->max;
           s.mean = (gdouble) a->inclusive / (gdouble) a->count;
-          s.median = median (a->values);
+          s.median = strobe_timer_stats_median ((guint64 *) (gpointer) a->values->data, a->values->len);
+          s.p95 = strobe_timer_stats_quantile ((guint64 *) (gpointer) a->values->data, a->values->len, 0.95);
           g_array_append_val (out, s);
         }
       g_array_unref (a->values);

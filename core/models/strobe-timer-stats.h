@@ -12,7 +12,8 @@
 G_BEGIN_DECLS
 
 /* All times in clock ticks. A scope that overlaps the range counts with its duration
- * clipped to the range; exclusive time is the (clipped) inclusive time minus that of its
+ * clipped to the range (one that only touches it, ending at t0 or beginning at t1, does
+ * not); exclusive time is the (clipped) inclusive time minus that of its
  * direct children. min, max, mean and median are of the inclusive times. */
 typedef struct
 {
@@ -25,6 +26,7 @@ typedef struct
   guint64 max;
   gdouble mean;
   gdouble median;          /* exact: the middle value, or the mean of the two middle ones */
+  guint64 p95;             /* exact: the nearest-rank 95th percentile (the ⌈0.95 n⌉-th smallest) */
 } StrobeTimerStat;
 
 #define STROBE_TIMER_STATS_ALL_THREADS (-1)
@@ -46,5 +48,13 @@ GArray *strobe_timer_stats_compute_full (StrobeTimelineModel *model,
                                          gint                 thread_id,
                                          GCancellable        *cancellable,
                                          GError             **error);
+
+/* The nearest-rank @q-quantile (0 < @q <= 1: the ⌈q n⌉-th smallest) of @v[0..@n), which is
+ * reordered; the same selection the statistics' medians and p95 use, for other durations
+ * (frame times). 0 when @n is 0. */
+guint64 strobe_timer_stats_quantile (guint64 *v, gsize n, gdouble q);
+/* The median as the statistics give it (the mean of the two middle values when @n is
+ * even) of @v[0..@n), which is reordered. */
+gdouble strobe_timer_stats_median   (guint64 *v, gsize n);
 
 G_END_DECLS

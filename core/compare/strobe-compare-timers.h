@@ -1,0 +1,76 @@
+/* strobe-compare-timers.h — timers A vs B: per scope name the timer statistics of each
+ * trace (strobe_timer_stats_compute, exactly what `strobe-cli stats` prints), matched by
+ * name; and the frame times of each frame kind as rows of the same shape.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include "strobe-compare-range.h"
+#include "strobe-timer-stats.h"
+
+G_BEGIN_DECLS
+
+/* Which traces a row is in. */
+typedef enum /*< flags >*/
+{
+  STROBE_COMPARE_IN_A    = 1 << 0,
+  STROBE_COMPARE_IN_B    = 1 << 1,
+  STROBE_COMPARE_IN_BOTH = STROBE_COMPARE_IN_A | STROBE_COMPARE_IN_B,
+} StrobeCompareIn;
+
+typedef enum
+{
+  STROBE_COMPARE_COUNT,
+  STROBE_COMPARE_INCL,
+  STROBE_COMPARE_EXCL,
+  STROBE_COMPARE_MEAN,
+  STROBE_COMPARE_MEDIAN,
+  STROBE_COMPARE_P95,
+  STROBE_COMPARE_MAX,
+  STROBE_COMPARE_MIN,
+  STROBE_COMPARE_N_METRICS,
+} StrobeCompareMetric;
+
+/* How totals are put on one footing when the two captures differ in length. */
+typedef enum
+{
+  STROBE_COMPARE_NORM_TOTAL,       /* as measured */
+  STROBE_COMPARE_NORM_PER_FRAME,   /* count, incl and excl divided by the span's game frames */
+  STROBE_COMPARE_NORM_PER_CALL,    /* incl and excl divided by the count */
+} StrobeCompareNorm;
+
+typedef struct
+{
+  char            *name;      /* a scope's name, or "frame.game" / "frame.render" */
+  StrobeCompareIn  in;
+  StrobeTimerStat  a, b;      /* all zero where the name is not in that trace (their names are NULL) */
+} StrobeCompareTimer;
+
+/* "count", "incl", "excl", "mean", "median", "p95", "max", "min"; parse: N_METRICS when unknown. */
+const char          *strobe_compare_metric_name  (StrobeCompareMetric metric);
+StrobeCompareMetric  strobe_compare_metric_parse (const char *name);
+/* Counts are not times. */
+gboolean             strobe_compare_metric_is_time (StrobeCompareMetric metric);
+
+/* A new array of StrobeCompareTimer for the scopes of @a in @span_a and of @b in
+ * @span_b, sorted by name; NULL with @error when cancelled. Both documents need their
+ * timeline model. The two computations run one after the other on this thread (each on
+ * up to 4 threads of its own). */
+GArray  *strobe_compare_timers       (StrobeDocument *a, const StrobeCompareSpan *span_a,
+                                      StrobeDocument *b, const StrobeCompareSpan *span_b,
+                                      GCancellable *cancellable, GError **error);
+/* The frame times of each kind (rows "frame.game", "frame.render"; a kind neither trace
+ * has is left out): frames ending inside each span, count, total, min, max, mean, median
+ * and p95 of their durations (incl and excl both the total). */
+GArray  *strobe_compare_frames       (StrobeDocument *a, const StrobeCompareSpan *span_a,
+                                      StrobeDocument *b, const StrobeCompareSpan *span_b);
+
+/* @metric of @stat under @norm (in ticks for times); NaN when the normalisation has
+ * nothing to divide by (no frames, no calls). */
+gdouble  strobe_compare_timer_value  (const StrobeTimerStat *stat, StrobeCompareMetric metric,
+                                      StrobeCompareNorm norm, const StrobeCompareSpan *span);
+/* B − A and (B − A) / A in percent (NaN when A is 0 or either is missing). */
+void     strobe_compare_delta        (gdouble a, gdouble b, gdouble *delta, gdouble *percent);
+
+G_END_DECLS
