@@ -140,6 +140,16 @@ strobe_cli_parse_file_args (GOptionContext *context, int *argc, char ***argv, co
   return TRUE;
 }
 
+/* Valid UTF-8 quoted by strobe_text_append_escaped() is a JSON string: \" \\ \n \r \t
+ * and \uXXXX, with terminal controls escaped as well for whoever cats the file. */
+void
+strobe_cli_append_json_string (GString *out, const char *s)
+{
+  g_autofree char *valid = g_utf8_make_valid (s ? s : "", -1);
+
+  strobe_text_append_escaped (out, valid, -1, STROBE_TEXT_EXACT | STROBE_TEXT_QUOTES);
+}
+
 void
 strobe_cli_append_csv_field (GString *out, const char *s)
 {

@@ -24,16 +24,6 @@ static const StrobeCliExporter exporters[] = {
 
 /* ---- helpers ------------------------------------------------------------------------ */
 
-/* Valid UTF-8 quoted by strobe_text_append_escaped() is a JSON string: \" \\ \n \r \t
- * and \uXXXX, with terminal controls escaped as well for whoever cats the file. */
-static void
-append_json_string (GString *out, const char *s)
-{
-  g_autofree char *valid = g_utf8_make_valid (s ? s : "", -1);
-
-  strobe_text_append_escaped (out, valid, -1, STROBE_TEXT_EXACT | STROBE_TEXT_QUOTES);
-}
-
 static void
 append_double (GString *out, const char *format, gdouble v)
 {
@@ -75,7 +65,7 @@ meta_event (GString *out, const char *what, guint pid, gint tid, const char *key
     g_string_append_printf (out, "\"tid\":%d,", tid);
   g_string_append_printf (out, "\"args\":{\"%s\":", key);
   if (name)
-    append_json_string (out, name);
+    strobe_cli_append_json_string (out, name);
   else
     g_string_append_printf (out, "%d", value);
   g_string_append (out, "}},\n");
@@ -127,7 +117,7 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
               guint64 b = MAX (s->begin, a->t0), e = MIN (s->end, a->t1);
 
               g_string_append (out, "{\"name\":");
-              append_json_string (out, strobe_timeline_model_get_name (timeline, s->name_id));
+              strobe_cli_append_json_string (out, strobe_timeline_model_get_name (timeline, s->name_id));
               g_string_append (out, ",\"ph\":\"X\",\"ts\":");
               append_us (out, a, b);
               g_string_append (out, ",\"dur\":");
@@ -168,7 +158,7 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
     {
       StrobeTimelineBookmark *b = &g_array_index (bookmarks, StrobeTimelineBookmark, k);
       g_string_append (out, "{\"name\":");
-      append_json_string (out, strobe_timeline_model_get_name (timeline, b->name_id));
+      strobe_cli_append_json_string (out, strobe_timeline_model_get_name (timeline, b->name_id));
       g_string_append (out, ",\"cat\":\"bookmark\",\"ph\":\"i\",\"s\":\"g\",\"ts\":");
       append_us (out, a, b->time);
       g_string_append_printf (out, ",\"pid\":%u,\"tid\":%u},\n", pid, b->thread_id);
@@ -181,7 +171,7 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
       for (int edge = 0; edge < 2; edge++)
         {
           g_string_append (out, "{\"name\":");
-          append_json_string (out, strobe_timeline_model_get_name (timeline, r->name_id));
+          strobe_cli_append_json_string (out, strobe_timeline_model_get_name (timeline, r->name_id));
           g_string_append_printf (out, ",\"cat\":\"region\",\"ph\":\"%s\",\"id\":%u,\"ts\":", edge ? "e" : "b", k + 1);
           append_us (out, a, edge ? r->end : r->begin);
           g_string_append_printf (out, ",\"pid\":%u},\n", pid);
@@ -198,7 +188,7 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
         {
           StrobeCounterSample *s = &g_array_index (samples, StrobeCounterSample, k);
           g_string_append (out, "{\"name\":");
-          append_json_string (out, tc->name);
+          strobe_cli_append_json_string (out, tc->name);
           g_string_append (out, ",\"ph\":\"C\",\"ts\":");
           append_us (out, a, s->time);
           g_string_append_printf (out, ",\"pid\":%u,\"args\":{\"value\":", pid);

@@ -36,6 +36,7 @@ int  strobe_cli_log (int argc, char **argv);
 int  strobe_cli_memory (int argc, char **argv);
 int  strobe_cli_run (int argc, char **argv);
 int  strobe_cli_export (int argc, char **argv);
+int  strobe_cli_compare (int argc, char **argv);
 
 /* ---- reading a trace (strobe-cli-document.c) --------------------------------------- */
 
@@ -95,6 +96,8 @@ gboolean strobe_cli_write (FILE *out, const char *data, gsize len);
 /* One CSV field (RFC 4180 quoting when it holds , " CR or LF); strobe_cli_write() then
  * escapes what would drive a terminal. */
 void     strobe_cli_append_csv_field (GString *out, const char *s);
+/* @s (NULL: "") as a quoted JSON string, made valid UTF-8, terminal controls escaped. */
+void     strobe_cli_append_json_string (GString *out, const char *s);
 
 /* Parses the subcommand's options and its single FILE argument; prints the problem and
  * returns FALSE on a usage error. */

@@ -1,0 +1,511 @@
+/* strobe-cli-compare.c — `strobe-cli compare A B`: what changed between two traces —
+ * timers, frame times, memory, log — for the whole traces or the same segment of each,
+ * and a regression gate for CI (--fail-if: exit status 1 when a threshold is crossed).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <stdio.h>
+
+#include "strobe-cli.h"
+#include "strobe-cli-compare.h"
+#include "strobe-cli-memory-report.h"
+
+/* Exit statuses of this command: a gate's verdict must not be mistaken for a broken input. */
+enum
+{
+  COMPARE_OK = 0,
+  COMPARE_FAILED_GATE = 1,
+  COMPARE_BAD_INPUT = 2,
+};
+
+enum
+{
+  SECTION_TIMERS = 1 << 0,
+  SECTION_FRAMES = 1 << 1,
+  SECTION_MEMORY = 1 << 2,
+  SECTION_LOG    = 1 << 3,
+  SECTION_ALL    = 0xf,
+};
+
+static const struct { const char *name; const char *header; gdouble per_second; } units[] = {
+  { "s", "s", 1.0 }, { "ms", "ms", 1e3 }, { "us", "us", 1e6 }, { "ns", "ns", 1e9 },
+};
+
+static const StrobeCompareMetric timer_figures[] = {
+  STROBE_COMPARE_INCL, STROBE_COMPARE_EXCL, STROBE_COMPARE_MEAN, STROBE_COMPARE_MEDIAN,
+  STROBE_COMPARE_P95, STROBE_COMPARE_MAX, STROBE_COMPARE_MIN,
+};
+
+static gboolean
+parse_sections (const char *text, guint *out)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+
+  *out = 0;
+  for (guint i = 0; parts[i]; i++)
+    {
+      const char *p = g_strstrip (parts[i]);
+
+      if (g_str_equal (p, "timers"))
+        *out |= SECTION_TIMERS;
+      else if (g_str_equal (p, "frames"))
+        *out |= SECTION_FRAMES;
+      else if (g_str_equal (p, "memory"))
+        *out |= SECTION_MEMORY;
+      else if (g_str_equal (p, "log"))
+        *out |= SECTION_LOG;
+      else if (g_str_equal (p, "all"))
+        *out |= SECTION_ALL;
+      else
+        return FALSE;
+    }
+  return *out != 0;
+}
+
+static gboolean
+parse_range_options (const char *range, const char *frames, const char *region, StrobeCompareRange *out)
+{
+  memset (out, 0, sizeof *out);
+  if ((range != NULL) + (frames != NULL) + (region != NULL) > 1)
+    {
+      g_printerr ("%s\n", _("strobe-cli: give one of --range, --frames and --region"));
+      return FALSE;
+    }
+  if (range)
+    {
+      g_auto(GStrv) ends = g_strsplit (range, ":", 2);
+
+      out->kind = STROBE_COMPARE_RANGE_TIME;
+      if (g_strv_length (ends) != 2 || !strobe_cli_parse_time (ends[0], &out->from)
+          || !strobe_cli_parse_time (ends[1], &out->to) || out->to < out->from)
+        {
+          g_printerr (_("strobe-cli: --range takes FROM:TO (seconds from each trace’s start, or with ns, us, ms, s), not “%s”\n"),
+                      range);
+          return FALSE;
+        }
+    }
+  else if (frames)
+    {
+      char *end;
+
+      out->kind = STROBE_COMPARE_RANGE_FRAMES;
+      out->first_frame = g_ascii_strtoull (frames, &end, 10);
+      if (end == frames || *end != '-' || !g_ascii_isdigit (end[1]))
+        goto bad_frames;
+      {
+        const char *m = end + 1;
+        out->last_frame = g_ascii_strtoull (m, &end, 10);
+      }
+      if (*end != '\0' || out->last_frame < out->first_frame)
+        goto bad_frames;
+    }
+  else if (region)
+    {
+      out->kind = STROBE_COMPARE_RANGE_REGION;
+      out->region = g_strdup (region);
+    }
+  return TRUE;
+
+bad_frames:
+  g_printerr (_("strobe-cli: --frames takes FIRST-LAST (game frame numbers from 0), not “%s”\n"), frames);
+  return FALSE;
+}
+
+/* Both traces read in full: a comparison of part of a trace would mislead a gate. */
+static StrobeDocument *
+load (const char *file, StrobeDocumentModels models)
+{
+  g_autoptr(StrobeDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
+
+  strobe_cli_load (file, models, NULL, &document, &error);
+  if (error != NULL)
+    {
+      strobe_cli_print_load_error (file, error);
+      return NULL;
+    }
+  return g_steal_pointer (&document);
+}
+
+static StrobeCliCompareSection *
+timer_section (const char *id, const char *title, const char *samples, GArray *table, StrobeCompareTables *t)
+{
+  StrobeCliCompareSection *sec = strobe_cli_compare_section_new (id, title, samples, NULL);
+
+  for (guint i = 0; i < table->len; i++)
+    {
+      const StrobeCompareTimer *tr = &g_array_index (table, StrobeCompareTimer, i);
+      StrobeCliCompareRow row = { 0 };
+
+      row.name = g_strdup (tr->name);
+      row.in = tr->in;
+      row.samples_a = tr->a.count;
+      row.samples_b = tr->b.count;
+      row.figures[row.n_figures].name = "count";
+      row.figures[row.n_figures].kind = STROBE_CLI_FIGURE_COUNT;
+      strobe_compare_timer_pair (tr, STROBE_COMPARE_COUNT, t, &row.figures[row.n_figures].a,
+                                 &row.figures[row.n_figures].b);
+      row.n_figures++;
+      for (guint k = 0; k < G_N_ELEMENTS (timer_figures); k++, row.n_figures++)
+        {
+          StrobeCliFigure *f = &row.figures[row.n_figures];
+
+          f->name = strobe_compare_metric_name (timer_figures[k]);
+          f->kind = STROBE_CLI_FIGURE_TIME;
+          strobe_compare_timer_pair (tr, timer_figures[k], t, &f->a, &f->b);
+        }
+      g_array_append_val (sec->rows, row);
+    }
+  return sec;
+}
+
+static void
+memory_figures (StrobeCliCompareRow *row, const StrobeMemoryCosts *a, const StrobeMemoryCosts *b)
+{
+  for (guint k = 0; k < STROBE_COMPARE_MEM_N_COSTS; k++, row->n_figures++)
+    {
+      StrobeCliFigure *f = &row->figures[row->n_figures];
+
+      f->name = strobe_compare_memory_cost_name (k);
+      f->kind = k == STROBE_COMPARE_MEM_PEAK || k == STROBE_COMPARE_MEM_LEAKED || k == STROBE_COMPARE_MEM_BYTES
+                ? STROBE_CLI_FIGURE_BYTES : STROBE_CLI_FIGURE_COUNT;
+      f->a = strobe_compare_memory_value (a, k);
+      f->b = strobe_compare_memory_value (b, k);
+    }
+}
+
+static void
+memory_sections (GPtrArray *sections, StrobeCompareMemory *m, const char *by)
+{
+  StrobeCliCompareSection *total = strobe_cli_compare_section_new ("memory", _("Memory"), _("allocs"), NULL);
+  g_autofree char *title = g_strdup_printf (_("Memory by %s"), by);
+  StrobeCliCompareSection *sites = strobe_cli_compare_section_new ("memory-sites", title, _("allocs"), NULL);
+  StrobeCliCompareRow row = { 0 };
+
+  row.name = g_strdup (_("(total)"));
+  row.in = STROBE_COMPARE_IN_BOTH;
+  row.samples_a = m->totals_a.allocations;
+  row.samples_b = m->totals_b.allocations;
+  memory_figures (&row, &m->totals_a, &m->totals_b);
+  g_array_append_val (total->rows, row);
+  for (guint i = 0; i < m->sites->len; i++)
+    {
+      const StrobeCompareMemorySite *s = &g_array_index (m->sites, StrobeCompareMemorySite, i);
+      StrobeCliCompareRow r = { 0 };
+
+      r.name = g_strdup (s->name);
+      r.in = s->in;
+      r.samples_a = s->a.allocations;
+      r.samples_b = s->b.allocations;
+      memory_figures (&r, &s->a, &s->b);
+      g_array_append_val (sites->rows, r);
+    }
+  g_ptr_array_add (sections, total);
+  g_ptr_array_add (sections, sites);
+}
+
+static void
+log_sections (GPtrArray *sections, StrobeCompareLog *log)
+{
+  StrobeCliCompareSection *counts = strobe_cli_compare_section_new ("log", _("Log messages"), _("msgs"), _("verbosity"));
+  StrobeCliCompareSection *problems = strobe_cli_compare_section_new ("log-problems", _("Warnings and errors"),
+                                                                      _("msgs"), _("verbosity"));
+
+  for (guint i = 0; i < log->counts->len; i++)
+    {
+      const StrobeCompareLogCount *c = &g_array_index (log->counts, StrobeCompareLogCount, i);
+      StrobeCliCompareRow r = { 0 };
+
+      r.name = g_strdup (c->category);
+      r.detail = g_strdup (strobe_log_verbosity_name (c->verbosity));
+      r.in = c->in;
+      r.samples_a = c->a;
+      r.samples_b = c->b;
+      r.figures[0] = (StrobeCliFigure) { "messages", STROBE_CLI_FIGURE_COUNT, (gdouble) c->a, (gdouble) c->b };
+      r.n_figures = 1;
+      g_array_append_val (counts->rows, r);
+    }
+  for (guint i = 0; i < log->problems->len; i++)
+    {
+      const StrobeCompareLogProblem *p = &g_array_index (log->problems, StrobeCompareLogProblem, i);
+      StrobeCliCompareRow r = { 0 };
+
+      /* The category and the first message's text: the format alone hides what happened. */
+      r.name = g_strdup_printf ("%s: %s", p->category, p->text ? p->text : p->format);
+      r.detail = g_strdup (strobe_log_verbosity_name (p->verbosity));
+      r.in = p->in;
+      r.samples_a = p->a;
+      r.samples_b = p->b;
+      r.figures[0] = (StrobeCliFigure) { "messages", STROBE_CLI_FIGURE_COUNT, (gdouble) p->a, (gdouble) p->b };
+      r.n_figures = 1;
+      g_array_append_val (problems->rows, r);
+    }
+  g_ptr_array_add (sections, counts);
+  g_ptr_array_add (sections, problems);
+}
+
+static gint
+by_incl_delta (gconstpointer x, gconstpointer y)
+{
+  const StrobeCliCompareRow *a = x, *b = y;
+  /* figures[1] is incl: its A and B in seconds. */
+  gdouble da = fabs (a->figures[1].b - a->figures[1].a), db = fabs (b->figures[1].b - b->figures[1].a);
+
+  if (da != db)
+    return da > db ? -1 : 1;
+  return strcmp (a->name, b->name);
+}
+
+int
+strobe_cli_compare (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(StrobeDocument) a = NULL, b = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) sections = g_ptr_array_new_with_free_func ((GDestroyNotify) strobe_cli_compare_section_free);
+  g_autoptr(GArray) timers = NULL, frames = NULL, gate = NULL;
+  g_autoptr(StrobeCompareMemory) memory = NULL;
+  g_autoptr(StrobeCompareLog) log = NULL;
+  g_autofree char *section_text = NULL, *range_text = NULL, *frames_text = NULL, *region = NULL;
+  g_autofree char *format = NULL, *unit_name = NULL, *per = NULL, *by_name = NULL, *sort = NULL, *metrics = NULL;
+  g_auto(GStrv) fail_if = NULL;
+  gint64 min_count = 0;
+  StrobeCompareRange range;
+  StrobeCompareTables tables = { 0 };
+  StrobeCliCompareOutput out = { 0 };
+  StrobeCompareCheck *checks = NULL;
+  guint n_checks = 0, sections_wanted = SECTION_ALL, failed = 0;
+  StrobeDocumentModels models = STROBE_DOCUMENT_MODEL_TIMELINE;
+  StrobeMemoryGroupBy by = STROBE_MEMORY_BY_FUNCTION;
+  GString *s;
+  int status = COMPARE_OK;
+  GOptionEntry entries[] = {
+    { "section", 0, 0, G_OPTION_ARG_STRING, &section_text, N_("Only these tables: timers, frames, memory, log (comma-separated; default all)"), N_("LIST") },
+    { "range", 0, 0, G_OPTION_ARG_STRING, &range_text, N_("Compare FROM:TO of each trace (seconds from its start; or 250ms…)"), N_("FROM:TO") },
+    { "frames", 0, 0, G_OPTION_ARG_STRING, &frames_text, N_("Compare game frames FIRST to LAST of each trace"), N_("FIRST-LAST") },
+    { "region", 0, 0, G_OPTION_ARG_STRING, &region, N_("Compare the span of the first region NAME of each trace"), N_("NAME") },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_("text (default), csv or json"), N_("FORMAT") },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &unit_name, N_("Times in s, ms (default), us or ns"), N_("UNIT") },
+    { "per", 0, 0, G_OPTION_ARG_STRING, &per, N_("Timer totals as measured (total, default), per game frame (frame) or per call (call)"), N_("WHAT") },
+    { "memory-by", 0, 0, G_OPTION_ARG_STRING, &by_name, N_("Allocation sites by function (default), stack, tag or heap"), N_("WHAT") },
+    { "sort", 0, 0, G_OPTION_ARG_STRING, &sort, N_("Timers by the size of the change in incl (delta, default) or by name"), N_("KEY") },
+    { "metrics", 0, 0, G_OPTION_ARG_STRING, &metrics, N_("Text: the timer figures shown (default incl,mean,p95; CSV and JSON have all)"), N_("LIST") },
+    { "fail-if", 0, 0, G_OPTION_ARG_STRING_ARRAY, &fail_if, N_("Exit with status 1 when B crosses a threshold, e.g. 'Physics:mean>+5%' (repeatable)"), N_("CHECK") },
+    { "min-count", 0, 0, G_OPTION_ARG_INT64, &min_count, N_("--fail-if: do not judge rows with fewer than N samples in a trace (default 0)"), N_("N") },
+    { NULL },
+  };
+
+  context = g_option_context_new (_("A B — what changed between two traces"));
+  g_option_context_set_summary (context,
+    _("Prints, for trace A (the baseline) and trace B: per CPU scope name the count, inclusive,\n"
+      "exclusive, mean, median, p95, maximum and minimum time, the frame times of each frame kind,\n"
+      "heaptrack's memory costs in total and per allocation site, and log messages per category and\n"
+      "verbosity with the warnings and errors only one trace has — each with B − A and the change\n"
+      "in percent. Each figure is what `strobe-cli stats` or `memory` print for that trace alone."));
+  g_option_context_set_description (context,
+    _("Checks (--fail-if):\n"
+      "  NAME:METRIC>VALUE   a scope (or a glob: *, ?) or frame.game / frame.render;\n"
+      "                      METRIC: count incl excl mean median p95 max min\n"
+      "  memory.COST>VALUE   COST: peak leaked allocations temporary bytes\n"
+      "  log.errors>VALUE, log.warnings>VALUE\n"
+      "  VALUE: +5% (of A), +1ms (a time), +1000 (counts, bytes); < instead of > for a drop.\n"
+      "A percentage is not judged on a name that only B has (no baseline); a threshold in\n"
+      "units counts all of it. A check that names nothing is an error.\n\n"
+      "Exit status: 0 no threshold crossed, 1 a threshold crossed (the rows are printed),\n"
+      "2 bad options or a trace that could not be read in full.\n\n"
+      "In CI:\n"
+      "  strobe-cli compare baseline.strobe new.strobe --frames 100-600 \\\n"
+      "      --fail-if 'frame.game:p95>+10%' --fail-if '*:excl>+20%' --min-count 30 \\\n"
+      "      --fail-if 'memory.peak>+10%'"));
+  g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
+  g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("strobe-cli: %s\n", error->message);
+      return COMPARE_BAD_INPUT;
+    }
+  if (argc != 3)
+    {
+      g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
+      g_printerr ("strobe-cli: %s\n\n%s", argc < 3 ? _("compare takes two traces, A and B") : _("too many arguments"), help);
+      return COMPARE_BAD_INPUT;
+    }
+  out.file_a = argv[1];
+  out.file_b = argv[2];
+
+  if (section_text && !parse_sections (section_text, &sections_wanted))
+    {
+      g_printerr (_("strobe-cli: --section takes timers, frames, memory and log, not “%s”\n"), section_text);
+      return COMPARE_BAD_INPUT;
+    }
+  out.format = STROBE_CLI_COMPARE_TEXT;
+  if (format && g_str_equal (format, "csv"))
+    out.format = STROBE_CLI_COMPARE_CSV;
+  else if (format && g_str_equal (format, "json"))
+    out.format = STROBE_CLI_COMPARE_JSON;
+  else if (format && !g_str_equal (format, "text"))
+    {
+      g_printerr (_("strobe-cli: --format takes text, csv or json, not “%s”\n"), format);
+      return COMPARE_BAD_INPUT;
+    }
+  out.unit = "ms";
+  out.per_second = 1e3;
+  if (unit_name)
+    {
+      out.unit = NULL;
+      for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+        if (g_str_equal (unit_name, units[i].name))
+          {
+            out.unit = units[i].header;
+            out.per_second = units[i].per_second;
+          }
+      if (out.unit == NULL)
+        {
+          g_printerr (_("strobe-cli: unknown unit “%s” (s, ms, us or ns)\n"), unit_name);
+          return COMPARE_BAD_INPUT;
+        }
+    }
+  out.norm = "total";
+  tables.norm = STROBE_COMPARE_NORM_TOTAL;
+  if (per && g_str_equal (per, "frame"))
+    tables.norm = STROBE_COMPARE_NORM_PER_FRAME, out.norm = "frame";
+  else if (per && g_str_equal (per, "call"))
+    tables.norm = STROBE_COMPARE_NORM_PER_CALL, out.norm = "call";
+  else if (per && !g_str_equal (per, "total"))
+    {
+      g_printerr (_("strobe-cli: --per takes total, frame or call, not “%s”\n"), per);
+      return COMPARE_BAD_INPUT;
+    }
+  if (by_name && (!strobe_cli_memory_parse_by (by_name, &by) || by == STROBE_MEMORY_BY_SIZE || by == STROBE_MEMORY_BY_THREAD))
+    {
+      g_printerr (_("strobe-cli: --memory-by takes function, stack, tag or heap, not “%s”\n"), by_name);
+      return COMPARE_BAD_INPUT;
+    }
+  if (sort && !g_str_equal (sort, "delta") && !g_str_equal (sort, "name"))
+    {
+      g_printerr (_("strobe-cli: --sort takes delta or name, not “%s”\n"), sort);
+      return COMPARE_BAD_INPUT;
+    }
+  {
+    g_auto(GStrv) shown = g_strsplit (metrics ? metrics : "incl,mean,p95", ",", -1);
+
+    for (guint i = 0; shown[i]; i++)
+      {
+        StrobeCompareMetric m = strobe_compare_metric_parse (g_strstrip (shown[i]));
+        gboolean found = FALSE;
+
+        /* figures[0] is count, then timer_figures in order. */
+        if (m == STROBE_COMPARE_COUNT)
+          found = out.text_figures[0] = TRUE;
+        for (guint k = 0; k < G_N_ELEMENTS (timer_figures); k++)
+          if (timer_figures[k] == m)
+            found = out.text_figures[k + 1] = TRUE;
+        if (!found)
+          {
+            g_printerr (_("strobe-cli: --metrics takes count, incl, excl, mean, median, p95, max and min, not “%s”\n"),
+                        shown[i]);
+            return COMPARE_BAD_INPUT;
+          }
+      }
+  }
+  if (min_count < 0)
+    {
+      g_printerr ("%s\n", _("strobe-cli: --min-count takes a number of samples, 0 or more"));
+      return COMPARE_BAD_INPUT;
+    }
+  tables.min_count = (guint64) min_count;
+  if (!parse_range_options (range_text, frames_text, region, &range))
+    return COMPARE_BAD_INPUT;
+  n_checks = fail_if ? g_strv_length (fail_if) : 0;
+  checks = g_new0 (StrobeCompareCheck, MAX (n_checks, 1));
+  for (guint i = 0; i < n_checks; i++)
+    if (!strobe_compare_check_parse (fail_if[i], &checks[i], &error))
+      {
+        g_printerr ("strobe-cli: --fail-if %s\n", error->message);
+        status = COMPARE_BAD_INPUT;
+        goto out;
+      }
+
+  if (sections_wanted & SECTION_MEMORY)
+    models |= STROBE_DOCUMENT_MODEL_MEMORY;
+  if (sections_wanted & SECTION_LOG)
+    models |= STROBE_DOCUMENT_MODEL_LOG;
+  a = load (out.file_a, models);
+  b = a ? load (out.file_b, models) : NULL;
+  if (a == NULL || b == NULL)
+    {
+      status = COMPARE_BAD_INPUT;
+      goto out;
+    }
+  if (!strobe_compare_range_resolve (&range, a, &out.span_a, &error))
+    {
+      g_printerr ("strobe-cli: %s: %s\n", out.file_a, error->message);
+      status = COMPARE_BAD_INPUT;
+      goto out;
+    }
+  if (!strobe_compare_range_resolve (&range, b, &out.span_b, &error))
+    {
+      g_printerr ("strobe-cli: %s: %s\n", out.file_b, error->message);
+      status = COMPARE_BAD_INPUT;
+      goto out;
+    }
+  out.range = strobe_compare_range_describe (&range);
+  tables.span_a = &out.span_a;
+  tables.span_b = &out.span_b;
+  strobe_document_get_clock (a, &tables.clock_a);
+  strobe_document_get_clock (b, &tables.clock_b);
+
+  if (sections_wanted & SECTION_TIMERS)
+    {
+      StrobeCliCompareSection *sec;
+
+      tables.timers = timers = strobe_compare_timers (a, &out.span_a, b, &out.span_b, NULL, NULL);
+      sec = timer_section ("timers", _("Timers"), _("calls"), timers, &tables);
+      if (sort == NULL || g_str_equal (sort, "delta"))
+        g_array_sort (sec->rows, by_incl_delta);
+      g_ptr_array_add (sections, sec);
+    }
+  if (sections_wanted & SECTION_FRAMES)
+    {
+      tables.frames = frames = strobe_compare_frames (a, &out.span_a, b, &out.span_b);
+      g_ptr_array_add (sections, timer_section ("frames", _("Frame times"), _("frames"), frames, &tables));
+    }
+  if (sections_wanted & SECTION_MEMORY)
+    {
+      tables.memory = memory = strobe_compare_memory (a, &out.span_a, b, &out.span_b, by, NULL, NULL);
+      memory_sections (sections, memory, by_name ? by_name : "function");
+    }
+  if (sections_wanted & SECTION_LOG)
+    {
+      tables.log = log = strobe_compare_log (a, &out.span_a, b, &out.span_b, NULL, NULL);
+      log_sections (sections, log);
+    }
+  if (n_checks && !strobe_compare_gate_run (checks, n_checks, &tables, &gate, &error))
+    {
+      g_printerr ("strobe-cli: --fail-if %s\n", error->message);
+      status = COMPARE_BAD_INPUT;
+      goto out;
+    }
+  for (guint i = 0; gate && i < gate->len; i++)
+    failed += g_array_index (gate, StrobeCompareGateRow, i).failed;
+
+  s = g_string_new (NULL);
+  strobe_cli_compare_print (s, &out, sections, checks, n_checks, gate);
+  if (!strobe_cli_write (stdout, s->str, s->len) || fflush (stdout) != 0)
+    status = COMPARE_BAD_INPUT;
+  else
+    status = failed ? COMPARE_FAILED_GATE : COMPARE_OK;
+  g_string_free (s, TRUE);
+
+out:
+  for (guint i = 0; i < n_checks; i++)
+    strobe_compare_check_clear (&checks[i]);
+  g_free (checks);
+  g_free (out.range);
+  strobe_compare_range_clear (&range);
+  return status;
+}
