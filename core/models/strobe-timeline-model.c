@@ -7,6 +7,7 @@
 #include "strobe-timeline-model-private.h"
 
 #include "strobe-cpu-batch.h"
+#include "strobe-region-index.h"
 
 #include <math.h>
 #include <string.h>
@@ -117,6 +118,11 @@ struct _StrobeTimelineModel
   GArray     *regions;          /* StrobeTimelineRegion, completed, in order of end */
   GHashTable *open_regions;     /* name id + 1 → GArray of OpenRegion, most recent last */
   guint64     n_open_regions;
+  guint64     regions_changed;  /* counts changes of the regions, for the index */
+  GMutex      region_index_lock;/* guards the two below; taken after the reader lock */
+  StrobeRegionIndex *region_index; /* lanes and blocks, built by the first query after a change */
+  guint64     region_index_changed; /* regions_changed when it was built */
+  guint64     region_index_end;     /* the end it gave open regions, 0 when none was */
   GPtrArray  *counters;         /* Counter * */
   GHashTable *counters_by_id;   /* id -> Counter * */
   GArray     *drops;            /* StrobeTimelineDrop, in time order */
@@ -779,6 +785,7 @@ close_region (StrobeTimelineModel *self, const OpenRegion *o, guint64 end, guint
 
   g_array_append_val (self->regions, r);
   change_note (self, &self->marker_changes, r.begin);
+  self->regions_changed++;
 }
 
 /* Open regions by name, so an end finds its begin at once: a trace may hold millions of
@@ -902,6 +909,7 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
             g_array_append_val (open_regions_of (self, name_id, TRUE), o);
             self->n_open_regions++;
             change_note (self, &self->marker_changes, t);
+            self->regions_changed++;
           }
         else
           {
@@ -1087,6 +1095,8 @@ strobe_timeline_model_finalize (GObject *object)
   g_array_unref (self->bookmarks);
   g_array_unref (self->regions);
   g_hash_table_unref (self->open_regions);
+  g_clear_pointer (&self->region_index, strobe_region_index_unref);
+  g_mutex_clear (&self->region_index_lock);
   g_hash_table_unref (self->counters_by_id);
   g_ptr_array_unref (self->counters);
   g_array_unref (self->drops);
@@ -1116,6 +1126,7 @@ strobe_timeline_model_init (StrobeTimelineModel *self)
   self->bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
   self->regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
   self->open_regions = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  g_mutex_init (&self->region_index_lock);
   self->counters = g_ptr_array_new_with_free_func (counter_free);
   self->counters_by_id = g_hash_table_new (NULL, NULL);
   self->drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
@@ -1614,116 +1625,71 @@ strobe_timeline_model_get_bookmarks (StrobeTimelineModel *self, guint64 t0, guin
   return n;
 }
 
-static gint
-region_cmp (gconstpointer a, gconstpointer b)
+/* The index of all regions, built again when they changed since. Open regions end at the
+ * latest time seen, so while any is open a new latest time is a change too. Called with
+ * the reader lock held; returns a reference. */
+static StrobeRegionIndex *
+region_index (StrobeTimelineModel *self)
 {
-  const StrobeTimelineRegion *x = a, *y = b;
-  if (x->begin != y->begin)
-    return x->begin < y->begin ? -1 : 1;
-  return x->end > y->end ? -1 : x->end < y->end;
-}
+  guint64 open_end = self->n_open_regions ? self->last_time : 0;
+  StrobeRegionIndex *index;
 
-/* Binary min-heaps for the lanes, by (end, lane): busy lanes by the end of their region,
- * free lanes (end 0) by number. */
-typedef struct
-{
-  guint64 end;
-  guint32 lane;
-} BusyLane;
-
-static gboolean
-busy_less (const BusyLane *a, const BusyLane *b)
-{
-  return a->end < b->end || (a->end == b->end && a->lane < b->lane);
-}
-
-static void
-busy_push (GArray *h, BusyLane v)
-{
-  guint i = h->len;
-
-  g_array_append_val (h, v);
-  while (i > 0 && busy_less (&v, &g_array_index (h, BusyLane, (i - 1) / 2)))
+  g_mutex_lock (&self->region_index_lock);
+  if (self->region_index == NULL || self->region_index_changed != self->regions_changed
+      || self->region_index_end != open_end)
     {
-      g_array_index (h, BusyLane, i) = g_array_index (h, BusyLane, (i - 1) / 2);
-      i = (i - 1) / 2;
+      GArray *all = g_array_sized_new (FALSE, FALSE, sizeof (StrobeTimelineRegion),
+                                       (guint) MIN (self->regions->len + self->n_open_regions, G_MAXUINT));
+      GHashTableIter it;
+      gpointer value;
+
+      g_array_append_vals (all, self->regions->data, self->regions->len);
+      g_hash_table_iter_init (&it, self->open_regions);
+      while (g_hash_table_iter_next (&it, NULL, &value))
+        {
+          GArray *open = value;
+
+          for (guint i = 0; i < open->len; i++)
+            {
+              OpenRegion *o = &g_array_index (open, OpenRegion, i);
+              StrobeTimelineRegion r = { o->begin, MAX (self->last_time, o->begin), o->name_id, 0, STROBE_SCOPE_OPEN };
+              g_array_append_val (all, r);
+            }
+        }
+      g_clear_pointer (&self->region_index, strobe_region_index_unref);
+      self->region_index = strobe_region_index_new (all);
+      self->region_index_changed = self->regions_changed;
+      self->region_index_end = open_end;
     }
-  g_array_index (h, BusyLane, i) = v;
-}
-
-static BusyLane
-busy_pop (GArray *h)
-{
-  BusyLane top = g_array_index (h, BusyLane, 0), last = g_array_index (h, BusyLane, h->len - 1);
-  guint i = 0, n = h->len - 1;
-
-  g_array_set_size (h, n);
-  while (n > 0)
-    {
-      guint c = 2 * i + 1;
-
-      if (c >= n)
-        break;
-      if (c + 1 < n && busy_less (&g_array_index (h, BusyLane, c + 1), &g_array_index (h, BusyLane, c)))
-        c++;
-      if (!busy_less (&g_array_index (h, BusyLane, c), &last))
-        break;
-      g_array_index (h, BusyLane, i) = g_array_index (h, BusyLane, c);
-      i = c;
-    }
-  if (n > 0)
-    g_array_index (h, BusyLane, i) = last;
-  return top;
+  index = strobe_region_index_ref (self->region_index);
+  g_mutex_unlock (&self->region_index_lock);
+  return index;
 }
 
 guint
 strobe_timeline_model_get_regions (StrobeTimelineModel *self, guint64 t0, guint64 t1, GArray *out)
 {
-  g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
-  g_autoptr (GArray) busy = g_array_new (FALSE, FALSE, sizeof (BusyLane));
-  g_autoptr (GArray) free_lanes = g_array_new (FALSE, FALSE, sizeof (BusyLane));
-  guint32 n_lanes = 0;
-  guint start = out->len;
-  GHashTableIter it;
-  gpointer value;
+  g_autoptr (StrobeRegionIndex) index = NULL;
 
-  /* Every query lays all regions out in lanes (greedy by begin time: the lowest lane free
-   * at its begin), so a region keeps its lane whatever the window. With the lanes in
-   * heaps that is O(R log R) however many overlap. */
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self) && out != NULL, 0);
+
   g_rw_lock_reader_lock (&self->lock);
-  g_array_append_vals (all, self->regions->data, self->regions->len);
-  g_hash_table_iter_init (&it, self->open_regions);
-  while (g_hash_table_iter_next (&it, NULL, &value))
-    {
-      GArray *open = value;
-
-      for (guint i = 0; i < open->len; i++)
-        {
-          OpenRegion *o = &g_array_index (open, OpenRegion, i);
-          StrobeTimelineRegion r = { o->begin, MAX (self->last_time, o->begin), o->name_id, 0, STROBE_SCOPE_OPEN };
-          g_array_append_val (all, r);
-        }
-    }
+  index = region_index (self);
   g_rw_lock_reader_unlock (&self->lock);
-  g_array_sort (all, region_cmp);
-  for (guint i = 0; i < all->len; i++)
-    {
-      StrobeTimelineRegion *r = &g_array_index (all, StrobeTimelineRegion, i);
-      BusyLane b;
+  return strobe_region_index_query (index, t0, t1, out);
+}
 
-      while (busy->len && g_array_index (busy, BusyLane, 0).end <= r->begin)
-        {
-          BusyLane f = { 0, busy_pop (busy).lane };
-          busy_push (free_lanes, f);
-        }
-      b.lane = free_lanes->len ? busy_pop (free_lanes).lane : n_lanes++;
-      b.end = r->end;
-      busy_push (busy, b);
-      r->lane = (guint16) MIN (b.lane, G_MAXUINT16);
-      if (r->begin <= t1 && r->end >= t0)
-        g_array_append_val (out, *r);
-    }
-  return out->len - start;
+guint
+strobe_timeline_model_get_region_lanes (StrobeTimelineModel *self)
+{
+  g_autoptr (StrobeRegionIndex) index = NULL;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), 0);
+
+  g_rw_lock_reader_lock (&self->lock);
+  index = region_index (self);
+  g_rw_lock_reader_unlock (&self->lock);
+  return strobe_region_index_get_lanes (index);
 }
 
 static void

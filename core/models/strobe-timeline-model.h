@@ -253,11 +253,15 @@ guint        strobe_timeline_model_get_bookmarks      (StrobeTimelineModel *self
                                                        guint64              t0,
                                                        guint64              t1,
                                                        GArray              *out);
-/* Regions overlapping [t0, t1], by begin time (StrobeTimelineRegion); open ones included. */
+/* Regions overlapping [t0, t1], by begin time (StrobeTimelineRegion); open ones included.
+ * The regions are laid out in lanes once per change (strobe-region-index.c), so a query
+ * costs what it returns plus R / 64, whatever the window. */
 guint        strobe_timeline_model_get_regions        (StrobeTimelineModel *self,
                                                        guint64              t0,
                                                        guint64              t1,
                                                        GArray              *out);
+/* How many lanes the regions take (the Regions track's height). */
+guint        strobe_timeline_model_get_region_lanes   (StrobeTimelineModel *self);
 /* A new array of StrobeTimelineCounter (copies; freed with the array), by name. */
 GArray      *strobe_timeline_model_get_counters       (StrobeTimelineModel *self);
 /* Samples of counter @index in [t0, t1] (StrobeCounterSample), in time order. */

@@ -12,6 +12,9 @@
  *   /hostile/sparse-ids       spec, counter, bookmark and thread ids up to 0xffffffff
  *   /hostile/open-regions     regions that never end, ends of names never begun
  *   /hostile/region-lanes     regions that all overlap, laid out in lanes
+ *   /hostile/region-index     the region index against brute force: lanes, range queries
+ *   /hostile/many-regions     200 000 regions of a trace, each query against a brute-force
+ *                             filter of the regions the events make
  *   /hostile/deep-nesting     scope begins without ends: capped, counted, bounded memory
  *   /hostile/deep-threads     the same on thousands of threads: the whole model's nesting
  *                             budget, counted, bounded memory
@@ -27,6 +30,7 @@
 #include "strobe-analysis.h"
 #include "strobe-log-model.h"
 #include "strobe-memory-model.h"
+#include "strobe-region-index.h"
 #include "strobe-threads-model.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timer-stats.h"
@@ -489,6 +493,231 @@ test_region_lanes (void)
   assert_near_linear ("overlapping regions", build_overlapping_regions, 100000);
 }
 
+/* The lane each region gets, worked out the slow way: by begin time (longest first), the
+ * lowest lane whose last region ended by then. */
+static void
+brute_lanes (GArray *sorted, GArray *lanes)
+{
+  g_autoptr(GArray) lane_end = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+  g_array_set_size (lanes, 0);
+  for (guint i = 0; i < sorted->len; i++)
+    {
+      const StrobeTimelineRegion *r = &g_array_index (sorted, StrobeTimelineRegion, i);
+      guint l = 0;
+
+      while (l < lane_end->len && g_array_index (lane_end, guint64, l) > r->begin)
+        l++;
+      if (l == lane_end->len)
+        g_array_set_size (lane_end, l + 1);
+      g_array_index (lane_end, guint64, l) = r->end;
+      g_array_append_val (lanes, l);
+    }
+}
+
+static gint
+by_begin_longest (gconstpointer a, gconstpointer b)
+{
+  const StrobeTimelineRegion *x = a, *y = b;
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  return x->end > y->end ? -1 : x->end < y->end;
+}
+
+/* @got (a query's answer) is exactly the regions of @all (by begin, lanes set) that
+ * overlap [t0, t1], in the same order. */
+static void
+assert_window (GArray *all, guint64 t0, guint64 t1, GArray *got)
+{
+  guint k = 0;
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      const StrobeTimelineRegion *r = &g_array_index (all, StrobeTimelineRegion, i);
+      const StrobeTimelineRegion *q;
+
+      if (!(r->begin <= t1 && r->end >= t0))
+        continue;
+      g_assert_cmpuint (k, <, got->len);
+      q = &g_array_index (got, StrobeTimelineRegion, k++);
+      g_assert_cmpuint (q->begin, ==, r->begin);
+      g_assert_cmpuint (q->end, ==, r->end);
+      g_assert_cmpuint (q->lane, ==, r->lane);
+      g_assert_cmpuint (q->name_id, ==, r->name_id);
+      g_assert_cmpuint (q->flags, ==, r->flags);
+    }
+  g_assert_cmpuint (k, ==, got->len);
+}
+
+/* Random regions, short and long, nested and apart, straight into the index. */
+static void
+test_region_index (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (19);
+
+  for (guint round = 0; round < 40; round++)
+    {
+      guint n = round == 0 ? 0 : (guint) g_rand_int_range (rand, 1, round < 20 ? 50 : 3000);
+      g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+      g_autoptr(GArray) sorted = NULL;
+      g_autoptr(GArray) lanes = g_array_new (FALSE, FALSE, sizeof (guint));
+      g_autoptr(StrobeRegionIndex) index = NULL;
+      guint64 span = (guint64) g_rand_int_range (rand, 10, 100000);
+      guint max_lane = 0;
+
+      for (guint i = 0; i < n; i++)
+        {
+          StrobeTimelineRegion r = { 0 };
+
+          r.begin = (guint64) g_rand_int_range (rand, 0, (gint32) span);
+          /* Mostly short; one in twenty as long as the trace. */
+          r.end = r.begin + (g_rand_int_range (rand, 0, 20) == 0 ? (guint64) g_rand_int_range (rand, 0, (gint32) span)
+                                                                  : (guint64) g_rand_int_range (rand, 0, 30));
+          r.name_id = i;
+          r.lane = 777;     /* ignored */
+          r.flags = (guint8) (i % 3 == 0 ? STROBE_SCOPE_OPEN : 0);
+          g_array_append_val (regions, r);
+        }
+      sorted = g_array_copy (regions);
+      g_array_sort (sorted, by_begin_longest);
+      brute_lanes (sorted, lanes);
+      for (guint i = 0; i < sorted->len; i++)
+        {
+          g_array_index (sorted, StrobeTimelineRegion, i).lane = (guint16) g_array_index (lanes, guint, i);
+          max_lane = MAX (max_lane, g_array_index (lanes, guint, i) + 1);
+        }
+
+      index = strobe_region_index_new (g_steal_pointer (&regions));
+      g_assert_cmpuint (strobe_region_index_get_n (index), ==, n);
+      g_assert_cmpuint (strobe_region_index_get_lanes (index), ==, max_lane);
+      for (guint w = 0; w < 60; w++)
+        {
+          g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+          guint64 t0 = (guint64) g_rand_int_range (rand, 0, (gint32) (2 * span)), t1;
+
+          /* Points, short and long windows, everything, and an empty one (t1 < t0). */
+          switch (w % 5)
+            {
+            case 0: t1 = t0; break;
+            case 1: t1 = t0 + (guint64) g_rand_int_range (rand, 0, 50); break;
+            case 2: t1 = t0 + (guint64) g_rand_int_range (rand, 0, (gint32) span); break;
+            case 3: t0 = 0; t1 = G_MAXUINT64; break;
+            default: t1 = t0 ? t0 - 1 : 0; break;
+            }
+          /* Appends after what is there. */
+          g_array_set_size (got, 1);
+          g_assert_cmpuint (strobe_region_index_query (index, t0, t1, got), ==, got->len - 1);
+          g_array_remove_index (got, 0);
+          if (t1 < t0)
+            g_assert_cmpuint (got->len, ==, 0);
+          else
+            assert_window (sorted, t0, t1, got);
+        }
+    }
+}
+
+typedef struct
+{
+  guint64 begin;
+  guint   name;
+} Open;
+
+/* A trace of @n regions over 8 names: each event begins one or ends the latest open one of
+ * its name; a tenth never end. @expected gets the regions the events make (with the name
+ * index in name_id, the end of the trace for those never ended). */
+static GBytes *
+build_many_regions (guint n, GArray *expected)
+{
+  static const char *const names[] = { "load", "parse", "draw", "io", "net", "gc", "idle", "wait" };
+  g_autoptr(Tsb) b = hostile_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (25);
+  g_autoptr(GArray) open = g_array_new (FALSE, FALSE, sizeof (Open));
+  guint64 t = 0;
+  guint begun = 0, ev = 0;
+
+  while (begun < n || open->len > n / 10)
+    {
+      guint name = (guint) g_rand_int_range (rand, 0, G_N_ELEMENTS (names));
+      gboolean begin = begun < n && (open->len < 4 || g_rand_boolean (rand));
+
+      t += (guint64) g_rand_int_range (rand, 1, 3);   /* no two events at once: no ties to order */
+      if (begin)
+        {
+          Open o = { t, name };
+          region (b, UID_REGION_BEGIN, t, names[name]);
+          g_array_append_val (open, o);
+          begun++;
+        }
+      else
+        {
+          gint i;
+
+          for (i = (gint) open->len - 1; i >= 0 && g_array_index (open, Open, i).name != name; i--)
+            ;
+          region (b, UID_REGION_END, t, names[name]);
+          if (i >= 0)
+            {
+              StrobeTimelineRegion r = { g_array_index (open, Open, i).begin, t, name, 0, 0 };
+              g_array_append_val (expected, r);
+              g_array_remove_index (open, (guint) i);
+            }
+        }
+      maybe_flush (b, TID, ev++);
+    }
+  for (guint i = 0; i < open->len; i++)
+    {
+      StrobeTimelineRegion r = { g_array_index (open, Open, i).begin, t, g_array_index (open, Open, i).name, 0,
+                                 STROBE_SCOPE_CLOSED_AT_END };
+      g_array_append_val (expected, r);
+    }
+  return hostile_finish (b);
+}
+
+static void
+test_many_regions (void)
+{
+  static const char *const names[] = { "load", "parse", "draw", "io", "net", "gc", "idle", "wait" };
+  g_autoptr(GArray) expected = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+  g_autoptr(GBytes) trace = build_many_regions (200000, expected);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+  g_autoptr(GArray) lanes = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GRand) rand = g_rand_new_with_seed (5);
+  guint64 first, last;
+  guint max_lane = 0;
+  Models m = { 0 };
+
+  decode (trace, &m);
+  strobe_timeline_model_get_time_range (m.timeline, &first, &last);
+  g_assert_cmpuint (strobe_timeline_model_get_regions (m.timeline, 0, G_MAXUINT64, all), ==, expected->len);
+  /* The model's regions are the ones the events make, each with the lane brute force gives. */
+  g_array_sort (expected, by_begin_longest);
+  brute_lanes (expected, lanes);
+  for (guint i = 0; i < all->len; i++)
+    {
+      const StrobeTimelineRegion *r = &g_array_index (all, StrobeTimelineRegion, i);
+      const StrobeTimelineRegion *e = &g_array_index (expected, StrobeTimelineRegion, i);
+
+      g_assert_cmpuint (r->begin, ==, e->begin);
+      g_assert_cmpuint (r->end, ==, e->end);
+      g_assert_cmpstr (strobe_timeline_model_get_name (m.timeline, r->name_id), ==, names[e->name_id]);
+      g_assert_cmpuint (r->flags, ==, e->flags);
+      g_assert_cmpuint (r->lane, ==, g_array_index (lanes, guint, i));
+      max_lane = MAX (max_lane, r->lane + 1u);
+    }
+  g_assert_cmpuint (strobe_timeline_model_get_region_lanes (m.timeline), ==, max_lane);
+  /* Windows: what a tile, a hover and the left edge ask for. */
+  for (guint w = 0; w < 300; w++)
+    {
+      g_autoptr(GArray) got = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+      guint64 t0 = first + (guint64) g_rand_double_range (rand, 0, (gdouble) (last - first + 1));
+      guint64 t1 = w % 3 == 0 ? t0 : t0 + (guint64) g_rand_int_range (rand, 0, w % 3 == 1 ? 20 : 20000);
+
+      strobe_timeline_model_get_regions (m.timeline, t0, t1, got);
+      assert_window (all, t0, t1, got);
+    }
+  models_clear (&m);
+}
+
 /* ---- nesting -------------------------------------------------------------------------- */
 
 static GBytes *
@@ -749,6 +978,8 @@ main (int argc, char **argv)
   g_test_add_func ("/hostile/sparse-ids", test_sparse_ids);
   g_test_add_func ("/hostile/open-regions", test_open_regions);
   g_test_add_func ("/hostile/region-lanes", test_region_lanes);
+  g_test_add_func ("/hostile/region-index", test_region_index);
+  g_test_add_func ("/hostile/many-regions", test_many_regions);
   g_test_add_func ("/hostile/deep-nesting", test_deep_nesting);
   g_test_add_func ("/hostile/deep-threads", test_deep_threads);
   g_test_add_func ("/hostile/many-threads", test_many_threads);
