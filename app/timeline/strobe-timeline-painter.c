@@ -645,43 +645,98 @@ paint_frames (Painter *p, StrobeTimeScale *axis)
 
 /* ---- regions ------------------------------------------------------------------------------- */
 
+/* One region's rectangle, its hatch when it is open or was cut off, and its label. */
 static void
-paint_regions (Painter *p, StrobeTimeScale *axis)
+paint_region (Painter *p, StrobeTimeScale *axis, const StrobeTimelineRegion *r, gdouble x, gdouble w, gdouble y)
+{
+  const StrobeTileSpec *spec = p->spec;
+  const char *name = strobe_timeline_model_get_name (p->model, r->name_id);
+  StrobeRgb c = strobe_timeline_region_color (name, spec->dark);
+
+  snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
+  set_rgb (p->cr, c, 1);
+  cairo_fill (p->cr);
+  if (r->flags & (STROBE_SCOPE_CLOSED_AT_END | STROBE_SCOPE_OPEN))
+    {
+      snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
+      cairo_set_source (p->cr, p->hatch);
+      cairo_fill (p->cr);
+    }
+  {
+    gdouble rx = strobe_time_scale_x (axis, r->begin), lx, avail;
+    if (!spec->collapsed && strobe_time_scale_x (axis, r->end) - rx >= LABEL_MIN_W
+        && label_place (rx, strobe_time_scale_x (axis, r->end) - rx, spec->width, &lx, &avail))
+      label (p, name, r->name_id, lx, y + (STROBE_TRACK_LANE_H - 2 - p->font_h) / 2, avail, strobe_timeline_text_on (c));
+  }
+}
+
+/* A region narrower than a device pixel, waiting: the next one of its row on the same
+ * pixel would paint over it, so only the last of a run is painted — a zoomed-out tile of
+ * millions of regions paints a few per pixel column, and the same picture. */
+typedef struct
+{
+  StrobeTimelineRegion r;
+  gdouble              x;
+  gdouble              w;
+  gdouble              y;
+  gdouble              x0;        /* its device pixel */
+} PendingRegion;
+
+static gboolean
+paint_regions (Painter *p, StrobeTimeScale *axis, const gint *cancelled)
 {
   const StrobeTileSpec *spec = p->spec;
   g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+  g_autoptr(GHashTable) pending = g_hash_table_new_full (NULL, NULL, NULL, g_free);  /* row + 1 → PendingRegion */
   guint64 t1 = strobe_time_scale_end (axis);
+  gdouble sf = MAX (spec->scale_factor, 1);
+  GHashTableIter it;
+  gpointer value;
 
   cairo_translate (p->cr, 0, -spec->y0);
   strobe_timeline_model_get_regions (p->model, axis->start, t1, regions);
   for (guint i = 0; i < regions->len; i++)
     {
       const StrobeTimelineRegion *r = &g_array_index (regions, StrobeTimelineRegion, i);
-      const char *name = strobe_timeline_model_get_name (p->model, r->name_id);
-      StrobeRgb c;
+      guint row = spec->collapsed ? MIN (r->lane, 2) : r->lane;
       gdouble x, w, y = STROBE_TRACK_HEADER_H + r->lane * STROBE_TRACK_LANE_H;
+      PendingRegion *before;
 
+      if ((i & 4095) == 4095 && g_atomic_int_get (cancelled))
+        return FALSE;
       if (spec->collapsed)
         y = STROBE_TRACK_HEADER_H + MIN (r->lane, 2) * 2;
       if (!strobe_time_scale_span (axis, r->begin, r->end, 0, spec->width, 1, &x, &w))
         continue;
-      c = strobe_timeline_region_color (name, spec->dark);
-      snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
-      set_rgb (p->cr, c, 1);
-      cairo_fill (p->cr);
-      if (r->flags & (STROBE_SCOPE_CLOSED_AT_END | STROBE_SCOPE_OPEN))
+      before = g_hash_table_lookup (pending, GUINT_TO_POINTER (row + 1));
+      if (floor ((x + w) * sf + 0.5) - floor (x * sf + 0.5) < 1)
         {
-          snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
-          cairo_set_source (p->cr, p->hatch);
-          cairo_fill (p->cr);
+          gdouble x0 = floor (x * sf + 0.5);
+
+          if (before != NULL && before->x0 != x0)
+            paint_region (p, axis, &before->r, before->x, before->w, before->y);
+          if (before == NULL)
+            {
+              before = g_new (PendingRegion, 1);
+              g_hash_table_insert (pending, GUINT_TO_POINTER (row + 1), before);
+            }
+          *before = (PendingRegion) { *r, x, w, y, x0 };
+          continue;
         }
-      {
-        gdouble rx = strobe_time_scale_x (axis, r->begin), lx, avail;
-        if (!spec->collapsed && strobe_time_scale_x (axis, r->end) - rx >= LABEL_MIN_W
-            && label_place (rx, strobe_time_scale_x (axis, r->end) - rx, spec->width, &lx, &avail))
-          label (p, name, r->name_id, lx, y + (STROBE_TRACK_LANE_H - 2 - p->font_h) / 2, avail, strobe_timeline_text_on (c));
-      }
+      if (before != NULL)
+        {
+          paint_region (p, axis, &before->r, before->x, before->w, before->y);
+          g_hash_table_remove (pending, GUINT_TO_POINTER (row + 1));
+        }
+      paint_region (p, axis, r, x, w, y);
     }
+  g_hash_table_iter_init (&it, pending);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    {
+      PendingRegion *left = value;
+      paint_region (p, axis, &left->r, left->x, left->w, left->y);
+    }
+  return TRUE;
 }
 
 /* ---- entry -------------------------------------------------------------------------------- */
@@ -733,7 +788,7 @@ strobe_timeline_paint_tile (const StrobeTileSpec *spec, StrobeTimelineModel *mod
       paint_frames (&p, &axis);
       break;
     case STROBE_TRACK_REGIONS:
-      paint_regions (&p, &axis);
+      ok = paint_regions (&p, &axis, cancelled);
       break;
     default:
       break;

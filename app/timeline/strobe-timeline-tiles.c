@@ -235,6 +235,14 @@ cancel_all (StrobeTileCache *cache, GHashTable *tiles)
 }
 
 void
+strobe_tile_cache_cancel (StrobeTileCache *cache)
+{
+  g_return_if_fail (cache != NULL);
+
+  cancel_all (cache, cache->tiles);
+}
+
+void
 strobe_tile_cache_free (StrobeTileCache *cache)
 {
   if (cache == NULL)

@@ -54,6 +54,9 @@ typedef void (*StrobeTileReadyFunc) (gpointer user_data);
 StrobeTileCache *strobe_tile_cache_new        (StrobeTimelineModel   *model,
                                                StrobeTileReadyFunc    ready,
                                                gpointer               user_data);
+/* Stops drawing what is queued or under way (the timeline left the screen); a tile asked
+ * for again is drawn again. */
+void             strobe_tile_cache_cancel     (StrobeTileCache       *cache);
 /* Cancels what is pending; nothing is called back after this. */
 void             strobe_tile_cache_free       (StrobeTileCache       *cache);
 /* TRUE when the epoch changed (the current tiles become the previous epoch's). */

@@ -536,7 +536,6 @@ refresh_tracks (StrobeTimelineWidget *self)
   g_autoptr(GArray) scope_threads = strobe_timeline_model_get_threads (self->timeline);
   g_autoptr(GArray) depths = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) counters = strobe_timeline_model_get_counters (self->timeline);
-  g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
   g_autoptr(GArray) log_threads = g_array_new (FALSE, FALSE, sizeof (guint16));
   StrobeTrackSource src = { 0 };
   GHashTableIter it;
@@ -548,9 +547,7 @@ refresh_tracks (StrobeTimelineWidget *self)
       guint d = strobe_timeline_model_get_depth_count (self->timeline, g_array_index (scope_threads, guint16, i));
       g_array_append_val (depths, d);
     }
-  strobe_timeline_model_get_regions (self->timeline, 0, G_MAXUINT64, regions);
-  for (guint i = 0; i < regions->len; i++)
-    lanes = MAX (lanes, (guint) g_array_index (regions, StrobeTimelineRegion, i).lane + 1);
+  lanes = strobe_timeline_model_get_region_lanes (self->timeline);
   g_hash_table_iter_init (&it, self->log_ticks);
   while (g_hash_table_iter_next (&it, &key, NULL))
     {
@@ -693,6 +690,18 @@ state_changed_cb (StrobeTimelineWidget *self)
 
 /* ---- object ---------------------------------------------------------------------------- */
 
+/* Off screen (another page, a closed window), no tile drawn now would be seen: workers stop
+ * at once instead of drawing what was queued, and the next frame asks again. */
+static void
+strobe_timeline_widget_unmap (GtkWidget *widget)
+{
+  StrobeTimelineWidget *self = STROBE_TIMELINE_WIDGET (widget);
+
+  if (self->tiles)
+    strobe_tile_cache_cancel (self->tiles);
+  GTK_WIDGET_CLASS (strobe_timeline_widget_parent_class)->unmap (widget);
+}
+
 static void
 strobe_timeline_widget_size_allocate (GtkWidget *widget, int width, int height, int baseline)
 {
@@ -830,6 +839,7 @@ strobe_timeline_widget_class_init (StrobeTimelineWidgetClass *klass)
   object_class->set_property = strobe_timeline_widget_set_property;
   widget_class->snapshot = strobe_timeline_widget_snapshot;
   widget_class->size_allocate = strobe_timeline_widget_size_allocate;
+  widget_class->unmap = strobe_timeline_widget_unmap;
   widget_class->measure = strobe_timeline_widget_measure;
   widget_class->css_changed = strobe_timeline_widget_css_changed;
 

@@ -465,6 +465,51 @@ test_snapshots (void)
   timeline_fixture_close (&f);
 }
 
+/* The page leaves the screen while tiles are being drawn: nothing stays queued or running
+ * for it (a trace of millions of regions kept the workers busy for half a minute), and
+ * back on screen it draws the same picture. */
+static void
+test_hidden_stops_workers (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  StrobeTimelineWidget *w;
+  g_autoptr(GdkTexture) before = NULL;
+  g_autoptr(GdkTexture) after = NULL;
+  g_autofree char *why = NULL;
+  gsize bytes;
+  gint64 until;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  w = strobe_timeline_view_get_timeline (f.view);
+  set_range_s (&f, 0.090, 0.130);
+  before = timeline_render_complete (&f, GTK_WIDGET (w), 20);
+  /* A new zoom: every tile on screen is asked for, and the page goes away at once. */
+  set_range_s (&f, 0.050, 0.170);
+  g_clear_object (&after);
+  after = timeline_render (GTK_WIDGET (w), NULL);
+  g_assert_cmpuint (strobe_timeline_widget_get_pending (w), >, 0);
+  gtk_widget_set_visible (GTK_WIDGET (f.view), FALSE);
+  g_assert_false (gtk_widget_get_mapped (GTK_WIDGET (w)));
+  g_assert_cmpuint (strobe_timeline_widget_get_pending (w), ==, 0);
+  /* Nothing drawn for it lands afterwards either. */
+  bytes = strobe_timeline_widget_get_cache_bytes (w);
+  until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  while (g_get_monotonic_time () < until)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+  g_assert_cmpuint (strobe_timeline_widget_get_pending (w), ==, 0);
+  g_assert_cmpuint (strobe_timeline_widget_get_cache_bytes (w), ==, bytes);
+  /* Back: the tiles are asked for again and the picture is the one before. */
+  gtk_widget_set_visible (GTK_WIDGET (f.view), TRUE);
+  set_range_s (&f, 0.090, 0.130);
+  timeline_fixture_settle (&f, 20);
+  g_clear_object (&after);
+  after = timeline_render_complete (&f, GTK_WIDGET (w), 20);
+  g_assert_true (textures_match (after, before, 24, &why));
+  timeline_fixture_close (&f);
+}
+
 /* A cut-off copy: everything read is shown, the end is marked, open scopes flagged. */
 static void
 test_damaged (void)
@@ -1061,6 +1106,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/paint/lod", test_paint_lod);
   g_test_add_func ("/timeline/snapshots", test_snapshots);
   g_test_add_func ("/timeline/damaged", test_damaged);
+  g_test_add_func ("/timeline/hidden-stops-workers", test_hidden_stops_workers);
   g_test_add_func ("/timeline/view-state", test_view_state);
   g_test_add_func ("/timeline/navigate", test_navigate);
   g_test_add_func ("/timeline/timers-vs-cli", test_timers_vs_cli);
