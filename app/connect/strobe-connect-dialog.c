@@ -29,6 +29,7 @@ struct _StrobeConnectDialog
 
   GtkColumnView       *programs_view;
   GtkStack            *programs_stack;
+  GtkLabel            *empty_label;
   GtkEntry            *address_entry;
   GtkLabel            *channels_hint;
   GtkFlowBox          *channels_box;
@@ -300,6 +301,28 @@ selection_changed_cb (StrobeConnectDialog *self)
   query_channels (self);
 }
 
+/* An empty list may not mean that nothing runs: a discovery directory that is not the
+ * user's alone is not read (core/protocol/strobe-discovery-dir.h), and the user must be
+ * told why and what to do, not shown an empty list. */
+static void
+show_discovery_problem (StrobeConnectDialog *self)
+{
+  const char *problem = strobe_discovery_get_problem (self->discovery);
+
+  gtk_label_set_text (self->empty_label,
+                      problem ? problem : _("No instrumented program is running on this computer."));
+  if (problem)
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->empty_label), "dim-label");
+      gtk_widget_add_css_class (GTK_WIDGET (self->empty_label), "error");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (GTK_WIDGET (self->empty_label), "error");
+      gtk_widget_add_css_class (GTK_WIDGET (self->empty_label), "dim-label");
+    }
+}
+
 static void
 programs_changed_cb (StrobeConnectDialog *self)
 {
@@ -307,6 +330,7 @@ programs_changed_cb (StrobeConnectDialog *self)
   guint n = g_list_model_get_n_items (model);
 
   gtk_stack_set_visible_child_name (self->programs_stack, n ? "list" : "empty");
+  show_discovery_problem (self);
   /* A hidden list must not keep the focus: it would swallow Tab and Escape. */
   if (n == 0 && gtk_widget_has_focus (GTK_WIDGET (self->programs_view)))
     gtk_widget_grab_focus (GTK_WIDGET (self->address_entry));
@@ -506,6 +530,7 @@ strobe_connect_dialog_class_init (StrobeConnectDialogClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/connect/strobe-connect-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, programs_view);
   gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, programs_stack);
+  gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, empty_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, address_entry);
   gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, channels_hint);
   gtk_widget_class_bind_template_child (widget_class, StrobeConnectDialog, channels_box);
@@ -531,6 +556,7 @@ strobe_connect_dialog_init (StrobeConnectDialog *self)
   strobe_a11y_set_name (GTK_WIDGET (self->address_entry), _("Program address"));
   strobe_a11y_set_name (GTK_WIDGET (self->preset_entry), _("More channels, separated by commas"));
   strobe_a11y_make_copyable (self->status_label);
+  strobe_a11y_make_copyable (self->empty_label);
   strobe_table_add_columns (self->programs_view, program_columns, G_N_ELEMENTS (program_columns));
 }
 

@@ -554,6 +554,44 @@ test_connect_dialog_empty (Fixture       *f,
   g_assert_null (find_toplevel (STROBE_TYPE_CONNECT_DIALOG));
 }
 
+/* A discovery directory that is not the user's alone is not read (issue 25 item 8): the
+ * dialog says so, with the directory and the reason, instead of "no program is running";
+ * once the directory is the user's again, the usual words come back. */
+static void
+test_connect_dialog_refused_dir (Fixture       *f,
+                                 gconstpointer  data)
+{
+  g_autofree char *dir = g_build_filename (g_getenv ("XDG_RUNTIME_DIR"), "strobe", NULL);
+  g_autofree char *expected = NULL;
+  GtkWindow *dialog;
+  GtkWidget *label;
+
+  g_assert_true (g_mkdir_with_parents (dir, 0700) == 0);
+  g_assert_true (g_chmod (dir, 0755) == 0);
+  expected = g_strdup_printf ("The discovery directory %s ", dir);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "connect", NULL);
+  dialog = find_toplevel (STROBE_TYPE_CONNECT_DIALOG);
+  g_assert_nonnull (dialog);
+  settle ();
+  label = find_text_prefix (GTK_WIDGET (dialog), expected);
+  g_assert_nonnull (label);
+  g_test_message ("%s", gtk_label_get_text (GTK_LABEL (label)));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (label)), "XDG_RUNTIME_DIR"));
+  g_assert_null (find_text (GTK_WIDGET (dialog), "No instrumented program is running on this computer."));
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL);
+  settle ();
+
+  g_assert_true (g_chmod (dir, 0700) == 0);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "connect", NULL);
+  dialog = find_toplevel (STROBE_TYPE_CONNECT_DIALOG);
+  settle ();
+  if (g_list_model_get_n_items (strobe_connect_dialog_get_programs (STROBE_CONNECT_DIALOG (dialog))) == 0)
+    g_assert_nonnull (find_text (GTK_WIDGET (dialog), "No instrumented program is running on this computer."));
+  g_assert_null (find_text_prefix (GTK_WIDGET (dialog), expected));
+  gtk_widget_activate_action (GTK_WIDGET (dialog), "window.close", NULL);
+  settle ();
+}
+
 /* Newest first, however the traces arrived. */
 static gboolean
 browser_lists_two (gpointer data)
@@ -1133,6 +1171,7 @@ main (int   argc,
   g_test_add ("/app/panes", Fixture, NULL, fixture_setup, test_panes, fixture_teardown);
   g_test_add ("/app/views-share-state", Fixture, NULL, fixture_setup, test_views_share_state, fixture_teardown);
   g_test_add ("/app/connect-dialog-empty", Fixture, NULL, fixture_setup, test_connect_dialog_empty, fixture_teardown);
+  g_test_add ("/app/connect-dialog-refused-dir", Fixture, NULL, fixture_setup, test_connect_dialog_refused_dir, fixture_teardown);
   g_test_add ("/app/browser-sorted", Fixture, NULL, fixture_setup, test_browser_sorted, fixture_teardown);
   g_test_add ("/app/live-session", Fixture, NULL, fixture_setup, test_live_session, fixture_teardown);
   g_test_add ("/app/connect-dialog", Fixture, NULL, fixture_setup, test_connect_dialog, fixture_teardown);
