@@ -318,6 +318,47 @@ test_tabs (Fixture       *f,
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (f->window)), ==, "Strobe");
 }
 
+/* A trace that takes seconds to load (issue 25 item 8): the tab shows "Reading…", then the
+ * views while the rest is read. That switch happened with the window on screen, and GTK
+ * 4.8's scrollable notebook gave its scroll arrows a zero height, less than their padding:
+ * "gtk_widget_measure: for_size >= -1" and "GtkImage height -9". G_DEBUG=fatal-criticals
+ * (the app tests' environment) makes that an abort. */
+static void
+test_slow_load (Fixture       *f,
+                gconstpointer  data)
+{
+  const char *emitter = g_getenv ("REGIONS_EMITTER");
+  g_autofree char *path = g_build_filename (f->tmpdir, "big.strobe", NULL);
+  const char *argv[] = { emitter, "2000000", path, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  StrobeDocument *document;
+  gint64 deadline;
+  int status;
+  guint frames = 0;
+
+  g_assert_nonnull (emitter);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  settle ();
+  document = strobe_window_open_file (f->window, file);
+  deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+  /* Frames drawn all along, as on a screen. */
+  while (!strobe_document_is_loaded (document))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      if (!g_main_context_iteration (NULL, FALSE))
+        {
+          g_usleep (2000);
+          frames++;
+        }
+    }
+  settle ();
+  g_test_message ("loaded after %u idle turns", frames);
+  g_assert_cmpint (strobe_document_get_status (document), ==, STROBE_DOCUMENT_STATUS_FINISHED);
+}
+
 /* ---- what a new user tripped over (issue: one analysis session per trace) -------------- */
 
 /* The empty start page says how to send a trace here, with the port the recorder really
@@ -1165,6 +1206,7 @@ main (int   argc,
   g_test_add ("/app/browser-follows-store", Fixture, NULL, fixture_setup, test_browser_follows_store, fixture_teardown);
   g_test_add ("/app/recorder-port-taken", Fixture, NULL, fixture_setup, test_recorder_port_taken, fixture_teardown);
   g_test_add ("/app/tabs", Fixture, NULL, fixture_setup, test_tabs, fixture_teardown);
+  g_test_add ("/app/slow-load", Fixture, NULL, fixture_setup, test_slow_load, fixture_teardown);
   g_test_add ("/app/start-page", Fixture, NULL, fixture_setup, test_start_page, fixture_teardown);
   g_test_add ("/app/unreadable-file", Fixture, NULL, fixture_setup, test_unreadable_file, fixture_teardown);
   g_test_add ("/app/overview-wording", Fixture, NULL, fixture_setup, test_overview_wording, fixture_teardown);
