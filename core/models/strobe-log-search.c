@@ -42,6 +42,40 @@ fold (const StrobeLogSearch *self, const char *term)
   return g_ascii_strdown (term, -1);
 }
 
+static void add_term (StrobeLogSearch *self, const char *raw);
+
+/* "frame -draw" is what a user types to hide draw among the frame messages (issue 24 item
+ * 19): as one phrase it matched nothing and the log showed 0 rows without a word. In a
+ * comma-separated term, a word after a blank that starts with '-' is an exclusion of its
+ * own; the other words stay one phrase ("load level" is still one text). */
+static gboolean
+split_blank_minus (StrobeLogSearch *self, const char *term)
+{
+  g_auto(GStrv) words = NULL;
+  g_autoptr(GString) phrase = NULL;
+  gboolean any = FALSE;
+
+  for (const char *p = term; *p != '\0'; p++)
+    if (g_ascii_isspace (*p) && p[1] == '-' && p[2] != '\0' && !g_ascii_isspace (p[2]))
+      any = TRUE;
+  if (!any)
+    return FALSE;
+  words = g_strsplit_set (term, " \t\n\r\f\v", -1);
+  phrase = g_string_new (NULL);
+  for (guint i = 0; words[i] != NULL; i++)
+    {
+      if (words[i][0] == '\0')
+        continue;
+      if (words[i][0] == '-' && words[i][1] != '\0')
+        add_term (self, words[i]);
+      else
+        g_string_append_printf (phrase, "%s%s", phrase->len ? " " : "", words[i]);
+    }
+  if (phrase->len)
+    add_term (self, phrase->str);
+  return TRUE;
+}
+
 static void
 add_term (StrobeLogSearch *self, const char *raw)
 {
@@ -49,7 +83,7 @@ add_term (StrobeLogSearch *self, const char *raw)
   gboolean minus = term[0] == '-' && !(self->flags & STROBE_LOG_SEARCH_LITERAL);
   const char *body = minus ? term + 1 : term;
 
-  if (*body == '\0')
+  if (*body == '\0' || split_blank_minus (self, term))
     return;
   if (!(self->flags & STROBE_LOG_SEARCH_CASE_SENSITIVE) && !is_ascii (body))
     self->unicode = TRUE;

@@ -1,5 +1,6 @@
 /* strobe-log-search.h — the text test of the log filters: Tracy's syntax (terms separated
- * by commas, any of which may match; a term with a leading '-' excludes), one literal
+ * by commas, any of which may match; a term with a leading '-' excludes, and so does a
+ * word after a blank that starts with '-': "frame -draw" is "frame,-draw"), one literal
  * substring, or a regular expression (GRegex). Immutable once made, so one search may be
  * used from several threads at once.
  *

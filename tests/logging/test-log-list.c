@@ -777,6 +777,19 @@ test_search (void)
   g_assert_false (matches ("connection,-lost", 0, "connection lost"));
   g_assert_false (matches ("-lost,connection", 0, "connection lost"));
   g_assert_true (matches ("  spaced  ", 0, "a spaced word"));
+  /* The space form a user types (issue 24 item 19): "frame -draw" gave 0 rows, as one text. */
+  g_assert_true (matches ("frame -draw", 0, "frame 12 took 3 ms"));
+  g_assert_false (matches ("frame -draw", 0, "frame 12: draw calls"));
+  g_assert_false (matches ("frame -draw -ui, net", 0, "net ui"));
+  g_assert_true (matches ("frame -draw -ui, net", 0, "net up"));
+  g_assert_true (matches ("frame\t-draw", 0, "frame 1"));
+  /* Words without a minus stay one text; a lone minus is text; literal is literal. */
+  g_assert_true (matches ("load level", 0, "load level 3"));
+  g_assert_false (matches ("load level", 0, "level load"));
+  g_assert_true (matches ("a - b", 0, "a - b"));
+  g_assert_false (matches ("a - b", 0, "a b"));
+  g_assert_true (matches ("frame -draw", STROBE_LOG_SEARCH_LITERAL, "frame -draw x"));
+  g_assert_false (matches ("frame -draw", STROBE_LOG_SEARCH_LITERAL, "frame 1"));
   g_assert_true (matches ("a,b", STROBE_LOG_SEARCH_LITERAL, "x a,b y"));
   g_assert_false (matches ("a,b", STROBE_LOG_SEARCH_LITERAL, "a b"));
   g_assert_true (matches ("-x", STROBE_LOG_SEARCH_LITERAL, "a -x"));
@@ -799,6 +812,8 @@ test_search (void)
       { "-zzz", "frame %lld took %.3f ms", STROBE_LOG_SEARCH_ALWAYS },
       { "zzz,took", "frame %lld", STROBE_LOG_SEARCH_NEVER },
       { "zzz,frame", "frame %lld", STROBE_LOG_SEARCH_ALWAYS },
+      { "frame -draw", "frame %lld", STROBE_LOG_SEARCH_ALWAYS },
+      { "frame -took", "frame %lld took %.3f ms", STROBE_LOG_SEARCH_NEVER },
       { "50%", "load 50%% now", STROBE_LOG_SEARCH_ALWAYS },
       { "(nil)", "ptr %p", STROBE_LOG_SEARCH_MAYBE },
       { "(?)", "value %d", STROBE_LOG_SEARCH_MAYBE },   /* a missing argument */
