@@ -436,17 +436,26 @@ strobe_browser_view_set_store (StrobeBrowserView *self,
 
       traces = g_object_ref (strobe_store_get_traces (store));
       gtk_label_set_text (self->footer_label, footer);
-      gtk_info_bar_set_revealed (self->store_bar, FALSE);
     }
   else
     {
-      g_autofree char *text = g_strdup_printf (_("The trace store could not be opened: %s"),
-                                               error ? error->message : _("unknown error"));
-
       traces = G_LIST_MODEL (g_list_store_new (STROBE_TYPE_TRACE));
       gtk_label_set_text (self->footer_label, "");
+    }
+  /* Only a real failure is shown, with what failed. No store and no error is "not given a
+   * store yet" (a new view): nothing to say — an "unknown error" there stayed in the hidden
+   * info bar's label, which a screen reader still read (issue 24 item 18). */
+  if (store == NULL && error != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("The trace store could not be opened: %s"), error->message);
+
       gtk_label_set_text (self->store_error_label, text);
       gtk_info_bar_set_revealed (self->store_bar, TRUE);
+    }
+  else
+    {
+      gtk_label_set_text (self->store_error_label, "");
+      gtk_info_bar_set_revealed (self->store_bar, FALSE);
     }
 
   if (self->selection != NULL)

@@ -15,7 +15,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (StrobeBrowserView, strobe_browser_view, STROBE, BROWSER_VIEW, GtkWidget)
 
 GtkWidget   *strobe_browser_view_new                (void);
-/* @store may be NULL when it could not be opened; @error then says why. */
+/* @store may be NULL when it could not be opened; @error then says why (shown). Both NULL:
+ * no store given yet, nothing shown. */
 void         strobe_browser_view_set_store          (StrobeBrowserView *self,
                                                      StrobeStore       *store,
                                                      const GError      *error);

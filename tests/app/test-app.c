@@ -359,6 +359,35 @@ test_slow_load (Fixture       *f,
   g_assert_cmpint (strobe_document_get_status (document), ==, STROBE_DOCUMENT_STATUS_FINISHED);
 }
 
+/* A label anywhere under @widget, shown or not, whose text contains @text. */
+static GtkWidget *
+find_any_label_containing (GtkWidget *widget, const char *text)
+{
+  if (GTK_IS_LABEL (widget) && strstr (gtk_label_get_text (GTK_LABEL (widget)), text) != NULL)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_any_label_containing (c, text);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* "unknown error" is never shown, not even in a hidden info bar that a screen reader still
+ * reads (issue 24 item 18): a new browser view has no store yet, which is not an error. */
+static void
+test_no_unknown_error (Fixture       *f,
+                       gconstpointer  data)
+{
+  g_autoptr(GtkWidget) fresh = g_object_ref_sink (strobe_browser_view_new ());
+
+  settle ();
+  g_assert_null (find_any_label_containing (GTK_WIDGET (f->window), "unknown error"));
+  g_assert_null (find_any_label_containing (fresh, "unknown error"));
+  g_assert_null (find_any_label_containing (fresh, "could not be opened"));
+}
+
 /* ---- what a new user tripped over (issue: one analysis session per trace) -------------- */
 
 /* The empty start page says how to send a trace here, with the port the recorder really
@@ -1206,6 +1235,7 @@ main (int   argc,
   g_test_add ("/app/browser-follows-store", Fixture, NULL, fixture_setup, test_browser_follows_store, fixture_teardown);
   g_test_add ("/app/recorder-port-taken", Fixture, NULL, fixture_setup, test_recorder_port_taken, fixture_teardown);
   g_test_add ("/app/tabs", Fixture, NULL, fixture_setup, test_tabs, fixture_teardown);
+  g_test_add ("/app/no-unknown-error", Fixture, NULL, fixture_setup, test_no_unknown_error, fixture_teardown);
   g_test_add ("/app/slow-load", Fixture, NULL, fixture_setup, test_slow_load, fixture_teardown);
   g_test_add ("/app/start-page", Fixture, NULL, fixture_setup, test_start_page, fixture_teardown);
   g_test_add ("/app/unreadable-file", Fixture, NULL, fixture_setup, test_unreadable_file, fixture_teardown);
