@@ -18,6 +18,7 @@
 #include <strobe/strobe.h>
 
 #include "bench-common.h"
+#include "bench-decode.h"
 
 #include "strobe-decoder.h"
 #include "strobe-timeline-model.h"
@@ -26,7 +27,6 @@
 static gboolean quick;
 static const char *bench_dir;
 static gint64 big_scopes;
-static volatile uint64_t sink;   /* keeps the decode result alive */
 
 /* ---- cost of a scope ------------------------------------------------------------------ */
 
@@ -178,66 +178,6 @@ file_size (const char *path)
   return g_stat (path, &st) == 0 ? (goffset) st.st_size : -1;
 }
 
-/* The floor under the model: the decoder delivering every Cpu.EventBatch to an analyzer
- * that only reads the array. */
-#define BENCH_TYPE_BATCH_COUNTER (bench_batch_counter_get_type ())
-G_DECLARE_FINAL_TYPE (BenchBatchCounter, bench_batch_counter, BENCH, BATCH_COUNTER, GObject)
-
-struct _BenchBatchCounter
-{
-  GObject parent_instance;
-  guint64 bytes;
-};
-
-static void
-counter_begin (StrobeAnalyzer *a, StrobeAnalysisContext *ctx)
-{
-  strobe_analysis_context_subscribe (ctx, 0, "Cpu", "EventBatch");
-}
-
-static void
-counter_on_event (StrobeAnalyzer *a, guint route, const StrobeEvent *ev)
-{
-  static StrobeFieldAccessor data = STROBE_FIELD_ACCESSOR_INIT ("Data");
-  guint8 type;
-  gsize n = 0;
-  const guint8 *p = strobe_event_get_array (ev, &data, &type, &n);
-  BENCH_BATCH_COUNTER (a)->bytes += n + (p ? p[0] : 0);
-}
-
-static void
-counter_iface_init (StrobeAnalyzerInterface *iface)
-{
-  iface->begin = counter_begin;
-  iface->on_event = counter_on_event;
-}
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (BenchBatchCounter, bench_batch_counter, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (STROBE_TYPE_ANALYZER, counter_iface_init))
-static void bench_batch_counter_class_init (BenchBatchCounterClass *k) { }
-static void bench_batch_counter_init (BenchBatchCounter *self) { }
-
-static double
-decode_only (const char *path)
-{
-  g_autofree char *data = NULL;
-  gsize len;
-  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
-  g_autoptr (BenchBatchCounter) counter = g_object_new (BENCH_TYPE_BATCH_COUNTER, NULL);
-  g_autoptr (GError) error = NULL;
-  double t0;
-
-  if (!g_file_get_contents (path, &data, &len, &error))
-    g_error ("%s", error->message);
-  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (counter));
-  t0 = bench_now_ns ();
-  if (!strobe_decoder_feed (decoder, (const guint8 *) data, len, &error)
-      || !strobe_decoder_finish (decoder, &error))
-    g_error ("%s: %s", path, error->message);
-  sink = counter->bytes;
-  return (bench_now_ns () - t0) / 1e9;
-}
-
 /* Decodes @path (read into memory first) into a timeline model; seconds of decoding. */
 static double
 analyse (const char *path, StrobeTimelineModel **model_out)
@@ -363,7 +303,7 @@ main (int argc, char **argv)
     double v[3];
     int runs = quick ? 1 : 3;
     for (int r = 0; r < runs; r++)
-      v[r] = decode_only (path_big);
+      v[r] = bench_decode_only (path_big, TRUE);
     bench_report ("big.decode_only_rate", (double) n / bench_median (v, runs) / 1e6, "M scopes/s (decoder alone, the floor)");
     for (int r = 0; r < runs; r++)
       {

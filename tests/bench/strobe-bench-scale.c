@@ -1,0 +1,547 @@
+/* strobe-bench-scale.c — issue 20: a trace a hundred times bigger than the tests. Records,
+ * with the real runtime, a game-like workload of N scopes (a game thread, a render thread
+ * and four workers; the skewed names and depths of strobe-bench-cpu's workload; frames,
+ * counters and some log messages), keeps the file, then measures what reading it costs:
+ * `strobe-cli info` (the decoder alone, the floor), `strobe-cli stats` (rate and peak
+ * resident memory), the document a viewer opens (every model: rate, peak memory, bytes a
+ * scope, the timers of a 1 % range). With --allocations / --messages it also writes
+ * traces of that many allocations and log messages and measures `strobe-cli memory` and
+ * `strobe-cli log --grep` on them. Every reader runs as a child process, so its peak
+ * resident memory (wait4's ru_maxrss) is its own.
+ *
+ * Usage: strobe-bench-scale [--quick] [--scopes N] [--allocations N] [--messages N]
+ *                           [--dir DIR] [--reuse]
+ * Default 1 000 000 000 scopes (minutes to write, a few GB of file); --quick: 20 M.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <strobe/strobe.h>
+
+#include "bench-common.h"
+#include "bench-decode.h"
+
+#include "strobe-document.h"
+#include "strobe-timeline-model.h"
+#include "strobe-timer-stats.h"
+
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+static gboolean quick, reuse;
+static const char *bench_dir;
+static gint64 n_scopes, n_allocations = -1, n_messages = -1;
+static char *open_path;   /* child mode: --measure-open FILE */
+static char *decode_path; /* child mode: --measure-decode FILE */
+
+/* ---- the workload: strobe-bench-cpu's call tree, per thread ------------------------- */
+
+#define N_NAMES 300
+
+static StrobeCpuSpec specs[N_NAMES];
+static char *spec_names[N_NAMES];
+static StrobeLogCategory log_category = { .name = "Scale", .verbosity = STROBE_LOG_VERBOSE,
+                                          .default_verbosity = STROBE_LOG_LOG };
+static StrobeLogSpec log_spec = { .verbosity = STROBE_LOG_LOG, .category = &log_category,
+                                  .file = __FILE__, .line = __LINE__, .format = "frame %llu: %u entities" };
+static StrobeCounter counter_entities = STROBE_COUNTER_INIT ("scale.entities", STROBE_COUNTER_INT, STROBE_UNIT_COUNT);
+static StrobeCounter counter_load = STROBE_COUNTER_INIT ("scale.load", STROBE_COUNTER_FLOAT, STROBE_UNIT_PERCENT);
+
+typedef struct
+{
+  const char *name;
+  guint       index;
+  guint64     share;          /* scopes to emit */
+  gint        frame_type;     /* -1: none (a worker) */
+  guint32     rng;
+  guint64     emitted;
+} Emitter;
+
+static inline guint32
+next_rand (Emitter *e)
+{
+  e->rng = e->rng * 1664525u + 1013904223u;
+  return e->rng >> 8;
+}
+
+static void
+spin (guint iters)
+{
+  volatile guint x = 0;
+  for (guint i = 0; i < iters; i++)
+    x += i;
+}
+
+/* strobe-bench-cpu's node, leaves an eighth as long (or a billion scopes would take half
+ * an hour of spinning): 60 % short leaves, 35 % middling, 5 % long. */
+static guint64
+node (Emitter *e, guint depth, guint site)
+{
+  guint64 n = 1;
+  StrobeCpuSpec *spec = &specs[(site * 7 + depth * 31 + e->index * 13) % N_NAMES];
+  guint children;
+
+  if (!strobe_cpu_begin (spec))
+    return 0;
+  if (depth >= 8 || (depth > 2 && next_rand (e) % 4 == 0))
+    children = 0;
+  else
+    children = depth < 2 ? 4 + next_rand (e) % 4 : next_rand (e) % 5;
+  if (children == 0)
+    {
+      guint r = next_rand (e) % 100;
+      spin (r < 60 ? r / 8 : r < 95 ? 10 + r : 500 + r * 3);
+    }
+  for (guint c = 0; c < children; c++)
+    {
+      n += node (e, depth + 1, site * 5 + c + (next_rand (e) % 3 == 0 ? next_rand (e) % 40 : 0));
+      if (next_rand (e) % 3 == 0)
+        spin (2);
+    }
+  strobe_cpu_end ();
+  return n;
+}
+
+static void *
+emitter_main (void *data)
+{
+  Emitter *e = data;
+
+  strobe_thread_set_name (e->name, "scale", (int32_t) e->index);
+  for (guint64 frame = 0; e->emitted < e->share; frame++)
+    {
+      if (e->frame_type >= 0)
+        strobe_frame_begin ((StrobeFrameType) e->frame_type);
+      e->emitted += node (e, 0, (guint) (frame % 3));
+      if (e->frame_type >= 0)
+        strobe_frame_end ((StrobeFrameType) e->frame_type);
+      if (e->frame_type == STROBE_FRAME_GAME)
+        {
+          strobe_counter_set_int (&counter_entities, (int64_t) (1000 + frame % 977));
+          strobe_counter_set_float (&counter_load, (double) (frame % 100));
+          if (frame % 16 == 0)
+            {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+              strobe__log_message (&log_spec, log_spec.format, (unsigned long long) frame, (unsigned) (frame % 977));
+#pragma GCC diagnostic pop
+            }
+        }
+    }
+  return NULL;
+}
+
+static goffset
+file_size (const char *path)
+{
+  GStatBuf st;
+  return g_stat (path, &st) == 0 ? (goffset) st.st_size : -1;
+}
+
+static gboolean
+have_file (const char *path)
+{
+  return reuse && file_size (path) > 0;
+}
+
+static void
+write_scopes (const char *path, guint64 n)
+{
+  static const struct { const char *name; guint percent; gint frame; } roles[] = {
+    { "game", 30, STROBE_FRAME_GAME }, { "render", 20, STROBE_FRAME_RENDER },
+    { "worker-0", 13, -1 }, { "worker-1", 13, -1 }, { "worker-2", 12, -1 }, { "worker-3", 12, -1 },
+  };
+  Emitter e[G_N_ELEMENTS (roles)];
+  pthread_t threads[G_N_ELEMENTS (roles)];
+  StrobeStats st0, st1;
+  guint64 total = 0;
+  double t0 = bench_now_ns ();
+
+  if (!strobe_output_file (path))
+    g_error ("cannot open %s: %s", path, g_strerror (errno));
+  strobe_get_stats (&st0);
+  for (guint i = 0; i < G_N_ELEMENTS (roles); i++)
+    {
+      e[i] = (Emitter) { roles[i].name, i, n * roles[i].percent / 100, roles[i].frame, 12345u + i * 7919u, 0 };
+      pthread_create (&threads[i], NULL, emitter_main, &e[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (roles); i++)
+    {
+      pthread_join (threads[i], NULL);
+      total += e[i].emitted;
+    }
+  strobe_flush ();
+  strobe_get_stats (&st1);
+  strobe_output_stop ();
+  bench_report ("write.scopes", (double) total, "scopes");
+  bench_report ("write.seconds", (bench_now_ns () - t0) / 1e9, "s");
+  bench_report ("write.dropped", (double) (st1.events_dropped - st0.events_dropped), "events");
+}
+
+/* Allocations from 4 threads: mostly temporaries freed at once, one in 8 kept until the
+ * end of its thread's run, a few hundred sites by tag. */
+static void *
+alloc_main (void *data)
+{
+  Emitter *e = data;
+  guint64 base = 0x100000000000ull * (e->index + 1);
+
+  strobe_thread_set_name (e->name, "scale", (int32_t) e->index);
+  for (guint64 i = 0; i < e->share; i++)
+    {
+      guint32 r = next_rand (e);
+      guint64 addr = r % 8 == 0 ? base + 0x1000000000ull + 16 * i : base + 16 * (i % 64);
+
+      strobe_memory_alloc ((const void *) (uintptr_t) addr, 16 + r % 4000, 0, 0);
+      if (r % 8 != 0)
+        strobe_memory_free ((const void *) (uintptr_t) addr, 0);
+      if ((i & 0xffff) == 0xffff)
+        strobe_flush ();
+    }
+  return NULL;
+}
+
+static const char *const words[] = { "alice", "bob", "example.org", "textures", "meshes", "audio" };
+
+static void *
+log_main (void *data)
+{
+  static StrobeLogSpec s = { .verbosity = STROBE_LOG_LOG, .category = &log_category,
+                             .file = __FILE__, .line = __LINE__, .format = "request %u from %s took %.3f ms" };
+  Emitter *e = data;
+
+  strobe_thread_set_name (e->name, "scale", (int32_t) e->index);
+  for (guint64 i = 0; i < e->share; i++)
+    {
+      guint32 r = next_rand (e);
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+      strobe__log_message (&s, s.format, (unsigned) i, words[r % G_N_ELEMENTS (words)], (double) (r % 10000) / 7.0);
+#pragma GCC diagnostic pop
+      if ((i & 0xffff) == 0xffff)
+        strobe_flush ();
+    }
+  return NULL;
+}
+
+static void
+write_threads (const char *path, guint64 n, void *(*fn) (void *), const char *what)
+{
+  Emitter e[4];
+  pthread_t threads[4];
+  StrobeStats st0, st1;
+  double t0 = bench_now_ns ();
+  g_autofree char *seconds = g_strdup_printf ("write.%s_seconds", what);
+  g_autofree char *dropped = g_strdup_printf ("write.%s_dropped", what);
+
+  if (!strobe_output_file (path))
+    g_error ("cannot open %s: %s", path, g_strerror (errno));
+  strobe_get_stats (&st0);
+  for (guint i = 0; i < 4; i++)
+    {
+      static const char *const names[] = { "worker-0", "worker-1", "worker-2", "worker-3" };
+      e[i] = (Emitter) { names[i], i, n / 4 + (i < n % 4), -1, 777u + i, 0 };
+      pthread_create (&threads[i], NULL, fn, &e[i]);
+    }
+  for (guint i = 0; i < 4; i++)
+    pthread_join (threads[i], NULL);
+  strobe_flush ();
+  strobe_get_stats (&st1);
+  strobe_output_stop ();
+  bench_report (seconds, (bench_now_ns () - t0) / 1e9, "s");
+  bench_report (dropped, (double) (st1.events_dropped - st0.events_dropped), "events");
+}
+
+/* ---- measuring: child processes ------------------------------------------------------ */
+
+typedef struct
+{
+  double seconds;
+  double cpu_seconds;   /* user + system, all its threads */
+  double peak_bytes;
+  int    status;
+} Run;
+
+static double
+cpu_of (const struct rusage *ru)
+{
+  return (double) ru->ru_utime.tv_sec + (double) ru->ru_utime.tv_usec / 1e6 +
+         (double) ru->ru_stime.tv_sec + (double) ru->ru_stime.tv_usec / 1e6;
+}
+
+/* Runs @argv with its stdout to /dev/null (or inherited when @show): wall time and peak
+ * resident memory. */
+static Run
+run_child (char **argv, gboolean show)
+{
+  g_autoptr(GError) error = NULL;
+  struct rusage ru;
+  GPid pid;
+  int status = 0;
+  Run r = { 0 };
+  double t0 = bench_now_ns ();
+
+  if (!g_spawn_async (NULL, argv, NULL,
+                      G_SPAWN_DO_NOT_REAP_CHILD | (show ? 0 : G_SPAWN_STDOUT_TO_DEV_NULL), NULL, NULL, &pid, &error))
+    g_error ("%s: %s", argv[0], error->message);
+  if (wait4 (pid, &status, 0, &ru) < 0)
+    g_error ("wait4: %s", g_strerror (errno));
+  r.seconds = (bench_now_ns () - t0) / 1e9;
+  r.peak_bytes = (double) ru.ru_maxrss * 1024.0;
+  r.cpu_seconds = cpu_of (&ru);
+  r.status = WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  if (r.status != 0)
+    printf ("# %s %s exited with status %d\n", argv[0], argv[1], r.status);
+  return r;
+}
+
+/* Child mode: the document a viewer opens, every model; its own figures on stdout. */
+static int
+measure_open (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(StrobeDocument) doc = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) stats = NULL;
+  StrobeTimelineModel *timeline;
+  StrobeTimelineStats ms;
+  guint64 first = 0, last = 0, span;
+  double t0 = bench_now_ns (), t;
+
+  if (!strobe_document_load (doc, NULL, &error))
+    g_error ("%s: %s", path, error->message);
+  t = (bench_now_ns () - t0) / 1e9;
+  timeline = strobe_document_get_timeline (doc);
+  strobe_timeline_model_get_stats (timeline, &ms);
+  printf ("open.seconds %.3f s\n", t);
+  printf ("open.scopes %" G_GUINT64_FORMAT " scopes\n", ms.scopes);
+  printf ("open.rate %.2f M scopes/s (every model, as the viewer opens it)\n", (double) ms.scopes / t / 1e6);
+  printf ("open.model_bytes_per_scope %.2f B (timeline model, whole)\n", (double) ms.total_bytes / (double) MAX (ms.scopes, 1));
+  printf ("open.resident_bytes_per_scope %.2f B (resident now)\n", bench_rss_mib () * 1048576.0 / (double) MAX (ms.scopes, 1));
+
+  /* The timers of the middle 1 % of the trace, then of the whole trace. */
+  strobe_timeline_model_get_time_range (timeline, &first, &last);
+  span = last - first;
+  t0 = bench_now_ns ();
+  stats = strobe_timer_stats_compute (timeline, first + span / 2, first + span / 2 + span / 100, STROBE_TIMER_STATS_ALL_THREADS);
+  printf ("timers.range_1pc %.1f ms (%u names)\n", (bench_now_ns () - t0) / 1e6, stats->len);
+  g_clear_pointer (&stats, g_array_unref);
+  t0 = bench_now_ns ();
+  stats = strobe_timer_stats_compute (timeline, first, last, STROBE_TIMER_STATS_ALL_THREADS);
+  printf ("timers.whole_trace %.1f ms (%u names)\n", (bench_now_ns () - t0) / 1e6, stats->len);
+  fflush (stdout);
+  return 0;
+}
+
+static char *
+self_path (void)
+{
+  return g_file_read_link ("/proc/self/exe", NULL);
+}
+
+static void
+ratio_line (const char *name, double value, const char *op, double target)
+{
+  bench_report_ratio (name, value, op, target);
+}
+
+/* Reads `name value unit` lines a child printed for one figure (its stdout, captured). */
+static double
+child_figure (const char *out, const char *name)
+{
+  g_autofree char *key = g_strdup_printf ("\n%s ", name);
+  g_autofree char *text = g_strdup_printf ("\n%s", out);
+  const char *p = strstr (text, key);
+
+  return p ? g_ascii_strtod (p + strlen (key), NULL) : -1;
+}
+
+static void
+measure_scopes (const char *path, guint64 scopes)
+{
+  g_autofree char *self = self_path ();
+  char *info[] = { (char *) STROBE_CLI_PATH, (char *) "info", (char *) path, NULL };
+  char *decode[] = { self, (char *) "--measure-decode", (char *) path, NULL };
+  char *stats[] = { (char *) STROBE_CLI_PATH, (char *) "stats", (char *) path, NULL };
+  char *open[] = { self, (char *) "--measure-open", (char *) path, NULL };
+  g_autofree char *open_out = NULL;
+  g_autoptr(GError) error = NULL;
+  struct rusage ru;
+  GPid pid;
+  gint out_fd;
+  int status;
+  Run r_decode, r_info, r_stats, r_open;
+  double stats_rate, open_rate, one_pc;
+
+  /* The document a viewer opens, in a child: its stdout is captured to read its rate. */
+  if (!g_spawn_async_with_pipes (NULL, open, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                                 NULL, &out_fd, NULL, &error))
+    g_error ("%s: %s", self, error->message);
+  {
+    double t0 = bench_now_ns ();
+    g_autoptr(GIOChannel) ch = g_io_channel_unix_new (out_fd);
+    gsize len;
+
+    g_io_channel_set_close_on_unref (ch, TRUE);
+    g_io_channel_read_to_end (ch, &open_out, &len, NULL);
+    if (wait4 (pid, &status, 0, &ru) < 0)
+      g_error ("wait4: %s", g_strerror (errno));
+    r_open.seconds = (bench_now_ns () - t0) / 1e9;
+    r_open.peak_bytes = (double) ru.ru_maxrss * 1024.0;
+    r_open.cpu_seconds = cpu_of (&ru);
+  }
+  fputs (open_out ? open_out : "", stdout);
+  open_rate = child_figure (open_out, "open.rate");
+  one_pc = child_figure (open_out, "timers.range_1pc");
+  bench_report ("open.cpu_seconds", r_open.cpu_seconds, "s (load, timers of a 1 % range and of the whole trace)");
+  bench_report ("open.peak", r_open.peak_bytes / 1048576.0, "MiB");
+  if (child_figure (open_out, "open.scopes") > 0)
+    scopes = (guint64) child_figure (open_out, "open.scopes");
+  bench_report ("open.peak_bytes_per_scope", r_open.peak_bytes / (double) scopes, "B (peak resident, timers of the whole trace included)");
+
+  r_decode = run_child (decode, FALSE);
+  bench_report ("decode.seconds", r_decode.seconds, "s (the decoder alone, reading the file: the floor)");
+  bench_report ("decode.cpu_seconds", r_decode.cpu_seconds, "s");
+  bench_report ("decode.rate", (double) scopes / r_decode.seconds / 1e6, "M scopes/s");
+  bench_report ("decode.cpu_rate", (double) scopes / r_decode.cpu_seconds / 1e6, "M scopes/s of CPU time");
+
+  r_info = run_child (info, FALSE);
+  bench_report ("cli.info_seconds", r_info.seconds, "s (it builds the timeline model too)");
+  bench_report ("cli.info_rate", (double) scopes / r_info.seconds / 1e6, "M scopes/s");
+  bench_report ("cli.info_cpu_seconds", r_info.cpu_seconds, "s");
+  bench_report ("cli.info_peak", r_info.peak_bytes / 1048576.0, "MiB");
+
+  r_stats = run_child (stats, FALSE);
+  stats_rate = (double) scopes / r_stats.seconds / 1e6;
+  bench_report ("cli.stats_seconds", r_stats.seconds, "s");
+  bench_report ("cli.stats_cpu_seconds", r_stats.cpu_seconds, "s (user + system: on a loaded machine, wall time is the scheduler's too)");
+  bench_report ("cli.stats_rate", stats_rate, "M scopes/s");
+  bench_report ("cli.stats_cpu_rate", (double) scopes / r_stats.cpu_seconds / 1e6, "M scopes/s of CPU time");
+  bench_report ("cli.stats_peak", r_stats.peak_bytes / 1048576.0, "MiB");
+  bench_report ("cli.stats_bytes_per_scope", r_stats.peak_bytes / (double) scopes, "B (peak resident)");
+
+  ratio_line ("stats_M_scopes_per_s", stats_rate, ">=", 30);
+  ratio_line ("stats_vs_decoder", r_decode.seconds / r_stats.seconds, ">=", 0.5);
+  ratio_line ("stats_vs_decoder_cpu", r_decode.cpu_seconds / r_stats.cpu_seconds, ">=", 0.5);
+  /* 4 GiB for a billion scopes. */
+  ratio_line ("stats_peak_bytes_per_scope", r_stats.peak_bytes / (double) scopes, "<=", 4 * GIB / 1e9);
+  ratio_line ("open_M_scopes_per_s", open_rate, ">=", 30);
+  ratio_line ("open_vs_decoder", open_rate / ((double) scopes / r_decode.seconds / 1e6), ">=", 0.5);
+  ratio_line ("open_peak_bytes_per_scope", r_open.peak_bytes / (double) scopes, "<=", 8);
+  ratio_line ("timers_1pc_ms", one_pc, "<=", 200);
+}
+
+static void
+measure_allocations (const char *path, guint64 n)
+{
+  char *memory[] = { (char *) STROBE_CLI_PATH, (char *) "memory", (char *) path, NULL };
+  Run r = run_child (memory, FALSE);
+
+  bench_report ("cli.memory_seconds", r.seconds, "s");
+  bench_report ("cli.memory_cpu_seconds", r.cpu_seconds, "s");
+  bench_report ("cli.memory_peak", r.peak_bytes / 1048576.0, "MiB");
+  bench_report ("cli.memory_bytes_per_allocation", r.peak_bytes / (double) n, "B (peak resident)");
+  ratio_line ("memory_bytes_per_allocation", r.peak_bytes / (double) n, "<=", 32);
+}
+
+static void
+measure_messages (const char *path, guint64 n)
+{
+  char *log[] = { (char *) STROBE_CLI_PATH, (char *) "log", (char *) "--grep", (char *) "example.org",
+                  (char *) "--count", (char *) path, NULL };
+  Run r = run_child (log, FALSE);
+
+  bench_report ("cli.log_grep_seconds", r.seconds, "s (open + text filter)");
+  bench_report ("cli.log_grep_cpu_seconds", r.cpu_seconds, "s");
+  bench_report ("cli.log_grep_peak", r.peak_bytes / 1048576.0, "MiB");
+  bench_report ("cli.log_bytes_per_message", r.peak_bytes / (double) n, "B (peak resident)");
+  ratio_line ("log_bytes_per_message", r.peak_bytes / (double) n, "<=", 20);
+  ratio_line ("log_grep_seconds", r.seconds, "<=", 10);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr(GOptionContext) ctx = g_option_context_new ("— a billion scopes: write, then read with the CLI and the document");
+  g_autofree char *tmp = NULL, *path = NULL, *path_allocs = NULL, *path_log = NULL;
+  GOptionEntry entries[] = {
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "20 M scopes (and 2 M allocations and messages)", NULL },
+    { "scopes", 0, 0, G_OPTION_ARG_INT64, &n_scopes, "Scopes to write (default 1 000 000 000)", "N" },
+    { "allocations", 0, 0, G_OPTION_ARG_INT64, &n_allocations, "Allocations to write (default 100 M; 0: none)", "N" },
+    { "messages", 0, 0, G_OPTION_ARG_INT64, &n_messages, "Log messages to write (default 100 M; 0: none)", "N" },
+    { "dir", 0, 0, G_OPTION_ARG_FILENAME, &bench_dir, "Where the traces go, kept (default: a new temporary directory)", "DIR" },
+    { "reuse", 0, 0, G_OPTION_ARG_NONE, &reuse, "Measure the traces already in --dir for these sizes instead of writing them", NULL },
+    { "measure-open", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &open_path, NULL, NULL },
+    { "measure-decode", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &decode_path, NULL, NULL },
+    { NULL },
+  };
+  StrobeInitOptions opts = { 0 };
+
+  g_option_context_add_main_entries (ctx, entries, NULL);
+  if (!g_option_context_parse (ctx, &argc, &argv, NULL))
+    return 2;
+  if (open_path)
+    return measure_open (open_path);
+  if (decode_path)
+    {
+      bench_decode_only (decode_path, FALSE);
+      return 0;
+    }
+  if (n_scopes <= 0)
+    n_scopes = quick ? 20000000 : 1000000000;
+  if (n_allocations < 0)
+    n_allocations = quick ? 2000000 : 100000000;
+  if (n_messages < 0)
+    n_messages = quick ? 2000000 : 100000000;
+  if (bench_dir == NULL)
+    bench_dir = tmp = g_dir_make_tmp ("strobe-bench-scale-XXXXXX", NULL);
+  path = g_strdup_printf ("%s/scopes-%" G_GINT64_FORMAT ".strobe", bench_dir, n_scopes);
+  path_allocs = g_strdup_printf ("%s/allocations-%" G_GINT64_FORMAT ".strobe", bench_dir, n_allocations);
+  path_log = g_strdup_printf ("%s/messages-%" G_GINT64_FORMAT ".strobe", bench_dir, n_messages);
+
+  for (guint i = 0; i < N_NAMES; i++)
+    {
+      spec_names[i] = g_strdup_printf ("System%02u::Function%03u", i % 23, i);
+      specs[i] = (StrobeCpuSpec) { 0, i, spec_names[i], __FILE__ };
+    }
+  strobe_channels_set_enabled ("Cpu,Frame,Counters,Log,Memory", true);
+  opts.buffer_bytes = 256u << 20;
+  /* Writers wait for the worker rather than drop: the file holds every scope. */
+  opts.block_wait_ms = 5000;
+  opts.control_port = STROBE_CONTROL_NONE;
+  opts.tail_bytes = STROBE_TAIL_NONE;
+  strobe_init (&opts);
+  strobe_log_category_register (&log_category);
+
+  printf ("# strobe-bench-scale %s: name value unit; traces kept in %s\n", PACKAGE_VERSION, bench_dir);
+  {
+    double load[3] = { 0 };
+    if (getloadavg (load, 3) > 0)
+      bench_report ("machine.load_average", load[0], "(1 min; the machine is shared: wall times swing with it)");
+  }
+  if (!have_file (path))
+    write_scopes (path, (guint64) n_scopes);
+  bench_report ("file.bytes", (double) file_size (path), "B");
+  bench_report ("file.bytes_per_scope", (double) file_size (path) / (double) n_scopes, "B");
+  if (n_allocations > 0 && !have_file (path_allocs))
+    write_threads (path_allocs, (guint64) n_allocations, alloc_main, "allocations");
+  if (n_messages > 0 && !have_file (path_log))
+    write_threads (path_log, (guint64) n_messages, log_main, "messages");
+  strobe_shutdown ();
+
+  measure_scopes (path, (guint64) n_scopes);
+  if (n_allocations > 0)
+    measure_allocations (path_allocs, (guint64) n_allocations);
+  if (n_messages > 0)
+    measure_messages (path_log, (guint64) n_messages);
+  printf ("# traces kept in %s\n", bench_dir);
+  return 0;
+}
