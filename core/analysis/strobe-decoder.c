@@ -23,6 +23,7 @@
 #include "strobe-decoder.h"
 
 #include <inttypes.h>
+#include <sys/mman.h>
 #include <glib/gi18n.h>
 
 #include "strobe-analysis-context-private.h"
@@ -1359,6 +1360,8 @@ strobe_decoder_read_file_full (StrobeDecoder              *self,
     return FALSE;
   data = (const guint8 *) g_mapped_file_get_contents (file);
   len = total = g_mapped_file_get_length (file);
+  if (len > 0)
+    madvise ((void *) data, len, MADV_SEQUENTIAL);
   if (progress)
     progress (0, total, user_data);
 
@@ -1370,6 +1373,10 @@ strobe_decoder_read_file_full (StrobeDecoder              *self,
         return FALSE;
       if (!strobe_decoder_feed (self, data, n, error))
         return FALSE;
+      /* The decoder keeps nothing that points into what it was fed (a stream's buffer is
+       * reused too): the slice's pages leave this process, or a read of a file of several
+       * GB would stay resident to its end (the page cache still has them). */
+      madvise ((void *) data, n, MADV_DONTNEED);
       data += n;
       len -= n;
       done += n;
