@@ -53,6 +53,87 @@ typedef struct
   guint32 name_id;
 } StrobeOpenScope;
 
+/* Which scopes a model keeps, one thread's part: a thread nests at most
+ * STROBE_TIMELINE_MAX_DEPTH deep, and each depth level it opens comes out of the
+ * whole model's budget (STROBE_TIMELINE_MAX_LEVELS). A begin refused is counted, and
+ * so is everything nested inside it, until its end. The timeline model and the
+ * streaming timers (strobe-timer-stream.c) both keep scopes by these rules, so their
+ * answers agree. */
+typedef struct
+{
+  guint    depth;             /* scopes open now and kept */
+  guint    levels;            /* depth levels taken from the budget; never given back */
+  guint64  overflow;          /* begins not kept whose ends have not come yet */
+  gboolean overflow_budget;   /* those begins were refused by the budget, not the cap */
+} StrobeScopeNesting;
+
+/* The whole model's part. */
+typedef struct
+{
+  guint64 levels;             /* taken from STROBE_TIMELINE_MAX_LEVELS, all threads */
+  guint64 depth_overflows;    /* begins not kept: past the depth cap (or inside one) */
+  guint64 budget_overflows;   /* begins not kept: past the budget (or inside one) */
+  guint64 unmatched_ends;     /* ends with no begin (the channel came on mid-scope) */
+} StrobeScopeBudget;
+
+/* A begin: TRUE when it is kept (the depth grew by one: the caller pushes it at
+ * depth - 1), FALSE when it is counted as not kept. */
+static inline gboolean
+strobe_scope_nesting_begin (StrobeScopeNesting *n, StrobeScopeBudget *b)
+{
+  if (G_UNLIKELY (n->overflow > 0))
+    {
+      n->overflow++;
+      if (n->overflow_budget)
+        b->budget_overflows++;
+      else
+        b->depth_overflows++;
+      return FALSE;
+    }
+  if (G_UNLIKELY (n->depth >= STROBE_TIMELINE_MAX_DEPTH))
+    {
+      n->overflow++;
+      n->overflow_budget = FALSE;
+      b->depth_overflows++;
+      return FALSE;
+    }
+  if (G_UNLIKELY (n->depth == n->levels))
+    {
+      /* A level this thread has never used: it comes out of the whole model's budget,
+       * so threads × depth stays bounded too. */
+      if (b->levels >= STROBE_TIMELINE_MAX_LEVELS)
+        {
+          n->overflow++;
+          n->overflow_budget = TRUE;
+          b->budget_overflows++;
+          return FALSE;
+        }
+      n->levels++;
+      b->levels++;
+    }
+  n->depth++;
+  return TRUE;
+}
+
+/* An end: TRUE when it closes a kept scope (the one now at depth), FALSE when it ends
+ * one not kept or none. */
+static inline gboolean
+strobe_scope_nesting_end (StrobeScopeNesting *n, StrobeScopeBudget *b)
+{
+  if (G_UNLIKELY (n->overflow > 0))
+    {
+      n->overflow--;
+      return FALSE;
+    }
+  if (G_UNLIKELY (n->depth == 0))
+    {
+      b->unmatched_ends++;
+      return FALSE;
+    }
+  n->depth--;
+  return TRUE;
+}
+
 /* Where a series changed, per generation, for views that redraw only that: a few marks,
  * the oldest merged into the next when full (so an answer may be earlier than needed,
  * never later). */
@@ -75,14 +156,9 @@ typedef struct
   guint16    thread_id;
   StrobeChangeLog changes;
   GPtrArray *tracks;        /* StrobeScopeTrack *, by depth */
-  StrobeOpenScope *stack;   /* the scopes open now, outermost first */
-  guint      depth;         /* scopes open now, at most STROBE_TIMELINE_MAX_DEPTH */
+  StrobeOpenScope *stack;   /* the scopes open now (nest.depth of them), outermost first */
   guint      stack_cap;
-  guint64    overflow;      /* begins not kept (depth cap or nesting budget) whose ends
-                             * have not come yet */
-  gboolean   overflow_budget; /* those begins were refused by the budget, not the cap */
-  guint      levels;        /* depth levels this thread has taken from the model's nesting
-                             * budget (STROBE_TIMELINE_MAX_LEVELS); never given back */
+  StrobeScopeNesting nest;
 } StrobeScopeThread;
 
 /* Position in a track. */

@@ -105,10 +105,7 @@ struct _StrobeTimelineModel
   GHashTable *threads_by_id;    /* thread id + 1 → StrobeScopeThread * */
   StrobeScopeThread *last_thread;
   guint64     scopes;
-  guint64     unmatched_ends;
-  guint64     depth_overflows;
-  guint64     budget_overflows;
-  guint64     levels;           /* taken from STROBE_TIMELINE_MAX_LEVELS, all threads */
+  StrobeScopeBudget nesting;
   gsize       scope_bytes;
 
   GPtrArray  *frame_kinds;      /* FrameKind *, by frame type (NULL when unseen) */
@@ -503,126 +500,83 @@ note_time (StrobeTimelineModel *self, guint64 t)
 
 /* ---- decoding ----------------------------------------------------------------------- */
 
+/* One batch's walk (strobe_cpu_batch_walk's callbacks, inlined into on_batch). */
+typedef struct
+{
+  StrobeTimelineModel *self;
+  StrobeScopeThread   *th;
+  guint64              from;    /* the earliest begin of a scope closed by this batch */
+} BatchWalk;
+
+static inline void
+batch_end (gpointer data, guint64 ts)
+{
+  BatchWalk *w = data;
+  StrobeScopeThread *th = w->th;
+  StrobeOpenScope *o;
+  guint depth;
+
+  if (!strobe_scope_nesting_end (&th->nest, &w->self->nesting))
+    return;
+  depth = th->nest.depth;
+  o = &th->stack[depth];
+  while (G_UNLIKELY (th->tracks->len <= depth))
+    g_ptr_array_add (th->tracks, track_new ());
+  track_push (w->self, th->tracks->pdata[depth], o->begin, ts, o->name_id);
+  w->from = MIN (w->from, o->begin);
+  w->self->scopes++;
+}
+
+static inline void
+batch_begin (gpointer data, guint64 ts, guint64 id)
+{
+  BatchWalk *w = data;
+  StrobeTimelineModel *self = w->self;
+  StrobeScopeThread *th = w->th;
+  GArray *dense = self->spec_names.dense;
+  StrobeOpenScope *o;
+  guint32 name;
+
+  if (!strobe_scope_nesting_begin (&th->nest, &self->nesting))
+    return;
+  if (G_LIKELY (id < dense->len && g_array_index (dense, guint32, id) != 0))
+    name = g_array_index (dense, guint32, id) - 1;
+  else
+    name = map_get (self, &self->spec_names, (guint32) MIN (id, G_MAXUINT32));
+  if (G_UNLIKELY (th->nest.depth > th->stack_cap))
+    {
+      th->stack_cap = th->stack_cap ? th->stack_cap * 2 : 32;
+      th->stack = g_renew (StrobeOpenScope, th->stack, th->stack_cap);
+    }
+  o = &th->stack[th->nest.depth - 1];
+  o->begin = ts;
+  o->name_id = name;
+}
+
 static void
 on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
 {
   static StrobeFieldAccessor base_f = STROBE_FIELD_ACCESSOR_INIT ("Base");
   static StrobeFieldAccessor shift_f = STROBE_FIELD_ACCESSOR_INIT ("Shift");
   static StrobeFieldAccessor data_f = STROBE_FIELD_ACCESSOR_INIT ("Data");
-  guint64 units = strobe_event_get_uint (ev, &base_f);
-  guint shift = (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63);
   gsize n = 0;
   guint8 elem = 0;
   const guint8 *p = strobe_event_get_array (ev, &data_f, &elem, &n);
-  const guint8 *end = p ? p + n : NULL;
-  StrobeScopeThread *th;
-  guint64 ts = units << shift, first = 0, from = G_MAXUINT64;
-  gboolean any = FALSE;
-  GArray *dense = self->spec_names.dense;
+  BatchWalk w = { self, NULL, G_MAXUINT64 };
+  guint64 first = 0, last = 0;
 
   if (p == NULL || n == 0)
     return;
-  th = get_thread (self, ev->thread_id);
+  w.th = get_thread (self, ev->thread_id);
   /* Scopes open before this batch were drawn to the old end and may close now. */
-  if (th->depth)
-    from = th->stack[0].begin;
-  while (p < end)
-    {
-      guint64 v;
-
-      if (G_LIKELY (*p < 0x80))
-        v = *p++;
-      else if ((p = strobe_cpu_batch_read_varint (p, end, &v)) == NULL)
-        break;
-      units += v >> 1;
-      ts = units << shift;
-      if (!any)
-        first = ts, any = TRUE;
-      if (v & 1)
-        {
-          StrobeOpenScope *o;
-          guint depth;
-
-          if (G_UNLIKELY (th->overflow > 0))
-            {
-              th->overflow--;   /* the end of a begin past the depth cap */
-              continue;
-            }
-          if (G_UNLIKELY (th->depth == 0))
-            {
-              self->unmatched_ends++;
-              continue;
-            }
-          depth = --th->depth;
-          o = &th->stack[depth];
-          while (G_UNLIKELY (th->tracks->len <= depth))
-            g_ptr_array_add (th->tracks, track_new ());
-          track_push (self, th->tracks->pdata[depth], o->begin, ts, o->name_id);
-          from = MIN (from, o->begin);
-          self->scopes++;
-        }
-      else
-        {
-          guint64 id;
-          guint32 name;
-
-          if (G_LIKELY (p < end && *p < 0x80))
-            id = *p++;
-          else if ((p = strobe_cpu_batch_read_varint (p, end, &id)) == NULL)
-            break;
-          if (G_UNLIKELY (th->overflow > 0))
-            {
-              /* Inside a scope not kept: not kept either, for the same reason. */
-              th->overflow++;
-              if (th->overflow_budget)
-                self->budget_overflows++;
-              else
-                self->depth_overflows++;
-              continue;
-            }
-          if (G_UNLIKELY (th->depth >= STROBE_TIMELINE_MAX_DEPTH))
-            {
-              th->overflow++;
-              th->overflow_budget = FALSE;
-              self->depth_overflows++;
-              continue;
-            }
-          if (G_UNLIKELY (th->depth == th->levels))
-            {
-              /* A level this thread has never used: it comes out of the whole model's
-               * budget, so threads × depth stays bounded too. */
-              if (self->levels >= STROBE_TIMELINE_MAX_LEVELS)
-                {
-                  th->overflow++;
-                  th->overflow_budget = TRUE;
-                  self->budget_overflows++;
-                  continue;
-                }
-              th->levels++;
-              self->levels++;
-            }
-          if (G_LIKELY (id < dense->len && g_array_index (dense, guint32, id) != 0))
-            name = g_array_index (dense, guint32, id) - 1;
-          else
-            {
-              name = map_get (self, &self->spec_names, (guint32) MIN (id, G_MAXUINT32));
-              dense = self->spec_names.dense;
-            }
-          if (G_UNLIKELY (th->depth == th->stack_cap))
-            {
-              th->stack_cap = th->stack_cap ? th->stack_cap * 2 : 32;
-              th->stack = g_renew (StrobeOpenScope, th->stack, th->stack_cap);
-            }
-          th->stack[th->depth].begin = ts;
-          th->stack[th->depth].name_id = name;
-          th->depth++;
-        }
-    }
-  if (any)
+  if (w.th->nest.depth)
+    w.from = w.th->stack[0].begin;
+  if (strobe_cpu_batch_walk (strobe_event_get_uint (ev, &base_f), (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63),
+                             p, n, batch_begin, batch_end, &w, &first, &last))
     {
       note_time (self, first);
-      note_time (self, ts);
-      change_note (self, &th->changes, MIN (from, first));
+      note_time (self, last);
+      change_note (self, &w.th->changes, MIN (w.from, first));
     }
 }
 
@@ -1020,17 +974,17 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
     {
       StrobeScopeThread *th = self->threads->pdata[i];
 
-      if (th->depth)
+      if (th->nest.depth)
         change_note (self, &th->changes, th->stack[0].begin);
-      while (th->depth)
+      while (th->nest.depth)
         {
-          guint depth = th->depth - 1;
+          guint depth = th->nest.depth - 1;
           StrobeOpenScope *o = &th->stack[depth];
           while (th->tracks->len <= depth)
             g_ptr_array_add (th->tracks, track_new ());
           track_append (self, th->tracks->pdata[depth], o->begin, MAX (last, o->begin), o->name_id,
                         STROBE_SCOPE_CLOSED_AT_END);
-          th->depth--;
+          th->nest.depth--;
           self->scopes++;
         }
       for (guint d = 0; d < th->tracks->len; d++)
@@ -1269,7 +1223,7 @@ strobe_timeline_model_get_depth_count (StrobeTimelineModel *self, guint16 thread
   g_rw_lock_reader_lock (&self->lock);
   th = find_thread (self, thread_id);
   if (th)
-    n = MAX (th->tracks->len, th->depth);
+    n = MAX (th->tracks->len, th->nest.depth);
   g_rw_lock_reader_unlock (&self->lock);
   return n;
 }
@@ -1281,7 +1235,7 @@ open_scope_at (StrobeTimelineModel *self, StrobeScopeThread *th, guint depth, gu
 {
   StrobeOpenScope *o;
 
-  if (depth >= th->depth)
+  if (depth >= th->nest.depth)
     return FALSE;
   o = &th->stack[depth];
   if (o->begin > t1 || MAX (self->last_time, o->begin) < t0)
@@ -1462,7 +1416,7 @@ strobe_timeline_model_get_thread_blocks (StrobeTimelineModel *self, guint16 thre
   th = find_thread (self, thread_id);
   if (th)
     {
-      guint n = MAX (th->tracks->len, th->depth);
+      guint n = MAX (th->tracks->len, th->nest.depth);
       for (guint d = depth_min; d < MIN (depth_max, n); d++)
         track_blocks (self, th, d, t0, t1, MAX (resolution, 1), out);
     }
@@ -1478,10 +1432,10 @@ strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats 
   g_rw_lock_reader_lock (&self->lock);
   stats->scopes = self->scopes;
   stats->scope_bytes = self->scope_bytes;
-  stats->unmatched_ends = self->unmatched_ends;
-  stats->depth_overflows = self->depth_overflows;
-  stats->budget_overflows = self->budget_overflows;
-  stats->levels = self->levels;
+  stats->unmatched_ends = self->nesting.unmatched_ends;
+  stats->depth_overflows = self->nesting.depth_overflows;
+  stats->budget_overflows = self->nesting.budget_overflows;
+  stats->levels = self->nesting.levels;
   for (guint i = 0; i < self->threads->len; i++)
     {
       StrobeScopeThread *th = self->threads->pdata[i];

@@ -1,21 +1,16 @@
 /* strobe-timer-stats.c — timer statistics: one pass over each depth of each thread, with
  * the next depth walked alongside to subtract direct children (both are sorted, so the
- * child cursor only moves forward). Medians by quickselect over the inclusive times.
+ * child cursor only moves forward). Medians from a sketch of the inclusive times
+ * (strobe-duration-sketch.h: exact up to a thousand scopes a name, then within 1/256), so
+ * the timers of the whole trace keep no value per scope.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-timer-stats.h"
 #include "strobe-timeline-model-private.h"
+#include "strobe-timer-stats-private.h"
 
-typedef struct
-{
-  guint64 count;
-  guint64 inclusive;
-  guint64 exclusive;
-  guint64 min;
-  guint64 max;
-  GArray *values;      /* guint64 inclusive times, for the median */
-} Acc;
+typedef StrobeTimerAcc Acc;
 
 static inline guint64
 clip (guint64 b, guint64 e, guint64 t0, guint64 t1)
@@ -119,8 +114,6 @@ thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_n
         {
           guint64 b = strobe_scope_begin_at (t, p), e, incl, children = 0;
           guint32 name = strobe_scope_name_at (t, p);
-          Acc *a;
-
           if (b > t1)
             break;
           if (G_UNLIKELY (++tick == 16384))
@@ -150,21 +143,42 @@ thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_n
            * ends) is not in it: frames N–M must not count frame N−1's last scope. */
           if (name >= n_names || (incl == 0 && e > b))
             continue;
-          a = &acc[name];
-          if (a->count == 0)
-            {
-              a->min = a->max = incl;
-              a->values = g_array_new (FALSE, FALSE, sizeof (guint64));
-            }
-          a->count++;
-          a->inclusive += incl;
-          a->exclusive += incl > children ? incl - children : 0;
-          a->min = MIN (a->min, incl);
-          a->max = MAX (a->max, incl);
-          g_array_append_val (a->values, incl);
+          strobe_timer_acc_add (&acc[name], incl, children);
         }
     }
   return TRUE;
+}
+
+static const char *
+model_name (gpointer model, guint32 name_id)
+{
+  return strobe_timeline_model_get_name (model, name_id);
+}
+
+/* ---- shared with the streaming timers (strobe-timer-stream.c) ------------------------ */
+
+void
+strobe_timer_accs_merge (StrobeTimerAcc *into, StrobeTimerAcc *from, guint n)
+{
+  for (guint i = 0; i < n; i++)
+    {
+      StrobeTimerAcc *a = &into[i], *b = &from[i];
+
+      if (b->count == 0)
+        continue;
+      if (a->count == 0)
+        {
+          *a = *b;
+          *b = (StrobeTimerAcc) { 0 };
+          continue;
+        }
+      a->count += b->count;
+      a->inclusive += b->inclusive;
+      a->exclusive += b->exclusive;
+      a->min = MIN (a->min, b->min);
+      a->max = MAX (a->max, b->max);
+      strobe_duration_sketch_merge (&a->durations, &b->durations);
+    }
 }
 
 static void
@@ -181,6 +195,37 @@ stat_cmp (gconstpointer x, gconstpointer y)
   if (a->inclusive != b->inclusive)
     return a->inclusive > b->inclusive ? -1 : 1;
   return strcmp (a->name, b->name);
+}
+
+GArray *
+strobe_timer_accs_finish (StrobeTimerAcc *acc, guint n_names,
+                          const char *(*name_of) (gpointer data, guint32 name_id), gpointer data)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeTimerStat));
+
+  g_array_set_clear_func (out, stat_clear);
+  for (guint n = 0; n < n_names; n++)
+    {
+      StrobeTimerAcc *a = &acc[n];
+      StrobeTimerStat s;
+
+      if (a->count == 0)
+        continue;
+      s.name_id = n;
+      s.name = g_strdup (name_of (data, n));
+      s.count = a->count;
+      s.inclusive = a->inclusive;
+      s.exclusive = a->exclusive;
+      s.min = a->min;
+      s.max = a->max;
+      s.mean = (gdouble) a->inclusive / (gdouble) a->count;
+      s.median = strobe_duration_sketch_median (&a->durations);
+      s.p95 = strobe_duration_sketch_quantile (&a->durations, 0.95);
+      strobe_duration_sketch_clear (&a->durations);
+      g_array_append_val (out, s);
+    }
+  g_array_sort (out, stat_cmp);
+  return out;
 }
 
 /* Threads are shared out among workers as they go (an atomic cursor), each into its own
@@ -231,30 +276,6 @@ worker_main (gpointer data)
   return NULL;
 }
 
-static void
-acc_merge (Acc *into, Acc *from, guint n)
-{
-  for (guint i = 0; i < n; i++)
-    {
-      Acc *a = &into[i], *b = &from[i];
-
-      if (b->count == 0)
-        continue;
-      if (a->count == 0)
-        {
-          *a = *b;
-          continue;
-        }
-      a->count += b->count;
-      a->inclusive += b->inclusive;
-      a->exclusive += b->exclusive;
-      a->min = MIN (a->min, b->min);
-      a->max = MAX (a->max, b->max);
-      g_array_append_vals (a->values, b->values->data, b->values->len);
-      g_array_unref (b->values);
-    }
-}
-
 GArray *
 strobe_timer_stats_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
                                  GCancellable *cancellable, GError **error)
@@ -292,48 +313,24 @@ strobe_timer_stats_compute_full (StrobeTimelineModel *model, guint64 t0, guint64
   for (guint w = 1; w < n_workers; w++)
     {
       g_thread_join (helpers[w]);
-      acc_merge (workers[0].acc, workers[w].acc, sh.n_names);
+      strobe_timer_accs_merge (workers[0].acc, workers[w].acc, sh.n_names);
       g_free (workers[w].acc);
     }
   acc = workers[0].acc;
   cancelled = g_atomic_int_get (&sh.cancelled) || g_cancellable_is_cancelled (cancellable);
 
-  out = g_array_new (FALSE, FALSE, sizeof (StrobeTimerStat));
-  g_array_set_clear_func (out, stat_clear);
-  for (guint n = 0; n < sh.n_names; n++)
-    {
-      Acc *a = &acc[n];
-      StrobeTimerStat s;
-
-      if (a->count == 0)
-        continue;
-      if (!cancelled)
-        {
-          s.name_id = n;
-          s.name = g_strdup (strobe_timeline_model_get_name (model, n));
-          s.count = a->count;
-          s.inclusive = a->inclusive;
-          s.exclusive = a->exclusive;
-          s.min = a->min;
-          s.max = a->max;
-          s.mean = (gdouble) a->inclusive / (gdouble) a->count;
-          s.median = strobe_timer_stats_median ((guint64 *) (gpointer) a->values->data, a->values->len);
-          s.p95 = strobe_timer_stats_quantile ((guint64 *) (gpointer) a->values->data, a->values->len, 0.95);
-          g_array_append_val (out, s);
-        }
-      g_array_unref (a->values);
-    }
-  g_free (acc);
   if (cancelled)
     {
-      g_array_unref (out);
+      for (guint n = 0; n < sh.n_names; n++)
+        strobe_duration_sketch_clear (&acc[n].durations);
+      g_free (acc);
       g_cancellable_set_error_if_cancelled (cancellable, error);
       return NULL;
     }
-  g_array_sort (out, stat_cmp);
+  out = strobe_timer_accs_finish (acc, sh.n_names, model_name, model);
+  g_free (acc);
   return out;
 }
-
 GArray *
 strobe_timer_stats_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id)
 {

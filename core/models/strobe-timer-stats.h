@@ -25,8 +25,10 @@ typedef struct
   guint64 min;
   guint64 max;
   gdouble mean;
-  gdouble median;          /* exact: the middle value, or the mean of the two middle ones */
-  guint64 p95;             /* exact: the nearest-rank 95th percentile (the ⌈0.95 n⌉-th smallest) */
+  gdouble median;          /* the middle value, or the mean of the two middle ones */
+  guint64 p95;             /* the nearest-rank 95th percentile (the ⌈0.95 n⌉-th smallest);
+                            * both exact for up to STROBE_DURATION_SKETCH_EXACT scopes a name,
+                            * else within 1/256 (strobe-duration-sketch.h) */
 } StrobeTimerStat;
 
 #define STROBE_TIMER_STATS_ALL_THREADS (-1)

@@ -1,0 +1,44 @@
+/* strobe-duration-sketch.h — medians of many durations in bounded memory, mergeable:
+ * exact while it holds at most STROBE_DURATION_SKETCH_EXACT values, then a log-linear
+ * histogram (HdrHistogram's layout: 128 buckets per power of two), whose answers are
+ * within 1/256 of the true value (values below 256 stay exact). At most 58 KiB each,
+ * whatever the count: the timers of a billion scopes keep no value per scope.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define STROBE_DURATION_SKETCH_EXACT 1024
+
+typedef struct
+{
+  guint64   n;
+  guint64  *exact;      /* the values while n <= STROBE_DURATION_SKETCH_EXACT; then values
+                         * not in the buckets yet */
+  guint32   exact_cap;
+  guint32   pending;    /* how many of those */
+  guint64 **octaves;    /* once past it: counts, 128 per power of two, NULL until used */
+} StrobeDurationSketch;
+
+/* Zero-initialise a sketch before its first use. */
+void    strobe_duration_sketch_add    (StrobeDurationSketch *self,
+                                       guint64               value);
+/* Adds @from's values to @self and clears @from. */
+void    strobe_duration_sketch_merge  (StrobeDurationSketch *self,
+                                       StrobeDurationSketch *from);
+/* The median (the mean of the two middle values for an even count), as
+ * strobe_timer_stats_median() gives it while the sketch is exact, else within 1/256 of
+ * it. 0 when empty. */
+gdouble strobe_duration_sketch_median (StrobeDurationSketch *self);
+/* The nearest-rank @q-quantile (0 < @q <= 1), as strobe_timer_stats_quantile() gives
+ * it while exact, else within 1/256. */
+guint64 strobe_duration_sketch_quantile (StrobeDurationSketch *self,
+                                         gdouble               q);
+gboolean strobe_duration_sketch_is_exact (const StrobeDurationSketch *self);
+void    strobe_duration_sketch_clear  (StrobeDurationSketch *self);
+
+G_END_DECLS

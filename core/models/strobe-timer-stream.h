@@ -1,0 +1,34 @@
+/* strobe-timer-stream.h — timer statistics of a whole trace computed as it is decoded,
+ * without a timeline model: per thread only the scopes open now, per name an accumulator
+ * (count, inclusive and exclusive totals, min, max exact; the median from a sketch,
+ * strobe-duration-sketch.h). What `strobe-cli stats` runs: a billion scopes in a few MB.
+ *
+ * The answers equal strobe_timer_stats_compute() over a StrobeTimelineModel fed the same
+ * trace (the same nesting limits, the same closing of scopes still open at the end).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include "strobe-analyzer.h"
+#include "strobe-timer-stats.h"
+
+G_BEGIN_DECLS
+
+#define STROBE_TYPE_TIMER_STREAM (strobe_timer_stream_get_type ())
+G_DECLARE_FINAL_TYPE (StrobeTimerStream, strobe_timer_stream, STROBE, TIMER_STREAM, GObject)
+
+/* Scopes overlapping [@t0, @t1] (ticks; their time clipped to it) on @thread_id or on
+ * every thread (STROBE_TIMER_STATS_ALL_THREADS). */
+StrobeTimerStream *strobe_timer_stream_new       (guint64            t0,
+                                                  guint64            t1,
+                                                  gint               thread_id);
+/* Once the decoder ended: the StrobeTimerStat array of strobe_timer_stats_compute()
+ * (a new reference). NULL before. */
+GArray            *strobe_timer_stream_get_stats (StrobeTimerStream *self);
+/* Scopes not kept, as the timeline model counts them (StrobeTimelineStats). */
+void               strobe_timer_stream_get_overflows (StrobeTimerStream *self,
+                                                      guint64           *depth_overflows,
+                                                      guint64           *budget_overflows);
+
+G_END_DECLS

@@ -1,0 +1,402 @@
+/* test-timer-stream.c — the timers of a trace are right at scale: a trace written by the
+ * runtime from four threads (skewed names, nesting to depth 7, one thread nested past the
+ * model's depth cap once, scopes still open at the end) is read into a timeline model and
+ * into the streaming timers at once, and
+ *  - a brute-force reference over every scope the model kept (children found by search,
+ *    medians by sorting all values) gives the same counts, inclusive and exclusive totals,
+ *    minima and maxima, and medians within the sketch's stated 1/256;
+ *  - strobe_timer_stats_compute() over the model and the streaming timers give identical
+ *    answers, for the whole trace, a range and one thread, and count the same scopes not
+ *    kept.
+ * Most names get far more than STROBE_DURATION_SKETCH_EXACT scopes (the sketch's
+ * histogram), a few fewer (its exact values).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <strobe/strobe.h>
+
+#include "strobe-decoder.h"
+#include "strobe-duration-sketch.h"
+#include "strobe-timeline-model.h"
+#include "strobe-timer-stats.h"
+#include "strobe-timer-stream.h"
+
+#define N_NAMES   24
+#define N_THREADS 4
+
+static StrobeCpuSpec specs[N_NAMES];
+static char *names[N_NAMES];
+
+typedef struct
+{
+  guint   index;
+  guint32 rng;
+  guint64 scopes;
+} Emitter;
+
+static guint32
+next_rand (Emitter *e)
+{
+  e->rng = e->rng * 1664525u + 1013904223u;
+  return e->rng >> 8;
+}
+
+static void
+node (Emitter *e, guint depth)
+{
+  /* Skewed: low names far more often; the last four (one a thread) only for one in
+   * twenty trees, a few hundred scopes each. */
+  guint r = next_rand (e) % 100;
+  guint name = depth == 0 && r < 5 ? N_NAMES - 4 + e->index : (r * r / 500) % (N_NAMES - 4);
+  guint children = depth >= 6 ? 0 : next_rand (e) % (depth < 2 ? 5 : 3);
+  volatile guint x = 0;
+
+  strobe_cpu_begin (&specs[name]);
+  e->scopes++;
+  for (guint i = 0; i < next_rand (e) % 200; i++)
+    x += i;
+  for (guint c = 0; c < children; c++)
+    node (e, depth + 1);
+  strobe_cpu_end ();
+}
+
+static void *
+emitter_main (void *data)
+{
+  Emitter *e = data;
+
+  while (e->scopes < 60000)
+    node (e, 0);
+  if (e->index == 1)
+    {
+      /* Past the depth cap once: the model and the stream refuse the same begins. */
+      for (guint i = 0; i < STROBE_TIMELINE_MAX_DEPTH + 50; i++)
+        strobe_cpu_begin (&specs[i % 3]);
+      for (guint i = 0; i < STROBE_TIMELINE_MAX_DEPTH + 50; i++)
+        strobe_cpu_end ();
+    }
+  if (e->index == 2)
+    {
+      /* Left open: closed at the trace's end. */
+      strobe_cpu_begin (&specs[0]);
+      strobe_cpu_begin (&specs[1]);
+      strobe_frame_begin (STROBE_FRAME_GAME);
+      strobe_frame_end (STROBE_FRAME_GAME);
+    }
+  strobe_flush ();
+  return NULL;
+}
+
+static char *
+write_trace (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-timer-stream-XXXXXX", NULL);
+  char *path = g_build_filename (dir, "trace.strobe", NULL);
+  StrobeInitOptions opts = { 0 };
+  pthread_t threads[N_THREADS];
+  Emitter e[N_THREADS];
+
+  for (guint i = 0; i < N_NAMES; i++)
+    {
+      names[i] = g_strdup_printf ("Name%02u", i);
+      specs[i] = (StrobeCpuSpec) { 0, i, names[i], __FILE__ };
+    }
+  opts.block_wait_ms = 5000;
+  opts.control_port = STROBE_CONTROL_NONE;
+  opts.tail_bytes = STROBE_TAIL_NONE;
+  strobe_channels_set_enabled ("Cpu,Frame", true);
+  strobe_init (&opts);
+  g_assert_true (strobe_output_file (path));
+  for (guint i = 0; i < N_THREADS; i++)
+    {
+      e[i] = (Emitter) { i, 17u + i * 7919u, 0 };
+      pthread_create (&threads[i], NULL, emitter_main, &e[i]);
+    }
+  for (guint i = 0; i < N_THREADS; i++)
+    pthread_join (threads[i], NULL);
+  strobe_flush ();
+  strobe_output_stop ();
+  strobe_shutdown ();
+  return path;
+}
+
+/* ---- the reference: every kept scope, brute force ------------------------------------ */
+
+typedef struct
+{
+  guint64 count, inclusive, exclusive, min, max;
+  GArray *values;
+} Ref;
+
+static int
+cmp_u64 (gconstpointer a, gconstpointer b)
+{
+  guint64 x = *(const guint64 *) a, y = *(const guint64 *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* First scope of @level (in time order) beginning at or after @t. */
+static guint
+first_at (GArray *level, guint64 t)
+{
+  guint lo = 0, hi = level->len;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (g_array_index (level, StrobeTimelineScope, mid).begin < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static GHashTable *
+reference (StrobeTimelineModel *m)
+{
+  GHashTable *refs = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GArray) threads = strobe_timeline_model_get_threads (m);
+
+  for (guint i = 0; i < threads->len; i++)
+    {
+      guint16 tid = g_array_index (threads, guint16, i);
+      guint depths = strobe_timeline_model_get_depth_count (m, tid);
+      GPtrArray *levels = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+      for (guint d = 0; d <= depths; d++)
+        {
+          GArray *level = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+          strobe_timeline_model_get_scopes (m, tid, d, 0, G_MAXUINT64, level);
+          g_ptr_array_add (levels, level);
+        }
+      for (guint d = 0; d < depths; d++)
+        {
+          GArray *level = levels->pdata[d], *next = levels->pdata[d + 1];
+
+          for (guint k = 0; k < level->len; k++)
+            {
+              StrobeTimelineScope *s = &g_array_index (level, StrobeTimelineScope, k);
+              const char *name = strobe_timeline_model_get_name (m, s->name_id);
+              guint64 incl = s->end - s->begin, children = 0;
+              Ref *r = g_hash_table_lookup (refs, name);
+
+              for (guint c = first_at (next, s->begin); c < next->len; c++)
+                {
+                  StrobeTimelineScope *ch = &g_array_index (next, StrobeTimelineScope, c);
+                  if (ch->begin > s->end || ch->end > s->end)
+                    break;
+                  children += ch->end - ch->begin;
+                }
+              if (r == NULL)
+                {
+                  r = g_new0 (Ref, 1);
+                  r->min = G_MAXUINT64;
+                  r->values = g_array_new (FALSE, FALSE, sizeof (guint64));
+                  g_hash_table_insert (refs, (gpointer) name, r);
+                }
+              r->count++;
+              r->inclusive += incl;
+              r->exclusive += incl - children;
+              r->min = MIN (r->min, incl);
+              r->max = MAX (r->max, incl);
+              g_array_append_val (r->values, incl);
+            }
+        }
+      g_ptr_array_unref (levels);
+    }
+  return refs;
+}
+
+static void
+check_against_reference (GArray *stats, GHashTable *refs)
+{
+  guint exact = 0, sketched = 0;
+
+  g_assert_cmpuint (stats->len, ==, g_hash_table_size (refs));
+  for (guint i = 0; i < stats->len; i++)
+    {
+      StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
+      Ref *r = g_hash_table_lookup (refs, s->name);
+      gsize n;
+      gdouble median;
+
+      g_assert_nonnull (r);
+      g_assert_cmpuint (s->count, ==, r->count);
+      g_assert_cmpuint (s->inclusive, ==, r->inclusive);
+      g_assert_cmpuint (s->exclusive, ==, r->exclusive);
+      g_assert_cmpuint (s->min, ==, r->min);
+      g_assert_cmpuint (s->max, ==, r->max);
+      g_array_sort (r->values, cmp_u64);
+      n = r->values->len;
+      median = n % 2 ? (gdouble) g_array_index (r->values, guint64, n / 2)
+                     : ((gdouble) g_array_index (r->values, guint64, n / 2 - 1) +
+                        (gdouble) g_array_index (r->values, guint64, n / 2)) / 2;
+      if (n <= STROBE_DURATION_SKETCH_EXACT)
+        {
+          g_assert_cmpfloat (s->median, ==, median);
+          exact++;
+        }
+      else
+        {
+          g_assert_cmpfloat (fabs (s->median - median), <=, median / 256 + 0.5);
+          sketched++;
+        }
+    }
+  /* Both halves of the sketch were exercised. */
+  g_assert_cmpuint (exact, >, 0);
+  g_assert_cmpuint (sketched, >, 0);
+}
+
+static void
+assert_same (GArray *a, GArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      StrobeTimerStat *x = &g_array_index (a, StrobeTimerStat, i), *y = &g_array_index (b, StrobeTimerStat, i);
+
+      g_assert_cmpstr (x->name, ==, y->name);
+      g_assert_cmpuint (x->count, ==, y->count);
+      g_assert_cmpuint (x->inclusive, ==, y->inclusive);
+      g_assert_cmpuint (x->exclusive, ==, y->exclusive);
+      g_assert_cmpuint (x->min, ==, y->min);
+      g_assert_cmpuint (x->max, ==, y->max);
+      g_assert_cmpfloat (x->median, ==, y->median);
+    }
+}
+
+static GArray *
+stream_stats (const char *path, guint64 t0, guint64 t1, gint thread, guint64 *depth_overflows)
+{
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeTimerStream) stream = strobe_timer_stream_new (t0, t1, thread);
+  g_autoptr(GError) error = NULL;
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (stream));
+  g_assert_true (strobe_decoder_read_file (decoder, path, NULL, &error));
+  g_assert_no_error (error);
+  strobe_timer_stream_get_overflows (stream, depth_overflows, NULL);
+  return strobe_timer_stream_get_stats (stream);
+}
+
+static void
+test_timers_at_scale (void)
+{
+  g_autofree char *path = write_trace ();
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) from_model = NULL, streamed = NULL, threads = NULL;
+  g_autoptr(GHashTable) refs = NULL;
+  StrobeTimelineStats ms;
+  guint64 first, last, depth_overflows = 0;
+  gint tid;
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  g_assert_true (strobe_decoder_read_file (decoder, path, NULL, &error));
+  g_assert_no_error (error);
+  strobe_timeline_model_get_stats (model, &ms);
+  g_assert_cmpuint (ms.scopes, >, 200000);
+  g_assert_cmpuint (ms.depth_overflows, ==, 50);
+
+  /* Whole trace: the model's timers, the stream's and the brute-force reference. */
+  refs = reference (model);
+  from_model = strobe_timer_stats_compute (model, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+  check_against_reference (from_model, refs);
+  streamed = stream_stats (path, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, &depth_overflows);
+  assert_same (from_model, streamed);
+  g_assert_cmpuint (depth_overflows, ==, ms.depth_overflows);
+  g_clear_pointer (&from_model, g_array_unref);
+  g_clear_pointer (&streamed, g_array_unref);
+
+  /* A range (clipped times) and one thread. */
+  g_assert_true (strobe_timeline_model_get_time_range (model, &first, &last));
+  from_model = strobe_timer_stats_compute (model, first + (last - first) / 3, first + (last - first) / 2,
+                                           STROBE_TIMER_STATS_ALL_THREADS);
+  streamed = stream_stats (path, first + (last - first) / 3, first + (last - first) / 2,
+                           STROBE_TIMER_STATS_ALL_THREADS, NULL);
+  g_assert_cmpuint (from_model->len, >, 0);
+  assert_same (from_model, streamed);
+  g_clear_pointer (&from_model, g_array_unref);
+  g_clear_pointer (&streamed, g_array_unref);
+
+  threads = strobe_timeline_model_get_threads (model);
+  tid = g_array_index (threads, guint16, threads->len - 1);
+  from_model = strobe_timer_stats_compute (model, 0, G_MAXUINT64, tid);
+  streamed = stream_stats (path, 0, G_MAXUINT64, tid, NULL);
+  g_assert_cmpuint (from_model->len, >, 0);
+  assert_same (from_model, streamed);
+
+  {
+    GHashTableIter it;
+    gpointer v;
+    g_hash_table_iter_init (&it, refs);
+    while (g_hash_table_iter_next (&it, NULL, &v))
+      {
+        g_array_unref (((Ref *) v)->values);
+        g_free (v);
+      }
+  }
+  g_unlink (path);
+  {
+    g_autofree char *dir = g_path_get_dirname (path);
+    g_rmdir (dir);
+  }
+}
+
+/* The sketch alone: exact up to its limit, within 1/256 past it, merging keeps both. */
+static void
+test_sketch (void)
+{
+  StrobeDurationSketch a = { 0 }, b = { 0 };
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (guint64));
+  guint64 x = 88172645463325252ull;
+
+  for (guint i = 0; i < 100001; i++)
+    {
+      guint64 v;
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      v = (x % 1000000) * (1 + i % 7);   /* spread over several powers of two */
+      strobe_duration_sketch_add (i % 3 ? &a : &b, v);
+      g_array_append_val (all, v);
+      if (i == 10)
+        {
+          StrobeDurationSketch c = { 0 };
+          for (guint k = 0; k <= i; k++)
+            strobe_duration_sketch_add (&c, g_array_index (all, guint64, k));
+          g_assert_true (strobe_duration_sketch_is_exact (&c));
+          g_array_sort (all, cmp_u64);
+          g_assert_cmpfloat (strobe_duration_sketch_median (&c), ==, (gdouble) g_array_index (all, guint64, 5));
+          strobe_duration_sketch_clear (&c);
+        }
+    }
+  strobe_duration_sketch_merge (&a, &b);
+  g_assert_cmpuint (a.n, ==, all->len);
+  g_assert_cmpuint (b.n, ==, 0);
+  g_assert_false (strobe_duration_sketch_is_exact (&a));
+  g_array_sort (all, cmp_u64);
+  {
+    gdouble truth = (gdouble) g_array_index (all, guint64, all->len / 2);
+    g_assert_cmpfloat (fabs (strobe_duration_sketch_median (&a) - truth), <=, truth / 256);
+  }
+  strobe_duration_sketch_clear (&a);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/timer-stream/sketch", test_sketch);
+  g_test_add_func ("/timer-stream/at-scale", test_timers_at_scale);
+  return g_test_run ();
+}
