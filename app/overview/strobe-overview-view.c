@@ -396,8 +396,24 @@ fill_scopes_dropped (StrobeOverviewView *self,
 
   strobe_timeline_model_get_stats (strobe_document_get_timeline (document), &ts);
   dropped = ts.depth_overflows + ts.budget_overflows;
-  gtk_widget_set_visible (self->scopes_dropped_box, dropped > 0);
-  if (dropped > 0)
+  gtk_widget_set_visible (self->scopes_dropped_box, dropped > 0 || ts.memory_overflows > 0);
+  if (ts.memory_overflows > 0)
+    {
+      /* Before the nesting caps: it is what a user of a big trace needs to know. */
+      g_autofree char *count = strobe_format_count (ts.memory_overflows);
+      g_autofree char *budget = strobe_format_count (ts.memory_budget >> 20);
+      g_autofree char *text =
+        g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                      "%s scope was not kept: the timeline reached its memory budget of "
+                                      "%s MiB (half the memory available when the trace was opened).",
+                                      "%s scopes were not kept: the timeline reached its memory budget of "
+                                      "%s MiB (half the memory available when the trace was opened).",
+                                      (gulong) MIN (ts.memory_overflows, G_MAXULONG)),
+                         count, budget);
+
+      gtk_label_set_text (self->scopes_dropped_label, text);
+    }
+  else if (dropped > 0)
     {
       g_autofree char *count = strobe_format_count (dropped);
       g_autofree char *text =

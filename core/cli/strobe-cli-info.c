@@ -85,6 +85,11 @@ print_info (StrobeDocument *document, const GError *error)
               " past %d levels on all threads together\n"),
             _("Scopes not kept:"), tstats.depth_overflows, STROBE_TIMELINE_MAX_DEPTH,
             tstats.budget_overflows, STROBE_TIMELINE_MAX_LEVELS);
+  if (tstats.memory_overflows)
+    /* Translators: scopes not kept because the model reached its memory budget (MiB) */
+    printf (_("%-16s %" PRIu64 " past the timeline's memory budget of %" PRIu64 " MiB (half the memory "
+              "available when the trace was opened)\n"),
+            _("Scopes not kept:"), tstats.memory_overflows, tstats.memory_budget >> 20);
 
   printf ("\n%s (%u)\n", _("Threads"), threads->len);
   for (guint i = 0; i < threads->len; i++)

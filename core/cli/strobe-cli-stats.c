@@ -149,6 +149,14 @@ strobe_cli_stats (int argc, char **argv)
       strobe_timeline_model_get_stats (strobe_document_get_timeline (document), &ts);
       depth_overflows = ts.depth_overflows;
       budget_overflows = ts.budget_overflows;
+      if (ts.memory_overflows)
+        g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                                 "strobe-cli: %s: %" PRIu64 " scope was not kept: the timeline reached its "
+                                 "memory budget of %" PRIu64 " MiB (without --from/--to, stats need no such memory)\n",
+                                 "strobe-cli: %s: %" PRIu64 " scopes were not kept: the timeline reached its "
+                                 "memory budget of %" PRIu64 " MiB (without --from/--to, stats need no such memory)\n",
+                                 ts.memory_overflows),
+                    file, ts.memory_overflows, ts.memory_budget >> 20);
     }
   if (depth_overflows)
     g_printerr (g_dngettext (GETTEXT_PACKAGE,

@@ -106,6 +106,8 @@ struct _StrobeTimelineModel
   StrobeScopeThread *last_thread;
   guint64     scopes;
   StrobeScopeBudget nesting;
+  guint64     memory_budget;    /* scope_bytes past which scopes are counted, not kept */
+  guint64     memory_overflows;
   gsize       scope_bytes;
 
   GPtrArray  *frame_kinds;      /* FrameKind *, by frame type (NULL when unseen) */
@@ -518,6 +520,11 @@ batch_end (gpointer data, guint64 ts)
 
   if (!strobe_scope_nesting_end (&th->nest, &w->self->nesting))
     return;
+  if (G_UNLIKELY (w->self->scope_bytes >= w->self->memory_budget))
+    {
+      w->self->memory_overflows++;
+      return;
+    }
   depth = th->nest.depth;
   o = &th->stack[depth];
   while (G_UNLIKELY (th->tracks->len <= depth))
@@ -980,11 +987,16 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
         {
           guint depth = th->nest.depth - 1;
           StrobeOpenScope *o = &th->stack[depth];
+          th->nest.depth--;
+          if (self->scope_bytes >= self->memory_budget)
+            {
+              self->memory_overflows++;
+              continue;
+            }
           while (th->tracks->len <= depth)
             g_ptr_array_add (th->tracks, track_new ());
           track_append (self, th->tracks->pdata[depth], o->begin, MAX (last, o->begin), o->name_id,
                         STROBE_SCOPE_CLOSED_AT_END);
-          th->nest.depth--;
           self->scopes++;
         }
       for (guint d = 0; d < th->tracks->len; d++)
@@ -1068,6 +1080,19 @@ strobe_timeline_model_class_init (StrobeTimelineModelClass *klass)
   G_OBJECT_CLASS (klass)->finalize = strobe_timeline_model_finalize;
 }
 
+/* Half of what the machine has free now: the viewer's other models, the desktop and the
+ * other programs keep the rest. No limit when /proc/meminfo says nothing. */
+static guint64
+default_memory_budget (void)
+{
+  g_autofree char *text = NULL;
+  const char *p;
+
+  if (!g_file_get_contents ("/proc/meminfo", &text, NULL, NULL) || (p = strstr (text, "MemAvailable:")) == NULL)
+    return G_MAXUINT64;
+  return g_ascii_strtoull (p + strlen ("MemAvailable:"), NULL, 10) * 1024 / 2;
+}
+
 static void
 strobe_timeline_model_init (StrobeTimelineModel *self)
 {
@@ -1088,12 +1113,22 @@ strobe_timeline_model_init (StrobeTimelineModel *self)
   self->drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
   self->name_sources = g_array_new (FALSE, TRUE, sizeof (NameSource));
   self->strings = g_string_chunk_new (1024);
+  self->memory_budget = default_memory_budget ();
 }
 
 StrobeTimelineModel *
 strobe_timeline_model_new (void)
 {
   return g_object_new (STROBE_TYPE_TIMELINE_MODEL, NULL);
+}
+
+void
+strobe_timeline_model_set_memory_budget (StrobeTimelineModel *self, guint64 bytes)
+{
+  g_return_if_fail (STROBE_IS_TIMELINE_MODEL (self));
+  g_rw_lock_writer_lock (&self->lock);
+  self->memory_budget = bytes ? bytes : G_MAXUINT64;
+  g_rw_lock_writer_unlock (&self->lock);
 }
 
 /* ---- queries ----------------------------------------------------------------------- */
@@ -1435,6 +1470,8 @@ strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats 
   stats->unmatched_ends = self->nesting.unmatched_ends;
   stats->depth_overflows = self->nesting.depth_overflows;
   stats->budget_overflows = self->nesting.budget_overflows;
+  stats->memory_overflows = self->memory_overflows;
+  stats->memory_budget = self->memory_budget;
   stats->levels = self->nesting.levels;
   for (guint i = 0; i < self->threads->len; i++)
     {

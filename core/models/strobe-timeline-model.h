@@ -148,6 +148,9 @@ typedef struct
   guint64 depth_overflows;  /* scopes nested deeper than STROBE_TIMELINE_MAX_DEPTH: not kept */
   guint64 budget_overflows; /* scopes that would have opened a nesting level past the
                              * model's budget (STROBE_TIMELINE_MAX_LEVELS): not kept */
+  guint64 memory_overflows; /* scopes completed once the scope storage had reached the
+                             * model's memory budget: counted, not kept */
+  guint64 memory_budget;    /* that budget, bytes (strobe_timeline_model_set_memory_budget) */
   guint64 levels;           /* nesting levels in use, all threads together */
 } StrobeTimelineStats;
 
@@ -167,6 +170,12 @@ typedef struct
 G_DECLARE_FINAL_TYPE (StrobeTimelineModel, strobe_timeline_model, STROBE, TIMELINE_MODEL, GObject)
 
 StrobeTimelineModel *strobe_timeline_model_new              (void);
+/* The most bytes of scope storage the model keeps: once it is reached, scopes are counted
+ * (StrobeTimelineStats.memory_overflows), not kept, so a trace too big for the machine
+ * ends with a clear count instead of the kernel's OOM killer. By default half of the
+ * memory available (MemAvailable) when the model was made; 0: no limit. */
+void         strobe_timeline_model_set_memory_budget  (StrobeTimelineModel *self,
+                                                       guint64              bytes);
 
 /* ---- time ------------------------------------------------------------------------ */
 gboolean     strobe_timeline_model_get_time_range     (StrobeTimelineModel *self,

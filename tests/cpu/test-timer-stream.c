@@ -7,7 +7,8 @@
  *    minima and maxima, and medians within the sketch's stated 1/256;
  *  - strobe_timer_stats_compute() over the model and the streaming timers give identical
  *    answers, for the whole trace, a range and one thread, and count the same scopes not
- *    kept.
+ *    kept;
+ *  - a model given a small memory budget counts, and does not keep, the scopes past it.
  * Most names get far more than STROBE_DURATION_SKETCH_EXACT scopes (the sketch's
  * histogram), a few fewer (its exact values).
  */
@@ -92,6 +93,18 @@ emitter_main (void *data)
     }
   strobe_flush ();
   return NULL;
+}
+
+static char *trace_path;
+static char *write_trace (void);
+
+/* The trace, written once for all the cases. */
+static const char *
+get_trace (void)
+{
+  if (trace_path == NULL)
+    trace_path = write_trace ();
+  return trace_path;
 }
 
 static char *
@@ -290,7 +303,7 @@ stream_stats (const char *path, guint64 t0, guint64 t1, gint thread, guint64 *de
 static void
 test_timers_at_scale (void)
 {
-  g_autofree char *path = write_trace ();
+  const char *path = get_trace ();
   g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
   g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
   g_autoptr(GError) error = NULL;
@@ -345,11 +358,38 @@ test_timers_at_scale (void)
         g_free (v);
       }
   }
-  g_unlink (path);
-  {
-    g_autofree char *dir = g_path_get_dirname (path);
-    g_rmdir (dir);
-  }
+}
+
+/* A trace bigger than the model's memory budget: the scopes past it are counted, not
+ * kept, and the storage stays within a chunk of the budget. */
+static void
+test_memory_budget (void)
+{
+  const char *path = get_trace ();
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeDecoder) decoder2 = strobe_decoder_new ();
+  g_autoptr(StrobeTimelineModel) all = strobe_timeline_model_new ();
+  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(GError) error = NULL;
+  StrobeTimelineStats full, ms;
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (all));
+  g_assert_true (strobe_decoder_read_file (decoder, path, NULL, &error));
+  strobe_timeline_model_get_stats (all, &full);
+  g_assert_cmpuint (full.memory_overflows, ==, 0);
+  g_assert_cmpuint (full.memory_budget, >, 0);
+
+  strobe_timeline_model_set_memory_budget (model, 256 * 1024);
+  strobe_decoder_add_analyzer (decoder2, STROBE_ANALYZER (model));
+  g_assert_true (strobe_decoder_read_file (decoder2, path, NULL, &error));
+  g_assert_no_error (error);
+  strobe_timeline_model_get_stats (model, &ms);
+  g_assert_cmpuint (ms.memory_budget, ==, 256 * 1024);
+  g_assert_cmpuint (ms.memory_overflows, >, 0);
+  g_assert_cmpuint (ms.scopes, >, 0);
+  g_assert_cmpuint (ms.scopes + ms.memory_overflows, ==, full.scopes);
+  /* One chunk (4 096 scopes of 12 bytes) a track may be past it. */
+  g_assert_cmpuint (ms.scope_bytes, <=, 256 * 1024 + 64 * 1024);
 }
 
 /* The sketch alone: exact up to its limit, within 1/256 past it, merging keeps both. */
@@ -395,8 +435,18 @@ test_sketch (void)
 int
 main (int argc, char **argv)
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/timer-stream/sketch", test_sketch);
   g_test_add_func ("/timer-stream/at-scale", test_timers_at_scale);
-  return g_test_run ();
+  g_test_add_func ("/timer-stream/memory-budget", test_memory_budget);
+  status = g_test_run ();
+  if (trace_path)
+    {
+      g_autofree char *dir = g_path_get_dirname (trace_path);
+      g_unlink (trace_path);
+      g_rmdir (dir);
+    }
+  return status;
 }
