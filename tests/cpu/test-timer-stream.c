@@ -240,6 +240,7 @@ check_against_reference (GArray *stats, GHashTable *refs)
       Ref *r = g_hash_table_lookup (refs, s->name);
       gsize n;
       gdouble median;
+      guint64 p95;
 
       g_assert_nonnull (r);
       g_assert_cmpuint (s->count, ==, r->count);
@@ -252,14 +253,18 @@ check_against_reference (GArray *stats, GHashTable *refs)
       median = n % 2 ? (gdouble) g_array_index (r->values, guint64, n / 2)
                      : ((gdouble) g_array_index (r->values, guint64, n / 2 - 1) +
                         (gdouble) g_array_index (r->values, guint64, n / 2)) / 2;
+      /* nearest rank: the ⌈0.95 n⌉-th smallest */
+      p95 = g_array_index (r->values, guint64, (n * 95 + 99) / 100 - 1);
       if (n <= STROBE_DURATION_SKETCH_EXACT)
         {
           g_assert_cmpfloat (s->median, ==, median);
+          g_assert_cmpuint (s->p95, ==, p95);
           exact++;
         }
       else
         {
           g_assert_cmpfloat (fabs (s->median - median), <=, median / 256 + 0.5);
+          g_assert_cmpfloat (fabs ((gdouble) s->p95 - (gdouble) p95), <=, (gdouble) p95 / 256 + 1);
           sketched++;
         }
     }
@@ -283,6 +288,7 @@ assert_same (GArray *a, GArray *b)
       g_assert_cmpuint (x->min, ==, y->min);
       g_assert_cmpuint (x->max, ==, y->max);
       g_assert_cmpfloat (x->median, ==, y->median);
+      g_assert_cmpuint (x->p95, ==, y->p95);
     }
 }
 
