@@ -27,20 +27,24 @@ struct _StrobeTimelineView
 {
   StrobeView            parent_instance;
 
-  StrobeTimelineWidget *timeline;
+  StrobeTimelineWidget *timeline;       /* NULL when the document has no timeline model */
   StrobeTimersPanel    *timers;
+
+  /* The template's (strobe-timeline-view.ui). */
+  GtkStack             *content_stack;
   GtkWidget            *follow;
-  GtkWidget            *colors;
-  GtkWidget            *target;
-  GtkWidget            *target_ms;
-  GtkWidget            *tracks_button;
+  GtkDropDown          *colors;
+  GtkDropDown          *target;
+  GtkSpinButton        *target_ms;
   GtkWidget            *tracks_box;
   GtkWidget            *hide_empty;
-  GtkWidget            *search_bar;
+  GtkSearchBar         *search_bar;
   GtkWidget            *search_entry;
   GtkWidget            *match_label;
-  GtkWidget            *details;
-  GtkWidget            *details_title;
+  GtkBox               *timeline_row;
+  GtkPaned             *paned;
+  GtkLabel             *details_title;
+  GtkLabel             *details;
   char                 *details_text;
 
   GCancellable         *find_cancel;
@@ -465,12 +469,6 @@ selected_scope_cb (StrobeTimelineView *self)
 
 /* ---- toolbar --------------------------------------------------------------------------------- */
 
-static void
-colors_cb (StrobeTimelineView *self)
-{
-  strobe_timeline_widget_set_color_scheme (self->timeline, gtk_drop_down_get_selected (GTK_DROP_DOWN (self->colors)));
-}
-
 static const double target_fps[] = { 30, 60, 120 };
 
 static void
@@ -553,7 +551,7 @@ rebuild_tracks_menu (StrobeTimelineView *self)
 }
 
 static void
-tracks_popover_cb (GtkPopover *popover, StrobeTimelineView *self)
+tracks_popover_cb (StrobeTimelineView *self)
 {
   rebuild_tracks_menu (self);
 }
@@ -566,147 +564,14 @@ reset_tracks_cb (StrobeTimelineView *self)
 }
 
 static void
-zoom_cb (GtkButton *button, StrobeTimelineView *self)
+zoom (StrobeTimelineView *self, int direction)
 {
-  int dir = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "zoom"));
-  gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.zoom", "i", dir);
+  gtk_widget_activate_action (GTK_WIDGET (self->timeline), "timeline.zoom", "i", direction);
 }
 
-static GtkWidget *
-icon_button (const char *icon, const char *tooltip, const char *accessible)
-{
-  GtkWidget *b = gtk_button_new_from_icon_name (icon);
-
-  gtk_widget_set_tooltip_text (b, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (b), GTK_ACCESSIBLE_PROPERTY_LABEL, accessible, -1);
-  gtk_widget_add_css_class (b, "flat");
-  return b;
-}
-
-static GtkWidget *
-build_toolbar (StrobeTimelineView *self)
-{
-  GtkWidget *bar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6), *b, *pop, *box, *sw, *reset, *label;
-  static const char *zoom_icons[] = { "zoom-out-symbolic", "zoom-fit-best-symbolic", "zoom-in-symbolic" };
-  const char *zoom_tips[] = { _("Zoom out (−)"), _("Show the whole trace (0)"), _("Zoom in (+)") };
-  const char *zoom_names[] = { _("Zoom out"), _("Zoom to fit"), _("Zoom in") };
-  const char *colors[] = { _("Colour by Name"), _("Colour by Thread"), _("Colour by Duration"), NULL };
-  const char *targets[] = { _("30 fps"), _("60 fps"), _("120 fps"), _("Custom"), NULL };
-  StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
-
-  gtk_widget_set_margin_start (bar, 6);
-  gtk_widget_set_margin_end (bar, 6);
-  gtk_widget_set_margin_top (bar, 4);
-  gtk_widget_set_margin_bottom (bar, 4);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (bar), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timeline tools"), -1);
-
-  self->follow = gtk_toggle_button_new_with_mnemonic (_("_Follow"));
-  gtk_widget_set_tooltip_text (self->follow, _("Keep the newest data in view"));
-  g_object_bind_property (state, "follow-live", self->follow, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  gtk_widget_set_visible (self->follow, strobe_document_is_live (strobe_view_get_document (STROBE_VIEW (self))));
-  gtk_box_append (GTK_BOX (bar), self->follow);
-
-  for (int i = 0; i < 3; i++)
-    {
-      b = icon_button (zoom_icons[i], zoom_tips[i], zoom_names[i]);
-      g_object_set_data (G_OBJECT (b), "zoom", GINT_TO_POINTER (i - 1 == 0 ? 0 : i - 1));
-      g_signal_connect (b, "clicked", G_CALLBACK (zoom_cb), self);
-      gtk_box_append (GTK_BOX (bar), b);
-    }
-
-  self->colors = gtk_drop_down_new_from_strings (colors);
-  gtk_widget_set_tooltip_text (self->colors, _("How scopes are coloured"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->colors), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scope colours"), -1);
-  g_signal_connect_swapped (self->colors, "notify::selected", G_CALLBACK (colors_cb), self);
-  gtk_box_append (GTK_BOX (bar), self->colors);
-
-  label = gtk_label_new_with_mnemonic (_("Frame _target"));
-  gtk_box_append (GTK_BOX (bar), label);
-  self->target = gtk_drop_down_new_from_strings (targets);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->target), 1);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), self->target);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->target), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Frame target"), -1);
-  g_signal_connect_swapped (self->target, "notify::selected", G_CALLBACK (target_cb), self);
-  gtk_box_append (GTK_BOX (bar), self->target);
-  self->target_ms = gtk_spin_button_new_with_range (0.1, 1000, 0.1);
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (self->target_ms), 2);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->target_ms), 1000.0 / 60);
-  gtk_widget_set_tooltip_text (self->target_ms, _("Target frame time in milliseconds"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->target_ms), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Target frame time in milliseconds"), -1);
-  g_signal_connect_swapped (self->target_ms, "value-changed", G_CALLBACK (target_ms_cb), self);
-  gtk_box_append (GTK_BOX (bar), self->target_ms);
-  gtk_box_append (GTK_BOX (bar), gtk_label_new (_("ms")));
-
-  /* Tracks: which are shown. */
-  self->tracks_button = gtk_menu_button_new ();
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (self->tracks_button), _("Tracks"));
-  gtk_menu_button_set_use_underline (GTK_MENU_BUTTON (self->tracks_button), TRUE);
-  gtk_widget_set_tooltip_text (self->tracks_button, _("Show, hide and reset tracks"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->tracks_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Tracks"), -1);
-  pop = gtk_popover_new ();
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  self->hide_empty = gtk_check_button_new_with_mnemonic (_("Hide _empty tracks"));
-  g_object_bind_property (self->timeline, "hide-empty", self->hide_empty, "active",
-                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
-  gtk_box_append (GTK_BOX (box), self->hide_empty);
-  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-  self->tracks_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  sw = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (sw), self->tracks_box);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (sw), 400);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (sw), TRUE);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (sw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_box_append (GTK_BOX (box), sw);
-  reset = gtk_button_new_with_mnemonic (_("_Reset Layout"));
-  gtk_widget_set_tooltip_text (reset, _("Every track shown and expanded, in the thread table's order"));
-  g_signal_connect_swapped (reset, "clicked", G_CALLBACK (reset_tracks_cb), self);
-  gtk_box_append (GTK_BOX (box), reset);
-  gtk_popover_set_child (GTK_POPOVER (pop), box);
-  g_signal_connect (pop, "show", G_CALLBACK (tracks_popover_cb), self);
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->tracks_button), pop);
-  gtk_box_append (GTK_BOX (bar), self->tracks_button);
-
-  b = icon_button ("edit-find-symbolic", _("Find scopes by name (Ctrl+F)"), _("Find scopes"));
-  gtk_widget_set_hexpand (b, TRUE);
-  gtk_widget_set_halign (b, GTK_ALIGN_END);
-  g_signal_connect_swapped (b, "clicked", G_CALLBACK (action_find), self);
-  gtk_box_append (GTK_BOX (bar), b);
-  return bar;
-}
-
-static GtkWidget *
-build_search_bar (StrobeTimelineView *self)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6), *prev, *next;
-
-  self->search_entry = gtk_search_entry_new ();
-  g_object_set (self->search_entry, "placeholder-text", _("Scope name"), NULL);
-  gtk_widget_set_size_request (self->search_entry, 280, -1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->search_entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Find scopes by name"), -1);
-  g_signal_connect_swapped (self->search_entry, "search-changed", G_CALLBACK (search_changed_cb), self);
-  g_signal_connect_swapped (self->search_entry, "activate", G_CALLBACK (search_next_cb), self);
-  g_signal_connect_swapped (self->search_entry, "next-match", G_CALLBACK (search_next_cb), self);
-  g_signal_connect_swapped (self->search_entry, "previous-match", G_CALLBACK (search_previous_cb), self);
-  g_signal_connect_swapped (self->search_entry, "stop-search", G_CALLBACK (search_stop_cb), self);
-  gtk_box_append (GTK_BOX (box), self->search_entry);
-  prev = icon_button ("go-up-symbolic", _("Previous match (Shift+F3)"), _("Previous match"));
-  next = icon_button ("go-down-symbolic", _("Next match (F3)"), _("Next match"));
-  g_signal_connect_swapped (prev, "clicked", G_CALLBACK (search_previous_cb), self);
-  g_signal_connect_swapped (next, "clicked", G_CALLBACK (search_next_cb), self);
-  gtk_box_append (GTK_BOX (box), prev);
-  gtk_box_append (GTK_BOX (box), next);
-  self->match_label = gtk_label_new (NULL);
-  gtk_widget_add_css_class (self->match_label, "dim-label");
-  gtk_box_append (GTK_BOX (box), self->match_label);
-
-  self->search_bar = gtk_search_bar_new ();
-  gtk_search_bar_set_child (GTK_SEARCH_BAR (self->search_bar), box);
-  gtk_search_bar_connect_entry (GTK_SEARCH_BAR (self->search_bar), GTK_EDITABLE (self->search_entry));
-  gtk_search_bar_set_show_close_button (GTK_SEARCH_BAR (self->search_bar), TRUE);
-  return self->search_bar;
-}
+static void zoom_out_cb (StrobeTimelineView *self) { zoom (self, -1); }
+static void zoom_fit_cb (StrobeTimelineView *self) { zoom (self, 0); }
+static void zoom_in_cb (StrobeTimelineView *self) { zoom (self, 1); }
 
 /* ---- StrobeView ------------------------------------------------------------------------------- */
 
@@ -719,7 +584,6 @@ strobe_timeline_view_document_changed (StrobeView *view, StrobeDocumentChanges c
     return;
   strobe_timeline_widget_update (self->timeline, changes);
   strobe_timers_panel_update (self->timers, changes);
-  gtk_widget_set_visible (self->follow, strobe_document_is_live (strobe_view_get_document (view)));
 }
 
 static void
@@ -743,21 +607,24 @@ show_scope_cb (StrobeTimelineView *self, StrobeScopeRef *ref)
   strobe_timeline_widget_show_scope (self->timeline, ref);
 }
 
+static gboolean
+status_to_live (GBinding *binding, const GValue *from, GValue *to, gpointer data)
+{
+  g_value_set_boolean (to, g_value_get_enum (from) == STROBE_DOCUMENT_STATUS_LIVE);
+  return TRUE;
+}
+
+/* The layout is the template's; what needs the document and the state is made here. */
 static void
 build (StrobeTimelineView *self)
 {
   StrobeDocument *document = strobe_view_get_document (STROBE_VIEW (self));
   StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
-  GtkWidget *box, *paned, *left, *row, *scrollbar, *details_box, *details_sw;
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_parent (box, GTK_WIDGET (self));
+  GtkWidget *scrollbar;
 
   if (strobe_document_get_timeline (document) == NULL)
     {
-      GtkWidget *l = gtk_label_new (_("This trace was opened without its timeline."));
-      gtk_widget_set_vexpand (l, TRUE);
-      gtk_box_append (GTK_BOX (box), l);
+      gtk_stack_set_visible_child_name (self->content_stack, "missing");
       return;
     }
   self->timeline = STROBE_TIMELINE_WIDGET (strobe_timeline_widget_new (document, state));
@@ -766,50 +633,23 @@ build (StrobeTimelineView *self)
   g_signal_connect_object (self->timers, "show-scope", G_CALLBACK (show_scope_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "notify::frame-target", G_CALLBACK (target_changed_cb), self, G_CONNECT_SWAPPED);
 
-  gtk_box_append (GTK_BOX (box), build_toolbar (self));
-  gtk_box_append (GTK_BOX (box), build_search_bar (self));
-  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
+  /* Values that are only copied are bound, not handled. */
+  g_object_bind_property (state, "follow-live", self->follow, "active", G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property_full (document, "status", self->follow, "visible", G_BINDING_SYNC_CREATE,
+                               status_to_live, NULL, NULL, NULL);
+  g_object_bind_property (self->timeline, "color-scheme", self->colors, "selected",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->timeline, "hide-empty", self->hide_empty, "active",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  target_changed_cb (self);
+  gtk_search_bar_connect_entry (self->search_bar, GTK_EDITABLE (self->search_entry));
 
-  left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_set_vexpand (row, TRUE);
-  gtk_box_append (GTK_BOX (row), GTK_WIDGET (self->timeline));
+  gtk_box_append (self->timeline_row, GTK_WIDGET (self->timeline));
   scrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, strobe_timeline_widget_get_vadjustment (self->timeline));
   gtk_accessible_update_property (GTK_ACCESSIBLE (scrollbar), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scroll tracks"), -1);
-  gtk_box_append (GTK_BOX (row), scrollbar);
-  gtk_box_append (GTK_BOX (left), row);
-  gtk_box_append (GTK_BOX (left), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-
-  details_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  gtk_widget_set_margin_start (details_box, 8);
-  gtk_widget_set_margin_end (details_box, 8);
-  gtk_widget_set_margin_top (details_box, 4);
-  gtk_widget_set_margin_bottom (details_box, 4);
-  self->details_title = gtk_label_new (NULL);
-  gtk_widget_add_css_class (self->details_title, "strobe-heading");
-  gtk_label_set_xalign (GTK_LABEL (self->details_title), 0);
-  strobe_a11y_make_copyable (GTK_LABEL (self->details_title));
-  gtk_box_append (GTK_BOX (details_box), self->details_title);
-  self->details = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->details), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->details), TRUE);
-  strobe_a11y_make_copyable (GTK_LABEL (self->details));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->details), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scope details"), -1);
-  gtk_box_append (GTK_BOX (details_box), self->details);
-  details_sw = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (details_sw), details_box);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (details_sw), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_size_request (details_sw, -1, 110);
-  gtk_box_append (GTK_BOX (left), details_sw);
-
-  paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  gtk_paned_set_start_child (GTK_PANED (paned), left);
-  gtk_paned_set_end_child (GTK_PANED (paned), GTK_WIDGET (self->timers));
-  gtk_paned_set_resize_end_child (GTK_PANED (paned), FALSE);
-  gtk_paned_set_shrink_end_child (GTK_PANED (paned), FALSE);
+  gtk_box_append (self->timeline_row, scrollbar);
+  gtk_paned_set_end_child (self->paned, GTK_WIDGET (self->timers));
   gtk_widget_set_size_request (GTK_WIDGET (self->timers), 440, -1);
-  gtk_widget_set_vexpand (paned, TRUE);
-  gtk_box_append (GTK_BOX (box), paned);
   strobe_pane_mark (GTK_WIDGET (self->timers));
 
   g_signal_connect_object (state, "notify::selected-scope", G_CALLBACK (selected_scope_cb), self, G_CONNECT_SWAPPED);
@@ -836,6 +676,9 @@ strobe_timeline_view_dispose (GObject *object)
     g_cancellable_cancel (self->find_cancel);
   if (self->details_cancel)
     g_cancellable_cancel (self->details_cancel);
+  gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_TIMELINE_VIEW);
+  self->timeline = NULL;
+  self->timers = NULL;
   G_OBJECT_CLASS (strobe_timeline_view_parent_class)->dispose (object);
 }
 
@@ -872,12 +715,42 @@ strobe_timeline_view_class_init (StrobeTimelineViewClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, 0, "view.find-step", "b", FALSE);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_F3, GDK_SHIFT_MASK, "view.find-step", "b", TRUE);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/timeline/strobe-timeline-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, follow);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, colors);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, target);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, target_ms);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, tracks_box);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, hide_empty);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, search_bar);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, match_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, timeline_row);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, paned);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, details_title);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, details);
+  gtk_widget_class_bind_template_callback (widget_class, zoom_out_cb);
+  gtk_widget_class_bind_template_callback (widget_class, zoom_fit_cb);
+  gtk_widget_class_bind_template_callback (widget_class, zoom_in_cb);
+  gtk_widget_class_bind_template_callback (widget_class, target_cb);
+  gtk_widget_class_bind_template_callback (widget_class, target_ms_cb);
+  gtk_widget_class_bind_template_callback (widget_class, tracks_popover_cb);
+  gtk_widget_class_bind_template_callback (widget_class, reset_tracks_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_next_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_previous_cb);
+  gtk_widget_class_bind_template_callback (widget_class, search_stop_cb);
 }
 
 static void
 strobe_timeline_view_init (StrobeTimelineView *self)
 {
   self->match_index = -1;
+  gtk_widget_init_template (GTK_WIDGET (self));
+  strobe_a11y_make_copyable (self->details_title);
+  strobe_a11y_make_copyable (self->details);
 }
 
 StrobeTimelineWidget *
