@@ -11,6 +11,12 @@
  * The page offers "document.show-page" (a page name, "s") to bring another view to the
  * front, e.g. after setting the view state's selected message for the log view.
  *
+ * Models: a view names the models it needs in its constructed(), with
+ * strobe_document_get_model (document, STROBE_TYPE_…) — views are made before the document
+ * starts loading, so a model the document does not build yet is made and fed for it. What
+ * only this view selects (a row, a node) stays in the view; the StrobeViewState carries
+ * what other views follow. tests/app/counters/ is a whole view added that way.
+ *
  * Keyboard: mark each sub-pane of a view (a side panel, a table) with strobe_pane_mark()
  * so F6 reaches it; the view itself is a pane already.
  *

@@ -38,6 +38,7 @@ struct _StrobeDocument
   StrobeLogModel       *log;
   StrobeMemoryModel    *memory;
   GPtrArray            *extra;          /* more analyzers, before loading */
+  GHashTable           *models_by_type; /* GType -> its model (a ref): strobe_document_get_model() */
 
   GCancellable         *cancellable;
   GInputStream         *live_stream;
@@ -125,6 +126,7 @@ strobe_document_finalize (GObject *object)
   g_clear_object (&self->log);
   g_clear_object (&self->memory);
   g_clear_pointer (&self->extra, g_ptr_array_unref);
+  g_clear_pointer (&self->models_by_type, g_hash_table_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->store);
   g_clear_pointer (&self->trace_id, g_free);
@@ -186,10 +188,16 @@ strobe_document_set_property (GObject      *object,
     }
 }
 
+/* Feeds @analyzer from the first byte and lists it under its type, so whoever names the
+ * type (strobe_document_get_model) gets this one instance; the first of a type wins. */
 static void
 add_model (StrobeDocument *self, gpointer analyzer)
 {
+  GType type = G_OBJECT_TYPE (analyzer);
+
   strobe_decoder_add_analyzer (self->decoder, STROBE_ANALYZER (analyzer));
+  if (!g_hash_table_contains (self->models_by_type, GSIZE_TO_POINTER (type)))
+    g_hash_table_insert (self->models_by_type, GSIZE_TO_POINTER (type), g_object_ref (analyzer));
 }
 
 static void
@@ -200,6 +208,7 @@ strobe_document_constructed (GObject *object)
   G_OBJECT_CLASS (strobe_document_parent_class)->constructed (object);
 
   self->decoder = strobe_decoder_new ();
+  self->models_by_type = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->info = strobe_info_analyzer_new ();
   self->threads = strobe_threads_model_new ();
   add_model (self, self->info);
@@ -317,6 +326,35 @@ strobe_document_add_analyzer (StrobeDocument *self,
     self->extra = g_ptr_array_new_with_free_func (g_object_unref);
   g_ptr_array_add (self->extra, g_object_ref (analyzer));
   add_model (self, analyzer);
+}
+
+gpointer
+strobe_document_get_model (StrobeDocument *self,
+                           GType           model_type)
+{
+  StrobeAnalyzer *model;
+
+  g_return_val_if_fail (STROBE_IS_DOCUMENT (self), NULL);
+  g_return_val_if_fail (g_type_is_a (model_type, STROBE_TYPE_ANALYZER), NULL);
+  g_return_val_if_fail (G_TYPE_IS_INSTANTIATABLE (model_type) && !G_TYPE_IS_ABSTRACT (model_type), NULL);
+
+  model = g_hash_table_lookup (self->models_by_type, GSIZE_TO_POINTER (model_type));
+  if (model != NULL || self->status != STROBE_DOCUMENT_STATUS_NEW)
+    return model;
+
+  /* Named before loading: fed from the first event like the standard ones. A standard
+   * model left out of @models at construction is taken into its place, so its typed
+   * getter and the change flags know it too. */
+  model = g_object_new (model_type, NULL);
+  add_model (self, model);
+  if (model_type == STROBE_TYPE_TIMELINE_MODEL)
+    g_set_object (&self->timeline, STROBE_TIMELINE_MODEL (model));
+  else if (model_type == STROBE_TYPE_LOG_MODEL)
+    g_set_object (&self->log, STROBE_LOG_MODEL (model));
+  else if (model_type == STROBE_TYPE_MEMORY_MODEL)
+    g_set_object (&self->memory, STROBE_MEMORY_MODEL (model));
+  g_object_unref (model);   /* models_by_type holds it */
+  return model;
 }
 
 /* ---- getters --------------------------------------------------------------------------- */

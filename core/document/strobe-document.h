@@ -104,6 +104,16 @@ guint64               strobe_document_get_bytes_total  (StrobeDocument       *se
 const GError         *strobe_document_get_error        (StrobeDocument       *self);
 
 /* ---- the analysis: valid at any time, growing while loading or live ------------------ */
+/* The model registry: the document's one instance of @model_type (a StrobeAnalyzer with a
+ * constructor that takes no arguments), shared by every view and command that names it.
+ * Named before loading starts, a type the document does not build yet is made and fed from
+ * the first event, so a new view brings its own model without an edit here; named later,
+ * it is NULL unless someone named it (or it is a standard model) in time. The standard
+ * models are in the registry too (STROBE_TYPE_TIMELINE_MODEL…); their typed getters below
+ * are shorthands. "changed" names the standard models that grew; any other model grows
+ * with CHANGED_EXTENT and is final at the last "changed" (every flag). Main thread. */
+gpointer              strobe_document_get_model        (StrobeDocument       *self,
+                                                        GType                 model_type);
 StrobeInfoAnalyzer   *strobe_document_get_info         (StrobeDocument       *self);
 StrobeThreadsModel   *strobe_document_get_threads      (StrobeDocument       *self);
 /* NULL when the document was made without that model. */

@@ -131,6 +131,36 @@ test_golden_timeline (void)
   g_assert_cmpfloat (strobe_trace_clock_to_seconds (&clock, first), ==, 0.0);
 }
 
+/* The model registry: a model named before loading is made and fed like the standard
+ * ones (here a log model the document was not asked for gets every message of the trace,
+ * and its typed getter sees it); named after loading began, a model nobody asked for is
+ * NULL; every caller gets the one instance. */
+static void
+test_model_registry (void)
+{
+  g_autofree char *path = golden ("golden-logmem.strobe");
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(StrobeDocument) document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_TIMELINE);
+  g_autoptr(StrobeDocument) all = load_sync ("golden-logmem.strobe", STROBE_DOCUMENT_MODEL_ALL);
+  StrobeLogModel *log;
+
+  g_assert_null (strobe_document_get_log (document));
+  log = strobe_document_get_model (document, STROBE_TYPE_LOG_MODEL);
+  g_assert_nonnull (log);
+  g_assert_true (strobe_document_get_model (document, STROBE_TYPE_LOG_MODEL) == (gpointer) log);
+  g_assert_true (strobe_document_get_log (document) == log);
+  g_assert_true (strobe_document_get_model (document, STROBE_TYPE_TIMELINE_MODEL) ==
+                 (gpointer) strobe_document_get_timeline (document));
+  g_assert_true (strobe_document_load (document, NULL, NULL));
+  g_assert_cmpuint (strobe_log_model_get_count (log), >, 0);
+  g_assert_cmpuint (strobe_log_model_get_count (log), ==,
+                    strobe_log_model_get_count (strobe_document_get_log (all)));
+
+  /* Too late: loading has begun and nobody asked for it. */
+  g_assert_null (strobe_document_get_model (document, STROBE_TYPE_MEMORY_MODEL));
+  g_assert_null (strobe_document_get_memory (document));
+}
+
 /* The overview's figures: the same as strobe-cli info's golden (tests/data/golden-types.info). */
 static void
 test_golden_overview (void)
@@ -386,6 +416,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/document/clock", test_clock);
   g_test_add_func ("/document/golden-timeline", test_golden_timeline);
   g_test_add_func ("/document/golden-overview", test_golden_overview);
+  g_test_add_func ("/document/model-registry", test_model_registry);
   g_test_add_func ("/document/empty-and-missing", test_empty_and_missing);
   g_test_add_func ("/document/growing-stream", test_growing_stream);
   g_test_add_func ("/document/coalesced", test_coalesced);
