@@ -1521,7 +1521,7 @@ analyzer_iface_init (StrobeAnalyzerInterface *iface)
   iface->end = strobe_memory_model_end;
 }
 
-/* ---- queries ------------------------------------------------------------------------ */
+/* ---- the store: what the queries (strobe-memory-query.c) read ------------------------- */
 
 void
 strobe_memory_model_get_store (StrobeMemoryModel *self, StrobeMemoryStore *s)
@@ -1725,23 +1725,6 @@ strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 
     }
 }
 
-static void
-append_index (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
-{
-  g_array_append_val ((GArray *) user, index);
-}
-
-static GArray *
-live_among (StrobeMemoryModel *self, guint64 lo, guint64 hi, guint64 t)
-{
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
-  StrobeMemoryStore s;
-
-  strobe_memory_model_get_store (self, &s);
-  strobe_memory_store_live_among (&s, lo, hi, t, append_index, out);
-  return out;
-}
-
 void
 strobe_memory_model_get_summary (StrobeMemoryModel *self, StrobeMemorySummary *out)
 {
@@ -1821,90 +1804,6 @@ strobe_memory_model_get_totals_at (StrobeMemoryModel *self, guint64 t, gint64 *b
   strobe_memory_model_get_store (self, &s);
   strobe_memory_store_totals_at (&s, t, bytes, count);
   g_mutex_unlock (&self->lock);
-}
-
-GArray *
-strobe_memory_model_live_at (StrobeMemoryModel *self, guint64 t)
-{
-  StrobeMemoryStore s;
-  GArray *out;
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
-  g_mutex_lock (&self->lock);
-  strobe_memory_model_get_store (self, &s);
-  out = live_among (self, 0, strobe_memory_store_allocs_upto (&s, t), t);
-  g_mutex_unlock (&self->lock);
-  return out;
-}
-
-GArray *
-strobe_memory_model_leaks (StrobeMemoryModel *self)
-{
-  GArray *out;
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
-  g_mutex_lock (&self->lock);
-  out = live_among (self, 0, self->records->len, STROBE_MEMORY_LIVE - 1);
-  g_mutex_unlock (&self->lock);
-  return out;
-}
-
-GArray *
-strobe_memory_model_allocated_live (StrobeMemoryModel *self, guint64 a, guint64 b, guint64 c)
-{
-  StrobeMemoryStore s;
-  GArray *out;
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
-  g_mutex_lock (&self->lock);
-  strobe_memory_model_get_store (self, &s);
-  out = live_among (self, a ? strobe_memory_store_allocs_upto (&s, a - 1) : 0,
-                    strobe_memory_store_allocs_upto (&s, MIN (b, c)), c);
-  g_mutex_unlock (&self->lock);
-  return out;
-}
-
-GArray *
-strobe_memory_model_freed_in (StrobeMemoryModel *self, guint64 a, guint64 b)
-{
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
-  StrobeMemoryStore s;
-  guint64 from, to;
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
-  g_mutex_lock (&self->lock);
-  strobe_memory_model_get_store (self, &s);
-  from = a ? strobe_memory_store_frees_upto (&s, a - 1) : 0;
-  to = strobe_memory_store_frees_upto (&s, b);
-  for (guint64 j = from; j < to; j++)
-    {
-      const StrobeMemoryFreeEntry *e = &g_array_index (self->free_log, StrobeMemoryFreeEntry, j);
-      guint64 index = STROBE_MEMORY_ENTRY_RECORD (e);
-
-      /* Only the entry that ended it (not marks, not a failed realloc's undo). */
-      if (STROBE_MEMORY_ENTRY_KIND (e) == STROBE_MEMORY_ENTRY_FREE
-          && g_array_index (self->end_entry, guint32, index) == j)
-        g_array_append_val (out, index);
-    }
-  g_mutex_unlock (&self->lock);
-  return out;
-}
-
-GArray *
-strobe_memory_model_short_lived (StrobeMemoryModel *self, guint64 max_lifetime)
-{
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
-  g_mutex_lock (&self->lock);
-  for (guint64 i = 0; i < self->records->len; i++)
-    {
-      const StrobeMemoryAlloc *r = rec (self, (guint32) i);
-      if (r->free_time != STROBE_MEMORY_LIVE && r->free_time - r->alloc_time <= max_lifetime)
-        g_array_append_val (out, i);
-    }
-  g_mutex_unlock (&self->lock);
-  return out;
 }
 
 guint

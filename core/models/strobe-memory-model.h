@@ -159,19 +159,6 @@ guint     strobe_memory_model_get_allocs    (StrobeMemoryModel *self, const guin
 void      strobe_memory_model_get_totals_at (StrobeMemoryModel *self, guint64 time,
                                              gint64 *bytes, gint64 *count);
 
-/* Allocation indexes (guint64, in allocation order): */
-/* live at @time: allocated at or before it, freed after it or never. */
-GArray   *strobe_memory_model_live_at       (StrobeMemoryModel *self, guint64 time);
-/* never freed (at the end of what was read). */
-GArray   *strobe_memory_model_leaks         (StrobeMemoryModel *self);
-/* allocated in [@a, @b] and still live at @c. */
-GArray   *strobe_memory_model_allocated_live (StrobeMemoryModel *self, guint64 a, guint64 b,
-                                              guint64 c);
-/* freed in [@a, @b], in order of freeing. */
-GArray   *strobe_memory_model_freed_in      (StrobeMemoryModel *self, guint64 a, guint64 b);
-/* freed at most @max_lifetime ticks after allocation (scans every allocation). */
-GArray   *strobe_memory_model_short_lived   (StrobeMemoryModel *self, guint64 max_lifetime);
-
 /* @n samples evenly over [@a, @b); exact when the window holds few events, from the
  * pre-aggregated overview otherwise. Returns the samples written. */
 guint     strobe_memory_model_get_series    (StrobeMemoryModel *self, guint64 a, guint64 b,

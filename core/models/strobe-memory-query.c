@@ -1244,3 +1244,108 @@ strobe_memory_alloc_list_group (StrobeMemoryAllocList *self, StrobeMemoryModel *
     return agg;
   }
 }
+
+/* ---- allocation indexes for A, B and C ---------------------------------------------------- */
+
+static void
+append_index (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
+{
+  g_array_append_val ((GArray *) user, index);
+}
+
+static GArray *
+live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+  strobe_memory_store_live_among (s, lo, hi, t, append_index, out);
+  return out;
+}
+
+GArray *
+strobe_memory_model_live_at (StrobeMemoryModel *self, guint64 t)
+{
+  StrobeMemoryStore s;
+  GArray *out;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
+  strobe_memory_model_get_store (self, &s);
+  g_mutex_lock (s.lock);
+  out = live_among (&s, 0, strobe_memory_store_allocs_upto (&s, t), t);
+  g_mutex_unlock (s.lock);
+  return out;
+}
+
+GArray *
+strobe_memory_model_leaks (StrobeMemoryModel *self)
+{
+  StrobeMemoryStore s;
+  GArray *out;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
+  strobe_memory_model_get_store (self, &s);
+  g_mutex_lock (s.lock);
+  out = live_among (&s, 0, s.records->len, STROBE_MEMORY_LIVE - 1);
+  g_mutex_unlock (s.lock);
+  return out;
+}
+
+GArray *
+strobe_memory_model_allocated_live (StrobeMemoryModel *self, guint64 a, guint64 b, guint64 c)
+{
+  StrobeMemoryStore s;
+  GArray *out;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
+  strobe_memory_model_get_store (self, &s);
+  g_mutex_lock (s.lock);
+  out = live_among (&s, a ? strobe_memory_store_allocs_upto (&s, a - 1) : 0,
+                    strobe_memory_store_allocs_upto (&s, MIN (b, c)), c);
+  g_mutex_unlock (s.lock);
+  return out;
+}
+
+GArray *
+strobe_memory_model_freed_in (StrobeMemoryModel *self, guint64 a, guint64 b)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
+  StrobeMemoryStore s;
+  guint64 from, to;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
+  strobe_memory_model_get_store (self, &s);
+  g_mutex_lock (s.lock);
+  from = a ? strobe_memory_store_frees_upto (&s, a - 1) : 0;
+  to = strobe_memory_store_frees_upto (&s, b);
+  for (guint64 j = from; j < to; j++)
+    {
+      const StrobeMemoryFreeEntry *e = &g_array_index (s.free_log, StrobeMemoryFreeEntry, j);
+      guint64 index = STROBE_MEMORY_ENTRY_RECORD (e);
+
+      /* Only the entry that ended it (not marks, not a failed realloc's undo). */
+      if (STROBE_MEMORY_ENTRY_KIND (e) == STROBE_MEMORY_ENTRY_FREE
+          && g_array_index (s.end_entry, guint32, index) == j)
+        g_array_append_val (out, index);
+    }
+  g_mutex_unlock (s.lock);
+  return out;
+}
+
+GArray *
+strobe_memory_model_short_lived (StrobeMemoryModel *self, guint64 max_lifetime)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
+  StrobeMemoryStore s;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
+  strobe_memory_model_get_store (self, &s);
+  g_mutex_lock (s.lock);
+  for (guint64 i = 0; i < s.records->len; i++)
+    {
+      const StrobeMemoryAlloc *r = &g_array_index (s.records, StrobeMemoryAlloc, i);
+      if (r->free_time != STROBE_MEMORY_LIVE && r->free_time - r->alloc_time <= max_lifetime)
+        g_array_append_val (out, i);
+    }
+  g_mutex_unlock (s.lock);
+  return out;
+}

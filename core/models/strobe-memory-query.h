@@ -187,6 +187,19 @@ typedef enum
 #define STROBE_TYPE_MEMORY_ALLOC_LIST (strobe_memory_alloc_list_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeMemoryAllocList, strobe_memory_alloc_list, STROBE, MEMORY_ALLOC_LIST, GObject)
 
+/* The allocation indexes (guint64, in allocation order) of the simple selections: */
+/* live at @time: allocated at or before it, freed after it or never. */
+GArray   *strobe_memory_model_live_at       (StrobeMemoryModel *self, guint64 time);
+/* never freed (at the end of what was read). */
+GArray   *strobe_memory_model_leaks         (StrobeMemoryModel *self);
+/* allocated in [@a, @b] and still live at @c. */
+GArray   *strobe_memory_model_allocated_live (StrobeMemoryModel *self, guint64 a, guint64 b,
+                                              guint64 c);
+/* freed in [@a, @b], in order of freeing. */
+GArray   *strobe_memory_model_freed_in      (StrobeMemoryModel *self, guint64 a, guint64 b);
+/* freed at most @max_lifetime ticks after allocation (scans every allocation). */
+GArray   *strobe_memory_model_short_lived   (StrobeMemoryModel *self, guint64 max_lifetime);
+
 /* A copy of the selected allocations (as they were when the query ran), in allocation
  * order (freed ones: in order of freeing). */
 StrobeMemoryAllocList *strobe_memory_model_select (StrobeMemoryModel           *model,

@@ -22,6 +22,7 @@
 #include "strobe-cli.h"
 #include "strobe-log-model.h"
 #include "strobe-memory-model.h"
+#include "strobe-memory-query.h"
 #include "strobe-threads-model.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timer-stats.h"

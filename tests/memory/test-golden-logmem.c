@@ -27,6 +27,7 @@
 #include "strobe-decoder.h"
 #include "strobe-log-model.h"
 #include "strobe-memory-model.h"
+#include "strobe-memory-query.h"
 
 static char *golden_dir;
 static const char *cli;

@@ -26,6 +26,7 @@
 #include "strobe-decoder.h"
 #include "strobe-info-analyzer.h"
 #include "strobe-memory-model.h"
+#include "strobe-memory-query.h"
 #include "strobe-memory-symbols.h"
 #include "test-dirs.h"
 

@@ -14,6 +14,7 @@
 
 #include "strobe-decoder.h"
 #include "strobe-memory-model.h"
+#include "strobe-memory-query.h"
 
 static const char *cli, *victim, *victim_tsan;
 
