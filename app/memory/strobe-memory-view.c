@@ -179,10 +179,19 @@ struct _StrobeMemoryView
   gint64                    last_analysis_us;
   guint                     range_source;
   guint                     refresh_source;
-  gboolean                  syncing;
+  guint64                   selected_allocation;  /* the view's own: no other view follows it */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeMemoryView, strobe_memory_view, STROBE_TYPE_VIEW)
+
+enum
+{
+  PROP_0,
+  PROP_SELECTED_ALLOCATION,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
 
 static void start_analysis (StrobeMemoryView *self);
 
@@ -205,19 +214,7 @@ static void
 queries_show_allocation_cb (StrobeMemoryView *self,
                             guint64           index)
 {
-  self->syncing = TRUE;
-  strobe_view_state_set_selected_allocation (strobe_view_get_state (STROBE_VIEW (self)), index);
-  self->syncing = FALSE;
-  show_allocation (self, index);
-}
-
-static void
-state_allocation_cb (StrobeMemoryView *self)
-{
-  guint64 index = strobe_view_state_get_selected_allocation (strobe_view_get_state (STROBE_VIEW (self)));
-
-  if (!self->syncing && index != STROBE_VIEW_STATE_NONE)
-    show_allocation (self, index);
+  strobe_memory_view_set_selected_allocation (self, index);
 }
 
 static char *
@@ -922,7 +919,6 @@ strobe_memory_view_constructed (GObject *object)
   G_OBJECT_CLASS (strobe_memory_view_parent_class)->constructed (object);
 
   state = strobe_view_get_state (STROBE_VIEW (self));
-  g_signal_connect_object (state, "notify::selected-allocation", G_CALLBACK (state_allocation_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "notify::selection-start", G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "notify::selection-end", G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "notify::has-selection", G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
@@ -949,6 +945,36 @@ strobe_memory_view_dispose (GObject *object)
 }
 
 static void
+strobe_memory_view_get_property (GObject    *object,
+                                 guint       prop_id,
+                                 GValue     *value,
+                                 GParamSpec *pspec)
+{
+  StrobeMemoryView *self = STROBE_MEMORY_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_ALLOCATION: g_value_set_uint64 (value, self->selected_allocation); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+strobe_memory_view_set_property (GObject      *object,
+                                 guint         prop_id,
+                                 const GValue *value,
+                                 GParamSpec   *pspec)
+{
+  StrobeMemoryView *self = STROBE_MEMORY_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_SELECTED_ALLOCATION: strobe_memory_view_set_selected_allocation (self, g_value_get_uint64 (value)); break;
+    default: G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 strobe_memory_view_class_init (StrobeMemoryViewClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -957,9 +983,23 @@ strobe_memory_view_class_init (StrobeMemoryViewClass *klass)
 
   object_class->constructed = strobe_memory_view_constructed;
   object_class->dispose = strobe_memory_view_dispose;
+  object_class->get_property = strobe_memory_view_get_property;
+  object_class->set_property = strobe_memory_view_set_property;
   view_class->document_changed = strobe_memory_view_document_changed;
   view_class->focus_default = strobe_memory_view_focus_default;
   strobe_view_class_set_page (view_class, "memory", N_("_Memory"), "drive-harddisk-symbolic", 40);
+
+  /**
+   * StrobeMemoryView:selected-allocation:
+   *
+   * The allocation (the memory model's index) whose call stack is shown, or
+   * STROBE_VIEW_STATE_NONE. The view's own selection: the shared view state does not
+   * carry it, since no other view follows it.
+   */
+  properties[PROP_SELECTED_ALLOCATION] =
+    g_param_spec_uint64 ("selected-allocation", NULL, NULL, 0, G_MAXUINT64, STROBE_VIEW_STATE_NONE,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   g_type_ensure (STROBE_TYPE_MEMORY_GRAPH);
   g_type_ensure (STROBE_TYPE_MEMORY_FIGURES);
@@ -1000,6 +1040,7 @@ strobe_memory_view_class_init (StrobeMemoryViewClass *klass)
 static void
 strobe_memory_view_init (StrobeMemoryView *self)
 {
+  self->selected_allocation = STROBE_VIEW_STATE_NONE;
   gtk_widget_init_template (GTK_WIDGET (self));
   strobe_a11y_fix_mnemonic_button (self->flame_reset);
 
@@ -1053,4 +1094,25 @@ strobe_memory_view_init (StrobeMemoryView *self)
   strobe_pane_mark (GTK_WIDGET (self->flame));
   strobe_pane_mark (GTK_WIDGET (self->sizes_table));
   strobe_pane_mark (GTK_WIDGET (self->stack));
+}
+
+guint64
+strobe_memory_view_get_selected_allocation (StrobeMemoryView *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_VIEW (self), STROBE_VIEW_STATE_NONE);
+  return self->selected_allocation;
+}
+
+void
+strobe_memory_view_set_selected_allocation (StrobeMemoryView *self,
+                                            guint64           index)
+{
+  g_return_if_fail (STROBE_IS_MEMORY_VIEW (self));
+
+  if (index != STROBE_VIEW_STATE_NONE)
+    show_allocation (self, index);
+  if (self->selected_allocation == index)
+    return;
+  self->selected_allocation = index;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_ALLOCATION]);
 }

@@ -47,6 +47,11 @@ void                      strobe_memory_view_show_tab       (StrobeMemoryView *s
 gboolean                  strobe_memory_view_is_analysing   (StrobeMemoryView *self);
 /* The notice shown ("" when none). */
 const char               *strobe_memory_view_get_notice     (StrobeMemoryView *self);
+/* The view's own selection: the allocation (memory model index) whose stack is shown;
+ * STROBE_VIEW_STATE_NONE for none. Setting it shows that allocation's stack. */
+guint64                   strobe_memory_view_get_selected_allocation (StrobeMemoryView *self);
+void                      strobe_memory_view_set_selected_allocation (StrobeMemoryView *self,
+                                                                      guint64           index);
 /* Only the selected range for the trees, flame graph and histogram. */
 void                      strobe_memory_view_set_range_only (StrobeMemoryView *self,
                                                              gboolean          selected);

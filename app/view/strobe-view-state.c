@@ -19,7 +19,6 @@ struct _StrobeViewState
   guint64         hover;
   StrobeScopeRef *scope;
   guint64         message;
-  guint64         allocation;
   gboolean        follow_live;
 };
 
@@ -38,7 +37,6 @@ enum
   PROP_HOVER,
   PROP_SELECTED_SCOPE,
   PROP_SELECTED_MESSAGE,
-  PROP_SELECTED_ALLOCATION,
   PROP_FOLLOW_LIVE,
   N_PROPS
 };
@@ -85,7 +83,6 @@ strobe_view_state_get_property (GObject    *object,
     case PROP_HOVER:               g_value_set_uint64 (value, self->hover); break;
     case PROP_SELECTED_SCOPE:      g_value_set_boxed (value, self->scope); break;
     case PROP_SELECTED_MESSAGE:    g_value_set_uint64 (value, self->message); break;
-    case PROP_SELECTED_ALLOCATION: g_value_set_uint64 (value, self->allocation); break;
     case PROP_FOLLOW_LIVE:         g_value_set_boolean (value, self->follow_live); break;
     default:                       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -112,9 +109,6 @@ strobe_view_state_set_property (GObject      *object,
       break;
     case PROP_SELECTED_MESSAGE:
       strobe_view_state_set_selected_message (self, g_value_get_uint64 (value));
-      break;
-    case PROP_SELECTED_ALLOCATION:
-      strobe_view_state_set_selected_allocation (self, g_value_get_uint64 (value));
       break;
     case PROP_FOLLOW_LIVE:
       strobe_view_state_set_follow_live (self, g_value_get_boolean (value));
@@ -158,8 +152,6 @@ strobe_view_state_class_init (StrobeViewStateClass *klass)
     g_param_spec_boxed ("selected-scope", NULL, NULL, STROBE_TYPE_SCOPE_REF, rw);
   properties[PROP_SELECTED_MESSAGE] =
     g_param_spec_uint64 ("selected-message", NULL, NULL, 0, G_MAXUINT64, STROBE_VIEW_STATE_NONE, rw);
-  properties[PROP_SELECTED_ALLOCATION] =
-    g_param_spec_uint64 ("selected-allocation", NULL, NULL, 0, G_MAXUINT64, STROBE_VIEW_STATE_NONE, rw);
   properties[PROP_FOLLOW_LIVE] = g_param_spec_boolean ("follow-live", NULL, NULL, FALSE, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -171,7 +163,6 @@ strobe_view_state_init (StrobeViewState *self)
   self->cursor = STROBE_VIEW_STATE_NONE;
   self->hover = STROBE_VIEW_STATE_NONE;
   self->message = STROBE_VIEW_STATE_NONE;
-  self->allocation = STROBE_VIEW_STATE_NONE;
 }
 
 StrobeViewState *
@@ -335,21 +326,6 @@ strobe_view_state_get_selected_message (StrobeViewState *self)
 {
   g_return_val_if_fail (STROBE_IS_VIEW_STATE (self), STROBE_VIEW_STATE_NONE);
   return self->message;
-}
-
-void
-strobe_view_state_set_selected_allocation (StrobeViewState *self,
-                                           guint64          index)
-{
-  g_return_if_fail (STROBE_IS_VIEW_STATE (self));
-  set_u64 (self, &self->allocation, index, PROP_SELECTED_ALLOCATION);
-}
-
-guint64
-strobe_view_state_get_selected_allocation (StrobeViewState *self)
-{
-  g_return_val_if_fail (STROBE_IS_VIEW_STATE (self), STROBE_VIEW_STATE_NONE);
-  return self->allocation;
 }
 
 void

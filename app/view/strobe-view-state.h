@@ -1,7 +1,8 @@
-/* strobe-view-state.h — what every view of one trace shares: the visible time range, the
- * selected range, the cursor and the hovered time, the selected scope, message and
- * allocation, and whether a live trace is followed. Views bind to its properties, so a
- * drag-selection in one view filters the others.
+/* strobe-view-state.h — what the views of one trace follow from each other: the visible
+ * time range, the selected range, the cursor and the hovered time, the selected scope and
+ * message, and whether a live trace is followed. Views bind to its properties, so a
+ * drag-selection in one view filters the others. What only one view selects (a row of
+ * its own table: an allocation, a counter) is that view's property, not the state's.
  *
  * All times are trace clock ticks (StrobeTraceClock converts them).
  *
@@ -13,7 +14,7 @@
 
 G_BEGIN_DECLS
 
-#define STROBE_VIEW_STATE_NONE G_MAXUINT64   /* no cursor, hover, message or allocation */
+#define STROBE_VIEW_STATE_NONE G_MAXUINT64   /* no cursor, hover or message; also "no row" for views */
 
 /* A scope, as the timeline model stores it (thread, depth, begin, end, name). */
 typedef struct
@@ -63,13 +64,10 @@ guint64               strobe_view_state_get_hover             (StrobeViewState *
 void                  strobe_view_state_set_selected_scope    (StrobeViewState      *self,
                                                                const StrobeScopeRef *scope);
 const StrobeScopeRef *strobe_view_state_get_selected_scope    (StrobeViewState      *self);
-/* Log message and allocation indexes (as their models number them). */
+/* The log message (as the log model numbers it) another view asked the log view to show. */
 void                  strobe_view_state_set_selected_message  (StrobeViewState *self,
                                                                guint64          index);
 guint64               strobe_view_state_get_selected_message  (StrobeViewState *self);
-void                  strobe_view_state_set_selected_allocation (StrobeViewState *self,
-                                                                 guint64          index);
-guint64               strobe_view_state_get_selected_allocation (StrobeViewState *self);
 /* Live traces: keep the newest data in view. */
 void                  strobe_view_state_set_follow_live       (StrobeViewState *self,
                                                                gboolean         follow);
