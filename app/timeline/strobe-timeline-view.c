@@ -442,8 +442,7 @@ details_done (GObject *source, GAsyncResult *result, gpointer user_data)
 static void
 selected_scope_cb (StrobeTimelineView *self)
 {
-  StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
-  const StrobeScopeRef *s = strobe_view_state_get_selected_scope (state);
+  const StrobeScopeRef *s = strobe_timeline_widget_get_selected_scope (self->timeline);
   g_autoptr(GTask) task = NULL;
   DetailsJob *j;
 
@@ -652,7 +651,7 @@ build (StrobeTimelineView *self)
   gtk_widget_set_size_request (GTK_WIDGET (self->timers), 440, -1);
   strobe_pane_mark (GTK_WIDGET (self->timers));
 
-  g_signal_connect_object (state, "notify::selected-scope", G_CALLBACK (selected_scope_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->timeline, "notify::selected-scope", G_CALLBACK (selected_scope_cb), self, G_CONNECT_SWAPPED);
   selected_scope_cb (self);
 }
 

@@ -18,7 +18,7 @@ void
 strobe_timeline_widget_select_scope (StrobeTimelineWidget *self, guint16 thread_id, const StrobeTimelineBlock *b)
 {
   StrobeScopeRef ref = { thread_id, b->depth, b->name_id, b->begin, b->end };
-  strobe_view_state_set_selected_scope (self->state, &ref);
+  strobe_timeline_widget_set_selected_scope (self, &ref);
 }
 
 void
@@ -43,7 +43,7 @@ strobe_timeline_widget_show_scope (StrobeTimelineWidget *self, const StrobeScope
       strobe_timeline_widget_mark_user_moved (self);
       strobe_timeline_widget_set_visible_range (self, mid > len / 2 ? mid - len / 2 : 0, (mid > len / 2 ? mid - len / 2 : 0) + len);
     }
-  strobe_view_state_set_selected_scope (self->state, scope);
+  strobe_timeline_widget_set_selected_scope (self, scope);
   /* And vertically into view. */
   i = strobe_track_list_find (self->tracks, STROBE_TRACK_THREAD, scope->thread_id);
   if (i >= 0)
@@ -117,7 +117,7 @@ sibling (StrobeTimelineWidget *self, const StrobeScopeRef *cur, gboolean next, S
 static void
 navigate (StrobeTimelineWidget *self, int direction)
 {
-  const StrobeScopeRef *cur = strobe_view_state_get_selected_scope (self->state);
+  const StrobeScopeRef *cur = self->selected_scope;
   StrobeScopeRef to;
   gboolean found = FALSE;
 
@@ -197,7 +197,7 @@ static void
 action_zoom_selection (GtkWidget *widget, const char *name, GVariant *param)
 {
   StrobeTimelineWidget *self = STROBE_TIMELINE_WIDGET (widget);
-  const StrobeScopeRef *sel = strobe_view_state_get_selected_scope (self->state);
+  const StrobeScopeRef *sel = self->selected_scope;
   guint64 a, b;
 
   if (strobe_view_state_get_selection (self->state, &a, &b))
@@ -216,8 +216,8 @@ action_clear (GtkWidget *widget, const char *name, GVariant *param)
   self->kb_anchor_set = FALSE;
   if (strobe_view_state_get_selection (self->state, NULL, NULL))
     strobe_view_state_clear_selection (self->state);
-  else if (strobe_view_state_get_selected_scope (self->state))
-    strobe_view_state_set_selected_scope (self->state, NULL);
+  else if (self->selected_scope)
+    strobe_timeline_widget_set_selected_scope (self, NULL);
 }
 
 static void
@@ -256,7 +256,7 @@ action_select_step (GtkWidget *widget, const char *name, GVariant *param)
   step = MAX ((b - a) / 20, 1);
   if (!strobe_view_state_get_selection (self->state, &s0, &s1) || !self->kb_anchor_set)
     {
-      const StrobeScopeRef *sel = strobe_view_state_get_selected_scope (self->state);
+      const StrobeScopeRef *sel = self->selected_scope;
       self->kb_anchor = sel ? sel->begin : a + (b - a) / 2;
       self->kb_anchor_set = TRUE;
       s0 = s1 = self->kb_anchor;
@@ -276,7 +276,7 @@ static void
 action_select_scope_range (GtkWidget *widget, const char *name, GVariant *param)
 {
   StrobeTimelineWidget *self = STROBE_TIMELINE_WIDGET (widget);
-  const StrobeScopeRef *sel = strobe_view_state_get_selected_scope (self->state);
+  const StrobeScopeRef *sel = self->selected_scope;
 
   if (sel == NULL)
     {
@@ -409,7 +409,7 @@ static void
 action_track_menu (GtkWidget *widget, const char *name, GVariant *param)
 {
   StrobeTimelineWidget *self = STROBE_TIMELINE_WIDGET (widget);
-  const StrobeScopeRef *sel = strobe_view_state_get_selected_scope (self->state);
+  const StrobeScopeRef *sel = self->selected_scope;
   int track = self->hovering ? self->hover.track : -1;
   gdouble y = self->hover_y;
 

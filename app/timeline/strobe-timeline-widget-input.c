@@ -543,7 +543,7 @@ strobe_timeline_widget_activate_at (StrobeTimelineWidget *self, gdouble x, gdoub
     case HIT_REGION:
     case HIT_TRACK:
     case HIT_COUNTER:
-      strobe_view_state_set_selected_scope (self->state, NULL);
+      strobe_timeline_widget_set_selected_scope (self, NULL);
       break;
     default:
       break;

@@ -96,7 +96,7 @@ strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *s
   guint64 t1 = strobe_time_scale_end (axis), s0, s1, cursor, hover;
   g_autoptr(GArray) bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
   g_autoptr(GArray) drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
-  const StrobeScopeRef *sel = strobe_view_state_get_selected_scope (self->state);
+  const StrobeScopeRef *sel = self->selected_scope;
   const char *reason;
   graphene_rect_t r;
   GdkRGBA c;

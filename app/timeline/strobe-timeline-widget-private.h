@@ -99,6 +99,7 @@ struct _StrobeTimelineWidget
   StrobeTrackList      *tracks;
   int                   content_h;
   gboolean              hide_empty;
+  StrobeScopeRef       *selected_scope;  /* the page's own selection: no other view follows it */
   GtkAdjustment        *vadj;
   char                 *program;
   gboolean              layout_restored;

@@ -17,6 +17,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "strobe-timeline-widget-private.h"
 
@@ -30,6 +31,7 @@ enum
   PROP_COLOR_SCHEME,
   PROP_FRAME_TARGET,
   PROP_HIDE_EMPTY,
+  PROP_SELECTED_SCOPE,
   N_PROPS
 };
 
@@ -756,7 +758,6 @@ strobe_timeline_widget_constructed (GObject *object)
   g_signal_connect_object (self->state, "notify::selection-start", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->state, "notify::selection-end", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->state, "notify::has-selection", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->state, "notify::selected-scope", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->state, "notify::cursor", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->state, "notify::hover", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
   strobe_timeline_widget_update (self, STROBE_DOCUMENT_MODEL_ALL | STROBE_DOCUMENT_CHANGED_EXTENT);
@@ -790,6 +791,7 @@ strobe_timeline_widget_finalize (GObject *object)
   g_clear_pointer (&self->log_ticks, g_hash_table_unref);
   g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_free (self->program);
+  g_clear_pointer (&self->selected_scope, strobe_scope_ref_free);
   G_OBJECT_CLASS (strobe_timeline_widget_parent_class)->finalize (object);
 }
 
@@ -805,6 +807,7 @@ strobe_timeline_widget_get_property (GObject *object, guint prop_id, GValue *val
     case PROP_COLOR_SCHEME: g_value_set_int (value, self->scheme); break;
     case PROP_FRAME_TARGET: g_value_set_double (value, self->frame_target); break;
     case PROP_HIDE_EMPTY:   g_value_set_boolean (value, self->hide_empty); break;
+    case PROP_SELECTED_SCOPE: g_value_set_boxed (value, self->selected_scope); break;
     default:                G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -821,6 +824,7 @@ strobe_timeline_widget_set_property (GObject *object, guint prop_id, const GValu
     case PROP_COLOR_SCHEME: strobe_timeline_widget_set_color_scheme (self, g_value_get_int (value)); break;
     case PROP_FRAME_TARGET: strobe_timeline_widget_set_frame_target (self, g_value_get_double (value)); break;
     case PROP_HIDE_EMPTY:   strobe_timeline_widget_set_hide_empty (self, g_value_get_boolean (value)); break;
+    case PROP_SELECTED_SCOPE: strobe_timeline_widget_set_selected_scope (self, g_value_get_boxed (value)); break;
     default:                G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
 }
@@ -854,6 +858,8 @@ strobe_timeline_widget_class_init (StrobeTimelineWidgetClass *klass)
   properties[PROP_FRAME_TARGET] =
     g_param_spec_double ("frame-target", NULL, NULL, 1e-6, 10, 1 / 60.0, rw);
   properties[PROP_HIDE_EMPTY] = g_param_spec_boolean ("hide-empty", NULL, NULL, TRUE, rw);
+  /* The selected scope: the timeline page's own (its details and the timers follow it). */
+  properties[PROP_SELECTED_SCOPE] = g_param_spec_boxed ("selected-scope", NULL, NULL, STROBE_TYPE_SCOPE_REF, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   /**
@@ -995,4 +1001,28 @@ strobe_timeline_widget_get_cache_bytes (StrobeTimelineWidget *self)
 {
   g_return_val_if_fail (STROBE_IS_TIMELINE_WIDGET (self), 0);
   return self->tiles ? strobe_tile_cache_get_bytes (self->tiles) : 0;
+}
+
+const StrobeScopeRef *
+strobe_timeline_widget_get_selected_scope (StrobeTimelineWidget *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMELINE_WIDGET (self), NULL);
+  return self->selected_scope;
+}
+
+void
+strobe_timeline_widget_set_selected_scope (StrobeTimelineWidget *self,
+                                           const StrobeScopeRef *scope)
+{
+  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
+
+  if (scope == NULL && self->selected_scope == NULL)
+    return;
+  if (scope != NULL && self->selected_scope != NULL && memcmp (scope, self->selected_scope, sizeof *scope) == 0)
+    return;
+  g_clear_pointer (&self->selected_scope, strobe_scope_ref_free);
+  if (scope != NULL)
+    self->selected_scope = strobe_scope_ref_copy (scope);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SCOPE]);
 }

@@ -44,6 +44,11 @@ gboolean              strobe_timeline_widget_get_hide_empty   (StrobeTimelineWid
 void                  strobe_timeline_widget_set_highlight    (StrobeTimelineWidget *self,
                                                                guint32               name_id);
 
+/* The selected scope (NULL: none): the timeline page's own selection, shown outlined and
+ * in the details; not in the shared view state, since no other view follows it. */
+const StrobeScopeRef *strobe_timeline_widget_get_selected_scope (StrobeTimelineWidget *self);
+void                  strobe_timeline_widget_set_selected_scope (StrobeTimelineWidget *self,
+                                                                 const StrobeScopeRef *scope);
 /* Brings a scope into view (zooming out if it is wider than the view, in if it is less
  * than a few pixels) and selects it. */
 void                  strobe_timeline_widget_show_scope       (StrobeTimelineWidget *self,

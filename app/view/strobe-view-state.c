@@ -17,7 +17,6 @@ struct _StrobeViewState
   guint64         selection_end;
   guint64         cursor;
   guint64         hover;
-  StrobeScopeRef *scope;
   guint64         message;
   gboolean        follow_live;
 };
@@ -35,7 +34,6 @@ enum
   PROP_SELECTION_END,
   PROP_CURSOR,
   PROP_HOVER,
-  PROP_SELECTED_SCOPE,
   PROP_SELECTED_MESSAGE,
   PROP_FOLLOW_LIVE,
   N_PROPS
@@ -81,7 +79,6 @@ strobe_view_state_get_property (GObject    *object,
     case PROP_SELECTION_END:       g_value_set_uint64 (value, self->selection_end); break;
     case PROP_CURSOR:              g_value_set_uint64 (value, self->cursor); break;
     case PROP_HOVER:               g_value_set_uint64 (value, self->hover); break;
-    case PROP_SELECTED_SCOPE:      g_value_set_boxed (value, self->scope); break;
     case PROP_SELECTED_MESSAGE:    g_value_set_uint64 (value, self->message); break;
     case PROP_FOLLOW_LIVE:         g_value_set_boolean (value, self->follow_live); break;
     default:                       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -104,9 +101,6 @@ strobe_view_state_set_property (GObject      *object,
     case PROP_HOVER:
       strobe_view_state_set_hover (self, g_value_get_uint64 (value));
       break;
-    case PROP_SELECTED_SCOPE:
-      strobe_view_state_set_selected_scope (self, g_value_get_boxed (value));
-      break;
     case PROP_SELECTED_MESSAGE:
       strobe_view_state_set_selected_message (self, g_value_get_uint64 (value));
       break;
@@ -119,22 +113,12 @@ strobe_view_state_set_property (GObject      *object,
 }
 
 static void
-strobe_view_state_finalize (GObject *object)
-{
-  StrobeViewState *self = STROBE_VIEW_STATE (object);
-
-  g_clear_pointer (&self->scope, strobe_scope_ref_free);
-  G_OBJECT_CLASS (strobe_view_state_parent_class)->finalize (object);
-}
-
-static void
 strobe_view_state_class_init (StrobeViewStateClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
   GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
 
-  object_class->finalize = strobe_view_state_finalize;
   object_class->get_property = strobe_view_state_get_property;
   object_class->set_property = strobe_view_state_set_property;
 
@@ -148,8 +132,6 @@ strobe_view_state_class_init (StrobeViewStateClass *klass)
     g_param_spec_uint64 ("cursor", NULL, NULL, 0, G_MAXUINT64, STROBE_VIEW_STATE_NONE, rw);
   properties[PROP_HOVER] =
     g_param_spec_uint64 ("hover", NULL, NULL, 0, G_MAXUINT64, STROBE_VIEW_STATE_NONE, rw);
-  properties[PROP_SELECTED_SCOPE] =
-    g_param_spec_boxed ("selected-scope", NULL, NULL, STROBE_TYPE_SCOPE_REF, rw);
   properties[PROP_SELECTED_MESSAGE] =
     g_param_spec_uint64 ("selected-message", NULL, NULL, 0, G_MAXUINT64, STROBE_VIEW_STATE_NONE, rw);
   properties[PROP_FOLLOW_LIVE] = g_param_spec_boolean ("follow-live", NULL, NULL, FALSE, rw);
@@ -289,28 +271,6 @@ strobe_view_state_get_hover (StrobeViewState *self)
 {
   g_return_val_if_fail (STROBE_IS_VIEW_STATE (self), STROBE_VIEW_STATE_NONE);
   return self->hover;
-}
-
-void
-strobe_view_state_set_selected_scope (StrobeViewState      *self,
-                                      const StrobeScopeRef *scope)
-{
-  g_return_if_fail (STROBE_IS_VIEW_STATE (self));
-
-  if (scope == NULL && self->scope == NULL)
-    return;
-  if (scope != NULL && self->scope != NULL && memcmp (scope, self->scope, sizeof *scope) == 0)
-    return;
-  g_clear_pointer (&self->scope, strobe_scope_ref_free);
-  self->scope = strobe_scope_ref_copy (scope);
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SCOPE]);
-}
-
-const StrobeScopeRef *
-strobe_view_state_get_selected_scope (StrobeViewState *self)
-{
-  g_return_val_if_fail (STROBE_IS_VIEW_STATE (self), NULL);
-  return self->scope;
 }
 
 void

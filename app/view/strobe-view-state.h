@@ -1,8 +1,8 @@
 /* strobe-view-state.h — what the views of one trace follow from each other: the visible
- * time range, the selected range, the cursor and the hovered time, the selected scope and
- * message, and whether a live trace is followed. Views bind to its properties, so a
+ * time range, the selected range, the cursor and the hovered time, the log message another
+ * view asked the log view to show, and whether a live trace is followed. Views bind to its properties, so a
  * drag-selection in one view filters the others. What only one view selects (a row of
- * its own table: an allocation, a counter) is that view's property, not the state's.
+ * its own: a scope, an allocation, a counter) is that view's property, not the state's.
  *
  * All times are trace clock ticks (StrobeTraceClock converts them).
  *
@@ -16,7 +16,8 @@ G_BEGIN_DECLS
 
 #define STROBE_VIEW_STATE_NONE G_MAXUINT64   /* no cursor, hover or message; also "no row" for views */
 
-/* A scope, as the timeline model stores it (thread, depth, begin, end, name). */
+/* A scope, as the timeline model stores it (thread, depth, begin, end, name): what the
+ * timeline selects and the timers panel asks it to show. */
 typedef struct
 {
   guint16 thread_id;
@@ -60,10 +61,6 @@ guint64               strobe_view_state_get_cursor            (StrobeViewState *
 void                  strobe_view_state_set_hover             (StrobeViewState *self,
                                                                guint64          time);
 guint64               strobe_view_state_get_hover             (StrobeViewState *self);
-/* NULL: none. */
-void                  strobe_view_state_set_selected_scope    (StrobeViewState      *self,
-                                                               const StrobeScopeRef *scope);
-const StrobeScopeRef *strobe_view_state_get_selected_scope    (StrobeViewState      *self);
 /* The log message (as the log model numbers it) another view asked the log view to show. */
 void                  strobe_view_state_set_selected_message  (StrobeViewState *self,
                                                                guint64          index);

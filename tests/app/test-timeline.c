@@ -813,32 +813,32 @@ test_navigate (void)
                              g_array_index (found, StrobeScopeMatch, 0).begin, g_array_index (found, StrobeScopeMatch, 0).end };
   strobe_timeline_widget_show_scope (strobe_timeline_view_get_timeline (f.view), &frame);
 #define NAME_OF(s) strobe_timeline_model_get_name (m, (s)->name_id)
-  s = strobe_view_state_get_selected_scope (f.state);
+  s = strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view));
   g_assert_cmpstr (NAME_OF (s), ==, "Frame");
   gtk_widget_activate_action (w, "timeline.navigate", "i", 3);   /* down: first child */
-  s = strobe_view_state_get_selected_scope (f.state);
+  s = strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view));
   g_assert_cmpstr (NAME_OF (s), ==, "Update");
   g_assert_cmpuint (s->depth, ==, 1);
   g_assert_cmpuint (s->end - s->begin, ==, 500);
   gtk_widget_activate_action (w, "timeline.navigate", "i", 3);
-  s = strobe_view_state_get_selected_scope (f.state);
+  s = strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view));
   g_assert_cmpstr (NAME_OF (s), ==, "Physics");
   g_assert_cmpuint (s->end - s->begin, ==, 100);
   gtk_widget_activate_action (w, "timeline.navigate", "i", 1);   /* right: next sibling */
-  s = strobe_view_state_get_selected_scope (f.state);
+  s = strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view));
   g_assert_cmpstr (NAME_OF (s), ==, "Physics");
   g_assert_cmpuint (s->end - s->begin, ==, 50);
   gtk_widget_activate_action (w, "timeline.navigate", "i", 1);   /* no more within Update */
-  s = strobe_view_state_get_selected_scope (f.state);
+  s = strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view));
   g_assert_cmpuint (s->end - s->begin, ==, 50);
   gtk_widget_activate_action (w, "timeline.navigate", "i", 2);   /* up: parent */
-  s = strobe_view_state_get_selected_scope (f.state);
+  s = strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view));
   g_assert_cmpstr (NAME_OF (s), ==, "Update");
   gtk_widget_activate_action (w, "timeline.navigate", "i", 1);
-  s = strobe_view_state_get_selected_scope (f.state);
+  s = strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view));
   g_assert_cmpstr (NAME_OF (s), ==, "Render");
   gtk_widget_activate_action (w, "timeline.navigate", "i", 0);   /* left */
-  s = strobe_view_state_get_selected_scope (f.state);
+  s = strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view));
   g_assert_cmpstr (NAME_OF (s), ==, "Update");
   /* The details panel says what it is, for people and for screen readers. */
   timeline_fixture_settle (&f, 20);
@@ -855,9 +855,9 @@ test_navigate (void)
   }
   /* Esc twice: the range, then the scope. */
   gtk_widget_activate_action (w, "timeline.clear-selection", NULL);
-  g_assert_nonnull (strobe_view_state_get_selected_scope (f.state));
+  g_assert_nonnull (strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view)));
   gtk_widget_activate_action (w, "timeline.clear-selection", NULL);
-  g_assert_null (strobe_view_state_get_selected_scope (f.state));
+  g_assert_null (strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view)));
 #undef NAME_OF
   timeline_fixture_close (&f);
 }
@@ -1132,15 +1132,15 @@ test_find (void)
   timeline_fixture_settle (&f, 20);
   g_assert_cmpint (strobe_timeline_view_get_match_count (f.view), ==, (gint64) total);
   strobe_timeline_view_find_step (f.view, FALSE);
-  s = strobe_view_state_get_selected_scope (f.state);
+  s = strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view));
   g_assert_nonnull (s);
   g_assert_cmpuint (s->begin, ==, g_array_index (all, StrobeScopeMatch, 0).begin);
   strobe_timeline_view_find_step (f.view, FALSE);
-  s = strobe_view_state_get_selected_scope (f.state);
+  s = strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view));
   g_assert_cmpuint (s->begin, ==, g_array_index (all, StrobeScopeMatch, 1).begin);
   strobe_timeline_view_find_step (f.view, TRUE);
   strobe_timeline_view_find_step (f.view, TRUE);
-  s = strobe_view_state_get_selected_scope (f.state);
+  s = strobe_timeline_widget_get_selected_scope (strobe_timeline_view_get_timeline (f.view));
   g_assert_cmpuint (s->begin, ==, g_array_index (all, StrobeScopeMatch, all->len - 1).begin);
   {
     /* In view, at a zoom where it is seen. */
