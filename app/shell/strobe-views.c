@@ -3,6 +3,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "strobe-compare-view.h"
 #include "strobe-log-view.h"
 #include "strobe-memory-view.h"
 #include "strobe-overview-view.h"
@@ -16,4 +17,5 @@ strobe_views_register_all (void)
   strobe_view_register (STROBE_TYPE_LOG_VIEW);
   strobe_view_register (STROBE_TYPE_TIMELINE_VIEW);
   strobe_view_register (STROBE_TYPE_MEMORY_VIEW);
+  strobe_view_register (STROBE_TYPE_COMPARE_VIEW);
 }

@@ -1,0 +1,411 @@
+/* strobe-compare-items.c — comparison rows as GObjects and the columns that show them.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+#include "strobe-compare-items.h"
+#include "strobe-format.h"
+#include "strobe-log-model.h"
+#include "strobe-text.h"
+
+typedef enum { ITEM_TIMER, ITEM_SITE, ITEM_MESSAGE, ITEM_COUNT } ItemKind;
+
+struct _StrobeCompareItem
+{
+  GObject               parent_instance;
+  ItemKind              kind;
+  char                 *name;
+  char                 *detail;
+  StrobeCompareIn       in;
+  StrobeCompareTimer    timer;     /* ITEM_TIMER (its name is NULL: see name) */
+  StrobeCompareContext *context;
+  StrobeMemoryCosts     cost_a, cost_b;   /* ITEM_SITE */
+  guint64               n_a, n_b;         /* ITEM_MESSAGE, ITEM_COUNT */
+};
+
+G_DEFINE_FINAL_TYPE (StrobeCompareItem, strobe_compare_item, G_TYPE_OBJECT)
+
+StrobeCompareContext *
+strobe_compare_context_new (void)
+{
+  StrobeCompareContext *c = g_new0 (StrobeCompareContext, 1);
+
+  c->ref_count = 1;
+  c->tables.span_a = &c->span_a;
+  c->tables.span_b = &c->span_b;
+  return c;
+}
+
+StrobeCompareContext *
+strobe_compare_context_ref (StrobeCompareContext *c)
+{
+  g_atomic_int_inc (&c->ref_count);
+  return c;
+}
+
+void
+strobe_compare_context_unref (StrobeCompareContext *c)
+{
+  if (c && g_atomic_int_dec_and_test (&c->ref_count))
+    g_free (c);
+}
+
+static void
+strobe_compare_item_finalize (GObject *object)
+{
+  StrobeCompareItem *self = STROBE_COMPARE_ITEM (object);
+
+  g_free (self->name);
+  g_free (self->detail);
+  g_clear_pointer (&self->context, strobe_compare_context_unref);
+  G_OBJECT_CLASS (strobe_compare_item_parent_class)->finalize (object);
+}
+
+static void
+strobe_compare_item_class_init (StrobeCompareItemClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = strobe_compare_item_finalize;
+}
+
+static void
+strobe_compare_item_init (StrobeCompareItem *self)
+{
+}
+
+StrobeCompareItem *
+strobe_compare_item_new_timer (const StrobeCompareTimer *timer, StrobeCompareContext *context)
+{
+  StrobeCompareItem *self = g_object_new (STROBE_TYPE_COMPARE_ITEM, NULL);
+
+  self->kind = ITEM_TIMER;
+  self->name = g_strdup (timer->name);
+  self->in = timer->in;
+  self->timer = *timer;
+  self->timer.name = NULL;
+  self->context = strobe_compare_context_ref (context);
+  return self;
+}
+
+StrobeCompareItem *
+strobe_compare_item_new_site (const StrobeCompareMemorySite *site)
+{
+  StrobeCompareItem *self = g_object_new (STROBE_TYPE_COMPARE_ITEM, NULL);
+
+  self->kind = ITEM_SITE;
+  self->name = g_strdup (site->name);
+  self->in = site->in;
+  self->cost_a = site->a;
+  self->cost_b = site->b;
+  return self;
+}
+
+StrobeCompareItem *
+strobe_compare_item_new_message (const StrobeCompareLogProblem *p)
+{
+  StrobeCompareItem *self = g_object_new (STROBE_TYPE_COMPARE_ITEM, NULL);
+
+  self->kind = ITEM_MESSAGE;
+  self->name = g_strdup_printf ("%s: %s", p->category, p->text ? p->text : p->format);
+  self->detail = g_strdup (strobe_log_verbosity_name (p->verbosity));
+  self->in = p->in;
+  self->n_a = p->a;
+  self->n_b = p->b;
+  return self;
+}
+
+StrobeCompareItem *
+strobe_compare_item_new_count (const StrobeCompareLogCount *c)
+{
+  StrobeCompareItem *self = g_object_new (STROBE_TYPE_COMPARE_ITEM, NULL);
+
+  self->kind = ITEM_COUNT;
+  self->name = g_strdup (c->category);
+  self->detail = g_strdup (strobe_log_verbosity_name (c->verbosity));
+  self->in = c->in;
+  self->n_a = c->a;
+  self->n_b = c->b;
+  return self;
+}
+
+const char *
+strobe_compare_item_get_name (StrobeCompareItem *self)
+{
+  g_return_val_if_fail (STROBE_IS_COMPARE_ITEM (self), NULL);
+  return self->name;
+}
+
+StrobeCompareIn
+strobe_compare_item_get_in (StrobeCompareItem *self)
+{
+  g_return_val_if_fail (STROBE_IS_COMPARE_ITEM (self), 0);
+  return self->in;
+}
+
+const StrobeCompareTimer *
+strobe_compare_item_get_timer (StrobeCompareItem *self)
+{
+  g_return_val_if_fail (STROBE_IS_COMPARE_ITEM (self) && self->kind == ITEM_TIMER, NULL);
+  return &self->timer;
+}
+
+void
+strobe_compare_item_get_metric (StrobeCompareItem *self, StrobeCompareMetric metric, gdouble *a, gdouble *b)
+{
+  StrobeCompareTimer row;
+
+  g_return_if_fail (STROBE_IS_COMPARE_ITEM (self) && self->kind == ITEM_TIMER);
+  row = self->timer;
+  row.name = self->name;
+  strobe_compare_timer_pair (&row, metric, &self->context->tables, a, b);
+  if (!(self->in & STROBE_COMPARE_IN_A))
+    *a = NAN;
+  if (!(self->in & STROBE_COMPARE_IN_B))
+    *b = NAN;
+}
+
+/* ---- cells ------------------------------------------------------------------------------ */
+
+#define ITEM(p) ((StrobeCompareItem *) (p))
+
+static char *
+value_text (gdouble v, gboolean is_time)
+{
+  if (isnan (v))
+    return g_strdup ("—");
+  if (is_time)
+    return strobe_format_duration_s (v);
+  return g_strdup_printf ("%.6g", v);
+}
+
+static gdouble
+percent (gdouble a, gdouble b)
+{
+  gdouble d, p;
+
+  strobe_compare_delta (isnan (a) ? 0 : a, isnan (b) ? 0 : b, &d, &p);
+  return isnan (a) ? NAN : p;
+}
+
+static char *
+percent_text (StrobeCompareItem *item, gdouble p)
+{
+  if (item->in == STROBE_COMPARE_IN_B)
+    return g_strdup (_("new"));
+  if (item->in == STROBE_COMPARE_IN_A)
+    return g_strdup (_("gone"));
+  if (isnan (p))
+    return g_strdup ("—");
+  /* Two clocks' roundings leave -0.0: no change reads as no change. */
+  if (fabs (p) < 0.05)
+    p = 0;
+  return g_strdup_printf ("%+.1f%%", p);
+}
+
+/* Sorting by a percentage: new rows above everything (an infinite rise), gone ones below. */
+static gdouble
+percent_key (StrobeCompareItem *item, gdouble p)
+{
+  if (item->in == STROBE_COMPARE_IN_B)
+    return INFINITY;
+  if (item->in == STROBE_COMPARE_IN_A)
+    return -INFINITY;
+  return isnan (p) ? 0 : p;
+}
+
+static int
+cmp_double (gdouble a, gdouble b)
+{
+  a = isnan (a) ? -INFINITY : a;
+  b = isnan (b) ? -INFINITY : b;
+  return (a > b) - (a < b);
+}
+
+static const char *
+delta_class (gpointer p)
+{
+  gdouble a, b, pc;
+
+  if (ITEM (p)->kind != ITEM_TIMER)
+    return NULL;
+  strobe_compare_item_get_metric (ITEM (p), STROBE_COMPARE_INCL, &a, &b);
+  pc = percent (a, b);
+  if (ITEM (p)->in == STROBE_COMPARE_IN_B || pc > 1)
+    return "strobe-worse";
+  if (ITEM (p)->in == STROBE_COMPARE_IN_A || pc < -1)
+    return "strobe-better";
+  return NULL;
+}
+
+#define TIMER_FIGURE(m, M, is_time)                                                                       \
+  static char *t_##m##_a (gpointer p) { gdouble a, b; strobe_compare_item_get_metric (ITEM (p), M, &a, &b); return value_text (a, is_time); } \
+  static char *t_##m##_b (gpointer p) { gdouble a, b; strobe_compare_item_get_metric (ITEM (p), M, &a, &b); return value_text (b, is_time); } \
+  static char *t_##m##_p (gpointer p) { gdouble a, b; strobe_compare_item_get_metric (ITEM (p), M, &a, &b); return percent_text (ITEM (p), percent (a, b)); } \
+  static int k_##m##_a (gpointer x, gpointer y) { gdouble a1, b1, a2, b2; strobe_compare_item_get_metric (ITEM (x), M, &a1, &b1); strobe_compare_item_get_metric (ITEM (y), M, &a2, &b2); return cmp_double (a1, a2); } \
+  static int k_##m##_b (gpointer x, gpointer y) { gdouble a1, b1, a2, b2; strobe_compare_item_get_metric (ITEM (x), M, &a1, &b1); strobe_compare_item_get_metric (ITEM (y), M, &a2, &b2); return cmp_double (b1, b2); } \
+  static int k_##m##_p (gpointer x, gpointer y) { gdouble a1, b1, a2, b2; strobe_compare_item_get_metric (ITEM (x), M, &a1, &b1); strobe_compare_item_get_metric (ITEM (y), M, &a2, &b2); return cmp_double (percent_key (ITEM (x), percent (a1, b1)), percent_key (ITEM (y), percent (a2, b2))); }
+
+static gdouble
+site_value (StrobeCompareItem *item, StrobeCompareMemoryCost cost, gboolean b)
+{
+  if (!(item->in & (b ? STROBE_COMPARE_IN_B : STROBE_COMPARE_IN_A)))
+    return NAN;
+  return strobe_compare_memory_value (b ? &item->cost_b : &item->cost_a, cost);
+}
+
+static char *
+site_delta_text (StrobeCompareItem *item, StrobeCompareMemoryCost cost)
+{
+  gdouble a = site_value (item, cost, FALSE), b = site_value (item, cost, TRUE);
+
+  return g_strdup_printf ("%+.0f", (isnan (b) ? 0 : b) - (isnan (a) ? 0 : a));
+}
+
+static gdouble
+site_delta (StrobeCompareItem *item, StrobeCompareMemoryCost cost)
+{
+  gdouble a = site_value (item, cost, FALSE), b = site_value (item, cost, TRUE);
+
+  return (isnan (b) ? 0 : b) - (isnan (a) ? 0 : a);
+}
+
+static const char *
+site_delta_class (gpointer p)
+{
+  gdouble d = site_delta (ITEM (p), STROBE_COMPARE_MEM_BYTES);
+
+  return d > 0 ? "strobe-worse" : d < 0 ? "strobe-better" : NULL;
+}
+
+#define SITE_FIGURE(c, C)                                                                              \
+  static char *s_##c##_a (gpointer p) { return value_text (site_value (ITEM (p), C, FALSE), FALSE); }  \
+  static char *s_##c##_b (gpointer p) { return value_text (site_value (ITEM (p), C, TRUE), FALSE); }   \
+  static char *s_##c##_d (gpointer p) { return site_delta_text (ITEM (p), C); }                         \
+  static int j_##c##_a (gpointer x, gpointer y) { return cmp_double (site_value (ITEM (x), C, FALSE), site_value (ITEM (y), C, FALSE)); } \
+  static int j_##c##_b (gpointer x, gpointer y) { return cmp_double (site_value (ITEM (x), C, TRUE), site_value (ITEM (y), C, TRUE)); } \
+  static int j_##c##_d (gpointer x, gpointer y) { return cmp_double (site_delta (ITEM (x), C), site_delta (ITEM (y), C)); }
+
+TIMER_FIGURE (count, STROBE_COMPARE_COUNT, FALSE)
+TIMER_FIGURE (incl, STROBE_COMPARE_INCL, TRUE)
+TIMER_FIGURE (excl, STROBE_COMPARE_EXCL, TRUE)
+TIMER_FIGURE (mean, STROBE_COMPARE_MEAN, TRUE)
+TIMER_FIGURE (median, STROBE_COMPARE_MEDIAN, TRUE)
+TIMER_FIGURE (p95, STROBE_COMPARE_P95, TRUE)
+TIMER_FIGURE (max, STROBE_COMPARE_MAX, TRUE)
+SITE_FIGURE (peak, STROBE_COMPARE_MEM_PEAK)
+SITE_FIGURE (leaked, STROBE_COMPARE_MEM_LEAKED)
+SITE_FIGURE (allocations, STROBE_COMPARE_MEM_ALLOCATIONS)
+SITE_FIGURE (bytes, STROBE_COMPARE_MEM_BYTES)
+
+static char *c_name (gpointer p) { return strobe_text_escape (ITEM (p)->name, STROBE_TEXT_PLAIN); }
+static int k_name (gpointer x, gpointer y) { return strobe_table_compare_str (ITEM (x)->name, ITEM (y)->name); }
+static char *c_in (gpointer p)
+{
+  StrobeCompareIn in = ITEM (p)->in;
+  return g_strdup (in == STROBE_COMPARE_IN_B ? _("new") : in == STROBE_COMPARE_IN_A ? _("gone") : "");
+}
+static int k_in (gpointer x, gpointer y) { return (int) ITEM (x)->in - (int) ITEM (y)->in; }
+static char *c_detail (gpointer p) { return g_strdup (ITEM (p)->detail ? ITEM (p)->detail : ""); }
+static int k_detail (gpointer x, gpointer y) { return strobe_table_compare_str (ITEM (x)->detail, ITEM (y)->detail); }
+static char *c_n_a (gpointer p) { return strobe_format_count (ITEM (p)->n_a); }
+static char *c_n_b (gpointer p) { return strobe_format_count (ITEM (p)->n_b); }
+static char *c_n_d (gpointer p) { return g_strdup_printf ("%+" G_GINT64_FORMAT, (gint64) ITEM (p)->n_b - (gint64) ITEM (p)->n_a); }
+static int k_n_a (gpointer x, gpointer y) { return strobe_table_compare_u64 (ITEM (x)->n_a, ITEM (y)->n_a); }
+static int k_n_b (gpointer x, gpointer y) { return strobe_table_compare_u64 (ITEM (x)->n_b, ITEM (y)->n_b); }
+static int k_n_d (gpointer x, gpointer y)
+{
+  gint64 a = (gint64) ITEM (x)->n_b - (gint64) ITEM (x)->n_a, b = (gint64) ITEM (y)->n_b - (gint64) ITEM (y)->n_a;
+  return (a > b) - (a < b);
+}
+
+static const StrobeTableColumn timer_columns[] = {
+  { N_("Name"), c_name, k_name, 24, FALSE, TRUE, NULL },
+  { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },
+  { N_("Calls A"), t_count_a, k_count_a, 11, TRUE, FALSE, NULL },
+  { N_("Calls B"), t_count_b, k_count_b, 11, TRUE, FALSE, NULL },
+  { N_("Calls Δ%"), t_count_p, k_count_p, 8, TRUE, FALSE, delta_class },
+  { N_("Incl A"), t_incl_a, k_incl_a, 11, TRUE, FALSE, NULL },
+  { N_("Incl B"), t_incl_b, k_incl_b, 11, TRUE, FALSE, NULL },
+  { N_("Incl Δ%"), t_incl_p, k_incl_p, 8, TRUE, FALSE, delta_class },
+  { N_("Excl A"), t_excl_a, k_excl_a, 11, TRUE, FALSE, NULL },
+  { N_("Excl B"), t_excl_b, k_excl_b, 11, TRUE, FALSE, NULL },
+  { N_("Excl Δ%"), t_excl_p, k_excl_p, 8, TRUE, FALSE, delta_class },
+  { N_("Mean A"), t_mean_a, k_mean_a, 11, TRUE, FALSE, NULL },
+  { N_("Mean B"), t_mean_b, k_mean_b, 11, TRUE, FALSE, NULL },
+  { N_("Mean Δ%"), t_mean_p, k_mean_p, 8, TRUE, FALSE, delta_class },
+  { N_("Median A"), t_median_a, k_median_a, 11, TRUE, FALSE, NULL },
+  { N_("Median B"), t_median_b, k_median_b, 11, TRUE, FALSE, NULL },
+  { N_("Median Δ%"), t_median_p, k_median_p, 8, TRUE, FALSE, delta_class },
+  { N_("P95 A"), t_p95_a, k_p95_a, 11, TRUE, FALSE, NULL },
+  { N_("P95 B"), t_p95_b, k_p95_b, 11, TRUE, FALSE, NULL },
+  { N_("P95 Δ%"), t_p95_p, k_p95_p, 8, TRUE, FALSE, delta_class },
+  { N_("Max A"), t_max_a, k_max_a, 11, TRUE, FALSE, NULL },
+  { N_("Max B"), t_max_b, k_max_b, 11, TRUE, FALSE, NULL },
+  { N_("Max Δ%"), t_max_p, k_max_p, 8, TRUE, FALSE, delta_class },
+};
+
+static const StrobeTableColumn site_columns[] = {
+  { N_("Allocation site"), c_name, k_name, 28, FALSE, TRUE, NULL },
+  { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },
+  { N_("Peak A"), s_peak_a, j_peak_a, 10, TRUE, FALSE, NULL },
+  { N_("Peak B"), s_peak_b, j_peak_b, 10, TRUE, FALSE, NULL },
+  { N_("Peak Δ"), s_peak_d, j_peak_d, 10, TRUE, FALSE, site_delta_class },
+  { N_("Leaked A"), s_leaked_a, j_leaked_a, 10, TRUE, FALSE, NULL },
+  { N_("Leaked B"), s_leaked_b, j_leaked_b, 10, TRUE, FALSE, NULL },
+  { N_("Leaked Δ"), s_leaked_d, j_leaked_d, 10, TRUE, FALSE, site_delta_class },
+  { N_("Allocations A"), s_allocations_a, j_allocations_a, 10, TRUE, FALSE, NULL },
+  { N_("Allocations B"), s_allocations_b, j_allocations_b, 10, TRUE, FALSE, NULL },
+  { N_("Allocations Δ"), s_allocations_d, j_allocations_d, 10, TRUE, FALSE, site_delta_class },
+  { N_("Bytes A"), s_bytes_a, j_bytes_a, 10, TRUE, FALSE, NULL },
+  { N_("Bytes B"), s_bytes_b, j_bytes_b, 10, TRUE, FALSE, NULL },
+  { N_("Bytes Δ"), s_bytes_d, j_bytes_d, 10, TRUE, FALSE, site_delta_class },
+};
+
+static const StrobeTableColumn message_columns[] = {
+  { N_("Message"), c_name, k_name, 40, FALSE, TRUE, NULL },
+  { N_("Verbosity"), c_detail, k_detail, 8, FALSE, FALSE, NULL },
+  { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },
+  { N_("Messages A"), c_n_a, k_n_a, 8, TRUE, FALSE, NULL },
+  { N_("Messages B"), c_n_b, k_n_b, 8, TRUE, FALSE, NULL },
+  { N_("Messages Δ"), c_n_d, k_n_d, 8, TRUE, FALSE, NULL },
+};
+
+static const StrobeTableColumn count_columns[] = {
+  { N_("Category"), c_name, k_name, 20, FALSE, TRUE, NULL },
+  { N_("Verbosity"), c_detail, k_detail, 8, FALSE, FALSE, NULL },
+  { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },
+  { N_("Messages A"), c_n_a, k_n_a, 8, TRUE, FALSE, NULL },
+  { N_("Messages B"), c_n_b, k_n_b, 8, TRUE, FALSE, NULL },
+  { N_("Messages Δ"), c_n_d, k_n_d, 8, TRUE, FALSE, NULL },
+};
+
+const StrobeTableColumn *
+strobe_compare_timer_columns (guint *n)
+{
+  *n = G_N_ELEMENTS (timer_columns);
+  return timer_columns;
+}
+
+const StrobeTableColumn *
+strobe_compare_site_columns (guint *n)
+{
+  *n = G_N_ELEMENTS (site_columns);
+  return site_columns;
+}
+
+const StrobeTableColumn *
+strobe_compare_message_columns (guint *n)
+{
+  *n = G_N_ELEMENTS (message_columns);
+  return message_columns;
+}
+
+const StrobeTableColumn *
+strobe_compare_count_columns (guint *n)
+{
+  *n = G_N_ELEMENTS (count_columns);
+  return count_columns;
+}

@@ -1,0 +1,639 @@
+/* strobe-compare-view.c — the comparison page: the tables of core/compare in column
+ * views, the selected timer's distributions below them.
+ *
+ * The comparison runs in a GTask thread (the timer statistics of two large traces take a
+ * while) and a newer request cancels the running one; the page shows a spinner and keeps
+ * the last tables meanwhile.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <inttypes.h>
+
+#include "strobe-a11y.h"
+#include "strobe-compare-chart.h"
+#include "strobe-compare-histogram.h"
+#include "strobe-compare-items.h"
+#include "strobe-compare-view.h"
+#include "strobe-panes.h"
+#include "strobe-scope-search.h"
+#include "strobe-table.h"
+#include "strobe-text.h"
+
+#define HISTOGRAM_BINS 64
+
+struct _StrobeCompareView
+{
+  StrobeView            parent_instance;
+
+  GtkButton            *compare_button;
+  GtkLabel             *other_label;
+  GtkEntry             *range_entry;
+  GtkDropDown          *norm_drop;
+  GtkSearchEntry       *filter_entry;
+  GtkSpinner           *spinner;
+  GtkLabel             *status_label;
+  GtkStackSwitcher     *switcher;
+  GtkStack             *stack;
+  GtkColumnView        *timers_view;
+  GtkCheckButton       *log_check;
+  StrobeCompareChart   *chart;
+  GtkColumnView        *frames_view;
+  GtkLabel             *memory_label;
+  GtkColumnView        *sites_view;
+  GtkColumnView        *messages_view;
+  GtkColumnView        *counts_view;
+
+  GListStore           *timers, *frames, *sites, *messages, *counts;
+  GtkCustomFilter      *filter;
+  GtkSingleSelection   *timers_selection;
+  StrobeDocument       *other;
+  StrobeCompareContext *context;
+  GCancellable         *cancellable;
+  GCancellable         *histogram_cancellable;
+  gboolean              ready;
+};
+
+G_DEFINE_FINAL_TYPE (StrobeCompareView, strobe_compare_view, STROBE_TYPE_VIEW)
+
+/* ---- the comparison, on a worker thread --------------------------------------------------- */
+
+typedef struct
+{
+  StrobeDocument       *a, *b;
+  StrobeCompareRange    range;
+  StrobeCompareContext *context;
+  GArray               *timers, *frames;
+  StrobeCompareMemory  *memory;
+  StrobeCompareLog     *log;
+} Job;
+
+static void
+job_free (Job *job)
+{
+  g_clear_object (&job->a);
+  g_clear_object (&job->b);
+  strobe_compare_range_clear (&job->range);
+  g_clear_pointer (&job->context, strobe_compare_context_unref);
+  g_clear_pointer (&job->timers, g_array_unref);
+  g_clear_pointer (&job->frames, g_array_unref);
+  g_clear_pointer (&job->memory, strobe_compare_memory_free);
+  g_clear_pointer (&job->log, strobe_compare_log_free);
+  g_free (job);
+}
+
+static void
+compare_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Job *job = data;
+  GError *error = NULL;
+
+  if (!strobe_compare_range_resolve (&job->range, job->a, &job->context->span_a, &error) ||
+      !strobe_compare_range_resolve (&job->range, job->b, &job->context->span_b, &error))
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  strobe_document_get_clock (job->a, &job->context->tables.clock_a);
+  strobe_document_get_clock (job->b, &job->context->tables.clock_b);
+  if (strobe_document_get_timeline (job->a) && strobe_document_get_timeline (job->b))
+    {
+      job->timers = strobe_compare_timers (job->a, &job->context->span_a, job->b, &job->context->span_b,
+                                           cancellable, &error);
+      if (job->timers == NULL)
+        {
+          g_task_return_error (task, error);
+          return;
+        }
+      job->frames = strobe_compare_frames (job->a, &job->context->span_a, job->b, &job->context->span_b);
+    }
+  if (strobe_document_get_memory (job->a) && strobe_document_get_memory (job->b))
+    job->memory = strobe_compare_memory (job->a, &job->context->span_a, job->b, &job->context->span_b,
+                                         STROBE_MEMORY_BY_FUNCTION, cancellable, NULL);
+  if (strobe_document_get_log (job->a) && strobe_document_get_log (job->b))
+    job->log = strobe_compare_log (job->a, &job->context->span_a, job->b, &job->context->span_b, cancellable, NULL);
+  if (g_task_return_error_if_cancelled (task))
+    return;
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+fill_timers (GListStore *store, GArray *rows, StrobeCompareContext *context)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; rows && i < rows->len; i++)
+    g_ptr_array_add (items, strobe_compare_item_new_timer (&g_array_index (rows, StrobeCompareTimer, i), context));
+  g_list_store_splice (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)), items->pdata, items->len);
+}
+
+static void
+show_memory_totals (StrobeCompareView *self, StrobeCompareMemory *m)
+{
+  g_autofree char *text = NULL;
+
+  if (m == NULL)
+    {
+      gtk_label_set_text (self->memory_label, _("One of the traces has no memory model."));
+      return;
+    }
+  text = g_strdup_printf (_("Peak: A %" PRId64 " B %" PRId64 " bytes · leaked: A %" PRId64 " B %" PRId64
+                            " bytes · allocations: A %" PRIu64 " B %" PRIu64 " · temporary: A %" PRIu64 " B %" PRIu64),
+                          m->totals_a.peak_bytes, m->totals_b.peak_bytes, m->totals_a.leaked_bytes,
+                          m->totals_b.leaked_bytes, m->totals_a.allocations, m->totals_b.allocations,
+                          m->totals_a.temporary, m->totals_b.temporary);
+  gtk_label_set_text (self->memory_label, text);
+}
+
+static void
+compare_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  StrobeCompareView *self = STROBE_COMPARE_VIEW (source);
+  Job *job = g_task_get_task_data (G_TASK (result));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) items = NULL;
+
+  if (!g_task_propagate_boolean (G_TASK (result), &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      gtk_spinner_stop (self->spinner);
+      gtk_label_set_text (self->status_label, error->message);
+      self->ready = TRUE;
+      return;
+    }
+  gtk_spinner_stop (self->spinner);
+  g_clear_pointer (&self->context, strobe_compare_context_unref);
+  self->context = strobe_compare_context_ref (job->context);
+  self->context->tables.norm = gtk_drop_down_get_selected (self->norm_drop);
+  fill_timers (self->timers, job->timers, self->context);
+  fill_timers (self->frames, job->frames, self->context);
+  show_memory_totals (self, job->memory);
+  items = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; job->memory && i < job->memory->sites->len; i++)
+    g_ptr_array_add (items, strobe_compare_item_new_site (&g_array_index (job->memory->sites, StrobeCompareMemorySite, i)));
+  g_list_store_splice (self->sites, 0, g_list_model_get_n_items (G_LIST_MODEL (self->sites)), items->pdata, items->len);
+  g_ptr_array_set_size (items, 0);
+  for (guint i = 0; job->log && i < job->log->problems->len; i++)
+    g_ptr_array_add (items, strobe_compare_item_new_message (&g_array_index (job->log->problems, StrobeCompareLogProblem, i)));
+  g_list_store_splice (self->messages, 0, g_list_model_get_n_items (G_LIST_MODEL (self->messages)), items->pdata, items->len);
+  g_ptr_array_set_size (items, 0);
+  for (guint i = 0; job->log && i < job->log->counts->len; i++)
+    g_ptr_array_add (items, strobe_compare_item_new_count (&g_array_index (job->log->counts, StrobeCompareLogCount, i)));
+  g_list_store_splice (self->counts, 0, g_list_model_get_n_items (G_LIST_MODEL (self->counts)), items->pdata, items->len);
+  {
+    g_autofree char *range = strobe_compare_range_describe (&job->range);
+    g_autofree char *text = g_strdup_printf (_("A: %.3f s, %" PRIu64 " frames · B: %.3f s, %" PRIu64 " frames · %s"),
+                                             job->context->span_a.seconds, job->context->span_a.frames[0],
+                                             job->context->span_b.seconds, job->context->span_b.frames[0], range);
+    gtk_label_set_text (self->status_label, text);
+  }
+  self->ready = TRUE;
+}
+
+static gboolean
+parse_range (const char *text, StrobeCompareRange *out)
+{
+  guint64 first, last;
+  char *end;
+
+  memset (out, 0, sizeof *out);
+  while (g_ascii_isspace (*text))
+    text++;
+  if (*text == '\0')
+    return TRUE;
+  /* "100-200" or "frames 100-200": frames; anything else names a region. */
+  if (g_ascii_strncasecmp (text, "frames ", 7) == 0)
+    text += 7;
+  first = g_ascii_strtoull (text, &end, 10);
+  if (end != text && *end == '-' && g_ascii_isdigit (end[1]))
+    {
+      const char *m = end + 1;
+      last = g_ascii_strtoull (m, &end, 10);
+      if (*end == '\0')
+        {
+          out->kind = STROBE_COMPARE_RANGE_FRAMES;
+          out->first_frame = first;
+          out->last_frame = last;
+          return TRUE;
+        }
+    }
+  out->kind = STROBE_COMPARE_RANGE_REGION;
+  out->region = g_strdup (text);
+  return TRUE;
+}
+
+static void
+start_compare (StrobeCompareView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  Job *job;
+
+  if (self->other == NULL || !strobe_document_is_loaded (self->other))
+    return;
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  self->ready = FALSE;
+  job = g_new0 (Job, 1);
+  job->a = g_object_ref (strobe_view_get_document (STROBE_VIEW (self)));
+  job->b = g_object_ref (self->other);
+  job->context = strobe_compare_context_new ();
+  parse_range (gtk_editable_get_text (GTK_EDITABLE (self->range_entry)), &job->range);
+  gtk_spinner_start (self->spinner);
+  gtk_label_set_text (self->status_label, _("Comparing…"));
+  task = g_task_new (self, self->cancellable, compare_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) job_free);
+  g_task_run_in_thread (task, compare_thread);
+}
+
+/* ---- B -------------------------------------------------------------------------------------- */
+
+static void
+other_changed (StrobeDocument *document, StrobeDocumentChanges changes, gpointer data)
+{
+  StrobeCompareView *self = data;
+
+  if (strobe_document_is_loaded (document) && !self->ready && (self->cancellable == NULL))
+    start_compare (self);
+}
+
+void
+strobe_compare_view_set_other (StrobeCompareView *self, StrobeDocument *other)
+{
+  g_autofree char *title = NULL;
+
+  g_return_if_fail (STROBE_IS_COMPARE_VIEW (self));
+  g_return_if_fail (STROBE_IS_DOCUMENT (other));
+
+  if (self->other)
+    g_signal_handlers_disconnect_by_data (self->other, self);
+  g_set_object (&self->other, other);
+  g_clear_object (&self->cancellable);
+  self->ready = FALSE;
+  title = g_strdup_printf (_("B: %s"), strobe_document_get_title (other));
+  gtk_label_set_text (self->other_label, title);
+  g_signal_connect (other, "changed", G_CALLBACK (other_changed), self);
+  start_compare (self);
+}
+
+static void
+other_loaded (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_autoptr(StrobeCompareView) self = data;
+  g_autoptr(GError) error = NULL;
+
+  if (!strobe_document_load_finish (STROBE_DOCUMENT (source), result, &error))
+    {
+      gtk_label_set_text (self->status_label, error->message);
+      if (!strobe_document_is_loaded (STROBE_DOCUMENT (source)))
+        return;
+    }
+  if (STROBE_DOCUMENT (source) == self->other)
+    start_compare (self);
+}
+
+void
+strobe_compare_view_open_other (StrobeCompareView *self, GFile *file)
+{
+  g_autoptr(StrobeDocument) other = NULL;
+
+  g_return_if_fail (STROBE_IS_COMPARE_VIEW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  other = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  strobe_compare_view_set_other (self, other);
+  gtk_spinner_start (self->spinner);
+  gtk_label_set_text (self->status_label, _("Reading trace B…"));
+  strobe_document_load_async (other, NULL, other_loaded, g_object_ref (self));
+}
+
+StrobeDocument *
+strobe_compare_view_get_other (StrobeCompareView *self)
+{
+  g_return_val_if_fail (STROBE_IS_COMPARE_VIEW (self), NULL);
+  return self->other;
+}
+
+gboolean
+strobe_compare_view_is_ready (StrobeCompareView *self)
+{
+  g_return_val_if_fail (STROBE_IS_COMPARE_VIEW (self), FALSE);
+  return self->ready;
+}
+
+GListModel *
+strobe_compare_view_get_rows (StrobeCompareView *self, const char *table)
+{
+  GtkColumnView *view;
+
+  g_return_val_if_fail (STROBE_IS_COMPARE_VIEW (self), NULL);
+  view = g_str_equal (table, "timers") ? self->timers_view : g_str_equal (table, "frames") ? self->frames_view
+       : g_str_equal (table, "sites") ? self->sites_view : g_str_equal (table, "messages") ? self->messages_view
+       : self->counts_view;
+  return G_LIST_MODEL (gtk_column_view_get_model (view));
+}
+
+static void
+chooser_response (GtkNativeDialog *dialog, int response, gpointer data)
+{
+  StrobeCompareView *self = data;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      if (file)
+        strobe_compare_view_open_other (self, file);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+compare_clicked (StrobeCompareView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Compare With"), GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Compare"), _("_Cancel"));
+  gtk_file_filter_set_name (filter, _("Strobe traces"));
+  gtk_file_filter_add_pattern (filter, "*.strobe");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+range_activated (StrobeCompareView *self)
+{
+  start_compare (self);
+}
+
+/* ---- the tables ---------------------------------------------------------------------------- */
+
+static gboolean
+filter_item (gpointer item, gpointer data)
+{
+  StrobeCompareView *self = data;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->filter_entry));
+  g_autofree char *name = NULL, *needle = NULL;
+
+  if (text == NULL || *text == '\0')
+    return TRUE;
+  name = g_utf8_casefold (strobe_compare_item_get_name (item), -1);
+  needle = g_utf8_casefold (text, -1);
+  return strstr (name, needle) != NULL;
+}
+
+static void
+filter_changed (StrobeCompareView *self)
+{
+  gtk_filter_changed (GTK_FILTER (self->filter), GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static void
+norm_changed (StrobeCompareView *self)
+{
+  if (self->context == NULL)
+    return;
+  /* The rows read their figures through the context: a new one re-sorts them. */
+  {
+    g_autoptr(StrobeCompareContext) context = strobe_compare_context_new ();
+    g_autoptr(GArray) rows = g_array_new (FALSE, TRUE, sizeof (StrobeCompareTimer));
+    guint n = g_list_model_get_n_items (G_LIST_MODEL (self->timers));
+
+    context->span_a = self->context->span_a;
+    context->span_b = self->context->span_b;
+    context->tables.clock_a = self->context->tables.clock_a;
+    context->tables.clock_b = self->context->tables.clock_b;
+    context->tables.norm = gtk_drop_down_get_selected (self->norm_drop);
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(StrobeCompareItem) item = g_list_model_get_item (G_LIST_MODEL (self->timers), i);
+        StrobeCompareTimer row = *strobe_compare_item_get_timer (item);
+
+        row.name = (char *) strobe_compare_item_get_name (item);
+        g_array_append_val (rows, row);
+      }
+    g_clear_pointer (&self->context, strobe_compare_context_unref);
+    self->context = g_steal_pointer (&context);
+    fill_timers (self->timers, rows, self->context);
+  }
+}
+
+/* ---- the distributions ------------------------------------------------------------------ */
+
+typedef struct
+{
+  StrobeDocument    *a, *b;
+  StrobeCompareSpan  span_a, span_b;
+  char              *name;
+  gboolean           log;
+} HistogramJob;
+
+static void
+histogram_job_free (HistogramJob *job)
+{
+  g_clear_object (&job->a);
+  g_clear_object (&job->b);
+  g_free (job->name);
+  g_free (job);
+}
+
+static void
+histogram_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  HistogramJob *job = data;
+  g_autoptr(GArray) da = NULL, db = NULL;
+  GError *error = NULL;
+
+  da = strobe_compare_durations (job->a, job->name, &job->span_a, cancellable, &error);
+  if (da)
+    db = strobe_compare_durations (job->b, job->name, &job->span_b, cancellable, &error);
+  if (db == NULL)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, strobe_compare_histogram_new (da, db, HISTOGRAM_BINS, job->log),
+                         (GDestroyNotify) strobe_compare_histogram_free);
+}
+
+static void
+histogram_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  StrobeCompareView *self = STROBE_COMPARE_VIEW (source);
+  HistogramJob *job = g_task_get_task_data (G_TASK (result));
+  StrobeCompareHistogram *h = g_task_propagate_pointer (G_TASK (result), NULL);
+
+  if (h)
+    strobe_compare_chart_set_histogram (self->chart, h, job->name);
+}
+
+static void
+update_histogram (StrobeCompareView *self)
+{
+  g_autoptr(GTask) task = NULL;
+  StrobeCompareItem *item = gtk_single_selection_get_selected_item (self->timers_selection);
+  HistogramJob *job;
+
+  if (item == NULL || self->context == NULL || self->other == NULL)
+    return;
+  g_cancellable_cancel (self->histogram_cancellable);
+  g_clear_object (&self->histogram_cancellable);
+  self->histogram_cancellable = g_cancellable_new ();
+  job = g_new0 (HistogramJob, 1);
+  job->a = g_object_ref (strobe_view_get_document (STROBE_VIEW (self)));
+  job->b = g_object_ref (self->other);
+  job->span_a = self->context->span_a;
+  job->span_b = self->context->span_b;
+  job->name = g_strdup (strobe_compare_item_get_name (item));
+  job->log = gtk_check_button_get_active (self->log_check);
+  task = g_task_new (self, self->histogram_cancellable, histogram_done, NULL);
+  g_task_set_task_data (task, job, (GDestroyNotify) histogram_job_free);
+  g_task_run_in_thread (task, histogram_thread);
+}
+
+static void
+log_toggled (StrobeCompareView *self)
+{
+  update_histogram (self);
+}
+
+/* Enter or a double click: the scope in A's own timeline — its longest instance in the
+ * compared range, selected and brought into view. */
+static void
+timer_activated (StrobeCompareView *self, guint position)
+{
+  StrobeDocument *a = strobe_view_get_document (STROBE_VIEW (self));
+  StrobeTimelineModel *timeline = strobe_document_get_timeline (a);
+  g_autoptr(StrobeCompareItem) item = g_list_model_get_item (G_LIST_MODEL (self->timers_selection), position);
+  StrobeScopeMatch match;
+  guint n;
+
+  if (item == NULL || timeline == NULL || !(strobe_compare_item_get_in (item) & STROBE_COMPARE_IN_A))
+    return;
+  n = strobe_timeline_model_get_n_names (timeline);
+  for (guint id = 0; id < n; id++)
+    if (g_strcmp0 (strobe_timeline_model_get_name (timeline, id), strobe_compare_item_get_name (item)) == 0 &&
+        strobe_scope_search_longest (timeline, id, self->context->span_a.t0, self->context->span_a.t1, &match, NULL,
+                                     NULL))
+      {
+        StrobeScopeRef ref = { match.thread_id, match.depth, id, match.begin, match.end };
+        StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
+        guint64 pad = (match.end - match.begin) / 4 + 1;
+
+        strobe_view_state_set_selected_scope (state, &ref);
+        strobe_view_state_set_visible_range (state, match.begin > pad ? match.begin - pad : 0, match.end + pad);
+        gtk_widget_activate_action (GTK_WIDGET (self), "document.show-page", "s", "timeline");
+        return;
+      }
+}
+
+static GtkSingleSelection *
+setup_table (StrobeCompareView *self, GtkColumnView *view, GListStore **store, const StrobeTableColumn *columns,
+             guint n)
+{
+  *store = g_list_store_new (STROBE_TYPE_COMPARE_ITEM);
+  strobe_table_add_columns (view, columns, n);
+  strobe_pane_mark (GTK_WIDGET (view));
+  return strobe_table_set_model (view, G_LIST_MODEL (g_object_ref (*store)), g_object_ref (GTK_FILTER (self->filter)));
+}
+
+static void
+strobe_compare_view_focus_default (StrobeView *view)
+{
+  StrobeCompareView *self = STROBE_COMPARE_VIEW (view);
+
+  gtk_widget_grab_focus (self->other ? GTK_WIDGET (self->timers_view) : GTK_WIDGET (self->compare_button));
+}
+
+static void
+strobe_compare_view_dispose (GObject *object)
+{
+  StrobeCompareView *self = STROBE_COMPARE_VIEW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_cancellable_cancel (self->histogram_cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->histogram_cancellable);
+  if (self->other)
+    g_signal_handlers_disconnect_by_data (self->other, self);
+  g_clear_object (&self->other);
+  g_clear_pointer (&self->context, strobe_compare_context_unref);
+  g_clear_object (&self->timers);
+  g_clear_object (&self->frames);
+  g_clear_object (&self->sites);
+  g_clear_object (&self->messages);
+  g_clear_object (&self->counts);
+  g_clear_object (&self->filter);
+  gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_COMPARE_VIEW);
+  G_OBJECT_CLASS (strobe_compare_view_parent_class)->dispose (object);
+}
+
+static void
+strobe_compare_view_class_init (StrobeCompareViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  StrobeViewClass *view_class = STROBE_VIEW_CLASS (klass);
+
+  object_class->dispose = strobe_compare_view_dispose;
+  view_class->focus_default = strobe_compare_view_focus_default;
+  strobe_view_class_set_page (view_class, "compare", N_("Com_pare"), "view-dual-symbolic", 50);
+
+  g_type_ensure (STROBE_TYPE_COMPARE_CHART);
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/compare/strobe-compare-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, compare_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, other_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, range_entry);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, norm_drop);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, filter_entry);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, switcher);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, stack);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, timers_view);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, log_check);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, chart);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, frames_view);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, memory_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, sites_view);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, messages_view);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, counts_view);
+  gtk_widget_class_bind_template_callback (widget_class, compare_clicked);
+  gtk_widget_class_bind_template_callback (widget_class, range_activated);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed);
+  gtk_widget_class_bind_template_callback (widget_class, log_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, timer_activated);
+}
+
+static void
+strobe_compare_view_init (StrobeCompareView *self)
+{
+  const StrobeTableColumn *columns;
+  guint n;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->filter = gtk_custom_filter_new (filter_item, self, NULL);
+  columns = strobe_compare_timer_columns (&n);
+  self->timers_selection = setup_table (self, self->timers_view, &self->timers, columns, n);
+  setup_table (self, self->frames_view, &self->frames, columns, n);
+  columns = strobe_compare_site_columns (&n);
+  setup_table (self, self->sites_view, &self->sites, columns, n);
+  columns = strobe_compare_message_columns (&n);
+  setup_table (self, self->messages_view, &self->messages, columns, n);
+  columns = strobe_compare_count_columns (&n);
+  setup_table (self, self->counts_view, &self->counts, columns, n);
+  g_signal_connect_swapped (self->timers_selection, "notify::selected-item", G_CALLBACK (update_histogram), self);
+  g_signal_connect_swapped (self->norm_drop, "notify::selected", G_CALLBACK (norm_changed), self);
+  strobe_a11y_fix_mnemonic_button (self->compare_button);
+  strobe_a11y_name_drop_down (self->norm_drop, _("Normalisation"));
+  /* GTK 4.8's search entry drops the .ui's accessible label. */
+  strobe_a11y_set_name (GTK_WIDGET (self->filter_entry), _("Filter names"));
+  strobe_a11y_fix_stack_switcher (self->switcher);
+}

@@ -1,0 +1,385 @@
+/* test-compare-view.c — the comparison page (app/compare) under Xvfb, on
+ * tests/data/golden-compare-{a,b}.strobe (one program, B with Physics twice as slow, a new
+ * allocation site and a new warning): the rows the page shows are exactly those changes,
+ * sorting, filtering and per-frame figures, the distributions of the selected timer, Enter
+ * on a row selecting the scope in A's timeline, Tab going round the page's controls; and a PNG snapshot of the distribution chart within a tolerance
+ * (STROBE_UPDATE_SNAPSHOT=1 rewrites tests/data/compare-histogram.png).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <math.h>
+
+#include "memory-common.h"
+#include "strobe-compare-chart.h"
+#include "strobe-compare-items.h"
+#include "strobe-compare-view.h"
+#include "tab-walk.h"
+#include "widget-find.h"
+
+typedef struct
+{
+  StrobeDocument  *a, *b;
+  StrobeViewState *state;
+  GtkWindow       *window;
+  StrobeCompareView *view;
+} Fixture;
+
+static StrobeDocument *
+open_golden (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("GOLDEN_DIR"), name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  StrobeDocument *document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  g_autoptr(GError) error = NULL;
+
+  strobe_document_load (document, NULL, &error);
+  g_assert_no_error (error);
+  return document;
+}
+
+/* The page's own controls by their widget names (a drop-down hides a search entry of
+ * its own, so the first of a type may not be the page's). */
+static GtkWidget *
+named (GtkWidget *widget, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = named (c, name);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+wait_ready (Fixture *f)
+{
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  while (!strobe_compare_view_is_ready (f->view) && g_get_monotonic_time () < end)
+    memory_iterate (10);
+  g_assert_true (strobe_compare_view_is_ready (f->view));
+  memory_iterate (50);
+}
+
+static void
+fixture_open (Fixture *f)
+{
+  f->a = open_golden ("golden-compare-a.strobe");
+  f->b = open_golden ("golden-compare-b.strobe");
+  f->state = strobe_view_state_new ();
+  f->view = STROBE_COMPARE_VIEW (strobe_view_new (STROBE_TYPE_COMPARE_VIEW, f->a, f->state));
+  f->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f->window, 1200, 800);
+  gtk_window_set_child (f->window, GTK_WIDGET (f->view));
+  gtk_window_present (f->window);
+  strobe_compare_view_set_other (f->view, f->b);
+  wait_ready (f);
+}
+
+static void
+fixture_close (Fixture *f)
+{
+  gtk_window_destroy (f->window);
+  memory_iterate (20);
+  g_clear_object (&f->state);
+  g_clear_object (&f->a);
+  g_clear_object (&f->b);
+}
+
+static StrobeCompareItem *
+find_row (GListModel *rows, const char *name)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(StrobeCompareItem) item = g_list_model_get_item (rows, i);
+      if (g_strcmp0 (strobe_compare_item_get_name (item), name) == 0)
+        return item;   /* the model keeps it */
+    }
+  return NULL;
+}
+
+static void
+assert_close (gdouble a, gdouble b)
+{
+  g_assert_cmpfloat (fabs (a - b), <=, 1e-6 * MAX (fabs (b), 1e-9));
+}
+
+static void
+test_rows (void)
+{
+  Fixture f = { 0 };
+  GListModel *timers, *sites, *messages;
+  const char *names[] = { "Frame", "Update", "Physics", "AI", "Render" };
+  guint new_sites = 0;
+
+  fixture_open (&f);
+  timers = strobe_compare_view_get_rows (f.view, "timers");
+  g_assert_cmpuint (g_list_model_get_n_items (timers), ==, 5);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      StrobeCompareItem *item = find_row (timers, names[i]);
+      gdouble a, b;
+
+      g_assert_nonnull (item);
+      g_assert_cmpint (strobe_compare_item_get_in (item), ==, STROBE_COMPARE_IN_BOTH);
+      strobe_compare_item_get_metric (item, STROBE_COMPARE_MEAN, &a, &b);
+      if (g_str_equal (names[i], "Physics"))
+        {
+          assert_close (a, 0.001);
+          assert_close (b, 0.002);
+        }
+      else
+        assert_close (b, a);
+    }
+  /* What a person sees in the row: the change in percent. */
+  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "+100.0%"));
+
+  sites = strobe_compare_view_get_rows (f.view, "sites");
+  g_assert_cmpuint (g_list_model_get_n_items (sites), >=, 3);
+  for (guint i = 0; i < g_list_model_get_n_items (sites); i++)
+    {
+      g_autoptr(StrobeCompareItem) item = g_list_model_get_item (sites, i);
+      if (strobe_compare_item_get_in (item) != STROBE_COMPARE_IN_BOTH)
+        {
+          g_assert_cmpint (strobe_compare_item_get_in (item), ==, STROBE_COMPARE_IN_B);
+          new_sites++;
+        }
+    }
+  g_assert_cmpuint (new_sites, ==, 1);
+  messages = strobe_compare_view_get_rows (f.view, "messages");
+  g_assert_cmpuint (g_list_model_get_n_items (messages), ==, 1);
+  {
+    g_autoptr(StrobeCompareItem) item = g_list_model_get_item (messages, 0);
+    g_assert_cmpint (strobe_compare_item_get_in (item), ==, STROBE_COMPARE_IN_B);
+    g_assert_true (g_str_has_prefix (strobe_compare_item_get_name (item), "LogGame: Physics over budget"));
+  }
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_compare_view_get_rows (f.view, "frames")), ==, 1);
+  fixture_close (&f);
+}
+
+static GtkColumnViewColumn *
+column (GtkColumnView *view, const char *title)
+{
+  GListModel *columns = gtk_column_view_get_columns (view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
+      if (g_strcmp0 (gtk_column_view_column_get_title (c), title) == 0)
+        return c;
+    }
+  g_assert_not_reached ();
+}
+
+static void
+test_sort_filter_normalise (void)
+{
+  Fixture f = { 0 };
+  GListModel *timers;
+  GtkColumnView *table;
+  GtkDropDown *norm;
+  GtkEditable *filter;
+  g_autoptr(StrobeCompareItem) first = NULL;
+  gdouble a, b;
+
+  fixture_open (&f);
+  timers = strobe_compare_view_get_rows (f.view, "timers");
+  table = GTK_COLUMN_VIEW (named (GTK_WIDGET (f.view), "timers_view"));
+  gtk_column_view_sort_by_column (table, column (table, "Mean Δ%"), GTK_SORT_DESCENDING);
+  memory_iterate (20);
+  first = g_list_model_get_item (timers, 0);
+  g_assert_cmpstr (strobe_compare_item_get_name (first), ==, "Physics");
+
+  /* Per frame: Physics' 60 ms in 60 frames is 1 ms a frame in A. */
+  norm = GTK_DROP_DOWN (named (GTK_WIDGET (f.view), "norm_drop"));
+  gtk_drop_down_set_selected (norm, 1);
+  memory_iterate (20);
+  strobe_compare_item_get_metric (find_row (timers, "Physics"), STROBE_COMPARE_INCL, &a, &b);
+  assert_close (a, 0.001);
+  assert_close (b, 0.002);
+  strobe_compare_item_get_metric (find_row (timers, "AI"), STROBE_COMPARE_COUNT, &a, &b);
+  assert_close (a, 2);
+
+  filter = GTK_EDITABLE (named (GTK_WIDGET (f.view), "filter_entry"));
+  gtk_editable_set_text (filter, "phys");
+  memory_iterate (300);
+  g_assert_cmpuint (g_list_model_get_n_items (timers), ==, 1);
+  gtk_editable_set_text (filter, "");
+  memory_iterate (300);
+  g_assert_cmpuint (g_list_model_get_n_items (timers), ==, 5);
+
+  /* Frames 10–19 of each: ten frames, ten calls. */
+  gtk_editable_set_text (GTK_EDITABLE (named (GTK_WIDGET (f.view), "range_entry")), "10-19");
+  g_signal_emit_by_name (named (GTK_WIDGET (f.view), "range_entry"), "activate");
+  wait_ready (&f);
+  gtk_drop_down_set_selected (norm, 0);
+  memory_iterate (20);
+  strobe_compare_item_get_metric (find_row (timers, "Physics"), STROBE_COMPARE_COUNT, &a, &b);
+  assert_close (a, 10);
+  assert_close (b, 10);
+  fixture_close (&f);
+}
+
+static void
+test_distribution_and_jump (void)
+{
+  Fixture f = { 0 };
+  GListModel *timers;
+  StrobeCompareChart *chart;
+  const StrobeCompareHistogram *h;
+  const StrobeScopeRef *ref;
+  gint64 end;
+  guint physics = G_MAXUINT;
+
+  fixture_open (&f);
+  timers = strobe_compare_view_get_rows (f.view, "timers");
+  for (guint i = 0; i < g_list_model_get_n_items (timers); i++)
+    {
+      g_autoptr(StrobeCompareItem) item = g_list_model_get_item (timers, i);
+      if (g_str_equal (strobe_compare_item_get_name (item), "Physics"))
+        physics = i;
+    }
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (timers), physics, TRUE);
+  chart = STROBE_COMPARE_CHART (find_type (GTK_WIDGET (f.view), STROBE_TYPE_COMPARE_CHART));
+  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (strobe_compare_chart_get_histogram (chart) == NULL && g_get_monotonic_time () < end)
+    memory_iterate (10);
+  h = strobe_compare_chart_get_histogram (chart);
+  g_assert_nonnull (h);
+  g_assert_cmpuint (h->n_a, ==, 60);
+  /* STROBE_SCREENSHOT_DIR=DIR: the page as the README shows it. */
+  if (g_getenv ("STROBE_SCREENSHOT_DIR"))
+    {
+      g_autofree char *path = g_build_filename (g_getenv ("STROBE_SCREENSHOT_DIR"), "compare.png", NULL);
+      g_autoptr(GdkTexture) shot = NULL;
+
+      memory_iterate (200);
+      shot = memory_render (GTK_WIDGET (f.window));
+      gdk_texture_save_to_png (shot, path);
+    }
+  g_assert_cmpuint (h->n_b, ==, 60);
+  assert_close (h->median_a, 0.001);
+  assert_close (h->median_b, 0.002);
+
+  /* Enter on the row: Physics' longest instance in A becomes the selected scope. */
+  g_signal_emit_by_name (named (GTK_WIDGET (f.view), "timers_view"), "activate", physics);
+  ref = strobe_view_state_get_selected_scope (f.state);
+  g_assert_nonnull (ref);
+  g_assert_cmpstr (strobe_timeline_model_get_name (strobe_document_get_timeline (f.a), ref->name_id), ==, "Physics");
+
+  /* Keyboard: Tab goes round the page's controls. */
+  tab_walk_assert (f.window, find_type (GTK_WIDGET (f.view), GTK_TYPE_BUTTON), 30, 6);
+  fixture_close (&f);
+}
+
+static void
+test_chart_snapshot (void)
+{
+  g_autoptr(StrobeDocument) a = open_golden ("golden-compare-a.strobe");
+  g_autoptr(StrobeDocument) b = open_golden ("golden-compare-b.strobe");
+  g_autofree char *expected_path = g_build_filename (g_getenv ("GOLDEN_DIR"), "compare-histogram.png", NULL);
+  g_autoptr(GdkTexture) actual = NULL, expected = NULL;
+  g_autoptr(GError) error = NULL;
+  StrobeCompareRange whole = { 0 };
+  StrobeCompareSpan sa, sb;
+  GArray *da, *db;
+  GtkWindow *window;
+  GtkWidget *chart;
+
+  g_assert_true (strobe_compare_range_resolve (&whole, a, &sa, NULL));
+  g_assert_true (strobe_compare_range_resolve (&whole, b, &sb, NULL));
+  da = strobe_compare_durations (a, "Frame", &sa, NULL, NULL);
+  db = strobe_compare_durations (b, "Physics", &sb, NULL, NULL);
+  chart = strobe_compare_chart_new ();
+  strobe_compare_chart_set_histogram (STROBE_COMPARE_CHART (chart), strobe_compare_histogram_new (da, db, 32, TRUE),
+                                      "Frame / Physics");
+  g_array_unref (da);
+  g_array_unref (db);
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 600, 220);
+  gtk_window_set_child (window, chart);
+  gtk_window_present (window);
+  {
+    gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    while (!gtk_widget_get_mapped (chart) && g_get_monotonic_time () < end)
+      memory_iterate (20);
+  }
+  memory_iterate (100);
+  actual = memory_render (chart);
+  g_assert_nonnull (actual);
+  if (g_getenv ("STROBE_UPDATE_SNAPSHOT"))
+    gdk_texture_save_to_png (actual, expected_path);
+  expected = gdk_texture_new_from_filename (expected_path, &error);
+  g_assert_no_error (error);
+  {
+    int w = gdk_texture_get_width (actual), h = gdk_texture_get_height (actual);
+    g_autofree guchar *pa = NULL, *pe = NULL;
+    guint64 differing = 0;
+
+    g_assert_cmpint (gdk_texture_get_width (expected), ==, w);
+    g_assert_cmpint (gdk_texture_get_height (expected), ==, h);
+    pa = g_malloc ((gsize) w * (gsize) h * 4);
+    pe = g_malloc ((gsize) w * (gsize) h * 4);
+    gdk_texture_download (actual, pa, (gsize) w * 4);
+    gdk_texture_download (expected, pe, (gsize) w * 4);
+    /* Text may be hinted a little differently: a channel may differ by 24, one pixel in
+     * 200 by more. */
+    for (gsize i = 0; i < (gsize) w * (gsize) h; i++)
+      for (guint ch = 0; ch < 4; ch++)
+        if (ABS ((int) pa[i * 4 + ch] - (int) pe[i * 4 + ch]) > 24)
+          {
+            differing++;
+            break;
+          }
+    if (differing > (guint64) w * (guint64) h / 200)
+      {
+        g_autofree char *out = g_build_filename (g_get_current_dir (), "compare-histogram-actual.png", NULL);
+
+        gdk_texture_save_to_png (actual, out);
+        g_error ("the chart differs from %s in %" G_GUINT64_FORMAT " pixels: the actual image is %s",
+                 expected_path, differing, out);
+      }
+  }
+  gtk_window_destroy (window);
+  memory_iterate (20);
+}
+
+/* Every control without a visible label of its own carries an accessible name. */
+static void
+test_accessible_names (void)
+{
+  Fixture f = { 0 };
+  const char *names[] = { "range_entry", "filter_entry", "norm_drop", "timers_view" };
+
+  fixture_open (&f);
+  for (guint i = 0; i <= G_N_ELEMENTS (names); i++)
+    {
+      GtkWidget *w = i < G_N_ELEMENTS (names) ? named (GTK_WIDGET (f.view), names[i])
+                                              : find_type (GTK_WIDGET (f.view), STROBE_TYPE_COMPARE_CHART);
+
+      g_assert_nonnull (w);
+      if (!gtk_test_accessible_has_property (GTK_ACCESSIBLE (w), GTK_ACCESSIBLE_PROPERTY_LABEL))
+        g_error ("a %s has no accessible name", G_OBJECT_TYPE_NAME (w));
+    }
+  fixture_close (&f);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_setenv ("GTK_A11Y", "test", TRUE);
+  g_setenv ("GTK_USE_PORTAL", "0", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/compare-view/accessible-names", test_accessible_names);
+  g_test_add_func ("/compare-view/rows", test_rows);
+  g_test_add_func ("/compare-view/sort-filter-normalise", test_sort_filter_normalise);
+  g_test_add_func ("/compare-view/distribution-and-jump", test_distribution_and_jump);
+  g_test_add_func ("/compare-view/chart-snapshot", test_chart_snapshot);
+  return g_test_run ();
+}
