@@ -449,6 +449,7 @@ histogram_thread (GTask *task, gpointer source, gpointer data, GCancellable *can
 {
   HistogramJob *job = data;
   g_autoptr(GArray) da = NULL, db = NULL;
+  StrobeTraceClock ca, cb;
   GError *error = NULL;
 
   da = strobe_compare_durations (job->a, job->name, &job->span_a, cancellable, &error);
@@ -459,7 +460,9 @@ histogram_thread (GTask *task, gpointer source, gpointer data, GCancellable *can
       g_task_return_error (task, error);
       return;
     }
-  g_task_return_pointer (task, strobe_compare_histogram_new (da, db, HISTOGRAM_BINS, job->log),
+  strobe_document_get_clock (job->a, &ca);
+  strobe_document_get_clock (job->b, &cb);
+  g_task_return_pointer (task, strobe_compare_histogram_new (da, &ca, db, &cb, HISTOGRAM_BINS, job->log),
                          (GDestroyNotify) strobe_compare_histogram_free);
 }
 

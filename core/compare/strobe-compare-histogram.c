@@ -7,10 +7,10 @@
 #include <math.h>
 
 #include "strobe-compare-histogram.h"
+#include "strobe-timer-stats.h"
 
-static gboolean
-frame_durations (StrobeTimelineModel *timeline, guint kind, const StrobeCompareSpan *span,
-                 const StrobeTraceClock *clock, GArray *out)
+static void
+frame_durations (StrobeTimelineModel *timeline, guint kind, const StrobeCompareSpan *span, GArray *out)
 {
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
 
@@ -18,14 +18,11 @@ frame_durations (StrobeTimelineModel *timeline, guint kind, const StrobeCompareS
   for (guint i = 0; i < frames->len; i++)
     {
       const StrobeTimelineFrame *f = &g_array_index (frames, StrobeTimelineFrame, i);
-      gdouble s;
+      guint64 d = f->end - f->begin;
 
-      if (!strobe_compare_span_has_frame (span, f))
-        continue;
-      s = strobe_trace_clock_duration (clock, f->end - f->begin);
-      g_array_append_val (out, s);
+      if (strobe_compare_span_has_frame (span, f))
+        g_array_append_val (out, d);
     }
-  return TRUE;
 }
 
 GArray *
@@ -33,10 +30,7 @@ strobe_compare_durations (StrobeDocument *document, const char *name, const Stro
                           GCancellable *cancellable, GError **error)
 {
   StrobeTimelineModel *timeline;
-  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (gdouble));
-  g_autoptr(GArray) threads = NULL;
-  g_autoptr(GArray) scopes = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
-  StrobeTraceClock clock;
+  g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (guint64));
   guint n_names;
   gint64 id = -1;
 
@@ -45,11 +39,10 @@ strobe_compare_durations (StrobeDocument *document, const char *name, const Stro
   timeline = strobe_document_get_timeline (document);
   g_return_val_if_fail (timeline != NULL, NULL);
 
-  strobe_document_get_clock (document, &clock);
   if (g_str_equal (name, "frame.game") || g_str_equal (name, "frame.render"))
     {
       frame_durations (timeline, g_str_equal (name, "frame.game") ? STROBE_TIMELINE_FRAME_GAME
-                                                                   : STROBE_TIMELINE_FRAME_RENDER, span, &clock, out);
+                                                                   : STROBE_TIMELINE_FRAME_RENDER, span, out);
       return g_steal_pointer (&out);
     }
   n_names = strobe_timeline_model_get_n_names (timeline);
@@ -58,54 +51,7 @@ strobe_compare_durations (StrobeDocument *document, const char *name, const Stro
       id = n;
   if (id < 0)
     return g_steal_pointer (&out);
-  threads = strobe_timeline_model_get_threads (timeline);
-  for (guint t = 0; t < threads->len; t++)
-    {
-      guint16 thread = g_array_index (threads, guint16, t);
-      guint depths = strobe_timeline_model_get_depth_count (timeline, thread);
-
-      for (guint d = 0; d < depths; d++)
-        {
-          if (g_cancellable_set_error_if_cancelled (cancellable, error))
-            return NULL;
-          g_array_set_size (scopes, 0);
-          strobe_timeline_model_get_scopes (timeline, thread, d, span->t0, span->t1, scopes);
-          for (guint i = 0; i < scopes->len; i++)
-            {
-              const StrobeTimelineScope *s = &g_array_index (scopes, StrobeTimelineScope, i);
-              guint64 lo = MAX (s->begin, span->t0), hi = MIN (s->end, span->t1);
-              gdouble secs;
-
-              if (s->name_id != id || (s->flags & STROBE_SCOPE_OPEN))
-                continue;
-              /* The statistics' rule: clipped to the span, touching is not inside. */
-              if (hi <= lo && s->end > s->begin)
-                continue;
-              secs = strobe_trace_clock_duration (&clock, hi > lo ? hi - lo : 0);
-              g_array_append_val (out, secs);
-            }
-        }
-    }
-  return g_steal_pointer (&out);
-}
-
-static gdouble
-median_of (GArray *v)
-{
-  gdouble *x = (gdouble *) (gpointer) v->data;
-  guint n = v->len;
-
-  /* Sorted already (below): the statistics' median, the mean of the middle two. */
-  if (n == 0)
-    return NAN;
-  return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
-
-static gint
-cmp_double (gconstpointer x, gconstpointer y)
-{
-  gdouble a = *(const gdouble *) x, b = *(const gdouble *) y;
-  return (a > b) - (a < b);
+  return strobe_timer_stats_durations (timeline, (guint32) id, span->t0, span->t1, cancellable, error);
 }
 
 gdouble
@@ -131,29 +77,68 @@ strobe_compare_histogram_position (const StrobeCompareHistogram *self, gdouble s
   return CLAMP (f, 0, 1);
 }
 
+/* The bin of @seconds: a binary search among the edges (no logarithm per value). */
+static guint
+bin_of (const gdouble *edges, guint n_bins, gdouble seconds)
+{
+  guint lo = 0, hi = n_bins;
+
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+      if (seconds >= edges[mid])
+        lo = mid;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
 static void
-fill (StrobeCompareHistogram *self, GArray *v, guint64 *bins)
+fill (StrobeCompareHistogram *self, const gdouble *edges, GArray *v, const StrobeTraceClock *clock, guint64 *bins)
 {
   for (guint i = 0; i < v->len; i++)
-    {
-      guint k = (guint) (strobe_compare_histogram_position (self, g_array_index (v, gdouble, i)) * self->n_bins);
-
-      bins[MIN (k, self->n_bins - 1)]++;
-    }
+    bins[bin_of (edges, self->n_bins, strobe_trace_clock_duration (clock, g_array_index (v, guint64, i)))]++;
   for (guint k = 0; k < self->n_bins; k++)
     self->max = MAX (self->max, bins[k]);
 }
 
+static void
+ends (GArray *v, const StrobeTraceClock *clock, gdouble *lo, gdouble *hi)
+{
+  guint64 min = G_MAXUINT64, max = 0;
+
+  if (v->len == 0)
+    return;
+  for (guint i = 0; i < v->len; i++)
+    {
+      guint64 x = g_array_index (v, guint64, i);
+      min = MIN (min, x);
+      max = MAX (max, x);
+    }
+  *lo = MIN (*lo, strobe_trace_clock_duration (clock, min));
+  *hi = MAX (*hi, strobe_trace_clock_duration (clock, max));
+}
+
+static gdouble
+median_seconds (GArray *v, const StrobeTraceClock *clock)
+{
+  if (v->len == 0)
+    return NAN;
+  /* The statistics' own median, so the chart's mark is the table's figure. */
+  return strobe_trace_clock_ticks_to_seconds (clock, strobe_timer_stats_median ((guint64 *) (gpointer) v->data, v->len));
+}
+
 StrobeCompareHistogram *
-strobe_compare_histogram_new (GArray *a, GArray *b, guint n_bins, gboolean log)
+strobe_compare_histogram_new (GArray *a, const StrobeTraceClock *clock_a, GArray *b, const StrobeTraceClock *clock_b,
+                              guint n_bins, gboolean log)
 {
   StrobeCompareHistogram *self;
+  g_autofree gdouble *edges = NULL;
   gdouble lo = G_MAXDOUBLE, hi = 0;
 
-  g_return_val_if_fail (a != NULL && b != NULL && n_bins >= 1, NULL);
+  g_return_val_if_fail (a != NULL && b != NULL && clock_a != NULL && clock_b != NULL && n_bins >= 1, NULL);
 
-  g_array_sort (a, cmp_double);
-  g_array_sort (b, cmp_double);
   self = g_new0 (StrobeCompareHistogram, 1);
   self->n_bins = n_bins;
   self->log = log;
@@ -161,12 +146,10 @@ strobe_compare_histogram_new (GArray *a, GArray *b, guint n_bins, gboolean log)
   self->b = g_new0 (guint64, n_bins);
   self->n_a = a->len;
   self->n_b = b->len;
-  self->median_a = median_of (a);
-  self->median_b = median_of (b);
-  if (a->len)
-    lo = MIN (lo, g_array_index (a, gdouble, 0)), hi = MAX (hi, g_array_index (a, gdouble, a->len - 1));
-  if (b->len)
-    lo = MIN (lo, g_array_index (b, gdouble, 0)), hi = MAX (hi, g_array_index (b, gdouble, b->len - 1));
+  ends (a, clock_a, &lo, &hi);
+  ends (b, clock_b, &lo, &hi);
+  self->median_a = median_seconds (a, clock_a);
+  self->median_b = median_seconds (b, clock_b);
   if (lo > hi)
     lo = hi = 0;
   /* A log axis starts at the shortest positive duration (a nanosecond at least). */
@@ -179,8 +162,11 @@ strobe_compare_histogram_new (GArray *a, GArray *b, guint n_bins, gboolean log)
     hi = lo > 0 ? lo * (log ? 10 : 2) : 1e-6;
   self->lo = lo;
   self->hi = hi;
-  fill (self, a, self->a);
-  fill (self, b, self->b);
+  edges = g_new (gdouble, n_bins + 1);
+  for (guint k = 0; k <= n_bins; k++)
+    edges[k] = strobe_compare_histogram_edge (self, k);
+  fill (self, edges, a, clock_a, self->a);
+  fill (self, edges, b, clock_b, self->b);
   return self;
 }
 

@@ -10,10 +10,10 @@
 
 G_BEGIN_DECLS
 
-/* Seconds (gdouble) of every completed scope named @name in @span, clipped to it as the
+/* Ticks (guint64) of every completed scope named @name in @span, clipped to it as the
  * timer statistics clip them (so the median is the table's), or of every finished frame
- * of a kind for "frame.game" / "frame.render". Walks the timeline's scopes a thread and a
- * depth at a time; NULL with @error when cancelled. */
+ * of a kind for "frame.game" / "frame.render" (strobe_timer_stats_durations); NULL with
+ * @error when cancelled. */
 GArray *strobe_compare_durations (StrobeDocument *document, const char *name, const StrobeCompareSpan *span,
                                   GCancellable *cancellable, GError **error);
 
@@ -28,8 +28,12 @@ typedef struct
   guint64  n_a, n_b;
 } StrobeCompareHistogram;
 
-/* Bins both sets (seconds; reordered) on one axis. @n_bins ≥ 1. */
-StrobeCompareHistogram *strobe_compare_histogram_new  (GArray *a, GArray *b, guint n_bins, gboolean log);
+/* Bins both sets (ticks of each trace's clock, reordered) on one axis of seconds: one pass
+ * for the ends, the statistics' selection for the medians, a binary search among the
+ * bins' edges per value. @n_bins ≥ 1. */
+StrobeCompareHistogram *strobe_compare_histogram_new  (GArray *a, const StrobeTraceClock *clock_a,
+                                                       GArray *b, const StrobeTraceClock *clock_b,
+                                                       guint n_bins, gboolean log);
 void                    strobe_compare_histogram_free (StrobeCompareHistogram *self);
 /* Where @seconds falls on the axis, 0 to 1 (clamped). */
 gdouble                 strobe_compare_histogram_position (const StrobeCompareHistogram *self, gdouble seconds);

@@ -51,6 +51,12 @@ GArray *strobe_timer_stats_compute_full (StrobeTimelineModel *model,
                                          GCancellable        *cancellable,
                                          GError             **error);
 
+/* The inclusive times (guint64 ticks, clipped as the statistics clip them, so their median
+ * is the statistics' one) of every completed scope named @name_id in [t0, t1] on every
+ * thread, in no particular order: for a timer's histogram. NULL (and @error set) when
+ * @cancellable was cancelled. */
+GArray *strobe_timer_stats_durations (StrobeTimelineModel *model, guint32 name_id, guint64 t0, guint64 t1,
+                                      GCancellable *cancellable, GError **error);
 /* The nearest-rank @q-quantile (0 < @q <= 1: the ⌈q n⌉-th smallest) of @v[0..@n), which is
  * reordered; the same selection the statistics' medians and p95 use, for other durations
  * (frame times). 0 when @n is 0. */
