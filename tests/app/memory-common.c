@@ -92,3 +92,42 @@ memory_render (GtkWidget *widget)
   return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
                                       &GRAPHENE_RECT_INIT (0, 0, w, h));
 }
+
+void
+memory_check_snapshot (GdkTexture *actual, const char *name)
+{
+  g_autofree char *file = g_strdup_printf ("%s.png", name);
+  g_autofree char *expected_path = g_build_filename (g_getenv ("GOLDEN_DIR"), file, NULL);
+  g_autoptr (GdkTexture) expected = NULL;
+  g_autoptr (GError) error = NULL;
+  int w = gdk_texture_get_width (actual), h = gdk_texture_get_height (actual);
+  g_autofree guchar *pa = NULL, *pe = NULL;
+  guint64 differing = 0;
+
+  if (g_getenv ("STROBE_UPDATE_SNAPSHOT"))
+    gdk_texture_save_to_png (actual, expected_path);
+  expected = gdk_texture_new_from_filename (expected_path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (expected), ==, w);
+  g_assert_cmpint (gdk_texture_get_height (expected), ==, h);
+  pa = g_malloc ((gsize) w * (gsize) h * 4);
+  pe = g_malloc ((gsize) w * (gsize) h * 4);
+  gdk_texture_download (actual, pa, (gsize) w * 4);
+  gdk_texture_download (expected, pe, (gsize) w * 4);
+  for (gsize i = 0; i < (gsize) w * (gsize) h; i++)
+    for (guint ch = 0; ch < 4; ch++)
+      if (ABS ((int) pa[i * 4 + ch] - (int) pe[i * 4 + ch]) > 24)
+        {
+          differing++;
+          break;
+        }
+  if (differing > (guint64) w * (guint64) h / 200)
+    {
+      g_autofree char *actual_file = g_strdup_printf ("%s-actual.png", name);
+      g_autofree char *out = g_build_filename (g_get_current_dir (), actual_file, NULL);
+
+      gdk_texture_save_to_png (actual, out);
+      g_error ("%s differs from %s in %" G_GUINT64_FORMAT " pixels: the actual image is %s", name, expected_path,
+               differing, out);
+    }
+}

@@ -30,3 +30,8 @@ void        memory_fixture_close  (MemoryFixture *f);
 GdkTexture *memory_render         (GtkWidget *widget);
 /* Runs the main loop for about @ms milliseconds. */
 void        memory_iterate        (guint ms);
+/* @actual against $GOLDEN_DIR/@name.png within a tolerance (a channel may differ by 24,
+ * one pixel in 200 by more: text hinting moves); fails the test naming the pixels and
+ * leaving @name-actual.png in the current directory. STROBE_UPDATE_SNAPSHOT=1 rewrites
+ * the golden image first. */
+void        memory_check_snapshot (GdkTexture *actual, const char *name);
