@@ -44,6 +44,11 @@ frame_span (StrobeTimelineModel *timeline, guint64 first, guint64 last, guint64 
   g_autoptr(GArray) frames = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
   guint n = strobe_timeline_model_get_frame_count (timeline, STROBE_TIMELINE_FRAME_GAME);
 
+  if (n == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND, _("the trace has no game frames"));
+      return FALSE;
+    }
   if (first > last || last >= n)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
