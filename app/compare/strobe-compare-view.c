@@ -508,7 +508,7 @@ log_toggled (StrobeCompareView *self)
 }
 
 /* Enter or a double click: the scope in A's own timeline — its longest instance in the
- * compared range, selected and brought into view. */
+ * compared range, its span selected and brought into view. */
 static void
 timer_activated (StrobeCompareView *self, guint position)
 {
@@ -526,11 +526,11 @@ timer_activated (StrobeCompareView *self, guint position)
         strobe_scope_search_longest (timeline, id, self->context->span_a.t0, self->context->span_a.t1, &match, NULL,
                                      NULL))
       {
-        StrobeScopeRef ref = { match.thread_id, match.depth, id, match.begin, match.end };
         StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
         guint64 pad = (match.end - match.begin) / 4 + 1;
 
-        strobe_view_state_set_selected_scope (state, &ref);
+        /* The selected scope is the timeline's own now: the shared selection marks it. */
+        strobe_view_state_set_selection (state, match.begin, match.end);
         strobe_view_state_set_visible_range (state, match.begin > pad ? match.begin - pad : 0, match.end + pad);
         gtk_widget_activate_action (GTK_WIDGET (self), "document.show-page", "s", "timeline");
         return;
