@@ -206,6 +206,7 @@ struct _StrobeMemoryQueries
   GtkSingleSelection    *selection;
 
   StrobeMemoryJob       *job;
+  StrobeMemoryJob       *group_job;          /* the selected group's allocations */
   Answer                *answer;
   gboolean               syncing;
 };
@@ -356,7 +357,7 @@ STROBE_MEMORY_COST_COMPARE (group_compare_bytes, STROBE_MEMORY_COST_BYTES, FALSE
 STROBE_MEMORY_COST_COMPARE (group_compare_live_bytes, STROBE_MEMORY_COST_LEAKED, FALSE)
 
 static const StrobeTableColumn group_columns[] = {
-  { N_("Group"), strobe_memory_cost_item_name_text, strobe_memory_cost_item_compare_name, 24, FALSE, TRUE, NULL },
+  { N_("Group"), strobe_memory_cost_item_name_text, strobe_memory_cost_item_compare_name, 32, FALSE, TRUE, NULL },
   { N_("Allocations"), group_count_text, group_compare_count, 10, TRUE, FALSE, NULL },
   { N_("Bytes"), group_bytes_text, group_compare_bytes, 12, TRUE, FALSE, NULL },
   { N_("Never Freed"), group_live_text, strobe_memory_cost_item_compare_leaked_count, 9, TRUE, FALSE, NULL },
@@ -386,16 +387,100 @@ fill_groups (StrobeMemoryQueries *self)
     }
   g_list_store_splice (self->groups_store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->groups_store)),
                        items->pdata, items->len);
+  if (agg != NULL && !gtk_widget_get_visible (self->groups_scroller))
+    {
+      int nat = 0;
+
+      /* As wide as its columns want (up to half the page): a group's name is what tells
+       * the rows apart, cut to "python…" it tells nothing. */
+      gtk_widget_measure (GTK_WIDGET (self->groups_view), GTK_ORIENTATION_HORIZONTAL, -1, NULL, &nat, NULL, NULL);
+      gtk_paned_set_position (GTK_PANED (self->paned), CLAMP (nat + 16, 380, MAX (380, gtk_widget_get_width (self->paned) / 2)));
+    }
   gtk_widget_set_visible (self->groups_scroller, agg != NULL);
+}
+
+typedef struct
+{
+  StrobeMemoryAllocList *list;
+  StrobeMemoryModel     *model;
+  StrobeSymbolizer      *symbolizer;
+  StrobeMemoryGroupBy    by;
+  guint64                key;
+} GroupTask;
+
+static void
+group_task_free (gpointer data)
+{
+  GroupTask *t = data;
+
+  g_clear_object (&t->list);
+  g_clear_object (&t->model);
+  g_clear_object (&t->symbolizer);
+  g_free (t);
+}
+
+static GObject *
+group_thread (gpointer data, GCancellable *cancellable, StrobeMemoryProgressFunc progress, gpointer progress_data,
+              GError **error)
+{
+  GroupTask *t = data;
+
+  return G_OBJECT (strobe_memory_alloc_list_select_group (t->list, t->model, t->by, t->key,
+                                                          strobe_memory_symbolizer_frame_func, t->symbolizer,
+                                                          cancellable, error));
+}
+
+/* The allocations table lists what the selected group is made of (all of the answer when
+ * none is): a row of the groups table and the rows beside it are never two things. */
+static void
+show_rows (StrobeMemoryQueries *self, StrobeMemoryAllocList *list)
+{
+  self->syncing = TRUE;
+  strobe_memory_alloc_rows_set_list (self->rows, list);
+  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
+  self->syncing = FALSE;
+}
+
+static void
+group_done (GObject      *result,
+            const GError *error,
+            gpointer      user_data)
+{
+  StrobeMemoryQueries *self = user_data;
+
+  if (result == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        gtk_label_set_text (self->notice, error->message);
+      return;
+    }
+  show_rows (self, STROBE_MEMORY_ALLOC_LIST (result));
 }
 
 static void
 group_selected_cb (StrobeMemoryQueries *self)
 {
   StrobeMemoryCostItem *item = gtk_single_selection_get_selected_item (self->groups_selection);
+  const StrobeMemoryCostData *d;
+  GroupTask *t;
 
-  if (item != NULL)
-    g_signal_emit (self, signals[SHOW_GROUP], 0, item);
+  strobe_memory_job_cancel (self->group_job);
+  if (self->answer == NULL)
+    return;
+  if (item == NULL)
+    {
+      show_rows (self, self->answer->list);
+      return;
+    }
+  d = strobe_memory_cost_item_get_data (item);
+  t = g_new0 (GroupTask, 1);
+  t->list = g_object_ref (self->answer->list);
+  t->model = g_object_ref (strobe_memory_names_get_model (self->names));
+  t->symbolizer = strobe_memory_names_dup_symbolizer (self->names);
+  t->by = d->by;
+  t->key = d->key;
+  strobe_memory_job_run (self->group_job, group_thread, t, group_task_free, group_done, self);
+  g_signal_emit (self, signals[SHOW_GROUP], 0, item);
 }
 
 /* ---- running ------------------------------------------------------------------------------- */
@@ -470,10 +555,8 @@ query_done (GObject      *result,
       return;
     }
   g_set_object (&self->answer, (Answer *) result);
-  self->syncing = TRUE;
-  strobe_memory_alloc_rows_set_list (self->rows, self->answer->list);
-  gtk_single_selection_set_selected (self->selection, GTK_INVALID_LIST_POSITION);
-  self->syncing = FALSE;
+  strobe_memory_job_cancel (self->group_job);
+  show_rows (self, self->answer->list);
   fill_groups (self);
   update_totals (self);
   update_address_column (self);
@@ -524,7 +607,7 @@ gboolean
 strobe_memory_queries_is_running (StrobeMemoryQueries *self)
 {
   g_return_val_if_fail (STROBE_IS_MEMORY_QUERIES (self), FALSE);
-  return strobe_memory_job_is_running (self->job);
+  return strobe_memory_job_is_running (self->job) || strobe_memory_job_is_running (self->group_job);
 }
 
 static void
@@ -704,6 +787,15 @@ static void
 kind_changed_cb (StrobeMemoryQueries *self)
 {
   update_marker_controls (self);
+}
+
+/* A grouping chosen after a run applies to that answer at once, rather than leaving the
+ * old answer under the new name. */
+static void
+group_changed_cb (StrobeMemoryQueries *self)
+{
+  if (self->answer != NULL)
+    strobe_memory_queries_run (self);
 }
 
 void
@@ -913,6 +1005,8 @@ strobe_memory_queries_dispose (GObject *object)
 
   if (self->job)
     strobe_memory_job_cancel (self->job);
+  if (self->group_job)
+    strobe_memory_job_cancel (self->group_job);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->names);
   g_clear_object (&self->axis);
@@ -926,6 +1020,7 @@ strobe_memory_queries_finalize (GObject *object)
   StrobeMemoryQueries *self = STROBE_MEMORY_QUERIES (object);
 
   g_clear_object (&self->job);
+  g_clear_object (&self->group_job);
   g_clear_object (&self->answer);
   g_clear_object (&self->rows);
   g_clear_object (&self->selection);
@@ -971,6 +1066,7 @@ strobe_memory_queries_init (StrobeMemoryQueries *self)
   for (guint i = 0; i < G_N_ELEMENTS (groupings); i++)
     group_names[i] = groupings[i].name;
   self->job = strobe_memory_job_new ();
+  self->group_job = strobe_memory_job_new ();
   g_signal_connect_object (self->job, "notify::progress", G_CALLBACK (update_running), self, G_CONNECT_SWAPPED);
   for (guint m = 0; m < 3; m++)
     self->markers[m] = 0;
@@ -1011,6 +1107,7 @@ strobe_memory_queries_init (StrobeMemoryQueries *self)
   gtk_box_append (GTK_BOX (row2), self->lifetime_box);
   self->group_dropdown = dropdown_of (group_names, G_N_ELEMENTS (groupings), _("Group the answer"));
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->group_dropdown), _("Group the allocations, with each group's totals"));
+  g_signal_connect_swapped (self->group_dropdown, "notify::selected", G_CALLBACK (group_changed_cb), self);
   gtk_box_append (GTK_BOX (row2), GTK_WIDGET (self->group_dropdown));
   self->run_button = strobe_a11y_button_new_with_mnemonic (_("_Run Query"));
   gtk_widget_add_css_class (self->run_button, "suggested-action");

@@ -1,6 +1,7 @@
 /* strobe-cli-memory-report.c — what `strobe-cli memory` prints about where memory went:
- * heaptrack's four costs grouped by stack, function, tag, heap or size (--by), symbolized
- * call stacks (--stacks), and what a late trace cannot know.
+ * heaptrack's four costs grouped by stack, function, tag, heap or size (--by), the
+ * viewer's allocation queries and their groups (--query), symbolized call stacks
+ * (--stacks), and what a late trace cannot know.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -32,6 +33,28 @@ strobe_cli_memory_parse_by (const char *s, StrobeMemoryGroupBy *by)
     if (g_str_equal (s, names[i].name))
       {
         *by = names[i].by;
+        return TRUE;
+      }
+  return FALSE;
+}
+
+gboolean
+strobe_cli_memory_parse_query (const char *s, StrobeMemorySelect *kind)
+{
+  static const struct { const char *name; StrobeMemorySelect kind; } names[] = {
+    { "live-at", STROBE_MEMORY_SELECT_LIVE_AT },
+    { "allocated", STROBE_MEMORY_SELECT_ALLOCATED },
+    { "allocated-live", STROBE_MEMORY_SELECT_ALLOCATED_LIVE },
+    { "freed", STROBE_MEMORY_SELECT_FREED },
+    { "leaks", STROBE_MEMORY_SELECT_LEAKS },
+    { "short-lived", STROBE_MEMORY_SELECT_SHORT_LIVED },
+    { "long-lived", STROBE_MEMORY_SELECT_LONG_LIVED },
+  };
+
+  for (guint i = 0; s && i < G_N_ELEMENTS (names); i++)
+    if (g_str_equal (s, names[i].name))
+      {
+        *kind = names[i].kind;
         return TRUE;
       }
   return FALSE;
@@ -164,5 +187,58 @@ strobe_cli_memory_print_by (StrobeMemoryModel *model, StrobeMemoryGroupBy by, gu
     }
   if (top >= 0 && n > (guint) top)
     printf ("  … %u %s\n", n - (guint) top, _("more (--top=-1 lists all)"));
+  return 0;
+}
+
+int
+strobe_cli_memory_print_query (StrobeMemoryModel *model, const StrobeMemorySelection *sel,
+                               const char *const *by_names, gint top)
+{
+  g_autoptr (StrobeSymbolizer) sym = strobe_memory_symbolizer_new (model);
+  g_autoptr (StrobeMemoryAllocList) list = NULL;
+  g_autoptr (GError) error = NULL;
+  guint64 count = 0, bytes = 0;
+
+  list = strobe_memory_model_select (model, sel, NULL, NULL, NULL, &error);
+  if (list == NULL)
+    {
+      g_printerr ("strobe-cli: --query: %s\n", error->message);
+      return 1;
+    }
+  strobe_memory_alloc_list_get_totals (list, &count, &bytes);
+  printf ("\n%s: %" G_GUINT64_FORMAT " %s, %" G_GUINT64_FORMAT " %s\n", _("Query"), count, _("allocations"),
+          bytes, _("bytes"));
+  for (guint b = 0; by_names && by_names[b]; b++)
+    {
+      g_autoptr (StrobeMemoryAggregate) agg = NULL;
+      StrobeMemoryGroupBy by = STROBE_MEMORY_BY_STACK;
+      guint n;
+
+      strobe_cli_memory_parse_by (by_names[b], &by);
+      agg = strobe_memory_alloc_list_group (list, model, by, strobe_memory_symbolizer_frame_func, sym, NULL, &error);
+      if (agg == NULL)
+        {
+          g_printerr ("strobe-cli: --query: %s\n", error->message);
+          return 1;
+        }
+      n = strobe_memory_aggregate_get_n_rows (agg);
+      /* The viewer's groups table: its columns, by bytes. */
+      printf ("\n%s %s (%u)\n", _("Groups by"), by_names[b], n);
+      printf ("  %12s %16s %12s %16s  %s\n", _("allocations"), _("bytes"), _("never freed"), _("never freed bytes"),
+              _("group"));
+      for (guint i = 0; i < n && (top < 0 || i < (guint) top); i++)
+        {
+          StrobeMemoryRow r;
+          g_autofree char *name = NULL;
+
+          strobe_memory_aggregate_get_rows (agg, i, 1, &r);
+          name = row_name (model, sym, by, &r);
+          printf ("  %12" G_GUINT64_FORMAT " %16" G_GUINT64_FORMAT " %12" G_GUINT64_FORMAT " %16" G_GINT64_FORMAT "  %s\n",
+                  r.costs.allocations, r.costs.bytes_allocated, r.costs.leaked_count, MAX (r.costs.leaked_bytes, 0),
+                  name);
+        }
+      if (top >= 0 && n > (guint) top)
+        printf ("  … %u %s\n", n - (guint) top, _("more (--top=-1 lists all)"));
+    }
   return 0;
 }

@@ -68,6 +68,9 @@ strobe_cli_memory (int argc, char **argv)
   g_autoptr(GPtrArray) tags = NULL, heaps = NULL;
   g_autofree char *at = NULL, *by_name = NULL, *from = NULL, *to = NULL;
   g_autofree char *tree_name = NULL, *cost_name = NULL, *callers_of = NULL;
+  g_autofree char *query_name = NULL, *lifetime = NULL;
+  StrobeMemorySelect query = STROBE_MEMORY_SELECT_LEAKS;
+  g_auto (GStrv) by_names = NULL;
   StrobeMemoryTreeKind tree_kind = STROBE_MEMORY_TREE_TOP_DOWN;
   StrobeMemoryCost cost = STROBE_MEMORY_COST_PEAK;
   gdouble min_percent = 1.0;
@@ -92,6 +95,8 @@ strobe_cli_memory (int argc, char **argv)
     { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("--by: only the part from TIME on (seconds from the start)"), N_("TIME") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("--by: only the part up to TIME"), N_("TIME") },
     { "at", 0, 0, G_OPTION_ARG_STRING, &at, N_("Also print what was live at TIME (seconds from the start; or 250ms…)"), N_("TIME") },
+    { "query", 0, 0, G_OPTION_ARG_STRING, &query_name, N_("Run the viewer's query: live-at (--at), allocated, freed (--from, --to), allocated-live (--from, --to, live at --at), leaks, short-lived, long-lived (--from, --to, --lifetime); --by groups its answer (by each of a comma-separated list)"), N_("KIND") },
+    { "lifetime", 0, 0, G_OPTION_ARG_STRING, &lifetime, N_("--query=short-lived or long-lived: the lifetime (default 1ms)"), N_("DURATION") },
     { "tree", 0, 0, G_OPTION_ARG_STRING, &tree_name, N_("Print the call tree, top-down or bottom-up"), N_("WHICH") },
     { "min-percent", 0, 0, G_OPTION_ARG_DOUBLE, &min_percent, N_("--tree: leave out nodes under P % of the total (default 1)"), N_("P") },
     { "callers", 0, 0, G_OPTION_ARG_STRING, &callers_of, N_("Print the callers and callees of the functions whose name contains FUNCTION"), N_("FUNCTION") },
@@ -111,9 +116,25 @@ strobe_cli_memory (int argc, char **argv)
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
     return STROBE_CLI_USAGE_ERROR;
-  if (by_name && !strobe_cli_memory_parse_by (by_name, &by))
+  if (by_name && query_name)
+    {
+      by_names = g_strsplit (by_name, ",", -1);
+      for (guint i = 0; by_names[i]; i++)
+        if (!strobe_cli_memory_parse_by (by_names[i], &by))
+          {
+            g_printerr (_("strobe-cli: --by takes stack, function, tag, heap, size or thread, not “%s”\n"), by_names[i]);
+            return STROBE_CLI_USAGE_ERROR;
+          }
+    }
+  else if (by_name && !strobe_cli_memory_parse_by (by_name, &by))
     {
       g_printerr (_("strobe-cli: --by takes stack, function, tag, heap, size or thread, not “%s”\n"), by_name);
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  if (query_name && !strobe_cli_memory_parse_query (query_name, &query))
+    {
+      g_printerr (_("strobe-cli: --query takes live-at, allocated, allocated-live, freed, leaks, short-lived or long-lived, not “%s”\n"),
+                  query_name);
       return STROBE_CLI_USAGE_ERROR;
     }
   if (tree_name && !strobe_cli_memory_parse_tree (tree_name, &tree_kind))
@@ -204,7 +225,25 @@ strobe_cli_memory (int argc, char **argv)
                   fmt_s (b1, strobe_trace_clock_to_seconds (&clock, at_time)), bytes, _("bytes in"),
                   count, _("allocations"));
         }
-      if (by_name && strobe_cli_memory_print_by (model, by, t0, t1, top, stacks) != 0)
+      if (query_name)
+        {
+          StrobeMemorySelection sel = { query, MIN (t0, t1), t1, at ? at_time : G_MAXUINT64 };
+          gdouble life = 1e-3;
+
+          if (lifetime && !strobe_cli_parse_time (lifetime, &life))
+            {
+              g_printerr (_("strobe-cli: --lifetime takes a duration (seconds, or with ns, us, ms, s), not “%s”\n"), lifetime);
+              return STROBE_CLI_USAGE_ERROR;
+            }
+          /* As the viewer: "live at" is at A, the lifetimes are ticks. */
+          if (query == STROBE_MEMORY_SELECT_LIVE_AT)
+            sel.a = at ? at_time : G_MAXUINT64;
+          if (query == STROBE_MEMORY_SELECT_SHORT_LIVED || query == STROBE_MEMORY_SELECT_LONG_LIVED)
+            sel.c = strobe_trace_clock_ticks (&clock, life);
+          if (strobe_cli_memory_print_query (model, &sel, (const char *const *) by_names, top) != 0)
+            status = STROBE_CLI_FAILED;
+        }
+      else if (by_name && strobe_cli_memory_print_by (model, by, t0, t1, top, stacks) != 0)
         status = STROBE_CLI_FAILED;
       if (tree_name && strobe_cli_memory_print_tree (model, t0, t1, tree_kind, cost, min_percent) != STROBE_CLI_OK)
         status = STROBE_CLI_FAILED;

@@ -1197,7 +1197,8 @@ strobe_memory_alloc_list_group (StrobeMemoryAllocList *self, StrobeMemoryModel *
         }
       row = acc_row (&acc, direct_key (by, r));
       row->costs.allocations++;
-      row->costs.bytes_allocated = strobe_memory_sat_add (row->costs.bytes_allocated, r->size);
+      /* As in the list's totals: a heap's backing block adds no bytes of its own. */
+      row->costs.bytes_allocated = strobe_memory_sat_add (row->costs.bytes_allocated, (guint64) MAX (counted (r), 0));
       if (r->flags & STROBE_MEMORY_ALLOC_TEMPORARY)
         row->costs.temporary++;
       if (r->free_time == STROBE_MEMORY_LIVE)
@@ -1348,4 +1349,75 @@ strobe_memory_model_short_lived (StrobeMemoryModel *self, guint64 max_lifetime)
     }
   g_mutex_unlock (s.lock);
   return out;
+}
+
+/* The stacks whose frame #0 has the function key @key. */
+static GHashTable *
+stacks_of_function (StrobeMemoryAllocList *self, StrobeMemoryModel *model, guint64 key,
+                    StrobeMemoryFrameFunc frame_func, gpointer frame_data,
+                    GCancellable *cancellable, GError **error)
+{
+  Acc acc;
+  g_autoptr (GArray) rows = NULL;
+  Path *paths;
+  Keyer keyer;
+  GHashTable *stacks = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  acc_init (&acc);
+  for (guint i = 0; i < self->items->len; i++)
+    acc_row (&acc, g_array_index (self->items, StrobeMemoryAlloc, i).callstack);
+  rows = g_steal_pointer (&acc.rows);
+  acc_clear (&acc);
+  paths = g_new0 (Path, MAX (rows->len, 1));
+  if (!fetch_paths (model, rows, paths, cancellable, error))
+    {
+      paths_free (paths, rows->len);
+      g_hash_table_unref (stacks);
+      return NULL;
+    }
+  keyer_init (&keyer, frame_func, frame_data);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      guint64 k = paths[i].n ? keyer_get (&keyer, &paths[i].frames[0])->keys[0] : 0;
+
+      if (k == key)
+        g_hash_table_add (stacks, GUINT_TO_POINTER ((guint) g_array_index (rows, StrobeMemoryRow, i).key + 1u));
+    }
+  g_hash_table_unref (keyer.cache);
+  paths_free (paths, rows->len);
+  return stacks;
+}
+
+StrobeMemoryAllocList *
+strobe_memory_alloc_list_select_group (StrobeMemoryAllocList *self, StrobeMemoryModel *model, StrobeMemoryGroupBy by,
+                                       guint64 key, StrobeMemoryFrameFunc frame_func, gpointer frame_data,
+                                       GCancellable *cancellable, GError **error)
+{
+  g_autoptr (StrobeMemoryAllocList) out = NULL;
+  g_autoptr (GHashTable) stacks = NULL;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
+  if (by == STROBE_MEMORY_BY_FUNCTION)
+    {
+      stacks = stacks_of_function (self, model, key, frame_func, frame_data, cancellable, error);
+      if (stacks == NULL)
+        return NULL;
+    }
+  out = g_object_new (STROBE_TYPE_MEMORY_ALLOC_LIST, NULL);
+  for (guint i = 0; i < self->items->len; i++)
+    {
+      const StrobeMemoryAlloc *r = &g_array_index (self->items, StrobeMemoryAlloc, i);
+      gboolean in = stacks ? g_hash_table_contains (stacks, GUINT_TO_POINTER ((guint) r->callstack + 1u))
+                           : direct_key (by, r) == key;
+
+      if (i % CHUNK == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+        return NULL;
+      if (in)
+        {
+          g_array_append_val (out->items, *r);
+          g_array_append_val (out->indexes, g_array_index (self->indexes, guint64, i));
+        }
+    }
+  return g_steal_pointer (&out);
 }

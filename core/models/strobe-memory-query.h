@@ -229,5 +229,15 @@ StrobeMemoryAggregate *strobe_memory_alloc_list_group (StrobeMemoryAllocList   *
                                                        gpointer                 frame_data,
                                                        GCancellable            *cancellable,
                                                        GError                 **error);
+/* The items of the list in the group @key of strobe_memory_alloc_list_group (@self, @by,
+ * @frame_func…), in the list's order: what a group's row is made of. */
+StrobeMemoryAllocList *strobe_memory_alloc_list_select_group (StrobeMemoryAllocList   *self,
+                                                              StrobeMemoryModel       *model,
+                                                              StrobeMemoryGroupBy      by,
+                                                              guint64                  key,
+                                                              StrobeMemoryFrameFunc    frame_func,
+                                                              gpointer                 frame_data,
+                                                              GCancellable            *cancellable,
+                                                              GError                 **error);
 
 G_END_DECLS

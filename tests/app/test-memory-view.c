@@ -18,6 +18,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <stdio.h>
 #include <string.h>
 #include <gtk/gtk.h>
 
@@ -948,6 +949,272 @@ test_accessibility (void)
   close_all (&f);
 }
 
+/* ---- the view and strobe-cli memory --query agree (issue 24 item 2) ------------------------- */
+
+typedef struct
+{
+  guint64 count, bytes, never, never_bytes;
+} GroupNumbers;
+
+static int
+compare_numbers (gconstpointer a, gconstpointer b)
+{
+  const GroupNumbers *x = a, *y = b;
+
+  if (x->bytes != y->bytes)
+    return x->bytes < y->bytes ? 1 : -1;
+  if (x->count != y->count)
+    return x->count < y->count ? 1 : -1;
+  if (x->never_bytes != y->never_bytes)
+    return x->never_bytes < y->never_bytes ? 1 : -1;
+  return (x->never < y->never) - (x->never > y->never);
+}
+
+/* strobe-cli memory --query=… --by=stack,function,…: the totals, and each grouping's
+ * numbers, sorted, in @groups[0..n_by) (in the order of --by). */
+static void
+cli_query (const char *trace, const char *const *args, guint64 *count, guint64 *bytes, GArray **groups, guint n_by)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GSubprocessLauncher) l = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  g_autoptr (GSubprocess) cli = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *out = NULL;
+  g_auto (GStrv) lines = NULL;
+  int in = -1, at = -1;
+  gboolean seen = FALSE;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("STROBE_CLI"));
+  g_ptr_array_add (argv, (gpointer) "memory");
+  g_ptr_array_add (argv, (gpointer) "--max-leaks=0");
+  g_ptr_array_add (argv, (gpointer) "--top=-1");
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, (gpointer) trace);
+  g_ptr_array_add (argv, NULL);
+  g_subprocess_launcher_setenv (l, "LC_ALL", "C", TRUE);
+  cli = g_subprocess_launcher_spawnv (l, (const char *const *) argv->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (cli, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (g_subprocess_get_exit_status (cli), ==, 0);
+  for (guint g = 0; g < n_by; g++)
+    groups[g] = g_array_new (FALSE, TRUE, sizeof (GroupNumbers));
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      GroupNumbers g;
+
+      if (sscanf (lines[i], "Query: %" G_GUINT64_FORMAT " allocations, %" G_GUINT64_FORMAT " bytes", count, bytes) == 2)
+        seen = TRUE;
+      else if (g_str_has_prefix (lines[i], "Groups by "))
+        in = ++at;
+      else if (in >= 0 && sscanf (lines[i], " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT " %" G_GUINT64_FORMAT
+                                  " %" G_GUINT64_FORMAT, &g.count, &g.bytes, &g.never, &g.never_bytes) == 4)
+        g_array_append_val (groups[in], g);
+      else if (*lines[i] == '\0')
+        in = -1;
+    }
+  g_assert_true (seen);
+  g_assert_cmpint (at + 1, ==, (int) n_by);
+  for (guint g = 0; g < n_by; g++)
+    g_array_sort (groups[g], compare_numbers);
+}
+
+static gboolean
+queries_idle (gpointer data)
+{
+  return !strobe_memory_queries_is_running (data);
+}
+
+/* Every group's row beside the allocations it is made of: select each of the first groups,
+ * and the table lists as many allocations, of as many bytes. */
+static void
+check_group_rows (Fixture *f, StrobeMemoryQueries *q)
+{
+  GtkColumnView *groups_view = strobe_memory_queries_get_groups_table (q);
+  GtkSingleSelection *sel = GTK_SINGLE_SELECTION (gtk_column_view_get_model (groups_view));
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (sel));
+
+  for (guint i = 0; i < MIN (n, 4u); i++)
+    {
+      g_autoptr (StrobeMemoryCostItem) item = g_list_model_get_item (G_LIST_MODEL (sel), i);
+      const StrobeMemoryCostData *d = strobe_memory_cost_item_get_data (item);
+      GListModel *rows;
+      guint64 bytes = 0;
+
+      gtk_single_selection_set_selected (sel, i);
+      memory_iterate (2);
+      wait_for (queries_idle, q);
+      rows = table_model (f);
+      g_assert_cmpuint (g_list_model_get_n_items (rows), ==, d->inclusive.allocations);
+      for (guint r = 0; r < g_list_model_get_n_items (rows); r++)
+        {
+          g_autoptr (StrobeMemoryAllocItem) it = g_list_model_get_item (rows, r);
+          const StrobeMemoryAlloc *a = strobe_memory_alloc_item_get_record (it);
+
+          if (!(a->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK))
+            bytes += a->size;
+        }
+      g_assert_cmpuint (bytes, ==, d->inclusive.bytes_allocated);
+    }
+  /* No group selected: the whole answer again. */
+  gtk_single_selection_set_selected (sel, GTK_INVALID_LIST_POSITION);
+  memory_iterate (2);
+  g_assert_cmpuint (g_list_model_get_n_items (table_model (f)), ==,
+                    strobe_memory_alloc_list_get_n_items (strobe_memory_queries_get_result (q)));
+}
+
+static void
+check_agrees_with_cli (const char *trace)
+{
+  static const struct { StrobeMemorySelect kind; const char *name; } kinds[] = {
+    { STROBE_MEMORY_SELECT_LIVE_AT, "live-at" },
+    { STROBE_MEMORY_SELECT_ALLOCATED, "allocated" },
+    { STROBE_MEMORY_SELECT_ALLOCATED_LIVE, "allocated-live" },
+    { STROBE_MEMORY_SELECT_FREED, "freed" },
+    { STROBE_MEMORY_SELECT_LEAKS, "leaks" },
+    { STROBE_MEMORY_SELECT_SHORT_LIVED, "short-lived" },
+    { STROBE_MEMORY_SELECT_LONG_LIVED, "long-lived" },
+  };
+  static const struct { int by; const char *name; } bys[] = {
+    { STROBE_MEMORY_QUERIES_NO_GROUPS, NULL },
+    { STROBE_MEMORY_BY_STACK, "stack" },
+    { STROBE_MEMORY_BY_FUNCTION, "function" },
+    { STROBE_MEMORY_BY_TAG, "tag" },
+    { STROBE_MEMORY_BY_HEAP, "heap" },
+    { STROBE_MEMORY_BY_SIZE, "size" },
+    { STROBE_MEMORY_BY_THREAD, "thread" },
+  };
+  Fixture f = { 0 };
+  StrobeMemoryQueries *q;
+  StrobeTraceClock clock;
+  guint64 first, last;
+  char sa[32], sb[32], sc[32];
+  guint64 a, b, c;
+
+  open_trace (&f, trace);
+  q = strobe_memory_view_get_queries (f.view);
+  strobe_document_get_clock (f.document, &clock);
+  g_assert_true (strobe_document_get_extent (f.document, &first, &last));
+  /* A, B and C as text, as a user gives them to strobe-cli, and the ticks they are. */
+  g_ascii_formatd (sa, sizeof sa, "%.6f", strobe_trace_clock_to_seconds (&clock, first + (last - first) / 4));
+  g_ascii_formatd (sb, sizeof sb, "%.6f", strobe_trace_clock_to_seconds (&clock, first + (last - first) / 2));
+  g_ascii_formatd (sc, sizeof sc, "%.6f", strobe_trace_clock_to_seconds (&clock, first + 3 * (last - first) / 4));
+  a = strobe_trace_clock_from_seconds (&clock, g_ascii_strtod (sa, NULL));
+  b = strobe_trace_clock_from_seconds (&clock, g_ascii_strtod (sb, NULL));
+  c = strobe_trace_clock_from_seconds (&clock, g_ascii_strtod (sc, NULL));
+
+  for (guint k = 0; k < G_N_ELEMENTS (kinds); k++)
+    {
+      g_autofree char *query = g_strconcat ("--query=", kinds[k].name, NULL);
+      g_autofree char *from = g_strconcat ("--from=", sa, NULL);
+      g_autofree char *to = g_strconcat ("--to=", sb, NULL);
+      g_autofree char *at = g_strconcat ("--at=", kinds[k].kind == STROBE_MEMORY_SELECT_LIVE_AT ? sa : sc, NULL);
+      const char *args[] = { query, from, to, at, "--lifetime=0.001", "--by=stack,function,tag,heap,size,thread", NULL };
+      GArray *want[G_N_ELEMENTS (bys)] = { NULL };
+      guint64 count = 0, bytes = 0;
+      g_autofree char *totals = NULL;
+
+      cli_query (trace, args, &count, &bytes, want + 1, G_N_ELEMENTS (bys) - 1);
+      totals = totals_text (count, bytes);
+      for (guint g = 0; g < G_N_ELEMENTS (bys); g++)
+        {
+          g_autoptr (GArray) got = g_array_new (FALSE, TRUE, sizeof (GroupNumbers));
+          GListModel *groups;
+
+          g_test_message ("%s: %s %s", trace, kinds[k].name, bys[g].name ? bys[g].name : "");
+          strobe_memory_queries_set_group_by (q, bys[g].by);
+          run_query (&f, kinds[k].kind, a, b, kinds[k].kind == STROBE_MEMORY_SELECT_SHORT_LIVED
+                                              || kinds[k].kind == STROBE_MEMORY_SELECT_LONG_LIVED
+                                              ? strobe_trace_clock_ticks (&clock, 0.001) : c);
+          g_assert_cmpstr (strobe_memory_queries_get_totals_text (q), ==, totals);
+          g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, count);
+          if (bys[g].name == NULL)
+            continue;
+          groups = G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_queries_get_groups_table (q)));
+          for (guint i = 0; i < g_list_model_get_n_items (groups); i++)
+            {
+              g_autoptr (StrobeMemoryCostItem) item = g_list_model_get_item (groups, i);
+              const StrobeMemoryCostData *d = strobe_memory_cost_item_get_data (item);
+              GroupNumbers n = { d->inclusive.allocations, d->inclusive.bytes_allocated, d->inclusive.leaked_count,
+                                 (guint64) MAX (d->inclusive.leaked_bytes, 0) };
+
+              g_array_append_val (got, n);
+            }
+          g_array_sort (got, compare_numbers);
+          g_assert_cmpuint (got->len, ==, want[g]->len);
+          for (guint i = 0; i < got->len; i++)
+            {
+              GroupNumbers *x = &g_array_index (got, GroupNumbers, i), *y = &g_array_index (want[g], GroupNumbers, i);
+
+              g_assert_cmpuint (x->count, ==, y->count);
+              g_assert_cmpuint (x->bytes, ==, y->bytes);
+              g_assert_cmpuint (x->never, ==, y->never);
+              g_assert_cmpuint (x->never_bytes, ==, y->never_bytes);
+            }
+          if (kinds[k].kind == STROBE_MEMORY_SELECT_ALLOCATED && got->len > 0 && bys[g].by == STROBE_MEMORY_BY_FUNCTION)
+            check_group_rows (&f, q);
+        }
+      for (guint g = 1; g < G_N_ELEMENTS (bys); g++)
+        g_array_unref (want[g]);
+    }
+
+  /* A grouping chosen after the run applies at once: the groups appear without Run. */
+  strobe_memory_queries_set_group_by (q, STROBE_MEMORY_QUERIES_NO_GROUPS);
+  run_query (&f, STROBE_MEMORY_SELECT_LEAKS, a, b, c);
+  g_assert_false (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (strobe_memory_queries_get_groups_table (q)))));
+  strobe_memory_queries_set_group_by (q, STROBE_MEMORY_BY_FUNCTION);
+  settle (&f);
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (GTK_WIDGET (strobe_memory_queries_get_groups_table (q)))));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_queries_get_groups_table (q)))), >, 0);
+  {
+    /* …and the groups table is as wide as its columns want: no name cut to "python…". */
+    GtkWidget *groups = GTK_WIDGET (strobe_memory_queries_get_groups_table (q));
+    int nat = 0;
+
+    gtk_widget_measure (groups, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &nat, NULL, NULL);
+    g_assert_cmpint (gtk_widget_get_width (gtk_widget_get_parent (groups)), >=,
+                     MIN (nat, gtk_widget_get_width (GTK_WIDGET (q)) / 2 - 16));
+  }
+  strobe_memory_queries_set_group_by (q, STROBE_MEMORY_QUERIES_NO_GROUPS);
+  settle (&f);
+  close_all (&f);
+}
+
+static void
+test_agrees_with_cli (void)
+{
+  g_autofree char *demo = g_build_filename (work_dir, "demo.strobe", NULL);
+  g_autofree char *demo_opt = g_strconcat ("--tracefile=", demo, NULL);
+  g_autofree char *py = g_build_filename (work_dir, "python.strobe", NULL);
+  g_autofree char *py_opt = g_strconcat ("--tracefile=", py, NULL);
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) p = NULL;
+
+  p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, g_getenv ("STROBE_DEMO"), "--duration=1.2",
+                        "--trace=memory", demo_opt, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (p, NULL, &error);
+  g_assert_no_error (error);
+  check_agrees_with_cli (demo);
+  if (python == NULL)
+    {
+      g_test_message ("no python3: only the demo's trace compared");
+      return;
+    }
+  g_clear_object (&p);
+  p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, g_getenv ("STROBE_CLI"), "run", "--callstacks",
+                        py_opt, "--", python, "-c",
+                        "import json\nd = [json.dumps({'a': i, 'b': [str(j) for j in range(40)]}) for i in range(1500)]\n"
+                        "keep = d[::7]\nprint(len(keep))", NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (p, NULL, &error);
+  g_assert_no_error (error);
+  check_agrees_with_cli (py);
+}
+
 /* ---- main ----------------------------------------------------------------------------------- */
 
 static void
@@ -1008,6 +1275,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/memory-view/cut-off", test_cut_off);
   g_test_add_func ("/memory-view/no-memory", test_no_memory);
   g_test_add_func ("/memory-view/accessibility", test_accessibility);
+  g_test_add_func ("/memory-view/agrees-with-cli", test_agrees_with_cli);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,
                           "application-id", STROBE_APP_ID,
