@@ -46,6 +46,11 @@ struct _StrobeTimelineView
   GtkLabel             *details_title;
   GtkLabel             *details;
   char                 *details_text;
+  char                 *details_scope;    /* the selected scope's details without "In the range" */
+  char                 *details_name;
+  guint32               details_name_id;
+  StrobeTimerRow       *details_row;      /* watched: the timers update rows in place */
+  gulong                details_row_handler;
 
   GCancellable         *find_cancel;
   GArray               *matches;        /* StrobeScopeMatch */
@@ -363,6 +368,61 @@ seconds_text (const StrobeTraceClock *clock, guint64 t)
   return strobe_ruler_label (s, 1e-9, s);
 }
 
+static void update_details_range (StrobeTimelineView *self);
+
+/* The timers panel updates a name's row in place when the range changes: the details
+ * follow that row's "stat". */
+static void
+watch_row (StrobeTimelineView *self, StrobeTimerRow *row)
+{
+  if (row == self->details_row)
+    return;
+  if (self->details_row != NULL)
+    {
+      g_signal_handler_disconnect (self->details_row, self->details_row_handler);
+      g_clear_object (&self->details_row);
+    }
+  if (row == NULL)
+    return;
+  self->details_row = g_object_ref (row);
+  self->details_row_handler = g_signal_connect_swapped (row, "notify::stat", G_CALLBACK (update_details_range), self);
+}
+
+/* The selected scope's details and its name's statistics in the timers panel's range, as
+ * the timers panel has them now: they follow a new range, not only a new scope. */
+static void
+update_details_range (StrobeTimelineView *self)
+{
+  g_autoptr(GString) text = NULL;
+  StrobeTraceClock clock;
+  GListModel *rows;
+
+  if (self->details_scope == NULL)
+    return;
+  text = g_string_new (self->details_scope);
+  strobe_document_get_clock (strobe_view_get_document (STROBE_VIEW (self)), &clock);
+  rows = strobe_timers_panel_get_rows (self->timers);
+  for (guint i = 0, n = g_list_model_get_n_items (rows); i < n; i++)
+    {
+      g_autoptr(StrobeTimerRow) row = g_list_model_get_item (rows, i);
+      const StrobeTimerStat *st = strobe_timer_row_get_stat (row);
+      if (st->name_id == self->details_name_id)
+        {
+          g_autofree char *cnt = strobe_format_count (st->count);
+          g_autofree char *tot = strobe_format_ticks (&clock, st->inclusive);
+          g_autofree char *mean = strobe_format_ticks (&clock, (guint64) st->mean);
+          g_autofree char *med = strobe_format_ticks (&clock, (guint64) st->median);
+          /* Translators: the statistics of a scope's name in the selected range */
+          g_string_append_printf (text, _("\nIn the range: %s calls, %s in all, mean %s, median %s"), cnt, tot, mean, med);
+          watch_row (self, row);
+          break;
+        }
+      if (i + 1 == n)
+        watch_row (self, NULL);
+    }
+  set_details (self, self->details_name, text->str);
+}
+
 static void
 details_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -375,7 +435,6 @@ details_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autofree char *start = NULL, *incl = NULL, *excl = NULL;
   const char *name = strobe_timeline_model_get_name (m, s->name_id), *file = NULL;
   guint32 line = 0;
-  GListModel *rows;
   guint64 span = s->end - s->begin;
 
   if (!g_task_propagate_boolean (G_TASK (result), NULL))
@@ -420,23 +479,12 @@ details_done (GObject *source, GAsyncResult *result, gpointer user_data)
     }
   else
     g_string_append_printf (text, "\n%s", _("No children."));
-  rows = strobe_timers_panel_get_rows (self->timers);
-  for (guint i = 0, n = g_list_model_get_n_items (rows); i < n; i++)
-    {
-      g_autoptr(StrobeTimerRow) row = g_list_model_get_item (rows, i);
-      const StrobeTimerStat *st = strobe_timer_row_get_stat (row);
-      if (st->name_id == s->name_id)
-        {
-          g_autofree char *cnt = strobe_format_count (st->count);
-          g_autofree char *tot = strobe_format_ticks (&clock, st->inclusive);
-          g_autofree char *mean = strobe_format_ticks (&clock, (guint64) st->mean);
-          g_autofree char *med = strobe_format_ticks (&clock, (guint64) st->median);
-          /* Translators: the statistics of a scope's name in the selected range */
-          g_string_append_printf (text, _("\nIn the range: %s calls, %s in all, mean %s, median %s"), cnt, tot, mean, med);
-          break;
-        }
-    }
-  set_details (self, name ? name : "", text->str);
+  g_free (self->details_scope);
+  g_free (self->details_name);
+  self->details_scope = g_string_free (g_steal_pointer (&text), FALSE);
+  self->details_name = g_strdup (name ? name : "");
+  self->details_name_id = s->name_id;
+  update_details_range (self);
 }
 
 static void
@@ -449,6 +497,8 @@ selected_scope_cb (StrobeTimelineView *self)
   if (self->details_cancel)
     g_cancellable_cancel (self->details_cancel);
   g_clear_object (&self->details_cancel);
+  g_clear_pointer (&self->details_scope, g_free);
+  watch_row (self, NULL);
   if (s == NULL || model (self) == NULL)
     {
       set_details (self, _("No scope selected"),
@@ -630,6 +680,8 @@ build (StrobeTimelineView *self)
   self->timers = STROBE_TIMERS_PANEL (strobe_timers_panel_new (document, state));
   g_signal_connect_object (self->timers, "timer-chosen", G_CALLBACK (timer_chosen_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timers, "show-scope", G_CALLBACK (show_scope_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (strobe_timers_panel_get_rows (self->timers), "items-changed",
+                           G_CALLBACK (update_details_range), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->timeline, "notify::frame-target", G_CALLBACK (target_changed_cb), self, G_CONNECT_SWAPPED);
 
   /* Values that are only copied are bound, not handled. */
@@ -675,6 +727,7 @@ strobe_timeline_view_dispose (GObject *object)
     g_cancellable_cancel (self->find_cancel);
   if (self->details_cancel)
     g_cancellable_cancel (self->details_cancel);
+  watch_row (self, NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_TIMELINE_VIEW);
   self->timeline = NULL;
   self->timers = NULL;
@@ -691,6 +744,8 @@ strobe_timeline_view_finalize (GObject *object)
   g_clear_pointer (&self->matches, g_array_unref);
   g_free (self->searched);
   g_free (self->details_text);
+  g_free (self->details_scope);
+  g_free (self->details_name);
   G_OBJECT_CLASS (strobe_timeline_view_parent_class)->finalize (object);
 }
 

@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """End to end, like a person with a screen reader: start `strobe FILE`, open the trace's
-Timeline page, find the timeline by its accessible name, select a range with the keyboard
-(Shift+Right), and read the timers table's rows, which must follow the selection.
+Timeline page, find the timeline by its accessible name, select a scope (Space), select a
+range with the keyboard (Shift+Right), and read the timers table's rows, which must follow
+the selection — and so must the details panel's "In the range" line for the selected
+scope (issue 24 item 3: it kept the whole trace's count).
 
 Usage: e2e-timeline.py STROBE-BINARY TRACE-FILE
 Run inside dbus-run-session and xvfb-run (see tests/app/meson.build). Exits 77 (skip) when
@@ -105,6 +107,18 @@ def main():
                     component.grab_focus()
                 except Exception:
                     pass
+            # Space selects the scope at the keyboard cursor: the details say its name's
+            # statistics "In the range".
+            Atspi.generate_keyboard_event(0x20, None, Atspi.KeySynthType.SYM)   # XK_space
+
+            def details():
+                node = find(app, lambda n: n.get_role() == Atspi.Role.LABEL
+                            and 'In the range:' in (text_of(n) or ''))
+                return node
+            details_label = wait_for('the details of the selected scope', details, timeout=10)
+            scope = (details_label.get_description() or '').split('\n')[0]
+            print(f'selected scope {scope!r}: {text_of(details_label)!r}')
+
             shift_right(3)
             def described():
                 timeline.clear_cache()     # the description is cached, and not announced
@@ -130,6 +144,26 @@ def main():
                     if r[0] == name and len(r) > 2:
                         return r
                 return None
+            # The details panel follows the new range: its count is the timers' row's.
+            def range_calls(text):
+                for line in (text or '').split('\n'):
+                    if line.startswith('In the range:'):
+                        return line.split(':', 1)[1].split('calls')[0].strip()
+                return None
+            row = cells(part, scope)
+            if scope and row is not None:
+                def follows():
+                    details_label.clear_cache()
+                    got = range_calls(text_of(details_label))
+                    return got if got == row[1] else None
+                try:
+                    wait_for(f'the details to say {row[1]} calls of {scope} in the range', follows, timeout=10)
+                except Exception:
+                    sys.exit(f'FAIL: the details say {range_calls(text_of(details_label))!r} calls of {scope} '
+                             f'in the range, the timers {row[1]!r}')
+                print(f'details follow the range: {row[1]} calls of {scope}')
+            else:
+                sys.exit(f'FAIL: the selected scope {scope!r} has no row in the range {part}')
             w, p = cells(whole, 'Frame'), cells(part, 'Frame')
             print(f'Frame: whole {w[1:3] if w else None}, selection {p[1:3] if p else None}')
             if w is None or p is None:
