@@ -13,6 +13,8 @@
  */
 #include "strobe-symbolizer.h"
 
+#include "strobe-demangle.h"
+
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
@@ -328,13 +330,27 @@ intern (StrobeSymbolizer *self, const char *s)
   return s ? g_string_chunk_insert_const (self->strings, s) : NULL;
 }
 
+/* A function's name, a C++ one demangled: what every view and the CLI show. */
+static const char *
+intern_function (StrobeSymbolizer *self, const char *s)
+{
+  g_autofree char *demangled = strobe_demangle (s);
+
+  return intern (self, demangled ? demangled : s);
+}
+
 static const char *
 die_name (Dwarf_Die *die)
 {
   Dwarf_Attribute attr;
   const char *name;
 
-  /* Inlined and out-of-line instances name their function through abstract origins. */
+  /* Inlined and out-of-line instances name their function through abstract origins. A C++
+   * function's linkage name has its class, namespace and parameters (demangled by
+   * intern_function), its DW_AT_name only "make". */
+  if (dwarf_attr_integrate (die, DW_AT_linkage_name, &attr) && (name = dwarf_formstring (&attr))
+      && g_str_has_prefix (name, "_Z"))
+    return name;
   if (dwarf_attr_integrate (die, DW_AT_name, &attr) && (name = dwarf_formstring (&attr)))
     return name;
   if (dwarf_attr_integrate (die, DW_AT_linkage_name, &attr) && (name = dwarf_formstring (&attr)))
@@ -413,7 +429,7 @@ resolve (StrobeSymbolizer *self, Module *m, guint64 address)
 
               if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram && tag != DW_TAG_entry_point)
                 continue;
-              f[n].function = intern (self, die_name (&scopes[i]));
+              f[n].function = intern_function (self, die_name (&scopes[i]));
               f[n].file = intern (self, file);
               f[n].line = ln;
               f[n].column = cl;
@@ -428,11 +444,11 @@ resolve (StrobeSymbolizer *self, Module *m, guint64 address)
           free (scopes);
         }
       if (n && f[n - 1].function == NULL)
-        f[n - 1].function = intern (self, sym_name);
+        f[n - 1].function = intern_function (self, sym_name);
     }
   if (n == 0)
     {
-      f[0].function = intern (self, sym_name);
+      f[0].function = intern_function (self, sym_name);
       f[0].file = intern (self, line_file);
       f[0].line = line > 0 ? (guint) line : 0;
       f[0].column = col > 0 ? (guint) col : 0;

@@ -24,6 +24,7 @@
 #include <glib/gstdio.h>
 
 #include "strobe-decoder.h"
+#include "strobe-demangle.h"
 #include "strobe-info-analyzer.h"
 #include "strobe-memory-model.h"
 #include "strobe-memory-query.h"
@@ -728,6 +729,57 @@ test_python_from_start (void)
   test_dir_remove_all (dir);
 }
 
+/* C++ frames demangled (issue 24 item 13): the symbolizer, hence every view, and strobe-cli
+ * memory say strobe_test::Widget::make(unsigned long), not _ZN11strobe_test6Widget4makeEm. */
+static void
+test_demangled (void)
+{
+  const char *victim = g_getenv ("CPP_VICTIM");
+  g_autofree char *dir = NULL, *trace = NULL, *opt = NULL, *out = NULL;
+  g_autoptr (StrobeMemoryModel) m = NULL;
+  g_autoptr (StrobeSymbolizer) sym = NULL;
+  g_autoptr (GSubprocess) p = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *env[] = { "STROBE_PRELOAD", preload, NULL };
+  StrobeMemoryAlloc r = { 0 };
+  StrobeMemoryFrame frame;
+  const StrobeSymbolization *s;
+
+  if (victim == NULL)
+    {
+      g_test_skip ("no C++ compiler");
+      return;
+    }
+  {
+    g_autofree char *plain = strobe_demangle ("_ZN11strobe_test6Widget4makeEm");
+
+    g_assert_cmpstr (plain, ==, "strobe_test::Widget::make(unsigned long)");
+    g_assert_null (strobe_demangle ("main"));
+    g_assert_null (strobe_demangle ("_Znot-mangled"));
+  }
+  dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
+  trace = g_build_filename (dir, "cpp.strobe", NULL);
+  opt = g_strconcat ("--tracefile=", trace, NULL);
+  {
+    const char *argv[] = { cli, "run", "--callstacks", opt, "--", victim, NULL };
+    g_assert_cmpint (run (argv, env), ==, 0);
+  }
+  m = load (trace, TRUE);
+  sym = strobe_memory_symbolizer_new (m);
+  g_assert_cmpint (find_size (m, 4242, &r), >=, 0);
+  g_assert_cmpuint (strobe_memory_model_get_frames (m, r.callstack, &frame, 1), ==, 1);
+  s = strobe_symbolizer_lookup (sym, frame.module, frame.address);
+  g_assert_cmpstr (s->frames[0].function, ==, "strobe_test::Widget::make(unsigned long)");
+
+  p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, cli, "memory", "--by=function", "--top=-1", trace, NULL);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8 (p, NULL, NULL, &out, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (out, "strobe_test::Widget::make(unsigned long)"));
+  g_assert_null (strstr (out, "_ZN11strobe_test"));
+  test_dir_remove_all (dir);
+}
+
 static G_GNUC_UNUSED void
 skip (void)
 {
@@ -758,5 +810,6 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-trace/own-runtime", test_own_runtime);
   g_test_add_func ("/memory-trace/fork", test_fork);
   g_test_add_func ("/memory-trace/python-from-start", test_python_from_start);
+  g_test_add_func ("/memory-trace/demangled", test_demangled);
   return g_test_run ();
 }
