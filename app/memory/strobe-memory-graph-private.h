@@ -63,6 +63,11 @@ guint64  _strobe_memory_graph_x_to_time       (StrobeMemoryGraph     *self,
 void     _strobe_memory_graph_request_marker  (StrobeMemoryGraph     *self,
                                                guint                  which,
                                                guint64                time);
+/* A scale for @values that one spike does not flatten: the largest, unless it is more than
+ * 3 times the 98th percentile — then 1.5 times that percentile. *@peak: the largest. */
+double   _strobe_memory_graph_robust_max      (const double          *values,
+                                               guint                  n,
+                                               double                *peak);
 void     _strobe_memory_graph_class_init_input (GtkWidgetClass       *widget_class);
 void     _strobe_memory_graph_init_input      (StrobeMemoryGraph     *self);
 

@@ -16,6 +16,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "strobe-chart-layers.h"
 #include "strobe-format.h"
@@ -530,12 +531,61 @@ group_series (StrobeMemorySeries *series, StrobeMemoryGroupBy by, const Samples 
   return n;
 }
 
+static int
+compare_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+double
+_strobe_memory_graph_robust_max (const double *values,
+                                 guint         n,
+                                 double       *peak)
+{
+  g_autofree double *v = g_new (double, MAX (n, 1));
+  guint m = 0;
+  double p;
+
+  for (guint i = 0; i < n; i++)
+    if (values[i] > 0)
+      v[m++] = values[i];
+  if (m == 0)
+    {
+      *peak = 0;
+      return 0;
+    }
+  qsort (v, m, sizeof *v, compare_double);
+  *peak = v[m - 1];
+  p = v[(guint) floor (0.98 * (m - 1))];
+  /* Too few samples to tell a spike from the shape, or no spike: the largest. */
+  if (m < 20 || v[m - 1] <= 3 * p)
+    return v[m - 1];
+  return 1.5 * p;
+}
+
+/* The rate lane's scale: the two rates' samples without their spikes (above). */
 static double
-lane_max (StrobeMemoryGraph *self, StrobeMemorySeries *series, StrobeMemoryLane lane)
+rate_max (const StrobeChartSeries *a, const StrobeChartSeries *b, double *peak)
+{
+  g_autofree double *values = g_new (double, MAX (a->n + b->n, 1));
+
+  for (guint i = 0; i < a->n; i++)
+    values[i] = a->value (a->data, i);
+  for (guint i = 0; i < b->n; i++)
+    values[a->n + i] = b->value (b->data, i);
+  return _strobe_memory_graph_robust_max (values, a->n + b->n, peak);
+}
+
+/* The top of @lane's scale; *@peak (may be NULL): the largest value, above the scale when
+ * a spike was left out of it (the rate lane's) — those samples are drawn at the top. */
+static double
+lane_max (StrobeMemoryGraph *self, StrobeMemorySeries *series, StrobeMemoryLane lane, double *peak)
 {
   Samples s;
   StrobeChartSeries a, b;
-  double max = 0;
+  double max = 0, top = -1;
 
   samples_init (self, series, &s);
   switch (lane)
@@ -551,7 +601,7 @@ lane_max (StrobeMemoryGraph *self, StrobeMemorySeries *series, StrobeMemoryLane 
     case STROBE_MEMORY_LANE_RATE:
       a = series_of (&s, value_allocs_rate);
       b = series_of (&s, value_frees_rate);
-      max = MAX (strobe_chart_series_max (&a), strobe_chart_series_max (&b));
+      max = rate_max (&a, &b, &top);
       break;
     case STROBE_MEMORY_LANE_TAGS:
     case STROBE_MEMORY_LANE_HEAPS:
@@ -568,6 +618,8 @@ lane_max (StrobeMemoryGraph *self, StrobeMemorySeries *series, StrobeMemoryLane 
     default:
       break;
     }
+  if (peak)
+    *peak = top < 0 ? max : top;
   return nice_max (max);
 }
 
@@ -577,7 +629,7 @@ draw_lane (StrobeMemoryGraph *self, StrobeChartCanvas *canvas, const StrobeTimeS
            StrobeMemoryLane lane)
 {
   StrobeMemorySeries *series = self->series;
-  StrobeChartLane l = { box->y, box->h, lane_max (self, series, lane) };
+  StrobeChartLane l = { box->y, box->h, lane_max (self, series, lane, NULL) };
   StrobeChartSeries a, b;
   Samples s;
 
@@ -723,7 +775,8 @@ draw_gutter (StrobeMemoryGraph *self, cairo_t *cr, double h, const GdkRGBA *fg)
       y += 15;
       if (s != NULL && strobe_memory_series_get_n_points (s) > 0)
         {
-          g_autofree char *top = scale_label (self, l, lane_max (self, s, l) / 1.08);
+          double peak = 0, max = lane_max (self, s, l, &peak) / 1.08;
+          g_autofree char *top = scale_label (self, l, max);
 
           set_source (cr, fg, 0.7);
           /* Translators: the highest value a graph shows */
@@ -732,6 +785,16 @@ draw_gutter (StrobeMemoryGraph *self, cairo_t *cr, double h, const GdkRGBA *fg)
             show_text (widget, cr, 6, y, w, text, FALSE, 0.8);
           }
           y += 14;
+          /* The scale left a spike out: its height, the samples drawn at the top. */
+          if (peak > max * 1.001 && y + 26 < box->y + box->h)
+            {
+              g_autofree char *peak_text = scale_label (self, l, peak);
+              /* Translators: a spike above the graph's scale, drawn cut off at its top */
+              g_autofree char *text = g_strdup_printf (_("peak %s, cut off"), peak_text);
+
+              show_text (widget, cr, 6, y, w, text, FALSE, 0.8);
+              y += 14;
+            }
         }
       if (l == STROBE_MEMORY_LANE_RATE && y + 12 < box->y + box->h)
         {

@@ -441,7 +441,9 @@ strobe_memory_stack_panel_init (StrobeMemoryStackPanel *self)
 
   self->status = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->status, 0);
-  gtk_label_set_ellipsize (self->status, PANGO_ELLIPSIZE_MIDDLE);
+  /* Whole: a message why a source could not be opened says what to do, at its end. */
+  gtk_label_set_wrap (self->status, TRUE);
+  gtk_label_set_wrap_mode (self->status, PANGO_WRAP_WORD_CHAR);
   gtk_widget_add_css_class (GTK_WIDGET (self->status), "dim-label");
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->status));
   rebuild (self);
@@ -451,4 +453,11 @@ GtkWidget *
 strobe_memory_stack_panel_new (void)
 {
   return g_object_new (STROBE_TYPE_MEMORY_STACK_PANEL, NULL);
+}
+
+const char *
+strobe_memory_stack_panel_get_status (StrobeMemoryStackPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_STACK_PANEL (self), NULL);
+  return gtk_label_get_text (self->status);
 }

@@ -44,4 +44,7 @@ char      *strobe_memory_stack_panel_dup_text        (StrobeMemoryStackPanel    
 /* The rows' first lines ("#0 function"), for tests; free with g_strfreev. */
 char     **strobe_memory_stack_panel_dup_rows        (StrobeMemoryStackPanel       *self);
 
+/* What the last Copy or Open Source Location said (opened, or why not). */
+const char *strobe_memory_stack_panel_get_status (StrobeMemoryStackPanel *self);
+
 G_END_DECLS

@@ -106,8 +106,9 @@ strobe_source_open (GtkWidget   *widget,
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
                    /* Translators: %s is a source file as the compiler named it */
-                   _("The source file “%s” was not found. A log site names its file as the "
-                     "compiler saw it, relative to where the program was built."),
+                   _("The source file “%s” is not on this computer. A trace names a source file as "
+                     "the compiler saw it, where the program was built: install the program's sources "
+                     "there, or build it here."),
                    file);
       return FALSE;
     }

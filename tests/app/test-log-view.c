@@ -714,7 +714,7 @@ test_open_source (void)
   settle ();
   gtk_widget_activate_action (GTK_WIDGET (f.view), "log.open-source", NULL);
   settle ();
-  g_assert_nonnull (find_text_prefix (GTK_WIDGET (f.view), "The source file “src/render.c” was not found"));
+  g_assert_nonnull (find_text_prefix (GTK_WIDGET (f.view), "The source file “src/render.c” is not on this computer"));
   g_settings_reset (settings, "editor-command");
 
   /* Preferences has the setting, bound to its key. */

@@ -27,6 +27,7 @@
 #include "strobe-application.h"
 #include "strobe-document-view.h"
 #include "strobe-memory-alloc-rows.h"
+#include "strobe-memory-graph-private.h"
 #include "strobe-memory-items.h"
 #include "strobe-memory-view.h"
 #include "strobe-panes.h"
@@ -39,6 +40,7 @@ static char *work_dir;
 static char *golden_path;
 static char *stacks_path;
 static char *late_path;
+static char *python_path;   /* NULL: no python3 here */
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -949,6 +951,36 @@ test_accessibility (void)
   close_all (&f);
 }
 
+/* ---- the rate lane's scale (issue 24 item 9) ----------------------------------------------- */
+
+/* One burst (1.1 M allocations/s for a pixel, as in the demo) must not set the scale of a
+ * graph of a few thousand a second; without a spike the scale is the largest value. */
+static void
+test_rate_scale (void)
+{
+  double values[600], peak = 0, scale;
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    values[i] = 4000 + (i * 7919 % 2000);
+  values[300] = 1.1e6;
+  scale = _strobe_memory_graph_robust_max (values, G_N_ELEMENTS (values), &peak);
+  g_assert_cmpfloat (peak, ==, 1.1e6);
+  g_assert_cmpfloat (scale, >=, 5999);          /* every ordinary sample fits */
+  g_assert_cmpfloat (scale, <, 20000);          /* …and fills more than a quarter of the lane */
+  values[300] = 5000;
+  scale = _strobe_memory_graph_robust_max (values, G_N_ELEMENTS (values), &peak);
+  g_assert_cmpfloat (scale, ==, peak);
+  g_assert_cmpfloat (peak, ==, 5999);
+  /* A ramp is a shape, not a spike. */
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    values[i] = i;
+  scale = _strobe_memory_graph_robust_max (values, G_N_ELEMENTS (values), &peak);
+  g_assert_cmpfloat (scale, ==, 599);
+  /* Few samples: the largest. */
+  scale = _strobe_memory_graph_robust_max ((const double[]) { 1, 1, 1000 }, 3, &peak);
+  g_assert_cmpfloat (scale, ==, 1000);
+}
+
 /* ---- the view and strobe-cli memory --query agree (issue 24 item 2) ------------------------- */
 
 typedef struct
@@ -1187,9 +1219,6 @@ test_agrees_with_cli (void)
 {
   g_autofree char *demo = g_build_filename (work_dir, "demo.strobe", NULL);
   g_autofree char *demo_opt = g_strconcat ("--tracefile=", demo, NULL);
-  g_autofree char *py = g_build_filename (work_dir, "python.strobe", NULL);
-  g_autofree char *py_opt = g_strconcat ("--tracefile=", py, NULL);
-  g_autofree char *python = g_find_program_in_path ("python3");
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocess) p = NULL;
 
@@ -1199,12 +1228,57 @@ test_agrees_with_cli (void)
   g_subprocess_wait_check (p, NULL, &error);
   g_assert_no_error (error);
   check_agrees_with_cli (demo);
-  if (python == NULL)
+  if (python_path == NULL)
     {
       g_test_message ("no python3: only the demo's trace compared");
       return;
     }
-  g_clear_object (&p);
+  check_agrees_with_cli (python_path);
+}
+
+/* Open Source Location on a frame whose file is not here (python3's, named as where it was
+ * built): the whole message, which is about source files, not a "log site" (issue 24
+ * item 15). */
+static void
+test_missing_source (void)
+{
+  Fixture f = { 0 };
+  StrobeMemoryStackPanel *stack;
+  GtkSelectionModel *selection;
+  const char *status;
+
+  if (python_path == NULL)
+    {
+      g_test_skip ("no python3");
+      return;
+    }
+  open_trace (&f, python_path);
+  stack = strobe_memory_view_get_stack (f.view);
+  selection = gtk_column_view_get_model (strobe_memory_queries_get_table (strobe_memory_view_get_queries (f.view)));
+  gtk_selection_model_select_item (selection, 0, TRUE);
+  memory_iterate (50);
+  gtk_widget_activate_action (GTK_WIDGET (stack), "stack.open-source", NULL);
+  memory_iterate (20);
+  status = strobe_memory_stack_panel_get_status (stack);
+  g_test_message ("status: %s", status);
+  g_assert_nonnull (strstr (status, "is not on this computer"));
+  g_assert_null (strstr (status, "log site"));
+  g_assert_true (g_str_has_suffix (status, "or build it here."));
+  close_all (&f);
+}
+
+/* A short python3 run with call stacks, recorded here by strobe-cli run. */
+static char *
+record_python (void)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *py = g_build_filename (work_dir, "python.strobe", NULL);
+  g_autofree char *py_opt = g_strconcat ("--tracefile=", py, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) p = NULL;
+
+  if (python == NULL)
+    return NULL;
   p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, g_getenv ("STROBE_CLI"), "run", "--callstacks",
                         py_opt, "--", python, "-c",
                         "import json\nd = [json.dumps({'a': i, 'b': [str(j) for j in range(40)]}) for i in range(1500)]\n"
@@ -1212,7 +1286,7 @@ test_agrees_with_cli (void)
   g_assert_no_error (error);
   g_subprocess_wait_check (p, NULL, &error);
   g_assert_no_error (error);
-  check_agrees_with_cli (py);
+  return g_steal_pointer (&py);
 }
 
 /* ---- main ----------------------------------------------------------------------------------- */
@@ -1262,6 +1336,7 @@ main (int argc, char *argv[])
   late_path = g_build_filename (work_dir, "late.strobe", NULL);
   run_emitter (stacks_path, "--stacks");
   run_emitter (late_path, "--late");
+  python_path = record_python ();
   store_dir = g_build_filename (work_dir, "store", NULL);
 
   g_test_add_func ("/memory-view/golden-table", test_golden_table);
@@ -1276,6 +1351,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/memory-view/no-memory", test_no_memory);
   g_test_add_func ("/memory-view/accessibility", test_accessibility);
   g_test_add_func ("/memory-view/agrees-with-cli", test_agrees_with_cli);
+  g_test_add_func ("/memory-view/rate-scale", test_rate_scale);
+  g_test_add_func ("/memory-view/missing-source", test_missing_source);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,
                           "application-id", STROBE_APP_ID,
