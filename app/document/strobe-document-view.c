@@ -357,6 +357,37 @@ show_page_action (GtkWidget  *widget,
   strobe_document_view_show_view (STROBE_DOCUMENT_VIEW (widget), g_variant_get_string (parameter, NULL));
 }
 
+/* document.show-in-timeline ((begin, end) in ticks): "Show in Timeline" from a log message,
+ * an allocation or a timer. The timeline comes to the front centred on it at the zoom it
+ * had (zoomed out when it does not fit), with the cursor at its start; the view that asks
+ * has selected the item in the view state already. */
+static void
+show_in_timeline_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  StrobeDocumentView *self = STROBE_DOCUMENT_VIEW (widget);
+  guint64 a, b, va, vb, len, mid, start;
+
+  g_variant_get (parameter, "(tt)", &a, &b);
+  if (b < a)
+    {
+      guint64 t = a;
+      a = b;
+      b = t;
+    }
+  strobe_view_state_get_visible_range (self->state, &va, &vb);
+  len = MAX (vb - va, 1);
+  if (b - a > len - len / 10)
+    len = (b - a) + (b - a) / 5 + 1;
+  mid = a + (b - a) / 2;
+  start = mid > len / 2 ? mid - len / 2 : 0;
+  strobe_view_state_set_follow_live (self->state, FALSE);
+  strobe_view_state_set_visible_range (self->state, start, start + len);
+  strobe_view_state_set_cursor (self->state, a);
+  strobe_document_view_show_view (self, "timeline");
+}
+
 /* Ctrl+F anywhere on the page: the visible view's own "view.find". */
 static void
 find_action (GtkWidget  *widget,
@@ -423,6 +454,7 @@ strobe_document_view_class_init (StrobeDocumentViewClass *klass)
     gtk_widget_class_add_binding_action (widget_class, GDK_KEY_1 + i, GDK_ALT_MASK,
                                          "document.show-view", "i", i);
   gtk_widget_class_install_action (widget_class, "document.show-page", "s", show_page_action);
+  gtk_widget_class_install_action (widget_class, "document.show-in-timeline", "(tt)", show_in_timeline_action);
   gtk_widget_class_install_action (widget_class, "document.find", NULL, find_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "document.find", NULL);
 }

@@ -914,6 +914,36 @@ open_source_action (GtkWidget  *widget,
     }
 }
 
+/* Show in Timeline (Return, a double-click, the menu): the message's moment there. */
+static void
+show_in_timeline_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *parameter)
+{
+  StrobeLogView *self = STROBE_LOG_VIEW (widget);
+  StrobeLogItem *item = strobe_log_details_get_item (self->details);
+  guint64 t;
+
+  if (item == NULL)
+    return;
+  t = strobe_log_item_get_time (item);
+  gtk_widget_activate_action (widget, "document.show-in-timeline", "(tt)", t, t);
+}
+
+static void
+row_activated_cb (StrobeLogView *self,
+                  guint          position,
+                  GtkColumnView *view)
+{
+  g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (gtk_column_view_get_model (view)), position);
+  guint64 t;
+
+  if (item == NULL)
+    return;
+  t = strobe_log_item_get_time (item);
+  gtk_widget_activate_action (GTK_WIDGET (self), "document.show-in-timeline", "(tt)", t, t);
+}
+
 static void
 export_done_cb (GObject      *source,
                 GAsyncResult *result,
@@ -1214,12 +1244,14 @@ strobe_log_view_class_init (StrobeLogViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeLogView, context_menu);
   gtk_widget_class_bind_template_callback (widget_class, filters_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, stop_search_cb);
+  gtk_widget_class_bind_template_callback (widget_class, row_activated_cb);
 
   gtk_widget_class_install_action (widget_class, "view.find", NULL, find_action);
   gtk_widget_class_install_action (widget_class, "log.copy", NULL, copy_action);
   gtk_widget_class_install_action (widget_class, "log.copy-message", NULL, copy_message_action);
   gtk_widget_class_install_action (widget_class, "log.export", NULL, export_action);
   gtk_widget_class_install_action (widget_class, "log.open-source", NULL, open_source_action);
+  gtk_widget_class_install_action (widget_class, "log.show-in-timeline", NULL, show_in_timeline_action);
   gtk_widget_class_install_action (widget_class, "log.clear-filters", NULL, clear_filters_action);
   gtk_widget_class_install_action (widget_class, "log.menu", NULL, menu_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "log.copy", NULL);

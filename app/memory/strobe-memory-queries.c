@@ -861,16 +861,22 @@ selection_changed_cb (StrobeMemoryQueries *self)
   g_signal_emit (self, signals[SHOW_ALLOCATION], 0, strobe_memory_alloc_item_get_index (item));
 }
 
-/* Enter or a double click: put the cursor at the allocation. */
+/* Enter or a double click: Show in Timeline — from its allocation to its free (or the
+ * allocation alone while it lives), centred there, the cursor at the allocation. */
 static void
 activate_cb (GtkColumnView       *view,
              guint                position,
              StrobeMemoryQueries *self)
 {
   g_autoptr (StrobeMemoryAllocItem) item = g_list_model_get_item (G_LIST_MODEL (self->rows), position);
+  const StrobeMemoryAlloc *r;
 
-  if (item != NULL && self->state != NULL)
-    strobe_view_state_set_cursor (self->state, strobe_memory_alloc_item_get_record (item)->alloc_time);
+  if (item == NULL)
+    return;
+  r = strobe_memory_alloc_item_get_record (item);
+  g_signal_emit (self, signals[SHOW_ALLOCATION], 0, strobe_memory_alloc_item_get_index (item));
+  gtk_widget_activate_action (GTK_WIDGET (self), "document.show-in-timeline", "(tt)", r->alloc_time,
+                              r->free_time == STROBE_MEMORY_LIVE ? r->alloc_time : r->free_time);
 }
 
 void

@@ -1,5 +1,5 @@
 /* strobe-app-actions.c — app.open, app.quit, app.about, app.recorder-other-port,
- * app.preferences.
+ * app.preferences, app.help (F1).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 
 #include "strobe-application-private.h"
+#include "strobe-help-window.h"
 #include "strobe-preferences-dialog.h"
 #include "strobe-window.h"
 
@@ -169,6 +170,17 @@ preferences_action (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (strobe_preferences_dialog_new (strobe_application_get_services (self), parent)));
 }
 
+static void
+help_action (GSimpleAction *action,
+             GVariant      *parameter,
+             gpointer       user_data)
+{
+  StrobeApplication *self = user_data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  gtk_window_present (GTK_WINDOW (strobe_help_window_new (parent)));
+}
+
 void
 _strobe_application_actions_init (StrobeApplication *self)
 {
@@ -178,11 +190,13 @@ _strobe_application_actions_init (StrobeApplication *self)
     { "about", about_action },
     { "recorder-other-port", recorder_other_port_action },
     { "preferences", preferences_action },
+    { "help", help_action },
   };
   static const struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.open", { "<Control>o", NULL } },
     { "app.quit", { "<Control>q", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
+    { "app.help", { "F1", NULL } },
     { "win.close", { "<Control>w", NULL } },
     { "win.connect", { "<Control>k", NULL } },
     { "win.next-pane", { "F6", NULL } },

@@ -318,10 +318,12 @@ scroll_cb (GtkEventControllerScroll *ctrl, gdouble dx, gdouble dy, StrobeTimelin
   gboolean wheel = gtk_event_controller_scroll_get_unit (ctrl) == GDK_SCROLL_UNIT_WHEEL;
   int w = gtk_widget_get_width (GTK_WIDGET (self));
 
+  /* As in Tracy and Insights: the wheel zooms around the pointer; Shift and the wheel pans,
+   * Ctrl and the wheel scrolls the tracks (a touchpad's sideways swipe pans too). */
   if (mods & GDK_CONTROL_MASK)
     {
       if (dy != 0)
-        strobe_timeline_widget_zoom_by (self, pow (ZOOM_STEP, wheel ? dy : dy / 20.0), self->hovering ? self->hover_x : w / 2.0);
+        gtk_adjustment_set_value (self->vadj, gtk_adjustment_get_value (self->vadj) + dy * (wheel ? 54 : 1));
       return TRUE;
     }
   if (mods & GDK_SHIFT_MASK)
@@ -332,7 +334,7 @@ scroll_cb (GtkEventControllerScroll *ctrl, gdouble dx, gdouble dy, StrobeTimelin
   if (dx != 0)
     strobe_timeline_widget_pan_by (self, dx * (wheel ? w / 10.0 : 1));
   if (dy != 0)
-    gtk_adjustment_set_value (self->vadj, gtk_adjustment_get_value (self->vadj) + dy * (wheel ? 54 : 1));
+    strobe_timeline_widget_zoom_by (self, pow (ZOOM_STEP, wheel ? dy : dy / 20.0), self->hovering ? self->hover_x : w / 2.0);
   return TRUE;
 }
 
@@ -538,9 +540,16 @@ strobe_timeline_widget_activate_at (StrobeTimelineWidget *self, gdouble x, gdoub
       activate_log (self, &hit.tick);
       break;
     case HIT_FRAME:
+      /* Tracy's frame click: the frame in view and selected, so the timers give that
+       * frame's statistics. */
       strobe_timeline_widget_zoom_to (self, hit.frame.begin, hit.frame.end);
+      strobe_view_state_set_selection (self->state, hit.frame.begin, hit.frame.end);
       break;
     case HIT_REGION:
+      /* Its time selected, as Insights' regions: every view follows (double-click zooms). */
+      strobe_timeline_widget_set_selected_scope (self, NULL);
+      strobe_view_state_set_selection (self->state, hit.region.begin, hit.region.end);
+      break;
     case HIT_TRACK:
     case HIT_COUNTER:
       strobe_timeline_widget_set_selected_scope (self, NULL);

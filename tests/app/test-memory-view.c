@@ -26,6 +26,7 @@
 #include "tab-walk.h"
 #include "strobe-application.h"
 #include "strobe-document-view.h"
+#include "strobe-log-item.h"
 #include "strobe-memory-alloc-rows.h"
 #include "strobe-memory-graph-private.h"
 #include "strobe-memory-items.h"
@@ -41,6 +42,7 @@ static char *golden_path;
 static char *stacks_path;
 static char *late_path;
 static char *python_path;   /* NULL: no python3 here */
+static char *demo_all_path;
 
 /* ---- helpers ------------------------------------------------------------------------------- */
 
@@ -951,6 +953,79 @@ test_accessibility (void)
   close_all (&f);
 }
 
+/* ---- Show in Timeline (issue 24 item 5) ------------------------------------------------------ */
+
+static gboolean
+view_mapped (gpointer view)
+{
+  return gtk_widget_get_mapped (view);
+}
+
+/* The timeline in front, showing @t (not at its edge), the cursor at @t. */
+static void
+check_shown_in_timeline (Fixture *f, guint64 t)
+{
+  StrobeView *timeline = strobe_document_view_get_view (f->page, "timeline");
+  guint64 a, b;
+
+  wait_for (view_mapped, timeline);
+  strobe_view_state_get_visible_range (f->state, &a, &b);
+  g_assert_cmpuint (a, <, t);
+  g_assert_cmpuint (t, <, b);
+  g_assert_cmpuint (t - a, >, (b - a) / 10);
+  g_assert_cmpuint (b - t, >, (b - a) / 10);
+  g_assert_cmpuint (strobe_view_state_get_cursor (f->state), ==, t);
+}
+
+/* An allocation's row and a log message's row, double-clicked (or Return): the timeline
+ * comes to the front centred on it, though it was zoomed in far from there. */
+static void
+test_show_in_timeline (void)
+{
+  Fixture f = { 0 };
+  StrobeMemoryQueries *q;
+  GtkColumnView *table;
+  StrobeMemorySummary s;
+  guint n;
+
+  open_trace (&f, demo_all_path);
+  q = strobe_memory_view_get_queries (f.view);
+  table = strobe_memory_queries_get_table (q);
+  strobe_memory_model_get_summary (f.model, &s);
+  run_query (&f, STROBE_MEMORY_SELECT_ALLOCATED, s.first_time, s.last_time, s.last_time);
+  n = g_list_model_get_n_items (table_model (&f));
+  g_assert_cmpuint (n, >, 10);
+  /* Zoomed in on the first 2 % of the trace; the allocation is the last one. */
+  strobe_view_state_set_visible_range (f.state, s.first_time, s.first_time + (s.last_time - s.first_time) / 50);
+  {
+    g_autoptr (StrobeMemoryAllocItem) item = g_list_model_get_item (table_model (&f), n - 1);
+    const StrobeMemoryAlloc *r = strobe_memory_alloc_item_get_record (item);
+
+    g_signal_emit_by_name (table, "activate", n - 1);
+    check_shown_in_timeline (&f, r->alloc_time);
+    g_assert_cmpuint (strobe_memory_view_get_selected_allocation (f.view), ==, strobe_memory_alloc_item_get_index (item));
+  }
+
+  /* The log: its last message. */
+  g_assert_true (strobe_document_view_show_view (f.page, "log"));
+  strobe_view_state_set_visible_range (f.state, s.first_time, s.first_time + (s.last_time - s.first_time) / 50);
+  memory_iterate (50);
+  {
+    StrobeView *log = strobe_document_view_get_view (f.page, "log");
+    GtkColumnView *messages = GTK_COLUMN_VIEW (find_type (GTK_WIDGET (log), GTK_TYPE_COLUMN_VIEW));
+    GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (messages));
+    guint m = g_list_model_get_n_items (rows);
+    g_autoptr (StrobeLogItem) item = NULL;
+
+    g_assert_cmpuint (m, >, 0);
+    item = g_list_model_get_item (rows, m - 1);
+    g_assert_cmpuint (strobe_log_item_get_time (item), >, s.first_time + (s.last_time - s.first_time) / 50);
+    g_signal_emit_by_name (messages, "activate", m - 1);
+    check_shown_in_timeline (&f, strobe_log_item_get_time (item));
+  }
+  close_all (&f);
+}
+
 /* ---- the rate lane's scale (issue 24 item 9) ----------------------------------------------- */
 
 /* One burst (1.1 M allocations/s for a pixel, as in the demo) must not set the scale of a
@@ -1267,6 +1342,23 @@ test_missing_source (void)
   close_all (&f);
 }
 
+/* The demo with every channel: memory, log and timeline in one trace. */
+static char *
+record_demo_all (void)
+{
+  g_autofree char *path = g_build_filename (work_dir, "demo-all.strobe", NULL);
+  g_autofree char *opt = g_strconcat ("--tracefile=", path, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) p = NULL;
+
+  p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, g_getenv ("STROBE_DEMO"), "--duration=1.2",
+                        "--trace=all", opt, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (p, NULL, &error);
+  g_assert_no_error (error);
+  return g_steal_pointer (&path);
+}
+
 /* A short python3 run with call stacks, recorded here by strobe-cli run. */
 static char *
 record_python (void)
@@ -1337,6 +1429,7 @@ main (int argc, char *argv[])
   run_emitter (stacks_path, "--stacks");
   run_emitter (late_path, "--late");
   python_path = record_python ();
+  demo_all_path = record_demo_all ();
   store_dir = g_build_filename (work_dir, "store", NULL);
 
   g_test_add_func ("/memory-view/golden-table", test_golden_table);
@@ -1353,6 +1446,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/memory-view/agrees-with-cli", test_agrees_with_cli);
   g_test_add_func ("/memory-view/rate-scale", test_rate_scale);
   g_test_add_func ("/memory-view/missing-source", test_missing_source);
+  g_test_add_func ("/memory-view/show-in-timeline", test_show_in_timeline);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,
                           "application-id", STROBE_APP_ID,

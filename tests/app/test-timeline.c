@@ -1155,6 +1155,174 @@ test_find (void)
   timeline_fixture_close (&f);
 }
 
+/* The mouse wheel zooms around the pointer, as in Tracy and Insights (issue 24 item 6: it
+ * scrolled the tracks, zoom was Ctrl+wheel); the shortcuts window lists the gestures and F1
+ * opens the help page. */
+static GtkEventController *
+scroll_controller (GtkWidget *widget)
+{
+  GListModel *ctrls = gtk_widget_observe_controllers (widget);
+  GtkEventController *found = NULL;
+
+  for (guint i = 0; found == NULL && i < g_list_model_get_n_items (ctrls); i++)
+    {
+      g_autoptr (GtkEventController) c = g_list_model_get_item (ctrls, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_SCROLL (c))
+        found = c;
+    }
+  g_object_unref (ctrls);
+  return found;
+}
+
+static void
+test_wheel_zooms (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  StrobeTimelineWidget *tl;
+  GtkEventController *scroll;
+  StrobeTimeScale axis;
+  guint64 a, b, a2, b2, at, at2;
+  double x, vadj;
+  gboolean handled = FALSE;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  tl = strobe_timeline_view_get_timeline (f.view);
+  scroll = scroll_controller (GTK_WIDGET (tl));
+  g_assert_nonnull (scroll);
+  strobe_view_state_get_visible_range (f.state, &a, &b);
+  x = gtk_widget_get_width (GTK_WIDGET (tl)) * 0.3;
+  strobe_time_scale_init (&axis, a, b, gtk_widget_get_width (GTK_WIDGET (tl)));
+  at = strobe_time_scale_time (&axis, x);
+  /* The pointer at 30 % of the width, then one notch of the wheel up. */
+  {
+    GtkEventController *motion = NULL;
+    GListModel *ctrls = gtk_widget_observe_controllers (GTK_WIDGET (tl));
+
+    for (guint i = 0; motion == NULL && i < g_list_model_get_n_items (ctrls); i++)
+      {
+        g_autoptr (GtkEventController) c = g_list_model_get_item (ctrls, i);
+        if (GTK_IS_EVENT_CONTROLLER_MOTION (c))
+          motion = c;
+      }
+    g_object_unref (ctrls);
+    g_assert_nonnull (motion);
+    g_signal_emit_by_name (motion, "enter", x, 200.0);
+    g_signal_emit_by_name (motion, "motion", x, 200.0);
+  }
+  vadj = gtk_adjustment_get_value (strobe_timeline_widget_get_vadjustment (tl));
+  g_signal_emit_by_name (scroll, "scroll", 0.0, -1.0, &handled);
+  g_assert_true (handled);
+  timeline_fixture_settle (&f, 10);
+  strobe_view_state_get_visible_range (f.state, &a2, &b2);
+  g_assert_cmpuint (b2 - a2, <, b - a);
+  /* …around the pointer: the time under it stays (within a pixel), the tracks do not move. */
+  strobe_time_scale_init (&axis, a2, b2, gtk_widget_get_width (GTK_WIDGET (tl)));
+  at2 = strobe_time_scale_time (&axis, x);
+  g_assert_cmpfloat (fabs ((double) at2 - (double) at), <=, (double) (b - a) / gtk_widget_get_width (GTK_WIDGET (tl)) + 1);
+  g_assert_cmpfloat (gtk_adjustment_get_value (strobe_timeline_widget_get_vadjustment (tl)), ==, vadj);
+  /* Down again: wider. */
+  g_signal_emit_by_name (scroll, "scroll", 0.0, 1.0, &handled);
+  timeline_fixture_settle (&f, 10);
+  strobe_view_state_get_visible_range (f.state, &a, &b);
+  g_assert_cmpuint (b - a, >, b2 - a2);
+
+  /* The shortcuts window says so, with the other gestures. */
+  {
+    g_autoptr (GtkBuilder) builder = gtk_builder_new_from_resource ("/org/strobe/Viewer/gtk/help-overlay.ui");
+    GSList *objects = gtk_builder_get_objects (builder);
+    gboolean wheel = FALSE, ruler = FALSE, ctrl_wheel = FALSE, help = FALSE;
+
+    for (GSList *l = objects; l; l = l->next)
+      if (GTK_IS_SHORTCUTS_SHORTCUT (l->data))
+        {
+          g_autofree char *title = NULL, *subtitle = NULL, *accel = NULL;
+
+          g_object_get (l->data, "title", &title, "subtitle", &subtitle, "accelerator", &accel, NULL);
+          wheel = wheel || (subtitle && g_str_equal (subtitle, "Mouse wheel") && strstr (title, "Zoom"));
+          ctrl_wheel = ctrl_wheel || (subtitle && g_str_equal (subtitle, "Ctrl + mouse wheel"));
+          ruler = ruler || (subtitle && strstr (subtitle, "ruler"));
+          help = help || (accel && g_str_equal (accel, "F1"));
+        }
+    g_slist_free (objects);
+    g_assert_true (wheel);
+    g_assert_true (ctrl_wheel);
+    g_assert_true (ruler);
+    g_assert_true (help);
+  }
+  timeline_fixture_close (&f);
+}
+
+/* A click on a frame selects it (its statistics in the timers) and zooms to it; a click on
+ * a region selects its time (issue 24 item 7: the region did nothing, the frame only zoomed). */
+static void
+test_click_selects (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  StrobeTimelineWidget *tl;
+  StrobeTimelineModel *m;
+  StrobeTrackList *tracks;
+  StrobeTimeScale axis;
+  guint64 a, b, sa, sb, mid;
+  int frames, regions;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  tl = strobe_timeline_view_get_timeline (f.view);
+  m = strobe_document_get_timeline (f.document);
+  tracks = strobe_timeline_widget_get_tracks (tl);
+  frames = strobe_track_list_find (tracks, STROBE_TRACK_FRAMES, 0);
+  regions = strobe_track_list_find (tracks, STROBE_TRACK_REGIONS, 0);
+  g_assert_cmpint (frames, >=, 0);
+  g_assert_cmpint (regions, >=, 0);
+
+  /* A frame in the middle of the view. */
+  strobe_view_state_get_visible_range (f.state, &a, &b);
+  {
+    g_autoptr (GArray) found = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
+    StrobeTimelineFrame fr;
+
+    strobe_timeline_model_get_frames (m, 0, a, b, found);
+    g_assert_cmpuint (found->len, >, 0);
+    fr = g_array_index (found, StrobeTimelineFrame, found->len / 2);
+    mid = fr.begin + (fr.end - fr.begin) / 2;
+    strobe_time_scale_init (&axis, a, b, gtk_widget_get_width (GTK_WIDGET (tl)));
+    strobe_timeline_widget_activate_at (tl, strobe_time_scale_x (&axis, mid),
+                                        strobe_timeline_widget_get_track_top (tl, (guint) frames) + STROBE_TRACK_FRAMES_H / 2);
+    g_assert_true (strobe_view_state_get_selection (f.state, &sa, &sb));
+    g_assert_cmpuint (sa, ==, fr.begin);
+    g_assert_cmpuint (sb, ==, fr.end);
+    strobe_view_state_get_visible_range (f.state, &a, &b);
+    g_assert_cmpuint (a, <=, fr.begin);
+    g_assert_cmpuint (b, >=, fr.end);
+    g_assert_cmpuint (b - a, <, 2 * (fr.end - fr.begin));
+  }
+
+  /* A region: its time selected. */
+  strobe_view_state_clear_selection (f.state);
+  gtk_widget_activate_action (GTK_WIDGET (tl), "timeline.zoom", "i", 0);
+  strobe_view_state_get_visible_range (f.state, &a, &b);
+  {
+    g_autoptr (GArray) found = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+    StrobeTimelineRegion r;
+    guint64 at;
+
+    strobe_timeline_model_get_regions (m, a, b, found);
+    g_assert_cmpuint (found->len, >, 0);
+    r = g_array_index (found, StrobeTimelineRegion, 0);
+    at = r.begin + (r.end - r.begin) / 2;
+    strobe_time_scale_init (&axis, a, b, gtk_widget_get_width (GTK_WIDGET (tl)));
+    strobe_timeline_widget_activate_at (tl, strobe_time_scale_x (&axis, at),
+                                        strobe_timeline_widget_get_track_top (tl, (guint) regions)
+                                        + STROBE_TRACK_HEADER_H + r.lane * STROBE_TRACK_LANE_H + 2);
+    g_assert_true (strobe_view_state_get_selection (f.state, &sa, &sb));
+    g_assert_cmpuint (sa, ==, r.begin);
+    g_assert_cmpuint (sb, ==, r.end);
+  }
+  timeline_fixture_close (&f);
+}
+
 static void
 test_log_tick (void)
 {
@@ -1273,6 +1441,8 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/timers-flame", test_timers_flame);
   g_test_add_func ("/timeline/find", test_find);
   g_test_add_func ("/timeline/log-tick", test_log_tick);
+  g_test_add_func ("/timeline/click-selects", test_click_selects);
+  g_test_add_func ("/timeline/wheel-zooms", test_wheel_zooms);
   g_test_add_func ("/timeline/layout-remembered", test_layout_remembered);
   g_test_add_func ("/timeline/accessible", test_accessible);
   return g_test_run ();
