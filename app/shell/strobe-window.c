@@ -428,6 +428,47 @@ set_application (StrobeWindow      *self,
   recorder_changed_cb (self, services);
 }
 
+static GSettings *
+get_settings (StrobeWindow *self)
+{
+  StrobeServices *services = get_services (self);
+
+  return services ? strobe_services_get_settings (services) : NULL;
+}
+
+/* The size the user last left a window at; the first time, most of the screen: a fixed
+ * 1200×760 was cut to 1040×660 on a small screen, where the timers' Max column and long
+ * counts did not fit, and wasted a large one. */
+static void
+restore_size (StrobeWindow *self)
+{
+  GSettings *settings = get_settings (self);
+  GListModel *monitors = gdk_display_get_monitors (gtk_widget_get_display (GTK_WIDGET (self)));
+  g_autoptr(GdkMonitor) monitor = g_list_model_get_n_items (monitors) ? g_list_model_get_item (monitors, 0) : NULL;
+  GdkRectangle screen = { 0, 0, 1280, 800 };
+  int w = settings ? g_settings_get_int (settings, "window-width") : 0;
+  int h = settings ? g_settings_get_int (settings, "window-height") : 0;
+
+  if (monitor != NULL)
+    gdk_monitor_get_geometry (monitor, &screen);
+  if (w <= 0 || h <= 0)
+    {
+      w = screen.width * 9 / 10;
+      h = screen.height * 9 / 10;
+    }
+  gtk_window_set_default_size (GTK_WINDOW (self), CLAMP (w, MIN (640, screen.width), screen.width),
+                               CLAMP (h, MIN (480, screen.height), screen.height));
+  if (settings == NULL)
+    return;
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+  /* From now on the settings follow the window (GTK keeps the default size at the
+   * unmaximized size as it is resized), however it goes: closed, Ctrl+Q, killed. */
+  g_settings_bind (settings, "window-width", self, "default-width", G_SETTINGS_BIND_SET);
+  g_settings_bind (settings, "window-height", self, "default-height", G_SETTINGS_BIND_SET);
+  g_settings_bind (settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_SET);
+}
+
 /* Closing the last window quits, which stops the recorder: ask first while it records. */
 static gboolean
 strobe_window_close_request (GtkWindow *window)
@@ -510,5 +551,6 @@ strobe_window_new (StrobeApplication *application)
 
   self = g_object_new (STROBE_TYPE_WINDOW, "application", application, NULL);
   set_application (self, application);
+  restore_size (self);
   return self;
 }

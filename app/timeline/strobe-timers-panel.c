@@ -129,7 +129,7 @@ static int k_share (gpointer a, gpointer b)
 
 static const StrobeTableColumn timer_columns[] = {
   { N_("Name"), c_name, k_name, 16, FALSE, TRUE },
-  { N_("Count"), c_count, k_count, 6, TRUE, FALSE },
+  { N_("Count"), c_count, k_count, 10, TRUE, FALSE },   /* "10 000 000" */
   { N_("Inclusive"), c_incl, k_incl, 9, TRUE, FALSE },
   { N_("Min"), c_min, k_min, 8, TRUE, FALSE },
   { N_("Max"), c_max, k_max, 8, TRUE, FALSE },

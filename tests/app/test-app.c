@@ -1201,6 +1201,48 @@ test_recorder_port_taken (Fixture       *f,
   g_assert_false (gtk_info_bar_get_revealed (GTK_INFO_BAR (banner)));
 }
 
+/* A window opens at most of the screen the first time, then at the size it was closed at
+ * (issue 24 item 10: a fixed 1200×760 was cut to 1040×660 on a small screen, where the
+ * timers' Max column and long counts did not fit). */
+static void
+test_window_size (Fixture       *f,
+                  gconstpointer  data)
+{
+  GSettings *settings = strobe_services_get_settings (strobe_application_get_services (f->app));
+  GListModel *monitors = gdk_display_get_monitors (gdk_display_get_default ());
+  g_autoptr(GdkMonitor) monitor = g_list_model_get_item (monitors, 0);
+  GdkRectangle screen;
+  StrobeWindow *second;
+  int w, h;
+
+  g_assert_nonnull (settings);
+  g_assert_nonnull (monitor);
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  g_settings_reset (settings, "window-maximized");
+  gdk_monitor_get_geometry (monitor, &screen);
+  second = strobe_window_new (f->app);
+  gtk_window_get_default_size (GTK_WINDOW (second), &w, &h);
+  g_assert_cmpint (w, ==, screen.width * 9 / 10);
+  g_assert_cmpint (h, ==, screen.height * 9 / 10);
+
+  /* Resized and closed: the next window opens so. */
+  gtk_window_present (GTK_WINDOW (second));
+  settle ();
+  gtk_window_set_default_size (GTK_WINDOW (second), 1111, 777);
+  settle ();
+  gtk_window_close (GTK_WINDOW (second));
+  settle ();
+  g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1111);
+  second = strobe_window_new (f->app);
+  gtk_window_get_default_size (GTK_WINDOW (second), &w, &h);
+  g_assert_cmpint (w, ==, 1111);
+  g_assert_cmpint (h, ==, 777);
+  gtk_window_destroy (GTK_WINDOW (second));
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1230,6 +1272,7 @@ main (int   argc,
   store_dir = g_build_filename (home, "store", NULL);
 
   g_test_add ("/app/open-action", Fixture, NULL, fixture_setup, test_open_action, fixture_teardown);
+  g_test_add ("/app/window-size", Fixture, NULL, fixture_setup, test_window_size, fixture_teardown);
   g_test_add ("/app/broken-file", Fixture, NULL, fixture_setup, test_broken_file, fixture_teardown);
   g_test_add ("/app/not-a-trace", Fixture, NULL, fixture_setup, test_not_a_trace, fixture_teardown);
   g_test_add ("/app/browser-follows-store", Fixture, NULL, fixture_setup, test_browser_follows_store, fixture_teardown);
