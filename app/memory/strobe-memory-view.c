@@ -154,7 +154,7 @@ struct _StrobeMemoryView
   StrobeMemoryQueries      *queries;
   GtkBox                   *bottom_up_box;
   GtkBox                   *top_down_box;
-  StrobeMemoryCallersPanel *callers;
+  StrobeMemoryFunctionsPanel *callers;
   GtkDropDown              *flame_cost;
   GtkButton                *flame_reset;
   GtkLabel                 *flame_label;
@@ -421,7 +421,7 @@ analysis_done (GObject      *result,
   g_set_object (&self->analysis, (Analysis *) result);
   strobe_memory_tree_panel_set_tree (self->bottom_up, self->analysis->bottom_up);
   strobe_memory_tree_panel_set_tree (self->top_down, self->analysis->top_down);
-  strobe_memory_callers_panel_set_callers (self->callers, self->analysis->callers);
+  strobe_memory_functions_panel_set_callers (self->callers, self->analysis->callers);
   strobe_flame_graph_set_tree (self->flame, strobe_memory_tree_get_cost_tree (self->analysis->top_down),
                                strobe_flame_graph_get_column (self->flame), 0);
   g_object_set (self->flame, "empty-text", _("Nothing to show for this cost."), NULL);
@@ -709,7 +709,7 @@ strobe_memory_view_document_changed (StrobeView            *view,
       strobe_memory_queries_set_sources (self->queries, self->names, self->axis);
       strobe_memory_tree_panel_set_names (self->bottom_up, self->names);
       strobe_memory_tree_panel_set_names (self->top_down, self->names);
-      strobe_memory_callers_panel_set_names (self->callers, self->names);
+      strobe_memory_functions_panel_set_names (self->callers, self->names);
       strobe_memory_stack_panel_set_names (self->stack, self->names);
     }
   if (changes & (STROBE_DOCUMENT_CHANGED_MEMORY | STROBE_DOCUMENT_CHANGED_THREADS))
@@ -797,7 +797,7 @@ strobe_memory_view_get_tree_panel (StrobeMemoryView     *self,
   return kind == STROBE_MEMORY_TREE_BOTTOM_UP ? self->bottom_up : self->top_down;
 }
 
-StrobeMemoryCallersPanel *
+StrobeMemoryFunctionsPanel *
 strobe_memory_view_get_callers (StrobeMemoryView *self)
 {
   g_return_val_if_fail (STROBE_IS_MEMORY_VIEW (self), NULL);
@@ -1004,7 +1004,7 @@ strobe_memory_view_class_init (StrobeMemoryViewClass *klass)
   g_type_ensure (STROBE_TYPE_MEMORY_GRAPH);
   g_type_ensure (STROBE_TYPE_MEMORY_FIGURES);
   g_type_ensure (STROBE_TYPE_MEMORY_QUERIES);
-  g_type_ensure (STROBE_TYPE_MEMORY_CALLERS_PANEL);
+  g_type_ensure (STROBE_TYPE_MEMORY_FUNCTIONS_PANEL);
   g_type_ensure (STROBE_TYPE_FLAME_GRAPH);
   g_type_ensure (STROBE_TYPE_MEMORY_HISTOGRAM);
   g_type_ensure (STROBE_TYPE_MEMORY_STACK_PANEL);

@@ -14,7 +14,7 @@
  */
 #pragma once
 
-#include "strobe-memory-callers-panel.h"
+#include "strobe-memory-functions-panel.h"
 #include "strobe-memory-figures.h"
 #include "strobe-flame-graph.h"
 #include "strobe-memory-graph.h"
@@ -35,7 +35,7 @@ StrobeMemoryFigures      *strobe_memory_view_get_figures    (StrobeMemoryView *s
 StrobeMemoryQueries      *strobe_memory_view_get_queries    (StrobeMemoryView *self);
 StrobeMemoryTreePanel    *strobe_memory_view_get_tree_panel (StrobeMemoryView *self,
                                                              StrobeMemoryTreeKind kind);
-StrobeMemoryCallersPanel *strobe_memory_view_get_callers    (StrobeMemoryView *self);
+StrobeMemoryFunctionsPanel *strobe_memory_view_get_callers    (StrobeMemoryView *self);
 StrobeFlameGraph         *strobe_memory_view_get_flame      (StrobeMemoryView *self);
 StrobeMemoryHistogram    *strobe_memory_view_get_histogram  (StrobeMemoryView *self);
 StrobeMemoryStackPanel        *strobe_memory_view_get_stack      (StrobeMemoryView *self);

@@ -18,6 +18,7 @@
 #include "strobe-timeline-background.h"
 
 #include "strobe-call-tree.h"
+#include "strobe-callers-panel.h"
 #include "strobe-flame-graph.h"
 #include "strobe-format.h"
 #include "strobe-panes.h"
@@ -45,15 +46,11 @@ struct _StrobeTimersPanel
   GtkWidget           *filter_entry;
   GtkWidget           *table;
   GtkWidget           *links_stack;
-  GtkWidget           *callers_table;
-  GtkWidget           *callees_table;
-  GtkWidget           *links_label;
+  StrobeCallersPanel  *links;
   GtkWidget           *flame;
   GtkStringFilter     *filter;
   GtkSingleSelection  *selection;
   GListStore          *rows;
-  GListStore          *callers;
-  GListStore          *callees;
 
   guint64              t0;
   guint64              t1;
@@ -432,6 +429,7 @@ update_links (StrobeTimersPanel *self)
 {
   g_autoptr(GPtrArray) callers = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) callees = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *heading = NULL;
 
   if (self->tree && self->chosen != G_MAXUINT32)
     {
@@ -454,17 +452,15 @@ update_links (StrobeTimersPanel *self)
             }
         }
     }
-  g_list_store_splice (self->callers, 0, g_list_model_get_n_items (G_LIST_MODEL (self->callers)), callers->pdata, callers->len);
-  g_list_store_splice (self->callees, 0, g_list_model_get_n_items (G_LIST_MODEL (self->callees)), callees->pdata, callees->len);
   if (self->chosen == G_MAXUINT32)
-    gtk_label_set_text (GTK_LABEL (self->links_label), _("Choose a timer to see its callers and callees."));
+    heading = g_strdup (_("Choose a timer to see its callers and callees."));
   else
     {
       const char *name = strobe_timeline_model_get_name (self->timeline, self->chosen);
       /* Translators: %s is a scope name */
-      g_autofree char *text = g_strdup_printf (_("Callers and callees of “%s”"), name ? name : "");
-      gtk_label_set_text (GTK_LABEL (self->links_label), text);
+      heading = g_strdup_printf (_("Callers and callees of “%s”"), name ? name : "");
     }
+  strobe_callers_panel_set_calls (self->links, heading, callers, callees);
 }
 
 /* ---- the flame graph's nodes: the call tree's, keyed by name id -------------------------- */
@@ -740,17 +736,6 @@ scrolled (GtkWidget *child)
   return sw;
 }
 
-static GtkWidget *
-link_table (StrobeTimersPanel *self, GListStore *store, const char *label)
-{
-  GtkWidget *view = gtk_column_view_new (NULL);
-
-  strobe_table_add_columns (GTK_COLUMN_VIEW (view), link_columns, G_N_ELEMENTS (link_columns));
-  strobe_table_set_model (GTK_COLUMN_VIEW (view), g_object_ref (G_LIST_MODEL (store)), NULL);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
-  return view;
-}
-
 static void
 flame_mapped_cb (StrobeTimersPanel *self)
 {
@@ -761,7 +746,7 @@ static void
 strobe_timers_panel_constructed (GObject *object)
 {
   StrobeTimersPanel *self = STROBE_TIMERS_PANEL (object);
-  GtkWidget *box = GTK_WIDGET (self), *header, *title, *export, *paned, *top, *bottom, *switcher, *links, *sw;
+  GtkWidget *box = GTK_WIDGET (self), *header, *title, *export, *paned, *top, *bottom, *switcher, *sw;
 
   G_OBJECT_CLASS (strobe_timers_panel_parent_class)->constructed (object);
 
@@ -853,29 +838,8 @@ strobe_timers_panel_constructed (GObject *object)
   top = scrolled (self->table);
   strobe_pane_mark (top);
 
-  self->callers = g_list_store_new (STROBE_TYPE_TIMER_ROW);
-  self->callees = g_list_store_new (STROBE_TYPE_TIMER_ROW);
-  self->callers_table = link_table (self, self->callers, _("Callers"));
-  self->callees_table = link_table (self, self->callees, _("Callees"));
-  links = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  self->links_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->links_label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (self->links_label), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_margin_start (self->links_label, 6);
-  gtk_box_append (GTK_BOX (links), self->links_label);
-  {
-    GtkWidget *l1 = gtk_label_new (_("Called by")), *l2 = gtk_label_new (_("Calls"));
-    gtk_label_set_xalign (GTK_LABEL (l1), 0);
-    gtk_label_set_xalign (GTK_LABEL (l2), 0);
-    gtk_widget_add_css_class (l1, "dim-label");
-    gtk_widget_add_css_class (l2, "dim-label");
-    gtk_widget_set_margin_start (l1, 6);
-    gtk_widget_set_margin_start (l2, 6);
-    gtk_box_append (GTK_BOX (links), l1);
-    gtk_box_append (GTK_BOX (links), scrolled (self->callers_table));
-    gtk_box_append (GTK_BOX (links), l2);
-    gtk_box_append (GTK_BOX (links), scrolled (self->callees_table));
-  }
+  self->links = STROBE_CALLERS_PANEL (strobe_callers_panel_new (STROBE_TYPE_TIMER_ROW, link_columns, G_N_ELEMENTS (link_columns),
+                                                                -1, GTK_ORIENTATION_VERTICAL, _("Callers"), _("Callees")));
   self->flame = g_object_new (STROBE_TYPE_FLAME_GRAPH, "show-ancestors", TRUE, "click-zooms", TRUE, "has-tooltip", TRUE,
                               "empty-text", _("No scopes in this range."), NULL);
   {
@@ -885,7 +849,7 @@ strobe_timers_panel_constructed (GObject *object)
   g_signal_connect_swapped (self->flame, "map", G_CALLBACK (flame_mapped_cb), self);
   sw = scrolled (self->flame);
   self->links_stack = gtk_stack_new ();
-  gtk_stack_add_titled (GTK_STACK (self->links_stack), links, "links", _("Callers and Callees"));
+  gtk_stack_add_titled (GTK_STACK (self->links_stack), GTK_WIDGET (self->links), "links", _("Callers and Callees"));
   gtk_stack_add_titled (GTK_STACK (self->links_stack), sw, "flame", _("Flame Graph"));
   switcher = gtk_stack_switcher_new ();
   gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (self->links_stack));
@@ -945,8 +909,6 @@ strobe_timers_panel_finalize (GObject *object)
   g_clear_object (&self->state);
   g_clear_object (&self->timeline);
   g_clear_object (&self->rows);
-  g_clear_object (&self->callers);
-  g_clear_object (&self->callees);
   g_clear_object (&self->filter);
   g_clear_object (&self->selection);
   g_clear_pointer (&self->tree, strobe_cost_tree_unref);
@@ -1061,14 +1023,14 @@ GListModel *
 strobe_timers_panel_get_callers (StrobeTimersPanel *self)
 {
   g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), NULL);
-  return G_LIST_MODEL (self->callers);
+  return strobe_callers_panel_get_callers (self->links);
 }
 
 GListModel *
 strobe_timers_panel_get_callees (StrobeTimersPanel *self)
 {
   g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), NULL);
-  return G_LIST_MODEL (self->callees);
+  return strobe_callers_panel_get_callees (self->links);
 }
 
 void

@@ -21,6 +21,7 @@ CLOCK_TYPE = os.path.join('core', 'analysis', 'strobe-trace-clock.c')
 # Each kind of widget that must exist once, in app/chart: a pattern on a type's name.
 ONCE_IN_CHART = {
     'flame graph': re.compile(r'Flame', re.IGNORECASE),
+    'callers/callees panel': re.compile(r'Callers|Callees|Butterfly', re.IGNORECASE),
 }
 
 DECLARE = re.compile(r'G_DECLARE_(?:FINAL|DERIVABLE)_TYPE\s*\(\s*(\w+)')
@@ -80,6 +81,8 @@ def self_test():
 
         write('app/chart/strobe-flame-graph.h',
               'G_DECLARE_FINAL_TYPE (StrobeFlameGraph, strobe_flame_graph, STROBE, FLAME_GRAPH, GtkWidget)\n')
+        write('app/chart/strobe-callers-panel.h',
+              'G_DECLARE_FINAL_TYPE (StrobeCallersPanel, strobe_callers_panel, STROBE, CALLERS_PANEL, GtkWidget)\n')
         write(CLOCK_TYPE, 'double s = ticks / (double) clock->frequency;\n')
         write('core/cli/ok.c', '/* ticks / frequency */\nprintf ("%s / frequency", x);\nuint64_t f = clock.frequency;\n')
         if check(d):
@@ -87,15 +90,18 @@ def self_test():
             return False
         write('app/memory/strobe-memory-flame.h',
               'G_DECLARE_FINAL_TYPE (StrobeMemoryFlame, strobe_memory_flame, STROBE, MEMORY_FLAME, GtkWidget)\n')
+        write('app/memory/strobe-memory-callers-panel.h',
+              'G_DECLARE_FINAL_TYPE (StrobeMemoryCallersPanel, strobe_memory_callers_panel, STROBE, X, GtkWidget)\n')
         write('core/cli/bad.c', 'double ms = 1e3 * ticks / (double) clock.frequency;\n')
         write('core/cli/bad2.c', 'double hz = meta->clock_frequency * 2.0;\n')
         write('core/cli/bad3.c', 'guint64 t = s * (gdouble) c->frequency;\nchar *frequency = NULL;\n')
         got = check(d)
-    expected = ['flame graph: 2', 'core/cli/bad.c:1', 'core/cli/bad2.c:1', 'core/cli/bad3.c:1']
-    if len(got) != 4 or not all(any(e in p for p in got) for e in expected):
+    expected = ['flame graph: 2', 'callers/callees panel: 2', 'core/cli/bad.c:1', 'core/cli/bad2.c:1',
+                'core/cli/bad3.c:1']
+    if len(got) != 5 or not all(any(e in p for p in got) for e in expected):
         print('FAIL the checker does not find what it should on made-up files:', got)
         return False
-    print('ok   the checker finds a second flame graph and divisions by a frequency')
+    print('ok   the checker finds a second flame graph, a second callers panel and divisions by a frequency')
     return True
 
 

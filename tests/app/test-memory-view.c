@@ -653,7 +653,7 @@ test_trees (void)
 
   /* Caller/callee: frame_update is called by game_loop and calls the five sites. */
   {
-    StrobeMemoryCallersPanel *callers = strobe_memory_view_get_callers (f.view);
+    StrobeMemoryFunctionsPanel *callers = strobe_memory_view_get_callers (f.view);
     GListModel *callees, *callers_model;
     StrobeMemoryTreeNode fu;
 
@@ -662,15 +662,15 @@ test_trees (void)
     memory_iterate (10);
     /* Until a function is chosen the empty tables say how to fill them. */
     g_assert_cmpuint (count_text (GTK_WIDGET (callers), "Choose a function above to see its callers and callees."), ==, 1);
-    g_assert_true (strobe_memory_callers_panel_select (callers, fu.key));
+    g_assert_true (strobe_memory_functions_panel_select (callers, fu.key));
     memory_iterate (50);
     g_assert_cmpuint (count_text (GTK_WIDGET (callers), "Callers and callees of frame_update"), ==, 1);
-    callers_model = G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_callers_panel_get_callers_view (callers)));
-    callees = G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_callers_panel_get_callees_view (callers)));
+    callers_model = G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_functions_panel_get_callers_view (callers)));
+    callees = G_LIST_MODEL (gtk_column_view_get_model (strobe_memory_functions_panel_get_callees_view (callers)));
     g_assert_cmpuint (g_list_model_get_n_items (callers_model), ==, 1);
     g_assert_cmpuint (g_list_model_get_n_items (callees), ==, 5);
-    g_assert_cmpuint (count_text (GTK_WIDGET (strobe_memory_callers_panel_get_callers_view (callers)), "game_loop"), ==, 1);
-    g_assert_cmpuint (count_text (GTK_WIDGET (strobe_memory_callers_panel_get_callees_view (callers)), "site_leak"), ==, 1);
+    g_assert_cmpuint (count_text (GTK_WIDGET (strobe_memory_functions_panel_get_callers_view (callers)), "game_loop"), ==, 1);
+    g_assert_cmpuint (count_text (GTK_WIDGET (strobe_memory_functions_panel_get_callees_view (callers)), "site_leak"), ==, 1);
     screenshot (GTK_WIDGET (f.window), "memory-callers");
   }
 

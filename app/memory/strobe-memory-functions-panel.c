@@ -1,4 +1,4 @@
-/* strobe-memory-callers-panel.c
+/* strobe-memory-functions-panel.c
  *
  * SPDX-License-Identifier: MIT
  */
@@ -6,31 +6,26 @@
 
 #include <glib/gi18n.h>
 
+#include "strobe-callers-panel.h"
 #include "strobe-format.h"
-#include "strobe-memory-callers-panel.h"
+#include "strobe-memory-functions-panel.h"
 #include "strobe-memory-items.h"
 #include "strobe-panes.h"
 #include "strobe-table.h"
 
-struct _StrobeMemoryCallersPanel
+struct _StrobeMemoryFunctionsPanel
 {
   GtkWidget            parent_instance;
   StrobeMemoryNames   *names;
   StrobeMemoryCallers *callers;
   GtkWidget           *paned;
-  GtkLabel            *hint;      /* whose callers and callees are shown, or how to choose */
   GtkColumnView       *functions;
-  GtkColumnView       *callers_view;
-  GtkColumnView       *callees_view;
+  StrobeCallersPanel  *calls;     /* the selected function's callers and callees */
   GListStore          *function_store;
-  GListStore          *caller_store;
-  GListStore          *callee_store;
   GtkSingleSelection  *function_selection;
-  GtkSingleSelection  *caller_selection;
-  GtkSingleSelection  *callee_selection;
 };
 
-G_DEFINE_FINAL_TYPE (StrobeMemoryCallersPanel, strobe_memory_callers_panel, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (StrobeMemoryFunctionsPanel, strobe_memory_functions_panel, GTK_TYPE_WIDGET)
 
 enum
 {
@@ -76,7 +71,7 @@ static const StrobeTableColumn call_columns[] = {
 /* ---- contents -------------------------------------------------------------------------------- */
 
 static StrobeMemoryCostItem *
-function_item (StrobeMemoryCallersPanel *self, const StrobeMemoryFunction *f)
+function_item (StrobeMemoryFunctionsPanel *self, const StrobeMemoryFunction *f)
 {
   StrobeMemoryCostData d = { 0 };
 
@@ -90,11 +85,11 @@ function_item (StrobeMemoryCallersPanel *self, const StrobeMemoryFunction *f)
   return strobe_memory_cost_item_new (&d, self->names, NULL);
 }
 
-static void
-fill_calls (StrobeMemoryCallersPanel *self, GListStore *store, guint function, gboolean callers)
+static GPtrArray *
+calls_of (StrobeMemoryFunctionsPanel *self, guint function, gboolean callers)
 {
   StrobeMemoryFunction f;
-  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_object_unref);
 
   if (self->callers != NULL && function != G_MAXUINT && strobe_memory_callers_get_function (self->callers, function, &f))
     {
@@ -116,47 +111,45 @@ fill_calls (StrobeMemoryCallersPanel *self, GListStore *store, guint function, g
           g_ptr_array_add (items, strobe_memory_cost_item_new (&d, self->names, NULL));
         }
     }
-  g_list_store_splice (store, 0, g_list_model_get_n_items (G_LIST_MODEL (store)), items->pdata, items->len);
+  return items;
 }
 
 static void
-update_hint (StrobeMemoryCallersPanel *self,
-             StrobeMemoryCostItem     *item)
+show_calls (StrobeMemoryFunctionsPanel *self,
+            StrobeMemoryCostItem       *item)
 {
-  g_autofree char *text = NULL;
-
-  if (item == NULL)
-    {
-      gtk_label_set_text (self->hint, _("Choose a function above to see its callers and callees."));
-      return;
-    }
-  /* Translators: over the callers and callees tables; %s is a function */
-  text = g_strdup_printf (_("Callers and callees of %s"), strobe_memory_cost_item_get_name (item));
-  gtk_label_set_text (self->hint, text);
-}
-
-static void
-function_selected_cb (StrobeMemoryCallersPanel *self)
-{
-  StrobeMemoryCostItem *item = gtk_single_selection_get_selected_item (self->function_selection);
   guint index = item && self->callers ? strobe_memory_callers_find (self->callers, strobe_memory_cost_item_get_data (item)->key)
                                       : G_MAXUINT;
+  g_autoptr (GPtrArray) callers = calls_of (self, index, TRUE);
+  g_autoptr (GPtrArray) callees = calls_of (self, index, FALSE);
+  g_autofree char *heading = NULL;
 
-  fill_calls (self, self->caller_store, index, TRUE);
-  fill_calls (self, self->callee_store, index, FALSE);
-  update_hint (self, item);
+  if (item == NULL)
+    heading = g_strdup (_("Choose a function above to see its callers and callees."));
+  else
+    /* Translators: over the callers and callees tables; %s is a function */
+    heading = g_strdup_printf (_("Callers and callees of %s"), strobe_memory_cost_item_get_name (item));
+  strobe_callers_panel_set_calls (self->calls, heading, callers, callees);
+}
+
+static void
+function_selected_cb (StrobeMemoryFunctionsPanel *self)
+{
+  StrobeMemoryCostItem *item = gtk_single_selection_get_selected_item (self->function_selection);
+
+  show_calls (self, item);
   if (item != NULL)
     g_signal_emit (self, signals[SHOW_FUNCTION], 0, item);
 }
 
 gboolean
-strobe_memory_callers_panel_select (StrobeMemoryCallersPanel *self,
+strobe_memory_functions_panel_select (StrobeMemoryFunctionsPanel *self,
                                     guint64                   key)
 {
   GListModel *model;
   guint n;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self), FALSE);
+  g_return_val_if_fail (STROBE_IS_MEMORY_FUNCTIONS_PANEL (self), FALSE);
   model = G_LIST_MODEL (self->function_selection);
   n = g_list_model_get_n_items (model);
   for (guint i = 0; i < n; i++)
@@ -174,33 +167,29 @@ strobe_memory_callers_panel_select (StrobeMemoryCallersPanel *self,
 }
 
 static void
-call_activated_cb (GtkColumnView            *view,
-                   guint                     position,
-                   StrobeMemoryCallersPanel *self)
+call_activated_cb (StrobeCallersPanel         *calls,
+                   StrobeMemoryCostItem       *item,
+                   StrobeMemoryFunctionsPanel *self)
 {
-  GListModel *model = G_LIST_MODEL (view == self->callers_view ? self->caller_selection : self->callee_selection);
-  g_autoptr (StrobeMemoryCostItem) item = g_list_model_get_item (model, position);
-
-  if (item != NULL)
-    strobe_memory_callers_panel_select (self, strobe_memory_cost_item_get_data (item)->key);
+  strobe_memory_functions_panel_select (self, strobe_memory_cost_item_get_data (item)->key);
 }
 
 void
-strobe_memory_callers_panel_set_names (StrobeMemoryCallersPanel *self,
+strobe_memory_functions_panel_set_names (StrobeMemoryFunctionsPanel *self,
                                        StrobeMemoryNames        *names)
 {
-  g_return_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self));
+  g_return_if_fail (STROBE_IS_MEMORY_FUNCTIONS_PANEL (self));
   g_set_object (&self->names, names);
 }
 
 void
-strobe_memory_callers_panel_set_callers (StrobeMemoryCallersPanel *self,
+strobe_memory_functions_panel_set_callers (StrobeMemoryFunctionsPanel *self,
                                          StrobeMemoryCallers      *callers)
 {
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
   guint n;
 
-  g_return_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self));
+  g_return_if_fail (STROBE_IS_MEMORY_FUNCTIONS_PANEL (self));
   g_return_if_fail (callers == NULL || STROBE_IS_MEMORY_CALLERS (callers));
 
   g_set_object (&self->callers, callers);
@@ -215,30 +204,28 @@ strobe_memory_callers_panel_set_callers (StrobeMemoryCallersPanel *self,
   g_list_store_splice (self->function_store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->function_store)),
                        items->pdata, items->len);
   gtk_single_selection_set_selected (self->function_selection, GTK_INVALID_LIST_POSITION);
-  fill_calls (self, self->caller_store, G_MAXUINT, TRUE);
-  fill_calls (self, self->callee_store, G_MAXUINT, FALSE);
-  update_hint (self, NULL);
+  show_calls (self, NULL);
 }
 
 GtkColumnView *
-strobe_memory_callers_panel_get_functions (StrobeMemoryCallersPanel *self)
+strobe_memory_functions_panel_get_functions (StrobeMemoryFunctionsPanel *self)
 {
-  g_return_val_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_FUNCTIONS_PANEL (self), NULL);
   return self->functions;
 }
 
 GtkColumnView *
-strobe_memory_callers_panel_get_callers_view (StrobeMemoryCallersPanel *self)
+strobe_memory_functions_panel_get_callers_view (StrobeMemoryFunctionsPanel *self)
 {
-  g_return_val_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self), NULL);
-  return self->callers_view;
+  g_return_val_if_fail (STROBE_IS_MEMORY_FUNCTIONS_PANEL (self), NULL);
+  return strobe_callers_panel_get_callers_view (self->calls);
 }
 
 GtkColumnView *
-strobe_memory_callers_panel_get_callees_view (StrobeMemoryCallersPanel *self)
+strobe_memory_functions_panel_get_callees_view (StrobeMemoryFunctionsPanel *self)
 {
-  g_return_val_if_fail (STROBE_IS_MEMORY_CALLERS_PANEL (self), NULL);
-  return self->callees_view;
+  g_return_val_if_fail (STROBE_IS_MEMORY_FUNCTIONS_PANEL (self), NULL);
+  return strobe_callers_panel_get_callees_view (self->calls);
 }
 
 static GtkColumnView *
@@ -258,67 +245,45 @@ new_table (const StrobeTableColumn *columns, guint n, GListStore **store, GtkSin
   return view;
 }
 
-static GtkWidget *
-titled (const char *title, GtkColumnView *view)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  GtkWidget *label = gtk_label_new (title);
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "strobe-heading");
-  gtk_widget_set_margin_start (label, 6);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), GTK_WIDGET (view));
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), scroller);
-  strobe_pane_mark (scroller);
-  return box;
-}
-
 static void
-strobe_memory_callers_panel_dispose (GObject *object)
+strobe_memory_functions_panel_dispose (GObject *object)
 {
-  StrobeMemoryCallersPanel *self = STROBE_MEMORY_CALLERS_PANEL (object);
+  StrobeMemoryFunctionsPanel *self = STROBE_MEMORY_FUNCTIONS_PANEL (object);
 
   g_clear_pointer (&self->paned, gtk_widget_unparent);
   g_clear_object (&self->names);
   g_clear_object (&self->callers);
   g_clear_object (&self->function_store);
-  g_clear_object (&self->caller_store);
-  g_clear_object (&self->callee_store);
-  G_OBJECT_CLASS (strobe_memory_callers_panel_parent_class)->dispose (object);
+  G_OBJECT_CLASS (strobe_memory_functions_panel_parent_class)->dispose (object);
 }
 
 static void
-strobe_memory_callers_panel_class_init (StrobeMemoryCallersPanelClass *klass)
+strobe_memory_functions_panel_class_init (StrobeMemoryFunctionsPanelClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = strobe_memory_callers_panel_dispose;
+  object_class->dispose = strobe_memory_functions_panel_dispose;
   signals[SHOW_FUNCTION] = g_signal_new ("show-function", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                                          NULL, NULL, NULL, G_TYPE_NONE, 1, STROBE_TYPE_MEMORY_COST_ITEM);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
-  gtk_widget_class_set_css_name (widget_class, "strobe-memory-callers-panel");
+  gtk_widget_class_set_css_name (widget_class, "strobe-memory-functions-panel");
 }
 
 static void
-strobe_memory_callers_panel_init (StrobeMemoryCallersPanel *self)
+strobe_memory_functions_panel_init (StrobeMemoryFunctionsPanel *self)
 {
-  GtkWidget *bottom, *right, *scroller;
+  GtkWidget *scroller;
 
   self->functions = new_table (function_columns, G_N_ELEMENTS (function_columns), &self->function_store,
                                &self->function_selection, _("Functions"));
-  self->callers_view = new_table (call_columns, G_N_ELEMENTS (call_columns), &self->caller_store,
-                                  &self->caller_selection, _("Callers"));
-  self->callees_view = new_table (call_columns, G_N_ELEMENTS (call_columns), &self->callee_store,
-                                  &self->callee_selection, _("Callees"));
-  g_signal_connect_swapped (self->function_selection, "selection-changed", G_CALLBACK (function_selected_cb), self);
-  g_signal_connect (self->callers_view, "activate", G_CALLBACK (call_activated_cb), self);
-  g_signal_connect (self->callees_view, "activate", G_CALLBACK (call_activated_cb), self);
-
   /* heaptrack's layout: the functions over their callers and callees, side by side. */
+  self->calls = STROBE_CALLERS_PANEL (strobe_callers_panel_new (STROBE_TYPE_MEMORY_COST_ITEM, call_columns,
+                                                                G_N_ELEMENTS (call_columns), 1, GTK_ORIENTATION_HORIZONTAL,
+                                                                _("Callers"), _("Callees")));
+  g_signal_connect_swapped (self->function_selection, "selection-changed", G_CALLBACK (function_selected_cb), self);
+  g_signal_connect (self->calls, "activate-call", G_CALLBACK (call_activated_cb), self);
+
   self->paned = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
   scroller = gtk_scrolled_window_new ();
@@ -327,27 +292,14 @@ strobe_memory_callers_panel_init (StrobeMemoryCallersPanel *self)
   strobe_pane_mark (scroller);
   gtk_paned_set_start_child (GTK_PANED (self->paned), scroller);
   gtk_paned_set_resize_start_child (GTK_PANED (self->paned), TRUE);
-  right = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_box_set_homogeneous (GTK_BOX (right), TRUE);
-  gtk_box_append (GTK_BOX (right), titled (_("Callers"), self->callers_view));
-  gtk_box_append (GTK_BOX (right), titled (_("Callees"), self->callees_view));
-  gtk_widget_set_vexpand (right, TRUE);
-  self->hint = GTK_LABEL (gtk_label_new (NULL));
-  gtk_label_set_xalign (self->hint, 0);
-  gtk_label_set_ellipsize (self->hint, PANGO_ELLIPSIZE_END);
-  gtk_widget_add_css_class (GTK_WIDGET (self->hint), "dim-label");
-  gtk_widget_set_margin_start (GTK_WIDGET (self->hint), 6);
-  update_hint (self, NULL);
-  bottom = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  gtk_box_append (GTK_BOX (bottom), GTK_WIDGET (self->hint));
-  gtk_box_append (GTK_BOX (bottom), right);
-  gtk_widget_set_size_request (bottom, -1, 160);
-  gtk_paned_set_end_child (GTK_PANED (self->paned), bottom);
+  show_calls (self, NULL);
+  gtk_widget_set_size_request (GTK_WIDGET (self->calls), -1, 160);
+  gtk_paned_set_end_child (GTK_PANED (self->paned), GTK_WIDGET (self->calls));
   gtk_paned_set_resize_end_child (GTK_PANED (self->paned), TRUE);
 }
 
 GtkWidget *
-strobe_memory_callers_panel_new (void)
+strobe_memory_functions_panel_new (void)
 {
-  return g_object_new (STROBE_TYPE_MEMORY_CALLERS_PANEL, NULL);
+  return g_object_new (STROBE_TYPE_MEMORY_FUNCTIONS_PANEL, NULL);
 }
