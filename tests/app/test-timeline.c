@@ -1072,6 +1072,15 @@ test_timers_flame (void)
   g_assert_nonnull (flame);
   gtk_stack_set_visible_child_name (GTK_STACK (gtk_widget_get_ancestor (GTK_WIDGET (flame), GTK_TYPE_STACK)), "flame");
   wait_timers (&f);
+  {
+    /* Shown and laid out on a frame clock tick, the tree computed on a worker: both may
+     * take a while on a loaded machine. */
+    gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+    while ((gtk_widget_get_width (GTK_WIDGET (flame)) == 0 || strobe_flame_graph_get_tree (flame) == NULL)
+           && g_get_monotonic_time () < deadline)
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (1000);
+  }
   tree = strobe_flame_graph_get_tree (flame);
   g_assert_nonnull (tree);
   width = gtk_widget_get_width (GTK_WIDGET (flame));
