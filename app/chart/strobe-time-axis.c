@@ -118,6 +118,16 @@ strobe_time_axis_duration (StrobeTimeAxis *self,
   return strobe_trace_clock_duration (&clock, ticks);
 }
 
+guint64
+strobe_time_axis_duration_ticks (StrobeTimeAxis *self,
+                                 gdouble         seconds)
+{
+  StrobeTraceClock clock;
+
+  strobe_time_axis_get_clock (self, &clock);
+  return strobe_trace_clock_ticks (&clock, seconds);
+}
+
 char *
 strobe_time_axis_format_time (StrobeTimeAxis *self,
                               guint64         time)

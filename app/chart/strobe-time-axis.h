@@ -36,9 +36,11 @@ void             strobe_time_axis_get_clock    (StrobeTimeAxis         *self,
 /* Seconds from the trace's start (negative before it). */
 gdouble          strobe_time_axis_to_seconds   (StrobeTimeAxis         *self,
                                                 guint64                 time);
-/* A length of time in seconds. */
+/* A length of time in seconds, and @seconds as a length in ticks (saturated). */
 gdouble          strobe_time_axis_duration     (StrobeTimeAxis         *self,
                                                 guint64                 ticks);
+guint64          strobe_time_axis_duration_ticks (StrobeTimeAxis       *self,
+                                                  gdouble               seconds);
 /* @time from the trace's start as the viewer prints times ("1.234 s"). */
 char            *strobe_time_axis_format_time  (StrobeTimeAxis         *self,
                                                 guint64                 time);

@@ -40,6 +40,17 @@ strobe_log_cells_clear (StrobeLogCells *self)
 {
   g_clear_pointer (&self->thread_labels, g_hash_table_unref);
   g_clear_pointer (&self->category_labels, g_hash_table_unref);
+  g_clear_object (&self->axis);
+}
+
+void
+strobe_log_cells_get_clock (StrobeLogCells   *self,
+                            StrobeTraceClock *clock)
+{
+  if (self->axis)
+    strobe_time_axis_get_clock (self->axis, clock);
+  else
+    strobe_trace_clock_init (clock, NULL);
 }
 
 static void
@@ -75,7 +86,12 @@ query_tooltip_cb (GtkWidget     *cell,
   if (item == NULL)
     return FALSE;
   if (col == COL_TIME)
-    text = strobe_log_format_time_long (&self->clock, strobe_log_item_get_time (item));
+    {
+      StrobeTraceClock clock;
+
+      strobe_log_cells_get_clock (self, &clock);
+      text = strobe_log_format_time_long (&clock, strobe_log_item_get_time (item));
+    }
   else if (col == COL_SOURCE && strobe_log_item_get_spec (item) && strobe_log_item_get_spec (item)->file)
     {
       g_autofree char *full = g_strdup_printf ("%s:%d", strobe_log_item_get_spec (item)->file,
@@ -150,7 +166,11 @@ bind_cb (GtkSignalListItemFactory *factory,
     {
     case COL_TIME:
       {
-        g_autofree char *text = strobe_log_format_time (&self->clock, strobe_log_item_get_time (item));
+        StrobeTraceClock clock;
+        g_autofree char *text = NULL;
+
+        strobe_log_cells_get_clock (self, &clock);
+        text = strobe_log_format_time (&clock, strobe_log_item_get_time (item));
 
         gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
       }

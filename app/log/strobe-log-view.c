@@ -409,8 +409,12 @@ describe_filters (StrobeLogView *self)
                                              strobe_log_checklist_get_n_entries (self->threads)));
   if (gtk_toggle_button_get_active (self->range_button) && strobe_view_state_get_selection (state, &start, &end))
     {
-      g_autofree char *a = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->cells.clock, start));
-      g_autofree char *b = strobe_format_duration_s (strobe_trace_clock_to_seconds (&self->cells.clock, end));
+      StrobeTraceClock clock;
+      g_autofree char *a = NULL, *b = NULL;
+
+      strobe_log_cells_get_clock (&self->cells, &clock);
+      a = strobe_format_duration_s (strobe_trace_clock_to_seconds (&clock, start));
+      b = strobe_format_duration_s (strobe_trace_clock_to_seconds (&clock, end));
 
       /* Translators: a filter in force: the selected time range, "from 1.5 s to 2.0 s" */
       g_ptr_array_add (parts, g_strdup_printf (_("the selected time range, from %s to %s"), a, b));
@@ -546,7 +550,10 @@ first_selected (StrobeLogView *self, guint *n_selected)
 static void
 show_details (StrobeLogView *self, StrobeLogItem *item)
 {
-  strobe_log_details_show (self->details, item, &self->cells.clock,
+  StrobeTraceClock clock;
+
+  strobe_log_cells_get_clock (&self->cells, &clock);
+  strobe_log_details_show (self->details, item, &clock,
                            item ? thread_name (self, strobe_log_item_get_thread_id (item)) : NULL);
 }
 
@@ -804,7 +811,8 @@ strobe_log_view_document_changed (StrobeView            *view,
   StrobeDocument *document = strobe_view_get_document (view);
   StrobeLogModel *model = strobe_document_get_log (document);
 
-  strobe_document_get_clock (document, &self->cells.clock);
+  if (self->cells.axis == NULL)
+    self->cells.axis = strobe_time_axis_new (document, strobe_view_get_state (view));
   gtk_widget_set_visible (GTK_WIDGET (self->follow_button), strobe_document_is_live (document));
   if (model == NULL)
     {
@@ -831,8 +839,10 @@ strobe_log_view_dup_selected_rows (StrobeLogView *self)
   GtkBitsetIter it;
   GString *out;
   guint position, n = 0;
+  StrobeTraceClock clock;
 
   g_return_val_if_fail (STROBE_IS_LOG_VIEW (self), NULL);
+  strobe_log_cells_get_clock (&self->cells, &clock);
   set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
   out = g_string_new (NULL);
   for (gboolean more = gtk_bitset_iter_init_first (&it, set, &position); more && n < COPY_MAX_ROWS;
@@ -841,7 +851,7 @@ strobe_log_view_dup_selected_rows (StrobeLogView *self)
       g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (self->list), position);
 
       if (item != NULL)
-        strobe_log_export_append_item (out, STROBE_LOG_EXPORT_TSV, item, &self->cells.clock,
+        strobe_log_export_append_item (out, STROBE_LOG_EXPORT_TSV, item, &clock,
                                        thread_name (self, strobe_log_item_get_thread_id (item)));
     }
   return g_string_free (out, FALSE);
@@ -1007,12 +1017,15 @@ strobe_log_view_export (StrobeLogView         *self,
                         GFile                 *file,
                         StrobeLogExportFormat  format)
 {
+  StrobeTraceClock clock;
+
   g_return_if_fail (STROBE_IS_LOG_VIEW (self));
   g_return_if_fail (G_IS_FILE (file));
 
   gtk_label_set_text (self->status_label, _("Exporting…"));
   g_object_set_data_full (G_OBJECT (self), "strobe-export-file", g_object_ref (file), g_object_unref);
-  strobe_log_export_async (self->list, format, &self->cells.clock, self->thread_names, file,
+  strobe_log_cells_get_clock (&self->cells, &clock);
+  strobe_log_export_async (self->list, format, &clock, self->thread_names, file,
                            self->cancellable, export_done_cb, g_object_ref (self));
 }
 

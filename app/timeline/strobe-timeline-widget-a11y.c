@@ -21,15 +21,15 @@ strobe_timeline_widget_update_description (StrobeTimelineWidget *self)
   gdouble end;
 
   strobe_view_state_get_visible_range (self->state, &a, &b);
-  end = strobe_trace_clock_to_seconds (&self->clock, b);
-  va = strobe_ruler_label (strobe_trace_clock_to_seconds (&self->clock, a), 1e-6, end);
+  end = strobe_time_axis_to_seconds (self->axis, b);
+  va = strobe_ruler_label (strobe_time_axis_to_seconds (self->axis, a), 1e-6, end);
   vb = strobe_ruler_label (end, 1e-6, end);
-  vl = strobe_format_ticks (&self->clock, b - a);
+  vl = strobe_timeline_widget_format_ticks (self, b - a);
   if (strobe_view_state_get_selection (self->state, &s0, &s1))
     {
-      g_autofree char *x = strobe_ruler_label (strobe_trace_clock_to_seconds (&self->clock, s0), 1e-6, end);
-      g_autofree char *y = strobe_ruler_label (strobe_trace_clock_to_seconds (&self->clock, s1), 1e-6, end);
-      g_autofree char *l = strobe_format_ticks (&self->clock, s1 - s0);
+      g_autofree char *x = strobe_ruler_label (strobe_time_axis_to_seconds (self->axis, s0), 1e-6, end);
+      g_autofree char *y = strobe_ruler_label (strobe_time_axis_to_seconds (self->axis, s1), 1e-6, end);
+      g_autofree char *l = strobe_timeline_widget_format_ticks (self, s1 - s0);
       /* Translators: the timeline's selected time range, for screen readers */
       sel = g_strdup_printf (_("Selection from %s to %s (%s)."), x, y, l);
     }

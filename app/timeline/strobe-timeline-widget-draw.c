@@ -47,7 +47,7 @@ fill_spec (const StrobeTileKey *key, StrobeTileSpec *spec, gpointer data)
       spec->value_min = r->min;
       spec->value_max = r->max;
     }
-  spec->clock = self->clock;
+  strobe_time_axis_get_clock (self->axis, &spec->clock);   /* a value: the tile is painted on a worker */
   spec->fg = (StrobeRgb) { fg.red, fg.green, fg.blue };
   spec->font = strobe_timeline_widget_small_font (self);
   if (t->kind == STROBE_TRACK_THREAD)
@@ -227,7 +227,7 @@ draw_header (StrobeTimelineWidget *self, GtkSnapshot *snapshot, const Palette *p
     }
   else if (t->kind == STROBE_TRACK_FRAMES)
     {
-      g_autofree char *target = strobe_format_ticks (&self->clock, strobe_timeline_widget_frame_target_ticks (self));
+      g_autofree char *target = strobe_timeline_widget_format_ticks (self, strobe_timeline_widget_frame_target_ticks (self));
       /* Translators: the frames track's header: its title and the target frame time */
       text = g_strdup_printf (_("%s %s  (target %s)"), arrow, t->title, target);
     }
@@ -254,7 +254,9 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
   gdouble scroll = gtk_adjustment_get_value (self->vadj);
   guint n = strobe_track_list_get_n (self->tracks);
   int shown = 0;
+  StrobeTraceClock clock;
 
+  strobe_time_axis_get_clock (self->axis, &clock);
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_H, width, MAX (height - RULER_H, 0)));
   for (guint i = 0; i < n; i++)
     {
@@ -304,7 +306,7 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
           if (sc->begin >= axis->start || w < 24)
             continue;
           name = strobe_timeline_model_get_name (self->timeline, sc->name_id);
-          c = strobe_timeline_scope_color (self->scheme, (guint16) t->id, d, name, sc->end - sc->begin, &self->clock,
+          c = strobe_timeline_scope_color (self->scheme, (guint16) t->id, d, name, sc->end - sc->begin, &clock,
                                            FALSE, self->highlight != G_MAXUINT32 && self->highlight != sc->name_id, dark);
           tc = strobe_timeline_text_on (c);
           strobe_timeline_widget_fill_rect (snapshot, 0, ry, w, STROBE_TRACK_ROW_H - 1, &(GdkRGBA) { c.r, c.g, c.b, 1 });

@@ -167,9 +167,9 @@ scope_tooltip (StrobeTimelineWidget *self, const Hit *hit)
   const StrobeTimelineBlock *b = &hit->block;
   const char *name = strobe_timeline_model_get_name (self->timeline, b->name_id);
   g_autofree char *thread = thread_name (self, hit->thread_id);
-  g_autofree char *start = strobe_ruler_label (strobe_trace_clock_to_seconds (&self->clock, b->begin), 1e-9,
-                                               strobe_trace_clock_to_seconds (&self->clock, b->begin));
-  g_autofree char *incl = strobe_format_ticks (&self->clock, b->end - b->begin);
+  g_autofree char *start = strobe_ruler_label (strobe_time_axis_to_seconds (self->axis, b->begin), 1e-9,
+                                               strobe_time_axis_to_seconds (self->axis, b->begin));
+  g_autofree char *incl = strobe_timeline_widget_format_ticks (self, b->end - b->begin);
   g_autofree char *excl = NULL;
   g_autofree char *esc = g_markup_escape_text (name ? name : "", -1);
   g_autoptr(GArray) children = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
@@ -193,7 +193,7 @@ scope_tooltip (StrobeTimelineWidget *self, const Hit *hit)
           guint64 cb = MAX (c->begin, b->begin), ce = MIN (c->end, b->end);
           sum += ce > cb ? ce - cb : 0;
         }
-      excl = strobe_format_ticks (&self->clock, (b->end - b->begin) > sum ? (b->end - b->begin) - sum : 0);
+      excl = strobe_timeline_widget_format_ticks (self, (b->end - b->begin) > sum ? (b->end - b->begin) - sum : 0);
     }
   else
     excl = g_strdup ("…");
@@ -219,8 +219,8 @@ tooltip_markup (StrobeTimelineWidget *self, const Hit *hit)
         if (self->log && strobe_log_model_get_message (self->log, hit->tick.index, &m))
           {
             g_autofree char *text = g_markup_escape_text (m.text ? m.text : "", -1);
-            g_autofree char *at = strobe_ruler_label (strobe_trace_clock_to_seconds (&self->clock, m.time), 1e-9,
-                                                      strobe_trace_clock_to_seconds (&self->clock, m.time));
+            g_autofree char *at = strobe_ruler_label (strobe_time_axis_to_seconds (self->axis, m.time), 1e-9,
+                                                      strobe_time_axis_to_seconds (self->axis, m.time));
             const char *cat = m.spec && m.spec->category ? m.spec->category->name : "";
             char *out = g_strdup_printf ("<b>%s</b> %s · %s\n%s", strobe_log_verbosity_name (m.verbosity), cat, at, text);
             g_free (m.text);
@@ -230,12 +230,12 @@ tooltip_markup (StrobeTimelineWidget *self, const Hit *hit)
       }
     case HIT_FRAME:
       {
-        g_autofree char *d = strobe_format_ticks (&self->clock, hit->frame.end - hit->frame.begin);
+        g_autofree char *d = strobe_timeline_widget_format_ticks (self, hit->frame.end - hit->frame.begin);
         return g_strdup_printf (_("Frame %u: %s"), hit->frame.index, d);
       }
     case HIT_REGION:
       {
-        g_autofree char *d = strobe_format_ticks (&self->clock, hit->region.end - hit->region.begin);
+        g_autofree char *d = strobe_timeline_widget_format_ticks (self, hit->region.end - hit->region.begin);
         g_autofree char *esc = g_markup_escape_text (strobe_timeline_model_get_name (self->timeline, hit->region.name_id), -1);
         return g_strdup_printf ("<b>%s</b>: %s", esc, d);
       }

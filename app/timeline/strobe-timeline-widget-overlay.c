@@ -226,8 +226,8 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
   strip.alpha = 0.05;
   strobe_timeline_widget_fill_rect (snapshot, 0, MARKS_Y - 2, width, RULER_H - MARKS_Y + 1, &strip);
   strobe_timeline_widget_fill_rect (snapshot, 0, RULER_H - 1, width, 1, &p->line);
-  ticks = strobe_ruler_ticks (&self->clock, axis, 100, &step);
-  range_end = strobe_trace_clock_to_seconds (&self->clock, t1);
+  ticks = strobe_time_axis_ticks (self->axis, axis, 100, &step);
+  range_end = strobe_time_axis_to_seconds (self->axis, t1);
   for (guint i = 0; i < ticks->len; i++)
     {
       const StrobeRulerTick *t = &g_array_index (ticks, StrobeRulerTick, i);
@@ -236,7 +236,7 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
       strobe_timeline_widget_fill_rect (snapshot, x, t->major ? 4 : TICKS_H - 5, 1, t->major ? TICKS_H - 4 : 5, &p->dim);
       if (t->major)
         {
-          g_autofree char *text = strobe_ruler_label (strobe_trace_clock_to_seconds (&self->clock, t->time), step, range_end);
+          g_autofree char *text = strobe_ruler_label (strobe_time_axis_to_seconds (self->axis, t->time), step, range_end);
           PangoLayout *layout = strobe_timeline_widget_text_layout (self, text, FALSE);
           GdkRGBA grid = p->line;
           int w;
@@ -308,7 +308,7 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
     {
       gdouble x0 = CLAMP (strobe_time_scale_x (axis, s0), -2, width + 2);
       gdouble x1 = CLAMP (strobe_time_scale_x (axis, s1), -2, width + 2);
-      g_autofree char *d = strobe_format_ticks (&self->clock, s1 - s0);
+      g_autofree char *d = strobe_timeline_widget_format_ticks (self, s1 - s0);
 
       strobe_timeline_widget_fill_rect (snapshot, x0, 0, MAX (x1 - x0, 1), RULER_H, &p->accent_fill);
       strobe_timeline_widget_fill_rect (snapshot, x0, RULER_H - 3, MAX (x1 - x0, 1), 3, &p->accent);
@@ -331,9 +331,13 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
     {
       /* Relative to the trace's start, and when it was on the wall clock. */
       gdouble x = strobe_time_scale_x (axis, hover);
-      g_autofree char *rel = strobe_ruler_label (strobe_trace_clock_to_seconds (&self->clock, hover), step / 100,
+      g_autofree char *rel = strobe_ruler_label (strobe_time_axis_to_seconds (self->axis, hover), step / 100,
                                                  range_end);
-      g_autofree char *wall = strobe_trace_clock_format_wall (&self->clock, hover, STROBE_WALL_TIME_US);
+      g_autofree char *wall = NULL;
+      StrobeTraceClock clock;
+
+      strobe_time_axis_get_clock (self->axis, &clock);
+      wall = strobe_trace_clock_format_wall (&clock, hover, STROBE_WALL_TIME_US);
       g_autofree char *text = wall ? g_strdup_printf ("%s · %s", rel, wall) : g_strdup (rel);
 
       strobe_timeline_widget_draw_pill (self, snapshot, text, x, 2, &p->fg, &p->bg, width);

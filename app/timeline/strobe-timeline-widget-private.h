@@ -18,6 +18,7 @@
 
 #include "strobe-format.h"
 #include "strobe-log-model.h"
+#include "strobe-time-axis.h"
 #include "strobe-timeline-background.h"
 #include "strobe-timeline-geometry.h"
 #include "strobe-timeline-layouts.h"
@@ -89,7 +90,7 @@ struct _StrobeTimelineWidget
   StrobeThreadsModel   *threads;
   StrobeLogModel       *log;
 
-  StrobeTraceClock      clock;
+  StrobeTimeAxis       *axis;            /* the document's clock, asked each time: never a copy */
   gboolean              have_extent;
   guint64               first;
   guint64               last;
@@ -168,6 +169,9 @@ PangoLayout *strobe_timeline_widget_scope_layout (StrobeTimelineWidget *self, co
 void strobe_timeline_widget_append_text (GtkSnapshot *snapshot, PangoLayout *layout, gdouble x, gdouble y, const GdkRGBA *color);
 void strobe_timeline_widget_fill_rect (GtkSnapshot *snapshot, gdouble x, gdouble y, gdouble w, gdouble h, const GdkRGBA *c);
 guint64 strobe_timeline_widget_frame_target_ticks (StrobeTimelineWidget *self);
+/* A length of time as the timeline prints it ("12.3 ms"), with the document's clock. */
+char   *strobe_timeline_widget_format_ticks       (StrobeTimelineWidget *self,
+                                                   guint64               ticks);
 char *strobe_timeline_widget_format_value (gdouble v, guint8 unit, guint8 type);
 void strobe_timeline_widget_bounds (StrobeTimelineWidget *self, guint64 *lo, guint64 *hi);
 void strobe_timeline_widget_set_visible_range (StrobeTimelineWidget *self, guint64 start, guint64 end);

@@ -155,7 +155,19 @@ strobe_timeline_widget_fill_rect (GtkSnapshot *snapshot, gdouble x, gdouble y, g
 guint64
 strobe_timeline_widget_frame_target_ticks (StrobeTimelineWidget *self)
 {
-  return strobe_trace_clock_ticks (&self->clock, self->frame_target);
+  StrobeTraceClock clock;
+
+  strobe_time_axis_get_clock (self->axis, &clock);
+  return strobe_trace_clock_ticks (&clock, self->frame_target);
+}
+
+char *
+strobe_timeline_widget_format_ticks (StrobeTimelineWidget *self, guint64 ticks)
+{
+  StrobeTraceClock clock;
+
+  strobe_time_axis_get_clock (self->axis, &clock);
+  return strobe_format_ticks (&clock, ticks);
 }
 
 static const char *
@@ -608,7 +620,6 @@ strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges
         return;
       self->loading_refresh_us = now;
     }
-  strobe_document_get_clock (self->document, &self->clock);
   self->have_extent = strobe_document_get_extent (self->document, &self->first, &self->last);
   if (changes & (STROBE_DOCUMENT_CHANGED_TIMELINE | STROBE_DOCUMENT_CHANGED_THREADS))
     refresh_tracks (self);
@@ -626,7 +637,7 @@ strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges
       /* The newest data at the right edge, at the current zoom (the last 10 s at first). */
       guint64 len = b - a;
       if (!self->user_moved)
-        len = MIN (self->last - self->first, strobe_trace_clock_ticks (&self->clock, 10.0));
+        len = MIN (self->last - self->first, strobe_time_axis_duration_ticks (self->axis, 10.0));
       len = MAX (len, MIN_SPAN);
       strobe_timeline_widget_set_visible_range (self, self->last > len ? self->last - len : 0, MAX (self->last, len));
     }
@@ -746,6 +757,7 @@ strobe_timeline_widget_constructed (GObject *object)
   G_OBJECT_CLASS (strobe_timeline_widget_parent_class)->constructed (object);
 
   g_return_if_fail (self->document != NULL && self->state != NULL);
+  self->axis = strobe_time_axis_new (self->document, self->state);
   self->threads = g_object_ref (strobe_document_get_threads (self->document));
   if (strobe_document_get_timeline (self->document))
     self->timeline = g_object_ref (strobe_document_get_timeline (self->document));
@@ -781,6 +793,7 @@ strobe_timeline_widget_finalize (GObject *object)
 
   g_clear_object (&self->document);
   g_clear_object (&self->state);
+  g_clear_object (&self->axis);
   g_clear_object (&self->timeline);
   g_clear_object (&self->threads);
   g_clear_object (&self->log);
@@ -891,7 +904,6 @@ strobe_timeline_widget_init (StrobeTimelineWidget *self)
   self->layouts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_object_unref);
   self->cancellable = g_cancellable_new ();
   self->drop_index = -1;
-  strobe_trace_clock_init (&self->clock, NULL);
 
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_has_tooltip (GTK_WIDGET (self), TRUE);

@@ -4,6 +4,7 @@
  */
 #include <string.h>
 
+#include "strobe-timeline-geometry.h"
 #include "strobe-timer-row.h"
 
 struct _StrobeTimerRow
@@ -11,7 +12,7 @@ struct _StrobeTimerRow
   GObject         parent_instance;
   StrobeTimerStat stat;
   gdouble         share;
-  StrobeTraceClock clock;
+  StrobeTimeAxis *axis;
 };
 
 G_DEFINE_FINAL_TYPE (StrobeTimerRow, strobe_timer_row, G_TYPE_OBJECT)
@@ -42,6 +43,7 @@ static void
 strobe_timer_row_finalize (GObject *object)
 {
   g_free (STROBE_TIMER_ROW (object)->stat.name);
+  g_clear_object (&STROBE_TIMER_ROW (object)->axis);
   G_OBJECT_CLASS (strobe_timer_row_parent_class)->finalize (object);
 }
 
@@ -64,20 +66,18 @@ strobe_timer_row_init (StrobeTimerRow *self)
 }
 
 StrobeTimerRow *
-strobe_timer_row_new (const StrobeTimerStat *stat, gdouble share, const StrobeTraceClock *clock)
+strobe_timer_row_new (const StrobeTimerStat *stat, gdouble share, StrobeTimeAxis *axis)
 {
   StrobeTimerRow *self;
 
   g_return_val_if_fail (stat != NULL, NULL);
+  g_return_val_if_fail (STROBE_IS_TIME_AXIS (axis), NULL);
 
   self = g_object_new (STROBE_TYPE_TIMER_ROW, NULL);
   self->stat = *stat;
   self->stat.name = g_strdup (stat->name ? stat->name : "");
   self->share = share;
-  if (clock)
-    self->clock = *clock;
-  else
-    strobe_trace_clock_init (&self->clock, NULL);
+  self->axis = g_object_ref (axis);
   return self;
 }
 
@@ -114,9 +114,13 @@ strobe_timer_row_get_share (StrobeTimerRow *self)
   return self->share;
 }
 
-const StrobeTraceClock *
-strobe_timer_row_get_clock (StrobeTimerRow *self)
+char *
+strobe_timer_row_format_ticks (StrobeTimerRow *self,
+                               guint64         ticks)
 {
+  StrobeTraceClock clock;
+
   g_return_val_if_fail (STROBE_IS_TIMER_ROW (self), NULL);
-  return &self->clock;
+  strobe_time_axis_get_clock (self->axis, &clock);
+  return strobe_format_ticks (&clock, ticks);
 }

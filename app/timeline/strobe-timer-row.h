@@ -8,20 +8,22 @@
 
 #include <glib-object.h>
 
+#include "strobe-time-axis.h"
 #include "strobe-timer-stats.h"
-#include "strobe-trace-clock.h"
 
 G_BEGIN_DECLS
 
 #define STROBE_TYPE_TIMER_ROW (strobe_timer_row_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeTimerRow, strobe_timer_row, STROBE, TIMER_ROW, GObject)
 
-/* Copies @stat (and its name); @share is of the range's exclusive time, 0..1; @clock
- * (copied) converts its times. */
+/* Copies @stat (and its name); @share is of the range's exclusive time, 0..1; @axis (a
+ * reference is kept: the document's clock, never a copy) converts its times. */
 StrobeTimerRow        *strobe_timer_row_new       (const StrobeTimerStat  *stat,
                                                    gdouble                 share,
-                                                   const StrobeTraceClock *clock);
-const StrobeTraceClock *strobe_timer_row_get_clock (StrobeTimerRow       *self);
+                                                   StrobeTimeAxis         *axis);
+/* A length of time of the row's trace as the tables print it ("12.3 ms"). */
+char                  *strobe_timer_row_format_ticks (StrobeTimerRow      *self,
+                                                      guint64              ticks);
 /* New figures for the same name (notifies "stat"); FALSE when they are the same. */
 gboolean               strobe_timer_row_update    (StrobeTimerRow        *self,
                                                    const StrobeTimerStat *stat,

@@ -39,7 +39,7 @@ struct _StrobeTimersPanel
   StrobeDocument      *document;
   StrobeViewState     *state;
   StrobeTimelineModel *timeline;
-  StrobeTraceClock     clock;
+  StrobeTimeAxis      *axis;          /* the clock, asked of the document each time */
 
   GtkWidget           *range_label;
   GtkWidget           *spinner;
@@ -92,7 +92,7 @@ static guint signals[N_SIGNALS];
 static char *
 ticks_text (gpointer item, guint64 ticks)
 {
-  return strobe_format_ticks (strobe_timer_row_get_clock (STROBE_TIMER_ROW (item)), ticks);
+  return strobe_timer_row_format_ticks (STROBE_TIMER_ROW (item), ticks);
 }
 
 static char *c_name (gpointer i) { return g_strdup (STAT (i)->name); }
@@ -155,6 +155,15 @@ current_range (StrobeTimersPanel *self, guint64 *t0, guint64 *t1)
     }
 }
 
+static char *
+duration_text (StrobeTimersPanel *self, guint64 ticks)
+{
+  StrobeTraceClock clock;
+
+  strobe_time_axis_get_clock (self->axis, &clock);
+  return strobe_format_ticks (&clock, ticks);
+}
+
 static void
 update_range_label (StrobeTimersPanel *self)
 {
@@ -163,7 +172,7 @@ update_range_label (StrobeTimersPanel *self)
 
   if (strobe_view_state_get_selection (self->state, &t0, &t1))
     {
-      g_autofree char *d = strobe_format_ticks (&self->clock, t1 - t0);
+      g_autofree char *d = duration_text (self, t1 - t0);
       /* Translators: what the timers table covers: the selected time range's length */
       text = g_strdup_printf (_("Selection (%s)"), d);
     }
@@ -300,7 +309,7 @@ stats_done (GObject *source, GAsyncResult *result, gpointer user_data)
             g_hash_table_add (kept, GUINT_TO_POINTER (s->name_id));
           }
         else
-          g_ptr_array_add (rows, strobe_timer_row_new (s, share, &self->clock));
+          g_ptr_array_add (rows, strobe_timer_row_new (s, share, self->axis));
       }
     /* Names no longer in the range go, new ones come at the end (the sort places them). */
     for (guint i = g_list_model_get_n_items (model); i-- > 0;)
@@ -373,7 +382,6 @@ strobe_timers_panel_update (StrobeTimersPanel *self, StrobeDocumentChanges chang
 
   g_return_if_fail (STROBE_IS_TIMERS_PANEL (self));
 
-  strobe_document_get_clock (self->document, &self->clock);
   if (!(changes & STROBE_DOCUMENT_CHANGED_TIMELINE) || self->timeline == NULL)
     return;
   if (self->have_range && strobe_timeline_model_get_generation (self->timeline) == self->stats_generation
@@ -448,7 +456,7 @@ update_links (StrobeTimersPanel *self)
                                                       : (char *) strobe_timeline_model_get_name (self->timeline, l->name_id);
               s.count = l->count;
               s.inclusive = l->inclusive;
-              g_ptr_array_add (k ? callees : callers, strobe_timer_row_new (&s, 0, &self->clock));
+              g_ptr_array_add (k ? callees : callers, strobe_timer_row_new (&s, 0, self->axis));
             }
         }
     }
@@ -486,8 +494,8 @@ flame_describe (StrobeCostTree *tree, guint node, gpointer data)
 
   strobe_call_tree_get_node (tree, node, &n);
   strobe_call_tree_get_node (tree, 0, &root);
-  incl = strobe_format_ticks (&self->clock, n.inclusive);
-  excl = strobe_format_ticks (&self->clock, n.exclusive);
+  incl = duration_text (self, n.inclusive);
+  excl = duration_text (self, n.exclusive);
   /* Translators: a flame graph node: name, inclusive time and its share, exclusive time, count */
   return g_strdup_printf (_("%s: %s (%.1f %%), exclusive %s, %" PRIu64 " calls"), name ? name : "", incl,
                           root.inclusive ? 100.0 * (double) n.inclusive / (double) root.inclusive : 0, excl, n.count);
@@ -642,13 +650,13 @@ csv_field (GString *out, const char *s)
 }
 
 static void
-csv_ms (GString *out, StrobeTimersPanel *self, gdouble ticks)
+csv_ms (GString *out, const StrobeTraceClock *clock, gdouble ticks)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_string_append_c (out, ',');
   g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.6f",
-                                       strobe_trace_clock_ticks_to_seconds (&self->clock, ticks) * 1e3));
+                                       strobe_trace_clock_ticks_to_seconds (clock, ticks) * 1e3));
 }
 
 char *
@@ -657,9 +665,11 @@ strobe_timers_panel_to_csv (StrobeTimersPanel *self)
   GListModel *model;
   GString *out;
   guint n;
+  StrobeTraceClock clock;
 
   g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), NULL);
 
+  strobe_time_axis_get_clock (self->axis, &clock);
   /* In the order the table shows. */
   model = G_LIST_MODEL (self->selection);
   n = g_list_model_get_n_items (model);
@@ -672,13 +682,13 @@ strobe_timers_panel_to_csv (StrobeTimersPanel *self)
 
       csv_field (out, s->name);
       g_string_append_printf (out, ",%" G_GUINT64_FORMAT, s->count);
-      csv_ms (out, self, (gdouble) s->inclusive);
-      csv_ms (out, self, (gdouble) s->min);
-      csv_ms (out, self, (gdouble) s->max);
-      csv_ms (out, self, s->mean);
-      csv_ms (out, self, s->median);
-      csv_ms (out, self, (gdouble) s->exclusive);
-      csv_ms (out, self, s->count ? (gdouble) s->exclusive / s->count : 0);
+      csv_ms (out, &clock, (gdouble) s->inclusive);
+      csv_ms (out, &clock, (gdouble) s->min);
+      csv_ms (out, &clock, (gdouble) s->max);
+      csv_ms (out, &clock, s->mean);
+      csv_ms (out, &clock, s->median);
+      csv_ms (out, &clock, (gdouble) s->exclusive);
+      csv_ms (out, &clock, s->count ? (gdouble) s->exclusive / s->count : 0);
       g_string_append_c (out, ',');
       g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.4f", strobe_timer_row_get_share (STROBE_TIMER_ROW (item))));
       g_string_append_c (out, '\n');
@@ -752,7 +762,7 @@ strobe_timers_panel_constructed (GObject *object)
 
   if (strobe_document_get_timeline (self->document))
     self->timeline = g_object_ref (strobe_document_get_timeline (self->document));
-  strobe_document_get_clock (self->document, &self->clock);
+  self->axis = strobe_time_axis_new (self->document, self->state);
 
   header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_set_margin_start (header, 6);
@@ -908,6 +918,7 @@ strobe_timers_panel_finalize (GObject *object)
   g_clear_object (&self->document);
   g_clear_object (&self->state);
   g_clear_object (&self->timeline);
+  g_clear_object (&self->axis);
   g_clear_object (&self->rows);
   g_clear_object (&self->filter);
   g_clear_object (&self->selection);
@@ -977,7 +988,6 @@ strobe_timers_panel_init (StrobeTimersPanel *self)
   self->chosen = G_MAXUINT32;
   gtk_orientable_set_orientation (GTK_ORIENTABLE (gtk_widget_get_layout_manager (GTK_WIDGET (self))),
                                   GTK_ORIENTATION_VERTICAL);
-  strobe_trace_clock_init (&self->clock, NULL);
 }
 
 GtkWidget *

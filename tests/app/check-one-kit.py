@@ -6,6 +6,9 @@ and only the clock type turns ticks into seconds.
   "Flame" (or "Callers") is declared once in app/, in app/chart/.
 - No file in app/ or core/ but the clock type divides (or multiplies) by a clock's
   frequency: no "/ …frequency" or "frequency … /" in an expression.
+- No widget (or other GObject instance structure, "struct _Strobe…") in app/ keeps a copy
+  of the clock: it asks the document through its StrobeTimeAxis each time. A value handed
+  to a worker thread (a tile's spec) is a typedef'd struct, not an instance, and may.
 
 Before the tree is checked the checker runs on made-up files that break each rule, so a
 checker that stopped finding anything fails too.
@@ -31,6 +34,8 @@ FREQ_ARITH = re.compile(r'/\s*[()\s\w]*?[\w.>-]*frequency\b|\*\s*[()\s\w]*?\w(?:
                         r'|frequency\w*\s*[)\s]*[/*](?![/*])')
 COMMENT = re.compile(r'/\*.*?\*/|//[^\n]*', re.DOTALL)
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
+INSTANCE = re.compile(r'struct\s+(_Strobe\w+)\s*\{([^{}]*)\}', re.DOTALL)
+CLOCK_FIELD = re.compile(r'\bStrobeTraceClock\s+\w+\s*;')
 
 
 def sources(root, top):
@@ -56,6 +61,14 @@ def check(root):
         if len(where) != 1 or not where[0][0].startswith(os.path.join('app', 'chart') + os.sep):
             problems.append(f'{kind}: {len(where)} widget types, wanted one in app/chart: '
                             + ', '.join(f'{t} ({r})' for r, t in where))
+    for rel, path in sources(root, 'app'):
+        with open(path, encoding='utf-8') as f:
+            text = COMMENT.sub(' ', f.read())
+        for m in INSTANCE.finditer(text):
+            if CLOCK_FIELD.search(m.group(2)):
+                line = text.count('\n', 0, m.start()) + 1
+                problems.append(f'{rel}:{line}: {m.group(1)[1:]} keeps a copy of the clock: '
+                                'ask a StrobeTimeAxis (strobe_time_axis_get_clock) when it is needed')
     for top in ('app', 'core'):
         for rel, path in sources(root, top):
             if rel == CLOCK_TYPE:
@@ -92,16 +105,20 @@ def self_test():
               'G_DECLARE_FINAL_TYPE (StrobeMemoryFlame, strobe_memory_flame, STROBE, MEMORY_FLAME, GtkWidget)\n')
         write('app/memory/strobe-memory-callers-panel.h',
               'G_DECLARE_FINAL_TYPE (StrobeMemoryCallersPanel, strobe_memory_callers_panel, STROBE, X, GtkWidget)\n')
+        write('app/memory/strobe-memory-thing.c',
+              'struct _StrobeMemoryThing\n{\n  GtkWidget parent;\n  StrobeTraceClock  clock;\n};\n'
+              'typedef struct\n{\n  StrobeTraceClock clock;\n} Spec;\n')
         write('core/cli/bad.c', 'double ms = 1e3 * ticks / (double) clock.frequency;\n')
         write('core/cli/bad2.c', 'double hz = meta->clock_frequency * 2.0;\n')
         write('core/cli/bad3.c', 'guint64 t = s * (gdouble) c->frequency;\nchar *frequency = NULL;\n')
         got = check(d)
     expected = ['flame graph: 2', 'callers/callees panel: 2', 'core/cli/bad.c:1', 'core/cli/bad2.c:1',
-                'core/cli/bad3.c:1']
-    if len(got) != 5 or not all(any(e in p for p in got) for e in expected):
+                'core/cli/bad3.c:1', 'StrobeMemoryThing keeps a copy']
+    if len(got) != 6 or not all(any(e in p for p in got) for e in expected):
         print('FAIL the checker does not find what it should on made-up files:', got)
         return False
-    print('ok   the checker finds a second flame graph, a second callers panel and divisions by a frequency')
+    print('ok   the checker finds a second flame graph, a second callers panel, divisions by a frequency '
+              'and a widget keeping the clock')
     return True
 
 
@@ -116,7 +133,7 @@ def main():
         print('FAIL ' + p)
     if not problems:
         print('ok   one ' + ', one '.join(ONCE_IN_CHART) + ' (in app/chart); '
-              'only the clock type divides by a frequency')
+              'only the clock type divides by a frequency; no widget keeps a copy of the clock')
     return 1 if problems else 0
 
 
