@@ -20,6 +20,7 @@
 #include "strobe-preferences-dialog.h"
 #include "strobe-document-view.h"
 #include "strobe-format.h"
+#include "strobe-help-window.h"
 #include "strobe-overview-view.h"
 #include "strobe-window.h"
 #include "test-dirs.h"
@@ -1243,6 +1244,43 @@ test_window_size (Fixture       *f,
   g_settings_reset (settings, "window-height");
 }
 
+/* F1's window opens with the focus on its button: a selectable text label that took the
+ * focus would open with all its text selected. */
+static void
+test_help_focus (Fixture       *f,
+                 gconstpointer  data)
+{
+  GtkWindow *help = GTK_WINDOW (strobe_help_window_new (GTK_WINDOW (f->window)));
+  GtkWidget *focus;
+  guint labels = 0;
+
+  gtk_window_present (help);
+  settle ();
+  focus = gtk_window_get_focus (help);
+  g_assert_true (GTK_IS_BUTTON (focus));
+  for (GtkWidget *w = gtk_widget_get_first_child (GTK_WIDGET (help)); w != NULL;)
+    {
+      int start, end;
+
+      if (GTK_IS_LABEL (w) && gtk_label_get_selectable (GTK_LABEL (w)))
+        {
+          labels++;
+          g_assert_false (gtk_label_get_selection_bounds (GTK_LABEL (w), &start, &end));
+        }
+      /* Depth first over the whole window. */
+      if (gtk_widget_get_first_child (w))
+        w = gtk_widget_get_first_child (w);
+      else
+        {
+          while (w != NULL && w != GTK_WIDGET (help) && gtk_widget_get_next_sibling (w) == NULL)
+            w = gtk_widget_get_parent (w);
+          w = (w == NULL || w == GTK_WIDGET (help)) ? NULL : gtk_widget_get_next_sibling (w);
+        }
+    }
+  g_assert_cmpuint (labels, >=, 4);
+  gtk_window_destroy (help);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1273,6 +1311,7 @@ main (int   argc,
 
   g_test_add ("/app/open-action", Fixture, NULL, fixture_setup, test_open_action, fixture_teardown);
   g_test_add ("/app/window-size", Fixture, NULL, fixture_setup, test_window_size, fixture_teardown);
+  g_test_add ("/app/help-focus", Fixture, NULL, fixture_setup, test_help_focus, fixture_teardown);
   g_test_add ("/app/broken-file", Fixture, NULL, fixture_setup, test_broken_file, fixture_teardown);
   g_test_add ("/app/not-a-trace", Fixture, NULL, fixture_setup, test_not_a_trace, fixture_teardown);
   g_test_add ("/app/browser-follows-store", Fixture, NULL, fixture_setup, test_browser_follows_store, fixture_teardown);
