@@ -41,7 +41,7 @@ static char *work_dir;
 static char *golden_path;
 static char *stacks_path;
 static char *late_path;
-static char *python_path;   /* NULL: no python3 here */
+static char *python_path;   /* NULL: no python3 here, or a sanitizer build */
 static char *demo_all_path;
 
 /* ---- helpers ------------------------------------------------------------------------------- */
@@ -1305,7 +1305,7 @@ test_agrees_with_cli (void)
   check_agrees_with_cli (demo);
   if (python_path == NULL)
     {
-      g_test_message ("no python3: only the demo's trace compared");
+      g_test_message ("no python3 trace (no python3, or a sanitizer build): only the demo's trace compared");
       return;
     }
   check_agrees_with_cli (python_path);
@@ -1324,7 +1324,7 @@ test_missing_source (void)
 
   if (python_path == NULL)
     {
-      g_test_skip ("no python3");
+      g_test_skip ("no python3 trace (no python3, or a sanitizer build)");
       return;
     }
   open_trace (&f, python_path);
@@ -1369,6 +1369,12 @@ record_python (void)
   g_autoptr (GError) error = NULL;
   g_autoptr (GSubprocess) p = NULL;
 
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  /* An instrumented interposer cannot be preloaded into python3 (the sanitizer's runtime
+   * must come first and owns malloc): the python checks run in the normal build. */
+  (void) python;
+  return NULL;
+#endif
   if (python == NULL)
     return NULL;
   p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, g_getenv ("STROBE_CLI"), "run", "--callstacks",

@@ -660,7 +660,13 @@ test_many_regions (void)
   g_usleep (G_USEC_PER_SEC);
   cpu1 = other_threads_cpu ();
   g_test_message ("other threads' CPU in the second after the page was hidden: %.2f s", cpu1 - cpu0);
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  /* A painter notices its cancellation between two runs of pixels; instrumented, a run
+   * takes several times longer (0.09 s seen under ASan). Main burned ≈ 30 s here. */
+  g_assert_cmpfloat (cpu1 - cpu0, <, 0.25);
+#else
   g_assert_cmpfloat (cpu1 - cpu0, <, 0.05);
+#endif
   g_assert_cmpuint (strobe_timeline_widget_get_pending (w), ==, 0);
 
   timeline_fixture_close (&f);
