@@ -37,5 +37,10 @@ strobe_timeline_widget_update_description (StrobeTimelineWidget *self)
     sel = g_strdup (_("No selection."));
   /* Translators: the timeline's visible time range, for screen readers */
   text = g_strdup_printf (_("Showing %s to %s (%s). %s"), va, vb, vl, sel);
+  /* Asked on every move of the cursor too (the axis's marks): tell only news. */
+  if (g_strcmp0 (text, self->description) == 0)
+    return;
+  g_free (self->description);
+  self->description = g_strdup (text);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
 }

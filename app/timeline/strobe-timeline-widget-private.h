@@ -91,6 +91,7 @@ struct _StrobeTimelineWidget
   StrobeLogModel       *log;
 
   StrobeTimeAxis       *axis;            /* the document's clock, asked each time: never a copy */
+  char                 *description;     /* the accessible description last set */
   gboolean              have_extent;
   guint64               first;
   guint64               last;

@@ -765,12 +765,9 @@ strobe_timeline_widget_constructed (GObject *object)
     self->log = g_object_ref (strobe_document_get_log (self->document));
   if (self->timeline)
     self->tiles = strobe_tile_cache_new (self->timeline, strobe_timeline_widget_tile_ready, self);
-  g_signal_connect_object (self->state, "notify::visible-start", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->state, "notify::visible-end", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->state, "notify::selection-start", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->state, "notify::selection-end", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->state, "notify::has-selection", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->state, "notify::cursor", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
+  /* The visible range, the selection and the cursor through the axis, as every chart. */
+  g_signal_connect_object (self->axis, "range-changed", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->axis, "marks-changed", G_CALLBACK (state_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->state, "notify::hover", G_CALLBACK (gtk_widget_queue_draw), self, G_CONNECT_SWAPPED);
   strobe_timeline_widget_update (self, STROBE_DOCUMENT_MODEL_ALL | STROBE_DOCUMENT_CHANGED_EXTENT);
 }
@@ -805,6 +802,7 @@ strobe_timeline_widget_finalize (GObject *object)
   g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_free (self->program);
   g_clear_pointer (&self->selected_scope, strobe_scope_ref_free);
+  g_free (self->description);
   G_OBJECT_CLASS (strobe_timeline_widget_parent_class)->finalize (object);
 }
 
