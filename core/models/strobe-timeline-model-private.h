@@ -21,6 +21,27 @@ typedef struct
 
 #define STROBE_SCOPE_NAME_BITS  24
 #define STROBE_SCOPE_NAME_MASK  ((1u << STROBE_SCOPE_NAME_BITS) - 1)
+
+/* The id of NAME in NAMES (which owns the copies) and IDS (name → id + 1), added when new;
+ * once the name bits are used up every new name is "(too many names)". The timeline model
+ * and the timer stream share it so both give a name the same id. */
+static inline guint32
+strobe_scope_name_intern (GPtrArray  *names,
+                          GHashTable *ids,
+                          const char *name)
+{
+  gpointer v = g_hash_table_lookup (ids, name);
+  char *copy;
+
+  if (v)
+    return GPOINTER_TO_UINT (v) - 1;
+  if (names->len > STROBE_SCOPE_NAME_MASK)
+    return strobe_scope_name_intern (names, ids, "(too many names)");
+  copy = g_strdup (name);
+  g_ptr_array_add (names, copy);
+  g_hash_table_insert (ids, copy, GUINT_TO_POINTER (names->len));
+  return names->len - 1;
+}
 #define STROBE_SCOPE_LONG       0xffffffffu
 
 typedef struct

@@ -425,17 +425,7 @@ get_thread (StrobeTimelineModel *self, guint16 id)
 static guint32
 intern_name (StrobeTimelineModel *self, const char *name)
 {
-  gpointer v = g_hash_table_lookup (self->name_ids, name);
-  char *copy;
-
-  if (v)
-    return GPOINTER_TO_UINT (v) - 1;
-  if (self->names->len > STROBE_SCOPE_NAME_MASK)
-    return intern_name (self, "(too many names)");
-  copy = g_strdup (name);
-  g_ptr_array_add (self->names, copy);
-  g_hash_table_insert (self->name_ids, copy, GUINT_TO_POINTER (self->names->len));
-  return self->names->len - 1;
+  return strobe_scope_name_intern (self->names, self->name_ids, name);
 }
 
 static void

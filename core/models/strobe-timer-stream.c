@@ -13,8 +13,6 @@
 #include "strobe-timeline-model-private.h"
 #include "strobe-timer-stats-private.h"
 
-#define NAME_MASK STROBE_SCOPE_NAME_MASK
-
 enum
 {
   ROUTE_CPU_SPEC,
@@ -67,18 +65,11 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (StrobeTimerStream, strobe_timer_stream, G_TYPE_OB
 static guint32
 intern_name (StrobeTimerStream *self, const char *name)
 {
-  gpointer v = g_hash_table_lookup (self->name_ids, name);
-  char *copy;
+  guint32 id = strobe_scope_name_intern (self->names, self->name_ids, name);
 
-  if (v)
-    return GPOINTER_TO_UINT (v) - 1;
-  if (self->names->len > NAME_MASK)
-    return intern_name (self, "(too many names)");
-  copy = g_strdup (name);
-  g_ptr_array_add (self->names, copy);
-  g_hash_table_insert (self->name_ids, copy, GUINT_TO_POINTER (self->names->len));
-  g_array_set_size (self->accs, self->names->len);
-  return self->names->len - 1;
+  if (self->accs->len < self->names->len)
+    g_array_set_size (self->accs, self->names->len);
+  return id;
 }
 
 static void
