@@ -503,6 +503,8 @@ main (int argc, char **argv)
     n_messages = quick ? 2000000 : 100000000;
   if (bench_dir == NULL)
     bench_dir = tmp = g_dir_make_tmp ("strobe-bench-scale-XXXXXX", NULL);
+  else if (g_mkdir_with_parents (bench_dir, 0700) != 0)
+    g_error ("cannot make %s: %s", bench_dir, g_strerror (errno));
   path = g_strdup_printf ("%s/scopes-%" G_GINT64_FORMAT ".strobe", bench_dir, n_scopes);
   path_allocs = g_strdup_printf ("%s/allocations-%" G_GINT64_FORMAT ".strobe", bench_dir, n_allocations);
   path_log = g_strdup_printf ("%s/messages-%" G_GINT64_FORMAT ".strobe", bench_dir, n_messages);
