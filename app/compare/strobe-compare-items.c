@@ -51,7 +51,10 @@ void
 strobe_compare_context_unref (StrobeCompareContext *c)
 {
   if (c && g_atomic_int_dec_and_test (&c->ref_count))
-    g_free (c);
+    {
+      g_clear_pointer (&c->sketches, strobe_compare_sketches_unref);
+      g_free (c);
+    }
 }
 
 static void

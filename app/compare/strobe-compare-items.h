@@ -20,6 +20,7 @@ typedef struct
   gint                 ref_count;
   StrobeCompareTables  tables;
   StrobeCompareSpan    span_a, span_b;
+  StrobeCompareSketches *sketches;   /* the timers' durations, for their histograms; may be NULL */
 } StrobeCompareContext;
 
 StrobeCompareContext *strobe_compare_context_new   (void);

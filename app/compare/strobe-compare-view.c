@@ -100,8 +100,8 @@ compare_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   strobe_document_get_clock (job->b, &job->context->tables.clock_b);
   if (strobe_document_get_timeline (job->a) && strobe_document_get_timeline (job->b))
     {
-      job->timers = strobe_compare_timers (job->a, &job->context->span_a, job->b, &job->context->span_b,
-                                           cancellable, &error);
+      job->timers = strobe_compare_timers_full (job->a, &job->context->span_a, job->b, &job->context->span_b,
+                                                &job->context->sketches, cancellable, &error);
       if (job->timers == NULL)
         {
           g_task_return_error (task, error);
@@ -411,6 +411,8 @@ norm_changed (StrobeCompareView *self)
     context->tables.clock_a = self->context->tables.clock_a;
     context->tables.clock_b = self->context->tables.clock_b;
     context->tables.norm = gtk_drop_down_get_selected (self->norm_drop);
+    if (self->context->sketches)
+      context->sketches = strobe_compare_sketches_ref (self->context->sketches);
     for (guint i = 0; i < n; i++)
       {
         g_autoptr(StrobeCompareItem) item = g_list_model_get_item (G_LIST_MODEL (self->timers), i);
@@ -429,10 +431,12 @@ norm_changed (StrobeCompareView *self)
 
 typedef struct
 {
-  StrobeDocument    *a, *b;
-  StrobeCompareSpan  span_a, span_b;
-  char              *name;
-  gboolean           log;
+  StrobeDocument        *a, *b;
+  StrobeCompareSpan      span_a, span_b;
+  char                  *name;
+  gboolean               log;
+  StrobeCompareTimer     row;        /* its name is not set */
+  StrobeCompareSketches *sketches;   /* a timer's durations from the table's pass; NULL: walk them */
 } HistogramJob;
 
 static void
@@ -441,6 +445,7 @@ histogram_job_free (HistogramJob *job)
   g_clear_object (&job->a);
   g_clear_object (&job->b);
   g_free (job->name);
+  g_clear_pointer (&job->sketches, strobe_compare_sketches_unref);
   g_free (job);
 }
 
@@ -452,6 +457,15 @@ histogram_thread (GTask *task, gpointer source, gpointer data, GCancellable *can
   StrobeTraceClock ca, cb;
   GError *error = NULL;
 
+  strobe_document_get_clock (job->a, &ca);
+  strobe_document_get_clock (job->b, &cb);
+  if (job->sketches)
+    {
+      g_task_return_pointer (task, strobe_compare_histogram_new_sketched (job->sketches, &job->row, &ca, &cb,
+                                                                          HISTOGRAM_BINS, job->log),
+                             (GDestroyNotify) strobe_compare_histogram_free);
+      return;
+    }
   da = strobe_compare_durations (job->a, job->name, &job->span_a, cancellable, &error);
   if (da)
     db = strobe_compare_durations (job->b, job->name, &job->span_b, cancellable, &error);
@@ -460,8 +474,6 @@ histogram_thread (GTask *task, gpointer source, gpointer data, GCancellable *can
       g_task_return_error (task, error);
       return;
     }
-  strobe_document_get_clock (job->a, &ca);
-  strobe_document_get_clock (job->b, &cb);
   g_task_return_pointer (task, strobe_compare_histogram_new (da, &ca, db, &cb, HISTOGRAM_BINS, job->log),
                          (GDestroyNotify) strobe_compare_histogram_free);
 }
@@ -496,6 +508,9 @@ update_histogram (StrobeCompareView *self)
   job->span_b = self->context->span_b;
   job->name = g_strdup (strobe_compare_item_get_name (item));
   job->log = gtk_check_button_get_active (self->log_check);
+  job->row = *strobe_compare_item_get_timer (item);
+  if (self->context->sketches)
+    job->sketches = strobe_compare_sketches_ref (self->context->sketches);
   task = g_task_new (self, self->histogram_cancellable, histogram_done, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) histogram_job_free);
   g_task_run_in_thread (task, histogram_thread);

@@ -129,27 +129,16 @@ median_seconds (GArray *v, const StrobeTraceClock *clock)
   return strobe_trace_clock_ticks_to_seconds (clock, strobe_timer_stats_median ((guint64 *) (gpointer) v->data, v->len));
 }
 
-StrobeCompareHistogram *
-strobe_compare_histogram_new (GArray *a, const StrobeTraceClock *clock_a, GArray *b, const StrobeTraceClock *clock_b,
-                              guint n_bins, gboolean log)
+/* The axis from the shortest and longest durations of either (seconds), its edges. */
+static StrobeCompareHistogram *
+axis_new (gdouble lo, gdouble hi, guint n_bins, gboolean log, gdouble **edges)
 {
-  StrobeCompareHistogram *self;
-  g_autofree gdouble *edges = NULL;
-  gdouble lo = G_MAXDOUBLE, hi = 0;
+  StrobeCompareHistogram *self = g_new0 (StrobeCompareHistogram, 1);
 
-  g_return_val_if_fail (a != NULL && b != NULL && clock_a != NULL && clock_b != NULL && n_bins >= 1, NULL);
-
-  self = g_new0 (StrobeCompareHistogram, 1);
   self->n_bins = n_bins;
   self->log = log;
   self->a = g_new0 (guint64, n_bins);
   self->b = g_new0 (guint64, n_bins);
-  self->n_a = a->len;
-  self->n_b = b->len;
-  ends (a, clock_a, &lo, &hi);
-  ends (b, clock_b, &lo, &hi);
-  self->median_a = median_seconds (a, clock_a);
-  self->median_b = median_seconds (b, clock_b);
   if (lo > hi)
     lo = hi = 0;
   /* A log axis starts at the shortest positive duration (a nanosecond at least). */
@@ -162,11 +151,97 @@ strobe_compare_histogram_new (GArray *a, const StrobeTraceClock *clock_a, GArray
     hi = lo > 0 ? lo * (log ? 10 : 2) : 1e-6;
   self->lo = lo;
   self->hi = hi;
-  edges = g_new (gdouble, n_bins + 1);
+  *edges = g_new (gdouble, n_bins + 1);
   for (guint k = 0; k <= n_bins; k++)
-    edges[k] = strobe_compare_histogram_edge (self, k);
+    (*edges)[k] = strobe_compare_histogram_edge (self, k);
+  return self;
+}
+
+StrobeCompareHistogram *
+strobe_compare_histogram_new (GArray *a, const StrobeTraceClock *clock_a, GArray *b, const StrobeTraceClock *clock_b,
+                              guint n_bins, gboolean log)
+{
+  StrobeCompareHistogram *self;
+  g_autofree gdouble *edges = NULL;
+  gdouble lo = G_MAXDOUBLE, hi = 0;
+
+  g_return_val_if_fail (a != NULL && b != NULL && clock_a != NULL && clock_b != NULL && n_bins >= 1, NULL);
+
+  ends (a, clock_a, &lo, &hi);
+  ends (b, clock_b, &lo, &hi);
+  self = axis_new (lo, hi, n_bins, log, &edges);
+  self->n_a = a->len;
+  self->n_b = b->len;
+  self->median_a = median_seconds (a, clock_a);
+  self->median_b = median_seconds (b, clock_b);
   fill (self, edges, a, clock_a, self->a);
   fill (self, edges, b, clock_b, self->b);
+  return self;
+}
+
+typedef struct
+{
+  StrobeCompareHistogram *self;
+  const gdouble          *edges;
+  const StrobeTraceClock *clock;
+  guint64                *bins;
+} Fill;
+
+/* A run of values goes to the bin of its middle: exact for single values, and a bucket of
+ * the sketch is narrower than its 1/256 of the value, far below a bin. */
+static void
+fill_run (guint64 low, guint64 width, guint64 count, gpointer data)
+{
+  Fill *f = data;
+  gdouble s = strobe_trace_clock_ticks_to_seconds (f->clock, (gdouble) low + (gdouble) (width - 1) / 2);
+
+  f->bins[bin_of (f->edges, f->self->n_bins, s)] += count;
+}
+
+static void
+fill_sketch (StrobeCompareHistogram *self, const gdouble *edges, const StrobeDurationSketch *sketch,
+             const StrobeTraceClock *clock, guint64 *bins)
+{
+  Fill f = { self, edges, clock, bins };
+
+  if (sketch)
+    strobe_duration_sketch_foreach (sketch, fill_run, &f);
+  for (guint k = 0; k < self->n_bins; k++)
+    self->max = MAX (self->max, bins[k]);
+}
+
+StrobeCompareHistogram *
+strobe_compare_histogram_new_sketched (StrobeCompareSketches *sketches, const StrobeCompareTimer *row,
+                                       const StrobeTraceClock *clock_a, const StrobeTraceClock *clock_b,
+                                       guint n_bins, gboolean log)
+{
+  const StrobeDurationSketch *sa, *sb;
+  StrobeCompareHistogram *self;
+  g_autofree gdouble *edges = NULL;
+  gdouble lo = G_MAXDOUBLE, hi = 0;
+
+  g_return_val_if_fail (sketches != NULL && row != NULL && clock_a != NULL && clock_b != NULL && n_bins >= 1, NULL);
+
+  sa = strobe_compare_sketches_get (sketches, row, STROBE_COMPARE_IN_A);
+  sb = strobe_compare_sketches_get (sketches, row, STROBE_COMPARE_IN_B);
+  /* The ends, counts and medians are the table's own exact figures. */
+  if (sa)
+    {
+      lo = MIN (lo, strobe_trace_clock_duration (clock_a, row->a.min));
+      hi = MAX (hi, strobe_trace_clock_duration (clock_a, row->a.max));
+    }
+  if (sb)
+    {
+      lo = MIN (lo, strobe_trace_clock_duration (clock_b, row->b.min));
+      hi = MAX (hi, strobe_trace_clock_duration (clock_b, row->b.max));
+    }
+  self = axis_new (lo, hi, n_bins, log, &edges);
+  self->n_a = sa ? row->a.count : 0;
+  self->n_b = sb ? row->b.count : 0;
+  self->median_a = sa ? strobe_trace_clock_ticks_to_seconds (clock_a, row->a.median) : NAN;
+  self->median_b = sb ? strobe_trace_clock_ticks_to_seconds (clock_b, row->b.median) : NAN;
+  fill_sketch (self, edges, sa, clock_a, self->a);
+  fill_sketch (self, edges, sb, clock_b, self->b);
   return self;
 }
 

@@ -6,7 +6,7 @@
  */
 #pragma once
 
-#include "strobe-compare-range.h"
+#include "strobe-compare-timers.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +34,14 @@ typedef struct
 StrobeCompareHistogram *strobe_compare_histogram_new  (GArray *a, const StrobeTraceClock *clock_a,
                                                        GArray *b, const StrobeTraceClock *clock_b,
                                                        guint n_bins, gboolean log);
+/* The histograms of @row from the durations its statistics' pass kept (no walk over the
+ * scopes: microseconds, however many there are); counts, ends and medians are the row's. A
+ * bucket of a sketch past its exact size lands in the bin of its middle (within 1/256). */
+StrobeCompareHistogram *strobe_compare_histogram_new_sketched (StrobeCompareSketches *sketches,
+                                                               const StrobeCompareTimer *row,
+                                                               const StrobeTraceClock *clock_a,
+                                                               const StrobeTraceClock *clock_b,
+                                                               guint n_bins, gboolean log);
 void                    strobe_compare_histogram_free (StrobeCompareHistogram *self);
 /* Where @seconds falls on the axis, 0 to 1 (clamped). */
 gdouble                 strobe_compare_histogram_position (const StrobeCompareHistogram *self, gdouble seconds);

@@ -86,38 +86,127 @@ merge (GArray *rows, GArray *sa, GArray *sb)
     }
 }
 
-GArray *
-strobe_compare_timers (StrobeDocument *a, const StrobeCompareSpan *span_a,
-                       StrobeDocument *b, const StrobeCompareSpan *span_b,
-                       GCancellable *cancellable, GError **error)
+/* One trace's statistics; B's on a thread of its own while A's run on the caller, so two
+ * traces take the time of one (each pass shares its threads out itself when the trace has
+ * several; a single-threaded trace's pass is one core's work). */
+typedef struct
 {
-  g_autoptr(GArray) sa = NULL, sb = NULL;
-  GArray *rows;
+  StrobeTimelineModel *timeline;
+  const StrobeCompareSpan *span;
+  gboolean             keep;
+  GCancellable        *cancellable;
+  GArray              *stats;
+  GPtrArray           *sketches;
+  GError              *error;
+} Side;
+
+static gpointer
+side_run (gpointer data)
+{
+  Side *s = data;
+
+  s->stats = strobe_timer_stats_compute_sketched (s->timeline, s->span->t0, s->span->t1,
+                                                  STROBE_TIMER_STATS_ALL_THREADS, s->keep ? &s->sketches : NULL,
+                                                  s->cancellable, &s->error);
+  return NULL;
+}
+
+struct _StrobeCompareSketches
+{
+  gint       ref_count;
+  GPtrArray *a, *b;      /* by name id of each trace */
+};
+
+StrobeCompareSketches *
+strobe_compare_sketches_ref (StrobeCompareSketches *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+strobe_compare_sketches_unref (StrobeCompareSketches *self)
+{
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
+    return;
+  g_clear_pointer (&self->a, g_ptr_array_unref);
+  g_clear_pointer (&self->b, g_ptr_array_unref);
+  g_free (self);
+}
+
+const StrobeDurationSketch *
+strobe_compare_sketches_get (StrobeCompareSketches *self, const StrobeCompareTimer *row, StrobeCompareIn side)
+{
+  GPtrArray *v;
+  const StrobeTimerStat *stat;
+
+  g_return_val_if_fail (self != NULL && row != NULL, NULL);
+  g_return_val_if_fail (side == STROBE_COMPARE_IN_A || side == STROBE_COMPARE_IN_B, NULL);
+  if (!(row->in & side))
+    return NULL;
+  v = side == STROBE_COMPARE_IN_A ? self->a : self->b;
+  stat = side == STROBE_COMPARE_IN_A ? &row->a : &row->b;
+  return stat->name_id < v->len ? g_ptr_array_index (v, stat->name_id) : NULL;
+}
+
+GArray *
+strobe_compare_timers_full (StrobeDocument *a, const StrobeCompareSpan *span_a,
+                            StrobeDocument *b, const StrobeCompareSpan *span_b,
+                            StrobeCompareSketches **sketches,
+                            GCancellable *cancellable, GError **error)
+{
+  Side sa = { 0 }, sb = { 0 };
+  GThread *thread;
+  GArray *rows = NULL;
 
   g_return_val_if_fail (STROBE_IS_DOCUMENT (a) && STROBE_IS_DOCUMENT (b), NULL);
   g_return_val_if_fail (span_a != NULL && span_b != NULL, NULL);
   g_return_val_if_fail (strobe_document_get_timeline (a) && strobe_document_get_timeline (b), NULL);
 
-  sa = strobe_timer_stats_compute_full (strobe_document_get_timeline (a), span_a->t0, span_a->t1,
-                                        STROBE_TIMER_STATS_ALL_THREADS, cancellable, error);
-  if (sa == NULL)
-    return NULL;
-  sb = strobe_timer_stats_compute_full (strobe_document_get_timeline (b), span_b->t0, span_b->t1,
-                                        STROBE_TIMER_STATS_ALL_THREADS, cancellable, error);
-  if (sb == NULL)
-    return NULL;
-  g_array_sort (sa, by_name);
-  g_array_sort (sb, by_name);
+  sa = (Side) { strobe_document_get_timeline (a), span_a, sketches != NULL, cancellable };
+  sb = (Side) { strobe_document_get_timeline (b), span_b, sketches != NULL, cancellable };
+  thread = g_thread_new ("strobe-compare", side_run, &sb);
+  side_run (&sa);
+  g_thread_join (thread);
+  if (sa.stats == NULL || sb.stats == NULL)
+    {
+      g_propagate_error (error, sa.error ? sa.error : sb.error);
+      g_clear_error (sa.error ? &sb.error : &sa.error);
+      goto out;
+    }
+  g_array_sort (sa.stats, by_name);
+  g_array_sort (sb.stats, by_name);
   rows = new_rows ();
-  merge (rows, sa, sb);
+  merge (rows, sa.stats, sb.stats);
   /* The rows own the names now. */
-  g_array_set_clear_func (sa, NULL);
-  g_array_set_clear_func (sb, NULL);
-  for (guint i = 0; i < sa->len; i++)
-    g_free (g_array_index (sa, StrobeTimerStat, i).name);
-  for (guint i = 0; i < sb->len; i++)
-    g_free (g_array_index (sb, StrobeTimerStat, i).name);
+  g_array_set_clear_func (sa.stats, NULL);
+  g_array_set_clear_func (sb.stats, NULL);
+  for (guint i = 0; i < sa.stats->len; i++)
+    g_free (g_array_index (sa.stats, StrobeTimerStat, i).name);
+  for (guint i = 0; i < sb.stats->len; i++)
+    g_free (g_array_index (sb.stats, StrobeTimerStat, i).name);
+  if (sketches)
+    {
+      *sketches = g_new0 (StrobeCompareSketches, 1);
+      (*sketches)->ref_count = 1;
+      (*sketches)->a = g_steal_pointer (&sa.sketches);
+      (*sketches)->b = g_steal_pointer (&sb.sketches);
+    }
+out:
+  g_clear_pointer (&sa.stats, g_array_unref);
+  g_clear_pointer (&sb.stats, g_array_unref);
+  g_clear_pointer (&sa.sketches, g_ptr_array_unref);
+  g_clear_pointer (&sb.sketches, g_ptr_array_unref);
   return rows;
+}
+
+GArray *
+strobe_compare_timers (StrobeDocument *a, const StrobeCompareSpan *span_a,
+                       StrobeDocument *b, const StrobeCompareSpan *span_b,
+                       GCancellable *cancellable, GError **error)
+{
+  return strobe_compare_timers_full (a, span_a, b, span_b, NULL, cancellable, error);
 }
 
 /* FALSE when the trace has no finished frame of @kind in the span. */

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "strobe-compare-range.h"
+#include "strobe-duration-sketch.h"
 #include "strobe-timer-stats.h"
 
 G_BEGIN_DECLS
@@ -55,10 +56,29 @@ gboolean             strobe_compare_metric_is_time (StrobeCompareMetric metric);
 
 /* A new array of StrobeCompareTimer for the scopes of @a in @span_a and of @b in
  * @span_b, sorted by name; NULL with @error when cancelled. Both documents need their
- * timeline model. The two computations run one after the other on this thread (each on
- * up to 4 threads of its own). */
+ * timeline model. The two computations run at once, B's on a thread of its own (each on
+ * up to 4 threads of its own when its trace has several). */
 GArray  *strobe_compare_timers       (StrobeDocument *a, const StrobeCompareSpan *span_a,
                                       StrobeDocument *b, const StrobeCompareSpan *span_b,
+                                      GCancellable *cancellable, GError **error);
+
+/* Each trace's durations per scope name, kept from the statistics' pass (sketches: exact
+ * up to STROBE_DURATION_SKETCH_EXACT scopes a name, then within 1/256), so a timer's
+ * histogram needs no second walk over the scopes. Refcounted; read-only, any thread. */
+typedef struct _StrobeCompareSketches StrobeCompareSketches;
+
+StrobeCompareSketches      *strobe_compare_sketches_ref   (StrobeCompareSketches *self);
+void                        strobe_compare_sketches_unref (StrobeCompareSketches *self);
+/* @row's durations in trace @side (STROBE_COMPARE_IN_A or _IN_B); NULL when it is not in it. */
+const StrobeDurationSketch *strobe_compare_sketches_get   (StrobeCompareSketches *self, const StrobeCompareTimer *row,
+                                                           StrobeCompareIn side);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (StrobeCompareSketches, strobe_compare_sketches_unref)
+
+/* strobe_compare_timers(), also giving in @sketches (when not NULL) the durations the rows
+ * rest on. */
+GArray  *strobe_compare_timers_full  (StrobeDocument *a, const StrobeCompareSpan *span_a,
+                                      StrobeDocument *b, const StrobeCompareSpan *span_b,
+                                      StrobeCompareSketches **sketches,
                                       GCancellable *cancellable, GError **error);
 /* The frame times of each kind (rows "frame.game", "frame.render"; a kind neither trace
  * has is left out): frames ending inside each span, count, total, min, max, mean, median

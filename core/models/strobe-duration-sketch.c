@@ -184,6 +184,30 @@ strobe_duration_sketch_is_exact (const StrobeDurationSketch *self)
 }
 
 void
+strobe_duration_sketch_foreach (const StrobeDurationSketch *self, StrobeDurationSketchFunc func, gpointer data)
+{
+  g_return_if_fail (self != NULL && func != NULL);
+
+  if (self->octaves == NULL)
+    {
+      for (guint64 i = 0; i < self->n; i++)
+        func (self->exact[i], 1, 1, data);
+      return;
+    }
+  for (guint i = 0; i < self->pending; i++)
+    func (self->exact[i], 1, 1, data);
+  for (guint o = 0; o < OCTAVES; o++)
+    if (self->octaves[o])
+      for (guint s = 0; s < SUBS; s++)
+        if (self->octaves[o][s])
+          {
+            guint64 low, width;
+            bucket_range (o, s, &low, &width);
+            func (low, width, self->octaves[o][s], data);
+          }
+}
+
+void
 strobe_duration_sketch_clear (StrobeDurationSketch *self)
 {
   g_free (self->exact);
@@ -192,4 +216,13 @@ strobe_duration_sketch_clear (StrobeDurationSketch *self)
       g_free (self->octaves[o]);
   g_free (self->octaves);
   *self = (StrobeDurationSketch) { 0 };
+}
+
+void
+strobe_duration_sketch_free (StrobeDurationSketch *self)
+{
+  if (self == NULL)
+    return;
+  strobe_duration_sketch_clear (self);
+  g_free (self);
 }

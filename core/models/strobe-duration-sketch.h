@@ -39,6 +39,16 @@ gdouble strobe_duration_sketch_median (StrobeDurationSketch *self);
 guint64 strobe_duration_sketch_quantile (StrobeDurationSketch *self,
                                          gdouble               q);
 gboolean strobe_duration_sketch_is_exact (const StrobeDurationSketch *self);
+/* Every value the sketch holds, in no particular order, as runs of @count values in
+ * [@low, @low + @width): width 1 while exact; a bucket (within 1/256) after. Reads only,
+ * so threads may walk a finished sketch at once: a histogram of the durations without
+ * walking the scopes again. */
+typedef void (*StrobeDurationSketchFunc) (guint64 low, guint64 width, guint64 count, gpointer data);
+void    strobe_duration_sketch_foreach (const StrobeDurationSketch *self,
+                                        StrobeDurationSketchFunc    func,
+                                        gpointer                    data);
 void    strobe_duration_sketch_clear  (StrobeDurationSketch *self);
+/* Clears and frees a sketch that was allocated on its own. */
+void    strobe_duration_sketch_free   (StrobeDurationSketch *self);
 
 G_END_DECLS

@@ -45,5 +45,13 @@ GArray *strobe_timer_accs_finish (StrobeTimerAcc *acc,
                                   guint           n_names,
                                   const char   *(*name_of) (gpointer data, guint32 name_id),
                                   gpointer        data);
+/* The same, moving each counted name's sketch into @sketches[name_id] (a new
+ * StrobeDurationSketch, freed with strobe_duration_sketch_free; NULL for a name not
+ * counted) instead of clearing it: the durations stay for a histogram. */
+GArray *strobe_timer_accs_finish_keep (StrobeTimerAcc *acc,
+                                       guint           n_names,
+                                       const char   *(*name_of) (gpointer data, guint32 name_id),
+                                       gpointer        data,
+                                       GPtrArray      *sketches);
 
 G_END_DECLS

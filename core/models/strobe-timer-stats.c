@@ -201,6 +201,14 @@ GArray *
 strobe_timer_accs_finish (StrobeTimerAcc *acc, guint n_names,
                           const char *(*name_of) (gpointer data, guint32 name_id), gpointer data)
 {
+  return strobe_timer_accs_finish_keep (acc, n_names, name_of, data, NULL);
+}
+
+GArray *
+strobe_timer_accs_finish_keep (StrobeTimerAcc *acc, guint n_names,
+                               const char *(*name_of) (gpointer data, guint32 name_id), gpointer data,
+                               GPtrArray *sketches)
+{
   GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeTimerStat));
 
   g_array_set_clear_func (out, stat_clear);
@@ -221,7 +229,15 @@ strobe_timer_accs_finish (StrobeTimerAcc *acc, guint n_names,
       s.mean = (gdouble) a->inclusive / (gdouble) a->count;
       s.median = strobe_duration_sketch_median (&a->durations);
       s.p95 = strobe_duration_sketch_quantile (&a->durations, 0.95);
-      strobe_duration_sketch_clear (&a->durations);
+      if (sketches)
+        {
+          if (sketches->len <= n)
+            g_ptr_array_set_size (sketches, n + 1);
+          g_ptr_array_index (sketches, n) = g_memdup2 (&a->durations, sizeof a->durations);
+          a->durations = (StrobeDurationSketch) { 0 };
+        }
+      else
+        strobe_duration_sketch_clear (&a->durations);
       g_array_append_val (out, s);
     }
   g_array_sort (out, stat_cmp);
@@ -280,6 +296,13 @@ GArray *
 strobe_timer_stats_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
                                  GCancellable *cancellable, GError **error)
 {
+  return strobe_timer_stats_compute_sketched (model, t0, t1, thread_id, NULL, cancellable, error);
+}
+
+GArray *
+strobe_timer_stats_compute_sketched (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
+                                     GPtrArray **sketches, GCancellable *cancellable, GError **error)
+{
   GArray *out;
   g_autoptr(GArray) ids = NULL;
   Shared sh = { 0 };
@@ -327,7 +350,9 @@ strobe_timer_stats_compute_full (StrobeTimelineModel *model, guint64 t0, guint64
       g_cancellable_set_error_if_cancelled (cancellable, error);
       return NULL;
     }
-  out = strobe_timer_accs_finish (acc, sh.n_names, model_name, model);
+  if (sketches)
+    *sketches = g_ptr_array_new_full (sh.n_names, (GDestroyNotify) strobe_duration_sketch_free);
+  out = strobe_timer_accs_finish_keep (acc, sh.n_names, model_name, model, sketches ? *sketches : NULL);
   g_free (acc);
   return out;
 }

@@ -50,6 +50,16 @@ GArray *strobe_timer_stats_compute_full (StrobeTimelineModel *model,
                                          gint                 thread_id,
                                          GCancellable        *cancellable,
                                          GError             **error);
+/* The same, with in @sketches (when not NULL) a new array indexed by name id of each
+ * counted name's durations (StrobeDurationSketch, strobe-duration-sketch.h; NULL for a
+ * name not counted): the same pass gives a timer's histogram, no second walk. */
+GArray *strobe_timer_stats_compute_sketched (StrobeTimelineModel *model,
+                                             guint64              t0,
+                                             guint64              t1,
+                                             gint                 thread_id,
+                                             GPtrArray          **sketches,
+                                             GCancellable        *cancellable,
+                                             GError             **error);
 
 /* The inclusive times (guint64 ticks, clipped as the statistics clip them, so their median
  * is the statistics' one) of every completed scope named @name_id in [t0, t1] on every

@@ -267,6 +267,27 @@ test_distribution_and_jump (void)
   g_assert_cmpuint (h->n_b, ==, 60);
   assert_close (h->median_a, 0.001);
   assert_close (h->median_b, 0.002);
+  /* Drawn from the durations the table's pass kept: bin for bin what walking the scopes
+   * again gives. */
+  {
+    StrobeCompareRange whole = { 0 };
+    StrobeCompareSpan sa, sb;
+    StrobeTraceClock ca, cb;
+    g_autoptr(GArray) da = NULL, db = NULL;
+    g_autoptr(StrobeCompareHistogram) walked = NULL;
+
+    g_assert_true (strobe_compare_range_resolve (&whole, f.a, &sa, NULL));
+    g_assert_true (strobe_compare_range_resolve (&whole, f.b, &sb, NULL));
+    strobe_document_get_clock (f.a, &ca);
+    strobe_document_get_clock (f.b, &cb);
+    da = strobe_compare_durations (f.a, "Physics", &sa, NULL, NULL);
+    db = strobe_compare_durations (f.b, "Physics", &sb, NULL, NULL);
+    walked = strobe_compare_histogram_new (da, &ca, db, &cb, h->n_bins, h->log);
+    g_assert_cmpfloat (walked->lo, ==, h->lo);
+    g_assert_cmpfloat (walked->hi, ==, h->hi);
+    g_assert_cmpmem (walked->a, h->n_bins * sizeof (guint64), h->a, h->n_bins * sizeof (guint64));
+    g_assert_cmpmem (walked->b, h->n_bins * sizeof (guint64), h->b, h->n_bins * sizeof (guint64));
+  }
 
   /* Enter on the row: Physics' longest instance in A becomes the selection. */
   strobe_document_get_clock (f.a, &clock);

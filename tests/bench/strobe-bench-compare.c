@@ -1,7 +1,8 @@
 /* strobe-bench-compare.c — issue 21's targets: comparing two 10 M-scope traces (the
  * timers table ≤ 2 s), the histograms of one timer (≤ 100 ms), the memory comparison of
- * two 1 M-allocation traces (≤ 2 s). The baseline in the same run: the timer statistics of
- * each trace alone, which the comparison runs once per trace.
+ * two 1 M-allocation traces (≤ 2 s). The baselines in the same run: the timer statistics of
+ * each trace alone one after the other (the comparison runs both at once), and a
+ * histogram from walking the scopes again (the page draws it from the pass's sketches).
  *
  * Usage: strobe-bench-compare [--scopes N] [--allocs N] [--quick]
  */
@@ -87,20 +88,31 @@ main (int argc, char **argv)
       g_autoptr(GArray) x = NULL, y = NULL, rows = NULL, da = NULL, db = NULL;
       g_autoptr(StrobeCompareHistogram) h = NULL;
       g_autoptr(StrobeCompareMemory) m = NULL;
+      g_autoptr(StrobeCompareSketches) sketches = NULL;
+      const StrobeCompareTimer *physics = NULL;
 
       t0 = bench_now_ns ();
       x = strobe_timer_stats_compute (strobe_document_get_timeline (a), 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
       y = strobe_timer_stats_compute (strobe_document_get_timeline (b), 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
       stats[r] = (bench_now_ns () - t0) / 1e9;
       t0 = bench_now_ns ();
-      rows = strobe_compare_timers (a, &sa, b, &sb, NULL, NULL);
+      rows = strobe_compare_timers_full (a, &sa, b, &sb, &sketches, NULL, NULL);
       timers[r] = (bench_now_ns () - t0) / 1e9;
+      for (guint i = 0; i < rows->len; i++)
+        if (g_str_equal (g_array_index (rows, StrobeCompareTimer, i).name, "Physics"))
+          physics = &g_array_index (rows, StrobeCompareTimer, i);
+      if (physics == NULL)
+        g_error ("no Physics row");
+      t0 = bench_now_ns ();
+      h = strobe_compare_histogram_new_sketched (sketches, physics, &ca, &cb, 64, TRUE);
+      hist[r] = (bench_now_ns () - t0) / 1e9;
+      g_assert (h->n_a == physics->a.count && h->n_b == physics->b.count);
+      g_clear_pointer (&h, strobe_compare_histogram_free);
       t0 = bench_now_ns ();
       da = strobe_compare_durations (a, "Physics", &sa, NULL, NULL);
       db = strobe_compare_durations (b, "Physics", &sb, NULL, NULL);
-      walk[r] = (bench_now_ns () - t0) / 1e9;
       h = strobe_compare_histogram_new (da, &ca, db, &cb, 64, TRUE);
-      hist[r] = (bench_now_ns () - t0) / 1e9;
+      walk[r] = (bench_now_ns () - t0) / 1e9;
       t0 = bench_now_ns ();
       m = strobe_compare_memory (a, &sa, b, &sb, STROBE_MEMORY_BY_FUNCTION, NULL, NULL);
       mem[r] = (bench_now_ns () - t0) / 1e9;
@@ -110,10 +122,12 @@ main (int argc, char **argv)
   bench_report ("compare.allocs_per_trace", (double) allocs, "allocations");
   bench_report ("compare.stats_alone_both_s", bench_median (stats, RUNS), "s");
   bench_report ("compare.timers_s", bench_median (timers, RUNS), "s");
-  bench_report ("compare.histogram_one_timer_s", bench_median (hist, RUNS), "s");
-  bench_report ("compare.histogram_durations_only_s", bench_median (walk, RUNS), "s");
+  bench_report ("compare.histogram_one_timer_ms", bench_median (hist, RUNS) * 1e3, "ms");
+  bench_report ("compare.histogram_rescan_s", bench_median (walk, RUNS), "s");
   bench_report ("compare.memory_by_function_s", bench_median (mem, RUNS), "s");
-  bench_report_ratio ("compare.timers / stats alone", bench_median (timers, RUNS) / bench_median (stats, RUNS), "<=", 1.2);
+  /* Two cores free: about one half. A loaded machine has no second core to give. */
+  bench_report_ratio ("compare.timers / stats alone one after the other", bench_median (timers, RUNS) / bench_median (stats, RUNS), "<=", 1.0);
+  bench_report_ratio ("compare.histogram / rescan", bench_median (hist, RUNS) / bench_median (walk, RUNS), "<=", 0.1);
   bench_report_ratio ("compare.timers_s", bench_median (timers, RUNS), "<=", 2.0);
   bench_report_ratio ("compare.histogram_one_timer_s", bench_median (hist, RUNS), "<=", 0.1);
   bench_report_ratio ("compare.memory_s", bench_median (mem, RUNS), "<=", 2.0);

@@ -398,6 +398,40 @@ test_memory_budget (void)
   g_assert_cmpuint (ms.scope_bytes, <=, 256 * 1024 + 64 * 1024);
 }
 
+typedef struct
+{
+  GArray *sorted;
+  guint64 total, bad;
+} Runs;
+
+static gsize
+lower_bound (GArray *v, guint64 x)
+{
+  gsize lo = 0, hi = v->len;
+
+  while (lo < hi)
+    {
+      gsize mid = (lo + hi) / 2;
+      if (g_array_index (v, guint64, mid) < x)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+static void
+check_run (guint64 low, guint64 width, guint64 count, gpointer data)
+{
+  Runs *r = data;
+
+  /* Exact values come one at a time (width 1, count 1), so count those in the bucket only
+   * for runs wider than one value or counting more than one. */
+  if (width > 1 || count > 1)
+    r->bad += lower_bound (r->sorted, low + width) - lower_bound (r->sorted, low) != count;
+  r->total += count;
+}
+
 /* The sketch alone: exact up to its limit, within 1/256 past it, merging keeps both. */
 static void
 test_sketch (void)
@@ -434,6 +468,14 @@ test_sketch (void)
   {
     gdouble truth = (gdouble) g_array_index (all, guint64, all->len / 2);
     g_assert_cmpfloat (fabs (strobe_duration_sketch_median (&a) - truth), <=, truth / 256);
+  }
+  /* Its runs hold every value: each run counts exactly the values inside it (a binary
+   * search in the sorted truth), none overlap, and together they are all of them. */
+  {
+    Runs runs = { all, 0, 0 };
+    strobe_duration_sketch_foreach (&a, check_run, &runs);
+    g_assert_cmpuint (runs.total, ==, all->len);
+    g_assert_cmpuint (runs.bad, ==, 0);
   }
   strobe_duration_sketch_clear (&a);
 }
