@@ -19,7 +19,7 @@ struct _StrobeBrowserView
 
   StrobeStore        *store;
   GtkCustomFilter    *filter;
-  GtkSingleSelection *selection;
+  GtkMultiSelection  *selection;   /* one trace for open, rename…; two for compare */
   char               *search;     /* casefolded, NULL when empty */
   guint16             recorder_port;   /* 0: not listening */
 
@@ -29,6 +29,7 @@ struct _StrobeBrowserView
   GtkLabel           *store_error_label;
   GtkSearchEntry     *search_entry;
   GtkWidget          *open_button;
+  GtkWidget          *compare_button;
   GtkWidget          *another_port_button;
   GtkWidget          *rename_button;
   GtkWidget          *folder_button;
@@ -45,6 +46,7 @@ G_DEFINE_FINAL_TYPE (StrobeBrowserView, strobe_browser_view, GTK_TYPE_WIDGET)
 enum
 {
   OPEN_TRACE,
+  COMPARE_TRACES,
   N_SIGNALS
 };
 
@@ -163,12 +165,38 @@ static const StrobeTableColumn trace_columns[] = {
 
 /* ---- state ---------------------------------------------------------------------------- */
 
+/* The selected traces (at most @max + 1 of them, in the list's order). */
+static GPtrArray *
+get_selection (StrobeBrowserView *self, guint max)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GtkBitset) set = NULL;
+  GtkBitsetIter iter;
+  guint pos;
+
+  if (self->selection == NULL)
+    return out;
+  set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  for (gboolean ok = gtk_bitset_iter_init_first (&iter, set, &pos); ok && out->len <= max;
+       ok = gtk_bitset_iter_next (&iter, &pos))
+    g_ptr_array_add (out, g_list_model_get_item (G_LIST_MODEL (self->selection), pos));
+  return out;
+}
+
+/* The one selected trace; NULL when none or several are. */
 static StrobeTrace *
 get_selected (StrobeBrowserView *self)
 {
-  if (self->selection == NULL)
-    return NULL;
-  return gtk_single_selection_get_selected_item (self->selection);
+  g_autoptr(GPtrArray) sel = get_selection (self, 1);
+
+  /* The list holds a reference: the trace outlives this array. */
+  return sel->len == 1 ? sel->pdata[0] : NULL;
+}
+
+static gboolean
+comparable (StrobeTrace *trace)
+{
+  return strobe_trace_get_status (trace) != STROBE_TRACE_STATUS_INVALID;
 }
 
 static void
@@ -182,6 +210,10 @@ update_sensitivity (StrobeBrowserView *self)
   gtk_widget_set_sensitive (self->rename_button, idle);
   gtk_widget_set_sensitive (self->delete_button, idle);
   gtk_widget_set_sensitive (self->folder_button, trace != NULL);
+  {
+    g_autoptr(GPtrArray) sel = get_selection (self, 2);
+    gtk_widget_set_sensitive (self->compare_button, sel->len == 2 && comparable (sel->pdata[0]) && comparable (sel->pdata[1]));
+  }
 }
 
 static void
@@ -280,6 +312,29 @@ static void
 open_clicked_cb (StrobeBrowserView *self)
 {
   open_trace (self, get_selected (self));
+}
+
+/* The older of the two is A (the baseline), the newer B: yesterday's build against today's. */
+static void
+compare_clicked_cb (StrobeBrowserView *self)
+{
+  g_autoptr(GPtrArray) sel = get_selection (self, 2);
+  StrobeTrace *a, *b;
+  g_autoptr(GFile) fa = NULL, fb = NULL;
+
+  if (sel->len != 2 || !comparable (sel->pdata[0]) || !comparable (sel->pdata[1]))
+    return;
+  a = sel->pdata[0];
+  b = sel->pdata[1];
+  if (strobe_trace_get_start_time_ns (a) > strobe_trace_get_start_time_ns (b))
+    {
+      StrobeTrace *t = a;
+      a = b;
+      b = t;
+    }
+  fa = g_file_new_for_path (strobe_trace_get_path (a));
+  fb = g_file_new_for_path (strobe_trace_get_path (b));
+  g_signal_emit (self, signals[COMPARE_TRACES], 0, fa, fb);
 }
 
 static GtkWindow *
@@ -460,9 +515,16 @@ strobe_browser_view_set_store (StrobeBrowserView *self,
 
   if (self->selection != NULL)
     g_signal_handlers_disconnect_by_data (self->selection, self);
-  self->selection = strobe_table_set_model (self->column_view, traces,
-                                            GTK_FILTER (g_object_ref (self->filter)));
-  g_signal_connect_object (self->selection, "notify::selected-item",
+  {
+    /* The table's filtered, sorted list, under a selection of several (Ctrl+click). */
+    GtkSingleSelection *single = strobe_table_set_model (self->column_view, traces,
+                                                         GTK_FILTER (g_object_ref (self->filter)));
+
+    self->selection = gtk_multi_selection_new (g_object_ref (gtk_single_selection_get_model (single)));
+    gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+    g_object_unref (self->selection);   /* the column view holds it */
+  }
+  g_signal_connect_object (self->selection, "selection-changed",
                            G_CALLBACK (update_sensitivity), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->selection, "items-changed",
                            G_CALLBACK (update_empty), self, G_CONNECT_SWAPPED);
@@ -541,6 +603,15 @@ strobe_browser_view_class_init (StrobeBrowserViewClass *klass)
    */
   signals[OPEN_TRACE] = g_signal_new ("open-trace", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                       0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_FILE);
+  /**
+   * StrobeBrowserView::compare-traces:
+   * @a: the older trace's file (the baseline)
+   * @b: the newer one's
+   *
+   * The user asked to compare the two selected traces (the Compare button).
+   */
+  signals[COMPARE_TRACES] = g_signal_new ("compare-traces", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                          0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_FILE, G_TYPE_FILE);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/browser/strobe-browser-view.ui");
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, recorder_bar);
@@ -552,6 +623,7 @@ strobe_browser_view_class_init (StrobeBrowserViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, store_error_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, open_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, compare_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, rename_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, folder_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, delete_button);
@@ -563,6 +635,7 @@ strobe_browser_view_class_init (StrobeBrowserViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, open_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, compare_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, rename_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, delete_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, folder_clicked_cb);
@@ -575,6 +648,7 @@ strobe_browser_view_init (StrobeBrowserView *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   strobe_a11y_fix_mnemonic_button (GTK_BUTTON (self->open_button));
+  strobe_a11y_fix_mnemonic_button (GTK_BUTTON (self->compare_button));
   strobe_a11y_fix_mnemonic_button (GTK_BUTTON (self->another_port_button));
   /* F6 stops at the toolbar and at the list. */
   strobe_pane_mark (gtk_widget_get_parent (GTK_WIDGET (self->search_entry)));

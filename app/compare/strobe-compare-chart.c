@@ -22,6 +22,7 @@ struct _StrobeCompareChart
   GtkWidget               parent_instance;
   StrobeCompareHistogram *histogram;
   char                   *title;
+  gdouble                 target;   /* seconds; NaN: none */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeCompareChart, strobe_compare_chart, GTK_TYPE_WIDGET)
@@ -130,6 +131,25 @@ strobe_compare_chart_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
       strobe_chart_mark_label (snapshot, layout, x, py + 2 + side * 20, w, h, c, &(GdkRGBA) { 1, 1, 1, 1 });
       g_object_unref (layout);
     }
+  /* The target in red, dashed apart from the medians by its label's place at the foot. */
+  if (self->target > 0)
+    {
+      static const GdkRGBA red = { 0.85f, 0.10f, 0.10f, 1.0f };
+      g_autofree char *value = strobe_format_duration_s (self->target);
+      /* Off the axis it stands at the end it lies beyond, saying so. */
+      g_autofree char *label = self->target < hg->lo   /* Translators: the frame time to meet, shorter than every frame */
+                               ? g_strdup_printf (_("◂ target %s"), value)
+                               : self->target > hg->hi /* Translators: the frame time to meet, longer than every frame */
+                               ? g_strdup_printf (_("target %s ▸"), value)
+                               /* Translators: the frame time to meet, then its value */
+                               : g_strdup_printf (_("target %s"), value);
+      double x = PAD + strobe_compare_histogram_position (hg, self->target) * pw;
+      PangoLayout *layout = gtk_widget_create_pango_layout (widget, label);
+
+      strobe_chart_mark (snapshot, x, py, py + ph, &red, 2);
+      strobe_chart_mark_label (snapshot, layout, x, py + ph - 20, w, h, &red, &(GdkRGBA) { 1, 1, 1, 1 });
+      g_object_unref (layout);
+    }
   {
     g_autofree char *lo = strobe_format_duration_s (hg->lo), *hi = strobe_format_duration_s (hg->hi);
     g_autofree char *counts = g_strdup_printf (_("A: %" PRIu64 "   B: %" PRIu64 "%s"), hg->n_a,
@@ -175,6 +195,7 @@ strobe_compare_chart_class_init (StrobeCompareChartClass *klass)
 static void
 strobe_compare_chart_init (StrobeCompareChart *self)
 {
+  self->target = NAN;
   gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Distributions of A and B"),
                                   -1);
 }
@@ -210,4 +231,20 @@ strobe_compare_chart_get_histogram (StrobeCompareChart *self)
 {
   g_return_val_if_fail (STROBE_IS_COMPARE_CHART (self), NULL);
   return self->histogram;
+}
+
+void
+strobe_compare_chart_set_target (StrobeCompareChart *self, gdouble seconds)
+{
+  g_return_if_fail (STROBE_IS_COMPARE_CHART (self));
+
+  self->target = seconds > 0 ? seconds : NAN;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gdouble
+strobe_compare_chart_get_target (StrobeCompareChart *self)
+{
+  g_return_val_if_fail (STROBE_IS_COMPARE_CHART (self), NAN);
+  return self->target;
 }

@@ -19,5 +19,8 @@ GtkWidget *strobe_compare_chart_new           (void);
 void       strobe_compare_chart_set_histogram (StrobeCompareChart *self, StrobeCompareHistogram *histogram,
                                                const char *title);
 const StrobeCompareHistogram *strobe_compare_chart_get_histogram (StrobeCompareChart *self);
+/* A line at @seconds (the frame time to meet), labelled; NaN or ≤ 0: none. */
+void       strobe_compare_chart_set_target    (StrobeCompareChart *self, gdouble seconds);
+gdouble    strobe_compare_chart_get_target    (StrobeCompareChart *self);
 
 G_END_DECLS

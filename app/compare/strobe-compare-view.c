@@ -28,7 +28,8 @@ struct _StrobeCompareView
 {
   StrobeView            parent_instance;
 
-  GtkButton            *compare_button;
+  GtkMenuButton        *compare_button;
+  GtkButton            *show_a_button, *show_b_button;
   GtkLabel             *other_label;
   GtkEntry             *range_entry;
   GtkDropDown          *norm_drop;
@@ -41,19 +42,30 @@ struct _StrobeCompareView
   GtkCheckButton       *log_check;
   StrobeCompareChart   *chart;
   GtkColumnView        *frames_view;
+  GtkCheckButton       *frames_log_check;
+  GtkSpinButton        *target_spin;
+  StrobeCompareChart   *frames_chart;
   GtkLabel             *memory_label;
   GtkColumnView        *sites_view;
   GtkColumnView        *messages_view;
   GtkColumnView        *counts_view;
 
   GListStore           *timers, *frames, *sites, *messages, *counts;
+  GListModel           *documents, *files;   /* where else B may come from */
   GtkCustomFilter      *filter;
   GtkSingleSelection   *timers_selection;
   StrobeDocument       *other;
   StrobeCompareContext *context;
   GCancellable         *cancellable;
-  GCancellable         *histogram_cancellable;
   gboolean              ready;
+  /* The selected row's distributions: of a timer, of the frame times. */
+  struct
+  {
+    GtkSingleSelection *selection;
+    StrobeCompareChart *chart;
+    GtkCheckButton     *log_check;
+    GCancellable       *cancellable;
+  } dist[2];
 };
 
 G_DEFINE_FINAL_TYPE (StrobeCompareView, strobe_compare_view, STROBE_TYPE_VIEW)
@@ -170,6 +182,12 @@ compare_done (GObject *source, GAsyncResult *result, gpointer data)
   self->context->tables.norm = gtk_drop_down_get_selected (self->norm_drop);
   fill_timers (self->timers, job->timers, self->context);
   fill_timers (self->frames, job->frames, self->context);
+  /* The game frames' distributions at once: one or two rows, the chart is the point. */
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->dist[1].selection)) > 0)
+    {
+      gtk_single_selection_set_selected (self->dist[1].selection, GTK_INVALID_LIST_POSITION);
+      gtk_single_selection_set_selected (self->dist[1].selection, 0);
+    }
   show_memory_totals (self, job->memory);
   items = g_ptr_array_new_with_free_func (g_object_unref);
   for (guint i = 0; job->memory && i < job->memory->sites->len; i++)
@@ -351,8 +369,9 @@ chooser_response (GtkNativeDialog *dialog, int response, gpointer data)
 }
 
 static void
-compare_clicked (StrobeCompareView *self)
+choose_file_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
+  StrobeCompareView *self = STROBE_COMPARE_VIEW (widget);
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   GtkFileChooserNative *chooser;
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
@@ -365,6 +384,129 @@ compare_clicked (StrobeCompareView *self)
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (chooser_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* ---- B from an open trace or the store ------------------------------------------------------ */
+
+void
+strobe_compare_view_set_sources (StrobeCompareView *self, GListModel *documents, GListModel *files)
+{
+  g_return_if_fail (STROBE_IS_COMPARE_VIEW (self));
+  g_return_if_fail (documents == NULL || G_IS_LIST_MODEL (documents));
+  g_return_if_fail (files == NULL || G_IS_LIST_MODEL (files));
+
+  g_set_object (&self->documents, documents);
+  g_set_object (&self->files, files);
+}
+
+/* An open trace other than A whose file is @file. */
+static StrobeDocument *
+find_open (StrobeCompareView *self, GFile *file)
+{
+  StrobeDocument *a = strobe_view_get_document (STROBE_VIEW (self));
+  guint n = self->documents ? g_list_model_get_n_items (self->documents) : 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(StrobeDocument) d = g_list_model_get_item (self->documents, i);
+      GFile *f = strobe_document_get_file (d);
+
+      if (d != a && f && g_file_equal (f, file))
+        return d;   /* the window's list keeps it */
+    }
+  return NULL;
+}
+
+#define MENU_STORE_MAX 20
+
+GMenuModel *
+strobe_compare_view_build_menu (StrobeCompareView *self)
+{
+  StrobeDocument *a;
+  GFile *file_a;
+  GMenu *menu, *open, *store, *other;
+  guint n;
+
+  g_return_val_if_fail (STROBE_IS_COMPARE_VIEW (self), NULL);
+  a = strobe_view_get_document (STROBE_VIEW (self));
+  file_a = strobe_document_get_file (a);
+  menu = g_menu_new ();
+  open = g_menu_new ();
+  store = g_menu_new ();
+  other = g_menu_new ();
+  n = self->documents ? g_list_model_get_n_items (self->documents) : 0;
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(StrobeDocument) d = g_list_model_get_item (self->documents, i);
+      GFile *f = strobe_document_get_file (d);
+      g_autofree char *uri = NULL;
+      g_autoptr(GMenuItem) item = NULL;
+
+      if (d == a || f == NULL)
+        continue;
+      uri = g_file_get_uri (f);
+      item = g_menu_item_new (strobe_document_get_title (d), NULL);
+      g_menu_item_set_action_and_target (item, "compare.with", "s", uri);
+      g_menu_append_item (open, item);
+    }
+  /* The store's newest first, as the browser lists them; open ones are above already. */
+  n = self->files ? g_list_model_get_n_items (self->files) : 0;
+  for (guint i = 0, shown = 0; i < n && shown < MENU_STORE_MAX; i++)
+    {
+      g_autoptr(GFile) f = g_list_model_get_item (self->files, i);
+      g_autofree char *uri = g_file_get_uri (f), *name = g_file_get_basename (f);
+      g_autoptr(GMenuItem) item = NULL;
+
+      if ((file_a && g_file_equal (f, file_a)) || find_open (self, f))
+        continue;
+      item = g_menu_item_new (name, NULL);
+      g_menu_item_set_action_and_target (item, "compare.with", "s", uri);
+      g_menu_append_item (store, item);
+      shown++;
+    }
+  g_menu_append (other, _("Other _File…"), "compare.choose-file");
+  if (g_menu_model_get_n_items (G_MENU_MODEL (open)) > 0)
+    g_menu_append_section (menu, _("Open Traces"), G_MENU_MODEL (open));
+  if (g_menu_model_get_n_items (G_MENU_MODEL (store)) > 0)
+    g_menu_append_section (menu, _("Trace Store"), G_MENU_MODEL (store));
+  g_menu_append_section (menu, NULL, G_MENU_MODEL (other));
+  g_object_unref (open);
+  g_object_unref (store);
+  g_object_unref (other);
+  return G_MENU_MODEL (menu);
+}
+
+/* Trace B by its file: the open trace's document when it is open (its analysis done
+ * already, and B's tab then shows what the page compares), else read anew. */
+void
+strobe_compare_view_compare_with (StrobeCompareView *self, GFile *file)
+{
+  StrobeDocument *open;
+
+  g_return_if_fail (STROBE_IS_COMPARE_VIEW (self));
+  g_return_if_fail (G_IS_FILE (file));
+
+  open = find_open (self, file);
+  if (open)
+    strobe_compare_view_set_other (self, open);
+  else
+    strobe_compare_view_open_other (self, file);
+}
+
+static void
+with_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  strobe_compare_view_compare_with (STROBE_COMPARE_VIEW (widget), file);
+}
+
+static void
+create_popup (GtkMenuButton *button, gpointer data)
+{
+  g_autoptr(GMenuModel) menu = strobe_compare_view_build_menu (STROBE_COMPARE_VIEW (data));
+
+  gtk_menu_button_set_menu_model (button, menu);
 }
 
 static void
@@ -437,6 +579,7 @@ typedef struct
   gboolean               log;
   StrobeCompareTimer     row;        /* its name is not set */
   StrobeCompareSketches *sketches;   /* a timer's durations from the table's pass; NULL: walk them */
+  StrobeCompareChart    *chart;
 } HistogramJob;
 
 static void
@@ -446,6 +589,7 @@ histogram_job_free (HistogramJob *job)
   g_clear_object (&job->b);
   g_free (job->name);
   g_clear_pointer (&job->sketches, strobe_compare_sketches_unref);
+  g_clear_object (&job->chart);
   g_free (job);
 }
 
@@ -481,39 +625,53 @@ histogram_thread (GTask *task, gpointer source, gpointer data, GCancellable *can
 static void
 histogram_done (GObject *source, GAsyncResult *result, gpointer data)
 {
-  StrobeCompareView *self = STROBE_COMPARE_VIEW (source);
   HistogramJob *job = g_task_get_task_data (G_TASK (result));
   StrobeCompareHistogram *h = g_task_propagate_pointer (G_TASK (result), NULL);
 
   if (h)
-    strobe_compare_chart_set_histogram (self->chart, h, job->name);
+    strobe_compare_chart_set_histogram (job->chart, h, job->name);
 }
 
+/* @which: 0 the timers' chart, 1 the frame times'. */
 static void
-update_histogram (StrobeCompareView *self)
+update_distribution (StrobeCompareView *self, guint which)
 {
   g_autoptr(GTask) task = NULL;
-  StrobeCompareItem *item = gtk_single_selection_get_selected_item (self->timers_selection);
+  StrobeCompareItem *item = gtk_single_selection_get_selected_item (self->dist[which].selection);
   HistogramJob *job;
 
   if (item == NULL || self->context == NULL || self->other == NULL)
     return;
-  g_cancellable_cancel (self->histogram_cancellable);
-  g_clear_object (&self->histogram_cancellable);
-  self->histogram_cancellable = g_cancellable_new ();
+  g_cancellable_cancel (self->dist[which].cancellable);
+  g_clear_object (&self->dist[which].cancellable);
+  self->dist[which].cancellable = g_cancellable_new ();
   job = g_new0 (HistogramJob, 1);
   job->a = g_object_ref (strobe_view_get_document (STROBE_VIEW (self)));
   job->b = g_object_ref (self->other);
   job->span_a = self->context->span_a;
   job->span_b = self->context->span_b;
   job->name = g_strdup (strobe_compare_item_get_name (item));
-  job->log = gtk_check_button_get_active (self->log_check);
+  job->log = gtk_check_button_get_active (self->dist[which].log_check);
   job->row = *strobe_compare_item_get_timer (item);
-  if (self->context->sketches)
+  job->chart = g_object_ref (self->dist[which].chart);
+  /* Frame rows are not among the statistics' names: their few frames are walked. */
+  if (self->context->sketches && which == 0)
     job->sketches = strobe_compare_sketches_ref (self->context->sketches);
-  task = g_task_new (self, self->histogram_cancellable, histogram_done, NULL);
+  task = g_task_new (self, self->dist[which].cancellable, histogram_done, NULL);
   g_task_set_task_data (task, job, (GDestroyNotify) histogram_job_free);
   g_task_run_in_thread (task, histogram_thread);
+}
+
+static void
+update_histogram (StrobeCompareView *self)
+{
+  update_distribution (self, 0);
+}
+
+static void
+update_frames_histogram (StrobeCompareView *self)
+{
+  update_distribution (self, 1);
 }
 
 static void
@@ -522,34 +680,94 @@ log_toggled (StrobeCompareView *self)
   update_histogram (self);
 }
 
-/* Enter or a double click: the scope in A's own timeline — its longest instance in the
- * compared range, its span selected and brought into view. */
+static void
+frames_log_toggled (StrobeCompareView *self)
+{
+  update_frames_histogram (self);
+}
+
+static void
+target_changed (StrobeCompareView *self)
+{
+  strobe_compare_chart_set_target (self->frames_chart, gtk_spin_button_get_value (self->target_spin) / 1000.0);
+}
+
+/* The selected timer's longest instance in the compared range of trace @side, its span
+ * selected and brought into view in that trace's own timeline: A's on this tab's view
+ * state, B's through the window (win.show-trace), which opens B's tab if need be. FALSE
+ * when that trace has no such scope. */
+gboolean
+strobe_compare_view_show_in (StrobeCompareView *self, guint position, StrobeCompareIn side)
+{
+  StrobeDocument *doc;
+  StrobeTimelineModel *timeline;
+  g_autoptr(StrobeCompareItem) item = NULL;
+  const StrobeCompareSpan *span;
+  StrobeScopeMatch match;
+  guint64 pad;
+  guint n;
+  gboolean found = FALSE;
+
+  g_return_val_if_fail (STROBE_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (side == STROBE_COMPARE_IN_A || side == STROBE_COMPARE_IN_B, FALSE);
+
+  doc = side == STROBE_COMPARE_IN_A ? strobe_view_get_document (STROBE_VIEW (self)) : self->other;
+  timeline = doc ? strobe_document_get_timeline (doc) : NULL;
+  item = position != GTK_INVALID_LIST_POSITION ? g_list_model_get_item (G_LIST_MODEL (self->timers_selection), position) : NULL;
+  if (item == NULL || timeline == NULL || self->context == NULL || !(strobe_compare_item_get_in (item) & side))
+    return FALSE;
+  span = side == STROBE_COMPARE_IN_A ? &self->context->span_a : &self->context->span_b;
+  n = strobe_timeline_model_get_n_names (timeline);
+  for (guint id = 0; id < n && !found; id++)
+    found = g_strcmp0 (strobe_timeline_model_get_name (timeline, id), strobe_compare_item_get_name (item)) == 0 &&
+            strobe_scope_search_longest (timeline, id, span->t0, span->t1, &match, NULL, NULL);
+  if (!found)
+    return FALSE;
+  pad = (match.end - match.begin) / 4 + 1;
+  if (side == STROBE_COMPARE_IN_A)
+    {
+      StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
+
+      /* The selected scope is the timeline's own now: the shared selection marks it. */
+      strobe_view_state_set_selection (state, match.begin, match.end);
+      strobe_view_state_set_visible_range (state, match.begin > pad ? match.begin - pad : 0, match.end + pad);
+      gtk_widget_activate_action (GTK_WIDGET (self), "document.show-page", "s", "timeline");
+    }
+  else
+    {
+      g_autofree char *uri = g_file_get_uri (strobe_document_get_file (doc));
+
+      if (!gtk_widget_activate_action (GTK_WIDGET (self), "win.show-trace", "(ssttt)", uri, "timeline",
+                                       match.begin, match.end, pad))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* Enter or a double click: the scope in A's own timeline. */
 static void
 timer_activated (StrobeCompareView *self, guint position)
 {
-  StrobeDocument *a = strobe_view_get_document (STROBE_VIEW (self));
-  StrobeTimelineModel *timeline = strobe_document_get_timeline (a);
-  g_autoptr(StrobeCompareItem) item = g_list_model_get_item (G_LIST_MODEL (self->timers_selection), position);
-  StrobeScopeMatch match;
-  guint n;
+  strobe_compare_view_show_in (self, position, STROBE_COMPARE_IN_A);
+}
 
-  if (item == NULL || timeline == NULL || !(strobe_compare_item_get_in (item) & STROBE_COMPARE_IN_A))
-    return;
-  n = strobe_timeline_model_get_n_names (timeline);
-  for (guint id = 0; id < n; id++)
-    if (g_strcmp0 (strobe_timeline_model_get_name (timeline, id), strobe_compare_item_get_name (item)) == 0 &&
-        strobe_scope_search_longest (timeline, id, self->context->span_a.t0, self->context->span_a.t1, &match, NULL,
-                                     NULL))
-      {
-        StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
-        guint64 pad = (match.end - match.begin) / 4 + 1;
+static void
+show_in_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  StrobeCompareView *self = STROBE_COMPARE_VIEW (widget);
 
-        /* The selected scope is the timeline's own now: the shared selection marks it. */
-        strobe_view_state_set_selection (state, match.begin, match.end);
-        strobe_view_state_set_visible_range (state, match.begin > pad ? match.begin - pad : 0, match.end + pad);
-        gtk_widget_activate_action (GTK_WIDGET (self), "document.show-page", "s", "timeline");
-        return;
-      }
+  strobe_compare_view_show_in (self, gtk_single_selection_get_selected (self->timers_selection),
+                               g_str_equal (action_name, "compare.show-in-a") ? STROBE_COMPARE_IN_A : STROBE_COMPARE_IN_B);
+}
+
+static void
+update_show_in (StrobeCompareView *self)
+{
+  StrobeCompareItem *item = gtk_single_selection_get_selected_item (self->timers_selection);
+  StrobeCompareIn in = item ? strobe_compare_item_get_in (item) : 0;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.show-in-a", (in & STROBE_COMPARE_IN_A) != 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.show-in-b", (in & STROBE_COMPARE_IN_B) != 0 && self->other);
 }
 
 static GtkSingleSelection *
@@ -567,7 +785,8 @@ strobe_compare_view_focus_default (StrobeView *view)
 {
   StrobeCompareView *self = STROBE_COMPARE_VIEW (view);
 
-  gtk_widget_grab_focus (self->other ? GTK_WIDGET (self->timers_view) : GTK_WIDGET (self->compare_button));
+  gtk_widget_grab_focus (self->other ? GTK_WIDGET (self->timers_view)
+                                     : gtk_widget_get_first_child (GTK_WIDGET (self->compare_button)));
 }
 
 static void
@@ -576,12 +795,17 @@ strobe_compare_view_dispose (GObject *object)
   StrobeCompareView *self = STROBE_COMPARE_VIEW (object);
 
   g_cancellable_cancel (self->cancellable);
-  g_cancellable_cancel (self->histogram_cancellable);
   g_clear_object (&self->cancellable);
-  g_clear_object (&self->histogram_cancellable);
+  for (guint i = 0; i < G_N_ELEMENTS (self->dist); i++)
+    {
+      g_cancellable_cancel (self->dist[i].cancellable);
+      g_clear_object (&self->dist[i].cancellable);
+    }
   if (self->other)
     g_signal_handlers_disconnect_by_data (self->other, self);
   g_clear_object (&self->other);
+  g_clear_object (&self->documents);
+  g_clear_object (&self->files);
   g_clear_pointer (&self->context, strobe_compare_context_unref);
   g_clear_object (&self->timers);
   g_clear_object (&self->frames);
@@ -607,6 +831,8 @@ strobe_compare_view_class_init (StrobeCompareViewClass *klass)
   g_type_ensure (STROBE_TYPE_COMPARE_CHART);
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/compare/strobe-compare-view.ui");
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, compare_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, show_a_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, show_b_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, other_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, range_entry);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, norm_drop);
@@ -619,14 +845,22 @@ strobe_compare_view_class_init (StrobeCompareViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, log_check);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, chart);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, frames_view);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, frames_log_check);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, target_spin);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, frames_chart);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, memory_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, sites_view);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, messages_view);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, counts_view);
-  gtk_widget_class_bind_template_callback (widget_class, compare_clicked);
+  gtk_widget_class_install_action (widget_class, "compare.choose-file", NULL, choose_file_action);
+  gtk_widget_class_install_action (widget_class, "compare.with", "s", with_action);
+  gtk_widget_class_install_action (widget_class, "compare.show-in-a", NULL, show_in_action);
+  gtk_widget_class_install_action (widget_class, "compare.show-in-b", NULL, show_in_action);
   gtk_widget_class_bind_template_callback (widget_class, range_activated);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed);
   gtk_widget_class_bind_template_callback (widget_class, log_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, frames_log_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, target_changed);
   gtk_widget_class_bind_template_callback (widget_class, timer_activated);
 }
 
@@ -640,7 +874,12 @@ strobe_compare_view_init (StrobeCompareView *self)
   self->filter = gtk_custom_filter_new (filter_item, self, NULL);
   columns = strobe_compare_timer_columns (&n);
   self->timers_selection = setup_table (self, self->timers_view, &self->timers, columns, n);
-  setup_table (self, self->frames_view, &self->frames, columns, n);
+  self->dist[1].selection = setup_table (self, self->frames_view, &self->frames, columns, n);
+  self->dist[0].selection = self->timers_selection;
+  self->dist[0].chart = self->chart;
+  self->dist[0].log_check = self->log_check;
+  self->dist[1].chart = self->frames_chart;
+  self->dist[1].log_check = self->frames_log_check;
   columns = strobe_compare_site_columns (&n);
   setup_table (self, self->sites_view, &self->sites, columns, n);
   columns = strobe_compare_message_columns (&n);
@@ -648,9 +887,19 @@ strobe_compare_view_init (StrobeCompareView *self)
   columns = strobe_compare_count_columns (&n);
   setup_table (self, self->counts_view, &self->counts, columns, n);
   g_signal_connect_swapped (self->timers_selection, "notify::selected-item", G_CALLBACK (update_histogram), self);
+  g_signal_connect_swapped (self->timers_selection, "notify::selected-item", G_CALLBACK (update_show_in), self);
+  update_show_in (self);
+  gtk_menu_button_set_create_popup_func (self->compare_button, create_popup, self, NULL);
+  g_signal_connect_swapped (self->dist[1].selection, "notify::selected-item", G_CALLBACK (update_frames_histogram), self);
+  target_changed (self);
   g_signal_connect_swapped (self->norm_drop, "notify::selected", G_CALLBACK (norm_changed), self);
-  strobe_a11y_fix_mnemonic_button (self->compare_button);
+  strobe_a11y_fix_mnemonic_button (self->show_a_button);
+  strobe_a11y_fix_mnemonic_button (self->show_b_button);
+  /* The menu button's label is its inner toggle button's: name both, as a button reads. */
+  strobe_a11y_set_name (GTK_WIDGET (self->compare_button), _("Compare With…"));
+  strobe_a11y_set_name (gtk_widget_get_first_child (GTK_WIDGET (self->compare_button)), _("Compare With…"));
   strobe_a11y_name_drop_down (self->norm_drop, _("Normalisation"));
+  strobe_a11y_set_name (GTK_WIDGET (self->target_spin), _("Target frame time in milliseconds"));
   /* GTK 4.8's search entry drops the .ui's accessible label. */
   strobe_a11y_set_name (GTK_WIDGET (self->filter_entry), _("Filter names"));
   strobe_a11y_fix_stack_switcher (self->switcher);

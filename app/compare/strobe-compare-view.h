@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include "strobe-compare-timers.h"
 #include "strobe-view.h"
 
 G_BEGIN_DECLS
@@ -18,6 +19,19 @@ void        strobe_compare_view_set_other  (StrobeCompareView *self, StrobeDocum
 /* B read from @file (a new document, read on a worker thread). */
 void        strobe_compare_view_open_other (StrobeCompareView *self, GFile *file);
 StrobeDocument *strobe_compare_view_get_other (StrobeCompareView *self);
+/* Where else B may come from: @documents the traces open in the window (StrobeDocument;
+ * A itself is left out), @files the traces in the store, newest first (GFile). Either may
+ * be NULL. "Compare With…" lists them when it opens. */
+void        strobe_compare_view_set_sources (StrobeCompareView *self, GListModel *documents, GListModel *files);
+/* That menu as it would open now (for tests): sections "Open Traces", "Trace Store", then
+ * "Other File…"; items activate compare.with (a file's URI). */
+GMenuModel *strobe_compare_view_build_menu (StrobeCompareView *self);
+/* B by its file: the open trace's document when it is among the sources, else read anew. */
+void        strobe_compare_view_compare_with (StrobeCompareView *self, GFile *file);
+/* The timer row at @position (of the rows shown) in trace @side's own timeline: its
+ * longest instance in the compared range selected. A's on this tab; B's through the
+ * window's win.show-trace (FALSE without one, or when that trace has no such scope). */
+gboolean    strobe_compare_view_show_in (StrobeCompareView *self, guint position, StrobeCompareIn side);
 /* TRUE once the tables show the last comparison asked for (for tests). */
 gboolean    strobe_compare_view_is_ready   (StrobeCompareView *self);
 /* The tables' rows, as shown (sorted and filtered): "timers", "frames", "sites",

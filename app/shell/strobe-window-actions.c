@@ -1,5 +1,6 @@
 /* strobe-window-actions.c — win.close (Ctrl+W), win.connect (Ctrl+K, the connect dialog),
- * win.next-pane and win.previous-pane (F6, Shift+F6); win.show-help-overlay
+ * win.next-pane and win.previous-pane (F6, Shift+F6); win.show-trace (a trace's tab on a
+ * view with a span selected: the comparison page's "Show in B"); win.show-help-overlay
  * (Ctrl+?) comes from GtkApplicationWindow and gtk/help-overlay.ui.
  *
  * SPDX-License-Identifier: MIT
@@ -53,6 +54,20 @@ previous_pane_action (GSimpleAction *action,
   strobe_window_cycle_panes (STROBE_WINDOW (user_data), TRUE);
 }
 
+static void
+show_trace_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  const char *uri, *page;
+  guint64 begin, end, pad;
+  g_autoptr(GFile) file = NULL;
+
+  g_variant_get (parameter, "(&s&sttt)", &uri, &page, &begin, &end, &pad);
+  file = g_file_new_for_uri (uri);
+  strobe_window_show_trace (STROBE_WINDOW (user_data), file, page, begin, end, pad);
+}
+
 void
 _strobe_window_actions_init (StrobeWindow *self)
 {
@@ -61,6 +76,7 @@ _strobe_window_actions_init (StrobeWindow *self)
     { "connect", connect_action },
     { "next-pane", next_pane_action },
     { "show-view", show_view_action, "i" },
+    { "show-trace", show_trace_action, "(ssttt)" },
     { "previous-pane", previous_pane_action },
   };
 

@@ -11,6 +11,7 @@
 #include "strobe-discovery.h"
 #include "strobe-late-connect.h"
 #include "strobe-browser-view.h"
+#include "strobe-compare-view.h"
 #include "strobe-document-view.h"
 #include "strobe-a11y.h"
 #include "strobe-panes.h"
@@ -26,6 +27,9 @@ struct _StrobeWindow
   GtkLabel             *recorder_label;
   GtkNotebook          *notebook;
   StrobeBrowserView    *browser;
+
+  GListStore           *documents;     /* the open traces, for a comparison's B */
+  GtkMapListModel      *store_files;   /* the store's traces as files, newest first */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeWindow, strobe_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -112,6 +116,11 @@ close_page (StrobeWindow *self,
 
   if (view == NULL)
     return;
+  {
+    guint pos;
+    if (g_list_store_find (self->documents, strobe_document_view_get_document (view), &pos))
+      g_list_store_remove (self->documents, pos);
+  }
   strobe_document_cancel (strobe_document_view_get_document (view));
   gtk_notebook_remove_page (self->notebook, page);
 }
@@ -254,8 +263,69 @@ strobe_window_open_file (StrobeWindow *self,
   gtk_notebook_set_tab_reorderable (self->notebook, view, TRUE);
   gtk_notebook_set_menu_label_text (self->notebook, view, strobe_document_get_title (document));
   gtk_notebook_set_current_page (self->notebook, page);
+  g_list_store_append (self->documents, document);
+  {
+    StrobeView *compare = strobe_document_view_get_view (STROBE_DOCUMENT_VIEW (view), "compare");
+    if (STROBE_IS_COMPARE_VIEW (compare))
+      strobe_compare_view_set_sources (STROBE_COMPARE_VIEW (compare), G_LIST_MODEL (self->documents),
+                                       G_LIST_MODEL (self->store_files));
+  }
   add_recent (document);
   return document;
+}
+
+/* The tab of @file (opened if need be) brought to the front on @page. */
+static StrobeDocumentView *
+show_file (StrobeWindow *self, GFile *file, const char *page)
+{
+  StrobeDocumentView *view;
+
+  strobe_window_open_file (self, file);
+  view = get_current_view (self);
+  if (view != NULL)
+    strobe_document_view_show_view (view, page);
+  return view;
+}
+
+void
+strobe_window_show_trace (StrobeWindow *self, GFile *file, const char *page, guint64 begin, guint64 end, guint64 pad)
+{
+  StrobeDocumentView *view;
+  StrobeViewState *state;
+
+  g_return_if_fail (STROBE_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file) && page != NULL);
+
+  view = show_file (self, file, page);
+  if (view == NULL || end <= begin)
+    return;
+  state = strobe_document_view_get_state (view);
+  strobe_view_state_set_selection (state, begin, end);
+  strobe_view_state_set_visible_range (state, begin > pad ? begin - pad : 0, end + pad);
+}
+
+void
+strobe_window_compare (StrobeWindow *self, GFile *a, GFile *b)
+{
+  StrobeDocument *doc_b;
+  StrobeDocumentView *view;
+  StrobeView *compare;
+
+  g_return_if_fail (STROBE_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (a) && G_IS_FILE (b));
+
+  /* B in a tab of its own too, so a row can be shown in either trace. */
+  doc_b = strobe_window_open_file (self, b);
+  view = show_file (self, a, "compare");
+  compare = view ? strobe_document_view_get_view (view, "compare") : NULL;
+  if (STROBE_IS_COMPARE_VIEW (compare) && doc_b != strobe_document_view_get_document (view))
+    strobe_compare_view_set_other (STROBE_COMPARE_VIEW (compare), doc_b);
+}
+
+static void
+browser_compare_traces_cb (StrobeWindow *self, GFile *a, GFile *b)
+{
+  strobe_window_compare (self, a, b);
 }
 
 GtkWidget *
@@ -405,12 +475,39 @@ drop_cb (GtkDropTarget *target,
 
 /* ---- GObject --------------------------------------------------------------------------- */
 
+static int
+newest_first (gconstpointer a, gconstpointer b, gpointer data)
+{
+  guint64 x = strobe_trace_get_start_time_ns ((StrobeTrace *) a), y = strobe_trace_get_start_time_ns ((StrobeTrace *) b);
+
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+static gpointer
+trace_to_file (gpointer item, gpointer data)
+{
+  GFile *file = g_file_new_for_path (strobe_trace_get_path (item));
+
+  g_object_unref (item);
+  return file;
+}
+
 static void
 store_changed_cb (StrobeWindow   *self,
                   StrobeServices *services)
 {
-  strobe_browser_view_set_store (self->browser, strobe_services_get_store (services),
-                                 strobe_services_get_store_error (services));
+  StrobeStore *store = strobe_services_get_store (services);
+
+  strobe_browser_view_set_store (self->browser, store, strobe_services_get_store_error (services));
+  if (store)
+    {
+      GtkSorter *newest = GTK_SORTER (gtk_custom_sorter_new (newest_first, NULL, NULL));
+      GListModel *sorted = G_LIST_MODEL (gtk_sort_list_model_new (g_object_ref (strobe_store_get_traces (store)), newest));
+      gtk_map_list_model_set_model (self->store_files, sorted);
+      g_object_unref (sorted);
+    }
+  else
+    gtk_map_list_model_set_model (self->store_files, NULL);
 }
 
 /* GtkWindow:application is not a construct property: this runs once it is set. */
@@ -500,6 +597,8 @@ strobe_window_dispose (GObject *object)
         strobe_document_cancel (strobe_document_view_get_document (view));
     }
 
+  g_clear_object (&self->documents);
+  g_clear_object (&self->store_files);
   G_OBJECT_CLASS (strobe_window_parent_class)->dispose (object);
 }
 
@@ -522,6 +621,7 @@ strobe_window_class_init (StrobeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeWindow, browser);
   gtk_widget_class_bind_template_callback (widget_class, switch_page_cb);
   gtk_widget_class_bind_template_callback (widget_class, browser_open_trace_cb);
+  gtk_widget_class_bind_template_callback (widget_class, browser_compare_traces_cb);
 }
 
 static void
@@ -530,6 +630,8 @@ strobe_window_init (StrobeWindow *self)
   GtkDropTarget *target;
   GType types[] = { GDK_TYPE_FILE_LIST, G_TYPE_FILE };
 
+  self->documents = g_list_store_new (STROBE_TYPE_DOCUMENT);
+  self->store_files = gtk_map_list_model_new (NULL, trace_to_file, NULL, NULL);
   gtk_widget_init_template (GTK_WIDGET (self));
   _strobe_window_actions_init (self);
   strobe_pane_mark (GTK_WIDGET (self->notebook));

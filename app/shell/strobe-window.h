@@ -40,5 +40,19 @@ gboolean        strobe_window_connect_to           (StrobeWindow      *self,
                                                     GError           **error);
 /* Ctrl+K: the connect dialog; the trace it connects to opens in a new tab. */
 void            strobe_window_connect              (StrobeWindow      *self);
+/* @file's tab (opened if need be) on view @page, [@begin, @end] (ticks) selected and
+ * shown with @pad either side (nothing selected when @end <= @begin); win.show-trace
+ * (s uri, s page, t begin, t end, t pad) — how the comparison page shows a row in B. */
+void            strobe_window_show_trace           (StrobeWindow      *self,
+                                                    GFile             *file,
+                                                    const char        *page,
+                                                    guint64            begin,
+                                                    guint64            end,
+                                                    guint64            pad);
+/* @a's tab on its comparison page with @b (opened in a tab of its own too) as B: the
+ * browser's Compare. */
+void            strobe_window_compare              (StrobeWindow      *self,
+                                                    GFile             *a,
+                                                    GFile             *b);
 
 G_END_DECLS

@@ -9,12 +9,15 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 #include <gtk/gtk.h>
 
 #include "strobe-application.h"
 #include "strobe-browser-view.h"
 #include "strobe-channels-panel.h"
+#include "strobe-compare-items.h"
+#include "strobe-compare-view.h"
 #include "strobe-connect-dialog.h"
 #include "strobe-discovery.h"
 #include "strobe-preferences-dialog.h"
@@ -710,6 +713,125 @@ test_browser_sorted (Fixture       *f,
   wait_for (browser_empty, f->window);
 }
 
+/* ---- comparing two traces of the store ----------------------------------------------- */
+
+static gboolean
+compare_ready (gpointer data)
+{
+  return strobe_compare_view_is_ready (data) && strobe_compare_view_get_other (data) != NULL &&
+         g_list_model_get_n_items (strobe_compare_view_get_rows (data, "timers")) > 0;
+}
+
+static GtkWidget *
+find_named (GtkWidget *widget, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_named (c, name);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* Two traces selected in the browser, Compare: both open in tabs, the older (A) on its
+ * comparison page with the other as B — the very document of B's tab —; "Show in B" brings
+ * B's tab to the front with Physics' longest instance (2 ms in B) selected there. */
+static void
+test_browser_compare (Fixture       *f,
+                      gconstpointer  data)
+{
+  const char *names[] = { "golden-compare-a.strobe", "golden-compare-b.strobe" };
+  StrobeBrowserView *browser;
+  GListModel *model, *timers;
+  GtkWidget *button;
+  StrobeDocumentView *view_a;
+  StrobeCompareView *compare;
+  StrobeDocument *doc_a, *doc_b;
+  guint64 sel0 = 0, sel1 = 0;
+  guint physics = G_MAXUINT;
+  StrobeTraceClock clock;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *dir = g_path_get_dirname (golden_path);
+      g_autofree char *from = g_build_filename (dir, names[i], NULL);
+      g_autofree char *to = g_strdup_printf ("%s/compare-%u.strobe", store_dir, i);
+      g_autofree char *contents = NULL;
+      gsize len;
+
+      g_assert_true (g_file_get_contents (from, &contents, &len, NULL));
+      g_assert_true (g_file_set_contents (to, contents, (gssize) len, NULL));
+    }
+  wait_for (browser_lists_two, f->window);
+  settle ();
+  browser = STROBE_BROWSER_VIEW (find_type (GTK_WIDGET (f->window), STROBE_TYPE_BROWSER_VIEW));
+  model = strobe_browser_view_get_model (browser);
+  button = find_named (GTK_WIDGET (browser), "browser_compare_button");
+  g_assert_nonnull (button);
+  /* One selected: nothing to compare with. */
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (model), 0, TRUE);
+  g_assert_false (gtk_widget_get_sensitive (button));
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (model), 1, FALSE);
+  g_assert_true (gtk_widget_get_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+  settle ();
+  g_assert_cmpuint (strobe_window_get_n_documents (f->window), ==, 2);
+  view_a = STROBE_DOCUMENT_VIEW (strobe_window_get_current_page (f->window));
+  doc_a = strobe_document_view_get_document (view_a);
+  compare = STROBE_COMPARE_VIEW (strobe_document_view_get_view (view_a, "compare"));
+  wait_for (compare_ready, compare);
+  doc_b = strobe_compare_view_get_other (compare);
+  g_assert_true (doc_b != doc_a);
+  /* A is the older: its start is not after B's. */
+  {
+    g_autoptr(StrobeTrace) t0 = g_list_model_get_item (model, 0);
+    g_autoptr(StrobeTrace) t1 = g_list_model_get_item (model, 1);
+    StrobeTrace *older = strobe_trace_get_start_time_ns (t0) <= strobe_trace_get_start_time_ns (t1) ? t0 : t1;
+    g_autofree char *path_a = g_file_get_path (strobe_document_get_file (doc_a));
+
+    g_assert_cmpstr (path_a, ==, strobe_trace_get_path (older));
+  }
+
+  /* "Compare With…" offers B among the open traces, not in the store list again. */
+  {
+    g_autoptr(GMenuModel) menu = strobe_compare_view_build_menu (compare);
+    g_autoptr(GMenuModel) open = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
+    g_autofree char *label = NULL;
+
+    g_assert_cmpint (g_menu_model_get_n_items (open), ==, 1);
+    g_assert_true (g_menu_model_get_item_attribute (open, 0, G_MENU_ATTRIBUTE_LABEL, "s", &label));
+    g_assert_cmpstr (label, ==, strobe_document_get_title (doc_b));
+  }
+
+  timers = strobe_compare_view_get_rows (compare, "timers");
+  for (guint i = 0; i < g_list_model_get_n_items (timers); i++)
+    {
+      g_autoptr(StrobeCompareItem) item = g_list_model_get_item (timers, i);
+      if (g_str_equal (strobe_compare_item_get_name (item), "Physics"))
+        physics = i;
+    }
+  g_assert_cmpuint (physics, !=, G_MAXUINT);
+  g_assert_true (strobe_compare_view_show_in (compare, physics, STROBE_COMPARE_IN_B));
+  settle ();
+  g_assert_true (strobe_window_get_current_document (f->window) != doc_a);
+  g_assert_true (g_file_equal (strobe_document_get_file (strobe_window_get_current_document (f->window)),
+                               strobe_document_get_file (doc_b)));
+  g_assert_true (strobe_view_state_get_selection (
+    strobe_document_view_get_state (STROBE_DOCUMENT_VIEW (strobe_window_get_current_page (f->window))), &sel0, &sel1));
+  strobe_document_get_clock (doc_b, &clock);
+  g_assert_cmpfloat (fabs (strobe_trace_clock_duration (&clock, sel1 - sel0) - 0.002), <, 1e-6);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *to = g_strdup_printf ("%s/compare-%u.strobe", store_dir, i);
+      g_unlink (to);
+    }
+  wait_for (browser_empty, f->window);
+}
+
 /* ---- live sessions ------------------------------------------------------------------- */
 
 /* tests/control/control-target: channels Alpha (on) and Beta (off), a control server, no
@@ -1327,6 +1449,7 @@ main (int   argc,
   g_test_add ("/app/connect-dialog-empty", Fixture, NULL, fixture_setup, test_connect_dialog_empty, fixture_teardown);
   g_test_add ("/app/connect-dialog-refused-dir", Fixture, NULL, fixture_setup, test_connect_dialog_refused_dir, fixture_teardown);
   g_test_add ("/app/browser-sorted", Fixture, NULL, fixture_setup, test_browser_sorted, fixture_teardown);
+  g_test_add ("/app/browser-compare", Fixture, NULL, fixture_setup, test_browser_compare, fixture_teardown);
   g_test_add ("/app/live-session", Fixture, NULL, fixture_setup, test_live_session, fixture_teardown);
   g_test_add ("/app/connect-dialog", Fixture, NULL, fixture_setup, test_connect_dialog, fixture_teardown);
   g_test_add ("/app/connect-to", Fixture, NULL, fixture_setup, test_connect_to, fixture_teardown);

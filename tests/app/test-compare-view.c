@@ -301,6 +301,100 @@ test_distribution_and_jump (void)
   fixture_close (&f);
 }
 
+/* The frame times' page: game frames' distributions of both at once, their counts the
+ * table's, the target line where the spin button puts it. */
+static void
+test_frame_times (void)
+{
+  Fixture f = { 0 };
+  GListModel *frames;
+  StrobeCompareChart *chart;
+  const StrobeCompareHistogram *h;
+  g_autoptr(StrobeCompareItem) game = NULL;
+  gint64 end;
+
+  fixture_open (&f);
+  frames = strobe_compare_view_get_rows (f.view, "frames");
+  g_assert_cmpuint (g_list_model_get_n_items (frames), >=, 1);
+  game = g_list_model_get_item (frames, 0);
+  g_assert_cmpstr (strobe_compare_item_get_name (game), ==, "frame.game");
+  chart = STROBE_COMPARE_CHART (named (GTK_WIDGET (f.view), "frames_chart"));
+  g_assert_nonnull (chart);
+  end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+  while (strobe_compare_chart_get_histogram (chart) == NULL && g_get_monotonic_time () < end)
+    memory_iterate (10);
+  h = strobe_compare_chart_get_histogram (chart);
+  g_assert_nonnull (h);
+  g_assert_cmpuint (h->n_a, ==, strobe_compare_item_get_timer (game)->a.count);
+  g_assert_cmpuint (h->n_b, ==, strobe_compare_item_get_timer (game)->b.count);
+  g_assert_cmpuint (h->n_a, >, 0);
+  /* 60 frames a second by default; the spin button moves the line. */
+  assert_close (strobe_compare_chart_get_target (chart), 0.0167);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (named (GTK_WIDGET (f.view), "target_spin")), 33.3);
+  assert_close (strobe_compare_chart_get_target (chart), 0.0333);
+  fixture_close (&f);
+}
+
+/* B from the window's open traces or the store: the menu lists other open traces, then
+ * store traces that are neither A nor open, then a file; choosing an open trace compares
+ * with that very document (its analysis is not done again). */
+static void
+test_sources (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GListStore) documents = g_list_store_new (STROBE_TYPE_DOCUMENT);
+  g_autoptr(GListStore) files = g_list_store_new (G_TYPE_FILE);
+  g_autoptr(GFile) other = g_file_new_for_path ("/nonexistent/other.strobe");
+  g_autoptr(GMenuModel) menu = NULL;
+  g_autoptr(GMenuModel) open = NULL, store = NULL, last = NULL;
+  g_autoptr(StrobeDocument) b2 = NULL;
+  g_autofree char *label = NULL;
+
+  fixture_open (&f);
+  /* Compare against a fresh B first, then pick the open one from the menu. */
+  b2 = open_golden ("golden-compare-b.strobe");
+  g_list_store_append (documents, f.a);
+  g_list_store_append (documents, b2);
+  g_list_store_append (files, strobe_document_get_file (f.a));
+  g_list_store_append (files, strobe_document_get_file (b2));
+  g_list_store_append (files, other);
+  strobe_compare_view_set_sources (f.view, G_LIST_MODEL (documents), G_LIST_MODEL (files));
+  menu = strobe_compare_view_build_menu (f.view);
+  g_assert_cmpint (g_menu_model_get_n_items (menu), ==, 3);
+  open = g_menu_model_get_item_link (menu, 0, G_MENU_LINK_SECTION);
+  store = g_menu_model_get_item_link (menu, 1, G_MENU_LINK_SECTION);
+  last = g_menu_model_get_item_link (menu, 2, G_MENU_LINK_SECTION);
+  g_assert_cmpint (g_menu_model_get_n_items (open), ==, 1);
+  g_assert_cmpint (g_menu_model_get_n_items (store), ==, 1);
+  g_assert_true (g_menu_model_get_item_attribute (store, 0, G_MENU_ATTRIBUTE_LABEL, "s", &label));
+  g_assert_cmpstr (label, ==, "other.strobe");
+  g_assert_cmpint (g_menu_model_get_n_items (last), ==, 1);
+
+  {
+    g_autofree char *uri = g_file_get_uri (strobe_document_get_file (b2));
+    gtk_widget_activate_action (GTK_WIDGET (f.view), "compare.with", "s", uri);
+  }
+  g_assert_true (strobe_compare_view_get_other (f.view) == b2);
+  wait_ready (&f);
+  g_assert_nonnull (find_row (strobe_compare_view_get_rows (f.view, "timers"), "Physics"));
+  /* Not in a window: B's tab cannot be shown, and the page says no rather than pretending. */
+  {
+    GListModel *rows = strobe_compare_view_get_rows (f.view, "timers");
+    guint physics = G_MAXUINT;
+
+    for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+      {
+        g_autoptr(StrobeCompareItem) item = g_list_model_get_item (rows, i);
+        if (g_str_equal (strobe_compare_item_get_name (item), "Physics"))
+          physics = i;
+      }
+    g_assert_false (strobe_compare_view_show_in (f.view, physics, STROBE_COMPARE_IN_B));
+    /* A's own tab is this one: that works without a window. */
+    g_assert_true (strobe_compare_view_show_in (f.view, physics, STROBE_COMPARE_IN_A));
+  }
+  fixture_close (&f);
+}
+
 static void
 test_chart_snapshot (void)
 {
@@ -347,7 +441,7 @@ static void
 test_accessible_names (void)
 {
   Fixture f = { 0 };
-  const char *names[] = { "range_entry", "filter_entry", "norm_drop", "timers_view" };
+  const char *names[] = { "range_entry", "filter_entry", "norm_drop", "timers_view", "frames_view", "target_spin" };
 
   fixture_open (&f);
   for (guint i = 0; i <= G_N_ELEMENTS (names); i++)
@@ -372,6 +466,8 @@ main (int argc, char **argv)
   g_test_add_func ("/compare-view/rows", test_rows);
   g_test_add_func ("/compare-view/sort-filter-normalise", test_sort_filter_normalise);
   g_test_add_func ("/compare-view/distribution-and-jump", test_distribution_and_jump);
+  g_test_add_func ("/compare-view/frame-times", test_frame_times);
+  g_test_add_func ("/compare-view/sources", test_sources);
   g_test_add_func ("/compare-view/chart-snapshot", test_chart_snapshot);
   return g_test_run ();
 }
