@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 #include <inttypes.h>
+#include <math.h>
 
 #include "strobe-a11y.h"
 #include "strobe-compare-chart.h"
@@ -211,36 +212,57 @@ compare_done (GObject *source, GAsyncResult *result, gpointer data)
   self->ready = TRUE;
 }
 
-static gboolean
+/* The range entry: empty, the whole traces; "100-200" or "frames 100-200", game frames;
+ * "1.5-3 s", seconds from each trace's start; "Checkpoint..Boss", from one bookmark to the
+ * next of the other; anything else, a region's name. */
+static void
 parse_range (const char *text, StrobeCompareRange *out)
 {
-  guint64 first, last;
+  g_autofree char *t = g_strstrip (g_strdup (text));
+  const char *p = t, *dots;
   char *end;
 
   memset (out, 0, sizeof *out);
-  while (g_ascii_isspace (*text))
-    text++;
-  if (*text == '\0')
-    return TRUE;
-  /* "100-200" or "frames 100-200": frames; anything else names a region. */
-  if (g_ascii_strncasecmp (text, "frames ", 7) == 0)
-    text += 7;
-  first = g_ascii_strtoull (text, &end, 10);
-  if (end != text && *end == '-' && g_ascii_isdigit (end[1]))
+  if (*p == '\0')
+    return;
+  if ((dots = strstr (p, "..")) != NULL && dots != p && dots[2] != '\0')
     {
-      const char *m = end + 1;
-      last = g_ascii_strtoull (m, &end, 10);
-      if (*end == '\0')
+      out->kind = STROBE_COMPARE_RANGE_BOOKMARKS;
+      out->region = g_strstrip (g_strndup (p, (gsize) (dots - p)));
+      out->until = g_strstrip (g_strdup (dots + 2));
+      return;
+    }
+  if (g_ascii_strncasecmp (p, "frames ", 7) == 0)
+    p += 7;
+  if (g_ascii_isdigit (*p))
+    {
+      gdouble from = g_ascii_strtod (p, &end), to;
+      const char *m;
+
+      if (*end == '-' && (g_ascii_isdigit (end[1]) || end[1] == '.'))
         {
-          out->kind = STROBE_COMPARE_RANGE_FRAMES;
-          out->first_frame = first;
-          out->last_frame = last;
-          return TRUE;
+          m = end + 1;
+          to = g_ascii_strtod (m, &end);
+          while (g_ascii_isspace (*end))
+            end++;
+          if (*end == 's' && end[1] == '\0' && to >= from)
+            {
+              out->kind = STROBE_COMPARE_RANGE_TIME;
+              out->from = from;
+              out->to = to;
+              return;
+            }
+          if (*end == '\0' && from == floor (from) && to == floor (to) && to >= from)
+            {
+              out->kind = STROBE_COMPARE_RANGE_FRAMES;
+              out->first_frame = (guint64) from;
+              out->last_frame = (guint64) to;
+              return;
+            }
         }
     }
   out->kind = STROBE_COMPARE_RANGE_REGION;
-  out->region = g_strdup (text);
-  return TRUE;
+  out->region = g_strdup (t);
 }
 
 static void

@@ -67,12 +67,13 @@ parse_sections (const char *text, guint *out)
 }
 
 static gboolean
-parse_range_options (const char *range, const char *frames, const char *region, StrobeCompareRange *out)
+parse_range_options (const char *range, const char *frames, const char *region, const char *bookmarks,
+                     StrobeCompareRange *out)
 {
   memset (out, 0, sizeof *out);
-  if ((range != NULL) + (frames != NULL) + (region != NULL) > 1)
+  if ((range != NULL) + (frames != NULL) + (region != NULL) + (bookmarks != NULL) > 1)
     {
-      g_printerr ("%s\n", _("strobe-cli: give one of --range, --frames and --region"));
+      g_printerr ("%s\n", _("strobe-cli: give one of --range, --frames, --region and --bookmarks"));
       return FALSE;
     }
   if (range)
@@ -107,6 +108,19 @@ parse_range_options (const char *range, const char *frames, const char *region, 
     {
       out->kind = STROBE_COMPARE_RANGE_REGION;
       out->region = g_strdup (region);
+    }
+  else if (bookmarks)
+    {
+      const char *dots = strstr (bookmarks, "..");
+
+      if (dots == NULL || dots == bookmarks || dots[2] == '\0')
+        {
+          g_printerr (_("strobe-cli: --bookmarks takes FROM..TO (two bookmarks’ names), not “%s”\n"), bookmarks);
+          return FALSE;
+        }
+      out->kind = STROBE_COMPARE_RANGE_BOOKMARKS;
+      out->region = g_strndup (bookmarks, (gsize) (dots - bookmarks));
+      out->until = g_strdup (dots + 2);
     }
   return TRUE;
 
@@ -296,7 +310,8 @@ strobe_cli_compare (int argc, char **argv)
   g_autoptr(GArray) timers = NULL, frames = NULL, gate = NULL;
   g_autoptr(StrobeCompareMemory) memory = NULL;
   g_autoptr(StrobeCompareLog) log = NULL;
-  g_autofree char *section_text = NULL, *range_text = NULL, *frames_text = NULL, *region = NULL;
+  g_autofree char *section_text = NULL, *range_text = NULL, *frames_text = NULL, *region = NULL,
+                   *bookmarks = NULL;
   g_autofree char *format = NULL, *unit_name = NULL, *per = NULL, *by_name = NULL, *sort = NULL, *metrics = NULL;
   g_auto(GStrv) fail_if = NULL;
   gint64 min_count = 0;
@@ -314,6 +329,7 @@ strobe_cli_compare (int argc, char **argv)
     { "range", 0, 0, G_OPTION_ARG_STRING, &range_text, N_("Compare FROM:TO of each trace (seconds from its start; or 250ms…)"), N_("FROM:TO") },
     { "frames", 0, 0, G_OPTION_ARG_STRING, &frames_text, N_("Compare game frames FIRST to LAST of each trace"), N_("FIRST-LAST") },
     { "region", 0, 0, G_OPTION_ARG_STRING, &region, N_("Compare the span of the first region NAME of each trace"), N_("NAME") },
+    { "bookmarks", 0, 0, G_OPTION_ARG_STRING, &bookmarks, N_("Compare from the first bookmark FROM to the next bookmark TO in each trace"), N_("FROM..TO") },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_("text (default), csv or json"), N_("FORMAT") },
     { "units", 0, 0, G_OPTION_ARG_STRING, &unit_name, N_("Times in s, ms (default), us or ns"), N_("UNIT") },
     { "per", 0, 0, G_OPTION_ARG_STRING, &per, N_("Timer totals as measured (total, default), per game frame (frame) or per call (call)"), N_("WHAT") },
@@ -444,7 +460,7 @@ strobe_cli_compare (int argc, char **argv)
       return COMPARE_BAD_INPUT;
     }
   tables.min_count = (guint64) min_count;
-  if (!parse_range_options (range_text, frames_text, region, &range))
+  if (!parse_range_options (range_text, frames_text, region, bookmarks, &range))
     return COMPARE_BAD_INPUT;
   n_checks = fail_if ? g_strv_length (fail_if) : 0;
   checks = g_new0 (StrobeCompareCheck, MAX (n_checks, 1));

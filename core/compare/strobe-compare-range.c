@@ -13,6 +13,37 @@ void
 strobe_compare_range_clear (StrobeCompareRange *range)
 {
   g_clear_pointer (&range->region, g_free);
+  g_clear_pointer (&range->until, g_free);
+}
+
+/* The first bookmark @from, then the first @until at or after it: two captures of one
+ * program pass the same marks in the same order. */
+static gboolean
+bookmark_span (StrobeTimelineModel *timeline, const char *from, const char *until, guint64 *t0, guint64 *t1)
+{
+  g_autoptr(GArray) marks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
+  gboolean started = FALSE;
+
+  strobe_timeline_model_get_bookmarks (timeline, 0, G_MAXUINT64, marks);
+  for (guint i = 0; i < marks->len; i++)
+    {
+      const StrobeTimelineBookmark *b = &g_array_index (marks, StrobeTimelineBookmark, i);
+      const char *name = strobe_timeline_model_get_name (timeline, b->name_id);
+
+      if (!started && g_strcmp0 (name, from) == 0)
+        {
+          *t0 = b->time;
+          started = TRUE;
+          /* The same name twice: from its first to its next. */
+          continue;
+        }
+      if (started && g_strcmp0 (name, until) == 0)
+        {
+          *t1 = b->time;
+          return TRUE;
+        }
+    }
+  return FALSE;
 }
 
 static gboolean
@@ -120,6 +151,15 @@ strobe_compare_range_resolve (const StrobeCompareRange *range, StrobeDocument *d
           return FALSE;
         }
       break;
+    case STROBE_COMPARE_RANGE_BOOKMARKS:
+      if (timeline == NULL || !bookmark_span (timeline, range->region, range->until, &out->t0, &out->t1))
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_FOUND,
+                       _("the trace has no bookmark “%s” followed by a bookmark “%s”"),
+                       range->region ? range->region : "", range->until ? range->until : "");
+          return FALSE;
+        }
+      break;
     }
 
   {
@@ -166,6 +206,9 @@ strobe_compare_range_describe (const StrobeCompareRange *range)
                               range->last_frame);
     case STROBE_COMPARE_RANGE_REGION:
       return g_strdup_printf (_("region “%s”"), range->region ? range->region : "");
+    case STROBE_COMPARE_RANGE_BOOKMARKS:
+      return g_strdup_printf (_("bookmarks “%s”–“%s”"), range->region ? range->region : "",
+                              range->until ? range->until : "");
     case STROBE_COMPARE_RANGE_WHOLE:
     default:
       return g_strdup (_("whole trace"));

@@ -16,6 +16,8 @@ typedef enum
   STROBE_COMPARE_RANGE_TIME,     /* [from, to] seconds from the trace's start */
   STROBE_COMPARE_RANGE_FRAMES,   /* game frames first..last (numbered from 0), inclusive */
   STROBE_COMPARE_RANGE_REGION,   /* the first region named @region */
+  STROBE_COMPARE_RANGE_BOOKMARKS,/* from the first bookmark named @region to the first named
+                                  * @until at or after it */
 } StrobeCompareRangeKind;
 
 typedef struct
@@ -24,6 +26,7 @@ typedef struct
   gdouble                from, to;
   guint64                first_frame, last_frame;
   char                  *region;
+  char                  *until;
 } StrobeCompareRange;
 
 /* A range resolved on one trace. */
@@ -43,7 +46,7 @@ gboolean strobe_compare_range_resolve      (const StrobeCompareRange *range, Str
 /* A finished frame wholly inside @span: what the span counts, and
  * the frames whose times are compared. */
 gboolean strobe_compare_span_has_frame     (const StrobeCompareSpan *span, const StrobeTimelineFrame *frame);
-/* "whole trace", "0.500–1.000 s", "frames 100–200", "region “Level 2”": for titles. */
+/* "whole trace", "0.500–1.000 s", "frames 100–200", "region “Level 2”", "bookmarks “Start”–“Boss”": for titles. */
 char    *strobe_compare_range_describe     (const StrobeCompareRange *range);
 
 G_END_DECLS

@@ -17,6 +17,7 @@
 #include "strobe-compare-items.h"
 #include "strobe-compare-view.h"
 #include "tab-walk.h"
+#include "test-dirs.h"
 #include "widget-find.h"
 
 typedef struct
@@ -395,6 +396,78 @@ test_sources (void)
   fixture_close (&f);
 }
 
+static StrobeDocument *
+record (const char *dir, const char *name, gboolean changed)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  const char *argv[] = { g_getenv ("COMPARE_EMITTER"), path, changed ? "--changed" : NULL, NULL };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  StrobeDocument *document;
+  gint status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  file = g_file_new_for_path (path);
+  document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  g_assert_true (strobe_document_load (document, NULL, &error));
+  return document;
+}
+
+static void
+set_range (Fixture *f, const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (named (GTK_WIDGET (f->view), "range_entry")), text);
+  g_signal_emit_by_name (named (GTK_WIDGET (f->view), "range_entry"), "activate");
+  wait_ready (f);
+}
+
+/* The range entry's kinds on a fresh recording whose bookmarks Checkpoint and Boss mark
+ * frames 10 and 20's starts: between them are frames 10–19, the same rows as "10-19";
+ * seconds; a bad name says so. */
+static void
+test_ranges (void)
+{
+  g_autofree char *dir = test_dir_make_tmp ("strobe-compare-ranges-XXXXXX");
+  Fixture f = { 0 };
+  GListModel *timers;
+  gdouble a, b, fa, fb;
+
+  f.a = record (dir, "a.strobe", FALSE);
+  f.b = record (dir, "b.strobe", TRUE);
+  f.state = strobe_view_state_new ();
+  f.view = STROBE_COMPARE_VIEW (strobe_view_new (STROBE_TYPE_COMPARE_VIEW, f.a, f.state));
+  f.window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_child (f.window, GTK_WIDGET (f.view));
+  gtk_window_present (f.window);
+  strobe_compare_view_set_other (f.view, f.b);
+  wait_ready (&f);
+  timers = strobe_compare_view_get_rows (f.view, "timers");
+
+  set_range (&f, "Checkpoint..Boss");
+  strobe_compare_item_get_metric (find_row (timers, "Physics"), STROBE_COMPARE_COUNT, &a, &b);
+  assert_close (a, 10);
+  assert_close (b, 10);
+  strobe_compare_item_get_metric (find_row (timers, "Physics"), STROBE_COMPARE_INCL, &a, &b);
+  set_range (&f, "frames 10-19");
+  strobe_compare_item_get_metric (find_row (timers, "Physics"), STROBE_COMPARE_INCL, &fa, &fb);
+  g_assert_cmpfloat (a, ==, fa);
+  g_assert_cmpfloat (b, ==, fb);
+
+  /* The first half second: some of the 60 frames, not all. */
+  set_range (&f, "0-0.5 s");
+  strobe_compare_item_get_metric (find_row (timers, "Physics"), STROBE_COMPARE_COUNT, &a, &b);
+  g_assert_cmpfloat (a, >, 0);
+  g_assert_cmpfloat (a, <, 60);
+
+  set_range (&f, "Boss..Checkpoint");
+  /* No Checkpoint after Boss: the page says so, naming them. */
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (named (GTK_WIDGET (f.view), "status_label"))), "“Boss”"));
+  fixture_close (&f);
+  test_dir_remove_all (dir);
+}
+
 static void
 test_chart_snapshot (void)
 {
@@ -468,6 +541,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare-view/distribution-and-jump", test_distribution_and_jump);
   g_test_add_func ("/compare-view/frame-times", test_frame_times);
   g_test_add_func ("/compare-view/sources", test_sources);
+  g_test_add_func ("/compare-view/ranges", test_ranges);
   g_test_add_func ("/compare-view/chart-snapshot", test_chart_snapshot);
   return g_test_run ();
 }

@@ -97,6 +97,8 @@ spawn_particles (int frame)
 int
 main (int argc, char **argv)
 {
+  static StrobeBookmarkSpec b_checkpoint = { 0, __LINE__, "Checkpoint", __FILE__ };
+  static StrobeBookmarkSpec b_boss = { 0, __LINE__, "Boss", __FILE__ };
   static StrobeCpuSpec s_frame = STROBE_CPU_SPEC_INIT ("Frame");
   static StrobeCpuSpec s_update = STROBE_CPU_SPEC_INIT ("Update");
   static StrobeCpuSpec s_physics = STROBE_CPU_SPEC_INIT ("Physics");
@@ -112,7 +114,7 @@ main (int argc, char **argv)
   setenv ("STROBE_CPU_SHIFT", "0", 1);
   strobe_init (NULL);
   strobe_thread_set_name ("main", "game", 0);
-  strobe_channels_set_enabled ("cpu,frame,region,log,memory", true);
+  strobe_channels_set_enabled ("cpu,frame,region,bookmark,log,memory", true);
   strobe_memory_set_callstacks (true);
   if (!strobe_output_file (argv[1]))
     return 1;
@@ -133,6 +135,11 @@ main (int argc, char **argv)
       strobe_frame_begin_at (STROBE_FRAME_GAME, at_ms (t));
       if (f == 10)
         strobe_region_begin_at ("Level 1", at_ms (t));
+      /* Checkpoint at frame 10's start, Boss at frame 20's: frames 10–19 between them. */
+      if (f == 10)
+        strobe_bookmark_at (&b_checkpoint, at_ms (t));
+      if (f == 20)
+        strobe_bookmark_at (&b_boss, at_ms (t));
       strobe_cpu_begin_at (&s_frame, at_ms (t));
       strobe_cpu_begin_at (&s_update, at_ms (t));
       scope (&s_physics, t, physics);

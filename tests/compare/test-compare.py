@@ -122,6 +122,17 @@ def test_must_show():
               and problems[0]["samples_b"] == 6 and "Physics over budget" in problems[0]["name"],
               f"warnings {problems}")
 
+        # Between two bookmarks: Checkpoint and Boss mark frames 10 and 20's starts, so the
+        # timers are those of frames 10–19, row for row.
+        by_marks = compare_json(a, b, "--section", "timers,frames", "--bookmarks", "Checkpoint..Boss")
+        by_frames = compare_json(a, b, "--section", "timers,frames", "--frames", "10-19")
+        check(by_marks["sections"] == by_frames["sections"] and by_marks["sections"]["timers"],
+              f"bookmarks vs frames:\n{by_marks['sections']}\n{by_frames['sections']}")
+        rc, _, err = run("compare", "--bookmarks", "Boss..Checkpoint", a, b)
+        check(rc == 2 and "no bookmark" in err, f"bookmarks in the wrong order: {rc} {err}")
+        rc, _, err = run("compare", "--bookmarks", "Boss", a, b)
+        check(rc == 2 and "FROM..TO" in err, f"--bookmarks without ..: {rc} {err}")
+
         # The gate: 1 for the slower function, with its row; 0 under the threshold; 2 on bad input.
         rc, out, _ = run("compare", "--fail-if", "Physics:mean>+5%", a, b)
         check(rc == 1 and "FAIL Physics:mean>+5%" in out and "    Physics: A 1.000 B 2.000" in out, f"gate {rc}:\n{out}")
