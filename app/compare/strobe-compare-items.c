@@ -79,14 +79,23 @@ strobe_compare_item_init (StrobeCompareItem *self)
 {
 }
 
-StrobeCompareItem *
-strobe_compare_item_new_timer (const StrobeCompareTimer *timer, StrobeCompareContext *context)
+/* Every row: its kind, its name (taken) and which traces it is in. */
+static StrobeCompareItem *
+item_new (ItemKind kind, char *name, StrobeCompareIn in)
 {
   StrobeCompareItem *self = g_object_new (STROBE_TYPE_COMPARE_ITEM, NULL);
 
-  self->kind = ITEM_TIMER;
-  self->name = g_strdup (timer->name);
-  self->in = timer->in;
+  self->kind = kind;
+  self->name = name;
+  self->in = in;
+  return self;
+}
+
+StrobeCompareItem *
+strobe_compare_item_new_timer (const StrobeCompareTimer *timer, StrobeCompareContext *context)
+{
+  StrobeCompareItem *self = item_new (ITEM_TIMER, g_strdup (timer->name), timer->in);
+
   self->timer = *timer;
   self->timer.name = NULL;
   self->context = strobe_compare_context_ref (context);
@@ -96,42 +105,36 @@ strobe_compare_item_new_timer (const StrobeCompareTimer *timer, StrobeCompareCon
 StrobeCompareItem *
 strobe_compare_item_new_site (const StrobeCompareMemorySite *site)
 {
-  StrobeCompareItem *self = g_object_new (STROBE_TYPE_COMPARE_ITEM, NULL);
+  StrobeCompareItem *self = item_new (ITEM_SITE, g_strdup (site->name), site->in);
 
-  self->kind = ITEM_SITE;
-  self->name = g_strdup (site->name);
-  self->in = site->in;
   self->cost_a = site->a;
   self->cost_b = site->b;
+  return self;
+}
+
+/* The log's rows: a verbosity and a count in each trace. */
+static StrobeCompareItem *
+log_item_new (ItemKind kind, char *name, guint8 verbosity, StrobeCompareIn in, guint64 a, guint64 b)
+{
+  StrobeCompareItem *self = item_new (kind, name, in);
+
+  self->detail = g_strdup (strobe_log_verbosity_name (verbosity));
+  self->n_a = a;
+  self->n_b = b;
   return self;
 }
 
 StrobeCompareItem *
 strobe_compare_item_new_message (const StrobeCompareLogProblem *p)
 {
-  StrobeCompareItem *self = g_object_new (STROBE_TYPE_COMPARE_ITEM, NULL);
-
-  self->kind = ITEM_MESSAGE;
-  self->name = g_strdup_printf ("%s: %s", p->category, p->text ? p->text : p->format);
-  self->detail = g_strdup (strobe_log_verbosity_name (p->verbosity));
-  self->in = p->in;
-  self->n_a = p->a;
-  self->n_b = p->b;
-  return self;
+  return log_item_new (ITEM_MESSAGE, g_strdup_printf ("%s: %s", p->category, p->text ? p->text : p->format),
+                       p->verbosity, p->in, p->a, p->b);
 }
 
 StrobeCompareItem *
 strobe_compare_item_new_count (const StrobeCompareLogCount *c)
 {
-  StrobeCompareItem *self = g_object_new (STROBE_TYPE_COMPARE_ITEM, NULL);
-
-  self->kind = ITEM_COUNT;
-  self->name = g_strdup (c->category);
-  self->detail = g_strdup (strobe_log_verbosity_name (c->verbosity));
-  self->in = c->in;
-  self->n_a = c->a;
-  self->n_b = c->b;
-  return self;
+  return log_item_new (ITEM_COUNT, g_strdup (c->category), c->verbosity, c->in, c->a, c->b);
 }
 
 const char *
@@ -324,66 +327,50 @@ static int k_n_d (gpointer x, gpointer y)
   return (a > b) - (a < b);
 }
 
+/* A figure's three columns: A, B and the change in percent (coloured worse or better). */
+#define TIMER_COLUMNS(title_a, title_b, title_p, m)                                        \
+  { title_a, t_##m##_a, k_##m##_a, 11, TRUE, FALSE, NULL },                                \
+  { title_b, t_##m##_b, k_##m##_b, 11, TRUE, FALSE, NULL },                                \
+  { title_p, t_##m##_p, k_##m##_p, 8, TRUE, FALSE, delta_class }
+
 static const StrobeTableColumn timer_columns[] = {
   { N_("Name"), c_name, k_name, 24, FALSE, TRUE, NULL },
   { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },
-  { N_("Calls A"), t_count_a, k_count_a, 11, TRUE, FALSE, NULL },
-  { N_("Calls B"), t_count_b, k_count_b, 11, TRUE, FALSE, NULL },
-  { N_("Calls Δ%"), t_count_p, k_count_p, 8, TRUE, FALSE, delta_class },
-  { N_("Incl A"), t_incl_a, k_incl_a, 11, TRUE, FALSE, NULL },
-  { N_("Incl B"), t_incl_b, k_incl_b, 11, TRUE, FALSE, NULL },
-  { N_("Incl Δ%"), t_incl_p, k_incl_p, 8, TRUE, FALSE, delta_class },
-  { N_("Excl A"), t_excl_a, k_excl_a, 11, TRUE, FALSE, NULL },
-  { N_("Excl B"), t_excl_b, k_excl_b, 11, TRUE, FALSE, NULL },
-  { N_("Excl Δ%"), t_excl_p, k_excl_p, 8, TRUE, FALSE, delta_class },
-  { N_("Mean A"), t_mean_a, k_mean_a, 11, TRUE, FALSE, NULL },
-  { N_("Mean B"), t_mean_b, k_mean_b, 11, TRUE, FALSE, NULL },
-  { N_("Mean Δ%"), t_mean_p, k_mean_p, 8, TRUE, FALSE, delta_class },
-  { N_("Median A"), t_median_a, k_median_a, 11, TRUE, FALSE, NULL },
-  { N_("Median B"), t_median_b, k_median_b, 11, TRUE, FALSE, NULL },
-  { N_("Median Δ%"), t_median_p, k_median_p, 8, TRUE, FALSE, delta_class },
-  { N_("P95 A"), t_p95_a, k_p95_a, 11, TRUE, FALSE, NULL },
-  { N_("P95 B"), t_p95_b, k_p95_b, 11, TRUE, FALSE, NULL },
-  { N_("P95 Δ%"), t_p95_p, k_p95_p, 8, TRUE, FALSE, delta_class },
-  { N_("Max A"), t_max_a, k_max_a, 11, TRUE, FALSE, NULL },
-  { N_("Max B"), t_max_b, k_max_b, 11, TRUE, FALSE, NULL },
-  { N_("Max Δ%"), t_max_p, k_max_p, 8, TRUE, FALSE, delta_class },
+  TIMER_COLUMNS (N_("Calls A"), N_("Calls B"), N_("Calls Δ%"), count),
+  TIMER_COLUMNS (N_("Incl A"), N_("Incl B"), N_("Incl Δ%"), incl),
+  TIMER_COLUMNS (N_("Excl A"), N_("Excl B"), N_("Excl Δ%"), excl),
+  TIMER_COLUMNS (N_("Mean A"), N_("Mean B"), N_("Mean Δ%"), mean),
+  TIMER_COLUMNS (N_("Median A"), N_("Median B"), N_("Median Δ%"), median),
+  TIMER_COLUMNS (N_("P95 A"), N_("P95 B"), N_("P95 Δ%"), p95),
+  TIMER_COLUMNS (N_("Max A"), N_("Max B"), N_("Max Δ%"), max),
 };
+
+/* A cost's three columns: A, B and the change in its unit. */
+#define SITE_COLUMNS(title_a, title_b, title_d, c)                                         \
+  { title_a, s_##c##_a, j_##c##_a, 10, TRUE, FALSE, NULL },                                \
+  { title_b, s_##c##_b, j_##c##_b, 10, TRUE, FALSE, NULL },                                \
+  { title_d, s_##c##_d, j_##c##_d, 10, TRUE, FALSE, site_delta_class }
 
 static const StrobeTableColumn site_columns[] = {
   { N_("Allocation site"), c_name, k_name, 28, FALSE, TRUE, NULL },
   { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },
-  { N_("Peak A"), s_peak_a, j_peak_a, 10, TRUE, FALSE, NULL },
-  { N_("Peak B"), s_peak_b, j_peak_b, 10, TRUE, FALSE, NULL },
-  { N_("Peak Δ"), s_peak_d, j_peak_d, 10, TRUE, FALSE, site_delta_class },
-  { N_("Leaked A"), s_leaked_a, j_leaked_a, 10, TRUE, FALSE, NULL },
-  { N_("Leaked B"), s_leaked_b, j_leaked_b, 10, TRUE, FALSE, NULL },
-  { N_("Leaked Δ"), s_leaked_d, j_leaked_d, 10, TRUE, FALSE, site_delta_class },
-  { N_("Allocations A"), s_allocations_a, j_allocations_a, 10, TRUE, FALSE, NULL },
-  { N_("Allocations B"), s_allocations_b, j_allocations_b, 10, TRUE, FALSE, NULL },
-  { N_("Allocations Δ"), s_allocations_d, j_allocations_d, 10, TRUE, FALSE, site_delta_class },
-  { N_("Bytes A"), s_bytes_a, j_bytes_a, 10, TRUE, FALSE, NULL },
-  { N_("Bytes B"), s_bytes_b, j_bytes_b, 10, TRUE, FALSE, NULL },
-  { N_("Bytes Δ"), s_bytes_d, j_bytes_d, 10, TRUE, FALSE, site_delta_class },
+  SITE_COLUMNS (N_("Peak A"), N_("Peak B"), N_("Peak Δ"), peak),
+  SITE_COLUMNS (N_("Leaked A"), N_("Leaked B"), N_("Leaked Δ"), leaked),
+  SITE_COLUMNS (N_("Allocations A"), N_("Allocations B"), N_("Allocations Δ"), allocations),
+  SITE_COLUMNS (N_("Bytes A"), N_("Bytes B"), N_("Bytes Δ"), bytes),
 };
 
-static const StrobeTableColumn message_columns[] = {
-  { N_("Message"), c_name, k_name, 40, FALSE, TRUE, NULL },
-  { N_("Verbosity"), c_detail, k_detail, 8, FALSE, FALSE, NULL },
-  { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },
-  { N_("Messages A"), c_n_a, k_n_a, 8, TRUE, FALSE, NULL },
-  { N_("Messages B"), c_n_b, k_n_b, 8, TRUE, FALSE, NULL },
-  { N_("Messages Δ"), c_n_d, k_n_d, 8, TRUE, FALSE, NULL },
-};
+/* The log's two tables differ only in what their rows are: a message or a category. */
+#define MESSAGE_COLUMNS(first, width)                                                      \
+  { first, c_name, k_name, width, FALSE, TRUE, NULL },                                     \
+  { N_("Verbosity"), c_detail, k_detail, 8, FALSE, FALSE, NULL },                          \
+  { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },                                         \
+  { N_("Messages A"), c_n_a, k_n_a, 8, TRUE, FALSE, NULL },                                \
+  { N_("Messages B"), c_n_b, k_n_b, 8, TRUE, FALSE, NULL },                                \
+  { N_("Messages Δ"), c_n_d, k_n_d, 8, TRUE, FALSE, NULL }
 
-static const StrobeTableColumn count_columns[] = {
-  { N_("Category"), c_name, k_name, 20, FALSE, TRUE, NULL },
-  { N_("Verbosity"), c_detail, k_detail, 8, FALSE, FALSE, NULL },
-  { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },
-  { N_("Messages A"), c_n_a, k_n_a, 8, TRUE, FALSE, NULL },
-  { N_("Messages B"), c_n_b, k_n_b, 8, TRUE, FALSE, NULL },
-  { N_("Messages Δ"), c_n_d, k_n_d, 8, TRUE, FALSE, NULL },
-};
+static const StrobeTableColumn message_columns[] = { MESSAGE_COLUMNS (N_("Message"), 40) };
+static const StrobeTableColumn count_columns[] = { MESSAGE_COLUMNS (N_("Category"), 20) };
 
 const StrobeTableColumn *
 strobe_compare_timer_columns (guint *n)

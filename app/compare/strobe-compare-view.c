@@ -2,7 +2,8 @@
  * views, the selected timer's distributions below them.
  *
  * The comparison runs in a GTask thread (the timer statistics of two large traces take a
- * while) and a newer request cancels the running one; the page shows a spinner and keeps
+ * while) and a newer request cancels the running one; the page shows a spinner and the
+ * fraction done (each part of the comparison as it ends), and keeps
  * the last tables meanwhile.
  *
  * SPDX-License-Identifier: MIT
@@ -36,6 +37,7 @@ struct _StrobeCompareView
   GtkDropDown          *norm_drop;
   GtkSearchEntry       *filter_entry;
   GtkSpinner           *spinner;
+  GtkProgressBar       *progress_bar;
   GtkLabel             *status_label;
   GtkStackSwitcher     *switcher;
   GtkStack             *stack;
@@ -59,6 +61,8 @@ struct _StrobeCompareView
   StrobeCompareContext *context;
   GCancellable         *cancellable;
   gboolean              ready;
+  gint                 *progress;          /* the running comparison's, in thousandths (rc box) */
+  guint                 progress_source;
   /* The selected row's distributions: of a timer, of the frame times. */
   struct
   {
@@ -81,7 +85,14 @@ typedef struct
   GArray               *timers, *frames;
   StrobeCompareMemory  *memory;
   StrobeCompareLog     *log;
+  gint                 *progress;   /* thousandths done, shared with the page (rc box) */
 } Job;
+
+/* How much of a comparison each part is, in thousandths once it is done: the timers' pass
+ * over every scope of both traces is most of it. */
+#define DONE_TIMERS 700
+#define DONE_FRAMES 750
+#define DONE_MEMORY 900
 
 static void
 job_free (Job *job)
@@ -94,6 +105,7 @@ job_free (Job *job)
   g_clear_pointer (&job->frames, g_array_unref);
   g_clear_pointer (&job->memory, strobe_compare_memory_free);
   g_clear_pointer (&job->log, strobe_compare_log_free);
+  g_clear_pointer (&job->progress, g_atomic_rc_box_release);
   g_free (job);
 }
 
@@ -120,11 +132,14 @@ compare_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
           g_task_return_error (task, error);
           return;
         }
+      g_atomic_int_set (job->progress, DONE_TIMERS);
       job->frames = strobe_compare_frames (job->a, &job->context->span_a, job->b, &job->context->span_b);
     }
+  g_atomic_int_set (job->progress, DONE_FRAMES);
   if (strobe_document_get_memory (job->a) && strobe_document_get_memory (job->b))
     job->memory = strobe_compare_memory (job->a, &job->context->span_a, job->b, &job->context->span_b,
                                          STROBE_MEMORY_BY_FUNCTION, cancellable, NULL);
+  g_atomic_int_set (job->progress, DONE_MEMORY);
   if (strobe_document_get_log (job->a) && strobe_document_get_log (job->b))
     job->log = strobe_compare_log (job->a, &job->context->span_a, job->b, &job->context->span_b, cancellable, NULL);
   if (g_task_return_error_if_cancelled (task))
@@ -160,6 +175,35 @@ show_memory_totals (StrobeCompareView *self, StrobeCompareMemory *m)
   gtk_label_set_text (self->memory_label, text);
 }
 
+static gboolean
+progress_tick (gpointer data)
+{
+  StrobeCompareView *self = data;
+
+  gtk_progress_bar_set_fraction (self->progress_bar, g_atomic_int_get (self->progress) / 1000.0);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The bar shows the running comparison's progress, polled: the worker only stores a number. */
+static void
+progress_start (StrobeCompareView *self, gint *progress)
+{
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_pointer (&self->progress, g_atomic_rc_box_release);
+  self->progress = g_atomic_rc_box_acquire (progress);
+  gtk_progress_bar_set_fraction (self->progress_bar, 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), TRUE);
+  self->progress_source = g_timeout_add (100, progress_tick, self);
+}
+
+static void
+progress_stop (StrobeCompareView *self)
+{
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  gtk_progress_bar_set_fraction (self->progress_bar, 1);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), FALSE);
+}
+
 static void
 compare_done (GObject *source, GAsyncResult *result, gpointer data)
 {
@@ -172,11 +216,13 @@ compare_done (GObject *source, GAsyncResult *result, gpointer data)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         return;
+      progress_stop (self);
       gtk_spinner_stop (self->spinner);
       gtk_label_set_text (self->status_label, error->message);
       self->ready = TRUE;
       return;
     }
+  progress_stop (self);
   gtk_spinner_stop (self->spinner);
   g_clear_pointer (&self->context, strobe_compare_context_unref);
   self->context = strobe_compare_context_ref (job->context);
@@ -282,6 +328,8 @@ start_compare (StrobeCompareView *self)
   job->b = g_object_ref (self->other);
   job->context = strobe_compare_context_new ();
   parse_range (gtk_editable_get_text (GTK_EDITABLE (self->range_entry)), &job->range);
+  job->progress = g_atomic_rc_box_new0 (gint);
+  progress_start (self, job->progress);
   gtk_spinner_start (self->spinner);
   gtk_label_set_text (self->status_label, _("Comparing…"));
   task = g_task_new (self, self->cancellable, compare_done, NULL);
@@ -818,6 +866,8 @@ strobe_compare_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  g_clear_pointer (&self->progress, g_atomic_rc_box_release);
   for (guint i = 0; i < G_N_ELEMENTS (self->dist); i++)
     {
       g_cancellable_cancel (self->dist[i].cancellable);
@@ -860,6 +910,7 @@ strobe_compare_view_class_init (StrobeCompareViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, norm_drop);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, filter_entry);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, spinner);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, status_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, switcher);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, stack);

@@ -125,12 +125,13 @@ text_section (GString *s, const StrobeCliCompareOutput *out, const StrobeCliComp
   if (sec->detail)
     append_cell (s, sec->detail, 9);
   append_cell (s, _("In"), 4);
-  {
-    g_autofree char *na = g_strdup_printf ("%s A", sec->samples);
-    g_autofree char *nb = g_strdup_printf ("%s B", sec->samples);
-    append_cell (s, na, 10);
-    append_cell (s, nb, 10);
-  }
+  if (sec->samples)
+    {
+      g_autofree char *na = g_strdup_printf ("%s A", sec->samples);
+      g_autofree char *nb = g_strdup_printf ("%s B", sec->samples);
+      append_cell (s, na, 10);
+      append_cell (s, nb, 10);
+    }
   for (guint k = 0; k < first->n_figures; k++)
     {
       const StrobeCliFigure *f = &first->figures[k];
@@ -169,8 +170,11 @@ text_section (GString *s, const StrobeCliCompareOutput *out, const StrobeCliComp
       if (sec->detail)
         append_cell (s, r->detail ? r->detail : "", 9);
       append_cell (s, in_name (r->in), 4);
-      append_cell (s, na, 10);
-      append_cell (s, nb, 10);
+      if (sec->samples)
+        {
+          append_cell (s, na, 10);
+          append_cell (s, nb, 10);
+        }
       for (guint k = 0; k < r->n_figures; k++)
         {
           const StrobeCliFigure *f = &r->figures[k];

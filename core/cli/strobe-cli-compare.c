@@ -221,9 +221,10 @@ memory_figures (StrobeCliCompareRow *row, const StrobeMemoryCosts *a, const Stro
 static void
 memory_sections (GPtrArray *sections, StrobeCompareMemory *m, const char *by)
 {
-  StrobeCliCompareSection *total = strobe_cli_compare_section_new ("memory", _("Memory"), _("allocs"), NULL);
+  /* The samples are the allocations, a figure of the table already. */
+  StrobeCliCompareSection *total = strobe_cli_compare_section_new ("memory", _("Memory"), NULL, NULL);
   g_autofree char *title = g_strdup_printf (_("Memory by %s"), by);
-  StrobeCliCompareSection *sites = strobe_cli_compare_section_new ("memory-sites", title, _("allocs"), NULL);
+  StrobeCliCompareSection *sites = strobe_cli_compare_section_new ("memory-sites", title, NULL, NULL);
   StrobeCliCompareRow row = { 0 };
 
   row.name = g_strdup (_("(total)"));

@@ -41,7 +41,9 @@ typedef struct
 {
   const char *id;       /* "timers", "frames", "memory", "memory-sites", "log", "log-problems" */
   char       *title;    /* for text */
-  const char *samples;  /* what a row's samples are: "calls", "frames"… */
+  const char *samples;  /* what a row's samples are: "calls", "frames"…; NULL: one of its
+                         * figures already counts them (memory: allocations), so the text
+                         * table shows no column of its own for them */
   const char *detail;   /* the detail column's heading, or NULL */
   GArray     *rows;     /* StrobeCliCompareRow */
 } StrobeCliCompareSection;

@@ -415,12 +415,20 @@ record (const char *dir, const char *name, gboolean changed)
   return document;
 }
 
+/* A new range: the progress bar shows from the start (before the main loop runs again)
+ * and goes once the tables are in, full. */
 static void
 set_range (Fixture *f, const char *text)
 {
+  GtkWidget *bar = named (GTK_WIDGET (f->view), "progress_bar");
+
   gtk_editable_set_text (GTK_EDITABLE (named (GTK_WIDGET (f->view), "range_entry")), text);
   g_signal_emit_by_name (named (GTK_WIDGET (f->view), "range_entry"), "activate");
+  g_assert_true (gtk_widget_get_visible (bar));
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (bar)), <, 1);
   wait_ready (f);
+  g_assert_false (gtk_widget_get_visible (bar));
+  g_assert_cmpfloat (gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (bar)), ==, 1);
 }
 
 /* The range entry's kinds on a fresh recording whose bookmarks Checkpoint and Boss mark
