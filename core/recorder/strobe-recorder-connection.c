@@ -22,7 +22,8 @@
 
 struct _StrobeRecorderConnection
 {
-  GWeakRef           recorder;
+  GWeakRef           owner;
+  StrobeRecorderConnectionReport report;
   GMainContext      *context;
   StrobeStore       *store;
   GSocketConnection *connection;
@@ -61,10 +62,10 @@ static gboolean
 post_cb (gpointer data)
 {
   Post *post = data;
-  g_autoptr(StrobeRecorder) recorder = g_weak_ref_get (&post->connection->recorder);
+  g_autoptr(GObject) owner = g_weak_ref_get (&post->connection->owner);
 
-  if (recorder != NULL)
-    _strobe_recorder_connection_event (recorder, post->connection, post->event, post->reason);
+  if (owner != NULL)
+    post->connection->report (owner, post->connection, post->event, post->reason);
   return G_SOURCE_REMOVE;
 }
 
@@ -171,15 +172,20 @@ _strobe_recorder_connection_get_rate (StrobeRecorderConnection *self,
 }
 
 StrobeRecorderConnection *
-_strobe_recorder_connection_new (StrobeRecorder    *recorder,
-                                 StrobeStore       *store,
-                                 GSocketConnection *connection,
-                                 guint64            id,
-                                 gint64             rate_window_us)
+_strobe_recorder_connection_new (StrobeStore                   *store,
+                                 GSocketConnection             *connection,
+                                 guint64                        id,
+                                 gint64                         rate_window_us,
+                                 StrobeRecorderConnectionReport report,
+                                 gpointer                       owner)
 {
-  StrobeRecorderConnection *self = g_atomic_rc_box_new0 (StrobeRecorderConnection);
+  StrobeRecorderConnection *self;
 
-  g_weak_ref_init (&self->recorder, recorder);
+  g_return_val_if_fail (report != NULL && G_IS_OBJECT (owner), NULL);
+
+  self = g_atomic_rc_box_new0 (StrobeRecorderConnection);
+  g_weak_ref_init (&self->owner, owner);
+  self->report = report;
   self->context = g_main_context_ref_thread_default ();
   self->store = g_object_ref (store);
   self->connection = g_object_ref (connection);
@@ -204,7 +210,7 @@ connection_clear (gpointer data)
   StrobeRecorderConnection *self = data;
 
   g_assert (self->thread == NULL);
-  g_weak_ref_clear (&self->recorder);
+  g_weak_ref_clear (&self->owner);
   g_main_context_unref (self->context);
   g_object_unref (self->store);
   g_object_unref (self->connection);

@@ -1,7 +1,8 @@
 /* strobe-recorder-private.h — the recorder and its connections talk through these.
  *
- * A connection runs on its own thread; everything it reports is delivered to the
- * recorder on the recorder's main context through _strobe_recorder_connection_event().
+ * A connection runs on its own thread; everything it reports is delivered on the main
+ * context it was made on, to the report function its owner gave it — the connection knows
+ * no recorder, so the recorder can use it without the two calling each other.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -20,11 +21,19 @@ typedef enum
   STROBE_RECORDER_EVENT_DONE,       /* the thread is about to exit: join it */
 } StrobeRecorderEvent;
 
-StrobeRecorderConnection *_strobe_recorder_connection_new     (StrobeRecorder           *recorder,
-                                                               StrobeStore              *store,
+/* What a connection reports, on its owner's main context, while @owner is alive. */
+typedef void (*StrobeRecorderConnectionReport) (GObject                  *owner,
+                                                StrobeRecorderConnection *connection,
+                                                StrobeRecorderEvent       event,
+                                                const char               *reason);
+
+/* @owner is held weakly: reports after it is gone are dropped. */
+StrobeRecorderConnection *_strobe_recorder_connection_new     (StrobeStore              *store,
                                                                GSocketConnection        *connection,
                                                                guint64                   id,
-                                                               gint64                    rate_window_us);
+                                                               gint64                    rate_window_us,
+                                                               StrobeRecorderConnectionReport report,
+                                                               gpointer                  owner);
 StrobeRecorderConnection *_strobe_recorder_connection_ref     (StrobeRecorderConnection *self);
 void                      _strobe_recorder_connection_unref   (StrobeRecorderConnection *self);
 gboolean                  _strobe_recorder_connection_start   (StrobeRecorderConnection *self,
@@ -49,11 +58,6 @@ double                    _strobe_recorder_connection_get_rate (StrobeRecorderCo
                                                                 gint64                    now);
 /* Ends the connection to make room (its trace, if any, is cut off saying why). */
 void                      _strobe_recorder_connection_evict   (StrobeRecorderConnection *self);
-
-void                      _strobe_recorder_connection_event   (StrobeRecorder           *recorder,
-                                                               StrobeRecorderConnection *connection,
-                                                               StrobeRecorderEvent       event,
-                                                               const char               *reason);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (StrobeRecorderConnection, _strobe_recorder_connection_unref)
 

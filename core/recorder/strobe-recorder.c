@@ -70,12 +70,13 @@ retire_connection (StrobeRecorder           *self,
   g_ptr_array_remove (self->connections, connection);
 }
 
-void
-_strobe_recorder_connection_event (StrobeRecorder           *self,
-                                   StrobeRecorderConnection *connection,
-                                   StrobeRecorderEvent       event,
-                                   const char               *reason)
+static void
+connection_event (GObject                  *owner,
+                  StrobeRecorderConnection *connection,
+                  StrobeRecorderEvent       event,
+                  const char               *reason)
 {
+  StrobeRecorder *self = STROBE_RECORDER (owner);
   StrobeLiveConnection *session;
 
   /* After stop() a connection has been retired already; late posts are stale. */
@@ -193,8 +194,8 @@ incoming_cb (GSocketService    *service,
   g_autoptr(GError) error = NULL;
 
   g_debug ("Recorder: incoming connection %" G_GUINT64_FORMAT, self->next_id + 1);
-  connection = _strobe_recorder_connection_new (self, self->store, socket_connection,
-                                                ++self->next_id, self->rate_window_us);
+  connection = _strobe_recorder_connection_new (self->store, socket_connection, ++self->next_id,
+                                                self->rate_window_us, connection_event, self);
   if (!make_room (self, connection))
     {
       count_rejected (self);
