@@ -75,11 +75,21 @@ strobe_chart_canvas_box (StrobeChartCanvas *c,
 
 /* ---- series --------------------------------------------------------------------------------- */
 
+/* Where @value falls in @lane, between rows. */
+static double
+lane_y_exact (const StrobeChartLane *lane,
+              double                 value)
+{
+  if (!(lane->max > lane->min))
+    return lane->y + 1 + lane->h / 2;
+  return lane->y + lane->h - CLAMP ((value - lane->min) / (lane->max - lane->min), 0.0, 1.0) * (lane->h - 2);
+}
+
 double
 strobe_chart_lane_y (const StrobeChartLane *lane,
                      double                 value)
 {
-  return round (lane->y + lane->h - MIN (MAX (value, 0) / lane->max, 1.0) * (lane->h - 2));
+  return round (lane_y_exact (lane, value));
 }
 
 void
@@ -194,6 +204,144 @@ strobe_chart_stacked_max (const StrobeChartSeries *series,
       max = MAX (max, sum);
     }
   return max;
+}
+
+/* The rows a line passes through in each pixel column, [lo, hi]; empty while lo > hi. */
+typedef struct
+{
+  double lo, hi;
+} ColumnRun;
+
+static void
+column_add (ColumnRun *runs,
+            int        n,
+            int        c,
+            double     y)
+{
+  if (c < 0 || c >= n)
+    return;
+  runs[c].lo = MIN (runs[c].lo, y);
+  runs[c].hi = MAX (runs[c].hi, y);
+}
+
+/* The line from (x0, y0) to (x1, y1) — straight, or level at y0 then up or down at x1 —
+ * into the columns it crosses, clipped to [0, n). */
+static void
+column_segment (ColumnRun *runs,
+                int        n,
+                double     x0,
+                double     y0,
+                double     x1,
+                double     y1,
+                gboolean   step)
+{
+  double c0 = floor (x0), c1 = floor (x1);
+
+  for (double c = MAX (c0, 0); c <= MIN (c1, n - 1); c++)
+    {
+      if (step || x1 - x0 < 1e-9)
+        column_add (runs, n, (int) c, y0);
+      else
+        {
+          /* Where the line enters and leaves this column. */
+          double a = MAX (x0, c), b = MIN (x1, c + 1);
+          column_add (runs, n, (int) c, y0 + (y1 - y0) * (a - x0) / (x1 - x0));
+          column_add (runs, n, (int) c, y0 + (y1 - y0) * (b - x0) / (x1 - x0));
+        }
+    }
+  if (c1 >= 0 && c1 < n)
+    column_add (runs, n, (int) c1, y1);
+}
+
+/* Column @c from row @top to row @bottom (fractions of a row too): the rows it covers whole
+ * as one box, a row it covers in part in that part of @alpha — a line between two rows
+ * shows there as two lighter rows, the way an antialiased stroke does, not as a thick one. */
+static void
+column_fill (StrobeChartCanvas *canvas,
+             int                c,
+             double             top,
+             double             bottom,
+             const GdkRGBA     *color,
+             double             alpha)
+{
+  double whole_top = ceil (top), whole_bottom = floor (bottom);
+
+  if (bottom <= top)
+    return;
+  if (whole_bottom < whole_top)
+    {
+      /* Inside one row. */
+      strobe_chart_canvas_color (canvas, color, alpha * (bottom - top));
+      strobe_chart_canvas_box (canvas, c, floor (top), 1, 1);
+      return;
+    }
+  if (whole_top > top)
+    {
+      strobe_chart_canvas_color (canvas, color, alpha * (whole_top - top));
+      strobe_chart_canvas_box (canvas, c, whole_top - 1, 1, 1);
+    }
+  strobe_chart_canvas_color (canvas, color, alpha);
+  if (whole_bottom > whole_top)
+    strobe_chart_canvas_box (canvas, c, whole_top, 1, whole_bottom - whole_top);
+  if (bottom > whole_bottom)
+    {
+      strobe_chart_canvas_color (canvas, color, alpha * (bottom - whole_bottom));
+      strobe_chart_canvas_box (canvas, c, whole_bottom, 1, 1);
+    }
+}
+
+void
+strobe_chart_envelope (StrobeChartCanvas         *canvas,
+                       const StrobeTimeScale     *scale,
+                       const StrobeChartLane     *lane,
+                       const StrobeCounterBucket *buckets,
+                       guint                      n,
+                       gboolean                   step,
+                       const GdkRGBA             *color,
+                       double                     width,
+                       double                     fill_alpha)
+{
+  int columns = canvas->width / MAX (canvas->scale, 1);
+  g_autofree ColumnRun *runs = NULL;
+  double base = lane->y + lane->h, last_x = 0, last_y = 0;
+
+  g_return_if_fail (canvas != NULL && scale != NULL && lane != NULL && color != NULL);
+  g_return_if_fail (buckets != NULL || n == 0);
+
+  if (n == 0 || columns <= 0)
+    return;
+  runs = g_new (ColumnRun, columns);
+  for (int c = 0; c < columns; c++)
+    runs[c] = (ColumnRun) { G_MAXDOUBLE, -G_MAXDOUBLE };
+
+  for (guint i = 0; i < n; i++)
+    {
+      const StrobeCounterBucket *k = &buckets[i];
+      double x = strobe_time_scale_x (scale, k->first_time);
+      double xe = MAX (strobe_time_scale_x (scale, k->last_time), x);
+      double yf = lane_y_exact (lane, k->first);
+
+      if (i > 0)
+        column_segment (runs, columns, last_x, last_y, x, yf, step);
+      /* The bucket's own samples: its columns from the least value to the greatest. */
+      column_segment (runs, columns, x, yf, xe, lane_y_exact (lane, k->last), FALSE);
+      if (k->count > 1)
+        for (double c = floor (x); c <= floor (xe); c++)
+          {
+            column_add (runs, columns, (int) c, lane_y_exact (lane, k->min));
+            column_add (runs, columns, (int) c, lane_y_exact (lane, k->max));
+          }
+      last_x = xe;
+      last_y = lane_y_exact (lane, k->last);
+    }
+
+  /* The area first, from the line's middle down, then the line over it. */
+  for (int c = 0; c < columns; c++)
+    if (runs[c].lo <= runs[c].hi)
+      column_fill (canvas, c, runs[c].hi, base, color, fill_alpha);
+  for (int c = 0; c < columns; c++)
+    if (runs[c].lo <= runs[c].hi)
+      column_fill (canvas, c, runs[c].lo - width / 2, runs[c].hi + width / 2, color, 1);
 }
 
 /* ---- marks and spans -------------------------------------------------------------------------- */

@@ -1,7 +1,8 @@
 /* strobe-chart-layers.h — what charts on the time axis are drawn with, one layer at a time:
  * a series (an area under it, or a line), a stacked series (bands, the first at the
- * bottom), marks (a moment: a vertical line, a label) and spans (a range: a band with
- * edges).
+ * bottom), an envelope (a dense series summarised a column at a time: its least to its
+ * greatest value, joined straight or in steps), marks (a moment: a vertical line, a label)
+ * and spans (a range: a band with edges).
  *
  * Series are drawn into a StrobeChartCanvas: pixel-aligned boxes written straight into an
  * image surface, one column per sample (charts ask for one sample a pixel), blended source
@@ -16,6 +17,7 @@
 #include <gtk/gtk.h>
 
 #include "strobe-time-scale.h"
+#include "strobe-timeline-model.h"
 
 G_BEGIN_DECLS
 
@@ -49,14 +51,17 @@ void     strobe_chart_canvas_box   (StrobeChartCanvas    *canvas,
 
 /* ---- series --------------------------------------------------------------------------------- */
 
-/* Where a series is drawn: a band of the chart and the value at its top. */
+/* Where a series is drawn: a band of the chart and the values at its top and bottom. */
 typedef struct
 {
   double y, h;
-  double max;        /* > 0 */
+  double max;        /* > min */
+  double min;        /* 0 unless given */
 } StrobeChartLane;
 
-/* The pixel row of @value in @lane (0 at the bottom, @max two pixels under the top). */
+/* The pixel row of @value in @lane (@min at the bottom, @max two pixels under the top,
+ * values beyond them on those rows; halfway between those two rows when @max is not above
+ * @min). */
 double   strobe_chart_lane_y       (const StrobeChartLane *lane,
                                     double                 value);
 
@@ -106,6 +111,25 @@ void     strobe_chart_stacked      (StrobeChartCanvas       *canvas,
 /* The largest sum of stacked series at one sample (0 for none). */
 double   strobe_chart_stacked_max  (const StrobeChartSeries *series,
                                     guint                    n_series);
+
+/* An envelope: a series summarised into @n buckets of its samples (in time order, about one
+ * a pixel column, as strobe_timeline_model_get_counter_series() gives them; the samples
+ * just before and after the range as buckets of one sample at either end). Consecutive
+ * buckets are joined straight or, when @step, each value held until the next; a bucket of
+ * several samples covers its columns from its least to its greatest value, so no spike is
+ * lost however dense the samples. The line is @width pixels thick in @color; the area
+ * under it, down to the lane's bottom, in @color at @fill_alpha. Values fall between rows
+ * here (a row the line covers in part is drawn in that part of its alpha), so a slow
+ * slope reads as a line, not as stairs of a row. */
+void     strobe_chart_envelope     (StrobeChartCanvas         *canvas,
+                                    const StrobeTimeScale     *scale,
+                                    const StrobeChartLane     *lane,
+                                    const StrobeCounterBucket *buckets,
+                                    guint                      n,
+                                    gboolean                   step,
+                                    const GdkRGBA             *color,
+                                    double                     width,
+                                    double                     fill_alpha);
 
 /* ---- marks and spans -------------------------------------------------------------------------- */
 

@@ -13,6 +13,7 @@
 #include <pango/pangocairo.h>
 #include <string.h>
 
+#include "strobe-chart-layers.h"
 #include "strobe-timeline-geometry.h"
 #include "strobe-timeline-painter.h"
 
@@ -459,16 +460,8 @@ paint_thread (Painter *p, StrobeTimeScale *axis, const gint *cancelled)
 #define GRAPH_TOP    (STROBE_TRACK_HEADER_H + 2)
 #define GRAPH_BOTTOM (STROBE_TRACK_COUNTER_H - 4)
 
-static gdouble
-value_y (const StrobeTileSpec *spec, gdouble v)
-{
-  gdouble lo = spec->value_min, hi = spec->value_max;
-
-  if (!(hi > lo))
-    return (GRAPH_TOP + GRAPH_BOTTOM) / 2.0;
-  return GRAPH_BOTTOM - (v - lo) / (hi - lo) * (GRAPH_BOTTOM - GRAPH_TOP);
-}
-
+/* The line, its envelope where samples are denser than pixels, and the area under it, with
+ * the chart layers; the samples just outside the tile join it to its neighbours. */
 static void
 paint_counter (Painter *p, StrobeTimeScale *axis)
 {
@@ -476,89 +469,34 @@ paint_counter (Painter *p, StrobeTimeScale *axis)
   g_autoptr(GArray) buckets = g_array_new (FALSE, FALSE, sizeof (StrobeCounterBucket));
   StrobeCounterSample before, after;
   gboolean step = spec->counter_type == STROBE_TIMELINE_COUNTER_INT;
-  StrobeRgb c = spec->dark ? (StrobeRgb) { 0.45, 0.70, 0.95 } : (StrobeRgb) { 0.15, 0.42, 0.75 };
-  gboolean started = FALSE;
-  gdouble last_x = 0, last_y = 0, base = GRAPH_BOTTOM;
+  GdkRGBA color = spec->dark ? (GdkRGBA) { 0.45, 0.70, 0.95, 1 } : (GdkRGBA) { 0.15, 0.42, 0.75, 1 };
+  StrobeChartLane lane = { GRAPH_TOP - 2 - spec->y0, GRAPH_BOTTOM - (GRAPH_TOP - 2), spec->value_max, spec->value_min };
   guint64 t1 = strobe_time_scale_end (axis);
+  cairo_surface_t *surface = cairo_get_target (p->cr);
+  StrobeChartCanvas canvas;
 
   if (spec->collapsed)
     return;
-  cairo_translate (p->cr, 0, -spec->y0);
   strobe_timeline_model_get_counter_series (p->model, spec->id, axis->start, t1, (guint) spec->width,
                                             &before, &after, buckets);
-  cairo_new_path (p->cr);
   if (before.time != G_MAXUINT64)
-    {
-      gdouble bx = MAX (strobe_time_scale_x (axis, before.time), -spec->width);
-      last_y = value_y (spec, before.value);
-      last_x = bx;
-      cairo_move_to (p->cr, bx, last_y);
-      started = TRUE;
-    }
-  for (guint i = 0; i < buckets->len; i++)
-    {
-      const StrobeCounterBucket *k = &g_array_index (buckets, StrobeCounterBucket, i);
-      gdouble x = strobe_time_scale_x (axis, k->first_time);
-      gdouble yf = value_y (spec, k->first), yl = value_y (spec, k->last);
-
-      if (!started)
-        {
-          cairo_move_to (p->cr, x, yf);
-          started = TRUE;
-        }
-      else if (step)
-        {
-          cairo_line_to (p->cr, x, last_y);
-          cairo_line_to (p->cr, x, yf);
-        }
-      else
-        cairo_line_to (p->cr, x, yf);
-      if (k->count > 1)
-        {
-          /* Denser than pixels: the envelope, so no spike is lost. */
-          gdouble xe = MAX (strobe_time_scale_x (axis, k->last_time), x);
-          cairo_line_to (p->cr, x, value_y (spec, k->max));
-          cairo_line_to (p->cr, xe, value_y (spec, k->min));
-          cairo_line_to (p->cr, xe, yl);
-          x = xe;
-        }
-      last_x = x;
-      last_y = yl;
-    }
-  if (!started)
+    g_array_prepend_val (buckets, ((StrobeCounterBucket) { 0, 1, before.time, before.time, before.value,
+                                                           before.value, before.value, before.value }));
+  if (buckets->len == 0)
     return;
   if (after.time != G_MAXUINT64)
-    {
-      gdouble ax = MIN (strobe_time_scale_x (axis, after.time), 2.0 * spec->width);
-      if (step)
-        cairo_line_to (p->cr, ax, last_y);
-      cairo_line_to (p->cr, ax, value_y (spec, after.value));
-      last_x = ax;
-    }
+    g_array_append_val (buckets, ((StrobeCounterBucket) { 0, 1, after.time, after.time, after.value,
+                                                          after.value, after.value, after.value }));
   else if (step)
     {
-      /* The last value holds until the data ends (no later sample). */
-      gdouble ex = MIN (strobe_time_scale_x (axis, MAX (t1, axis->start)), (gdouble) spec->width);
-      cairo_line_to (p->cr, MAX (ex, last_x), last_y);
-      last_x = MAX (ex, last_x);
+      /* The last value holds to the tile's end (no later sample). */
+      double v = g_array_index (buckets, StrobeCounterBucket, buckets->len - 1).last;
+      g_array_append_val (buckets, ((StrobeCounterBucket) { 0, 1, t1, t1, v, v, v, v }));
     }
-  {
-    cairo_path_t *line = cairo_copy_path (p->cr);
-    double x0, y0, x1, y1;
-
-    cairo_path_extents (p->cr, &x0, &y0, &x1, &y1);
-    cairo_line_to (p->cr, last_x, base);
-    cairo_line_to (p->cr, x0, base);
-    cairo_close_path (p->cr);
-    set_rgb (p->cr, c, 0.22);
-    cairo_fill (p->cr);
-    cairo_append_path (p->cr, line);
-    cairo_path_destroy (line);
-    set_rgb (p->cr, c, 1);
-    cairo_set_line_width (p->cr, 1.25);
-    cairo_set_line_join (p->cr, CAIRO_LINE_JOIN_BEVEL);
-    cairo_stroke (p->cr);
-  }
+  strobe_chart_canvas_init (&canvas, surface, spec->width);
+  strobe_chart_envelope (&canvas, axis, &lane, (const StrobeCounterBucket *) (void *) buckets->data, buckets->len,
+                         step, &color, 1.25, 0.22);
+  cairo_surface_mark_dirty (surface);
 }
 
 /* ---- frames ------------------------------------------------------------------------------- */

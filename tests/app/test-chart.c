@@ -285,6 +285,81 @@ test_layers (void)
   cairo_surface_destroy (surface);
 }
 
+/* Rows [from, mid) of column @x are @line, [mid, to) @fill, the rest transparent. */
+static void
+assert_column2 (cairo_surface_t *surface, int x, int from, int mid, int to, guint32 line, guint32 fill)
+{
+  for (int y = 0; y < cairo_image_surface_get_height (surface); y++)
+    g_assert_cmphex (pixel (surface, x, y), ==, y >= from && y < mid ? line : y >= mid && y < to ? fill : 0);
+}
+
+static void
+test_envelope (void)
+{
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 10, 12);
+  /* Rows 0..11, 10 two rows under the top: a unit a row; ten ticks a pixel. */
+  StrobeChartLane lane = { 0, 12, 10 }, shifted = { 0, 12, 15, 5 }, flat = { 0, 12, 3, 3 };
+  const GdkRGBA red = { 1, 0, 0, 1 };
+  const guint32 line = 0xffff0000, fill = 0x80800000;
+  StrobeCounterBucket steps[] = { { 0, 1, 0, 0, 2, 2, 2, 2 }, { 4, 1, 40, 40, 6, 6, 6, 6 }, { 9, 1, 100, 100, 6, 6, 6, 6 } };
+  StrobeCounterBucket dense[] = { { 0, 1, 0, 0, 5, 5, 5, 5 }, { 5, 5, 50, 58, 5, 5, 0, 10 }, { 9, 1, 90, 90, 5, 5, 5, 5 } };
+  StrobeTimeScale scale;
+  StrobeChartCanvas canvas;
+
+  strobe_time_scale_init (&scale, 0, 100, 10);
+  g_assert_cmpfloat (strobe_chart_lane_y (&shifted, 5), ==, 12);
+  g_assert_cmpfloat (strobe_chart_lane_y (&shifted, 15), ==, 2);
+  g_assert_cmpfloat (strobe_chart_lane_y (&shifted, -100), ==, 12);
+  g_assert_cmpfloat (strobe_chart_lane_y (&flat, 3), ==, 7);
+
+  /* Steps: 2 held until 6 at column 4, held to the end; a two-pixel line centred on the
+   * value's row edge, the half-transparent area under it. */
+  strobe_chart_canvas_init (&canvas, surface, 10);
+  strobe_chart_envelope (&canvas, &scale, &lane, steps, G_N_ELEMENTS (steps), TRUE, &red, 2, 0.5);
+  cairo_surface_mark_dirty (surface);
+  for (int x = 0; x < 4; x++)
+    assert_column2 (surface, x, 9, 11, 12, line, fill);
+  assert_column2 (surface, 4, 5, 11, 12, line, fill);   /* the rise */
+  for (int x = 5; x < 10; x++)
+    assert_column2 (surface, x, 5, 7, 12, line, fill);
+
+  /* A one-pixel line on a row edge: half of each row, as an antialiased stroke. */
+  cairo_surface_destroy (surface);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 10, 12);
+  strobe_chart_canvas_init (&canvas, surface, 10);
+  strobe_chart_envelope (&canvas, &scale, &lane, steps, G_N_ELEMENTS (steps), TRUE, &red, 1, 0);
+  cairo_surface_mark_dirty (surface);
+  g_assert_cmphex (pixel (surface, 0, 8), ==, 0);
+  g_assert_cmpint (ABS ((int) (pixel (surface, 0, 9) >> 24) - 0x80), <=, 1);
+  g_assert_cmpint (ABS ((int) (pixel (surface, 0, 10) >> 24) - 0x80), <=, 1);
+  g_assert_cmphex (pixel (surface, 0, 11), ==, 0);
+
+  /* Denser than pixels: column 5's five samples span 0..10, and that whole run is drawn —
+   * the spike kept; straight joins on either side stay at 5. */
+  cairo_surface_destroy (surface);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 10, 12);
+  strobe_chart_canvas_init (&canvas, surface, 10);
+  strobe_chart_envelope (&canvas, &scale, &lane, dense, G_N_ELEMENTS (dense), FALSE, &red, 2, 0.5);
+  cairo_surface_mark_dirty (surface);
+  assert_column2 (surface, 5, 1, 12, 12, line, fill);
+  for (int x = 0; x < 5; x++)
+    assert_column2 (surface, x, 6, 8, 12, line, fill);
+  for (int x = 6; x < 9; x++)
+    assert_column2 (surface, x, 6, 8, 12, line, fill);
+  /* The last sample's own column, where a straight join ends. */
+  assert_column2 (surface, 9, 6, 8, 12, line, fill);
+
+  /* No buckets: nothing drawn. */
+  cairo_surface_destroy (surface);
+  surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 10, 12);
+  strobe_chart_canvas_init (&canvas, surface, 10);
+  strobe_chart_envelope (&canvas, &scale, &lane, NULL, 0, FALSE, &red, 1, 0.5);
+  cairo_surface_mark_dirty (surface);
+  for (int x = 0; x < 10; x++)
+    assert_column (surface, x, 0, 0, 0);
+  cairo_surface_destroy (surface);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -296,5 +371,6 @@ main (int argc, char **argv)
   g_test_add_func ("/chart/scale/ruler", test_scale_ruler);
   g_test_add_func ("/chart/axis", test_axis);
   g_test_add_func ("/chart/layers", test_layers);
+  g_test_add_func ("/chart/layers/envelope", test_envelope);
   return g_test_run ();
 }
