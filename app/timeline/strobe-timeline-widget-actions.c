@@ -1,7 +1,7 @@
 /* strobe-timeline-widget-actions.c
  *
- * The keyboard side: selecting and stepping between scopes, the timeline.* actions and
- * their key bindings, and the tracks' context menu.
+ * The keyboard side: the selected scope, selecting and stepping between scopes, the
+ * timeline.* actions and their key bindings, and the tracks' context menu.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -14,6 +14,23 @@
 
 /* ---- selection and navigation --------------------------------------------------------- */
 
+void
+strobe_timeline_widget_set_selected_scope (StrobeTimelineWidget *self,
+                                           const StrobeScopeRef *scope)
+{
+  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
+
+  if (scope == NULL && self->selected_scope == NULL)
+    return;
+  if (scope != NULL && self->selected_scope != NULL && memcmp (scope, self->selected_scope, sizeof *scope) == 0)
+    return;
+  g_clear_pointer (&self->selected_scope, strobe_scope_ref_free);
+  if (scope != NULL)
+    self->selected_scope = strobe_scope_ref_copy (scope);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  /* By name: the property is installed with the others in the widget's class_init. */
+  g_object_notify (G_OBJECT (self), "selected-scope");
+}
 void
 strobe_timeline_widget_select_scope (StrobeTimelineWidget *self, guint16 thread_id, const StrobeTimelineBlock *b)
 {

@@ -2,15 +2,20 @@
  *
  * What the files of the timeline widget share: the instance structure, what a hit test
  * finds, the palette a frame is drawn with, and the functions one part calls in another.
- * The widget is split by role:
+ * The widget is split by role, each file calling only the ones below it (no two call each
+ * other):
  *
- *   strobe-timeline-widget.c          the controller: properties, following the document,
- *                                     the view range, tracks, log ticks, the frame's order
+ *   strobe-timeline-widget.c          the GObject: properties, following the document, log
+ *                                     ticks, the frame's order — it puts the parts together
+ *   strobe-timeline-widget-input.c    hit tests, tooltips, pointer and gestures
+ *   strobe-timeline-widget-actions.c  the selected scope, selection and navigation,
+ *                                     actions, key bindings, menu
  *   strobe-timeline-widget-draw.c     track backgrounds, tiles, headers
  *   strobe-timeline-widget-overlay.c  selection, hover, cursor, bookmarks, outlines, ruler
- *   strobe-timeline-widget-input.c    hit tests, tooltips, pointer and gestures
- *   strobe-timeline-widget-actions.c  selection and navigation, actions, key bindings, menu
  *   strobe-timeline-widget-a11y.c     the description screen readers hear
+ *   strobe-timeline-widget-tracks.c   the tracks' layout, hide, collapse, move; tracks-changed
+ *   strobe-timeline-widget-range.c    the view range: axis, bounds, zoom, pan, fit
+ *   strobe-timeline-widget-style.c    colours, text layouts, fonts, formatting
  *
  * SPDX-License-Identifier: MIT
  */
@@ -159,10 +164,8 @@ typedef struct
   GdkRGBA bookmark;
 } Palette;
 
-/* strobe-timeline-widget.c: helpers and the view range */
+/* strobe-timeline-widget-style.c: what the parts draw and write with */
 void strobe_timeline_widget_fg_color (GtkWidget *widget, GdkRGBA *fg);
-int strobe_timeline_widget_tracks_height (StrobeTimelineWidget *self);
-void strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeScale *axis);
 gboolean strobe_timeline_widget_is_dark (StrobeTimelineWidget *self);
 PangoLayout *strobe_timeline_widget_text_layout (StrobeTimelineWidget *self, const char *text, gboolean bold);
 PangoFontDescription *strobe_timeline_widget_small_font (StrobeTimelineWidget *self);
@@ -174,11 +177,21 @@ guint64 strobe_timeline_widget_frame_target_ticks (StrobeTimelineWidget *self);
 char   *strobe_timeline_widget_format_ticks       (StrobeTimelineWidget *self,
                                                    guint64               ticks);
 char *strobe_timeline_widget_format_value (gdouble v, guint8 unit, guint8 type);
+
+/* strobe-timeline-widget-range.c: the view range */
+void strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeScale *axis);
 void strobe_timeline_widget_bounds (StrobeTimelineWidget *self, guint64 *lo, guint64 *hi);
 void strobe_timeline_widget_set_visible_range (StrobeTimelineWidget *self, guint64 start, guint64 end);
 void strobe_timeline_widget_mark_user_moved (StrobeTimelineWidget *self);
 void strobe_timeline_widget_zoom_by (StrobeTimelineWidget *self, gdouble factor, gdouble anchor_x);
 void strobe_timeline_widget_pan_by (StrobeTimelineWidget *self, gdouble dx_px);
+
+/* strobe-timeline-widget-tracks.c: the tracks in the widget */
+void strobe_timeline_widget_class_init_tracks (GObjectClass *klass);
+void strobe_timeline_widget_emit_tracks_changed (StrobeTimelineWidget *self);
+int strobe_timeline_widget_tracks_height (StrobeTimelineWidget *self);
+/* The tracks laid out again (a track or the height changed), the adjustment with them. */
+void strobe_timeline_widget_relayout (StrobeTimelineWidget *self);
 
 /* strobe-timeline-widget-draw.c: track backgrounds, tiles, headers */
 void strobe_timeline_widget_tile_ready (gpointer user_data);

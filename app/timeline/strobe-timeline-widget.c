@@ -37,331 +37,6 @@ enum
 
 static GParamSpec *properties[N_PROPS];
 
-enum
-{
-  TRACKS_CHANGED,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
-
-/* ---- helpers ------------------------------------------------------------------------ */
-
-void
-strobe_timeline_widget_fg_color (GtkWidget *widget, GdkRGBA *fg)
-{
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), fg);
-}
-
-int
-strobe_timeline_widget_tracks_height (StrobeTimelineWidget *self)
-{
-  return MAX (gtk_widget_get_height (GTK_WIDGET (self)) - RULER_H, 0);
-}
-
-void
-strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeScale *axis)
-{
-  guint64 a, b;
-
-  strobe_view_state_get_visible_range (self->state, &a, &b);
-  strobe_time_scale_init (axis, a, b, MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1));
-}
-
-gboolean
-strobe_timeline_widget_is_dark (StrobeTimelineWidget *self)
-{
-  GdkRGBA fg;
-
-  strobe_timeline_widget_fg_color (GTK_WIDGET (self), &fg);
-  return 0.299 * fg.red + 0.587 * fg.green + 0.114 * fg.blue > 0.5;
-}
-
-PangoLayout *
-strobe_timeline_widget_text_layout (StrobeTimelineWidget *self, const char *text, gboolean bold)
-{
-  g_autofree char *key = g_strdup_printf ("%c%s", bold ? 'b' : 'n', text);
-  PangoLayout *layout = g_hash_table_lookup (self->layouts, key);
-
-  if (layout == NULL)
-    {
-      if (g_hash_table_size (self->layouts) > 4096)
-        g_hash_table_remove_all (self->layouts);
-      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
-      if (bold)
-        {
-          PangoAttrList *attrs = pango_attr_list_new ();
-          pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
-          pango_layout_set_attributes (layout, attrs);
-          pango_attr_list_unref (attrs);
-        }
-      g_hash_table_insert (self->layouts, g_steal_pointer (&key), layout);
-    }
-  return layout;
-}
-
-/* The font tiles use for scope names: a little smaller than the UI's. */
-PangoFontDescription *
-strobe_timeline_widget_small_font (StrobeTimelineWidget *self)
-{
-  PangoContext *pc = gtk_widget_get_pango_context (GTK_WIDGET (self));
-  PangoFontDescription *font = pango_font_description_copy (pango_context_get_font_description (pc));
-
-  if (pango_font_description_get_size_is_absolute (font))
-    pango_font_description_set_absolute_size (font, pango_font_description_get_size (font) * 0.85);
-  else
-    pango_font_description_set_size (font, (gint) (pango_font_description_get_size (font) * 0.85));
-  return font;
-}
-
-/* A scope label: the small font, ellipsized to @width. */
-PangoLayout *
-strobe_timeline_widget_scope_layout (StrobeTimelineWidget *self, const char *text, int width)
-{
-  g_autofree char *key = g_strdup_printf ("s%s", text);
-  PangoLayout *layout = g_hash_table_lookup (self->layouts, key);
-
-  if (layout == NULL)
-    {
-      PangoFontDescription *font = strobe_timeline_widget_small_font (self);
-
-      if (g_hash_table_size (self->layouts) > 4096)
-        g_hash_table_remove_all (self->layouts);
-      layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), text);
-      pango_layout_set_font_description (layout, font);
-      pango_layout_set_ellipsize (layout, PANGO_ELLIPSIZE_END);
-      pango_font_description_free (font);
-      g_hash_table_insert (self->layouts, g_steal_pointer (&key), layout);
-    }
-  pango_layout_set_width (layout, width * PANGO_SCALE);
-  return layout;
-}
-
-void
-strobe_timeline_widget_append_text (GtkSnapshot *snapshot, PangoLayout *layout, gdouble x, gdouble y, const GdkRGBA *color)
-{
-  gtk_snapshot_save (snapshot);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (x, y));
-  gtk_snapshot_append_layout (snapshot, layout, color);
-  gtk_snapshot_restore (snapshot);
-}
-
-void
-strobe_timeline_widget_fill_rect (GtkSnapshot *snapshot, gdouble x, gdouble y, gdouble w, gdouble h, const GdkRGBA *c)
-{
-  gtk_snapshot_append_color (snapshot, c, &GRAPHENE_RECT_INIT (x, y, w, h));
-}
-
-guint64
-strobe_timeline_widget_frame_target_ticks (StrobeTimelineWidget *self)
-{
-  StrobeTraceClock clock;
-
-  strobe_time_axis_get_clock (self->axis, &clock);
-  return strobe_trace_clock_ticks (&clock, self->frame_target);
-}
-
-char *
-strobe_timeline_widget_format_ticks (StrobeTimelineWidget *self, guint64 ticks)
-{
-  StrobeTraceClock clock;
-
-  strobe_time_axis_get_clock (self->axis, &clock);
-  return strobe_format_ticks (&clock, ticks);
-}
-
-static const char *
-unit_suffix (guint8 unit)
-{
-  switch (unit)
-    {
-    case STROBE_TIMELINE_UNIT_BYTES:   return "B";
-    case STROBE_TIMELINE_UNIT_PERCENT: return "%";
-    default:                           return "";
-    }
-}
-
-char *
-strobe_timeline_widget_format_value (gdouble v, guint8 unit, guint8 type)
-{
-  if (unit == STROBE_TIMELINE_UNIT_BYTES)
-    return g_format_size ((guint64) MAX (v, 0));
-  if (type == STROBE_TIMELINE_COUNTER_INT)
-    {
-      g_autofree char *n = strobe_format_count ((guint64) fabs (v));
-      return g_strdup_printf ("%s%s%s", v < 0 ? "−" : "", n, unit_suffix (unit));
-    }
-  return g_strdup_printf ("%.3g%s", v, unit_suffix (unit));
-}
-
-/* ---- view range ---------------------------------------------------------------------- */
-
-/* Where the view may go: the extent, with room to look a little past each end. */
-void
-strobe_timeline_widget_bounds (StrobeTimelineWidget *self, guint64 *lo, guint64 *hi)
-{
-  guint64 len;
-
-  if (!self->have_extent)
-    {
-      *lo = 0;
-      *hi = G_MAXUINT64;
-      return;
-    }
-  len = MAX (self->last - self->first, 1);
-  *lo = self->first > len / 20 ? self->first - len / 20 : 0;
-  *hi = self->last > G_MAXUINT64 - len / 20 ? G_MAXUINT64 : self->last + len / 20;
-}
-
-void
-strobe_timeline_widget_set_visible_range (StrobeTimelineWidget *self, guint64 start, guint64 end)
-{
-  strobe_view_state_set_visible_range (self->state, start, end);
-}
-
-void
-strobe_timeline_widget_mark_user_moved (StrobeTimelineWidget *self)
-{
-  self->user_moved = TRUE;
-  if (strobe_view_state_get_follow_live (self->state))
-    strobe_view_state_set_follow_live (self->state, FALSE);
-}
-
-void
-strobe_timeline_widget_zoom_by (StrobeTimelineWidget *self, gdouble factor, gdouble anchor_x)
-{
-  StrobeTimeScale axis;
-  guint64 a, b, lo, hi;
-  gboolean follow = strobe_view_state_get_follow_live (self->state);
-
-  strobe_timeline_widget_get_axis (self, &axis);
-  strobe_view_state_get_visible_range (self->state, &a, &b);
-  strobe_timeline_widget_bounds (self, &lo, &hi);
-  /* Following a live trace keeps the newest data at the right edge. */
-  strobe_time_zoom (&a, &b, factor, follow ? 1.0 : anchor_x / axis.width, MIN_SPAN, lo, hi);
-  self->user_moved = TRUE;
-  strobe_timeline_widget_set_visible_range (self, a, b);
-}
-
-void
-strobe_timeline_widget_pan_by (StrobeTimelineWidget *self, gdouble dx_px)
-{
-  StrobeTimeScale axis;
-  guint64 a, b, lo, hi;
-
-  strobe_timeline_widget_get_axis (self, &axis);
-  strobe_view_state_get_visible_range (self->state, &a, &b);
-  strobe_timeline_widget_bounds (self, &lo, &hi);
-  strobe_time_pan (&a, &b, (gint64) CLAMP (dx_px * axis.scale, (gdouble) G_MININT64, (gdouble) G_MAXINT64), lo, hi);
-  strobe_timeline_widget_mark_user_moved (self);
-  strobe_timeline_widget_set_visible_range (self, a, b);
-}
-
-void
-strobe_timeline_widget_zoom_to (StrobeTimelineWidget *self, guint64 start, guint64 end)
-{
-  guint64 a, b;
-
-  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
-
-  strobe_time_fit (&a, &b, start, end, 0.05);
-  if (b - a < MIN_SPAN)
-    strobe_time_fit (&a, &b, start > MIN_SPAN / 2 ? start - MIN_SPAN / 2 : 0, start + MIN_SPAN / 2, 0);
-  strobe_timeline_widget_mark_user_moved (self);
-  strobe_timeline_widget_set_visible_range (self, a, b);
-}
-
-void
-strobe_timeline_widget_zoom_fit (StrobeTimelineWidget *self)
-{
-  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
-
-  if (!self->have_extent)
-    return;
-  strobe_timeline_widget_zoom_to (self, self->first, self->last);
-}
-
-/* ---- tracks --------------------------------------------------------------------------- */
-
-static void
-relayout (StrobeTimelineWidget *self)
-{
-  int h = strobe_timeline_widget_tracks_height (self);
-
-  self->content_h = strobe_track_list_layout (self->tracks, self->hide_empty);
-  gtk_adjustment_configure (self->vadj, CLAMP (gtk_adjustment_get_value (self->vadj), 0, MAX (self->content_h - h, 0)),
-                            0, MAX (self->content_h, h), 40, MAX (h * 0.9, 1), h);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-}
-
-static void
-save_layout (StrobeTimelineWidget *self)
-{
-  g_autofree char *s = strobe_track_list_save (self->tracks);
-
-  strobe_timeline_layouts_store (self->program, s);
-  g_signal_emit (self, signals[TRACKS_CHANGED], 0);
-}
-
-StrobeTrackList *
-strobe_timeline_widget_get_tracks (StrobeTimelineWidget *self)
-{
-  g_return_val_if_fail (STROBE_IS_TIMELINE_WIDGET (self), NULL);
-  return self->tracks;
-}
-
-void
-strobe_timeline_widget_set_track_hidden (StrobeTimelineWidget *self, guint index, gboolean hidden)
-{
-  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
-  g_return_if_fail (index < strobe_track_list_get_n (self->tracks));
-
-  strobe_track_list_set_hidden (self->tracks, index, hidden);
-  relayout (self);
-  save_layout (self);
-}
-
-void
-strobe_timeline_widget_set_track_collapsed (StrobeTimelineWidget *self, guint index, gboolean collapsed)
-{
-  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
-  g_return_if_fail (index < strobe_track_list_get_n (self->tracks));
-
-  strobe_track_list_set_collapsed (self->tracks, index, collapsed);
-  relayout (self);
-  save_layout (self);
-}
-
-gboolean
-strobe_timeline_widget_move_track (StrobeTimelineWidget *self, guint from, guint to)
-{
-  g_return_val_if_fail (STROBE_IS_TIMELINE_WIDGET (self), FALSE);
-
-  if (!strobe_track_list_move (self->tracks, from, to))
-    return FALSE;
-  relayout (self);
-  save_layout (self);
-  return TRUE;
-}
-
-void
-strobe_timeline_widget_reset_tracks (StrobeTimelineWidget *self)
-{
-  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
-
-  strobe_track_list_reset (self->tracks);
-  strobe_timeline_layouts_store (self->program, NULL);
-  relayout (self);
-  g_signal_emit (self, signals[TRACKS_CHANGED], 0);
-}
-
-GtkAdjustment *
-strobe_timeline_widget_get_vadjustment (StrobeTimelineWidget *self)
-{
-  g_return_val_if_fail (STROBE_IS_TIMELINE_WIDGET (self), NULL);
-  return self->vadj;
-}
-
 /* ---- log ticks ------------------------------------------------------------------------ */
 
 typedef struct
@@ -598,8 +273,8 @@ refresh_tracks (StrobeTimelineWidget *self)
     }
   update_counter_ranges (self, counters);
   if (strobe_track_list_update (self->tracks, &src))
-    g_signal_emit (self, signals[TRACKS_CHANGED], 0);
-  relayout (self);
+    strobe_timeline_widget_emit_tracks_changed (self);
+  strobe_timeline_widget_relayout (self);
 }
 
 void
@@ -720,7 +395,7 @@ strobe_timeline_widget_size_allocate (GtkWidget *widget, int width, int height, 
 {
   StrobeTimelineWidget *self = STROBE_TIMELINE_WIDGET (widget);
 
-  relayout (self);
+  strobe_timeline_widget_relayout (self);
   if (self->menu)
     gtk_popover_present (GTK_POPOVER (self->menu));
 }
@@ -873,13 +548,7 @@ strobe_timeline_widget_class_init (StrobeTimelineWidgetClass *klass)
   properties[PROP_SELECTED_SCOPE] = g_param_spec_boxed ("selected-scope", NULL, NULL, STROBE_TYPE_SCOPE_REF, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
-  /**
-   * StrobeTimelineWidget::tracks-changed:
-   *
-   * Tracks appeared, or one was hidden, collapsed or moved (the tracks menu follows).
-   */
-  signals[TRACKS_CHANGED] = g_signal_new ("tracks-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
-                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  strobe_timeline_widget_class_init_tracks (object_class);
 
   strobe_timeline_widget_class_init_actions (widget_class);
 
@@ -970,7 +639,7 @@ strobe_timeline_widget_set_hide_empty (StrobeTimelineWidget *self, gboolean hide
   if (self->hide_empty == hide)
     return;
   self->hide_empty = hide;
-  relayout (self);
+  strobe_timeline_widget_relayout (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HIDE_EMPTY]);
 }
 
@@ -1020,19 +689,3 @@ strobe_timeline_widget_get_selected_scope (StrobeTimelineWidget *self)
   return self->selected_scope;
 }
 
-void
-strobe_timeline_widget_set_selected_scope (StrobeTimelineWidget *self,
-                                           const StrobeScopeRef *scope)
-{
-  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
-
-  if (scope == NULL && self->selected_scope == NULL)
-    return;
-  if (scope != NULL && self->selected_scope != NULL && memcmp (scope, self->selected_scope, sizeof *scope) == 0)
-    return;
-  g_clear_pointer (&self->selected_scope, strobe_scope_ref_free);
-  if (scope != NULL)
-    self->selected_scope = strobe_scope_ref_copy (scope);
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_SCOPE]);
-}
