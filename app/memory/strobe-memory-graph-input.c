@@ -12,6 +12,14 @@
 
 #include "strobe-memory-graph-private.h"
 
+static guint marker_requested;
+
+static void
+request_marker (StrobeMemoryGraph *self, guint which, guint64 time)
+{
+  g_signal_emit (self, marker_requested, 0, which, time);
+}
+
 static void
 motion_cb (GtkEventControllerMotion *controller,
            double                    x,
@@ -99,7 +107,7 @@ key_pressed_cb (GtkEventControllerKey *controller,
 {
   guint64 a, b, cursor, step, t;
 
-  if (self->state == NULL || !strobe_memory_graph_get_range (self, &a, &b))
+  if (self->state == NULL || !_strobe_memory_graph_range (self, &a, &b))
     return FALSE;
   cursor = strobe_view_state_get_cursor (self->state);
   step = MAX ((b - a) / ((state & GDK_CONTROL_MASK) ? 10 : 100), 1);
@@ -133,7 +141,7 @@ key_pressed_cb (GtkEventControllerKey *controller,
     case GDK_KEY_c:
       if ((t = cursor_or_hover (self)) == STROBE_VIEW_STATE_NONE)
         return FALSE;
-      _strobe_memory_graph_request_marker (self, (guint) (keyval - GDK_KEY_a), t);
+      request_marker (self, (guint) (keyval - GDK_KEY_a), t);
       return TRUE;
     case GDK_KEY_Escape:
       if (!strobe_view_state_get_selection (self->state, NULL, NULL))
@@ -166,7 +174,7 @@ set_marker_action (GtkWidget  *widget,
 {
   StrobeMemoryGraph *self = STROBE_MEMORY_GRAPH (widget);
 
-  _strobe_memory_graph_request_marker (self, (guint) MIN (g_variant_get_uint32 (parameter), 2u),
+  request_marker (self, (guint) MIN (g_variant_get_uint32 (parameter), 2u),
                  self->menu_time);
 }
 
@@ -207,6 +215,10 @@ menu_action (GtkWidget  *widget,
 void
 _strobe_memory_graph_class_init_input (GtkWidgetClass *widget_class)
 {
+  /* (which: 0, 1, 2 for A, B, C; time) */
+  marker_requested =
+    g_signal_new ("marker-requested", G_TYPE_FROM_CLASS (widget_class), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT64);
   gtk_widget_class_install_action (widget_class, "graph.set-marker", "u", set_marker_action);
   gtk_widget_class_install_action (widget_class, "graph.clear-selection", NULL, clear_selection_action);
   gtk_widget_class_install_action (widget_class, "graph.menu", NULL, menu_action);

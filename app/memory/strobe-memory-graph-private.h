@@ -53,23 +53,48 @@ struct _StrobeMemoryGraph
   GtkWidget          *menu;
 };
 
-/* The axis's range over the plot's width, from x = GUTTER. */
-gboolean _strobe_memory_graph_plot_scale      (StrobeMemoryGraph     *self,
-                                               StrobeTimeScale       *scale);
-/* The time at @x, clamped to the plot. */
-guint64  _strobe_memory_graph_x_to_time       (StrobeMemoryGraph     *self,
-                                               double                 x);
-/* Emits "marker-requested". */
-void     _strobe_memory_graph_request_marker  (StrobeMemoryGraph     *self,
-                                               guint                  which,
-                                               guint64                time);
 /* A scale for @values that one spike does not flatten: the largest, unless it is more than
  * 3 times the 98th percentile — then 1.5 times that percentile. *@peak: the largest. */
 double   _strobe_memory_graph_robust_max      (const double          *values,
                                                guint                  n,
                                                double                *peak);
+/* Installs the actions and key bindings, and "marker-requested" (the input asks for a
+ * marker; the view sets it). */
 void     _strobe_memory_graph_class_init_input (GtkWidgetClass       *widget_class);
 void     _strobe_memory_graph_init_input      (StrobeMemoryGraph     *self);
+
+/* The geometry both files use, here rather than in strobe-memory-graph.c so the input
+ * calls nothing of the drawing's (the drawing calls the input's init functions). */
+static inline double
+_strobe_memory_graph_plot_width (StrobeMemoryGraph *self)
+{
+  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - GUTTER - RIGHT_PAD, 1.0);
+}
+
+static inline gboolean
+_strobe_memory_graph_range (StrobeMemoryGraph *self, guint64 *start, guint64 *end)
+{
+  return self->axis != NULL && strobe_time_axis_get_range (self->axis, start, end);
+}
+
+/* The axis's range over the plot's width, from x = GUTTER. */
+static inline gboolean
+_strobe_memory_graph_plot_scale (StrobeMemoryGraph *self, StrobeTimeScale *scale)
+{
+  return self->axis != NULL
+         && strobe_time_axis_get_scale (self->axis, (int) _strobe_memory_graph_plot_width (self), scale);
+}
+
+/* The time at @x, clamped to the plot. */
+static inline guint64
+_strobe_memory_graph_x_to_time (StrobeMemoryGraph *self, double x)
+{
+  StrobeTimeScale scale;
+
+  if (!_strobe_memory_graph_plot_scale (self, &scale))
+    return 0;
+  return strobe_time_scale_time (&scale, CLAMP (x - GUTTER, 0.0, (double) scale.width));
+}
 
 static inline double
 strobe_memory_graph_time_to_x (const StrobeTimeScale *scale, guint64 t)

@@ -58,20 +58,7 @@ enum
   N_PROPS
 };
 
-enum
-{
-  MARKER_REQUESTED,
-  N_SIGNALS
-};
-
 static GParamSpec *properties[N_PROPS];
-static guint signals[N_SIGNALS];
-
-void
-_strobe_memory_graph_request_marker (StrobeMemoryGraph *self, guint which, guint64 time)
-{
-  g_signal_emit (self, signals[MARKER_REQUESTED], 0, which, time);
-}
 
 static void request_series (StrobeMemoryGraph *self);
 
@@ -83,30 +70,7 @@ strobe_memory_graph_get_range (StrobeMemoryGraph *self,
                                guint64           *end)
 {
   g_return_val_if_fail (STROBE_IS_MEMORY_GRAPH (self), FALSE);
-  return self->axis != NULL && strobe_time_axis_get_range (self->axis, start, end);
-}
-
-static double
-plot_width (StrobeMemoryGraph *self)
-{
-  return MAX (gtk_widget_get_width (GTK_WIDGET (self)) - GUTTER - RIGHT_PAD, 1.0);
-}
-
-/* The plot's scale: the axis's range over the plot's width, from x = GUTTER. */
-gboolean
-_strobe_memory_graph_plot_scale (StrobeMemoryGraph *self, StrobeTimeScale *scale)
-{
-  return self->axis != NULL && strobe_time_axis_get_scale (self->axis, (int) plot_width (self), scale);
-}
-
-guint64
-_strobe_memory_graph_x_to_time (StrobeMemoryGraph *self, double x)
-{
-  StrobeTimeScale scale;
-
-  if (!_strobe_memory_graph_plot_scale (self, &scale))
-    return 0;
-  return strobe_time_scale_time (&scale, CLAMP (x - GUTTER, 0.0, (double) scale.width));
+  return _strobe_memory_graph_range (self, start, end);
 }
 
 typedef struct
@@ -448,7 +412,7 @@ request_series (StrobeMemoryGraph *self)
 
   if (model == NULL || !strobe_memory_graph_get_range (self, &a, &b) || !gtk_widget_get_realized (GTK_WIDGET (self)))
     return;
-  n = (guint) MAX (plot_width (self), 1.0);
+  n = (guint) MAX (_strobe_memory_graph_plot_width (self), 1.0);
   generation = strobe_memory_model_get_generation (model);
   if (series_matches (self->series, a, b, n, generation))
     return;
@@ -488,7 +452,7 @@ strobe_memory_graph_is_ready (StrobeMemoryGraph *self)
   /* Not on screen: nothing is drawn, nothing waited for. */
   if (model == NULL || !strobe_memory_graph_get_range (self, &a, &b) || !gtk_widget_get_realized (GTK_WIDGET (self)))
     return TRUE;
-  return series_matches (self->series, a, b, (guint) MAX (plot_width (self), 1.0),
+  return series_matches (self->series, a, b, (guint) MAX (_strobe_memory_graph_plot_width (self), 1.0),
                          strobe_memory_model_get_generation (model)) && !strobe_memory_job_is_running (self->job);
 }
 
@@ -885,7 +849,7 @@ ensure_textures (StrobeMemoryGraph *self, int w, int h, int scale)
 {
   GdkRGBA fg;
   gboolean dark;
-  int pw = MAX ((int) plot_width (self), 1);
+  int pw = MAX ((int) _strobe_memory_graph_plot_width (self), 1);
 
   fg_color (GTK_WIDGET (self), &fg);
   dark = fg.red + fg.green + fg.blue > 1.5f;
@@ -978,7 +942,7 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
   StrobeMemoryGraph *self = STROBE_MEMORY_GRAPH (widget);
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
   int scale_factor = gtk_widget_get_scale_factor (widget);
-  double pw = plot_width (self), top = 2, bottom = h - AXIS_H;
+  double pw = _strobe_memory_graph_plot_width (self), top = 2, bottom = h - AXIS_H;
   StrobeTimeScale scale;
   guint64 a, b;
   GdkRGBA fg, dim;
@@ -1267,11 +1231,6 @@ strobe_memory_graph_class_init (StrobeMemoryGraphClass *klass)
   properties[PROP_READY] =
     g_param_spec_boolean ("ready", NULL, NULL, FALSE, G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
-
-  /* (which: 0, 1, 2 for A, B, C; time) */
-  signals[MARKER_REQUESTED] =
-    g_signal_new ("marker-requested", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                  G_TYPE_NONE, 2, G_TYPE_UINT, G_TYPE_UINT64);
 
   _strobe_memory_graph_class_init_input (widget_class);
   gtk_widget_class_set_css_name (widget_class, "strobe-memory-graph");
