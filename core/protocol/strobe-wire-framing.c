@@ -132,6 +132,19 @@ strobe_wire_read_packet_header (const uint8_t          *data,
 }
 
 bool
+strobe_wire_packet_header_fields (const uint8_t          *data,
+                                  StrobeWirePacketHeader *header)
+{
+  if (data == NULL || header == NULL)
+    {
+      errno = EINVAL;
+      return false;
+    }
+  memcpy (header, data, sizeof *header);
+  return true;
+}
+
+bool
 strobe_wire_packet_is_end (const StrobeWirePacketHeader *header,
                            const uint8_t                *payload,
                            size_t                        avail)

@@ -89,6 +89,11 @@ bool strobe_wire_read_packet_header (const uint8_t          *data,
                                      size_t                 *need,
                                      StrobeWireFault        *fault);
 
+/* The fields of the complete packet header at @data (12 bytes) as they stand, judged or not:
+ * what a reader that steps over a packet it will not judge (the recorder's tracker) needs. */
+bool strobe_wire_packet_header_fields (const uint8_t          *data,
+                                       StrobeWirePacketHeader *header);
+
 /* Whether the packet whose header was read, starting with the @avail payload bytes at
  * @payload, is End (§6): what a reader needs of a packet to know the stream ended. */
 bool strobe_wire_packet_is_end (const StrobeWirePacketHeader *header,

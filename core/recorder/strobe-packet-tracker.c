@@ -51,7 +51,7 @@ strobe_packet_tracker_feed (StrobePacketTracker *self,
               *consumed = before;
               return STROBE_PACKET_TRACKER_BAD;
             }
-          memcpy (&header, self->header, header_size);
+          strobe_wire_packet_header_fields (self->header, &header);
           self->thread_id = header.thread_id;
           self->flags = header.flags;
           self->payload_size = header.size - (guint32) header_size;
@@ -68,7 +68,7 @@ strobe_packet_tracker_feed (StrobePacketTracker *self,
             {
               StrobeWirePacketHeader header;
 
-              memcpy (&header, self->header, header_size);
+              strobe_wire_packet_header_fields (self->header, &header);
               self->is_end = strobe_wire_packet_is_end (&header, data + i, take);
             }
           i += take;

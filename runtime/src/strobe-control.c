@@ -12,6 +12,7 @@
 #include "strobe-memory-private.h"
 #include "strobe-control-parse.h"
 #include "strobe-control-auth.h"
+#include "strobe-wire-framing.h"
 
 #include <arpa/inet.h>
 #include <ctype.h>
@@ -312,7 +313,7 @@ static int
 open_trace_at (int dfd, const char *name, bool *refusal, const char **why)
 {
   struct stat st;
-  char magic[4];
+  uint8_t magic[4];
   int fd;
 
   if (fstatat (dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG (st.st_mode))
@@ -337,7 +338,7 @@ open_trace_at (int dfd, const char *name, bool *refusal, const char **why)
       return -1;
     }
   if (st.st_size > 0 && (pread (fd, magic, sizeof magic, 0) != (ssize_t) sizeof magic
-                         || memcmp (magic, STROBE_WIRE_MAGIC, sizeof magic) != 0))
+                         || !strobe_wire_read_handshake (magic, sizeof magic, NULL, NULL)))
     {
       *refusal = true;
       *why = "the file exists and is not a Strobe trace (not replaced)";
