@@ -13,6 +13,7 @@ typedef struct
   guint           route_id;
   char           *logger;
   char           *event;
+  gboolean        last;       /* delivered after the others */
 } Subscription;
 
 struct _StrobeAnalysisContext
@@ -76,11 +77,12 @@ strobe_analysis_context_get_generation (StrobeAnalysisContext *ctx)
   return ctx->generation;
 }
 
-void
-strobe_analysis_context_subscribe (StrobeAnalysisContext *ctx,
-                                   guint                  route_id,
-                                   const char            *logger,
-                                   const char            *event)
+static void
+subscribe (StrobeAnalysisContext *ctx,
+           guint                  route_id,
+           const char            *logger,
+           const char            *event,
+           gboolean               last)
 {
   Subscription sub;
 
@@ -93,8 +95,27 @@ strobe_analysis_context_subscribe (StrobeAnalysisContext *ctx,
   sub.route_id = route_id;
   sub.logger = g_strdup (logger);
   sub.event = g_strdup (event);
+  sub.last = last;
   g_array_append_val (ctx->subscriptions, sub);
   ctx->generation++;
+}
+
+void
+strobe_analysis_context_subscribe (StrobeAnalysisContext *ctx,
+                                   guint                  route_id,
+                                   const char            *logger,
+                                   const char            *event)
+{
+  subscribe (ctx, route_id, logger, event, FALSE);
+}
+
+void
+strobe_analysis_context_subscribe_last (StrobeAnalysisContext *ctx,
+                                        guint                  route_id,
+                                        const char            *logger,
+                                        const char            *event)
+{
+  subscribe (ctx, route_id, logger, event, TRUE);
 }
 
 static gboolean
@@ -114,13 +135,14 @@ strobe_analysis_context_build_routes (StrobeAnalysisContext *ctx,
 {
   g_autoptr(GArray) routes = g_array_new (FALSE, FALSE, sizeof (StrobeRoute));
 
-  for (guint i = 0; i < ctx->subscriptions->len; i++)
+  /* Twice over the subscriptions: the ordinary ones, then those that come last. */
+  for (guint i = 0; i < 2 * ctx->subscriptions->len; i++)
     {
-      const Subscription *sub = &g_array_index (ctx->subscriptions, Subscription, i);
+      const Subscription *sub = &g_array_index (ctx->subscriptions, Subscription, i % ctx->subscriptions->len);
       StrobeRoute route;
       gboolean dup = FALSE;
 
-      if (!subscription_matches (sub, type))
+      if (sub->last != (i >= ctx->subscriptions->len) || !subscription_matches (sub, type))
         continue;
       /* Overlapping patterns with the same route id would deliver an event twice. */
       for (guint j = 0; j < routes->len && !dup; j++)

@@ -48,6 +48,12 @@ void                      strobe_analysis_context_subscribe    (StrobeAnalysisCo
                                                                 guint                  route_id,
                                                                 const char            *logger,
                                                                 const char            *event);
+/* The same, but delivered after every other subscriber's route of the event: for an
+ * analyzer that uses what another one leaves on it (strobe_cpu_batch_recall_extent). */
+void                      strobe_analysis_context_subscribe_last (StrobeAnalysisContext *ctx,
+                                                                  guint                  route_id,
+                                                                  const char            *logger,
+                                                                  const char            *event);
 /* NULL until the handshake has been read. */
 const StrobeWireMetadata *strobe_analysis_context_get_metadata (StrobeAnalysisContext *ctx);
 

@@ -413,11 +413,12 @@ thread_is_waited_for (const ThreadState *t)
 /* ---- delivery --------------------------------------------------------------------- */
 
 static inline void
-dispatch (const TypeEntry *e, const StrobeEvent *ev)
+dispatch (const TypeEntry *e, StrobeEvent *ev)
 {
   const StrobeRoute *r = e->routes;
   const StrobeRoute *end = r + e->n_routes;
 
+  ev->_extent_state = 0;
   for (; r < end; r++)
     r->on_event (r->analyzer, r->route_id, ev);
 }

@@ -46,6 +46,10 @@ typedef struct
   gsize                  aux_len;
   /*< private >*/
   GPtrArray             *_joins;      /* concatenated multi-record aux values */
+  /* A Cpu.EventBatch's first and last time, left by the first analyzer that walked it
+   * (strobe-cpu-batch.h); cleared by the decoder before each delivery. */
+  guint8                 _extent_state;   /* 0 unknown, 1 no record, 2 known */
+  guint64                _extent_first, _extent_last;
 } StrobeEvent;
 
 /* Resolves a field by name once per event type: keep one per field in the analyzer

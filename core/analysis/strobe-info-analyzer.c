@@ -168,7 +168,8 @@ strobe_info_analyzer_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx
   strobe_analysis_context_subscribe (ctx, ROUTE_CHANNEL_ANNOUNCE, "$Trace", "ChannelAnnounce");
   strobe_analysis_context_subscribe (ctx, ROUTE_CHANNEL_TOGGLE, "$Trace", "ChannelToggle");
   strobe_analysis_context_subscribe (ctx, ROUTE_STATS, "$Trace", "Stats");
-  strobe_analysis_context_subscribe (ctx, ROUTE_CPU_BATCH, "Cpu", "EventBatch");
+  /* Last: the models' walks of a batch leave its extent for it. */
+  strobe_analysis_context_subscribe_last (ctx, ROUTE_CPU_BATCH, "Cpu", "EventBatch");
   /* Their times are fields of other names (in units of 2^Shift ticks): allocations made
    * before the first timestamped event must not fall before the trace's start. */
   strobe_analysis_context_subscribe (ctx, ROUTE_MEMORY_BATCH, "Memory", "Batch");
@@ -288,11 +289,14 @@ strobe_info_analyzer_on_event (StrobeAnalyzer *analyzer, guint route_id, const S
         guint8 elem = 0;
         const guint8 *p = strobe_event_get_array (ev, &data_f, &elem, &n);
         guint64 first = 0, last = 0;
+        gboolean any = FALSE;
 
-        if (p != NULL &&
-            strobe_cpu_batch_time_range (strobe_event_get_uint (ev, &base_f),
-                                         (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63),
-                                         p, n, &first, &last))
+        /* A model's walk of this batch may have left its extent on the event. */
+        if (p != NULL && !strobe_cpu_batch_recall_extent (ev, &any, &first, &last))
+          any = strobe_cpu_batch_time_range (strobe_event_get_uint (ev, &base_f),
+                                             (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63),
+                                             p, n, &first, &last);
+        if (any)
           {
             note_time (self, first);
             note_time (self, last);

@@ -561,6 +561,7 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
   const guint8 *p = strobe_event_get_array (ev, &data_f, &elem, &n);
   BatchWalk w = { self, NULL, G_MAXUINT64 };
   guint64 first = 0, last = 0;
+  gboolean any;
 
   if (p == NULL || n == 0)
     return;
@@ -568,8 +569,10 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
   /* Scopes open before this batch were drawn to the old end and may close now. */
   if (w.th->nest.depth)
     w.from = w.th->stack[0].begin;
-  if (strobe_cpu_batch_walk (strobe_event_get_uint (ev, &base_f), (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63),
-                             p, n, batch_begin, batch_end, &w, &first, &last))
+  any = strobe_cpu_batch_walk (strobe_event_get_uint (ev, &base_f), (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63),
+                               p, n, batch_begin, batch_end, &w, &first, &last);
+  strobe_cpu_batch_note_extent (ev, any, first, last);
+  if (any)
     {
       note_time (self, first);
       note_time (self, last);

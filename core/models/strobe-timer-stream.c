@@ -188,12 +188,15 @@ on_batch (StrobeTimerStream *self, const StrobeEvent *ev)
   const guint8 *p = strobe_event_get_array (ev, &data_f, &elem, &n);
   BatchWalk w = { self, NULL };
   guint64 first = 0, last = 0;
+  gboolean any;
 
   if (p == NULL || n == 0)
     return;
   w.th = get_thread (self, ev->thread_id);
-  if (strobe_cpu_batch_walk (strobe_event_get_uint (ev, &base_f), (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63),
-                             p, n, batch_begin, batch_end, &w, &first, &last))
+  any = strobe_cpu_batch_walk (strobe_event_get_uint (ev, &base_f), (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63),
+                               p, n, batch_begin, batch_end, &w, &first, &last);
+  strobe_cpu_batch_note_extent (ev, any, first, last);
+  if (any)
     {
       self->last_time = self->have_time ? MAX (self->last_time, last) : last;
       self->have_time = TRUE;

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-analysis.h"
+#include "strobe-cpu-batch.h"
 #include "strobe-threads-model.h"
 #include "test-log-analyzer.h"
 #include "test-stream-builder.h"
@@ -336,6 +337,58 @@ test_cli (void)
   g_unlink (bad_path);
 }
 
+static void
+ignore_begin (gpointer data, guint64 time, guint64 spec_id)
+{
+}
+
+static void
+ignore_end (gpointer data, guint64 time)
+{
+}
+
+/* The extent's fast reader (eight bytes at a time) against the record walk the models
+ * use, over batches of every shape: one- and two-byte records, long varints, ids cut off
+ * at the end, bytes that are not a varint at all, and every length from 0 to 40. */
+static void
+test_info_batch_extent (void)
+{
+  GRand *rand = g_rand_new_with_seed (20);
+
+  for (guint round = 0; round < 200000; round++)
+    {
+      guint8 buf[40];
+      gsize n = g_rand_int_range (rand, 0, sizeof buf + 1);
+      guint style = g_rand_int_range (rand, 0, 4);
+      guint64 base = g_rand_boolean (rand) ? g_rand_int (rand) : ((guint64) g_rand_int (rand) << 32);
+      guint shift = g_rand_int_range (rand, 0, 70);
+      guint64 f1 = 1, l1 = 2, f2 = 1, l2 = 2;
+      gboolean r1, r2;
+
+      for (gsize i = 0; i < n; i++)
+        {
+          guint32 r = g_rand_int (rand);
+
+          switch (style)
+            {
+            case 0: buf[i] = r & 0x7f; break;                          /* one-byte varints */
+            case 1: buf[i] = (r & 7) == 0 ? (r >> 8) | 0x80 : r & 0x7f; break;   /* some two-byte */
+            case 2: buf[i] = (r & 3) == 0 ? 0xff : r & 0xff; break;    /* long ones, cut off ones */
+            default: buf[i] = r & 0xff; break;
+            }
+        }
+      r1 = strobe_cpu_batch_time_range (base, shift, buf, n, &f1, &l1);
+      r2 = strobe_cpu_batch_walk (base, MIN (shift, 63), buf, n, ignore_begin, ignore_end, NULL, &f2, &l2);
+      g_assert_cmpint (r1, ==, r2);
+      if (r1)
+        {
+          g_assert_cmpuint (f1, ==, f2);
+          g_assert_cmpuint (l1, ==, l2);
+        }
+    }
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -343,5 +396,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/analysis/info/analyzer", test_info_analyzer);
   g_test_add_func ("/analysis/info/cli", test_cli);
   g_test_add_func ("/analysis/info/memory-extent", test_info_memory_extent);
+  g_test_add_func ("/analysis/info/batch-extent", test_info_batch_extent);
   return g_test_run ();
 }
