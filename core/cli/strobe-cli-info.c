@@ -10,15 +10,16 @@
 
 #include "strobe-analysis.h"
 #include "strobe-cli.h"
+#include "strobe-timer-stream.h"
 
 static void
-print_info (StrobeDocument *document, const GError *error)
+print_info (StrobeDocument *document, StrobeTimerStream *nesting, const GError *error)
 {
   const StrobeWireMetadata *meta = strobe_document_get_metadata (document);
   StrobeInfoAnalyzer *info = strobe_document_get_info (document);
   StrobeInfoStats stats;
   StrobeDecoderStats dstats;
-  StrobeTimelineStats tstats;
+  guint64 depth_overflows = 0, budget_overflows = 0;
   StrobeTraceClock clock;
   g_autoptr(GArray) threads = strobe_threads_model_get_threads (strobe_document_get_threads (document));
   g_autoptr(GPtrArray) types = strobe_info_analyzer_dup_event_types (info);
@@ -77,19 +78,14 @@ print_info (StrobeDocument *document, const GError *error)
   if (dstats.gaps || dstats.late_events)
     printf ("%-16s %" G_GUINT64_FORMAT " gaps, %" G_GUINT64_FORMAT " late events\n",
             _("Ordering:"), dstats.gaps, dstats.late_events);
-  strobe_timeline_model_get_stats (strobe_document_get_timeline (document), &tstats);
-  if (tstats.depth_overflows || tstats.budget_overflows)
+  strobe_timer_stream_get_overflows (nesting, &depth_overflows, &budget_overflows);
+  if (depth_overflows || budget_overflows)
     /* Translators: scopes the viewer does not keep: nested too deep on one thread, and
      * past the nesting budget of all threads together */
     printf (_("%-16s %" PRIu64 " deeper than %d levels on a thread, %" PRIu64
               " past %d levels on all threads together\n"),
-            _("Scopes not kept:"), tstats.depth_overflows, STROBE_TIMELINE_MAX_DEPTH,
-            tstats.budget_overflows, STROBE_TIMELINE_MAX_LEVELS);
-  if (tstats.memory_overflows)
-    /* Translators: scopes not kept because the model reached its memory budget (MiB) */
-    printf (_("%-16s %" PRIu64 " past the timeline's memory budget of %" PRIu64 " MiB (half the memory "
-              "available when the trace was opened)\n"),
-            _("Scopes not kept:"), tstats.memory_overflows, tstats.memory_budget >> 20);
+            _("Scopes not kept:"), depth_overflows, STROBE_TIMELINE_MAX_DEPTH,
+            budget_overflows, STROBE_TIMELINE_MAX_LEVELS);
 
   printf ("\n%s (%u)\n", _("Threads"), threads->len);
   for (guint i = 0; i < threads->len; i++)
@@ -133,6 +129,9 @@ strobe_cli_info (int argc, char **argv)
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(StrobeDocument) document = NULL;
   g_autoptr(GError) error = NULL;
+  /* What the timeline would not keep of a trace nested too deep, from the nesting alone:
+   * info reads a billion scopes at the decoder's pace, keeping none of them. */
+  g_autoptr(StrobeTimerStream) nesting = strobe_timer_stream_new_nesting_only ();
   const char *file;
   int status;
 
@@ -141,15 +140,14 @@ strobe_cli_info (int argc, char **argv)
   if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
     return STROBE_CLI_USAGE_ERROR;
 
-  /* The timeline model too: info says what it did not keep of a trace that nests too deep. */
-  status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_TIMELINE, NULL, &document, &error);
+  status = strobe_cli_load (file, 0, STROBE_ANALYZER (nesting), &document, &error);
   /* Nothing to show when the file could not be read at all. */
   if (error != NULL && error->domain != STROBE_DECODER_ERROR)
     {
       strobe_cli_print_load_error (file, error);
       return STROBE_CLI_DECODE_ERROR;
     }
-  print_info (document, error);
+  print_info (document, nesting, error);
   fflush (stdout);
   if (error != NULL)
     strobe_cli_print_load_error (file, error);

@@ -41,6 +41,7 @@ struct _StrobeTimerStream
 
   guint64     t0, t1;
   gint        thread_id;
+  gboolean    timing;         /* FALSE: the nesting only, no stack of open scopes kept */
 
   GPtrArray  *names;          /* char * */
   GHashTable *name_ids;       /* char * (owned by names) → id + 1 */
@@ -153,7 +154,7 @@ batch_end (gpointer data, guint64 ts)
 {
   BatchWalk *w = data;
 
-  if (strobe_scope_nesting_end (&w->th->nest, &w->self->nesting))
+  if (strobe_scope_nesting_end (&w->th->nest, &w->self->nesting) && w->self->timing)
     account (w->self, w->th, ts);
 }
 
@@ -164,7 +165,7 @@ batch_begin (gpointer data, guint64 ts, guint64 id)
   Thread *th = w->th;
   Open *o;
 
-  if (!strobe_scope_nesting_begin (&th->nest, &w->self->nesting))
+  if (!strobe_scope_nesting_begin (&th->nest, &w->self->nesting) || !w->self->timing)
     return;
   if (G_UNLIKELY (th->nest.depth > th->cap))
     {
@@ -267,7 +268,7 @@ strobe_timer_stream_end (StrobeAnalyzer *analyzer, const GError *error)
 
   if (self->result)
     return;
-  for (guint i = 0; i < self->threads->len; i++)
+  for (guint i = 0; i < self->threads->len && self->timing; i++)
     {
       Thread *th = self->threads->pdata[i];
 
@@ -342,6 +343,16 @@ strobe_timer_stream_new (guint64 t0, guint64 t1, gint thread_id)
   self->t0 = t0;
   self->t1 = t1;
   self->thread_id = thread_id;
+  self->timing = TRUE;
+  return self;
+}
+
+StrobeTimerStream *
+strobe_timer_stream_new_nesting_only (void)
+{
+  StrobeTimerStream *self = g_object_new (STROBE_TYPE_TIMER_STREAM, NULL);
+
+  self->thread_id = STROBE_TIMER_STATS_ALL_THREADS;
   return self;
 }
 

@@ -23,6 +23,10 @@ G_DECLARE_FINAL_TYPE (StrobeTimerStream, strobe_timer_stream, STROBE, TIMER_STRE
 StrobeTimerStream *strobe_timer_stream_new       (guint64            t0,
                                                   guint64            t1,
                                                   gint               thread_id);
+/* Only the nesting: which scopes the timeline model would not keep
+ * (strobe_timer_stream_get_overflows), no scope timed — `strobe-cli info` without a model.
+ * Its statistics are an empty array. */
+StrobeTimerStream *strobe_timer_stream_new_nesting_only (void);
 /* Once the decoder ended: the StrobeTimerStat array of strobe_timer_stats_compute()
  * (a new reference). NULL before. */
 GArray            *strobe_timer_stream_get_stats (StrobeTimerStream *self);
