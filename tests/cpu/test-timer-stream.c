@@ -336,6 +336,24 @@ test_timers_at_scale (void)
   g_clear_pointer (&from_model, g_array_unref);
   g_clear_pointer (&streamed, g_array_unref);
 
+  /* The nesting alone (what strobe-cli info runs): the same scopes not kept, none timed. */
+  {
+    g_autoptr(StrobeDecoder) d = strobe_decoder_new ();
+    g_autoptr(StrobeTimerStream) nesting = strobe_timer_stream_new_nesting_only ();
+    g_autoptr(GArray) none = NULL;
+    guint64 depth = 0, budget = 1;
+
+    strobe_decoder_add_analyzer (d, STROBE_ANALYZER (nesting));
+    g_assert_true (strobe_decoder_read_file (d, path, NULL, &error));
+    g_assert_no_error (error);
+    strobe_timer_stream_get_overflows (nesting, &depth, &budget);
+    g_assert_cmpuint (depth, ==, ms.depth_overflows);
+    g_assert_cmpuint (budget, ==, ms.budget_overflows);
+    none = strobe_timer_stream_get_stats (nesting);
+    g_assert_nonnull (none);
+    g_assert_cmpuint (none->len, ==, 0);
+  }
+
   /* A range (clipped times) and one thread. */
   g_assert_true (strobe_timeline_model_get_time_range (model, &first, &last));
   from_model = strobe_timer_stats_compute (model, first + (last - first) / 3, first + (last - first) / 2,
