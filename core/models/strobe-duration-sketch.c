@@ -12,7 +12,7 @@
 /* Past the exact limit values wait in a buffer and go into their buckets a buffer at a
  * time: one name's buckets are then in cache for the lot, where adding each value as it
  * comes missed the cache for nearly every scope (hundreds of names, KiBs of buckets each). */
-#define PENDING  128
+#define PENDING  STROBE_DURATION_SKETCH_PENDING
 
 static inline void
 bucket_of (guint64 v, guint *octave, guint *sub)
@@ -55,11 +55,26 @@ hist_add (StrobeDurationSketch *self, guint64 v, guint64 count)
   self->octaves[o][s] += count;
 }
 
+/* With the pointers in locals: through self, each bucket's increment made the compiler
+ * read them all again (a store through a guint64 * may change them). */
 static void
 flush_pending (StrobeDurationSketch *self)
 {
-  for (guint i = 0; i < self->pending; i++)
-    hist_add (self, self->exact[i], 1);
+  guint64 **octaves = self->octaves;
+  const guint64 *values = self->exact;
+  guint n = self->pending;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint o, s;
+      guint64 *row;
+
+      bucket_of (values[i], &o, &s);
+      row = octaves[o];
+      if (G_UNLIKELY (row == NULL))
+        row = octaves[o] = g_new0 (guint64, SUBS);
+      row[s]++;
+    }
   self->pending = 0;
 }
 
@@ -76,7 +91,7 @@ to_histogram (StrobeDurationSketch *self)
 }
 
 void
-strobe_duration_sketch_add (StrobeDurationSketch *self, guint64 value)
+strobe_duration_sketch_add_slow (StrobeDurationSketch *self, guint64 value)
 {
   if (G_LIKELY (self->octaves != NULL))
     {
@@ -89,7 +104,7 @@ strobe_duration_sketch_add (StrobeDurationSketch *self, guint64 value)
   if (self->n == STROBE_DURATION_SKETCH_EXACT)
     {
       to_histogram (self);
-      strobe_duration_sketch_add (self, value);
+      strobe_duration_sketch_add_slow (self, value);
       return;
     }
   if (self->n == self->exact_cap)
