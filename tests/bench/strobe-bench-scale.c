@@ -2,7 +2,7 @@
  * with the real runtime, a game-like workload of N scopes (a game thread, a render thread
  * and four workers; the skewed names and depths of strobe-bench-cpu's workload; frames,
  * counters and some log messages), keeps the file, then measures what reading it costs:
- * `strobe-cli info` (the decoder alone, the floor), `strobe-cli stats` (rate and peak
+ * `strobe-cli info` (the decoder and the nesting count, no model), `strobe-cli stats` (rate and peak
  * resident memory), the document a viewer opens (every model: rate, peak memory, bytes a
  * scope, the timers of a 1 % range). With --allocations / --messages it also writes
  * traces of that many allocations and log messages and measures `strobe-cli memory` and
@@ -414,7 +414,7 @@ measure_scopes (const char *path, guint64 scopes)
   bench_report ("decode.cpu_rate", (double) scopes / r_decode.cpu_seconds / 1e6, "M scopes/s of CPU time");
 
   r_info = run_child (info, FALSE);
-  bench_report ("cli.info_seconds", r_info.seconds, "s (it builds the timeline model too)");
+  bench_report ("cli.info_seconds", r_info.seconds, "s (decoder, info analyzer and nesting count; no model)");
   bench_report ("cli.info_rate", (double) scopes / r_info.seconds / 1e6, "M scopes/s");
   bench_report ("cli.info_cpu_seconds", r_info.cpu_seconds, "s");
   bench_report ("cli.info_peak", r_info.peak_bytes / 1048576.0, "MiB");
