@@ -42,6 +42,25 @@ find_preload (void)
   return g_strdup (STROBE_PRELOAD_INSTALL_PATH);
 }
 
+/* --sample[=HZ]: 0 when not given, else the frequency (the default when no HZ). */
+static guint sample_hz;
+
+static gboolean
+parse_sample (const char *name, const char *value, gpointer data, GError **error)
+{
+  guint64 hz = 1000;
+
+  if (value && (!g_ascii_string_to_unsigned (value, 10, 1, 10000, &hz, NULL)))
+    {
+      /* Translators: %s is what was given after --sample= */
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--sample takes a frequency from 1 to 10000 (samples per second per thread), not “%s”"), value);
+      return FALSE;
+    }
+  sample_hz = (guint) hz;
+  return TRUE;
+}
+
 int
 strobe_cli_run (int argc, char **argv)
 {
@@ -55,6 +74,7 @@ strobe_cli_run (int argc, char **argv)
     { "trace", 0, 0, G_OPTION_ARG_STRING, &trace, N_("More channels to enable (memory is always on)"), N_("A,B") },
     { "tracefile", 0, 0, G_OPTION_ARG_FILENAME, &tracefile, N_("Write the trace to PATH (default: PROGRAM-PID.strobe here)"), N_("PATH") },
     { "tracehost", 0, 0, G_OPTION_ARG_STRING, &tracehost, N_("Send the trace to a recorder"), N_("HOST[:PORT]") },
+    { "sample", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_sample, N_("Sample the CPU call stacks and thread states too, HZ times a second per thread (default 1000)"), N_("HZ") },
     { "callstacks", 0, 0, G_OPTION_ARG_NONE, &callstacks, N_("Record the call stack of every allocation"), NULL },
     { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow, N_("Trace the programs it starts too, each to a trace of its own"), NULL },
     { "addresses", 0, 0, G_OPTION_ARG_NONE, &addresses, N_("Record the address of every allocation (a bigger trace)"), NULL },
@@ -129,7 +149,8 @@ strobe_cli_run (int argc, char **argv)
       tracefile = g_strdup_printf ("%s-%d.strobe", base, (int) getpid ());
       g_printerr (_("strobe-cli: tracing to %s\n"), tracefile);
     }
-  channels = trace && *trace ? g_strconcat ("memory,", trace, NULL) : g_strdup ("memory");
+  channels = g_strconcat ("memory", trace && *trace ? "," : "", trace ? trace : "",
+                          sample_hz ? ",sampling" : "", NULL);
   ld_preload = g_getenv ("LD_PRELOAD") && *g_getenv ("LD_PRELOAD")
                  ? g_strconcat (preload, ":", g_getenv ("LD_PRELOAD"), NULL) : g_strdup (preload);
 
@@ -145,6 +166,12 @@ strobe_cli_run (int argc, char **argv)
     g_setenv ("STROBE_TRACEHOST", tracehost, TRUE);
   if (callstacks)
     g_setenv ("STROBE_CALLSTACKS", "1", TRUE);
+  if (sample_hz)
+    {
+      char hz[16];
+      g_snprintf (hz, sizeof hz, "%u", sample_hz);
+      g_setenv ("STROBE_SAMPLING_HZ", hz, TRUE);
+    }
   if (addresses)
     g_setenv ("STROBE_MEMORY_ADDRESSES", "1", TRUE);
   if (live_table || late)

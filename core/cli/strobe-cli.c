@@ -21,6 +21,7 @@ static const StrobeCliCommand commands[] = {
   { "serve", N_("Run the recorder and the store server without a window"), strobe_cli_serve },
   { "log", N_("Print the log messages of a trace, filtered by verbosity, category, thread, text"), strobe_cli_log },
   { "memory", N_("Summarise the memory allocations of a trace: totals, peak, heaps, tags, leaks"), strobe_cli_memory },
+  { "samples", N_("Sampled CPU call stacks and thread states: call trees, flame graph, per scope"), strobe_cli_samples },
   { "compare", N_("Compare two traces: timers, frame times, memory, log; a regression gate for CI"), strobe_cli_compare },
   { "run", N_("Run a program with its allocations traced (LD_PRELOAD), no code change"), strobe_cli_run },
 };

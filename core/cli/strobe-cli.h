@@ -34,6 +34,7 @@ int  strobe_cli_serve (int argc, char **argv);
 int  strobe_cli_stats (int argc, char **argv);
 int  strobe_cli_log (int argc, char **argv);
 int  strobe_cli_memory (int argc, char **argv);
+int  strobe_cli_samples (int argc, char **argv);
 int  strobe_cli_run (int argc, char **argv);
 int  strobe_cli_export (int argc, char **argv);
 int  strobe_cli_compare (int argc, char **argv);

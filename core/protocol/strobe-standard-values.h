@@ -29,3 +29,20 @@ enum
   STROBE_STANDARD_UNIT_BYTES   = 1,
   STROBE_STANDARD_UNIT_PERCENT = 2,
 };
+
+/* Sampling.Status "Mode": what sampling the program got (PROTOCOL.md §5). */
+enum
+{
+  STROBE_STANDARD_SAMPLING_OFF           = 0,   /* the channel went off */
+  STROBE_STANDARD_SAMPLING_HARDWARE      = 1,   /* CPU cycles (a hardware counter) */
+  STROBE_STANDARD_SAMPLING_SOFTWARE      = 2,   /* the kernel's CPU clock */
+  STROBE_STANDARD_SAMPLING_NOT_PERMITTED = 3,   /* perf_event_open refused: Paranoid, Error */
+  STROBE_STANDARD_SAMPLING_UNAVAILABLE   = 4,   /* no perf events here (Error) */
+};
+
+/* Sampling.Status "Flags". */
+enum
+{
+  STROBE_STANDARD_SAMPLING_KERNEL   = 1,   /* samples in kernel mode are taken too */
+  STROBE_STANDARD_SAMPLING_SWITCHES = 2,   /* context switches are recorded */
+};

@@ -98,6 +98,7 @@ child (void)
   strobe__control_after_fork_child ();
   strobe__threads_after_fork_child ();
   strobe__cpu_after_fork_child ();
+  strobe__sampling_after_fork_child ();
   strobe__tail_clear_locked ();
   if (!running || !follow)
     {

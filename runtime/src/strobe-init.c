@@ -162,6 +162,7 @@ strobe_init (const StrobeInitOptions *options)
   strobe__global_init ();
   strobe__memory_init_once ();
   configure_memory (o, true);
+  strobe__sampling_init_from_env ();
   initialized = true;
   options_applied = options != NULL;
   save_options_locked (o);
@@ -225,6 +226,9 @@ strobe_shutdown (void)
   strobe__control_stop ();
   strobe__worker_stop ();
   strobe_output_stop ();
+  pthread_mutex_lock (&strobe__update_lock);
+  strobe__sampling_shutdown ();
+  pthread_mutex_unlock (&strobe__update_lock);
   /* Threads still logging must not stall waiting for a worker that is gone. */
   strobe__pool_configure (0, 0);
   strobe__memory_guard--;

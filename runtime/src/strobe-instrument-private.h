@@ -64,6 +64,17 @@ void strobe__cpu_request_flush_all (void);
 void strobe__cpu_thread_exit (void);
 void strobe__cpu_after_fork_child (void);
 
+/* ---- sampling (strobe-sampling.c) ------------------------------------------------- */
+
+/* The updater's part of each round (under the update lock): starts or stops sampling as
+ * the channel says, follows new threads, ships every thread's samples and switches. */
+void strobe__sampling_drain (void);
+/* strobe_shutdown(), after the last round: closes every event. */
+void strobe__sampling_shutdown (void);
+/* strobe_init(): reads STROBE_SAMPLING_HZ and the tests' STROBE_SAMPLING_TEST_ERRNO. */
+void strobe__sampling_init_from_env (void);
+void strobe__sampling_after_fork_child (void);
+
 /* ---- counters (strobe-counters.c) -------------------------------------------------- */
 
 void strobe__counters_fork_lock (bool lock);   /* every counter's value lock */

@@ -274,6 +274,9 @@ enum { STROBE_STACKS_OFF = 0, STROBE_STACKS_UNWIND = 1, STROBE_STACKS_FP = 2 };
 extern int strobe__memory_stack_mode;
 uint32_t strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *caller);
 void     strobe__memory_stack_thread_free (StrobeMemThread *mt);
+/* The id of a call chain (innermost first) found elsewhere than at an allocation: sampled
+ * stacks. The updater's only (under the update lock). */
+uint32_t strobe__memory_stack_intern (const uintptr_t *frames, int n);
 
 /* Module map (strobe-memory-modules.c). */
 bool strobe__memory_modules_cover (const uintptr_t *ips, int n);

@@ -27,6 +27,7 @@
 
 #include <execinfo.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define CACHE_SETS  128u
 #define CACHE_WAYS  8u        /* one call site at one depth, reached through several chains */
@@ -268,8 +269,9 @@ set_of (uintptr_t ip, uintptr_t cfa)
   return (size_t) (h >> 48) & (CACHE_SETS - 1);
 }
 
+/* @ids: HASH_SLOTS slots, or NULL. */
 static uint32_t
-id_for_frames (StrobeStackCache *c, const uintptr_t *frames, int n)
+ids_for_frames (HashSlot *ids, const uintptr_t *frames, int n)
 {
   uint64_t h = 0xcbf29ce484222325ull;
   HashSlot *slot;
@@ -278,7 +280,7 @@ id_for_frames (StrobeStackCache *c, const uintptr_t *frames, int n)
   for (int i = 0; i < n; i++)
     h = fold (h, frames[i]);
   h = fold (h, (uint64_t) n);
-  slot = c ? &c->ids[h & (HASH_SLOTS - 1)] : NULL;
+  slot = ids ? &ids[h & (HASH_SLOTS - 1)] : NULL;
   if (slot && slot->hash == h && slot->id)
     return slot->id;
   if (strobe__memory_modules_changed_since_scan ())
@@ -292,6 +294,35 @@ id_for_frames (StrobeStackCache *c, const uintptr_t *frames, int n)
       slot->id = id;
     }
   return id;
+}
+
+static inline uint32_t
+id_for_frames (StrobeStackCache *c, const uintptr_t *frames, int n)
+{
+  return ids_for_frames (c ? c->ids : NULL, frames, n);
+}
+
+/* Call chains from elsewhere (sampled stacks, strobe-sampling.c): the same trie, so one
+ * set of Memory.StackNodes serves both and the analysis symbolizes them alike. Only the
+ * updater calls it (under the update lock), so its map from the frames' hash to the id
+ * needs no lock of its own. */
+uint32_t
+strobe__memory_stack_intern (const uintptr_t *frames, int n)
+{
+  static HashSlot *ids;
+  static unsigned   ids_epoch;
+  unsigned now = __atomic_load_n (&epoch, __ATOMIC_ACQUIRE);
+
+  if (n <= 0)
+    return 0;
+  if (ids == NULL && (ids = calloc (HASH_SLOTS, sizeof *ids)) == NULL)
+    return ids_for_frames (NULL, frames, n);
+  if (ids_epoch != now)
+    {
+      memset (ids, 0, HASH_SLOTS * sizeof *ids);
+      ids_epoch = now;
+    }
+  return ids_for_frames (ids, frames, n);
 }
 
 /* Reading words of other frames is the point here: not a bug AddressSanitizer should

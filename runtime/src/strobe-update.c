@@ -203,6 +203,7 @@ strobe__update_locked (void)
       return 0;
     }
   strobe__memory_drain ();   /* into this thread's block, shipped below */
+  strobe__sampling_drain (); /* likewise */
   take_snapshot (&n);
   moved = ship_importants ();
   for (size_t i = 0; i < n && !strobe__out_backed_up (); i++)

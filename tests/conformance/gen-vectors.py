@@ -1004,6 +1004,40 @@ def dump_vectors():
            s, ['1 - T.EmptyImp', '65535 - T.Empty', '65535 41 T.EmptySync'])
 
 
+# ==== §5 Sampling events ===================================================================
+
+def sampling_vectors():
+    status = [Field('Time', UINT64), Field('Mode', UINT8), Field('Flags', UINT8), Field('Frequency', UINT32),
+              Field('Paranoid', INT32), Field('Error', INT32), Field('Message', ANSI)]
+    batch = [Field('Thread', UINT32), Field('Base', UINT64), Field('Lost', UINT32), Field('Data', ARRAY | UINT8)]
+    schemas = (new_event(40, 'Sampling', 'Status', status, flags=IMPORTANT | HAS_AUX)
+               + new_event(41, 'Sampling', 'Batch', batch, flags=NOSYNC | HAS_AUX))
+
+    s = base(more_importants=schemas
+             + important(40, u64(1000) + u8(3) + u8(0) + u32(1000) + u32(3) + u32(13)
+                         + aux(6, b'sampling is not permitted') + AUX_END))
+    s.add(end())
+    vector('std-sampling-status', '§5',
+           'Sampling.Status: Time, Mode (3 not permitted), Flags, Frequency, Paranoid, Error, Message',
+           s, ['1 - Sampling.Status Time=1000 Mode=3 Flags=0 Frequency=1000 Paranoid=3 Error=13 '
+               'Message="sampling is not permitted"'])
+
+    # Thread 4242 from Base 5000: a sample in stack 5 at 5000; switched out to wait at 6000
+    # (varint 1000 << 2 | 3); in at 6300 (300 << 2 | 1); preempted at 6302 (2 << 2 | 2);
+    # in at 6400 (98 << 2 | 1); a sample in stack 300 at 6402 (2 << 2 | 0, varint 300).
+    data = bytes([0x00, 0x05, 0xa3, 0x1f, 0xb1, 0x09, 0x0a, 0x89, 0x03, 0x08, 0xac, 0x02])
+    s = base(more_importants=schemas
+             + important(40, u64(4000) + u8(2) + u8(2) + u32(1000) + u32(2) + u32(0)
+                         + aux(6, b'sampling the CPU clock') + AUX_END))
+    s.add(thread(17, event(41, u32(4242) + u64(5000) + u32(7), auxes=[aux(3, data)])))
+    s.add(end())
+    vector('std-sampling-batch', '§5',
+           'Sampling.Batch: Thread (an OS id), Base, Lost, and Data: varint (delta << 2 | kind), a varint stack for kind 0',
+           s, ['1 - Sampling.Status Time=4000 Mode=2 Flags=2 Frequency=1000 Paranoid=2 Error=0 '
+               'Message="sampling the CPU clock"',
+               '17 - Sampling.Batch Thread=4242 Base=5000 Lost=7 Data=[%s]' % ', '.join(str(b) for b in data)])
+
+
 def build():
     handshake_vectors()
     packet_vectors()
@@ -1014,6 +1048,7 @@ def build():
     error_vectors()
     text_vectors()
     dump_vectors()
+    sampling_vectors()
     names = [v[0] for v in VECTORS]
     assert len(names) == len(set(names)), 'duplicate vector names'
 

@@ -4,8 +4,8 @@
  * (they add up), strobe_channel_set_enabled() in the program, a viewer or strobe-cli
  * through the control server while it runs. A name is remembered, so a channel that
  * registers later (a constructor that runs after, a dlopen'ed module) comes up as asked.
- * The runtime's own channels are Cpu, Frame, Log, Counters, Bookmark, Region, Memory and
- * Trace: do not give yours those names (both would answer to it).
+ * The runtime's own channels are Cpu, Frame, Log, Counters, Bookmark, Region, Memory,
+ * Sampling and Trace: do not give yours those names (both would answer to it).
  */
 #pragma once
 

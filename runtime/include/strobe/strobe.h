@@ -30,6 +30,7 @@
 #include "strobe-log.h"
 #include "strobe-logging.h"
 #include "strobe-memory.h"
+#include "strobe-sampling.h"
 #include "strobe-misc.h"
 
 #ifdef __cplusplus

@@ -1,0 +1,195 @@
+/* strobe-bench-sampling.c — what the Sampling channel costs a program, and the trace: the
+ * same program (bench-sampling-workload: fixed CPU work through depth-16 frame-pointer call
+ * chains, many distinct ones) run without sampling, at 1 kHz and at 10 kHz per thread,
+ * interleaved round by round in one run, each tracing to a file.
+ *
+ * Figures (`name value unit`, then `ratio … MET|MISSED` against issue 22's targets):
+ *   sampling.{off,1khz,10khz}.cpu_s    the least CPU time (user + system, the worker's
+ *                                      draining included) of the rounds
+ *   sampling.{1khz,10khz}.overhead     CPU time over the run without sampling, − 1 (%)
+ *   sampling.{1khz,10khz}.wall_overhead the same for wall-clock time
+ *   sampling.{1khz,10khz}.samples      samples in the trace (read back with StrobeSampleModel)
+ *   sampling.{1khz,10khz}.bytes_per_sample  (trace bytes − the unsampled trace's) / samples
+ *
+ *   strobe-bench-sampling [--quick] [--dir DIR]
+ */
+#include "config.h"
+
+#include <gio/gio.h>
+#include <glib/gstdio.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "bench-common.h"
+#include "strobe-document.h"
+#include "strobe-sample-model.h"
+
+typedef struct
+{
+  const char *name;
+  guint       hz;       /* 0: sampling off */
+  double      cpu[16];
+  double      wall[16];
+  guint64     bytes[16];
+} Config;
+
+/* Runs the workload once; its CPU and wall time in seconds, the trace's size. */
+static gboolean
+run_once (const char *trace, guint hz, long iterations, double *cpu, double *wall, guint64 *bytes)
+{
+  char iters[32], hz_s[16];
+  char *argv[] = { (char *) BENCH_SAMPLING_WORKLOAD, iters, (char *) "1", NULL };
+  g_auto (GStrv) env = g_get_environ ();
+  struct rusage ru;
+  struct stat st;
+  double t0;
+  pid_t pid;
+  int status;
+
+  g_snprintf (iters, sizeof iters, "%ld", iterations);
+  g_snprintf (hz_s, sizeof hz_s, "%u", hz ? hz : 1000);
+  env = g_environ_setenv (env, "STROBE_TRACEFILE", trace, TRUE);
+  env = g_environ_setenv (env, "STROBE_TRACE", hz ? "sampling" : "", TRUE);
+  env = g_environ_setenv (env, "STROBE_SAMPLING_HZ", hz_s, TRUE);
+  env = g_environ_unsetenv (env, "STROBE_TRACEHOST");
+  t0 = bench_now_ns ();
+  if (posix_spawn (&pid, argv[0], NULL, NULL, argv, env) != 0)
+    return FALSE;
+  if (wait4 (pid, &status, 0, &ru) != pid || !WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    return FALSE;
+  *wall = (bench_now_ns () - t0) * 1e-9;
+  *cpu = (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec * 1e-6
+         + (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec * 1e-6;
+  *bytes = stat (trace, &st) == 0 ? (guint64) st.st_size : 0;
+  return TRUE;
+}
+
+static guint64
+count_samples (const char *trace)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (trace);
+  g_autoptr (StrobeDocument) doc = strobe_document_new (file, STROBE_DOCUMENT_MODEL_INFO);
+  StrobeSampleModel *model = strobe_document_get_model (doc, STROBE_TYPE_SAMPLE_MODEL);
+  StrobeSampleSummary summary;
+
+  if (!strobe_document_load (doc, NULL, NULL))
+    return 0;
+  strobe_sample_model_get_summary (model, &summary);
+  return summary.samples;
+}
+
+static double
+least (const double *v, int n)
+{
+  double m = v[0];
+
+  for (int i = 1; i < n; i++)
+    m = MIN (m, v[i]);
+  return m;
+}
+
+int
+main (int argc, char **argv)
+{
+  gboolean quick = FALSE;
+  g_autofree char *dir_opt = NULL;
+  GOptionEntry entries[] = {
+    { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Shorter runs", NULL },
+    { "dir", 0, 0, G_OPTION_ARG_FILENAME, &dir_opt, "Where the traces go (default: a temporary directory)", "DIR" },
+    { NULL },
+  };
+  g_autoptr (GOptionContext) context = g_option_context_new ("— the cost of the Sampling channel");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *dir = NULL;
+  Config configs[] = { { "off", 0 }, { "1khz", 1000 }, { "10khz", 10000 } };
+  int rounds;
+  long iterations = 2000;
+  double cpu, wall, target = quick ? 0.5 : 1.5;
+  guint64 bytes;
+
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 2;
+    }
+  rounds = quick ? 3 : 7;
+  dir = dir_opt ? g_strdup (dir_opt) : g_dir_make_tmp ("strobe-bench-sampling-XXXXXX", NULL);
+  g_mkdir_with_parents (dir, 0700);
+
+  /* Enough work for the target time without sampling. */
+  for (;;)
+    {
+      g_autofree char *trace = g_build_filename (dir, "calibrate.strobe", NULL);
+      if (!run_once (trace, 0, iterations, &cpu, &wall, &bytes))
+        {
+          g_printerr ("strobe-bench-sampling: %s did not run\n", BENCH_SAMPLING_WORKLOAD);
+          return 1;
+        }
+      g_unlink (trace);
+      if (cpu >= target * 0.8)
+        break;
+      iterations = (long) ((double) iterations * MIN (10.0, target / MAX (cpu, 0.01)));
+    }
+  bench_report ("sampling.iterations", (double) iterations, "calls");
+
+  /* Interleaved, the order turned each round: a machine that slows down mid-run weighs
+   * on every configuration alike. */
+  for (int r = 0; r < rounds; r++)
+    for (int k = 0; k < 3; k++)
+      {
+        Config *c = &configs[(k + r) % 3];
+        g_autofree char *name = g_strdup_printf ("%s-%d.strobe", c->name, r);
+        g_autofree char *trace = g_build_filename (dir, name, NULL);
+
+        if (!run_once (trace, c->hz, iterations, &c->cpu[r], &c->wall[r], &c->bytes[r]))
+          {
+            g_printerr ("strobe-bench-sampling: the %s run failed\n", c->name);
+            return 1;
+          }
+      }
+
+  for (int k = 0; k < 3; k++)
+    {
+      g_autofree char *n = g_strdup_printf ("sampling.%s.cpu_s", configs[k].name);
+      bench_report (n, least (configs[k].cpu, rounds), "s");
+    }
+  for (int k = 1; k < 3; k++)
+    {
+      Config *c = &configs[k];
+      double over = 100.0 * (least (c->cpu, rounds) / least (configs[0].cpu, rounds) - 1.0);
+      double wall_over = 100.0 * (least (c->wall, rounds) / least (configs[0].wall, rounds) - 1.0);
+      g_autofree char *base = g_strdup_printf ("%s-0.strobe", c->name);
+      g_autofree char *trace = g_build_filename (dir, base, NULL);
+      guint64 samples = count_samples (trace);
+      double per = samples ? (double) ((gint64) c->bytes[0] - (gint64) configs[0].bytes[0]) / (double) samples : 0;
+      g_autofree char *n1 = g_strdup_printf ("sampling.%s.overhead", c->name);
+      g_autofree char *n2 = g_strdup_printf ("sampling.%s.wall_overhead", c->name);
+      g_autofree char *n3 = g_strdup_printf ("sampling.%s.samples", c->name);
+      g_autofree char *n4 = g_strdup_printf ("sampling.%s.bytes_per_sample", c->name);
+
+      bench_report (n1, over, "%");
+      bench_report (n2, wall_over, "%");
+      bench_report (n3, (double) samples, "samples");
+      bench_report (n4, per, "B");
+      bench_report_ratio (n1, over, "<=", k == 1 ? 1.0 : 5.0);
+      bench_report_ratio (n4, per, "<=", 48.0);
+    }
+  if (!dir_opt)
+    {
+      for (int r = 0; r < rounds; r++)
+        for (int k = 0; k < 3; k++)
+          {
+            g_autofree char *name = g_strdup_printf ("%s-%d.strobe", configs[k].name, r);
+            g_autofree char *trace = g_build_filename (dir, name, NULL);
+            g_unlink (trace);
+          }
+      g_rmdir (dir);
+    }
+  return 0;
+}
