@@ -4,9 +4,18 @@
  * two functions is called as the iteration's bits say, so the samples see many distinct
  * chains (up to 2^16) — the stack trie's worst case, not a loop of one stack.
  *
- *   bench-sampling-workload ITERATIONS THREADS */
+ *   bench-sampling-workload ITERATIONS THREADS
+ *
+ * With BENCH_BARE_PERF_HZ=N it runs without Strobe's sampling but with a bare perf event
+ * of its own on each working thread — the CPU clock every 1/N s, no call chain, no ring
+ * buffer: what the kernel's timer interrupts alone cost on this machine (a virtual
+ * machine's are dear), the floor under any sampler. */
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <strobe/strobe.h>
 
@@ -45,12 +54,32 @@ level_b (unsigned bits, int depth)
 
 static long iterations;
 
+static long bare_hz;
+
+static void
+open_bare_event (void)
+{
+  struct perf_event_attr a;
+
+  memset (&a, 0, sizeof a);
+  a.size = sizeof a;
+  a.type = PERF_TYPE_SOFTWARE;
+  a.config = PERF_COUNT_SW_CPU_CLOCK;
+  a.sample_period = 1000000000u / (unsigned long) bare_hz;
+  a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
+  a.exclude_hv = 1;
+  /* Left open for the thread's life: the process exits with it. */
+  syscall (SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+}
+
 static void *
 work (void *data)
 {
   double x = 0;
 
   (void) data;
+  if (bare_hz > 0)
+    open_bare_event ();
   for (long i = 0; i < iterations; i++)
     x += level_a ((unsigned) (i * 2654435761u), 0);
   sink += x;
@@ -64,6 +93,7 @@ main (int argc, char **argv)
   pthread_t t[16];
 
   iterations = argc > 1 ? atol (argv[1]) : 100000;
+  bare_hz = getenv ("BENCH_BARE_PERF_HZ") ? atol (getenv ("BENCH_BARE_PERF_HZ")) : 0;
   strobe_init (NULL);
   if (threads < 1 || threads > 16)
     threads = 1;

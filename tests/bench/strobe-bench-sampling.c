@@ -10,6 +10,10 @@
  *   sampling.{1khz,10khz}.wall_overhead the same for wall-clock time
  *   sampling.{1khz,10khz}.samples      samples in the trace (read back with StrobeSampleModel)
  *   sampling.{1khz,10khz}.bytes_per_sample  (trace bytes − the unsampled trace's) / samples
+ *   sampling.{1khz,10khz}.kernel_floor  the same program with a bare perf event (the CPU
+ *                                      clock, no call chain, no ring) instead: what the
+ *                                      kernel's sampling interrupts cost on this machine
+ *   sampling.{1khz,10khz}.overhead_beyond_kernel  overhead − kernel_floor
  *
  *   strobe-bench-sampling [--quick] [--dir DIR]
  */
@@ -33,6 +37,7 @@ typedef struct
 {
   const char *name;
   guint       hz;       /* 0: sampling off */
+  guint       bare_hz;  /* a bare perf event of the workload's own instead (the floor) */
   double      cpu[16];
   double      wall[16];
   guint64     bytes[16];
@@ -40,9 +45,9 @@ typedef struct
 
 /* Runs the workload once; its CPU and wall time in seconds, the trace's size. */
 static gboolean
-run_once (const char *trace, guint hz, long iterations, double *cpu, double *wall, guint64 *bytes)
+run_once (const char *trace, guint hz, guint bare_hz, long iterations, double *cpu, double *wall, guint64 *bytes)
 {
-  char iters[32], hz_s[16];
+  char iters[32], hz_s[16], bare_s[16];
   char *argv[] = { (char *) BENCH_SAMPLING_WORKLOAD, iters, (char *) "1", NULL };
   g_auto (GStrv) env = g_get_environ ();
   struct rusage ru;
@@ -57,6 +62,8 @@ run_once (const char *trace, guint hz, long iterations, double *cpu, double *wal
   env = g_environ_setenv (env, "STROBE_TRACE", hz ? "sampling" : "", TRUE);
   env = g_environ_setenv (env, "STROBE_SAMPLING_HZ", hz_s, TRUE);
   env = g_environ_unsetenv (env, "STROBE_TRACEHOST");
+  g_snprintf (bare_s, sizeof bare_s, "%u", bare_hz);
+  env = g_environ_setenv (env, "BENCH_BARE_PERF_HZ", bare_s, TRUE);
   t0 = bench_now_ns ();
   if (posix_spawn (&pid, argv[0], NULL, NULL, argv, env) != 0)
     return FALSE;
@@ -106,7 +113,9 @@ main (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new ("— the cost of the Sampling channel");
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = NULL;
-  Config configs[] = { { "off", 0 }, { "1khz", 1000 }, { "10khz", 10000 } };
+  Config configs[] = { { "off", 0, 0 }, { "1khz", 1000, 0 }, { "10khz", 10000, 0 },
+                       { "kernel_1khz", 0, 1000 }, { "kernel_10khz", 0, 10000 } };
+  const int n_configs = G_N_ELEMENTS (configs);
   int rounds;
   long iterations = 2000;
   double cpu, wall, target = quick ? 0.5 : 1.5;
@@ -126,7 +135,7 @@ main (int argc, char **argv)
   for (;;)
     {
       g_autofree char *trace = g_build_filename (dir, "calibrate.strobe", NULL);
-      if (!run_once (trace, 0, iterations, &cpu, &wall, &bytes))
+      if (!run_once (trace, 0, 0, iterations, &cpu, &wall, &bytes))
         {
           g_printerr ("strobe-bench-sampling: %s did not run\n", BENCH_SAMPLING_WORKLOAD);
           return 1;
@@ -141,20 +150,20 @@ main (int argc, char **argv)
   /* Interleaved, the order turned each round: a machine that slows down mid-run weighs
    * on every configuration alike. */
   for (int r = 0; r < rounds; r++)
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < n_configs; k++)
       {
-        Config *c = &configs[(k + r) % 3];
+        Config *c = &configs[(k + r) % n_configs];
         g_autofree char *name = g_strdup_printf ("%s-%d.strobe", c->name, r);
         g_autofree char *trace = g_build_filename (dir, name, NULL);
 
-        if (!run_once (trace, c->hz, iterations, &c->cpu[r], &c->wall[r], &c->bytes[r]))
+        if (!run_once (trace, c->hz, c->bare_hz, iterations, &c->cpu[r], &c->wall[r], &c->bytes[r]))
           {
             g_printerr ("strobe-bench-sampling: the %s run failed\n", c->name);
             return 1;
           }
       }
 
-  for (int k = 0; k < 3; k++)
+  for (int k = 0; k < n_configs; k++)
     {
       g_autofree char *n = g_strdup_printf ("sampling.%s.cpu_s", configs[k].name);
       bench_report (n, least (configs[k].cpu, rounds), "s");
@@ -164,6 +173,7 @@ main (int argc, char **argv)
       Config *c = &configs[k];
       double over = 100.0 * (least (c->cpu, rounds) / least (configs[0].cpu, rounds) - 1.0);
       double wall_over = 100.0 * (least (c->wall, rounds) / least (configs[0].wall, rounds) - 1.0);
+      double kfloor = 100.0 * (least (configs[k + 2].cpu, rounds) / least (configs[0].cpu, rounds) - 1.0);
       g_autofree char *base = g_strdup_printf ("%s-0.strobe", c->name);
       g_autofree char *trace = g_build_filename (dir, base, NULL);
       guint64 samples = count_samples (trace);
@@ -172,18 +182,23 @@ main (int argc, char **argv)
       g_autofree char *n2 = g_strdup_printf ("sampling.%s.wall_overhead", c->name);
       g_autofree char *n3 = g_strdup_printf ("sampling.%s.samples", c->name);
       g_autofree char *n4 = g_strdup_printf ("sampling.%s.bytes_per_sample", c->name);
+      g_autofree char *n5 = g_strdup_printf ("sampling.%s.kernel_floor", c->name);
+      g_autofree char *n6 = g_strdup_printf ("sampling.%s.overhead_beyond_kernel", c->name);
 
       bench_report (n1, over, "%");
       bench_report (n2, wall_over, "%");
       bench_report (n3, (double) samples, "samples");
       bench_report (n4, per, "B");
+      /* The kernel's timer interrupts alone, and what sampling costs beyond them. */
+      bench_report (n5, kfloor, "%");
+      bench_report (n6, over - kfloor, "%");
       bench_report_ratio (n1, over, "<=", k == 1 ? 1.0 : 5.0);
       bench_report_ratio (n4, per, "<=", 48.0);
     }
   if (!dir_opt)
     {
       for (int r = 0; r < rounds; r++)
-        for (int k = 0; k < 3; k++)
+        for (int k = 0; k < n_configs; k++)
           {
             g_autofree char *name = g_strdup_printf ("%s-%d.strobe", configs[k].name, r);
             g_autofree char *trace = g_build_filename (dir, name, NULL);
