@@ -43,6 +43,16 @@ print_info (StrobeDocument *document, StrobeTimerStream *nesting, const GError *
       printf ("%-16s %s\n", _("Program:"), program->str);
       g_string_free (program, TRUE);
       printf ("%-16s %u\n", _("Process id:"), meta->process_id);
+      if (meta->parent_process_id)
+        printf ("%-16s %u\n", _("Parent process:"), meta->parent_process_id);
+      if (meta->session_name_len)
+        {
+          GString *session = g_string_new (NULL);
+          strobe_text_append_escaped (session, meta->session_name, (gssize) meta->session_name_len,
+                                      STROBE_TEXT_PLAIN);
+          printf ("%-16s %s\n", _("Session:"), session->str);
+          g_string_free (session, TRUE);
+        }
       printf ("%-16s %s\n", _("Command line:"), cmdline);
       printf ("%-16s %s\n", _("Start time:"), start_str ? start_str : "?");
       if (clock.frequency_valid)

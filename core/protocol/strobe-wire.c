@@ -174,6 +174,14 @@ strobe_wire_write_handshake (StrobeWireBuf *out, const StrobeWireMetadata *meta)
   strobe_wire_put_u32 (u32, meta->features);
   if (!put_meta (out, STROBE_META_FEATURES, u32, 4))
     return false;
+  if (meta->session_name && meta->session_name_len
+      && !put_meta (out, STROBE_META_SESSION_NAME, meta->session_name,
+                    meta->session_name_len < 1024 ? meta->session_name_len : 1024))
+    return false;
+  strobe_wire_put_u32 (u32, meta->parent_process_id);
+  if (!put_meta (out, STROBE_META_CLOCK_DOMAIN, meta->clock_domain, 16)
+      || !put_meta (out, STROBE_META_PARENT_PROCESS, u32, 4))
+    return false;
   /* The command line goes last and is cut so the metadata never exceeds its u16 size. */
   if (meta->command_line && meta->command_line_len)
     {
@@ -248,6 +256,16 @@ strobe_wire_parse_metadata (const uint8_t *data, size_t len, StrobeWireMetadata 
         case STROBE_META_FEATURES:
           if (size == 4) meta->features = strobe_wire_get_u32 (v);
           break;
+        case STROBE_META_SESSION_NAME:
+          meta->session_name = size ? (const char *) v : NULL;
+          meta->session_name_len = size;
+          break;
+        case STROBE_META_CLOCK_DOMAIN:
+          if (size == 16) memcpy (meta->clock_domain, v, 16);
+          break;
+        case STROBE_META_PARENT_PROCESS:
+          if (size == 4) meta->parent_process_id = strobe_wire_get_u32 (v);
+          break;
         default:
           break;   /* newer writers: skip */
         }
@@ -257,6 +275,18 @@ strobe_wire_parse_metadata (const uint8_t *data, size_t len, StrobeWireMetadata 
 bad:
   errno = EBADMSG;
   return false;
+}
+
+bool
+strobe_wire_metadata_same_clock (const StrobeWireMetadata *a, const StrobeWireMetadata *b)
+{
+  static const uint8_t unknown[16];
+
+  if (!a || !b)
+    return false;
+  return memcmp (a->clock_domain, unknown, 16) != 0
+         && memcmp (a->clock_domain, b->clock_domain, 16) == 0
+         && a->clock_source == b->clock_source;
 }
 
 /* ---- schemas ------------------------------------------------------------------------ */

@@ -59,6 +59,9 @@ enum
   STROBE_META_COMMAND_LINE    = 10,
   STROBE_META_CLOCK_SOURCE    = 11,
   STROBE_META_FEATURES        = 12,
+  STROBE_META_SESSION_NAME    = 13,
+  STROBE_META_CLOCK_DOMAIN    = 14,
+  STROBE_META_PARENT_PROCESS  = 15,
 };
 
 /* Feature bits of STROBE_META_FEATURES. None is defined in this version; a reader stops
@@ -92,7 +95,15 @@ typedef struct
   size_t      command_line_len;
   uint8_t     clock_source;
   uint32_t    features;
+  const char *session_name;       /* the session group (STROBE_SESSION); NULL: none */
+  size_t      session_name_len;
+  uint8_t     clock_domain[16];   /* the machine's boot id; all zero: unknown */
+  uint32_t    parent_process_id;  /* 0: unknown */
 } StrobeWireMetadata;
+
+/* Do two traces read one clock, so that their raw timestamps compare directly (same
+ * machine and boot, same clock source)? PROTOCOL.md §1, "Traces on one clock". */
+bool strobe_wire_metadata_same_clock (const StrobeWireMetadata *a, const StrobeWireMetadata *b);
 
 /* ---- packets -------------------------------------------------------------------- */
 

@@ -18,6 +18,7 @@
 #include <glib/gi18n.h>
 
 #include "strobe-auth.h"
+#include "strobe-store-group.h"
 #include "strobe-store-server.h"
 #include "strobe-store-secret.h"
 #include "strobe-listen.h"
@@ -36,6 +37,7 @@ struct _StrobeStoreServer
   GPtrArray   *services;
   GPtrArray   *clients;     /* Client */
   guint        sweep_id;    /* closes clients past their timeouts */
+  GHashTable  *group_signatures;   /* group name → what subscribers were last told */
   guint16      port;
   guint16      bound_port;
   guint16      recorder_port;
@@ -332,6 +334,29 @@ trace_to_variant (StrobeTrace *trace)
     g_variant_dict_insert (&dict, "reason", "s", strobe_trace_get_reason (trace));
   if (strobe_trace_get_peer_address (trace) != NULL)
     g_variant_dict_insert (&dict, "peer_address", "s", strobe_trace_get_peer_address (trace));
+  if (strobe_trace_get_session (trace) != NULL)
+    g_variant_dict_insert (&dict, "session", "s", strobe_trace_get_session (trace));
+  if (strobe_trace_get_parent_pid (trace) != 0)
+    g_variant_dict_insert (&dict, "parent_pid", "u", strobe_trace_get_parent_pid (trace));
+  return g_variant_dict_end (&dict);
+}
+
+/* A group that lost its last member is still described (no members, not live), so that a
+ * subscriber learns it is gone. */
+static GVariant *
+group_to_variant (const char *name, const StrobeStoreGroup *group)
+{
+  GVariantDict dict;
+  GVariantBuilder members;
+
+  g_variant_dict_init (&dict, NULL);
+  g_variant_builder_init (&members, G_VARIANT_TYPE ("aa{sv}"));
+  g_variant_dict_insert (&dict, "name", "s", name);
+  g_variant_dict_insert (&dict, "live", "b", group ? group->live : FALSE);
+  g_variant_dict_insert (&dict, "start_time", "t", group ? group->start_time_ns : 0);
+  for (guint i = 0; group && i < group->members->len; i++)
+    g_variant_builder_add_value (&members, trace_to_variant (g_ptr_array_index (group->members, i)));
+  g_variant_dict_insert_value (&dict, "members", g_variant_builder_end (&members));
   return g_variant_dict_end (&dict);
 }
 
@@ -649,6 +674,44 @@ handle_session_info (Request *req)
 }
 
 static void
+handle_group_list (Request *req)
+{
+  g_autoptr(GPtrArray) groups = strobe_store_dup_groups (req->client->server->store);
+  GVariantDict *resp = response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL);
+  GVariantBuilder builder;
+
+  g_variant_builder_init (&builder, G_VARIANT_TYPE ("aa{sv}"));
+  for (guint i = 0; i < groups->len; i++)
+    {
+      StrobeStoreGroup *group = g_ptr_array_index (groups, i);
+      g_variant_builder_add_value (&builder, group_to_variant (group->name, group));
+    }
+  g_variant_dict_insert_value (resp, "groups", g_variant_builder_end (&builder));
+  send_dict (req->client, resp);
+}
+
+static void
+handle_group_info (Request *req)
+{
+  const char *name = require_string (req, "name");
+  g_autoptr(StrobeStoreGroup) group = NULL;
+  GVariantDict *resp;
+
+  if (name == NULL)
+    return;
+  group = strobe_store_dup_group (req->client->server->store, name);
+  if (group == NULL)
+    {
+      send_error (req->client, req->has_tag, req->tag, STROBE_STORE_STATUS_NOT_FOUND,
+                  _("No trace belongs to a session of this name"));
+      return;
+    }
+  resp = response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL);
+  g_variant_dict_insert_value (resp, "group", group_to_variant (name, group));
+  send_dict (req->client, resp);
+}
+
+static void
 handle_subscribe (Request *req)
 {
   GVariantDict *resp = response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL);
@@ -767,6 +830,8 @@ static const Endpoint endpoints[] = {
   { "v1/trace/delete",  { "DELETE", "POST" },       handle_trace_delete },
   { "v1/session/list",  { "GET" },                  handle_session_list },
   { "v1/session/info",  { "GET" },                  handle_session_info },
+  { "v1/group/list",    { "GET" },                  handle_group_list },
+  { "v1/group/info",    { "GET" },                  handle_group_info },
   { "v1/subscribe",     { "POST", "GET" },          handle_subscribe },
   { "v1/auth/challenge", { "POST" },                handle_auth_challenge },
   { "v1/auth/proof",    { "POST" },                 handle_auth_proof },
@@ -1095,22 +1160,49 @@ broadcast (StrobeStoreServer *self,
     }
 }
 
+/* After a change to a trace of a session: group-changed, when the group's members or its
+ * live state differ from what subscribers were last told (a live member grows four times a
+ * second; that alone is no news for the group). */
+static void
+group_maybe_changed (StrobeStoreServer *self, const char *name)
+{
+  g_autoptr(StrobeStoreGroup) group = NULL;
+  g_autofree char *signature = NULL;
+  const char *told;
+
+  if (name == NULL)
+    return;
+  group = strobe_store_dup_group (self->store, name);
+  signature = group ? strobe_store_group_dup_signature (group) : g_strdup ("");
+  told = g_hash_table_lookup (self->group_signatures, name);
+  if (g_strcmp0 (told, signature) == 0 || (told == NULL && group == NULL))
+    return;
+  broadcast (self, "group-changed", "group", group_to_variant (name, group));
+  if (group != NULL)
+    g_hash_table_insert (self->group_signatures, g_strdup (name), g_steal_pointer (&signature));
+  else
+    g_hash_table_remove (self->group_signatures, name);
+}
+
 static void
 trace_added_cb (StrobeStore *store, StrobeTrace *trace, StrobeStoreServer *self)
 {
   broadcast (self, "trace-added", "trace", trace_to_variant (trace));
+  group_maybe_changed (self, strobe_trace_get_session (trace));
 }
 
 static void
 trace_changed_cb (StrobeStore *store, StrobeTrace *trace, StrobeStoreServer *self)
 {
   broadcast (self, "trace-changed", "trace", trace_to_variant (trace));
+  group_maybe_changed (self, strobe_trace_get_session (trace));
 }
 
 static void
 trace_removed_cb (StrobeStore *store, StrobeTrace *trace, StrobeStoreServer *self)
 {
   broadcast (self, "trace-removed", "trace", trace_to_variant (trace));
+  group_maybe_changed (self, strobe_trace_get_session (trace));
 }
 
 static void
@@ -1197,6 +1289,7 @@ strobe_store_server_finalize (GObject *object)
 
   g_clear_pointer (&self->services, g_ptr_array_unref);
   g_clear_pointer (&self->clients, g_ptr_array_unref);
+  g_clear_pointer (&self->group_signatures, g_hash_table_unref);
   g_clear_object (&self->store);
   g_free (self->listen_address);
   if (self->secret != NULL)
@@ -1276,6 +1369,7 @@ strobe_store_server_init (StrobeStoreServer *self)
   self->port = STROBE_STORE_DEFAULT_PORT;
   self->services = g_ptr_array_new_with_free_func (g_object_unref);
   self->clients = g_ptr_array_new_with_free_func ((GDestroyNotify) client_unref);
+  self->group_signatures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
 
 StrobeStoreServer *

@@ -31,6 +31,7 @@ strobe_trace_probe_clear (StrobeTraceProbe *probe)
 {
   g_clear_pointer (&probe->id, g_free);
   g_clear_pointer (&probe->program, g_free);
+  g_clear_pointer (&probe->session, g_free);
   g_clear_pointer (&probe->reason, g_free);
   g_clear_pointer (&probe->peer_address, g_free);
 }
@@ -285,6 +286,10 @@ read_head (int               fd,
   probe->program = g_utf8_make_valid (meta.program_name ? meta.program_name : "",
                                       (gssize) meta.program_name_len);
   probe->pid = meta.process_id;
+  probe->parent_pid = meta.parent_process_id;
+  /* The name from the trace stays as it is (made valid only): it is the group's key. */
+  if (meta.session_name_len)
+    probe->session = g_utf8_make_valid (meta.session_name, (gssize) meta.session_name_len);
   probe->start_time_ns = meta.start_time_ns;
   *data_start = need;
   return TRUE;

@@ -23,6 +23,8 @@ typedef struct
   char              *id;             /* from the .info sidecar; NULL when it has none */
   char              *program;
   guint32            pid;
+  guint32            parent_pid;     /* 0 when the handshake does not say */
+  char              *session;        /* the session group (handshake); NULL: none */
   guint64            start_time_ns;
   guint64            end_time_ns;    /* when the recorder finished it; 0 when unknown */
   guint64            size;

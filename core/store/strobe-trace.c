@@ -18,10 +18,12 @@ struct _StrobeTrace
   char              *program;
   char              *reason;
   char              *peer_address;
+  char              *session;
   guint64            start_time_ns;
   guint64            end_time_ns;
   guint64            size;
   guint32            pid;
+  guint32            parent_pid;
   StrobeTraceStatus  status;
 };
 
@@ -46,6 +48,8 @@ enum {
   PROP_STATUS,
   PROP_REASON,
   PROP_PEER_ADDRESS,
+  PROP_SESSION,
+  PROP_PARENT_PID,
   N_PROPS
 };
 
@@ -75,6 +79,7 @@ strobe_trace_finalize (GObject *object)
   g_free (self->program);
   g_free (self->reason);
   g_free (self->peer_address);
+  g_free (self->session);
 
   G_OBJECT_CLASS (strobe_trace_parent_class)->finalize (object);
 }
@@ -100,6 +105,8 @@ strobe_trace_get_property (GObject    *object,
     case PROP_STATUS:        g_value_set_enum (value, self->status); break;
     case PROP_REASON:        g_value_set_string (value, self->reason); break;
     case PROP_PEER_ADDRESS:  g_value_set_string (value, self->peer_address); break;
+    case PROP_SESSION:       g_value_set_string (value, self->session); break;
+    case PROP_PARENT_PID:    g_value_set_uint (value, self->parent_pid); break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -129,6 +136,8 @@ strobe_trace_class_init (StrobeTraceClass *klass)
                        STROBE_TRACE_STATUS_INVALID, flags);
   properties[PROP_REASON] = g_param_spec_string ("reason", NULL, NULL, NULL, flags);
   properties[PROP_PEER_ADDRESS] = g_param_spec_string ("peer-address", NULL, NULL, NULL, flags);
+  properties[PROP_SESSION] = g_param_spec_string ("session", NULL, NULL, NULL, flags);
+  properties[PROP_PARENT_PID] = g_param_spec_uint ("parent-pid", NULL, NULL, 0, G_MAXUINT32, 0, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -177,7 +186,9 @@ _strobe_trace_update (StrobeTrace            *self,
   changed |= set_string (self, &self->program, probe->program, PROP_PROGRAM);
   changed |= set_string (self, &self->reason, probe->reason, PROP_REASON);
   changed |= set_string (self, &self->peer_address, probe->peer_address, PROP_PEER_ADDRESS);
+  changed |= set_string (self, &self->session, probe->session, PROP_SESSION);
   SET_SCALAR (pid, probe->pid, PROP_PID);
+  SET_SCALAR (parent_pid, probe->parent_pid, PROP_PARENT_PID);
   SET_SCALAR (start_time_ns, probe->start_time_ns, PROP_START_TIME_NS);
   SET_SCALAR (end_time_ns, probe->end_time_ns, PROP_END_TIME_NS);
   SET_SCALAR (size, probe->size, PROP_SIZE);
@@ -216,3 +227,5 @@ GETTER (guint64, size)
 GETTER (StrobeTraceStatus, status)
 GETTER (const char *, reason)
 GETTER (const char *, peer_address)
+GETTER (const char *, session)
+GETTER (guint32, parent_pid)

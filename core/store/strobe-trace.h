@@ -37,5 +37,9 @@ guint64            strobe_trace_get_size          (StrobeTrace *self);
 StrobeTraceStatus  strobe_trace_get_status        (StrobeTrace *self);
 const char        *strobe_trace_get_reason        (StrobeTrace *self);
 const char        *strobe_trace_get_peer_address  (StrobeTrace *self);
+/* The session group the trace belongs to (its handshake's session name); NULL: none. */
+const char        *strobe_trace_get_session       (StrobeTrace *self);
+/* The traced process's parent, from the handshake; 0 when unknown. */
+guint32            strobe_trace_get_parent_pid    (StrobeTrace *self);
 
 G_END_DECLS

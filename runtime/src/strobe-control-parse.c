@@ -173,6 +173,8 @@ strobe__control_parse (char *line, StrobeControlCommand *cmd)
     cmd->verb = STROBE_CONTROL_CMD_STATUS;
   else if (strcmp (lower, "help") == 0)
     cmd->verb = STROBE_CONTROL_CMD_HELP;
+  else if (strcmp (lower, "clock") == 0 && *rest == '\0')
+    cmd->verb = STROBE_CONTROL_CMD_CLOCK;
   else if (strcmp (lower, "auth") == 0 || strcmp (lower, "auth-proof") == 0)
     {
       bool proof = lower[4] != '\0';

@@ -19,6 +19,7 @@ typedef enum
   STROBE_CONTROL_CMD_STOP,
   STROBE_CONTROL_CMD_STATUS,
   STROBE_CONTROL_CMD_HELP,
+  STROBE_CONTROL_CMD_CLOCK,            /* the trace clock now, for a peer aligning traces */
   STROBE_CONTROL_CMD_AUTH,             /* auth NONCE: arg is the client's nonce (hex) */
   STROBE_CONTROL_CMD_AUTH_PROOF,       /* auth-proof PROOF: arg is the client's proof (hex) */
   STROBE_CONTROL_CMD_MALFORMED,        /* a known verb used wrongly: error says how */

@@ -537,6 +537,23 @@ cmd_status (Client *c)
          (unsigned long long) ctl.evicted);
 }
 
+/* The clock is read last, right before the reply goes out: a peer estimating the offset
+ * between its clock and ours takes the middle of its round trip as the moment we read it
+ * (core/protocol/PROTOCOL.md §1, "Traces on one clock"). */
+static void
+cmd_clock (Client *c)
+{
+  uint8_t domain[16];
+  char hex[33];
+
+  strobe__clock_domain (domain);
+  for (int i = 0; i < 16; i++)
+    snprintf (hex + 2 * i, 3, "%02x", domain[i]);
+  reply (c, "ok clock frequency=%llu source=%u domain=%s ticks=%llu",
+         (unsigned long long) strobe_clock_frequency (), (unsigned) strobe__clock_source (), hex,
+         (unsigned long long) strobe_time ());
+}
+
 /* One step of the challenge–response. Only the step that makes the server prove itself is
  * paused after failures: a guess needs a proof to test against. */
 static void
@@ -671,9 +688,12 @@ run_command (Client *c, char *line)
     case STROBE_CONTROL_CMD_STATUS:
       cmd_status (c);
       break;
+    case STROBE_CONTROL_CMD_CLOCK:
+      cmd_clock (c);
+      break;
     case STROBE_CONTROL_CMD_HELP:
       reply (c, "ok commands: send-to HOST[:PORT] [tail=BYTES] | write-to PATH [tail=BYTES] | channels [LIST on|off] | stop"
-             " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status | auth NONCE | auth-proof PROOF");
+             " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status | clock | auth NONCE | auth-proof PROOF");
       break;
     case STROBE_CONTROL_CMD_EMPTY:
     case STROBE_CONTROL_CMD_UNKNOWN:

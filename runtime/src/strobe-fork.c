@@ -40,6 +40,7 @@ static pthread_mutex_t *const fork_locks[] = {
   &strobe__important_lock,
   &strobe__pool_lock,
   &strobe__worker_lock,
+  &strobe__session_lock,
 };
 
 #define N_FORK_LOCKS (sizeof fork_locks / sizeof fork_locks[0])

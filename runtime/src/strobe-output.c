@@ -185,6 +185,7 @@ static bool
 write_handshake (StrobeWireBuf *buf)
 {
   static char cmdline[16384];
+  static char session[STROBE_SESSION_NAME_MAX + 1];
   StrobeWireMetadata m;
   size_t len;
 
@@ -206,6 +207,10 @@ write_handshake (StrobeWireBuf *buf)
   m.pointer_size = (uint8_t) sizeof (void *);
   m.clock_source = strobe__clock_source ();
   m.features = 0;
+  m.session_name_len = strobe_get_session_name (session, sizeof session);
+  m.session_name = m.session_name_len ? session : NULL;
+  strobe__clock_domain (m.clock_domain);
+  m.parent_process_id = (uint32_t) getppid ();
   len = read_file ("/proc/self/cmdline", cmdline, sizeof cmdline);
   while (len && cmdline[len - 1] == '\0')
     len--;

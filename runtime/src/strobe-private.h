@@ -43,8 +43,17 @@
  *   strobe__important_lock   strobe-buffers-private.h
  *   strobe__pool_lock        strobe-buffers-private.h
  *   strobe__worker_lock      strobe-buffers-private.h
+ *   strobe__session_lock     (below; a leaf: held for a copy of the session name)
  * The memory channel's locks are its own (strobe-memory-private.h); the counters' value
  * locks nest inside everything (strobe__counters_fork_lock). */
+
+/* ---- the session and the clock domain (strobe-session.c) ---------------------------- */
+
+extern pthread_mutex_t strobe__session_lock;
+
+/* The machine's boot id as 16 bytes (metadata clock_domain); all zero and false when
+ * /proc does not say. */
+bool strobe__clock_domain (uint8_t domain[16]);
 
 /* ---- start-up (strobe-init.c) ------------------------------------------------------- */
 

@@ -159,7 +159,8 @@ def handshake_vectors():
     md = (meta(1, u16(1985)) + meta(2, bytes(range(16))) + meta(3, bytes(range(16, 32)))
           + meta(4, b'game') + meta(5, u32(4242)) + meta(6, u64(1700000000000000000))
           + meta(7, u64(1000000000)) + meta(8, u64(0)) + meta(9, u8(8)) + meta(10, b'game\0-x')
-          + meta(11, u8(0)) + meta(12, u32(0)))
+          + meta(11, u8(0)) + meta(12, u32(0)) + meta(13, b'checkout')
+          + meta(14, bytes(range(32, 48))) + meta(15, u32(4241)))
     s = Stream(handshake(md))
     s.add(packet(1, prelude_records()))
     s.add(thread(17, F(1)))
@@ -197,6 +198,22 @@ def handshake_vectors():
     s.add(thread(17, F(1)))
     s.add(end())
     vector('md-features-optional', '§1', 'unknown optional feature bits (16..31) are ignored', s, [L_F(17, 1)])
+
+    # Two processes of one session, each its own stream: the metadata that groups and
+    # aligns them changes nothing in how either is read (§1, "Traces on one clock").
+    flow = new_event(30, 'Misc', 'Flow', [Field('Cycle', UINT64), Field('Id', UINT64), Field('Phase', UINT8)])
+    for name, pid, ppid, phase, cycle in (('md-session-client', 500, 1, 0, 1000), ('md-session-server', 501, 500, 2, 1250)):
+        md = (meta(4, name.encode()) + meta(5, u32(pid)) + meta(7, u64(1000000000)) + meta(8, u64(0))
+              + meta(11, u8(1)) + meta(13, b'checkout-test') + meta(14, bytes(range(16)))
+              + meta(15, u32(ppid)))
+        s = Stream(handshake(md))
+        s.add(packet(1, prelude_records() + flow))
+        s.add(sync(7))
+        s.add(thread(17, event(30, u64(cycle) + u64(0xfeedface00000001) + u8(phase), serial=7)))
+        s.add(end())
+        vector(name, '§1',
+               'session_name, clock_domain and parent_process_id are read like any entry; a flow point (Misc.Flow) is an ordinary synchronised event',
+               s, ['17 7 Misc.Flow Cycle=%d Id=%d Phase=%d' % (cycle, 0xfeedface00000001, phase)])
 
     s = Stream()
     vector('hs-only', '§6', 'a stream that ends after its handshake is complete but has no End', s, [], 'no-end')

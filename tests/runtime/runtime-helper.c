@@ -4,6 +4,7 @@
  *   runtime-helper SCENARIO FILE [FILE2] [--trace=… --tracefile=…]
  * Exit status 0 when the scenario itself saw what it expected.
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,6 +160,32 @@ main (int argc, char **argv)
       CHECK (strobe_output_file (argv[3]));
       emit_sync (2);
       emit_nosync (3);
+    }
+  else if (strcmp (scenario, "session") == 0)
+    {
+      char name[STROBE_SESSION_NAME_MAX + 2], small[4];
+
+      /* STROBE_SESSION=from-env, set by the test, until the API says otherwise. */
+      CHECK (strobe_get_session_name (name, sizeof name) == 8 && strcmp (name, "from-env") == 0);
+      CHECK (strobe_get_session_name (small, sizeof small) == 3 && strcmp (small, "fro") == 0);
+      memset (name, 'x', sizeof name - 1);
+      name[sizeof name - 1] = '\0';
+      CHECK (!strobe_set_session_name (name) && errno == ENAMETOOLONG);
+      CHECK (!strobe_set_session_name ("") && errno == EINVAL);
+      CHECK (!strobe_set_session_name (NULL) && errno == EINVAL);
+      CHECK (strobe_set_session_name ("checkout-test"));
+      CHECK (strcmp (getenv ("STROBE_SESSION"), "checkout-test") == 0);
+      strobe_flow_begin (1);                  /* Cpu off: nothing */
+      strobe_channel_set_enabled ("cpu", true);
+      CHECK (strobe_output_file (argv[2]));
+      {
+        STROBE_CPU_SCOPE ("Send");
+        strobe_flow_begin (0xfeedface00000001u);
+        strobe_flow_step (0xfeedface00000001u);
+        strobe_flow_end (0xfeedface00000001u);
+        strobe_flow_at (7, (StrobeFlowPhase) 3, 1);   /* no such phase: ignored */
+      }
+      CHECK (strobe_flush ());
     }
   else if (strcmp (scenario, "noworker") == 0)
     {

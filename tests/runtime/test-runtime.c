@@ -304,6 +304,49 @@ test_switch (void)
   g_unlink (b);
 }
 
+/* The session name, the clock domain and the parent's pid reach the handshake; flow
+ * points are Misc.Flow events with their phase, in the order they were made. */
+static void
+test_session (void)
+{
+  g_autofree char *path = tmp_path ("strobe-rt-session.strobe");
+  const char *args[] = { "session", path, NULL };
+  const char *env[] = { "STROBE_SESSION", "from-env", NULL };
+  g_autofree char *out = run_helper (args, env);
+  g_autofree char *boot = NULL;
+  g_autoptr (GString) hex = g_string_new (NULL);
+  g_autoptr (GPtrArray) flows = NULL;
+  RawTrace *t = load (path);
+
+  check_common_start (t);
+  g_assert_cmpmem (t->meta.session_name, t->meta.session_name_len, "checkout-test", 13);
+  g_assert_cmpuint (t->meta.parent_process_id, ==, getpid ());
+  g_assert_true (g_file_get_contents ("/proc/sys/kernel/random/boot_id", &boot, NULL, NULL));
+  for (guint i = 0; i < 16; i++)
+    g_string_append_printf (hex, "%02x", t->meta.clock_domain[i]);
+  {
+    g_autoptr (GString) want = g_string_new (NULL);
+    for (const char *c = boot; *c; c++)
+      if (g_ascii_isxdigit (*c))
+        g_string_append_c (want, g_ascii_tolower (*c));
+    g_assert_cmpstr (hex->str, ==, want->str);
+  }
+
+  flows = raw_trace_events_named (t, "Misc", "Flow");
+  g_assert_cmpuint (flows->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_assert_cmpuint (raw_event_uint (t, flows->pdata[i], "Id"), ==, G_GUINT64_CONSTANT (0xfeedface00000001));
+      g_assert_cmpuint (raw_event_uint (t, flows->pdata[i], "Phase"), ==, i);
+      g_assert_cmpuint (((RawEvent *) flows->pdata[i])->serial, !=, G_MAXUINT32);
+      if (i > 0)
+        g_assert_cmpuint (raw_event_uint (t, flows->pdata[i], "Cycle"), >=,
+                          raw_event_uint (t, flows->pdata[i - 1], "Cycle"));
+    }
+  raw_trace_free (t);
+  g_unlink (path);
+}
+
 static void
 test_noworker (void)
 {
@@ -407,6 +450,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runtime/env", test_env);
   g_test_add_func ("/runtime/args", test_args);
   g_test_add_func ("/runtime/switch", test_switch);
+  g_test_add_func ("/runtime/session", test_session);
   g_test_add_func ("/runtime/noworker", test_noworker);
   g_test_add_func ("/runtime/threads", test_threads);
   g_test_add_func ("/runtime/drops", test_drops);

@@ -31,6 +31,17 @@ test_build_stream (const char *program,
                    gboolean    with_end,
                    gsize      *handshake_len)
 {
+  return test_build_session_stream (program, NULL, seed, payload_bytes, with_end, handshake_len);
+}
+
+GBytes *
+test_build_session_stream (const char *program,
+                           const char *session,
+                           guint32     seed,
+                           gsize       payload_bytes,
+                           gboolean    with_end,
+                           gsize      *handshake_len)
+{
   StrobeWireBuf out = { 0 };
   StrobeWireBuf scratch = { 0 };
   StrobeWireMetadata meta = { 0 };
@@ -46,6 +57,9 @@ test_build_stream (const char *program,
   meta.start_time_ns = G_GUINT64_CONSTANT (1700000000000000000) + seed;
   meta.clock_frequency = 1000000000;
   meta.pointer_size = 8;
+  meta.session_name = session;
+  meta.session_name_len = session ? strlen (session) : 0;
+  meta.parent_process_id = session ? 4242 : 0;
   for (guint i = 0; i < 16; i++)
     meta.trace_id[i] = (guint8) g_rand_int (rand);
   g_assert_true (strobe_wire_write_handshake (&out, &meta));

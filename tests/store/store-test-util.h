@@ -24,6 +24,15 @@ GBytes  *test_build_stream  (const char *program,
                              gboolean    with_end,
                              gsize      *handshake_len);
 
+/* The same, its handshake naming the session group @session (NULL: none) and parent pid
+ * 4242. */
+GBytes  *test_build_session_stream (const char *program,
+                                    const char *session,
+                                    guint32     seed,
+                                    gsize       payload_bytes,
+                                    gboolean    with_end,
+                                    gsize      *handshake_len);
+
 /* Iterates the default main context until @cond (checked after each iteration) is true
  * or @timeout_ms passed; returns @cond's last value. */
 gboolean test_wait_until    (gboolean  (*cond) (gpointer data),

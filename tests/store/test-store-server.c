@@ -394,6 +394,192 @@ test_subscribe_sessions (Fixture *f, gconstpointer data)
   g_ptr_array_unref (e.events);
 }
 
+/* ---- session groups ------------------------------------------------------------------- */
+
+typedef struct
+{
+  GPtrArray *groups;   /* the payloads of group-changed events, in order */
+  guint      want_members;
+  gboolean   want_live;
+} GroupEvents;
+
+static void
+on_group_event (StrobeStoreClient *client, const char *name, GVariant *payload, GroupEvents *e)
+{
+  if (g_str_equal (name, "group-changed"))
+    g_ptr_array_add (e->groups, g_variant_ref (payload));
+}
+
+static gboolean
+has_group_event (gpointer data)
+{
+  GroupEvents *e = data;
+
+  for (guint i = 0; i < e->groups->len; i++)
+    {
+      g_autoptr(GVariant) group = g_variant_lookup_value (g_ptr_array_index (e->groups, i), "group",
+                                                         G_VARIANT_TYPE_VARDICT);
+      g_autoptr(GVariant) members = group ? g_variant_lookup_value (group, "members", NULL) : NULL;
+      gboolean live = FALSE;
+
+      if (members && g_variant_lookup (group, "live", "b", &live)
+          && g_variant_n_children (members) == e->want_members && live == e->want_live)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static char *
+add_session_trace (Fixture *f, const char *name, const char *session, guint32 seed)
+{
+  g_autoptr(GBytes) stream = test_build_session_stream (name, session, seed, 2000, TRUE, NULL);
+  g_autofree char *file = g_strconcat (name, ".strobe", NULL);
+  g_autofree char *path = g_build_filename (f->dir, file, NULL);
+  GListModel *traces = strobe_store_get_traces (f->store);
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (stream, NULL),
+                                      (gssize) g_bytes_get_size (stream), NULL));
+  strobe_store_rescan (f->store);
+  for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
+    {
+      g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
+      if (g_str_equal (strobe_trace_get_name (trace), name))
+        return g_strdup (strobe_trace_get_id (trace));
+    }
+  g_assert_not_reached ();
+}
+
+/* The ids of a group map's members, in order, space-separated. */
+static char *
+member_ids (GVariant *group)
+{
+  g_autoptr(GVariant) members = g_variant_lookup_value (group, "members", G_VARIANT_TYPE ("av"));
+  GString *ids = g_string_new (NULL);
+
+  g_assert_nonnull (members);
+  for (gsize i = 0; i < g_variant_n_children (members); i++)
+    {
+      g_autoptr(GVariant) boxed = g_variant_get_child_value (members, i);
+      g_autoptr(GVariant) m = g_variant_get_variant (boxed);
+      const char *id, *session;
+      guint64 ppid;
+
+      g_assert_true (g_variant_lookup (m, "id", "&s", &id));
+      g_assert_true (g_variant_lookup (m, "session", "&s", &session));
+      g_assert_true (g_variant_lookup (m, "parent_pid", "t", &ppid));
+      g_assert_cmpuint (ppid, ==, 4242);
+      g_string_append_printf (ids, "%s%s", i ? " " : "", id);
+    }
+  return g_string_free (ids, FALSE);
+}
+
+/* Traces with one session name are one group, listed with their members; a trace without
+ * one is in none; a member recorded later joins the live group, and subscribers hear of
+ * it (group-changed) — over the real protocol on loopback TCP. */
+static void
+test_groups (Fixture *f, gconstpointer data)
+{
+  GroupEvents e = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref), 3, TRUE };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) r = NULL;
+  g_autoptr(GVariant) groups = NULL;
+  g_autoptr(GVariant) group = NULL;
+  g_autoptr(StrobeTraceWriter) writer = NULL;
+  g_autoptr(GBytes) late = NULL;
+  g_autofree char *client_id = add_session_trace (f, "client", "shop", 1);
+  g_autofree char *server_id = add_session_trace (f, "server", "shop", 2);
+  g_autofree char *other_id = add_session_trace (f, "other", "elsewhere", 3);
+  g_autofree char *plain_id = add_trace_file (f, "plain", 4, 2000, TRUE, NULL);
+  g_autofree char *ids = NULL;
+  g_autofree char *want = NULL;
+  const char *name;
+  gboolean live = TRUE;
+  GVariantDict d;
+  gint64 t0;
+  Wait w = { NULL };
+
+  r = request (f, "GET", "v1/group/list", NULL, &error);
+  g_assert_no_error (error);
+  groups = g_variant_lookup_value (r, "groups", G_VARIANT_TYPE ("av"));
+  g_assert_nonnull (groups);
+  g_assert_cmpuint (g_variant_n_children (groups), ==, 2);   /* shop, elsewhere; not plain */
+  {
+    g_autoptr(GVariant) boxed = g_variant_get_child_value (groups, 0);
+    group = g_variant_get_variant (boxed);                   /* by start time: seeds 1, 2 < 3 */
+  }
+  g_assert_true (g_variant_lookup (group, "name", "&s", &name));
+  g_assert_cmpstr (name, ==, "shop");
+  g_assert_true (g_variant_lookup (group, "live", "b", &live));
+  g_assert_false (live);
+  ids = member_ids (group);
+  want = g_strdup_printf ("%s %s", client_id, server_id);   /* by start time */
+  g_assert_cmpstr (ids, ==, want);
+  g_clear_pointer (&group, g_variant_unref);
+  g_clear_pointer (&r, g_variant_unref);
+
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "name", "s", "elsewhere");
+  r = request (f, "GET", "v1/group/info", g_variant_dict_end (&d), &error);
+  g_assert_no_error (error);
+  group = g_variant_lookup_value (r, "group", G_VARIANT_TYPE_VARDICT);
+  g_clear_pointer (&ids, g_free);
+  ids = member_ids (group);
+  g_assert_cmpstr (ids, ==, other_id);
+  g_clear_pointer (&group, g_variant_unref);
+  g_clear_pointer (&r, g_variant_unref);
+
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "name", "s", "no-such-session");
+  g_assert_null (request (f, "GET", "v1/group/info", g_variant_dict_end (&d), &error));
+  g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_null (request (f, "GET", "v1/group/info", NULL, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  /* A late member: a recorder starts writing a third program of the session. */
+  g_signal_connect (f->client, "event", G_CALLBACK (on_group_event), &e);
+  strobe_store_client_subscribe_async (f->client, NULL, store_result, &w);
+  g_assert_true (test_wait_until (has_result, &w, 5000));
+  g_assert_true (strobe_store_client_subscribe_finish (f->client, w.result, &error));
+  g_object_unref (w.result);
+
+  late = test_build_session_stream ("worker", "shop", 5, 3000, FALSE, NULL);
+  t0 = g_get_monotonic_time ();
+  writer = strobe_store_create_writer (f->store, "worker", "127.0.0.1:4000", &error);
+  g_assert_no_error (error);
+  g_assert_true (strobe_trace_writer_write (writer, g_bytes_get_data (late, NULL),
+                                            g_bytes_get_size (late), &error));
+  g_assert_true (test_wait_until (has_group_event, &e, 5000));
+  g_test_message ("group.late_member_notice %.1f ms", (g_get_monotonic_time () - t0) / 1000.0);
+
+  r = request (f, "GET", "v1/group/info", NULL, &error);   /* still a 400: no name */
+  g_assert_null (r);
+  g_clear_error (&error);
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "name", "s", "shop");
+  r = request (f, "GET", "v1/group/info", g_variant_dict_end (&d), &error);
+  g_assert_no_error (error);
+  group = g_variant_lookup_value (r, "group", G_VARIANT_TYPE_VARDICT);
+  g_assert_true (g_variant_lookup (group, "live", "b", &live));
+  g_assert_true (live);
+  g_clear_pointer (&ids, g_free);
+  ids = member_ids (group);
+  g_assert_true (strstr (ids, strobe_trace_writer_get_id (writer)) != NULL);
+  g_clear_pointer (&group, g_variant_unref);
+  g_clear_pointer (&r, g_variant_unref);
+
+  /* Its end is news for the group too: no longer live. */
+  e.want_live = FALSE;
+  g_ptr_array_set_size (e.groups, 0);
+  g_assert_true (strobe_trace_writer_finish (writer, STROBE_TRACE_STATUS_FINISHED, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (test_wait_until (has_group_event, &e, 5000));
+
+  g_assert_nonnull (plain_id);
+  g_ptr_array_unref (e.groups);
+}
+
 /* ---- raw peers ------------------------------------------------------------------------- */
 
 typedef struct
@@ -701,6 +887,7 @@ main (int argc, char **argv)
   ADD ("read", test_read);
   ADD ("read-live", test_read_live);
   ADD ("subscribe-sessions", test_subscribe_sessions);
+  ADD ("groups", test_groups);
   ADD ("malformed", test_malformed);
   ADD ("oversize", test_oversize);
   ADD ("slow-peer", test_slow_peer);

@@ -27,11 +27,13 @@
 #include "strobe-counters.h"
 #include "strobe-cpu.h"
 #include "strobe-declare.h"
+#include "strobe-flow.h"
 #include "strobe-log.h"
 #include "strobe-logging.h"
 #include "strobe-memory.h"
 #include "strobe-sampling.h"
 #include "strobe-misc.h"
+#include "strobe-session.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,107 @@
+/* strobe-session.c — the session name every handshake carries (strobe-session.h), and
+ * the clock domain: the machine's boot id, which tells a reader whether two traces read
+ * one clock (core/protocol/PROTOCOL.md §1, "Traces on one clock"). */
+#include "strobe-private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <strobe/strobe-session.h>
+
+pthread_mutex_t strobe__session_lock = PTHREAD_MUTEX_INITIALIZER;
+static char session_name[STROBE_SESSION_NAME_MAX + 1];
+static bool session_set;   /* by the API: STROBE_SESSION is read only until then */
+
+bool
+strobe_set_session_name (const char *name)
+{
+  size_t len;
+
+  if (!name || !*name)
+    {
+      errno = EINVAL;
+      return false;
+    }
+  len = strlen (name);
+  if (len > STROBE_SESSION_NAME_MAX)
+    {
+      errno = ENAMETOOLONG;
+      return false;
+    }
+  pthread_mutex_lock (&strobe__session_lock);
+  memcpy (session_name, name, len + 1);
+  session_set = true;
+  pthread_mutex_unlock (&strobe__session_lock);
+  /* Children inherit the environment, and with it the session. */
+  return setenv ("STROBE_SESSION", name, 1) == 0;
+}
+
+size_t
+strobe_get_session_name (char *buf, size_t size)
+{
+  const char *from;
+  size_t len;
+
+  if (!buf || size == 0)
+    {
+      errno = EINVAL;
+      return 0;
+    }
+  pthread_mutex_lock (&strobe__session_lock);
+  from = session_set ? session_name : getenv ("STROBE_SESSION");
+  if (!from)
+    from = "";
+  len = strnlen (from, STROBE_SESSION_NAME_MAX);
+  if (len > size - 1)
+    len = size - 1;
+  memcpy (buf, from, len);
+  buf[len] = '\0';
+  pthread_mutex_unlock (&strobe__session_lock);
+  return len;
+}
+
+static int
+hex_value (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+bool
+strobe__clock_domain (uint8_t domain[16])
+{
+  char text[64];
+  ssize_t n;
+  int fd, got = 0;
+
+  memset (domain, 0, 16);
+  fd = open ("/proc/sys/kernel/random/boot_id", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return false;
+  n = read (fd, text, sizeof text - 1);
+  close (fd);
+  if (n <= 0)
+    return false;
+  for (ssize_t i = 0; i < n && got < 32; i++)
+    {
+      int v = hex_value (text[i]);
+      if (v < 0)
+        continue;   /* the dashes of the UUID form */
+      domain[got / 2] |= (uint8_t) (got % 2 ? v : v << 4);
+      got++;
+    }
+  if (got != 32)
+    {
+      memset (domain, 0, 16);
+      return false;
+    }
+  return true;
+}
