@@ -71,12 +71,13 @@ meta_event (GString *out, const char *what, guint pid, gint tid, const char *key
   g_string_append (out, "}},\n");
 }
 
-int
-strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
+/* One process: its name, threads, scopes, frames, bookmarks, regions and counters, as
+ * @pid, with @a's document, clock and range. */
+static gboolean
+append_process (StrobeCliExportArgs *a, GString *out, guint pid, gint sort_index)
 {
   StrobeTimelineModel *timeline = strobe_document_get_timeline (a->document);
   StrobeThreadsModel *threads = strobe_document_get_threads (a->document);
-  GString *out = g_string_sized_new (1 << 20);
   g_autofree char *process = strobe_threads_model_dup_process_name (threads);
   g_autoptr(GArray) thread_infos = strobe_threads_model_get_threads (threads);
   g_autoptr(GArray) tids = strobe_timeline_model_get_threads (timeline);
@@ -86,11 +87,11 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
   g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
   g_autoptr(GArray) counters = strobe_timeline_model_get_counters (timeline);
   g_autoptr(GArray) samples = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
-  guint pid = strobe_threads_model_get_process_id (threads);
   gboolean ok = TRUE;
 
-  g_string_append (out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
   meta_event (out, "process_name", pid, -1, "name", process, 0);
+  if (sort_index > 0)   /* the first process's closes the file (see below) */
+    meta_event (out, "process_sort_index", pid, -1, "sort_index", NULL, sort_index);
   for (guint i = 0; i < thread_infos->len; i++)
     {
       StrobeThreadInfo *t = &g_array_index (thread_infos, StrobeThreadInfo, i);
@@ -200,8 +201,99 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
         }
     }
 
+  return ok;
+}
+
+/* Flows between the members' scopes: Chrome's flow events, "s" at the begin, "t" at each
+ * step, "f" at the end, each bound to the slice that encloses it ("bp":"e"), so Perfetto
+ * draws the arrows between the scopes. Ids are the flows' own numbers here (a program's id
+ * may come back in another flow); its id goes in args. */
+static void
+append_flows (StrobeCliExportArgs *a, GString *out)
+{
+  g_autoptr(GArray) hops = g_array_new (FALSE, FALSE, sizeof (StrobeFlowHop));
+  g_autoptr(GPtrArray) flows = NULL;
+  gdouble from = 0, to = 0;
+
+  if (a->from)
+    strobe_cli_parse_time (a->from, &from);
+  if (a->to)
+    strobe_cli_parse_time (a->to, &to);
+
+  for (guint i = 0; i < a->members->len; i++)
+    {
+      StrobeCliMember *m = g_ptr_array_index (a->members, i);
+      const GArray *points = m->flows ? strobe_flow_points_get_points (m->flows) : NULL;
+
+      for (guint k = 0; points && k < points->len; k++)
+        {
+          StrobeFlowHop h;
+
+          h.point = g_array_index (points, StrobeFlowPoint, k);
+          h.seconds = strobe_trace_clock_to_seconds (&m->clock, h.point.time);
+          h.trace = i;
+          if ((a->from == NULL || h.seconds >= from) && (a->to == NULL || h.seconds <= to))
+            g_array_append_val (hops, h);
+        }
+    }
+  flows = strobe_flow_points_link (hops);
+  for (guint f = 0; f < flows->len; f++)
+    {
+      StrobeFlow *flow = g_ptr_array_index (flows, f);
+
+      if (flow->hops->len < 2)
+        continue;   /* an arrow needs two ends */
+      for (guint k = 0; k < flow->hops->len; k++)
+        {
+          StrobeFlowHop *h = &g_array_index (flow->hops, StrobeFlowHop, k);
+          StrobeCliMember *m = g_ptr_array_index (a->members, h->trace);
+          const char *ph = k == 0 ? "s" : k + 1 == flow->hops->len ? "f" : "t";
+
+          g_string_append_printf (out, "{\"name\":\"flow\",\"cat\":\"flow\",\"ph\":\"%s\",\"id\":%u,", ph, f + 1);
+          if (k > 0)
+            g_string_append (out, "\"bp\":\"e\",");
+          g_string_append (out, "\"ts\":");
+          append_double (out, "%.3f", h->seconds * 1e6);
+          g_string_append_printf (out, ",\"pid\":%u,\"tid\":%u,\"args\":{\"flow_id\":%" G_GUINT64_FORMAT "}},\n",
+                                  m->export_pid, h->point.thread_id, flow->id);
+        }
+    }
+}
+
+int
+strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
+{
+  GString *out = g_string_sized_new (1 << 20);
+  gboolean ok = TRUE;
+  guint first_pid;
+
+  g_string_append (out, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
+  if (a->members == NULL)
+    {
+      first_pid = strobe_threads_model_get_process_id (strobe_document_get_threads (a->document));
+      ok = append_process (a, out, first_pid, 0);
+    }
+  else
+    {
+      /* Every process on the one axis, in the order they started, each its own pid. */
+      for (guint i = 0; i < a->members->len && ok; i++)
+        {
+          StrobeCliMember *m = g_ptr_array_index (a->members, i);
+
+          gdouble from = 0, to = 0;
+
+          a->document = m->document;
+          a->clock = m->clock;
+          /* --from/--to are seconds on the group's axis: ticks of each member's clock. */
+          a->t0 = a->from && strobe_cli_parse_time (a->from, &from) ? strobe_trace_clock_from_seconds (&m->clock, from) : 0;
+          a->t1 = a->to && strobe_cli_parse_time (a->to, &to) ? strobe_trace_clock_from_seconds (&m->clock, to) : G_MAXUINT64;
+          ok = append_process (a, out, m->export_pid, (gint) i);
+        }
+      append_flows (a, out);
+      first_pid = ((StrobeCliMember *) g_ptr_array_index (a->members, 0))->export_pid;
+    }
   /* The last event ends without a comma: a closing metadata record. */
-  g_string_append_printf (out, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%u,\"args\":{\"sort_index\":0}}\n]}\n", pid);
+  g_string_append_printf (out, "{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":%u,\"args\":{\"sort_index\":0}}\n]}\n", first_pid);
   ok = ok && flush_out (a, out);
   g_string_free (out, TRUE);
   return ok ? STROBE_CLI_OK : STROBE_CLI_DECODE_ERROR;
@@ -289,6 +381,8 @@ strobe_cli_export (int argc, char **argv)
   const StrobeCliExporter *exporter = NULL;
   StrobeCliExportArgs args = { 0 };
   g_autoptr(GString) list = g_string_new (NULL);
+  g_autoptr(GPtrArray) files = NULL;
+  g_autoptr(GPtrArray) members = NULL;
   const char *file;
   int status, written;
   GOptionEntry entries[] = {
@@ -303,13 +397,14 @@ strobe_cli_export (int argc, char **argv)
   for (guint i = 0; i < G_N_ELEMENTS (exporters); i++)
     g_string_append_printf (list, "  --format=%-12s --what=%-9s %s\n", exporters[i].format, exporters[i].what,
                             _(exporters[i].summary));
-  context = g_option_context_new (_("FILE — convert a trace for other tools"));
+  context = g_option_context_new (_("FILE… — convert a trace (or several, on one time axis) for other tools"));
   g_option_context_set_summary (context, _("Exports:"));
   g_option_context_set_description (context, list->str);
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
+  if (!strobe_cli_parse_files_args (context, &argc, &argv, &files))
     return STROBE_CLI_USAGE_ERROR;
+  file = g_ptr_array_index (files, 0);
   if (format == NULL)
     {
       g_printerr ("%s\n", _("strobe-cli: --format is required (chrome-json or csv)"));
@@ -328,15 +423,39 @@ strobe_cli_export (int argc, char **argv)
   args.file = file;
   args.from = from;
   args.to = to;
-  status = strobe_cli_load (file, exporter->models, NULL, &document, &error);
-  if (error != NULL)
-    strobe_cli_print_load_error (file, error);
-  if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
-    return status;
-  args.document = document;
-  strobe_document_get_clock (document, &args.clock);
-  if (!strobe_cli_time_range (document, from, to, &args.t0, &args.t1))
-    return STROBE_CLI_USAGE_ERROR;
+  if (files->len > 1)
+    {
+      gdouble seconds;
+
+      if (exporter->run != strobe_cli_export_chrome_json)
+        {
+          g_printerr ("%s\n", _("strobe-cli: only --format=chrome-json takes several traces"));
+          return STROBE_CLI_USAGE_ERROR;
+        }
+      if ((from && !strobe_cli_parse_time (from, &seconds)) || (to && !strobe_cli_parse_time (to, &seconds)))
+        {
+          g_printerr ("%s\n", _("strobe-cli: --from and --to take a time (seconds, or with ns, us, ms, s)"));
+          return STROBE_CLI_USAGE_ERROR;
+        }
+      members = strobe_cli_load_members (files, exporter->models, TRUE, &status);
+      for (guint i = 0; i < members->len; i++)
+        if (strobe_document_get_status (((StrobeCliMember *) g_ptr_array_index (members, i))->document)
+            == STROBE_DOCUMENT_STATUS_FAILED)
+          return status;
+      args.members = members;
+    }
+  else
+    {
+      status = strobe_cli_load (file, exporter->models, NULL, &document, &error);
+      if (error != NULL)
+        strobe_cli_print_load_error (file, error);
+      if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
+        return status;
+      args.document = document;
+      strobe_document_get_clock (document, &args.clock);
+      if (!strobe_cli_time_range (document, from, to, &args.t0, &args.t1))
+        return STROBE_CLI_USAGE_ERROR;
+    }
   args.out = output ? fopen (output, "wb") : stdout;
   if (args.out == NULL)
     {

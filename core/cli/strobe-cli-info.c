@@ -88,7 +88,16 @@ print_info (StrobeDocument *document, StrobeTimerStream *nesting, const GError *
   if (dstats.gaps || dstats.late_events)
     printf ("%-16s %" G_GUINT64_FORMAT " gaps, %" G_GUINT64_FORMAT " late events\n",
             _("Ordering:"), dstats.gaps, dstats.late_events);
-  strobe_timer_stream_get_overflows (nesting, &depth_overflows, &budget_overflows);
+  /* Several traces: their timeline models say it (each member's nesting is not read). */
+  if (nesting != NULL)
+    strobe_timer_stream_get_overflows (nesting, &depth_overflows, &budget_overflows);
+  else
+    {
+      StrobeTimelineStats ts;
+      strobe_timeline_model_get_stats (strobe_document_get_timeline (document), &ts);
+      depth_overflows = ts.depth_overflows;
+      budget_overflows = ts.budget_overflows;
+    }
   if (depth_overflows || budget_overflows)
     /* Translators: scopes the viewer does not keep: nested too deep on one thread, and
      * past the nesting budget of all threads together */
@@ -142,13 +151,38 @@ strobe_cli_info (int argc, char **argv)
   /* What the timeline would not keep of a trace nested too deep, from the nesting alone:
    * info reads a billion scopes at the decoder's pace, keeping none of them. */
   g_autoptr(StrobeTimerStream) nesting = strobe_timer_stream_new_nesting_only ();
+  g_autoptr(GPtrArray) files = NULL;
   const char *file;
   int status;
 
-  context = g_option_context_new (_("FILE — print an overview of a trace"));
+  context = g_option_context_new (_("FILE… — print an overview of a trace (of each, for several)"));
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
+  if (!strobe_cli_parse_files_args (context, &argc, &argv, &files))
     return STROBE_CLI_USAGE_ERROR;
+  file = g_ptr_array_index (files, 0);
+  if (files->len > 1)
+    {
+      g_autoptr(GPtrArray) members = strobe_cli_load_members (files, STROBE_DOCUMENT_MODEL_TIMELINE, FALSE, &status);
+
+      for (guint i = 0; i < members->len; i++)
+        {
+          StrobeCliMember *m = g_ptr_array_index (members, i);
+          guint64 first, last;
+
+          strobe_cli_print_member_header (m, i, members->len);
+          if (strobe_document_get_extent (m->document, &first, &last))
+            {
+              g_autofree char *from = strobe_cli_format_seconds (strobe_trace_clock_to_seconds (&m->clock, first));
+              g_autofree char *to = strobe_cli_format_seconds (strobe_trace_clock_to_seconds (&m->clock, last));
+              /* Translators: where this process's trace lies on the time axis all the
+               * processes share, in seconds */
+              printf ("%-16s %s – %s s\n", _("On the group axis:"), from, to);
+            }
+          print_info (m->document, NULL, NULL);
+        }
+      fflush (stdout);
+      return status;
+    }
 
   status = strobe_cli_load (file, 0, STROBE_ANALYZER (nesting), &document, &error);
   /* Nothing to show when the file could not be read at all. */

@@ -60,6 +60,8 @@ int
 strobe_cli_memory (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
+  g_auto(GStrv) original = g_strdupv (argv);   /* for several FILEs: each again */
+  g_autoptr(GPtrArray) files = NULL;
   g_autoptr(StrobeDocument) document = NULL;
   g_autoptr(GError) error = NULL;
   StrobeMemoryModel *model;
@@ -114,8 +116,11 @@ strobe_cli_memory (int argc, char **argv)
       "allocations and temporary allocations (allocated in the range), and bytes allocated."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
+  if (!strobe_cli_parse_files_args (context, &argc, &argv, &files))
     return STROBE_CLI_USAGE_ERROR;
+  if (files->len > 1)
+    return strobe_cli_run_per_file (original, files, strobe_cli_memory);
+  file = g_ptr_array_index (files, 0);
   if (by_name && query_name)
     {
       by_names = g_strsplit (by_name, ",", -1);

@@ -89,8 +89,10 @@ strobe_cli_run (int argc, char **argv)
     _("The program must be dynamically linked. Its allocations (malloc, calloc, realloc, free,\n"
       "posix_memalign, aligned_alloc, memalign, valloc, pvalloc) go to heap 0 on the Memory\n"
       "channel. Programs it starts are not traced (nothing of Strobe is left in their\n"
-      "environment) unless --follow-children: then each one it execs writes its own trace,\n"
-      "PROGRAM-PID.strobe next to --tracefile (or connects to --tracehost on its own).\n"
+      "environment) unless --follow-children: then each one it execs or forks writes its own\n"
+      "trace, PROGRAM-PID.strobe next to --tracefile (or connects to --tracehost on its own).\n"
+      "Every trace of one run names one session (STROBE_SESSION, default PROGRAM-PID), so a\n"
+      "recorder keeps them as one group.\n"
       "A program that links libstrobe itself keeps one runtime: the allocations go into its\n"
       "trace, with its own events. The exit status is the program's."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
@@ -176,8 +178,18 @@ strobe_cli_run (int argc, char **argv)
     g_setenv ("STROBE_MEMORY_ADDRESSES", "1", TRUE);
   if (live_table || late)
     g_setenv ("STROBE_MEMORY_LIVE_TABLE", "1", TRUE);
+  /* One session for everything this run starts, so a recorder files the traces as one
+   * group; a session the caller chose (STROBE_SESSION) is kept. */
+  if (!g_getenv ("STROBE_SESSION") || !*g_getenv ("STROBE_SESSION"))
+    {
+      g_autofree char *base = g_path_get_basename (rest[0]);
+      g_autofree char *session = g_strdup_printf ("%.200s-%d", base, (int) getpid ());
+      g_setenv ("STROBE_SESSION", session, TRUE);
+    }
   if (follow)
     {
+      /* A child that forks without exec traces too, to a trace of its own. */
+      g_setenv ("STROBE_FOLLOW_FORK", "1", TRUE);
       /* Children's traces go where the first one does. */
       g_autofree char *dir = tracefile ? g_path_get_dirname (tracefile) : g_strdup (".");
       g_autofree char *abs = g_path_is_absolute (dir) ? g_strdup (dir) : g_canonicalize_filename (dir, NULL);

@@ -67,6 +67,8 @@ int
 strobe_cli_stats (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
+  g_auto(GStrv) original = g_strdupv (argv);   /* for several FILEs: each again */
+  g_autoptr(GPtrArray) files = NULL;
   g_autoptr(StrobeDocument) document = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) stats = NULL;
@@ -98,8 +100,11 @@ strobe_cli_stats (int argc, char **argv)
       "their time clipped to it."));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  if (!strobe_cli_parse_file_args (context, &argc, &argv, &file))
+  if (!strobe_cli_parse_files_args (context, &argc, &argv, &files))
     return STROBE_CLI_USAGE_ERROR;
+  if (files->len > 1)
+    return strobe_cli_run_per_file (original, files, strobe_cli_stats);
+  file = g_ptr_array_index (files, 0);
   if (unit_name)
     {
       unit = NULL;

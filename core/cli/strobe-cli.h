@@ -64,6 +64,45 @@ gboolean strobe_cli_parse_trace_time (StrobeDocument *document, const char *opti
 gboolean strobe_cli_time_range       (StrobeDocument *document, const char *from, const char *to,
                                       guint64 *t0, guint64 *t1);
 
+/* ---- several traces (strobe-cli-group.c) ------------------------------------------ */
+
+#include "strobe-clock-align.h"
+#include "strobe-flow-points.h"
+
+/* One trace of several, on the one time axis. */
+typedef struct
+{
+  char                *file;
+  char                *label;        /* "program (pid N)" */
+  StrobeDocument      *document;
+  StrobeFlowPoints    *flows;        /* when asked for */
+  StrobeTraceClock     clock;        /* aligned: seconds on the group's axis */
+  StrobeClockAlignment alignment;
+  guint32              pid;
+  guint32              export_pid;   /* unique among the members */
+  int                  status;       /* its strobe_cli_load() code */
+} StrobeCliMember;
+
+/* Adds --group NAME and --store DIR to @context, parses it, and returns the FILE
+ * arguments, or the paths of the group's traces (oldest first); prints the problem and
+ * returns FALSE on a usage error. */
+gboolean   strobe_cli_parse_files_args    (GOptionContext *context, int *argc, char ***argv,
+                                           GPtrArray **files);
+void       strobe_cli_add_group_options   (GOptionContext *context);
+/* Opens every file (building @models, and the flow points when @flows) and aligns their
+ * clocks; @status: STROBE_CLI_OK or the first error's code (each member keeps its own). */
+GPtrArray *strobe_cli_load_members        (GPtrArray *files, StrobeDocumentModels models,
+                                           gboolean flows, int *status);
+void       strobe_cli_member_free         (StrobeCliMember *member);
+/* Runs @run once per file of @files with the options of @original (the command's argv as
+ * it came, copied before parsing), each part under a header: what `stats`, `log` and
+ * `memory` do for several traces. Returns the worst exit code. */
+int        strobe_cli_run_per_file        (char **original, GPtrArray *files,
+                                           int (*run) (int argc, char **argv));
+gboolean   strobe_cli_is_group_option     (const char *arg, gboolean *takes_value);
+/* "== Process 2 of 3: server (pid 41) — server.strobe (same clock)" */
+void       strobe_cli_print_member_header (StrobeCliMember *member, guint index, guint n);
+
 /* ---- export (strobe-cli-export.c): one row per --format/--what -------------------- */
 
 typedef struct
@@ -75,6 +114,7 @@ typedef struct
   StrobeDocument      *document;    /* built with the exporter's models */
   StrobeTraceClock     clock;
   guint64              t0, t1;      /* ticks; 0 and G_MAXUINT64 when not given */
+  GPtrArray           *members;     /* StrobeCliMember: several traces (chrome-json), or NULL */
 } StrobeCliExportArgs;
 
 typedef struct

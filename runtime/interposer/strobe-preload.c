@@ -609,6 +609,8 @@ count_env (char *const *envp)
 
 typedef int (*ExecveFn) (const char *, char *const[], char *const[]);
 
+static void end_before_exec (void);
+
 static ExecveFn
 real_exec (const char *name)
 {
@@ -627,6 +629,8 @@ execve (const char *path, char *const argv[], char *const envp[])
   ExecveFn fn = real_exec ("execve");
   WITH_EXEC_ENV (envp, env);
 
+  end_before_exec ();
+
   if (fn == NULL)
     {
       errno = ENOSYS;
@@ -640,6 +644,8 @@ execvpe (const char *file, char *const argv[], char *const envp[])
 {
   ExecveFn fn = real_exec ("execvpe");
   WITH_EXEC_ENV (envp, env);
+
+  end_before_exec ();
 
   if (fn == NULL)
     {
@@ -718,10 +724,31 @@ self_path (void)
 
 /* ---- start and end ----------------------------------------------------------------- */
 
+/* A child of fork() that traces on its own (STROBE_FOLLOW_FORK: the runtime's fork
+ * handler, which runs before this one, opened its output); 0 otherwise. Not a vfork
+ * child: fork handlers do not run for those, and they share the parent's memory. */
+static pid_t followed_pid;
+
 static void
 atfork_child (void)
 {
   traced = false;
+  followed_pid = strobe_output_active () ? getpid () : 0;
+  if (followed_pid)
+    traced_pid = followed_pid;   /* its exit ends its trace (preload_exit) */
+}
+
+/* A followed child that execs: its trace ends here, cleanly (the program it becomes
+ * traces on its own), instead of being cut off by the exec. */
+static void
+end_before_exec (void)
+{
+  if (followed_pid == 0 || getpid () != followed_pid)
+    return;
+  strobe__memory_guard++;
+  strobe_shutdown ();
+  strobe__memory_guard--;
+  followed_pid = 0;
 }
 
 static void

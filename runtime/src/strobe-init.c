@@ -29,6 +29,7 @@ static void
 global_init_once (void)
 {
   strobe__clock_init ();
+  strobe__session_init ();
   strobe__channels_init ();
   strobe__fork_init ();
 }

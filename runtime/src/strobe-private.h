@@ -51,6 +51,9 @@
 
 extern pthread_mutex_t strobe__session_lock;
 
+/* Reads STROBE_SESSION (once, at start). */
+void strobe__session_init (void);
+
 /* The machine's boot id as 16 bytes (metadata clock_domain); all zero and false when
  * /proc does not say. */
 bool strobe__clock_domain (uint8_t domain[16]);

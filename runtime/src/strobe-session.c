@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,7 +14,34 @@
 
 pthread_mutex_t strobe__session_lock = PTHREAD_MUTEX_INITIALIZER;
 static char session_name[STROBE_SESSION_NAME_MAX + 1];
-static bool session_set;   /* by the API: STROBE_SESSION is read only until then */
+static bool session_set;   /* by STROBE_SESSION at start, or by the API */
+
+/* At start: the interposer takes STROBE_* out of the environment once the runtime has
+ * started (runtime/INSTRUMENTATION.md, "Children"), so the variable is read now, once. */
+void
+strobe__session_init (void)
+{
+  const char *env = getenv ("STROBE_SESSION");
+  size_t len;
+
+  if (env == NULL || *env == '\0')
+    return;
+  len = strnlen (env, STROBE_SESSION_NAME_MAX + 1);
+  if (len > STROBE_SESSION_NAME_MAX)
+    {
+      fprintf (stderr, "strobe: STROBE_SESSION is longer than %d bytes; no session\n",
+               STROBE_SESSION_NAME_MAX);
+      return;
+    }
+  pthread_mutex_lock (&strobe__session_lock);
+  if (!session_set)
+    {
+      memcpy (session_name, env, len);
+      session_name[len] = '\0';
+      session_set = true;
+    }
+  pthread_mutex_unlock (&strobe__session_lock);
+}
 
 bool
 strobe_set_session_name (const char *name)
@@ -50,10 +78,9 @@ strobe_get_session_name (char *buf, size_t size)
       errno = EINVAL;
       return 0;
     }
+  strobe__global_init ();
   pthread_mutex_lock (&strobe__session_lock);
-  from = session_set ? session_name : getenv ("STROBE_SESSION");
-  if (!from)
-    from = "";
+  from = session_set ? session_name : "";
   len = strnlen (from, STROBE_SESSION_NAME_MAX);
   if (len > size - 1)
     len = size - 1;

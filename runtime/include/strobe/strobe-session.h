@@ -33,7 +33,8 @@ extern "C" {
  * Threads: any thread; as setenv(), not while another thread reads the environment
  * (call it at start, before the program starts threads). Not in a signal handler. */
 bool strobe_set_session_name (const char *name);
-/* Copies the session name (STROBE_SESSION, or the last strobe_set_session_name()) into
+/* Copies the session name (STROBE_SESSION as it was when the runtime started, or the
+ * last strobe_set_session_name()) into
  * @buf of @size bytes, NUL-terminated, and returns its length; 0 (and an empty @buf) when
  * the process has none. Returns 0 with EINVAL when @buf is NULL or @size is 0; a name
  * longer than @size − 1 is cut.

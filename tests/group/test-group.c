@@ -1,0 +1,535 @@
+/* test-group.c — several processes as one session group, end to end: `strobe-cli run
+ * --follow-children` sends a launcher and its children to a real recorder on loopback,
+ * and a client of the store protocol watches the group grow.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "store-test-util.h"
+#include "strobe-clock-align.h"
+#include "strobe-document.h"
+#include "strobe-flow-points.h"
+#include "strobe-recorder.h"
+#include "strobe-store-server.h"
+
+typedef struct
+{
+  GPtrArray *groups;     /* group maps of group-changed events, in order */
+  GArray    *received;   /* gint64: g_get_monotonic_time() when each arrived */
+} Seen;
+
+static void
+on_event (StrobeStoreClient *client, const char *name, GVariant *payload, Seen *seen)
+{
+  GVariant *group;
+  gint64 now = g_get_monotonic_time ();
+
+  if (!g_str_equal (name, "group-changed"))
+    return;
+  group = g_variant_lookup_value (payload, "group", G_VARIANT_TYPE_VARDICT);
+  g_assert_nonnull (group);
+  g_ptr_array_add (seen->groups, group);
+  g_array_append_val (seen->received, now);
+}
+
+static void
+store_result (GObject *source, GAsyncResult *res, gpointer user_data)
+{
+  *(GAsyncResult **) user_data = g_object_ref (res);
+}
+
+static gboolean
+has_result (gpointer data)
+{
+  return *(GAsyncResult **) data != NULL;
+}
+
+/* The trace map of @group's member with @pid, or NULL. */
+static GVariant *
+find_member (GVariant *group, guint pid)
+{
+  g_autoptr(GVariant) members = g_variant_lookup_value (group, "members", G_VARIANT_TYPE ("av"));
+
+  for (gsize i = 0; members && i < g_variant_n_children (members); i++)
+    {
+      g_autoptr(GVariant) boxed = g_variant_get_child_value (members, i);
+      GVariant *m = g_variant_get_variant (boxed);
+      guint64 p = 0;
+
+      if (g_variant_lookup (m, "pid", "t", &p) && p == pid)
+        return m;
+      g_variant_unref (m);
+    }
+  return NULL;
+}
+
+static gsize
+n_members (GVariant *group)
+{
+  g_autoptr(GVariant) members = g_variant_lookup_value (group, "members", G_VARIANT_TYPE ("av"));
+
+  return members ? g_variant_n_children (members) : 0;
+}
+
+typedef struct
+{
+  Seen       *seen;
+  const char *start_file;
+  guint       child_pid;   /* from the start file, once written */
+  gint64      child_start; /* CLOCK_MONOTONIC µs, as g_get_monotonic_time() */
+  gint64      visible;     /* when a group-changed first listed it */
+} Late;
+
+static gboolean
+late_child_listed (gpointer data)
+{
+  Late *late = data;
+  g_autofree char *text = NULL;
+
+  if (late->child_pid == 0 && g_file_get_contents (late->start_file, &text, NULL, NULL))
+    {
+      char *end = NULL;
+      late->child_pid = (guint) g_ascii_strtoull (text, &end, 10);
+      if (end && *end == ' ')
+        late->child_start = g_ascii_strtoll (end + 1, NULL, 10);
+      else
+        late->child_pid = 0;   /* half written */
+    }
+  if (late->child_pid == 0)
+    return FALSE;
+  for (guint i = 0; i < late->seen->groups->len; i++)
+    {
+      g_autoptr(GVariant) m = find_member (g_ptr_array_index (late->seen->groups, i), late->child_pid);
+      if (m)
+        {
+          late->visible = g_array_index (late->seen->received, gint64, i);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+typedef struct
+{
+  GPid pid;
+  int  status;
+  gboolean exited;
+} Child;
+
+static void
+child_exited (GPid pid, int status, gpointer data)
+{
+  Child *c = data;
+
+  c->status = status;
+  c->exited = TRUE;
+  g_spawn_close_pid (pid);
+}
+
+static gboolean
+child_done (gpointer data)
+{
+  return ((Child *) data)->exited;
+}
+
+/* Over: not live, and every member finished (each process ended its trace cleanly, a
+ * child that execs too, before the exec), with the launcher, both children and the
+ * program the second one became among them. */
+static gboolean
+group_over (gpointer data)
+{
+  Seen *seen = data;
+  GVariant *last;
+  gboolean live = TRUE;
+
+  if (seen->groups->len == 0)
+    return FALSE;
+  last = g_ptr_array_index (seen->groups, seen->groups->len - 1);
+  g_assert_true (g_variant_lookup (last, "live", "b", &live));
+  return !live && n_members (last) == 4;
+}
+
+/* The launcher, a child that forks without exec and a child exec'd a second later: each
+ * process traces on its own into one session, grouped by the store; the late one is
+ * listed within a bounded time of its start; each names its parent. */
+static void
+test_follow_children (void)
+{
+  g_autofree char *dir = test_dir_new ();
+  g_autofree char *start_file = g_build_filename (dir, "child-started", NULL);
+  g_autofree char *store_dir = g_build_filename (dir, "store", NULL);
+  g_autofree char *secret = NULL;
+  g_autofree char *hostopt = NULL;
+  g_autofree char *session = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(StrobeStore) store = NULL;
+  g_autoptr(StrobeRecorder) recorder = NULL;
+  g_autoptr(StrobeStoreServer) server = NULL;
+  g_autoptr(StrobeStoreClient) client = NULL;
+  g_auto(GStrv) envp = g_get_environ ();
+  Seen seen = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref), g_array_new (FALSE, FALSE, sizeof (gint64)) };
+  Late late = { &seen, start_file, 0, 0, 0 };
+  Child child = { 0 };
+  GVariant *last;
+  const char *name;
+  GAsyncResult *result = NULL;
+
+  g_assert_cmpint (g_mkdir (store_dir, 0700), ==, 0);
+  store = strobe_store_new (store_dir, &error);
+  g_assert_no_error (error);
+  recorder = strobe_recorder_new (store);
+  strobe_recorder_set_port (recorder, 0);
+  g_assert_true (strobe_recorder_start (recorder, &error));
+  g_assert_no_error (error);
+  server = strobe_store_server_new (store);
+  strobe_store_server_set_port (server, 0);
+  g_assert_true (strobe_store_server_start (server, &error));
+  g_assert_no_error (error);
+  secret = test_store_secret (store_dir);
+  client = test_store_client_connect (strobe_store_server_get_port (server), secret, &error);
+  g_assert_no_error (error);
+  g_signal_connect (client, "event", G_CALLBACK (on_event), &seen);
+  strobe_store_client_subscribe_async (client, NULL, store_result, &result);
+  g_assert_true (test_wait_until (has_result, &result, 5000));
+  g_assert_true (strobe_store_client_subscribe_finish (client, result, &error));
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  hostopt = g_strdup_printf ("--tracehost=127.0.0.1:%u", strobe_recorder_get_port (recorder));
+  envp = g_environ_setenv (envp, "STROBE_PRELOAD", g_getenv ("STROBE_PRELOAD"), TRUE);
+  envp = g_environ_setenv (envp, "STROBE_DISCOVERY", "0", TRUE);
+  envp = g_environ_unsetenv (envp, "STROBE_SESSION");
+  envp = g_environ_unsetenv (envp, "STROBE_TRACEFILE");
+  {
+    const char *argv[] = { g_getenv ("STROBE_CLI"), "run", "--follow-children", hostopt, "--",
+                           g_getenv ("GROUP_VICTIM"), "parent", "1000", start_file, NULL };
+    g_assert_true (g_spawn_async (NULL, (char **) argv, envp, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL,
+                                  &child.pid, &error));
+    g_assert_no_error (error);
+  }
+  g_child_watch_add (child.pid, child_exited, &child);
+
+  g_assert_true (test_wait_until (late_child_listed, &late, 20000));
+  g_test_message ("group.late_child_visible %.1f ms after it started",
+                  (late.visible - late.child_start) / 1000.0);
+  /* The target is 1 s; a loaded test machine gets some slack, not unbounded. */
+  g_assert_cmpint (late.visible - late.child_start, <, 3 * G_USEC_PER_SEC);
+
+  g_assert_true (test_wait_until (child_done, &child, 20000));
+  g_assert_true (g_spawn_check_wait_status (child.status, &error));
+  g_assert_no_error (error);
+  /* The recorder finishes each trace as its connection ends: the group is over. */
+  if (!test_wait_until (group_over, &seen, 10000))
+    {
+      g_autofree char *last_text = seen.groups->len ? g_variant_print (g_ptr_array_index (seen.groups, seen.groups->len - 1), FALSE) : NULL;
+      g_error ("the group did not end with three members: %s", last_text ? last_text : "(no group-changed)");
+    }
+
+  last = g_ptr_array_index (seen.groups, seen.groups->len - 1);
+  session = g_strdup_printf ("group-victim-%d", (int) child.pid);   /* run execs: its pid is the launcher's */
+  g_assert_true (g_variant_lookup (last, "name", "&s", &name));
+  g_assert_cmpstr (name, ==, session);
+  {
+    g_autoptr(GVariant) launcher = find_member (last, (guint) child.pid);
+    g_autoptr(GVariant) late_one = find_member (last, late.child_pid);
+    g_autoptr(GVariant) members = g_variant_lookup_value (last, "members", G_VARIANT_TYPE ("av"));
+    guint forked = 0, execed = 0;
+    guint64 ppid = 0;
+
+    g_assert_nonnull (launcher);
+    g_assert_nonnull (late_one);
+    for (gsize i = 0; i < g_variant_n_children (members); i++)
+      {
+        g_autoptr(GVariant) boxed = g_variant_get_child_value (members, i);
+        g_autoptr(GVariant) m = g_variant_get_variant (boxed);
+        const char *status, *s;
+        guint64 pid = 0;
+
+        g_assert_true (g_variant_lookup (m, "status", "&s", &status));
+        g_assert_cmpstr (status, ==, "finished");
+        g_assert_true (g_variant_lookup (m, "session", "&s", &s));
+        g_assert_cmpstr (s, ==, session);
+        g_assert_true (g_variant_lookup (m, "pid", "t", &pid));
+        if (pid == (guint64) child.pid)
+          continue;
+        /* Every other member is a child of the launcher: the forked one, and the one that
+         * execs — its part before the exec and the program it became, one pid. */
+        g_assert_true (g_variant_lookup (m, "parent_pid", "t", &ppid));
+        g_assert_cmpuint (ppid, ==, (guint64) child.pid);
+        if (pid == late.child_pid)
+          execed++;
+        else
+          forked++;
+      }
+    g_assert_cmpuint (forked, ==, 1);
+    g_assert_cmpuint (execed, ==, 2);
+  }
+
+  g_clear_object (&client);
+  strobe_store_server_stop (server);
+  strobe_recorder_stop (recorder);
+  g_ptr_array_unref (seen.groups);
+  g_array_unref (seen.received);
+  test_dir_remove_all (dir);
+}
+
+/* ---- a client and its server on one axis -------------------------------------------- */
+
+typedef struct
+{
+  StrobeDocument   *document;
+  StrobeFlowPoints *flows;
+} Opened;
+
+static void
+open_trace (const char *path, Opened *o)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+
+  o->flows = strobe_flow_points_new ();
+  o->document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_TIMELINE);
+  strobe_document_add_analyzer (o->document, STROBE_ANALYZER (o->flows));
+  g_assert_true (strobe_document_load (o->document, NULL, &error));
+  g_assert_no_error (error);
+}
+
+/* Every scope named @name, by begin time. */
+static GArray *
+scopes_named (StrobeDocument *document, const char *name)
+{
+  StrobeTimelineModel *timeline = strobe_document_get_timeline (document);
+  g_autoptr(GArray) tids = strobe_timeline_model_get_threads (timeline);
+  g_autoptr(GArray) scopes = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+  GArray *found = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+
+  for (guint i = 0; i < tids->len; i++)
+    {
+      guint16 tid = g_array_index (tids, guint16, i);
+
+      for (guint d = 0; d < strobe_timeline_model_get_depth_count (timeline, tid); d++)
+        {
+          g_array_set_size (scopes, 0);
+          strobe_timeline_model_get_scopes (timeline, tid, d, 0, G_MAXUINT64, scopes);
+          for (guint k = 0; k < scopes->len; k++)
+            {
+              StrobeTimelineScope *sc = &g_array_index (scopes, StrobeTimelineScope, k);
+              if (g_str_equal (strobe_timeline_model_get_name (timeline, sc->name_id), name))
+                g_array_append_val (found, *sc);
+            }
+        }
+    }
+  return found;
+}
+
+/* The name of the innermost scope of @document open at @ticks on any thread, or NULL. */
+static const char *
+scope_at (StrobeDocument *document, guint64 ticks)
+{
+  StrobeTimelineModel *timeline = strobe_document_get_timeline (document);
+  g_autoptr(GArray) tids = strobe_timeline_model_get_threads (timeline);
+  g_autoptr(GArray) scopes = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+  const char *name = NULL;
+
+  for (guint i = 0; i < tids->len; i++)
+    {
+      guint16 tid = g_array_index (tids, guint16, i);
+
+      for (guint d = 0; d < strobe_timeline_model_get_depth_count (timeline, tid); d++)
+        {
+          g_array_set_size (scopes, 0);
+          strobe_timeline_model_get_scopes (timeline, tid, d, ticks, ticks, scopes);
+          for (guint k = 0; k < scopes->len; k++)
+            {
+              StrobeTimelineScope *sc = &g_array_index (scopes, StrobeTimelineScope, k);
+              if (sc->begin <= ticks && ticks <= sc->end)
+                name = strobe_timeline_model_get_name (timeline, sc->name_id);
+            }
+        }
+    }
+  return name;
+}
+
+/* "ROLE k BEFORE AFTER" lines → at[role]: for each instant, the middle of the two
+ * CLOCK_MONOTONIC reads around its clock read, ns. */
+static void
+read_instants (const char *out, GArray *at[2], guint instants)
+{
+  g_auto(GStrv) lines = g_strsplit (out, "\n", -1);
+
+  for (guint r = 0; r < 2; r++)
+    {
+      at[r] = g_array_new (FALSE, TRUE, sizeof (gdouble));
+      g_array_set_size (at[r], instants);
+    }
+  for (guint i = 0; lines[i]; i++)
+    {
+      char role[16];
+      guint k;
+      long long before, after;
+
+      if (sscanf (lines[i], "%15s %u %lld %lld", role, &k, &before, &after) == 4 && k < instants)
+        {
+          g_assert_cmpint (after - before, <=, 100);
+          g_array_index (at[g_str_equal (role, "server")], gdouble, k) = (before + after) / 2.0;
+        }
+    }
+}
+
+/* Two processes mark instants on the clock they share, from a moment agreed through a
+ * pipe (the barrier): on the one axis their scopes lie as far apart as the instants did,
+ * within 1 µs. The client's requests reach the server and come back:
+ * each flow goes client → server → client, forward in time on that axis, its points in
+ * the scopes they were made in. */
+static void
+test_align_flows (void)
+{
+  g_autofree char *dir = test_dir_new ();
+  g_autofree char *client_path = g_build_filename (dir, "client.strobe", NULL);
+  g_autofree char *server_path = g_build_filename (dir, "server.strobe", NULL);
+  g_auto(GStrv) envp = g_get_environ ();
+  g_autofree char *out = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) hops = g_array_new (FALSE, FALSE, sizeof (StrobeFlowHop));
+  g_autoptr(GPtrArray) flows = NULL;
+  GArray *at[2];
+  GArray *instants[2];
+  Opened opened[2];
+  StrobeClockAlignMember align[2] = { 0 };
+  const guint n_instants = 400;
+  guint usable = 0;
+  gdouble worst = 0, worst_wall = 0;
+  int status;
+  const char *argv[] = { g_getenv ("GROUP_PAIR"), client_path, server_path, "10", "400", NULL };
+
+  envp = g_environ_setenv (envp, "STROBE_SESSION", "pair-test", TRUE);
+  envp = g_environ_setenv (envp, "STROBE_DISCOVERY", "0", TRUE);
+  envp = g_environ_setenv (envp, "STROBE_CONTROL_PORT", "0", TRUE);
+  envp = g_environ_unsetenv (envp, "STROBE_TRACEFILE");
+  envp = g_environ_unsetenv (envp, "STROBE_TRACE");
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+  g_assert_no_error (error);
+
+  open_trace (client_path, &opened[0]);
+  open_trace (server_path, &opened[1]);
+  for (guint i = 0; i < 2; i++)
+    {
+      const StrobeWireMetadata *meta = strobe_document_get_metadata (opened[i].document);
+
+      g_assert_cmpmem (meta->session_name, meta->session_name_len, "pair-test", 9);
+      align[i].metadata = meta;
+      strobe_document_get_clock (opened[i].document, &align[i].clock);
+      align[i].has_extent = strobe_document_get_extent (opened[i].document, &align[i].first, &align[i].last);
+      instants[i] = scopes_named (opened[i].document, "Instant");
+      g_assert_cmpuint (instants[i]->len, ==, n_instants);
+    }
+  g_assert_cmpuint (strobe_document_get_metadata (opened[1].document)->parent_process_id, ==,
+                    strobe_document_get_metadata (opened[0].document)->process_id);
+
+  read_instants (out, at, n_instants);
+  /* Each on its own wall-clock start first: what aligning without the shared clock gives. */
+  {
+    StrobeClockAlignMember wall[2] = { align[0], align[1] };
+    StrobeWireMetadata m0 = *align[0].metadata, m1 = *align[1].metadata;
+
+    memset (m0.clock_domain, 0, 16);   /* as if the clocks were not known to be one */
+    memset (m1.clock_domain, 0, 16);
+    wall[0].metadata = &m0;
+    wall[1].metadata = &m1;
+    strobe_clock_align (wall, 2);
+    for (guint k = 0; k < n_instants; k++)
+      {
+        StrobeTimelineScope *a = &g_array_index (instants[0], StrobeTimelineScope, k);
+        StrobeTimelineScope *b = &g_array_index (instants[1], StrobeTimelineScope, k);
+        gdouble apart = strobe_trace_clock_to_seconds (&wall[1].clock, b->begin)
+                        - strobe_trace_clock_to_seconds (&wall[0].clock, a->begin);
+        gdouble want = (g_array_index (at[1], gdouble, k) - g_array_index (at[0], gdouble, k)) * 1e-9;
+        worst_wall = MAX (worst_wall, fabs (apart - want));
+      }
+  }
+  strobe_clock_align (align, 2);
+  g_assert_cmpint (align[0].alignment, ==, STROBE_CLOCK_ALIGN_REFERENCE);
+  g_assert_cmpint (align[1].alignment, ==, STROBE_CLOCK_ALIGN_SHARED);
+  /* Client instant i and server instant j lie as far apart on the axis as on the shared
+   * clock. Pairs at most 3 ms apart: the TSC's frequency is an estimate, good to about
+   * 10⁻⁴, which over longer spans alone would exceed the 1 µs. */
+  for (guint i = 0; i < n_instants; i++)
+    for (guint j = i >= 6 ? i - 6 : 0; j < n_instants && j <= i + 6; j++)
+      {
+        StrobeTimelineScope *a = &g_array_index (instants[0], StrobeTimelineScope, i);
+        StrobeTimelineScope *b = &g_array_index (instants[1], StrobeTimelineScope, j);
+        gdouble apart = strobe_trace_clock_to_seconds (&align[1].clock, b->begin)
+                        - strobe_trace_clock_to_seconds (&align[0].clock, a->begin);
+        gdouble want = (g_array_index (at[1], gdouble, j) - g_array_index (at[0], gdouble, i)) * 1e-9;
+
+        if (fabs (want) > 3e-3)
+          continue;
+        usable++;
+        worst = MAX (worst, fabs (apart - want));
+      }
+  g_test_message ("group.align_same_clock_worst %.0f ns over %u pairs of instants; "
+                  "wall-clock starts only: %.0f ns", worst * 1e9, usable, worst_wall * 1e9);
+  g_assert_cmpuint (usable, >=, 10);
+  g_assert_cmpfloat (worst, <=, 1e-6);
+
+  /* Flows: client → server → client, in time order on the axis, in the right scopes. */
+  for (guint i = 0; i < 2; i++)
+    {
+      const GArray *points = strobe_flow_points_get_points (opened[i].flows);
+
+      for (guint k = 0; k < points->len; k++)
+        {
+          StrobeFlowHop h = { g_array_index (points, StrobeFlowPoint, k), 0, i };
+          h.seconds = strobe_trace_clock_to_seconds (&align[i].clock, h.point.time);
+          g_array_append_val (hops, h);
+        }
+    }
+  flows = strobe_flow_points_link (hops);
+  g_assert_cmpuint (flows->len, ==, 10);
+  for (guint f = 0; f < flows->len; f++)
+    {
+      StrobeFlow *flow = g_ptr_array_index (flows, f);
+      static const char *const where[] = { "SendRequest", "HandleRequest", "ReceiveReply" };
+
+      g_assert_cmpuint (flow->id, ==, G_GUINT64_CONSTANT (0x5e55000000000000) + f);
+      g_assert_false (flow->unfinished);
+      g_assert_false (flow->unstarted);
+      g_assert_cmpuint (flow->hops->len, ==, 3);
+      for (guint k = 0; k < 3; k++)
+        {
+          StrobeFlowHop *h = &g_array_index (flow->hops, StrobeFlowHop, k);
+
+          g_assert_cmpuint (h->trace, ==, k == 1 ? 1 : 0);
+          g_assert_cmpstr (scope_at (opened[h->trace].document, h->point.time), ==, where[k]);
+          if (k > 0)
+            g_assert_cmpfloat (h->seconds, >, g_array_index (flow->hops, StrobeFlowHop, k - 1).seconds);
+        }
+    }
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_object_unref (opened[i].document);
+      g_object_unref (opened[i].flows);
+      g_array_unref (instants[i]);
+      g_array_unref (at[i]);
+    }
+  test_dir_remove_all (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/group/follow-children", test_follow_children);
+  g_test_add_func ("/group/align-flows", test_align_flows);
+  return g_test_run ();
+}
