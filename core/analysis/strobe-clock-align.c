@@ -9,14 +9,16 @@
 
 #include "strobe-clock-align.h"
 
-/* Wall-clock ns of @ticks of @m's own clock, corrected by its measured offset. */
+/* ns from the reference's wall-clock start to @ticks of @m's clock, by their wall-clock
+ * starts (corrected by a measured offset). Relative: a double holds epoch ns only to
+ * 256 ns. */
 static gdouble
-wall_of (const StrobeClockAlignMember *m, gdouble ticks)
+ns_from_reference_start (const StrobeClockAlignMember *m, const StrobeClockAlignMember *ref, gdouble ticks)
 {
-  gdouble wall = (gdouble) m->clock.start_time_ns
-                 + (ticks - (gdouble) m->clock.origin) * 1e9 / (gdouble) m->clock.frequency;
+  gdouble starts = (gdouble) ((gint64) m->clock.start_time_ns - (gint64) ref->clock.start_time_ns);
 
-  return m->has_offset ? wall - (gdouble) m->offset_ns : wall;
+  return starts + strobe_trace_clock_ns_from_origin (&m->clock, ticks)
+         - (m->has_offset ? (gdouble) m->offset_ns : 0.0);
 }
 
 /* @m's ticks → the reference's ticks. */
@@ -25,8 +27,7 @@ to_reference (const StrobeClockAlignMember *m, const StrobeClockAlignMember *ref
 {
   if (m == ref || m->alignment == STROBE_CLOCK_ALIGN_SHARED)
     return ticks;
-  return (gdouble) ref->clock.origin
-         + (wall_of (m, ticks) - (gdouble) ref->clock.start_time_ns) * (gdouble) ref->clock.frequency / 1e9;
+  return strobe_trace_clock_ticks_from_origin (&ref->clock, ns_from_reference_start (m, ref, ticks));
 }
 
 void
@@ -76,11 +77,10 @@ strobe_clock_align (StrobeClockAlignMember *members,
       else
         {
           /* The tick of this clock at the reference's zero. */
-          gdouble wall0 = (gdouble) ref->clock.start_time_ns
-                          + (zero - (gdouble) ref->clock.origin) * 1e9 / (gdouble) ref->clock.frequency;
-          gdouble own = wall0 + (m->has_offset ? (gdouble) m->offset_ns : 0.0);
-          gdouble base = (gdouble) m->clock.origin
-                         + (own - (gdouble) m->clock.start_time_ns) * (gdouble) m->clock.frequency / 1e9;
+          gdouble zero_ns = strobe_trace_clock_ns_from_origin (&ref->clock, zero);
+          gdouble starts = (gdouble) ((gint64) m->clock.start_time_ns - (gint64) ref->clock.start_time_ns);
+          gdouble base = strobe_trace_clock_ticks_from_origin (
+            &m->clock, zero_ns - starts + (m->has_offset ? (gdouble) m->offset_ns : 0.0));
 
           m->clock.base = base <= 0 ? 0 : base >= 1.8e19 ? G_MAXUINT64 : (guint64) llround (base);
         }

@@ -90,6 +90,22 @@ strobe_trace_clock_from_seconds (const StrobeTraceClock *clock,
   return d > clock->base ? 0 : clock->base - d;
 }
 
+gdouble
+strobe_trace_clock_ns_from_origin (const StrobeTraceClock *clock,
+                                   gdouble                 ticks)
+{
+  g_return_val_if_fail (clock != NULL, 0);
+  return (ticks - (gdouble) clock->origin) * 1e9 / (gdouble) clock->frequency;
+}
+
+gdouble
+strobe_trace_clock_ticks_from_origin (const StrobeTraceClock *clock,
+                                      gdouble                 ns)
+{
+  g_return_val_if_fail (clock != NULL, 0);
+  return (gdouble) clock->origin + ns * (gdouble) clock->frequency / 1e9;
+}
+
 guint64
 strobe_trace_clock_to_wall_ns (const StrobeTraceClock *clock,
                                guint64                 ticks)

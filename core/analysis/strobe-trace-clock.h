@@ -46,6 +46,12 @@ guint64 strobe_trace_clock_ticks        (const StrobeTraceClock   *clock,
 /* A length of time given as a fractional number of ticks (a mean, a median) → seconds. */
 gdouble strobe_trace_clock_ticks_to_seconds (const StrobeTraceClock *clock,
                                              gdouble                 ticks);
+/* Several traces on one axis (strobe-clock-align.h): ns from the clock origin to @ticks
+ * (negative before it), and the tick @ns from the origin; fractional, not saturated. */
+gdouble strobe_trace_clock_ns_from_origin    (const StrobeTraceClock *clock,
+                                              gdouble                 ticks);
+gdouble strobe_trace_clock_ticks_from_origin (const StrobeTraceClock *clock,
+                                              gdouble                 ns);
 /* Wall-clock time of @ticks, ns since the Unix epoch; 0 when the start time is unknown. */
 guint64 strobe_trace_clock_to_wall_ns   (const StrobeTraceClock   *clock,
                                          guint64                   ticks);

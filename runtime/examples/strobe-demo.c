@@ -4,6 +4,8 @@
  * counters, bookmarks, regions, and tagged allocations in a few heaps (a slow leak, a
  * frame arena, temporary churn). Every few seconds one frame takes too long, for a reason
  * that shows in the trace: a long job, a burst of allocations or a storm of log messages.
+ * A second process, the game server, answers the game's requests: the two are one session
+ * (STROBE_SESSION), each request a flow from the game's scope to the server's and back.
  *
  *   strobe-demo                                   # tracing off: connect to it later
  *   strobe-demo --trace=all --tracehost=localhost # stream to a viewer's recorder
@@ -23,6 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strobe/strobe.h>
+#include <sys/select.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -31,6 +35,7 @@ STROBE_LOG_CATEGORY_DEFINE (LogRender, STROBE_LOG_VERBOSITY_LOG);
 STROBE_LOG_CATEGORY_DEFINE (LogJobs, STROBE_LOG_VERBOSITY_VERBOSE);
 STROBE_LOG_CATEGORY_DEFINE (LogNet, STROBE_LOG_VERBOSITY_LOG);
 STROBE_LOG_CATEGORY_DEFINE (LogStreaming, STROBE_LOG_VERBOSITY_VERBOSE);
+STROBE_LOG_CATEGORY_DEFINE (LogServer, STROBE_LOG_VERBOSITY_LOG);
 
 static StrobeCounter frame_ms = STROBE_COUNTER_INIT ("Frame/time", STROBE_COUNTER_FLOAT, STROBE_UNIT_COUNT);
 static StrobeCounter entity_count = STROBE_COUNTER_INIT ("World/entities", STROBE_COUNTER_INT, STROBE_UNIT_COUNT);
@@ -42,6 +47,8 @@ static StrobeCounter jobs_queued = STROBE_COUNTER_INIT ("Jobs/queued", STROBE_CO
 static double opt_duration = 0;    /* seconds; 0: until Ctrl+C */
 static double opt_rate = 60;       /* game frames per second */
 static int    opt_threads = 4;     /* job pool */
+static bool   opt_server = true;   /* start the game server process */
+static int    server_in = -1, server_out = -1;   /* --serve-fds=IN,OUT: this is the server */
 
 static volatile sig_atomic_t stopping;
 static double started;   /* now_s() at start */
@@ -62,6 +69,7 @@ usage (FILE *out)
          "  --duration=SECONDS   run this long, then exit (default: until Ctrl+C)\n"
          "  --rate=FPS           game frames per second (default 60)\n"
          "  --threads=N          job pool threads (default 4, at most 16)\n"
+         "  --no-server          no game server process (one process, no flows)\n"
          "  --trace=CHANNELS     turn channels on (cpu, frame, log, counters, bookmark,\n"
          "                       region, memory, or all); adds to STROBE_TRACE\n"
          "  --tracefile=PATH     write the trace to PATH\n"
@@ -112,6 +120,11 @@ parse_options (int argc, char **argv)
         opt_rate = v;
       else if (parse_number (argv[i], "--threads", 1, 16, &v))
         opt_threads = (int) v;
+      else if (strcmp (argv[i], "--no-server") == 0)
+        opt_server = false;
+      else if (strncmp (argv[i], "--serve-fds=", 12) == 0
+               && sscanf (argv[i] + 12, "%d,%d", &server_in, &server_out) == 2)
+        ;
       else
         {
           fprintf (stderr, "strobe-demo: unknown option “%s”\n", argv[i]);
@@ -184,6 +197,205 @@ skewed (uint32_t *state, int n)
 }
 
 /* ---- memory: three heaps of the program's own, reported as it uses them ------------- */
+
+/* ---- the game server: a second process of the session ------------------------------- */
+
+/* A request from the game: its flow id, and what it asks for. */
+typedef struct
+{
+  uint64_t id;
+  uint32_t kind;
+} Request;
+
+static const char *const request_names[] = { "Load player state", "Match players", "Save progress" };
+
+static bool
+read_all (int fd, void *data, size_t n)
+{
+  size_t got = 0;
+
+  while (got < n)
+    {
+      ssize_t r = read (fd, (char *) data + got, n - got);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        return false;
+      got += (size_t) r;
+    }
+  return true;
+}
+
+static bool
+write_all (int fd, const void *data, size_t n)
+{
+  size_t done = 0;
+
+  while (done < n)
+    {
+      ssize_t w = write (fd, (const char *) data + done, n - done);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        return false;
+      done += (size_t) w;
+    }
+  return true;
+}
+
+/* The server's whole life: ticks at 20 Hz, and each request handled in a scope where its
+ * flow passes; it ends when the game closes the pipe. */
+static int
+run_server (void)
+{
+  uint32_t rng = 0x5eed5eedu;
+  double next_tick = now_s ();
+  int tick = 0;
+
+  /* Ctrl+C reaches the whole terminal's group: the server ends when the game does. */
+  signal (SIGINT, SIG_IGN);
+  strobe_init (NULL);
+  strobe_set_process_name ("Strobe demo server");
+  strobe_thread_set_name ("Server", NULL, 0);
+  STROBE_LOG_MESSAGE (LogServer, STROBE_LOG_DISPLAY, "game server up, pid %d", (int) getpid ());
+  for (;;)
+    {
+      fd_set readable;
+      struct timeval tv;
+      double left = next_tick - now_s ();
+
+      FD_ZERO (&readable);
+      FD_SET (server_in, &readable);
+      tv.tv_sec = 0;
+      tv.tv_usec = left > 0 ? (long) (left * 1e6) : 0;
+      if (select (server_in + 1, &readable, NULL, NULL, &tv) > 0)
+        {
+          Request req;
+
+          if (!read_all (server_in, &req, sizeof req))
+            break;   /* the game has gone */
+          {
+            STROBE_CPU_SCOPE ("Handle request");
+            strobe_flow_step (req.id);
+            {
+              STROBE_CPU_SCOPE_DYNAMIC (request_names[req.kind % 3]);
+              spin (200 + next_random (&rng) % 1500);
+            }
+            if (req.kind % 3 == 1)
+              STROBE_LOG_MESSAGE (LogServer, STROBE_LOG_LOG, "matched request %llu with %u players",
+                                  (unsigned long long) (req.id & 0xffffffffu), 2 + next_random (&rng) % 6);
+            if (!write_all (server_out, &req, sizeof req))
+              break;
+          }
+        }
+      if (now_s () >= next_tick)
+        {
+          strobe_frame_begin (STROBE_FRAME_GAME);
+          {
+            STROBE_CPU_SCOPE ("Server tick");
+            spin (300 + next_random (&rng) % 400);
+          }
+          strobe_frame_end (STROBE_FRAME_GAME);
+          next_tick += 0.05;
+          if (++tick % 100 == 0)
+            STROBE_LOG_MESSAGE (LogServer, STROBE_LOG_VERBOSE, "tick %d", tick);
+        }
+    }
+  STROBE_LOG_MESSAGE (LogServer, STROBE_LOG_DISPLAY, "game server down after %d ticks", tick);
+  strobe_shutdown ();
+  return 0;
+}
+
+/* The game's side: the requests it sends (from the game thread) and a thread that takes
+ * the replies, where each request's flow ends. */
+static int    to_server = -1, from_server = -1;
+static pid_t  server_pid;
+static uint64_t next_request = 1;
+
+static void *
+net_thread (void *data)
+{
+  Request reply;
+
+  (void) data;
+  strobe_thread_set_name ("Net", NULL, 3);
+  while (read_all (from_server, &reply, sizeof reply))
+    {
+      STROBE_CPU_SCOPE ("Reply from server");
+      strobe_flow_end (reply.id);
+    }
+  return NULL;
+}
+
+static void
+send_request (int frame, uint32_t *rng)
+{
+  Request req = { ((uint64_t) getpid () << 32) | next_request++, next_random (rng) % 3 };
+
+  if (to_server < 0)
+    return;
+  STROBE_CPU_SCOPE ("Request to server");
+  strobe_flow_begin (req.id);
+  if (!write_all (to_server, &req, sizeof req))
+    {
+      STROBE_LOG_MESSAGE (LogNet, STROBE_LOG_WARNING, "frame %d: the game server is gone", frame);
+      close (to_server);
+      to_server = -1;
+    }
+}
+
+/* "dir/demo.strobe" → "dir/demo.server.strobe": the server's own trace file. */
+static char *
+server_trace_path (const char *path)
+{
+  const char *slash = strrchr (path, '/'), *dot = strrchr (path, '.');
+  size_t stem = dot && (!slash || dot > slash + 1) ? (size_t) (dot - path) : strlen (path);
+  char *out = malloc (strlen (path) + 16);
+
+  if (out)
+    sprintf (out, "%.*s.server%s", (int) stem, path, path + stem);
+  return out;
+}
+
+/* Forks and execs this program as the server, with the game's trace options (its file
+ * renamed), through two pipes. */
+static void
+start_server (const char *self, char *const *trace_args, int n_trace_args)
+{
+  int down[2], up[2];
+  char fds[48];
+
+  if (pipe (down) != 0 || pipe (up) != 0)
+    return;
+  snprintf (fds, sizeof fds, "--serve-fds=%d,%d", down[0], up[1]);
+  server_pid = fork ();
+  if (server_pid == 0)
+    {
+      char *argv[8];
+      int n = 0;
+
+      close (down[1]);
+      close (up[0]);
+      argv[n++] = (char *) self;
+      argv[n++] = fds;
+      for (int i = 0; i < n_trace_args && n < 7; i++)
+        argv[n++] = trace_args[i];
+      argv[n] = NULL;
+      unsetenv ("STROBE_TRACEFILE");   /* the game's file: the server has its own */
+      execv ("/proc/self/exe", argv);
+      _exit (127);
+    }
+  close (down[0]);
+  close (up[1]);
+  if (server_pid < 0)
+    {
+      close (down[1]);
+      close (up[0]);
+      return;
+    }
+  to_server = down[1];
+  from_server = up[0];
+}
 
 static uint32_t heap_entities;   /* a pool of fixed-size entity blocks */
 static uint32_t heap_frame;      /* an arena reset at the end of every frame */
@@ -659,6 +871,8 @@ game_loop (void)
         STROBE_CPU_SCOPE ("Game frame");
 
         dispatch_jobs (frame, &rng, spike);
+        if (frame % 20 == 5)
+          send_request (frame, &rng);
         simulate (frame, entities, &n_entities, &rng, spike);
         wait_for_jobs ();
         {
@@ -708,14 +922,47 @@ game_loop (void)
 int
 main (int argc, char **argv)
 {
-  pthread_t render, pool[16];
+  pthread_t render, pool[16], net;
   struct sigaction sa;
   const char *trace = getenv ("STROBE_TRACE");
+  char *trace_args[3];
+  int n_trace_args = 0;
+  const char *self = argv[0];
+
+  /* The server is started with the game's own trace options: kept before the runtime
+   * consumes them; the trace file becomes the server's. */
+  for (int i = 1; i < argc; i++)
+    if (strncmp (argv[i], "--tracefile=", 12) == 0)
+      {
+        char *path = server_trace_path (argv[i] + 12);
+        if (path && (trace_args[n_trace_args] = malloc (strlen (path) + 13)) != NULL)
+          sprintf (trace_args[n_trace_args++], "--tracefile=%s", path);
+        free (path);
+      }
+    else if ((strncmp (argv[i], "--trace=", 8) == 0 || strncmp (argv[i], "--tracehost=", 12) == 0)
+             && n_trace_args < 3)
+      trace_args[n_trace_args++] = argv[i];
+  if (getenv ("STROBE_TRACEFILE") && n_trace_args < 3)
+    {
+      char *path = server_trace_path (getenv ("STROBE_TRACEFILE"));
+      if (path && (trace_args[n_trace_args] = malloc (strlen (path) + 13)) != NULL)
+        sprintf (trace_args[n_trace_args++], "--tracefile=%s", path);
+      free (path);
+    }
 
   /* --trace=, --tracefile=, --tracehost= are the runtime's; the rest is ours. */
   strobe_parse_args (&argc, &argv);
   parse_options (argc, argv);
   started = now_s ();
+  if (server_in >= 0)
+    return run_server ();
+  /* One session for the game and its server, so a recorder keeps them as one group. */
+  if (opt_server && !getenv ("STROBE_SESSION"))
+    {
+      char name[64];
+      snprintf (name, sizeof name, "strobe-demo-%d", (int) getpid ());
+      strobe_set_session_name (name);
+    }
 
   memset (&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
@@ -751,11 +998,28 @@ main (int argc, char **argv)
   printf (" Stop with Ctrl+C.\n");
   fflush (stdout);
 
+  if (opt_server)
+    start_server (self, trace_args, n_trace_args);
+  if (from_server >= 0)
+    {
+      printf ("  Game server: pid %d, session %s.\n", (int) server_pid, getenv ("STROBE_SESSION"));
+      fflush (stdout);
+      pthread_create (&net, NULL, net_thread, NULL);
+    }
   pthread_create (&render, NULL, render_thread, NULL);
   for (int i = 0; i < opt_threads; i++)
     pthread_create (&pool[i], NULL, job_thread, (void *) (intptr_t) i);
 
   game_loop ();
+
+  /* The server ends when its pipe closes, and so does the net thread when the server has. */
+  if (to_server >= 0)
+    close (to_server);
+  if (from_server >= 0)
+    {
+      pthread_join (net, NULL);
+      waitpid (server_pid, NULL, 0);
+    }
 
   pthread_mutex_lock (&queue_lock);
   pool_stop = true;

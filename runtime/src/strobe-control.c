@@ -545,13 +545,17 @@ cmd_clock (Client *c)
 {
   uint8_t domain[16];
   char hex[33];
+  uint64_t frequency = strobe_clock_frequency ();
+  uint64_t ticks;
 
   strobe__clock_domain (domain);
   for (int i = 0; i < 16; i++)
     snprintf (hex + 2 * i, 3, "%02x", domain[i]);
-  reply (c, "ok clock frequency=%llu source=%u domain=%s ticks=%llu",
-         (unsigned long long) strobe_clock_frequency (), (unsigned) strobe__clock_source (), hex,
-         (unsigned long long) strobe_time ());
+  ticks = strobe_time ();
+  reply (c, "ok clock frequency=%llu source=%u domain=%s ticks=%llu ns=%llu",
+         (unsigned long long) frequency, (unsigned) strobe__clock_source (), hex,
+         (unsigned long long) ticks,
+         (unsigned long long) ((unsigned __int128) ticks * 1000000000u / frequency));
 }
 
 /* One step of the challenge–response. Only the step that makes the server prove itself is

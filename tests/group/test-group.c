@@ -525,11 +525,46 @@ test_align_flows (void)
   test_dir_remove_all (dir);
 }
 
+/* The Chrome JSON of a client and its server (checked-in traces of group-pair): both
+ * processes, each its own pid, on one axis, and the three requests as flows from the
+ * client's SendRequest through the server's HandleRequest to the client's ReceiveReply —
+ * byte for byte what data/pair-export.json says (its flow points checked by hand to lie
+ * in those scopes). */
+static void
+test_export_golden (void)
+{
+  g_autofree char *client = g_build_filename (g_getenv ("GROUP_DATA"), "pair-client.strobe", NULL);
+  g_autofree char *server = g_build_filename (g_getenv ("GROUP_DATA"), "pair-server.strobe", NULL);
+  g_autofree char *golden_path = g_build_filename (g_getenv ("GROUP_DATA"), "pair-export.json", NULL);
+  g_autofree char *golden = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *argv[] = { g_getenv ("STROBE_CLI"), "export", "--format=chrome-json", client, server, NULL };
+  const char *one[] = { g_getenv ("STROBE_CLI"), "export", "--format=csv", client, server, NULL };
+  int status;
+
+  g_assert_true (g_file_get_contents (golden_path, &golden, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, &error));
+  g_assert_cmpstr (out, ==, golden);
+  g_clear_pointer (&out, g_free);
+  g_clear_pointer (&err, g_free);
+
+  /* CSV has no processes: several traces are refused, with a reason. */
+  g_assert_true (g_spawn_sync (NULL, (char **) one, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+  g_assert_false (g_spawn_check_wait_status (status, NULL));
+  g_assert_nonnull (strstr (err, "chrome-json"));
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/group/follow-children", test_follow_children);
   g_test_add_func ("/group/align-flows", test_align_flows);
+  g_test_add_func ("/group/export-golden", test_export_golden);
   return g_test_run ();
 }
