@@ -184,7 +184,7 @@ main (int argc, char **argv)
     }
 
   /* The barrier: the server learns the instants through the pipe, well before the first. */
-  first = mono_ns () + 100000000LL;
+  first = mono_ns () + 300000000LL;
   put (c2s[1], "I", 1);
   put (c2s[1], &first, sizeof first);
   put (c2s[1], &instants, sizeof instants);
