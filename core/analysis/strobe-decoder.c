@@ -291,6 +291,20 @@ rebuild_routes (StrobeDecoder *self)
     }
 }
 
+/* See StrobeEventType.instance_id. Wrapping past 2^32 types would need billions of
+ * decoded traces; 0 is skipped because it marks an accessor never resolved. */
+static guint32
+next_type_instance_id (void)
+{
+  static guint32 last;
+  guint32 id;
+
+  do
+    id = __atomic_add_fetch (&last, 1, __ATOMIC_RELAXED);
+  while (id == 0);
+  return id;
+}
+
 static char *
 wire_string (const char *s, gsize len)
 {
@@ -333,6 +347,7 @@ define_type (StrobeDecoder *self, const StrobeWireSchema *s, guint64 packet_offs
   e->pub.name = wire_string (s->event, s->event_size);
   e->pub.full_name = g_strconcat (e->pub.logger, ".", e->pub.name, NULL);
   e->pub.fields = e->fields;
+  e->pub.instance_id = next_type_instance_id ();
   e->simple_nosync = (s->flags & (STROBE_EVENT_FLAG_NOSYNC | STROBE_EVENT_FLAG_HAS_AUX
                                   | STROBE_EVENT_FLAG_IMPORTANT)) == STROBE_EVENT_FLAG_NOSYNC;
   e->sys_thread_field = -1;

@@ -33,6 +33,9 @@ typedef struct
   const char             *name;
   const char             *full_name;   /* "Logger.Name" */
   const StrobeEventField *fields;
+  /* Unique among the types of every decoder alive in the process, never 0: what a
+   * StrobeFieldAccessor caches against, since two decoders may run at once. */
+  guint32                 instance_id;
 } StrobeEventType;
 
 /* One delivered event; only valid during the on_event() call that receives it. */
@@ -53,16 +56,19 @@ typedef struct
 } StrobeEvent;
 
 /* Resolves a field by name once per event type: keep one per field in the analyzer
- * (static or in the instance) so the lookup costs one pointer compare per event. */
+ * (static or in the instance) so the lookup costs one compare per event. A static one is
+ * shared by every decoder of the process, and two decoders run at once (the viewer opens
+ * two traces, compare loads A and B): the type it was resolved for and the index are one
+ * 64-bit word, read and written atomically, so a thread never pairs its type with the
+ * index another thread found for its own. */
 typedef struct
 {
   const char            *name;
   /*< private >*/
-  const StrobeEventType *type;
-  gint                   index;
+  guint64                cache;       /* instance_id << 32 | (guint32) index; 0: none */
 } StrobeFieldAccessor;
 
-#define STROBE_FIELD_ACCESSOR_INIT(field_name) { (field_name), NULL, -1 }
+#define STROBE_FIELD_ACCESSOR_INIT(field_name) { (field_name), 0 }
 
 gint     strobe_event_type_find_field (const StrobeEventType *type,
                                        const char            *name);
@@ -71,12 +77,16 @@ static inline gint
 strobe_field_accessor_resolve (StrobeFieldAccessor *acc,
                                const StrobeEvent   *ev)
 {
-  if (G_UNLIKELY (acc->type != ev->type))
+  guint64 cache = __atomic_load_n (&acc->cache, __ATOMIC_RELAXED);
+
+  if (G_UNLIKELY ((guint32) (cache >> 32) != ev->type->instance_id))
     {
-      acc->index = strobe_event_type_find_field (ev->type, acc->name);
-      acc->type = ev->type;
+      gint index = strobe_event_type_find_field (ev->type, acc->name);
+
+      cache = ((guint64) ev->type->instance_id << 32) | (guint32) index;
+      __atomic_store_n (&acc->cache, cache, __ATOMIC_RELAXED);
     }
-  return acc->index;
+  return (gint) (guint32) cache;
 }
 
 /* Scalars of any width and kind, little-endian and possibly unaligned. */

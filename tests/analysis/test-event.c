@@ -81,6 +81,7 @@ typedef struct
 {
   guint n_all, n_value, n_latin;
   gint64 values[4];
+  guint rereads;     /* reads of each Value again, racing another decoder's */
 } FieldsState;
 
 static void
@@ -196,16 +197,18 @@ on_fields_event (guint route_id, const StrobeEvent *ev, gpointer data)
     {
       /* One accessor over two layouts: the cache follows the type. */
       g_assert_cmpuint (st->n_value, <, 4);
-      st->values[st->n_value++] = strobe_event_get_int (ev, &value);
+      st->values[st->n_value] = strobe_event_get_int (ev, &value);
+      for (guint i = 0; i < st->rereads; i++)
+        g_assert_cmpint (strobe_event_get_int (ev, &value), ==, st->values[st->n_value]);
+      st->n_value++;
     }
 }
 
 static void
-test_fields (void)
+decode_fields (GBytes *stream, guint rereads)
 {
-  g_autoptr(GBytes) stream = build_fields_stream ();
   g_autoptr(StrobeDecoder) dec = strobe_decoder_new ();
-  FieldsState st = { 0 };
+  FieldsState st = { .rereads = rereads };
   g_autoptr(TestFuncAnalyzer) a = test_func_analyzer_new (0, "Test", "*", on_fields_event, &st);
   g_autoptr(GError) error = NULL;
   gsize len;
@@ -223,6 +226,36 @@ test_fields (void)
   g_assert_cmpint (st.values[0], ==, -7);
   g_assert_cmpint (st.values[1], ==, 123456789012345);
   g_assert_cmpint (st.values[2], ==, 300);
+}
+
+static void
+test_fields (void)
+{
+  g_autoptr(GBytes) stream = build_fields_stream ();
+
+  decode_fields (stream, 0);
+}
+
+static gpointer
+decode_fields_often (gpointer stream)
+{
+  for (guint i = 0; i < 1000; i++)
+    decode_fields (stream, 2000);
+  return NULL;
+}
+
+/* Two decoders at once share the analyzers' static accessors (the viewer opens two traces
+ * at once; compare loads A and B): each must still read its own layout's field, however
+ * the threads interleave. With the type and the index cached as two words, a thread read
+ * "Value" at the index the other thread had found for its own layout. */
+static void
+test_accessor_two_decoders (void)
+{
+  g_autoptr(GBytes) stream = build_fields_stream ();
+  GThread *other = g_thread_new ("decoder-b", decode_fields_often, stream);
+
+  decode_fields_often (stream);
+  g_thread_join (other);
 }
 
 static void
@@ -250,5 +283,6 @@ main (int argc, char *argv[])
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/analysis/event/fields", test_fields);
   g_test_add_func ("/analysis/event/scalar-read", test_scalar_read);
+  g_test_add_func ("/analysis/event/accessor-two-decoders", test_accessor_two_decoders);
   return g_test_run ();
 }

@@ -180,9 +180,7 @@ fuzz_analyzer_init (FuzzAnalyzer *self)
   self->log = g_string_new (NULL);
   for (guint k = 0; k < G_N_ELEMENTS (self->acc); k++)
     {
-      self->acc[k].name = names[k];
-      self->acc[k].type = NULL;
-      self->acc[k].index = -1;
+      self->acc[k] = (StrobeFieldAccessor) STROBE_FIELD_ACCESSOR_INIT (names[k]);
     }
 }
 
