@@ -28,6 +28,7 @@
 
 #include "strobe-analysis-context-private.h"
 #include "strobe-wire-framing.h"
+#include "strobe-wire-zstd.h"
 
 /* Errors carry the offset they name (PROTOCOL.md §7) with them, through every copy, so
  * whoever ends up holding one can say where the stream went wrong. */
@@ -162,7 +163,8 @@ struct _StrobeDecoder
   gsize                  pending_bytes;
   gsize                  max_pending;
 
-  Buf                    scratch;      /* LZ4 output, reused */
+  Buf                    scratch;      /* LZ4 and ZSTD output, reused */
+  StrobeWireZstd        *zstd;         /* the stream's zstd decoder, from its first ZSTD packet */
   GArray                *pool;         /* spare Bufs from released chunks */
   GPtrArray             *joins;
 
@@ -1034,13 +1036,14 @@ process_packet (StrobeDecoder *self, const guint8 *p, GError **error)
 
   self->stats.packets++;
   self->stats.payload_bytes += wire_len;
-  if (tid > STROBE_TID_CONTROL && tid < STROBE_TID_FIRST_USER)
+  /* A ZSTD packet is decoded even when it is skipped: the next ones build on its bytes. */
+  if (tid > STROBE_TID_CONTROL && tid < STROBE_TID_FIRST_USER && !(flags & STROBE_PACKET_FLAG_ZSTD))
     {
       self->stats.packets_skipped++;
       return TRUE;
     }
 
-  if (flags & STROBE_PACKET_FLAG_LZ4)
+  if (flags & (STROBE_PACKET_FLAG_LZ4 | STROBE_PACKET_FLAG_ZSTD))
     {
       const char *why = NULL;
 
@@ -1050,13 +1053,31 @@ process_packet (StrobeDecoder *self, const guint8 *p, GError **error)
           self->scratch.cap = MAX (raw_size, 64 * 1024);
           self->scratch.data = g_malloc (self->scratch.cap);
         }
-      if (!strobe_wire_lz4_decode (payload, wire_len, self->scratch.data, raw_size, &why))
-        return corrupt (self, error, packet_offset, tid, _("LZ4 payload does not decode: %s"),
-                        _(why));
+      if (flags & STROBE_PACKET_FLAG_LZ4)
+        {
+          if (!strobe_wire_lz4_decode (payload, wire_len, self->scratch.data, raw_size, &why))
+            return corrupt (self, error, packet_offset, tid, _("LZ4 payload does not decode: %s"),
+                            _(why));
+          self->stats.packets_lz4++;
+          self->stats.lz4_bytes += wire_len;
+        }
+      else
+        {
+          if (self->zstd == NULL && (self->zstd = strobe_wire_zstd_new_decoder ()) == NULL)
+            g_error ("out of memory for a zstd decoder");
+          if (!strobe_wire_zstd_decode (self->zstd, payload, wire_len, self->scratch.data, raw_size, &why))
+            return corrupt (self, error, packet_offset, tid, _("ZSTD payload does not decode: %s"),
+                            _(why));
+          self->stats.packets_zstd++;
+          self->stats.zstd_bytes += wire_len;
+          if (tid > STROBE_TID_CONTROL && tid < STROBE_TID_FIRST_USER)
+            {
+              self->stats.packets_skipped++;
+              return TRUE;
+            }
+        }
       data = self->scratch.data;
       from_scratch = TRUE;
-      self->stats.packets_lz4++;
-      self->stats.lz4_bytes += wire_len;
     }
   self->stats.raw_bytes += raw_size;
 
@@ -1561,6 +1582,7 @@ strobe_decoder_finalize (GObject *object)
   g_ptr_array_unref (self->thread_list);
   g_free (self->threads);
   g_free (self->scratch.data);
+  strobe_wire_zstd_free (self->zstd);
   for (guint i = 0; i < self->pool->len; i++)
     g_free (g_array_index (self->pool, Buf, i).data);
   g_array_unref (self->pool);

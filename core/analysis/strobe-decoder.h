@@ -40,6 +40,8 @@ typedef struct
   guint64 late_events;        /* synchronised events that came after their serial was skipped */
   guint64 peak_pending_bytes; /* most payload bytes held for reordering */
   guint64 bytes_after_end;    /* input after the End packet, ignored (PROTOCOL.md §6) */
+  guint64 packets_zstd;
+  guint64 zstd_bytes;         /* wire bytes of the ZSTD payloads */
 } StrobeDecoderStats;
 
 #define STROBE_DECODER_DEFAULT_MAX_PENDING (64u * 1024u * 1024u)

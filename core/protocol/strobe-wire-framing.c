@@ -119,6 +119,12 @@ strobe_wire_read_packet_header (const uint8_t          *data,
                           offset, h.thread_id, h.raw_size, 0);
       return fault_set (fault, STROBE_WIRE_FAULT_CORRUPT, STROBE_WIRE_RULE_RAW_SIZE_MISMATCH,
                         offset, h.thread_id, h.size, h.raw_size);
+    case STROBE_WIRE_HEADER_ZSTD_CONTROL:
+      return fault_set (fault, STROBE_WIRE_FAULT_CORRUPT, STROBE_WIRE_RULE_CONTROL_ZSTD,
+                        offset, h.thread_id, 0, 0);
+    case STROBE_WIRE_HEADER_TWO_CODECS:
+      return fault_set (fault, STROBE_WIRE_FAULT_CORRUPT, STROBE_WIRE_RULE_TWO_CODECS,
+                        offset, h.thread_id, 0, 0);
     case STROBE_WIRE_HEADER_LZ4_CONTROL:
     default:
       return fault_set (fault, STROBE_WIRE_FAULT_CORRUPT, STROBE_WIRE_RULE_CONTROL_LZ4,
@@ -152,7 +158,7 @@ strobe_wire_packet_is_end (const StrobeWirePacketHeader *header,
   /* A header that reads well never flags a control packet LZ4, so its first byte is
    * the kind; an End with bytes after its kind is still End (§6). */
   return header != NULL && header->thread_id == STROBE_TID_CONTROL
-         && (header->flags & STROBE_PACKET_FLAG_LZ4) == 0
+         && (header->flags & (STROBE_PACKET_FLAG_LZ4 | STROBE_PACKET_FLAG_ZSTD)) == 0
          && header->size > sizeof (StrobeWirePacketHeader)
          && avail > 0 && payload[0] == STROBE_CONTROL_END;
 }
@@ -223,6 +229,10 @@ describe_packet_detail (const StrobeWireFault *f, StrobeWireTranslateFunc t, cha
                        (unsigned) f->values[0], (unsigned) f->values[1]);
     case STROBE_WIRE_RULE_CONTROL_LZ4:
       return snprintf (buf, size, "%s", tr (t, STROBE_N_("control packets are never LZ4-compressed")));
+    case STROBE_WIRE_RULE_CONTROL_ZSTD:
+      return snprintf (buf, size, "%s", tr (t, STROBE_N_("control packets are never zstd-compressed")));
+    case STROBE_WIRE_RULE_TWO_CODECS:
+      return snprintf (buf, size, "%s", tr (t, STROBE_N_("a packet is flagged both LZ4 and ZSTD")));
     case STROBE_WIRE_RULE_CONTROL_EMPTY:
       return snprintf (buf, size, "%s", tr (t, STROBE_N_("empty control packet")));
     case STROBE_WIRE_RULE_SYNC_SHORT:
@@ -284,6 +294,8 @@ strobe_wire_fault_describe (const StrobeWireFault   *f,
     case STROBE_WIRE_RULE_RAW_SIZE_LIMIT:
     case STROBE_WIRE_RULE_RAW_SIZE_MISMATCH:
     case STROBE_WIRE_RULE_CONTROL_LZ4:
+    case STROBE_WIRE_RULE_CONTROL_ZSTD:
+    case STROBE_WIRE_RULE_TWO_CODECS:
     case STROBE_WIRE_RULE_CONTROL_EMPTY:
     case STROBE_WIRE_RULE_SYNC_SHORT:
       {

@@ -459,10 +459,15 @@ strobe_wire_check_packet_header (const uint8_t *header)
   if (tid == STROBE_TID_INVALID)
     return STROBE_WIRE_HEADER_BAD_THREAD;
   if (raw_size > STROBE_WIRE_MAX_PAYLOAD
-      || (!(flags & STROBE_PACKET_FLAG_LZ4) && raw_size != size - sizeof (StrobeWirePacketHeader)))
+      || (!(flags & (STROBE_PACKET_FLAG_LZ4 | STROBE_PACKET_FLAG_ZSTD))
+          && raw_size != size - sizeof (StrobeWirePacketHeader)))
     return STROBE_WIRE_HEADER_BAD_RAW_SIZE;
   if (tid == STROBE_TID_CONTROL && (flags & STROBE_PACKET_FLAG_LZ4))
     return STROBE_WIRE_HEADER_LZ4_CONTROL;
+  if (tid == STROBE_TID_CONTROL && (flags & STROBE_PACKET_FLAG_ZSTD))
+    return STROBE_WIRE_HEADER_ZSTD_CONTROL;
+  if ((flags & STROBE_PACKET_FLAG_LZ4) && (flags & STROBE_PACKET_FLAG_ZSTD))
+    return STROBE_WIRE_HEADER_TWO_CODECS;
   return STROBE_WIRE_HEADER_OK;
 }
 

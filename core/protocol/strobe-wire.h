@@ -119,7 +119,8 @@ STROBE_WIRE_STATIC_ASSERT (sizeof (StrobeWirePacketHeader) == 12, "packet header
 enum
 {
   STROBE_PACKET_FLAG_LZ4           = 1u << 0,
-  STROBE_PACKET_FLAGS_REQUIRED     = 0x00feu,  /* unknown bits here: reader must stop */
+  STROBE_PACKET_FLAG_ZSTD          = 1u << 3,  /* the next piece of the stream's zstd stream */
+  STROBE_PACKET_FLAGS_REQUIRED     = 0x00f6u,  /* unknown bits here: reader must stop */
   STROBE_PACKET_FLAGS_OPTIONAL     = 0xff00u,  /* unknown bits here: reader ignores */
 };
 
@@ -133,6 +134,8 @@ typedef enum
   STROBE_WIRE_HEADER_BAD_THREAD,      /* thread id 0 */
   STROBE_WIRE_HEADER_BAD_RAW_SIZE,    /* raw_size over the limit, or != size - 12 when raw */
   STROBE_WIRE_HEADER_LZ4_CONTROL,     /* a control packet (thread id 2) flagged LZ4 */
+  STROBE_WIRE_HEADER_ZSTD_CONTROL,    /* a control packet flagged ZSTD */
+  STROBE_WIRE_HEADER_TWO_CODECS,      /* flagged both LZ4 and ZSTD */
 } StrobeWireHeaderCheck;
 
 #define STROBE_WIRE_MAX_PAYLOAD      (16u * 1024u * 1024u)

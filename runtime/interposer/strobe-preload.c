@@ -29,12 +29,15 @@
  *   cache, behind the runtime's verified per-thread stack cache. Frame #0 is the
  *   caller of malloc. This library is built with frame pointers so STROBE_CALLSTACKS=fp
  *   can start the walk at its caller.
+ * - Compression: one zstd stream per output (PROTOCOL.md §2) unless STROBE_COMPRESSION
+ *   says otherwise: allocation records repeat further back than LZ4's 64 KiB.
  * - malloc_usable_size, malloc_trim, mallinfo… are not interposed. dlclose is (the
  *   module map is rescanned after it); dlopen is not (see strobe-memory-modules.c).
  *
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-memory-private.h"
+#include "strobe-output-private.h"
 
 #include <alloca.h>
 #include <dlfcn.h>
@@ -860,6 +863,10 @@ preload_init (void)
     {
       strobe_memory_set_stack_walker (unwind_walker);
       strobe__memory_init_from_env ();
+      /* A memory trace is a few bytes per allocation that repeat far apart: one zstd
+       * stream holds it in half LZ4's bytes (STROBE_COMPRESSION=lz4 for older readers). */
+      if (getenv ("STROBE_COMPRESSION") == NULL)
+        strobe__out_set_compression ("zstd");
       /* With an output and no channel list: memory. Without an output, tracing stays
        * off until someone connects. */
       if (channels && *channels)

@@ -162,6 +162,13 @@ strobe_init (const StrobeInitOptions *options)
   strobe__memory_guard++;
   strobe__global_init ();
   strobe__memory_init_once ();
+  {
+    const char *codec = getenv ("STROBE_COMPRESSION");
+
+    if (codec && !strobe__out_set_compression (codec))
+      fprintf (stderr, "strobe: STROBE_COMPRESSION=%s is not lz4, zstd or zstd:LEVEL (1-19); "
+               "keeping the default\n", codec);
+  }
   configure_memory (o, true);
   strobe__sampling_init_from_env ();
   initialized = true;

@@ -14,6 +14,8 @@
 
 /* Sinks one packet's payload; with no output it is discarded. */
 void   strobe__out_packet (uint16_t thread_id, const uint8_t *data, size_t len);
+/* The codec of outputs started later: "lz4", "zstd" or "zstd:LEVEL" (STROBE_COMPRESSION). */
+bool   strobe__out_set_compression (const char *spec);
 bool   strobe__out_active (void);
 void   strobe__out_write_pending (void);
 /* Too many bytes the peer has not taken yet: the updater leaves data in the threads' blocks. */

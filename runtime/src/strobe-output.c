@@ -7,6 +7,7 @@
 #include "strobe-instrument-private.h"
 #include "strobe-memory-private.h"
 #include "strobe-host-port.h"
+#include "strobe-wire-zstd.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -44,6 +45,11 @@ static bool          session_made;     /* under the update lock, like every hand
 /* The target of the last output started, so a forked child that follows can open its own. */
 static char          last_kind[8];
 static char          last_what[300];
+/* The codec of outputs started from now on: 0 LZ4 packets; N > 0 one zstd stream of level
+ * N per output (PROTOCOL.md §2), which the memory channel's few bytes per allocation need:
+ * a loop's records repeat further back than LZ4 reaches. Snapshots stay LZ4. */
+static int             out_zstd_level;
+static StrobeWireZstd *out_zstd;      /* the current output's stream, when it has one */
 
 static void
 random_bytes (uint8_t *p, size_t n)
@@ -150,6 +156,40 @@ strobe__out_backed_up (void)
   return out_fd >= 0 && out_buf.len >= OUT_BACKLOG;
 }
 
+/* "lz4", "zstd" or "zstd:LEVEL" (1..19). */
+bool
+strobe__out_set_compression (const char *spec)
+{
+  int level = -1;
+
+  if (spec == NULL)
+    return false;
+  if (strcmp (spec, "lz4") == 0)
+    level = 0;
+  else if (strcmp (spec, "zstd") == 0)
+    level = 3;
+  else if (strncmp (spec, "zstd:", 5) == 0)
+    {
+      char *end;
+      long v = strtol (spec + 5, &end, 10);
+
+      if (spec[5] != '\0' && *end == '\0' && v >= 1 && v <= 19)
+        level = (int) v;
+    }
+  if (level < 0)
+    return false;
+  __atomic_store_n (&out_zstd_level, level, __ATOMIC_RELAXED);
+  return true;
+}
+
+static bool
+write_packet (uint16_t thread_id, const uint8_t *data, size_t len)
+{
+  if (out_zstd)
+    return strobe_wire_write_packet_zstd (&out_buf, out_zstd, thread_id, data, len);
+  return strobe_wire_write_packet (&out_buf, &scratch, thread_id, data, len);
+}
+
 void
 strobe__out_packet (uint16_t thread_id, const uint8_t *data, size_t len)
 {
@@ -157,7 +197,7 @@ strobe__out_packet (uint16_t thread_id, const uint8_t *data, size_t len)
     strobe__tail_add (thread_id, data, len, out_fd >= 0);   /* the important cache keeps those */
   if (out_fd < 0)
     return;   /* no output: only the tail keeps it */
-  if (!strobe_wire_write_packet (&out_buf, &scratch, thread_id, data, len))
+  if (!write_packet (thread_id, data, len))
     {
       fail (errno);
       return;
@@ -237,7 +277,7 @@ static bool
 tail_to_output (uint16_t thread_id, const uint8_t *data, size_t len, void *user)
 {
   (void) user;
-  if (!strobe_wire_write_packet (&out_buf, &scratch, thread_id, data, len))
+  if (!write_packet (thread_id, data, len))
     {
       fail (errno);
       return false;
@@ -257,6 +297,11 @@ strobe__out_start_locked (int fd, bool is_socket)
   out_buf.len = 0;
   __atomic_store_n (&out_error, 0, __ATOMIC_RELAXED);
   out_starting = true;
+  /* A new stream: its zstd stream starts empty. Without memory for one, LZ4. */
+  strobe_wire_zstd_free (out_zstd);
+  out_zstd = NULL;
+  if (__atomic_load_n (&out_zstd_level, __ATOMIC_RELAXED) > 0)
+    out_zstd = strobe_wire_zstd_new_encoder (out_zstd_level);
   if (!write_handshake (&out_buf))
     goto fail;
   strobe__replay_importants_locked ();

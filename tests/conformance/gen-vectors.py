@@ -332,6 +332,44 @@ def packet_vectors():
     lz4_case('pk-lz4-empty-block', 'an LZ4 payload of 0 bytes is not a block, even for raw_size 0 (that block is the byte 00)',
              0, b'')
 
+    # ZSTD payloads: one zstd stream over the ZSTD packets, built here from raw blocks.
+    imp = prelude_records()
+    ev = F(1) + F(2)
+    s = Stream()
+    s.add(zstd_packet(TID_IMPORTANTS, zstd_frame_header() + zstd_raw_block(imp), len(imp)))
+    s.add(zstd_packet(17, zstd_raw_block(ev), len(ev)))
+    s.add(thread(17, F(3)))
+    s.add(zstd_packet(17, zstd_raw_block(F(4), last=True), 6))
+    s.add(zstd_packet(17, zstd_frame_header() + zstd_raw_block(F(5), last=True), 6))
+    s.add(end())
+    vector('pk-zstd', '§2', 'ZSTD packets are one zstd stream: a frame begun in one packet goes on in the next, raw packets between them take no part, a second frame may follow',
+           s, [L_F(17, n) for n in range(1, 6)])
+
+    s = base()
+    s.add(zstd_packet(15, zstd_frame_header() + zstd_raw_block(b'skipped'), 7))
+    s.add(zstd_packet(17, zstd_raw_block(F(1), last=True), 6))
+    s.add(end())
+    vector('pk-zstd-reserved', '§2', 'a ZSTD packet on a reserved thread id is decoded, then skipped: the next ZSTD packet goes on from it',
+           s, [L_F(17, 1)])
+
+    def zstd_case(name, rule, zstd_bytes, raw_size, message, tid=17, flags=FLAG_ZSTD):
+        s = simple()
+        off = s.add(zstd_packet(tid, zstd_bytes, raw_size, flags=flags))
+        vector(name, '§2', rule, s, [L_F(17, 1)], ('corrupt', off), message)
+
+    zstd_case('pk-zstd-short', 'a ZSTD payload that decodes to fewer than raw_size bytes is corrupt',
+              zstd_frame_header() + zstd_raw_block(F(2)), 7, 'ZSTD payload does not decode')
+    zstd_case('pk-zstd-long', 'a ZSTD payload that decodes to more than raw_size bytes is corrupt',
+              zstd_frame_header() + zstd_raw_block(F(2) + F(3)), 6, 'ZSTD payload does not decode')
+    zstd_case('pk-zstd-garbage', 'a ZSTD payload that is not zstd data is corrupt',
+              b'\xff' * 12, 6, 'ZSTD payload does not decode')
+    zstd_case('pk-zstd-window', 'a zstd frame whose window is over 8 MiB is corrupt',
+              zstd_frame_header(window_exponent=14) + zstd_raw_block(F(2)), 6, 'ZSTD payload does not decode')
+    zstd_case('pk-zstd-control', 'a control packet flagged ZSTD is corrupt',
+              zstd_frame_header() + zstd_raw_block(b'\x02'), 1, 'never zstd', tid=TID_CONTROL)
+    zstd_case('pk-zstd-two-codecs', 'a packet flagged both LZ4 and ZSTD is corrupt',
+              zstd_frame_header() + zstd_raw_block(F(2)), 6, 'both LZ4 and ZSTD', flags=FLAG_ZSTD | FLAG_LZ4)
+
     s = simple()
     s.add(packet(3, b'anything at all'))
     s.add(packet(15, b'zz', flags=FLAG_LZ4, raw_size=1000))

@@ -124,6 +124,26 @@ def lz4_compress(data):
 
 # ---- handshake (§1) --------------------------------------------------------------------
 
+# ---- zstd (§2, "ZSTD payloads"): frames of RFC 8878 built from raw blocks ------------------
+
+FLAG_ZSTD = 0x0008
+
+
+def zstd_frame_header(window_exponent=10):
+    """A frame header without content size, checksum or dictionary: magic, descriptor 0,
+    a window of 2^(10 + @window_exponent) bytes."""
+    return u32(0xFD2FB528) + u8(0) + u8(window_exponent << 3)
+
+
+def zstd_raw_block(data, last=False):
+    """A Raw_Block: its 3-byte header (Last_Block, type 0, size), then @data."""
+    return (u24((len(data) << 3) | (1 if last else 0)) + data)
+
+
+def zstd_packet(tid, zstd_bytes, raw_size, flags=FLAG_ZSTD):
+    return u32(12 + len(zstd_bytes)) + u16(tid) + u16(flags) + u32(raw_size) + zstd_bytes
+
+
 def meta(id_, value):
     return u16(id_) + u16(len(value)) + value
 

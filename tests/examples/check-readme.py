@@ -23,7 +23,7 @@ with tempfile.TemporaryDirectory() as tmp:
     exe = os.path.join(tmp, 'hello-strobe')
     trace = os.path.join(tmp, 'hello.strobe')
     open(src, 'w', encoding='utf-8').write(m.group(1))
-    subprocess.run([cc, '-std=c11', '-Wall', '-Werror', *extra, '-I', include, src, lib, '-llz4', '-lpthread',
+    subprocess.run([cc, '-std=c11', '-Wall', '-Werror', *extra, '-I', include, src, lib, '-llz4', '-lzstd', '-lpthread',
                     '-lm', '-o', exe], check=True)
     subprocess.run([exe, '--trace=all', f'--tracefile={trace}'], check=True)
     env = dict(os.environ, LC_ALL='C')

@@ -109,7 +109,7 @@ arena_chunk (uint32_t arena)
 
 def compile_(src, out, opt, link=True):
     args = [cc, *WARNINGS, opt, *extra, '-I', include, src]
-    args += [lib, '-llz4', '-lpthread', '-lm', '-o', out] if link else ['-c', '-o', out]
+    args += [lib, '-llz4', '-lzstd', '-lpthread', '-lm', '-o', out] if link else ['-c', '-o', out]
     return subprocess.run(args, capture_output=True, text=True)
 
 

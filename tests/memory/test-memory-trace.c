@@ -740,6 +740,65 @@ test_python_from_start (void)
   test_dir_remove_all (dir);
 }
 
+/* The interposer's trace is one zstd stream (PROTOCOL.md §2, "ZSTD payloads"), and
+ * STROBE_COMPRESSION=lz4 gives LZ4 packets for older readers: both read to the same
+ * allocations, and the zstd one is the smaller (issue 26 item 1). */
+static void
+test_compression (void)
+{
+  g_autofree char *python = g_find_program_in_path ("python3");
+  g_autofree char *dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
+  const char *codecs[] = { NULL, "lz4" };
+  StrobeMemorySummary s[2];
+  StrobeDecoderStats st[2];
+  goffset size[2];
+
+  if (python == NULL)
+    {
+      g_test_skip ("no python3");
+      return;
+    }
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *trace = g_strdup_printf ("%s/c%u.strobe", dir, i);
+      g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
+      const char *argv[] = { cli, "run", opt, "--", python, "-S", "-c",
+                             "import json\nfor i in range(3000): json.loads(json.dumps({'k%d' % (i % 50): [i] * (i % 7)}))",
+                             NULL };
+      const char *env[] = { "STROBE_PRELOAD", preload, "PYTHONMALLOC", "malloc",
+                            codecs[i] ? "STROBE_COMPRESSION" : NULL, codecs[i], NULL };
+      g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+      g_autoptr (StrobeMemoryModel) m = strobe_memory_model_new ();
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GFileInfo) fi = NULL;
+      g_autoptr (GFile) f = g_file_new_for_path (trace);
+
+      g_assert_cmpint (run (argv, env), ==, 0);
+      strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (m));
+      strobe_decoder_read_file (decoder, trace, NULL, &error);
+      g_assert_no_error (error);
+      g_assert_true (strobe_decoder_get_ended_cleanly (decoder));
+      strobe_decoder_get_stats (decoder, &st[i]);
+      strobe_memory_model_get_summary (m, &s[i]);
+      fi = g_file_query_info (f, G_FILE_ATTRIBUTE_STANDARD_SIZE, 0, NULL, &error);
+      g_assert_no_error (error);
+      size[i] = g_file_info_get_size (fi);
+    }
+  g_assert_cmpuint (st[0].packets_zstd, >, 0);
+  g_assert_cmpuint (st[0].packets_lz4, ==, 0);
+  g_assert_cmpuint (st[1].packets_zstd, ==, 0);
+  g_assert_cmpuint (st[1].packets_lz4, >, 0);
+  g_assert_cmpuint (s[0].allocs, >, 30000);
+  g_assert_cmpuint (s[0].unmatched_frees, ==, 0);
+  g_assert_cmpuint (s[1].unmatched_frees, ==, 0);
+  /* The same program, not the same run: the allocations may differ by a few. */
+  g_assert_cmpuint (s[0].allocs, <=, s[1].allocs + s[1].allocs / 100);
+  g_assert_cmpuint (s[1].allocs, <=, s[0].allocs + s[0].allocs / 100);
+  g_test_message ("zstd %" G_GINT64_FORMAT " bytes, LZ4 %" G_GINT64_FORMAT " bytes", (gint64) size[0], (gint64) size[1]);
+  g_assert_cmpint (size[0], <, size[1]);
+  test_dir_remove_all (dir);
+}
+
 /* C++ frames demangled (issue 24 item 13): the symbolizer, hence every view, and strobe-cli
  * memory say strobe_test::Widget::make(unsigned long), not _ZN11strobe_test6Widget4makeEm. */
 static void
@@ -822,5 +881,6 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-trace/fork", test_fork);
   g_test_add_func ("/memory-trace/python-from-start", test_python_from_start);
   g_test_add_func ("/memory-trace/demangled", test_demangled);
+  g_test_add_func ("/memory-trace/compression", test_compression);
   return g_test_run ();
 }

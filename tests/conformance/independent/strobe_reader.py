@@ -31,6 +31,80 @@ def before(a, b):
     return 1 <= d <= HALF - 1
 
 
+# ---------------------------------------------------------------- zstd (§2)
+
+class ZstdError(Exception):
+    pass
+
+
+class ZstdUnsupported(Exception):
+    pass
+
+
+class ZstdStream:
+    """The stream of a trace's ZSTD payloads (PROTOCOL.md §2, "ZSTD payloads"; frames of
+    RFC 8878). This reader decodes frame headers, Raw and RLE blocks; a Compressed block
+    (FSE and Huffman coding) it reports as unsupported rather than guess."""
+
+    def __init__(self):
+        self.in_frame = False
+        self.spent = False
+
+    def feed(self, data, raw_size):
+        if self.spent:
+            raise ZstdError('an earlier ZSTD payload did not decode')
+        self.spent = True
+        out = bytearray()
+        p = 0
+        n = len(data)
+        while p < n:
+            if not self.in_frame:
+                if n - p < 6 or data[p:p + 4] != b'\x28\xb5\x2f\xfd':
+                    raise ZstdError('no zstd frame header')
+                fhd = data[p + 4]
+                fcs_flag, single, reserved, checksum, dict_flag = \
+                    fhd >> 6, (fhd >> 5) & 1, (fhd >> 3) & 1, (fhd >> 2) & 1, fhd & 3
+                if reserved:
+                    raise ZstdError('reserved frame header bit')
+                if single or fcs_flag or dict_flag or checksum:
+                    raise ZstdUnsupported('a zstd frame header this reader does not decode')
+                wd = data[p + 5]
+                log = 10 + (wd >> 3)
+                window = (1 << log) + ((1 << log) // 8) * (wd & 7)
+                if window > 8 * 1024 * 1024:
+                    raise ZstdError('window over 8 MiB')
+                p += 6
+                self.in_frame = True
+                continue
+            if n - p < 3:
+                raise ZstdError('cut block header')
+            h = data[p] | (data[p + 1] << 8) | (data[p + 2] << 16)
+            last, btype, bsize = h & 1, (h >> 1) & 3, h >> 3
+            p += 3
+            if btype == 0:
+                if n - p < bsize:
+                    raise ZstdError('cut raw block')
+                out += data[p:p + bsize]
+                p += bsize
+            elif btype == 1:
+                if n - p < 1:
+                    raise ZstdError('cut RLE block')
+                out += bytes([data[p]]) * bsize
+                p += 1
+            elif btype == 2:
+                raise ZstdUnsupported('compressed zstd blocks are not decoded by this reader')
+            else:
+                raise ZstdError('reserved block type')
+            if len(out) > raw_size:
+                raise ZstdError('more than raw_size bytes')
+            if last:
+                self.in_frame = False
+        if len(out) != raw_size:
+            raise ZstdError('fewer than raw_size bytes')
+        self.spent = False
+        return bytes(out)
+
+
 # ---------------------------------------------------------------- LZ4 (§2)
 
 class LZ4Error(Exception):
@@ -374,6 +448,7 @@ class Reader:
     def __init__(self, out):
         self.out = out
         self.E = None
+        self.zstd = ZstdStream()
         self.threads = {}
         self.schemas = {}
         self.held = 0   # bytes held by the merge (§8, memory bound)
@@ -647,23 +722,38 @@ class Reader:
             size, tid, flags, raw_size = struct.unpack_from('<IHHI', data, pos)
             if size < 12 or size > MIB16 + 12:
                 raise StrobeError('corrupt', pos, 'packet size %d is out of range' % size)
-            if flags & 0xfe:
-                raise StrobeError('unsupported', pos, 'unknown required flags 0x%04x' % (flags & 0xfe))
+            if flags & 0xf6:
+                raise StrobeError('unsupported', pos, 'unknown required flags 0x%04x' % (flags & 0xf6))
             if tid == 0:
                 raise StrobeError('corrupt', pos, 'thread id 0')
             lz4 = bool(flags & 1)
-            if raw_size > MIB16 or (not lz4 and raw_size != size - 12):
+            zstd = bool(flags & 8)
+            if raw_size > MIB16 or (not lz4 and not zstd and raw_size != size - 12):
                 raise StrobeError('corrupt', pos, 'bad raw_size')
             if tid == 2 and lz4:
                 raise StrobeError('corrupt', pos, 'control packets are never LZ4')
+            if tid == 2 and zstd:
+                raise StrobeError('corrupt', pos, 'control packets are never zstd')
+            if lz4 and zstd:
+                raise StrobeError('corrupt', pos, 'both LZ4 and ZSTD')
             if n - pos < size:
                 raise StrobeError('truncated', pos, 'inside the packet at offset %d' % pos)
             body = data[pos + 12:pos + size]
             off = pos
             pos += size
+            if zstd:
+                # decoded even on a reserved thread id: the stream goes on from it
+                try:
+                    payload = self.zstd.feed(body, raw_size)
+                except ZstdError as e:
+                    raise StrobeError('corrupt', off, 'ZSTD payload does not decode: %s' % e)
+                except ZstdUnsupported as e:
+                    raise StrobeError('unsupported', off, str(e))
             if 3 <= tid <= 15:
                 continue
-            if lz4:
+            if zstd:
+                pass
+            elif lz4:
                 try:
                     payload = lz4_block_decode(body, raw_size)
                 except LZ4Error as e:
