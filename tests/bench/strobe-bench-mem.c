@@ -6,12 +6,16 @@
  *   preload.*             bench-malloc (5 M malloc/free pairs of mixed sizes) plain, with
  *                         libstrobe-preload.so writing a trace file, with call stacks, and
  *                         under heaptrack; the live table's cost with tracing off
- *   cc1.*, python.*       real programs: cc1 compiling a GTK-heavy C file, python3 with
- *                         PYTHONMALLOC=malloc: plain, traced without and with call stacks,
- *                         under heaptrack; overheads, trace sizes and bytes per
- *                         allocation+free pair next to heaptrack's file. Target: with
- *                         stacks, at most half heaptrack's overhead, a trace at most 2×
- *                         its file
+ *   cc1.*, python.*,      real programs: cc1 compiling a GTK-heavy C file of this tree,
+ *   churn.*               python3 with PYTHONMALLOC=malloc on a regular loop (python) and
+ *                         on an irregular dict/list/json churn (churn): plain, traced
+ *                         without and with call stacks, under heaptrack; overheads, trace
+ *                         sizes and bytes per allocation+free pair next to heaptrack's
+ *                         file, then `strobe-cli memory` on the stacks trace next to
+ *                         heaptrack_print on heaptrack's (time, peak memory). Targets:
+ *                         with stacks, at most half heaptrack's overhead, a trace at most
+ *                         2× its file; the analysis at most heaptrack_print's time and 2×
+ *                         its memory
  *   symbols.*             symbolizing the cc1 trace's frames with libdw, cold and cached
  *   model.*               StrobeMemoryModel over the python trace: build rate, bytes per
  *                         allocation, a query over 1 M allocations
@@ -26,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include <strobe/strobe.h>
@@ -40,7 +45,7 @@
 STROBE_LOG_CATEGORY_DEFINE (LogBench, STROBE_LOG_VERBOSITY_LOG);
 
 static gboolean quick, no_programs, no_heaptrack;
-static char *heaptrack;
+static char *heaptrack, *heaptrack_print;
 
 /* ---- the log message against a clock read, burst by burst ------------------------ */
 
@@ -114,6 +119,37 @@ best_of (int n, char **argv, char **envp)
   return best;
 }
 
+/* One run of @argv, its output discarded: wall seconds, and its own peak RSS in MB. */
+static double
+run_measured (char **argv, char **envp, double *rss_mb)
+{
+  g_autoptr (GError) error = NULL;
+  struct rusage ru;
+  GPid pid;
+  int status = 0;
+  double t0 = bench_now_ns (), t;
+
+  *rss_mb = -1;
+  if (!g_spawn_async (NULL, argv, envp,
+                      G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
+                      | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error))
+    {
+      g_printerr ("strobe-bench-mem: %s failed: %s\n", argv[0], error->message);
+      return -1;
+    }
+  while (wait4 (pid, &status, 0, &ru) < 0)
+    ;
+  t = (bench_now_ns () - t0) / 1e9;
+  g_spawn_close_pid (pid);
+  if (!g_spawn_check_wait_status (status, NULL))
+    {
+      g_printerr ("strobe-bench-mem: %s failed\n", argv[0]);
+      return -1;
+    }
+  *rss_mb = ru.ru_maxrss / 1024.0;
+  return t;
+}
+
 static gint64
 file_size (const char *path)
 {
@@ -122,9 +158,10 @@ file_size (const char *path)
   return g_stat (path, &sb) == 0 ? (gint64) sb.st_size : -1;
 }
 
-/* heaptrack -o PREFIX writes PREFIX.zst (or .gz): the size of whatever it wrote. */
+/* heaptrack -o PREFIX writes PREFIX.zst (or .gz): the size of whatever it wrote, and
+ * its path in @path (may be NULL). */
 static gint64
-heaptrack_size (const char *dir, const char *prefix, gboolean remove)
+heaptrack_size (const char *dir, const char *prefix, gboolean remove, char **path)
 {
   g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
   const char *name;
@@ -134,7 +171,14 @@ heaptrack_size (const char *dir, const char *prefix, gboolean remove)
     if (g_str_has_prefix (name, prefix))
       {
         g_autofree char *p = g_build_filename (dir, name, NULL);
-        size = MAX (size, file_size (p));
+        gint64 n = file_size (p);
+
+        if (n > size && path)
+          {
+            g_free (*path);
+            *path = g_strdup (p);
+          }
+        size = MAX (size, n);
         if (remove)
           g_unlink (p);
       }
@@ -242,7 +286,7 @@ bench_preload (const char *dir)
       bench_report ("preload.heaptrack_per_pair", (ht - plain) * 1e9 / n, "ns");
       bench_report_ratio ("malloc_strobe_overhead/heaptrack", (strobe - plain) / (ht - plain), "<=", 0.5);
       bench_report_ratio ("malloc_stacks_overhead/heaptrack", (stacks - plain) / (ht - plain), "<=", 0.5);
-      heaptrack_size (dir, "heaptrack-malloc", TRUE);
+      heaptrack_size (dir, "heaptrack-malloc", TRUE, NULL);
     }
   else
     printf ("preload.heaptrack                    skipped (heaptrack is not installed)\n");
@@ -309,8 +353,10 @@ bench_program (const char *dir, const Program *p, StrobeMemoryModel **model_out)
       for (guint i = 0; p->argv[i]; i++)
         g_ptr_array_add (argv, p->argv[i]);
       g_ptr_array_add (argv, NULL);
+      g_autofree char *ht_file = NULL;
+
       ht = best_of (1, (char **) argv->pdata, p->env);
-      ht_size = heaptrack_size (dir, ht_prefix, TRUE);
+      ht_size = heaptrack_size (dir, ht_prefix, FALSE, &ht_file);
       bench_report (FIG ("heaptrack"), ht, "s");
       bench_report (FIG ("heaptrack_x_plain"), ht / plain, "x");
       bench_report (FIG ("heaptrack_file"), (double) ht_size / 1e6, "MB");
@@ -319,6 +365,30 @@ bench_program (const char *dir, const Program *p, StrobeMemoryModel **model_out)
       bench_report_ratio (FIG ("nostacks_overhead/heaptrack"), (strobe - plain) / (ht - plain), "<=", 0.5);
       bench_report_ratio (FIG ("stacks_trace/heaptrack_file"), (double) stacks_size / (double) ht_size, "<=", 2.0);
       bench_report_ratio (FIG ("trace/heaptrack_file"), (double) size / (double) ht_size, "<=", 2.0);
+      /* The analysis: strobe-cli memory's report against heaptrack_print's, each reading
+       * the file with stacks and printing its summary and top lists. */
+      if (heaptrack_print && ht_file)
+        {
+          char *hp_argv[] = { heaptrack_print, ht_file, NULL };
+          char *cli_argv[] = { (char *) STROBE_CLI_PATH, (char *) "memory", stacks_trace, NULL };
+          double hp = G_MAXDOUBLE, cli = G_MAXDOUBLE, hp_rss = 0, cli_rss = 0, rss;
+
+          for (int i = 0; i < (quick ? 1 : 2); i++)
+            {
+              hp = MIN (hp, run_measured (hp_argv, p->env, &rss));
+              hp_rss = MAX (hp_rss, rss);
+              cli = MIN (cli, run_measured (cli_argv, p->env, &rss));
+              cli_rss = MAX (cli_rss, rss);
+            }
+          bench_report (FIG ("analysis_strobe_cli"), cli, "s");
+          bench_report (FIG ("analysis_strobe_cli_rss"), cli_rss, "MB");
+          bench_report (FIG ("analysis_heaptrack_print"), hp, "s");
+          bench_report (FIG ("analysis_heaptrack_print_rss"), hp_rss, "MB");
+          bench_report_ratio (FIG ("analysis_time/heaptrack_print"), cli / hp, "<=", 1.0);
+          bench_report_ratio (FIG ("analysis_memory/heaptrack_print"), cli_rss / hp_rss, "<=", 2.0);
+        }
+      if (ht_file)
+        g_unlink (ht_file);
     }
   else
     printf ("%s.heaptrack                        skipped (heaptrack is not installed)\n", p->name);
@@ -429,7 +499,9 @@ bench_programs (const char *dir)
   g_auto (GStrv) py_env = NULL;
   g_auto (GStrv) cc1_argv = NULL;
   g_autofree char *py_n = g_strdup_printf ("%d", quick ? 200000 : 900000);
+  g_autofree char *churn_n = g_strdup_printf ("%d", quick ? 20000 : 100000);
   char *py_argv[] = { (char *) "/usr/bin/python3", (char *) BENCH_PYTHON_SCRIPT, py_n, NULL };
+  char *churn_argv[] = { (char *) "/usr/bin/python3", (char *) BENCH_PYTHON_CHURN, churn_n, NULL };
   StrobeMemoryModel *model = NULL;
 
   env = g_environ_unsetenv (env, "STROBE_TRACE");
@@ -464,6 +536,15 @@ bench_programs (const char *dir)
     }
   else
     printf ("python.*                             skipped (/usr/bin/python3 not found)\n");
+  if (g_file_test (churn_argv[0], G_FILE_TEST_IS_EXECUTABLE))
+    {
+      Program p = { "churn", churn_argv, py_env, quick ? 1 : 3 };
+      g_autofree char *trace = NULL;
+
+      trace = bench_program (dir, &p, &model);
+      g_clear_object (&model);
+      g_unlink (trace);
+    }
 }
 
 int
@@ -479,6 +560,7 @@ main (int argc, char **argv)
     else if (g_str_equal (argv[i], "--no-heaptrack"))
       no_heaptrack = TRUE;
   heaptrack = no_heaptrack ? NULL : g_find_program_in_path ("heaptrack");
+  heaptrack_print = no_heaptrack ? NULL : g_find_program_in_path ("heaptrack_print");
   dir = g_dir_make_tmp ("strobe-bench-mem-XXXXXX", NULL);
   strobe_init (NULL);
   bench_log (dir);
@@ -488,5 +570,6 @@ main (int argc, char **argv)
   strobe_shutdown ();
   g_rmdir (dir);
   g_free (heaptrack);
+  g_free (heaptrack_print);
   return 0;
 }
