@@ -275,6 +275,21 @@ label_place (gdouble x, gdouble w, int width, gdouble *lx, gdouble *avail)
   return *lx < width && *lx + *avail > 0;
 }
 
+/* How wide to draw something clipped to the tile as @w pixels: a pixel of space between
+ * neighbours once they are wide enough to tell apart, at its real end only. Decided by
+ * its whole width, not its part in this tile, and one that runs on into the next tile is
+ * drawn past this one's edge (the clip margin), so every tile draws alike and the tile
+ * edges leave no mark — an outline's side would otherwise fall on each edge. */
+static gdouble
+drawn_width (StrobeTimeScale *axis, guint64 begin, guint64 end, gdouble w, int width)
+{
+  gdouble x0 = strobe_time_scale_x (axis, begin), x1 = strobe_time_scale_x (axis, end);
+
+  if (x1 - x0 < 4 || x1 > width + 1)
+    return w;
+  return w - 1;
+}
+
 StrobeRgb
 strobe_timeline_scope_color (StrobeTimelineColors scheme, guint16 thread_id, guint depth, const char *name,
                              guint64 duration, const StrobeTraceClock *clock, gboolean merged, gboolean dimmed,
@@ -315,8 +330,7 @@ paint_block (Painter *p, const StrobeTimelineBlock *b, StrobeTimeScale *axis, gd
 
   if (!strobe_time_scale_span (axis, b->begin, b->end, 0, spec->width, 1, &x, &w))
     return;
-  /* A pixel of space between neighbours once they are wide enough to tell apart. */
-  draw_w = w >= 4 ? w - 1 : w;
+  draw_w = drawn_width (axis, b->begin, b->end, w, spec->width);
   snapped_rect (p, x, y, draw_w, h);
   set_rgb (p->cr, c, 1);
   cairo_fill (p->cr);
@@ -356,7 +370,7 @@ paint_block (Painter *p, const StrobeTimelineBlock *b, StrobeTimeScale *axis, gd
 
     gdouble bx = strobe_time_scale_x (axis, b->begin);
 
-    if (!label_place (bx, MAX (strobe_time_scale_x (axis, b->end) - bx, 1) - (w >= 4 ? 1 : 0), spec->width, &lx, &avail))
+    if (!label_place (bx, strobe_time_scale_x (axis, b->end) - bx - 1, spec->width, &lx, &avail))
       return;
     if (dimmed)
       tc = mix (tc, c, 0.45);
@@ -537,15 +551,17 @@ paint_frames (Painter *p, StrobeTimeScale *axis)
 
       if (f && !strobe_time_scale_span (axis, f->begin, f->end, 0, spec->width, 1, &x, &w))
         continue;
-      if (f && w >= 2)
+      /* By the frame's whole width, not its part in this tile: every tile decides alike. */
+      if (f && strobe_time_scale_x (axis, f->end) - strobe_time_scale_x (axis, f->begin) >= 2)
         {
+          w = drawn_width (axis, f->begin, f->end, w, spec->width);
           bar = spec->frame_target ? MIN ((gdouble) dur / spec->frame_target, 2.0) / 2.0 * avail : avail;
-          snapped_rect (p, x, h - 2 - MAX (bar, 2), w >= 4 ? w - 1 : w, MAX (bar, 2));
+          snapped_rect (p, x, h - 2 - MAX (bar, 2), w, MAX (bar, 2));
           set_rgb (p->cr, strobe_timeline_frame_color (dur, spec->frame_target), 1);
           cairo_fill (p->cr);
           if (f->flags & (STROBE_SCOPE_CLOSED_AT_END | STROBE_SCOPE_OPEN))
             {
-              snapped_rect (p, x, h - 2 - MAX (bar, 2), w >= 4 ? w - 1 : w, MAX (bar, 2));
+              snapped_rect (p, x, h - 2 - MAX (bar, 2), w, MAX (bar, 2));
               cairo_set_source (p->cr, p->hatch);
               cairo_fill (p->cr);
             }
@@ -591,12 +607,13 @@ paint_region (Painter *p, StrobeTimeScale *axis, const StrobeTimelineRegion *r, 
   const char *name = strobe_timeline_model_get_name (p->model, r->name_id);
   StrobeRgb c = strobe_timeline_region_color (name, spec->dark);
 
-  snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
+  w = drawn_width (axis, r->begin, r->end, w, spec->width);
+  snapped_rect (p, x, y, w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
   set_rgb (p->cr, c, 1);
   cairo_fill (p->cr);
   if (r->flags & (STROBE_SCOPE_CLOSED_AT_END | STROBE_SCOPE_OPEN))
     {
-      snapped_rect (p, x, y, w >= 4 ? w - 1 : w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
+      snapped_rect (p, x, y, w, spec->collapsed ? 2 : STROBE_TRACK_LANE_H - 2);
       cairo_set_source (p->cr, p->hatch);
       cairo_fill (p->cr);
     }

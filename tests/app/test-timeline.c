@@ -1431,6 +1431,130 @@ test_accessible (void)
   timeline_fixture_close (&f);
 }
 
+
+/* Two tiles side by side, each painted on its own, against one tile twice as wide: the
+ * same pixels, so the edge between them never shows. The tolerance is the snapshots':
+ * a shallow line's antialiasing moves by a few levels with where it is cut (13 seen); the
+ * seams were a whole pixel of another colour (82 levels) or a step of the line. */
+static void
+assert_tiles_join (StrobeTileSpec *spec, StrobeTimelineModel *m, const char *what)
+{
+  int w = spec->width, h = spec->height, bad = 0;
+  guint64 t0 = spec->t0;
+  cairo_surface_t *whole, *left, *right;
+
+  spec->width = 2 * w;
+  whole = strobe_timeline_paint_tile (spec, m, NULL);
+  spec->width = w;
+  left = strobe_timeline_paint_tile (spec, m, NULL);
+  spec->t0 = strobe_tile_time (spec->scale, t0, w, 1);
+  right = strobe_timeline_paint_tile (spec, m, NULL);
+  spec->t0 = t0;
+  for (int y = 0; y < h; y++)
+    for (int x = 0; x < 2 * w; x++)
+      {
+        guint32 a = pixel (whole, x, y), b = pixel (x < w ? left : right, x % w, y);
+        for (int k = 0; k < 32; k += 8)
+          if (ABS ((int) ((a >> k) & 0xff) - (int) ((b >> k) & 0xff)) > 24)
+            {
+              if (bad++ < 10)
+                g_test_message ("%s: (%d, %d) is %08x in one tile, %08x in two", what, x, y, a, b);
+              break;
+            }
+      }
+  if (bad)
+    {
+      g_autofree char *name = g_strdup_printf ("tiles-%s.actual.png", what);
+      cairo_surface_write_to_png (whole, name);
+    }
+  cairo_surface_destroy (whole);
+  cairo_surface_destroy (left);
+  cairo_surface_destroy (right);
+  g_assert_cmpint (bad, ==, 0);
+}
+
+/* Tiles join exactly (issue 24 item 8: a line every 256 pixels in a long outlined bar, a
+ * counter's plot stepping down at the same places): zoomed to 200 µs inside a long scope,
+ * two tiles side by side are one picture; the widget with tile edges in view is a snapshot. */
+static void
+test_tile_seams (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  g_autoptr (GArray) found = NULL;
+  g_autoptr (GArray) counters = NULL;
+  StrobeTimelineModel *m;
+  StrobeTileSpec spec = { 0 };
+  const StrobeScopeMatch *longest = NULL;
+  GtkWidget *widget;
+  guint64 mid, per_px;
+  int w;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  m = strobe_document_get_timeline (f.document);
+  found = strobe_scope_search (m, "Job: Pathfinding", G_MAXUINT, NULL, NULL, NULL);
+  for (guint i = 0; i < found->len; i++)
+    {
+      const StrobeScopeMatch *s = &g_array_index (found, StrobeScopeMatch, i);
+      if (longest == NULL || s->end - s->begin > longest->end - longest->begin)
+        longest = s;
+    }
+  g_assert_nonnull (longest);
+  g_assert_cmpuint (longest->end - longest->begin, >, 5 * 200000);
+
+  /* Whole ticks a pixel, so the second tile starts exactly where the first ends. */
+  strobe_document_get_clock (f.document, &spec.clock);
+  per_px = (strobe_trace_clock_from_seconds (&spec.clock, 200e-6) - strobe_trace_clock_from_seconds (&spec.clock, 0)) / 1000 + 1;
+  mid = longest->begin + (longest->end - longest->begin) / 2;
+  spec.kind = STROBE_TRACK_THREAD;
+  spec.id = longest->thread_id;
+  spec.depths = strobe_timeline_model_get_depth_count (m, longest->thread_id);
+  spec.t0 = mid - 256 * per_px;
+  spec.scale = (gdouble) per_px;
+  spec.width = 256;
+  spec.height = strobe_track_row_y (spec.depths);
+  spec.scale_factor = 1;
+  spec.highlight = longest->name_id;         /* outlined, as after Find */
+  spec.font = pango_font_description_from_string ("DejaVu Sans 8");
+  assert_tiles_join (&spec, m, "scopes");
+  spec.highlight = G_MAXUINT32;
+  assert_tiles_join (&spec, m, "scopes-plain");
+  counters = strobe_timeline_model_get_counters (m);
+  g_assert_cmpuint (counters->len, >, 0);
+  for (guint i = 0; i < counters->len; i++)
+    {
+      const StrobeTimelineCounter *c = &g_array_index (counters, StrobeTimelineCounter, i);
+      g_autofree char *what = g_strdup_printf ("counter-%u", i);
+      spec.kind = STROBE_TRACK_COUNTER;
+      spec.id = c->index;
+      spec.counter_type = c->type;
+      g_autoptr (GArray) samples = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
+
+      strobe_timeline_model_get_counter_samples (m, c->index, 0, G_MAXUINT64, samples);
+      spec.value_min = G_MAXDOUBLE;
+      spec.value_max = -G_MAXDOUBLE;
+      for (guint k = 0; k < samples->len; k++)
+        {
+          spec.value_min = MIN (spec.value_min, g_array_index (samples, StrobeCounterSample, k).value);
+          spec.value_max = MAX (spec.value_max, g_array_index (samples, StrobeCounterSample, k).value);
+        }
+      spec.height = STROBE_TRACK_COUNTER_H;
+      assert_tiles_join (&spec, m, what);
+      /* The same counter drawn as steps. */
+      spec.counter_type = spec.counter_type == STROBE_TIMELINE_COUNTER_INT ? STROBE_TIMELINE_COUNTER_FLOAT : STROBE_TIMELINE_COUNTER_INT;
+      assert_tiles_join (&spec, m, what);
+    }
+  strobe_tile_spec_clear (&spec);
+
+  /* The widget, the long scope highlighted, its tile edges in view. */
+  widget = GTK_WIDGET (strobe_timeline_view_get_timeline (f.view));
+  w = gtk_widget_get_width (widget);
+  strobe_timeline_widget_set_highlight (STROBE_TIMELINE_WIDGET (widget), longest->name_id);
+  strobe_view_state_set_visible_range (f.state, mid - per_px * w / 2, mid - per_px * w / 2 + per_px * w);
+  check_snapshot (&f, "seams");
+  timeline_fixture_close (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1446,6 +1570,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/paint/rows", test_paint_rows);
   g_test_add_func ("/timeline/paint/lod", test_paint_lod);
   g_test_add_func ("/timeline/snapshots", test_snapshots);
+  g_test_add_func ("/timeline/tile-seams", test_tile_seams);
   g_test_add_func ("/timeline/damaged", test_damaged);
   g_test_add_func ("/timeline/hidden-stops-workers", test_hidden_stops_workers);
   g_test_add_func ("/timeline/many-regions", test_many_regions);
