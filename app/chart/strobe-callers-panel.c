@@ -187,7 +187,11 @@ strobe_callers_panel_init (StrobeCallersPanel *self)
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   self->heading = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->heading, 0);
-  gtk_label_set_ellipsize (self->heading, PANGO_ELLIPSIZE_END);
+  /* Wrapped, not cut: the hint is a sentence, longer in some languages than the panel. */
+  gtk_label_set_wrap (self->heading, TRUE);
+  gtk_label_set_wrap_mode (self->heading, PANGO_WRAP_WORD_CHAR);
+  /* Its natural width a short line, so the sentence never widens the panel: it wraps. */
+  gtk_label_set_max_width_chars (self->heading, 30);
   gtk_widget_add_css_class (GTK_WIDGET (self->heading), "dim-label");
   gtk_widget_set_margin_start (GTK_WIDGET (self->heading), 6);
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->heading));

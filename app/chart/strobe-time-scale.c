@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,25 +144,28 @@ strobe_ruler_ticks (const StrobeTraceClock *clock, const StrobeTimeScale *axis, 
 char *
 strobe_ruler_label (gdouble seconds, gdouble step, gdouble range_end)
 {
-  const char *unit;
   gdouble mul;
   int decimals;
   gdouble mag = MAX (fabs (range_end), step);
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
-  if (mag >= 1)
-    unit = "s", mul = 1;
-  else if (mag >= 1e-3)
-    unit = "ms", mul = 1e3;
-  else if (mag >= 1e-6)
-    unit = "µs", mul = 1e6;
-  else
-    unit = "ns", mul = 1e9;
+  mul = mag >= 1 ? 1 : mag >= 1e-3 ? 1e3 : mag >= 1e-6 ? 1e6 : 1e9;
   decimals = (int) MAX (0, ceil (-log10 (step * mul) - 1e-9));
   decimals = MIN (decimals, 9);
   g_snprintf (buf, sizeof buf, "%.*f", decimals, seconds * mul);
   /* "-0" reads as a glitch. */
   if (buf[0] == '-' && strtod (buf, NULL) == 0)
     memmove (buf, buf + 1, strlen (buf));
-  return g_strdup_printf ("%s %s", buf, unit);
+  /* The units in the user's language, as every other duration the viewer shows. */
+  if (mul == 1)
+    /* Translators: a time on the timeline's ruler in seconds; %s is the number */
+    return g_strdup_printf (C_("ruler", "%s s"), buf);
+  if (mul == 1e3)
+    /* Translators: a time on the timeline's ruler in milliseconds; %s is the number */
+    return g_strdup_printf (C_("ruler", "%s ms"), buf);
+  if (mul == 1e6)
+    /* Translators: a time on the timeline's ruler in microseconds; %s is the number */
+    return g_strdup_printf (C_("ruler", "%s µs"), buf);
+  /* Translators: a time on the timeline's ruler in nanoseconds; %s is the number */
+  return g_strdup_printf (C_("ruler", "%s ns"), buf);
 }

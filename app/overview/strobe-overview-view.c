@@ -462,16 +462,14 @@ fill_stats (StrobeOverviewView *self,
     }
 }
 
+/* Takes @text. */
 static void
 set_page_title (GtkStackPage *page,
-                const char   *title,
-                guint         count)
+                char         *text)
 {
-  /* Translators: a tab title (with its mnemonic) and the number of rows in it, e.g. "_Threads (2)" */
-  g_autofree char *text = g_strdup_printf (_("%s (%u)"), title, count);
-
   if (g_strcmp0 (gtk_stack_page_get_title (page), text) != 0)
     gtk_stack_page_set_title (page, text);
+  g_free (text);
 }
 
 static void
@@ -514,12 +512,17 @@ strobe_overview_view_document_changed (StrobeView            *view,
       strobe_info_row_list_update (self->threads_list, rows, thread_row_copy, thread_row_free);
     }
 
-  set_page_title (self->event_types_page, _("_Event Types"),
-                  g_list_model_get_n_items (G_LIST_MODEL (self->event_types_list)));
-  set_page_title (self->threads_page, _("T_hreads"),
-                  g_list_model_get_n_items (G_LIST_MODEL (self->threads_list)));
-  set_page_title (self->channels_page, _("Channe_ls"),
-                  g_list_model_get_n_items (G_LIST_MODEL (self->channels_list)));
+  /* One message per tab, the count inside: where the mnemonic goes and how the count is
+   * set off are the language's ("事件类型 (27)(_E)", not "事件类型(_E)（27）"). */
+  /* Translators: a tab title with its mnemonic and the number of rows in it */
+  set_page_title (self->event_types_page, g_strdup_printf (_("_Event Types (%u)"),
+                                                           g_list_model_get_n_items (G_LIST_MODEL (self->event_types_list))));
+  /* Translators: a tab title with its mnemonic and the number of rows in it */
+  set_page_title (self->threads_page, g_strdup_printf (_("T_hreads (%u)"),
+                                                       g_list_model_get_n_items (G_LIST_MODEL (self->threads_list))));
+  /* Translators: a tab title with its mnemonic and the number of rows in it */
+  set_page_title (self->channels_page, g_strdup_printf (_("Channe_ls (%u)"),
+                                                        g_list_model_get_n_items (G_LIST_MODEL (self->channels_list))));
   strobe_a11y_fix_stack_switcher (self->tables_switcher);
 }
 

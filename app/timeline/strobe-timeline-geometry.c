@@ -152,3 +152,22 @@ strobe_format_ticks (const StrobeTraceClock *clock, guint64 ticks)
   /* Translators: a duration in nanoseconds */
   return g_strdup_printf (_("%.0f ns"), s * 1e9);
 }
+
+GStrv
+strobe_format_ticks_widest (void)
+{
+  GPtrArray *b = g_ptr_array_new ();
+
+  /* The same messages as above, each with its widest figures. */
+  g_ptr_array_add (b, g_strdup_printf (_("%u min %02u s"), 888u, 59u));
+  g_ptr_array_add (b, g_strdup_printf (_("%.3f s"), 59.999));
+  g_ptr_array_add (b, g_strdup_printf (_("%.1f ms"), 888.8));
+  g_ptr_array_add (b, g_strdup_printf (_("%.2f ms"), 88.88));
+  g_ptr_array_add (b, g_strdup_printf (_("%.3f ms"), 8.888));
+  g_ptr_array_add (b, g_strdup_printf (_("%.1f µs"), 888.8));
+  g_ptr_array_add (b, g_strdup_printf (_("%.2f µs"), 88.88));
+  g_ptr_array_add (b, g_strdup_printf (_("%.3f µs"), 8.888));
+  g_ptr_array_add (b, g_strdup_printf (_("%.0f ns"), 888.0));
+  g_ptr_array_add (b, NULL);
+  return (GStrv) g_ptr_array_free (b, FALSE);
+}

@@ -66,5 +66,8 @@ guint64  strobe_tile_time        (gdouble               scale,
  * decimal point as the rest of the viewer prints it. */
 char    *strobe_format_ticks     (const StrobeTraceClock *clock,
                                   guint64                 ticks);
+/* The widest text of each form strobe_format_ticks() gives, in the current language
+ * ("888.8 мкс", "88 min 59 s"…): what a column of durations measures to never cut one. */
+GStrv     strobe_format_ticks_widest (void);
 
 G_END_DECLS

@@ -68,6 +68,7 @@ struct _StrobeTimersPanel
   gboolean             setting_rows;
   GPtrArray           *incoming;       /* new rows not in the table yet */
   guint                fill_source;
+  guint64              widest_count;   /* the count column fits it */
 };
 
 /* New rows go into the table a few at a time, between frames: each costs GTK 4.8's column
@@ -142,6 +143,73 @@ static const StrobeTableColumn link_columns[] = {
   { N_("Count"), c_count, k_count, 8, TRUE, FALSE },
   { N_("Inclusive"), c_incl, k_incl, 9, TRUE, FALSE },
 };
+
+/* ---- column widths ---------------------------------------------------------------------- */
+
+static GtkColumnViewColumn *
+table_column (StrobeTimersPanel *self, guint i)
+{
+  g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table)), i);
+  return c;   /* the column view keeps it */
+}
+
+static int
+text_width (GtkWidget *widget, const char * const *texts)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, NULL);
+  int widest = 0;
+
+  for (; *texts; texts++)
+    {
+      int w;
+      pango_layout_set_text (layout, *texts, -1);
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      widest = MAX (widest, w);
+    }
+  return widest;
+}
+
+/* Column @i as wide as @content_w of figures, or its title with the sort arrow. */
+static void
+fit_column (StrobeTimersPanel *self, guint i, int content_w)
+{
+  GtkColumnViewColumn *c = table_column (self, i);
+  const char *title[] = { gtk_column_view_column_get_title (c), NULL };
+  /* Cell padding, and the header's room for the sort arrow. */
+  int w = MAX (content_w + 16, text_width (self->table, title) + 30);
+
+  if (gtk_column_view_column_get_fixed_width (c) != w)
+    gtk_column_view_column_set_fixed_width (c, w);
+}
+
+/* The count column grows to the largest count shown ("10 000 000" was cut to "10 000 0…"). */
+static void
+fit_count_column (StrobeTimersPanel *self, guint64 count)
+{
+  g_autofree char *text = NULL;
+  const char *texts[2] = { NULL, NULL };
+
+  if (count <= self->widest_count)
+    return;
+  self->widest_count = count;
+  /* Every digit an 8, the widest in most fonts. */
+  text = strobe_format_count (count);
+  for (char *c = text; *c; c++)
+    if (g_ascii_isdigit (*c))
+      *c = '8';
+  texts[0] = text;
+  fit_column (self, 1, text_width (self->table, texts));
+}
+
+static void
+rows_changed_cb (StrobeTimersPanel *self, guint position, guint removed, guint added)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(StrobeTimerRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), i);
+      fit_count_column (self, strobe_timer_row_get_stat (row)->count);
+    }
+}
 
 /* ---- range ------------------------------------------------------------------------------- */
 
@@ -303,6 +371,7 @@ stats_done (GObject *source, GAsyncResult *result, gpointer user_data)
         gdouble share = total ? (gdouble) s->exclusive / total : 0;
         StrobeTimerRow *row = g_hash_table_lookup (by_name, GUINT_TO_POINTER (s->name_id));
 
+        fit_count_column (self, s->count);
         if (row)
           {
             changed |= strobe_timer_row_update (row, s, share);
@@ -817,28 +886,22 @@ strobe_timers_panel_constructed (GObject *object)
   g_signal_connect_swapped (self->selection, "notify::selected", G_CALLBACK (chosen_changed_cb), self);
   g_signal_connect (self->table, "activate", G_CALLBACK (activate_cb), self);
   /* Names are what one reads first: room for them, the figures scroll (a figure is
-   * never cut short: its column is as wide as the widest figure of its kind). */
+   * never cut short: its column is as wide as the widest figure of its kind, in this
+   * language — "888.8 мкс" is wider than "888.8 ms" —; counts as wide as the largest). */
+  gtk_column_view_column_set_fixed_width (table_column (self, 0), 170);
+  fit_count_column (self, 8888888);
   {
-    GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table));
-    g_autoptr(GtkColumnViewColumn) name = g_list_model_get_item (columns, 0);
-    g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (self->table, NULL);
+    g_auto(GStrv) durations = strobe_format_ticks_widest ();
+    int dur_w = text_width (self->table, (const char * const *) durations);
+    guint n = g_list_model_get_n_items (gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table)));
 
-    gtk_column_view_column_set_fixed_width (name, 170);
-    for (guint i = 1; i < g_list_model_get_n_items (columns); i++)
+    for (guint i = 2; i < n; i++)
       {
-        g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
-        /* Counts, a share, otherwise a time (four digits and a unit). */
-        const char *widest = i == 1 ? "8 888 888" : i + 1 == g_list_model_get_n_items (columns) ? "100.0 %" : "888.8 ms";
-        int w, title_w;
-
-        pango_layout_set_text (layout, widest, -1);
-        pango_layout_get_pixel_size (layout, &w, NULL);
-        pango_layout_set_text (layout, gtk_column_view_column_get_title (c), -1);
-        pango_layout_get_pixel_size (layout, &title_w, NULL);
-        /* Cell padding, and the header's room for the sort arrow. */
-        gtk_column_view_column_set_fixed_width (c, MAX (w + 16, title_w + 30));
+        const char *share[] = { "100.0 %", NULL };
+        fit_column (self, i, i + 1 == n ? text_width (self->table, share) : dur_w);
       }
   }
+  g_signal_connect_swapped (self->rows, "items-changed", G_CALLBACK (rows_changed_cb), self);
   /* Sorted by inclusive time, largest first, to begin with. */
   {
     g_autoptr(GtkColumnViewColumn) incl = g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table)), 2);

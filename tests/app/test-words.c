@@ -1,0 +1,214 @@
+/* test-words.c — what the viewer's words look like in each language (issue 24 item 17,
+ * and item 10's counts): run once per language (LANGUAGE from tests/app/meson.build, the
+ * build tree's translations).
+ *
+ * - the timeline's ruler says its units in the language ("1.5 毫秒", not "1.5 ms");
+ * - no figure in the timers table is cut short — "153.4 м…" could be мс or мкс —, counts
+ *   of eight digits included, and the callers panel's hint is there whole;
+ * - the overview's tab titles set off their counts as the language does, with no stray
+ *   spaces ("事件类型 (27)", not "事件类型(E)（27）").
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "strobe-build-tree.h"
+#include "strobe-format.h"
+#include "strobe-overview-view.h"
+#include "strobe-time-scale.h"
+#include "strobe-timer-row.h"
+#include "strobe-timers-panel.h"
+#include "strobe-view.h"
+#include "timeline-common.h"
+#include "widget-find.h"
+
+static const char *golden_dir;
+static const char *language;
+
+static char *
+data_path (const char *name)
+{
+  return g_build_filename (golden_dir, name, NULL);
+}
+
+/* What each language must say; C is the source language. */
+static const char *
+expected (const char *c, const char *ru, const char *zh_cn)
+{
+  if (g_strcmp0 (language, "ru") == 0)
+    return ru;
+  if (g_strcmp0 (language, "zh_CN") == 0)
+    return zh_cn;
+  return c;
+}
+
+static void
+test_ruler_units (void)
+{
+  g_autofree char *ms = strobe_ruler_label (0.0015, 0.0005, 0.002);
+  g_autofree char *s = strobe_ruler_label (2.5, 0.5, 3);
+  g_autofree char *us = strobe_ruler_label (2e-6, 1e-6, 5e-6);
+  g_autofree char *ns = strobe_ruler_label (20e-9, 10e-9, 50e-9);
+
+  g_assert_cmpstr (ms, ==, expected ("1.5 ms", "1.5 мс", "1.5 毫秒"));
+  g_assert_cmpstr (s, ==, expected ("2.5 s", "2.5 с", "2.5 秒"));
+  g_assert_cmpstr (us, ==, expected ("2 µs", "2 мкс", "2 微秒"));
+  g_assert_cmpstr (ns, ==, expected ("20 ns", "20 нс", "20 纳秒"));
+}
+
+/* Every right-aligned cell (the figures) under @widget shows its whole text; returns how
+ * many it looked at. */
+static guint
+assert_figures_whole (GtkWidget *widget)
+{
+  guint seen = 0;
+
+  if (!gtk_widget_get_mapped (widget))
+    return 0;
+  if (GTK_IS_INSCRIPTION (widget) && gtk_inscription_get_xalign (GTK_INSCRIPTION (widget)) > 0.5
+      && gtk_inscription_get_text (GTK_INSCRIPTION (widget)) != NULL)
+    {
+      const char *text = gtk_inscription_get_text (GTK_INSCRIPTION (widget));
+      g_autoptr (PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+      int w;
+
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      if (w > gtk_widget_get_width (widget))
+        g_error ("\"%s\" needs %d pixels, its cell has %d", text, w, gtk_widget_get_width (widget));
+      return 1;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    seen += assert_figures_whole (c);
+  return seen;
+}
+
+static void
+test_timers_fit (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  StrobeTimersPanel *timers;
+  GListModel *rows;
+  StrobeTimerRow *row;
+  StrobeTimerStat big;
+  StrobeTraceClock clock;
+  GtkWidget *heading;
+  guint seen;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  timers = strobe_timeline_view_get_timers (f.view);
+  rows = strobe_timers_panel_get_rows (timers);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), >, 3);
+  /* A timer of ten million calls and the widest durations of each unit. */
+  strobe_document_get_clock (f.document, &clock);
+  row = g_list_model_get_item (rows, 0);
+  big = *strobe_timer_row_get_stat (row);
+  g_object_unref (row);
+  big.count = 12345678;
+  big.min = strobe_trace_clock_from_seconds (&clock, 888.8e-6) - strobe_trace_clock_from_seconds (&clock, 0);
+  big.max = strobe_trace_clock_from_seconds (&clock, 888.8e-3) - strobe_trace_clock_from_seconds (&clock, 0);
+  big.mean = strobe_trace_clock_from_seconds (&clock, 88.88e-6) - strobe_trace_clock_from_seconds (&clock, 0);
+  {
+    g_autoptr (StrobeTimeAxis) axis = strobe_time_axis_new (f.document, f.state);
+    row = strobe_timer_row_new (&big, 0.5, axis);
+    g_list_store_append (G_LIST_STORE (rows), row);
+    g_object_unref (row);
+  }
+  timeline_fixture_settle (&f, 20);
+  seen = assert_figures_whole (strobe_timers_panel_get_table (timers));
+  g_assert_cmpuint (seen, >, 3 * 9);
+  {
+    g_autofree char *count = strobe_format_count (12345678);
+    g_assert_nonnull (find_text (GTK_WIDGET (timers), count));
+  }
+
+  /* The hint over the callers and callees, whole. */
+  heading = find_type (GTK_WIDGET (timers), GTK_TYPE_LABEL);
+  while (heading && !g_str_has_prefix (gtk_label_get_text (GTK_LABEL (heading)),
+                                       expected ("Choose a timer", "Выберите таймер", "选择")))
+    {
+      GtkWidget *next = NULL;
+      /* The next label in the tree. */
+      for (GtkWidget *w = heading; w && next == NULL; w = gtk_widget_get_parent (w))
+        for (GtkWidget *s = gtk_widget_get_next_sibling (w); s && next == NULL; s = gtk_widget_get_next_sibling (s))
+          next = GTK_IS_LABEL (s) ? s : find_type (s, GTK_TYPE_LABEL);
+      heading = next;
+    }
+  g_assert_nonnull (heading);
+  g_assert_true (gtk_widget_get_mapped (heading));
+  g_assert_false (pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (heading))));
+  g_assert_cmpint (gtk_label_get_ellipsize (GTK_LABEL (heading)), ==, PANGO_ELLIPSIZE_NONE);
+  timeline_fixture_close (&f);
+}
+
+static void
+test_overview_tabs (void)
+{
+  g_autofree char *path = data_path ("golden-types.strobe");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (StrobeDocument) document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  g_autoptr (StrobeViewState) state = strobe_view_state_new ();
+  g_autoptr (GError) error = NULL;
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  GtkWidget *view;
+  GtkWidget *stack;
+  g_autoptr (GListModel) pages = NULL;
+  const char *want[3];
+  guint found = 0;
+
+  strobe_document_load (document, NULL, &error);
+  g_assert_no_error (error);
+  view = GTK_WIDGET (strobe_view_new (STROBE_TYPE_OVERVIEW_VIEW, document, state));
+  gtk_window_set_child (window, view);
+  gtk_window_present (window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  want[0] = expected ("_Event Types (", "_Типы событий (", "事件类型 (");
+  want[1] = expected ("T_hreads (", "Пото_ки (", "线程 (");
+  want[2] = expected ("Channe_ls (", "Ка_налы (", "通道 (");
+  stack = find_type (view, GTK_TYPE_STACK);
+  while (stack && strchr (gtk_stack_page_get_title (gtk_stack_get_page (GTK_STACK (stack),
+                                                                          gtk_stack_get_visible_child (GTK_STACK (stack)))) ?: "", '(') == NULL)
+    stack = find_type (gtk_stack_get_visible_child (GTK_STACK (stack)), GTK_TYPE_STACK);
+  g_assert_nonnull (stack);
+  pages = G_LIST_MODEL (gtk_stack_get_pages (GTK_STACK (stack)));
+  for (guint i = 0; i < g_list_model_get_n_items (pages); i++)
+    {
+      g_autoptr (GObject) page = g_list_model_get_item (pages, i);
+      const char *title = gtk_stack_page_get_title (GTK_STACK_PAGE (page));
+
+      g_test_message ("tab: %s", title);
+      /* No full-width brackets beside ASCII ones, no space inside brackets. */
+      g_assert_null (strstr (title, "（"));
+      g_assert_null (strstr (title, "( "));
+      g_assert_null (strstr (title, " )"));
+      for (guint k = 0; k < G_N_ELEMENTS (want); k++)
+        if (g_str_has_prefix (title, want[k]))
+          found++;
+    }
+  g_assert_cmpuint (found, ==, 3);
+  gtk_window_destroy (window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+int
+main (int argc, char **argv)
+{
+  language = g_getenv ("LANGUAGE");
+  if (language && *language == '\0')
+    language = NULL;
+  gtk_test_init (&argc, &argv, NULL);
+  /* After GTK's test set-up, which sets a locale of its own. */
+  strobe_build_tree_init_i18n ();
+  golden_dir = g_getenv ("GOLDEN_DIR");
+  g_assert_nonnull (golden_dir);
+
+  g_test_add_func ("/words/ruler-units", test_ruler_units);
+  g_test_add_func ("/words/timers-fit", test_timers_fit);
+  g_test_add_func ("/words/overview-tabs", test_overview_tabs);
+  return g_test_run ();
+}
