@@ -288,7 +288,8 @@ strobe_flame_graph_snapshot (GtkWidget   *widget,
   if (gtk_widget_has_visible_focus (widget))
     {
       graphene_rect_t all = GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget));
-      outline (snapshot, &all, &(GdkRGBA) { 0.21f, 0.52f, 0.89f, 1 }, 1);
+      /* Two pixels, as GTK's own focus rings: one was too faint to find (issue 24 item 18). */
+      outline (snapshot, &all, &(GdkRGBA) { 0.21f, 0.52f, 0.89f, 1 }, 2);
     }
 }
 

@@ -171,6 +171,28 @@ update_sensitivity (StrobeConnectDialog *self)
 /* ---- the program's channels --------------------------------------------------------- */
 
 static void
+channel_toggled_cb (GtkToggleButton *button)
+{
+  gtk_accessible_update_state (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_STATE_CHECKED,
+                               gtk_toggle_button_get_active (button), -1);
+}
+
+/* A channel's box: a toggle button that says it is a check box. GTK 4.8 gives only
+ * GtkButtons an accessible action, so a GtkCheckButton could not be ticked by a screen
+ * reader (issue 24 item 18). */
+static GtkWidget *
+channel_check_new (const char *name, gboolean on)
+{
+  GtkWidget *button = g_object_new (GTK_TYPE_TOGGLE_BUTTON, "accessible-role", GTK_ACCESSIBLE_ROLE_CHECKBOX,
+                                    "label", name, "active", on, NULL);
+
+  gtk_widget_add_css_class (button, "strobe-channel-check");
+  g_signal_connect (button, "toggled", G_CALLBACK (channel_toggled_cb), NULL);
+  channel_toggled_cb (GTK_TOGGLE_BUTTON (button));
+  return button;
+}
+
+static void
 remove_all_channels (StrobeConnectDialog *self)
 {
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self->channels_box))) != NULL;)
@@ -234,13 +256,11 @@ query_cb (GObject      *object,
 
     for (GList *l = names; l != NULL; l = l->next)
       {
-        GtkWidget *check = gtk_check_button_new_with_label (l->data);
         gboolean on = g_strcmp0 (g_hash_table_lookup (pairs, l->data), "on") == 0;
 
         for (guint i = 0; typed[i] != NULL; i++)
           on |= g_ascii_strcasecmp (typed[i], l->data) == 0;
-        gtk_check_button_set_active (GTK_CHECK_BUTTON (check), on);
-        gtk_flow_box_append (self->channels_box, check);
+        gtk_flow_box_append (self->channels_box, channel_check_new (l->data, on));
       }
     for (guint i = 0; typed[i] != NULL; i++)
       {
@@ -441,8 +461,8 @@ dup_channel_list (StrobeConnectDialog *self)
     {
       GtkWidget *check = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
 
-      if (gtk_check_button_get_active (GTK_CHECK_BUTTON (check)))
-        g_ptr_array_add (names, g_strdup (gtk_check_button_get_label (GTK_CHECK_BUTTON (check))));
+      if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (check)))
+        g_ptr_array_add (names, g_strdup (gtk_button_get_label (GTK_BUTTON (check))));
     }
   for (guint i = 0; typed[i] != NULL; i++)
     {
@@ -627,7 +647,7 @@ strobe_connect_dialog_select_pid (StrobeConnectDialog *self,
   return FALSE;
 }
 
-GtkCheckButton *
+GtkToggleButton *
 strobe_connect_dialog_get_channel_check (StrobeConnectDialog *self,
                                          const char          *name)
 {
@@ -638,8 +658,8 @@ strobe_connect_dialog_get_channel_check (StrobeConnectDialog *self,
     {
       GtkWidget *check = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (child));
 
-      if (g_ascii_strcasecmp (gtk_check_button_get_label (GTK_CHECK_BUTTON (check)), name) == 0)
-        return GTK_CHECK_BUTTON (check);
+      if (g_ascii_strcasecmp (gtk_button_get_label (GTK_BUTTON (check)), name) == 0)
+        return GTK_TOGGLE_BUTTON (check);
     }
   return NULL;
 }

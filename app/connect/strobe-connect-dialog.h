@@ -27,7 +27,7 @@ GListModel   *strobe_connect_dialog_get_programs     (StrobeConnectDialog *self)
 gboolean      strobe_connect_dialog_select_pid       (StrobeConnectDialog *self,
                                                       guint                pid);
 /* The channel check box named @name, once the program's channels are known. */
-GtkCheckButton *strobe_connect_dialog_get_channel_check (StrobeConnectDialog *self,
+GtkToggleButton *strobe_connect_dialog_get_channel_check (StrobeConnectDialog *self,
                                                         const char          *name);
 /* What the Connect button does. */
 void          strobe_connect_dialog_connect          (StrobeConnectDialog *self);

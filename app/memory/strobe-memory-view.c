@@ -39,6 +39,7 @@ struct _Analysis
   StrobeMemoryTree      *bottom_up;
   StrobeMemoryCallers   *callers;
   StrobeMemoryAggregate *sizes;
+  GPtrArray             *no_symbols;   /* paths of modules of these trees without symbols */
 };
 
 G_DEFINE_FINAL_TYPE (Analysis, analysis, G_TYPE_OBJECT)
@@ -52,6 +53,7 @@ analysis_finalize (GObject *object)
   g_clear_object (&self->bottom_up);
   g_clear_object (&self->callers);
   g_clear_object (&self->sizes);
+  g_clear_pointer (&self->no_symbols, g_ptr_array_unref);
   G_OBJECT_CLASS (analysis_parent_class)->finalize (object);
 }
 
@@ -128,6 +130,8 @@ analysis_thread (gpointer data, GCancellable *cancellable, StrobeMemoryProgressF
                                             part_progress, &part, error);
   if (a->sizes == NULL)
     return NULL;
+  /* Here, on the worker: the symbolizer's lock may be held long by another lookup. */
+  a->no_symbols = strobe_symbolizer_dup_missing_symbols (t->symbolizer);
   return G_OBJECT (g_steal_pointer (&a));
 }
 
@@ -140,6 +144,7 @@ struct _StrobeMemoryView
   /* template */
   GtkInfoBar               *notice_bar;
   GtkLabel                 *notice_label;
+  char                     *symbols_notice;    /* modules without symbols, from the last analysis */
   GtkStack                 *content_stack;
   GtkWidget                *main_paned;
   GtkWidget                *toolbar;
@@ -194,6 +199,8 @@ enum
 static GParamSpec *properties[N_PROPS];
 
 static void start_analysis (StrobeMemoryView *self);
+static char *symbols_notice (GPtrArray *missing);
+static void update_notice (StrobeMemoryView *self, const StrobeMemorySummary *s);
 
 /* ---- stacks of what is selected -------------------------------------------------------------- */
 
@@ -419,6 +426,19 @@ analysis_done (GObject      *result,
       return;
     }
   g_set_object (&self->analysis, (Analysis *) result);
+  {
+    g_autofree char *line = symbols_notice (self->analysis->no_symbols);
+
+    if (g_strcmp0 (line, self->symbols_notice) != 0)
+      {
+        StrobeMemorySummary s;
+
+        g_free (self->symbols_notice);
+        self->symbols_notice = g_steal_pointer (&line);
+        strobe_memory_model_get_summary (strobe_memory_names_get_model (self->names), &s);
+        update_notice (self, &s);
+      }
+  }
   strobe_memory_tree_panel_set_tree (self->bottom_up, self->analysis->bottom_up);
   strobe_memory_tree_panel_set_tree (self->top_down, self->analysis->top_down);
   strobe_memory_functions_panel_set_callers (self->callers, self->analysis->callers);
@@ -583,6 +603,37 @@ append_line (GString *s, const char *line)
   g_string_append (s, line);
 }
 
+/* Which modules of the call stacks have no symbols, and how to get them (issue 24 item 12:
+ * "python3.11+0x62d1da" said nothing of why). NULL when every one has them. */
+static char *
+symbols_notice (GPtrArray *missing)
+{
+  g_autoptr (GString) names = g_string_new (NULL);
+
+  if (missing == NULL || missing->len == 0)
+    return NULL;
+  for (guint i = 0; i < missing->len && i < 4; i++)
+    {
+      g_autofree char *base = g_path_get_basename (g_ptr_array_index (missing, i));
+      if (i)
+        g_string_append (names, ", ");
+      g_string_append (names, base);
+    }
+  if (missing->len > 4)
+    g_string_append (names, ", …");
+  return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                       "No symbols for %s: its functions show as module+offset. Install its separate debug "
+                                       "symbols (Debian: the -dbgsym package, from the debian-debug archive; they go to "
+                                       "/usr/lib/debug/.build-id), or set DEBUGINFOD_URLS to let elfutils download them, "
+                                       "then open the trace again.",
+                                       "No symbols for %s: their functions show as module+offset. Install their separate "
+                                       "debug symbols (Debian: the -dbgsym packages, from the debian-debug archive; they go "
+                                       "to /usr/lib/debug/.build-id), or set DEBUGINFOD_URLS to let elfutils download "
+                                       "them, then open the trace again.",
+                                       missing->len),
+                          names->str);
+}
+
 static void
 update_notice (StrobeMemoryView *self, const StrobeMemorySummary *s)
 {
@@ -667,6 +718,8 @@ update_notice (StrobeMemoryView *self, const StrobeMemorySummary *s)
                                       (gulong) MIN (s->replaced_allocs, G_MAXULONG)), n);
       append_line (text, line);
     }
+  if (self->symbols_notice)
+    append_line (text, self->symbols_notice);
   if (g_strcmp0 (gtk_label_get_text (self->notice_label), text->str) != 0)
     gtk_label_set_text (self->notice_label, text->str);
   gtk_info_bar_set_message_type (self->notice_bar, type);
@@ -940,6 +993,7 @@ strobe_memory_view_dispose (GObject *object)
   g_clear_object (&self->names);
   g_clear_object (&self->axis);
   g_clear_object (&self->sizes_store);
+  g_clear_pointer (&self->symbols_notice, g_free);
 
   G_OBJECT_CLASS (strobe_memory_view_parent_class)->dispose (object);
 }

@@ -69,6 +69,8 @@ struct _StrobeTimersPanel
   GPtrArray           *incoming;       /* new rows not in the table yet */
   guint                fill_source;
   guint64              widest_count;   /* the count column fits it */
+  GtkWidget           *paned;          /* the table above, callers or the flame graph below */
+  int                  table_position; /* the paned's position before the flame graph took room */
 };
 
 /* New rows go into the table a few at a time, between frames: each costs GTK 4.8's column
@@ -821,6 +823,27 @@ flame_mapped_cb (StrobeTimersPanel *self)
   compute_tree (self);
 }
 
+/* The flame graph needs room (issue 24 item 7: at the default size it was a strip of
+ * 425 × 200 pixels): shown, it takes two thirds of the panel's height and a width a
+ * flame graph can be read in; back to the callers, the table gets its height again. */
+static void
+links_page_cb (StrobeTimersPanel *self)
+{
+  gboolean flame = g_strcmp0 (gtk_stack_get_visible_child_name (GTK_STACK (self->links_stack)), "flame") == 0;
+  int height = gtk_widget_get_height (self->paned), position = gtk_paned_get_position (GTK_PANED (self->paned));
+
+  if (flame && height > 0 && position > height / 3)
+    {
+      self->table_position = position;
+      gtk_paned_set_position (GTK_PANED (self->paned), MAX (height / 3, 120));
+    }
+  else if (!flame && self->table_position > 0)
+    {
+      gtk_paned_set_position (GTK_PANED (self->paned), self->table_position);
+      self->table_position = 0;
+    }
+}
+
 static void
 strobe_timers_panel_constructed (GObject *object)
 {
@@ -921,7 +944,10 @@ strobe_timers_panel_constructed (GObject *object)
   }
   g_signal_connect_swapped (self->flame, "map", G_CALLBACK (flame_mapped_cb), self);
   sw = scrolled (self->flame);
+  gtk_widget_set_size_request (sw, 600, -1);
   self->links_stack = gtk_stack_new ();
+  /* Only the page shown asks for its width: the callers keep the panel narrow. */
+  gtk_stack_set_hhomogeneous (GTK_STACK (self->links_stack), FALSE);
   gtk_stack_add_titled (GTK_STACK (self->links_stack), GTK_WIDGET (self->links), "links", _("Callers and Callees"));
   gtk_stack_add_titled (GTK_STACK (self->links_stack), sw, "flame", _("Flame Graph"));
   switcher = gtk_stack_switcher_new ();
@@ -943,6 +969,8 @@ strobe_timers_panel_constructed (GObject *object)
   gtk_paned_set_position (GTK_PANED (paned), 360);
   gtk_widget_set_vexpand (paned, TRUE);
   gtk_widget_set_parent (paned, box);
+  self->paned = paned;
+  g_signal_connect_swapped (self->links_stack, "notify::visible-child-name", G_CALLBACK (links_page_cb), self);
 
   g_signal_connect_object (self->state, "notify::selection-start", G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->state, "notify::selection-end", G_CALLBACK (selection_changed_cb), self, G_CONNECT_SWAPPED);

@@ -18,6 +18,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
+#include <gelf.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -40,6 +41,7 @@ typedef struct
   Dwfl    *dwfl;         /* NULL when the file could not be used */
   Dwfl_Module *mod;
   GArray  *syms;         /* Sym by start: dwfl_module_addrinfo walks every symbol per call */
+  gboolean has_symbols;  /* a symbol table or DWARF, its own or a separate debug file's */
 } Module;
 
 typedef struct
@@ -64,6 +66,7 @@ struct _StrobeSymbolizer
   GStringChunk *strings;   /* names and files, never freed before the symbolizer */
   guint64     lookups, cached;
   char       *debuginfo_path;
+  Dwfl_Callbacks callbacks;  /* pointing at debuginfo_path */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeSymbolizer, strobe_symbolizer, G_TYPE_OBJECT)
@@ -132,6 +135,26 @@ strobe_symbolizer_init (StrobeSymbolizer *self)
   self->cache = g_hash_table_new_full (cache_hash, cache_equal, g_free, g_free);
   self->strings = g_string_chunk_new (4096);
   self->debuginfo_path = g_strdup (":.debug:/usr/lib/debug");
+  /* libdw's own search for a separate debug file: by build id under each directory of
+   * the path (DIR/.build-id/xx/yyyy.debug), then the .gnu_debuglink's name beside the
+   * module, in its .debug/ and under each directory (Debian's -dbgsym and -dbg
+   * packages); debuginfod only when the user's environment names servers
+   * (DEBUGINFOD_URLS, elfutils' client). */
+  self->callbacks.find_elf = dwfl_build_id_find_elf;
+  self->callbacks.find_debuginfo = dwfl_standard_find_debuginfo;
+  self->callbacks.section_address = dwfl_offline_section_address;
+  self->callbacks.debuginfo_path = &self->debuginfo_path;
+}
+
+void
+strobe_symbolizer_set_debuginfo_path (StrobeSymbolizer *self, const char *path)
+{
+  g_return_if_fail (STROBE_IS_SYMBOLIZER (self));
+  g_return_if_fail (path != NULL);
+  g_mutex_lock (&self->lock);
+  g_free (self->debuginfo_path);
+  self->debuginfo_path = g_strdup (path);
+  g_mutex_unlock (&self->lock);
 }
 
 void
@@ -209,18 +232,12 @@ find_by_build_id (StrobeSymbolizer *self, GBytes *build_id)
 static gboolean
 try_open (StrobeSymbolizer *self, Module *m, const char *file)
 {
-  static const Dwfl_Callbacks callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = NULL,
-  };
   Dwfl *dwfl;
   Dwfl_Module *mod;
 
   if (file == NULL || !g_file_test (file, G_FILE_TEST_IS_REGULAR))
     return FALSE;
-  dwfl = dwfl_begin (&callbacks);
+  dwfl = dwfl_begin (&self->callbacks);
   if (dwfl == NULL)
     return FALSE;
   dwfl_report_begin (dwfl);
@@ -262,10 +279,33 @@ by_start (gconstpointer a, gconstpointer b)
 
 /* The module's functions, sorted once: elfutils 0.188 searches the symbol table linearly
  * on every dwfl_module_addrinfo (100 000 symbols in cc1). */
+/* Whether @elf has a full symbol table (a stripped file keeps only .dynsym: the exported
+ * functions, none of the static ones). */
+static gboolean
+elf_has_symtab (Elf *elf)
+{
+  Elf_Scn *scn = NULL;
+
+  while (elf && (scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr shdr;
+      if (gelf_getshdr (scn, &shdr) && shdr.sh_type == SHT_SYMTAB)
+        return TRUE;
+    }
+  return FALSE;
+}
+
 static void
 index_symbols (Module *m)
 {
   int n = dwfl_module_getsymtab (m->mod);
+  const char *debugfile = NULL;
+  Dwarf_Addr bias;
+
+  /* getsymtab looked for a separate debug file when the module's own had no .symtab. */
+  dwfl_module_info (m->mod, NULL, NULL, NULL, NULL, NULL, NULL, &debugfile);
+  m->has_symbols = debugfile != NULL || elf_has_symtab (dwfl_module_getelf (m->mod, &bias))
+                   || dwfl_module_getdwarf (m->mod, &bias) != NULL;
 
   m->syms = g_array_new (FALSE, FALSE, sizeof (Sym));
   for (int i = 1; i < n; i++)
@@ -285,6 +325,15 @@ index_symbols (Module *m)
       g_array_append_val (m->syms, e);
     }
   g_array_sort (m->syms, by_start);
+}
+
+static void
+ensure_indexed (StrobeSymbolizer *self, Module *m)
+{
+  if (!m->opened)
+    open_module (self, m);
+  if (m->mod && m->syms == NULL)
+    index_symbols (m);
 }
 
 /* The function at @pc: the last starting at or before it, if @pc is inside it (an
@@ -393,16 +442,14 @@ resolve (StrobeSymbolizer *self, Module *m, guint64 address)
   int line = 0, col = 0;
   Entry *e;
 
-  if (m && !m->opened)
-    open_module (self, m);
+  if (m)
+    ensure_indexed (self, m);
   if (m && m->mod)
     {
       Dwfl_Line *l;
       Dwarf_Addr bias = 0;
       Dwarf_Die *cu;
 
-      if (m->syms == NULL)
-        index_symbols (m);
       sym_name = symbol_at (m, pc);
       if ((l = dwfl_module_getsrc (m->mod, pc)) != NULL)
         line_file = dwfl_lineinfo (l, NULL, &line, &col, NULL, NULL);
@@ -462,6 +509,43 @@ resolve (StrobeSymbolizer *self, Module *m, guint64 address)
   e->pub.offset = m ? address - m->bias : address;
   e->pub.resolved = e->frames[0].function != NULL;
   return e;
+}
+
+gboolean
+strobe_symbolizer_module_has_symbols (StrobeSymbolizer *self, guint32 key)
+{
+  Module *m;
+  gboolean has;
+
+  g_return_val_if_fail (STROBE_IS_SYMBOLIZER (self), FALSE);
+  g_mutex_lock (&self->lock);
+  m = g_hash_table_lookup (self->by_key, GUINT_TO_POINTER (key));
+  if (m)
+    ensure_indexed (self, m);
+  has = m && m->has_symbols;
+  g_mutex_unlock (&self->lock);
+  return has;
+}
+
+GPtrArray *
+strobe_symbolizer_dup_missing_symbols (StrobeSymbolizer *self)
+{
+  GPtrArray *out;
+  g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+
+  g_return_val_if_fail (STROBE_IS_SYMBOLIZER (self), NULL);
+  out = g_ptr_array_new_with_free_func (g_free);
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->modules->len; i++)
+    {
+      Module *m = g_ptr_array_index (self->modules, i);
+
+      /* Only modules looked into: the ones whose frames are on screen. */
+      if (m->opened && !m->has_symbols && *m->path && g_hash_table_add (seen, m->path))
+        g_ptr_array_add (out, g_strdup (m->path));
+    }
+  g_mutex_unlock (&self->lock);
+  return out;
 }
 
 const StrobeSymbolization *

@@ -61,6 +61,16 @@ guint    strobe_symbolizer_frame_keys (StrobeSymbolizer *self, guint32 key, guin
 /* "function (file:line)", "function", or "module+0xoffset" for frame @i of @s. */
 char    *strobe_symbolization_format (const StrobeSymbolization *s, guint i);
 
+/* Where separate debug files are looked for, libdw's syntax: directories separated by
+ * ":", relative ones (and "") under the module's own directory; by default
+ * ":.debug:/usr/lib/debug". Before the first lookup. */
+void     strobe_symbolizer_set_debuginfo_path (StrobeSymbolizer *self, const char *path);
+/* Whether module @key has symbols — a symbol table or DWARF of its own, or a separate
+ * debug file's; FALSE for a stripped file without one, or a file that is gone (its frames
+ * are "module+0xoffset" except for its exported functions). Opens the module. */
+gboolean strobe_symbolizer_module_has_symbols (StrobeSymbolizer *self, guint32 key);
+/* The paths of the modules looked up so far that have no symbols (each once). */
+GPtrArray *strobe_symbolizer_dup_missing_symbols (StrobeSymbolizer *self);
 /* Lookups so far and how many were answered from the cache (for benchmarks). */
 void     strobe_symbolizer_get_stats (StrobeSymbolizer *self, guint64 *lookups, guint64 *cached);
 

@@ -1116,6 +1116,12 @@ live_document_open (gpointer data)
   return document != NULL && strobe_document_is_live (document);
 }
 
+static gboolean
+toggle_is_on (gpointer data)
+{
+  return gtk_toggle_button_get_active (data);
+}
+
 /* Late connect: a program running without an output is listed by discovery with its
  * channels; Connect sends its trace to the embedded recorder with Beta turned on, and the
  * live session opens, its panel showing Beta on as the program reports it. */
@@ -1126,7 +1132,7 @@ test_connect_dialog (Fixture       *f,
   g_autoptr(GSubprocess) proc = spawn_target (g_getenv ("XDG_RUNTIME_DIR"), FALSE);
   ConnectWait w = { NULL, (guint) g_ascii_strtoull (g_subprocess_get_identifier (proc), NULL, 10) };
   StrobeDocument *document;
-  GtkCheckButton *alpha, *beta;
+  GtkToggleButton *alpha, *beta;
   GtkWidget *panel;
 
   /* Discovery reads $XDG_RUNTIME_DIR/strobe (a temporary one, see main()), where the
@@ -1144,9 +1150,15 @@ test_connect_dialog (Fixture       *f,
   wait_for (dialog_knows_beta, &w);
   alpha = strobe_connect_dialog_get_channel_check (w.dialog, "Alpha");
   beta = strobe_connect_dialog_get_channel_check (w.dialog, "Beta");
-  g_assert_true (gtk_check_button_get_active (alpha));
-  g_assert_false (gtk_check_button_get_active (beta));
-  gtk_check_button_set_active (beta, TRUE);
+  g_assert_true (gtk_toggle_button_get_active (alpha));
+  g_assert_false (gtk_toggle_button_get_active (beta));
+  /* A check box a screen reader can tick (issue 24 item 18): a GtkButton, which GTK 4.8's
+   * AT-SPI gives its "click" action (gtk_widget_activate), with the check box's role and
+   * state. */
+  g_assert_true (GTK_IS_BUTTON (beta));
+  g_assert_cmpint (gtk_accessible_get_accessible_role (GTK_ACCESSIBLE (beta)), ==, GTK_ACCESSIBLE_ROLE_CHECKBOX);
+  g_assert_true (gtk_widget_activate (GTK_WIDGET (beta)));
+  wait_for (toggle_is_on, beta);    /* GtkButton's activation clicks after its press shows */
 
   strobe_connect_dialog_connect (w.dialog);
   wait_for (connect_dialog_gone, NULL);

@@ -1342,6 +1342,64 @@ test_missing_source (void)
   close_all (&f);
 }
 
+static gboolean
+notice_names_symbols (gpointer data)
+{
+  return strstr (strobe_memory_view_get_notice (data), "No symbols for") != NULL;
+}
+
+/* A program whose library is stripped (as distributions ship them) and has no debug file
+ * here: the view says which module has no symbols and how to get them, instead of frames
+ * that just read "libstack-plugin.so+0x1139" (issue 24 item 12: python3.11+0x62d1da). */
+static void
+test_no_symbols (void)
+{
+  Fixture f = { 0 };
+  const char *objcopy = g_getenv ("OBJCOPY");
+  g_autofree char *lib = g_build_filename (work_dir, "libstripped-plugin.so", NULL);
+  g_autofree char *trace = g_build_filename (work_dir, "stripped.strobe", NULL);
+  g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) p = NULL;
+  const char *notice;
+  gsize len;
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+  g_test_skip ("the interposer cannot be preloaded under a sanitizer");
+  return;
+#endif
+  if (objcopy == NULL || *objcopy == '\0')
+    {
+      g_test_skip ("no objcopy");
+      return;
+    }
+  g_assert_true (g_file_get_contents (g_getenv ("STACK_PLUGIN"), &contents, &len, NULL));
+  g_assert_true (g_file_set_contents (lib, contents, (gssize) len, NULL));
+  p = g_subprocess_new (G_SUBPROCESS_FLAGS_NONE, &error, objcopy, "--strip-all", lib, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (p, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_object (&p);
+  p = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_SILENCE, &error, g_getenv ("STROBE_CLI"), "run", "--callstacks", opt,
+                        "--", g_getenv ("STACK_VICTIM"), lib, NULL);
+  g_assert_no_error (error);
+  g_subprocess_wait_check (p, NULL, &error);
+  g_assert_no_error (error);
+
+  open_trace (&f, trace);
+  settle (&f);
+  wait_for (notice_names_symbols, f.view);
+  notice = strobe_memory_view_get_notice (f.view);
+  g_test_message ("notice: %s", notice);
+  g_assert_nonnull (strstr (notice, "libstripped-plugin.so"));
+  g_assert_nonnull (strstr (notice, "-dbgsym"));
+  g_assert_nonnull (strstr (notice, "DEBUGINFOD_URLS"));
+  /* The program itself has its symbols: not named. */
+  g_assert_null (strstr (notice, "stack-victim"));
+  close_all (&f);
+}
+
 /* The demo with every channel: memory, log and timeline in one trace. */
 static char *
 record_demo_all (void)
@@ -1452,6 +1510,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/memory-view/agrees-with-cli", test_agrees_with_cli);
   g_test_add_func ("/memory-view/rate-scale", test_rate_scale);
   g_test_add_func ("/memory-view/missing-source", test_missing_source);
+  g_test_add_func ("/memory-view/no-symbols", test_no_symbols);
   g_test_add_func ("/memory-view/show-in-timeline", test_show_in_timeline);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,

@@ -1555,6 +1555,54 @@ test_tile_seams (void)
   timeline_fixture_close (&f);
 }
 
+/* The flame graph has room when shown (issue 24 item 7: 425 × 200 pixels at the default
+ * size): most of the panel's height and a readable width; the table's height comes back
+ * with the callers. */
+static void
+test_flame_room (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  GtkWidget *timers, *stack, *flame, *table;
+  int table_h;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  timers = GTK_WIDGET (strobe_timeline_view_get_timers (f.view));
+  stack = find_type (timers, GTK_TYPE_STACK);
+  flame = find_type (timers, STROBE_TYPE_FLAME_GRAPH);
+  table = strobe_timers_panel_get_table (STROBE_TIMERS_PANEL (timers));
+  g_assert_nonnull (stack);
+  g_assert_nonnull (flame);
+  table_h = gtk_widget_get_height (table);
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "flame");
+  timeline_fixture_settle (&f, 20);
+  g_test_message ("flame graph %d × %d, panel %d high", gtk_widget_get_width (flame), gtk_widget_get_height (flame),
+                  gtk_widget_get_height (timers));
+  g_assert_cmpint (gtk_widget_get_width (flame), >=, 560);
+  g_assert_cmpint (gtk_widget_get_height (flame), >=, gtk_widget_get_height (timers) / 2);
+  /* Focused from the keyboard, it shows a ring two pixels wide (item 18: one was faint). */
+  gtk_widget_grab_focus (flame);
+  gtk_window_set_focus_visible (f.window, TRUE);
+  {
+    g_autoptr (GdkTexture) shot = timeline_render (flame, NULL);
+    int w = gdk_texture_get_width (shot), h = gdk_texture_get_height (shot);
+    g_autofree guchar *px = g_malloc ((gsize) w * h * 4);
+
+    gdk_texture_download (shot, px, (gsize) w * 4);
+    for (int x = 0; x < 2; x++)
+      {
+        const guchar *p = px + ((gsize) (h / 2) * w + x) * 4;   /* B G R A */
+        g_assert_cmpint (ABS (p[0] - 227), <=, 8);
+        g_assert_cmpint (ABS (p[1] - 133), <=, 8);
+        g_assert_cmpint (ABS (p[2] - 54), <=, 8);
+      }
+  }
+  gtk_stack_set_visible_child_name (GTK_STACK (stack), "links");
+  timeline_fixture_settle (&f, 20);
+  g_assert_cmpint (ABS (gtk_widget_get_height (table) - table_h), <=, 2);
+  timeline_fixture_close (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1571,6 +1619,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/paint/lod", test_paint_lod);
   g_test_add_func ("/timeline/snapshots", test_snapshots);
   g_test_add_func ("/timeline/tile-seams", test_tile_seams);
+  g_test_add_func ("/timeline/flame-room", test_flame_room);
   g_test_add_func ("/timeline/damaged", test_damaged);
   g_test_add_func ("/timeline/hidden-stops-workers", test_hidden_stops_workers);
   g_test_add_func ("/timeline/many-regions", test_many_regions);
