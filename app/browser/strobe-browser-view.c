@@ -505,12 +505,12 @@ strobe_browser_view_set_store (StrobeBrowserView *self,
       g_autofree char *text = g_strdup_printf (_("The trace store could not be opened: %s"), error->message);
 
       gtk_label_set_text (self->store_error_label, text);
-      gtk_info_bar_set_revealed (self->store_bar, TRUE);
+      strobe_a11y_show_info_bar (self->store_bar, TRUE);
     }
   else
     {
       gtk_label_set_text (self->store_error_label, "");
-      gtk_info_bar_set_revealed (self->store_bar, FALSE);
+      strobe_a11y_show_info_bar (self->store_bar, FALSE);
     }
 
   if (self->selection != NULL)
@@ -546,7 +546,7 @@ strobe_browser_view_set_recorder (StrobeBrowserView *self,
 
       gtk_label_set_text (self->recorder_error_label, text);
     }
-  gtk_info_bar_set_revealed (self->recorder_bar, error != NULL);
+  strobe_a11y_show_info_bar (self->recorder_bar, error != NULL);
   self->recorder_port = port;
   update_empty (self);
 }
@@ -662,7 +662,7 @@ strobe_browser_view_init (StrobeBrowserView *self)
   g_object_unref (started);
 
   strobe_browser_view_set_store (self, NULL, NULL);
-  gtk_info_bar_set_revealed (self->store_bar, FALSE);
+  strobe_a11y_show_info_bar (self->store_bar, FALSE);
 }
 
 GtkWidget *

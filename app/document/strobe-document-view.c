@@ -182,7 +182,7 @@ load_cb (GObject      *object,
       gtk_info_bar_set_message_type (self->notice_bar,
                                      status == STROBE_DOCUMENT_STATUS_DAMAGED ? GTK_MESSAGE_ERROR
                                                                               : GTK_MESSAGE_WARNING);
-      gtk_info_bar_set_revealed (self->notice_bar, TRUE);
+      strobe_a11y_show_info_bar (self->notice_bar, TRUE);
     }
   update_page (self);
 

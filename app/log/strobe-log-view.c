@@ -373,7 +373,7 @@ set_notice (StrobeLogView *self)
   if (g_strcmp0 (gtk_label_get_text (self->notice_label), text->str) != 0)
     gtk_label_set_text (self->notice_label, text->str);
   gtk_widget_set_visible (GTK_WIDGET (self->notice_button), self->selection_hidden);
-  gtk_info_bar_set_revealed (self->notice_bar, text->len > 0);
+  strobe_a11y_show_info_bar (self->notice_bar, text->len > 0);
 }
 
 /* Why the table is empty: the filters in force, in words. */

@@ -723,7 +723,7 @@ update_notice (StrobeMemoryView *self, const StrobeMemorySummary *s)
   if (g_strcmp0 (gtk_label_get_text (self->notice_label), text->str) != 0)
     gtk_label_set_text (self->notice_label, text->str);
   gtk_info_bar_set_message_type (self->notice_bar, type);
-  gtk_info_bar_set_revealed (self->notice_bar, text->len > 0);
+  strobe_a11y_show_info_bar (self->notice_bar, text->len > 0);
 }
 
 static void

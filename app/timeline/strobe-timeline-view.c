@@ -29,6 +29,7 @@ struct _StrobeTimelineView
 
   StrobeTimelineWidget *timeline;       /* NULL when the document has no timeline model */
   StrobeTimersPanel    *timers;
+  gboolean              had_scopes;     /* the trace has CPU scopes (never FALSE again) */
 
   /* The template's (strobe-timeline-view.ui). */
   GtkStack             *content_stack;
@@ -487,6 +488,21 @@ details_done (GObject *source, GAsyncResult *result, gpointer user_data)
   update_details_range (self);
 }
 
+/* FALSE once the trace is read and has no CPU scope; TRUE while it may still get some. */
+static gboolean
+has_scopes (StrobeTimelineView *self)
+{
+  StrobeDocument *document = strobe_view_get_document (STROBE_VIEW (self));
+  StrobeTimelineStats stats;
+
+  if (self->had_scopes || model (self) == NULL || !strobe_document_is_loaded (document)
+      || strobe_document_is_live (document))
+    return TRUE;
+  strobe_timeline_model_get_stats (model (self), &stats);
+  self->had_scopes = stats.scopes > 0;
+  return self->had_scopes;
+}
+
 static void
 selected_scope_cb (StrobeTimelineView *self)
 {
@@ -501,8 +517,16 @@ selected_scope_cb (StrobeTimelineView *self)
   watch_row (self, NULL);
   if (s == NULL || model (self) == NULL)
     {
-      set_details (self, _("No scope selected"),
-                   _("Click a scope, or press Space on the timeline and move with the arrow keys."));
+      if (!has_scopes (self))
+        /* An empty grid said nothing of why (issue 24 item 18). */
+        set_details (self, _("No CPU scopes in this trace"),
+                     _("The timeline’s tracks are the program’s CPU scopes, frames, regions and counters, and this "
+                       "trace has no CPU scopes. Turn the program’s cpu channel on (STROBE_TRACE=cpu, --trace=cpu, "
+                       "or the channels panel while it runs); a trace of allocations made with strobe-cli run has "
+                       "its figures on the Memory page."));
+      else
+        set_details (self, _("No scope selected"),
+                     _("Click a scope, or press Space on the timeline and move with the arrow keys."));
       return;
     }
   self->details_cancel = g_cancellable_new ();
@@ -633,6 +657,10 @@ strobe_timeline_view_document_changed (StrobeView *view, StrobeDocumentChanges c
     return;
   strobe_timeline_widget_update (self->timeline, changes);
   strobe_timers_panel_update (self->timers, changes);
+  /* Loaded without a scope: the details say why the timeline is empty. */
+  if (strobe_timeline_widget_get_selected_scope (self->timeline) == NULL && !self->had_scopes
+      && strobe_document_is_loaded (strobe_view_get_document (view)))
+    selected_scope_cb (self);
 }
 
 static void

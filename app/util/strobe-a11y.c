@@ -101,3 +101,11 @@ strobe_a11y_make_copyable (GtkLabel *label)
   gtk_widget_set_focusable (GTK_WIDGET (label), FALSE);
   gtk_widget_set_can_focus (GTK_WIDGET (label), FALSE);
 }
+
+void
+strobe_a11y_show_info_bar (GtkInfoBar *bar, gboolean shown)
+{
+  g_return_if_fail (GTK_IS_INFO_BAR (bar));
+  gtk_widget_set_visible (GTK_WIDGET (bar), shown);
+  gtk_info_bar_set_revealed (bar, shown);
+}

@@ -31,5 +31,10 @@ void       strobe_a11y_make_copyable            (GtkLabel   *label);
 GtkWidget *strobe_a11y_button_new_with_mnemonic (const char *text);
 /* @text without mnemonic underscores ("__" stays "_"). Free with g_free. */
 char      *strobe_a11y_strip_mnemonic          (const char *text);
+/* Shows or hides an info bar. Hidden, it is not only folded: GTK 4.8 keeps a folded info
+ * bar and its message in the accessible tree, and a screen reader read a message no
+ * longer shown (issue 24 item 18). */
+void       strobe_a11y_show_info_bar            (GtkInfoBar *bar,
+                                                 gboolean    shown);
 
 G_END_DECLS

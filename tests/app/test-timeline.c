@@ -1603,6 +1603,25 @@ test_flame_room (void)
   timeline_fixture_close (&f);
 }
 
+/* A trace without CPU scopes (logs and memory only): the details under the empty grid say
+ * why and how to get them (issue 24 item 18); one with scopes says how to pick one. */
+static void
+test_no_scopes_explained (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *logmem = data_path ("golden-logmem.strobe");
+  g_autofree char *timeline = data_path ("golden-timeline.strobe");
+
+  timeline_fixture_open (&f, logmem, 1200, 760);
+  g_test_message ("%s", strobe_timeline_view_get_details (f.view));
+  g_assert_true (g_str_has_prefix (strobe_timeline_view_get_details (f.view), "No CPU scopes in this trace\n"));
+  g_assert_nonnull (strstr (strobe_timeline_view_get_details (f.view), "STROBE_TRACE=cpu"));
+  timeline_fixture_close (&f);
+  timeline_fixture_open (&f, timeline, 1200, 760);
+  g_assert_true (g_str_has_prefix (strobe_timeline_view_get_details (f.view), "No scope selected\n"));
+  timeline_fixture_close (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1620,6 +1639,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/snapshots", test_snapshots);
   g_test_add_func ("/timeline/tile-seams", test_tile_seams);
   g_test_add_func ("/timeline/flame-room", test_flame_room);
+  g_test_add_func ("/timeline/no-scopes-explained", test_no_scopes_explained);
   g_test_add_func ("/timeline/damaged", test_damaged);
   g_test_add_func ("/timeline/hidden-stops-workers", test_hidden_stops_workers);
   g_test_add_func ("/timeline/many-regions", test_many_regions);
