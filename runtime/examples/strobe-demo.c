@@ -926,17 +926,22 @@ main (int argc, char **argv)
   struct sigaction sa;
   const char *trace = getenv ("STROBE_TRACE");
   char *trace_args[3];
+  char *owned_args[3] = { NULL, NULL, NULL };   /* the --tracefile= made here, freed at exit */
   int n_trace_args = 0;
   const char *self = argv[0];
 
   /* The server is started with the game's own trace options: kept before the runtime
    * consumes them; the trace file becomes the server's. */
   for (int i = 1; i < argc; i++)
-    if (strncmp (argv[i], "--tracefile=", 12) == 0)
+    if (strncmp (argv[i], "--tracefile=", 12) == 0 && n_trace_args < 3)
       {
         char *path = server_trace_path (argv[i] + 12);
-        if (path && (trace_args[n_trace_args] = malloc (strlen (path) + 13)) != NULL)
-          sprintf (trace_args[n_trace_args++], "--tracefile=%s", path);
+        if (path && (owned_args[n_trace_args] = malloc (strlen (path) + 13)) != NULL)
+          {
+            sprintf (owned_args[n_trace_args], "--tracefile=%s", path);
+            trace_args[n_trace_args] = owned_args[n_trace_args];
+            n_trace_args++;
+          }
         free (path);
       }
     else if ((strncmp (argv[i], "--trace=", 8) == 0 || strncmp (argv[i], "--tracehost=", 12) == 0)
@@ -945,8 +950,12 @@ main (int argc, char **argv)
   if (getenv ("STROBE_TRACEFILE") && n_trace_args < 3)
     {
       char *path = server_trace_path (getenv ("STROBE_TRACEFILE"));
-      if (path && (trace_args[n_trace_args] = malloc (strlen (path) + 13)) != NULL)
-        sprintf (trace_args[n_trace_args++], "--tracefile=%s", path);
+      if (path && (owned_args[n_trace_args] = malloc (strlen (path) + 13)) != NULL)
+        {
+          sprintf (owned_args[n_trace_args], "--tracefile=%s", path);
+          trace_args[n_trace_args] = owned_args[n_trace_args];
+          n_trace_args++;
+        }
       free (path);
     }
 
@@ -955,7 +964,11 @@ main (int argc, char **argv)
   parse_options (argc, argv);
   started = now_s ();
   if (server_in >= 0)
-    return run_server ();
+    {
+      for (int i = 0; i < 3; i++)
+        free (owned_args[i]);
+      return run_server ();
+    }
   /* One session for the game and its server, so a recorder keeps them as one group. */
   if (opt_server && !getenv ("STROBE_SESSION"))
     {
@@ -1037,5 +1050,7 @@ main (int argc, char **argv)
   demo_free (arena, ARENA_BYTES, STROBE_MEMORY_HEAP_SYSTEM);
   STROBE_LOG_MESSAGE (LogGame, STROBE_LOG_DISPLAY, "shutting down after %.1f s", now_s () - started);
   strobe_shutdown ();
+  for (int i = 0; i < 3; i++)
+    free (owned_args[i]);
   return 0;
 }
