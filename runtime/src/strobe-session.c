@@ -2,6 +2,7 @@
  * the clock domain: the machine's boot id, which tells a reader whether two traces read
  * one clock (core/protocol/PROTOCOL.md §1, "Traces on one clock"). */
 #include "strobe-private.h"
+#include "strobe-auth.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -90,22 +91,10 @@ strobe_get_session_name (char *buf, size_t size)
   return len;
 }
 
-static int
-hex_value (char c)
-{
-  if (c >= '0' && c <= '9')
-    return c - '0';
-  if (c >= 'a' && c <= 'f')
-    return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F')
-    return c - 'A' + 10;
-  return -1;
-}
-
 bool
 strobe__clock_domain (uint8_t domain[16])
 {
-  char text[64];
+  char text[64], digits[32];
   ssize_t n;
   int fd, got = 0;
 
@@ -117,15 +106,10 @@ strobe__clock_domain (uint8_t domain[16])
   close (fd);
   if (n <= 0)
     return false;
-  for (ssize_t i = 0; i < n && got < 32; i++)
-    {
-      int v = hex_value (text[i]);
-      if (v < 0)
-        continue;   /* the dashes of the UUID form */
-      domain[got / 2] |= (uint8_t) (got % 2 ? v : v << 4);
-      got++;
-    }
-  if (got != 32)
+  for (ssize_t i = 0; i < n && got < (int) sizeof digits; i++)
+    if (text[i] != '-' && text[i] != '\n')   /* the UUID form's dashes */
+      digits[got++] = text[i];
+  if (!strobe_hex_decode (digits, (size_t) got, domain, 16))
     {
       memset (domain, 0, 16);
       return false;
