@@ -4,9 +4,8 @@
     build-aux/check-runtime-exports.py [--root DIR] [--nm NM] path/to/libstrobe.so
 
 The expected set is every function and object runtime/include/strobe/*.h declares (not the
-static inline ones, not macros or types), read with the parser of gen-api-reference.py,
-plus the private entry points runtime/strobe.map lists under its "private" comment (the
-interposer's one). It fails, naming them, on:
+static inline ones, not macros or types), read with the parser of gen-api-reference.py.
+It fails, naming them, on:
   - a symbol `nm -D --defined-only` shows that no header declares (a private function that
     leaked into the ABI),
   - a header declaration the library does not export (a public function a program cannot
@@ -23,11 +22,6 @@ import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-# Names the library exports that no public header may declare: the interposer finds this
-# one with dlsym (runtime/src/strobe-memory-private.h says why).
-PRIVATE_ENTRY_POINTS = {'strobe__memory_hooks'}
-
 
 def load_parser(root):
     path = os.path.join(root, 'build-aux', 'gen-api-reference.py')
@@ -83,24 +77,24 @@ def main():
     args = parser.parse_args()
 
     declared, problems = header_symbols(args.root)
-    expected = set(declared) | PRIVATE_ENTRY_POINTS
+    expected = set(declared)
     exported = exported_symbols(args.nm, args.library)
     listed = map_symbols(args.root)
 
     for name in sorted(exported - expected):
         problems.append('%s exports %s, which no public header declares' % (args.library, name))
     for name in sorted(expected - exported):
-        where = declared.get(name, 'the interposer (%s)' % os.path.basename(__file__))
-        problems.append('%s does not export %s (declared at %s)' % (args.library, name, where))
+        problems.append('%s does not export %s (declared at %s)'
+                        % (args.library, name, declared[name]))
     for name in sorted(listed - expected):
         problems.append('runtime/strobe.map lists %s, which no public header declares' % name)
     for name in sorted(expected - listed):
         problems.append('runtime/strobe.map does not list %s (declared at %s)'
-                        % (name, declared.get(name, 'PRIVATE_ENTRY_POINTS')))
+                        % (name, declared[name]))
 
     public = sum(1 for n in declared if not n.startswith('strobe__'))
-    print('exported %d; headers declare %d (%d API, %d fast-path internals) + %d private entry point(s)'
-          % (len(exported), len(declared), public, len(declared) - public, len(PRIVATE_ENTRY_POINTS)))
+    print('exported %d; headers declare %d (%d API, %d fast-path internals)'
+          % (len(exported), len(declared), public, len(declared) - public))
     for p in problems:
         print(p, file=sys.stderr)
     return 1 if problems else 0

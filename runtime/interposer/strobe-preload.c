@@ -13,7 +13,7 @@
  *   connected to later. Tracing switches on at this library's last constructor, after
  *   the runtime's own.
  * - One runtime per process: when the program links its own libstrobe.so, the
- *   interposer reports into that runtime (its strobe__memory_hooks) and never starts the
+ *   interposer reports into that runtime (its strobe_memory_interposer_hooks) and never starts the
  *   private copy linked into this library.
  * - Children: the interposer and every STROBE_* variable are taken out of the
  *   environment, so programs this one runs are not traced (and do not allocate
@@ -851,8 +851,8 @@ preload_init (void)
 
   hooks = (const StrobeMemoryHooks *) (uintptr_t) 0;
   {
-    const StrobeMemoryHooks *(*get) (void) =
-      (const StrobeMemoryHooks *(*) (void)) lookup_optional ("strobe__memory_hooks");
+    const void *(*get) (void) =
+      (const void *(*) (void)) lookup_optional ("strobe_memory_interposer_hooks");
     if (get && (hooks = get ()) != NULL && hooks->size < sizeof (StrobeMemoryHooks))
       hooks = NULL;
   }

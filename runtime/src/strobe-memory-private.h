@@ -138,7 +138,7 @@ void strobe__memory_on_free_all (uint32_t heap);
 void strobe__memory_modules_changed (void);
 
 /* Hooks a program's own shared libstrobe hands to the interposer, so one process has one
- * runtime (strobe-preload.c looks them up with dlsym). Versioned by size. */
+ * runtime (strobe-preload.c looks up strobe_memory_interposer_hooks with dlsym). Versioned by size. */
 typedef struct
 {
   uint32_t size;
@@ -156,8 +156,8 @@ typedef struct
   void   (*modules_changed) (void);
 } StrobeMemoryHooks;
 
-/* Exported from libstrobe.so (default visibility). */
-const StrobeMemoryHooks *strobe__memory_hooks (void);
+/* libstrobe.so hands this table out through strobe_memory_interposer_hooks ()
+ * (strobe/strobe-memory.h). */
 
 /* ---- shared between the memory files -------------------------------------------- */
 

@@ -471,8 +471,8 @@ set_walker (int (*walker) (void **frames, int max))
   strobe_memory_set_stack_walker (walker);
 }
 
-__attribute__ ((visibility ("default"))) const StrobeMemoryHooks *
-strobe__memory_hooks (void)
+const void *
+strobe_memory_interposer_hooks (void)
 {
   static const StrobeMemoryHooks hooks = {
     sizeof (StrobeMemoryHooks),

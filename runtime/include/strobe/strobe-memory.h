@@ -207,6 +207,15 @@ void strobe_memory_set_stack_walker (int (*walker) (void **frames, int max));
  * Blocks: never. Threads: any thread. */
 void strobe_memory_set_live_table (bool enabled);
 
+/* For the LD_PRELOAD interposer (`strobe-cli run --trace=memory`), not for applications:
+ * when a program links libstrobe.so itself, the interposer finds this function with dlsym
+ * and reports allocations into that runtime rather than starting a second one. Returns a
+ * table whose layout is private to the runtime and versioned by its first field (a
+ * uint32_t size); an interposer that finds it shorter than it needs starts its own.
+ *
+ * Cost: none (a constant). Blocks: never. Threads: any thread. */
+const void *strobe_memory_interposer_hooks (void);
+
 #pragma GCC visibility pop
 
 #ifdef __cplusplus
