@@ -6,7 +6,6 @@
 
 #include <glib/gi18n.h>
 
-#include "strobe-application-private.h"
 #include "strobe-connect-dialog.h"
 #include "strobe-discovery.h"
 #include "strobe-late-connect.h"
@@ -15,7 +14,7 @@
 #include "strobe-document-view.h"
 #include "strobe-a11y.h"
 #include "strobe-panes.h"
-#include "strobe-window-private.h"
+#include "strobe-window.h"
 
 struct _StrobeWindow
 {
@@ -28,6 +27,7 @@ struct _StrobeWindow
   GtkNotebook          *notebook;
   StrobeBrowserView    *browser;
 
+  StrobeServices       *services;      /* the store, the recorder, the settings */
   GListStore           *documents;     /* the open traces, for a comparison's B */
   GtkMapListModel      *store_files;   /* the store's traces as files, newest first */
 };
@@ -206,9 +206,7 @@ add_recent (StrobeDocument *document)
 static StrobeServices *
 get_services (StrobeWindow *self)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-  return STROBE_IS_APPLICATION (app) ? strobe_application_get_services (STROBE_APPLICATION (app)) : NULL;
+  return self->services;
 }
 
 /* A trace of the store is opened through it, so a live one is followed. */
@@ -510,13 +508,11 @@ store_changed_cb (StrobeWindow   *self,
     gtk_map_list_model_set_model (self->store_files, NULL);
 }
 
-/* GtkWindow:application is not a construct property: this runs once it is set. */
 static void
-set_application (StrobeWindow      *self,
-                 StrobeApplication *app)
+follow_services (StrobeWindow   *self,
+                 StrobeServices *services)
 {
-  StrobeServices *services = strobe_application_get_services (app);
-
+  self->services = g_object_ref (services);
   store_changed_cb (self, services);
   g_signal_connect_object (services, "store-changed", G_CALLBACK (store_changed_cb), self,
                            G_CONNECT_SWAPPED);
@@ -577,7 +573,8 @@ strobe_window_close_request (GtkWindow *window)
   if (services != NULL && strobe_services_is_recording (services) &&
       windows != NULL && windows->next == NULL)
     {
-      _strobe_application_quit (STROBE_APPLICATION (app));
+      /* app.quit asks whether to stop the recorder. */
+      g_action_group_activate_action (G_ACTION_GROUP (app), "quit", NULL);
       return TRUE;
     }
   return GTK_WINDOW_CLASS (strobe_window_parent_class)->close_request (window);
@@ -599,7 +596,86 @@ strobe_window_dispose (GObject *object)
 
   g_clear_object (&self->documents);
   g_clear_object (&self->store_files);
+  g_clear_object (&self->services);
   G_OBJECT_CLASS (strobe_window_parent_class)->dispose (object);
+}
+
+/* ---- actions: win.close (Ctrl+W), win.connect (Ctrl+K), win.next-pane and
+ * win.previous-pane (F6, Shift+F6), win.show-view (Alt+1…9), win.show-trace (the
+ * comparison page's "Show in B"); win.show-help-overlay (Ctrl+?) comes from
+ * GtkApplicationWindow and gtk/help-overlay.ui. ---- */
+static void
+close_action (GSimpleAction *action,
+              GVariant      *parameter,
+              gpointer       user_data)
+{
+  strobe_window_close_current (STROBE_WINDOW (user_data));
+}
+
+static void
+connect_action (GSimpleAction *action,
+                GVariant      *parameter,
+                gpointer       user_data)
+{
+  strobe_window_connect (STROBE_WINDOW (user_data));
+}
+
+/* Alt+1…9 from anywhere in the window, the tab strip included: the current trace's views. */
+static void
+show_view_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  StrobeWindow *self = user_data;
+  GtkWidget *page = strobe_window_get_current_page (self);
+
+  if (page != NULL)
+    gtk_widget_activate_action (page, "document.show-view", "i", g_variant_get_int32 (parameter));
+}
+
+static void
+next_pane_action (GSimpleAction *action,
+                  GVariant      *parameter,
+                  gpointer       user_data)
+{
+  strobe_window_cycle_panes (STROBE_WINDOW (user_data), FALSE);
+}
+
+static void
+previous_pane_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  strobe_window_cycle_panes (STROBE_WINDOW (user_data), TRUE);
+}
+
+static void
+show_trace_action (GSimpleAction *action,
+                   GVariant      *parameter,
+                   gpointer       user_data)
+{
+  const char *uri, *page;
+  guint64 begin, end, pad;
+  g_autoptr(GFile) file = NULL;
+
+  g_variant_get (parameter, "(&s&sttt)", &uri, &page, &begin, &end, &pad);
+  file = g_file_new_for_uri (uri);
+  strobe_window_show_trace (STROBE_WINDOW (user_data), file, page, begin, end, pad);
+}
+
+static void
+add_actions (StrobeWindow *self)
+{
+  static const GActionEntry entries[] = {
+    { "close", close_action },
+    { "connect", connect_action },
+    { "next-pane", next_pane_action },
+    { "show-view", show_view_action, "i" },
+    { "show-trace", show_trace_action, "(ssttt)" },
+    { "previous-pane", previous_pane_action },
+  };
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), entries, G_N_ELEMENTS (entries), self);
 }
 
 static void
@@ -633,7 +709,7 @@ strobe_window_init (StrobeWindow *self)
   self->documents = g_list_store_new (STROBE_TYPE_DOCUMENT);
   self->store_files = gtk_map_list_model_new (NULL, trace_to_file, NULL, NULL);
   gtk_widget_init_template (GTK_WIDGET (self));
-  _strobe_window_actions_init (self);
+  add_actions (self);
   strobe_pane_mark (GTK_WIDGET (self->notebook));
   strobe_a11y_fix_mnemonic_button (self->open_button);
   strobe_a11y_fix_mnemonic_button (self->connect_button);
@@ -645,14 +721,16 @@ strobe_window_init (StrobeWindow *self)
 }
 
 StrobeWindow *
-strobe_window_new (StrobeApplication *application)
+strobe_window_new (GtkApplication *application,
+                   StrobeServices *services)
 {
   StrobeWindow *self;
 
-  g_return_val_if_fail (STROBE_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (STROBE_IS_SERVICES (services), NULL);
 
   self = g_object_new (STROBE_TYPE_WINDOW, "application", application, NULL);
-  set_application (self, application);
+  follow_services (self, services);
   restore_size (self);
   return self;
 }

@@ -7,15 +7,17 @@
 
 #include <gtk/gtk.h>
 
-#include "strobe-application.h"
 #include "strobe-document.h"
+#include "strobe-services.h"
 
 G_BEGIN_DECLS
 
 #define STROBE_TYPE_WINDOW (strobe_window_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeWindow, strobe_window, STROBE, WINDOW, GtkApplicationWindow)
 
-StrobeWindow   *strobe_window_new                  (StrobeApplication *application);
+/* A window of @application over @services' store, recorder and settings. */
+StrobeWindow   *strobe_window_new                  (GtkApplication    *application,
+                                                    StrobeServices    *services);
 /* Opens @file in a new tab and starts loading it, or switches to its tab when it is
  * open already. Returns the document (owned by the window). */
 StrobeDocument *strobe_window_open_file            (StrobeWindow      *self,

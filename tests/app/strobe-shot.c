@@ -64,7 +64,7 @@ activate_cb (GApplication *app)
   g_application_hold (app);
   if (n_arguments > 3 && sscanf (arguments[3], "%dx%d", &width, &height) == 2)
     first_page = 4;
-  window = strobe_window_new (STROBE_APPLICATION (app));
+  window = strobe_window_new (GTK_APPLICATION (app), strobe_application_get_services (STROBE_APPLICATION (app)));
   gtk_window_set_default_size (GTK_WINDOW (window), width, height);
   gtk_window_present (GTK_WINDOW (window));
   document = strobe_window_open_file (window, file);

@@ -52,7 +52,7 @@ fixture_setup (Fixture       *f,
   f->tmpdir = g_dir_make_tmp ("strobe-app-test-XXXXXX", &error);
   g_assert_no_error (error);
   f->app = the_app;
-  f->window = strobe_window_new (f->app);
+  f->window = strobe_window_new (GTK_APPLICATION (f->app), strobe_application_get_services (f->app));
   gtk_window_present (GTK_WINDOW (f->window));
   g_assert_nonnull (strobe_services_get_store (strobe_application_get_services (f->app)));
   g_assert_null (strobe_services_get_recorder_error (strobe_application_get_services (f->app)));
@@ -1377,7 +1377,7 @@ test_window_size (Fixture       *f,
   g_settings_reset (settings, "window-height");
   g_settings_reset (settings, "window-maximized");
   gdk_monitor_get_geometry (monitor, &screen);
-  second = strobe_window_new (f->app);
+  second = strobe_window_new (GTK_APPLICATION (f->app), strobe_application_get_services (f->app));
   gtk_window_get_default_size (GTK_WINDOW (second), &w, &h);
   g_assert_cmpint (w, ==, screen.width * 9 / 10);
   g_assert_cmpint (h, ==, screen.height * 9 / 10);
@@ -1390,7 +1390,7 @@ test_window_size (Fixture       *f,
   gtk_window_close (GTK_WINDOW (second));
   settle ();
   g_assert_cmpint (g_settings_get_int (settings, "window-width"), ==, 1111);
-  second = strobe_window_new (f->app);
+  second = strobe_window_new (GTK_APPLICATION (f->app), strobe_application_get_services (f->app));
   gtk_window_get_default_size (GTK_WINDOW (second), &w, &h);
   g_assert_cmpint (w, ==, 1111);
   g_assert_cmpint (h, ==, 777);

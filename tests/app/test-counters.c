@@ -87,7 +87,7 @@ static void
 test_counters_view (void)
 {
   g_autoptr(GFile) file = g_file_new_for_path (g_getenv ("STROBE_TIMELINE_TRACE"));
-  StrobeWindow *window = strobe_window_new (the_app);
+  StrobeWindow *window = strobe_window_new (GTK_APPLICATION (the_app), strobe_application_get_services (the_app));
   StrobeDocumentView *page;
   StrobeDocument *document;
   TestCountersView *view;

@@ -110,7 +110,7 @@ open_trace (Fixture *f, const char *path)
 {
   g_autoptr (GFile) file = g_file_new_for_path (path);
 
-  f->window = strobe_window_new (the_app);
+  f->window = strobe_window_new (GTK_APPLICATION (the_app), strobe_application_get_services (the_app));
   gtk_window_set_default_size (GTK_WINDOW (f->window), 1300, 1150);
   gtk_window_present (GTK_WINDOW (f->window));
   strobe_window_open_file (f->window, file);
