@@ -51,7 +51,11 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#define EXPORT __attribute__ ((visibility ("default")))
+/* The interposed functions are defined under names of their own (preload_malloc…, what a
+ * backtrace through them shows) and exported under the C library's by alias: nothing in
+ * this library defines a function named like one the rest of the runtime calls. */
+#define INTERPOSE(name, impl) \
+  extern __typeof__ (name) name __attribute__ ((alias (#impl), visibility ("default")))
 
 typedef void *(*MallocFn) (size_t);
 typedef void *(*CallocFn) (size_t, size_t);
@@ -136,7 +140,7 @@ arena_size (const void *p)
 /* ---- resolving the C library ------------------------------------------------------- */
 
 static void *
-next (const char *name)
+lookup_next (const char *name)
 {
   return dlsym (RTLD_NEXT, name);
 }
@@ -155,16 +159,16 @@ resolve (void)
   if (__atomic_compare_exchange_n (&state, &expected, RESOLVING, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
     {
       resolving_here = 1;
-      real.malloc = (MallocFn) next ("malloc");
-      real.calloc = (CallocFn) next ("calloc");
-      real.realloc = (ReallocFn) next ("realloc");
-      real.free = (FreeFn) next ("free");
-      real.posix_memalign = (PosixMemalignFn) next ("posix_memalign");
-      real.aligned_alloc = (AlignedFn) next ("aligned_alloc");
-      real.memalign = (AlignedFn) next ("memalign");
-      real.valloc = (VallocFn) next ("valloc");
-      real.pvalloc = (VallocFn) next ("pvalloc");
-      real.dlclose = (DlcloseFn) next ("dlclose");
+      real.malloc = (MallocFn) lookup_next ("malloc");
+      real.calloc = (CallocFn) lookup_next ("calloc");
+      real.realloc = (ReallocFn) lookup_next ("realloc");
+      real.free = (FreeFn) lookup_next ("free");
+      real.posix_memalign = (PosixMemalignFn) lookup_next ("posix_memalign");
+      real.aligned_alloc = (AlignedFn) lookup_next ("aligned_alloc");
+      real.memalign = (AlignedFn) lookup_next ("memalign");
+      real.valloc = (VallocFn) lookup_next ("valloc");
+      real.pvalloc = (VallocFn) lookup_next ("pvalloc");
+      real.dlclose = (DlcloseFn) lookup_next ("dlclose");
       resolving_here = 0;
       if (real.malloc == NULL || real.free == NULL || real.calloc == NULL || real.realloc == NULL)
         abort ();
@@ -241,8 +245,8 @@ on_free (void *p)
 
 /* ---- the interposed functions -------------------------------------------------------- */
 
-EXPORT void *
-malloc (size_t size)
+static void *
+preload_malloc (size_t size)
 {
   void *p;
 
@@ -255,9 +259,10 @@ malloc (size_t size)
     }
   return p;
 }
+INTERPOSE (malloc, preload_malloc);
 
-EXPORT void
-free (void *p)
+static void
+preload_free (void *p)
 {
   if (p == NULL || in_arena (p))
     return;
@@ -266,9 +271,10 @@ free (void *p)
   READY_OR ();
   real.free (p);
 }
+INTERPOSE (free, preload_free);
 
-EXPORT void *
-calloc (size_t nmemb, size_t size)
+static void *
+preload_calloc (size_t nmemb, size_t size)
 {
   size_t total;
   void *p;
@@ -287,6 +293,7 @@ calloc (size_t nmemb, size_t size)
     }
   return p;
 }
+INTERPOSE (calloc, preload_calloc);
 
 static inline void *
 do_realloc (void *old, size_t size, const StrobeMemoryCaller *c)
@@ -333,15 +340,16 @@ do_realloc (void *old, size_t size, const StrobeMemoryCaller *c)
   return p;
 }
 
-EXPORT void *
-realloc (void *old, size_t size)
+static void *
+preload_realloc (void *old, size_t size)
 {
   CALLER (c);
   return do_realloc (old, size, &c);
 }
+INTERPOSE (realloc, preload_realloc);
 
-EXPORT void *
-reallocarray (void *old, size_t nmemb, size_t size)
+static void *
+preload_reallocarray (void *old, size_t nmemb, size_t size)
 {
   size_t total;
   CALLER (c);
@@ -353,9 +361,10 @@ reallocarray (void *old, size_t nmemb, size_t size)
     }
   return do_realloc (old, total, &c);
 }
+INTERPOSE (reallocarray, preload_reallocarray);
 
-EXPORT int
-posix_memalign (void **out, size_t align, size_t size)
+static int
+preload_posix_memalign (void **out, size_t align, size_t size)
 {
   int r;
 
@@ -372,9 +381,10 @@ posix_memalign (void **out, size_t align, size_t size)
     }
   return r;
 }
+INTERPOSE (posix_memalign, preload_posix_memalign);
 
-EXPORT void *
-aligned_alloc (size_t align, size_t size)
+static void *
+preload_aligned_alloc (size_t align, size_t size)
 {
   void *p;
 
@@ -387,9 +397,10 @@ aligned_alloc (size_t align, size_t size)
     }
   return p;
 }
+INTERPOSE (aligned_alloc, preload_aligned_alloc);
 
-EXPORT void *
-memalign (size_t align, size_t size)
+static void *
+preload_memalign (size_t align, size_t size)
 {
   void *p;
 
@@ -402,9 +413,10 @@ memalign (size_t align, size_t size)
     }
   return p;
 }
+INTERPOSE (memalign, preload_memalign);
 
-EXPORT void *
-valloc (size_t size)
+static void *
+preload_valloc (size_t size)
 {
   void *p;
 
@@ -417,10 +429,11 @@ valloc (size_t size)
     }
   return p;
 }
+INTERPOSE (valloc, preload_valloc);
 
 /* Reported with the size asked for, not the whole pages the program may use. */
-EXPORT void *
-pvalloc (size_t size)
+static void *
+preload_pvalloc (size_t size)
 {
   void *p;
 
@@ -433,11 +446,12 @@ pvalloc (size_t size)
     }
   return p;
 }
+INTERPOSE (pvalloc, preload_pvalloc);
 
 /* After it returns the module map is rescanned: addresses of the module it unloaded may
  * soon belong to another one. */
-EXPORT int
-dlclose (void *handle)
+static int
+preload_dlclose (void *handle)
 {
   int r;
 
@@ -458,6 +472,7 @@ dlclose (void *handle)
     }
   return r;
 }
+INTERPOSE (dlclose, preload_dlclose);
 
 /* ---- the environment children get -------------------------------------------------- */
 
@@ -617,7 +632,7 @@ static void end_before_exec (void);
 static ExecveFn
 real_exec (const char *name)
 {
-  return (ExecveFn) next (name);
+  return (ExecveFn) lookup_next (name);
 }
 
 /* On the stack (alloca): a vfork child may exec, and must not call malloc. */
@@ -626,8 +641,8 @@ real_exec (const char *name)
   char var##_pre[4096 + 16];                                                             \
   char *const *var = exec_environment ((envp), var##_out, var##_pre, sizeof var##_pre)
 
-EXPORT int
-execve (const char *path, char *const argv[], char *const envp[])
+static int
+preload_execve (const char *path, char *const argv[], char *const envp[])
 {
   ExecveFn fn = real_exec ("execve");
   WITH_EXEC_ENV (envp, env);
@@ -641,9 +656,10 @@ execve (const char *path, char *const argv[], char *const envp[])
     }
   return fn (path, argv, env);
 }
+INTERPOSE (execve, preload_execve);
 
-EXPORT int
-execvpe (const char *file, char *const argv[], char *const envp[])
+static int
+preload_execvpe (const char *file, char *const argv[], char *const envp[])
 {
   ExecveFn fn = real_exec ("execvpe");
   WITH_EXEC_ENV (envp, env);
@@ -657,20 +673,23 @@ execvpe (const char *file, char *const argv[], char *const envp[])
     }
   return fn (file, argv, env);
 }
+INTERPOSE (execvpe, preload_execvpe);
 
 /* The C library's own exec functions call its internal execve, which no interposer
  * sees: each is rebuilt on the two above. */
-EXPORT int
-execv (const char *path, char *const argv[])
+static int
+preload_execv (const char *path, char *const argv[])
 {
   return execve (path, argv, environ);
 }
+INTERPOSE (execv, preload_execv);
 
-EXPORT int
-execvp (const char *file, char *const argv[])
+static int
+preload_execvp (const char *file, char *const argv[])
 {
   return execvpe (file, argv, environ);
 }
+INTERPOSE (execvp, preload_execvp);
 
 /* The arguments of execl and friends, up to the terminating NULL, into @argv. */
 #define COLLECT_ARGS(arg, ap, argv)                                                       \
@@ -685,26 +704,28 @@ execvp (const char *file, char *const argv[])
   for (size_t i_ = 1; i_ <= argv##_n; i_++)                                              \
     argv[i_] = va_arg (ap, char *)
 
-EXPORT int
-execl (const char *path, const char *arg, ...)
+static int
+preload_execl (const char *path, const char *arg, ...)
 {
   va_list ap;
   COLLECT_ARGS (arg, ap, argv);
   va_end (ap);
   return execve (path, argv, environ);
 }
+INTERPOSE (execl, preload_execl);
 
-EXPORT int
-execlp (const char *file, const char *arg, ...)
+static int
+preload_execlp (const char *file, const char *arg, ...)
 {
   va_list ap;
   COLLECT_ARGS (arg, ap, argv);
   va_end (ap);
   return execvpe (file, argv, environ);
 }
+INTERPOSE (execlp, preload_execlp);
 
-EXPORT int
-execle (const char *path, const char *arg, ...)
+static int
+preload_execle (const char *path, const char *arg, ...)
 {
   va_list ap;
   char *const *envp;
@@ -713,6 +734,7 @@ execle (const char *path, const char *arg, ...)
   va_end (ap);
   return execve (path, argv, envp);
 }
+INTERPOSE (execle, preload_execle);
 
 /* Where this library was loaded from (to find it in LD_PRELOAD). */
 static char *
