@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "strobe-compare-histogram.h"
+#include "strobe-durations.h"
 #include "strobe-timer-stats.h"
 
 static void
@@ -126,7 +127,7 @@ median_seconds (GArray *v, const StrobeTraceClock *clock)
   if (v->len == 0)
     return NAN;
   /* The statistics' own median, so the chart's mark is the table's figure. */
-  return strobe_trace_clock_ticks_to_seconds (clock, strobe_timer_stats_median ((guint64 *) (gpointer) v->data, v->len));
+  return strobe_trace_clock_ticks_to_seconds (clock, strobe_durations_median ((guint64 *) (gpointer) v->data, v->len));
 }
 
 /* The axis from the shortest and longest durations of either (seconds), its edges. */

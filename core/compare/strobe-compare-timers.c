@@ -7,6 +7,7 @@
 #include <math.h>
 
 #include "strobe-compare-timers.h"
+#include "strobe-durations.h"
 
 static const char *const metric_names[STROBE_COMPARE_N_METRICS] = {
   "count", "incl", "excl", "mean", "median", "p95", "max", "min",
@@ -238,8 +239,8 @@ frame_stat (StrobeDocument *document, const StrobeCompareSpan *span, guint kind,
   out->name = g_strdup (name);
   out->exclusive = out->inclusive;
   out->mean = (gdouble) out->inclusive / (gdouble) out->count;
-  out->median = strobe_timer_stats_median ((guint64 *) (gpointer) d->data, d->len);
-  out->p95 = strobe_timer_stats_quantile ((guint64 *) (gpointer) d->data, d->len, 0.95);
+  out->median = strobe_durations_median ((guint64 *) (gpointer) d->data, d->len);
+  out->p95 = strobe_durations_quantile ((guint64 *) (gpointer) d->data, d->len, 0.95);
   return TRUE;
 }
 

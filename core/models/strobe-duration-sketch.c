@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-duration-sketch.h"
-#include "strobe-timer-stats.h"
+#include "strobe-durations.h"
 
 #define SUBS     128
 #define OCTAVES  58      /* e = 7 .. 63 → 1 .. 57, and 0 for v < 128 */
@@ -170,7 +170,7 @@ strobe_duration_sketch_median (StrobeDurationSketch *self)
   guint64 n = self->n;
 
   if (self->octaves == NULL)
-    return strobe_timer_stats_median (self->exact, n);
+    return strobe_durations_median (self->exact, n);
   flush_pending (self);
   return n % 2 ? hist_kth (self, n / 2) : (hist_kth (self, n / 2 - 1) + hist_kth (self, n / 2)) / 2;
 }
@@ -182,7 +182,7 @@ strobe_duration_sketch_quantile (StrobeDurationSketch *self, gdouble q)
 
   g_return_val_if_fail (q > 0 && q <= 1, 0);
   if (self->octaves == NULL)
-    return strobe_timer_stats_quantile (self->exact, n, q);
+    return strobe_durations_quantile (self->exact, n, q);
   flush_pending (self);
   /* The same nearest rank, ⌈q n⌉, in the buckets. */
   rank = (guint64) (q * (gdouble) n);

@@ -51,10 +51,10 @@ strobe_duration_sketch_add (StrobeDurationSketch *self,
 void    strobe_duration_sketch_merge  (StrobeDurationSketch *self,
                                        StrobeDurationSketch *from);
 /* The median (the mean of the two middle values for an even count), as
- * strobe_timer_stats_median() gives it while the sketch is exact, else within 1/256 of
+ * strobe_durations_median() gives it while the sketch is exact, else within 1/256 of
  * it. 0 when empty. */
 gdouble strobe_duration_sketch_median (StrobeDurationSketch *self);
-/* The nearest-rank @q-quantile (0 < @q <= 1), as strobe_timer_stats_quantile() gives
+/* The nearest-rank @q-quantile (0 < @q <= 1), as strobe_durations_quantile() gives
  * it while exact, else within 1/256. */
 guint64 strobe_duration_sketch_quantile (StrobeDurationSketch *self,
                                          gdouble               q);

@@ -67,12 +67,5 @@ GArray *strobe_timer_stats_compute_sketched (StrobeTimelineModel *model,
  * @cancellable was cancelled. */
 GArray *strobe_timer_stats_durations (StrobeTimelineModel *model, guint32 name_id, guint64 t0, guint64 t1,
                                       GCancellable *cancellable, GError **error);
-/* The nearest-rank @q-quantile (0 < @q <= 1: the ⌈q n⌉-th smallest) of @v[0..@n), which is
- * reordered; the same selection the statistics' medians and p95 use, for other durations
- * (frame times). 0 when @n is 0. */
-guint64 strobe_timer_stats_quantile (guint64 *v, gsize n, gdouble q);
-/* The median as the statistics give it (the mean of the two middle values when @n is
- * even) of @v[0..@n), which is reordered. */
-gdouble strobe_timer_stats_median   (guint64 *v, gsize n);
 
 G_END_DECLS
