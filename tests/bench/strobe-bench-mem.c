@@ -32,6 +32,8 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <strobe/strobe.h>
 
@@ -119,35 +121,63 @@ best_of (int n, char **argv, char **envp)
   return best;
 }
 
-/* One run of @argv, its output discarded: wall seconds, and its own peak RSS in MB. */
+/* One run of @argv, its output discarded: wall seconds, and its own peak RSS in MB.
+ * Linux keeps the larger of a process's peak and that of the memory it had before its
+ * exec — for a child forked from this process (which holds a model by now) that is this
+ * process's — so the child is started by a fresh copy of this program
+ * (--measure-child), small when it forks, which reports the child's figures. */
 static double
 run_measured (char **argv, char **envp, double *rss_mb)
 {
   g_autoptr (GError) error = NULL;
-  struct rusage ru;
-  GPid pid;
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autofree char *out = NULL;
   int status = 0;
-  double t0 = bench_now_ns (), t;
+  double wall = -1, kb = -1;
 
   *rss_mb = -1;
-  if (!g_spawn_async (NULL, argv, envp,
-                      G_SPAWN_SEARCH_PATH | G_SPAWN_DO_NOT_REAP_CHILD | G_SPAWN_STDOUT_TO_DEV_NULL
-                      | G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &pid, &error))
+  g_ptr_array_add (args, (char *) "/proc/self/exe");
+  g_ptr_array_add (args, (char *) "--measure-child");
+  for (guint i = 0; argv[i]; i++)
+    g_ptr_array_add (args, argv[i]);
+  g_ptr_array_add (args, NULL);
+  if (!g_spawn_sync (NULL, (char **) args->pdata, envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &out, NULL,
+                     &status, &error)
+      || !g_spawn_check_wait_status (status, NULL) || sscanf (out, "%lf %lf", &wall, &kb) != 2)
     {
-      g_printerr ("strobe-bench-mem: %s failed: %s\n", argv[0], error->message);
+      g_printerr ("strobe-bench-mem: %s failed%s%s\n", argv[0], error ? ": " : "", error ? error->message : "");
       return -1;
     }
+  *rss_mb = kb / 1024.0;
+  return wall;
+}
+
+/* --measure-child ARGV…: runs ARGV with its output discarded and prints its wall
+ * seconds and peak resident KiB (see run_measured). */
+static int
+measure_child (char **argv)
+{
+  struct rusage ru;
+  int status = 0;
+  double t0 = bench_now_ns ();
+  pid_t pid = fork ();
+
+  if (pid == 0)
+    {
+      int null = open ("/dev/null", O_WRONLY);
+      dup2 (null, STDOUT_FILENO);
+      dup2 (null, STDERR_FILENO);
+      execvp (argv[0], argv);
+      _exit (127);
+    }
+  if (pid < 0)
+    return 1;
   while (wait4 (pid, &status, 0, &ru) < 0)
     ;
-  t = (bench_now_ns () - t0) / 1e9;
-  g_spawn_close_pid (pid);
-  if (!g_spawn_check_wait_status (status, NULL))
-    {
-      g_printerr ("strobe-bench-mem: %s failed\n", argv[0]);
-      return -1;
-    }
-  *rss_mb = ru.ru_maxrss / 1024.0;
-  return t;
+  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
+    return 1;
+  printf ("%.6f %ld\n", (bench_now_ns () - t0) / 1e9, ru.ru_maxrss);
+  return 0;
 }
 
 static gint64
@@ -552,6 +582,8 @@ main (int argc, char **argv)
 {
   g_autofree char *dir = NULL;
 
+  if (argc > 2 && g_str_equal (argv[1], "--measure-child"))
+    return measure_child (argv + 2);
   for (int i = 1; i < argc; i++)
     if (g_str_equal (argv[i], "--quick"))
       quick = TRUE;
