@@ -40,6 +40,7 @@ static uint32_t        next_id = 1;
 static uint64_t        last_scan_ns;
 static bool            scanned;
 static unsigned long long seen_adds, seen_subs;   /* dl_iterate_phdr's counters at the scan */
+static unsigned        unload_scans;  /* scans that found a module gone */
 
 typedef struct
 {
@@ -240,10 +241,17 @@ strobe__memory_modules_rescan (bool forced)
   n_modules = s.n;
   scanned = true;
   pthread_mutex_unlock (&modules_lock);
-  /* Its addresses may come back as another module's: stacks get new nodes from now on. */
+  /* Its addresses may come back as another module's: the stacks' trie sees the count
+   * change and starts anew (strobe-memory-stack.c asks; the map never calls it). */
   if (unloaded)
-    strobe__memory_stack_reset ();
+    __atomic_add_fetch (&unload_scans, 1, __ATOMIC_RELEASE);
   strobe__memory_guard--;
+}
+
+unsigned
+strobe__memory_modules_unloads (void)
+{
+  return __atomic_load_n (&unload_scans, __ATOMIC_ACQUIRE);
 }
 
 /* Whether objects were loaded or unloaded since the last scan (a cheap look at the

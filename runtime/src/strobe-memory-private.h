@@ -282,8 +282,9 @@ uint32_t strobe__memory_stack_intern (const uintptr_t *frames, int n);
 bool strobe__memory_modules_cover (const uintptr_t *ips, int n);
 bool strobe__memory_modules_changed_since_scan (void);
 void strobe__memory_modules_rescan (bool forced);
-/* Forgets every stack id (a module went away, its addresses may be reused). */
-void strobe__memory_stack_reset (void);
+/* How many scans found a module gone (its addresses may be reused): the stacks' trie
+ * starts anew when it changed. */
+unsigned strobe__memory_modules_unloads (void);
 /* Emits the trie's new nodes (one Memory.StackNodes): each round before its batches. */
 void strobe__memory_stack_flush (void);
 

@@ -85,14 +85,27 @@ static size_t          trie_cap, trie_count;
 static uint32_t        next_node = 1;
 static unsigned        epoch;
 
-void
-strobe__memory_stack_reset (void)
+static unsigned        unloads_seen;   /* strobe__memory_modules_unloads () the trie is of */
+
+/* A module went away since the trie was built (its addresses may come back as another
+ * module's): every stack id is forgotten and stacks get new nodes from now on. Asked
+ * before each use of the trie, so the module map never calls back into stacks. */
+static inline void
+follow_unloads (void)
 {
+  unsigned now = strobe__memory_modules_unloads ();
+
+  if (__builtin_expect (now == __atomic_load_n (&unloads_seen, __ATOMIC_RELAXED), 1))
+    return;
   pthread_mutex_lock (&trie_lock);
-  free (trie);
-  trie = NULL;
-  trie_cap = trie_count = 0;
-  __atomic_store_n (&epoch, epoch + 1, __ATOMIC_RELEASE);
+  if (unloads_seen != now)
+    {
+      free (trie);
+      trie = NULL;
+      trie_cap = trie_count = 0;
+      __atomic_store_n (&epoch, epoch + 1, __ATOMIC_RELEASE);
+      __atomic_store_n (&unloads_seen, now, __ATOMIC_RELAXED);
+    }
   pthread_mutex_unlock (&trie_lock);
 }
 
@@ -287,6 +300,7 @@ ids_for_frames (HashSlot *ids, const uintptr_t *frames, int n)
     strobe__memory_modules_rescan (true);
   else if (!strobe__memory_modules_cover (frames, n))
     strobe__memory_modules_rescan (false);
+  follow_unloads ();
   id = trie_insert (frames, n);
   if (slot && id)
     {
@@ -311,10 +325,12 @@ strobe__memory_stack_intern (const uintptr_t *frames, int n)
 {
   static HashSlot *ids;
   static unsigned   ids_epoch;
-  unsigned now = __atomic_load_n (&epoch, __ATOMIC_ACQUIRE);
+  unsigned now;
 
   if (n <= 0)
     return 0;
+  follow_unloads ();
+  now = __atomic_load_n (&epoch, __ATOMIC_ACQUIRE);
   if (ids == NULL && (ids = calloc (HASH_SLOTS, sizeof *ids)) == NULL)
     return ids_for_frames (NULL, frames, n);
   if (ids_epoch != now)
@@ -390,7 +406,7 @@ fp_walk (StrobeStackCache *c, const StrobeMemoryCaller *caller, uintptr_t *frame
 STACK_READER uint32_t
 strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *caller)
 {
-  StrobeStackCache *c = cache_for (mt);
+  StrobeStackCache *c;
   void *raw[STROBE_MEMORY_MAX_FRAMES + 16];
   uintptr_t frames[STROBE_MEMORY_MAX_FRAMES];
   CacheEntry *e = NULL;
@@ -400,6 +416,8 @@ strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *cal
 
   if (caller->ip == 0)
     return 0;
+  follow_unloads ();
+  c = cache_for (mt);
   if (__atomic_load_n (&strobe__memory_stack_mode, __ATOMIC_RELAXED) == STROBE_STACKS_FP)
     {
       n = fp_walk (c, caller, frames);
