@@ -56,6 +56,122 @@ print_groups (const char *title, GPtrArray *groups, gboolean heaps, gint top)
     }
 }
 
+/* The totals, heaps, top tags and (@histogram) the sizes. */
+static void
+print_summary (StrobeMemoryModel *model, const StrobeMemorySummary *s, const StrobeTraceClock *clock, gint top,
+               gboolean histogram)
+{
+  g_autoptr(GPtrArray) heaps = strobe_memory_model_get_heaps (model);
+  g_autoptr(GPtrArray) tags = strobe_memory_model_get_tags (model);
+  char b1[G_ASCII_DTOSTR_BUF_SIZE];
+
+  printf ("%-18s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " %s, %" G_GUINT64_FORMAT " %s)\n", _("Allocations:"),
+          s->allocs, s->reallocs, _("by realloc"), s->temporary, _("temporary"));
+  printf ("%-18s %" G_GUINT64_FORMAT "\n", _("Frees:"), s->frees);
+  printf ("%-18s %" G_GUINT64_FORMAT "\n", _("Bytes allocated:"), s->bytes_allocated);
+  printf ("%-18s %" G_GINT64_FORMAT " %s %" G_GINT64_FORMAT " %s\n", _("Live at end:"), s->live_bytes,
+          _("bytes in"), s->live_count, _("allocations"));
+  printf ("%-18s %" G_GINT64_FORMAT " %s %s s\n", _("Peak:"), s->peak_bytes, _("bytes at"),
+          fmt_s (b1, strobe_trace_clock_to_seconds (clock, s->peak_time)));
+  if ((s->unmatched_frees && !s->partial) || s->replaced_allocs)
+    printf ("%-18s %" G_GUINT64_FORMAT " %s, %" G_GUINT64_FORMAT " %s\n", _("Inconsistencies:"),
+            s->unmatched_frees, _("frees of unknown addresses"), s->replaced_allocs,
+            _("allocations of live addresses"));
+  strobe_cli_memory_print_notice (s);
+
+  print_groups (_("Heaps"), heaps, TRUE, -1);
+  g_ptr_array_sort (tags, by_live_bytes);
+  print_groups (_("Top tags by peak"), tags, FALSE, top);
+
+  if (histogram)
+    {
+      printf ("\n%s\n", _("Sizes"));
+      for (guint k = 0; k < G_N_ELEMENTS (s->histogram_count); k++)
+        if (s->histogram_count[k])
+          printf ("  %s %-22" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT " %s %14" G_GUINT64_FORMAT " %s\n",
+                  k == 0 ? "=" : "<", k == 0 ? 0 : k >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << k),
+                  s->histogram_count[k], _("allocations"), s->histogram_bytes[k], _("bytes"));
+    }
+}
+
+/* The leaks (at most @max_leaks; -1: all), with their stacks when @stacks. */
+static void
+print_leaks (StrobeMemoryModel *model, GArray *leaks, guint64 leak_bytes, const StrobeTraceClock *clock,
+             gint max_leaks, gboolean stacks)
+{
+  g_autoptr (StrobeSymbolizer) sym = NULL;
+  char b1[G_ASCII_DTOSTR_BUF_SIZE];
+
+  printf ("%s (%u, %" G_GUINT64_FORMAT " %s)\n", _("Leaks"), leaks->len, leak_bytes, _("bytes"));
+  for (guint i = 0; i < leaks->len && (max_leaks < 0 || i < (guint) max_leaks); i++)
+    {
+      StrobeMemoryAlloc r;
+      char address[24] = "-";   /* records carry addresses only when asked (run --addresses) */
+
+      strobe_memory_model_get_alloc (model, g_array_index (leaks, guint64, i), &r);
+      if (r.address != 0)
+        g_snprintf (address, sizeof address, "0x%" G_GINT64_MODIFIER "x", r.address);
+      printf ("  %12s  %-5u %-16s %10" G_GUINT64_FORMAT " %s %-4u %s %-4u%s%s\n",
+              fmt_s (b1, strobe_trace_clock_to_seconds (clock, r.alloc_time)), r.thread_id, address, r.size,
+              _("heap"), r.heap, _("tag"), r.tag,
+              r.alignment_log2 ? " aligned" : "",
+              (r.flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? _(" (heap block)") : "");
+      if (stacks && r.callstack)
+        {
+          if (sym == NULL)
+            sym = strobe_memory_symbolizer_new (model);
+          strobe_cli_memory_print_stack (model, sym, r.callstack, "        ");
+        }
+    }
+  if (max_leaks >= 0 && leaks->len > (guint) max_leaks)
+    printf ("  … %u %s\n", leaks->len - (guint) max_leaks, _("more (--max-leaks=-1 lists all)"));
+}
+
+/* The names of --by, --query, --tree and --cost, and --min-percent, checked. */
+static gboolean
+parse_choices (const char *by_name, const char *query_name, const char *tree_name, const char *cost_name,
+               gdouble min_percent, GStrv *by_names, StrobeMemoryGroupBy *by, StrobeMemorySelect *query,
+               StrobeMemoryTreeKind *tree_kind, StrobeMemoryCost *cost)
+{
+  if (by_name && query_name)
+    {
+      *by_names = g_strsplit (by_name, ",", -1);
+      for (guint i = 0; (*by_names)[i]; i++)
+        if (!strobe_cli_memory_parse_by ((*by_names)[i], by))
+          {
+            g_printerr (_("strobe-cli: --by takes stack, function, tag, heap, size or thread, not “%s”\n"), (*by_names)[i]);
+            return FALSE;
+          }
+    }
+  else if (by_name && !strobe_cli_memory_parse_by (by_name, by))
+    {
+      g_printerr (_("strobe-cli: --by takes stack, function, tag, heap, size or thread, not “%s”\n"), by_name);
+      return FALSE;
+    }
+  if (query_name && !strobe_cli_memory_parse_query (query_name, query))
+    {
+      g_printerr (_("strobe-cli: --query takes live-at, allocated, allocated-live, freed, leaks, short-lived or long-lived, not “%s”\n"),
+                  query_name);
+      return FALSE;
+    }
+  if (tree_name && !strobe_cli_memory_parse_tree (tree_name, tree_kind))
+    {
+      g_printerr (_("strobe-cli: --tree takes top-down or bottom-up, not “%s”\n"), tree_name);
+      return FALSE;
+    }
+  if (cost_name && !strobe_cli_memory_parse_cost (cost_name, cost))
+    {
+      g_printerr (_("strobe-cli: --cost takes peak, leaked, allocations, temporary or bytes, not “%s”\n"), cost_name);
+      return FALSE;
+    }
+  if (min_percent < 0 || min_percent > 100)
+    {
+      g_printerr (_("strobe-cli: --min-percent takes a number from 0 to 100\n"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 int
 strobe_cli_memory (int argc, char **argv)
 {
@@ -67,7 +183,6 @@ strobe_cli_memory (int argc, char **argv)
   StrobeMemoryModel *model;
   StrobeTraceClock clock;
   g_autoptr(GArray) leaks = NULL;
-  g_autoptr(GPtrArray) tags = NULL, heaps = NULL;
   g_autofree char *at = NULL, *by_name = NULL, *from = NULL, *to = NULL;
   g_autofree char *tree_name = NULL, *cost_name = NULL, *callers_of = NULL;
   g_autofree char *query_name = NULL, *lifetime = NULL;
@@ -77,7 +192,6 @@ strobe_cli_memory (int argc, char **argv)
   StrobeMemoryCost cost = STROBE_MEMORY_COST_PEAK;
   gdouble min_percent = 1.0;
   gboolean flame = FALSE;
-  g_autoptr (StrobeSymbolizer) sym = NULL;
   StrobeMemoryGroupBy by = STROBE_MEMORY_BY_STACK;
   guint64 t0 = 0, t1 = G_MAXUINT64;
   gboolean only_leaks = FALSE, histogram = FALSE, stacks = FALSE;
@@ -121,42 +235,9 @@ strobe_cli_memory (int argc, char **argv)
   if (files->len > 1)
     return strobe_cli_run_per_file (original, files, strobe_cli_memory);
   file = g_ptr_array_index (files, 0);
-  if (by_name && query_name)
-    {
-      by_names = g_strsplit (by_name, ",", -1);
-      for (guint i = 0; by_names[i]; i++)
-        if (!strobe_cli_memory_parse_by (by_names[i], &by))
-          {
-            g_printerr (_("strobe-cli: --by takes stack, function, tag, heap, size or thread, not “%s”\n"), by_names[i]);
-            return STROBE_CLI_USAGE_ERROR;
-          }
-    }
-  else if (by_name && !strobe_cli_memory_parse_by (by_name, &by))
-    {
-      g_printerr (_("strobe-cli: --by takes stack, function, tag, heap, size or thread, not “%s”\n"), by_name);
-      return STROBE_CLI_USAGE_ERROR;
-    }
-  if (query_name && !strobe_cli_memory_parse_query (query_name, &query))
-    {
-      g_printerr (_("strobe-cli: --query takes live-at, allocated, allocated-live, freed, leaks, short-lived or long-lived, not “%s”\n"),
-                  query_name);
-      return STROBE_CLI_USAGE_ERROR;
-    }
-  if (tree_name && !strobe_cli_memory_parse_tree (tree_name, &tree_kind))
-    {
-      g_printerr (_("strobe-cli: --tree takes top-down or bottom-up, not “%s”\n"), tree_name);
-      return STROBE_CLI_USAGE_ERROR;
-    }
-  if (cost_name && !strobe_cli_memory_parse_cost (cost_name, &cost))
-    {
-      g_printerr (_("strobe-cli: --cost takes peak, leaked, allocations, temporary or bytes, not “%s”\n"), cost_name);
-      return STROBE_CLI_USAGE_ERROR;
-    }
-  if (min_percent < 0 || min_percent > 100)
-    {
-      g_printerr (_("strobe-cli: --min-percent takes a number from 0 to 100\n"));
-      return STROBE_CLI_USAGE_ERROR;
-    }
+  if (!parse_choices (by_name, query_name, tree_name, cost_name, min_percent, &by_names, &by, &query, &tree_kind,
+                      &cost))
+    return STROBE_CLI_USAGE_ERROR;
   status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_MEMORY, NULL, &document, &error);
   if (error != NULL)
     strobe_cli_print_load_error (file, error);
@@ -183,35 +264,7 @@ strobe_cli_memory (int argc, char **argv)
 
   if (!only_leaks)
     {
-      printf ("%-18s %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT " %s, %" G_GUINT64_FORMAT " %s)\n", _("Allocations:"),
-              s.allocs, s.reallocs, _("by realloc"), s.temporary, _("temporary"));
-      printf ("%-18s %" G_GUINT64_FORMAT "\n", _("Frees:"), s.frees);
-      printf ("%-18s %" G_GUINT64_FORMAT "\n", _("Bytes allocated:"), s.bytes_allocated);
-      printf ("%-18s %" G_GINT64_FORMAT " %s %" G_GINT64_FORMAT " %s\n", _("Live at end:"), s.live_bytes,
-              _("bytes in"), s.live_count, _("allocations"));
-      printf ("%-18s %" G_GINT64_FORMAT " %s %s s\n", _("Peak:"), s.peak_bytes, _("bytes at"),
-              fmt_s (b1, strobe_trace_clock_to_seconds (&clock, s.peak_time)));
-      if ((s.unmatched_frees && !s.partial) || s.replaced_allocs)
-        printf ("%-18s %" G_GUINT64_FORMAT " %s, %" G_GUINT64_FORMAT " %s\n", _("Inconsistencies:"),
-                s.unmatched_frees, _("frees of unknown addresses"), s.replaced_allocs,
-                _("allocations of live addresses"));
-      strobe_cli_memory_print_notice (&s);
-
-      heaps = strobe_memory_model_get_heaps (model);
-      print_groups (_("Heaps"), heaps, TRUE, -1);
-      tags = strobe_memory_model_get_tags (model);
-      g_ptr_array_sort (tags, by_live_bytes);
-      print_groups (_("Top tags by peak"), tags, FALSE, top);
-
-      if (histogram)
-        {
-          printf ("\n%s\n", _("Sizes"));
-          for (guint k = 0; k < G_N_ELEMENTS (s.histogram_count); k++)
-            if (s.histogram_count[k])
-              printf ("  %s %-22" G_GUINT64_FORMAT " %10" G_GUINT64_FORMAT " %s %14" G_GUINT64_FORMAT " %s\n",
-                      k == 0 ? "=" : "<", k == 0 ? 0 : k >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << k),
-                      s.histogram_count[k], _("allocations"), s.histogram_bytes[k], _("bytes"));
-        }
+      print_summary (model, &s, &clock, top, histogram);
       if (at)
         {
           /* The viewer's "Live at A" query: the same selection and totals. */
@@ -257,28 +310,6 @@ strobe_cli_memory (int argc, char **argv)
       printf ("\n");
     }
 
-  printf ("%s (%u, %" G_GUINT64_FORMAT " %s)\n", _("Leaks"), leaks->len, leak_bytes, _("bytes"));
-  for (guint i = 0; i < leaks->len && (max_leaks < 0 || i < (guint) max_leaks); i++)
-    {
-      StrobeMemoryAlloc r;
-      char address[24] = "-";   /* records carry addresses only when asked (run --addresses) */
-
-      strobe_memory_model_get_alloc (model, g_array_index (leaks, guint64, i), &r);
-      if (r.address != 0)
-        g_snprintf (address, sizeof address, "0x%" G_GINT64_MODIFIER "x", r.address);
-      printf ("  %12s  %-5u %-16s %10" G_GUINT64_FORMAT " %s %-4u %s %-4u%s%s\n",
-              fmt_s (b1, strobe_trace_clock_to_seconds (&clock, r.alloc_time)), r.thread_id, address, r.size,
-              _("heap"), r.heap, _("tag"), r.tag,
-              r.alignment_log2 ? " aligned" : "",
-              (r.flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? _(" (heap block)") : "");
-      if (stacks && r.callstack)
-        {
-          if (sym == NULL)
-            sym = strobe_memory_symbolizer_new (model);
-          strobe_cli_memory_print_stack (model, sym, r.callstack, "        ");
-        }
-    }
-  if (max_leaks >= 0 && leaks->len > (guint) max_leaks)
-    printf ("  … %u %s\n", leaks->len - (guint) max_leaks, _("more (--max-leaks=-1 lists all)"));
+  print_leaks (model, leaks, leak_bytes, &clock, max_leaks, stacks);
   return status;
 }

@@ -7,6 +7,7 @@
 
 #include "strobe-memory-livemap.h"
 #include "strobe-memory-model.h"
+#include "strobe-memory-stacks.h"
 
 G_BEGIN_DECLS
 
@@ -41,20 +42,6 @@ typedef struct
   gint64 bytes;         /* removed from live */
   gint64 count;
 } StrobeMemoryFreeTotals;
-
-/* A call-stack trie node: parent 0 is the root. */
-typedef struct
-{
-  guint64 address;
-  guint32 parent;
-  guint32 module;       /* model module index + 1; 0: none covered it */
-} StrobeMemoryNode;
-
-typedef struct
-{
-  StrobeMemoryModule pub;
-  gboolean           loaded;
-} StrobeMemoryModuleEntry;
 
 /* A block of a late connect's snapshot allocated before it: its record (which holds the
  * snapshot's time) and when it was allocated. */

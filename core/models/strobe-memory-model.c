@@ -33,7 +33,6 @@
 #define OVERVIEW_MAX     4096
 #define MAX_PENDING      (1u << 20)   /* records held for a round before applying anyway */
 #define MAX_ORPHANS      (1u << 20)
-#define MAX_STACK_DEPTH  1024
 #define ID_SPACE         0u           /* StrobeLiveMap space of (thread, id) keys */
 
 enum
@@ -135,12 +134,7 @@ struct _StrobeMemoryModel
   GHashTable  *heaps;        /* id → Group */
   GHashTable  *tags;
   GHashTable  *threads;      /* id → ThreadState */
-  /* Stacks: the trie's nodes by id (dense from 1, sparse beyond), legacy whole stacks. */
-  GArray      *nodes;        /* StrobeMemoryNode; node id i at index i - 1 */
-  GHashTable  *sparse_nodes; /* id → StrobeMemoryNode * */
-  GHashTable  *callstacks;   /* legacy: id → GArray of guint64 */
-  GPtrArray   *modules;      /* StrobeMemoryModuleEntry * */
-  GArray      *loaded;       /* guint indexes into modules of loaded ones, by start */
+  StrobeMemoryStacks stacks; /* the trie, legacy whole stacks, the module map */
   /* Memory.Batch merging and Memory.Live. */
   GArray      *pending;      /* Pending */
   GHashTable  *orphans;      /* key → Orphan * */
@@ -1097,131 +1091,10 @@ on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const 
 
 /* ---- stacks and modules ------------------------------------------------------------- */
 
-static const StrobeMemoryNode *
-node_get (StrobeMemoryModel *self, guint32 id)
-{
-  if (id == 0)
-    return NULL;
-  if (id <= self->nodes->len)
-    return &g_array_index (self->nodes, StrobeMemoryNode, id - 1);
-  return g_hash_table_lookup (self->sparse_nodes, GUINT_TO_POINTER (id));
-}
-
-static gint
-loaded_cmp (gconstpointer a, gconstpointer b, gpointer user)
-{
-  GPtrArray *modules = user;
-  const StrobeMemoryModuleEntry *x = g_ptr_array_index (modules, *(const guint *) a);
-  const StrobeMemoryModuleEntry *y = g_ptr_array_index (modules, *(const guint *) b);
-
-  return x->pub.start < y->pub.start ? -1 : x->pub.start > y->pub.start;
-}
-
-static void
-loaded_rebuild (StrobeMemoryModel *self)
-{
-  g_array_set_size (self->loaded, 0);
-  for (guint i = 0; i < self->modules->len; i++)
-    if (((StrobeMemoryModuleEntry *) g_ptr_array_index (self->modules, i))->loaded)
-      g_array_append_val (self->loaded, i);
-  g_array_sort_with_data (self->loaded, loaded_cmp, self->modules);
-}
-
-/* The module (index + 1) loaded now that covers @address, 0 when none. */
-static guint32
-module_at (StrobeMemoryModel *self, guint64 address)
-{
-  guint lo = 0, hi = self->loaded->len;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      const StrobeMemoryModuleEntry *m = g_ptr_array_index (self->modules, g_array_index (self->loaded, guint, mid));
-      if (m->pub.start <= address)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  if (lo == 0)
-    return 0;
-  {
-    guint i = g_array_index (self->loaded, guint, lo - 1);
-    const StrobeMemoryModuleEntry *m = g_ptr_array_index (self->modules, i);
-    return address < m->pub.end ? i + 1 : 0;
-  }
-}
-
-static void
-on_stack_nodes (StrobeMemoryModel *self, guint64 first, const guint8 *data, gsize len)
-{
-  const guint8 *p = data, *end = data + len;
-  guint64 id = first;
-
-  while (p < end && id != 0 && id <= G_MAXUINT32)
-    {
-      guint32 parent;
-      gint64 delta;
-      gsize n = strobe_memnode_decode (p, end, (guint32) id, &parent, &delta);
-      const StrobeMemoryNode *pn;
-      StrobeMemoryNode node;
-
-      if (n == 0)
-        break;
-      p += n;
-      pn = node_get (self, parent);
-      node.parent = parent;
-      node.address = (pn ? pn->address : 0) + (guint64) delta;
-      node.module = module_at (self, node.address);
-      if (id == self->nodes->len + 1u)
-        g_array_append_val (self->nodes, node);
-      else if (id > self->nodes->len)
-        g_hash_table_replace (self->sparse_nodes, GUINT_TO_POINTER ((guint32) id), g_memdup2 (&node, sizeof node));
-      else
-        g_array_index (self->nodes, StrobeMemoryNode, id - 1) = node;   /* redefined: a reset trie */
-      self->sum.stacks++;
-      id++;
-    }
-}
-
-static void
-module_entry_free (gpointer data)
-{
-  StrobeMemoryModuleEntry *m = data;
-
-  g_free ((char *) m->pub.path);
-  g_free ((guint8 *) m->pub.build_id);
-  g_free (m);
-}
-
 guint
 strobe_memory_model_frames_locked (StrobeMemoryModel *self, guint32 id, StrobeMemoryFrame *out, guint max)
 {
-  guint n = 0;
-  GArray *legacy;
-
-  if (id == 0)
-    return 0;
-  if (self->nodes->len || g_hash_table_size (self->sparse_nodes))
-    {
-      const StrobeMemoryNode *nd = node_get (self, id);
-      /* Parents always have smaller ids, so this ends; the cap is for truncated walks. */
-      while (nd && n < max && n < MAX_STACK_DEPTH)
-        {
-          out[n].address = nd->address;
-          out[n++].module = nd->module;
-          nd = node_get (self, nd->parent);
-        }
-      if (n)
-        return n;
-    }
-  legacy = g_hash_table_lookup (self->callstacks, GUINT_TO_POINTER (id));
-  for (guint i = 0; legacy && i < legacy->len && n < max; i++)
-    {
-      out[n].address = g_array_index (legacy, guint64, i);
-      out[n].module = module_at (self, out[n].address);
-      n++;
-    }
-  return n;
+  return strobe_memory_stacks_frames (&self->stacks, id, out, max);
 }
 
 /* ---- the analyzer -------------------------------------------------------------------- */
@@ -1395,25 +1268,9 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
         guint8 elem;
         gsize n = 0, len = 0;
         const guint8 *data = strobe_event_get_array (ev, &frames, &elem, &n);
-        gsize esize;
-        GArray *f = g_array_sized_new (FALSE, FALSE, sizeof (guint64), (guint) MIN (n, 4096));
 
         strobe_event_get_aux (ev, &frames, &len);
-        esize = n ? len / n : 8;
-        for (gsize i = 0; i < n && (esize == 4 || esize == 8); i++)
-          {
-            guint64 v = 0;
-            if (esize == 4)
-              {
-                guint32 w;
-                memcpy (&w, data + i * 4, 4);
-                v = GUINT32_FROM_LE (w);
-              }
-            else
-              memcpy (&v, data + i * 8, 8), v = GUINT64_FROM_LE (v);
-            g_array_append_val (f, v);
-          }
-        g_hash_table_replace (self->callstacks, GUINT_TO_POINTER (get_u32 (ev, &id)), f);
+        strobe_memory_stacks_add_legacy (&self->stacks, get_u32 (ev, &id), data, n, n ? len / n : 8);
       }
       break;
 
@@ -1462,7 +1319,8 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
         const guint8 *data = strobe_event_get_array (ev, &b_data, &elem, &n);
 
         if (data)
-          on_stack_nodes (self, strobe_event_get_uint (ev, &b_first), data, n);
+          self->sum.stacks += strobe_memory_stacks_add_nodes (&self->stacks, strobe_event_get_uint (ev, &b_first),
+                                                              data, n);
       }
       break;
 
@@ -1483,27 +1341,12 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
             m->pub.build_id = g_memdup2 (build, n);
             m->pub.build_id_len = n;
           }
-        m->loaded = m->pub.end > m->pub.start;
-        g_ptr_array_add (self->modules, m);
-        loaded_rebuild (self);
+        strobe_memory_stacks_add_module (&self->stacks, m);
       }
       break;
 
     case ROUTE_MODULE_UNLOAD:
-      {
-        guint32 mid = get_u32 (ev, &id);
-        for (guint i = self->modules->len; i-- > 0;)
-          {
-            StrobeMemoryModuleEntry *m = g_ptr_array_index (self->modules, i);
-            if (m->pub.id == mid && m->loaded)
-              {
-                m->loaded = FALSE;
-                m->pub.unloaded = TRUE;
-                break;
-              }
-          }
-        loaded_rebuild (self);
-      }
+      strobe_memory_stacks_unload_module (&self->stacks, get_u32 (ev, &id));
       break;
 
     default:
@@ -1962,13 +1805,13 @@ strobe_memory_model_get_heap_name (StrobeMemoryModel *self, guint32 id)
 GArray *
 strobe_memory_model_get_callstack (StrobeMemoryModel *self, guint32 id)
 {
-  StrobeMemoryFrame frames[MAX_STACK_DEPTH];
+  StrobeMemoryFrame frames[STROBE_MEMORY_MAX_STACK_DEPTH];
   GArray *f = NULL;
   guint n;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
   g_mutex_lock (&self->lock);
-  n = strobe_memory_model_frames_locked (self, id, frames, G_N_ELEMENTS (frames));
+  n = strobe_memory_stacks_frames (&self->stacks, id, frames, G_N_ELEMENTS (frames));
   g_mutex_unlock (&self->lock);
   if (n == 0)
     return NULL;
@@ -1986,36 +1829,19 @@ strobe_memory_model_get_frames (StrobeMemoryModel *self, guint32 id, StrobeMemor
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   g_return_val_if_fail (max == 0 || out != NULL, 0);
   g_mutex_lock (&self->lock);
-  n = strobe_memory_model_frames_locked (self, id, out, max);
+  n = strobe_memory_stacks_frames (&self->stacks, id, out, max);
   g_mutex_unlock (&self->lock);
   return n;
-}
-
-static void
-module_copy_free (gpointer data)
-{
-  StrobeMemoryModule *m = data;
-
-  g_free ((char *) m->path);
-  g_free ((guint8 *) m->build_id);
-  g_free (m);
 }
 
 GPtrArray *
 strobe_memory_model_get_modules (StrobeMemoryModel *self)
 {
-  GPtrArray *out = g_ptr_array_new_with_free_func (module_copy_free);
+  GPtrArray *out;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), g_ptr_array_new ());
   g_mutex_lock (&self->lock);
-  for (guint i = 0; i < self->modules->len; i++)
-    {
-      const StrobeMemoryModuleEntry *e = g_ptr_array_index (self->modules, i);
-      StrobeMemoryModule *m = g_memdup2 (&e->pub, sizeof *m);
-      m->path = g_strdup (e->pub.path);
-      m->build_id = e->pub.build_id ? g_memdup2 (e->pub.build_id, e->pub.build_id_len) : NULL;
-      g_ptr_array_add (out, m);
-    }
+  out = strobe_memory_stacks_copy_modules (&self->stacks);
   g_mutex_unlock (&self->lock);
   return out;
 }
@@ -2045,7 +1871,7 @@ strobe_memory_model_get_memory_bytes (StrobeMemoryModel *self)
       + (gsize) self->free_cum->len * sizeof (StrobeMemoryFreeTotals)
       + self->group_live->len + self->block_live->len * sizeof (guint16)
       + strobe_live_map_bytes (&self->by_address) + strobe_live_map_bytes (&self->by_id)
-      + (gsize) self->nodes->len * sizeof (StrobeMemoryNode);
+      + strobe_memory_stacks_bytes (&self->stacks);
   g_mutex_unlock (&self->lock);
   return n;
 }
@@ -2080,11 +1906,7 @@ strobe_memory_model_finalize (GObject *object)
   g_hash_table_unref (self->heaps);
   g_hash_table_unref (self->tags);
   g_hash_table_unref (self->threads);
-  g_array_unref (self->nodes);
-  g_hash_table_unref (self->sparse_nodes);
-  g_hash_table_unref (self->callstacks);
-  g_ptr_array_unref (self->modules);
-  g_array_unref (self->loaded);
+  strobe_memory_stacks_clear (&self->stacks);
   g_array_unref (self->pending);
   g_hash_table_unref (self->orphans);
   g_hash_table_unref (self->snapshot_keys);
@@ -2122,11 +1944,7 @@ strobe_memory_model_init (StrobeMemoryModel *self)
   self->heaps = g_hash_table_new_full (NULL, NULL, NULL, group_free);
   self->tags = g_hash_table_new_full (NULL, NULL, NULL, group_free);
   self->threads = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self->nodes = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryNode));
-  self->sparse_nodes = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self->callstacks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
-  self->modules = g_ptr_array_new_with_free_func (module_entry_free);
-  self->loaded = g_array_new (FALSE, FALSE, sizeof (guint));
+  strobe_memory_stacks_init (&self->stacks);
   self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
   self->orphans = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->snapshot_keys = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);

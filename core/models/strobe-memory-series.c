@@ -279,6 +279,23 @@ totals_only (StrobeMemoryModel *model, StrobeMemorySeries *self, guint64 step)
   g_mutex_unlock (s.lock);
 }
 
+/* The series' points over [@a, @b), @step apart. */
+static StrobeMemorySeries *
+series_new (StrobeMemoryModel *model, guint64 a, guint64 b, guint n, guint64 *step)
+{
+  StrobeMemorySeries *self = g_object_new (STROBE_TYPE_MEMORY_SERIES, NULL);
+
+  self->start = a;
+  self->end = b;
+  self->generation = strobe_memory_model_get_generation (model);
+  self->n_points = (guint) MIN ((guint64) MIN (n, MAX_POINTS), b - a);
+  self->points = g_new0 (StrobeMemorySeriesPoint, self->n_points);
+  *step = MAX ((b - a) / self->n_points, 1);
+  for (guint p = 0; p < self->n_points; p++)
+    self->points[p].time = a + (guint64) p * *step;
+  return self;
+}
+
 StrobeMemorySeries *
 strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b, guint n, guint max_groups,
                                   GCancellable *cancellable, StrobeMemoryProgressFunc progress,
@@ -296,15 +313,7 @@ strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b
   g_return_val_if_fail (n > 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  self = g_object_new (STROBE_TYPE_MEMORY_SERIES, NULL);
-  self->start = a;
-  self->end = b;
-  self->generation = strobe_memory_model_get_generation (model);
-  self->n_points = (guint) MIN ((guint64) MIN (n, MAX_POINTS), b - a);
-  self->points = g_new0 (StrobeMemorySeriesPoint, self->n_points);
-  step = MAX ((b - a) / self->n_points, 1);
-  for (guint p = 0; p < self->n_points; p++)
-    self->points[p].time = a + (guint64) p * step;
+  self = series_new (model, a, b, n, &step);
 
   if (max_groups == 0)
     {

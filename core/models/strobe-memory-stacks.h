@@ -1,0 +1,55 @@
+/* strobe-memory-stacks.h — the memory model's call stacks and module map: the trie of
+ * Memory.StackNodes (dense ids from 1, sparse beyond), the earlier format's whole stacks
+ * (Memory.Callstack), and the modules each frame was in (Memory.Module, ModuleUnload).
+ * Not installed; the model calls it under its lock.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include "strobe-memory-model.h"
+
+G_BEGIN_DECLS
+
+#define STROBE_MEMORY_MAX_STACK_DEPTH 1024
+
+/* A call-stack trie node: parent 0 is the root. */
+typedef struct
+{
+  guint64 address;
+  guint32 parent;
+  guint32 module;       /* model module index + 1; 0: none covered it */
+} StrobeMemoryNode;
+
+typedef struct
+{
+  StrobeMemoryModule pub;
+  gboolean           loaded;
+} StrobeMemoryModuleEntry;
+
+typedef struct
+{
+  GArray     *nodes;        /* StrobeMemoryNode; node id i at index i - 1 */
+  GHashTable *sparse_nodes; /* id → StrobeMemoryNode * */
+  GHashTable *callstacks;   /* legacy: id → GArray of guint64 */
+  GPtrArray  *modules;      /* StrobeMemoryModuleEntry * */
+  GArray     *loaded;       /* guint indexes into modules of loaded ones, by start */
+} StrobeMemoryStacks;
+
+void    strobe_memory_stacks_init   (StrobeMemoryStacks *st);
+void    strobe_memory_stacks_clear  (StrobeMemoryStacks *st);
+/* Memory.StackNodes from id @first: returns how many nodes it defined. */
+guint64 strobe_memory_stacks_add_nodes (StrobeMemoryStacks *st, guint64 first, const guint8 *data, gsize len);
+/* Memory.Callstack: @n return addresses of @esize (4 or 8) bytes, little-endian. */
+void    strobe_memory_stacks_add_legacy (StrobeMemoryStacks *st, guint32 id, const guint8 *data, gsize n,
+                                         gsize esize);
+/* Takes @m (a module now loaded unless its range is empty); ends the loaded one of @id. */
+void    strobe_memory_stacks_add_module (StrobeMemoryStacks *st, StrobeMemoryModuleEntry *m);
+void    strobe_memory_stacks_unload_module (StrobeMemoryStacks *st, guint32 id);
+/* Frames of stack @id, innermost first (at most @max). */
+guint   strobe_memory_stacks_frames (const StrobeMemoryStacks *st, guint32 id, StrobeMemoryFrame *out, guint max);
+/* Copies of the modules (StrobeMemoryModule *). */
+GPtrArray *strobe_memory_stacks_copy_modules (const StrobeMemoryStacks *st);
+gsize   strobe_memory_stacks_bytes  (const StrobeMemoryStacks *st);
+
+G_END_DECLS
