@@ -63,6 +63,46 @@ cmp_name (gconstpointer x, gconstpointer y)
   return strcmp (((const StrobeTimerStat *) x)->name, ((const StrobeTimerStat *) y)->name);
 }
 
+/* The table, one row a name, times in @unit. */
+static GString *
+print_table (GArray *stats, const Unit *unit, const StrobeTraceClock *clock)
+{
+  GString *out = g_string_new (NULL);
+  gsize width = 4;
+
+  for (guint i = 0; i < stats->len; i++)
+    width = MAX (width, strlen (g_array_index (stats, StrobeTimerStat, i).name));
+  {
+    g_autofree char *h_incl = g_strdup_printf ("%s(%s)", _("Incl"), unit->header);
+    g_autofree char *h_excl = g_strdup_printf ("%s(%s)", _("Excl"), unit->header);
+    g_autofree char *h_min = g_strdup_printf ("%s(%s)", _("Min"), unit->header);
+    g_autofree char *h_max = g_strdup_printf ("%s(%s)", _("Max"), unit->header);
+    g_autofree char *h_mean = g_strdup_printf ("%s(%s)", _("Mean"), unit->header);
+    g_autofree char *h_median = g_strdup_printf ("%s(%s)", _("Median"), unit->header);
+    g_string_append_printf (out, "%-*s %10s %14s %14s %14s %14s %14s %14s\n", (int) width, _("Name"),
+                            _("Count"), h_incl, h_excl, h_min, h_max, h_mean, h_median);
+  }
+  for (guint i = 0; i < stats->len; i++)
+    {
+      StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
+      gdouble v[] = { (gdouble) s->inclusive, (gdouble) s->exclusive, (gdouble) s->min,
+                      (gdouble) s->max, s->mean, s->median };
+
+      g_autofree char *name = strobe_text_escape (s->name, STROBE_TEXT_PLAIN);
+
+      g_string_append_printf (out, "%-*s %10" G_GUINT64_FORMAT, (int) width, name, s->count);
+      for (guint k = 0; k < G_N_ELEMENTS (v); k++)
+        {
+          GString *cell = g_string_new (NULL);
+          format_time (cell, v[k], unit, clock);
+          g_string_append_printf (out, " %14s", cell->str);
+          g_string_free (cell, TRUE);
+        }
+      g_string_append_c (out, '\n');
+    }
+  return out;
+}
+
 int
 strobe_cli_stats (int argc, char **argv)
 {
@@ -81,7 +121,6 @@ strobe_cli_stats (int argc, char **argv)
   const char *file;
   guint64 t0, t1;
   int status;
-  gsize width = 4;
   GString *out;
   GOptionEntry entries[] = {
     { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Only the part of the trace after TIME (seconds from its start; or 250ms, 10us…)"), N_("TIME") },
@@ -185,37 +224,7 @@ strobe_cli_stats (int argc, char **argv)
     g_array_sort (stats, cmp_name);
   strobe_document_get_clock (document, &clock);
 
-  for (guint i = 0; i < stats->len; i++)
-    width = MAX (width, strlen (g_array_index (stats, StrobeTimerStat, i).name));
-  out = g_string_new (NULL);
-  {
-    g_autofree char *h_incl = g_strdup_printf ("%s(%s)", _("Incl"), unit->header);
-    g_autofree char *h_excl = g_strdup_printf ("%s(%s)", _("Excl"), unit->header);
-    g_autofree char *h_min = g_strdup_printf ("%s(%s)", _("Min"), unit->header);
-    g_autofree char *h_max = g_strdup_printf ("%s(%s)", _("Max"), unit->header);
-    g_autofree char *h_mean = g_strdup_printf ("%s(%s)", _("Mean"), unit->header);
-    g_autofree char *h_median = g_strdup_printf ("%s(%s)", _("Median"), unit->header);
-    g_string_append_printf (out, "%-*s %10s %14s %14s %14s %14s %14s %14s\n", (int) width, _("Name"),
-                            _("Count"), h_incl, h_excl, h_min, h_max, h_mean, h_median);
-  }
-  for (guint i = 0; i < stats->len; i++)
-    {
-      StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
-      gdouble v[] = { (gdouble) s->inclusive, (gdouble) s->exclusive, (gdouble) s->min,
-                      (gdouble) s->max, s->mean, s->median };
-
-      g_autofree char *name = strobe_text_escape (s->name, STROBE_TEXT_PLAIN);
-
-      g_string_append_printf (out, "%-*s %10" G_GUINT64_FORMAT, (int) width, name, s->count);
-      for (guint k = 0; k < G_N_ELEMENTS (v); k++)
-        {
-          GString *cell = g_string_new (NULL);
-          format_time (cell, v[k], unit, &clock);
-          g_string_append_printf (out, " %14s", cell->str);
-          g_string_free (cell, TRUE);
-        }
-      g_string_append_c (out, '\n');
-    }
+  out = print_table (stats, unit, &clock);
   fwrite (out->str, 1, out->len, stdout);
   g_string_free (out, TRUE);
   if (fflush (stdout) != 0)

@@ -62,35 +62,30 @@ strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, gu
           for (guint d = 0; d < th->tracks->len && !cancelled; d++)
             {
               StrobeScopeTrack *t = th->tracks->pdata[d];
+              StrobeScopePos p = strobe_scope_track_lower_bound_end (t, 0);
 
-              for (guint c = 0; c < t->chunks->len && !cancelled; c++)
+              for (; strobe_scope_pos_valid (t, p) && !cancelled; strobe_scope_pos_next (t, &p))
                 {
-                  const StrobeScopeChunk *ch = strobe_scope_chunk (t, c);
+                  guint32 name = strobe_scope_name_at (t, p);
+                  StrobeScopeMatch m;
 
-                  for (guint j = 0; j < ch->count; j++)
-                    {
-                      guint32 name = ch->items[j].name_flags & STROBE_SCOPE_NAME_MASK;
-                      StrobeScopePos p = { c, j };
-                      StrobeScopeMatch m;
-
-                      if (name >= n_names || !set[name])
-                        continue;
-                      count++;
-                      m.begin = strobe_scope_begin_at (t, p);
-                      m.end = strobe_scope_end_at (t, p);
-                      m.name_id = name;
-                      m.thread_id = id;
-                      m.depth = (guint16) MIN (d, G_MAXUINT16);
-                      g_array_append_val (out, m);
-                      /* Over the cap: keep the earliest, trimmed now and then. */
-                      if (out->len >= 2 * (gsize) MAX (max, 1))
-                        {
-                          g_array_sort (out, match_cmp);
-                          g_array_set_size (out, max);
-                        }
-                    }
-                  if (++tick % 64 == 0 && g_cancellable_is_cancelled (cancellable))
+                  if (G_UNLIKELY (++tick % 8192 == 0) && g_cancellable_is_cancelled (cancellable))
                     cancelled = TRUE;
+                  if (name >= n_names || !set[name])
+                    continue;
+                  count++;
+                  m.begin = strobe_scope_begin_at (t, p);
+                  m.end = strobe_scope_end_at (t, p);
+                  m.name_id = name;
+                  m.thread_id = id;
+                  m.depth = (guint16) MIN (d, G_MAXUINT16);
+                  g_array_append_val (out, m);
+                  /* Over the cap: keep the earliest, trimmed now and then. */
+                  if (out->len >= 2 * (gsize) MAX (max, 1))
+                    {
+                      g_array_sort (out, match_cmp);
+                      g_array_set_size (out, max);
+                    }
                 }
             }
         }

@@ -5,19 +5,10 @@
  */
 #pragma once
 
+#include "strobe-scope-track.h"
 #include "strobe-timeline-model.h"
 
 G_BEGIN_DECLS
-
-/* One completed scope: 12 bytes. Its depth is the track it is in, so it is not stored.
- * begin is relative to the chunk's base; a duration of 0xffffffff means "long": the end is
- * in the track's long_ends table. */
-typedef struct
-{
-  guint32 begin;
-  guint32 duration;
-  guint32 name_flags;   /* name id in the low 24 bits, flags in the high 8 */
-} StrobeScopeRec;
 
 #define STROBE_SCOPE_NAME_BITS  24
 #define STROBE_SCOPE_NAME_MASK  ((1u << STROBE_SCOPE_NAME_BITS) - 1)
@@ -42,32 +33,6 @@ strobe_scope_name_intern (GPtrArray  *names,
   g_hash_table_insert (ids, copy, GUINT_TO_POINTER (names->len));
   return names->len - 1;
 }
-#define STROBE_SCOPE_LONG       0xffffffffu
-
-typedef struct
-{
-  guint64         base;     /* ticks: begin of the first scope */
-  guint64         first;    /* index of the first scope in the track */
-  StrobeScopeRec *items;
-  guint32         count;
-  guint32         cap;
-} StrobeScopeChunk;
-
-typedef struct
-{
-  guint64 index;            /* of the scope in the track */
-  guint64 end;
-} StrobeLongEnd;
-
-/* The scopes of one thread at one depth: disjoint, so sorted by begin and by end alike. */
-typedef struct
-{
-  GArray  *chunks;          /* StrobeScopeChunk */
-  GArray  *long_ends;       /* StrobeLongEnd by index; NULL while none */
-  guint64  n;
-  StrobeScopeChunk *cur;    /* writer only: the last chunk (into chunks->data) */
-} StrobeScopeTrack;
-
 typedef struct
 {
   guint64 begin;
@@ -181,72 +146,6 @@ typedef struct
   guint      stack_cap;
   StrobeScopeNesting nest;
 } StrobeScopeThread;
-
-/* Position in a track. */
-typedef struct
-{
-  guint ci;
-  guint pi;
-} StrobeScopePos;
-
-static inline gboolean
-strobe_scope_pos_valid (const StrobeScopeTrack *t, StrobeScopePos p)
-{
-  return p.ci < t->chunks->len;
-}
-
-static inline const StrobeScopeChunk *
-strobe_scope_chunk (const StrobeScopeTrack *t, guint ci)
-{
-  return &g_array_index (t->chunks, StrobeScopeChunk, ci);
-}
-
-static inline void
-strobe_scope_pos_next (const StrobeScopeTrack *t, StrobeScopePos *p)
-{
-  if (++p->pi >= strobe_scope_chunk (t, p->ci)->count)
-    {
-      p->ci++;
-      p->pi = 0;
-    }
-}
-
-guint64 strobe_scope_track_end_slow (const StrobeScopeTrack *t, guint64 index);
-
-static inline guint64
-strobe_scope_begin_at (const StrobeScopeTrack *t, StrobeScopePos p)
-{
-  const StrobeScopeChunk *c = strobe_scope_chunk (t, p.ci);
-  return c->base + c->items[p.pi].begin;
-}
-
-static inline guint64
-strobe_scope_end_at (const StrobeScopeTrack *t, StrobeScopePos p)
-{
-  const StrobeScopeChunk *c = strobe_scope_chunk (t, p.ci);
-  const StrobeScopeRec *r = &c->items[p.pi];
-
-  if (G_UNLIKELY (r->duration == STROBE_SCOPE_LONG))
-    return strobe_scope_track_end_slow (t, c->first + p.pi);
-  return c->base + r->begin + r->duration;
-}
-
-static inline guint32
-strobe_scope_name_at (const StrobeScopeTrack *t, StrobeScopePos p)
-{
-  return strobe_scope_chunk (t, p.ci)->items[p.pi].name_flags & STROBE_SCOPE_NAME_MASK;
-}
-
-static inline guint8
-strobe_scope_flags_at (const StrobeScopeTrack *t, StrobeScopePos p)
-{
-  return (guint8) (strobe_scope_chunk (t, p.ci)->items[p.pi].name_flags >> STROBE_SCOPE_NAME_BITS);
-}
-
-/* First scope whose end is >= @t (invalid position when none). */
-StrobeScopePos strobe_scope_track_lower_bound_end   (const StrobeScopeTrack *t, guint64 time);
-/* First scope whose begin is >= @t. */
-StrobeScopePos strobe_scope_track_lower_bound_begin (const StrobeScopeTrack *t, guint64 time);
 
 /* The model's lock and threads, for the timer statistics. */
 void       strobe_timeline_model_read_lock   (StrobeTimelineModel *self);

@@ -6,24 +6,11 @@
  */
 #include "strobe-timeline-model-private.h"
 
+#include "strobe-counter-series.h"
 #include "strobe-cpu-batch.h"
 #include "strobe-region-index.h"
 
-#include <math.h>
 #include <string.h>
-#include <sys/mman.h>
-
-#define FIRST_CHUNK   16u
-#define MAX_CHUNK     4096u
-
-/* Full-size chunks (48 KiB) are cut from slabs of 1024, mapped on their own and offered to
- * the kernel for 2 MiB pages: the scope storage is written once, front to back, and with
- * 4 KiB pages a fault came every 340 scopes — under a hypervisor a third of the model's
- * build time. A chunk of MAX_CHUNK records is a slab's (never freed alone); every other
- * capacity is the heap's. */
-#define SLAB_CHUNKS   1024u
-#define SLAB_BYTES    ((gsize) SLAB_CHUNKS * MAX_CHUNK * sizeof (StrobeScopeRec))
-#define SLAB_ALIGN    ((gsize) 2 << 20)
 
 enum
 {
@@ -41,11 +28,6 @@ enum
   ROUTE_STATS,
 };
 
-/* Counter samples are summarised per run of SUMMARY samples (min and max), so a series
- * query over millions of samples reads the summary, not the samples. */
-#define SUMMARY_SHIFT 6
-#define SUMMARY       (1u << SUMMARY_SHIFT)
-
 typedef struct
 {
   guint32 name_id;
@@ -62,22 +44,11 @@ typedef struct
   guint       n;        /* ids set */
 } IdMap;
 
+/* A counter's samples, and where they changed. */
 typedef struct
 {
-  gdouble min;
-  gdouble max;
-} SummaryRec;
-
-typedef struct
-{
-  guint32  id;
-  char    *name;
-  guint8   type;
-  guint8   unit;
-  GArray  *samples;      /* StrobeCounterSample, in time order */
-  GArray  *summary;      /* SummaryRec per SUMMARY samples; the last one may be partial */
-  gboolean unsorted;     /* a sample came too late to insert: sorted before the next query */
-  StrobeChangeLog changes;
+  StrobeCounterSeries s;
+  StrobeChangeLog     changes;
 } Counter;
 
 typedef struct
@@ -118,9 +89,7 @@ struct _StrobeTimelineModel
   StrobeScopeBudget nesting;
   guint64     memory_budget;    /* scope_bytes past which scopes are counted, not kept */
   guint64     memory_overflows;
-  gsize       scope_bytes;
-  GArray     *slabs;            /* guint8 *, each SLAB_BYTES mapped; NULL while none */
-  guint       slab_used;        /* chunks handed out of the last slab */
+  StrobeScopeArena arena;       /* the tracks' full chunks; .bytes: all the scopes take */
 
   GPtrArray  *frame_kinds;      /* FrameKind *, by frame type (NULL when unseen) */
   GArray     *bookmarks;        /* StrobeTimelineBookmark, in time order (see unordered) */
@@ -192,249 +161,11 @@ change_query (const StrobeChangeLog *log, guint64 since)
 /* ---- tracks ------------------------------------------------------------------------ */
 
 static StrobeScopeTrack *
-track_new (void)
+track_at (StrobeTimelineModel *self, StrobeScopeThread *th, guint depth)
 {
-  StrobeScopeTrack *t = g_new0 (StrobeScopeTrack, 1);
-
-  t->chunks = g_array_new (FALSE, FALSE, sizeof (StrobeScopeChunk));
-  return t;
-}
-
-static void
-track_free (gpointer data)
-{
-  StrobeScopeTrack *t = data;
-
-  for (guint i = 0; i < t->chunks->len; i++)
-    if (g_array_index (t->chunks, StrobeScopeChunk, i).cap != MAX_CHUNK)
-      g_free (g_array_index (t->chunks, StrobeScopeChunk, i).items);
-  g_array_unref (t->chunks);
-  if (t->long_ends)
-    g_array_unref (t->long_ends);
-  g_free (t);
-}
-
-guint64
-strobe_scope_track_end_slow (const StrobeScopeTrack *t, guint64 index)
-{
-  guint lo = 0, hi = t->long_ends ? t->long_ends->len : 0;
-
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      const StrobeLongEnd *e = &g_array_index (t->long_ends, StrobeLongEnd, mid);
-      if (e->index == index)
-        return e->end;
-      if (e->index < index)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return 0;
-}
-
-/* A MAX_CHUNK chunk out of a slab; NULL when no slab can be mapped (the heap then). */
-static StrobeScopeRec *
-slab_chunk (StrobeTimelineModel *self)
-{
-  guint8 *slab;
-
-  if (self->slabs == NULL || self->slab_used == SLAB_CHUNKS)
-    {
-      guint8 *map = mmap (NULL, SLAB_BYTES + SLAB_ALIGN, PROT_READ | PROT_WRITE,
-                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      gsize head;
-
-      if (map == MAP_FAILED)
-        return NULL;
-      /* Aligned to 2 MiB, so every page of it can be a huge one. */
-      head = (SLAB_ALIGN - ((guintptr) map & (SLAB_ALIGN - 1))) & (SLAB_ALIGN - 1);
-      if (head)
-        munmap (map, head);
-      munmap (map + head + SLAB_BYTES, SLAB_ALIGN - head);
-#ifdef MADV_HUGEPAGE
-      madvise (map + head, SLAB_BYTES, MADV_HUGEPAGE);
-#endif
-      if (self->slabs == NULL)
-        self->slabs = g_array_new (FALSE, FALSE, sizeof (guint8 *));
-      slab = map + head;
-      g_array_append_val (self->slabs, slab);
-      self->slab_used = 0;
-    }
-  slab = g_array_index (self->slabs, guint8 *, self->slabs->len - 1);
-  return (StrobeScopeRec *) (gpointer) (slab + (gsize) self->slab_used++ * MAX_CHUNK * sizeof (StrobeScopeRec));
-}
-
-/* Shrinks a chunk that will not grow any more to its fill (a slab's is copied out of it;
- * its place there stays unused, and untouched pages of it are never resident). */
-static void
-chunk_trim (StrobeTimelineModel *self, StrobeScopeChunk *c)
-{
-  if (c->count < c->cap)
-    {
-      self->scope_bytes -= (gsize) (c->cap - c->count) * sizeof (StrobeScopeRec);
-      if (c->cap == MAX_CHUNK)
-        c->items = g_memdup2 (c->items, MAX (c->count, 1) * sizeof (StrobeScopeRec));
-      else
-        c->items = g_renew (StrobeScopeRec, c->items, MAX (c->count, 1));
-      c->cap = c->count;
-    }
-}
-
-static void
-track_append (StrobeTimelineModel *self, StrobeScopeTrack *t, guint64 begin, guint64 end,
-              guint32 name_id, guint8 flags) G_GNUC_NO_INLINE;
-
-/* The common case inline: room in the last chunk, within its 2^32-tick span, short. */
-static inline void
-track_push (StrobeTimelineModel *self, StrobeScopeTrack *t, guint64 begin, guint64 end, guint32 name_id)
-{
-  StrobeScopeChunk *c = t->cur;
-
-  if (G_LIKELY (c && c->count < c->cap && begin - c->base <= G_MAXUINT32 && end - begin < STROBE_SCOPE_LONG))
-    {
-      StrobeScopeRec *r = &c->items[c->count];
-      r->begin = (guint32) (begin - c->base);
-      r->duration = (guint32) (end - begin);
-      r->name_flags = name_id & STROBE_SCOPE_NAME_MASK;
-      /* Readers take the read lock, so plain stores are enough. */
-      c->count++;
-      t->n++;
-      return;
-    }
-  track_append (self, t, begin, end, name_id, 0);
-}
-
-static void
-track_append (StrobeTimelineModel *self, StrobeScopeTrack *t, guint64 begin, guint64 end,
-              guint32 name_id, guint8 flags)
-{
-  StrobeScopeChunk *c = t->chunks->len ? &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1) : NULL;
-  StrobeScopeRec *r;
-  guint64 duration = end >= begin ? end - begin : 0;
-
-  if (c == NULL || c->count == c->cap || begin - c->base > G_MAXUINT32)
-    {
-      StrobeScopeChunk n = { 0 };
-      guint cap = c ? MIN (MAX (c->cap, c->count) * 2, MAX_CHUNK) : FIRST_CHUNK;
-
-      if (c)
-        chunk_trim (self, c);
-      n.base = begin;
-      n.first = t->n;
-      n.cap = MAX (cap, FIRST_CHUNK);
-      n.items = n.cap == MAX_CHUNK ? slab_chunk (self) : NULL;
-      if (n.items == NULL)
-        {
-          /* Not a slab's: one record less, so freeing it knows. */
-          n.cap -= n.cap == MAX_CHUNK;
-          n.items = g_new (StrobeScopeRec, n.cap);
-        }
-      self->scope_bytes += n.cap * sizeof (StrobeScopeRec) + sizeof (StrobeScopeChunk);
-      g_array_append_val (t->chunks, n);
-      c = &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1);
-      t->cur = c;
-    }
-  r = &c->items[c->count++];
-  r->begin = (guint32) (begin - c->base);
-  r->name_flags = (name_id & STROBE_SCOPE_NAME_MASK) | ((guint32) flags << STROBE_SCOPE_NAME_BITS);
-  if (G_LIKELY (duration < STROBE_SCOPE_LONG))
-    r->duration = (guint32) duration;
-  else
-    {
-      StrobeLongEnd e = { t->n, end };
-      r->duration = STROBE_SCOPE_LONG;
-      if (t->long_ends == NULL)
-        t->long_ends = g_array_new (FALSE, FALSE, sizeof (StrobeLongEnd));
-      g_array_append_val (t->long_ends, e);
-      self->scope_bytes += sizeof (StrobeLongEnd);
-    }
-  t->n++;
-}
-
-/* Last scope position of chunk @ci. */
-static guint64
-chunk_last_end (const StrobeScopeTrack *t, guint ci)
-{
-  StrobeScopePos p = { ci, strobe_scope_chunk (t, ci)->count - 1 };
-  return strobe_scope_end_at (t, p);
-}
-
-StrobeScopePos
-strobe_scope_track_lower_bound_end (const StrobeScopeTrack *t, guint64 time)
-{
-  guint lo = 0, hi = t->chunks->len;
-  StrobeScopePos p;
-  const StrobeScopeChunk *c;
-
-  /* The first chunk whose last scope ends at or after @time. */
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      if (chunk_last_end (t, mid) >= time)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  p.ci = lo;
-  p.pi = 0;
-  if (lo >= t->chunks->len)
-    return p;
-  c = strobe_scope_chunk (t, lo);
-  lo = 0;
-  hi = c->count;
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      StrobeScopePos q = { p.ci, mid };
-      if (strobe_scope_end_at (t, q) >= time)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  p.pi = lo;
-  return p;
-}
-
-StrobeScopePos
-strobe_scope_track_lower_bound_begin (const StrobeScopeTrack *t, guint64 time)
-{
-  guint lo = 0, hi = t->chunks->len;
-  StrobeScopePos p;
-  const StrobeScopeChunk *c;
-
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      c = strobe_scope_chunk (t, mid);
-      if (c->base + c->items[c->count - 1].begin >= time)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  p.ci = lo;
-  p.pi = 0;
-  if (lo >= t->chunks->len)
-    return p;
-  c = strobe_scope_chunk (t, lo);
-  lo = 0;
-  hi = c->count;
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      if (c->base + c->items[mid].begin >= time)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  p.pi = lo;
-  return p;
-}
-
-static guint64
-pos_index (const StrobeScopeTrack *t, StrobeScopePos p)
-{
-  return strobe_scope_pos_valid (t, p) ? strobe_scope_chunk (t, p.ci)->first + p.pi : t->n;
+  while (G_UNLIKELY (th->tracks->len <= depth))
+    g_ptr_array_add (th->tracks, strobe_scope_track_new (&self->arena));
+  return th->tracks->pdata[depth];
 }
 
 /* ---- threads and names -------------------------------------------------------------- */
@@ -469,7 +200,7 @@ get_thread (StrobeTimelineModel *self, guint16 id)
     {
       th = g_new0 (StrobeScopeThread, 1);
       th->thread_id = id;
-      th->tracks = g_ptr_array_new_with_free_func (track_free);
+      th->tracks = g_ptr_array_new_with_free_func (strobe_scope_track_free);
       g_ptr_array_add (self->threads, th);
       g_hash_table_insert (self->threads_by_id, GUINT_TO_POINTER ((guint) id + 1), th);
     }
@@ -565,16 +296,14 @@ batch_end (gpointer data, guint64 ts)
 
   if (!strobe_scope_nesting_end (&th->nest, &w->self->nesting))
     return;
-  if (G_UNLIKELY (w->self->scope_bytes >= w->self->memory_budget))
+  if (G_UNLIKELY (w->self->arena.bytes >= w->self->memory_budget))
     {
       w->self->memory_overflows++;
       return;
     }
   depth = th->nest.depth;
   o = &th->stack[depth];
-  while (G_UNLIKELY (th->tracks->len <= depth))
-    g_ptr_array_add (th->tracks, track_new ());
-  track_push (w->self, th->tracks->pdata[depth], o->begin, ts, o->name_id);
+  strobe_scope_track_append (&w->self->arena, track_at (w->self, th, depth), o->begin, ts, o->name_id, 0);
   w->from = MIN (w->from, o->begin);
   w->self->scopes++;
 }
@@ -669,9 +398,7 @@ counter_free (gpointer data)
 {
   Counter *c = data;
 
-  g_free (c->name);
-  g_array_unref (c->samples);
-  g_array_unref (c->summary);
+  strobe_counter_series_clear (&c->s);
   g_free (c);
 }
 
@@ -683,92 +410,18 @@ get_counter (StrobeTimelineModel *self, guint32 id)
   if (c == NULL)
     {
       c = g_new0 (Counter, 1);
-      c->id = id;
-      c->name = g_strdup_printf ("(counter %u)", id);
-      c->samples = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
-      c->summary = g_array_new (FALSE, FALSE, sizeof (SummaryRec));
+      strobe_counter_series_init (&c->s, id);
       g_ptr_array_add (self->counters, c);
       g_hash_table_insert (self->counters_by_id, GUINT_TO_POINTER (id), c);
     }
   return c;
 }
 
-/* Recomputes the summary from the run that holds sample @from on. */
-static void
-summary_update (Counter *c, guint from)
-{
-  const StrobeCounterSample *v = (const StrobeCounterSample *) (gpointer) c->samples->data;
-  guint n = c->samples->len;
-  guint r = from >> SUMMARY_SHIFT;
-
-  g_array_set_size (c->summary, (n + SUMMARY - 1) >> SUMMARY_SHIFT);
-  for (; r < c->summary->len; r++)
-    {
-      SummaryRec *s = &g_array_index (c->summary, SummaryRec, r);
-      guint i = r << SUMMARY_SHIFT, end = MIN (i + SUMMARY, n);
-
-      s->min = s->max = v[i].value;
-      for (i++; i < end; i++)
-        {
-          s->min = MIN (s->min, v[i].value);
-          s->max = MAX (s->max, v[i].value);
-        }
-    }
-}
-
-/* Samples are kept in time order. They come in serial order, which follows time closely
- * but not exactly across threads, so a late one is inserted a few places back. One later
- * than LATE_MAX places is appended and the counter sorted before the next query: a
- * trace's samples in reverse order cost n log n, not n². */
-#define LATE_MAX 256
-
 static void
 counter_add (StrobeTimelineModel *self, Counter *c, const StrobeCounterSample *s)
 {
-  guint n = c->samples->len, at = n;
-
-  if (n && !c->unsorted && g_array_index (c->samples, StrobeCounterSample, n - 1).time > s->time)
-    {
-      guint lo = n > LATE_MAX ? n - LATE_MAX : 0, hi = n;
-
-      if (g_array_index (c->samples, StrobeCounterSample, lo).time > s->time)
-        {
-          c->unsorted = TRUE;
-          g_atomic_int_set (&self->unordered, TRUE);
-        }
-      else
-        {
-          while (lo < hi)
-            {
-              guint mid = lo + (hi - lo) / 2;
-              if (g_array_index (c->samples, StrobeCounterSample, mid).time > s->time)
-                hi = mid;
-              else
-                lo = mid + 1;
-            }
-          at = lo;
-          g_array_insert_val (c->samples, at, *s);
-          summary_update (c, at);
-          change_note (self, &c->changes, s->time);
-          return;
-        }
-    }
-  g_array_append_val (c->samples, *s);
-  if (c->unsorted)
-    ;   /* the summary is rebuilt with the sort */
-  else
-    {
-      SummaryRec *r;
-
-      if ((n & (SUMMARY - 1)) == 0)
-        {
-          SummaryRec z = { s->value, s->value };
-          g_array_append_val (c->summary, z);
-        }
-      r = &g_array_index (c->summary, SummaryRec, c->summary->len - 1);
-      r->min = MIN (r->min, s->value);
-      r->max = MAX (r->max, s->value);
-    }
+  if (strobe_counter_series_add (&c->s, s))
+    g_atomic_int_set (&self->unordered, TRUE);
   change_note (self, &c->changes, s->time);
 }
 
@@ -814,22 +467,182 @@ open_regions_of (StrobeTimelineModel *self, guint32 name_id, gboolean create)
   return open;
 }
 
+/* A Cpu.EventSpec or Misc.BookmarkSpec: an id's name (and where it is in the source). */
+static void
+on_spec (StrobeTimelineModel *self, guint route, const StrobeEvent *ev)
+{
+  static StrobeFieldAccessor id_f = STROBE_FIELD_ACCESSOR_INIT ("Id");
+  static StrobeFieldAccessor name_f = STROBE_FIELD_ACCESSOR_INIT ("Name");
+  static StrobeFieldAccessor file_f = STROBE_FIELD_ACCESSOR_INIT ("File");
+  static StrobeFieldAccessor line_f = STROBE_FIELD_ACCESSOR_INIT ("Line");
+  g_autofree char *name = strobe_event_get_string (ev, &name_f);
+  g_autofree char *file = strobe_event_get_string (ev, &file_f);
+  guint32 id = (guint32) strobe_event_get_uint (ev, &id_f);
+  guint32 name_id = intern_name (self, name ? name : "");
+
+  map_set (route == ROUTE_CPU_SPEC ? &self->spec_names : &self->bookmark_names, id, name_id);
+  set_name_source (self, name_id, file, (guint32) strobe_event_get_uint (ev, &line_f));
+}
+
+static void
+on_frame (StrobeTimelineModel *self, guint route, const StrobeEvent *ev)
+{
+  static StrobeFieldAccessor cycle_f = STROBE_FIELD_ACCESSOR_INIT ("Cycle");
+  static StrobeFieldAccessor frame_type_f = STROBE_FIELD_ACCESSOR_INIT ("FrameType");
+  guint64 t = strobe_event_get_uint (ev, &cycle_f);
+  FrameKind *k = frame_kind (self, (guint8) strobe_event_get_uint (ev, &frame_type_f));
+  StrobeTimelineFrame *last = k->frames->len ? &g_array_index (k->frames, StrobeTimelineFrame, k->frames->len - 1) : NULL;
+
+  note_time (self, t);
+  change_note (self, &k->changes, last && k->open ? last->begin : t);
+  if (route == ROUTE_BEGIN_FRAME)
+    {
+      StrobeTimelineFrame f = { t, t, k->frames->len, STROBE_SCOPE_OPEN };
+      /* Frames of one kind do not overlap: a begin ends the open one. */
+      if (k->open && last)
+        last->end = MAX (t, last->begin), last->flags = 0;
+      g_array_append_val (k->frames, f);
+      k->open = TRUE;
+    }
+  else if (k->open && last)
+    {
+      last->end = MAX (t, last->begin);
+      last->flags = 0;
+      k->open = FALSE;
+    }
+}
+
+static void
+on_bookmark (StrobeTimelineModel *self, const StrobeEvent *ev)
+{
+  static StrobeFieldAccessor id_f = STROBE_FIELD_ACCESSOR_INIT ("Id");
+  static StrobeFieldAccessor cycle_f = STROBE_FIELD_ACCESSOR_INIT ("Cycle");
+  static StrobeFieldAccessor text_f = STROBE_FIELD_ACCESSOR_INIT ("Text");
+  StrobeTimelineBookmark b;
+  guint32 id = (guint32) strobe_event_get_uint (ev, &id_f);
+
+  b.time = strobe_event_get_uint (ev, &cycle_f);
+  b.thread_id = ev->thread_id;
+  if (id)
+    b.name_id = map_get (self, &self->bookmark_names, id);
+  else
+    {
+      g_autofree char *text = strobe_event_get_string (ev, &text_f);
+      b.name_id = intern_name (self, text ? text : "");
+    }
+  /* Several threads' bookmarks come a little out of time order: sorted before the
+   * next query (see ensure_ordered). */
+  if (self->bookmarks->len
+      && g_array_index (self->bookmarks, StrobeTimelineBookmark, self->bookmarks->len - 1).time > b.time)
+    {
+      self->bookmarks_unsorted = TRUE;
+      g_atomic_int_set (&self->unordered, TRUE);
+    }
+  g_array_append_val (self->bookmarks, b);
+  note_time (self, b.time);
+  change_note (self, &self->marker_changes, b.time);
+}
+
+static void
+on_region (StrobeTimelineModel *self, guint route, const StrobeEvent *ev)
+{
+  static StrobeFieldAccessor name_f = STROBE_FIELD_ACCESSOR_INIT ("Name");
+  static StrobeFieldAccessor cycle_f = STROBE_FIELD_ACCESSOR_INIT ("Cycle");
+  g_autofree char *name = strobe_event_get_string (ev, &name_f);
+  guint32 name_id = intern_name (self, name ? name : "");
+  guint64 t = strobe_event_get_uint (ev, &cycle_f);
+
+  note_time (self, t);
+  if (route == ROUTE_REGION_BEGIN)
+    {
+      OpenRegion o = { name_id, t };
+      g_array_append_val (open_regions_of (self, name_id, TRUE), o);
+      self->n_open_regions++;
+      change_note (self, &self->marker_changes, t);
+      self->regions_changed++;
+    }
+  else
+    {
+      GArray *open = open_regions_of (self, name_id, FALSE);
+
+      if (open && open->len)
+        {
+          close_region (self, &g_array_index (open, OpenRegion, open->len - 1), t, 0);
+          g_array_set_size (open, open->len - 1);
+          self->n_open_regions--;
+        }
+    }
+}
+
+static void
+on_counter_spec (StrobeTimelineModel *self, const StrobeEvent *ev)
+{
+  static StrobeFieldAccessor id_f = STROBE_FIELD_ACCESSOR_INIT ("Id");
+  static StrobeFieldAccessor name_f = STROBE_FIELD_ACCESSOR_INIT ("Name");
+  static StrobeFieldAccessor type_f = STROBE_FIELD_ACCESSOR_INIT ("Type");
+  static StrobeFieldAccessor unit_f = STROBE_FIELD_ACCESSOR_INIT ("Unit");
+  Counter *c = get_counter (self, (guint32) strobe_event_get_uint (ev, &id_f));
+  g_autofree char *name = strobe_event_get_string (ev, &name_f);
+
+  g_free (c->s.name);
+  c->s.name = g_strdup (name ? name : "");
+  c->s.type = (guint8) strobe_event_get_uint (ev, &type_f);
+  c->s.unit = (guint8) strobe_event_get_uint (ev, &unit_f);
+}
+
+static void
+on_counter_value (StrobeTimelineModel *self, guint route, const StrobeEvent *ev)
+{
+  static StrobeFieldAccessor id_f = STROBE_FIELD_ACCESSOR_INIT ("Id");
+  static StrobeFieldAccessor cycle_f = STROBE_FIELD_ACCESSOR_INIT ("Cycle");
+  static StrobeFieldAccessor value_f = STROBE_FIELD_ACCESSOR_INIT ("Value");
+  Counter *c = get_counter (self, (guint32) strobe_event_get_uint (ev, &id_f));
+  StrobeCounterSample s;
+
+  s.time = strobe_event_get_uint (ev, &cycle_f);
+  if (route == ROUTE_COUNTER_INT)
+    {
+      s.int_value = strobe_event_get_int (ev, &value_f);
+      s.value = (gdouble) s.int_value;
+    }
+  else
+    {
+      s.value = strobe_event_get_double (ev, &value_f);
+      s.int_value = (gint64) s.value;
+    }
+  counter_add (self, c, &s);
+  note_time (self, s.time);
+}
+
+/* $Trace.Stats: running totals of events dropped; a rise since the last report happened
+ * between the two. */
+static void
+on_stats (StrobeTimelineModel *self, const StrobeEvent *ev)
+{
+  static StrobeFieldAccessor timestamp_f = STROBE_FIELD_ACCESSOR_INIT ("Timestamp");
+  static StrobeFieldAccessor dropped_f = STROBE_FIELD_ACCESSOR_INIT ("EventsDropped");
+  guint64 t = strobe_event_get_uint (ev, &timestamp_f);
+  guint64 dropped = strobe_event_get_uint (ev, &dropped_f);
+
+  if (dropped > (self->have_stats ? self->stats_dropped : 0))
+    {
+      StrobeTimelineDrop d;
+
+      d.begin = self->have_stats ? self->stats_time : (self->have_time ? self->first_time : t);
+      d.end = MAX (t, d.begin);
+      d.count = dropped - (self->have_stats ? self->stats_dropped : 0);
+      g_array_append_val (self->drops, d);
+      change_note (self, &self->marker_changes, d.begin);
+    }
+  self->have_stats = TRUE;
+  self->stats_time = t;
+  self->stats_dropped = MAX (dropped, self->stats_dropped);
+}
+
 static void
 strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
 {
   StrobeTimelineModel *self = STROBE_TIMELINE_MODEL (analyzer);
-  static StrobeFieldAccessor id_f = STROBE_FIELD_ACCESSOR_INIT ("Id");
-  static StrobeFieldAccessor name_f = STROBE_FIELD_ACCESSOR_INIT ("Name");
-  static StrobeFieldAccessor cycle_f = STROBE_FIELD_ACCESSOR_INIT ("Cycle");
-  static StrobeFieldAccessor frame_type_f = STROBE_FIELD_ACCESSOR_INIT ("FrameType");
-  static StrobeFieldAccessor text_f = STROBE_FIELD_ACCESSOR_INIT ("Text");
-  static StrobeFieldAccessor type_f = STROBE_FIELD_ACCESSOR_INIT ("Type");
-  static StrobeFieldAccessor unit_f = STROBE_FIELD_ACCESSOR_INIT ("Unit");
-  static StrobeFieldAccessor value_f = STROBE_FIELD_ACCESSOR_INIT ("Value");
-  static StrobeFieldAccessor file_f = STROBE_FIELD_ACCESSOR_INIT ("File");
-  static StrobeFieldAccessor line_f = STROBE_FIELD_ACCESSOR_INIT ("Line");
-  static StrobeFieldAccessor timestamp_f = STROBE_FIELD_ACCESSOR_INIT ("Timestamp");
-  static StrobeFieldAccessor dropped_f = STROBE_FIELD_ACCESSOR_INIT ("EventsDropped");
 
   g_rw_lock_writer_lock (&self->lock);
   switch (route)
@@ -837,161 +650,31 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
     case ROUTE_CPU_BATCH:
       on_batch (self, ev);
       break;
-
     case ROUTE_CPU_SPEC:
     case ROUTE_BOOKMARK_SPEC:
-      {
-        g_autofree char *name = strobe_event_get_string (ev, &name_f);
-        g_autofree char *file = strobe_event_get_string (ev, &file_f);
-        guint32 id = (guint32) strobe_event_get_uint (ev, &id_f);
-        guint32 name_id = intern_name (self, name ? name : "");
-
-        map_set (route == ROUTE_CPU_SPEC ? &self->spec_names : &self->bookmark_names, id, name_id);
-        set_name_source (self, name_id, file, (guint32) strobe_event_get_uint (ev, &line_f));
-      }
+      on_spec (self, route, ev);
       break;
-
     case ROUTE_BEGIN_FRAME:
     case ROUTE_END_FRAME:
-      {
-        guint64 t = strobe_event_get_uint (ev, &cycle_f);
-        FrameKind *k = frame_kind (self, (guint8) strobe_event_get_uint (ev, &frame_type_f));
-        StrobeTimelineFrame *last = k->frames->len ? &g_array_index (k->frames, StrobeTimelineFrame, k->frames->len - 1) : NULL;
-
-        note_time (self, t);
-        change_note (self, &k->changes, last && k->open ? last->begin : t);
-        if (route == ROUTE_BEGIN_FRAME)
-          {
-            StrobeTimelineFrame f = { t, t, k->frames->len, STROBE_SCOPE_OPEN };
-            /* Frames of one kind do not overlap: a begin ends the open one. */
-            if (k->open && last)
-              last->end = MAX (t, last->begin), last->flags = 0;
-            g_array_append_val (k->frames, f);
-            k->open = TRUE;
-          }
-        else if (k->open && last)
-          {
-            last->end = MAX (t, last->begin);
-            last->flags = 0;
-            k->open = FALSE;
-          }
-      }
+      on_frame (self, route, ev);
       break;
-
     case ROUTE_BOOKMARK:
-      {
-        StrobeTimelineBookmark b;
-        guint32 id = (guint32) strobe_event_get_uint (ev, &id_f);
-
-        b.time = strobe_event_get_uint (ev, &cycle_f);
-        b.thread_id = ev->thread_id;
-        if (id)
-          b.name_id = map_get (self, &self->bookmark_names, id);
-        else
-          {
-            g_autofree char *text = strobe_event_get_string (ev, &text_f);
-            b.name_id = intern_name (self, text ? text : "");
-          }
-        /* Several threads' bookmarks come a little out of time order: sorted before the
-         * next query (see ensure_ordered). */
-        if (self->bookmarks->len
-            && g_array_index (self->bookmarks, StrobeTimelineBookmark, self->bookmarks->len - 1).time > b.time)
-          {
-            self->bookmarks_unsorted = TRUE;
-            g_atomic_int_set (&self->unordered, TRUE);
-          }
-        g_array_append_val (self->bookmarks, b);
-        note_time (self, b.time);
-        change_note (self, &self->marker_changes, b.time);
-      }
+      on_bookmark (self, ev);
       break;
-
     case ROUTE_REGION_BEGIN:
     case ROUTE_REGION_END:
-      {
-        g_autofree char *name = strobe_event_get_string (ev, &name_f);
-        guint32 name_id = intern_name (self, name ? name : "");
-        guint64 t = strobe_event_get_uint (ev, &cycle_f);
-
-        note_time (self, t);
-        if (route == ROUTE_REGION_BEGIN)
-          {
-            OpenRegion o = { name_id, t };
-            g_array_append_val (open_regions_of (self, name_id, TRUE), o);
-            self->n_open_regions++;
-            change_note (self, &self->marker_changes, t);
-            self->regions_changed++;
-          }
-        else
-          {
-            GArray *open = open_regions_of (self, name_id, FALSE);
-
-            if (open && open->len)
-              {
-                close_region (self, &g_array_index (open, OpenRegion, open->len - 1), t, 0);
-                g_array_set_size (open, open->len - 1);
-                self->n_open_regions--;
-              }
-          }
-      }
+      on_region (self, route, ev);
       break;
-
     case ROUTE_COUNTER_SPEC:
-      {
-        Counter *c = get_counter (self, (guint32) strobe_event_get_uint (ev, &id_f));
-        g_autofree char *name = strobe_event_get_string (ev, &name_f);
-
-        g_free (c->name);
-        c->name = g_strdup (name ? name : "");
-        c->type = (guint8) strobe_event_get_uint (ev, &type_f);
-        c->unit = (guint8) strobe_event_get_uint (ev, &unit_f);
-      }
+      on_counter_spec (self, ev);
       break;
-
     case ROUTE_COUNTER_INT:
     case ROUTE_COUNTER_FLOAT:
-      {
-        Counter *c = get_counter (self, (guint32) strobe_event_get_uint (ev, &id_f));
-        StrobeCounterSample s;
-
-        s.time = strobe_event_get_uint (ev, &cycle_f);
-        if (route == ROUTE_COUNTER_INT)
-          {
-            s.int_value = strobe_event_get_int (ev, &value_f);
-            s.value = (gdouble) s.int_value;
-          }
-        else
-          {
-            s.value = strobe_event_get_double (ev, &value_f);
-            s.int_value = (gint64) s.value;
-          }
-        counter_add (self, c, &s);
-        note_time (self, s.time);
-      }
+      on_counter_value (self, route, ev);
       break;
-
     case ROUTE_STATS:
-      {
-        guint64 t = strobe_event_get_uint (ev, &timestamp_f);
-        guint64 dropped = strobe_event_get_uint (ev, &dropped_f);
-
-        /* Running totals: a rise since the last report happened between the two. */
-        if (dropped > (self->have_stats ? self->stats_dropped : 0))
-          {
-            StrobeTimelineDrop d;
-
-            d.begin = self->have_stats ? self->stats_time : (self->have_time ? self->first_time : t);
-            d.end = MAX (t, d.begin);
-            d.count = dropped - (self->have_stats ? self->stats_dropped : 0);
-            g_array_append_val (self->drops, d);
-            change_note (self, &self->marker_changes, d.begin);
-          }
-        self->have_stats = TRUE;
-        self->stats_time = t;
-        self->stats_dropped = MAX (dropped, self->stats_dropped);
-      }
+      on_stats (self, ev);
       break;
-
     default:
       break;
     }
@@ -1036,23 +719,17 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
           guint depth = th->nest.depth - 1;
           StrobeOpenScope *o = &th->stack[depth];
           th->nest.depth--;
-          if (self->scope_bytes >= self->memory_budget)
+          if (self->arena.bytes >= self->memory_budget)
             {
               self->memory_overflows++;
               continue;
             }
-          while (th->tracks->len <= depth)
-            g_ptr_array_add (th->tracks, track_new ());
-          track_append (self, th->tracks->pdata[depth], o->begin, MAX (last, o->begin), o->name_id,
-                        STROBE_SCOPE_CLOSED_AT_END);
+          strobe_scope_track_append (&self->arena, track_at (self, th, depth), o->begin, MAX (last, o->begin),
+                                     o->name_id, STROBE_SCOPE_CLOSED_AT_END);
           self->scopes++;
         }
       for (guint d = 0; d < th->tracks->len; d++)
-        {
-          StrobeScopeTrack *t = th->tracks->pdata[d];
-          if (t->chunks->len)
-            chunk_trim (self, &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1));
-        }
+        strobe_scope_track_finish (&self->arena, th->tracks->pdata[d]);
     }
   for (guint k = 0; k < self->frame_kinds->len; k++)
     {
@@ -1107,10 +784,8 @@ strobe_timeline_model_finalize (GObject *object)
   idmap_clear (&self->bookmark_names);
   g_hash_table_unref (self->threads_by_id);
   g_ptr_array_unref (self->threads);
-  /* After the tracks: their full-size chunks are in these. */
-  for (guint i = 0; self->slabs && i < self->slabs->len; i++)
-    munmap (g_array_index (self->slabs, guint8 *, i), SLAB_BYTES);
-  g_clear_pointer (&self->slabs, g_array_unref);
+  /* After the tracks: their full chunks are in it. */
+  strobe_scope_arena_clear (&self->arena);
   g_ptr_array_unref (self->frame_kinds);
   g_array_unref (self->bookmarks);
   g_array_unref (self->regions);
@@ -1165,6 +840,7 @@ strobe_timeline_model_init (StrobeTimelineModel *self)
   self->drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
   self->name_sources = g_array_new (FALSE, TRUE, sizeof (NameSource));
   self->strings = g_string_chunk_new (1024);
+  strobe_scope_arena_init (&self->arena);
   self->memory_budget = default_memory_budget ();
 }
 
@@ -1340,7 +1016,7 @@ strobe_timeline_model_get_scopes (StrobeTimelineModel *self, guint16 thread_id, 
                                   guint64 t0, guint64 t1, GArray *out)
 {
   StrobeScopeThread *th;
-  StrobeTimelineScope s;
+  StrobeTimelineScope s = { 0 };
   guint n = 0;
 
   g_rw_lock_reader_lock (&self->lock);
@@ -1377,92 +1053,10 @@ static void
 track_blocks (StrobeTimelineModel *self, StrobeScopeThread *th, guint depth, guint64 t0, guint64 t1,
               guint64 r, GArray *out)
 {
-  StrobeTimelineScope s;
+  StrobeTimelineScope s = { 0 };
 
   if (depth < th->tracks->len)
-    {
-      StrobeScopeTrack *t = th->tracks->pdata[depth];
-      StrobeScopePos p = strobe_scope_track_lower_bound_end (t, t0);
-      gboolean last_merged = FALSE;
-
-      while (strobe_scope_pos_valid (t, p))
-        {
-          StrobeTimelineBlock b;
-          guint64 begin = strobe_scope_begin_at (t, p), end, limit;
-          StrobeScopePos q;
-          guint64 i0, i1;
-
-          if (begin > t1)
-            break;
-          end = strobe_scope_end_at (t, p);
-          b.begin = begin;
-          b.name_id = strobe_scope_name_at (t, p);
-          b.depth = (guint16) depth;
-          b.flags = strobe_scope_flags_at (t, p);
-          if (end - begin >= r)
-            {
-              /* Wide enough to be seen: exact. */
-              b.end = end;
-              b.count = 1;
-              g_array_append_val (out, b);
-              last_merged = FALSE;
-              strobe_scope_pos_next (t, &p);
-              continue;
-            }
-          /* Narrow: every scope that begins within one resolution step goes into one block.
-           * Only the last of them can be wide (they do not overlap); it stays out. */
-          limit = begin > G_MAXUINT64 - r ? G_MAXUINT64 : begin + r;
-          q = strobe_scope_track_lower_bound_begin (t, limit);
-          i0 = pos_index (t, p);
-          i1 = pos_index (t, q);
-          {
-            /* The last scope of the run: walk back one position. */
-            StrobeScopePos last = q;
-            if (!strobe_scope_pos_valid (t, last))
-              {
-                last.ci = t->chunks->len - 1;
-                last.pi = strobe_scope_chunk (t, last.ci)->count - 1;
-              }
-            else if (last.pi > 0)
-              last.pi--;
-            else
-              {
-                last.ci--;
-                last.pi = strobe_scope_chunk (t, last.ci)->count - 1;
-              }
-            if (i1 - i0 > 1 && strobe_scope_end_at (t, last) - strobe_scope_begin_at (t, last) >= r)
-              {
-                q = last;
-                i1--;
-                if (last.pi > 0)
-                  last.pi--;
-                else
-                  {
-                    last.ci--;
-                    last.pi = strobe_scope_chunk (t, last.ci)->count - 1;
-                  }
-              }
-            b.end = strobe_scope_end_at (t, last);
-          }
-          b.count = (guint32) MIN (i1 - i0, G_MAXUINT32);
-          /* Runs that follow each other closely merge into one block. */
-          if (last_merged)
-            {
-              StrobeTimelineBlock *prev = &g_array_index (out, StrobeTimelineBlock, out->len - 1);
-              if (b.begin - prev->end < r)
-                {
-                  prev->end = b.end;
-                  prev->count = (guint32) MIN ((guint64) prev->count + b.count, G_MAXUINT32);
-                  prev->flags |= b.flags;
-                  p = q;
-                  continue;
-                }
-            }
-          g_array_append_val (out, b);
-          last_merged = TRUE;
-          p = q;
-        }
-    }
+    strobe_scope_track_blocks (th->tracks->pdata[depth], depth, t0, t1, r, out);
   if (open_scope_at (self, th, depth, t0, t1, &s))
     {
       StrobeTimelineBlock b = { s.begin, s.end, s.name_id, 1, s.depth, s.flags };
@@ -1518,7 +1112,7 @@ strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats 
 
   g_rw_lock_reader_lock (&self->lock);
   stats->scopes = self->scopes;
-  stats->scope_bytes = self->scope_bytes;
+  stats->scope_bytes = self->arena.bytes;
   stats->unmatched_ends = self->nesting.unmatched_ends;
   stats->depth_overflows = self->nesting.depth_overflows;
   stats->budget_overflows = self->nesting.budget_overflows;
@@ -1542,10 +1136,10 @@ strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats 
     if (self->frame_kinds->pdata[k])
       other += ((FrameKind *) self->frame_kinds->pdata[k])->frames->len * sizeof (StrobeTimelineFrame);
   for (guint i = 0; i < self->counters->len; i++)
-    other += ((Counter *) self->counters->pdata[i])->samples->len * sizeof (StrobeCounterSample)
-             + ((Counter *) self->counters->pdata[i])->summary->len * sizeof (SummaryRec);
+    other += ((Counter *) self->counters->pdata[i])->s.samples->len * sizeof (StrobeCounterSample)
+             + ((Counter *) self->counters->pdata[i])->s.summary->len * 2 * sizeof (gdouble);
   other += self->drops->len * sizeof (StrobeTimelineDrop) + self->name_sources->len * sizeof (NameSource);
-  stats->total_bytes = self->scope_bytes + other;
+  stats->total_bytes = self->arena.bytes + other;
   g_rw_lock_reader_unlock (&self->lock);
 }
 
@@ -1600,13 +1194,6 @@ strobe_timeline_model_get_frames (StrobeTimelineModel *self, guint8 frame_type, 
 }
 
 static gint
-sample_cmp (gconstpointer a, gconstpointer b)
-{
-  guint64 x = ((const StrobeCounterSample *) a)->time, y = ((const StrobeCounterSample *) b)->time;
-  return x < y ? -1 : x > y;
-}
-
-static gint
 bookmark_cmp (gconstpointer a, gconstpointer b)
 {
   guint64 x = ((const StrobeTimelineBookmark *) a)->time, y = ((const StrobeTimelineBookmark *) b)->time;
@@ -1631,12 +1218,8 @@ ensure_ordered (StrobeTimelineModel *self)
     {
       Counter *c = self->counters->pdata[i];
 
-      if (c->unsorted)
-        {
-          g_array_sort (c->samples, sample_cmp);
-          summary_update (c, 0);
-          c->unsorted = FALSE;
-        }
+      if (c->s.unsorted)
+        strobe_counter_series_sort (&c->s);
     }
   g_atomic_int_set (&self->unordered, FALSE);
   g_rw_lock_writer_unlock (&self->lock);
@@ -1773,42 +1356,12 @@ strobe_timeline_model_get_counters (StrobeTimelineModel *self)
   for (guint i = 0; i < self->counters->len; i++)
     {
       Counter *c = self->counters->pdata[i];
-      StrobeTimelineCounter tc = { i, g_strdup (c->name), c->type, c->unit, c->samples->len };
+      StrobeTimelineCounter tc = { i, g_strdup (c->s.name), c->s.type, c->s.unit, c->s.samples->len };
       g_array_append_val (out, tc);
     }
   g_rw_lock_reader_unlock (&self->lock);
   g_array_sort (out, counter_cmp);
   return out;
-}
-
-/* First sample at or after @t. */
-static guint
-sample_lower_bound (GArray *v, guint lo, guint hi, guint64 t)
-{
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (g_array_index (v, StrobeCounterSample, mid).time < t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-/* First sample after @t. */
-static guint
-sample_upper_bound (GArray *v, guint lo, guint hi, guint64 t)
-{
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (g_array_index (v, StrobeCounterSample, mid).time <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
 }
 
 guint
@@ -1823,46 +1376,9 @@ strobe_timeline_model_get_counter_samples (StrobeTimelineModel *self, guint32 in
   ensure_ordered (self);
   g_rw_lock_reader_lock (&self->lock);
   if (index < self->counters->len && t0 <= t1)
-    {
-      GArray *s = ((Counter *) self->counters->pdata[index])->samples;
-      guint lo = sample_lower_bound (s, 0, s->len, t0);
-      guint hi = sample_upper_bound (s, lo, s->len, t1);
-
-      n = hi - lo;
-      if (n)
-        g_array_append_vals (out, &g_array_index (s, StrobeCounterSample, lo), n);
-    }
+    n = strobe_counter_series_samples (&((Counter *) self->counters->pdata[index])->s, t0, t1, out);
   g_rw_lock_reader_unlock (&self->lock);
   return n;
-}
-
-/* Min and max of samples [lo, hi): whole summary runs where they fit, samples at the
- * ragged ends. */
-static void
-range_min_max (const Counter *c, guint lo, guint hi, gdouble *min, gdouble *max)
-{
-  const StrobeCounterSample *v = (const StrobeCounterSample *) (gpointer) c->samples->data;
-  gdouble a = v[lo].value, b = v[lo].value;
-  guint i = lo;
-
-  while (i < hi)
-    {
-      if ((i & (SUMMARY - 1)) == 0 && i + SUMMARY <= hi)
-        {
-          const SummaryRec *r = &g_array_index (c->summary, SummaryRec, i >> SUMMARY_SHIFT);
-          a = MIN (a, r->min);
-          b = MAX (b, r->max);
-          i += SUMMARY;
-        }
-      else
-        {
-          a = MIN (a, v[i].value);
-          b = MAX (b, v[i].value);
-          i++;
-        }
-    }
-  *min = a;
-  *max = b;
 }
 
 guint
@@ -1886,40 +1402,7 @@ strobe_timeline_model_get_counter_series (StrobeTimelineModel *self, guint32 ind
   ensure_ordered (self);
   g_rw_lock_reader_lock (&self->lock);
   if (index < self->counters->len)
-    {
-      const Counter *c = self->counters->pdata[index];
-      GArray *s = c->samples;
-      guint lo = sample_lower_bound (s, 0, s->len, t0);
-      guint hi = sample_upper_bound (s, lo, s->len, t1);
-      /* Bucket b covers [t0 + b * span / n, t0 + (b + 1) * span / n). */
-      gdouble span = (gdouble) (t1 - t0) + 1.0;
-
-      if (before && lo > 0)
-        *before = g_array_index (s, StrobeCounterSample, lo - 1);
-      if (after && hi < s->len)
-        *after = g_array_index (s, StrobeCounterSample, hi);
-      while (lo < hi)
-        {
-          const StrobeCounterSample *first = &g_array_index (s, StrobeCounterSample, lo);
-          guint b = (guint) MIN ((gdouble) (first->time - t0) * n_buckets / span, n_buckets - 1);
-          gdouble next_edge = (gdouble) t0 + span * (b + 1) / n_buckets;
-          guint64 next = next_edge >= (gdouble) G_MAXUINT64 ? G_MAXUINT64 : (guint64) ceil (next_edge);
-          guint end = next > t1 ? hi : sample_lower_bound (s, lo + 1, hi, next);
-          StrobeCounterBucket k;
-
-          if (end <= lo)
-            end = lo + 1;
-          k.bucket = b;
-          k.count = end - lo;
-          k.first_time = first->time;
-          k.last_time = g_array_index (s, StrobeCounterSample, end - 1).time;
-          k.first = first->value;
-          k.last = g_array_index (s, StrobeCounterSample, end - 1).value;
-          range_min_max (c, lo, end, &k.min, &k.max);
-          g_array_append_val (out, k);
-          lo = end;
-        }
-    }
+    strobe_counter_series_buckets (&((Counter *) self->counters->pdata[index])->s, t0, t1, n_buckets, before, after, out);
   g_rw_lock_reader_unlock (&self->lock);
   return out->len - start;
 }

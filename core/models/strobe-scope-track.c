@@ -1,0 +1,352 @@
+/* strobe-scope-track.c — a thread's scopes at one depth, packed into varint chunks
+ * (strobe-scope-track.h); the arena their full chunks are copied into.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "strobe-scope-track.h"
+
+#include "strobe-timeline-model.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* Full chunks are copied into blocks mapped on their own, aligned to and offered to the
+ * kernel for 2 MiB pages: the storage is written once, front to back, and with 4 KiB pages
+ * a fault came every few hundred scopes (under a hypervisor a third of the model's build
+ * time). Pages of a block not reached yet are never resident. */
+#define ARENA_BLOCK  ((gsize) 4 << 20)
+#define ARENA_ALIGN  ((gsize) 2 << 20)
+#define FIRST_FILL   32u
+
+static guint8 *
+block_map (void)
+{
+  guint8 *map = mmap (NULL, ARENA_BLOCK + ARENA_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  gsize head;
+
+  /* As g_malloc() does: the model's memory budget keeps it from coming to this. */
+  if (map == MAP_FAILED)
+    g_error ("cannot map %zu bytes for the scopes: %s", (size_t) ARENA_BLOCK, g_strerror (errno));
+  head = (ARENA_ALIGN - ((guintptr) map & (ARENA_ALIGN - 1))) & (ARENA_ALIGN - 1);
+  if (head)
+    munmap (map, head);
+  munmap (map + head + ARENA_BLOCK, ARENA_ALIGN - head);
+#ifdef MADV_HUGEPAGE
+  madvise (map + head, ARENA_BLOCK, MADV_HUGEPAGE);
+#endif
+  return map + head;
+}
+
+static void
+block_unmap (gpointer block)
+{
+  munmap (block, ARENA_BLOCK);
+}
+
+void
+strobe_scope_arena_init (StrobeScopeArena *arena)
+{
+  arena->blocks = g_ptr_array_new_with_free_func (block_unmap);
+  arena->used = ARENA_BLOCK;
+  arena->bytes = 0;
+}
+
+void
+strobe_scope_arena_clear (StrobeScopeArena *arena)
+{
+  g_clear_pointer (&arena->blocks, g_ptr_array_unref);
+}
+
+/* A copy of @len bytes in the arena. */
+static const guint8 *
+arena_copy (StrobeScopeArena *arena, const guint8 *data, gsize len)
+{
+  guint8 *to;
+
+  if (arena->used + len > ARENA_BLOCK)
+    {
+      g_ptr_array_add (arena->blocks, block_map ());
+      arena->used = 0;
+    }
+  to = (guint8 *) arena->blocks->pdata[arena->blocks->len - 1] + arena->used;
+  memcpy (to, data, len);
+  arena->used += len;
+  arena->bytes += len;
+  return to;
+}
+
+StrobeScopeTrack *
+strobe_scope_track_new (StrobeScopeArena *arena)
+{
+  StrobeScopeTrack *t = g_new0 (StrobeScopeTrack, 1);
+
+  t->chunks = g_array_new (FALSE, FALSE, sizeof (StrobeScopeChunk));
+  arena->bytes += sizeof *t;
+  return t;
+}
+
+void
+strobe_scope_track_free (gpointer track)
+{
+  StrobeScopeTrack *t = track;
+
+  g_array_unref (t->chunks);
+  if (t->flags)
+    g_array_unref (t->flags);
+  g_free (t->fill);
+  g_free (t);
+}
+
+/* The filling chunk's records go to the arena; the buffer is kept for the next chunk. */
+static void
+fill_close (StrobeScopeArena *arena, StrobeScopeTrack *t)
+{
+  StrobeScopeChunk *c = &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1);
+
+  c->data = arena_copy (arena, t->fill, t->fill_len);
+  t->fill_len = 0;
+}
+
+static void
+fill_reserve (StrobeScopeArena *arena, StrobeScopeTrack *t, guint32 need)
+{
+  guint32 cap = t->fill_cap ? t->fill_cap : FIRST_FILL;
+
+  if (t->fill != NULL && t->fill_len + need <= t->fill_cap)
+    return;
+  while (cap < t->fill_len + need)
+    cap *= 2;
+  arena->bytes += cap - t->fill_cap;
+  t->fill = g_realloc (t->fill, cap);
+  t->fill_cap = cap;
+  if (t->chunks->len && (t->n & (STROBE_SCOPE_CHUNK - 1)) != 0)
+    g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1).data = t->fill;
+}
+
+void
+strobe_scope_track_append_slow (StrobeScopeArena *arena, StrobeScopeTrack *t, guint64 begin, guint64 end,
+                                guint32 name_id, guint8 flags)
+{
+  guint64 duration = end >= begin ? end - begin : 0;
+  StrobeScopeChunk *c;
+  gint64 gap;
+  guint8 *p;
+
+  if ((t->n & (STROBE_SCOPE_CHUNK - 1)) == 0)
+    {
+      StrobeScopeChunk n = { begin, begin, begin, NULL };
+
+      if (t->chunks->len && t->fill_len)
+        fill_close (arena, t);
+      g_array_append_val (t->chunks, n);
+      arena->bytes += sizeof n;
+    }
+  else if (t->fill == NULL)
+    {
+      /* Finished, and now growing again: the chunk's records come back to a buffer (their
+       * copy in the arena is left unused). */
+      const StrobeScopeChunk *last = &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1);
+      const guint8 *d = last->data;
+      guint left = (guint) (t->n & (STROBE_SCOPE_CHUNK - 1));
+
+      while (left--)
+        for (guint k = 0; k < 3; k++)
+          (void) strobe_scope_get_varint (&d);
+      t->fill_len = 0;
+      fill_reserve (arena, t, (guint32) (d - last->data) + STROBE_SCOPE_REC_MAX);
+      memcpy (t->fill, last->data, (gsize) (d - last->data));
+      t->fill_len = (guint32) (d - last->data);
+    }
+  fill_reserve (arena, t, STROBE_SCOPE_REC_MAX);
+  c = &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1);
+  c->data = t->fill;
+  gap = (gint64) (begin - ((t->n & (STROBE_SCOPE_CHUNK - 1)) ? c->last_end : c->base));
+  p = t->fill + t->fill_len;
+  p = strobe_scope_put_varint (p, ((guint64) gap << 1) ^ (guint64) (gap >> 63));
+  p = strobe_scope_put_varint (p, duration);
+  p = strobe_scope_put_varint (p, name_id);
+  t->fill_len = (guint32) (p - t->fill);
+  c->last_begin = begin;
+  c->last_end = begin + duration;
+  if (flags)
+    {
+      StrobeScopeFlag f = { t->n, flags };
+      if (t->flags == NULL)
+        t->flags = g_array_new (FALSE, FALSE, sizeof (StrobeScopeFlag));
+      g_array_append_val (t->flags, f);
+      arena->bytes += sizeof f;
+    }
+  t->n++;
+}
+
+void
+strobe_scope_track_finish (StrobeScopeArena *arena, StrobeScopeTrack *t)
+{
+  if (t->fill == NULL)
+    return;
+  if (t->chunks->len && t->fill_len)
+    fill_close (arena, t);
+  arena->bytes -= t->fill_cap;
+  g_clear_pointer (&t->fill, g_free);
+  t->fill_len = t->fill_cap = 0;
+}
+
+/* A position at the first scope of chunk @ci (< the chunks), its flags entry found. */
+static StrobeScopePos
+pos_at_chunk (const StrobeScopeTrack *t, guint ci)
+{
+  StrobeScopePos p = { ci, 0, 0, 0, 0, 0, 0, 0 };
+
+  if (t->flags)
+    {
+      guint64 index = (guint64) ci << STROBE_SCOPE_CHUNK_SHIFT;
+      guint lo = 0, hi = t->flags->len;
+
+      while (lo < hi)
+        {
+          guint mid = (lo + hi) / 2;
+          if (g_array_index (t->flags, StrobeScopeFlag, mid).index < index)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      p.fi = lo;
+    }
+  strobe_scope_pos_decode (t, &p, strobe_scope_chunk (t, ci)->base);
+  return p;
+}
+
+static StrobeScopePos
+pos_end (const StrobeScopeTrack *t)
+{
+  StrobeScopePos p = { t->chunks->len, 0, 0, 0, 0, 0, 0, 0 };
+  return p;
+}
+
+StrobeScopePos
+strobe_scope_track_lower_bound_end (const StrobeScopeTrack *t, guint64 time)
+{
+  guint lo = 0, hi = t->chunks->len;
+  StrobeScopePos p;
+
+  /* The first chunk whose last scope ends at or after @time; then a walk in it. */
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (strobe_scope_chunk (t, mid)->last_end >= time)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  if (lo >= t->chunks->len)
+    return pos_end (t);
+  p = pos_at_chunk (t, lo);
+  while (p.end < time && p.pi + 1 < strobe_scope_chunk_count (t, lo))
+    strobe_scope_pos_next (t, &p);
+  return p;
+}
+
+StrobeScopePos
+strobe_scope_track_lower_bound_begin (const StrobeScopeTrack *t, guint64 time)
+{
+  guint lo = 0, hi = t->chunks->len;
+  StrobeScopePos p;
+
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+      if (strobe_scope_chunk (t, mid)->last_begin >= time)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  if (lo >= t->chunks->len)
+    return pos_end (t);
+  p = pos_at_chunk (t, lo);
+  while (p.begin < time && p.pi + 1 < strobe_scope_chunk_count (t, lo))
+    strobe_scope_pos_next (t, &p);
+  return p;
+}
+
+StrobeScopePos
+strobe_scope_track_seek (const StrobeScopeTrack *t, guint64 index)
+{
+  StrobeScopePos p;
+  guint pi;
+
+  if (index >= t->n)
+    return pos_end (t);
+  p = pos_at_chunk (t, (guint) (index >> STROBE_SCOPE_CHUNK_SHIFT));
+  pi = (guint) (index & (STROBE_SCOPE_CHUNK - 1));
+  while (p.pi < pi)
+    strobe_scope_pos_next (t, &p);
+  return p;
+}
+
+void
+strobe_scope_track_blocks (const StrobeScopeTrack *t, guint depth, guint64 t0, guint64 t1, guint64 r, GArray *out)
+{
+  StrobeScopePos p = strobe_scope_track_lower_bound_end (t, t0);
+  gboolean last_merged = FALSE;
+
+  while (strobe_scope_pos_valid (t, p))
+    {
+      StrobeTimelineBlock b;
+      guint64 begin = strobe_scope_begin_at (t, p), end, limit;
+      StrobeScopePos q;
+      guint64 i0, i1;
+
+      if (begin > t1)
+        break;
+      end = strobe_scope_end_at (t, p);
+      b.begin = begin;
+      b.name_id = strobe_scope_name_at (t, p);
+      b.depth = (guint16) depth;
+      b.flags = strobe_scope_flags_at (t, p);
+      if (end - begin >= r)
+        {
+          /* Wide enough to be seen: exact. */
+          b.end = end;
+          b.count = 1;
+          g_array_append_val (out, b);
+          last_merged = FALSE;
+          strobe_scope_pos_next (t, &p);
+          continue;
+        }
+      /* Narrow: every scope that begins within one resolution step goes into one block.
+       * Only the last of them can be wide (they do not overlap); it stays out. */
+      limit = begin > G_MAXUINT64 - r ? G_MAXUINT64 : begin + r;
+      q = strobe_scope_track_lower_bound_begin (t, limit);
+      i0 = strobe_scope_pos_index (t, p);
+      i1 = strobe_scope_pos_index (t, q);
+      {
+        /* The last scope of the run (it is found again from its chunk's start). */
+        StrobeScopePos last = strobe_scope_track_seek (t, i1 - 1);
+        if (i1 - i0 > 1 && last.end - last.begin >= r)
+          {
+            q = last;
+            i1--;
+            last = strobe_scope_track_seek (t, i1 - 1);
+          }
+        b.end = last.end;
+      }
+      b.count = (guint32) MIN (i1 - i0, G_MAXUINT32);
+      /* Runs that follow each other closely merge into one block. */
+      if (last_merged)
+        {
+          StrobeTimelineBlock *prev = &g_array_index (out, StrobeTimelineBlock, out->len - 1);
+          if (b.begin - prev->end < r)
+            {
+              prev->end = b.end;
+              prev->count = (guint32) MIN ((guint64) prev->count + b.count, G_MAXUINT32);
+              prev->flags |= b.flags;
+              p = q;
+              continue;
+            }
+        }
+      g_array_append_val (out, b);
+      last_merged = TRUE;
+      p = q;
+    }
+}

@@ -1,0 +1,254 @@
+/* strobe-scope-track.h — the scopes of one thread at one depth, packed: what the timeline
+ * model keeps of every scope (about 4–6 bytes) and how the timer statistics, the call tree,
+ * scope search and the timeline's drawing read it back. Private to core/models.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Scopes at one depth of one thread never overlap, and a scope is appended when it ends:
+ * a track is sorted by begin and by end at once. It is cut into chunks of
+ * STROBE_SCOPE_CHUNK scopes (the last one filling); each chunk's scopes are a byte string
+ * of records, three LEB128 varints each — the gap since the previous scope's end
+ * (zigzag-signed: a broken clock may go back), the duration, the name id — so the common
+ * scope takes 4 or 5 bytes where fixed fields took 12. A chunk's header holds what a
+ * binary search needs (its first begin, last begin and last end), so a position is found
+ * by a search over the headers and a walk of at most one chunk. The rare flags
+ * (STROBE_SCOPE_CLOSED_AT_END) are a side table by index. */
+#define STROBE_SCOPE_CHUNK_SHIFT 7
+#define STROBE_SCOPE_CHUNK       (1u << STROBE_SCOPE_CHUNK_SHIFT)
+/* A record's longest encoding: two 64-bit varints and a 32-bit one. */
+#define STROBE_SCOPE_REC_MAX     25
+
+typedef struct
+{
+  guint64        base;        /* begin of its first scope */
+  guint64        last_begin;  /* of its last scope */
+  guint64        last_end;
+  const guint8  *data;        /* the records; the filling chunk's are the track's buffer */
+} StrobeScopeChunk;
+
+typedef struct
+{
+  guint64 index;              /* of the scope in the track */
+  guint8  flags;
+} StrobeScopeFlag;
+
+typedef struct
+{
+  GArray  *chunks;            /* StrobeScopeChunk */
+  GArray  *flags;             /* StrobeScopeFlag by index; NULL while none */
+  guint64  n;                 /* scopes */
+  guint8  *fill;              /* the last chunk's records while it fills (NULL when done) */
+  guint32  fill_len;
+  guint32  fill_cap;
+} StrobeScopeTrack;
+
+/* Where full chunks' records go: large blocks written front to back, freed with the model.
+ * bytes counts everything the tracks hold — the blocks' used part, the filling buffers'
+ * capacity, chunk headers and flags — for the model's memory budget. */
+typedef struct
+{
+  GPtrArray *blocks;          /* guint8 *, STROBE_SCOPE_ARENA_BLOCK bytes each (mapped) */
+  gsize      used;            /* of the last block */
+  gsize      bytes;
+} StrobeScopeArena;
+
+/* A position in a track, with its scope decoded. Valid while ci < the chunks; walking it
+ * forward (strobe_scope_pos_next) reads one record. */
+typedef struct
+{
+  guint   ci;                 /* chunk */
+  guint   pi;                 /* scope in the chunk */
+  guint   off;                /* bytes of the chunk read (the next record starts there) */
+  guint   fi;                 /* first flags entry at or after this scope */
+  guint64 begin;
+  guint64 end;
+  guint32 name;
+  guint8  flags;
+} StrobeScopePos;
+
+void              strobe_scope_arena_init  (StrobeScopeArena *arena);
+void              strobe_scope_arena_clear (StrobeScopeArena *arena);
+
+StrobeScopeTrack *strobe_scope_track_new    (StrobeScopeArena *arena);
+/* Frees the track; its full chunks stay in the arena until that is cleared. */
+void              strobe_scope_track_free   (gpointer track);
+void              strobe_scope_track_append_slow (StrobeScopeArena *arena, StrobeScopeTrack *t, guint64 begin,
+                                                  guint64 end, guint32 name_id, guint8 flags);
+/* No more scopes for now (the trace ended): the filling chunk moves into the arena. More
+ * may still be appended after. */
+void              strobe_scope_track_finish (StrobeScopeArena *arena, StrobeScopeTrack *t);
+
+/* First scope whose end is >= @time (an invalid position when none). */
+StrobeScopePos strobe_scope_track_lower_bound_end   (const StrobeScopeTrack *t, guint64 time);
+/* First scope whose begin is >= @time. */
+StrobeScopePos strobe_scope_track_lower_bound_begin (const StrobeScopeTrack *t, guint64 time);
+/* The scope of that index (< t->n). */
+StrobeScopePos strobe_scope_track_seek (const StrobeScopeTrack *t, guint64 index);
+/* The level of detail at [@t0, @t1] for a resolution of @r ticks: scopes at least @r long
+ * as they are, runs of narrower ones as one StrobeTimelineBlock each, appended to @out
+ * (what strobe_timeline_model_get_blocks() returns for a depth). */
+void           strobe_scope_track_blocks (const StrobeScopeTrack *t, guint depth, guint64 t0, guint64 t1,
+                                          guint64 r, GArray *out);
+
+static inline guint
+strobe_scope_chunk_count (const StrobeScopeTrack *t, guint ci)
+{
+  return ci + 1 < t->chunks->len ? STROBE_SCOPE_CHUNK
+                                 : (guint) (t->n - ((guint64) ci << STROBE_SCOPE_CHUNK_SHIFT));
+}
+
+static inline const StrobeScopeChunk *
+strobe_scope_chunk (const StrobeScopeTrack *t, guint ci)
+{
+  return &g_array_index (t->chunks, StrobeScopeChunk, ci);
+}
+
+static inline guint8 *
+strobe_scope_put_varint (guint8 *p, guint64 v)
+{
+  while (v >= 0x80)
+    {
+      *p++ = (guint8) (v | 0x80);
+      v >>= 7;
+    }
+  *p++ = (guint8) v;
+  return p;
+}
+
+static inline guint64
+strobe_scope_get_varint (const guint8 **pp)
+{
+  const guint8 *p = *pp;
+  guint64 v = *p++, b;
+  guint shift = 7;
+
+  if (G_LIKELY (v < 0x80))
+    {
+      *pp = p;
+      return v;
+    }
+  v &= 0x7f;
+  do
+    {
+      b = *p++;
+      v |= (b & 0x7f) << shift;
+      shift += 7;
+    }
+  while (b >= 0x80 && shift < 64);
+  *pp = p;
+  return v;
+}
+
+/* Reads the record at p->off of chunk p->ci; @prev_end: the previous scope's end (the
+ * chunk's base for its first). */
+static inline void
+strobe_scope_pos_decode (const StrobeScopeTrack *t, StrobeScopePos *p, guint64 prev_end)
+{
+  const guint8 *start = strobe_scope_chunk (t, p->ci)->data + p->off, *d = start;
+  guint64 gap = strobe_scope_get_varint (&d);
+
+  p->begin = prev_end + ((gap >> 1) ^ (0 - (gap & 1)));
+  p->end = p->begin + strobe_scope_get_varint (&d);
+  p->name = (guint32) strobe_scope_get_varint (&d);
+  p->off += (guint) (d - start);
+  p->flags = 0;
+  if (G_UNLIKELY (t->flags != NULL) && p->fi < t->flags->len)
+    {
+      const StrobeScopeFlag *f = &g_array_index (t->flags, StrobeScopeFlag, p->fi);
+      if (f->index == ((guint64) p->ci << STROBE_SCOPE_CHUNK_SHIFT) + p->pi)
+        {
+          p->flags = f->flags;
+          p->fi++;
+        }
+    }
+}
+
+static inline gboolean
+strobe_scope_pos_valid (const StrobeScopeTrack *t, StrobeScopePos p)
+{
+  return p.ci < t->chunks->len;
+}
+
+static inline guint64
+strobe_scope_pos_index (const StrobeScopeTrack *t, StrobeScopePos p)
+{
+  return strobe_scope_pos_valid (t, p) ? ((guint64) p.ci << STROBE_SCOPE_CHUNK_SHIFT) + p.pi : t->n;
+}
+
+static inline void
+strobe_scope_pos_next (const StrobeScopeTrack *t, StrobeScopePos *p)
+{
+  if (++p->pi < strobe_scope_chunk_count (t, p->ci))
+    {
+      strobe_scope_pos_decode (t, p, p->end);
+      return;
+    }
+  p->ci++;
+  p->pi = 0;
+  p->off = 0;
+  if (p->ci < t->chunks->len)
+    strobe_scope_pos_decode (t, p, strobe_scope_chunk (t, p->ci)->base);
+}
+
+static inline guint64
+strobe_scope_begin_at (const StrobeScopeTrack *t, StrobeScopePos p)
+{
+  (void) t;
+  return p.begin;
+}
+
+static inline guint64
+strobe_scope_end_at (const StrobeScopeTrack *t, StrobeScopePos p)
+{
+  (void) t;
+  return p.end;
+}
+
+static inline guint32
+strobe_scope_name_at (const StrobeScopeTrack *t, StrobeScopePos p)
+{
+  (void) t;
+  return p.name;
+}
+
+static inline guint8
+strobe_scope_flags_at (const StrobeScopeTrack *t, StrobeScopePos p)
+{
+  (void) t;
+  return p.flags;
+}
+
+/* Appends a scope that ended (the common case inline: room in the filling chunk). */
+static inline void
+strobe_scope_track_append (StrobeScopeArena *arena, StrobeScopeTrack *t, guint64 begin, guint64 end,
+                           guint32 name_id, guint8 flags)
+{
+  guint in_chunk = (guint) (t->n & (STROBE_SCOPE_CHUNK - 1));
+
+  if (G_LIKELY (in_chunk != 0 && flags == 0 && t->fill != NULL
+                && t->fill_len + STROBE_SCOPE_REC_MAX <= t->fill_cap))
+    {
+      StrobeScopeChunk *c = &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1);
+      gint64 gap = (gint64) (begin - c->last_end);
+      guint64 duration = end >= begin ? end - begin : 0;
+      guint8 *p = t->fill + t->fill_len;
+
+      p = strobe_scope_put_varint (p, ((guint64) gap << 1) ^ (guint64) (gap >> 63));
+      p = strobe_scope_put_varint (p, duration);
+      p = strobe_scope_put_varint (p, name_id);
+      t->fill_len = (guint32) (p - t->fill);
+      c->last_begin = begin;
+      c->last_end = begin + duration;
+      t->n++;
+      return;
+    }
+  strobe_scope_track_append_slow (arena, t, begin, end, name_id, flags);
+}
+
+G_END_DECLS
