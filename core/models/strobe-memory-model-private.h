@@ -1,5 +1,14 @@
 /* strobe-memory-model-private.h — the memory model's storage, shared with its queries
- * (strobe-memory-query.c). Not installed.
+ * (strobe-memory-query.c, strobe-memory-series.c). Not installed.
+ *
+ * The store (strobe-memory-store.c) keeps each allocation as columns, 19 bytes, and each
+ * free-log entry in 10: what the model holds grows by about 30 bytes an allocation and its
+ * free (issue 20: ≤ 32). A record's free time is its ending entry's time, times are 32-bit
+ * offsets from their group's first, sizes 32 bits, heap, tag, thread and alignment one
+ * 16-bit index into a palette of the combinations seen; what does not fit (a size of 4 GiB,
+ * a gap of 2^32 ticks inside a group, the 65 536th combination) is kept whole in a side
+ * table beside its column ("wide"). Addresses, which only some traces carry, are a column
+ * that exists from the first record that has one.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -17,7 +26,8 @@ G_BEGIN_DECLS
 /* Entries and records interleave in the order they were applied: allocation record i
  * came before entry e exactly when i < e.after. Times alone cannot say (many events share
  * a time unit). An entry's change of live bytes follows from its record and kind, so it
- * holds no total: 16 bytes; running totals are kept per STROBE_MEMORY_GROUP entries. */
+ * holds no total; running totals are kept per STROBE_MEMORY_GROUP entries. An entry as
+ * read (strobe_memory_store_entry): */
 typedef struct
 {
   guint64 time;
@@ -51,19 +61,62 @@ typedef struct
   guint64 time;
 } StrobeMemoryBorn;
 
-/* Everything a query reads, under the model's lock. */
+/* What the palette holds: the fields allocations share. */
+typedef struct
+{
+  guint32 heap;
+  guint32 tag;
+  guint16 thread;
+  guint8  align_log2;
+} StrobeMemoryAttrs;
+
+/* The columns' "does not fit" cells, and which side-table column holds the value. */
+#define STROBE_MEMORY_WIDE   G_MAXUINT32
+#define STROBE_MEMORY_WIDE16 G_MAXUINT16
+enum
+{
+  STROBE_MEMORY_WIDE_TIME,
+  STROBE_MEMORY_WIDE_SIZE,
+  STROBE_MEMORY_WIDE_ATTRS,
+  STROBE_MEMORY_WIDE_ENTRY_TIME,
+  STROBE_MEMORY_WIDE_ENTRY_AFTER,
+};
+
+/* Everything a query reads, under the model's lock. strobe_memory_model_get_store()
+ * copies it: the arrays' lengths are what counts, read under the lock. */
 typedef struct
 {
   GMutex      *lock;
-  GArray      *records;      /* StrobeMemoryAlloc */
+  /* Records, one column each, by record index (allocation order = time order): */
+  GArray      *time;         /* guint32: alloc time − time_base of its group, or WIDE */
+  GArray      *time_base;    /* guint64 per GROUP records: its first record's time */
+  GArray      *size;         /* guint32, or WIDE */
+  GArray      *stack;        /* guint32 */
+  GArray      *attrs;        /* guint16 index into palette, or WIDE16 */
+  GArray      *flags;        /* guint8 StrobeMemoryAllocFlags */
+  GArray      *end_entry;    /* guint32: the free-log entry that ended it, or G_MAXUINT32 */
+  GArray      *address;      /* guint64, as long as the last record that carried one */
+  GArray      *palette;      /* StrobeMemoryAttrs */
+  GHashTable  *palette_index;/* StrobeMemoryAttrs (packed, guint64) → index + 1 */
+  GHashTable  *wide;         /* guint64 (index << 3 | WIDE_*) → guint64 value */
+  /* The free log, one column each, by entry index: */
+  GArray      *entry_time;   /* guint32: − entry_base of its group, or WIDE */
+  GArray      *entry_base;   /* guint64 per GROUP entries */
+  GArray      *entry_record; /* guint32 record | kind << 30 */
+  GArray      *entry_after;  /* guint16: − after_base of its group, or WIDE16 */
+  GArray      *after_base;   /* guint32 per GROUP entries */
+  /* Indexes: */
   GArray      *alloc_cum;    /* guint64 per GROUP records: bytes allocated before it, saturating */
-  GArray      *free_log;     /* StrobeMemoryFreeEntry */
   GArray      *free_cum;     /* StrobeMemoryFreeTotals per GROUP entries: before it */
-  GArray      *group_max;    /* guint64 per STROBE_MEMORY_GROUP records */
+  GArray      *group_max;    /* guint64 per STROBE_MEMORY_GROUP records: the largest free time */
   GArray      *block_max;    /* guint64 per STROBE_MEMORY_BLOCK records */
-  GArray      *end_entry;    /* guint32 per record: the free-log entry that ended it, or G_MAXUINT32 */
-  GHashTable  *marks;        /* record → GArray of its mark/unmark entries (the few marked ones) */
+  GArray      *group_live;   /* guint8 per GROUP records: how many are live */
+  GArray      *block_live;   /* guint16 per BLOCK records */
+  GHashTable  *marks;        /* record → GArray of guint32: its mark and unmark entries */
   GArray      *born;         /* StrobeMemoryBorn, by record */
+  guint64      alloc_total;  /* the canonical store's running totals (not for readers) */
+  guint32      last_palette; /* the last record's palette index */
+  StrobeMemoryFreeTotals free_total;
   StrobeMemorySummary *sum;
 } StrobeMemoryStore;
 
@@ -71,11 +124,28 @@ void     strobe_memory_model_get_store (StrobeMemoryModel *self, StrobeMemorySto
 /* Frames of stack @id, innermost first (at most @max); under the lock. */
 guint    strobe_memory_model_frames_locked (StrobeMemoryModel *self, guint32 id,
                                             StrobeMemoryFrame *out, guint max);
-/* Records allocated at or before @t; free-log entries at or before @t. Under the lock. */
+
+/* ---- writing (the model, under its lock) ---- */
+void     strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummary *sum);
+void     strobe_memory_store_clear (StrobeMemoryStore *s);
+/* Appends @r (live; its free_time is ignored); returns its index. */
+guint32  strobe_memory_store_append (StrobeMemoryStore *s, const StrobeMemoryAlloc *r);
+/* Appends a free-log entry of @kind for @record at @t, removing @bytes and @count from live;
+ * FREE ends the record, UNDO makes it live again. Returns the entry's index. */
+guint32  strobe_memory_store_log (StrobeMemoryStore *s, guint64 t, guint32 record, guint kind, gint64 bytes,
+                                  gint64 count);
+gsize    strobe_memory_store_bytes (const StrobeMemoryStore *s);
+
+/* ---- reading (under the lock) ---- */
+guint64  strobe_memory_store_wide (const StrobeMemoryStore *s, guint64 index, guint column);
+/* Record @i whole (alloc_time: its record's; see strobe_memory_store_alloc_time). */
+void     strobe_memory_store_get (const StrobeMemoryStore *s, guint64 i, StrobeMemoryAlloc *out);
+void     strobe_memory_store_entry (const StrobeMemoryStore *s, guint64 j, StrobeMemoryFreeEntry *out);
+/* Records allocated at or before @t; free-log entries at or before @t. */
 guint64  strobe_memory_store_allocs_upto (const StrobeMemoryStore *s, guint64 t);
 guint64  strobe_memory_store_frees_upto (const StrobeMemoryStore *s, guint64 t);
 /* When record @record was allocated: its alloc_time, or for a block of a late connect's
- * snapshot its time from the live table (earlier than the record's). Under the lock. */
+ * snapshot its time from the live table (earlier than the record's). */
 guint64  strobe_memory_store_alloc_time (const StrobeMemoryStore *s, guint64 record);
 void     strobe_memory_store_totals_at (const StrobeMemoryStore *s, guint64 t, gint64 *bytes, gint64 *count);
 /* Free-log entry @j's own change: bytes and allocations it removed from live. */
@@ -92,6 +162,93 @@ gboolean strobe_memory_store_marked_at (const StrobeMemoryStore *s, guint64 reco
 void     strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
                                          void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user),
                                          gpointer user);
+
+static inline guint64
+strobe_memory_store_n_records (const StrobeMemoryStore *s)
+{
+  return s->end_entry->len;
+}
+
+static inline guint64
+strobe_memory_store_n_entries (const StrobeMemoryStore *s)
+{
+  return s->entry_record->len;
+}
+
+/* Record @i's allocation time (its record's: a snapshot's block holds the snapshot's). */
+static inline guint64
+strobe_memory_store_time (const StrobeMemoryStore *s, guint64 i)
+{
+  guint32 d = g_array_index (s->time, guint32, i);
+
+  if (G_LIKELY (d != STROBE_MEMORY_WIDE))
+    return g_array_index (s->time_base, guint64, i / STROBE_MEMORY_GROUP) + d;
+  return strobe_memory_store_wide (s, i, STROBE_MEMORY_WIDE_TIME);
+}
+
+static inline guint64
+strobe_memory_store_size (const StrobeMemoryStore *s, guint64 i)
+{
+  guint32 v = g_array_index (s->size, guint32, i);
+
+  return G_LIKELY (v != STROBE_MEMORY_WIDE) ? v : strobe_memory_store_wide (s, i, STROBE_MEMORY_WIDE_SIZE);
+}
+
+static inline const StrobeMemoryAttrs *
+strobe_memory_store_attrs (const StrobeMemoryStore *s, guint64 i)
+{
+  guint16 a = g_array_index (s->attrs, guint16, i);
+  guint64 k = G_LIKELY (a != STROBE_MEMORY_WIDE16) ? a : strobe_memory_store_wide (s, i, STROBE_MEMORY_WIDE_ATTRS);
+
+  return &g_array_index (s->palette, StrobeMemoryAttrs, k);
+}
+
+static inline guint8 *
+strobe_memory_store_flags (const StrobeMemoryStore *s, guint64 i)
+{
+  return &g_array_index (s->flags, guint8, i);
+}
+
+static inline gboolean
+strobe_memory_store_is_live (const StrobeMemoryStore *s, guint64 i)
+{
+  return g_array_index (s->end_entry, guint32, i) == G_MAXUINT32;
+}
+
+static inline guint64
+strobe_memory_store_entry_time (const StrobeMemoryStore *s, guint64 j)
+{
+  guint32 d = g_array_index (s->entry_time, guint32, j);
+
+  if (G_LIKELY (d != STROBE_MEMORY_WIDE))
+    return g_array_index (s->entry_base, guint64, j / STROBE_MEMORY_GROUP) + d;
+  return strobe_memory_store_wide (s, j, STROBE_MEMORY_WIDE_ENTRY_TIME);
+}
+
+static inline guint64
+strobe_memory_store_entry_after (const StrobeMemoryStore *s, guint64 j)
+{
+  guint16 d = g_array_index (s->entry_after, guint16, j);
+
+  if (G_LIKELY (d != STROBE_MEMORY_WIDE16))
+    return (guint64) g_array_index (s->after_base, guint32, j / STROBE_MEMORY_GROUP) + d;
+  return strobe_memory_store_wide (s, j, STROBE_MEMORY_WIDE_ENTRY_AFTER);
+}
+
+static inline guint32
+strobe_memory_store_entry_record_kind (const StrobeMemoryStore *s, guint64 j)
+{
+  return g_array_index (s->entry_record, guint32, j);
+}
+
+/* Record @i's free time, STROBE_MEMORY_LIVE while live. */
+static inline guint64
+strobe_memory_store_free_time (const StrobeMemoryStore *s, guint64 i)
+{
+  guint32 e = g_array_index (s->end_entry, guint32, i);
+
+  return e == G_MAXUINT32 ? STROBE_MEMORY_LIVE : strobe_memory_store_entry_time (s, e);
+}
 
 static inline guint64
 strobe_memory_sat_add (guint64 a, guint64 b)

@@ -2,17 +2,19 @@
  * max-free-time index, per-heap live lists, the call-stack trie and the module map.
  *
  * Layout (see README.md):
- * - records: StrobeMemoryAlloc in allocation order = time order (times are clamped);
- *   the bytes allocated before each group of 32 records (the rest is summed on demand).
+ * - records in allocation order = time order (times are clamped), as columns of the
+ *   store (strobe-memory-store.c, 19 bytes each); the bytes allocated before each group of
+ *   32 records (the rest is summed on demand).
  * - free log: one entry per event that removes bytes or allocations from "live" (a free,
  *   the freeing half of a realloc, a HeapMark; a HeapUnmark adds back), in time order,
- *   16 bytes each (their bytes follow from their record), with the totals removed before
+ *   10 bytes each (their bytes follow from their record), with the totals removed before
  *   each group of 32 entries. Live totals at T are then two binary searches and two
  *   short sums: allocated up to T minus removed up to T.
  * - live maps: (address, heap) → record for traces that name blocks by address;
  *   (thread, id) → record for Memory.Batch, whose frees name the allocation by id.
- * - per-heap live lists (prev/next per record): HeapFreeAll ends a heap's blocks without
- *   looking at any other heap's.
+ * - per-heap live lists (the heap's live records, and some ended since, pruned when they
+ *   are most of it: memory in proportion to the live set, not the trace): HeapFreeAll ends
+ *   a heap's blocks without looking at any other heap's.
  * - max index: the largest free_time of each group of 32 records and of each block of
  *   1024; "live at T among records [lo, hi)" skips every group whose max is <= T, so it
  *   costs about the answer (times 32 at worst), not the trace.
@@ -25,12 +27,12 @@
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-memory-model-private.h"
+#include "strobe-memory-overview.h"
 
 #include <string.h>
 
 #include "strobe-memory-records.h"
 
-#define OVERVIEW_MAX     4096
 #define MAX_PENDING      (1u << 20)   /* records held for a round before applying anyway */
 #define MAX_ORPHANS      (1u << 20)
 #define ID_SPACE         0u           /* StrobeLiveMap space of (thread, id) keys */
@@ -63,8 +65,8 @@ typedef struct
 typedef struct
 {
   StrobeMemoryGroup pub;
-  guint32           live_head;   /* record + 1 */
-  guint32           live_tail;
+  GArray           *live;        /* guint32 records: every live one of the heap, and ended
+                                  * ones until a prune (heaps only) */
 } Group;
 
 typedef struct
@@ -110,20 +112,7 @@ struct _StrobeMemoryModel
   GObject      parent_instance;
 
   GMutex       lock;
-  GArray      *records;      /* StrobeMemoryAlloc */
-  GArray      *alloc_cum;    /* guint64 per GROUP records: bytes allocated before the group */
-  guint64      alloc_total;
-  GArray      *free_log;     /* StrobeMemoryFreeEntry */
-  GArray      *free_cum;     /* StrobeMemoryFreeTotals per GROUP entries: before the group */
-  StrobeMemoryFreeTotals free_total;
-  GArray      *group_max;    /* guint64 per GROUP records */
-  GArray      *block_max;    /* guint64 per BLOCK records */
-  GArray      *group_live;   /* guint8 per GROUP records: how many are live */
-  GArray      *block_live;   /* guint16 per BLOCK records */
-  GArray      *live_prev;    /* guint32 record + 1, per record (heap lists) */
-  GArray      *live_next;
-  GArray      *end_entry;    /* guint32 per record: the free-log entry that ended it */
-  GHashTable  *marks;        /* record → GArray of guint32: its mark and unmark entries */
+  StrobeMemoryStore store;  /* the records, the free log and their indexes */
   gboolean     batches;      /* the trace names allocations by id */
   gsize        stale_ids;    /* id-map entries of records a heap reset ended */
   Group       *last_heap, *last_tag;       /* one-entry caches of the hash lookups */
@@ -142,15 +131,10 @@ struct _StrobeMemoryModel
   GHashTable  *absorbed;     /* keys ended unseen by a snapshot: their late free is expected */
   guint64      snapshot_time;
   gboolean     in_snapshot;
-  GArray      *born;         /* StrobeMemoryBorn, by record: when snapshot blocks were
-                              * really allocated (the records hold the snapshot's time) */
   StrobeMemorySummary sum;
   guint64      time;         /* clamped time of the last event */
   gboolean     have_time;
-  /* Overview series: buckets of 2^shift ticks from overview_origin. */
-  Bucket      *overview;
-  guint        overview_shift;
-  guint64      overview_origin;
+  StrobeMemoryOverview overview;  /* live bytes over the whole trace, coarse */
   guint64      generation;   /* bumped by every event */
 };
 
@@ -163,12 +147,6 @@ static inline guint64
 id_key (guint16 thread, guint64 id)
 {
   return ((guint64) thread << 48) | (id & G_GUINT64_CONSTANT (0xffffffffffff));
-}
-
-static inline StrobeMemoryAlloc *
-rec (StrobeMemoryModel *self, guint32 index)
-{
-  return &g_array_index (self->records, StrobeMemoryAlloc, index);
 }
 
 /* ---- groups (heaps, tags) ------------------------------------------------------------ */
@@ -209,6 +187,7 @@ group_free (gpointer data)
   Group *g = data;
 
   g_free ((char *) g->pub.name);
+  g_clear_pointer (&g->live, g_array_unref);
   g_free (g);
 }
 
@@ -223,44 +202,25 @@ group_add (StrobeMemoryGroup *g, gint64 bytes, gint64 count)
 
 /* ---- per-heap live lists ------------------------------------------------------------- */
 
-static inline guint32 *
-prev_of (StrobeMemoryModel *self, guint32 i)
-{
-  return &g_array_index (self->live_prev, guint32, i);
-}
-
-static inline guint32 *
-next_of (StrobeMemoryModel *self, guint32 i)
-{
-  return &g_array_index (self->live_next, guint32, i);
-}
-
+/* Record @i joins heap @h's live list. Ended records leave it only at a prune, once they
+ * are most of it: each costs O(1) amortized, and the list stays in proportion to the
+ * heap's live records. */
 static void
 list_add (StrobeMemoryModel *self, Group *h, guint32 i)
 {
-  *prev_of (self, i) = h->live_tail;
-  *next_of (self, i) = 0;
-  if (h->live_tail)
-    *next_of (self, h->live_tail - 1) = i + 1;
-  else
-    h->live_head = i + 1;
-  h->live_tail = i + 1;
-}
+  if (h->live == NULL)
+    h->live = g_array_new (FALSE, FALSE, sizeof (guint32));
+  if (h->live->len >= 64 && (gint64) h->live->len > 2 * MAX (h->pub.live_count, 0) + 64)
+    {
+      guint32 *v = (guint32 *) (void *) h->live->data;
+      guint n = 0;
 
-static void
-list_remove (StrobeMemoryModel *self, Group *h, guint32 i)
-{
-  guint32 p = *prev_of (self, i), n = *next_of (self, i);
-
-  if (p)
-    *next_of (self, p - 1) = n;
-  else
-    h->live_head = n;
-  if (n)
-    *prev_of (self, n - 1) = p;
-  else
-    h->live_tail = p;
-  *prev_of (self, i) = *next_of (self, i) = 0;
+      for (guint k = 0; k < h->live->len; k++)
+        if (strobe_memory_store_is_live (&self->store, v[k]))
+          v[n++] = v[k];
+      g_array_set_size (h->live, n);
+    }
+  g_array_append_val (h->live, i);
 }
 
 /* ---- building --------------------------------------------------------------------------- */
@@ -278,59 +238,13 @@ clamp_time (StrobeMemoryModel *self, guint64 t)
     {
       self->have_time = TRUE;
       self->sum.first_time = t;
-      self->overview_origin = t;
+      strobe_memory_overview_start (&self->overview, t);
     }
   if (t < self->time)
     t = self->time;
   self->time = t;
   self->sum.last_time = t;
   return t;
-}
-
-static void
-overview_note (StrobeMemoryModel *self, guint64 t)
-{
-  guint64 b = (t - self->overview_origin) >> self->overview_shift;
-  Bucket *k;
-
-  while (b >= OVERVIEW_MAX)
-    {
-      /* Halve the resolution: merge pairs. */
-      for (guint i = 0; i < OVERVIEW_MAX / 2; i++)
-        {
-          Bucket *x = &self->overview[2 * i], *y = &self->overview[2 * i + 1], m;
-
-          if (x->used && y->used)
-            {
-              m.min_bytes = MIN (x->min_bytes, y->min_bytes);
-              m.max_bytes = MAX (x->max_bytes, y->max_bytes);
-              m.last_bytes = y->last_bytes;
-              m.last_count = y->last_count;
-              m.used = TRUE;
-            }
-          else
-            m = y->used ? *y : *x;
-          self->overview[i] = m;
-        }
-      memset (self->overview + OVERVIEW_MAX / 2, 0, sizeof (Bucket) * (OVERVIEW_MAX / 2));
-      if (self->overview_shift >= 63)
-        {
-          b = OVERVIEW_MAX - 1;
-          break;
-        }
-      self->overview_shift++;
-      b = (t - self->overview_origin) >> self->overview_shift;
-    }
-  k = &self->overview[b];
-  if (!k->used)
-    {
-      k->used = TRUE;
-      k->min_bytes = k->max_bytes = self->sum.live_bytes;
-    }
-  k->min_bytes = MIN (k->min_bytes, self->sum.live_bytes);
-  k->max_bytes = MAX (k->max_bytes, self->sum.live_bytes);
-  k->last_bytes = self->sum.live_bytes;
-  k->last_count = self->sum.live_count;
 }
 
 static void
@@ -341,7 +255,7 @@ live_changed (StrobeMemoryModel *self, guint64 t)
       self->sum.peak_bytes = self->sum.live_bytes;
       self->sum.peak_time = t;
     }
-  overview_note (self, t);
+  strobe_memory_overview_note (&self->overview, t, self->sum.live_bytes, self->sum.live_count);
 }
 
 static ThreadState *
@@ -361,64 +275,11 @@ thread_state (StrobeMemoryModel *self, guint16 id)
   return self->last_thread_state = ts;
 }
 
-/* The max index after record @record ended (@ended) or became live again. A group's
- * maximum is LIVE while any of its records is live, so it is recomputed only when its
- * last live record ends: once per group, not per free. */
-static void
-index_update (StrobeMemoryModel *self, guint32 record, gboolean ended)
-{
-  const StrobeMemoryAlloc *r = &g_array_index (self->records, StrobeMemoryAlloc, 0);
-  guint n = self->records->len;
-  guint g = record / STROBE_MEMORY_GROUP, b = record / STROBE_MEMORY_BLOCK;
-  guint8 *glive = &g_array_index (self->group_live, guint8, g);
-  guint16 *blive = &g_array_index (self->block_live, guint16, b);
-  guint64 m = 0;
-
-  if (!ended)
-    {
-      (*glive)++;
-      (*blive)++;
-      g_array_index (self->group_max, guint64, g) = STROBE_MEMORY_LIVE;
-      g_array_index (self->block_max, guint64, b) = STROBE_MEMORY_LIVE;
-      return;
-    }
-  (*glive)--;
-  (*blive)--;
-  if (*glive == 0)
-    {
-      for (guint i = g * STROBE_MEMORY_GROUP; i < MIN (n, (g + 1) * STROBE_MEMORY_GROUP); i++)
-        m = MAX (m, r[i].free_time);
-      g_array_index (self->group_max, guint64, g) = m;
-    }
-  if (*blive == 0)
-    {
-      m = 0;
-      for (guint i = b * (STROBE_MEMORY_BLOCK / STROBE_MEMORY_GROUP);
-           i < MIN (self->group_max->len, (b + 1) * (STROBE_MEMORY_BLOCK / STROBE_MEMORY_GROUP)); i++)
-        m = MAX (m, g_array_index (self->group_max, guint64, i));
-      g_array_index (self->block_max, guint64, b) = m;
-    }
-}
-
-/* Appends a free-log entry; every STROBE_MEMORY_GROUP entries the running totals before
- * the next group are kept (the entries themselves hold no totals: their bytes follow from
- * their record). */
-static void
-log_removal (StrobeMemoryModel *self, guint64 t, guint32 record, guint kind, gint64 bytes, gint64 count)
-{
-  StrobeMemoryFreeEntry e = { t, record | ((guint32) kind << 30), self->records->len };
-
-  if (self->free_log->len % STROBE_MEMORY_GROUP == 0)
-    g_array_append_val (self->free_cum, self->free_total);
-  g_array_append_val (self->free_log, e);
-  self->free_total.bytes = strobe_memory_sat_add_signed (self->free_total.bytes, bytes);
-  self->free_total.count += count;
-}
-
 static gint64
-counted_bytes (const StrobeMemoryAlloc *r)
+counted_bytes (StrobeMemoryModel *self, guint32 index)
 {
-  return (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : strobe_memory_signed_size (r->size);
+  return (*strobe_memory_store_flags (&self->store, index) & STROBE_MEMORY_ALLOC_HEAP_BLOCK)
+           ? 0 : strobe_memory_signed_size (strobe_memory_store_size (&self->store, index));
 }
 
 /* Whether another record fits (2^30, far beyond any memory; the free log packs indexes
@@ -426,7 +287,7 @@ counted_bytes (const StrobeMemoryAlloc *r)
 static gboolean
 room (StrobeMemoryModel *self)
 {
-  if (self->records->len < STROBE_MEMORY_MAX_RECORDS)
+  if (strobe_memory_store_n_records (&self->store) < STROBE_MEMORY_MAX_RECORDS)
     return TRUE;
   self->sum.dropped++;
   return FALSE;
@@ -437,8 +298,7 @@ add_alloc (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, 
            guint8 align_log2, guint32 heap, guint32 tag, guint32 callstack, guint8 flags)
 {
   StrobeMemoryAlloc r = { 0 };
-  guint32 index = self->records->len;
-  guint32 none = 0, live_entry = G_MAXUINT32;
+  guint32 index;
   Group *g;
 
   if (size >= STROBE_MEMORY_ABSURD_SIZE)
@@ -458,26 +318,7 @@ add_alloc (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, 
   r.thread_id = thread;
   r.alignment_log2 = align_log2 > 63 ? 63 : align_log2;
   r.flags = flags;
-  if (index % STROBE_MEMORY_GROUP == 0)
-    {
-      guint8 zero8 = 0;
-      guint64 live = STROBE_MEMORY_LIVE;
-      g_array_append_val (self->alloc_cum, self->alloc_total);
-      g_array_append_val (self->group_max, live);
-      g_array_append_val (self->group_live, zero8);
-      if (index % STROBE_MEMORY_BLOCK == 0)
-        {
-          guint16 zero16 = 0;
-          g_array_append_val (self->block_max, live);
-          g_array_append_val (self->block_live, zero16);
-        }
-    }
-  g_array_append_val (self->records, r);
-  g_array_append_val (self->live_prev, none);
-  g_array_append_val (self->live_next, none);
-  g_array_append_val (self->end_entry, live_entry);
-  index_update (self, index, FALSE);
-  self->alloc_total = strobe_memory_sat_add (self->alloc_total, (guint64) strobe_memory_signed_size (size));
+  index = strobe_memory_store_append (&self->store, &r);
 
   self->sum.allocs++;
   self->sum.bytes_allocated = strobe_memory_sat_add (self->sum.bytes_allocated, size);
@@ -505,37 +346,36 @@ add_alloc (StrobeMemoryModel *self, guint64 t, guint16 thread, guint64 address, 
 static void
 end_alloc (StrobeMemoryModel *self, guint32 index, guint64 t, guint16 thread, guint8 flag)
 {
-  StrobeMemoryAlloc *r = rec (self, index);
-  gint64 bytes = counted_bytes (r);
+  StrobeMemoryStore *s = &self->store;
+  gint64 bytes = counted_bytes (self, index);
   ThreadState *ts = thread_state (self, thread);
+  const StrobeMemoryAttrs *a;
+  guint8 *flags = strobe_memory_store_flags (s, index);
   Group *g;
 
-  if (r->free_time != STROBE_MEMORY_LIVE)
+  if (!strobe_memory_store_is_live (s, index))
     return;
-  if (t < r->alloc_time)
-    t = r->alloc_time;
-  r->free_time = t;
-  r->flags |= flag;
-  if (ts->last_alloc_plus1 == index + 1 && r->thread_id == thread
+  a = strobe_memory_store_attrs (s, index);
+  t = MAX (t, strobe_memory_store_time (s, index));
+  *flags |= flag;
+  if (ts->last_alloc_plus1 == index + 1 && a->thread == thread
       && !(flag & (STROBE_MEMORY_ALLOC_HEAP_RESET | STROBE_MEMORY_ALLOC_END_UNSEEN)))
     {
-      r->flags |= STROBE_MEMORY_ALLOC_TEMPORARY;
+      *flags |= STROBE_MEMORY_ALLOC_TEMPORARY;
       self->sum.temporary++;
     }
   ts->last_alloc_plus1 = 0;
-  index_update (self, index, TRUE);
-  g_array_index (self->end_entry, guint32, index) = self->free_log->len;
-  log_removal (self, t, index, STROBE_MEMORY_ENTRY_FREE, bytes, 1);
+  strobe_memory_store_log (s, t, index, STROBE_MEMORY_ENTRY_FREE, bytes, 1);
   self->sum.frees++;
   self->sum.live_bytes = strobe_memory_sat_add_signed (self->sum.live_bytes, -bytes);
   self->sum.live_count--;
-  g = heap_get (self, r->heap);
+  g = heap_get (self, a->heap);
   g->pub.frees++;
   group_add (&g->pub, -bytes, -1);
-  if (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK)
-    g->pub.reserved_bytes = strobe_memory_sat_add_signed (g->pub.reserved_bytes, -strobe_memory_signed_size (r->size));
-  list_remove (self, g, index);
-  g = tag_get (self, r->tag);
+  if (*flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK)
+    g->pub.reserved_bytes = strobe_memory_sat_add_signed (g->pub.reserved_bytes,
+                                                          -strobe_memory_signed_size (strobe_memory_store_size (s, index)));
+  g = tag_get (self, a->tag);
   g->pub.frees++;
   group_add (&g->pub, -bytes, -1);
   live_changed (self, t);
@@ -545,27 +385,26 @@ end_alloc (StrobeMemoryModel *self, guint32 index, guint64 t, guint16 thread, gu
 static void
 undo_end (StrobeMemoryModel *self, guint32 index, guint64 t)
 {
-  StrobeMemoryAlloc *r = rec (self, index);
-  gint64 bytes = counted_bytes (r);
+  StrobeMemoryStore *s = &self->store;
+  gint64 bytes = counted_bytes (self, index);
+  const StrobeMemoryAttrs *a = strobe_memory_store_attrs (s, index);
+  guint8 *flags = strobe_memory_store_flags (s, index);
   Group *g;
 
-  if (r->free_time == STROBE_MEMORY_LIVE)
+  if (strobe_memory_store_is_live (s, index))
     return;
-  if (r->flags & STROBE_MEMORY_ALLOC_TEMPORARY)
+  if (*flags & STROBE_MEMORY_ALLOC_TEMPORARY)
     self->sum.temporary--;
-  r->free_time = STROBE_MEMORY_LIVE;
-  r->flags &= (guint8) ~(STROBE_MEMORY_ALLOC_TO_REALLOC | STROBE_MEMORY_ALLOC_TEMPORARY);
-  index_update (self, index, FALSE);
-  g_array_index (self->end_entry, guint32, index) = G_MAXUINT32;
-  log_removal (self, t, index, STROBE_MEMORY_ENTRY_UNDO, -bytes, -1);
+  *flags &= (guint8) ~(STROBE_MEMORY_ALLOC_TO_REALLOC | STROBE_MEMORY_ALLOC_TEMPORARY);
+  strobe_memory_store_log (s, t, index, STROBE_MEMORY_ENTRY_UNDO, -bytes, -1);
   self->sum.frees--;
   self->sum.live_bytes = strobe_memory_sat_add_signed (self->sum.live_bytes, bytes);
   self->sum.live_count++;
-  g = heap_get (self, r->heap);
+  g = heap_get (self, a->heap);
   g->pub.frees--;
   group_add (&g->pub, bytes, 1);
   list_add (self, g, index);
-  g = tag_get (self, r->tag);
+  g = tag_get (self, a->tag);
   g->pub.frees--;
   group_add (&g->pub, bytes, 1);
   live_changed (self, t);
@@ -575,27 +414,28 @@ undo_end (StrobeMemoryModel *self, guint32 index, guint64 t)
 static void
 mark_record (StrobeMemoryModel *self, guint32 index, guint64 t, gboolean on)
 {
-  StrobeMemoryAlloc *r = rec (self, index);
-  gint64 bytes;
+  StrobeMemoryStore *s = &self->store;
+  guint8 *flags = strobe_memory_store_flags (s, index);
+  const StrobeMemoryAttrs *a = strobe_memory_store_attrs (s, index);
+  gint64 bytes, size = strobe_memory_signed_size (strobe_memory_store_size (s, index));
+  GArray *m;
+  guint32 j;
   Group *h;
 
-  if (r->free_time != STROBE_MEMORY_LIVE || ((r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) != 0) == on)
+  if (!strobe_memory_store_is_live (s, index) || ((*flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) != 0) == on)
     return;
-  bytes = on ? strobe_memory_signed_size (r->size) : -strobe_memory_signed_size (r->size);
-  r->flags ^= STROBE_MEMORY_ALLOC_HEAP_BLOCK;
-  {
-    GArray *m = g_hash_table_lookup (self->marks, GUINT_TO_POINTER (index));
-    guint32 j = self->free_log->len;
-    if (m == NULL)
-      g_hash_table_insert (self->marks, GUINT_TO_POINTER (index), m = g_array_new (FALSE, FALSE, sizeof (guint32)));
-    g_array_append_val (m, j);
-  }
-  log_removal (self, t, index, on ? STROBE_MEMORY_ENTRY_MARK : STROBE_MEMORY_ENTRY_UNMARK, bytes, 0);
+  bytes = on ? size : -size;
+  *flags ^= STROBE_MEMORY_ALLOC_HEAP_BLOCK;
+  j = strobe_memory_store_log (s, t, index, on ? STROBE_MEMORY_ENTRY_MARK : STROBE_MEMORY_ENTRY_UNMARK, bytes, 0);
+  m = g_hash_table_lookup (s->marks, GUINT_TO_POINTER (index));
+  if (m == NULL)
+    g_hash_table_insert (s->marks, GUINT_TO_POINTER (index), m = g_array_new (FALSE, FALSE, sizeof (guint32)));
+  g_array_append_val (m, j);
   self->sum.live_bytes = strobe_memory_sat_add_signed (self->sum.live_bytes, -bytes);
-  h = heap_get (self, r->heap);
+  h = heap_get (self, a->heap);
   group_add (&h->pub, -bytes, 0);
   h->pub.reserved_bytes = strobe_memory_sat_add_signed (h->pub.reserved_bytes, bytes);
-  group_add (&tag_get (self, r->tag)->pub, -bytes, 0);
+  group_add (&tag_get (self, a->tag)->pub, -bytes, 0);
   live_changed (self, t);
 }
 
@@ -608,15 +448,17 @@ static void
 free_all (StrobeMemoryModel *self, guint64 t, guint16 thread, guint32 heap)
 {
   Group *g = g_hash_table_lookup (self->heaps, GUINT_TO_POINTER (heap));
+  g_autoptr (GArray) live = g ? g_steal_pointer (&g->live) : NULL;
 
-  while (g && g->live_head)
+  for (guint k = 0; live && k < live->len; k++)
     {
-      guint32 index = g->live_head - 1;
-      StrobeMemoryAlloc *r = rec (self, index);
-      guint32 value;
+      guint32 index = g_array_index (live, guint32, k), value;
+      guint64 address = index < self->store.address->len ? g_array_index (self->store.address, guint64, index) : 0;
 
-      if (strobe_live_map_lookup (&self->by_address, r->address, r->heap, &value) && value == index)
-        strobe_live_map_remove (&self->by_address, r->address, r->heap, NULL);
+      if (!strobe_memory_store_is_live (&self->store, index))
+        continue;   /* ended since it joined the list */
+      if (strobe_live_map_lookup (&self->by_address, address, heap, &value) && value == index)
+        strobe_live_map_remove (&self->by_address, address, heap, NULL);
       else
         self->stale_ids++;
       end_alloc (self, index, t, thread, STROBE_MEMORY_ALLOC_HEAP_RESET);
@@ -678,7 +520,7 @@ id_lookup (StrobeMemoryModel *self, guint64 key, guint32 *index)
 {
   if (!strobe_live_map_lookup (&self->by_id, key, ID_SPACE, index))
     return FALSE;
-  if (rec (self, *index)->free_time == STROBE_MEMORY_LIVE)
+  if (strobe_memory_store_is_live (&self->store, *index))
     return TRUE;
   strobe_live_map_remove (&self->by_id, key, ID_SPACE, NULL);
   self->stale_ids--;
@@ -690,7 +532,7 @@ id_take (StrobeMemoryModel *self, guint64 key, guint32 *index)
 {
   if (!strobe_live_map_remove (&self->by_id, key, ID_SPACE, index))
     return FALSE;
-  if (rec (self, *index)->free_time == STROBE_MEMORY_LIVE)
+  if (strobe_memory_store_is_live (&self->store, *index))
     return TRUE;
   self->stale_ids--;
   return FALSE;
@@ -707,7 +549,7 @@ keep_live (guint64 key, guint32 space, guint32 value, gpointer user)
 {
   Compact *c = user;
 
-  if (rec (c->self, value)->free_time == STROBE_MEMORY_LIVE)
+  if (strobe_memory_store_is_live (&c->self->store, value))
     strobe_live_map_insert (c->to, key, space, value, NULL);
 }
 
@@ -972,7 +814,7 @@ reconcile_one (guint64 key, guint32 space, guint32 value, gpointer user)
 
   (void) space;
   if (ts == NULL || !ts->has_watermark || id > ts->watermark
-      || rec (self, value)->free_time != STROBE_MEMORY_LIVE
+      || !strobe_memory_store_is_live (&self->store, value)
       || g_hash_table_contains (self->snapshot_keys, &key))
     return;
   k = g_new (guint64, 1);
@@ -991,7 +833,7 @@ end_absorbed (StrobeMemoryModel *self)
     {
       guint32 index;
       if (id_take (self, *(guint64 *) key, &index))
-        end_alloc (self, index, self->snapshot_time, rec (self, index)->thread_id,
+        end_alloc (self, index, self->snapshot_time, strobe_memory_store_attrs (&self->store, index)->thread,
                    STROBE_MEMORY_ALLOC_END_UNSEEN);
       else
         g_hash_table_iter_remove (&it);
@@ -1073,7 +915,7 @@ on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const 
       if (shift < 64 && it.time <= (G_MAXUINT64 >> shift) && (it.time << shift) < self->snapshot_time)
         {
           StrobeMemoryBorn b = { index, it.time << shift };
-          g_array_append_val (self->born, b);
+          g_array_append_val (self->store.born, b);
         }
       self->sum.snapshot_allocs++;
       apply_orphan (self, key, index, self->snapshot_time);
@@ -1182,7 +1024,7 @@ on_legacy (StrobeMemoryModel *self, guint route, const StrobeEvent *ev)
         if (p != 0)
           {
             /* The tag stays the one the block was first allocated with. */
-            guint32 old_tag = pending ? rec (self, pending - 1)->tag : get_u32 (ev, &tag);
+            guint32 old_tag = pending ? strobe_memory_store_attrs (&self->store, pending - 1)->tag : get_u32 (ev, &tag);
             legacy_alloc (self, t, thread, p, n, get_u32 (ev, &alignment), get_u32 (ev, &heap_id), old_tag,
                           get_u32 (ev, &callstack), STROBE_MEMORY_ALLOC_FROM_REALLOC);
             self->sum.reallocs++;
@@ -1190,8 +1032,10 @@ on_legacy (StrobeMemoryModel *self, guint route, const StrobeEvent *ev)
         else if (n != 0 && pending)
           {
             /* The realloc failed: the old block is still there. */
-            StrobeMemoryAlloc *old = rec (self, pending - 1);
-            strobe_live_map_insert (&self->by_address, old->address, old->heap, pending - 1, NULL);
+            StrobeMemoryAlloc old;
+
+            strobe_memory_store_get (&self->store, pending - 1, &old);
+            strobe_live_map_insert (&self->by_address, old.address, old.heap, pending - 1, NULL);
             undo_end (self, pending - 1, t);
           }
       }
@@ -1232,11 +1076,6 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
   static StrobeFieldAccessor b_data = STROBE_FIELD_ACCESSOR_INIT ("Data");
   static StrobeFieldAccessor b_times = STROBE_FIELD_ACCESSOR_INIT ("Times");
   static StrobeFieldAccessor b_first = STROBE_FIELD_ACCESSOR_INIT ("First");
-  static StrobeFieldAccessor m_bias = STROBE_FIELD_ACCESSOR_INIT ("Bias");
-  static StrobeFieldAccessor m_start = STROBE_FIELD_ACCESSOR_INIT ("Start");
-  static StrobeFieldAccessor m_end = STROBE_FIELD_ACCESSOR_INIT ("End");
-  static StrobeFieldAccessor m_build = STROBE_FIELD_ACCESSOR_INIT ("BuildId");
-  static StrobeFieldAccessor m_path = STROBE_FIELD_ACCESSOR_INIT ("Path");
   StrobeMemoryModel *self = STROBE_MEMORY_MODEL (analyzer);
 
   g_mutex_lock (&self->lock);
@@ -1325,24 +1164,7 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
       break;
 
     case ROUTE_MODULE:
-      {
-        StrobeMemoryModuleEntry *m = g_new0 (StrobeMemoryModuleEntry, 1);
-        guint8 elem;
-        gsize n = 0;
-        const guint8 *build = strobe_event_get_array (ev, &m_build, &elem, &n);
-
-        m->pub.id = get_u32 (ev, &id);
-        m->pub.bias = strobe_event_get_uint (ev, &m_bias);
-        m->pub.start = strobe_event_get_uint (ev, &m_start);
-        m->pub.end = strobe_event_get_uint (ev, &m_end);
-        m->pub.path = strobe_event_get_string (ev, &m_path);
-        if (build && n)
-          {
-            m->pub.build_id = g_memdup2 (build, n);
-            m->pub.build_id_len = n;
-          }
-        strobe_memory_stacks_add_module (&self->stacks, m);
-      }
+      strobe_memory_stacks_add_module (&self->stacks, ev);
       break;
 
     case ROUTE_MODULE_UNLOAD:
@@ -1369,203 +1191,7 @@ analyzer_iface_init (StrobeAnalyzerInterface *iface)
 void
 strobe_memory_model_get_store (StrobeMemoryModel *self, StrobeMemoryStore *s)
 {
-  s->lock = &self->lock;
-  s->records = self->records;
-  s->alloc_cum = self->alloc_cum;
-  s->free_cum = self->free_cum;
-  s->free_log = self->free_log;
-  s->group_max = self->group_max;
-  s->block_max = self->block_max;
-  s->end_entry = self->end_entry;
-  s->marks = self->marks;
-  s->born = self->born;
-  s->sum = &self->sum;
-}
-
-guint64
-strobe_memory_store_allocs_upto (const StrobeMemoryStore *s, guint64 t)
-{
-  guint64 lo = 0, hi = s->records->len;
-  const StrobeMemoryAlloc *r = (const StrobeMemoryAlloc *) (void *) s->records->data;
-
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-      if (r[mid].alloc_time <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-guint64
-strobe_memory_store_alloc_time (const StrobeMemoryStore *s, guint64 record)
-{
-  const StrobeMemoryAlloc *r = &g_array_index (s->records, StrobeMemoryAlloc, record);
-  const StrobeMemoryBorn *b = (const StrobeMemoryBorn *) (void *) s->born->data;
-  guint lo = 0, hi = s->born->len;
-
-  if (!(r->flags & STROBE_MEMORY_ALLOC_FROM_SNAPSHOT))
-    return r->alloc_time;
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (b[mid].record < record)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo < s->born->len && b[lo].record == record ? b[lo].time : r->alloc_time;
-}
-
-guint64
-strobe_memory_store_frees_upto (const StrobeMemoryStore *s, guint64 t)
-{
-  guint64 lo = 0, hi = s->free_log->len;
-  const StrobeMemoryFreeEntry *e = (const StrobeMemoryFreeEntry *) (void *) s->free_log->data;
-
-  while (lo < hi)
-    {
-      guint64 mid = lo + (hi - lo) / 2;
-      if (e[mid].time <= t)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo;
-}
-
-guint64
-strobe_memory_store_cum_alloc (const StrobeMemoryStore *s, guint64 k)
-{
-  guint64 g = k / STROBE_MEMORY_GROUP, v;
-
-  if (k == 0)
-    return 0;
-  if (k % STROBE_MEMORY_GROUP == 0)
-    {
-      /* The total before the next group, or after the last record. */
-      if (g < s->alloc_cum->len)
-        return g_array_index (s->alloc_cum, guint64, g);
-      g--;
-    }
-  v = g_array_index (s->alloc_cum, guint64, g);
-  for (guint64 i = g * STROBE_MEMORY_GROUP; i < k; i++)
-    v = strobe_memory_sat_add (v, (guint64) strobe_memory_signed_size (g_array_index (s->records, StrobeMemoryAlloc, i).size));
-  return v;
-}
-
-gint64
-strobe_memory_store_entry_bytes (const StrobeMemoryStore *s, guint64 j)
-{
-  const StrobeMemoryFreeEntry *e = &g_array_index (s->free_log, StrobeMemoryFreeEntry, j);
-  const StrobeMemoryAlloc *r = &g_array_index (s->records, StrobeMemoryAlloc, STROBE_MEMORY_ENTRY_RECORD (e));
-  gint64 size = strobe_memory_signed_size (r->size);
-  gint64 counted = (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : size;
-
-  switch (STROBE_MEMORY_ENTRY_KIND (e))
-    {
-    case STROBE_MEMORY_ENTRY_FREE: return counted;
-    case STROBE_MEMORY_ENTRY_MARK: return size;
-    case STROBE_MEMORY_ENTRY_UNMARK: return -size;
-    default: return -counted;
-    }
-}
-
-gboolean
-strobe_memory_store_was_marked (const StrobeMemoryStore *s, guint64 record)
-{
-  return g_hash_table_contains (s->marks, GUINT_TO_POINTER ((guint) record));
-}
-
-gboolean
-strobe_memory_store_marked_at (const StrobeMemoryStore *s, guint64 record, guint64 j)
-{
-  GArray *m = g_hash_table_lookup (s->marks, GUINT_TO_POINTER ((guint) record));
-  gboolean marked = FALSE;
-
-  /* Marks and unmarks alternate, in order. */
-  for (guint i = 0; m && i < m->len && g_array_index (m, guint32, i) < j; i++)
-    marked = STROBE_MEMORY_ENTRY_KIND (&g_array_index (s->free_log, StrobeMemoryFreeEntry,
-                                                        g_array_index (m, guint32, i))) == STROBE_MEMORY_ENTRY_MARK;
-  return marked;
-}
-
-gint64
-strobe_memory_store_entry_count (const StrobeMemoryStore *s, guint64 j)
-{
-  const StrobeMemoryFreeEntry *e = &g_array_index (s->free_log, StrobeMemoryFreeEntry, j);
-
-  switch (STROBE_MEMORY_ENTRY_KIND (e))
-    {
-    case STROBE_MEMORY_ENTRY_FREE: return 1;
-    case STROBE_MEMORY_ENTRY_UNDO: return -1;
-    default: return 0;
-    }
-}
-
-void
-strobe_memory_store_cum_free (const StrobeMemoryStore *s, guint64 j, gint64 *bytes, gint64 *count)
-{
-  guint64 g = j / STROBE_MEMORY_GROUP;
-  StrobeMemoryFreeTotals v = { 0, 0 };
-
-  if (j && j % STROBE_MEMORY_GROUP == 0 && g >= s->free_cum->len)
-    g--;
-  if (j)
-    v = g_array_index (s->free_cum, StrobeMemoryFreeTotals, g);
-  for (guint64 i = g * STROBE_MEMORY_GROUP; i < j; i++)
-    {
-      v.bytes = strobe_memory_sat_add_signed (v.bytes, strobe_memory_store_entry_bytes (s, i));
-      v.count += strobe_memory_store_entry_count (s, i);
-    }
-  *bytes = v.bytes;
-  *count = v.count;
-}
-
-void
-strobe_memory_store_totals_at (const StrobeMemoryStore *s, guint64 t, gint64 *bytes, gint64 *count)
-{
-  guint64 k = strobe_memory_store_allocs_upto (s, t), j = strobe_memory_store_frees_upto (s, t);
-  gint64 b = (gint64) MIN (strobe_memory_store_cum_alloc (s, k), (guint64) G_MAXINT64);
-  gint64 c = (gint64) k, fb, fc;
-
-  strobe_memory_store_cum_free (s, j, &fb, &fc);
-  b = strobe_memory_sat_add_signed (b, fb == G_MININT64 ? G_MAXINT64 : -fb);
-  c -= fc;
-  if (bytes)
-    *bytes = b;
-  if (count)
-    *count = c;
-}
-
-void
-strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
-                                void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user),
-                                gpointer user)
-{
-  const StrobeMemoryAlloc *r = (const StrobeMemoryAlloc *) (void *) s->records->data;
-  const guint64 *gmax = (const guint64 *) (void *) s->group_max->data;
-  const guint64 *bmax = (const guint64 *) (void *) s->block_max->data;
-  guint64 i = lo;
-
-  while (i < hi)
-    {
-      if (i % STROBE_MEMORY_BLOCK == 0 && i + STROBE_MEMORY_BLOCK <= hi && bmax[i / STROBE_MEMORY_BLOCK] <= t)
-        {
-          i += STROBE_MEMORY_BLOCK;
-          continue;
-        }
-      if (i % STROBE_MEMORY_GROUP == 0 && i + STROBE_MEMORY_GROUP <= hi && gmax[i / STROBE_MEMORY_GROUP] <= t)
-        {
-          i += STROBE_MEMORY_GROUP;
-          continue;
-        }
-      if (r[i].free_time > t)
-        fn (i, &r[i], user);
-      i++;
-    }
+  *s = self->store;
 }
 
 void
@@ -1588,7 +1214,7 @@ strobe_memory_model_get_count (StrobeMemoryModel *self)
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   g_mutex_lock (&self->lock);
-  n = self->records->len;
+  n = strobe_memory_store_n_records (&self->store);
   g_mutex_unlock (&self->lock);
   return n;
 }
@@ -1601,14 +1227,11 @@ strobe_memory_model_get_alloc (StrobeMemoryModel *self, guint64 index, StrobeMem
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
   g_mutex_lock (&self->lock);
-  ok = index < self->records->len;
+  ok = index < strobe_memory_store_n_records (&self->store);
   if (ok)
     {
-      StrobeMemoryStore s;
-
-      strobe_memory_model_get_store (self, &s);
-      *out = g_array_index (self->records, StrobeMemoryAlloc, index);
-      out->alloc_time = strobe_memory_store_alloc_time (&s, index);
+      strobe_memory_store_get (&self->store, index, out);
+      out->alloc_time = strobe_memory_store_alloc_time (&self->store, index);
     }
   g_mutex_unlock (&self->lock);
   return ok;
@@ -1625,9 +1248,9 @@ strobe_memory_model_get_allocs (StrobeMemoryModel *self, const guint64 *indexes,
   g_mutex_lock (&self->lock);
   strobe_memory_model_get_store (self, &s);
   for (guint i = 0; i < n; i++)
-    if (indexes[i] < self->records->len)
+    if (indexes[i] < strobe_memory_store_n_records (&s))
       {
-        out[i] = g_array_index (self->records, StrobeMemoryAlloc, indexes[i]);
+        strobe_memory_store_get (&s, indexes[i], &out[i]);
         out[i].alloc_time = strobe_memory_store_alloc_time (&s, indexes[i]);
         got++;
       }
@@ -1653,72 +1276,12 @@ guint
 strobe_memory_model_get_series (StrobeMemoryModel *self, guint64 a, guint64 b, guint n,
                                 StrobeMemorySample *out)
 {
-  StrobeMemoryStore st;
-  guint64 step;
-
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   g_return_val_if_fail (n == 0 || out != NULL, 0);
   if (n == 0 || b <= a)
     return 0;
-  step = MAX ((b - a) / n, 1);
   g_mutex_lock (&self->lock);
-  strobe_memory_model_get_store (self, &st);
-  for (guint s = 0; s < n; s++)
-    {
-      guint64 t0 = a + s * step, t1 = s + 1 == n ? b : t0 + step;
-      gint64 bytes, count;
-
-      if (t0 > 0)
-        strobe_memory_store_totals_at (&st, t0 - 1, &bytes, &count);
-      else
-        bytes = count = 0;
-      out[s].time = t0;
-      out[s].min_bytes = out[s].max_bytes = bytes;
-      if (self->overview_shift < 64 && step >= (G_GUINT64_CONSTANT (1) << self->overview_shift) && self->have_time)
-        {
-          /* Coarse: the overview buckets that start inside [t0, t1). */
-          guint64 o = self->overview_origin, unit = G_GUINT64_CONSTANT (1) << self->overview_shift;
-          guint64 first = t0 > o ? (t0 - o) / unit + ((t0 - o) % unit != 0) : 0;
-          guint64 last = t1 > o ? (t1 - o) >> self->overview_shift : 0;
-
-          for (guint64 k = first; k < MIN (last, (guint64) OVERVIEW_MAX); k++)
-            if (self->overview[k].used)
-              {
-                out[s].min_bytes = MIN (out[s].min_bytes, self->overview[k].min_bytes);
-                out[s].max_bytes = MAX (out[s].max_bytes, self->overview[k].max_bytes);
-              }
-        }
-      else
-        {
-          /* Fine: walk the events in the window, merging allocations and the free log. */
-          guint64 i = t0 ? strobe_memory_store_allocs_upto (&st, t0 - 1) : 0;
-          guint64 j = t0 ? strobe_memory_store_frees_upto (&st, t0 - 1) : 0;
-          guint64 ie = strobe_memory_store_allocs_upto (&st, t1 - 1), je = strobe_memory_store_frees_upto (&st, t1 - 1);
-          gint64 v = bytes;
-
-          while (i < ie || j < je)
-            {
-              const StrobeMemoryAlloc *r = i < ie ? rec (self, (guint32) i) : NULL;
-              const StrobeMemoryFreeEntry *e = j < je ? &g_array_index (self->free_log, StrobeMemoryFreeEntry, j) : NULL;
-              /* In the order they were applied. */
-              if (r && (!e || i < e->after))
-                {
-                  v = strobe_memory_sat_add_signed (v, strobe_memory_signed_size (r->size));
-                  i++;
-                }
-              else if (e)
-                {
-                  v = strobe_memory_sat_add_signed (v, -strobe_memory_store_entry_bytes (&st, j));
-                  j++;
-                }
-              out[s].min_bytes = MIN (out[s].min_bytes, v);
-              out[s].max_bytes = MAX (out[s].max_bytes, v);
-            }
-        }
-      strobe_memory_store_totals_at (&st, t1 - 1, &out[s].last_bytes, &out[s].last_count);
-      out[s].min_bytes = MIN (out[s].min_bytes, out[s].last_bytes);
-      out[s].max_bytes = MAX (out[s].max_bytes, out[s].last_bytes);
-    }
+  n = strobe_memory_overview_series (&self->overview, &self->store, a, b, n, out);
   g_mutex_unlock (&self->lock);
   return n;
 }
@@ -1863,15 +1426,17 @@ strobe_memory_model_get_memory_bytes (StrobeMemoryModel *self)
 {
   gsize n;
 
+  GHashTableIter it;
+  gpointer value;
+
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   g_mutex_lock (&self->lock);
-  n = (gsize) self->records->len * (sizeof (StrobeMemoryAlloc) + 3 * sizeof (guint32))
-      + (gsize) self->free_log->len * sizeof (StrobeMemoryFreeEntry)
-      + (gsize) (self->group_max->len + self->block_max->len + self->alloc_cum->len) * sizeof (guint64)
-      + (gsize) self->free_cum->len * sizeof (StrobeMemoryFreeTotals)
-      + self->group_live->len + self->block_live->len * sizeof (guint16)
+  n = strobe_memory_store_bytes (&self->store)
       + strobe_live_map_bytes (&self->by_address) + strobe_live_map_bytes (&self->by_id)
       + strobe_memory_stacks_bytes (&self->stacks);
+  g_hash_table_iter_init (&it, self->heaps);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    n += ((Group *) value)->live ? ((Group *) value)->live->len * sizeof (guint32) : 0;
   g_mutex_unlock (&self->lock);
   return n;
 }
@@ -1889,18 +1454,7 @@ strobe_memory_model_finalize (GObject *object)
 {
   StrobeMemoryModel *self = STROBE_MEMORY_MODEL (object);
 
-  g_array_unref (self->records);
-  g_array_unref (self->alloc_cum);
-  g_array_unref (self->free_cum);
-  g_array_unref (self->group_live);
-  g_array_unref (self->block_live);
-  g_array_unref (self->free_log);
-  g_array_unref (self->group_max);
-  g_array_unref (self->block_max);
-  g_array_unref (self->live_prev);
-  g_array_unref (self->live_next);
-  g_array_unref (self->end_entry);
-  g_hash_table_unref (self->marks);
+  strobe_memory_store_clear (&self->store);
   strobe_live_map_clear (&self->by_address);
   strobe_live_map_clear (&self->by_id);
   g_hash_table_unref (self->heaps);
@@ -1911,8 +1465,7 @@ strobe_memory_model_finalize (GObject *object)
   g_hash_table_unref (self->orphans);
   g_hash_table_unref (self->snapshot_keys);
   g_hash_table_unref (self->absorbed);
-  g_array_unref (self->born);
-  g_free (self->overview);
+  strobe_memory_overview_clear (&self->overview);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (strobe_memory_model_parent_class)->finalize (object);
 }
@@ -1927,18 +1480,7 @@ static void
 strobe_memory_model_init (StrobeMemoryModel *self)
 {
   g_mutex_init (&self->lock);
-  self->records = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryAlloc));
-  self->alloc_cum = g_array_new (FALSE, FALSE, sizeof (guint64));
-  self->free_cum = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryFreeTotals));
-  self->group_live = g_array_new (FALSE, FALSE, sizeof (guint8));
-  self->block_live = g_array_new (FALSE, FALSE, sizeof (guint16));
-  self->free_log = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryFreeEntry));
-  self->group_max = g_array_new (FALSE, FALSE, sizeof (guint64));
-  self->block_max = g_array_new (FALSE, FALSE, sizeof (guint64));
-  self->live_prev = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->live_next = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->end_entry = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->marks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
+  strobe_memory_store_init (&self->store, &self->lock, &self->sum);
   strobe_live_map_init (&self->by_address);
   strobe_live_map_init (&self->by_id);
   self->heaps = g_hash_table_new_full (NULL, NULL, NULL, group_free);
@@ -1949,8 +1491,6 @@ strobe_memory_model_init (StrobeMemoryModel *self)
   self->orphans = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->snapshot_keys = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->absorbed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
-  self->born = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryBorn));
-  self->overview = g_new0 (Bucket, OVERVIEW_MAX);
-  self->overview_shift = 10;
+  strobe_memory_overview_init (&self->overview);
   self->sum.snapshot_complete = TRUE;
 }

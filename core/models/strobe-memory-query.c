@@ -170,7 +170,7 @@ find_range (StrobeMemoryModel *model, guint64 t0, guint64 t1, Range *r, GCancell
   g_mutex_lock (s.lock);
   r->t0 = t0;
   r->t1 = t1;
-  r->n_records = s.records->len;
+  r->n_records = strobe_memory_store_n_records (&s);
   r->lo = t0 ? strobe_memory_store_allocs_upto (&s, t0 - 1) : 0;
   r->hi = strobe_memory_store_allocs_upto (&s, t1);
   i = r->lo;
@@ -199,23 +199,21 @@ find_range (StrobeMemoryModel *model, guint64 t0, guint64 t1, Range *r, GCancell
       g_mutex_lock (s.lock);
       while ((i < ie || j < je) && steps++ < CHUNK)
         {
-          const StrobeMemoryAlloc *a = i < ie ? &g_array_index (s.records, StrobeMemoryAlloc, i) : NULL;
-          const StrobeMemoryFreeEntry *e = j < je ? &g_array_index (s.free_log, StrobeMemoryFreeEntry, j) : NULL;
           guint64 t;
 
-          if (a && (!e || i < e->after))
+          if (i < ie && (j >= je || i < strobe_memory_store_entry_after (&s, j)))
             {
               /* All of it then: a mark later is an entry of its own. */
-              v = strobe_memory_sat_add_signed (v, strobe_memory_signed_size (a->size));
+              v = strobe_memory_sat_add_signed (v, strobe_memory_signed_size (strobe_memory_store_size (&s, i)));
               c++;
-              t = a->alloc_time;
+              t = strobe_memory_store_time (&s, i);
               i++;
             }
           else
             {
               v = strobe_memory_sat_add_signed (v, -strobe_memory_store_entry_bytes (&s, j));
               c -= strobe_memory_store_entry_count (&s, j);
-              t = e->time;
+              t = strobe_memory_store_entry_time (&s, j);
               j++;
             }
           if (v > r->peak_bytes)
@@ -280,8 +278,11 @@ accumulate (StrobeMemoryModel *model, const Range *range, StrobeMemoryGroupBy by
       g_mutex_lock (s.lock);
       for (guint64 i = at; i < end; i++)
         {
-          const StrobeMemoryAlloc *r = &g_array_index (s.records, StrobeMemoryAlloc, i);
-          StrobeMemoryRow *row = acc_row (acc, direct_key (by, r));
+          StrobeMemoryAlloc rec, *r = &rec;
+          StrobeMemoryRow *row;
+
+          strobe_memory_store_get (&s, i, &rec);
+          row = acc_row (acc, direct_key (by, r));
 
           row->costs.allocations++;
           row->costs.bytes_allocated = strobe_memory_sat_add (row->costs.bytes_allocated, r->size);
@@ -946,12 +947,15 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
           g_mutex_lock (s.lock);
           for (guint64 j = at; j < MIN (to, at + CHUNK); j++)
             {
-              const StrobeMemoryFreeEntry *e = &g_array_index (s.free_log, StrobeMemoryFreeEntry, j);
-              guint64 index = STROBE_MEMORY_ENTRY_RECORD (e);
-              const StrobeMemoryAlloc *r = &g_array_index (s.records, StrobeMemoryAlloc, index);
-              if (STROBE_MEMORY_ENTRY_KIND (e) == STROBE_MEMORY_ENTRY_FREE
-                  && g_array_index (s.end_entry, guint32, index) == j)
-                collect_live (index, r, &c);
+              guint32 rk = strobe_memory_store_entry_record_kind (&s, j);
+              guint64 index = rk & 0x3fffffffu;
+              StrobeMemoryAlloc r;
+
+              if (rk >> 30 == STROBE_MEMORY_ENTRY_FREE && g_array_index (s.end_entry, guint32, index) == j)
+                {
+                  strobe_memory_store_get (&s, index, &r);
+                  collect_live (index, &r, &c);
+                }
             }
           g_mutex_unlock (s.lock);
         }
@@ -969,9 +973,9 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
       c.entries = strobe_memory_store_frees_upto (&s, t);
       break;
     case STROBE_MEMORY_SELECT_LEAKS:
-      hi = s.records->len;
+      hi = strobe_memory_store_n_records (&s);
       t = STROBE_MEMORY_LIVE - 1;
-      c.entries = s.free_log->len;
+      c.entries = strobe_memory_store_n_entries (&s);
       break;
     case STROBE_MEMORY_SELECT_ALLOCATED_LIVE:
       lo = sel->a ? strobe_memory_store_allocs_upto (&s, sel->a - 1) : 0;
@@ -999,9 +1003,13 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
       else
         for (guint64 i = at; i < end; i++)
           {
-            const StrobeMemoryAlloc *r = &g_array_index (s.records, StrobeMemoryAlloc, i);
-            gboolean freed = r->free_time != STROBE_MEMORY_LIVE;
-            guint64 life = freed ? r->free_time - r->alloc_time : G_MAXUINT64;
+            StrobeMemoryAlloc rec, *r = &rec;
+            gboolean freed;
+            guint64 life;
+
+            strobe_memory_store_get (&s, i, &rec);
+            freed = r->free_time != STROBE_MEMORY_LIVE;
+            life = freed ? r->free_time - r->alloc_time : G_MAXUINT64;
 
             if (sel->kind == STROBE_MEMORY_SELECT_ALLOCATED
                 || (sel->kind == STROBE_MEMORY_SELECT_SHORT_LIVED && freed && life <= sel->c)
@@ -1286,7 +1294,7 @@ strobe_memory_model_leaks (StrobeMemoryModel *self)
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
   strobe_memory_model_get_store (self, &s);
   g_mutex_lock (s.lock);
-  out = live_among (&s, 0, s.records->len, STROBE_MEMORY_LIVE - 1);
+  out = live_among (&s, 0, strobe_memory_store_n_records (&s), STROBE_MEMORY_LIVE - 1);
   g_mutex_unlock (s.lock);
   return out;
 }
@@ -1320,12 +1328,11 @@ strobe_memory_model_freed_in (StrobeMemoryModel *self, guint64 a, guint64 b)
   to = strobe_memory_store_frees_upto (&s, b);
   for (guint64 j = from; j < to; j++)
     {
-      const StrobeMemoryFreeEntry *e = &g_array_index (s.free_log, StrobeMemoryFreeEntry, j);
-      guint64 index = STROBE_MEMORY_ENTRY_RECORD (e);
+      guint32 rk = strobe_memory_store_entry_record_kind (&s, j);
+      guint64 index = rk & 0x3fffffffu;
 
       /* Only the entry that ended it (not marks, not a failed realloc's undo). */
-      if (STROBE_MEMORY_ENTRY_KIND (e) == STROBE_MEMORY_ENTRY_FREE
-          && g_array_index (s.end_entry, guint32, index) == j)
+      if (rk >> 30 == STROBE_MEMORY_ENTRY_FREE && g_array_index (s.end_entry, guint32, index) == j)
         g_array_append_val (out, index);
     }
   g_mutex_unlock (s.lock);
@@ -1341,10 +1348,10 @@ strobe_memory_model_short_lived (StrobeMemoryModel *self, guint64 max_lifetime)
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
   strobe_memory_model_get_store (self, &s);
   g_mutex_lock (s.lock);
-  for (guint64 i = 0; i < s.records->len; i++)
+  for (guint64 i = 0; i < strobe_memory_store_n_records (&s); i++)
     {
-      const StrobeMemoryAlloc *r = &g_array_index (s.records, StrobeMemoryAlloc, i);
-      if (r->free_time != STROBE_MEMORY_LIVE && r->free_time - r->alloc_time <= max_lifetime)
+      guint64 free_time = strobe_memory_store_free_time (&s, i);
+      if (free_time != STROBE_MEMORY_LIVE && free_time - strobe_memory_store_time (&s, i) <= max_lifetime)
         g_array_append_val (out, i);
     }
   g_mutex_unlock (s.lock);

@@ -369,10 +369,9 @@ strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b
         g_mutex_lock (s.lock);
         while ((i < ie || j < je) && steps++ < CHUNK)
           {
-            const StrobeMemoryAlloc *r = i < ie ? &g_array_index (s.records, StrobeMemoryAlloc, i) : NULL;
-            const StrobeMemoryFreeEntry *e = j < je ? &g_array_index (s.free_log, StrobeMemoryFreeEntry, j) : NULL;
-            gboolean is_alloc = e == NULL || (r != NULL && i < e->after);
-            guint64 t = is_alloc ? r->alloc_time : e->time;
+            gboolean is_alloc = j >= je || (i < ie && i < strobe_memory_store_entry_after (&s, j));
+            guint64 t = is_alloc ? strobe_memory_store_time (&s, i) : strobe_memory_store_entry_time (&s, j);
+            const StrobeMemoryAttrs *r;
             gint64 bytes, count;
             guint ts, hs;
 
@@ -389,14 +388,15 @@ strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b
               }
             if (is_alloc)
               {
-                bytes = strobe_memory_signed_size (r->size);
+                r = strobe_memory_store_attrs (&s, i);
+                bytes = strobe_memory_signed_size (strobe_memory_store_size (&s, i));
                 count = 1;
                 pt->allocs++;
                 i++;
               }
             else
               {
-                r = &g_array_index (s.records, StrobeMemoryAlloc, STROBE_MEMORY_ENTRY_RECORD (e));
+                r = strobe_memory_store_attrs (&s, strobe_memory_store_entry_record_kind (&s, j) & 0x3fffffffu);
                 bytes = -strobe_memory_store_entry_bytes (&s, j);
                 count = -strobe_memory_store_entry_count (&s, j);
                 if (count < 0)

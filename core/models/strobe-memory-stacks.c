@@ -116,8 +116,29 @@ strobe_memory_stacks_add_legacy (StrobeMemoryStacks *st, guint32 id, const guint
 }
 
 void
-strobe_memory_stacks_add_module (StrobeMemoryStacks *st, StrobeMemoryModuleEntry *m)
+strobe_memory_stacks_add_module (StrobeMemoryStacks *st, const StrobeEvent *ev)
 {
+  static StrobeFieldAccessor id = STROBE_FIELD_ACCESSOR_INIT ("Id");
+  static StrobeFieldAccessor bias = STROBE_FIELD_ACCESSOR_INIT ("Bias");
+  static StrobeFieldAccessor start = STROBE_FIELD_ACCESSOR_INIT ("Start");
+  static StrobeFieldAccessor end = STROBE_FIELD_ACCESSOR_INIT ("End");
+  static StrobeFieldAccessor build_id = STROBE_FIELD_ACCESSOR_INIT ("BuildId");
+  static StrobeFieldAccessor path = STROBE_FIELD_ACCESSOR_INIT ("Path");
+  StrobeMemoryModuleEntry *m = g_new0 (StrobeMemoryModuleEntry, 1);
+  guint8 elem;
+  gsize n = 0;
+  const guint8 *build = strobe_event_get_array (ev, &build_id, &elem, &n);
+
+  m->pub.id = (guint32) MIN (strobe_event_get_uint (ev, &id), G_MAXUINT32);
+  m->pub.bias = strobe_event_get_uint (ev, &bias);
+  m->pub.start = strobe_event_get_uint (ev, &start);
+  m->pub.end = strobe_event_get_uint (ev, &end);
+  m->pub.path = strobe_event_get_string (ev, &path);
+  if (build && n)
+    {
+      m->pub.build_id = g_memdup2 (build, n);
+      m->pub.build_id_len = n;
+    }
   m->loaded = m->pub.end > m->pub.start;
   g_ptr_array_add (st->modules, m);
   loaded_rebuild (st);

@@ -43,8 +43,8 @@ guint64 strobe_memory_stacks_add_nodes (StrobeMemoryStacks *st, guint64 first, c
 /* Memory.Callstack: @n return addresses of @esize (4 or 8) bytes, little-endian. */
 void    strobe_memory_stacks_add_legacy (StrobeMemoryStacks *st, guint32 id, const guint8 *data, gsize n,
                                          gsize esize);
-/* Takes @m (a module now loaded unless its range is empty); ends the loaded one of @id. */
-void    strobe_memory_stacks_add_module (StrobeMemoryStacks *st, StrobeMemoryModuleEntry *m);
+/* Memory.Module: a module now loaded (unless its range is empty); ModuleUnload of @id. */
+void    strobe_memory_stacks_add_module (StrobeMemoryStacks *st, const StrobeEvent *ev);
 void    strobe_memory_stacks_unload_module (StrobeMemoryStacks *st, guint32 id);
 /* Frames of stack @id, innermost first (at most @max). */
 guint   strobe_memory_stacks_frames (const StrobeMemoryStacks *st, guint32 id, StrobeMemoryFrame *out, guint max);
