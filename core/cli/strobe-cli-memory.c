@@ -12,7 +12,9 @@
 
 #include "strobe-analysis.h"
 #include "strobe-cli.h"
+#include "strobe-cli-memory-massif.h"
 #include "strobe-cli-memory-report.h"
+#include "strobe-cli-memory-suppress.h"
 #include "strobe-cli-memory-tree.h"
 #include "strobe-memory-model.h"
 #include "strobe-memory-query.h"
@@ -92,6 +94,40 @@ print_summary (StrobeMemoryModel *model, const StrobeMemorySummary *s, const Str
                   k == 0 ? "=" : "<", k == 0 ? 0 : k >= 64 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << k),
                   s->histogram_count[k], _("allocations"), s->histogram_bytes[k], _("bytes"));
     }
+}
+
+/* The bytes of @leaks, after removing those the patterns of @path (NULL: none) suppress;
+ * says how many were. */
+static gboolean
+leak_bytes_and_suppressions (StrobeMemoryModel *model, const char *path, GArray *leaks, guint64 *leak_bytes)
+{
+  g_autoptr (StrobeLeakSuppressions) sup = NULL;
+  g_autoptr (GError) error = NULL;
+
+  *leak_bytes = 0;
+  if (path)
+    {
+      g_autoptr (StrobeSymbolizer) sym = strobe_memory_symbolizer_new (model);
+      guint64 bytes = 0;
+      guint n;
+
+      if ((sup = strobe_leak_suppressions_load (path, &error)) == NULL)
+        {
+          g_printerr (_("strobe-cli: --suppressions: %s\n"), error->message);
+          return FALSE;
+        }
+      n = strobe_leak_suppressions_apply (sup, model, sym, leaks, &bytes);
+      printf ("%-18s %u %s, %" G_GUINT64_FORMAT " %s (%u %s)\n", _("Suppressed:"), n, _("leaks"), bytes, _("bytes"),
+              strobe_leak_suppressions_get_n_patterns (sup), _("patterns"));
+    }
+  for (guint i = 0; i < leaks->len; i++)
+    {
+      StrobeMemoryAlloc r;
+      strobe_memory_model_get_alloc (model, g_array_index (leaks, guint64, i), &r);
+      if (!(r.flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK))
+        *leak_bytes += r.size;
+    }
+  return TRUE;
 }
 
 /* The leaks (at most @max_leaks; -1: all), with their stacks when @stacks. */
@@ -191,7 +227,8 @@ strobe_cli_memory (int argc, char **argv)
   StrobeMemoryTreeKind tree_kind = STROBE_MEMORY_TREE_TOP_DOWN;
   StrobeMemoryCost cost = STROBE_MEMORY_COST_PEAK;
   gdouble min_percent = 1.0;
-  gboolean flame = FALSE;
+  gboolean flame = FALSE, massif = FALSE;
+  g_autofree char *suppressions = NULL;
   StrobeMemoryGroupBy by = STROBE_MEMORY_BY_STACK;
   guint64 t0 = 0, t1 = G_MAXUINT64;
   gboolean only_leaks = FALSE, histogram = FALSE, stacks = FALSE;
@@ -217,6 +254,8 @@ strobe_cli_memory (int argc, char **argv)
     { "min-percent", 0, 0, G_OPTION_ARG_DOUBLE, &min_percent, N_("--tree: leave out nodes under P % of the total (default 1)"), N_("P") },
     { "callers", 0, 0, G_OPTION_ARG_STRING, &callers_of, N_("Print the callers and callees of the functions whose name contains FUNCTION"), N_("FUNCTION") },
     { "flame", 0, 0, G_OPTION_ARG_NONE, &flame, N_("Print only folded stacks, for flamegraph.pl or speedscope"), NULL },
+    { "massif", 0, 0, G_OPTION_ARG_NONE, &massif, N_("Print only a massif file of the heap over time, for ms_print or massif-visualizer (--min-percent: its threshold)"), NULL },
+    { "suppressions", 0, 0, G_OPTION_ARG_FILENAME, &suppressions, N_("Leave out the leaks whose call stack matches a pattern of FILE (one a line, “leak:” optional; * and ? as wildcards)"), N_("FILE") },
     { "cost", 0, 0, G_OPTION_ARG_STRING, &cost_name, N_("--tree, --callers, --flame: by peak, leaked, allocations, temporary or bytes (default peak)"), N_("COST") },
     { NULL },
   };
@@ -252,16 +291,15 @@ strobe_cli_memory (int argc, char **argv)
   /* Folded stacks alone, to pipe into flamegraph.pl. */
   if (flame)
     return strobe_cli_memory_print_flame (model, t0, t1, cost) != STROBE_CLI_OK ? STROBE_CLI_FAILED : status;
+  if (massif)
+    {
+      g_autofree char *name = g_path_get_basename (file);
+      return strobe_cli_memory_print_massif (model, &clock, name, min_percent) != STROBE_CLI_OK ? STROBE_CLI_FAILED : status;
+    }
   strobe_memory_model_get_summary (model, &s);
   leaks = strobe_memory_model_leaks (model);
-  for (guint i = 0; i < leaks->len; i++)
-    {
-      StrobeMemoryAlloc r;
-      strobe_memory_model_get_alloc (model, g_array_index (leaks, guint64, i), &r);
-      if (!(r.flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK))
-        leak_bytes += r.size;
-    }
-
+  if (!leak_bytes_and_suppressions (model, suppressions, leaks, &leak_bytes))
+    return STROBE_CLI_FAILED;
   if (!only_leaks)
     {
       print_summary (model, &s, &clock, top, histogram);

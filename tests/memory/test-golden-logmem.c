@@ -16,6 +16,8 @@
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --max-leaks=0 --tree=top-down --min-percent=0 --callers=0x1000 tests/data/golden-memtree.strobe > tests/data/golden-memtree.top-down
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --max-leaks=0 --tree=bottom-up --min-percent=20 --cost=allocations --callers=0x5000 tests/data/golden-memtree.strobe > tests/data/golden-memtree.bottom-up
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --flame --cost=bytes tests/data/golden-memtree.strobe > tests/data/golden-memtree.folded
+ *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --massif tests/data/golden-memtree.strobe > tests/data/golden-memtree.massif
+ *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --leaks --max-leaks=-1 --stacks --suppressions=tests/data/golden-memtree.supp tests/data/golden-memtree.strobe > tests/data/golden-memtree.suppressed
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli log --location tests/data/golden-logmem.strobe > tests/data/golden-logmem.log
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli memory --histogram --max-leaks=-1 tests/data/golden-logmem.strobe > tests/data/golden-logmem.memory
  *   TZ=UTC LC_ALL=C _build/core/cli/strobe-cli export --format=csv --what=log tests/data/golden-logmem.strobe > tests/data/golden-logmem.csv
@@ -239,6 +241,47 @@ test_memtree_cli (void)
   check_cli_trace ("golden-memtree.strobe", "golden-memtree.folded", folded);
 }
 
+/* The heap over time as massif writes it: the golden file, and ms_print (valgrind's) reads
+ * it and finds the peak snapshot when it is installed. */
+static void
+test_memtree_massif (void)
+{
+  const char *const massif[] = { "memory", "--massif", NULL };
+  g_autofree char *ms_print = g_find_program_in_path ("ms_print");
+  g_autofree char *golden = data_path ("golden-memtree.massif");
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  int status = 0;
+
+  check_cli_trace ("golden-memtree.strobe", "golden-memtree.massif", massif);
+  if (ms_print == NULL)
+    {
+      g_test_message ("ms_print is not installed: only the golden file was checked");
+      return;
+    }
+  {
+    char *argv[] = { ms_print, golden, NULL };
+    g_assert_true (g_spawn_sync (NULL, argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+  }
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_cmpstr (err, ==, "");
+  g_assert_nonnull (strstr (out, "(peak)"));
+  g_assert_nonnull (strstr (out, "(heap allocation functions) malloc/new/new[], --alloc-fns, etc."));
+}
+
+/* Leak suppressions: heaptrack's and LeakSanitizer's "leak:" lines, a bare pattern, a
+ * wildcard, comments and another sanitizer's kind (ignored). */
+static void
+test_memtree_suppressions (void)
+{
+  g_autofree char *supp = data_path ("golden-memtree.supp");
+  g_autofree char *arg = g_strconcat ("--suppressions=", supp, NULL);
+  const char *const args[] = { "memory", "--leaks", "--max-leaks=-1", "--stacks", arg, NULL };
+
+  check_cli_trace ("golden-memtree.strobe", "golden-memtree.suppressed", args);
+}
+
 /* The same program in both formats: the same allocations, lives, totals and groups. */
 static void
 test_memtrace_same_as_legacy (void)
@@ -327,6 +370,8 @@ main (int argc, char **argv)
   g_test_add_func ("/golden-logmem/memory-queries", test_memory_queries);
   g_test_add_func ("/golden-logmem/memtrace-cli", test_memtrace_cli);
   g_test_add_func ("/golden-logmem/memtree-cli", test_memtree_cli);
+  g_test_add_func ("/golden-logmem/memtree-massif", test_memtree_massif);
+  g_test_add_func ("/golden-logmem/memtree-suppressions", test_memtree_suppressions);
   g_test_add_func ("/golden-logmem/memtrace-same-as-legacy", test_memtrace_same_as_legacy);
   g_test_add_func ("/golden-logmem/log-queries", test_log_queries);
   return g_test_run ();
