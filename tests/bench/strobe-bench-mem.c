@@ -345,6 +345,7 @@ bench_program (const char *dir, const Program *p, StrobeMemoryModel **model_out)
   g_auto (GStrv) env_stacks = env_with (p->env, "LD_PRELOAD", STROBE_PRELOAD_PATH, "STROBE_TRACEFILE", stacks_trace,
                                         "STROBE_TRACE", "memory", "STROBE_CALLSTACKS", "1", NULL);
   double plain = G_MAXDOUBLE, strobe = G_MAXDOUBLE, stacks = G_MAXDOUBLE, ht = -1;
+  double plain_cpu = G_MAXDOUBLE, strobe_cpu = G_MAXDOUBLE, stacks_cpu = G_MAXDOUBLE;
   g_autofree char *name = NULL;
   StrobeMemorySummary s;
   gint64 size, stacks_size;
@@ -353,8 +354,11 @@ bench_program (const char *dir, const Program *p, StrobeMemoryModel **model_out)
   for (int i = 0; i < p->runs; i++)
     {
       plain = MIN (plain, run_program (p->argv, p->env));
+      plain_cpu = MIN (plain_cpu, last_cpu);
       strobe = MIN (strobe, run_program (p->argv, env_strobe));
+      strobe_cpu = MIN (strobe_cpu, last_cpu);
       stacks = MIN (stacks, run_program (p->argv, env_stacks));
+      stacks_cpu = MIN (stacks_cpu, last_cpu);
     }
   size = file_size (trace);
   stacks_size = file_size (stacks_trace);
@@ -371,6 +375,14 @@ bench_program (const char *dir, const Program *p, StrobeMemoryModel **model_out)
   bench_report (FIG ("trace_size_stacks"), (double) stacks_size / 1e6, "MB");
   bench_report (FIG ("bytes_per_pair"), (double) size / (double) s.allocs, "B");
   bench_report (FIG ("bytes_per_pair_stacks"), (double) stacks_size / (double) s.allocs, "B");
+  /* What stacks cost on their own: capture and dedup (CPU, which a loaded machine
+   * disturbs less than wall time) and the trace bytes of their nodes. */
+  bench_report (FIG ("plain_cpu"), plain_cpu, "s");
+  bench_report (FIG ("strobe_cpu"), strobe_cpu, "s");
+  bench_report (FIG ("strobe_stacks_cpu"), stacks_cpu, "s");
+  bench_report (FIG ("stacks_cpu_per_alloc"), (stacks_cpu - strobe_cpu) * 1e9 / (double) MAX (s.allocs, 1), "ns");
+  bench_report (FIG ("stack_nodes"), (double) s.stacks, "nodes");
+  bench_report (FIG ("stack_bytes_per_node"), (double) (stacks_size - size) / (double) MAX (s.stacks, 1), "B");
   g_unlink (trace);
   if (heaptrack)
     {
@@ -384,8 +396,10 @@ bench_program (const char *dir, const Program *p, StrobeMemoryModel **model_out)
         g_ptr_array_add (argv, p->argv[i]);
       g_ptr_array_add (argv, NULL);
       g_autofree char *ht_file = NULL;
+      double ht_cpu;
 
       ht = best_of (1, (char **) argv->pdata, p->env);
+      ht_cpu = last_cpu;
       ht_size = heaptrack_size (dir, ht_prefix, FALSE, &ht_file);
       bench_report (FIG ("heaptrack"), ht, "s");
       bench_report (FIG ("heaptrack_x_plain"), ht / plain, "x");
@@ -393,6 +407,8 @@ bench_program (const char *dir, const Program *p, StrobeMemoryModel **model_out)
       bench_report (FIG ("heaptrack_bytes_per_pair"), (double) ht_size / (double) s.allocs, "B");
       bench_report_ratio (FIG ("stacks_overhead/heaptrack"), (stacks - plain) / (ht - plain), "<=", 0.5);
       bench_report_ratio (FIG ("nostacks_overhead/heaptrack"), (strobe - plain) / (ht - plain), "<=", 0.5);
+      bench_report (FIG ("heaptrack_cpu"), ht_cpu, "s");
+      bench_report_ratio (FIG ("stacks_cpu_overhead/heaptrack"), (stacks_cpu - plain_cpu) / (ht_cpu - plain_cpu), "<=", 0.5);
       bench_report_ratio (FIG ("stacks_trace/heaptrack_file"), (double) stacks_size / (double) ht_size, "<=", 2.0);
       bench_report_ratio (FIG ("trace/heaptrack_file"), (double) size / (double) ht_size, "<=", 2.0);
       /* The analysis: strobe-cli memory's report against heaptrack_print's, each reading
