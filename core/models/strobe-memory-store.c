@@ -9,6 +9,13 @@
 
 /* ---- writing ------------------------------------------------------------------------- */
 
+/* One cell more: g_array_append_vals' copy was a library call per column and record. */
+#define PUSH(array, type, v)                                                  \
+  G_STMT_START {                                                              \
+    g_array_set_size ((array), (array)->len + 1);                             \
+    g_array_index ((array), type, (array)->len - 1) = (v);                    \
+  } G_STMT_END
+
 static void
 wide_set (StrobeMemoryStore *s, guint64 index, guint column, guint64 value)
 {
@@ -137,19 +144,19 @@ strobe_memory_store_append (StrobeMemoryStore *s, const StrobeMemoryAlloc *r)
                                                                           : STROBE_MEMORY_WIDE;
   if (v32 == STROBE_MEMORY_WIDE)
     wide_set (s, index, STROBE_MEMORY_WIDE_TIME, r->alloc_time);
-  g_array_append_val (s->time, v32);
+  PUSH (s->time, guint32, v32);
   v32 = r->size < STROBE_MEMORY_WIDE ? (guint32) r->size : STROBE_MEMORY_WIDE;
   if (v32 == STROBE_MEMORY_WIDE)
     wide_set (s, index, STROBE_MEMORY_WIDE_SIZE, r->size);
-  g_array_append_val (s->size, v32);
-  g_array_append_val (s->stack, r->callstack);
+  PUSH (s->size, guint32, v32);
+  PUSH (s->stack, guint32, r->callstack);
   k = palette_of (s, &a);
   v16 = k < STROBE_MEMORY_WIDE16 ? (guint16) k : STROBE_MEMORY_WIDE16;
   if (v16 == STROBE_MEMORY_WIDE16)
     wide_set (s, index, STROBE_MEMORY_WIDE_ATTRS, k);
-  g_array_append_val (s->attrs, v16);
-  g_array_append_val (s->flags, r->flags);
-  g_array_append_val (s->end_entry, none);
+  PUSH (s->attrs, guint16, v16);
+  PUSH (s->flags, guint8, r->flags);
+  PUSH (s->end_entry, guint32, none);
   if (r->address != 0 || s->address->len)
     {
       g_array_set_size (s->address, index);   /* zeroed: the records before carried none */
@@ -179,13 +186,13 @@ strobe_memory_store_log (StrobeMemoryStore *s, guint64 t, guint32 record, guint 
   v32 = t >= base && t - base < STROBE_MEMORY_WIDE ? (guint32) (t - base) : STROBE_MEMORY_WIDE;
   if (v32 == STROBE_MEMORY_WIDE)
     wide_set (s, j, STROBE_MEMORY_WIDE_ENTRY_TIME, t);
-  g_array_append_val (s->entry_time, v32);
-  g_array_append_val (s->entry_record, rk);
+  PUSH (s->entry_time, guint32, v32);
+  PUSH (s->entry_record, guint32, rk);
   after_base = g_array_index (s->after_base, guint32, j / STROBE_MEMORY_GROUP);
   v16 = after - after_base < STROBE_MEMORY_WIDE16 ? (guint16) (after - after_base) : STROBE_MEMORY_WIDE16;
   if (v16 == STROBE_MEMORY_WIDE16)
     wide_set (s, j, STROBE_MEMORY_WIDE_ENTRY_AFTER, after);
-  g_array_append_val (s->entry_after, v16);
+  PUSH (s->entry_after, guint16, v16);
   s->free_total.bytes = strobe_memory_sat_add_signed (s->free_total.bytes, bytes);
   s->free_total.count += count;
   if (kind == STROBE_MEMORY_ENTRY_FREE)
