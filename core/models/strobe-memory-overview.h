@@ -7,7 +7,7 @@
  */
 #pragma once
 
-#include "strobe-memory-model-private.h"
+#include "strobe-memory-store.h"
 
 G_BEGIN_DECLS
 

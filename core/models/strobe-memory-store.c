@@ -1,9 +1,9 @@
 /* strobe-memory-store.c — the memory model's records and free log as columns, their
- * indexes, and what the queries read of them (layout: strobe-memory-model-private.h).
+ * indexes, and what the queries read of them (layout: strobe-memory-store.h).
  *
  * SPDX-License-Identifier: MIT
  */
-#include "strobe-memory-model-private.h"
+#include "strobe-memory-store.h"
 
 #include <string.h>
 
