@@ -23,42 +23,13 @@
 #include "strobe-decoder.h"
 
 #include <inttypes.h>
-#include <sys/mman.h>
 #include <glib/gi18n.h>
 
 #include "strobe-analysis-context-private.h"
+#include "strobe-decoder-error-private.h"
 #include "strobe-wire-framing.h"
 #include "strobe-wire-zstd.h"
 
-/* Errors carry the offset they name (PROTOCOL.md §7) with them, through every copy, so
- * whoever ends up holding one can say where the stream went wrong. */
-typedef struct
-{
-  guint64 offset;
-} StrobeDecoderErrorPrivate;
-
-/* GLib's lookup of the private part may return NULL (a foreign error), hence the checks. */
-static void
-strobe_decoder_error_private_init (StrobeDecoderErrorPrivate *priv)
-{
-  if (priv)
-    priv->offset = 0;
-}
-
-static void
-strobe_decoder_error_private_copy (const StrobeDecoderErrorPrivate *src,
-                                   StrobeDecoderErrorPrivate       *dest)
-{
-  if (src && dest)
-    dest->offset = src->offset;
-}
-
-static void
-strobe_decoder_error_private_clear (StrobeDecoderErrorPrivate *priv)
-{
-}
-
-G_DEFINE_EXTENDED_ERROR (StrobeDecoderError, strobe_decoder_error)
 
 #define N_UIDS (STROBE_UID_MAX + 1)
 #define N_TIDS 65536
@@ -1189,12 +1160,7 @@ fail (StrobeDecoder *self, GError *local, GError **error)
 {
   g_autoptr(GError) ignored = NULL;
 
-  if (local->domain == STROBE_DECODER_ERROR)
-    {
-      StrobeDecoderErrorPrivate *priv = strobe_decoder_error_get_private (local);
-      if (priv)
-        priv->offset = self->error_offset;
-    }
+  strobe_decoder_error_set_offset (local, self->error_offset);
   self->finished = TRUE;
   drain (self, TRUE, NULL, &ignored);
   self->error = local;
@@ -1365,109 +1331,6 @@ strobe_decoder_finish (StrobeDecoder *self, GError **error)
   return TRUE;
 }
 
-gboolean
-strobe_decoder_read_file (StrobeDecoder  *self,
-                          const char     *path,
-                          GCancellable   *cancellable,
-                          GError        **error)
-{
-  return strobe_decoder_read_file_full (self, path, cancellable, NULL, NULL, error);
-}
-
-gboolean
-strobe_decoder_read_file_full (StrobeDecoder              *self,
-                               const char                 *path,
-                               GCancellable               *cancellable,
-                               StrobeDecoderProgressFunc   progress,
-                               gpointer                    user_data,
-                               GError                    **error)
-{
-  g_autoptr(GMappedFile) file = NULL;
-  const guint8 *data;
-  gsize len, total, done = 0;
-  /* Slices keep cancellation and progress responsive on big files without copying. */
-  const gsize slice = 4u * 1024u * 1024u;
-
-  g_return_val_if_fail (STROBE_IS_DECODER (self), FALSE);
-  g_return_val_if_fail (path != NULL, FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  file = g_mapped_file_new (path, FALSE, error);
-  if (file == NULL)
-    return FALSE;
-  data = (const guint8 *) g_mapped_file_get_contents (file);
-  len = total = g_mapped_file_get_length (file);
-  if (len > 0)
-    madvise ((void *) data, len, MADV_SEQUENTIAL);
-  if (progress)
-    progress (0, total, user_data);
-
-  while (len > 0)
-    {
-      gsize n = MIN (len, slice);
-
-      if (g_cancellable_set_error_if_cancelled (cancellable, error))
-        return FALSE;
-      if (!strobe_decoder_feed (self, data, n, error))
-        return FALSE;
-      /* The decoder keeps nothing that points into what it was fed (a stream's buffer is
-       * reused too): the slice's pages leave this process, or a read of a file of several
-       * GB would stay resident to its end (the page cache still has them). */
-      madvise ((void *) data, n, MADV_DONTNEED);
-      data += n;
-      len -= n;
-      done += n;
-      if (progress)
-        progress (done, total, user_data);
-    }
-  return strobe_decoder_finish (self, error);
-}
-
-gboolean
-strobe_decoder_read_stream (StrobeDecoder  *self,
-                            GInputStream   *stream,
-                            GCancellable   *cancellable,
-                            GError        **error)
-{
-  return strobe_decoder_read_stream_full (self, stream, 0, cancellable, NULL, NULL, error);
-}
-
-gboolean
-strobe_decoder_read_stream_full (StrobeDecoder              *self,
-                                 GInputStream               *stream,
-                                 guint64                     total,
-                                 GCancellable               *cancellable,
-                                 StrobeDecoderProgressFunc   progress,
-                                 gpointer                    user_data,
-                                 GError                    **error)
-{
-  g_autofree guint8 *buffer = NULL;
-  const gsize buffer_size = 1024u * 1024u;
-  guint64 done = 0;
-
-  g_return_val_if_fail (STROBE_IS_DECODER (self), FALSE);
-  g_return_val_if_fail (G_IS_INPUT_STREAM (stream), FALSE);
-  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
-
-  buffer = g_malloc (buffer_size);
-  for (;;)
-    {
-      /* A following stream blocks here until the trace grows or ends. */
-      gssize n = g_input_stream_read (stream, buffer, buffer_size, cancellable, error);
-
-      if (n < 0)
-        return FALSE;
-      if (n == 0)
-        break;
-      if (!strobe_decoder_feed (self, buffer, (gsize) n, error))
-        return FALSE;
-      done += (guint64) n;
-      if (progress)
-        progress (done, total, user_data);
-    }
-  return strobe_decoder_finish (self, error);
-}
-
 void
 strobe_decoder_add_analyzer (StrobeDecoder  *self,
                              StrobeAnalyzer *analyzer)
@@ -1501,38 +1364,6 @@ strobe_decoder_get_offset (StrobeDecoder *self)
 {
   g_return_val_if_fail (STROBE_IS_DECODER (self), 0);
   return self->offset;
-}
-
-char *
-strobe_decoder_format_status (gboolean      ended_cleanly,
-                              const GError *error)
-{
-  /* In StrobeDecoderError order; the names of PROTOCOL.md §7. */
-  static const char *const classes[] = {
-    "not-strobe", "version", "corrupt", "truncated", "unsupported", "finished",
-  };
-
-  if (error == NULL)
-    return g_strdup (ended_cleanly ? "# end" : "# no-end");
-  if (error->domain == STROBE_DECODER_ERROR && error->code >= 0
-      && (gsize) error->code < G_N_ELEMENTS (classes))
-    return g_strdup_printf ("# error %s %" G_GUINT64_FORMAT, classes[error->code],
-                            strobe_decoder_error_get_offset (error));
-  return g_strdup ("# error other");
-}
-
-guint64
-strobe_decoder_error_get_offset (const GError *error)
-{
-  g_return_val_if_fail (error != NULL, 0);
-
-  if (error->domain == STROBE_DECODER_ERROR)
-    {
-      const StrobeDecoderErrorPrivate *priv = strobe_decoder_error_get_private (error);
-      if (priv)
-        return priv->offset;
-    }
-  return 0;
 }
 
 gboolean
