@@ -1,4 +1,4 @@
-/* strobe-log-model.c — log messages as 32-byte records plus their argument bytes in a
+/* strobe-log-model.c — log messages as 16-byte records plus their argument bytes in a
  * chunked arena that never moves; formatting happens on demand.
  *
  * Concurrency: one mutex guards the record array, the arena's chunk list, the tables and
@@ -32,18 +32,29 @@ enum
   ROUTE_MESSAGE,
 };
 
+/* One message: 16 bytes. Its arguments are in the arena chunk that holds its index (see
+ * chunk_first), from @args to the next message's (or the chunk's end); what its site said
+ * when it arrived is its Site. */
 typedef struct
 {
   guint64 time;
-  guint64 args;        /* chunk << 32 | offset in chunk */
-  guint32 spec_id;
-  guint32 args_len;
-  guint32 category_id; /* 0 when the site is unknown */
+  guint32 args;        /* offset in its arena chunk */
   guint16 thread_id;
-  guint8  verbosity;
-  guint8  pad;
+  guint16 site;        /* in sites; SITE_MORE: in more_sites by record index */
 } Record;
-G_STATIC_ASSERT (sizeof (Record) == 32);
+G_STATIC_ASSERT (sizeof (Record) == 16);
+
+/* A spec id as messages found it: its verbosity and category when it was known at their
+ * arrival (0 when not: such messages stay unknown-site messages). Most programs have a
+ * few hundred; past SITE_MORE of them a message keeps its own. */
+typedef struct
+{
+  guint32 spec_id;
+  guint32 category_id;
+  guint8  verbosity;
+} Site;
+
+#define SITE_MORE G_MAXUINT16
 
 typedef struct
 {
@@ -59,6 +70,11 @@ struct _StrobeLogModel
 
   GMutex          lock;
   GArray         *records;          /* Record, in arrival order */
+  GArray         *sites;            /* Site */
+  GHashTable     *site_ids[2];      /* spec id → site + 1, [known at arrival] */
+  GHashTable     *more_sites;       /* record index → Site *, past SITE_MORE sites */
+  GArray         *chunk_first;      /* guint32 by arena chunk: its first record */
+  GArray         *chunk_end;        /* guint32 by arena chunk but the last: its bytes used */
   StrobeLogOrder *order;            /* the published time order; replaced, never changed */
   GPtrArray      *chunks;           /* guint8[ARENA_CHUNK] or larger, never moved */
   gsize           chunk_used;       /* in the last chunk */
@@ -349,14 +365,23 @@ strobe_log_model_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
   strobe_analysis_context_subscribe (ctx, ROUTE_MESSAGE, "Logging", "LogMessage");
 }
 
-/* Room for @len bytes in the arena; returns the packed offset. Under the lock. */
-static guint64
+/* Room for @len bytes in the arena for the record about to be appended; returns their
+ * offset in the last chunk. Under the lock. */
+static guint32
 arena_put (StrobeLogModel *self, const guint8 *data, gsize len)
 {
   guint8 *chunk;
 
   if (self->chunks->len == 0 || self->chunk_size - self->chunk_used < len)
     {
+      guint32 first = self->records->len;
+
+      if (self->chunks->len)
+        {
+          guint32 end = (guint32) self->chunk_used;
+          g_array_append_val (self->chunk_end, end);
+        }
+      g_array_append_val (self->chunk_first, first);
       self->chunk_size = MAX (ARENA_CHUNK, len);
       g_ptr_array_add (self->chunks, g_malloc (self->chunk_size));
       self->chunk_used = 0;
@@ -365,14 +390,71 @@ arena_put (StrobeLogModel *self, const guint8 *data, gsize len)
   if (len)
     memcpy (chunk + self->chunk_used, data, len);
   self->chunk_used += len;
-  return ((guint64) (self->chunks->len - 1) << 32) | (self->chunk_used - len);
+  return (guint32) (self->chunk_used - len);
 }
 
-static const guint8 *
-arena_get (StrobeLogModel *self, guint64 packed)
+/* The arena chunk of record @rec (the last whose first record is at or before it). */
+static guint
+chunk_of (StrobeLogModel *self, guint32 rec)
 {
-  guint8 *chunk = g_ptr_array_index (self->chunks, (guint) (packed >> 32));
-  return chunk + (guint32) packed;
+  guint lo = 0, hi = self->chunk_first->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (g_array_index (self->chunk_first, guint32, mid) <= rec)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo - 1;
+}
+
+/* Record @rec's arguments and their length. Under the lock. */
+static const guint8 *
+args_of (StrobeLogModel *self, guint32 rec, guint32 *len)
+{
+  const Record *r = &g_array_index (self->records, Record, rec);
+  guint c = chunk_of (self, rec);
+  guint32 end;
+
+  if (rec + 1 < self->records->len && (c + 1 >= self->chunk_first->len
+                                       || g_array_index (self->chunk_first, guint32, c + 1) > rec + 1))
+    end = r[1].args;
+  else if (c < self->chunk_end->len)
+    end = g_array_index (self->chunk_end, guint32, c);
+  else
+    end = (guint32) self->chunk_used;
+  *len = end - r->args;
+  return (const guint8 *) g_ptr_array_index (self->chunks, c) + r->args;
+}
+
+static const Site *
+site_of (StrobeLogModel *self, guint32 rec, const Record *r)
+{
+  if (G_LIKELY (r->site != SITE_MORE))
+    return &g_array_index (self->sites, Site, r->site);
+  return g_hash_table_lookup (self->more_sites, GUINT_TO_POINTER (rec));
+}
+
+/* The site of a message arriving now as record @rec. Under the lock. */
+static guint16
+site_for (StrobeLogModel *self, guint32 rec, guint32 spec_id, const Spec *spec)
+{
+  GHashTable *ids = self->site_ids[spec != NULL];
+  guint site = GPOINTER_TO_UINT (g_hash_table_lookup (ids, GUINT_TO_POINTER (spec_id)));
+  Site s = { spec_id, spec ? spec->category_id : 0, spec ? spec->pub.verbosity : 0 };
+
+  if (site)
+    return (guint16) (site - 1);
+  if (self->sites->len < SITE_MORE)
+    {
+      g_array_append_val (self->sites, s);
+      g_hash_table_insert (ids, GUINT_TO_POINTER (spec_id), GUINT_TO_POINTER (self->sites->len));
+      return (guint16) (self->sites->len - 1);
+    }
+  g_hash_table_insert (self->more_sites, GUINT_TO_POINTER (rec), g_memdup2 (&s, sizeof s));
+  return SITE_MORE;
 }
 
 static void
@@ -399,25 +481,23 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
         gsize n = 0;
         guint8 elem;
         const guint8 *args = strobe_event_get_array (ev, &format_args, &elem, &n);
+        guint32 sid = (guint32) strobe_event_get_uint (ev, &spec_id);
+        guint32 rec;
         Spec *spec;
 
         r.time = strobe_event_get_uint (ev, &cycle);
-        r.spec_id = (guint32) strobe_event_get_uint (ev, &spec_id);
         r.thread_id = ev->thread_id;
-        r.args_len = (guint32) n;
         g_mutex_lock (&self->lock);
-        spec = g_hash_table_lookup (self->specs, GUINT_TO_POINTER (r.spec_id));
+        rec = self->records->len;
+        spec = g_hash_table_lookup (self->specs, GUINT_TO_POINTER (sid));
         if (spec)
-          {
-            r.verbosity = spec->pub.verbosity;
-            r.category_id = spec->category_id;
-            spec->count++;
-          }
+          spec->count++;
         else
           {
             self->format_errors++;
             self->unknown_count++;
           }
+        r.site = site_for (self, rec, sid, spec);
         if (r.thread_id >= self->thread_counts->len)
           g_array_set_size (self->thread_counts, r.thread_id + 1u);
         g_array_index (self->thread_counts, guint64, r.thread_id)++;
@@ -522,18 +602,18 @@ entry_locked (StrobeLogModel *self, const StrobeLogOrder *order, guint64 positio
 {
   guint32 rec = strobe_log_order_get (order, position);
   const Record *r = &g_array_index (self->records, Record, rec);
-  const Spec *spec = spec_locked (self, r->spec_id);
+  const Site *site = site_of (self, rec, r);
+  const Spec *spec = spec_locked (self, site->spec_id);
 
   e->time = r->time;
   e->position = position;
   e->record = rec;
-  e->spec_id = r->spec_id;
-  e->category_id = r->category_id;
-  e->args_len = r->args_len;
+  e->spec_id = site->spec_id;
+  e->category_id = site->category_id;
   e->spec = spec ? &spec->pub : NULL;
-  e->args = arena_get (self, r->args);
+  e->args = args_of (self, rec, &e->args_len);
   e->thread_id = r->thread_id;
-  e->verbosity = r->verbosity;
+  e->verbosity = site->verbosity;
 }
 
 guint
@@ -870,15 +950,15 @@ in_u16 (const guint16 *v, guint n, guint16 x)
 }
 
 static gboolean
-cheap_pass (const Prepared *p, const Record *r)
+cheap_pass (const Prepared *p, const Record *r, const Site *site)
 {
   const StrobeLogFilter *f = p->f;
 
   if (f == NULL)
     return TRUE;
-  if (f->max_verbosity && r->verbosity > f->max_verbosity)
+  if (f->max_verbosity && site->verbosity > f->max_verbosity)
     return FALSE;
-  if (p->categories && in_u32 (p->categories, p->n_categories, r->category_id) == f->categories_excluded)
+  if (p->categories && in_u32 (p->categories, p->n_categories, site->category_id) == f->categories_excluded)
     return FALSE;
   if (p->threads && in_u16 (p->threads, p->n_threads, r->thread_id) == f->threads_excluded)
     return FALSE;
@@ -938,7 +1018,7 @@ strobe_log_model_filter_order (StrobeLogModel        *self,
           guint32 rec = strobe_log_order_get (order, i);
           const Record *r = &g_array_index (self->records, Record, rec);
 
-          if (!cheap_pass (&p, r))
+          if (!cheap_pass (&p, r, site_of (self, rec, r)))
             continue;
           if (!p.text)
             {
@@ -1007,7 +1087,9 @@ strobe_log_model_get_memory (StrobeLogModel       *self,
   memset (out, 0, sizeof *out);
   g_mutex_lock (&self->lock);
   out->messages = self->records->len;
-  out->records = (guint64) self->records->len * sizeof (Record);
+  out->records = (guint64) self->records->len * sizeof (Record) + self->sites->len * sizeof (Site)
+                 + (self->chunk_first->len + self->chunk_end->len) * sizeof (guint32)
+                 + g_hash_table_size (self->more_sites) * (sizeof (Site) + 4 * sizeof (gpointer));
   out->order = (guint64) self->order->n_chunks * sizeof (StrobeLogOrderChunk) +
                self->order->n_chunks * sizeof (gpointer);
   for (guint i = 0; i < self->chunks->len; i++)
@@ -1186,6 +1268,12 @@ strobe_log_model_finalize (GObject *object)
   StrobeLogModel *self = STROBE_LOG_MODEL (object);
 
   g_array_unref (self->records);
+  g_array_unref (self->sites);
+  g_hash_table_unref (self->site_ids[0]);
+  g_hash_table_unref (self->site_ids[1]);
+  g_hash_table_unref (self->more_sites);
+  g_array_unref (self->chunk_first);
+  g_array_unref (self->chunk_end);
   strobe_log_order_unref (self->order);
   g_array_unref (self->thread_counts);
   g_ptr_array_unref (self->chunks);
@@ -1207,6 +1295,12 @@ strobe_log_model_init (StrobeLogModel *self)
 {
   g_mutex_init (&self->lock);
   self->records = g_array_new (FALSE, FALSE, sizeof (Record));
+  self->sites = g_array_new (FALSE, FALSE, sizeof (Site));
+  self->site_ids[0] = g_hash_table_new (NULL, NULL);
+  self->site_ids[1] = g_hash_table_new (NULL, NULL);
+  self->more_sites = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->chunk_first = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->chunk_end = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->order = order_new (0);
   self->thread_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
   self->chunks = g_ptr_array_new_with_free_func (g_free);
