@@ -24,6 +24,8 @@ struct _StrobeApplication
   GSettingsSchema *schema;           /* found before startup */
   char           *connect_target;    /* --connect, until the first window does it */
   char           *connect_channels;  /* --channels */
+  gboolean        open_group;        /* --group: this instance's FILEs as one tab */
+  char           *session;           /* --session, until the first window opens it */
   StrobeServices *services;          /* from startup */
 };
 
@@ -49,6 +51,10 @@ static const GOptionEntry option_entries[] = {
     N_("Trace a running program at once (its pid, name or HOST[:PORT]), as the Connect dialog does"), N_("PROGRAM") },
   { "channels", 0, 0, G_OPTION_ARG_STRING, NULL,
     N_("With --connect: the channels to turn on (default: those of the preferences; “all”)"), N_("LIST") },
+  { "group", 'g', 0, G_OPTION_ARG_NONE, NULL,
+    N_("Open the FILEs as one group: their processes on one time axis, in one tab"), NULL },
+  { "session", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Open the session group NAME of the trace store in one tab, following it while it records"), N_("NAME") },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -112,6 +118,8 @@ strobe_application_handle_local_options (GApplication *app,
     }
   g_variant_dict_lookup (options, "connect", "s", &self->connect_target);
   g_variant_dict_lookup (options, "channels", "s", &self->connect_channels);
+  self->open_group = g_variant_dict_contains (options, "group");
+  g_variant_dict_lookup (options, "session", "s", &self->session);
 
   /* These options shape the recorder and store of a new viewer. When one is running
    * already, this process only hands it the files: say so instead of ignoring them. */
@@ -148,8 +156,22 @@ open_response_cb (GtkNativeDialog *native,
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (native));
+      const char *group = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (native), "group");
+      guint n = g_list_model_get_n_items (files);
 
-      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
+      /* Several processes of one session: one tab, one time axis. */
+      if (n > 1 && g_strcmp0 (group, "true") == 0)
+        {
+          g_autofree GFile **array = g_new0 (GFile *, n);
+
+          for (guint i = 0; i < n; i++)
+            array[i] = g_list_model_get_item (files, i);
+          strobe_window_open_group_files (window, array, n);
+          for (guint i = 0; i < n; i++)
+            g_object_unref (array[i]);
+          n = 0;
+        }
+      for (guint i = 0; i < n; i++)
         {
           g_autoptr(GFile) file = g_list_model_get_item (files, i);
 
@@ -184,6 +206,8 @@ open_action (GSimpleAction *action,
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), traces);
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (native), all);
   gtk_file_chooser_set_filter (GTK_FILE_CHOOSER (native), traces);
+  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (native), "group",
+                               _("Open several traces as one group (one time axis)"), NULL, NULL);
   g_signal_connect (native, "response", G_CALLBACK (open_response_cb), g_object_ref (window));
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (native));
 }
@@ -380,15 +404,19 @@ strobe_application_shutdown (GApplication *app)
   G_APPLICATION_CLASS (strobe_application_parent_class)->shutdown (app);
 }
 
-/* --connect: once, in the first window. */
+/* --connect (and --session): once, in the first window. */
 static void
 connect_if_asked (StrobeApplication *self,
                   GtkWindow         *window)
 {
   g_autofree char *target = g_steal_pointer (&self->connect_target);
   g_autofree char *channels = g_steal_pointer (&self->connect_channels);
+  g_autofree char *session = g_steal_pointer (&self->session);
   g_autoptr(GError) error = NULL;
 
+  /* --session: as --connect, once, in the first window. */
+  if (session != NULL)
+    strobe_window_open_group (STROBE_WINDOW (window), session);
   if (target == NULL)
     return;
   if (!strobe_window_connect_to (STROBE_WINDOW (window), target, channels, &error))
@@ -418,10 +446,16 @@ strobe_application_open (GApplication  *app,
                          int            n_files,
                          const char    *hint)
 {
+  StrobeApplication *self = STROBE_APPLICATION (app);
   GtkWindow *window = get_window (STROBE_APPLICATION (app));
 
-  for (int i = 0; i < n_files; i++)
-    strobe_window_open_file (STROBE_WINDOW (window), files[i]);
+  /* --group reaches only the instance it was given to: a running viewer's opens tabs. */
+  if (self->open_group && n_files > 1)
+    strobe_window_open_group_files (STROBE_WINDOW (window), files, (guint) n_files);
+  else
+    for (int i = 0; i < n_files; i++)
+      strobe_window_open_file (STROBE_WINDOW (window), files[i]);
+  self->open_group = FALSE;
   gtk_window_present (window);
   connect_if_asked (STROBE_APPLICATION (app), window);
 }
@@ -435,6 +469,7 @@ strobe_application_finalize (GObject *object)
   g_clear_pointer (&self->schema, g_settings_schema_unref);
   g_clear_pointer (&self->connect_target, g_free);
   g_clear_pointer (&self->connect_channels, g_free);
+  g_clear_pointer (&self->session, g_free);
   g_clear_pointer (&self->store_directory, g_free);
 
   G_OBJECT_CLASS (strobe_application_parent_class)->finalize (object);

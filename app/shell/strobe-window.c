@@ -12,6 +12,7 @@
 #include "strobe-browser-view.h"
 #include "strobe-compare-view.h"
 #include "strobe-document-view.h"
+#include "strobe-group-view.h"
 #include "strobe-a11y.h"
 #include "strobe-panes.h"
 #include "strobe-window.h"
@@ -61,6 +62,15 @@ update_title (StrobeWindow *self)
 
       gtk_window_set_title (GTK_WINDOW (self), title);
       gtk_label_set_text (self->title_label, strobe_document_get_title (document));
+    }
+  else if (STROBE_IS_GROUP_VIEW (gtk_notebook_get_nth_page (self->notebook, gtk_notebook_get_current_page (self->notebook))))
+    {
+      StrobeGroupView *group = STROBE_GROUP_VIEW (gtk_notebook_get_nth_page (self->notebook,
+                                                  gtk_notebook_get_current_page (self->notebook)));
+      g_autofree char *title = g_strdup_printf (_("%s — Strobe"), strobe_group_view_get_title (group));
+
+      gtk_window_set_title (GTK_WINDOW (self), title);
+      gtk_label_set_text (self->title_label, strobe_group_view_get_title (group));
     }
   else
     {
@@ -113,7 +123,14 @@ close_page (StrobeWindow *self,
             int           page)
 {
   StrobeDocumentView *view = get_view (self, page);
+  GtkWidget *child = page >= 0 ? gtk_notebook_get_nth_page (self->notebook, page) : NULL;
 
+  if (STROBE_IS_GROUP_VIEW (child))
+    {
+      strobe_group_view_cancel (STROBE_GROUP_VIEW (child));
+      gtk_notebook_remove_page (self->notebook, page);
+      return;
+    }
   if (view == NULL)
     return;
   {
@@ -320,6 +337,91 @@ strobe_window_compare (StrobeWindow *self, GFile *a, GFile *b)
     strobe_compare_view_set_other (STROBE_COMPARE_VIEW (compare), doc_b);
 }
 
+/* ---- group tabs: several processes on one axis ---------------------------------------- */
+
+static GtkWidget *
+create_group_tab (StrobeWindow *self, GtkWidget *view, const char *title)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (title);
+  GtkWidget *close = gtk_button_new_from_icon_name ("window-close-symbolic");
+  g_autofree char *close_name = g_strdup_printf (_("Close “%s”"), title);
+
+  gtk_button_set_has_frame (GTK_BUTTON (close), FALSE);
+  gtk_widget_add_css_class (close, "strobe-tab-close");
+  gtk_widget_set_tooltip_text (close, _("Close (Ctrl+W)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (close), GTK_ACCESSIBLE_PROPERTY_LABEL, close_name, -1);
+  g_signal_connect_object (close, "clicked", G_CALLBACK (tab_close_clicked_cb), view, 0);
+  gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name ("view-dual-symbolic"));
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), close);
+  return box;
+}
+
+static void
+add_group_page (StrobeWindow *self, GtkWidget *view)
+{
+  const char *title = strobe_group_view_get_title (STROBE_GROUP_VIEW (view));
+  int page = gtk_notebook_append_page (self->notebook, view, create_group_tab (self, view, title));
+
+  gtk_notebook_set_tab_reorderable (self->notebook, view, TRUE);
+  gtk_notebook_set_menu_label_text (self->notebook, view, title);
+  gtk_notebook_set_current_page (self->notebook, page);
+}
+
+GtkWidget *
+strobe_window_open_group_files (StrobeWindow *self, GFile **files, guint n_files)
+{
+  StrobeServices *services;
+  GtkWidget *view;
+
+  g_return_val_if_fail (STROBE_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (files != NULL && n_files > 0, NULL);
+
+  services = get_services (self);
+  view = strobe_group_view_new_for_files (services ? strobe_services_get_store (services) : NULL, files, n_files);
+  add_group_page (self, view);
+  return view;
+}
+
+GtkWidget *
+strobe_window_open_group (StrobeWindow *self, const char *session)
+{
+  StrobeServices *services;
+  GtkWidget *view;
+
+  g_return_val_if_fail (STROBE_IS_WINDOW (self), NULL);
+  g_return_val_if_fail (session != NULL, NULL);
+
+  for (int i = 0; i < gtk_notebook_get_n_pages (self->notebook); i++)
+    {
+      GtkWidget *child = gtk_notebook_get_nth_page (self->notebook, i);
+
+      if (STROBE_IS_GROUP_VIEW (child)
+          && g_strcmp0 (strobe_group_view_get_session (STROBE_GROUP_VIEW (child)), session) == 0)
+        {
+          gtk_notebook_set_current_page (self->notebook, i);
+          return child;
+        }
+    }
+  services = get_services (self);
+  if (services == NULL || strobe_services_get_store (services) == NULL)
+    return NULL;
+  view = strobe_group_view_new_for_session (strobe_services_get_store (services), session);
+  add_group_page (self, view);
+  return view;
+}
+
+GtkWidget *
+strobe_window_get_current_group (StrobeWindow *self)
+{
+  GtkWidget *child;
+
+  g_return_val_if_fail (STROBE_IS_WINDOW (self), NULL);
+  child = gtk_notebook_get_nth_page (self->notebook, gtk_notebook_get_current_page (self->notebook));
+  return STROBE_IS_GROUP_VIEW (child) ? child : NULL;
+}
+
 static void
 browser_compare_traces_cb (StrobeWindow *self, GFile *a, GFile *b)
 {
@@ -358,7 +460,7 @@ strobe_window_close_current (StrobeWindow *self)
 
   /* Only a trace's tab: the start page stays (closing the window would stop the
    * recorder, perhaps in the middle of a recording). */
-  if (get_current_view (self) != NULL)
+  if (get_current_view (self) != NULL || STROBE_IS_GROUP_VIEW (strobe_window_get_current_group (self)))
     close_page (self, gtk_notebook_get_current_page (self->notebook));
 }
 
@@ -592,6 +694,8 @@ strobe_window_dispose (GObject *object)
 
       if (view != NULL)
         strobe_document_cancel (strobe_document_view_get_document (view));
+      else if (STROBE_IS_GROUP_VIEW (gtk_notebook_get_nth_page (self->notebook, i)))
+        strobe_group_view_cancel (STROBE_GROUP_VIEW (gtk_notebook_get_nth_page (self->notebook, i)));
     }
 
   g_clear_object (&self->documents);

@@ -22,6 +22,16 @@ StrobeWindow   *strobe_window_new                  (GtkApplication    *applicati
  * open already. Returns the document (owned by the window). */
 StrobeDocument *strobe_window_open_file            (StrobeWindow      *self,
                                                     GFile             *file);
+/* @files as one group tab (StrobeGroupView): their processes on one time axis. */
+GtkWidget      *strobe_window_open_group_files     (StrobeWindow      *self,
+                                                    GFile            **files,
+                                                    guint              n_files);
+/* The store's session group @session as one tab (its tab when open already), joined by
+ * each process that joins the session; NULL without a store. */
+GtkWidget      *strobe_window_open_group           (StrobeWindow      *self,
+                                                    const char        *session);
+/* The current tab's StrobeGroupView, or NULL. */
+GtkWidget      *strobe_window_get_current_group    (StrobeWindow      *self);
 /* The current tab's page: a StrobeDocumentView, or NULL on the start page. */
 GtkWidget      *strobe_window_get_current_page     (StrobeWindow      *self);
 /* The trace of the current tab; NULL on the start page. */

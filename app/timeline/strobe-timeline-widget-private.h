@@ -101,6 +101,9 @@ struct _StrobeTimelineWidget
   guint64               first;
   guint64               last;
   gboolean              user_moved;       /* the user changed the view: no more fitting */
+  gboolean              has_span;         /* set_span(): a session's span instead of the extent */
+  guint64               span_first;
+  guint64               span_last;
   gint64                loading_refresh_us;
 
   StrobeTrackList      *tracks;
@@ -181,6 +184,7 @@ char *strobe_timeline_widget_format_value (gdouble v, guint8 unit, guint8 type);
 /* strobe-timeline-widget-range.c: the view range */
 void strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeScale *axis);
 void strobe_timeline_widget_bounds (StrobeTimelineWidget *self, guint64 *lo, guint64 *hi);
+gboolean strobe_timeline_widget_get_span (StrobeTimelineWidget *self, guint64 *first, guint64 *last);
 void strobe_timeline_widget_set_visible_range (StrobeTimelineWidget *self, guint64 start, guint64 end);
 void strobe_timeline_widget_mark_user_moved (StrobeTimelineWidget *self);
 void strobe_timeline_widget_zoom_by (StrobeTimelineWidget *self, gdouble factor, gdouble anchor_x);

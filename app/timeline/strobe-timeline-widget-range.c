@@ -19,21 +19,41 @@ strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeScale *ax
   strobe_time_scale_init (axis, a, b, MAX (gtk_widget_get_width (GTK_WIDGET (self)), 1));
 }
 
-/* Where the view may go: the extent, with room to look a little past each end. */
+/* What fitting shows: the extent, or the session's span the group tab set. */
+gboolean
+strobe_timeline_widget_get_span (StrobeTimelineWidget *self, guint64 *first, guint64 *last)
+{
+  *first = self->has_span ? self->span_first : self->first;
+  *last = self->has_span ? self->span_last : self->last;
+  return self->has_span || self->have_extent;
+}
+
+void
+strobe_timeline_widget_set_span (StrobeTimelineWidget *self, guint64 first, guint64 last)
+{
+  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
+  g_return_if_fail (first <= last);
+
+  self->has_span = TRUE;
+  self->span_first = first;
+  self->span_last = last;
+}
+
+/* Where the view may go: the span, with room to look a little past each end. */
 void
 strobe_timeline_widget_bounds (StrobeTimelineWidget *self, guint64 *lo, guint64 *hi)
 {
-  guint64 len;
+  guint64 len, first, last;
 
-  if (!self->have_extent)
+  if (!strobe_timeline_widget_get_span (self, &first, &last))
     {
       *lo = 0;
       *hi = G_MAXUINT64;
       return;
     }
-  len = MAX (self->last - self->first, 1);
-  *lo = self->first > len / 20 ? self->first - len / 20 : 0;
-  *hi = self->last > G_MAXUINT64 - len / 20 ? G_MAXUINT64 : self->last + len / 20;
+  len = MAX (last - first, 1);
+  *lo = first > len / 20 ? first - len / 20 : 0;
+  *hi = last > G_MAXUINT64 - len / 20 ? G_MAXUINT64 : last + len / 20;
 }
 
 void
@@ -97,9 +117,11 @@ strobe_timeline_widget_zoom_to (StrobeTimelineWidget *self, guint64 start, guint
 void
 strobe_timeline_widget_zoom_fit (StrobeTimelineWidget *self)
 {
+  guint64 first, last;
+
   g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
 
-  if (!self->have_extent)
+  if (!strobe_timeline_widget_get_span (self, &first, &last))
     return;
-  strobe_timeline_widget_zoom_to (self, self->first, self->last);
+  strobe_timeline_widget_zoom_to (self, first, last);
 }

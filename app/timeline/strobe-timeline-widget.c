@@ -280,7 +280,7 @@ refresh_tracks (StrobeTimelineWidget *self)
 void
 strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges changes)
 {
-  guint64 a, b;
+  guint64 a, b, first, last;
 
   g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
 
@@ -307,20 +307,22 @@ strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges
     gather_ticks (self);
 
   strobe_view_state_get_visible_range (self->state, &a, &b);
-  if (self->have_extent && strobe_view_state_get_follow_live (self->state))
+  if (self->has_span)
+    ;   /* a group tab's: it fits and follows for all its processes at once */
+  else if (strobe_timeline_widget_get_span (self, &first, &last) && strobe_view_state_get_follow_live (self->state))
     {
       /* The newest data at the right edge, at the current zoom (the last 10 s at first). */
       guint64 len = b - a;
       if (!self->user_moved)
-        len = MIN (self->last - self->first, strobe_time_axis_duration_ticks (self->axis, 10.0));
+        len = MIN (last - first, strobe_time_axis_duration_ticks (self->axis, 10.0));
       len = MAX (len, MIN_SPAN);
-      strobe_timeline_widget_set_visible_range (self, self->last > len ? self->last - len : 0, MAX (self->last, len));
+      strobe_timeline_widget_set_visible_range (self, last > len ? last - len : 0, MAX (last, len));
     }
-  else if (self->have_extent && !self->user_moved)
+  else if (strobe_timeline_widget_get_span (self, &first, &last) && !self->user_moved)
     {
       /* The whole trace, and a little past its end, so where the data stops shows. */
-      guint64 len = MAX (self->last - self->first, 1);
-      strobe_timeline_widget_set_visible_range (self, self->first, self->last + MAX (len / 100, 1));
+      guint64 len = MAX (last - first, 1);
+      strobe_timeline_widget_set_visible_range (self, first, last + MAX (len / 100, 1));
     }
   strobe_timeline_widget_update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -404,8 +406,13 @@ static void
 strobe_timeline_widget_measure (GtkWidget *widget, GtkOrientation orientation, int for_size, int *min, int *nat,
                                 int *min_baseline, int *nat_baseline)
 {
+  StrobeTimelineWidget *self = STROBE_TIMELINE_WIDGET (widget);
+
   *min = orientation == GTK_ORIENTATION_HORIZONTAL ? 200 : RULER_H + 60;
   *nat = orientation == GTK_ORIENTATION_HORIZONTAL ? 800 : 500;
+  /* One process of a group tab is as tall as the tab makes it (its tracks), no taller. */
+  if (self->has_span && orientation == GTK_ORIENTATION_VERTICAL)
+    *nat = *min;
 }
 
 static void

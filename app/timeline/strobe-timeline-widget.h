@@ -58,6 +58,13 @@ void                  strobe_timeline_widget_zoom_to          (StrobeTimelineWid
                                                                guint64               start,
                                                                guint64               end);
 void                  strobe_timeline_widget_zoom_fit         (StrobeTimelineWidget *self);
+/* Several processes on one axis (app/group): zooming and panning stay within [@first,
+ * @last] (ticks of this trace), the session's span, not this trace's extent; fit (0) shows
+ * it; the widget no longer fits or follows a live trace by itself — the group tab does it
+ * for every process at once. */
+void                  strobe_timeline_widget_set_span         (StrobeTimelineWidget *self,
+                                                               guint64               first,
+                                                               guint64               last);
 
 /* The tracks (for the tracks menu); changes through the functions below. */
 StrobeTrackList      *strobe_timeline_widget_get_tracks       (StrobeTimelineWidget *self);

@@ -64,6 +64,7 @@ struct _StrobeInfoAnalyzer
   gboolean            have_metadata;
   char               *program_name;
   char               *command_line;
+  char               *session_name;
   GPtrArray          *pub_types;       /* StrobeInfoEventType * */
   GPtrArray          *pub_channels;    /* StrobeInfoChannel * */
   GArray             *pub_threads;     /* ThreadCount */
@@ -194,6 +195,15 @@ strobe_info_analyzer_on_metadata (StrobeAnalyzer *analyzer, const StrobeWireMeta
       self->metadata.program_name = self->program_name;
       self->metadata.program_name_len = strlen (self->program_name);
       self->metadata.command_line = self->command_line;
+      /* The session's name points into the decoder's buffer too, which goes once the
+       * trace is read. */
+      if (metadata->session_name != NULL && metadata->session_name_len)
+        {
+          self->session_name = g_malloc0 (metadata->session_name_len + 1);
+          memcpy (self->session_name, metadata->session_name, metadata->session_name_len);
+        }
+      self->metadata.session_name = self->session_name;
+      self->metadata.session_name_len = self->session_name ? metadata->session_name_len : 0;
       self->have_metadata = TRUE;
       self->generation++;
     }
@@ -561,6 +571,7 @@ strobe_info_analyzer_finalize (GObject *object)
 
   g_free (self->program_name);
   g_free (self->command_line);
+  g_free (self->session_name);
   g_hash_table_unref (self->types_by_ptr);
   g_ptr_array_unref (self->types);
   g_hash_table_unref (self->thread_index);

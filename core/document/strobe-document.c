@@ -45,7 +45,9 @@ struct _StrobeDocument
   GInputStream         *stream;         /* new_for_stream(): what to read */
   guint                 poll_source;
 
-  GMutex                mutex;          /* guards the three below */
+  GMutex                mutex;          /* guards the five below */
+  gboolean              has_clock;      /* set_clock(): a session's axis instead of the trace's own */
+  StrobeTraceClock      clock;
   guint64               bytes_read;
   guint64               bytes_total;
   StrobeDecoderStats    decoder_stats;
@@ -514,9 +516,30 @@ strobe_document_get_clock (StrobeDocument   *self,
   g_return_if_fail (STROBE_IS_DOCUMENT (self));
   g_return_if_fail (clock != NULL);
 
+  g_mutex_lock (&self->mutex);
+  if (self->has_clock)
+    {
+      *clock = self->clock;
+      g_mutex_unlock (&self->mutex);
+      return;
+    }
+  g_mutex_unlock (&self->mutex);
   strobe_trace_clock_init (clock, strobe_document_get_metadata (self));
   if (strobe_document_get_extent (self, &first, NULL))
     strobe_trace_clock_set_base (clock, first);
+}
+
+void
+strobe_document_set_clock (StrobeDocument         *self,
+                           const StrobeTraceClock *clock)
+{
+  g_return_if_fail (STROBE_IS_DOCUMENT (self));
+
+  g_mutex_lock (&self->mutex);
+  self->has_clock = clock != NULL;
+  if (clock != NULL)
+    self->clock = *clock;
+  g_mutex_unlock (&self->mutex);
 }
 
 void

@@ -129,6 +129,11 @@ gboolean              strobe_document_get_extent       (StrobeDocument       *se
 /* The clock, with its base at the first event (times are shown from there). */
 void                  strobe_document_get_clock        (StrobeDocument       *self,
                                                         StrobeTraceClock     *clock);
+/* A session's processes on one axis (strobe-clock-align.h): @clock (NULL: the trace's own
+ * again) is what get_clock() gives from now on, so every view of this trace shows the
+ * session's seconds. Any thread. */
+void                  strobe_document_set_clock        (StrobeDocument         *self,
+                                                        const StrobeTraceClock *clock);
 void                  strobe_document_get_decoder_stats (StrobeDocument      *self,
                                                         StrobeDecoderStats   *stats);
 /* The runtime's dropped-event count from its last $Trace.Stats. */

@@ -11,6 +11,7 @@ enum { ROUTE_FLOW = 1 };
 struct _StrobeFlowPoints
 {
   GObject              parent_instance;
+  GMutex               mutex;    /* guards points: the viewer copies them while a live trace grows */
   GArray              *points;   /* StrobeFlowPoint */
   guint64              skipped;
   StrobeFieldAccessor  cycle_f, id_f, phase_f;
@@ -27,6 +28,7 @@ strobe_flow_points_finalize (GObject *object)
   StrobeFlowPoints *self = STROBE_FLOW_POINTS (object);
 
   g_array_unref (self->points);
+  g_mutex_clear (&self->mutex);
   G_OBJECT_CLASS (strobe_flow_points_parent_class)->finalize (object);
 }
 
@@ -39,6 +41,7 @@ strobe_flow_points_class_init (StrobeFlowPointsClass *klass)
 static void
 strobe_flow_points_init (StrobeFlowPoints *self)
 {
+  g_mutex_init (&self->mutex);
   self->points = g_array_new (FALSE, FALSE, sizeof (StrobeFlowPoint));
   self->cycle_f = (StrobeFieldAccessor) STROBE_FIELD_ACCESSOR_INIT ("Cycle");
   self->id_f = (StrobeFieldAccessor) STROBE_FIELD_ACCESSOR_INIT ("Id");
@@ -67,7 +70,9 @@ flow_points_on_event (StrobeAnalyzer *analyzer, guint route_id, const StrobeEven
   p.id = strobe_event_get_uint (ev, &self->id_f);
   p.thread_id = ev->thread_id;
   p.phase = (guint8) phase;
+  g_mutex_lock (&self->mutex);
   g_array_append_val (self->points, p);
+  g_mutex_unlock (&self->mutex);
 }
 
 static void
@@ -88,6 +93,19 @@ strobe_flow_points_get_points (StrobeFlowPoints *self)
 {
   g_return_val_if_fail (STROBE_IS_FLOW_POINTS (self), NULL);
   return self->points;
+}
+
+GArray *
+strobe_flow_points_dup_points (StrobeFlowPoints *self)
+{
+  GArray *copy;
+
+  g_return_val_if_fail (STROBE_IS_FLOW_POINTS (self), NULL);
+  g_mutex_lock (&self->mutex);
+  copy = g_array_sized_new (FALSE, FALSE, sizeof (StrobeFlowPoint), self->points->len);
+  g_array_append_vals (copy, self->points->data, self->points->len);
+  g_mutex_unlock (&self->mutex);
+  return copy;
 }
 
 guint64

@@ -34,6 +34,8 @@ StrobeFlowPoints *strobe_flow_points_new        (void);
 /* Every point read so far, in the order they were delivered. Read it from the thread
  * that feeds the decoder, or after the trace was read. */
 const GArray     *strobe_flow_points_get_points (StrobeFlowPoints *self);
+/* A copy of the points read so far; any thread, while the trace is being read. */
+GArray           *strobe_flow_points_dup_points (StrobeFlowPoints *self);
 /* Points with an unknown phase, skipped. */
 guint64           strobe_flow_points_get_skipped (StrobeFlowPoints *self);
 

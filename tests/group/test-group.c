@@ -553,6 +553,29 @@ test_export_golden (void)
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
 
+  /* Recorded from a directory of no one's (no build path in the command line), in the
+   * session "pair": each process's header says so — the name copied out of the decoder,
+   * which is gone once the trace is read. */
+  {
+    const char *info[] = { g_getenv ("STROBE_CLI"), "info", client, server, NULL };
+    const char *at;
+    guint sessions = 0;
+
+    g_assert_null (strstr (golden, "/work/"));
+    g_assert_true (g_spawn_sync (NULL, (char **) info, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+    for (at = out; (at = strstr (at, "\nSession:")) != NULL; at++)
+      {
+        g_assert_true (g_str_has_prefix (g_strchug ((char *) at + 9), "pair\n"));
+        sessions++;
+      }
+    g_assert_cmpuint (sessions, ==, 2);
+    g_assert_null (strstr (out, "Command line:    /"));
+    g_clear_pointer (&out, g_free);
+    g_clear_pointer (&err, g_free);
+  }
+
   /* CSV has no processes: several traces are refused, with a reason. */
   g_assert_true (g_spawn_sync (NULL, (char **) one, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
   g_assert_false (g_spawn_check_wait_status (status, NULL));

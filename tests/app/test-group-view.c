@@ -1,0 +1,171 @@
+/* test-group-view.c — the group tab (app/group): a client and its server (the checked-in
+ * traces of tests/group's group-pair) opened as one tab: both processes on one axis, one
+ * range and one selection for both, the three requests as flows, and following a flow's
+ * arrow to the server's scope that handled it.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+
+#include "strobe-group-view.h"
+#include "strobe-timeline-model.h"
+#include "strobe-window.h"
+
+typedef struct
+{
+  GtkWindow       *window;
+  StrobeGroupView *view;
+} Fixture;
+
+static void
+settle (Fixture *f, double timeout_s)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (timeout_s * G_USEC_PER_SEC);
+
+  while (!strobe_group_view_is_loaded (f->view))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  /* A few frames for the layout (tracks, sizes) to follow what was read. */
+  for (int i = 0; i < 50; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (2000);
+    }
+}
+
+static void
+fixture_open (Fixture *f)
+{
+  const char *dir = g_getenv ("GROUP_DATA");
+  g_autofree char *client = g_build_filename (dir, "pair-client.strobe", NULL);
+  g_autofree char *server = g_build_filename (dir, "pair-server.strobe", NULL);
+  GFile *files[2] = { g_file_new_for_path (client), g_file_new_for_path (server) };
+
+  f->view = STROBE_GROUP_VIEW (strobe_group_view_new_for_files (NULL, files, 2));
+  f->window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f->window, 1200, 900);
+  gtk_window_set_child (f->window, GTK_WIDGET (f->view));
+  gtk_window_present (f->window);
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+  settle (f, 30);
+}
+
+static void
+fixture_close (Fixture *f)
+{
+  gtk_window_destroy (f->window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static gdouble
+seconds (StrobeGroupView *view, guint member, guint64 ticks)
+{
+  StrobeTraceClock clock;
+
+  strobe_document_get_clock (strobe_group_view_get_document (view, member), &clock);
+  return strobe_trace_clock_to_seconds (&clock, ticks);
+}
+
+/* One clock: the server's trace read the TSC the client's did, so the tab gives both the
+ * same frequency, origin and time 0; and both show the same seconds. */
+static void
+test_one_axis (void)
+{
+  Fixture f;
+  StrobeTraceClock a, b;
+  guint64 a0, a1, b0, b1;
+
+  fixture_open (&f);
+  g_assert_cmpuint (strobe_group_view_get_n_members (f.view), ==, 2);
+  strobe_document_get_clock (strobe_group_view_get_document (f.view, 0), &a);
+  strobe_document_get_clock (strobe_group_view_get_document (f.view, 1), &b);
+  g_assert_cmpuint (a.frequency, ==, b.frequency);
+  g_assert_cmpuint (a.base, ==, b.base);
+  g_assert_cmpuint (a.origin, ==, b.origin);
+
+  strobe_view_state_get_visible_range (strobe_group_view_get_state (f.view, 0), &a0, &a1);
+  strobe_view_state_get_visible_range (strobe_group_view_get_state (f.view, 1), &b0, &b1);
+  g_assert_cmpfloat_with_epsilon (seconds (f.view, 0, a0), seconds (f.view, 1, b0), 1e-9);
+  g_assert_cmpfloat_with_epsilon (seconds (f.view, 0, a1), seconds (f.view, 1, b1), 1e-9);
+  /* The whole group shown: from time 0 (the client's first event) on. */
+  g_assert_cmpfloat (seconds (f.view, 0, a0), <=, 1e-9);
+  fixture_close (&f);
+}
+
+/* Selecting a range in one process selects it in the other; zooming in one zooms both. */
+static void
+test_one_selection (void)
+{
+  Fixture f;
+  StrobeViewState *s0, *s1;
+  guint64 a, b, x, y;
+
+  fixture_open (&f);
+  s0 = strobe_group_view_get_state (f.view, 0);
+  s1 = strobe_group_view_get_state (f.view, 1);
+  strobe_view_state_get_visible_range (s1, &a, &b);
+  strobe_view_state_set_selection (s1, a + (b - a) / 4, a + (b - a) / 2);
+  g_assert_true (strobe_view_state_get_selection (s0, &x, &y));
+  g_assert_cmpfloat_with_epsilon (seconds (f.view, 0, x), seconds (f.view, 1, a + (b - a) / 4), 1e-9);
+  g_assert_cmpfloat_with_epsilon (seconds (f.view, 0, y), seconds (f.view, 1, a + (b - a) / 2), 1e-9);
+  strobe_view_state_clear_selection (s0);
+  g_assert_false (strobe_view_state_get_selection (s1, NULL, NULL));
+
+  strobe_timeline_widget_zoom_to (strobe_group_view_get_timeline (f.view, 0), x, y);
+  strobe_view_state_get_visible_range (s0, &a, &b);
+  strobe_view_state_get_visible_range (s1, &x, &y);
+  g_assert_cmpfloat_with_epsilon (seconds (f.view, 0, a), seconds (f.view, 1, x), 1e-9);
+  g_assert_cmpfloat_with_epsilon (seconds (f.view, 0, b), seconds (f.view, 1, y), 1e-9);
+  fixture_close (&f);
+}
+
+/* The three requests are flows client → server → client; following the first arrow
+ * selects the server's HandleRequest that took the request, and shows it. */
+static void
+test_follow_flow (void)
+{
+  Fixture f;
+  StrobeTimelineWidget *server;
+  const StrobeScopeRef *scope;
+  StrobeTimelineModel *model;
+  guint64 a, b;
+
+  fixture_open (&f);
+  g_assert_cmpuint (strobe_group_view_get_n_flows (f.view), ==, 3);
+  strobe_group_view_follow_flow (f.view, 0, 0);
+  server = strobe_group_view_get_timeline (f.view, 1);
+  scope = strobe_timeline_widget_get_selected_scope (server);
+  g_assert_nonnull (scope);
+  model = strobe_document_get_timeline (strobe_group_view_get_document (f.view, 1));
+  g_assert_cmpstr (strobe_timeline_model_get_name (model, scope->name_id), ==, "HandleRequest");
+  strobe_view_state_get_visible_range (strobe_group_view_get_state (f.view, 1), &a, &b);
+  g_assert_cmpuint (a, <=, scope->begin);
+  g_assert_cmpuint (b, >=, scope->end);
+
+  /* And on to the reply: the client's ReceiveReply. */
+  strobe_group_view_follow_flow (f.view, 0, 1);
+  scope = strobe_timeline_widget_get_selected_scope (strobe_group_view_get_timeline (f.view, 0));
+  g_assert_nonnull (scope);
+  model = strobe_document_get_timeline (strobe_group_view_get_document (f.view, 0));
+  g_assert_cmpstr (strobe_timeline_model_get_name (model, scope->name_id), ==, "ReceiveReply");
+  fixture_close (&f);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_setenv ("GTK_A11Y", "test", TRUE);
+  g_setenv ("GTK_USE_PORTAL", "0", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/group-view/one-axis", test_one_axis);
+  g_test_add_func ("/group-view/one-selection", test_one_selection);
+  g_test_add_func ("/group-view/follow-flow", test_follow_flow);
+  return g_test_run ();
+}
