@@ -137,25 +137,30 @@ typedef struct
   GError               *error;
 } Load;
 
-static void
-load_run (Load *l)
+static gpointer
+load_run (gpointer data)
 {
+  Load *l = data;
+
   strobe_cli_load (l->file, l->models, NULL, &l->document, &l->error);
+  return NULL;
 }
 
-/* Both traces read in full (a comparison of part of a trace would mislead a gate), one
- * after the other: two decoders at once race on the analysis' shared field accessors
- * (ThreadSanitizer, strobe_field_accessor_resolve). A's error first. */
+/* Both traces read in full (a comparison of part of a trace would mislead a gate), B on a
+ * thread of its own while A is read: two files take the time of the larger (the decoders
+ * share the analysis' field accessors, atomic since two at once raced under TSan).
+ * Errors are printed afterwards, A's first, so the output does not depend on which
+ * ended first. */
 static gboolean
 load_both (const char *file_a, const char *file_b, StrobeDocumentModels models,
            StrobeDocument **a, StrobeDocument **b)
 {
   Load la = { file_a, models }, lb = { file_b, models };
+  GThread *thread = g_thread_new ("strobe-cli-load", load_run, &lb);
   gboolean ok;
 
   load_run (&la);
-  if (la.error == NULL)
-    load_run (&lb);
+  g_thread_join (thread);
   if (la.error)
     strobe_cli_print_load_error (file_a, la.error);
   else if (lb.error)
@@ -298,44 +303,52 @@ by_incl_delta (gconstpointer x, gconstpointer y)
   return strcmp (a->name, b->name);
 }
 
-int
-strobe_cli_compare (int argc, char **argv)
+/* The command line as given; freed by compare_args_clear(). */
+typedef struct
+{
+  char   *section_text, *range_text, *frames_text, *region, *bookmarks;
+  char   *format, *unit_name, *per, *by_name, *sort, *metrics;
+  char  **fail_if;
+  gint64  min_count;
+} CompareArgs;
+
+static void
+compare_args_clear (CompareArgs *args)
+{
+  g_free (args->section_text);
+  g_free (args->range_text);
+  g_free (args->frames_text);
+  g_free (args->region);
+  g_free (args->bookmarks);
+  g_free (args->format);
+  g_free (args->unit_name);
+  g_free (args->per);
+  g_free (args->by_name);
+  g_free (args->sort);
+  g_free (args->metrics);
+  g_strfreev (args->fail_if);
+}
+
+/* Parses the options into @args and leaves the two traces in argv[1], argv[2]. */
+static gboolean
+compare_parse_args (int *argc, char ***argv, CompareArgs *args)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(StrobeDocument) a = NULL, b = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) sections = g_ptr_array_new_with_free_func ((GDestroyNotify) strobe_cli_compare_section_free);
-  g_autoptr(GArray) timers = NULL, frames = NULL, gate = NULL;
-  g_autoptr(StrobeCompareMemory) memory = NULL;
-  g_autoptr(StrobeCompareLog) log = NULL;
-  g_autofree char *section_text = NULL, *range_text = NULL, *frames_text = NULL, *region = NULL,
-                   *bookmarks = NULL;
-  g_autofree char *format = NULL, *unit_name = NULL, *per = NULL, *by_name = NULL, *sort = NULL, *metrics = NULL;
-  g_auto(GStrv) fail_if = NULL;
-  gint64 min_count = 0;
-  StrobeCompareRange range;
-  StrobeCompareTables tables = { 0 };
-  StrobeCliCompareOutput out = { 0 };
-  StrobeCompareCheck *checks = NULL;
-  guint n_checks = 0, sections_wanted = SECTION_ALL, failed = 0;
-  StrobeDocumentModels models = STROBE_DOCUMENT_MODEL_TIMELINE;
-  StrobeMemoryGroupBy by = STROBE_MEMORY_BY_FUNCTION;
-  GString *s;
-  int status = COMPARE_OK;
   GOptionEntry entries[] = {
-    { "section", 0, 0, G_OPTION_ARG_STRING, &section_text, N_("Only these tables: timers, frames, memory, log (comma-separated; default all)"), N_("LIST") },
-    { "range", 0, 0, G_OPTION_ARG_STRING, &range_text, N_("Compare FROM:TO of each trace (seconds from its start; or 250ms…)"), N_("FROM:TO") },
-    { "frames", 0, 0, G_OPTION_ARG_STRING, &frames_text, N_("Compare game frames FIRST to LAST of each trace"), N_("FIRST-LAST") },
-    { "region", 0, 0, G_OPTION_ARG_STRING, &region, N_("Compare the span of the first region NAME of each trace"), N_("NAME") },
-    { "bookmarks", 0, 0, G_OPTION_ARG_STRING, &bookmarks, N_("Compare from the first bookmark FROM to the next bookmark TO in each trace"), N_("FROM..TO") },
-    { "format", 0, 0, G_OPTION_ARG_STRING, &format, N_("text (default), csv or json"), N_("FORMAT") },
-    { "units", 0, 0, G_OPTION_ARG_STRING, &unit_name, N_("Times in s, ms (default), us or ns"), N_("UNIT") },
-    { "per", 0, 0, G_OPTION_ARG_STRING, &per, N_("Timer totals as measured (total, default), per game frame (frame) or per call (call)"), N_("WHAT") },
-    { "memory-by", 0, 0, G_OPTION_ARG_STRING, &by_name, N_("Allocation sites by function (default), stack, tag or heap"), N_("WHAT") },
-    { "sort", 0, 0, G_OPTION_ARG_STRING, &sort, N_("Timers by the size of the change in incl (delta, default) or by name"), N_("KEY") },
-    { "metrics", 0, 0, G_OPTION_ARG_STRING, &metrics, N_("Text: the timer figures shown (default incl,mean,p95; CSV and JSON have all)"), N_("LIST") },
-    { "fail-if", 0, 0, G_OPTION_ARG_STRING_ARRAY, &fail_if, N_("Exit with status 1 when B crosses a threshold, e.g. 'Physics:mean>+5%' (repeatable)"), N_("CHECK") },
-    { "min-count", 0, 0, G_OPTION_ARG_INT64, &min_count, N_("--fail-if: do not judge rows with fewer than N samples in a trace (default 0)"), N_("N") },
+    { "section", 0, 0, G_OPTION_ARG_STRING, &args->section_text, N_("Only these tables: timers, frames, memory, log (comma-separated; default all)"), N_("LIST") },
+    { "range", 0, 0, G_OPTION_ARG_STRING, &args->range_text, N_("Compare FROM:TO of each trace (seconds from its start; or 250ms…)"), N_("FROM:TO") },
+    { "frames", 0, 0, G_OPTION_ARG_STRING, &args->frames_text, N_("Compare game frames FIRST to LAST of each trace"), N_("FIRST-LAST") },
+    { "region", 0, 0, G_OPTION_ARG_STRING, &args->region, N_("Compare the span of the first region NAME of each trace"), N_("NAME") },
+    { "bookmarks", 0, 0, G_OPTION_ARG_STRING, &args->bookmarks, N_("Compare from the first bookmark FROM to the next bookmark TO in each trace"), N_("FROM..TO") },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &args->format, N_("text (default), csv or json"), N_("FORMAT") },
+    { "units", 0, 0, G_OPTION_ARG_STRING, &args->unit_name, N_("Times in s, ms (default), us or ns"), N_("UNIT") },
+    { "per", 0, 0, G_OPTION_ARG_STRING, &args->per, N_("Timer totals as measured (total, default), per game frame (frame) or per call (call)"), N_("WHAT") },
+    { "memory-by", 0, 0, G_OPTION_ARG_STRING, &args->by_name, N_("Allocation sites by function (default), stack, tag or heap"), N_("WHAT") },
+    { "sort", 0, 0, G_OPTION_ARG_STRING, &args->sort, N_("Timers by the size of the change in incl (delta, default) or by name"), N_("KEY") },
+    { "metrics", 0, 0, G_OPTION_ARG_STRING, &args->metrics, N_("Text: the timer figures shown (default incl,mean,p95; CSV and JSON have all)"), N_("LIST") },
+    { "fail-if", 0, 0, G_OPTION_ARG_STRING_ARRAY, &args->fail_if, N_("Exit with status 1 when B crosses a threshold, e.g. 'Physics:mean>+5%' (repeatable)"), N_("CHECK") },
+    { "min-count", 0, 0, G_OPTION_ARG_INT64, &args->min_count, N_("--fail-if: do not judge rows with fewer than N samples in a trace (default 0)"), N_("N") },
     { NULL },
   };
 
@@ -363,181 +376,267 @@ strobe_cli_compare (int argc, char **argv)
       "      --fail-if 'memory.peak>+10%'"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
+  if (!g_option_context_parse (context, argc, argv, &error))
     {
       g_printerr ("strobe-cli: %s\n", error->message);
-      return COMPARE_BAD_INPUT;
+      return FALSE;
     }
-  if (argc != 3)
+  if (*argc != 3)
     {
       g_autofree char *help = g_option_context_get_help (context, TRUE, NULL);
-      g_printerr ("strobe-cli: %s\n\n%s", argc < 3 ? _("compare takes two traces, A and B") : _("too many arguments"), help);
-      return COMPARE_BAD_INPUT;
+      g_printerr ("strobe-cli: %s\n\n%s", *argc < 3 ? _("compare takes two traces, A and B") : _("too many arguments"), help);
+      return FALSE;
     }
-  out.file_a = argv[1];
-  out.file_b = argv[2];
+  return TRUE;
+}
 
-  if (section_text && !parse_sections (section_text, &sections_wanted))
+/* --metrics: which timer figures the text table shows. */
+static gboolean
+parse_metrics (const char *metrics, StrobeCliCompareOutput *out)
+{
+  g_auto(GStrv) shown = g_strsplit (metrics ? metrics : "incl,mean,p95", ",", -1);
+
+  for (guint i = 0; shown[i]; i++)
     {
-      g_printerr (_("strobe-cli: --section takes timers, frames, memory and log, not “%s”\n"), section_text);
-      return COMPARE_BAD_INPUT;
-    }
-  out.format = STROBE_CLI_COMPARE_TEXT;
-  if (format && g_str_equal (format, "csv"))
-    out.format = STROBE_CLI_COMPARE_CSV;
-  else if (format && g_str_equal (format, "json"))
-    out.format = STROBE_CLI_COMPARE_JSON;
-  else if (format && !g_str_equal (format, "text"))
-    {
-      g_printerr (_("strobe-cli: --format takes text, csv or json, not “%s”\n"), format);
-      return COMPARE_BAD_INPUT;
-    }
-  out.unit = "ms";
-  out.per_second = 1e3;
-  if (unit_name)
-    {
-      out.unit = NULL;
-      for (guint i = 0; i < G_N_ELEMENTS (units); i++)
-        if (g_str_equal (unit_name, units[i].name))
-          {
-            out.unit = units[i].header;
-            out.per_second = units[i].per_second;
-          }
-      if (out.unit == NULL)
+      StrobeCompareMetric m = strobe_compare_metric_parse (g_strstrip (shown[i]));
+      gboolean found = FALSE;
+
+      /* figures[0] is count, then timer_figures in order. */
+      if (m == STROBE_COMPARE_COUNT)
+        found = out->text_figures[0] = TRUE;
+      for (guint k = 0; k < G_N_ELEMENTS (timer_figures); k++)
+        if (timer_figures[k] == m)
+          found = out->text_figures[k + 1] = TRUE;
+      if (!found)
         {
-          g_printerr (_("strobe-cli: unknown unit “%s” (s, ms, us or ns)\n"), unit_name);
-          return COMPARE_BAD_INPUT;
+          g_printerr (_("strobe-cli: --metrics takes count, incl, excl, mean, median, p95, max and min, not “%s”\n"),
+                      shown[i]);
+          return FALSE;
         }
     }
-  out.norm = "total";
-  tables.norm = STROBE_COMPARE_NORM_TOTAL;
-  if (per && g_str_equal (per, "frame"))
-    tables.norm = STROBE_COMPARE_NORM_PER_FRAME, out.norm = "frame";
-  else if (per && g_str_equal (per, "call"))
-    tables.norm = STROBE_COMPARE_NORM_PER_CALL, out.norm = "call";
-  else if (per && !g_str_equal (per, "total"))
-    {
-      g_printerr (_("strobe-cli: --per takes total, frame or call, not “%s”\n"), per);
-      return COMPARE_BAD_INPUT;
-    }
-  if (by_name && (!strobe_cli_memory_parse_by (by_name, &by) || by == STROBE_MEMORY_BY_SIZE || by == STROBE_MEMORY_BY_THREAD))
-    {
-      g_printerr (_("strobe-cli: --memory-by takes function, stack, tag or heap, not “%s”\n"), by_name);
-      return COMPARE_BAD_INPUT;
-    }
-  if (sort && !g_str_equal (sort, "delta") && !g_str_equal (sort, "name"))
-    {
-      g_printerr (_("strobe-cli: --sort takes delta or name, not “%s”\n"), sort);
-      return COMPARE_BAD_INPUT;
-    }
-  {
-    g_auto(GStrv) shown = g_strsplit (metrics ? metrics : "incl,mean,p95", ",", -1);
+  return TRUE;
+}
 
-    for (guint i = 0; shown[i]; i++)
-      {
-        StrobeCompareMetric m = strobe_compare_metric_parse (g_strstrip (shown[i]));
-        gboolean found = FALSE;
-
-        /* figures[0] is count, then timer_figures in order. */
-        if (m == STROBE_COMPARE_COUNT)
-          found = out.text_figures[0] = TRUE;
-        for (guint k = 0; k < G_N_ELEMENTS (timer_figures); k++)
-          if (timer_figures[k] == m)
-            found = out.text_figures[k + 1] = TRUE;
-        if (!found)
+/* --format, --units and --per: how the tables are printed. */
+static gboolean
+parse_output_options (const CompareArgs *args, StrobeCliCompareOutput *out, StrobeCompareTables *tables)
+{
+  out->format = STROBE_CLI_COMPARE_TEXT;
+  if (args->format && g_str_equal (args->format, "csv"))
+    out->format = STROBE_CLI_COMPARE_CSV;
+  else if (args->format && g_str_equal (args->format, "json"))
+    out->format = STROBE_CLI_COMPARE_JSON;
+  else if (args->format && !g_str_equal (args->format, "text"))
+    {
+      g_printerr (_("strobe-cli: --format takes text, csv or json, not “%s”\n"), args->format);
+      return FALSE;
+    }
+  out->unit = "ms";
+  out->per_second = 1e3;
+  if (args->unit_name)
+    {
+      out->unit = NULL;
+      for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+        if (g_str_equal (args->unit_name, units[i].name))
           {
-            g_printerr (_("strobe-cli: --metrics takes count, incl, excl, mean, median, p95, max and min, not “%s”\n"),
-                        shown[i]);
-            return COMPARE_BAD_INPUT;
+            out->unit = units[i].header;
+            out->per_second = units[i].per_second;
           }
-      }
-  }
-  if (min_count < 0)
+      if (out->unit == NULL)
+        {
+          g_printerr (_("strobe-cli: unknown unit “%s” (s, ms, us or ns)\n"), args->unit_name);
+          return FALSE;
+        }
+    }
+  out->norm = "total";
+  tables->norm = STROBE_COMPARE_NORM_TOTAL;
+  if (args->per && g_str_equal (args->per, "frame"))
+    tables->norm = STROBE_COMPARE_NORM_PER_FRAME, out->norm = "frame";
+  else if (args->per && g_str_equal (args->per, "call"))
+    tables->norm = STROBE_COMPARE_NORM_PER_CALL, out->norm = "call";
+  else if (args->per && !g_str_equal (args->per, "total"))
+    {
+      g_printerr (_("strobe-cli: --per takes total, frame or call, not “%s”\n"), args->per);
+      return FALSE;
+    }
+  return parse_metrics (args->metrics, out);
+}
+
+/* --section, --memory-by, --sort and --min-count: what is compared. */
+static gboolean
+parse_table_options (const CompareArgs *args, guint *sections_wanted, StrobeMemoryGroupBy *by,
+                     StrobeCompareTables *tables)
+{
+  if (args->section_text && !parse_sections (args->section_text, sections_wanted))
+    {
+      g_printerr (_("strobe-cli: --section takes timers, frames, memory and log, not “%s”\n"), args->section_text);
+      return FALSE;
+    }
+  if (args->by_name && (!strobe_cli_memory_parse_by (args->by_name, by)
+                        || *by == STROBE_MEMORY_BY_SIZE || *by == STROBE_MEMORY_BY_THREAD))
+    {
+      g_printerr (_("strobe-cli: --memory-by takes function, stack, tag or heap, not “%s”\n"), args->by_name);
+      return FALSE;
+    }
+  if (args->sort && !g_str_equal (args->sort, "delta") && !g_str_equal (args->sort, "name"))
+    {
+      g_printerr (_("strobe-cli: --sort takes delta or name, not “%s”\n"), args->sort);
+      return FALSE;
+    }
+  if (args->min_count < 0)
     {
       g_printerr ("%s\n", _("strobe-cli: --min-count takes a number of samples, 0 or more"));
-      return COMPARE_BAD_INPUT;
+      return FALSE;
     }
-  tables.min_count = (guint64) min_count;
-  if (!parse_range_options (range_text, frames_text, region, bookmarks, &range))
-    return COMPARE_BAD_INPUT;
-  n_checks = fail_if ? g_strv_length (fail_if) : 0;
-  checks = g_new0 (StrobeCompareCheck, MAX (n_checks, 1));
-  for (guint i = 0; i < n_checks; i++)
-    if (!strobe_compare_check_parse (fail_if[i], &checks[i], &error))
-      {
-        g_printerr ("strobe-cli: --fail-if %s\n", error->message);
-        status = COMPARE_BAD_INPUT;
-        goto out;
-      }
+  tables->min_count = (guint64) args->min_count;
+  return TRUE;
+}
 
-  if (sections_wanted & SECTION_MEMORY)
-    models |= STROBE_DOCUMENT_MODEL_MEMORY;
-  if (sections_wanted & SECTION_LOG)
-    models |= STROBE_DOCUMENT_MODEL_LOG;
-  if (!load_both (out.file_a, out.file_b, models, &a, &b))
-    {
-      status = COMPARE_BAD_INPUT;
-      goto out;
-    }
-  if (!strobe_compare_range_resolve (&range, a, &out.span_a, &error))
-    {
-      g_printerr ("strobe-cli: %s: %s\n", out.file_a, error->message);
-      status = COMPARE_BAD_INPUT;
-      goto out;
-    }
-  if (!strobe_compare_range_resolve (&range, b, &out.span_b, &error))
-    {
-      g_printerr ("strobe-cli: %s: %s\n", out.file_b, error->message);
-      status = COMPARE_BAD_INPUT;
-      goto out;
-    }
-  out.range = strobe_compare_range_describe (&range);
-  tables.span_a = &out.span_a;
-  tables.span_b = &out.span_b;
-  strobe_document_get_clock (a, &tables.clock_a);
-  strobe_document_get_clock (b, &tables.clock_b);
+/* The spans of A and B the tables cover. */
+static gboolean
+resolve_spans (StrobeCompareRange *range, StrobeDocument *a, StrobeDocument *b, StrobeCliCompareOutput *out,
+               StrobeCompareTables *tables)
+{
+  g_autoptr(GError) error = NULL;
 
-  if (sections_wanted & SECTION_TIMERS)
+  if (!strobe_compare_range_resolve (range, a, &out->span_a, &error))
+    {
+      g_printerr ("strobe-cli: %s: %s\n", out->file_a, error->message);
+      return FALSE;
+    }
+  if (!strobe_compare_range_resolve (range, b, &out->span_b, &error))
+    {
+      g_printerr ("strobe-cli: %s: %s\n", out->file_b, error->message);
+      return FALSE;
+    }
+  out->range = strobe_compare_range_describe (range);
+  tables->span_a = &out->span_a;
+  tables->span_b = &out->span_b;
+  strobe_document_get_clock (a, &tables->clock_a);
+  strobe_document_get_clock (b, &tables->clock_b);
+  return TRUE;
+}
+
+/* The wanted tables of A against B, into @tables (which owns them) and as sections to print. */
+static void
+build_sections (StrobeDocument *a, StrobeDocument *b, const CompareArgs *args, guint wanted,
+                StrobeMemoryGroupBy by, StrobeCliCompareOutput *out, StrobeCompareTables *tables,
+                GPtrArray *sections)
+{
+  if (wanted & SECTION_TIMERS)
     {
       StrobeCliCompareSection *sec;
 
-      tables.timers = timers = strobe_compare_timers (a, &out.span_a, b, &out.span_b, NULL, NULL);
-      sec = timer_section ("timers", _("Timers"), _("calls"), timers, &tables);
-      if (sort == NULL || g_str_equal (sort, "delta"))
+      tables->timers = strobe_compare_timers (a, &out->span_a, b, &out->span_b, NULL, NULL);
+      sec = timer_section ("timers", _("Timers"), _("calls"), tables->timers, tables);
+      if (args->sort == NULL || g_str_equal (args->sort, "delta"))
         g_array_sort (sec->rows, by_incl_delta);
       g_ptr_array_add (sections, sec);
     }
-  if (sections_wanted & SECTION_FRAMES)
+  if (wanted & SECTION_FRAMES)
     {
-      tables.frames = frames = strobe_compare_frames (a, &out.span_a, b, &out.span_b);
-      g_ptr_array_add (sections, timer_section ("frames", _("Frame times"), _("frames"), frames, &tables));
+      tables->frames = strobe_compare_frames (a, &out->span_a, b, &out->span_b);
+      g_ptr_array_add (sections, timer_section ("frames", _("Frame times"), _("frames"), tables->frames, tables));
     }
-  if (sections_wanted & SECTION_MEMORY)
+  if (wanted & SECTION_MEMORY)
     {
-      tables.memory = memory = strobe_compare_memory (a, &out.span_a, b, &out.span_b, by, NULL, NULL);
-      memory_sections (sections, memory, by_name ? by_name : "function");
+      tables->memory = strobe_compare_memory (a, &out->span_a, b, &out->span_b, by, NULL, NULL);
+      memory_sections (sections, tables->memory, args->by_name ? args->by_name : "function");
     }
-  if (sections_wanted & SECTION_LOG)
+  if (wanted & SECTION_LOG)
     {
-      tables.log = log = strobe_compare_log (a, &out.span_a, b, &out.span_b, NULL, NULL);
-      log_sections (sections, log);
+      tables->log = strobe_compare_log (a, &out->span_a, b, &out->span_b, NULL, NULL);
+      log_sections (sections, tables->log);
     }
-  if (n_checks && !strobe_compare_gate_run (checks, n_checks, &tables, &gate, &error))
+}
+
+static void
+tables_clear (StrobeCompareTables *tables)
+{
+  g_clear_pointer (&tables->timers, g_array_unref);
+  g_clear_pointer (&tables->frames, g_array_unref);
+  g_clear_pointer (&tables->memory, strobe_compare_memory_free);
+  g_clear_pointer (&tables->log, strobe_compare_log_free);
+}
+
+/* Runs the gate (when there are checks) and prints; the command's exit status. */
+static int
+gate_and_print (const StrobeCliCompareOutput *out, GPtrArray *sections, const StrobeCompareCheck *checks,
+                guint n_checks, StrobeCompareTables *tables)
+{
+  g_autoptr(GArray) gate = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) s = g_string_new (NULL);
+  guint failed = 0;
+
+  if (n_checks && !strobe_compare_gate_run (checks, n_checks, tables, &gate, &error))
     {
       g_printerr ("strobe-cli: --fail-if %s\n", error->message);
-      status = COMPARE_BAD_INPUT;
-      goto out;
+      return COMPARE_BAD_INPUT;
     }
   for (guint i = 0; gate && i < gate->len; i++)
     failed += g_array_index (gate, StrobeCompareGateRow, i).failed;
-
-  s = g_string_new (NULL);
-  strobe_cli_compare_print (s, &out, sections, checks, n_checks, gate);
+  strobe_cli_compare_print (s, out, sections, checks, n_checks, gate);
   if (!strobe_cli_write (stdout, s->str, s->len) || fflush (stdout) != 0)
-    status = COMPARE_BAD_INPUT;
-  else
-    status = failed ? COMPARE_FAILED_GATE : COMPARE_OK;
-  g_string_free (s, TRUE);
+    return COMPARE_BAD_INPUT;
+  return failed ? COMPARE_FAILED_GATE : COMPARE_OK;
+}
+
+/* Parses the --fail-if checks; NULL (the error printed) on a bad one. */
+static StrobeCompareCheck *
+parse_checks (char **fail_if, guint *n_checks)
+{
+  guint n = fail_if ? g_strv_length (fail_if) : 0;
+  StrobeCompareCheck *checks = g_new0 (StrobeCompareCheck, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!strobe_compare_check_parse (fail_if[i], &checks[i], &error))
+        {
+          g_printerr ("strobe-cli: --fail-if %s\n", error->message);
+          for (guint k = 0; k < i; k++)
+            strobe_compare_check_clear (&checks[k]);
+          g_free (checks);
+          return NULL;
+        }
+    }
+  *n_checks = n;
+  return checks;
+}
+
+int
+strobe_cli_compare (int argc, char **argv)
+{
+  g_autoptr(StrobeDocument) a = NULL, b = NULL;
+  g_autoptr(GPtrArray) sections = g_ptr_array_new_with_free_func ((GDestroyNotify) strobe_cli_compare_section_free);
+  CompareArgs args = { 0 };
+  StrobeCompareRange range = { 0 };
+  StrobeCompareTables tables = { 0 };
+  StrobeCliCompareOutput out = { 0 };
+  StrobeCompareCheck *checks = NULL;
+  guint n_checks = 0, wanted = SECTION_ALL;
+  StrobeDocumentModels models = STROBE_DOCUMENT_MODEL_TIMELINE;
+  StrobeMemoryGroupBy by = STROBE_MEMORY_BY_FUNCTION;
+  int status = COMPARE_BAD_INPUT;
+
+  if (!compare_parse_args (&argc, &argv, &args)
+      || !parse_table_options (&args, &wanted, &by, &tables)
+      || !parse_output_options (&args, &out, &tables)
+      || !parse_range_options (args.range_text, args.frames_text, args.region, args.bookmarks, &range)
+      || (checks = parse_checks (args.fail_if, &n_checks)) == NULL)
+    goto out;
+  out.file_a = argv[1];
+  out.file_b = argv[2];
+  if (wanted & SECTION_MEMORY)
+    models |= STROBE_DOCUMENT_MODEL_MEMORY;
+  if (wanted & SECTION_LOG)
+    models |= STROBE_DOCUMENT_MODEL_LOG;
+  if (!load_both (out.file_a, out.file_b, models, &a, &b) || !resolve_spans (&range, a, b, &out, &tables))
+    goto out;
+  build_sections (a, b, &args, wanted, by, &out, &tables, sections);
+  status = gate_and_print (&out, sections, checks, n_checks, &tables);
 
 out:
   for (guint i = 0; i < n_checks; i++)
@@ -545,5 +644,7 @@ out:
   g_free (checks);
   g_free (out.range);
   strobe_compare_range_clear (&range);
+  tables_clear (&tables);
+  compare_args_clear (&args);
   return status;
 }
