@@ -26,6 +26,14 @@
 
 #define HISTOGRAM_BINS 64
 
+/* What the worker has done, shared with the page (an rc box): thousandths once a part is
+ * done, and the timers' pass, most of the work, step by step while it runs. */
+typedef struct
+{
+  gint                  thousandths;
+  StrobeCompareProgress timers;
+} Progress;
+
 struct _StrobeCompareView
 {
   StrobeView            parent_instance;
@@ -61,7 +69,7 @@ struct _StrobeCompareView
   StrobeCompareContext *context;
   GCancellable         *cancellable;
   gboolean              ready;
-  gint                 *progress;          /* the running comparison's, in thousandths (rc box) */
+  Progress             *progress;          /* the running comparison's (rc box) */
   guint                 progress_source;
   /* The selected row's distributions: of a timer, of the frame times. */
   struct
@@ -85,7 +93,7 @@ typedef struct
   GArray               *timers, *frames;
   StrobeCompareMemory  *memory;
   StrobeCompareLog     *log;
-  gint                 *progress;   /* thousandths done, shared with the page (rc box) */
+  Progress             *progress;
 } Job;
 
 /* How much of a comparison each part is, in thousandths once it is done: the timers' pass
@@ -125,21 +133,24 @@ compare_thread (GTask *task, gpointer source, gpointer data, GCancellable *cance
   strobe_document_get_clock (job->b, &job->context->tables.clock_b);
   if (strobe_document_get_timeline (job->a) && strobe_document_get_timeline (job->b))
     {
+      strobe_compare_progress_init (&job->progress->timers, job->a, &job->context->span_a, job->b,
+                                    &job->context->span_b);
       job->timers = strobe_compare_timers_full (job->a, &job->context->span_a, job->b, &job->context->span_b,
-                                                &job->context->sketches, cancellable, &error);
+                                                &job->context->sketches, &job->progress->timers, cancellable,
+                                                &error);
       if (job->timers == NULL)
         {
           g_task_return_error (task, error);
           return;
         }
-      g_atomic_int_set (job->progress, DONE_TIMERS);
+      g_atomic_int_set (&job->progress->thousandths, DONE_TIMERS);
       job->frames = strobe_compare_frames (job->a, &job->context->span_a, job->b, &job->context->span_b);
     }
-  g_atomic_int_set (job->progress, DONE_FRAMES);
+  g_atomic_int_set (&job->progress->thousandths, DONE_FRAMES);
   if (strobe_document_get_memory (job->a) && strobe_document_get_memory (job->b))
     job->memory = strobe_compare_memory (job->a, &job->context->span_a, job->b, &job->context->span_b,
                                          STROBE_MEMORY_BY_FUNCTION, cancellable, NULL);
-  g_atomic_int_set (job->progress, DONE_MEMORY);
+  g_atomic_int_set (&job->progress->thousandths, DONE_MEMORY);
   if (strobe_document_get_log (job->a) && strobe_document_get_log (job->b))
     job->log = strobe_compare_log (job->a, &job->context->span_a, job->b, &job->context->span_b, cancellable, NULL);
   if (g_task_return_error_if_cancelled (task))
@@ -180,13 +191,18 @@ progress_tick (gpointer data)
 {
   StrobeCompareView *self = data;
 
-  gtk_progress_bar_set_fraction (self->progress_bar, g_atomic_int_get (self->progress) / 1000.0);
+  gint done = g_atomic_int_get (&self->progress->thousandths);
+
+  /* Before the timers are done, their pass's own steps move the bar. */
+  if (done < DONE_TIMERS)
+    done = (gint) (strobe_compare_progress_fraction (&self->progress->timers) * DONE_TIMERS);
+  gtk_progress_bar_set_fraction (self->progress_bar, done / 1000.0);
   return G_SOURCE_CONTINUE;
 }
 
 /* The bar shows the running comparison's progress, polled: the worker only stores a number. */
 static void
-progress_start (StrobeCompareView *self, gint *progress)
+progress_start (StrobeCompareView *self, Progress *progress)
 {
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_pointer (&self->progress, g_atomic_rc_box_release);
@@ -328,7 +344,7 @@ start_compare (StrobeCompareView *self)
   job->b = g_object_ref (self->other);
   job->context = strobe_compare_context_new ();
   parse_range (gtk_editable_get_text (GTK_EDITABLE (self->range_entry)), &job->range);
-  job->progress = g_atomic_rc_box_new0 (gint);
+  job->progress = g_atomic_rc_box_new0 (Progress);
   progress_start (self, job->progress);
   gtk_spinner_start (self->spinner);
   gtk_label_set_text (self->status_label, _("Comparing…"));

@@ -95,6 +95,7 @@ typedef struct
   StrobeTimelineModel *timeline;
   const StrobeCompareSpan *span;
   gboolean             keep;
+  gint                *progress;
   GCancellable        *cancellable;
   GArray              *stats;
   GPtrArray           *sketches;
@@ -108,7 +109,7 @@ side_run (gpointer data)
 
   s->stats = strobe_timer_stats_compute_sketched (s->timeline, s->span->t0, s->span->t1,
                                                   STROBE_TIMER_STATS_ALL_THREADS, s->keep ? &s->sketches : NULL,
-                                                  s->cancellable, &s->error);
+                                                  s->progress, s->cancellable, &s->error);
   return NULL;
 }
 
@@ -151,10 +152,52 @@ strobe_compare_sketches_get (StrobeCompareSketches *self, const StrobeCompareTim
   return stat->name_id < v->len ? g_ptr_array_index (v, stat->name_id) : NULL;
 }
 
+/* The steps of one trace's pass: its scopes times the share of its time the span covers
+ * (the pass walks the scopes of the span only). */
+static guint64
+expected_steps (StrobeDocument *doc, const StrobeCompareSpan *span)
+{
+  StrobeTimelineModel *timeline = strobe_document_get_timeline (doc);
+  StrobeTimelineStats stats;
+  guint64 first = 0, last = 0;
+  gdouble share = 1.0;
+
+  if (timeline == NULL)
+    return 0;
+  strobe_timeline_model_get_stats (timeline, &stats);
+  if (strobe_timeline_model_get_time_range (timeline, &first, &last) && last > first && span->t1 >= span->t0)
+    share = CLAMP ((gdouble) (MIN (span->t1, last) - MIN (MAX (span->t0, first), last)) / (gdouble) (last - first),
+                   0.0, 1.0);
+  return (guint64) (stats.scopes * share) / STROBE_TIMER_STATS_PROGRESS_SCOPES;
+}
+
+void
+strobe_compare_progress_init (StrobeCompareProgress *progress, StrobeDocument *a, const StrobeCompareSpan *span_a,
+                              StrobeDocument *b, const StrobeCompareSpan *span_b)
+{
+  g_return_if_fail (progress != NULL && STROBE_IS_DOCUMENT (a) && STROBE_IS_DOCUMENT (b));
+  g_return_if_fail (span_a != NULL && span_b != NULL);
+
+  g_atomic_int_set (&progress->done, 0);
+  g_atomic_int_set (&progress->total, (gint) MIN (expected_steps (a, span_a) + expected_steps (b, span_b), G_MAXINT));
+}
+
+gdouble
+strobe_compare_progress_fraction (StrobeCompareProgress *progress)
+{
+  gint total;
+
+  g_return_val_if_fail (progress != NULL, 0);
+  total = g_atomic_int_get (&progress->total);
+  if (total <= 0)
+    return 0;
+  return MIN ((gdouble) g_atomic_int_get (&progress->done) / total, 1.0);
+}
+
 GArray *
 strobe_compare_timers_full (StrobeDocument *a, const StrobeCompareSpan *span_a,
                             StrobeDocument *b, const StrobeCompareSpan *span_b,
-                            StrobeCompareSketches **sketches,
+                            StrobeCompareSketches **sketches, StrobeCompareProgress *progress,
                             GCancellable *cancellable, GError **error)
 {
   Side sa = { 0 }, sb = { 0 };
@@ -165,8 +208,10 @@ strobe_compare_timers_full (StrobeDocument *a, const StrobeCompareSpan *span_a,
   g_return_val_if_fail (span_a != NULL && span_b != NULL, NULL);
   g_return_val_if_fail (strobe_document_get_timeline (a) && strobe_document_get_timeline (b), NULL);
 
-  sa = (Side) { strobe_document_get_timeline (a), span_a, sketches != NULL, cancellable };
-  sb = (Side) { strobe_document_get_timeline (b), span_b, sketches != NULL, cancellable };
+  sa = (Side) { strobe_document_get_timeline (a), span_a, sketches != NULL, progress ? &progress->done : NULL,
+                cancellable };
+  sb = (Side) { strobe_document_get_timeline (b), span_b, sketches != NULL, progress ? &progress->done : NULL,
+                cancellable };
   thread = g_thread_new ("strobe-compare", side_run, &sb);
   side_run (&sa);
   g_thread_join (thread);
@@ -207,7 +252,7 @@ strobe_compare_timers (StrobeDocument *a, const StrobeCompareSpan *span_a,
                        StrobeDocument *b, const StrobeCompareSpan *span_b,
                        GCancellable *cancellable, GError **error)
 {
-  return strobe_compare_timers_full (a, span_a, b, span_b, NULL, cancellable, error);
+  return strobe_compare_timers_full (a, span_a, b, span_b, NULL, NULL, cancellable, error);
 }
 
 /* FALSE when the trace has no finished frame of @kind in the span. */

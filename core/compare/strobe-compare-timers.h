@@ -74,11 +74,29 @@ const StrobeDurationSketch *strobe_compare_sketches_get   (StrobeCompareSketches
                                                            StrobeCompareIn side);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (StrobeCompareSketches, strobe_compare_sketches_unref)
 
+/* How far a timers pass has come, for a progress bar read on another thread while the
+ * pass runs: @done (atomic) counts the steps of STROBE_TIMER_STATS_PROGRESS_SCOPES scopes
+ * walked in either trace, @total (atomic too) the steps both spans are expected to take (from each
+ * trace's scope count and the share of its time the span covers). */
+typedef struct
+{
+  gint done;
+  gint total;
+} StrobeCompareProgress;
+
+void     strobe_compare_progress_init     (StrobeCompareProgress *progress,
+                                           StrobeDocument *a, const StrobeCompareSpan *span_a,
+                                           StrobeDocument *b, const StrobeCompareSpan *span_b);
+/* In [0, 1]; any thread. */
+gdouble  strobe_compare_progress_fraction (StrobeCompareProgress *progress);
+
 /* strobe_compare_timers(), also giving in @sketches (when not NULL) the durations the rows
- * rest on. */
+ * rest on, and counting its steps in @progress (when not NULL, set up with
+ * strobe_compare_progress_init()). */
 GArray  *strobe_compare_timers_full  (StrobeDocument *a, const StrobeCompareSpan *span_a,
                                       StrobeDocument *b, const StrobeCompareSpan *span_b,
                                       StrobeCompareSketches **sketches,
+                                      StrobeCompareProgress *progress,
                                       GCancellable *cancellable, GError **error);
 /* The frame times of each kind (rows "frame.game", "frame.render"; a kind neither trace
  * has is left out): frames ending inside each span, count, total, min, max, mean, median

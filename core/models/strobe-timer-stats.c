@@ -23,7 +23,7 @@ clip (guint64 b, guint64 e, guint64 t0, guint64 t1)
 /* FALSE when cancelled (checked every few thousand scopes). */
 static gboolean
 thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_names,
-              GCancellable *cancellable)
+              gint *progress, GCancellable *cancellable)
 {
   guint tick = 0;
 
@@ -42,9 +42,11 @@ thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_n
           guint32 name = strobe_scope_name_at (t, p);
           if (b > t1)
             break;
-          if (G_UNLIKELY (++tick == 16384))
+          if (G_UNLIKELY (++tick == STROBE_TIMER_STATS_PROGRESS_SCOPES))
             {
               tick = 0;
+              if (progress)
+                g_atomic_int_inc (progress);
               if (g_cancellable_is_cancelled (cancellable))
                 return FALSE;
             }
@@ -181,6 +183,7 @@ typedef struct
   guint64              t0, t1;
   guint                n_names;
   GCancellable        *cancellable;
+  gint                *progress;
   gint                 next;
   gint                 cancelled;
 } Shared;
@@ -211,7 +214,7 @@ worker_main (gpointer data)
       /* Locked per thread: the writer may move the tracks between two threads. */
       strobe_timeline_model_read_lock (sh->model);
       th = strobe_timeline_model_peek_thread (sh->model, id);
-      if (th && !thread_stats (th, sh->t0, sh->t1, w->acc, sh->n_names, sh->cancellable))
+      if (th && !thread_stats (th, sh->t0, sh->t1, w->acc, sh->n_names, sh->progress, sh->cancellable))
         g_atomic_int_set (&sh->cancelled, 1);
       strobe_timeline_model_read_unlock (sh->model);
     }
@@ -222,12 +225,13 @@ GArray *
 strobe_timer_stats_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
                                  GCancellable *cancellable, GError **error)
 {
-  return strobe_timer_stats_compute_sketched (model, t0, t1, thread_id, NULL, cancellable, error);
+  return strobe_timer_stats_compute_sketched (model, t0, t1, thread_id, NULL, NULL, cancellable, error);
 }
 
 GArray *
 strobe_timer_stats_compute_sketched (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
-                                     GPtrArray **sketches, GCancellable *cancellable, GError **error)
+                                     GPtrArray **sketches, gint *progress, GCancellable *cancellable,
+                                     GError **error)
 {
   GArray *out;
   g_autoptr(GArray) ids = NULL;
@@ -250,6 +254,7 @@ strobe_timer_stats_compute_sketched (StrobeTimelineModel *model, guint64 t0, gui
   sh.t1 = t1;
   sh.n_names = strobe_timeline_model_get_n_names (model);
   sh.cancellable = cancellable;
+  sh.progress = progress;
   n_workers = thread_id >= 0 ? 1 : CLAMP (MIN (g_get_num_processors (), ids->len), 1, G_N_ELEMENTS (workers));
   for (guint w = 0; w < n_workers; w++)
     {

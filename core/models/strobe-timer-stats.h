@@ -50,14 +50,21 @@ GArray *strobe_timer_stats_compute_full (StrobeTimelineModel *model,
                                          gint                 thread_id,
                                          GCancellable        *cancellable,
                                          GError             **error);
+/* How many scopes a pass walks for each step of its progress counter. */
+#define STROBE_TIMER_STATS_PROGRESS_SCOPES 16384
+
 /* The same, with in @sketches (when not NULL) a new array indexed by name id of each
  * counted name's durations (StrobeDurationSketch, strobe-duration-sketch.h; NULL for a
- * name not counted): the same pass gives a timer's histogram, no second walk. */
+ * name not counted): the same pass gives a timer's histogram, no second walk. When
+ * @progress is not NULL, it is increased atomically by one for every
+ * STROBE_TIMER_STATS_PROGRESS_SCOPES scopes walked on a thread of the trace (another
+ * thread may read it while the pass runs: a progress bar of a pass over millions). */
 GArray *strobe_timer_stats_compute_sketched (StrobeTimelineModel *model,
                                              guint64              t0,
                                              guint64              t1,
                                              gint                 thread_id,
                                              GPtrArray          **sketches,
+                                             gint                *progress,
                                              GCancellable        *cancellable,
                                              GError             **error);
 

@@ -96,7 +96,7 @@ main (int argc, char **argv)
       y = strobe_timer_stats_compute (strobe_document_get_timeline (b), 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
       stats[r] = (bench_now_ns () - t0) / 1e9;
       t0 = bench_now_ns ();
-      rows = strobe_compare_timers_full (a, &sa, b, &sb, &sketches, NULL, NULL);
+      rows = strobe_compare_timers_full (a, &sa, b, &sb, &sketches, NULL, NULL, NULL);
       timers[r] = (bench_now_ns () - t0) / 1e9;
       for (guint i = 0; i < rows->len; i++)
         if (g_str_equal (g_array_index (rows, StrobeCompareTimer, i).name, "Physics"))
