@@ -8,6 +8,7 @@
 #include <glib/gi18n.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "strobe-analysis.h"
 #include "strobe-cli.h"
@@ -55,31 +56,258 @@ strobe_cli_export_log_csv (StrobeCliExportArgs *a)
   return ok ? STROBE_CLI_OK : STROBE_CLI_DECODE_ERROR;
 }
 
+/* What `log` was asked for, the same for every trace it reads. */
+typedef struct
+{
+  StrobeLogFilter  base;          /* verbosity, threads, text; times and categories per trace */
+  char           **categories;
+  char           **processes;     /* several traces: pids or program names */
+  const char      *from;
+  const char      *to;
+  gboolean         location;
+  gboolean         count_only;
+  gint             limit;
+} LogQuery;
+
+/* @q for @document: its category ids (an unknown name matches nothing, not everything) in
+ * @category_ids, and --from/--to as its ticks — of the trace's own clock, or, for a group
+ * (@group_axis), of the group's one axis, where a time outside this trace is no error. */
+static gboolean
+filter_for (StrobeDocument *document, const LogQuery *q, gboolean group_axis, GArray *category_ids,
+            StrobeLogFilter *filter)
+{
+  StrobeLogModel *model = strobe_document_get_log (document);
+  guint64 t0 = 0, t1 = G_MAXUINT64;
+
+  *filter = q->base;
+  if (!group_axis)
+    {
+      if (!strobe_cli_time_range (document, q->from, q->to, &t0, &t1))
+        return FALSE;
+    }
+  else
+    {
+      StrobeTraceClock clock;
+      gdouble s;
+
+      strobe_document_get_clock (document, &clock);
+      if (q->from && strobe_cli_parse_time (q->from, &s))
+        t0 = strobe_trace_clock_from_seconds (&clock, s);
+      if (q->to && strobe_cli_parse_time (q->to, &s))
+        t1 = strobe_trace_clock_from_seconds (&clock, s);
+    }
+  filter->time_min = t0;
+  filter->time_max = t1 == G_MAXUINT64 ? 0 : t1;
+  for (guint i = 0; q->categories && q->categories[i]; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (q->categories[i], ",", -1);
+      for (guint k = 0; parts[k]; k++)
+        {
+          const StrobeLogCategoryInfo *c = strobe_log_model_find_category (model, parts[k]);
+          guint32 id = c ? c->id : G_MAXUINT32;
+          g_array_append_val (category_ids, id);
+        }
+    }
+  if (category_ids->len)
+    {
+      filter->categories = (const guint32 *) (void *) category_ids->data;
+      filter->n_categories = category_ids->len;
+    }
+  return TRUE;
+}
+
+/* One message on one line; @process (NULL: none) names its process, for several traces. */
+static void
+print_message (StrobeDocument *document, const StrobeTraceClock *clock, guint64 index, const char *process,
+               gboolean location)
+{
+  StrobeLogMessage m;
+  StrobeThreadInfo thread = { 0 };
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *name = NULL, *category = NULL, *text = NULL, *where = NULL;
+
+  if (!strobe_log_model_get_message (strobe_document_get_log (document), index, &m))
+    return;
+  strobe_threads_model_lookup (strobe_document_get_threads (document), m.thread_id, &thread);
+  /* Everything from the trace is escaped: a message must not drive the terminal. */
+  name = strobe_text_escape (thread.name && *thread.name ? thread.name : "-", STROBE_TEXT_PLAIN);
+  category = strobe_text_escape (m.spec && m.spec->category ? m.spec->category->name : "?",
+                                 STROBE_TEXT_PLAIN);
+  text = strobe_text_escape (m.text, STROBE_TEXT_PLAIN);
+  printf ("%12s  ", g_ascii_formatd (buf, sizeof buf, "%.6f", strobe_trace_clock_to_seconds (clock, m.time)));
+  if (process != NULL)
+    printf ("%-24s ", process);
+  printf ("%-5u %-14s %-14s %-12s %s", m.thread_id, name, category, strobe_log_verbosity_name (m.verbosity), text);
+  if (location && m.spec)
+    {
+      where = strobe_text_escape (m.spec->file, STROBE_TEXT_PLAIN);
+      printf ("  (%s:%d)", where, m.spec->line);
+    }
+  putchar ('\n');
+  g_free (m.text);
+  strobe_thread_info_clear (&thread);
+}
+
+static int
+log_one (const char *file, const LogQuery *q)
+{
+  g_autoptr(StrobeDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) category_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) hits = NULL;
+  StrobeTraceClock clock;
+  StrobeLogFilter filter;
+  int status;
+
+  status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_LOG, NULL, &document, &error);
+  if (error != NULL)
+    strobe_cli_print_load_error (file, error);
+  if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
+    return status;
+  strobe_document_get_clock (document, &clock);
+  if (!filter_for (document, q, FALSE, category_ids, &filter))
+    return STROBE_CLI_USAGE_ERROR;
+  hits = strobe_log_model_filter (strobe_document_get_log (document), &filter, 0, G_MAXUINT64);
+  if (q->count_only)
+    {
+      printf ("%u\n", hits->len);
+      return status;
+    }
+  for (guint i = 0; i < hits->len && (q->limit < 0 || i < (guint) q->limit); i++)
+    print_message (document, &clock, g_array_index (hits, guint64, i), NULL, q->location);
+  return status;
+}
+
+/* A message of one of several traces, for merging them in time. */
+typedef struct
+{
+  gdouble seconds;
+  guint   member;
+  guint64 index;
+} Hit;
+
+static int
+by_time (gconstpointer a, gconstpointer b)
+{
+  const Hit *x = a, *y = b;
+
+  if (x->seconds != y->seconds)
+    return x->seconds < y->seconds ? -1 : 1;
+  if (x->member != y->member)
+    return x->member < y->member ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+static gboolean
+process_wanted (const StrobeCliMember *m, char **processes)
+{
+  const StrobeWireMetadata *meta = strobe_document_get_metadata (m->document);
+
+  if (processes == NULL)
+    return TRUE;
+  for (guint i = 0; processes[i]; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (processes[i], ",", -1);
+      for (guint k = 0; parts[k]; k++)
+        {
+          guint64 pid;
+
+          if (g_ascii_string_to_unsigned (parts[k], 10, 0, G_MAXUINT32, &pid, NULL) && pid == m->pid)
+            return TRUE;
+          if (meta && meta->program_name_len == strlen (parts[k])
+              && memcmp (meta->program_name, parts[k], meta->program_name_len) == 0)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Several traces (a group): every process's messages in one list, in time on the group's
+ * one axis, each with its process; --process keeps some of them. */
+static int
+log_merged (GPtrArray *files, const LogQuery *q)
+{
+  int status;
+  g_autoptr(GPtrArray) members = strobe_cli_load_members (files, STROBE_DOCUMENT_MODEL_LOG, FALSE, &status);
+  g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (Hit));
+  gdouble from_s = -G_MAXDOUBLE, to_s = G_MAXDOUBLE;
+
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *value = i == 0 ? q->from : q->to;
+
+      if (value != NULL && !strobe_cli_parse_time (value, i == 0 ? &from_s : &to_s))
+        {
+          /* Translators: %s is an option such as --from, then its value */
+          g_printerr (_("strobe-cli: %s takes a time (seconds from the start of the trace, or with ns, us, ms, s), not “%s”\n"),
+                      i == 0 ? "--from" : "--to", value);
+          return STROBE_CLI_USAGE_ERROR;
+        }
+    }
+  if (to_s < from_s)
+    {
+      g_printerr ("%s\n", _("strobe-cli: --to is before --from"));
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  for (guint i = 0; i < members->len; i++)
+    {
+      StrobeCliMember *m = g_ptr_array_index (members, i);
+      g_autoptr(GArray) category_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_autoptr(GArray) hits = NULL;
+      StrobeLogFilter filter;
+
+      if (strobe_document_get_status (m->document) == STROBE_DOCUMENT_STATUS_FAILED || !process_wanted (m, q->processes))
+        continue;
+      /* The group's seconds are this document's from now on: --from/--to mean the same in
+       * every process. */
+      strobe_document_set_clock (m->document, &m->clock);
+      filter_for (m->document, q, TRUE, category_ids, &filter);
+      hits = strobe_log_model_filter (strobe_document_get_log (m->document), &filter, 0, G_MAXUINT64);
+      for (guint k = 0; k < hits->len; k++)
+        {
+          StrobeLogMessage msg;
+          Hit h = { .member = i, .index = g_array_index (hits, guint64, k) };
+
+          if (!strobe_log_model_get_message (strobe_document_get_log (m->document), h.index, &msg))
+            continue;
+          h.seconds = strobe_trace_clock_to_seconds (&m->clock, msg.time);
+          g_free (msg.text);
+          g_array_append_val (all, h);
+        }
+    }
+  if (q->count_only)
+    {
+      printf ("%u\n", all->len);
+      return status;
+    }
+  g_array_sort (all, by_time);
+  for (guint i = 0; i < all->len && (q->limit < 0 || i < (guint) q->limit); i++)
+    {
+      const Hit *h = &g_array_index (all, Hit, i);
+      StrobeCliMember *m = g_ptr_array_index (members, h->member);
+      g_autofree char *label = strobe_text_escape (m->label, STROBE_TEXT_PLAIN);
+
+      print_message (m->document, &m->clock, h->index, label, q->location);
+    }
+  return status;
+}
+
 int
 strobe_cli_log (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
-  g_auto(GStrv) original = g_strdupv (argv);   /* for several FILEs: each again */
   g_autoptr(GPtrArray) files = NULL;
-  g_autoptr(StrobeDocument) document = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GArray) hits = NULL;
-  StrobeLogModel *model;
-  StrobeThreadsModel *thread_table;
-  StrobeTraceClock clock;
-  g_autoptr(GArray) category_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GArray) thread_ids = g_array_new (FALSE, FALSE, sizeof (guint16));
   g_autofree char *verbosity = NULL, *grep = NULL, *from = NULL, *to = NULL;
-  g_auto(GStrv) categories = NULL, threads = NULL;
+  g_auto(GStrv) categories = NULL, threads = NULL, processes = NULL;
   gboolean ignore_case = FALSE, location = FALSE, count_only = FALSE;
   gint limit = -1;
-  StrobeLogFilter filter = { 0 };
-  const char *file;
-  int status;
+  LogQuery q = { { 0 } };
   GOptionEntry entries[] = {
     { "verbosity", 'v', 0, G_OPTION_ARG_STRING, &verbosity, N_("Only messages at LEVEL or more severe (fatal, error, warning, display, log, verbose, very-verbose)"), N_("LEVEL") },
     { "category", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &categories, N_("Only this category (repeat, or separate with commas)"), N_("NAME") },
     { "thread", 't', 0, G_OPTION_ARG_STRING_ARRAY, &threads, N_("Only this thread id (repeat, or separate with commas)"), N_("ID") },
+    { "process", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &processes, N_("Several traces: only this process, by pid or program name (repeat, or separate with commas)"), N_("PID") },
     { "grep", 'g', 0, G_OPTION_ARG_STRING, &grep, N_("Only messages whose text contains TEXT"), N_("TEXT") },
     { "ignore-case", 'i', 0, G_OPTION_ARG_NONE, &ignore_case, N_("Match --grep without regard to ASCII case"), NULL },
     { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Only messages after TIME (seconds from the trace's start; or 250ms, 10us…)"), N_("TIME") },
@@ -90,15 +318,12 @@ strobe_cli_log (int argc, char **argv)
     { NULL },
   };
 
-  context = g_option_context_new (_("FILE — print the log messages of a trace"));
+  context = g_option_context_new (_("FILE… — print the log messages of a trace (of several: merged in time, with their process)"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_translation_domain (context, GETTEXT_PACKAGE);
   if (!strobe_cli_parse_files_args (context, &argc, &argv, &files))
     return STROBE_CLI_USAGE_ERROR;
-  if (files->len > 1)
-    return strobe_cli_run_per_file (original, files, strobe_cli_log);
-  file = g_ptr_array_index (files, 0);
-  if (verbosity && (filter.max_verbosity = strobe_log_verbosity_parse (verbosity)) == 0)
+  if (verbosity && (q.base.max_verbosity = strobe_log_verbosity_parse (verbosity)) == 0)
     {
       g_printerr (_("strobe-cli: unknown verbosity “%s”\n"), verbosity);
       return STROBE_CLI_USAGE_ERROR;
@@ -119,78 +344,21 @@ strobe_cli_log (int argc, char **argv)
           g_array_append_val (thread_ids, id);
         }
     }
-  status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_LOG, NULL, &document, &error);
-  if (error != NULL)
-    strobe_cli_print_load_error (file, error);
-  if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
-    return status;
-  model = strobe_document_get_log (document);
-  thread_table = strobe_document_get_threads (document);
-  strobe_document_get_clock (document, &clock);
-  {
-    guint64 t0, t1;
-
-    if (!strobe_cli_time_range (document, from, to, &t0, &t1))
-      return STROBE_CLI_USAGE_ERROR;
-    filter.time_min = t0;
-    filter.time_max = t1 == G_MAXUINT64 ? 0 : t1;
-  }
-  for (guint i = 0; categories && categories[i]; i++)
-    {
-      g_auto(GStrv) parts = g_strsplit (categories[i], ",", -1);
-      for (guint k = 0; parts[k]; k++)
-        {
-          const StrobeLogCategoryInfo *c = strobe_log_model_find_category (model, parts[k]);
-          /* An unknown category matches nothing, not everything. */
-          guint32 id = c ? c->id : G_MAXUINT32;
-          g_array_append_val (category_ids, id);
-        }
-    }
-  if (category_ids->len)
-    {
-      filter.categories = (const guint32 *) (void *) category_ids->data;
-      filter.n_categories = category_ids->len;
-    }
   if (thread_ids->len)
     {
-      filter.threads = (const guint16 *) (void *) thread_ids->data;
-      filter.n_threads = thread_ids->len;
+      q.base.threads = (const guint16 *) (void *) thread_ids->data;
+      q.base.n_threads = thread_ids->len;
     }
-  filter.text = grep;
-  filter.ignore_case = ignore_case;
-
-  hits = strobe_log_model_filter (model, &filter, 0, G_MAXUINT64);
-  if (count_only)
-    {
-      printf ("%u\n", hits->len);
-      return status;
-    }
-  for (guint i = 0; i < hits->len && (limit < 0 || i < (guint) limit); i++)
-    {
-      StrobeLogMessage m;
-      StrobeThreadInfo thread = { 0 };
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-      g_autofree char *name = NULL, *category = NULL, *text = NULL, *where = NULL;
-
-      if (!strobe_log_model_get_message (model, g_array_index (hits, guint64, i), &m))
-        continue;
-      strobe_threads_model_lookup (thread_table, m.thread_id, &thread);
-      /* Everything from the trace is escaped: a message must not drive the terminal. */
-      name = strobe_text_escape (thread.name && *thread.name ? thread.name : "-", STROBE_TEXT_PLAIN);
-      category = strobe_text_escape (m.spec && m.spec->category ? m.spec->category->name : "?",
-                                     STROBE_TEXT_PLAIN);
-      text = strobe_text_escape (m.text, STROBE_TEXT_PLAIN);
-      printf ("%12s  %-5u %-14s %-14s %-12s %s",
-              g_ascii_formatd (buf, sizeof buf, "%.6f", strobe_trace_clock_to_seconds (&clock, m.time)),
-              m.thread_id, name, category, strobe_log_verbosity_name (m.verbosity), text);
-      if (location && m.spec)
-        {
-          where = strobe_text_escape (m.spec->file, STROBE_TEXT_PLAIN);
-          printf ("  (%s:%d)", where, m.spec->line);
-        }
-      putchar ('\n');
-      g_free (m.text);
-      strobe_thread_info_clear (&thread);
-    }
-  return status;
+  q.base.text = grep;
+  q.base.ignore_case = ignore_case;
+  q.categories = categories;
+  q.processes = processes;
+  q.from = from;
+  q.to = to;
+  q.location = location;
+  q.count_only = count_only;
+  q.limit = limit;
+  if (files->len > 1)
+    return log_merged (files, &q);
+  return log_one (g_ptr_array_index (files, 0), &q);
 }

@@ -272,7 +272,14 @@ strobe_cli_memory (int argc, char **argv)
   if (!strobe_cli_parse_files_args (context, &argc, &argv, &files))
     return STROBE_CLI_USAGE_ERROR;
   if (files->len > 1)
-    return strobe_cli_run_per_file (original, files, strobe_cli_memory);
+    {
+      int worst = strobe_cli_run_per_file (original, files, strobe_cli_memory);
+
+      /* The summaries, not the reports (machine-readable ones among them), get a total. */
+      if (!flame && !tree_name && !callers_of && !query_name && !by_name && !only_leaks)
+        strobe_cli_memory_print_total (files);
+      return worst;
+    }
   file = g_ptr_array_index (files, 0);
   if (!parse_choices (by_name, query_name, tree_name, cost_name, min_percent, &by_names, &by, &query, &tree_kind,
                       &cost))

@@ -94,6 +94,8 @@ void       strobe_cli_add_group_options   (GOptionContext *context);
 GPtrArray *strobe_cli_load_members        (GPtrArray *files, StrobeDocumentModels models,
                                            gboolean flows, int *status);
 void       strobe_cli_member_free         (StrobeCliMember *member);
+/* `memory` of several traces: a line per process and the total (strobe-cli-memory-total.c). */
+void       strobe_cli_memory_print_total  (GPtrArray *files);
 /* Runs @run once per file of @files with the options of @original (the command's argv as
  * it came, copied before parsing), each part under a header: what `stats`, `log` and
  * `memory` do for several traces. Returns the worst exit code. */

@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -582,6 +583,142 @@ test_export_golden (void)
   g_assert_nonnull (strstr (err, "chrome-json"));
 }
 
+/* `strobe-cli log` of a group (the demo and its game server): one list of both processes'
+ * messages, in time on the one axis, each line naming its process; as many lines as the
+ * two traces' own logs hold together; --process keeps one process's. */
+static void
+test_log_merged (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("group-log-XXXXXX", NULL);
+  g_autofree char *game = g_build_filename (dir, "demo.strobe", NULL);
+  g_autofree char *server = g_build_filename (dir, "demo.server.strobe", NULL);
+  g_autofree char *tracefile = g_strdup_printf ("--tracefile=%s", game);
+  const char *demo[] = { g_getenv ("STROBE_DEMO"), "--duration=1", "--trace=log,cpu,memory", tracefile, NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr(GError) error = NULL;
+  int status, game_n, server_n;
+  g_auto(GStrv) lines = NULL;
+  gdouble last = -1;
+  guint game_lines = 0, server_lines = 0, n = 0;
+
+  g_assert_true (g_spawn_sync (dir, (char **) demo, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  g_assert_true (g_file_test (server, G_FILE_TEST_EXISTS));
+
+  /* Each trace's own count, then the merged list. */
+  {
+    const char *count_game[] = { g_getenv ("STROBE_CLI"), "log", "--count", game, NULL };
+    const char *count_server[] = { g_getenv ("STROBE_CLI"), "log", "--count", server, NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) count_game, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, NULL));
+    game_n = atoi (out);
+    g_clear_pointer (&out, g_free);
+    g_assert_true (g_spawn_sync (NULL, (char **) count_server, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, NULL));
+    server_n = atoi (out);
+    g_clear_pointer (&out, g_free);
+    g_assert_cmpint (game_n, >, 0);
+    g_assert_cmpint (server_n, >, 0);
+  }
+  {
+    const char *argv[] = { g_getenv ("STROBE_CLI"), "log", game, server, NULL };
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+  }
+  lines = g_strsplit (out, "\n", -1);
+  for (guint i = 0; lines[i] && *lines[i]; i++, n++)
+    {
+      gdouble t = g_ascii_strtod (lines[i], NULL);
+
+      /* In time, whichever process a message came from. */
+      g_assert_cmpfloat (t, >=, last);
+      last = t;
+      if (strstr (lines[i], "(pid ") == NULL)
+        g_error ("no process on the line “%s”", lines[i]);
+      if (strstr (lines[i], "LogServer") != NULL)
+        server_lines++;
+      else
+        game_lines++;
+    }
+  g_assert_cmpuint (n, ==, (guint) (game_n + server_n));
+  g_assert_cmpuint (server_lines, ==, (guint) server_n);
+  g_assert_cmpuint (game_lines, ==, (guint) game_n);
+  g_clear_pointer (&out, g_free);
+
+  /* --process by program name: the server's name is the demo's (one binary), so by pid. */
+  {
+    const char *meta[] = { g_getenv ("STROBE_CLI"), "info", server, NULL };
+    g_autofree char *pid_arg = NULL;
+    const char *at;
+    g_auto(GStrv) only = NULL;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) meta, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, NULL));
+    at = strstr (out, "Process id:");
+    g_assert_nonnull (at);
+    pid_arg = g_strdup_printf ("--process=%d", atoi (at + strlen ("Process id:")));
+    g_clear_pointer (&out, g_free);
+    {
+      const char *argv[] = { g_getenv ("STROBE_CLI"), "log", pid_arg, "--count", game, server, NULL };
+
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, NULL));
+      g_assert_cmpint (atoi (out), ==, server_n);
+    }
+    g_clear_pointer (&out, g_free);
+  }
+
+  /* `memory` of both: each process's summary, then a line each and the total — its
+   * allocations the sum of the two, the peak of both together at least either's peak and
+   * at most the sum of the peaks. */
+  {
+    const char *argv[] = { g_getenv ("STROBE_CLI"), "memory", game, server, NULL };
+    guint64 allocs[2] = { 0 }, sum_allocs = 0;
+    gint64 peaks[2] = { 0 }, peak = 0;
+    const char *at;
+    guint k = 0;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_spawn_check_wait_status (status, NULL));
+    at = strstr (out, "== All 2 processes");
+    g_assert_nonnull (at);
+    g_strfreev (lines);
+    lines = g_strsplit (at, "\n", -1);
+    for (guint i = 2; lines[i] && *lines[i]; i++)
+      {
+        g_auto(GStrv) f = g_strsplit_set (g_strstrip (lines[i]), " ", -1);
+        g_autoptr(GPtrArray) cols = g_ptr_array_new ();
+
+        for (guint c = 0; f[c]; c++)
+          if (*f[c])
+            g_ptr_array_add (cols, f[c]);
+        if (g_str_has_prefix (lines[i], "Peak"))
+          break;
+        g_assert_cmpuint (cols->len, >=, 6);
+        /* process… allocs frees live peak total: counted from the end, names have spaces */
+        if (g_str_equal (g_ptr_array_index (cols, 0), "total"))
+          {
+            sum_allocs = g_ascii_strtoull (g_ptr_array_index (cols, cols->len - 5), NULL, 10);
+            peak = g_ascii_strtoll (g_ptr_array_index (cols, cols->len - 2), NULL, 10);
+          }
+        else if (k < 2)
+          {
+            allocs[k] = g_ascii_strtoull (g_ptr_array_index (cols, cols->len - 5), NULL, 10);
+            peaks[k++] = g_ascii_strtoll (g_ptr_array_index (cols, cols->len - 2), NULL, 10);
+          }
+      }
+    g_assert_cmpuint (k, ==, 2);
+    g_assert_cmpuint (allocs[0] + allocs[1], >, 0);
+    g_assert_cmpuint (sum_allocs, ==, allocs[0] + allocs[1]);
+    g_assert_cmpint (peak, >=, MAX (peaks[0], peaks[1]));
+    g_assert_cmpint (peak, <=, peaks[0] + peaks[1]);
+    g_test_message ("memory: %" G_GUINT64_FORMAT " + %" G_GUINT64_FORMAT " allocations; peaks %" G_GINT64_FORMAT
+                    " and %" G_GINT64_FORMAT ", together %" G_GINT64_FORMAT, allocs[0], allocs[1], peaks[0], peaks[1], peak);
+  }
+  test_dir_remove_all (dir);
+}
+
 static G_GNUC_UNUSED void
 skip_under_sanitizer (void)
 {
@@ -601,5 +738,6 @@ main (int argc, char **argv)
 #endif
   g_test_add_func ("/group/align-flows", test_align_flows);
   g_test_add_func ("/group/export-golden", test_export_golden);
+  g_test_add_func ("/group/log-memory-merged", test_log_merged);
   return g_test_run ();
 }
