@@ -84,6 +84,7 @@ strobe_group_member_update_header (StrobeGroupMember *member)
   g_autofree char *text = NULL;
   g_autofree char *life = NULL;
   g_autofree char *expand_name = NULL;
+  g_autofree char *timeline_name = NULL;
   guint64 first, last;
 
   if (member->aligned)
@@ -103,6 +104,9 @@ strobe_group_member_update_header (StrobeGroupMember *member)
   gtk_accessible_update_property (GTK_ACCESSIBLE (member->lifetime), GTK_ACCESSIBLE_PROPERTY_LABEL, life, -1);
   /* Translators: the button that shows or hides a process's tracks in a group tab */
   expand_name = g_strdup_printf (_("Tracks of %s"), label);
+  /* Translators: a process's timeline in a group tab, for screen readers */
+  timeline_name = g_strdup_printf (_("Timeline of %s"), label);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (member->timeline), GTK_ACCESSIBLE_PROPERTY_LABEL, timeline_name, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (member->expander), GTK_ACCESSIBLE_PROPERTY_LABEL, expand_name, -1);
   gtk_widget_queue_draw (member->lifetime);
 }

@@ -270,6 +270,39 @@ describe_flow (StrobeGroupView *self, const StrobeFlow *flow)
   return g_string_free (s, FALSE);
 }
 
+/* A row of the list: the flow's whole span, selected in every process and shown. */
+static void
+show_flow (StrobeGroupView *self, int index)
+{
+  const StrobeFlow *flow;
+  const StrobeFlowHop *first, *last;
+  StrobeGroupMember *m;
+  gdouble s0, s1, pad;
+
+  if (index < 0 || (guint) index >= self->flows->len)
+    return;
+  flow = g_ptr_array_index (self->flows, index);
+  first = &g_array_index (flow->hops, StrobeFlowHop, 0);
+  last = &g_array_index (flow->hops, StrobeFlowHop, flow->hops->len - 1);
+  m = member_at (self, first->trace);
+  s0 = first->seconds;
+  s1 = MAX (last->seconds, s0 + 1e-9);
+  pad = (s1 - s0) * 0.25;
+  self->moved = TRUE;
+  self->follow = FALSE;
+  strobe_view_state_set_follow_live (m->state, FALSE);
+  strobe_view_state_set_visible_range (m->state, strobe_group_member_from_seconds (m, s0 - pad),
+                                       strobe_group_member_from_seconds (m, s1 + pad));
+  strobe_view_state_set_selection (m->state, strobe_group_member_from_seconds (m, s0),
+                                   strobe_group_member_from_seconds (m, s1));
+}
+
+static void
+flow_clicked_cb (GtkButton *button, StrobeGroupView *self)
+{
+  show_flow (self, (int) GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "strobe-flow")));
+}
+
 static void
 fill_flow_list (StrobeGroupView *self)
 {
@@ -281,11 +314,16 @@ fill_flow_list (StrobeGroupView *self)
     {
       g_autofree char *text = describe_flow (self, g_ptr_array_index (self->flows, f));
       GtkWidget *label = gtk_label_new (text);
+      GtkWidget *button = gtk_button_new ();
 
+      /* A button: activated by a click, the keyboard or an assistive technology alike. */
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_widget_set_margin_start (label, 6);
-      gtk_list_box_append (self->flow_list, label);
+      gtk_button_set_child (GTK_BUTTON (button), label);
+      gtk_button_set_has_frame (GTK_BUTTON (button), FALSE);
+      g_object_set_data (G_OBJECT (button), "strobe-flow", GUINT_TO_POINTER (f));
+      g_signal_connect (button, "clicked", G_CALLBACK (flow_clicked_cb), self);
+      gtk_list_box_append (self->flow_list, button);
     }
 }
 
@@ -440,34 +478,6 @@ overlay_pressed_cb (GtkGestureClick *gesture, int n_press, gdouble x, gdouble y,
     show_hop (self, ha);
   else
     show_hop (self, hb);
-}
-
-/* A row of the list: the flow's whole span, selected in every process and shown. */
-static void
-flow_activated_cb (GtkListBox *box, GtkListBoxRow *row, StrobeGroupView *self)
-{
-  int index = gtk_list_box_row_get_index (row);
-  const StrobeFlow *flow;
-  const StrobeFlowHop *first, *last;
-  StrobeGroupMember *m;
-  gdouble s0, s1, pad;
-
-  if (index < 0 || (guint) index >= self->flows->len)
-    return;
-  flow = g_ptr_array_index (self->flows, index);
-  first = &g_array_index (flow->hops, StrobeFlowHop, 0);
-  last = &g_array_index (flow->hops, StrobeFlowHop, flow->hops->len - 1);
-  m = member_at (self, first->trace);
-  s0 = first->seconds;
-  s1 = MAX (last->seconds, s0 + 1e-9);
-  pad = (s1 - s0) * 0.25;
-  self->moved = TRUE;
-  self->follow = FALSE;
-  strobe_view_state_set_follow_live (m->state, FALSE);
-  strobe_view_state_set_visible_range (m->state, strobe_group_member_from_seconds (m, s0 - pad),
-                                       strobe_group_member_from_seconds (m, s1 + pad));
-  strobe_view_state_set_selection (m->state, strobe_group_member_from_seconds (m, s0),
-                                   strobe_group_member_from_seconds (m, s1));
 }
 
 /* ---- members ----------------------------------------------------------------------------- */
@@ -712,7 +722,6 @@ strobe_group_view_init (StrobeGroupView *self)
   g_signal_connect (click, "pressed", G_CALLBACK (overlay_pressed_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self->overlay), GTK_EVENT_CONTROLLER (click));
   g_signal_connect_swapped (self->fit_button, "clicked", G_CALLBACK (fit_clicked_cb), self);
-  g_signal_connect (self->flow_list, "row-activated", G_CALLBACK (flow_activated_cb), self);
 }
 
 /* A file of the store is opened through it, so a live one is followed. */
