@@ -69,6 +69,7 @@ strobe_cli_run (int argc, char **argv)
   g_autofree char *channels = NULL, *ld_preload = NULL;
   g_auto(GStrv) rest = NULL;
   gboolean callstacks = FALSE, follow = FALSE, live_table = FALSE, addresses = FALSE, late = FALSE;
+  gint stack_depth = 0;
   g_autoptr(GError) error = NULL;
   GOptionEntry entries[] = {
     { "trace", 0, 0, G_OPTION_ARG_STRING, &trace, N_("More channels to enable (memory is always on)"), N_("A,B") },
@@ -76,6 +77,7 @@ strobe_cli_run (int argc, char **argv)
     { "tracehost", 0, 0, G_OPTION_ARG_STRING, &tracehost, N_("Send the trace to a recorder"), N_("HOST[:PORT]") },
     { "sample", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_sample, N_("Sample the CPU call stacks and thread states too, HZ times a second per thread (default 1000)"), N_("HZ") },
     { "callstacks", 0, 0, G_OPTION_ARG_NONE, &callstacks, N_("Record the call stack of every allocation"), NULL },
+    { "stack-depth", 0, 0, G_OPTION_ARG_INT, &stack_depth, N_("Keep N frames of each call stack (2 to 512, default 64; a deeper stack is marked [truncated])"), N_("N") },
     { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow, N_("Trace the programs it starts too, each to a trace of its own"), NULL },
     { "addresses", 0, 0, G_OPTION_ARG_NONE, &addresses, N_("Record the address of every allocation (a bigger trace)"), NULL },
     { "live-table", 0, 0, G_OPTION_ARG_NONE, &live_table, N_("Keep the table of live allocations even while tracing is off (for later connects)"), NULL },
@@ -113,6 +115,11 @@ strobe_cli_run (int argc, char **argv)
   if (late && (tracefile || tracehost || trace || follow))
     {
       g_printerr ("%s\n", _("strobe-cli: --late starts with tracing off: it takes no --tracefile, --tracehost, --trace or --follow-children"));
+      return STROBE_CLI_USAGE_ERROR;
+    }
+  if (stack_depth != 0 && (stack_depth < 2 || stack_depth > 512))
+    {
+      g_printerr (_("strobe-cli: --stack-depth takes 2 to 512 frames, not %d\n"), stack_depth);
       return STROBE_CLI_USAGE_ERROR;
     }
   if (tracefile && tracehost)
@@ -168,6 +175,12 @@ strobe_cli_run (int argc, char **argv)
     g_setenv ("STROBE_TRACEHOST", tracehost, TRUE);
   if (callstacks)
     g_setenv ("STROBE_CALLSTACKS", "1", TRUE);
+  if (stack_depth)
+    {
+      char depth[16];
+      g_snprintf (depth, sizeof depth, "%d", stack_depth);
+      g_setenv ("STROBE_STACK_DEPTH", depth, TRUE);
+    }
   if (sample_hz)
     {
       char hz[16];

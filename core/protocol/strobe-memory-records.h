@@ -484,6 +484,12 @@ strobe_memlive_decode (const uint8_t *p, const uint8_t *end, StrobeMemliveItem *
  * root), varint zigzag (address - parent's address) (the root's address is 0). A stack id
  * is its innermost frame's node; following parents gives the callers. */
 
+/* The outermost "frame" of a stack cut at the runtime's depth limit (strobe-memory.h,
+ * strobe_memory_set_stack_depth): not an address. Every cut stack hangs under this one
+ * root node, which viewers name "[truncated]" instead of taking the cut stack's outermost
+ * caller for a root. */
+#define STROBE_MEMNODE_TRUNCATED 1u
+
 static inline size_t
 strobe_memnode_decode (const uint8_t *p, const uint8_t *end, uint32_t id, uint32_t *parent,
                        int64_t *address_delta)

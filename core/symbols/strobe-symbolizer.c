@@ -14,6 +14,7 @@
 #include "strobe-symbolizer.h"
 
 #include "strobe-demangle.h"
+#include "strobe-memory-records.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -442,6 +443,9 @@ resolve (StrobeSymbolizer *self, Module *m, guint64 address)
   int line = 0, col = 0;
   Entry *e;
 
+  /* The root the runtime puts above a stack cut at its depth limit: not an address. */
+  if (m == NULL && address == STROBE_MEMNODE_TRUNCATED)
+    sym_name = "[truncated]";
   if (m)
     ensure_indexed (self, m);
   if (m && m->mod)

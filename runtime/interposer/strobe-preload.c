@@ -32,7 +32,11 @@
  * - Compression: one zstd stream per output (PROTOCOL.md §2) unless STROBE_COMPRESSION
  *   says otherwise: allocation records repeat further back than LZ4's 64 KiB.
  * - malloc_usable_size, malloc_trim, mallinfo… are not interposed. dlclose is (the
- *   module map is rescanned after it); dlopen is not (see strobe-memory-modules.c).
+ *   module map is rescanned after it); dlopen is, only to drop RTLD_DEEPBIND (a library
+ *   opened with it would bind malloc to the C library's, past this one, as heaptrack
+ *   found), and calls the C library's by a tail call, so the loader still takes the
+ *   program's code for the caller (whose RUNPATH finds a bare name). The module map
+ *   picks dlopen'ed modules up by the loader's counters (strobe-memory-modules.c).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -65,6 +69,7 @@ typedef int   (*PosixMemalignFn) (void **, size_t, size_t);
 typedef void *(*AlignedFn) (size_t, size_t);
 typedef void *(*VallocFn) (size_t);
 typedef int   (*DlcloseFn) (void *);
+typedef void *(*DlopenFn) (const char *, int);
 
 static struct
 {
@@ -78,6 +83,7 @@ static struct
   VallocFn        valloc;
   VallocFn        pvalloc;
   DlcloseFn       dlclose;
+  DlopenFn        dlopen;
 } real;
 
 enum { UNRESOLVED, RESOLVING, READY };
@@ -169,6 +175,7 @@ resolve (void)
       real.valloc = (VallocFn) lookup_next ("valloc");
       real.pvalloc = (VallocFn) lookup_next ("pvalloc");
       real.dlclose = (DlcloseFn) lookup_next ("dlclose");
+      real.dlopen = (DlopenFn) lookup_next ("dlopen");
       resolving_here = 0;
       if (real.malloc == NULL || real.free == NULL || real.calloc == NULL || real.realloc == NULL)
         abort ();
@@ -473,6 +480,20 @@ preload_dlclose (void *handle)
   return r;
 }
 INTERPOSE (dlclose, preload_dlclose);
+
+/* Tail-called (see the top of this file): nothing may follow the call. */
+static void *
+preload_dlopen (const char *file, int flags)
+{
+  READY_OR (NULL);
+  if (real.dlopen == NULL)
+    return NULL;
+#ifdef RTLD_DEEPBIND
+  flags &= ~RTLD_DEEPBIND;
+#endif
+  return real.dlopen (file, flags);
+}
+INTERPOSE (dlopen, preload_dlopen);
 
 /* ---- the environment children get -------------------------------------------------- */
 

@@ -188,7 +188,8 @@ strobe__memory_ensure_system_heap (void)
 #define STROBE_MEMORY_RING_BYTES  (64u * 1024u)
 #define STROBE_MEMORY_MAX_RECORD  96u
 #define STROBE_MEMORY_MAX_HEAPS   4096u
-#define STROBE_MEMORY_MAX_FRAMES  64
+#define STROBE_MEMORY_MAX_FRAMES  64     /* the default depth; the deepest stack the cache keeps */
+#define STROBE_MEMORY_STACK_LIMIT 512    /* the deepest strobe_memory_set_stack_depth() allows */
 
 typedef struct StrobeStackCache StrobeStackCache;
 
@@ -273,6 +274,7 @@ void strobe__memory_snapshot (bool complete);
 enum { STROBE_STACKS_OFF = 0, STROBE_STACKS_UNWIND = 1, STROBE_STACKS_FP = 2 };
 extern int strobe__memory_stack_mode;
 uint32_t strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *caller);
+extern unsigned strobe__memory_stack_depth;   /* frames kept, STROBE_MEMORY_MAX_FRAMES by default */
 void     strobe__memory_stack_thread_free (StrobeMemThread *mt);
 /* The id of a call chain (innermost first) found elsewhere than at an allocation: sampled
  * stacks. The updater's only (under the update lock). */

@@ -35,6 +35,7 @@
 #define SCAN_LIMIT  (1u << 20)   /* bytes of stack searched for one return address */
 
 int strobe__memory_stack_mode;
+unsigned strobe__memory_stack_depth = STROBE_MEMORY_MAX_FRAMES;
 
 typedef struct
 {
@@ -60,6 +61,9 @@ struct StrobeStackCache
   CacheEntry sets[CACHE_SETS][CACHE_WAYS];
   uint8_t    next_way[CACHE_SETS];
   HashSlot   ids[HASH_SLOTS];
+  /* An unwind's words, here rather than on the allocating thread's stack (up to 8 KiB). */
+  void      *raw[STROBE_MEMORY_STACK_LIMIT + 16];
+  uintptr_t  frames[STROBE_MEMORY_STACK_LIMIT + 1];
 };
 
 static int (*walker) (void **frames, int max) = backtrace;
@@ -298,7 +302,7 @@ ids_for_frames (HashSlot *ids, const uintptr_t *frames, int n)
     return slot->id;
   if (strobe__memory_modules_changed_since_scan ())
     strobe__memory_modules_rescan (true);
-  else if (!strobe__memory_modules_cover (frames, n))
+  else if (!strobe__memory_modules_cover (frames, n > 1 && frames[n - 1] == STROBE_MEMNODE_TRUNCATED ? n - 1 : n))
     strobe__memory_modules_rescan (false);
   follow_unloads ();
   id = trie_insert (frames, n);
@@ -381,8 +385,9 @@ verify (const CacheEntry *e, uintptr_t cfa)
   return true;
 }
 
+/* @frames has room for @depth + 1: a chain that goes on past @depth ends in the marker. */
 static STACK_READER int
-fp_walk (StrobeStackCache *c, const StrobeMemoryCaller *caller, uintptr_t *frames)
+fp_walk (StrobeStackCache *c, const StrobeMemoryCaller *caller, uintptr_t *frames, int depth)
 {
   uintptr_t fp = caller->fp;
   int n = 1;
@@ -390,11 +395,16 @@ fp_walk (StrobeStackCache *c, const StrobeMemoryCaller *caller, uintptr_t *frame
   frames[0] = caller->ip;
   if (!c || !c->bounds)
     return n;
-  while (n < STROBE_MEMORY_MAX_FRAMES && fp >= c->lo && fp + 2 * sizeof (uintptr_t) <= c->hi && !(fp & 7))
+  while (fp >= c->lo && fp + 2 * sizeof (uintptr_t) <= c->hi && !(fp & 7))
     {
       const uintptr_t *f = (const uintptr_t *) fp;
       if (f[1] == 0)
         break;
+      if (n == depth)
+        {
+          frames[n++] = STROBE_MEMNODE_TRUNCATED;
+          break;
+        }
       frames[n++] = f[1];
       if (f[0] <= fp)
         break;
@@ -407,20 +417,29 @@ STACK_READER uint32_t
 strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *caller)
 {
   StrobeStackCache *c;
-  void *raw[STROBE_MEMORY_MAX_FRAMES + 16];
-  uintptr_t frames[STROBE_MEMORY_MAX_FRAMES];
+  void *small_raw[STROBE_MEMORY_MAX_FRAMES + 16];
+  uintptr_t small_frames[STROBE_MEMORY_MAX_FRAMES + 1];
+  void **raw;
+  uintptr_t *frames;
+  int depth = (int) __atomic_load_n (&strobe__memory_stack_depth, __ATOMIC_RELAXED);
+  int room;
   CacheEntry *e = NULL;
   size_t set = 0;
-  int n, k, got;
+  int n, k, got, i;
   uint32_t id;
 
   if (caller->ip == 0)
     return 0;
   follow_unloads ();
   c = cache_for (mt);
+  raw = c ? c->raw : small_raw;
+  frames = c ? c->frames : small_frames;
+  room = c ? STROBE_MEMORY_STACK_LIMIT + 16 : STROBE_MEMORY_MAX_FRAMES + 16;
+  if (c == NULL && depth > STROBE_MEMORY_MAX_FRAMES)
+    depth = STROBE_MEMORY_MAX_FRAMES;
   if (__atomic_load_n (&strobe__memory_stack_mode, __ATOMIC_RELAXED) == STROBE_STACKS_FP)
     {
-      n = fp_walk (c, caller, frames);
+      n = fp_walk (c, caller, frames, depth);
       return id_for_frames (c, frames, n);
     }
   if (c)
@@ -436,7 +455,9 @@ strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *cal
       c->next_way[set] = (uint8_t) ((c->next_way[set] + 1) % CACHE_WAYS);
     }
 
-  got = __atomic_load_n (&walker, __ATOMIC_ACQUIRE) (raw, (int) (sizeof raw / sizeof raw[0]));
+  /* Frames inside the runtime come first (up to 16), then @depth of the caller's, and
+   * one more tells whether the stack goes on. */
+  got = __atomic_load_n (&walker, __ATOMIC_ACQUIRE) (raw, depth + 17 < room ? depth + 17 : room);
   /* Frames inside the runtime and the interposer come first: frame #0 is the caller's. */
   for (k = 0; k < got && (uintptr_t) raw[k] != caller->ip; k++)
     ;
@@ -444,13 +465,19 @@ strobe__memory_stack_capture (StrobeMemThread *mt, const StrobeMemoryCaller *cal
     k = got < 3 ? got : 3;   /* not found (a walker that adjusts addresses): a guess */
   n = 0;
   frames[n++] = caller->ip;
-  for (int i = k + 1; i < got && n < STROBE_MEMORY_MAX_FRAMES; i++)
+  for (i = k + 1; i < got && n < depth; i++)
     frames[n++] = (uintptr_t) raw[i];
+  /* Cut: the outer frames hang under one "[truncated]" root, not each under its own. */
+  if (i < got)
+    frames[n++] = STROBE_MEMNODE_TRUNCATED;
   id = id_for_frames (c, frames, n);
   if (e && id)
     {
+      /* The cache re-reads the real frames' words; the marker is not on the stack. */
+      int real = i < got ? n - 1 : n;
+
       e->id = 0;
-      if (learn_offsets (c, e, caller->cfa, frames, n))
+      if (real - 1 <= STROBE_MEMORY_MAX_FRAMES && learn_offsets (c, e, caller->cfa, frames, real))
         {
           e->ip = caller->ip;
           e->cfa = caller->cfa;

@@ -130,6 +130,8 @@ strobe__memory_init_from_env (void)
     __atomic_store_n (&strobe__memory_stack_mode, STROBE_STACKS_FP, __ATOMIC_RELAXED);
   else if (env_on (s) || (s && strcasecmp (s, "dwarf") == 0))
     strobe_memory_set_callstacks (true);
+  if ((s = getenv ("STROBE_STACK_DEPTH")) != NULL && atoi (s) > 0)
+    strobe_memory_set_stack_depth ((unsigned) atoi (s));
   if (env_on (getenv ("STROBE_MEMORY_LIVE_TABLE")))
     strobe_memory_set_live_table (true);
   if (env_on (getenv ("STROBE_MEMORY_ADDRESSES")))
@@ -362,6 +364,16 @@ strobe_memory_set_callstacks (bool enabled)
   else if (!enabled)
     mode = STROBE_STACKS_OFF;
   __atomic_store_n (&strobe__memory_stack_mode, mode, __ATOMIC_RELAXED);
+}
+
+void
+strobe_memory_set_stack_depth (unsigned depth)
+{
+  if (depth < 2)
+    depth = 2;
+  if (depth > STROBE_MEMORY_STACK_LIMIT)
+    depth = STROBE_MEMORY_STACK_LIMIT;
+  __atomic_store_n (&strobe__memory_stack_depth, depth, __ATOMIC_RELAXED);
 }
 
 /* ---- the public reports: the channel (or table) test first ------------------------- *

@@ -221,6 +221,116 @@ test_stacks (void)
   test_dir_remove_all (dir);
 }
 
+/* Runs deep-victim under `strobe-cli run --callstacks` (with --stack-depth=@depth when it
+ * is not 0) into @trace. */
+static void
+run_deep_victim (const char *trace, guint depth)
+{
+  g_autofree char *opt = g_strconcat ("--tracefile=", trace, NULL);
+  g_autofree char *depth_opt = g_strdup_printf ("--stack-depth=%u", depth);
+  const char *argv[] = { cli, "run", "--callstacks", opt, depth ? depth_opt : "--callstacks", "--",
+                         g_getenv ("DEEP_VICTIM"), "libstrobe-deep-plugin.so", NULL };
+  const char *env[] = { "STROBE_PRELOAD", preload, NULL };
+
+  /* 2: the plugin was not found by its bare name — dlopen's caller was not the program. */
+  g_assert_cmpint (run (argv, env), ==, 0);
+}
+
+/* Issue 24 item 16: a library opened with RTLD_DEEPBIND binds malloc in itself and its
+ * own dependencies first — the C library's, past the interposer. Its allocation is seen,
+ * symbolized in the library, called from the program. */
+static void
+test_deepbind (void)
+{
+  g_autofree char *dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
+  g_autofree char *trace = g_build_filename (dir, "deepbind.strobe", NULL);
+  g_autoptr (StrobeMemoryModel) m = NULL;
+  g_autoptr (StrobeSymbolizer) sym = NULL;
+  StrobeMemoryAlloc r = { 0 };
+  Want want[] = {
+    { "deep_plugin_alloc", "deep-plugin.c", marker_line (g_getenv ("DEEP_PLUGIN_SRC"), "deep_plugin_alloc") },
+    { "main", "deep-victim.c", marker_line (g_getenv ("DEEP_VICTIM_SRC"), "main_deep_plugin") },
+  };
+
+  run_deep_victim (trace, 0);
+  m = load (trace, TRUE);
+  sym = strobe_memory_symbolizer_new (m);
+  g_assert_cmpint (find_size (m, 7301, &r), >=, 0);
+  check_stack (m, sym, r.callstack, want, G_N_ELEMENTS (want));
+  test_dir_remove_all (dir);
+}
+
+/* The symbolized frames of the allocation of @size in @trace, innermost first. */
+static GPtrArray *
+frame_names (const char *trace, guint64 size)
+{
+  g_autoptr (StrobeMemoryModel) m = load (trace, TRUE);
+  g_autoptr (StrobeSymbolizer) sym = strobe_memory_symbolizer_new (m);
+  StrobeMemoryFrame frames[600];
+  StrobeMemoryAlloc r = { 0 };
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
+  guint n;
+
+  g_assert_cmpint (find_size (m, size, &r), >=, 0);
+  n = strobe_memory_model_get_frames (m, r.callstack, frames, G_N_ELEMENTS (frames));
+  for (guint i = 0; i < n; i++)
+    {
+      const StrobeSymbolization *s = strobe_symbolizer_lookup (sym, frames[i].module, frames[i].address);
+      g_ptr_array_add (names, g_strdup (s->frames[s->n_frames - 1].function ? s->frames[s->n_frames - 1].function : "?"));
+    }
+  return names;
+}
+
+/* Issue 24 item 14: an allocation 100 calls deep under --stack-depth=16 keeps 16 frames
+ * and a "[truncated]" root above them; strobe-cli memory's top-down tree has that one
+ * root where each cut stack's outermost caller was a root of its own; with
+ * --stack-depth=200 the whole stack is kept, up to main. */
+static void
+test_truncated (void)
+{
+  g_autofree char *dir = test_dir_make_tmp ("strobe-memtrace-XXXXXX");
+  g_autofree char *cut = g_build_filename (dir, "cut.strobe", NULL);
+  g_autofree char *whole = g_build_filename (dir, "whole.strobe", NULL);
+  g_autofree char *out = NULL;
+  const char *argv[] = { cli, "memory", "--tree=top-down", "--cost=leaked", "--min-percent=0", cut, NULL };
+  g_autoptr (GPtrArray) names = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) lines = NULL;
+  guint roots = 0, truncated_roots = 0;
+  gint status;
+
+  run_deep_victim (cut, 16);
+  names = frame_names (cut, 7401);
+  g_assert_cmpuint (names->len, ==, 17);
+  for (guint i = 0; i < 16; i++)
+    g_assert_cmpstr (g_ptr_array_index (names, i), ==, "recurse");
+  g_assert_cmpstr (g_ptr_array_index (names, 16), ==, "[truncated]");
+
+  /* The tree: roots are indented by three spaces under "(total)". */
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  lines = g_strsplit (strstr (out, "(total)"), "\n", -1);
+  for (guint i = 1; lines[i] && g_str_has_prefix (lines[i], " "); i++)
+    if (g_str_has_prefix (lines[i], "   ") && lines[i][3] != ' ')
+      {
+        roots++;
+        truncated_roots += strstr (lines[i], "[truncated]") != NULL;
+      }
+  g_test_message ("%s", out);
+  g_assert_cmpuint (truncated_roots, ==, 1);
+  g_assert_cmpuint (roots, <=, 3);   /* [truncated], _start, and at most one thread's start */
+
+  run_deep_victim (whole, 200);
+  g_clear_pointer (&names, g_ptr_array_unref);
+  names = frame_names (whole, 7401);
+  g_assert_cmpuint (names->len, >, 101);
+  for (guint i = 0; i < names->len; i++)
+    g_assert_cmpstr (g_ptr_array_index (names, i), !=, "[truncated]");
+  g_assert_cmpstr (g_ptr_array_index (names, 101), ==, "main");
+  test_dir_remove_all (dir);
+}
+
 /* STROBE_CALLSTACKS=fp on the same program built with frame pointers. */
 static void
 test_stacks_fp (void)
@@ -873,6 +983,8 @@ main (int argc, char **argv)
   g_assert_nonnull (preload);
   g_test_add_func ("/memory-trace/stacks", test_stacks);
   g_test_add_func ("/memory-trace/stacks-frame-pointers", test_stacks_fp);
+  g_test_add_func ("/memory-trace/dlopen-deepbind", test_deepbind);
+  g_test_add_func ("/memory-trace/stack-depth-truncated", test_truncated);
   g_test_add_func ("/memory-trace/late-connect-live-table", test_late_table);
   g_test_add_func ("/memory-trace/late-connect-partial", test_late_partial);
   g_test_add_func ("/memory-trace/late-connect-run-late", test_late_cli);

@@ -186,6 +186,16 @@ void strobe_memory_heap_free_all (uint32_t heap);
  * Blocks: never. Threads: any thread. */
 void strobe_memory_set_callstacks (bool enabled);
 
+/* How many frames of an allocation's call stack are kept, frame #0 included (default 64;
+ * 2 to 512; STROBE_STACK_DEPTH=N at start-up, `strobe-cli run --stack-depth=N`). A stack
+ * cut at this depth is marked: its outermost frame is the "[truncated]" root, so the
+ * viewers' top-down trees gather all cut stacks under one root instead of taking each
+ * cut stack's outermost caller for a root. Stacks deeper than 64 frames are not kept in
+ * the per-thread cache and are unwound each time.
+ *
+ * Cost: one store. Blocks: never. Threads: any thread; reports that follow use it. */
+void strobe_memory_set_stack_depth (unsigned depth);
+
 /* Replaces the unwinder (default: the C library's backtrace()); @walker fills @frames
  * with return addresses, innermost first, and returns how many. NULL restores the
  * default. The LD_PRELOAD interposer installs libunwind's unw_backtrace. @walker runs on
