@@ -39,7 +39,7 @@ struct _StrobeCompareView
   StrobeView            parent_instance;
 
   GtkMenuButton        *compare_button;
-  GtkButton            *show_a_button, *show_b_button;
+  GtkButton            *show_a_button, *show_b_button, *site_a_button, *site_b_button;
   GtkLabel             *other_label;
   GtkEntry             *range_entry;
   GtkDropDown          *norm_drop;
@@ -65,6 +65,7 @@ struct _StrobeCompareView
   GListModel           *documents, *files;   /* where else B may come from */
   GtkCustomFilter      *filter;
   GtkSingleSelection   *timers_selection;
+  GtkSingleSelection   *sites_selection;
   StrobeDocument       *other;
   StrobeCompareContext *context;
   GCancellable         *cancellable;
@@ -846,6 +847,62 @@ show_in_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
                                g_str_equal (action_name, "compare.show-in-a") ? STROBE_COMPARE_IN_A : STROBE_COMPARE_IN_B);
 }
 
+gboolean
+strobe_compare_view_show_site_in (StrobeCompareView *self, guint position, StrobeCompareIn side)
+{
+  g_autoptr(StrobeCompareItem) item = NULL;
+  StrobeDocument *doc;
+  const char *name;
+
+  g_return_val_if_fail (STROBE_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (side == STROBE_COMPARE_IN_A || side == STROBE_COMPARE_IN_B, FALSE);
+
+  doc = side == STROBE_COMPARE_IN_A ? strobe_view_get_document (STROBE_VIEW (self)) : self->other;
+  item = position != GTK_INVALID_LIST_POSITION ? g_list_model_get_item (G_LIST_MODEL (self->sites_selection), position)
+                                               : NULL;
+  if (item == NULL || doc == NULL || !(strobe_compare_item_get_in (item) & side))
+    return FALSE;
+  name = strobe_compare_item_get_name (item);
+  if (side == STROBE_COMPARE_IN_A)
+    {
+      gtk_widget_activate_action (GTK_WIDGET (self), "document.show-page", "s", "memory");
+      strobe_view_state_set_selected_function (strobe_view_get_state (STROBE_VIEW (self)), name);
+      return TRUE;
+    }
+  {
+    g_autofree char *uri = g_file_get_uri (strobe_document_get_file (doc));
+
+    return gtk_widget_activate_action (GTK_WIDGET (self), "win.show-function", "(sss)", uri, "memory", name);
+  }
+}
+
+/* Enter or a double click on a site: that function in A's memory view. */
+static void
+site_activated (StrobeCompareView *self, guint position)
+{
+  strobe_compare_view_show_site_in (self, position, STROBE_COMPARE_IN_A);
+}
+
+static void
+site_in_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
+{
+  StrobeCompareView *self = STROBE_COMPARE_VIEW (widget);
+
+  strobe_compare_view_show_site_in (self, gtk_single_selection_get_selected (self->sites_selection),
+                                    g_str_equal (action_name, "compare.site-in-a") ? STROBE_COMPARE_IN_A
+                                                                                   : STROBE_COMPARE_IN_B);
+}
+
+static void
+update_site_in (StrobeCompareView *self)
+{
+  StrobeCompareItem *item = gtk_single_selection_get_selected_item (self->sites_selection);
+  StrobeCompareIn in = item ? strobe_compare_item_get_in (item) : 0;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.site-in-a", (in & STROBE_COMPARE_IN_A) != 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "compare.site-in-b", (in & STROBE_COMPARE_IN_B) != 0 && self->other);
+}
+
 static void
 update_show_in (StrobeCompareView *self)
 {
@@ -920,6 +977,8 @@ strobe_compare_view_class_init (StrobeCompareViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/compare/strobe-compare-view.ui");
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, compare_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, show_a_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, site_a_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, site_b_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, show_b_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, other_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeCompareView, range_entry);
@@ -945,6 +1004,9 @@ strobe_compare_view_class_init (StrobeCompareViewClass *klass)
   gtk_widget_class_install_action (widget_class, "compare.with", "s", with_action);
   gtk_widget_class_install_action (widget_class, "compare.show-in-a", NULL, show_in_action);
   gtk_widget_class_install_action (widget_class, "compare.show-in-b", NULL, show_in_action);
+  gtk_widget_class_install_action (widget_class, "compare.site-in-a", NULL, site_in_action);
+  gtk_widget_class_install_action (widget_class, "compare.site-in-b", NULL, site_in_action);
+  gtk_widget_class_bind_template_callback (widget_class, site_activated);
   gtk_widget_class_bind_template_callback (widget_class, range_activated);
   gtk_widget_class_bind_template_callback (widget_class, filter_changed);
   gtk_widget_class_bind_template_callback (widget_class, log_toggled);
@@ -970,7 +1032,7 @@ strobe_compare_view_init (StrobeCompareView *self)
   self->dist[1].chart = self->frames_chart;
   self->dist[1].log_check = self->frames_log_check;
   columns = strobe_compare_site_columns (&n);
-  setup_table (self, self->sites_view, &self->sites, columns, n);
+  self->sites_selection = setup_table (self, self->sites_view, &self->sites, columns, n);
   columns = strobe_compare_message_columns (&n);
   setup_table (self, self->messages_view, &self->messages, columns, n);
   columns = strobe_compare_count_columns (&n);
@@ -978,6 +1040,8 @@ strobe_compare_view_init (StrobeCompareView *self)
   g_signal_connect_swapped (self->timers_selection, "notify::selected-item", G_CALLBACK (update_histogram), self);
   g_signal_connect_swapped (self->timers_selection, "notify::selected-item", G_CALLBACK (update_show_in), self);
   update_show_in (self);
+  g_signal_connect_swapped (self->sites_selection, "notify::selected-item", G_CALLBACK (update_site_in), self);
+  update_site_in (self);
   gtk_menu_button_set_create_popup_func (self->compare_button, create_popup, self, NULL);
   g_signal_connect_swapped (self->dist[1].selection, "notify::selected-item", G_CALLBACK (update_frames_histogram), self);
   target_changed (self);

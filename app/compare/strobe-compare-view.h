@@ -32,6 +32,10 @@ void        strobe_compare_view_compare_with (StrobeCompareView *self, GFile *fi
  * longest instance in the compared range selected. A's on this tab; B's through the
  * window's win.show-trace (FALSE without one, or when that trace has no such scope). */
 gboolean    strobe_compare_view_show_in (StrobeCompareView *self, guint position, StrobeCompareIn side);
+/* The allocation site (a function) at @position of the memory rows shown, selected in
+ * trace @side's memory view: A's on this tab (strobe_view_state_set_selected_function), B's
+ * through the window's win.show-function. FALSE when that trace has no such site. */
+gboolean    strobe_compare_view_show_site_in (StrobeCompareView *self, guint position, StrobeCompareIn side);
 /* TRUE once the tables show the last comparison asked for (for tests). */
 gboolean    strobe_compare_view_is_ready   (StrobeCompareView *self);
 /* The tables' rows, as shown (sorted and filtered): "timers", "frames", "sites",

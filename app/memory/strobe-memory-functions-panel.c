@@ -166,6 +166,27 @@ strobe_memory_functions_panel_select (StrobeMemoryFunctionsPanel *self,
   return FALSE;
 }
 
+gboolean
+strobe_memory_functions_panel_select_name (StrobeMemoryFunctionsPanel *self,
+                                           const char               *name)
+{
+  GListModel *model;
+  guint n;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_FUNCTIONS_PANEL (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+  model = G_LIST_MODEL (self->function_selection);
+  n = g_list_model_get_n_items (model);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (StrobeMemoryCostItem) item = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (strobe_memory_cost_item_get_name (item), name) == 0)
+        return strobe_memory_functions_panel_select (self, strobe_memory_cost_item_get_data (item)->key);
+    }
+  return FALSE;
+}
+
 static void
 call_activated_cb (StrobeCallersPanel         *calls,
                    StrobeMemoryCostItem       *item,

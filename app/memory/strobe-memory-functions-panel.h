@@ -28,6 +28,9 @@ void           strobe_memory_functions_panel_set_callers (StrobeMemoryFunctionsP
 /* Selects the function with @key; FALSE when there is none. */
 gboolean       strobe_memory_functions_panel_select      (StrobeMemoryFunctionsPanel *self,
                                                         guint64                   key);
+/* Selects the function named @name (as the list shows it); FALSE when there is none. */
+gboolean       strobe_memory_functions_panel_select_name (StrobeMemoryFunctionsPanel *self,
+                                                        const char               *name);
 GtkColumnView *strobe_memory_functions_panel_get_functions (StrobeMemoryFunctionsPanel *self);
 GtkColumnView *strobe_memory_functions_panel_get_callers_view (StrobeMemoryFunctionsPanel *self);
 GtkColumnView *strobe_memory_functions_panel_get_callees_view (StrobeMemoryFunctionsPanel *self);

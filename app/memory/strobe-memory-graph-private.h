@@ -23,6 +23,7 @@ struct _StrobeMemoryGraph
   StrobeViewState    *state;           /* the axis's */
   guint64             markers[3];
   gboolean            visible[STROBE_MEMORY_N_LANES];
+  GArray             *gaps;            /* StrobeInfoGap: the Memory channel was off */
 
   StrobeMemoryJob    *job;
   StrobeMemorySeries *series;          /* drawn */

@@ -257,6 +257,21 @@ strobe_memory_graph_describe_at (StrobeMemoryGraph *self,
   guint i;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_GRAPH (self), NULL);
+  for (guint k = 0; self->gaps && k < self->gaps->len; k++)
+    {
+      const StrobeInfoGap *g = &g_array_index (self->gaps, StrobeInfoGap, k);
+      g_autofree char *from = NULL, *to = NULL;
+
+      if (time < g->begin || time >= g->end)
+        continue;
+      from = strobe_time_axis_format_time (self->axis, g->begin);
+      if (g->end == G_MAXUINT64)
+        /* Translators: the memory graph's hover over a span the Memory channel was off */
+        return g_strdup_printf (_("Not recorded: the Memory channel is off since %s"), from);
+      to = strobe_time_axis_format_time (self->axis, g->end);
+      /* Translators: the memory graph's hover over a span the Memory channel was off */
+      return g_strdup_printf (_("Not recorded: the Memory channel was off from %s to %s"), from, to);
+    }
   if (self->series == NULL || (p = point_at (self->series, time, &i)) == NULL)
     return NULL;
   out = g_string_new (NULL);
@@ -935,6 +950,74 @@ draw_label (StrobeMemoryGraph *self, GtkSnapshot *snapshot, double x, double y, 
                            gtk_widget_get_height (GTK_WIDGET (self)), bg, fg);
 }
 
+/* The spans the Memory channel was off: hatched over the plot, labelled when there is
+ * room — what the samples say there (a flat line) is not what the program did. */
+static void
+draw_gaps (StrobeMemoryGraph *self, GtkSnapshot *snapshot, const StrobeTimeScale *scale, double top,
+           double bottom, const GdkRGBA *fg)
+{
+  guint64 a = scale->start, b = strobe_time_scale_end (scale);
+
+  for (guint k = 0; self->gaps && k < self->gaps->len; k++)
+    {
+      const StrobeInfoGap *g = &g_array_index (self->gaps, StrobeInfoGap, k);
+      double x0, x1;
+      cairo_t *cr;
+      GdkRGBA fill = *fg, edge = *fg;
+
+      if (g->end <= a || g->begin >= b)
+        continue;
+      x0 = strobe_memory_graph_time_to_x (scale, MAX (g->begin, a));
+      x1 = strobe_memory_graph_time_to_x (scale, MIN (g->end, b));
+      fill.alpha *= 0.10f;
+      edge.alpha *= 0.45f;
+      strobe_chart_span (snapshot, x0, x1, top, bottom, &fill, &edge);
+      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT ((float) x0, (float) top, (float) MAX (x1 - x0, 1),
+                                                                     (float) (bottom - top)));
+      cairo_rectangle (cr, x0, top, MAX (x1 - x0, 1), bottom - top);
+      cairo_clip (cr);
+      set_source (cr, fg, 0.22);
+      cairo_set_line_width (cr, 1);
+      for (double x = x0 - (bottom - top); x < x1; x += 8)
+        {
+          cairo_move_to (cr, x, bottom);
+          cairo_line_to (cr, x + (bottom - top), top);
+        }
+      cairo_stroke (cr);
+      cairo_destroy (cr);
+      if (x1 - x0 > 90)
+        {
+          GdkRGBA bg = { fg->red > 0.5f ? 0.12f : 1, fg->red > 0.5f ? 0.12f : 1, fg->red > 0.5f ? 0.14f : 1, 0.9f };
+
+          /* Translators: in the memory graph, over a span the Memory channel was off */
+          draw_label (self, snapshot, x0 + 4, top + 4, _("Not recorded"), &bg, fg);
+        }
+    }
+}
+
+void
+strobe_memory_graph_set_gaps (StrobeMemoryGraph *self, GArray *gaps)
+{
+  g_return_if_fail (STROBE_IS_MEMORY_GRAPH (self));
+
+  if (gaps == NULL || gaps->len == 0)
+    {
+      if (self->gaps == NULL)
+        return;
+      g_clear_pointer (&self->gaps, g_array_unref);
+    }
+  else
+    {
+      if (self->gaps && self->gaps->len == gaps->len
+          && memcmp (self->gaps->data, gaps->data, gaps->len * sizeof (StrobeInfoGap)) == 0)
+        return;
+      g_clear_pointer (&self->gaps, g_array_unref);
+      self->gaps = g_array_sized_new (FALSE, FALSE, sizeof (StrobeInfoGap), gaps->len);
+      g_array_append_vals (self->gaps, gaps->data, gaps->len);
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
 static void
 strobe_memory_graph_snapshot (GtkWidget   *widget,
                               GtkSnapshot *snapshot)
@@ -992,6 +1075,7 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
     gtk_snapshot_append_node (snapshot, self->ruler);
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT ((float) GUTTER, 0, (float) pw, (float) h));
+  draw_gaps (self, snapshot, &scale, top, bottom, &fg);
   /* The selection. */
   if (self->state)
     {
@@ -1183,6 +1267,7 @@ strobe_memory_graph_finalize (GObject *object)
   g_clear_pointer (&self->plot, gsk_render_node_unref);
   g_clear_pointer (&self->gutter, gsk_render_node_unref);
   g_clear_pointer (&self->ruler, gsk_render_node_unref);
+  g_clear_pointer (&self->gaps, g_array_unref);
   G_OBJECT_CLASS (strobe_memory_graph_parent_class)->finalize (object);
 }
 

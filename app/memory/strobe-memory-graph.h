@@ -21,6 +21,7 @@
 
 #include <gtk/gtk.h>
 
+#include "strobe-info-analyzer.h"
 #include "strobe-memory-names.h"
 #include "strobe-memory-series.h"
 #include "strobe-time-axis.h"
@@ -57,6 +58,11 @@ void       strobe_memory_graph_set_lane_visible (StrobeMemoryGraph  *self,
                                                  gboolean            visible);
 gboolean   strobe_memory_graph_get_lane_visible (StrobeMemoryGraph  *self,
                                                  StrobeMemoryLane    lane);
+/* When the Memory channel was off (StrobeInfoGap, strobe_info_analyzer_dup_channel_gaps):
+ * drawn as not recorded — hatched, labelled, and the hover says so — rather than as the
+ * flat line the samples make there. Copied. */
+void       strobe_memory_graph_set_gaps     (StrobeMemoryGraph      *self,
+                                             GArray                 *gaps);
 /* The range shown: the visible range, or the whole trace when that is outside it. */
 gboolean   strobe_memory_graph_get_range    (StrobeMemoryGraph      *self,
                                              guint64                *start,

@@ -185,9 +185,12 @@ struct _StrobeMemoryView
   guint                     range_source;
   guint                     refresh_source;
   guint64                   selected_allocation;  /* the view's own: no other view follows it */
+  char                     *pending_function;     /* asked for before the analysis had it */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeMemoryView, strobe_memory_view, STROBE_TYPE_VIEW)
+
+static void select_pending_function (StrobeMemoryView *self);
 
 enum
 {
@@ -442,6 +445,7 @@ analysis_done (GObject      *result,
   strobe_memory_tree_panel_set_tree (self->bottom_up, self->analysis->bottom_up);
   strobe_memory_tree_panel_set_tree (self->top_down, self->analysis->top_down);
   strobe_memory_functions_panel_set_callers (self->callers, self->analysis->callers);
+  select_pending_function (self);
   strobe_flame_graph_set_tree (self->flame, strobe_memory_tree_get_cost_tree (self->analysis->top_down),
                                strobe_flame_graph_get_column (self->flame), 0);
   g_object_set (self->flame, "empty-text", _("Nothing to show for this cost."), NULL);
@@ -792,6 +796,11 @@ strobe_memory_view_document_changed (StrobeView            *view,
       return;
     }
   gtk_stack_set_visible_child_name (self->content_stack, "memory");
+  {
+    g_autoptr (GArray) gaps = strobe_info_analyzer_dup_channel_gaps (strobe_document_get_info (document), "Memory");
+
+    strobe_memory_graph_set_gaps (self->graph, gaps);
+  }
   if (changes & STROBE_DOCUMENT_CHANGED_MEMORY)
     {
       StrobeTraceClock clock;
@@ -885,6 +894,30 @@ strobe_memory_view_get_sizes_table (StrobeMemoryView *self)
   return self->sizes_table;
 }
 
+/* The function another view asked for (strobe_view_state_set_selected_function), selected
+ * in the callers tab once the analysis has its functions (tried once then). */
+static void
+select_pending_function (StrobeMemoryView *self)
+{
+  if (self->pending_function == NULL || self->analysis == NULL)
+    return;
+  strobe_memory_functions_panel_select_name (self->callers, self->pending_function);
+  g_clear_pointer (&self->pending_function, g_free);
+}
+
+static void
+selected_function_cb (StrobeMemoryView *self)
+{
+  const char *function = strobe_view_state_get_selected_function (strobe_view_get_state (STROBE_VIEW (self)));
+
+  if (function == NULL)
+    return;
+  g_free (self->pending_function);
+  self->pending_function = g_strdup (function);
+  strobe_memory_view_show_tab (self, "callers");
+  select_pending_function (self);
+}
+
 void
 strobe_memory_view_show_tab (StrobeMemoryView *self,
                              const char       *name)
@@ -975,6 +1008,8 @@ strobe_memory_view_constructed (GObject *object)
   g_signal_connect_object (state, "notify::selection-start", G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "notify::selection-end", G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (state, "notify::has-selection", G_CALLBACK (range_changed_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::selected-function", G_CALLBACK (selected_function_cb), self,
+                           G_CONNECT_SWAPPED);
   update_range_label (self);
 }
 
@@ -994,6 +1029,7 @@ strobe_memory_view_dispose (GObject *object)
   g_clear_object (&self->axis);
   g_clear_object (&self->sizes_store);
   g_clear_pointer (&self->symbols_notice, g_free);
+  g_clear_pointer (&self->pending_function, g_free);
 
   G_OBJECT_CLASS (strobe_memory_view_parent_class)->dispose (object);
 }

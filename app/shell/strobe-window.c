@@ -320,6 +320,19 @@ strobe_window_show_trace (StrobeWindow *self, GFile *file, const char *page, gui
 }
 
 void
+strobe_window_show_function (StrobeWindow *self, GFile *file, const char *page, const char *function)
+{
+  StrobeDocumentView *view;
+
+  g_return_if_fail (STROBE_IS_WINDOW (self));
+  g_return_if_fail (G_IS_FILE (file) && page != NULL && function != NULL);
+
+  view = show_file (self, file, page);
+  if (view != NULL)
+    strobe_view_state_set_selected_function (strobe_document_view_get_state (view), function);
+}
+
+void
 strobe_window_compare (StrobeWindow *self, GFile *a, GFile *b)
 {
   StrobeDocument *doc_b;
@@ -768,6 +781,19 @@ show_trace_action (GSimpleAction *action,
 }
 
 static void
+show_function_action (GSimpleAction *action,
+                      GVariant      *parameter,
+                      gpointer       user_data)
+{
+  const char *uri, *page, *function;
+  g_autoptr(GFile) file = NULL;
+
+  g_variant_get (parameter, "(&s&s&s)", &uri, &page, &function);
+  file = g_file_new_for_uri (uri);
+  strobe_window_show_function (STROBE_WINDOW (user_data), file, page, function);
+}
+
+static void
 add_actions (StrobeWindow *self)
 {
   static const GActionEntry entries[] = {
@@ -776,6 +802,7 @@ add_actions (StrobeWindow *self)
     { "next-pane", next_pane_action },
     { "show-view", show_view_action, "i" },
     { "show-trace", show_trace_action, "(ssttt)" },
+    { "show-function", show_function_action, "(sss)" },
     { "previous-pane", previous_pane_action },
   };
 

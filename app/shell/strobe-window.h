@@ -61,6 +61,13 @@ void            strobe_window_show_trace           (StrobeWindow      *self,
                                                     guint64            begin,
                                                     guint64            end,
                                                     guint64            pad);
+/* @file's tab (opened if need be) on view @page with @function selected there
+ * (strobe_view_state_set_selected_function); win.show-function (s uri, s page, s function)
+ * — how the comparison page shows an allocation site in B's memory view. */
+void            strobe_window_show_function        (StrobeWindow      *self,
+                                                    GFile             *file,
+                                                    const char        *page,
+                                                    const char        *function);
 /* @a's tab on its comparison page with @b (opened in a tab of its own too) as B: the
  * browser's Compare. */
 void            strobe_window_compare              (StrobeWindow      *self,

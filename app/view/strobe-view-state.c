@@ -18,6 +18,7 @@ struct _StrobeViewState
   guint64         cursor;
   guint64         hover;
   guint64         message;
+  char           *function;
   gboolean        follow_live;
 };
 
@@ -35,6 +36,7 @@ enum
   PROP_CURSOR,
   PROP_HOVER,
   PROP_SELECTED_MESSAGE,
+  PROP_SELECTED_FUNCTION,
   PROP_FOLLOW_LIVE,
   N_PROPS
 };
@@ -78,6 +80,7 @@ strobe_view_state_get_property (GObject    *object,
     case PROP_SELECTION_START:     g_value_set_uint64 (value, self->selection_start); break;
     case PROP_SELECTION_END:       g_value_set_uint64 (value, self->selection_end); break;
     case PROP_CURSOR:              g_value_set_uint64 (value, self->cursor); break;
+    case PROP_SELECTED_FUNCTION:   g_value_set_string (value, self->function); break;
     case PROP_HOVER:               g_value_set_uint64 (value, self->hover); break;
     case PROP_SELECTED_MESSAGE:    g_value_set_uint64 (value, self->message); break;
     case PROP_FOLLOW_LIVE:         g_value_set_boolean (value, self->follow_live); break;
@@ -107,9 +110,19 @@ strobe_view_state_set_property (GObject      *object,
     case PROP_FOLLOW_LIVE:
       strobe_view_state_set_follow_live (self, g_value_get_boolean (value));
       break;
+    case PROP_SELECTED_FUNCTION:
+      strobe_view_state_set_selected_function (self, g_value_get_string (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
+}
+
+static void
+strobe_view_state_finalize (GObject *object)
+{
+  g_free (STROBE_VIEW_STATE (object)->function);
+  G_OBJECT_CLASS (strobe_view_state_parent_class)->finalize (object);
 }
 
 static void
@@ -121,6 +134,7 @@ strobe_view_state_class_init (StrobeViewStateClass *klass)
 
   object_class->get_property = strobe_view_state_get_property;
   object_class->set_property = strobe_view_state_set_property;
+  object_class->finalize = strobe_view_state_finalize;
 
   /* The ranges change as pairs: set them with the methods, which keep start <= end. */
   properties[PROP_VISIBLE_START] = g_param_spec_uint64 ("visible-start", NULL, NULL, 0, G_MAXUINT64, 0, ro);
@@ -135,6 +149,7 @@ strobe_view_state_class_init (StrobeViewStateClass *klass)
   properties[PROP_SELECTED_MESSAGE] =
     g_param_spec_uint64 ("selected-message", NULL, NULL, 0, G_MAXUINT64, STROBE_VIEW_STATE_NONE, rw);
   properties[PROP_FOLLOW_LIVE] = g_param_spec_boolean ("follow-live", NULL, NULL, FALSE, rw);
+  properties[PROP_SELECTED_FUNCTION] = g_param_spec_string ("selected-function", NULL, NULL, NULL, rw);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
@@ -286,6 +301,26 @@ strobe_view_state_get_selected_message (StrobeViewState *self)
 {
   g_return_val_if_fail (STROBE_IS_VIEW_STATE (self), STROBE_VIEW_STATE_NONE);
   return self->message;
+}
+
+void
+strobe_view_state_set_selected_function (StrobeViewState *self,
+                                         const char      *function)
+{
+  g_return_if_fail (STROBE_IS_VIEW_STATE (self));
+
+  if (function == NULL && self->function == NULL)
+    return;
+  g_free (self->function);
+  self->function = g_strdup (function);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SELECTED_FUNCTION]);
+}
+
+const char *
+strobe_view_state_get_selected_function (StrobeViewState *self)
+{
+  g_return_val_if_fail (STROBE_IS_VIEW_STATE (self), NULL);
+  return self->function;
 }
 
 void

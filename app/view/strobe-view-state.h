@@ -65,6 +65,12 @@ guint64               strobe_view_state_get_hover             (StrobeViewState *
 void                  strobe_view_state_set_selected_message  (StrobeViewState *self,
                                                                guint64          index);
 guint64               strobe_view_state_get_selected_message  (StrobeViewState *self);
+/* The function (by its symbolized name) another view asked the memory view to show: its
+ * allocations, callers and callees. Setting a name notifies even when it is the one set
+ * before — a second jump to it selects it again. */
+void                  strobe_view_state_set_selected_function (StrobeViewState *self,
+                                                               const char      *function);
+const char           *strobe_view_state_get_selected_function (StrobeViewState *self);
 /* Live traces: keep the newest data in view. */
 void                  strobe_view_state_set_follow_live       (StrobeViewState *self,
                                                                gboolean         follow);

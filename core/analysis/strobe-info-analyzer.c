@@ -51,6 +51,7 @@ struct _StrobeInfoAnalyzer
   guint               last_tidx;
   GPtrArray          *channels;        /* StrobeInfoChannel * */
   GHashTable         *channels_by_id;
+  GArray             *gaps;            /* Gap, in order of their beginnings */
   StrobeInfoStats     stats;
   guint64             events;
   gboolean            have_time;
@@ -67,6 +68,7 @@ struct _StrobeInfoAnalyzer
   char               *session_name;
   GPtrArray          *pub_types;       /* StrobeInfoEventType * */
   GPtrArray          *pub_channels;    /* StrobeInfoChannel * */
+  GArray             *pub_gaps;        /* Gap */
   GArray             *pub_threads;     /* ThreadCount */
   StrobeInfoStats     pub_stats;
   guint64             pub_events;
@@ -75,6 +77,12 @@ struct _StrobeInfoAnalyzer
   guint64             pub_last_time;
   guint64             generation;
 };
+
+typedef struct
+{
+  guint32       channel;
+  StrobeInfoGap gap;
+} Gap;
 
 static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
 
@@ -250,6 +258,30 @@ note_time (StrobeInfoAnalyzer *self, guint64 t)
     self->last_time = t;
 }
 
+/* Off: a gap begins; on again: the channel's open gap ends. */
+static void
+note_gap (StrobeInfoAnalyzer *self, guint32 channel, gboolean on, guint64 time)
+{
+  if (!on)
+    {
+      Gap g = { channel, { time, G_MAXUINT64 } };
+
+      g_array_append_val (self->gaps, g);
+      return;
+    }
+  for (guint i = self->gaps->len; i-- > 0;)
+    {
+      Gap *g = &g_array_index (self->gaps, Gap, i);
+
+      if (g->channel == channel)
+        {
+          if (g->gap.end == G_MAXUINT64)
+            g->gap.end = MAX (time, g->gap.begin);
+          return;
+        }
+    }
+}
+
 static void
 strobe_info_analyzer_on_event (StrobeAnalyzer *analyzer, guint route_id, const StrobeEvent *ev)
 {
@@ -354,7 +386,10 @@ strobe_info_analyzer_on_event (StrobeAnalyzer *analyzer, guint route_id, const S
         gboolean on = strobe_event_get_bool (ev, &enabled);
 
         if (on != c->enabled)
-          c->toggles++;
+          {
+            c->toggles++;
+            note_gap (self, c->id, on, strobe_event_get_uint (ev, &timestamp));
+          }
         c->enabled = on;
       }
       break;
@@ -398,6 +433,8 @@ strobe_info_analyzer_flush (StrobeAnalyzer *analyzer)
   g_ptr_array_set_size (self->pub_channels, 0);
   for (guint i = 0; i < self->channels->len; i++)
     g_ptr_array_add (self->pub_channels, strobe_info_channel_copy (g_ptr_array_index (self->channels, i)));
+  g_array_set_size (self->pub_gaps, 0);
+  g_array_append_vals (self->pub_gaps, self->gaps->data, self->gaps->len);
   g_array_set_size (self->pub_threads, 0);
   g_array_append_vals (self->pub_threads, self->threads->data, self->threads->len);
   self->pub_stats = self->stats;
@@ -495,6 +532,31 @@ strobe_info_analyzer_dup_channels (StrobeInfoAnalyzer *self)
                      strobe_info_channel_free, compare_channels);
 }
 
+GArray *
+strobe_info_analyzer_dup_channel_gaps (StrobeInfoAnalyzer *self, const char *name)
+{
+  GArray *out;
+
+  g_return_val_if_fail (STROBE_IS_INFO_ANALYZER (self), NULL);
+  g_return_val_if_fail (name != NULL, NULL);
+  out = g_array_new (FALSE, FALSE, sizeof (StrobeInfoGap));
+  g_mutex_lock (&self->lock);
+  for (guint i = 0; i < self->pub_gaps->len; i++)
+    {
+      const Gap *g = &g_array_index (self->pub_gaps, Gap, i);
+
+      for (guint c = 0; c < self->pub_channels->len; c++)
+        {
+          const StrobeInfoChannel *ch = g_ptr_array_index (self->pub_channels, c);
+
+          if (ch->id == g->channel && g_strcmp0 (ch->name, name) == 0)
+            g_array_append_val (out, g->gap);
+        }
+    }
+  g_mutex_unlock (&self->lock);
+  return out;
+}
+
 void
 strobe_info_analyzer_get_stats (StrobeInfoAnalyzer *self,
                                 StrobeInfoStats    *out)
@@ -580,6 +642,8 @@ strobe_info_analyzer_finalize (GObject *object)
   g_ptr_array_unref (self->channels);
   g_ptr_array_unref (self->pub_types);
   g_ptr_array_unref (self->pub_channels);
+  g_array_unref (self->gaps);
+  g_array_unref (self->pub_gaps);
   g_array_unref (self->pub_threads);
   g_mutex_clear (&self->lock);
 
@@ -605,4 +669,6 @@ strobe_info_analyzer_init (StrobeInfoAnalyzer *self)
   self->pub_types = g_ptr_array_new_with_free_func (strobe_info_event_type_free);
   self->pub_channels = g_ptr_array_new_with_free_func (strobe_info_channel_free);
   self->pub_threads = g_array_new (FALSE, FALSE, sizeof (ThreadCount));
+  self->gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
+  self->pub_gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
 }

@@ -42,6 +42,14 @@ typedef struct
   guint64  buffer_memory;
 } StrobeInfoStats;
 
+/* A span of a channel's recording left out: toggled off at @begin, on again at @end (ticks;
+ * G_MAXUINT64 while it is still off). */
+typedef struct
+{
+  guint64 begin;
+  guint64 end;
+} StrobeInfoGap;
+
 /* Deep copies and frees, GBoxedCopyFunc / GDestroyNotify shaped. */
 gpointer strobe_info_event_type_copy (gpointer src);
 void     strobe_info_event_type_free (gpointer      type);
@@ -60,6 +68,11 @@ GPtrArray                *strobe_info_analyzer_dup_event_types  (StrobeInfoAnaly
 GPtrArray                *strobe_info_analyzer_dup_channels     (StrobeInfoAnalyzer *self);
 void                      strobe_info_analyzer_get_stats        (StrobeInfoAnalyzer *self,
                                                                  StrobeInfoStats    *out);
+/* When the channel named @name (as announced: "Memory", "Counters"…) was off after having
+ * been on in the trace — what it did then was not recorded, and a view must not draw it as
+ * data: a new array of StrobeInfoGap in time order (free with g_array_unref). */
+GArray                   *strobe_info_analyzer_dup_channel_gaps (StrobeInfoAnalyzer *self,
+                                                                 const char         *name);
 /* Every event decoded, importants included. */
 guint64                   strobe_info_analyzer_get_event_count  (StrobeInfoAnalyzer *self);
 /* Events a thread stream carried (0 for a thread never seen). */

@@ -8,6 +8,7 @@
  * --trace (a second after the start, when the program's own channels have registered),
  * and in the reply of the control command. */
 #include "strobe-instrument-private.h"
+#include "strobe-memory-private.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -69,6 +70,9 @@ channel_set_locked (StrobeChannel *ch, bool enabled)
 {
   if (ch->read_only || (__atomic_load_n (&ch->enabled, __ATOMIC_RELAXED) != 0) == enabled)
     return;
+  /* Before the store: no allocation may find the channel off and the table dropped. */
+  if (ch == &MemoryChannel && !enabled)
+    strobe__memory_channel_off ();
   __atomic_store_n (&ch->enabled, enabled ? 1 : 0, __ATOMIC_RELAXED);
   strobe__emit_channel_toggle (ch->id, enabled);
 }

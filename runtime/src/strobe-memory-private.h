@@ -47,9 +47,17 @@ void strobe__memory_thread_exit (void);
 
 /* ---- between the memory files and the interposer --------------------------------- */
 
-/* Set by strobe_memory_set_live_table (or STROBE_MEMORY_LIVE_TABLE=1): the table is kept
- * while the channel is off, so a later connect gets a snapshot of the live set. */
+/* Nonzero while the table is kept with the channel off: STROBE_MEMORY_OPTIN_USER, set by
+ * strobe_memory_set_live_table (or STROBE_MEMORY_LIVE_TABLE=1), so a later connect gets a
+ * snapshot of the live set; STROBE_MEMORY_OPTIN_TOGGLE, set when the channel goes off
+ * while an output is open and cleared when it comes on, so the snapshot then re-seeds the
+ * analysis' live set (without it the table was dropped, the snapshot was empty, and the
+ * analysis read every block as freed). */
 extern int strobe__memory_table_optin;
+#define STROBE_MEMORY_OPTIN_USER   1
+#define STROBE_MEMORY_OPTIN_TOGGLE 2
+/* The Memory channel is about to go off (strobe-channel.c, under the channels' lock). */
+void strobe__memory_channel_off (void);
 
 /* Where the interposer's fast path stands when it reports nothing: SKIPPING once the
  * table is known stale and that is recorded. */

@@ -164,6 +164,9 @@ update_locked (bool output_started)
     }
   if (channel && (!active || output_started))
     snapshot = strobe__out_active () || output_started;
+  /* On again: the channel keeps the table now; off later, it is asked for again. */
+  if (channel)
+    __atomic_and_fetch (&strobe__memory_table_optin, ~STROBE_MEMORY_OPTIN_TOGGLE, __ATOMIC_RELAXED);
   __atomic_store_n (&active, channel ? 1 : 0, __ATOMIC_RELAXED);
   return snapshot;
 }
@@ -225,7 +228,17 @@ strobe__memory_output_started (void)
 void
 strobe_memory_set_live_table (bool enabled)
 {
-  __atomic_store_n (&strobe__memory_table_optin, enabled ? 1 : 0, __ATOMIC_RELAXED);
+  if (enabled)
+    __atomic_or_fetch (&strobe__memory_table_optin, STROBE_MEMORY_OPTIN_USER, __ATOMIC_RELAXED);
+  else
+    __atomic_and_fetch (&strobe__memory_table_optin, ~STROBE_MEMORY_OPTIN_USER, __ATOMIC_RELAXED);
+}
+
+void
+strobe__memory_channel_off (void)
+{
+  if (strobe__out_active () && !__atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
+    __atomic_or_fetch (&strobe__memory_table_optin, STROBE_MEMORY_OPTIN_TOGGLE, __ATOMIC_RELAXED);
 }
 
 /* ---- heaps and tags ----------------------------------------------------------------- */

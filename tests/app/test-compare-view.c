@@ -16,6 +16,9 @@
 #include "strobe-compare-chart.h"
 #include "strobe-compare-items.h"
 #include "strobe-compare-view.h"
+#include "strobe-memory-functions-panel.h"
+#include "strobe-memory-items.h"
+#include "strobe-memory-view.h"
 #include "tab-walk.h"
 #include "test-dirs.h"
 #include "widget-find.h"
@@ -302,6 +305,101 @@ test_distribution_and_jump (void)
   fixture_close (&f);
 }
 
+/* What win.show-function was asked (the test's window stands in for StrobeWindow's). */
+static char *shown_function[3];
+
+static void
+show_function_cb (GSimpleAction *action, GVariant *parameter, gpointer data)
+{
+  for (guint i = 0; i < 3; i++)
+    g_clear_pointer (&shown_function[i], g_free);
+  g_variant_get (parameter, "(sss)", &shown_function[0], &shown_function[1], &shown_function[2]);
+}
+
+/* Issue 21: a memory row to that allocation site in either trace's own memory view. Enter
+ * on a site both traces have: A's memory view (on the same view state) shows the caller/
+ * callee tab with that function selected; "Show in B's Memory" asks the window for B's tab,
+ * its memory page and that function; a site only B has cannot be shown in A. */
+static void
+test_site_jump (void)
+{
+  Fixture f = { 0 };
+  GListModel *sites;
+  StrobeMemoryView *memory;
+  GtkWindow *memory_window;
+  StrobeMemoryFunctionsPanel *panel;
+  GtkSelectionModel *functions;
+  g_autoptr(GSimpleActionGroup) win = g_simple_action_group_new ();
+  g_autoptr(GSimpleAction) action = g_simple_action_new ("show-function", G_VARIANT_TYPE ("(sss)"));
+  g_autofree char *uri_b = NULL;
+  guint both = G_MAXUINT, only_b = G_MAXUINT;
+  const char *name;
+  gint64 end;
+
+  fixture_open (&f);
+  g_signal_connect (action, "activate", G_CALLBACK (show_function_cb), NULL);
+  g_action_map_add_action (G_ACTION_MAP (win), G_ACTION (action));
+  gtk_widget_insert_action_group (GTK_WIDGET (f.window), "win", G_ACTION_GROUP (win));
+  memory = STROBE_MEMORY_VIEW (strobe_view_new (STROBE_TYPE_MEMORY_VIEW, f.a, f.state));
+  memory_window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (memory_window, 1000, 700);
+  gtk_window_set_child (memory_window, GTK_WIDGET (memory));
+  gtk_window_present (memory_window);
+  end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  memory_iterate (100);
+  while (strobe_memory_view_is_analysing (memory) && g_get_monotonic_time () < end)
+    memory_iterate (20);
+
+  sites = strobe_compare_view_get_rows (f.view, "sites");
+  for (guint i = 0; i < g_list_model_get_n_items (sites); i++)
+    {
+      g_autoptr(StrobeCompareItem) item = g_list_model_get_item (sites, i);
+      const char *n = strobe_compare_item_get_name (item);
+
+      if (strobe_compare_item_get_in (item) == STROBE_COMPARE_IN_B)
+        only_b = i;
+      else if (both == G_MAXUINT && n[0] != '(')
+        both = i;
+    }
+  g_assert_cmpuint (both, !=, G_MAXUINT);
+  g_assert_cmpuint (only_b, !=, G_MAXUINT);
+  {
+    g_autoptr(StrobeCompareItem) item = g_list_model_get_item (sites, both);
+    name = g_intern_string (strobe_compare_item_get_name (item));
+  }
+
+  /* Enter on the row: A's memory view, that function selected. */
+  g_signal_emit_by_name (named (GTK_WIDGET (f.view), "sites_view"), "activate", both);
+  memory_iterate (50);
+  g_assert_cmpstr (strobe_view_state_get_selected_function (f.state), ==, name);
+  panel = strobe_memory_view_get_callers (memory);
+  functions = gtk_column_view_get_model (strobe_memory_functions_panel_get_functions (panel));
+  {
+    g_autoptr(StrobeMemoryCostItem) selected = NULL;
+    guint at = gtk_single_selection_get_selected (GTK_SINGLE_SELECTION (functions));
+
+    g_assert_cmpuint (at, !=, GTK_INVALID_LIST_POSITION);
+    selected = g_list_model_get_item (G_LIST_MODEL (functions), at);
+    g_assert_cmpstr (strobe_memory_cost_item_get_name (selected), ==, name);
+  }
+  g_assert_true (gtk_widget_get_mapped (GTK_WIDGET (panel)));
+
+  /* B: the window is asked for B's memory page and the function. */
+  g_assert_true (strobe_compare_view_show_site_in (f.view, both, STROBE_COMPARE_IN_B));
+  uri_b = g_file_get_uri (strobe_document_get_file (f.b));
+  g_assert_cmpstr (shown_function[0], ==, uri_b);
+  g_assert_cmpstr (shown_function[1], ==, "memory");
+  g_assert_cmpstr (shown_function[2], ==, name);
+  /* A site only B has is not in A. */
+  g_assert_false (strobe_compare_view_show_site_in (f.view, only_b, STROBE_COMPARE_IN_A));
+  g_assert_true (strobe_compare_view_show_site_in (f.view, only_b, STROBE_COMPARE_IN_B));
+
+  gtk_window_destroy (memory_window);
+  for (guint i = 0; i < 3; i++)
+    g_clear_pointer (&shown_function[i], g_free);
+  fixture_close (&f);
+}
+
 /* The frame times' page: game frames' distributions of both at once, their counts the
  * table's, the target line where the spin button puts it. */
 static void
@@ -548,6 +646,7 @@ main (int argc, char **argv)
   g_test_add_func ("/compare-view/sort-filter-normalise", test_sort_filter_normalise);
   g_test_add_func ("/compare-view/distribution-and-jump", test_distribution_and_jump);
   g_test_add_func ("/compare-view/frame-times", test_frame_times);
+  g_test_add_func ("/compare-view/site-jump", test_site_jump);
   g_test_add_func ("/compare-view/sources", test_sources);
   g_test_add_func ("/compare-view/ranges", test_ranges);
   g_test_add_func ("/compare-view/chart-snapshot", test_chart_snapshot);

@@ -542,6 +542,89 @@ test_graph_snapshot (void)
   close_all (&(Fixture) { 0 });
 }
 
+/* Issue 24 item 4: a span the Memory channel was off, drawn as not recorded — hatched and
+ * labelled over the plot (a PNG snapshot of the golden trace's graph with a gap over its
+ * middle fifth) — and the hover says so instead of giving the flat line's values. */
+static void run_emitter (const char *out, const char *flag);
+
+static void
+test_graph_gap_snapshot (void)
+{
+  MemoryFixture mf = { 0 };
+  g_autoptr (StrobeMemoryNames) names = NULL;
+  g_autoptr (GdkTexture) actual = NULL;
+  g_autoptr (GFile) file = g_file_new_for_path (golden_path);
+  g_autoptr (StrobeTimeAxis) axis = NULL;
+  g_autoptr (GArray) gaps = g_array_new (FALSE, FALSE, sizeof (StrobeInfoGap));
+  g_autofree char *in_gap = NULL, *outside = NULL;
+  StrobeInfoGap gap;
+  GtkWidget *graph;
+  guint64 first, last;
+  StrobeMemorySummary s;
+
+  mf.document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  strobe_document_load (mf.document, NULL, NULL);
+  mf.state = strobe_view_state_new ();
+  names = strobe_memory_names_new (strobe_document_get_memory (mf.document));
+  strobe_memory_names_update (names, mf.document);
+  graph = strobe_memory_graph_new ();
+  axis = strobe_time_axis_new (mf.document, mf.state);
+  strobe_memory_graph_set_sources (STROBE_MEMORY_GRAPH (graph), names, axis);
+  strobe_document_get_extent (mf.document, &first, &last);
+  strobe_memory_model_get_summary (strobe_document_get_memory (mf.document), &s);
+  strobe_time_axis_set_bounds (axis, MIN (first, s.first_time), MAX (last, s.last_time));
+  gap.begin = s.first_time + (s.last_time - s.first_time) * 2 / 5;
+  gap.end = s.first_time + (s.last_time - s.first_time) * 3 / 5;
+  g_array_append_val (gaps, gap);
+  strobe_memory_graph_set_gaps (STROBE_MEMORY_GRAPH (graph), gaps);
+  mf.window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (mf.window, 900, 440);
+  gtk_window_set_child (mf.window, graph);
+  gtk_window_present (mf.window);
+  {
+    gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+    while ((!gtk_widget_get_mapped (graph) || !strobe_memory_graph_is_ready (STROBE_MEMORY_GRAPH (graph))) &&
+           g_get_monotonic_time () < end)
+      memory_iterate (20);
+  }
+  memory_iterate (100);
+  in_gap = strobe_memory_graph_describe_at (STROBE_MEMORY_GRAPH (graph), (gap.begin + gap.end) / 2);
+  g_assert_nonnull (in_gap);
+  g_assert_true (g_str_has_prefix (in_gap, "Not recorded: the Memory channel was off from "));
+  outside = strobe_memory_graph_describe_at (STROBE_MEMORY_GRAPH (graph), gap.end + 1);
+  g_assert_nonnull (outside);
+  g_assert_nonnull (strstr (outside, "Live: "));
+  actual = memory_render (graph);
+  g_assert_nonnull (actual);
+  memory_check_snapshot (actual, "memory-graph-gap");
+  g_clear_object (&mf.state);
+  g_clear_object (&mf.document);
+  close_all (&(Fixture) { 0 });
+}
+
+/* The view takes the gaps from the trace: the emitter with the Memory channel off from
+ * frame 20 to 40; the hover in the middle of that span says it was not recorded. */
+static void
+test_gap_from_trace (void)
+{
+  g_autofree char *path = g_build_filename (work_dir, "gap.strobe", NULL);
+  g_autoptr (GArray) gaps = NULL;
+  g_autofree char *text = NULL;
+  Fixture f = { 0 };
+  const StrobeInfoGap *g;
+
+  run_emitter (path, "--gap");
+  open_trace (&f, path);
+  gaps = strobe_info_analyzer_dup_channel_gaps (strobe_document_get_info (f.document), "Memory");
+  g_assert_cmpuint (gaps->len, ==, 1);
+  g = &g_array_index (gaps, StrobeInfoGap, 0);
+  text = strobe_memory_graph_describe_at (strobe_memory_view_get_graph (f.view), (g->begin + g->end) / 2);
+  g_assert_nonnull (text);
+  g_assert_true (g_str_has_prefix (text, "Not recorded: "));
+  screenshot (GTK_WIDGET (f.window), "memory-gap");
+  close_all (&f);
+}
+
 /* ---- call trees and the call stack --------------------------------------------------------- */
 
 static guint
@@ -1500,6 +1583,8 @@ main (int argc, char *argv[])
   g_test_add_func ("/memory-view/summary", test_summary);
   g_test_add_func ("/memory-view/graph", test_graph);
   g_test_add_func ("/memory-view/graph-snapshot", test_graph_snapshot);
+  g_test_add_func ("/memory-view/graph-gap-snapshot", test_graph_gap_snapshot);
+  g_test_add_func ("/memory-view/gap-from-trace", test_gap_from_trace);
   g_test_add_func ("/memory-view/trees", test_trees);
   g_test_add_func ("/memory-view/range-trees", test_range_trees);
   g_test_add_func ("/memory-view/stack-panel", test_stack_panel);

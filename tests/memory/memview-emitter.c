@@ -14,9 +14,11 @@
  * that reports it (site_*), and the callers above it are this program's own functions
  * (a stack walker of ours supplies them), so they symbolize to known names and lines.
  * With --late, the Startup blocks are allocated before tracing starts (and freed after):
- * a trace that began in the middle, without the live-allocation table.
+ * a trace that began in the middle, without the live-allocation table. With --gap, the
+ * Memory channel is off from frame 20 to frame 40 (a user's toggle in a live session):
+ * the program goes on allocating, and turning it on again must not read as a mass free.
  *
- * Usage: memview-emitter OUTPUT.strobe [--stacks] [--late]
+ * Usage: memview-emitter OUTPUT.strobe [--stacks] [--late] [--gap]
  * To re-record the golden trace (only when the format changes on purpose): see
  * tests/memory/test-memory-view-model.c.
  */
@@ -30,6 +32,7 @@
 #define A(x) ((const void *) (uintptr_t) (x))
 #define NOINLINE __attribute__ ((noinline))
 
+static int gap;
 static uint32_t pool, arena, t_startup, t_cache, t_frame, t_leaky, t_audio, t_meshes;
 
 /* ---- call stacks: callers named by the code ------------------------------------------------ */
@@ -212,6 +215,8 @@ game_loop (void)
 {
   for (int f = 0; f < 60; f++)
     {
+      if (gap && (f == 20 || f == 40))
+        strobe_channel_set_enabled ("Memory", f == 40);
       frame_update (f);
       if (f == 30)
         {
@@ -254,6 +259,8 @@ main (int argc, char **argv)
         stacks = 1;
       else if (strcmp (argv[i], "--late") == 0)
         late = 1;
+      else if (strcmp (argv[i], "--gap") == 0)
+        gap = 1;
       else
         return 2;
     }

@@ -772,6 +772,53 @@ test_live_at_demo (void)
   g_assert_true (arena_seen);
 }
 
+/* Issue 24 item 4: the Memory channel off from frame 20 to 40 and on again. The trace
+ * says when (one gap), and live bytes after it go on from where they were — the runtime
+ * kept its table while the channel was off and the snapshot when it came on re-seeded the
+ * live set — instead of falling to about nothing, as if everything had been freed. */
+static void
+test_channel_gap (void)
+{
+  g_autofree char *path = g_build_filename (work_dir, "gap.strobe", NULL);
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
+  g_autoptr (StrobeMemoryModel) model = strobe_memory_model_new ();
+  g_autoptr (GArray) gaps = NULL;
+  g_autoptr (GError) error = NULL;
+  const StrobeInfoGap *g;
+  gint64 before, after = 0, count;
+
+  run_emitter (path, "--gap");
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (info));
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  strobe_decoder_read_file (decoder, path, NULL, &error);
+  g_assert_no_error (error);
+
+  gaps = strobe_info_analyzer_dup_channel_gaps (info, "Memory");
+  g_assert_cmpuint (gaps->len, ==, 1);
+  g = &g_array_index (gaps, StrobeInfoGap, 0);
+  g_assert_cmpuint (g->begin, <, g->end);
+  g_assert_cmpuint (g->end, !=, G_MAXUINT64);
+  {
+    g_autoptr (GArray) none = strobe_info_analyzer_dup_channel_gaps (info, "Log");
+    g_assert_cmpuint (none->len, ==, 0);
+  }
+
+  strobe_memory_model_get_totals_at (model, g->begin, &before, &count);
+  /* A frame is a little over a millisecond, the gap twenty of them: the next few frames. */
+  for (guint k = 1; k <= 4; k++)
+    {
+      gint64 bytes;
+
+      strobe_memory_model_get_totals_at (model, g->end + k * (g->end - g->begin) / 20, &bytes, &count);
+      after = MAX (after, bytes);
+    }
+  g_test_message ("live before the gap %" G_GINT64_FORMAT ", after %" G_GINT64_FORMAT, before, after);
+  g_assert_cmpint (before, >, 40000);
+  /* Cache grew by 1 KiB a frame while the channel was off (and the arena was reset). */
+  g_assert_cmpint (after, >=, before);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -797,6 +844,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-view-model/tree-totals", test_tree_totals);
   g_test_add_func ("/memory-view-model/range-tree", test_range_tree);
   g_test_add_func ("/memory-view-model/live-at-demo", test_live_at_demo);
+  g_test_add_func ("/memory-view-model/channel-gap", test_channel_gap);
   status = g_test_run ();
   g_clear_object (&golden);
   g_clear_object (&stacks);
