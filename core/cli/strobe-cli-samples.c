@@ -17,39 +17,6 @@
 #include "strobe-scope-search.h"
 #include "strobe-text.h"
 
-/* The status in the user's words: which setting refused, what to do. */
-static char *
-describe_status (const StrobeSampleStatus *s)
-{
-  switch (s->mode)
-    {
-    case STROBE_SAMPLE_MODE_HARDWARE:
-      /* Translators: %u is samples per second per thread */
-      return g_strdup_printf (_("sampling CPU cycles at %u Hz per thread"), s->frequency);
-    case STROBE_SAMPLE_MODE_SOFTWARE:
-      /* Translators: %u is samples per second per thread */
-      return g_strdup_printf (_("sampling the CPU clock at %u Hz per thread (no hardware cycle counter here)"),
-                              s->frequency);
-    case STROBE_SAMPLE_MODE_NOT_PERMITTED:
-      if (s->paranoid != STROBE_SAMPLE_PARANOID_UNKNOWN && s->paranoid > 2)
-        /* Translators: %d is the value of the kernel setting kernel.perf_event_paranoid */
-        return g_strdup_printf (_("sampling was not permitted: kernel.perf_event_paranoid is %d. As root, run "
-                                  "“sysctl kernel.perf_event_paranoid=2” (1 to see time in the kernel too), "
-                                  "or give the program the CAP_PERFMON capability."), s->paranoid);
-      /* Translators: %s is the system's error message */
-      return g_strdup_printf (_("sampling was not permitted (%s): perf_event_open is blocked, for example by a "
-                                "container's seccomp profile. Allow perf_event_open (docker: --cap-add PERFMON) "
-                                "or give the program the CAP_PERFMON capability."), g_strerror (s->error));
-    case STROBE_SAMPLE_MODE_UNAVAILABLE:
-      /* Translators: %s is the system's error message */
-      return g_strdup_printf (_("sampling was unavailable: this kernel has no perf events for it (%s)"),
-                              g_strerror (s->error));
-    case STROBE_SAMPLE_MODE_OFF:
-    default:
-      return g_strdup (_("sampling was switched off"));
-    }
-}
-
 /* "A..B": seconds from the trace's start on both sides (either may be empty). */
 static gboolean
 parse_range (StrobeDocument *document, const char *range, guint64 *t0, guint64 *t1)
@@ -326,7 +293,7 @@ strobe_cli_samples (int argc, char **argv)
       for (guint i = 0; i < statuses->len; i++)
         {
           const StrobeSampleStatus *s = &g_array_index (statuses, StrobeSampleStatus, i);
-          g_autofree char *text = describe_status (s);
+          g_autofree char *text = strobe_sample_status_describe (s);
           if (s->mode != STROBE_SAMPLE_MODE_OFF || i + 1 == statuses->len)
             printf ("%s: %s\n", _("Sampling"), text);
         }
@@ -335,7 +302,7 @@ strobe_cli_samples (int argc, char **argv)
     }
   if (status.mode == STROBE_SAMPLE_MODE_NOT_PERMITTED || status.mode == STROBE_SAMPLE_MODE_UNAVAILABLE)
     {
-      g_autofree char *text = describe_status (&status);
+      g_autofree char *text = strobe_sample_status_describe (&status);
       if (flame)
         g_printerr ("strobe-cli: %s\n", text);
       strobe_sample_status_clear (&status);

@@ -55,6 +55,9 @@ typedef struct
 } StrobeSampleStatus;
 
 void strobe_sample_status_clear (StrobeSampleStatus *status);
+/* @status in the user's words (translated): the mode and frequency, or which setting
+ * refused and what to do about it (strobe-sample-status.c). */
+char *strobe_sample_status_describe (const StrobeSampleStatus *status);
 
 /* A sampled thread. */
 typedef struct
