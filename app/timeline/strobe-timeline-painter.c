@@ -16,6 +16,7 @@
 #include "strobe-chart-layers.h"
 #include "strobe-timeline-geometry.h"
 #include "strobe-timeline-painter.h"
+#include "strobe-timeline-samples.h"
 
 #define LABEL_MIN_W 24
 
@@ -140,6 +141,7 @@ strobe_tile_spec_clear (StrobeTileSpec *spec)
 {
   g_clear_pointer (&spec->font, pango_font_description_free);
   g_clear_pointer (&spec->log_ticks, g_array_unref);
+  g_clear_object (&spec->samples);
 }
 
 /* ---- the painting context ---------------------------------------------------------------- */
@@ -440,6 +442,8 @@ paint_thread (Painter *p, StrobeTimeScale *axis, const gint *cancelled)
   cairo_translate (p->cr, 0, -spec->y0);
   if (top < STROBE_TRACK_HEADER_H)
     paint_log_ticks (p, axis, 4, 10);
+  if (spec->samples && spec->samples_y >= 0 && spec->samples_y < bottom && spec->samples_y + STROBE_TRACK_SAMPLES_H > top)
+    strobe_timeline_paint_sample_strip (p->cr, axis, spec->samples, spec->system_id, spec->samples_y, spec->dark);
   if (spec->collapsed)
     {
       strobe_timeline_model_get_thread_blocks (p->model, (guint16) spec->id, 0, 1, axis->start, t1, res, blocks);
@@ -738,6 +742,11 @@ strobe_timeline_paint_tile (const StrobeTileSpec *spec, StrobeTimelineModel *mod
       break;
     case STROBE_TRACK_COUNTER:
       paint_counter (&p, &axis);
+      break;
+    case STROBE_TRACK_CPU:
+      if (spec->samples && !spec->collapsed)
+        strobe_timeline_paint_cpu_usage (surface, &axis, &spec->clock, spec->samples, GRAPH_TOP - 2 - spec->y0,
+                                         GRAPH_BOTTOM - (GRAPH_TOP - 2), spec->value_max, spec->dark);
       break;
     case STROBE_TRACK_FRAMES:
       paint_frames (&p, &axis);

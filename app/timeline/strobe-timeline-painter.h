@@ -10,6 +10,7 @@
 #include <cairo.h>
 #include <pango/pango.h>
 
+#include "strobe-sample-model.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timeline-tracks.h"
 #include "strobe-trace-clock.h"
@@ -62,6 +63,9 @@ typedef struct
   StrobeRgb            fg;          /* text on the background */
   PangoFontDescription *font;       /* owned */
   GArray              *log_ticks;   /* threads: StrobeLogTick in time order (a reference); may be NULL */
+  StrobeSampleModel   *samples;     /* sampled threads and the CPU track (a reference); may be NULL */
+  guint32              system_id;   /* sampled threads: the OS thread id the samples name */
+  int                  samples_y;   /* sampled threads: the strip's track-relative top; -1: none */
 } StrobeTileSpec;
 
 void             strobe_tile_spec_clear          (StrobeTileSpec       *spec);

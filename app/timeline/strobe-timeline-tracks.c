@@ -98,6 +98,7 @@ section (const StrobeTrack *t)
     {
     case STROBE_TRACK_FRAMES:  return 0;
     case STROBE_TRACK_REGIONS: return 1;
+    case STROBE_TRACK_CPU:     return 1;
     case STROBE_TRACK_COUNTER: return 3;
     default:                   return 2;
     }
@@ -195,6 +196,7 @@ typedef struct
   char    *group;
   guint    depths;
   gboolean has_log;
+  gboolean sampled;
   guint8   unit;
   guint8   type;
 } Entry;
@@ -247,6 +249,7 @@ add_thread_entry (GArray *entries, GHashTable *used, const StrobeTrackSource *sr
     if (src->scope_threads[i] == id)
       e.depths = src->depths[i];
   e.has_log = contains16 (src->log_threads, src->n_log_threads, id);
+  e.sampled = contains16 (src->sampled_threads, src->n_sampled_threads, id);
   g_array_append_val (entries, e);
 }
 
@@ -275,6 +278,13 @@ base_entries (const StrobeTrackSource *src)
       e.key = g_strdup ("regions");
       e.title = g_strdup (_("Regions"));
       e.depths = src->region_lanes;
+      g_array_append_val (entries, e);
+    }
+  if (src->n_sampled_threads)
+    {
+      Entry e = { STROBE_TRACK_CPU, 0 };
+      e.key = g_strdup ("cpu");
+      e.title = g_strdup (_("CPU Usage"));
       g_array_append_val (entries, e);
     }
   /* Threads in the thread table's order; a group's header at its first thread, and the
@@ -377,13 +387,14 @@ strobe_track_list_update (StrobeTrackList *list, const StrobeTrackSource *source
         }
       changed |= set_str (&t->title, e->title);
       changed |= set_str (&t->group, e->group ? e->group : "");
-      if (t->depths != e->depths || t->has_log != e->has_log)
+      if (t->depths != e->depths || t->has_log != e->has_log || t->sampled != e->sampled)
         changed = TRUE;
       t->depths = e->depths;
       t->has_log = e->has_log;
+      t->sampled = e->sampled;
       t->counter_unit = e->unit;
       t->counter_type = e->type;
-      t->empty = t->kind == STROBE_TRACK_THREAD && t->depths == 0 && !t->has_log;
+      t->empty = t->kind == STROBE_TRACK_THREAD && t->depths == 0 && !t->has_log && !t->sampled;
       g_hash_table_replace (list->base, g_strdup (e->key), GINT_TO_POINTER (i + 1));
     }
   /* A group is empty when all its threads are. */
@@ -422,8 +433,10 @@ track_height (const StrobeTrack *t)
       /* Collapsed: the header row with a strip of the outermost scopes. */
       if (t->collapsed)
         return STROBE_TRACK_HEADER_H + 6;
-      return STROBE_TRACK_HEADER_H + (int) MIN (t->depths, 4096) * STROBE_TRACK_ROW_H + STROBE_TRACK_GAP;
+      return STROBE_TRACK_HEADER_H + (int) MIN (t->depths, 4096) * STROBE_TRACK_ROW_H
+             + (t->sampled ? STROBE_TRACK_SAMPLES_H : 0) + STROBE_TRACK_GAP;
     case STROBE_TRACK_COUNTER:
+    case STROBE_TRACK_CPU:
       return t->collapsed ? STROBE_TRACK_HEADER_H : STROBE_TRACK_COUNTER_H;
     default:
       return 0;
@@ -482,6 +495,15 @@ int
 strobe_track_row_y (guint depth)
 {
   return STROBE_TRACK_HEADER_H + (int) depth * STROBE_TRACK_ROW_H;
+}
+
+int
+strobe_track_samples_y (const StrobeTrack *track)
+{
+  g_return_val_if_fail (track != NULL, -1);
+  if (track->kind != STROBE_TRACK_THREAD || !track->sampled || track->collapsed)
+    return -1;
+  return STROBE_TRACK_HEADER_H + (int) MIN (track->depths, 4096) * STROBE_TRACK_ROW_H;
 }
 
 int

@@ -22,6 +22,7 @@ typedef enum
   STROBE_TRACK_GROUP,       /* a thread group's header */
   STROBE_TRACK_THREAD,      /* id: thread id; its scopes (depth down) and log ticks */
   STROBE_TRACK_COUNTER,     /* id: counter index */
+  STROBE_TRACK_CPU,         /* the process's CPU usage from its samples (issue 22) */
 } StrobeTrackKind;
 
 /* Pixel sizes of the layout. */
@@ -32,6 +33,7 @@ typedef enum
 #define STROBE_TRACK_COUNTER_H    52
 #define STROBE_TRACK_LANE_H       16
 #define STROBE_TRACK_GAP          2    /* between tracks */
+#define STROBE_TRACK_SAMPLES_H    11   /* a sampled thread's state strip and sample ticks */
 
 typedef struct
 {
@@ -45,6 +47,7 @@ typedef struct
   gboolean empty;        /* nothing drawn on it: hidden when empty tracks are */
   guint    depths;       /* threads: depth count; regions: lanes */
   gboolean has_log;      /* threads: log messages were seen on it */
+  gboolean sampled;      /* threads: it has samples or thread states (a strip under its scopes) */
   guint8   counter_unit; /* counters: StrobeTimelineCounterUnit */
   guint8   counter_type;
   /* Layout (strobe_track_list_layout), in content pixels; height 0 when not shown. */
@@ -66,6 +69,8 @@ typedef struct
   guint                        region_lanes;  /* 0: no regions */
   const guint16               *log_threads;   /* threads that logged */
   guint                        n_log_threads;
+  const guint16               *sampled_threads; /* threads with samples or states */
+  guint                        n_sampled_threads;
 } StrobeTrackSource;
 
 typedef struct _StrobeTrackList StrobeTrackList;
@@ -92,6 +97,9 @@ int                strobe_track_list_at_y       (StrobeTrackList         *list,
                                                  int                      y);
 /* Where a thread track's depth row is, relative to the track. */
 int                strobe_track_row_y           (guint                    depth);
+/* Where a sampled thread track's strip is, relative to the track; -1 when it has none
+ * (not sampled, or collapsed). */
+int                strobe_track_samples_y       (const StrobeTrack       *track);
 /* The depth at track-relative @y of a thread track (-1: its header). */
 int                strobe_track_row_at          (const StrobeTrack       *track,
                                                  int                      y);

@@ -14,6 +14,7 @@
 
 #include "strobe-format.h"
 #include "strobe-panes.h"
+#include "strobe-samples-panel.h"
 #include "strobe-scope-search.h"
 #include "strobe-timeline-geometry.h"
 #include "strobe-timeline-view.h"
@@ -29,6 +30,8 @@ struct _StrobeTimelineView
 
   StrobeTimelineWidget *timeline;       /* NULL when the document has no timeline model */
   StrobeTimersPanel    *timers;
+  StrobeSamplesPanel   *samples;        /* beside the timers: what the CPU did in the selection */
+  GtkStack             *side;           /* timers | samples */
   gboolean              had_scopes;     /* the trace has CPU scopes (never FALSE again) */
 
   /* The template's (strobe-timeline-view.ui). */
@@ -503,12 +506,52 @@ has_scopes (StrobeTimelineView *self)
   return self->had_scopes;
 }
 
+/* The Samples panel follows the selected scope (its interval on its thread), else the
+ * selected range (every thread), else the whole trace. */
+static void
+update_samples (StrobeTimelineView *self)
+{
+  StrobeDocument *document = strobe_view_get_document (STROBE_VIEW (self));
+  StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
+  const StrobeScopeRef *s = strobe_timeline_widget_get_selected_scope (self->timeline);
+  g_autofree char *what = NULL, *span = NULL;
+  StrobeTraceClock clock;
+  guint64 a = 0, b = G_MAXUINT64;
+
+  strobe_document_get_clock (document, &clock);
+  if (s != NULL)
+    {
+      StrobeThreadInfo info = { 0 };
+      gboolean named = strobe_threads_model_lookup (strobe_document_get_threads (document), s->thread_id, &info);
+
+      span = strobe_format_ticks (&clock, s->end - s->begin);
+      /* Translators: the Samples panel's heading for a scope: its name, thread and duration */
+      what = g_strdup_printf (_("Scope “%s” on %s, %s"), strobe_timeline_model_get_name (model (self), s->name_id),
+                              named && info.name && *info.name ? info.name : "?", span);
+      if (named)
+        strobe_thread_info_clear (&info);
+      strobe_samples_panel_show (self->samples, s->thread_id, s->begin, s->end, what);
+      return;
+    }
+  if (strobe_view_state_get_selection (state, &a, &b))
+    {
+      span = strobe_format_ticks (&clock, b - a);
+      /* Translators: the Samples panel's heading for a selected range of time */
+      what = g_strdup_printf (_("Selection of %s, every thread"), span);
+    }
+  else
+    what = g_strdup (_("The whole trace, every thread"));
+  strobe_samples_panel_show (self->samples, 0, a, b, what);
+}
+
 static void
 selected_scope_cb (StrobeTimelineView *self)
 {
   const StrobeScopeRef *s = strobe_timeline_widget_get_selected_scope (self->timeline);
   g_autoptr(GTask) task = NULL;
   DetailsJob *j;
+
+  update_samples (self);
 
   if (self->details_cancel)
     g_cancellable_cancel (self->details_cancel);
@@ -657,6 +700,8 @@ strobe_timeline_view_document_changed (StrobeView *view, StrobeDocumentChanges c
     return;
   strobe_timeline_widget_update (self->timeline, changes);
   strobe_timers_panel_update (self->timers, changes);
+  if (changes & STROBE_DOCUMENT_CHANGED_EXTENT)
+    update_samples (self);
   /* Loaded without a scope: the details say why the timeline is empty. */
   if (strobe_timeline_widget_get_selected_scope (self->timeline) == NULL && !self->had_scopes
       && strobe_document_is_loaded (strobe_view_get_document (view)))
@@ -697,7 +742,7 @@ build (StrobeTimelineView *self)
 {
   StrobeDocument *document = strobe_view_get_document (STROBE_VIEW (self));
   StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
-  GtkWidget *scrollbar;
+  GtkWidget *scrollbar, *side_box, *switcher;
 
   if (strobe_document_get_timeline (document) == NULL)
     {
@@ -727,9 +772,28 @@ build (StrobeTimelineView *self)
   scrollbar = gtk_scrollbar_new (GTK_ORIENTATION_VERTICAL, strobe_timeline_widget_get_vadjustment (self->timeline));
   gtk_accessible_update_property (GTK_ACCESSIBLE (scrollbar), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Scroll tracks"), -1);
   gtk_box_append (self->timeline_row, scrollbar);
-  gtk_paned_set_end_child (self->paned, GTK_WIDGET (self->timers));
-  gtk_widget_set_size_request (GTK_WIDGET (self->timers), 440, -1);
+  /* Timers and Samples share the side: both answer "what took the time here". */
+  self->samples = STROBE_SAMPLES_PANEL (strobe_samples_panel_new (document));
+  g_signal_connect_object (self->samples, "show-scope", G_CALLBACK (show_scope_cb), self, G_CONNECT_SWAPPED);
+  self->side = GTK_STACK (gtk_stack_new ());
+  /* The page shown asks for its width, not the widest: the timers keep their room. */
+  gtk_stack_set_hhomogeneous (self->side, FALSE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->side), TRUE);
+  gtk_stack_add_titled (self->side, GTK_WIDGET (self->timers), "timers", _("Timers"));
+  gtk_stack_add_titled (self->side, GTK_WIDGET (self->samples), "samples", _("Samples"));
+  switcher = gtk_stack_switcher_new ();
+  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->side);
+  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (switcher), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timers or samples"), -1);
+  side_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (side_box), switcher);
+  gtk_box_append (GTK_BOX (side_box), GTK_WIDGET (self->side));
+  gtk_paned_set_end_child (self->paned, side_box);
+  gtk_widget_set_size_request (side_box, 440, -1);
   strobe_pane_mark (GTK_WIDGET (self->timers));
+  strobe_pane_mark (GTK_WIDGET (self->samples));
+  g_signal_connect_object (state, "notify::selection-end", G_CALLBACK (update_samples), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (state, "notify::has-selection", G_CALLBACK (update_samples), self, G_CONNECT_SWAPPED);
 
   g_signal_connect_object (self->timeline, "notify::selected-scope", G_CALLBACK (selected_scope_cb), self, G_CONNECT_SWAPPED);
   selected_scope_cb (self);
@@ -759,6 +823,7 @@ strobe_timeline_view_dispose (GObject *object)
   gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_TIMELINE_VIEW);
   self->timeline = NULL;
   self->timers = NULL;
+  self->samples = NULL;
   G_OBJECT_CLASS (strobe_timeline_view_parent_class)->dispose (object);
 }
 
@@ -842,6 +907,21 @@ strobe_timeline_view_get_timeline (StrobeTimelineView *self)
   return self->timeline;
 }
 
+StrobeSamplesPanel *
+strobe_timeline_view_get_samples (StrobeTimelineView *self)
+{
+  g_return_val_if_fail (STROBE_IS_TIMELINE_VIEW (self), NULL);
+  return self->samples;
+}
+
+void
+strobe_timeline_view_show_side (StrobeTimelineView *self, const char *page)
+{
+  g_return_if_fail (STROBE_IS_TIMELINE_VIEW (self));
+  if (self->side)
+    gtk_stack_set_visible_child_name (self->side, page);
+}
+
 StrobeTimersPanel *
 strobe_timeline_view_get_timers (StrobeTimelineView *self)
 {
@@ -862,5 +942,6 @@ strobe_timeline_view_is_busy (StrobeTimelineView *self)
   g_return_val_if_fail (STROBE_IS_TIMELINE_VIEW (self), FALSE);
   return self->details_cancel != NULL || self->finding
          || (self->timers && strobe_timers_panel_is_busy (self->timers))
+         || (self->samples && strobe_samples_panel_is_busy (self->samples))
          || (self->timeline && strobe_timeline_widget_get_pending (self->timeline) > 0);
 }

@@ -6,6 +6,7 @@
  */
 #pragma once
 
+#include "strobe-samples-panel.h"
 #include "strobe-timeline-widget.h"
 #include "strobe-timers-panel.h"
 #include "strobe-view.h"
@@ -17,6 +18,11 @@ G_DECLARE_FINAL_TYPE (StrobeTimelineView, strobe_timeline_view, STROBE, TIMELINE
 
 StrobeTimelineWidget *strobe_timeline_view_get_timeline   (StrobeTimelineView *self);
 StrobeTimersPanel    *strobe_timeline_view_get_timers     (StrobeTimelineView *self);
+/* The Samples panel beside the timers (app/samples): the selected scope's or range's samples. */
+StrobeSamplesPanel   *strobe_timeline_view_get_samples    (StrobeTimelineView *self);
+/* Brings "timers" or "samples" to the front of the side panel. */
+void                  strobe_timeline_view_show_side      (StrobeTimelineView *self,
+                                                           const char         *page);
 /* Starts a search for scope names containing @text (what typing in the find bar does). */
 void                  strobe_timeline_view_find           (StrobeTimelineView *self,
                                                            const char         *text);

@@ -55,6 +55,17 @@ fill_spec (const StrobeTileKey *key, StrobeTileSpec *spec, gpointer data)
       GArray *ticks = g_hash_table_lookup (self->log_ticks, GUINT_TO_POINTER (t->id));
       spec->log_ticks = ticks ? g_array_ref (ticks) : NULL;
     }
+  spec->samples_y = -1;
+  if (self->samples && t->kind == STROBE_TRACK_THREAD && (spec->samples_y = strobe_track_samples_y (t)) >= 0)
+    {
+      spec->samples = g_object_ref (self->samples);
+      spec->system_id = strobe_sample_model_get_system_id (self->samples, (guint16) t->id);
+    }
+  if (self->samples && t->kind == STROBE_TRACK_CPU)
+    {
+      spec->samples = g_object_ref (self->samples);
+      spec->value_max = self->cpu_peak;
+    }
 }
 
 typedef struct

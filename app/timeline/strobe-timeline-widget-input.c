@@ -101,7 +101,12 @@ hit_test (StrobeTimelineWidget *self, gdouble x, gdouble y, Hit *hit)
             return;
           }
         if (depth < 0)
-          return;
+          {
+            int sy = strobe_track_samples_y (t);
+            if (sy >= 0 && ty >= sy && ty < sy + STROBE_TRACK_SAMPLES_H)
+              hit->kind = HIT_SAMPLES;
+            return;
+          }
         strobe_timeline_model_get_blocks (self->timeline, (guint16) t->id, (guint) depth, lo, hit->time + slack, res, blocks);
         for (guint k = 0; k < blocks->len; k++)
           {
@@ -146,6 +151,9 @@ hit_test (StrobeTimelineWidget *self, gdouble x, gdouble y, Hit *hit)
       break;
     case STROBE_TRACK_COUNTER:
       hit->kind = HIT_COUNTER;
+      break;
+    case STROBE_TRACK_CPU:
+      hit->kind = HIT_CPU;
       break;
     default:
       break;
@@ -238,6 +246,24 @@ tooltip_markup (StrobeTimelineWidget *self, const Hit *hit)
         g_autofree char *d = strobe_timeline_widget_format_ticks (self, hit->region.end - hit->region.begin);
         g_autofree char *esc = g_markup_escape_text (strobe_timeline_model_get_name (self->timeline, hit->region.name_id), -1);
         return g_strdup_printf ("<b>%s</b>: %s", esc, d);
+      }
+    case HIT_SAMPLES:
+    case HIT_CPU:
+      {
+        StrobeTimeScale axis;
+        StrobeTraceClock clock;
+        g_autofree char *text = NULL;
+
+        if (self->samples == NULL)
+          return NULL;
+        strobe_timeline_widget_get_axis (self, &axis);
+        strobe_time_axis_get_clock (self->axis, &clock);
+        text = hit->kind == HIT_CPU
+               ? strobe_timeline_describe_cpu (self->samples, &clock, hit->time, (guint64) MAX (axis.scale * 2, 1))
+               : strobe_timeline_describe_strip (self->samples, &clock,
+                                                 strobe_sample_model_get_system_id (self->samples, hit->thread_id),
+                                                 hit->time, (guint64) MAX (axis.scale * 2, 1));
+        return text ? g_markup_escape_text (text, -1) : NULL;
       }
     case HIT_HEADER:
       {

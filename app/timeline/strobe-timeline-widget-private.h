@@ -27,6 +27,7 @@
 #include "strobe-timeline-background.h"
 #include "strobe-timeline-geometry.h"
 #include "strobe-timeline-layouts.h"
+#include "strobe-timeline-samples.h"
 #include "strobe-timeline-tiles.h"
 #include "strobe-timeline-widget.h"
 
@@ -70,6 +71,8 @@ typedef enum
   HIT_FRAME,
   HIT_REGION,
   HIT_COUNTER,
+  HIT_SAMPLES,         /* a sampled thread's state strip */
+  HIT_CPU,             /* the CPU usage track */
   HIT_TRACK,           /* a track, nothing on it there */
 } HitKind;
 
@@ -93,6 +96,8 @@ struct _StrobeTimelineWidget
   StrobeViewState      *state;
   StrobeTimelineModel  *timeline;
   StrobeThreadsModel   *threads;
+  StrobeSampleModel    *samples;          /* the Sampling channel's (strip and CPU track); NULL without */
+  double                cpu_peak;         /* the CPU track's scale: its highest share, ≥ 1 (one core) */
   StrobeLogModel       *log;
 
   StrobeTimeAxis       *axis;            /* the document's clock, asked each time: never a copy */

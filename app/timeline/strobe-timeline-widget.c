@@ -226,6 +226,7 @@ refresh_tracks (StrobeTimelineWidget *self)
   g_autoptr(GArray) depths = g_array_new (FALSE, FALSE, sizeof (guint));
   g_autoptr(GArray) counters = strobe_timeline_model_get_counters (self->timeline);
   g_autoptr(GArray) log_threads = g_array_new (FALSE, FALSE, sizeof (guint16));
+  g_autoptr(GArray) sampled = g_array_new (FALSE, FALSE, sizeof (guint16));
   StrobeTrackSource src = { 0 };
   GHashTableIter it;
   gpointer key;
@@ -257,6 +258,20 @@ refresh_tracks (StrobeTimelineWidget *self)
   src.region_lanes = lanes;
   src.log_threads = (const guint16 *) (gpointer) log_threads->data;
   src.n_log_threads = log_threads->len;
+  if (self->samples)
+    {
+      g_autoptr(GArray) st = strobe_sample_model_get_threads (self->samples);
+      StrobeTraceClock clock;
+
+      for (guint i = 0; i < st->len; i++)
+        if (g_array_index (st, StrobeSampleThread, i).stream_id)
+          g_array_append_val (sampled, g_array_index (st, StrobeSampleThread, i).stream_id);
+      strobe_time_axis_get_clock (self->axis, &clock);
+      if (sampled->len && self->have_extent)
+        self->cpu_peak = strobe_timeline_cpu_peak (self->samples, &clock, self->first, self->last, 1024);
+    }
+  src.sampled_threads = (const guint16 *) (gpointer) sampled->data;
+  src.n_sampled_threads = sampled->len;
 
   if (!self->layout_restored)
     {
@@ -441,6 +456,11 @@ strobe_timeline_widget_constructed (GObject *object)
   g_return_if_fail (self->document != NULL && self->state != NULL);
   self->axis = strobe_time_axis_new (self->document, self->state);
   self->threads = g_object_ref (strobe_document_get_threads (self->document));
+  /* Named before loading, so the document feeds it (issue 22: the strip, the CPU track). */
+  self->samples = strobe_document_get_model (self->document, STROBE_TYPE_SAMPLE_MODEL);
+  if (self->samples)
+    g_object_ref (self->samples);
+  self->cpu_peak = 1.0;
   if (strobe_document_get_timeline (self->document))
     self->timeline = g_object_ref (strobe_document_get_timeline (self->document));
   if (strobe_document_get_log (self->document))
@@ -475,6 +495,7 @@ strobe_timeline_widget_finalize (GObject *object)
   g_clear_object (&self->axis);
   g_clear_object (&self->timeline);
   g_clear_object (&self->threads);
+  g_clear_object (&self->samples);
   g_clear_object (&self->log);
   g_clear_object (&self->vadj);
   g_clear_object (&self->cancellable);

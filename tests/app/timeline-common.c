@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include "strobe-sample-model.h"
 #include "timeline-common.h"
 #include "strobe-view.h"
 
@@ -14,6 +15,9 @@ timeline_fixture_open (TimelineFixture *f, const char *path, int width, int heig
   g_autoptr(GError) error = NULL;
 
   f->document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  /* The viewer makes its views, which name the models they need, before it loads: the
+   * timeline names the sample model (its strip, CPU track and Samples panel). */
+  strobe_document_get_model (f->document, STROBE_TYPE_SAMPLE_MODEL);
   strobe_document_load (f->document, NULL, &error);
   /* A damaged or cut-off trace loads what it can: that is what the view shows. */
   g_assert_true (strobe_document_get_status (f->document) != STROBE_DOCUMENT_STATUS_FAILED);
