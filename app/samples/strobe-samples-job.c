@@ -150,10 +150,10 @@ lower_bound (GArray *samples, guint64 t)
 
 static gboolean
 dominated_on (StrobeSampleModel *model, StrobeMemoryModel *stacks, StrobeSymbolizer *symbolizer,
-              StrobeTimelineModel *timeline, guint16 thread_id, guint64 begin, guint64 end, guint64 key,
+              StrobeTimelineModel *timeline, StrobeThreadsModel *threads, guint16 thread_id, guint64 begin, guint64 end, guint64 key,
               gdouble min_share, guint max, GArray *out, GCancellable *cancellable, GError **error)
 {
-  guint32 system_id = strobe_sample_model_get_system_id (model, thread_id);
+  guint32 system_id = (guint32) strobe_threads_model_get_system_id (threads, thread_id);
   g_autoptr (GArray) samples = NULL;
   g_autoptr (GHashTable) has = NULL;
   g_autofree guint32 *with = NULL;   /* with[i]: samples before i with the key */
@@ -203,6 +203,7 @@ strobe_samples_dominated (StrobeSampleModel   *model,
                           StrobeMemoryModel   *stacks,
                           StrobeSymbolizer    *symbolizer,
                           StrobeTimelineModel *timeline,
+                          StrobeThreadsModel  *threads,
                           guint16              thread_id,
                           guint64              begin,
                           guint64              end,
@@ -213,22 +214,23 @@ strobe_samples_dominated (StrobeSampleModel   *model,
                           GError             **error)
 {
   g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (StrobeDominatedScope));
-  g_autoptr (GArray) threads = NULL;
+  g_autoptr (GArray) ids = NULL;
 
   g_return_val_if_fail (STROBE_IS_SAMPLE_MODEL (model), NULL);
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (timeline), NULL);
+  g_return_val_if_fail (STROBE_IS_THREADS_MODEL (threads), NULL);
 
   if (thread_id != 0)
     {
-      if (!dominated_on (model, stacks, symbolizer, timeline, thread_id, begin, end, key, min_share, max, out,
+      if (!dominated_on (model, stacks, symbolizer, timeline, threads, thread_id, begin, end, key, min_share, max, out,
                          cancellable, error))
         return NULL;
     }
   else
     {
-      threads = strobe_timeline_model_get_threads (timeline);
-      for (guint i = 0; i < threads->len; i++)
-        if (!dominated_on (model, stacks, symbolizer, timeline, g_array_index (threads, guint16, i), begin, end, key,
+      ids = strobe_timeline_model_get_threads (timeline);
+      for (guint i = 0; i < ids->len; i++)
+        if (!dominated_on (model, stacks, symbolizer, timeline, threads, g_array_index (ids, guint16, i), begin, end, key,
                            min_share, max, out, cancellable, error))
           return NULL;
     }

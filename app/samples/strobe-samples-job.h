@@ -12,6 +12,7 @@
 
 #include "strobe-sample-model.h"
 #include "strobe-symbolizer.h"
+#include "strobe-threads-model.h"
 #include "strobe-timeline-model.h"
 
 G_BEGIN_DECLS
@@ -62,6 +63,7 @@ GArray              *strobe_samples_dominated      (StrobeSampleModel          *
                                                     StrobeMemoryModel          *stacks,
                                                     StrobeSymbolizer           *symbolizer,
                                                     StrobeTimelineModel        *timeline,
+                                                    StrobeThreadsModel         *threads,
                                                     guint16                     thread_id,
                                                     guint64                     begin,
                                                     guint64                     end,

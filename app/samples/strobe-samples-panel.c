@@ -373,6 +373,7 @@ typedef struct
   StrobeMemoryModel   *stacks;
   StrobeSymbolizer    *symbolizer;
   StrobeTimelineModel *timeline;
+  StrobeThreadsModel  *threads;
   guint16              thread_id;
   guint64              begin, end, key;
 } ScopesJob;
@@ -386,6 +387,7 @@ scopes_job_free (gpointer data)
   g_clear_object (&j->stacks);
   g_clear_object (&j->symbolizer);
   g_clear_object (&j->timeline);
+  g_clear_object (&j->threads);
   g_free (j);
 }
 
@@ -394,7 +396,7 @@ scopes_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancel
 {
   ScopesJob *j = data;
   GError *error = NULL;
-  GArray *out = strobe_samples_dominated (j->model, j->stacks, j->symbolizer, j->timeline, j->thread_id, j->begin,
+  GArray *out = strobe_samples_dominated (j->model, j->stacks, j->symbolizer, j->timeline, j->threads, j->thread_id, j->begin,
                                           j->end, j->key, DOMINATES, MAX_SCOPES, cancellable, &error);
 
   if (out == NULL)
@@ -445,8 +447,10 @@ update_scopes (StrobeSamplesPanel *self)
   g_list_store_remove_all (self->scopes);
   if (self->result == NULL || self->chosen == G_MAXUINT64 || self->chosen == 0 || timeline == NULL)
     {
-      gtk_label_set_text (self->scopes_heading, _("Choose a function to list the scopes it dominates: those in "
-                                                  "which at least half of the samples had it on the stack."));
+      const char *hint = _("Choose a function to list the scopes it dominates: those in which at least half of "
+                           "the samples had it on the stack.");
+      gtk_label_set_text (self->scopes_heading, hint);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->scopes_heading), hint);
       return;
     }
   {
@@ -454,6 +458,7 @@ update_scopes (StrobeSamplesPanel *self)
     g_autofree char *text = g_strdup_printf (_("Scopes in which at least half of the samples were in “%s”"),
                                              strobe_samples_result_name (self->result, self->chosen));
     gtk_label_set_text (self->scopes_heading, text);
+    gtk_widget_set_tooltip_text (GTK_WIDGET (self->scopes_heading), text);
   }
   self->scopes_cancel = g_cancellable_new ();
   j = g_new0 (ScopesJob, 1);
@@ -461,6 +466,7 @@ update_scopes (StrobeSamplesPanel *self)
   j->stacks = g_object_ref (strobe_document_get_memory (self->document));
   j->symbolizer = g_object_ref (self->symbolizer);
   j->timeline = g_object_ref (timeline);
+  j->threads = g_object_ref (strobe_document_get_threads (self->document));
   j->thread_id = self->thread_id;
   j->begin = self->begin;
   j->end = self->end;
@@ -603,7 +609,9 @@ why_empty (StrobeSamplesPanel *self, guint32 *system_id)
       return g_strdup_printf (_("No samples: %s"), said);
     }
   strobe_sample_status_clear (&status);
-  *system_id = self->thread_id ? strobe_sample_model_get_system_id (self->model, self->thread_id) : 0;
+  *system_id = self->thread_id ? (guint32) strobe_threads_model_get_system_id (strobe_document_get_threads (self->document),
+                                                                               self->thread_id)
+                                : 0;
   if (self->thread_id && *system_id == 0)
     /* Translators: %s is what was selected */
     return g_strdup_printf (_("%s: this thread was not sampled (its samples carry no thread the trace names)"),

@@ -31,11 +31,13 @@ struct _StrobeTimelineView
   StrobeTimelineWidget *timeline;       /* NULL when the document has no timeline model */
   StrobeTimersPanel    *timers;
   StrobeSamplesPanel   *samples;        /* beside the timers: what the CPU did in the selection */
-  GtkStack             *side;           /* timers | samples */
+  GtkToggleButton      *timers_button;  /* which of the two is shown beside the tracks */
+  GtkToggleButton      *samples_button;
   gboolean              had_scopes;     /* the trace has CPU scopes (never FALSE again) */
 
   /* The template's (strobe-timeline-view.ui). */
   GtkStack             *content_stack;
+  GtkBox               *toolbar;
   GtkWidget            *follow;
   GtkDropDown          *colors;
   GtkDropDown          *target;
@@ -506,6 +508,15 @@ has_scopes (StrobeTimelineView *self)
   return self->had_scopes;
 }
 
+static void
+side_toggled_cb (StrobeTimelineView *self)
+{
+  gboolean samples = gtk_toggle_button_get_active (self->samples_button);
+
+  gtk_widget_set_visible (GTK_WIDGET (self->timers), !samples);
+  gtk_widget_set_visible (GTK_WIDGET (self->samples), samples);
+}
+
 /* The Samples panel follows the selected scope (its interval on its thread), else the
  * selected range (every thread), else the whole trace. */
 static void
@@ -775,21 +786,28 @@ build (StrobeTimelineView *self)
   /* Timers and Samples share the side: both answer "what took the time here". */
   self->samples = STROBE_SAMPLES_PANEL (strobe_samples_panel_new (document));
   g_signal_connect_object (self->samples, "show-scope", G_CALLBACK (show_scope_cb), self, G_CONNECT_SWAPPED);
-  self->side = GTK_STACK (gtk_stack_new ());
-  /* The page shown asks for its width, not the widest: the timers keep their room. */
-  gtk_stack_set_hhomogeneous (self->side, FALSE);
-  gtk_widget_set_vexpand (GTK_WIDGET (self->side), TRUE);
-  gtk_stack_add_titled (self->side, GTK_WIDGET (self->timers), "timers", _("Timers"));
-  gtk_stack_add_titled (self->side, GTK_WIDGET (self->samples), "samples", _("Samples"));
-  switcher = gtk_stack_switcher_new ();
-  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->side);
-  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+  /* Two buttons in the toolbar and the other panel hidden, not a GtkStack with its
+   * switcher over the panels: a stack, or any row, over the timers' paned made GTK 4.8
+   * report a height for width above its minimum (a critical) in longer languages. */
+  switcher = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_add_css_class (switcher, "linked");
   gtk_accessible_update_property (GTK_ACCESSIBLE (switcher), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Timers or samples"), -1);
+  self->timers_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label (_("Timers")));
+  self->samples_button = GTK_TOGGLE_BUTTON (gtk_toggle_button_new_with_label (_("Samples")));
+  gtk_toggle_button_set_group (self->samples_button, self->timers_button);
+  gtk_toggle_button_set_active (self->timers_button, TRUE);
+  gtk_box_append (GTK_BOX (switcher), GTK_WIDGET (self->timers_button));
+  gtk_box_append (GTK_BOX (switcher), GTK_WIDGET (self->samples_button));
+  g_signal_connect_object (self->samples_button, "toggled", G_CALLBACK (side_toggled_cb), self, G_CONNECT_SWAPPED);
   side_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (side_box), switcher);
-  gtk_box_append (GTK_BOX (side_box), GTK_WIDGET (self->side));
+  gtk_box_append (self->toolbar, switcher);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->timers), TRUE);
+  gtk_widget_set_vexpand (GTK_WIDGET (self->samples), TRUE);
+  gtk_box_append (GTK_BOX (side_box), GTK_WIDGET (self->timers));
+  gtk_box_append (GTK_BOX (side_box), GTK_WIDGET (self->samples));
+  side_toggled_cb (self);
   gtk_paned_set_end_child (self->paned, side_box);
-  gtk_widget_set_size_request (side_box, 440, -1);
+  gtk_widget_set_size_request (GTK_WIDGET (self->timers), 440, -1);
   strobe_pane_mark (GTK_WIDGET (self->timers));
   strobe_pane_mark (GTK_WIDGET (self->samples));
   g_signal_connect_object (state, "notify::selection-end", G_CALLBACK (update_samples), self, G_CONNECT_SWAPPED);
@@ -865,6 +883,7 @@ strobe_timeline_view_class_init (StrobeTimelineViewClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/timeline/strobe-timeline-view.ui");
   gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, toolbar);
   gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, follow);
   gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, colors);
   gtk_widget_class_bind_template_child (widget_class, StrobeTimelineView, target);
@@ -918,8 +937,8 @@ void
 strobe_timeline_view_show_side (StrobeTimelineView *self, const char *page)
 {
   g_return_if_fail (STROBE_IS_TIMELINE_VIEW (self));
-  if (self->side)
-    gtk_stack_set_visible_child_name (self->side, page);
+  if (self->samples_button)
+    gtk_toggle_button_set_active (g_strcmp0 (page, "samples") == 0 ? self->samples_button : self->timers_button, TRUE);
 }
 
 StrobeTimersPanel *

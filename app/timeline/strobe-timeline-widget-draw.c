@@ -59,7 +59,7 @@ fill_spec (const StrobeTileKey *key, StrobeTileSpec *spec, gpointer data)
   if (self->samples && t->kind == STROBE_TRACK_THREAD && (spec->samples_y = strobe_track_samples_y (t)) >= 0)
     {
       spec->samples = g_object_ref (self->samples);
-      spec->system_id = strobe_sample_model_get_system_id (self->samples, (guint16) t->id);
+      spec->system_id = (guint32) strobe_threads_model_get_system_id (self->threads, (guint16) t->id);
     }
   if (self->samples && t->kind == STROBE_TRACK_CPU)
     {

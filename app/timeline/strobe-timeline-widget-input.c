@@ -261,7 +261,7 @@ tooltip_markup (StrobeTimelineWidget *self, const Hit *hit)
         text = hit->kind == HIT_CPU
                ? strobe_timeline_describe_cpu (self->samples, &clock, hit->time, (guint64) MAX (axis.scale * 2, 1))
                : strobe_timeline_describe_strip (self->samples, &clock,
-                                                 strobe_sample_model_get_system_id (self->samples, hit->thread_id),
+                                                 (guint32) strobe_threads_model_get_system_id (self->threads, hit->thread_id),
                                                  hit->time, (guint64) MAX (axis.scale * 2, 1));
         return text ? g_markup_escape_text (text, -1) : NULL;
       }

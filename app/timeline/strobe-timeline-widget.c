@@ -264,8 +264,11 @@ refresh_tracks (StrobeTimelineWidget *self)
       StrobeTraceClock clock;
 
       for (guint i = 0; i < st->len; i++)
-        if (g_array_index (st, StrobeSampleThread, i).stream_id)
-          g_array_append_val (sampled, g_array_index (st, StrobeSampleThread, i).stream_id);
+        {
+          guint16 id = strobe_threads_model_find_system (self->threads, g_array_index (st, StrobeSampleThread, i).system_id);
+          if (id)
+            g_array_append_val (sampled, id);
+        }
       strobe_time_axis_get_clock (self->axis, &clock);
       if (sampled->len && self->have_extent)
         self->cpu_peak = strobe_timeline_cpu_peak (self->samples, &clock, self->first, self->last, 1024);

@@ -45,13 +45,13 @@ resolve_thread (StrobeDocument *document, StrobeSampleModel *model, const char *
       for (guint i = 0; i < threads->len; i++)
         if (g_array_index (threads, StrobeSampleThread, i).system_id == n)
           return *system_id = (guint32) n, TRUE;
-      if (n <= G_MAXUINT16 && (*system_id = strobe_sample_model_get_system_id (model, (guint16) n)) != 0)
+      if (n <= G_MAXUINT16 && (*system_id = (guint32) strobe_threads_model_get_system_id (strobe_document_get_threads (document), (guint16) n)) != 0)
         return TRUE;
     }
   for (guint i = 0; i < infos->len; i++)
     {
       const StrobeThreadInfo *t = &g_array_index (infos, StrobeThreadInfo, i);
-      if (g_str_equal (t->name, spec) && (*system_id = strobe_sample_model_get_system_id (model, t->id)) != 0)
+      if (g_str_equal (t->name, spec) && (*system_id = (guint32) t->system_id) != 0)
         return TRUE;
     }
   g_printerr (_("strobe-cli: no sampled thread “%s” (an OS thread id, a stream id or a thread name)\n"), spec);
@@ -61,7 +61,7 @@ resolve_thread (StrobeDocument *document, StrobeSampleModel *model, const char *
 /* The intervals of every completed scope named exactly @name (on @system_id's thread
  * when it is not 0) that overlap [t0, t1], each clipped to it. */
 static GArray *
-scope_intervals (StrobeDocument *document, StrobeSampleModel *model, const char *name, guint32 system_id,
+scope_intervals (StrobeDocument *document, const char *name, guint32 system_id,
                  guint64 t0, guint64 t1)
 {
   StrobeTimelineModel *timeline = strobe_document_get_timeline (document);
@@ -76,7 +76,7 @@ scope_intervals (StrobeDocument *document, StrobeSampleModel *model, const char 
       if (!g_str_equal (strobe_timeline_model_get_name (timeline, m->name_id), name)
           || m->end < t0 || m->begin > t1)
         continue;
-      iv.system_id = strobe_sample_model_get_system_id (model, m->thread_id);
+      iv.system_id = (guint32) strobe_threads_model_get_system_id (strobe_document_get_threads (document), m->thread_id);
       if (iv.system_id == 0 || (system_id && iv.system_id != system_id))
         continue;
       iv.begin = MAX (m->begin, t0);
@@ -196,6 +196,7 @@ print_states (StrobeDocument *document, StrobeSampleModel *model, guint32 only, 
       StrobeThreadInfo info = { 0 };
       guint64 sum[3] = { 0 }, waits = 0, longest = 0;
       g_autofree char *name = NULL;
+      guint16 stream_id;
 
       if (only && t->system_id != only)
         continue;
@@ -210,13 +211,14 @@ print_states (StrobeDocument *document, StrobeSampleModel *model, guint32 only, 
               longest = MAX (longest, s->end - s->begin);
             }
         }
-      if (t->stream_id && strobe_threads_model_lookup (strobe_document_get_threads (document), t->stream_id, &info))
+      stream_id = strobe_threads_model_find_system (strobe_document_get_threads (document), t->system_id);
+      if (stream_id && strobe_threads_model_lookup (strobe_document_get_threads (document), stream_id, &info))
         {
           name = strobe_text_escape (info.name, STROBE_TEXT_PLAIN);
           strobe_thread_info_clear (&info);
         }
       printf ("%10u %8u %9" G_GUINT64_FORMAT " %12.3f %12.3f %12.3f %8" G_GUINT64_FORMAT " %14.3f  %s\n",
-              t->system_id, t->stream_id, strobe_sample_model_count (model, t->system_id, t0, t1),
+              t->system_id, stream_id, strobe_sample_model_count (model, t->system_id, t0, t1),
               strobe_trace_clock_ticks_to_seconds (&clock, (gdouble) sum[0]) * 1e3,
               strobe_trace_clock_ticks_to_seconds (&clock, (gdouble) sum[1]) * 1e3,
               strobe_trace_clock_ticks_to_seconds (&clock, (gdouble) sum[2]) * 1e3, waits,
@@ -312,7 +314,7 @@ strobe_cli_samples (int argc, char **argv)
 
   if (scope)
     {
-      intervals = scope_intervals (document, model, scope, system_id, t0, t1);
+      intervals = scope_intervals (document, scope, system_id, t0, t1);
       if (intervals->len == 0)
         {
           g_printerr (_("strobe-cli: no scope “%s” on a sampled thread in that part of the trace\n"), scope);

@@ -20,7 +20,6 @@ enum
 {
   ROUTE_STATUS,
   ROUTE_BATCH,
-  ROUTE_THREAD_INFO,
 };
 
 typedef struct
@@ -42,8 +41,6 @@ struct _StrobeSampleModel
   GRWLock     lock;
   GPtrArray  *threads;      /* Thread *, in order of first record */
   GHashTable *by_system;    /* system id → Thread * */
-  GHashTable *system_of;    /* stream id + 1 → system id (ThreadInfo) */
-  GHashTable *stream_of;    /* system id → stream id (the latest ThreadInfo naming it) */
   GArray     *statuses;     /* StrobeSampleStatus */
   guint64     samples, lost, bad_batches;
   guint64     generation;
@@ -102,7 +99,6 @@ strobe_sample_model_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
 {
   strobe_analysis_context_subscribe (ctx, ROUTE_STATUS, "Sampling", "Status");
   strobe_analysis_context_subscribe (ctx, ROUTE_BATCH, "Sampling", "Batch");
-  strobe_analysis_context_subscribe (ctx, ROUTE_THREAD_INFO, "$Trace", "ThreadInfo");
 }
 
 static void
@@ -166,8 +162,6 @@ strobe_sample_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
   static StrobeFieldAccessor paranoid = STROBE_FIELD_ACCESSOR_INIT ("Paranoid");
   static StrobeFieldAccessor error = STROBE_FIELD_ACCESSOR_INIT ("Error");
   static StrobeFieldAccessor message = STROBE_FIELD_ACCESSOR_INIT ("Message");
-  static StrobeFieldAccessor thread_id = STROBE_FIELD_ACCESSOR_INIT ("ThreadId");
-  static StrobeFieldAccessor system_id = STROBE_FIELD_ACCESSOR_INIT ("SystemId");
 
   g_rw_lock_writer_lock (&self->lock);
   switch (route)
@@ -191,19 +185,6 @@ strobe_sample_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
     case ROUTE_BATCH:
       read_batch (self, ev);
       break;
-    case ROUTE_THREAD_INFO:
-      {
-        guint64 stream = strobe_event_get_uint (ev, &thread_id);
-        guint64 sys = strobe_event_get_uint (ev, &system_id);
-        if (stream >= 16 && stream <= G_MAXUINT16 && sys && sys <= G_MAXUINT32)
-          {
-            g_hash_table_insert (self->system_of, GUINT_TO_POINTER ((guint) stream + 1),
-                                 GUINT_TO_POINTER ((guint) sys));
-            g_hash_table_insert (self->stream_of, GUINT_TO_POINTER ((guint) sys),
-                                 GUINT_TO_POINTER ((guint) stream));
-          }
-      }
-      break;
     default:
       break;
     }
@@ -225,8 +206,6 @@ strobe_sample_model_finalize (GObject *object)
 
   g_ptr_array_unref (self->threads);
   g_hash_table_unref (self->by_system);
-  g_hash_table_unref (self->system_of);
-  g_hash_table_unref (self->stream_of);
   g_array_unref (self->statuses);
   g_rw_lock_clear (&self->lock);
   G_OBJECT_CLASS (strobe_sample_model_parent_class)->finalize (object);
@@ -244,8 +223,6 @@ strobe_sample_model_init (StrobeSampleModel *self)
   g_rw_lock_init (&self->lock);
   self->threads = g_ptr_array_new_with_free_func (thread_free);
   self->by_system = g_hash_table_new (NULL, NULL);
-  self->system_of = g_hash_table_new (NULL, NULL);
-  self->stream_of = g_hash_table_new (NULL, NULL);
   self->statuses = g_array_new (FALSE, TRUE, sizeof (StrobeSampleStatus));
   g_array_set_clear_func (self->statuses, status_clear);
 }
@@ -322,12 +299,6 @@ strobe_sample_model_get_statuses (StrobeSampleModel *self)
   return out;
 }
 
-static guint16
-stream_of_locked (StrobeSampleModel *self, guint32 system_id)
-{
-  return (guint16) GPOINTER_TO_UINT (g_hash_table_lookup (self->stream_of, GUINT_TO_POINTER (system_id)));
-}
-
 GArray *
 strobe_sample_model_get_threads (StrobeSampleModel *self)
 {
@@ -341,7 +312,6 @@ strobe_sample_model_get_threads (StrobeSampleModel *self)
       const Thread *t = g_ptr_array_index (self->threads, i);
       StrobeSampleThread o = {
         .system_id = t->system_id,
-        .stream_id = stream_of_locked (self, t->system_id),
         .samples = t->times->len,
         .switches = t->switch_times->len,
         .first = t->first,
@@ -351,18 +321,6 @@ strobe_sample_model_get_threads (StrobeSampleModel *self)
     }
   g_rw_lock_reader_unlock (&self->lock);
   return out;
-}
-
-guint32
-strobe_sample_model_get_system_id (StrobeSampleModel *self, guint16 stream_id)
-{
-  guint32 v;
-
-  g_return_val_if_fail (STROBE_IS_SAMPLE_MODEL (self), 0);
-  g_rw_lock_reader_lock (&self->lock);
-  v = GPOINTER_TO_UINT (g_hash_table_lookup (self->system_of, GUINT_TO_POINTER ((guint) stream_id + 1)));
-  g_rw_lock_reader_unlock (&self->lock);
-  return v;
 }
 
 /* The first index of sorted @times whose time is >= @t. */

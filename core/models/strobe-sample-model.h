@@ -4,8 +4,9 @@
  *
  * Threads are named by their operating-system id (`system_id`): the runtime samples
  * every thread of the process, also those that never traced anything. A thread that did
- * has a stream id too (its $Trace.ThreadInfo's SystemId), which the timeline and the
- * threads model use: strobe_sample_model_get_system_id() maps one to the other.
+ * has a stream id too (its $Trace.ThreadInfo's SystemId), which the timeline uses: the
+ * StrobeThreadsModel maps one to the other (strobe_threads_model_get_system_id,
+ * strobe_threads_model_find_system), the one table of the trace's threads.
  *
  * Call stacks are ids of the memory channel's stack trie, which the StrobeMemoryModel of
  * the same trace holds (with the module map): tree builds take it, and a
@@ -63,7 +64,6 @@ char *strobe_sample_status_describe (const StrobeSampleStatus *status);
 typedef struct
 {
   guint32 system_id;    /* the OS thread id */
-  guint16 stream_id;    /* its stream id when it traced (ThreadInfo), else 0 */
   guint64 samples;
   guint64 switches;
   guint64 first, last;  /* times of its first and last record */
@@ -122,8 +122,6 @@ GArray            *strobe_sample_model_get_statuses   (StrobeSampleModel *self);
 
 /* The sampled threads (StrobeSampleThread) in order of first record. */
 GArray            *strobe_sample_model_get_threads    (StrobeSampleModel *self);
-/* The OS id of stream thread @stream_id (from its ThreadInfo), 0 when unknown. */
-guint32            strobe_sample_model_get_system_id  (StrobeSampleModel *self, guint16 stream_id);
 
 /* Samples (StrobeSample, in time order) of thread @system_id in [@t0, @t1]. */
 GArray            *strobe_sample_model_get_samples    (StrobeSampleModel *self, guint32 system_id,

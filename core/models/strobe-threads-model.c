@@ -25,6 +25,7 @@ struct _StrobeThreadsModel
   GArray     *threads;      /* StrobeThreadInfo, in order of first appearance */
   GHashTable *index;        /* thread id → position in threads + 1: a trace may name every
                              * one of the 65536 ids, in any order */
+  GHashTable *by_system;    /* OS thread id → thread id (the latest ThreadInfo naming it) */
   char       *program_name;
   char       *process_name;
   guint32     process_id;
@@ -116,6 +117,9 @@ strobe_threads_model_on_event (StrobeAnalyzer *analyzer, guint route, const Stro
         char *s;
 
         t->system_id = strobe_event_get_uint (ev, &system_id);
+        if (t->system_id)
+          g_hash_table_insert (self->by_system, g_memdup2 (&t->system_id, sizeof t->system_id),
+                               GUINT_TO_POINTER ((guint) t->id));
         t->sort_hint = (gint32) strobe_event_get_int (ev, &sort_hint);
         s = strobe_event_get_string (ev, &name);
         g_free (t->name);
@@ -161,6 +165,7 @@ strobe_threads_model_finalize (GObject *object)
 
   g_array_unref (self->threads);
   g_hash_table_unref (self->index);
+  g_hash_table_unref (self->by_system);
   g_free (self->program_name);
   g_free (self->process_name);
   g_rw_lock_clear (&self->lock);
@@ -180,6 +185,7 @@ strobe_threads_model_init (StrobeThreadsModel *self)
   self->threads = g_array_new (FALSE, TRUE, sizeof (StrobeThreadInfo));
   g_array_set_clear_func (self->threads, info_clear);
   self->index = g_hash_table_new (NULL, NULL);
+  self->by_system = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
 }
 
 StrobeThreadsModel *
@@ -264,6 +270,36 @@ strobe_threads_model_lookup (StrobeThreadsModel *self, guint16 id, StrobeThreadI
   }
   g_rw_lock_reader_unlock (&self->lock);
   return found;
+}
+
+guint64
+strobe_threads_model_get_system_id (StrobeThreadsModel *self, guint16 id)
+{
+  guint64 v = 0;
+
+  g_return_val_if_fail (STROBE_IS_THREADS_MODEL (self), 0);
+  g_rw_lock_reader_lock (&self->lock);
+  {
+    StrobeThreadInfo *t = find_thread (self, id);
+    if (t)
+      v = t->system_id;
+  }
+  g_rw_lock_reader_unlock (&self->lock);
+  return v;
+}
+
+guint16
+strobe_threads_model_find_system (StrobeThreadsModel *self, guint64 system_id)
+{
+  guint16 id;
+
+  g_return_val_if_fail (STROBE_IS_THREADS_MODEL (self), 0);
+  if (system_id == 0)
+    return 0;
+  g_rw_lock_reader_lock (&self->lock);
+  id = (guint16) GPOINTER_TO_UINT (g_hash_table_lookup (self->by_system, &system_id));
+  g_rw_lock_reader_unlock (&self->lock);
+  return id;
 }
 
 char *

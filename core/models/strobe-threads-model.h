@@ -42,6 +42,14 @@ gboolean            strobe_threads_model_lookup           (StrobeThreadsModel *s
                                                            guint16             id,
                                                            StrobeThreadInfo   *out);
 void                strobe_thread_info_clear              (StrobeThreadInfo   *info);
+/* The OS thread id of stream thread @id (its ThreadInfo's SystemId), 0 when unknown. */
+guint64             strobe_threads_model_get_system_id    (StrobeThreadsModel *self,
+                                                           guint16             id);
+/* The stream thread whose OS id is @system_id (the latest ThreadInfo naming it: the
+ * kernel reuses ids), 0 when none: what ties the Sampling channel's threads, named by OS
+ * id, to the timeline's. */
+guint16             strobe_threads_model_find_system      (StrobeThreadsModel *self,
+                                                           guint64             system_id);
 /* Misc.ProcessInfo's name, else the program name of the handshake, else "". Newly allocated. */
 char               *strobe_threads_model_dup_process_name (StrobeThreadsModel *self);
 guint32             strobe_threads_model_get_process_id   (StrobeThreadsModel *self);

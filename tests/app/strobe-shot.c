@@ -3,7 +3,9 @@
  * window as a PNG. Run under a display (xvfb-run) with GSK_RENDERER=cairo;
  * build-aux/make-screenshots.sh drives it.
  *
- *   strobe-shot TRACE OUTDIR [WIDTHxHEIGHT] [PAGE…]     (pages: overview timeline log memory)
+ *   strobe-shot TRACE OUTDIR [WIDTHxHEIGHT] [PAGE…]     (pages: overview timeline log memory,
+ *                                                        samples: the timeline's Samples panel
+ *                                                        on the slowest "A* search")
  *
  * SPDX-License-Identifier: MIT
  */
@@ -16,6 +18,8 @@
 #include "strobe-application.h"
 #include "strobe-build-tree.h"
 #include "strobe-document-view.h"
+#include "strobe-scope-search.h"
+#include "strobe-timeline-view.h"
 #include "strobe-window.h"
 
 static int status = 1;
@@ -48,6 +52,33 @@ save_png (GtkWidget *widget, const char *path)
     return FALSE;
   texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
   return gdk_texture_save_to_png (texture, path);
+}
+
+/* The pseudo-page "samples": the timeline with the demo's longest "A* search" scope selected
+ * and the Samples panel's flame graph of its interval beside it (where its time went). */
+static gboolean
+show_samples (StrobeDocumentView *view)
+{
+  StrobeTimelineModel *m = strobe_document_get_timeline (strobe_document_view_get_document (view));
+  StrobeTimelineView *timeline;
+  StrobeScopeMatch match;
+  StrobeScopeRef ref;
+  guint32 id = G_MAXUINT32;
+
+  if (m == NULL || !strobe_document_view_show_view (view, "timeline"))
+    return FALSE;
+  timeline = STROBE_TIMELINE_VIEW (strobe_document_view_get_view (view, "timeline"));
+  for (guint i = 0; i < strobe_timeline_model_get_n_names (m); i++)
+    if (g_strcmp0 (strobe_timeline_model_get_name (m, i), "A* search") == 0)
+      id = i;
+  if (id == G_MAXUINT32 || !strobe_scope_search_longest (m, id, 0, G_MAXUINT64, &match, NULL, NULL))
+    return FALSE;
+  ref = (StrobeScopeRef) { match.thread_id, match.depth, match.name_id, match.begin, match.end };
+  strobe_timeline_widget_show_scope (strobe_timeline_view_get_timeline (timeline), &ref);
+  strobe_timeline_view_show_side (timeline, "samples");
+  gtk_stack_set_visible_child_name (strobe_samples_panel_get_pages (strobe_timeline_view_get_samples (timeline)),
+                                    "flame");
+  return TRUE;
 }
 
 static void
@@ -83,7 +114,8 @@ activate_cb (GApplication *app)
       g_autofree char *name = g_strdup_printf ("%s.png", arguments[i]);
       g_autofree char *path = g_build_filename (outdir, name, NULL);
 
-      if (!strobe_document_view_show_view (STROBE_DOCUMENT_VIEW (view), arguments[i]))
+      if (g_str_equal (arguments[i], "samples") ? !show_samples (STROBE_DOCUMENT_VIEW (view))
+                                                : !strobe_document_view_show_view (STROBE_DOCUMENT_VIEW (view), arguments[i]))
         {
           g_printerr ("strobe-shot: the viewer has no view “%s”\n", arguments[i]);
           status = 1;

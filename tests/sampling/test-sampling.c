@@ -115,7 +115,7 @@ scope_intervals (Traced *t, const char *name)
 
       if (!g_str_equal (strobe_timeline_model_get_name (timeline, m->name_id), name))
         continue;
-      iv.system_id = strobe_sample_model_get_system_id (t->samples, m->thread_id);
+      iv.system_id = (guint32) strobe_threads_model_get_system_id (strobe_document_get_threads (t->document), m->thread_id);
       g_assert_cmpuint (iv.system_id, !=, 0);
       iv.begin = m->begin;
       iv.end = m->end;
@@ -414,7 +414,7 @@ test_cli (void)
       if (g_str_equal (g_array_index (infos, StrobeThreadInfo, i).name, "Main"))
         main_id = g_array_index (infos, StrobeThreadInfo, i).id;
     g_assert_cmpuint (main_id, !=, 0);
-    g_assert_cmpuint (sum, ==, strobe_sample_model_count (t->samples, strobe_sample_model_get_system_id (t->samples, main_id),
+    g_assert_cmpuint (sum, ==, strobe_sample_model_count (t->samples, (guint32) strobe_threads_model_get_system_id (strobe_document_get_threads (t->document), main_id),
                                                           0, G_MAXUINT64));
   }
   g_assert_cmpuint (hot, >=, sum / 2);
