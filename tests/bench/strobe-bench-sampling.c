@@ -15,7 +15,22 @@
  *                                      kernel's sampling interrupts cost on this machine
  *   sampling.{1khz,10khz}.overhead_beyond_kernel  overhead − kernel_floor
  *
- *   strobe-bench-sampling [--quick] [--dir DIR]
+ * and what the viewer does with the 10 kHz trace (--analysis: only that, on a run of its
+ * own with 4 threads):
+ *   sampling.analysis.samples          samples in it
+ *   sampling.analysis.load_s           the document read with the sample model (wall)
+ *   sampling.analysis.ready_s          then the Samples panel's job on every sample with a
+ *                                      fresh symbolizer: the tree merged by function,
+ *                                      bottom-up, callers and callees, every name
+ *   sampling.analysis.ready_per_1m_s   (load + ready) per million samples: the target is
+ *                                      1 M samples symbolized and ready in 2 s (scaled from
+ *                                      the samples there are: a million would take 100 CPU
+ *                                      seconds to record at 10 kHz)
+ *   sampling.analysis.scope_tree_ms    the panel's job for one selected interval of one
+ *                                      thread (the busiest thread's middle tenth), the
+ *                                      symbolizer warm as the panel keeps it: ≤ 100 ms
+ *
+ *   strobe-bench-sampling [--quick] [--analysis] [--dir DIR]
  */
 #include "config.h"
 
@@ -31,7 +46,9 @@
 
 #include "bench-common.h"
 #include "strobe-document.h"
+#include "strobe-memory-symbols.h"
 #include "strobe-sample-model.h"
+#include "strobe-samples-job.h"
 
 typedef struct
 {
@@ -45,10 +62,11 @@ typedef struct
 
 /* Runs the workload once; its CPU and wall time in seconds, the trace's size. */
 static gboolean
-run_once (const char *trace, guint hz, guint bare_hz, long iterations, double *cpu, double *wall, guint64 *bytes)
+run_once (const char *trace, guint hz, guint bare_hz, long iterations, int threads, double *cpu, double *wall,
+          guint64 *bytes)
 {
-  char iters[32], hz_s[16], bare_s[16];
-  char *argv[] = { (char *) BENCH_SAMPLING_WORKLOAD, iters, (char *) "1", NULL };
+  char iters[32], hz_s[16], bare_s[16], threads_s[16];
+  char *argv[] = { (char *) BENCH_SAMPLING_WORKLOAD, iters, threads_s, NULL };
   g_auto (GStrv) env = g_get_environ ();
   struct rusage ru;
   struct stat st;
@@ -57,6 +75,7 @@ run_once (const char *trace, guint hz, guint bare_hz, long iterations, double *c
   int status;
 
   g_snprintf (iters, sizeof iters, "%ld", iterations);
+  g_snprintf (threads_s, sizeof threads_s, "%d", threads);
   g_snprintf (hz_s, sizeof hz_s, "%u", hz ? hz : 1000);
   env = g_environ_setenv (env, "STROBE_TRACEFILE", trace, TRUE);
   env = g_environ_setenv (env, "STROBE_TRACE", hz ? "sampling" : "", TRUE);
@@ -100,13 +119,73 @@ least (const double *v, int n)
   return m;
 }
 
+/* What the viewer does with @trace's samples (see the header). */
+static void
+analysis (const char *trace)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (trace);
+  g_autoptr (StrobeDocument) document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  StrobeSampleModel *model = strobe_document_get_model (document, STROBE_TYPE_SAMPLE_MODEL);
+  g_autoptr (StrobeSymbolizer) sym = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) threads = NULL;
+  StrobeSamplesResult *r;
+  StrobeSampleSummary summary;
+  StrobeSampleInterval all = { 0, 0, G_MAXUINT64 }, scope = { 0 };
+  guint64 busiest = 0;
+  double t0, load_s, ready_s, scope_ms;
+
+  t0 = bench_now_ns ();
+  strobe_document_load (document, NULL, &error);
+  load_s = (bench_now_ns () - t0) / 1e9;
+  strobe_sample_model_get_summary (model, &summary);
+  if (error != NULL || summary.samples == 0)
+    {
+      g_printerr ("strobe-bench-sampling: %s has no samples (%s)\n", trace, error ? error->message : "none");
+      return;
+    }
+  t0 = bench_now_ns ();
+  sym = strobe_memory_symbolizer_new (strobe_document_get_memory (document));
+  r = strobe_samples_compute (model, strobe_document_get_memory (document), sym, &all, 1, NULL, &error);
+  ready_s = (bench_now_ns () - t0) / 1e9;
+  g_assert_nonnull (r);
+  strobe_samples_result_free (r);
+
+  threads = strobe_sample_model_get_threads (model);
+  for (guint i = 0; i < threads->len; i++)
+    {
+      const StrobeSampleThread *t = &g_array_index (threads, StrobeSampleThread, i);
+      if (t->samples > busiest)
+        {
+          busiest = t->samples;
+          scope.system_id = t->system_id;
+          scope.begin = t->first + (t->last - t->first) / 20 * 9;
+          scope.end = t->first + (t->last - t->first) / 20 * 11;
+        }
+    }
+  t0 = bench_now_ns ();
+  r = strobe_samples_compute (model, strobe_document_get_memory (document), sym, &scope, 1, NULL, &error);
+  scope_ms = (bench_now_ns () - t0) / 1e6;
+  g_assert_nonnull (r);
+  bench_report ("sampling.analysis.samples", (double) summary.samples, "samples");
+  bench_report ("sampling.analysis.load_s", load_s, "s");
+  bench_report ("sampling.analysis.ready_s", ready_s, "s");
+  bench_report ("sampling.analysis.ready_per_1m_s", (load_s + ready_s) * 1e6 / (double) summary.samples, "s");
+  bench_report ("sampling.analysis.scope_samples", (double) r->total, "samples");
+  bench_report ("sampling.analysis.scope_tree_ms", scope_ms, "ms");
+  bench_report_ratio ("sampling.analysis.ready_per_1m_s", (load_s + ready_s) * 1e6 / (double) summary.samples, "<=", 2.0);
+  bench_report_ratio ("sampling.analysis.scope_tree_ms", scope_ms, "<=", 100.0);
+  strobe_samples_result_free (r);
+}
+
 int
 main (int argc, char **argv)
 {
-  gboolean quick = FALSE;
+  gboolean quick = FALSE, analysis_only = FALSE;
   g_autofree char *dir_opt = NULL;
   GOptionEntry entries[] = {
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Shorter runs", NULL },
+    { "analysis", 0, 0, G_OPTION_ARG_NONE, &analysis_only, "Only what the viewer does with a 10 kHz trace", NULL },
     { "dir", 0, 0, G_OPTION_ARG_FILENAME, &dir_opt, "Where the traces go (default: a temporary directory)", "DIR" },
     { NULL },
   };
@@ -135,7 +214,7 @@ main (int argc, char **argv)
   for (;;)
     {
       g_autofree char *trace = g_build_filename (dir, "calibrate.strobe", NULL);
-      if (!run_once (trace, 0, 0, iterations, &cpu, &wall, &bytes))
+      if (!run_once (trace, 0, 0, iterations, 1, &cpu, &wall, &bytes))
         {
           g_printerr ("strobe-bench-sampling: %s did not run\n", BENCH_SAMPLING_WORKLOAD);
           return 1;
@@ -146,6 +225,24 @@ main (int argc, char **argv)
       iterations = (long) ((double) iterations * MIN (10.0, target / MAX (cpu, 0.01)));
     }
   bench_report ("sampling.iterations", (double) iterations, "calls");
+  if (analysis_only)
+    {
+      g_autofree char *trace = g_build_filename (dir, "analysis.strobe", NULL);
+      /* Four threads at 10 kHz, twice the calibrated work: as many samples as a few
+       * seconds give. */
+      if (!run_once (trace, 10000, 0, iterations * 2, 4, &cpu, &wall, &bytes))
+        {
+          g_printerr ("strobe-bench-sampling: the analysis run failed\n");
+          return 1;
+        }
+      analysis (trace);
+      if (!dir_opt)
+        {
+          g_unlink (trace);
+          g_rmdir (dir);
+        }
+      return 0;
+    }
 
   /* Interleaved, the order turned each round: a machine that slows down mid-run weighs
    * on every configuration alike. */
@@ -156,7 +253,7 @@ main (int argc, char **argv)
         g_autofree char *name = g_strdup_printf ("%s-%d.strobe", c->name, r);
         g_autofree char *trace = g_build_filename (dir, name, NULL);
 
-        if (!run_once (trace, c->hz, c->bare_hz, iterations, &c->cpu[r], &c->wall[r], &c->bytes[r]))
+        if (!run_once (trace, c->hz, c->bare_hz, iterations, 1, &c->cpu[r], &c->wall[r], &c->bytes[r]))
           {
             g_printerr ("strobe-bench-sampling: the %s run failed\n", c->name);
             return 1;
@@ -195,6 +292,10 @@ main (int argc, char **argv)
       bench_report_ratio (n1, over, "<=", k == 1 ? 1.0 : 5.0);
       bench_report_ratio (n4, per, "<=", 48.0);
     }
+  {
+    g_autofree char *trace = g_build_filename (dir, "10khz-0.strobe", NULL);
+    analysis (trace);
+  }
   if (!dir_opt)
     {
       for (int r = 0; r < rounds; r++)
