@@ -12,7 +12,8 @@
 #   STROBE_BUILD_DIR   build directory, absolute or relative to the repository root (default _build)
 #   SHOT_DURATION      seconds of the demo to record (default 12)
 #   SHOT_SIZE          window size (default 1400x860)
-#   SHOT_PAGES         views to save (default "overview timeline log memory")
+#   SHOT_PAGES         views to save (default "overview timeline log memory samples"; samples:
+#                      the timeline's Samples panel on the demo's slowest "A* search")
 
 set -euo pipefail
 
@@ -22,7 +23,7 @@ BUILD_DIR=${STROBE_BUILD_DIR:-_build}
 OUTDIR=${1:-$ROOT/docs/screenshots}
 DURATION=${SHOT_DURATION:-12}
 SIZE=${SHOT_SIZE:-1400x860}
-read -r -a PAGES <<< "${SHOT_PAGES:-overview timeline log memory}"
+read -r -a PAGES <<< "${SHOT_PAGES:-overview timeline log memory samples}"
 
 die() { printf 'make-screenshots.sh: error: %s\n' "$*" >&2; exit 1; }
 
@@ -36,8 +37,9 @@ trap 'rm -rf "$WORK"' EXIT
 TRACE=$WORK/demo.strobe
 
 # The demo's generators have fixed seeds: alike traces, so alike pictures, on every run.
-# With call stacks, so the memory view shows where memory goes.
-STROBE_CALLSTACKS=1 "$DEMO" --duration="$DURATION" --trace=all --tracefile="$TRACE" > "$WORK/demo.log" 2>&1 \
+# With call stacks, so the memory view shows where memory goes, and sampled, so the
+# timeline shows what the CPU did (where the kernel does not allow it, the picture says so).
+STROBE_CALLSTACKS=1 "$DEMO" --duration="$DURATION" --trace=all,sampling --tracefile="$TRACE" > "$WORK/demo.log" 2>&1 \
   || { cat "$WORK/demo.log" >&2; die "the demo failed"; }
 
 export GSK_RENDERER=cairo GDK_BACKEND=x11 GTK_A11Y=none

@@ -808,6 +808,7 @@ build (StrobeTimelineView *self)
   side_toggled_cb (self);
   gtk_paned_set_end_child (self->paned, side_box);
   gtk_widget_set_size_request (GTK_WIDGET (self->timers), 440, -1);
+  gtk_widget_set_size_request (GTK_WIDGET (self->samples), 440, -1);
   strobe_pane_mark (GTK_WIDGET (self->timers));
   strobe_pane_mark (GTK_WIDGET (self->samples));
   g_signal_connect_object (state, "notify::selection-end", G_CALLBACK (update_samples), self, G_CONNECT_SWAPPED);
