@@ -56,9 +56,17 @@ static guint signals[N_SIGNALS];
 
 #define TRACE(item) STROBE_TRACE (item)
 
+/* A user's stop is told from a crash: "Cut off" only for a recording whose program or
+ * recorder vanished without an End packet. */
 static const char *
-status_text (StrobeTraceStatus status)
+status_text (StrobeTrace *trace)
 {
+  StrobeTraceStatus status = strobe_trace_get_status (trace);
+
+  if (strobe_trace_get_stopped (trace) &&
+      (status == STROBE_TRACE_STATUS_FINISHED || status == STROBE_TRACE_STATUS_CUT_OFF))
+    /* Translators: a recording the user ended (the Stop button, or the viewer was closed) */
+    return C_("trace status", "Stopped");
   switch (status)
     {
     /* Translators: the dot is a "recording" light */
@@ -114,7 +122,7 @@ tr_size (gpointer item)
 static char *
 tr_status (gpointer item)
 {
-  return g_strdup (status_text (strobe_trace_get_status (TRACE (item))));
+  return g_strdup (status_text (TRACE (item)));
 }
 
 static const char *

@@ -11,6 +11,7 @@
 #include "strobe-document-view.h"
 #include "strobe-format.h"
 #include "strobe-live-bar.h"
+#include "strobe-live-stop.h"
 #include "strobe-panes.h"
 
 struct _StrobeDocumentView
@@ -39,6 +40,8 @@ struct _StrobeDocumentView
   GtkButton       *failed_close;
   GtkWidget       *channels_panel;
   GtkWidget       *live_bar;
+  GtkWidget       *stop_button;     /* a live trace's Stop, in the header */
+  gboolean         stopping;        /* the program was asked to stop; its answer is awaited */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeDocumentView, strobe_document_view, GTK_TYPE_WIDGET)
@@ -144,6 +147,57 @@ update_page (StrobeDocumentView *self)
         strobe_view_focus_default (STROBE_VIEW (gtk_stack_get_visible_child (self->views)));
     }
   gtk_widget_set_visible (self->load_box, status == STROBE_DOCUMENT_STATUS_LOADING);
+  if (self->stop_button != NULL)
+    gtk_widget_set_visible (self->stop_button, strobe_document_is_live (self->document));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "document.stop-recording",
+                                 strobe_document_is_live (self->document) && !self->stopping);
+}
+
+/* ---- Stop ------------------------------------------------------------------------------ */
+
+static void
+stop_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(StrobeDocumentView) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  self->stopping = FALSE;
+  if (!strobe_live_stop_finish (result, &error) && gtk_widget_get_root (GTK_WIDGET (self)) != NULL)
+    strobe_document_view_show_stop_error (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))), error);
+  update_page (self);
+}
+
+/* document.stop-recording: the program ends its tracing (it keeps running); the trace
+ * ends complete once its End arrives, and the store records that the user stopped it. */
+static void
+stop_recording_action (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  StrobeDocumentView *self = STROBE_DOCUMENT_VIEW (widget);
+
+  if (self->stopping || !strobe_document_is_live (self->document))
+    return;
+  self->stopping = TRUE;
+  update_page (self);
+  strobe_live_stop_async (self->document, NULL, stop_done_cb, g_object_ref (self));
+}
+
+void
+strobe_document_view_show_stop_error (GtkWindow    *parent,
+                                      const GError *error)
+{
+  GtkWidget *dialog;
+
+  g_return_if_fail (error != NULL);
+  dialog = gtk_message_dialog_new (parent, GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_ERROR, GTK_BUTTONS_CLOSE,
+                                   "%s", _("Could not stop the recording"));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s", error->message);
+  g_signal_connect (dialog, "response", G_CALLBACK (gtk_window_destroy), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static void
@@ -259,6 +313,25 @@ strobe_document_view_constructed (GObject *object)
       strobe_pane_mark (self->channels_panel);
       self->live_bar = strobe_live_bar_new (self->document);
       gtk_widget_set_parent (self->live_bar, GTK_WIDGET (self));
+      /* Stop beside the view switcher, where the loading progress is: the recording's own
+       * control, always in reach (Tracy and Insights put theirs in the session's toolbar). */
+      self->stop_button = gtk_button_new ();
+      gtk_button_set_child (GTK_BUTTON (self->stop_button),
+                            g_object_new (GTK_TYPE_BOX, "spacing", 6, NULL));
+      gtk_box_append (GTK_BOX (gtk_button_get_child (GTK_BUTTON (self->stop_button))),
+                      gtk_image_new_from_icon_name ("media-playback-stop-symbolic"));
+      gtk_box_append (GTK_BOX (gtk_button_get_child (GTK_BUTTON (self->stop_button))),
+                      gtk_label_new_with_mnemonic (_("_Stop Recording")));
+      gtk_widget_set_hexpand (self->stop_button, TRUE);
+      gtk_widget_set_halign (self->stop_button, GTK_ALIGN_END);
+      gtk_widget_add_css_class (self->stop_button, "destructive-action");
+      gtk_widget_set_tooltip_text (self->stop_button,
+                                   _("End the program’s tracing: it keeps running, the trace ends "
+                                     "complete (Shift+F5)"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->stop_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Stop Recording"), -1);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->stop_button), "document.stop-recording");
+      gtk_box_append (GTK_BOX (self->header), self->stop_button);
       strobe_view_state_set_follow_live (self->state, TRUE);
     }
   update_page (self);
@@ -456,6 +529,7 @@ strobe_document_view_class_init (StrobeDocumentViewClass *klass)
   gtk_widget_class_install_action (widget_class, "document.show-page", "s", show_page_action);
   gtk_widget_class_install_action (widget_class, "document.show-in-timeline", "(tt)", show_in_timeline_action);
   gtk_widget_class_install_action (widget_class, "document.find", NULL, find_action);
+  gtk_widget_class_install_action (widget_class, "document.stop-recording", NULL, stop_recording_action);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK, "document.find", NULL);
 }
 

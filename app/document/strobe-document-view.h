@@ -29,5 +29,9 @@ gboolean         strobe_document_view_show_view          (StrobeDocumentView *se
                                                           const char         *page_name);
 /* The live trace's channels panel; NULL for a saved trace. */
 GtkWidget       *strobe_document_view_get_channels_panel (StrobeDocumentView *self);
+/* `document.stop-recording` (the header's Stop Recording, enabled while live) asks the
+ * program to end its tracing. Says why a stop failed, over @parent. */
+void             strobe_document_view_show_stop_error    (GtkWindow          *parent,
+                                                          const GError       *error);
 
 G_END_DECLS

@@ -12,6 +12,7 @@
 
 #include "strobe-channels-panel.h"
 #include "strobe-control-client.h"
+#include "strobe-live-stop.h"
 
 typedef struct
 {
@@ -359,33 +360,11 @@ update (StrobeChannelsPanel *self)
 static void
 find_target (StrobeChannelsPanel *self)
 {
-  StrobeStore *store = strobe_document_get_store (self->document);
-  const char *trace_id = strobe_document_get_trace_id (self->document);
   g_autofree char *host = NULL;
   guint16 port = 0;
 
-  if (store == NULL)
-    return;
-
-  for (guint i = 0; i < g_list_model_get_n_items (strobe_store_get_sessions (store)); i++)
-    {
-      g_autoptr(StrobeLiveConnection) session = g_list_model_get_item (strobe_store_get_sessions (store), i);
-
-      if (g_strcmp0 (strobe_live_connection_get_trace_id (session), trace_id) == 0)
-        {
-          g_autoptr(GSocketConnectable) peer = g_network_address_parse (strobe_live_connection_get_peer_address (session), 0, NULL);
-
-          if (peer != NULL)
-            host = g_strdup (g_network_address_get_hostname (G_NETWORK_ADDRESS (peer)));
-          port = strobe_live_connection_get_control_port (session);
-          break;
-        }
-    }
-  /* The recorder may register the session before it has read the handshake: the stream
-   * itself says which port the program's control server took. */
-  if (port == 0 && strobe_document_get_metadata (self->document) != NULL)
-    port = strobe_document_get_metadata (self->document)->control_port;
-  if (host == NULL || port == 0)
+  if (strobe_document_get_store (self->document) == NULL ||
+      !strobe_live_find_control (self->document, &host, &port, NULL))
     return;
 
   self->client = strobe_control_client_new (host, port);

@@ -1077,6 +1077,61 @@ popup_menu_at (StrobeLogView *self, double x, double y)
   gtk_popover_popup (GTK_POPOVER (self->popover_menu));
 }
 
+/* The row @widget belongs to (its cells carry their list item), searched up from @widget
+ * to @stop; with @is_row, @widget is a row itself (the keyboard focus is on the row, the
+ * data on its cells): then down its first children too. */
+static guint
+row_position_of (GtkWidget *widget,
+                 GtkWidget *stop,
+                 gboolean   is_row)
+{
+  for (GtkWidget *w = widget; w != NULL && w != stop; w = gtk_widget_get_parent (w))
+    {
+      GtkListItem *list_item = g_object_get_data (G_OBJECT (w), "strobe-list-item");
+
+      if (list_item != NULL)
+        return gtk_list_item_get_position (list_item);
+    }
+  for (GtkWidget *w = widget && is_row ? gtk_widget_get_first_child (widget) : NULL; w != NULL;
+       w = gtk_widget_get_first_child (w))
+    {
+      GtkListItem *list_item = g_object_get_data (G_OBJECT (w), "strobe-list-item");
+
+      if (list_item != NULL)
+        return gtk_list_item_get_position (list_item);
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* Space selects the row under the keyboard cursor, as in a file manager or Tracy's message
+ * list: GTK 4.8's list rows toggle it instead, so Down (which selects) then Space left
+ * nothing selected and Ctrl+C copied nothing (issue 24 item 18). Ctrl+Space still toggles
+ * a row in or out of a multiple selection. */
+static gboolean
+table_key_pressed_cb (GtkEventControllerKey *controller,
+                      guint                  keyval,
+                      guint                  keycode,
+                      GdkModifierType        state,
+                      StrobeLogView         *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self->column_view));
+  GtkWidget *focus;
+  guint position;
+
+  if ((keyval != GDK_KEY_space && keyval != GDK_KEY_KP_Space) ||
+      (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0 || root == NULL)
+    return FALSE;
+  focus = gtk_root_get_focus (root);
+  if (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->column_view)))
+    return FALSE;
+  position = row_position_of (focus, GTK_WIDGET (self->column_view),
+                              g_strcmp0 (gtk_widget_get_css_name (focus), "row") == 0);
+  if (position == GTK_INVALID_LIST_POSITION)
+    return FALSE;
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
+  return TRUE;
+}
+
 static void
 context_click_cb (GtkGestureClick *gesture,
                   int              n_press,
@@ -1085,22 +1140,12 @@ context_click_cb (GtkGestureClick *gesture,
                   StrobeLogView   *self)
 {
   GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
+  guint position = row_position_of (picked, GTK_WIDGET (self->column_view), FALSE);
   graphene_point_t in_view;
 
-  for (; picked != NULL && picked != GTK_WIDGET (self->column_view); picked = gtk_widget_get_parent (picked))
-    {
-      GtkListItem *list_item = g_object_get_data (G_OBJECT (picked), "strobe-list-item");
-
-      if (list_item != NULL)
-        {
-          guint position = gtk_list_item_get_position (list_item);
-
-          if (position != GTK_INVALID_LIST_POSITION &&
-              !gtk_selection_model_is_selected (GTK_SELECTION_MODEL (self->selection), position))
-            gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
-          break;
-        }
-    }
+  if (position != GTK_INVALID_LIST_POSITION &&
+      !gtk_selection_model_is_selected (GTK_SELECTION_MODEL (self->selection), position))
+    gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
   if (!gtk_widget_compute_point (GTK_WIDGET (self->column_view), GTK_WIDGET (self),
                                  &GRAPHENE_POINT_INIT ((float) x, (float) y), &in_view))
     return;
@@ -1279,7 +1324,7 @@ static void
 strobe_log_view_init (StrobeLogView *self)
 {
   GtkWidget *popover;
-  GtkEventController *scroll;
+  GtkEventController *scroll, *key;
   GtkGesture *click;
 
   self->thread_names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -1311,6 +1356,10 @@ strobe_log_view_init (StrobeLogView *self)
   gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_SECONDARY);
   g_signal_connect (click, "pressed", G_CALLBACK (context_click_cb), self);
   gtk_widget_add_controller (GTK_WIDGET (self->column_view), GTK_EVENT_CONTROLLER (click));
+  key = gtk_event_controller_key_new ();
+  gtk_event_controller_set_propagation_phase (key, GTK_PHASE_CAPTURE);
+  g_signal_connect (key, "key-pressed", G_CALLBACK (table_key_pressed_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (self->column_view), key);
   g_signal_connect_object (gtk_scrolled_window_get_vadjustment (self->scroller), "notify::upper",
                            G_CALLBACK (upper_changed_cb), self, G_CONNECT_SWAPPED);
   scroll = gtk_event_controller_scroll_new (GTK_EVENT_CONTROLLER_SCROLL_VERTICAL);

@@ -6,6 +6,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib-unix.h>
+#include <signal.h>
 #include <stdio.h>
 
 #include "strobe-application.h"
@@ -27,6 +29,7 @@ struct _StrobeApplication
   gboolean        open_group;        /* --group: this instance's FILEs as one tab */
   char           *session;           /* --session, until the first window opens it */
   StrobeServices *services;          /* from startup */
+  guint           quit_signals[3];   /* SIGTERM, SIGINT, SIGHUP sources, from startup */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeApplication, strobe_application, GTK_TYPE_APPLICATION)
@@ -350,6 +353,8 @@ add_actions (StrobeApplication *self)
     { "app.help", { "F1", NULL } },
     { "win.close", { "<Control>w", NULL } },
     { "win.connect", { "<Control>k", NULL } },
+    /* Shift+F5: a debugger's Stop, which a developer's fingers know. */
+    { "win.stop-recording", { "<Shift>F5", NULL } },
     { "win.next-pane", { "F6", NULL } },
     { "win.previous-pane", { "<Shift>F6", NULL } },
   };
@@ -365,6 +370,16 @@ add_actions (StrobeApplication *self)
 
       gtk_application_set_accels_for_action (GTK_APPLICATION (self), action, accels_for);
     }
+}
+
+/* Killed politely (SIGTERM from a session's logout or `kill`, Ctrl+C, the terminal gone):
+ * quit as Ctrl+Q does, without asking, so the recorder finishes every recording with its
+ * end time (a stopped trace, not one left with no duration for the next start to mend). */
+static gboolean
+quit_signal_cb (gpointer data)
+{
+  quit_now (STROBE_APPLICATION (data));
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -391,6 +406,9 @@ strobe_application_startup (GApplication *app)
   self->services = strobe_services_new (settings, self->store_directory, self->recorder_port);
   add_actions (self);
   strobe_services_start (self->services);
+  self->quit_signals[0] = g_unix_signal_add (SIGTERM, quit_signal_cb, self);
+  self->quit_signals[1] = g_unix_signal_add (SIGINT, quit_signal_cb, self);
+  self->quit_signals[2] = g_unix_signal_add (SIGHUP, quit_signal_cb, self);
 }
 
 static void
@@ -398,6 +416,8 @@ strobe_application_shutdown (GApplication *app)
 {
   StrobeApplication *self = STROBE_APPLICATION (app);
 
+  for (guint i = 0; i < G_N_ELEMENTS (self->quit_signals); i++)
+    g_clear_handle_id (&self->quit_signals[i], g_source_remove);
   if (self->services != NULL)
     strobe_services_stop (self->services);
 

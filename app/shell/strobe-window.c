@@ -13,6 +13,7 @@
 #include "strobe-compare-view.h"
 #include "strobe-document-view.h"
 #include "strobe-group-view.h"
+#include "strobe-live-stop.h"
 #include "strobe-a11y.h"
 #include "strobe-panes.h"
 #include "strobe-window.h"
@@ -79,10 +80,13 @@ update_title (StrobeWindow *self)
     }
 }
 
+static void update_stop_action (StrobeWindow *self);
+
 static void
 switch_page_cb (StrobeWindow *self)
 {
   update_title (self);
+  update_stop_action (self);
 }
 
 static void
@@ -119,11 +123,61 @@ browser_open_trace_cb (StrobeWindow *self,
 /* ---- tabs ------------------------------------------------------------------------------ */
 
 static void
+remove_page (StrobeWindow       *self,
+             StrobeDocumentView *view)
+{
+  int page = gtk_notebook_page_num (self->notebook, GTK_WIDGET (view));
+  guint pos;
+
+  if (page < 0)
+    return;
+  if (g_list_store_find (self->documents, strobe_document_view_get_document (view), &pos))
+    g_list_store_remove (self->documents, pos);
+  strobe_document_cancel (strobe_document_view_get_document (view));
+  gtk_notebook_remove_page (self->notebook, page);
+}
+
+enum { CLOSE_KEEP_RECORDING = 1, CLOSE_STOP_RECORDING = 2 };
+
+static void
+close_stop_done_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(StrobeWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!strobe_live_stop_finish (result, &error))
+    strobe_document_view_show_stop_error (GTK_WINDOW (self), error);
+}
+
+static void
+close_live_response_cb (GtkDialog          *dialog,
+                        int                 response,
+                        StrobeDocumentView *view)
+{
+  StrobeWindow *self = STROBE_WINDOW (gtk_window_get_transient_for (GTK_WINDOW (dialog)));
+
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  if (response == CLOSE_STOP_RECORDING)
+    strobe_live_stop_async (strobe_document_view_get_document (view), NULL, close_stop_done_cb,
+                            g_object_ref (self));
+  if (response == CLOSE_KEEP_RECORDING || response == CLOSE_STOP_RECORDING)
+    remove_page (self, view);
+  g_object_unref (view);
+}
+
+/* Closing the tab of a trace that is still being recorded: the program goes on sending
+ * whether or not a tab shows it, so ask which the user means (Insights asks the same when
+ * a live session's window closes). */
+static void
 close_page (StrobeWindow *self,
             int           page)
 {
   StrobeDocumentView *view = get_view (self, page);
   GtkWidget *child = page >= 0 ? gtk_notebook_get_nth_page (self->notebook, page) : NULL;
+  StrobeDocument *document;
+  GtkWidget *dialog;
 
   if (STROBE_IS_GROUP_VIEW (child))
     {
@@ -133,13 +187,51 @@ close_page (StrobeWindow *self,
     }
   if (view == NULL)
     return;
-  {
-    guint pos;
-    if (g_list_store_find (self->documents, strobe_document_view_get_document (view), &pos))
-      g_list_store_remove (self->documents, pos);
-  }
-  strobe_document_cancel (strobe_document_view_get_document (view));
-  gtk_notebook_remove_page (self->notebook, page);
+  document = strobe_document_view_get_document (view);
+  if (!strobe_document_is_live (document))
+    {
+      remove_page (self, view);
+      return;
+    }
+  dialog = gtk_message_dialog_new (GTK_WINDOW (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   /* Translators: %s is the trace's name */
+                                   _("Keep recording “%s”?"), strobe_document_get_title (document));
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("The program is still sending this trace. Keep Recording "
+                                              "closes the tab and goes on recording (the trace stays in "
+                                              "the Traces list, live); Stop Recording also ends the "
+                                              "program’s tracing, and the trace ends complete."));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL,
+                          _("_Stop Recording"), CLOSE_STOP_RECORDING,
+                          _("_Keep Recording"), CLOSE_KEEP_RECORDING, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), CLOSE_KEEP_RECORDING);
+  gtk_widget_add_css_class (gtk_dialog_get_widget_for_response (GTK_DIALOG (dialog), CLOSE_STOP_RECORDING),
+                            "destructive-action");
+  g_signal_connect (dialog, "response", G_CALLBACK (close_live_response_cb), g_object_ref (view));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* win.stop-recording (Shift+F5, the menu): the current tab's Stop. */
+void
+strobe_window_stop_recording (StrobeWindow *self)
+{
+  StrobeDocumentView *view;
+
+  g_return_if_fail (STROBE_IS_WINDOW (self));
+  view = get_current_view (self);
+  if (view != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (view), "document.stop-recording", NULL);
+}
+
+static void
+update_stop_action (StrobeWindow *self)
+{
+  StrobeDocument *document = strobe_window_get_current_document (self);
+  GAction *action = g_action_map_lookup_action (G_ACTION_MAP (self), "stop-recording");
+
+  if (G_IS_SIMPLE_ACTION (action))
+    g_simple_action_set_enabled (G_SIMPLE_ACTION (action), document != NULL && strobe_document_is_live (document));
 }
 
 static void
@@ -279,6 +371,8 @@ strobe_window_open_file (StrobeWindow *self,
   gtk_notebook_set_menu_label_text (self->notebook, view, strobe_document_get_title (document));
   gtk_notebook_set_current_page (self->notebook, page);
   g_list_store_append (self->documents, document);
+  g_signal_connect_object (document, "notify::status", G_CALLBACK (update_stop_action), self, G_CONNECT_SWAPPED);
+  update_stop_action (self);
   {
     StrobeView *compare = strobe_document_view_get_view (STROBE_DOCUMENT_VIEW (view), "compare");
     if (STROBE_IS_COMPARE_VIEW (compare))
@@ -717,7 +811,8 @@ strobe_window_dispose (GObject *object)
   G_OBJECT_CLASS (strobe_window_parent_class)->dispose (object);
 }
 
-/* ---- actions: win.close (Ctrl+W), win.connect (Ctrl+K), win.next-pane and
+/* ---- actions: win.close (Ctrl+W), win.connect (Ctrl+K), win.stop-recording (Shift+F5: the
+ * current live trace's Stop), win.next-pane and
  * win.previous-pane (F6, Shift+F6), win.show-view (Alt+1…9), win.show-trace (the
  * comparison page's "Show in B"); win.show-help-overlay (Ctrl+?) comes from
  * GtkApplicationWindow and gtk/help-overlay.ui. ---- */
@@ -727,6 +822,14 @@ close_action (GSimpleAction *action,
               gpointer       user_data)
 {
   strobe_window_close_current (STROBE_WINDOW (user_data));
+}
+
+static void
+stop_recording_action (GSimpleAction *action,
+                       GVariant      *parameter,
+                       gpointer       user_data)
+{
+  strobe_window_stop_recording (STROBE_WINDOW (user_data));
 }
 
 static void
@@ -799,6 +902,7 @@ add_actions (StrobeWindow *self)
   static const GActionEntry entries[] = {
     { "close", close_action },
     { "connect", connect_action },
+    { "stop-recording", stop_recording_action },
     { "next-pane", next_pane_action },
     { "show-view", show_view_action, "i" },
     { "show-trace", show_trace_action, "(ssttt)" },
@@ -841,6 +945,7 @@ strobe_window_init (StrobeWindow *self)
   self->store_files = gtk_map_list_model_new (NULL, trace_to_file, NULL, NULL);
   gtk_widget_init_template (GTK_WIDGET (self));
   add_actions (self);
+  update_stop_action (self);
   strobe_pane_mark (GTK_WIDGET (self->notebook));
   strobe_a11y_fix_mnemonic_button (self->open_button);
   strobe_a11y_fix_mnemonic_button (self->connect_button);

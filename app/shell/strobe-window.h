@@ -39,6 +39,9 @@ StrobeDocument *strobe_window_get_current_document (StrobeWindow      *self);
 guint           strobe_window_get_n_documents      (StrobeWindow      *self);
 /* Closes the current trace's tab (cancelling its load); nothing on the start page. */
 void            strobe_window_close_current        (StrobeWindow      *self);
+/* win.stop-recording (Shift+F5): the current tab's program ends its tracing (the tab's
+ * Stop Recording); nothing when the current trace is not live. */
+void            strobe_window_stop_recording       (StrobeWindow      *self);
 /* F6 / Shift+F6: the focus to the next pane (tab strip, view switcher, view, panels). */
 gboolean        strobe_window_cycle_panes          (StrobeWindow      *self,
                                                     gboolean           backward);

@@ -427,7 +427,12 @@ copy_stream (StrobeRecorderConnection  *self,
                                          "connection was the slowest (%.0f bytes/s)"),
                                        _strobe_recorder_connection_get_rate (self, g_get_monotonic_time ()));
           else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-            *reason = g_strdup (_("The recorder stopped during the recording"));
+            {
+              /* The recorder was shut down (the viewer quit, strobe-cli serve got SIGTERM):
+               * the user's doing, not a crash; the trace ends at a whole packet. */
+              *reason = g_strdup (_("Stopped: the recorder was closed during the recording"));
+              strobe_trace_writer_set_stopped (writer);
+            }
           else
             *reason = g_strdup_printf (_("Connection error: %s"), error->message);
           return STROBE_TRACE_STATUS_CUT_OFF;
@@ -532,6 +537,8 @@ connection_thread (gpointer data)
 
   strobe_packet_tracker_init (&tracker, g_bytes_get_size (handshake));
   status = copy_stream (self, writer, &tracker, &reason);
+  if (strobe_live_connection_get_stop_requested (self->session))
+    strobe_trace_writer_set_stopped (writer);
   g_clear_error (&error);
   if (!strobe_trace_writer_finish (writer, status, reason, &error))
     g_warning ("Recorder: cannot finish %s: %s", strobe_trace_writer_get_path (writer),

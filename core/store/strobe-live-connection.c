@@ -16,6 +16,7 @@ struct _StrobeLiveConnection
   char    *peer_address;
   guint64  start_time_ns;
   guint64  bytes_received;   /* atomic */
+  gint     stop_requested;   /* atomic */
   guint32  pid;
   guint16  control_port;
 };
@@ -182,3 +183,17 @@ GETTER (guint32, pid)
 GETTER (const char *, peer_address)
 GETTER (guint16, control_port)
 GETTER (guint64, start_time_ns)
+
+void
+strobe_live_connection_request_stop (StrobeLiveConnection *self)
+{
+  g_return_if_fail (STROBE_IS_LIVE_CONNECTION (self));
+  g_atomic_int_set (&self->stop_requested, TRUE);
+}
+
+gboolean
+strobe_live_connection_get_stop_requested (StrobeLiveConnection *self)
+{
+  g_return_val_if_fail (STROBE_IS_LIVE_CONNECTION (self), FALSE);
+  return g_atomic_int_get (&self->stop_requested);
+}

@@ -38,4 +38,10 @@ guint64        strobe_live_connection_get_bytes_received (StrobeLiveConnection *
 void           strobe_live_connection_add_bytes_received (StrobeLiveConnection *self,
                                                   guint64        n);
 
+/* A viewer asks the program to stop (its control server's `stop`): marks the connection so
+ * the recorder records the trace as stopped by the user, not ended by the program.
+ * Thread-safe: the main thread marks, the connection thread reads when the stream ends. */
+void           strobe_live_connection_request_stop       (StrobeLiveConnection *self);
+gboolean       strobe_live_connection_get_stop_requested (StrobeLiveConnection *self);
+
 G_END_DECLS

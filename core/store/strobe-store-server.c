@@ -338,6 +338,8 @@ trace_to_variant (StrobeTrace *trace)
     g_variant_dict_insert (&dict, "session", "s", strobe_trace_get_session (trace));
   if (strobe_trace_get_parent_pid (trace) != 0)
     g_variant_dict_insert (&dict, "parent_pid", "u", strobe_trace_get_parent_pid (trace));
+  if (strobe_trace_get_stopped (trace))
+    g_variant_dict_insert (&dict, "stopped", "b", TRUE);
   return g_variant_dict_end (&dict);
 }
 

@@ -239,8 +239,7 @@ refresh_name (StrobeStore *self,
       g_free (probe.id);
       probe.id = strobe_trace_file_new_id ();
       if (probe.status != STROBE_TRACE_STATUS_LIVE)
-        strobe_trace_file_write_info (path, probe.id, probe.status, probe.size, probe.reason,
-                                      probe.peer_address, probe.end_time_ns, NULL);
+        strobe_trace_file_write_info (path, &probe, TRUE, NULL);
     }
 
   if (trace == NULL)

@@ -185,33 +185,30 @@ strobe_trace_file_is_live (const char *path)
 }
 
 gboolean
-strobe_trace_file_write_info (const char  *path,
-                              const char  *id,
-                              int          status,
-                              guint64      size,
-                              const char  *reason,
-                              const char  *peer_address,
-                              guint64      end_time_ns,
-                              GError     **error)
+strobe_trace_file_write_info (const char              *path,
+                              const StrobeTraceProbe  *probe,
+                              gboolean                 with_status,
+                              GError                 **error)
 {
   g_autofree char *info = strobe_trace_file_sidecar_path (path, STROBE_TRACE_INFO_SUFFIX);
   g_autoptr(GKeyFile) kf = g_key_file_new ();
   g_autofree char *data = NULL;
   gsize len;
 
-  g_key_file_set_string (kf, INFO_GROUP, "Id", id);
-  if (status >= 0)
+  g_key_file_set_string (kf, INFO_GROUP, "Id", probe->id);
+  if (with_status)
     {
-      g_key_file_set_string (kf, INFO_GROUP, "Status",
-                             strobe_trace_status_to_string ((StrobeTraceStatus) status));
-      g_key_file_set_uint64 (kf, INFO_GROUP, "Size", size);
+      g_key_file_set_string (kf, INFO_GROUP, "Status", strobe_trace_status_to_string (probe->status));
+      g_key_file_set_uint64 (kf, INFO_GROUP, "Size", probe->size);
     }
-  if (reason != NULL)
-    g_key_file_set_string (kf, INFO_GROUP, "Reason", reason);
-  if (peer_address != NULL)
-    g_key_file_set_string (kf, INFO_GROUP, "PeerAddress", peer_address);
-  if (end_time_ns != 0)
-    g_key_file_set_uint64 (kf, INFO_GROUP, "Ended", end_time_ns);
+  if (probe->reason != NULL)
+    g_key_file_set_string (kf, INFO_GROUP, "Reason", probe->reason);
+  if (probe->peer_address != NULL)
+    g_key_file_set_string (kf, INFO_GROUP, "PeerAddress", probe->peer_address);
+  if (probe->end_time_ns != 0)
+    g_key_file_set_uint64 (kf, INFO_GROUP, "Ended", probe->end_time_ns);
+  if (probe->stopped)
+    g_key_file_set_boolean (kf, INFO_GROUP, "Stopped", TRUE);
   data = g_key_file_to_data (kf, &len, NULL);
 
   /* g_file_set_contents: write to a temporary file, fsync, rename over — never a torn
@@ -394,6 +391,7 @@ strobe_trace_file_probe (const char        *path,
       info_reason = g_key_file_get_string (info, INFO_GROUP, "Reason", NULL);
       info_size = g_key_file_get_uint64 (info, INFO_GROUP, "Size", NULL);
       probe->end_time_ns = g_key_file_get_uint64 (info, INFO_GROUP, "Ended", NULL);
+      probe->stopped = g_key_file_get_boolean (info, INFO_GROUP, "Stopped", NULL);
     }
 
   if (!read_head (fd, probe->size, probe, &data_start))
@@ -428,13 +426,31 @@ strobe_trace_file_probe (const char        *path,
     {
       const char *want_status = strobe_trace_status_to_string (probe->status);
 
-      if (!have_info || g_strcmp0 (info_status, want_status) != 0 || info_size != probe->size)
+      gboolean finish_record = FALSE;
+
+      /* A recorder that was killed (kill -9, a crash, a power cut) never finished its
+       * record: the walk above found the last whole packet and the status; the end is
+       * when it last wrote, the file's modification time (it wrote every chunk as it
+       * arrived), so the trace gets a duration rather than none. */
+      if (marker_exists && probe->end_time_ns == 0)
+        {
+          probe->end_time_ns = (guint64) st.st_mtim.tv_sec * G_GUINT64_CONSTANT (1000000000)
+                               + (guint64) st.st_mtim.tv_nsec;
+          if (probe->status == STROBE_TRACE_STATUS_CUT_OFF)
+            {
+              g_free (probe->reason);
+              probe->reason = g_strdup (_("The recorder ended without finishing the trace (it was "
+                                          "killed or crashed); the trace is kept up to its last "
+                                          "whole packet"));
+            }
+          finish_record = TRUE;
+        }
+      if (finish_record || !have_info || g_strcmp0 (info_status, want_status) != 0
+          || info_size != probe->size)
         {
           g_autoptr(GError) local_error = NULL;
 
-          if (!strobe_trace_file_write_info (path, probe->id, probe->status, probe->size,
-                                             probe->reason, probe->peer_address,
-                                             probe->end_time_ns, &local_error))
+          if (!strobe_trace_file_write_info (path, probe, TRUE, &local_error))
             g_debug ("Cannot update %s: %s", info_path, local_error->message);
         }
       if (marker_exists)

@@ -31,6 +31,7 @@ typedef struct
   StrobeTraceStatus  status;
   char              *reason;         /* why invalid or cut off; NULL otherwise */
   char              *peer_address;   /* who sent it, when a recorder wrote it */
+  gboolean           stopped;        /* ended on purpose by a user (strobe_trace_get_stopped) */
 } StrobeTraceProbe;
 
 void     strobe_trace_probe_clear        (StrobeTraceProbe *probe);
@@ -54,15 +55,12 @@ gboolean strobe_trace_file_is_live       (const char        *path);
 gboolean strobe_trace_file_claim_live    (const char        *path,
                                           GError           **error);
 
-/* Writes the .info sidecar atomically. @status < 0 writes no status (a live trace). */
-gboolean strobe_trace_file_write_info    (const char        *path,
-                                          const char        *id,
-                                          int                status,
-                                          guint64            size,
-                                          const char        *reason,
-                                          const char        *peer_address,
-                                          guint64            end_time_ns,
-                                          GError           **error);
+/* Writes the .info sidecar atomically: @probe's id, status, size, reason, peer address,
+ * end time and stopped flag. @with_status FALSE writes no status (a live trace). */
+gboolean strobe_trace_file_write_info    (const char              *path,
+                                          const StrobeTraceProbe  *probe,
+                                          gboolean                 with_status,
+                                          GError                 **error);
 
 /* Renames or removes a trace together with its sidecars. */
 gboolean strobe_trace_file_rename        (const char        *path,

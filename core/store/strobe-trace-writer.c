@@ -31,6 +31,7 @@ struct _StrobeTraceWriter
   guint64                  size;
   gint64                   dirty_since;   /* monotonic µs of the first unsynced write, 0 = clean */
   gboolean                 finished;
+  gint                     stopped;       /* set_stopped(): a user ended it */
   StrobeTraceWriterNotify  notify;
   gpointer                 notify_data;
   GDestroyNotify           notify_destroy;
@@ -102,7 +103,8 @@ _strobe_trace_writer_new (const char               *directory,
         }
 
       id = strobe_trace_file_new_id ();
-      if (!strobe_trace_file_write_info (path, id, -1, 0, NULL, peer_address, 0, error))
+      if (!strobe_trace_file_write_info (path, &(StrobeTraceProbe) { .id = id, .peer_address = (char *) peer_address },
+                                         FALSE, error))
         {
           g_autofree char *live = strobe_trace_file_sidecar_path (path, STROBE_TRACE_LIVE_SUFFIX);
           g_unlink (live);
@@ -241,6 +243,12 @@ strobe_trace_writer_sync (StrobeTraceWriter  *self,
   return TRUE;
 }
 
+void
+strobe_trace_writer_set_stopped (StrobeTraceWriter *self)
+{
+  g_atomic_int_set (&self->stopped, TRUE);
+}
+
 gboolean
 strobe_trace_writer_finish (StrobeTraceWriter  *self,
                             StrobeTraceStatus   status,
@@ -257,9 +265,13 @@ strobe_trace_writer_finish (StrobeTraceWriter  *self,
   close (self->fd);
   self->fd = -1;
   if (ok)
-    ok = strobe_trace_file_write_info (self->path, self->id, status, self->size, reason,
-                                       self->peer_address, (guint64) g_get_real_time () * 1000,
-                                       error);
+    ok = strobe_trace_file_write_info (self->path,
+                                       &(StrobeTraceProbe) {
+                                         .id = self->id, .status = status, .size = self->size,
+                                         .reason = (char *) reason, .peer_address = self->peer_address,
+                                         .end_time_ns = (guint64) g_get_real_time () * 1000,
+                                         .stopped = g_atomic_int_get (&self->stopped),
+                                       }, TRUE, error);
   /* The marker goes last, and even after an error: a marker without a recorder would only
    * make readers wait until the next probe notices our pid. */
   live = strobe_trace_file_sidecar_path (self->path, STROBE_TRACE_LIVE_SUFFIX);

@@ -40,6 +40,9 @@ gboolean    strobe_trace_writer_truncate          (StrobeTraceWriter  *self,
 gint64      strobe_trace_writer_get_sync_deadline (StrobeTraceWriter  *self);
 gboolean    strobe_trace_writer_sync              (StrobeTraceWriter  *self,
                                                    GError            **error);
+/* The recording is being ended on purpose by a user (a viewer's Stop, the recorder shut
+ * down): the record says so (strobe_trace_get_stopped). Any thread, before finish(). */
+void        strobe_trace_writer_set_stopped       (StrobeTraceWriter  *self);
 /* Syncs, records @status (FINISHED or CUT_OFF) and @reason in the .info sidecar and
  * removes the .live marker. Further writes fail. */
 gboolean    strobe_trace_writer_finish            (StrobeTraceWriter  *self,

@@ -25,6 +25,7 @@ struct _StrobeTrace
   guint32            pid;
   guint32            parent_pid;
   StrobeTraceStatus  status;
+  gboolean           stopped;
 };
 
 G_DEFINE_TYPE (StrobeTrace, strobe_trace, G_TYPE_OBJECT)
@@ -50,6 +51,7 @@ enum {
   PROP_PEER_ADDRESS,
   PROP_SESSION,
   PROP_PARENT_PID,
+  PROP_STOPPED,
   N_PROPS
 };
 
@@ -107,6 +109,7 @@ strobe_trace_get_property (GObject    *object,
     case PROP_PEER_ADDRESS:  g_value_set_string (value, self->peer_address); break;
     case PROP_SESSION:       g_value_set_string (value, self->session); break;
     case PROP_PARENT_PID:    g_value_set_uint (value, self->parent_pid); break;
+    case PROP_STOPPED:       g_value_set_boolean (value, self->stopped); break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -138,6 +141,7 @@ strobe_trace_class_init (StrobeTraceClass *klass)
   properties[PROP_PEER_ADDRESS] = g_param_spec_string ("peer-address", NULL, NULL, NULL, flags);
   properties[PROP_SESSION] = g_param_spec_string ("session", NULL, NULL, NULL, flags);
   properties[PROP_PARENT_PID] = g_param_spec_uint ("parent-pid", NULL, NULL, 0, G_MAXUINT32, 0, flags);
+  properties[PROP_STOPPED] = g_param_spec_boolean ("stopped", NULL, NULL, FALSE, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -193,6 +197,7 @@ _strobe_trace_update (StrobeTrace            *self,
   SET_SCALAR (end_time_ns, probe->end_time_ns, PROP_END_TIME_NS);
   SET_SCALAR (size, probe->size, PROP_SIZE);
   SET_SCALAR (status, probe->status, PROP_STATUS);
+  SET_SCALAR (stopped, probe->stopped, PROP_STOPPED);
   g_object_thaw_notify (G_OBJECT (self));
 
   return changed;
@@ -229,3 +234,4 @@ GETTER (const char *, reason)
 GETTER (const char *, peer_address)
 GETTER (const char *, session)
 GETTER (guint32, parent_pid)
+GETTER (gboolean, stopped)

@@ -41,5 +41,9 @@ const char        *strobe_trace_get_peer_address  (StrobeTrace *self);
 const char        *strobe_trace_get_session       (StrobeTrace *self);
 /* The traced process's parent, from the handshake; 0 when unknown. */
 guint32            strobe_trace_get_parent_pid    (StrobeTrace *self);
+/* TRUE when the recording was ended on purpose: the user stopped it from a viewer (the
+ * program then wrote End: status FINISHED) or closed the recorder while it ran (CUT_OFF
+ * at a packet boundary). A viewer says "Stopped" rather than "Finished" or "Cut off". */
+gboolean           strobe_trace_get_stopped       (StrobeTrace *self);
 
 G_END_DECLS

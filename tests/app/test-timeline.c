@@ -1648,6 +1648,60 @@ test_no_scopes_explained (void)
   timeline_fixture_close (&f);
 }
 
+/* The keyboard cursor in the timers table is as easy to find as the flame graph's ring
+ * (issue 24 item 18: the theme's was faint): the focused row shows two pixels of the focus
+ * blue at its left edge. */
+static void
+test_table_focus_ring (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+  GtkWidget *timers, *table, *row;
+  graphene_rect_t bounds;
+
+  /* The viewer's own style sheet, as the application loads it (only for this test: the
+   * others' snapshots are of the widgets alone). */
+  gtk_css_provider_load_from_resource (css, "/org/strobe/Viewer/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  timeline_fixture_open (&f, path, 1200, 760);
+  timers = GTK_WIDGET (strobe_timeline_view_get_timers (f.view));
+  table = strobe_timers_panel_get_table (STROBE_TIMERS_PANEL (timers));
+  g_assert_true (gtk_widget_grab_focus (table));
+  gtk_window_set_focus_visible (f.window, TRUE);
+  /* The ring is a style change: a frame clock tick lays the table out again. */
+  for (gint64 until = g_get_monotonic_time () + 300 * 1000; g_get_monotonic_time () < until;)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (2000);
+  timeline_fixture_settle (&f, 10);
+  row = gtk_root_get_focus (GTK_ROOT (f.window));
+  g_assert_nonnull (row);
+  g_assert_true (gtk_widget_is_ancestor (row, table));
+  g_assert_cmpstr (gtk_widget_get_css_name (row), ==, "row");
+  g_assert_true (gtk_widget_compute_bounds (row, table, &bounds));
+  g_test_message ("row bounds %g,%g %gx%g", bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height);
+  {
+    g_autoptr (GdkTexture) shot = timeline_render (table, NULL);
+    int w = gdk_texture_get_width (shot), h = gdk_texture_get_height (shot);
+    g_autofree guchar *px = g_malloc ((gsize) w * h * 4);
+    int y = (int) (bounds.origin.y + bounds.size.height / 2);
+
+    gdk_texture_download (shot, px, (gsize) w * 4);
+    g_assert_cmpint (y, <, h);
+    for (int x = (int) bounds.origin.x; x < (int) bounds.origin.x + 2; x++)
+      {
+        const guchar *p = px + ((gsize) y * w + x) * 4;   /* B G R A */
+        g_test_message ("row edge x=%d: %u %u %u", x, p[2], p[1], p[0]);
+        g_assert_cmpint (ABS (p[0] - 228), <=, 8);
+        g_assert_cmpint (ABS (p[1] - 132), <=, 8);
+        g_assert_cmpint (ABS (p[2] - 53), <=, 8);
+      }
+  }
+  timeline_fixture_close (&f);
+  gtk_style_context_remove_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1665,6 +1719,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/snapshots", test_snapshots);
   g_test_add_func ("/timeline/tile-seams", test_tile_seams);
   g_test_add_func ("/timeline/flame-room", test_flame_room);
+  g_test_add_func ("/timeline/table-focus-ring", test_table_focus_ring);
   g_test_add_func ("/timeline/no-scopes-explained", test_no_scopes_explained);
   g_test_add_func ("/timeline/damaged", test_damaged);
   g_test_add_func ("/timeline/hidden-stops-workers", test_hidden_stops_workers);

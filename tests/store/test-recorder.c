@@ -4,7 +4,9 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -379,6 +381,11 @@ test_live_session (Fixture *f, gconstpointer data)
   g_assert_cmpuint (f->ended->len, ==, 1);
   g_assert_true (test_wait_until (trace_not_live, trace, 2000));
   g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_CUT_OFF);
+  /* Shutting the recorder down is a user's stop, not a crash, and the record is whole:
+   * its end time is known (issue 24 item 11). */
+  g_assert_true (strobe_trace_get_stopped (trace));
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), >=, strobe_live_connection_get_start_time_ns (session));
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), <=, (guint64) g_get_real_time () * 1000);
   g_assert_true (test_file_equals (strobe_trace_get_path (trace),
                                    g_bytes_get_data (stream, NULL), g_bytes_get_size (stream)));
 
@@ -415,12 +422,76 @@ test_dead_recorder (Fixture *f, gconstpointer data)
   g_assert_true (g_file_set_contents (path, g_bytes_get_data (stream, NULL),
                                       (gssize) g_bytes_get_size (stream), NULL));
 
+  /* Its last write, a known moment (the file's time, as a recorder leaves it). */
+  {
+    struct timespec times[2] = { { 1700000000, 250000000 }, { 1700000000, 250000000 } };
+    g_assert_cmpint (utimensat (AT_FDCWD, path, times, 0), ==, 0);
+  }
+
   store = strobe_store_new (f->dir, NULL);
   g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_traces (store)), ==, 1);
   trace = g_list_model_get_item (strobe_store_get_traces (store), 0);
   g_object_unref (trace);
   g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_CUT_OFF);
   /* The stale marker is cleaned up. */
+  g_assert_false (g_file_test (live, G_FILE_TEST_EXISTS));
+  /* The record is finished on this start (issue 24 item 11): the end is the last write,
+   * so the trace has a duration; it was a crash, not a user's stop. */
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), ==, G_GUINT64_CONSTANT (1700000000250000000));
+  g_assert_false (strobe_trace_get_stopped (trace));
+  g_assert_nonnull (strstr (strobe_trace_get_reason (trace), "killed or crashed"));
+  g_clear_object (&store);
+
+  /* ... and kept: the next start reads it from the sidecar, without the marker. */
+  {
+    g_autofree char *info_path = g_build_filename (f->dir, "orphan.strobe.info", NULL);
+    g_autoptr(GKeyFile) info = g_key_file_new ();
+
+    g_assert_true (g_key_file_load_from_file (info, info_path, G_KEY_FILE_NONE, NULL));
+    g_assert_cmpuint (g_key_file_get_uint64 (info, "Trace", "Ended", NULL), ==,
+                      G_GUINT64_CONSTANT (1700000000250000000));
+    g_assert_cmpstr (g_key_file_get_string (info, "Trace", "Status", NULL), ==, "cut-off");
+  }
+  store = strobe_store_new (f->dir, NULL);
+  trace = g_list_model_get_item (strobe_store_get_traces (store), 0);
+  g_object_unref (trace);
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), ==, G_GUINT64_CONSTANT (1700000000250000000));
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_CUT_OFF);
+}
+
+/* A recorder cut off inside a packet (kill -9 between two reads): the next start scans
+ * the file to its last whole packet, keeps the size, and finishes the record. */
+static void
+test_dead_recorder_mid_packet (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GBytes) stream = test_build_stream ("torn", 8, 10 * 1024, FALSE, NULL);
+  g_autofree char *path = g_build_filename (f->dir, "torn.strobe", NULL);
+  g_autofree char *live = g_build_filename (f->dir, "torn.strobe.live", NULL);
+  g_autofree char *marker = NULL;
+  g_autoptr(StrobeStore) store = NULL;
+  g_autoptr(StrobeTrace) trace = NULL;
+  gsize len = g_bytes_get_size (stream) - 7;   /* the last packet torn */
+  struct stat st;
+  pid_t pid;
+
+  {
+    const char *argv[] = { "/bin/true", NULL };
+    g_assert_true (g_spawn_async (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                  NULL, NULL, &pid, NULL));
+    waitpid (pid, NULL, 0);
+  }
+  marker = g_strdup_printf ("[Recorder]\nPid=%d\nHost=%s\n", (int) pid, g_get_host_name ());
+  g_assert_true (g_file_set_contents (live, marker, -1, NULL));
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (stream, NULL), (gssize) len, NULL));
+  g_assert_cmpint (stat (path, &st), ==, 0);
+
+  store = strobe_store_new (f->dir, NULL);
+  trace = g_list_model_get_item (strobe_store_get_traces (store), 0);
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_CUT_OFF);
+  g_assert_cmpuint (strobe_trace_get_size (trace), ==, len);
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), ==,
+                    (guint64) st.st_mtim.tv_sec * 1000000000u + (guint64) st.st_mtim.tv_nsec);
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), >, strobe_trace_get_start_time_ns (trace) - 1);
   g_assert_false (g_file_test (live, G_FILE_TEST_EXISTS));
 }
 
@@ -525,6 +596,93 @@ test_recorder_killed (void)
   g_mutex_clear (&job.lock);
   g_cond_clear (&job.cond);
   g_clear_object (&follow);
+  g_clear_object (&trace);
+  g_clear_object (&store);
+  test_dir_remove_all (dir);
+}
+
+/* ---- strobe-cli serve ended with SIGTERM mid-recording ------------------------------ */
+
+/* The store service gets SIGTERM while a program streams to it: every recording is
+ * finished with its end time and marked stopped (a user's act, not a crash), so a viewer
+ * shows its duration and "Stopped" (issue 24 item 11). */
+static void
+test_serve_sigterm (void)
+{
+  const char *cli = g_getenv ("STROBE_CLI");
+  g_autofree char *dir = NULL;
+  g_autoptr(GBytes) stream = test_build_stream ("sigterm-app", 9, 64 * 1024, FALSE, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(StrobeStore) store = NULL;
+  g_autoptr(StrobeTrace) trace = NULL;
+  g_autofree char *store_arg = NULL;
+  char line[256] = { 0 };
+  HoldJob job = { 0 };
+  GThread *thread;
+  gpointer args[2];
+  guint64 before_ns;
+  GPid child;
+  int status = 0;
+  int out_fd;
+
+  if (cli == NULL)
+    {
+      g_test_skip ("STROBE_CLI is not set");
+      return;
+    }
+  dir = test_dir_new ();
+  store_arg = g_strdup_printf ("--store-dir=%s", dir);
+  {
+    const char *argv[] = { cli, "serve", "--recorder-port=0", "--store-port=0", store_arg, NULL };
+    g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
+                                             NULL, NULL, &child, NULL, &out_fd, NULL, &error));
+    g_assert_no_error (error);
+  }
+  /* "recorder on port N, store on port M (…)" */
+  for (gsize n = 0; n < sizeof line - 1 && !strchr (line, '\n'); )
+    {
+      ssize_t r = read (out_fd, line + n, sizeof line - 1 - n);
+      g_assert_cmpint (r, >, 0);
+      n += (gsize) r;
+    }
+  close (out_fd);
+  g_assert_true (g_str_has_prefix (line, "recorder on port "));
+  job.port = (guint16) atoi (line + strlen ("recorder on port "));
+  g_assert_cmpuint (job.port, >, 0);
+  job.stream = stream;
+  g_mutex_init (&job.lock);
+  g_cond_init (&job.cond);
+  thread = g_thread_new ("holder", hold_thread, &job);
+
+  store = strobe_store_new (dir, &error);
+  g_assert_no_error (error);
+  args[0] = store;
+  args[1] = GSIZE_TO_POINTER (g_bytes_get_size (stream));
+  g_assert_true (test_wait_until (store_has_live_trace_of_size, args, 5000));
+  trace = g_list_model_get_item (strobe_store_get_traces (store), 0);
+  before_ns = (guint64) g_get_real_time () * 1000;
+
+  kill (child, SIGTERM);
+  g_assert_cmpint (waitpid (child, &status, 0), ==, child);
+  g_spawn_close_pid (child);
+  g_assert_true (WIFEXITED (status));
+
+  g_assert_true (test_wait_until (trace_not_live, trace, 3000));
+  strobe_store_rescan (store);
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_CUT_OFF);
+  g_assert_true (strobe_trace_get_stopped (trace));
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), >=, before_ns);
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), <=, (guint64) g_get_real_time () * 1000);
+  g_assert_true (test_file_equals (strobe_trace_get_path (trace),
+                                   g_bytes_get_data (stream, NULL), g_bytes_get_size (stream)));
+
+  g_mutex_lock (&job.lock);
+  job.release = TRUE;
+  g_cond_signal (&job.cond);
+  g_mutex_unlock (&job.lock);
+  g_thread_join (thread);
+  g_mutex_clear (&job.lock);
+  g_cond_clear (&job.cond);
   g_clear_object (&trace);
   g_clear_object (&store);
   test_dir_remove_all (dir);
@@ -697,6 +855,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/recorder/recorder-killed", test_recorder_killed);
+  g_test_add_func ("/recorder/serve-sigterm", test_serve_sigterm);
   g_test_add_func ("/recorder/rate-window", test_rate_window);
   g_test_add_func ("/recorder/slow-drip", test_slow_drip);
 
@@ -710,6 +869,7 @@ main (int argc, char **argv)
   ADD ("concurrent", test_concurrent);
   ADD ("live-session", test_live_session);
   ADD ("dead-recorder", test_dead_recorder);
+  ADD ("dead-recorder-mid-packet", test_dead_recorder_mid_packet);
 #undef ADD
 
   return g_test_run ();
