@@ -61,6 +61,31 @@ parse_sample (const char *name, const char *value, gpointer data, GError **error
   return TRUE;
 }
 
+static void
+setenv_uint (const char *name,
+             guint       value)
+{
+  char text[16];
+
+  g_snprintf (text, sizeof text, "%u", value);
+  g_setenv (name, text, TRUE);
+}
+
+/* One session for everything this run starts, so a recorder files the traces as one
+ * group; a session the caller chose (STROBE_SESSION) is kept. */
+static void
+set_session (const char *program)
+{
+  g_autofree char *base = NULL;
+  g_autofree char *session = NULL;
+
+  if (g_getenv ("STROBE_SESSION") && *g_getenv ("STROBE_SESSION"))
+    return;
+  base = g_path_get_basename (program);
+  session = g_strdup_printf ("%.200s-%d", base, (int) getpid ());
+  g_setenv ("STROBE_SESSION", session, TRUE);
+}
+
 int
 strobe_cli_run (int argc, char **argv)
 {
@@ -176,29 +201,14 @@ strobe_cli_run (int argc, char **argv)
   if (callstacks)
     g_setenv ("STROBE_CALLSTACKS", "1", TRUE);
   if (stack_depth)
-    {
-      char depth[16];
-      g_snprintf (depth, sizeof depth, "%d", stack_depth);
-      g_setenv ("STROBE_STACK_DEPTH", depth, TRUE);
-    }
+    setenv_uint ("STROBE_STACK_DEPTH", (guint) stack_depth);
   if (sample_hz)
-    {
-      char hz[16];
-      g_snprintf (hz, sizeof hz, "%u", sample_hz);
-      g_setenv ("STROBE_SAMPLING_HZ", hz, TRUE);
-    }
+    setenv_uint ("STROBE_SAMPLING_HZ", sample_hz);
   if (addresses)
     g_setenv ("STROBE_MEMORY_ADDRESSES", "1", TRUE);
   if (live_table || late)
     g_setenv ("STROBE_MEMORY_LIVE_TABLE", "1", TRUE);
-  /* One session for everything this run starts, so a recorder files the traces as one
-   * group; a session the caller chose (STROBE_SESSION) is kept. */
-  if (!g_getenv ("STROBE_SESSION") || !*g_getenv ("STROBE_SESSION"))
-    {
-      g_autofree char *base = g_path_get_basename (rest[0]);
-      g_autofree char *session = g_strdup_printf ("%.200s-%d", base, (int) getpid ());
-      g_setenv ("STROBE_SESSION", session, TRUE);
-    }
+  set_session (rest[0]);
   if (follow)
     {
       /* A child that forks without exec traces too, to a trace of its own. */
