@@ -92,6 +92,22 @@ tr_program (gpointer item)
   return g_strdup (program && *program ? program : "—");
 }
 
+/* Where the file is: the store, or the folder of a file opened from elsewhere. */
+static char *
+tr_location (gpointer item)
+{
+  g_autofree char *dir = NULL;
+  const char *home = g_get_home_dir ();
+
+  if (!strobe_trace_get_external (TRACE (item)))
+    /* Translators: the Location of a trace kept in the trace store's own folder */
+    return g_strdup (C_("trace location", "Trace store"));
+  dir = g_path_get_dirname (strobe_trace_get_path (TRACE (item)));
+  if (home != NULL && g_str_has_prefix (dir, home) && (dir[strlen (home)] == '/' || dir[strlen (home)] == '\0'))
+    return g_strconcat ("~", dir + strlen (home), NULL);
+  return g_steal_pointer (&dir);
+}
+
 static char *
 tr_started (gpointer item)
 {
@@ -169,6 +185,7 @@ static const StrobeTableColumn trace_columns[] = {
   { N_("Duration"), tr_duration, NULL, 10, TRUE, FALSE },
   { N_("Size"), tr_size, tr_cmp_size, 9, TRUE, FALSE },
   { N_("Status"), tr_status, tr_cmp_status, 10, FALSE, FALSE, tr_status_class },
+  { N_("Location"), tr_location, NULL, 20, FALSE, FALSE },
 };
 
 /* ---- state ---------------------------------------------------------------------------- */
@@ -214,9 +231,17 @@ update_sensitivity (StrobeBrowserView *self)
   gboolean readable = trace != NULL && strobe_trace_get_status (trace) != STROBE_TRACE_STATUS_INVALID;
   gboolean idle = trace != NULL && strobe_trace_get_status (trace) != STROBE_TRACE_STATUS_LIVE;
 
+  gboolean external = trace != NULL && strobe_trace_get_external (trace);
+
   gtk_widget_set_sensitive (self->open_button, readable);
-  gtk_widget_set_sensitive (self->rename_button, idle);
+  gtk_widget_set_sensitive (self->rename_button, idle && !external);
   gtk_widget_set_sensitive (self->delete_button, idle);
+  /* A file opened from elsewhere only leaves the list: its file stays where it is. */
+  gtk_button_set_icon_name (GTK_BUTTON (self->delete_button), external ? "list-remove-symbolic" : "user-trash-symbolic");
+  gtk_widget_set_tooltip_text (self->delete_button, external ? _("Remove the selected trace from the list; its file stays where it is")
+                                                             : _("Delete the selected trace"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->delete_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  external ? _("Remove from List") : _("Delete"), -1);
   gtk_widget_set_sensitive (self->folder_button, trace != NULL);
   {
     g_autoptr(GPtrArray) sel = get_selection (self, 2);
@@ -436,6 +461,15 @@ delete_clicked_cb (StrobeBrowserView *self)
 
   if (trace == NULL)
     return;
+  if (strobe_trace_get_external (trace))
+    {
+      g_autoptr(GError) error = NULL;
+
+      /* Nothing is lost (opening the file lists it again): no question. */
+      if (!strobe_store_delete_trace (self->store, strobe_trace_get_id (trace), &error))
+        show_error (self, _("Could not remove the trace from the list"), error);
+      return;
+    }
   dialog = gtk_message_dialog_new (get_window (self),
                                    GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
                                    GTK_MESSAGE_WARNING, GTK_BUTTONS_NONE,

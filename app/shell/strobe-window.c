@@ -14,6 +14,7 @@
 #include "strobe-document-view.h"
 #include "strobe-group-view.h"
 #include "strobe-live-stop.h"
+#include "strobe-recent-menu.h"
 #include "strobe-a11y.h"
 #include "strobe-panes.h"
 #include "strobe-window.h"
@@ -24,6 +25,8 @@ struct _StrobeWindow
 
   GtkButton            *open_button;
   GtkButton            *connect_button;
+  GtkMenuButton        *recent_button;
+  GtkMenuButton        *primary_button;
   GtkLabel             *title_label;
   GtkLabel             *recorder_label;
   GtkNotebook          *notebook;
@@ -298,20 +301,6 @@ create_tab (StrobeWindow   *self,
   return box;
 }
 
-static void
-add_recent (StrobeDocument *document)
-{
-  g_autofree char *uri = g_file_get_uri (strobe_document_get_file (document));
-  GtkRecentData data = {
-    .display_name = (char *) strobe_document_get_title (document),
-    .mime_type = (char *) "application/x-strobe-trace",
-    .app_name = (char *) g_get_application_name (),
-    .app_exec = (char *) "strobe %u",
-  };
-
-  gtk_recent_manager_add_full (gtk_recent_manager_get_default (), uri, &data);
-}
-
 static StrobeServices *
 get_services (StrobeWindow *self)
 {
@@ -338,6 +327,15 @@ new_document (StrobeWindow *self,
       if (g_strcmp0 (strobe_trace_get_path (trace), path) == 0)
         return strobe_document_new_for_trace (store, trace, STROBE_DOCUMENT_MODEL_ALL);
     }
+  /* Opened from elsewhere: the store remembers it, so it is in the Traces list from now on,
+   * with its path, as Insights' session browser lists every trace it has opened. A file
+   * that is no trace opens as it is, to say why. */
+  {
+    StrobeTrace *external = strobe_store_add_external (store, path, NULL);
+
+    if (external != NULL)
+      return strobe_document_new_for_trace (store, external, STROBE_DOCUMENT_MODEL_ALL);
+  }
   return strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
 }
 
@@ -379,7 +377,7 @@ strobe_window_open_file (StrobeWindow *self,
       strobe_compare_view_set_sources (STROBE_COMPARE_VIEW (compare), G_LIST_MODEL (self->documents),
                                        G_LIST_MODEL (self->store_files));
   }
-  add_recent (document);
+  strobe_recent_menu_add (strobe_document_get_file (document), strobe_document_get_title (document));
   return document;
 }
 
@@ -824,6 +822,17 @@ close_action (GSimpleAction *action,
   strobe_window_close_current (STROBE_WINDOW (user_data));
 }
 
+/* win.open-uri (s): a trace of the Recent menu. */
+static void
+open_uri_action (GSimpleAction *action,
+                 GVariant      *parameter,
+                 gpointer       user_data)
+{
+  g_autoptr(GFile) file = g_file_new_for_uri (g_variant_get_string (parameter, NULL));
+
+  strobe_window_open_file (STROBE_WINDOW (user_data), file);
+}
+
 static void
 stop_recording_action (GSimpleAction *action,
                        GVariant      *parameter,
@@ -903,6 +912,7 @@ add_actions (StrobeWindow *self)
     { "close", close_action },
     { "connect", connect_action },
     { "stop-recording", stop_recording_action },
+    { "open-uri", open_uri_action, "s" },
     { "next-pane", next_pane_action },
     { "show-view", show_view_action, "i" },
     { "show-trace", show_trace_action, "(ssttt)" },
@@ -926,6 +936,8 @@ strobe_window_class_init (StrobeWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/shell/strobe-window.ui");
   gtk_widget_class_bind_template_child (widget_class, StrobeWindow, open_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeWindow, connect_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeWindow, recent_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeWindow, primary_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeWindow, title_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeWindow, recorder_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeWindow, notebook);
@@ -946,6 +958,17 @@ strobe_window_init (StrobeWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   add_actions (self);
   update_stop_action (self);
+  {
+    g_autoptr(GMenuModel) recent = strobe_recent_menu_new ();
+    GMenuModel *primary = gtk_menu_button_get_menu_model (self->primary_button);
+
+    gtk_menu_button_set_menu_model (self->recent_button, recent);
+    /* The main menu's Open Recent (F10, then the keyboard) shows the same list. */
+    g_autoptr(GMenuModel) file_section = primary ? g_menu_model_get_item_link (primary, 0, G_MENU_LINK_SECTION) : NULL;
+
+    if (G_IS_MENU (file_section))
+      g_menu_insert_submenu (G_MENU (file_section), 1, _("Open _Recent"), recent);
+  }
   strobe_pane_mark (GTK_WIDGET (self->notebook));
   strobe_a11y_fix_mnemonic_button (self->open_button);
   strobe_a11y_fix_mnemonic_button (self->connect_button);

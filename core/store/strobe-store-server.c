@@ -436,7 +436,10 @@ handle_trace_list (Request *req)
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
-      g_variant_builder_add_value (&builder, trace_to_variant (trace));
+
+      /* The store serves its directory: files a viewer opened from elsewhere stay local. */
+      if (!strobe_trace_get_external (trace))
+        g_variant_builder_add_value (&builder, trace_to_variant (trace));
     }
   g_variant_dict_insert_value (resp, "traces", g_variant_builder_end (&builder));
   send_dict (req->client, resp);
@@ -451,6 +454,8 @@ require_trace (Request *req)
   if (id == NULL)
     return NULL;
   trace = strobe_store_lookup_trace (req->client->server->store, id);
+  if (trace != NULL && strobe_trace_get_external (trace))
+    trace = NULL;
   if (trace == NULL)
     send_error (req->client, req->has_tag, req->tag, STROBE_STORE_STATUS_NOT_FOUND,
                 _("No trace with this id"));

@@ -25,6 +25,9 @@
 #define PENDING_DELAY_MS 30
 /* How often live traces are re-checked (size, recorder still alive). */
 #define LIVE_CHECK_MS    250
+/* The external traces the store remembers, one absolute path a line (a dot name: the
+ * directory's scan ignores it). */
+#define EXTERNAL_LIST    ".external-traces"
 
 struct _StrobeStore
 {
@@ -40,6 +43,8 @@ struct _StrobeStore
   GSource       *pending_source;
   GSource       *live_source;
   GHashTable    *shrunk;      /* name -> reason: live traces whose file got smaller */
+  GPtrArray     *external_paths; /* the remembered external files, oldest first */
+  GHashTable    *external;    /* path -> StrobeTrace of the ones that could be read */
   guint64        change_serial;
 };
 
@@ -71,6 +76,7 @@ static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
 static void refresh_name (StrobeStore *self, const char *name);
+static StrobeTrace *refresh_external (StrobeStore *self, const char *path);
 
 char *
 strobe_store_dup_default_directory (void)
@@ -130,7 +136,10 @@ remove_trace (StrobeStore *self,
   g_autoptr(StrobeTrace) hold = g_object_ref (trace);
   guint position;
 
-  g_hash_table_remove (self->by_name, strobe_trace_get_name (trace));
+  if (strobe_trace_get_external (trace))
+    g_hash_table_remove (self->external, strobe_trace_get_path (trace));
+  else if (g_hash_table_lookup (self->by_name, strobe_trace_get_name (trace)) == trace)
+    g_hash_table_remove (self->by_name, strobe_trace_get_name (trace));
   if (g_hash_table_lookup (self->by_id, strobe_trace_get_id (trace)) == trace)
     g_hash_table_remove (self->by_id, strobe_trace_get_id (trace));
   if (g_list_store_find (self->traces, trace, &position))
@@ -143,6 +152,10 @@ remove_trace (StrobeStore *self,
 static gboolean
 trace_busy (StrobeStore *self, StrobeTrace *trace)
 {
+  /* An external file is looked at again on a rescan, never by the live check (which works
+   * on the directory's names). */
+  if (strobe_trace_get_external (trace))
+    return FALSE;
   return strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE
          || g_hash_table_contains (self->shrunk, strobe_trace_get_name (trace));
 }
@@ -345,6 +358,163 @@ monitor_changed_cb (GFileMonitor      *monitor,
     }
 }
 
+/* ---- external traces ------------------------------------------------------------------ */
+
+static char *
+external_list_path (StrobeStore *self)
+{
+  return g_build_filename (self->directory, EXTERNAL_LIST, NULL);
+}
+
+static gboolean
+save_external_list (StrobeStore  *self,
+                    GError      **error)
+{
+  g_autofree char *path = external_list_path (self);
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  for (guint i = 0; i < self->external_paths->len; i++)
+    g_string_append_printf (text, "%s\n", (const char *) g_ptr_array_index (self->external_paths, i));
+  return g_file_set_contents (path, text->str, (gssize) text->len, error);
+}
+
+static void
+load_external_list (StrobeStore *self)
+{
+  g_autofree char *path = external_list_path (self);
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_path_is_absolute (lines[i]))
+      g_ptr_array_add (self->external_paths, g_strdup (lines[i]));
+}
+
+/* Stable across restarts and unlike the directory's random ids: made from the path. */
+static char *
+external_id (const char *path)
+{
+  g_autofree char *sum = g_compute_checksum_for_string (G_CHECKSUM_SHA256, path, -1);
+
+  return g_strndup (sum, 16);
+}
+
+/* Looks at an external file again: listed while it can be read as a trace. The store
+ * writes nothing beside it (no sidecar): it is the user's file. */
+static StrobeTrace *
+refresh_external (StrobeStore *self,
+                  const char  *path)
+{
+  g_auto(StrobeTraceProbe) probe = { 0 };
+  StrobeTrace *trace = g_hash_table_lookup (self->external, path);
+  g_autofree char *basename = g_path_get_basename (path);
+  g_autofree char *name = NULL;
+
+  if (!strobe_trace_file_probe (path, FALSE, &probe, NULL) || probe.status == STROBE_TRACE_STATUS_INVALID)
+    {
+      /* Gone (an unmounted disk, a deleted file): off the list on screen, still
+       * remembered, back when it is. */
+      if (trace != NULL)
+        remove_trace (self, trace);
+      return NULL;
+    }
+  g_free (probe.id);
+  probe.id = external_id (path);
+  probe.external = TRUE;
+  name = g_str_has_suffix (basename, STROBE_TRACE_SUFFIX) && strlen (basename) > strlen (STROBE_TRACE_SUFFIX)
+         ? g_strndup (basename, strlen (basename) - strlen (STROBE_TRACE_SUFFIX))
+         : g_strdup (basename);
+
+  if (trace == NULL)
+    {
+      trace = _strobe_trace_new (name, path, &probe);
+      g_hash_table_insert (self->external, g_strdup (path), trace);
+      g_hash_table_insert (self->by_id, g_strdup (probe.id), trace);
+      g_list_store_append (self->traces, trace);
+      g_object_unref (trace);   /* the list holds it */
+      bump_serial (self);
+      g_signal_emit (self, signals[TRACE_ADDED], 0, trace);
+    }
+  else if (_strobe_trace_update (trace, name, path, &probe))
+    {
+      bump_serial (self);
+      emit_trace_changed (self, trace);
+    }
+  return trace;
+}
+
+StrobeTrace *
+strobe_store_add_external (StrobeStore  *self,
+                           const char   *path,
+                           GError      **error)
+{
+  g_autofree char *canonical = NULL;
+  g_autofree char *directory = NULL;
+  g_autofree char *store_directory = NULL;
+  g_auto(StrobeTraceProbe) probe = { 0 };
+  StrobeTrace *trace;
+
+  g_return_val_if_fail (STROBE_IS_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  canonical = g_canonicalize_filename (path, NULL);
+  directory = g_path_get_dirname (canonical);
+  store_directory = g_canonicalize_filename (self->directory, NULL);
+  if (g_str_equal (directory, store_directory))
+    {
+      g_autofree char *basename = g_path_get_basename (canonical);
+      g_autofree char *name = name_from_file_name (basename);
+
+      if (name != NULL && g_str_has_suffix (basename, STROBE_TRACE_SUFFIX))
+        {
+          refresh_name (self, name);
+          if ((trace = g_hash_table_lookup (self->by_name, name)) != NULL)
+            return trace;
+        }
+    }
+  if ((trace = g_hash_table_lookup (self->external, canonical)) != NULL)
+    return trace;
+
+  if (!strobe_trace_file_probe (canonical, FALSE, &probe, error))
+    return NULL;
+  if (probe.status == STROBE_TRACE_STATUS_INVALID)
+    {
+      g_set_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_INVALID_NAME,
+                   _("%s is not a Strobe trace: %s"), canonical, probe.reason ? probe.reason : "");
+      return NULL;
+    }
+  g_ptr_array_add (self->external_paths, g_strdup (canonical));
+  if (!save_external_list (self, error))
+    {
+      g_ptr_array_remove_index (self->external_paths, self->external_paths->len - 1);
+      return NULL;
+    }
+  trace = refresh_external (self, canonical);
+  if (trace == NULL)
+    g_set_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_IO, _("Cannot read %s"), canonical);
+  return trace;
+}
+
+/* Forgets an external trace: off the list and out of .external-traces; the file stays. */
+static gboolean
+forget_external (StrobeStore  *self,
+                 StrobeTrace  *trace,
+                 GError      **error)
+{
+  g_autoptr(StrobeTrace) hold = g_object_ref (trace);
+
+  for (guint i = 0; i < self->external_paths->len; i++)
+    if (g_str_equal (g_ptr_array_index (self->external_paths, i), strobe_trace_get_path (trace)))
+      g_ptr_array_remove_index (self->external_paths, i--);
+  if (!save_external_list (self, error))
+    return FALSE;
+  remove_trace (self, trace);
+  return TRUE;
+}
+
 void
 strobe_store_rescan (StrobeStore *self)
 {
@@ -378,6 +548,8 @@ strobe_store_rescan (StrobeStore *self)
   g_hash_table_iter_init (&iter, seen);
   while (g_hash_table_iter_next (&iter, (gpointer *) &basename, NULL))
     refresh_name (self, basename);
+  for (guint i = 0; i < self->external_paths->len; i++)
+    refresh_external (self, g_ptr_array_index (self->external_paths, i));
 }
 
 static gboolean
@@ -405,6 +577,7 @@ strobe_store_initable_init (GInitable     *initable,
     return FALSE;
   g_signal_connect_object (self->monitor, "changed", G_CALLBACK (monitor_changed_cb), self, 0);
 
+  load_external_list (self);
   strobe_store_rescan (self);
   return TRUE;
 }
@@ -448,6 +621,8 @@ strobe_store_finalize (GObject *object)
   g_hash_table_unref (self->by_id);
   g_hash_table_unref (self->pending);
   g_hash_table_unref (self->shrunk);
+  g_hash_table_unref (self->external);
+  g_ptr_array_unref (self->external_paths);
   g_object_unref (self->traces);
   g_object_unref (self->sessions);
   g_main_context_unref (self->context);
@@ -535,6 +710,8 @@ strobe_store_init (StrobeStore *self)
   self->by_id = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->shrunk = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  self->external = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->external_paths = g_ptr_array_new_with_free_func (g_free);
 }
 
 StrobeStore *
@@ -632,6 +809,13 @@ strobe_store_rename_trace (StrobeStore  *self,
     }
   if (g_strcmp0 (new_name, strobe_trace_get_name (trace)) == 0)
     return TRUE;
+  if (strobe_trace_get_external (trace))
+    {
+      g_set_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_INVALID_NAME,
+                   _("%s is not in the trace store: rename it in its own folder"),
+                   strobe_trace_get_path (trace));
+      return FALSE;
+    }
   if (trace_busy (self, trace))
     {
       g_set_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_BUSY,
@@ -684,6 +868,8 @@ strobe_store_delete_trace (StrobeStore  *self,
                    _("The trace “%s” is still being recorded"), strobe_trace_get_name (trace));
       return FALSE;
     }
+  if (strobe_trace_get_external (trace))
+    return forget_external (self, trace, error);
   if (!strobe_trace_file_delete (strobe_trace_get_path (trace), error))
     return FALSE;
   remove_trace (self, trace);

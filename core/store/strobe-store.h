@@ -42,8 +42,17 @@ gboolean       strobe_store_rename_trace          (StrobeStore   *self,
                                                    const char    *id,
                                                    const char    *new_name,
                                                    GError       **error);
+/* Deletes the trace's file and sidecars; an external trace is only forgotten (its file
+ * stays where it is). Renaming an external trace is refused. */
 gboolean       strobe_store_delete_trace          (StrobeStore   *self,
                                                    const char    *id,
+                                                   GError       **error);
+/* Remembers a trace file opened from outside the directory: listed from then on (across
+ * restarts, in the directory's .external-traces) with its path, as an external trace whose
+ * id is made from the path. Returns the store's trace for @path — its own when @path is in
+ * the directory —, or NULL with @error when the file cannot be opened or is not a trace. */
+StrobeTrace   *strobe_store_add_external          (StrobeStore   *self,
+                                                   const char    *path,
                                                    GError       **error);
 /* The trace's bytes from @offset; see strobe_trace_stream_new() for @follow. */
 GInputStream  *strobe_store_open_trace            (StrobeStore   *self,

@@ -32,6 +32,7 @@ typedef struct
   char              *reason;         /* why invalid or cut off; NULL otherwise */
   char              *peer_address;   /* who sent it, when a recorder wrote it */
   gboolean           stopped;        /* ended on purpose by a user (strobe_trace_get_stopped) */
+  gboolean           external;       /* set by the store: a file outside its directory */
 } StrobeTraceProbe;
 
 void     strobe_trace_probe_clear        (StrobeTraceProbe *probe);

@@ -26,6 +26,7 @@ struct _StrobeTrace
   guint32            parent_pid;
   StrobeTraceStatus  status;
   gboolean           stopped;
+  gboolean           external;
 };
 
 G_DEFINE_TYPE (StrobeTrace, strobe_trace, G_TYPE_OBJECT)
@@ -52,6 +53,7 @@ enum {
   PROP_SESSION,
   PROP_PARENT_PID,
   PROP_STOPPED,
+  PROP_EXTERNAL,
   N_PROPS
 };
 
@@ -110,6 +112,7 @@ strobe_trace_get_property (GObject    *object,
     case PROP_SESSION:       g_value_set_string (value, self->session); break;
     case PROP_PARENT_PID:    g_value_set_uint (value, self->parent_pid); break;
     case PROP_STOPPED:       g_value_set_boolean (value, self->stopped); break;
+    case PROP_EXTERNAL:      g_value_set_boolean (value, self->external); break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -142,6 +145,7 @@ strobe_trace_class_init (StrobeTraceClass *klass)
   properties[PROP_SESSION] = g_param_spec_string ("session", NULL, NULL, NULL, flags);
   properties[PROP_PARENT_PID] = g_param_spec_uint ("parent-pid", NULL, NULL, 0, G_MAXUINT32, 0, flags);
   properties[PROP_STOPPED] = g_param_spec_boolean ("stopped", NULL, NULL, FALSE, flags);
+  properties[PROP_EXTERNAL] = g_param_spec_boolean ("external", NULL, NULL, FALSE, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -198,6 +202,7 @@ _strobe_trace_update (StrobeTrace            *self,
   SET_SCALAR (size, probe->size, PROP_SIZE);
   SET_SCALAR (status, probe->status, PROP_STATUS);
   SET_SCALAR (stopped, probe->stopped, PROP_STOPPED);
+  SET_SCALAR (external, probe->external, PROP_EXTERNAL);
   g_object_thaw_notify (G_OBJECT (self));
 
   return changed;
@@ -235,3 +240,4 @@ GETTER (const char *, peer_address)
 GETTER (const char *, session)
 GETTER (guint32, parent_pid)
 GETTER (gboolean, stopped)
+GETTER (gboolean, external)

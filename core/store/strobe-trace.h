@@ -45,5 +45,9 @@ guint32            strobe_trace_get_parent_pid    (StrobeTrace *self);
  * program then wrote End: status FINISHED) or closed the recorder while it ran (CUT_OFF
  * at a packet boundary). A viewer says "Stopped" rather than "Finished" or "Cut off". */
 gboolean           strobe_trace_get_stopped       (StrobeTrace *self);
+/* A file opened from outside the store's directory that the store remembers
+ * (strobe_store_add_external): its path is wherever it is, deleting it from the store only
+ * forgets it. */
+gboolean           strobe_trace_get_external      (StrobeTrace *self);
 
 G_END_DECLS

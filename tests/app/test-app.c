@@ -26,6 +26,7 @@
 #include "strobe-help-window.h"
 #include "strobe-overview-view.h"
 #include "strobe-window.h"
+#include "strobe-recent-menu.h"
 #include "test-dirs.h"
 #include "tab-walk.h"
 #include "widget-find.h"
@@ -73,11 +74,29 @@ destroy_toplevels (void)
     ;
 }
 
+/* Files a test opened from elsewhere are remembered by the store (issue 24 item 20): the
+ * next test starts with the store's list as it was. */
+static void
+forget_opened_files (void)
+{
+  StrobeStore *store = strobe_services_get_store (strobe_application_get_services (the_app));
+  GListModel *traces = store ? strobe_store_get_traces (store) : NULL;
+
+  for (guint i = traces ? g_list_model_get_n_items (traces) : 0; i-- > 0;)
+    {
+      g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
+
+      if (strobe_trace_get_external (trace))
+        g_assert_true (strobe_store_delete_trace (store, strobe_trace_get_id (trace), NULL));
+    }
+}
+
 static void
 fixture_teardown (Fixture       *f,
                   gconstpointer  data)
 {
   destroy_toplevels ();
+  forget_opened_files ();
   test_dir_remove_all (f->tmpdir);
   g_free (f->tmpdir);
 }
@@ -299,6 +318,82 @@ test_browser_follows_store (Fixture       *f,
   /* The next tests expect an empty store. */
   g_unlink (path);
   wait_for (browser_empty, f->window);
+}
+
+/* Issue 24 item 20: a file opened from disk is in the Traces list from then on, with its
+ * folder, and in the Recent menu (under Open, and the main menu's Open Recent); removing
+ * it from the list leaves the file where it is. */
+static void
+test_opened_file_listed (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *contents = NULL;
+  g_autofree char *path = g_build_filename (f->tmpdir, "from-disk.strobe", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *uri = g_file_get_uri (file);
+  g_autoptr(GMenuModel) recent = NULL;
+  g_autoptr(GError) error = NULL;
+  StrobeStore *store = strobe_services_get_store (strobe_application_get_services (f->app));
+  StrobeBrowserView *browser = STROBE_BROWSER_VIEW (find_type (GTK_WIDGET (f->window), STROBE_TYPE_BROWSER_VIEW));
+  GListModel *model = strobe_browser_view_get_model (browser);
+  StrobeTrace *listed = NULL;
+  gboolean in_recent = FALSE;
+  gsize len;
+
+  g_file_get_contents (golden_path, &contents, &len, &error);
+  g_assert_no_error (error);
+  g_file_set_contents (path, contents, (gssize) len, &error);
+  g_assert_no_error (error);
+
+  strobe_window_open_file (f->window, file);
+  wait_for (document_loaded, f->window);
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StrobeTrace) trace = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (strobe_trace_get_path (trace), path) == 0)
+        listed = trace;
+    }
+  g_assert_nonnull (listed);
+  g_assert_true (strobe_trace_get_external (listed));
+  g_assert_cmpstr (strobe_trace_get_name (listed), ==, "from-disk");
+  /* Its document was opened through the store, like the store's own traces. */
+  g_assert_true (strobe_document_get_store (strobe_window_get_current_document (f->window)) == store);
+
+  /* The Traces page shows where it is. */
+  strobe_window_close_current (f->window);
+  settle ();
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), "from-disk"));
+  g_assert_nonnull (find_text (GTK_WIDGET (f->window), f->tmpdir));
+
+  /* In the Recent menu, newest first, opening it again. */
+  recent = strobe_recent_menu_new ();
+  g_assert_cmpint (g_menu_model_get_n_items (recent), >=, 1);
+  {
+    g_autoptr(GVariant) target = g_menu_model_get_item_attribute_value (recent, 0, G_MENU_ATTRIBUTE_TARGET,
+                                                                        G_VARIANT_TYPE_STRING);
+    g_autofree char *action = NULL;
+
+    g_assert_true (g_menu_model_get_item_attribute (recent, 0, G_MENU_ATTRIBUTE_ACTION, "s", &action));
+    g_assert_cmpstr (action, ==, "win.open-uri");
+    in_recent = target != NULL && g_str_equal (g_variant_get_string (target, NULL), uri);
+  }
+  g_assert_true (in_recent);
+  g_action_group_activate_action (G_ACTION_GROUP (f->window), "open-uri", g_variant_new_string (uri));
+  wait_for (document_loaded, f->window);
+  g_assert_true (g_file_equal (strobe_document_get_file (strobe_window_get_current_document (f->window)), file));
+  strobe_window_close_current (f->window);
+
+  /* Removed from the list: the file stays. */
+  g_assert_true (strobe_store_delete_trace (store, strobe_trace_get_id (listed), &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    {
+      g_autoptr(StrobeTrace) trace = g_list_model_get_item (model, i);
+
+      g_assert_cmpstr (strobe_trace_get_path (trace), !=, path);
+    }
 }
 
 /* Opening the same file twice switches to its tab; win.close closes the tab, not the window. */
@@ -1470,6 +1565,7 @@ main (int   argc,
   g_test_add ("/app/broken-file", Fixture, NULL, fixture_setup, test_broken_file, fixture_teardown);
   g_test_add ("/app/not-a-trace", Fixture, NULL, fixture_setup, test_not_a_trace, fixture_teardown);
   g_test_add ("/app/browser-follows-store", Fixture, NULL, fixture_setup, test_browser_follows_store, fixture_teardown);
+  g_test_add ("/app/opened-file-listed", Fixture, NULL, fixture_setup, test_opened_file_listed, fixture_teardown);
   g_test_add ("/app/recorder-port-taken", Fixture, NULL, fixture_setup, test_recorder_port_taken, fixture_teardown);
   g_test_add ("/app/tabs", Fixture, NULL, fixture_setup, test_tabs, fixture_teardown);
   g_test_add ("/app/no-unknown-error", Fixture, NULL, fixture_setup, test_no_unknown_error, fixture_teardown);

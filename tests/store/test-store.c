@@ -381,6 +381,83 @@ test_live_shrinks (Fixture *f, gconstpointer data)
   g_assert_true (strobe_trace_writer_finish (writer, STROBE_TRACE_STATUS_CUT_OFF, "test", &error));
 }
 
+/* Issue 24 item 20: a trace opened from elsewhere is remembered — listed with its path,
+ * across restarts, with a stable id —, not copied or touched; deleting it from the store
+ * only forgets it; renaming is refused; the store's own files are not listed twice. */
+static void
+test_external (Fixture *f, gconstpointer data)
+{
+  g_autoptr(GBytes) bytes = test_build_stream ("outside", 3, 20000, TRUE, NULL);
+  g_autofree char *elsewhere = test_dir_new ();
+  g_autofree char *path = g_build_filename (elsewhere, "from-a-colleague.strobe", NULL);
+  g_autofree char *sidecar = g_build_filename (elsewhere, "from-a-colleague.strobe.info", NULL);
+  g_autofree char *junk = g_build_filename (elsewhere, "junk.strobe", NULL);
+  g_autofree char *inside = g_build_filename (f->dir, "inside.strobe", NULL);
+  g_autofree char *id = NULL;
+  g_autoptr(GError) error = NULL;
+  StrobeTrace *trace, *again;
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
+  trace = strobe_store_add_external (f->store, path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (trace);
+  g_assert_true (strobe_trace_get_external (trace));
+  g_assert_cmpstr (strobe_trace_get_path (trace), ==, path);
+  g_assert_cmpstr (strobe_trace_get_name (trace), ==, "from-a-colleague");
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_FINISHED);
+  g_assert_cmpuint (f->added->len, ==, 1);
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_traces (f->store)), ==, 1);
+  g_assert_true (strobe_store_lookup_trace (f->store, strobe_trace_get_id (trace)) == trace);
+  /* Nothing written beside the user's file. */
+  g_assert_false (g_file_test (sidecar, G_FILE_TEST_EXISTS));
+  /* Twice is once. */
+  g_assert_true (strobe_store_add_external (f->store, path, NULL) == trace);
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_traces (f->store)), ==, 1);
+  /* Not a trace: refused, not listed. */
+  g_assert_true (g_file_set_contents (junk, "PK\x03\x04 not a trace", -1, NULL));
+  g_assert_null (strobe_store_add_external (f->store, junk, &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  /* A file of the store's own directory is the store's trace, not an external one. */
+  g_assert_true (g_file_set_contents (inside, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
+  again = strobe_store_add_external (f->store, inside, &error);
+  g_assert_no_error (error);
+  g_assert_false (strobe_trace_get_external (again));
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_traces (f->store)), ==, 2);
+  /* Renaming it is the user's business, in its own folder. */
+  g_assert_false (strobe_store_rename_trace (f->store, strobe_trace_get_id (trace), "other", &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  /* Remembered across a restart, under the same id. */
+  id = g_strdup (strobe_trace_get_id (trace));
+  {
+    g_autoptr(StrobeStore) restarted = strobe_store_new (f->dir, &error);
+    StrobeTrace *t;
+
+    g_assert_no_error (error);
+    t = strobe_store_lookup_trace (restarted, id);
+    g_assert_nonnull (t);
+    g_assert_true (strobe_trace_get_external (t));
+    g_assert_cmpstr (strobe_trace_get_path (t), ==, path);
+    g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_traces (restarted)), ==, 2);
+  }
+
+  /* Deleting it from the store forgets it; the file stays. */
+  g_assert_true (strobe_store_delete_trace (f->store, id, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+  g_assert_null (strobe_store_lookup_trace (f->store, id));
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_store_get_traces (f->store)), ==, 1);
+  {
+    g_autoptr(StrobeStore) restarted = strobe_store_new (f->dir, &error);
+
+    g_assert_no_error (error);
+    g_assert_null (strobe_store_lookup_trace (restarted, id));
+  }
+  test_dir_remove_all (elsewhere);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -392,6 +469,7 @@ main (int argc, char **argv)
   ADD ("rename-delete", test_rename_delete);
   ADD ("live-shrinks", test_live_shrinks);
   ADD ("follow", test_follow);
+  ADD ("external", test_external);
 #undef ADD
 
   return g_test_run ();
