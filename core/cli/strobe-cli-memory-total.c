@@ -16,9 +16,11 @@
 
 #define SAMPLES 4000
 
-/* Live bytes of every process together at @seconds on the group's axis. */
+/* Live bytes of every process together at @seconds on the group's axis; member @at_peak
+ * (G_MAXUINT: none) counted as its own peak, which that moment is for it — seconds and
+ * back to ticks can land a tick before the allocation that made the peak. */
 static gint64
-total_at (GPtrArray *members, gdouble seconds)
+total_at (GPtrArray *members, gdouble seconds, guint at_peak)
 {
   gint64 sum = 0;
 
@@ -30,6 +32,11 @@ total_at (GPtrArray *members, gdouble seconds)
       gint64 bytes = 0, count = 0;
 
       strobe_memory_model_get_summary (model, &s);
+      if (i == at_peak)
+        {
+          sum += (gint64) s.peak_bytes;
+          continue;
+        }
       if (s.allocs == 0 || strobe_trace_clock_to_seconds (&m->clock, s.first_time) > seconds)
         continue;
       strobe_memory_model_get_totals_at (model, strobe_trace_clock_from_seconds (&m->clock, seconds), &bytes, &count);
@@ -85,13 +92,13 @@ strobe_cli_memory_print_total (GPtrArray *files)
       if (s.allocs == 0)
         continue;
       t = strobe_trace_clock_to_seconds (&m->clock, s.peak_time);
-      if ((v = total_at (members, t)) > peak)
+      if ((v = total_at (members, t, i)) > peak)
         peak = v, peak_at = t;
     }
   for (guint k = 0; k <= SAMPLES && lo <= hi; k++)
     {
       gdouble t = lo + (hi - lo) * k / SAMPLES;
-      gint64 v = total_at (members, t);
+      gint64 v = total_at (members, t, G_MAXUINT);
 
       if (v > peak)
         peak = v, peak_at = t;

@@ -678,6 +678,7 @@ test_log_merged (void)
     const char *at;
     guint k = 0;
 
+    g_clear_pointer (&err, g_free);   /* the log run's */
     g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
     g_assert_no_error (error);
     g_assert_true (g_spawn_check_wait_status (status, NULL));

@@ -450,7 +450,9 @@ test_dead_recorder (Fixture *f, gconstpointer data)
     g_assert_true (g_key_file_load_from_file (info, info_path, G_KEY_FILE_NONE, NULL));
     g_assert_cmpuint (g_key_file_get_uint64 (info, "Trace", "Ended", NULL), ==,
                       G_GUINT64_CONSTANT (1700000000250000000));
-    g_assert_cmpstr (g_key_file_get_string (info, "Trace", "Status", NULL), ==, "cut-off");
+    g_autofree char *status = g_key_file_get_string (info, "Trace", "Status", NULL);
+
+    g_assert_cmpstr (status, ==, "cut-off");
   }
   store = strobe_store_new (f->dir, NULL);
   trace = g_list_model_get_item (strobe_store_get_traces (store), 0);
