@@ -562,7 +562,9 @@ test_export_golden (void)
     const char *at;
     guint sessions = 0;
 
-    g_assert_null (strstr (golden, "/work/"));
+    /* No absolute path: a string value beginning with '/' would be one of the machine
+     * the data was recorded on. */
+    g_assert_null (strstr (golden, "\"/"));
     g_assert_true (g_spawn_sync (NULL, (char **) info, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err, &status, &error));
     g_assert_no_error (error);
     g_assert_true (g_spawn_check_wait_status (status, NULL));
