@@ -224,17 +224,20 @@ pos_end (const StrobeScopeTrack *t)
   return p;
 }
 
-StrobeScopePos
-strobe_scope_track_lower_bound_end (const StrobeScopeTrack *t, guint64 time)
+/* The first scope whose end (@by_end) or begin is at or after @time: a binary search over
+ * the chunks' last ends or begins, then a walk in the one chunk. */
+static StrobeScopePos
+lower_bound (const StrobeScopeTrack *t, guint64 time, gboolean by_end)
 {
   guint lo = 0, hi = t->chunks->len;
   StrobeScopePos p;
 
-  /* The first chunk whose last scope ends at or after @time; then a walk in it. */
   while (lo < hi)
     {
       guint mid = (lo + hi) / 2;
-      if (strobe_scope_chunk (t, mid)->last_end >= time)
+      const StrobeScopeChunk *c = strobe_scope_chunk (t, mid);
+
+      if ((by_end ? c->last_end : c->last_begin) >= time)
         hi = mid;
       else
         lo = mid + 1;
@@ -242,31 +245,21 @@ strobe_scope_track_lower_bound_end (const StrobeScopeTrack *t, guint64 time)
   if (lo >= t->chunks->len)
     return pos_end (t);
   p = pos_at_chunk (t, lo);
-  while (p.end < time && p.pi + 1 < strobe_scope_chunk_count (t, lo))
+  while ((by_end ? p.end : p.begin) < time && p.pi + 1 < strobe_scope_chunk_count (t, lo))
     strobe_scope_pos_next (t, &p);
   return p;
 }
 
 StrobeScopePos
+strobe_scope_track_lower_bound_end (const StrobeScopeTrack *t, guint64 time)
+{
+  return lower_bound (t, time, TRUE);
+}
+
+StrobeScopePos
 strobe_scope_track_lower_bound_begin (const StrobeScopeTrack *t, guint64 time)
 {
-  guint lo = 0, hi = t->chunks->len;
-  StrobeScopePos p;
-
-  while (lo < hi)
-    {
-      guint mid = (lo + hi) / 2;
-      if (strobe_scope_chunk (t, mid)->last_begin >= time)
-        hi = mid;
-      else
-        lo = mid + 1;
-    }
-  if (lo >= t->chunks->len)
-    return pos_end (t);
-  p = pos_at_chunk (t, lo);
-  while (p.begin < time && p.pi + 1 < strobe_scope_chunk_count (t, lo))
-    strobe_scope_pos_next (t, &p);
-  return p;
+  return lower_bound (t, time, FALSE);
 }
 
 StrobeScopePos
