@@ -126,6 +126,7 @@ strobe_callers_panel_set_calls (StrobeCallersPanel *self,
   splice (self->callers, callers);
   splice (self->callees, callees);
   gtk_label_set_text (self->heading, heading ? heading : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->heading), heading && *heading ? heading : NULL);
 }
 
 GListModel *
@@ -187,11 +188,11 @@ strobe_callers_panel_init (StrobeCallersPanel *self)
   gtk_widget_set_parent (self->box, GTK_WIDGET (self));
   self->heading = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_xalign (self->heading, 0);
-  /* Wrapped, not cut: the hint is a sentence, longer in some languages than the panel. */
-  gtk_label_set_wrap (self->heading, TRUE);
-  gtk_label_set_wrap_mode (self->heading, PANGO_WRAP_WORD_CHAR);
-  /* Its natural width a short line, so the sentence never widens the panel: it wraps. */
-  gtk_label_set_max_width_chars (self->heading, 30);
+  /* One line, ellipsized, the whole sentence in the tooltip: a wrapping label makes the
+   * panel's height depend on its width, and inside the side panel's GtkPaned that broke
+   * GTK's height-for-width contract in Russian (a taller minimum at infinite width). */
+  gtk_label_set_ellipsize (self->heading, PANGO_ELLIPSIZE_END);
+  gtk_label_set_width_chars (self->heading, 10);
   gtk_widget_add_css_class (GTK_WIDGET (self->heading), "dim-label");
   gtk_widget_set_margin_start (GTK_WIDGET (self->heading), 6);
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->heading));

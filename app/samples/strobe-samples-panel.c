@@ -353,8 +353,7 @@ update_callers (StrobeSamplesPanel *self)
 
   if (f == G_MAXUINT || self->chosen == 0)
     {
-      strobe_callers_panel_set_calls (self->callers, _("Choose a function in the tree or the flame graph to see its "
-                                                       "callers and callees."), NULL, NULL);
+      strobe_callers_panel_set_calls (self->callers, _("Choose a function to see its callers and callees."), NULL, NULL);
       return;
     }
   callers = call_rows (self, f, TRUE);
