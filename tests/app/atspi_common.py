@@ -1,7 +1,11 @@
 """What the end-to-end tests (e2e-*.py) share: finding the viewer on the accessibility bus
 and walking, searching and waiting on its accessible tree, as a screen reader sees it.
 Importing it exits 77 (meson's skip) when the Atspi bindings are missing."""
+import contextlib
+import os
+import subprocess
 import sys
+import tempfile
 import time
 import warnings
 
@@ -95,3 +99,28 @@ def find(root, predicate):
         except Exception:
             continue
     return None
+
+
+@contextlib.contextmanager
+def viewer(binary, args, env_extra=None, env_drop=()):
+    """Starts the viewer BINARY with ARGS in a throw-away home (its own store, recorder on
+    a free port, no portal) with the accessibility bridge on, and yields its process; stops
+    it by its PID on the way out, killing it if SIGTERM is not enough. env_extra overrides
+    the environment; env_drop names variables to remove."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CONFIG_HOME=tmp, XDG_CACHE_HOME=tmp,
+                   GTK_USE_PORTAL='0')
+        for name in ('GTK_A11Y', 'NO_AT_BRIDGE') + tuple(env_drop):
+            env.pop(name, None)
+        env.update(env_extra or {})
+        proc = subprocess.Popen([binary, '--store-dir', os.path.join(tmp, 'store'),
+                                 '--recorder-port', '0'] + list(args), env=env)
+        try:
+            yield proc
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()

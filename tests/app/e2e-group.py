@@ -11,7 +11,6 @@ the Atspi bindings are missing."""
 import os
 import subprocess
 import sys
-import tempfile
 import shutil
 
 
@@ -19,7 +18,7 @@ if shutil.which('dbus-update-activation-environment') and os.environ.get('DISPLA
     subprocess.run(['dbus-update-activation-environment', 'DISPLAY', 'XAUTHORITY'], check=False)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from atspi_common import Atspi, text_of, wait_for, find_app, find, find_all  # noqa: E402
+from atspi_common import Atspi, text_of, wait_for, find_app, find, find_all, viewer  # noqa: E402
 import atspi_common  # noqa: E402
 atspi_common.TIMEOUT = 30
 
@@ -33,69 +32,55 @@ def press(node):
 
 def main():
     binary, client, server = sys.argv[1], sys.argv[2], sys.argv[3]
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CONFIG_HOME=tmp, XDG_CACHE_HOME=tmp,
-                   GTK_USE_PORTAL='0')
-        env.pop('GTK_A11Y', None)
-        env.pop('NO_AT_BRIDGE', None)
-        proc = subprocess.Popen([binary, '--store-dir', os.path.join(tmp, 'store'),
-                                 '--recorder-port', '0', '--group', client, server], env=env)
-        try:
-            app = wait_for('the application on the accessibility bus', lambda: find_app(proc.pid))
+    with viewer(binary, ['--group', client, server]) as proc:
+        app = wait_for('the application on the accessibility bus', lambda: find_app(proc.pid))
 
-            def sections():
-                found = find_all(app, lambda n: (n.get_name() or '').startswith('Tracks of group-pair (pid ')
-                                 and n.get_role() in (Atspi.Role.TOGGLE_BUTTON, Atspi.Role.PUSH_BUTTON))
-                return found if len(found) == 2 else None
-            buttons = wait_for('a "Tracks of" button per process', sections)
-            print('sections:', [b.get_name() for b in buttons])
+        def sections():
+            found = find_all(app, lambda n: (n.get_name() or '').startswith('Tracks of group-pair (pid ')
+                             and n.get_role() in (Atspi.Role.TOGGLE_BUTTON, Atspi.Role.PUSH_BUTTON))
+            return found if len(found) == 2 else None
+        buttons = wait_for('a "Tracks of" button per process', sections)
+        print('sections:', [b.get_name() for b in buttons])
 
-            def timelines():
-                found = find_all(app, lambda n: (n.get_name() or '').startswith('Timeline of group-pair')
-                                 and (n.get_description() or '').startswith('Showing'))
-                return found if len(found) == 2 else None
-            shown = wait_for('a timeline per process', timelines)
-            print('timelines:', [t.get_name() for t in shown])
+        def timelines():
+            found = find_all(app, lambda n: (n.get_name() or '').startswith('Timeline of group-pair')
+                             and (n.get_description() or '').startswith('Showing'))
+            return found if len(found) == 2 else None
+        shown = wait_for('a timeline per process', timelines)
+        print('timelines:', [t.get_name() for t in shown])
 
-            flows = wait_for('the flows list', lambda: find(app, lambda n: n.get_name() == 'Flows'))
+        flows = wait_for('the flows list', lambda: find(app, lambda n: n.get_name() == 'Flows'))
 
-            def rows():
-                found = [n for n in find_all(flows, lambda n: n.get_role() == Atspi.Role.LABEL)
-                         if '→' in (text_of(n) or '')]
-                return found if len(found) == 3 else None
-            labels = wait_for('three flows client → server → client', rows)
-            for label in labels:
-                text = text_of(label)
-                if text.count('group-pair (pid') != 3:
-                    sys.exit(f'FAIL: a flow does not go client → server → client: {text!r}')
-            print('flows:', [text_of(n) for n in labels])
+        def rows():
+            found = [n for n in find_all(flows, lambda n: n.get_role() == Atspi.Role.LABEL)
+                     if '→' in (text_of(n) or '')]
+            return found if len(found) == 3 else None
+        labels = wait_for('three flows client → server → client', rows)
+        for label in labels:
+            text = text_of(label)
+            if text.count('group-pair (pid') != 3:
+                sys.exit(f'FAIL: a flow does not go client → server → client: {text!r}')
+        print('flows:', [text_of(n) for n in labels])
 
-            # Activate the first flow: its row is a button.
-            press(labels[0].get_parent())
+        # Activate the first flow: its row is a button.
+        press(labels[0].get_parent())
 
-            def selection():
-                node = find(app, lambda n: n.get_role() == Atspi.Role.LABEL
-                            and (text_of(n) or '').startswith('Selection: '))
-                return node
-            label = wait_for('the selection of the flow\'s span', selection)
-            print('after activating the first flow:', text_of(label))
+        def selection():
+            node = find(app, lambda n: n.get_role() == Atspi.Role.LABEL
+                        and (text_of(n) or '').startswith('Selection: '))
+            return node
+        label = wait_for('the selection of the flow\'s span', selection)
+        print('after activating the first flow:', text_of(label))
 
-            # The first process's button hides its tracks.
-            press(buttons[0])
+        # The first process's button hides its tracks.
+        press(buttons[0])
 
-            def hidden():
-                found = find_all(app, lambda n: (n.get_name() or '').startswith('Timeline of group-pair')
-                                 and n.get_state_set().contains(Atspi.StateType.VISIBLE))
-                return found if len(found) == 1 else None
-            wait_for('one timeline left showing', hidden)
-            print('first process collapsed')
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        def hidden():
+            found = find_all(app, lambda n: (n.get_name() or '').startswith('Timeline of group-pair')
+                             and n.get_state_set().contains(Atspi.StateType.VISIBLE))
+            return found if len(found) == 1 else None
+        wait_for('one timeline left showing', hidden)
+        print('first process collapsed')
     print('PASS')
 
 

@@ -15,7 +15,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 # The accessibility registry synthesises the keys, on the X display: it is started by the
@@ -25,7 +24,7 @@ if shutil.which('dbus-update-activation-environment') and os.environ.get('DISPLA
     subprocess.run(['dbus-update-activation-environment', 'DISPLAY', 'XAUTHORITY'], check=False)
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from atspi_common import Atspi, text_of, wait_for, find_app, find  # noqa: E402
+from atspi_common import Atspi, text_of, wait_for, find_app, find, viewer  # noqa: E402
 try:
     import gi
     gi.require_version('Gdk', '4.0')
@@ -88,47 +87,33 @@ def clipboard_text():
 def main():
     binary, trace = sys.argv[1], sys.argv[2]
     Gtk.init()
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CONFIG_HOME=tmp, XDG_CACHE_HOME=tmp,
-                   GTK_USE_PORTAL='0')
-        env.pop('GTK_A11Y', None)
-        env.pop('NO_AT_BRIDGE', None)
-        proc = subprocess.Popen([binary, '--store-dir', os.path.join(tmp, 'store'),
-                                 '--recorder-port', '0', trace], env=env)
-        try:
-            app = wait_for('the application on the accessibility bus', lambda: find_app(proc.pid))
-            switch = wait_for('the Log page button',
-                              lambda: find(app, lambda n: n.get_role() in (Atspi.Role.PAGE_TAB, Atspi.Role.TOGGLE_BUTTON)
-                                           and n.get_name() == 'Log'))
-            switch.get_action_iface().do_action(0)
-            table = wait_for('the log table', lambda: find(app, lambda n: n.get_name() == 'Log messages'))
-            wait_for(f'the message {SECOND!r} in the table',
-                     lambda: find(table, lambda n: text_of(n) == SECOND))
-            # Showing the page puts the keyboard focus in the table, as a person finds it
-            # (in the filter entry while the table is still empty): Alt+1 then Alt+3 show
-            # the Overview and the Log again now that the rows are there. Without a window
-            # manager the window is never "active", so the focused state cannot be waited
-            # for: the keys below show whether the focus is there.
-            alt(XK_1)
-            alt(XK_3)
-            time.sleep(1)
+    with viewer(binary, [trace]) as proc:
+        app = wait_for('the application on the accessibility bus', lambda: find_app(proc.pid))
+        switch = wait_for('the Log page button',
+                          lambda: find(app, lambda n: n.get_role() in (Atspi.Role.PAGE_TAB, Atspi.Role.TOGGLE_BUTTON)
+                                       and n.get_name() == 'Log'))
+        switch.get_action_iface().do_action(0)
+        table = wait_for('the log table', lambda: find(app, lambda n: n.get_name() == 'Log messages'))
+        wait_for(f'the message {SECOND!r} in the table',
+                 lambda: find(table, lambda n: text_of(n) == SECOND))
+        # Showing the page puts the keyboard focus in the table, as a person finds it
+        # (in the filter entry while the table is still empty): Alt+1 then Alt+3 show
+        # the Overview and the Log again now that the rows are there. Without a window
+        # manager the window is never "active", so the focused state cannot be waited
+        # for: the keys below show whether the focus is there.
+        alt(XK_1)
+        alt(XK_3)
+        time.sleep(1)
 
-            key(XK_DOWN)
-            key(XK_SPACE)
-            ctrl(XK_C)
-            text = wait_for('the copied row on the clipboard',
-                            lambda: (clipboard_text() or '').strip() or None, timeout=10)
-            print(f'clipboard: {text!r}')
-            rows = text.splitlines()
-            if len(rows) != 1 or SECOND not in rows[0]:
-                sys.exit(f'FAIL: Ctrl+C after Down, Space copied {text!r}, not the one row {SECOND!r}')
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+        key(XK_DOWN)
+        key(XK_SPACE)
+        ctrl(XK_C)
+        text = wait_for('the copied row on the clipboard',
+                        lambda: (clipboard_text() or '').strip() or None, timeout=10)
+        print(f'clipboard: {text!r}')
+        rows = text.splitlines()
+        if len(rows) != 1 or SECOND not in rows[0]:
+            sys.exit(f'FAIL: Ctrl+C after Down, Space copied {text!r}, not the one row {SECOND!r}')
     print('PASS')
 
 

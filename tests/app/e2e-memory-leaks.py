@@ -9,14 +9,11 @@ Run inside dbus-run-session and xvfb-run (see tests/app/meson.build). Exits 77 (
 the Atspi bindings are missing."""
 import os
 import re
-import subprocess
 import sys
-import tempfile
-import time
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from atspi_common import Atspi, walk, text_of, wait_for, find_app, find, find_all  # noqa: E402
+from atspi_common import Atspi, walk, text_of, wait_for, find_app, find, find_all, viewer  # noqa: E402
 # strobe_format_count groups digits with a narrow no-break space in the C locale, and
 # g_format_size puts a no-break space before the unit.
 LEAK_SIZE = '1\u202f234'
@@ -69,49 +66,35 @@ def unnamed_controls(app):
 
 def main():
     binary, trace = sys.argv[1], sys.argv[2]
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CONFIG_HOME=tmp, XDG_CACHE_HOME=tmp,
-                   GTK_USE_PORTAL='0', LC_ALL='C.UTF-8')
-        env.pop('GTK_A11Y', None)
-        env.pop('NO_AT_BRIDGE', None)
-        proc = subprocess.Popen([binary, '--store-dir', os.path.join(tmp, 'store'),
-                                 '--recorder-port', '0', trace], env=env)
-        try:
-            app = wait_for('the application on the accessibility bus', lambda: find_app(proc.pid))
-            switch = wait_for('the Memory page button',
-                              lambda: find(app, lambda n: n.get_role() in (Atspi.Role.PAGE_TAB, Atspi.Role.TOGGLE_BUTTON)
-                                           and n.get_name() == 'Memory'))
-            switch.get_action_iface().do_action(0)
-            run = wait_for('the Run Query button',
-                           lambda: find(app, lambda n: n.get_role() == Atspi.Role.PUSH_BUTTON and n.get_name() == 'Run Query'))
-            query = wait_for('the query chooser', lambda: find(app, lambda n: n.get_name() == 'Query'))
-            print(f'query chooser: {query.get_role_name()}')
-            run.get_action_iface().do_action(0)
-            print('clicked: Run Query')
-            totals = wait_for(f'the totals {TOTALS!r}',
-                              lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL and text_of(n) == TOTALS))
-            print(f'totals: {text_of(totals)!r}')
-            table = wait_for('the allocations table', lambda: find(app, lambda n: n.get_name() == 'Allocations'
-                                                                   and n.get_role() in (Atspi.Role.TABLE, Atspi.Role.TREE_TABLE)))
-            sizes = wait_for(f'leaks of {LEAK_SIZE!r} bytes in the table', lambda: cells(table, LEAK_SIZE))
-            tags = cells(table, 'Leaky')
-            print(f'table: {len(sizes)} rows of {LEAK_SIZE!r} bytes, {len(tags)} of tag Leaky shown')
-            if len(sizes) < 3 or len(tags) != len(sizes):
-                sys.exit('FAIL: the table does not show the leaks')
-            leaked = wait_for('the summary\'s leaked bytes',
-                              lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL and text_of(n) == LEAKED))
-            print(f'summary: {text_of(leaked)!r}')
-            unnamed = unnamed_controls(app)
-            print(f'controls of the page without an accessible name: {unnamed}')
-            if unnamed:
-                sys.exit('FAIL: controls without an accessible name')
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+    with viewer(binary, [trace], {'LC_ALL': 'C.UTF-8'}) as proc:
+        app = wait_for('the application on the accessibility bus', lambda: find_app(proc.pid))
+        switch = wait_for('the Memory page button',
+                          lambda: find(app, lambda n: n.get_role() in (Atspi.Role.PAGE_TAB, Atspi.Role.TOGGLE_BUTTON)
+                                       and n.get_name() == 'Memory'))
+        switch.get_action_iface().do_action(0)
+        run = wait_for('the Run Query button',
+                       lambda: find(app, lambda n: n.get_role() == Atspi.Role.PUSH_BUTTON and n.get_name() == 'Run Query'))
+        query = wait_for('the query chooser', lambda: find(app, lambda n: n.get_name() == 'Query'))
+        print(f'query chooser: {query.get_role_name()}')
+        run.get_action_iface().do_action(0)
+        print('clicked: Run Query')
+        totals = wait_for(f'the totals {TOTALS!r}',
+                          lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL and text_of(n) == TOTALS))
+        print(f'totals: {text_of(totals)!r}')
+        table = wait_for('the allocations table', lambda: find(app, lambda n: n.get_name() == 'Allocations'
+                                                               and n.get_role() in (Atspi.Role.TABLE, Atspi.Role.TREE_TABLE)))
+        sizes = wait_for(f'leaks of {LEAK_SIZE!r} bytes in the table', lambda: cells(table, LEAK_SIZE))
+        tags = cells(table, 'Leaky')
+        print(f'table: {len(sizes)} rows of {LEAK_SIZE!r} bytes, {len(tags)} of tag Leaky shown')
+        if len(sizes) < 3 or len(tags) != len(sizes):
+            sys.exit('FAIL: the table does not show the leaks')
+        leaked = wait_for('the summary\'s leaked bytes',
+                          lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL and text_of(n) == LEAKED))
+        print(f'summary: {text_of(leaked)!r}')
+        unnamed = unnamed_controls(app)
+        print(f'controls of the page without an accessible name: {unnamed}')
+        if unnamed:
+            sys.exit('FAIL: controls without an accessible name')
     print('PASS')
 
 

@@ -10,13 +10,11 @@ read are the translated ones.
 Run inside dbus-run-session and xvfb-run (see tests/app/meson.build). Exits 77 (skip) when
 the Atspi bindings are missing."""
 import os
-import subprocess
 import sys
-import tempfile
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from atspi_common import Atspi, text_of, wait_for, find_app, find  # noqa: E402
+from atspi_common import Atspi, text_of, wait_for, find_app, find, viewer  # noqa: E402
 
 
 # What a person reads, per language: the overview's "Program" key, the tab's close button,
@@ -32,51 +30,37 @@ def main():
     language = sys.argv[3] if len(sys.argv) > 3 else None
     words = WORDS[language]
     expected_title = os.path.basename(trace)[:-len('.strobe')]
-    with tempfile.TemporaryDirectory() as tmp:
-        env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CONFIG_HOME=tmp, XDG_CACHE_HOME=tmp,
-                   GTK_USE_PORTAL='0')
-        env.pop('GTK_A11Y', None)
-        env.pop('NO_AT_BRIDGE', None)
-        if language:
-            env.update(LANGUAGE=language, LANG='C.UTF-8')
-            env.pop('LC_ALL', None)
-        proc = subprocess.Popen([binary, '--store-dir', os.path.join(tmp, 'store'),
-                                 '--recorder-port', '0', trace], env=env)
-        try:
-            app = wait_for('the application on the accessibility bus', lambda: find_app(proc.pid))
-            frame = wait_for('the window', lambda: find(app, lambda n: n.get_role() == Atspi.Role.FRAME))
-            title = wait_for('the trace title', lambda: (frame.get_name() or '').startswith(expected_title)
-                             and frame.get_name())
-            print(f'window title: {title!r}')
-            program = wait_for('the program name on the overview',
-                               lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL
-                                            and text_of(n) == 'rt-emitter'))
-            print(f'overview shows: {text_of(program)!r}')
-            key = wait_for(f'the overview key {words["program"]!r}',
+    env_extra, env_drop = {}, ()
+    if language:
+        env_extra, env_drop = {'LANGUAGE': language, 'LANG': 'C.UTF-8'}, ('LC_ALL',)
+    with viewer(binary, [trace], env_extra, env_drop) as proc:
+        app = wait_for('the application on the accessibility bus', lambda: find_app(proc.pid))
+        frame = wait_for('the window', lambda: find(app, lambda n: n.get_role() == Atspi.Role.FRAME))
+        title = wait_for('the trace title', lambda: (frame.get_name() or '').startswith(expected_title)
+                         and frame.get_name())
+        print(f'window title: {title!r}')
+        program = wait_for('the program name on the overview',
                            lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL
-                                        and text_of(n) == words['program']))
-            print(f'overview key reads: {text_of(key)!r}')
-            # Buttons with mnemonics are named once, not "_Open Open".
-            wait_for(f'the {words["open"]!r} button named plainly',
-                     lambda: find(app, lambda n: n.get_role() == Atspi.Role.PUSH_BUTTON
-                                  and n.get_name() == words['open']))
-            close_name = words['close'].format(expected_title)
-            close = wait_for('the tab close button',
-                             lambda: find(app, lambda n: n.get_name() == close_name))
-            action = close.get_action_iface()
-            if action is None or action.get_n_actions() < 1:
-                sys.exit('FAIL: the close button has no action')
-            action.do_action(0)
-            wait_for('the window title to drop the trace',
-                     lambda: frame.get_name() == words['empty_title'])
-            print('tab closed')
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
+                                        and text_of(n) == 'rt-emitter'))
+        print(f'overview shows: {text_of(program)!r}')
+        key = wait_for(f'the overview key {words["program"]!r}',
+                       lambda: find(app, lambda n: n.get_role() == Atspi.Role.LABEL
+                                    and text_of(n) == words['program']))
+        print(f'overview key reads: {text_of(key)!r}')
+        # Buttons with mnemonics are named once, not "_Open Open".
+        wait_for(f'the {words["open"]!r} button named plainly',
+                 lambda: find(app, lambda n: n.get_role() == Atspi.Role.PUSH_BUTTON
+                              and n.get_name() == words['open']))
+        close_name = words['close'].format(expected_title)
+        close = wait_for('the tab close button',
+                         lambda: find(app, lambda n: n.get_name() == close_name))
+        action = close.get_action_iface()
+        if action is None or action.get_n_actions() < 1:
+            sys.exit('FAIL: the close button has no action')
+        action.do_action(0)
+        wait_for('the window title to drop the trace',
+                 lambda: frame.get_name() == words['empty_title'])
+        print('tab closed')
     print('PASS')
 
 
