@@ -19,6 +19,7 @@
 
 #include "strobe-auth.h"
 #include "strobe-store-group.h"
+#include "strobe-store-maps.h"
 #include "strobe-store-server.h"
 #include "strobe-store-secret.h"
 #include "strobe-listen.h"
@@ -315,71 +316,6 @@ status_for_error (const GError *error)
   return STROBE_STORE_STATUS_INTERNAL_ERROR;
 }
 
-static GVariant *
-trace_to_variant (StrobeTrace *trace)
-{
-  GVariantDict dict;
-
-  g_variant_dict_init (&dict, NULL);
-  g_variant_dict_insert (&dict, "id", "s", strobe_trace_get_id (trace));
-  g_variant_dict_insert (&dict, "name", "s", strobe_trace_get_name (trace));
-  g_variant_dict_insert (&dict, "program", "s", strobe_trace_get_program (trace) ?: "");
-  g_variant_dict_insert (&dict, "pid", "u", strobe_trace_get_pid (trace));
-  g_variant_dict_insert (&dict, "start_time", "t", strobe_trace_get_start_time_ns (trace));
-  g_variant_dict_insert (&dict, "end_time", "t", strobe_trace_get_end_time_ns (trace));
-  g_variant_dict_insert (&dict, "size", "t", strobe_trace_get_size (trace));
-  g_variant_dict_insert (&dict, "status", "s",
-                         strobe_trace_status_to_string (strobe_trace_get_status (trace)));
-  if (strobe_trace_get_reason (trace) != NULL)
-    g_variant_dict_insert (&dict, "reason", "s", strobe_trace_get_reason (trace));
-  if (strobe_trace_get_peer_address (trace) != NULL)
-    g_variant_dict_insert (&dict, "peer_address", "s", strobe_trace_get_peer_address (trace));
-  if (strobe_trace_get_session (trace) != NULL)
-    g_variant_dict_insert (&dict, "session", "s", strobe_trace_get_session (trace));
-  if (strobe_trace_get_parent_pid (trace) != 0)
-    g_variant_dict_insert (&dict, "parent_pid", "u", strobe_trace_get_parent_pid (trace));
-  if (strobe_trace_get_stopped (trace))
-    g_variant_dict_insert (&dict, "stopped", "b", TRUE);
-  return g_variant_dict_end (&dict);
-}
-
-/* A group that lost its last member is still described (no members, not live), so that a
- * subscriber learns it is gone. */
-static GVariant *
-group_to_variant (const char *name, const StrobeStoreGroup *group)
-{
-  GVariantDict dict;
-  GVariantBuilder members;
-
-  g_variant_dict_init (&dict, NULL);
-  g_variant_builder_init (&members, G_VARIANT_TYPE ("aa{sv}"));
-  g_variant_dict_insert (&dict, "name", "s", name);
-  g_variant_dict_insert (&dict, "live", "b", group ? group->live : FALSE);
-  g_variant_dict_insert (&dict, "start_time", "t", group ? group->start_time_ns : 0);
-  for (guint i = 0; group && i < group->members->len; i++)
-    g_variant_builder_add_value (&members, trace_to_variant (g_ptr_array_index (group->members, i)));
-  g_variant_dict_insert_value (&dict, "members", g_variant_builder_end (&members));
-  return g_variant_dict_end (&dict);
-}
-
-static GVariant *
-session_to_variant (StrobeLiveConnection *session)
-{
-  GVariantDict dict;
-
-  g_variant_dict_init (&dict, NULL);
-  g_variant_dict_insert (&dict, "id", "t", strobe_live_connection_get_id (session));
-  g_variant_dict_insert (&dict, "trace_id", "s", strobe_live_connection_get_trace_id (session));
-  g_variant_dict_insert (&dict, "trace_name", "s", strobe_live_connection_get_trace_name (session));
-  g_variant_dict_insert (&dict, "program", "s", strobe_live_connection_get_program (session) ?: "");
-  g_variant_dict_insert (&dict, "pid", "u", strobe_live_connection_get_pid (session));
-  g_variant_dict_insert (&dict, "peer_address", "s", strobe_live_connection_get_peer_address (session));
-  g_variant_dict_insert (&dict, "control_port", "u", (guint32) strobe_live_connection_get_control_port (session));
-  g_variant_dict_insert (&dict, "start_time", "t", strobe_live_connection_get_start_time_ns (session));
-  g_variant_dict_insert (&dict, "bytes_received", "t", strobe_live_connection_get_bytes_received (session));
-  return g_variant_dict_end (&dict);
-}
-
 /* ---- endpoints ------------------------------------------------------------------------ */
 
 typedef struct
@@ -439,7 +375,7 @@ handle_trace_list (Request *req)
 
       /* The store serves its directory: files a viewer opened from elsewhere stay local. */
       if (!strobe_trace_get_external (trace))
-        g_variant_builder_add_value (&builder, trace_to_variant (trace));
+        g_variant_builder_add_value (&builder, strobe_store_trace_map (trace));
     }
   g_variant_dict_insert_value (resp, "traces", g_variant_builder_end (&builder));
   send_dict (req->client, resp);
@@ -471,7 +407,7 @@ handle_trace_info (Request *req)
   if (trace == NULL)
     return;
   resp = response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL);
-  g_variant_dict_insert_value (resp, "trace", trace_to_variant (trace));
+  g_variant_dict_insert_value (resp, "trace", strobe_store_trace_map (trace));
   send_dict (req->client, resp);
 }
 
@@ -492,7 +428,7 @@ handle_trace_rename (Request *req)
       return;
     }
   resp = response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL);
-  g_variant_dict_insert_value (resp, "trace", trace_to_variant (strobe_store_lookup_trace (store, id)));
+  g_variant_dict_insert_value (resp, "trace", strobe_store_trace_map (strobe_store_lookup_trace (store, id)));
   send_dict (req->client, resp);
 }
 
@@ -608,7 +544,7 @@ handle_trace_read (Request *req)
     }
 
   resp = response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL);
-  g_variant_dict_insert_value (resp, "trace", trace_to_variant (trace));
+  g_variant_dict_insert_value (resp, "trace", strobe_store_trace_map (trace));
   g_variant_dict_insert (resp, "offset", "t", offset);
   send_dict (req->client, resp);
 
@@ -636,7 +572,7 @@ handle_session_list (Request *req)
   for (guint i = 0; i < n; i++)
     {
       g_autoptr(StrobeLiveConnection) session = g_list_model_get_item (sessions, i);
-      g_variant_builder_add_value (&builder, session_to_variant (session));
+      g_variant_builder_add_value (&builder, strobe_store_session_map (session));
     }
   g_variant_dict_insert_value (resp, "sessions", g_variant_builder_end (&builder));
   send_dict (req->client, resp);
@@ -676,7 +612,7 @@ handle_session_info (Request *req)
       return;
     }
   resp = response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL);
-  g_variant_dict_insert_value (resp, "session", session_to_variant (session));
+  g_variant_dict_insert_value (resp, "session", strobe_store_session_map (session));
   send_dict (req->client, resp);
 }
 
@@ -691,10 +627,63 @@ handle_group_list (Request *req)
   for (guint i = 0; i < groups->len; i++)
     {
       StrobeStoreGroup *group = g_ptr_array_index (groups, i);
-      g_variant_builder_add_value (&builder, group_to_variant (group->name, group));
+      g_variant_builder_add_value (&builder, strobe_store_group_map (group->name, group));
     }
   g_variant_dict_insert_value (resp, "groups", g_variant_builder_end (&builder));
   send_dict (req->client, resp);
+}
+
+/* `members`: an array of text ids (CBOR arrays arrive as av). */
+static void
+handle_group_create (Request *req)
+{
+  StrobeStore *store = req->client->server->store;
+  const char *name = require_string (req, "name");
+  g_autoptr(GVariant) members = name ? g_variant_dict_lookup_value (req->params, "members", G_VARIANT_TYPE ("av")) : NULL;
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(StrobeStoreGroup) group = NULL;
+  g_autoptr(GError) error = NULL;
+  GVariantDict *resp;
+
+  if (name == NULL)
+    return;
+  for (gsize i = 0; members != NULL && i < g_variant_n_children (members); i++)
+    {
+      g_autoptr(GVariant) boxed = g_variant_get_child_value (members, i);
+      g_autoptr(GVariant) id = g_variant_get_variant (boxed);
+
+      if (!g_variant_is_of_type (id, G_VARIANT_TYPE_STRING))
+        g_clear_pointer (&members, g_variant_unref);
+      else
+        g_ptr_array_add (ids, g_variant_dup_string (id, NULL));
+    }
+  g_ptr_array_add (ids, NULL);
+  if (members == NULL)
+    send_error (req->client, req->has_tag, req->tag, STROBE_STORE_STATUS_BAD_REQUEST,
+                _("“members” must be an array of trace ids"));
+  else if (!strobe_store_create_group (store, name, (const char * const *) ids->pdata, &error))
+    send_error (req->client, req->has_tag, req->tag, status_for_error (error), error->message);
+  else
+    {
+      group = strobe_store_dup_group (store, name);
+      resp = response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL);
+      g_variant_dict_insert_value (resp, "group", strobe_store_group_map (name, group));
+      send_dict (req->client, resp);
+    }
+}
+
+static void
+handle_group_delete (Request *req)
+{
+  const char *name = require_string (req, "name");
+  g_autoptr(GError) error = NULL;
+
+  if (name == NULL)
+    return;
+  if (!strobe_store_delete_group (req->client->server->store, name, &error))
+    send_error (req->client, req->has_tag, req->tag, status_for_error (error), error->message);
+  else
+    send_dict (req->client, response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL));
 }
 
 static void
@@ -714,7 +703,7 @@ handle_group_info (Request *req)
       return;
     }
   resp = response_new (STROBE_STORE_STATUS_OK, req->has_tag, req->tag, NULL);
-  g_variant_dict_insert_value (resp, "group", group_to_variant (name, group));
+  g_variant_dict_insert_value (resp, "group", strobe_store_group_map (name, group));
   send_dict (req->client, resp);
 }
 
@@ -839,6 +828,8 @@ static const Endpoint endpoints[] = {
   { "v1/session/info",  { "GET" },                  handle_session_info },
   { "v1/group/list",    { "GET" },                  handle_group_list },
   { "v1/group/info",    { "GET" },                  handle_group_info },
+  { "v1/group/create",  { "POST" },                 handle_group_create },
+  { "v1/group/delete",  { "DELETE", "POST" },       handle_group_delete },
   { "v1/subscribe",     { "POST", "GET" },          handle_subscribe },
   { "v1/auth/challenge", { "POST" },                handle_auth_challenge },
   { "v1/auth/proof",    { "POST" },                 handle_auth_proof },
@@ -1184,44 +1175,61 @@ group_maybe_changed (StrobeStoreServer *self, const char *name)
   told = g_hash_table_lookup (self->group_signatures, name);
   if (g_strcmp0 (told, signature) == 0 || (told == NULL && group == NULL))
     return;
-  broadcast (self, "group-changed", "group", group_to_variant (name, group));
+  broadcast (self, "group-changed", "group", strobe_store_group_map (name, group));
   if (group != NULL)
     g_hash_table_insert (self->group_signatures, g_strdup (name), g_steal_pointer (&signature));
   else
     g_hash_table_remove (self->group_signatures, name);
 }
 
+/* The session group of @trace and every user group it is in. */
+static void
+groups_of_trace_maybe_changed (StrobeStoreServer *self, StrobeTrace *trace)
+{
+  g_auto(GStrv) user = strobe_store_dup_user_groups_of (self->store, strobe_trace_get_id (trace));
+
+  group_maybe_changed (self, strobe_trace_get_session (trace));
+  for (guint i = 0; user[i] != NULL; i++)
+    group_maybe_changed (self, user[i]);
+}
+
 static void
 trace_added_cb (StrobeStore *store, StrobeTrace *trace, StrobeStoreServer *self)
 {
-  broadcast (self, "trace-added", "trace", trace_to_variant (trace));
-  group_maybe_changed (self, strobe_trace_get_session (trace));
+  broadcast (self, "trace-added", "trace", strobe_store_trace_map (trace));
+  groups_of_trace_maybe_changed (self, trace);
 }
 
 static void
 trace_changed_cb (StrobeStore *store, StrobeTrace *trace, StrobeStoreServer *self)
 {
-  broadcast (self, "trace-changed", "trace", trace_to_variant (trace));
-  group_maybe_changed (self, strobe_trace_get_session (trace));
+  broadcast (self, "trace-changed", "trace", strobe_store_trace_map (trace));
+  groups_of_trace_maybe_changed (self, trace);
 }
 
 static void
 trace_removed_cb (StrobeStore *store, StrobeTrace *trace, StrobeStoreServer *self)
 {
-  broadcast (self, "trace-removed", "trace", trace_to_variant (trace));
-  group_maybe_changed (self, strobe_trace_get_session (trace));
+  broadcast (self, "trace-removed", "trace", strobe_store_trace_map (trace));
+  groups_of_trace_maybe_changed (self, trace);
+}
+
+static void
+store_group_changed_cb (StrobeStore *store, const char *name, StrobeStoreServer *self)
+{
+  group_maybe_changed (self, name);
 }
 
 static void
 session_added_cb (StrobeStore *store, StrobeLiveConnection *session, StrobeStoreServer *self)
 {
-  broadcast (self, "session-added", "session", session_to_variant (session));
+  broadcast (self, "session-added", "session", strobe_store_session_map (session));
 }
 
 static void
 session_removed_cb (StrobeStore *store, StrobeLiveConnection *session, StrobeStoreServer *self)
 {
-  broadcast (self, "session-removed", "session", session_to_variant (session));
+  broadcast (self, "session-removed", "session", strobe_store_session_map (session));
 }
 
 /* ---- the object ----------------------------------------------------------------------- */
@@ -1276,6 +1284,7 @@ strobe_store_server_constructed (GObject *object)
   g_signal_connect_object (self->store, "trace-removed", G_CALLBACK (trace_removed_cb), self, 0);
   g_signal_connect_object (self->store, "session-added", G_CALLBACK (session_added_cb), self, 0);
   g_signal_connect_object (self->store, "session-removed", G_CALLBACK (session_removed_cb), self, 0);
+  g_signal_connect_object (self->store, "group-changed", G_CALLBACK (store_group_changed_cb), self, 0);
 }
 
 static void

@@ -69,6 +69,7 @@ enum {
   TRACE_REMOVED,
   SESSION_ADDED,
   SESSION_REMOVED,
+  GROUP_CHANGED,
   N_SIGNALS
 };
 
@@ -698,6 +699,11 @@ strobe_store_class_init (StrobeStoreClass *klass)
   signals[SESSION_REMOVED] = g_signal_new ("session-removed", G_TYPE_FROM_CLASS (klass),
                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                            G_TYPE_NONE, 1, STROBE_TYPE_LIVE_CONNECTION);
+  /* A user group was made or deleted (strobe-store-group.h); carries its name. A session
+   * group changes with its members' trace-* signals. */
+  signals[GROUP_CHANGED] = g_signal_new ("group-changed", G_TYPE_FROM_CLASS (klass),
+                                         G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                         G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void

@@ -8,6 +8,7 @@
 
 #include "store-test-util.h"
 #include "strobe-store-client.h"
+#include "strobe-store-group.h"
 #include "strobe-store-server.h"
 
 typedef struct
@@ -580,6 +581,180 @@ test_groups (Fixture *f, gconstpointer data)
   g_ptr_array_unref (e.groups);
 }
 
+/* The ids of a group map's members, in order, space-separated; whether it says it is a
+ * user group. */
+static char *
+plain_member_ids (GVariant *group, gboolean *user)
+{
+  g_autoptr(GVariant) members = g_variant_lookup_value (group, "members", G_VARIANT_TYPE ("av"));
+  GString *ids = g_string_new (NULL);
+
+  g_assert_nonnull (members);
+  *user = FALSE;
+  g_variant_lookup (group, "user", "b", user);
+  for (gsize i = 0; i < g_variant_n_children (members); i++)
+    {
+      g_autoptr(GVariant) boxed = g_variant_get_child_value (members, i);
+      g_autoptr(GVariant) m = g_variant_get_variant (boxed);
+      const char *id;
+
+      g_assert_true (g_variant_lookup (m, "id", "&s", &id));
+      g_string_append_printf (ids, "%s%s", i ? " " : "", id);
+    }
+  return g_string_free (ids, FALSE);
+}
+
+static GVariant *
+create_group (Fixture *f, const char *name, GVariant *members, GError **error)
+{
+  GVariantDict d;
+
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "name", "s", name);
+  if (members != NULL)
+    g_variant_dict_insert_value (&d, "members", members);
+  return request (f, "POST", "v1/group/create", g_variant_dict_end (&d), error);
+}
+
+static gboolean
+has_user_group_event (gpointer data)
+{
+  GroupEvents *e = data;
+
+  for (guint i = 0; i < e->groups->len; i++)
+    {
+      g_autoptr(GVariant) group = g_variant_lookup_value (g_ptr_array_index (e->groups, i), "group",
+                                                         G_VARIANT_TYPE_VARDICT);
+      g_autoptr(GVariant) members = group ? g_variant_lookup_value (group, "members", NULL) : NULL;
+      const char *name = NULL;
+
+      if (members && g_variant_lookup (group, "name", "&s", &name) && g_str_equal (name, "debug pair")
+          && g_variant_n_children (members) == e->want_members)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Traces grouped by hand: made over the protocol (a client and a trace of no session),
+ * listed and described as a user group with its members by start time, told to
+ * subscribers, kept in the directory across a new store, followed when a member is
+ * deleted, refused with the right status when wrong, and deleted — while a session group
+ * cannot be. */
+static void
+test_user_groups (Fixture *f, gconstpointer data)
+{
+  GroupEvents e = { g_ptr_array_new_with_free_func ((GDestroyNotify) g_variant_unref), 2, FALSE };
+  g_autofree char *client_id = add_session_trace (f, "client", "shop", 1);
+  g_autofree char *server_id = add_session_trace (f, "server", "shop", 2);
+  g_autofree char *plain_id = add_trace_file (f, "plain", 4, 2000, TRUE, NULL);
+  const char *pair[] = { plain_id, client_id, plain_id };   /* a repeat counts once */
+  const char *unknown[] = { client_id, "0123456789abcdef" };
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GVariant) r = NULL;
+  g_autoptr(GVariant) group = NULL;
+  g_autoptr(GVariant) groups = NULL;
+  g_autoptr(StrobeStore) again = NULL;
+  g_autoptr(StrobeStoreGroup) kept = NULL;
+  g_autofree char *ids = NULL;
+  g_autofree char *want = g_strdup_printf ("%s %s", client_id, plain_id);   /* by start time */
+  gboolean user = FALSE;
+  guint n_user = 0;
+  GVariantDict d;
+  Wait w = { NULL };
+
+  g_signal_connect (f->client, "event", G_CALLBACK (on_group_event), &e);
+  strobe_store_client_subscribe_async (f->client, NULL, store_result, &w);
+  g_assert_true (test_wait_until (has_result, &w, 5000));
+  g_assert_true (strobe_store_client_subscribe_finish (f->client, w.result, &error));
+  g_object_unref (w.result);
+
+  r = create_group (f, "debug pair", g_variant_new_strv (pair, 3), &error);
+  g_assert_no_error (error);
+  group = g_variant_lookup_value (r, "group", G_VARIANT_TYPE_VARDICT);
+  ids = plain_member_ids (group, &user);
+  g_assert_cmpstr (ids, ==, want);
+  g_assert_true (user);
+  g_assert_true (test_wait_until (has_user_group_event, &e, 5000));
+  g_clear_pointer (&group, g_variant_unref);
+  g_clear_pointer (&r, g_variant_unref);
+
+  r = request (f, "GET", "v1/group/list", NULL, &error);
+  g_assert_no_error (error);
+  groups = g_variant_lookup_value (r, "groups", G_VARIANT_TYPE ("av"));
+  g_assert_cmpuint (g_variant_n_children (groups), ==, 2);   /* shop, debug pair */
+  for (gsize i = 0; i < g_variant_n_children (groups); i++)
+    {
+      g_autoptr(GVariant) boxed = g_variant_get_child_value (groups, i);
+      g_autoptr(GVariant) g = g_variant_get_variant (boxed);
+      g_autofree char *member_list = plain_member_ids (g, &user);
+      n_user += user;
+      if (user)
+        g_assert_cmpstr (member_list, ==, want);
+    }
+  g_assert_cmpuint (n_user, ==, 1);
+  g_clear_pointer (&r, g_variant_unref);
+
+  /* Kept in the directory: another store of it knows the group. */
+  again = strobe_store_new (f->dir, &error);
+  g_assert_no_error (error);
+  kept = strobe_store_dup_group (again, "debug pair");
+  g_assert_nonnull (kept);
+  g_assert_true (kept->user);
+  g_assert_cmpuint (kept->members->len, ==, 2);
+
+  /* Refused: a taken name (a session's, a user group's), an unknown trace, no members, a
+   * members that is not a list of ids, a name with a control character. */
+  g_assert_null (create_group (f, "shop", g_variant_new_strv (pair, 1), &error));
+  g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_BUSY);   /* 409 */
+  g_clear_error (&error);
+  g_assert_null (create_group (f, "debug pair", g_variant_new_strv (pair, 1), &error));
+  g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_BUSY);   /* 409 */
+  g_clear_error (&error);
+  g_assert_null (create_group (f, "ghosts", g_variant_new_strv (unknown, 2), &error));
+  g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  g_assert_null (create_group (f, "empty", g_variant_new_strv (NULL, 0), &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_null (create_group (f, "numbers", g_variant_new_uint32 (7), &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+  g_assert_null (create_group (f, "bad\nname", g_variant_new_strv (pair, 1), &error));
+  g_assert_nonnull (error);
+  g_clear_error (&error);
+
+  /* A member deleted leaves the group, and subscribers hear it. */
+  e.want_members = 1;
+  g_ptr_array_set_size (e.groups, 0);
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "id", "s", plain_id);
+  r = request (f, "POST", "v1/trace/delete", g_variant_dict_end (&d), &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&r, g_variant_unref);
+  g_assert_true (test_wait_until (has_user_group_event, &e, 5000));
+
+  /* A session group is not the user's to delete; the user group is. */
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "name", "s", "shop");
+  g_assert_null (request (f, "POST", "v1/group/delete", g_variant_dict_end (&d), &error));
+  g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_NOT_FOUND);
+  g_clear_error (&error);
+  e.want_members = 0;
+  g_ptr_array_set_size (e.groups, 0);
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "name", "s", "debug pair");
+  r = request (f, "POST", "v1/group/delete", g_variant_dict_end (&d), &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&r, g_variant_unref);
+  g_assert_true (test_wait_until (has_user_group_event, &e, 5000));
+  g_variant_dict_init (&d, NULL);
+  g_variant_dict_insert (&d, "name", "s", "debug pair");
+  g_assert_null (request (f, "GET", "v1/group/info", g_variant_dict_end (&d), &error));
+  g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_NOT_FOUND);
+  g_assert_nonnull (server_id);
+  g_ptr_array_unref (e.groups);
+}
+
 /* ---- raw peers ------------------------------------------------------------------------- */
 
 typedef struct
@@ -888,6 +1063,7 @@ main (int argc, char **argv)
   ADD ("read-live", test_read_live);
   ADD ("subscribe-sessions", test_subscribe_sessions);
   ADD ("groups", test_groups);
+  ADD ("user-groups", test_user_groups);
   ADD ("malformed", test_malformed);
   ADD ("oversize", test_oversize);
   ADD ("slow-peer", test_slow_peer);
