@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "strobe-chart-layers.h"
+#include "strobe-info-analyzer.h"
 #include "strobe-timeline-geometry.h"
 #include "strobe-timeline-painter.h"
 #include "strobe-timeline-samples.h"
@@ -142,6 +143,7 @@ strobe_tile_spec_clear (StrobeTileSpec *spec)
   g_clear_pointer (&spec->font, pango_font_description_free);
   g_clear_pointer (&spec->log_ticks, g_array_unref);
   g_clear_object (&spec->samples);
+  g_clear_pointer (&spec->gaps, g_array_unref);
 }
 
 /* ---- the painting context ---------------------------------------------------------------- */
@@ -478,10 +480,38 @@ paint_thread (Painter *p, StrobeTimeScale *axis, const gint *cancelled)
 #define GRAPH_TOP    (STROBE_TRACK_HEADER_H + 2)
 #define GRAPH_BOTTOM (STROBE_TRACK_COUNTER_H - 4)
 
+/* The spans the Counters channel was off, hatched and labelled as the memory graph does:
+ * the line held flat there is not what the program's counters did. */
+static void
+paint_counter_gaps (Painter *p, StrobeTimeScale *axis)
+{
+  const StrobeTileSpec *spec = p->spec;
+  guint64 t1 = strobe_time_scale_end (axis);
+  gdouble top = GRAPH_TOP - 2 - spec->y0, bottom = GRAPH_BOTTOM - spec->y0;
+
+  for (guint k = 0; spec->gaps && k < spec->gaps->len; k++)
+    {
+      const StrobeInfoGap *g = &g_array_index (spec->gaps, StrobeInfoGap, k);
+      gdouble x0, x1, lx, room;
+
+      if (g->end <= axis->start || g->begin >= t1)
+        continue;
+      x0 = strobe_time_scale_x (axis, g->begin);
+      x1 = strobe_time_scale_x (axis, g->end);
+      snapped_rect (p, MAX (x0, -1), top, MIN (x1, spec->width + 1) - MAX (x0, -1), bottom - top);
+      cairo_set_source (p->cr, p->hatch);
+      cairo_fill (p->cr);
+      /* By the whole span, not its part in this tile, so every tile places the label alike. */
+      if (x1 - x0 >= 90 && label_place (x0, x1 - x0, spec->width, &lx, &room))
+        /* Translators: in a counter track, over a span the Counters channel was off */
+        label (p, _("Not recorded"), G_MAXUINT32, lx, top + 2, room, spec->fg);
+    }
+}
+
 /* The line, its envelope where samples are denser than pixels, and the area under it, with
  * the chart layers; the samples just outside the tile join it to its neighbours. */
 static void
-paint_counter (Painter *p, StrobeTimeScale *axis)
+paint_counter_line (Painter *p, StrobeTimeScale *axis)
 {
   const StrobeTileSpec *spec = p->spec;
   g_autoptr(GArray) buckets = g_array_new (FALSE, FALSE, sizeof (StrobeCounterBucket));
@@ -493,8 +523,6 @@ paint_counter (Painter *p, StrobeTimeScale *axis)
   cairo_surface_t *surface = cairo_get_target (p->cr);
   StrobeChartCanvas canvas;
 
-  if (spec->collapsed)
-    return;
   strobe_timeline_model_get_counter_series (p->model, spec->id, axis->start, t1, (guint) spec->width,
                                             &before, &after, buckets);
   if (before.time != G_MAXUINT64)
@@ -515,6 +543,15 @@ paint_counter (Painter *p, StrobeTimeScale *axis)
   strobe_chart_envelope (&canvas, axis, &lane, (const StrobeCounterBucket *) (void *) buckets->data, buckets->len,
                          step, &color, 1.25, 0.22);
   cairo_surface_mark_dirty (surface);
+}
+
+static void
+paint_counter (Painter *p, StrobeTimeScale *axis)
+{
+  if (p->spec->collapsed)
+    return;
+  paint_counter_line (p, axis);
+  paint_counter_gaps (p, axis);
 }
 
 /* ---- frames ------------------------------------------------------------------------------- */

@@ -66,6 +66,8 @@ typedef struct
   StrobeSampleModel   *samples;     /* sampled threads and the CPU track (a reference); may be NULL */
   guint32              system_id;   /* sampled threads: the OS thread id the samples name */
   int                  samples_y;   /* sampled threads: the strip's track-relative top; -1: none */
+  GArray              *gaps;        /* counters: StrobeInfoGap, when the Counters channel was off
+                                     * (a reference); may be NULL */
 } StrobeTileSpec;
 
 void             strobe_tile_spec_clear          (StrobeTileSpec       *spec);

@@ -61,6 +61,8 @@ fill_spec (const StrobeTileKey *key, StrobeTileSpec *spec, gpointer data)
       spec->samples = g_object_ref (self->samples);
       spec->system_id = (guint32) strobe_threads_model_get_system_id (self->threads, (guint16) t->id);
     }
+  if (t->kind == STROBE_TRACK_COUNTER && self->counter_gaps)
+    spec->gaps = g_array_ref (self->counter_gaps);
   if (self->samples && t->kind == STROBE_TRACK_CPU)
     {
       spec->samples = g_object_ref (self->samples);

@@ -124,6 +124,7 @@ struct _StrobeTimelineWidget
   gdouble               frame_target;     /* seconds */
   guint32               highlight;
   GArray               *counter_ranges;   /* CounterRange, by counter index */
+  GArray               *counter_gaps;     /* StrobeInfoGap: the Counters channel was off; NULL: never */
 
   GHashTable           *log_ticks;        /* thread id -> GArray of StrobeLogTick */
   guint64               log_known;        /* messages gathered */

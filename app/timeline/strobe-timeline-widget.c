@@ -187,9 +187,27 @@ gather_ticks (StrobeTimelineWidget *self)
 
 /* ---- following the document ----------------------------------------------------------- */
 
+/* Whether @old (NULL: none) holds the same spans as @gaps. */
+static gboolean
+same_gaps (const GArray *old, const GArray *gaps)
+{
+  guint n = old ? old->len : 0;
+
+  return n == gaps->len && (n == 0 || memcmp (old->data, gaps->data, n * sizeof (StrobeInfoGap)) == 0);
+}
+
 static void
 update_counter_ranges (StrobeTimelineWidget *self, const GArray *counters)
 {
+  g_autoptr(GArray) gaps = strobe_info_analyzer_dup_channel_gaps (strobe_document_get_info (self->document), "Counters");
+  gboolean gaps_changed = !same_gaps (self->counter_gaps, gaps);
+
+  if (gaps_changed)
+    {
+      g_clear_pointer (&self->counter_gaps, g_array_unref);
+      if (gaps->len > 0)
+        self->counter_gaps = g_array_ref (gaps);
+    }
   for (guint i = 0; i < counters->len; i++)
     {
       const StrobeTimelineCounter *c = &g_array_index (counters, StrobeTimelineCounter, i);
@@ -208,7 +226,7 @@ update_counter_ranges (StrobeTimelineWidget *self, const GArray *counters)
         hi = MAX (hi, 100);
       if (!(hi > lo))
         hi = lo + 1;
-      if (!r->valid || r->min != lo || r->max != hi)
+      if (!r->valid || r->min != lo || r->max != hi || gaps_changed)
         {
           r->min = lo;
           r->max = hi;
@@ -504,6 +522,7 @@ strobe_timeline_widget_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->tracks, strobe_track_list_free);
   g_clear_pointer (&self->counter_ranges, g_array_unref);
+  g_clear_pointer (&self->counter_gaps, g_array_unref);
   g_clear_pointer (&self->log_ticks, g_hash_table_unref);
   g_clear_pointer (&self->layouts, g_hash_table_unref);
   g_free (self->program);

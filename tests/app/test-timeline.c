@@ -1544,6 +1544,36 @@ test_tile_seams (void)
       spec.counter_type = spec.counter_type == STROBE_TIMELINE_COUNTER_INT ? STROBE_TIMELINE_COUNTER_FLOAT : STROBE_TIMELINE_COUNTER_INT;
       assert_tiles_join (&spec, m, what);
     }
+  /* A span the Counters channel was off, across the tile edge: hatched without a seam, and
+   * the picture outside the span as it was. */
+  {
+    StrobeInfoGap gap = { spec.t0 + 200 * per_px, spec.t0 + 330 * per_px };
+    cairo_surface_t *plain, *hatched;
+    guint inside = 0, outside = 0;
+
+    spec.width = 512;
+    plain = strobe_timeline_paint_tile (&spec, m, NULL);
+    spec.gaps = g_array_new (FALSE, FALSE, sizeof (StrobeInfoGap));
+    g_array_append_val (spec.gaps, gap);
+    hatched = strobe_timeline_paint_tile (&spec, m, NULL);
+    for (int y = 0; y < spec.height; y++)
+      for (int x = 0; x < 512; x++)
+        if (pixel (plain, x, y) != pixel (hatched, x, y))
+          {
+            if (x >= 199 && x <= 331)
+              inside++;
+            else
+              outside++;
+          }
+    if (outside > 0 || inside < 200)
+      cairo_surface_write_to_png (hatched, "tiles-counter-gap.actual.png");
+    g_assert_cmpuint (outside, ==, 0);
+    g_assert_cmpuint (inside, >=, 200);
+    cairo_surface_destroy (plain);
+    cairo_surface_destroy (hatched);
+    spec.width = 256;
+    assert_tiles_join (&spec, m, "counter-gap");
+  }
   strobe_tile_spec_clear (&spec);
 
   /* The widget, the long scope highlighted, its tile edges in view. */
