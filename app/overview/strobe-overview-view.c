@@ -13,6 +13,8 @@
 #include "strobe-format.h"
 #include "strobe-info-row.h"
 #include "strobe-overview-view.h"
+#include "strobe-store.h"
+#include "strobe-trace.h"
 #include "strobe-table.h"
 
 typedef enum
@@ -263,6 +265,22 @@ set_stat (StrobeOverviewView *self, StatRow row, char *text /* owned */)
   g_free (text);
 }
 
+/* Whether the user ended this recording (the Stop button, or the viewer closed while it
+ * recorded): the program's End or the cut then says nothing about the program. */
+static gboolean
+stopped_by_user (StrobeDocument *document)
+{
+  StrobeDocumentStatus status = strobe_document_get_status (document);
+  StrobeStore *store = strobe_document_get_store (document);
+  const char *id = strobe_document_get_trace_id (document);
+  StrobeTrace *trace;
+
+  if (status != STROBE_DOCUMENT_STATUS_FINISHED && status != STROBE_DOCUMENT_STATUS_CUT_OFF)
+    return FALSE;
+  trace = store && id ? strobe_store_lookup_trace (store, id) : NULL;
+  return trace != NULL && strobe_trace_get_stopped (trace);
+}
+
 static void
 set_status (StrobeOverviewView *self,
             StrobeDocument     *document)
@@ -283,6 +301,12 @@ set_status (StrobeOverviewView *self,
     case STROBE_DOCUMENT_STATUS_LOADING:
     default:                               text = _("Loading"); break;
     }
+  if (stopped_by_user (document))
+    {
+      /* Translators: a recording the user ended (the Stop button, or the viewer was closed) */
+      text = C_("trace status", "Stopped");
+      css = "success";
+    }
   gtk_label_set_text (self->status_label, text);
   for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
     if (g_strcmp0 (classes[i], css) != 0)
@@ -294,6 +318,8 @@ set_status (StrobeOverviewView *self,
 static const char *
 status_description (StrobeDocument *document)
 {
+  if (stopped_by_user (document))
+    return _("Stopped: you ended the recording; the program went on running");
   switch (strobe_document_get_status (document))
     {
     case STROBE_DOCUMENT_STATUS_LIVE:

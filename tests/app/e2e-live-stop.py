@@ -123,6 +123,10 @@ def main():
             wait_for('the Stop Recording button gone once the trace ended',
                      lambda: not named(app, Atspi.Role.PUSH_BUTTON, 'Stop Recording')
                      or not named(app, Atspi.Role.PUSH_BUTTON, 'Stop Recording').get_state_set().contains(Atspi.StateType.VISIBLE))
+            # The Overview says who ended it: the user, not the program.
+            said = wait_for('the Overview saying the user stopped it',
+                            lambda: find(app, lambda n: (text_of(n) or '').startswith('Stopped: you ended the recording')))
+            print(f'Overview says: {text_of(said)!r}')
             # No longer live: its tab closes without a question, and the Traces list shows.
             first_close = f'Close “{first.name}”'
             press(wait_for(f'the tab button {first_close!r}', lambda: named(app, Atspi.Role.PUSH_BUTTON, first_close)))
