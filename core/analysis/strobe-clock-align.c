@@ -6,28 +6,126 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "strobe-clock-align.h"
 
-/* ns from the reference's wall-clock start to @ticks of @m's clock, by their wall-clock
- * starts (corrected by a measured offset). Relative: a double holds epoch ns only to
- * 256 ns. */
-static gdouble
-ns_from_reference_start (const StrobeClockAlignMember *m, const StrobeClockAlignMember *ref, gdouble ticks)
+/* A clock origin in ns of that clock (ticks × 10⁹ / frequency), exactly: relative offsets
+ * are small differences of such large numbers, which a double would round to 256 ns. */
+static gint64
+origin_ns (const StrobeTraceClock *clock)
 {
-  gdouble starts = (gdouble) ((gint64) m->clock.start_time_ns - (gint64) ref->clock.start_time_ns);
+  return (gint64) ((unsigned __int128) clock->origin * 1000000000u / clock->frequency);
+}
 
-  return starts + strobe_trace_clock_ns_from_origin (&m->clock, ticks)
-         - (m->has_offset ? (gdouble) m->offset_ns : 0.0);
+static gboolean
+domain_is (const StrobeWireMetadata *meta, const char *hex)
+{
+  char mine[33];
+
+  if (meta == NULL || strlen (hex) != 32)
+    return FALSE;
+  for (int i = 0; i < 16; i++)
+    g_snprintf (mine + 2 * i, 3, "%02x", meta->clock_domain[i]);
+  return strcmp (mine, hex) == 0 && strspn (mine, "0") != 32;
+}
+
+/* A CLOCK_MONOTONIC trace of @domain: its clock is the one a peer of that machine
+ * measures others against, so its offset to that peer is 0, exactly. */
+static gboolean
+monotonic_of (const StrobeClockAlignMember *m, const char *domain)
+{
+  return m->metadata != NULL && m->metadata->clock_source == 0 && domain_is (m->metadata, domain);
+}
+
+/* @m's clock minus @ref's, in ns, from measures by one peer: both measured, or one of them
+ * the peer's own clock. The pair with the smallest uncertainty. */
+static gboolean
+measured_offset (StrobeClockAlignMember *m, const StrobeClockAlignMember *ref)
+{
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < m->n_measures; i++)
+    {
+      const StrobeClockMeasure *a = &m->measures[i];
+
+      if (monotonic_of (ref, a->domain) && (!found || a->uncertainty_ns < m->uncertainty_ns))
+        {
+          m->offset_ns = a->offset_ns;
+          m->uncertainty_ns = a->uncertainty_ns;
+          m->rounds = a->rounds;
+          found = TRUE;
+        }
+      for (guint k = 0; k < ref->n_measures; k++)
+        {
+          const StrobeClockMeasure *b = &ref->measures[k];
+
+          if (strcmp (a->domain, b->domain) == 0 && (!found || a->uncertainty_ns + b->uncertainty_ns < m->uncertainty_ns))
+            {
+              m->offset_ns = a->offset_ns - b->offset_ns;
+              m->uncertainty_ns = a->uncertainty_ns + b->uncertainty_ns;
+              m->rounds = a->rounds + b->rounds;
+              found = TRUE;
+            }
+        }
+    }
+  for (guint k = 0; k < ref->n_measures; k++)
+    {
+      const StrobeClockMeasure *b = &ref->measures[k];
+
+      if (monotonic_of (m, b->domain) && (!found || b->uncertainty_ns < m->uncertainty_ns))
+        {
+          m->offset_ns = -b->offset_ns;
+          m->uncertainty_ns = b->uncertainty_ns;
+          m->rounds = b->rounds;
+          found = TRUE;
+        }
+    }
+  return found;
+}
+
+/* ns to add to ns from @m's origin to get ns from the reference's origin (not for SHARED
+ * members, which are placed in ticks). */
+static gdouble
+shift_ns (const StrobeClockAlignMember *m, const StrobeClockAlignMember *ref)
+{
+  gint64 shift = m->adjust_ns;
+
+  if (m->alignment == STROBE_CLOCK_ALIGN_OFFSET)
+    shift += origin_ns (&m->clock) - origin_ns (&ref->clock) - m->offset_ns;
+  else if (m->alignment == STROBE_CLOCK_ALIGN_WALL)
+    shift += (gint64) m->clock.start_time_ns - (gint64) ref->clock.start_time_ns;
+  return (gdouble) shift;
+}
+
+static gboolean
+in_ref_ticks (const StrobeClockAlignMember *m)
+{
+  return m->alignment == STROBE_CLOCK_ALIGN_REFERENCE || m->alignment == STROBE_CLOCK_ALIGN_SHARED;
 }
 
 /* @m's ticks → the reference's ticks. */
 static gdouble
 to_reference (const StrobeClockAlignMember *m, const StrobeClockAlignMember *ref, gdouble ticks)
 {
-  if (m == ref || m->alignment == STROBE_CLOCK_ALIGN_SHARED)
-    return ticks;
-  return strobe_trace_clock_ticks_from_origin (&ref->clock, ns_from_reference_start (m, ref, ticks));
+  if (in_ref_ticks (m))
+    return ticks + (gdouble) m->adjust_ns * (gdouble) ref->clock.frequency / 1e9;
+  return strobe_trace_clock_ticks_from_origin (&ref->clock,
+                                               strobe_trace_clock_ns_from_origin (&m->clock, ticks) + shift_ns (m, ref));
+}
+
+static void
+classify (StrobeClockAlignMember *m, const StrobeClockAlignMember *ref)
+{
+  m->offset_ns = 0;
+  m->uncertainty_ns = 0;
+  m->rounds = 0;
+  if (m == ref)
+    m->alignment = STROBE_CLOCK_ALIGN_REFERENCE;
+  else if (strobe_wire_metadata_same_clock (m->metadata, ref->metadata))
+    m->alignment = STROBE_CLOCK_ALIGN_SHARED;
+  else
+    m->alignment = measured_offset (m, ref) ? STROBE_CLOCK_ALIGN_OFFSET : STROBE_CLOCK_ALIGN_WALL;
 }
 
 void
@@ -43,16 +141,12 @@ strobe_clock_align (StrobeClockAlignMember *members,
       ref = &members[i];
   if (ref == NULL)
     return;
+  ref->adjust_ns = 0;   /* the others move against it */
   for (guint i = 0; i < n; i++)
     {
       StrobeClockAlignMember *m = &members[i];
 
-      if (m == ref)
-        m->alignment = STROBE_CLOCK_ALIGN_REFERENCE;
-      else if (strobe_wire_metadata_same_clock (m->metadata, ref->metadata))
-        m->alignment = STROBE_CLOCK_ALIGN_SHARED;
-      else
-        m->alignment = m->has_offset ? STROBE_CLOCK_ALIGN_OFFSET : STROBE_CLOCK_ALIGN_WALL;
+      classify (m, ref);
       if (m->has_extent)
         zero = MIN (zero, to_reference (m, ref, (gdouble) m->first));
     }
@@ -64,23 +158,23 @@ strobe_clock_align (StrobeClockAlignMember *members,
     {
       StrobeClockAlignMember *m = &members[i];
 
-      if (m == ref || m->alignment == STROBE_CLOCK_ALIGN_SHARED)
+      if (in_ref_ticks (m))
         {
           /* One frequency for all: each process's estimate of the TSC's differs a little,
            * which would stretch one trace against the other. */
+          gdouble base = zero - (gdouble) m->adjust_ns * (gdouble) ref->clock.frequency / 1e9;
+
           m->clock.frequency = ref->clock.frequency;
           m->clock.frequency_valid = ref->clock.frequency_valid;
           m->clock.origin = ref->clock.origin;
           m->clock.start_time_ns = ref->clock.start_time_ns;
-          m->clock.base = (guint64) zero;
+          m->clock.base = base <= 0 ? 0 : base >= 1.8e19 ? G_MAXUINT64 : (guint64) llround (base);
         }
       else
         {
           /* The tick of this clock at the reference's zero. */
           gdouble zero_ns = strobe_trace_clock_ns_from_origin (&ref->clock, zero);
-          gdouble starts = (gdouble) ((gint64) m->clock.start_time_ns - (gint64) ref->clock.start_time_ns);
-          gdouble base = strobe_trace_clock_ticks_from_origin (
-            &m->clock, zero_ns - starts + (m->has_offset ? (gdouble) m->offset_ns : 0.0));
+          gdouble base = strobe_trace_clock_ticks_from_origin (&m->clock, zero_ns - shift_ns (m, ref));
 
           m->clock.base = base <= 0 ? 0 : base >= 1.8e19 ? G_MAXUINT64 : (guint64) llround (base);
         }
@@ -98,4 +192,23 @@ strobe_clock_alignment_name (StrobeClockAlignment alignment)
     case STROBE_CLOCK_ALIGN_WALL:      return _("wall-clock start only");
     default:                           return "?";
     }
+}
+
+char *
+strobe_clock_align_describe (const StrobeClockAlignMember *member)
+{
+  GString *s = g_string_new (NULL);
+
+  g_return_val_if_fail (member != NULL, NULL);
+  if (member->alignment == STROBE_CLOCK_ALIGN_OFFSET)
+    /* Translators: a process's clock against the group's reference: the measured offset in
+     * ms, its uncertainty in µs, and the round trips it rests on */
+    g_string_append_printf (s, _("offset %+.6f ms ± %.1f µs (%u round trips)"), member->offset_ns / 1e6,
+                            member->uncertainty_ns / 1e3, member->rounds);
+  else
+    g_string_append (s, strobe_clock_alignment_name (member->alignment));
+  if (member->adjust_ns != 0)
+    /* Translators: after how a process's clock was aligned: how far the user moved it */
+    g_string_append_printf (s, _(", moved %+.6f ms by hand"), member->adjust_ns / 1e6);
+  return g_string_free (s, FALSE);
 }

@@ -443,9 +443,16 @@ run_job (gpointer data, gpointer user_data)
 {
   GTask *task = data;
   StrobeControlClient *self = g_task_get_source_object (task);
+  StrobeControlJobFunc job = g_object_get_data (G_OBJECT (task), "strobe-control-job");
   GError *error = NULL;
   char *reply;
 
+  if (job != NULL)
+    {
+      job (task, self);
+      g_object_unref (task);
+      return;
+    }
   reply = strobe_control_client_send (self, g_task_get_task_data (task),
                                       g_task_get_cancellable (task), &error);
   if (reply)
@@ -467,6 +474,18 @@ strobe_control_client_send_async (StrobeControlClient *self, const char *command
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, strobe_control_client_send_async);
   g_task_set_task_data (task, g_strdup (command), g_free);
+  if (self->pool == NULL)
+    self->pool = g_thread_pool_new (run_job, NULL, 1, FALSE, NULL);
+  g_thread_pool_push (self->pool, task, NULL);
+}
+
+void
+strobe_control_client_queue_job (StrobeControlClient  *self,
+                                 GTask                *task,
+                                 StrobeControlJobFunc  job)
+{
+  g_return_if_fail (STROBE_IS_CONTROL_CLIENT (self));
+  g_object_set_data (G_OBJECT (task), "strobe-control-job", job);
   if (self->pool == NULL)
     self->pool = g_thread_pool_new (run_job, NULL, 1, FALSE, NULL);
   g_thread_pool_push (self->pool, task, NULL);

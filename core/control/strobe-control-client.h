@@ -79,6 +79,13 @@ char                *strobe_control_client_send_finish    (StrobeControlClient  
                                                           GError              **error);
 
 /* Blocking helpers for the commands. */
+/* Runs @job (which returns @task's result) on the thread of the async commands, in turn
+ * with them: for exchanges of several commands (strobe-clock-offset.h). Takes @task. */
+typedef void (*StrobeControlJobFunc) (GTask *task, StrobeControlClient *client);
+void                 strobe_control_client_queue_job      (StrobeControlClient  *self,
+                                                           GTask                *task,
+                                                           StrobeControlJobFunc  job);
+
 gboolean             strobe_control_client_send_to        (StrobeControlClient  *self,
                                                           const char           *host_port,
                                                           GError              **error);

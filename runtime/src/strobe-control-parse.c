@@ -57,6 +57,76 @@ parse_tail (const char *s, long long *bytes)
   return true;
 }
 
+/* A decimal number, optionally negative, that fits in [min, max]. */
+static bool
+parse_number (const char *s, long long min, unsigned long long max, bool *negative, unsigned long long *value)
+{
+  unsigned long long v = 0;
+
+  *negative = *s == '-';
+  s += *negative;
+  if (!isdigit ((unsigned char) *s) || (*negative && min >= 0))
+    return false;
+  for (; isdigit ((unsigned char) *s); s++)
+    {
+      if (v > (max - (unsigned) (*s - '0')) / 10)
+        return false;
+      v = v * 10 + (unsigned) (*s - '0');
+    }
+  if (*s != '\0')
+    return false;
+  *value = v;
+  return true;
+}
+
+/* The four key=value words of clock-offset, each once, in any order. */
+static bool
+parse_clock_offset (char *rest, StrobeControlClockOffset *o)
+{
+  unsigned seen = 0;
+
+  memset (o, 0, sizeof *o);
+  while (*rest)
+    {
+      char *word = rest, *eq;
+      unsigned long long v;
+      bool negative;
+
+      rest = split_word (rest);
+      if ((eq = strchr (word, '=')) == NULL)
+        return false;
+      *eq++ = '\0';
+      if (strcasecmp (word, "domain") == 0 && !(seen & 1) && strlen (eq) == 32
+          && strspn (eq, "0123456789abcdefABCDEF") == 32)
+        {
+          for (int i = 0; i < 32; i++)
+            o->domain[i] = (char) tolower ((unsigned char) eq[i]);
+          seen |= 1;
+        }
+      else if (strcasecmp (word, "offset") == 0 && !(seen & 2)
+               && parse_number (eq, INT64_MIN, INT64_MAX, &negative, &v))
+        {
+          o->offset_ns = negative ? -(int64_t) v : (int64_t) v;
+          seen |= 2;
+        }
+      else if (strcasecmp (word, "uncertainty") == 0 && !(seen & 4)
+               && parse_number (eq, 0, UINT64_MAX, &negative, &v))
+        {
+          o->uncertainty_ns = v;
+          seen |= 4;
+        }
+      else if (strcasecmp (word, "rounds") == 0 && !(seen & 8)
+               && parse_number (eq, 1, UINT32_MAX, &negative, &v) && v > 0)
+        {
+          o->rounds = (uint32_t) v;
+          seen |= 8;
+        }
+      else
+        return false;
+    }
+  return seen == 15;
+}
+
 static void
 malformed (StrobeControlCommand *cmd, const char *error)
 {
@@ -175,6 +245,13 @@ strobe__control_parse (char *line, StrobeControlCommand *cmd)
     cmd->verb = STROBE_CONTROL_CMD_HELP;
   else if (strcmp (lower, "clock") == 0 && *rest == '\0')
     cmd->verb = STROBE_CONTROL_CMD_CLOCK;
+  else if (strcmp (lower, "clock-offset") == 0)
+    {
+      if (parse_clock_offset (rest, &cmd->clock_offset))
+        cmd->verb = STROBE_CONTROL_CMD_CLOCK_OFFSET;
+      else
+        malformed (cmd, "usage: clock-offset domain=HEX32 offset=NS uncertainty=NS rounds=N");
+    }
   else if (strcmp (lower, "auth") == 0 || strcmp (lower, "auth-proof") == 0)
     {
       bool proof = lower[4] != '\0';

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define STROBE_CONTROL_MAX_LINE 1024   /* bytes of a command line, without its CR/LF */
 
@@ -20,11 +21,22 @@ typedef enum
   STROBE_CONTROL_CMD_STATUS,
   STROBE_CONTROL_CMD_HELP,
   STROBE_CONTROL_CMD_CLOCK,            /* the trace clock now, for a peer aligning traces */
+  STROBE_CONTROL_CMD_CLOCK_OFFSET,     /* a peer's measured offset, to record: clock_offset */
   STROBE_CONTROL_CMD_AUTH,             /* auth NONCE: arg is the client's nonce (hex) */
   STROBE_CONTROL_CMD_AUTH_PROOF,       /* auth-proof PROOF: arg is the client's proof (hex) */
   STROBE_CONTROL_CMD_MALFORMED,        /* a known verb used wrongly: error says how */
   STROBE_CONTROL_CMD_UNKNOWN,
 } StrobeControlVerb;
+
+/* clock-offset domain=HEX offset=NS uncertainty=NS rounds=N (CONTROL.md): what a peer
+ * measured of our clock against its own, for the trace to carry. */
+typedef struct
+{
+  char     domain[33];       /* the peer's boot id: 32 lower-case hex digits */
+  int64_t  offset_ns;        /* our trace clock in ns minus the peer's CLOCK_MONOTONIC */
+  uint64_t uncertainty_ns;
+  uint32_t rounds;
+} StrobeControlClockOffset;
 
 typedef struct
 {
@@ -33,6 +45,7 @@ typedef struct
   bool              on;     /* CHANNELS_SET */
   long long         tail;   /* SEND_TO, WRITE_TO: bytes of tail asked for ("tail=N"), or -1 */
   const char       *error;  /* MALFORMED and UNKNOWN: the reply's text */
+  StrobeControlClockOffset clock_offset;   /* CLOCK_OFFSET */
 } StrobeControlCommand;
 
 /* Parses one line (NUL-terminated, modified in place). */

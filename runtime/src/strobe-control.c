@@ -695,9 +695,16 @@ run_command (Client *c, char *line)
     case STROBE_CONTROL_CMD_CLOCK:
       cmd_clock (c);
       break;
+    case STROBE_CONTROL_CMD_CLOCK_OFFSET:
+      strobe__emit_clock_offset (cmd.clock_offset.offset_ns, cmd.clock_offset.uncertainty_ns,
+                                 cmd.clock_offset.rounds, cmd.clock_offset.domain);
+      reply (c, "ok clock-offset %lld ns +- %llu ns recorded", (long long) cmd.clock_offset.offset_ns,
+             (unsigned long long) cmd.clock_offset.uncertainty_ns);
+      break;
     case STROBE_CONTROL_CMD_HELP:
       reply (c, "ok commands: send-to HOST[:PORT] [tail=BYTES] | write-to PATH [tail=BYTES] | channels [LIST on|off] | stop"
-             " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status | clock | auth NONCE | auth-proof PROOF");
+             " | snapshot send-to HOST[:PORT] | snapshot write-to PATH | status | clock"
+             " | clock-offset domain=HEX32 offset=NS uncertainty=NS rounds=N | auth NONCE | auth-proof PROOF");
       break;
     case STROBE_CONTROL_CMD_EMPTY:
     case STROBE_CONTROL_CMD_UNKNOWN:

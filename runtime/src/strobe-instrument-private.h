@@ -55,6 +55,9 @@ void strobe__emit_thread_end (uint16_t id, uint64_t timestamp);
 void strobe__emit_channel_announce (uint32_t id, bool enabled, const char *name);
 void strobe__emit_channel_toggle (uint32_t id, bool enabled);
 void strobe__emit_stats (void);
+/* $Trace.ClockOffset: a peer's measure of our clock against its own (PROTOCOL.md §5). */
+void strobe__emit_clock_offset (int64_t offset_ns, uint64_t uncertainty_ns, uint32_t rounds,
+                                const char *peer_domain_hex);
 
 /* ---- CPU scope batches (strobe-cpu.c) --------------------------------------------- */
 

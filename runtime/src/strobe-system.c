@@ -49,6 +49,16 @@ STROBE_EVENT_DECLARE (StrobeTrace, Stats, STROBE_EVENT_NOSYNC,
                       STROBE_FIELD (uint64, BufferMemory))
 STROBE__EVENT_DEFINE_NAMED (StrobeTrace, Stats, "$Trace", "Stats")
 
+/* Important: a late connect replays it, and the trace is aligned from its first byte. */
+STROBE_EVENT_DECLARE (StrobeTrace, ClockOffset, STROBE_EVENT_IMPORTANT,
+                      STROBE_FIELD (uint64, Timestamp)
+                      STROBE_FIELD (int64, Offset)
+                      STROBE_FIELD (uint64, Uncertainty)
+                      STROBE_FIELD (uint32, RoundTrips)
+                      STROBE_FIELD (uint8, PeerSource)
+                      STROBE_FIELD (ansi, PeerDomain))
+STROBE__EVENT_DEFINE_NAMED (StrobeTrace, ClockOffset, "$Trace", "ClockOffset")
+
 void
 strobe__emit_thread_info (uint16_t id, const char *name, const char *group, int32_t sort_hint)
 {
@@ -93,6 +103,21 @@ strobe__emit_channel_toggle (uint32_t id, bool enabled)
       STROBE_SET (Id, id);
       STROBE_SET (Enabled, enabled);
       STROBE_SET (Timestamp, strobe_time ());
+    }
+}
+
+void
+strobe__emit_clock_offset (int64_t offset_ns, uint64_t uncertainty_ns, uint32_t rounds,
+                           const char *peer_domain_hex)
+{
+  STROBE_LOG (StrobeTrace, ClockOffset, StrobeTraceChannel)
+    {
+      STROBE_SET (Timestamp, strobe_time ());
+      STROBE_SET (Offset, offset_ns);
+      STROBE_SET (Uncertainty, uncertainty_ns);
+      STROBE_SET (RoundTrips, rounds);
+      STROBE_SET (PeerSource, 0);   /* the peer's CLOCK_MONOTONIC: the one clock every tool has */
+      STROBE_SET_STRING (PeerDomain, peer_domain_hex);
     }
 }
 

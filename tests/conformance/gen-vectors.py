@@ -1093,6 +1093,23 @@ def sampling_vectors():
                '17 - Sampling.Batch Thread=4242 Base=5000 Lost=7 Data=[%s]' % ', '.join(str(b) for b in data)])
 
 
+# ==== §5 ClockOffset ========================================================================
+
+def clock_offset_vectors():
+    fields = [Field('Timestamp', UINT64), Field('Offset', INT64), Field('Uncertainty', UINT64),
+              Field('RoundTrips', UINT32), Field('PeerSource', UINT8), Field('PeerDomain', ANSI)]
+    peer = b'0f1e2d3c4b5a69788796a5b4c3d2e1f0'
+    s = base(more_importants=new_event(42, '$Trace', 'ClockOffset', fields, flags=IMPORTANT | HAS_AUX)
+             + important(42, u64(123456789) + u64(-5517382) + u64(6654970) + u32(8) + u8(0)
+                         + aux(5, peer) + AUX_END))
+    s.add(end())
+    vector('std-clock-offset', '§5',
+           '$Trace.ClockOffset: a peer measured this clock (ns) minus its CLOCK_MONOTONIC: Offset (signed) '
+           '± Uncertainty ns over RoundTrips, PeerSource 0, PeerDomain its boot id in 32 hex digits',
+           s, ['1 - $Trace.ClockOffset Timestamp=123456789 Offset=-5517382 Uncertainty=6654970 RoundTrips=8 '
+               'PeerSource=0 PeerDomain="%s"' % peer.decode()])
+
+
 def build():
     handshake_vectors()
     packet_vectors()
@@ -1104,6 +1121,7 @@ def build():
     text_vectors()
     dump_vectors()
     sampling_vectors()
+    clock_offset_vectors()
     names = [v[0] for v in VECTORS]
     assert len(names) == len(set(names)), 'duplicate vector names'
 

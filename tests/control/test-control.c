@@ -14,6 +14,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,6 +25,7 @@
 #include "strobe-auth.h"
 #include "strobe-threads-model.h"
 #include "strobe-control-address.h"
+#include "strobe-clock-measures.h"
 #include "strobe-clock-offset.h"
 #include "strobe-control-client.h"
 #include "strobe-discovery.h"
@@ -1092,6 +1094,176 @@ test_clock_offset_simulated (void)
     StrobeClockOffset o;
     g_assert_false (strobe_clock_offset_from_samples (&bad, 1, &o));
   }
+}
+
+/* ---- a delaying proxy: another host's network, simulated -------------------------------- */
+
+typedef struct
+{
+  GSocket *from, *to;
+  gulong   delay_us;   /* every chunk waits this long before it is passed on */
+} Pump;
+
+static gpointer
+pump_thread (gpointer data)
+{
+  Pump *p = data;
+  char buf[4096];
+  gssize n;
+
+  while ((n = g_socket_receive (p->from, buf, sizeof buf, NULL, NULL)) > 0)
+    {
+      gsize done = 0;
+
+      g_usleep (p->delay_us);
+      while (done < (gsize) n)
+        {
+          gssize w = g_socket_send (p->to, buf + done, (gsize) n - done, NULL, NULL);
+          if (w <= 0)
+            break;
+          done += (gsize) w;
+        }
+    }
+  g_socket_shutdown (p->to, FALSE, TRUE, NULL);
+  return NULL;
+}
+
+typedef struct
+{
+  GSocket *listener;
+  guint16  port;          /* where the client connects */
+  guint16  target_port;
+  Pump     there, back;
+  GThread *accept_thread, *pumps[2];
+} Proxy;
+
+static gpointer
+proxy_accept_thread (gpointer data)
+{
+  Proxy *x = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GSocketAddress) addr = g_inet_socket_address_new (lo, x->target_port);
+
+  x->there.from = g_socket_accept (x->listener, NULL, &error);
+  g_assert_no_error (error);
+  x->there.to = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_socket_connect (x->there.to, addr, NULL, &error));
+  g_socket_set_option (x->there.from, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
+  g_socket_set_option (x->there.to, IPPROTO_TCP, TCP_NODELAY, 1, NULL);
+  x->back.from = x->there.to;
+  x->back.to = x->there.from;
+  x->pumps[0] = g_thread_new ("proxy-there", pump_thread, &x->there);
+  x->pumps[1] = g_thread_new ("proxy-back", pump_thread, &x->back);
+  return NULL;
+}
+
+/* One connection to @target_port, delayed by @there_us towards it and @back_us back. */
+static Proxy *
+proxy_start (guint16 target_port, gulong there_us, gulong back_us)
+{
+  Proxy *x = g_new0 (Proxy, 1);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GSocketAddress) any = g_inet_socket_address_new (lo, 0);
+  g_autoptr (GSocketAddress) bound = NULL;
+
+  x->target_port = target_port;
+  x->there.delay_us = there_us;
+  x->back.delay_us = back_us;
+  x->listener = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (x->listener, any, TRUE, &error));
+  g_assert_true (g_socket_listen (x->listener, &error));
+  bound = g_socket_get_local_address (x->listener, &error);
+  g_assert_no_error (error);
+  x->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  x->accept_thread = g_thread_new ("proxy-accept", proxy_accept_thread, x);
+  return x;
+}
+
+static void
+proxy_stop (Proxy *x)
+{
+  g_thread_join (x->accept_thread);
+  g_socket_shutdown (x->there.from, TRUE, TRUE, NULL);
+  g_socket_shutdown (x->there.to, TRUE, TRUE, NULL);
+  for (guint i = 0; i < 2; i++)
+    g_thread_join (x->pumps[i]);
+  g_object_unref (x->there.from);
+  g_object_unref (x->there.to);
+  g_object_unref (x->listener);
+  g_free (x);
+}
+
+/* A program reached through a network whose two directions differ (12 ms there, 1 ms
+ * back, as a proxy delays them): the offset measured through it, recorded in the
+ * program's trace, is the one measured directly on loopback — the truth, to a few µs —
+ * within the uncertainty it states, although the asymmetry alone moves its estimate by
+ * several ms. The trace then carries it as $Trace.ClockOffset, field for field. */
+static void
+test_clock_offset_recorded (void)
+{
+  Target *t = target_start (NULL, NULL);
+  g_autoptr (StrobeControlClient) direct = target_client (t);
+  g_autoptr (StrobeControlClient) far = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (StrobeClockMeasures) measures = strobe_clock_measures_new ();
+  g_autoptr (GArray) got = NULL;
+  g_autofree char *secret = target_secret (t);
+  g_autofree char *dir = test_dir_make_tmp ("strobe-control-XXXXXX");
+  g_autofree char *file = g_build_filename (dir, "far.strobe", NULL);
+  g_autofree char *cmd = g_strconcat ("write-to ", file, NULL);
+  g_autofree char *r1 = NULL, *r2 = NULL;
+  StrobeClockOffset truth, measured;
+  gboolean recorded = FALSE;
+  char ours[33];
+  Proxy *proxy = proxy_start (t->port, 12000, 1000);
+  gint64 error_ns;
+
+  far = strobe_control_client_new ("127.0.0.1", proxy->port);
+  strobe_control_client_set_secret (far, secret);
+  g_assert_true (strobe_control_client_sync_clock (far, 8, TRUE, &measured, &recorded, &error));
+  g_assert_no_error (error);
+  g_assert_true (recorded);
+  g_assert_true (strobe_control_client_measure_clock (direct, 8, &truth, &error));
+  g_assert_no_error (error);
+  error_ns = ABS (measured.offset_ns - truth.offset_ns);
+  g_test_message ("control.clock_offset_through_proxy error %" G_GINT64_FORMAT " ns, stated ± %"
+                  G_GUINT64_FORMAT " ns (direct ± %" G_GUINT64_FORMAT " ns)", error_ns,
+                  measured.uncertainty_ns, truth.uncertainty_ns);
+  g_assert_cmpuint (measured.uncertainty_ns, >=, 6500 * 1000);       /* half of 13 ms at least */
+  g_assert_cmpint (error_ns, >, 3000 * 1000);                        /* (12 - 1) / 2 ms of bias */
+  g_assert_cmpint (error_ns, <=, (gint64) (measured.uncertainty_ns + truth.uncertainty_ns));
+  g_assert_true (strobe_clock_local_domain (ours));
+  g_assert_cmpstr (measured.domain, ==, ours);   /* this machine, in truth */
+
+  /* Into a file: the important cache replays the event there. */
+  r1 = send_ok (direct, cmd);
+  r2 = send_ok (direct, "stop");
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (measures));
+  strobe_decoder_read_file (decoder, file, NULL, &error);
+  g_assert_no_error (error);
+  got = strobe_clock_measures_dup (measures);
+  g_assert_cmpuint (got->len, ==, 1);
+  g_assert_cmpstr (g_array_index (got, StrobeClockMeasure, 0).domain, ==, ours);
+  g_assert_cmpint (g_array_index (got, StrobeClockMeasure, 0).offset_ns, ==, measured.offset_ns);
+  g_assert_cmpuint (g_array_index (got, StrobeClockMeasure, 0).uncertainty_ns, ==, measured.uncertainty_ns);
+  g_assert_cmpuint (g_array_index (got, StrobeClockMeasure, 0).rounds, ==, 8);
+
+  /* On one machine a sync measures but records nothing: the clocks are one already. */
+  g_assert_true (strobe_control_client_sync_clock (direct, 4, FALSE, &measured, &recorded, &error));
+  g_assert_no_error (error);
+  g_assert_false (recorded);
+  send_refused (direct, "clock-offset domain=00 offset=1 uncertainty=2 rounds=3", "usage");
+  send_refused (direct, "clock-offset offset=1 uncertainty=2 rounds=3", "usage");
+
+  strobe_control_client_close (far);
+  proxy_stop (proxy);
+  target_stop (t);
+  test_dir_remove_all (dir);
 }
 
 static char *
@@ -2264,6 +2436,7 @@ main (int argc, char **argv)
   g_test_add_func ("/control/async", test_async);
   g_test_add_func ("/control/clock", test_clock);
   g_test_add_func ("/control/clock-offset-simulated", test_clock_offset_simulated);
+  g_test_add_func ("/control/clock-offset-recorded", test_clock_offset_recorded);
   g_test_add_func ("/control/cli", test_cli);
   g_test_add_func ("/control/auth", test_auth);
   g_test_add_func ("/control/impostor", test_impostor);

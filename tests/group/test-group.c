@@ -722,6 +722,91 @@ test_log_merged (void)
   test_dir_remove_all (dir);
 }
 
+/* A trace of another machine, on the axis of one of this machine's by a measured offset.
+ * The reference reads CLOCK_MONOTONIC on machine D; the other a 3 GHz TSC on machine E,
+ * measured against D's clock (offset X ± 2 µs), its wall clock 3 s wrong. One instant T
+ * of D's clock has one number of seconds in both — the measure, not the wall clock,
+ * places it —; both measured by D instead, the offset is the difference of the two; moved
+ * by hand, the trace moves by exactly that; with no measure, the wall clock is all there
+ * is. */
+static void
+test_align_measured_offset (void)
+{
+  StrobeWireMetadata ref_meta = { 0 }, far_meta = { 0 };
+  const gint64 x = G_GINT64_CONSTANT (-987654321012);   /* E's clock (ns) minus D's */
+  const guint64 t_ns = G_GUINT64_CONSTANT (5100000000000);   /* an instant, D's clock: 5100 s */
+  StrobeClockMeasure by_d = { "11111111111111111111111111111111", x, 2000, 8 };
+  StrobeClockMeasure ref_by_d = { "11111111111111111111111111111111", 250000, 1500, 8 };
+  StrobeClockAlignMember m[2] = { { 0 } };
+  guint64 far_ticks = (guint64) ((gint64) t_ns + x) * 3;   /* E's ticks at T */
+  g_autofree char *said = NULL;
+  gdouble a, b;
+
+  ref_meta.clock_source = 0;
+  memset (ref_meta.clock_domain, 0x11, 16);
+  ref_meta.clock_frequency = 1000000000;
+  ref_meta.clock_origin = G_GUINT64_CONSTANT (5000000000000);
+  ref_meta.start_time_ns = G_GUINT64_CONSTANT (1764900000000000000);
+  far_meta.clock_source = 1;
+  memset (far_meta.clock_domain, 0x22, 16);
+  far_meta.clock_frequency = 3000000000;
+  far_meta.clock_origin = (guint64) ((gint64) G_GUINT64_CONSTANT (5050000000000) + x) * 3;   /* 50 s later */
+  far_meta.start_time_ns = ref_meta.start_time_ns + G_GUINT64_CONSTANT (53000000000);   /* 3 s wrong */
+  for (guint i = 0; i < 2; i++)
+    {
+      m[i].metadata = i ? &far_meta : &ref_meta;
+      strobe_trace_clock_init (&m[i].clock, m[i].metadata);
+      m[i].has_extent = TRUE;
+    }
+  m[0].first = ref_meta.clock_origin;
+  m[0].last = t_ns + 1000000000;
+  m[1].first = far_meta.clock_origin;
+  m[1].last = far_ticks + 3000000000u;
+  m[1].measures = &by_d;
+  m[1].n_measures = 1;
+
+  strobe_clock_align (m, 2);
+  g_assert_cmpint (m[0].alignment, ==, STROBE_CLOCK_ALIGN_REFERENCE);
+  g_assert_cmpint (m[1].alignment, ==, STROBE_CLOCK_ALIGN_OFFSET);
+  g_assert_cmpint (m[1].offset_ns, ==, x);
+  g_assert_cmpuint (m[1].uncertainty_ns, ==, 2000);
+  a = strobe_trace_clock_to_seconds (&m[0].clock, t_ns);
+  b = strobe_trace_clock_to_seconds (&m[1].clock, far_ticks);
+  g_assert_cmpfloat (fabs (a - b), <, 2e-9);
+  g_assert_cmpfloat (fabs (a - 100.0), <, 1e-9);   /* 100 s after the reference's start */
+  said = strobe_clock_align_describe (&m[1]);
+  g_assert_nonnull (strstr (said, "8"));
+
+  /* Moved by hand half a millisecond later. */
+  m[1].adjust_ns = 500000;
+  for (guint i = 0; i < 2; i++)
+    strobe_trace_clock_init (&m[i].clock, m[i].metadata);
+  strobe_clock_align (m, 2);
+  b = strobe_trace_clock_to_seconds (&m[1].clock, far_ticks);
+  g_assert_cmpfloat (fabs (b - a - 0.5e-3), <, 2e-9);
+  m[1].adjust_ns = 0;
+
+  /* Both measured by one peer: the difference, ± the sum. */
+  ref_meta.clock_source = 1;
+  m[0].measures = &ref_by_d;
+  m[0].n_measures = 1;
+  for (guint i = 0; i < 2; i++)
+    strobe_trace_clock_init (&m[i].clock, m[i].metadata);
+  strobe_clock_align (m, 2);
+  g_assert_cmpint (m[1].alignment, ==, STROBE_CLOCK_ALIGN_OFFSET);
+  g_assert_cmpint (m[1].offset_ns, ==, x - 250000);
+  g_assert_cmpuint (m[1].uncertainty_ns, ==, 3500);
+
+  /* No measure: the wall clocks, 3 s off. */
+  m[0].n_measures = m[1].n_measures = 0;
+  for (guint i = 0; i < 2; i++)
+    strobe_trace_clock_init (&m[i].clock, m[i].metadata);
+  strobe_clock_align (m, 2);
+  g_assert_cmpint (m[1].alignment, ==, STROBE_CLOCK_ALIGN_WALL);
+  b = strobe_trace_clock_to_seconds (&m[1].clock, far_ticks);
+  g_assert_cmpfloat (fabs (b - a), >, 2.9);
+}
+
 static G_GNUC_UNUSED void
 skip_under_sanitizer (void)
 {
@@ -740,6 +825,7 @@ main (int argc, char **argv)
   g_test_add_func ("/group/follow-children", test_follow_children);
 #endif
   g_test_add_func ("/group/align-flows", test_align_flows);
+  g_test_add_func ("/group/align-measured-offset", test_align_measured_offset);
   g_test_add_func ("/group/export-golden", test_export_golden);
   g_test_add_func ("/group/log-memory-merged", test_log_merged);
   return g_test_run ();
