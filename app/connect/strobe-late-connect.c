@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "strobe-clock-offset.h"
 #include "strobe-control-client.h"
 #include "strobe-late-connect.h"
 
@@ -176,6 +177,24 @@ send_to_cb (GObject      *object,
   wait_for_session (self);
 }
 
+/* Not in the way of the connect: a program whose offset could not be measured is only
+ * aligned by its wall-clock start in a group (PROTOCOL.md §1). */
+static void
+clock_synced_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  StrobeClockOffset offset;
+  gboolean recorded = FALSE;
+
+  if (strobe_control_client_sync_clock_finish (STROBE_CONTROL_CLIENT (object), result, &offset, &recorded, &error))
+    g_debug ("Clock offset %" G_GINT64_FORMAT " ns ± %" G_GUINT64_FORMAT " ns%s", offset.offset_ns,
+             offset.uncertainty_ns, recorded ? ", recorded in the trace" : " (same machine)");
+  else
+    g_debug ("Clock offset not measured: %s", error->message);
+}
+
 static void
 status_cb (GObject      *object,
            GAsyncResult *result,
@@ -238,6 +257,8 @@ status_cb (GObject      *object,
     /* The history to replay, as the user set it (Preferences: tail size on connect). */
     send_to = strobe_control_format_send_to (address, g_settings_get_uint (settings, "tail-size"));
   }
+  /* Before send-to, on the same queue: the trace's first bytes carry the offset. */
+  strobe_control_client_sync_clock_async (self->client, 8, FALSE, clock_synced_cb, NULL);
   strobe_control_client_send_async (self->client, send_to, NULL, send_to_cb, g_object_ref (self));
   if (*self->channels != '\0')
     {
