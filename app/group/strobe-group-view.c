@@ -17,6 +17,7 @@
 #include "strobe-flow-points.h"
 #include "strobe-format.h"
 #include "strobe-group-flows.h"
+#include "strobe-group-log-page.h"
 #include "strobe-group-member.h"
 #include "strobe-group-view.h"
 #include "strobe-store-group.h"
@@ -30,6 +31,8 @@ struct _StrobeGroupView
 {
   GtkWidget         parent_instance;
 
+  GtkStack         *pages;
+  StrobeGroupLogPage *log_page;
   GtkLabel         *summary_label;
   GtkLabel         *selection_label;
   GtkButton        *fit_button;
@@ -151,6 +154,8 @@ state_changed_cb (StrobeViewState *state, GParamSpec *pspec, StrobeGroupView *se
     self->follow = FALSE;
   sync_from (self, src);
   update_selection_label (self);
+  if (g_str_has_prefix (pspec->name, "selection-") || g_str_equal (pspec->name, "has-selection"))
+    strobe_group_log_page_selection_changed (self->log_page);
   gtk_widget_queue_draw (GTK_WIDGET (self->flows_widget));
 }
 
@@ -498,7 +503,13 @@ document_changed_cb (StrobeDocument *document, StrobeDocumentChanges changes, St
        * everyone again on the first one's seconds. */
       sync_from (self, member_at (self, 0));
       for (guint k = 0; k < self->members->len; k++)
-        strobe_group_member_update_header (member_at (self, k));
+        {
+          g_autofree char *label = strobe_group_member_dup_label (member_at (self, k));
+
+          strobe_group_member_update_header (member_at (self, k));
+          strobe_group_log_page_set_label (self->log_page, k, label);
+        }
+      strobe_group_log_page_document_changed (self->log_page, i, changes);
       queue_join_flows (self);
       gtk_widget_queue_draw (GTK_WIDGET (self->flows_widget));
       return;
@@ -525,6 +536,7 @@ static void
 add_member (StrobeGroupView *self, StrobeDocument *document, const char *trace_id)
 {
   StrobeGroupMember *m = strobe_group_member_new (document, trace_id);
+  g_autofree char *label = strobe_group_member_dup_label (m);
   static const char *const followed[] = {
     "notify::visible-start", "notify::visible-end", "notify::has-selection", "notify::selection-start",
     "notify::selection-end", "notify::cursor", "notify::hover", "notify::follow-live",
@@ -534,6 +546,7 @@ add_member (StrobeGroupView *self, StrobeDocument *document, const char *trace_i
   if (self->members->len > 1)
     gtk_box_append (self->members_box, gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append (self->members_box, m->section);
+  strobe_group_log_page_add_member (self->log_page, document, m->state, label);
   /* A newcomer starts on the group's range, selection and follow. */
   if (self->members->len > 1)
     sync_from (self, member_at (self, 0));
@@ -618,6 +631,20 @@ strobe_group_view_get_state (StrobeGroupView *self, guint index)
   return member_at (self, index)->state;
 }
 
+StrobeGroupLogPage *
+strobe_group_view_get_log_page (StrobeGroupView *self)
+{
+  g_return_val_if_fail (STROBE_IS_GROUP_VIEW (self), NULL);
+  return self->log_page;
+}
+
+void
+strobe_group_view_show_page (StrobeGroupView *self, const char *name)
+{
+  g_return_if_fail (STROBE_IS_GROUP_VIEW (self));
+  gtk_stack_set_visible_child_name (self->pages, name);
+}
+
 gboolean
 strobe_group_view_is_loaded (StrobeGroupView *self)
 {
@@ -698,6 +725,7 @@ strobe_group_view_class_init (StrobeGroupViewClass *klass)
   object_class->dispose = strobe_group_view_dispose;
   object_class->finalize = strobe_group_view_finalize;
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/group/strobe-group-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, StrobeGroupView, pages);
   gtk_widget_class_bind_template_child (widget_class, StrobeGroupView, summary_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeGroupView, selection_label);
   gtk_widget_class_bind_template_child (widget_class, StrobeGroupView, fit_button);
@@ -713,6 +741,9 @@ strobe_group_view_init (StrobeGroupView *self)
   GtkGesture *click = gtk_gesture_click_new ();
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->log_page = STROBE_GROUP_LOG_PAGE (strobe_group_log_page_new ());
+  /* Translators: a page of a group tab: every process's log messages in one table */
+  gtk_stack_add_titled (self->pages, GTK_WIDGET (self->log_page), "log", _("Log"));
   self->members = g_ptr_array_new_with_free_func ((GDestroyNotify) strobe_group_member_free);
   self->flows = g_ptr_array_new_with_free_func ((GDestroyNotify) strobe_flow_free);
   self->cancellable = g_cancellable_new ();

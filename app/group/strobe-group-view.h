@@ -12,6 +12,7 @@
 #include <gtk/gtk.h>
 
 #include "strobe-document.h"
+#include "strobe-group-log-page.h"
 #include "strobe-store.h"
 #include "strobe-timeline-widget.h"
 
@@ -43,6 +44,10 @@ StrobeTimelineWidget *strobe_group_view_get_timeline    (StrobeGroupView *self,
 StrobeViewState      *strobe_group_view_get_state       (StrobeGroupView *self,
                                                          guint            index);
 gboolean              strobe_group_view_is_loaded       (StrobeGroupView *self);
+/* The Log page (every process's messages); the pages are "timeline", "log". */
+StrobeGroupLogPage   *strobe_group_view_get_log_page    (StrobeGroupView *self);
+void                  strobe_group_view_show_page       (StrobeGroupView *self,
+                                                         const char      *name);
 guint                 strobe_group_view_get_n_flows     (StrobeGroupView *self);
 /* What a click on the arrow leading from hop @hop of flow @flow does: shows and selects
  * the scope at its other end (@hop + 1), in whichever process it is. */

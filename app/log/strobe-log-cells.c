@@ -25,6 +25,7 @@ typedef enum
   COL_CATEGORY,
   COL_MESSAGE,
   COL_SOURCE,
+  COL_PROCESS,
   N_COLUMNS
 } Column;
 
@@ -51,6 +52,29 @@ strobe_log_cells_get_clock (StrobeLogCells   *self,
     strobe_time_axis_get_clock (self->axis, clock);
   else
     strobe_trace_clock_init (clock, NULL);
+}
+
+/* @item's clock, and its thread's label (NULL: show the id). */
+static void
+item_source (StrobeLogCells *self, StrobeLogItem *item, StrobeTraceClock *clock, const char **thread_label,
+             const char **process)
+{
+  guint16 thread = strobe_log_item_get_thread_id (item);
+
+  if (self->source != NULL)
+    {
+      StrobeLogCellsSource source = { NULL };
+
+      strobe_trace_clock_init (&source.clock, NULL);
+      self->source (item, &source, self->source_data);
+      *clock = source.clock;
+      *thread_label = source.thread_labels ? g_hash_table_lookup (source.thread_labels, GUINT_TO_POINTER (thread)) : NULL;
+      *process = source.process;
+      return;
+    }
+  strobe_log_cells_get_clock (self, clock);
+  *thread_label = g_hash_table_lookup (self->thread_labels, GUINT_TO_POINTER (thread));
+  *process = NULL;
 }
 
 static void
@@ -88,8 +112,9 @@ query_tooltip_cb (GtkWidget     *cell,
   if (col == COL_TIME)
     {
       StrobeTraceClock clock;
+      const char *thread, *process;
 
-      strobe_log_cells_get_clock (self, &clock);
+      item_source (self, item, &clock, &thread, &process);
       text = strobe_log_format_time_long (&clock, strobe_log_item_get_time (item));
     }
   else if (col == COL_SOURCE && strobe_log_item_get_spec (item) && strobe_log_item_get_spec (item)->file)
@@ -133,6 +158,7 @@ setup_cb (GtkSignalListItemFactory *factory,
     case COL_THREAD:
     case COL_CATEGORY:
     case COL_SOURCE:
+    case COL_PROCESS:
     case N_COLUMNS:
     default:
       cell = strobe_table_cell_new (12, 2, FALSE);
@@ -167,21 +193,28 @@ bind_cb (GtkSignalListItemFactory *factory,
     case COL_TIME:
       {
         StrobeTraceClock clock;
+        const char *thread, *process;
         g_autofree char *text = NULL;
 
-        strobe_log_cells_get_clock (self, &clock);
+        item_source (self, item, &clock, &thread, &process);
         text = strobe_log_format_time (&clock, strobe_log_item_get_time (item));
 
         gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
       }
       break;
     case COL_THREAD:
+    case COL_PROCESS:
       {
-        const char *label = g_hash_table_lookup (self->thread_labels,
-                                                 GUINT_TO_POINTER (strobe_log_item_get_thread_id (item)));
-        g_autofree char *id = label ? NULL : g_strdup_printf ("%u", strobe_log_item_get_thread_id (item));
+        StrobeTraceClock clock;
+        const char *label, *process;
+        g_autofree char *id = NULL;
 
-        gtk_inscription_set_text (GTK_INSCRIPTION (cell), label ? label : id);
+        item_source (self, item, &clock, &label, &process);
+        if (col == COL_PROCESS)
+          label = process ? process : "—";
+        else if (label == NULL)
+          label = id = g_strdup_printf ("%u", strobe_log_item_get_thread_id (item));
+        gtk_inscription_set_text (GTK_INSCRIPTION (cell), label);
       }
       break;
     case COL_VERBOSITY:
@@ -245,10 +278,18 @@ strobe_log_cells_add_columns (StrobeLogCells *self,
     [COL_CATEGORY] = { N_("Category"), 130, FALSE },
     [COL_MESSAGE] = { N_("Message"), -1, TRUE },
     [COL_SOURCE] = { N_("Source"), 170, FALSE },
+    [COL_PROCESS] = { N_("Process"), 150, FALSE },
   };
+  /* The process right after the time: which side of a client and its server spoke. */
+  static const Column single[] = { COL_TIME, COL_THREAD, COL_VERBOSITY, COL_CATEGORY, COL_MESSAGE, COL_SOURCE };
+  static const Column several[] = { COL_TIME, COL_PROCESS, COL_THREAD, COL_VERBOSITY, COL_CATEGORY, COL_MESSAGE,
+                                    COL_SOURCE };
+  const Column *order = self->source ? several : single;
+  guint n = self->source ? G_N_ELEMENTS (several) : G_N_ELEMENTS (single);
 
-  for (int c = 0; c < N_COLUMNS; c++)
+  for (guint i = 0; i < n; i++)
     {
+      Column c = order[i];
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
       g_autoptr(GtkColumnViewColumn) column = NULL;
 

@@ -6,9 +6,23 @@
 
 #include <gtk/gtk.h>
 
+#include "strobe-log-item.h"
 #include "strobe-time-axis.h"
 
 G_BEGIN_DECLS
+
+/* Where a message comes from, for a table of several traces' messages (a group's log):
+ * its process, its trace's clock and thread names. */
+typedef struct
+{
+  const char       *process;          /* the process's label, escaped; owned by the caller */
+  StrobeTraceClock  clock;
+  GHashTable       *thread_labels;    /* as StrobeLogCells's; NULL: ids */
+} StrobeLogCellsSource;
+
+typedef void (*StrobeLogCellsSourceFunc) (StrobeLogItem        *item,
+                                          StrobeLogCellsSource *source,
+                                          gpointer              user_data);
 
 /* What the cells need from the view, owned by it (embedded in its instance); the view
  * sets the axis once it has a document and keeps the thread labels up to date as the
@@ -18,6 +32,10 @@ typedef struct
   StrobeTimeAxis   *axis;             /* the document's clock, asked each time: never a copy */
   GHashTable       *thread_labels;    /* guint16 → the thread's name escaped */
   GHashTable       *category_labels;  /* the model's category name → escaped, filled by the cells */
+  /* Set before add_columns for several traces: a Process column, and each message's time
+   * and thread from its own trace (the axis and thread labels above are not used). */
+  StrobeLogCellsSourceFunc source;
+  gpointer         source_data;
 } StrobeLogCells;
 
 void strobe_log_cells_init        (StrobeLogCells *self);
@@ -25,7 +43,7 @@ void strobe_log_cells_clear       (StrobeLogCells *self);
 /* The document's clock now (a 1 GHz one before there is an axis). */
 void strobe_log_cells_get_clock   (StrobeLogCells   *self,
                                    StrobeTraceClock *clock);
-/* Time, thread, verbosity, category, message and source columns, bound to @self. */
+/* Time, (process,) thread, verbosity, category, message and source columns, bound to @self. */
 void strobe_log_cells_add_columns (StrobeLogCells *self,
                                    GtkColumnView  *column_view);
 
