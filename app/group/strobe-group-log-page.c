@@ -11,6 +11,7 @@
 
 #include <glib/gi18n.h>
 
+#include "strobe-a11y.h"
 #include "strobe-format.h"
 #include "strobe-group-log-page.h"
 #include "strobe-log-cells.h"
@@ -348,6 +349,8 @@ strobe_group_log_page_init (StrobeGroupLogPage *self)
   gtk_string_list_append (self->process_names, _("All Processes"));
   gtk_drop_down_set_selected (self->process_dropdown, 0);
   self->filling = FALSE;
+  strobe_a11y_name_drop_down (self->process_dropdown, _("Process"));
+  strobe_a11y_name_drop_down (self->verbosity_dropdown, _("Verbosity"));
   strobe_log_cells_init (&self->cells);
   self->cells.source = item_source_cb;
   self->cells.source_data = self;

@@ -18,11 +18,15 @@
 #include "strobe-format.h"
 #include "strobe-group-flows.h"
 #include "strobe-group-log-page.h"
+#include "strobe-group-memory-page.h"
+#include "strobe-group-timers-page.h"
 #include "strobe-group-member.h"
 #include "strobe-group-view.h"
 #include "strobe-store-group.h"
 #include "strobe-timeline-model.h"
 
+/* What a member's document builds: its tracks, its messages, its memory. */
+#define GROUP_MODELS     (STROBE_DOCUMENT_MODEL_TIMELINE | STROBE_DOCUMENT_MODEL_LOG | STROBE_DOCUMENT_MODEL_MEMORY)
 #define POLL_MS          250   /* a live group looks for new members this often */
 #define FLOWS_MS         300   /* flows are joined again at most this often */
 #define FOLLOW_SECONDS   10.0  /* a live group shows its last 10 s at first */
@@ -33,6 +37,8 @@ struct _StrobeGroupView
 
   GtkStack         *pages;
   StrobeGroupLogPage *log_page;
+  StrobeGroupMemoryPage *memory_page;
+  StrobeGroupTimersPage *timers_page;
   GtkLabel         *summary_label;
   GtkLabel         *selection_label;
   GtkButton        *fit_button;
@@ -155,7 +161,10 @@ state_changed_cb (StrobeViewState *state, GParamSpec *pspec, StrobeGroupView *se
   sync_from (self, src);
   update_selection_label (self);
   if (g_str_has_prefix (pspec->name, "selection-") || g_str_equal (pspec->name, "has-selection"))
-    strobe_group_log_page_selection_changed (self->log_page);
+    {
+      strobe_group_log_page_selection_changed (self->log_page);
+      strobe_group_timers_page_invalidate (self->timers_page);
+    }
   gtk_widget_queue_draw (GTK_WIDGET (self->flows_widget));
 }
 
@@ -508,8 +517,13 @@ document_changed_cb (StrobeDocument *document, StrobeDocumentChanges changes, St
 
           strobe_group_member_update_header (member_at (self, k));
           strobe_group_log_page_set_label (self->log_page, k, label);
+          strobe_group_memory_page_set_label (self->memory_page, k, label);
+          strobe_group_timers_page_set_label (self->timers_page, k, label);
         }
       strobe_group_log_page_document_changed (self->log_page, i, changes);
+      strobe_group_memory_page_document_changed (self->memory_page);
+      if (changes & (STROBE_DOCUMENT_CHANGED_TIMELINE | STROBE_DOCUMENT_CHANGED_INFO))
+        strobe_group_timers_page_invalidate (self->timers_page);
       queue_join_flows (self);
       gtk_widget_queue_draw (GTK_WIDGET (self->flows_widget));
       return;
@@ -547,6 +561,8 @@ add_member (StrobeGroupView *self, StrobeDocument *document, const char *trace_i
     gtk_box_append (self->members_box, gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
   gtk_box_append (self->members_box, m->section);
   strobe_group_log_page_add_member (self->log_page, document, m->state, label);
+  strobe_group_memory_page_add_member (self->memory_page, document, m->state, label);
+  strobe_group_timers_page_add_member (self->timers_page, document, m->state, label);
   /* A newcomer starts on the group's range, selection and follow. */
   if (self->members->len > 1)
     sync_from (self, member_at (self, 0));
@@ -587,7 +603,7 @@ poll_session (gpointer data)
       if (has_trace (self, strobe_trace_get_id (trace)))
         continue;
       document = strobe_document_new_for_trace (self->store, trace,
-                                                STROBE_DOCUMENT_MODEL_TIMELINE | STROBE_DOCUMENT_MODEL_LOG);
+                                                GROUP_MODELS);
       add_member (self, document, strobe_trace_get_id (trace));
     }
   if (!group->live)
@@ -636,6 +652,20 @@ strobe_group_view_get_log_page (StrobeGroupView *self)
 {
   g_return_val_if_fail (STROBE_IS_GROUP_VIEW (self), NULL);
   return self->log_page;
+}
+
+StrobeGroupMemoryPage *
+strobe_group_view_get_memory_page (StrobeGroupView *self)
+{
+  g_return_val_if_fail (STROBE_IS_GROUP_VIEW (self), NULL);
+  return self->memory_page;
+}
+
+StrobeGroupTimersPage *
+strobe_group_view_get_timers_page (StrobeGroupView *self)
+{
+  g_return_val_if_fail (STROBE_IS_GROUP_VIEW (self), NULL);
+  return self->timers_page;
 }
 
 void
@@ -744,6 +774,12 @@ strobe_group_view_init (StrobeGroupView *self)
   self->log_page = STROBE_GROUP_LOG_PAGE (strobe_group_log_page_new ());
   /* Translators: a page of a group tab: every process's log messages in one table */
   gtk_stack_add_titled (self->pages, GTK_WIDGET (self->log_page), "log", _("Log"));
+  self->memory_page = STROBE_GROUP_MEMORY_PAGE (strobe_group_memory_page_new ());
+  /* Translators: a page of a group tab: memory per process and in total */
+  gtk_stack_add_titled (self->pages, GTK_WIDGET (self->memory_page), "memory", _("Memory"));
+  self->timers_page = STROBE_GROUP_TIMERS_PAGE (strobe_group_timers_page_new ());
+  /* Translators: a page of a group tab: scope statistics of every process */
+  gtk_stack_add_titled (self->pages, GTK_WIDGET (self->timers_page), "timers", _("Timers"));
   self->members = g_ptr_array_new_with_free_func ((GDestroyNotify) strobe_group_member_free);
   self->flows = g_ptr_array_new_with_free_func ((GDestroyNotify) strobe_flow_free);
   self->cancellable = g_cancellable_new ();
@@ -769,11 +805,11 @@ open_file (StrobeStore *store, GFile *file, char **trace_id)
       if (g_strcmp0 (strobe_trace_get_path (trace), path) == 0)
         {
           *trace_id = g_strdup (strobe_trace_get_id (trace));
-          return strobe_document_new_for_trace (store, trace, STROBE_DOCUMENT_MODEL_TIMELINE | STROBE_DOCUMENT_MODEL_LOG);
+          return strobe_document_new_for_trace (store, trace, GROUP_MODELS);
         }
     }
   *trace_id = NULL;
-  return strobe_document_new (file, STROBE_DOCUMENT_MODEL_TIMELINE | STROBE_DOCUMENT_MODEL_LOG);
+  return strobe_document_new (file, GROUP_MODELS);
 }
 
 GtkWidget *

@@ -13,6 +13,8 @@
 
 #include "strobe-document.h"
 #include "strobe-group-log-page.h"
+#include "strobe-group-memory-page.h"
+#include "strobe-group-timers-page.h"
 #include "strobe-store.h"
 #include "strobe-timeline-widget.h"
 
@@ -44,8 +46,12 @@ StrobeTimelineWidget *strobe_group_view_get_timeline    (StrobeGroupView *self,
 StrobeViewState      *strobe_group_view_get_state       (StrobeGroupView *self,
                                                          guint            index);
 gboolean              strobe_group_view_is_loaded       (StrobeGroupView *self);
-/* The Log page (every process's messages); the pages are "timeline", "log". */
+/* The Log page (every process's messages), the Memory page (per process and in total),
+ * the Timers page (grouped by timer or by process); the pages are "timeline", "log",
+ * "memory", "timers". */
 StrobeGroupLogPage   *strobe_group_view_get_log_page    (StrobeGroupView *self);
+StrobeGroupMemoryPage *strobe_group_view_get_memory_page (StrobeGroupView *self);
+StrobeGroupTimersPage *strobe_group_view_get_timers_page (StrobeGroupView *self);
 void                  strobe_group_view_show_page       (StrobeGroupView *self,
                                                          const char      *name);
 guint                 strobe_group_view_get_n_flows     (StrobeGroupView *self);

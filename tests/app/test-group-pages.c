@@ -10,6 +10,8 @@
 #include <gtk/gtk.h>
 
 #include "strobe-group-view.h"
+#include "strobe-timer-stats.h"
+#include "strobe-view.h"
 #include "test-dirs.h"
 #include "widget-find.h"
 
@@ -297,6 +299,246 @@ test_log_filters (void)
   fixture_close (&f);
 }
 
+/* Two traces with memory (checked in) as one tab: the Total row is the sum of the
+ * processes' rows, its peak what `strobe-cli memory` of the same two files says, and
+ * choosing a process shows that process's own memory view. */
+static void
+test_memory_total (void)
+{
+  g_autofree char *a = g_build_filename (g_getenv ("GOLDEN_DIR"), "golden-logmem.strobe", NULL);
+  g_autofree char *b = g_build_filename (g_getenv ("GOLDEN_DIR"), "golden-memtrace.strobe", NULL);
+  GFile *files[2] = { g_file_new_for_path (a), g_file_new_for_path (b) };
+  StrobeGroupView *view = STROBE_GROUP_VIEW (strobe_group_view_new_for_files (NULL, files, 2));
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  StrobeGroupMemoryPage *page = strobe_group_view_get_memory_page (view);
+  StrobeMemoryGroupTotal total;
+  guint64 allocs = 0, frees = 0, bytes = 0;
+  gint64 max_peak = 0, sum_peaks = 0, live = 0;
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  g_autofree char *cli_out = NULL;
+  g_autofree char *total_line = NULL;
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+  GtkWidget *memory_view;
+
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+  gtk_window_set_default_size (window, 1200, 900);
+  gtk_window_set_child (window, GTK_WIDGET (view));
+  gtk_window_present (window);
+  while (!strobe_group_view_is_loaded (view))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      iterate (1);
+    }
+  strobe_group_view_show_page (view, "memory");
+  iterate (20);
+  for (guint i = 0; i < 2; i++)
+    {
+      StrobeMemorySummary s;
+
+      strobe_memory_model_get_summary (strobe_document_get_memory (strobe_group_view_get_document (view, i)), &s);
+      g_assert_cmpuint (s.allocs, >, 0);
+      allocs += s.allocs;
+      frees += s.frees;
+      bytes += s.bytes_allocated;
+      live += s.live_bytes;
+      max_peak = MAX (max_peak, s.peak_bytes);
+      sum_peaks += s.peak_bytes;
+    }
+  strobe_group_memory_page_get_total (page, &total);
+  g_assert_true (total.any);
+  g_assert_cmpuint (total.allocs, ==, allocs);
+  g_assert_cmpuint (total.frees, ==, frees);
+  g_assert_cmpuint (total.bytes_allocated, ==, bytes);
+  g_assert_cmpint (total.live_bytes, ==, live);
+  g_assert_cmpint (total.peak_bytes, >=, max_peak);
+  g_assert_cmpint (total.peak_bytes, <=, sum_peaks);
+  /* The table says so: a Total row with the summed allocations. */
+  {
+    g_autofree char *count = g_strdup_printf ("%" G_GUINT64_FORMAT, allocs);
+
+    g_assert_nonnull (find_text (GTK_WIDGET (page), "Total"));
+    g_assert_nonnull (find_text (GTK_WIDGET (page), count));
+  }
+
+  /* The command line's total of the same two files: the same peak. */
+  {
+    const char *argv[] = { g_getenv ("STROBE_CLI"), "memory", a, b, NULL };
+    g_auto(GStrv) lines = NULL;
+    g_autofree char *want = g_strdup_printf ("%" G_GINT64_FORMAT, total.peak_bytes);
+
+    g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &cli_out, NULL,
+                                 &status, &error));
+    g_assert_no_error (error);
+    lines = g_strsplit (cli_out, "\n", -1);
+    for (guint i = 0; lines[i] != NULL; i++)
+      if (g_str_has_prefix (g_strstrip (lines[i]), "total "))
+        total_line = g_strdup (lines[i]);
+    g_assert_nonnull (total_line);
+    {
+      g_auto(GStrv) words = g_strsplit_set (total_line, " ", -1);
+      guint k = 0;
+      const char *fields[6] = { NULL };
+
+      for (guint i = 0; words[i] != NULL && k < 6; i++)
+        if (*words[i])
+          fields[k++] = words[i];
+      g_assert_cmpuint (k, ==, 6);
+      g_assert_cmpstr (fields[4], ==, want);
+    }
+  }
+
+  /* A process chosen: its own memory view, on its document. */
+  g_assert_null (strobe_group_memory_page_get_view (page, 1));
+  strobe_group_memory_page_select (page, 1);
+  iterate (20);
+  memory_view = strobe_group_memory_page_get_view (page, 1);
+  g_assert_nonnull (memory_view);
+  g_assert_true (gtk_widget_get_mapped (memory_view));
+  g_assert_true (strobe_view_get_document (STROBE_VIEW (memory_view)) == strobe_group_view_get_document (view, 1));
+  strobe_group_memory_page_select (page, G_MAXUINT);
+  iterate (5);
+  g_assert_false (gtk_widget_get_mapped (memory_view));
+
+  gtk_window_destroy (window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+wait_timers (StrobeGroupTimersPage *page)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  do
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      iterate (5);
+    }
+  while (strobe_group_timers_page_is_busy (page));
+}
+
+/* The count of @name in member @member's own statistics over [t0, t1]. */
+static guint64
+own_count (StrobeGroupView *view, guint member, const char *name, guint64 t0, guint64 t1)
+{
+  StrobeTimelineModel *model = strobe_document_get_timeline (strobe_group_view_get_document (view, member));
+  g_autoptr(GArray) stats = strobe_timer_stats_compute (model, t0, t1, STROBE_TIMER_STATS_ALL_THREADS);
+
+  for (guint i = 0; i < stats->len; i++)
+    if (g_str_equal (g_array_index (stats, StrobeTimerStat, i).name, name))
+      return g_array_index (stats, StrobeTimerStat, i).count;
+  return 0;
+}
+
+static guint
+n_timers (StrobeGroupView *view, guint member)
+{
+  StrobeTimelineModel *model = strobe_document_get_timeline (strobe_group_view_get_document (view, member));
+  g_autoptr(GArray) stats = strobe_timer_stats_compute (model, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+
+  return stats->len;
+}
+
+/* Every top row of the timer grouping is the sum of its processes' rows, each of which is
+ * what that process's own statistics say; By Process: a row per process with all its
+ * timers; a selected range counts only its scopes. */
+static void
+test_timers_by_process (void)
+{
+  g_autofree char *a = g_build_filename (g_getenv ("GROUP_DATA"), "pair-client.strobe", NULL);
+  g_autofree char *b = g_build_filename (g_getenv ("GROUP_DATA"), "pair-server.strobe", NULL);
+  GFile *files[2] = { g_file_new_for_path (a), g_file_new_for_path (b) };
+  StrobeGroupView *view = STROBE_GROUP_VIEW (strobe_group_view_new_for_files (NULL, files, 2));
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  StrobeGroupTimersPage *page = strobe_group_view_get_timers_page (view);
+  GListModel *rows;
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  guint shared = 0;
+  guint64 t0, t1, whole = 0, part = 0;
+
+  g_object_unref (files[0]);
+  g_object_unref (files[1]);
+  gtk_window_set_default_size (window, 1200, 900);
+  gtk_window_set_child (window, GTK_WIDGET (view));
+  gtk_window_present (window);
+  while (!strobe_group_view_is_loaded (view))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      iterate (1);
+    }
+  strobe_group_view_show_page (view, "timers");
+  wait_timers (page);
+  rows = strobe_group_timers_page_get_rows (page);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), >, 0);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(StrobeGroupTimerRow) row = g_list_model_get_item (rows, i);
+      GListModel *children = strobe_group_timer_row_get_children (row);
+      guint64 sum = 0;
+
+      g_assert_cmpuint (strobe_group_timer_row_get_member (row), ==, G_MAXUINT);
+      g_assert_nonnull (children);
+      for (guint k = 0; k < g_list_model_get_n_items (children); k++)
+        {
+          g_autoptr(StrobeGroupTimerRow) child = g_list_model_get_item (children, k);
+          guint member = strobe_group_timer_row_get_member (child);
+
+          g_assert_cmpuint (member, <, 2);
+          g_assert_cmpuint (strobe_group_timer_row_get_count (child), ==,
+                            own_count (view, member, strobe_group_timer_row_get_name (row), 0, G_MAXUINT64));
+          g_assert_cmpfloat (strobe_group_timer_row_get_inclusive (child), <=, strobe_group_timer_row_get_inclusive (row));
+          sum += strobe_group_timer_row_get_count (child);
+        }
+      g_assert_cmpuint (sum, ==, strobe_group_timer_row_get_count (row));
+      shared += g_list_model_get_n_items (children) == 2;
+      if (g_str_equal (strobe_group_timer_row_get_name (row), "Instant"))
+        whole = strobe_group_timer_row_get_count (row);
+    }
+  /* Both processes mark "Instant": one row, two processes under it. */
+  g_assert_cmpuint (shared, >=, 1);
+  g_assert_cmpuint (whole, >, 0);
+
+  strobe_group_timers_page_set_by_process (page, TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(StrobeGroupTimerRow) row = g_list_model_get_item (rows, i);
+      guint member = strobe_group_timer_row_get_member (row);
+
+      g_assert_cmpuint (member, <, 2);
+      g_assert_cmpuint (g_list_model_get_n_items (strobe_group_timer_row_get_children (row)), ==, n_timers (view, member));
+    }
+  strobe_group_timers_page_set_by_process (page, FALSE);
+
+  /* The first half of the group selected (in the server's state): the Instant count is
+   * each process's own count in its own ticks of that range. */
+  {
+    StrobeViewState *state = strobe_group_view_get_state (view, 1);
+    guint64 a0, a1;
+
+    strobe_view_state_get_visible_range (state, &t0, &t1);
+    strobe_view_state_set_selection (state, t0, t0 + (t1 - t0) / 2);
+    wait_timers (page);
+    g_assert_true (strobe_view_state_get_selection (strobe_group_view_get_state (view, 0), &a0, &a1));
+    for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+      {
+        g_autoptr(StrobeGroupTimerRow) row = g_list_model_get_item (rows, i);
+
+        if (g_str_equal (strobe_group_timer_row_get_name (row), "Instant"))
+          part = strobe_group_timer_row_get_count (row);
+      }
+    g_assert_cmpuint (part, ==, own_count (view, 0, "Instant", a0, a1)
+                                  + own_count (view, 1, "Instant", t0, t0 + (t1 - t0) / 2));
+    g_assert_cmpuint (part, <, whole);
+  }
+
+  gtk_window_destroy (window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -305,5 +547,7 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/group-pages/log-merged", test_log_merged);
   g_test_add_func ("/group-pages/log-filters", test_log_filters);
+  g_test_add_func ("/group-pages/memory-total", test_memory_total);
+  g_test_add_func ("/group-pages/timers-by-process", test_timers_by_process);
   return g_test_run ();
 }
