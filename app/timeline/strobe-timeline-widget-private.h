@@ -97,6 +97,7 @@ struct _StrobeTimelineWidget
   StrobeTimelineModel  *timeline;
   StrobeThreadsModel   *threads;
   StrobeSampleModel    *samples;          /* the Sampling channel's (strip and CPU track); NULL without */
+  guint64               samples_generation; /* of @samples when its tracks were last drawn */
   double                cpu_peak;         /* the CPU track's scale: its highest share, ≥ 1 (one core) */
   StrobeLogModel       *log;
 

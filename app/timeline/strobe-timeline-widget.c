@@ -313,6 +313,29 @@ refresh_tracks (StrobeTimelineWidget *self)
   strobe_timeline_widget_relayout (self);
 }
 
+/* Samples grow on their own (a live trace with the Sampling channel on and no scopes
+ * coming, or a worker's rings drained late): the timeline model's generation does not
+ * see them, so the strips and the CPU track are repainted by the sample model's. */
+static void
+refresh_samples (StrobeTimelineWidget *self, StrobeDocumentChanges changes)
+{
+  guint64 generation;
+
+  if (self->samples == NULL || (generation = strobe_sample_model_get_generation (self->samples)) == self->samples_generation)
+    return;
+  self->samples_generation = generation;
+  /* A thread seen first by its samples gets its strip. */
+  if (!(changes & (STROBE_DOCUMENT_CHANGED_TIMELINE | STROBE_DOCUMENT_CHANGED_THREADS)))
+    refresh_tracks (self);
+  for (guint i = 0; i < strobe_track_list_get_n (self->tracks); i++)
+    {
+      const StrobeTrack *t = strobe_track_list_get (self->tracks, i);
+
+      if (t->kind == STROBE_TRACK_CPU || (t->kind == STROBE_TRACK_THREAD && strobe_track_samples_y (t) >= 0))
+        strobe_tile_cache_invalidate_track (self->tiles, t->kind, t->id, 0);
+    }
+}
+
 void
 strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges changes)
 {
@@ -336,6 +359,7 @@ strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges
     refresh_tracks (self);
   if (changes & STROBE_DOCUMENT_CHANGED_TIMELINE)
     strobe_tile_cache_invalidate (self->tiles);
+  refresh_samples (self, changes);
   /* Log ticks of a file once it is read (formatting its messages as they come would only
    * slow the reading); of a live trace as they come. */
   if ((changes & STROBE_DOCUMENT_CHANGED_LOG)
