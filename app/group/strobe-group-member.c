@@ -77,6 +77,28 @@ draw_lifetime (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointe
   cairo_fill (cr);
 }
 
+gint64
+strobe_group_member_get_adjust_ns (StrobeGroupMember *member)
+{
+  return (gint64) llround (gtk_spin_button_get_value (member->adjust) * 1e6);
+}
+
+/* The reference is what the others move against: moving it would move them all. */
+static void
+update_adjust (StrobeGroupMember *member, const char *label)
+{
+  gboolean reference = member->aligned && member->alignment == STROBE_CLOCK_ALIGN_REFERENCE;
+  /* Translators: the spin button that moves a process's tracks in time by hand, in ms */
+  g_autofree char *name = g_strdup_printf (_("Clock offset of %s by hand, in milliseconds"), label);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (member->adjust), member->aligned && !reference);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (member->adjust),
+                               reference ? _("The reference clock: the other processes are moved against it")
+                                         : _("Move this process's tracks in time by hand (ms): when its clock "
+                                             "could not be measured, or to check an alignment"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (member->adjust), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
+}
+
 void
 strobe_group_member_update_header (StrobeGroupMember *member)
 {
@@ -89,7 +111,8 @@ strobe_group_member_update_header (StrobeGroupMember *member)
 
   if (member->aligned)
     /* Translators: a process's header in a group tab: "program (pid N) · shared clock" */
-    text = g_strdup_printf (_("%s · %s"), label, strobe_clock_alignment_name (member->alignment));
+    text = g_strdup_printf (_("%s · %s"), label, member->alignment_text ? member->alignment_text
+                                                   : strobe_clock_alignment_name (member->alignment));
   else
     text = g_strdup (label);
   gtk_label_set_text (member->title, text);
@@ -108,6 +131,7 @@ strobe_group_member_update_header (StrobeGroupMember *member)
   timeline_name = g_strdup_printf (_("Timeline of %s"), label);
   gtk_accessible_update_property (GTK_ACCESSIBLE (member->timeline), GTK_ACCESSIBLE_PROPERTY_LABEL, timeline_name, -1);
   gtk_accessible_update_property (GTK_ACCESSIBLE (member->expander), GTK_ACCESSIBLE_PROPERTY_LABEL, expand_name, -1);
+  update_adjust (member, label);
   gtk_widget_queue_draw (member->lifetime);
 }
 
@@ -180,6 +204,7 @@ strobe_group_member_new (StrobeDocument *document, const char *trace_id)
   member->trace_id = g_strdup (trace_id);
   member->state = strobe_view_state_new ();
   member->flows = g_object_ref (strobe_document_get_model (document, STROBE_TYPE_FLOW_POINTS));
+  member->measures = g_object_ref (strobe_document_get_model (document, STROBE_TYPE_CLOCK_MEASURES));
 
   member->section = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   gtk_widget_add_css_class (member->section, "strobe-group-member");
@@ -200,6 +225,12 @@ strobe_group_member_new (StrobeDocument *document, const char *trace_id)
   gtk_widget_set_hexpand (title_box, TRUE);
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (member->expander));
   gtk_box_append (GTK_BOX (header), title_box);
+  /* ±1000 s: beyond, two machines' clocks were not set at all, and the wall clock is off. */
+  member->adjust = GTK_SPIN_BUTTON (gtk_spin_button_new_with_range (-1e6, 1e6, 0.001));
+  gtk_spin_button_set_digits (member->adjust, 3);
+  gtk_spin_button_set_value (member->adjust, 0);
+  gtk_widget_set_valign (GTK_WIDGET (member->adjust), GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (header), GTK_WIDGET (member->adjust));
   gtk_widget_set_margin_start (header, 4);
   gtk_widget_set_margin_end (header, 4);
   gtk_widget_set_margin_top (header, 4);
@@ -230,6 +261,8 @@ strobe_group_member_free (StrobeGroupMember *member)
   g_signal_handlers_disconnect_by_data (member->expander, member);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (member->lifetime), NULL, NULL, NULL);
   g_clear_object (&member->flows);
+  g_clear_object (&member->measures);
+  g_free (member->alignment_text);
   g_clear_object (&member->state);
   g_clear_object (&member->document);
   g_free (member->trace_id);

@@ -10,6 +10,7 @@
 #include <gtk/gtk.h>
 
 #include "strobe-clock-align.h"
+#include "strobe-clock-measures.h"
 #include "strobe-document.h"
 #include "strobe-flow-points.h"
 #include "strobe-timeline-widget.h"
@@ -30,6 +31,9 @@ typedef struct
   StrobeTimelineWidget *timeline;
   StrobeClockAlignment  alignment;
   gboolean              aligned;     /* alignment was worked out (the handshake was read) */
+  char                 *alignment_text;  /* how, for people: "offset … ± …", "same clock" */
+  StrobeClockMeasures  *measures;    /* the document's: peers' measures of its clock */
+  GtkSpinButton        *adjust;      /* ms the user moved it by (the reference: not movable) */
 } StrobeGroupMember;
 
 /* Takes a reference on @document (not loaded yet: the flow points are added to it). */
@@ -40,6 +44,8 @@ void               strobe_group_member_free         (StrobeGroupMember *member);
 char              *strobe_group_member_dup_label    (StrobeGroupMember *member);
 /* The header's text again (the label, how the clock was aligned) and the lifetime. */
 void               strobe_group_member_update_header (StrobeGroupMember *member);
+/* How far the user moved it, in ns (the adjust button's value). */
+gint64             strobe_group_member_get_adjust_ns (StrobeGroupMember *member);
 /* The timeline as tall as its tracks (up to a limit: beyond, it scrolls). */
 void               strobe_group_member_fit_height   (StrobeGroupMember *member);
 /* Ticks of this trace ↔ seconds on the group's axis (the document's clock is the group's). */

@@ -217,6 +217,7 @@ realign (StrobeGroupView *self)
 {
   g_autofree StrobeClockAlignMember *align = g_new0 (StrobeClockAlignMember, MAX (self->members->len, 1));
   g_autofree StrobeGroupMember **which = g_new0 (StrobeGroupMember *, MAX (self->members->len, 1));
+  g_autoptr(GPtrArray) measures = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
   guint n = 0;
   gdouble lo = INFINITY, hi = -INFINITY;
 
@@ -232,6 +233,10 @@ realign (StrobeGroupView *self)
       align[n].has_extent = strobe_document_get_extent (m->document, &align[n].first, &align[n].last);
       if (align[n].has_extent)
         strobe_trace_clock_set_base (&align[n].clock, align[n].first);
+      g_ptr_array_add (measures, strobe_clock_measures_dup (m->measures));
+      align[n].measures = (const StrobeClockMeasure *) ((GArray *) g_ptr_array_index (measures, n))->data;
+      align[n].n_measures = ((GArray *) g_ptr_array_index (measures, n))->len;
+      align[n].adjust_ns = strobe_group_member_get_adjust_ns (m);
       which[n++] = m;
     }
   strobe_clock_align (align, n);
@@ -239,6 +244,8 @@ realign (StrobeGroupView *self)
     {
       StrobeGroupMember *m = which[k];
 
+      g_free (m->alignment_text);
+      m->alignment_text = strobe_clock_align_describe (&align[k]);
       m->alignment = align[k].alignment;
       m->aligned = TRUE;
       strobe_document_set_clock (m->document, &align[k].clock);
@@ -530,6 +537,24 @@ document_changed_cb (StrobeDocument *document, StrobeDocumentChanges changes, St
     }
 }
 
+/* Moved by hand: its tracks move, the others stay where they are on screen. */
+static void
+adjust_changed_cb (GtkSpinButton *button, StrobeGroupView *self)
+{
+  StrobeGroupMember *still = NULL;
+
+  for (guint i = 0; i < self->members->len && still == NULL; i++)
+    if (member_at (self, i)->adjust != button)
+      still = member_at (self, i);
+  realign (self);
+  if (still != NULL)
+    sync_from (self, still);
+  for (guint k = 0; k < self->members->len; k++)
+    strobe_group_member_update_header (member_at (self, k));
+  queue_join_flows (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self->flows_widget));
+}
+
 static void
 status_changed_cb (StrobeDocument *document, GParamSpec *pspec, StrobeGroupView *self)
 {
@@ -573,6 +598,7 @@ add_member (StrobeGroupView *self, StrobeDocument *document, const char *trace_i
     g_signal_connect_object (m->state, followed[i], G_CALLBACK (state_changed_cb), self, 0);
   g_signal_connect_object (document, "changed", G_CALLBACK (document_changed_cb), self, 0);
   g_signal_connect_object (document, "notify::status", G_CALLBACK (status_changed_cb), self, 0);
+  g_signal_connect_object (m->adjust, "value-changed", G_CALLBACK (adjust_changed_cb), self, 0);
   strobe_document_load_async (document, self->cancellable, load_done_cb, NULL);
   queue_join_flows (self);
 }
@@ -673,6 +699,14 @@ strobe_group_view_show_page (StrobeGroupView *self, const char *name)
 {
   g_return_if_fail (STROBE_IS_GROUP_VIEW (self));
   gtk_stack_set_visible_child_name (self->pages, name);
+}
+
+GtkSpinButton *
+strobe_group_view_get_adjust_button (StrobeGroupView *self, guint index)
+{
+  g_return_val_if_fail (STROBE_IS_GROUP_VIEW (self), NULL);
+  g_return_val_if_fail (index < self->members->len, NULL);
+  return member_at (self, index)->adjust;
 }
 
 gboolean

@@ -45,6 +45,9 @@ StrobeTimelineWidget *strobe_group_view_get_timeline    (StrobeGroupView *self,
                                                          guint            index);
 StrobeViewState      *strobe_group_view_get_state       (StrobeGroupView *self,
                                                          guint            index);
+/* The button that moves process @index by hand (ms; insensitive for the reference). */
+GtkSpinButton        *strobe_group_view_get_adjust_button (StrobeGroupView *self,
+                                                           guint            index);
 gboolean              strobe_group_view_is_loaded       (StrobeGroupView *self);
 /* The Log page (every process's messages), the Memory page (per process and in total),
  * the Timers page (grouped by timer or by process); the pages are "timeline", "log",

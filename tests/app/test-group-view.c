@@ -10,6 +10,7 @@
 #include <gtk/gtk.h>
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <sys/wait.h>
 
 #include "strobe-group-view.h"
@@ -101,6 +102,49 @@ test_one_axis (void)
   g_assert_cmpfloat_with_epsilon (seconds (f.view, 0, a1), seconds (f.view, 1, b1), 1e-9);
   /* The whole group shown: from time 0 (the client's first event) on. */
   g_assert_cmpfloat (seconds (f.view, 0, a0), <=, 1e-9);
+  fixture_close (&f);
+}
+
+/* Moving a process by hand (its spin button, 2 ms): its events lie 2 ms later on the axis
+ * and its tracks move on screen (its visible range, in its ticks, 2 ms earlier), while the
+ * other process's view stays; the reference cannot be moved. */
+static void
+test_adjust_moves_track (void)
+{
+  Fixture f;
+  StrobeTraceClock b;
+  GtkSpinButton *ref_button, *button;
+  guint64 a0, a1, b0, b1, a0_after, a1_after, b0_after, b1_after, first, last;
+  gdouble before;
+
+  fixture_open (&f);
+  ref_button = strobe_group_view_get_adjust_button (f.view, 0);
+  button = strobe_group_view_get_adjust_button (f.view, 1);
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (ref_button)));
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (button)));
+  g_assert_true (strobe_document_get_extent (strobe_group_view_get_document (f.view, 1), &first, &last));
+  before = seconds (f.view, 1, first);
+  strobe_view_state_get_visible_range (strobe_group_view_get_state (f.view, 0), &a0, &a1);
+  strobe_view_state_get_visible_range (strobe_group_view_get_state (f.view, 1), &b0, &b1);
+
+  gtk_spin_button_set_value (button, 2.0);
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+
+  g_assert_cmpfloat_with_epsilon (seconds (f.view, 1, first) - before, 2e-3, 1e-9);
+  strobe_view_state_get_visible_range (strobe_group_view_get_state (f.view, 0), &a0_after, &a1_after);
+  strobe_view_state_get_visible_range (strobe_group_view_get_state (f.view, 1), &b0_after, &b1_after);
+  g_assert_cmpuint (a0_after, ==, a0);
+  g_assert_cmpuint (a1_after, ==, a1);
+  strobe_document_get_clock (strobe_group_view_get_document (f.view, 1), &b);
+  g_assert_cmpfloat (fabs ((gdouble) b0 - (gdouble) b0_after - 2e-3 * (gdouble) b.frequency), <=, 2);
+  g_assert_cmpfloat_with_epsilon (seconds (f.view, 0, a0_after), seconds (f.view, 1, b0_after), 1e-9);
+
+  /* Back to 0: where it was. */
+  gtk_spin_button_set_value (button, 0.0);
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_cmpfloat_with_epsilon (seconds (f.view, 1, first), before, 1e-9);
   fixture_close (&f);
 }
 
@@ -264,6 +308,7 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/group-view/one-axis", test_one_axis);
   g_test_add_func ("/group-view/one-selection", test_one_selection);
+  g_test_add_func ("/group-view/adjust-moves-track", test_adjust_moves_track);
   g_test_add_func ("/group-view/follow-flow", test_follow_flow);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   /* The launcher runs under the preload module, which an instrumented build cannot preload. */
