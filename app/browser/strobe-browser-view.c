@@ -30,6 +30,11 @@ struct _StrobeBrowserView
   GtkSearchEntry     *search_entry;
   GtkWidget          *open_button;
   GtkWidget          *compare_button;
+  GtkWidget          *open_group_button;
+  GtkWidget          *group_button;
+  GtkMenuButton      *groups_button;
+  GtkPopover         *groups_popover;
+  GtkListBox         *groups_list;
   GtkWidget          *another_port_button;
   GtkWidget          *rename_button;
   GtkWidget          *folder_button;
@@ -47,6 +52,8 @@ enum
 {
   OPEN_TRACE,
   COMPARE_TRACES,
+  OPEN_GROUP,
+  OPEN_STORE_GROUP,
   N_SIGNALS
 };
 
@@ -247,6 +254,15 @@ update_sensitivity (StrobeBrowserView *self)
     g_autoptr(GPtrArray) sel = get_selection (self, 2);
     gtk_widget_set_sensitive (self->compare_button, sel->len == 2 && comparable (sel->pdata[0]) && comparable (sel->pdata[1]));
   }
+  {
+    g_autoptr(GPtrArray) sel = get_selection (self, G_MAXUINT - 1);
+    gboolean all = sel->len >= 2;
+
+    for (guint i = 0; i < sel->len && all; i++)
+      all = comparable (sel->pdata[i]);
+    gtk_widget_set_sensitive (self->open_group_button, all);
+    gtk_widget_set_sensitive (self->group_button, all && self->store != NULL);
+  }
 }
 
 static void
@@ -368,6 +384,200 @@ compare_clicked_cb (StrobeBrowserView *self)
   fa = g_file_new_for_path (strobe_trace_get_path (a));
   fb = g_file_new_for_path (strobe_trace_get_path (b));
   g_signal_emit (self, signals[COMPARE_TRACES], 0, fa, fb);
+}
+
+/* ---- groups ------------------------------------------------------------------------------ */
+
+/* The selected traces, oldest first (the group's reference is its earliest starter anyway;
+ * the tab lists them in this order). */
+static GPtrArray *
+get_selection_by_start (StrobeBrowserView *self)
+{
+  GPtrArray *sel = get_selection (self, G_MAXUINT - 1);
+
+  for (guint i = 1; i < sel->len; i++)
+    for (guint k = i; k > 0 && strobe_trace_get_start_time_ns (sel->pdata[k - 1]) > strobe_trace_get_start_time_ns (sel->pdata[k]); k--)
+      {
+        gpointer t = sel->pdata[k];
+        sel->pdata[k] = sel->pdata[k - 1];
+        sel->pdata[k - 1] = t;
+      }
+  return sel;
+}
+
+static void
+open_group_clicked_cb (StrobeBrowserView *self)
+{
+  g_autoptr(GPtrArray) sel = get_selection_by_start (self);
+  g_autoptr(GPtrArray) files = g_ptr_array_new_with_free_func (g_object_unref);
+
+  if (sel->len < 2)
+    return;
+  for (guint i = 0; i < sel->len; i++)
+    g_ptr_array_add (files, g_file_new_for_path (strobe_trace_get_path (sel->pdata[i])));
+  g_signal_emit (self, signals[OPEN_GROUP], 0, files->pdata, files->len);
+}
+
+gboolean
+strobe_browser_view_group_selected (StrobeBrowserView  *self,
+                                    const char         *name,
+                                    GError            **error)
+{
+  g_autoptr(GPtrArray) sel = get_selection_by_start (self);
+  g_autoptr(GPtrArray) ids = g_ptr_array_new ();
+
+  g_return_val_if_fail (STROBE_IS_BROWSER_VIEW (self), FALSE);
+  g_return_val_if_fail (self->store != NULL, FALSE);
+  for (guint i = 0; i < sel->len; i++)
+    g_ptr_array_add (ids, (gpointer) strobe_trace_get_id (sel->pdata[i]));
+  g_ptr_array_add (ids, NULL);
+  return strobe_store_create_group (self->store, name, (const char * const *) ids->pdata, error);
+}
+
+static void show_error (StrobeBrowserView *self, const char *primary, const GError *error);
+
+static void
+group_response_cb (GtkDialog *dialog,
+                   int        response,
+                   gpointer   user_data)
+{
+  StrobeBrowserView *self = user_data;
+  GtkEditable *entry = g_object_get_data (G_OBJECT (dialog), "entry");
+  g_autoptr(GError) error = NULL;
+
+  if (response == GTK_RESPONSE_OK && self->store != NULL
+      && !strobe_browser_view_group_selected (self, gtk_editable_get_text (entry), &error))
+    show_error (self, _("Could not make the group"), error);
+  gtk_window_destroy (GTK_WINDOW (dialog));
+}
+
+static GtkWindow *get_window (StrobeBrowserView *self);
+
+/* A name for the group, to keep or change: its programs, as "client + server". */
+static char *
+suggest_group_name (GPtrArray *sel)
+{
+  GString *name = g_string_new (NULL);
+
+  for (guint i = 0; i < sel->len && name->len < 80; i++)
+    {
+      const char *program = strobe_trace_get_program (sel->pdata[i]);
+      g_string_append_printf (name, "%s%s", i ? " + " : "", program && *program ? program : strobe_trace_get_name (sel->pdata[i]));
+    }
+  return g_string_free (name, FALSE);
+}
+
+static void
+group_clicked_cb (StrobeBrowserView *self)
+{
+  g_autoptr(GPtrArray) sel = get_selection_by_start (self);
+  g_autofree char *suggested = NULL;
+  GtkWidget *dialog, *entry, *area;
+
+  if (sel->len < 2 || self->store == NULL)
+    return;
+  suggested = suggest_group_name (sel);
+  dialog = gtk_message_dialog_new (get_window (self), GTK_DIALOG_MODAL | GTK_DIALOG_DESTROY_WITH_PARENT,
+                                   GTK_MESSAGE_QUESTION, GTK_BUTTONS_NONE,
+                                   /* Translators: the title of the dialog that names a group of traces */
+                                   g_dngettext (GETTEXT_PACKAGE, "Group %u trace", "Group %u traces", sel->len), sel->len);
+  gtk_message_dialog_format_secondary_text (GTK_MESSAGE_DIALOG (dialog), "%s",
+                                            _("The group is kept in the trace store: open it from Groups, "
+                                              "all its processes on one time axis."));
+  gtk_dialog_add_buttons (GTK_DIALOG (dialog), _("_Cancel"), GTK_RESPONSE_CANCEL, _("_Group"), GTK_RESPONSE_OK, NULL);
+  gtk_dialog_set_default_response (GTK_DIALOG (dialog), GTK_RESPONSE_OK);
+  entry = gtk_entry_new ();
+  gtk_editable_set_text (GTK_EDITABLE (entry), suggested);
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Group name"), -1);
+  area = gtk_message_dialog_get_message_area (GTK_MESSAGE_DIALOG (dialog));
+  gtk_box_append (GTK_BOX (area), entry);
+  g_object_set_data (G_OBJECT (dialog), "entry", entry);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (group_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+group_row_clicked_cb (GtkButton *button, StrobeBrowserView *self)
+{
+  const char *name = g_object_get_data (G_OBJECT (button), "strobe-group");
+
+  gtk_popover_popdown (self->groups_popover);
+  g_signal_emit (self, signals[OPEN_STORE_GROUP], 0, name);
+}
+
+static void fill_groups (StrobeBrowserView *self);
+
+static void
+group_delete_clicked_cb (GtkButton *button, StrobeBrowserView *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->store != NULL
+      && !strobe_store_delete_group (self->store, g_object_get_data (G_OBJECT (button), "strobe-group"), &error))
+    show_error (self, _("Could not delete the group"), error);
+  fill_groups (self);
+}
+
+static GtkWidget *
+group_row (StrobeBrowserView *self, const StrobeStoreGroup *group)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+  GtkWidget *open = gtk_button_new ();
+  g_autofree char *text = NULL;
+  g_autofree char *widget_name = g_strconcat ("browser_group:", group->name, NULL);
+
+  /* Translators: a group in the Traces browser's Groups list: its name, how many traces,
+   * and whether it was made by hand or is a session (STROBE_SESSION, strobe-cli run) */
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s · %u trace · %s", "%s · %u traces · %s", group->members->len),
+                          group->name, group->members->len,
+                          group->user ? _("grouped by hand") : group->live ? _("session, recording") : _("session"));
+  gtk_button_set_child (GTK_BUTTON (open), gtk_label_new (text));
+  gtk_label_set_xalign (GTK_LABEL (gtk_button_get_child (GTK_BUTTON (open))), 0);
+  gtk_button_set_has_frame (GTK_BUTTON (open), FALSE);
+  gtk_widget_set_hexpand (open, TRUE);
+  gtk_widget_set_name (open, widget_name);
+  gtk_widget_set_sensitive (open, group->members->len > 0);
+  g_object_set_data_full (G_OBJECT (open), "strobe-group", g_strdup (group->name), g_free);
+  g_signal_connect (open, "clicked", G_CALLBACK (group_row_clicked_cb), self);
+  gtk_box_append (GTK_BOX (box), open);
+  if (group->user)
+    {
+      GtkWidget *del = gtk_button_new_from_icon_name ("user-trash-symbolic");
+      g_autofree char *del_name = g_strconcat ("browser_group_delete:", group->name, NULL);
+      /* Translators: the button that deletes a group made by hand (its traces stay) */
+      g_autofree char *label = g_strdup_printf (_("Delete the group %s (its traces stay)"), group->name);
+
+      gtk_widget_set_name (del, del_name);
+      gtk_widget_set_tooltip_text (del, label);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (del), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+      gtk_button_set_has_frame (GTK_BUTTON (del), FALSE);
+      g_object_set_data_full (G_OBJECT (del), "strobe-group", g_strdup (group->name), g_free);
+      g_signal_connect (del, "clicked", G_CALLBACK (group_delete_clicked_cb), self);
+      gtk_box_append (GTK_BOX (box), del);
+    }
+  return box;
+}
+
+/* The store's groups as they are now: worked out when the list opens. */
+static void
+fill_groups (StrobeBrowserView *self)
+{
+  g_autoptr(GPtrArray) groups = self->store ? strobe_store_dup_groups (self->store) : NULL;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->groups_list))) != NULL)
+    gtk_list_box_remove (self->groups_list, child);
+  for (guint i = 0; groups != NULL && i < groups->len; i++)
+    gtk_list_box_append (self->groups_list, group_row (self, g_ptr_array_index (groups, i)));
+  if (groups == NULL || groups->len == 0)
+    {
+      GtkWidget *label = gtk_label_new (_("No groups yet: the programs of one session are one, and "
+                                          "traces selected together become one with Group…"));
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+      gtk_list_box_append (self->groups_list, label);
+    }
 }
 
 static GtkWindow *
@@ -654,6 +864,23 @@ strobe_browser_view_class_init (StrobeBrowserViewClass *klass)
    */
   signals[COMPARE_TRACES] = g_signal_new ("compare-traces", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                           0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_FILE, G_TYPE_FILE);
+  /**
+   * StrobeBrowserView::open-group:
+   * @files: (array length=n_files): the selected traces' files, oldest first
+   * @n_files: how many (at least 2)
+   *
+   * The user asked to open the selected traces as one group tab (Open as Group).
+   */
+  signals[OPEN_GROUP] = g_signal_new ("open-group", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                      0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_POINTER, G_TYPE_UINT);
+  /**
+   * StrobeBrowserView::open-store-group:
+   * @name: the group's name in the store (a session, or a group made by hand)
+   *
+   * The user chose a group in the Groups list.
+   */
+  signals[OPEN_STORE_GROUP] = g_signal_new ("open-store-group", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                            0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/browser/strobe-browser-view.ui");
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, recorder_bar);
@@ -666,6 +893,11 @@ strobe_browser_view_class_init (StrobeBrowserViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, search_entry);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, open_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, compare_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, open_group_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, group_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, groups_button);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, groups_popover);
+  gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, groups_list);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, rename_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, folder_button);
   gtk_widget_class_bind_template_child (widget_class, StrobeBrowserView, delete_button);
@@ -678,6 +910,8 @@ strobe_browser_view_class_init (StrobeBrowserViewClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, activate_cb);
   gtk_widget_class_bind_template_callback (widget_class, open_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, compare_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, open_group_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, group_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, rename_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, delete_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, folder_clicked_cb);
@@ -691,6 +925,10 @@ strobe_browser_view_init (StrobeBrowserView *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   strobe_a11y_fix_mnemonic_button (GTK_BUTTON (self->open_button));
   strobe_a11y_fix_mnemonic_button (GTK_BUTTON (self->compare_button));
+  strobe_a11y_fix_mnemonic_button (GTK_BUTTON (self->open_group_button));
+  strobe_a11y_fix_mnemonic_button (GTK_BUTTON (self->group_button));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->groups_button), GTK_ACCESSIBLE_PROPERTY_LABEL, _("Groups"), -1);
+  g_signal_connect_swapped (self->groups_popover, "show", G_CALLBACK (fill_groups), self);
   strobe_a11y_fix_mnemonic_button (GTK_BUTTON (self->another_port_button));
   /* F6 stops at the toolbar and at the list. */
   strobe_pane_mark (gtk_widget_get_parent (GTK_WIDGET (self->search_entry)));

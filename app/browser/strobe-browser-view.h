@@ -8,6 +8,7 @@
 #include <gtk/gtk.h>
 
 #include "strobe-store.h"
+#include "strobe-store-group.h"
 
 G_BEGIN_DECLS
 
@@ -27,5 +28,11 @@ void         strobe_browser_view_set_recorder       (StrobeBrowserView *self,
                                                      const GError      *error);
 /* The traces as shown (filtered and sorted): a GListModel of StrobeTrace. */
 GListModel  *strobe_browser_view_get_model          (StrobeBrowserView *self);
+
+/* Keeps the selected traces as a group of the store named @name (Group…, without its
+ * dialog); see strobe_store_create_group() for what is refused. */
+gboolean     strobe_browser_view_group_selected     (StrobeBrowserView *self,
+                                                     const char        *name,
+                                                     GError           **error);
 
 G_END_DECLS

@@ -533,6 +533,18 @@ browser_compare_traces_cb (StrobeWindow *self, GFile *a, GFile *b)
   strobe_window_compare (self, a, b);
 }
 
+static void
+browser_open_group_cb (StrobeWindow *self, GFile **files, guint n_files)
+{
+  strobe_window_open_group_files (self, files, n_files);
+}
+
+static void
+browser_open_store_group_cb (StrobeWindow *self, const char *name)
+{
+  strobe_window_open_group (self, name);
+}
+
 GtkWidget *
 strobe_window_get_current_page (StrobeWindow *self)
 {
@@ -945,6 +957,8 @@ strobe_window_class_init (StrobeWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, switch_page_cb);
   gtk_widget_class_bind_template_callback (widget_class, browser_open_trace_cb);
   gtk_widget_class_bind_template_callback (widget_class, browser_compare_traces_cb);
+  gtk_widget_class_bind_template_callback (widget_class, browser_open_group_cb);
+  gtk_widget_class_bind_template_callback (widget_class, browser_open_store_group_cb);
 }
 
 static void

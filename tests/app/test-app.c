@@ -23,6 +23,7 @@
 #include "strobe-preferences-dialog.h"
 #include "strobe-document-view.h"
 #include "strobe-format.h"
+#include "strobe-group-view.h"
 #include "strobe-help-window.h"
 #include "strobe-overview-view.h"
 #include "strobe-window.h"
@@ -948,6 +949,110 @@ test_browser_compare (Fixture       *f,
   wait_for (browser_empty, f->window);
 }
 
+/* A group view at or under @widget whose store group is @name; NULL when none. */
+static StrobeGroupView *
+find_group_view (GtkWidget *widget, const char *name)
+{
+  if (STROBE_IS_GROUP_VIEW (widget) && g_strcmp0 (strobe_group_view_get_session (STROBE_GROUP_VIEW (widget)), name) == 0)
+    return STROBE_GROUP_VIEW (widget);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      StrobeGroupView *found = find_group_view (c, name);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* Several traces selected in the browser: "Open as Group" opens them as one tab;
+ * "Group…" keeps them as a group in the store (a second group of that name is refused);
+ * the Groups list shows it, opens it as a tab of that name, and deletes it — while one
+ * trace selected offers neither. */
+static void
+test_browser_group (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *names[] = { "golden-compare-a.strobe", "golden-compare-b.strobe" };
+  StrobeStore *store = strobe_services_get_store (strobe_application_get_services (f->app));
+  StrobeBrowserView *browser;
+  GListModel *model;
+  GtkWidget *open_group, *group, *groups, *row, *del;
+  StrobeGroupView *view;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(StrobeStoreGroup) kept = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *dir = g_path_get_dirname (golden_path);
+      g_autofree char *from = g_build_filename (dir, names[i], NULL);
+      g_autofree char *to = g_strdup_printf ("%s/grouped-%u.strobe", store_dir, i);
+      g_autofree char *contents = NULL;
+      gsize len;
+
+      g_assert_true (g_file_get_contents (from, &contents, &len, NULL));
+      g_assert_true (g_file_set_contents (to, contents, (gssize) len, NULL));
+    }
+  wait_for (browser_lists_two, f->window);
+  settle ();
+  browser = STROBE_BROWSER_VIEW (find_type (GTK_WIDGET (f->window), STROBE_TYPE_BROWSER_VIEW));
+  model = strobe_browser_view_get_model (browser);
+  open_group = find_named (GTK_WIDGET (browser), "browser_open_group_button");
+  group = find_named (GTK_WIDGET (browser), "browser_group_button");
+  groups = find_named (GTK_WIDGET (browser), "browser_groups_button");
+  g_assert_nonnull (open_group);
+  g_assert_nonnull (group);
+  g_assert_nonnull (groups);
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (model), 0, TRUE);
+  g_assert_false (gtk_widget_get_sensitive (open_group));
+  g_assert_false (gtk_widget_get_sensitive (group));
+  gtk_selection_model_select_item (GTK_SELECTION_MODEL (model), 1, FALSE);
+  g_assert_true (gtk_widget_get_sensitive (open_group));
+  g_assert_true (gtk_widget_get_sensitive (group));
+
+  g_signal_emit_by_name (open_group, "clicked");
+  settle ();
+  view = STROBE_GROUP_VIEW (find_type (GTK_WIDGET (f->window), STROBE_TYPE_GROUP_VIEW));
+  g_assert_nonnull (view);
+  g_assert_cmpuint (strobe_group_view_get_n_members (view), ==, 2);
+
+  g_assert_true (strobe_browser_view_group_selected (browser, "pair by hand", &error));
+  g_assert_no_error (error);
+  g_assert_false (strobe_browser_view_group_selected (browser, "pair by hand", &error));
+  g_assert_error (error, STROBE_STORE_ERROR, STROBE_STORE_ERROR_EXISTS);
+  kept = strobe_store_dup_group (store, "pair by hand");
+  g_assert_nonnull (kept);
+  g_assert_true (kept->user);
+  g_assert_cmpuint (kept->members->len, ==, 2);
+
+  gtk_menu_button_popup (GTK_MENU_BUTTON (groups));
+  settle ();
+  row = find_named (groups, "browser_group:pair by hand");
+  g_assert_nonnull (row);
+  g_assert_null (find_group_view (GTK_WIDGET (f->window), "pair by hand"));
+  g_signal_emit_by_name (row, "clicked");
+  settle ();
+  view = find_group_view (GTK_WIDGET (f->window), "pair by hand");
+  g_assert_nonnull (view);
+  g_assert_cmpuint (strobe_group_view_get_n_members (view), ==, 2);
+
+  gtk_menu_button_popup (GTK_MENU_BUTTON (groups));
+  settle ();
+  del = find_named (groups, "browser_group_delete:pair by hand");
+  g_assert_nonnull (del);
+  g_signal_emit_by_name (del, "clicked");
+  settle ();
+  g_assert_null (strobe_store_dup_group (store, "pair by hand"));
+  g_assert_null (find_named (groups, "browser_group:pair by hand"));
+  gtk_menu_button_popdown (GTK_MENU_BUTTON (groups));
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *to = g_strdup_printf ("%s/grouped-%u.strobe", store_dir, i);
+      g_unlink (to);
+    }
+  wait_for (browser_empty, f->window);
+}
+
 /* ---- live sessions ------------------------------------------------------------------- */
 
 /* tests/control/control-target: channels Alpha (on) and Beta (off), a control server, no
@@ -1579,6 +1684,7 @@ main (int   argc,
   g_test_add ("/app/connect-dialog-refused-dir", Fixture, NULL, fixture_setup, test_connect_dialog_refused_dir, fixture_teardown);
   g_test_add ("/app/browser-sorted", Fixture, NULL, fixture_setup, test_browser_sorted, fixture_teardown);
   g_test_add ("/app/browser-compare", Fixture, NULL, fixture_setup, test_browser_compare, fixture_teardown);
+  g_test_add ("/app/browser-group", Fixture, NULL, fixture_setup, test_browser_group, fixture_teardown);
   g_test_add ("/app/live-session", Fixture, NULL, fixture_setup, test_live_session, fixture_teardown);
   g_test_add ("/app/connect-dialog", Fixture, NULL, fixture_setup, test_connect_dialog, fixture_teardown);
   g_test_add ("/app/connect-to", Fixture, NULL, fixture_setup, test_connect_to, fixture_teardown);
