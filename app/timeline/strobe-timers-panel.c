@@ -1,9 +1,11 @@
 /* strobe-timers-panel.c
  *
  * Each computation is a GTask on a worker with its own GCancellable; a new range cancels
- * the one running, and a result that comes back for an old range is dropped. The rows are
- * replaced in one splice, and the chosen timer stays chosen by name. The call tree (for
- * callers, callees and the flame graph) is only computed when one of those is asked for.
+ * the one running, and a result that comes back for an old range is dropped. A result
+ * reaches the table in slices, one per frame (see "feeding"): rows of names already shown
+ * updated in place, gone ones removed, new ones added best first; the chosen timer stays
+ * chosen by name. The call tree (for callers, callees and the flame graph) is only
+ * computed when one of those is asked for.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -66,16 +68,34 @@ struct _StrobeTimersPanel
   guint                refresh_source;
   guint32              chosen;
   gboolean             setting_rows;
-  GPtrArray           *incoming;       /* new rows not in the table yet */
-  guint                fill_source;
+  /* A result on its way into the table (see "feeding"). */
+  GArray              *updates;        /* RowUpdate: rows shown whose figures changed */
+  GPtrArray           *removals;       /* rows whose names are not in the range any more */
+  GPtrArray           *incoming;       /* new rows, best first by the table's sort */
+  guint                next_update, next_incoming;
+  gboolean             resort;         /* figures changed: sort again once they are in */
+  guint                feed_tick;      /* a tick callback while the panel is mapped */
+  guint                feed_idle;      /* else an idle */
   guint64              widest_count;   /* the count column fits it */
   GtkWidget           *paned;          /* the table above, callers or the flame graph below */
   int                  table_position; /* the paned's position before the flame graph took room */
 };
 
-/* New rows go into the table a few at a time, between frames: each costs GTK 4.8's column
- * view most of a millisecond of widgets on the main thread. */
-#define FILL_CHUNK 4
+/* A result goes into the table a slice per frame: a new row costs GTK 4.8's column view
+ * half a millisecond of widgets on the main thread, and an updated one its ten cells'
+ * text, laid out and drawn in the next frame — all 400 timers of a trace at once held
+ * the main thread 15–50 ms. A slice stops before FEED_BUDGET_US, or after FEED_MAX_ROWS
+ * rows when rows are cheap (beyond the 200 that have widgets), so that it and the frame
+ * laying its rows out stay within the main thread's 4 ms. */
+#define FEED_BUDGET_US 1500
+#define FEED_MAX_ROWS  48
+
+typedef struct
+{
+  StrobeTimerRow  *row;
+  StrobeTimerStat  stat;       /* its name not owned: the row keeps its own */
+  gdouble          share;
+} RowUpdate;
 
 G_DEFINE_FINAL_TYPE (StrobeTimersPanel, strobe_timers_panel, GTK_TYPE_WIDGET)
 
@@ -311,25 +331,225 @@ find_row (GListModel *model, guint32 name_id)
 
 static void compute_tree (StrobeTimersPanel *self);
 
+/* ---- feeding: a result into the table, a slice per frame ----------------------------- */
+
+static void
+row_update_clear (gpointer data)
+{
+  g_clear_object (&((RowUpdate *) data)->row);
+}
+
+static void
+feed_clear (StrobeTimersPanel *self)
+{
+  if (self->feed_tick)
+    gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->feed_tick);
+  self->feed_tick = 0;
+  g_clear_handle_id (&self->feed_idle, g_source_remove);
+  g_clear_pointer (&self->updates, g_array_unref);
+  g_clear_pointer (&self->removals, g_ptr_array_unref);
+  g_clear_pointer (&self->incoming, g_ptr_array_unref);
+  self->next_update = self->next_incoming = 0;
+  self->resort = FALSE;
+}
+
 static gboolean
-fill_cb (gpointer data)
+feeding (StrobeTimersPanel *self)
+{
+  return self->updates != NULL || self->removals != NULL || self->incoming != NULL;
+}
+
+/* One slice: updates (in the order shown, so what is on screen is right first), then
+ * removals, one re-sort, then new rows. Returns whether more remains. */
+static gboolean
+feed_slice (StrobeTimersPanel *self)
+{
+  gint64 start = g_get_monotonic_time (), deadline = start + FEED_BUDGET_US, now = start, last_cost = 0;
+  guint done = 0;
+  GtkSorter *sorter = gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->table));
+
+  self->setting_rows = TRUE;
+  /* Another step only if one more as costly as the last still fits. */
+  while (done < FEED_MAX_ROWS && (done == 0 || now + last_cost <= deadline))
+    {
+      if (self->updates && self->next_update < self->updates->len)
+        {
+          RowUpdate *u = &g_array_index (self->updates, RowUpdate, self->next_update++);
+          /* A row whose figures are the same costs nothing: not counted. */
+          if (!strobe_timer_row_update (u->row, &u->stat, u->share))
+            continue;
+          self->resort = TRUE;
+        }
+      else if (self->removals && self->removals->len > 0)
+        {
+          guint pos;
+          StrobeTimerRow *row = g_ptr_array_index (self->removals, self->removals->len - 1);
+          if (g_list_store_find (self->rows, row, &pos))
+            g_list_store_remove (self->rows, pos);
+          g_ptr_array_remove_index (self->removals, self->removals->len - 1);
+        }
+      else if (self->resort)
+        {
+          /* Once, with every figure in: the sort reuses the rows' widgets. */
+          self->resort = FALSE;
+          if (sorter)
+            gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
+        }
+      else if (self->incoming && self->next_incoming < self->incoming->len)
+        {
+          /* Appended one by one: the sort places each, and the best are shown first. */
+          gpointer row = g_ptr_array_index (self->incoming, self->next_incoming++);
+          g_list_store_append (self->rows, row);
+        }
+      else
+        break;
+      done++;
+      last_cost = g_get_monotonic_time () - now;
+      now += last_cost;
+    }
+  if ((self->updates == NULL || self->next_update >= self->updates->len) && (self->removals == NULL || self->removals->len == 0)
+      && !self->resort && (self->incoming == NULL || self->next_incoming >= self->incoming->len))
+    {
+      g_clear_pointer (&self->updates, g_array_unref);
+      g_clear_pointer (&self->removals, g_ptr_array_unref);
+      g_clear_pointer (&self->incoming, g_ptr_array_unref);
+      gtk_single_selection_set_selected (self->selection, self->chosen != G_MAXUINT32
+                                                          ? find_row (G_LIST_MODEL (self->selection), self->chosen)
+                                                          : GTK_INVALID_LIST_POSITION);
+    }
+  self->setting_rows = FALSE;
+  return feeding (self);
+}
+
+static void feed_schedule (StrobeTimersPanel *self);
+
+static gboolean
+feed_tick_cb (GtkWidget *widget, GdkFrameClock *clock, gpointer data)
+{
+  StrobeTimersPanel *self = STROBE_TIMERS_PANEL (widget);
+
+  self->feed_tick = 0;
+  if (feed_slice (self))
+    feed_schedule (self);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+feed_idle_cb (gpointer data)
 {
   StrobeTimersPanel *self = data;
-  guint n_items = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
-  guint n = MIN (FILL_CHUNK, self->incoming->len);
 
-  self->fill_source = 0;
-  g_list_store_splice (self->rows, n_items, 0, self->incoming->pdata, n);
-  g_ptr_array_remove_range (self->incoming, 0, n);
-  if (self->incoming->len == 0)
-    {
-      g_clear_pointer (&self->incoming, g_ptr_array_unref);
-      if (self->chosen != G_MAXUINT32)
-        gtk_single_selection_set_selected (self->selection, find_row (G_LIST_MODEL (self->selection), self->chosen));
-      return G_SOURCE_REMOVE;
-    }
-  self->fill_source = g_idle_add (fill_cb, self);
+  self->feed_idle = 0;
+  if (feed_slice (self))
+    feed_schedule (self);
   return G_SOURCE_REMOVE;
+}
+
+/* Mapped, a slice a frame (the frame clock's tick); unmapped there are no frames, and
+ * nothing is drawn: a slice an idle. */
+static void
+feed_schedule (StrobeTimersPanel *self)
+{
+  if (self->feed_tick || self->feed_idle)
+    return;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    self->feed_tick = gtk_widget_add_tick_callback (GTK_WIDGET (self), feed_tick_cb, NULL, NULL);
+  else
+    self->feed_idle = g_idle_add (feed_idle_cb, self);
+}
+
+/* A tick callback waits for frames that an unmapped widget does not get. */
+static void
+feed_unmap_cb (StrobeTimersPanel *self)
+{
+  if (self->feed_tick)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->feed_tick);
+      self->feed_tick = 0;
+      feed_schedule (self);
+    }
+}
+
+static int
+incoming_order (gconstpointer a, gconstpointer b, gpointer sorter)
+{
+  return gtk_sorter_compare (sorter, *(gpointer *) a, *(gpointer *) b);
+}
+
+/* Updates in the order the table shows its rows. */
+static int
+update_order (gconstpointer a, gconstpointer b, gpointer positions)
+{
+  guint x = GPOINTER_TO_UINT (g_hash_table_lookup (positions, ((const RowUpdate *) a)->row));
+  guint y = GPOINTER_TO_UINT (g_hash_table_lookup (positions, ((const RowUpdate *) b)->row));
+
+  return (x > y) - (x < y);
+}
+
+/* @stats (of the current range) into the table: what changed is queued, and the first
+ * slice goes in now. */
+static void
+feed_start (StrobeTimersPanel *self, GArray *stats)
+{
+  g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) kept = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) positions = g_hash_table_new (NULL, NULL);
+  GListModel *model = G_LIST_MODEL (self->rows), *shown = G_LIST_MODEL (self->selection);
+  GtkSorter *sorter = gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->table));
+  guint64 total = 0;
+
+  feed_clear (self);
+  for (guint i = 0; i < stats->len; i++)
+    total += g_array_index (stats, StrobeTimerStat, i).exclusive;
+  for (guint i = 0, n = g_list_model_get_n_items (model); i < n; i++)
+    {
+      g_autoptr(StrobeTimerRow) row = g_list_model_get_item (model, i);
+      g_hash_table_insert (by_name, GUINT_TO_POINTER (strobe_timer_row_get_stat (row)->name_id), row);
+    }
+  for (guint i = 0, n = g_list_model_get_n_items (shown); i < n; i++)
+    {
+      g_autoptr(GObject) row = g_list_model_get_item (shown, i);
+      g_hash_table_insert (positions, row, GUINT_TO_POINTER (i + 1));
+    }
+  self->updates = g_array_new (FALSE, FALSE, sizeof (RowUpdate));
+  g_array_set_clear_func (self->updates, row_update_clear);
+  self->incoming = g_ptr_array_new_with_free_func (g_object_unref);
+  self->removals = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
+      gdouble share = total ? (gdouble) s->exclusive / total : 0;
+      StrobeTimerRow *row = g_hash_table_lookup (by_name, GUINT_TO_POINTER (s->name_id));
+
+      fit_count_column (self, s->count);
+      if (row)
+        {
+          RowUpdate u = { g_object_ref (row), *s, share };
+          u.stat.name = NULL;
+          g_array_append_val (self->updates, u);
+          g_hash_table_add (kept, GUINT_TO_POINTER (s->name_id));
+        }
+      else
+        g_ptr_array_add (self->incoming, strobe_timer_row_new (s, share, self->axis));
+    }
+  for (guint i = 0, n = g_list_model_get_n_items (model); i < n; i++)
+    {
+      g_autoptr(StrobeTimerRow) row = g_list_model_get_item (model, i);
+      if (!g_hash_table_contains (kept, GUINT_TO_POINTER (strobe_timer_row_get_stat (row)->name_id)))
+        g_ptr_array_add (self->removals, g_object_ref (row));
+    }
+  /* Rows the filter hides (position 0) come last. */
+  for (guint i = 0; i < self->updates->len; i++)
+    {
+      RowUpdate *u = &g_array_index (self->updates, RowUpdate, i);
+      if (!g_hash_table_contains (positions, u->row))
+        g_hash_table_insert (positions, u->row, GUINT_TO_POINTER (G_MAXUINT));
+    }
+  g_array_sort_with_data (self->updates, update_order, positions);
+  if (sorter)
+    g_ptr_array_sort_with_data (self->incoming, incoming_order, sorter);
+  if (feed_slice (self))
+    feed_schedule (self);
 }
 
 static void
@@ -339,71 +559,16 @@ stats_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) stats = g_task_propagate_pointer (G_TASK (result), &error);
   StatsJob *j = g_task_get_task_data (G_TASK (result));
-  g_autoptr(GPtrArray) rows = NULL;
-  guint64 total = 0;
-  guint pos;
 
   if (stats == NULL)
     return;
   g_clear_object (&self->stats_cancel);
   gtk_spinner_stop (GTK_SPINNER (self->spinner));
   self->stats_generation = j->generation;
-  for (guint i = 0; i < stats->len; i++)
-    total += g_array_index (stats, StrobeTimerStat, i).exclusive;
   /* Rows of names already shown are updated in place: GTK 4.8's column view keeps up to
    * 200 rows of widgets, and making them anew for a new set of rows costs the main thread
    * a tenth of a second; updated ones only redraw their text, and a re-sort reuses them. */
-  {
-    g_autoptr(GHashTable) by_name = g_hash_table_new (NULL, NULL);
-    g_autoptr(GHashTable) kept = g_hash_table_new (NULL, NULL);
-    GListModel *model = G_LIST_MODEL (self->rows);
-    GtkSorter *sorter = gtk_column_view_get_sorter (GTK_COLUMN_VIEW (self->table));
-    gboolean changed = FALSE;
-
-    for (guint i = 0, n = g_list_model_get_n_items (model); i < n; i++)
-      {
-        g_autoptr(StrobeTimerRow) row = g_list_model_get_item (model, i);
-        g_hash_table_insert (by_name, GUINT_TO_POINTER (strobe_timer_row_get_stat (row)->name_id), row);
-      }
-    rows = g_ptr_array_new_with_free_func (g_object_unref);
-    self->setting_rows = TRUE;
-    for (guint i = 0; i < stats->len; i++)
-      {
-        const StrobeTimerStat *s = &g_array_index (stats, StrobeTimerStat, i);
-        gdouble share = total ? (gdouble) s->exclusive / total : 0;
-        StrobeTimerRow *row = g_hash_table_lookup (by_name, GUINT_TO_POINTER (s->name_id));
-
-        fit_count_column (self, s->count);
-        if (row)
-          {
-            changed |= strobe_timer_row_update (row, s, share);
-            g_hash_table_add (kept, GUINT_TO_POINTER (s->name_id));
-          }
-        else
-          g_ptr_array_add (rows, strobe_timer_row_new (s, share, self->axis));
-      }
-    /* Names no longer in the range go, new ones come at the end (the sort places them). */
-    for (guint i = g_list_model_get_n_items (model); i-- > 0;)
-      {
-        g_autoptr(StrobeTimerRow) row = g_list_model_get_item (model, i);
-        if (!g_hash_table_contains (kept, GUINT_TO_POINTER (strobe_timer_row_get_stat (row)->name_id)))
-          g_list_store_remove (self->rows, i);
-      }
-    g_clear_handle_id (&self->fill_source, g_source_remove);
-    g_clear_pointer (&self->incoming, g_ptr_array_unref);
-    if (rows->len)
-      {
-        self->incoming = g_steal_pointer (&rows);
-        fill_cb (self);
-      }
-    /* The order may be stale: sorted again (which reuses the rows' widgets), unless
-     * nothing changed. */
-    if (sorter && changed)
-      gtk_sorter_changed (sorter, GTK_SORTER_CHANGE_DIFFERENT);
-    pos = self->chosen != G_MAXUINT32 ? find_row (G_LIST_MODEL (self->selection), self->chosen) : GTK_INVALID_LIST_POSITION;
-    gtk_single_selection_set_selected (self->selection, pos);
-    self->setting_rows = FALSE;
-  }
+  feed_start (self, stats);
   if (self->chosen != G_MAXUINT32 || gtk_widget_get_mapped (self->flame))
     compute_tree (self);
 }
@@ -925,6 +1090,7 @@ strobe_timers_panel_constructed (GObject *object)
       }
   }
   g_signal_connect_swapped (self->rows, "items-changed", G_CALLBACK (rows_changed_cb), self);
+  g_signal_connect (self, "unmap", G_CALLBACK (feed_unmap_cb), NULL);
   /* Sorted by inclusive time, largest first, to begin with. */
   {
     g_autoptr(GtkColumnViewColumn) incl = g_list_model_get_item (gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->table)), 2);
@@ -991,8 +1157,7 @@ strobe_timers_panel_dispose (GObject *object)
   if (self->find_cancel)
     g_cancellable_cancel (self->find_cancel);
   g_clear_handle_id (&self->refresh_source, g_source_remove);
-  g_clear_handle_id (&self->fill_source, g_source_remove);
-  g_clear_pointer (&self->incoming, g_ptr_array_unref);
+  feed_clear (self);
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
   G_OBJECT_CLASS (strobe_timers_panel_parent_class)->dispose (object);
@@ -1101,7 +1266,7 @@ gboolean
 strobe_timers_panel_is_busy (StrobeTimersPanel *self)
 {
   g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), FALSE);
-  return self->stats_cancel != NULL || self->refresh_source != 0 || self->tree_busy || self->incoming != NULL;
+  return self->stats_cancel != NULL || self->refresh_source != 0 || self->tree_busy || feeding (self);
 }
 
 guint32

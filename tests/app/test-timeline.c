@@ -965,6 +965,132 @@ compare_with_cli (TimelineFixture *f, const char *path, const char *from, const 
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n);
 }
 
+/* Rows and their changes per main-loop turn while the timers table is fed. */
+typedef struct
+{
+  guint changes;       /* this turn: rows added, removed or updated */
+  guint max_changes;
+  guint turns;         /* turns in which the table changed */
+} FeedWatch;
+
+static void
+feed_items_cb (GListModel *model, guint position, guint removed, guint added, FeedWatch *w)
+{
+  w->changes += removed + added;
+}
+
+static void
+feed_notify_cb (GObject *row, GParamSpec *pspec, FeedWatch *w)
+{
+  w->changes++;
+}
+
+static void
+feed_watch_rows (GListModel *rows, FeedWatch *w)
+{
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (GObject) row = g_list_model_get_item (rows, i);
+      g_signal_connect (row, "notify::stat", G_CALLBACK (feed_notify_cb), w);
+    }
+}
+
+/* Iterates one source at a time until the panel is done, noting how much of the table
+ * changed in each. */
+static void
+feed_run (StrobeTimersPanel *timers, FeedWatch *w)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+  *w = (FeedWatch) { 0 };
+  while (strobe_timers_panel_is_busy (timers))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      w->changes = 0;
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (500);
+      if (w->changes)
+        w->turns++;
+      w->max_changes = MAX (w->max_changes, w->changes);
+    }
+}
+
+/* Issue 20: the timers of a range reach the table a slice per frame (at most 48 rows, far
+ * fewer while each costs GTK its widgets), never a whole result in one turn of the main
+ * loop — 400 rows at once held it for tens of milliseconds. */
+static void
+test_timers_sliced (void)
+{
+  const char *emitter = g_getenv ("NAMES_EMITTER");
+  g_autofree char *dir = g_dir_make_tmp ("strobe-names-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "names.strobe", NULL);
+  const char *argv[] = { emitter, "300", path, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) file = NULL;
+  TimelineFixture f = { 0 };
+  StrobeTimersPanel *timers;
+  GListModel *rows;
+  FeedWatch w;
+  guint64 first, last;
+  int status;
+
+  g_assert_nonnull (emitter);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+
+  /* As timeline_fixture_open, without waiting: the first result is what is watched. */
+  file = g_file_new_for_path (path);
+  f.document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  strobe_document_load (f.document, NULL, &error);
+  g_assert_no_error (error);
+  f.state = strobe_view_state_new ();
+  f.view = STROBE_TIMELINE_VIEW (strobe_view_new (STROBE_TYPE_TIMELINE_VIEW, f.document, f.state));
+  f.window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f.window, 1200, 700);
+  gtk_window_set_child (f.window, GTK_WIDGET (f.view));
+  gtk_window_present (f.window);
+  timers = strobe_timeline_view_get_timers (f.view);
+  rows = strobe_timers_panel_get_rows (timers);
+  g_signal_connect (rows, "items-changed", G_CALLBACK (feed_items_cb), &w);
+
+  feed_run (timers, &w);
+  g_test_message ("300 new rows: %u turns, at most %u rows in one", w.turns, w.max_changes);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 300);
+  g_assert_cmpuint (w.max_changes, <=, 48);
+  g_assert_cmpuint (w.turns, >=, 300 / 48);
+
+  /* The first 100 scopes: their names stay, with a count of 1; the other 200 go. Updates
+   * and removals are sliced the same way. */
+  {
+    StrobeTimelineModel *m = strobe_document_get_timeline (f.document);
+    g_autoptr (GArray) ids = strobe_timeline_model_get_threads (m);
+    g_autoptr (GArray) top = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+
+    g_assert_cmpuint (ids->len, ==, 1);
+    strobe_timeline_model_get_scopes (m, g_array_index (ids, guint16, 0), 0, 0, G_MAXUINT64, top);
+    g_assert_cmpuint (top->len, ==, 900);
+    first = g_array_index (top, StrobeTimelineScope, 0).begin;
+    last = g_array_index (top, StrobeTimelineScope, 99).end;
+  }
+  feed_watch_rows (rows, &w);
+  strobe_view_state_set_selection (f.state, first, last);
+  feed_run (timers, &w);
+  g_test_message ("a range: %u turns, at most %u changes in one, %u rows left", w.turns, w.max_changes,
+                  g_list_model_get_n_items (rows));
+  g_assert_cmpuint (w.max_changes, <=, 48);
+  g_assert_cmpuint (w.turns, >=, 2);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 100);
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr (StrobeTimerRow) row = g_list_model_get_item (rows, i);
+      g_assert_cmpuint (strobe_timer_row_get_stat (row)->count, ==, 1);
+    }
+  timeline_fixture_close (&f);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_timers_vs_cli (void)
 {
@@ -1757,6 +1883,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/view-state", test_view_state);
   g_test_add_func ("/timeline/navigate", test_navigate);
   g_test_add_func ("/timeline/timers-vs-cli", test_timers_vs_cli);
+  g_test_add_func ("/timeline/timers-sliced", test_timers_sliced);
   g_test_add_func ("/timeline/timers-butterfly", test_timers_butterfly);
   g_test_add_func ("/timeline/timers-flame", test_timers_flame);
   g_test_add_func ("/timeline/find", test_find);
