@@ -270,7 +270,40 @@ typedef struct
   double max_busy;
   double paint_start;
   double max_paint;
+  double changed_start;
+  double max_changed;   /* the view's longest handling of a document "changed" */
 } Stall;
+
+static Stall *changed_stall;
+
+/* Emission hooks run before any handler: the view's "changed" handling is timed from here
+ * to a handler connected last. */
+static gboolean
+changed_hook (GSignalInvocationHint *hint, guint n, const GValue *values, gpointer data)
+{
+  if (changed_stall)
+    changed_stall->changed_start = bench_now_ns ();
+  return TRUE;
+}
+
+static void
+changed_after (StrobeDocument *document, StrobeDocumentChanges changes, gpointer data)
+{
+  if (changed_stall && changed_stall->changed_start > 0)
+    changed_stall->max_changed = MAX (changed_stall->max_changed, (bench_now_ns () - changed_stall->changed_start) / 1e6);
+}
+
+static void
+stall_watch_changes (StrobeDocument *document, Stall *s)
+{
+  static gboolean hooked;
+
+  if (!hooked)
+    g_signal_add_emission_hook (g_signal_lookup ("changed", STROBE_TYPE_DOCUMENT), 0, changed_hook, NULL, NULL);
+  hooked = TRUE;
+  changed_stall = s;
+  g_signal_connect_after (document, "changed", G_CALLBACK (changed_after), NULL);
+}
 
 static double
 thread_cpu_ns (void)
@@ -343,6 +376,8 @@ report_stall (const char *prefix, const Stall *s, gboolean frames)
       g_snprintf (key, sizeof key, "%s.screen_frame_max", prefix);
       bench_report (key, s->max_paint, "ms (GTK's longest frame on the X display: layout, paint, upload)");
     }
+  g_snprintf (key, sizeof key, "%s.changed_handler_max", prefix);
+  bench_report (key, s->max_changed, "ms (the view's longest handling of a document change)");
   g_snprintf (key, sizeof key, "%s_main_stall_ms", prefix);
   bench_report_ratio (key, s->max_gap, "<=", 4);
   g_snprintf (key, sizeof key, "%s_main_busy_ms", prefix);
@@ -541,6 +576,7 @@ live_latency (StrobeTimelineWidget *unused)
   strobe_document_load_async (document, NULL, NULL, NULL);
   tick = g_timeout_add (1, stall_tick, &stall);
   stall_watch_frames (win, &stall);
+  stall_watch_changes (document, &stall);
 
   /* Frames at 120 a second while the program runs. */
   while (strobe_document_is_live (document) || !strobe_document_is_loaded (document))
@@ -579,6 +615,7 @@ live_latency (StrobeTimelineWidget *unused)
   bench_report ("live.frame_max", frame_max, "ms (the view's longest frame, offscreen, while live)");
   bench_report_ratio ("live_frame_max_ms", frame_max, "<=", 16);
   report_stall ("live", &stall, FALSE);
+  changed_stall = NULL;
   if (l.latencies->len)
     {
       double *v = (double *) (gpointer) l.latencies->data;
@@ -709,6 +746,7 @@ main (int argc, char **argv)
   stall_reset (&stall);
   tick = g_timeout_add (1, stall_tick, &stall);
   stall_watch_frames (win, &stall);
+  stall_watch_changes (document, &stall);
   t0 = bench_now_ns ();
   strobe_document_load_async (document, NULL, NULL, NULL);
   tl = strobe_timeline_view_get_timeline (STROBE_TIMELINE_VIEW (view));
