@@ -97,9 +97,25 @@ strobe_cli_member_free (StrobeCliMember *m)
     return;
   g_free (m->file);
   g_free (m->label);
+  g_free (m->alignment_text);
+  g_clear_object (&m->measures);
   g_clear_object (&m->document);
   g_clear_object (&m->flows);
   g_free (m);
+}
+
+/* strobe_cli_load() with two analyzers: the flow points (when asked for) and the clock
+ * measures a trace of another machine is aligned by. */
+static int
+load_member (StrobeCliMember *m, StrobeDocumentModels models, GError **error)
+{
+  g_autoptr(GFile) gfile = g_file_new_for_commandline_arg (m->file);
+
+  m->document = strobe_document_new (gfile, models);
+  if (m->flows != NULL)
+    strobe_document_add_analyzer (m->document, STROBE_ANALYZER (m->flows));
+  strobe_document_add_analyzer (m->document, STROBE_ANALYZER (m->measures));
+  return strobe_document_load (m->document, NULL, error) ? STROBE_CLI_OK : STROBE_CLI_DECODE_ERROR;
 }
 
 GPtrArray *
@@ -108,6 +124,7 @@ strobe_cli_load_members (GPtrArray *files, StrobeDocumentModels models, gboolean
   GPtrArray *members = g_ptr_array_new_with_free_func ((GDestroyNotify) strobe_cli_member_free);
   g_autofree StrobeClockAlignMember *align = g_new0 (StrobeClockAlignMember, files->len);
   g_autoptr(GHashTable) pids = g_hash_table_new (NULL, NULL);
+  g_autoptr(GPtrArray) measures = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
 
   *status = STROBE_CLI_OK;
   for (guint i = 0; i < files->len; i++)
@@ -119,8 +136,8 @@ strobe_cli_load_members (GPtrArray *files, StrobeDocumentModels models, gboolean
 
       m->file = g_strdup (g_ptr_array_index (files, i));
       m->flows = flows ? strobe_flow_points_new () : NULL;
-      m->status = strobe_cli_load (m->file, models, m->flows ? STROBE_ANALYZER (m->flows) : NULL,
-                                   &m->document, &error);
+      m->measures = strobe_clock_measures_new ();
+      m->status = load_member (m, models, &error);
       if (error != NULL)
         strobe_cli_print_load_error (m->file, error);
       if (m->status != STROBE_CLI_OK)
@@ -141,6 +158,9 @@ strobe_cli_load_members (GPtrArray *files, StrobeDocumentModels models, gboolean
       align[i].metadata = meta;
       strobe_document_get_clock (m->document, &align[i].clock);
       align[i].has_extent = strobe_document_get_extent (m->document, &align[i].first, &align[i].last);
+      g_ptr_array_add (measures, strobe_clock_measures_dup (m->measures));
+      align[i].measures = (const StrobeClockMeasure *) ((GArray *) measures->pdata[i])->data;
+      align[i].n_measures = ((GArray *) measures->pdata[i])->len;
       g_ptr_array_add (members, m);
     }
   strobe_clock_align (align, files->len);
@@ -149,6 +169,7 @@ strobe_cli_load_members (GPtrArray *files, StrobeDocumentModels models, gboolean
       StrobeCliMember *m = g_ptr_array_index (members, i);
       m->clock = align[i].clock;
       m->alignment = align[i].alignment;
+      m->alignment_text = strobe_clock_align_describe (&align[i]);
     }
   return members;
 }
@@ -164,7 +185,7 @@ strobe_cli_print_member_header (StrobeCliMember *m, guint index, guint n)
   /* Translators: a header before each process's part of the output: its number of all,
    * the program and pid, the file, and how its clock was aligned with the others' */
   printf (_("== Process %u of %u: %s — %s (%s)\n"), index + 1, n, label, file,
-          strobe_clock_alignment_name (m->alignment));
+          m->alignment_text ? m->alignment_text : strobe_clock_alignment_name (m->alignment));
 }
 
 gboolean

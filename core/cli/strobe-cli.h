@@ -67,6 +67,7 @@ gboolean strobe_cli_time_range       (StrobeDocument *document, const char *from
 /* ---- several traces (strobe-cli-group.c) ------------------------------------------ */
 
 #include "strobe-clock-align.h"
+#include "strobe-clock-measures.h"
 #include "strobe-flow-points.h"
 
 /* One trace of several, on the one time axis. */
@@ -78,6 +79,8 @@ typedef struct
   StrobeFlowPoints    *flows;        /* when asked for */
   StrobeTraceClock     clock;        /* aligned: seconds on the group's axis */
   StrobeClockAlignment alignment;
+  char                *alignment_text;   /* how, for people (strobe_clock_align_describe) */
+  StrobeClockMeasures *measures;     /* its $Trace.ClockOffset events */
   guint32              pid;
   guint32              export_pid;   /* unique among the members */
   int                  status;       /* its strobe_cli_load() code */
