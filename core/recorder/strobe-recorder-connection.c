@@ -15,6 +15,7 @@
 
 #include "strobe-packet-tracker.h"
 #include "strobe-rate-window.h"
+#include "strobe-clock-offset.h"
 #include "strobe-recorder-private.h"
 #include "strobe-wire-framing.h"
 
@@ -39,6 +40,7 @@ struct _StrobeRecorderConnection
   StrobeRateWindow   rate;      /* bytes over the recorder's window, handshake included */
   gint               recording; /* atomic: the handshake is done */
   gint               evicted;   /* atomic */
+  int                clock_mode;   /* StrobeRecorderClockMode */
 };
 
 typedef struct
@@ -492,6 +494,59 @@ copy_stream (StrobeRecorderConnection  *self,
     }
 }
 
+/* ---- the program's clock ---------------------------------------------------------- */
+
+typedef struct
+{
+  char   *host;
+  guint16 port;
+  char   *peer;    /* for the log */
+} ClockJob;
+
+static gpointer
+clock_thread (gpointer data)
+{
+  ClockJob *job = data;
+  g_autoptr(StrobeControlClient) client = strobe_control_client_new (job->host, job->port);
+  g_autoptr(GError) error = NULL;
+  StrobeClockOffset offset;
+  gboolean recorded = FALSE;
+
+  /* Always recorded here: the recorder decided that the program's clock is not ours. */
+  if (strobe_control_client_sync_clock (client, 8, TRUE, &offset, &recorded, &error))
+    g_debug ("Recorder: %s's clock is %" G_GINT64_FORMAT " ns ± %" G_GUINT64_FORMAT " ns from ours",
+             job->peer, offset.offset_ns, offset.uncertainty_ns);
+  else
+    g_message ("Recorder: could not measure the clock of %s (its trace is aligned by its "
+               "wall-clock start): %s", job->peer, error->message);
+  strobe_control_client_close (client);
+  g_free (job->host);
+  g_free (job->peer);
+  g_free (job);
+  return NULL;
+}
+
+/* On a thread of its own: a program that does not answer delays nothing of its recording. */
+static void
+measure_clock (StrobeRecorderConnection *self, const StrobeWireMetadata *meta)
+{
+  char ours[33], theirs[33];
+  ClockJob *job;
+
+  if (meta->control_port == 0 || self->clock_mode == STROBE_RECORDER_CLOCK_NEVER)
+    return;
+  for (int i = 0; i < 16; i++)
+    g_snprintf (theirs + 2 * i, 3, "%02x", meta->clock_domain[i]);
+  if (self->clock_mode != STROBE_RECORDER_CLOCK_ALWAYS && strobe_clock_local_domain (ours)
+      && g_str_equal (ours, theirs))
+    return;
+  job = g_new0 (ClockJob, 1);
+  job->host = g_strdup (self->peer_host);
+  job->port = meta->control_port;
+  job->peer = g_strdup (self->peer_address);
+  g_thread_unref (g_thread_new ("strobe-rec-clock", clock_thread, job));
+}
+
 static gpointer
 connection_thread (gpointer data)
 {
@@ -534,6 +589,7 @@ connection_thread (gpointer data)
                                       meta.control_port, meta.start_time_ns);
   strobe_live_connection_add_bytes_received (self->session, g_bytes_get_size (handshake));
   post (self, STROBE_RECORDER_EVENT_STARTED, NULL);
+  measure_clock (self, &meta);
 
   strobe_packet_tracker_init (&tracker, g_bytes_get_size (handshake));
   status = copy_stream (self, writer, &tracker, &reason);
@@ -548,6 +604,12 @@ out:
   g_io_stream_close (G_IO_STREAM (self->connection), NULL, NULL);
   post (self, STROBE_RECORDER_EVENT_DONE, NULL);
   return NULL;
+}
+
+void
+_strobe_recorder_connection_set_clock_mode (StrobeRecorderConnection *self, int mode)
+{
+  self->clock_mode = mode;
 }
 
 gboolean

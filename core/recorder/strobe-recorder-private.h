@@ -36,6 +36,8 @@ StrobeRecorderConnection *_strobe_recorder_connection_new     (StrobeStore      
                                                                gpointer                  owner);
 StrobeRecorderConnection *_strobe_recorder_connection_ref     (StrobeRecorderConnection *self);
 void                      _strobe_recorder_connection_unref   (StrobeRecorderConnection *self);
+void                      _strobe_recorder_connection_set_clock_mode (StrobeRecorderConnection *self,
+                                                                      int                       mode);
 gboolean                  _strobe_recorder_connection_start   (StrobeRecorderConnection *self,
                                                                GError                  **error);
 void                      _strobe_recorder_connection_cancel  (StrobeRecorderConnection *self);

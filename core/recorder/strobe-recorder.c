@@ -25,6 +25,7 @@ struct _StrobeRecorder
   guint             n_rejected;
   guint16           port;
   guint16           bound_port;
+  StrobeRecorderClockMode clock_mode;
 };
 
 G_DEFINE_FINAL_TYPE (StrobeRecorder, strobe_recorder, G_TYPE_OBJECT)
@@ -202,6 +203,7 @@ incoming_cb (GSocketService    *service,
       return TRUE;   /* dropping our reference closes it */
     }
   g_ptr_array_add (self->connections, _strobe_recorder_connection_ref (connection));
+  _strobe_recorder_connection_set_clock_mode (connection, self->clock_mode);
   if (!_strobe_recorder_connection_start (connection, &error))
     {
       g_warning ("Recorder: cannot start a thread for a connection: %s", error->message);
@@ -451,6 +453,14 @@ strobe_recorder_get_sessions (StrobeRecorder *self)
 {
   g_return_val_if_fail (STROBE_IS_RECORDER (self), NULL);
   return G_LIST_MODEL (self->sessions);
+}
+
+void
+strobe_recorder_set_clock_mode (StrobeRecorder          *self,
+                                StrobeRecorderClockMode  mode)
+{
+  g_return_if_fail (STROBE_IS_RECORDER (self));
+  self->clock_mode = mode;
 }
 
 guint

@@ -56,6 +56,22 @@ GListModel     *strobe_recorder_get_sessions     (StrobeRecorder  *self);
  * (default STROBE_RECORDER_RATE_WINDOW_S seconds). */
 void            strobe_recorder_set_rate_window  (StrobeRecorder  *self,
                                                   guint            window_ms);
+/* When the recorder measures a program's clock over its control connection as it
+ * connects (PROTOCOL.md §1, "Traces on one clock") and records the offset in its trace: */
+typedef enum
+{
+  STROBE_RECORDER_CLOCK_OTHER_MACHINES,   /* the default: a program whose clock domain is not ours */
+  STROBE_RECORDER_CLOCK_ALWAYS,           /* every program with a control port (tests, checks) */
+  STROBE_RECORDER_CLOCK_NEVER,
+} StrobeRecorderClockMode;
+
+/* Before start. The recorder reaches the program at the peer's address and the handshake's
+ * control_port, with STROBE_CONTROL_SECRET (another machine's program must listen on every
+ * interface, or be reached through a tunnel; runtime/CONTROL.md); a program that cannot be
+ * reached is recorded all the same, its trace without the offset. */
+void            strobe_recorder_set_clock_mode   (StrobeRecorder          *self,
+                                                  StrobeRecorderClockMode  mode);
+
 /* Connections dropped because they did not speak the Strobe wire protocol. */
 guint           strobe_recorder_get_n_rejected   (StrobeRecorder  *self);
 

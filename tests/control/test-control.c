@@ -1266,6 +1266,114 @@ test_clock_offset_recorded (void)
   test_dir_remove_all (dir);
 }
 
+/* @live: the file is still being written (its last packet may be cut). */
+static GArray *
+recorded_measures (const char *path, gboolean live)
+{
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (StrobeClockMeasures) measures = strobe_clock_measures_new ();
+  g_autoptr (GError) error = NULL;
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (measures));
+  strobe_decoder_read_file (decoder, path, NULL, &error);
+  if (!live)
+    g_assert_no_error (error);
+  return strobe_clock_measures_dup (measures);
+}
+
+/* The one live recording's file, once the recorder has it. */
+static char *
+rec_live_path (Rec *r)
+{
+  gint64 until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  GListModel *sessions = strobe_recorder_get_sessions (r->recorder);
+
+  while (g_list_model_get_n_items (sessions) == 0 && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE) || (g_usleep (1000), TRUE);
+  g_assert_cmpuint (g_list_model_get_n_items (sessions), ==, 1);
+  {
+    g_autoptr (StrobeLiveConnection) session = g_list_model_get_item (sessions, 0);
+    StrobeTrace *trace = strobe_store_lookup_trace (r->store, strobe_live_connection_get_trace_id (session));
+
+    g_assert_nonnull (trace);
+    return g_strdup (strobe_trace_get_path (trace));
+  }
+}
+
+/* A program that sends its trace to a recorder by itself is measured by the recorder as
+ * it connects (here told to measure every program: on one machine it would not), with the
+ * shared secret; the offset is in the recording. Left to its default, the recorder does
+ * not measure a program of its own machine. */
+static void
+test_recorder_measures_clock (void)
+{
+  const char *secret = "recorder-measures-clock-secret";
+  const char *env[] = { "STROBE_CONTROL_SECRET", secret, NULL };
+  Rec *r = rec_start ();
+  g_autofree char *addr = rec_address (r);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) got = NULL;
+  g_autoptr (GArray) none = NULL;
+  StrobeClockOffset truth;
+  const StrobeClockMeasure *m;
+  char ours[33];
+  Target *t;
+
+  g_setenv ("STROBE_CONTROL_SECRET", secret, TRUE);
+  strobe_recorder_set_clock_mode (r->recorder, STROBE_RECORDER_CLOCK_ALWAYS);
+  t = target_start (NULL, env);
+  {
+    g_autoptr (StrobeControlClient) c = target_client (t);
+    gint64 until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+    strobe_control_client_send_to (c, addr, &error);
+    g_assert_no_error (error);
+    g_autofree char *live = NULL;
+
+    /* The recorder's measure runs beside the recording: until its event is in the file. */
+    live = rec_live_path (r);
+    while (g_get_monotonic_time () < until)
+      {
+        g_autoptr (GArray) so_far = recorded_measures (live, TRUE);
+        if (so_far->len > 0)
+          break;
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (20 * 1000);
+      }
+    g_assert_true (strobe_control_client_measure_clock (c, 8, &truth, &error));
+    g_assert_no_error (error);
+    strobe_control_client_stop (c, &error);
+    g_assert_no_error (error);
+  }
+  got = recorded_measures (rec_wait_trace (r, 1), FALSE);
+  g_assert_cmpuint (got->len, ==, 1);
+  m = &g_array_index (got, StrobeClockMeasure, 0);
+  g_assert_true (strobe_clock_local_domain (ours));
+  g_assert_cmpstr (m->domain, ==, ours);
+  g_assert_cmpuint (m->rounds, ==, 8);
+  g_assert_cmpint (ABS (m->offset_ns - truth.offset_ns), <=, (gint64) (m->uncertainty_ns + truth.uncertainty_ns));
+  g_test_message ("control.recorder_clock_offset ± %" G_GUINT64_FORMAT " ns (8 round trips on loopback)",
+                  m->uncertainty_ns);
+  target_stop (t);
+
+  strobe_recorder_set_clock_mode (r->recorder, STROBE_RECORDER_CLOCK_OTHER_MACHINES);
+  t = target_start (NULL, env);
+  {
+    g_autoptr (StrobeControlClient) c = target_client (t);
+
+    strobe_control_client_send_to (c, addr, &error);
+    g_assert_no_error (error);
+    g_usleep (300 * 1000);
+    strobe_control_client_stop (c, &error);
+    g_assert_no_error (error);
+  }
+  none = recorded_measures (rec_wait_trace (r, 2), FALSE);
+  g_assert_cmpuint (none->len, ==, 0);
+  target_stop (t);
+  g_unsetenv ("STROBE_CONTROL_SECRET");
+  rec_free (r);
+}
+
 static char *
 run_cli (Target *t, int *status, const char *const *args)
 {
@@ -2437,6 +2545,7 @@ main (int argc, char **argv)
   g_test_add_func ("/control/clock", test_clock);
   g_test_add_func ("/control/clock-offset-simulated", test_clock_offset_simulated);
   g_test_add_func ("/control/clock-offset-recorded", test_clock_offset_recorded);
+  g_test_add_func ("/control/recorder-measures-clock", test_recorder_measures_clock);
   g_test_add_func ("/control/cli", test_cli);
   g_test_add_func ("/control/auth", test_auth);
   g_test_add_func ("/control/impostor", test_impostor);
