@@ -8,6 +8,8 @@
  */
 #include "strobe-memory-livemap.h"
 
+#include <string.h>
+
 #define MIN_CAP 1024
 
 static inline gsize
@@ -170,4 +172,243 @@ gsize
 strobe_live_map_bytes (const StrobeLiveMap *m)
 {
   return m->cap * sizeof (StrobeLiveSlot);
+}
+
+/* ---- ids: a window per thread, older ids in a StrobeLiveMap ------------------------ */
+
+#define ID_MASK   G_GUINT64_CONSTANT (0xffffffffffff)
+#define WIN_MASK  (STROBE_ID_WINDOW - 1)
+
+static inline guint64
+older_key (guint16 thread, guint64 id)
+{
+  return ((guint64) thread << 48) | id;
+}
+
+void
+strobe_id_map_init (StrobeIdMap *m)
+{
+  memset (m, 0, sizeof *m);
+  strobe_live_map_init (&m->older);
+}
+
+void
+strobe_id_map_clear (StrobeIdMap *m)
+{
+  for (guint t = 0; t < m->n_slots; t++)
+    if (m->windows[t])
+      {
+        g_free (m->windows[t]->slots);
+        g_free (m->windows[t]);
+      }
+  g_clear_pointer (&m->windows, g_free);
+  m->n_slots = 0;
+  strobe_live_map_clear (&m->older);
+  m->n_windows = 0;
+  m->in_windows = 0;
+  m->last_window = NULL;
+}
+
+/* @thread's window; with @create, made when the budget allows (NULL: none). */
+static inline StrobeIdWindow *
+window (StrobeIdMap *m, guint16 thread, gboolean create)
+{
+  StrobeIdWindow *w;
+
+  if (m->last_window && m->last_thread == thread)
+    return m->last_window;
+  w = thread < m->n_slots ? m->windows[thread] : NULL;
+  if (w == NULL && create && m->n_windows < STROBE_ID_WINDOWS)
+    {
+      if (thread >= m->n_slots)
+        {
+          guint n = MAX ((guint) thread + 1, 2 * m->n_slots);
+
+          m->windows = g_renew (StrobeIdWindow *, m->windows, n);
+          memset (m->windows + m->n_slots, 0, (n - m->n_slots) * sizeof (StrobeIdWindow *));
+          m->n_slots = n;
+        }
+      w = m->windows[thread] = g_new0 (StrobeIdWindow, 1);
+      w->slots = g_new0 (guint32, STROBE_ID_WINDOW);
+      m->n_windows++;
+    }
+  if (w)
+    {
+      m->last_thread = thread;
+      m->last_window = w;
+    }
+  return w;
+}
+
+static inline gboolean
+in_window (const StrobeIdWindow *w, guint64 id)
+{
+  return w && id <= w->head && id + STROBE_ID_WINDOW > w->head;
+}
+
+/* Moves the window on to end at @id: the ids it leaves that are live go to the map. */
+static void
+advance (StrobeIdMap *m, guint16 thread, StrobeIdWindow *w, guint64 id)
+{
+  if (w->count && id - w->head >= STROBE_ID_WINDOW)
+    for (guint64 j = w->head >= WIN_MASK ? w->head - WIN_MASK : 0; j <= w->head; j++)
+      {
+        guint32 *s = &w->slots[j & WIN_MASK];
+        if (*s)
+          {
+            strobe_live_map_insert (&m->older, older_key (thread, j), 0, *s - 1, NULL);
+            *s = 0;
+            w->count--;
+            m->in_windows--;
+          }
+      }
+  else if (w->count)
+    for (guint64 j = w->head + 1; j <= id; j++)
+      {
+        /* Id j takes the slot of id j − WINDOW, which leaves. */
+        guint32 *s = &w->slots[j & WIN_MASK];
+        if (*s)
+          {
+            strobe_live_map_insert (&m->older, older_key (thread, j - STROBE_ID_WINDOW), 0, *s - 1, NULL);
+            *s = 0;
+            w->count--;
+            m->in_windows--;
+          }
+      }
+  w->head = id;
+}
+
+gboolean
+strobe_id_map_lookup (StrobeIdMap *m, guint16 thread, guint64 id, guint32 *value)
+{
+  StrobeIdWindow *w = window (m, thread, FALSE);
+
+  id &= ID_MASK;
+  if (in_window (w, id))
+    {
+      guint32 v = w->slots[id & WIN_MASK];
+      if (v == 0)
+        return FALSE;
+      *value = v - 1;
+      return TRUE;
+    }
+  return strobe_live_map_lookup (&m->older, older_key (thread, id), 0, value);
+}
+
+gboolean
+strobe_id_map_insert (StrobeIdMap *m, guint16 thread, guint64 id, guint32 value, guint32 *old)
+{
+  StrobeIdWindow *w = window (m, thread, TRUE);
+  guint32 *s;
+
+  g_return_val_if_fail (value < G_MAXUINT32, FALSE);
+  id &= ID_MASK;
+  if (w && id > w->head)
+    advance (m, thread, w, id);
+  if (!in_window (w, id))
+    return strobe_live_map_insert (&m->older, older_key (thread, id), 0, value, old);
+  s = &w->slots[id & WIN_MASK];
+  if (*s)
+    {
+      if (old)
+        *old = *s - 1;
+      *s = value + 1;
+      return TRUE;
+    }
+  *s = value + 1;
+  w->count++;
+  m->in_windows++;
+  return FALSE;
+}
+
+gboolean
+strobe_id_map_remove (StrobeIdMap *m, guint16 thread, guint64 id, guint32 *value)
+{
+  StrobeIdWindow *w = window (m, thread, FALSE);
+  guint32 *s;
+
+  id &= ID_MASK;
+  if (!in_window (w, id))
+    return strobe_live_map_remove (&m->older, older_key (thread, id), 0, value);
+  s = &w->slots[id & WIN_MASK];
+  if (*s == 0)
+    return FALSE;
+  if (value)
+    *value = *s - 1;
+  *s = 0;
+  w->count--;
+  m->in_windows--;
+  return TRUE;
+}
+
+gsize
+strobe_id_map_count (const StrobeIdMap *m)
+{
+  return m->older.count + m->in_windows;
+}
+
+void
+strobe_id_map_foreach (const StrobeIdMap *m,
+                       void (*fn) (guint64 key, guint32 space, guint32 value, gpointer user),
+                       gpointer user)
+{
+  for (guint t = 0; t < m->n_slots; t++)
+    {
+      const StrobeIdWindow *w = m->windows[t];
+
+      for (guint64 j = 0; w && w->count && j < STROBE_ID_WINDOW && j <= w->head; j++)
+        {
+          guint64 id = w->head - j;
+          if (w->slots[id & WIN_MASK])
+            fn (older_key ((guint16) t, id), 0, w->slots[id & WIN_MASK] - 1, user);
+        }
+    }
+  strobe_live_map_foreach (&m->older, fn, user);
+}
+
+typedef struct
+{
+  StrobeLiveMap *to;
+  gboolean     (*keep) (guint32 value, gpointer user);
+  gpointer       user;
+} Retain;
+
+static void
+retain_one (guint64 key, guint32 space, guint32 value, gpointer user)
+{
+  Retain *r = user;
+
+  if (r->keep (value, r->user))
+    strobe_live_map_insert (r->to, key, space, value, NULL);
+}
+
+void
+strobe_id_map_retain (StrobeIdMap *m, gboolean (*keep) (guint32 value, gpointer user), gpointer user)
+{
+  StrobeLiveMap fresh;
+  Retain r = { &fresh, keep, user };
+
+  for (guint t = 0; t < m->n_slots; t++)
+    {
+      StrobeIdWindow *w = m->windows[t];
+
+      for (guint k = 0; w && w->count && k < STROBE_ID_WINDOW; k++)
+        if (w->slots[k] && !keep (w->slots[k] - 1, user))
+          {
+            w->slots[k] = 0;
+            w->count--;
+            m->in_windows--;
+          }
+    }
+  strobe_live_map_init (&fresh);
+  strobe_live_map_foreach (&m->older, retain_one, &r);
+  strobe_live_map_clear (&m->older);
+  m->older = fresh;
+}
+
+gsize
+strobe_id_map_bytes (const StrobeIdMap *m)
+{
+  return strobe_live_map_bytes (&m->older) + m->n_slots * sizeof (gpointer)
+         + m->n_windows * (sizeof (StrobeIdWindow) + STROBE_ID_WINDOW * sizeof (guint32));
 }

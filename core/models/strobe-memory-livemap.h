@@ -42,4 +42,49 @@ void     strobe_live_map_foreach (const StrobeLiveMap *m,
                                   gpointer user);
 gsize    strobe_live_map_bytes  (const StrobeLiveMap *m);
 
+/* (thread, id) → record index for Memory.Batch's allocations, where ids count up per
+ * thread and most blocks are freed soon after they were allocated: each thread's newest
+ * STROBE_ID_WINDOW ids are a direct array (an allocation and its free touch the same few
+ * cache lines, where the hash scattered consecutive ids over the whole table — most of
+ * reading a trace was waiting on those misses); an id the window moves past while it is
+ * still live moves to a StrobeLiveMap. A key's place follows from its id alone (in its
+ * thread's window, or older), so no key is in both. At most STROBE_ID_WINDOWS threads get a
+ * window (16 KiB each), the others use the map: a trace of many threads stays bounded. */
+#define STROBE_ID_WINDOW  4096u
+#define STROBE_ID_WINDOWS 256u
+
+typedef struct
+{
+  guint32 *slots;    /* value + 1 by id % STROBE_ID_WINDOW; 0: none */
+  guint64  head;     /* the window is the ids (head − STROBE_ID_WINDOW, head] */
+  gsize    count;
+} StrobeIdWindow;
+
+typedef struct
+{
+  StrobeLiveMap    older;     /* keys (thread << 48 | id) out of their window */
+  StrobeIdWindow **windows;   /* by thread, up to the highest with a window */
+  guint            n_slots;   /* of windows */
+  guint            n_windows;
+  gsize            in_windows; /* entries in all windows */
+  guint16          last_thread;
+  StrobeIdWindow  *last_window;
+} StrobeIdMap;
+
+void     strobe_id_map_init    (StrobeIdMap *m);
+void     strobe_id_map_clear   (StrobeIdMap *m);
+gboolean strobe_id_map_lookup  (StrobeIdMap *m, guint16 thread, guint64 id, guint32 *value);
+/* Sets (thread, id) → value; returns TRUE and *old when it replaced one. */
+gboolean strobe_id_map_insert  (StrobeIdMap *m, guint16 thread, guint64 id, guint32 value, guint32 *old);
+gboolean strobe_id_map_remove  (StrobeIdMap *m, guint16 thread, guint64 id, guint32 *value);
+gsize    strobe_id_map_count   (const StrobeIdMap *m);
+/* Calls @fn with (thread << 48 | id, 0, value) for each entry (the map must not change
+ * meanwhile). */
+void     strobe_id_map_foreach (const StrobeIdMap *m,
+                                void (*fn) (guint64 key, guint32 space, guint32 value, gpointer user),
+                                gpointer user);
+/* Keeps the entries @keep says to keep. */
+void     strobe_id_map_retain  (StrobeIdMap *m, gboolean (*keep) (guint32 value, gpointer user), gpointer user);
+gsize    strobe_id_map_bytes   (const StrobeIdMap *m);
+
 G_END_DECLS

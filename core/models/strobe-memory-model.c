@@ -32,10 +32,12 @@
 #include <string.h>
 
 #include "strobe-memory-records.h"
+#include "strobe-memory-round.h"
 
-#define MAX_PENDING      (1u << 20)   /* records held for a round before applying anyway */
+#define MAX_PENDING      (1u << 20)   /* records a round holds before it is applied anyway */
 #define MAX_ORPHANS      (1u << 20)
-#define ID_SPACE         0u           /* StrobeLiveMap space of (thread, id) keys */
+#define KEY_THREAD(key)  ((guint16) ((key) >> 48))
+#define KEY_ID(key)      ((key) & G_GUINT64_CONSTANT (0xffffffffffff))
 
 enum
 {
@@ -119,13 +121,13 @@ struct _StrobeMemoryModel
   ThreadState *last_thread_state;
   guint16      last_thread;
   StrobeLiveMap by_address;
-  StrobeLiveMap by_id;
+  StrobeIdMap  by_id;
   GHashTable  *heaps;        /* id → Group */
   GHashTable  *tags;
   GHashTable  *threads;      /* id → ThreadState */
   StrobeMemoryStacks stacks; /* the trie, legacy whole stacks, the module map */
   /* Memory.Batch merging and Memory.Live. */
-  GArray      *pending;      /* Pending */
+  StrobeMemoryRound round;  /* the batches of an update round, until it ends */
   GHashTable  *orphans;      /* key → Orphan * */
   GHashTable  *snapshot_keys;/* keys of the snapshot being read */
   GHashTable  *absorbed;     /* keys ended unseen by a snapshot: their late free is expected */
@@ -463,7 +465,7 @@ free_all (StrobeMemoryModel *self, guint64 t, guint16 thread, guint32 heap)
         self->stale_ids++;
       end_alloc (self, index, t, thread, STROBE_MEMORY_ALLOC_HEAP_RESET);
     }
-  if (self->stale_ids > 1024 && self->stale_ids > self->by_id.count / 2)
+  if (self->stale_ids > 1024 && self->stale_ids > strobe_id_map_count (&self->by_id) / 2)
     compact_ids (self);
 }
 
@@ -518,11 +520,11 @@ legacy_mark (StrobeMemoryModel *self, guint64 t, guint64 address, guint32 parent
 static gboolean
 id_lookup (StrobeMemoryModel *self, guint64 key, guint32 *index)
 {
-  if (!strobe_live_map_lookup (&self->by_id, key, ID_SPACE, index))
+  if (!strobe_id_map_lookup (&self->by_id, KEY_THREAD (key), KEY_ID (key), index))
     return FALSE;
   if (strobe_memory_store_is_live (&self->store, *index))
     return TRUE;
-  strobe_live_map_remove (&self->by_id, key, ID_SPACE, NULL);
+  strobe_id_map_remove (&self->by_id, KEY_THREAD (key), KEY_ID (key), NULL);
   self->stale_ids--;
   return FALSE;
 }
@@ -530,7 +532,7 @@ id_lookup (StrobeMemoryModel *self, guint64 key, guint32 *index)
 static gboolean
 id_take (StrobeMemoryModel *self, guint64 key, guint32 *index)
 {
-  if (!strobe_live_map_remove (&self->by_id, key, ID_SPACE, index))
+  if (!strobe_id_map_remove (&self->by_id, KEY_THREAD (key), KEY_ID (key), index))
     return FALSE;
   if (strobe_memory_store_is_live (&self->store, *index))
     return TRUE;
@@ -538,31 +540,18 @@ id_take (StrobeMemoryModel *self, guint64 key, guint32 *index)
   return FALSE;
 }
 
-typedef struct
+static gboolean
+keep_live (guint32 value, gpointer user)
 {
-  StrobeMemoryModel *self;
-  StrobeLiveMap     *to;
-} Compact;
+  StrobeMemoryModel *self = user;
 
-static void
-keep_live (guint64 key, guint32 space, guint32 value, gpointer user)
-{
-  Compact *c = user;
-
-  if (strobe_memory_store_is_live (&c->self->store, value))
-    strobe_live_map_insert (c->to, key, space, value, NULL);
+  return strobe_memory_store_is_live (&self->store, value);
 }
 
 static void
 compact_ids (StrobeMemoryModel *self)
 {
-  StrobeLiveMap fresh;
-  Compact c = { self, &fresh };
-
-  strobe_live_map_init (&fresh);
-  strobe_live_map_foreach (&self->by_id, keep_live, &c);
-  strobe_live_map_clear (&self->by_id);
-  self->by_id = fresh;
+  strobe_id_map_retain (&self->by_id, keep_live, self);
   self->stale_ids = 0;
 }
 
@@ -590,7 +579,7 @@ batch_alloc (StrobeMemoryModel *self, const Pending *p, guint64 t, guint8 flags)
     }
   index = add_alloc (self, t, p->thread, p->has_address ? p->address : 0, p->size, p->align_log2,
                      p->heap, p->tag, p->stack, flags);
-  strobe_live_map_insert (&self->by_id, key, ID_SPACE, index, NULL);
+  strobe_id_map_insert (&self->by_id, p->thread, p->id, index, NULL);
   if (self->orphans && g_hash_table_size (self->orphans))
     apply_orphan (self, key, index, t);
 }
@@ -642,7 +631,7 @@ apply_orphan (StrobeMemoryModel *self, guint64 key, guint32 index, guint64 t)
 
   if (o == NULL)
     return;
-  strobe_live_map_remove (&self->by_id, key, ID_SPACE, &v);
+  strobe_id_map_remove (&self->by_id, KEY_THREAD (key), KEY_ID (key), &v);
   end_alloc (self, index, MAX (t, o->time), o->by_thread, o->flag);
   g_hash_table_remove (self->orphans, &key);
 }
@@ -706,47 +695,50 @@ apply (StrobeMemoryModel *self, const Pending *p)
 
 static void orphans_settle (StrobeMemoryModel *self, gboolean all);
 
-static gint
-by_time (gconstpointer a, gconstpointer b)
+/* One decoded record of @thread at @ticks, applied. */
+static void
+apply_record (const StrobeMemrec *r, guint16 thread, guint64 ticks, gpointer user)
 {
-  const Pending *x = a, *y = b;
+  Pending q;
 
-  return x->time < y->time ? -1 : x->time > y->time;
+  q.time = ticks;
+  q.ref_id = r->ref_id;
+  q.id = r->id;
+  q.size = r->size;
+  q.address = r->address;
+  q.heap = r->heap;
+  q.tag = r->tag;
+  q.stack = r->stack;
+  q.thread = thread;
+  q.ref_thread = r->ref_thread;
+  q.kind = r->kind;
+  q.align_log2 = r->align_log2;
+  q.realloc = r->realloc;
+  q.has_address = r->has_address;
+  apply (user, &q);
 }
 
 static void
 apply_pending (StrobeMemoryModel *self)
 {
-  const Pending *p = (const Pending *) (void *) self->pending->data;
-  gboolean sorted = TRUE;
-
-  if (self->pending->len == 0)
+  if (strobe_memory_round_is_empty (&self->round))
     return;
-  for (guint i = 1; i < self->pending->len && sorted; i++)
-    sorted = p[i - 1].time <= p[i].time;
-  /* Stable: each thread's records keep their order. One thread's round is sorted. */
-  if (!sorted)
-    g_array_sort (self->pending, by_time);
-  for (guint i = 0; i < self->pending->len; i++)
-    apply (self, &g_array_index (self->pending, Pending, i));
-  g_array_set_size (self->pending, 0);
+  strobe_memory_round_drain (&self->round, apply_record, self);
   if (g_hash_table_size (self->orphans))
     orphans_settle (self, FALSE);
 }
 
-static guint64
-units_to_ticks (guint64 units, guint shift)
-{
-  if (shift > 63 || (shift && units > (G_MAXUINT64 >> shift)))
-    return G_MAXUINT64 - 1;
-  return units << shift;
-}
-
+/* A batch's records are counted (lost ones, duplicates of a batch seen already) as they
+ * arrive; a round of one batch — one thread's, the usual case — is applied then, in its
+ * own order (which is time order), others are held for the merge at the round's end. */
 static void
 on_batch (StrobeMemoryModel *self, guint16 thread, guint flags, guint shift, StrobeMemrecState s,
           guint64 dropped, const guint8 *data, gsize len, const guint8 *times, gsize times_len)
 {
   ThreadState *ts = thread_state (self, thread);
+  gboolean now = (flags & 1u) && strobe_memory_round_is_empty (&self->round);
+  guint64 skip_below = ts->seq_known ? ts->next_seq : 0, n = 0;
+  StrobeMemrecState first = s;
   StrobeMemrecBatch b;
 
   if (ts->seq_known && s.seq > ts->next_seq)
@@ -766,7 +758,6 @@ on_batch (StrobeMemoryModel *self, guint16 thread, guint flags, guint shift, Str
       StrobeMemrec r;
       guint64 seq = s.seq;
       int got = strobe_memrec_batch_next (&b, &s, &r);
-      Pending q;
 
       if (got == 0)
         break;
@@ -775,29 +766,24 @@ on_batch (StrobeMemoryModel *self, guint16 thread, guint flags, guint shift, Str
           self->sum.lost_records++;
           break;
         }
-      if (ts->seq_known && seq < ts->next_seq)
-        continue;   /* a batch seen already */
-      q.time = units_to_ticks (r.time, shift);
-      q.ref_id = r.ref_id;
-      q.id = r.id;
-      q.size = r.size;
-      q.address = r.address;
-      q.heap = r.heap;
-      q.tag = r.tag;
-      q.stack = r.stack;
-      q.thread = thread;
-      q.ref_thread = r.ref_thread;
-      q.kind = r.kind;
-      q.align_log2 = r.align_log2;
-      q.realloc = r.realloc;
-      q.has_address = r.has_address;
-      if (q.kind != STROBE_MEMREC_TIME && q.kind != STROBE_MEMREC_SYNC)
-        g_array_append_val (self->pending, q);
+      if (seq < skip_below || !strobe_memory_round_applies (r.kind))
+        continue;   /* a batch seen already; a time */
+      n++;
+      if (now)
+        apply_record (&r, thread, strobe_memory_units_to_ticks (r.time, shift), self);
     }
   if (!ts->seq_known || s.seq > ts->next_seq)
     ts->next_seq = s.seq;
   ts->seq_known = TRUE;
-  if ((flags & 1u) || self->pending->len >= MAX_PENDING)
+  if (now)
+    {
+      if (n && g_hash_table_size (self->orphans))
+        orphans_settle (self, FALSE);
+      return;
+    }
+  if (n)
+    strobe_memory_round_add (&self->round, thread, shift, &first, skip_below, n, data, len, times, times_len);
+  if ((flags & 1u) || self->round.records >= MAX_PENDING)
     apply_pending (self);
 }
 
@@ -909,7 +895,7 @@ on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const 
       index = add_alloc (self, self->snapshot_time, it.thread, it.address, it.size, it.align_log2,
                          it.heap, it.tag, it.stack, STROBE_MEMORY_ALLOC_FROM_SNAPSHOT);
       thread_state (self, it.thread)->last_alloc_plus1 = 0;
-      strobe_live_map_insert (&self->by_id, key, ID_SPACE, index, NULL);
+      strobe_id_map_insert (&self->by_id, it.thread, it.id, index, NULL);
       /* Its record keeps the snapshot's time (records stay in time order, and it counts
        * from the snapshot on); when it was really allocated is kept beside it. */
       if (shift < 64 && it.time <= (G_MAXUINT64 >> shift) && (it.time << shift) < self->snapshot_time)
@@ -923,7 +909,7 @@ on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const 
   if (flags & STROBE_MEMLIVE_LAST)
     {
       /* Live here, not in the snapshot, older than it: freed before it, unseen. */
-      strobe_live_map_foreach (&self->by_id, reconcile_one, self);
+      strobe_id_map_foreach (&self->by_id, reconcile_one, self);
       end_absorbed (self);
       self->in_snapshot = FALSE;
       g_hash_table_remove_all (self->snapshot_keys);
@@ -1432,7 +1418,7 @@ strobe_memory_model_get_memory_bytes (StrobeMemoryModel *self)
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   g_mutex_lock (&self->lock);
   n = strobe_memory_store_bytes (&self->store)
-      + strobe_live_map_bytes (&self->by_address) + strobe_live_map_bytes (&self->by_id)
+      + strobe_live_map_bytes (&self->by_address) + strobe_id_map_bytes (&self->by_id)
       + strobe_memory_stacks_bytes (&self->stacks);
   g_hash_table_iter_init (&it, self->heaps);
   while (g_hash_table_iter_next (&it, NULL, &value))
@@ -1456,12 +1442,12 @@ strobe_memory_model_finalize (GObject *object)
 
   strobe_memory_store_clear (&self->store);
   strobe_live_map_clear (&self->by_address);
-  strobe_live_map_clear (&self->by_id);
+  strobe_id_map_clear (&self->by_id);
   g_hash_table_unref (self->heaps);
   g_hash_table_unref (self->tags);
   g_hash_table_unref (self->threads);
   strobe_memory_stacks_clear (&self->stacks);
-  g_array_unref (self->pending);
+  strobe_memory_round_clear (&self->round);
   g_hash_table_unref (self->orphans);
   g_hash_table_unref (self->snapshot_keys);
   g_hash_table_unref (self->absorbed);
@@ -1482,12 +1468,12 @@ strobe_memory_model_init (StrobeMemoryModel *self)
   g_mutex_init (&self->lock);
   strobe_memory_store_init (&self->store, &self->lock, &self->sum);
   strobe_live_map_init (&self->by_address);
-  strobe_live_map_init (&self->by_id);
+  strobe_id_map_init (&self->by_id);
   self->heaps = g_hash_table_new_full (NULL, NULL, NULL, group_free);
   self->tags = g_hash_table_new_full (NULL, NULL, NULL, group_free);
   self->threads = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   strobe_memory_stacks_init (&self->stacks);
-  self->pending = g_array_new (FALSE, FALSE, sizeof (Pending));
+  strobe_memory_round_init (&self->round);
   self->orphans = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
   self->snapshot_keys = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   self->absorbed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);

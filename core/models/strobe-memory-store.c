@@ -9,12 +9,34 @@
 
 /* ---- writing ------------------------------------------------------------------------- */
 
-/* One cell more: g_array_append_vals' copy was a library call per column and record. */
-#define PUSH(array, type, v)                                                  \
-  G_STMT_START {                                                              \
-    g_array_set_size ((array), (array)->len + 1);                             \
-    g_array_index ((array), type, (array)->len - 1) = (v);                    \
-  } G_STMT_END
+#define PUSH STROBE_MEMORY_COLUMN_PUSH
+
+/* Doubling: a large block's realloc moves pages rather than copying them, and pages not
+ * written yet are not resident. */
+void
+strobe_memory_column_grow (StrobeMemoryColumn *c)
+{
+  c->cap = c->cap ? (c->cap > G_MAXUINT / 2 ? G_MAXUINT : c->cap * 2) : 1024;
+  g_return_if_fail (c->len < c->cap);
+  c->data = g_realloc_n (c->data, c->cap, c->elt);
+}
+
+static StrobeMemoryColumn *
+column_new (guint elt)
+{
+  StrobeMemoryColumn *c = g_new0 (StrobeMemoryColumn, 1);
+
+  c->elt = elt;
+  return c;
+}
+
+static void
+column_free (StrobeMemoryColumn *c)
+{
+  if (c)
+    g_free (c->data);
+  g_free (c);
+}
 
 static void
 wide_set (StrobeMemoryStore *s, guint64 index, guint column, guint64 value)
@@ -211,14 +233,16 @@ strobe_memory_store_log (StrobeMemoryStore *s, guint64 t, guint32 record, guint 
 gsize
 strobe_memory_store_bytes (const StrobeMemoryStore *s)
 {
-  GArray *columns[] = { s->time, s->time_base, s->size, s->stack, s->attrs, s->flags, s->end_entry, s->address,
-                        s->palette, s->entry_time, s->entry_base, s->entry_record, s->entry_after, s->after_base,
-                        s->alloc_cum, s->free_cum, s->group_max, s->block_max, s->group_live, s->block_live,
-                        s->born };
+  GArray *arrays[] = { s->time_base, s->address, s->palette, s->entry_base, s->after_base, s->alloc_cum, s->free_cum,
+                       s->group_max, s->block_max, s->group_live, s->block_live, s->born };
+  StrobeMemoryColumn *columns[] = { s->time, s->size, s->stack, s->attrs, s->flags, s->end_entry, s->entry_time,
+                                    s->entry_record, s->entry_after };
   gsize n = (gsize) g_hash_table_size (s->wide) * 64 + (gsize) g_hash_table_size (s->palette_index) * 48;
 
+  for (guint i = 0; i < G_N_ELEMENTS (arrays); i++)
+    n += (gsize) arrays[i]->len * g_array_get_element_size (arrays[i]);
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    n += (gsize) columns[i]->len * g_array_get_element_size (columns[i]);
+    n += (gsize) columns[i]->len * columns[i]->elt;
   return n;
 }
 
@@ -228,21 +252,21 @@ strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummar
   memset (s, 0, sizeof *s);
   s->lock = lock;
   s->sum = sum;
-  s->time = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s->time = column_new (sizeof (guint32));
   s->time_base = g_array_new (FALSE, FALSE, sizeof (guint64));
-  s->size = g_array_new (FALSE, FALSE, sizeof (guint32));
-  s->stack = g_array_new (FALSE, FALSE, sizeof (guint32));
-  s->attrs = g_array_new (FALSE, FALSE, sizeof (guint16));
-  s->flags = g_array_new (FALSE, FALSE, sizeof (guint8));
-  s->end_entry = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s->size = column_new (sizeof (guint32));
+  s->stack = column_new (sizeof (guint32));
+  s->attrs = column_new (sizeof (guint16));
+  s->flags = column_new (sizeof (guint8));
+  s->end_entry = column_new (sizeof (guint32));
   s->address = g_array_new (FALSE, TRUE, sizeof (guint64));
   s->palette = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryAttrs));
   s->palette_index = g_hash_table_new_full (attrs_hash, attrs_equal, g_free, NULL);
   s->wide = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  s->entry_time = g_array_new (FALSE, FALSE, sizeof (guint32));
+  s->entry_time = column_new (sizeof (guint32));
   s->entry_base = g_array_new (FALSE, FALSE, sizeof (guint64));
-  s->entry_record = g_array_new (FALSE, FALSE, sizeof (guint32));
-  s->entry_after = g_array_new (FALSE, FALSE, sizeof (guint16));
+  s->entry_record = column_new (sizeof (guint32));
+  s->entry_after = column_new (sizeof (guint16));
   s->after_base = g_array_new (FALSE, FALSE, sizeof (guint32));
   s->alloc_cum = g_array_new (FALSE, FALSE, sizeof (guint64));
   s->free_cum = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryFreeTotals));
@@ -257,13 +281,15 @@ strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummar
 void
 strobe_memory_store_clear (StrobeMemoryStore *s)
 {
-  GArray **columns[] = { &s->time, &s->time_base, &s->size, &s->stack, &s->attrs, &s->flags, &s->end_entry,
-                         &s->address, &s->palette, &s->entry_time, &s->entry_base, &s->entry_record,
-                         &s->entry_after, &s->after_base, &s->alloc_cum, &s->free_cum, &s->group_max,
-                         &s->block_max, &s->group_live, &s->block_live, &s->born };
+  GArray **arrays[] = { &s->time_base, &s->address, &s->palette, &s->entry_base, &s->after_base, &s->alloc_cum,
+                        &s->free_cum, &s->group_max, &s->block_max, &s->group_live, &s->block_live, &s->born };
+  StrobeMemoryColumn **columns[] = { &s->time, &s->size, &s->stack, &s->attrs, &s->flags, &s->end_entry,
+                                     &s->entry_time, &s->entry_record, &s->entry_after };
 
+  for (guint i = 0; i < G_N_ELEMENTS (arrays); i++)
+    g_clear_pointer (arrays[i], g_array_unref);
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    g_clear_pointer (columns[i], g_array_unref);
+    g_clear_pointer (columns[i], column_free);
   g_clear_pointer (&s->palette_index, g_hash_table_unref);
   g_clear_pointer (&s->wide, g_hash_table_unref);
   g_clear_pointer (&s->marks, g_hash_table_unref);
