@@ -174,7 +174,7 @@ strobe_live_map_bytes (const StrobeLiveMap *m)
   return m->cap * sizeof (StrobeLiveSlot);
 }
 
-/* ---- ids: a window per thread, older ids in a StrobeLiveMap ------------------------ */
+/* ---- ids: a window and a run per thread, the rest in a StrobeLiveMap ----------------- */
 
 #define ID_MASK   G_GUINT64_CONSTANT (0xffffffffffff)
 #define WIN_MASK  (STROBE_ID_WINDOW - 1)
@@ -199,6 +199,8 @@ strobe_id_map_clear (StrobeIdMap *m)
     if (m->windows[t])
       {
         g_free (m->windows[t]->slots);
+        g_array_unref (m->windows[t]->run_ids);
+        g_array_unref (m->windows[t]->run_values);
         g_free (m->windows[t]);
       }
   g_clear_pointer (&m->windows, g_free);
@@ -230,6 +232,8 @@ window (StrobeIdMap *m, guint16 thread, gboolean create)
         }
       w = m->windows[thread] = g_new0 (StrobeIdWindow, 1);
       w->slots = g_new0 (guint32, STROBE_ID_WINDOW);
+      w->run_ids = g_array_new (FALSE, FALSE, sizeof (guint64));
+      w->run_values = g_array_new (FALSE, FALSE, sizeof (guint32));
       m->n_windows++;
     }
   if (w)
@@ -246,21 +250,78 @@ in_window (const StrobeIdWindow *w, guint64 id)
   return w && id <= w->head && id + STROBE_ID_WINDOW > w->head;
 }
 
-/* Moves the window on to end at @id: the ids it leaves that are live go to the map. */
+/* The run's index of @id, or -1. */
+static gssize
+run_find (const StrobeIdWindow *w, guint64 id)
+{
+  const guint64 *v = (const guint64 *) (void *) w->run_ids->data;
+  gsize lo = 0, hi = w->run_ids->len;
+
+  if (hi == 0 || id > v[hi - 1] || id < v[0])
+    return -1;
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+      if (v[mid] < id)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < w->run_ids->len && v[lo] == id ? (gssize) lo : -1;
+}
+
+/* A live entry of the run, or NULL. */
+static inline guint32 *
+run_slot (StrobeIdWindow *w, guint64 id)
+{
+  gssize k = w ? run_find (w, id) : -1;
+  guint32 *v = k >= 0 ? &g_array_index (w->run_values, guint32, k) : NULL;
+
+  return v && *v ? v : NULL;
+}
+
+/* Drops the run's removed entries once they are most of it: O(1) amortized. */
 static void
-advance (StrobeIdMap *m, guint16 thread, StrobeIdWindow *w, guint64 id)
+run_removed (StrobeIdWindow *w)
+{
+  guint64 *ids = (guint64 *) (void *) w->run_ids->data;
+  guint32 *values = (guint32 *) (void *) w->run_values->data;
+  guint n = 0;
+
+  w->run_live--;
+  if (w->run_ids->len < 1024 || w->run_live * 4 > w->run_ids->len)
+    return;
+  for (guint k = 0; k < w->run_ids->len; k++)
+    if (values[k])
+      {
+        ids[n] = ids[k];
+        values[n++] = values[k];
+      }
+  g_array_set_size (w->run_ids, n);
+  g_array_set_size (w->run_values, n);
+}
+
+/* Id @j leaves the window live (@s its slot): to the run, after every id already there. */
+static inline void
+leave (StrobeIdWindow *w, guint64 j, guint32 *s)
+{
+  g_array_append_val (w->run_ids, j);
+  g_array_append_val (w->run_values, *s);
+  w->run_live++;
+  *s = 0;
+  w->count--;
+}
+
+/* Moves the window on to end at @id: the ids it leaves that are live go to the run. */
+static void
+advance (StrobeIdWindow *w, guint64 id)
 {
   if (w->count && id - w->head >= STROBE_ID_WINDOW)
     for (guint64 j = w->head >= WIN_MASK ? w->head - WIN_MASK : 0; j <= w->head; j++)
       {
         guint32 *s = &w->slots[j & WIN_MASK];
         if (*s)
-          {
-            strobe_live_map_insert (&m->older, older_key (thread, j), 0, *s - 1, NULL);
-            *s = 0;
-            w->count--;
-            m->in_windows--;
-          }
+          leave (w, j, s);
       }
   else if (w->count)
     for (guint64 j = w->head + 1; j <= id; j++)
@@ -268,12 +329,7 @@ advance (StrobeIdMap *m, guint16 thread, StrobeIdWindow *w, guint64 id)
         /* Id j takes the slot of id j − WINDOW, which leaves. */
         guint32 *s = &w->slots[j & WIN_MASK];
         if (*s)
-          {
-            strobe_live_map_insert (&m->older, older_key (thread, j - STROBE_ID_WINDOW), 0, *s - 1, NULL);
-            *s = 0;
-            w->count--;
-            m->in_windows--;
-          }
+          leave (w, j - STROBE_ID_WINDOW, s);
       }
   w->head = id;
 }
@@ -282,6 +338,7 @@ gboolean
 strobe_id_map_lookup (StrobeIdMap *m, guint16 thread, guint64 id, guint32 *value)
 {
   StrobeIdWindow *w = window (m, thread, FALSE);
+  guint32 *s;
 
   id &= ID_MASK;
   if (in_window (w, id))
@@ -290,6 +347,11 @@ strobe_id_map_lookup (StrobeIdMap *m, guint16 thread, guint64 id, guint32 *value
       if (v == 0)
         return FALSE;
       *value = v - 1;
+      return TRUE;
+    }
+  if ((s = run_slot (w, id)) != NULL)
+    {
+      *value = *s - 1;
       return TRUE;
     }
   return strobe_live_map_lookup (&m->older, older_key (thread, id), 0, value);
@@ -304,9 +366,16 @@ strobe_id_map_insert (StrobeIdMap *m, guint16 thread, guint64 id, guint32 value,
   g_return_val_if_fail (value < G_MAXUINT32, FALSE);
   id &= ID_MASK;
   if (w && id > w->head)
-    advance (m, thread, w, id);
+    advance (w, id);
   if (!in_window (w, id))
-    return strobe_live_map_insert (&m->older, older_key (thread, id), 0, value, old);
+    {
+      if ((s = run_slot (w, id)) == NULL)
+        return strobe_live_map_insert (&m->older, older_key (thread, id), 0, value, old);
+      if (old)
+        *old = *s - 1;
+      *s = value + 1;
+      return TRUE;
+    }
   s = &w->slots[id & WIN_MASK];
   if (*s)
     {
@@ -329,7 +398,16 @@ strobe_id_map_remove (StrobeIdMap *m, guint16 thread, guint64 id, guint32 *value
 
   id &= ID_MASK;
   if (!in_window (w, id))
-    return strobe_live_map_remove (&m->older, older_key (thread, id), 0, value);
+    {
+      if ((s = run_slot (w, id)) == NULL)
+        return strobe_live_map_remove (&m->older, older_key (thread, id), 0, value);
+      if (value)
+        *value = *s - 1;
+      *s = 0;
+      run_removed (w);
+      m->in_windows--;
+      return TRUE;
+    }
   s = &w->slots[id & WIN_MASK];
   if (*s == 0)
     return FALSE;
@@ -362,6 +440,10 @@ strobe_id_map_foreach (const StrobeIdMap *m,
           if (w->slots[id & WIN_MASK])
             fn (older_key ((guint16) t, id), 0, w->slots[id & WIN_MASK] - 1, user);
         }
+      for (guint k = 0; w && k < w->run_ids->len; k++)
+        if (g_array_index (w->run_values, guint32, k))
+          fn (older_key ((guint16) t, g_array_index (w->run_ids, guint64, k)), 0,
+              g_array_index (w->run_values, guint32, k) - 1, user);
     }
   strobe_live_map_foreach (&m->older, fn, user);
 }
@@ -399,6 +481,16 @@ strobe_id_map_retain (StrobeIdMap *m, gboolean (*keep) (guint32 value, gpointer 
             w->count--;
             m->in_windows--;
           }
+      for (guint k = 0; w && k < w->run_ids->len; k++)
+        {
+          guint32 *v = &g_array_index (w->run_values, guint32, k);
+          if (*v && !keep (*v - 1, user))
+            {
+              *v = 0;
+              run_removed (w);
+              m->in_windows--;
+            }
+        }
     }
   strobe_live_map_init (&fresh);
   strobe_live_map_foreach (&m->older, retain_one, &r);
@@ -409,6 +501,11 @@ strobe_id_map_retain (StrobeIdMap *m, gboolean (*keep) (guint32 value, gpointer 
 gsize
 strobe_id_map_bytes (const StrobeIdMap *m)
 {
-  return strobe_live_map_bytes (&m->older) + m->n_slots * sizeof (gpointer)
-         + m->n_windows * (sizeof (StrobeIdWindow) + STROBE_ID_WINDOW * sizeof (guint32));
+  gsize n = strobe_live_map_bytes (&m->older) + m->n_slots * sizeof (gpointer)
+            + m->n_windows * (sizeof (StrobeIdWindow) + STROBE_ID_WINDOW * sizeof (guint32));
+
+  for (guint t = 0; t < m->n_slots; t++)
+    if (m->windows[t])
+      n += m->windows[t]->run_ids->len * (sizeof (guint64) + sizeof (guint32));
+  return n;
 }

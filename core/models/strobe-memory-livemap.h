@@ -47,26 +47,33 @@ gsize    strobe_live_map_bytes  (const StrobeLiveMap *m);
  * STROBE_ID_WINDOW ids are a direct array (an allocation and its free touch the same few
  * cache lines, where the hash scattered consecutive ids over the whole table — most of
  * reading a trace was waiting on those misses); an id the window moves past while it is
- * still live moves to a StrobeLiveMap. A key's place follows from its id alone (in its
- * thread's window, or older), so no key is in both. At most STROBE_ID_WINDOWS threads get a
+ * still live moves to the thread's run of older ids. Ids inserted behind their window (a
+ * snapshot's) go to a StrobeLiveMap. A key in the window is nowhere else; an older one is
+ * in the run or the map. At most STROBE_ID_WINDOWS threads get a
  * window (16 KiB each), the others use the map: a trace of many threads stays bounded. */
 #define STROBE_ID_WINDOW  4096u
 #define STROBE_ID_WINDOWS 256u
 
 typedef struct
 {
-  guint32 *slots;    /* value + 1 by id % STROBE_ID_WINDOW; 0: none */
-  guint64  head;     /* the window is the ids (head − STROBE_ID_WINDOW, head] */
+  guint32 *slots;      /* value + 1 by id % STROBE_ID_WINDOW; 0: none */
+  guint64  head;       /* the window is the ids (head − STROBE_ID_WINDOW, head] */
   gsize    count;
+  /* Ids the window moved past while live, in id order (they leave it in that order): 12
+   * bytes each, found by a binary search — the long-lived blocks, often most of the live
+   * set, without a hash table's slack. */
+  GArray  *run_ids;    /* guint64 */
+  GArray  *run_values; /* guint32 value + 1; 0: removed since */
+  gsize    run_live;
 } StrobeIdWindow;
 
 typedef struct
 {
-  StrobeLiveMap    older;     /* keys (thread << 48 | id) out of their window */
+  StrobeLiveMap    older;     /* keys (thread << 48 | id) behind their window, not in its run */
   StrobeIdWindow **windows;   /* by thread, up to the highest with a window */
   guint            n_slots;   /* of windows */
   guint            n_windows;
-  gsize            in_windows; /* entries in all windows */
+  gsize            in_windows; /* entries in all windows and runs */
   guint16          last_thread;
   StrobeIdWindow  *last_window;
 } StrobeIdMap;

@@ -3,7 +3,7 @@
  *
  * Layout (see README.md):
  * - records in allocation order = time order (times are clamped), as columns of the
- *   store (strobe-memory-store.c, 19 bytes each); the bytes allocated before each group of
+ *   store (strobe-memory-store.c, 14–18 bytes each); the bytes allocated before each group of
  *   32 records (the rest is summed on demand).
  * - free log: one entry per event that removes bytes or allocations from "live" (a free,
  *   the freeing half of a realloc, a HeapMark; a HeapUnmark adds back), in time order,
@@ -60,15 +60,10 @@ enum
 
 typedef struct
 {
-  gint64 min_bytes, max_bytes, last_bytes, last_count;
-  gboolean used;
-} Bucket;
-
-typedef struct
-{
   StrobeMemoryGroup pub;
   GArray           *live;        /* guint32 records: every live one of the heap, and ended
                                   * ones until a prune (heaps only) */
+  gboolean          listed;      /* heap 0: its list is kept (from its first reset on) */
 } Group;
 
 typedef struct
@@ -210,6 +205,8 @@ group_add (StrobeMemoryGroup *g, gint64 bytes, gint64 count)
 static void
 list_add (StrobeMemoryModel *self, Group *h, guint32 i)
 {
+  if (h->pub.id == 0 && !h->listed)
+    return;   /* malloc's heap: never reset, most records; listed at a first reset */
   if (h->live == NULL)
     h->live = g_array_new (FALSE, FALSE, sizeof (guint32));
   if (h->live->len >= 64 && (gint64) h->live->len > 2 * MAX (h->pub.live_count, 0) + 64)
@@ -447,10 +444,28 @@ mark_record (StrobeMemoryModel *self, guint32 index, guint64 t, gboolean on)
 static void compact_ids (StrobeMemoryModel *self);
 
 static void
+add_if_heap_0 (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
+{
+  guint32 i = (guint32) index;
+  if (r->heap == 0)
+    g_array_append_val ((GArray *) user, i);
+}
+
+static void
 free_all (StrobeMemoryModel *self, guint64 t, guint16 thread, guint32 heap)
 {
   Group *g = g_hash_table_lookup (self->heaps, GUINT_TO_POINTER (heap));
-  g_autoptr (GArray) live = g ? g_steal_pointer (&g->live) : NULL;
+  g_autoptr (GArray) live = NULL;
+
+  if (g && heap == 0 && !g->listed)
+    {
+      /* Its live records, found once (the max index skips the ended ones' groups). */
+      g->listed = TRUE;
+      g->live = g_array_new (FALSE, FALSE, sizeof (guint32));
+      strobe_memory_store_live_among (&self->store, 0, strobe_memory_store_n_records (&self->store),
+                                      STROBE_MEMORY_LIVE - 1, add_if_heap_0, g->live);
+    }
+  live = g ? g_steal_pointer (&g->live) : NULL;
 
   for (guint k = 0; live && k < live->len; k++)
     {

@@ -21,6 +21,17 @@ strobe_memory_column_grow (StrobeMemoryColumn *c)
   c->data = g_realloc_n (c->data, c->cap, c->elt);
 }
 
+/* Zero cells up to @len. */
+static void
+column_zero_to (StrobeMemoryColumn *c, guint len)
+{
+  while (c->cap < len)
+    strobe_memory_column_grow (c);
+  if (c->len < len)
+    memset (c->data + (gsize) c->len * c->elt, 0, (gsize) (len - c->len) * c->elt);
+  c->len = MAX (c->len, len);
+}
+
 static StrobeMemoryColumn *
 column_new (guint elt)
 {
@@ -93,42 +104,30 @@ palette_of (StrobeMemoryStore *s, const StrobeMemoryAttrs *a)
   return s->last_palette;
 }
 
-/* The max index after record @record ended (@ended) or became live again. A group's
- * maximum is LIVE while any of its records is live, so it is recomputed only when its
- * last live record ends: once per group, not per free. */
+/* The max index after record @record ended at @t (@ended) or became live again. A group
+ * or block counts as live while its live count is not 0, whatever its maximum says; the
+ * maximum is the largest end time of its records so far, kept as they end (a record that
+ * became live again leaves its old end time in it: too large is safe — the group is
+ * looked at, not skipped). No recount over the group's records, whose free-log entries
+ * are scattered: that was a twentieth of reading a trace. */
 static void
-index_update (StrobeMemoryStore *s, guint32 record, gboolean ended)
+index_update (StrobeMemoryStore *s, guint32 record, gboolean ended, guint64 t)
 {
-  guint n = s->end_entry->len;
   guint g = record / STROBE_MEMORY_GROUP, b = record / STROBE_MEMORY_BLOCK;
   guint8 *glive = &g_array_index (s->group_live, guint8, g);
   guint16 *blive = &g_array_index (s->block_live, guint16, b);
-  guint64 m = 0;
+  guint64 *gmax = &g_array_index (s->group_max, guint64, g), *bmax = &g_array_index (s->block_max, guint64, b);
 
   if (!ended)
     {
       (*glive)++;
       (*blive)++;
-      g_array_index (s->group_max, guint64, g) = STROBE_MEMORY_LIVE;
-      g_array_index (s->block_max, guint64, b) = STROBE_MEMORY_LIVE;
       return;
     }
   (*glive)--;
   (*blive)--;
-  if (*glive == 0)
-    {
-      for (guint i = g * STROBE_MEMORY_GROUP; i < MIN (n, (g + 1) * STROBE_MEMORY_GROUP); i++)
-        m = MAX (m, strobe_memory_store_free_time (s, i));
-      g_array_index (s->group_max, guint64, g) = m;
-    }
-  if (*blive == 0)
-    {
-      m = 0;
-      for (guint i = b * (STROBE_MEMORY_BLOCK / STROBE_MEMORY_GROUP);
-           i < MIN (s->group_max->len, (b + 1) * (STROBE_MEMORY_BLOCK / STROBE_MEMORY_GROUP)); i++)
-        m = MAX (m, g_array_index (s->group_max, guint64, i));
-      g_array_index (s->block_max, guint64, b) = m;
-    }
+  *gmax = MAX (*gmax, t);
+  *bmax = MAX (*bmax, t);
 }
 
 guint32
@@ -148,16 +147,16 @@ strobe_memory_store_append (StrobeMemoryStore *s, const StrobeMemoryAlloc *r)
   if (index % STROBE_MEMORY_GROUP == 0)
     {
       guint8 zero8 = 0;
-      guint64 live = STROBE_MEMORY_LIVE;
+      guint64 zero64 = 0;
 
       g_array_append_val (s->alloc_cum, s->alloc_total);
-      g_array_append_val (s->group_max, live);
+      g_array_append_val (s->group_max, zero64);
       g_array_append_val (s->group_live, zero8);
       g_array_append_val (s->time_base, r->alloc_time);
       if (index % STROBE_MEMORY_BLOCK == 0)
         {
           guint16 zero16 = 0;
-          g_array_append_val (s->block_max, live);
+          g_array_append_val (s->block_max, zero64);
           g_array_append_val (s->block_live, zero16);
         }
     }
@@ -167,11 +166,16 @@ strobe_memory_store_append (StrobeMemoryStore *s, const StrobeMemoryAlloc *r)
   if (v32 == STROBE_MEMORY_WIDE)
     wide_set (s, index, STROBE_MEMORY_WIDE_TIME, r->alloc_time);
   PUSH (s->time, guint32, v32);
-  v32 = r->size < STROBE_MEMORY_WIDE ? (guint32) r->size : STROBE_MEMORY_WIDE;
-  if (v32 == STROBE_MEMORY_WIDE)
+  v32 = r->size < STROBE_MEMORY_WIDE24 ? (guint32) r->size : STROBE_MEMORY_WIDE24;
+  if (v32 == STROBE_MEMORY_WIDE24)
     wide_set (s, index, STROBE_MEMORY_WIDE_SIZE, r->size);
-  PUSH (s->size, guint32, v32);
-  PUSH (s->stack, guint32, r->callstack);
+  for (guint byte = 0; byte < 3; byte++)
+    PUSH (s->size, guint8, (guint8) (v32 >> (8 * byte)));
+  if (r->callstack != 0 || s->stack->len)
+    {
+      column_zero_to (s->stack, index);   /* the records before had no stack */
+      PUSH (s->stack, guint32, r->callstack);
+    }
   k = palette_of (s, &a);
   v16 = k < STROBE_MEMORY_WIDE16 ? (guint16) k : STROBE_MEMORY_WIDE16;
   if (v16 == STROBE_MEMORY_WIDE16)
@@ -184,7 +188,7 @@ strobe_memory_store_append (StrobeMemoryStore *s, const StrobeMemoryAlloc *r)
       g_array_set_size (s->address, index);   /* zeroed: the records before carried none */
       g_array_append_val (s->address, r->address);
     }
-  index_update (s, index, FALSE);
+  index_update (s, index, FALSE, 0);
   s->alloc_total = strobe_memory_sat_add (s->alloc_total, (guint64) strobe_memory_signed_size (r->size));
   return index;
 }
@@ -220,12 +224,12 @@ strobe_memory_store_log (StrobeMemoryStore *s, guint64 t, guint32 record, guint 
   if (kind == STROBE_MEMORY_ENTRY_FREE)
     {
       g_array_index (s->end_entry, guint32, record) = j;
-      index_update (s, record, TRUE);
+      index_update (s, record, TRUE, t);
     }
   else if (kind == STROBE_MEMORY_ENTRY_UNDO)
     {
       g_array_index (s->end_entry, guint32, record) = G_MAXUINT32;
-      index_update (s, record, FALSE);
+      index_update (s, record, FALSE, 0);
     }
   return j;
 }
@@ -254,7 +258,7 @@ strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummar
   s->sum = sum;
   s->time = column_new (sizeof (guint32));
   s->time_base = g_array_new (FALSE, FALSE, sizeof (guint64));
-  s->size = column_new (sizeof (guint32));
+  s->size = column_new (1);   /* three cells a record */
   s->stack = column_new (sizeof (guint32));
   s->attrs = column_new (sizeof (guint16));
   s->flags = column_new (sizeof (guint8));
@@ -308,7 +312,7 @@ strobe_memory_store_get (const StrobeMemoryStore *s, guint64 i, StrobeMemoryAllo
   out->size = strobe_memory_store_size (s, i);
   out->heap = a->heap;
   out->tag = a->tag;
-  out->callstack = g_array_index (s->stack, guint32, i);
+  out->callstack = i < s->stack->len ? g_array_index (s->stack, guint32, i) : 0;
   out->thread_id = a->thread;
   out->alignment_log2 = a->align_log2;
   out->flags = *strobe_memory_store_flags (s, i);
@@ -480,16 +484,20 @@ strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 
 {
   const guint64 *gmax = (const guint64 *) (void *) s->group_max->data;
   const guint64 *bmax = (const guint64 *) (void *) s->block_max->data;
+  const guint8 *glive = (const guint8 *) (void *) s->group_live->data;
+  const guint16 *blive = (const guint16 *) (void *) s->block_live->data;
   guint64 i = lo;
 
   while (i < hi)
     {
-      if (i % STROBE_MEMORY_BLOCK == 0 && i + STROBE_MEMORY_BLOCK <= hi && bmax[i / STROBE_MEMORY_BLOCK] <= t)
+      if (i % STROBE_MEMORY_BLOCK == 0 && i + STROBE_MEMORY_BLOCK <= hi && blive[i / STROBE_MEMORY_BLOCK] == 0
+          && bmax[i / STROBE_MEMORY_BLOCK] <= t)
         {
           i += STROBE_MEMORY_BLOCK;
           continue;
         }
-      if (i % STROBE_MEMORY_GROUP == 0 && i + STROBE_MEMORY_GROUP <= hi && gmax[i / STROBE_MEMORY_GROUP] <= t)
+      if (i % STROBE_MEMORY_GROUP == 0 && i + STROBE_MEMORY_GROUP <= hi && glive[i / STROBE_MEMORY_GROUP] == 0
+          && gmax[i / STROBE_MEMORY_GROUP] <= t)
         {
           i += STROBE_MEMORY_GROUP;
           continue;

@@ -1,14 +1,16 @@
 /* strobe-memory-store.h — the memory model's records and free log as columns, their
  * indexes and what the queries read of them (strobe-memory-store.c). Not installed.
  *
- * Each allocation is kept as columns, 19 bytes, and each free-log entry in 10: what the
- * model holds grows by about 30 bytes an allocation and its free (issue 20: ≤ 32). A
- * record's free time is its ending entry's time, times are 32-bit offsets from their
- * group's first, sizes 32 bits, heap, tag, thread and alignment one 16-bit index into a
- * palette of the combinations seen; what does not fit (a size of 4 GiB, a gap of 2^32
+ * Each allocation is kept as columns, 14 bytes (18 with a call stack), and each free-log
+ * entry in 10: what the model holds grows by 24–28 bytes an allocation and its free
+ * (issue 20: ≤ 32). A record's free time is its ending entry's time, times are 32-bit
+ * offsets from their group's first, sizes 24 bits (an allocation of 16 MiB or more is
+ * rare, and big enough that a side-table entry is nothing beside it), heap, tag, thread
+ * and alignment one 16-bit index into a palette of the combinations seen; what does not
+ * fit (a size of 16 MiB, a gap of 2^32
  * ticks inside a group, the 65 536th combination) is kept whole in a side table beside its
- * column ("wide"). Addresses, which only some traces carry, are a column that exists from
- * the first record that has one.
+ * column ("wide"). Addresses and call stacks, which only some traces carry, are columns
+ * that exist from the first record that has one.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -71,6 +73,7 @@ typedef struct
 /* The columns' "does not fit" cells, and which side-table column holds the value. */
 #define STROBE_MEMORY_WIDE   G_MAXUINT32
 #define STROBE_MEMORY_WIDE16 G_MAXUINT16
+#define STROBE_MEMORY_WIDE24 0xffffffu
 enum
 {
   STROBE_MEMORY_WIDE_TIME,
@@ -108,8 +111,8 @@ typedef struct
   /* Records, one column each, by record index (allocation order = time order): */
   StrobeMemoryColumn *time;         /* guint32: alloc time − time_base of its group, or WIDE */
   GArray      *time_base;    /* guint64 per GROUP records: its first record's time */
-  StrobeMemoryColumn *size;         /* guint32, or WIDE */
-  StrobeMemoryColumn *stack;        /* guint32 */
+  StrobeMemoryColumn *size;         /* 24 bits, little-endian, or WIDE24 */
+  StrobeMemoryColumn *stack;        /* guint32, as long as the last record that had one */
   StrobeMemoryColumn *attrs;        /* guint16 index into palette, or WIDE16 */
   StrobeMemoryColumn *flags;        /* guint8 StrobeMemoryAllocFlags */
   StrobeMemoryColumn *end_entry;    /* guint32: the free-log entry that ended it, or G_MAXUINT32 */
@@ -126,8 +129,9 @@ typedef struct
   /* Indexes: */
   GArray      *alloc_cum;    /* guint64 per GROUP records: bytes allocated before it, saturating */
   GArray      *free_cum;     /* StrobeMemoryFreeTotals per GROUP entries: before it */
-  GArray      *group_max;    /* guint64 per STROBE_MEMORY_GROUP records: the largest free time */
-  GArray      *block_max;    /* guint64 per STROBE_MEMORY_BLOCK records */
+  GArray      *group_max;    /* guint64 per STROBE_MEMORY_GROUP records: the largest free time
+                              * (what counts only while group_live is 0) */
+  GArray      *block_max;    /* guint64 per STROBE_MEMORY_BLOCK records (block_live) */
   GArray      *group_live;   /* guint8 per GROUP records: how many are live */
   GArray      *block_live;   /* guint16 per BLOCK records */
   GHashTable  *marks;        /* record → GArray of guint32: its mark and unmark entries */
@@ -203,9 +207,10 @@ strobe_memory_store_time (const StrobeMemoryStore *s, guint64 i)
 static inline guint64
 strobe_memory_store_size (const StrobeMemoryStore *s, guint64 i)
 {
-  guint32 v = g_array_index (s->size, guint32, i);
+  const guint8 *p = (const guint8 *) s->size->data + 3 * i;
+  guint32 v = (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16;
 
-  return G_LIKELY (v != STROBE_MEMORY_WIDE) ? v : strobe_memory_store_wide (s, i, STROBE_MEMORY_WIDE_SIZE);
+  return G_LIKELY (v != STROBE_MEMORY_WIDE24) ? v : strobe_memory_store_wide (s, i, STROBE_MEMORY_WIDE_SIZE);
 }
 
 static inline const StrobeMemoryAttrs *

@@ -1,7 +1,7 @@
 /* test-memory-batches.c — StrobeMemoryModel reading Memory.Batch: the batches of one
  * update round merged by time across threads (ties to the batch that came first), a round
- * of one batch applied as it arrives, and allocation ids that stay live while their
- * thread's window of recent ids (StrobeIdMap) moves on, by one id or by a jump.
+ * of one batch applied as it arrives, allocation ids that stay live while their thread's
+ * window of recent ids (StrobeIdMap) moves on, by one id or by a jump, and heap resets.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -86,6 +86,30 @@ w_alloc (Writer *w, guint64 size)
   p = strobe_memrec_put_varint (p, size);
   put (w, buf, p);
   return ++w->cur_alloc;
+}
+
+/* An allocation in @heap (sticky: the next ones too). */
+static guint64
+w_alloc_in (Writer *w, guint32 heap, guint64 size)
+{
+  guint8 buf[24], *p = buf;
+
+  *p++ = STROBE_MEMREC_ALLOC | STROBE_MEMREC_F_HEAP;
+  p = strobe_memrec_put_varint (p, heap);
+  p = strobe_memrec_put_varint (p, size);
+  put (w, buf, p);
+  return ++w->cur_alloc;
+}
+
+static void
+w_free_all (Writer *w, guint32 heap)
+{
+  guint8 buf[16], *p = buf;
+
+  *p++ = STROBE_MEMREC_EXT;
+  *p++ = STROBE_MEMREC_EXT_FREE_ALL;
+  p = strobe_memrec_put_varint (p, heap);
+  put (w, buf, p);
 }
 
 static void
@@ -279,11 +303,67 @@ test_window (void)
   g_byte_array_unref (w.data);
 }
 
+/* Resets of heap 0 (whose live list the model makes at its first reset) and of another
+ * heap: each ends exactly its own live blocks, the first reset and the later ones alike,
+ * including blocks the window has moved past. */
+static void
+test_heap_resets (void)
+{
+  g_autoptr (Tsb) b = batch_stream ();
+  g_autoptr (StrobeMemoryModel) m = NULL;
+  g_autoptr (GPtrArray) heaps = NULL;
+  guint64 old;
+  Writer w;
+  StrobeMemorySummary s;
+
+  writer_init (&w, 1);
+  old = w_alloc (&w, 5);                                    /* heap 0, left behind by the window */
+  for (guint i = 0; i < STROBE_ID_WINDOW + 10; i++)
+    w_free (&w, w_alloc (&w, 1));
+  for (guint i = 0; i < 10; i++)
+    w_alloc_in (&w, 0, 10);                                 /* ids old + 2 * (WINDOW + 10) + 1… */
+  for (guint i = 0; i < 5; i++)
+    w_alloc_in (&w, 7, 100);
+  w_free (&w, w.cur_alloc - 14);                            /* two of heap 0's, one of heap 7's */
+  w_free (&w, w.cur_alloc - 12);
+  w_free (&w, w.cur_alloc - 3);
+  w_free_all (&w, 0);                                       /* the old one and 8 more */
+  flush (b, &w, TRUE);
+  w_alloc_in (&w, 0, 1000);
+  w_alloc (&w, 1000);
+  w_alloc (&w, 1000);
+  w_free (&w, w.cur_alloc - 1);
+  w_free_all (&w, 0);                                       /* 2 */
+  w_alloc_in (&w, 7, 100);
+  flush (b, &w, TRUE);
+  m = decode (b);
+  strobe_memory_model_get_summary (m, &s);
+  g_assert_cmpuint (s.allocs, ==, 1 + STROBE_ID_WINDOW + 10 + 15 + 3 + 1);
+  g_assert_cmpuint (s.frees, ==, STROBE_ID_WINDOW + 10 + 3 + 9 + 1 + 2);
+  g_assert_cmpint (s.live_count, ==, 5);
+  g_assert_cmpint (s.live_bytes, ==, 500);
+  g_assert_cmpuint (s.unmatched_frees, ==, 0);
+  heaps = strobe_memory_model_get_heaps (m);
+  for (guint i = 0; i < heaps->len; i++)
+    {
+      const StrobeMemoryGroup *g = g_ptr_array_index (heaps, i);
+      g_assert_cmpint (g->live_count, ==, g->id == 7 ? 5 : 0);
+    }
+  {
+    StrobeMemoryAlloc a;
+    g_assert_true (strobe_memory_model_get_alloc (m, old - 1, &a));
+    g_assert_cmpuint (a.free_time, !=, STROBE_MEMORY_LIVE);
+    g_assert_true (a.flags & STROBE_MEMORY_ALLOC_HEAP_RESET);
+  }
+  g_byte_array_unref (w.data);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/memory-batches/merge", test_merge);
   g_test_add_func ("/memory-batches/window", test_window);
+  g_test_add_func ("/memory-batches/heap-resets", test_heap_resets);
   return g_test_run ();
 }
