@@ -17,11 +17,11 @@
 
 #include "strobe-private.h"
 
-extern pthread_mutex_t strobe__update_lock;      /* strobe-update.c */
-extern pthread_mutex_t strobe__threads_lock;     /* strobe-thread.c */
-extern pthread_mutex_t strobe__important_lock;   /* strobe-important.c */
-extern pthread_mutex_t strobe__pool_lock;        /* strobe-pool.c */
-extern pthread_mutex_t strobe__worker_lock;      /* strobe-update.c */
+extern pthread_mutex_t strobe__update_lock;   /* strobe-runtime-hooks.c */
+extern pthread_mutex_t strobe__threads_lock;   /* strobe-runtime-hooks.c */
+extern pthread_mutex_t strobe__important_lock;   /* strobe-runtime-hooks.c */
+extern pthread_mutex_t strobe__pool_lock;   /* strobe-runtime-hooks.c */
+extern pthread_mutex_t strobe__worker_lock;   /* strobe-runtime-hooks.c */
 
 /* ---- blocks (strobe-pool.c) ---------------------------------------------------- */
 
@@ -97,6 +97,8 @@ void   strobe__worker_kick (void);
 bool   strobe__worker_running (void);
 void   strobe__update_after_fork_child (void);
 void   strobe__stats_collect (StrobeStats *stats);
+/* Collects the totals and emits them as $Trace.Stats; under the update lock. */
+void   strobe__stats_emit_locked (void);
 void   strobe__replay_importants_locked (void);
 void   strobe__importants_to_packets (const uint8_t *data, size_t len,
                                       void (*sink) (uint16_t thread_id, const uint8_t *data,

@@ -8,7 +8,6 @@
  * --trace (a second after the start, when the program's own channels have registered),
  * and in the reply of the control command. */
 #include "strobe-instrument-private.h"
-#include "strobe-memory-private.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -28,7 +27,6 @@ typedef struct Rule
   char         name[];
 } Rule;
 
-pthread_mutex_t strobe__channels_lock = PTHREAD_MUTEX_INITIALIZER;
 static StrobeChannel  *channels;
 static Rule           *rules;
 static size_t          n_rules;
@@ -71,10 +69,10 @@ channel_set_locked (StrobeChannel *ch, bool enabled)
   if (ch->read_only || (__atomic_load_n (&ch->enabled, __ATOMIC_RELAXED) != 0) == enabled)
     return;
   /* Before the store: no allocation may find the channel off and the table dropped. */
-  if (ch == &MemoryChannel && !enabled)
-    strobe__memory_channel_off ();
+  if (!enabled)
+    strobe__hooks_get ()->channel_turning_off (ch);
   __atomic_store_n (&ch->enabled, enabled ? 1 : 0, __ATOMIC_RELAXED);
-  strobe__emit_channel_toggle (ch->id, enabled);
+  strobe__hooks_get ()->emit_channel_toggle (ch->id, enabled);
 }
 
 static bool
@@ -253,7 +251,7 @@ strobe_channel_register (StrobeChannel *ch)
   ch->registered = true;
   ch->next = channels;
   channels = ch;
-  strobe__emit_channel_announce (ch->id, enabled, ch->name);
+  strobe__hooks_get ()->emit_channel_announce (ch->id, enabled, ch->name);
 out:
   pthread_mutex_unlock (&strobe__channels_lock);
 }

@@ -12,7 +12,7 @@
 
 #include "strobe-private.h"
 
-extern pthread_mutex_t strobe__discovery_lock;   /* strobe-discovery-file.c */
+extern pthread_mutex_t strobe__discovery_lock;   /* strobe-runtime-hooks.c */
 
 void strobe__control_start (const StrobeInitOptions *options);
 void strobe__control_stop (void);

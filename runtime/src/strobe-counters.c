@@ -37,7 +37,6 @@ STROBE_EVENT (Counters, SetFloat, 0,
               STROBE_FIELD (uint32, Id)
               STROBE_FIELD (double, Value))
 
-pthread_mutex_t strobe__counters_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t        next_counter_id = 1;
 
 #define STRIPES 64
@@ -212,3 +211,11 @@ strobe_counter_get_float (const StrobeCounter *c)
 
   return c->type == STROBE_COUNTER_FLOAT ? bits_to_double (bits) : (double) bits;
 }
+
+/* fork() takes every value lock right after strobe__init_lock (strobe-private.h). */
+static void
+counters_hooks (StrobeHooks *hooks)
+{
+  hooks->counters_fork_lock = strobe__counters_fork_lock;
+}
+STROBE_HOOKS_SETTER (counters_hooks);

@@ -64,7 +64,6 @@ static __thread CpuThread *cpu_thread;
 
 static pthread_once_t  cpu_once = PTHREAD_ONCE_INIT;
 static uint64_t        max_age;
-pthread_mutex_t strobe__cpu_spec_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t        next_spec_id = 1;
 
 /* ---- time units ---------------------------------------------------------------------- */
@@ -349,3 +348,11 @@ strobe__cpu_thread_exit (void)
   memset (&strobe__cpu_tls, 0, sizeof strobe__cpu_tls);
   free (ct);
 }
+
+/* The threads are below CPU scopes: a thread's exit ships its batch through this hook. */
+static void
+cpu_hooks (StrobeHooks *hooks)
+{
+  hooks->cpu_thread_exit = strobe__cpu_thread_exit;
+}
+STROBE_HOOKS_SETTER (cpu_hooks);

@@ -14,7 +14,6 @@
 #include <time.h>
 #include <unistd.h>
 
-pthread_mutex_t strobe__discovery_lock = PTHREAD_MUTEX_INITIALIZER;
 static char            disc_path[512];
 static pid_t           disc_pid;
 static bool            disc_atexit;

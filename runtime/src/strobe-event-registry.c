@@ -16,9 +16,9 @@ STROBE_WIRE_STATIC_ASSERT (STROBE_EVENT_IMPORTANT == STROBE_EVENT_FLAG_IMPORTANT
                            && STROBE_EVENT_NOSYNC == STROBE_EVENT_FLAG_NOSYNC,
                            "public event flags match the wire");
 
-/* Statically initialised and needing nothing else: registration runs from constructors,
- * before main and before the runtime itself is initialised. */
-pthread_mutex_t strobe__events_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Statically initialised and needing nothing else (the lock too, strobe-runtime-hooks.c):
+ * registration runs from constructors, before main and before the runtime itself is
+ * initialised. */
 static uint32_t        next_uid = STROBE_UID_FIRST_EVENT;
 /* uid → definition, for readers of the runtime's own packets (the tail ring). */
 static StrobeEventDef **by_uid;

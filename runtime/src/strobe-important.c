@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <stdlib.h>
 
-pthread_mutex_t strobe__important_lock = PTHREAD_MUTEX_INITIALIZER;
 static StrobeWireBuf   cache;
 
 bool
@@ -47,39 +46,4 @@ strobe__important_size (void)
   n = cache.len;
   pthread_mutex_unlock (&strobe__important_lock);
   return n;
-}
-
-/* Body = payload, then (for types with aux) the collected aux records and an AuxEnd. */
-void
-strobe__emit_important (StrobeEventDef *type, StrobeAux *aux, const void *payload)
-{
-  StrobeWireImportantHeader h;
-  uint8_t aux_end[2];
-  size_t aux_end_len = 0;
-  uint16_t uid = __atomic_load_n (&type->uid, __ATOMIC_RELAXED);
-
-  if (uid == 0)
-    uid = strobe__event_register (type);
-  if (uid == 0 || aux->failed)
-    goto out;
-  if (type->flags & STROBE_EVENT_FLAG_HAS_AUX)
-    {
-      strobe_wire_put_u16 (aux_end, STROBE_UID_AUX_END);
-      aux_end_len = 2;
-    }
-  if (type->payload_size + aux->heap_len + aux_end_len > STROBE_MAX_EVENT_SIZE)
-    goto out;
-  h.uid = uid;
-  h.size = (uint32_t) (type->payload_size + aux->heap_len + aux_end_len);
-  if (!strobe__important_append (&h, sizeof h, payload, type->payload_size,
-                                 aux->heap, aux->heap_len, aux_end, aux_end_len))
-    goto out;
-  free (aux->heap);
-  aux->heap = NULL;
-  return;
-
-out:
-  free (aux->heap);
-  aux->heap = NULL;
-  strobe__count_drop ();
 }

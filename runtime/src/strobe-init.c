@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
+#include <fcntl.h>
 
-pthread_mutex_t strobe__init_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_once_t  global_once = PTHREAD_ONCE_INIT;
 static bool            initialized;
 static bool            shut_down;
 static bool            options_applied;   /* a strobe_init() with options has run */
@@ -24,21 +24,6 @@ static char           *saved_write_dir;
 static char           *pending_file;
 static char           *pending_host;
 bool                   strobe__no_auto_init;
-
-static void
-global_init_once (void)
-{
-  strobe__clock_init ();
-  strobe__session_init ();
-  strobe__channels_init ();
-  strobe__fork_init ();
-}
-
-void
-strobe__global_init (void)
-{
-  pthread_once (&global_once, global_init_once);
-}
 
 /* A variable that is set but says nothing we can use is reported, never silently
  * replaced by the default. */
@@ -193,28 +178,148 @@ strobe_init (const StrobeInitOptions *options)
   return true;
 }
 
-/* ---- fork (strobe-fork.c), with every runtime lock held --------------------------- */
+/* ---- outputs: each starts the runtime first ------------------------------------------ */
 
 bool
-strobe__init_running_locked (bool *follow)
+strobe_output_file (const char *path)
+{
+  int fd;
+
+  if (!strobe_init (NULL))
+    return false;
+  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0)
+    {
+      strobe__out_set_error (errno);
+      return false;
+    }
+  return strobe__out_start_described (fd, false, "file", path);
+}
+
+bool
+strobe_output_host (const char *host_port)
+{
+  int fd;
+
+  if (!strobe_init (NULL))
+    return false;
+  fd = strobe__connect_host (host_port);
+  if (fd < 0)
+    {
+      strobe__out_set_error (errno);
+      return false;
+    }
+  return strobe__out_start_described (fd, true, "host", host_port);
+}
+
+/* ---- fork() ----------------------------------------------------------------------------
+ * The child is a copy of the parent with one thread: it holds the parent's output
+ * descriptor, its unshipped buffers and its tail, but neither the worker nor the control
+ * thread. Had it kept them, its exit would write its copy of the buffers, End and the
+ * schemas into the parent's file at the shared offset, or end the parent's recording over
+ * TCP. So the child never writes to its parent's outputs: its copies are closed (closing
+ * a copy touches nothing of the parent's), and everything buffered before the fork is
+ * dropped, since the parent ships it. By default the runtime is then off in the child;
+ * with STROBE_FOLLOW_FORK=1 (or STROBE_INIT_FOLLOW_FORK) the child starts a trace of its
+ * own: a new output of the same kind (the file name gets the child's pid), its own
+ * worker, control server and discovery file.
+ *
+ * The locks are taken around the fork by strobe-runtime-hooks.c (every one, in their
+ * order); here is what the child does with them held, and once they are released. */
+
+static bool
+init_running_locked (bool *follow)
 {
   *follow = follow_fork;
   return initialized && !shut_down;
 }
 
-void
-strobe__init_after_fork_child_off (void)
+static void
+init_after_fork_child_off (void)
 {
   if (initialized)
     forked_off = true;
   shut_down = true;
 }
 
-const StrobeInitOptions *
-strobe__init_options (void)
+/* What the child had, for its restart once the locks are released. */
+static bool child_running, child_follow, child_worker, child_control;
+static char child_kind[8], child_what[300];
+
+/* "dir/app.strobe" → "dir/app.PID.strobe"; a name without an extension gets ".PID". */
+static void
+child_path (const char *path, char *out, size_t size)
 {
-  return &saved_options;
+  const char *slash = strrchr (path, '/');
+  const char *dot = strrchr (path, '.');
+
+  if (dot == NULL || (slash && dot < slash) || dot == (slash ? slash + 1 : path))
+    snprintf (out, size, "%s.%ld", path, (long) getpid ());
+  else
+    snprintf (out, size, "%.*s.%ld%s", (int) (dot - path), path, (long) getpid (), dot);
 }
+
+/* With every runtime lock held. */
+static void
+child_locked (void)
+{
+  strobe__memory_after_fork_child ();   /* memory tracing ends in a child, first */
+  child_running = init_running_locked (&child_follow);
+  child_worker = strobe__worker_running ();
+  child_control = strobe__control_running ();
+  strobe__out_forget_child_locked (child_kind, sizeof child_kind, child_what, sizeof child_what);
+  strobe__update_after_fork_child ();
+  strobe__control_after_fork_child ();
+  strobe__threads_after_fork_child ();
+  strobe__cpu_after_fork_child ();
+  strobe__sampling_after_fork_child ();
+  strobe__tail_clear_locked ();
+  if (!child_running || !child_follow)
+    {
+      strobe__channels_after_fork_child_off ();
+      init_after_fork_child_off ();
+    }
+}
+
+static void
+child_unlocked (void)
+{
+  if (!child_running)
+    return;
+  if (!child_follow)
+    {
+      /* Off: a child that switches channels on again fills one block, then drops and
+       * counts, and never waits for a worker that is not there. */
+      strobe__pool_configure (1, 0);
+      return;
+    }
+  if (child_worker)
+    strobe__worker_start ();
+  if (child_control)
+    strobe__control_start (&saved_options);
+  if (strcmp (child_kind, "file") == 0)
+    {
+      char path[340];
+
+      child_path (child_what, path, sizeof path);
+      if (!strobe_output_file (path))
+        fprintf (stderr, "strobe: forked child %ld cannot write trace file %s: %s\n",
+                 (long) getpid (), path, strerror (errno));
+    }
+  else if (strcmp (child_kind, "host") == 0 && !strobe_output_host (child_what))
+    fprintf (stderr, "strobe: forked child %ld cannot connect to %s: %s\n", (long) getpid (),
+             child_what, strerror (errno));
+}
+
+
+/* strobe-runtime-hooks.c takes every lock around the fork and calls these in the child. */
+static void
+fork_hooks (StrobeHooks *hooks)
+{
+  hooks->fork_child_locked = child_locked;
+  hooks->fork_child_unlocked = child_unlocked;
+}
+STROBE_HOOKS_SETTER (fork_hooks);
 
 void
 strobe_shutdown (void)
@@ -297,6 +402,7 @@ strobe_parse_args (int *argc, char ***argv)
     start_output (pending_file, pending_host);
   return true;
 }
+
 
 /* Programs that only set environment variables get tracing without a line of setup. */
 __attribute__ ((constructor)) static void

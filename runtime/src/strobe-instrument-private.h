@@ -14,12 +14,12 @@
 
 #include "strobe-private.h"
 
-extern pthread_mutex_t strobe__channels_lock;    /* strobe-channel.c */
-extern pthread_mutex_t strobe__log_lock;         /* strobe-logging.c */
-extern pthread_mutex_t strobe__cpu_spec_lock;    /* strobe-cpu.c */
-extern pthread_mutex_t strobe__counters_lock;    /* strobe-counters.c */
-extern pthread_mutex_t strobe__bookmark_lock;    /* strobe-misc.c */
-extern pthread_mutex_t strobe__events_lock;      /* strobe-event-registry.c */
+extern pthread_mutex_t strobe__channels_lock;   /* strobe-runtime-hooks.c */
+extern pthread_mutex_t strobe__log_lock;   /* strobe-runtime-hooks.c */
+extern pthread_mutex_t strobe__cpu_spec_lock;   /* strobe-runtime-hooks.c */
+extern pthread_mutex_t strobe__counters_lock;   /* strobe-runtime-hooks.c */
+extern pthread_mutex_t strobe__bookmark_lock;   /* strobe-runtime-hooks.c */
+extern pthread_mutex_t strobe__events_lock;   /* strobe-runtime-hooks.c */
 
 /* ---- event types (strobe-event-registry.c) ----------------------------------------- */
 
@@ -54,7 +54,7 @@ void strobe__emit_thread_info (uint16_t id, const char *name, const char *group,
 void strobe__emit_thread_end (uint16_t id, uint64_t timestamp);
 void strobe__emit_channel_announce (uint32_t id, bool enabled, const char *name);
 void strobe__emit_channel_toggle (uint32_t id, bool enabled);
-void strobe__emit_stats (void);
+void strobe__emit_stats (const StrobeStats *stats);
 /* $Trace.ClockOffset: a peer's measure of our clock against its own (PROTOCOL.md §5). */
 void strobe__emit_clock_offset (int64_t offset_ns, uint64_t uncertainty_ns, uint32_t rounds,
                                 const char *peer_domain_hex);

@@ -48,7 +48,6 @@ typedef struct Rule
   char         name[];
 } Rule;
 
-pthread_mutex_t strobe__log_lock = PTHREAD_MUTEX_INITIALIZER;
 static StrobeLogCategory *categories;
 static Rule              *rules;
 static uint32_t           next_category_id = 1;
@@ -599,5 +598,5 @@ strobe__log_message (StrobeLogSpec *spec, const char *format, ...)
 
 out:
   if (spec->verbosity == STROBE_LOG_FATAL)
-    strobe_flush ();
+    strobe__hooks_get ()->consumer_flush ();
 }

@@ -27,10 +27,10 @@
 void strobe__thread_untraced (void);
 /* Set by the interposer before constructors run: it starts the runtime itself. */
 extern bool strobe__no_auto_init;
-/* Raised while the calling thread is inside the runtime (strobe-memory.c): allocations it
- * makes then are the runtime's, never traced (the LD_PRELOAD interposer reports them
- * otherwise, and a round that allocates would report itself round after round). */
-extern __thread int strobe__memory_guard __attribute__ ((tls_model ("initial-exec")));
+/* strobe__memory_guard (strobe-private.h) is raised while the calling thread is inside the
+ * runtime: allocations it makes then are the runtime's, never traced (the LD_PRELOAD
+ * interposer reports them otherwise, and a round that allocates would report itself round
+ * after round). */
 /* Reads the memory settings the updater uses (the time unit), once. strobe_init() calls it
  * before it starts the worker: the constructor that otherwise reads them may run after
  * the one that starts the runtime (STROBE_TRACE…), and the worker would drain with a

@@ -92,14 +92,14 @@ reserve_slow (StrobeMemThread *mt)
       if (space (mt) >= STROBE_MEMORY_MAX_RECORD)
         return true;
       if (waited == 0)
-        strobe__worker_kick ();
+        strobe__hooks_get ()->consumer_kick ();
       else if (waited * 100 >= WAIT_MS * 1000)
         {
           /* No worker took them (a program without one, or a stalled output): drain
            * here once, then give up. Never with the late ring's lock held. */
           if (mt->shared)
             return false;
-          strobe_update ();
+          strobe__hooks_get ()->consumer_update ();
           mt->cached_tail = __atomic_load_n (&mt->tail, __ATOMIC_ACQUIRE);
           return space (mt) >= STROBE_MEMORY_MAX_RECORD;
         }
@@ -315,3 +315,12 @@ strobe__memory_drain (void)
     }
   strobe__memory_guard--;
 }
+
+/* The threads are below memory tracing: a thread's exit hands its ring over through this
+ * hook. */
+static void
+memory_ring_hooks (StrobeHooks *hooks)
+{
+  hooks->memory_thread_exit = strobe__memory_thread_exit;
+}
+STROBE_HOOKS_SETTER (memory_ring_hooks);

@@ -14,7 +14,6 @@
 
 STROBE_CHANNEL_DEFINE (MemoryChannel);
 
-__thread int strobe__memory_guard __attribute__ ((tls_model ("initial-exec")));
 int     strobe__memory_table_optin;
 int     strobe__memory_skip_state = STROBE_MEMORY_STATE_OTHER;
 uint8_t strobe__memory_shift;
@@ -146,6 +145,13 @@ memory_ctor (void)
 
 /* ---- state: when the table is kept and tracing begins ----------------------------- */
 
+/* The output is above memory tracing (it tells strobe__memory_output_started). */
+static bool
+output_active (void)
+{
+  return strobe__hooks_get ()->out_active ();
+}
+
 /* Brings the state in line with the channel and the opt-in; true when a snapshot is due
  * (tracing just began while an output is open). Under state_lock. */
 static bool
@@ -163,7 +169,7 @@ update_locked (bool output_started)
       __atomic_store_n (&strobe__memory_skip_state, STROBE_MEMORY_STATE_OTHER, __ATOMIC_RELAXED);
     }
   if (channel && (!active || output_started))
-    snapshot = strobe__out_active () || output_started;
+    snapshot = output_active () || output_started;
   /* On again: the channel keeps the table now; off later, it is asked for again. */
   if (channel)
     __atomic_and_fetch (&strobe__memory_table_optin, ~STROBE_MEMORY_OPTIN_TOGGLE, __ATOMIC_RELAXED);
@@ -234,10 +240,25 @@ strobe_memory_set_live_table (bool enabled)
     __atomic_and_fetch (&strobe__memory_table_optin, ~STROBE_MEMORY_OPTIN_USER, __ATOMIC_RELAXED);
 }
 
+/* From the channel registry, before @ch is switched off. */
+static void
+channel_turning_off (StrobeChannel *ch)
+{
+  if (ch == &MemoryChannel)
+    strobe__memory_channel_off ();
+}
+
+static void
+memory_hooks (StrobeHooks *hooks)
+{
+  hooks->channel_turning_off = channel_turning_off;
+}
+STROBE_HOOKS_SETTER (memory_hooks);
+
 void
 strobe__memory_channel_off (void)
 {
-  if (strobe__out_active () && !__atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
+  if (output_active () && !__atomic_load_n (&strobe__memory_forked, __ATOMIC_RELAXED))
     __atomic_or_fetch (&strobe__memory_table_optin, STROBE_MEMORY_OPTIN_TOGGLE, __ATOMIC_RELAXED);
 }
 

@@ -48,7 +48,6 @@ STROBE_EVENT (Misc, ProcessInfo, STROBE_EVENT_IMPORTANT,
               STROBE_FIELD (uint32, ProcessId)
               STROBE_FIELD (ansi, Name))
 
-pthread_mutex_t strobe__bookmark_lock = PTHREAD_MUTEX_INITIALIZER;
 static uint32_t        next_bookmark_id = 1;
 /* Per frame type: is a frame open (for strobe_frame_mark)? Only advisory. */
 static int             frame_open[STROBE_FRAME_TYPE_COUNT];

@@ -17,6 +17,8 @@ void   strobe__out_packet (uint16_t thread_id, const uint8_t *data, size_t len);
 /* The codec of outputs started later: "lz4", "zstd" or "zstd:LEVEL" (STROBE_COMPRESSION). */
 bool   strobe__out_set_compression (const char *spec);
 bool   strobe__out_active (void);
+/* Why the last output could not be opened, for strobe_output_error(). */
+void   strobe__out_set_error (int err);
 void   strobe__out_write_pending (void);
 /* Too many bytes the peer has not taken yet: the updater leaves data in the threads' blocks. */
 bool   strobe__out_backed_up (void);

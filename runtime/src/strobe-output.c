@@ -74,6 +74,13 @@ strobe_get_control_port (void)
 }
 
 bool strobe__out_active (void) { return out_fd >= 0; }
+
+/* An output that could not be opened (strobe-init.c): strobe_output_error() says why. */
+void
+strobe__out_set_error (int err)
+{
+  __atomic_store_n (&out_error, err, __ATOMIC_RELAXED);
+}
 uint64_t strobe__out_bytes_sent (void) { return __atomic_load_n (&bytes_sent, __ATOMIC_RELAXED); }
 
 int
@@ -342,7 +349,7 @@ strobe__out_stop_locked (void)
       /* The final totals, once the drain has freed blocks to hold them: emitted while a
        * stalled peer kept the pool full, the Stats event itself would be dropped. */
       if (pass == 0)
-        strobe__emit_stats ();
+        strobe__stats_emit_locked ();
     }
   if (out_fd >= 0 && strobe_wire_write_control (&out_buf, STROBE_CONTROL_END, NULL, 0)
       && !write_pending_within (STOP_GRACE_MS) && out_fd >= 0)
@@ -495,22 +502,6 @@ strobe__snapshot_fd (int fd, bool is_socket)
   return ok;
 }
 
-bool
-strobe_output_file (const char *path)
-{
-  int fd;
-
-  if (!strobe_init (NULL))
-    return false;
-  fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0)
-    {
-      __atomic_store_n (&out_error, errno, __ATOMIC_RELAXED);
-      return false;
-    }
-  return strobe__out_start_described (fd, false, "file", path);
-}
-
 /* Why the calling thread's last connect failed, when errno alone would mislead (a name
  * that does not resolve is not "No route to host"). */
 static __thread const char *connect_why;
@@ -609,22 +600,6 @@ strobe__connect_host (const char *host_port)
 }
 
 bool
-strobe_output_host (const char *host_port)
-{
-  int fd;
-
-  if (!strobe_init (NULL))
-    return false;
-  fd = strobe__connect_host (host_port);
-  if (fd < 0)
-    {
-      __atomic_store_n (&out_error, errno, __ATOMIC_RELAXED);
-      return false;
-    }
-  return strobe__out_start_described (fd, true, "host", host_port);
-}
-
-bool
 strobe_output_stop (void)
 {
   strobe__memory_guard++;
@@ -645,3 +620,16 @@ strobe_output_active (void)
   pthread_mutex_unlock (&strobe__update_lock);
   return on;
 }
+
+/* The consumer (strobe-update.c) is below the output: a round hands its packets here. */
+static void
+output_hooks (StrobeHooks *hooks)
+{
+  hooks->out_packet = strobe__out_packet;
+  hooks->out_write_pending = strobe__out_write_pending;
+  hooks->out_backed_up = strobe__out_backed_up;
+  hooks->out_active = strobe__out_active;
+  hooks->out_bytes_sent = strobe__out_bytes_sent;
+  hooks->out_error = strobe_output_error;
+}
+STROBE_HOOKS_SETTER (output_hooks);

@@ -20,7 +20,6 @@
 #include <sys/mman.h>
 #include <time.h>
 
-pthread_mutex_t strobe__pool_lock = PTHREAD_MUTEX_INITIALIZER;
 static StrobeBlock    *free_list;          /* oldest first */
 static StrobeBlock    *free_tail;
 static size_t          free_count;          /* atomic reads outside the lock */
@@ -121,7 +120,7 @@ strobe__pool_get (size_t min_capacity, bool wait)
   clock_gettime (CLOCK_MONOTONIC, &start);
   for (;;)
     {
-      strobe__worker_kick ();
+      strobe__hooks_get ()->consumer_kick ();
       nanosleep (&nap, NULL);
       b = try_get (min_capacity);
       if (b)

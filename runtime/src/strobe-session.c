@@ -13,14 +13,15 @@
 
 #include <strobe/strobe-session.h>
 
-pthread_mutex_t strobe__session_lock = PTHREAD_MUTEX_INITIALIZER;
 static char session_name[STROBE_SESSION_NAME_MAX + 1];
 static bool session_set;   /* by STROBE_SESSION at start, or by the API */
 
 /* At start: the interposer takes STROBE_* out of the environment once the runtime has
  * started (runtime/INSTRUMENTATION.md, "Children"), so the variable is read now, once. */
-void
-strobe__session_init (void)
+static pthread_once_t session_once = PTHREAD_ONCE_INIT;
+
+static void
+session_from_env (void)
 {
   const char *env = getenv ("STROBE_SESSION");
   size_t len;
@@ -42,6 +43,12 @@ strobe__session_init (void)
       session_set = true;
     }
   pthread_mutex_unlock (&strobe__session_lock);
+}
+
+void
+strobe__session_init (void)
+{
+  pthread_once (&session_once, session_from_env);
 }
 
 bool
@@ -79,7 +86,7 @@ strobe_get_session_name (char *buf, size_t size)
       errno = EINVAL;
       return 0;
     }
-  strobe__global_init ();
+  strobe__session_init ();
   pthread_mutex_lock (&strobe__session_lock);
   from = session_set ? session_name : "";
   len = strnlen (from, STROBE_SESSION_NAME_MAX);

@@ -121,26 +121,47 @@ strobe__emit_clock_offset (int64_t offset_ns, uint64_t uncertainty_ns, uint32_t 
     }
 }
 
+/* @s: the totals of strobe__stats_collect (strobe-update.c), which the caller holds the
+ * update lock for. */
 void
-strobe__emit_stats (void)
+strobe__emit_stats (const StrobeStats *s)
 {
   StrobeThread *t = strobe__thread_current ();
   bool no_wait = t ? t->no_wait : false;
-  StrobeStats s;
 
   /* Called with the update lock held: waiting for a block nobody else can free is pointless. */
   if (t)
     t->no_wait = true;
-  strobe__stats_collect (&s);
   STROBE_LOG (StrobeTrace, Stats, StrobeTraceChannel)
     {
       STROBE_SET (Timestamp, strobe_time ());
-      STROBE_SET (BytesEmitted, s.bytes_emitted);
-      STROBE_SET (BytesSent, s.bytes_sent);
-      STROBE_SET (EventsEmitted, s.events_emitted);
-      STROBE_SET (EventsDropped, s.events_dropped);
-      STROBE_SET (BufferMemory, s.buffer_memory);
+      STROBE_SET (BytesEmitted, s->bytes_emitted);
+      STROBE_SET (BytesSent, s->bytes_sent);
+      STROBE_SET (EventsEmitted, s->events_emitted);
+      STROBE_SET (EventsDropped, s->events_dropped);
+      STROBE_SET (BufferMemory, s->buffer_memory);
     }
   if (t)
     t->no_wait = no_wait;
 }
+
+void
+strobe_thread_set_name (const char *name, const char *group, int32_t sort_hint)
+{
+  StrobeThread *t = strobe__thread_current ();
+
+  if (t && t->id)
+    strobe__emit_thread_info (t->id, name, group, sort_hint);
+}
+
+
+/* A thread's first event announces it, and a channel's registration and every switch
+ * are events: the threads and the channels are below this file (strobe-private.h). */
+static void
+system_hooks (StrobeHooks *hooks)
+{
+  hooks->emit_thread_info = strobe__emit_thread_info;
+  hooks->emit_channel_announce = strobe__emit_channel_announce;
+  hooks->emit_channel_toggle = strobe__emit_channel_toggle;
+}
+STROBE_HOOKS_SETTER (system_hooks);

@@ -11,12 +11,10 @@
 #include <errno.h>
 #include <stdlib.h>
 
-__thread StrobeTls strobe__tls __attribute__ ((tls_model ("initial-exec")));
-uint32_t strobe__serial;
+uint32_t strobe__serial;   /* strobe__tls is strobe-runtime-hooks.c's: the pool raises its busy flag */
 
 static __thread StrobeThread *current __attribute__ ((tls_model ("initial-exec")));
 
-pthread_mutex_t strobe__threads_lock = PTHREAD_MUTEX_INITIALIZER;
 StrobeThread   *strobe__threads;
 
 static pthread_once_t key_once = PTHREAD_ONCE_INIT;
@@ -62,7 +60,7 @@ strobe__thread_current (void)
   if (t->id)
     {
       pthread_getname_np (pthread_self (), name, sizeof name);
-      strobe__emit_thread_info (t->id, name, NULL, 0);
+      strobe__hooks_get ()->emit_thread_info (t->id, name, NULL, 0);
     }
   return t;
 }
@@ -75,8 +73,8 @@ thread_exit (void *arg)
   /* ThreadEnd is emitted by the updater once it has shipped this thread's last bytes
    * (retire_thread): emitted here, it could reach the output before them, and a reader
    * would stop waiting for this thread's serials while some were still on their way. */
-  strobe__cpu_thread_exit ();
-  strobe__memory_thread_exit ();
+  strobe__hooks_get ()->cpu_thread_exit ();
+  strobe__hooks_get ()->memory_thread_exit ();
   t->exit_time = strobe_time ();
   memset (&strobe__tls, 0, sizeof strobe__tls);
   current = NULL;
@@ -133,15 +131,6 @@ strobe__thread_set_no_wait (bool no_wait)
 
   if (t)
     t->no_wait = no_wait;
-}
-
-void
-strobe_thread_set_name (const char *name, const char *group, int32_t sort_hint)
-{
-  StrobeThread *t = strobe__thread_current ();
-
-  if (t && t->id)
-    strobe__emit_thread_info (t->id, name, group, sort_hint);
 }
 
 /* An atomic add even for the thread's own counter: a drop counted from a signal handler
@@ -425,4 +414,41 @@ strobe__aux_finish (StrobeEventDef *type, StrobeAux *a, const void *payload)
   aux_unpark (a);
   strobe__commit (p + a->used);
   strobe__busy_leave ();
+}
+
+/* ---- important events: into the important cache, not the thread's blocks ---------- */
+
+/* Body = payload, then (for types with aux) the collected aux records and an AuxEnd. */
+void
+strobe__emit_important (StrobeEventDef *type, StrobeAux *aux, const void *payload)
+{
+  StrobeWireImportantHeader h;
+  uint8_t aux_end[2];
+  size_t aux_end_len = 0;
+  uint16_t uid = __atomic_load_n (&type->uid, __ATOMIC_RELAXED);
+
+  if (uid == 0)
+    uid = strobe__event_register (type);
+  if (uid == 0 || aux->failed)
+    goto out;
+  if (type->flags & STROBE_EVENT_FLAG_HAS_AUX)
+    {
+      strobe_wire_put_u16 (aux_end, STROBE_UID_AUX_END);
+      aux_end_len = 2;
+    }
+  if (type->payload_size + aux->heap_len + aux_end_len > STROBE_MAX_EVENT_SIZE)
+    goto out;
+  h.uid = uid;
+  h.size = (uint32_t) (type->payload_size + aux->heap_len + aux_end_len);
+  if (!strobe__important_append (&h, sizeof h, payload, type->payload_size,
+                                 aux->heap, aux->heap_len, aux_end, aux_end_len))
+    goto out;
+  free (aux->heap);
+  aux->heap = NULL;
+  return;
+
+out:
+  free (aux->heap);
+  aux->heap = NULL;
+  strobe__count_drop ();
 }

@@ -19,7 +19,6 @@
 #define BUSY_BYTES        (256u * 1024u)
 #define IMPORTANT_PACKET  (256u * 1024u)
 
-pthread_mutex_t strobe__update_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* Consumer state, under the update lock. */
 static size_t         imp_shipped;
@@ -33,6 +32,38 @@ static uint64_t       gone_events;     /* of freed threads */
 static uint64_t       gone_dropped;
 
 static void worker_forget (void);
+
+/* ---- the output, above this file: reached through its hooks (strobe-output.c) ---------- */
+
+static void
+out_packet (uint16_t thread_id, const uint8_t *data, size_t len)
+{
+  strobe__hooks_get ()->out_packet (thread_id, data, len);
+}
+
+static void
+out_write_pending (void)
+{
+  strobe__hooks_get ()->out_write_pending ();
+}
+
+static bool
+out_backed_up (void)
+{
+  return strobe__hooks_get ()->out_backed_up ();
+}
+
+static int
+out_error (void)
+{
+  return strobe__hooks_get ()->out_error ();
+}
+
+static uint64_t
+out_bytes_sent (void)
+{
+  return strobe__hooks_get ()->out_bytes_sent ();
+}
 
 static uint64_t
 now_ns (void)
@@ -76,7 +107,7 @@ static void
 out_sink (uint16_t thread_id, const uint8_t *data, size_t len, void *user)
 {
   (void) user;
-  strobe__out_packet (thread_id, data, len);
+  out_packet (thread_id, data, len);
 }
 
 static size_t
@@ -165,7 +196,7 @@ ship_thread (StrobeThread *t)
 
       if (c > b->shipped)
         {
-          strobe__out_packet (t->id, b->shipped, (size_t) (c - b->shipped));
+          out_packet (t->id, b->shipped, (size_t) (c - b->shipped));
           moved += (size_t) (c - b->shipped);
           b->shipped = c;
         }
@@ -194,11 +225,11 @@ strobe__update_locked (void)
   if (now - last_stats_ns >= STATS_PERIOD_NS)
     {
       last_stats_ns = now;
-      strobe__emit_stats ();
+      strobe__stats_emit_locked ();
     }
-  if (strobe__out_backed_up ())
+  if (out_backed_up ())
     {
-      strobe__out_write_pending ();
+      out_write_pending ();
       strobe__memory_guard--;
       return 0;
     }
@@ -206,9 +237,9 @@ strobe__update_locked (void)
   strobe__sampling_drain (); /* likewise */
   take_snapshot (&n);
   moved = ship_importants ();
-  for (size_t i = 0; i < n && !strobe__out_backed_up (); i++)
+  for (size_t i = 0; i < n && !out_backed_up (); i++)
     moved += ship_thread (snap[i]);
-  strobe__out_write_pending ();
+  out_write_pending ();
   strobe__memory_guard--;
   return moved;
 }
@@ -220,9 +251,9 @@ strobe_update (void)
   strobe__update_locked ();
   pthread_mutex_unlock (&strobe__update_lock);
   strobe__channels_report_unmatched (false);
-  if (strobe_output_error ())
+  if (out_error ())
     {
-      errno = strobe_output_error ();
+      errno = out_error ();
       return false;
     }
   return true;
@@ -255,11 +286,20 @@ strobe__stats_collect (StrobeStats *s)
     }
   pthread_mutex_unlock (&strobe__threads_lock);
   s->bytes_emitted = __atomic_load_n (&bytes_drained, __ATOMIC_RELAXED);
-  s->bytes_sent = strobe__out_bytes_sent ();
+  s->bytes_sent = out_bytes_sent ();
   s->events_emitted = events;
   s->events_dropped = dropped;
   s->buffer_memory = strobe__pool_memory ();
   s->buffer_limit = strobe__pool_limit ();
+}
+
+void
+strobe__stats_emit_locked (void)
+{
+  StrobeStats s;
+
+  strobe__stats_collect (&s);
+  strobe__emit_stats (&s);
 }
 
 void
@@ -289,7 +329,6 @@ static pthread_t       worker;
 static bool            worker_running;
 static bool            worker_quit;
 static bool            worker_kicked;
-pthread_mutex_t strobe__worker_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t  worker_cond = PTHREAD_COND_INITIALIZER;
 
 static void
@@ -379,3 +418,14 @@ strobe__worker_stop (void)
   pthread_join (worker, NULL);
   worker_running = false;
 }
+
+/* Lower parts wake the worker (a full pool or memory ring) or flush (a Fatal log message)
+ * through these. */
+static void
+update_hooks (StrobeHooks *hooks)
+{
+  hooks->consumer_kick = strobe__worker_kick;
+  hooks->consumer_update = strobe_update;
+  hooks->consumer_flush = strobe_flush;
+}
+STROBE_HOOKS_SETTER (update_hooks);

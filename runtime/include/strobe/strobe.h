@@ -283,6 +283,14 @@ void strobe_get_stats (StrobeStats *stats);
 
 #pragma GCC visibility pop
 
+/* Linked with libstrobe.a, a program that includes this header gets the whole runtime, as
+ * with libstrobe.so: the start from the environment (runtime/README.md) is part of it,
+ * though the code that emits never calls it (the runtime's lower parts reach the higher
+ * ones through hooks, not calls). Not in the runtime's own sources. */
+#ifndef STROBE_COMPILATION
+__attribute__ ((used, unused)) static bool (*const strobe__link_runtime) (const StrobeInitOptions *) = strobe_init;
+#endif
+
 #ifdef __cplusplus
 }
 #endif
