@@ -144,6 +144,10 @@ def symbols_of(statement, line):
     if re.match(r'enum\s*\{', code):
         body = re.search(r'\{(.*)\}', code).group(1)
         return [Symbol(n, 'constant', line) for n in re.findall(r'(\w+)\s*(?:=[^,]*)?(?:,|$)', body) if n]
+    # A pointer to a function: the identifier in (*NAME) or (*const NAME).
+    m = re.match(r'[^(]*\(\s*\*\s*(?:const\s+)?(\w+)\s*\)\s*\(', code)
+    if m:
+        return [Symbol(m.group(1), 'object', line)]
     # A function: the identifier before the first parenthesis at depth 0.
     head = code.split('{', 1)[0]
     depth = 0

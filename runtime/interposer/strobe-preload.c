@@ -41,6 +41,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-memory-private.h"
+#include "strobe-memory-state.h"
 #include "strobe-output-private.h"
 
 #include <alloca.h>

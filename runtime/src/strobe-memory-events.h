@@ -1,5 +1,5 @@
 /* strobe-memory-events.h — the Memory channel's event types (runtime/INSTRUMENTATION.md,
- * Memory), declared for the memory files; defined in strobe-memory.c. Not installed. */
+ * Memory), declared for the memory files; defined in strobe-memory-events.c. Not installed. */
 #pragma once
 
 #include "strobe-private.h"
@@ -48,3 +48,15 @@ STROBE_EVENT_DECLARE (Memory, Module, STROBE_EVENT_IMPORTANT,
 
 STROBE_EVENT_DECLARE (Memory, ModuleUnload, STROBE_EVENT_IMPORTANT,
                       STROBE_FIELD (uint32, Id))
+
+/* A heap and a tag as the program registers them (strobe-memory-state.c). */
+STROBE_EVENT_DECLARE (Memory, HeapSpec, STROBE_EVENT_IMPORTANT,
+                      STROBE_FIELD (uint32, Id)
+                      STROBE_FIELD (uint32, ParentId)
+                      STROBE_FIELD (uint32, Flags)
+                      STROBE_FIELD (ansi, Name))
+
+STROBE_EVENT_DECLARE (Memory, TagSpec, STROBE_EVENT_IMPORTANT,
+                      STROBE_FIELD (uint32, Id)
+                      STROBE_FIELD (uint32, ParentId)
+                      STROBE_FIELD (ansi, Name))

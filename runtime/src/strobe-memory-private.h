@@ -18,9 +18,16 @@
  *   strobe__memory_late_lock   writers of the late ring (frees by threads that exited).
  * The live table's shard and heap locks (strobe-memory-table.c), the stack trie's
  * (strobe-memory-stack.c), the module map's (strobe-memory-modules.c) and the channel
- * state's (strobe-memory.c) are private to their files. */
+ * state's (strobe-memory-state.c) are private to their files. */
 
-/* ---- what the rest of the runtime calls ------------------------------------------ */
+/* The memory files, bottom first: -events.c (the channel, its events, the state the
+ * others read), -table.c, -modules.c, -stack.c, -ring.c (each thread's ring; its inline
+ * part in strobe-memory-ring.h), -snapshot.c, -state.c (when the table is kept and
+ * tracing begins; strobe-memory-state.h has the reports' inline checks), -report.c,
+ * -drain.c (the updater's part of a round), strobe-memory.c (the public calls). Each
+ * calls only those before it.
+ *
+ * ---- what the rest of the runtime calls ------------------------------------------ */
 
 /* Marks the calling thread as one of the runtime's own (worker, control server): the
  * LD_PRELOAD interposer never traces its allocations. */
@@ -36,11 +43,11 @@ extern bool strobe__no_auto_init;
  * the one that starts the runtime (STROBE_TRACE…), and the worker would drain with a
  * time unit of 1 tick while the main thread writes the real one. */
 void strobe__memory_init_once (void);
-/* The updater's part of each round: threads' allocation records (strobe-memory-ring.c). */
+/* The updater's part of each round: threads' allocation records (strobe-memory-drain.c). */
 void strobe__memory_drain (void);
 /* An output just started: memory tracing into it begins with a live-set snapshot. */
 void strobe__memory_output_started (void);
-/* A fork()ed child (strobe-fork.c, before anything else): memory tracing is over there. */
+/* A fork()ed child (strobe-init.c, before anything else): memory tracing is over there. */
 void strobe__memory_after_fork_child (void);
 /* From the thread exit hook. */
 void strobe__memory_thread_exit (void);
@@ -56,33 +63,15 @@ void strobe__memory_thread_exit (void);
 extern int strobe__memory_table_optin;
 #define STROBE_MEMORY_OPTIN_USER   1
 #define STROBE_MEMORY_OPTIN_TOGGLE 2
-/* The Memory channel is about to go off (strobe-channel.c, under the channels' lock). */
-void strobe__memory_channel_off (void);
 
 /* Where the interposer's fast path stands when it reports nothing: SKIPPING once the
  * table is known stale and that is recorded. */
 enum { STROBE_MEMORY_STATE_SKIPPING = 0, STROBE_MEMORY_STATE_OTHER = 1 };
 extern int strobe__memory_skip_state;
 
-/* Whether a call should be reported: the Memory channel is on or the table is kept. */
-static inline bool
-strobe__memory_wanted (void)
-{
-  return (__atomic_load_n (&MemoryChannel.enabled, __ATOMIC_RELAXED)
-          | __atomic_load_n (&strobe__memory_table_optin, __ATOMIC_RELAXED)) != 0;
-}
-
-void strobe__memory_skip_slow (void);
-
-/* Called instead of a report when strobe__memory_wanted() is false: notes (once) that the
- * table missed allocations, so a later snapshot says it is incomplete. */
-static inline void
-strobe__memory_skip (void)
-{
-  if (__builtin_expect (__atomic_load_n (&strobe__memory_skip_state, __ATOMIC_RELAXED)
-                        != STROBE_MEMORY_STATE_SKIPPING, 0))
-    strobe__memory_skip_slow ();
-}
+/* The state the reports read (strobe-memory-events.c). */
+extern int strobe__memory_table_valid;
+extern int strobe__memory_active;
 
 /* A live-table entry (strobe-memory-table.c): address, (thread << 48 | id), size with
  * the log2 alignment in the top byte, time in units, stack and tag. */
@@ -167,32 +156,6 @@ typedef struct
 /* libstrobe.so hands this table out through strobe_memory_interposer_hooks ()
  * (strobe/strobe-memory.h). */
 
-/* ---- shared between the memory files -------------------------------------------- */
-
-extern int  strobe__memory_table_valid;
-extern int  strobe__memory_active;
-extern bool strobe__memory_system_heap_sent;
-void strobe__memory_state_slow (void);
-void strobe__memory_send_system_heap (void);
-
-/* Before each report: cheap unless the channel or the table's state changed. */
-static inline void
-strobe__memory_check_state (void)
-{
-  int channel = __atomic_load_n (&MemoryChannel.enabled, __ATOMIC_RELAXED) != 0;
-
-  if (__builtin_expect (channel != __atomic_load_n (&strobe__memory_active, __ATOMIC_RELAXED)
-                        || !__atomic_load_n (&strobe__memory_table_valid, __ATOMIC_RELAXED), 0))
-    strobe__memory_state_slow ();
-}
-
-static inline void
-strobe__memory_ensure_system_heap (void)
-{
-  if (__builtin_expect (!__atomic_load_n (&strobe__memory_system_heap_sent, __ATOMIC_ACQUIRE), 0))
-    strobe__memory_send_system_heap ();
-}
-
 #define STROBE_MEMORY_RING_BYTES  (64u * 1024u)
 #define STROBE_MEMORY_MAX_RECORD  96u
 #define STROBE_MEMORY_MAX_HEAPS   4096u
@@ -226,22 +189,14 @@ typedef struct StrobeMemThread
   StrobeStackCache       *stacks;        /* owner; NULL until call stacks are used */
 } StrobeMemThread;
 
-/* The calling thread's ring (created on first use); NULL when none can be had. */
-extern __thread StrobeMemThread *strobe__memory_current __attribute__ ((tls_model ("initial-exec")));
-StrobeMemThread *strobe__memory_thread_setup (void);
-
-static inline StrobeMemThread *
-strobe__memory_thread (void)
-{
-  StrobeMemThread *mt = strobe__memory_current;
-
-  return __builtin_expect (mt != NULL, 1) ? mt : strobe__memory_thread_setup ();
-}
 /* The ring exited threads' late frees go to (writers hold strobe__memory_late_lock). */
 extern StrobeMemThread strobe__memory_late;
 extern pthread_mutex_t strobe__memory_late_lock;
 extern pthread_mutex_t strobe__memory_rings_lock;
 extern StrobeMemThread *strobe__memory_rings;
+/* The calling thread's ring, created on first use (strobe-memory-ring.h). */
+extern __thread StrobeMemThread *strobe__memory_current __attribute__ ((tls_model ("initial-exec")));
+StrobeMemThread *strobe__memory_thread_setup (void);
 extern int     strobe__memory_forked;    /* a fork()ed child: memory tracing is over */
 extern uint8_t strobe__memory_shift;     /* time unit = 2^shift ticks */
 extern uint64_t strobe__memory_coarse_units;   /* the time at the updater's last round */

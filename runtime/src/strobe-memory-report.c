@@ -8,6 +8,8 @@
  * never by address, so they repeat from one loop iteration to the next and LZ4 packs a
  * busy program's records to a fraction of a byte each. */
 #include "strobe-memory-private.h"
+#include "strobe-memory-ring.h"
+#include "strobe-memory-state.h"
 
 
 typedef struct

@@ -74,7 +74,7 @@ typedef struct
   void (*emit_thread_info) (uint16_t id, const char *name, const char *group, int32_t sort_hint);
   void (*emit_channel_announce) (uint32_t id, bool enabled, const char *name);
   void (*emit_channel_toggle) (uint32_t id, bool enabled);
-  /* strobe-memory.c: @ch is being switched off (before the store that does it). */
+  /* strobe-memory-state.c: @ch is being switched off (before the store that does it). */
   void (*channel_turning_off) (StrobeChannel *ch);
   /* From the exit of a thread that traced, before its last commit, in this order. */
   void (*cpu_thread_exit) (void);      /* strobe-cpu.c */

@@ -6,7 +6,7 @@
  *
  * pthread_atfork's prepare handler takes every lock of the runtime in that order, so the
  * child gets them in a consistent state (a lock held by a thread that does not exist in
- * the child would never be released there); what the child then does is strobe-fork.c's. */
+ * the child would never be released there); what the child then does is strobe-init.c's. */
 #include "strobe-private.h"
 
 
