@@ -9,11 +9,13 @@
  *   sampling.{1khz,10khz}.overhead     CPU time over the run without sampling, − 1 (%)
  *   sampling.{1khz,10khz}.wall_overhead the same for wall-clock time
  *   sampling.{1khz,10khz}.samples      samples in the trace (read back with StrobeSampleModel)
- *   sampling.{1khz,10khz}.bytes_per_sample  (trace bytes − the unsampled trace's) / samples
+ *   sampling.{1khz,10khz}.bytes_per_sample  (trace bytes − the unsampled trace's) / samples,
+ *                                      the median round's
  *   sampling.{1khz,10khz}.kernel_floor  the same program with a bare perf event (the CPU
  *                                      clock, no call chain, no ring) instead: what the
  *                                      kernel's sampling interrupts cost on this machine
- *   sampling.{1khz,10khz}.overhead_beyond_kernel  overhead − kernel_floor
+ *   sampling.{1khz,10khz}.overhead_beyond_kernel  overhead − kernel_floor (a ratio line too,
+ *                                      against the same targets: what the channel itself costs)
  *
  * and what the viewer does with the 10 kHz trace (--analysis: only that, on a run of its
  * own with 4 threads):
@@ -107,6 +109,43 @@ count_samples (const char *trace)
     return 0;
   strobe_sample_model_get_summary (model, &summary);
   return summary.samples;
+}
+
+/* The median over rounds of (trace bytes − the unsampled run's) / samples; *@samples:
+ * that round's count. Not one round's: a round the machine preempted often has more
+ * switch records per sample. */
+static double
+bytes_per_sample (const char *dir, const Config *c, const Config *off, int rounds, guint64 *samples)
+{
+  double per[16];
+  guint64 count[16];
+  int n = 0;
+
+  for (int r = 0; r < rounds; r++)
+    {
+      g_autofree char *base = g_strdup_printf ("%s-%d.strobe", c->name, r);
+      g_autofree char *trace = g_build_filename (dir, base, NULL);
+      guint64 s = count_samples (trace);
+      double v;
+      int at;
+
+      if (s == 0)
+        continue;
+      v = (double) ((gint64) c->bytes[r] - (gint64) off->bytes[r]) / (double) s;
+      /* Insertion sort: a handful of rounds. */
+      for (at = n; at > 0 && per[at - 1] > v; at--)
+        {
+          per[at] = per[at - 1];
+          count[at] = count[at - 1];
+        }
+      per[at] = v;
+      count[at] = s;
+      n++;
+    }
+  if (n == 0)
+    return 0;
+  *samples = count[n / 2];
+  return per[n / 2];
 }
 
 static double
@@ -271,10 +310,8 @@ main (int argc, char **argv)
       double over = 100.0 * (least (c->cpu, rounds) / least (configs[0].cpu, rounds) - 1.0);
       double wall_over = 100.0 * (least (c->wall, rounds) / least (configs[0].wall, rounds) - 1.0);
       double kfloor = 100.0 * (least (configs[k + 2].cpu, rounds) / least (configs[0].cpu, rounds) - 1.0);
-      g_autofree char *base = g_strdup_printf ("%s-0.strobe", c->name);
-      g_autofree char *trace = g_build_filename (dir, base, NULL);
-      guint64 samples = count_samples (trace);
-      double per = samples ? (double) ((gint64) c->bytes[0] - (gint64) configs[0].bytes[0]) / (double) samples : 0;
+      guint64 samples = 0;
+      double per = bytes_per_sample (dir, c, &configs[0], rounds, &samples);
       g_autofree char *n1 = g_strdup_printf ("sampling.%s.overhead", c->name);
       g_autofree char *n2 = g_strdup_printf ("sampling.%s.wall_overhead", c->name);
       g_autofree char *n3 = g_strdup_printf ("sampling.%s.samples", c->name);
@@ -290,6 +327,9 @@ main (int argc, char **argv)
       bench_report (n5, kfloor, "%");
       bench_report (n6, over - kfloor, "%");
       bench_report_ratio (n1, over, "<=", k == 1 ? 1.0 : 5.0);
+      /* The part the Sampling channel itself answers for, against the same targets: a
+       * virtual machine's timer interrupts alone can exceed them (the floor above). */
+      bench_report_ratio (n6, over - kfloor, "<=", k == 1 ? 1.0 : 5.0);
       bench_report_ratio (n4, per, "<=", 48.0);
     }
   {
