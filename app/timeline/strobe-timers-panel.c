@@ -266,9 +266,14 @@ update_range_label (StrobeTimersPanel *self)
       /* Translators: what the timers table covers: the selected time range's length */
       text = g_strdup_printf (_("Selection (%s)"), d);
     }
+  else if (!strobe_document_is_loaded (self->document) && !strobe_document_is_live (self->document))
+    /* Translators: the timers panel while a file is read: the whole trace's timers come
+     * once all of it is (a range selected meanwhile is computed at once) */
+    text = g_strdup (_("Whole trace, once read"));
   else
     text = g_strdup (_("Whole trace"));
-  gtk_label_set_text (GTK_LABEL (self->range_label), text);
+  if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (self->range_label)), text) != 0)
+    gtk_label_set_text (GTK_LABEL (self->range_label), text);
 }
 
 /* ---- statistics ------------------------------------------------------------------------- */

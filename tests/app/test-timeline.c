@@ -26,6 +26,7 @@
 #include "strobe-timeline-painter.h"
 #include "strobe-timeline-tracks.h"
 #include "strobe-timer-row.h"
+#include "strobe-timer-stats.h"
 #include "timeline-common.h"
 #include "widget-find.h"
 
@@ -1091,6 +1092,123 @@ test_timers_sliced (void)
   g_rmdir (dir);
 }
 
+/* Issue 20, progressive display: a trace still coming shows what has come so far — its
+ * threads' tracks, its timers, the timers of a range selected meanwhile — and keeps
+ * filling. The trace comes through a pipe that stops halfway until the test lets the rest
+ * through (a stream is followed as a live trace is). */
+static void
+test_progressive (void)
+{
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) proc = NULL;
+  g_autofree char *half = NULL;
+  TimelineFixture f = { 0 };
+  StrobeTimersPanel *timers;
+  StrobeTimelineModel *model;
+  GOutputStream *gate;
+  GStatBuf st;
+  gint64 deadline;
+  guint64 a, b;
+  guint n_half;
+
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  half = g_strdup_printf ("%" G_GUINT64_FORMAT, (guint64) st.st_size / 2);
+  proc = g_subprocess_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error, "sh", "-c",
+                           "head -c \"$1\" \"$2\"; read gate; tail -c +\"$(($1 + 1))\" \"$2\"", "sh", half, path, NULL);
+  g_assert_no_error (error);
+  f.document = strobe_document_new_for_stream (g_subprocess_get_stdout_pipe (proc), "progressive", STROBE_DOCUMENT_MODEL_ALL);
+  f.state = strobe_view_state_new ();
+  f.view = STROBE_TIMELINE_VIEW (strobe_view_new (STROBE_TYPE_TIMELINE_VIEW, f.document, f.state));
+  f.window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f.window, 1200, 700);
+  gtk_window_set_child (f.window, GTK_WIDGET (f.view));
+  gtk_window_present (f.window);
+  timers = strobe_timeline_view_get_timers (f.view);
+  model = strobe_document_get_timeline (f.document);
+  strobe_document_load_async (f.document, NULL, NULL, NULL);
+
+  /* The first half read, the reader waiting at the gate: tracks and timers of it. */
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (strobe_document_get_bytes_read (f.document) < (guint64) st.st_size / 2
+         || g_list_model_get_n_items (strobe_timers_panel_get_rows (timers)) == 0 || strobe_timers_panel_is_busy (timers))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_false (strobe_document_is_loaded (f.document));
+  g_assert_cmpuint (strobe_track_list_get_n (strobe_timeline_widget_get_tracks (strobe_timeline_view_get_timeline (f.view))), >, 0);
+  n_half = g_list_model_get_n_items (strobe_timers_panel_get_rows (timers));
+
+  /* A range selected meanwhile: its timers at once. */
+  g_assert_true (strobe_document_get_extent (f.document, &a, &b));
+  strobe_view_state_set_selection (f.state, a, a + (b - a) / 2);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (strobe_timers_panel_is_busy (timers) || g_list_model_get_n_items (strobe_timers_panel_get_rows (timers)) == 0)
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_false (strobe_document_is_loaded (f.document));
+  g_assert_nonnull (find_text_prefix (GTK_WIDGET (f.view), "Selection ("));
+
+  /* The rest: the whole trace's timers, more names than the half had. */
+  gate = g_subprocess_get_stdin_pipe (proc);
+  g_assert_true (g_output_stream_write_all (gate, "\n", 1, NULL, NULL, &error));
+  g_assert_true (g_output_stream_close (gate, NULL, &error));
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!strobe_document_is_loaded (f.document))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  strobe_view_state_clear_selection (f.state);
+  timeline_fixture_settle (&f, 30);
+  g_assert_cmpint (strobe_document_get_status (f.document), ==, STROBE_DOCUMENT_STATUS_FINISHED);
+  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "Whole trace"));
+  {
+    g_autoptr (GArray) all = strobe_timer_stats_compute_full (model, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, NULL, NULL);
+    g_assert_cmpuint (g_list_model_get_n_items (strobe_timers_panel_get_rows (timers)), ==, all->len);
+    g_assert_cmpuint (all->len, >, n_half);
+  }
+  g_subprocess_wait (proc, NULL, NULL);
+  timeline_fixture_close (&f);
+}
+
+/* A file not read yet: the whole trace's timers come once it is, and the panel says so
+ * (rather than an empty table that looks like a trace without scopes). */
+static void
+test_timers_once_read (void)
+{
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  TimelineFixture f = { 0 };
+  gint64 deadline;
+
+  f.document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  f.state = strobe_view_state_new ();
+  f.view = STROBE_TIMELINE_VIEW (strobe_view_new (STROBE_TYPE_TIMELINE_VIEW, f.document, f.state));
+  f.window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (f.window, 1200, 700);
+  gtk_window_set_child (f.window, GTK_WIDGET (f.view));
+  gtk_window_present (f.window);
+  for (int i = 0; i < 10; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "Whole trace, once read"));
+  strobe_document_load_async (f.document, NULL, NULL, NULL);
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (!strobe_document_is_loaded (f.document))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  timeline_fixture_settle (&f, 30);
+  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "Whole trace"));
+  g_assert_null (find_text (GTK_WIDGET (f.view), "Whole trace, once read"));
+  g_assert_cmpuint (g_list_model_get_n_items (strobe_timers_panel_get_rows (strobe_timeline_view_get_timers (f.view))), >, 0);
+  timeline_fixture_close (&f);
+}
+
 static void
 test_timers_vs_cli (void)
 {
@@ -1884,6 +2002,8 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/navigate", test_navigate);
   g_test_add_func ("/timeline/timers-vs-cli", test_timers_vs_cli);
   g_test_add_func ("/timeline/timers-sliced", test_timers_sliced);
+  g_test_add_func ("/timeline/progressive", test_progressive);
+  g_test_add_func ("/timeline/timers-once-read", test_timers_once_read);
   g_test_add_func ("/timeline/timers-butterfly", test_timers_butterfly);
   g_test_add_func ("/timeline/timers-flame", test_timers_flame);
   g_test_add_func ("/timeline/find", test_find);
