@@ -493,16 +493,27 @@ typedef struct
   GArray     *waiting;     /* probe ends the view has been told of, not yet drawn */
   GArray     *latencies;   /* ms */
   StrobeDocument *document;
+  gboolean    changed;     /* the timeline grew since the probes were looked for */
 } Live;
 
+/* The probes the view has been told of: looked for between frames, where the bench's own
+ * search over the model is not counted as the viewer's stall. */
 static void
 live_changed (StrobeDocument *document, StrobeDocumentChanges changes, Live *l)
 {
+  if (changes & STROBE_DOCUMENT_CHANGED_TIMELINE)
+    l->changed = TRUE;
+}
+
+static void
+live_find_probes (Live *l)
+{
   g_autoptr (GArray) probes = NULL;
 
-  if (!(changes & STROBE_DOCUMENT_CHANGED_TIMELINE))
+  if (!l->changed)
     return;
-  probes = strobe_scope_search (strobe_document_get_timeline (document), "Probe", G_MAXUINT, NULL, NULL, NULL);
+  l->changed = FALSE;
+  probes = strobe_scope_search (strobe_document_get_timeline (l->document), "Probe", G_MAXUINT, NULL, NULL, NULL);
   for (guint i = 0; probes && i < probes->len; i++)
     {
       guint64 end = g_array_index (probes, StrobeScopeMatch, i).end;
@@ -572,6 +583,7 @@ live_latency (StrobeTimelineWidget *unused)
   l.seen = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   l.waiting = g_array_new (FALSE, FALSE, sizeof (guint64));
   l.latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  l.document = document;
   g_signal_connect (document, "changed", G_CALLBACK (live_changed), &l);
   strobe_document_load_async (document, NULL, NULL, NULL);
   tick = g_timeout_add (1, stall_tick, &stall);
@@ -583,7 +595,10 @@ live_latency (StrobeTimelineWidget *unused)
     {
       StrobeTimelineWidget *w = strobe_timeline_view_get_timeline (STROBE_TIMELINE_VIEW (view));
       double t0 = bench_now_ns ();
-      guint n_waiting = l.waiting->len;
+      guint n_waiting;
+
+      live_find_probes (&l);
+      n_waiting = l.waiting->len;
 
       frame_max = MAX (frame_max, frame (GTK_WIDGET (w)));
       /* The bench's own frame is not a stall of the viewer's: gaps are measured between
