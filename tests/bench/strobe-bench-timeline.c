@@ -268,6 +268,10 @@ typedef struct
   double max_gap;
   double busy_in_max_gap;
   double max_busy;
+  double paint_cpu_start;
+  double frame_cpu_in_gap;   /* GTK's frames in the current gap: their main-thread CPU */
+  double max_frame_cpu;      /* the most CPU one frame of GTK's took */
+  double max_busy_outside;   /* the most CPU in a gap besides its frames: a stall proper */
   double paint_start;
   double max_paint;
   double changed_start;
@@ -324,13 +328,20 @@ static void
 paint_begin (GdkFrameClock *clock, Stall *s)
 {
   s->paint_start = bench_now_ns ();
+  s->paint_cpu_start = thread_cpu_ns ();
 }
 
 static void
 paint_end (GdkFrameClock *clock, Stall *s)
 {
   if (s->paint_start > 0)
-    s->max_paint = MAX (s->max_paint, (bench_now_ns () - s->paint_start) / 1e6);
+    {
+      double cpu = (thread_cpu_ns () - s->paint_cpu_start) / 1e6;
+
+      s->max_paint = MAX (s->max_paint, (bench_now_ns () - s->paint_start) / 1e6);
+      s->max_frame_cpu = MAX (s->max_frame_cpu, cpu);
+      s->frame_cpu_in_gap += cpu;
+    }
   s->paint_start = 0;
 }
 
@@ -350,16 +361,20 @@ stall_tick (gpointer data)
           s->busy_in_max_gap = busy;
         }
       s->max_busy = MAX (s->max_busy, busy);
+      s->max_busy_outside = MAX (s->max_busy_outside, busy - s->frame_cpu_in_gap);
     }
   s->last = now;
   s->last_cpu = cpu;
+  s->frame_cpu_in_gap = 0;
   return G_SOURCE_CONTINUE;
 }
 
-/* The figures of one phase: `PREFIX.main_stall` (wall), `.main_stall_busy` (the main
- * thread's CPU time in that gap), `.main_busy_max` (its most CPU time in any one gap),
- * `.screen_frame_max`, each busy and wall figure with its target of 4 ms and the screen
- * frame with 16 ms. */
+/* The figures of one phase. The issue's budget is no stall over 4 ms and no frame over
+ * 16 ms, so a gap's main-thread CPU is split: GTK's frames in it (layout to after-paint,
+ * `frame_cpu_max`, target 16 ms) and the rest (`main_busy_outside_frames_max`: handlers,
+ * idles, feeding — a stall proper, target 4 ms). `main_stall` is the wall gap a user sees
+ * (4 ms), `main_stall_busy` how much of it the main thread ran (the rest it waited for a
+ * CPU), `screen_frame_max` GTK's longest frame by the wall clock (16 ms). */
 static void
 report_stall (const char *prefix, const Stall *s, gboolean frames)
 {
@@ -370,20 +385,26 @@ report_stall (const char *prefix, const Stall *s, gboolean frames)
   g_snprintf (key, sizeof key, "%s.main_stall_busy", prefix);
   bench_report (key, s->busy_in_max_gap, "ms (of it the main thread ran; the rest it waited for a CPU)");
   g_snprintf (key, sizeof key, "%s.main_busy_max", prefix);
-  bench_report (key, s->max_busy, "ms (the main thread's most CPU time between two 1 ms ticks: our code's share)");
+  bench_report (key, s->max_busy, "ms (the main thread's most CPU time between two 1 ms ticks, frames included)");
+  g_snprintf (key, sizeof key, "%s.main_busy_outside_frames_max", prefix);
+  bench_report (key, s->max_busy_outside, "ms (the same without GTK's frames in the gap: handlers, idles, feeding)");
   if (frames)
     {
+      g_snprintf (key, sizeof key, "%s.frame_cpu_max", prefix);
+      bench_report (key, s->max_frame_cpu, "ms (GTK's longest frame by the main thread's CPU time)");
       g_snprintf (key, sizeof key, "%s.screen_frame_max", prefix);
-      bench_report (key, s->max_paint, "ms (GTK's longest frame on the X display: layout, paint, upload)");
+      bench_report (key, s->max_paint, "ms (GTK's longest frame on the X display by the wall clock: layout, paint, upload)");
     }
   g_snprintf (key, sizeof key, "%s.changed_handler_max", prefix);
-  bench_report (key, s->max_changed, "ms (the view's longest handling of a document change)");
+  bench_report (key, s->max_changed, "ms (the view's longest handling of a document change, wall)");
   g_snprintf (key, sizeof key, "%s_main_stall_ms", prefix);
   bench_report_ratio (key, s->max_gap, "<=", 4);
-  g_snprintf (key, sizeof key, "%s_main_busy_ms", prefix);
-  bench_report_ratio (key, s->max_busy, "<=", 4);
+  g_snprintf (key, sizeof key, "%s_main_busy_outside_frames_ms", prefix);
+  bench_report_ratio (key, s->max_busy_outside, "<=", 4);
   if (frames)
     {
+      g_snprintf (key, sizeof key, "%s_frame_cpu_ms", prefix);
+      bench_report_ratio (key, s->max_frame_cpu, "<=", 16);
       g_snprintf (key, sizeof key, "%s_screen_frame_ms", prefix);
       bench_report_ratio (key, s->max_paint, "<=", 16);
     }
@@ -629,7 +650,7 @@ live_latency (StrobeTimelineWidget *unused)
   g_subprocess_wait (proc, NULL, NULL);
   bench_report ("live.frame_max", frame_max, "ms (the view's longest frame, offscreen, while live)");
   bench_report_ratio ("live_frame_max_ms", frame_max, "<=", 16);
-  report_stall ("live", &stall, FALSE);
+  report_stall ("live", &stall, TRUE);
   changed_stall = NULL;
   if (l.latencies->len)
     {
