@@ -250,15 +250,29 @@ in_window (const StrobeIdWindow *w, guint64 id)
   return w && id <= w->head && id + STROBE_ID_WINDOW > w->head;
 }
 
-/* The run's index of @id, or -1. */
+/* The run's index of @id, or -1. Long-lived blocks tend to die in the order they were
+ * made (a queue, a cache's oldest first), so the search gallops on from the last one found
+ * before it bisects: a few steps instead of log2 of the run's length, each a cache miss. */
 static gssize
-run_find (const StrobeIdWindow *w, guint64 id)
+run_find (StrobeIdWindow *w, guint64 id)
 {
   const guint64 *v = (const guint64 *) (void *) w->run_ids->data;
   gsize lo = 0, hi = w->run_ids->len;
 
   if (hi == 0 || id > v[hi - 1] || id < v[0])
     return -1;
+  if (w->run_hint < hi && v[w->run_hint] <= id)
+    {
+      gsize step = 1;
+
+      lo = w->run_hint;
+      while (lo + step < hi && v[lo + step] <= id)
+        {
+          lo += step;
+          step *= 2;
+        }
+      hi = MIN (hi, lo + step + 1);
+    }
   while (lo < hi)
     {
       gsize mid = lo + (hi - lo) / 2;
@@ -267,7 +281,12 @@ run_find (const StrobeIdWindow *w, guint64 id)
       else
         hi = mid;
     }
-  return lo < w->run_ids->len && v[lo] == id ? (gssize) lo : -1;
+  if (lo < w->run_ids->len && v[lo] == id)
+    {
+      w->run_hint = lo;
+      return (gssize) lo;
+    }
+  return -1;
 }
 
 /* A live entry of the run, or NULL. */
@@ -299,6 +318,7 @@ run_removed (StrobeIdWindow *w)
       }
   g_array_set_size (w->run_ids, n);
   g_array_set_size (w->run_values, n);
+  w->run_hint = 0;
 }
 
 /* Id @j leaves the window live (@s its slot): to the run, after every id already there. */

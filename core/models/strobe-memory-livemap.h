@@ -65,6 +65,7 @@ typedef struct
   GArray  *run_ids;    /* guint64 */
   GArray  *run_values; /* guint32 value + 1; 0: removed since */
   gsize    run_live;
+  gsize    run_hint;   /* where the last search ended */
 } StrobeIdWindow;
 
 typedef struct
