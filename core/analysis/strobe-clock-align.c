@@ -10,14 +10,6 @@
 
 #include "strobe-clock-align.h"
 
-/* A clock origin in ns of that clock (ticks × 10⁹ / frequency), exactly: relative offsets
- * are small differences of such large numbers, which a double would round to 256 ns. */
-static gint64
-origin_ns (const StrobeTraceClock *clock)
-{
-  return (gint64) ((unsigned __int128) clock->origin * 1000000000u / clock->frequency);
-}
-
 static gboolean
 domain_is (const StrobeWireMetadata *meta, const char *hex)
 {
@@ -92,7 +84,7 @@ shift_ns (const StrobeClockAlignMember *m, const StrobeClockAlignMember *ref)
   gint64 shift = m->adjust_ns;
 
   if (m->alignment == STROBE_CLOCK_ALIGN_OFFSET)
-    shift += origin_ns (&m->clock) - origin_ns (&ref->clock) - m->offset_ns;
+    shift += strobe_trace_clock_origin_ns (&m->clock) - strobe_trace_clock_origin_ns (&ref->clock) - m->offset_ns;
   else if (m->alignment == STROBE_CLOCK_ALIGN_WALL)
     shift += (gint64) m->clock.start_time_ns - (gint64) ref->clock.start_time_ns;
   return (gdouble) shift;
@@ -109,7 +101,7 @@ static gdouble
 to_reference (const StrobeClockAlignMember *m, const StrobeClockAlignMember *ref, gdouble ticks)
 {
   if (in_ref_ticks (m))
-    return ticks + (gdouble) m->adjust_ns * (gdouble) ref->clock.frequency / 1e9;
+    return ticks + strobe_trace_clock_ticks_for_ns (&ref->clock, (gdouble) m->adjust_ns);
   return strobe_trace_clock_ticks_from_origin (&ref->clock,
                                                strobe_trace_clock_ns_from_origin (&m->clock, ticks) + shift_ns (m, ref));
 }
@@ -162,7 +154,7 @@ strobe_clock_align (StrobeClockAlignMember *members,
         {
           /* One frequency for all: each process's estimate of the TSC's differs a little,
            * which would stretch one trace against the other. */
-          gdouble base = zero - (gdouble) m->adjust_ns * (gdouble) ref->clock.frequency / 1e9;
+          gdouble base = zero - strobe_trace_clock_ticks_for_ns (&ref->clock, (gdouble) m->adjust_ns);
 
           m->clock.frequency = ref->clock.frequency;
           m->clock.frequency_valid = ref->clock.frequency_valid;

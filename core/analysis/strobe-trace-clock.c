@@ -106,6 +106,21 @@ strobe_trace_clock_ticks_from_origin (const StrobeTraceClock *clock,
   return (gdouble) clock->origin + ns * (gdouble) clock->frequency / 1e9;
 }
 
+gint64
+strobe_trace_clock_origin_ns (const StrobeTraceClock *clock)
+{
+  g_return_val_if_fail (clock != NULL, 0);
+  return (gint64) ((unsigned __int128) clock->origin * 1000000000u / clock->frequency);
+}
+
+gdouble
+strobe_trace_clock_ticks_for_ns (const StrobeTraceClock *clock,
+                                 gdouble                 ns)
+{
+  g_return_val_if_fail (clock != NULL, 0);
+  return ns * (gdouble) clock->frequency / 1e9;
+}
+
 guint64
 strobe_trace_clock_to_wall_ns (const StrobeTraceClock *clock,
                                guint64                 ticks)

@@ -52,6 +52,12 @@ gdouble strobe_trace_clock_ns_from_origin    (const StrobeTraceClock *clock,
                                               gdouble                 ticks);
 gdouble strobe_trace_clock_ticks_from_origin (const StrobeTraceClock *clock,
                                               gdouble                 ns);
+/* The clock's origin in ns of that clock (origin × 10⁹ / frequency), exactly: offsets
+ * between two clocks are small differences of such numbers, which a double would round.
+ * And a signed length in ns as fractional ticks. */
+gint64  strobe_trace_clock_origin_ns         (const StrobeTraceClock *clock);
+gdouble strobe_trace_clock_ticks_for_ns      (const StrobeTraceClock *clock,
+                                              gdouble                 ns);
 /* Wall-clock time of @ticks, ns since the Unix epoch; 0 when the start time is unknown. */
 guint64 strobe_trace_clock_to_wall_ns   (const StrobeTraceClock   *clock,
                                          guint64                   ticks);
