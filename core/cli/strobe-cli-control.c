@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "strobe-cli.h"
+#include "strobe-clock-offset.h"
 #include "strobe-control-address.h"
 #include "strobe-text.h"
 #include "strobe-control-client.h"
@@ -58,6 +59,37 @@ usage (GOptionContext *context, const char *problem)
   return STROBE_CLI_USAGE_ERROR;
 }
 
+static void
+print_failure (const char *host, guint16 port, const GError *error)
+{
+  g_autofree char *message = strobe_text_escape (error->message, STROBE_TEXT_PLAIN);
+
+  g_printerr (strchr (host, ':') ? "strobe-cli: [%s]:%u: %s\n" : "strobe-cli: %s:%u: %s\n", host, port, message);
+}
+
+/* `clock`: the offset as strobe_clock_align would use it, and whether it went into the
+ * program's trace (only when the program is on another machine or boot). */
+static int
+print_clock (StrobeControlClient *client, const char *host, guint16 port)
+{
+  g_autoptr (GError) error = NULL;
+  StrobeClockOffset offset;
+  gboolean recorded = FALSE;
+
+  if (!strobe_control_client_sync_clock (client, 8, FALSE, &offset, &recorded, &error))
+    {
+      print_failure (host, port, error);
+      return STROBE_CLI_FAILED;
+    }
+  /* Translators: strobe-cli control TARGET clock: the program's clock minus ours, in ns,
+   * the uncertainty, and how many round trips the best was chosen from */
+  printf (_("offset %+lld ns ± %llu ns (the best of %u round trips)\n"), (long long) offset.offset_ns,
+          (unsigned long long) offset.uncertainty_ns, offset.samples);
+  printf ("%s\n", recorded ? _("another machine or boot: the offset is now in its trace")
+                           : _("this machine: its trace reads our clock already"));
+  return STROBE_CLI_OK;
+}
+
 int
 strobe_cli_control (int argc, char **argv)
 {
@@ -91,7 +123,8 @@ strobe_cli_control (int argc, char **argv)
       "  stop                           stop tracing\n"
       "  snapshot send-to HOST[:PORT]   send recent history without stopping\n"
       "  snapshot write-to PATH         write recent history without stopping\n"
-      "  status                         print the program's control status"));
+      "  status                         print the program's control status\n"
+      "  clock                          measure the program's clock against ours"));
   g_option_context_add_main_entries (context, entries, GETTEXT_PACKAGE);
   g_option_context_set_strict_posix (context, TRUE);   /* options stop at TARGET */
   if (!g_option_context_parse (context, &argc, &argv, &error))
@@ -110,13 +143,14 @@ strobe_cli_control (int argc, char **argv)
     return usage (context, _("send-to and write-to take a target, then optionally tail=BYTES"));
   if (g_str_equal (verb, "channels") && argc != 3 && argc != 5)
     return usage (context, _("channels takes no argument, or LIST on|off"));
-  if ((g_str_equal (verb, "stop") || g_str_equal (verb, "status")) && argc != 3)
+  if ((g_str_equal (verb, "stop") || g_str_equal (verb, "status") || g_str_equal (verb, "clock")) && argc != 3)
     return usage (context, _("too many arguments"));
   if (g_str_equal (verb, "snapshot")
       && (argc != 5 || (!g_str_equal (argv[3], "send-to") && !g_str_equal (argv[3], "write-to"))))
     return usage (context, _("snapshot takes send-to HOST[:PORT] or write-to PATH"));
   if (!g_str_equal (verb, "send-to") && !g_str_equal (verb, "write-to") && !g_str_equal (verb, "channels")
-      && !g_str_equal (verb, "stop") && !g_str_equal (verb, "status") && !g_str_equal (verb, "snapshot"))
+      && !g_str_equal (verb, "stop") && !g_str_equal (verb, "status") && !g_str_equal (verb, "snapshot")
+      && !g_str_equal (verb, "clock"))
     return usage (context, _("unknown command"));
 
   if (g_str_equal (verb, "send-to") || (g_str_equal (verb, "snapshot") && g_str_equal (argv[3], "send-to")))
@@ -152,12 +186,21 @@ strobe_cli_control (int argc, char **argv)
   client = strobe_control_client_new (host, port);
   strobe_control_client_set_discovery_directory (client, dir);
   strobe_control_client_set_timeout (client, (guint) MAX (timeout, 1));
+  if (g_str_equal (verb, "clock"))
+    return print_clock (client, host, port);
+  if (g_str_equal (verb, "send-to"))
+    {
+      g_autoptr (GError) unmeasured = NULL;
+      StrobeClockOffset offset;
+
+      /* First: a program of another machine then sends a trace that carries its offset
+       * (PROTOCOL.md §1); one whose clock cannot be measured is sent all the same. */
+      strobe_control_client_sync_clock (client, 8, FALSE, &offset, NULL, &unmeasured);
+    }
   reply = strobe_control_client_send (client, line, NULL, &error);
   if (reply == NULL)
     {
-      g_autofree char *message = strobe_text_escape (error->message, STROBE_TEXT_PLAIN);
-
-      g_printerr (strchr (host, ':') ? "strobe-cli: [%s]:%u: %s\n" : "strobe-cli: %s:%u: %s\n", host, port, message);
+      print_failure (host, port, error);
       return STROBE_CLI_FAILED;
     }
   if (g_str_equal (verb, "status"))

@@ -530,7 +530,9 @@ clock_thread (gpointer data)
 static void
 measure_clock (StrobeRecorderConnection *self, const StrobeWireMetadata *meta)
 {
+  g_autoptr(GError) error = NULL;
   char ours[33], theirs[33];
+  GThread *thread;
   ClockJob *job;
 
   if (meta->control_port == 0 || self->clock_mode == STROBE_RECORDER_CLOCK_NEVER)
@@ -544,7 +546,16 @@ measure_clock (StrobeRecorderConnection *self, const StrobeWireMetadata *meta)
   job->host = g_strdup (self->peer_host);
   job->port = meta->control_port;
   job->peer = g_strdup (self->peer_address);
-  g_thread_unref (g_thread_new ("strobe-rec-clock", clock_thread, job));
+  thread = g_thread_try_new ("strobe-rec-clock", clock_thread, job, &error);
+  if (thread != NULL)
+    g_thread_unref (thread);
+  else
+    {
+      g_message ("Recorder: could not measure the clock of %s: %s", job->peer, error->message);
+      g_free (job->host);
+      g_free (job->peer);
+      g_free (job);
+    }
 }
 
 static gpointer

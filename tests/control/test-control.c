@@ -1436,6 +1436,14 @@ test_cli (void)
   g_assert_cmpint (rc, ==, 0);
   status = run_cli (t, &rc, (const char *[]) { "control", "control-target", "status", NULL });
   g_assert_nonnull (strstr (status, "tracing 1\n"));
+  {
+    g_autofree char *clock = run_cli (t, &rc, (const char *[]) { "control", pid, "clock", NULL });
+
+    /* One machine: measured, not recorded. */
+    g_assert_cmpint (rc, ==, 0);
+    g_assert_true (g_str_has_prefix (clock, "offset "));
+    g_assert_nonnull (strstr (clock, " ns (the best of 8 round trips)\nthis machine:"));
+  }
   g_usleep (100 * 1000);
   stopped = run_cli (t, &rc, (const char *[]) { "control", pid, "stop", NULL });
   g_assert_cmpint (rc, ==, 0);
