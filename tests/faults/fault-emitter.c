@@ -239,13 +239,13 @@ mode_stall (const char *host, const char *buffer, const char *seconds)
   __atomic_store_n (&stall_stop, 1, __ATOMIC_RELAXED);
   for (int i = 0; i < 2; i++)
     pthread_join (threads[i], NULL);
+  pthread_join (probe, NULL);   /* before its figures are read (ThreadSanitizer) */
   say ("stalled attempts=%" PRIu64 " rss_start=%ld rss_max=%ld stats_blocked_ms=%.0f "
        "memory_max=%" PRIu64 " limit=%" PRIu64,
        stall_attempts[0] + stall_attempts[1], rss_start, rss_max, probe_gap_max,
        probe_memory_max, probe_limit);
   if (fgets (line, sizeof line, stdin) == NULL)
     return 1;
-  pthread_join (probe, NULL);
   strobe_get_stats (&st);
   say ("stats emitted=%" PRIu64 " dropped=%" PRIu64 " memory=%" PRIu64 " limit=%" PRIu64,
        st.events_emitted, st.events_dropped, st.buffer_memory, st.buffer_limit);
