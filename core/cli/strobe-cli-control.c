@@ -85,8 +85,8 @@ print_clock (StrobeControlClient *client, const char *host, guint16 port)
    * the uncertainty, and how many round trips the best was chosen from */
   printf (_("offset %+lld ns ± %llu ns (the best of %u round trips)\n"), (long long) offset.offset_ns,
           (unsigned long long) offset.uncertainty_ns, offset.samples);
-  printf ("%s\n", recorded ? _("another machine or boot: the offset is now in its trace")
-                           : _("this machine: its trace reads our clock already"));
+  printf ("%s\n", recorded ? _("recorded in its trace (it does not read this machine's CLOCK_MONOTONIC)")
+                           : _("not recorded: it reads this machine's CLOCK_MONOTONIC, as its trace says"));
   return STROBE_CLI_OK;
 }
 

@@ -66,6 +66,7 @@ strobe_control_client_measure_clock (StrobeControlClient *client,
 {
   g_autofree StrobeClockSample *samples = NULL;
   g_autofree char *domain = NULL;
+  guint8 source;
 
   g_return_val_if_fail (STROBE_IS_CONTROL_CLIENT (client), FALSE);
   g_return_val_if_fail (rounds > 0 && rounds <= 1000, FALSE);
@@ -95,11 +96,20 @@ strobe_control_client_measure_clock (StrobeControlClient *client,
           return FALSE;
         }
       if (domain == NULL)
-        domain = g_ascii_strdown (g_hash_table_lookup (pairs, "domain") ?: "", -1);
+        {
+          const char *src = g_hash_table_lookup (pairs, "source");
+          guint64 value = 0;
+
+          domain = g_ascii_strdown (g_hash_table_lookup (pairs, "domain") ?: "", -1);
+          if (src != NULL)
+            g_ascii_string_to_unsigned (src, 10, 0, 255, &value, NULL);
+          offset->source = (guint8) value;
+        }
       samples[i].sent_ns = sent;
       samples[i].received_ns = received;
       samples[i].remote_ns = (gint64) remote;
     }
+  source = offset->source;
   if (!strobe_clock_offset_from_samples (samples, rounds, offset))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
@@ -108,6 +118,7 @@ strobe_control_client_measure_clock (StrobeControlClient *client,
     }
   if (is_domain (domain))
     g_strlcpy (offset->domain, domain, sizeof offset->domain);
+  offset->source = source;
   return TRUE;
 }
 
@@ -166,8 +177,9 @@ strobe_control_client_sync_clock (StrobeControlClient *client,
     *recorded = FALSE;
   if (!strobe_control_client_measure_clock (client, rounds, offset, error))
     return FALSE;
-  /* One machine, one boot: the traces read one clock already (PROTOCOL.md §1). */
-  if (!always && strobe_clock_local_domain (ours) && g_str_equal (ours, offset->domain))
+  /* Our very clock: the offset is 0 to within the measure, and a reader knows it without
+   * (PROTOCOL.md §1). */
+  if (!always && offset->source == 0 && strobe_clock_local_domain (ours) && g_str_equal (ours, offset->domain))
     return TRUE;
   if (!strobe_control_client_record_clock (client, offset, error))
     return FALSE;

@@ -29,6 +29,7 @@ typedef struct
   guint   samples;          /* round trips it rests on */
   char    domain[33];       /* the program's clock domain (its boot id, 32 hex digits), from
                              * its reply; "" when it gave none */
+  guint8  source;           /* its clock source (metadata clock_source): 0 CLOCK_MONOTONIC */
 } StrobeClockOffset;
 
 /* The best of @n samples; FALSE when none is usable (a reply before its request). */
@@ -54,9 +55,12 @@ gboolean strobe_control_client_record_clock  (StrobeControlClient *client,
                                               const StrobeClockOffset *offset,
                                               GError             **error);
 
-/* What a tool does as it connects to a program: measures (@rounds round trips) and, when
- * the program is on another machine or another boot (its clock domain is not ours, or
- * unknown) or @always, records the offset in its trace. *@recorded says whether it did. */
+/* What a tool does as it connects to a program: measures (@rounds round trips) and
+ * records the offset in its trace unless the program reads our very clock — this
+ * machine's, this boot's CLOCK_MONOTONIC —, or always with @always. A program of this
+ * machine on the TSC is recorded too: its trace can then be placed against one of another
+ * machine measured from here (the two offsets are against one clock). *@recorded says
+ * whether it did. */
 gboolean strobe_control_client_sync_clock    (StrobeControlClient *client,
                                               guint                rounds,
                                               gboolean             always,
