@@ -480,7 +480,9 @@ test_align_flows (void)
         worst = MAX (worst, fabs (apart - want));
       }
   g_test_message ("group.align_same_clock_worst %.0f ns over %u pairs of instants; "
-                  "wall-clock starts only: %.0f ns", worst * 1e9, usable, worst_wall * 1e9);
+                  "wall-clock starts only: %.0f ns; the server's first instant %.3f ms after the client's",
+                  worst * 1e9, usable, worst_wall * 1e9,
+                  (g_array_index (at[1], gdouble, 0) - g_array_index (at[0], gdouble, 0)) * 1e-6);
   g_assert_cmpuint (usable, >=, 10);
   g_assert_cmpfloat (worst, <=, 1e-6);
 
