@@ -40,6 +40,8 @@ strobe_decoder_read_file_full (StrobeDecoder              *self,
   if (file == NULL)
     return FALSE;
   data = (const guint8 *) g_mapped_file_get_contents (file);
+  if (strobe_decoder_get_offset (self) == 0)
+    strobe_decoder_set_source_file (self, path);
   len = total = g_mapped_file_get_length (file);
   if (len > 0)
     madvise ((void *) data, len, MADV_SEQUENTIAL);

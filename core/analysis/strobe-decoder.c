@@ -63,6 +63,8 @@ struct _Chunk
   gsize    len;
   gsize    counted;       /* its share of pending_bytes: len - pos when it was kept */
   guint64  packet_offset;
+  gsize    payload_base;  /* the byte of the packet's decoded payload data[0] is */
+  gboolean alone;         /* the packet decodes on its own (not ZSTD) */
 };
 
 typedef struct
@@ -117,6 +119,7 @@ struct _StrobeDecoder
   gsize                  inbuf_len;
   gsize                  inbuf_cap;
   guint64                offset;       /* stream offset of the first unprocessed byte */
+  char                  *source_file;  /* the stream is this file from its first byte */
 
   guint8                *metadata_bytes;
   StrobeWireMetadata     metadata;
@@ -592,7 +595,8 @@ clear_joins (StrobeDecoder *self)
  * that is not due yet (then *pos stays on it and the thread's head_serial is set). */
 static RunResult
 run_events (StrobeDecoder *self, ThreadState *t, const guint8 *data, gsize len,
-            gsize *pos_inout, guint64 packet_offset, GError **error)
+            gsize *pos_inout, guint64 packet_offset, gsize payload_base, gboolean alone,
+            GError **error)
 {
   TypeEntry *const *types = (TypeEntry *const *) self->types;
   StrobeEvent ev = { 0 };
@@ -602,6 +606,11 @@ run_events (StrobeDecoder *self, ThreadState *t, const guint8 *data, gsize len,
 
   ev.thread_id = t->tid;
   ev._joins = self->joins;
+  /* Where an analyzer can read this packet's bytes again (strobe_event_get_origin). */
+  ev._source_file = self->source_file;
+  ev._packet_offset = packet_offset;
+  ev._packet_data = alone && self->source_file ? data : NULL;
+  ev._payload_base = payload_base;
 
   while (pos < len)
     {
@@ -684,10 +693,12 @@ run_events (StrobeDecoder *self, ThreadState *t, const guint8 *data, gsize len,
 
 static void
 keep_chunk (StrobeDecoder *self, ThreadState *t, Buf b, gsize pos, gsize len,
-            guint64 packet_offset)
+            guint64 packet_offset, gsize payload_base, gboolean alone)
 {
   Chunk *c = g_new0 (Chunk, 1);
 
+  c->payload_base = payload_base;
+  c->alone = alone;
   c->data = b.data;
   c->cap = b.cap;
   c->pos = pos;
@@ -710,7 +721,8 @@ run_chunks (StrobeDecoder *self, ThreadState *t, GError **error)
   while (t->head)
     {
       Chunk *c = t->head;
-      RunResult r = run_events (self, t, c->data, c->len, &c->pos, c->packet_offset, error);
+      RunResult r = run_events (self, t, c->data, c->len, &c->pos, c->packet_offset,
+                                c->payload_base, c->alone, error);
       Buf b;
 
       if (r == RUN_ERROR)
@@ -822,7 +834,7 @@ drain (StrobeDecoder *self, gboolean force, const guint32 *floor, GError **error
  * instead of copying. */
 static gboolean
 thread_packet (StrobeDecoder *self, guint16 tid, const guint8 *data, gsize len,
-               gboolean from_scratch, guint64 packet_offset, GError **error)
+               gboolean from_scratch, gboolean alone, guint64 packet_offset, GError **error)
 {
   ThreadState *t = get_thread (self, tid);
   gboolean was_blocked = t->head != NULL;
@@ -833,7 +845,7 @@ thread_packet (StrobeDecoder *self, guint16 tid, const guint8 *data, gsize len,
   t->seen_data = TRUE;
   if (!was_blocked)
     {
-      RunResult r = run_events (self, t, data, len, &pos, packet_offset, error);
+      RunResult r = run_events (self, t, data, len, &pos, packet_offset, 0, alone, error);
 
       if (r == RUN_ERROR)
         return FALSE;
@@ -852,13 +864,13 @@ thread_packet (StrobeDecoder *self, guint16 tid, const guint8 *data, gsize len,
     {
       b = self->scratch;
       self->scratch = buf_take (self, 0);
-      keep_chunk (self, t, b, pos, end, packet_offset);
+      keep_chunk (self, t, b, pos, end, packet_offset, 0, alone);
     }
   else
     {
       b = buf_take (self, end - pos);
       memcpy (b.data, data + pos, end - pos);
-      keep_chunk (self, t, b, 0, end - pos, packet_offset);
+      keep_chunk (self, t, b, 0, end - pos, packet_offset, pos, alone);
     }
   return valid && drain (self, FALSE, NULL, error);
 }
@@ -1056,7 +1068,8 @@ process_packet (StrobeDecoder *self, const guint8 *p, GError **error)
     return importants_packet (self, data, raw_size, packet_offset, error);
   if (tid == STROBE_TID_CONTROL)
     return control_packet (self, data, raw_size, packet_offset, error);
-  return thread_packet (self, tid, data, raw_size, from_scratch, packet_offset, error);
+  return thread_packet (self, tid, data, raw_size, from_scratch,
+                        !(flags & STROBE_PACKET_FLAG_ZSTD), packet_offset, error);
 }
 
 /* ---- framing ---------------------------------------------------------------------- */
@@ -1359,6 +1372,17 @@ strobe_decoder_get_metadata (StrobeDecoder *self)
   return self->have_metadata ? &self->metadata : NULL;
 }
 
+void
+strobe_decoder_set_source_file (StrobeDecoder *self,
+                                const char    *path)
+{
+  g_return_if_fail (STROBE_IS_DECODER (self));
+  /* Offsets name bytes of the file only when it was fed from its first byte. */
+  g_return_if_fail (self->offset == 0 && self->inbuf_len == 0);
+  g_free (self->source_file);
+  self->source_file = g_strdup (path);
+}
+
 guint64
 strobe_decoder_get_offset (StrobeDecoder *self)
 {
@@ -1413,6 +1437,7 @@ strobe_decoder_finalize (GObject *object)
   g_ptr_array_unref (self->thread_list);
   g_free (self->threads);
   g_free (self->scratch.data);
+  g_free (self->source_file);
   strobe_wire_zstd_free (self->zstd);
   for (guint i = 0; i < self->pool->len; i++)
     g_free (g_array_index (self->pool, Buf, i).data);

@@ -92,6 +92,11 @@ gboolean                  strobe_decoder_read_stream_full  (StrobeDecoder       
 
 const StrobeWireMetadata *strobe_decoder_get_metadata      (StrobeDecoder  *self);
 guint64                   strobe_decoder_get_offset        (StrobeDecoder  *self);
+/* The stream is @path from its first byte (set before the first feed; read_file does):
+ * analyzers may then leave event bytes in the file and read them again later
+ * (strobe_event_get_origin). NULL: no file. */
+void                      strobe_decoder_set_source_file   (StrobeDecoder  *self,
+                                                            const char     *path);
 gboolean                  strobe_decoder_get_ended_cleanly (StrobeDecoder  *self);
 /* The stream offset an error of STROBE_DECODER_ERROR names (PROTOCOL.md §7); it travels
  * with the error and its copies. 0 for other errors. */

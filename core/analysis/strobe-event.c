@@ -158,6 +158,30 @@ strobe_event_get_double_at (const StrobeEvent *ev, gint index)
 /* The decoder validated the aux records when it framed the event, so this walk only has
  * to find the ones for @index. A value split over several records is joined into memory
  * that lives until the event's delivery ends. */
+gboolean
+strobe_event_get_origin (const StrobeEvent *ev,
+                         const guint8      *at,
+                         const char       **file,
+                         guint64           *packet_offset,
+                         guint64           *payload_offset)
+{
+  const guint8 *end;
+
+  g_return_val_if_fail (ev != NULL, FALSE);
+  if (ev->_packet_data == NULL || ev->_source_file == NULL || at < ev->payload)
+    return FALSE;
+  end = ev->aux ? ev->aux + ev->aux_len : ev->payload + ev->type->payload_size;
+  if (at > end || at < ev->_packet_data)
+    return FALSE;
+  if (file)
+    *file = ev->_source_file;
+  if (packet_offset)
+    *packet_offset = ev->_packet_offset;
+  if (payload_offset)
+    *payload_offset = ev->_payload_base + (guint64) (at - ev->_packet_data);
+  return TRUE;
+}
+
 const guint8 *
 strobe_event_get_aux_at (const StrobeEvent *ev, gint index, gsize *size)
 {

@@ -53,6 +53,13 @@ typedef struct
    * (strobe-cpu-batch.h); cleared by the decoder before each delivery. */
   guint8                 _extent_state;   /* 0 unknown, 1 no record, 2 known */
   guint64                _extent_first, _extent_last;
+  /* Where the packet's bytes are (strobe_event_get_origin): the decoder's source file,
+   * the packet's offset in it, and the decoded payload (from its byte _payload_base)
+   * the event points into; _packet_data NULL when it cannot be decoded again alone. */
+  const char            *_source_file;
+  guint64                _packet_offset;
+  const guint8          *_packet_data;
+  gsize                  _payload_base;
 } StrobeEvent;
 
 /* Resolves a field by name once per event type: keep one per field in the analyzer
@@ -88,6 +95,19 @@ strobe_field_accessor_resolve (StrobeFieldAccessor *acc,
     }
   return (gint) (guint32) cache;
 }
+
+/* Where @at (a byte of @ev: its payload or aux records) is in the trace file the decoder
+ * reads (strobe_decoder_set_source_file): the file, the stream offset of its packet and
+ * @at's offset in the packet's decoded payload — so an analyzer can leave the bytes there
+ * and decode that one packet again when it needs them. FALSE when it cannot: no file
+ * (a socket, a stream), a ZSTD packet (it decodes only after every earlier one), an
+ * important event, or @at outside the event's payload and aux records (a joined aux
+ * value is in memory of its own). */
+gboolean strobe_event_get_origin (const StrobeEvent *ev,
+                                  const guint8      *at,
+                                  const char       **file,
+                                  guint64           *packet_offset,
+                                  guint64           *payload_offset);
 
 /* Scalars of any width and kind, little-endian and possibly unaligned. */
 gint64   strobe_scalar_read_int    (guint8 kind, gsize size, const guint8 *p);

@@ -148,6 +148,8 @@ print_message (StrobeDocument *document, const StrobeTraceClock *clock, guint64 
   strobe_thread_info_clear (&thread);
 }
 
+#define LOG_WINDOW (1u << 18)
+
 static int
 log_one (const char *file, const LogQuery *q)
 {
@@ -157,6 +159,8 @@ log_one (const char *file, const LogQuery *q)
   g_autoptr(GArray) hits = NULL;
   StrobeTraceClock clock;
   StrobeLogFilter filter;
+  StrobeLogModel *model;
+  guint64 n, shown = 0;
   int status;
 
   status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_LOG, NULL, &document, &error);
@@ -167,14 +171,22 @@ log_one (const char *file, const LogQuery *q)
   strobe_document_get_clock (document, &clock);
   if (!filter_for (document, q, FALSE, category_ids, &filter))
     return STROBE_CLI_USAGE_ERROR;
-  hits = strobe_log_model_filter (strobe_document_get_log (document), &filter, 0, G_MAXUINT64);
-  if (q->count_only)
+  /* A window of positions at a time: the hits of a hundred million messages would take
+   * more memory than the model itself, and the first lines print at once. */
+  model = strobe_document_get_log (document);
+  n = strobe_log_model_get_count (model);
+  for (guint64 from = 0; from < n && (q->limit < 0 || shown < (guint64) q->limit); from += LOG_WINDOW)
     {
-      printf ("%u\n", hits->len);
-      return status;
+      hits = strobe_log_model_filter (model, &filter, from, MIN (n, from + LOG_WINDOW));
+      if (q->count_only)
+        shown += hits->len;
+      else
+        for (guint i = 0; i < hits->len && (q->limit < 0 || shown < (guint64) q->limit); i++, shown++)
+          print_message (document, &clock, g_array_index (hits, guint64, i), NULL, q->location);
+      g_clear_pointer (&hits, g_array_unref);
     }
-  for (guint i = 0; i < hits->len && (q->limit < 0 || i < (guint) q->limit); i++)
-    print_message (document, &clock, g_array_index (hits, guint64, i), NULL, q->location);
+  if (q->count_only)
+    printf ("%" G_GUINT64_FORMAT "\n", shown);
   return status;
 }
 

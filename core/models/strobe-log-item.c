@@ -21,6 +21,7 @@ struct _StrobeLogItem
   char           *text;          /* formatted on first use */
   char           *display_text;
   gboolean        well_formed;
+  GByteArray     *args;          /* read on first use */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeLogItem, strobe_log_item, G_TYPE_OBJECT)
@@ -33,6 +34,7 @@ strobe_log_item_finalize (GObject *object)
   g_clear_object (&self->model);
   g_free (self->text);
   g_free (self->display_text);
+  g_clear_pointer (&self->args, g_byte_array_unref);
   G_OBJECT_CLASS (strobe_log_item_parent_class)->finalize (object);
 }
 
@@ -204,7 +206,13 @@ strobe_log_item_get_args (StrobeLogItem *self,
                           gsize         *len)
 {
   g_return_val_if_fail (STROBE_IS_LOG_ITEM (self), NULL);
+  if (self->args == NULL)
+    {
+      self->args = g_byte_array_new ();
+      /* Unreadable (the file changed): no bytes, as the text says. */
+      strobe_log_model_get_args (&self->entry, self->args, NULL);
+    }
   if (len)
-    *len = self->entry.args_len;
-  return self->entry.args;
+    *len = self->args->len;
+  return self->args->data;
 }

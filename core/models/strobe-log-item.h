@@ -35,7 +35,8 @@ const char              *strobe_log_item_get_text          (StrobeLogItem *self)
 const char              *strobe_log_item_get_display_text  (StrobeLogItem *self);
 /* FALSE when the site is unknown or the arguments do not fit its format. */
 gboolean                 strobe_log_item_is_well_formed    (StrobeLogItem *self);
-/* The encoded arguments (Logging.LogMessage.FormatArgs), valid for the model's life. */
+/* The encoded arguments (Logging.LogMessage.FormatArgs), valid for the item's life (read
+ * from the trace file on first use; none when it cannot be read again). */
 const guint8            *strobe_log_item_get_args          (StrobeLogItem *self,
                                                             gsize         *len);
 

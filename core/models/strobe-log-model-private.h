@@ -16,6 +16,7 @@
 
 #include <gio/gio.h>
 
+#include "strobe-log-args.h"
 #include "strobe-log-model.h"
 
 G_BEGIN_DECLS
@@ -55,7 +56,8 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (StrobeLogOrder, strobe_log_order_unref)
  * flush. */
 StrobeLogOrder *strobe_log_model_ref_order (StrobeLogModel *self);
 
-/* One message, copied out of the model. Pointers stay valid for the model's life. */
+/* One message, copied out of the model. Pointers stay valid for the model's life. Its
+ * arguments are read on demand (strobe_log_model_get_args): they may be in the file. */
 typedef struct
 {
   guint64                  time;
@@ -63,11 +65,12 @@ typedef struct
   guint32                  record;     /* arrival index: stable while the trace grows */
   guint32                  spec_id;
   guint32                  category_id;
-  guint32                  args_len;
   const StrobeLogSpecInfo *spec;       /* NULL when the site is unknown */
-  const guint8            *args;
   guint16                  thread_id;
   guint8                   verbosity;
+  /*< private >*/
+  StrobeLogModel          *_model;
+  StrobeLogArgsRef         _args;
 } StrobeLogEntry;
 
 /* Reads positions [@from, @from + @n) of @order (clamped to it) into @out; returns how
@@ -95,9 +98,15 @@ gboolean        strobe_log_model_filter_order (StrobeLogModel        *self,
                                                GArray                *out,
                                                GString               *scratch,
                                                GCancellable          *cancellable);
-/* The formatted text of @entry into @out (cleared first); FALSE when the site is unknown
- * or the arguments do not fit its format (the text then says so, or shows "(?)" for
- * what is missing). */
+/* Appends @entry's encoded arguments to @out: from the arena, or read again from the
+ * trace file (any thread; a few decoded packets are cached). FALSE, with a reason in
+ * @why (may be NULL), when the file cannot give them back any more. */
+gboolean        strobe_log_model_get_args     (const StrobeLogEntry *entry,
+                                               GByteArray           *out,
+                                               const char          **why);
+/* The formatted text of @entry into @out (cleared first); FALSE when the site is unknown,
+ * the arguments do not fit its format (the text then says so, or shows "(?)" for what
+ * is missing) or cannot be read again. */
 gboolean        strobe_log_model_format_entry (const StrobeLogEntry *entry,
                                                GString              *out);
 

@@ -1,11 +1,12 @@
-/* strobe-log-model.c — log messages as 16-byte records plus their argument bytes in a
- * chunked arena that never moves; formatting happens on demand.
+/* strobe-log-model.c — log messages as 8-byte records in runs (segments) that share a
+ * thread, a time base and where their arguments are; the arguments stay in the trace
+ * file when there is one (strobe-log-args.c) and formatting happens on demand.
  *
- * Concurrency: one mutex guards the record array, the arena's chunk list, the tables and
- * the published time order. The analyzer takes it once per event; queries take it per
- * batch of records (copying the batch out) and format outside it, so a long text filter
- * never stalls the decoder. Arena chunks and spec/category structs are never moved or
- * freed while the model lives, so pointers into them stay valid without the lock.
+ * Concurrency: one mutex guards the records, the segments, the tables and the published
+ * time order. The analyzer takes it once per event; queries take it per batch of records
+ * (copying the batch out) and read arguments and format outside it, so a long text
+ * filter never stalls the decoder. Spec/category structs are never moved or freed while
+ * the model lives, so pointers into them stay valid without the lock.
  *
  * Time order: the decoder's thread, which alone appends records, sorts what arrived since
  * its last flush and publishes a new immutable snapshot of the order (see
@@ -21,8 +22,8 @@
 
 #include "strobe-log-format.h"
 
-#define ARENA_CHUNK   (1u << 20)
 #define BATCH         4096
+#define FILTER_WINDOW (1u << 16)
 #define CACHE_MAX     65536
 
 enum
@@ -32,17 +33,26 @@ enum
   ROUTE_MESSAGE,
 };
 
-/* One message: 16 bytes. Its arguments are in the arena chunk that holds its index (see
- * chunk_first), from @args to the next message's (or the chunk's end); what its site said
- * when it arrived is its Site. */
+/* One message: 8 bytes. Its thread, the high part of its time and where its arguments
+ * are come from its Segment; what its site said when it arrived is its Site. */
 typedef struct
 {
-  guint64 time;
-  guint32 args;        /* offset in its arena chunk */
-  guint16 thread_id;
+  guint32 dt;          /* time - the segment's time_base */
+  guint16 at;          /* its arguments: the segment's ref.at + this */
   guint16 site;        /* in sites; SITE_MORE: in more_sites by record index */
 } Record;
-G_STATIC_ASSERT (sizeof (Record) == 16);
+G_STATIC_ASSERT (sizeof (Record) == 8);
+
+/* Records that arrived one after another from one thread's packet (or arena chunk), with
+ * times up to 2^32 ticks after the first's and arguments up to 64 KiB after its: a
+ * runtime's packet of ~64 KiB makes one or two, so a segment costs well under a byte a
+ * message. */
+typedef struct
+{
+  guint32          first;       /* its first record */
+  guint64          time_base;
+  StrobeLogArgsRef ref;         /* its first record's arguments; thread_id: every one's */
+} Segment;
 
 /* A spec id as messages found it: its verbosity and category when it was known at their
  * arrival (0 when not: such messages stay unknown-site messages). Most programs have a
@@ -73,12 +83,11 @@ struct _StrobeLogModel
   GArray         *sites;            /* Site */
   GHashTable     *site_ids[2];      /* spec id → site + 1, [known at arrival] */
   GHashTable     *more_sites;       /* record index → Site *, past SITE_MORE sites */
-  GArray         *chunk_first;      /* guint32 by arena chunk: its first record */
-  GArray         *chunk_end;        /* guint32 by arena chunk but the last: its bytes used */
+  GArray         *segments;         /* Segment, by first record */
   StrobeLogOrder *order;            /* the published time order; replaced, never changed */
-  GPtrArray      *chunks;           /* guint8[ARENA_CHUNK] or larger, never moved */
-  gsize           chunk_used;       /* in the last chunk */
-  gsize           chunk_size;       /* of the last chunk */
+  StrobeLogArgs  *args;             /* the arguments: in the file, or an arena */
+  char           *file;             /* the decoder's source file, once a message named it */
+  gboolean        file_usable;      /* strobe_log_args_use_file took it */
   GHashTable     *specs;            /* id → Spec *: ids come from the trace, so a map, never
                                      * an array as long as the largest id */
   GHashTable     *categories;       /* id → StrobeLogCategoryInfo * */
@@ -199,6 +208,32 @@ strobe_log_order_diff (const StrobeLogOrder *a,
   return n;
 }
 
+/* The segment of record @rec: the last whose first record is at or before it. Under the
+ * lock, or on the decoder's thread. */
+static const Segment *
+segment_of (StrobeLogModel *self, guint32 rec)
+{
+  const Segment *v = (const Segment *) (void *) self->segments->data;
+  guint lo = 0, hi = self->segments->len;
+
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (v[mid].first <= rec)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return &v[lo - 1];
+}
+
+static inline guint64
+time_of (StrobeLogModel *self, guint32 rec)
+{
+  return segment_of (self, rec)->time_base + g_array_index (self->records, Record, rec).dt;
+}
+
 /* A (time, record) pair of the tail being sorted. */
 typedef struct
 {
@@ -282,14 +317,19 @@ publish_order (StrobeLogModel *self)
   StrobeLogOrder *old = self->order, *next;
   guint64 m = old->n, n = self->records->len, k = n - m, p, lo, hi, w, i, j;
   g_autofree Pair *tail = NULL;
+  const Segment *seg, *seg_end;
   guint c0;
 
   if (k == 0)
     return;
   tail = g_new (Pair, k);
+  seg = segment_of (self, (guint32) m);
+  seg_end = (const Segment *) (void *) self->segments->data + self->segments->len;
   for (guint64 t = 0; t < k; t++)
     {
-      tail[t].time = r[m + t].time;
+      while (seg + 1 < seg_end && seg[1].first <= m + t)
+        seg++;
+      tail[t].time = seg->time_base + r[m + t].dt;
       tail[t].record = (guint32) (m + t);
     }
   sort_pairs (tail, k);
@@ -302,7 +342,7 @@ publish_order (StrobeLogModel *self)
     {
       guint64 mid = lo + (hi - lo) / 2;
 
-      if (r[strobe_log_order_get (old, mid)].time <= tail[0].time)
+      if (time_of (self, strobe_log_order_get (old, mid)) <= tail[0].time)
         lo = mid + 1;
       else
         hi = mid;
@@ -321,7 +361,7 @@ publish_order (StrobeLogModel *self)
     {
       guint32 a = strobe_log_order_get (old, i);
 
-      if (r[a].time <= tail[j].time)
+      if (time_of (self, a) <= tail[j].time)
         {
           order_put (next, w++, a);
           i++;
@@ -365,68 +405,67 @@ strobe_log_model_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
   strobe_analysis_context_subscribe (ctx, ROUTE_MESSAGE, "Logging", "LogMessage");
 }
 
-/* Room for @len bytes in the arena for the record about to be appended; returns their
- * offset in the last chunk. Under the lock. */
-static guint32
-arena_put (StrobeLogModel *self, const guint8 *data, gsize len)
+/* Appends record @rec, extending the last segment when it can. Under the lock. */
+static void
+append_record (StrobeLogModel *self, guint64 time, const StrobeLogArgsRef *ref, guint16 site)
 {
-  guint8 *chunk;
+  Segment *last = self->segments->len
+                  ? &g_array_index (self->segments, Segment, self->segments->len - 1) : NULL;
+  Record r;
 
-  if (self->chunks->len == 0 || self->chunk_size - self->chunk_used < len)
+  if (last == NULL || last->ref.kind != ref->kind || last->ref.where != ref->where ||
+      last->ref.thread_id != ref->thread_id || last->ref.field != ref->field ||
+      ref->at < last->ref.at || ref->at - last->ref.at > G_MAXUINT16 ||
+      time < last->time_base || time - last->time_base > G_MAXUINT32)
     {
-      guint32 first = self->records->len;
+      Segment next = { self->records->len, time, *ref };
 
-      if (self->chunks->len)
+      g_array_append_val (self->segments, next);
+      last = &g_array_index (self->segments, Segment, self->segments->len - 1);
+    }
+  r.dt = (guint32) (time - last->time_base);
+  r.at = (guint16) (ref->at - last->ref.at);
+  r.site = site;
+  g_array_append_val (self->records, r);
+}
+
+/* Where the message @ev's arguments are: left in the trace file when the event says it
+ * can be read again from there, copied into the arena otherwise. Under the lock. */
+static void
+place_args (StrobeLogModel *self, const StrobeEvent *ev, StrobeFieldAccessor *format_args,
+            StrobeLogArgsRef *ref)
+{
+  gint field = strobe_field_accessor_resolve (format_args, ev);
+  const char *file = NULL;
+  guint64 packet = 0, at = 0;
+  gsize n = 0;
+  guint8 elem;
+  const guint8 *args;
+
+  /* The file holds the aux records; bytes as the arena keeps them are only the same for
+   * an array of bytes. */
+  if (ev->aux != NULL && field >= 0 && field < G_MAXUINT8 &&
+      ev->type->fields[field].size == 1 &&
+      strobe_event_get_origin (ev, ev->aux, &file, &packet, &at) && at <= G_MAXUINT32)
+    {
+      if (self->file == NULL)
         {
-          guint32 end = (guint32) self->chunk_used;
-          g_array_append_val (self->chunk_end, end);
+          self->file = g_strdup (file);
+          self->file_usable = strobe_log_args_use_file (self->args, file);
         }
-      g_array_append_val (self->chunk_first, first);
-      self->chunk_size = MAX (ARENA_CHUNK, len);
-      g_ptr_array_add (self->chunks, g_malloc (self->chunk_size));
-      self->chunk_used = 0;
+      if (self->file_usable && strcmp (file, self->file) == 0)
+        {
+          ref->kind = STROBE_LOG_ARGS_FILE;
+          ref->where = packet;
+          ref->at = (guint32) at;
+          ref->field = (guint8) field;
+          ref->thread_id = ev->thread_id;
+          return;
+        }
     }
-  chunk = g_ptr_array_index (self->chunks, self->chunks->len - 1);
-  if (len)
-    memcpy (chunk + self->chunk_used, data, len);
-  self->chunk_used += len;
-  return (guint32) (self->chunk_used - len);
-}
-
-/* The arena chunk of record @rec (the last whose first record is at or before it). */
-static guint
-chunk_of (StrobeLogModel *self, guint32 rec)
-{
-  guint lo = 0, hi = self->chunk_first->len;
-
-  while (lo < hi)
-    {
-      guint mid = lo + (hi - lo) / 2;
-      if (g_array_index (self->chunk_first, guint32, mid) <= rec)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return lo - 1;
-}
-
-/* Record @rec's arguments and their length. Under the lock. */
-static const guint8 *
-args_of (StrobeLogModel *self, guint32 rec, guint32 *len)
-{
-  const Record *r = &g_array_index (self->records, Record, rec);
-  guint c = chunk_of (self, rec);
-  guint32 end;
-
-  if (rec + 1 < self->records->len && (c + 1 >= self->chunk_first->len
-                                       || g_array_index (self->chunk_first, guint32, c + 1) > rec + 1))
-    end = r[1].args;
-  else if (c < self->chunk_end->len)
-    end = g_array_index (self->chunk_end, guint32, c);
-  else
-    end = (guint32) self->chunk_used;
-  *len = end - r->args;
-  return (const guint8 *) g_ptr_array_index (self->chunks, c) + r->args;
+  args = strobe_event_get_array (ev, format_args, &elem, &n);
+  strobe_log_args_put (self->args, args, n, ref);
+  ref->thread_id = ev->thread_id;
 }
 
 static const Site *
@@ -477,16 +516,13 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
     {
     case ROUTE_MESSAGE:
       {
-        Record r = { 0 };
-        gsize n = 0;
-        guint8 elem;
-        const guint8 *args = strobe_event_get_array (ev, &format_args, &elem, &n);
         guint32 sid = (guint32) strobe_event_get_uint (ev, &spec_id);
+        guint64 time = strobe_event_get_uint (ev, &cycle);
+        StrobeLogArgsRef ref;
         guint32 rec;
+        guint16 site;
         Spec *spec;
 
-        r.time = strobe_event_get_uint (ev, &cycle);
-        r.thread_id = ev->thread_id;
         g_mutex_lock (&self->lock);
         rec = self->records->len;
         spec = g_hash_table_lookup (self->specs, GUINT_TO_POINTER (sid));
@@ -497,12 +533,12 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
             self->format_errors++;
             self->unknown_count++;
           }
-        r.site = site_for (self, rec, sid, spec);
-        if (r.thread_id >= self->thread_counts->len)
-          g_array_set_size (self->thread_counts, r.thread_id + 1u);
-        g_array_index (self->thread_counts, guint64, r.thread_id)++;
-        r.args = arena_put (self, args, n);
-        g_array_append_val (self->records, r);
+        site = site_for (self, rec, sid, spec);
+        if (ev->thread_id >= self->thread_counts->len)
+          g_array_set_size (self->thread_counts, ev->thread_id + 1u);
+        g_array_index (self->thread_counts, guint64, ev->thread_id)++;
+        place_args (self, ev, &format_args, &ref);
+        append_record (self, time, &ref, site);
         self->generation++;
         g_mutex_unlock (&self->lock);
       }
@@ -604,16 +640,19 @@ entry_locked (StrobeLogModel *self, const StrobeLogOrder *order, guint64 positio
   const Record *r = &g_array_index (self->records, Record, rec);
   const Site *site = site_of (self, rec, r);
   const Spec *spec = spec_locked (self, site->spec_id);
+  const Segment *seg = segment_of (self, rec);
 
-  e->time = r->time;
+  e->time = seg->time_base + r->dt;
   e->position = position;
   e->record = rec;
   e->spec_id = site->spec_id;
   e->category_id = site->category_id;
   e->spec = spec ? &spec->pub : NULL;
-  e->args = args_of (self, rec, &e->args_len);
-  e->thread_id = r->thread_id;
+  e->thread_id = seg->ref.thread_id;
   e->verbosity = site->verbosity;
+  e->_model = self;
+  e->_args = seg->ref;
+  e->_args.at += r->at;
 }
 
 guint
@@ -653,7 +692,7 @@ strobe_log_model_lower_bound (StrobeLogModel       *self,
     {
       guint64 mid = lo + (hi - lo) / 2;
       guint32 rec = strobe_log_order_get (order, mid);
-      guint64 t = g_array_index (self->records, Record, rec).time;
+      guint64 t = time_of (self, rec);
 
       if (t < time || (t == time && rec < record))
         lo = mid + 1;
@@ -665,9 +704,31 @@ strobe_log_model_lower_bound (StrobeLogModel       *self,
 }
 
 gboolean
+strobe_log_model_get_args (const StrobeLogEntry *e,
+                           GByteArray           *out,
+                           const char          **why)
+{
+  const char *reason = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (e != NULL && out != NULL, FALSE);
+  g_return_val_if_fail (STROBE_IS_LOG_MODEL (e->_model), FALSE);
+  ok = strobe_log_args_read (e->_model->args, &e->_args, out, &reason);
+  if (why)
+    *why = reason;
+  return ok;
+}
+
+/* Each formatting thread's buffer for the arguments it reads. */
+static GPrivate args_buffer = G_PRIVATE_INIT ((GDestroyNotify) g_byte_array_unref);
+
+gboolean
 strobe_log_model_format_entry (const StrobeLogEntry *e,
                                GString              *out)
 {
+  GByteArray *args;
+  const char *why = NULL;
+
   g_return_val_if_fail (e != NULL && out != NULL, FALSE);
   g_string_truncate (out, 0);
   if (e->spec == NULL)
@@ -675,7 +736,16 @@ strobe_log_model_format_entry (const StrobeLogEntry *e,
       g_string_append_printf (out, "(unknown log site %u)", e->spec_id);
       return FALSE;
     }
-  return strobe_log_format (e->spec->format, e->args, e->args_len, out);
+  args = g_private_get (&args_buffer);
+  if (args == NULL)
+    g_private_set (&args_buffer, args = g_byte_array_new ());
+  g_byte_array_set_size (args, 0);
+  if (!strobe_log_model_get_args (e, args, &why))
+    {
+      g_string_append_printf (out, "(arguments unreadable: %s)", why);
+      return FALSE;
+    }
+  return strobe_log_format (e->spec->format, args->data, args->len, out);
 }
 
 static char *
@@ -950,7 +1020,7 @@ in_u16 (const guint16 *v, guint n, guint16 x)
 }
 
 static gboolean
-cheap_pass (const Prepared *p, const Record *r, const Site *site)
+cheap_pass (const Prepared *p, guint64 time, guint16 thread_id, const Site *site)
 {
   const StrobeLogFilter *f = p->f;
 
@@ -960,9 +1030,9 @@ cheap_pass (const Prepared *p, const Record *r, const Site *site)
     return FALSE;
   if (p->categories && in_u32 (p->categories, p->n_categories, site->category_id) == f->categories_excluded)
     return FALSE;
-  if (p->threads && in_u16 (p->threads, p->n_threads, r->thread_id) == f->threads_excluded)
+  if (p->threads && in_u16 (p->threads, p->n_threads, thread_id) == f->threads_excluded)
     return FALSE;
-  if (r->time < f->time_min || (f->time_max && r->time > f->time_max))
+  if (time < f->time_min || (f->time_max && time > f->time_max))
     return FALSE;
   return TRUE;
 }
@@ -1017,8 +1087,9 @@ strobe_log_model_filter_order (StrobeLogModel        *self,
         {
           guint32 rec = strobe_log_order_get (order, i);
           const Record *r = &g_array_index (self->records, Record, rec);
+          const Segment *seg = segment_of (self, rec);
 
-          if (!cheap_pass (&p, r, site_of (self, rec, r)))
+          if (!cheap_pass (&p, seg->time_base + r->dt, seg->ref.thread_id, site_of (self, rec, r)))
             continue;
           if (!p.text)
             {
@@ -1068,10 +1139,20 @@ strobe_log_model_filter (StrobeLogModel *self, const StrobeLogFilter *f, guint64
   g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), out);
   order = strobe_log_model_ref_order (self);
   positions = g_array_new (FALSE, FALSE, sizeof (guint32));
-  strobe_log_model_filter_order (self, order, f, from, to, positions, NULL, NULL);
-  g_array_set_size (out, positions->len);
-  for (guint i = 0; i < positions->len; i++)
-    g_array_index (out, guint64, i) = g_array_index (positions, guint32, i);
+  to = MIN (to, order->n);
+  /* In windows: the 32-bit positions of every hit and their 64-bit copy at once would
+   * be half as much again as the answer. */
+  for (guint64 start = from; start < to; start += FILTER_WINDOW)
+    {
+      guint base = out->len;
+
+      g_array_set_size (positions, 0);
+      strobe_log_model_filter_order (self, order, f, start, MIN (to, start + FILTER_WINDOW),
+                                     positions, NULL, NULL);
+      g_array_set_size (out, base + positions->len);
+      for (guint i = 0; i < positions->len; i++)
+        g_array_index (out, guint64, base + i) = g_array_index (positions, guint32, i);
+    }
   return out;
 }
 
@@ -1088,12 +1169,11 @@ strobe_log_model_get_memory (StrobeLogModel       *self,
   g_mutex_lock (&self->lock);
   out->messages = self->records->len;
   out->records = (guint64) self->records->len * sizeof (Record) + self->sites->len * sizeof (Site)
-                 + (self->chunk_first->len + self->chunk_end->len) * sizeof (guint32)
+                 + (guint64) self->segments->len * sizeof (Segment)
                  + g_hash_table_size (self->more_sites) * (sizeof (Site) + 4 * sizeof (gpointer));
   out->order = (guint64) self->order->n_chunks * sizeof (StrobeLogOrderChunk) +
                self->order->n_chunks * sizeof (gpointer);
-  for (guint i = 0; i < self->chunks->len; i++)
-    out->arguments += i + 1 < self->chunks->len ? ARENA_CHUNK : self->chunk_size;
+  out->arguments = strobe_log_args_get_bytes (self->args);
   out->tables = g_hash_table_size (self->specs) * (3 * sizeof (gpointer) + sizeof (Spec)) +
                 g_hash_table_size (self->categories) * (sizeof (StrobeLogCategoryInfo) + 32) +
                 self->thread_counts->len * sizeof (guint64) +
@@ -1272,11 +1352,11 @@ strobe_log_model_finalize (GObject *object)
   g_hash_table_unref (self->site_ids[0]);
   g_hash_table_unref (self->site_ids[1]);
   g_hash_table_unref (self->more_sites);
-  g_array_unref (self->chunk_first);
-  g_array_unref (self->chunk_end);
+  g_array_unref (self->segments);
   strobe_log_order_unref (self->order);
   g_array_unref (self->thread_counts);
-  g_ptr_array_unref (self->chunks);
+  strobe_log_args_free (self->args);
+  g_free (self->file);
   g_hash_table_unref (self->specs);
   g_hash_table_unref (self->categories);
   g_hash_table_unref (self->cache);
@@ -1299,11 +1379,10 @@ strobe_log_model_init (StrobeLogModel *self)
   self->site_ids[0] = g_hash_table_new (NULL, NULL);
   self->site_ids[1] = g_hash_table_new (NULL, NULL);
   self->more_sites = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  self->chunk_first = g_array_new (FALSE, FALSE, sizeof (guint32));
-  self->chunk_end = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->segments = g_array_new (FALSE, FALSE, sizeof (Segment));
   self->order = order_new (0);
   self->thread_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
-  self->chunks = g_ptr_array_new_with_free_func (g_free);
+  self->args = strobe_log_args_new ();
   self->specs = g_hash_table_new_full (NULL, NULL, NULL, spec_free);
   self->categories = g_hash_table_new_full (NULL, NULL, NULL, category_free);
   self->cache = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);

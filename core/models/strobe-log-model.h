@@ -1,5 +1,6 @@
 /* strobe-log-model.h — the Log channel as a queryable model: every message as a compact
- * record (time, thread, site, its encoded arguments), formatted only when asked.
+ * record (time, thread, site, where its encoded arguments are: left in the trace file
+ * when it was read from one), formatted only when asked.
  *
  * The model is a StrobeAnalyzer: add it to a decoder and it grows while the trace
  * streams in. Every query may run on another thread meanwhile; it sees the messages
@@ -108,9 +109,11 @@ GArray                  *strobe_log_model_count_by_thread  (StrobeLogModel *self
 typedef struct
 {
   guint64 messages;
-  guint64 records;     /* 32 per message */
+  guint64 records;     /* 8 per message, and a segment per run of a packet's messages */
   guint64 order;       /* the time order: 4 per message, in chunks */
-  guint64 arguments;   /* the arena holding the messages' encoded arguments */
+  guint64 arguments;   /* the messages' encoded arguments held in memory: the arena (a
+                        * trace without a file to read them from again) and the
+                        * decoded packets cached */
   guint64 tables;      /* sites, categories, per-thread counts, the text cache (estimated) */
   guint64 total;
 } StrobeLogModelMemory;

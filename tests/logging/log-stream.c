@@ -72,6 +72,22 @@ log_stream_message (Tsb *b, guint16 tid, guint64 time, guint32 spec_id, GBytes *
   tsb_end (b);
 }
 
+void
+log_stream_message_split (Tsb *b, guint16 tid, guint64 time, guint32 spec_id, GBytes *args,
+                          gsize cut)
+{
+  gsize len = 0;
+  const guint8 *data = g_bytes_get_data (args, &len);
+
+  g_assert_cmpuint (cut, <=, len);
+  tsb_begin (b, tid, UID_MESSAGE, 0);
+  tsb_set_int (b, 0, time);
+  tsb_set_int (b, 1, spec_id);
+  tsb_aux (b, 2, data, cut);
+  tsb_aux (b, 2, data + cut, len - cut);
+  tsb_end (b);
+}
+
 GBytes *
 log_args (const char *types, ...)
 {

@@ -18,6 +18,9 @@ void    log_stream_spec     (Tsb *b, guint32 id, guint32 category_id, const char
 /* A message in @tid's pending packet: @args are FormatArgs bytes (log_args). */
 void    log_stream_message  (Tsb *b, guint16 tid, guint64 time, guint32 spec_id,
                              GBytes *args);
+/* The same with FormatArgs in two AuxData records, cut after @cut bytes. */
+void    log_stream_message_split (Tsb *b, guint16 tid, guint64 time, guint32 spec_id,
+                                  GBytes *args, gsize cut);
 /* Encoded arguments, one letter per value: 'i' int32, 'l' int64, 'd' double, 's' string
  * (const char *), 'p' pointer64; e.g. log_args ("is", 42, "x"). */
 GBytes *log_args            (const char *types, ...);
