@@ -140,6 +140,7 @@ strobe_scope_track_append_slow (StrobeScopeArena *arena, StrobeScopeTrack *t, gu
       if (t->chunks->len && t->fill_len)
         fill_close (arena, t);
       g_array_append_val (t->chunks, n);
+      t->tail = &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1);
       arena->bytes += sizeof n;
     }
   else if (t->fill == NULL)
