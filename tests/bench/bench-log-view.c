@@ -19,6 +19,7 @@
 
 #include "bench-common.h"
 #include "bench-log-view.h"
+#include "bench-stall.h"
 #include "strobe-log-view.h"
 
 #define FRAMES_PER_RUN 300
@@ -144,6 +145,61 @@ report (const char *name, GArray *times, guint from, guint n, gboolean ratios)
     }
 }
 
+static GtkWidget *
+find_search_entry (GtkWidget *widget)
+{
+  if (GTK_IS_SEARCH_ENTRY (widget))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_search_entry (c);
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+/* Types @text into the view's filter entry with the view on screen, and measures the main
+ * thread until the list has filtered every message and the rows are shown. */
+static void
+filter_stall (const char *prefix, StrobeLogView *view, GtkWidget *entry, const char *text)
+{
+  BenchStall stall = { 0 };
+  StrobeLogList *list = strobe_log_view_get_list (view);
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC, quiet_until = 0;
+  gint64 start_by = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  guint n0 = g_list_model_get_n_items (G_LIST_MODEL (list));
+  gboolean started = FALSE;
+  double t0;
+  char key[64];
+
+  bench_stall_start (&stall);
+  bench_stall_watch_frames (&stall, GTK_WIDGET (view));
+  t0 = bench_now_ns ();
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  /* The entry waits for a pause in the typing; then until the worker is done, and a
+   * tenth of a second of frames. */
+  while (g_get_monotonic_time () < deadline)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      started |= strobe_log_list_is_filtering (list) || g_list_model_get_n_items (G_LIST_MODEL (list)) != n0;
+      if (!started && g_get_monotonic_time () < start_by)
+        continue;
+      if (strobe_log_list_is_filtering (list))
+        quiet_until = 0;
+      else if (quiet_until == 0)
+        quiet_until = g_get_monotonic_time () + 100000;
+      else if (g_get_monotonic_time () > quiet_until)
+        break;
+    }
+  bench_stall_stop (&stall);
+  g_snprintf (key, sizeof key, "%s.rows", prefix);
+  bench_report (key, (double) g_list_model_get_n_items (G_LIST_MODEL (list)), "rows");
+  g_snprintf (key, sizeof key, "%s.time", prefix);
+  bench_report (key, (bench_now_ns () - t0) / 1e6 - 100, "ms (typed → every message tested, the entry's pause included)");
+  bench_stall_report (prefix, &stall, TRUE);
+}
+
 void
 bench_log_view_scroll (StrobeDocument *document)
 {
@@ -232,6 +288,19 @@ bench_log_view_scroll (StrobeDocument *document)
     report ("onscreen_jump", s.times, 0, s.times->len, FALSE);
   else
     printf ("scroll: only %u frames were painted on screen\n", s.times->len);
+  /* Typing a filter with the view on screen, and clearing it: the worker tests, the main
+   * thread takes in its results. */
+  {
+    GtkWidget *entry = find_search_entry (GTK_WIDGET (view));
+
+    if (entry)
+      {
+        filter_stall ("type_filter", view, entry, "example.org");
+        filter_stall ("clear_filter", view, entry, "");
+      }
+    else
+      printf ("type_filter: skipped, no filter entry\n");
+  }
   g_array_unref (s.times);
   g_array_unref (s.cpu_times);
   g_rand_free (s.rand);

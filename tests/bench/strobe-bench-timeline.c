@@ -28,6 +28,7 @@
 #include <strobe/strobe.h>
 
 #include "bench-common.h"
+#include "bench-stall.h"
 #include "strobe-recorder.h"
 #include "strobe-scope-search.h"
 #include "strobe-store.h"
@@ -256,169 +257,6 @@ complete (StrobeTimelineWidget *w)
   return strobe_timeline_widget_get_incomplete (w) == 0 && strobe_timeline_widget_get_pending (w) == 0;
 }
 
-/* The main loop's longest gap between two 1 ms ticks, and GTK's longest frame on screen
- * (its frame clock's layout to after-paint) meanwhile. A gap is what a user feels, but on
- * a shared 2-core machine most of a long one can be the main thread waiting for a CPU
- * (another process, the X server): the main thread's own CPU time in each gap says what
- * our code held it for, and its longest is reported beside the gap (`_busy`). */
-typedef struct
-{
-  double last;
-  double last_cpu;
-  double max_gap;
-  double busy_in_max_gap;
-  double max_busy;
-  double paint_cpu_start;
-  double frame_cpu_in_gap;   /* GTK's frames in the current gap: their main-thread CPU */
-  double max_frame_cpu;      /* the most CPU one frame of GTK's took */
-  double max_busy_outside;   /* the most CPU in a gap besides its frames: a stall proper */
-  double paint_start;
-  double max_paint;
-  double changed_start;
-  double max_changed;   /* the view's longest handling of a document "changed" */
-} Stall;
-
-static Stall *changed_stall;
-
-/* Emission hooks run before any handler: the view's "changed" handling is timed from here
- * to a handler connected last. */
-static gboolean
-changed_hook (GSignalInvocationHint *hint, guint n, const GValue *values, gpointer data)
-{
-  if (changed_stall)
-    changed_stall->changed_start = bench_now_ns ();
-  return TRUE;
-}
-
-static void
-changed_after (StrobeDocument *document, StrobeDocumentChanges changes, gpointer data)
-{
-  if (changed_stall && changed_stall->changed_start > 0)
-    changed_stall->max_changed = MAX (changed_stall->max_changed, (bench_now_ns () - changed_stall->changed_start) / 1e6);
-}
-
-static void
-stall_watch_changes (StrobeDocument *document, Stall *s)
-{
-  static gboolean hooked;
-
-  if (!hooked)
-    g_signal_add_emission_hook (g_signal_lookup ("changed", STROBE_TYPE_DOCUMENT), 0, changed_hook, NULL, NULL);
-  hooked = TRUE;
-  changed_stall = s;
-  g_signal_connect_after (document, "changed", G_CALLBACK (changed_after), NULL);
-}
-
-static double
-thread_cpu_ns (void)
-{
-  struct timespec ts;
-
-  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
-  return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
-}
-
-static void
-stall_reset (Stall *s)
-{
-  *s = (Stall) { 0 };
-}
-
-static void
-paint_begin (GdkFrameClock *clock, Stall *s)
-{
-  s->paint_start = bench_now_ns ();
-  s->paint_cpu_start = thread_cpu_ns ();
-}
-
-static void
-paint_end (GdkFrameClock *clock, Stall *s)
-{
-  if (s->paint_start > 0)
-    {
-      double cpu = (thread_cpu_ns () - s->paint_cpu_start) / 1e6;
-
-      s->max_paint = MAX (s->max_paint, (bench_now_ns () - s->paint_start) / 1e6);
-      s->max_frame_cpu = MAX (s->max_frame_cpu, cpu);
-      s->frame_cpu_in_gap += cpu;
-    }
-  s->paint_start = 0;
-}
-
-static gboolean
-stall_tick (gpointer data)
-{
-  Stall *s = data;
-  double now = bench_now_ns (), cpu = thread_cpu_ns ();
-
-  if (s->last > 0)
-    {
-      double gap = (now - s->last) / 1e6, busy = (cpu - s->last_cpu) / 1e6;
-
-      if (gap > s->max_gap)
-        {
-          s->max_gap = gap;
-          s->busy_in_max_gap = busy;
-        }
-      s->max_busy = MAX (s->max_busy, busy);
-      s->max_busy_outside = MAX (s->max_busy_outside, busy - s->frame_cpu_in_gap);
-    }
-  s->last = now;
-  s->last_cpu = cpu;
-  s->frame_cpu_in_gap = 0;
-  return G_SOURCE_CONTINUE;
-}
-
-/* The figures of one phase. The issue's budget is no stall over 4 ms and no frame over
- * 16 ms, so a gap's main-thread CPU is split: GTK's frames in it (layout to after-paint,
- * `frame_cpu_max`, target 16 ms) and the rest (`main_busy_outside_frames_max`: handlers,
- * idles, feeding — a stall proper, target 4 ms). `main_stall` is the wall gap a user sees
- * (4 ms), `main_stall_busy` how much of it the main thread ran (the rest it waited for a
- * CPU), `screen_frame_max` GTK's longest frame by the wall clock (16 ms). */
-static void
-report_stall (const char *prefix, const Stall *s, gboolean frames)
-{
-  char key[96];
-
-  g_snprintf (key, sizeof key, "%s.main_stall", prefix);
-  bench_report (key, s->max_gap, "ms (longest main-loop gap: what a user sees)");
-  g_snprintf (key, sizeof key, "%s.main_stall_busy", prefix);
-  bench_report (key, s->busy_in_max_gap, "ms (of it the main thread ran; the rest it waited for a CPU)");
-  g_snprintf (key, sizeof key, "%s.main_busy_max", prefix);
-  bench_report (key, s->max_busy, "ms (the main thread's most CPU time between two 1 ms ticks, frames included)");
-  g_snprintf (key, sizeof key, "%s.main_busy_outside_frames_max", prefix);
-  bench_report (key, s->max_busy_outside, "ms (the same without GTK's frames in the gap: handlers, idles, feeding)");
-  if (frames)
-    {
-      g_snprintf (key, sizeof key, "%s.frame_cpu_max", prefix);
-      bench_report (key, s->max_frame_cpu, "ms (GTK's longest frame by the main thread's CPU time)");
-      g_snprintf (key, sizeof key, "%s.screen_frame_max", prefix);
-      bench_report (key, s->max_paint, "ms (GTK's longest frame on the X display by the wall clock: layout, paint, upload)");
-    }
-  g_snprintf (key, sizeof key, "%s.changed_handler_max", prefix);
-  bench_report (key, s->max_changed, "ms (the view's longest handling of a document change, wall)");
-  g_snprintf (key, sizeof key, "%s_main_stall_ms", prefix);
-  bench_report_ratio (key, s->max_gap, "<=", 4);
-  g_snprintf (key, sizeof key, "%s_main_busy_outside_frames_ms", prefix);
-  bench_report_ratio (key, s->max_busy_outside, "<=", 4);
-  if (frames)
-    {
-      g_snprintf (key, sizeof key, "%s_frame_cpu_ms", prefix);
-      bench_report_ratio (key, s->max_frame_cpu, "<=", 16);
-      g_snprintf (key, sizeof key, "%s_screen_frame_ms", prefix);
-      bench_report_ratio (key, s->max_paint, "<=", 16);
-    }
-}
-
-static void
-stall_watch_frames (GtkWindow *win, Stall *s)
-{
-  GdkFrameClock *fc = gdk_surface_get_frame_clock (gtk_native_get_surface (GTK_NATIVE (win)));
-
-  g_signal_connect (fc, "layout", G_CALLBACK (paint_begin), s);
-  g_signal_connect_after (fc, "after-paint", G_CALLBACK (paint_end), s);
-}
-
 static GtkWindow *
 window_with (GtkWidget *child)
 {
@@ -564,8 +402,7 @@ live_latency (StrobeTimelineWidget *unused)
   GtkWidget *view;
   GtkWindow *win;
   Live l = { 0 };
-  Stall stall = { 0 };
-  guint tick;
+  BenchStall stall = { 0 };
   double deadline, frame_max = 0;
   StrobeTraceClock clock;
 
@@ -607,9 +444,9 @@ live_latency (StrobeTimelineWidget *unused)
   l.document = document;
   g_signal_connect (document, "changed", G_CALLBACK (live_changed), &l);
   strobe_document_load_async (document, NULL, NULL, NULL);
-  tick = g_timeout_add (1, stall_tick, &stall);
-  stall_watch_frames (win, &stall);
-  stall_watch_changes (document, &stall);
+  bench_stall_start (&stall);
+  bench_stall_watch_frames (&stall, GTK_WIDGET (win));
+  bench_stall_watch_changes (&stall, document);
 
   /* Frames at 120 a second while the program runs. */
   while (strobe_document_is_live (document) || !strobe_document_is_loaded (document))
@@ -624,8 +461,7 @@ live_latency (StrobeTimelineWidget *unused)
       frame_max = MAX (frame_max, frame (GTK_WIDGET (w)));
       /* The bench's own frame is not a stall of the viewer's: gaps are measured between
        * frames, while the main loop handles what the live trace brings. */
-      stall.last = bench_now_ns ();
-      stall.last_cpu = thread_cpu_ns ();
+      bench_stall_mark (&stall);
       if (complete (w) && n_waiting)
         {
           guint64 now = strobe_time ();
@@ -646,12 +482,11 @@ live_latency (StrobeTimelineWidget *unused)
       if (bench_now_ns () > deadline + 30e9)
         break;
     }
-  g_source_remove (tick);
+  bench_stall_stop (&stall);
   g_subprocess_wait (proc, NULL, NULL);
   bench_report ("live.frame_max", frame_max, "ms (the view's longest frame, offscreen, while live)");
   bench_report_ratio ("live_frame_max_ms", frame_max, "<=", 16);
-  report_stall ("live", &stall, TRUE);
-  changed_stall = NULL;
+  bench_stall_report ("live", &stall, TRUE);
   if (l.latencies->len)
     {
       double *v = (double *) (gpointer) l.latencies->data;
@@ -698,8 +533,7 @@ main (int argc, char **argv)
   GtkWindow *win;
   StrobeTimelineWidget *tl;
   StrobeTimersPanel *timers;
-  Stall stall = { 0 };
-  guint tick;
+  BenchStall stall = { 0 };
 
   g_option_context_add_main_entries (ctx, entries, NULL);
   if (!g_option_context_parse (ctx, &argc, &argv, &error))
@@ -779,10 +613,9 @@ main (int argc, char **argv)
       iterate ();
       g_usleep (3000);
     }
-  stall_reset (&stall);
-  tick = g_timeout_add (1, stall_tick, &stall);
-  stall_watch_frames (win, &stall);
-  stall_watch_changes (document, &stall);
+  bench_stall_start (&stall);
+  bench_stall_watch_frames (&stall, GTK_WIDGET (win));
+  bench_stall_watch_changes (&stall, document);
   t0 = bench_now_ns ();
   strobe_document_load_async (document, NULL, NULL, NULL);
   tl = strobe_timeline_view_get_timeline (STROBE_TIMELINE_VIEW (view));
@@ -795,7 +628,7 @@ main (int argc, char **argv)
       if (t_loaded == 0)
         {
           t_loaded = bench_now_ns ();
-          report_stall ("load", &stall, TRUE);
+          bench_stall_report ("load", &stall, TRUE);
         }
       frame (GTK_WIDGET (tl));
       if (complete (tl))
@@ -818,7 +651,8 @@ main (int argc, char **argv)
 
   /* The timers panel over every scope: a selection of the whole trace, timed to the rows. */
   g_assert_true (strobe_document_get_extent (document, &first, &last));
-  stall_reset (&stall);
+  bench_stall_start (&stall);
+  bench_stall_watch_frames (&stall, GTK_WIDGET (win));
   t0 = bench_now_ns ();
   strobe_view_state_set_selection (state, first, last);
   while (strobe_timers_panel_is_busy (timers))
@@ -826,9 +660,9 @@ main (int argc, char **argv)
   bench_report ("timers.whole_trace", (bench_now_ns () - t0) / 1e9, "s (rows shown)");
   bench_report ("timers.rows", g_list_model_get_n_items (strobe_timers_panel_get_rows (timers)), "timers");
   bench_report_ratio ("timers_whole_trace_s", (bench_now_ns () - t0) / 1e9, "<=", 0.5);
-  report_stall ("timers", &stall, TRUE);
+  bench_stall_report ("timers", &stall, TRUE);
   strobe_view_state_clear_selection (state);
-  g_source_remove (tick);
+  bench_stall_stop (&stall);
   bench_report ("rss.peak", rss_mb ("VmHWM:"), "MB (the process's peak)");
   gtk_window_destroy (win);
   iterate ();

@@ -1,0 +1,182 @@
+/* bench-stall.c — see the header.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <time.h>
+
+#include "bench-common.h"
+#include "bench-stall.h"
+
+double
+bench_thread_cpu_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
+}
+
+static gboolean
+tick_cb (gpointer data)
+{
+  BenchStall *s = data;
+  double now = bench_now_ns (), cpu = bench_thread_cpu_ns ();
+
+  if (s->last > 0)
+    {
+      double gap = (now - s->last) / 1e6, busy = (cpu - s->last_cpu) / 1e6;
+
+      if (gap > s->max_gap)
+        {
+          s->max_gap = gap;
+          s->busy_in_max_gap = busy;
+        }
+      s->max_busy = MAX (s->max_busy, busy);
+      s->max_busy_outside = MAX (s->max_busy_outside, busy - s->frame_cpu_in_gap);
+    }
+  s->last = now;
+  s->last_cpu = cpu;
+  s->frame_cpu_in_gap = 0;
+  return G_SOURCE_CONTINUE;
+}
+
+void
+bench_stall_start (BenchStall *s)
+{
+  bench_stall_stop (s);
+  *s = (BenchStall) { 0 };
+  s->tick = g_timeout_add (1, tick_cb, s);
+}
+
+static void
+paint_begin (GdkFrameClock *clock, BenchStall *s)
+{
+  s->paint_start = bench_now_ns ();
+  s->paint_cpu_start = bench_thread_cpu_ns ();
+}
+
+static void
+paint_end (GdkFrameClock *clock, BenchStall *s)
+{
+  if (s->paint_start > 0)
+    {
+      double cpu = (bench_thread_cpu_ns () - s->paint_cpu_start) / 1e6;
+
+      s->max_paint = MAX (s->max_paint, (bench_now_ns () - s->paint_start) / 1e6);
+      s->max_frame_cpu = MAX (s->max_frame_cpu, cpu);
+      s->frame_cpu_in_gap += cpu;
+    }
+  s->paint_start = 0;
+}
+
+void
+bench_stall_watch_frames (BenchStall *s, GtkWidget *widget)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+
+  if (clock == NULL)
+    return;
+  s->clock = g_object_ref (clock);
+  s->paint_ids[0] = g_signal_connect (clock, "layout", G_CALLBACK (paint_begin), s);
+  s->paint_ids[1] = g_signal_connect_after (clock, "after-paint", G_CALLBACK (paint_end), s);
+}
+
+static BenchStall *changed_stall;
+
+/* Emission hooks run before any handler: the handling is timed from here to a handler
+ * connected last. */
+static gboolean
+changed_hook (GSignalInvocationHint *hint, guint n, const GValue *values, gpointer data)
+{
+  if (changed_stall)
+    changed_stall->changed_start = bench_now_ns ();
+  return TRUE;
+}
+
+static void
+changed_after (StrobeDocument *document, StrobeDocumentChanges changes, BenchStall *s)
+{
+  if (s->changed_start > 0)
+    s->max_changed = MAX (s->max_changed, (bench_now_ns () - s->changed_start) / 1e6);
+}
+
+void
+bench_stall_watch_changes (BenchStall *s, StrobeDocument *document)
+{
+  static gboolean hooked;
+
+  if (!hooked)
+    g_signal_add_emission_hook (g_signal_lookup ("changed", STROBE_TYPE_DOCUMENT), 0, changed_hook, NULL, NULL);
+  hooked = TRUE;
+  changed_stall = s;
+  s->changes_watched = TRUE;
+  s->document = g_object_ref (document);
+  s->changed_id = g_signal_connect_after (document, "changed", G_CALLBACK (changed_after), s);
+}
+
+void
+bench_stall_mark (BenchStall *s)
+{
+  s->last = bench_now_ns ();
+  s->last_cpu = bench_thread_cpu_ns ();
+  s->frame_cpu_in_gap = 0;
+}
+
+void
+bench_stall_stop (BenchStall *s)
+{
+  g_clear_handle_id (&s->tick, g_source_remove);
+  if (s->clock)
+    {
+      g_signal_handler_disconnect (s->clock, s->paint_ids[0]);
+      g_signal_handler_disconnect (s->clock, s->paint_ids[1]);
+      g_clear_object (&s->clock);
+    }
+  if (s->document)
+    {
+      g_signal_handler_disconnect (s->document, s->changed_id);
+      g_clear_object (&s->document);
+    }
+  if (changed_stall == s)
+    changed_stall = NULL;
+}
+
+void
+bench_stall_report (const char *prefix, const BenchStall *s, gboolean frames)
+{
+  char key[96];
+
+  g_snprintf (key, sizeof key, "%s.main_stall", prefix);
+  bench_report (key, s->max_gap, "ms (longest main-loop gap: what a user sees)");
+  g_snprintf (key, sizeof key, "%s.main_stall_busy", prefix);
+  bench_report (key, s->busy_in_max_gap, "ms (of it the main thread ran; the rest it waited for a CPU)");
+  g_snprintf (key, sizeof key, "%s.main_busy_max", prefix);
+  bench_report (key, s->max_busy, "ms (the main thread's most CPU time between two 1 ms ticks, frames included)");
+  g_snprintf (key, sizeof key, "%s.main_busy_outside_frames_max", prefix);
+  bench_report (key, s->max_busy_outside, "ms (the same without GTK's frames in the gap: handlers, idles, feeding)");
+  if (frames)
+    {
+      g_snprintf (key, sizeof key, "%s.frame_cpu_max", prefix);
+      bench_report (key, s->max_frame_cpu, "ms (GTK's longest frame by the main thread's CPU time)");
+      g_snprintf (key, sizeof key, "%s.screen_frame_max", prefix);
+      bench_report (key, s->max_paint, "ms (GTK's longest frame on the X display by the wall clock: layout, paint, upload)");
+    }
+  if (s->changes_watched)
+    {
+      g_snprintf (key, sizeof key, "%s.changed_handler_max", prefix);
+      bench_report (key, s->max_changed, "ms (the views' longest handling of a document change, wall)");
+    }
+  g_snprintf (key, sizeof key, "%s_main_stall_ms", prefix);
+  bench_report_ratio (key, s->max_gap, "<=", 4);
+  g_snprintf (key, sizeof key, "%s_main_busy_outside_frames_ms", prefix);
+  bench_report_ratio (key, s->max_busy_outside, "<=", 4);
+  if (frames)
+    {
+      g_snprintf (key, sizeof key, "%s_frame_cpu_ms", prefix);
+      bench_report_ratio (key, s->max_frame_cpu, "<=", 16);
+      g_snprintf (key, sizeof key, "%s_screen_frame_ms", prefix);
+      bench_report_ratio (key, s->max_paint, "<=", 16);
+    }
+}

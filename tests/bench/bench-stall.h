@@ -1,0 +1,61 @@
+/* bench-stall.h — the main thread's budget as the view benchmarks measure it (issue 20: no
+ * stall over 4 ms, no frame over 16 ms).
+ *
+ * A 1 ms timer on the main loop: the gap between two of its runs is time the loop could
+ * not run. On the shared 2-core machine most of a long gap can be the main thread waiting
+ * for a CPU (another process, the X server), so each gap's main-thread CPU time is taken
+ * too, and split into GTK's frames in it (the frame clock's layout to after-paint; a frame
+ * has 16 ms) and the rest (handlers, idles, feeding a model: a stall proper, 4 ms).
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "strobe-document.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double last, last_cpu;
+  double max_gap;            /* wall, ms */
+  double busy_in_max_gap;    /* of it the main thread ran */
+  double max_busy;           /* the most CPU in one gap, frames included */
+  double max_busy_outside;   /* the same besides GTK's frames in the gap */
+  double frame_cpu_in_gap;
+  double paint_start, paint_cpu_start;
+  double max_frame_cpu;      /* GTK's longest frame by the main thread's CPU */
+  double max_paint;          /* and by the wall clock */
+  double changed_start;
+  double max_changed;        /* the views' longest handling of a document change (wall) */
+  guint  tick;
+  GdkFrameClock *clock;
+  gulong paint_ids[2];
+  StrobeDocument *document;
+  gulong changed_id;
+  gboolean changes_watched;
+} BenchStall;
+
+/* Starts the 1 ms timer (and clears the figures). */
+void   bench_stall_start         (BenchStall     *s);
+/* GTK's frames of @widget's window count as frames. */
+void   bench_stall_watch_frames  (BenchStall     *s,
+                                  GtkWidget      *widget);
+/* Times the handling of @document's "changed" (every handler, the views'). */
+void   bench_stall_watch_changes (BenchStall     *s,
+                                  StrobeDocument *document);
+/* A gap starts now: what the bench did itself since the last tick is not the viewer's. */
+void   bench_stall_mark          (BenchStall     *s);
+/* Stops the timer and lets go of what it watched. */
+void   bench_stall_stop          (BenchStall     *s);
+/* PREFIX.main_stall, .main_stall_busy, .main_busy_max, .main_busy_outside_frames_max,
+ * .frame_cpu_max, .screen_frame_max, .changed_handler_max, and the ratio lines:
+ * PREFIX_main_stall_ms ≤ 4 (wall), PREFIX_main_busy_outside_frames_ms ≤ 4,
+ * PREFIX_frame_cpu_ms ≤ 16, PREFIX_screen_frame_ms ≤ 16 (the frame lines with @frames). */
+void   bench_stall_report        (const char     *prefix,
+                                  const BenchStall *s,
+                                  gboolean        frames);
+/* The calling thread's CPU time, ns. */
+double bench_thread_cpu_ns       (void);
+
+G_END_DECLS
