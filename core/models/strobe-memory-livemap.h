@@ -50,8 +50,10 @@ gsize    strobe_live_map_bytes  (const StrobeLiveMap *m);
  * still live moves to the thread's run of older ids. Ids inserted behind their window (a
  * snapshot's) go to a StrobeLiveMap. A key in the window is nowhere else; an older one is
  * in the run or the map. At most STROBE_ID_WINDOWS threads get a
- * window (16 KiB each), the others use the map: a trace of many threads stays bounded. */
-#define STROBE_ID_WINDOW  4096u
+ * window (64 KiB each: Python keeps a dict of its last thousand objects alive over some
+ * ten thousand allocations), the others use the map: a trace of many threads stays
+ * bounded. */
+#define STROBE_ID_WINDOW  16384u
 #define STROBE_ID_WINDOWS 256u
 
 typedef struct
