@@ -17,6 +17,7 @@
 #include <netinet/tcp.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <glib/gstdio.h>
@@ -25,6 +26,7 @@
 #include "strobe-auth.h"
 #include "strobe-threads-model.h"
 #include "strobe-control-address.h"
+#include "strobe-clock-align.h"
 #include "strobe-clock-measures.h"
 #include "strobe-clock-offset.h"
 #include "strobe-control-client.h"
@@ -1197,6 +1199,61 @@ proxy_stop (Proxy *x)
   g_free (x);
 }
 
+/* The measure read back from the trace places the program on the axis of a trace that
+ * reads this machine's CLOCK_MONOTONIC (made up here: the measurer's own clock) where it
+ * truly is: a tick the program read between two readings of our clock lands between them
+ * on the axis, give or take the stated uncertainty — the sign conventions of the runtime's
+ * `ns`, the measure and the alignment agree. */
+static void
+check_placed_by_measure (StrobeControlClient *direct, const StrobeWireMetadata *far_meta, GArray *measures,
+                         const char *domain_hex)
+{
+  StrobeWireMetadata ref_meta = { 0 };
+  StrobeClockAlignMember m[2] = { { 0 } };
+  const StrobeClockMeasure *best = &g_array_index (measures, StrobeClockMeasure, 0);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GHashTable) pairs = NULL;
+  g_autofree char *reply = NULL;
+  struct timespec ts;
+  guint64 before, after, ticks = 0;
+  gdouble at, lo, hi, u = (gdouble) best->uncertainty_ns * 1e-9;
+
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  before = (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
+  reply = strobe_control_client_send (direct, "clock", NULL, &error);
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  after = (guint64) ts.tv_sec * 1000000000u + (guint64) ts.tv_nsec;
+  g_assert_no_error (error);
+  pairs = strobe_control_parse_pairs (reply);
+  g_assert_true (g_ascii_string_to_unsigned (g_hash_table_lookup (pairs, "ticks"), 10, 0, G_MAXUINT64, &ticks, NULL));
+
+  ref_meta.clock_source = 0;
+  for (int i = 0; i < 16; i++)
+    {
+      char byte[3] = { domain_hex[2 * i], domain_hex[2 * i + 1], 0 };
+      ref_meta.clock_domain[i] = (guint8) strtoul (byte, NULL, 16);
+    }
+  ref_meta.clock_frequency = 1000000000;
+  ref_meta.clock_origin = before - 1000000000;                       /* a second before */
+  ref_meta.start_time_ns = far_meta->start_time_ns - 1000000000;     /* the earlier starter */
+  m[0].metadata = &ref_meta;
+  m[1].metadata = far_meta;
+  m[1].measures = (const StrobeClockMeasure *) measures->data;
+  m[1].n_measures = measures->len;
+  for (guint i = 0; i < 2; i++)
+    strobe_trace_clock_init (&m[i].clock, m[i].metadata);
+  strobe_clock_align (m, 2);
+  g_assert_cmpint (m[0].alignment, ==, STROBE_CLOCK_ALIGN_REFERENCE);
+  g_assert_cmpint (m[1].alignment, ==, STROBE_CLOCK_ALIGN_OFFSET);
+  at = strobe_trace_clock_to_seconds (&m[1].clock, ticks);
+  lo = strobe_trace_clock_to_seconds (&m[0].clock, before);
+  hi = strobe_trace_clock_to_seconds (&m[0].clock, after);
+  g_test_message ("control.clock_placed %.1f µs after our first reading (read between, within ± %.1f µs)",
+                  (at - lo) * 1e6, u * 1e6);
+  g_assert_cmpfloat (at, >=, lo - u);
+  g_assert_cmpfloat (at, <=, hi + u);
+}
+
 /* A program reached through a network whose two directions differ (12 ms there, 1 ms
  * back, as a proxy delays them): the offset measured through it, recorded in the
  * program's trace, is the one measured directly on loopback — the truth, to a few µs —
@@ -1252,6 +1309,16 @@ test_clock_offset_recorded (void)
   g_assert_cmpint (g_array_index (got, StrobeClockMeasure, 0).offset_ns, ==, measured.offset_ns);
   g_assert_cmpuint (g_array_index (got, StrobeClockMeasure, 0).uncertainty_ns, ==, measured.uncertainty_ns);
   g_assert_cmpuint (g_array_index (got, StrobeClockMeasure, 0).rounds, ==, 8);
+  check_placed_by_measure (direct, strobe_decoder_get_metadata (decoder), got, ours);
+  {
+    /* With the loopback measure instead: to within some µs. */
+    g_autoptr (GArray) tight = g_array_new (FALSE, TRUE, sizeof (StrobeClockMeasure));
+    StrobeClockMeasure t_m = { { 0 }, truth.offset_ns, truth.uncertainty_ns, truth.samples };
+
+    g_strlcpy (t_m.domain, ours, sizeof t_m.domain);
+    g_array_append_val (tight, t_m);
+    check_placed_by_measure (direct, strobe_decoder_get_metadata (decoder), tight, ours);
+  }
 
   /* On one machine a sync records only a program that does not read our CLOCK_MONOTONIC
    * (a TSC): its trace can then meet one of another machine measured from here. */
