@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "strobe-memory-symbols.h"
+#include "strobe-sample-unwind.h"
 #include "strobe-samples-job.h"
 
 #define MAX_FRAMES 128
@@ -40,6 +41,9 @@ strobe_samples_compute (StrobeSampleModel          *model,
   g_return_val_if_fail (STROBE_IS_SAMPLE_MODEL (model), NULL);
   g_return_val_if_fail (STROBE_IS_SYMBOLIZER (symbolizer), NULL);
 
+  /* Stack copies read since the last job (code without frame pointers) get their stacks. */
+  if (stacks)
+    strobe_sample_unwind (model, stacks);
   r->sampled = strobe_sample_model_build_tree (model, stacks, intervals, n_intervals, STROBE_COST_TREE_TOP_DOWN,
                                                strobe_memory_symbolizer_frame_func, symbolizer, cancellable, error);
   if (r->sampled == NULL)

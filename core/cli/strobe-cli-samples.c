@@ -14,6 +14,7 @@
 #include "strobe-cli.h"
 #include "strobe-memory-symbols.h"
 #include "strobe-sample-model.h"
+#include "strobe-sample-unwind.h"
 #include "strobe-scope-search.h"
 #include "strobe-text.h"
 
@@ -334,6 +335,8 @@ strobe_cli_samples (int argc, char **argv)
       print_states (document, model, system_id, t0, t1);
     }
 
+  /* Samples with a copy of their stack (code without frame pointers): unwound first. */
+  strobe_sample_unwind (model, strobe_document_get_memory (document));
   sym = strobe_memory_symbolizer_new (strobe_document_get_memory (document));
   tree = strobe_sample_model_build_tree (model, strobe_document_get_memory (document),
                                          (StrobeSampleInterval *) intervals->data, intervals->len,

@@ -1481,7 +1481,7 @@ static void
 strobe_memory_model_init (StrobeMemoryModel *self)
 {
   g_mutex_init (&self->lock);
-  strobe_memory_store_init (&self->store, &self->lock, &self->sum);
+  strobe_memory_store_init (&self->store, &self->lock, &self->sum, &self->stacks);
   strobe_live_map_init (&self->by_address);
   strobe_id_map_init (&self->by_id);
   self->heaps = g_hash_table_new_full (NULL, NULL, NULL, group_free);

@@ -176,6 +176,11 @@ GArray    *strobe_memory_model_get_callstack (StrobeMemoryModel *self, guint32 i
 /* The same with each frame's module; returns how many were written (at most @max). */
 guint      strobe_memory_model_get_frames   (StrobeMemoryModel *self, guint32 id,
                                              StrobeMemoryFrame *out, guint max);
+/* Adds a call stack that is not in the trace's trie — a sampled stack the analysis
+ * unwound from a copy of the thread's stack — @n return addresses innermost first (the
+ * innermost: where the thread was + 1); its id (from 2^31 up, one per distinct stack, the
+ * frames' modules as the module map says now), 0 when @n is 0. */
+guint32    strobe_memory_model_add_stack    (StrobeMemoryModel *self, const guint64 *addresses, guint n);
 /* Copies of the modules (StrobeMemoryModule *, in order of loading; free with
  * g_ptr_array_unref). A frame's module field indexes this array + 1. */
 GPtrArray *strobe_memory_model_get_modules  (StrobeMemoryModel *self);

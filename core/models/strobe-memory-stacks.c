@@ -4,6 +4,8 @@
  */
 #include "strobe-memory-stacks.h"
 
+#include "strobe-memory-model-private.h"
+
 #include <string.h>
 
 #include "strobe-memory-records.h"
@@ -233,6 +235,59 @@ module_entry_free (gpointer data)
   g_free (m);
 }
 
+typedef struct
+{
+  guint64 address;
+  guint32 parent;
+} AddedKey;
+
+static guint
+added_hash (gconstpointer p)
+{
+  const AddedKey *k = p;
+
+  return (guint) ((k->address ^ ((guint64) k->parent << 40) ^ k->parent) * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15) >> 32);
+}
+
+static gboolean
+added_equal (gconstpointer a, gconstpointer b)
+{
+  const AddedKey *x = a, *y = b;
+
+  return x->address == y->address && x->parent == y->parent;
+}
+
+guint32
+strobe_memory_stacks_add_stack (StrobeMemoryStacks *st, const guint64 *addresses, guint n)
+{
+  guint32 parent = 0;
+
+  if (st->added == NULL)
+    {
+      st->added = g_hash_table_new_full (added_hash, added_equal, g_free, NULL);
+      st->next_added = STROBE_MEMORY_ADDED_STACK_FIRST;
+    }
+  /* Outermost first, like the runtime's trie: shared callers are shared nodes. */
+  for (guint i = n; i-- > 0;)
+    {
+      AddedKey k = { addresses[i], parent };
+      gpointer id = g_hash_table_lookup (st->added, &k);
+
+      if (id == NULL)
+        {
+          StrobeMemoryNode node = { addresses[i], parent, module_at (st, addresses[i]) };
+
+          if (st->next_added == G_MAXUINT32)
+            return 0;
+          id = GUINT_TO_POINTER (st->next_added++);
+          g_hash_table_insert (st->added, g_memdup2 (&k, sizeof k), id);
+          g_hash_table_replace (st->sparse_nodes, id, g_memdup2 (&node, sizeof node));
+        }
+      parent = GPOINTER_TO_UINT (id);
+    }
+  return parent;
+}
+
 void
 strobe_memory_stacks_init (StrobeMemoryStacks *st)
 {
@@ -251,4 +306,22 @@ strobe_memory_stacks_clear (StrobeMemoryStacks *st)
   g_clear_pointer (&st->callstacks, g_hash_table_unref);
   g_clear_pointer (&st->modules, g_ptr_array_unref);
   g_clear_pointer (&st->loaded, g_array_unref);
+  g_clear_pointer (&st->added, g_hash_table_unref);
+}
+
+guint32
+strobe_memory_model_add_stack (StrobeMemoryModel *self, const guint64 *addresses, guint n)
+{
+  StrobeMemoryStore store;
+  guint32 id;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
+  g_return_val_if_fail (n == 0 || addresses != NULL, 0);
+  if (n == 0)
+    return 0;
+  strobe_memory_model_get_store (self, &store);
+  g_mutex_lock (store.lock);
+  id = strobe_memory_stacks_add_stack (store.stacks, addresses, n);
+  g_mutex_unlock (store.lock);
+  return id;
 }

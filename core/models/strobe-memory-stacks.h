@@ -34,7 +34,13 @@ typedef struct
   GHashTable *callstacks;   /* legacy: id → GArray of guint64 */
   GPtrArray  *modules;      /* StrobeMemoryModuleEntry * */
   GArray     *loaded;       /* guint indexes into modules of loaded ones, by start */
+  GHashTable *added;        /* (parent, address) → id of a node the analysis added */
+  guint32     next_added;   /* from STROBE_MEMORY_ADDED_STACK_FIRST up */
 } StrobeMemoryStacks;
+
+/* Ids of stacks the analysis adds (sampled stacks it unwound), far above any the runtime's
+ * trie gives (it counts from 1, one per distinct frame of a run). */
+#define STROBE_MEMORY_ADDED_STACK_FIRST 0x80000000u
 
 void    strobe_memory_stacks_init   (StrobeMemoryStacks *st);
 void    strobe_memory_stacks_clear  (StrobeMemoryStacks *st);
@@ -46,6 +52,10 @@ void    strobe_memory_stacks_add_legacy (StrobeMemoryStacks *st, guint32 id, con
 /* Memory.Module: a module now loaded (unless its range is empty); ModuleUnload of @id. */
 void    strobe_memory_stacks_add_module (StrobeMemoryStacks *st, const StrobeEvent *ev);
 void    strobe_memory_stacks_unload_module (StrobeMemoryStacks *st, guint32 id);
+/* A stack from elsewhere (@n addresses, innermost first) as nodes of ids from
+ * STROBE_MEMORY_ADDED_STACK_FIRST, shared with stacks added before; its id, 0 when none
+ * (n 0, or the ids ran out). */
+guint32 strobe_memory_stacks_add_stack (StrobeMemoryStacks *st, const guint64 *addresses, guint n);
 /* Frames of stack @id, innermost first (at most @max). */
 guint   strobe_memory_stacks_frames (const StrobeMemoryStacks *st, guint32 id, StrobeMemoryFrame *out, guint max);
 /* Copies of the modules (StrobeMemoryModule *). */

@@ -251,10 +251,11 @@ strobe_memory_store_bytes (const StrobeMemoryStore *s)
 }
 
 void
-strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummary *sum)
+strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummary *sum, StrobeMemoryStacks *stacks)
 {
   memset (s, 0, sizeof *s);
   s->lock = lock;
+  s->stacks = stacks;
   s->sum = sum;
   s->time = column_new (sizeof (guint32));
   s->time_base = g_array_new (FALSE, FALSE, sizeof (guint64));

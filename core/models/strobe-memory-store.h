@@ -17,6 +17,7 @@
 #pragma once
 
 #include "strobe-memory-model.h"
+#include "strobe-memory-stacks.h"
 
 G_BEGIN_DECLS
 
@@ -108,6 +109,7 @@ void strobe_memory_column_grow (StrobeMemoryColumn *c);
 typedef struct
 {
   GMutex      *lock;
+  StrobeMemoryStacks *stacks;   /* the model's (strobe_memory_model_add_stack) */
   /* Records, one column each, by record index (allocation order = time order): */
   StrobeMemoryColumn *time;         /* guint32: alloc time − time_base of its group, or WIDE */
   GArray      *time_base;    /* guint64 per GROUP records: its first record's time */
@@ -144,7 +146,8 @@ typedef struct
 
 
 /* ---- writing (the model, under its lock) ---- */
-void     strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummary *sum);
+void     strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummary *sum,
+                                   StrobeMemoryStacks *stacks);
 void     strobe_memory_store_clear (StrobeMemoryStore *s);
 /* Appends @r (live; its free_time is ignored); returns its index. */
 guint32  strobe_memory_store_append (StrobeMemoryStore *s, const StrobeMemoryAlloc *r);

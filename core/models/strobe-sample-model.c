@@ -20,7 +20,17 @@ enum
 {
   ROUTE_STATUS,
   ROUTE_BATCH,
+  ROUTE_USER_STACK,
 };
+
+/* A Sampling.UserStack until it is unwound: it names its sample by thread and time, and
+ * comes just before the Batch that holds that sample. */
+typedef struct
+{
+  StrobeSampleCopy copy;   /* .stack points into bytes */
+  GBytes          *bytes;
+  gint64           index;  /* its sample in the thread's arrays; -1 until the Batch says */
+} Copy;
 
 typedef struct
 {
@@ -32,6 +42,7 @@ typedef struct
   GArray *switch_kinds; /* guint8: StrobeSamplerecKind */
   guint64 first, last;
   gboolean any;
+  GQueue   waiting;     /* Copy * whose sample is not read yet, in time order */
 } Thread;
 
 struct _StrobeSampleModel
@@ -44,6 +55,8 @@ struct _StrobeSampleModel
   GArray     *statuses;     /* StrobeSampleStatus */
   guint64     samples, lost, bad_batches;
   guint64     generation;
+  GPtrArray  *copies;       /* Copy *: matched to their sample, not unwound yet */
+  guint64     n_copies, n_unwound;
 };
 
 static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
@@ -64,10 +77,20 @@ status_clear (gpointer data)
 }
 
 static void
+copy_free (gpointer data)
+{
+  Copy *c = data;
+
+  g_bytes_unref (c->bytes);
+  g_free (c);
+}
+
+static void
 thread_free (gpointer data)
 {
   Thread *t = data;
 
+  g_queue_clear_full (&t->waiting, copy_free);
   g_array_unref (t->times);
   g_array_unref (t->stacks);
   g_array_unref (t->switch_times);
@@ -99,6 +122,59 @@ strobe_sample_model_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
 {
   strobe_analysis_context_subscribe (ctx, ROUTE_STATUS, "Sampling", "Status");
   strobe_analysis_context_subscribe (ctx, ROUTE_BATCH, "Sampling", "Batch");
+  strobe_analysis_context_subscribe (ctx, ROUTE_USER_STACK, "Sampling", "UserStack");
+}
+
+static void
+read_user_stack (StrobeSampleModel *self, const StrobeEvent *ev)
+{
+  static StrobeFieldAccessor thread = STROBE_FIELD_ACCESSOR_INIT ("Thread");
+  static StrobeFieldAccessor time = STROBE_FIELD_ACCESSOR_INIT ("Time");
+  static StrobeFieldAccessor ip = STROBE_FIELD_ACCESSOR_INIT ("Ip");
+  static StrobeFieldAccessor sp = STROBE_FIELD_ACCESSOR_INIT ("Sp");
+  static StrobeFieldAccessor bp = STROBE_FIELD_ACCESSOR_INIT ("Bp");
+  static StrobeFieldAccessor data = STROBE_FIELD_ACCESSOR_INIT ("Data");
+  guint8 elem;
+  gsize n = 0;
+  const guint8 *p = strobe_event_get_array (ev, &data, &elem, &n);
+  Thread *t;
+  Copy *c;
+
+  if (p == NULL || n == 0 || (elem != STROBE_TYPE_UINT8 && elem != STROBE_TYPE_INT8))
+    return;
+  t = get_thread (self, (guint32) strobe_event_get_uint (ev, &thread));
+  c = g_new0 (Copy, 1);
+  c->bytes = g_bytes_new (p, n);
+  c->copy.system_id = t->system_id;
+  c->copy.time = strobe_event_get_uint (ev, &time);
+  c->copy.ip = strobe_event_get_uint (ev, &ip);
+  c->copy.sp = strobe_event_get_uint (ev, &sp);
+  c->copy.bp = strobe_event_get_uint (ev, &bp);
+  c->copy.stack = g_bytes_get_data (c->bytes, &c->copy.size);
+  c->index = -1;
+  self->n_copies++;
+  /* Out of order (a hostile trace): it can name no sample still to come. */
+  if (!g_queue_is_empty (&t->waiting) && ((Copy *) g_queue_peek_tail (&t->waiting))->copy.time > c->copy.time)
+    {
+      copy_free (c);
+      return;
+    }
+  g_queue_push_tail (&t->waiting, c);
+}
+
+/* A sample of @t was just appended at @time: the waiting copy of that time is its. */
+static void
+match_copy (StrobeSampleModel *self, Thread *t, guint64 time)
+{
+  Copy *c;
+
+  while ((c = g_queue_peek_head (&t->waiting)) != NULL && c->copy.time < time)
+    copy_free (g_queue_pop_head (&t->waiting));   /* its sample was lost */
+  if (c == NULL || c->copy.time != time)
+    return;
+  g_queue_pop_head (&t->waiting);
+  c->index = (gint64) t->times->len - 1;
+  g_ptr_array_add (self->copies, c);
 }
 
 static void
@@ -141,6 +217,8 @@ read_batch (StrobeSampleModel *self, const StrobeEvent *ev)
           g_array_append_val (t->times, time);
           g_array_append_val (t->stacks, stack);
           self->samples++;
+          if (!g_queue_is_empty (&t->waiting))
+            match_copy (self, t, time);
         }
       else
         {
@@ -185,6 +263,9 @@ strobe_sample_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
     case ROUTE_BATCH:
       read_batch (self, ev);
       break;
+    case ROUTE_USER_STACK:
+      read_user_stack (self, ev);
+      break;
     default:
       break;
     }
@@ -207,6 +288,7 @@ strobe_sample_model_finalize (GObject *object)
   g_ptr_array_unref (self->threads);
   g_hash_table_unref (self->by_system);
   g_array_unref (self->statuses);
+  g_ptr_array_unref (self->copies);
   g_rw_lock_clear (&self->lock);
   G_OBJECT_CLASS (strobe_sample_model_parent_class)->finalize (object);
 }
@@ -225,6 +307,7 @@ strobe_sample_model_init (StrobeSampleModel *self)
   self->by_system = g_hash_table_new (NULL, NULL);
   self->statuses = g_array_new (FALSE, TRUE, sizeof (StrobeSampleStatus));
   g_array_set_clear_func (self->statuses, status_clear);
+  self->copies = g_ptr_array_new_with_free_func (copy_free);
 }
 
 StrobeSampleModel *
@@ -255,7 +338,38 @@ strobe_sample_model_get_summary (StrobeSampleModel *self, StrobeSampleSummary *o
   out->lost = self->lost;
   out->bad_batches = self->bad_batches;
   out->threads = self->threads->len;
+  out->copies = self->n_copies;
+  out->unwound = self->n_unwound;
+  out->to_unwind = self->copies->len;
   g_rw_lock_reader_unlock (&self->lock);
+}
+
+guint
+strobe_sample_model_unwind (StrobeSampleModel *self, StrobeSampleUnwindFunc func, gpointer data)
+{
+  guint changed = 0;
+
+  g_return_val_if_fail (STROBE_IS_SAMPLE_MODEL (self), 0);
+  g_return_val_if_fail (func != NULL, 0);
+  g_rw_lock_writer_lock (&self->lock);
+  for (guint i = 0; i < self->copies->len; i++)
+    {
+      Copy *c = g_ptr_array_index (self->copies, i);
+      Thread *t = g_hash_table_lookup (self->by_system, GUINT_TO_POINTER (c->copy.system_id));
+      guint32 id = func (&c->copy, data);
+
+      if (id && t && c->index >= 0 && (guint64) c->index < t->stacks->len)
+        {
+          g_array_index (t->stacks, guint32, c->index) = id;
+          changed++;
+        }
+    }
+  self->n_unwound += changed;
+  g_ptr_array_set_size (self->copies, 0);
+  if (changed)
+    self->generation++;
+  g_rw_lock_writer_unlock (&self->lock);
+  return changed;
 }
 
 static void

@@ -105,7 +105,25 @@ typedef struct
   guint64 lost;         /* records the kernel could not keep (Sampling.Batch Lost) */
   guint64 bad_batches;  /* batches whose Data could not be read to its end */
   guint   threads;
+  guint64 copies;       /* samples with a copy of their user stack (Sampling.UserStack) */
+  guint64 unwound;      /* of those, whose stack is now the one unwound from it */
+  guint64 to_unwind;    /* copies matched to their sample, not unwound yet */
 } StrobeSampleSummary;
+
+/* A sample's copy of the top of its thread's user stack (Sampling.UserStack): the
+ * registers an unwinder starts from and @size bytes of stack from @sp up. */
+typedef struct
+{
+  guint32       system_id;
+  guint64       time;
+  guint64       ip, sp, bp;
+  const guint8 *stack;
+  gsize         size;
+} StrobeSampleCopy;
+
+/* Unwinds @copy: the id of its call stack in the memory model (strobe_memory_model_add_stack),
+ * 0 when it could not (the sample keeps the kernel's frame-pointer chain). */
+typedef guint32 (*StrobeSampleUnwindFunc) (const StrobeSampleCopy *copy, gpointer data);
 
 #define STROBE_TYPE_SAMPLE_MODEL (strobe_sample_model_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeSampleModel, strobe_sample_model, STROBE, SAMPLE_MODEL, GObject)
@@ -119,6 +137,12 @@ void               strobe_sample_model_get_summary    (StrobeSampleModel *self, 
 gboolean           strobe_sample_model_get_status     (StrobeSampleModel *self, StrobeSampleStatus *out);
 /* Every Sampling.Status in order (StrobeSampleStatus, cleared with the array). */
 GArray            *strobe_sample_model_get_statuses   (StrobeSampleModel *self);
+
+/* Gives every sample with a stack copy not unwound yet the stack @func unwinds from it
+ * (copies are dropped once unwound or refused); returns how many samples changed.
+ * core/symbols' strobe_sample_unwind() calls it with its DWARF unwinder. */
+guint              strobe_sample_model_unwind         (StrobeSampleModel *self, StrobeSampleUnwindFunc func,
+                                                       gpointer data);
 
 /* The sampled threads (StrobeSampleThread) in order of first record. */
 GArray            *strobe_sample_model_get_threads    (StrobeSampleModel *self);

@@ -55,7 +55,22 @@ STROBE_EVENT (Sampling, Batch, STROBE_EVENT_NOSYNC,
               STROBE_FIELD (uint32, Lost)
               STROBE_ARRAY (uint8, Data))
 
+/* One sample's copy of the top of its thread's user stack, with the registers a DWARF
+ * unwinder starts from (STROBE_SAMPLING_STACK=BYTES): the analysis unwinds it with the
+ * modules' CFI, so code built without frame pointers has whole stacks too. Written just
+ * before the Batch that holds the same sample (same Thread, same Time). */
+STROBE_EVENT (Sampling, UserStack, STROBE_EVENT_NOSYNC,
+              STROBE_FIELD (uint32, Thread)
+              STROBE_FIELD (uint64, Time)
+              STROBE_FIELD (uint64, Ip)
+              STROBE_FIELD (uint64, Sp)
+              STROBE_FIELD (uint64, Bp)
+              STROBE_ARRAY (uint8, Data))
+
 #define RESCAN_NS        (250u * 1000u * 1000u)
+/* The largest stack copy perf takes (sample_stack_user is a u32, but a record is at most
+ * 64 KiB with its header and the call chain). */
+#define MAX_STACK_COPY   (60u * 1024u)
 #define MAX_STACK        STROBE_MEMORY_MAX_FRAMES
 #define PARANOID_UNKNOWN INT32_MIN
 
@@ -74,6 +89,7 @@ typedef struct
 
 /* Any thread. */
 static uint32_t requested_hz;        /* 0: not read yet */
+static uint32_t stack_copy;          /* bytes of user stack per sample (STROBE_SAMPLING_STACK); 0: none */
 static int      status_mode;
 static int      status_error;
 
@@ -178,12 +194,45 @@ read_paranoid (void)
  * the environment after that, before the worker's first round. */
 static int forced_errno;
 
+/* STROBE_SAMPLING_STACK=BYTES: copy that much of the user stack with every sample (a
+ * multiple of 8, at most MAX_STACK_COPY; "1" or "yes": 8 KiB). x86-64 only: the
+ * registers the unwinder starts from are named per architecture. */
+static uint32_t
+env_stack_copy (void)
+{
+  const char *s = getenv ("STROBE_SAMPLING_STACK");
+  unsigned long v;
+  char *end;
+
+  if (s == NULL || *s == '\0' || strcmp (s, "0") == 0)
+    return 0;
+#if defined(__x86_64__)
+  if (strcmp (s, "1") == 0 || strcmp (s, "yes") == 0)
+    return 8192;
+  errno = 0;
+  v = strtoul (s, &end, 10);
+  if (errno || end == s || *end || v < 64 || v > MAX_STACK_COPY)
+    {
+      fprintf (stderr, "strobe: STROBE_SAMPLING_STACK=%s is not a size from 64 to %u bytes: 8192 is used\n",
+               s, MAX_STACK_COPY);
+      return 8192;
+    }
+  return (uint32_t) (v & ~7ul);
+#else
+  (void) v;
+  (void) end;
+  fprintf (stderr, "strobe: STROBE_SAMPLING_STACK: user stack copies are only taken on x86-64\n");
+  return 0;
+#endif
+}
+
 void
 strobe__sampling_init_from_env (void)
 {
   const char *s = getenv ("STROBE_SAMPLING_TEST_ERRNO");
 
   __atomic_store_n (&forced_errno, s ? atoi (s) : 0, __ATOMIC_RELAXED);
+  __atomic_store_n (&stack_copy, env_stack_copy (), __ATOMIC_RELAXED);
   strobe_sampling_get_frequency ();
 }
 
@@ -290,6 +339,13 @@ open_one (pid_t tid)
    * are locked memory, limited per user (kernel.perf_event_mlock_kb), so a refusal
    * halves the ring down to one page before giving up on the thread. */
   size_t pages = running_hz > 2000 ? 32 : 8;
+  /* With stack copies: about 20 ms of them, up to 2 MiB. */
+  if (attr.sample_type & PERF_SAMPLE_STACK_USER)
+    {
+      size_t want = (size_t) running_hz / 50 * ((size_t) attr.sample_stack_user + 256) / page;
+      for (pages = 16; pages < want && pages < 512; pages *= 2)
+        ;
+    }
   Sampled s = { .tid = tid, .fd = -1, .alive = true };
   int fd;
 
@@ -463,6 +519,39 @@ user_frames (const uint64_t *ips, uint64_t nr, uintptr_t *frames)
   return n;
 }
 
+/* A sample's REGS_USER and STACK_USER parts (@words of them at @w): the registers, in
+ * the order of their bits (bp, sp, ip), then the copy's size, bytes and how many of them
+ * the kernel filled. Nothing is written when the thread was in the kernel with no user
+ * registers (abi 0) or the copy is empty. */
+static void
+emit_user_stack (pid_t tid, uint64_t ticks, const uint64_t *w, size_t words)
+{
+  uint64_t bp, sp, ip, copied, filled;
+
+  if (words < 2 || w[0] == PERF_SAMPLE_REGS_ABI_NONE || words < 5)
+    return;
+  bp = w[1];
+  sp = w[2];
+  ip = w[3];
+  copied = w[4];
+  if (copied == 0 || copied % 8 || (copied / 8) + 1 > words - 5)
+    return;
+  filled = w[5 + copied / 8];
+  if (filled > copied)
+    filled = copied;
+  if (filled == 0)
+    return;
+  STROBE_LOG (Sampling, UserStack, StrobeTraceChannel)
+    {
+      STROBE_SET (Thread, (uint32_t) tid);
+      STROBE_SET (Time, ticks);
+      STROBE_SET (Ip, ip);
+      STROBE_SET (Sp, sp);
+      STROBE_SET (Bp, bp);
+      STROBE_SET_ARRAY (Data, (const uint8_t *) (w + 5), (size_t) filled);
+    }
+}
+
 /* One record's bytes into @len of the batch; false when they cannot be had. */
 static bool
 add_record (size_t *len, uint64_t *prev, uint64_t ticks, StrobeSamplerecKind kind, uint32_t stack)
@@ -514,8 +603,8 @@ drain_one (Sampled *s)
       switch (h->type)
         {
         case PERF_RECORD_SAMPLE:
-          /* TID (pid, tid), TIME, CALLCHAIN (nr, ips) */
-          if (size >= sizeof *h + 24 && size >= sizeof *h + 24 + 8 * body[2])
+          /* TID (pid, tid), TIME, CALLCHAIN (nr, ips)[, REGS_USER, STACK_USER] */
+          if (size >= sizeof *h + 24 && (size - sizeof *h - 24) / 8 >= body[2])
             {
               uintptr_t frames[MAX_STACK];
               int n = user_frames (body + 3, body[2], frames);
@@ -523,6 +612,9 @@ drain_one (Sampled *s)
               if (len == 0)
                 base = prev = t < s->last ? s->last : t;
               add_record (&len, &prev, t, STROBE_SAMPLEREC_SAMPLE, strobe__memory_stack_intern (frames, n));
+              /* At the record's time as written (prev), so a reader pairs them exactly. */
+              if (attr.sample_type & PERF_SAMPLE_STACK_USER)
+                emit_user_stack (s->tid, prev, body + 3 + body[2], (size - sizeof *h) / 8 - 3 - (size_t) body[2]);
             }
           break;
         case PERF_RECORD_SWITCH:
@@ -599,6 +691,18 @@ base_attr (struct perf_event_attr *a, bool hardware, bool kernel)
   a->exclude_hv = 1;
   a->exclude_callchain_kernel = 1;   /* kernel frames: no symbols for them here */
   a->sample_max_stack = MAX_STACK + 2;
+#if defined(__x86_64__)
+  {
+    uint32_t copy = __atomic_load_n (&stack_copy, __ATOMIC_RELAXED);
+    if (copy)
+      {
+        /* What a CFI unwinder starts from; the copy is from sp up. */
+        a->sample_type |= PERF_SAMPLE_REGS_USER | PERF_SAMPLE_STACK_USER;
+        a->sample_regs_user = (1u << 6) | (1u << 7) | (1u << 8);   /* PERF_REG_X86_BP, _SP, _IP */
+        a->sample_stack_user = copy;
+      }
+  }
+#endif
   a->use_clockid = 1;
   a->clockid = CLOCK_MONOTONIC;
   a->context_switch = 1;

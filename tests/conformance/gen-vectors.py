@@ -1092,6 +1092,23 @@ def sampling_vectors():
                'Message="sampling the CPU clock"',
                '17 - Sampling.Batch Thread=4242 Base=5000 Lost=7 Data=[%s]' % ', '.join(str(b) for b in data)])
 
+    # A sample with a copy of its user stack (STROBE_SAMPLING_STACK): Sampling.UserStack for
+    # thread 4242 at 5000 (the registers, 16 bytes of stack from Sp up), then the Batch whose
+    # record at that time is the sample it belongs to (stack 5, the kernel's chain).
+    user_stack = [Field('Thread', UINT32), Field('Time', UINT64), Field('Ip', UINT64), Field('Sp', UINT64),
+                  Field('Bp', UINT64), Field('Data', ARRAY | UINT8)]
+    copy = bytes([0x10, 0x32, 0x54, 0x76, 0x98, 0x00, 0x00, 0x00, 0xef, 0xbe, 0xad, 0xde, 0x00, 0x00, 0x00, 0x00])
+    s = base(more_importants=schemas + new_event(43, 'Sampling', 'UserStack', user_stack, flags=NOSYNC | HAS_AUX))
+    s.add(thread(17, event(43, u32(4242) + u64(5000) + u64(0x401136) + u64(0x7ffc0000f000) + u64(0x7ffc0000f040),
+                           auxes=[aux(5, copy)]),
+                 event(41, u32(4242) + u64(5000) + u32(0), auxes=[aux(3, bytes([0x00, 0x05]))])))
+    s.add(end())
+    vector('std-sampling-user-stack', '§5',
+           'Sampling.UserStack: Thread, Time (its sample\'s, in the Batch after it), Ip, Sp, Bp, Data (the stack from Sp up)',
+           s, ['17 - Sampling.UserStack Thread=4242 Time=5000 Ip=4198710 Sp=140720308547584 Bp=140720308547648 '
+               'Data=[%s]' % ', '.join(str(b) for b in copy),
+               '17 - Sampling.Batch Thread=4242 Base=5000 Lost=0 Data=[0, 5]'])
+
 
 # ==== §5 ClockOffset ========================================================================
 

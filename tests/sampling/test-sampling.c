@@ -3,7 +3,9 @@
  * StrobeDocument with the StrobeSampleModel registered, stacks symbolized by core/symbols.
  *
  * - attribution: the slow scope's samples are ≥ 80 % in its hot leaf, by name, with
- *   frame pointers (and its caller is right) and without them (the leaf still is);
+ *   frame pointers (and its caller is right), without them (the leaf still is), and
+ *   without them but with stack copies (STROBE_SAMPLING_STACK) unwound with the CFI in
+ *   the analysis (the caller is right again);
  * - states: sleeping, spinning and waiting on a mutex read as waiting, running and waiting;
  * - threads: threads started after sampling began are sampled;
  * - not permitted: a refusal is in the trace, on stderr and in strobe-cli's words;
@@ -20,6 +22,7 @@
 #include "strobe-document.h"
 #include "strobe-memory-symbols.h"
 #include "strobe-sample-model.h"
+#include "strobe-sample-unwind.h"
 #include "strobe-scope-search.h"
 #include "test-dirs.h"
 
@@ -153,10 +156,20 @@ child_named (Traced *t, StrobeSampleTree *tree, guint32 node, const char *name)
   return STROBE_COST_NODE_NONE;
 }
 
-static void
-check_attribution (const char *program, gboolean frame_pointers)
+typedef enum
 {
-  Traced *t = traced_run (program, "attribution", NULL, NULL, NULL);
+  WITH_FRAME_POINTERS,
+  NO_FRAME_POINTERS,        /* the kernel's chain: its leaf is exact, its callers are not */
+  NO_FRAME_POINTERS_DWARF,  /* with stack copies, unwound with the CFI in the analysis */
+} Unwinding;
+
+static void
+check_attribution (const char *program, Unwinding how)
+{
+  gboolean frame_pointers = how != NO_FRAME_POINTERS;
+  Traced *t = traced_run (program, "attribution", how == NO_FRAME_POINTERS_DWARF ? "STROBE_SAMPLING_STACK" : NULL,
+                          "8192", NULL);
+  StrobeSampleSummary summary;
   g_autoptr (GArray) slow = scope_intervals (t, "Slow");
   g_autoptr (StrobeSampleTree) up = NULL;
   g_autoptr (GError) error = NULL;
@@ -172,6 +185,20 @@ check_attribution (const char *program, gboolean frame_pointers)
   strobe_sample_status_clear (&status);
   g_assert_cmpuint (slow->len, ==, 1);
 
+  /* Stack copies only when asked for; then (nearly) every sample's is unwound. */
+  g_assert_cmpuint (strobe_sample_unwind (t->samples, strobe_document_get_memory (t->document)), <=,
+                    G_MAXUINT);
+  strobe_sample_model_get_summary (t->samples, &summary);
+  g_test_message ("%" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT " stack copies, %" G_GUINT64_FORMAT
+                  " unwound", summary.samples, summary.copies, summary.unwound);
+  if (how == NO_FRAME_POINTERS_DWARF)
+    {
+      g_assert_cmpuint (summary.copies, >=, summary.samples * 9 / 10);
+      g_assert_cmpuint (summary.unwound, >=, summary.copies * 9 / 10);
+    }
+  else
+    g_assert_cmpuint (summary.copies, ==, 0);
+
   up = strobe_sample_model_build_tree (t->samples, strobe_document_get_memory (t->document),
                                        (StrobeSampleInterval *) slow->data, slow->len, STROBE_COST_TREE_BOTTOM_UP,
                                        strobe_memory_symbolizer_frame_func, t->sym, NULL, &error);
@@ -184,12 +211,14 @@ check_attribution (const char *program, gboolean frame_pointers)
   g_assert_cmpuint (hot, !=, STROBE_COST_NODE_NONE);
   in_hot = strobe_cost_tree_get_inclusive (cost, hot, 0);
   g_test_message ("%s: %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " samples of Slow in leaf_hot",
-                  frame_pointers ? "frame pointers" : "no frame pointers", in_hot, total);
+                  how == WITH_FRAME_POINTERS ? "frame pointers"
+                  : how == NO_FRAME_POINTERS ? "no frame pointers" : "no frame pointers, DWARF", in_hot, total);
   g_assert_cmpfloat ((double) in_hot / (double) total, >=, 0.8);
   g_assert_cmpfloat ((double) in_hot / (double) total, <=, 0.97);   /* leaf_cold is there too */
   if (frame_pointers)
     {
-      /* Bottom-up: leaf_hot's caller is slow_work, in (nearly) every sample. */
+      /* Bottom-up: leaf_hot's caller is slow_work, in (nearly) every sample — without
+       * frame pointers only when the stack copies were unwound with the CFI. */
       guint32 caller = child_named (t, up, hot, "slow_work");
       g_assert_cmpuint (caller, !=, STROBE_COST_NODE_NONE);
       g_assert_cmpfloat ((double) strobe_cost_tree_get_inclusive (cost, caller, 0) / (double) in_hot, >=, 0.95);
@@ -200,13 +229,19 @@ check_attribution (const char *program, gboolean frame_pointers)
 static void
 test_attribution (void)
 {
-  check_attribution (probe, TRUE);
+  check_attribution (probe, WITH_FRAME_POINTERS);
 }
 
 static void
 test_attribution_no_fp (void)
 {
-  check_attribution (probe_nofp, FALSE);
+  check_attribution (probe_nofp, NO_FRAME_POINTERS);
+}
+
+static void
+test_attribution_no_fp_dwarf (void)
+{
+  check_attribution (probe_nofp, NO_FRAME_POINTERS_DWARF);
 }
 
 /* Shares of @iv's time in each state. */
@@ -476,6 +511,56 @@ test_vector (void)
   g_free (t.trace);
 }
 
+/* What the unwinder is given: the copy's registers and bytes; it says stack 77. */
+static guint32
+fake_unwind (const StrobeSampleCopy *copy, gpointer data)
+{
+  guint *calls = data;
+
+  (*calls)++;
+  g_assert_cmpuint (copy->system_id, ==, 4242);
+  g_assert_cmpuint (copy->time, ==, 5000);
+  g_assert_cmpuint (copy->ip, ==, 0x401136);
+  g_assert_cmpuint (copy->sp, ==, G_GUINT64_CONSTANT (0x7ffc0000f000));
+  g_assert_cmpuint (copy->bp, ==, G_GUINT64_CONSTANT (0x7ffc0000f040));
+  g_assert_cmpuint (copy->size, ==, 16);
+  g_assert_cmpuint (copy->stack[8], ==, 0xef);
+  return 77;
+}
+
+/* The std-sampling-user-stack vector: the copy is paired with the sample of its time, and
+ * the sample takes the stack unwound from it (once). */
+static void
+test_vector_user_stack (void)
+{
+  Traced t = { 0 };
+  g_autoptr (GArray) samples = NULL;
+  StrobeSampleSummary summary;
+  guint calls = 0;
+
+  t.trace = g_build_filename (g_getenv ("SAMPLING_VECTORS"), "std-sampling-user-stack.strobe", NULL);
+  traced_load (&t);
+  strobe_sample_model_get_summary (t.samples, &summary);
+  g_assert_cmpuint (summary.samples, ==, 1);
+  g_assert_cmpuint (summary.copies, ==, 1);
+  g_assert_cmpuint (summary.to_unwind, ==, 1);
+  samples = strobe_sample_model_get_samples (t.samples, 4242, 0, G_MAXUINT64);
+  g_assert_cmpuint (g_array_index (samples, StrobeSample, 0).stack, ==, 5);
+  g_clear_pointer (&samples, g_array_unref);
+  g_assert_cmpuint (strobe_sample_model_unwind (t.samples, fake_unwind, &calls), ==, 1);
+  g_assert_cmpuint (strobe_sample_model_unwind (t.samples, fake_unwind, &calls), ==, 0);
+  g_assert_cmpuint (calls, ==, 1);
+  samples = strobe_sample_model_get_samples (t.samples, 4242, 0, G_MAXUINT64);
+  g_assert_cmpuint (g_array_index (samples, StrobeSample, 0).stack, ==, 77);
+  strobe_sample_model_get_summary (t.samples, &summary);
+  g_assert_cmpuint (summary.unwound, ==, 1);
+  g_assert_cmpuint (summary.to_unwind, ==, 0);
+  g_clear_object (&t.sym);
+  g_clear_object (&t.samples);
+  g_clear_object (&t.document);
+  g_free (t.trace);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -484,8 +569,10 @@ main (int argc, char **argv)
   probe_nofp = g_getenv ("SAMPLING_PROBE_NOFP");
   cli = g_getenv ("STROBE_CLI");
   g_test_add_func ("/sampling/vector", test_vector);
+  g_test_add_func ("/sampling/vector-user-stack", test_vector_user_stack);
   g_test_add_func ("/sampling/attribution", test_attribution);
   g_test_add_func ("/sampling/attribution-no-frame-pointers", test_attribution_no_fp);
+  g_test_add_func ("/sampling/attribution-no-frame-pointers-dwarf", test_attribution_no_fp_dwarf);
   g_test_add_func ("/sampling/states", test_states);
   g_test_add_func ("/sampling/threads", test_threads);
   g_test_add_func ("/sampling/not-permitted", test_not_permitted);
