@@ -61,6 +61,27 @@ parse_sample (const char *name, const char *value, gpointer data, GError **error
   return TRUE;
 }
 
+/* --sample-stack[=BYTES]: 0 when not given, else the bytes of stack each sample copies. */
+static guint sample_stack;
+
+static gboolean
+parse_sample_stack (const char *name, const char *value, gpointer data, GError **error)
+{
+  guint64 bytes = 8192;
+
+  if (value && (!g_ascii_string_to_unsigned (value, 10, 64, 61440, &bytes, NULL)))
+    {
+      /* Translators: %s is what was given after --sample-stack= */
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   _("--sample-stack takes a size from 64 to 61440 bytes, not “%s”"), value);
+      return FALSE;
+    }
+  sample_stack = (guint) bytes;
+  if (sample_hz == 0)
+    sample_hz = 1000;   /* copies are of samples: it implies --sample */
+  return TRUE;
+}
+
 static void
 setenv_uint (const char *name,
              guint       value)
@@ -101,6 +122,7 @@ strobe_cli_run (int argc, char **argv)
     { "tracefile", 0, 0, G_OPTION_ARG_FILENAME, &tracefile, N_("Write the trace to PATH (default: PROGRAM-PID.strobe here)"), N_("PATH") },
     { "tracehost", 0, 0, G_OPTION_ARG_STRING, &tracehost, N_("Send the trace to a recorder"), N_("HOST[:PORT]") },
     { "sample", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_sample, N_("Sample the CPU call stacks and thread states too, HZ times a second per thread (default 1000)"), N_("HZ") },
+    { "sample-stack", 0, G_OPTION_FLAG_OPTIONAL_ARG, G_OPTION_ARG_CALLBACK, parse_sample_stack, N_("With each sample, copy BYTES of the thread's stack (default 8192), unwound in the analysis: whole call stacks in code built without frame pointers"), N_("BYTES") },
     { "callstacks", 0, 0, G_OPTION_ARG_NONE, &callstacks, N_("Record the call stack of every allocation"), NULL },
     { "stack-depth", 0, 0, G_OPTION_ARG_INT, &stack_depth, N_("Keep N frames of each call stack (2 to 512, default 64; a deeper stack is marked [truncated])"), N_("N") },
     { "follow-children", 0, 0, G_OPTION_ARG_NONE, &follow, N_("Trace the programs it starts too, each to a trace of its own"), NULL },
@@ -204,6 +226,8 @@ strobe_cli_run (int argc, char **argv)
     setenv_uint ("STROBE_STACK_DEPTH", (guint) stack_depth);
   if (sample_hz)
     setenv_uint ("STROBE_SAMPLING_HZ", sample_hz);
+  if (sample_stack)
+    setenv_uint ("STROBE_SAMPLING_STACK", sample_stack);
   if (addresses)
     g_setenv ("STROBE_MEMORY_ADDRESSES", "1", TRUE);
   if (live_table || late)
