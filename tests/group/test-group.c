@@ -330,6 +330,8 @@ scopes_named (StrobeDocument *document, const char *name)
   return found;
 }
 
+#define SLACK_TICKS 4
+
 /* The name of the innermost scope of @document open at @ticks on any thread, or NULL. */
 static const char *
 scope_at (StrobeDocument *document, guint64 ticks)
@@ -346,11 +348,15 @@ scope_at (StrobeDocument *document, guint64 ticks)
       for (guint d = 0; d < strobe_timeline_model_get_depth_count (timeline, tid); d++)
         {
           g_array_set_size (scopes, 0);
-          strobe_timeline_model_get_scopes (timeline, tid, d, ticks, ticks, scopes);
+          /* A few ticks of slack: the TSC is read without serializing (rdtsc), so a read
+           * that comes after another in the program may return a tick less — a scope's end
+           * one tick before the flow point read inside it, one run in six. Scopes of the
+           * pair are tens of ticks apart at the least. */
+          strobe_timeline_model_get_scopes (timeline, tid, d, ticks - SLACK_TICKS, ticks + SLACK_TICKS, scopes);
           for (guint k = 0; k < scopes->len; k++)
             {
               StrobeTimelineScope *sc = &g_array_index (scopes, StrobeTimelineScope, k);
-              if (sc->begin <= ticks && ticks <= sc->end)
+              if (sc->begin <= ticks + SLACK_TICKS && ticks <= sc->end + SLACK_TICKS)
                 name = strobe_timeline_model_get_name (timeline, sc->name_id);
             }
         }
