@@ -14,6 +14,9 @@
  *   sampling.{1khz,10khz}.kernel_floor  the same program with a bare perf event (the CPU
  *                                      clock, no call chain, no ring) instead: what the
  *                                      kernel's sampling interrupts cost on this machine
+ *   sampling.1khz_stack.{overhead,samples,bytes_per_sample}  the same at 1 kHz with 8 KiB
+ *                                      stack copies (STROBE_SAMPLING_STACK), for code
+ *                                      without frame pointers (no target: an option)
  *   sampling.{1khz,10khz}.overhead_beyond_kernel  overhead − kernel_floor (a ratio line too,
  *                                      against the same targets: what the channel itself costs)
  *
@@ -67,6 +70,7 @@ typedef struct
   const char *name;
   guint       hz;       /* 0: sampling off */
   guint       bare_hz;  /* a bare perf event of the workload's own instead (the floor) */
+  guint       stack;    /* bytes of user stack copied with each sample (STROBE_SAMPLING_STACK) */
   double      cpu[16];
   double      wall[16];
   guint64     bytes[16];
@@ -74,10 +78,10 @@ typedef struct
 
 /* Runs the workload once; its CPU and wall time in seconds, the trace's size. */
 static gboolean
-run_once (const char *trace, guint hz, guint bare_hz, long iterations, int threads, double *cpu, double *wall,
+run_once (const char *trace, guint hz, guint bare_hz, guint stack, long iterations, int threads, double *cpu, double *wall,
           guint64 *bytes)
 {
-  char iters[32], hz_s[16], bare_s[16], threads_s[16];
+  char iters[32], hz_s[16], bare_s[16], threads_s[16], stack_s[16];
   char *argv[] = { (char *) BENCH_SAMPLING_WORKLOAD, iters, threads_s, NULL };
   g_auto (GStrv) env = g_get_environ ();
   struct rusage ru;
@@ -92,6 +96,8 @@ run_once (const char *trace, guint hz, guint bare_hz, long iterations, int threa
   env = g_environ_setenv (env, "STROBE_TRACEFILE", trace, TRUE);
   env = g_environ_setenv (env, "STROBE_TRACE", hz ? "sampling" : "", TRUE);
   env = g_environ_setenv (env, "STROBE_SAMPLING_HZ", hz_s, TRUE);
+  g_snprintf (stack_s, sizeof stack_s, "%u", stack);
+  env = g_environ_setenv (env, "STROBE_SAMPLING_STACK", stack_s, TRUE);
   env = g_environ_unsetenv (env, "STROBE_TRACEHOST");
   g_snprintf (bare_s, sizeof bare_s, "%u", bare_hz);
   env = g_environ_setenv (env, "BENCH_BARE_PERF_HZ", bare_s, TRUE);
@@ -267,8 +273,9 @@ main (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new ("— the cost of the Sampling channel");
   g_autoptr (GError) error = NULL;
   g_autofree char *dir = NULL;
-  Config configs[] = { { "off", 0, 0 }, { "1khz", 1000, 0 }, { "10khz", 10000, 0 },
-                       { "kernel_1khz", 0, 1000 }, { "kernel_10khz", 0, 10000 } };
+  Config configs[] = { { "off", 0, 0, 0 }, { "1khz", 1000, 0, 0 }, { "10khz", 10000, 0, 0 },
+                       { "kernel_1khz", 0, 1000, 0 }, { "kernel_10khz", 0, 10000, 0 },
+                       { "1khz_stack", 1000, 0, 8192 } };
   const int n_configs = G_N_ELEMENTS (configs);
   int rounds;
   long iterations = 2000;
@@ -294,7 +301,7 @@ main (int argc, char **argv)
   for (;;)
     {
       g_autofree char *trace = g_build_filename (dir, "calibrate.strobe", NULL);
-      if (!run_once (trace, 0, 0, iterations, 1, &cpu, &wall, &bytes))
+      if (!run_once (trace, 0, 0, 0, iterations, 1, &cpu, &wall, &bytes))
         {
           g_printerr ("strobe-bench-sampling: %s did not run\n", BENCH_SAMPLING_WORKLOAD);
           return 1;
@@ -310,7 +317,7 @@ main (int argc, char **argv)
       g_autofree char *trace = g_build_filename (dir, "analysis.strobe", NULL);
       /* Four threads at 10 kHz, twice the calibrated work: as many samples as a few
        * seconds give. */
-      if (!run_once (trace, 10000, 0, iterations * 2, 4, &cpu, &wall, &bytes))
+      if (!run_once (trace, 10000, 0, 0, iterations * 2, 4, &cpu, &wall, &bytes))
         {
           g_printerr ("strobe-bench-sampling: the analysis run failed\n");
           return 1;
@@ -333,7 +340,7 @@ main (int argc, char **argv)
         g_autofree char *name = g_strdup_printf ("%s-%d.strobe", c->name, r);
         g_autofree char *trace = g_build_filename (dir, name, NULL);
 
-        if (!run_once (trace, c->hz, c->bare_hz, iterations, 1, &c->cpu[r], &c->wall[r], &c->bytes[r]))
+        if (!run_once (trace, c->hz, c->bare_hz, c->stack, iterations, 1, &c->cpu[r], &c->wall[r], &c->bytes[r]))
           {
             g_printerr ("strobe-bench-sampling: the %s run failed\n", c->name);
             return 1;
@@ -373,6 +380,17 @@ main (int argc, char **argv)
       bench_report_ratio (n6, over - kfloor, "<=", k == 1 ? 1.0 : 5.0);
       bench_report_ratio (n4, per, "<=", 48.0);
     }
+  {
+    /* Stack copies (code without frame pointers): what they cost beside 1 kHz without. */
+    Config *c = &configs[5];
+    guint64 samples = 0;
+    double per = bytes_per_sample (dir, c, &configs[0], rounds, &samples);
+
+    bench_report ("sampling.1khz_stack.overhead", 100.0 * (least (c->cpu, rounds) / least (configs[0].cpu, rounds) - 1.0),
+                  "%");
+    bench_report ("sampling.1khz_stack.samples", (double) samples, "samples");
+    bench_report ("sampling.1khz_stack.bytes_per_sample", per, "B");
+  }
   {
     g_autofree char *trace = g_build_filename (dir, "10khz-0.strobe", NULL);
     analysis (trace);
