@@ -77,6 +77,30 @@ draw_lifetime (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointe
   cairo_fill (cr);
 }
 
+/* "Runs from … to …", or that there is no event yet. */
+static char *
+dup_lifetime_text (StrobeGroupMember *member)
+{
+  guint64 first, last;
+
+  if (strobe_document_get_extent (member->document, &first, &last))
+    /* Translators: a process's lifetime on the group's axis, in seconds */
+    return g_strdup_printf (_("Runs from %.6f s to %.6f s%s"), strobe_group_member_to_seconds (member, first),
+                            strobe_group_member_to_seconds (member, last),
+                            strobe_document_is_live (member->document) ? _(", still running") : "");
+  return g_strdup (_("No event yet"));
+}
+
+static gboolean
+lifetime_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip *tooltip,
+                     StrobeGroupMember *member)
+{
+  g_autofree char *life = dup_lifetime_text (member);
+
+  gtk_tooltip_set_text (tooltip, life);
+  return TRUE;
+}
+
 gint64
 strobe_group_member_get_adjust_ns (StrobeGroupMember *member)
 {
@@ -91,11 +115,14 @@ update_adjust (StrobeGroupMember *member, const char *label)
   /* Translators: the spin button that moves a process's tracks in time by hand, in ms */
   g_autofree char *name = g_strdup_printf (_("Clock offset of %s by hand, in milliseconds"), label);
 
+  const char *tip = reference ? _("The reference clock: the other processes are moved against it")
+                               : _("Move this process's tracks in time by hand (ms): when its clock "
+                                   "could not be measured, or to check an alignment");
+
   gtk_widget_set_sensitive (GTK_WIDGET (member->adjust), member->aligned && !reference);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (member->adjust),
-                               reference ? _("The reference clock: the other processes are moved against it")
-                                         : _("Move this process's tracks in time by hand (ms): when its clock "
-                                             "could not be measured, or to check an alignment"));
+  /* Only when it changes: setting a tooltip costs GTK 4.8 an X round trip (see below). */
+  if (g_strcmp0 (gtk_widget_get_tooltip_text (GTK_WIDGET (member->adjust)), tip) != 0)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (member->adjust), tip);
   gtk_accessible_update_property (GTK_ACCESSIBLE (member->adjust), GTK_ACCESSIBLE_PROPERTY_LABEL, name, -1);
 }
 
@@ -107,7 +134,6 @@ strobe_group_member_update_header (StrobeGroupMember *member)
   g_autofree char *life = NULL;
   g_autofree char *expand_name = NULL;
   g_autofree char *timeline_name = NULL;
-  guint64 first, last;
 
   if (member->aligned)
     /* Translators: a process's header in a group tab: "program (pid N) · shared clock" */
@@ -115,15 +141,12 @@ strobe_group_member_update_header (StrobeGroupMember *member)
                                                    : strobe_clock_alignment_name (member->alignment));
   else
     text = g_strdup (label);
-  gtk_label_set_text (member->title, text);
-  if (strobe_document_get_extent (member->document, &first, &last))
-    /* Translators: a process's lifetime on the group's axis, in seconds */
-    life = g_strdup_printf (_("Runs from %.6f s to %.6f s%s"), strobe_group_member_to_seconds (member, first),
-                            strobe_group_member_to_seconds (member, last),
-                            strobe_document_is_live (member->document) ? _(", still running") : "");
-  else
-    life = g_strdup (_("No event yet"));
-  gtk_widget_set_tooltip_text (member->lifetime, life);
+  if (g_strcmp0 (gtk_label_get_text (member->title), text) != 0)
+    gtk_label_set_text (member->title, text);
+  life = dup_lifetime_text (member);
+  /* Not the tooltip: GTK 4.8 looks for the pointer (an X round trip) each time one is
+   * set, and a loading group updates every header many times a second (lifetime_tooltip_cb
+   * writes it when asked). */
   gtk_accessible_update_property (GTK_ACCESSIBLE (member->lifetime), GTK_ACCESSIBLE_PROPERTY_LABEL, life, -1);
   /* Translators: the button that shows or hides a process's tracks in a group tab */
   expand_name = g_strdup_printf (_("Tracks of %s"), label);
@@ -219,6 +242,8 @@ strobe_group_member_new (StrobeDocument *document, const char *trace_id)
   gtk_accessible_update_property (GTK_ACCESSIBLE (member->lifetime), GTK_ACCESSIBLE_PROPERTY_LABEL, "", -1);
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (member->lifetime), LIFETIME_H);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (member->lifetime), draw_lifetime, member, NULL);
+  gtk_widget_set_has_tooltip (member->lifetime, TRUE);
+  g_signal_connect (member->lifetime, "query-tooltip", G_CALLBACK (lifetime_tooltip_cb), member);
   gtk_widget_set_hexpand (member->lifetime, TRUE);
   gtk_box_append (GTK_BOX (title_box), GTK_WIDGET (member->title));
   gtk_box_append (GTK_BOX (title_box), member->lifetime);
@@ -260,6 +285,7 @@ strobe_group_member_free (StrobeGroupMember *member)
   g_signal_handlers_disconnect_by_data (member->timeline, member);
   g_signal_handlers_disconnect_by_data (member->expander, member);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (member->lifetime), NULL, NULL, NULL);
+  g_signal_handlers_disconnect_by_func (member->lifetime, lifetime_tooltip_cb, member);
   g_clear_object (&member->flows);
   g_clear_object (&member->measures);
   g_free (member->alignment_text);

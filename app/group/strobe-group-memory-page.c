@@ -2,8 +2,8 @@
  *
  * The Total is worked out by core/models' strobe_memory_group_total (what `strobe-cli
  * memory` of a group prints), on the main thread: its 4 001 moments are lookups in each
- * model's index, a few milliseconds for a handful of processes, and at most every half
- * second while a live group grows. A process's own memory view is made the first time it is
+ * model's index, a few milliseconds for a handful of processes, at most every half
+ * second while a live group grows, and only while the page is shown. A process's own memory view is made the first time it is
  * selected: a view per process at once would build every one's trees for nothing.
  *
  * SPDX-License-Identifier: MIT
@@ -143,9 +143,17 @@ total_cb (gpointer data)
   StrobeGroupMemoryPage *self = data;
 
   self->total_source = 0;
-  if (self->total_due)
+  /* Hidden, it waits until shown (map_cb): a loading group changes many times a second. */
+  if (self->total_due && gtk_widget_get_mapped (GTK_WIDGET (self)))
     update_total (self);
   return G_SOURCE_REMOVE;
+}
+
+static void
+map_cb (StrobeGroupMemoryPage *self)
+{
+  if (self->total_due)
+    update_total (self);
 }
 
 void
@@ -240,7 +248,7 @@ strobe_group_memory_page_add_member (StrobeGroupMemoryPage *self, StrobeDocument
   self->filling = FALSE;
   /* The Total row moves down a row. */
   gtk_grid_remove_row (self->total_grid, (int) self->members->len);
-  update_total (self);
+  strobe_group_memory_page_document_changed (self);
 }
 
 void
@@ -323,6 +331,7 @@ strobe_group_memory_page_init (StrobeGroupMemoryPage *self)
   for (guint c = 0; c < G_N_ELEMENTS (titles); c++)
     set_cell (self, (int) c, 0, _(titles[c]), TRUE);
   update_total (self);
+  g_signal_connect (self, "map", G_CALLBACK (map_cb), NULL);
 }
 
 GtkWidget *
