@@ -9,7 +9,9 @@
  * threads, nested scopes to a depth of 10, frames), then copied under 8 names: eight
  * processes with the same content on one clock — what is measured is reading and drawing
  * eight of them at once, not how they differ. A frame is the whole tab drawn as GTK draws
- * it (snapshot, then GSK's cairo renderer) at 1920×1080.
+ * it (every timeline's snapshot, then GSK's cairo renderer) at 1920×1080, timed on the
+ * wall clock and as the main thread's CPU time; GTK's own frames on screen (its frame
+ * clock's paint phase) are timed too.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -19,6 +21,7 @@
 #include <gtk/gtk.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <strobe/strobe.h>
 
@@ -132,24 +135,74 @@ iterate (void)
     ;
 }
 
-/* The tab as GTK draws it: snapshot and renderer, in ms. */
 static double
-frame (GtkWidget *widget)
+thread_cpu_ns (void)
 {
-  double t0 = bench_now_ns ();
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
+}
+
+/* The tab as GTK draws it: every process's timeline snapshot again (GTK keeps a child's
+ * last render node until it queues a draw, so a snapshot of the tab alone measured only
+ * the renderer), then GSK's renderer, in ms; @cpu_ms: the main thread's CPU time of it,
+ * which the other programs on a loaded machine do not inflate. */
+static double
+frame (GtkWidget *widget, double *cpu_ms)
+{
+  StrobeGroupView *view = STROBE_GROUP_VIEW (widget);
+  double t0 = bench_now_ns (), c0 = thread_cpu_ns ();
   GtkSnapshot *snapshot = gtk_snapshot_new ();
   GskRenderNode *node;
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   GdkTexture *t;
   double ms;
 
+  for (guint i = 0; i < strobe_group_view_get_n_members (view); i++)
+    gtk_widget_queue_draw (GTK_WIDGET (strobe_group_view_get_timeline (view, i)));
   gtk_widget_snapshot_child (gtk_widget_get_parent (widget), widget, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
   t = node ? gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, WIDTH, HEIGHT)) : NULL;
   ms = (bench_now_ns () - t0) / 1e6;
+  if (cpu_ms != NULL)
+    *cpu_ms = (thread_cpu_ns () - c0) / 1e6;
   g_clear_object (&t);
   g_clear_pointer (&node, gsk_render_node_unref);
   return ms;
+}
+
+/* GTK's own frames on screen, from the tab's creation on: its frame clock's paint phase
+ * (layout, snapshot, the window drawn), the longest, and the main thread's CPU time in the
+ * most costly. */
+typedef struct
+{
+  double start, cpu_start;
+  double max, max_cpu;
+} Paint;
+
+static void
+paint_begin (GdkFrameClock *clock, Paint *p)
+{
+  p->start = bench_now_ns ();
+  p->cpu_start = thread_cpu_ns ();
+}
+
+static void
+paint_end (GdkFrameClock *clock, Paint *p)
+{
+  if (p->start > 0)
+    {
+      p->max = MAX (p->max, (bench_now_ns () - p->start) / 1e6);
+      p->max_cpu = MAX (p->max_cpu, (thread_cpu_ns () - p->cpu_start) / 1e6);
+    }
+  p->start = 0;
+}
+
+static gboolean
+tick_cb (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
 }
 
 static gboolean
@@ -173,10 +226,17 @@ main (int argc, char **argv)
   GFile *files[PROCESSES];
   GtkWidget *view;
   GtkWindow *window;
-  double t0, first_frame = -1, loaded = -1, times[400];
+  double t0, first_frame = -1, loaded = -1, times[400], cpu[400];
   int n = 0;
+  Paint paint = { 0 };
+  guint tick;
 
   g_setenv ("GTK_A11Y", "none", TRUE);
+  /* The renderer the other benches and the tests draw with: left to itself GTK picks GL,
+   * which on Xvfb is Mesa's software rasteriser — its shader compiler and its copies
+   * into a new 8 MB texture each frame were most of what this bench used to time. */
+  if (g_getenv ("GSK_RENDERER") == NULL)
+    g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_init ();
   make_trace (first, scopes);
   files[0] = g_file_new_for_path (first);
@@ -198,25 +258,31 @@ main (int argc, char **argv)
   gtk_window_present (window);
   iterate ();
 
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "before-paint", G_CALLBACK (paint_begin), &paint);
+  g_signal_connect (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint", G_CALLBACK (paint_end), &paint);
+  tick = g_timeout_add (1, tick_cb, NULL);
   t0 = bench_now_ns ();
   view = strobe_group_view_new_for_files (NULL, files, PROCESSES);
   gtk_window_set_child (window, view);
   while (first_frame < 0 || loaded < 0)
     {
-      /* One dispatch at a time: draining the context would not come back while eight
-       * documents keep reporting. */
-      g_main_context_iteration (NULL, FALSE);
-      if (first_frame < 0 && all_tracks (STROBE_GROUP_VIEW (view)))
+      /* One dispatch at a time, as a main loop does: draining the context would not come
+       * back while eight documents keep reporting, and sleeping between dispatches let
+       * their reports pile up ahead of GTK's frame (a lower priority), which then waited
+       * seconds for its layout. The tick wakes the loop to look at the figures. */
+      g_main_context_iteration (NULL, TRUE);
+      /* Laid out first: a tab without its size draws nothing (GTK says so). */
+      if (first_frame < 0 && gtk_widget_get_width (view) > 0 && all_tracks (STROBE_GROUP_VIEW (view)))
         {
-          frame (view);
+          frame (view, NULL);
           first_frame = (bench_now_ns () - t0) / 1e6;
         }
       if (loaded < 0 && strobe_group_view_is_loaded (STROBE_GROUP_VIEW (view)))
         loaded = (bench_now_ns () - t0) / 1e6;
-      g_usleep (1000);
       if ((bench_now_ns () - t0) / 1e9 > 600)
         g_error ("not read after 10 minutes");
     }
+  g_source_remove (tick);
   for (int i = 0; i < 100; i++)
     {
       iterate ();
@@ -242,14 +308,26 @@ main (int argc, char **argv)
         b = a + len;
         strobe_view_state_set_visible_range (state, a, b);
         iterate ();
-        times[n++] = frame (view);
+        times[n] = frame (view, &cpu[n]);
+        n++;
       }
   }
+  g_signal_handlers_disconnect_by_data (gtk_widget_get_frame_clock (GTK_WIDGET (window)), &paint);
   bench_sort (times, n);
+  bench_sort (cpu, n);
   bench_report ("group.frame_median", bench_median (times, n), "ms");
   bench_report ("group.frame_max", times[n - 1], "ms");
+  bench_report ("group.frame_main_cpu_median", bench_median (cpu, n), "ms (the main thread's CPU time)");
+  bench_report ("group.frame_main_cpu_max", cpu[n - 1], "ms (the main thread's CPU time)");
+  bench_report ("group.screen_frame_max", paint.max, "ms (GTK's frame clock paint phase on Xvfb)");
+  bench_report ("group.screen_frame_main_cpu_max", paint.max_cpu, "ms (the main thread's CPU time)");
   bench_report_ratio ("group.frame_median", bench_median (times, n), "<=", 8);
   bench_report_ratio ("group.frame_max", times[n - 1], "<=", 16);
+  /* The same targets for the main thread's own work: on a machine other programs load, the
+   * wall clock also counts the time the main thread waited for a CPU. */
+  bench_report_ratio ("group.frame_main_cpu_median", bench_median (cpu, n), "<=", 8);
+  bench_report_ratio ("group.frame_main_cpu_max", cpu[n - 1], "<=", 16);
+  bench_report_ratio ("group.screen_frame_main_cpu_max", paint.max_cpu, "<=", 16);
 
   gtk_window_destroy (window);
   iterate ();
