@@ -19,11 +19,17 @@
 #include <unistd.h>
 
 #include <glib/gstdio.h>
+#include <lz4.h>
 
 #include "strobe-wire.h"
 #include "strobe-wire-framing.h"
 
 #define ARENA_CHUNK   (1u << 20)
+/* A full arena chunk is packed as LZ4 blocks of this many bytes, each decoded alone: a
+ * trace with no file to go back to (a ZSTD stream, what `strobe-cli run` writes; a live
+ * socket) keeps its arguments at about half their size. */
+#define PACK_BLOCK    (64u << 10)
+#define PACK_RAW      0x80000000u   /* in a block's length: stored as it was */
 #define CACHE_SLOTS   16
 /* Decoded payloads kept: a runtime's packets are ~64 KiB, a hostile one up to 16 MiB. */
 #define CACHE_BYTES   (8u << 20)
@@ -42,6 +48,18 @@ typedef struct
   guint64  used;     /* the reader's clock when last used */
 } Slot;
 
+/* One arena chunk: raw while it fills (and for a single argument larger than a chunk),
+ * then packed. */
+typedef struct
+{
+  guint8   *raw;
+  gsize     cap;           /* of raw: set once, read without the writer */
+  gsize     size;          /* bytes used; read only once packed */
+  guint     n_blocks;      /* packed: size / PACK_BLOCK rounded up */
+  guint8  **blocks;
+  guint32  *block_len;     /* compressed length, or PACK_RAW | raw length */
+} ArenaChunk;
+
 typedef struct
 {
   guint64  index;    /* offset / BLOCK; G_MAXUINT64: empty */
@@ -52,8 +70,9 @@ typedef struct
 
 struct _StrobeLogArgs
 {
-  /* The arena: written by the decoder's thread alone. */
-  GPtrArray *chunks;
+  /* The arena: written by the decoder's thread alone; a chunk is packed under the lock,
+   * and read under it. */
+  GPtrArray *chunks;        /* ArenaChunk * */
   gsize      chunk_used;
   gsize      chunk_size;
   guint64    arena_bytes;
@@ -67,14 +86,30 @@ struct _StrobeLogArgs
   guint64    clock;
   guint8    *wire;        /* an LZ4 packet's bytes as read */
   gsize      wire_cap;
+  const ArenaChunk *unpacked_chunk;   /* the packed block decoded last */
+  guint      unpacked_block;
+  guint8    *unpacked;               /* PACK_BLOCK bytes */
 };
+
+static void
+arena_chunk_free (gpointer data)
+{
+  ArenaChunk *c = data;
+
+  g_free (c->raw);
+  for (guint i = 0; i < c->n_blocks; i++)
+    g_free (c->blocks[i]);
+  g_free (c->blocks);
+  g_free (c->block_len);
+  g_free (c);
+}
 
 StrobeLogArgs *
 strobe_log_args_new (void)
 {
   StrobeLogArgs *a = g_new0 (StrobeLogArgs, 1);
 
-  a->chunks = g_ptr_array_new_with_free_func (g_free);
+  a->chunks = g_ptr_array_new_with_free_func (arena_chunk_free);
   a->fd = -1;
   g_mutex_init (&a->lock);
   for (guint i = 0; i < CACHE_SLOTS; i++)
@@ -97,6 +132,7 @@ strobe_log_args_free (StrobeLogArgs *a)
   for (guint i = 0; i < BLOCK_SLOTS; i++)
     g_free (a->blocks[i].data);
   g_free (a->wire);
+  g_free (a->unpacked);
   g_mutex_clear (&a->lock);
   g_free (a);
 }
@@ -110,12 +146,50 @@ strobe_log_args_use_file (StrobeLogArgs *a, const char *path)
   return a->fd >= 0;
 }
 
+/* Packs a full chunk: its blocks compressed, the raw bytes freed (under the lock, as
+ * readers read the raw bytes under it). Writer only. */
+static void
+arena_pack (StrobeLogArgs *a, ArenaChunk *c)
+{
+  guint n = (guint) ((c->size + PACK_BLOCK - 1) / PACK_BLOCK);
+  guint8 **blocks = g_new (guint8 *, MAX (n, 1));
+  guint32 *lens = g_new (guint32, MAX (n, 1));
+  g_autofree char *tmp = g_malloc (LZ4_COMPRESSBOUND (PACK_BLOCK));
+  gsize packed = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      gsize from = (gsize) i * PACK_BLOCK, len = MIN (PACK_BLOCK, c->size - from);
+      int got = LZ4_compress_default ((const char *) c->raw + from, tmp, (int) len,
+                                      LZ4_COMPRESSBOUND (PACK_BLOCK));
+
+      if (got > 0 && (gsize) got < len)
+        {
+          blocks[i] = g_memdup2 (tmp, (gsize) got);
+          lens[i] = (guint32) got;
+        }
+      else
+        {
+          blocks[i] = g_memdup2 (c->raw + from, len);
+          lens[i] = PACK_RAW | (guint32) len;
+        }
+      packed += lens[i] & ~PACK_RAW;
+    }
+  g_mutex_lock (&a->lock);
+  g_clear_pointer (&c->raw, g_free);
+  c->blocks = blocks;
+  c->block_len = lens;
+  c->n_blocks = n;
+  g_mutex_unlock (&a->lock);
+  a->arena_bytes = a->arena_bytes - a->chunk_size + packed + n * (sizeof (guint8 *) + sizeof (guint32));
+}
+
 void
 strobe_log_args_put (StrobeLogArgs *a, const guint8 *data, gsize len, StrobeLogArgsRef *ref)
 {
   guint8 head[10];
   gsize n = 0, need;
-  guint8 *chunk;
+  ArenaChunk *c = a->chunks->len ? g_ptr_array_index (a->chunks, a->chunks->len - 1) : NULL;
 
   for (gsize v = len;; v >>= 7)
     {
@@ -124,37 +198,92 @@ strobe_log_args_put (StrobeLogArgs *a, const guint8 *data, gsize len, StrobeLogA
         break;
     }
   need = n + len;
-  if (a->chunks->len == 0 || a->chunk_size - a->chunk_used < need)
+  if (c == NULL || a->chunk_size - a->chunk_used < need)
     {
+      /* A chunk of one argument larger than a chunk stays as it is. */
+      if (c != NULL && a->chunk_size == ARENA_CHUNK)
+        arena_pack (a, c);
+      c = g_new0 (ArenaChunk, 1);
       a->chunk_size = MAX (ARENA_CHUNK, need);
-      g_ptr_array_add (a->chunks, g_malloc (a->chunk_size));
+      c->raw = g_malloc (a->chunk_size);
+      c->cap = a->chunk_size;
+      g_ptr_array_add (a->chunks, c);
       a->arena_bytes += a->chunk_size;
       a->chunk_used = 0;
     }
-  chunk = g_ptr_array_index (a->chunks, a->chunks->len - 1);
-  memcpy (chunk + a->chunk_used, head, n);
+  memcpy (c->raw + a->chunk_used, head, n);
   if (len)
-    memcpy (chunk + a->chunk_used + n, data, len);
+    memcpy (c->raw + a->chunk_used + n, data, len);
   ref->kind = STROBE_LOG_ARGS_ARENA;
-  ref->where = (guint64) (guintptr) chunk;
+  ref->where = (guint64) (guintptr) c;
   ref->at = (guint32) a->chunk_used;
   ref->field = 0;
   a->chunk_used += need;
+  c->size = a->chunk_used;
+}
+
+/* Copies up to @len bytes of chunk @c from @offset to @dst; returns how many there were.
+ * Under the lock. */
+static gsize
+arena_copy_locked (StrobeLogArgs *a, const ArenaChunk *c, gsize offset, gsize len, guint8 *dst)
+{
+  gsize done = 0;
+
+  if (c->raw != NULL)
+    {
+      len = offset < c->cap ? MIN (len, c->cap - offset) : 0;
+      memcpy (dst, c->raw + offset, len);
+      return len;
+    }
+  while (done < len && offset < c->size)
+    {
+      guint b = (guint) (offset / PACK_BLOCK);
+      gsize in = offset - (gsize) b * PACK_BLOCK, block_size = MIN (PACK_BLOCK, c->size - (gsize) b * PACK_BLOCK);
+      const guint8 *src;
+      gsize n;
+
+      if (c->block_len[b] & PACK_RAW)
+        src = c->blocks[b];
+      else
+        {
+          if (a->unpacked_chunk != c || a->unpacked_block != b)
+            {
+              if (a->unpacked == NULL)
+                a->unpacked = g_malloc (PACK_BLOCK);
+              if (LZ4_decompress_safe ((const char *) c->blocks[b], (char *) a->unpacked,
+                                       (int) c->block_len[b], (int) block_size) != (int) block_size)
+                g_error ("a log arena block does not decode");
+              a->unpacked_chunk = c;
+              a->unpacked_block = b;
+            }
+          src = a->unpacked;
+        }
+      n = MIN (len - done, block_size - in);
+      memcpy (dst + done, src + in, n);
+      done += n;
+      offset += n;
+    }
+  return done;
 }
 
 static gboolean
-read_arena (const StrobeLogArgsRef *ref, GByteArray *out)
+read_arena (StrobeLogArgs *a, const StrobeLogArgsRef *ref, GByteArray *out)
 {
-  const guint8 *p = (const guint8 *) (guintptr) ref->where + ref->at;
-  gsize len = 0;
+  const ArenaChunk *c = (const ArenaChunk *) (guintptr) ref->where;
+  guint8 head[10];
+  gsize got, len = 0, n = 0, before = out->len;
 
-  for (guint shift = 0;; shift += 7, p++)
+  g_mutex_lock (&a->lock);
+  got = arena_copy_locked (a, c, ref->at, sizeof head, head);
+  for (guint shift = 0; n < got; shift += 7)
     {
-      len |= (gsize) (*p & 0x7f) << shift;
-      if (!(*p & 0x80))
+      len |= (gsize) (head[n] & 0x7f) << shift;
+      if (!(head[n++] & 0x80))
         break;
     }
-  g_byte_array_append (out, p + 1, (guint) len);
+  g_byte_array_set_size (out, before + (guint) len);
+  arena_copy_locked (a, c, ref->at + n, len, out->data + before);
+  g_mutex_unlock (&a->lock);
   return TRUE;
 }
 
@@ -347,7 +476,7 @@ strobe_log_args_read (StrobeLogArgs *a, const StrobeLogArgsRef *ref, GByteArray 
 
   *why = NULL;
   if (ref->kind == STROBE_LOG_ARGS_ARENA)
-    return read_arena (ref, out);
+    return read_arena (a, ref, out);
 
   g_mutex_lock (&a->lock);
   slot = packet_locked (a, ref->where, ref->thread_id, why);
