@@ -3,7 +3,9 @@
 and its server, tests/group/data) opens one tab with a section per process — a "Tracks of
 …" button and a "Timeline of …" each —, and the flows between them listed ("Flows"):
 activating one selects its span (the toolbar says "Selection: …"); the first process's
-button hides its tracks.
+button hides its tracks; the Log, Memory and Timers pages are reached by their switcher
+buttons and their controls are named (filter, Process selectors, Show the Peak, the
+timers' grouping toggle, the tables).
 
 Usage: e2e-group.py STROBE-BINARY CLIENT-TRACE SERVER-TRACE
 Run inside dbus-run-session and xvfb-run (see tests/app/meson.build). Exits 77 (skip) when
@@ -81,6 +83,41 @@ def main():
             return found if len(found) == 1 else None
         wait_for('one timeline left showing', hidden)
         print('first process collapsed')
+
+        # The other pages, each reached by its switcher button, their controls named.
+        def page_button(title):
+            return wait_for(f'the {title} page button',
+                            lambda: find(app, lambda n: n.get_name() == title
+                                         and n.get_role() in (Atspi.Role.PAGE_TAB, Atspi.Role.TOGGLE_BUTTON)))
+
+        def named(name, roles):
+            # GTK 4.8 reports no SHOWING state here: each page's controls are in the tree,
+            # and the page button says which page is in front.
+            return wait_for(f'{name!r} named', lambda: find(app, lambda n: n.get_name() == name
+                                                            and n.get_role() in roles))
+
+        def shown(title):
+            button = page_button(title)
+            press(button)
+            wait_for(f'the {title} page in front',
+                     lambda: button.get_state_set().contains(Atspi.StateType.CHECKED)
+                     or button.get_state_set().contains(Atspi.StateType.SELECTED)
+                     or button.get_state_set().contains(Atspi.StateType.PRESSED))
+
+        shown('Log')
+        named('Filter messages', (Atspi.Role.ENTRY, Atspi.Role.TEXT))
+        named('Process', (Atspi.Role.COMBO_BOX,))
+        named('Log messages', (Atspi.Role.TABLE, Atspi.Role.TREE_TABLE, Atspi.Role.LIST))
+        print('log page: filter, process and table named')
+        shown('Memory')
+        named('Process', (Atspi.Role.COMBO_BOX,))
+        named('Show the Peak', (Atspi.Role.PUSH_BUTTON,))
+        print('memory page: process selector and peak button named')
+        shown('Timers')
+        # GTK 4.8 gives a toggle button the push button role.
+        named('Group the timers by process', (Atspi.Role.TOGGLE_BUTTON, Atspi.Role.PUSH_BUTTON))
+        named('Timers', (Atspi.Role.TABLE, Atspi.Role.TREE_TABLE, Atspi.Role.LIST))
+        print('timers page: grouping toggle and table named')
     print('PASS')
 
 
