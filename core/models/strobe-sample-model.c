@@ -356,9 +356,13 @@ strobe_sample_model_unwind (StrobeSampleModel *self, StrobeSampleUnwindFunc func
     {
       Copy *c = g_ptr_array_index (self->copies, i);
       Thread *t = g_hash_table_lookup (self->by_system, GUINT_TO_POINTER (c->copy.system_id));
-      guint32 id = func (&c->copy, data);
+      guint32 id;
 
-      if (id && t && c->index >= 0 && (guint64) c->index < t->stacks->len)
+      if (t == NULL || c->index < 0 || (guint64) c->index >= t->stacks->len)
+        continue;
+      c->copy.chain = g_array_index (t->stacks, guint32, c->index);
+      id = func (&c->copy, data);
+      if (id)
         {
           g_array_index (t->stacks, guint32, c->index) = id;
           changed++;

@@ -119,6 +119,7 @@ typedef struct
   guint64       ip, sp, bp;
   const guint8 *stack;
   gsize         size;
+  guint32       chain;   /* the sample's stack id until then: the kernel's frame-pointer chain */
 } StrobeSampleCopy;
 
 /* Unwinds @copy: the id of its call stack in the memory model (strobe_memory_model_add_stack),

@@ -165,7 +165,14 @@ strobe_sample_unwinder_unwind (const StrobeSampleCopy *copy, gpointer data)
     return 0;
   self->total_frames += self->n;
   if (self->n == 1)
-    self->shallow++;
+    {
+      /* Stopped at once (a module whose file is not here, such as the vdso): the
+       * kernel's chain, if it has callers, is no worse. */
+      StrobeMemoryFrame first[2];
+      self->shallow++;
+      if (copy->chain && strobe_memory_model_get_frames (self->stacks, copy->chain, first, 2) > 1)
+        return 0;
+    }
   return strobe_memory_model_add_stack (self->stacks, self->frames, self->n);
 }
 

@@ -19,7 +19,8 @@ typedef struct _StrobeSampleUnwinder StrobeSampleUnwinder;
 StrobeSampleUnwinder *strobe_sample_unwinder_new  (StrobeMemoryModel *stacks);
 void                  strobe_sample_unwinder_free (StrobeSampleUnwinder *self);
 /* A StrobeSampleUnwindFunc (@data: the unwinder): the stack unwound from @copy, added to
- * the memory model, 0 when not even its first frame could be had. */
+ * the memory model; 0 (the sample keeps its chain) when not even its first frame could be
+ * had, or the walk stopped there while the kernel's chain (@copy->chain) has callers. */
 guint32               strobe_sample_unwinder_unwind (const StrobeSampleCopy *copy, gpointer data);
 /* Frames unwound so far, and copies whose unwinding stopped at their first frame. */
 void                  strobe_sample_unwinder_get_stats (StrobeSampleUnwinder *self, guint64 *frames,

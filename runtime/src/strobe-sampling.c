@@ -8,6 +8,8 @@
  * converts perf's time (CLOCK_MONOTONIC, asked for with use_clockid) to the trace clock
  * once, interns each call chain in the memory channel's stack trie (one set of
  * Memory.StackNodes and one symbolizer for both) and sends one Sampling.Batch per thread.
+ * With STROBE_SAMPLING_STACK a sample also brings its user registers and a copy of the top
+ * of its stack, sent as it is (Sampling.UserStack) for the analysis to unwind.
  * Threads are found in /proc/self/task: at the start, whenever its link count (2 + the
  * number of threads) changes, and every 250 ms (a thread that exited while another
  * started leaves the count as it was).

@@ -525,6 +525,7 @@ fake_unwind (const StrobeSampleCopy *copy, gpointer data)
   g_assert_cmpuint (copy->bp, ==, G_GUINT64_CONSTANT (0x7ffc0000f040));
   g_assert_cmpuint (copy->size, ==, 16);
   g_assert_cmpuint (copy->stack[8], ==, 0xef);
+  g_assert_cmpuint (copy->chain, ==, 5);   /* the Batch's stack id: the kernel's chain */
   return 77;
 }
 
