@@ -1,6 +1,7 @@
 /* strobe-log-args.h — where the log model keeps its messages' encoded arguments: left in
  * the trace file (read again on demand, a few decoded packets cached) or, when the trace
- * has no file to go back to (a socket, a ZSTD stream), copied into an arena in memory.
+ * has no file to go back to (a socket, a ZSTD stream), copied into an arena in memory
+ * whose full chunks are packed as LZ4 blocks.
  *
  * A message's arguments are named by a StrobeLogArgsRef: for a file, the packet's offset
  * and the byte of its decoded payload where the event's aux records start; for the arena,
