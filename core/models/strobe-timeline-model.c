@@ -284,13 +284,8 @@ typedef struct
   StrobeTimelineModel *self;
   StrobeScopeThread   *th;
   guint64              from;    /* the earliest begin of a scope closed by this batch */
-  /* The thread's tracks and the dense spec → name map as the batch started, refreshed
-   * when they grow: the per-scope path loads them once, not through their arrays. */
-  StrobeScopeTrack   **tracks;
+  StrobeScopeTrack   **tracks;  /* the thread's, as a plain array: no GPtrArray per scope */
   guint                n_tracks;
-  const guint32       *dense;
-  guint                n_dense;
-  guint64              scopes;  /* kept by this batch, added to the model's at its end */
 } BatchWalk;
 
 static inline void
@@ -318,7 +313,7 @@ batch_end (gpointer data, guint64 ts)
     }
   strobe_scope_track_append (&w->self->arena, w->tracks[depth], o->begin, ts, o->name_id, 0);
   w->from = MIN (w->from, o->begin);
-  w->scopes++;
+  w->self->scopes++;
 }
 
 static inline void
@@ -327,19 +322,16 @@ batch_begin (gpointer data, guint64 ts, guint64 id)
   BatchWalk *w = data;
   StrobeTimelineModel *self = w->self;
   StrobeScopeThread *th = w->th;
+  GArray *dense = self->spec_names.dense;
   StrobeOpenScope *o;
   guint32 name;
 
   if (!strobe_scope_nesting_begin (&th->nest, &self->nesting))
     return;
-  if (G_LIKELY (id < w->n_dense && w->dense[id] != 0))
-    name = w->dense[id] - 1;
+  if (G_LIKELY (id < dense->len && g_array_index (dense, guint32, id) != 0))
+    name = g_array_index (dense, guint32, id) - 1;
   else
-    {
-      name = map_get (self, &self->spec_names, (guint32) MIN (id, G_MAXUINT32));
-      w->dense = (const guint32 *) (void *) self->spec_names.dense->data;
-      w->n_dense = self->spec_names.dense->len;
-    }
+    name = map_get (self, &self->spec_names, (guint32) MIN (id, G_MAXUINT32));
   if (G_UNLIKELY (th->nest.depth > th->stack_cap))
     {
       th->stack_cap = th->stack_cap ? th->stack_cap * 2 : 32;
@@ -359,7 +351,7 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
   gsize n = 0;
   guint8 elem = 0;
   const guint8 *p = strobe_event_get_array (ev, &data_f, &elem, &n);
-  BatchWalk w = { self, NULL, G_MAXUINT64, NULL, 0, NULL, 0, 0 };
+  BatchWalk w = { self, NULL, G_MAXUINT64, NULL, 0 };
   guint64 first = 0, last = 0;
   gboolean any;
 
@@ -368,14 +360,11 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
   w.th = get_thread (self, ev->thread_id);
   w.tracks = (StrobeScopeTrack **) w.th->tracks->pdata;
   w.n_tracks = w.th->tracks->len;
-  w.dense = (const guint32 *) (void *) self->spec_names.dense->data;
-  w.n_dense = self->spec_names.dense->len;
   /* Scopes open before this batch were drawn to the old end and may close now. */
   if (w.th->nest.depth)
     w.from = w.th->stack[0].begin;
   any = strobe_cpu_batch_walk (strobe_event_get_uint (ev, &base_f), (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63),
                                p, n, batch_begin, batch_end, &w, &first, &last);
-  self->scopes += w.scopes;
   strobe_cpu_batch_note_extent (ev, any, first, last);
   if (any)
     {
