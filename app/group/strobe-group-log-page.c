@@ -43,6 +43,7 @@ struct _StrobeGroupLogPage
   GtkSingleSelection *selection;
   StrobeLogCells      cells;
   gboolean            filling;      /* the dropdown's strings change: not the user */
+  gboolean            selecting;    /* a row selected here sets the states: not news */
 };
 
 G_DEFINE_FINAL_TYPE (StrobeGroupLogPage, strobe_group_log_page, GTK_TYPE_WIDGET)
@@ -173,11 +174,58 @@ selection_changed_cb (StrobeGroupLogPage *self)
                                     ? g_object_ref (gtk_single_selection_get_selected_item (self->selection)) : NULL;
   guint k;
 
-  if (item == NULL || (k = strobe_group_log_find_model (self->log, strobe_log_item_get_model (item))) == G_MAXUINT)
+  if (self->selecting || item == NULL
+      || (k = strobe_group_log_find_model (self->log, strobe_log_item_get_model (item))) == G_MAXUINT)
     return;
   /* Its process's cursor: the tab sets it, in their own ticks, in every other process. */
+  self->selecting = TRUE;
   strobe_view_state_set_cursor (page_member (self, k)->state, strobe_log_item_get_time (item));
   strobe_view_state_set_selected_message (page_member (self, k)->state, strobe_log_item_find_index (item));
+  self->selecting = FALSE;
+}
+
+static GtkWidget *
+inner_list_view (StrobeGroupLogPage *self)
+{
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->column_view)); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (GTK_IS_LIST_VIEW (child))
+      return child;
+  return NULL;
+}
+
+guint
+strobe_group_log_page_show_message (StrobeGroupLogPage *self, guint member, guint64 index)
+{
+  gboolean exact = FALSE;
+  guint pos, row;
+  GtkWidget *list_view;
+
+  g_return_val_if_fail (STROBE_IS_GROUP_LOG_PAGE (self), G_MAXUINT);
+  g_return_val_if_fail (member < self->members->len, G_MAXUINT);
+  pos = strobe_log_list_find_index (strobe_group_log_get_list (self->log, member), index, &exact);
+  if (pos == G_MAXUINT || !exact || (row = strobe_group_log_find_item (self->log, member, pos)) == G_MAXUINT)
+    return G_MAXUINT;   /* hidden by the filters, or not read yet */
+  self->selecting = TRUE;
+  gtk_single_selection_set_selected (self->selection, row);
+  self->selecting = FALSE;
+  if ((list_view = inner_list_view (self)) != NULL)
+    gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", row);
+  return row;
+}
+
+/* A message selected in another view of a process (a log tick of its timeline): selected
+ * and shown here too. */
+static void
+state_message_cb (StrobeViewState *state, GParamSpec *pspec, StrobeGroupLogPage *self)
+{
+  guint64 index = strobe_view_state_get_selected_message (state);
+
+  if (self->selecting || index == STROBE_VIEW_STATE_NONE)
+    return;
+  for (guint k = 0; k < self->members->len; k++)
+    if (page_member (self, k)->state == state)
+      strobe_group_log_page_show_message (self, k, index);
 }
 
 static void
@@ -214,6 +262,7 @@ strobe_group_log_page_add_member (StrobeGroupLogPage *self, StrobeDocument *docu
   m->label = strobe_text_escape (label, STROBE_TEXT_PLAIN);
   m->thread_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   g_ptr_array_add (self->members, m);
+  g_signal_connect_object (state, "notify::selected-message", G_CALLBACK (state_message_cb), self, 0);
   list = strobe_log_list_new (model);
   g_signal_connect_swapped (list, "notify::filtering", G_CALLBACK (update_count), self);
   strobe_group_log_add (self->log, document, list);

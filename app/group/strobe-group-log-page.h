@@ -2,7 +2,8 @@
  * table on the group's time axis (StrobeGroupLog), with a Process column, and filters —
  * text, one process or all, verbosity, the selected range (set in every process). A row
  * selected moves the cursor of its process (and so of every process: the tab keeps them in
- * step) to its moment.
+ * step) to its moment; a message selected in another view of a process (a log tick of its
+ * timeline) is selected and scrolled to here.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -38,6 +39,12 @@ void            strobe_group_log_page_selection_changed (StrobeGroupLogPage  *se
 /* G_MAXUINT: every process; else only member @member's messages (the Process filter). */
 void            strobe_group_log_page_set_process      (StrobeGroupLogPage   *self,
                                                         guint                 member);
+/* Selects and scrolls to member @member's message @index (a position in its model's time
+ * order, as StrobeViewState's selected-message holds it) — what a message selected in
+ * another view of that process does. Returns the row, G_MAXUINT when the filters hide it. */
+guint           strobe_group_log_page_show_message     (StrobeGroupLogPage   *self,
+                                                        guint                 member,
+                                                        guint64               index);
 StrobeGroupLog *strobe_group_log_page_get_log          (StrobeGroupLogPage   *self);
 GtkColumnView  *strobe_group_log_page_get_column_view  (StrobeGroupLogPage   *self);
 /* TRUE while a member's list is still filtering. */

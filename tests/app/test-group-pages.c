@@ -226,6 +226,37 @@ test_log_merged (void)
   /* The first rows on screen: A's first burst, then B's. */
   g_assert_cmpuint (count_text (GTK_WIDGET (columns), label0), >=, BURST);
   g_assert_cmpuint (count_text (GTK_WIDGET (columns), label1), >=, 1);
+
+  /* B's 14th message selected in B's state, as a log tick of its timeline does: the row
+   * after A's first burst, B's first and A's second, 4th of B's second, selected here. */
+  {
+    GtkSingleSelection *selection = GTK_SINGLE_SELECTION (gtk_column_view_get_model (columns));
+    g_autoptr(StrobeLogItem) item = NULL;
+
+    strobe_view_state_set_selected_message (strobe_group_view_get_state (f.view, 1), BURST + 3);
+    iterate (5);
+    g_assert_cmpuint (gtk_single_selection_get_selected (selection), ==, 3 * BURST + 3);
+    item = g_object_ref (gtk_single_selection_get_selected_item (selection));
+    g_assert_true (strobe_log_item_get_model (item) == strobe_document_get_log (strobe_group_view_get_document (f.view, 1)));
+    g_assert_cmpuint (strobe_log_item_find_index (item), ==, BURST + 3);
+    g_clear_object (&item);
+
+    /* And the other way: a row chosen here (A's 5th) moves A's cursor to its moment, which
+     * the tab sets in B's state too, on the same second of the group's axis. */
+    gtk_single_selection_set_selected (selection, 4);
+    item = g_object_ref (gtk_single_selection_get_selected_item (selection));
+    g_assert_cmpuint (strobe_view_state_get_cursor (strobe_group_view_get_state (f.view, 0)), ==,
+                      strobe_log_item_get_time (item));
+    {
+      StrobeTraceClock c0, c1;
+
+      strobe_document_get_clock (strobe_group_view_get_document (f.view, 0), &c0);
+      strobe_document_get_clock (strobe_group_view_get_document (f.view, 1), &c1);
+      g_assert_cmpfloat_with_epsilon (
+        strobe_trace_clock_to_seconds (&c1, strobe_view_state_get_cursor (strobe_group_view_get_state (f.view, 1))),
+        strobe_trace_clock_to_seconds (&c0, strobe_log_item_get_time (item)), 1e-6);
+    }
+  }
   fixture_close (&f);
 }
 
