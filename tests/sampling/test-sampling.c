@@ -421,6 +421,11 @@ test_cli (void)
   g_assert_nonnull (strstr (out, "Scope instances: 1"));
   g_assert_nonnull (strstr (out, "Bottom-up sampled call tree"));
   g_assert_nonnull (strstr (out, "leaf_hot"));
+  /* The program's threads, not Strobe's own (the worker, the control server). */
+  g_assert_nonnull (strstr (out, "threads: 1 "));   /* this probe mode has one */
+  g_assert_nonnull (strstr (out, "Main"));
+  g_assert_null (strstr (out, "strobe-worker"));
+  g_assert_null (strstr (out, "strobe-control"));
 
   g_clear_pointer (&err, g_free);
   g_assert_cmpint (run (flame_argv, NULL, &flame, &err), ==, 0);
