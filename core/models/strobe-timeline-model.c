@@ -8,6 +8,7 @@
 
 #include "strobe-counter-series.h"
 #include "strobe-cpu-batch.h"
+#include "strobe-memory-budget.h"
 #include "strobe-region-index.h"
 
 #include <string.h>
@@ -87,7 +88,7 @@ struct _StrobeTimelineModel
   StrobeScopeThread *last_thread;
   guint64     scopes;
   StrobeScopeBudget nesting;
-  guint64     memory_budget;    /* scope_bytes past which scopes are counted, not kept */
+  StrobeMemoryBudget memory_budget; /* arena bytes past which scopes are counted, not kept */
   guint64     memory_overflows;
   StrobeScopeArena arena;       /* the tracks' full chunks; .bytes: all the scopes take */
 
@@ -298,7 +299,7 @@ batch_end (gpointer data, guint64 ts)
 
   if (!strobe_scope_nesting_end (&th->nest, &w->self->nesting))
     return;
-  if (G_UNLIKELY (w->self->arena.bytes >= w->self->memory_budget))
+  if (strobe_memory_budget_over (&w->self->memory_budget, w->self->arena.bytes))
     {
       w->self->memory_overflows++;
       return;
@@ -729,7 +730,7 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
           guint depth = th->nest.depth - 1;
           StrobeOpenScope *o = &th->stack[depth];
           th->nest.depth--;
-          if (self->arena.bytes >= self->memory_budget)
+          if (strobe_memory_budget_over (&self->memory_budget, self->arena.bytes))
             {
               self->memory_overflows++;
               continue;
@@ -817,19 +818,6 @@ strobe_timeline_model_class_init (StrobeTimelineModelClass *klass)
   G_OBJECT_CLASS (klass)->finalize = strobe_timeline_model_finalize;
 }
 
-/* Half of what the machine has free now: the viewer's other models, the desktop and the
- * other programs keep the rest. No limit when /proc/meminfo says nothing. */
-static guint64
-default_memory_budget (void)
-{
-  g_autofree char *text = NULL;
-  const char *p;
-
-  if (!g_file_get_contents ("/proc/meminfo", &text, NULL, NULL) || (p = strstr (text, "MemAvailable:")) == NULL)
-    return G_MAXUINT64;
-  return g_ascii_strtoull (p + strlen ("MemAvailable:"), NULL, 10) * 1024 / 2;
-}
-
 static void
 strobe_timeline_model_init (StrobeTimelineModel *self)
 {
@@ -851,7 +839,7 @@ strobe_timeline_model_init (StrobeTimelineModel *self)
   self->name_sources = g_array_new (FALSE, TRUE, sizeof (NameSource));
   self->strings = g_string_chunk_new (1024);
   strobe_scope_arena_init (&self->arena);
-  self->memory_budget = default_memory_budget ();
+  strobe_memory_budget_init (&self->memory_budget, 0);
 }
 
 StrobeTimelineModel *
@@ -865,7 +853,7 @@ strobe_timeline_model_set_memory_budget (StrobeTimelineModel *self, guint64 byte
 {
   g_return_if_fail (STROBE_IS_TIMELINE_MODEL (self));
   g_rw_lock_writer_lock (&self->lock);
-  self->memory_budget = bytes ? bytes : G_MAXUINT64;
+  strobe_memory_budget_init (&self->memory_budget, bytes ? bytes : G_MAXUINT64);
   g_rw_lock_writer_unlock (&self->lock);
 }
 
@@ -1127,7 +1115,7 @@ strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats 
   stats->depth_overflows = self->nesting.depth_overflows;
   stats->budget_overflows = self->nesting.budget_overflows;
   stats->memory_overflows = self->memory_overflows;
-  stats->memory_budget = self->memory_budget;
+  stats->memory_budget = self->memory_budget.bytes;
   stats->levels = self->nesting.levels;
   for (guint i = 0; i < self->threads->len; i++)
     {

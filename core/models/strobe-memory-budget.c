@@ -1,0 +1,144 @@
+/* strobe-memory-budget.c — what a model may keep: at most half of the machine's
+ * MemAvailable when it was made, and never past the hard limits this process runs under —
+ * its address-space and data limits (ulimit -v / -d, prlimit) and its control group's
+ * (cgroup v2 memory.max, v1 memory.limit_in_bytes: systemd-run -p MemoryMax=, containers).
+ * A limit the model does not see is one it runs into: g_malloc or a slab's mmap fails and
+ * the process aborts, or the cgroup's OOM killer takes it, instead of the trace opening
+ * with what fits and a count of what did not. The hard limits' room is looked at again
+ * each time the budget is reached, as what the process mapped since (the trace file
+ * itself, against an address-space limit) and the other models' memory count too.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "strobe-memory-budget.h"
+
+#include <string.h>
+#include <sys/resource.h>
+
+/* The number after @key in @path (a /proc status file), times @unit; 0 when absent. */
+static guint64
+read_field (const char *path, const char *key, guint64 unit)
+{
+  g_autofree char *text = NULL;
+  const char *p;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL) || (p = strstr (text, key)) == NULL)
+    return 0;
+  return g_ascii_strtoull (p + strlen (key), NULL, 10) * unit;
+}
+
+/* A whole file as a number; G_MAXUINT64 for "max", a missing file or no number. */
+static guint64
+read_number (const char *dir, const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  g_autofree char *text = NULL;
+  char *end = NULL;
+  guint64 v;
+
+  if (!g_file_get_contents (path, &text, NULL, NULL))
+    return G_MAXUINT64;
+  v = g_ascii_strtoull (text, &end, 10);
+  return end == text ? G_MAXUINT64 : v;
+}
+
+static void
+take_least (guint64 *least, guint64 limit, guint64 used)
+{
+  /* cgroup v1 says "no limit" as a page-rounded LLONG_MAX. */
+  if (limit >= (G_MAXUINT64 >> 2))
+    return;
+  *least = MIN (*least, limit > used ? limit - used : 0);
+}
+
+/* An eighth of a hard limit (at least 64 MiB) stays for the rest of the process: the
+ * other models, the toolkit, the decoder's buffers. */
+static void
+take_room (guint64 *least, guint64 limit, guint64 used)
+{
+  guint64 reserve = MAX (limit / 8, (guint64) 64 << 20);
+
+  take_least (least, limit > reserve ? limit - reserve : 0, used);
+}
+
+/* What the control groups this process is in still allow: for each line of
+ * /proc/self/cgroup, its directory under the v2 mount or the v1 memory controller's. */
+static void
+take_cgroups (guint64 *least)
+{
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  if (!g_file_get_contents ("/proc/self/cgroup", &text, NULL, NULL))
+    return;
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) f = g_strsplit (lines[i], ":", 3);
+      g_autofree char *v2 = NULL, *v2u = NULL, *v1 = NULL;
+
+      if (g_strv_length (f) != 3)
+        continue;
+      if (strcmp (f[0], "0") == 0 && f[1][0] == '\0')
+        {
+          v2 = g_build_filename ("/sys/fs/cgroup", f[2], NULL);
+          v2u = g_build_filename ("/sys/fs/cgroup/unified", f[2], NULL);
+          take_room (least, read_number (v2, "memory.max"), read_number (v2, "memory.current"));
+          take_room (least, read_number (v2u, "memory.max"), read_number (v2u, "memory.current"));
+        }
+      else if (strstr (f[1], "memory") != NULL)
+        {
+          v1 = g_build_filename ("/sys/fs/cgroup/memory", f[2], NULL);
+          take_room (least, read_number (v1, "memory.limit_in_bytes"), read_number (v1, "memory.usage_in_bytes"));
+        }
+    }
+}
+
+/* What the hard limits still allow this process to take, their reserve kept;
+ * G_MAXUINT64 when it runs under none. */
+guint64
+strobe_memory_budget_room (void)
+{
+  guint64 least = G_MAXUINT64;
+  struct rlimit rl;
+
+  if (getrlimit (RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    take_room (&least, rl.rlim_cur, read_field ("/proc/self/status", "VmSize:", 1024));
+  if (getrlimit (RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
+    take_room (&least, rl.rlim_cur, read_field ("/proc/self/status", "VmData:", 1024));
+  take_cgroups (&least);
+  return least;
+}
+
+/* @cap 0: half of MemAvailable now (no cap when /proc does not say). */
+void
+strobe_memory_budget_init (StrobeMemoryBudget *budget,
+                           guint64             cap)
+{
+  if (cap == 0)
+    cap = read_field ("/proc/meminfo", "MemAvailable:", 1024) / 2;
+  budget->cap = cap ? cap : G_MAXUINT64;
+  budget->bytes = 0;
+  budget->final = FALSE;
+  strobe_memory_budget_exceeded (budget, 0);
+}
+
+/* Called when @used reached budget->bytes: half of the hard limits' room more, up to the
+ * cap; TRUE when nothing more fits (then for good: /proc is not read for every scope). */
+gboolean
+strobe_memory_budget_exceeded (StrobeMemoryBudget *budget,
+                               guint64             used)
+{
+  guint64 room;
+
+  if (budget->final || used >= budget->cap)
+    return budget->final = TRUE;
+  room = strobe_memory_budget_room ();
+  if (room == G_MAXUINT64)
+    budget->bytes = budget->cap;
+  else if (room < ((guint64) 16 << 20))
+    return budget->final = TRUE;
+  else
+    budget->bytes = MIN (budget->cap, used + room / 2);
+  return FALSE;
+}

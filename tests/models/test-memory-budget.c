@@ -1,0 +1,108 @@
+/* test-memory-budget.c — the timeline's memory budget sees the hard limits a process runs
+ * under (prlimit --as, a cgroup's memory.max), not only the machine's MemAvailable: under
+ * such a limit a big trace must open with what fits and a count of the rest, where before
+ * a slab's mmap failed and the process aborted. The address-space limit is the one a test
+ * can set for itself.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <sys/mman.h>
+#include <sys/resource.h>
+
+#include <glib.h>
+
+#include "strobe-memory-budget.h"
+#include "strobe-timeline-model.h"
+
+#define MIB ((guint64) 1 << 20)
+
+static guint64
+vm_size (void)
+{
+  g_autofree char *text = NULL;
+  const char *p;
+
+  g_assert_true (g_file_get_contents ("/proc/self/status", &text, NULL, NULL));
+  p = strstr (text, "VmSize:");
+  g_assert_nonnull (p);
+  return g_ascii_strtoull (p + 7, NULL, 10) * 1024;
+}
+
+static void
+test_cap_without_limits (void)
+{
+  StrobeMemoryBudget b;
+  struct rlimit rl;
+
+  g_assert_cmpint (getrlimit (RLIMIT_AS, &rl), ==, 0);
+  if (rl.rlim_cur != RLIM_INFINITY || strobe_memory_budget_room () != G_MAXUINT64)
+    {
+      g_test_skip ("this process already runs under a memory limit");
+      return;
+    }
+  strobe_memory_budget_init (&b, 3 * MIB);
+  g_assert_cmpuint (b.bytes, ==, 3 * MIB);
+  g_assert_false (strobe_memory_budget_over (&b, 3 * MIB - 1));
+  g_assert_true (strobe_memory_budget_over (&b, 3 * MIB));
+  g_assert_true (b.final);
+}
+
+/* Under an address-space limit of what is mapped now + 512 MiB: the budget is half of the
+ * room left after the reserve; what the process maps later (a trace file) shrinks the
+ * room the next look at the budget sees, and a full address space ends it. */
+static void
+test_address_space_limit (void)
+{
+  StrobeMemoryBudget b;
+  g_autoptr(StrobeTimelineModel) model = NULL;
+  StrobeTimelineStats st;
+  struct rlimit rl;
+  guint64 room0, room1, old, limit = vm_size () + 512 * MIB;
+  void *map;
+
+  rl.rlim_cur = rl.rlim_max = limit;
+  g_assert_cmpint (setrlimit (RLIMIT_AS, &rl), ==, 0);
+  room0 = strobe_memory_budget_room ();
+  g_assert_cmpuint (room0, <=, 512 * MIB - MAX (limit / 8, 64 * MIB));
+  g_assert_cmpuint (room0, >=, 128 * MIB);
+
+  strobe_memory_budget_init (&b, G_MAXUINT64);
+  g_assert_cmpuint (b.bytes, <=, room0 / 2);
+  g_assert_cmpuint (b.bytes, >, 0);
+
+  /* The model made now has that budget, not half of the machine's free memory. */
+  model = strobe_timeline_model_new ();
+  strobe_timeline_model_get_stats (model, &st);
+  g_assert_cmpuint (st.memory_budget, <=, room0 / 2);
+
+  /* 160 MiB mapped since: reaching the budget grows it by half of what is left. */
+  map = mmap (NULL, 160 * MIB, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  g_assert_true (map != MAP_FAILED);
+  room1 = strobe_memory_budget_room ();
+  g_assert_cmpuint (room1, <=, room0 - 150 * MIB);
+  old = b.bytes;
+  g_assert_false (strobe_memory_budget_over (&b, old));
+  g_assert_cmpuint (b.bytes, >, old);
+  g_assert_cmpuint (b.bytes, <=, old + room1 / 2 + MIB);
+
+  /* Nothing left: the budget says so, for good. */
+  g_assert_cmpint (munmap (map, 160 * MIB), ==, 0);
+  map = mmap (NULL, room0 - 8 * MIB, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  g_assert_true (map != MAP_FAILED);
+  g_assert_true (strobe_memory_budget_over (&b, b.bytes));
+  g_assert_true (b.final);
+  g_assert_true (strobe_memory_budget_exceeded (&b, 0));
+  munmap (map, room0 - 8 * MIB);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/memory-budget/cap-without-limits", test_cap_without_limits);
+  /* Last: it lowers this process's limit for good. */
+  g_test_add_func ("/memory-budget/address-space-limit", test_address_space_limit);
+  return g_test_run ();
+}
