@@ -22,6 +22,7 @@
 #pragma once
 
 #include "strobe-analyzer.h"
+#include "strobe-memory-frame.h"
 
 G_BEGIN_DECLS
 
@@ -119,27 +120,6 @@ typedef struct
   gint64  last_bytes;
   gint64  last_count;
 } StrobeMemorySample;
-
-/* A loaded module, as the trace's module map says (Memory.Module). */
-typedef struct
-{
-  guint32       id;          /* the trace's */
-  guint64       bias;        /* what its file's addresses were relocated by */
-  guint64       start;       /* the range its segments covered */
-  guint64       end;
-  const char   *path;
-  const guint8 *build_id;
-  gsize         build_id_len;
-  gboolean      unloaded;    /* a Memory.ModuleUnload followed */
-} StrobeMemoryModule;
-
-/* One frame of a call stack (innermost first): a return address, and the module it was
- * in when the stack was recorded (index into get_modules() + 1; 0 when none). */
-typedef struct
-{
-  guint64 address;
-  guint32 module;
-} StrobeMemoryFrame;
 
 #define STROBE_TYPE_MEMORY_MODEL (strobe_memory_model_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeMemoryModel, strobe_memory_model, STROBE, MEMORY_MODEL, GObject)

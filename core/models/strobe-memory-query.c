@@ -1428,3 +1428,22 @@ strobe_memory_alloc_list_select_group (StrobeMemoryAllocList *self, StrobeMemory
     }
   return g_steal_pointer (&out);
 }
+
+/* Here, not in the stacks' file: that file sits below the model (the model calls it), and
+ * this takes the model's store. */
+guint32
+strobe_memory_model_add_stack (StrobeMemoryModel *self, const guint64 *addresses, guint n)
+{
+  StrobeMemoryStore store;
+  guint32 id;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
+  g_return_val_if_fail (n == 0 || addresses != NULL, 0);
+  if (n == 0)
+    return 0;
+  strobe_memory_model_get_store (self, &store);
+  g_mutex_lock (store.lock);
+  id = strobe_memory_stacks_add_stack (store.stacks, addresses, n);
+  g_mutex_unlock (store.lock);
+  return id;
+}

@@ -4,8 +4,6 @@
  */
 #include "strobe-memory-stacks.h"
 
-#include "strobe-memory-model-private.h"
-
 #include <string.h>
 
 #include "strobe-memory-records.h"
@@ -307,21 +305,4 @@ strobe_memory_stacks_clear (StrobeMemoryStacks *st)
   g_clear_pointer (&st->modules, g_ptr_array_unref);
   g_clear_pointer (&st->loaded, g_array_unref);
   g_clear_pointer (&st->added, g_hash_table_unref);
-}
-
-guint32
-strobe_memory_model_add_stack (StrobeMemoryModel *self, const guint64 *addresses, guint n)
-{
-  StrobeMemoryStore store;
-  guint32 id;
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
-  g_return_val_if_fail (n == 0 || addresses != NULL, 0);
-  if (n == 0)
-    return 0;
-  strobe_memory_model_get_store (self, &store);
-  g_mutex_lock (store.lock);
-  id = strobe_memory_stacks_add_stack (store.stacks, addresses, n);
-  g_mutex_unlock (store.lock);
-  return id;
 }

@@ -7,7 +7,8 @@
  */
 #pragma once
 
-#include "strobe-memory-model.h"
+#include "strobe-event.h"
+#include "strobe-memory-frame.h"
 
 G_BEGIN_DECLS
 
