@@ -555,6 +555,34 @@ cmp_double (gconstpointer a, gconstpointer b)
  * Regions track stayed empty and the workers kept drawing for ≈ 30 s after the page was
  * left. Now: the track shows its three lanes, a frame with the pointer moving over the
  * regions is drawn in far less than that, and no worker runs once the page is hidden. */
+/* regions-emitter's timestamps: a region begins every 1 000 ticks from its first clock
+ * read and lasts 2.8 steps, so N of them cover [begin, begin + SPAN] without a gap. */
+#define REGIONS_STEP    G_GUINT64_CONSTANT (1000)
+#define REGIONS_SPAN(n) (((guint64) (n) - 1) * REGIONS_STEP + 14 * REGIONS_STEP / 5)
+
+/* The first region's begin: the first time from @first on that a region covers. The trace
+ * starts a little before it (the runtime's start), far less than the regions' span, and
+ * they cover their span without a gap, so the search is over a step function. */
+static guint64
+regions_begin (StrobeTimelineModel *m, guint64 first)
+{
+  g_autoptr (GArray) hits = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+  guint64 lo = first, hi = first + REGIONS_SPAN (2000000u) / 2;
+
+  g_assert_cmpuint (strobe_timeline_model_get_regions (m, hi, hi, hits), >, 0);
+  while (lo < hi)
+    {
+      guint64 mid = lo + (hi - lo) / 2;
+
+      g_array_set_size (hits, 0);
+      if (strobe_timeline_model_get_regions (m, mid, mid, hits) > 0)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  return lo;
+}
+
 static void
 test_many_regions (void)
 {
@@ -585,7 +613,18 @@ test_many_regions (void)
   g_assert_cmpint (track, >=, 0);
   g_assert_cmpuint (strobe_timeline_model_get_region_lanes (strobe_document_get_timeline (f.document)), ==, 3);
 
-  /* The track is drawn: each of its three lanes covered by the regions' colours. */
+  /* The track is drawn: each of its three lanes covered by the regions' colours, over the
+   * regions' own span. The trace is longer than that: its last events (thread end, stats)
+   * are at the emitter's real clock, and on a loaded machine writing 2 M regions takes
+   * longer than their 0.77 s of explicit timestamps (1.06 s seen with six at once), so the
+   * whole trace's page leaves a third of its width without regions. */
+  {
+    guint64 first, last, span_begin;
+
+    g_assert_true (strobe_document_get_extent (f.document, &first, &last));
+    span_begin = regions_begin (strobe_document_get_timeline (f.document), first);
+    strobe_view_state_set_visible_range (f.state, span_begin, span_begin + REGIONS_SPAN (2000000u));
+  }
   texture = timeline_render_complete (&f, GTK_WIDGET (w), 30);
   width = gdk_texture_get_width (texture);
   height = gdk_texture_get_height (texture);
@@ -615,7 +654,8 @@ test_many_regions (void)
             }
         }
       g_test_message ("regions lane %d: %d of %d pixels in a region's colour", lane, lane_painted, width * 8 / 10);
-      g_assert_cmpint (lane_painted, >, width * 8 / 10 / 2);
+      /* Three regions overlap at every time of the span: a column without one is a hole. */
+      g_assert_cmpint (lane_painted, >, width * 8 / 10 * 95 / 100);
       painted += lane_painted;
     }
 
