@@ -405,6 +405,8 @@ live_latency (StrobeTimelineWidget *unused)
   BenchStall stall = { 0 };
   double deadline, frame_max = 0;
   StrobeTraceClock clock;
+  guint32 emitter_pid;
+  gint64 spawned_us;
 
   g_mkdir_with_parents (dir, 0700);
   store = strobe_store_new (dir, &error);
@@ -416,18 +418,24 @@ live_latency (StrobeTimelineWidget *unused)
   host = g_strdup_printf ("127.0.0.1:%u", strobe_recorder_get_port (recorder));
   g_subprocess_launcher_setenv (launcher, "STROBE_TRACEHOST", host, TRUE);
   g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEFILE");
+  spawned_us = g_get_monotonic_time ();
   proc = g_subprocess_launcher_spawn (launcher, &error, BENCH_LIVE_EMITTER, quick ? "4" : "8", NULL);
   g_assert_no_error (error);
 
+  /* This run's emitter's trace, by its pid: a store kept in --dir lists the traces of
+   * earlier runs too, and timing an earlier run's probes measured how long ago it ran
+   * (308 882 ms five minutes after one; millions of ms later on). */
+  emitter_pid = (guint32) g_ascii_strtoull (g_subprocess_get_identifier (proc), NULL, 10);
   deadline = bench_now_ns () + 10e9;
   while (trace == NULL && bench_now_ns () < deadline)
     {
       GListModel *traces = strobe_store_get_traces (store);
       g_main_context_iteration (NULL, TRUE);
-      for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
+      for (guint i = 0; trace == NULL && i < g_list_model_get_n_items (traces); i++)
         {
           g_autoptr (StrobeTrace) t = g_list_model_get_item (traces, i);
-          trace = g_object_ref (t);
+          if (strobe_trace_get_pid (t) == emitter_pid)
+            trace = g_object_ref (t);
         }
     }
   if (trace == NULL)
@@ -469,6 +477,12 @@ live_latency (StrobeTimelineWidget *unused)
           for (guint i = 0; i < n_waiting; i++)
             {
               double ms = strobe_trace_clock_duration (&clock, now - g_array_index (l.waiting, guint64, i)) * 1e3;
+              double run_ms = (g_get_monotonic_time () - spawned_us) / 1e3;
+
+              /* A probe ends after its program started: a longer wait is another trace's
+               * probe, or a trace time not on this process's clock. */
+              if (ms < 0 || ms > run_ms + 1)
+                g_error ("a probe seen %.0f ms after its end, the program started %.0f ms ago", ms, run_ms);
               g_array_append_val (l.latencies, ms);
             }
           g_array_remove_range (l.waiting, 0, n_waiting);
