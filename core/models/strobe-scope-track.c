@@ -25,9 +25,10 @@ block_map (void)
   guint8 *map = mmap (NULL, ARENA_BLOCK + ARENA_ALIGN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   gsize head;
 
-  /* As g_malloc() does: the model's memory budget keeps it from coming to this. */
+  /* The model's memory budget should keep it from coming to this, but under an
+   * address-space limit the toolkit's threads may take the room it saw. */
   if (map == MAP_FAILED)
-    g_error ("cannot map %zu bytes for the scopes: %s", (size_t) ARENA_BLOCK, g_strerror (errno));
+    return NULL;
   head = (ARENA_ALIGN - ((guintptr) map & (ARENA_ALIGN - 1))) & (ARENA_ALIGN - 1);
   if (head)
     munmap (map, head);
@@ -50,12 +51,15 @@ strobe_scope_arena_init (StrobeScopeArena *arena)
   arena->blocks = g_ptr_array_new_with_free_func (block_unmap);
   arena->used = ARENA_BLOCK;
   arena->bytes = 0;
+  arena->spill = NULL;
+  arena->full = FALSE;
 }
 
 void
 strobe_scope_arena_clear (StrobeScopeArena *arena)
 {
   g_clear_pointer (&arena->blocks, g_ptr_array_unref);
+  g_clear_pointer (&arena->spill, g_ptr_array_unref);
 }
 
 /* A copy of @len bytes in the arena. */
@@ -66,7 +70,11 @@ arena_copy (StrobeScopeArena *arena, const guint8 *data, gsize len)
 
   if (arena->used + len > ARENA_BLOCK)
     {
-      g_ptr_array_add (arena->blocks, block_map ());
+      guint8 *block = arena->full ? NULL : block_map ();
+
+      if (block == NULL)
+        return NULL;
+      g_ptr_array_add (arena->blocks, block);
       arena->used = 0;
     }
   to = (guint8 *) arena->blocks->pdata[arena->blocks->len - 1] + arena->used;
@@ -105,6 +113,18 @@ fill_close (StrobeScopeArena *arena, StrobeScopeTrack *t)
   StrobeScopeChunk *c = &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1);
 
   c->data = arena_copy (arena, t->fill, t->fill_len);
+  if (c->data == NULL)
+    {
+      /* No block for it: the chunk keeps the buffer it was filled in, and the model,
+       * seeing the arena full, keeps no more scopes (counted as not kept, not a crash). */
+      arena->full = TRUE;
+      if (arena->spill == NULL)
+        arena->spill = g_ptr_array_new_with_free_func (g_free);
+      g_ptr_array_add (arena->spill, t->fill);
+      c->data = t->fill;
+      t->fill = NULL;
+      t->fill_cap = 0;
+    }
   t->fill_len = 0;
 }
 

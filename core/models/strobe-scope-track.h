@@ -58,6 +58,8 @@ typedef struct
   GPtrArray *blocks;          /* guint8 *, STROBE_SCOPE_ARENA_BLOCK bytes each (mapped) */
   gsize      used;            /* of the last block */
   gsize      bytes;
+  GPtrArray *spill;           /* fill buffers kept as chunks when no block could be mapped */
+  gboolean   full;            /* a block could not be mapped: the model keeps no more */
 } StrobeScopeArena;
 
 /* A position in a track, with its scope decoded. Valid while ci < the chunks; walking it

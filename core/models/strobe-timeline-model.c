@@ -299,7 +299,7 @@ batch_end (gpointer data, guint64 ts)
 
   if (!strobe_scope_nesting_end (&th->nest, &w->self->nesting))
     return;
-  if (strobe_memory_budget_over (&w->self->memory_budget, w->self->arena.bytes))
+  if (strobe_memory_budget_over (&w->self->memory_budget, w->self->arena.full ? G_MAXUINT64 : w->self->arena.bytes))
     {
       w->self->memory_overflows++;
       return;
@@ -730,7 +730,7 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
           guint depth = th->nest.depth - 1;
           StrobeOpenScope *o = &th->stack[depth];
           th->nest.depth--;
-          if (strobe_memory_budget_over (&self->memory_budget, self->arena.bytes))
+          if (strobe_memory_budget_over (&self->memory_budget, self->arena.full ? G_MAXUINT64 : self->arena.bytes))
             {
               self->memory_overflows++;
               continue;

@@ -14,6 +14,7 @@
 #include <glib.h>
 
 #include "strobe-memory-budget.h"
+#include "strobe-scope-track.h"
 #include "strobe-timeline-model.h"
 
 #define MIB ((guint64) 1 << 20)
@@ -97,12 +98,48 @@ test_address_space_limit (void)
   munmap (map, room0 - 8 * MIB);
 }
 
+/* The address space gone before the budget looked again (the viewer's toolkit threads
+ * take it): the arena cannot map a block. The chunk keeps the buffer it was filled in —
+ * every scope appended stays readable — and the arena says it is full, which the model
+ * takes as its budget reached (before, g_error ended the process). */
+static void
+test_arena_full (void)
+{
+  StrobeScopeArena arena;
+  StrobeScopeTrack *t;
+  StrobeScopePos p;
+  struct rlimit rl;
+  guint64 n = 0;
+
+  strobe_scope_arena_init (&arena);
+  t = strobe_scope_track_new (&arena);
+  rl.rlim_cur = rl.rlim_max = vm_size () + 2 * MIB;
+  g_assert_cmpint (setrlimit (RLIMIT_AS, &rl), ==, 0);
+  for (n = 0; n < 100000 && !arena.full; n++)
+    strobe_scope_track_append (&arena, t, 10 * n, 10 * n + 5, (guint32) (n % 7), 0);
+  g_assert_true (arena.full);
+  g_assert_cmpuint (arena.blocks->len, ==, 0);
+  g_assert_cmpuint (t->n, ==, n);
+  p = strobe_scope_track_seek (t, 0);
+  for (guint64 i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (p.begin, ==, 10 * i);
+      g_assert_cmpuint (p.end, ==, 10 * i + 5);
+      if (i + 1 < n)
+        strobe_scope_pos_next (t, &p);
+    }
+  strobe_scope_track_finish (&arena, t);
+  strobe_scope_track_free (t);
+  strobe_scope_arena_clear (&arena);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/memory-budget/cap-without-limits", test_cap_without_limits);
-  /* Last: it lowers this process's limit for good. */
+  /* Last: they lower this process's limit for good. */
   g_test_add_func ("/memory-budget/address-space-limit", test_address_space_limit);
+  g_test_add_func ("/memory-budget/arena-full", test_arena_full);
   return g_test_run ();
 }
