@@ -232,7 +232,9 @@ arena_copy_locked (StrobeLogArgs *a, const ArenaChunk *c, gsize offset, gsize le
   if (c->raw != NULL)
     {
       len = offset < c->cap ? MIN (len, c->cap - offset) : 0;
-      memcpy (dst, c->raw + offset, len);
+      /* An argument-less message asks for nothing, with nowhere to put it. */
+      if (len > 0)
+        memcpy (dst, c->raw + offset, len);
       return len;
     }
   while (done < len && offset < c->size)
