@@ -155,10 +155,15 @@ setup_cb (GtkSignalListItemFactory *factory,
       cell = strobe_table_cell_new (60, 2, FALSE);
       gtk_widget_add_css_class (cell, "monospace");
       break;
+    case COL_PROCESS:
+      /* "program (pid N)": processes of one program differ only at the end, so that is
+       * what stays when the column is narrow. */
+      cell = strobe_table_cell_new (22, 2, FALSE);
+      gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell), GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_START);
+      break;
     case COL_THREAD:
     case COL_CATEGORY:
     case COL_SOURCE:
-    case COL_PROCESS:
     case N_COLUMNS:
     default:
       cell = strobe_table_cell_new (12, 2, FALSE);
@@ -278,7 +283,7 @@ strobe_log_cells_add_columns (StrobeLogCells *self,
     [COL_CATEGORY] = { N_("Category"), 130, FALSE },
     [COL_MESSAGE] = { N_("Message"), -1, TRUE },
     [COL_SOURCE] = { N_("Source"), 170, FALSE },
-    [COL_PROCESS] = { N_("Process"), 150, FALSE },
+    [COL_PROCESS] = { N_("Process"), 190, FALSE },
   };
   /* The process right after the time: which side of a client and its server spoke. */
   static const Column single[] = { COL_TIME, COL_THREAD, COL_VERBOSITY, COL_CATEGORY, COL_MESSAGE, COL_SOURCE };
