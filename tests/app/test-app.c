@@ -839,20 +839,6 @@ compare_ready (gpointer data)
          g_list_model_get_n_items (strobe_compare_view_get_rows (data, "timers")) > 0;
 }
 
-static GtkWidget *
-find_named (GtkWidget *widget, const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_named (c, name);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 /* Two traces selected in the browser, Compare: both open in tabs, the older (A) on its
  * comparison page with the other as B — the very document of B's tab —; "Show in B" brings
  * B's tab to the front with Physics' longest instance (2 ms in B) selected there. */
@@ -950,18 +936,16 @@ test_browser_compare (Fixture       *f,
 }
 
 /* A group view at or under @widget whose store group is @name; NULL when none. */
+static gboolean
+is_group_named (GtkWidget *widget, gconstpointer name)
+{
+  return STROBE_IS_GROUP_VIEW (widget) && g_strcmp0 (strobe_group_view_get_session (STROBE_GROUP_VIEW (widget)), name) == 0;
+}
+
 static StrobeGroupView *
 find_group_view (GtkWidget *widget, const char *name)
 {
-  if (STROBE_IS_GROUP_VIEW (widget) && g_strcmp0 (strobe_group_view_get_session (STROBE_GROUP_VIEW (widget)), name) == 0)
-    return STROBE_GROUP_VIEW (widget);
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      StrobeGroupView *found = find_group_view (c, name);
-      if (found)
-        return found;
-    }
-  return NULL;
+  return (StrobeGroupView *) find_where (widget, is_group_named, name);
 }
 
 /* Several traces selected in the browser: "Open as Group" opens them as one tab;

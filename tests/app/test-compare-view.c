@@ -44,22 +44,6 @@ open_golden (const char *name)
   return document;
 }
 
-/* The page's own controls by their widget names (a drop-down hides a search entry of
- * its own, so the first of a type may not be the page's). */
-static GtkWidget *
-named (GtkWidget *widget, const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = named (c, name);
-      if (found)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 wait_ready (Fixture *f)
 {
@@ -194,14 +178,14 @@ test_sort_filter_normalise (void)
 
   fixture_open (&f);
   timers = strobe_compare_view_get_rows (f.view, "timers");
-  table = GTK_COLUMN_VIEW (named (GTK_WIDGET (f.view), "timers_view"));
+  table = GTK_COLUMN_VIEW (find_named (GTK_WIDGET (f.view), "timers_view"));
   gtk_column_view_sort_by_column (table, column (table, "Mean Δ%"), GTK_SORT_DESCENDING);
   memory_iterate (20);
   first = g_list_model_get_item (timers, 0);
   g_assert_cmpstr (strobe_compare_item_get_name (first), ==, "Physics");
 
   /* Per frame: Physics' 60 ms in 60 frames is 1 ms a frame in A. */
-  norm = GTK_DROP_DOWN (named (GTK_WIDGET (f.view), "norm_drop"));
+  norm = GTK_DROP_DOWN (find_named (GTK_WIDGET (f.view), "norm_drop"));
   gtk_drop_down_set_selected (norm, 1);
   memory_iterate (20);
   strobe_compare_item_get_metric (find_row (timers, "Physics"), STROBE_COMPARE_INCL, &a, &b);
@@ -210,7 +194,7 @@ test_sort_filter_normalise (void)
   strobe_compare_item_get_metric (find_row (timers, "AI"), STROBE_COMPARE_COUNT, &a, &b);
   assert_close (a, 2);
 
-  filter = GTK_EDITABLE (named (GTK_WIDGET (f.view), "filter_entry"));
+  filter = GTK_EDITABLE (find_named (GTK_WIDGET (f.view), "filter_entry"));
   gtk_editable_set_text (filter, "phys");
   memory_iterate (300);
   g_assert_cmpuint (g_list_model_get_n_items (timers), ==, 1);
@@ -219,8 +203,8 @@ test_sort_filter_normalise (void)
   g_assert_cmpuint (g_list_model_get_n_items (timers), ==, 5);
 
   /* Frames 10–19 of each: ten frames, ten calls. */
-  gtk_editable_set_text (GTK_EDITABLE (named (GTK_WIDGET (f.view), "range_entry")), "10-19");
-  g_signal_emit_by_name (named (GTK_WIDGET (f.view), "range_entry"), "activate");
+  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (f.view), "range_entry")), "10-19");
+  g_signal_emit_by_name (find_named (GTK_WIDGET (f.view), "range_entry"), "activate");
   wait_ready (&f);
   gtk_drop_down_set_selected (norm, 0);
   memory_iterate (20);
@@ -295,7 +279,7 @@ test_distribution_and_jump (void)
 
   /* Enter on the row: Physics' longest instance in A becomes the selection. */
   strobe_document_get_clock (f.a, &clock);
-  g_signal_emit_by_name (named (GTK_WIDGET (f.view), "timers_view"), "activate", physics);
+  g_signal_emit_by_name (find_named (GTK_WIDGET (f.view), "timers_view"), "activate", physics);
   /* Every Physics of A lasts 1 ms: the selection is one of them. */
   g_assert_true (strobe_view_state_get_selection (f.state, &sel0, &sel1));
   assert_close (strobe_trace_clock_duration (&clock, sel1 - sel0), 0.001);
@@ -369,7 +353,7 @@ test_site_jump (void)
   }
 
   /* Enter on the row: A's memory view, that function selected. */
-  g_signal_emit_by_name (named (GTK_WIDGET (f.view), "sites_view"), "activate", both);
+  g_signal_emit_by_name (find_named (GTK_WIDGET (f.view), "sites_view"), "activate", both);
   memory_iterate (50);
   g_assert_cmpstr (strobe_view_state_get_selected_function (f.state), ==, name);
   panel = strobe_memory_view_get_callers (memory);
@@ -417,7 +401,7 @@ test_frame_times (void)
   g_assert_cmpuint (g_list_model_get_n_items (frames), >=, 1);
   game = g_list_model_get_item (frames, 0);
   g_assert_cmpstr (strobe_compare_item_get_name (game), ==, "frame.game");
-  chart = STROBE_COMPARE_CHART (named (GTK_WIDGET (f.view), "frames_chart"));
+  chart = STROBE_COMPARE_CHART (find_named (GTK_WIDGET (f.view), "frames_chart"));
   g_assert_nonnull (chart);
   end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
   while (strobe_compare_chart_get_histogram (chart) == NULL && g_get_monotonic_time () < end)
@@ -429,7 +413,7 @@ test_frame_times (void)
   g_assert_cmpuint (h->n_a, >, 0);
   /* 60 frames a second by default; the spin button moves the line. */
   assert_close (strobe_compare_chart_get_target (chart), 0.0167);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (named (GTK_WIDGET (f.view), "target_spin")), 33.3);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (find_named (GTK_WIDGET (f.view), "target_spin")), 33.3);
   assert_close (strobe_compare_chart_get_target (chart), 0.0333);
   fixture_close (&f);
 }
@@ -518,10 +502,10 @@ record (const char *dir, const char *name, gboolean changed)
 static void
 set_range (Fixture *f, const char *text)
 {
-  GtkWidget *bar = named (GTK_WIDGET (f->view), "progress_bar");
+  GtkWidget *bar = find_named (GTK_WIDGET (f->view), "progress_bar");
 
-  gtk_editable_set_text (GTK_EDITABLE (named (GTK_WIDGET (f->view), "range_entry")), text);
-  g_signal_emit_by_name (named (GTK_WIDGET (f->view), "range_entry"), "activate");
+  gtk_editable_set_text (GTK_EDITABLE (find_named (GTK_WIDGET (f->view), "range_entry")), text);
+  g_signal_emit_by_name (find_named (GTK_WIDGET (f->view), "range_entry"), "activate");
   g_assert_true (gtk_widget_get_visible (bar));
   g_assert_cmpfloat (gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (bar)), <, 1);
   wait_ready (f);
@@ -569,7 +553,7 @@ test_ranges (void)
 
   set_range (&f, "Boss..Checkpoint");
   /* No Checkpoint after Boss: the page says so, naming them. */
-  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (named (GTK_WIDGET (f.view), "status_label"))), "“Boss”"));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (find_named (GTK_WIDGET (f.view), "status_label"))), "“Boss”"));
   fixture_close (&f);
   test_dir_remove_all (dir);
 }
@@ -625,7 +609,7 @@ test_accessible_names (void)
   fixture_open (&f);
   for (guint i = 0; i <= G_N_ELEMENTS (names); i++)
     {
-      GtkWidget *w = i < G_N_ELEMENTS (names) ? named (GTK_WIDGET (f.view), names[i])
+      GtkWidget *w = i < G_N_ELEMENTS (names) ? find_named (GTK_WIDGET (f.view), names[i])
                                               : find_type (GTK_WIDGET (f.view), STROBE_TYPE_COMPARE_CHART);
 
       g_assert_nonnull (w);

@@ -18,20 +18,47 @@ shown_text (GtkWidget *widget)
 }
 
 GtkWidget *
-find_type (GtkWidget *widget,
-           GType      type)
+find_where (GtkWidget     *widget,
+            gboolean     (*match) (GtkWidget *widget, gconstpointer data),
+            gconstpointer  data)
 {
-  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+  if (match (widget, data))
     return widget;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_type (child, type);
+      GtkWidget *found = find_where (child, match, data);
 
       if (found != NULL)
         return found;
     }
   return NULL;
+}
+
+static gboolean
+is_named (GtkWidget *widget, gconstpointer name)
+{
+  return g_strcmp0 (gtk_widget_get_name (widget), name) == 0;
+}
+
+GtkWidget *
+find_named (GtkWidget  *widget,
+            const char *name)
+{
+  return find_where (widget, is_named, name);
+}
+
+static gboolean
+is_of_type (GtkWidget *widget, gconstpointer type)
+{
+  return G_TYPE_CHECK_INSTANCE_TYPE (widget, *(const GType *) type);
+}
+
+GtkWidget *
+find_type (GtkWidget *widget,
+           GType      type)
+{
+  return find_where (widget, is_of_type, &type);
 }
 
 GtkWidget *

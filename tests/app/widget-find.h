@@ -7,6 +7,14 @@
 
 #include <gtk/gtk.h>
 
+/* The first widget at or under @widget, depth first, that @match accepts, or NULL. */
+GtkWidget *find_where     (GtkWidget  *widget,
+                           gboolean  (*match) (GtkWidget *widget, gconstpointer data),
+                           gconstpointer data);
+/* The first widget named @name (gtk_widget_set_name(), a template's name) at or under
+ * @widget, or NULL: a page's own control where the first of its type may be another's. */
+GtkWidget *find_named     (GtkWidget  *widget,
+                           const char *name);
 /* The first widget of @type at or under @widget, depth first, or NULL. */
 GtkWidget *find_type      (GtkWidget  *widget,
                            GType       type);
