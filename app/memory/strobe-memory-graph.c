@@ -1000,18 +1000,11 @@ strobe_memory_graph_set_gaps (StrobeMemoryGraph *self, GArray *gaps)
 {
   g_return_if_fail (STROBE_IS_MEMORY_GRAPH (self));
 
-  if (gaps == NULL || gaps->len == 0)
+  if (strobe_info_gaps_equal (self->gaps, gaps))
+    return;
+  g_clear_pointer (&self->gaps, g_array_unref);
+  if (gaps != NULL && gaps->len > 0)
     {
-      if (self->gaps == NULL)
-        return;
-      g_clear_pointer (&self->gaps, g_array_unref);
-    }
-  else
-    {
-      if (self->gaps && self->gaps->len == gaps->len
-          && memcmp (self->gaps->data, gaps->data, gaps->len * sizeof (StrobeInfoGap)) == 0)
-        return;
-      g_clear_pointer (&self->gaps, g_array_unref);
       self->gaps = g_array_sized_new (FALSE, FALSE, sizeof (StrobeInfoGap), gaps->len);
       g_array_append_vals (self->gaps, gaps->data, gaps->len);
     }

@@ -187,20 +187,11 @@ gather_ticks (StrobeTimelineWidget *self)
 
 /* ---- following the document ----------------------------------------------------------- */
 
-/* Whether @old (NULL: none) holds the same spans as @gaps. */
-static gboolean
-same_gaps (const GArray *old, const GArray *gaps)
-{
-  guint n = old ? old->len : 0;
-
-  return n == gaps->len && (n == 0 || memcmp (old->data, gaps->data, n * sizeof (StrobeInfoGap)) == 0);
-}
-
 static void
 update_counter_ranges (StrobeTimelineWidget *self, const GArray *counters)
 {
   g_autoptr(GArray) gaps = strobe_info_analyzer_dup_channel_gaps (strobe_document_get_info (self->document), "Counters");
-  gboolean gaps_changed = !same_gaps (self->counter_gaps, gaps);
+  gboolean gaps_changed = !strobe_info_gaps_equal (self->counter_gaps, gaps);
 
   if (gaps_changed)
     {

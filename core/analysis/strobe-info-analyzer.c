@@ -532,6 +532,15 @@ strobe_info_analyzer_dup_channels (StrobeInfoAnalyzer *self)
                      strobe_info_channel_free, compare_channels);
 }
 
+gboolean
+strobe_info_gaps_equal (const GArray *a,
+                        const GArray *b)
+{
+  guint n = a ? a->len : 0;
+
+  return n == (b ? b->len : 0) && (n == 0 || memcmp (a->data, b->data, n * sizeof (StrobeInfoGap)) == 0);
+}
+
 GArray *
 strobe_info_analyzer_dup_channel_gaps (StrobeInfoAnalyzer *self, const char *name)
 {

@@ -73,6 +73,10 @@ void                      strobe_info_analyzer_get_stats        (StrobeInfoAnaly
  * data: a new array of StrobeInfoGap in time order (free with g_array_unref). */
 GArray                   *strobe_info_analyzer_dup_channel_gaps (StrobeInfoAnalyzer *self,
                                                                  const char         *name);
+/* Whether two such arrays hold the same spans (NULL counts as none): a view redraws its
+ * hatching only when they changed. */
+gboolean                  strobe_info_gaps_equal                (const GArray       *a,
+                                                                 const GArray       *b);
 /* Every event decoded, importants included. */
 guint64                   strobe_info_analyzer_get_event_count  (StrobeInfoAnalyzer *self);
 /* Events a thread stream carried (0 for a thread never seen). */
