@@ -29,6 +29,7 @@ typedef struct
 {
   GElf_Addr   start;
   GElf_Addr   end;      /* start + size; start when the symbol has no size */
+  GElf_Addr   limit;    /* an unsized symbol's reach: the end of its section */
   const char *name;     /* in the ELF string table, alive with the Dwfl */
 } Sym;
 
@@ -314,7 +315,11 @@ index_symbols (Module *m)
       GElf_Sym sym;
       GElf_Addr addr;
       GElf_Word shndx;
-      const char *name = dwfl_module_getsym_info (m->mod, i, &sym, &addr, &shndx, NULL, NULL);
+      Elf *elf = NULL;
+      Dwarf_Addr sym_bias = 0;
+      const char *name = dwfl_module_getsym_info (m->mod, i, &sym, &addr, &shndx, &elf, &sym_bias);
+      Elf_Scn *scn;
+      GElf_Shdr shdr;
       Sym e;
 
       if (name == NULL || *name == '\0' || sym.st_shndx == SHN_UNDEF
@@ -322,6 +327,13 @@ index_symbols (Module *m)
         continue;
       e.start = addr;
       e.end = addr + sym.st_size;
+      /* An unsized symbol (_fini, hand-written assembly) reaches the next function, but not
+       * past its own section: a frame-pointer chain through code built without frame
+       * pointers gives "return addresses" in .rodata and .data, which otherwise all landed
+       * in _fini, the last symbol of the code. */
+      e.limit = G_MAXUINT64;
+      if (sym.st_size == 0 && elf && (scn = elf_getscn (elf, shndx)) && gelf_getshdr (scn, &shdr))
+        e.limit = shdr.sh_addr + sym_bias + shdr.sh_size;
       e.name = name;
       g_array_append_val (m->syms, e);
     }
@@ -355,7 +367,8 @@ symbol_at (Module *m, GElf_Addr pc)
     }
   /* Among those starting at the same address, the first sized one covering @pc. */
   for (guint i = lo; i-- > 0 && (i + 1 == lo || v[i].start == v[lo - 1].start);)
-    if (v[i].end > pc || (v[i].end == v[i].start && (i + 1 >= m->syms->len || v[i + 1].start > pc)))
+    if (v[i].end > pc
+        || (v[i].end == v[i].start && pc < v[i].limit && (i + 1 >= m->syms->len || v[i + 1].start > pc)))
       return v[i].name;
   return NULL;
 }
