@@ -350,7 +350,7 @@ ensure_indexed (StrobeSymbolizer *self, Module *m)
 }
 
 /* The function at @pc: the last starting at or before it, if @pc is inside it (an
- * unsized one reaches the next function). */
+ * unsized one reaches the next function within its section). */
 static const char *
 symbol_at (Module *m, GElf_Addr pc)
 {
