@@ -35,7 +35,7 @@ struct _StrobeSamplesPanel
 
   GtkWidget           *box;
   GtkLabel            *heading;
-  GtkStackSwitcher    *switcher;
+  GtkWidget           *switcher;       /* rows of toggle buttons, each named as its page */
   GtkStack            *pages;
   GtkScrolledWindow   *top_down_scroller;
   GtkScrolledWindow   *bottom_up_scroller;
@@ -769,6 +769,28 @@ strobe_samples_panel_finalize (GObject *object)
   G_OBJECT_CLASS (strobe_samples_panel_parent_class)->finalize (object);
 }
 
+/* A page's button pressed: its page shows. */
+static void
+page_toggled (GtkToggleButton *button)
+{
+  GtkWidget *panel = gtk_widget_get_ancestor (GTK_WIDGET (button), STROBE_TYPE_SAMPLES_PANEL);
+
+  if (panel && gtk_toggle_button_get_active (button))
+    gtk_stack_set_visible_child_name (STROBE_SAMPLES_PANEL (panel)->pages, gtk_widget_get_name (GTK_WIDGET (button)));
+}
+
+/* A page shown by code (a test, a screenshot): its button is the pressed one. */
+static void
+page_shown (StrobeSamplesPanel *self)
+{
+  const char *name = gtk_stack_get_visible_child_name (self->pages);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (self->switcher); row; row = gtk_widget_get_next_sibling (row))
+    for (GtkWidget *b = gtk_widget_get_first_child (row); b; b = gtk_widget_get_next_sibling (b))
+      if (g_strcmp0 (gtk_widget_get_name (b), name) == 0)
+        gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (b), TRUE);
+}
+
 static void
 strobe_samples_panel_class_init (StrobeSamplesPanelClass *klass)
 {
@@ -797,6 +819,8 @@ strobe_samples_panel_class_init (StrobeSamplesPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeSamplesPanel, callers_box);
   gtk_widget_class_bind_template_child (widget_class, StrobeSamplesPanel, scopes_heading);
   gtk_widget_class_bind_template_child (widget_class, StrobeSamplesPanel, scopes_scroller);
+  gtk_widget_class_bind_template_callback (widget_class, page_toggled);
+  gtk_widget_class_bind_template_callback (widget_class, page_shown);
 }
 
 static void
