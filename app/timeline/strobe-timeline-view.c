@@ -14,6 +14,7 @@
 
 #include "strobe-format.h"
 #include "strobe-panes.h"
+#include "strobe-sample-model.h"
 #include "strobe-samples-panel.h"
 #include "strobe-scope-search.h"
 #include "strobe-timeline-geometry.h"
@@ -34,6 +35,7 @@ struct _StrobeTimelineView
   GtkToggleButton      *timers_button;  /* which of the two is shown beside the tracks */
   GtkToggleButton      *samples_button;
   gboolean              had_scopes;     /* the trace has CPU scopes (never FALSE again) */
+  gboolean              samples_shown;  /* a trace of samples only opened on the Samples panel */
 
   /* The template's (strobe-timeline-view.ui). */
   GtkStack             *content_stack;
@@ -571,7 +573,25 @@ selected_scope_cb (StrobeTimelineView *self)
   watch_row (self, NULL);
   if (s == NULL || model (self) == NULL)
     {
-      if (!has_scopes (self))
+      StrobeSampleModel *samples = strobe_document_get_model (strobe_view_get_document (STROBE_VIEW (self)),
+                                                              STROBE_TYPE_SAMPLE_MODEL);
+      StrobeSampleSummary summary = { 0 };
+
+      if (samples)
+        strobe_sample_model_get_summary (samples, &summary);
+      if (!has_scopes (self) && summary.samples > 0)
+        {
+          /* A profile of an unmodified program (strobe-cli run --sample): its story is the
+           * samples, not the empty timers table. Shown once; the user's choice stands after. */
+          if (!self->samples_shown)
+            strobe_timeline_view_show_side (self, "samples");
+          self->samples_shown = TRUE;
+          set_details (self, _("No CPU scopes in this trace, only samples"),
+                       _("This trace has sampled call stacks but no CPU scopes. The Samples panel shows where "
+                         "the time went, in the whole trace or in a stretch of time you drag across on the "
+                         "timeline. For scopes, turn the program’s cpu channel on (STROBE_TRACE=cpu or --trace=cpu)."));
+        }
+      else if (!has_scopes (self))
         /* An empty grid said nothing of why (issue 24 item 18). */
         set_details (self, _("No CPU scopes in this trace"),
                      _("The timeline’s tracks are the program’s CPU scopes, frames, regions and counters, and this "

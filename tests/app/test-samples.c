@@ -9,7 +9,8 @@
  * - range: a selected range without a scope counts every thread's samples in it;
  * - not permitted: a refusal (the probe told to fail with EACCES) says which setting and
  *   what to do, in the heading and the accessible description;
- * - never on: a trace without the Sampling channel says how to turn it on.
+ * - never on: a trace without the Sampling channel says how to turn it on;
+ * - samples only: a trace of samples without scopes opens on the Samples panel.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -31,16 +32,16 @@
 static const char *probe;
 
 static char *
-run_probe_mode (const char *dir, const char *mode, const char *errno_value)
+run_probe_channels (const char *dir, const char *mode, const char *errno_value, const char *channels)
 {
   g_autoptr (GSubprocessLauncher) l = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_autoptr (GSubprocess) p = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *name = g_strdup_printf ("%s%s.strobe", mode, errno_value ? "-refused" : "");
+  g_autofree char *name = g_strdup_printf ("%s%s-%s.strobe", mode, errno_value ? "-refused" : "", channels);
   char *trace = g_build_filename (dir, name, NULL);
 
   g_subprocess_launcher_unsetenv (l, "STROBE_TRACEHOST");
-  g_subprocess_launcher_setenv (l, "STROBE_TRACE", "cpu,sampling", TRUE);
+  g_subprocess_launcher_setenv (l, "STROBE_TRACE", channels, TRUE);
   g_subprocess_launcher_setenv (l, "STROBE_TRACEFILE", trace, TRUE);
   if (errno_value)
     g_subprocess_launcher_setenv (l, "STROBE_SAMPLING_TEST_ERRNO", errno_value, TRUE);
@@ -49,6 +50,12 @@ run_probe_mode (const char *dir, const char *mode, const char *errno_value)
   g_subprocess_wait_check (p, NULL, &error);
   g_assert_no_error (error);
   return trace;
+}
+
+static char *
+run_probe_mode (const char *dir, const char *mode, const char *errno_value)
+{
+  return run_probe_channels (dir, mode, errno_value, "cpu,sampling");
 }
 
 static const char *trace_dir;
@@ -347,6 +354,33 @@ test_never_on (void)
   timeline_fixture_close (&f);
 }
 
+/* A profile without scopes (strobe-cli run --sample of an unmodified program) opens on the
+ * Samples panel, whole trace, and the details say the samples are its story — not the
+ * empty timers table and "turn the cpu channel on" alone. */
+static void
+test_samples_only (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *trace = run_probe_channels (trace_dir, "attribution", NULL, "sampling");
+  StrobeSamplesPanel *panel;
+
+  timeline_fixture_open (&f, trace, 1400, 900);
+  timeline_fixture_settle (&f, 30);
+  panel = strobe_timeline_view_get_samples (f.view);
+  g_test_message ("details: %s", strobe_timeline_view_get_details (f.view));
+  g_assert_true (g_str_has_prefix (strobe_timeline_view_get_details (f.view),
+                                   "No CPU scopes in this trace, only samples\n"));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (panel)));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (strobe_timeline_view_get_timers (f.view))));
+  g_assert_nonnull (strstr (strobe_samples_panel_get_heading (panel), "The whole trace"));
+  g_assert_cmpuint (strobe_samples_panel_get_total (panel), >=, 200);
+  /* The user's choice stands: back on the timers, the panel stays there. */
+  strobe_timeline_view_show_side (f.view, "timers");
+  timeline_fixture_settle (&f, 5);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (strobe_timeline_view_get_timers (f.view))));
+  timeline_fixture_close (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -366,6 +400,7 @@ main (int argc, char **argv)
   g_test_add_func ("/samples/strip", test_strip);
   g_test_add_func ("/samples/not-permitted", test_not_permitted);
   g_test_add_func ("/samples/never-on", test_never_on);
+  g_test_add_func ("/samples/samples-only", test_samples_only);
   rc = g_test_run ();
   g_unlink (probe_trace);
   g_unlink (refused_trace);
