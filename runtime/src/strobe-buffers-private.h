@@ -47,6 +47,7 @@ typedef struct StrobeThread
 {
   struct StrobeThread *next;       /* global list, under strobe__threads_lock */
   uint16_t             id;
+  uint32_t             system_id;  /* its OS thread id (the ThreadInfo's SystemId) */
   StrobeBlock         *first;      /* set once by the producer (release) */
   StrobeBlock         *tail;       /* producer's current block (release) */
   int                  exited;     /* set by the producer after its last commit (release) */
@@ -71,6 +72,12 @@ void          strobe__thread_set_no_wait (bool no_wait);
 void          strobe__thread_free (StrobeThread *thread);
 void          strobe__count_drop (void);
 void          strobe__threads_after_fork_child (void);
+/* Whether a live thread with OS id @system_id has a stream (traced an event); takes
+ * strobe__threads_lock. */
+bool          strobe__thread_has_stream (uint32_t system_id);
+/* A stream id of its own for a thread that writes none (0 when they ran out): what the
+ * Sampling channel names a program's untraced threads by. */
+uint16_t      strobe__thread_reserve_id (void);
 
 /* ---- aux records (strobe-thread.c builds, strobe-aux.c converts) ------------------- */
 

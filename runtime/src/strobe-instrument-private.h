@@ -51,6 +51,8 @@ uint8_t  strobe__clock_source (void);
 
 void strobe__system_init (void);
 void strobe__emit_thread_info (uint16_t id, const char *name, const char *group, int32_t sort_hint);
+/* The ThreadInfo of a thread other than the caller (@system_id its OS id). */
+void strobe__emit_thread_info_of (uint16_t id, uint64_t system_id, const char *name);
 void strobe__emit_thread_end (uint16_t id, uint64_t timestamp);
 void strobe__emit_channel_announce (uint32_t id, bool enabled, const char *name);
 void strobe__emit_channel_toggle (uint32_t id, bool enabled);

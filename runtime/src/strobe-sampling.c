@@ -447,11 +447,69 @@ is_own_thread (pid_t tid)
   return mine;
 }
 
+/* A thread of the program that never traced an event has no stream, so no ThreadInfo:
+ * its samples had no track and no name (a preloaded sort's worker, 45 % of its samples).
+ * It gets a ThreadInfo here, on a stream id of its own that carries no data, with the
+ * kernel's name for it, and a ThreadEnd once it is gone. Kept across a channel toggle,
+ * so a thread keeps one id. Named at the scan after the one that found it: a thread that
+ * traces starts doing so at once, and naming it before would give it a second ThreadInfo
+ * (a thread that lives less than a scan stays unnamed). */
+typedef struct
+{
+  pid_t    tid;
+  uint16_t id;
+  bool     alive;
+} Named;
+
+static Named  *named;
+static size_t  n_named, cap_named;
+
+static Named *
+find_named (pid_t tid)
+{
+  for (size_t i = 0; i < n_named; i++)
+    if (named[i].tid == tid)
+      return &named[i];
+  return NULL;
+}
+
+static void
+name_thread (pid_t tid)
+{
+  char path[64], name[64] = "";
+  uint16_t id;
+  FILE *f;
+
+  if (find_named (tid) || strobe__thread_has_stream ((uint32_t) tid))
+    return;
+  if (n_named == cap_named)
+    {
+      size_t cap = cap_named ? cap_named * 2 : 8;
+      Named *p = realloc (named, cap * sizeof *p);
+      if (p == NULL)
+        return;
+      named = p;
+      cap_named = cap;
+    }
+  if ((id = strobe__thread_reserve_id ()) == 0)
+    return;
+  snprintf (path, sizeof path, "/proc/self/task/%d/comm", (int) tid);
+  if ((f = fopen (path, "re")) != NULL)
+    {
+      if (fgets (name, sizeof name, f))
+        name[strcspn (name, "\n")] = '\0';
+      fclose (f);
+    }
+  strobe__emit_thread_info_of (id, (uint64_t) tid, name);
+  named[n_named++] = (Named) { tid, id, true };
+}
+
 /* Follows /proc/self/task: new threads get an event, gone ones are marked for closing
  * after their last drain. */
 static void
 scan_threads (uint64_t now, bool force)
 {
+  size_t kept;
   struct stat st;
   DIR *dir;
   struct dirent *d;
@@ -467,20 +525,38 @@ scan_threads (uint64_t now, bool force)
     return;
   for (size_t i = 0; i < n_sampled; i++)
     sampled[i].alive = false;
+  for (size_t i = 0; i < n_named; i++)
+    named[i].alive = false;
   while ((d = readdir (dir)) != NULL)
     {
       pid_t tid = (pid_t) atoi (d->d_name);
+      Named *n = find_named (tid);
       Sampled *s;
 
       if (tid <= 0)
         continue;
+      if (n)
+        n->alive = true;
       s = find (tid);
       if (s)
-        s->alive = true;
+        {
+          s->alive = true;
+          name_thread (tid);
+        }
       else if (!is_own_thread (tid))
         open_one (tid);
     }
   closedir (dir);
+  /* Gone: its last samples are drained after this, all of them from before now. */
+  kept = 0;
+  for (size_t i = 0; i < n_named; i++)
+    {
+      if (named[i].alive)
+        named[kept++] = named[i];
+      else
+        strobe__emit_thread_end (named[i].id, to_ticks (now));
+    }
+  n_named = kept;
 }
 
 /* ---- the clock ---------------------------------------------------------------------- */
@@ -848,6 +924,7 @@ void
 strobe__sampling_after_fork_child (void)
 {
   n_own = 0;
+  n_named = 0;
   close_all ();
   started = false;
   last_nlink = 0;

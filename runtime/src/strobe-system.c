@@ -59,19 +59,31 @@ STROBE_EVENT_DECLARE (StrobeTrace, ClockOffset, STROBE_EVENT_IMPORTANT,
                       STROBE_FIELD (ansi, PeerDomain))
 STROBE__EVENT_DEFINE_NAMED (StrobeTrace, ClockOffset, "$Trace", "ClockOffset")
 
-void
-strobe__emit_thread_info (uint16_t id, const char *name, const char *group, int32_t sort_hint)
+static void
+emit_thread_info (uint16_t id, uint64_t system_id, const char *name, const char *group, int32_t sort_hint)
 {
   STROBE_LOG (StrobeTrace, ThreadInfo, StrobeTraceChannel)
     {
       STROBE_SET (ThreadId, id);
-      STROBE_SET (SystemId, (uint64_t) syscall (SYS_gettid));
+      STROBE_SET (SystemId, system_id);
       STROBE_SET (SortHint, sort_hint);
       if (name)
         STROBE_SET_STRING (Name, name);
       if (group)
         STROBE_SET_STRING (Group, group);
     }
+}
+
+void
+strobe__emit_thread_info (uint16_t id, const char *name, const char *group, int32_t sort_hint)
+{
+  emit_thread_info (id, (uint64_t) syscall (SYS_gettid), name, group, sort_hint);
+}
+
+void
+strobe__emit_thread_info_of (uint16_t id, uint64_t system_id, const char *name)
+{
+  emit_thread_info (id, system_id, name, NULL, 0);
 }
 
 void

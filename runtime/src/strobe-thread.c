@@ -10,6 +10,8 @@
 
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 uint32_t strobe__serial;   /* strobe__tls is strobe-runtime-hooks.c's: the pool raises its busy flag */
 
@@ -47,6 +49,7 @@ strobe__thread_current (void)
     uint32_t id = __atomic_fetch_add (&next_thread_id, 1, __ATOMIC_RELAXED);
     t->id = id <= STROBE_UID_MAX ? (uint16_t) id : 0;
   }
+  t->system_id = (uint32_t) syscall (SYS_gettid);
   pthread_once (&key_once, make_key);
   pthread_setspecific (exit_key, t);
 
@@ -121,7 +124,29 @@ strobe__threads_after_fork_child (void)
           t->exited = 1;
         }
     }
+  if (current)
+    current->system_id = (uint32_t) syscall (SYS_gettid);
   dropped_elsewhere = 0;
+}
+
+bool
+strobe__thread_has_stream (uint32_t system_id)
+{
+  bool found = false;
+
+  pthread_mutex_lock (&strobe__threads_lock);
+  for (StrobeThread *t = strobe__threads; t && !found; t = t->next)
+    found = t->id != 0 && t->system_id == system_id && !__atomic_load_n (&t->exited, __ATOMIC_ACQUIRE);
+  pthread_mutex_unlock (&strobe__threads_lock);
+  return found;
+}
+
+uint16_t
+strobe__thread_reserve_id (void)
+{
+  uint32_t id = __atomic_fetch_add (&next_thread_id, 1, __ATOMIC_RELAXED);
+
+  return id <= STROBE_UID_MAX ? (uint16_t) id : 0;
 }
 
 void

@@ -8,7 +8,8 @@
  *   sampling-probe late SECONDS  spins in scopes "Tick" until SECONDS passed (the control
  *                                server toggles the channel meanwhile)
  *   sampling-probe threads       4 threads started after sampling began, each spins 200 ms
- *                                in leaf_hot() inside scope "Worker"
+ *                                in leaf_hot() inside scope "Worker"; and a thread named
+ *                                "untraced" that spins 500 ms and traces nothing
  *
  * Built with -fno-omit-frame-pointer (and a second time without, see meson.build). The
  * leaves are noinline and do floating-point work the optimiser cannot drop. */
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -195,17 +197,31 @@ worker_main (void *data)
   return NULL;
 }
 
+/* A thread of the program that never emits an event: no stream, only samples. */
+static void *
+untraced_main (void *data)
+{
+  (void) data;
+  prctl (PR_SET_NAME, "untraced", 0, 0, 0);
+  /* Longer than the workers: alive at the scan their end starts, which names it. */
+  leaf_hot (0.5);
+  return NULL;
+}
+
 static void
 threads (void)
 {
-  pthread_t t[4];
+  pthread_t t[5];
 
   /* Sampling starts at the worker's first round: let it, then start the threads. */
   sleep_s (0.1);
   for (int i = 0; i < 4; i++)
     pthread_create (&t[i], NULL, worker_main, NULL);
-  for (int i = 0; i < 4; i++)
+  pthread_create (&t[4], NULL, untraced_main, NULL);
+  for (int i = 0; i < 5; i++)
     pthread_join (t[i], NULL);
+  /* A round after it is gone: its ThreadEnd. */
+  sleep_s (0.1);
 }
 
 int

@@ -313,6 +313,30 @@ test_threads (void)
       /* 0.2 s of CPU at 1 kHz; a thread started later is followed within a round. */
       g_assert_cmpuint (n, >=, 100);
     }
+
+  /* A thread that traced nothing has no stream of its own, yet a ThreadInfo with its
+   * kernel name and OS id (so the timeline gives it a track), and a ThreadEnd. */
+  {
+    g_autoptr (GArray) threads = strobe_threads_model_get_threads (strobe_document_get_threads (t->document));
+    const StrobeThreadInfo *untraced = NULL;
+
+    for (guint i = 0; i < threads->len; i++)
+      if (g_str_equal (g_array_index (threads, StrobeThreadInfo, i).name, "untraced"))
+        {
+          g_assert_null (untraced);
+          untraced = &g_array_index (threads, StrobeThreadInfo, i);
+        }
+    g_assert_nonnull (untraced);
+    g_assert_cmpuint (untraced->system_id, !=, 0);
+    g_assert_cmpuint (strobe_threads_model_find_system (strobe_document_get_threads (t->document),
+                                                        untraced->system_id), ==, untraced->id);
+    g_assert_cmpuint (strobe_sample_model_count (t->samples, (guint32) untraced->system_id, 0, G_MAXUINT64), >=, 100);
+    g_assert_cmpint (untraced->state, ==, STROBE_THREAD_ENDED);
+    /* The probe's own threads keep one ThreadInfo each: no second name for them. */
+    for (guint i = 0; i < threads->len; i++)
+      if (g_array_index (threads, StrobeThreadInfo, i).id != untraced->id)
+        g_assert_cmpuint (g_array_index (threads, StrobeThreadInfo, i).system_id, !=, untraced->system_id);
+  }
   traced_free (t);
 }
 
