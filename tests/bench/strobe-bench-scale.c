@@ -6,11 +6,14 @@
  * resident memory), the document a viewer opens (every model: rate, peak memory, bytes a
  * scope, the timers of a 1 % range). With --allocations / --messages it also writes
  * traces of that many allocations and log messages and measures `strobe-cli memory` and
- * `strobe-cli log --grep` on them. Every reader runs as a child process, so its peak
+ * `strobe-cli log --grep` on them. The viewer's Timeline page opens the scopes trace as the
+ * viewer does, read as it is shown (bench-scale-view.c: open → first complete frame,
+ * frames at three zooms while loading and after, the main thread's stalls), under
+ * xvfb-run without a display. Every reader runs as a child process, so its peak
  * resident memory (wait4's ru_maxrss) is its own.
  *
  * Usage: strobe-bench-scale [--quick] [--scopes N] [--allocations N] [--messages N]
- *                           [--dir DIR] [--reuse]
+ *                           [--dir DIR] [--reuse] [--no-view]
  * Default 1 000 000 000 scopes (minutes to write, a few GB of file); --quick: 20 M.
  */
 #include "config.h"
@@ -29,6 +32,7 @@
 
 #include "bench-common.h"
 #include "bench-decode.h"
+#include "bench-scale-view.h"
 
 #include "strobe-document.h"
 #include "strobe-timeline-model.h"
@@ -41,6 +45,8 @@ static const char *bench_dir;
 static gint64 n_scopes, n_allocations = -1, n_messages = -1;
 static char *open_path;   /* child mode: --measure-open FILE */
 static char *decode_path; /* child mode: --measure-decode FILE */
+static char *view_path;   /* child mode: --measure-view FILE */
+static gboolean no_view;
 
 /* ---- the workload: strobe-bench-cpu's call tree, per thread ------------------------- */
 
@@ -303,6 +309,37 @@ run_child (char **argv, gboolean show)
   return r;
 }
 
+/* Runs @argv with its stdout captured into @out: wall time and peak resident memory. */
+static Run
+run_capture (char **argv, char **out)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GIOChannel) ch = NULL;
+  struct rusage ru;
+  GPid pid;
+  gint out_fd;
+  int status = 0;
+  gsize len;
+  Run r = { 0 };
+  double t0 = bench_now_ns ();
+
+  if (!g_spawn_async_with_pipes (NULL, argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
+                                 NULL, &out_fd, NULL, &error))
+    g_error ("%s: %s", argv[0], error->message);
+  ch = g_io_channel_unix_new (out_fd);
+  g_io_channel_set_close_on_unref (ch, TRUE);
+  g_io_channel_read_to_end (ch, out, &len, NULL);
+  if (wait4 (pid, &status, 0, &ru) < 0)
+    g_error ("wait4: %s", g_strerror (errno));
+  r.seconds = (bench_now_ns () - t0) / 1e9;
+  r.peak_bytes = (double) ru.ru_maxrss * 1024.0;
+  r.cpu_seconds = cpu_of (&ru);
+  r.status = WIFEXITED (status) ? WEXITSTATUS (status) : 128 + WTERMSIG (status);
+  if (r.status != 0)
+    printf ("# %s %s exited with status %d\n", argv[0], argv[1], r.status);
+  return r;
+}
+
 /* User + system seconds of this process so far. */
 static double
 process_cpu (void)
@@ -388,31 +425,11 @@ measure_scopes (const char *path, guint64 scopes)
   char *stats[] = { (char *) STROBE_CLI_PATH, (char *) "stats", (char *) path, NULL };
   char *open[] = { self, (char *) "--measure-open", (char *) path, NULL };
   g_autofree char *open_out = NULL;
-  g_autoptr(GError) error = NULL;
-  struct rusage ru;
-  GPid pid;
-  gint out_fd;
-  int status;
   Run r_decode, r_info, r_stats, r_open;
   double stats_rate, open_rate, one_pc;
 
   /* The document a viewer opens, in a child: its stdout is captured to read its rate. */
-  if (!g_spawn_async_with_pipes (NULL, open, NULL, G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid,
-                                 NULL, &out_fd, NULL, &error))
-    g_error ("%s: %s", self, error->message);
-  {
-    double t0 = bench_now_ns ();
-    g_autoptr(GIOChannel) ch = g_io_channel_unix_new (out_fd);
-    gsize len;
-
-    g_io_channel_set_close_on_unref (ch, TRUE);
-    g_io_channel_read_to_end (ch, &open_out, &len, NULL);
-    if (wait4 (pid, &status, 0, &ru) < 0)
-      g_error ("wait4: %s", g_strerror (errno));
-    r_open.seconds = (bench_now_ns () - t0) / 1e9;
-    r_open.peak_bytes = (double) ru.ru_maxrss * 1024.0;
-    r_open.cpu_seconds = cpu_of (&ru);
-  }
+  r_open = run_capture (open, &open_out);
   fputs (open_out ? open_out : "", stdout);
   open_rate = child_figure (open_out, "open.rate");
   one_pc = child_figure (open_out, "timers.range_1pc");
@@ -452,6 +469,31 @@ measure_scopes (const char *path, guint64 scopes)
   ratio_line ("open_vs_decoder", open_rate / ((double) scopes / r_decode.seconds / 1e6), ">=", 0.5);
   ratio_line ("open_peak_bytes_per_scope", r_open.peak_bytes / (double) scopes, "<=", 8);
   ratio_line ("timers_1pc_ms", one_pc, "<=", 200);
+}
+
+/* The viewer's Timeline page on the scopes trace, in a child of its own (its peak is the
+ * viewer's); under xvfb-run when there is no display. */
+static void
+measure_view (const char *path)
+{
+  g_autofree char *self = self_path ();
+  g_autofree char *xvfb = g_find_program_in_path ("xvfb-run");
+  char *direct[] = { self, (char *) "--measure-view", (char *) path, NULL };
+  char *wrapped[] = { xvfb, (char *) "-a", (char *) "-s", (char *) "-screen 0 2000x1200x24",
+                      self, (char *) "--measure-view", (char *) path, NULL };
+  gboolean display = g_getenv ("DISPLAY") != NULL || g_getenv ("WAYLAND_DISPLAY") != NULL;
+  g_autofree char *out = NULL;
+  Run r;
+
+  if (!display && xvfb == NULL)
+    {
+      printf ("# view: no display and no xvfb-run: the viewer's figures are not measured\n");
+      return;
+    }
+  r = run_capture (display ? direct : wrapped, &out);
+  fputs (out ? out : "", stdout);
+  bench_report ("view.peak", r.peak_bytes / 1048576.0, "MiB (the viewer's process, the page open on the whole trace)");
+  bench_report ("view.cpu_seconds", r.cpu_seconds, "s (user + system, every thread: reading, tiles, frames)");
 }
 
 static void
@@ -505,6 +547,8 @@ main (int argc, char **argv)
     { "reuse", 0, 0, G_OPTION_ARG_NONE, &reuse, "Measure the traces already in --dir for these sizes instead of writing them", NULL },
     { "measure-open", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &open_path, NULL, NULL },
     { "measure-decode", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &decode_path, NULL, NULL },
+    { "measure-view", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_FILENAME, &view_path, NULL, NULL },
+    { "no-view", 0, 0, G_OPTION_ARG_NONE, &no_view, "Skip the viewer's figures (the Timeline page on the scopes trace)", NULL },
     { NULL },
   };
   StrobeInitOptions opts = { 0 };
@@ -514,6 +558,8 @@ main (int argc, char **argv)
     return 2;
   if (open_path)
     return measure_open (open_path);
+  if (view_path)
+    return bench_scale_view (view_path);
   if (decode_path)
     {
       bench_decode_only (decode_path, FALSE);
@@ -563,6 +609,8 @@ main (int argc, char **argv)
     write_threads (path_log, (guint64) n_messages, log_main, "messages");
   strobe_shutdown ();
 
+  if (!no_view)
+    measure_view (path);
   measure_scopes (path, (guint64) n_scopes);
   if (n_allocations > 0)
     measure_allocations (path_allocs, (guint64) n_allocations);

@@ -1,0 +1,338 @@
+/* bench-scale-view.c — see the header.
+ *
+ * The page is the viewer's Timeline page (timeline widget and timers panel) in a
+ * 1920×1080 window; the trace is read with strobe_document_load_async, as the viewer
+ * reads a file. A frame is drawn the way GTK draws one — the widget's snapshot, then GSK's
+ * cairo renderer — timed on the main thread while the tiles are painted by their workers;
+ * GTK's own drawing of the window to the X server is held back so that only the timed
+ * frames compete with the reading for the two cores. Frames come at 60 a second with the
+ * pointer moving (the hover line changes every frame), the main loop running in between
+ * as GTK's frame clock would let it.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <gtk/gtk.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "bench-common.h"
+#include "bench-scale-view.h"
+#include "bench-stall.h"
+#include "strobe-timeline-model.h"
+#include "strobe-timeline-tracks.h"
+#include "strobe-timeline-view.h"
+#include "strobe-timeline-widget.h"
+#include "strobe-view.h"
+
+#define WIDTH       1920
+#define HEIGHT      1080
+#define FRAME_NS    16.7e6
+#define MAX_FRAMES  100000
+
+typedef struct
+{
+  const char *name;
+  double      seconds;   /* the visible span; 0: the whole trace (read so far) */
+} Zoom;
+
+static const Zoom zooms[] = { { "whole", 0 }, { "1s", 1.0 }, { "1ms", 0.001 } };
+
+typedef struct
+{
+  StrobeDocument       *document;
+  StrobeViewState      *state;
+  StrobeTimelineWidget *w;
+  BenchStall            stall;
+  GArray               *times[2][G_N_ELEMENTS (zooms)];   /* [loading, loaded][zoom], ms */
+  GArray               *cpu[2][G_N_ELEMENTS (zooms)];     /* the main thread's CPU time in each */
+  double                longest[2][G_N_ELEMENTS (zooms)][3]; /* the longest frame: wall, CPU, waiting for a core */
+  guint                 hover;
+} Ctx;
+
+static void
+iterate (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static GskRenderNode *
+snapshot_of (GtkWidget *widget)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  graphene_point_t origin;
+
+  gtk_widget_queue_draw (widget);
+  if (!gtk_widget_compute_point (widget, gtk_widget_get_parent (widget), &GRAPHENE_POINT_INIT (0, 0), &origin))
+    origin = GRAPHENE_POINT_INIT (0, 0);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (-origin.x, -origin.y));
+  gtk_widget_snapshot_child (gtk_widget_get_parent (widget), widget, snapshot);
+  return gtk_snapshot_free_to_node (snapshot);
+}
+
+/* The main thread's CPU time in the last frame, and its time runnable but waiting for a
+ * core (the scheduler's run_delay): on the shared machine a frame's wall time is also
+ * that; what is neither is time it slept (a lock). */
+static double frame_cpu_ms, frame_wait_ms;
+
+static double
+run_delay_ns (void)
+{
+  g_autofree char *text = NULL;
+  unsigned long long cpu = 0, delay = 0;
+
+  if (!g_file_get_contents ("/proc/thread-self/schedstat", &text, NULL, NULL)
+      || sscanf (text, "%llu %llu", &cpu, &delay) != 2)
+    return 0;
+  return (double) delay;
+}
+
+/* One frame as GTK draws it: the widget's snapshot and the renderer, in ms. */
+static double
+frame (GtkWidget *widget)
+{
+  double d0 = run_delay_ns (), t0 = bench_now_ns (), c0 = bench_thread_cpu_ns ();
+  GskRenderNode *node = snapshot_of (widget);
+  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  GdkTexture *t = gsk_renderer_render_texture (renderer, node,
+                                               &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
+                                                                    gtk_widget_get_height (widget)));
+  double ms = (bench_now_ns () - t0) / 1e6;
+
+  frame_cpu_ms = (bench_thread_cpu_ns () - c0) / 1e6;
+  frame_wait_ms = (run_delay_ns () - d0) / 1e6;
+  g_object_unref (t);
+  gsk_render_node_unref (node);
+  return ms;
+}
+
+static gboolean
+complete (StrobeTimelineWidget *w)
+{
+  return strobe_timeline_widget_get_incomplete (w) == 0 && strobe_timeline_widget_get_pending (w) == 0;
+}
+
+static guint64
+model_scopes (StrobeDocument *document)
+{
+  StrobeTimelineStats st;
+
+  strobe_timeline_model_get_stats (strobe_document_get_timeline (document), &st);
+  return st.scopes;
+}
+
+/* A frame, then the main loop until the next is due: the bench's own frame is timed as a
+ * frame, not counted as a stall of the loop. */
+static double
+paced_frame (Ctx *c, GArray *out, GArray *cpu, double *longest)
+{
+  double t0 = bench_now_ns (), ms;
+  guint64 a, b;
+
+  strobe_view_state_get_visible_range (c->state, &a, &b);
+  c->hover = (c->hover + 1) % 200;
+  strobe_view_state_set_hover (c->state, a + (b - a) / 200 * c->hover);
+  ms = frame (GTK_WIDGET (c->w));
+  if (out->len < MAX_FRAMES)
+    g_array_append_val (out, ms);
+  if (cpu->len < MAX_FRAMES)
+    g_array_append_val (cpu, frame_cpu_ms);
+  if (ms > longest[0])
+    {
+      longest[0] = ms;
+      longest[1] = frame_cpu_ms;
+      longest[2] = frame_wait_ms;
+    }
+  bench_stall_mark (&c->stall);
+  do
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (500);
+  while (bench_now_ns () - t0 < FRAME_NS);
+  return ms;
+}
+
+/* The view at zoom @z about the middle of what is read so far, as a user's zoom sets it. */
+static void
+set_zoom (Ctx *c, guint z)
+{
+  StrobeTraceClock clock;
+  guint64 first, last, mid, half;
+
+  if (!strobe_document_get_extent (c->document, &first, &last))
+    return;
+  if (zooms[z].seconds == 0)
+    {
+      strobe_timeline_widget_zoom_to (c->w, first, last);
+      return;
+    }
+  strobe_document_get_clock (c->document, &clock);
+  half = strobe_trace_clock_ticks (&clock, zooms[z].seconds) / 2;
+  mid = first + (last - first) / 2;
+  strobe_timeline_widget_zoom_to (c->w, mid > half ? mid - half : 0, mid + half);
+}
+
+static void
+report_times (const char *state, guint z, GArray *times, GArray *cpu, const double *longest)
+{
+  char key[96];
+  double *v = (double *) (gpointer) times->data, *u = (double *) (gpointer) cpu->data;
+  int n = (int) times->len;
+
+  if (n == 0)
+    {
+      printf ("# view: no frame at %s zoom %s\n", zooms[z].name, state);
+      return;
+    }
+  g_snprintf (key, sizeof key, "view.frame.%s.%s.frames", zooms[z].name, state);
+  bench_report (key, n, "frames");
+  g_snprintf (key, sizeof key, "view.frame.%s.%s.median", zooms[z].name, state);
+  bench_report (key, bench_median (v, n), "ms");
+  g_snprintf (key, sizeof key, "view.frame.%s.%s.max", zooms[z].name, state);
+  bench_report (key, v[n - 1], "ms");   /* sorted by the median */
+  g_snprintf (key, sizeof key, "view.frame.%s.%s.cpu_median", zooms[z].name, state);
+  bench_report (key, bench_median (u, n), "ms (the main thread's CPU time in a frame)");
+  g_snprintf (key, sizeof key, "view.frame.%s.%s.cpu_max", zooms[z].name, state);
+  bench_report (key, u[n - 1], "ms");
+  g_snprintf (key, sizeof key, "view.frame.%s.%s.longest_cpu", zooms[z].name, state);
+  bench_report (key, longest[1], "ms (of the longest frame, the main thread ran)");
+  g_snprintf (key, sizeof key, "view.frame.%s.%s.longest_waiting", zooms[z].name, state);
+  bench_report (key, longest[2], "ms (of it the main thread was runnable, waiting for a core; the rest it slept)");
+  /* On the shared machine the wall time is the scheduler's as much as the viewer's: the
+   * same targets by the main thread's CPU time. */
+  g_snprintf (key, sizeof key, "view_frame_%s_%s_cpu_median_ms", zooms[z].name, state);
+  bench_report_ratio (key, u[n / 2], "<=", 8);
+  g_snprintf (key, sizeof key, "view_frame_%s_%s_cpu_max_ms", zooms[z].name, state);
+  bench_report_ratio (key, u[n - 1], "<=", 16);
+  g_snprintf (key, sizeof key, "view_frame_%s_%s_median_ms", zooms[z].name, state);
+  bench_report_ratio (key, v[n / 2], "<=", 8);
+  g_snprintf (key, sizeof key, "view_frame_%s_%s_max_ms", zooms[z].name, state);
+  bench_report_ratio (key, v[n - 1], "<=", 16);
+}
+
+/* Open → the first complete frame showing scopes (every tile it shows up to date with
+ * the model at the time), the page left at the zoom it chooses itself. */
+static double
+first_frame (Ctx *c, double t0)
+{
+  GtkWidget *w = GTK_WIDGET (c->w);
+
+  for (;;)
+    {
+      paced_frame (c, c->times[0][0], c->cpu[0][0], c->longest[0][0]);
+      if (complete (c->w) && model_scopes (c->document) > 0
+          && strobe_track_list_get_n (strobe_timeline_widget_get_tracks (c->w)) > 0)
+        {
+          double s = (bench_now_ns () - t0) / 1e9;
+          bench_report ("view.first_frame_scopes", (double) model_scopes (c->document),
+                        "scopes (read when the first complete frame was drawn)");
+          return s;
+        }
+      if (bench_now_ns () - t0 > 600e9)
+        return -1;
+      (void) w;
+    }
+}
+
+int
+bench_scale_view (const char *path)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  Ctx c = { 0 };
+  GtkWidget *view;
+  GtkWindow *win;
+  GdkSurface *surface;
+  double t0, t_first, t_loaded;
+  guint z = 0;
+
+  g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
+  if (g_getenv ("GSK_RENDERER") == NULL)
+    g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  if (!gtk_init_check ())
+    {
+      printf ("# view: no display (run under xvfb-run -a)\n");
+      return 77;
+    }
+  for (guint s = 0; s < 2; s++)
+    for (guint i = 0; i < G_N_ELEMENTS (zooms); i++)
+      {
+        c.times[s][i] = g_array_new (FALSE, FALSE, sizeof (double));
+        c.cpu[s][i] = g_array_new (FALSE, FALSE, sizeof (double));
+      }
+  c.document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  c.state = strobe_view_state_new ();
+  view = GTK_WIDGET (strobe_view_new (STROBE_TYPE_TIMELINE_VIEW, c.document, c.state));
+  c.w = strobe_timeline_view_get_timeline (STROBE_TIMELINE_VIEW (view));
+  win = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (win, WIDTH, HEIGHT);
+  gtk_window_set_decorated (win, FALSE);
+  gtk_window_set_child (win, view);
+  gtk_window_present (win);
+  /* The page drawn once first: opening it is not reading the trace. */
+  for (int i = 0; i < 30; i++)
+    {
+      iterate ();
+      g_usleep (3000);
+    }
+  surface = gtk_native_get_surface (GTK_NATIVE (win));
+  if (g_signal_handlers_block_matched (surface, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_DATA,
+                                       g_signal_lookup ("render", GDK_TYPE_SURFACE), 0, NULL, NULL, win) == 0)
+    printf ("# view: GTK's own drawing of the window could not be held back\n");
+  bench_report ("view.width", gtk_widget_get_width (GTK_WIDGET (c.w)), "px (the timeline widget in the page)");
+  bench_report ("view.height", gtk_widget_get_height (GTK_WIDGET (c.w)), "px");
+
+  bench_stall_start (&c.stall);
+  bench_stall_watch_changes (&c.stall, c.document);
+  t0 = bench_now_ns ();
+  strobe_document_load_async (c.document, NULL, NULL, NULL);
+  t_first = first_frame (&c, t0);
+  bench_report ("view.first_frame", t_first, "s (open → first complete frame of the page, what is read so far)");
+  bench_report_ratio ("view_first_frame_s", t_first < 0 ? 1e9 : t_first, "<=", 3);
+
+  /* While the rest is read: a second of frames at each zoom in turn, the zoom set again
+   * each time about the middle of what is read by then. */
+  while (!strobe_document_is_loaded (c.document))
+    {
+      set_zoom (&c, z);
+      for (int i = 0; i < 60 && !strobe_document_is_loaded (c.document); i++)
+        paced_frame (&c, c.times[0][z], c.cpu[0][z], c.longest[0][z]);
+      z = (z + 1) % G_N_ELEMENTS (zooms);
+    }
+  t_loaded = (bench_now_ns () - t0) / 1e9;
+  /* The views' handling of the last change (every model, log ticks) is the loading's. */
+  for (int i = 0; i < 30; i++)
+    paced_frame (&c, c.times[0][z], c.cpu[0][z], c.longest[0][z]);
+  bench_stall_stop (&c.stall);
+  bench_report ("view.loaded", t_loaded, "s (open → every scope read)");
+  bench_report ("view.scopes", (double) model_scopes (c.document), "scopes");
+  bench_stall_report ("view_load", &c.stall, FALSE);
+  for (guint i = 0; i < G_N_ELEMENTS (zooms); i++)
+    report_times ("loading", i, c.times[0][i], c.cpu[0][i], c.longest[0][i]);
+
+  /* Once read: each zoom until every tile is up to date, then 30 frames more. */
+  iterate ();
+  for (guint i = 0; i < G_N_ELEMENTS (zooms); i++)
+    {
+      double t_set = bench_now_ns (), done = -1;
+      int after = 0;
+      char key[96];
+
+      set_zoom (&c, i);
+      while (after < 30 && bench_now_ns () - t_set < 120e9)
+        {
+          paced_frame (&c, c.times[1][i], c.cpu[1][i], c.longest[1][i]);
+          if (done < 0 && complete (c.w))
+            done = (bench_now_ns () - t_set) / 1e6;
+          if (done >= 0)
+            after++;
+        }
+      g_snprintf (key, sizeof key, "view.frame.%s.loaded.complete_after", zooms[i].name);
+      bench_report (key, done, "ms (the zoom set → every tile up to date)");
+      report_times ("loaded", i, c.times[1][i], c.cpu[1][i], c.longest[1][i]);
+    }
+  strobe_view_state_set_hover (c.state, STROBE_VIEW_STATE_NONE);
+  fflush (stdout);
+  /* The process ends here: tearing down a billion scopes is not a figure. */
+  _exit (0);
+}
