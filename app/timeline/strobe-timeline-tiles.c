@@ -60,6 +60,12 @@ struct _StrobeTileCache
   guint                pending;
   guint64              frame;
   gsize                bytes;
+  /* The model as the frame last read it (read_model): a request never waits on the
+   * model's lock, which the reading thread holds while it adds a batch. */
+  guint64              model_generation;
+  gboolean             model_complete;
+  gboolean             model_have_time;
+  guint64              model_last;
 };
 
 struct _Job
@@ -229,6 +235,7 @@ strobe_tile_cache_new (StrobeTimelineModel *model, StrobeTileReadyFunc ready, gp
   cache->ready_data = user_data;
   cache->tiles = g_hash_table_new_full (key_hash, key_equal, NULL, tile_free);
   cache->previous = g_hash_table_new_full (key_hash, key_equal, NULL, tile_free);
+  strobe_tile_cache_read_model (cache);
   return cache;
 }
 
@@ -289,6 +296,16 @@ recount_bytes (StrobeTileCache *cache)
   g_hash_table_iter_init (&it, cache->previous);
   while (g_hash_table_iter_next (&it, NULL, (gpointer *) &t))
     cache->bytes += t->bytes;
+}
+
+void
+strobe_tile_cache_read_model (StrobeTileCache *cache)
+{
+  g_return_if_fail (cache != NULL);
+
+  cache->model_generation = strobe_timeline_model_get_generation (cache->model);
+  cache->model_complete = strobe_timeline_model_is_complete (cache->model);
+  cache->model_have_time = strobe_timeline_model_get_time_range (cache->model, NULL, &cache->model_last);
 }
 
 gboolean
@@ -368,7 +385,6 @@ request (StrobeTileCache *cache, const StrobeTileKey *key, int height, StrobeTil
 {
   Tile *tile;
   Job *job;
-  guint64 first = 0, last = 0;
 
   tile = g_hash_table_lookup (cache->tiles, key);
   if (tile == NULL)
@@ -400,9 +416,10 @@ request (StrobeTileCache *cache, const StrobeTileKey *key, int height, StrobeTil
   job->spec.dark = cache->epoch.dark;
   tile->t0 = job->spec.t0;
   tile->t1 = tile_time (&cache->epoch, key->tx + 1);
-  tile->generation = strobe_timeline_model_get_generation (cache->model);
-  tile->open_end = !strobe_timeline_model_is_complete (cache->model)
-                   && (!strobe_timeline_model_get_time_range (cache->model, &first, &last) || tile->t1 >= last);
+  /* A generation older than the model's when the tile is drawn only makes the tile look
+   * older than it is: it may be drawn again, never kept out of date. */
+  tile->generation = cache->model_generation;
+  tile->open_end = !cache->model_complete && (!cache->model_have_time || tile->t1 >= cache->model_last);
   tile->job = job;
   cache->pending++;
   /* What is on screen before what may come into view; newest first. */

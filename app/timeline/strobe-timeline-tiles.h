@@ -59,6 +59,9 @@ StrobeTileCache *strobe_tile_cache_new        (StrobeTimelineModel   *model,
 void             strobe_tile_cache_cancel     (StrobeTileCache       *cache);
 /* Cancels what is pending; nothing is called back after this. */
 void             strobe_tile_cache_free       (StrobeTileCache       *cache);
+/* Reads the model's generation, completeness and end for the tiles asked for next (a
+ * request itself never reads the model): call it when the model can be read at once. */
+void             strobe_tile_cache_read_model (StrobeTileCache       *cache);
 /* TRUE when the epoch changed (the current tiles become the previous epoch's). */
 gboolean         strobe_tile_cache_set_epoch  (StrobeTileCache       *cache,
                                                const StrobeTileEpoch *epoch);

@@ -215,19 +215,9 @@ draw_header (StrobeTimelineWidget *self, GtkSnapshot *snapshot, const Palette *p
       && strobe_track_list_get (self->tracks, (guint) self->hover.track) == t)
     {
       /* The value at the pointer. */
-      g_autoptr(GArray) one = g_array_new (FALSE, FALSE, sizeof (StrobeCounterBucket));
-      StrobeCounterSample before;
-      StrobeTimeScale axis;
-      guint64 at;
-
-      strobe_timeline_widget_get_axis (self, &axis);
-      at = strobe_time_scale_time (&axis, self->hover_x);
-      strobe_timeline_model_get_counter_series (self->timeline, t->id, at, at, 1, &before, NULL, one);
-      if (one->len)
-        before.value = g_array_index (one, StrobeCounterBucket, 0).last, before.time = at;
-      if (before.time != G_MAXUINT64)
+      if (self->facts.have_hover_value && self->facts.hover_counter == (int) t->id)
         {
-          g_autofree char *v = strobe_timeline_widget_format_value (before.value, t->counter_unit, t->counter_type);
+          g_autofree char *v = strobe_timeline_widget_format_value (self->facts.hover_value, t->counter_unit, t->counter_type);
           text = g_strdup_printf ("%s %s  %s", arrow, t->title, v);
         }
     }
@@ -297,28 +287,24 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
 
       if (t->kind != STROBE_TRACK_THREAD || t->height == 0 || t->collapsed || y + t->height < RULER_H || y > height)
         continue;
-      for (guint d = 0; d < t->depths; d++)
+      for (guint k = 0; k < self->facts.edge_scopes->len; k++)
         {
+          const EdgeName *e = &g_array_index (self->facts.edge_scopes, EdgeName, k);
+          const StrobeTimelineScope *sc = &e->scope;
+          guint d = e->depth;
           gdouble ry = y + strobe_track_row_y (d);
-          g_autoptr(GArray) s = NULL;
-          const StrobeTimelineScope *sc;
           gdouble end_x, w;
-          const char *name;
+          const char *name = e->name;
           StrobeRgb c, tc;
           PangoLayout *layout;
           int lh;
 
-          if (ry + STROBE_TRACK_ROW_H < RULER_H || ry > height)
+          if (e->track_id != t->id || d >= t->depths || ry + STROBE_TRACK_ROW_H < RULER_H || ry > height)
             continue;
-          s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
-          if (strobe_timeline_model_get_scopes (self->timeline, (guint16) t->id, d, axis->start, axis->start, s) == 0)
-            continue;
-          sc = &g_array_index (s, StrobeTimelineScope, 0);
           end_x = strobe_time_scale_x (axis, sc->end);
           w = MIN (end_x, width) - (end_x >= 4 ? 1 : 0);
           if (sc->begin >= axis->start || w < 24)
             continue;
-          name = strobe_timeline_model_get_name (self->timeline, sc->name_id);
           c = strobe_timeline_scope_color (self->scheme, (guint16) t->id, d, name, sc->end - sc->begin, &clock,
                                            FALSE, self->highlight != G_MAXUINT32 && self->highlight != sc->name_id, dark);
           tc = strobe_timeline_text_on (c);
@@ -333,18 +319,16 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
     {
       const StrobeTrack *t = strobe_track_list_get (self->tracks, i);
       gdouble y = RULER_H + t->y - scroll;
-      g_autoptr(GArray) regions = NULL;
 
       if (t->kind != STROBE_TRACK_REGIONS || t->height == 0 || t->collapsed || y + t->height < RULER_H || y > height)
         continue;
-      regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
-      strobe_timeline_model_get_regions (self->timeline, axis->start, axis->start, regions);
-      for (guint k = 0; k < regions->len; k++)
+      for (guint k = 0; k < self->facts.edge_regions->len; k++)
         {
-          const StrobeTimelineRegion *r = &g_array_index (regions, StrobeTimelineRegion, k);
-          const char *name = strobe_timeline_model_get_name (self->timeline, r->name_id);
+          const EdgeName *e = &g_array_index (self->facts.edge_regions, EdgeName, k);
+          const StrobeTimelineScope *r = &e->scope;
+          const char *name = e->name;
           gdouble end_x = strobe_time_scale_x (axis, r->end), w = MIN (end_x, width) - 1;
-          gdouble ry = y + STROBE_TRACK_HEADER_H + r->lane * STROBE_TRACK_LANE_H;
+          gdouble ry = y + STROBE_TRACK_HEADER_H + e->track_id * STROBE_TRACK_LANE_H;
           StrobeRgb c = strobe_timeline_region_color (name, strobe_timeline_widget_is_dark (self)), tc = strobe_timeline_text_on (c);
           PangoLayout *layout;
           int lh;
@@ -368,4 +352,115 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
       draw_header (self, snapshot, p, t, y, width);
     }
   gtk_snapshot_pop (snapshot);
+}
+
+void
+strobe_timeline_widget_clear_facts (StrobeTimelineWidget *self)
+{
+  FrameFacts *f = &self->facts;
+
+  g_clear_pointer (&f->drops, g_array_unref);
+  g_clear_pointer (&f->bookmarks, g_array_unref);
+  g_clear_pointer (&f->bookmark_names, g_ptr_array_unref);
+  g_clear_pointer (&f->edge_scopes, g_array_unref);
+  g_clear_pointer (&f->edge_regions, g_array_unref);
+}
+
+/* The scope under the left edge of each row shown, and the regions there: their names go
+ * at the edge, where the tiles do not put them. */
+static void
+gather_edges (StrobeTimelineWidget *self, const StrobeTimeScale *axis)
+{
+  int height = gtk_widget_get_height (GTK_WIDGET (self));
+  gdouble scroll = gtk_adjustment_get_value (self->vadj);
+  g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+  g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+
+  for (guint i = 0; i < strobe_track_list_get_n (self->tracks); i++)
+    {
+      const StrobeTrack *t = strobe_track_list_get (self->tracks, i);
+      gdouble y = RULER_H + t->y - scroll;
+
+      if (t->height == 0 || t->collapsed || y + t->height < RULER_H || y > height)
+        continue;
+      if (t->kind == STROBE_TRACK_REGIONS && regions->len == 0)
+        {
+          strobe_timeline_model_get_regions (self->timeline, axis->start, axis->start, regions);
+          for (guint k = 0; k < regions->len; k++)
+            {
+              const StrobeTimelineRegion *r = &g_array_index (regions, StrobeTimelineRegion, k);
+              EdgeName e = { r->lane, 0, { r->begin, r->end, r->name_id, 0, 0 },
+                             strobe_timeline_model_get_name (self->timeline, r->name_id) };
+              g_array_append_val (self->facts.edge_regions, e);
+            }
+        }
+      if (t->kind != STROBE_TRACK_THREAD)
+        continue;
+      for (guint d = 0; d < t->depths; d++)
+        {
+          gdouble ry = y + strobe_track_row_y (d);
+
+          g_array_set_size (s, 0);
+          if (ry + STROBE_TRACK_ROW_H < RULER_H || ry > height
+              || strobe_timeline_model_get_scopes (self->timeline, (guint16) t->id, d, axis->start, axis->start, s) == 0)
+            continue;
+          {
+            const StrobeTimelineScope *sc = &g_array_index (s, StrobeTimelineScope, 0);
+            EdgeName e = { t->id, d, *sc, strobe_timeline_model_get_name (self->timeline, sc->name_id) };
+            g_array_append_val (self->facts.edge_scopes, e);
+          }
+        }
+    }
+}
+
+void
+strobe_timeline_widget_gather_facts (StrobeTimelineWidget *self, const StrobeTimeScale *axis)
+{
+  FrameFacts *f = &self->facts;
+  guint64 t1 = strobe_time_scale_end (axis);
+
+  if (f->drops == NULL)
+    {
+      f->drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
+      f->bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
+      f->bookmark_names = g_ptr_array_new ();
+      f->edge_scopes = g_array_new (FALSE, FALSE, sizeof (EdgeName));
+      f->edge_regions = g_array_new (FALSE, FALSE, sizeof (EdgeName));
+    }
+  f->fresh = strobe_timeline_model_try_read_lock (self->timeline, MODEL_WAIT_US);
+  if (!f->fresh)
+    return;
+  /* Held: none of the queries below waits for the reading thread. */
+  g_array_set_size (f->drops, 0);
+  g_array_set_size (f->bookmarks, 0);
+  g_ptr_array_set_size (f->bookmark_names, 0);
+  g_array_set_size (f->edge_scopes, 0);
+  g_array_set_size (f->edge_regions, 0);
+  strobe_timeline_model_get_drops (self->timeline, axis->start, t1, f->drops);
+  strobe_timeline_model_get_bookmarks (self->timeline, axis->start, t1, f->bookmarks);
+  for (guint i = 0; i < f->bookmarks->len; i++)
+    g_ptr_array_add (f->bookmark_names, (gpointer) strobe_timeline_model_get_name (
+                       self->timeline, g_array_index (f->bookmarks, StrobeTimelineBookmark, i).name_id));
+  gather_edges (self, axis);
+  f->hover_counter = -1;
+  f->have_hover_value = FALSE;
+  if (self->hovering && self->hover.track >= 0)
+    {
+      const StrobeTrack *t = strobe_track_list_get (self->tracks, (guint) self->hover.track);
+      if (t && t->kind == STROBE_TRACK_COUNTER)
+        {
+          g_autoptr(GArray) one = g_array_new (FALSE, FALSE, sizeof (StrobeCounterBucket));
+          StrobeCounterSample before;
+          guint64 at = strobe_time_scale_time (axis, self->hover_x);
+
+          strobe_timeline_model_get_counter_series (self->timeline, t->id, at, at, 1, &before, NULL, one);
+          if (one->len)
+            before.value = g_array_index (one, StrobeCounterBucket, 0).last, before.time = at;
+          f->hover_counter = (int) t->id;
+          f->have_hover_value = before.time != G_MAXUINT64;
+          f->hover_value = before.value;
+        }
+    }
+  strobe_tile_cache_read_model (self->tiles);
+  strobe_timeline_model_read_unlock (self->timeline);
 }

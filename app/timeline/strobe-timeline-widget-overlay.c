@@ -93,9 +93,8 @@ strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *s
 {
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
-  guint64 t1 = strobe_time_scale_end (axis), s0, s1, cursor, hover;
-  g_autoptr(GArray) bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
-  g_autoptr(GArray) drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
+  guint64 s0, s1, cursor, hover;
+  GArray *bookmarks = self->facts.bookmarks, *drops = self->facts.drops;
   const StrobeScopeRef *sel = self->selected_scope;
   const char *reason;
   graphene_rect_t r;
@@ -104,7 +103,6 @@ strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *s
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT (0, RULER_H, width, MAX (height - RULER_H, 0)));
 
   /* Drops: the time where events are missing is never left looking idle. */
-  strobe_timeline_model_get_drops (self->timeline, axis->start, t1, drops);
   for (guint i = 0; i < drops->len; i++)
     {
       const StrobeTimelineDrop *d = &g_array_index (drops, StrobeTimelineDrop, i);
@@ -118,7 +116,6 @@ strobe_timeline_widget_draw_overlays (StrobeTimelineWidget *self, GtkSnapshot *s
     }
 
   /* Bookmarks: a line each (their labels are on the ruler). */
-  strobe_timeline_model_get_bookmarks (self->timeline, axis->start, t1, bookmarks);
   for (guint i = 0; i < bookmarks->len; i++)
     {
       gdouble x = floor (strobe_time_scale_x (axis, g_array_index (bookmarks, StrobeTimelineBookmark, i).time));
@@ -215,8 +212,7 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
   int width = gtk_widget_get_width (GTK_WIDGET (self));
   int height = gtk_widget_get_height (GTK_WIDGET (self));
   g_autoptr(GArray) ticks = NULL;
-  g_autoptr(GArray) drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
-  g_autoptr(GArray) bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
+  GArray *drops = self->facts.drops, *bookmarks = self->facts.bookmarks;
   gdouble step, range_end, last_label_end = -1, end_left = G_MAXDOUBLE, end_right = -G_MAXDOUBLE;
   guint64 s0, s1, hover, t1 = strobe_time_scale_end (axis);
   GdkRGBA white = { 1, 1, 1, 1 }, strip = p->line;
@@ -267,7 +263,6 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
     }
 
   /* Bookmarks: a flag each, labelled while they do not crowd each other. */
-  strobe_timeline_model_get_bookmarks (self->timeline, axis->start, t1, bookmarks);
   for (guint i = 0; i < bookmarks->len; i++)
     {
       const StrobeTimelineBookmark *b = &g_array_index (bookmarks, StrobeTimelineBookmark, i);
@@ -276,7 +271,7 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
       strobe_timeline_widget_fill_rect (snapshot, x, MARKS_Y - 2, 1, RULER_H - MARKS_Y + 2, &p->bookmark);
       if (x > last_label_end)
         {
-          PangoLayout *layout = strobe_timeline_widget_text_layout (self, strobe_timeline_model_get_name (self->timeline, b->name_id), FALSE);
+          PangoLayout *layout = strobe_timeline_widget_text_layout (self, g_ptr_array_index (self->facts.bookmark_names, i), FALSE);
           int w, h;
 
           pango_layout_get_pixel_size (layout, &w, &h);
@@ -288,7 +283,6 @@ strobe_timeline_widget_draw_ruler (StrobeTimelineWidget *self, GtkSnapshot *snap
         }
     }
 
-  strobe_timeline_model_get_drops (self->timeline, axis->start, t1, drops);
   for (guint i = 0; i < drops->len; i++)
     {
       const StrobeTimelineDrop *d = &g_array_index (drops, StrobeTimelineDrop, i);

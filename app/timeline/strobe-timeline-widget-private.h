@@ -59,6 +59,37 @@ typedef struct
   gboolean valid;
 } CounterRange;
 
+/* The main thread's longest wait for the model: a frame or a change handled waits at most
+ * this for a batch being added, then goes on with what it had (issue 20: no stall over
+ * 4 ms while a trace loads). */
+#define MODEL_WAIT_US        1000
+
+/* The name of the scope under the left edge of one row of a thread, or of a region. */
+typedef struct
+{
+  guint32              track_id;   /* thread id; for a region, its lane */
+  guint                depth;
+  StrobeTimelineScope  scope;      /* a region: begin, end, name_id */
+  const char          *name;
+} EdgeName;
+
+/* What a frame shows from the model besides its tiles: read when the model can be read at
+ * once, kept for the frames that come while a batch is being added (the reading thread
+ * holds the model then, and may itself be waiting for a core). Positions are times, so
+ * what was read a frame ago is drawn where it belongs. */
+typedef struct
+{
+  gboolean fresh;          /* read for this frame */
+  GArray  *drops;          /* StrobeTimelineDrop in the view */
+  GArray  *bookmarks;      /* StrobeTimelineBookmark in the view */
+  GPtrArray *bookmark_names;
+  GArray  *edge_scopes;    /* EdgeName */
+  GArray  *edge_regions;   /* EdgeName */
+  int      hover_counter;  /* the counter track under the pointer (-1: none) and its value there */
+  gboolean have_hover_value;
+  gdouble  hover_value;
+} FrameFacts;
+
 /* What is under the pointer. */
 typedef enum
 {
@@ -154,6 +185,9 @@ struct _StrobeTimelineWidget
   guint64               pinch_end;
 
   guint                 incomplete;       /* tiles the last frame drew without an up-to-date picture */
+  FrameFacts            facts;
+  StrobeDocumentChanges changes_waiting;  /* a change not handled: the model was being written */
+  guint                 changes_retry;
   gboolean              textures;         /* the renderer's: see the snapshot */
   gboolean              kb_anchor_set;
   guint64               kb_anchor;
@@ -208,6 +242,10 @@ void strobe_timeline_widget_relayout (StrobeTimelineWidget *self);
 void strobe_timeline_widget_tile_ready (gpointer user_data);
 void strobe_timeline_widget_get_palette (StrobeTimelineWidget *self, Palette *p);
 void strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *snapshot, StrobeTimeScale *axis, const Palette *p);
+/* Reads what the frame shows from the model (self->facts) when it can within MODEL_WAIT_US;
+ * else the frame draws what the last one read. */
+void strobe_timeline_widget_gather_facts (StrobeTimelineWidget *self, const StrobeTimeScale *axis);
+void strobe_timeline_widget_clear_facts (StrobeTimelineWidget *self);
 
 /* strobe-timeline-widget-overlay.c: what is drawn over the tiles, and the ruler */
 void strobe_timeline_widget_draw_outline (GtkSnapshot *snapshot, const graphene_rect_t *r, gdouble width, const GdkRGBA *color);

@@ -327,15 +327,11 @@ refresh_samples (StrobeTimelineWidget *self, StrobeDocumentChanges changes)
     }
 }
 
-void
-strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges changes)
+static void
+update_locked (StrobeTimelineWidget *self, StrobeDocumentChanges changes)
 {
   guint64 a, b, first, last;
 
-  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
-
-  if (self->timeline == NULL)
-    return;
   /* A file being read: what is drawn is redrawn as it grows, so only now and then — the
    * reading thread needs the cores more (a live trace is drawn as it comes). */
   if (!strobe_document_is_loaded (self->document) && !strobe_document_is_live (self->document))
@@ -379,6 +375,39 @@ strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
+static gboolean
+retry_changes (gpointer data)
+{
+  StrobeTimelineWidget *self = data;
+
+  self->changes_retry = 0;
+  strobe_timeline_widget_update (self, 0);
+  return G_SOURCE_REMOVE;
+}
+
+void
+strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges changes)
+{
+  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self));
+
+  if (self->timeline == NULL)
+    return;
+  /* The reading thread holds the model while it adds a batch, and may be waiting for a
+   * core meanwhile (it runs niced): rather than wait with it, the change is handled a
+   * little later. Held, nothing below waits for it. */
+  changes |= self->changes_waiting;
+  if (!strobe_timeline_model_try_read_lock (self->timeline, MODEL_WAIT_US))
+    {
+      self->changes_waiting = changes;
+      if (self->changes_retry == 0)
+        self->changes_retry = g_timeout_add (10, retry_changes, self);
+      return;
+    }
+  self->changes_waiting = 0;
+  g_clear_handle_id (&self->changes_retry, g_source_remove);
+  update_locked (self, changes);
+  strobe_timeline_model_read_unlock (self->timeline);
+}
 
 static void
 strobe_timeline_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
@@ -409,6 +438,7 @@ strobe_timeline_widget_snapshot (GtkWidget *widget, GtkSnapshot *snapshot)
   }
   strobe_tile_cache_set_epoch (self->tiles, &epoch);
 
+  strobe_timeline_widget_gather_facts (self, &axis);
   strobe_timeline_widget_fill_rect (snapshot, 0, 0, width, height, &p.bg);
   self->incomplete = 0;
   strobe_timeline_widget_draw_tracks (self, snapshot, &axis, &p);
@@ -516,6 +546,7 @@ strobe_timeline_widget_dispose (GObject *object)
   StrobeTimelineWidget *self = STROBE_TIMELINE_WIDGET (object);
 
   g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->changes_retry, g_source_remove);
   g_clear_pointer (&self->tiles, strobe_tile_cache_free);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
   G_OBJECT_CLASS (strobe_timeline_widget_parent_class)->dispose (object);
@@ -540,6 +571,7 @@ strobe_timeline_widget_finalize (GObject *object)
   g_clear_pointer (&self->counter_gaps, g_array_unref);
   g_clear_pointer (&self->log_ticks, g_hash_table_unref);
   g_clear_pointer (&self->layouts, g_hash_table_unref);
+  strobe_timeline_widget_clear_facts (self);
   g_free (self->program);
   g_clear_pointer (&self->selected_scope, strobe_scope_ref_free);
   g_free (self->description);

@@ -625,16 +625,17 @@ strobe_timers_panel_update (StrobeTimersPanel *self, StrobeDocumentChanges chang
 
   if (!(changes & STROBE_DOCUMENT_CHANGED_TIMELINE) || self->timeline == NULL)
     return;
-  if (self->have_range && strobe_timeline_model_get_generation (self->timeline) == self->stats_generation
-      && self->stats_cancel == NULL)
-    return;
   /* A file: once it is read (what is computed while it loads is soon out of date). A live
-   * trace: at most once a second while it grows; at once when it is done. */
+   * trace: at most once a second while it grows; at once when it is done. Asked first: the
+   * model's generation waits for the reading thread's batch. */
   if (!strobe_document_is_loaded (self->document) && !strobe_document_is_live (self->document))
     {
       update_range_label (self);
       return;
     }
+  if (self->have_range && strobe_timeline_model_get_generation (self->timeline) == self->stats_generation
+      && self->stats_cancel == NULL)
+    return;
   now = g_get_monotonic_time ();
   wait = self->last_run_us + REFRESH_US - now;
   if (strobe_document_is_loaded (self->document))

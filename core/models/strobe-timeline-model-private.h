@@ -147,9 +147,8 @@ typedef struct
   StrobeScopeNesting nest;
 } StrobeScopeThread;
 
-/* The model's lock and threads, for the timer statistics. */
+/* The model's lock and threads, for the timer statistics (the unlock is public). */
 void       strobe_timeline_model_read_lock   (StrobeTimelineModel *self);
-void       strobe_timeline_model_read_unlock (StrobeTimelineModel *self);
 /* Under the read lock: StrobeScopeThread *, in order of first appearance. */
 GPtrArray *strobe_timeline_model_peek_threads (StrobeTimelineModel *self);
 /* Under the read lock: the thread of that id, or NULL. */

@@ -689,7 +689,7 @@ strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const Str
     default:
       break;
     }
-  self->generation++;
+  __atomic_store_n (&self->generation, self->generation + 1, __ATOMIC_RELEASE);
   g_rw_lock_writer_unlock (&self->lock);
 }
 
@@ -770,7 +770,7 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
     self->n_open_regions = 0;
   }
   self->complete = TRUE;
-  self->generation++;
+  __atomic_store_n (&self->generation, self->generation + 1, __ATOMIC_RELEASE);
   g_rw_lock_writer_unlock (&self->lock);
 }
 
@@ -865,6 +865,15 @@ strobe_timeline_model_read_lock (StrobeTimelineModel *self)
   g_rw_lock_reader_lock (&self->lock);
 }
 
+gboolean
+strobe_timeline_model_try_read_lock (StrobeTimelineModel *self, guint wait_us)
+{
+  for (gint64 until = g_get_monotonic_time () + wait_us; !g_rw_lock_reader_trylock (&self->lock); g_usleep (50))
+    if (g_get_monotonic_time () >= until)
+      return FALSE;
+  return TRUE;
+}
+
 void
 strobe_timeline_model_read_unlock (StrobeTimelineModel *self)
 {
@@ -910,16 +919,13 @@ strobe_timeline_model_get_time_range (StrobeTimelineModel *self, guint64 *first,
   return have;
 }
 
+/* Without the lock: the document's poll and the viewer's main thread ask for it while the
+ * reading thread holds the lock for a batch (it is stored atomically, under the lock). */
 guint64
 strobe_timeline_model_get_generation (StrobeTimelineModel *self)
 {
-  guint64 v;
-
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), 0);
-  g_rw_lock_reader_lock (&self->lock);
-  v = self->generation;
-  g_rw_lock_reader_unlock (&self->lock);
-  return v;
+  return __atomic_load_n (&self->generation, __ATOMIC_ACQUIRE);
 }
 
 gboolean

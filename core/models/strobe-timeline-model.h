@@ -208,6 +208,15 @@ gboolean     strobe_timeline_model_get_name_source    (StrobeTimelineModel *self
                                                        const char         **file,
                                                        guint32             *line);
 
+/* For a thread that must not wait (the viewer's main thread): the read lock if it can be
+ * had within @wait_us, and then no query on this thread waits until
+ * strobe_timeline_model_read_unlock (no writer can hold the lock meanwhile; readers do
+ * not exclude each other). FALSE: a batch is being added — by a reading thread that may
+ * itself be waiting for a core —; ask again later. */
+gboolean     strobe_timeline_model_try_read_lock      (StrobeTimelineModel *self,
+                                                       guint                wait_us);
+void         strobe_timeline_model_read_unlock        (StrobeTimelineModel *self);
+
 /* ---- scopes ---------------------------------------------------------------------- */
 /* Thread ids that have CPU scopes, ascending (guint16). */
 GArray      *strobe_timeline_model_get_threads        (StrobeTimelineModel *self);

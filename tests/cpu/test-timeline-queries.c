@@ -486,6 +486,65 @@ test_cancel (void)
 }
 
 /* Scope and bookmark names remember where they were declared; dynamic ones have none. */
+typedef struct
+{
+  StrobeTimelineModel *m;
+  gboolean             held;
+} TryRead;
+
+static gpointer
+try_read_thread (gpointer data)
+{
+  TryRead *t = data;
+
+  t->held = strobe_timeline_model_try_read_lock (t->m, 0);
+  if (t->held)
+    strobe_timeline_model_read_unlock (t->m);
+  return NULL;
+}
+
+/* The viewer's main thread reads the model only when it can at once (issue 20): the lock
+ * taken without waiting on an idle model; held, the queries answer as without it (they
+ * take the read lock again, which a reader never waits for); another reader is not kept
+ * out; and the generation, asked without the lock, follows what is fed. */
+static void
+test_try_read (void)
+{
+  g_autoptr (StrobeTimelineModel) m = load ("golden-timeline.strobe");
+  g_autoptr (StrobeTimelineModel) fresh = strobe_timeline_model_new ();
+  guint16 id = thread_with_most_scopes (m);
+  g_autoptr (GArray) before = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBlock));
+  g_autoptr (GArray) held = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBlock));
+  TryRead other = { m, FALSE };
+  GThread *thread;
+  guint64 first, last;
+
+  g_assert_true (strobe_timeline_model_get_time_range (m, &first, &last));
+  strobe_timeline_model_get_thread_blocks (m, id, 0, 64, first, last, (last - first) / 500, before);
+  g_assert_true (strobe_timeline_model_try_read_lock (m, 0));
+  strobe_timeline_model_get_thread_blocks (m, id, 0, 64, first, last, (last - first) / 500, held);
+  g_assert_cmpuint (held->len, ==, before->len);
+  g_assert_cmpmem (held->data, held->len * sizeof (StrobeTimelineBlock), before->data, before->len * sizeof (StrobeTimelineBlock));
+  thread = g_thread_new ("try-read", try_read_thread, &other);
+  g_thread_join (thread);
+  g_assert_true (other.held);
+  strobe_timeline_model_read_unlock (m);
+
+  g_assert_cmpuint (strobe_timeline_model_get_generation (fresh), ==, 0);
+  g_assert_cmpuint (strobe_timeline_model_get_generation (m), >, 0);
+  /* The lock is free again: a writer could take it (the model is fed below). */
+  {
+    g_autofree char *path = g_build_filename (golden_dir, "golden-timeline.strobe", NULL);
+    g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+    g_autoptr (GError) error = NULL;
+
+    strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (fresh));
+    strobe_decoder_read_file (decoder, path, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (strobe_timeline_model_get_generation (fresh), ==, strobe_timeline_model_get_generation (m));
+  }
+}
+
 static void
 test_name_source (void)
 {
@@ -531,5 +590,6 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline-queries/change-marks", test_change_marks);
   g_test_add_func ("/timeline-queries/cancel", test_cancel);
   g_test_add_func ("/timeline-queries/name-source", test_name_source);
+  g_test_add_func ("/timeline-queries/try-read", test_try_read);
   return g_test_run ();
 }
