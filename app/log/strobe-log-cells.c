@@ -14,6 +14,7 @@
 #include "strobe-log-format.h"
 #include "strobe-log-labels.h"
 #include "strobe-log-list.h"
+#include "strobe-log-rows.h"
 #include "strobe-text.h"
 #include "strobe-table.h"
 
@@ -92,6 +93,18 @@ set_cell_class (GtkWidget *cell, const char *css)
   g_object_set_data (G_OBJECT (cell), "strobe-css", (gpointer) css);
 }
 
+/* The message a cell's list item shows: the view's table has StrobeLogRows, a group's
+ * log StrobeLogItems. */
+static StrobeLogItem *
+list_item_message (GtkListItem *list_item)
+{
+  gpointer item = list_item ? gtk_list_item_get_item (list_item) : NULL;
+
+  if (item != NULL && STROBE_IS_LOG_ROW (item))
+    return strobe_log_row_get_item (item);
+  return item;
+}
+
 /* Tooltips are worked out when asked for: setting one on every bind costs more than the
  * rest of the bind (GTK 4.8 looks for the pointer each time). */
 static gboolean
@@ -103,7 +116,7 @@ query_tooltip_cb (GtkWidget     *cell,
                   StrobeLogCells *self)
 {
   GtkListItem *list_item = g_object_get_data (G_OBJECT (cell), "strobe-list-item");
-  StrobeLogItem *item = list_item ? gtk_list_item_get_item (list_item) : NULL;
+  StrobeLogItem *item = list_item_message (list_item);
   Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cell), "strobe-column"));
   g_autofree char *text = NULL;
 
@@ -172,6 +185,7 @@ setup_cb (GtkSignalListItemFactory *factory,
   /* For the context menu and tooltips: the row under the pointer. */
   g_object_set_data (G_OBJECT (cell), "strobe-list-item", list_item);
   g_object_set_data (G_OBJECT (cell), "strobe-column", GINT_TO_POINTER (col));
+  g_object_set_data (G_OBJECT (cell), "strobe-cells", self);
   if (col == COL_TIME || col == COL_SOURCE || col == COL_MESSAGE)
     {
       gtk_widget_set_has_tooltip (cell, TRUE);
@@ -181,17 +195,15 @@ setup_cb (GtkSignalListItemFactory *factory,
 }
 
 static void
-bind_cb (GtkSignalListItemFactory *factory,
-         GtkListItem              *list_item,
-         StrobeLogCells           *self)
+fill_cell (StrobeLogCells *self, Column col, StrobeLogItem *item, GtkWidget *cell)
 {
-  Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "strobe-column"));
-  StrobeLogItem *item = gtk_list_item_get_item (list_item);
-  GtkWidget *cell = gtk_list_item_get_child (list_item);
   const StrobeLogSpecInfo *spec;
 
   if (item == NULL)
-    return;
+    {
+      gtk_inscription_set_text (GTK_INSCRIPTION (cell), NULL);
+      return;
+    }
   spec = strobe_log_item_get_spec (item);
   switch (col)
     {
@@ -272,6 +284,43 @@ bind_cb (GtkSignalListItemFactory *factory,
     }
 }
 
+/* The row stands for another message now (the table's rows are kept across a filter
+ * change: GTK 4.8 would make their widgets anew). */
+static void
+row_changed_cb (StrobeLogRow *row,
+                GtkListItem  *list_item)
+{
+  GtkWidget *cell = gtk_list_item_get_child (list_item);
+
+  fill_cell (g_object_get_data (G_OBJECT (cell), "strobe-cells"),
+             GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cell), "strobe-column")),
+             strobe_log_row_get_item (row), cell);
+}
+
+static void
+bind_cb (GtkSignalListItemFactory *factory,
+         GtkListItem              *list_item,
+         StrobeLogCells           *self)
+{
+  gpointer item = gtk_list_item_get_item (list_item);
+
+  if (item != NULL && STROBE_IS_LOG_ROW (item))
+    g_signal_connect (item, "changed", G_CALLBACK (row_changed_cb), list_item);
+  fill_cell (self, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "strobe-column")),
+             list_item_message (list_item), gtk_list_item_get_child (list_item));
+}
+
+static void
+unbind_cb (GtkSignalListItemFactory *factory,
+           GtkListItem              *list_item,
+           StrobeLogCells           *self)
+{
+  gpointer item = gtk_list_item_get_item (list_item);
+
+  if (item != NULL && STROBE_IS_LOG_ROW (item))
+    g_signal_handlers_disconnect_by_func (item, row_changed_cb, list_item);
+}
+
 void
 strobe_log_cells_add_columns (StrobeLogCells *self,
                              GtkColumnView  *column_view)
@@ -301,6 +350,7 @@ strobe_log_cells_add_columns (StrobeLogCells *self,
       g_object_set_data (G_OBJECT (factory), "strobe-column", GINT_TO_POINTER (c));
       g_signal_connect (factory, "setup", G_CALLBACK (setup_cb), self);
       g_signal_connect (factory, "bind", G_CALLBACK (bind_cb), self);
+      g_signal_connect (factory, "unbind", G_CALLBACK (unbind_cb), self);
       column = gtk_column_view_column_new (_(columns[c].title), factory);
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, columns[c].expand);

@@ -20,6 +20,7 @@
 #include "strobe-log-export.h"
 #include "strobe-log-format.h"
 #include "strobe-log-labels.h"
+#include "strobe-log-rows.h"
 #include "strobe-log-view.h"
 #include "strobe-panes.h"
 #include "strobe-source.h"
@@ -63,6 +64,7 @@ struct _StrobeLogView
   StrobeLogChecklist *threads;
 
   StrobeLogList      *list;
+  StrobeLogRows      *rows;             /* the list as the table takes it */
   GtkMultiSelection  *selection;
   GHashTable         *thread_names;     /* guint16 → char *, from the thread table */
   StrobeLogCells      cells;            /* the clock and labels the table's cells show */
@@ -1193,6 +1195,13 @@ strobe_log_view_get_column_view (StrobeLogView *self)
   return self->column_view;
 }
 
+StrobeLogRows *
+strobe_log_view_get_rows (StrobeLogView *self)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_VIEW (self), NULL);
+  return self->rows;
+}
+
 GtkWidget *
 strobe_log_view_get_details (StrobeLogView *self)
 {
@@ -1214,7 +1223,9 @@ strobe_log_view_constructed (GObject *object)
   if (model == NULL)
     model = none = strobe_log_model_new ();
   self->list = strobe_log_list_new (model);
-  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->list)));
+  /* Connected to the list first: the rows match it when the view's handlers run. */
+  self->rows = strobe_log_rows_new (self->list);
+  self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->rows)));
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
   g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
   g_signal_connect_swapped (self->list, "items-changed", G_CALLBACK (list_items_changed_cb), self);
@@ -1252,6 +1263,7 @@ strobe_log_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_LOG_VIEW);
   g_clear_object (&self->selection);
+  g_clear_object (&self->rows);
   g_clear_object (&self->list);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->thread_names, g_hash_table_unref);

@@ -14,6 +14,7 @@
 
 #include "strobe-log-export.h"
 #include "strobe-log-list.h"
+#include "strobe-log-rows.h"
 #include "strobe-view.h"
 
 G_BEGIN_DECLS
@@ -23,6 +24,8 @@ G_DECLARE_FINAL_TYPE (StrobeLogView, strobe_log_view, STROBE, LOG_VIEW, StrobeVi
 
 /* For tests and the benchmark. */
 StrobeLogList *strobe_log_view_get_list         (StrobeLogView *self);
+/* The list as the table takes it (its rows are kept across filter changes). */
+StrobeLogRows *strobe_log_view_get_rows         (StrobeLogView *self);
 GtkColumnView *strobe_log_view_get_column_view  (StrobeLogView *self);
 GtkWidget     *strobe_log_view_get_details      (StrobeLogView *self);
 /* The text the Copy action puts on the clipboard for the selected rows. */

@@ -470,6 +470,90 @@ test_filters (void)
   close_all (&f);
 }
 
+/* The message cells of the table's row widgets (mapped or not): cell → its position. */
+static void
+collect_message_cells (GtkWidget *widget, GHashTable *cells)
+{
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (widget), "strobe-list-item");
+
+  if (GTK_IS_INSCRIPTION (widget) && list_item != NULL && gtk_widget_has_css_class (widget, "monospace"))
+    g_hash_table_insert (cells, widget, list_item);
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    collect_message_cells (c, cells);
+}
+
+/* Every row widget shows the message of its position in the list; returns how many. */
+static guint
+assert_rows_show_list (Fixture *f, GHashTable *cells)
+{
+  GHashTableIter iter;
+  gpointer cell, list_item;
+  guint n = 0;
+
+  g_hash_table_iter_init (&iter, cells);
+  while (g_hash_table_iter_next (&iter, &cell, &list_item))
+    {
+      guint position = gtk_list_item_get_position (list_item);
+      g_autoptr(StrobeLogItem) item = NULL;
+
+      if (position == GTK_INVALID_LIST_POSITION || gtk_list_item_get_item (list_item) == NULL)
+        continue;
+      item = g_list_model_get_item (G_LIST_MODEL (f->list), position);
+      g_assert_nonnull (item);
+      g_assert_cmpstr (gtk_inscription_get_text (cell), ==, strobe_log_item_get_display_text (item));
+      n++;
+    }
+  return n;
+}
+
+/* A filter's answer replaces the rows: GTK 4.8 would destroy every row widget and make them
+ * anew (100 ms of the main thread at 200 rows). The rows are kept instead, and each shows
+ * its new message. */
+static void
+test_rows_kept (void)
+{
+  Fixture f = { 0 };
+  g_autoptr(GHashTable) before = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) after = g_hash_table_new (NULL, NULL);
+  StrobeLogRows *rows;
+  guint64 reused;
+  guint n;
+
+  open_trace (&f, odd_path);
+  rows = strobe_log_view_get_rows (f.view);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (rows)), ==, 120);
+  collect_message_cells (GTK_WIDGET (strobe_log_view_get_column_view (f.view)), before);
+  g_assert_cmpuint (assert_rows_show_list (&f, before), >=, 20);
+  reused = strobe_log_rows_get_reused (rows);
+
+  type_filter (&f, "example");
+  n = count_expected (contains_ci, "example");
+  g_assert_cmpuint (n_rows (&f), ==, n);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (rows)), ==, n);
+  g_assert_cmpuint (strobe_log_rows_get_pending (rows), ==, 0);
+  collect_message_cells (GTK_WIDGET (strobe_log_view_get_column_view (f.view)), after);
+  g_assert_cmpuint (assert_rows_show_list (&f, after), ==, n);
+  /* No row widget was made: each is one of before. */
+  {
+    GHashTableIter iter;
+    gpointer cell;
+
+    g_hash_table_iter_init (&iter, after);
+    while (g_hash_table_iter_next (&iter, &cell, NULL))
+      g_assert_true (g_hash_table_contains (before, cell));
+  }
+  g_assert_cmpuint (strobe_log_rows_get_reused (rows), >=, reused + n);
+
+  /* Cleared: the kept rows show the first messages again, and rows are made for the rest. */
+  type_filter (&f, "");
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (rows)), ==, 120);
+  g_hash_table_remove_all (after);
+  collect_message_cells (GTK_WIDGET (strobe_log_view_get_column_view (f.view)), after);
+  g_assert_cmpuint (assert_rows_show_list (&f, after), >=, 20);
+  g_assert_nonnull (find_text (GTK_WIDGET (f.view), g_array_index (expected, Expected, 0).text));
+  close_all (&f);
+}
+
 static void
 test_odd_content (void)
 {
@@ -968,6 +1052,7 @@ main (int argc, char *argv[])
   store_dir = g_build_filename (work_dir, "store", NULL);
 
   g_test_add_func ("/log-view/filters", test_filters);
+  g_test_add_func ("/log-view/rows-kept", test_rows_kept);
   g_test_add_func ("/log-view/odd-content", test_odd_content);
   g_test_add_func ("/log-view/copy-export", test_copy_export);
   g_test_add_func ("/log-view/cursor-sync", test_cursor_sync);
