@@ -30,16 +30,23 @@ typedef enum
   N_COLUMNS
 } Column;
 
+/* A fill turn stops after this long; the rest waits for the next turn, which still comes
+ * before GTK's next frame (see queue_fill). */
+#define FILL_SLICE_US 2000
+
 void
 strobe_log_cells_init (StrobeLogCells *self)
 {
   self->thread_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->category_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  self->unfilled = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 void
 strobe_log_cells_clear (StrobeLogCells *self)
 {
+  g_clear_handle_id (&self->fill_source, g_source_remove);
+  g_clear_pointer (&self->unfilled, g_ptr_array_unref);
   g_clear_pointer (&self->thread_labels, g_hash_table_unref);
   g_clear_pointer (&self->category_labels, g_hash_table_unref);
   g_clear_object (&self->axis);
@@ -284,6 +291,66 @@ fill_cell (StrobeLogCells *self, Column col, StrobeLogItem *item, GtkWidget *cel
     }
 }
 
+static void
+fill_now (StrobeLogCells *self, GtkWidget *cell)
+{
+  /* Its row was destroyed meanwhile (its list item with it). */
+  if (gtk_widget_get_parent (cell) == NULL)
+    return;
+  g_object_set_data (G_OBJECT (cell), "strobe-unfilled", NULL);
+  fill_cell (self, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cell), "strobe-column")),
+             list_item_message (g_object_get_data (G_OBJECT (cell), "strobe-list-item")), cell);
+}
+
+static gboolean
+fill_cb (gpointer data)
+{
+  StrobeLogCells *self = data;
+  gint64 until = g_get_monotonic_time () + FILL_SLICE_US;
+  guint done = 0;
+
+  while (done < self->unfilled->len)
+    {
+      fill_now (self, g_ptr_array_index (self->unfilled, done++));
+      if (g_get_monotonic_time () >= until)
+        break;
+    }
+  g_ptr_array_remove_range (self->unfilled, 0, done);
+  if (self->unfilled->len > 0)
+    return G_SOURCE_CONTINUE;
+  self->fill_source = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* Formatting a message and setting six inscriptions is most of what a row costs when GTK
+ * binds it; a jump binds ~200 at once. Filled in slices instead, at a priority above GTK's
+ * layout and painting (G_PRIORITY_HIGH_IDLE + 10 and + 20), so no frame shows a cell
+ * before it is filled, while input and timers still come between two slices. */
+static void
+queue_fill (StrobeLogCells *self, GtkWidget *cell)
+{
+  if (g_object_get_data (G_OBJECT (cell), "strobe-unfilled") == NULL)
+    {
+      g_object_set_data (G_OBJECT (cell), "strobe-unfilled", GINT_TO_POINTER (TRUE));
+      g_ptr_array_add (self->unfilled, g_object_ref (cell));
+    }
+  if (self->fill_source == 0)
+    {
+      self->fill_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 5, fill_cb, self, NULL);
+      g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->fill_source),
+                                "[strobe] log cells fill");
+    }
+}
+
+void
+strobe_log_cells_flush (StrobeLogCells *self)
+{
+  g_clear_handle_id (&self->fill_source, g_source_remove);
+  for (guint i = 0; i < self->unfilled->len; i++)
+    fill_now (self, g_ptr_array_index (self->unfilled, i));
+  g_ptr_array_set_size (self->unfilled, 0);
+}
+
 /* The row stands for another message now (the table's rows are kept across a filter
  * change: GTK 4.8 would make their widgets anew). */
 static void
@@ -292,9 +359,7 @@ row_changed_cb (StrobeLogRow *row,
 {
   GtkWidget *cell = gtk_list_item_get_child (list_item);
 
-  fill_cell (g_object_get_data (G_OBJECT (cell), "strobe-cells"),
-             GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cell), "strobe-column")),
-             strobe_log_row_get_item (row), cell);
+  queue_fill (g_object_get_data (G_OBJECT (cell), "strobe-cells"), cell);
 }
 
 static void
@@ -306,8 +371,7 @@ bind_cb (GtkSignalListItemFactory *factory,
 
   if (item != NULL && STROBE_IS_LOG_ROW (item))
     g_signal_connect (item, "changed", G_CALLBACK (row_changed_cb), list_item);
-  fill_cell (self, GPOINTER_TO_INT (g_object_get_data (G_OBJECT (factory), "strobe-column")),
-             list_item_message (list_item), gtk_list_item_get_child (list_item));
+  queue_fill (self, gtk_list_item_get_child (list_item));
 }
 
 static void

@@ -36,6 +36,10 @@ typedef struct
    * and thread from its own trace (the axis and thread labels above are not used). */
   StrobeLogCellsSourceFunc source;
   gpointer         source_data;
+  /* Cells bound to a message and not filled yet: filled a slice of the main thread at a
+   * time ahead of the next frame (a far jump binds every row GTK keeps, ~200). */
+  GPtrArray       *unfilled;
+  guint            fill_source;
 } StrobeLogCells;
 
 void strobe_log_cells_init        (StrobeLogCells *self);
@@ -43,6 +47,8 @@ void strobe_log_cells_clear       (StrobeLogCells *self);
 /* The document's clock now (a 1 GHz one before there is an axis). */
 void strobe_log_cells_get_clock   (StrobeLogCells   *self,
                                    StrobeTraceClock *clock);
+/* Fills every cell bound and not filled yet, now. */
+void strobe_log_cells_flush       (StrobeLogCells *self);
 /* Time, (process,) thread, verbosity, category, message and source columns, bound to @self. */
 void strobe_log_cells_add_columns (StrobeLogCells *self,
                                    GtkColumnView  *column_view);

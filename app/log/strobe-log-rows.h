@@ -13,7 +13,7 @@
  * in the replacement: GTK finds them by identity and keeps their widgets, destroying and
  * making none. Each such row is then told ("changed") to show its new message, a few
  * milliseconds' worth per main-loop turn, ahead of the next frame. An addition that comes
- * with a removal is announced as at most STROBE_LOG_ROWS_SEARCHED items, the rest in a
+ * with a removal is announced as many items as there are rows to keep, the rest in a
  * second items-changed that removes nothing, which GTK does not search.
  *
  * Positions are the list's: after each of the list's items-changed the rows match it.
@@ -27,9 +27,6 @@
 #include "strobe-log-list.h"
 
 G_BEGIN_DECLS
-
-/* The most items one items-changed adds where it also removes (GTK 4.8 looks at each). */
-#define STROBE_LOG_ROWS_SEARCHED 512
 
 #define STROBE_TYPE_LOG_ROW (strobe_log_row_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeLogRow, strobe_log_row, STROBE, LOG_ROW, GObject)

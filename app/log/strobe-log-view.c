@@ -947,7 +947,8 @@ row_activated_cb (StrobeLogView *self,
                   guint          position,
                   GtkColumnView *view)
 {
-  g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (gtk_column_view_get_model (view)), position);
+  /* The table's positions are the list's (its items are StrobeLogRows). */
+  g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (self->list), position);
   guint64 t;
 
   if (item == NULL)
@@ -1193,6 +1194,14 @@ strobe_log_view_get_column_view (StrobeLogView *self)
 {
   g_return_val_if_fail (STROBE_IS_LOG_VIEW (self), NULL);
   return self->column_view;
+}
+
+void
+strobe_log_view_fill_cells (StrobeLogView *self)
+{
+  g_return_if_fail (STROBE_IS_LOG_VIEW (self));
+  strobe_log_rows_flush (self->rows);
+  strobe_log_cells_flush (&self->cells);
 }
 
 StrobeLogRows *

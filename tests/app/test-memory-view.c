@@ -27,6 +27,7 @@
 #include "strobe-application.h"
 #include "strobe-document-view.h"
 #include "strobe-log-item.h"
+#include "strobe-log-rows.h"
 #include "strobe-memory-alloc-rows.h"
 #include "strobe-memory-graph-private.h"
 #include "strobe-memory-items.h"
@@ -1098,10 +1099,13 @@ test_show_in_timeline (void)
     GtkColumnView *messages = GTK_COLUMN_VIEW (find_type (GTK_WIDGET (log), GTK_TYPE_COLUMN_VIEW));
     GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (messages));
     guint m = g_list_model_get_n_items (rows);
-    g_autoptr (StrobeLogItem) item = NULL;
+    g_autoptr (StrobeLogRow) row = NULL;
+    StrobeLogItem *item;
 
     g_assert_cmpuint (m, >, 0);
-    item = g_list_model_get_item (rows, m - 1);
+    /* The table's items stand for the log list's messages. */
+    row = g_list_model_get_item (rows, m - 1);
+    item = strobe_log_row_get_item (row);
     g_assert_cmpuint (strobe_log_item_get_time (item), >, s.first_time + (s.last_time - s.first_time) / 50);
     g_signal_emit_by_name (messages, "activate", m - 1);
     check_shown_in_timeline (&f, strobe_log_item_get_time (item));
