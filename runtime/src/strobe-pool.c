@@ -81,7 +81,26 @@ try_get (size_t min_capacity)
         free_tail = NULL;
       __atomic_store_n (&free_count, free_count - 1, __ATOMIC_RELAXED);
     }
-  else if (allocated + sizeof (StrobeBlock) + cap <= limit)
+  else
+    {
+      /* A large block may need what free standard blocks hold: a pool that an earlier
+       * burst grew to its limit keeps every block, and without this an event bigger than
+       * one (a thread's Memory.Batch, 64 KiB of records) was dropped every time it was
+       * tried, for as long as the process lived — its ring never drained, and the
+       * writers waiting on it stalled. */
+      while (cap != std_cap && allocated + sizeof (StrobeBlock) + cap > limit && free_list)
+        {
+          StrobeBlock *f = free_list;
+
+          free_list = f->free_next;
+          if (free_list == NULL)
+            free_tail = NULL;
+          __atomic_store_n (&free_count, free_count - 1, __ATOMIC_RELAXED);
+          __atomic_store_n (&allocated, allocated - STROBE_BLOCK_SIZE, __ATOMIC_RELAXED);
+          munmap (f, STROBE_BLOCK_SIZE);
+        }
+    }
+  if (b == NULL && allocated + sizeof (StrobeBlock) + cap <= limit)
     {
       b = map_block (sizeof (StrobeBlock) + cap);
       if (b)

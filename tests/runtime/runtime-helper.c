@@ -238,6 +238,40 @@ main (int argc, char **argv)
       CHECK (s.events_dropped > 0);
       CHECK (strobe_flush ());
     }
+  else if (strcmp (scenario, "full-pool") == 0)
+    {
+      /* The pool grown to its limit by a burst, every block free again, then an event
+       * bigger than a block (what a thread's Memory.Batch of 64 KiB is). */
+      static char big[100000];
+      StrobeInitOptions o = { 0 };
+      StrobeStats s0, s1;
+      o.no_worker = true;
+      o.buffer_bytes = 256 * 1024;
+      o.block_wait_ms = STROBE_BLOCK_WAIT_NONE;
+      CHECK (strobe_init (&o));
+      strobe_channel_set_enabled ("cpu", true);
+      CHECK (strobe_output_file (argv[2]));
+      for (uint32_t i = 0; i < 100000; i++)
+        emit_nosync (i);
+      CHECK (strobe_update ());
+      strobe_get_stats (&s0);
+      CHECK (s0.events_dropped > 0);
+      memset (big, 'y', sizeof big);
+      for (uint32_t i = 0; i < 3; i++)
+        {
+          STROBE_LOG (Test, Aux, CpuChannel)
+            {
+              STROBE_SET (Id, 7 + i);
+              STROBE_SET_STRING_N (Name, big, sizeof big);
+            }
+          CHECK (strobe_update ());
+        }
+      strobe_get_stats (&s1);
+      printf ("dropped=%llu then %llu\n", (unsigned long long) s0.events_dropped,
+              (unsigned long long) s1.events_dropped);
+      CHECK (s1.buffer_memory <= 256 * 1024);
+      CHECK (strobe_flush ());
+    }
   else
     return 2;
   strobe_shutdown ();

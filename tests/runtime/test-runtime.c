@@ -438,6 +438,34 @@ test_drops (void)
   g_unlink (path);
 }
 
+/* A pool an earlier burst grew to its limit still takes an event bigger than a block: its
+ * free blocks make room. It dropped every such event for the rest of the process, which
+ * stalled strobe-bench-scale's allocation writers after its billion scopes (issue 20). */
+static void
+test_full_pool (void)
+{
+  g_autofree char *path = tmp_path ("strobe-rt-full-pool.strobe");
+  const char *args[] = { "full-pool", path, NULL };
+  g_autofree char *out = run_helper (args, NULL);
+  RawTrace *t = load (path);
+  g_autoptr (GPtrArray) aux = raw_trace_events_named (t, "Test", "Aux");
+  guint64 before = 0, after = 0;
+
+  g_assert_cmpuint (sscanf (out, "dropped=%" G_GUINT64_FORMAT " then %" G_GUINT64_FORMAT, &before, &after), ==, 2);
+  g_assert_cmpuint (before, >, 0);
+  g_assert_cmpuint (after, ==, before);
+  g_assert_cmpuint (aux->len, ==, 3);
+  for (guint i = 0; i < aux->len; i++)
+    {
+      GBytes *b = raw_event_aux (t, aux->pdata[i], "Name");
+      g_assert_cmpuint (raw_event_uint (t, aux->pdata[i], "Id"), ==, 7 + i);
+      g_assert_nonnull (b);
+      g_assert_cmpuint (g_bytes_get_size (b), ==, 100000);
+    }
+  raw_trace_free (t);
+  g_unlink (path);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -454,6 +482,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runtime/noworker", test_noworker);
   g_test_add_func ("/runtime/threads", test_threads);
   g_test_add_func ("/runtime/drops", test_drops);
+  g_test_add_func ("/runtime/full-pool", test_full_pool);
   run_dir = test_dir_make_tmp ("strobe-rt-XXXXXX");
   status = g_test_run ();
   test_dir_remove_all (run_dir);
