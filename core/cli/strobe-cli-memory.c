@@ -208,6 +208,34 @@ parse_choices (const char *by_name, const char *query_name, const char *tree_nam
   return TRUE;
 }
 
+/* Reads @file into a memory model: a summary one (strobe_memory_model_new_summary: only
+ * what is live is kept, not every allocation's past) when @summary — the report of the
+ * whole trace needs no more, and its memory is then in proportion to the live set, not
+ * to the trace. STROBE_CLI_MEMORY_FULL=1 reads into a full model anyway (tests compare
+ * the two). */
+static int
+load_model (const char *file, gboolean summary, StrobeDocument **document, StrobeMemoryModel **model)
+{
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (summary && g_strcmp0 (g_getenv ("STROBE_CLI_MEMORY_FULL"), "1") == 0)
+    summary = FALSE;
+  if (summary)
+    {
+      *model = strobe_memory_model_new_summary ();
+      status = strobe_cli_load (file, 0, STROBE_ANALYZER (*model), document, &error);
+    }
+  else
+    {
+      status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_MEMORY, NULL, document, &error);
+      *model = g_object_ref (strobe_document_get_memory (*document));
+    }
+  if (error != NULL)
+    strobe_cli_print_load_error (file, error);
+  return status;
+}
+
 int
 strobe_cli_memory (int argc, char **argv)
 {
@@ -216,7 +244,7 @@ strobe_cli_memory (int argc, char **argv)
   g_autoptr(GPtrArray) files = NULL;
   g_autoptr(StrobeDocument) document = NULL;
   g_autoptr(GError) error = NULL;
-  StrobeMemoryModel *model;
+  g_autoptr(StrobeMemoryModel) model = NULL;
   StrobeTraceClock clock;
   g_autoptr(GArray) leaks = NULL;
   g_autofree char *at = NULL, *by_name = NULL, *from = NULL, *to = NULL;
@@ -227,7 +255,7 @@ strobe_cli_memory (int argc, char **argv)
   StrobeMemoryTreeKind tree_kind = STROBE_MEMORY_TREE_TOP_DOWN;
   StrobeMemoryCost cost = STROBE_MEMORY_COST_PEAK;
   gdouble min_percent = 1.0;
-  gboolean flame = FALSE, massif = FALSE;
+  gboolean flame = FALSE, massif = FALSE, summary;
   g_autofree char *suppressions = NULL;
   StrobeMemoryGroupBy by = STROBE_MEMORY_BY_STACK;
   guint64 t0 = 0, t1 = G_MAXUINT64;
@@ -284,16 +312,14 @@ strobe_cli_memory (int argc, char **argv)
   if (!parse_choices (by_name, query_name, tree_name, cost_name, min_percent, &by_names, &by, &query, &tree_kind,
                       &cost))
     return STROBE_CLI_USAGE_ERROR;
-  status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_MEMORY, NULL, &document, &error);
-  if (error != NULL)
-    strobe_cli_print_load_error (file, error);
+  summary = !flame && !massif && !at && !query_name && !by_name && !tree_name && !callers_of;
+  status = load_model (file, summary, &document, &model);
   if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
     return status;
   if (at && !strobe_cli_parse_trace_time (document, "--at", at, &at_time))
     return STROBE_CLI_USAGE_ERROR;
   if (!strobe_cli_time_range (document, from, to, &t0, &t1))
     return STROBE_CLI_USAGE_ERROR;
-  model = strobe_document_get_memory (document);
   strobe_document_get_clock (document, &clock);
   /* Folded stacks alone, to pipe into flamegraph.pl. */
   if (flame)

@@ -1,23 +1,14 @@
 /* strobe-memory-model.c — allocation records, live maps, a free log, a two-level
  * max-free-time index, per-heap live lists, the call-stack trie and the module map.
  *
- * Layout (see README.md):
- * - records in allocation order = time order (times are clamped), as columns of the
- *   store (strobe-memory-store.c, 14–18 bytes each); the bytes allocated before each group of
- *   32 records (the rest is summed on demand).
- * - free log: one entry per event that removes bytes or allocations from "live" (a free,
- *   the freeing half of a realloc, a HeapMark; a HeapUnmark adds back), in time order,
- *   10 bytes each (their bytes follow from their record), with the totals removed before
- *   each group of 32 entries. Live totals at T are then two binary searches and two
- *   short sums: allocated up to T minus removed up to T.
- * - live maps: (address, heap) → record for traces that name blocks by address;
- *   (thread, id) → record for Memory.Batch, whose frees name the allocation by id.
- * - per-heap live lists (the heap's live records, and some ended since, pruned when they
- *   are most of it: memory in proportion to the live set, not the trace): HeapFreeAll ends
- *   a heap's blocks without looking at any other heap's.
- * - max index: the largest free_time of each group of 32 records and of each block of
- *   1024; "live at T among records [lo, hi)" skips every group whose max is <= T, so it
- *   costs about the answer (times 32 at worst), not the trace.
+ * Layout (core/models/README.md, "Memory"): records in allocation order = time order
+ * (times are clamped) as the store's columns (strobe-memory-store.c), or only the live
+ * ones in a summary model (strobe-memory-slots.c); a free log of what removed bytes from
+ * "live", with totals per 32 entries (live at T: two binary searches and two short
+ * sums); live maps by (address, heap) for the per-event format and by (thread, id) for
+ * Memory.Batch; per-heap live lists (HeapFreeAll ends a heap's blocks without looking at
+ * any other's); a max index of free times per 32 and 1024 records ("live at T" skips
+ * what ended before T).
  *
  * Memory.Batch records of one update round come from several threads whose times
  * interleave: they are collected until the round's last batch and applied merged by
@@ -254,7 +245,8 @@ live_changed (StrobeMemoryModel *self, guint64 t)
       self->sum.peak_bytes = self->sum.live_bytes;
       self->sum.peak_time = t;
     }
-  strobe_memory_overview_note (&self->overview, t, self->sum.live_bytes, self->sum.live_count);
+  if (!self->store.slots)   /* a summary model draws no series */
+    strobe_memory_overview_note (&self->overview, t, self->sum.live_bytes, self->sum.live_count);
 }
 
 static ThreadState *
@@ -470,7 +462,7 @@ free_all (StrobeMemoryModel *self, guint64 t, guint16 thread, guint32 heap)
   for (guint k = 0; live && k < live->len; k++)
     {
       guint32 index = g_array_index (live, guint32, k), value;
-      guint64 address = index < self->store.address->len ? g_array_index (self->store.address, guint64, index) : 0;
+      guint64 address = strobe_memory_store_address (&self->store, index);
 
       if (!strobe_memory_store_is_live (&self->store, index))
         continue;   /* ended since it joined the list */
@@ -1009,10 +1001,16 @@ on_legacy (StrobeMemoryModel *self, guint route, const StrobeEvent *ev)
       break;
 
     case ROUTE_REALLOC_FREE:
+      if (ts->pending_realloc_plus1)
+        strobe_memory_store_hold (&self->store, ts->pending_realloc_plus1 - 1, FALSE);
       ts->pending_realloc_plus1 = 0;
       if (legacy_free (self, t, thread, strobe_event_get_pointer (ev, &address), get_u32 (ev, &heap_id),
                        STROBE_MEMORY_ALLOC_TO_REALLOC, &index))
-        ts->pending_realloc_plus1 = index + 1;
+        {
+          /* A summary store keeps it for the realloc's other half (it may fail). */
+          strobe_memory_store_hold (&self->store, index, TRUE);
+          ts->pending_realloc_plus1 = index + 1;
+        }
       break;
 
     case ROUTE_REALLOC_ALLOC:
@@ -1039,6 +1037,8 @@ on_legacy (StrobeMemoryModel *self, guint route, const StrobeEvent *ev)
             strobe_live_map_insert (&self->by_address, old.address, old.heap, pending - 1, NULL);
             undo_end (self, pending - 1, t);
           }
+        if (pending)
+          strobe_memory_store_hold (&self->store, pending - 1, FALSE);
       }
       break;
 
@@ -1208,65 +1208,12 @@ strobe_memory_model_get_summary (StrobeMemoryModel *self, StrobeMemorySummary *o
   g_mutex_unlock (&self->lock);
 }
 
-guint64
-strobe_memory_model_get_count (StrobeMemoryModel *self)
-{
-  guint64 n;
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
-  g_mutex_lock (&self->lock);
-  n = strobe_memory_store_n_records (&self->store);
-  g_mutex_unlock (&self->lock);
-  return n;
-}
-
-gboolean
-strobe_memory_model_get_alloc (StrobeMemoryModel *self, guint64 index, StrobeMemoryAlloc *out)
-{
-  gboolean ok;
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), FALSE);
-  g_return_val_if_fail (out != NULL, FALSE);
-  g_mutex_lock (&self->lock);
-  ok = index < strobe_memory_store_n_records (&self->store);
-  if (ok)
-    {
-      strobe_memory_store_get (&self->store, index, out);
-      out->alloc_time = strobe_memory_store_alloc_time (&self->store, index);
-    }
-  g_mutex_unlock (&self->lock);
-  return ok;
-}
-
-guint
-strobe_memory_model_get_allocs (StrobeMemoryModel *self, const guint64 *indexes, guint n, StrobeMemoryAlloc *out)
-{
-  StrobeMemoryStore s;
-  guint got = 0;
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
-  g_return_val_if_fail (n == 0 || (indexes != NULL && out != NULL), 0);
-  g_mutex_lock (&self->lock);
-  strobe_memory_model_get_store (self, &s);
-  for (guint i = 0; i < n; i++)
-    if (indexes[i] < strobe_memory_store_n_records (&s))
-      {
-        strobe_memory_store_get (&s, indexes[i], &out[i]);
-        out[i].alloc_time = strobe_memory_store_alloc_time (&s, indexes[i]);
-        got++;
-      }
-    else
-      memset (&out[i], 0, sizeof out[i]);
-  g_mutex_unlock (&self->lock);
-  return got;
-}
-
 void
 strobe_memory_model_get_totals_at (StrobeMemoryModel *self, guint64 t, gint64 *bytes, gint64 *count)
 {
   StrobeMemoryStore s;
 
-  g_return_if_fail (STROBE_IS_MEMORY_MODEL (self));
+  g_return_if_fail (STROBE_IS_MEMORY_MODEL (self) && !self->store.slots);
   g_mutex_lock (&self->lock);
   strobe_memory_model_get_store (self, &s);
   strobe_memory_store_totals_at (&s, t, bytes, count);
@@ -1279,7 +1226,7 @@ strobe_memory_model_get_series (StrobeMemoryModel *self, guint64 a, guint64 b, g
 {
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   g_return_val_if_fail (n == 0 || out != NULL, 0);
-  if (n == 0 || b <= a)
+  if (n == 0 || b <= a || self->store.slots)
     return 0;
   g_mutex_lock (&self->lock);
   n = strobe_memory_overview_series (&self->overview, &self->store, a, b, n, out);
@@ -1448,6 +1395,22 @@ StrobeMemoryModel *
 strobe_memory_model_new (void)
 {
   return g_object_new (STROBE_TYPE_MEMORY_MODEL, NULL);
+}
+
+StrobeMemoryModel *
+strobe_memory_model_new_summary (void)
+{
+  StrobeMemoryModel *self = strobe_memory_model_new ();
+
+  strobe_memory_store_set_summary (&self->store);
+  return self;
+}
+
+gboolean
+strobe_memory_model_is_summary (StrobeMemoryModel *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), FALSE);
+  return self->store.slots != NULL;
 }
 
 static void

@@ -125,10 +125,19 @@ typedef struct
 G_DECLARE_FINAL_TYPE (StrobeMemoryModel, strobe_memory_model, STROBE, MEMORY_MODEL, GObject)
 
 StrobeMemoryModel *strobe_memory_model_new              (void);
+/* A model that keeps the totals, heaps, tags, peak, histogram, call stacks and the
+ * allocations live now (leaks at the end), but no allocation's past: memory in
+ * proportion to the live set, not the trace (what `strobe-cli memory`'s default report
+ * needs; heaptrack_print's way). Its summary, groups and leaks are a full model's to the
+ * byte; the queries of a time or a range (live at, select, aggregate, trees, series,
+ * totals at) are not answered. */
+StrobeMemoryModel *strobe_memory_model_new_summary      (void);
+gboolean  strobe_memory_model_is_summary    (StrobeMemoryModel *self);
 
 void      strobe_memory_model_get_summary   (StrobeMemoryModel *self, StrobeMemorySummary *out);
 guint64   strobe_memory_model_get_count     (StrobeMemoryModel *self);
-/* Allocation @index (in allocation order); FALSE when out of range. */
+/* Allocation @index (in allocation order); FALSE when out of range (or, in a summary
+ * model, once it ended and left). */
 gboolean  strobe_memory_model_get_alloc     (StrobeMemoryModel *self, guint64 index,
                                              StrobeMemoryAlloc *out);
 /* @n allocations by index under one lock (a page of a table); returns how many were in

@@ -587,6 +587,7 @@ strobe_memory_model_aggregate (StrobeMemoryModel *model, guint64 t0, guint64 t1,
   GArray *rows;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
+  g_return_val_if_fail (!strobe_memory_model_is_summary (model), NULL);
   g_return_val_if_fail (t0 <= t1, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -693,6 +694,7 @@ strobe_memory_model_build_tree (StrobeMemoryModel *model, guint64 t0, guint64 t1
   gboolean top_down = kind == STROBE_MEMORY_TREE_TOP_DOWN;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
+  g_return_val_if_fail (!strobe_memory_model_is_summary (model), NULL);
   g_return_val_if_fail (t0 <= t1, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -923,6 +925,7 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
   Collect c;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
+  g_return_val_if_fail (!strobe_memory_model_is_summary (model), NULL);
   g_return_val_if_fail (sel != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -1278,6 +1281,7 @@ strobe_memory_model_live_at (StrobeMemoryModel *self, guint64 t)
   GArray *out;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
+  g_return_val_if_fail (!strobe_memory_model_is_summary (self), NULL);
   strobe_memory_model_get_store (self, &s);
   g_mutex_lock (s.lock);
   out = live_among (&s, 0, strobe_memory_store_allocs_upto (&s, t), t);
@@ -1306,6 +1310,7 @@ strobe_memory_model_allocated_live (StrobeMemoryModel *self, guint64 a, guint64 
   GArray *out;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
+  g_return_val_if_fail (!strobe_memory_model_is_summary (self), NULL);
   strobe_memory_model_get_store (self, &s);
   g_mutex_lock (s.lock);
   out = live_among (&s, a ? strobe_memory_store_allocs_upto (&s, a - 1) : 0,
@@ -1322,6 +1327,7 @@ strobe_memory_model_freed_in (StrobeMemoryModel *self, guint64 a, guint64 b)
   guint64 from, to;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
+  g_return_val_if_fail (!strobe_memory_model_is_summary (self), out);
   strobe_memory_model_get_store (self, &s);
   g_mutex_lock (s.lock);
   from = a ? strobe_memory_store_frees_upto (&s, a - 1) : 0;
@@ -1346,6 +1352,7 @@ strobe_memory_model_short_lived (StrobeMemoryModel *self, guint64 max_lifetime)
   StrobeMemoryStore s;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
+  g_return_val_if_fail (!strobe_memory_model_is_summary (self), out);
   strobe_memory_model_get_store (self, &s);
   g_mutex_lock (s.lock);
   for (guint64 i = 0; i < strobe_memory_store_n_records (&s); i++)

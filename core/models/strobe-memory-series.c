@@ -309,6 +309,7 @@ strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b
   guint point = 0;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
+  g_return_val_if_fail (!strobe_memory_model_is_summary (model), NULL);
   g_return_val_if_fail (b > a, NULL);
   g_return_val_if_fail (n > 0, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);

@@ -130,6 +130,24 @@ index_update (StrobeMemoryStore *s, guint32 record, gboolean ended, guint64 t)
   *bmax = MAX (*bmax, t);
 }
 
+static guint32
+summary_append (StrobeMemoryStore *s, const StrobeMemoryAlloc *r, const StrobeMemoryAttrs *a)
+{
+  StrobeMemorySlot slot;
+
+  if (s->slots->n_records >= STROBE_MEMORY_MAX_RECORDS)
+    return G_MAXUINT32;   /* the model's room() said no before */
+  memset (&slot, 0, sizeof slot);
+  slot.time = r->alloc_time;
+  slot.size = r->size;
+  slot.address = r->address;
+  slot.stack = r->callstack;
+  slot.attrs = (guint32) palette_of (s, a);
+  slot.flags = r->flags;
+  s->alloc_total = strobe_memory_sat_add (s->alloc_total, (guint64) strobe_memory_signed_size (r->size));
+  return strobe_memory_slots_append (s->slots, &slot);
+}
+
 guint32
 strobe_memory_store_append (StrobeMemoryStore *s, const StrobeMemoryAlloc *r)
 {
@@ -143,6 +161,8 @@ strobe_memory_store_append (StrobeMemoryStore *s, const StrobeMemoryAlloc *r)
   a.tag = r->tag;
   a.thread = r->thread_id;
   a.align_log2 = r->alignment_log2;
+  if (s->slots)
+    return summary_append (s, r, &a);
 
   if (index % STROBE_MEMORY_GROUP == 0)
     {
@@ -200,6 +220,16 @@ strobe_memory_store_log (StrobeMemoryStore *s, guint64 t, guint32 record, guint 
   guint64 base, after = s->end_entry->len, after_base;
   guint16 v16;
 
+  if (s->slots)
+    {
+      /* No free log: the record leaves (or, undone, is live again). */
+      s->free_total.bytes = strobe_memory_sat_add_signed (s->free_total.bytes, bytes);
+      s->free_total.count += count;
+      if (kind == STROBE_MEMORY_ENTRY_FREE || kind == STROBE_MEMORY_ENTRY_UNDO)
+        strobe_memory_slots_set_ended (s->slots, record, kind == STROBE_MEMORY_ENTRY_FREE);
+      return 0;
+    }
+
   if (j % STROBE_MEMORY_GROUP == 0)
     {
       guint32 a = (guint32) after;
@@ -247,6 +277,8 @@ strobe_memory_store_bytes (const StrobeMemoryStore *s)
     n += (gsize) arrays[i]->len * g_array_get_element_size (arrays[i]);
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
     n += (gsize) columns[i]->len * columns[i]->elt;
+  if (s->slots)
+    n += strobe_memory_slots_bytes (s->slots);
   return n;
 }
 
@@ -298,6 +330,24 @@ strobe_memory_store_clear (StrobeMemoryStore *s)
   g_clear_pointer (&s->palette_index, g_hash_table_unref);
   g_clear_pointer (&s->wide, g_hash_table_unref);
   g_clear_pointer (&s->marks, g_hash_table_unref);
+  if (s->slots)
+    strobe_memory_slots_clear (s->slots);
+  g_clear_pointer (&s->slots, g_free);
+}
+
+void
+strobe_memory_store_set_summary (StrobeMemoryStore *s)
+{
+  g_return_if_fail (s->slots == NULL && s->end_entry->len == 0);
+  s->slots = g_new (StrobeMemorySlots, 1);
+  strobe_memory_slots_init (s->slots);
+}
+
+void
+strobe_memory_store_hold (StrobeMemoryStore *s, guint32 record, gboolean hold)
+{
+  if (s->slots)
+    strobe_memory_slots_hold (s->slots, record, hold);
 }
 
 /* ---- reading ------------------------------------------------------------------------- */
@@ -309,11 +359,14 @@ strobe_memory_store_get (const StrobeMemoryStore *s, guint64 i, StrobeMemoryAllo
 
   out->alloc_time = strobe_memory_store_time (s, i);
   out->free_time = strobe_memory_store_free_time (s, i);
-  out->address = i < s->address->len ? g_array_index (s->address, guint64, i) : 0;
+  out->address = strobe_memory_store_address (s, i);
   out->size = strobe_memory_store_size (s, i);
   out->heap = a->heap;
   out->tag = a->tag;
-  out->callstack = i < s->stack->len ? g_array_index (s->stack, guint32, i) : 0;
+  if (s->slots)
+    out->callstack = strobe_memory_slots_get (s->slots, i)->stack;
+  else
+    out->callstack = i < s->stack->len ? g_array_index (s->stack, guint32, i) : 0;
   out->thread_id = a->thread;
   out->alignment_log2 = a->align_log2;
   out->flags = *strobe_memory_store_flags (s, i);
@@ -478,6 +531,23 @@ strobe_memory_store_totals_at (const StrobeMemoryStore *s, guint64 t, gint64 *by
     *count = c;
 }
 
+/* A summary store knows only what is live now, in index order. */
+static void
+summary_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi,
+                    void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user), gpointer user)
+{
+  for (guint k = 0; k < s->slots->len; k++)
+    {
+      guint64 i = s->slots->v[k].index;
+      StrobeMemoryAlloc r;
+
+      if (i < lo || i >= hi || (s->slots->v[k].state & STROBE_MEMORY_SLOT_ENDED))
+        continue;
+      strobe_memory_store_get (s, i, &r);
+      fn (i, &r, user);
+    }
+}
+
 void
 strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
                                 void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user),
@@ -488,6 +558,12 @@ strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 
   const guint8 *glive = (const guint8 *) (void *) s->group_live->data;
   const guint16 *blive = (const guint16 *) (void *) s->block_live->data;
   guint64 i = lo;
+
+  if (s->slots)
+    {
+      summary_live_among (s, lo, hi, fn, user);
+      return;
+    }
 
   while (i < hi)
     {

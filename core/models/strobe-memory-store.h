@@ -17,6 +17,7 @@
 #pragma once
 
 #include "strobe-memory-model.h"
+#include "strobe-memory-slots.h"
 #include "strobe-memory-stacks.h"
 
 G_BEGIN_DECLS
@@ -142,6 +143,9 @@ typedef struct
   guint32      last_palette; /* the last record's palette index */
   StrobeMemoryFreeTotals free_total;
   StrobeMemorySummary *sum;
+  /* A summary model's (strobe_memory_store_set_summary): its live records, the columns
+   * and the free log left empty. NULL: a full model's. */
+  StrobeMemorySlots *slots;
 } StrobeMemoryStore;
 
 
@@ -149,6 +153,14 @@ typedef struct
 void     strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummary *sum,
                                    StrobeMemoryStacks *stacks);
 void     strobe_memory_store_clear (StrobeMemoryStore *s);
+/* From now on (an empty store) keep only live records: ended ones leave, no free log is
+ * written; a record's accessors then read its slot (an ended one that left reads as
+ * zeros). Only "live now" can be asked of it (strobe_memory_store_live_among with any
+ * @t answers what is live now). */
+void     strobe_memory_store_set_summary (StrobeMemoryStore *s);
+/* Keeps ended record @record readable (@hold) until released (summary stores; nothing
+ * in a full one, which keeps every record). */
+void     strobe_memory_store_hold (StrobeMemoryStore *s, guint32 record, gboolean hold);
 /* Appends @r (live; its free_time is ignored); returns its index. */
 guint32  strobe_memory_store_append (StrobeMemoryStore *s, const StrobeMemoryAlloc *r);
 /* Appends a free-log entry of @kind for @record at @t, removing @bytes and @count from live;
@@ -187,7 +199,7 @@ void     strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo,
 static inline guint64
 strobe_memory_store_n_records (const StrobeMemoryStore *s)
 {
-  return s->end_entry->len;
+  return G_UNLIKELY (s->slots) ? s->slots->n_records : s->end_entry->len;
 }
 
 static inline guint64
@@ -200,8 +212,11 @@ strobe_memory_store_n_entries (const StrobeMemoryStore *s)
 static inline guint64
 strobe_memory_store_time (const StrobeMemoryStore *s, guint64 i)
 {
-  guint32 d = g_array_index (s->time, guint32, i);
+  guint32 d;
 
+  if (G_UNLIKELY (s->slots))
+    return strobe_memory_slots_get (s->slots, i)->time;
+  d = g_array_index (s->time, guint32, i);
   if (G_LIKELY (d != STROBE_MEMORY_WIDE))
     return g_array_index (s->time_base, guint64, i / STROBE_MEMORY_GROUP) + d;
   return strobe_memory_store_wide (s, i, STROBE_MEMORY_WIDE_TIME);
@@ -210,31 +225,55 @@ strobe_memory_store_time (const StrobeMemoryStore *s, guint64 i)
 static inline guint64
 strobe_memory_store_size (const StrobeMemoryStore *s, guint64 i)
 {
-  const guint8 *p = (const guint8 *) s->size->data + 3 * i;
-  guint32 v = (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16;
+  const guint8 *p;
+  guint32 v;
 
+  if (G_UNLIKELY (s->slots))
+    return strobe_memory_slots_get (s->slots, i)->size;
+  p = (const guint8 *) s->size->data + 3 * i;
+  v = (guint32) p[0] | (guint32) p[1] << 8 | (guint32) p[2] << 16;
   return G_LIKELY (v != STROBE_MEMORY_WIDE24) ? v : strobe_memory_store_wide (s, i, STROBE_MEMORY_WIDE_SIZE);
 }
 
 static inline const StrobeMemoryAttrs *
 strobe_memory_store_attrs (const StrobeMemoryStore *s, guint64 i)
 {
-  guint16 a = g_array_index (s->attrs, guint16, i);
-  guint64 k = G_LIKELY (a != STROBE_MEMORY_WIDE16) ? a : strobe_memory_store_wide (s, i, STROBE_MEMORY_WIDE_ATTRS);
+  guint16 a;
+  guint64 k;
 
+  if (G_UNLIKELY (s->slots))
+    return &g_array_index (s->palette, StrobeMemoryAttrs, strobe_memory_slots_get (s->slots, i)->attrs);
+  a = g_array_index (s->attrs, guint16, i);
+  k = G_LIKELY (a != STROBE_MEMORY_WIDE16) ? a : strobe_memory_store_wide (s, i, STROBE_MEMORY_WIDE_ATTRS);
   return &g_array_index (s->palette, StrobeMemoryAttrs, k);
 }
 
 static inline guint8 *
 strobe_memory_store_flags (const StrobeMemoryStore *s, guint64 i)
 {
+  if (G_UNLIKELY (s->slots))
+    return &strobe_memory_slots_get (s->slots, i)->flags;
   return &g_array_index (s->flags, guint8, i);
 }
 
 static inline gboolean
 strobe_memory_store_is_live (const StrobeMemoryStore *s, guint64 i)
 {
+  if (G_UNLIKELY (s->slots))
+    {
+      const StrobeMemorySlot *p = strobe_memory_slots_find (s->slots, i);
+      return p && !(p->state & STROBE_MEMORY_SLOT_ENDED);
+    }
   return g_array_index (s->end_entry, guint32, i) == G_MAXUINT32;
+}
+
+/* Record @i's address (0: none carried). */
+static inline guint64
+strobe_memory_store_address (const StrobeMemoryStore *s, guint64 i)
+{
+  if (G_UNLIKELY (s->slots))
+    return strobe_memory_slots_get (s->slots, i)->address;
+  return i < s->address->len ? g_array_index (s->address, guint64, i) : 0;
 }
 
 static inline guint64
@@ -263,11 +302,16 @@ strobe_memory_store_entry_record_kind (const StrobeMemoryStore *s, guint64 j)
   return g_array_index (s->entry_record, guint32, j);
 }
 
-/* Record @i's free time, STROBE_MEMORY_LIVE while live. */
+/* Record @i's free time, STROBE_MEMORY_LIVE while live (a summary store, which keeps
+ * no free log, says its allocation time once it ended). */
 static inline guint64
 strobe_memory_store_free_time (const StrobeMemoryStore *s, guint64 i)
 {
-  guint32 e = g_array_index (s->end_entry, guint32, i);
+  guint32 e;
+
+  if (G_UNLIKELY (s->slots))
+    return strobe_memory_store_is_live (s, i) ? STROBE_MEMORY_LIVE : strobe_memory_store_time (s, i);
+  e = g_array_index (s->end_entry, guint32, i);
 
   return e == G_MAXUINT32 ? STROBE_MEMORY_LIVE : strobe_memory_store_entry_time (s, e);
 }

@@ -29,6 +29,7 @@
 #include "strobe-memory-model.h"
 #include "strobe-memory-query.h"
 #include "strobe-memory-symbols.h"
+#include "summary-compare.h"
 #include "test-dirs.h"
 
 static const char *cli, *preload;
@@ -500,6 +501,11 @@ late_connect (gboolean table, gboolean via_cli)
   strobe_memory_model_get_summary (m, &s);
   g_assert_true (s.has_snapshot);
   check_live_set (m, table);
+  {
+    /* What `strobe-cli memory` reads it into (a summary model) gives the same. */
+    const char *args[] = { "--max-leaks=-1", NULL };
+    summary_compare_trace (trace, cli, args);
+  }
   {
     /* The snapshot is taken when memory tracing is switched on, not at the program's next
      * allocation; blocks in it keep the time they were allocated at (tracing off). */
