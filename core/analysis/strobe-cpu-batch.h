@@ -171,6 +171,93 @@ strobe_cpu_batch_note_extent (const StrobeEvent *ev,
   e->_extent_last = last;
 }
 
+/* Where an analyzer that walks batches on threads of its own (the streaming timers'
+ * lanes) leaves their extent, as it goes: the smallest and largest time that is not 0
+ * (the info analyzer's rule) of the batches walked so far. The info analyzer keeps a
+ * reference and reads it with its own extent, so the trace's extent is the same as if
+ * it had walked them, once the walking analyzer has ended. */
+typedef struct
+{
+  gatomicrefcount ref;
+  GMutex          lock;
+  gboolean        any;
+  guint64         first, last;
+} StrobeCpuExtentSink;
+
+static inline StrobeCpuExtentSink *
+strobe_cpu_extent_sink_new (void)
+{
+  StrobeCpuExtentSink *sink = g_new0 (StrobeCpuExtentSink, 1);
+
+  g_atomic_ref_count_init (&sink->ref);
+  g_mutex_init (&sink->lock);
+  return sink;
+}
+
+static inline StrobeCpuExtentSink *
+strobe_cpu_extent_sink_ref (StrobeCpuExtentSink *sink)
+{
+  g_atomic_ref_count_inc (&sink->ref);
+  return sink;
+}
+
+static inline void
+strobe_cpu_extent_sink_unref (gpointer data)
+{
+  StrobeCpuExtentSink *sink = data;
+
+  if (sink != NULL && g_atomic_ref_count_dec (&sink->ref))
+    {
+      g_mutex_clear (&sink->lock);
+      g_free (sink);
+    }
+}
+
+/* Times @first..@last (0: none) into the sink. */
+static inline void
+strobe_cpu_extent_sink_add (StrobeCpuExtentSink *sink,
+                            guint64              first,
+                            guint64              last)
+{
+  if (first == 0 && last == 0)
+    return;
+  if (first == 0)
+    first = last;
+  if (last == 0)
+    last = first;
+  g_mutex_lock (&sink->lock);
+  sink->first = sink->any ? MIN (sink->first, first) : first;
+  sink->last = sink->any ? MAX (sink->last, last) : last;
+  sink->any = TRUE;
+  g_mutex_unlock (&sink->lock);
+}
+
+static inline gboolean
+strobe_cpu_extent_sink_read (StrobeCpuExtentSink *sink,
+                             guint64             *first,
+                             guint64             *last)
+{
+  gboolean any;
+
+  g_mutex_lock (&sink->lock);
+  any = sink->any;
+  *first = sink->first;
+  *last = sink->last;
+  g_mutex_unlock (&sink->lock);
+  return any;
+}
+
+/* The batch @ev is walked elsewhere: its extent will be in @sink. */
+static inline void
+strobe_cpu_batch_defer_extent (const StrobeEvent   *ev,
+                               StrobeCpuExtentSink *sink)
+{
+  StrobeEvent *e = (StrobeEvent *) ev;
+
+  e->_extent_state = 3;
+  e->_extent_sink = sink;
+}
+
 /* Whether a walk left the extent on @ev; *@any then says whether any record decoded. */
 static inline gboolean
 strobe_cpu_batch_recall_extent (const StrobeEvent *ev,
@@ -178,7 +265,7 @@ strobe_cpu_batch_recall_extent (const StrobeEvent *ev,
                                 guint64           *first,
                                 guint64           *last)
 {
-  if (ev->_extent_state == 0)
+  if (ev->_extent_state == 0 || ev->_extent_state == 3)
     return FALSE;
   *any = ev->_extent_state == 2;
   *first = ev->_extent_first;

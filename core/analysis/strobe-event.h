@@ -51,8 +51,9 @@ typedef struct
   GPtrArray             *_joins;      /* concatenated multi-record aux values */
   /* A Cpu.EventBatch's first and last time, left by the first analyzer that walked it
    * (strobe-cpu-batch.h); cleared by the decoder before each delivery. */
-  guint8                 _extent_state;   /* 0 unknown, 1 no record, 2 known */
+  guint8                 _extent_state;   /* 0 unknown, 1 no record, 2 known, 3 sent to _extent_sink */
   guint64                _extent_first, _extent_last;
+  gpointer               _extent_sink;    /* StrobeCpuExtentSink * */
   /* Where the packet's bytes are (strobe_event_get_origin): the decoder's source file,
    * the packet's offset in it, and the decoded payload (from its byte _payload_base)
    * the event points into; _packet_data NULL when it cannot be decoded again alone. */

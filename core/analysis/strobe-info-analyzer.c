@@ -75,6 +75,7 @@ struct _StrobeInfoAnalyzer
   gboolean            pub_have_time;
   guint64             pub_first_time;
   guint64             pub_last_time;
+  GPtrArray          *sinks;           /* StrobeCpuExtentSink *: batches walked elsewhere */
   guint64             generation;
 };
 
@@ -258,6 +259,18 @@ note_time (StrobeInfoAnalyzer *self, guint64 t)
     self->last_time = t;
 }
 
+/* A sink's batches count in the extent as they are walked (read with it, under the lock). */
+static void
+note_sink (StrobeInfoAnalyzer *self, StrobeCpuExtentSink *sink)
+{
+  if (self->sinks->len > 0 && g_ptr_array_index (self->sinks, self->sinks->len - 1) == sink)
+    return;
+  g_mutex_lock (&self->lock);
+  if (!g_ptr_array_find (self->sinks, sink, NULL))
+    g_ptr_array_add (self->sinks, strobe_cpu_extent_sink_ref (sink));
+  g_mutex_unlock (&self->lock);
+}
+
 /* Off: a gap begins; on again: the channel's open gap ends. */
 static void
 note_gap (StrobeInfoAnalyzer *self, guint32 channel, gboolean on, guint64 time)
@@ -333,6 +346,11 @@ strobe_info_analyzer_on_event (StrobeAnalyzer *analyzer, guint route_id, const S
         guint64 first = 0, last = 0;
         gboolean any = FALSE;
 
+        if (ev->_extent_state == 3)
+          {
+            note_sink (self, ev->_extent_sink);
+            break;
+          }
         /* A model's walk of this batch may have left its extent on the event. */
         if (p != NULL && !strobe_cpu_batch_recall_extent (ev, &any, &first, &last))
           any = strobe_cpu_batch_time_range (strobe_event_get_uint (ev, &base_f),
@@ -611,15 +629,29 @@ gboolean
 strobe_info_analyzer_get_time_range (StrobeInfoAnalyzer *self, guint64 *first, guint64 *last)
 {
   gboolean have;
+  guint64 f, l;
 
   g_return_val_if_fail (STROBE_IS_INFO_ANALYZER (self), FALSE);
   g_mutex_lock (&self->lock);
   have = self->pub_have_time;
-  if (first)
-    *first = self->pub_first_time;
-  if (last)
-    *last = self->pub_last_time;
+  f = self->pub_first_time;
+  l = self->pub_last_time;
+  for (guint i = 0; i < self->sinks->len; i++)
+    {
+      guint64 sf, sl;
+
+      if (strobe_cpu_extent_sink_read (self->sinks->pdata[i], &sf, &sl))
+        {
+          f = have ? MIN (f, sf) : sf;
+          l = have ? MAX (l, sl) : sl;
+          have = TRUE;
+        }
+    }
   g_mutex_unlock (&self->lock);
+  if (first)
+    *first = f;
+  if (last)
+    *last = l;
   return have;
 }
 
@@ -654,6 +686,7 @@ strobe_info_analyzer_finalize (GObject *object)
   g_array_unref (self->gaps);
   g_array_unref (self->pub_gaps);
   g_array_unref (self->pub_threads);
+  g_ptr_array_unref (self->sinks);
   g_mutex_clear (&self->lock);
 
   G_OBJECT_CLASS (strobe_info_analyzer_parent_class)->finalize (object);
@@ -679,5 +712,6 @@ strobe_info_analyzer_init (StrobeInfoAnalyzer *self)
   self->pub_channels = g_ptr_array_new_with_free_func (strobe_info_channel_free);
   self->pub_threads = g_array_new (FALSE, FALSE, sizeof (ThreadCount));
   self->gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
+  self->sinks = g_ptr_array_new_with_free_func (strobe_cpu_extent_sink_unref);
   self->pub_gaps = g_array_new (FALSE, FALSE, sizeof (Gap));
 }

@@ -35,4 +35,14 @@ void               strobe_timer_stream_get_overflows (StrobeTimerStream *self,
                                                       guint64           *depth_overflows,
                                                       guint64           *budget_overflows);
 
+/* Before loading: walk the batches on @lanes worker threads (at most 4; 0, the default:
+ * in the decoder's callback), each trace thread on one lane, the decoder's thread copying
+ * them ahead by at most 2 MiB a lane. The statistics are the single walk's — unless a
+ * limit shared by every thread was reached (the nesting budget, the name ids), where the
+ * order across threads decides: strobe_timer_stream_is_contested() then says to read the
+ * trace again without lanes. */
+void               strobe_timer_stream_set_lanes (StrobeTimerStream *self,
+                                                  guint              lanes);
+gboolean           strobe_timer_stream_is_contested (StrobeTimerStream *self);
+
 G_END_DECLS

@@ -7,7 +7,8 @@
  *    minima and maxima, and medians within the sketch's stated 1/256;
  *  - strobe_timer_stats_compute() over the model and the streaming timers give identical
  *    answers, for the whole trace, a range and one thread, and count the same scopes not
- *    kept;
+ *    kept — the streaming timers walked in the decoder's callback and on 1 to 3 worker
+ *    lanes alike, with the same trace extent in an info analyzer beside them;
  *  - a model given a small memory budget counts, and does not keep, the scopes past it.
  * Most names get far more than STROBE_DURATION_SKETCH_EXACT scopes (the sketch's
  * histogram), a few fewer (its exact values).
@@ -25,6 +26,7 @@
 
 #include "strobe-decoder.h"
 #include "strobe-duration-sketch.h"
+#include "strobe-info-analyzer.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timer-stats.h"
 #include "strobe-timer-stream.h"
@@ -292,18 +294,51 @@ assert_same (GArray *a, GArray *b)
     }
 }
 
+/* The stream's timers, walked in the decoder's callback (@lanes 0) or on worker lanes;
+ * the trace's extent as an info analyzer beside it saw it, too. */
 static GArray *
-stream_stats (const char *path, guint64 t0, guint64 t1, gint thread, guint64 *depth_overflows)
+stream_stats_lanes (const char *path, guint64 t0, guint64 t1, gint thread, guint lanes,
+                    guint64 *depth_overflows, guint64 extent[2])
 {
   g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
   g_autoptr(StrobeTimerStream) stream = strobe_timer_stream_new (t0, t1, thread);
   g_autoptr(GError) error = NULL;
 
+  strobe_timer_stream_set_lanes (stream, lanes);
+  /* The info analyzer first, as a document adds it: it ends before the stream. */
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (info));
   strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (stream));
   g_assert_true (strobe_decoder_read_file (decoder, path, NULL, &error));
   g_assert_no_error (error);
+  g_assert_false (strobe_timer_stream_is_contested (stream));
   strobe_timer_stream_get_overflows (stream, depth_overflows, NULL);
+  if (extent)
+    g_assert_true (strobe_info_analyzer_get_time_range (info, &extent[0], &extent[1]));
   return strobe_timer_stream_get_stats (stream);
+}
+
+/* Without lanes and on 1, 2 and 3 lanes (the trace's four threads shared unevenly):
+ * the same answers, the same scopes not kept and the same extent. */
+static GArray *
+stream_stats (const char *path, guint64 t0, guint64 t1, gint thread, guint64 *depth_overflows)
+{
+  guint64 extent[2], depth = 0;
+  GArray *one = stream_stats_lanes (path, t0, t1, thread, 0, &depth, extent);
+
+  for (guint lanes = 1; lanes <= 3; lanes++)
+    {
+      guint64 e[2], d = 0;
+      g_autoptr(GArray) other = stream_stats_lanes (path, t0, t1, thread, lanes, &d, e);
+
+      assert_same (one, other);
+      g_assert_cmpuint (d, ==, depth);
+      g_assert_cmpuint (e[0], ==, extent[0]);
+      g_assert_cmpuint (e[1], ==, extent[1]);
+    }
+  if (depth_overflows)
+    *depth_overflows = depth;
+  return one;
 }
 
 static void
