@@ -4,7 +4,10 @@
  */
 #include "strobe-analysis.h"
 #include "strobe-cpu-batch.h"
+#include "strobe-async-analyzer.h"
 #include "strobe-threads-model.h"
+#include "strobe-timeline-model.h"
+#include "strobe-timer-stream.h"
 #include "test-log-analyzer.h"
 #include "test-stream-builder.h"
 
@@ -213,6 +216,73 @@ test_info_memory_extent (void)
   g_assert_cmpuint (last, ==, 7000u << 10);    /* the last, after the last Stats */
 }
 
+/* A batch walked on another thread (a model behind StrobeAsyncAnalyzer, the streaming
+ * timers' lanes) counts in the trace's extent as one the info analyzer walked itself: here
+ * its scope begins before and ends after every other timestamped event. */
+static guint64
+cpu_extent_with (GBytes *stream, StrobeAnalyzer *walker, guint64 *last)
+{
+  g_autoptr(StrobeDecoder) dec = strobe_decoder_new ();
+  g_autoptr(StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
+  g_autoptr(GError) error = NULL;
+  guint64 first = 0;
+  gsize len;
+  const guint8 *p = g_bytes_get_data (stream, &len);
+
+  /* The info analyzer first, as a document adds it: it ends before the walker. */
+  strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (info));
+  if (walker)
+    strobe_decoder_add_analyzer (dec, walker);
+  g_assert_true (strobe_decoder_feed (dec, p, len, &error));
+  g_assert_true (strobe_decoder_finish (dec, &error));
+  g_assert_no_error (error);
+  g_assert_true (strobe_info_analyzer_get_time_range (info, &first, last));
+  return first;
+}
+
+static void
+test_info_cpu_extent_elsewhere (void)
+{
+  enum { UID_BATCH = TSB_UID_USER };
+  const TsbField batch[] = { { "Base", STROBE_TYPE_UINT64 }, { "Shift", STROBE_TYPE_UINT8 },
+                             { "Data", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 } };
+  /* Units 1000: a begin (delta 0, spec id 1), then its end 5000 units later. */
+  const guint8 data[] = { 0x00, 0x01, 0x91, 0x4e };
+  g_autoptr(Tsb) b = tsb_new ();
+  g_autoptr(GBytes) stream = NULL;
+  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(StrobeAsyncAnalyzer) wrapped = strobe_async_analyzer_new (STROBE_ANALYZER (model));
+  g_autoptr(StrobeTimerStream) lanes = strobe_timer_stream_new (0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+  g_autoptr(StrobeTimerStream) direct = strobe_timer_stream_new (0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+  StrobeAnalyzer *walkers[] = { NULL, STROBE_ANALYZER (direct), STROBE_ANALYZER (wrapped), STROBE_ANALYZER (lanes) };
+
+  tsb_handshake (b);
+  tsb_define_system (b);
+  tsb_define (b, UID_BATCH, "Cpu", "EventBatch", STROBE_EVENT_FLAG_NOSYNC, G_N_ELEMENTS (batch), batch);
+  tsb_flush (b, STROBE_TID_IMPORTANTS, TSB_AUTO);
+  tsb_sync (b, 0);
+  tsb_event (b, 16, TSB_UID_STATS, 0, 6, (const guint64[]) { 5000000, 0, 0, 0, 0, 0 });
+  tsb_begin (b, 16, UID_BATCH, 0);
+  tsb_set_int (b, 0, 1000);
+  tsb_set_int (b, 1, 10);
+  tsb_aux (b, 2, data, sizeof data);
+  tsb_end (b);
+  tsb_event (b, 16, TSB_UID_STATS, 0, 6, (const guint64[]) { 6000000, 0, 0, 0, 0, 0 });
+  tsb_flush (b, 16, TSB_AUTO);
+  tsb_end_stream (b);
+  stream = tsb_bytes (b);
+
+  strobe_timer_stream_set_lanes (lanes, 2);
+  for (guint i = 0; i < G_N_ELEMENTS (walkers); i++)
+    {
+      guint64 last = 0;
+
+      g_test_message ("walker %u", i);
+      g_assert_cmpuint (cpu_extent_with (stream, walkers[i], &last), ==, 1000u << 10);
+      g_assert_cmpuint (last, ==, 6000u << 10);
+    }
+}
+
 static char *
 write_temp (GBytes *stream)
 {
@@ -397,5 +467,6 @@ main (int argc, char *argv[])
   g_test_add_func ("/analysis/info/cli", test_cli);
   g_test_add_func ("/analysis/info/memory-extent", test_info_memory_extent);
   g_test_add_func ("/analysis/info/batch-extent", test_info_batch_extent);
+  g_test_add_func ("/analysis/info/cpu-extent-elsewhere", test_info_cpu_extent_elsewhere);
   return g_test_run ();
 }

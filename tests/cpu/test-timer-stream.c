@@ -24,6 +24,7 @@
 
 #include <strobe/strobe.h>
 
+#include "strobe-async-analyzer.h"
 #include "strobe-decoder.h"
 #include "strobe-duration-sketch.h"
 #include "strobe-info-analyzer.h"
@@ -419,6 +420,57 @@ test_timers_at_scale (void)
   }
 }
 
+/* The timeline model on a thread of its own (StrobeAsyncAnalyzer, as a document runs
+ * it on two cores) holds after each chunk fed what the model fed directly holds, and in
+ * the end the same timers; an info analyzer beside each sees the same extent. */
+static void
+test_async_model (void)
+{
+  const char *path = get_trace ();
+  g_autoptr(StrobeDecoder) d1 = strobe_decoder_new ();
+  g_autoptr(StrobeDecoder) d2 = strobe_decoder_new ();
+  g_autoptr(StrobeInfoAnalyzer) i1 = strobe_info_analyzer_new ();
+  g_autoptr(StrobeInfoAnalyzer) i2 = strobe_info_analyzer_new ();
+  g_autoptr(StrobeTimelineModel) direct = strobe_timeline_model_new ();
+  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(StrobeAsyncAnalyzer) wrapped = strobe_async_analyzer_new (STROBE_ANALYZER (model));
+  g_autoptr(GArray) a = NULL, b = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  gsize len = 0, chunks = 0;
+  guint64 e1[2], e2[2];
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  strobe_decoder_add_analyzer (d1, STROBE_ANALYZER (i1));
+  strobe_decoder_add_analyzer (d1, STROBE_ANALYZER (direct));
+  strobe_decoder_add_analyzer (d2, STROBE_ANALYZER (i2));
+  strobe_decoder_add_analyzer (d2, STROBE_ANALYZER (wrapped));
+  for (gsize at = 0; at < len; at += 32768, chunks++)
+    {
+      gsize n = MIN (32768, len - at);
+      StrobeTimelineStats s1, s2;
+
+      g_assert_true (strobe_decoder_feed (d1, (const guint8 *) data + at, n, &error));
+      g_assert_true (strobe_decoder_feed (d2, (const guint8 *) data + at, n, &error));
+      strobe_timeline_model_get_stats (direct, &s1);
+      strobe_timeline_model_get_stats (model, &s2);
+      g_assert_cmpuint (s1.scopes, ==, s2.scopes);
+      g_assert_cmpuint (strobe_timeline_model_get_generation (direct), ==, strobe_timeline_model_get_generation (model));
+    }
+  g_assert_cmpuint (chunks, >, 8);
+  g_assert_true (strobe_decoder_finish (d1, &error));
+  g_assert_true (strobe_decoder_finish (d2, &error));
+  g_assert_no_error (error);
+  a = strobe_timer_stats_compute (direct, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+  b = strobe_timer_stats_compute (model, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+  g_assert_cmpuint (a->len, >, 0);
+  assert_same (a, b);
+  g_assert_true (strobe_info_analyzer_get_time_range (i1, &e1[0], &e1[1]));
+  g_assert_true (strobe_info_analyzer_get_time_range (i2, &e2[0], &e2[1]));
+  g_assert_cmpuint (e1[0], ==, e2[0]);
+  g_assert_cmpuint (e1[1], ==, e2[1]);
+}
+
 /* A trace bigger than the model's memory budget: the scopes past it are counted, not
  * kept, and the storage stays within a chunk of the budget. */
 static void
@@ -542,6 +594,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timer-stream/sketch", test_sketch);
   g_test_add_func ("/timer-stream/at-scale", test_timers_at_scale);
   g_test_add_func ("/timer-stream/memory-budget", test_memory_budget);
+  g_test_add_func ("/timer-stream/async-model", test_async_model);
   status = g_test_run ();
   if (trace_path)
     {
