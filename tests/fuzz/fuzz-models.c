@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -112,6 +113,42 @@ query_memory (StrobeMemoryModel *m)
     }
 }
 
+/* A summary model (what `strobe-cli memory` reads into) read the same events as @full:
+ * whatever they were, it must say what the full one says. */
+static void
+check_memory_summary (StrobeMemoryModel *full, StrobeMemoryModel *summary)
+{
+  g_autoptr(GArray) fl = strobe_memory_model_leaks (full);
+  g_autoptr(GArray) sl = strobe_memory_model_leaks (summary);
+  g_autoptr(GPtrArray) fh = strobe_memory_model_get_heaps (full);
+  g_autoptr(GPtrArray) sh = strobe_memory_model_get_heaps (summary);
+  StrobeMemorySummary a, b;
+
+  memset (&a, 0, sizeof a);
+  memset (&b, 0, sizeof b);
+  strobe_memory_model_get_summary (full, &a);
+  strobe_memory_model_get_summary (summary, &b);
+  g_assert_true (memcmp (&a, &b, sizeof a) == 0);
+  g_assert_cmpuint (fh->len, ==, sh->len);
+  for (guint i = 0; i < fh->len; i++)
+    {
+      const StrobeMemoryGroup *x = g_ptr_array_index (fh, i), *y = g_ptr_array_index (sh, i);
+      g_assert_cmpint (x->live_bytes, ==, y->live_bytes);
+      g_assert_cmpint (x->peak_live_bytes, ==, y->peak_live_bytes);
+      g_assert_cmpint (x->reserved_bytes, ==, y->reserved_bytes);
+    }
+  g_assert_cmpuint (fl->len, ==, sl->len);
+  for (guint i = 0; i < fl->len && i < 4096; i++)
+    {
+      StrobeMemoryAlloc x, y;
+
+      g_assert_cmpuint (g_array_index (fl, guint64, i), ==, g_array_index (sl, guint64, i));
+      strobe_memory_model_get_alloc (full, g_array_index (fl, guint64, i), &x);
+      strobe_memory_model_get_alloc (summary, g_array_index (sl, guint64, i), &y);
+      g_assert_true (memcmp (&x, &y, sizeof x) == 0);
+    }
+}
+
 /* A strobe-cli subcommand on @path, its output thrown away. */
 static void
 run_cli (int (*command) (int, char **), const char *const *args, const char *path)
@@ -186,6 +223,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   g_autoptr(StrobeTimelineModel) timeline = strobe_timeline_model_new ();
   g_autoptr(StrobeThreadsModel) threads = strobe_threads_model_new ();
   g_autoptr(StrobeMemoryModel) memory = strobe_memory_model_new ();
+  g_autoptr(StrobeMemoryModel) memory_summary = strobe_memory_model_new_summary ();
   g_autoptr(StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
   g_autoptr(GError) error = NULL;
 
@@ -193,6 +231,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (timeline));
   strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (threads));
   strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (memory));
+  strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (memory_summary));
   strobe_decoder_add_analyzer (dec, STROBE_ANALYZER (info));
   if (strobe_decoder_feed (dec, data, size, &error))
     strobe_decoder_finish (dec, &error);
@@ -200,6 +239,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   query_timeline (timeline);
   query_log (log);
   query_memory (memory);
+  check_memory_summary (memory, memory_summary);
   {
     g_autoptr(GArray) t = strobe_threads_model_get_threads (threads);
     g_autofree char *name = strobe_threads_model_dup_process_name (threads);
