@@ -45,6 +45,37 @@ block_unmap (gpointer block)
   munmap (block, ARENA_BLOCK);
 }
 
+/* The first write to each page of a fresh block is a fault and the kernel zeroing the page
+ * (2 MiB at once, slow under a hypervisor): a quarter of the model's building thread. The
+ * next block is written here, on a thread of its own, while the last one fills. */
+static gpointer
+prefault_main (gpointer data)
+{
+  volatile guint8 *block = data;
+
+  for (gsize at = 0; at < ARENA_BLOCK; at += 4096)
+    block[at] = 0;
+  return NULL;
+}
+
+/* A new block for the arena: the one faulted in ahead if there is one; and, from the
+ * second block on (a small trace keeps one), the next mapped and faulted in ahead. */
+static guint8 *
+arena_block (StrobeScopeArena *arena)
+{
+  guint8 *block;
+
+  if (arena->prefault)
+    g_thread_join (g_steal_pointer (&arena->prefault));
+  block = arena->next ? g_steal_pointer (&arena->next) : block_map ();
+  if (block == NULL || arena->blocks->len == 0)
+    return block;
+  arena->next = block_map ();
+  if (arena->next)
+    arena->prefault = g_thread_try_new ("strobe-prefault", prefault_main, arena->next, NULL);
+  return block;
+}
+
 void
 strobe_scope_arena_init (StrobeScopeArena *arena)
 {
@@ -53,11 +84,16 @@ strobe_scope_arena_init (StrobeScopeArena *arena)
   arena->bytes = 0;
   arena->spill = NULL;
   arena->full = FALSE;
+  arena->next = NULL;
+  arena->prefault = NULL;
 }
 
 void
 strobe_scope_arena_clear (StrobeScopeArena *arena)
 {
+  if (arena->prefault)
+    g_thread_join (g_steal_pointer (&arena->prefault));
+  g_clear_pointer (&arena->next, block_unmap);
   g_clear_pointer (&arena->blocks, g_ptr_array_unref);
   g_clear_pointer (&arena->spill, g_ptr_array_unref);
 }
@@ -70,7 +106,7 @@ arena_copy (StrobeScopeArena *arena, const guint8 *data, gsize len)
 
   if (arena->used + len > ARENA_BLOCK)
     {
-      guint8 *block = arena->full ? NULL : block_map ();
+      guint8 *block = arena->full ? NULL : arena_block (arena);
 
       if (block == NULL)
         return NULL;

@@ -60,6 +60,8 @@ typedef struct
   gsize      bytes;
   GPtrArray *spill;           /* fill buffers kept as chunks when no block could be mapped */
   gboolean   full;            /* a block could not be mapped: the model keeps no more */
+  guint8    *next;            /* the block after the last, mapped ahead */
+  GThread   *prefault;        /* faulting @next in, while the last one fills */
 } StrobeScopeArena;
 
 /* A position in a track, with its scope decoded. Valid while ci < the chunks; walking it
