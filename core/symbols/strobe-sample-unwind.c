@@ -6,7 +6,9 @@
  * copied bytes from sp up. libdw then walks the frames with each module's CFI
  * (.eh_frame, or .debug_frame from a separate debug file), falling back to the frame
  * pointer where a module has none. A read outside the copy fails, which ends the walk
- * there: the stack is as deep as the copy reaches.
+ * there: the stack is as deep as the copy reaches, and one that needed more (a caller's
+ * frame past the copy's end) gets the "[truncated]" root of the runtime's cut stacks
+ * above it — not its last frame passed off as a thread's first function.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -14,6 +16,8 @@
 
 #include <elfutils/libdwfl.h>
 #include <string.h>
+
+#include "strobe-memory-records.h"
 
 #define MAX_FRAMES  256
 /* x86-64 DWARF register numbers. */
@@ -27,6 +31,7 @@ struct _StrobeSampleUnwinder
   Dwfl_Callbacks          callbacks;
   char                   *debuginfo_path;
   const StrobeSampleCopy *copy;        /* the one being unwound */
+  gboolean                beyond;      /* the walk read past the copy's end */
   guint64                 frames[MAX_FRAMES];
   guint                   n;
   guint64                 total_frames, shallow;
@@ -58,8 +63,13 @@ memory_read (Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *dwfl_arg)
   const StrobeSampleCopy *c = self->copy;
 
   (void) dwfl;
-  if (c == NULL || addr < c->sp || addr - c->sp > c->size || c->size - (addr - c->sp) < sizeof *result)
+  if (c == NULL || addr < c->sp)
     return false;
+  if (addr - c->sp > c->size || c->size - (addr - c->sp) < sizeof *result)
+    {
+      self->beyond = TRUE;
+      return false;
+    }
   memcpy (result, c->stack + (addr - c->sp), sizeof *result);
   return true;
 }
@@ -157,6 +167,7 @@ strobe_sample_unwinder_unwind (const StrobeSampleCopy *copy, gpointer data)
     return 0;
   self->copy = copy;
   self->n = 0;
+  self->beyond = FALSE;
   /* Its end (the copy's end, a frame in no module) is an "error": the frames before it
    * are the stack. */
   dwfl_getthread_frames (self->dwfl, 1, on_frame, self);
@@ -167,12 +178,17 @@ strobe_sample_unwinder_unwind (const StrobeSampleCopy *copy, gpointer data)
   if (self->n == 1)
     {
       /* Stopped at once (a module whose file is not here, such as the vdso): the
-       * kernel's chain, if it has callers, is no worse. */
+       * kernel's chain, if it has callers, is no worse — unless the copy was too short
+       * for the first frame and the chain's caller is in no module: then the chain was
+       * read through code without frame pointers (stack data taken for addresses). */
       StrobeMemoryFrame first[2];
       self->shallow++;
-      if (copy->chain && strobe_memory_model_get_frames (self->stacks, copy->chain, first, 2) > 1)
+      if (copy->chain && strobe_memory_model_get_frames (self->stacks, copy->chain, first, 2) > 1
+          && (!self->beyond || first[1].module != 0))
         return 0;
     }
+  if (self->beyond && self->n < MAX_FRAMES)
+    self->frames[self->n++] = STROBE_MEMNODE_TRUNCATED;
   return strobe_memory_model_add_stack (self->stacks, self->frames, self->n);
 }
 

@@ -7,6 +7,8 @@
  *                                of that name ("Sleep", "Spin", "Wait")
  *   sampling-probe late SECONDS  spins in scopes "Tick" until SECONDS passed (the control
  *                                server toggles the channel meanwhile)
+ *   sampling-probe bigframe      scope "Big": 0.3 s of CPU in big_frame(), whose frame is
+ *                                16 KiB (deeper than the default stack copy of 8 KiB)
  *   sampling-probe threads       4 threads started after sampling began, each spins 200 ms
  *                                in leaf_hot() inside scope "Worker"; and a thread named
  *                                "untraced" that spins 500 ms and traces nothing
@@ -197,6 +199,27 @@ worker_main (void *data)
   return NULL;
 }
 
+/* A frame bigger than a stack copy: an unwinder from the copy cannot reach the caller. */
+__attribute__ ((noinline)) static void
+big_frame (double seconds)
+{
+  volatile char buffer[16384];
+  double until = cpu_s () + seconds;
+
+  buffer[0] = 1;
+  buffer[sizeof buffer - 1] = 1;
+  while (cpu_s () < until)
+    for (int i = 0; i < 100000; i++)
+      buffer[i & 4095] += (char) i;
+}
+
+static void
+bigframe (void)
+{
+  STROBE_CPU_SCOPE ("Big");
+  big_frame (0.3);
+}
+
 /* A thread of the program that never emits an event: no stream, only samples. */
 static void *
 untraced_main (void *data)
@@ -235,7 +258,7 @@ main (int argc, char **argv)
   fflush (stdout);
   if (argc < 2)
     {
-      fprintf (stderr, "usage: sampling-probe attribution|states|late SECONDS|threads\n");
+      fprintf (stderr, "usage: sampling-probe attribution|states|late SECONDS|threads|bigframe\n");
       return 2;
     }
   /* Give the worker a round to start sampling before the part that is measured. */
@@ -248,6 +271,8 @@ main (int argc, char **argv)
     late (atof (argv[2]));
   else if (strcmp (argv[1], "threads") == 0)
     threads ();
+  else if (strcmp (argv[1], "bigframe") == 0)
+    bigframe ();
   else
     return 2;
   strobe_shutdown ();
