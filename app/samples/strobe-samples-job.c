@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "strobe-memory-symbols.h"
+#include "strobe-sample-roots.h"
 #include "strobe-sample-unwind.h"
 #include "strobe-samples-job.h"
 
@@ -50,6 +51,7 @@ strobe_samples_compute (StrobeSampleModel          *model,
     return NULL;
   tree = strobe_sample_tree_get_tree (r->sampled);
   r->total = strobe_sample_tree_get_total (r->sampled);
+  r->cut_share = strobe_sample_tree_cut_share (r->sampled, symbolizer);
   r->calls = strobe_cost_calls_new (tree, 0, cancellable, error);
   if (r->calls == NULL)
     return NULL;

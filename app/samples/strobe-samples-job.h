@@ -25,6 +25,7 @@ typedef struct
   GPtrArray        *names;       /* per function of @calls: the function's name */
   GPtrArray        *places;      /* per function: "function (file:line)" */
   guint64           total;       /* samples in the interval */
+  gdouble           cut_share;   /* of those, with cut stacks (strobe_sample_tree_cut_share) */
 } StrobeSamplesResult;
 
 /* The samples of @intervals. NULL with G_IO_ERROR_CANCELLED when cancelled. */

@@ -9,6 +9,7 @@
 #include "strobe-callers-panel.h"
 #include "strobe-flame-graph.h"
 #include "strobe-format.h"
+#include "strobe-sample-roots.h"
 #include "strobe-memory-symbols.h"
 #include "strobe-panes.h"
 #include "strobe-sample-row.h"
@@ -570,6 +571,13 @@ show_result (StrobeSamplesPanel *self, StrobeSamplesResult *r)
   count = strobe_format_count (r->total);
   /* Translators: what was selected, how many samples fell in it, and how it was sampled */
   text = g_strdup_printf (_("%s: %s samples (%s)"), self->what, count, mode ? mode : "");
+  if (r->cut_share >= STROBE_SAMPLE_CUT_SHARE_NOTE)
+    {
+      g_autofree char *note = strobe_sample_cut_note (self->model, r->cut_share);
+      g_autofree char *both = g_strconcat (text, "\n", note, NULL);
+      set_heading (self, both);
+      return;
+    }
   set_heading (self, text);
 }
 

@@ -14,6 +14,7 @@
 #include "strobe-cli.h"
 #include "strobe-memory-symbols.h"
 #include "strobe-sample-model.h"
+#include "strobe-sample-roots.h"
 #include "strobe-sample-unwind.h"
 #include "strobe-scope-search.h"
 #include "strobe-text.h"
@@ -104,6 +105,23 @@ key_name (StrobeSampleTree *tree, StrobeSymbolizer *sym, guint64 key, gboolean b
   else
     name = strobe_symbolization_format (s, depth);
   return strobe_text_escape (name, STROBE_TEXT_PLAIN);
+}
+
+/* When many stacks look cut: why, and what to record instead. */
+static void
+print_cut_note (StrobeSampleModel *model, StrobeSampleTree *tree, StrobeSymbolizer *sym, gboolean flame)
+{
+  gdouble cut = strobe_sample_tree_cut_share (tree, sym);
+  g_autofree char *note = NULL;
+
+  if (cut < STROBE_SAMPLE_CUT_SHARE_NOTE)
+    return;
+  note = strobe_sample_cut_note (model, cut);
+  /* Not on stdout with --flame: that is a file of folded stacks. */
+  if (flame)
+    g_printerr ("%s %s\n", _("Note:"), note);
+  else
+    printf ("\n%s %s\n", _("Note:"), note);
 }
 
 typedef struct
@@ -350,6 +368,7 @@ strobe_cli_samples (int argc, char **argv)
   {
     TreePrint p = { tree, strobe_sample_tree_get_tree (tree), sym,
                     (gdouble) strobe_sample_tree_get_total (tree), min_percent };
+    print_cut_note (model, tree, sym, flame);
     if (flame)
       {
         g_autoptr (GString) path = g_string_new (NULL);

@@ -22,6 +22,7 @@
 #include "strobe-document.h"
 #include "strobe-memory-symbols.h"
 #include "strobe-sample-model.h"
+#include "strobe-sample-roots.h"
 #include "strobe-sample-unwind.h"
 #include "strobe-scope-search.h"
 #include "test-dirs.h"
@@ -215,6 +216,18 @@ check_attribution (const char *program, Unwinding how)
                   : how == NO_FRAME_POINTERS ? "no frame pointers" : "no frame pointers, DWARF", in_hot, total);
   g_assert_cmpfloat ((double) in_hot / (double) total, >=, 0.8);
   g_assert_cmpfloat ((double) in_hot / (double) total, <=, 0.97);   /* leaf_cold is there too */
+  /* Whether the views say the stacks are cut (and to record stack copies): only for the
+   * kernel's chains through code without frame pointers. */
+  g_test_message ("cut stacks: %.2f", strobe_sample_tree_cut_share (up, t->sym));
+  if (frame_pointers)
+    g_assert_cmpfloat (strobe_sample_tree_cut_share (up, t->sym), <, STROBE_SAMPLE_CUT_SHARE_NOTE);
+  else
+    {
+      g_autofree char *note = NULL;
+      g_assert_cmpfloat (strobe_sample_tree_cut_share (up, t->sym), >=, 0.8);
+      note = strobe_sample_cut_note (t->samples, strobe_sample_tree_cut_share (up, t->sym));
+      g_assert_nonnull (strstr (note, "--sample-stack"));
+    }
   if (frame_pointers)
     {
       /* Bottom-up: leaf_hot's caller is slow_work, in (nearly) every sample — without
@@ -429,6 +442,65 @@ test_late_toggle (void)
   traced_free (t);
 }
 
+/* Without frame pointers, a frame bigger than the stack copy: the unwinder cannot reach
+ * the caller. Those stacks hang under "[truncated]" (not under their last frame passed
+ * off as the thread's first, nor the kernel's chain of stack data), and the views say to
+ * record a bigger copy; a copy big enough gives the whole stack. */
+static void
+check_big_frame (const char *copy, gboolean whole)
+{
+  Traced *t = traced_run (probe_nofp, "bigframe", "STROBE_SAMPLING_STACK", copy, NULL);
+  g_autoptr (GArray) big = scope_intervals (t, "Big");
+  g_autoptr (StrobeSampleTree) down = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *note = NULL;
+  StrobeCostTree *cost;
+  gdouble cut;
+  guint32 root;
+
+  g_assert_cmpuint (big->len, ==, 1);
+  strobe_sample_unwind (t->samples, strobe_document_get_memory (t->document));
+  down = strobe_sample_model_build_tree (t->samples, strobe_document_get_memory (t->document),
+                                         (StrobeSampleInterval *) big->data, big->len, STROBE_COST_TREE_TOP_DOWN,
+                                         strobe_memory_symbolizer_frame_func, t->sym, NULL, &error);
+  g_assert_no_error (error);
+  cost = strobe_sample_tree_get_tree (down);
+  g_assert_cmpuint (strobe_sample_tree_get_total (down), >=, 100);
+  cut = strobe_sample_tree_cut_share (down, t->sym);
+  g_test_message ("copy %s: %.2f of %" G_GUINT64_FORMAT " stacks cut", copy, cut, strobe_sample_tree_get_total (down));
+  root = child_named (t, down, 0, "[truncated]");
+  if (whole)
+    {
+      guint32 first = strobe_cost_tree_get_first_child (cost, 0);
+      g_autofree char *outermost = key_function (t, down, strobe_cost_tree_get_key (cost, first));
+
+      g_assert_cmpfloat (cut, <, STROBE_SAMPLE_CUT_SHARE_NOTE);
+      g_assert_cmpuint (root, ==, STROBE_COST_NODE_NONE);
+      /* One outermost frame, where the thread started. */
+      g_assert_cmpuint (strobe_cost_tree_get_next_sibling (cost, first), ==, STROBE_COST_NODE_NONE);
+      g_test_message ("outermost: %s", outermost);
+      g_assert_true (g_str_equal (outermost, "_start") || g_str_equal (outermost, "__libc_start_call_main"));
+    }
+  else
+    {
+      g_assert_cmpfloat (cut, >=, 0.8);
+      g_assert_cmpuint (root, !=, STROBE_COST_NODE_NONE);
+      g_assert_cmpfloat ((gdouble) strobe_cost_tree_get_inclusive (cost, root, 0)
+                         / (gdouble) strobe_sample_tree_get_total (down), >=, 0.8);
+      g_assert_cmpuint (child_named (t, down, root, "big_frame"), !=, STROBE_COST_NODE_NONE);
+      note = strobe_sample_cut_note (t->samples, cut);
+      g_assert_nonnull (strstr (note, "deeper than the copy"));
+    }
+  traced_free (t);
+}
+
+static void
+test_big_frame (void)
+{
+  check_big_frame ("8192", FALSE);
+  check_big_frame ("32768", TRUE);
+}
+
 static void
 test_cli (void)
 {
@@ -608,5 +680,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sampling/not-permitted", test_not_permitted);
   g_test_add_func ("/sampling/late-toggle", test_late_toggle);
   g_test_add_func ("/sampling/cli", test_cli);
+  g_test_add_func ("/sampling/big-frame", test_big_frame);
   return g_test_run ();
 }
