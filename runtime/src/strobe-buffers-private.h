@@ -78,6 +78,13 @@ bool          strobe__thread_has_stream (uint32_t system_id);
 /* A stream id of its own for a thread that writes none (0 when they ran out): what the
  * Sampling channel names a program's untraced threads by. */
 uint16_t      strobe__thread_reserve_id (void);
+/* Strobe's own threads (the worker, the control server) are known to the sampler by the
+ * name they give themselves; until they have, it must not take them for the program's.
+ * The creator calls _begin before pthread_create (and _named if that fails), the thread
+ * _named once it has its name; the sampler waits while any is starting. */
+void          strobe__own_thread_begin (void);
+void          strobe__own_thread_named (void);
+bool          strobe__own_threads_starting (void);
 
 /* ---- aux records (strobe-thread.c builds, strobe-aux.c converts) ------------------- */
 

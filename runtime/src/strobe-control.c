@@ -907,6 +907,7 @@ control_main (void *data)
   bool backlogged = false;   /* newcomers wait in the listen backlog */
 
   pthread_setname_np (pthread_self (), "strobe-control");
+  strobe__own_thread_named ();
   strobe__thread_untraced ();
   publish ();
   for (;;)
@@ -1002,10 +1003,12 @@ strobe__control_start (const StrobeInitOptions *o)
   publish ();   /* before strobe_init returns: a tool started after it finds us */
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &old);
+  strobe__own_thread_begin ();
   ctl.running = pthread_create (&ctl.thread, NULL, control_main, NULL) == 0;
   pthread_sigmask (SIG_SETMASK, &old, NULL);
   if (!ctl.running)
     {
+      strobe__own_thread_named ();
       close (ctl.listen_fd);
       close (ctl.wake[0]);
       close (ctl.wake[1]);

@@ -514,7 +514,8 @@ scan_threads (uint64_t now, bool force)
   DIR *dir;
   struct dirent *d;
 
-  if (stat ("/proc/self/task", &st) != 0)
+  /* A thread of Strobe's own is starting: it is not named yet. Next round. */
+  if (strobe__own_threads_starting () || stat ("/proc/self/task", &st) != 0)
     return;
   if (!force && st.st_nlink == last_nlink && now - last_scan_ns < RESCAN_NS)
     return;

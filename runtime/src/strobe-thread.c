@@ -23,6 +23,7 @@ static pthread_once_t key_once = PTHREAD_ONCE_INIT;
 static pthread_key_t  exit_key;
 static uint32_t       next_thread_id = STROBE_TID_FIRST_USER;
 static uint64_t       dropped_elsewhere;      /* drops with no thread state to count them */
+static unsigned       own_starting;           /* own threads created, not named yet */
 
 static void thread_exit (void *arg);
 
@@ -127,6 +128,7 @@ strobe__threads_after_fork_child (void)
   if (current)
     current->system_id = (uint32_t) syscall (SYS_gettid);
   dropped_elsewhere = 0;
+  own_starting = 0;   /* those threads are the parent's */
 }
 
 bool
@@ -139,6 +141,24 @@ strobe__thread_has_stream (uint32_t system_id)
     found = t->id != 0 && t->system_id == system_id && !__atomic_load_n (&t->exited, __ATOMIC_ACQUIRE);
   pthread_mutex_unlock (&strobe__threads_lock);
   return found;
+}
+
+void
+strobe__own_thread_begin (void)
+{
+  __atomic_add_fetch (&own_starting, 1, __ATOMIC_ACQ_REL);
+}
+
+void
+strobe__own_thread_named (void)
+{
+  __atomic_sub_fetch (&own_starting, 1, __ATOMIC_ACQ_REL);
+}
+
+bool
+strobe__own_threads_starting (void)
+{
+  return __atomic_load_n (&own_starting, __ATOMIC_ACQUIRE) != 0;
 }
 
 uint16_t

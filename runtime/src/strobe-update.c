@@ -358,6 +358,7 @@ static void *
 worker_main (void *data)
 {
   pthread_setname_np (pthread_self (), "strobe-worker");
+  strobe__own_thread_named ();
   strobe__thread_untraced ();
   strobe__thread_set_no_wait (true);
   for (;;)
@@ -402,8 +403,11 @@ strobe__worker_start (void)
   /* The worker must not take the program's signals. */
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &old);
+  strobe__own_thread_begin ();
   worker_running = pthread_create (&worker, NULL, worker_main, NULL) == 0;
   pthread_sigmask (SIG_SETMASK, &old, NULL);
+  if (!worker_running)
+    strobe__own_thread_named ();
 }
 
 void

@@ -454,6 +454,7 @@ check_big_frame (const char *copy, gboolean whole)
   g_autoptr (StrobeSampleTree) down = NULL;
   g_autoptr (GError) error = NULL;
   g_autofree char *note = NULL;
+  StrobeSampleSummary summary;
   StrobeCostTree *cost;
   gdouble cut;
   guint32 root;
@@ -467,7 +468,11 @@ check_big_frame (const char *copy, gboolean whole)
   cost = strobe_sample_tree_get_tree (down);
   g_assert_cmpuint (strobe_sample_tree_get_total (down), >=, 100);
   cut = strobe_sample_tree_cut_share (down, t->sym);
-  g_test_message ("copy %s: %.2f of %" G_GUINT64_FORMAT " stacks cut", copy, cut, strobe_sample_tree_get_total (down));
+  strobe_sample_model_get_summary (t->samples, &summary);
+  g_test_message ("copy %s: %.2f of %" G_GUINT64_FORMAT " stacks cut; %" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT
+                  " copies, %" G_GUINT64_FORMAT " unwound, %" G_GUINT64_FORMAT " lost",
+                  copy, cut, strobe_sample_tree_get_total (down), summary.samples, summary.copies, summary.unwound,
+                  summary.lost);
   root = child_named (t, down, 0, "[truncated]");
   if (whole)
     {
