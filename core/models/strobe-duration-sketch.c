@@ -192,6 +192,22 @@ strobe_duration_sketch_quantile (StrobeDurationSketch *self, gdouble q)
   return (guint64) hist_kth (self, rank - 1);
 }
 
+void
+strobe_duration_sketch_add_bucket (StrobeDurationSketch *self, guint bucket, guint64 count)
+{
+  guint o = bucket / SUBS, s = bucket % SUBS;
+
+  g_return_if_fail (bucket < STROBE_DURATION_SKETCH_BUCKETS);
+  if (count == 0)
+    return;
+  if (self->octaves == NULL)
+    to_histogram (self);
+  if (G_UNLIKELY (self->octaves[o] == NULL))
+    self->octaves[o] = g_new0 (guint64, SUBS);
+  self->octaves[o][s] += count;
+  self->n += count;
+}
+
 gboolean
 strobe_duration_sketch_is_exact (const StrobeDurationSketch *self)
 {

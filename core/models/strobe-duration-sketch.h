@@ -59,6 +59,26 @@ gdouble strobe_duration_sketch_median (StrobeDurationSketch *self);
 guint64 strobe_duration_sketch_quantile (StrobeDurationSketch *self,
                                          gdouble               q);
 gboolean strobe_duration_sketch_is_exact (const StrobeDurationSketch *self);
+
+/* The sketch's buckets by number: 128 per power of two from 128 up (values below 128 one
+ * bucket each), so a coarser histogram kept elsewhere (the timers' summaries,
+ * strobe-timer-summary.h) is these numbers shifted right. */
+#define STROBE_DURATION_SKETCH_BUCKETS (58 * 128)
+static inline guint
+strobe_duration_sketch_bucket (guint64 v)
+{
+  guint e;
+
+  if (v < 128)
+    return (guint) v;
+  e = 63 - (guint) __builtin_clzll (v);
+  return (e - 6) * 128 + (guint) (v >> (e - 7)) - 128;
+}
+/* Adds @count values of bucket @bucket (< STROBE_DURATION_SKETCH_BUCKETS) at once. The
+ * sketch is no longer exact after: its answers are within its buckets (1/256). */
+void    strobe_duration_sketch_add_bucket (StrobeDurationSketch *self,
+                                           guint                 bucket,
+                                           guint64               count);
 /* Every value the sketch holds, in no particular order, as runs of @count values in
  * [@low, @low + @width): width 1 while exact; a bucket (within 1/256) after. Reads only,
  * so threads may walk a finished sketch at once: a histogram of the durations without

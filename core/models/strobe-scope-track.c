@@ -136,17 +136,41 @@ strobe_scope_track_free (gpointer track)
   StrobeScopeTrack *t = track;
 
   g_array_unref (t->chunks);
+  strobe_timer_summary_free (t->summary);
+  g_free (t->side);
   if (t->flags)
     g_array_unref (t->flags);
   g_free (t->fill);
   g_free (t);
 }
 
-/* The filling chunk's records go to the arena; the buffer is kept for the next chunk. */
+static const guint8 *
+summary_store (gpointer arena, const guint8 *bytes, gsize len)
+{
+  return arena_copy (arena, bytes, len);
+}
+
+/* The filling chunk's records go to the arena; the buffer is kept for the next chunk. A
+ * full chunk goes into the timers' summary first, while its records are in cache. */
 static void
 fill_close (StrobeScopeArena *arena, StrobeScopeTrack *t)
 {
   StrobeScopeChunk *c = &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1);
+
+  if ((t->n & (STROBE_SCOPE_CHUNK - 1)) == 0 && t->side_cap >= STROBE_SCOPE_CHUNK)
+    {
+      gsize before;
+
+      if (t->summary == NULL)
+        {
+          t->summary = strobe_timer_summary_new ();
+          arena->bytes += t->summary->bytes;
+        }
+      before = t->summary->bytes;
+      strobe_timer_summary_add_chunk (t->summary, t->chunks->len - 1, t->side,
+                                      summary_store, arena);
+      arena->bytes += t->summary->bytes - before;
+    }
 
   c->data = arena_copy (arena, t->fill, t->fill_len);
   if (c->data == NULL)
@@ -180,9 +204,25 @@ fill_reserve (StrobeScopeArena *arena, StrobeScopeTrack *t, guint32 need)
     g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1).data = t->fill;
 }
 
+/* Room for the filling chunk's next scope beside it. */
+static void
+side_reserve (StrobeScopeArena *arena, StrobeScopeTrack *t)
+{
+  guint in_chunk = (guint) (t->n & (STROBE_SCOPE_CHUNK - 1));
+  guint32 cap = t->side_cap;
+
+  if (in_chunk < cap)
+    return;
+  while (cap <= in_chunk)
+    cap = cap ? cap * 2 : 8;
+  arena->bytes += (cap - t->side_cap) * sizeof (StrobeTimerSummaryScope);
+  t->side = g_renew (StrobeTimerSummaryScope, t->side, cap);
+  t->side_cap = cap;
+}
+
 void
 strobe_scope_track_append_slow (StrobeScopeArena *arena, StrobeScopeTrack *t, guint64 begin, guint64 end,
-                                guint32 name_id, guint8 flags)
+                                guint32 name_id, guint8 flags, guint64 children)
 {
   guint64 duration = end >= begin ? end - begin : 0;
   StrobeScopeChunk *c;
@@ -216,6 +256,9 @@ strobe_scope_track_append_slow (StrobeScopeArena *arena, StrobeScopeTrack *t, gu
       t->fill_len = (guint32) (d - last->data);
     }
   fill_reserve (arena, t, STROBE_SCOPE_REC_MAX);
+  side_reserve (arena, t);
+  t->side[t->n & (STROBE_SCOPE_CHUNK - 1)] = (StrobeTimerSummaryScope) { duration, duration > children ? duration - children : 0,
+                                                                       name_id };
   c = &g_array_index (t->chunks, StrobeScopeChunk, t->chunks->len - 1);
   c->data = t->fill;
   gap = (gint64) (begin - ((t->n & (STROBE_SCOPE_CHUNK - 1)) ? c->last_end : c->base));
@@ -244,6 +287,15 @@ strobe_scope_track_finish (StrobeScopeArena *arena, StrobeScopeTrack *t)
     return;
   if (t->chunks->len && t->fill_len)
     fill_close (arena, t);
+  /* The block being summarised goes (what it takes of a chunk not full stays, a
+   * chunk's worth at most, for a trace that grows again): if scopes come after, the
+   * summary goes on from the next block, or stops. */
+  if (t->summary)
+    {
+      gsize before = t->summary->bytes;
+      strobe_timer_summary_pause (t->summary, t->chunks->len - ((t->n & (STROBE_SCOPE_CHUNK - 1)) ? 1 : 0));
+      arena->bytes += t->summary->bytes - before;
+    }
   arena->bytes -= t->fill_cap;
   g_clear_pointer (&t->fill, g_free);
   t->fill_len = t->fill_cap = 0;

@@ -8,6 +8,8 @@
 
 #include <glib.h>
 
+#include "strobe-timer-summary.h"
+
 G_BEGIN_DECLS
 
 /* Scopes at one depth of one thread never overlap, and a scope is appended when it ends:
@@ -48,6 +50,11 @@ typedef struct
   guint32  fill_cap;          /* 0 while fill is NULL */
   /* The last of chunks, for the append's fast path: one load instead of three. */
   StrobeScopeChunk *tail;
+  /* The filling chunk's scopes as the timers' summary takes them when it is full, grown
+   * with it up to a chunk. */
+  StrobeTimerSummaryScope *side;
+  guint32  side_cap;
+  StrobeTimerSummary *summary;  /* NULL until a chunk is full */
 } StrobeScopeTrack;
 
 /* Where full chunks' records go: large blocks written front to back, freed with the model.
@@ -85,7 +92,7 @@ StrobeScopeTrack *strobe_scope_track_new    (StrobeScopeArena *arena);
 /* Frees the track; its full chunks stay in the arena until that is cleared. */
 void              strobe_scope_track_free   (gpointer track);
 void              strobe_scope_track_append_slow (StrobeScopeArena *arena, StrobeScopeTrack *t, guint64 begin,
-                                                  guint64 end, guint32 name_id, guint8 flags);
+                                                  guint64 end, guint32 name_id, guint8 flags, guint64 children);
 /* No more scopes for now (the trace ended): the filling chunk moves into the arena. More
  * may still be appended after. */
 void              strobe_scope_track_finish (StrobeScopeArena *arena, StrobeScopeTrack *t);
@@ -230,14 +237,16 @@ strobe_scope_flags_at (const StrobeScopeTrack *t, StrobeScopePos p)
   return p.flags;
 }
 
-/* Appends a scope that ended (the common case inline: room in the filling chunk). */
+/* Appends a scope that ended, whose direct children took @children ticks (the common
+ * case inline: room in the filling chunk). */
 static inline void
 strobe_scope_track_append (StrobeScopeArena *arena, StrobeScopeTrack *t, guint64 begin, guint64 end,
-                           guint32 name_id, guint8 flags)
+                           guint32 name_id, guint8 flags, guint64 children)
 {
   guint in_chunk = (guint) (t->n & (STROBE_SCOPE_CHUNK - 1));
 
-  if (G_LIKELY (in_chunk != 0 && flags == 0 && t->fill_len + STROBE_SCOPE_REC_MAX <= t->fill_cap))
+  if (G_LIKELY (in_chunk != 0 && flags == 0 && t->fill_len + STROBE_SCOPE_REC_MAX <= t->fill_cap
+                && in_chunk < t->side_cap))
     {
       StrobeScopeChunk *c = t->tail;
       gint64 gap = (gint64) (begin - c->last_end);
@@ -250,10 +259,11 @@ strobe_scope_track_append (StrobeScopeArena *arena, StrobeScopeTrack *t, guint64
       t->fill_len = (guint32) (p - t->fill);
       c->last_begin = begin;
       c->last_end = begin + duration;
+      t->side[in_chunk] = (StrobeTimerSummaryScope) { duration, duration > children ? duration - children : 0, name_id };
       t->n++;
       return;
     }
-  strobe_scope_track_append_slow (arena, t, begin, end, name_id, flags);
+  strobe_scope_track_append_slow (arena, t, begin, end, name_id, flags, children);
 }
 
 G_END_DECLS

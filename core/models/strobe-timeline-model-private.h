@@ -36,8 +36,17 @@ strobe_scope_name_intern (GPtrArray  *names,
 typedef struct
 {
   guint64 begin;
+  guint64 children;   /* time of its direct children kept so far (the timers' summary) */
   guint32 name_id;
 } StrobeOpenScope;
+
+/* The kept scope open at @depth of @stack ended, @duration long: its parent's children. */
+static inline void
+strobe_open_scope_ended (StrobeOpenScope *stack, guint depth, guint64 duration)
+{
+  if (depth > 0)
+    stack[depth - 1].children += duration;
+}
 
 /* Which scopes a model keeps, one thread's part: a thread nests at most
  * STROBE_TIMELINE_MAX_DEPTH deep, and each depth level it opens comes out of the

@@ -312,7 +312,8 @@ batch_end (gpointer data, guint64 ts)
       w->tracks = (StrobeScopeTrack **) th->tracks->pdata;
       w->n_tracks = th->tracks->len;
     }
-  strobe_scope_track_append (&w->self->arena, w->tracks[depth], o->begin, ts, o->name_id, 0);
+  strobe_scope_track_append (&w->self->arena, w->tracks[depth], o->begin, ts, o->name_id, 0, o->children);
+  strobe_open_scope_ended (th->stack, depth, ts >= o->begin ? ts - o->begin : 0);
   w->from = MIN (w->from, o->begin);
   w->self->scopes++;
 }
@@ -340,6 +341,7 @@ batch_begin (gpointer data, guint64 ts, guint64 id)
     }
   o = &th->stack[th->nest.depth - 1];
   o->begin = ts;
+  o->children = 0;
   o->name_id = name;
 }
 
@@ -736,7 +738,8 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
               continue;
             }
           strobe_scope_track_append (&self->arena, track_at (self, th, depth), o->begin, MAX (last, o->begin),
-                                     o->name_id, STROBE_SCOPE_CLOSED_AT_END);
+                                     o->name_id, STROBE_SCOPE_CLOSED_AT_END, o->children);
+          strobe_open_scope_ended (th->stack, depth, MAX (last, o->begin) - o->begin);
           self->scopes++;
         }
       for (guint d = 0; d < th->tracks->len; d++)

@@ -20,61 +20,250 @@ clip (guint64 b, guint64 e, guint64 t0, guint64 t1)
   return hi > lo ? hi - lo : 0;
 }
 
+/* A summary block merged for a name that had few scopes then: its exact values may be
+ * wanted (strobe_timer_stats_compute_sketched). */
+typedef struct
+{
+  guint16 thread_id;
+  guint16 depth;              /* < STROBE_TIMELINE_MAX_DEPTH */
+  guint32 block;
+  guint32 name;
+} Revisit;
+
+typedef struct
+{
+  guint64               t0, t1;
+  Acc                  *acc;
+  StrobeDurationSketch *hist;       /* by name: the merged blocks' buckets */
+  GArray               *few;        /* guint32 names, scratch for merge_block */
+  GArray               *revisits;   /* Revisit */
+  guint                 n_names;
+  guint                 tick;
+  guint16               thread_id;
+  guint                 depth;
+  gint                 *progress;
+  GCancellable         *cancellable;
+} Pass;
+
+/* Counts @n scopes towards the progress; FALSE when cancelled. */
+static inline gboolean
+pass_tick (Pass *ps, guint n)
+{
+  ps->tick += n;
+  if (G_LIKELY (ps->tick < STROBE_TIMER_STATS_PROGRESS_SCOPES))
+    return TRUE;
+  while (ps->tick >= STROBE_TIMER_STATS_PROGRESS_SCOPES)
+    {
+      ps->tick -= STROBE_TIMER_STATS_PROGRESS_SCOPES;
+      if (ps->progress)
+        g_atomic_int_inc (ps->progress);
+    }
+  return !g_cancellable_is_cancelled (ps->cancellable);
+}
+
+/* The scopes of @t from @p, before index @stop and beginning by t1, one by one, with
+ * their children on @ct from @c. FALSE when cancelled. */
+static gboolean
+walk (const StrobeScopeTrack *t, StrobeScopePos p, guint64 stop, const StrobeScopeTrack *ct, StrobeScopePos c,
+      Pass *ps)
+{
+  guint64 t0 = ps->t0, t1 = ps->t1;
+
+  for (; strobe_scope_pos_valid (t, p) && strobe_scope_pos_index (t, p) < stop; strobe_scope_pos_next (t, &p))
+    {
+      guint64 b = strobe_scope_begin_at (t, p), e, incl, children = 0;
+      guint32 name = strobe_scope_name_at (t, p);
+      if (b > t1)
+        break;
+      if (G_UNLIKELY (!pass_tick (ps, 1)))
+        return FALSE;
+      e = strobe_scope_end_at (t, p);
+      incl = clip (b, e, t0, t1);
+      if (ct)
+        {
+          /* Children begin and end inside [b, e]; anything before b belongs to an
+           * earlier parent outside the range (or to none). */
+          while (strobe_scope_pos_valid (ct, c) && strobe_scope_begin_at (ct, c) < b)
+            strobe_scope_pos_next (ct, &c);
+          while (strobe_scope_pos_valid (ct, c) && strobe_scope_end_at (ct, c) <= e)
+            {
+              guint64 cb = strobe_scope_begin_at (ct, c);
+              if (cb > e || cb > t1)
+                break;
+              children += clip (cb, strobe_scope_end_at (ct, c), t0, t1);
+              strobe_scope_pos_next (ct, &c);
+            }
+        }
+      /* A scope that only touches the range (ends where it begins, begins where it
+       * ends) is not in it: frames N–M must not count frame N−1's last scope. */
+      if (name >= ps->n_names || (incl == 0 && e > b))
+        continue;
+      strobe_timer_acc_add (&ps->acc[name], incl, children);
+    }
+  return TRUE;
+}
+
+/* The last end of summary block @k's scopes. */
+static inline guint64
+block_last_end (const StrobeScopeTrack *t, guint k)
+{
+  return strobe_scope_chunk (t, strobe_timer_summary_block_chunk (t->summary, k + 1) - 1)->last_end;
+}
+
+/* One track: the summary's blocks wholly inside the range merged, the scopes before and
+ * after them walked. FALSE when cancelled. */
+static gboolean
+track_stats (const StrobeScopeTrack *t, const StrobeScopeTrack *ct, Pass *ps)
+{
+  StrobeScopePos p = strobe_scope_track_lower_bound_end (t, ps->t0), c = { 0, 0 };
+  guint nb = strobe_timer_summary_n_blocks (t->summary), lo, hi, k_lo, k_hi;
+  guint64 i0, per_block;
+
+  if (!strobe_scope_pos_valid (t, p))
+    return TRUE;
+  if (ct)
+    c = strobe_scope_track_lower_bound_end (ct, ps->t0);
+  if (nb == 0)
+    return walk (t, p, G_MAXUINT64, ct, c, ps);
+  i0 = strobe_scope_pos_index (t, p);
+  per_block = (guint64) STROBE_SCOPE_CHUNK << t->summary->shift;
+  k_lo = (guint) ((i0 + per_block - 1) / per_block);
+  /* Its first scope may straddle t0. */
+  if (k_lo < nb && strobe_scope_chunk (t, strobe_timer_summary_block_chunk (t->summary, k_lo))->base < ps->t0)
+    k_lo++;
+  /* Blocks from k_lo on begin inside the range: the first that ends past it, by search. */
+  lo = MIN (k_lo, nb), hi = nb;
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+      if (block_last_end (t, mid) > ps->t1)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  k_hi = lo;
+  if (k_lo >= k_hi)
+    return walk (t, p, G_MAXUINT64, ct, c, ps);
+  if (!walk (t, p, (guint64) k_lo * per_block, ct, c, ps))
+    return FALSE;
+  for (guint k = k_lo; k < k_hi; k++)
+    {
+      guint64 n = strobe_timer_summary_merge_block (t->summary, k, ps->acc, ps->hist, ps->n_names, ps->few);
+
+      for (guint i = 0; i < ps->few->len; i++)
+        {
+          Revisit r = { ps->thread_id, (guint16) ps->depth, k, g_array_index (ps->few, guint32, i) };
+          g_array_append_val (ps->revisits, r);
+        }
+      g_array_set_size (ps->few, 0);
+      if (!pass_tick (ps, (guint) n))
+        return FALSE;
+    }
+  p = strobe_scope_track_seek (t, (guint64) k_hi * per_block);
+  if (!strobe_scope_pos_valid (t, p))
+    return TRUE;
+  if (ct)
+    c = strobe_scope_track_lower_bound_begin (ct, strobe_scope_begin_at (t, p));
+  return walk (t, p, G_MAXUINT64, ct, c, ps);
+}
+
 /* FALSE when cancelled (checked every few thousand scopes). */
 static gboolean
-thread_stats (StrobeScopeThread *th, guint64 t0, guint64 t1, Acc *acc, guint n_names,
-              gint *progress, GCancellable *cancellable)
+thread_stats (StrobeScopeThread *th, Pass *ps)
 {
-  guint tick = 0;
-
+  ps->thread_id = th->thread_id;
   for (guint d = 0; d < th->tracks->len; d++)
     {
       StrobeScopeTrack *t = th->tracks->pdata[d];
       StrobeScopeTrack *ct = d + 1 < th->tracks->len ? th->tracks->pdata[d + 1] : NULL;
-      StrobeScopePos p = strobe_scope_track_lower_bound_end (t, t0);
-      StrobeScopePos c = { 0, 0 };
 
-      if (ct)
-        c = strobe_scope_track_lower_bound_end (ct, t0);
-      for (; strobe_scope_pos_valid (t, p); strobe_scope_pos_next (t, &p))
-        {
-          guint64 b = strobe_scope_begin_at (t, p), e, incl, children = 0;
-          guint32 name = strobe_scope_name_at (t, p);
-          if (b > t1)
-            break;
-          if (G_UNLIKELY (++tick == STROBE_TIMER_STATS_PROGRESS_SCOPES))
-            {
-              tick = 0;
-              if (progress)
-                g_atomic_int_inc (progress);
-              if (g_cancellable_is_cancelled (cancellable))
-                return FALSE;
-            }
-          e = strobe_scope_end_at (t, p);
-          incl = clip (b, e, t0, t1);
-          if (ct)
-            {
-              /* Children begin and end inside [b, e]; anything before b belongs to an
-               * earlier parent outside the range (or to none). */
-              while (strobe_scope_pos_valid (ct, c) && strobe_scope_begin_at (ct, c) < b)
-                strobe_scope_pos_next (ct, &c);
-              while (strobe_scope_pos_valid (ct, c) && strobe_scope_end_at (ct, c) <= e)
-                {
-                  guint64 cb = strobe_scope_begin_at (ct, c);
-                  if (cb > e || cb > t1)
-                    break;
-                  children += clip (cb, strobe_scope_end_at (ct, c), t0, t1);
-                  strobe_scope_pos_next (ct, &c);
-                }
-            }
-          /* A scope that only touches the range (ends where it begins, begins where it
-           * ends) is not in it: frames N–M must not count frame N−1's last scope. */
-          if (name >= n_names || (incl == 0 && e > b))
-            continue;
-          strobe_timer_acc_add (&acc[name], incl, children);
-        }
+      ps->depth = d;
+      if (!track_stats (t, ct, ps))
+        return FALSE;
     }
   return TRUE;
+}
+
+static gint
+revisit_cmp (gconstpointer x, gconstpointer y)
+{
+  const Revisit *a = x, *b = y;
+
+  if (a->thread_id != b->thread_id)
+    return a->thread_id < b->thread_id ? -1 : 1;
+  if (a->depth != b->depth)
+    return a->depth < b->depth ? -1 : 1;
+  return a->block < b->block ? -1 : a->block > b->block;
+}
+
+/* The medians stay exact up to STROBE_DURATION_SKETCH_EXACT scopes a name, as when every
+ * scope is walked: a name that ends with that few has the blocks merged for it walked
+ * again for its exact values (each such block once, whatever names it is walked for);
+ * every other name takes its blocks' buckets. Typically no block is walked again: a range
+ * with blocks in it has far more scopes than that of most names. */
+static void
+exact_few (StrobeTimelineModel *model, Acc *acc, StrobeDurationSketch *hist, guint n_names, GArray *revisits)
+{
+  g_autofree guint8 *need = g_new0 (guint8, MAX (n_names, 1));
+  guint kept = 0;
+  guint16 locked_thread = 0;
+  StrobeScopeThread *th = NULL;
+  gboolean locked = FALSE;
+
+  for (guint n = 0; n < n_names; n++)
+    {
+      if (hist[n].n == 0)
+        continue;
+      if (acc[n].count <= STROBE_DURATION_SKETCH_EXACT)
+        {
+          need[n] = 1;
+          strobe_duration_sketch_clear (&hist[n]);
+        }
+      else
+        strobe_duration_sketch_merge (&acc[n].durations, &hist[n]);
+    }
+  for (guint i = 0; i < revisits->len; i++)
+    {
+      Revisit *r = &g_array_index (revisits, Revisit, i);
+      if (need[r->name])
+        g_array_index (revisits, Revisit, kept++) = *r;
+    }
+  g_array_set_size (revisits, kept);
+  g_array_sort (revisits, revisit_cmp);
+  for (guint i = 0; i < revisits->len; i++)
+    {
+      Revisit *r = &g_array_index (revisits, Revisit, i);
+      StrobeScopeTrack *t;
+      StrobeScopePos p;
+      guint64 per_block;
+
+      if (i > 0 && revisit_cmp (r, r - 1) == 0)
+        continue;
+      /* Locked per thread of the trace, as the pass was. */
+      if (!locked || r->thread_id != locked_thread)
+        {
+          if (locked)
+            strobe_timeline_model_read_unlock (model);
+          strobe_timeline_model_read_lock (model);
+          locked = TRUE;
+          locked_thread = r->thread_id;
+          th = strobe_timeline_model_peek_thread (model, r->thread_id);
+        }
+      if (th == NULL || r->depth >= th->tracks->len)
+        continue;
+      t = th->tracks->pdata[r->depth];
+      per_block = (guint64) STROBE_SCOPE_CHUNK << t->summary->shift;
+      p = strobe_scope_track_seek (t, r->block * per_block);
+      /* A block is wholly inside the range: its scopes count unclipped. */
+      for (guint64 k = 0; k < per_block; k++, strobe_scope_pos_next (t, &p))
+        {
+          guint32 name = strobe_scope_name_at (t, p);
+          if (name < n_names && need[name])
+            strobe_duration_sketch_add (&acc[name].durations, strobe_scope_end_at (t, p) - strobe_scope_begin_at (t, p));
+        }
+    }
+  if (locked)
+    strobe_timeline_model_read_unlock (model);
 }
 
 static const char *
@@ -190,8 +379,10 @@ typedef struct
 
 typedef struct
 {
-  Shared *shared;
-  Acc    *acc;
+  Shared               *shared;
+  Acc                  *acc;
+  StrobeDurationSketch *hist;
+  GArray               *revisits;
 } Worker;
 
 static gpointer
@@ -199,6 +390,8 @@ worker_main (gpointer data)
 {
   Worker *w = data;
   Shared *sh = w->shared;
+  g_autoptr(GArray) few = g_array_new (FALSE, FALSE, sizeof (guint32));
+  Pass ps = { sh->t0, sh->t1, w->acc, w->hist, few, w->revisits, sh->n_names, 0, 0, 0, sh->progress, sh->cancellable };
 
   for (;;)
     {
@@ -214,7 +407,7 @@ worker_main (gpointer data)
       /* Locked per thread: the writer may move the tracks between two threads. */
       strobe_timeline_model_read_lock (sh->model);
       th = strobe_timeline_model_peek_thread (sh->model, id);
-      if (th && !thread_stats (th, sh->t0, sh->t1, w->acc, sh->n_names, sh->progress, sh->cancellable))
+      if (th && !thread_stats (th, &ps))
         g_atomic_int_set (&sh->cancelled, 1);
       strobe_timeline_model_read_unlock (sh->model);
     }
@@ -260,6 +453,8 @@ strobe_timer_stats_compute_sketched (StrobeTimelineModel *model, guint64 t0, gui
     {
       workers[w].shared = &sh;
       workers[w].acc = g_new0 (Acc, MAX (sh.n_names, 1));
+      workers[w].hist = g_new0 (StrobeDurationSketch, MAX (sh.n_names, 1));
+      workers[w].revisits = g_array_new (FALSE, FALSE, sizeof (Revisit));
       if (w > 0)
         helpers[w] = g_thread_new ("strobe-stats", worker_main, &workers[w]);
     }
@@ -268,10 +463,22 @@ strobe_timer_stats_compute_sketched (StrobeTimelineModel *model, guint64 t0, gui
     {
       g_thread_join (helpers[w]);
       strobe_timer_accs_merge (workers[0].acc, workers[w].acc, sh.n_names);
+      for (guint n = 0; n < sh.n_names; n++)
+        if (workers[w].hist[n].n)
+          strobe_duration_sketch_merge (&workers[0].hist[n], &workers[w].hist[n]);
+      g_array_append_vals (workers[0].revisits, workers[w].revisits->data, workers[w].revisits->len);
+      g_array_unref (workers[w].revisits);
       g_free (workers[w].acc);
+      g_free (workers[w].hist);
     }
   acc = workers[0].acc;
   cancelled = g_atomic_int_get (&sh.cancelled) || g_cancellable_is_cancelled (cancellable);
+  if (!cancelled)
+    exact_few (model, acc, workers[0].hist, sh.n_names, workers[0].revisits);
+  g_array_unref (workers[0].revisits);
+  for (guint n = 0; n < sh.n_names; n++)
+    strobe_duration_sketch_clear (&workers[0].hist[n]);
+  g_free (workers[0].hist);
 
   if (cancelled)
     {

@@ -27,16 +27,18 @@ typedef struct
   gdouble mean;
   gdouble median;          /* the middle value, or the mean of the two middle ones */
   guint64 p95;             /* the nearest-rank 95th percentile (the ⌈0.95 n⌉-th smallest);
-                            * both exact for up to STROBE_DURATION_SKETCH_EXACT scopes a name,
-                            * else within 1/256 (strobe-duration-sketch.h) */
+                            * both exact for up to STROBE_DURATION_SKETCH_EXACT scopes a name
+                            * when every scope was walked, else within 1/256
+                            * (strobe-duration-sketch.h, strobe-timer-summary.h) */
 } StrobeTimerStat;
 
 #define STROBE_TIMER_STATS_ALL_THREADS (-1)
 
 /* A new array of StrobeTimerStat (names freed with it) for scopes overlapping [t0, t1] on
  * @thread_id (or every thread), sorted by inclusive total, largest first, then by name.
- * Completed scopes only (and those closed at the end of the trace). O(n) for the n scopes
- * in the range plus O(log n) per thread and depth to find them. */
+ * Completed scopes only (and those closed at the end of the trace). Per thread and depth:
+ * O(log n) to find the range, the summary blocks wholly inside it merged (one per
+ * STROBE_TIMER_SUMMARY_SCOPES scopes) and the scopes at its two ends walked. */
 GArray *strobe_timer_stats_compute (StrobeTimelineModel *model,
                                     guint64              t0,
                                     guint64              t1,

@@ -29,8 +29,10 @@
 #include "strobe-duration-sketch.h"
 #include "strobe-info-analyzer.h"
 #include "strobe-timeline-model.h"
+#include "strobe-timeline-model-private.h"
 #include "strobe-timer-stats.h"
 #include "strobe-timer-stream.h"
+#include "strobe-timer-summary.h"
 
 #define N_NAMES   24
 #define N_THREADS 4
@@ -175,8 +177,17 @@ first_at (GArray *level, guint64 t)
   return lo;
 }
 
+static inline guint64
+clip (guint64 b, guint64 e, guint64 t0, guint64 t1)
+{
+  guint64 lo = MAX (b, t0), hi = MIN (e, t1);
+  return hi > lo ? hi - lo : 0;
+}
+
+/* Every kept scope overlapping [t0, t1] of @thread (or all), clipped to it, children found
+ * by search: what the timers must say, by the definition in strobe-timer-stats.h. */
 static GHashTable *
-reference (StrobeTimelineModel *m)
+reference_range (StrobeTimelineModel *m, guint64 t0, guint64 t1, gint thread)
 {
   GHashTable *refs = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GArray) threads = strobe_timeline_model_get_threads (m);
@@ -185,8 +196,11 @@ reference (StrobeTimelineModel *m)
     {
       guint16 tid = g_array_index (threads, guint16, i);
       guint depths = strobe_timeline_model_get_depth_count (m, tid);
-      GPtrArray *levels = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+      GPtrArray *levels;
 
+      if (thread >= 0 && tid != thread)
+        continue;
+      levels = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
       for (guint d = 0; d <= depths; d++)
         {
           GArray *level = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
@@ -201,16 +215,21 @@ reference (StrobeTimelineModel *m)
             {
               StrobeTimelineScope *s = &g_array_index (level, StrobeTimelineScope, k);
               const char *name = strobe_timeline_model_get_name (m, s->name_id);
-              guint64 incl = s->end - s->begin, children = 0;
-              Ref *r = g_hash_table_lookup (refs, name);
+              guint64 incl = clip (s->begin, s->end, t0, t1), children = 0;
+              Ref *r;
 
+              if (s->flags & STROBE_SCOPE_OPEN)
+                continue;
+              if (s->begin > t1 || s->end < t0 || (incl == 0 && s->end > s->begin))
+                continue;
               for (guint c = first_at (next, s->begin); c < next->len; c++)
                 {
                   StrobeTimelineScope *ch = &g_array_index (next, StrobeTimelineScope, c);
                   if (ch->begin > s->end || ch->end > s->end)
                     break;
-                  children += ch->end - ch->begin;
+                  children += clip (ch->begin, ch->end, t0, t1);
                 }
+              r = g_hash_table_lookup (refs, name);
               if (r == NULL)
                 {
                   r = g_new0 (Ref, 1);
@@ -220,7 +239,7 @@ reference (StrobeTimelineModel *m)
                 }
               r->count++;
               r->inclusive += incl;
-              r->exclusive += incl - children;
+              r->exclusive += incl > children ? incl - children : 0;
               r->min = MIN (r->min, incl);
               r->max = MAX (r->max, incl);
               g_array_append_val (r->values, incl);
@@ -231,10 +250,35 @@ reference (StrobeTimelineModel *m)
   return refs;
 }
 
-static void
-check_against_reference (GArray *stats, GHashTable *refs)
+static GHashTable *
+reference (StrobeTimelineModel *m)
 {
-  guint exact = 0, sketched = 0;
+  return reference_range (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+}
+
+static void
+refs_free (GHashTable *refs)
+{
+  GHashTableIter it;
+  gpointer v;
+
+  g_hash_table_iter_init (&it, refs);
+  while (g_hash_table_iter_next (&it, NULL, &v))
+    {
+      g_array_unref (((Ref *) v)->values);
+      g_free (v);
+    }
+  g_hash_table_unref (refs);
+}
+
+/* @stats against @refs: counts, totals, min and max equal; medians and p95 exact up to
+ * STROBE_DURATION_SKETCH_EXACT values a name, else within the sketch's 1/256 (each value
+ * is placed in its bucket, so an order statistic of them is in the bucket of the true
+ * one). Returns how many names were within the bound only. */
+static guint
+check_stats (GArray *stats, GHashTable *refs)
+{
+  guint sketched = 0;
 
   g_assert_cmpuint (stats->len, ==, g_hash_table_size (refs));
   for (guint i = 0; i < stats->len; i++)
@@ -262,7 +306,6 @@ check_against_reference (GArray *stats, GHashTable *refs)
         {
           g_assert_cmpfloat (s->median, ==, median);
           g_assert_cmpuint (s->p95, ==, p95);
-          exact++;
         }
       else
         {
@@ -271,11 +314,11 @@ check_against_reference (GArray *stats, GHashTable *refs)
           sketched++;
         }
     }
-  /* Both halves of the sketch were exercised. */
-  g_assert_cmpuint (exact, >, 0);
-  g_assert_cmpuint (sketched, >, 0);
+  return sketched;
 }
 
+/* The model's answers (summary blocks merged, rare names' blocks walked again) and the
+ * stream's (every scope walked) are the same: the blocks keep the sketch's own buckets. */
 static void
 assert_same (GArray *a, GArray *b)
 {
@@ -350,7 +393,7 @@ test_timers_at_scale (void)
   g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) from_model = NULL, streamed = NULL, threads = NULL;
-  g_autoptr(GHashTable) refs = NULL;
+  GHashTable *refs = NULL;
   StrobeTimelineStats ms;
   guint64 first, last, depth_overflows = 0;
   gint tid;
@@ -365,8 +408,14 @@ test_timers_at_scale (void)
   /* Whole trace: the model's timers, the stream's and the brute-force reference. */
   refs = reference (model);
   from_model = strobe_timer_stats_compute (model, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
-  check_against_reference (from_model, refs);
+  check_stats (from_model, refs);
   streamed = stream_stats (path, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, &depth_overflows);
+  /* The stream walks every scope: both halves of the sketch (exact, bucketed) exercised. */
+  {
+    guint sketched = check_stats (streamed, refs);
+    g_assert_cmpuint (sketched, >, 0);
+    g_assert_cmpuint (sketched, <, streamed->len);
+  }
   assert_same (from_model, streamed);
   g_assert_cmpuint (depth_overflows, ==, ms.depth_overflows);
   g_clear_pointer (&from_model, g_array_unref);
@@ -408,16 +457,148 @@ test_timers_at_scale (void)
   g_assert_cmpuint (from_model->len, >, 0);
   assert_same (from_model, streamed);
 
-  {
-    GHashTableIter it;
-    gpointer v;
-    g_hash_table_iter_init (&it, refs);
-    while (g_hash_table_iter_next (&it, NULL, &v))
-      {
-        g_array_unref (((Ref *) v)->values);
-        g_free (v);
-      }
-  }
+  refs_free (g_steal_pointer (&refs));
+}
+
+/* How many summary blocks the model's tracks have. */
+static guint
+summary_blocks (StrobeTimelineModel *m)
+{
+  GPtrArray *threads;
+  guint n = 0;
+
+  strobe_timeline_model_read_lock (m);
+  threads = strobe_timeline_model_peek_threads (m);
+  for (guint i = 0; i < threads->len; i++)
+    {
+      StrobeScopeThread *th = threads->pdata[i];
+      for (guint d = 0; d < th->tracks->len; d++)
+        n += strobe_timer_summary_n_blocks (((StrobeScopeTrack *) th->tracks->pdata[d])->summary);
+    }
+  strobe_timeline_model_read_unlock (m);
+  return n;
+}
+
+/* How many summary blocks lie wholly inside [t0, t1] on @thread (or all): what a range's
+ * timers merge instead of walking. */
+static guint
+blocks_inside (StrobeTimelineModel *m, guint64 t0, guint64 t1, gint thread)
+{
+  GPtrArray *threads;
+  guint n = 0;
+
+  strobe_timeline_model_read_lock (m);
+  threads = strobe_timeline_model_peek_threads (m);
+  for (guint i = 0; i < threads->len; i++)
+    {
+      StrobeScopeThread *th = threads->pdata[i];
+      if (thread >= 0 && th->thread_id != thread)
+        continue;
+      for (guint d = 0; d < th->tracks->len; d++)
+        {
+          StrobeScopeTrack *t = th->tracks->pdata[d];
+          for (guint k = 0; k < strobe_timer_summary_n_blocks (t->summary); k++)
+            n += strobe_scope_chunk (t, strobe_timer_summary_block_chunk (t->summary, k))->base >= t0
+                 && strobe_scope_chunk (t, strobe_timer_summary_block_chunk (t->summary, k + 1) - 1)->last_end <= t1;
+        }
+    }
+  strobe_timeline_model_read_unlock (m);
+  return n;
+}
+
+/* Random ranges (wide ones over many summary blocks, narrow ones between two, ends in
+ * the middle of blocks), every thread and each thread alone, against the brute force. */
+static guint
+check_ranges (StrobeTimelineModel *m, guint32 *rng, guint n_ranges)
+{
+  g_autoptr(GArray) threads = strobe_timeline_model_get_threads (m);
+  guint64 first = 0, last = 0;
+  guint merged = 0;
+
+  g_assert_true (strobe_timeline_model_get_time_range (m, &first, &last));
+  for (guint i = 0; i < n_ranges; i++)
+    {
+      guint64 span = last - first, t0, t1;
+      gint thread = i % 3 == 0 ? (gint) g_array_index (threads, guint16, (i / 3) % threads->len)
+                               : STROBE_TIMER_STATS_ALL_THREADS;
+      g_autoptr(GArray) stats = NULL;
+      GHashTable *refs;
+
+      *rng = *rng * 1664525u + 1013904223u;
+      t0 = first + span / 1000 * ((*rng >> 8) % 1000);
+      *rng = *rng * 1664525u + 1013904223u;
+      /* three quarters up to all of it, a quarter up to a twentieth */
+      t1 = t0 + (i % 4 == 0 ? span / 20 : span) / 1000 * ((*rng >> 8) % 1001);
+      if (i == 0)
+        t0 = first, t1 = last;
+      stats = strobe_timer_stats_compute (m, t0, t1, thread);
+      refs = reference_range (m, t0, t1, thread);
+      check_stats (stats, refs);
+      refs_free (refs);
+      merged += blocks_inside (m, t0, t1, thread) > 0;
+    }
+  return merged;
+}
+
+static void
+test_summary_ranges (void)
+{
+  const char *path = get_trace ();
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(GError) error = NULL;
+  guint32 rng = 12345;
+
+  /* Blocks of one chunk: this trace's tracks of ten thousand scopes get dozens each. */
+  strobe_timer_summary_set_test_shift (0);
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  g_assert_true (strobe_decoder_read_file (decoder, path, NULL, &error));
+  g_assert_no_error (error);
+  /* Enough blocks that ranges start and end inside, and span, many of them. */
+  g_assert_cmpuint (summary_blocks (model), >=, 1000);
+  /* Most ranges merge blocks (and walk their ragged ends). */
+  g_assert_cmpuint (check_ranges (model, &rng, 40), >=, 20);
+  strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
+}
+
+/* A model still growing (the trace fed a piece at a time, no end): its summaries cover
+ * the blocks filled so far, and the timers of any range agree with the brute force at
+ * every step. */
+static void
+test_summary_live (void)
+{
+  const char *path = get_trace ();
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  gsize len, step, off = 0;
+  guint32 rng = 777;
+  guint checks = 0, last_blocks = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  strobe_timer_summary_set_test_shift (1);
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  step = len / 6 + 1;
+  while (off < len)
+    {
+      gsize n = MIN (step, len - off);
+
+      g_assert_true (strobe_decoder_feed (decoder, (const guint8 *) data + off, n, &error));
+      g_assert_no_error (error);
+      off += n;
+      if (strobe_timeline_model_get_time_range (model, NULL, NULL))
+        {
+          guint blocks = summary_blocks (model);
+          g_assert_cmpuint (blocks, >=, last_blocks);
+          last_blocks = blocks;
+          checks += check_ranges (model, &rng, 8) > 0;
+        }
+    }
+  /* Ranges merged blocks at several steps of the growth. */
+  g_assert_cmpuint (checks, >=, 3);
+  g_assert_cmpuint (last_blocks, >, 0);
+  strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
 }
 
 /* The timeline model on a thread of its own (StrobeAsyncAnalyzer, as a document runs
@@ -593,6 +774,8 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/timer-stream/sketch", test_sketch);
   g_test_add_func ("/timer-stream/at-scale", test_timers_at_scale);
+  g_test_add_func ("/timer-stream/summary-ranges", test_summary_ranges);
+  g_test_add_func ("/timer-stream/summary-live", test_summary_live);
   g_test_add_func ("/timer-stream/memory-budget", test_memory_budget);
   g_test_add_func ("/timer-stream/async-model", test_async_model);
   status = g_test_run ();

@@ -133,7 +133,7 @@ test_arena_full (void)
   rl.rlim_cur = rl.rlim_max = vm_size () + 2 * MIB;
   g_assert_cmpint (setrlimit (RLIMIT_AS, &rl), ==, 0);
   for (n = 0; n < 100000 && !arena.full; n++)
-    strobe_scope_track_append (&arena, t, 10 * n, 10 * n + 5, (guint32) (n % 7), 0);
+    strobe_scope_track_append (&arena, t, 10 * n, 10 * n + 5, (guint32) (n % 7), 0, 0);
   g_assert_true (arena.full);
   g_assert_cmpuint (arena.blocks->len, ==, 0);
   g_assert_cmpuint (t->n, ==, n);

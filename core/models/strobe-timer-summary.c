@@ -1,0 +1,365 @@
+/* strobe-timer-summary.c — see the header. A packed block is, for each name that has
+ * scopes in it, LEB128 varints: name id, count, inclusive total, exclusive total, min,
+ * max − min, the number of histogram buckets (StrobeDurationSketch's), then the buckets in
+ * order (below). A block ends with the name END. About 1.2 B a scope on
+ * strobe-bench-scale's workload (300 names in every block, durations spread wide: half
+ * the scopes of a block have a bucket of their own).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "strobe-timer-summary.h"
+
+#include "strobe-duration-sketch.h"
+#include "strobe-scope-track.h"
+#include "strobe-timer-stats-private.h"
+
+#include <string.h>
+
+#define END     G_MAXUINT32
+#define BUCKET_BITS 13
+G_STATIC_ASSERT (STROBE_DURATION_SKETCH_BUCKETS <= (1u << BUCKET_BITS));
+/* Slots are < STROBE_TIMER_SUMMARY_SCOPES: with the bucket, a key fits 26 bits (two
+ * passes of a 13-bit radix sort). */
+#define KEY_BITS 26
+#define DIGIT    13
+G_STATIC_ASSERT (STROBE_TIMER_SUMMARY_SCOPES <= (1u << (KEY_BITS - BUCKET_BITS)));
+
+typedef struct
+{
+  guint32 name;
+  guint32 count;
+  guint64 incl, excl, min, max;
+} Slot;
+
+/* The block being built: each name's totals in a slot found through a small
+ * open-addressing index (it grows with the names, so a track with a handful of scopes
+ * keeps a handful), and each scope's (slot, bucket) key, sorted when the block is packed.
+ * Counting the buckets in a table instead missed the cache for nearly every scope (the
+ * tables of tens of tracks filling at once). */
+struct _StrobeTimerSummaryBuilder
+{
+  guint    chunks;
+  Slot    *slots;
+  guint    n_slots, slots_cap;
+  guint32 *name_index;     /* slot + 1, 0 empty */
+  guint    name_mask;
+  guint32 *keys;           /* slot << BUCKET_BITS | bucket, one per scope */
+  guint    n_keys, keys_cap;
+};
+
+/* The product's upper half: every bit of the name reaches the index. */
+static inline guint
+hash32 (guint32 k)
+{
+  return (guint) (((guint64) k * 0x9E3779B97F4A7C15ull) >> 32);
+}
+
+static gsize
+builder_bytes (const StrobeTimerSummaryBuilder *b)
+{
+  return sizeof *b + b->slots_cap * sizeof (Slot) + (b->name_mask + 1) * 4 + b->keys_cap * 4;
+}
+
+static StrobeTimerSummaryBuilder *
+builder_new (void)
+{
+  StrobeTimerSummaryBuilder *b = g_new0 (StrobeTimerSummaryBuilder, 1);
+
+  b->slots_cap = 16;
+  b->slots = g_new (Slot, b->slots_cap);
+  b->name_mask = 31;
+  b->name_index = g_new0 (guint32, b->name_mask + 1);
+  return b;
+}
+
+static void
+builder_free (StrobeTimerSummaryBuilder *b)
+{
+  if (b == NULL)
+    return;
+  g_free (b->slots);
+  g_free (b->name_index);
+  g_free (b->keys);
+  g_free (b);
+}
+
+static void
+names_grow (StrobeTimerSummaryBuilder *b)
+{
+  guint mask = b->name_mask * 2 + 1;
+  guint32 *index = g_new0 (guint32, mask + 1);
+
+  for (guint s = 0; s < b->n_slots; s++)
+    {
+      guint h = hash32 (b->slots[s].name) & mask;
+      while (index[h])
+        h = (h + 1) & mask;
+      index[h] = s + 1;
+    }
+  g_free (b->name_index);
+  b->name_index = index;
+  b->name_mask = mask;
+}
+
+static inline guint
+slot_of (StrobeTimerSummaryBuilder *b, guint32 name, guint64 incl)
+{
+  guint h = hash32 (name) & b->name_mask;
+  Slot *s;
+
+  for (;;)
+    {
+      guint32 i = b->name_index[h];
+      if (i == 0)
+        break;
+      if (b->slots[i - 1].name == name)
+        return i - 1;
+      h = (h + 1) & b->name_mask;
+    }
+  if (b->n_slots == b->slots_cap)
+    {
+      b->slots_cap *= 2;
+      b->slots = g_renew (Slot, b->slots, b->slots_cap);
+    }
+  s = &b->slots[b->n_slots];
+  *s = (Slot) { name, 0, 0, 0, incl, incl };
+  b->name_index[h] = ++b->n_slots;
+  if (b->n_slots * 2 > b->name_mask)
+    names_grow (b);
+  return b->n_slots - 1;
+}
+
+static void
+put (GByteArray *out, guint64 v)
+{
+  guint8 buf[10], *end = strobe_scope_put_varint (buf, v);
+  g_byte_array_append (out, buf, (guint) (end - buf));
+}
+
+/* @keys sorted (two passes of 13 bits; @tmp as large). */
+static void
+keys_sort (guint32 *keys, guint32 *tmp, guint n)
+{
+  const guint32 mask = (1u << DIGIT) - 1;
+  g_autofree guint32 *count = g_new (guint32, mask + 2);
+
+  for (guint shift = 0; shift < KEY_BITS; shift += DIGIT)
+    {
+      memset (count, 0, (mask + 2) * sizeof *count);
+      for (guint i = 0; i < n; i++)
+        count[((keys[i] >> shift) & mask) + 1]++;
+      for (guint k = 1; k <= mask + 1; k++)
+        count[k] += count[k - 1];
+      for (guint i = 0; i < n; i++)
+        tmp[count[(keys[i] >> shift) & mask]++] = keys[i];
+      memcpy (keys, tmp, n * sizeof *keys);
+    }
+}
+
+/* The block in its packed form; the builder emptied for the next. */
+static GByteArray *
+builder_pack (StrobeTimerSummaryBuilder *b)
+{
+  GByteArray *out = g_byte_array_sized_new (b->n_slots * 16 + b->n_keys + 8);
+  g_autofree guint32 *tmp = g_new (guint32, b->n_keys + 1);
+  guint at = 0;
+
+  keys_sort (b->keys, tmp, b->n_keys);
+  /* Every slot has a scope, so the sorted keys are each slot's buckets in turn. */
+  for (guint s = 0; s < b->n_slots; s++)
+    {
+      const Slot *sl = &b->slots[s];
+      guint end = at, pairs = 0, prev = 0;
+
+      while (end < b->n_keys && b->keys[end] >> BUCKET_BITS == s)
+        {
+          pairs += end == at || b->keys[end] != b->keys[end - 1];
+          end++;
+        }
+      put (out, sl->name);
+      put (out, sl->count);
+      put (out, sl->incl);
+      put (out, sl->excl);
+      put (out, sl->min);
+      put (out, sl->max - sl->min);
+      put (out, pairs);
+      /* The buckets in order: (bucket − the previous one) × 2, + 1 when a count > 1
+       * follows (most buckets of a block hold one scope: one byte then). */
+      while (at < end)
+        {
+          guint32 key = b->keys[at], bucket = key & ((1u << BUCKET_BITS) - 1), n = 0;
+          while (at < end && b->keys[at] == key)
+            at++, n++;
+          put (out, (guint64) (bucket - prev) << 1 | (n > 1));
+          if (n > 1)
+            put (out, n);
+          prev = bucket;
+        }
+    }
+  put (out, END);
+  memset (b->name_index, 0, (b->name_mask + 1) * sizeof (guint32));
+  b->n_slots = b->n_keys = 0;
+  b->chunks = 0;
+  return out;
+}
+
+static gint test_shift = STROBE_TIMER_SUMMARY_CHUNKS_SHIFT;
+
+void
+strobe_timer_summary_set_test_shift (guint chunks_shift)
+{
+  g_atomic_int_set (&test_shift, MIN (chunks_shift, STROBE_TIMER_SUMMARY_CHUNKS_SHIFT));
+}
+
+StrobeTimerSummary *
+strobe_timer_summary_new (void)
+{
+  StrobeTimerSummary *self = g_new0 (StrobeTimerSummary, 1);
+
+  self->shift = (guint) g_atomic_int_get (&test_shift);
+  self->blocks = g_ptr_array_new ();
+  self->bytes = sizeof *self;
+  return self;
+}
+
+void
+strobe_timer_summary_free (StrobeTimerSummary *self)
+{
+  if (self == NULL)
+    return;
+  builder_free (self->build);
+  g_ptr_array_unref (self->blocks);
+  g_free (self);
+}
+
+void
+strobe_timer_summary_add_chunk (StrobeTimerSummary *self, guint ci, const StrobeTimerSummaryScope *scopes,
+                                StrobeTimerSummaryStore store, gpointer store_data)
+{
+  StrobeTimerSummaryBuilder *b;
+  guint32 slots[STROBE_SCOPE_CHUNK];
+
+  if (self->stopped)
+    return;
+  /* A chunk out of turn (a block was dropped, or a chunk skipped): stop rather than
+   * summarise the wrong scopes. */
+  if (ci != (self->blocks->len << self->shift) + (self->build ? self->build->chunks : 0))
+    {
+      strobe_timer_summary_pause (self, G_MAXUINT);
+      return;
+    }
+  if (self->build == NULL)
+    {
+      self->build = builder_new ();
+      self->bytes += builder_bytes (self->build);
+    }
+  b = self->build;
+  self->bytes -= builder_bytes (b);
+  if (b->n_keys + STROBE_SCOPE_CHUNK > b->keys_cap)
+    {
+      b->keys_cap = MAX (b->keys_cap * 2, STROBE_SCOPE_CHUNK);
+      b->keys = g_renew (guint32, b->keys, b->keys_cap);
+    }
+  /* In passes, so the track's tables (tens of tracks fill at once: theirs are rarely in
+   * cache) are fetched 128 lines at a time rather than one miss after another. */
+  for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
+    __builtin_prefetch (&b->name_index[hash32 (scopes[i].name) & b->name_mask]);
+  for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
+    slots[i] = slot_of (b, scopes[i].name, scopes[i].incl);
+  for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
+    __builtin_prefetch (&b->slots[slots[i]], 1);
+  for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
+    {
+      guint64 incl = scopes[i].incl;
+      Slot *s = &b->slots[slots[i]];
+
+      s->count++;
+      s->incl += incl;
+      s->excl += scopes[i].excl;
+      s->min = MIN (s->min, incl);
+      s->max = MAX (s->max, incl);
+      b->keys[b->n_keys++] = (guint32) slots[i] << BUCKET_BITS | strobe_duration_sketch_bucket (incl);
+    }
+  self->bytes += builder_bytes (b);
+  if (++b->chunks == 1u << self->shift)
+    {
+      g_autoptr(GByteArray) packed = builder_pack (b);
+      const guint8 *kept = store (store_data, packed->data, packed->len);
+
+      if (kept == NULL)
+        {
+          strobe_timer_summary_pause (self, G_MAXUINT);
+          return;
+        }
+      g_ptr_array_add (self->blocks, (gpointer) kept);
+      self->bytes += sizeof (gpointer);
+    }
+}
+
+void
+strobe_timer_summary_pause (StrobeTimerSummary *self, guint next_ci)
+{
+  if (self->build)
+    {
+      self->bytes -= builder_bytes (self->build);
+      g_clear_pointer (&self->build, builder_free);
+    }
+  if (next_ci != self->blocks->len << self->shift)
+    self->stopped = TRUE;
+}
+
+guint64
+strobe_timer_summary_merge_block (const StrobeTimerSummary *self, guint k, gpointer accs, gpointer hists,
+                                  guint n_names, GArray *few)
+{
+  const guint8 *d = self->blocks->pdata[k];
+  StrobeTimerAcc *acc = accs;
+  StrobeDurationSketch *hist = hists;
+  guint64 scopes = 0;
+
+  for (;;)
+    {
+      guint64 name = strobe_scope_get_varint (&d), count, incl, excl, min, max, pairs;
+      StrobeTimerAcc *a;
+
+      if (name == END)
+        break;
+      count = strobe_scope_get_varint (&d);
+      incl = strobe_scope_get_varint (&d);
+      excl = strobe_scope_get_varint (&d);
+      min = strobe_scope_get_varint (&d);
+      max = min + strobe_scope_get_varint (&d);
+      pairs = strobe_scope_get_varint (&d);
+      scopes += count;
+      if (name >= n_names)
+        {
+          /* A name the query does not know yet (it came after it began): skipped. */
+          for (guint64 p = 0; p < pairs; p++)
+            if (strobe_scope_get_varint (&d) & 1)
+              (void) strobe_scope_get_varint (&d);
+          continue;
+        }
+      a = &acc[name];
+      if (a->count == 0)
+        a->min = min, a->max = max;
+      a->count += count;
+      a->inclusive += incl;
+      a->exclusive += excl;
+      a->min = MIN (a->min, min);
+      a->max = MAX (a->max, max);
+      if (a->count <= STROBE_DURATION_SKETCH_EXACT)
+        {
+          guint32 n = (guint32) name;
+          g_array_append_val (few, n);
+        }
+      for (guint64 p = 0, bucket = 0; p < pairs; p++)
+        {
+          guint64 v = strobe_scope_get_varint (&d);
+
+          bucket += v >> 1;
+          strobe_duration_sketch_add_bucket (&hist[name], (guint) MIN (bucket, STROBE_DURATION_SKETCH_BUCKETS - 1),
+                                             v & 1 ? strobe_scope_get_varint (&d) : 1);
+        }
+    }
+  return scopes;
+}
