@@ -29,9 +29,9 @@ struct _StrobeLogRows
 
   StrobeLogList *list;
   guint          n;          /* announced */
-  /* While one change is announced in two: positions >= gap_at are the list's + gap. */
-  guint          gap_at;
-  guint          gap;
+  /* Between the items-changed one change of the list is told in, positions are not the
+   * list's yet: a row's message is read once they are. */
+  gboolean       announcing;
   GHashTable    *alive;      /* position → StrobeLogRow, not referenced */
   GPtrArray     *refresh;    /* StrobeLogRow to be told "changed", not referenced (a row
                               * holds its owner) */
@@ -56,20 +56,14 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (StrobeLogRows, strobe_log_rows, G_TYPE_OBJECT,
 
 /* ---- StrobeLogRow --------------------------------------------------------------------- */
 
-static guint
-list_position (StrobeLogRows *self, guint position)
-{
-  return position >= self->gap_at ? position + self->gap : position;
-}
-
 StrobeLogItem *
 strobe_log_row_get_item (StrobeLogRow *self)
 {
   g_return_val_if_fail (STROBE_IS_LOG_ROW (self), NULL);
 
-  if (self->item == NULL && self->position != G_MAXUINT && self->owner->list != NULL)
-    self->item = g_list_model_get_item (G_LIST_MODEL (self->owner->list),
-                                        list_position (self->owner, self->position));
+  if (self->item == NULL && self->position != G_MAXUINT && self->owner->list != NULL &&
+      !self->owner->announcing)
+    self->item = g_list_model_get_item (G_LIST_MODEL (self->owner->list), self->position);
   return self->item;
 }
 
@@ -177,114 +171,112 @@ strobe_log_rows_get_reused (StrobeLogRows *self)
 
 /* ---- following the list ------------------------------------------------------------------ */
 
-static gint
-by_position (gconstpointer a, gconstpointer b)
-{
-  const StrobeLogRow *x = *(StrobeLogRow * const *) a, *y = *(StrobeLogRow * const *) b;
-
-  return x->position < y->position ? -1 : x->position > y->position;
-}
-
-/* Positions [p, p + removed) become [p, p + added) (@all: what the list added in all,
- * for placing the rows as GTK would guess). The rows of removed positions take new ones,
- * in their order, where GTK's anchor would land; those that find none leave the list. */
+/* Announces (p, removed, added) as it is: the rows after it move, those of removed
+ * positions leave the list (GTK destroys their widgets). */
 static void
-move_rows (StrobeLogRows *self, guint p, guint removed, guint added, guint all)
+announce (StrobeLogRows *self, guint p, guint removed, guint added)
 {
-  g_autoptr(GHashTable) moved = NULL;
-  g_autoptr(GPtrArray) gone = NULL;
-  GHashTableIter iter;
-  gpointer value;
-  guint k, t;
-
-  if (g_hash_table_size (self->alive) == 0)
+  if (removed == 0 && added == 0)
     return;
-  moved = g_hash_table_new (NULL, NULL);
-  gone = g_ptr_array_new ();
-  g_hash_table_iter_init (&iter, self->alive);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
+  if (g_hash_table_size (self->alive) > 0)
     {
-      StrobeLogRow *row = value;
+      g_autoptr(GHashTable) moved = g_hash_table_new (NULL, NULL);
+      GHashTableIter iter;
+      gpointer value;
 
-      if (row->position >= p + removed)
-        row->position = row->position - removed + added;
-      else if (row->position >= p)
+      g_hash_table_iter_init (&iter, self->alive);
+      while (g_hash_table_iter_next (&iter, NULL, &value))
         {
-          g_ptr_array_add (gone, row);
-          continue;
-        }
-      g_hash_table_insert (moved, GUINT_TO_POINTER (row->position), row);
-    }
-  g_ptr_array_sort (gone, by_position);
-  k = MIN (gone->len, added);
-  /* GTK places a removed anchor at p + (its place − p) × added / removed. */
-  t = p;
-  if (k > 0)
-    {
-      guint first = ((StrobeLogRow *) g_ptr_array_index (gone, 0))->position;
-      guint64 guess = p + (guint64) (first - p) * all / MAX (removed, 1u);
+          StrobeLogRow *row = value;
 
-      t = (guint) MIN (guess, (guint64) p + added - k);
-    }
-  for (guint j = 0; j < gone->len; j++)
-    {
-      StrobeLogRow *row = g_ptr_array_index (gone, j);
-
-      g_clear_object (&row->item);
-      if (j < k)
-        {
-          row->position = t + j;
+          if (row->position >= p + removed)
+            row->position = row->position - removed + added;
+          else if (row->position >= p)
+            {
+              g_clear_object (&row->item);
+              row->position = G_MAXUINT;
+              continue;
+            }
           g_hash_table_insert (moved, GUINT_TO_POINTER (row->position), row);
-          queue_refresh (self, row);
-          self->reused++;
         }
-      else
-        row->position = G_MAXUINT;
+      g_clear_pointer (&self->alive, g_hash_table_unref);
+      self->alive = g_steal_pointer (&moved);
     }
-  g_clear_pointer (&self->alive, g_hash_table_unref);
-  self->alive = g_steal_pointer (&moved);
+  self->n = self->n - removed + added;
+  g_list_model_items_changed (G_LIST_MODEL (self), p, removed, added);
 }
 
-/* Rows handed out, alive, for positions [p, p + n). */
-static guint
-count_rows (StrobeLogRows *self, guint p, guint n)
+/* The first and last positions of the rows handed out in [p, p + n); FALSE: none. */
+static gboolean
+held_range (StrobeLogRows *self, guint p, guint n, guint *first, guint *last)
 {
   GHashTableIter iter;
   gpointer key;
-  guint count = 0;
+  gboolean any = FALSE;
 
   g_hash_table_iter_init (&iter, self->alive);
   while (g_hash_table_iter_next (&iter, &key, NULL))
-    count += GPOINTER_TO_UINT (key) - p < n;
-  return count;
+    {
+      guint q = GPOINTER_TO_UINT (key);
+
+      if (q - p >= n)
+        continue;
+      *first = any ? MIN (*first, q) : q;
+      *last = any ? MAX (*last, q) : q;
+      any = TRUE;
+    }
+  return any;
 }
 
+/* GTK keeps widgets for up to 200 rows after its anchor (and 2 more): an insertion this
+ * far from every row held makes none. */
+#define AWAY 300
+
+/* The list replaced [p, p + removed) by @added messages. Where GTK holds rows there, the
+ * same places ("slots", as many as fit) are kept and show new messages: GTK is told only
+ * of the positions around them, which hold no widget, so it destroys, makes and searches
+ * nothing. */
 static void
 list_items_changed_cb (StrobeLogRows *self,
                        guint          p,
                        guint          removed,
                        guint          added)
 {
-  guint kept = removed > 0 ? count_rows (self, p, removed) : 0;
-  /* GTK searches the added items only when a row it holds is removed, i.e. when there
-   * are rows to keep: as many as they are, then (they take the first places). */
-  guint now = kept > 0 ? MIN (added, kept) : added;
+  guint m = MIN (removed, added), first = 0, last = 0, s, ins;
+  GHashTableIter iter;
+  gpointer key, value;
 
-  /* First what GTK searches: the removal and the first items added... */
-  self->gap_at = p + now;
-  self->gap = added - now;
-  move_rows (self, p, removed, now, added);
-  self->n = self->n - removed + now;
-  g_list_model_items_changed (G_LIST_MODEL (self), p, removed, now);
-  /* ...then the rest, which removes nothing. */
-  self->gap_at = G_MAXUINT;
-  self->gap = 0;
-  if (now < added)
+  self->announcing = TRUE;
+  if (m == 0 || !held_range (self, p, removed, &first, &last))
     {
-      move_rows (self, p + now, 0, added - now, added - now);
-      self->n += added - now;
-      g_list_model_items_changed (G_LIST_MODEL (self), p + now, 0, added - now);
+      announce (self, p, removed, added);
+      self->announcing = FALSE;
+      return;
     }
+  /* The slots [s, s + m) cover the rows held (the first m of them when they do not fit);
+   * the other positions removed go, those after the slots first: the slots stay put. */
+  s = MIN (first, p + removed - m);
+  announce (self, s + m, p + removed - (s + m), 0);
+  announce (self, p, s - p, 0);
+  first = first - s + p;
+  last = MIN (last, s + m - 1) - s + p;
+  g_hash_table_iter_init (&iter, self->alive);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    if (GPOINTER_TO_UINT (key) - p < m)
+      {
+        StrobeLogRow *row = value;
+
+        g_clear_object (&row->item);
+        queue_refresh (self, row);
+        self->reused++;
+      }
+  /* The rest away from the rows held: after the slots, or before them when the rows held
+   * are near their end (the slots then show the last messages added). */
+  ins = p + m;
+  if (p + m - last < AWAY && first - p >= AWAY)
+    ins = p;
+  announce (self, ins, 0, added - m);
+  self->announcing = FALSE;
 }
 
 StrobeLogList *
@@ -375,7 +367,6 @@ strobe_log_rows_init (StrobeLogRows *self)
 {
   self->alive = g_hash_table_new (NULL, NULL);
   self->refresh = g_ptr_array_new ();
-  self->gap_at = G_MAXUINT;
 }
 
 StrobeLogRows *

@@ -9,12 +9,12 @@
  * made 2 M items, 1.8 s.
  *
  * So the items are StrobeLogRow objects that live as long as GTK holds them (its row
- * widgets do), and when the messages they show are replaced, the same objects take places
- * in the replacement: GTK finds them by identity and keeps their widgets, destroying and
- * making none. Each such row is then told ("changed") to show its new message, a few
- * milliseconds' worth per main-loop turn, ahead of the next frame. An addition that comes
- * with a removal is announced as many items as there are rows to keep, the rest in a
- * second items-changed that removes nothing, which GTK does not search.
+ * widgets do). Where the list replaces messages under rows GTK holds, those places are
+ * kept ("slots") and show new messages; GTK is told only of the positions around them —
+ * removed before and after, added away from the rows it holds — where it has no widget:
+ * it destroys, makes and searches nothing. Each kept row is told ("changed") to show its
+ * new message, a few milliseconds' worth per main-loop turn, ahead of the next frame.
+ * Selection bits stay with the places: the view unselects what the list replaced.
  *
  * Positions are the list's: after each of the list's items-changed the rows match it.
  *

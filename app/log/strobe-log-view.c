@@ -658,6 +658,15 @@ list_items_changed_cb (StrobeLogView *self,
                        guint          removed,
                        guint          added)
 {
+  /* The table keeps the places of replaced messages (StrobeLogRows), and their selection
+   * with them: a message added is not selected. */
+  if (removed > 0 && added > 0)
+    {
+      g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+
+      if (gtk_bitset_get_size_in_range (set, position, position + added - 1) > 0)
+        gtk_selection_model_unselect_range (GTK_SELECTION_MODEL (self->selection), position, added);
+    }
   if (self->reselect != STROBE_VIEW_STATE_NONE && !self->selection_hidden)
     {
       gboolean exact = FALSE;
