@@ -306,8 +306,14 @@ query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
 
   if (keyboard || self->drag != DRAG_NONE)
     return FALSE;
+  /* While the reading thread adds a batch, no tooltip this time rather than a wait: GTK
+   * asks again as the pointer moves. */
+  if (self->timeline && !strobe_timeline_model_try_read_lock (self->timeline, MODEL_WAIT_US))
+    return FALSE;
   hit_test (self, x, y, &hit);
   markup = tooltip_markup (self, &hit);
+  if (self->timeline)
+    strobe_timeline_model_read_unlock (self->timeline);
   if (markup == NULL)
     return FALSE;
   gtk_tooltip_set_markup (tooltip, markup);
@@ -322,8 +328,19 @@ motion_cb (GtkEventControllerMotion *ctrl, gdouble x, gdouble y, StrobeTimelineW
   self->hovering = TRUE;
   self->hover_x = x;
   self->hover_y = y;
-  if (self->drag == DRAG_NONE)
-    hit_test (self, x, y, &self->hover);
+  if (self->drag == DRAG_NONE && self->timeline && !strobe_timeline_model_try_read_lock (self->timeline, MODEL_WAIT_US))
+    {
+      /* A batch being added: the last hit stands a moment, the time follows the pointer. */
+      StrobeTimeScale axis;
+      strobe_timeline_widget_get_axis (self, &axis);
+      self->hover.time = strobe_time_scale_time (&axis, x);
+    }
+  else if (self->drag == DRAG_NONE)
+    {
+      hit_test (self, x, y, &self->hover);
+      if (self->timeline)
+        strobe_timeline_model_read_unlock (self->timeline);
+    }
   strobe_view_state_set_hover (self->state, self->hover.time);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }

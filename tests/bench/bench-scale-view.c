@@ -15,6 +15,7 @@
 
 #include <gtk/gtk.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "bench-common.h"
@@ -48,6 +49,7 @@ typedef struct
   GArray               *times[2][G_N_ELEMENTS (zooms)];   /* [loading, loaded][zoom], ms */
   GArray               *cpu[2][G_N_ELEMENTS (zooms)];     /* the main thread's CPU time in each */
   double                longest[2][G_N_ELEMENTS (zooms)][3]; /* the longest frame: wall, CPU, waiting for a core */
+  double                costliest[2][G_N_ELEMENTS (zooms)][3]; /* the most CPU: in the kernel, page faults (major + minor) */
   guint                 hover;
 } Ctx;
 
@@ -75,7 +77,17 @@ snapshot_of (GtkWidget *widget)
 /* The main thread's CPU time in the last frame, and its time runnable but waiting for a
  * core (the scheduler's run_delay): on the shared machine a frame's wall time is also
  * that; what is neither is time it slept (a lock). */
-static double frame_cpu_ms, frame_wait_ms;
+static double frame_cpu_ms, frame_wait_ms, frame_sys_ms, frame_faults;
+
+static void
+thread_usage (double *sys_ms, double *faults)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_THREAD, &ru);
+  *sys_ms = (double) ru.ru_stime.tv_sec * 1e3 + (double) ru.ru_stime.tv_usec / 1e3;
+  *faults = (double) (ru.ru_majflt + ru.ru_minflt);
+}
 
 static double
 run_delay_ns (void)
@@ -93,16 +105,24 @@ run_delay_ns (void)
 static double
 frame (GtkWidget *widget)
 {
-  double d0 = run_delay_ns (), t0 = bench_now_ns (), c0 = bench_thread_cpu_ns ();
-  GskRenderNode *node = snapshot_of (widget);
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
-  GdkTexture *t = gsk_renderer_render_texture (renderer, node,
-                                               &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
-                                                                    gtk_widget_get_height (widget)));
-  double ms = (bench_now_ns () - t0) / 1e6;
+  GskRenderNode *node;
+  GdkTexture *t;
+  double d0, t0, c0, s0, f0, ms;
 
+  thread_usage (&s0, &f0);
+  d0 = run_delay_ns ();
+  t0 = bench_now_ns ();
+  c0 = bench_thread_cpu_ns ();
+  node = snapshot_of (widget);
+  t = gsk_renderer_render_texture (renderer, node,
+                                   &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget)));
+  ms = (bench_now_ns () - t0) / 1e6;
   frame_cpu_ms = (bench_thread_cpu_ns () - c0) / 1e6;
   frame_wait_ms = (run_delay_ns () - d0) / 1e6;
+  thread_usage (&frame_sys_ms, &frame_faults);
+  frame_sys_ms -= s0;
+  frame_faults -= f0;
   g_object_unref (t);
   gsk_render_node_unref (node);
   return ms;
@@ -126,7 +146,7 @@ model_scopes (StrobeDocument *document)
 /* A frame, then the main loop until the next is due: the bench's own frame is timed as a
  * frame, not counted as a stall of the loop. */
 static double
-paced_frame (Ctx *c, GArray *out, GArray *cpu, double *longest)
+paced_frame (Ctx *c, GArray *out, GArray *cpu, double *longest, double *costliest)
 {
   double t0 = bench_now_ns (), ms;
   guint64 a, b;
@@ -139,6 +159,12 @@ paced_frame (Ctx *c, GArray *out, GArray *cpu, double *longest)
     g_array_append_val (out, ms);
   if (cpu->len < MAX_FRAMES)
     g_array_append_val (cpu, frame_cpu_ms);
+  if (frame_cpu_ms > costliest[0])
+    {
+      costliest[0] = frame_cpu_ms;
+      costliest[1] = frame_sys_ms;
+      costliest[2] = frame_faults;
+    }
   if (ms > longest[0])
     {
       longest[0] = ms;
@@ -174,7 +200,8 @@ set_zoom (Ctx *c, guint z)
 }
 
 static void
-report_times (const char *state, guint z, GArray *times, GArray *cpu, const double *longest)
+report_times (const char *state, guint z, GArray *times, GArray *cpu, const double *longest,
+              const double *costliest)
 {
   char key[96];
   double *v = (double *) (gpointer) times->data, *u = (double *) (gpointer) cpu->data;
@@ -199,6 +226,10 @@ report_times (const char *state, guint z, GArray *times, GArray *cpu, const doub
   bench_report (key, longest[1], "ms (of the longest frame, the main thread ran)");
   g_snprintf (key, sizeof key, "view.frame.%s.%s.longest_waiting", zooms[z].name, state);
   bench_report (key, longest[2], "ms (of it the main thread was runnable, waiting for a core; the rest it slept)");
+  g_snprintf (key, sizeof key, "view.frame.%s.%s.costliest_sys", zooms[z].name, state);
+  bench_report (key, costliest[1], "ms (of the frame with the most CPU, in the kernel)");
+  g_snprintf (key, sizeof key, "view.frame.%s.%s.costliest_faults", zooms[z].name, state);
+  bench_report (key, costliest[2], "page faults in it");
   /* On the shared machine the wall time is the scheduler's as much as the viewer's: the
    * same targets by the main thread's CPU time. */
   g_snprintf (key, sizeof key, "view_frame_%s_%s_cpu_median_ms", zooms[z].name, state);
@@ -220,7 +251,7 @@ first_frame (Ctx *c, double t0)
 
   for (;;)
     {
-      paced_frame (c, c->times[0][0], c->cpu[0][0], c->longest[0][0]);
+      paced_frame (c, c->times[0][0], c->cpu[0][0], c->longest[0][0], c->costliest[0][0]);
       if (complete (c->w) && model_scopes (c->document) > 0
           && strobe_track_list_get_n (strobe_timeline_widget_get_tracks (c->w)) > 0)
         {
@@ -296,19 +327,19 @@ bench_scale_view (const char *path)
     {
       set_zoom (&c, z);
       for (int i = 0; i < 60 && !strobe_document_is_loaded (c.document); i++)
-        paced_frame (&c, c.times[0][z], c.cpu[0][z], c.longest[0][z]);
+        paced_frame (&c, c.times[0][z], c.cpu[0][z], c.longest[0][z], c.costliest[0][z]);
       z = (z + 1) % G_N_ELEMENTS (zooms);
     }
   t_loaded = (bench_now_ns () - t0) / 1e9;
   /* The views' handling of the last change (every model, log ticks) is the loading's. */
   for (int i = 0; i < 30; i++)
-    paced_frame (&c, c.times[0][z], c.cpu[0][z], c.longest[0][z]);
+    paced_frame (&c, c.times[0][z], c.cpu[0][z], c.longest[0][z], c.costliest[0][z]);
   bench_stall_stop (&c.stall);
   bench_report ("view.loaded", t_loaded, "s (open → every scope read)");
   bench_report ("view.scopes", (double) model_scopes (c.document), "scopes");
   bench_stall_report ("view_load", &c.stall, FALSE);
   for (guint i = 0; i < G_N_ELEMENTS (zooms); i++)
-    report_times ("loading", i, c.times[0][i], c.cpu[0][i], c.longest[0][i]);
+    report_times ("loading", i, c.times[0][i], c.cpu[0][i], c.longest[0][i], c.costliest[0][i]);
 
   /* Once read: each zoom until every tile is up to date, then 30 frames more. */
   iterate ();
@@ -321,7 +352,7 @@ bench_scale_view (const char *path)
       set_zoom (&c, i);
       while (after < 30 && bench_now_ns () - t_set < 120e9)
         {
-          paced_frame (&c, c.times[1][i], c.cpu[1][i], c.longest[1][i]);
+          paced_frame (&c, c.times[1][i], c.cpu[1][i], c.longest[1][i], c.costliest[1][i]);
           if (done < 0 && complete (c.w))
             done = (bench_now_ns () - t_set) / 1e6;
           if (done >= 0)
@@ -329,7 +360,7 @@ bench_scale_view (const char *path)
         }
       g_snprintf (key, sizeof key, "view.frame.%s.loaded.complete_after", zooms[i].name);
       bench_report (key, done, "ms (the zoom set → every tile up to date)");
-      report_times ("loaded", i, c.times[1][i], c.cpu[1][i], c.longest[1][i]);
+      report_times ("loaded", i, c.times[1][i], c.cpu[1][i], c.longest[1][i], c.costliest[1][i]);
     }
   strobe_view_state_set_hover (c.state, STROBE_VIEW_STATE_NONE);
   fflush (stdout);
