@@ -148,7 +148,7 @@ print_message (StrobeDocument *document, const StrobeTraceClock *clock, guint64 
   strobe_thread_info_clear (&thread);
 }
 
-#define LOG_WINDOW (1u << 18)
+#define LOG_WINDOW (1u << 20)
 
 static int
 log_one (const char *file, const LogQuery *q)

@@ -68,6 +68,49 @@ typedef struct
   guint64  used;
 } Block;
 
+/* Decoded packets and file blocks, the trace file's read again: one shared under the
+ * lock, and one of each StrobeLogArgsReader's own (a filter's worker thread decodes
+ * its packets without waiting for another's). */
+typedef struct
+{
+  Slot       slots[CACHE_SLOTS];
+  Block      blocks[BLOCK_SLOTS];
+  gsize      cached;
+  guint64    clock;
+  guint8    *wire;        /* an LZ4 packet's bytes as read */
+  gsize      wire_cap;
+} Cache;
+
+static void
+cache_init (Cache *c)
+{
+  memset (c, 0, sizeof *c);
+  for (guint i = 0; i < CACHE_SLOTS; i++)
+    c->slots[i].offset = G_MAXUINT64;
+  for (guint i = 0; i < BLOCK_SLOTS; i++)
+    c->blocks[i].index = G_MAXUINT64;
+}
+
+static void
+cache_clear (Cache *c)
+{
+  for (guint i = 0; i < CACHE_SLOTS; i++)
+    g_free (c->slots[i].data);
+  for (guint i = 0; i < BLOCK_SLOTS; i++)
+    g_free (c->blocks[i].data);
+  g_free (c->wire);
+}
+
+static guint64
+cache_bytes (const Cache *c)
+{
+  guint64 n = c->cached + c->wire_cap;
+
+  for (guint i = 0; i < BLOCK_SLOTS; i++)
+    n += c->blocks[i].data ? BLOCK : 0;
+  return n;
+}
+
 struct _StrobeLogArgs
 {
   /* The arena: written by the decoder's thread alone; a chunk is packed under the lock,
@@ -80,14 +123,10 @@ struct _StrobeLogArgs
   int        fd;          /* the trace file, -1: none */
 
   GMutex     lock;        /* the cache below */
-  Slot       slots[CACHE_SLOTS];
-  Block      blocks[BLOCK_SLOTS];
-  gsize      cached;
-  guint64    clock;
-  guint8    *wire;        /* an LZ4 packet's bytes as read */
-  gsize      wire_cap;
+  Cache      cache;       /* what readers without a StrobeLogArgsReader share */
   const ArenaChunk *unpacked_chunk;   /* the packed block decoded last */
   guint      unpacked_block;
+  gint       reader_bytes;           /* what the readers' caches hold (atomic) */
   guint8    *unpacked;               /* PACK_BLOCK bytes */
 };
 
@@ -112,10 +151,7 @@ strobe_log_args_new (void)
   a->chunks = g_ptr_array_new_with_free_func (arena_chunk_free);
   a->fd = -1;
   g_mutex_init (&a->lock);
-  for (guint i = 0; i < CACHE_SLOTS; i++)
-    a->slots[i].offset = G_MAXUINT64;
-  for (guint i = 0; i < BLOCK_SLOTS; i++)
-    a->blocks[i].index = G_MAXUINT64;
+  cache_init (&a->cache);
   return a;
 }
 
@@ -127,11 +163,7 @@ strobe_log_args_free (StrobeLogArgs *a)
   g_ptr_array_unref (a->chunks);
   if (a->fd >= 0)
     close (a->fd);
-  for (guint i = 0; i < CACHE_SLOTS; i++)
-    g_free (a->slots[i].data);
-  for (guint i = 0; i < BLOCK_SLOTS; i++)
-    g_free (a->blocks[i].data);
-  g_free (a->wire);
+  cache_clear (&a->cache);
   g_free (a->unpacked);
   g_mutex_clear (&a->lock);
   g_free (a);
@@ -310,10 +342,10 @@ pread_all (int fd, guint8 *buf, gsize len, guint64 offset)
 /* Copies @len bytes of the file at @offset into @dst through the block cache (a long
  * read goes straight to the file). Under the lock. */
 static gboolean
-read_locked (StrobeLogArgs *a, guint8 *dst, gsize len, guint64 offset)
+read_locked (Cache *a, int fd, guint8 *dst, gsize len, guint64 offset)
 {
   if (len > BLOCK)
-    return pread_all (a->fd, dst, len, offset);
+    return pread_all (fd, dst, len, offset);
   while (len > 0)
     {
       guint64 index = offset / BLOCK;
@@ -335,7 +367,7 @@ read_locked (StrobeLogArgs *a, guint8 *dst, gsize len, guint64 offset)
           if (b->data == NULL)
             b->data = g_malloc (BLOCK);
           do
-            got = pread (a->fd, b->data, BLOCK, (off_t) (index * BLOCK));
+            got = pread (fd, b->data, BLOCK, (off_t) (index * BLOCK));
           while (got < 0 && errno == EINTR);
           if (got < 0)
             {
@@ -361,7 +393,7 @@ read_locked (StrobeLogArgs *a, guint8 *dst, gsize len, guint64 offset)
 /* The decoded payload of the packet at @offset, from the cache or the file. Under the
  * lock. */
 static const Slot *
-packet_locked (StrobeLogArgs *a, guint64 offset, guint16 thread_id, const char **why)
+packet_locked (Cache *a, int fd, guint64 offset, guint16 thread_id, const char **why)
 {
   StrobeWirePacketHeader h;
   StrobeWireFault fault;
@@ -379,7 +411,7 @@ packet_locked (StrobeLogArgs *a, guint64 offset, guint16 thread_id, const char *
 
   /* What the decoder judged when it read the trace, checked again: the file may have
    * been replaced since. */
-  if (!read_locked (a, head, sizeof head, offset) ||
+  if (!read_locked (a, fd, head, sizeof head, offset) ||
       !strobe_wire_read_packet_header (head, sizeof head, offset, &h, &need, &fault) ||
       h.thread_id != thread_id || (h.flags & STROBE_PACKET_FLAG_ZSTD))
     {
@@ -398,7 +430,7 @@ packet_locked (StrobeLogArgs *a, guint64 offset, guint16 thread_id, const char *
           a->wire_cap = MAX (wire_len, 64 * 1024);
           a->wire = g_malloc (a->wire_cap);
         }
-      if (!read_locked (a, a->wire, wire_len, offset + sizeof h) ||
+      if (!read_locked (a, fd, a->wire, wire_len, offset + sizeof h) ||
           !strobe_wire_lz4_decode (a->wire, wire_len, data, h.raw_size, &lz4_why))
         {
           g_free (data);
@@ -406,7 +438,7 @@ packet_locked (StrobeLogArgs *a, guint64 offset, guint16 thread_id, const char *
           return NULL;
         }
     }
-  else if (!read_locked (a, data, h.raw_size, offset + sizeof h))
+  else if (!read_locked (a, fd, data, h.raw_size, offset + sizeof h))
     {
       g_free (data);
       *why = "the trace file changed since it was read";
@@ -469,10 +501,19 @@ join_aux (const guint8 *p, gsize avail, guint8 field, GByteArray *out)
     }
 }
 
+/* @ref's arguments from the file through @cache (under the lock when it is shared). */
+static gboolean
+read_file_ref (Cache *cache, int fd, const StrobeLogArgsRef *ref, GByteArray *out, const char **why)
+{
+  const Slot *slot = packet_locked (cache, fd, ref->where, ref->thread_id, why);
+
+  return slot != NULL && ref->at <= slot->len &&
+         join_aux (slot->data + ref->at, slot->len - ref->at, ref->field, out);
+}
+
 gboolean
 strobe_log_args_read (StrobeLogArgs *a, const StrobeLogArgsRef *ref, GByteArray *out, const char **why)
 {
-  const Slot *slot;
   guint before = out->len;
   gboolean ok;
 
@@ -481,9 +522,7 @@ strobe_log_args_read (StrobeLogArgs *a, const StrobeLogArgsRef *ref, GByteArray 
     return read_arena (a, ref, out);
 
   g_mutex_lock (&a->lock);
-  slot = packet_locked (a, ref->where, ref->thread_id, why);
-  ok = slot != NULL && ref->at <= slot->len &&
-       join_aux (slot->data + ref->at, slot->len - ref->at, ref->field, out);
+  ok = read_file_ref (&a->cache, a->fd, ref, out, why);
   g_mutex_unlock (&a->lock);
   if (!ok)
     {
@@ -500,9 +539,68 @@ strobe_log_args_get_bytes (StrobeLogArgs *a)
   guint64 n;
 
   g_mutex_lock (&a->lock);
-  n = a->cached + a->wire_cap;
-  for (guint i = 0; i < BLOCK_SLOTS; i++)
-    n += a->blocks[i].data ? BLOCK : 0;
+  n = cache_bytes (&a->cache);
   g_mutex_unlock (&a->lock);
-  return n + a->arena_bytes;
+  return n + a->arena_bytes + (guint64) g_atomic_int_get (&a->reader_bytes);
+}
+
+/* ---- a reader of its own ---------------------------------------------------------- */
+
+struct _StrobeLogArgsReader
+{
+  StrobeLogArgs *args;
+  Cache          cache;
+  gint           counted;   /* bytes it added to args->reader_bytes */
+};
+
+StrobeLogArgsReader *
+strobe_log_args_reader_new (StrobeLogArgs *args)
+{
+  StrobeLogArgsReader *r = g_new (StrobeLogArgsReader, 1);
+
+  r->args = args;
+  r->counted = 0;
+  cache_init (&r->cache);
+  return r;
+}
+
+void
+strobe_log_args_reader_free (StrobeLogArgsReader *r)
+{
+  if (r == NULL)
+    return;
+  g_atomic_int_add (&r->args->reader_bytes, -r->counted);
+  cache_clear (&r->cache);
+  g_free (r);
+}
+
+gboolean
+strobe_log_args_reader_read (StrobeLogArgsReader    *r,
+                             const StrobeLogArgsRef *ref,
+                             GByteArray             *out,
+                             const char            **why)
+{
+  guint before = out->len;
+  gboolean ok;
+  gint now;
+
+  if (ref->kind == STROBE_LOG_ARGS_ARENA)
+    return strobe_log_args_read (r->args, ref, out, why);
+  *why = NULL;
+  /* The file descriptor is set before the first file reference is made, and a reader
+   * sees references through the model's lock. */
+  ok = read_file_ref (&r->cache, r->args->fd, ref, out, why);
+  now = (gint) MIN (cache_bytes (&r->cache), (guint64) G_MAXINT / 4);
+  if (now != r->counted)
+    {
+      g_atomic_int_add (&r->args->reader_bytes, now - r->counted);
+      r->counted = now;
+    }
+  if (!ok)
+    {
+      g_byte_array_set_size (out, before);
+      if (*why == NULL)
+        *why = "the trace file changed since it was read";
+    }
+  return ok;
 }

@@ -51,7 +51,19 @@ gboolean       strobe_log_args_read      (StrobeLogArgs          *args,
                                           const StrobeLogArgsRef *ref,
                                           GByteArray             *out,
                                           const char            **why);
-/* Bytes held: the arena's chunks and the decoded packets cached. */
+/* A reader with a cache of its own, for one thread reading many messages (a filter's
+ * worker): it never waits for another reader's decoding. Arena references still go
+ * through the shared lock. Free it before @args. */
+typedef struct _StrobeLogArgsReader StrobeLogArgsReader;
+
+StrobeLogArgsReader *strobe_log_args_reader_new  (StrobeLogArgs          *args);
+void                 strobe_log_args_reader_free (StrobeLogArgsReader    *reader);
+gboolean             strobe_log_args_reader_read (StrobeLogArgsReader    *reader,
+                                                  const StrobeLogArgsRef *ref,
+                                                  GByteArray             *out,
+                                                  const char            **why);
+
+/* Bytes held: the arena's chunks and the decoded packets cached (the readers' too). */
 guint64        strobe_log_args_get_bytes (StrobeLogArgs *args);
 
 G_END_DECLS

@@ -19,6 +19,27 @@ gboolean strobe_log_format (const char   *format,
                             gsize         len,
                             GString      *out);
 
+/* A format parsed once, for formatting many messages of one site: the same text as
+ * strobe_log_format() with it, without finding the conversions again each time. */
+typedef struct _StrobeLogFormatPlan StrobeLogFormatPlan;
+
+StrobeLogFormatPlan *strobe_log_format_plan_new        (const char                *format);
+void                 strobe_log_format_plan_free       (StrobeLogFormatPlan       *plan);
+const char          *strobe_log_format_plan_get_format (const StrobeLogFormatPlan *plan);
+gboolean             strobe_log_format_plan_apply      (const StrobeLogFormatPlan *plan,
+                                                        const guint8              *args,
+                                                        gsize                      len,
+                                                        GString                   *out);
+/* The same with the conversions of bit k of @barriers (the k-th conversion of the
+ * format, the first 64) not formatted: a byte 0x01 in their place when their arguments
+ * are there, "(?)" as ever when they are not. A text filter's shortcut past numbers no
+ * term can overlap (strobe_log_search_barriers). */
+gboolean             strobe_log_format_plan_apply_masked (const StrobeLogFormatPlan *plan,
+                                                          const guint8              *args,
+                                                          gsize                      len,
+                                                          guint64                    barriers,
+                                                          GString                   *out);
+
 /* Number of encoded arguments, or -1 when @args is malformed. */
 gint     strobe_log_args_count (const guint8 *args, gsize len);
 

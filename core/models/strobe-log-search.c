@@ -392,3 +392,143 @@ out:
   g_ptr_array_unref (shape.literal);
   return verdict;
 }
+
+/* ---- barriers: conversions no term can overlap -------------------------------------- */
+
+/* What conversion @s writes when its argument is there: every byte it may write (@bytes)
+ * and bytes of which every text it writes holds one (@core; doubles also "inf" or
+ * "nan", @non_finite). FALSE when it may write any byte, or nothing at all ("%.0d" of 0). */
+static gboolean
+conversion_bytes (const StrobePrintfSpec *s, guint8 bytes[256], guint8 core[256], gboolean *non_finite)
+{
+  const char *all = NULL, *must = NULL;
+
+  *non_finite = FALSE;
+  switch (s->conversion)
+    {
+    case 'd': case 'i': case 'u':
+      all = "0123456789+- ";
+      must = "0123456789";
+      break;
+    case 'x':
+      all = "0123456789abcdefxX+- ";
+      must = "0123456789abcdef";
+      break;
+    case 'X':
+      all = "0123456789ABCDEFxX+- ";
+      must = "0123456789ABCDEF";
+      break;
+    case 'o':
+      all = "01234567+- ";
+      must = "01234567";
+      break;
+    case 'f': case 'F':
+      all = "0123456789.+- infaINFA";
+      must = "0123456789";
+      *non_finite = TRUE;
+      break;
+    case 'e': case 'E': case 'g': case 'G':
+      all = "0123456789.+- eEinfaINFA";
+      must = "0123456789";
+      *non_finite = TRUE;
+      break;
+    case 'a': case 'A':
+      all = "0123456789abcdefABCDEF.+- xXpPinINnN";
+      must = "0123456789";
+      *non_finite = TRUE;
+      break;
+    case 'p':
+      all = "0123456789abcdefx(nil)+- ";
+      must = "0123456789abcdef(nil)";
+      break;
+    default:
+      return FALSE;
+    }
+  /* An integer's precision 0 (or from an argument) writes nothing for the value 0. */
+  if (strchr ("diuxXo", s->conversion) != NULL && s->precision != STROBE_PRINTF_NONE && s->precision <= 0)
+    return FALSE;
+  memset (bytes, 0, 256);
+  memset (core, 0, 256);
+  for (; *all; all++)
+    bytes[(guchar) *all] = 1;
+  for (; *must; must++)
+    core[(guchar) *must] = 1;
+  return TRUE;
+}
+
+static gboolean
+has_ci (const char *term, const char *word)
+{
+  gsize n = strlen (word);
+
+  for (const char *p = term; *p; p++)
+    if (g_ascii_strncasecmp (p, word, n) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* An occurrence of @term that overlaps a conversion's text either starts in it (its first
+ * byte is one the conversion writes), ends in it (its last byte), or holds the whole of it
+ * (and so one of its core bytes, or "inf"/"nan"). None of the three: no occurrence
+ * overlaps it. */
+static gboolean
+term_crosses (const StrobeLogSearch *self, const char *term, const guint8 *bytes, const guint8 *core,
+              gboolean non_finite)
+{
+  gsize len = strlen (term);
+  gboolean fold = !(self->flags & STROBE_LOG_SEARCH_CASE_SENSITIVE);
+
+  if (bytes[(guchar) term[0]] || bytes[(guchar) term[len - 1]])
+    return TRUE;
+  for (const char *p = term; *p; p++)
+    if (core[(guchar) *p] || (fold && core[(guchar) g_ascii_toupper (*p)]))
+      return TRUE;
+  return non_finite && (has_ci (term, "inf") || has_ci (term, "nan"));
+}
+
+guint64
+strobe_log_search_barriers (const StrobeLogSearch *self,
+                            const char            *format)
+{
+  StrobePrintfSpec spec;
+  guint8 bytes[256], core[256];
+  gboolean fold, non_finite;
+  guint64 mask = 0;
+  gsize pos = 0;
+
+  g_return_val_if_fail (self != NULL, 0);
+  if (self->regex != NULL || format == NULL || strobe_log_search_is_empty (self))
+    return 0;
+  fold = !(self->flags & STROBE_LOG_SEARCH_CASE_SENSITIVE);
+  for (guint t = 0; t < 2; t++)
+    {
+      GPtrArray *terms = t == 0 ? self->include : self->exclude;
+
+      for (guint i = 0; i < terms->len; i++)
+        if (strchr (g_ptr_array_index (terms, i), STROBE_LOG_SEARCH_BARRIER) != NULL)
+          return 0;
+    }
+  for (guint k = 0; k < 64 && strobe_printf_next (format, pos, &spec); k++)
+    {
+      gboolean crossed = FALSE;
+
+      pos = spec.end;
+      if (!conversion_bytes (&spec, bytes, core, &non_finite))
+        continue;
+      /* The text is folded before it is matched: so are the bytes it may hold. */
+      if (fold)
+        for (guint b = 'A'; b <= 'Z'; b++)
+          if (bytes[b])
+            bytes[b + ('a' - 'A')] = 1;
+      for (guint t = 0; t < 2 && !crossed; t++)
+        {
+          GPtrArray *terms = t == 0 ? self->include : self->exclude;
+
+          for (guint i = 0; i < terms->len && !crossed; i++)
+            crossed = term_crosses (self, g_ptr_array_index (terms, i), bytes, core, non_finite);
+        }
+      if (!crossed)
+        mask |= G_GUINT64_CONSTANT (1) << k;
+    }
+  return mask;
+}

@@ -59,6 +59,17 @@ typedef enum
 StrobeLogSearchVerdict strobe_log_search_predict (const StrobeLogSearch *self,
                                                   const char            *format);
 
+/* What a filter writes in place of a barrier's text. */
+#define STROBE_LOG_SEARCH_BARRIER '\x01'
+
+/* The conversions of @format (bit k: the k-th conversion strobe_printf_next finds, of
+ * the first 64) whose text no term can overlap, whatever their values: a number where
+ * every term is letters, say. Writing STROBE_LOG_SEARCH_BARRIER in place of each one's
+ * text (when its argument is there) leaves strobe_log_search_match's answer as it was,
+ * so a filter need not format them. 0 for regular expressions. */
+guint64 strobe_log_search_barriers (const StrobeLogSearch *self,
+                                    const char            *format);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (StrobeLogSearch, strobe_log_search_unref)
 
 G_END_DECLS
