@@ -56,7 +56,7 @@ struct _StrobeSampleModel
   guint64     samples, lost, bad_batches;
   guint64     generation;
   GPtrArray  *copies;       /* Copy *: matched to their sample, not unwound yet */
-  guint64     n_copies, n_unwound;
+  guint64     n_copies, n_unwound, copy_bytes;
 };
 
 static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
@@ -153,6 +153,7 @@ read_user_stack (StrobeSampleModel *self, const StrobeEvent *ev)
   c->copy.stack = g_bytes_get_data (c->bytes, &c->copy.size);
   c->index = -1;
   self->n_copies++;
+  self->copy_bytes += n;
   /* Out of order (a hostile trace): it can name no sample still to come. */
   if (!g_queue_is_empty (&t->waiting) && ((Copy *) g_queue_peek_tail (&t->waiting))->copy.time > c->copy.time)
     {
@@ -339,6 +340,7 @@ strobe_sample_model_get_summary (StrobeSampleModel *self, StrobeSampleSummary *o
   out->bad_batches = self->bad_batches;
   out->threads = self->threads->len;
   out->copies = self->n_copies;
+  out->copy_bytes = self->copy_bytes;
   out->unwound = self->n_unwound;
   out->to_unwind = self->copies->len;
   g_rw_lock_reader_unlock (&self->lock);

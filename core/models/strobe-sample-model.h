@@ -106,6 +106,7 @@ typedef struct
   guint64 bad_batches;  /* batches whose Data could not be read to its end */
   guint   threads;
   guint64 copies;       /* samples with a copy of their user stack (Sampling.UserStack) */
+  guint64 copy_bytes;   /* their bytes: the kernel shortens a copy that would not fit its ring */
   guint64 unwound;      /* of those, whose stack is now the one unwound from it */
   guint64 to_unwind;    /* copies matched to their sample, not unwound yet */
 } StrobeSampleSummary;

@@ -77,9 +77,12 @@ strobe_sample_cut_note (StrobeSampleModel *samples, gdouble share)
   strobe_sample_model_get_summary (samples, &summary);
   if (summary.copies > 0)
     return g_strdup_printf (_("%.0f %% of the sampled call stacks were deeper than the copy of the stack each sample "
-                              "took: their outer frames are unknown (“[truncated]”). Record with a bigger copy "
-                              "(--sample-stack=32768 or STROBE_SAMPLING_STACK=32768) for whole stacks."),
-                            100.0 * share);
+                              "took (%" G_GUINT64_FORMAT " bytes on average): their outer frames are unknown "
+                              "(“[truncated]”). Record with a bigger copy (--sample-stack=32768 or "
+                              "STROBE_SAMPLING_STACK=32768) for whole stacks. The kernel also shortens the copies "
+                              "when a thread’s ring is nearly full, as it is under a small locked-memory limit "
+                              "(kernel.perf_event_mlock_kb)."),
+                            100.0 * share, summary.copy_bytes / summary.copies);
   return g_strdup_printf (_("%.0f %% of the sampled call stacks are cut short: the kernel’s frame-pointer walk "
                             "went through code built without frame pointers, so they end after one frame or in an "
                             "address that is no function, and the top-down tree and the callers are incomplete "

@@ -474,7 +474,16 @@ check_big_frame (const char *copy, gboolean whole)
                   copy, cut, strobe_sample_tree_get_total (down), summary.samples, summary.copies, summary.unwound,
                   summary.lost);
   root = child_named (t, down, 0, "[truncated]");
-  if (whole)
+  /* The kernel shortens a copy that would not fit the thread's ring (a small locked-memory
+   * limit shared with other perf users of this machine): then the frame is not in it. */
+  if (whole && summary.copies && summary.copy_bytes / summary.copies < 16384 + 256)
+    {
+      g_test_message ("the copies were shortened to %" G_GUINT64_FORMAT " bytes on average: not whole",
+                      summary.copy_bytes / summary.copies);
+      note = strobe_sample_cut_note (t->samples, cut);
+      g_assert_nonnull (strstr (note, "bytes on average"));
+    }
+  else if (whole)
     {
       guint32 first = strobe_cost_tree_get_first_child (cost, 0);
       g_autofree char *outermost = key_function (t, down, strobe_cost_tree_get_key (cost, first));
