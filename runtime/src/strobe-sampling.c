@@ -100,6 +100,7 @@ static Sampled  *sampled;
 static size_t    n_sampled, cap_sampled;
 static bool      started;            /* the channel's on-state this file acted on */
 static bool      running;            /* events are open (the start succeeded) */
+static bool      finished;           /* shut down: never opened again */
 static uint32_t  running_hz;
 static struct perf_event_attr attr;
 static uint64_t  last_scan_ns;
@@ -883,6 +884,9 @@ strobe__sampling_drain (void)
 {
   bool on = STROBE_CHANNEL_ENABLED (SamplingChannel) != 0;
 
+  if (finished)
+    return;
+
   if (on && started && running && running_hz != strobe_sampling_get_frequency ())
     {
       /* A new frequency: the events are opened again with it. */
@@ -913,11 +917,21 @@ strobe__sampling_drain (void)
     }
 }
 
+/* Called at shutdown before the output's last drain: the rings are read a last time and
+ * closed. Left open until after it, the thread shutting down was sampled while it drained,
+ * so every round of that drain found a sample or a switch record of its own and went round
+ * again — under load, for up to the output's 2 s grace. */
 void
 strobe__sampling_shutdown (void)
 {
+  if (running)
+    {
+      anchor_clock ();
+      drain_all ();
+    }
   close_all ();
   started = false;
+  finished = true;
 }
 
 /* In a fork()ed child: the events are the parent's threads'; forget them unread. */
