@@ -9,12 +9,28 @@
  * With BENCH_BARE_PERF_HZ=N it runs without Strobe's sampling but with a bare perf event
  * of its own on each working thread — the CPU clock every 1/N s, no call chain, no ring
  * buffer: what the kernel's timer interrupts alone cost on this machine (a virtual
- * machine's are dear), the floor under any sampler. */
+ * machine's are dear), the floor under any sampler. BENCH_BARE_PERF=WORD,… changes that
+ * event, one knob at a time, to see which of perf's settings move the floor:
+ *   task     the task clock instead of the CPU clock
+ *   freq     a frequency (the kernel re-aims the period at every sample) instead of a period
+ *   user     exclude_kernel: user time only
+ *   inherit  one event for the process, opened before the threads and inherited by them,
+ *            instead of one per thread
+ *   chain    a user call chain with every sample, written to a ring (what the Sampling
+ *            channel asks of the kernel, but for the context switches)
+ *   switch   context-switch records too (with chain: all the channel asks)
+ *   wake     with chain: the kernel wakes the ring's reader at every sample (wakeup_events
+ *            = 1) instead of never (the channel's watermark beyond the ring's size)
+ *   small    with chain: a 1-page ring instead of 32 pages (a full ring drops samples) */
 #include <linux/perf_event.h>
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <strobe/strobe.h>
@@ -55,34 +71,98 @@ level_b (unsigned bits, int depth)
 static long iterations;
 
 static long bare_hz;
+static const char *bare_knobs = "";
 
-static void
-open_bare_event (void)
+static bool
+knob (const char *word)
+{
+  size_t n = strlen (word);
+
+  for (const char *p = bare_knobs; (p = strstr (p, word)) != NULL; p += n)
+    if ((p == bare_knobs || p[-1] == ',') && (p[n] == '\0' || p[n] == ','))
+      return true;
+  return false;
+}
+
+static int
+open_bare_event (pid_t pid, bool inherit)
 {
   struct perf_event_attr a;
+  int fd;
 
   memset (&a, 0, sizeof a);
   a.size = sizeof a;
   a.type = PERF_TYPE_SOFTWARE;
-  a.config = PERF_COUNT_SW_CPU_CLOCK;
-  a.sample_period = 1000000000u / (unsigned long) bare_hz;
+  a.config = knob ("task") ? PERF_COUNT_SW_TASK_CLOCK : PERF_COUNT_SW_CPU_CLOCK;
+  if (knob ("freq"))
+    {
+      a.freq = 1;
+      a.sample_freq = (unsigned long) bare_hz;
+    }
+  else
+    a.sample_period = 1000000000u / (unsigned long) bare_hz;
   a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME;
   a.exclude_hv = 1;
+  a.exclude_kernel = knob ("user");
+  a.inherit = inherit;
+  if (knob ("chain"))
+    {
+      a.sample_type |= PERF_SAMPLE_CALLCHAIN;
+      a.exclude_callchain_kernel = 1;
+      a.use_clockid = 1;
+      a.clockid = CLOCK_MONOTONIC;
+      if (knob ("wake"))
+        a.wakeup_events = 1;
+      else
+        {
+          a.watermark = 1;
+          a.wakeup_watermark = 1u << 30;
+        }
+    }
+  if (knob ("switch"))
+    {
+      a.context_switch = 1;
+      a.sample_id_all = 1;
+    }
   /* Left open for the thread's life: the process exits with it. */
-  syscall (SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  fd = (int) syscall (SYS_perf_event_open, &a, pid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+  if (fd < 0)
+    {
+      perror ("bench-sampling-workload: perf_event_open");
+      exit (3);
+    }
+  /* Nobody reads the ring: 32 pages hold the whole run at these rates, so nothing is
+   * dropped early and every sample is the kernel's full work. */
+  if (knob ("chain") && !inherit)
+    {
+      size_t page = (size_t) sysconf (_SC_PAGESIZE), pages = knob ("small") ? 1 : 32;
+      if (mmap (NULL, page * (pages + 1), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0) == MAP_FAILED)
+        {
+          perror ("bench-sampling-workload: mmap");
+          exit (3);
+        }
+    }
+  return fd;
 }
+
+/* The CPU time of the working threads alone (BENCH_WORK_CPU_FD=N: written there as
+ * nanoseconds at exit): the process's minus this is what Strobe's own threads took. */
+static long work_cpu_ns;
 
 static void *
 work (void *data)
 {
+  struct timespec ts;
   double x = 0;
 
   (void) data;
-  if (bare_hz > 0)
-    open_bare_event ();
+  if (bare_hz > 0 && !knob ("inherit"))
+    open_bare_event (0, false);
   for (long i = 0; i < iterations; i++)
     x += level_a ((unsigned) (i * 2654435761u), 0);
   sink += x;
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  __atomic_add_fetch (&work_cpu_ns, (long) ts.tv_sec * 1000000000L + ts.tv_nsec, __ATOMIC_RELAXED);
   return NULL;
 }
 
@@ -94,6 +174,12 @@ main (int argc, char **argv)
 
   iterations = argc > 1 ? atol (argv[1]) : 100000;
   bare_hz = getenv ("BENCH_BARE_PERF_HZ") ? atol (getenv ("BENCH_BARE_PERF_HZ")) : 0;
+  if (getenv ("BENCH_BARE_PERF"))
+    bare_knobs = getenv ("BENCH_BARE_PERF");
+  /* Inherited: the threads created from here on get copies of it. (The kernel maps no
+   * ring for an inherited per-task event: perf record opens one per CPU for that.) */
+  if (bare_hz > 0 && knob ("inherit"))
+    open_bare_event (0, true);
   strobe_init (NULL);
   if (threads < 1 || threads > 16)
     threads = 1;
@@ -102,5 +188,7 @@ main (int argc, char **argv)
   for (int i = 0; i < threads; i++)
     pthread_join (t[i], NULL);
   strobe_shutdown ();
+  if (getenv ("BENCH_WORK_CPU_FD"))
+    dprintf (atoi (getenv ("BENCH_WORK_CPU_FD")), "%ld\n", work_cpu_ns);
   return 0;
 }
