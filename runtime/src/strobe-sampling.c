@@ -4,10 +4,11 @@
  * Nothing runs in the program's threads. Each thread gets one perf event of its own
  * (pid = its tid, any CPU): CPU cycles where the machine has a hardware counter, else
  * the software CPU clock, with its user call chain, and context_switch records. The
- * kernel writes them into a small ring per thread; each update round reads every ring,
- * converts perf's time (CLOCK_MONOTONIC, asked for with use_clockid) to the trace clock
- * once, interns each call chain in the memory channel's stack trie (one set of
- * Memory.StackNodes and one symbolizer for both) and sends one Sampling.Batch per thread.
+ * kernel writes them into a small ring per thread; every 50 ms (sooner when one fills) an
+ * update round reads every ring, converts perf's time (CLOCK_MONOTONIC, asked for with
+ * use_clockid) to the trace clock once, interns each call chain in the memory channel's
+ * stack trie (one set of Memory.StackNodes and one symbolizer for both) and sends one
+ * Sampling.Batch per thread.
  * With STROBE_SAMPLING_STACK a sample also brings its user registers and a copy of the top
  * of its stack, sent as it is (Sampling.UserStack) for the analysis to unwind.
  * Threads are found in /proc/self/task: at the start, whenever its link count (2 + the
@@ -70,6 +71,10 @@ STROBE_EVENT (Sampling, UserStack, STROBE_EVENT_NOSYNC,
               STROBE_ARRAY (uint8, Data))
 
 #define RESCAN_NS        (250u * 1000u * 1000u)
+/* The rings are read every DRAIN_NS, or at the next round once one is a quarter full: read
+ * every 10 ms round, a busy thread sampled at 1 kHz gave a Batch of ~10 samples a round
+ * and the output a write a round, which cost more of the worker's time than the samples. */
+#define DRAIN_NS         (50u * 1000u * 1000u)
 /* The largest stack copy perf takes (sample_stack_user is a u32, but a record is at most
  * 64 KiB with its header and the call chain). */
 #define MAX_STACK_COPY   (60u * 1024u)
@@ -104,6 +109,7 @@ static bool      finished;           /* shut down: never opened again */
 static uint32_t  running_hz;
 static struct perf_event_attr attr;
 static uint64_t  last_scan_ns;
+static uint64_t  last_drain_ns;
 static nlink_t   last_nlink;
 static uint8_t  *enc;                /* one batch being encoded */
 static size_t    enc_cap;
@@ -338,7 +344,8 @@ static bool
 open_one (pid_t tid)
 {
   size_t page = (size_t) sysconf (_SC_PAGESIZE);
-  /* Room for about 150 ms of samples: the worker drains every 10 ms or faster. The pages
+  /* Room for about 150 ms of samples of depth 16 (60 ms of depth 64): the worker reads a
+   * ring at the first 10 ms round it is a quarter full, 50 ms at the latest. The pages
    * are locked memory, limited per user (kernel.perf_event_mlock_kb), so a refusal
    * halves the ring down to one page before giving up on the thread. */
   size_t pages = running_hz > 2000 ? 32 : 8;
@@ -863,6 +870,21 @@ start (void)
   scan_threads (mono_ns (), true);
 }
 
+/* Whether a ring is a quarter full (or more): read now, not at DRAIN_NS. */
+static bool
+ring_filling (void)
+{
+  for (size_t i = 0; i < n_sampled; i++)
+    {
+      const struct perf_event_mmap_page *mp = (const void *) sampled[i].map;
+      uint64_t used = __atomic_load_n (&mp->data_head, __ATOMIC_ACQUIRE) - mp->data_tail;
+
+      if (used >= sampled[i].data_bytes / 4)
+        return true;
+    }
+  return false;
+}
+
 static void
 drain_all (void)
 {
@@ -883,6 +905,7 @@ void
 strobe__sampling_drain (void)
 {
   bool on = STROBE_CHANNEL_ENABLED (SamplingChannel) != 0;
+  uint64_t now;
 
   if (finished)
     return;
@@ -906,8 +929,12 @@ strobe__sampling_drain (void)
         started = false;
       return;
     }
+  now = mono_ns ();
   anchor_clock ();
-  scan_threads (mono_ns (), false);
+  scan_threads (now, false);
+  if (on && now - last_drain_ns < DRAIN_NS && !ring_filling ())
+    return;
+  last_drain_ns = now;
   drain_all ();
   if (!on)
     {

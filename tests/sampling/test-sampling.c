@@ -10,7 +10,8 @@
  * - threads: threads started after sampling began are sampled;
  * - not permitted: a refusal is in the trace, on stderr and in strobe-cli's words;
  * - late toggle: the channel switched on and off from the control server;
- * - the CLI: --scope, --bottom-up and --flame agree with the model.
+ * - the CLI: --scope, --bottom-up and --flame agree with the model;
+ * - batches: the rings are read every 50 ms, not every round.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -25,6 +26,7 @@
 #include "strobe-sample-roots.h"
 #include "strobe-sample-unwind.h"
 #include "strobe-scope-search.h"
+#include "strobe-trace-clock.h"
 #include "test-dirs.h"
 
 static const char *probe, *probe_nofp, *cli;
@@ -571,6 +573,52 @@ test_cli (void)
   traced_free (t);
 }
 
+/* The rings are read every 50 ms, not every 10 ms round (a Batch and a write a round cost
+ * the worker more than the samples): the Main thread of a 1 kHz run has at most one Batch
+ * per 50 ms of its span (+ its first and its last; 214 over 3 s at load 14 when every
+ * round read them). */
+static void
+test_batches (void)
+{
+  Traced *t = traced_run (probe, "attribution", NULL, NULL, NULL);
+  StrobeThreadsModel *threads = strobe_document_get_threads (t->document);
+  g_autoptr (GArray) infos = strobe_threads_model_get_threads (threads);
+  g_autoptr (GArray) slow = scope_intervals (t, "Slow");
+  g_autoptr (GArray) per_thread = strobe_sample_model_get_threads (t->samples);
+  g_autofree char *out = NULL, *err = NULL, *needle = NULL;
+  const char *dump_argv[] = { cli, "dump", t->trace, NULL };
+  const StrobeSampleInterval *iv;
+  const StrobeSampleThread *main_thread = NULL;
+  StrobeTraceClock clock;
+  guint32 main_tid = 0;
+  guint batches = 0;
+  double span_s, last_gap_s;
+
+  for (guint i = 0; i < infos->len; i++)
+    if (g_str_equal (g_array_index (infos, StrobeThreadInfo, i).name, "Main"))
+      main_tid = (guint32) strobe_threads_model_get_system_id (threads, g_array_index (infos, StrobeThreadInfo, i).id);
+  g_assert_cmpuint (main_tid, !=, 0);
+  for (guint i = 0; i < per_thread->len; i++)
+    if (g_array_index (per_thread, StrobeSampleThread, i).system_id == main_tid)
+      main_thread = &g_array_index (per_thread, StrobeSampleThread, i);
+  g_assert_nonnull (main_thread);
+  g_assert_cmpuint (slow->len, ==, 1);
+  iv = &g_array_index (slow, StrobeSampleInterval, 0);
+
+  g_assert_cmpint (run (dump_argv, NULL, &out, &err), ==, 0);
+  needle = g_strdup_printf ("Sampling.Batch Thread=%u ", main_tid);
+  for (const char *p = out; (p = strstr (p, needle)) != NULL; p++)
+    batches++;
+  strobe_document_get_clock (t->document, &clock);
+  span_s = strobe_trace_clock_duration (&clock, main_thread->last - main_thread->first);
+  last_gap_s = iv->end > main_thread->last ? strobe_trace_clock_duration (&clock, iv->end - main_thread->last) : 0;
+  g_test_message ("Main: %u batches over %.3f s, %" G_GUINT64_FORMAT " samples; last sample %.4f s before Slow's end",
+                  batches, span_s, main_thread->samples, last_gap_s);
+  g_assert_cmpuint (batches, >=, 2);
+  g_assert_cmpfloat ((double) batches, <=, span_s / 0.05 + 3);
+  traced_free (t);
+}
+
 /* The conformance vector of Sampling.Batch read into the model: its records are the
  * samples and states PROTOCOL.md §5 says (what a reader written from it must find). */
 static void
@@ -695,5 +743,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sampling/late-toggle", test_late_toggle);
   g_test_add_func ("/sampling/cli", test_cli);
   g_test_add_func ("/sampling/big-frame", test_big_frame);
+  g_test_add_func ("/sampling/batches", test_batches);
   return g_test_run ();
 }
