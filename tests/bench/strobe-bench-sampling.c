@@ -19,6 +19,21 @@
  *                                      without frame pointers (no target: an option)
  *   sampling.{1khz,10khz}.overhead_beyond_kernel  overhead − kernel_floor (a ratio line too,
  *                                      against the same targets: what the channel itself costs)
+ *   sampling.{1khz,10khz}.in_program_threads  the overhead of the working threads' CPU time
+ *                                      alone (interrupts, the kernel's stack walks)
+ *   sampling.{1khz,10khz}.in_strobe_threads_ms  the CPU time of the process's other threads
+ *                                      beyond the unsampled run's (the worker's draining)
+ *   sampling.perf_record_{1khz,10khz}.{overhead,in_program_threads}  the same workload under
+ *                                      `perf record -F HZ -g` (perf's own process counted,
+ *                                      as Strobe's worker is), when perf is installed, and
+ *   ratio sampling.{1khz,10khz}.overhead_vs_perf_record  Strobe's overhead / perf record's
+ *   sampling.per_sample.NAME           µs of CPU a sample costs, (cpu − off) / samples, for
+ *                                      the bare events at 1 and 10 kHz, each knob of the bare
+ *                                      event turned at 10 kHz (bench-sampling-workload's
+ *                                      header: task clock, frequency mode, user only,
+ *                                      inherited, call chain, switches, wake-ups, a 1-page
+ *                                      ring, a tick-driven POSIX CPU timer), Strobe's 10 kHz
+ *                                      and perf record's 10 kHz (--no-floors: without the knobs)
  *
  * and what the viewer does with the 10 kHz trace (--analysis: only that, on a run of its
  * own with 4 threads):
@@ -45,7 +60,7 @@
  *                                      thread (the busiest thread's middle tenth), the
  *                                      symbolizer warm as the panel keeps it: ≤ 100 ms
  *
- *   strobe-bench-sampling [--quick] [--analysis] [--dir DIR] [--trace FILE]
+ *   strobe-bench-sampling [--quick] [--no-floors] [--analysis] [--dir DIR] [--trace FILE]
  */
 #include "config.h"
 
@@ -77,6 +92,7 @@ typedef struct
   guint       perf_hz;  /* `perf record -F perf_hz -g` of the workload instead */
   double      cpu[16];  /* the whole process's (and perf's, for perf record) */
   double      work[16]; /* the workload's working threads' alone */
+  double      ticks[16];/* with the "tick" knob: the timer's signals */
   double      wall[16];
   guint64     bytes[16];
 } Config;
@@ -86,8 +102,8 @@ static char *perf_tool;   /* perf's path, NULL when it is not installed */
 /* Runs the workload once; its CPU time (its working threads' apart) and wall time in
  * seconds, the trace's size. */
 static gboolean
-run_once (const char *trace, const Config *c, long iterations, int threads, double *cpu, double *work, double *wall,
-          guint64 *bytes)
+run_once (const char *trace, const Config *c, long iterations, int threads, double *cpu, double *work, double *ticks,
+          double *wall, guint64 *bytes)
 {
   char iters[32], hz_s[16], bare_s[16], threads_s[16], stack_s[16], fd_s[16], perf_hz_s[16], buf[64];
   g_autofree char *perf_data = g_strconcat (trace, ".perf", NULL);
@@ -151,7 +167,11 @@ run_once (const char *trace, const Config *c, long iterations, int threads, doub
   *cpu = (double) ru.ru_utime.tv_sec + (double) ru.ru_utime.tv_usec * 1e-6
          + (double) ru.ru_stime.tv_sec + (double) ru.ru_stime.tv_usec * 1e-6;
   buf[got] = '\0';
-  *work = g_ascii_strtod (buf, NULL) * 1e-9;
+  {
+    char *end;
+    *work = g_ascii_strtod (buf, &end) * 1e-9;
+    *ticks = g_ascii_strtod (end, NULL);
+  }
   *bytes = stat (trace, &st) == 0 ? (guint64) st.st_size : 0;
   g_unlink (perf_data);
   return TRUE;
@@ -415,13 +435,22 @@ report_floors (const Config *configs, int n, int rounds)
   const Config *off = config_named (configs, n, "off");
   const char *names[] = { "kernel_1khz", "kernel_10khz", "floor_task_clock", "floor_freq", "floor_user_only",
                           "floor_inherit", "floor_chain", "floor_chain_switch", "floor_chain_switch_wake",
-                          "floor_chain_switch_1page", "10khz", "perf_record_10khz" };
+                          "floor_chain_switch_1page", "floor_tick_signal", "10khz", "perf_record_10khz" };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       const Config *c = config_named (configs, n, names[i]);
       double hz = c->bare_hz ? c->bare_hz : c->hz ? c->hz : c->perf_hz;
-      double us = 1e6 * (least (c->cpu, rounds) - least (off->cpu, rounds)) / (least (c->work, rounds) * hz);
+      double samples = least (c->work, rounds) * hz;
+      double us;
+
+      /* The tick timer fires as often as the kernel's tick lets it, not at hz. */
+      if (c->knobs && g_str_equal (c->knobs, "tick"))
+        {
+          samples = least (c->ticks, rounds);
+          bench_report ("sampling.floor_tick_signal.per_s", samples / least (c->work, rounds), "Hz");
+        }
+      us = 1e6 * (least (c->cpu, rounds) - least (off->cpu, rounds)) / MAX (samples, 1.0);
       g_autofree char *name = g_strdup_printf ("sampling.per_sample.%s", c->name);
 
       if (c->cpu[0] > 0)
@@ -458,11 +487,12 @@ main (int argc, char **argv)
     { "floor_chain", 0, 10000, 0, "chain" }, { "floor_chain_switch", 0, 10000, 0, "chain,switch" },
     { "floor_chain_switch_wake", 0, 10000, 0, "chain,switch,wake" },
     { "floor_chain_switch_1page", 0, 10000, 0, "chain,switch,small" },
+    { "floor_tick_signal", 0, 10000, 0, "tick" },
   };
   const int n_configs = G_N_ELEMENTS (configs);
   int rounds;
   long iterations = 2000;
-  double cpu, work, wall, target = quick ? 0.5 : 1.5;
+  double cpu, work, ticks, wall, target = quick ? 0.5 : 1.5;
   guint64 bytes;
 
   g_option_context_add_main_entries (context, entries, NULL);
@@ -486,7 +516,7 @@ main (int argc, char **argv)
   for (;;)
     {
       g_autofree char *trace = g_build_filename (dir, "calibrate.strobe", NULL);
-      if (!run_once (trace, &configs[0], iterations, 1, &cpu, &work, &wall, &bytes))
+      if (!run_once (trace, &configs[0], iterations, 1, &cpu, &work, &ticks, &wall, &bytes))
         {
           g_printerr ("strobe-bench-sampling: %s did not run\n", BENCH_SAMPLING_WORKLOAD);
           return 1;
@@ -504,7 +534,7 @@ main (int argc, char **argv)
        * seconds give. */
       Config analysed = { "analysis", 10000 };
 
-      if (!run_once (trace, &analysed, iterations * 2, 4, &cpu, &work, &wall, &bytes))
+      if (!run_once (trace, &analysed, iterations * 2, 4, &cpu, &work, &ticks, &wall, &bytes))
         {
           g_printerr ("strobe-bench-sampling: the analysis run failed\n");
           return 1;
@@ -529,7 +559,7 @@ main (int argc, char **argv)
 
         if ((c->perf_hz && perf_tool == NULL) || (c->knobs && !floors))
           continue;
-        if (!run_once (trace, c, iterations, 1, &c->cpu[r], &c->work[r], &c->wall[r], &c->bytes[r]))
+        if (!run_once (trace, c, iterations, 1, &c->cpu[r], &c->work[r], &c->ticks[r], &c->wall[r], &c->bytes[r]))
           {
             g_printerr ("strobe-bench-sampling: the %s run failed\n", c->name);
             return 1;
