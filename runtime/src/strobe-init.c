@@ -338,11 +338,14 @@ strobe_shutdown (void)
   strobe_cpu_flush_thread ();
   strobe__control_stop ();
   strobe__worker_stop ();
-  /* Sampling ends before the output's last drain, which ships its last batches. */
+  /* Sampling stops before the output's last drain, which ships what the rings hold. */
+  pthread_mutex_lock (&strobe__update_lock);
+  strobe__sampling_quiesce ();
+  pthread_mutex_unlock (&strobe__update_lock);
+  strobe_output_stop ();
   pthread_mutex_lock (&strobe__update_lock);
   strobe__sampling_shutdown ();
   pthread_mutex_unlock (&strobe__update_lock);
-  strobe_output_stop ();
   /* Threads still logging must not stall waiting for a worker that is gone. */
   strobe__pool_configure (0, 0);
   strobe__memory_guard--;

@@ -74,8 +74,10 @@ void strobe__cpu_after_fork_child (void);
 /* The updater's part of each round (under the update lock): starts or stops sampling as
  * the channel says, follows new threads, ships every thread's samples and switches. */
 void strobe__sampling_drain (void);
-/* strobe_shutdown(), before the output's last drain: a last read of every ring, then
- * every event closed for good. */
+/* strobe_shutdown(), before the output's last drain: the events stop; that drain reads
+ * what the rings hold. */
+void strobe__sampling_quiesce (void);
+/* strobe_shutdown(), after it: every event closed for good. */
 void strobe__sampling_shutdown (void);
 /* strobe_init(): reads STROBE_SAMPLING_HZ and the tests' STROBE_SAMPLING_TEST_ERRNO. */
 void strobe__sampling_init_from_env (void);

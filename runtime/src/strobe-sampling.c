@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -105,6 +106,7 @@ static Sampled  *sampled;
 static size_t    n_sampled, cap_sampled;
 static bool      started;            /* the channel's on-state this file acted on */
 static bool      running;            /* events are open (the start succeeded) */
+static bool      quiesced;           /* shutting down: the events stopped, read what is left */
 static bool      finished;           /* shut down: never opened again */
 static uint32_t  running_hz;
 static struct perf_event_attr attr;
@@ -909,6 +911,15 @@ strobe__sampling_drain (void)
 
   if (finished)
     return;
+  if (quiesced)
+    {
+      if (running)
+        {
+          anchor_clock ();
+          drain_all ();
+        }
+      return;
+    }
 
   if (on && started && running && running_hz != strobe_sampling_get_frequency ())
     {
@@ -944,18 +955,22 @@ strobe__sampling_drain (void)
     }
 }
 
-/* Called at shutdown before the output's last drain: the rings are read a last time and
- * closed. Left open until after it, the thread shutting down was sampled while it drained,
- * so every round of that drain found a sample or a switch record of its own and went round
- * again — under load, for up to the output's 2 s grace. */
+/* At shutdown, before the output's last drain: the events stop counting, and that drain's
+ * rounds read what the rings hold without waiting for DRAIN_NS. Left counting, the thread
+ * shutting down was sampled while it drained, so every round of that drain found a sample
+ * or a switch record of its own and went round again — under load, for up to the
+ * output's 2 s grace. */
+void
+strobe__sampling_quiesce (void)
+{
+  for (size_t i = 0; i < n_sampled; i++)
+    ioctl (sampled[i].fd, PERF_EVENT_IOC_DISABLE, 0);
+  quiesced = true;
+}
+
 void
 strobe__sampling_shutdown (void)
 {
-  if (running)
-    {
-      anchor_clock ();
-      drain_all ();
-    }
   close_all ();
   started = false;
   finished = true;
