@@ -193,7 +193,7 @@ strobe_duration_sketch_quantile (StrobeDurationSketch *self, gdouble q)
 }
 
 void
-strobe_duration_sketch_add_bucket (StrobeDurationSketch *self, guint bucket, guint64 count)
+strobe_duration_sketch_add_bucket_slow (StrobeDurationSketch *self, guint bucket, guint64 count)
 {
   guint o = bucket / SUBS, s = bucket % SUBS;
 

@@ -76,9 +76,25 @@ strobe_duration_sketch_bucket (guint64 v)
 }
 /* Adds @count values of bucket @bucket (< STROBE_DURATION_SKETCH_BUCKETS) at once. The
  * sketch is no longer exact after: its answers are within its buckets (1/256). */
-void    strobe_duration_sketch_add_bucket (StrobeDurationSketch *self,
-                                           guint                 bucket,
-                                           guint64               count);
+void    strobe_duration_sketch_add_bucket_slow (StrobeDurationSketch *self,
+                                                guint                 bucket,
+                                                guint64               count);
+/* Inline: a range's timers merge millions of buckets from their summaries. */
+static inline void
+strobe_duration_sketch_add_bucket (StrobeDurationSketch *self,
+                                   guint                 bucket,
+                                   guint64               count)
+{
+  guint64 *row;
+
+  if (G_LIKELY (self->octaves != NULL && (row = self->octaves[bucket >> 7]) != NULL))
+    {
+      row[bucket & 127] += count;
+      self->n += count;
+      return;
+    }
+  strobe_duration_sketch_add_bucket_slow (self, bucket, count);
+}
 /* Every value the sketch holds, in no particular order, as runs of @count values in
  * [@low, @low + @width): width 1 while exact; a bucket (within 1/256) after. Reads only,
  * so threads may walk a finished sketch at once: a histogram of the durations without

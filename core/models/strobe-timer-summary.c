@@ -129,13 +129,6 @@ slot_of (StrobeTimerSummaryBuilder *b, guint32 name, guint64 incl)
   return b->n_slots - 1;
 }
 
-static void
-put (GByteArray *out, guint64 v)
-{
-  guint8 buf[10], *end = strobe_scope_put_varint (buf, v);
-  g_byte_array_append (out, buf, (guint) (end - buf));
-}
-
 /* @keys sorted (two passes of 13 bits; @tmp as large). */
 static void
 keys_sort (guint32 *keys, guint32 *tmp, guint n)
@@ -156,11 +149,13 @@ keys_sort (guint32 *keys, guint32 *tmp, guint n)
     }
 }
 
-/* The block in its packed form; the builder emptied for the next. */
-static GByteArray *
-builder_pack (StrobeTimerSummaryBuilder *b)
+/* The block in its packed form (@len bytes, g_free'd by the caller); the builder emptied
+ * for the next. */
+static guint8 *
+builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
 {
-  GByteArray *out = g_byte_array_sized_new (b->n_slots * 16 + b->n_keys + 8);
+  /* At most: 5 + 5 + 4 × 10 + 3 bytes a name, 2 + 2 a bucket (both < 2^14), the end. */
+  guint8 *out = g_malloc (b->n_slots * 53 + b->n_keys * 4 + 5), *o = out;
   g_autofree guint32 *tmp = g_new (guint32, b->n_keys + 1);
   guint at = 0;
 
@@ -176,13 +171,13 @@ builder_pack (StrobeTimerSummaryBuilder *b)
           pairs += end == at || b->keys[end] != b->keys[end - 1];
           end++;
         }
-      put (out, sl->name);
-      put (out, sl->count);
-      put (out, sl->incl);
-      put (out, sl->excl);
-      put (out, sl->min);
-      put (out, sl->max - sl->min);
-      put (out, pairs);
+      o = strobe_scope_put_varint (o, sl->name);
+      o = strobe_scope_put_varint (o, sl->count);
+      o = strobe_scope_put_varint (o, sl->incl);
+      o = strobe_scope_put_varint (o, sl->excl);
+      o = strobe_scope_put_varint (o, sl->min);
+      o = strobe_scope_put_varint (o, sl->max - sl->min);
+      o = strobe_scope_put_varint (o, pairs);
       /* The buckets in order: (bucket − the previous one) × 2, + 1 when a count > 1
        * follows (most buckets of a block hold one scope: one byte then). */
       while (at < end)
@@ -190,16 +185,17 @@ builder_pack (StrobeTimerSummaryBuilder *b)
           guint32 key = b->keys[at], bucket = key & ((1u << BUCKET_BITS) - 1), n = 0;
           while (at < end && b->keys[at] == key)
             at++, n++;
-          put (out, (guint64) (bucket - prev) << 1 | (n > 1));
+          o = strobe_scope_put_varint (o, (guint64) (bucket - prev) << 1 | (n > 1));
           if (n > 1)
-            put (out, n);
+            o = strobe_scope_put_varint (o, n);
           prev = bucket;
         }
     }
-  put (out, END);
+  o = strobe_scope_put_varint (o, END);
   memset (b->name_index, 0, (b->name_mask + 1) * sizeof (guint32));
   b->n_slots = b->n_keys = 0;
   b->chunks = 0;
+  *len = (gsize) (o - out);
   return out;
 }
 
@@ -283,8 +279,9 @@ strobe_timer_summary_add_chunk (StrobeTimerSummary *self, guint ci, const Strobe
   self->bytes += builder_bytes (b);
   if (++b->chunks == 1u << self->shift)
     {
-      g_autoptr(GByteArray) packed = builder_pack (b);
-      const guint8 *kept = store (store_data, packed->data, packed->len);
+      gsize len;
+      g_autofree guint8 *packed = builder_pack (b, &len);
+      const guint8 *kept = store (store_data, packed, len);
 
       if (kept == NULL)
         {
