@@ -13,8 +13,19 @@
 
 G_BEGIN_DECLS
 
+/* The whole trace's peak as a position in application order: records < @records and
+ * free-log entries < @entries applied (what a walk of every record and entry finds, kept
+ * as the model reached it). */
+typedef struct
+{
+  guint64 records, entries;
+  guint64 time;
+  gint64  bytes, count;
+} StrobeMemoryPeak;
+
 /* A copy of the model's store: the arrays' lengths are what counts, read under its lock. */
 void     strobe_memory_model_get_store (StrobeMemoryModel *self, StrobeMemoryStore *store);
+void     strobe_memory_model_peak_locked (StrobeMemoryModel *self, StrobeMemoryPeak *out);
 /* Frames of stack @id, innermost first (at most @max); under the lock. */
 guint    strobe_memory_model_frames_locked (StrobeMemoryModel *self, guint32 id,
                                             StrobeMemoryFrame *out, guint max);

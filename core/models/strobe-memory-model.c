@@ -120,6 +120,7 @@ struct _StrobeMemoryModel
   guint64      snapshot_time;
   gboolean     in_snapshot;
   StrobeMemorySummary sum;
+  StrobeMemoryPeak peak;     /* where in application order sum.peak_bytes was reached */
   guint64      time;         /* clamped time of the last event */
   gboolean     have_time;
   StrobeMemoryOverview overview;  /* live bytes over the whole trace, coarse */
@@ -244,6 +245,9 @@ live_changed (StrobeMemoryModel *self, guint64 t)
     {
       self->sum.peak_bytes = self->sum.live_bytes;
       self->sum.peak_time = t;
+      self->peak.records = strobe_memory_store_n_records (&self->store);
+      self->peak.entries = strobe_memory_store_n_entries (&self->store);
+      self->peak.count = self->sum.live_count;
     }
   if (!self->store.slots)   /* a summary model draws no series */
     strobe_memory_overview_note (&self->overview, t, self->sum.live_bytes, self->sum.live_count);
@@ -1193,6 +1197,14 @@ void
 strobe_memory_model_get_store (StrobeMemoryModel *self, StrobeMemoryStore *s)
 {
   *s = self->store;
+}
+
+void
+strobe_memory_model_peak_locked (StrobeMemoryModel *self, StrobeMemoryPeak *out)
+{
+  *out = self->peak;
+  out->bytes = self->sum.peak_bytes;
+  out->time = self->sum.peak_time;
 }
 
 void

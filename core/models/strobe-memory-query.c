@@ -187,6 +187,21 @@ find_range (StrobeMemoryModel *model, guint64 t0, guint64 t1, Range *r, GCancell
   r->peak_bytes = v;
   r->peak_count = c;
   r->peak_time = t0;
+  if (t0 == 0 && ie == strobe_memory_store_n_records (&s) && je == strobe_memory_store_n_entries (&s))
+    {
+      /* The whole trace: the model kept where its peak was as it reached it (the walk
+       * below, of every record and entry, was most of a whole-trace tree). */
+      StrobeMemoryPeak p;
+
+      strobe_memory_model_peak_locked (model, &p);
+      r->peak_i = p.records;
+      r->peak_j = p.entries;
+      r->peak_bytes = p.bytes;
+      r->peak_count = p.count;
+      r->peak_time = p.bytes > 0 ? p.time : t0;
+      i = ie;
+      j = je;
+    }
   g_mutex_unlock (s.lock);
 
   /* Walked in chunks: entries and records interleave in application order. */
@@ -257,6 +272,65 @@ add_peak (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
   row->costs.peak_count++;
 }
 
+/* The key direct_key would give record @i, from the one column it needs. */
+static inline guint64
+record_key (const StrobeMemoryStore *s, StrobeMemoryGroupBy by, guint64 i)
+{
+  switch (by)
+    {
+    case STROBE_MEMORY_BY_TAG: return strobe_memory_store_attrs (s, i)->tag;
+    case STROBE_MEMORY_BY_HEAP: return strobe_memory_store_attrs (s, i)->heap;
+    case STROBE_MEMORY_BY_SIZE: return size_bucket (strobe_memory_store_size (s, i));
+    case STROBE_MEMORY_BY_THREAD: return strobe_memory_store_attrs (s, i)->thread;
+    case STROBE_MEMORY_BY_STACK:
+    case STROBE_MEMORY_BY_FUNCTION:
+    default: return i < s->stack->len ? g_array_index (s->stack, guint32, i) : 0;
+    }
+}
+
+/* Records [@at, @end) of the range: allocations, temporary, bytes and what is still live
+ * at t1. Only the columns the costs need are read (a whole record each was 25 ns, most of
+ * a whole-trace tree at 100 M allocations), the last row is kept for the next record
+ * (neighbours mostly share their key), and the marks are looked up only when there are
+ * any. */
+static void
+accumulate_chunk (const StrobeMemoryStore *s, const Range *range, StrobeMemoryGroupBy by, Acc *acc, guint64 at,
+                  guint64 end)
+{
+  gboolean any_marks = g_hash_table_size (s->marks) != 0;
+  guint64 last_key = G_MAXUINT64;
+  StrobeMemoryRow *row = NULL;
+
+  for (guint64 i = at; i < end; i++)
+    {
+      guint64 key = record_key (s, by, i), size = strobe_memory_store_size (s, i);
+      guint8 flags = *strobe_memory_store_flags (s, i);
+      guint64 free_time;
+
+      if (row == NULL || key != last_key)
+        {
+          row = acc_row (acc, key);
+          last_key = key;
+        }
+      row->costs.allocations++;
+      row->costs.bytes_allocated = strobe_memory_sat_add (row->costs.bytes_allocated, size);
+      if (flags & STROBE_MEMORY_ALLOC_TEMPORARY)
+        row->costs.temporary++;
+      free_time = strobe_memory_store_free_time (s, i);
+      if (free_time == STROBE_MEMORY_LIVE || free_time > range->t1)
+        {
+          gint64 bytes = (flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : strobe_memory_signed_size (size);
+
+          /* A block backing a heap at t1 holds nothing of its own then, whatever it
+           * became later. */
+          if ((flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) || (any_marks && strobe_memory_store_was_marked (s, i)))
+            bytes = strobe_memory_store_marked_at (s, i, range->j_end) ? 0 : strobe_memory_signed_size (size);
+          row->costs.leaked_bytes = strobe_memory_sat_add_signed (row->costs.leaked_bytes, bytes);
+          row->costs.leaked_count++;
+        }
+    }
+}
+
 /* Accumulates both passes into @acc keyed by direct_key (stack ids for STACK/FUNCTION). */
 static gboolean
 accumulate (StrobeMemoryModel *model, const Range *range, StrobeMemoryGroupBy by, Acc *acc,
@@ -276,30 +350,7 @@ accumulate (StrobeMemoryModel *model, const Range *range, StrobeMemoryGroupBy by
       if (!check (cancellable, error, progress, pdata, from + (to - from) * (gdouble) done / (gdouble) total))
         return FALSE;
       g_mutex_lock (s.lock);
-      for (guint64 i = at; i < end; i++)
-        {
-          StrobeMemoryAlloc rec, *r = &rec;
-          StrobeMemoryRow *row;
-
-          strobe_memory_store_get (&s, i, &rec);
-          row = acc_row (acc, direct_key (by, r));
-
-          row->costs.allocations++;
-          row->costs.bytes_allocated = strobe_memory_sat_add (row->costs.bytes_allocated, r->size);
-          if (r->flags & STROBE_MEMORY_ALLOC_TEMPORARY)
-            row->costs.temporary++;
-          if (r->free_time == STROBE_MEMORY_LIVE || r->free_time > range->t1)
-            {
-              gint64 bytes = counted (r);
-
-              /* A block backing a heap at t1 holds nothing of its own then, whatever it
-               * became later. */
-              if ((r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) || strobe_memory_store_was_marked (&s, i))
-                bytes = strobe_memory_store_marked_at (&s, i, range->j_end) ? 0 : strobe_memory_signed_size (r->size);
-              row->costs.leaked_bytes = strobe_memory_sat_add_signed (row->costs.leaked_bytes, bytes);
-              row->costs.leaked_count++;
-            }
-        }
+      accumulate_chunk (&s, range, by, acc, at, end);
       g_mutex_unlock (s.lock);
       done += end - at;
     }
@@ -586,8 +637,7 @@ strobe_memory_model_aggregate (StrobeMemoryModel *model, guint64 t0, guint64 t1,
   Acc acc;
   GArray *rows;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
-  g_return_val_if_fail (!strobe_memory_model_is_summary (model), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model) && !strobe_memory_model_is_summary (model), NULL);
   g_return_val_if_fail (t0 <= t1, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -693,8 +743,7 @@ strobe_memory_model_build_tree (StrobeMemoryModel *model, guint64 t0, guint64 t1
   StrobeMemoryTree *tree;
   gboolean top_down = kind == STROBE_MEMORY_TREE_TOP_DOWN;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
-  g_return_val_if_fail (!strobe_memory_model_is_summary (model), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model) && !strobe_memory_model_is_summary (model), NULL);
   g_return_val_if_fail (t0 <= t1, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -924,8 +973,7 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
   guint64 lo = 0, hi = 0, t = 0;
   Collect c;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
-  g_return_val_if_fail (!strobe_memory_model_is_summary (model), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model) && !strobe_memory_model_is_summary (model), NULL);
   g_return_val_if_fail (sel != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
@@ -1280,8 +1328,7 @@ strobe_memory_model_live_at (StrobeMemoryModel *self, guint64 t)
   StrobeMemoryStore s;
   GArray *out;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
-  g_return_val_if_fail (!strobe_memory_model_is_summary (self), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self) && !strobe_memory_model_is_summary (self), NULL);
   strobe_memory_model_get_store (self, &s);
   g_mutex_lock (s.lock);
   out = live_among (&s, 0, strobe_memory_store_allocs_upto (&s, t), t);
@@ -1309,8 +1356,7 @@ strobe_memory_model_allocated_live (StrobeMemoryModel *self, guint64 a, guint64 
   StrobeMemoryStore s;
   GArray *out;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
-  g_return_val_if_fail (!strobe_memory_model_is_summary (self), NULL);
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self) && !strobe_memory_model_is_summary (self), NULL);
   strobe_memory_model_get_store (self, &s);
   g_mutex_lock (s.lock);
   out = live_among (&s, a ? strobe_memory_store_allocs_upto (&s, a - 1) : 0,
@@ -1326,8 +1372,7 @@ strobe_memory_model_freed_in (StrobeMemoryModel *self, guint64 a, guint64 b)
   StrobeMemoryStore s;
   guint64 from, to;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
-  g_return_val_if_fail (!strobe_memory_model_is_summary (self), out);
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self) && !strobe_memory_model_is_summary (self), out);
   strobe_memory_model_get_store (self, &s);
   g_mutex_lock (s.lock);
   from = a ? strobe_memory_store_frees_upto (&s, a - 1) : 0;
@@ -1351,8 +1396,7 @@ strobe_memory_model_short_lived (StrobeMemoryModel *self, guint64 max_lifetime)
   GArray *out = g_array_new (FALSE, FALSE, sizeof (guint64));
   StrobeMemoryStore s;
 
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), out);
-  g_return_val_if_fail (!strobe_memory_model_is_summary (self), out);
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self) && !strobe_memory_model_is_summary (self), out);
   strobe_memory_model_get_store (self, &s);
   g_mutex_lock (s.lock);
   for (guint64 i = 0; i < strobe_memory_store_n_records (&s); i++)

@@ -742,6 +742,39 @@ time_range (guint64 *first, guint64 *last)
   *last = s.last_time;
 }
 
+/* The whole trace's peak is the position the model kept as it reached it; from the first
+ * record's time on (t0 > 0) the same trace is walked record by entry to find it: both
+ * give the same peak, totals and rows. */
+static void
+check_whole_trace_peak (guint64 first)
+{
+  g_autoptr (StrobeMemoryAggregate) kept = NULL, walked = NULL;
+  StrobeMemoryCosts a, b;
+  guint n;
+
+  g_assert_cmpuint (first, >, 1);
+  kept = strobe_memory_model_aggregate (query_model, 0, G_MAXUINT64, STROBE_MEMORY_BY_STACK, NULL, NULL, NULL, NULL,
+                                        NULL, NULL);
+  walked = strobe_memory_model_aggregate (query_model, 1, G_MAXUINT64, STROBE_MEMORY_BY_STACK, NULL, NULL, NULL, NULL,
+                                          NULL, NULL);
+  g_assert_cmpuint (strobe_memory_aggregate_get_peak_time (kept), ==, strobe_memory_aggregate_get_peak_time (walked));
+  strobe_memory_aggregate_get_totals (kept, &a);
+  strobe_memory_aggregate_get_totals (walked, &b);
+  g_assert_cmpint (a.peak_bytes, >, 0);
+  g_assert_true (memcmp (&a, &b, sizeof a) == 0);
+  n = strobe_memory_aggregate_get_n_rows (kept);
+  g_assert_cmpuint (n, ==, strobe_memory_aggregate_get_n_rows (walked));
+  for (guint i = 0; i < n; i++)
+    {
+      StrobeMemoryRow x, y;
+
+      strobe_memory_aggregate_get_rows (kept, i, 1, &x);
+      strobe_memory_aggregate_get_rows (walked, i, 1, &y);
+      g_assert_cmpuint (x.key, ==, y.key);
+      g_assert_true (memcmp (&x.costs, &y.costs, sizeof x.costs) == 0);
+    }
+}
+
 static void
 test_aggregate (void)
 {
@@ -759,6 +792,7 @@ test_aggregate (void)
     }
   check_peak_contributions (0, G_MAXUINT64);
   check_peak_contributions (first + third, first + 2 * third);
+  check_whole_trace_peak (first);
 }
 
 /* A tree's root holds the totals, and every node's inclusive costs are its self costs
