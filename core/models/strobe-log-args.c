@@ -39,6 +39,7 @@
  * near one another in the file, so a few blocks serve it. */
 #define BLOCK         (256u << 10)
 #define BLOCK_SLOTS   8
+#define READER_BLOCK_SLOTS 3
 
 typedef struct
 {
@@ -75,6 +76,7 @@ typedef struct
 {
   Slot       slots[CACHE_SLOTS];
   Block      blocks[BLOCK_SLOTS];
+  guint      n_blocks;    /* of blocks[] in use */
   gsize      cached;
   guint64    clock;
   guint8    *wire;        /* an LZ4 packet's bytes as read */
@@ -82,9 +84,10 @@ typedef struct
 } Cache;
 
 static void
-cache_init (Cache *c)
+cache_init (Cache *c, guint n_blocks)
 {
   memset (c, 0, sizeof *c);
+  c->n_blocks = n_blocks;
   for (guint i = 0; i < CACHE_SLOTS; i++)
     c->slots[i].offset = G_MAXUINT64;
   for (guint i = 0; i < BLOCK_SLOTS; i++)
@@ -151,7 +154,7 @@ strobe_log_args_new (void)
   a->chunks = g_ptr_array_new_with_free_func (arena_chunk_free);
   a->fd = -1;
   g_mutex_init (&a->lock);
-  cache_init (&a->cache);
+  cache_init (&a->cache, BLOCK_SLOTS);
   return a;
 }
 
@@ -352,7 +355,7 @@ read_locked (Cache *a, int fd, guint8 *dst, gsize len, guint64 offset)
       Block *b = &a->blocks[0];
       gsize skip, n;
 
-      for (guint i = 0; i < BLOCK_SLOTS; i++)
+      for (guint i = 0; i < a->n_blocks; i++)
         if (a->blocks[i].index == index)
           {
             b = &a->blocks[i];
@@ -560,7 +563,9 @@ strobe_log_args_reader_new (StrobeLogArgs *args)
 
   r->args = args;
   r->counted = 0;
-  cache_init (&r->cache);
+  /* A reader walks one range in time order: fewer blocks serve it (each is 256 KiB, and
+   * a filter makes one reader a core). */
+  cache_init (&r->cache, READER_BLOCK_SLOTS);
   return r;
 }
 

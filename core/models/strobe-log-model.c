@@ -1063,11 +1063,13 @@ strobe_log_model_filter_order (StrobeLogModel        *self,
     job.hits[c] = g_array_new (FALSE, FALSE, sizeof (guint32));
   if (text && to - from >= FILTER_PARALLEL_MIN)
     n_threads = MIN (filter_threads (), job.n_chunks);
+  /* A thread that cannot be made (a process at its limit) leaves its share to the others. */
   for (guint i = 1; i < n_threads; i++)
-    threads[i] = g_thread_new ("strobe-log-filter", filter_worker, &job);
+    threads[i] = g_thread_try_new ("strobe-log-filter", filter_worker, &job, NULL);
   filter_run (&job, scratch);
   for (guint i = 1; i < n_threads; i++)
-    g_thread_join (threads[i]);
+    if (threads[i] != NULL)
+      g_thread_join (threads[i]);
   /* Cancelled: what was found is still a prefix of the answer. */
   for (guint c = 0; c < job.n_chunks; c++)
     {
