@@ -30,8 +30,8 @@ typedef enum
   N_COLUMNS
 } Column;
 
-/* A fill turn stops after this long; the rest waits for the next turn, which still comes
- * before GTK's next frame (see queue_fill). */
+/* A fill turn of the cells off screen stops after this long; the rest waits for the next
+ * turn (input and timers come between). */
 #define FILL_SLICE_US 2000
 
 void
@@ -42,11 +42,23 @@ strobe_log_cells_init (StrobeLogCells *self)
   self->unfilled = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
+/* A window's frame clock is disposed with its surface, handlers and all. */
+static void
+drop_clock (StrobeLogCells *self)
+{
+  if (self->clock != NULL && g_signal_handler_is_connected (self->clock, self->layout_id))
+    g_signal_handler_disconnect (self->clock, self->layout_id);
+  self->layout_id = 0;
+  g_clear_object (&self->clock);
+}
+
 void
 strobe_log_cells_clear (StrobeLogCells *self)
 {
   g_clear_handle_id (&self->fill_source, g_source_remove);
   g_clear_pointer (&self->unfilled, g_ptr_array_unref);
+  drop_clock (self);
+  self->table = NULL;
   g_clear_pointer (&self->thread_labels, g_hash_table_unref);
   g_clear_pointer (&self->category_labels, g_hash_table_unref);
   g_clear_object (&self->axis);
@@ -322,33 +334,93 @@ fill_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* The cells of rows on screen (the table's rows allocated), filled now; the rest stay. */
+void
+strobe_log_cells_fill_shown (StrobeLogCells *self)
+{
+  g_autoptr(GHashTable) rows = NULL;
+  guint kept = 0;
+  int height;
+
+  self->layout_queued = FALSE;
+  if (self->table == NULL || self->unfilled->len == 0)
+    return;
+  height = gtk_widget_get_height (self->table);
+  rows = g_hash_table_new (NULL, NULL);
+  for (guint i = 0; i < self->unfilled->len; i++)
+    {
+      GtkWidget *cell = g_ptr_array_index (self->unfilled, i);
+      GtkWidget *cell_box = gtk_widget_get_parent (cell);
+      GtkWidget *row = cell_box ? gtk_widget_get_parent (cell_box) : NULL;
+      gpointer shown;
+      graphene_rect_t b;
+
+      if (row == NULL)
+        {
+          g_object_set_data (G_OBJECT (cell), "strobe-unfilled", NULL);
+          g_object_unref (cell);
+          continue;
+        }
+      /* One look per row: its cells share it. */
+      if (!g_hash_table_lookup_extended (rows, row, NULL, &shown))
+        {
+          shown = GINT_TO_POINTER (gtk_widget_get_child_visible (row) &&
+                                   gtk_widget_compute_bounds (row, self->table, &b) &&
+                                   b.origin.y + b.size.height > 0 && b.origin.y < height);
+          g_hash_table_insert (rows, row, shown);
+        }
+      if (shown)
+        {
+          fill_now (self, cell);
+          g_object_unref (cell);
+        }
+      else
+        self->unfilled->pdata[kept++] = cell;
+    }
+  /* Each reference was dropped or moved down above. */
+  self->unfilled->len = kept;
+}
+
+static void
+layout_cb (GdkFrameClock  *clock,
+           StrobeLogCells *self)
+{
+  strobe_log_cells_fill_shown (self);
+}
+
 /* Formatting a message and setting six inscriptions is most of what a row costs when GTK
- * binds it; a jump binds ~200 at once. Filled in slices instead, at a priority above GTK's
- * layout and painting (G_PRIORITY_HIGH_IDLE + 10 and + 20), so no frame shows a cell
- * before it is filled, while input and timers still come between two slices. */
+ * binds it, and a jump binds ~200 rows for ~45 on screen. A cell is filled when the frame
+ * is laid out if it is on screen then (after GTK's own layout: this handler is connected
+ * after the window's), else later, in slices below GTK's painting. */
 static void
 queue_fill (StrobeLogCells *self, GtkWidget *cell)
 {
+  GdkFrameClock *clock = self->table ? gtk_widget_get_frame_clock (self->table) : NULL;
+
   if (g_object_get_data (G_OBJECT (cell), "strobe-unfilled") == NULL)
     {
       g_object_set_data (G_OBJECT (cell), "strobe-unfilled", GINT_TO_POINTER (TRUE));
       g_ptr_array_add (self->unfilled, g_object_ref (cell));
     }
+  if (clock != self->clock)
+    {
+      drop_clock (self);
+      g_set_object (&self->clock, clock);
+      if (clock != NULL)
+        self->layout_id = g_signal_connect_after (clock, "layout", G_CALLBACK (layout_cb), self);
+    }
+  /* A frame whose rows only show other messages has no layout phase otherwise. */
+  if (clock != NULL && !self->layout_queued)
+    {
+      self->layout_queued = TRUE;
+      gtk_widget_queue_allocate (self->table);
+    }
   if (self->fill_source == 0)
     {
-      self->fill_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 5, fill_cb, self, NULL);
+      self->fill_source = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, fill_cb, self, NULL);
       g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->fill_source),
                                 "[strobe] log cells fill");
     }
-}
-
-void
-strobe_log_cells_flush (StrobeLogCells *self)
-{
-  g_clear_handle_id (&self->fill_source, g_source_remove);
-  for (guint i = 0; i < self->unfilled->len; i++)
-    fill_now (self, g_ptr_array_index (self->unfilled, i));
-  g_ptr_array_set_size (self->unfilled, 0);
 }
 
 /* The row stands for another message now (the table's rows are kept across a filter
@@ -403,6 +475,8 @@ strobe_log_cells_add_columns (StrobeLogCells *self,
   static const Column several[] = { COL_TIME, COL_PROCESS, COL_THREAD, COL_VERBOSITY, COL_CATEGORY, COL_MESSAGE,
                                     COL_SOURCE };
   const Column *order = self->source ? several : single;
+
+  self->table = GTK_WIDGET (column_view);
   guint n = self->source ? G_N_ELEMENTS (several) : G_N_ELEMENTS (single);
 
   for (guint i = 0; i < n; i++)

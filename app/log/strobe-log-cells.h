@@ -36,10 +36,15 @@ typedef struct
    * and thread from its own trace (the axis and thread labels above are not used). */
   StrobeLogCellsSourceFunc source;
   gpointer         source_data;
-  /* Cells bound to a message and not filled yet: filled a slice of the main thread at a
-   * time ahead of the next frame (a far jump binds every row GTK keeps, ~200). */
+  /* Cells bound to a message and not filled yet (a far jump binds every row GTK keeps,
+   * ~200, for ~45 on screen): those on screen are filled when GTK lays out the frame,
+   * the others a slice of the main thread at a time after it. */
   GPtrArray       *unfilled;
   guint            fill_source;
+  GtkWidget       *table;            /* the column view, not referenced */
+  GdkFrameClock   *clock;            /* its frame clock, hooked at "layout" */
+  gulong           layout_id;
+  gboolean         layout_queued;
 } StrobeLogCells;
 
 void strobe_log_cells_init        (StrobeLogCells *self);
@@ -47,8 +52,8 @@ void strobe_log_cells_clear       (StrobeLogCells *self);
 /* The document's clock now (a 1 GHz one before there is an axis). */
 void strobe_log_cells_get_clock   (StrobeLogCells   *self,
                                    StrobeTraceClock *clock);
-/* Fills every cell bound and not filled yet, now. */
-void strobe_log_cells_flush       (StrobeLogCells *self);
+/* Fills the cells on screen not filled yet, as a frame's layout does (the table laid out). */
+void strobe_log_cells_fill_shown  (StrobeLogCells *self);
 /* Time, (process,) thread, verbosity, category, message and source columns, bound to @self. */
 void strobe_log_cells_add_columns (StrobeLogCells *self,
                                    GtkColumnView  *column_view);

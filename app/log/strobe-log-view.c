@@ -75,6 +75,8 @@ struct _StrobeLogView
   gboolean            syncing;          /* setting the view state ourselves */
   guint               follow_source;
   guint               range_source;
+  guint               scroll_source;
+  guint               scroll_position;  /* where scroll_source scrolls to */
   GtkFileChooserNative *export_chooser;
   GCancellable       *cancellable;
 };
@@ -115,6 +117,28 @@ strobe_log_view_scroll_to (StrobeLogView *self,
   if (list_view == NULL || position >= g_list_model_get_n_items (G_LIST_MODEL (self->list)))
     return;
   gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", position);
+}
+
+static gboolean
+jump_cb (gpointer data)
+{
+  StrobeLogView *self = data;
+
+  self->scroll_source = 0;
+  strobe_log_view_scroll_to (self, self->scroll_position);
+  return G_SOURCE_REMOVE;
+}
+
+/* A jump asked from elsewhere (a message or moment chosen in another view): GTK 4.8 binds
+ * every row it keeps anew for it, so it runs in a turn of its own, not with the selecting
+ * and the other views' handling — still ahead of the frame (GTK lays out at
+ * G_PRIORITY_HIGH_IDLE + 10). */
+static void
+scroll_soon (StrobeLogView *self, guint position)
+{
+  self->scroll_position = position;
+  if (self->scroll_source == 0)
+    self->scroll_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 5, jump_cb, self, NULL);
 }
 
 /* Through the list's own anchor (its last item), not the adjustment: the list estimates
@@ -605,7 +629,7 @@ static void
 select_position (StrobeLogView *self, guint position)
 {
   gtk_selection_model_select_item (GTK_SELECTION_MODEL (self->selection), position, TRUE);
-  strobe_log_view_scroll_to (self, position);
+  scroll_soon (self, position);
 }
 
 /* A message selected elsewhere (a log tick in the timeline): select it here. */
@@ -649,7 +673,7 @@ state_cursor_cb (StrobeLogView *self)
 
   if (self->syncing || cursor == STROBE_VIEW_STATE_NONE || n == 0)
     return;
-  strobe_log_view_scroll_to (self, MIN (strobe_log_list_find_time (self->list, cursor), n - 1));
+  scroll_soon (self, MIN (strobe_log_list_find_time (self->list, cursor), n - 1));
 }
 
 static void
@@ -1210,7 +1234,7 @@ strobe_log_view_fill_cells (StrobeLogView *self)
 {
   g_return_if_fail (STROBE_IS_LOG_VIEW (self));
   strobe_log_rows_flush (self->rows);
-  strobe_log_cells_flush (&self->cells);
+  strobe_log_cells_fill_shown (&self->cells);
 }
 
 StrobeLogRows *
@@ -1271,6 +1295,7 @@ strobe_log_view_dispose (GObject *object)
   g_cancellable_cancel (self->cancellable);
   g_clear_handle_id (&self->follow_source, g_source_remove);
   g_clear_handle_id (&self->range_source, g_source_remove);
+  g_clear_handle_id (&self->scroll_source, g_source_remove);
   if (self->export_chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_chooser));
   g_clear_object (&self->export_chooser);

@@ -28,7 +28,7 @@ StrobeLogList *strobe_log_view_get_list         (StrobeLogView *self);
 StrobeLogRows *strobe_log_view_get_rows         (StrobeLogView *self);
 GtkColumnView *strobe_log_view_get_column_view  (StrobeLogView *self);
 GtkWidget     *strobe_log_view_get_details      (StrobeLogView *self);
-/* Fills now the cells bound and not filled yet (they are, in slices, before each frame). */
+/* Fills the cells on screen not filled yet, as a frame's layout does (after GTK's). */
 void           strobe_log_view_fill_cells       (StrobeLogView *self);
 /* The text the Copy action puts on the clipboard for the selected rows. */
 char          *strobe_log_view_dup_selected_rows (StrobeLogView *self);
