@@ -202,7 +202,8 @@ revisit_cmp (gconstpointer x, gconstpointer y)
  * every other name takes its blocks' buckets. Typically no block is walked again: a range
  * with blocks in it has far more scopes than that of most names. */
 static void
-exact_few (StrobeTimelineModel *model, Acc *acc, StrobeDurationSketch *hist, guint n_names, GArray *revisits)
+exact_few (StrobeTimelineModel *model, Acc *acc, StrobeDurationSketch *hist, guint n_names, GArray *revisits,
+           GCancellable *cancellable)
 {
   g_autofree guint8 *need = g_new0 (guint8, MAX (n_names, 1));
   guint kept = 0;
@@ -239,6 +240,9 @@ exact_few (StrobeTimelineModel *model, Acc *acc, StrobeDurationSketch *hist, gui
 
       if (i > 0 && revisit_cmp (r, r - 1) == 0)
         continue;
+      /* A trace of many rare names may have most blocks walked again. */
+      if (g_cancellable_is_cancelled (cancellable))
+        break;
       /* Locked per thread of the trace, as the pass was. */
       if (!locked || r->thread_id != locked_thread)
         {
@@ -472,9 +476,9 @@ strobe_timer_stats_compute_sketched (StrobeTimelineModel *model, guint64 t0, gui
       g_free (workers[w].hist);
     }
   acc = workers[0].acc;
+  if (!g_atomic_int_get (&sh.cancelled))
+    exact_few (model, acc, workers[0].hist, sh.n_names, workers[0].revisits, cancellable);
   cancelled = g_atomic_int_get (&sh.cancelled) || g_cancellable_is_cancelled (cancellable);
-  if (!cancelled)
-    exact_few (model, acc, workers[0].hist, sh.n_names, workers[0].revisits);
   g_array_unref (workers[0].revisits);
   for (guint n = 0; n < sh.n_names; n++)
     strobe_duration_sketch_clear (&workers[0].hist[n]);
