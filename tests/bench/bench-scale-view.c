@@ -49,7 +49,7 @@ typedef struct
   GArray               *times[2][G_N_ELEMENTS (zooms)];   /* [loading, loaded][zoom], ms */
   GArray               *cpu[2][G_N_ELEMENTS (zooms)];     /* the main thread's CPU time in each */
   double                longest[2][G_N_ELEMENTS (zooms)][3]; /* the longest frame: wall, CPU, waiting for a core */
-  double                costliest[2][G_N_ELEMENTS (zooms)][3]; /* the most CPU: in the kernel, page faults (major + minor) */
+  double                costliest[2][G_N_ELEMENTS (zooms)][4]; /* the most CPU: in the kernel, page faults (major + minor), in the snapshot */
   guint                 hover;
 } Ctx;
 
@@ -77,7 +77,7 @@ snapshot_of (GtkWidget *widget)
 /* The main thread's CPU time in the last frame, and its time runnable but waiting for a
  * core (the scheduler's run_delay): on the shared machine a frame's wall time is also
  * that; what is neither is time it slept (a lock). */
-static double frame_cpu_ms, frame_wait_ms, frame_sys_ms, frame_faults;
+static double frame_cpu_ms, frame_wait_ms, frame_sys_ms, frame_faults, frame_snapshot_cpu_ms;
 
 static void
 thread_usage (double *sys_ms, double *faults)
@@ -115,6 +115,7 @@ frame (GtkWidget *widget)
   t0 = bench_now_ns ();
   c0 = bench_thread_cpu_ns ();
   node = snapshot_of (widget);
+  frame_snapshot_cpu_ms = (bench_thread_cpu_ns () - c0) / 1e6;
   t = gsk_renderer_render_texture (renderer, node,
                                    &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget)));
   ms = (bench_now_ns () - t0) / 1e6;
@@ -164,6 +165,7 @@ paced_frame (Ctx *c, GArray *out, GArray *cpu, double *longest, double *costlies
       costliest[0] = frame_cpu_ms;
       costliest[1] = frame_sys_ms;
       costliest[2] = frame_faults;
+      costliest[3] = frame_snapshot_cpu_ms;
     }
   if (ms > longest[0])
     {
@@ -230,6 +232,8 @@ report_times (const char *state, guint z, GArray *times, GArray *cpu, const doub
   bench_report (key, costliest[1], "ms (of the frame with the most CPU, in the kernel)");
   g_snprintf (key, sizeof key, "view.frame.%s.%s.costliest_faults", zooms[z].name, state);
   bench_report (key, costliest[2], "page faults in it");
+  g_snprintf (key, sizeof key, "view.frame.%s.%s.costliest_snapshot_cpu", zooms[z].name, state);
+  bench_report (key, costliest[3], "ms (of it the widget's snapshot; the rest GSK's render)");
   /* On the shared machine the wall time is the scheduler's as much as the viewer's: the
    * same targets by the main thread's CPU time. */
   g_snprintf (key, sizeof key, "view_frame_%s_%s_cpu_median_ms", zooms[z].name, state);
