@@ -477,10 +477,15 @@ packet_locked (Cache *a, int fd, guint64 offset, guint16 thread_id, const char *
   return slot;
 }
 
-/* Joins the pieces of aux field @field in the aux records at @p (up to AuxEnd). */
+/* Joins the pieces of aux field @field in the aux records at @p (up to AuxEnd). With
+ * @view, a field of one piece (a runtime writes one) is not copied: *@view and
+ * *@view_len point into @p, @out untouched. */
 static gboolean
-join_aux (const guint8 *p, gsize avail, guint8 field, GByteArray *out)
+join_aux (const guint8 *p, gsize avail, guint8 field, GByteArray *out, const guint8 **view, gsize *view_len)
 {
+  const guint8 *first = p;
+  guint32 first_size = 0;
+  guint pieces = 0;
   gsize pos = 0;
 
   for (;;)
@@ -492,26 +497,50 @@ join_aux (const guint8 *p, gsize avail, guint8 field, GByteArray *out)
         return FALSE;
       uid = strobe_wire_get_u16 (p + pos);
       if (uid == STROBE_UID_AUX_END)
-        return TRUE;
+        break;
       if (uid != STROBE_UID_AUX_DATA || avail - pos < sizeof (StrobeWireAuxHeader))
         return FALSE;
       size = strobe_wire_get_u32 (p + pos + 4);
       if (avail - pos - sizeof (StrobeWireAuxHeader) < size)
         return FALSE;
       if (p[pos + 2] == field)
-        g_byte_array_append (out, p + pos + sizeof (StrobeWireAuxHeader), size);
+        {
+          if (pieces++ == 0)
+            {
+              first = p + pos + sizeof (StrobeWireAuxHeader);
+              first_size = size;
+            }
+          if (view == NULL || pieces > 1)
+            {
+              if (view != NULL && pieces == 2)
+                g_byte_array_append (out, first, first_size);
+              g_byte_array_append (out, p + pos + sizeof (StrobeWireAuxHeader), size);
+            }
+        }
       pos += sizeof (StrobeWireAuxHeader) + size;
     }
+  if (view != NULL && pieces <= 1)
+    {
+      *view = first;
+      *view_len = first_size;
+    }
+  else if (view != NULL)
+    {
+      *view = out->data;
+      *view_len = out->len;
+    }
+  return TRUE;
 }
 
 /* @ref's arguments from the file through @cache (under the lock when it is shared). */
 static gboolean
-read_file_ref (Cache *cache, int fd, const StrobeLogArgsRef *ref, GByteArray *out, const char **why)
+read_file_ref (Cache *cache, int fd, const StrobeLogArgsRef *ref, GByteArray *out, const guint8 **view,
+               gsize *view_len, const char **why)
 {
   const Slot *slot = packet_locked (cache, fd, ref->where, ref->thread_id, why);
 
   return slot != NULL && ref->at <= slot->len &&
-         join_aux (slot->data + ref->at, slot->len - ref->at, ref->field, out);
+         join_aux (slot->data + ref->at, slot->len - ref->at, ref->field, out, view, view_len);
 }
 
 gboolean
@@ -525,7 +554,7 @@ strobe_log_args_read (StrobeLogArgs *a, const StrobeLogArgsRef *ref, GByteArray 
     return read_arena (a, ref, out);
 
   g_mutex_lock (&a->lock);
-  ok = read_file_ref (&a->cache, a->fd, ref, out, why);
+  ok = read_file_ref (&a->cache, a->fd, ref, out, NULL, NULL, why);
   g_mutex_unlock (&a->lock);
   if (!ok)
     {
@@ -580,32 +609,35 @@ strobe_log_args_reader_free (StrobeLogArgsReader *r)
 }
 
 gboolean
-strobe_log_args_reader_read (StrobeLogArgsReader    *r,
+strobe_log_args_reader_view (StrobeLogArgsReader    *r,
                              const StrobeLogArgsRef *ref,
-                             GByteArray             *out,
+                             GByteArray             *buffer,
+                             const guint8          **data,
+                             gsize                  *len,
                              const char            **why)
 {
-  guint before = out->len;
   gboolean ok;
   gint now;
 
+  g_byte_array_set_size (buffer, 0);
   if (ref->kind == STROBE_LOG_ARGS_ARENA)
-    return strobe_log_args_read (r->args, ref, out, why);
+    {
+      ok = strobe_log_args_read (r->args, ref, buffer, why);
+      *data = buffer->data;
+      *len = buffer->len;
+      return ok;
+    }
   *why = NULL;
   /* The file descriptor is set before the first file reference is made, and a reader
    * sees references through the model's lock. */
-  ok = read_file_ref (&r->cache, r->args->fd, ref, out, why);
+  ok = read_file_ref (&r->cache, r->args->fd, ref, buffer, data, len, why);
   now = (gint) MIN (cache_bytes (&r->cache), (guint64) G_MAXINT / 4);
   if (now != r->counted)
     {
       g_atomic_int_add (&r->args->reader_bytes, now - r->counted);
       r->counted = now;
     }
-  if (!ok)
-    {
-      g_byte_array_set_size (out, before);
-      if (*why == NULL)
-        *why = "the trace file changed since it was read";
-    }
+  if (!ok && *why == NULL)
+    *why = "the trace file changed since it was read";
   return ok;
 }

@@ -58,9 +58,13 @@ typedef struct _StrobeLogArgsReader StrobeLogArgsReader;
 
 StrobeLogArgsReader *strobe_log_args_reader_new  (StrobeLogArgs          *args);
 void                 strobe_log_args_reader_free (StrobeLogArgsReader    *reader);
-gboolean             strobe_log_args_reader_read (StrobeLogArgsReader    *reader,
+/* @ref's arguments as *@data, *@len: in the reader's cache when they are one piece
+ * there (valid until its next call), else copied into @buffer (emptied first). */
+gboolean             strobe_log_args_reader_view (StrobeLogArgsReader    *reader,
                                                   const StrobeLogArgsRef *ref,
-                                                  GByteArray             *out,
+                                                  GByteArray             *buffer,
+                                                  const guint8          **data,
+                                                  gsize                  *len,
                                                   const char            **why);
 
 /* Bytes held: the arena's chunks and the decoded packets cached (the readers' too). */

@@ -879,12 +879,14 @@ format_entry_with (const StrobeLogEntry *e, StrobeLogArgsReader *reader, GByteAr
                    GString *out)
 {
   const char *why = NULL;
+  const guint8 *data = NULL;
+  gsize len = 0;
 
-  g_string_truncate (out, 0);
-  g_byte_array_set_size (args, 0);
-  if (e->spec == NULL || !strobe_log_args_reader_read (reader, &e->_args, args, &why))
+  out->len = 0;
+  out->str[0] = '\0';
+  if (e->spec == NULL || !strobe_log_args_reader_view (reader, &e->_args, args, &data, &len, &why))
     return strobe_log_model_format_entry (e, out);   /* its own words for what failed */
-  return strobe_log_format_plan_apply_masked (spec_plan (e->spec), args->data, args->len, barriers, out);
+  return strobe_log_format_plan_apply_masked (spec_plan (e->spec), data, len, barriers, out);
 }
 
 /* A text filter formats what it tests: its range is cut into chunks of positions that

@@ -8,7 +8,8 @@
  * and matched with strobe_log_search_match, for random needles made to hit digits, dots,
  * minus signs, letters and the joints between a number and the text around it — with and
  * without case, as Tracy's syntax, a literal, and the plain filter text; and the trace
- * read from a file (arguments read again from it, per thread) and from memory.
+ * read from a file (arguments read again from it, per thread; some split over two aux
+ * records) and from memory.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -241,7 +242,12 @@ generate (guint32 seed)
       g_autoptr(GBytes) args = make_message (rand, k, &text);
 
       clock += 1 + (guint64) g_rand_int_range (rand, 0, 20);
-      log_stream_message (b, tid, clock, k + 1, args);
+      /* Now and then the arguments in two aux records: the filter joins them. */
+      if (args != NULL && g_bytes_get_size (args) > 1 && i % 5 == 0)
+        log_stream_message_split (b, tid, clock, k + 1, args,
+                                  (gsize) g_rand_int_range (rand, 1, (gint32) g_bytes_get_size (args)));
+      else
+        log_stream_message (b, tid, clock, k + 1, args);
       g_ptr_array_add (t.texts, text);
       if (g_rand_int_range (rand, 0, 64) == 0)
         tsb_flush_all (b, g_rand_boolean (rand) ? TSB_LZ4 : TSB_RAW);
