@@ -18,10 +18,8 @@
 #define END     G_MAXUINT32
 #define BUCKET_BITS 13
 G_STATIC_ASSERT (STROBE_DURATION_SKETCH_BUCKETS <= (1u << BUCKET_BITS));
-/* Slots are < STROBE_TIMER_SUMMARY_SCOPES: with the bucket, a key fits 26 bits (two
- * passes of a 13-bit radix sort). */
+/* Slots are < STROBE_TIMER_SUMMARY_SCOPES: with the bucket, a key fits 26 bits. */
 #define KEY_BITS 26
-#define DIGIT    13
 G_STATIC_ASSERT (STROBE_TIMER_SUMMARY_SCOPES <= (1u << (KEY_BITS - BUCKET_BITS)));
 
 typedef struct
@@ -129,24 +127,26 @@ slot_of (StrobeTimerSummaryBuilder *b, guint32 name, guint64 incl)
   return b->n_slots - 1;
 }
 
-/* @keys sorted (two passes of 13 bits; @tmp as large). */
+/* @keys sorted: by bucket, then (stable) by slot, a counting pass each; @tmp as large. */
 static void
-keys_sort (guint32 *keys, guint32 *tmp, guint n)
+keys_sort (guint32 *keys, guint32 *tmp, guint n, guint n_slots)
 {
-  const guint32 mask = (1u << DIGIT) - 1;
-  g_autofree guint32 *count = g_new (guint32, mask + 2);
+  const guint32 mask = (1u << BUCKET_BITS) - 1;
+  g_autofree guint32 *count = g_new0 (guint32, MAX (mask + 2, n_slots + 1));
 
-  for (guint shift = 0; shift < KEY_BITS; shift += DIGIT)
-    {
-      memset (count, 0, (mask + 2) * sizeof *count);
-      for (guint i = 0; i < n; i++)
-        count[((keys[i] >> shift) & mask) + 1]++;
-      for (guint k = 1; k <= mask + 1; k++)
-        count[k] += count[k - 1];
-      for (guint i = 0; i < n; i++)
-        tmp[count[(keys[i] >> shift) & mask]++] = keys[i];
-      memcpy (keys, tmp, n * sizeof *keys);
-    }
+  for (guint i = 0; i < n; i++)
+    count[(keys[i] & mask) + 1]++;
+  for (guint k = 1; k <= mask + 1; k++)
+    count[k] += count[k - 1];
+  for (guint i = 0; i < n; i++)
+    tmp[count[keys[i] & mask]++] = keys[i];
+  memset (count, 0, (n_slots + 1) * sizeof *count);
+  for (guint i = 0; i < n; i++)
+    count[(tmp[i] >> BUCKET_BITS) + 1]++;
+  for (guint k = 1; k <= n_slots; k++)
+    count[k] += count[k - 1];
+  for (guint i = 0; i < n; i++)
+    keys[count[tmp[i] >> BUCKET_BITS]++] = tmp[i];
 }
 
 /* The block in its packed form (@len bytes, g_free'd by the caller); the builder emptied
@@ -159,7 +159,7 @@ builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
   g_autofree guint32 *tmp = g_new (guint32, b->n_keys + 1);
   guint at = 0;
 
-  keys_sort (b->keys, tmp, b->n_keys);
+  keys_sort (b->keys, tmp, b->n_keys, b->n_slots);
   /* Every slot has a scope, so the sorted keys are each slot's buckets in turn. */
   for (guint s = 0; s < b->n_slots; s++)
     {
@@ -262,8 +262,6 @@ strobe_timer_summary_add_chunk (StrobeTimerSummary *self, guint ci, const Strobe
     __builtin_prefetch (&b->name_index[hash32 (scopes[i].name) & b->name_mask]);
   for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
     slots[i] = slot_of (b, scopes[i].name, scopes[i].incl);
-  for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
-    __builtin_prefetch (&b->slots[slots[i]], 1);
   for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
     {
       guint64 incl = scopes[i].incl;
