@@ -296,6 +296,26 @@ series_new (StrobeMemoryModel *model, guint64 a, guint64 b, guint n, guint64 *st
   return self;
 }
 
+/* Free-log entry @j's change of live bytes and allocations, and its record's attributes:
+ * the entry's record read once (strobe_memory_store_entry_bytes and _count would each
+ * read its kind again, and its record's columns). */
+static inline const StrobeMemoryAttrs *
+entry_change (const StrobeMemoryStore *s, guint64 j, gint64 *bytes, gint64 *count)
+{
+  guint32 rk = strobe_memory_store_entry_record_kind (s, j), record = rk & 0x3fffffffu;
+  gint64 size = strobe_memory_signed_size (strobe_memory_store_size (s, record));
+  gint64 counted = (*strobe_memory_store_flags (s, record) & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : size;
+
+  switch (rk >> 30)
+    {
+    case STROBE_MEMORY_ENTRY_FREE: *bytes = -counted; *count = -1; break;
+    case STROBE_MEMORY_ENTRY_MARK: *bytes = -size; *count = 0; break;
+    case STROBE_MEMORY_ENTRY_UNMARK: *bytes = size; *count = 0; break;
+    default: *bytes = counted; *count = 1; break;   /* UNDO: live again */
+    }
+  return strobe_memory_store_attrs (s, record);
+}
+
 StrobeMemorySeries *
 strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b, guint n, guint max_groups,
                                   GCancellable *cancellable, StrobeMemoryProgressFunc progress,
@@ -397,9 +417,7 @@ strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b
               }
             else
               {
-                r = strobe_memory_store_attrs (&s, strobe_memory_store_entry_record_kind (&s, j) & 0x3fffffffu);
-                bytes = -strobe_memory_store_entry_bytes (&s, j);
-                count = -strobe_memory_store_entry_count (&s, j);
+                r = entry_change (&s, j, &bytes, &count);
                 if (count < 0)
                   pt->frees++;
                 j++;
