@@ -21,6 +21,7 @@
 #include "bench-common.h"
 #include "bench-scale-view.h"
 #include "bench-stall.h"
+#include "bench-widget.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timeline-tracks.h"
 #include "strobe-timeline-view.h"
@@ -52,27 +53,6 @@ typedef struct
   double                costliest[2][G_N_ELEMENTS (zooms)][4]; /* the most CPU: in the kernel, page faults (major + minor), in the snapshot */
   guint                 hover;
 } Ctx;
-
-static void
-iterate (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static GskRenderNode *
-snapshot_of (GtkWidget *widget)
-{
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  graphene_point_t origin;
-
-  gtk_widget_queue_draw (widget);
-  if (!gtk_widget_compute_point (widget, gtk_widget_get_parent (widget), &GRAPHENE_POINT_INIT (0, 0), &origin))
-    origin = GRAPHENE_POINT_INIT (0, 0);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (-origin.x, -origin.y));
-  gtk_widget_snapshot_child (gtk_widget_get_parent (widget), widget, snapshot);
-  return gtk_snapshot_free_to_node (snapshot);
-}
 
 /* The main thread's CPU time in the last frame, and its time runnable but waiting for a
  * core (the scheduler's run_delay): on the shared machine a frame's wall time is also
@@ -114,7 +94,7 @@ frame (GtkWidget *widget)
   d0 = run_delay_ns ();
   t0 = bench_now_ns ();
   c0 = bench_thread_cpu_ns ();
-  node = snapshot_of (widget);
+  node = bench_widget_snapshot (widget);
   frame_snapshot_cpu_ms = (bench_thread_cpu_ns () - c0) / 1e6;
   t = gsk_renderer_render_texture (renderer, node,
                                    &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget), gtk_widget_get_height (widget)));
@@ -307,7 +287,7 @@ bench_scale_view (const char *path)
   /* The page drawn once first: opening it is not reading the trace. */
   for (int i = 0; i < 30; i++)
     {
-      iterate ();
+      bench_iterate ();
       g_usleep (3000);
     }
   surface = gtk_native_get_surface (GTK_NATIVE (win));
@@ -346,7 +326,7 @@ bench_scale_view (const char *path)
     report_times ("loading", i, c.times[0][i], c.cpu[0][i], c.longest[0][i], c.costliest[0][i]);
 
   /* Once read: each zoom until every tile is up to date, then 30 frames more. */
-  iterate ();
+  bench_iterate ();
   for (guint i = 0; i < G_N_ELEMENTS (zooms); i++)
     {
       double t_set = bench_now_ns (), done = -1;

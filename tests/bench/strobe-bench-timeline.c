@@ -29,6 +29,7 @@
 
 #include "bench-common.h"
 #include "bench-stall.h"
+#include "bench-widget.h"
 #include "strobe-recorder.h"
 #include "strobe-scope-search.h"
 #include "strobe-store.h"
@@ -213,33 +214,12 @@ rss_mb (const char *field)
   return g_ascii_strtod (p + strlen (field) + 1, NULL) / 1024.0;
 }
 
-static void
-iterate (void)
-{
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-}
-
-static GskRenderNode *
-snapshot_of (GtkWidget *widget)
-{
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  graphene_point_t origin;
-
-  gtk_widget_queue_draw (widget);
-  if (!gtk_widget_compute_point (widget, gtk_widget_get_parent (widget), &GRAPHENE_POINT_INIT (0, 0), &origin))
-    origin = GRAPHENE_POINT_INIT (0, 0);
-  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (-origin.x, -origin.y));
-  gtk_widget_snapshot_child (gtk_widget_get_parent (widget), widget, snapshot);
-  return gtk_snapshot_free_to_node (snapshot);
-}
-
 /* One frame as GTK draws it: the widget's snapshot and the renderer, in ms. */
 static double
 frame (GtkWidget *widget)
 {
   double t0 = bench_now_ns ();
-  GskRenderNode *node = snapshot_of (widget);
+  GskRenderNode *node = bench_widget_snapshot (widget);
   GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
   GdkTexture *t = gsk_renderer_render_texture (renderer, node,
                                                &GRAPHENE_RECT_INIT (0, 0, gtk_widget_get_width (widget),
@@ -268,7 +248,7 @@ window_with (GtkWidget *child)
   gtk_window_present (w);
   for (int i = 0; i < 50; i++)
     {
-      iterate ();
+      bench_iterate ();
       g_usleep (2000);
     }
   return w;
@@ -296,7 +276,7 @@ frames_at (const char *name, StrobeTimelineWidget *w, StrobeViewState *state, gu
         complete_ms = (bench_now_ns () - t_change) / 1e6;
       if (complete_ms >= 0)
         after++;
-      iterate ();
+      bench_iterate ();
     }
   strobe_view_state_set_hover (state, STROBE_VIEW_STATE_NONE);
   g_snprintf (key, sizeof key, "frame.%s.median", name);
@@ -326,7 +306,7 @@ pan_frames (StrobeTimelineWidget *w, StrobeViewState *state, guint64 a, guint64 
       times[i] = frame (GTK_WIDGET (w));
       if (!complete (w))
         incomplete++;
-      iterate ();
+      bench_iterate ();
     }
   t_stop = bench_now_ns ();
   for (int i = 0; i < 2000 && settle < 0; i++)
@@ -334,7 +314,7 @@ pan_frames (StrobeTimelineWidget *w, StrobeViewState *state, guint64 a, guint64 
       frame (GTK_WIDGET (w));
       if (complete (w))
         settle = (bench_now_ns () - t_stop) / 1e6;
-      iterate ();
+      bench_iterate ();
     }
   bench_report ("frame.pan.median", bench_median (times, 60), "ms");
   bench_report ("frame.pan.max", times[59], "ms");
@@ -514,7 +494,7 @@ live_latency (StrobeTimelineWidget *unused)
   else
     bench_report ("live.probes", 0, "scopes (none drawn)");
   gtk_window_destroy (win);
-  iterate ();
+  bench_iterate ();
   g_object_unref (state);
   g_object_unref (document);
   strobe_recorder_stop (recorder);
@@ -604,7 +584,7 @@ main (int argc, char **argv)
     gsk_render_node_unref (node);
     bench_report ("frame.empty.median", bench_median (v, 20), "ms (one colour at 1920×1080: the renderer's floor)");
     gtk_window_destroy (w);
-    iterate ();
+    bench_iterate ();
   }
   rss_before = rss_mb ("VmRSS:");
   bench_report ("rss.before_open", rss_before, "MB");
@@ -624,7 +604,7 @@ main (int argc, char **argv)
   /* The page drawn once first: opening it is not reading the trace. */
   for (int i = 0; i < 30; i++)
     {
-      iterate ();
+      bench_iterate ();
       g_usleep (3000);
     }
   bench_stall_start (&stall);
@@ -654,7 +634,7 @@ main (int argc, char **argv)
   /* Let the first statistics finish before measuring them on their own. */
   while (strobe_timers_panel_is_busy (timers))
     g_main_context_iteration (NULL, TRUE);
-  iterate ();
+  bench_iterate ();
   rss_after = rss_mb ("VmRSS:");
   target_mb = 16.0 * (double) scopes / 1e6 + 150;
   bench_report ("rss.with_trace", rss_after, "MB (the viewer with the trace open)");
@@ -679,7 +659,7 @@ main (int argc, char **argv)
   bench_stall_stop (&stall);
   bench_report ("rss.peak", rss_mb ("VmHWM:"), "MB (the process's peak)");
   gtk_window_destroy (win);
-  iterate ();
+  bench_iterate ();
 
   /* Frame times: the widget alone at 1920×1080. */
   {
@@ -711,7 +691,7 @@ main (int argc, char **argv)
       pan_frames (w, fs, mid - half, mid + half);
     }
     gtk_window_destroy (fw);
-    iterate ();
+    bench_iterate ();
     g_object_unref (fs);
   }
   g_object_unref (state);

@@ -1,0 +1,26 @@
+/* bench-widget.c — see bench-widget.h.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "bench-widget.h"
+
+void
+bench_iterate (void)
+{
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+GskRenderNode *
+bench_widget_snapshot (GtkWidget *widget)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  graphene_point_t origin;
+
+  gtk_widget_queue_draw (widget);
+  if (!gtk_widget_compute_point (widget, gtk_widget_get_parent (widget), &GRAPHENE_POINT_INIT (0, 0), &origin))
+    origin = GRAPHENE_POINT_INIT (0, 0);
+  gtk_snapshot_translate (snapshot, &GRAPHENE_POINT_INIT (-origin.x, -origin.y));
+  gtk_widget_snapshot_child (gtk_widget_get_parent (widget), widget, snapshot);
+  return gtk_snapshot_free_to_node (snapshot);
+}
