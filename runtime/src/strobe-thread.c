@@ -45,11 +45,7 @@ strobe__thread_current (void)
   t = calloc (1, sizeof *t);
   if (t == NULL)
     return NULL;
-  {
-    /* Ids are never reused: a reader keeps per-thread state by id for the whole trace. */
-    uint32_t id = __atomic_fetch_add (&next_thread_id, 1, __ATOMIC_RELAXED);
-    t->id = id <= STROBE_UID_MAX ? (uint16_t) id : 0;
-  }
+  t->id = strobe__thread_reserve_id ();
   t->system_id = (uint32_t) syscall (SYS_gettid);
   pthread_once (&key_once, make_key);
   pthread_setspecific (exit_key, t);
@@ -161,6 +157,7 @@ strobe__own_threads_starting (void)
   return __atomic_load_n (&own_starting, __ATOMIC_ACQUIRE) != 0;
 }
 
+/* Ids are never reused: a reader keeps per-thread state by id for the whole trace. */
 uint16_t
 strobe__thread_reserve_id (void)
 {
