@@ -77,7 +77,7 @@ arena_block (StrobeScopeArena *arena)
 }
 
 void
-strobe_scope_arena_init (StrobeScopeArena *arena)
+strobe_scope_arena_init (StrobeScopeArena *arena, gboolean summaries_apart)
 {
   arena->blocks = g_ptr_array_new_with_free_func (block_unmap);
   arena->used = ARENA_BLOCK;
@@ -86,11 +86,26 @@ strobe_scope_arena_init (StrobeScopeArena *arena)
   arena->full = FALSE;
   arena->next = NULL;
   arena->prefault = NULL;
+  arena->summaries = NULL;
+  arena->summaries_apart = summaries_apart;
+}
+
+void
+strobe_scope_arena_sync_summaries (StrobeScopeArena *arena)
+{
+  if (arena->summaries == NULL)
+    return;
+  /* At most a queue behind (256 chunks): about a millisecond. */
+  strobe_timer_summary_worker_wait (arena->summaries);
+  arena->bytes += (gsize) strobe_timer_summary_worker_take_bytes (arena->summaries);
+  strobe_timer_summary_worker_idle (arena->summaries);
 }
 
 void
 strobe_scope_arena_clear (StrobeScopeArena *arena)
 {
+  /* Its pieces hold the summaries' blocks. */
+  g_clear_pointer (&arena->summaries, strobe_timer_summary_worker_free);
   if (arena->prefault)
     g_thread_join (g_steal_pointer (&arena->prefault));
   g_clear_pointer (&arena->next, block_unmap);
@@ -159,17 +174,29 @@ fill_close (StrobeScopeArena *arena, StrobeScopeTrack *t)
 
   if ((t->n & (STROBE_SCOPE_CHUNK - 1)) == 0 && t->side_cap >= STROBE_SCOPE_CHUNK)
     {
-      gsize before;
-
       if (t->summary == NULL)
         {
           t->summary = strobe_timer_summary_new ();
           arena->bytes += t->summary->bytes;
         }
-      before = t->summary->bytes;
-      strobe_timer_summary_add_chunk (t->summary, t->chunks->len - 1, t->side,
-                                      summary_store, arena);
-      arena->bytes += t->summary->bytes - before;
+      if (arena->summaries_apart)
+        {
+          /* Building a block took as long as the walk and appends: the second core does
+           * it, from the scopes beside the chunk (the records in the arena lack the
+           * children's time), handed over. What it took so far is counted now. */
+          if (arena->summaries == NULL)
+            arena->summaries = strobe_timer_summary_worker_new ();
+          t->summary->worker = arena->summaries;
+          strobe_timer_summary_worker_add_chunk (arena->summaries, t->summary, t->chunks->len - 1, &t->side);
+          arena->bytes += (gsize) strobe_timer_summary_worker_take_bytes (arena->summaries);
+        }
+      else
+        {
+          gsize before = t->summary->bytes;
+
+          strobe_timer_summary_add_chunk (t->summary, t->chunks->len - 1, t->side, summary_store, arena);
+          arena->bytes += t->summary->bytes - before;
+        }
     }
 
   c->data = arena_copy (arena, t->fill, t->fill_len);
@@ -290,7 +317,10 @@ strobe_scope_track_finish (StrobeScopeArena *arena, StrobeScopeTrack *t)
   /* The block being summarised goes (what it takes of a chunk not full stays, a
    * chunk's worth at most, for a trace that grows again): if scopes come after, the
    * summary goes on from the next block, or stops. */
-  if (t->summary)
+  if (t->summary && arena->summaries)
+    strobe_timer_summary_worker_pause (arena->summaries, t->summary,
+                                       t->chunks->len - ((t->n & (STROBE_SCOPE_CHUNK - 1)) ? 1 : 0));
+  else if (t->summary)
     {
       gsize before = t->summary->bytes;
       strobe_timer_summary_pause (t->summary, t->chunks->len - ((t->n & (STROBE_SCOPE_CHUNK - 1)) ? 1 : 0));

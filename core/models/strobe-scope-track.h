@@ -69,6 +69,10 @@ typedef struct
   gboolean   full;            /* a block could not be mapped: the model keeps no more */
   guint8    *next;            /* the block after the last, mapped ahead */
   GThread   *prefault;        /* faulting @next in, while the last one fills */
+  /* The tracks' timer summaries are built on this thread (made when a first chunk fills)
+   * when summaries_apart, on the model's thread otherwise; bytes counts theirs too. */
+  StrobeTimerSummaryWorker *summaries;
+  gboolean   summaries_apart;
 } StrobeScopeArena;
 
 /* A position in a track, with its scope decoded. Valid while ci < the chunks; walking it
@@ -85,8 +89,14 @@ typedef struct
   guint8  flags;
 } StrobeScopePos;
 
-void              strobe_scope_arena_init  (StrobeScopeArena *arena);
+/* @summaries_apart: the tracks' timer summaries built on a thread of their own. */
+void              strobe_scope_arena_init  (StrobeScopeArena *arena, gboolean summaries_apart);
+/* Before the tracks are freed when summaries are built apart (it stops their worker,
+ * dropping what was queued); the tracks read nothing of it when freed. */
 void              strobe_scope_arena_clear (StrobeScopeArena *arena);
+/* Returns once the summaries hold every block queued so far (and bytes counts them); the
+ * worker's thread and queue go until more chunks fill. */
+void              strobe_scope_arena_sync_summaries (StrobeScopeArena *arena);
 
 StrobeScopeTrack *strobe_scope_track_new    (StrobeScopeArena *arena);
 /* Frees the track; its full chunks stay in the arena until that is cleared. */

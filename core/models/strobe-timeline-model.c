@@ -745,6 +745,7 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
       for (guint d = 0; d < th->tracks->len; d++)
         strobe_scope_track_finish (&self->arena, th->tracks->pdata[d]);
     }
+  strobe_scope_arena_sync_summaries (&self->arena);  /* the whole trace's timers come next */
   for (guint k = 0; k < self->frame_kinds->len; k++)
     {
       FrameKind *fk = self->frame_kinds->pdata[k];
@@ -797,9 +798,9 @@ strobe_timeline_model_finalize (GObject *object)
   idmap_clear (&self->spec_names);
   idmap_clear (&self->bookmark_names);
   g_hash_table_unref (self->threads_by_id);
-  g_ptr_array_unref (self->threads);
-  /* After the tracks: their full chunks are in it. */
+  /* Before the tracks (they free only their own memory): its summaries' worker stops. */
   strobe_scope_arena_clear (&self->arena);
+  g_ptr_array_unref (self->threads);
   g_ptr_array_unref (self->frame_kinds);
   g_array_unref (self->bookmarks);
   g_array_unref (self->regions);
@@ -841,7 +842,7 @@ strobe_timeline_model_init (StrobeTimelineModel *self)
   self->drops = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
   self->name_sources = g_array_new (FALSE, TRUE, sizeof (NameSource));
   self->strings = g_string_chunk_new (1024);
-  strobe_scope_arena_init (&self->arena);
+  strobe_scope_arena_init (&self->arena, strobe_timer_summary_apart ());
   strobe_memory_budget_init (&self->memory_budget, 0);
 }
 

@@ -10,6 +10,12 @@
  * once a block was merged (a range of fewer than STROBE_TIMER_SUMMARY_SCOPES scopes a
  * track is always walked, so stays exact).
  *
+ * Threads: a summary is written by one thread at a time — the model's, or its
+ * StrobeTimerSummaryWorker's (blocks then built apart, in the order the model queued its
+ * chunks) — and read by queries under the model's read lock at the same time: a block is
+ * immutable once published, and the blocks are published under the summary's own lock, so
+ * a query sees the blocks built so far and walks the scopes after them.
+ *
  * SPDX-License-Identifier: MIT
  */
 #pragma once
@@ -36,12 +42,15 @@ typedef struct
 
 typedef struct
 {
+  GMutex                     lock;     /* guards blocks' array (not the blocks) */
+  guint                      published;/* atomic: blocks->len, for readers */
   GPtrArray                 *blocks;   /* const guint8 *, packed (strobe-timer-summary.c) */
   StrobeTimerSummaryBuilder *build;    /* the block being built; NULL between blocks */
   gsize                      bytes;    /* what it holds besides the stored blocks */
   gboolean                   stopped;  /* a chunk came out of turn: no more blocks (the
                                         * rest is walked) */
   guint                      shift;    /* chunks a block: 1 << shift (a test's may be fewer) */
+  struct _StrobeTimerSummaryWorker *worker; /* building it; NULL: the model's thread */
 } StrobeTimerSummary;
 
 /* Stores @len bytes somewhere that lives as long as the summary (the model's arena), or
@@ -64,10 +73,11 @@ void                strobe_timer_summary_add_chunk (StrobeTimerSummary          
  * the next chunk starts a block. */
 void                strobe_timer_summary_pause (StrobeTimerSummary *self, guint next_ci);
 
+/* The blocks published so far (any thread). */
 static inline guint
 strobe_timer_summary_n_blocks (const StrobeTimerSummary *self)
 {
-  return self ? self->blocks->len : 0;
+  return self ? (guint) __atomic_load_n (&self->published, __ATOMIC_ACQUIRE) : 0;
 }
 
 /* The first chunk of block @k (or of the block after the last, for @k = n). */
@@ -88,5 +98,47 @@ guint64 strobe_timer_summary_merge_block (const StrobeTimerSummary *self,
                                           gpointer                  hist,
                                           guint                     n_names,
                                           GArray                   *few);
+
+/* ---- blocks built on a thread of their own ------------------------------------------ */
+
+/* One thread that builds the blocks of every summary of one model, from copies of their
+ * chunks' scopes queued by the model's thread (at most STROBE_TIMER_SUMMARY_QUEUE chunks:
+ * when the worker is behind, the model's thread waits for room rather than the queue
+ * growing). Blocks go to storage of its own, freed with it. One thread queues at a time. */
+typedef struct _StrobeTimerSummaryWorker StrobeTimerSummaryWorker;
+
+#define STROBE_TIMER_SUMMARY_QUEUE 256u
+
+/* Whether models made from now on build their blocks apart: TRUE unless
+ * STROBE_TIMER_SUMMARY_ASYNC=0, or a test said otherwise. */
+gboolean                  strobe_timer_summary_apart (void);
+/* For tests: -1 back to the default, 0 or 1. */
+void                      strobe_timer_summary_set_test_apart (gint apart);
+StrobeTimerSummaryWorker *strobe_timer_summary_worker_new  (void);
+/* What was queued and not built is dropped; every summary it wrote to must outlive this
+ * call (their blocks do not: free the summaries after it, read nothing of them). */
+void                      strobe_timer_summary_worker_free (StrobeTimerSummaryWorker *self);
+/* strobe_timer_summary_add_chunk (@summary, @ci, *@scopes) on the worker: *@scopes (a
+ * g_malloc'd array of STROBE_SCOPE_CHUNK) is handed over and replaced by another as
+ * large. */
+void                      strobe_timer_summary_worker_add_chunk (StrobeTimerSummaryWorker *self,
+                                                                 StrobeTimerSummary       *summary,
+                                                                 guint                     ci,
+                                                                 StrobeTimerSummaryScope **scopes);
+/* strobe_timer_summary_pause (@summary, @next_ci) on the worker, after what was queued. */
+void                      strobe_timer_summary_worker_pause (StrobeTimerSummaryWorker *self,
+                                                             StrobeTimerSummary       *summary,
+                                                             guint                     next_ci);
+/* Stops its thread and frees its queue (dropping what is queued) until more is queued;
+ * the blocks stay. */
+void                      strobe_timer_summary_worker_idle (StrobeTimerSummaryWorker *self);
+/* Returns once the blocks of every chunk queued for @summary so far are built (for tests;
+ * at once when it is built on the model's thread). */
+void                      strobe_timer_summary_wait (const StrobeTimerSummary *summary);
+/* Returns once everything queued is built. */
+void                      strobe_timer_summary_worker_wait (StrobeTimerSummaryWorker *self);
+/* What the summaries' blocks and builders took or gave back since the last
+ * call (bytes, may be negative): the model adds it to what it counts. */
+gint64                    strobe_timer_summary_worker_take_bytes (StrobeTimerSummaryWorker *self);
 
 G_END_DECLS

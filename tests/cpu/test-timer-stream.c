@@ -601,6 +601,138 @@ test_summary_live (void)
   strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
 }
 
+/* Waits for @m's summary blocks (built on a thread of their own) of the chunks filled. */
+static void
+sync_summaries (StrobeTimelineModel *m)
+{
+  GPtrArray *threads;
+
+  strobe_timeline_model_read_lock (m);
+  threads = strobe_timeline_model_peek_threads (m);
+  for (guint i = 0; i < threads->len; i++)
+    {
+      StrobeScopeThread *th = threads->pdata[i];
+      for (guint d = 0; d < th->tracks->len; d++)
+        strobe_timer_summary_wait (((StrobeScopeTrack *) th->tracks->pdata[d])->summary);
+    }
+  strobe_timeline_model_read_unlock (m);
+}
+
+/* Per track, how many summary blocks: the same in @a and @b. */
+static void
+assert_same_blocks (StrobeTimelineModel *a, StrobeTimelineModel *b)
+{
+  GPtrArray *ta, *tb;
+
+  strobe_timeline_model_read_lock (a);
+  strobe_timeline_model_read_lock (b);
+  ta = strobe_timeline_model_peek_threads (a);
+  tb = strobe_timeline_model_peek_threads (b);
+  g_assert_cmpuint (ta->len, ==, tb->len);
+  for (guint i = 0; i < ta->len; i++)
+    {
+      StrobeScopeThread *x = ta->pdata[i], *y = tb->pdata[i];
+
+      g_assert_cmpuint (x->tracks->len, ==, y->tracks->len);
+      for (guint d = 0; d < x->tracks->len; d++)
+        g_assert_cmpuint (strobe_timer_summary_n_blocks (((StrobeScopeTrack *) x->tracks->pdata[d])->summary), ==,
+                          strobe_timer_summary_n_blocks (((StrobeScopeTrack *) y->tracks->pdata[d])->summary));
+    }
+  strobe_timeline_model_read_unlock (b);
+  strobe_timeline_model_read_unlock (a);
+}
+
+/* The summary blocks built on their own thread (as every model does) against blocks built
+ * on the model's thread, the trace fed a piece at a time: at each step, before the worker
+ * caught up, every range's timers are right (blocks published so far merged, the rest
+ * walked); once it has, the blocks are the same and the timers identical. And again after
+ * the trace's end, which waits for the blocks. */
+static void
+test_summary_apart (void)
+{
+  const char *path = get_trace ();
+  g_autoptr(StrobeDecoder) d1 = strobe_decoder_new ();
+  g_autoptr(StrobeDecoder) d2 = strobe_decoder_new ();
+  g_autoptr(StrobeTimelineModel) here = NULL, apart = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  gsize len, step, off = 0;
+  guint32 rng = 4242;
+  guint lagging = 0, steps = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  strobe_timer_summary_set_test_shift (1);
+  strobe_timer_summary_set_test_apart (0);
+  here = strobe_timeline_model_new ();
+  strobe_timer_summary_set_test_apart (1);
+  apart = strobe_timeline_model_new ();
+  strobe_timer_summary_set_test_apart (-1);
+  strobe_decoder_add_analyzer (d1, STROBE_ANALYZER (here));
+  strobe_decoder_add_analyzer (d2, STROBE_ANALYZER (apart));
+  step = len / 10 + 1;
+  while (off < len)
+    {
+      gsize n = MIN (step, len - off);
+      guint64 first, last;
+
+      g_assert_true (strobe_decoder_feed (d1, (const guint8 *) data + off, n, &error));
+      g_assert_true (strobe_decoder_feed (d2, (const guint8 *) data + off, n, &error));
+      g_assert_no_error (error);
+      off += n;
+      if (!strobe_timeline_model_get_time_range (here, &first, &last))
+        continue;
+      /* Before the worker caught up (it may already have). */
+      lagging += summary_blocks (apart) < summary_blocks (here);
+      check_ranges (apart, &rng, 6);
+      sync_summaries (apart);
+      assert_same_blocks (here, apart);
+      for (guint i = 0; i < 6; i++)
+        {
+          g_autoptr(GArray) a = NULL, b = NULL;
+          guint64 t0, t1;
+          gint thread = i % 2 ? STROBE_TIMER_STATS_ALL_THREADS : 0;
+
+          rng = rng * 1664525u + 1013904223u;
+          t0 = first + (last - first) / 1000 * ((rng >> 8) % 1000);
+          rng = rng * 1664525u + 1013904223u;
+          t1 = i == 0 ? last : t0 + (last - first) / 1000 * ((rng >> 8) % 1001);
+          if (i == 0)
+            t0 = first;
+          if (thread == 0)
+            {
+              g_autoptr(GArray) threads = strobe_timeline_model_get_threads (here);
+              thread = g_array_index (threads, guint16, rng % threads->len);
+            }
+          a = strobe_timer_stats_compute (here, t0, t1, thread);
+          b = strobe_timer_stats_compute (apart, t0, t1, thread);
+          assert_same (a, b);
+        }
+      steps++;
+    }
+  g_assert_cmpuint (steps, >=, 5);
+  g_test_message ("%u of %u steps had blocks still being built", lagging, steps);
+  g_assert_true (strobe_decoder_finish (d1, &error));
+  g_assert_true (strobe_decoder_finish (d2, &error));
+  g_assert_no_error (error);
+  /* The end waited for them: no sync. */
+  g_assert_cmpuint (summary_blocks (here), >, 100);
+  assert_same_blocks (here, apart);
+  {
+    g_autoptr(GArray) a = strobe_timer_stats_compute (here, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+    g_autoptr(GArray) b = strobe_timer_stats_compute (apart, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS);
+    StrobeTimelineStats sa, sb;
+
+    assert_same (a, b);
+    check_ranges (apart, &rng, 10);
+    /* What the blocks keep is counted alike. */
+    strobe_timeline_model_get_stats (here, &sa);
+    strobe_timeline_model_get_stats (apart, &sb);
+    g_assert_cmpuint (sb.scope_bytes, >=, sa.scope_bytes - sa.scope_bytes / 20);
+    g_assert_cmpuint (sb.scope_bytes, <=, sa.scope_bytes + sa.scope_bytes / 20 + 8192);
+  }
+  strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
+}
+
 /* The timeline model on a thread of its own (StrobeAsyncAnalyzer, as a document runs
  * it on two cores) holds after each chunk fed what the model fed directly holds, and in
  * the end the same timers; an info analyzer beside each sees the same extent. */
@@ -778,6 +910,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timer-stream/summary-live", test_summary_live);
   g_test_add_func ("/timer-stream/memory-budget", test_memory_budget);
   g_test_add_func ("/timer-stream/async-model", test_async_model);
+  g_test_add_func ("/timer-stream/summary-apart", test_summary_apart);
   status = g_test_run ();
   if (trace_path)
     {

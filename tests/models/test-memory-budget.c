@@ -128,7 +128,7 @@ test_arena_full (void)
 
   if (skip_under_asan ())
     return;
-  strobe_scope_arena_init (&arena);
+  strobe_scope_arena_init (&arena, FALSE);
   t = strobe_scope_track_new (&arena);
   rl.rlim_cur = rl.rlim_max = vm_size () + 2 * MIB;
   g_assert_cmpint (setrlimit (RLIMIT_AS, &rl), ==, 0);
