@@ -76,10 +76,10 @@ strobe_log_in_u16 (const guint16 *v, guint n, guint16 x)
   return bsearch (&x, v, n, sizeof x, strobe_log_cmp_u16) != NULL;
 }
 
-/* Every test but the text: verbosity, category, thread, time. */
+/* The tests a message's site answers: verbosity and category. The filter's loop asks
+ * them first, since they need no lookup of the message's packet. */
 static inline gboolean
-strobe_log_filter_cheap_pass (const StrobeLogFilterPrep *p, guint64 time, guint16 thread_id, guint8 verbosity,
-                              guint32 category_id)
+strobe_log_filter_site_pass (const StrobeLogFilterPrep *p, guint8 verbosity, guint32 category_id)
 {
   const StrobeLogFilter *f = p->f;
 
@@ -89,11 +89,13 @@ strobe_log_filter_cheap_pass (const StrobeLogFilterPrep *p, guint64 time, guint1
     return FALSE;
   if (p->categories && strobe_log_in_u32 (p->categories, p->n_categories, category_id) == f->categories_excluded)
     return FALSE;
-  if (p->threads && strobe_log_in_u16 (p->threads, p->n_threads, thread_id) == f->threads_excluded)
-    return FALSE;
-  if (time < f->time_min || (f->time_max && time > f->time_max))
-    return FALSE;
   return TRUE;
+}
+
+static inline gboolean
+strobe_log_filter_thread_pass (const StrobeLogFilterPrep *p, guint16 thread_id)
+{
+  return p->threads == NULL || strobe_log_in_u16 (p->threads, p->n_threads, thread_id) != p->f->threads_excluded;
 }
 
 G_END_DECLS

@@ -956,11 +956,13 @@ filter_run (FilterJob *job, GString *scratch)
             {
               guint32 rec = strobe_log_order_get (order, i);
               const Record *r = &g_array_index (self->records, Record, rec);
-              const Segment *seg = segment_of (self, rec);
               const Site *site = site_of (self, rec, r);
 
-              if (!strobe_log_filter_cheap_pass (&p, seg->time_base + r->dt, seg->ref.thread_id, site->verbosity,
-                                                 site->category_id))
+              /* The time range is already the positions' range; a message's packet (a
+               * binary search) is looked up only for a thread filter. */
+              if (!strobe_log_filter_site_pass (&p, site->verbosity, site->category_id))
+                continue;
+              if (p.threads && !strobe_log_filter_thread_pass (&p, segment_of (self, rec)->ref.thread_id))
                 continue;
               if (!p.text)
                 {
