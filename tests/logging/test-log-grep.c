@@ -28,6 +28,7 @@
 #include "strobe-log-format.h"
 #include "strobe-log-model.h"
 #include "strobe-log-search.h"
+#include "strobe-log-tally.h"
 
 /* ---- %f without snprintf ------------------------------------------------------------ */
 
@@ -341,6 +342,34 @@ cross_check (StrobeLogModel *model, GPtrArray *texts, const StrobeLogFilter *f, 
   g_assert_cmpuint (k, ==, got->len);
 }
 
+/* strobe-cli log --count's way: the same filter counted while the trace is decoded (the
+ * arguments as the decoder has them, formatted on worker threads) gives the model's count. */
+static void
+check_tally (StrobeLogModel *model, GBytes *bytes, const char *path, const StrobeLogFilter *f, const char *what)
+{
+  g_autoptr(GArray) want = strobe_log_model_filter (model, f, 0, G_MAXUINT64);
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeLogTally) tally = strobe_log_tally_new (f);
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  const guint8 *data = g_bytes_get_data (bytes, &len);
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (tally));
+  if (path != NULL)
+    strobe_decoder_read_file (decoder, path, NULL, &error);
+  else
+    {
+      strobe_decoder_feed (decoder, data, len, &error);
+      g_assert_no_error (error);
+      strobe_decoder_finish (decoder, &error);
+    }
+  g_assert_no_error (error);
+  g_assert_true (strobe_log_tally_is_exact (tally));
+  if (strobe_log_tally_get_count (tally) != want->len)
+    g_error ("%s: the tally counted %" G_GUINT64_FORMAT ", the model's filter kept %u", what,
+             strobe_log_tally_get_count (tally), want->len);
+}
+
 static void
 run_cross_check (gboolean from_file)
 {
@@ -381,6 +410,7 @@ run_cross_check (gboolean from_file)
 
       g_assert_nonnull (search);
       cross_check (model, t.texts, &f, search, what);
+      check_tally (model, t.bytes, from_file ? path : NULL, &f, what);
       /* The filter's plain text: a literal substring, with or without case. */
       {
         g_autoptr(StrobeLogSearch) literal = strobe_log_search_new (needle, STROBE_LOG_SEARCH_LITERAL |
@@ -389,6 +419,7 @@ run_cross_check (gboolean from_file)
         g_autoptr(GArray) all = strobe_log_model_filter (model, &plain, 0, G_MAXUINT64);
 
         cross_check (model, t.texts, &plain, literal, "plain text");
+        check_tally (model, t.bytes, from_file ? path : NULL, &plain, "plain text");
         hits += all->len;
       }
     }
