@@ -79,7 +79,12 @@ bench_stall_watch_frames (BenchStall *s, GtkWidget *widget)
   if (clock == NULL)
     return;
   s->clock = g_object_ref (clock);
-  s->paint_ids[0] = g_signal_connect (clock, "layout", G_CALLBACK (paint_begin), s);
+  /* A frame is timed from "before-paint", which every frame has, to "after-paint": its
+   * update phase (tick callbacks — GTK validates the widgets' CSS styles in one), layout
+   * and paint. Not from "layout": GTK's own layout handler was connected first and ran
+   * before the frame started, a frame with nothing to lay out has no layout phase, and
+   * the styling of a jump's new rows, in the update phase, counted as a stall. */
+  s->paint_ids[0] = g_signal_connect_after (clock, "before-paint", G_CALLBACK (paint_begin), s);
   s->paint_ids[1] = g_signal_connect_after (clock, "after-paint", G_CALLBACK (paint_end), s);
 }
 

@@ -4,8 +4,9 @@
  * A 1 ms timer on the main loop: the gap between two of its runs is time the loop could
  * not run. On the shared 2-core machine most of a long gap can be the main thread waiting
  * for a CPU (another process, the X server), so each gap's main-thread CPU time is taken
- * too, and split into GTK's frames in it (the frame clock's layout to after-paint; a frame
- * has 16 ms) and the rest (handlers, idles, feeding a model: a stall proper, 4 ms).
+ * too, and split into GTK's frames in it (the frame clock's before-paint to after-paint:
+ * tick callbacks and GTK's styling, layout, painting; a frame has 16 ms) and the rest
+ * (handlers, idles, feeding a model: a stall proper, 4 ms).
  */
 #pragma once
 
