@@ -88,6 +88,7 @@ strobe_scope_arena_init (StrobeScopeArena *arena, gboolean summaries_apart)
   arena->prefault = NULL;
   arena->summaries = NULL;
   arena->summaries_apart = summaries_apart;
+  arena->summary_blocks = NULL;
 }
 
 void
@@ -104,8 +105,12 @@ strobe_scope_arena_sync_summaries (StrobeScopeArena *arena)
 void
 strobe_scope_arena_clear (StrobeScopeArena *arena)
 {
-  /* Its pieces hold the summaries' blocks. */
   g_clear_pointer (&arena->summaries, strobe_timer_summary_worker_free);
+  if (arena->summary_blocks)
+    {
+      strobe_scope_arena_clear (arena->summary_blocks);
+      g_clear_pointer (&arena->summary_blocks, g_free);
+    }
   if (arena->prefault)
     g_thread_join (g_steal_pointer (&arena->prefault));
   g_clear_pointer (&arena->next, block_unmap);
@@ -185,7 +190,11 @@ fill_close (StrobeScopeArena *arena, StrobeScopeTrack *t)
            * it, from the scopes beside the chunk (the records in the arena lack the
            * children's time), handed over. What it took so far is counted now. */
           if (arena->summaries == NULL)
-            arena->summaries = strobe_timer_summary_worker_new ();
+            {
+              arena->summary_blocks = g_new (StrobeScopeArena, 1);
+              strobe_scope_arena_init (arena->summary_blocks, FALSE);
+              arena->summaries = strobe_timer_summary_worker_new (summary_store, arena->summary_blocks);
+            }
           t->summary->worker = arena->summaries;
           strobe_timer_summary_worker_add_chunk (arena->summaries, t->summary, t->chunks->len - 1, &t->side);
           arena->bytes += (gsize) strobe_timer_summary_worker_take_bytes (arena->summaries);

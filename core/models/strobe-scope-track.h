@@ -60,7 +60,7 @@ typedef struct
 /* Where full chunks' records go: large blocks written front to back, freed with the model.
  * bytes counts everything the tracks hold — the blocks' used part, the filling buffers'
  * capacity, chunk headers and flags — for the model's memory budget. */
-typedef struct
+typedef struct _StrobeScopeArena
 {
   GPtrArray *blocks;          /* guint8 *, STROBE_SCOPE_ARENA_BLOCK bytes each (mapped) */
   gsize      used;            /* of the last block */
@@ -73,6 +73,8 @@ typedef struct
    * when summaries_apart, on the model's thread otherwise; bytes counts theirs too. */
   StrobeTimerSummaryWorker *summaries;
   gboolean   summaries_apart;
+  /* Where the worker stores the blocks (its thread alone): mapped as the chunks are. */
+  struct _StrobeScopeArena *summary_blocks;
 } StrobeScopeArena;
 
 /* A position in a track, with its scope decoded. Valid while ci < the chunks; walking it

@@ -371,8 +371,6 @@ strobe_timer_summary_merge_block (const StrobeTimerSummary *self, guint k, gpoin
 
 /* ---- blocks built on a thread of their own ------------------------------------------ */
 
-/* Storage for packed blocks: pieces written front to back. */
-#define PIECE ((gsize) 1 << 20)
 /* The worker is woken when this many chunks wait (or a pause or a wait comes): waking it
  * for each chunk cost a futex call a chunk on both threads (at 16, perf still put 3 % of
  * the model's thread in the wake and the switch). */
@@ -397,9 +395,8 @@ struct _StrobeTimerSummaryWorker
   gboolean   queuer_sleeps;          /* waiting for room, or for all to be done */
   GPtrArray *spare;                  /* chunks' scopes built, for the tracks to fill again */
   GThread   *thread;
-  /* The worker's alone: */
-  GPtrArray *pieces;
-  gsize      piece_used;
+  StrobeTimerSummaryStore store;     /* called on the worker's thread alone */
+  gpointer   store_data;
   gint64     bytes;                  /* atomic: the change since take_bytes */
 };
 
@@ -425,21 +422,10 @@ static const guint8 *
 worker_store (gpointer data, const guint8 *bytes, gsize len)
 {
   StrobeTimerSummaryWorker *w = data;
-  guint8 *to;
+  const guint8 *to = w->store (w->store_data, bytes, len);
 
-  if (w->pieces->len == 0 || w->piece_used + len > PIECE)
-    {
-      guint8 *piece = len > PIECE ? NULL : g_try_malloc (PIECE);
-
-      if (piece == NULL)
-        return NULL;
-      g_ptr_array_add (w->pieces, piece);
-      w->piece_used = 0;
-    }
-  to = (guint8 *) w->pieces->pdata[w->pieces->len - 1] + w->piece_used;
-  memcpy (to, bytes, len);
-  w->piece_used += len;
-  __atomic_fetch_add (&w->bytes, (gint64) len, __ATOMIC_RELAXED);
+  if (to)
+    __atomic_fetch_add (&w->bytes, (gint64) len, __ATOMIC_RELAXED);
   return to;
 }
 
@@ -491,13 +477,14 @@ worker_main (gpointer data)
 }
 
 StrobeTimerSummaryWorker *
-strobe_timer_summary_worker_new (void)
+strobe_timer_summary_worker_new (StrobeTimerSummaryStore store, gpointer store_data)
 {
   StrobeTimerSummaryWorker *w = g_new0 (StrobeTimerSummaryWorker, 1);
 
   g_mutex_init (&w->lock);
   g_cond_init (&w->cond);
-  w->pieces = g_ptr_array_new_with_free_func (g_free);
+  w->store = store;
+  w->store_data = store_data;
   w->spare = g_ptr_array_new_with_free_func (g_free);
   w->bytes = sizeof *w;
   return w;
@@ -528,7 +515,6 @@ strobe_timer_summary_worker_free (StrobeTimerSummaryWorker *w)
     return;
   strobe_timer_summary_worker_idle (w);
   g_ptr_array_unref (w->spare);
-  g_ptr_array_unref (w->pieces);
   g_cond_clear (&w->cond);
   g_mutex_clear (&w->lock);
   g_free (w);

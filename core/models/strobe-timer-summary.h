@@ -101,10 +101,11 @@ guint64 strobe_timer_summary_merge_block (const StrobeTimerSummary *self,
 
 /* ---- blocks built on a thread of their own ------------------------------------------ */
 
-/* One thread that builds the blocks of every summary of one model, from copies of their
- * chunks' scopes queued by the model's thread (at most STROBE_TIMER_SUMMARY_QUEUE chunks:
- * when the worker is behind, the model's thread waits for room rather than the queue
- * growing). Blocks go to storage of its own, freed with it. One thread queues at a time. */
+/* One thread that builds the blocks of every summary of one model, from their chunks'
+ * scopes queued by the model's thread (at most STROBE_TIMER_SUMMARY_QUEUE chunks: when the
+ * worker is behind, the model's thread waits for room rather than the queue growing).
+ * Blocks are stored with @store, called on the worker's thread alone. One thread queues
+ * at a time. */
 typedef struct _StrobeTimerSummaryWorker StrobeTimerSummaryWorker;
 
 #define STROBE_TIMER_SUMMARY_QUEUE 256u
@@ -114,9 +115,10 @@ typedef struct _StrobeTimerSummaryWorker StrobeTimerSummaryWorker;
 gboolean                  strobe_timer_summary_apart (void);
 /* For tests: -1 back to the default, 0 or 1. */
 void                      strobe_timer_summary_set_test_apart (gint apart);
-StrobeTimerSummaryWorker *strobe_timer_summary_worker_new  (void);
+StrobeTimerSummaryWorker *strobe_timer_summary_worker_new  (StrobeTimerSummaryStore store,
+                                                            gpointer                store_data);
 /* What was queued and not built is dropped; every summary it wrote to must outlive this
- * call (their blocks do not: free the summaries after it, read nothing of them). */
+ * call. */
 void                      strobe_timer_summary_worker_free (StrobeTimerSummaryWorker *self);
 /* strobe_timer_summary_add_chunk (@summary, @ci, *@scopes) on the worker: *@scopes (a
  * g_malloc'd array of STROBE_SCOPE_CHUNK) is handed over and replaced by another as
