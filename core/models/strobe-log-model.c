@@ -174,6 +174,39 @@ chunk_unref (StrobeLogOrderChunk *c)
     g_free (c);
 }
 
+static StrobeLogOrderBlock *
+block_new (void)
+{
+  StrobeLogOrderBlock *b = g_new0 (StrobeLogOrderBlock, 1);
+
+  g_atomic_ref_count_init (&b->ref);
+  return b;
+}
+
+static StrobeLogOrderBlock *
+block_ref (StrobeLogOrderBlock *b)
+{
+  g_atomic_ref_count_inc (&b->ref);
+  return b;
+}
+
+static void
+block_unref (StrobeLogOrderBlock *b)
+{
+  if (!g_atomic_ref_count_dec (&b->ref))
+    return;
+  for (guint i = 0; i < STROBE_LOG_ORDER_BLOCK; i++)
+    if (b->chunks[i])
+      chunk_unref (b->chunks[i]);
+  g_free (b);
+}
+
+static inline StrobeLogOrderChunk *
+order_chunk (const StrobeLogOrder *o, guint c)
+{
+  return o->blocks[c / STROBE_LOG_ORDER_BLOCK]->chunks[c % STROBE_LOG_ORDER_BLOCK];
+}
+
 static StrobeLogOrder *
 order_new (guint64 n)
 {
@@ -182,7 +215,8 @@ order_new (guint64 n)
   g_atomic_ref_count_init (&o->ref);
   o->n = n;
   o->n_chunks = (guint) ((n + STROBE_LOG_ORDER_CHUNK - 1) / STROBE_LOG_ORDER_CHUNK);
-  o->chunks = g_new0 (StrobeLogOrderChunk *, MAX (o->n_chunks, 1));
+  o->n_blocks = (o->n_chunks + STROBE_LOG_ORDER_BLOCK - 1) / STROBE_LOG_ORDER_BLOCK;
+  o->blocks = g_new0 (StrobeLogOrderBlock *, MAX (o->n_blocks, 1));
   return o;
 }
 
@@ -200,10 +234,10 @@ strobe_log_order_unref (StrobeLogOrder *order)
   g_return_if_fail (order != NULL);
   if (!g_atomic_ref_count_dec (&order->ref))
     return;
-  for (guint i = 0; i < order->n_chunks; i++)
-    if (order->chunks[i])
-      chunk_unref (order->chunks[i]);
-  g_free (order->chunks);
+  for (guint i = 0; i < order->n_blocks; i++)
+    if (order->blocks[i])
+      block_unref (order->blocks[i]);
+  g_free (order->blocks);
   g_free (order);
 }
 
@@ -217,15 +251,27 @@ strobe_log_order_diff (const StrobeLogOrder *a,
   g_return_val_if_fail (a != NULL && b != NULL, 0);
   n = MIN (a->n, b->n);
   for (c = 0; (guint64) c * STROBE_LOG_ORDER_CHUNK < n; c++)
-    if (a->chunks[c] != b->chunks[c])
-      {
-        guint64 base = (guint64) c * STROBE_LOG_ORDER_CHUNK;
-        guint64 end = MIN (n, base + STROBE_LOG_ORDER_CHUNK);
+    {
+      StrobeLogOrderChunk *x, *y;
 
-        for (guint64 i = base; i < end; i++)
-          if (a->chunks[c]->idx[i - base] != b->chunks[c]->idx[i - base])
-            return i;
-      }
+      /* A block both share holds the same chunks. */
+      if (c % STROBE_LOG_ORDER_BLOCK == 0 && a->blocks[c / STROBE_LOG_ORDER_BLOCK] == b->blocks[c / STROBE_LOG_ORDER_BLOCK])
+        {
+          c += STROBE_LOG_ORDER_BLOCK - 1;
+          continue;
+        }
+      x = order_chunk (a, c);
+      y = order_chunk (b, c);
+      if (x != y)
+        {
+          guint64 base = (guint64) c * STROBE_LOG_ORDER_CHUNK;
+          guint64 end = MIN (n, base + STROBE_LOG_ORDER_CHUNK);
+
+          for (guint64 i = base; i < end; i++)
+            if (x->idx[i - base] != y->idx[i - base])
+              return i;
+        }
+    }
   return n;
 }
 
@@ -323,10 +369,15 @@ static inline void
 order_put (StrobeLogOrder *o, guint64 w, guint32 value)
 {
   guint c = (guint) (w / STROBE_LOG_ORDER_CHUNK);
+  StrobeLogOrderBlock **block = &o->blocks[c / STROBE_LOG_ORDER_BLOCK];
+  StrobeLogOrderChunk **chunk;
 
-  if (o->chunks[c] == NULL)
-    o->chunks[c] = chunk_new ();
-  o->chunks[c]->idx[w % STROBE_LOG_ORDER_CHUNK] = value;
+  if (*block == NULL)
+    *block = block_new ();
+  chunk = &(*block)->chunks[c % STROBE_LOG_ORDER_BLOCK];
+  if (*chunk == NULL)
+    *chunk = chunk_new ();
+  (*chunk)->idx[w % STROBE_LOG_ORDER_CHUNK] = value;
 }
 
 /* Decoder thread only (it alone appends records, so it reads them without the lock):
@@ -372,8 +423,17 @@ publish_order (StrobeLogModel *self)
 
   next = order_new (n);
   c0 = (guint) (p / STROBE_LOG_ORDER_CHUNK);
-  for (guint c = 0; c < c0; c++)
-    next->chunks[c] = chunk_ref (old->chunks[c]);
+  /* Whole blocks before the first chunk that changes are shared; that chunk's block is
+   * new, sharing its chunks before it. */
+  for (guint b = 0; b < c0 / STROBE_LOG_ORDER_BLOCK; b++)
+    next->blocks[b] = block_ref (old->blocks[b]);
+  if (c0 % STROBE_LOG_ORDER_BLOCK)
+    {
+      StrobeLogOrderBlock *block = next->blocks[c0 / STROBE_LOG_ORDER_BLOCK] = block_new ();
+
+      for (guint c = c0 - c0 % STROBE_LOG_ORDER_BLOCK; c < c0; c++)
+        block->chunks[c % STROBE_LOG_ORDER_BLOCK] = chunk_ref (order_chunk (old, c));
+    }
   w = (guint64) c0 * STROBE_LOG_ORDER_CHUNK;
   for (i = w; i < p; i++)
     order_put (next, w++, strobe_log_order_get (old, i));
