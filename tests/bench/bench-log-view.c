@@ -306,6 +306,7 @@ bench_log_view_scroll (StrobeDocument *document)
     /* The same frames by the main thread's CPU time: on a shared machine a frame's wall
      * time also holds the time it waited for a CPU. */
     report ("jump_cpu", s.cpu_times, FRAMES_PER_RUN, FRAMES_PER_RUN, TRUE);
+    report ("page_down_cpu", s.cpu_times, 0, FRAMES_PER_RUN, TRUE);
     g_array_set_size (s.times, 0);
   }
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (s.window));

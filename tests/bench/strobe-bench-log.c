@@ -16,7 +16,11 @@
  *                    under xvfb-run), skipped without one
  *   rss.*            the process's resident memory with the 10 M trace open (and shown)
  *
- * Usage: strobe-bench-log [--quick] [--dir DIR] [--messages N]
+ * With --view-trace FILE, only the view's figures (scroll.*, far_jump.*, type_filter.*,
+ * clear_filter.*) on that trace, read and never written: strobe-bench-scale's 100 M
+ * messages, say.
+ *
+ * Usage: strobe-bench-log [--quick] [--dir DIR] [--messages N] [--view-trace FILE]
  */
 #include "config.h"
 
@@ -47,6 +51,7 @@
 static gboolean quick;
 static const char *bench_dir;
 static gint64 big_messages;
+static char *view_trace;
 
 static StrobeLogCategory categories[N_CATEGORIES];
 static char *category_names[N_CATEGORIES];
@@ -323,6 +328,7 @@ main (int argc, char **argv)
     { "quick", 0, 0, G_OPTION_ARG_NONE, &quick, "Smaller traces (2 M messages)", NULL },
     { "dir", 0, 0, G_OPTION_ARG_FILENAME, &bench_dir, "Where the traces go (default: a temp dir)", "DIR" },
     { "messages", 0, 0, G_OPTION_ARG_INT64, &big_messages, "Messages in the big trace (default 10 M)", "N" },
+    { "view-trace", 0, 0, G_OPTION_ARG_FILENAME, &view_trace, "Only the view's figures, on this trace (not written)", "FILE" },
     { NULL },
   };
   StrobeInitOptions options = { 0 };
@@ -334,6 +340,16 @@ main (int argc, char **argv)
     {
       g_printerr ("%s\n", error->message);
       return 2;
+    }
+  if (view_trace != NULL)
+    {
+      g_autoptr(StrobeDocument) doc = open_document (view_trace, STROBE_DOCUMENT_MODEL_ALL, &load_s);
+
+      bench_report ("load.messages", (double) strobe_log_model_get_count (strobe_document_get_log (doc)), "messages");
+      bench_report ("load.document_all_models", load_s, "s");
+      bench_report ("rss.trace_open", bench_rss_mib (), "MiB (document with every model)");
+      bench_log_view_scroll (doc);
+      return 0;
     }
   if (big_messages <= 0)
     big_messages = quick ? 2000000 : 10000000;
