@@ -322,6 +322,35 @@ deliver_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* A filter's answer of 16 M positions is 64 MB: giving that many pages back to the kernel
+ * took the main thread 4 ms when a filter over 100 M messages was cleared. One this big is
+ * freed on a thread of its own. */
+#define FREE_ON_THREAD_BYTES (4u << 20)
+
+static gpointer
+free_indexes_thread (gpointer data)
+{
+  g_array_unref (data);
+  return NULL;
+}
+
+static void
+drop_indexes (StrobeLogList *self)
+{
+  GArray *indexes = g_steal_pointer (&self->indexes);
+  GThread *thread;
+
+  if (indexes == NULL)
+    return;
+  if ((gsize) indexes->len * sizeof (guint32) < FREE_ON_THREAD_BYTES ||
+      (thread = g_thread_try_new ("strobe-log-free", free_indexes_thread, indexes, NULL)) == NULL)
+    {
+      g_array_unref (indexes);
+      return;
+    }
+  g_thread_unref (thread);
+}
+
 void
 strobe_log_list_set_filter (StrobeLogList         *self,
                             const StrobeLogFilter *filter)
@@ -343,7 +372,7 @@ strobe_log_list_set_filter (StrobeLogList         *self,
       guint64 d = self->indexes ? 0 : strobe_log_order_diff (self->shown, latest);
 
       cancel_job (self);
-      g_clear_pointer (&self->indexes, g_array_unref);
+      drop_indexes (self);
       self->covered = 0;
       set_shown (self, latest);
       if (d < old_n || n_items (self) != old_n)
