@@ -4,7 +4,10 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
+#include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench-common.h"
 #include "bench-stall.h"
@@ -18,11 +21,36 @@ bench_thread_cpu_ns (void)
   return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
 }
 
+static double
+process_cpu_ns (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return (double) ts.tv_sec * 1e9 + (double) ts.tv_nsec;
+}
+
+/* The main thread's time on a run queue waiting for a CPU, in ns (the second field of
+ * schedstat); 0 where the kernel does not say. */
+static double
+wait_ns (const BenchStall *s)
+{
+  char buf[96];
+  ssize_t n;
+  char *end;
+
+  if (s->schedstat_fd < 0 || (n = pread (s->schedstat_fd, buf, sizeof buf - 1, 0)) <= 0)
+    return 0;
+  buf[n] = '\0';
+  strtoull (buf, &end, 10);
+  return (double) strtoull (end, NULL, 10);
+}
+
 static gboolean
 tick_cb (gpointer data)
 {
   BenchStall *s = data;
-  double now = bench_now_ns (), cpu = bench_thread_cpu_ns ();
+  double now = bench_now_ns (), cpu = bench_thread_cpu_ns (), process = process_cpu_ns (), wait = wait_ns (s);
 
   if (s->last > 0)
     {
@@ -32,12 +60,16 @@ tick_cb (gpointer data)
         {
           s->max_gap = gap;
           s->busy_in_max_gap = busy;
+          s->others_in_max_gap = (process - s->last_process_cpu) / 1e6 - busy;
+          s->wait_in_max_gap = (wait - s->last_wait) / 1e6;
         }
       s->max_busy = MAX (s->max_busy, busy);
       s->max_busy_outside = MAX (s->max_busy_outside, busy - s->frame_cpu_in_gap);
     }
   s->last = now;
   s->last_cpu = cpu;
+  s->last_process_cpu = process;
+  s->last_wait = wait;
   s->frame_cpu_in_gap = 0;
   return G_SOURCE_CONTINUE;
 }
@@ -47,6 +79,8 @@ bench_stall_start (BenchStall *s)
 {
   bench_stall_stop (s);
   *s = (BenchStall) { 0 };
+  /* Opened once, read with pread: the tick must stay cheap. */
+  s->schedstat_fd = open ("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
   s->tick = g_timeout_add (1, tick_cb, s);
 }
 
@@ -126,6 +160,8 @@ bench_stall_mark (BenchStall *s)
 {
   s->last = bench_now_ns ();
   s->last_cpu = bench_thread_cpu_ns ();
+  s->last_process_cpu = process_cpu_ns ();
+  s->last_wait = wait_ns (s);
   s->frame_cpu_in_gap = 0;
 }
 
@@ -133,6 +169,9 @@ void
 bench_stall_stop (BenchStall *s)
 {
   g_clear_handle_id (&s->tick, g_source_remove);
+  if (s->schedstat_fd > 0)
+    close (s->schedstat_fd);
+  s->schedstat_fd = -1;
   if (s->clock)
     {
       g_signal_handler_disconnect (s->clock, s->paint_ids[0]);
@@ -156,7 +195,15 @@ bench_stall_report (const char *prefix, const BenchStall *s, gboolean frames)
   g_snprintf (key, sizeof key, "%s.main_stall", prefix);
   bench_report (key, s->max_gap, "ms (longest main-loop gap: what a user sees)");
   g_snprintf (key, sizeof key, "%s.main_stall_busy", prefix);
-  bench_report (key, s->busy_in_max_gap, "ms (of it the main thread ran; the rest it waited for a CPU)");
+  bench_report (key, s->busy_in_max_gap, "ms (of it the main thread ran; the rest it waited for a CPU or slept)");
+  /* Who had the cores meanwhile: near (cores × gap − busy), this process's own threads; far
+   * below it, other processes (or nothing, when the main thread slept rather than waited). */
+  g_snprintf (key, sizeof key, "%s.main_stall_waiting", prefix);
+  bench_report (key, s->wait_in_max_gap, "ms (of it the main thread was runnable, waiting for a CPU: schedstat)");
+  g_snprintf (key, sizeof key, "%s.main_stall_own_threads_cpu", prefix);
+  bench_report (key, s->others_in_max_gap, "ms (CPU time the process's other threads had in that gap)");
+  g_snprintf (key, sizeof key, "%s.main_stall_cores_x_gap", prefix);
+  bench_report (key, s->max_gap * (double) g_get_num_processors (), "ms (all the CPU time the machine had in that gap)");
   g_snprintf (key, sizeof key, "%s.main_busy_max", prefix);
   bench_report (key, s->max_busy, "ms (the main thread's most CPU time between two 1 ms ticks, frames included)");
   g_snprintf (key, sizeof key, "%s.main_busy_outside_frames_max", prefix);

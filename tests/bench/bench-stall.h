@@ -19,6 +19,11 @@ G_BEGIN_DECLS
 typedef struct
 {
   double last, last_cpu;
+  double last_process_cpu;   /* every thread of the process */
+  double last_wait;          /* the main thread's time runnable but not running (schedstat) */
+  int    schedstat_fd;       /* /proc/thread-self/schedstat, or -1 */
+  double others_in_max_gap;  /* in the longest gap: the CPU time of the process's other threads */
+  double wait_in_max_gap;    /* and the main thread's time waiting for a CPU */
   double max_gap;            /* wall, ms */
   double busy_in_max_gap;    /* of it the main thread ran */
   double max_busy;           /* the most CPU in one gap, frames included */
