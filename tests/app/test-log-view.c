@@ -568,6 +568,51 @@ test_rows_kept (void)
   close_all (&f);
 }
 
+/* A message selected before the filter changes, and passing it, stays selected — where the
+ * filter puts it — and shown; the details and the other views keep it. Cleared, the same:
+ * it was shown near the top of the filtered rows and is near the end of all of them. */
+static void
+test_selection_kept (void)
+{
+  Fixture f = { 0 };
+  GtkSelectionModel *selection;
+  guint index = 0, position = 0;
+
+  open_trace (&f, odd_path);
+  selection = gtk_column_view_get_model (strobe_log_view_get_column_view (f.view));
+  /* The last message with "example": its position differs once filtered. */
+  for (guint i = 0; i < expected->len; i++)
+    if (contains_ci (&g_array_index (expected, Expected, i), "example"))
+      index = i;
+  for (guint i = 0; i < index; i++)
+    position += contains_ci (&g_array_index (expected, Expected, i), "example") ? 1 : 0;
+  g_assert_cmpuint (position, <, index);
+  gtk_selection_model_select_item (selection, index, TRUE);
+  settle ();
+  g_assert_cmpuint (strobe_view_state_get_selected_message (f.state), ==, index);
+
+  for (guint round = 0; round < 2; round++)
+    {
+      guint at = round == 0 ? position : index;
+      g_autoptr(GtkBitset) set = NULL;
+      StrobeLogItem *shown;
+
+      type_filter (&f, round == 0 ? "example" : "");
+      settle ();
+      set = gtk_selection_model_get_selection (selection);
+      g_assert_cmpuint (gtk_bitset_get_size (set), ==, 1);
+      g_assert_cmpuint (gtk_bitset_get_minimum (set), ==, at);
+      g_assert_cmpuint (strobe_view_state_get_selected_message (f.state), ==, index);
+      shown = strobe_log_details_get_item (STROBE_LOG_DETAILS (strobe_log_view_get_details (f.view)));
+      g_assert_nonnull (shown);
+      g_assert_cmpuint (strobe_log_item_find_index (shown), ==, index);
+      /* On screen (find_text looks at mapped widgets only). */
+      g_assert_nonnull (find_text (GTK_WIDGET (strobe_log_view_get_column_view (f.view)),
+                                   g_array_index (expected, Expected, index).text));
+    }
+  close_all (&f);
+}
+
 static void
 test_odd_content (void)
 {
@@ -1090,6 +1135,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/log-view/filters", test_filters);
   g_test_add_func ("/log-view/rows-kept", test_rows_kept);
+  g_test_add_func ("/log-view/selection-kept", test_selection_kept);
   g_test_add_func ("/log-view/odd-content", test_odd_content);
   g_test_add_func ("/log-view/copy-export", test_copy_export);
   g_test_add_func ("/log-view/cursor-sync", test_cursor_sync);
