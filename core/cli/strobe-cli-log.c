@@ -117,36 +117,119 @@ filter_for (StrobeDocument *document, const LogQuery *q, gboolean group_axis, GA
   return TRUE;
 }
 
-/* One message on one line; @process (NULL: none) names its process, for several traces. */
-static void
-print_message (StrobeDocument *document, const StrobeTraceClock *clock, guint64 index, const char *process,
-               gboolean location)
+/* Prints messages of one trace, a line each; @process (NULL: none) names its process,
+ * for several traces. The thread's and site's escaped names are kept per thread and per
+ * site: a hundred million hits made each of them again (and the model's text cache churn)
+ * most of printing. */
+typedef struct
 {
-  StrobeLogMessage m;
-  StrobeThreadInfo thread = { 0 };
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_autofree char *name = NULL, *category = NULL, *text = NULL, *where = NULL;
+  StrobeDocument         *document;
+  const StrobeTraceClock *clock;
+  const char             *process;
+  gboolean                location;
+  GHashTable             *names;        /* thread id → escaped name */
+  GHashTable             *categories;   /* spec (NULL too) → escaped category name */
+  GHashTable             *files;        /* spec → escaped file */
+  GString                *line;
+} Printer;
 
-  if (!strobe_log_model_get_message (strobe_document_get_log (document), index, &m))
-    return;
-  strobe_threads_model_lookup (strobe_document_get_threads (document), m.thread_id, &thread);
-  /* Everything from the trace is escaped: a message must not drive the terminal. */
-  name = strobe_text_escape (thread.name && *thread.name ? thread.name : "-", STROBE_TEXT_PLAIN);
-  category = strobe_text_escape (m.spec && m.spec->category ? m.spec->category->name : "?",
-                                 STROBE_TEXT_PLAIN);
-  text = strobe_text_escape (m.text, STROBE_TEXT_PLAIN);
-  printf ("%12s  ", g_ascii_formatd (buf, sizeof buf, "%.6f", strobe_trace_clock_to_seconds (clock, m.time)));
-  if (process != NULL)
-    printf ("%-24s ", process);
-  printf ("%-5u %-14s %-14s %-12s %s", m.thread_id, name, category, strobe_log_verbosity_name (m.verbosity), text);
-  if (location && m.spec)
+static void
+printer_init (Printer *p, StrobeDocument *document, const StrobeTraceClock *clock, const char *process,
+              gboolean location)
+{
+  p->document = document;
+  p->clock = clock;
+  p->process = process;
+  p->location = location;
+  p->names = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  p->categories = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  p->files = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  p->line = g_string_new (NULL);
+}
+
+static void
+printer_clear (Printer *p)
+{
+  g_clear_pointer (&p->names, g_hash_table_unref);
+  g_clear_pointer (&p->categories, g_hash_table_unref);
+  g_clear_pointer (&p->files, g_hash_table_unref);
+  if (p->line)
+    g_string_free (p->line, TRUE);
+  p->line = NULL;
+}
+
+static const char *
+thread_name (Printer *p, guint16 thread_id)
+{
+  char *name = g_hash_table_lookup (p->names, GUINT_TO_POINTER (thread_id));
+
+  if (name == NULL)
     {
-      where = strobe_text_escape (m.spec->file, STROBE_TEXT_PLAIN);
-      printf ("  (%s:%d)", where, m.spec->line);
+      StrobeThreadInfo thread = { 0 };
+
+      strobe_threads_model_lookup (strobe_document_get_threads (p->document), thread_id, &thread);
+      /* Everything from the trace is escaped: a message must not drive the terminal. */
+      name = strobe_text_escape (thread.name && *thread.name ? thread.name : "-", STROBE_TEXT_PLAIN);
+      strobe_thread_info_clear (&thread);
+      g_hash_table_insert (p->names, GUINT_TO_POINTER (thread_id), name);
     }
-  putchar ('\n');
-  g_free (m.text);
-  strobe_thread_info_clear (&thread);
+  return name;
+}
+
+static const char *
+site_text (GHashTable *table, const StrobeLogSpecInfo *spec, const char *raw)
+{
+  char *text = g_hash_table_lookup (table, spec);
+
+  if (text == NULL)
+    g_hash_table_insert (table, (gpointer) spec, text = strobe_text_escape (raw, STROBE_TEXT_PLAIN));
+  return text;
+}
+
+static void
+print_one (Printer *p, const StrobeLogMessage *m)
+{
+  GString *line = p->line;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  g_autofree char *text = strobe_text_escape (m->text, STROBE_TEXT_PLAIN);
+
+  g_string_truncate (line, 0);
+  g_string_append_printf (line, "%12s  ", g_ascii_formatd (buf, sizeof buf, "%.6f",
+                                                           strobe_trace_clock_to_seconds (p->clock, m->time)));
+  if (p->process != NULL)
+    g_string_append_printf (line, "%-24s ", p->process);
+  g_string_append_printf (line, "%-5u %-14s %-14s %-12s %s", m->thread_id, thread_name (p, m->thread_id),
+                          site_text (p->categories, m->spec,
+                                     m->spec && m->spec->category ? m->spec->category->name : "?"),
+                          strobe_log_verbosity_name (m->verbosity), text);
+  if (p->location && m->spec)
+    g_string_append_printf (line, "  (%s:%d)", site_text (p->files, m->spec, m->spec->file), m->spec->line);
+  g_string_append_c (line, '\n');
+  fwrite (line->str, 1, line->len, stdout);
+}
+
+#define PRINT_BATCH 4096
+
+/* Messages @indexes[0 .. @n), in that order. */
+static void
+print_messages (Printer *p, const guint64 *indexes, guint n)
+{
+  g_autofree StrobeLogMessage *batch = g_new (StrobeLogMessage, MIN (n, PRINT_BATCH) + 1);
+  StrobeLogModel *model = strobe_document_get_log (p->document);
+
+  for (guint at = 0; at < n; at += PRINT_BATCH)
+    {
+      guint k = MIN (PRINT_BATCH, n - at);
+      guint got = strobe_log_model_get_messages (model, indexes + at, k, batch);
+
+      for (guint i = 0; i < got; i++)
+        {
+          print_one (p, &batch[i]);
+          g_free (batch[i].text);
+        }
+      if (got < k)
+        return;
+    }
 }
 
 #define LOG_WINDOW (1u << 20)
@@ -190,6 +273,7 @@ log_one (const char *file, const LogQuery *q)
   StrobeLogModel *model;
   guint64 n, shown = 0;
   int status;
+  Printer printer = { 0 };
 
   if (log_count_streaming (file, q, &status))
     return status;
@@ -205,16 +289,22 @@ log_one (const char *file, const LogQuery *q)
    * more memory than the model itself, and the first lines print at once. */
   model = strobe_document_get_log (document);
   n = strobe_log_model_get_count (model);
+  printer_init (&printer, document, &clock, NULL, q->location);
   for (guint64 from = 0; from < n && (q->limit < 0 || shown < (guint64) q->limit); from += LOG_WINDOW)
     {
       hits = strobe_log_model_filter (model, &filter, from, MIN (n, from + LOG_WINDOW));
       if (q->count_only)
         shown += hits->len;
       else
-        for (guint i = 0; i < hits->len && (q->limit < 0 || shown < (guint64) q->limit); i++, shown++)
-          print_message (document, &clock, g_array_index (hits, guint64, i), NULL, q->location);
+        {
+          guint k = q->limit < 0 ? hits->len : (guint) MIN ((guint64) hits->len, (guint64) q->limit - shown);
+
+          print_messages (&printer, (const guint64 *) (void *) hits->data, k);
+          shown += k;
+        }
       g_clear_pointer (&hits, g_array_unref);
     }
+  printer_clear (&printer);
   if (q->count_only)
     printf ("%" G_GUINT64_FORMAT "\n", shown);
   return status;
@@ -272,6 +362,8 @@ log_merged (GPtrArray *files, const LogQuery *q)
   int status;
   g_autoptr(GPtrArray) members = strobe_cli_load_members (files, STROBE_DOCUMENT_MODEL_LOG, FALSE, &status);
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (Hit));
+  g_autofree Printer *printers = NULL;
+  g_autofree char **labels = NULL;   /* by member, NULL until it prints */
   gdouble from_s = -G_MAXDOUBLE, to_s = G_MAXDOUBLE;
 
   for (guint i = 0; i < 2; i++)
@@ -323,13 +415,24 @@ log_merged (GPtrArray *files, const LogQuery *q)
       return status;
     }
   g_array_sort (all, by_time);
+  printers = g_new0 (Printer, members->len);
+  labels = g_new0 (char *, members->len);
   for (guint i = 0; i < all->len && (q->limit < 0 || i < (guint) q->limit); i++)
     {
       const Hit *h = &g_array_index (all, Hit, i);
       StrobeCliMember *m = g_ptr_array_index (members, h->member);
-      g_autofree char *label = strobe_text_escape (m->label, STROBE_TEXT_PLAIN);
 
-      print_message (m->document, &m->clock, h->index, label, q->location);
+      if (printers[h->member].line == NULL)
+        {
+          labels[h->member] = strobe_text_escape (m->label, STROBE_TEXT_PLAIN);
+          printer_init (&printers[h->member], m->document, &m->clock, labels[h->member], q->location);
+        }
+      print_messages (&printers[h->member], &h->index, 1);
+    }
+  for (guint i = 0; i < members->len; i++)
+    {
+      printer_clear (&printers[i]);
+      g_free (labels[i]);
     }
   return status;
 }

@@ -959,6 +959,48 @@ strobe_log_model_get_message (StrobeLogModel *self, guint64 index, StrobeLogMess
   return TRUE;
 }
 
+guint
+strobe_log_model_get_messages (StrobeLogModel   *self,
+                               const guint64    *indexes,
+                               guint             n,
+                               StrobeLogMessage *out)
+{
+  g_autoptr(StrobeLogOrder) order = NULL;
+  g_autofree StrobeLogEntry *entries = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint got = 0, errors = 0;
+
+  g_return_val_if_fail (STROBE_IS_LOG_MODEL (self), 0);
+  g_return_val_if_fail (n == 0 || (indexes != NULL && out != NULL), 0);
+  order = strobe_log_model_ref_order (self);
+  entries = g_new (StrobeLogEntry, MAX (n, 1));
+  g_mutex_lock (&self->lock);
+  for (; got < n && indexes[got] < order->n; got++)
+    entry_locked (self, order, indexes[got], &entries[got]);
+  g_mutex_unlock (&self->lock);
+  for (guint i = 0; i < got; i++)
+    {
+      const StrobeLogEntry *e = &entries[i];
+
+      out[i].index = indexes[i];
+      out[i].time = e->time;
+      out[i].thread_id = e->thread_id;
+      out[i].verbosity = e->verbosity;
+      out[i].spec = e->spec;
+      /* format_cached's own text, without its cache. */
+      if (!strobe_log_model_format_entry (e, text) && e->spec != NULL)
+        errors++;
+      out[i].text = g_strndup (text->str, text->len);
+    }
+  if (errors)
+    {
+      g_mutex_lock (&self->lock);
+      self->format_errors += errors;
+      g_mutex_unlock (&self->lock);
+    }
+  return got;
+}
+
 guint64
 strobe_log_model_find_time (StrobeLogModel *self,
                             guint64         time)

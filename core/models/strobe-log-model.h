@@ -89,6 +89,15 @@ guint64                  strobe_log_model_get_count        (StrobeLogModel *self
 gboolean                 strobe_log_model_get_message      (StrobeLogModel   *self,
                                                             guint64           index,
                                                             StrobeLogMessage *msg);
+/* Messages @indexes[0 .. @n) into @out (free each text), in one pass: the order taken
+ * once, the records read under one lock, and the texts formatted without the model's
+ * cache (get_message keeps the last 64 Ki texts for a view's repeated reads; a printer
+ * of millions would only churn it). Returns how many were filled: the first index out of
+ * range stops it. The same texts as get_message. */
+guint                    strobe_log_model_get_messages     (StrobeLogModel   *self,
+                                                            const guint64    *indexes,
+                                                            guint             n,
+                                                            StrobeLogMessage *out);
 /* Indexes (guint64) of the messages in [@from, @to) that pass @filter (NULL: all), in
  * order. @to beyond the count is clamped: pass G_MAXUINT64 for "to the end". Formats
  * only the messages that pass the other tests, and only when @filter->text is set. */

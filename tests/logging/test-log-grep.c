@@ -390,6 +390,33 @@ run_cross_check (gboolean from_file)
       g_assert_cmpstr (msg.text, ==, g_ptr_array_index (t.texts, i));
       g_free (msg.text);
     }
+  /* In batches (what strobe-cli log prints through): the same messages, texts included,
+   * and an index out of range ends the batch. */
+  {
+    guint64 idx[300];
+    StrobeLogMessage batch[300];
+    guint got;
+
+    for (guint i = 0; i < G_N_ELEMENTS (idx); i++)
+      idx[i] = i < 299 ? (guint64) i * 199 : N_MESSAGES;
+    got = strobe_log_model_get_messages (model, idx, G_N_ELEMENTS (idx), batch);
+    g_assert_cmpuint (got, ==, 299);
+    for (guint i = 0; i < got; i++)
+      {
+        StrobeLogMessage one;
+
+        g_assert_true (strobe_log_model_get_message (model, idx[i], &one));
+        g_assert_cmpuint (batch[i].index, ==, idx[i]);
+        g_assert_cmpuint (batch[i].time, ==, one.time);
+        g_assert_cmpuint (batch[i].thread_id, ==, one.thread_id);
+        g_assert_cmpuint (batch[i].verbosity, ==, one.verbosity);
+        g_assert_true (batch[i].spec == one.spec);
+        g_assert_cmpstr (batch[i].text, ==, one.text);
+        g_assert_cmpstr (batch[i].text, ==, g_ptr_array_index (t.texts, idx[i]));
+        g_free (one.text);
+        g_free (batch[i].text);
+      }
+  }
   for (guint round = 0; round < 40; round++)
     {
       g_autofree char *needle = random_needle (rand, t.texts);
