@@ -158,7 +158,7 @@ configure_sanitizer() {
 
 # Every test under ASan+UBSan; the runtime's threaded tests (suite runtime and the
 # round trip), two decoders at once (test-event) and the timers' summary blocks built on
-# their own thread (timer-stream) under TSan. The meson logs of these runs are
+# their own thread (timer-summary-apart) under TSan. The meson logs of these runs are
 # $ASAN_DIR/meson-logs/testlog.json, $TSAN_DIR/meson-logs/testlog.json and
 # $TSAN_DIR/meson-logs/testlog-roundtrip.json (.ci/run counts them).
 check_sanitizers() {
@@ -174,7 +174,7 @@ check_sanitizers() {
   env "${SAN_ENV[@]}" meson test -C "$tsan_dir" --print-errorlogs --num-processes 2 \
     --suite runtime "$@" || status=1
   env "${SAN_ENV[@]}" meson test -C "$tsan_dir" --print-errorlogs --num-processes 2 \
-    --logbase testlog-roundtrip roundtrip test-event timer-stream "$@" || status=1
+    --logbase testlog-roundtrip roundtrip test-event timer-summary-apart "$@" || status=1
   return $status
 }
 
