@@ -43,7 +43,14 @@ struct _StrobeTimerSummaryBuilder
   guint    name_mask;
   guint32 *keys;           /* slot << BUCKET_BITS | bucket, one per scope */
   guint    n_keys, keys_cap;
+  /* Slot + 1 by name for names below DIRECT (0: none yet), before the index: the lookup
+   * and the slot's name compared missed the cache most. */
+  guint16 *direct;
+  guint    direct_len;
 };
+
+#define DIRECT 4096u
+G_STATIC_ASSERT (STROBE_TIMER_SUMMARY_SCOPES < G_MAXUINT16);
 
 /* The product's upper half: every bit of the name reaches the index. */
 static inline guint
@@ -55,7 +62,7 @@ hash32 (guint32 k)
 static gsize
 builder_bytes (const StrobeTimerSummaryBuilder *b)
 {
-  return sizeof *b + b->slots_cap * sizeof (Slot) + (b->name_mask + 1) * 4 + b->keys_cap * 4;
+  return sizeof *b + b->slots_cap * sizeof (Slot) + (b->name_mask + 1) * 4 + b->keys_cap * 4 + b->direct_len * 2;
 }
 
 static StrobeTimerSummaryBuilder *
@@ -78,6 +85,7 @@ builder_free (StrobeTimerSummaryBuilder *b)
   g_free (b->slots);
   g_free (b->name_index);
   g_free (b->keys);
+  g_free (b->direct);
   g_free (b);
 }
 
@@ -193,6 +201,9 @@ builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
     }
   o = strobe_scope_put_varint (o, END);
   memset (b->name_index, 0, (b->name_mask + 1) * sizeof (guint32));
+  for (guint s = 0; s < b->n_slots; s++)
+    if (b->slots[s].name < b->direct_len)
+      b->direct[b->slots[s].name] = 0;
   b->n_slots = b->n_keys = 0;
   b->chunks = 0;
   *len = (gsize) (o - out);
@@ -261,9 +272,30 @@ strobe_timer_summary_add_chunk (StrobeTimerSummary *self, guint ci, const Strobe
   /* In passes, so the track's tables (tens of tracks fill at once: theirs are rarely in
    * cache) are fetched 128 lines at a time rather than one miss after another. */
   for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
-    __builtin_prefetch (&b->name_index[hash32 (scopes[i].name) & b->name_mask]);
+    if (scopes[i].name >= b->direct_len)
+      __builtin_prefetch (&b->name_index[hash32 (scopes[i].name) & b->name_mask]);
   for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
-    slots[i] = slot_of (b, scopes[i].name, scopes[i].incl);
+    {
+      guint32 name = scopes[i].name;
+
+      if (name < b->direct_len && b->direct[name])
+        {
+          slots[i] = b->direct[name] - 1u;
+          continue;
+        }
+      slots[i] = slot_of (b, name, scopes[i].incl);
+      if (name < DIRECT)
+        {
+          if (name >= b->direct_len)
+            {
+              guint len = MIN (DIRECT, MAX (name + 1, b->direct_len * 2));
+              b->direct = g_renew (guint16, b->direct, len);
+              memset (b->direct + b->direct_len, 0, (len - b->direct_len) * sizeof (guint16));
+              b->direct_len = len;
+            }
+          b->direct[name] = (guint16) (slots[i] + 1);
+        }
+    }
   for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
     {
       guint64 incl = scopes[i].incl;
