@@ -23,6 +23,7 @@ void
 strobe_text_append_escaped (GString *out, const char *s, gssize len, StrobeTextFlags flags)
 {
   gboolean exact = (flags & STROBE_TEXT_EXACT) != 0;   /* " and \ escaped too */
+  gboolean plain_runs = (flags & (STROBE_TEXT_NAME | STROBE_TEXT_LOGGER)) == 0;
   const char *end;
 
   if (s == NULL)
@@ -32,7 +33,24 @@ strobe_text_append_escaped (GString *out, const char *s, gssize len, StrobeTextF
     g_string_append_c (out, '"');
   for (const char *p = s; p < end;)
     {
-      gunichar c = *p ? g_utf8_get_char_validated (p, end - p) : 0;
+      gunichar c;
+
+      /* A run of printable ASCII that no flag escapes goes as it is, at once, not a
+       * character at a time (a UTF-8 decode and an append each). */
+      if (plain_runs)
+        {
+          const char *q = p;
+
+          while (q < end && (guchar) *q >= 0x20 && (guchar) *q < 0x7f && *q != '"' && *q != '\\')
+            q++;
+          if (q > p)
+            {
+              g_string_append_len (out, p, q - p);
+              p = q;
+              continue;
+            }
+        }
+      c = *p ? g_utf8_get_char_validated (p, end - p) : 0;
       const char *next;
 
       if (c == (gunichar) -1 || c == (gunichar) -2)
