@@ -186,22 +186,51 @@ site_text (GHashTable *table, const StrobeLogSpecInfo *spec, const char *raw)
   return text;
 }
 
+/* @s then spaces up to @width bytes (printf's "%-Ns"), or spaces first ("%Ns"). */
+static void
+append_padded (GString *line, const char *s, guint width, gboolean right)
+{
+  gsize len = strlen (s);
+
+  if (right)
+    for (gsize i = len; i < width; i++)
+      g_string_append_c (line, ' ');
+  g_string_append_len (line, s, (gssize) len);
+  if (!right)
+    for (gsize i = len; i < width; i++)
+      g_string_append_c (line, ' ');
+}
+
+/* The line printf ("%12s  [%-24s ]%-5u %-14s %-14s %-12s %s[  (%s:%d)]\n") made, without
+ * parsing a format three times a message. */
 static void
 print_one (Printer *p, const StrobeLogMessage *m)
 {
   GString *line = p->line;
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
-  g_autofree char *text = strobe_text_escape (m->text, STROBE_TEXT_PLAIN);
+  char id[16];
 
   g_string_truncate (line, 0);
-  g_string_append_printf (line, "%12s  ", g_ascii_formatd (buf, sizeof buf, "%.6f",
-                                                           strobe_trace_clock_to_seconds (p->clock, m->time)));
+  append_padded (line, g_ascii_formatd (buf, sizeof buf, "%.6f", strobe_trace_clock_to_seconds (p->clock, m->time)),
+                 12, TRUE);
+  g_string_append (line, "  ");
   if (p->process != NULL)
-    g_string_append_printf (line, "%-24s ", p->process);
-  g_string_append_printf (line, "%-5u %-14s %-14s %-12s %s", m->thread_id, thread_name (p, m->thread_id),
-                          site_text (p->categories, m->spec,
-                                     m->spec && m->spec->category ? m->spec->category->name : "?"),
-                          strobe_log_verbosity_name (m->verbosity), text);
+    {
+      append_padded (line, p->process, 24, FALSE);
+      g_string_append_c (line, ' ');
+    }
+  g_snprintf (id, sizeof id, "%u", m->thread_id);
+  append_padded (line, id, 5, FALSE);
+  g_string_append_c (line, ' ');
+  append_padded (line, thread_name (p, m->thread_id), 14, FALSE);
+  g_string_append_c (line, ' ');
+  append_padded (line, site_text (p->categories, m->spec, m->spec && m->spec->category ? m->spec->category->name : "?"),
+                 14, FALSE);
+  g_string_append_c (line, ' ');
+  append_padded (line, strobe_log_verbosity_name (m->verbosity), 12, FALSE);
+  g_string_append_c (line, ' ');
+  /* Everything from the trace is escaped: a message must not drive the terminal. */
+  strobe_text_append_escaped (line, m->text, -1, STROBE_TEXT_PLAIN);
   if (p->location && m->spec)
     g_string_append_printf (line, "  (%s:%d)", site_text (p->files, m->spec, m->spec->file), m->spec->line);
   g_string_append_c (line, '\n');
