@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -46,11 +47,30 @@ wait_ns (const BenchStall *s)
   return (double) strtoull (end, NULL, 10);
 }
 
+/* All CPUs' steal time in ms: what the hypervisor ran instead of this machine (the eighth
+ * figure of /proc/stat's first line, in clock ticks); 0 where not known. */
+static double
+steal_ms (const BenchStall *s)
+{
+  char buf[256];
+  unsigned long long v[8] = { 0 };
+  ssize_t n;
+
+  if (s->stat_fd < 0 || (n = pread (s->stat_fd, buf, sizeof buf - 1, 0)) <= 0)
+    return 0;
+  buf[n] = '\0';
+  if (sscanf (buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+              &v[7]) != 8)
+    return 0;
+  return (double) v[7] * 1000.0 / (double) sysconf (_SC_CLK_TCK);
+}
+
 static gboolean
 tick_cb (gpointer data)
 {
   BenchStall *s = data;
   double now = bench_now_ns (), cpu = bench_thread_cpu_ns (), process = process_cpu_ns (), wait = wait_ns (s);
+  double steal = steal_ms (s);
 
   if (s->last > 0)
     {
@@ -62,6 +82,7 @@ tick_cb (gpointer data)
           s->busy_in_max_gap = busy;
           s->others_in_max_gap = (process - s->last_process_cpu) / 1e6 - busy;
           s->wait_in_max_gap = (wait - s->last_wait) / 1e6;
+          s->steal_in_max_gap = steal - s->last_steal;
         }
       s->max_busy = MAX (s->max_busy, busy);
       s->max_busy_outside = MAX (s->max_busy_outside, busy - s->frame_cpu_in_gap);
@@ -70,6 +91,7 @@ tick_cb (gpointer data)
   s->last_cpu = cpu;
   s->last_process_cpu = process;
   s->last_wait = wait;
+  s->last_steal = steal;
   s->frame_cpu_in_gap = 0;
   return G_SOURCE_CONTINUE;
 }
@@ -81,6 +103,7 @@ bench_stall_start (BenchStall *s)
   *s = (BenchStall) { 0 };
   /* Opened once, read with pread: the tick must stay cheap. */
   s->schedstat_fd = open ("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  s->stat_fd = open ("/proc/stat", O_RDONLY | O_CLOEXEC);
   s->tick = g_timeout_add (1, tick_cb, s);
 }
 
@@ -162,6 +185,7 @@ bench_stall_mark (BenchStall *s)
   s->last_cpu = bench_thread_cpu_ns ();
   s->last_process_cpu = process_cpu_ns ();
   s->last_wait = wait_ns (s);
+  s->last_steal = steal_ms (s);
   s->frame_cpu_in_gap = 0;
 }
 
@@ -171,7 +195,9 @@ bench_stall_stop (BenchStall *s)
   g_clear_handle_id (&s->tick, g_source_remove);
   if (s->schedstat_fd > 0)
     close (s->schedstat_fd);
-  s->schedstat_fd = -1;
+  if (s->stat_fd > 0)
+    close (s->stat_fd);
+  s->schedstat_fd = s->stat_fd = -1;
   if (s->clock)
     {
       g_signal_handler_disconnect (s->clock, s->paint_ids[0]);
@@ -202,6 +228,10 @@ bench_stall_report (const char *prefix, const BenchStall *s, gboolean frames)
   bench_report (key, s->wait_in_max_gap, "ms (of it the main thread was runnable, waiting for a CPU: schedstat)");
   g_snprintf (key, sizeof key, "%s.main_stall_own_threads_cpu", prefix);
   bench_report (key, s->others_in_max_gap, "ms (CPU time the process's other threads had in that gap)");
+  /* In a virtual machine the host may take the CPUs themselves: the whole process stands
+   * still, neither running nor waiting on a run queue. */
+  g_snprintf (key, sizeof key, "%s.main_stall_steal", prefix);
+  bench_report (key, s->steal_in_max_gap, "ms (the CPUs' time the hypervisor took in that gap, all CPUs, 10 ms steps)");
   g_snprintf (key, sizeof key, "%s.main_stall_cores_x_gap", prefix);
   bench_report (key, s->max_gap * (double) g_get_num_processors (), "ms (all the CPU time the machine had in that gap)");
   g_snprintf (key, sizeof key, "%s.main_busy_max", prefix);

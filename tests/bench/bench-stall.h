@@ -22,6 +22,9 @@ typedef struct
   double last_process_cpu;   /* every thread of the process */
   double last_wait;          /* the main thread's time runnable but not running (schedstat) */
   int    schedstat_fd;       /* /proc/thread-self/schedstat, or -1 */
+  int    stat_fd;            /* /proc/stat, or -1 */
+  double last_steal;         /* the CPUs' time taken by the hypervisor (/proc/stat's steal), ms */
+  double steal_in_max_gap;
   double others_in_max_gap;  /* in the longest gap: the CPU time of the process's other threads */
   double wait_in_max_gap;    /* and the main thread's time waiting for a CPU */
   double max_gap;            /* wall, ms */
