@@ -58,6 +58,31 @@ strobe_log_order_get (const StrobeLogOrder *order,
     ->idx[position % STROBE_LOG_ORDER_CHUNK];
 }
 
+/* Building a snapshot (strobe-log-order.c; the model's decoder thread): @n positions,
+ * none set; the blocks of @old before chunk @c0 shared (its chunks before @c0 too); and
+ * position @w set, its block and chunk made if they are not there yet. */
+StrobeLogOrder *strobe_log_order_new   (guint64               n);
+void            strobe_log_order_share (StrobeLogOrder       *next,
+                                        const StrobeLogOrder *old,
+                                        guint                 c0);
+void            strobe_log_order_put_slow (StrobeLogOrder    *o,
+                                           guint64            w,
+                                           guint32            value);
+
+static inline void
+strobe_log_order_put (StrobeLogOrder *o,
+                      guint64         w,
+                      guint32         value)
+{
+  guint64 c = w / STROBE_LOG_ORDER_CHUNK;
+  StrobeLogOrderBlock *block = o->blocks[c / STROBE_LOG_ORDER_BLOCK];
+
+  if (G_LIKELY (block != NULL && block->chunks[c % STROBE_LOG_ORDER_BLOCK] != NULL))
+    block->chunks[c % STROBE_LOG_ORDER_BLOCK]->idx[w % STROBE_LOG_ORDER_CHUNK] = value;
+  else
+    strobe_log_order_put_slow (o, w, value);
+}
+
 StrobeLogOrder *strobe_log_order_ref   (StrobeLogOrder       *order);
 void            strobe_log_order_unref (StrobeLogOrder       *order);
 /* The first position at which @a and @b hold different records; min (a->n, b->n) when
