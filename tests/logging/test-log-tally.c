@@ -120,6 +120,7 @@ typedef struct
   const guint16  *threads;
   guint           n_threads;
   const char     *search;       /* Tracy's syntax */
+  guint64         time_min, time_max;
 } Case;
 
 static const guint16 some_threads[] = { 20, 16 };
@@ -136,6 +137,9 @@ static const Case cases[] = {
   { NULL, FALSE, 2 },
   { NULL, FALSE, 0, NULL, 0, "example,-took" },
   { "late" },
+  /* A time range across the late thread's messages and the others'. */
+  { "example", TRUE, 0, NULL, 0, NULL, 5000, 150000 },
+  { NULL, FALSE, 0, NULL, 0, NULL, 120000, 0 },
 };
 
 static void
@@ -155,7 +159,8 @@ check_trace (gboolean late_site, gboolean from_file)
       const Case *c = &cases[i];
       g_autoptr(StrobeLogSearch) search = c->search ? strobe_log_search_new (c->search, STROBE_LOG_SEARCH_DEFAULT, NULL) : NULL;
       StrobeLogFilter f = { .text = c->text, .ignore_case = c->ignore_case, .max_verbosity = c->max_verbosity,
-                            .threads = c->threads, .n_threads = c->n_threads, .search = search };
+                            .threads = c->threads, .n_threads = c->n_threads, .search = search,
+                            .time_min = c->time_min, .time_max = c->time_max };
       g_autoptr(GArray) want = strobe_log_model_filter (model, &f, 0, G_MAXUINT64);
       g_autoptr(StrobeLogTally) tally = strobe_log_tally_new (&f);
       gboolean text = c->text != NULL || c->search != NULL;
