@@ -498,3 +498,29 @@ strobe_log_cells_add_columns (StrobeLogCells *self,
       gtk_column_view_append_column (column_view, column);
     }
 }
+
+/* The row @widget belongs to (its cells carry their list item), searched up from @widget
+ * to @stop; with @is_row, @widget is a row itself (the keyboard focus is on the row, the
+ * data on its cells): then down its first children too. */
+guint
+strobe_log_cells_row_position (GtkWidget *widget,
+                               GtkWidget *stop,
+                               gboolean   is_row)
+{
+  for (GtkWidget *w = widget; w != NULL && w != stop; w = gtk_widget_get_parent (w))
+    {
+      GtkListItem *list_item = g_object_get_data (G_OBJECT (w), "strobe-list-item");
+
+      if (list_item != NULL)
+        return gtk_list_item_get_position (list_item);
+    }
+  for (GtkWidget *w = widget && is_row ? gtk_widget_get_first_child (widget) : NULL; w != NULL;
+       w = gtk_widget_get_first_child (w))
+    {
+      GtkListItem *list_item = g_object_get_data (G_OBJECT (w), "strobe-list-item");
+
+      if (list_item != NULL)
+        return gtk_list_item_get_position (list_item);
+    }
+  return GTK_INVALID_LIST_POSITION;
+}

@@ -58,4 +58,10 @@ void strobe_log_cells_fill_shown  (StrobeLogCells *self);
 void strobe_log_cells_add_columns (StrobeLogCells *self,
                                    GtkColumnView  *column_view);
 
+/* The table position of the row @widget belongs to, searched up to @stop (with @is_row,
+ * @widget is a row: down its first children too); GTK_INVALID_LIST_POSITION: none. */
+guint strobe_log_cells_row_position (GtkWidget *widget,
+                                     GtkWidget *stop,
+                                     gboolean   is_row);
+
 G_END_DECLS

@@ -29,6 +29,10 @@ struct _StrobeLogRows
 
   StrobeLogList *list;
   guint          n;          /* announced */
+  /* The window: the table shows the list's [start, start + n) and n ≤ window. A list of at
+   * most window messages is shown whole (start 0) and follows the list as before. */
+  guint          window;
+  guint          start;
   /* Between the items-changed one change of the list is told in, positions are not the
    * list's yet: a row's message is read once they are. */
   gboolean       announcing;
@@ -63,7 +67,8 @@ strobe_log_row_get_item (StrobeLogRow *self)
 
   if (self->item == NULL && self->position != G_MAXUINT && self->owner->list != NULL &&
       !self->owner->announcing)
-    self->item = g_list_model_get_item (G_LIST_MODEL (self->owner->list), self->position);
+    self->item = g_list_model_get_item (G_LIST_MODEL (self->owner->list),
+                                        self->owner->start + self->position);
   return self->item;
 }
 
@@ -237,20 +242,18 @@ held_range (StrobeLogRows *self, guint p, guint n, guint *first, guint *last)
  * of the positions around them, which hold no widget, so it destroys, makes and searches
  * nothing. */
 static void
-list_items_changed_cb (StrobeLogRows *self,
-                       guint          p,
-                       guint          removed,
-                       guint          added)
+replace (StrobeLogRows *self,
+         guint          p,
+         guint          removed,
+         guint          added)
 {
   guint m = MIN (removed, added), first = 0, last = 0, s, ins;
   GHashTableIter iter;
   gpointer key, value;
 
-  self->announcing = TRUE;
   if (m == 0 || !held_range (self, p, removed, &first, &last))
     {
       announce (self, p, removed, added);
-      self->announcing = FALSE;
       return;
     }
   /* The slots [s, s + m) cover the rows held (the first m of them when they do not fit);
@@ -276,7 +279,149 @@ list_items_changed_cb (StrobeLogRows *self,
   if (p + m - last < AWAY && first - p >= AWAY)
     ins = p;
   announce (self, ins, 0, added - m);
+}
+
+/* A list longer than the window: the change as the window sees it. Where the window stays
+ * and the change starts in or after it, only what changed in it is told (a live list
+ * growing past a window away from its end tells nothing); otherwise the window's places
+ * show their new messages (replace keeps the rows GTK holds). */
+static void
+window_changed (StrobeLogRows *self, guint p, guint removed, guint added)
+{
+  guint total = g_list_model_get_n_items (G_LIST_MODEL (self->list));
+  guint old_n = self->n, new_n = MIN (total, self->window);
+  guint start = total > self->window ? MIN (self->start, total - self->window) : 0;
+  guint c = old_n;
+
+  if (start != self->start || p < self->start)
+    {
+      self->start = start;
+      replace (self, 0, old_n, new_n);
+      return;
+    }
+  if (p - start < old_n)
+    {
+      guint q = p - start, r = MIN (removed, old_n - q), a = MIN (added, self->window - q);
+
+      replace (self, q, r, a);
+      c = old_n - r + a;
+    }
+  /* The window's end: messages moved out of it, or in from after it. */
+  if (c > new_n)
+    announce (self, new_n, c - new_n, 0);
+  else if (c < new_n)
+    announce (self, c, 0, new_n - c);
+}
+
+static void
+list_items_changed_cb (StrobeLogRows *self,
+                       guint          p,
+                       guint          removed,
+                       guint          added)
+{
+  guint total = g_list_model_get_n_items (G_LIST_MODEL (self->list));
+
+  self->announcing = TRUE;
+  if (self->start == 0 && total <= self->window && self->n + added - removed == total)
+    replace (self, p, removed, added);
+  else
+    window_changed (self, p, removed, added);
   self->announcing = FALSE;
+}
+
+/* ---- the window ------------------------------------------------------------------------ */
+
+gboolean
+strobe_log_rows_is_windowed (StrobeLogRows *self)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_ROWS (self), FALSE);
+  return self->n < g_list_model_get_n_items (G_LIST_MODEL (self->list));
+}
+
+guint
+strobe_log_rows_get_window_start (StrobeLogRows *self)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_ROWS (self), 0);
+  return self->start;
+}
+
+guint
+strobe_log_rows_get_window (StrobeLogRows *self)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_ROWS (self), 0);
+  return self->window;
+}
+
+guint
+strobe_log_rows_to_list (StrobeLogRows *self, guint position)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_ROWS (self), G_MAXUINT);
+  return position < self->n ? self->start + position : G_MAXUINT;
+}
+
+guint
+strobe_log_rows_from_list (StrobeLogRows *self, guint position)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_ROWS (self), G_MAXUINT);
+  return position >= self->start && position - self->start < self->n ? position - self->start : G_MAXUINT;
+}
+
+void
+strobe_log_rows_set_window (StrobeLogRows *self, guint window)
+{
+  guint total;
+
+  g_return_if_fail (STROBE_IS_LOG_ROWS (self));
+  g_return_if_fail (window > 0);
+
+  total = g_list_model_get_n_items (G_LIST_MODEL (self->list));
+  self->window = window;
+  self->announcing = TRUE;
+  self->start = total > window ? MIN (self->start, total - window) : 0;
+  replace (self, 0, self->n, MIN (total, window));
+  self->announcing = FALSE;
+}
+
+gboolean
+strobe_log_rows_move_window (StrobeLogRows *self, guint start, gboolean shift)
+{
+  guint total, n, d;
+
+  g_return_val_if_fail (STROBE_IS_LOG_ROWS (self), FALSE);
+
+  total = g_list_model_get_n_items (G_LIST_MODEL (self->list));
+  if (total <= self->window)
+    return FALSE;
+  start = MIN (start, total - self->window);
+  n = self->n;
+  if (start == self->start)
+    return FALSE;
+  self->announcing = TRUE;
+  /* Near: the window's head goes and messages come at its end (or the other way round),
+   * told apart — GTK searches the added items for removed rows it held only within one
+   * change. Its anchor row stays, so nothing on screen moves. */
+  if (shift && start > self->start && start - self->start < n)
+    {
+      d = start - self->start;
+      self->start = start;
+      announce (self, 0, d, 0);
+      announce (self, n - d, 0, d);
+    }
+  else if (shift && start < self->start && self->start - start < n)
+    {
+      d = self->start - start;
+      announce (self, n - d, d, 0);
+      self->start = start;
+      announce (self, 0, 0, d);
+    }
+  else
+    {
+      /* Far: the places GTK holds show the new window's messages. */
+      self->start = start;
+      replace (self, 0, n, n);
+    }
+  self->announcing = FALSE;
+  return TRUE;
 }
 
 StrobeLogList *
@@ -367,6 +512,7 @@ strobe_log_rows_init (StrobeLogRows *self)
 {
   self->alive = g_hash_table_new (NULL, NULL);
   self->refresh = g_ptr_array_new ();
+  self->window = STROBE_LOG_ROWS_WINDOW;
 }
 
 StrobeLogRows *
@@ -378,7 +524,7 @@ strobe_log_rows_new (StrobeLogList *list)
 
   self = g_object_new (STROBE_TYPE_LOG_ROWS, NULL);
   self->list = g_object_ref (list);
-  self->n = g_list_model_get_n_items (G_LIST_MODEL (list));
+  self->n = MIN (g_list_model_get_n_items (G_LIST_MODEL (list)), self->window);
   g_signal_connect_swapped (list, "items-changed", G_CALLBACK (list_items_changed_cb), self);
   return self;
 }

@@ -16,7 +16,11 @@
  * new message, a few milliseconds' worth per main-loop turn, ahead of the next frame.
  * Selection bits stay with the places: the view unselects what the list replaced.
  *
- * Positions are the list's: after each of the list's items-changed the rows match it.
+ * Positions are the list's while it has at most STROBE_LOG_ROWS_WINDOW messages: after each
+ * of the list's items-changed the rows match it. A longer list is shown through a window of
+ * that many rows, [start, start + window): GTK 4.8's list view adds its rows' heights in
+ * an int, and past ~61 M rows of 35 px its adjustment cannot move (issue 20). The view moves
+ * the window (StrobeLogWindow) and maps positions with to_list / from_list.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -47,5 +51,31 @@ void           strobe_log_rows_flush       (StrobeLogRows *self);
 /* Rows handed out that stood for replaced messages and were given new ones (since the
  * start): what GTK did not have to destroy and make again. */
 guint64        strobe_log_rows_get_reused  (StrobeLogRows *self);
+
+/* Rows the table is given at most: 1 M rows of 35 px, 36 M px, far below G_MAXINT. */
+#define STROBE_LOG_ROWS_WINDOW (1u << 20)
+
+/* The list has more messages than the window: the table shows a part of it. */
+gboolean       strobe_log_rows_is_windowed      (StrobeLogRows *self);
+guint          strobe_log_rows_get_window_start (StrobeLogRows *self);
+guint          strobe_log_rows_get_window       (StrobeLogRows *self);
+/* For tests: a smaller window (the rows shown are replaced). */
+void           strobe_log_rows_set_window       (StrobeLogRows *self,
+                                                 guint          window);
+/* The list position of table row @position, G_MAXUINT past the table; and back, G_MAXUINT
+ * outside the window. */
+guint          strobe_log_rows_to_list          (StrobeLogRows *self,
+                                                 guint          position);
+guint          strobe_log_rows_from_list        (StrobeLogRows *self,
+                                                 guint          position);
+/* Moves the window to start at list position @start (clamped). With @shift and a move by
+ * less than the window, GTK is told of the messages leaving and coming at the window's
+ * ends: it keeps its rows and its anchor row, so what is on screen does not move (its
+ * adjustment is right again at its next layout). Otherwise the places show the new
+ * window's messages and GTK is told nothing: the caller scrolls it. FALSE: it did not
+ * move. */
+gboolean       strobe_log_rows_move_window      (StrobeLogRows *self,
+                                                 guint          start,
+                                                 gboolean       shift);
 
 G_END_DECLS

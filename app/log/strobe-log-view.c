@@ -48,6 +48,7 @@ struct _StrobeLogView
   GtkPaned           *paned;
   GtkStack           *table_stack;
   GtkScrolledWindow  *scroller;
+  GtkScrollbar       *window_scrollbar;
   GtkColumnView      *column_view;
   GtkImage           *empty_icon;
   GtkLabel           *empty_title;
@@ -65,6 +66,7 @@ struct _StrobeLogView
 
   StrobeLogList      *list;
   StrobeLogRows      *rows;             /* the list as the table takes it */
+  StrobeLogWindow    *window;           /* where the table's rows are in the list */
   GtkMultiSelection  *selection;
   GHashTable         *thread_names;     /* guint16 → char *, from the thread table */
   StrobeLogCells      cells;            /* the clock and labels the table's cells show */
@@ -112,13 +114,8 @@ void
 strobe_log_view_scroll_to (StrobeLogView *self,
                            guint          position)
 {
-  GtkWidget *list_view;
-
   g_return_if_fail (STROBE_IS_LOG_VIEW (self));
-  list_view = inner_list_view (self);
-  if (list_view == NULL || position >= g_list_model_get_n_items (G_LIST_MODEL (self->list)))
-    return;
-  gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", position);
+  strobe_log_window_scroll_to (self->window, inner_list_view (self), position);
 }
 
 static void
@@ -601,7 +598,8 @@ first_selected (StrobeLogView *self, guint *n_selected)
   *n_selected = (guint) MIN (gtk_bitset_get_size (set), (guint64) G_MAXUINT);
   if (*n_selected == 0)
     return NULL;
-  return g_list_model_get_item (G_LIST_MODEL (self->list), gtk_bitset_get_minimum (set));
+  return g_list_model_get_item (G_LIST_MODEL (self->list),
+                                strobe_log_window_to_list (self->window, gtk_bitset_get_minimum (set)));
 }
 
 static void
@@ -619,8 +617,13 @@ selection_changed_cb (StrobeLogView *self)
 {
   StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
   guint n = 0;
-  g_autoptr(StrobeLogItem) item = first_selected (self, &n);
+  g_autoptr(StrobeLogItem) item = NULL;
 
+  /* The window moved: the same messages stay selected. */
+  if (strobe_log_window_is_moving (self->window))
+    return;
+  strobe_log_window_forget (self->window);
+  item = first_selected (self, &n);
   if (item == NULL)
     {
       if (self->reselect == STROBE_VIEW_STATE_NONE)
@@ -695,10 +698,14 @@ select_only (StrobeLogView *self, guint position)
     gtk_selection_model_select_item (model, position, FALSE);
 }
 
+/* Selects list position @position (the window moved to it first). */
 static void
 select_position (StrobeLogView *self, guint position)
 {
-  select_only (self, position);
+  guint at = strobe_log_window_show (self->window, position);
+
+  if (at != G_MAXUINT)
+    select_only (self, at);
   scroll_soon (self, position);
 }
 
@@ -758,7 +765,9 @@ list_items_changed_cb (StrobeLogView *self,
     {
       g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
 
-      if (gtk_bitset_get_size_in_range (set, position, position + added - 1) > 0)
+      if (strobe_log_rows_is_windowed (self->rows) || strobe_log_rows_get_window_start (self->rows) > 0)
+        gtk_selection_model_unselect_all (GTK_SELECTION_MODEL (self->selection));
+      else if (gtk_bitset_get_size_in_range (set, position, position + added - 1) > 0)
         gtk_selection_model_unselect_range (GTK_SELECTION_MODEL (self->selection), position, added);
     }
   if (self->reselect != STROBE_VIEW_STATE_NONE && !self->selection_hidden)
@@ -953,7 +962,8 @@ strobe_log_view_dup_selected_rows (StrobeLogView *self)
   for (gboolean more = gtk_bitset_iter_init_first (&it, set, &position); more && n < COPY_MAX_ROWS;
        more = gtk_bitset_iter_next (&it, &position), n++)
     {
-      g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (self->list), position);
+      g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (self->list),
+                                                             strobe_log_window_to_list (self->window, position));
 
       if (item != NULL)
         strobe_log_export_append_item (out, STROBE_LOG_EXPORT_TSV, item, &clock,
@@ -1050,8 +1060,8 @@ row_activated_cb (StrobeLogView *self,
                   guint          position,
                   GtkColumnView *view)
 {
-  /* The table's positions are the list's (its items are StrobeLogRows). */
-  g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (self->list), position);
+  g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (self->list),
+                                                         strobe_log_window_to_list (self->window, position));
   guint64 t;
 
   if (item == NULL)
@@ -1183,32 +1193,6 @@ popup_menu_at (StrobeLogView *self, double x, double y)
   gtk_popover_popup (GTK_POPOVER (self->popover_menu));
 }
 
-/* The row @widget belongs to (its cells carry their list item), searched up from @widget
- * to @stop; with @is_row, @widget is a row itself (the keyboard focus is on the row, the
- * data on its cells): then down its first children too. */
-static guint
-row_position_of (GtkWidget *widget,
-                 GtkWidget *stop,
-                 gboolean   is_row)
-{
-  for (GtkWidget *w = widget; w != NULL && w != stop; w = gtk_widget_get_parent (w))
-    {
-      GtkListItem *list_item = g_object_get_data (G_OBJECT (w), "strobe-list-item");
-
-      if (list_item != NULL)
-        return gtk_list_item_get_position (list_item);
-    }
-  for (GtkWidget *w = widget && is_row ? gtk_widget_get_first_child (widget) : NULL; w != NULL;
-       w = gtk_widget_get_first_child (w))
-    {
-      GtkListItem *list_item = g_object_get_data (G_OBJECT (w), "strobe-list-item");
-
-      if (list_item != NULL)
-        return gtk_list_item_get_position (list_item);
-    }
-  return GTK_INVALID_LIST_POSITION;
-}
-
 /* Space selects the row under the keyboard cursor, as in a file manager or Tracy's message
  * list: GTK 4.8's list rows toggle it instead, so Down (which selects) then Space left
  * nothing selected and Ctrl+C copied nothing (issue 24 item 18). Ctrl+Space still toggles
@@ -1222,15 +1206,21 @@ table_key_pressed_cb (GtkEventControllerKey *controller,
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self->column_view));
   GtkWidget *focus;
-  guint position;
+  guint position = strobe_log_window_key_target (self->window, keyval, state);
 
+  /* The table holds a window of a long list: its first and last rows are not the list's. */
+  if (position != G_MAXUINT)
+    {
+      select_position (self, position);
+      return TRUE;
+    }
   if ((keyval != GDK_KEY_space && keyval != GDK_KEY_KP_Space) ||
       (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0 || root == NULL)
     return FALSE;
   focus = gtk_root_get_focus (root);
   if (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->column_view)))
     return FALSE;
-  position = row_position_of (focus, GTK_WIDGET (self->column_view),
+  position = strobe_log_cells_row_position (focus, GTK_WIDGET (self->column_view),
                               g_strcmp0 (gtk_widget_get_css_name (focus), "row") == 0);
   if (position == GTK_INVALID_LIST_POSITION)
     return FALSE;
@@ -1246,7 +1236,7 @@ context_click_cb (GtkGestureClick *gesture,
                   StrobeLogView   *self)
 {
   GtkWidget *picked = gtk_widget_pick (GTK_WIDGET (self->column_view), x, y, GTK_PICK_DEFAULT);
-  guint position = row_position_of (picked, GTK_WIDGET (self->column_view), FALSE);
+  guint position = strobe_log_cells_row_position (picked, GTK_WIDGET (self->column_view), FALSE);
   graphene_point_t in_view;
 
   if (position != GTK_INVALID_LIST_POSITION &&
@@ -1307,6 +1297,13 @@ strobe_log_view_fill_cells (StrobeLogView *self)
   strobe_log_cells_fill_shown (&self->cells);
 }
 
+StrobeLogWindow *
+strobe_log_view_get_window (StrobeLogView *self)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_VIEW (self), NULL);
+  return self->window;
+}
+
 StrobeLogRows *
 strobe_log_view_get_rows (StrobeLogView *self)
 {
@@ -1339,6 +1336,8 @@ strobe_log_view_constructed (GObject *object)
   self->rows = strobe_log_rows_new (self->list);
   self->selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->rows)));
   gtk_column_view_set_model (self->column_view, GTK_SELECTION_MODEL (self->selection));
+  self->window = strobe_log_window_new (self->rows, GTK_SELECTION_MODEL (self->selection),
+                                        self->scroller, self->window_scrollbar);
   g_signal_connect_swapped (self->selection, "selection-changed", G_CALLBACK (selection_changed_cb), self);
   g_signal_connect_swapped (self->list, "items-changed", G_CALLBACK (list_items_changed_cb), self);
   g_signal_connect_swapped (self->list, "notify::filtering", G_CALLBACK (list_state_cb), self);
@@ -1377,6 +1376,7 @@ strobe_log_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_data (self->selection, self);
   gtk_widget_dispose_template (GTK_WIDGET (self), STROBE_TYPE_LOG_VIEW);
   g_clear_object (&self->selection);
+  g_clear_object (&self->window);
   g_clear_object (&self->rows);
   g_clear_object (&self->list);
   g_clear_object (&self->cancellable);
@@ -1416,6 +1416,7 @@ strobe_log_view_class_init (StrobeLogViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, StrobeLogView, paned);
   gtk_widget_class_bind_template_child (widget_class, StrobeLogView, table_stack);
   gtk_widget_class_bind_template_child (widget_class, StrobeLogView, scroller);
+  gtk_widget_class_bind_template_child (widget_class, StrobeLogView, window_scrollbar);
   gtk_widget_class_bind_template_child (widget_class, StrobeLogView, column_view);
   gtk_widget_class_bind_template_child (widget_class, StrobeLogView, empty_icon);
   gtk_widget_class_bind_template_child (widget_class, StrobeLogView, empty_title);

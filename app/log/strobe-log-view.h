@@ -15,6 +15,7 @@
 #include "strobe-log-export.h"
 #include "strobe-log-list.h"
 #include "strobe-log-rows.h"
+#include "strobe-log-window.h"
 #include "strobe-view.h"
 
 G_BEGIN_DECLS
@@ -26,6 +27,8 @@ G_DECLARE_FINAL_TYPE (StrobeLogView, strobe_log_view, STROBE, LOG_VIEW, StrobeVi
 StrobeLogList *strobe_log_view_get_list         (StrobeLogView *self);
 /* The list as the table takes it (its rows are kept across filter changes). */
 StrobeLogRows *strobe_log_view_get_rows         (StrobeLogView *self);
+/* Where the table's rows are in a list longer than its window (tests). */
+StrobeLogWindow *strobe_log_view_get_window     (StrobeLogView *self);
 GtkColumnView *strobe_log_view_get_column_view  (StrobeLogView *self);
 GtkWidget     *strobe_log_view_get_details      (StrobeLogView *self);
 /* Fills the cells on screen not filled yet, as a frame's layout does (after GTK's). */

@@ -1,0 +1,369 @@
+/* strobe-log-window.c — see the header.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include "strobe-log-window.h"
+
+/* A row's height before GTK measured any (the table's rows are 35 px). */
+#define ROW_HEIGHT_GUESS 35.0
+/* At most this many selected messages are kept across a move of the window. */
+#define KEEP_MAX 64
+
+struct _StrobeLogWindow
+{
+  GObject            parent_instance;
+
+  StrobeLogRows     *rows;
+  GtkSelectionModel *selection;
+  GtkScrolledWindow *scroller;
+  GtkScrollbar      *scrollbar;
+  GtkAdjustment     *vadjustment;  /* GTK's, in pixels over the window */
+  GtkAdjustment     *adjustment;   /* ours, in rows over the list */
+  gboolean           updating;     /* setting ours from GTK's */
+  gboolean           moving;
+  /* Shifted under GTK: its adjustment says where the rows were until its next layout
+   * changes it from stale_value. */
+  gboolean           stale;
+  double             stale_value;
+  guint              recentre_source;
+  GArray            *kept;         /* guint list positions selected before a move */
+};
+
+G_DEFINE_FINAL_TYPE (StrobeLogWindow, strobe_log_window, G_TYPE_OBJECT)
+
+static guint
+total (StrobeLogWindow *self)
+{
+  return g_list_model_get_n_items (G_LIST_MODEL (strobe_log_rows_get_list (self->rows)));
+}
+
+static double
+row_height (StrobeLogWindow *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  double upper = gtk_adjustment_get_upper (self->vadjustment);
+
+  return n > 0 && upper > 0 ? upper / n : ROW_HEIGHT_GUESS;
+}
+
+static double
+page_rows (StrobeLogWindow *self)
+{
+  return MAX (1.0, gtk_adjustment_get_page_size (self->vadjustment) / row_height (self));
+}
+
+/* Rows from an edge of the window at which it is moved: two pages, so Page Down and the
+ * wheel never reach its end. */
+static guint
+margin (StrobeLogWindow *self)
+{
+  return (guint) (2 * page_rows (self)) + 2;
+}
+
+static void gtk_moved_cb (StrobeLogWindow *self);
+
+/* Moves the window to start at @start (shifted under GTK with @shift), the selection's
+ * messages selected again where they are now (a far move leaves the selection bits on
+ * places that show other messages). */
+static void
+move (StrobeLogWindow *self, guint start, gboolean shift)
+{
+  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (self->selection);
+  guint64 n_selected = gtk_bitset_get_size (set);
+  guint old_start = strobe_log_rows_get_window_start (self->rows);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  double value = gtk_adjustment_get_value (self->vadjustment);
+
+  if (n_selected > 0)
+    {
+      GtkBitsetIter iter;
+      guint p;
+
+      g_array_set_size (self->kept, 0);
+      if (n_selected <= KEEP_MAX)
+        for (gboolean more = gtk_bitset_iter_init_first (&iter, set, &p); more;
+             more = gtk_bitset_iter_next (&iter, &p))
+          {
+            guint at = strobe_log_rows_to_list (self->rows, p);
+
+            g_array_append_val (self->kept, at);
+          }
+    }
+  self->moving = TRUE;
+  if (strobe_log_rows_move_window (self->rows, start, shift))
+    {
+      g_autoptr(GtkBitset) now = gtk_selection_model_get_selection (self->selection);
+      guint d = ABS ((int) strobe_log_rows_get_window_start (self->rows) - (int) old_start);
+
+      if (shift && d < n && gtk_adjustment_get_value (self->vadjustment) == value)
+        {
+          self->stale = TRUE;
+          self->stale_value = value;
+        }
+      if (!gtk_bitset_is_empty (now))
+        gtk_selection_model_unselect_all (self->selection);
+      for (guint i = 0; i < self->kept->len; i++)
+        {
+          guint p = strobe_log_rows_from_list (self->rows, g_array_index (self->kept, guint, i));
+
+          if (p != G_MAXUINT)
+            gtk_selection_model_select_item (self->selection, p, FALSE);
+        }
+    }
+  self->moving = FALSE;
+  gtk_moved_cb (self);
+}
+
+/* The window's start that puts list position @position in its middle. */
+static guint
+centred_on (StrobeLogWindow *self, guint position)
+{
+  guint half = strobe_log_rows_get_window (self->rows) / 2;
+
+  return position > half ? position - half : 0;
+}
+
+guint
+strobe_log_window_show (StrobeLogWindow *self, guint position)
+{
+  guint start, n, m, lo, hi;
+
+  g_return_val_if_fail (STROBE_IS_LOG_WINDOW (self), G_MAXUINT);
+
+  if (position >= total (self))
+    return G_MAXUINT;
+  if (!strobe_log_rows_is_windowed (self->rows))
+    return strobe_log_rows_from_list (self->rows, position);
+  start = strobe_log_rows_get_window_start (self->rows);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  m = margin (self);
+  lo = start > 0 ? start + m : 0;
+  hi = start + n < total (self) ? start + n - MIN (m, n) : start + n;
+  if (position < lo || position >= hi)
+    move (self, centred_on (self, position), TRUE);
+  return strobe_log_rows_from_list (self->rows, position);
+}
+
+void
+strobe_log_window_scroll_to (StrobeLogWindow *self,
+                             GtkWidget       *list_view,
+                             guint            position)
+{
+  guint at;
+
+  g_return_if_fail (STROBE_IS_LOG_WINDOW (self));
+
+  at = strobe_log_window_show (self, position);
+  if (list_view != NULL && at != G_MAXUINT)
+    gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", at);
+}
+
+guint
+strobe_log_window_to_list (StrobeLogWindow *self, guint table_position)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_WINDOW (self), G_MAXUINT);
+  return strobe_log_rows_to_list (self->rows, table_position);
+}
+
+gboolean
+strobe_log_window_is_moving (StrobeLogWindow *self)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_WINDOW (self), FALSE);
+  return self->moving;
+}
+
+void
+strobe_log_window_forget (StrobeLogWindow *self)
+{
+  g_return_if_fail (STROBE_IS_LOG_WINDOW (self));
+  if (!self->moving)
+    g_array_set_size (self->kept, 0);
+}
+
+guint
+strobe_log_window_key_target (StrobeLogWindow *self,
+                              guint            keyval,
+                              GdkModifierType  state)
+{
+  guint n;
+
+  g_return_val_if_fail (STROBE_IS_LOG_WINDOW (self), G_MAXUINT);
+
+  n = total (self);
+  if (!strobe_log_rows_is_windowed (self->rows) || n == 0 ||
+      (state & (GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0)
+    return G_MAXUINT;
+  if (keyval == GDK_KEY_Home || keyval == GDK_KEY_KP_Home)
+    return 0;
+  if (keyval == GDK_KEY_End || keyval == GDK_KEY_KP_End)
+    return n - 1;
+  return G_MAXUINT;
+}
+
+GtkAdjustment *
+strobe_log_window_get_adjustment (StrobeLogWindow *self)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_WINDOW (self), NULL);
+  return self->adjustment;
+}
+
+/* ---- following GTK --------------------------------------------------------------------- */
+
+/* GTK's top row is within the margin of an edge of the window past which there are more
+ * messages. */
+static gboolean
+near_edge (StrobeLogWindow *self, double top)
+{
+  guint start = strobe_log_rows_get_window_start (self->rows);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  guint m = margin (self);
+
+  return (top < m && start > 0) || (top + page_rows (self) + m > n && start + n < total (self));
+}
+
+static gboolean
+recentre_cb (gpointer data)
+{
+  StrobeLogWindow *self = data;
+  double top = gtk_adjustment_get_value (self->vadjustment) / row_height (self);
+
+  self->recentre_source = 0;
+  if (strobe_log_rows_is_windowed (self->rows) && near_edge (self, top))
+    move (self, centred_on (self, strobe_log_rows_get_window_start (self->rows) + (guint) top), TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+/* GTK's position as ours; near an edge of the window with more messages past it, the
+ * window is moved under GTK in a turn of its own (not inside GTK's scrolling). */
+static void
+gtk_moved_cb (StrobeLogWindow *self)
+{
+  gboolean windowed = strobe_log_rows_is_windowed (self->rows);
+  guint start = strobe_log_rows_get_window_start (self->rows);
+  double top, page;
+
+  if (self->moving)
+    return;
+  if (self->stale && gtk_adjustment_get_value (self->vadjustment) == self->stale_value)
+    return;
+  self->stale = FALSE;
+  gtk_widget_set_visible (GTK_WIDGET (self->scrollbar), windowed);
+  gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_NEVER,
+                                  windowed ? GTK_POLICY_EXTERNAL : GTK_POLICY_AUTOMATIC);
+  if (!windowed)
+    return;
+  top = gtk_adjustment_get_value (self->vadjustment) / row_height (self);
+  page = page_rows (self);
+  self->updating = TRUE;
+  gtk_adjustment_configure (self->adjustment, start + top, 0, total (self), 1, page, page);
+  self->updating = FALSE;
+  if (self->recentre_source == 0 && near_edge (self, top))
+    {
+      self->recentre_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 5, recentre_cb, self, NULL);
+      g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->recentre_source),
+                                "[strobe] log window recentre");
+    }
+}
+
+/* Our scrollbar moved (dragged, clicked, keys): GTK to the same row, the window moved
+ * there first if it is not in it. */
+static void
+own_moved_cb (StrobeLogWindow *self)
+{
+  double value = gtk_adjustment_get_value (self->adjustment);
+  guint target = (guint) value, start, n, m;
+
+  if (self->updating || !strobe_log_rows_is_windowed (self->rows))
+    return;
+  start = strobe_log_rows_get_window_start (self->rows);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+  m = margin (self);
+  if ((target < start + m && start > 0) || (target + m >= start + n && start + n < total (self)))
+    {
+      /* Not shifted: GTK is placed at once, by an adjustment that must be right now. */
+      move (self, centred_on (self, target), FALSE);
+      start = strobe_log_rows_get_window_start (self->rows);
+    }
+  gtk_adjustment_set_value (self->vadjustment, (value - start) * row_height (self));
+}
+
+static void
+list_changed_cb (StrobeLogWindow *self)
+{
+  /* Positions of another list (a filter changed): nothing to keep. */
+  g_array_set_size (self->kept, 0);
+}
+
+/* ---- GObject --------------------------------------------------------------------------- */
+
+static void
+strobe_log_window_dispose (GObject *object)
+{
+  StrobeLogWindow *self = STROBE_LOG_WINDOW (object);
+
+  g_clear_handle_id (&self->recentre_source, g_source_remove);
+  if (self->vadjustment != NULL)
+    g_signal_handlers_disconnect_by_data (self->vadjustment, self);
+  if (self->rows != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->rows, self);
+      g_signal_handlers_disconnect_by_data (strobe_log_rows_get_list (self->rows), self);
+    }
+  g_clear_object (&self->vadjustment);
+  g_clear_object (&self->adjustment);
+  g_clear_object (&self->rows);
+  g_clear_object (&self->selection);
+  g_clear_object (&self->scroller);
+  g_clear_object (&self->scrollbar);
+  G_OBJECT_CLASS (strobe_log_window_parent_class)->dispose (object);
+}
+
+static void
+strobe_log_window_finalize (GObject *object)
+{
+  StrobeLogWindow *self = STROBE_LOG_WINDOW (object);
+
+  g_array_unref (self->kept);
+  G_OBJECT_CLASS (strobe_log_window_parent_class)->finalize (object);
+}
+
+static void
+strobe_log_window_class_init (StrobeLogWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = strobe_log_window_dispose;
+  object_class->finalize = strobe_log_window_finalize;
+}
+
+static void
+strobe_log_window_init (StrobeLogWindow *self)
+{
+  self->kept = g_array_new (FALSE, FALSE, sizeof (guint));
+}
+
+StrobeLogWindow *
+strobe_log_window_new (StrobeLogRows     *rows,
+                       GtkSelectionModel *selection,
+                       GtkScrolledWindow *scroller,
+                       GtkScrollbar      *scrollbar)
+{
+  StrobeLogWindow *self = g_object_new (STROBE_TYPE_LOG_WINDOW, NULL);
+
+  self->rows = g_object_ref (rows);
+  self->selection = g_object_ref (selection);
+  self->scroller = g_object_ref (scroller);
+  self->scrollbar = g_object_ref (scrollbar);
+  self->vadjustment = g_object_ref (gtk_scrolled_window_get_vadjustment (scroller));
+  self->adjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 1, 1, 1));
+  gtk_scrollbar_set_adjustment (scrollbar, self->adjustment);
+  g_signal_connect_swapped (self->vadjustment, "value-changed", G_CALLBACK (gtk_moved_cb), self);
+  g_signal_connect_swapped (self->vadjustment, "changed", G_CALLBACK (gtk_moved_cb), self);
+  g_signal_connect_swapped (self->adjustment, "value-changed", G_CALLBACK (own_moved_cb), self);
+  g_signal_connect_swapped (rows, "items-changed", G_CALLBACK (gtk_moved_cb), self);
+  g_signal_connect_swapped (strobe_log_rows_get_list (rows), "items-changed", G_CALLBACK (list_changed_cb), self);
+  gtk_moved_cb (self);
+  return self;
+}

@@ -1,0 +1,50 @@
+/* strobe-log-window.h — the log table over a list longer than StrobeLogRows' window.
+ *
+ * GTK 4.8's list view adds its rows' heights in an int: past ~61 M rows of 35 px its
+ * adjustment cannot move (issue 20). StrobeLogRows then gives the table a window of the
+ * list; this object keeps it where the user is: a scrollbar of its own in rows over the
+ * whole list (shown only then, GTK's own hidden), following GTK's position inside the
+ * window; GTK's scrolling near the window's edge moves the window under it (GTK's rows stay,
+ * nothing on screen moves); the scrollbar dragged, or a jump, past the window moves it
+ * there first. The selection's messages are kept across a move.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "strobe-log-rows.h"
+
+G_BEGIN_DECLS
+
+#define STROBE_TYPE_LOG_WINDOW (strobe_log_window_get_type ())
+G_DECLARE_FINAL_TYPE (StrobeLogWindow, strobe_log_window, STROBE, LOG_WINDOW, GObject)
+
+StrobeLogWindow *strobe_log_window_new           (StrobeLogRows     *rows,
+                                                  GtkSelectionModel *selection,
+                                                  GtkScrolledWindow *scroller,
+                                                  GtkScrollbar      *scrollbar);
+/* List position @position in the window (moved there if it is not, or too near its edge);
+ * returns its table position, G_MAXUINT past the list. */
+guint            strobe_log_window_show          (StrobeLogWindow   *self,
+                                                  guint              position);
+/* Scrolls list position @position into view (GTK's list.scroll-to-item on @list_view). */
+void             strobe_log_window_scroll_to     (StrobeLogWindow   *self,
+                                                  GtkWidget         *list_view,
+                                                  guint              position);
+guint            strobe_log_window_to_list       (StrobeLogWindow   *self,
+                                                  guint              table_position);
+/* The window is moving: selection changes told now are the window's, not the user's. */
+gboolean         strobe_log_window_is_moving     (StrobeLogWindow   *self);
+/* The user changed the selection: the messages kept across moves are forgotten. */
+void             strobe_log_window_forget        (StrobeLogWindow   *self);
+/* Home / End (Ctrl or not) in a windowed table: the list position to go to (first or last
+ * message), G_MAXUINT for other keys or a list shown whole. */
+guint            strobe_log_window_key_target    (StrobeLogWindow   *self,
+                                                  guint              keyval,
+                                                  GdkModifierType    state);
+/* In rows over the whole list: value is the list position of the top row. */
+GtkAdjustment   *strobe_log_window_get_adjustment (StrobeLogWindow  *self);
+
+G_END_DECLS

@@ -1,0 +1,374 @@
+/* test-log-window.c — the log table over a list longer than its window (issue 20).
+ *
+ * GTK 4.8's list view adds its rows' heights in an int: at 100 M messages it could not
+ * scroll and a jump left the table blank. The table is then given a window of the list
+ * (StrobeLogRows) and the view moves it (StrobeLogWindow). Here the window is made small
+ * (1 000 rows over 20 000 messages) so the same code runs on a small trace: scrolling to the
+ * end, a far jump, Ctrl+End and Home, the view's own scrollbar, GTK's scrolling across the
+ * window's edge, the selection across moves, and a list shorter than the window unchanged.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <gtk/gtk.h>
+
+#include "log-stream.h"
+#include "strobe-application.h"
+#include "strobe-document-view.h"
+#include "strobe-log-details.h"
+#include "strobe-log-view.h"
+#include "strobe-window.h"
+#include "test-dirs.h"
+#include "widget-find.h"
+
+#define N_MESSAGES 20000
+#define WINDOW     1000
+
+static StrobeApplication *the_app;
+static char *work_dir;
+static char *trace_path;
+
+/* Message i says "message i", one thread, 1 µs apart. */
+static void
+write_trace (const char *path)
+{
+  g_autoptr(Tsb) b = log_stream_new ();
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(GError) error = NULL;
+  const guint8 *data;
+  gsize len;
+
+  log_stream_category (b, 1, "Net", 5);
+  log_stream_spec (b, 1, 1, "src/net.c", 12, 3, "message %d");
+  tsb_thread_info (b, 16, 1000, 0, "main", "");
+  tsb_flush (b, STROBE_TID_IMPORTANTS, TSB_AUTO);
+  for (guint i = 0; i < N_MESSAGES; i++)
+    {
+      g_autoptr(GBytes) args = log_args ("i", (int) i);
+
+      log_stream_message (b, 16, 1000 + 1000 * (guint64) (i + 1), 1, args);
+      if (i % 100 == 99)
+        tsb_flush (b, 16, TSB_AUTO);
+    }
+  tsb_flush_all (b, TSB_AUTO);
+  tsb_end_stream (b);
+  bytes = tsb_bytes (b);
+  data = g_bytes_get_data (bytes, &len);
+  g_assert_true (g_file_set_contents (path, (const char *) data, (gssize) len, &error));
+}
+
+typedef gboolean (*Condition) (gpointer data);
+
+static void
+wait_for (Condition cond, gpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (!cond (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("timed out waiting for the UI");
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+}
+
+static void
+settle (void)
+{
+  for (int i = 0; i < 20; i++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+}
+
+typedef struct
+{
+  StrobeWindow    *window;
+  StrobeLogView   *view;
+  StrobeLogList   *list;
+  StrobeLogRows   *rows;
+  StrobeViewState *state;
+  GtkAdjustment   *own;        /* the view's scrollbar, in rows */
+  GtkAdjustment   *gtk;        /* GTK's, in pixels */
+  GtkWidget       *list_view;  /* the column view's rows */
+} Fixture;
+
+static gboolean
+document_loaded (gpointer data)
+{
+  StrobeDocument *document = strobe_window_get_current_document (data);
+
+  return document != NULL && strobe_document_is_loaded (document);
+}
+
+static gboolean
+list_settled (gpointer data)
+{
+  return !strobe_log_list_is_filtering (data) &&
+         g_list_model_get_n_items (G_LIST_MODEL (data)) == N_MESSAGES;
+}
+
+static void
+open_trace (Fixture *f, guint window)
+{
+  g_autoptr(GFile) file = g_file_new_for_path (trace_path);
+  StrobeDocumentView *page;
+  GtkColumnView *column_view;
+
+  f->window = strobe_window_new (GTK_APPLICATION (the_app), strobe_application_get_services (the_app));
+  gtk_window_set_default_size (GTK_WINDOW (f->window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (f->window));
+  strobe_window_open_file (f->window, file);
+  wait_for (document_loaded, f->window);
+  page = STROBE_DOCUMENT_VIEW (find_type (GTK_WIDGET (f->window), STROBE_TYPE_DOCUMENT_VIEW));
+  g_assert_true (strobe_document_view_show_view (page, "log"));
+  f->view = STROBE_LOG_VIEW (strobe_document_view_get_view (page, "log"));
+  f->list = strobe_log_view_get_list (f->view);
+  f->state = strobe_document_view_get_state (page);
+  f->rows = strobe_log_view_get_rows (f->view);
+  wait_for (list_settled, f->list);
+  if (window > 0)
+    strobe_log_rows_set_window (f->rows, window);
+  settle ();
+  f->own = strobe_log_window_get_adjustment (strobe_log_view_get_window (f->view));
+  column_view = strobe_log_view_get_column_view (f->view);
+  f->gtk = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (column_view));
+  f->list_view = find_type (GTK_WIDGET (column_view), GTK_TYPE_LIST_VIEW);
+}
+
+static void
+close_all (void)
+{
+  GList *toplevels = gtk_window_list_toplevels ();
+
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    g_object_ref (l->data);
+  for (GList *l = toplevels; l != NULL; l = l->next)
+    gtk_window_destroy (l->data);
+  g_list_free_full (toplevels, g_object_unref);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* Message @i's row is on screen: its cell mapped and inside the rows' visible area. */
+static gboolean
+row_on_screen (Fixture *f, guint i)
+{
+  g_autofree char *text = g_strdup_printf ("message %u", i);
+  GtkWidget *cell = find_text (f->list_view, text);
+  graphene_rect_t bounds;
+
+  if (cell == NULL || !gtk_widget_compute_bounds (cell, f->list_view, &bounds))
+    return FALSE;
+  return bounds.origin.y >= -1 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (f->list_view) + 1;
+}
+
+static GtkScrollbar *
+own_scrollbar (Fixture *f)
+{
+  GtkWidget *page = gtk_widget_get_ancestor (f->list_view, GTK_TYPE_SCROLLED_WINDOW);
+
+  for (GtkWidget *w = gtk_widget_get_next_sibling (page); w != NULL; w = gtk_widget_get_next_sibling (w))
+    if (GTK_IS_SCROLLBAR (w))
+      return GTK_SCROLLBAR (w);
+  return NULL;
+}
+
+/* The only selected row shows message @i, and the details pane too. */
+static void
+assert_selected (Fixture *f, guint i)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (strobe_log_view_get_column_view (f->view));
+  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (selection);
+  StrobeLogItem *shown = strobe_log_details_get_item (STROBE_LOG_DETAILS (strobe_log_view_get_details (f->view)));
+
+  g_assert_cmpuint (gtk_bitset_get_size (set), ==, 1);
+  g_assert_cmpuint (strobe_log_rows_to_list (f->rows, gtk_bitset_get_minimum (set)), ==, i);
+  g_assert_nonnull (shown);
+  g_assert_cmpuint (strobe_log_item_find_index (shown), ==, i);
+}
+
+/* The view's scrollbar says where GTK is: its value is the top row's list position. */
+static void
+assert_own_follows (Fixture *f)
+{
+  double row_h = gtk_adjustment_get_upper (f->gtk) / g_list_model_get_n_items (G_LIST_MODEL (f->rows));
+  double top = strobe_log_rows_get_window_start (f->rows) + gtk_adjustment_get_value (f->gtk) / row_h;
+
+  g_assert_cmpfloat (fabs (gtk_adjustment_get_value (f->own) - top), <, 0.5);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (f->own), ==, N_MESSAGES);
+}
+
+static void
+send_key (Fixture *f, guint keyval, GdkModifierType state)
+{
+  GtkWidget *column_view = GTK_WIDGET (strobe_log_view_get_column_view (f->view));
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (column_view);
+  gboolean handled = FALSE;
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers) && !handled; i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+        g_signal_emit_by_name (c, "key-pressed", keyval, 0, state, &handled);
+    }
+  g_assert_true (handled);
+  settle ();
+}
+
+/* The window's own scrollbar to the end, a far jump, Ctrl+End, Ctrl+Home. */
+static void
+test_jumps (void)
+{
+  Fixture f = { 0 };
+  guint far = 12345;
+
+  open_trace (&f, WINDOW);
+  g_assert_true (strobe_log_rows_is_windowed (f.rows));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f.rows)), ==, WINDOW);
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (own_scrollbar (&f))));
+  g_assert_true (row_on_screen (&f, 0));
+  assert_own_follows (&f);
+
+  /* Dragged to the end: the last message on screen. */
+  gtk_adjustment_set_value (f.own, gtk_adjustment_get_upper (f.own) - gtk_adjustment_get_page_size (f.own));
+  settle ();
+  g_assert_cmpuint (strobe_log_rows_get_window_start (f.rows) + WINDOW, ==, N_MESSAGES);
+  g_assert_true (row_on_screen (&f, N_MESSAGES - 1));
+  g_assert_false (row_on_screen (&f, 0));
+  assert_own_follows (&f);
+
+  /* A message chosen in another view (a log tick in the timeline), far from here. */
+  strobe_view_state_set_selected_message (f.state, far);
+  settle ();
+  g_assert_true (row_on_screen (&f, far));
+  assert_selected (&f, far);
+  assert_own_follows (&f);
+  g_assert_cmpfloat (gtk_adjustment_get_value (f.own), <=, far);
+  g_assert_cmpfloat (gtk_adjustment_get_value (f.own) + gtk_adjustment_get_page_size (f.own), >=, far + 1);
+
+  send_key (&f, GDK_KEY_End, GDK_CONTROL_MASK);
+  g_assert_true (row_on_screen (&f, N_MESSAGES - 1));
+  assert_selected (&f, N_MESSAGES - 1);
+  assert_own_follows (&f);
+  send_key (&f, GDK_KEY_Home, GDK_CONTROL_MASK);
+  g_assert_true (row_on_screen (&f, 0));
+  assert_selected (&f, 0);
+  g_assert_cmpuint (strobe_log_rows_get_window_start (f.rows), ==, 0);
+  assert_own_follows (&f);
+  close_all ();
+}
+
+/* GTK's own scrolling (the wheel, Page Down: its adjustment) across the window's edge: the
+ * window moves under it, the same message stays at the top, and the selection stays. */
+static void
+test_scrolling (void)
+{
+  Fixture f = { 0 };
+  guint picked = 600, start;
+
+  open_trace (&f, WINDOW);
+  strobe_view_state_set_selected_message (f.state, picked);
+  settle ();
+  assert_selected (&f, picked);
+  start = strobe_log_rows_get_window_start (f.rows);
+  g_assert_cmpuint (start, ==, 0);
+  for (guint step = 0; step < 200 && strobe_log_rows_get_window_start (f.rows) == start; step++)
+    {
+      double top_before;
+
+      gtk_adjustment_set_value (f.gtk, gtk_adjustment_get_value (f.gtk) + gtk_adjustment_get_page_increment (f.gtk));
+      top_before = gtk_adjustment_get_value (f.own);
+      settle ();
+      /* Whether the window moved in that turn or not, the top row is the same message. */
+      g_assert_cmpfloat (fabs (gtk_adjustment_get_value (f.own) - top_before), <, 0.5);
+      assert_own_follows (&f);
+    }
+  g_assert_cmpuint (strobe_log_rows_get_window_start (f.rows), >, start);
+  g_assert_cmpuint (strobe_log_rows_get_window_start (f.rows), <=, picked);
+  assert_selected (&f, picked);
+
+  /* Far away and back by the view's scrollbar: the message is selected again. */
+  gtk_adjustment_set_value (f.own, 15000);
+  settle ();
+  g_assert_true (row_on_screen (&f, 15000));
+  gtk_adjustment_set_value (f.own, picked);
+  settle ();
+  g_assert_true (row_on_screen (&f, picked));
+  assert_selected (&f, picked);
+  close_all ();
+}
+
+/* A list within the window: shown whole, GTK's scrollbar, none of the view's. */
+static void
+test_short_list (void)
+{
+  Fixture f = { 0 };
+
+  open_trace (&f, 0);
+  g_assert_false (strobe_log_rows_is_windowed (f.rows));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f.rows)), ==, N_MESSAGES);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (own_scrollbar (&f))));
+  strobe_view_state_set_selected_message (f.state, 12345);
+  settle ();
+  g_assert_true (row_on_screen (&f, 12345));
+  assert_selected (&f, 12345);
+  close_all ();
+}
+
+static void
+run_tests_cb (GApplication *app, int *status)
+{
+  g_application_hold (app);
+  *status = g_test_run ();
+  g_application_release (app);
+}
+
+int
+main (int argc, char *argv[])
+{
+  char *app_argv[] = { argv[0], NULL };
+  g_autofree char *store_dir = NULL, *runtime_dir = NULL;
+  int status = 1;
+
+  work_dir = g_dir_make_tmp ("strobe-log-window-XXXXXX", NULL);
+  g_setenv ("XDG_DATA_HOME", work_dir, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", work_dir, TRUE);
+  g_setenv ("XDG_CACHE_HOME", work_dir, TRUE);
+  runtime_dir = g_build_filename (work_dir, "run", NULL);
+  g_mkdir (runtime_dir, 0700);
+  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  g_setenv ("GTK_A11Y", "none", TRUE);
+  g_setenv ("GTK_USE_PORTAL", "0", TRUE);
+  gtk_test_init (&argc, &argv, NULL);
+
+  trace_path = g_build_filename (work_dir, "many.strobe", NULL);
+  write_trace (trace_path);
+  store_dir = g_build_filename (work_dir, "store", NULL);
+
+  g_test_add_func ("/log-window/jumps", test_jumps);
+  g_test_add_func ("/log-window/scrolling", test_scrolling);
+  g_test_add_func ("/log-window/short-list", test_short_list);
+
+  the_app = g_object_new (STROBE_TYPE_APPLICATION,
+                          "application-id", STROBE_APP_ID,
+                          "flags", G_APPLICATION_HANDLES_OPEN | G_APPLICATION_NON_UNIQUE,
+                          "resource-base-path", "/org/strobe/Viewer",
+                          "store-directory", store_dir,
+                          "recorder-port", 0,
+                          NULL);
+  g_signal_connect_after (the_app, "activate", G_CALLBACK (run_tests_cb), &status);
+  if (g_application_run (G_APPLICATION (the_app), 1, app_argv) != 0)
+    return 1;
+  g_clear_object (&the_app);
+  g_free (trace_path);
+  test_dir_remove_all (work_dir);
+  return status;
+}
