@@ -1208,11 +1208,11 @@ table_key_pressed_cb (GtkEventControllerKey *controller,
   GtkWidget *focus;
   guint position = strobe_log_window_key_target (self->window, keyval, state);
 
-  /* The table holds a window of a long list: its first and last rows are not the list's. */
+  /* A window of a long list: moved to the list's end first, then GTK's own Home / End. */
   if (position != G_MAXUINT)
     {
-      select_position (self, position);
-      return TRUE;
+      strobe_log_window_show (self->window, position);
+      return FALSE;
     }
   if ((keyval != GDK_KEY_space && keyval != GDK_KEY_KP_Space) ||
       (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0 || root == NULL)

@@ -27,7 +27,8 @@ struct _StrobeLogWindow
    * changes it from stale_value. */
   gboolean           stale;
   double             stale_value;
-  guint              recentre_source;
+  GdkFrameClock     *recentre_clock;  /* checked after its next frame */
+  gulong             recentre_id;
   GArray            *kept;         /* guint list positions selected before a move */
 };
 
@@ -223,20 +224,30 @@ near_edge (StrobeLogWindow *self, double top)
   return (top < m && start > 0) || (top + page_rows (self) + m > n && start + n < total (self));
 }
 
-static gboolean
-recentre_cb (gpointer data)
+static void
+forget_recentre (StrobeLogWindow *self)
 {
-  StrobeLogWindow *self = data;
+  if (self->recentre_clock != NULL && g_signal_handler_is_connected (self->recentre_clock, self->recentre_id))
+    g_signal_handler_disconnect (self->recentre_clock, self->recentre_id);
+  self->recentre_id = 0;
+  g_clear_object (&self->recentre_clock);
+}
+
+/* After GTK's frame: its adjustment is where its rows are then (a jump asked before the
+ * frame is in it), so the edge is judged right. */
+static void
+recentre_cb (GdkFrameClock   *clock,
+             StrobeLogWindow *self)
+{
   double top = gtk_adjustment_get_value (self->vadjustment) / row_height (self);
 
-  self->recentre_source = 0;
+  forget_recentre (self);
   if (strobe_log_rows_is_windowed (self->rows) && near_edge (self, top))
     move (self, centred_on (self, strobe_log_rows_get_window_start (self->rows) + (guint) top), TRUE);
-  return G_SOURCE_REMOVE;
 }
 
 /* GTK's position as ours; near an edge of the window with more messages past it, the
- * window is moved under GTK in a turn of its own (not inside GTK's scrolling). */
+ * window is moved under GTK after its frame (not inside GTK's scrolling). */
 static void
 gtk_moved_cb (StrobeLogWindow *self)
 {
@@ -259,11 +270,16 @@ gtk_moved_cb (StrobeLogWindow *self)
   self->updating = TRUE;
   gtk_adjustment_configure (self->adjustment, start + top, 0, total (self), 1, page, page);
   self->updating = FALSE;
-  if (self->recentre_source == 0 && near_edge (self, top))
+  if (self->recentre_clock == NULL && near_edge (self, top))
     {
-      self->recentre_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 5, recentre_cb, self, NULL);
-      g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->recentre_source),
-                                "[strobe] log window recentre");
+      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self->scroller));
+
+      if (clock != NULL)
+        {
+          self->recentre_clock = g_object_ref (clock);
+          self->recentre_id = g_signal_connect (clock, "after-paint", G_CALLBACK (recentre_cb), self);
+          gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_PAINT);
+        }
     }
 }
 
@@ -303,7 +319,7 @@ strobe_log_window_dispose (GObject *object)
 {
   StrobeLogWindow *self = STROBE_LOG_WINDOW (object);
 
-  g_clear_handle_id (&self->recentre_source, g_source_remove);
+  forget_recentre (self);
   if (self->vadjustment != NULL)
     g_signal_handlers_disconnect_by_data (self->vadjustment, self);
   if (self->rows != NULL)

@@ -39,8 +39,9 @@ guint            strobe_log_window_to_list       (StrobeLogWindow   *self,
 gboolean         strobe_log_window_is_moving     (StrobeLogWindow   *self);
 /* The user changed the selection: the messages kept across moves are forgotten. */
 void             strobe_log_window_forget        (StrobeLogWindow   *self);
-/* Home / End (Ctrl or not) in a windowed table: the list position to go to (first or last
- * message), G_MAXUINT for other keys or a list shown whole. */
+/* Home / End (Ctrl or not) in a windowed table: the list position they go to (the first or
+ * last message: the window is moved there before GTK's own bindings move its cursor, select
+ * and scroll), G_MAXUINT for other keys or a list shown whole. */
 guint            strobe_log_window_key_target    (StrobeLogWindow   *self,
                                                   guint              keyval,
                                                   GdkModifierType    state);

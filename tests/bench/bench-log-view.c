@@ -29,6 +29,8 @@ typedef struct
 {
   GtkWindow     *window;
   GtkAdjustment *adj;
+  GtkAdjustment *jump_adj;   /* jumps: the view's own scrollbar over a list longer than the
+                              * table's window (in rows), else GTK's */
   GRand         *rand;
   guint          run;        /* 0: page down, 1: jumps */
   guint          frame;
@@ -46,7 +48,7 @@ tick_cb (GtkWidget     *widget,
          gpointer       data)
 {
   Scroll *s = data;
-  double upper = gtk_adjustment_get_upper (s->adj), page = gtk_adjustment_get_page_size (s->adj);
+  double upper = gtk_adjustment_get_upper (s->jump_adj), page = gtk_adjustment_get_page_size (s->jump_adj);
 
   if (s->frame >= ONSCREEN_FRAMES)
     {
@@ -54,7 +56,7 @@ tick_cb (GtkWidget     *widget,
       return G_SOURCE_REMOVE;
     }
   s->tick_us = g_get_monotonic_time ();
-  gtk_adjustment_set_value (s->adj, g_rand_double_range (s->rand, 0, MAX (upper - page, 1)));
+  gtk_adjustment_set_value (s->jump_adj, g_rand_double_range (s->rand, 0, MAX (upper - page, 1)));
   s->frame++;
   return G_SOURCE_CONTINUE;
 }
@@ -90,7 +92,7 @@ cpu_now_ns (void)
 
 /* One offscreen frame: scroll, lay out, snapshot, render. Returns its time in ms. */
 static double
-offscreen_frame (Scroll *s, GtkWidget *view, GskRenderer *renderer, double value)
+offscreen_frame (Scroll *s, GtkWidget *view, GskRenderer *renderer, GtkAdjustment *adj, double value)
 {
   int w = gtk_widget_get_width (view), h = gtk_widget_get_height (view);
   g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
@@ -98,7 +100,7 @@ offscreen_frame (Scroll *s, GtkWidget *view, GskRenderer *renderer, double value
   g_autoptr(GdkTexture) texture = NULL;
   double t0 = bench_now_ns (), t1, t2, t3, c0 = cpu_now_ns ();
 
-  gtk_adjustment_set_value (s->adj, value);
+  gtk_adjustment_set_value (adj, value);
   t1 = bench_now_ns ();
   gtk_widget_size_allocate (view, &(GtkAllocation) { 0, 0, w, h }, -1);
   /* As the frame clock's layout does after GTK's: the rows bound and on screen filled
@@ -276,6 +278,10 @@ bench_log_view_scroll (StrobeDocument *document)
     }
 
   s.adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (strobe_log_view_get_column_view (view)));
+  s.jump_adj = strobe_log_rows_is_windowed (strobe_log_view_get_rows (view))
+               ? strobe_log_window_get_adjustment (strobe_log_view_get_window (view)) : s.adj;
+  bench_report ("scroll.table_rows", (double) g_list_model_get_n_items (G_LIST_MODEL (strobe_log_view_get_rows (view))),
+                "rows (the table's window of the list)");
   s.rand = g_rand_new_with_seed (42);
   s.times = g_array_new (FALSE, FALSE, sizeof (double));
   s.cpu_times = g_array_new (FALSE, FALSE, sizeof (double));
@@ -286,10 +292,11 @@ bench_log_view_scroll (StrobeDocument *document)
     for (guint run = 0; run < 2; run++)
       for (guint f = 0; f < FRAMES_PER_RUN; f++)
         {
-          double upper = gtk_adjustment_get_upper (s.adj), page = gtk_adjustment_get_page_size (s.adj);
-          double value = run == 0 ? gtk_adjustment_get_value (s.adj) + page
+          GtkAdjustment *adj = run == 0 ? s.adj : s.jump_adj;
+          double upper = gtk_adjustment_get_upper (adj), page = gtk_adjustment_get_page_size (adj);
+          double value = run == 0 ? gtk_adjustment_get_value (adj) + page
                                   : g_rand_double_range (s.rand, 0, MAX (upper - page, 1));
-          double ms = offscreen_frame (&s, GTK_WIDGET (view), renderer, value);
+          double ms = offscreen_frame (&s, GTK_WIDGET (view), renderer, adj, value);
 
           g_array_append_val (s.times, ms);
           /* What else the main loop has to do between two frames (idle work). */
