@@ -52,7 +52,9 @@ void           strobe_log_rows_flush       (StrobeLogRows *self);
  * start): what GTK did not have to destroy and make again. */
 guint64        strobe_log_rows_get_reused  (StrobeLogRows *self);
 
-/* Rows the table is given at most: 1 M rows of 35 px, 36 M px, far below G_MAXINT. */
+/* Rows the table is given at most: 1 M rows of 35 px, 36 M px, far below G_MAXINT even
+ * with much taller rows. Moving the window costs the same at any size (GTK is told of no
+ * change: 1.7–2.5 ms at 100 M messages). */
 #define STROBE_LOG_ROWS_WINDOW (1u << 20)
 
 /* The list has more messages than the window: the table shows a part of it. */
@@ -68,14 +70,10 @@ guint          strobe_log_rows_to_list          (StrobeLogRows *self,
                                                  guint          position);
 guint          strobe_log_rows_from_list        (StrobeLogRows *self,
                                                  guint          position);
-/* Moves the window to start at list position @start (clamped). With @shift and a move by
- * less than the window, GTK is told of the messages leaving and coming at the window's
- * ends: it keeps its rows and its anchor row, so what is on screen does not move (its
- * adjustment is right again at its next layout). Otherwise the places show the new
- * window's messages and GTK is told nothing: the caller scrolls it. FALSE: it did not
- * move. */
+/* Moves the window to start at list position @start (clamped): the places GTK holds show
+ * the new window's messages and GTK is told nothing — the caller scrolls it (by the same
+ * rows the other way to keep what is on screen). FALSE: it did not move. */
 gboolean       strobe_log_rows_move_window      (StrobeLogRows *self,
-                                                 guint          start,
-                                                 gboolean       shift);
+                                                 guint          start);
 
 G_END_DECLS

@@ -23,10 +23,6 @@ struct _StrobeLogWindow
   GtkAdjustment     *adjustment;   /* ours, in rows over the list */
   gboolean           updating;     /* setting ours from GTK's */
   gboolean           moving;
-  /* Shifted under GTK: its adjustment says where the rows were until its next layout
-   * changes it from stale_value. */
-  gboolean           stale;
-  double             stale_value;
   GdkFrameClock     *recentre_clock;  /* checked after its next frame */
   gulong             recentre_id;
   GArray            *kept;         /* guint list positions selected before a move */
@@ -65,17 +61,16 @@ margin (StrobeLogWindow *self)
 
 static void gtk_moved_cb (StrobeLogWindow *self);
 
-/* Moves the window to start at @start (shifted under GTK with @shift), the selection's
- * messages selected again where they are now (a far move leaves the selection bits on
- * places that show other messages). */
+/* Moves the window to start at @start, the selection's messages selected again where they
+ * are now (the selection bits stay on places that show other messages). With @keep, GTK
+ * is scrolled by as many rows the other way: the same messages stay on screen. */
 static void
-move (StrobeLogWindow *self, guint start, gboolean shift)
+move (StrobeLogWindow *self, guint start, gboolean keep)
 {
   g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (self->selection);
   guint64 n_selected = gtk_bitset_get_size (set);
   guint old_start = strobe_log_rows_get_window_start (self->rows);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
-  double value = gtk_adjustment_get_value (self->vadjustment);
+  double value = gtk_adjustment_get_value (self->vadjustment), height = row_height (self);
 
   if (n_selected > 0)
     {
@@ -93,16 +88,15 @@ move (StrobeLogWindow *self, guint start, gboolean shift)
           }
     }
   self->moving = TRUE;
-  if (strobe_log_rows_move_window (self->rows, start, shift))
+  if (strobe_log_rows_move_window (self->rows, start))
     {
       g_autoptr(GtkBitset) now = gtk_selection_model_get_selection (self->selection);
-      guint d = ABS ((int) strobe_log_rows_get_window_start (self->rows) - (int) old_start);
+      double d = (double) strobe_log_rows_get_window_start (self->rows) - old_start;
 
-      if (shift && d < n && gtk_adjustment_get_value (self->vadjustment) == value)
-        {
-          self->stale = TRUE;
-          self->stale_value = value;
-        }
+      /* GTK was told of no change: its rows and heights are as they were, so its
+       * adjustment can be set at once (a far jump for it: it binds the rows it keeps). */
+      if (keep)
+        gtk_adjustment_set_value (self->vadjustment, value - d * height);
       if (!gtk_bitset_is_empty (now))
         gtk_selection_model_unselect_all (self->selection);
       for (guint i = 0; i < self->kept->len; i++)
@@ -143,7 +137,7 @@ strobe_log_window_show (StrobeLogWindow *self, guint position)
   lo = start > 0 ? start + m : 0;
   hi = start + n < total (self) ? start + n - MIN (m, n) : start + n;
   if (position < lo || position >= hi)
-    move (self, centred_on (self, position), TRUE);
+    move (self, centred_on (self, position), FALSE);
   return strobe_log_rows_from_list (self->rows, position);
 }
 
@@ -166,6 +160,13 @@ strobe_log_window_to_list (StrobeLogWindow *self, guint table_position)
 {
   g_return_val_if_fail (STROBE_IS_LOG_WINDOW (self), G_MAXUINT);
   return strobe_log_rows_to_list (self->rows, table_position);
+}
+
+void
+strobe_log_window_move (StrobeLogWindow *self, guint start)
+{
+  g_return_if_fail (STROBE_IS_LOG_WINDOW (self));
+  move (self, start, TRUE);
 }
 
 gboolean
@@ -257,9 +258,6 @@ gtk_moved_cb (StrobeLogWindow *self)
 
   if (self->moving)
     return;
-  if (self->stale && gtk_adjustment_get_value (self->vadjustment) == self->stale_value)
-    return;
-  self->stale = FALSE;
   gtk_widget_set_visible (GTK_WIDGET (self->scrollbar), windowed);
   gtk_scrolled_window_set_policy (self->scroller, GTK_POLICY_NEVER,
                                   windowed ? GTK_POLICY_EXTERNAL : GTK_POLICY_AUTOMATIC);
@@ -298,7 +296,6 @@ own_moved_cb (StrobeLogWindow *self)
   m = margin (self);
   if ((target < start + m && start > 0) || (target + m >= start + n && start + n < total (self)))
     {
-      /* Not shifted: GTK is placed at once, by an adjustment that must be right now. */
       move (self, centred_on (self, target), FALSE);
       start = strobe_log_rows_get_window_start (self->rows);
     }

@@ -4,9 +4,10 @@
  * adjustment cannot move (issue 20). StrobeLogRows then gives the table a window of the
  * list; this object keeps it where the user is: a scrollbar of its own in rows over the
  * whole list (shown only then, GTK's own hidden), following GTK's position inside the
- * window; GTK's scrolling near the window's edge moves the window under it (GTK's rows stay,
- * nothing on screen moves); the scrollbar dragged, or a jump, past the window moves it
- * there first. The selection's messages are kept across a move.
+ * window; GTK's scrolling near the window's edge recentres the window on its top row after
+ * the frame, GTK scrolled as many rows back in the same turn (nothing on screen moves; for
+ * GTK a far jump: it binds the rows it keeps); the scrollbar dragged, or a jump, past the
+ * window moves it there first. The selection's messages are kept across a move.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -36,6 +37,10 @@ void             strobe_log_window_scroll_to     (StrobeLogWindow   *self,
 guint            strobe_log_window_to_list       (StrobeLogWindow   *self,
                                                   guint              table_position);
 /* The window is moving: selection changes told now are the window's, not the user's. */
+/* Moves the window to start at list position @start, what is on screen kept (what the
+ * edge of the window does; for the bench). */
+void             strobe_log_window_move          (StrobeLogWindow   *self,
+                                                  guint              start);
 gboolean         strobe_log_window_is_moving     (StrobeLogWindow   *self);
 /* The user changed the selection: the messages kept across moves are forgotten. */
 void             strobe_log_window_forget        (StrobeLogWindow   *self);

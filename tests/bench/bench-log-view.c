@@ -236,6 +236,42 @@ far_jump_stall (StrobeLogView *view, StrobeViewState *state, GRand *rand)
   bench_stall_report ("far_jump", &stall, TRUE);
 }
 
+/* A list longer than the table's window: the window moved by half of it with the same rows
+ * on screen (what scrolling across its edge does), and the frame after it, 20 times back
+ * and forth: the main thread's CPU time of each. */
+static void
+window_shifts (StrobeLogView *view, GskRenderer *renderer)
+{
+  StrobeLogRows *rows = strobe_log_view_get_rows (view);
+  guint half = strobe_log_rows_get_window (rows) / 2;
+  double worst = 0, worst_frame = 0, sum = 0;
+  Scroll none = { 0 };
+
+  if (!strobe_log_rows_is_windowed (rows))
+    return;
+  none.cpu_times = g_array_new (FALSE, FALSE, sizeof (double));
+  none.adj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (strobe_log_view_get_column_view (view)));
+  for (guint i = 0; i < 20; i++)
+    {
+      guint start = strobe_log_rows_get_window_start (rows);
+      double c0 = cpu_now_ns (), ms;
+
+      strobe_log_window_move (strobe_log_view_get_window (view), i % 2 == 0 ? start + half : start - MIN (start, half));
+      ms = (cpu_now_ns () - c0) / 1e6;
+      sum += ms;
+      worst = MAX (worst, ms);
+      offscreen_frame (&none, GTK_WIDGET (view), renderer, none.adj, gtk_adjustment_get_value (none.adj));
+      worst_frame = MAX (worst_frame, g_array_index (none.cpu_times, double, none.cpu_times->len - 1));
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+    }
+  g_array_unref (none.cpu_times);
+  bench_report ("scroll.window_shift_cpu_mean", sum / 20, "ms (the window moved by half, GTK scrolled back as far)");
+  bench_report ("scroll.window_shift_cpu_max", worst, "ms");
+  bench_report ("scroll.window_shift_frame_cpu_max", worst_frame, "ms (the frame after it)");
+  bench_report_ratio ("scroll_window_shift_cpu_max_ms", worst, "<=", 4);
+}
+
 void
 bench_log_view_scroll (StrobeDocument *document)
 {
@@ -315,6 +351,7 @@ bench_log_view_scroll (StrobeDocument *document)
     report ("jump_cpu", s.cpu_times, FRAMES_PER_RUN, FRAMES_PER_RUN, TRUE);
     report ("page_down_cpu", s.cpu_times, 0, FRAMES_PER_RUN, TRUE);
     g_array_set_size (s.times, 0);
+    window_shifts (view, renderer);
   }
   clock = gtk_widget_get_frame_clock (GTK_WIDGET (s.window));
   paint_id = g_signal_connect_after (clock, "after-paint", G_CALLBACK (after_paint_cb), &s);
