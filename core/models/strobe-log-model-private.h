@@ -150,4 +150,8 @@ gboolean        strobe_log_model_get_args     (const StrobeLogEntry *entry,
 gboolean        strobe_log_model_format_entry (const StrobeLogEntry *entry,
                                                GString              *out);
 
+/* A LogMessageSpec's fields into @info (file and format newly allocated, "" when missing)
+ * and its category id: the model and StrobeLogTally read specs alike. */
+void strobe_log_spec_info_read (const StrobeEvent *ev, StrobeLogSpecInfo *info, guint32 *category_id);
+
 G_END_DECLS

@@ -456,6 +456,30 @@ site_for (StrobeLogModel *self, guint32 rec, guint32 spec_id, const Spec *spec)
   return SITE_MORE;
 }
 
+/* A LogMessageSpec's fields: the model and the tally (strobe-log-tally.c) read them alike.
+ * File and format are newly allocated, "" when the event has none. */
+void
+strobe_log_spec_info_read (const StrobeEvent *ev, StrobeLogSpecInfo *info, guint32 *category_id)
+{
+  static StrobeFieldAccessor id = STROBE_FIELD_ACCESSOR_INIT ("Id");
+  static StrobeFieldAccessor category = STROBE_FIELD_ACCESSOR_INIT ("CategoryId");
+  static StrobeFieldAccessor line = STROBE_FIELD_ACCESSOR_INIT ("Line");
+  static StrobeFieldAccessor verbosity = STROBE_FIELD_ACCESSOR_INIT ("Verbosity");
+  static StrobeFieldAccessor file = STROBE_FIELD_ACCESSOR_INIT ("File");
+  static StrobeFieldAccessor format_string = STROBE_FIELD_ACCESSOR_INIT ("FormatString");
+
+  info->id = (guint32) strobe_event_get_uint (ev, &id);
+  *category_id = (guint32) strobe_event_get_uint (ev, &category);
+  info->line = (gint32) strobe_event_get_int (ev, &line);
+  info->verbosity = (guint8) strobe_event_get_uint (ev, &verbosity);
+  info->file = strobe_event_get_string (ev, &file);
+  info->format = strobe_event_get_string (ev, &format_string);
+  if (info->file == NULL)
+    info->file = g_strdup ("");
+  if (info->format == NULL)
+    info->format = g_strdup ("");
+}
+
 /* Where a message type's time and site id are, when they can be read in place. */
 static void
 learn_message_layout (StrobeLogModel *self, const StrobeEventType *type)
@@ -481,11 +505,6 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
   static StrobeFieldAccessor id = STROBE_FIELD_ACCESSOR_INIT ("Id");
   static StrobeFieldAccessor name = STROBE_FIELD_ACCESSOR_INIT ("Name");
   static StrobeFieldAccessor default_verbosity = STROBE_FIELD_ACCESSOR_INIT ("DefaultVerbosity");
-  static StrobeFieldAccessor category_id = STROBE_FIELD_ACCESSOR_INIT ("CategoryId");
-  static StrobeFieldAccessor line = STROBE_FIELD_ACCESSOR_INIT ("Line");
-  static StrobeFieldAccessor verbosity = STROBE_FIELD_ACCESSOR_INIT ("Verbosity");
-  static StrobeFieldAccessor file = STROBE_FIELD_ACCESSOR_INIT ("File");
-  static StrobeFieldAccessor format_string = STROBE_FIELD_ACCESSOR_INIT ("FormatString");
   /* Not STROBE_LOG_MODEL (): a type check an event was 2 % of a load. */
   StrobeLogModel *self = (StrobeLogModel *) analyzer;
 
@@ -581,16 +600,7 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
       {
         Spec *s = g_new0 (Spec, 1);
 
-        s->pub.id = (guint32) strobe_event_get_uint (ev, &id);
-        s->category_id = (guint32) strobe_event_get_uint (ev, &category_id);
-        s->pub.line = (gint32) strobe_event_get_int (ev, &line);
-        s->pub.verbosity = (guint8) strobe_event_get_uint (ev, &verbosity);
-        s->pub.file = strobe_event_get_string (ev, &file);
-        s->pub.format = strobe_event_get_string (ev, &format_string);
-        if (s->pub.file == NULL)
-          s->pub.file = g_strdup ("");
-        if (s->pub.format == NULL)
-          s->pub.format = g_strdup ("");
+        strobe_log_spec_info_read (ev, &s->pub, &s->category_id);
         g_mutex_lock (&self->lock);
         s->pub.category = g_hash_table_lookup (self->categories, GUINT_TO_POINTER (s->category_id));
         /* The first spec of an id stays: records and callers may point at it already. */

@@ -23,6 +23,7 @@
 
 #include "strobe-log-filter-private.h"
 #include "strobe-log-format.h"
+#include "strobe-log-model-private.h"
 
 enum
 {
@@ -387,11 +388,6 @@ static void
 on_spec (StrobeLogTally *self, const StrobeEvent *ev)
 {
   static StrobeFieldAccessor id = STROBE_FIELD_ACCESSOR_INIT ("Id");
-  static StrobeFieldAccessor category_id = STROBE_FIELD_ACCESSOR_INIT ("CategoryId");
-  static StrobeFieldAccessor line = STROBE_FIELD_ACCESSOR_INIT ("Line");
-  static StrobeFieldAccessor verbosity = STROBE_FIELD_ACCESSOR_INIT ("Verbosity");
-  static StrobeFieldAccessor file = STROBE_FIELD_ACCESSOR_INIT ("File");
-  static StrobeFieldAccessor format_string = STROBE_FIELD_ACCESSOR_INIT ("FormatString");
   guint32 sid = (guint32) strobe_event_get_uint (ev, &id);
   Site *s;
 
@@ -399,16 +395,7 @@ on_spec (StrobeLogTally *self, const StrobeEvent *ev)
   if (sid == 0 || g_hash_table_contains (self->sites, GUINT_TO_POINTER (sid)))
     return;
   s = g_new0 (Site, 1);
-  s->pub.id = sid;
-  s->category_id = (guint32) strobe_event_get_uint (ev, &category_id);
-  s->pub.line = (gint32) strobe_event_get_int (ev, &line);
-  s->pub.verbosity = (guint8) strobe_event_get_uint (ev, &verbosity);
-  s->pub.file = strobe_event_get_string (ev, &file);
-  s->pub.format = strobe_event_get_string (ev, &format_string);
-  if (s->pub.file == NULL)
-    s->pub.file = g_strdup ("");
-  if (s->pub.format == NULL)
-    s->pub.format = g_strdup ("");
+  strobe_log_spec_info_read (ev, &s->pub, &s->category_id);
   g_hash_table_insert (self->sites, GUINT_TO_POINTER (sid), s);
 }
 
