@@ -11,6 +11,12 @@ import warnings
 
 warnings.simplefilter('ignore', DeprecationWarning)   # the *_iface getters, still the portable way
 
+# meson's environment makes GLib criticals fatal (G_DEBUG=fatal-criticals). That is for the
+# viewer; in this process libatspi logs a critical when the accessibility bus answers late
+# (a loaded machine), and wait_for's next try is what is wanted, not a trap. GLib reads
+# G_DEBUG once it is loaded, so it goes before gi is imported.
+VIEWER_G_DEBUG = os.environ.pop('G_DEBUG', None)
+
 try:
     import gi
     gi.require_version('Atspi', '2.0')
@@ -110,6 +116,8 @@ def viewer(binary, args, env_extra=None, env_drop=()):
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CONFIG_HOME=tmp, XDG_CACHE_HOME=tmp,
                    GTK_USE_PORTAL='0')
+        if VIEWER_G_DEBUG is not None:
+            env['G_DEBUG'] = VIEWER_G_DEBUG
         for name in ('GTK_A11Y', 'NO_AT_BRIDGE') + tuple(env_drop):
             env.pop(name, None)
         env.update(env_extra or {})

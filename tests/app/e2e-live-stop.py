@@ -24,7 +24,7 @@ import time
 
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from atspi_common import Atspi, text_of, wait_for, find_app, find  # noqa: E402
+from atspi_common import VIEWER_G_DEBUG, Atspi, text_of, wait_for, find_app, find  # noqa: E402
 
 
 def free_port():
@@ -90,6 +90,8 @@ def main():
         port = free_port()
         env = dict(os.environ, XDG_DATA_HOME=tmp, XDG_CONFIG_HOME=tmp, XDG_CACHE_HOME=tmp,
                    XDG_RUNTIME_DIR=run, GTK_USE_PORTAL='0', LC_ALL='C.UTF-8')
+        if VIEWER_G_DEBUG is not None:
+            env['G_DEBUG'] = VIEWER_G_DEBUG
         env.pop('GTK_A11Y', None)
         env.pop('NO_AT_BRIDGE', None)
         env.pop('STROBE_TRACEFILE', None)
