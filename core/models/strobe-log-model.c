@@ -99,11 +99,7 @@ struct _StrobeLogModel
   char           *file;             /* the decoder's source file, once a message named it */
   const char     *file_seen;        /* the decoder's own string for it: one compare, not a
                                      * strcmp, a message */
-  /* The message type's layout, learnt from its first message (decoder's thread): the
-   * generic accessors were a tenth of loading a log. */
-  const StrobeEventType *message_type;
-  gboolean        message_direct;   /* Cycle a uint64, SpecId a uint32 in the payload */
-  guint16         cycle_at, spec_at;
+  StrobeLogMessageLayout message_layout;  /* the decoder's thread's */
   gboolean        file_usable;      /* strobe_log_args_use_file took it */
   GHashTable     *specs;            /* id → Spec *: ids come from the trace, so a map, never
                                      * an array as long as the largest id */
@@ -480,27 +476,24 @@ strobe_log_spec_info_read (const StrobeEvent *ev, StrobeLogSpecInfo *info, guint
     info->format = g_strdup ("");
 }
 
-/* Where a message type's time and site id are, when they can be read in place. */
-static void
-learn_message_layout (StrobeLogModel *self, const StrobeEventType *type)
+void
+strobe_log_message_layout_learn (StrobeLogMessageLayout *layout, const StrobeEventType *type)
 {
   gint c = strobe_event_type_find_field (type, "Cycle");
   gint s = strobe_event_type_find_field (type, "SpecId");
   const StrobeEventField *f = type->fields;
 
-  self->message_type = type;
-  self->message_direct = c >= 0 && s >= 0 &&
-                         f[c].type == STROBE_TYPE_UINT64 && f[c].size == 8 && f[c].offset + 8u <= type->payload_size &&
-                         f[s].type == STROBE_TYPE_UINT32 && f[s].size == 4 && f[s].offset + 4u <= type->payload_size;
-  self->cycle_at = self->message_direct ? f[c].offset : 0;
-  self->spec_at = self->message_direct ? f[s].offset : 0;
+  layout->type = type;
+  layout->direct = c >= 0 && s >= 0 &&
+                   f[c].type == STROBE_TYPE_UINT64 && f[c].size == 8 && f[c].offset + 8u <= type->payload_size &&
+                   f[s].type == STROBE_TYPE_UINT32 && f[s].size == 4 && f[s].offset + 4u <= type->payload_size;
+  layout->cycle_at = layout->direct ? f[c].offset : 0;
+  layout->spec_at = layout->direct ? f[s].offset : 0;
 }
 
 static void
 strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
 {
-  static StrobeFieldAccessor cycle = STROBE_FIELD_ACCESSOR_INIT ("Cycle");
-  static StrobeFieldAccessor spec_id = STROBE_FIELD_ACCESSOR_INIT ("SpecId");
   static StrobeFieldAccessor format_args = STROBE_FIELD_ACCESSOR_INIT ("FormatArgs");
   static StrobeFieldAccessor id = STROBE_FIELD_ACCESSOR_INIT ("Id");
   static StrobeFieldAccessor name = STROBE_FIELD_ACCESSOR_INIT ("Name");
@@ -519,18 +512,7 @@ strobe_log_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEv
         guint16 site;
         Spec *spec;
 
-        if (G_UNLIKELY (ev->type != self->message_type))
-          learn_message_layout (self, ev->type);
-        if (self->message_direct)
-          {
-            sid = GUINT32_FROM_LE (strobe_wire_get_u32 (ev->payload + self->spec_at));
-            time = GUINT64_FROM_LE (strobe_wire_get_u64 (ev->payload + self->cycle_at));
-          }
-        else
-          {
-            sid = (guint32) strobe_event_get_uint (ev, &spec_id);
-            time = strobe_event_get_uint (ev, &cycle);
-          }
+        strobe_log_message_read (&self->message_layout, ev, &sid, &time);
         g_mutex_lock (&self->lock);
         rec = self->records->len;
         if (self->hot[sid % G_N_ELEMENTS (self->hot)].spec != NULL &&

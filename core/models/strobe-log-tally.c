@@ -78,11 +78,10 @@ struct _StrobeLogTally
   guint64              counted;    /* atomic */
   gboolean             exact;
   gboolean             ended;
-  /* The message type's layout, learnt from its first message: reading three fields
-   * through the generic accessors was a third of the decoder's thread. */
-  const StrobeEventType *type;
-  gboolean             direct;     /* Cycle a uint64, SpecId a uint32, FormatArgs bytes */
-  guint16              cycle_at, spec_at;
+  StrobeLogMessageLayout layout;
+  /* Where FormatArgs is in the message type, learnt with the layout: read in place too. */
+  const StrobeEventType *args_type;
+  gboolean             args_direct;
   guint8               args_index;
   GThreadPool         *pool;
   GAsyncQueue         *free;       /* Batch *, back from the workers */
@@ -248,25 +247,14 @@ site_lookup (StrobeLogTally *self, guint32 sid)
 }
 
 static void
-learn_layout (StrobeLogTally *self, const StrobeEventType *type)
+learn_args (StrobeLogTally *self, const StrobeEventType *type)
 {
-  gint c = strobe_event_type_find_field (type, "Cycle");
-  gint s = strobe_event_type_find_field (type, "SpecId");
   gint a = strobe_event_type_find_field (type, "FormatArgs");
 
-  self->type = type;
-  self->direct = c >= 0 && s >= 0 && a >= 0 && a < G_MAXUINT8 &&
-                 type->fields[c].type == STROBE_TYPE_UINT64 && type->fields[c].size == 8 &&
-                 type->fields[c].offset + 8u <= type->payload_size &&
-                 type->fields[s].type == STROBE_TYPE_UINT32 && type->fields[s].size == 4 &&
-                 type->fields[s].offset + 4u <= type->payload_size &&
-                 type->fields[a].type == (STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8) && type->fields[a].size == 1;
-  if (self->direct)
-    {
-      self->cycle_at = type->fields[c].offset;
-      self->spec_at = type->fields[s].offset;
-      self->args_index = (guint8) a;
-    }
+  self->args_type = type;
+  self->args_direct = a >= 0 && a < G_MAXUINT8 && type->fields[a].type == (STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8) &&
+                      type->fields[a].size == 1;
+  self->args_index = self->args_direct ? (guint8) a : 0;
 }
 
 /* The message's arguments as strobe_event_get_array gives them: read in place when they
@@ -279,7 +267,9 @@ message_args (StrobeLogTally *self, const StrobeEvent *ev, gsize *n)
   const gsize head = sizeof (StrobeWireAuxHeader);
   guint8 elem;
 
-  if (self->direct && ev->aux != NULL && ev->aux_len >= head &&
+  if (G_UNLIKELY (ev->type != self->args_type))
+    learn_args (self, ev->type);
+  if (self->args_direct && ev->aux != NULL && ev->aux_len >= head &&
       strobe_wire_get_u16 (ev->aux) == STROBE_UID_AUX_DATA && ev->aux[2] == self->args_index)
     {
       gsize len = strobe_wire_get_u32 (ev->aux + 4), next = head + len;
@@ -297,8 +287,6 @@ message_args (StrobeLogTally *self, const StrobeEvent *ev, gsize *n)
 static void
 on_message (StrobeLogTally *self, const StrobeEvent *ev)
 {
-  static StrobeFieldAccessor cycle = STROBE_FIELD_ACCESSOR_INIT ("Cycle");
-  static StrobeFieldAccessor spec_id = STROBE_FIELD_ACCESSOR_INIT ("SpecId");
   StrobeLogFilterPrep *p = &self->prep;
   guint32 sid;
   guint64 time;
@@ -307,18 +295,7 @@ on_message (StrobeLogTally *self, const StrobeEvent *ev)
   const guint8 *args;
   gsize n = 0;
 
-  if (G_UNLIKELY (ev->type != self->type))
-    learn_layout (self, ev->type);
-  if (self->direct)
-    {
-      sid = GUINT32_FROM_LE (strobe_wire_get_u32 (ev->payload + self->spec_at));
-      time = GUINT64_FROM_LE (strobe_wire_get_u64 (ev->payload + self->cycle_at));
-    }
-  else
-    {
-      sid = (guint32) strobe_event_get_uint (ev, &spec_id);
-      time = strobe_event_get_uint (ev, &cycle);
-    }
+  strobe_log_message_read (&self->layout, ev, &sid, &time);
   site = site_lookup (self, sid);
   e.spec_id = sid;
 
