@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "strobe-a11y.h"
+#include "strobe-after-paint.h"
 #include "strobe-format.h"
 #include "strobe-log-cells.h"
 #include "strobe-log-checklist.h"
@@ -79,8 +80,7 @@ struct _StrobeLogView
   guint               range_source;
   guint               scroll_source;
   guint               scroll_position;  /* where scroll_source scrolls to */
-  GdkFrameClock      *jump_clock;       /* where the jump is asked again after its frame */
-  gulong              jump_check_id;
+  StrobeAfterPaint    jump_check;       /* the jump asked again after its frame */
   GtkFileChooserNative *export_chooser;
   GCancellable       *cancellable;
 };
@@ -118,15 +118,6 @@ strobe_log_view_scroll_to (StrobeLogView *self,
   strobe_log_window_scroll_to (self->window, inner_list_view (self), position);
 }
 
-static void
-forget_jump_check (StrobeLogView *self)
-{
-  if (self->jump_clock != NULL && g_signal_handler_is_connected (self->jump_clock, self->jump_check_id))
-    g_signal_handler_disconnect (self->jump_clock, self->jump_check_id);
-  self->jump_check_id = 0;
-  g_clear_object (&self->jump_clock);
-}
-
 /* GTK placed a jump's message by the estimated heights of rows not measured yet: it can end
  * below the bottom edge. Asked again after the jump's frame, by the real heights. */
 static void
@@ -135,7 +126,7 @@ jump_painted_cb (GdkFrameClock *clock,
 {
   guint position = self->scroll_position;
 
-  forget_jump_check (self);
+  strobe_after_paint_cancel (&self->jump_check);
   if (self->scroll_source == 0)
     strobe_log_view_scroll_to (self, position);
 }
@@ -144,16 +135,10 @@ static gboolean
 jump_cb (gpointer data)
 {
   StrobeLogView *self = data;
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self->column_view));
 
   self->scroll_source = 0;
   strobe_log_view_scroll_to (self, self->scroll_position);
-  forget_jump_check (self);
-  if (clock != NULL)
-    {
-      self->jump_clock = g_object_ref (clock);
-      self->jump_check_id = g_signal_connect (clock, "after-paint", G_CALLBACK (jump_painted_cb), self);
-    }
+  strobe_after_paint_once (&self->jump_check, GTK_WIDGET (self->column_view), G_CALLBACK (jump_painted_cb), self);
   return G_SOURCE_REMOVE;
 }
 
@@ -1365,7 +1350,7 @@ strobe_log_view_dispose (GObject *object)
   g_clear_handle_id (&self->follow_source, g_source_remove);
   g_clear_handle_id (&self->range_source, g_source_remove);
   g_clear_handle_id (&self->scroll_source, g_source_remove);
-  forget_jump_check (self);
+  strobe_after_paint_cancel (&self->jump_check);
   if (self->export_chooser != NULL)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->export_chooser));
   g_clear_object (&self->export_chooser);

@@ -6,6 +6,8 @@
 
 #include "strobe-log-window.h"
 
+#include "strobe-after-paint.h"
+
 /* A row's height before GTK measured any (the table's rows are 35 px). */
 #define ROW_HEIGHT_GUESS 35.0
 /* At most this many selected messages are kept across a move of the window. */
@@ -23,8 +25,7 @@ struct _StrobeLogWindow
   GtkAdjustment     *adjustment;   /* ours, in rows over the list */
   gboolean           updating;     /* setting ours from GTK's */
   gboolean           moving;
-  GdkFrameClock     *recentre_clock;  /* checked after its next frame */
-  gulong             recentre_id;
+  StrobeAfterPaint   recentre;        /* the edge checked after GTK's next frame */
   GArray            *kept;         /* guint list positions selected before a move */
 };
 
@@ -225,15 +226,6 @@ near_edge (StrobeLogWindow *self, double top)
   return (top < m && start > 0) || (top + page_rows (self) + m > n && start + n < total (self));
 }
 
-static void
-forget_recentre (StrobeLogWindow *self)
-{
-  if (self->recentre_clock != NULL && g_signal_handler_is_connected (self->recentre_clock, self->recentre_id))
-    g_signal_handler_disconnect (self->recentre_clock, self->recentre_id);
-  self->recentre_id = 0;
-  g_clear_object (&self->recentre_clock);
-}
-
 /* After GTK's frame: its adjustment is where its rows are then (a jump asked before the
  * frame is in it), so the edge is judged right. */
 static void
@@ -242,7 +234,7 @@ recentre_cb (GdkFrameClock   *clock,
 {
   double top = gtk_adjustment_get_value (self->vadjustment) / row_height (self);
 
-  forget_recentre (self);
+  strobe_after_paint_cancel (&self->recentre);
   if (strobe_log_rows_is_windowed (self->rows) && near_edge (self, top))
     move (self, centred_on (self, strobe_log_rows_get_window_start (self->rows) + (guint) top), TRUE);
 }
@@ -268,17 +260,8 @@ gtk_moved_cb (StrobeLogWindow *self)
   self->updating = TRUE;
   gtk_adjustment_configure (self->adjustment, start + top, 0, total (self), 1, page, page);
   self->updating = FALSE;
-  if (self->recentre_clock == NULL && near_edge (self, top))
-    {
-      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self->scroller));
-
-      if (clock != NULL)
-        {
-          self->recentre_clock = g_object_ref (clock);
-          self->recentre_id = g_signal_connect (clock, "after-paint", G_CALLBACK (recentre_cb), self);
-          gdk_frame_clock_request_phase (clock, GDK_FRAME_CLOCK_PHASE_PAINT);
-        }
-    }
+  if (!strobe_after_paint_pending (&self->recentre) && near_edge (self, top))
+    strobe_after_paint_once (&self->recentre, GTK_WIDGET (self->scroller), G_CALLBACK (recentre_cb), self);
 }
 
 /* Our scrollbar moved (dragged, clicked, keys): GTK to the same row, the window moved
@@ -316,7 +299,7 @@ strobe_log_window_dispose (GObject *object)
 {
   StrobeLogWindow *self = STROBE_LOG_WINDOW (object);
 
-  forget_recentre (self);
+  strobe_after_paint_cancel (&self->recentre);
   if (self->vadjustment != NULL)
     g_signal_handlers_disconnect_by_data (self->vadjustment, self);
   if (self->rows != NULL)
