@@ -87,9 +87,11 @@ tick_cb (gpointer data)
       s->max_busy = MAX (s->max_busy, busy);
       s->max_busy_outside = MAX (s->max_busy_outside, busy - s->frame_cpu_in_gap);
     }
-  s->last = now;
-  s->last_cpu = cpu;
-  s->last_process_cpu = process;
+  /* The next gap starts after this tick's reads of /proc (/proc/stat costs the kernel a
+   * walk of every CPU): the probe's own work is no gap's. */
+  s->last = bench_now_ns ();
+  s->last_cpu = bench_thread_cpu_ns ();
+  s->last_process_cpu = process_cpu_ns ();
   s->last_wait = wait;
   s->last_steal = steal;
   s->frame_cpu_in_gap = 0;
