@@ -942,13 +942,13 @@ strobe_log_view_dup_selected_rows (StrobeLogView *self)
 
   g_return_val_if_fail (STROBE_IS_LOG_VIEW (self), NULL);
   strobe_log_cells_get_clock (&self->cells, &clock);
-  set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  /* In list positions: selected messages the window moved away from are copied too. */
+  set = strobe_log_window_dup_selection (self->window);
   out = g_string_new (NULL);
   for (gboolean more = gtk_bitset_iter_init_first (&it, set, &position); more && n < COPY_MAX_ROWS;
        more = gtk_bitset_iter_next (&it, &position), n++)
     {
-      g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (self->list),
-                                                             strobe_log_window_to_list (self->window, position));
+      g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (self->list), position);
 
       if (item != NULL)
         strobe_log_export_append_item (out, STROBE_LOG_EXPORT_TSV, item, &clock,
@@ -963,7 +963,7 @@ copy_action (GtkWidget  *widget,
              GVariant   *parameter)
 {
   StrobeLogView *self = STROBE_LOG_VIEW (widget);
-  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (GTK_SELECTION_MODEL (self->selection));
+  g_autoptr(GtkBitset) set = strobe_log_window_dup_selection (self->window);
   guint64 n = gtk_bitset_get_size (set);
   g_autofree char *rows = NULL;
   g_autofree char *count = NULL, *text = NULL;
@@ -1480,5 +1480,8 @@ strobe_log_view_init (StrobeLogView *self)
 
   strobe_pane_mark (self->filter_bar);
   strobe_pane_mark (GTK_WIDGET (self->scroller));
+  /* Shown over a list longer than the table's window: F6 reaches it (GTK 4.8's Tab goes
+   * row by row through the table). */
+  strobe_pane_mark (GTK_WIDGET (self->window_scrollbar));
   strobe_pane_mark (GTK_WIDGET (self->details));
 }

@@ -10,8 +10,9 @@
 
 /* A row's height before GTK measured any (the table's rows are 35 px). */
 #define ROW_HEIGHT_GUESS 35.0
-/* At most this many selected messages are kept across a move of the window. */
-#define KEEP_MAX 64
+/* At most this many selected messages are kept across a move of the window (as many as
+ * Copy takes; a move reads them one by one). */
+#define KEEP_MAX 100000
 
 struct _StrobeLogWindow
 {
@@ -26,7 +27,10 @@ struct _StrobeLogWindow
   gboolean           updating;     /* setting ours from GTK's */
   gboolean           moving;
   StrobeAfterPaint   recentre;        /* the edge checked after GTK's next frame */
-  GArray            *kept;         /* guint list positions selected before a move */
+  /* List positions selected, while the window has moved since the user selected them:
+   * those outside the window are selected still (Copy takes them), those inside it are
+   * the table's selection. Empty: the table's selection is the whole of it. */
+  GtkBitset         *kept;
 };
 
 G_DEFINE_FINAL_TYPE (StrobeLogWindow, strobe_log_window, G_TYPE_OBJECT)
@@ -62,51 +66,59 @@ margin (StrobeLogWindow *self)
 
 static void gtk_moved_cb (StrobeLogWindow *self);
 
+/* The table's selection as list positions (the window starting at @start), added to @set. */
+static void
+add_table_selection (StrobeLogWindow *self, GtkBitset *set, guint start)
+{
+  g_autoptr(GtkBitset) table = gtk_selection_model_get_selection (self->selection);
+  GtkBitsetIter iter;
+  guint p;
+
+  for (gboolean more = gtk_bitset_iter_init_first (&iter, table, &p); more;
+       more = gtk_bitset_iter_next (&iter, &p))
+    gtk_bitset_add (set, start + p);
+}
+
 /* Moves the window to start at @start, the selection's messages selected again where they
- * are now (the selection bits stay on places that show other messages). With @keep, GTK
- * is scrolled by as many rows the other way: the same messages stay on screen. */
+ * are now (the selection bits stay on places that show other messages), those out of it
+ * kept. With @keep, GTK is scrolled by as many rows the other way: the same messages stay
+ * on screen. */
 static void
 move (StrobeLogWindow *self, guint start, gboolean keep)
 {
-  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (self->selection);
-  guint64 n_selected = gtk_bitset_get_size (set);
+  g_autoptr(GtkBitset) table = gtk_selection_model_get_selection (self->selection);
   guint old_start = strobe_log_rows_get_window_start (self->rows);
+  guint old_n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
   double value = gtk_adjustment_get_value (self->vadjustment), height = row_height (self);
 
-  if (n_selected > 0)
+  if (!gtk_bitset_is_empty (table))
     {
-      GtkBitsetIter iter;
-      guint p;
-
-      g_array_set_size (self->kept, 0);
-      if (n_selected <= KEEP_MAX)
-        for (gboolean more = gtk_bitset_iter_init_first (&iter, set, &p); more;
-             more = gtk_bitset_iter_next (&iter, &p))
-          {
-            guint at = strobe_log_rows_to_list (self->rows, p);
-
-            g_array_append_val (self->kept, at);
-          }
+      /* What the table showed selected replaces what was kept of those places. */
+      gtk_bitset_remove_range (self->kept, old_start, old_n);
+      if (gtk_bitset_get_size (table) + gtk_bitset_get_size (self->kept) <= KEEP_MAX)
+        add_table_selection (self, self->kept, old_start);
+      else
+        gtk_bitset_remove_all (self->kept);
     }
   self->moving = TRUE;
   if (strobe_log_rows_move_window (self->rows, start))
     {
-      g_autoptr(GtkBitset) now = gtk_selection_model_get_selection (self->selection);
-      double d = (double) strobe_log_rows_get_window_start (self->rows) - old_start;
+      guint now = strobe_log_rows_get_window_start (self->rows);
+      guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+      g_autoptr(GtkBitset) shown = gtk_bitset_new_empty ();
+      g_autoptr(GtkBitset) all = gtk_bitset_new_range (0, n);
+      GtkBitsetIter iter;
+      guint p;
 
       /* GTK was told of no change: its rows and heights are as they were, so its
        * adjustment can be set at once (a far jump for it: it binds the rows it keeps). */
       if (keep)
-        gtk_adjustment_set_value (self->vadjustment, value - d * height);
-      if (!gtk_bitset_is_empty (now))
-        gtk_selection_model_unselect_all (self->selection);
-      for (guint i = 0; i < self->kept->len; i++)
-        {
-          guint p = strobe_log_rows_from_list (self->rows, g_array_index (self->kept, guint, i));
-
-          if (p != G_MAXUINT)
-            gtk_selection_model_select_item (self->selection, p, FALSE);
-        }
+        gtk_adjustment_set_value (self->vadjustment, value - ((double) now - old_start) * height);
+      for (gboolean more = gtk_bitset_iter_init_at (&iter, self->kept, now, &p); more && p - now < n;
+           more = gtk_bitset_iter_next (&iter, &p))
+        gtk_bitset_add (shown, p - now);
+      /* One change told, not one per message. */
+      gtk_selection_model_set_selection (self->selection, shown, all);
     }
   self->moving = FALSE;
   gtk_moved_cb (self);
@@ -182,7 +194,22 @@ strobe_log_window_forget (StrobeLogWindow *self)
 {
   g_return_if_fail (STROBE_IS_LOG_WINDOW (self));
   if (!self->moving)
-    g_array_set_size (self->kept, 0);
+    gtk_bitset_remove_all (self->kept);
+}
+
+GtkBitset *
+strobe_log_window_dup_selection (StrobeLogWindow *self)
+{
+  GtkBitset *set;
+  guint start;
+
+  g_return_val_if_fail (STROBE_IS_LOG_WINDOW (self), NULL);
+
+  start = strobe_log_rows_get_window_start (self->rows);
+  set = gtk_bitset_copy (self->kept);
+  gtk_bitset_remove_range (set, start, g_list_model_get_n_items (G_LIST_MODEL (self->rows)));
+  add_table_selection (self, set, start);
+  return set;
 }
 
 guint
@@ -285,11 +312,46 @@ own_moved_cb (StrobeLogWindow *self)
   gtk_adjustment_set_value (self->vadjustment, (value - start) * row_height (self));
 }
 
-static void
-list_changed_cb (StrobeLogWindow *self)
+/* Keys on our scrollbar move it as GTK's keys move a scale: the table's rows scroll and its
+ * selection and keyboard cursor stay (the table's own keys move those). */
+static gboolean
+scrollbar_key_cb (GtkEventControllerKey *controller,
+                  guint                  keyval,
+                  guint                  keycode,
+                  GdkModifierType        state,
+                  StrobeLogWindow       *self)
 {
-  /* Positions of another list (a filter changed): nothing to keep. */
-  g_array_set_size (self->kept, 0);
+  GtkAdjustment *a = self->adjustment;
+  double value = gtk_adjustment_get_value (a), page = gtk_adjustment_get_page_increment (a);
+
+  if ((state & (GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0)
+    return FALSE;
+  switch (keyval)
+    {
+    case GDK_KEY_Up: case GDK_KEY_KP_Up: value -= 1; break;
+    case GDK_KEY_Down: case GDK_KEY_KP_Down: value += 1; break;
+    case GDK_KEY_Page_Up: case GDK_KEY_KP_Page_Up: value -= page; break;
+    case GDK_KEY_Page_Down: case GDK_KEY_KP_Page_Down: value += page; break;
+    case GDK_KEY_Home: case GDK_KEY_KP_Home: value = 0; break;
+    case GDK_KEY_End: case GDK_KEY_KP_End: value = gtk_adjustment_get_upper (a); break;
+    default: return FALSE;
+    }
+  /* Clamped by the adjustment to [0, upper - page]. */
+  gtk_adjustment_set_value (a, value);
+  return TRUE;
+}
+
+static void
+list_changed_cb (StrobeLogWindow *self,
+                 guint            position,
+                 guint            removed,
+                 guint            added)
+{
+  /* Messages added (live) move those after them; messages replaced (a filter changed)
+   * are others: their selection goes. */
+  gtk_bitset_splice (self->kept, position, removed, added);
+  /* A live list growing past the window tells GTK nothing: our scrollbar's length. */
+  gtk_moved_cb (self);
 }
 
 /* ---- GObject --------------------------------------------------------------------------- */
@@ -321,7 +383,7 @@ strobe_log_window_finalize (GObject *object)
 {
   StrobeLogWindow *self = STROBE_LOG_WINDOW (object);
 
-  g_array_unref (self->kept);
+  gtk_bitset_unref (self->kept);
   G_OBJECT_CLASS (strobe_log_window_parent_class)->finalize (object);
 }
 
@@ -337,7 +399,7 @@ strobe_log_window_class_init (StrobeLogWindowClass *klass)
 static void
 strobe_log_window_init (StrobeLogWindow *self)
 {
-  self->kept = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->kept = gtk_bitset_new_empty ();
 }
 
 StrobeLogWindow *
@@ -347,6 +409,7 @@ strobe_log_window_new (StrobeLogRows     *rows,
                        GtkScrollbar      *scrollbar)
 {
   StrobeLogWindow *self = g_object_new (STROBE_TYPE_LOG_WINDOW, NULL);
+  GtkEventController *key;
 
   self->rows = g_object_ref (rows);
   self->selection = g_object_ref (selection);
@@ -355,6 +418,14 @@ strobe_log_window_new (StrobeLogRows     *rows,
   self->vadjustment = g_object_ref (gtk_scrolled_window_get_vadjustment (scroller));
   self->adjustment = g_object_ref_sink (gtk_adjustment_new (0, 0, 0, 1, 1, 1));
   gtk_scrollbar_set_adjustment (scrollbar, self->adjustment);
+  /* Reached by Tab (a scrollbar of GTK's is not): a click does not take the focus from
+   * the table, the keys the user was using. */
+  gtk_widget_set_focusable (GTK_WIDGET (scrollbar), TRUE);
+  gtk_widget_set_focus_on_click (GTK_WIDGET (scrollbar), FALSE);
+  gtk_widget_add_css_class (GTK_WIDGET (scrollbar), "strobe-log-window");
+  key = gtk_event_controller_key_new ();
+  g_signal_connect (key, "key-pressed", G_CALLBACK (scrollbar_key_cb), self);
+  gtk_widget_add_controller (GTK_WIDGET (scrollbar), key);
   g_signal_connect_swapped (self->vadjustment, "value-changed", G_CALLBACK (gtk_moved_cb), self);
   g_signal_connect_swapped (self->vadjustment, "changed", G_CALLBACK (gtk_moved_cb), self);
   g_signal_connect_swapped (self->adjustment, "value-changed", G_CALLBACK (own_moved_cb), self);

@@ -7,7 +7,9 @@
  * window; GTK's scrolling near the window's edge recentres the window on its top row after
  * the frame, GTK scrolled as many rows back in the same turn (nothing on screen moves; for
  * GTK a far jump: it binds the rows it keeps); the scrollbar dragged, or a jump, past the
- * window moves it there first. The selection's messages are kept across a move.
+ * window moves it there first. The selection's messages are kept across a move, and are
+ * the selection (Copy's) while the window is elsewhere. The scrollbar takes the focus by
+ * Tab (not by a click): arrows, Page Up / Down, Home / End scroll without selecting.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -36,11 +38,11 @@ void             strobe_log_window_scroll_to     (StrobeLogWindow   *self,
                                                   guint              position);
 guint            strobe_log_window_to_list       (StrobeLogWindow   *self,
                                                   guint              table_position);
-/* The window is moving: selection changes told now are the window's, not the user's. */
 /* Moves the window to start at list position @start, what is on screen kept (what the
  * edge of the window does; for the bench). */
 void             strobe_log_window_move          (StrobeLogWindow   *self,
                                                   guint              start);
+/* The window is moving: selection changes told now are the window's, not the user's. */
 gboolean         strobe_log_window_is_moving     (StrobeLogWindow   *self);
 /* The user changed the selection: the messages kept across moves are forgotten. */
 void             strobe_log_window_forget        (StrobeLogWindow   *self);
@@ -50,6 +52,9 @@ void             strobe_log_window_forget        (StrobeLogWindow   *self);
 guint            strobe_log_window_key_target    (StrobeLogWindow   *self,
                                                   guint              keyval,
                                                   GdkModifierType    state);
+/* The list positions selected: the table's, and those the user selected before the window
+ * moved away from them (the table cannot show them selected). */
+GtkBitset       *strobe_log_window_dup_selection (StrobeLogWindow   *self);
 /* In rows over the whole list: value is the list position of the top row. */
 GtkAdjustment   *strobe_log_window_get_adjustment (StrobeLogWindow  *self);
 

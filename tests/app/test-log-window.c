@@ -4,8 +4,10 @@
  * scroll and a jump left the table blank. The table is then given a window of the list
  * (StrobeLogRows) and the view moves it (StrobeLogWindow). Here the window is made small
  * (1 000 rows over 20 000 messages) so the same code runs on a small trace: scrolling to the
- * end, a far jump, Ctrl+End and Home, the view's own scrollbar, GTK's scrolling across the
- * window's edge, the selection across moves, and a list shorter than the window unchanged.
+ * end, a far jump, Ctrl+End and Home, the view's own scrollbar (by the mouse and by the
+ * keyboard), GTK's scrolling across the window's edge, the selection across moves and
+ * copied from wherever the window is, a live trace followed past the window (log-emitter),
+ * and a list shorter than the window unchanged.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -13,6 +15,7 @@
 
 #include <glib/gstdio.h>
 #include <math.h>
+#include <string.h>
 #include <gtk/gtk.h>
 
 #include "log-stream.h"
@@ -237,6 +240,155 @@ send_key (Fixture *f, guint keyval, GdkModifierType state)
   settle ();
 }
 
+/* A selection the window moved away from: Copy still copies it (issue 20: it copied
+ * nothing); a row selected by the user then is the selection. */
+static void
+clipboard_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  char **out = data;
+
+  *out = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  if (*out == NULL)
+    *out = g_strdup ("");
+}
+
+static gboolean
+text_ready (gpointer data)
+{
+  return *(char **) data != NULL;
+}
+
+static char *
+copy_rows (Fixture *f)
+{
+  char *text = NULL;
+
+  gtk_widget_activate_action (GTK_WIDGET (f->view), "log.copy", NULL);
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (f->view)), NULL, clipboard_cb, &text);
+  wait_for (text_ready, &text);
+  return text;
+}
+
+/* The message field (the last of a copied TSV row) of each line of @rows. */
+static char *
+messages_of (const char *rows)
+{
+  g_auto(GStrv) lines = g_strsplit (rows, "\n", -1);
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; lines[i] != NULL && *lines[i] != '\0'; i++)
+    g_string_append_printf (out, "%s;", strrchr (lines[i], '\t') + 1);
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_copy_away (void)
+{
+  Fixture f = { 0 };
+  GtkSelectionModel *selection;
+  g_autoptr(GtkBitset) shown = NULL;
+  g_autofree char *rows = NULL, *got = NULL, *after = NULL, *got_after = NULL;
+  guint at;
+
+  open_trace (&f, WINDOW);
+  selection = gtk_column_view_get_model (strobe_log_view_get_column_view (f.view));
+  strobe_view_state_set_selected_message (f.state, 600);
+  settle ();
+  assert_selected (&f, 600);
+  gtk_selection_model_select_item (selection, strobe_log_rows_from_list (f.rows, 602), FALSE);
+  settle ();
+
+  /* Far away by the view's scrollbar: the table cannot show them selected. */
+  gtk_adjustment_set_value (f.own, 15000);
+  settle ();
+  g_assert_cmpuint (strobe_log_rows_from_list (f.rows, 600), ==, G_MAXUINT);
+  shown = gtk_selection_model_get_selection (selection);
+  g_assert_true (gtk_bitset_is_empty (shown));
+  rows = copy_rows (&f);
+  got = messages_of (rows);
+  g_assert_cmpstr (got, ==, "message 600;message 602;");
+  g_assert_nonnull (find_text (GTK_WIDGET (f.view), "Copied 2 rows"));
+
+  /* The user picks a row here: that is the selection now, the far ones forgotten. */
+  at = strobe_log_rows_from_list (f.rows, 15003);
+  g_assert_cmpuint (at, !=, G_MAXUINT);
+  gtk_selection_model_select_item (selection, at, TRUE);
+  settle ();
+  after = copy_rows (&f);
+  got_after = messages_of (after);
+  g_assert_cmpstr (got_after, ==, "message 15003;");
+  close_all ();
+}
+
+/* The view's scrollbar from the keyboard: F6 and Shift+Tab reach it (a click does not take
+ * the focus from the table), its keys scroll the whole list and leave the selection alone. */
+static void
+test_scrollbar_keys (void)
+{
+  Fixture f = { 0 };
+  GtkWidget *bar, *column_view;
+  g_autoptr(GListModel) controllers = NULL;
+  GtkEventController *keys = NULL;
+  gboolean reached = FALSE, handled = FALSE;
+  double page;
+
+  open_trace (&f, WINDOW);
+  bar = GTK_WIDGET (own_scrollbar (&f));
+  column_view = GTK_WIDGET (strobe_log_view_get_column_view (f.view));
+  g_assert_true (gtk_widget_get_focusable (bar));
+  g_assert_false (gtk_widget_get_focus_on_click (bar));
+  strobe_view_state_set_selected_message (f.state, 300);
+  settle ();
+  /* F6 from the table (GTK 4.8's Tab goes row by row in a list), Shift+Tab from the
+   * details below. */
+  gtk_widget_grab_focus (column_view);
+  g_assert_true (strobe_window_cycle_panes (f.window, FALSE));
+  g_assert_true (gtk_root_get_focus (GTK_ROOT (f.window)) == bar);
+  g_assert_true (strobe_window_cycle_panes (f.window, FALSE));
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f.window)), strobe_log_view_get_details (f.view)));
+  gtk_widget_child_focus (GTK_WIDGET (f.window), GTK_DIR_TAB_BACKWARD);
+  reached = gtk_root_get_focus (GTK_ROOT (f.window)) == bar;
+  g_assert_true (reached);
+
+  controllers = gtk_widget_observe_controllers (bar);
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_KEY (c))
+        keys = c;
+    }
+  g_assert_nonnull (keys);
+
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_End, 0, 0, &handled);
+  g_assert_true (handled);
+  settle ();
+  page = gtk_adjustment_get_page_size (f.own);
+  g_assert_cmpfloat (gtk_adjustment_get_value (f.own) + page, >=, N_MESSAGES - 0.5);
+  g_assert_true (row_on_screen (&f, N_MESSAGES - 1));
+  assert_own_follows (&f);
+
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Page_Up, 0, 0, &handled);
+  settle ();
+  g_assert_cmpfloat (fabs (gtk_adjustment_get_value (f.own) + 2 * page - N_MESSAGES), <, 1);
+  g_assert_false (row_on_screen (&f, N_MESSAGES - 1));
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Down, 0, 0, &handled);
+  settle ();
+  g_assert_cmpfloat (fabs (gtk_adjustment_get_value (f.own) + 2 * page - 1 - N_MESSAGES), <, 1);
+  assert_own_follows (&f);
+
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_Home, 0, 0, &handled);
+  settle ();
+  g_assert_cmpfloat (gtk_adjustment_get_value (f.own), ==, 0);
+  g_assert_true (row_on_screen (&f, 0));
+  /* Scrolling is not selecting: the message picked before is the one selected. */
+  assert_selected (&f, 300);
+  /* Keys it does not take go on (Tab, letters). */
+  g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_a, 0, 0, &handled);
+  g_assert_false (handled);
+  close_all ();
+}
+
 /* The window's own scrollbar to the end, a far jump, Ctrl+End, Ctrl+Home. */
 static void
 test_jumps (void)
@@ -337,6 +489,199 @@ test_short_list (void)
   close_all ();
 }
 
+/* ---- live ------------------------------------------------------------------------------ */
+
+typedef struct
+{
+  GSubprocess      *proc;
+  GDataInputStream *out;
+} Emitter;
+
+static void
+emitter_say (Emitter *e, const char *line, const char *expect_prefix)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *reply = NULL;
+
+  g_output_stream_write_all (g_subprocess_get_stdin_pipe (e->proc), line, strlen (line), NULL, NULL, &error);
+  g_assert_no_error (error);
+  if (expect_prefix == NULL)
+    return;
+  reply = g_data_input_stream_read_line (e->out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (reply, expect_prefix));
+}
+
+typedef struct
+{
+  guint32  pid;
+  char    *path;
+} LiveWait;
+
+static gboolean
+live_trace_listed (gpointer data)
+{
+  LiveWait *w = data;
+  GListModel *traces = strobe_store_get_traces (strobe_services_get_store (strobe_application_get_services (the_app)));
+
+  for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
+    {
+      g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
+
+      if (strobe_trace_get_pid (trace) == w->pid && strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE)
+        {
+          w->path = g_strdup (strobe_trace_get_path (trace));
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+typedef struct
+{
+  StrobeLogList *list;
+  guint          n;
+} CountWait;
+
+static gboolean
+has_messages (gpointer data)
+{
+  CountWait *w = data;
+
+  return g_list_model_get_n_items (G_LIST_MODEL (w->list)) == w->n && !strobe_log_list_is_filtering (w->list);
+}
+
+/* A burst of @n more messages, read into the list (@total then). */
+static void
+burst (Emitter *e, StrobeLogList *list, guint n, guint total)
+{
+  g_autofree char *line = g_strdup_printf ("burst %u\n", n);
+  g_autofree char *reply = g_strdup_printf ("done %u", total);
+  CountWait w = { list, total };
+
+  emitter_say (e, line, reply);
+  wait_for (has_messages, &w);
+  settle ();
+}
+
+static gboolean
+list_position_on_screen (Fixture *f, guint position)
+{
+  g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (f->list), position);
+  GtkWidget *cell = find_text (f->list_view, strobe_log_item_get_text (item));
+  graphene_rect_t bounds;
+
+  if (cell == NULL || !gtk_widget_compute_bounds (cell, f->list_view, &bounds))
+    return FALSE;
+  return bounds.origin.y >= -1 && bounds.origin.y + bounds.size.height <= gtk_widget_get_height (f->list_view) + 1;
+}
+
+/* A live trace followed past the window (2^20 rows in the viewer, 1 000 here): the newest
+ * message stays on screen as the window moves after it; not following, the window stays
+ * where the user is while the list grows past it. */
+static void
+test_live_follow (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  StrobeRecorder *recorder = strobe_services_get_recorder (strobe_application_get_services (the_app));
+  g_autofree char *host = g_strdup_printf ("127.0.0.1:%u", strobe_recorder_get_port (recorder));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autofree char *line = NULL;
+  Emitter e = { 0 };
+  LiveWait w = { 0, NULL };
+  CountWait first = { NULL, 40 };
+  Fixture f = { 0 };
+  StrobeDocumentView *page;
+  guint total = 40;
+
+  g_subprocess_launcher_setenv (launcher, "STROBE_TRACEHOST", host, TRUE);
+  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEFILE");
+  e.proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("LOG_EMITTER"), NULL);
+  g_assert_no_error (error);
+  e.out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (e.proc));
+  line = g_data_input_stream_read_line (e.out, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (line, ==, "ready");
+  w.pid = (guint32) g_ascii_strtoull (g_subprocess_get_identifier (e.proc), NULL, 10);
+  emitter_say (&e, "burst 40\n", "done 40");
+  wait_for (live_trace_listed, &w);
+
+  f.window = strobe_window_new (GTK_APPLICATION (the_app), strobe_application_get_services (the_app));
+  gtk_window_set_default_size (GTK_WINDOW (f.window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (f.window));
+  file = g_file_new_for_path (w.path);
+  g_assert_true (strobe_document_is_live (strobe_window_open_file (f.window, file)));
+  page = STROBE_DOCUMENT_VIEW (find_type (GTK_WIDGET (f.window), STROBE_TYPE_DOCUMENT_VIEW));
+  g_assert_true (strobe_document_view_show_view (page, "log"));
+  f.view = STROBE_LOG_VIEW (strobe_document_view_get_view (page, "log"));
+  f.list = strobe_log_view_get_list (f.view);
+  f.state = strobe_document_view_get_state (page);
+  f.rows = strobe_log_view_get_rows (f.view);
+  first.list = f.list;
+  wait_for (has_messages, &first);
+  strobe_log_rows_set_window (f.rows, WINDOW);
+  settle ();
+  f.own = strobe_log_window_get_adjustment (strobe_log_view_get_window (f.view));
+  f.gtk = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (strobe_log_view_get_column_view (f.view)));
+  f.list_view = find_type (GTK_WIDGET (strobe_log_view_get_column_view (f.view)), GTK_TYPE_LIST_VIEW);
+  g_assert_true (strobe_view_state_get_follow_live (f.state));
+  g_assert_false (strobe_log_rows_is_windowed (f.rows));
+
+  /* Following, past the window and on: the newest message on screen, the window at the
+   * list's end, the view's scrollbar at the end of the whole list. */
+  for (guint i = 0; i < 4; i++)
+    {
+      burst (&e, f.list, 400, total += 400);
+      g_assert_true (list_position_on_screen (&f, total - 1));
+      if (total > WINDOW)
+        {
+          g_assert_true (strobe_log_rows_is_windowed (f.rows));
+          g_assert_cmpuint (strobe_log_rows_get_window_start (f.rows) + WINDOW, ==, total);
+          g_assert_true (gtk_widget_get_visible (GTK_WIDGET (own_scrollbar (&f))));
+          g_assert_cmpfloat (gtk_adjustment_get_upper (f.own), ==, total);
+          g_assert_cmpfloat (gtk_adjustment_get_value (f.own) + gtk_adjustment_get_page_size (f.own), >=, total - 0.5);
+        }
+    }
+  g_assert_cmpuint (total, >, 1.5 * WINDOW);
+
+  /* Not following: back to the start with the view's scrollbar, a message selected; the
+   * list grows past the window, which stays, the message selected and on screen. */
+  strobe_view_state_set_follow_live (f.state, FALSE);
+  gtk_adjustment_set_value (f.own, 0);
+  settle ();
+  g_assert_cmpuint (strobe_log_rows_get_window_start (f.rows), ==, 0);
+  strobe_view_state_set_selected_message (f.state, 5);
+  settle ();
+  burst (&e, f.list, 400, total += 400);
+  g_assert_cmpuint (strobe_log_rows_get_window_start (f.rows), ==, 0);
+  g_assert_true (list_position_on_screen (&f, 0));
+  g_assert_false (list_position_on_screen (&f, total - 1));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (f.own), ==, total);
+  g_assert_cmpfloat (gtk_adjustment_get_value (f.own), ==, 0);
+  {
+    g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (gtk_column_view_get_model (strobe_log_view_get_column_view (f.view)));
+
+    g_assert_cmpuint (gtk_bitset_get_size (set), ==, 1);
+    g_assert_cmpuint (strobe_log_rows_to_list (f.rows, gtk_bitset_get_minimum (set)), ==, 5);
+  }
+
+  /* Following again: to the end of the whole list at once. */
+  strobe_view_state_set_follow_live (f.state, TRUE);
+  burst (&e, f.list, 100, total += 100);
+  g_assert_true (list_position_on_screen (&f, total - 1));
+  g_assert_cmpuint (strobe_log_rows_get_window_start (f.rows) + WINDOW, ==, total);
+
+  emitter_say (&e, "quit\n", NULL);
+  g_subprocess_wait (e.proc, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_object (&e.out);
+  g_clear_object (&e.proc);
+  g_free (w.path);
+  close_all ();
+}
+
 static void
 run_tests_cb (GApplication *app, int *status)
 {
@@ -370,6 +715,9 @@ main (int argc, char *argv[])
   g_test_add_func ("/log-window/jumps", test_jumps);
   g_test_add_func ("/log-window/scrolling", test_scrolling);
   g_test_add_func ("/log-window/short-list", test_short_list);
+  g_test_add_func ("/log-window/copy-away", test_copy_away);
+  g_test_add_func ("/log-window/scrollbar-keys", test_scrollbar_keys);
+  g_test_add_func ("/log-window/live-follow", test_live_follow);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,
                           "application-id", STROBE_APP_ID,
