@@ -457,6 +457,32 @@ unbind_cb (GtkSignalListItemFactory *factory,
     g_signal_handlers_disconnect_by_func (item, row_changed_cb, list_item);
 }
 
+/* The verbosity column is as wide as its longest word in the user's language, in bold
+ * (fatal messages are) and beside its icon: "Предупреждение" does not fit the English
+ * width. The other fixed widths hold names of the trace's own, which may be any length. */
+static int
+verbosity_width (GtkWidget *widget,
+                 const char *title,
+                 int         minimum)
+{
+  g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, title);
+  g_autoptr(PangoAttrList) attrs = pango_attr_list_new ();
+  int widest = 0, w;
+
+  /* The header's sort arrow takes about what the icon does. */
+  pango_layout_get_pixel_size (layout, &widest, NULL);
+  pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+  pango_layout_set_attributes (layout, attrs);
+  for (guint8 v = 1; v <= 7; v++)
+    {
+      pango_layout_set_text (layout, strobe_log_verbosity_label (v), -1);
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      widest = MAX (widest, w);
+    }
+  /* The icon's room (style.css: padding-left 20px) and the cell's padding on both sides. */
+  return MAX (minimum, widest + 20 + 2 * 8);
+}
+
 void
 strobe_log_cells_add_columns (StrobeLogCells *self,
                              GtkColumnView  *column_view)
@@ -493,7 +519,10 @@ strobe_log_cells_add_columns (StrobeLogCells *self,
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, columns[c].expand);
       /* Fixed widths: no column is measured again as rows scroll into view. */
-      if (columns[c].width > 0)
+      if (c == COL_VERBOSITY)
+        gtk_column_view_column_set_fixed_width (column, verbosity_width (self->table, _(columns[c].title),
+                                                                          columns[c].width));
+      else if (columns[c].width > 0)
         gtk_column_view_column_set_fixed_width (column, columns[c].width);
       gtk_column_view_append_column (column_view, column);
     }

@@ -6,7 +6,9 @@
  * - no figure in the timers table is cut short — "153.4 м…" could be мс or мкс —, counts
  *   of eight digits included, and the callers panel's hint is there whole;
  * - the overview's tab titles set off their counts as the language does, with no stray
- *   spaces ("事件类型 (27)", not "事件类型(E)（27）").
+ *   spaces ("事件类型 (27)", not "事件类型(E)（27）");
+ * - the log table's verbosity words are whole beside their icon ("Предупреждение", not
+ *   "Предупр…").
  *
  * SPDX-License-Identifier: MIT
  */
@@ -17,6 +19,7 @@
 
 #include "strobe-build-tree.h"
 #include "strobe-format.h"
+#include "strobe-log-view.h"
 #include "strobe-overview-view.h"
 #include "strobe-time-scale.h"
 #include "strobe-timer-row.h"
@@ -215,6 +218,70 @@ test_overview_tabs (void)
     ;
 }
 
+/* Each verbosity cell on screen shows its word whole: the word's width (in the cell's own
+ * font, bold for a fatal one) beside the icon's 20 px fits the cell's width. */
+static gboolean
+is_level_cell (GtkWidget *widget, gconstpointer data)
+{
+  return GTK_IS_INSCRIPTION (widget) && gtk_widget_has_css_class (widget, "strobe-log-level")
+         && gtk_widget_get_mapped (widget) && gtk_inscription_get_text (GTK_INSCRIPTION (widget)) != NULL;
+}
+
+static guint
+assert_levels_whole (GtkWidget *widget)
+{
+  guint seen = 0;
+
+  if (is_level_cell (widget, NULL))
+    {
+      const char *text = gtk_inscription_get_text (GTK_INSCRIPTION (widget));
+      g_autoptr(PangoLayout) layout = gtk_widget_create_pango_layout (widget, text);
+      int w;
+
+      pango_layout_get_pixel_size (layout, &w, NULL);
+      g_test_message ("level %s: %d px of text in a cell of %d", text, w, gtk_widget_get_width (widget));
+      g_assert_cmpint (w + 20, <=, gtk_widget_get_width (widget));
+      return 1;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    seen += assert_levels_whole (c);
+  return seen;
+}
+
+static void
+test_log_levels_fit (void)
+{
+  g_autofree char *path = data_path ("golden-logmem.strobe");
+  g_autoptr (GFile) file = g_file_new_for_path (path);
+  g_autoptr (StrobeDocument) document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  g_autoptr (StrobeViewState) state = strobe_view_state_new ();
+  g_autoptr (GError) error = NULL;
+  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
+  GtkWidget *view;
+  const char *warning = expected ("Warning", "Предупреждение", "警告");
+
+  strobe_document_load (document, NULL, &error);
+  g_assert_no_error (error);
+  view = GTK_WIDGET (strobe_view_new (STROBE_TYPE_LOG_VIEW, document, state));
+  gtk_window_set_default_size (window, 1200, 700);
+  gtk_window_set_child (window, view);
+  gtk_window_present (window);
+  for (guint i = 0; i < 200 && find_where (view, is_level_cell, NULL) == NULL; i++)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  /* The trace has warnings: the longest word in Russian. */
+  g_assert_nonnull (find_text (view, warning));
+  g_assert_cmpuint (assert_levels_whole (view), >=, 3);
+  gtk_window_destroy (window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -230,5 +297,6 @@ main (int argc, char **argv)
   g_test_add_func ("/words/ruler-units", test_ruler_units);
   g_test_add_func ("/words/timers-fit", test_timers_fit);
   g_test_add_func ("/words/overview-tabs", test_overview_tabs);
+  g_test_add_func ("/words/log-levels-fit", test_log_levels_fit);
   return g_test_run ();
 }
