@@ -31,7 +31,8 @@ typedef struct
 
 /* The block being built: each name's totals in a slot found through a small
  * open-addressing index (it grows with the names, so a track with a handful of scopes
- * keeps a handful), and each scope's (slot, bucket) key, sorted when the block is packed.
+ * keeps a handful), and each scope's (slot, bucket) key, sorted when the block is packed
+ * (or, when every name's durations span few buckets, counted in a table per name).
  * Counting the buckets in a table instead missed the cache for nearly every scope (the
  * tables of tens of tracks filling at once). */
 struct _StrobeTimerSummaryBuilder
@@ -135,26 +136,79 @@ slot_of (StrobeTimerSummaryBuilder *b, guint32 name, guint64 incl)
   return b->n_slots - 1;
 }
 
-/* @keys sorted: by bucket, then (stable) by slot, a counting pass each; @tmp as large. */
+/* @keys sorted by slot, then by bucket: a counting pass by bucket over the block's span
+ * of buckets (@lo to @hi), then placed by slot — each slot's count is known (@at: where
+ * each slot's keys start), so that pass needs no count of its own; @tmp as large. */
 static void
-keys_sort (guint32 *keys, guint32 *tmp, guint n, guint n_slots)
+keys_sort (guint32 *keys, guint32 *tmp, guint n, const guint32 *at, guint n_slots, guint lo, guint hi)
 {
   const guint32 mask = (1u << BUCKET_BITS) - 1;
-  g_autofree guint32 *count = g_new0 (guint32, MAX (mask + 2, n_slots + 1));
+  guint range = hi - lo + 1;
+  g_autofree guint32 *count = g_new0 (guint32, MAX (range + 1, n_slots));
 
   for (guint i = 0; i < n; i++)
-    count[(keys[i] & mask) + 1]++;
-  for (guint k = 1; k <= mask + 1; k++)
+    count[(keys[i] & mask) - lo + 1]++;
+  for (guint k = 1; k <= range; k++)
     count[k] += count[k - 1];
   for (guint i = 0; i < n; i++)
-    tmp[count[keys[i] & mask]++] = keys[i];
-  memset (count, 0, (n_slots + 1) * sizeof *count);
-  for (guint i = 0; i < n; i++)
-    count[(tmp[i] >> BUCKET_BITS) + 1]++;
-  for (guint k = 1; k <= n_slots; k++)
-    count[k] += count[k - 1];
+    tmp[count[(keys[i] & mask) - lo]++] = keys[i];
+  memcpy (count, at, n_slots * sizeof *count);
   for (guint i = 0; i < n; i++)
     keys[count[tmp[i] >> BUCKET_BITS]++] = tmp[i];
+}
+
+/* One name's buckets in order, after their number: (bucket − the previous one) × 2, + 1
+ * when a count > 1 follows (most buckets of a block hold one scope: one byte then), then
+ * the count. From @n keys sorted by bucket. */
+static guint8 *
+put_sorted (guint8 *o, const guint32 *keys, guint n)
+{
+  const guint32 mask = (1u << BUCKET_BITS) - 1;
+  guint pairs = 0, prev = 0;
+
+  for (guint i = 0; i < n; i++)
+    pairs += i == 0 || keys[i] != keys[i - 1];
+  o = strobe_scope_put_varint (o, pairs);
+  for (guint i = 0; i < n;)
+    {
+      guint32 key = keys[i], bucket = key & mask, c = 0;
+      while (i < n && keys[i] == key)
+        i++, c++;
+      o = strobe_scope_put_varint (o, (guint64) (bucket - prev) << 1 | (c > 1));
+      if (c > 1)
+        o = strobe_scope_put_varint (o, c);
+      prev = bucket;
+    }
+  return o;
+}
+
+/* The same from a count per bucket of the name's span (@lo to @lo + @range − 1). */
+static guint8 *
+put_counted (guint8 *o, const guint16 *hist, guint lo, guint range)
+{
+  guint prev = 0, pairs = 0;
+
+  for (guint k = 0; k < range; k++)
+    pairs += hist[k] != 0;
+  o = strobe_scope_put_varint (o, pairs);
+  for (guint k = 0; k < range; k++)
+    if (hist[k])
+      {
+        guint c = hist[k];
+        o = strobe_scope_put_varint (o, (guint64) (lo + k - prev) << 1 | (c > 1));
+        if (c > 1)
+          o = strobe_scope_put_varint (o, c);
+        prev = lo + k;
+      }
+  return o;
+}
+
+/* Whether a name's buckets are counted in a table over its span rather than sorted: the
+ * span is not much wider than its scopes (a deep track of a few names). */
+static inline gboolean
+slot_dense (guint count, guint lo, guint hi)
+{
+  return hi - lo + 1 <= 2 * count + 64;
 }
 
 /* The block in its packed form (@len bytes, g_free'd by the caller); the builder emptied
@@ -164,39 +218,71 @@ builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
 {
   /* At most: 5 + 5 + 4 × 10 + 3 bytes a name, 2 + 2 a bucket (both < 2^14), the end. */
   guint8 *out = g_malloc (b->n_slots * 53 + b->n_keys * 4 + 5), *o = out;
+  const guint32 mask = (1u << BUCKET_BITS) - 1;
+  g_autofree guint32 *at = g_new (guint32, b->n_slots + 1);
   g_autofree guint32 *tmp = g_new (guint32, b->n_keys + 1);
-  guint at = 0;
+  guint lo = mask, hi = 0;
+  gboolean dense = TRUE;
 
-  keys_sort (b->keys, tmp, b->n_keys, b->n_slots);
-  /* Every slot has a scope, so the sorted keys are each slot's buckets in turn. */
+  at[0] = 0;
+  if (b->n_slots == 0)
+    lo = 0;
   for (guint s = 0; s < b->n_slots; s++)
     {
       const Slot *sl = &b->slots[s];
-      guint end = at, pairs = 0, prev = 0;
+      guint slo = strobe_duration_sketch_bucket (sl->min), shi = strobe_duration_sketch_bucket (sl->max);
 
-      while (end < b->n_keys && b->keys[end] >> BUCKET_BITS == s)
+      at[s + 1] = at[s] + sl->count;
+      lo = MIN (lo, slo);
+      hi = MAX (hi, shi);
+      dense = dense && slot_dense (sl->count, slo, shi);
+    }
+  if (dense)
+    {
+      /* Few names, each over a narrow span: a count per bucket of each one's span, the
+       * spans side by side, filled in one pass over the keys — no sort. */
+      g_autofree guint32 *off = g_new (guint32, b->n_slots);
+      g_autofree guint16 *hist = NULL;
+      guint total = 0;
+
+      for (guint s = 0; s < b->n_slots; s++)
         {
-          pairs += end == at || b->keys[end] != b->keys[end - 1];
-          end++;
+          guint slo = strobe_duration_sketch_bucket (b->slots[s].min);
+          /* Modulo 2^32: a bucket plus its slot's offset is its place in the table. */
+          off[s] = total - slo;
+          total += strobe_duration_sketch_bucket (b->slots[s].max) - slo + 1;
         }
-      o = strobe_scope_put_varint (o, sl->name);
-      o = strobe_scope_put_varint (o, sl->count);
-      o = strobe_scope_put_varint (o, sl->incl);
-      o = strobe_scope_put_varint (o, sl->excl);
-      o = strobe_scope_put_varint (o, sl->min);
-      o = strobe_scope_put_varint (o, sl->max - sl->min);
-      o = strobe_scope_put_varint (o, pairs);
-      /* The buckets in order: (bucket − the previous one) × 2, + 1 when a count > 1
-       * follows (most buckets of a block hold one scope: one byte then). */
-      while (at < end)
+      hist = g_new0 (guint16, total);
+      for (guint i = 0; i < b->n_keys; i++)
+        hist[(b->keys[i] & mask) + off[b->keys[i] >> BUCKET_BITS]]++;
+      for (guint s = 0; s < b->n_slots; s++)
         {
-          guint32 key = b->keys[at], bucket = key & ((1u << BUCKET_BITS) - 1), n = 0;
-          while (at < end && b->keys[at] == key)
-            at++, n++;
-          o = strobe_scope_put_varint (o, (guint64) (bucket - prev) << 1 | (n > 1));
-          if (n > 1)
-            o = strobe_scope_put_varint (o, n);
-          prev = bucket;
+          const Slot *sl = &b->slots[s];
+          guint slo = strobe_duration_sketch_bucket (sl->min);
+
+          o = strobe_scope_put_varint (o, sl->name);
+          o = strobe_scope_put_varint (o, sl->count);
+          o = strobe_scope_put_varint (o, sl->incl);
+          o = strobe_scope_put_varint (o, sl->excl);
+          o = strobe_scope_put_varint (o, sl->min);
+          o = strobe_scope_put_varint (o, sl->max - sl->min);
+          o = put_counted (o, hist + (guint32) (off[s] + slo), slo, strobe_duration_sketch_bucket (sl->max) - slo + 1);
+        }
+    }
+  else
+    {
+      keys_sort (b->keys, tmp, b->n_keys, at, b->n_slots, lo, hi);
+      for (guint s = 0; s < b->n_slots; s++)
+        {
+          const Slot *sl = &b->slots[s];
+
+          o = strobe_scope_put_varint (o, sl->name);
+          o = strobe_scope_put_varint (o, sl->count);
+          o = strobe_scope_put_varint (o, sl->incl);
+          o = strobe_scope_put_varint (o, sl->excl);
+          o = strobe_scope_put_varint (o, sl->min);
+          o = strobe_scope_put_varint (o, sl->max - sl->min);
+          o = put_sorted (o, b->keys + at[s], sl->count);
         }
     }
   o = strobe_scope_put_varint (o, END);
@@ -208,6 +294,27 @@ builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
   b->chunks = 0;
   *len = (gsize) (o - out);
   return out;
+}
+
+/* @name's slot when the direct table has none: found (or made) through the hashed index,
+ * and put in the direct table when it is low enough. */
+static guint
+slot_new (StrobeTimerSummaryBuilder *b, guint32 name, guint64 incl)
+{
+  guint slot = slot_of (b, name, incl);
+
+  if (name < DIRECT)
+    {
+      if (name >= b->direct_len)
+        {
+          guint len = MIN (DIRECT, MAX (name + 1, b->direct_len * 2));
+          b->direct = g_renew (guint16, b->direct, len);
+          memset (b->direct + b->direct_len, 0, (len - b->direct_len) * sizeof (guint16));
+          b->direct_len = len;
+        }
+      b->direct[name] = (guint16) (slot + 1);
+    }
+  return slot;
 }
 
 static gint test_shift = STROBE_TIMER_SUMMARY_CHUNKS_SHIFT;
@@ -246,7 +353,6 @@ strobe_timer_summary_add_chunk (StrobeTimerSummary *self, guint ci, const Strobe
                                 StrobeTimerSummaryStore store, gpointer store_data)
 {
   StrobeTimerSummaryBuilder *b;
-  guint32 slots[STROBE_SCOPE_CHUNK];
 
   if (self->stopped)
     return;
@@ -277,36 +383,21 @@ strobe_timer_summary_add_chunk (StrobeTimerSummary *self, guint ci, const Strobe
   for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
     {
       guint32 name = scopes[i].name;
-
-      if (name < b->direct_len && b->direct[name])
-        {
-          slots[i] = b->direct[name] - 1u;
-          continue;
-        }
-      slots[i] = slot_of (b, name, scopes[i].incl);
-      if (name < DIRECT)
-        {
-          if (name >= b->direct_len)
-            {
-              guint len = MIN (DIRECT, MAX (name + 1, b->direct_len * 2));
-              b->direct = g_renew (guint16, b->direct, len);
-              memset (b->direct + b->direct_len, 0, (len - b->direct_len) * sizeof (guint16));
-              b->direct_len = len;
-            }
-          b->direct[name] = (guint16) (slots[i] + 1);
-        }
-    }
-  for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
-    {
       guint64 incl = scopes[i].incl;
-      Slot *s = &b->slots[slots[i]];
+      guint slot;
+      Slot *s;
 
+      if (G_LIKELY (name < b->direct_len && b->direct[name]))
+        slot = b->direct[name] - 1u;
+      else
+        slot = slot_new (b, name, incl);
+      s = &b->slots[slot];
       s->count++;
       s->incl += incl;
       s->excl += scopes[i].excl;
       s->min = MIN (s->min, incl);
       s->max = MAX (s->max, incl);
-      b->keys[b->n_keys++] = (guint32) slots[i] << BUCKET_BITS | strobe_duration_sketch_bucket (incl);
+      b->keys[b->n_keys++] = (guint32) slot << BUCKET_BITS | strobe_duration_sketch_bucket (incl);
     }
   self->bytes += builder_bytes (b);
   if (++b->chunks == 1u << self->shift)
