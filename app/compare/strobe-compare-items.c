@@ -308,6 +308,7 @@ SITE_FIGURE (bytes, STROBE_COMPARE_MEM_BYTES)
 
 static char *c_name (gpointer p) { return strobe_text_escape (ITEM (p)->name, STROBE_TEXT_PLAIN); }
 static int k_name (gpointer x, gpointer y) { return strobe_table_compare_str (ITEM (x)->name, ITEM (y)->name); }
+/* "gone" is «пропало» in Russian: the "In" column is eight characters wide. */
 static char *c_in (gpointer p)
 {
   StrobeCompareIn in = ITEM (p)->in;
@@ -335,7 +336,7 @@ static int k_n_d (gpointer x, gpointer y)
 
 static const StrobeTableColumn timer_columns[] = {
   { N_("Name"), c_name, k_name, 24, FALSE, TRUE, NULL },
-  { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },
+  { N_("In"), c_in, k_in, 8, FALSE, FALSE, NULL },
   TIMER_COLUMNS (N_("Calls A"), N_("Calls B"), N_("Calls Δ%"), count),
   TIMER_COLUMNS (N_("Incl A"), N_("Incl B"), N_("Incl Δ%"), incl),
   TIMER_COLUMNS (N_("Excl A"), N_("Excl B"), N_("Excl Δ%"), excl),
@@ -353,7 +354,7 @@ static const StrobeTableColumn timer_columns[] = {
 
 static const StrobeTableColumn site_columns[] = {
   { N_("Allocation site"), c_name, k_name, 28, FALSE, TRUE, NULL },
-  { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },
+  { N_("In"), c_in, k_in, 8, FALSE, FALSE, NULL },
   SITE_COLUMNS (N_("Peak A"), N_("Peak B"), N_("Peak Δ"), peak),
   SITE_COLUMNS (N_("Leaked A"), N_("Leaked B"), N_("Leaked Δ"), leaked),
   SITE_COLUMNS (N_("Allocations A"), N_("Allocations B"), N_("Allocations Δ"), allocations),
@@ -364,7 +365,7 @@ static const StrobeTableColumn site_columns[] = {
 #define MESSAGE_COLUMNS(first, width)                                                      \
   { first, c_name, k_name, width, FALSE, TRUE, NULL },                                     \
   { N_("Verbosity"), c_detail, k_detail, 8, FALSE, FALSE, NULL },                          \
-  { N_("In"), c_in, k_in, 5, FALSE, FALSE, NULL },                                         \
+  { N_("In"), c_in, k_in, 8, FALSE, FALSE, NULL },                                         \
   { N_("Messages A"), c_n_a, k_n_a, 8, TRUE, FALSE, NULL },                                \
   { N_("Messages B"), c_n_b, k_n_b, 8, TRUE, FALSE, NULL },                                \
   { N_("Messages Δ"), c_n_d, k_n_d, 8, TRUE, FALSE, NULL }

@@ -7,6 +7,8 @@
  *   of eight digits included, and the callers panel's hint is there whole;
  * - the overview's tab titles set off their counts as the language does, with no stray
  *   spaces ("事件类型 (27)", not "事件类型(E)（27）");
+ * - the comparison's timers table shows its names and words whole, as wide as they are
+ *   («пропало», not «про…»), and scrolls sideways for the rest;
  * - the log table's verbosity words are whole beside their icon ("Предупреждение", not
  *   "Предупр…").
  *
@@ -18,6 +20,7 @@
 #include <string.h>
 
 #include "strobe-build-tree.h"
+#include "strobe-compare-view.h"
 #include "strobe-format.h"
 #include "strobe-log-view.h"
 #include "strobe-overview-view.h"
@@ -218,6 +221,133 @@ test_overview_tabs (void)
     ;
 }
 
+/* Every cell of the first @columns columns under @widget (a column view's rows) shows its
+ * whole text; returns how many it looked at. */
+static guint
+assert_first_columns_whole (GtkWidget *widget,
+                            guint      columns)
+{
+  guint seen = 0;
+
+  if (!gtk_widget_get_mapped (widget))
+    return 0;
+  if (g_strcmp0 (gtk_widget_get_css_name (widget), "row") == 0)
+    {
+      guint c = 0;
+
+      for (GtkWidget *cell = gtk_widget_get_first_child (widget); cell && c < columns;
+           cell = gtk_widget_get_next_sibling (cell), c++)
+        {
+          GtkWidget *ins = find_type (cell, GTK_TYPE_INSCRIPTION);
+          const char *text = ins ? gtk_inscription_get_text (GTK_INSCRIPTION (ins)) : NULL;
+          g_autoptr (PangoLayout) layout = NULL;
+          int w;
+
+          if (text == NULL || *text == '\0')
+            continue;
+          layout = gtk_widget_create_pango_layout (ins, text);
+          pango_layout_get_pixel_size (layout, &w, NULL);
+          if (w > gtk_widget_get_width (ins))
+            g_error ("\"%s\" needs %d pixels, its cell has %d", text, w, gtk_widget_get_width (ins));
+          seen++;
+        }
+      return seen;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    seen += assert_first_columns_whole (c, columns);
+  return seen;
+}
+
+static gboolean
+is_row_cell (GtkWidget *widget, gconstpointer data)
+{
+  return GTK_IS_INSCRIPTION (widget) && gtk_widget_get_mapped (widget)
+         && gtk_inscription_get_text (GTK_INSCRIPTION (widget)) != NULL;
+}
+
+/* A comparison of @a against @b in a window narrower than its table's columns (it scrolls
+ * rather than squeezing them), ready. */
+static StrobeCompareView *
+compare_open (GtkWindow *window, StrobeDocument *a, StrobeDocument *b, StrobeViewState *state)
+{
+  StrobeCompareView *view = STROBE_COMPARE_VIEW (strobe_view_new (STROBE_TYPE_COMPARE_VIEW, a, state));
+  gint64 end = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+
+  gtk_window_set_default_size (window, 1000, 700);
+  gtk_window_set_child (window, GTK_WIDGET (view));
+  gtk_window_present (window);
+  strobe_compare_view_set_other (view, b);
+  while (!strobe_compare_view_is_ready (view) && g_get_monotonic_time () < end)
+    {
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+  g_assert_true (strobe_compare_view_is_ready (view));
+  return view;
+}
+
+/* Waits until @table shows @text (or anything, when NULL) and every cell has its size. */
+static void
+table_settle (GtkWidget *table, const char *text)
+{
+  for (guint i = 0; i < 400; i++)
+    {
+      if ((text ? find_text (table, text) : find_where (table, is_row_cell, NULL)) != NULL && figures_allocated (table))
+        break;
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
+      g_usleep (5000);
+    }
+}
+
+static void
+test_compare_fits (void)
+{
+  g_autofree char *path_a = data_path ("golden-compare-a.strobe");
+  g_autofree char *path_b = data_path ("golden-compare-b.strobe");
+  g_autoptr (GFile) file_a = g_file_new_for_path (path_a);
+  g_autoptr (GFile) file_b = g_file_new_for_path (path_b);
+  g_autoptr (StrobeDocument) a = strobe_document_new (file_a, STROBE_DOCUMENT_MODEL_ALL);
+  g_autoptr (StrobeDocument) b = strobe_document_new (file_b, STROBE_DOCUMENT_MODEL_ALL);
+  g_autoptr (StrobeViewState) state = strobe_view_state_new ();
+  g_autoptr (GError) error = NULL;
+  const char *gone = expected ("gone", "пропало", "消失");
+  GtkWindow *window;
+  StrobeCompareView *view;
+  GtkWidget *table;
+  guint seen;
+
+  strobe_document_load (a, NULL, &error);
+  g_assert_no_error (error);
+  strobe_document_load (b, NULL, &error);
+  g_assert_no_error (error);
+
+  window = GTK_WINDOW (gtk_window_new ());
+  view = compare_open (window, a, b, state);
+  table = find_named (GTK_WIDGET (view), "timers_view");
+  g_assert_nonnull (table);
+  table_settle (table, NULL);
+  /* The name, where the timer is and the calls of each side. */
+  seen = assert_first_columns_whole (table, 5);
+  g_test_message ("%u cells whole", seen);
+  g_assert_cmpuint (seen, >=, 10);
+  gtk_window_destroy (window);
+
+  /* B against A: A's allocation site is "gone" («пропало») in B, whole beside the site. */
+  window = GTK_WINDOW (gtk_window_new ());
+  view = compare_open (window, b, a, state);
+  table = find_named (GTK_WIDGET (view), "sites_view");
+  g_assert_nonnull (table);
+  gtk_stack_set_visible_child_name (GTK_STACK (gtk_widget_get_ancestor (table, GTK_TYPE_STACK)), "memory");
+  table_settle (table, gone);
+  g_assert_nonnull (find_text (table, gone));
+  g_assert_cmpuint (assert_first_columns_whole (table, 2), >=, 2);
+  gtk_window_destroy (window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
 /* Each verbosity cell on screen shows its word whole: the word's width (in the cell's own
  * font, bold for a fatal one) beside the icon's 20 px fits the cell's width. */
 static gboolean
@@ -298,5 +428,6 @@ main (int argc, char **argv)
   g_test_add_func ("/words/timers-fit", test_timers_fit);
   g_test_add_func ("/words/overview-tabs", test_overview_tabs);
   g_test_add_func ("/words/log-levels-fit", test_log_levels_fit);
+  g_test_add_func ("/words/compare-fits", test_compare_fits);
   return g_test_run ();
 }
