@@ -60,6 +60,7 @@ struct _StrobeTileCache
   guint                pending;
   guint64              frame;
   gsize                bytes;
+  StrobeTileCounts     counts;
   /* The model as the frame last read it (read_model): a request never waits on the
    * model's lock, which the reading thread holds while it adds a batch. */
   guint64              model_generation;
@@ -334,6 +335,7 @@ strobe_tile_cache_set_epoch (StrobeTileCache *cache, const StrobeTileEpoch *epoc
   cache->prev_epoch = cache->epoch;
   cache->epoch = *epoch;
   cache->have_epoch = TRUE;
+  cache->counts.epochs++;
   recount_bytes (cache);
   return TRUE;
 }
@@ -357,6 +359,8 @@ make_node (StrobeTileCache *cache, Tile *tile)
   int sf = MAX (cache->epoch.scale_factor, 1);
   int w = cairo_image_surface_get_width (s), h = cairo_image_surface_get_height (s);
   graphene_rect_t bounds = GRAPHENE_RECT_INIT (0, 0, (float) w / sf, (float) h / sf);
+
+  cache->counts.nodes_made++;
 
   if (cache->epoch.textures)
     {
@@ -486,6 +490,7 @@ strobe_tile_cache_stand_ins (StrobeTileCache *cache, const StrobeTileKey *key, g
       t->used = cache->frame;
       if (t->node == NULL)
         t->node = make_node (cache, t);
+      cache->counts.stand_ins++;
       func (t->node, t->surface, t->t0, cache->prev_epoch.scale, user_data);
     }
 }
@@ -617,4 +622,11 @@ strobe_tile_cache_get_bytes (StrobeTileCache *cache)
 {
   g_return_val_if_fail (cache != NULL, 0);
   return cache->bytes;
+}
+
+void
+strobe_tile_cache_get_counts (StrobeTileCache *cache, StrobeTileCounts *counts)
+{
+  g_return_if_fail (cache != NULL && counts != NULL);
+  *counts = cache->counts;
 }

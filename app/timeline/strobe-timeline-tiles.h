@@ -114,6 +114,16 @@ void             strobe_tile_cache_prefetch   (StrobeTileCache       *cache,
                                                gpointer               fill_data);
 /* Tiles asked for and not ready yet. */
 guint            strobe_tile_cache_get_pending (StrobeTileCache      *cache);
+/* What the frames so far cost the cache (counts since it was made; a benchmark reads
+ * them around one frame). */
+typedef struct
+{
+  guint64 nodes_made;      /* tile pictures turned into render nodes */
+  guint64 stand_ins;       /* previous-epoch pictures drawn stretched for a missing tile */
+  guint64 epochs;          /* epoch changes */
+} StrobeTileCounts;
+void             strobe_tile_cache_get_counts (StrobeTileCache       *cache,
+                                               StrobeTileCounts      *counts);
 /* Bytes of tile pictures held. */
 gsize            strobe_tile_cache_get_bytes  (StrobeTileCache       *cache);
 

@@ -779,6 +779,16 @@ strobe_timeline_widget_get_cache_bytes (StrobeTimelineWidget *self)
   return self->tiles ? strobe_tile_cache_get_bytes (self->tiles) : 0;
 }
 
+void
+strobe_timeline_widget_get_tile_counts (StrobeTimelineWidget *self, gpointer counts)
+{
+  g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self) && counts != NULL);
+  if (self->tiles)
+    strobe_tile_cache_get_counts (self->tiles, counts);
+  else
+    memset (counts, 0, sizeof (StrobeTileCounts));
+}
+
 const StrobeScopeRef *
 strobe_timeline_widget_get_selected_scope (StrobeTimelineWidget *self)
 {

@@ -98,5 +98,8 @@ guint                 strobe_timeline_widget_get_pending      (StrobeTimelineWid
 guint                 strobe_timeline_widget_get_incomplete   (StrobeTimelineWidget *self);
 /* Bytes of drawn tiles held. */
 gsize                 strobe_timeline_widget_get_cache_bytes  (StrobeTimelineWidget *self);
+/* The tile cache's counts (StrobeTileCounts, strobe-timeline-tiles.h): for benchmarks. */
+void                  strobe_timeline_widget_get_tile_counts  (StrobeTimelineWidget *self,
+                                                               gpointer              counts);
 
 G_END_DECLS

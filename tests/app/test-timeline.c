@@ -24,6 +24,7 @@
 #include "strobe-timeline-geometry.h"
 #include "strobe-timeline-layouts.h"
 #include "strobe-timeline-painter.h"
+#include "strobe-timeline-tiles.h"
 #include "strobe-timeline-tracks.h"
 #include "strobe-timer-row.h"
 #include "strobe-timer-stats.h"
@@ -510,6 +511,46 @@ test_hidden_stops_workers (void)
   g_clear_object (&after);
   after = timeline_render_complete (&f, GTK_WIDGET (w), 20);
   g_assert_true (textures_match (after, before, 24, &why));
+  timeline_fixture_close (&f);
+}
+
+/* A tile's picture becomes a render node once: frames that show nothing new copy no
+ * picture (under the cairo renderer each new node is a 256 px copy), and a new zoom makes
+ * nodes only for the tiles it draws anew. */
+static void
+test_tile_nodes_once (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  StrobeTimelineWidget *w;
+  StrobeTileCounts a, b, c;
+  g_autoptr(GdkTexture) shown = NULL;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  w = strobe_timeline_view_get_timeline (f.view);
+  set_range_s (&f, 0.090, 0.130);
+  shown = timeline_render_complete (&f, GTK_WIDGET (w), 20);
+  strobe_timeline_widget_get_tile_counts (w, &a);
+  g_assert_cmpuint (a.nodes_made, >, 0);
+  for (int i = 0; i < 3; i++)
+    g_object_unref (timeline_render (GTK_WIDGET (w), NULL));
+  strobe_timeline_widget_get_tile_counts (w, &b);
+  g_assert_cmpuint (b.nodes_made, ==, a.nodes_made);
+  g_assert_cmpuint (b.epochs, ==, a.epochs);
+  g_assert_cmpuint (b.stand_ins, ==, a.stand_ins);
+  /* Zoomed out a little: a new epoch, the old tiles stand in until the new are drawn. */
+  set_range_s (&f, 0.080, 0.140);
+  g_object_unref (timeline_render (GTK_WIDGET (w), NULL));
+  g_clear_object (&shown);
+  shown = timeline_render_complete (&f, GTK_WIDGET (w), 20);
+  strobe_timeline_widget_get_tile_counts (w, &c);
+  g_assert_cmpuint (c.epochs, ==, b.epochs + 1);
+  g_assert_cmpuint (c.nodes_made, >, b.nodes_made);
+  g_assert_cmpuint (c.nodes_made - b.nodes_made, <=, a.nodes_made + 16);
+  for (int i = 0; i < 3; i++)
+    g_object_unref (timeline_render (GTK_WIDGET (w), NULL));
+  strobe_timeline_widget_get_tile_counts (w, &b);
+  g_assert_cmpuint (b.nodes_made, ==, c.nodes_made);
   timeline_fixture_close (&f);
 }
 
@@ -2040,6 +2081,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/no-scopes-explained", test_no_scopes_explained);
   g_test_add_func ("/timeline/damaged", test_damaged);
   g_test_add_func ("/timeline/hidden-stops-workers", test_hidden_stops_workers);
+  g_test_add_func ("/timeline/tile-nodes-once", test_tile_nodes_once);
   g_test_add_func ("/timeline/many-regions", test_many_regions);
   g_test_add_func ("/timeline/view-state", test_view_state);
   g_test_add_func ("/timeline/navigate", test_navigate);
