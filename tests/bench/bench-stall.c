@@ -50,19 +50,39 @@ wait_ns (const BenchStall *s)
 /* All CPUs' steal time in ms: what the hypervisor ran instead of this machine (the eighth
  * figure of /proc/stat's first line, in clock ticks); 0 where not known. */
 static double
-steal_ms (const BenchStall *s)
+steal_from (int fd)
 {
   char buf[256];
   unsigned long long v[8] = { 0 };
   ssize_t n;
 
-  if (s->stat_fd < 0 || (n = pread (s->stat_fd, buf, sizeof buf - 1, 0)) <= 0)
+  if (fd < 0 || (n = pread (fd, buf, sizeof buf - 1, 0)) <= 0)
     return 0;
   buf[n] = '\0';
   if (sscanf (buf, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
               &v[7]) != 8)
     return 0;
   return (double) v[7] * 1000.0 / (double) sysconf (_SC_CLK_TCK);
+}
+
+static double
+steal_ms (const BenchStall *s)
+{
+  return steal_from (s->stat_fd);
+}
+
+double
+bench_steal_ms (void)
+{
+  static gsize once;
+  static int fd = -1;
+
+  if (g_once_init_enter (&once))
+    {
+      fd = open ("/proc/stat", O_RDONLY | O_CLOEXEC);
+      g_once_init_leave (&once, 1);
+    }
+  return steal_from (fd);
 }
 
 static gboolean

@@ -66,5 +66,8 @@ void   bench_stall_report        (const char     *prefix,
                                   gboolean        frames);
 /* The calling thread's CPU time, ns. */
 double bench_thread_cpu_ns       (void);
+/* Every CPU's steal time so far, ms: what the hypervisor ran instead of this machine
+ * (/proc/stat, 10 ms steps; 0 where not known). */
+double bench_steal_ms            (void);
 
 G_END_DECLS
