@@ -134,9 +134,24 @@ strobe_scope_chunk (const StrobeScopeTrack *t, guint ci)
   return &g_array_index (t->chunks, StrobeScopeChunk, ci);
 }
 
+/* Writes @v as a LEB128 varint at @p; returns the end. Up to 3 bytes are written
+ * whatever @v's length (a value below 2^21: every record and block field but the rare
+ * long one), without a branch on the length: gaps, durations and names of 1 or 2 bytes
+ * alternate unpredictably, and the loop's exit mispredicted about once a record. The
+ * caller has room for that much past any value. */
 static inline guint8 *
 strobe_scope_put_varint (guint8 *p, guint64 v)
 {
+  if (G_LIKELY (v < ((guint64) 1 << 21)))
+    {
+      guint32 x = (guint32) v;
+      guint more1 = x >= 0x80, more2 = x >= 0x4000;
+
+      p[0] = (guint8) (x | more1 << 7);
+      p[1] = (guint8) ((x >> 7) | more2 << 7);
+      p[2] = (guint8) (x >> 14);
+      return p + 1 + more1 + more2;
+    }
   while (v >= 0x80)
     {
       *p++ = (guint8) (v | 0x80);
