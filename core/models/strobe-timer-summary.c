@@ -1,7 +1,7 @@
 /* strobe-timer-summary.c — see the header. A packed block is, for each name that has
  * scopes in it, LEB128 varints: name id, count, inclusive total, exclusive total, min,
  * max − min, the number of histogram buckets (StrobeDurationSketch's), then the buckets in
- * order (below). A block ends with the name END. About 1.2 B a scope on
+ * order (below). A block ends with the name END. About 0.85 B a scope on
  * strobe-bench-scale's workload (300 names in every block, durations spread wide: half
  * the scopes of a block have a bucket of their own).
  *
@@ -18,8 +18,8 @@
 #define END     G_MAXUINT32
 #define BUCKET_BITS 13
 G_STATIC_ASSERT (STROBE_DURATION_SKETCH_BUCKETS <= (1u << BUCKET_BITS));
-/* Slots are < STROBE_TIMER_SUMMARY_SCOPES: with the bucket, a key fits 26 bits. */
-#define KEY_BITS 26
+/* Slots are < STROBE_TIMER_SUMMARY_SCOPES: with the bucket, a key fits 27 bits. */
+#define KEY_BITS 27
 G_STATIC_ASSERT (STROBE_TIMER_SUMMARY_SCOPES <= (1u << (KEY_BITS - BUCKET_BITS)));
 
 typedef struct

@@ -24,9 +24,11 @@
 
 G_BEGIN_DECLS
 
-/* 64 chunks of 128: a range's two ragged ends cost at most twice this per track walked,
- * and a block of a deep track (hundreds of names) costs about 1 B a scope at most. */
-#define STROBE_TIMER_SUMMARY_CHUNKS_SHIFT 6
+/* 128 chunks of 128: a range's two ragged ends cost at most twice this per track walked,
+ * and a block of a deep track (hundreds of names) costs under 1 B a scope — a name's
+ * totals take about 20 bytes a block, so at 64 chunks they were half of the 1.2 B a
+ * scope the blocks took on strobe-bench-scale's workload (300 names a block). */
+#define STROBE_TIMER_SUMMARY_CHUNKS_SHIFT 7
 #define STROBE_TIMER_SUMMARY_CHUNKS       (1u << STROBE_TIMER_SUMMARY_CHUNKS_SHIFT)
 #define STROBE_TIMER_SUMMARY_SCOPES       (STROBE_TIMER_SUMMARY_CHUNKS * 128u)
 typedef struct _StrobeTimerSummaryBuilder StrobeTimerSummaryBuilder;
