@@ -780,13 +780,13 @@ strobe_timeline_widget_get_cache_bytes (StrobeTimelineWidget *self)
 }
 
 void
-strobe_timeline_widget_get_tile_counts (StrobeTimelineWidget *self, gpointer counts)
+strobe_timeline_widget_get_tile_counts (StrobeTimelineWidget *self, StrobeTileCounts *counts)
 {
   g_return_if_fail (STROBE_IS_TIMELINE_WIDGET (self) && counts != NULL);
   if (self->tiles)
     strobe_tile_cache_get_counts (self->tiles, counts);
   else
-    memset (counts, 0, sizeof (StrobeTileCounts));
+    *counts = (StrobeTileCounts) { 0 };
 }
 
 const StrobeScopeRef *

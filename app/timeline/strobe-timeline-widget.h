@@ -16,6 +16,7 @@
 
 #include "strobe-document.h"
 #include "strobe-timeline-painter.h"
+#include "strobe-timeline-tiles.h"
 #include "strobe-timeline-tracks.h"
 #include "strobe-view-state.h"
 
@@ -98,8 +99,8 @@ guint                 strobe_timeline_widget_get_pending      (StrobeTimelineWid
 guint                 strobe_timeline_widget_get_incomplete   (StrobeTimelineWidget *self);
 /* Bytes of drawn tiles held. */
 gsize                 strobe_timeline_widget_get_cache_bytes  (StrobeTimelineWidget *self);
-/* The tile cache's counts (StrobeTileCounts, strobe-timeline-tiles.h): for benchmarks. */
+/* The tile cache's counts: for tests and benchmarks. */
 void                  strobe_timeline_widget_get_tile_counts  (StrobeTimelineWidget *self,
-                                                               gpointer              counts);
+                                                               StrobeTileCounts     *counts);
 
 G_END_DECLS

@@ -34,6 +34,9 @@ typedef struct
   double frame_cpu_in_gap;
   double paint_start, paint_cpu_start;
   double max_frame_cpu;      /* GTK's longest frame by the main thread's CPU */
+  double paint_steal_start;
+  double max_frame_cpu_unstolen; /* the same of frames during which the hypervisor took no CPU time */
+  guint  frames_stolen;
   double max_paint;          /* and by the wall clock */
   double changed_start;
   double max_changed;        /* the views' longest handling of a document change (wall) */
