@@ -7,7 +7,11 @@
 
 #include "strobe-decoder.h"
 
+#include <errno.h>
+#include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 gboolean
 strobe_decoder_read_file (StrobeDecoder  *self,
@@ -36,6 +40,27 @@ strobe_decoder_read_file_full (StrobeDecoder              *self,
   g_return_val_if_fail (path != NULL, FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
+  /* What cannot be mapped says what it is: a folder is not a trace, and a pipe (a shell's
+   * <(…), /dev/stdin) is read as the stream it is, where mmap() said only "No such device". */
+  {
+    GStatBuf st;
+
+    if (g_stat (path, &st) == 0 && S_ISDIR (st.st_mode))
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY, "%s", _("This is a folder, not a trace file"));
+        return FALSE;
+      }
+    if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
+      {
+        g_autoptr(GFile) gfile = g_file_new_for_path (path);
+        g_autoptr(GFileInputStream) stream = g_file_read (gfile, cancellable, error);
+
+        if (stream == NULL)
+          return FALSE;
+        return strobe_decoder_read_stream_full (self, G_INPUT_STREAM (stream), 0, cancellable, progress, user_data,
+                                                error);
+      }
+  }
   file = g_mapped_file_new (path, FALSE, error);
   if (file == NULL)
     return FALSE;

@@ -856,6 +856,23 @@ set_status (StrobeDocument       *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STATUS]);
 }
 
+/* A trace of the store read to its end tells the store when it ended (by its own clock,
+ * not a session's axis), so one whose file does not say gets its duration in the list. */
+static void
+note_end (StrobeDocument *self)
+{
+  StrobeTraceClock clock;
+  guint64 first, last;
+
+  if (self->store == NULL || self->trace_id == NULL
+      || (self->status != STROBE_DOCUMENT_STATUS_FINISHED && self->status != STROBE_DOCUMENT_STATUS_CUT_OFF)
+      || !strobe_document_get_extent (self, &first, &last))
+    return;
+  strobe_trace_clock_init (&clock, strobe_document_get_metadata (self));
+  if (clock.start_time_ns != 0 && clock.frequency_valid)
+    strobe_store_note_trace_end (self->store, self->trace_id, strobe_trace_clock_to_wall_ns (&clock, last));
+}
+
 static void
 load_done_cb (GObject      *object,
               GAsyncResult *result,
@@ -881,6 +898,7 @@ load_done_cb (GObject      *object,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROGRESS]);
   g_object_thaw_notify (G_OBJECT (self));
   emit_changes (self, TRUE);
+  note_end (self);
 
   if (error != NULL)
     g_task_return_error (outer, g_steal_pointer (&error));

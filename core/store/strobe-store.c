@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "strobe-store.h"
+#include "strobe-store-ends.h"
 #include "strobe-trace-private.h"
 #include "strobe-trace-writer-private.h"
 
@@ -45,6 +46,7 @@ struct _StrobeStore
   GHashTable    *shrunk;      /* name -> reason: live traces whose file got smaller */
   GPtrArray     *external_paths; /* the remembered external files, oldest first */
   GHashTable    *external;    /* path -> StrobeTrace of the ones that could be read */
+  StrobeStoreEnds *ends;      /* ends learnt by reading traces whose files do not say */
   guint64        change_serial;
 };
 
@@ -198,6 +200,18 @@ ensure_live_check (StrobeStore *self)
 }
 
 /* Looks at one trace again and brings the model in line with its files. */
+/* A finished trace whose file does not say when it ended, read to its end before: its end
+ * as the reader learnt it (strobe_store_note_trace_end), while the file is unchanged. */
+static void
+known_end (StrobeStore      *self,
+           const char       *path,
+           StrobeTraceProbe *probe)
+{
+  if (probe->end_time_ns == 0 && self->ends != NULL
+      && (probe->status == STROBE_TRACE_STATUS_FINISHED || probe->status == STROBE_TRACE_STATUS_CUT_OFF))
+    probe->end_time_ns = strobe_store_ends_lookup (self->ends, path, probe->size);
+}
+
 static void
 refresh_name (StrobeStore *self,
               const char  *name)
@@ -244,6 +258,8 @@ refresh_name (StrobeStore *self,
           probe.reason = g_strdup (why);
         }
     }
+
+  known_end (self, path, &probe);
 
   /* Two files with the same id: a trace copied in together with its .info. The newcomer
    * gets a fresh id so ids stay unique within the store. */
@@ -425,6 +441,7 @@ refresh_external (StrobeStore *self,
   g_free (probe.id);
   probe.id = external_id (path);
   probe.external = TRUE;
+  known_end (self, path, &probe);
   name = g_str_has_suffix (basename, STROBE_TRACE_SUFFIX) && strlen (basename) > strlen (STROBE_TRACE_SUFFIX)
          ? g_strndup (basename, strlen (basename) - strlen (STROBE_TRACE_SUFFIX))
          : g_strdup (basename);
@@ -578,6 +595,7 @@ strobe_store_initable_init (GInitable     *initable,
     return FALSE;
   g_signal_connect_object (self->monitor, "changed", G_CALLBACK (monitor_changed_cb), self, 0);
 
+  self->ends = strobe_store_ends_new (self->directory);
   load_external_list (self);
   strobe_store_rescan (self);
   return TRUE;
@@ -624,6 +642,7 @@ strobe_store_finalize (GObject *object)
   g_hash_table_unref (self->shrunk);
   g_hash_table_unref (self->external);
   g_ptr_array_unref (self->external_paths);
+  g_clear_pointer (&self->ends, strobe_store_ends_free);
   g_object_unref (self->traces);
   g_object_unref (self->sessions);
   g_main_context_unref (self->context);
@@ -845,6 +864,11 @@ strobe_store_rename_trace (StrobeStore  *self,
   if (strobe_trace_file_probe (new_path, TRUE, &probe, NULL))
     {
       g_autofree char *old_id = g_strdup (strobe_trace_get_id (trace));
+
+      /* An end learnt by reading it goes with the file. */
+      if (probe.end_time_ns == 0 && strobe_trace_get_end_time_ns (trace) != 0
+          && strobe_store_ends_remember (self->ends, new_path, strobe_trace_get_end_time_ns (trace), NULL))
+        probe.end_time_ns = strobe_trace_get_end_time_ns (trace);
       _strobe_trace_update (trace, new_name, new_path, &probe);
       if (g_strcmp0 (old_id, probe.id) != 0)
         {
@@ -878,8 +902,37 @@ strobe_store_delete_trace (StrobeStore  *self,
     return forget_external (self, trace, error);
   if (!strobe_trace_file_delete (strobe_trace_get_path (trace), error))
     return FALSE;
+  strobe_store_ends_forget (self->ends, strobe_trace_get_path (trace));
   remove_trace (self, trace);
   return TRUE;
+}
+
+void
+strobe_store_note_trace_end (StrobeStore *self,
+                             const char  *id,
+                             guint64      end_time_ns)
+{
+  g_autoptr(GError) error = NULL;
+  StrobeTrace *trace;
+  StrobeTraceStatus status;
+
+  g_return_if_fail (STROBE_IS_STORE (self));
+  g_return_if_fail (id != NULL);
+
+  trace = g_hash_table_lookup (self->by_id, id);
+  if (trace == NULL || end_time_ns == 0 || strobe_trace_get_end_time_ns (trace) != 0)
+    return;
+  status = strobe_trace_get_status (trace);
+  if (status != STROBE_TRACE_STATUS_FINISHED && status != STROBE_TRACE_STATUS_CUT_OFF)
+    return;
+  /* Not worth more than a debug line: the duration is only unknown again next time. */
+  if (!strobe_store_ends_remember (self->ends, strobe_trace_get_path (trace), end_time_ns, &error))
+    g_debug ("Cannot keep the end of %s: %s", strobe_trace_get_path (trace), error->message);
+  if (_strobe_trace_set_end_time_ns (trace, end_time_ns))
+    {
+      bump_serial (self);
+      emit_trace_changed (self, trace);
+    }
 }
 
 GInputStream *

@@ -47,6 +47,13 @@ gboolean       strobe_store_rename_trace          (StrobeStore   *self,
 gboolean       strobe_store_delete_trace          (StrobeStore   *self,
                                                    const char    *id,
                                                    GError       **error);
+/* A reader read the trace @id to its end and learnt when it ended (@end_time_ns, ns since
+ * the Unix epoch): kept, for a finished trace whose file does not say (copied in, opened
+ * from elsewhere, written by the program itself), while the file stays as it is — so the
+ * trace's duration is known from now on. Ignored when the end is known already. */
+void           strobe_store_note_trace_end        (StrobeStore   *self,
+                                                   const char    *id,
+                                                   guint64        end_time_ns);
 /* Remembers a trace file opened from outside the directory: listed from then on (across
  * restarts, in the directory's .external-traces) with its path, as an external trace whose
  * id is made from the path. Returns the store's trace for @path — its own when @path is in

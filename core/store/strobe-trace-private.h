@@ -17,5 +17,8 @@ gboolean     _strobe_trace_update (StrobeTrace            *self,
                                    const char             *name,
                                    const char             *path,
                                    const StrobeTraceProbe *probe);
+/* The end learnt by reading the trace (strobe_store_note_trace_end); TRUE if it changed. */
+gboolean     _strobe_trace_set_end_time_ns (StrobeTrace       *self,
+                                            guint64            end_time_ns);
 
 G_END_DECLS

@@ -208,6 +208,18 @@ _strobe_trace_update (StrobeTrace            *self,
   return changed;
 }
 
+gboolean
+_strobe_trace_set_end_time_ns (StrobeTrace *self,
+                               guint64      end_time_ns)
+{
+  gboolean changed = FALSE;
+
+  g_return_val_if_fail (STROBE_IS_TRACE (self), FALSE);
+
+  SET_SCALAR (end_time_ns, end_time_ns, PROP_END_TIME_NS);
+  return changed;
+}
+
 StrobeTrace *
 _strobe_trace_new (const char             *name,
                    const char             *path,

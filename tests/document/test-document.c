@@ -9,9 +9,13 @@
 #include <gio/gunixinputstream.h>
 #include <glib/gstdio.h>
 #include <math.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
+#include <utime.h>
 
 #include "strobe-document.h"
+#include "strobe-store.h"
 #include "strobe-timer-stats.h"
 
 static char *golden_dir;
@@ -216,6 +220,59 @@ test_empty_and_missing (void)
   g_assert_cmpint (strobe_document_get_status (d2), ==, STROBE_DOCUMENT_STATUS_FAILED);
   g_assert_nonnull (strobe_document_get_error (d2));
   g_unlink (empty);
+
+  /* A folder says so (mmap() said "No such device"). */
+  {
+    g_autoptr(GFile) folder = g_file_new_for_path (tmp);
+    g_autoptr(StrobeDocument) d3 = strobe_document_new (folder, STROBE_DOCUMENT_MODEL_ALL);
+    g_autoptr(GError) e3 = NULL;
+
+    g_assert_false (strobe_document_load (d3, NULL, &e3));
+    g_assert_error (e3, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY);
+    g_assert_cmpint (strobe_document_get_status (d3), ==, STROBE_DOCUMENT_STATUS_FAILED);
+  }
+  g_rmdir (tmp);
+}
+
+static GBytes *read_golden (const char *name);
+
+static gpointer
+write_fifo (gpointer data)
+{
+  g_autoptr(GBytes) bytes = read_golden ("golden-types.strobe");
+  int fd = g_open (data, O_WRONLY, 0);
+  gsize len;
+  const guint8 *p = g_bytes_get_data (bytes, &len);
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, p, len), ==, (gssize) len);
+  close (fd);
+  return NULL;
+}
+
+/* A path that is a pipe (a shell's <(…), /dev/stdin) is read as a stream, to the same
+ * figures as the file. */
+static void
+test_fifo (void)
+{
+  g_autofree char *tmp = g_dir_make_tmp ("strobe-doc-XXXXXX", NULL);
+  g_autofree char *fifo = g_build_filename (tmp, "pipe", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (fifo);
+  g_autoptr(StrobeDocument) piped = strobe_document_new (file, 0);
+  g_autoptr(StrobeDocument) plain = load_sync ("golden-types.strobe", 0);
+  g_autoptr(GError) error = NULL;
+  GThread *writer;
+
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  writer = g_thread_new ("fifo", write_fifo, fifo);
+  g_assert_true (strobe_document_load (piped, NULL, &error));
+  g_assert_no_error (error);
+  g_thread_join (writer);
+  g_assert_cmpint (strobe_document_get_status (piped), ==, STROBE_DOCUMENT_STATUS_FINISHED);
+  g_assert_cmpuint (strobe_info_analyzer_get_event_count (strobe_document_get_info (piped)), ==,
+                    strobe_info_analyzer_get_event_count (strobe_document_get_info (plain)));
+  g_assert_cmpuint (strobe_document_get_bytes_read (piped), ==, strobe_document_get_bytes_read (plain));
+  g_unlink (fifo);
   g_rmdir (tmp);
 }
 
@@ -406,6 +463,81 @@ test_cancel (void)
   g_clear_error (&w.error);
 }
 
+/* A trace whose file does not say when it ended (opened from elsewhere): read to its end
+ * through the store, its end is its last event on its own clock's wall time — the Traces
+ * list's duration —, kept across restarts while the file stays as it is, forgotten when
+ * the file changes. */
+static void
+test_store_learns_end (void)
+{
+  g_autoptr(GBytes) bytes = read_golden ("golden-cpu-threads.strobe");
+  g_autofree char *store_dir = g_dir_make_tmp ("strobe-doc-store-XXXXXX", NULL);
+  g_autofree char *elsewhere = g_dir_make_tmp ("strobe-doc-file-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (elsewhere, "colleague.strobe", NULL);
+  g_autofree char *ends = g_build_filename (store_dir, ".trace-ends", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(StrobeStore) store = NULL;
+  g_autoptr(StrobeDocument) document = NULL;
+  g_autofree char *id = NULL;
+  StrobeTrace *trace;
+  StrobeTraceClock clock;
+  guint64 first, last, want;
+  Watch w = { 0 };
+
+  g_assert_true (g_file_set_contents (path, g_bytes_get_data (bytes, NULL), (gssize) g_bytes_get_size (bytes), NULL));
+  store = strobe_store_new (store_dir, &error);
+  g_assert_no_error (error);
+  trace = strobe_store_add_external (store, path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (strobe_trace_get_status (trace), ==, STROBE_TRACE_STATUS_FINISHED);
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), ==, 0);
+  id = g_strdup (strobe_trace_get_id (trace));
+
+  document = strobe_document_new_for_trace (store, trace, 0);
+  strobe_document_load_async (document, NULL, loaded_cb, &w);
+  iterate_until (document, &w, is_done);
+  g_assert_no_error (w.error);
+  g_assert_true (strobe_document_get_extent (document, &first, &last));
+  strobe_trace_clock_init (&clock, strobe_document_get_metadata (document));
+  want = strobe_trace_clock_to_wall_ns (&clock, last);
+  g_assert_cmpuint (want, >, strobe_trace_get_start_time_ns (trace));
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), ==, want);
+  /* Nothing written beside the user's file: the store keeps it in its own directory. */
+  g_assert_true (g_file_test (ends, G_FILE_TEST_EXISTS));
+  {
+    g_autofree char *sidecar = g_strconcat (path, ".info", NULL);
+    g_assert_false (g_file_test (sidecar, G_FILE_TEST_EXISTS));
+  }
+
+  /* Known after a restart. */
+  g_clear_object (&document);
+  g_clear_object (&store);
+  store = strobe_store_new (store_dir, &error);
+  g_assert_no_error (error);
+  trace = strobe_store_lookup_trace (store, id);
+  g_assert_nonnull (trace);
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), ==, want);
+
+  /* The file rewritten (here: only its time) is another trace as far as anyone knows. */
+  g_assert_cmpint (g_utime (path, &(struct utimbuf) { .actime = 1000000000, .modtime = 1000000000 }), ==, 0);
+  g_clear_object (&store);
+  store = strobe_store_new (store_dir, &error);
+  g_assert_no_error (error);
+  trace = strobe_store_lookup_trace (store, id);
+  g_assert_nonnull (trace);
+  g_assert_cmpuint (strobe_trace_get_end_time_ns (trace), ==, 0);
+
+  g_clear_object (&store);
+  g_unlink (path);
+  g_unlink (ends);
+  {
+    g_autofree char *list = g_build_filename (store_dir, ".external-traces", NULL);
+    g_unlink (list);
+  }
+  g_rmdir (elsewhere);
+  g_rmdir (store_dir);
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -418,8 +550,10 @@ main (int argc, char *argv[])
   g_test_add_func ("/document/golden-overview", test_golden_overview);
   g_test_add_func ("/document/model-registry", test_model_registry);
   g_test_add_func ("/document/empty-and-missing", test_empty_and_missing);
+  g_test_add_func ("/document/fifo", test_fifo);
   g_test_add_func ("/document/growing-stream", test_growing_stream);
   g_test_add_func ("/document/coalesced", test_coalesced);
   g_test_add_func ("/document/cancel", test_cancel);
+  g_test_add_func ("/document/store-learns-end", test_store_learns_end);
   return g_test_run ();
 }
