@@ -499,7 +499,8 @@ strobe_cli_log (int argc, char **argv)
     return STROBE_CLI_USAGE_ERROR;
   if (verbosity && (q.base.max_verbosity = strobe_log_verbosity_parse (verbosity)) == 0)
     {
-      g_printerr (_("strobe-cli: unknown verbosity “%s”\n"), verbosity);
+      g_printerr (_("strobe-cli: unknown verbosity “%s” (fatal, error, warning, display, log, verbose, "
+                    "very-verbose, or 1 to 7)\n"), verbosity);
       return STROBE_CLI_USAGE_ERROR;
     }
   for (guint i = 0; threads && threads[i]; i++)

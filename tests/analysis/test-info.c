@@ -473,6 +473,25 @@ test_cli (void)
   {
     g_autofree char *out = NULL, *err = NULL;
     g_assert_cmpint (run_cli ((const char *[]) { "frobnicate", good_path, NULL }, &out, &err), ==, 2);
+    /* Nothing close: no guess. */
+    g_assert_null (strstr (err, "Did you mean"));
+  }
+  /* A typo names the command it most likely meant: two edits away, or the start of one. */
+  {
+    static const char *const typos[][2] = { { "stat", "stats" }, { "sample", "samples" }, { "mem", "memory" },
+                                            { "lgo", "log" }, { "comapre", "compare" } };
+    for (guint i = 0; i < G_N_ELEMENTS (typos); i++)
+      {
+        g_autofree char *out = NULL, *err = NULL;
+        const char *guess;
+
+        g_assert_cmpint (run_cli ((const char *[]) { typos[i][0], good_path, NULL }, &out, &err), ==, 2);
+        /* In the C locale the quotes print as the charset allows: look at the word. */
+        guess = strstr (err, "Did you mean ");
+        g_assert_nonnull (guess);
+        g_assert_true (strncmp (guess + strlen ("Did you mean ") + 1, typos[i][1], strlen (typos[i][1])) == 0
+                       || strncmp (guess + strlen ("Did you mean “"), typos[i][1], strlen (typos[i][1])) == 0);
+      }
   }
   {
     g_autofree char *out = NULL, *err = NULL;
