@@ -191,3 +191,54 @@ strobe_cli_write (FILE *out, const char *data, gsize len)
     }
   return fwrite (safe->str, 1, safe->len, out) == safe->len;
 }
+
+/* The edit distance of @a and @b (insertions, deletions, substitutions, any case), at
+ * most 64 bytes of @b looked at: names typed on a command line are short. */
+static guint
+edit_distance (const char *a,
+               const char *b)
+{
+  guint row[65], lb = MIN (strlen (b), 64);
+
+  for (guint j = 0; j <= lb; j++)
+    row[j] = j;
+  for (guint i = 1; a[i - 1] != '\0'; i++)
+    {
+      guint diag = row[0];
+
+      row[0] = i;
+      for (guint j = 1; j <= lb; j++)
+        {
+          guint up = row[j];
+
+          row[j] = MIN (MIN (row[j] + 1, row[j - 1] + 1),
+                        diag + (g_ascii_tolower (a[i - 1]) != g_ascii_tolower (b[j - 1])));
+          diag = up;
+        }
+    }
+  return row[lb];
+}
+
+const char *
+strobe_cli_closest (const char        *word,
+                    const char *const *names,
+                    guint              n_names)
+{
+  const char *best = NULL, *prefixed = NULL, *within = NULL;
+  guint best_d = 3, n_prefixed = 0, n_within = 0;
+
+  g_return_val_if_fail (word != NULL, NULL);
+
+  for (guint i = 0; i < n_names; i++)
+    {
+      guint d = edit_distance (word, names[i]);
+
+      if (d < best_d)
+        best_d = d, best = names[i];
+      if (*word != '\0' && g_ascii_strncasecmp (names[i], word, strlen (word)) == 0)
+        prefixed = names[i], n_prefixed++;
+      if (strlen (word) >= 3 && strstr (names[i], word) != NULL)
+        within = names[i], n_within++;
+    }
+  return best ? best : n_prefixed == 1 ? prefixed : n_within == 1 ? within : NULL;
+}

@@ -290,6 +290,50 @@ log_count_streaming (const char *file, const LogQuery *q, int *status)
   return TRUE;
 }
 
+/* A --category that names none of the trace's categories is most likely a typo: said,
+ * with the trace's categories and the one it most likely meant, rather than printing
+ * nothing as if no message matched. FALSE when one was unknown. */
+static gboolean
+categories_known (StrobeDocument *document, const char *file, const LogQuery *q)
+{
+  StrobeLogModel *model = strobe_document_get_log (document);
+  gboolean ok = TRUE;
+
+  for (guint i = 0; q->categories && q->categories[i]; i++)
+    {
+      g_auto(GStrv) parts = g_strsplit (q->categories[i], ",", -1);
+
+      for (guint k = 0; parts[k]; k++)
+        {
+          g_autoptr(GPtrArray) all = NULL;
+          g_autoptr(GString) names = NULL;
+          g_autofree const char **list = NULL;
+          const char *closest;
+
+          if (strobe_log_model_find_category (model, parts[k]) != NULL)
+            continue;
+          ok = FALSE;
+          all = strobe_log_model_get_categories (model);
+          names = g_string_new (NULL);
+          list = g_new (const char *, all->len + 1);
+          for (guint c = 0; c < all->len; c++)
+            {
+              list[c] = ((const StrobeLogCategoryInfo *) g_ptr_array_index (all, c))->name;
+              g_string_append_printf (names, "%s%s", c ? ", " : "", list[c]);
+            }
+          if (all->len == 0)
+            /* Translators: %s is a category name, then a file */
+            g_printerr (_("strobe-cli: no category “%s” in %s: it has no log categories\n"), parts[k], file);
+          else
+            /* Translators: a category name, a file, then the file's categories */
+            g_printerr (_("strobe-cli: no category “%s” in %s (its categories: %s)\n"), parts[k], file, names->str);
+          if ((closest = strobe_cli_closest (parts[k], list, all->len)) != NULL)
+            g_printerr (_("Did you mean “%s”?\n"), closest);
+        }
+    }
+  return ok;
+}
+
 static int
 log_one (const char *file, const LogQuery *q)
 {
@@ -312,7 +356,7 @@ log_one (const char *file, const LogQuery *q)
   if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
     return status;
   strobe_document_get_clock (document, &clock);
-  if (!filter_for (document, q, FALSE, category_ids, &filter))
+  if (!categories_known (document, file, q) || !filter_for (document, q, FALSE, category_ids, &filter))
     return STROBE_CLI_USAGE_ERROR;
   /* A window of positions at a time: the hits of a hundred million messages would take
    * more memory than the model itself, and the first lines print at once. */

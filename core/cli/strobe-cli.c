@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <string.h>
 
 #include <glib/gi18n.h>
 #include <locale.h>
@@ -37,50 +36,15 @@ print_usage (FILE *out)
   fprintf (out, "\n%s\n", _("Run “strobe-cli COMMAND --help” for the options of a command."));
 }
 
-/* The edit distance of @a and @b (insertions, deletions, substitutions), at most 64 bytes
- * of @b looked at: a command name is short. */
-static guint
-edit_distance (const char *a,
-               const char *b)
-{
-  guint row[65], lb = MIN (strlen (b), 64);
-
-  for (guint j = 0; j <= lb; j++)
-    row[j] = j;
-  for (guint i = 1; a[i - 1] != '\0'; i++)
-    {
-      guint diag = row[0];
-
-      row[0] = i;
-      for (guint j = 1; j <= lb; j++)
-        {
-          guint up = row[j];
-
-          row[j] = MIN (MIN (row[j] + 1, row[j - 1] + 1), diag + (g_ascii_tolower (a[i - 1]) != g_ascii_tolower (b[j - 1])));
-          diag = up;
-        }
-    }
-  return row[lb];
-}
-
-/* The command a typo most likely meant ("stat", "sample", "mem"), or NULL when none is
- * close: within two edits, or the start of exactly one command. */
+/* The command a typo most likely meant ("stat", "sample", "mem"). */
 static const char *
 closest_command (const char *name)
 {
-  const char *best = NULL, *prefixed = NULL;
-  guint best_d = 3, n_prefixed = 0;
+  const char *names[G_N_ELEMENTS (commands)];
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
-    {
-      guint d = edit_distance (name, commands[i].name);
-
-      if (d < best_d)
-        best_d = d, best = commands[i].name;
-      if (*name != '\0' && g_str_has_prefix (commands[i].name, name))
-        prefixed = commands[i].name, n_prefixed++;
-    }
-  return best ? best : n_prefixed == 1 ? prefixed : NULL;
+    names[i] = commands[i].name;
+  return strobe_cli_closest (name, names, G_N_ELEMENTS (commands));
 }
 
 int

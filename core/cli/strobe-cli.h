@@ -54,6 +54,10 @@ int      strobe_cli_load             (const char *file, StrobeDocumentModels mod
 void     strobe_cli_print_load_error (const char *file, const GError *error);
 /* "1.5", "1.5s", "250ms", "10us", "5ns" → seconds. */
 gboolean strobe_cli_parse_time       (const char *s, gdouble *seconds);
+/* The one of @names a typo of @word most likely meant: within two edits (any case), or
+ * the only one @word starts, or the only one holding @word ("Render": "LogRender"); NULL
+ * when none is close. */
+const char *strobe_cli_closest       (const char *word, const char *const *names, guint n_names);
 /* "%.6f" of @seconds, locale-independent. Free with g_free. */
 char    *strobe_cli_format_seconds   (gdouble seconds);
 /* The value of a time option (seconds from the trace's start) → ticks; prints the problem

@@ -25,6 +25,7 @@
 #include "config.h"
 
 #include <gio/gio.h>
+#include <string.h>
 
 #include "strobe-decoder.h"
 #include "strobe-log-model.h"
@@ -72,6 +73,51 @@ static void
 check_cli (const char *golden, const char *const *args)
 {
   check_cli_trace ("golden-logmem.strobe", golden, args);
+}
+
+/* A --category that the trace does not have is said, with its categories and the likely
+ * one, as a usage error — not an empty listing as if nothing matched; a right one in any
+ * case prints that category's messages. */
+static void
+test_cli_log_category (void)
+{
+  g_autofree char *trace = data_path ("golden-logmem.strobe");
+  static const struct { const char *arg; int status; const char *said; } cases[] = {
+    { "--category=LogGolde", 2, "Did you mean “LogGolden”?" },
+    { "--category=Golden", 2, "Did you mean “LogGolden”?" },
+    { "--category=Nothing", 2, "(its categories: LogGolden, LogNet)" },
+    { "--category=lognet", 0, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *argv[] = { cli, "log", cases[i].arg, trace, NULL };
+      g_autoptr (GSubprocessLauncher) launcher =
+        g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+      g_autoptr (GSubprocess) proc = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autofree char *out = NULL, *err = NULL;
+
+      /* UTF-8, so the quotes print as they are. */
+      g_subprocess_launcher_setenv (launcher, "LC_ALL", "C.UTF-8", TRUE);
+      g_subprocess_launcher_setenv (launcher, "LANGUAGE", "", TRUE);
+      proc = g_subprocess_launcher_spawnv (launcher, argv, &error);
+      g_assert_no_error (error);
+      g_subprocess_communicate_utf8 (proc, NULL, NULL, &out, &err, &error);
+      g_assert_no_error (error);
+      g_test_message ("%s: %s", cases[i].arg, err);
+      g_assert_cmpint (g_subprocess_get_exit_status (proc), ==, cases[i].status);
+      if (cases[i].said != NULL)
+        {
+          g_assert_nonnull (strstr (err, cases[i].said));
+          g_assert_cmpstr (out, ==, "");
+        }
+      else
+        {
+          g_assert_nonnull (strstr (out, "LogNet"));
+          g_assert_null (strstr (out, "LogGolden"));
+        }
+    }
 }
 
 static void
@@ -365,6 +411,7 @@ main (int argc, char **argv)
   g_assert_nonnull (golden_dir);
   g_assert_nonnull (cli);
   g_test_add_func ("/golden-logmem/cli-log", test_cli_log);
+  g_test_add_func ("/golden-logmem/cli-log-category", test_cli_log_category);
   g_test_add_func ("/golden-logmem/cli-memory", test_cli_memory);
   g_test_add_func ("/golden-logmem/cli-csv", test_cli_csv);
   g_test_add_func ("/golden-logmem/memory-queries", test_memory_queries);
