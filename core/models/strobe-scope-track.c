@@ -299,9 +299,7 @@ strobe_scope_track_append_slow (StrobeScopeArena *arena, StrobeScopeTrack *t, gu
   c->data = t->fill;
   gap = (gint64) (begin - ((t->n & (STROBE_SCOPE_CHUNK - 1)) ? c->last_end : c->base));
   p = t->fill + t->fill_len;
-  p = strobe_scope_put_varint (p, ((guint64) gap << 1) ^ (guint64) (gap >> 63));
-  p = strobe_scope_put_varint (p, duration);
-  p = strobe_scope_put_varint (p, name_id);
+  p = strobe_scope_put_record (p, ((guint64) gap << 1) ^ (guint64) (gap >> 63), duration, name_id);
   t->fill_len = (guint32) (p - t->fill);
   c->last_begin = begin;
   c->last_end = begin + duration;
