@@ -62,6 +62,7 @@ typedef struct
 {
   StrobeLogFilter  base;          /* verbosity, threads, text; times and categories per trace */
   char           **categories;
+  GPtrArray       *thread_names;  /* --thread values that are no id: names, per trace */
   char           **processes;     /* several traces: pids or program names */
   const char      *from;
   const char      *to;
@@ -75,7 +76,7 @@ typedef struct
  * (@group_axis), of the group's one axis, where a time outside this trace is no error. */
 static gboolean
 filter_for (StrobeDocument *document, const LogQuery *q, gboolean group_axis, GArray *category_ids,
-            StrobeLogFilter *filter)
+            GArray *thread_ids, StrobeLogFilter *filter)
 {
   StrobeLogModel *model = strobe_document_get_log (document);
   guint64 t0 = 0, t1 = G_MAXUINT64;
@@ -114,7 +115,64 @@ filter_for (StrobeDocument *document, const LogQuery *q, gboolean group_axis, GA
       filter->categories = (const guint32 *) (void *) category_ids->data;
       filter->n_categories = category_ids->len;
     }
+  if (q->thread_names->len)
+    {
+      g_autoptr(GArray) all = strobe_threads_model_get_threads (strobe_document_get_threads (document));
+      /* No thread has it: the name matches nothing, not everything. */
+      guint16 none = G_MAXUINT16;
+
+      g_array_append_vals (thread_ids, q->base.threads, q->base.n_threads);
+      for (guint i = 0; i < q->thread_names->len; i++)
+        for (guint t = 0; t < all->len; t++)
+          if (g_ascii_strcasecmp (g_array_index (all, StrobeThreadInfo, t).name, g_ptr_array_index (q->thread_names, i)) == 0)
+            g_array_append_val (thread_ids, g_array_index (all, StrobeThreadInfo, t).id);
+      if (thread_ids->len == 0)
+        g_array_append_val (thread_ids, none);
+      filter->threads = (const guint16 *) (void *) thread_ids->data;
+      filter->n_threads = thread_ids->len;
+    }
   return TRUE;
+}
+
+/* A --thread name that no thread of the trace has: said, with the trace's thread names and
+ * the likely one, as for categories. FALSE when one was unknown. */
+static gboolean
+threads_known (StrobeDocument *document, const char *file, const LogQuery *q)
+{
+  g_autoptr(GArray) all = NULL;
+  g_autoptr(GString) names = NULL;
+  g_autofree const char **list = NULL;
+  gboolean ok = TRUE;
+
+  if (q->thread_names->len == 0)
+    return TRUE;
+  all = strobe_threads_model_get_threads (strobe_document_get_threads (document));
+  names = g_string_new (NULL);
+  list = g_new (const char *, all->len + 1);
+  for (guint t = 0; t < all->len; t++)
+    {
+      const StrobeThreadInfo *info = &g_array_index (all, StrobeThreadInfo, t);
+
+      list[t] = info->name;
+      g_string_append_printf (names, "%s%u %s", t ? ", " : "", info->id, info->name);
+    }
+  for (guint i = 0; i < q->thread_names->len; i++)
+    {
+      const char *name = g_ptr_array_index (q->thread_names, i);
+      gboolean found = FALSE;
+      const char *closest;
+
+      for (guint t = 0; t < all->len && !found; t++)
+        found = g_ascii_strcasecmp (list[t], name) == 0;
+      if (found)
+        continue;
+      ok = FALSE;
+      /* Translators: a thread name, a file, then the file's threads (id and name each) */
+      g_printerr (_("strobe-cli: no thread named “%s” in %s (its threads: %s)\n"), name, file, names->str);
+      if ((closest = strobe_cli_closest (name, list, all->len)) != NULL)
+        g_printerr (_("Did you mean “%s”?\n"), closest);
+    }
+  return ok;
 }
 
 /* Prints messages of one trace, a line each; @process (NULL: none) names its process,
@@ -277,6 +335,7 @@ log_count_streaming (const char *file, const LogQuery *q, int *status)
   g_autoptr(StrobeLogTally) tally = NULL;
 
   if (!q->count_only || q->limit >= 0 || q->from != NULL || q->to != NULL || q->categories != NULL
+      || q->thread_names->len > 0
       || g_strcmp0 (g_getenv ("STROBE_CLI_LOG_MODEL"), "1") == 0)
     return FALSE;
   tally = strobe_log_tally_new (&q->base);
@@ -340,6 +399,7 @@ log_one (const char *file, const LogQuery *q)
   g_autoptr(StrobeDocument) document = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) category_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+  g_autoptr(GArray) thread_ids = g_array_new (FALSE, FALSE, sizeof (guint16));
   g_autoptr(GArray) hits = NULL;
   StrobeTraceClock clock;
   StrobeLogFilter filter;
@@ -356,7 +416,8 @@ log_one (const char *file, const LogQuery *q)
   if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
     return status;
   strobe_document_get_clock (document, &clock);
-  if (!categories_known (document, file, q) || !filter_for (document, q, FALSE, category_ids, &filter))
+  if (!categories_known (document, file, q) || !threads_known (document, file, q)
+      || !filter_for (document, q, FALSE, category_ids, thread_ids, &filter))
     return STROBE_CLI_USAGE_ERROR;
   /* A window of positions at a time: the hits of a hundred million messages would take
    * more memory than the model itself, and the first lines print at once. */
@@ -456,10 +517,32 @@ log_merged (GPtrArray *files, const LogQuery *q)
       g_printerr ("%s\n", _("strobe-cli: --to is before --from"));
       return STROBE_CLI_USAGE_ERROR;
     }
+  /* A --thread name none of the traces has is a typo, as in one trace. */
+  for (guint n = 0; n < q->thread_names->len; n++)
+    {
+      const char *name = g_ptr_array_index (q->thread_names, n);
+      gboolean found = FALSE;
+
+      for (guint i = 0; i < members->len && !found; i++)
+        {
+          StrobeCliMember *m = g_ptr_array_index (members, i);
+          g_autoptr(GArray) threads = strobe_threads_model_get_threads (strobe_document_get_threads (m->document));
+
+          for (guint t = 0; t < threads->len && !found; t++)
+            found = g_ascii_strcasecmp (g_array_index (threads, StrobeThreadInfo, t).name, name) == 0;
+        }
+      if (!found)
+        {
+          /* Translators: %s is a thread name */
+          g_printerr (_("strobe-cli: no thread named “%s” in any of the traces\n"), name);
+          return STROBE_CLI_USAGE_ERROR;
+        }
+    }
   for (guint i = 0; i < members->len; i++)
     {
       StrobeCliMember *m = g_ptr_array_index (members, i);
       g_autoptr(GArray) category_ids = g_array_new (FALSE, FALSE, sizeof (guint32));
+      g_autoptr(GArray) thread_ids = g_array_new (FALSE, FALSE, sizeof (guint16));
       g_autoptr(GArray) hits = NULL;
       StrobeLogFilter filter;
 
@@ -468,7 +551,7 @@ log_merged (GPtrArray *files, const LogQuery *q)
       /* The group's seconds are this document's from now on: --from/--to mean the same in
        * every process. */
       strobe_document_set_clock (m->document, &m->clock);
-      filter_for (m->document, q, TRUE, category_ids, &filter);
+      filter_for (m->document, q, TRUE, category_ids, thread_ids, &filter);
       hits = strobe_log_model_filter (strobe_document_get_log (m->document), &filter, 0, G_MAXUINT64);
       for (guint k = 0; k < hits->len; k++)
         {
@@ -516,6 +599,7 @@ strobe_cli_log (int argc, char **argv)
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GPtrArray) files = NULL;
   g_autoptr(GArray) thread_ids = g_array_new (FALSE, FALSE, sizeof (guint16));
+  g_autoptr(GPtrArray) thread_names = g_ptr_array_new_with_free_func (g_free);
   g_autofree char *verbosity = NULL, *grep = NULL, *from = NULL, *to = NULL;
   g_auto(GStrv) categories = NULL, threads = NULL, processes = NULL;
   gboolean ignore_case = FALSE, location = FALSE, count_only = FALSE;
@@ -524,7 +608,7 @@ strobe_cli_log (int argc, char **argv)
   GOptionEntry entries[] = {
     { "verbosity", 'v', 0, G_OPTION_ARG_STRING, &verbosity, N_("Only messages at LEVEL or more severe (fatal, error, warning, display, log, verbose, very-verbose)"), N_("LEVEL") },
     { "category", 'c', 0, G_OPTION_ARG_STRING_ARRAY, &categories, N_("Only this category (repeat, or separate with commas)"), N_("NAME") },
-    { "thread", 't', 0, G_OPTION_ARG_STRING_ARRAY, &threads, N_("Only this thread id (repeat, or separate with commas)"), N_("ID") },
+    { "thread", 't', 0, G_OPTION_ARG_STRING_ARRAY, &threads, N_("Only this thread, by id or name (repeat, or separate with commas)"), N_("THREAD") },
     { "process", 'p', 0, G_OPTION_ARG_STRING_ARRAY, &processes, N_("Several traces: only this process, by pid or program name (repeat, or separate with commas)"), N_("PID") },
     { "grep", 'g', 0, G_OPTION_ARG_STRING, &grep, N_("Only messages whose text contains TEXT"), N_("TEXT") },
     { "ignore-case", 'i', 0, G_OPTION_ARG_NONE, &ignore_case, N_("Match --grep without regard to ASCII case"), NULL },
@@ -554,10 +638,12 @@ strobe_cli_log (int argc, char **argv)
         {
           guint64 v;
           guint16 id;
+          /* Not a number: a thread's name, as the listing shows it ("Game"). */
           if (!g_ascii_string_to_unsigned (parts[k], 10, 1, G_MAXUINT16, &v, NULL))
             {
-              g_printerr (_("strobe-cli: --thread takes thread ids, not “%s”\n"), parts[k]);
-              return STROBE_CLI_USAGE_ERROR;
+              if (*parts[k] != '\0')
+                g_ptr_array_add (thread_names, g_strdup (parts[k]));
+              continue;
             }
           id = (guint16) v;
           g_array_append_val (thread_ids, id);
@@ -571,6 +657,7 @@ strobe_cli_log (int argc, char **argv)
   q.base.text = grep;
   q.base.ignore_case = ignore_case;
   q.categories = categories;
+  q.thread_names = thread_names;
   q.processes = processes;
   q.from = from;
   q.to = to;

@@ -75,11 +75,12 @@ check_cli (const char *golden, const char *const *args)
   check_cli_trace ("golden-logmem.strobe", golden, args);
 }
 
-/* A --category that the trace does not have is said, with its categories and the likely
- * one, as a usage error — not an empty listing as if nothing matched; a right one in any
- * case prints that category's messages. */
+/* A --category or --thread name that the trace does not have is said, with its
+ * categories or threads and the likely one, as a usage error — not an empty listing as if
+ * nothing matched; a right one in any case prints its messages (a thread by name as by
+ * id). */
 static void
-test_cli_log_category (void)
+test_cli_log_names (void)
 {
   g_autofree char *trace = data_path ("golden-logmem.strobe");
   static const struct { const char *arg; int status; const char *said; } cases[] = {
@@ -87,6 +88,9 @@ test_cli_log_category (void)
     { "--category=Golden", 2, "Did you mean “LogGolden”?" },
     { "--category=Nothing", 2, "(its categories: LogGolden, LogNet)" },
     { "--category=lognet", 0, NULL },
+    { "--thread=mian", 2, "Did you mean “main”?" },
+    { "--thread=Nobody", 2, "(its threads: 17 strobe-worker, 16 main, 18 worker)" },
+    { "--thread=Worker", 0, NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -112,10 +116,19 @@ test_cli_log_category (void)
           g_assert_nonnull (strstr (err, cases[i].said));
           g_assert_cmpstr (out, ==, "");
         }
-      else
+      else if (g_str_has_prefix (cases[i].arg, "--category"))
         {
           g_assert_nonnull (strstr (out, "LogNet"));
           g_assert_null (strstr (out, "LogGolden"));
+        }
+      else
+        {
+          /* Thread 18's two messages, and only those. */
+          g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+
+          g_assert_cmpuint (g_strv_length (lines), ==, 3);
+          g_assert_nonnull (strstr (lines[0], " 18 "));
+          g_assert_nonnull (strstr (lines[1], " 18 "));
         }
     }
 }
@@ -411,7 +424,7 @@ main (int argc, char **argv)
   g_assert_nonnull (golden_dir);
   g_assert_nonnull (cli);
   g_test_add_func ("/golden-logmem/cli-log", test_cli_log);
-  g_test_add_func ("/golden-logmem/cli-log-category", test_cli_log_category);
+  g_test_add_func ("/golden-logmem/cli-log-names", test_cli_log_names);
   g_test_add_func ("/golden-logmem/cli-memory", test_cli_memory);
   g_test_add_func ("/golden-logmem/cli-csv", test_cli_csv);
   g_test_add_func ("/golden-logmem/memory-queries", test_memory_queries);
