@@ -145,13 +145,14 @@ jump_cb (gpointer data)
 /* A jump asked from elsewhere (a message or moment chosen in another view): GTK 4.8 binds
  * every row it keeps anew for it, so it runs in a turn of its own, not with the selecting
  * and the other views' handling — still ahead of the frame (GTK lays out at
- * G_PRIORITY_HIGH_IDLE + 10). */
+ * G_PRIORITY_HIGH_IDLE + 10) — and after the rows' refresh (+ 5), not in the same
+ * main-loop iteration: input and timers come between the two. */
 static void
 scroll_soon (StrobeLogView *self, guint position)
 {
   self->scroll_position = position;
   if (self->scroll_source == 0)
-    self->scroll_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 5, jump_cb, self, NULL);
+    self->scroll_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 6, jump_cb, self, NULL);
 }
 
 /* Through the list's own anchor (its last item), not the adjustment: the list estimates
@@ -654,7 +655,9 @@ static void
 select_only (StrobeLogView *self, guint position)
 {
   GtkSelectionModel *model = GTK_SELECTION_MODEL (self->selection);
-  g_autoptr(GtkBitset) old = gtk_selection_model_get_selection (model);
+  g_autoptr(GtkBitset) live = gtk_selection_model_get_selection (model);
+  /* A copy: GtkMultiSelection hands out its own set, which unselecting changes. */
+  g_autoptr(GtkBitset) old = gtk_bitset_copy (live);
   guint64 n = gtk_bitset_get_size (old);
 
   if (n == 1 && gtk_bitset_get_minimum (old) == position)

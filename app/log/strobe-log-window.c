@@ -6,6 +6,8 @@
 
 #include "strobe-log-window.h"
 
+#include <math.h>
+
 #include "strobe-after-paint.h"
 
 /* A row's height before GTK measured any (the table's rows are 35 px). */
@@ -13,6 +15,8 @@
 /* At most this many selected messages are kept across a move of the window (as many as
  * Copy takes; a move reads them one by one). */
 #define KEEP_MAX 100000
+/* Selection changes of at most this many rows are told row by row. */
+#define ONE_BY_ONE 64
 
 struct _StrobeLogWindow
 {
@@ -86,7 +90,10 @@ add_table_selection (StrobeLogWindow *self, GtkBitset *set, guint start)
 static void
 move (StrobeLogWindow *self, guint start, gboolean keep)
 {
-  g_autoptr(GtkBitset) table = gtk_selection_model_get_selection (self->selection);
+  /* A copy: GtkMultiSelection hands out its own set, which changes as rows are
+   * unselected below. */
+  g_autoptr(GtkBitset) live = gtk_selection_model_get_selection (self->selection);
+  g_autoptr(GtkBitset) table = gtk_bitset_copy (live);
   guint old_start = strobe_log_rows_get_window_start (self->rows);
   guint old_n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
   double value = gtk_adjustment_get_value (self->vadjustment), height = row_height (self);
@@ -117,8 +124,21 @@ move (StrobeLogWindow *self, guint start, gboolean keep)
       for (gboolean more = gtk_bitset_iter_init_at (&iter, self->kept, now, &p); more && p - now < n;
            more = gtk_bitset_iter_next (&iter, &p))
         gtk_bitset_add (shown, p - now);
-      /* One change told, not one per message. */
-      gtk_selection_model_set_selection (self->selection, shown, all);
+      /* A few rows are told one by one: one change from the old row to the new one spans
+       * the rows between, and GTK 4.8 restyles every row it keeps in it (1.9 ms). */
+      if (gtk_bitset_get_size (table) <= ONE_BY_ONE && gtk_bitset_get_size (shown) <= ONE_BY_ONE)
+        {
+          for (gboolean more = gtk_bitset_iter_init_first (&iter, table, &p); more;
+               more = gtk_bitset_iter_next (&iter, &p))
+            if (!gtk_bitset_contains (shown, p))
+              gtk_selection_model_unselect_item (self->selection, p);
+          for (gboolean more = gtk_bitset_iter_init_first (&iter, shown, &p); more;
+               more = gtk_bitset_iter_next (&iter, &p))
+            if (!gtk_bitset_contains (table, p))
+              gtk_selection_model_select_item (self->selection, p, FALSE);
+        }
+      else
+        gtk_selection_model_set_selection (self->selection, shown, all);
     }
   self->moving = FALSE;
   gtk_moved_cb (self);
@@ -133,16 +153,52 @@ centred_on (StrobeLogWindow *self, guint position)
   return position > half ? position - half : 0;
 }
 
+/* GTK's top row in the table. */
+static double
+gtk_top (StrobeLogWindow *self)
+{
+  return gtk_adjustment_get_value (self->vadjustment) / row_height (self);
+}
+
+/* A jump further than this from GTK's rows: GTK 4.8 would unbind and bind every row it
+ * keeps (~200, 1 230 cells: 2–3 ms, and its frame re-places them), so the window is moved
+ * under GTK instead, the message landing on table row @row that GTK shows already: its
+ * places show new messages (the slots' refresh, ~1 ms) and GTK scrolls nowhere. FALSE when
+ * the list's ends do not allow it (the window is not moved then). */
+#define FAR_ROWS 200
+
+static gboolean
+land_on (StrobeLogWindow *self, guint position, guint row)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows)), m = margin (self), start;
+  double top = gtk_top (self);
+
+  if (row >= n || position < row || position - row > total (self) - n)
+    return FALSE;
+  /* Not where the window would be moved again at once (GTK's rows near its edge). */
+  start = position - row;
+  if ((top < m && start > 0) || (top + page_rows (self) + m > n && start + n < total (self)))
+    return FALSE;
+  move (self, start, FALSE);
+  return strobe_log_rows_from_list (self->rows, position) == row;
+}
+
 guint
 strobe_log_window_show (StrobeLogWindow *self, guint position)
 {
-  guint start, n, m, lo, hi;
+  guint start, n, m, lo, hi, at;
+  double top;
 
   g_return_val_if_fail (STROBE_IS_LOG_WINDOW (self), G_MAXUINT);
 
   if (position >= total (self))
     return G_MAXUINT;
   if (!strobe_log_rows_is_windowed (self->rows))
+    return strobe_log_rows_from_list (self->rows, position);
+  top = gtk_top (self);
+  at = strobe_log_rows_from_list (self->rows, position);
+  if ((at == G_MAXUINT || fabs (at - top) > FAR_ROWS) &&
+      land_on (self, position, (guint) (top + page_rows (self) / 2)))
     return strobe_log_rows_from_list (self->rows, position);
   start = strobe_log_rows_get_window_start (self->rows);
   n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
@@ -152,6 +208,16 @@ strobe_log_window_show (StrobeLogWindow *self, guint position)
   if (position < lo || position >= hi)
     move (self, centred_on (self, position), FALSE);
   return strobe_log_rows_from_list (self->rows, position);
+}
+
+/* Table row @at is on screen whole, by GTK's adjustment (the rows are of one height). */
+static gboolean
+row_shown (StrobeLogWindow *self, guint at)
+{
+  double height = row_height (self), value = gtk_adjustment_get_value (self->vadjustment);
+  double page = gtk_adjustment_get_page_size (self->vadjustment);
+
+  return page > 0 && at * height >= value && (at + 1) * height <= value + page;
 }
 
 void
@@ -164,7 +230,10 @@ strobe_log_window_scroll_to (StrobeLogWindow *self,
   g_return_if_fail (STROBE_IS_LOG_WINDOW (self));
 
   at = strobe_log_window_show (self, position);
-  if (list_view != NULL && at != G_MAXUINT)
+  /* GTK 4.8 unbinds and binds every row it keeps (~200, 1 230 cells) on a scroll-to-item
+   * even when the row is on screen already: 2–3 ms of a far jump's, which the window's
+   * move leaves at the same table row as the jump before it. */
+  if (list_view != NULL && at != G_MAXUINT && !row_shown (self, at))
     gtk_widget_activate_action (list_view, "list.scroll-to-item", "u", at);
 }
 
@@ -296,7 +365,7 @@ gtk_moved_cb (StrobeLogWindow *self)
 static void
 own_moved_cb (StrobeLogWindow *self)
 {
-  double value = gtk_adjustment_get_value (self->adjustment);
+  double value = gtk_adjustment_get_value (self->adjustment), top;
   guint target = (guint) value, start, n, m;
 
   if (self->updating || !strobe_log_rows_is_windowed (self->rows))
@@ -304,7 +373,10 @@ own_moved_cb (StrobeLogWindow *self)
   start = strobe_log_rows_get_window_start (self->rows);
   n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
   m = margin (self);
-  if ((target < start + m && start > 0) || (target + m >= start + n && start + n < total (self)))
+  top = gtk_top (self);
+  if (fabs (value - (start + top)) > FAR_ROWS && land_on (self, target, (guint) top))
+    start = strobe_log_rows_get_window_start (self->rows);
+  else if ((target < start + m && start > 0) || (target + m >= start + n && start + n < total (self)))
     {
       move (self, centred_on (self, target), FALSE);
       start = strobe_log_rows_get_window_start (self->rows);

@@ -964,13 +964,29 @@ filter_run (FilterJob *job, GString *scratch)
           guint n = 0;
           guint64 end = MIN (chunk_to, start + BATCH);
 
+          /* Without a text test the hits go straight into @out: room for the whole batch
+           * first, one store a hit (an append call a hit was a fifth of the filter). */
+          guint base = out->len, hits = 0;
+          guint32 *to_out;
+          const guint32 *idx = NULL;
+
+          if (!p.text)
+            g_array_set_size (out, base + (guint) (end - start));
+          to_out = &g_array_index (out, guint32, base);
           g_mutex_lock (&self->lock);
           for (guint64 i = start; i < end; i++)
             {
-              guint32 rec = strobe_log_order_get (order, i);
-              const Record *r = &g_array_index (self->records, Record, rec);
-              const Site *site = site_of (self, rec, r);
+              guint32 rec;
+              const Record *r;
+              const Site *site;
 
+              /* The order's chunk looked up once per chunk, not per message. */
+              if (idx == NULL || i % STROBE_LOG_ORDER_CHUNK == 0)
+                idx = &order->blocks[i / STROBE_LOG_ORDER_CHUNK / STROBE_LOG_ORDER_BLOCK]
+                         ->chunks[i / STROBE_LOG_ORDER_CHUNK % STROBE_LOG_ORDER_BLOCK]->idx[0];
+              rec = idx[i % STROBE_LOG_ORDER_CHUNK];
+              r = &g_array_index (self->records, Record, rec);
+              site = site_of (self, rec, r);
               /* The time range is already the positions' range; a message's packet (a
                * binary search) is looked up only for a thread filter. */
               if (!strobe_log_filter_site_pass (&p, site->verbosity, site->category_id))
@@ -979,14 +995,14 @@ filter_run (FilterJob *job, GString *scratch)
                 continue;
               if (!p.text)
                 {
-                  guint32 pos = (guint32) i;
-
-                  g_array_append_val (out, pos);
+                  to_out[hits++] = (guint32) i;
                   continue;
                 }
               entry_locked (self, order, i, &batch[n++], &hint);
             }
           g_mutex_unlock (&self->lock);
+          if (!p.text)
+            g_array_set_size (out, base + hits);
 
           for (guint k = 0; k < n; k++)
             {
