@@ -14,8 +14,8 @@
  * time for the same nodes, which rendered again at once took the usual 2 ms. So each
  * frame notes the steal during it, and the most CPU of a frame without any is reported
  * beside the most of all. STROBE_BENCH_VIEW_DUMP=DIR writes a line per frame to
- * DIR/frames.txt and, for a frame over 16 ms of CPU, its nodes (DIR/frame-N.node, for
- * replaying) and the same nodes' render timed again three times.
+ * DIR/frames.txt and, for a frame over 16 ms of CPU (STROBE_BENCH_VIEW_DUMP_MS), its nodes
+ * (DIR/frame-N.node, for replaying) and the same nodes' render timed again three times.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -74,6 +74,7 @@ typedef struct
 static double frame_cpu_ms, frame_wait_ms, frame_sys_ms, frame_faults, frame_snapshot_cpu_ms, frame_steal_ms;
 static guint64 frame_nodes_made;
 static const char *dump_dir;   /* STROBE_BENCH_VIEW_DUMP */
+static double dump_ms = 16;    /* STROBE_BENCH_VIEW_DUMP_MS: the frames kept, by CPU time */
 static FILE *dump_log;
 static guint dump_n;
 
@@ -156,7 +157,7 @@ frame (GtkWidget *widget)
   frame_faults -= f0;
   frame_steal_ms = bench_steal_ms () - st0;
   frame_nodes_made = k1.nodes_made - k0.nodes_made;
-  if (dump_dir && frame_cpu_ms > 16)
+  if (dump_dir && frame_cpu_ms > dump_ms)
     dump_nodes (widget, renderer, node);
   g_object_unref (t);
   gsk_render_node_unref (node);
@@ -391,6 +392,8 @@ bench_scale_view (const char *path)
       g_autofree char *log = g_build_filename (dump_dir, "frames.txt", NULL);
 
       g_mkdir_with_parents (dump_dir, 0755);
+      if (g_getenv ("STROBE_BENCH_VIEW_DUMP_MS"))
+        dump_ms = g_ascii_strtod (g_getenv ("STROBE_BENCH_VIEW_DUMP_MS"), NULL);
       if ((dump_log = fopen (log, "w")) != NULL)
         setvbuf (dump_log, NULL, _IOLBF, 0);
     }
