@@ -231,7 +231,11 @@ strobe_cli_closest (const char        *word,
 
   for (guint i = 0; i < n_names; i++)
     {
-      guint d = edit_distance (word, names[i]);
+      guint d;
+
+      if (names[i] == NULL)
+        continue;
+      d = edit_distance (word, names[i]);
 
       if (d < best_d)
         best_d = d, best = names[i];

@@ -53,10 +53,20 @@ resolve_thread (StrobeDocument *document, StrobeSampleModel *model, const char *
   for (guint i = 0; i < infos->len; i++)
     {
       const StrobeThreadInfo *t = &g_array_index (infos, StrobeThreadInfo, i);
-      if (g_str_equal (t->name, spec) && (*system_id = (guint32) t->system_id) != 0)
+      /* Any case, as log --thread takes names. */
+      if (g_ascii_strcasecmp (t->name, spec) == 0 && (*system_id = (guint32) t->system_id) != 0)
         return TRUE;
     }
   g_printerr (_("strobe-cli: no sampled thread “%s” (an OS thread id, a stream id or a thread name)\n"), spec);
+  {
+    g_autofree const char **names = g_new (const char *, infos->len + 1);
+    const char *closest;
+
+    for (guint i = 0; i < infos->len; i++)
+      names[i] = g_array_index (infos, StrobeThreadInfo, i).name;
+    if ((closest = strobe_cli_closest (spec, names, infos->len)) != NULL)
+      g_printerr (_("Did you mean “%s”?\n"), closest);
+  }
   return FALSE;
 }
 
@@ -86,6 +96,26 @@ scope_intervals (StrobeDocument *document, const char *name, guint32 system_id,
       g_array_append_val (out, iv);
     }
   return out;
+}
+
+/* A --scope that names no scope of the trace at all is most likely a typo: the name it
+ * most likely meant, when one is close. */
+static void
+suggest_scope (StrobeDocument *document, const char *scope)
+{
+  StrobeTimelineModel *timeline = strobe_document_get_timeline (document);
+  guint n = strobe_timeline_model_get_n_names (timeline);
+  g_autofree const char **names = g_new (const char *, n + 1);
+  const char *closest;
+
+  for (guint i = 0; i < n; i++)
+    {
+      names[i] = strobe_timeline_model_get_name (timeline, i);
+      if (g_strcmp0 (names[i], scope) == 0)
+        return;
+    }
+  if ((closest = strobe_cli_closest (scope, names, n)) != NULL)
+    g_printerr (_("Did you mean “%s”?\n"), closest);
 }
 
 /* "function (file:line)", or the function alone (@bare: folded stacks). */
@@ -337,6 +367,7 @@ strobe_cli_samples (int argc, char **argv)
       if (intervals->len == 0)
         {
           g_printerr (_("strobe-cli: no scope “%s” on a sampled thread in that part of the trace\n"), scope);
+          suggest_scope (document, scope);
           return STROBE_CLI_USAGE_ERROR;
         }
     }

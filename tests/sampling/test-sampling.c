@@ -570,6 +570,24 @@ test_cli (void)
                                                           0, G_MAXUINT64));
   }
   g_assert_cmpuint (hot, >=, sum / 2);
+
+  /* A thread's name in any case; a typo of a thread or a scope names the likely one. */
+  {
+    const char *lower_argv[] = { cli, "samples", t->trace, "--thread", "main", "--flame", NULL };
+    const char *typo_thread[] = { cli, "samples", t->trace, "--thread", "Mian", NULL };
+    const char *typo_scope[] = { cli, "samples", t->trace, "--scope", "Slwo", NULL };
+    g_autofree char *lower = NULL, *o1 = NULL, *e1 = NULL, *o2 = NULL, *e2 = NULL;
+
+    g_clear_pointer (&err, g_free);
+    g_assert_cmpint (run (lower_argv, NULL, &lower, &err), ==, 0);
+    g_assert_cmpstr (lower, ==, flame);
+    g_assert_cmpint (run (typo_thread, NULL, &o1, &e1), !=, 0);
+    g_assert_nonnull (strstr (e1, "Did you mean"));
+    g_assert_nonnull (strstr (strstr (e1, "Did you mean"), "Main"));
+    g_assert_cmpint (run (typo_scope, NULL, &o2, &e2), !=, 0);
+    g_assert_nonnull (strstr (e2, "Did you mean"));
+    g_assert_nonnull (strstr (strstr (e2, "Did you mean"), "Slow"));
+  }
   traced_free (t);
 }
 
