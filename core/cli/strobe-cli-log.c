@@ -349,6 +349,74 @@ log_count_streaming (const char *file, const LogQuery *q, int *status)
   return TRUE;
 }
 
+/* At most this many messages wait to be printed in a streamed `log` (those that came
+ * before earlier ones of other threads); past that the model's way is taken. */
+#define STREAM_PENDING_MAX (4u << 20)
+/* The survey's step: a chunk's messages are printed (those nothing later precedes) once the
+ * next chunk begins. */
+#define STREAM_CHUNK 65536
+
+typedef struct
+{
+  Printer printer;
+  gint    limit;
+  guint64 printed;
+} StreamPrint;
+
+static void
+stream_print_cb (const StrobeLogMessage *message, gpointer data)
+{
+  StreamPrint *sp = data;
+
+  if (sp->limit < 0 || sp->printed < (guint64) sp->limit)
+    print_one (&sp->printer, message);
+  sp->printed++;
+}
+
+/* `log` printing the messages of one trace (no --count, time, category or thread name,
+ * which need the whole trace first), streamed: a first pass reads the trace with its
+ * threads and learns when its messages' times allow printing in the model's order (time,
+ * then arrival) while a second reads it again — the messages tested as --count does and
+ * printed as soon as no earlier one can come. No model of every message: at 100 M
+ * messages the model was GiBs. FALSE, having printed nothing, when only the model can
+ * answer (a message came before its site, or too many would wait: a thread sending its
+ * early messages late). STROBE_CLI_LOG_MODEL=1 takes the model's way anyway. */
+static gboolean
+log_print_streaming (const char *file, const LogQuery *q, int *status)
+{
+  g_autoptr(StrobeDocument) document = NULL, again = NULL;
+  g_autoptr(GError) error = NULL, error_again = NULL;
+  g_autoptr(StrobeLogTally) survey = NULL, tally = NULL;
+  StrobeTraceClock clock;
+  StreamPrint sp = { { 0 }, q->limit, 0 };
+
+  g_autoptr(GFile) gfile = g_file_new_for_commandline_arg (file);
+  g_autofree char *path = g_file_get_path (gfile);
+
+  /* Read twice: a regular file only (a pipe is read once). */
+  if (q->count_only || q->from != NULL || q->to != NULL || q->categories != NULL || q->thread_names->len > 0
+      || path == NULL || !g_file_test (path, G_FILE_TEST_IS_REGULAR)
+      || g_strcmp0 (g_getenv ("STROBE_CLI_LOG_MODEL"), "1") == 0)
+    return FALSE;
+  survey = strobe_log_tally_new_survey (STREAM_CHUNK);
+  *status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_THREADS, STROBE_ANALYZER (survey), &document, &error);
+  if (!strobe_log_tally_survey_order (survey, STREAM_PENDING_MAX))
+    return FALSE;
+  if (error != NULL)
+    strobe_cli_print_load_error (file, error);
+  if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
+    return TRUE;
+  /* The first pass's threads and clock: the whole trace's, as the model's way prints. */
+  strobe_document_get_clock (document, &clock);
+  printer_init (&sp.printer, document, &clock, NULL, q->location);
+  tally = strobe_log_tally_new (&q->base);
+  strobe_log_tally_stream (tally, survey, stream_print_cb, &sp);
+  /* The same file again: the same messages, the same error (said once). */
+  strobe_cli_load (file, 0, STROBE_ANALYZER (tally), &again, &error_again);
+  printer_clear (&sp.printer);
+  return TRUE;
+}
+
 /* A --category that names none of the trace's categories is most likely a typo: said,
  * with the trace's categories and the one it most likely meant, rather than printing
  * nothing as if no message matched. FALSE when one was unknown. */
@@ -408,7 +476,7 @@ log_one (const char *file, const LogQuery *q)
   int status;
   Printer printer = { 0 };
 
-  if (log_count_streaming (file, q, &status))
+  if (log_count_streaming (file, q, &status) || log_print_streaming (file, q, &status))
     return status;
   status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_LOG, NULL, &document, &error);
   if (error != NULL)

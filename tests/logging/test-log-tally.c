@@ -26,6 +26,9 @@
 static const char *const hosts[] = { "example.org", "Example.ORG", "example.net", "10.0.0.1", "exampleXorg" };
 static const char *const words[] = { "GET http://EXAMPLE.org/x", "none", "took 15 ms", "example", "" };
 
+/* No thread connecting last with the earliest messages (for streaming with few waiting). */
+static gboolean without_late_thread;
+
 /* @late_site: some messages of site 60 before its spec. */
 static GBytes *
 hostile (gboolean late_site)
@@ -77,7 +80,7 @@ hostile (gboolean late_site)
     }
   /* A thread that connects last, with the earliest messages of all. */
   tsb_thread_info (b, 20, 120, 20, "late", "");
-  for (guint j = 0; j < 2000; j++)
+  for (guint j = 0; j < (without_late_thread ? 0u : 2000u); j++)
     {
       g_autoptr(GBytes) args = log_args ("isd", (int) j, hosts[j % G_N_ELEMENTS (hosts)], j * 0.25);
 
@@ -142,6 +145,93 @@ static const Case cases[] = {
   { NULL, FALSE, 0, NULL, 0, NULL, 120000, 0 },
 };
 
+/* The messages the tally kept are the model's answer, message by message, in its order;
+ * or none, said, when it cannot know (a site after its messages) or they took more than
+ * allowed (@capped). */
+static void
+check_kept (StrobeLogModel *model, GArray *want, StrobeLogTally *tally, gboolean late_site, gboolean capped)
+{
+  guint n = 0;
+  const StrobeLogMessage *kept = strobe_log_tally_get_messages (tally, &n);
+  g_autofree StrobeLogMessage *got = NULL;
+
+  if (capped || late_site)
+    {
+      /* Capped: every message passes, far more than 200 000 bytes of them. Late: the
+       * early message of site 60 passes every filter that keeps thread 17 and its text. */
+      if (capped)
+        g_assert_null (kept);
+      if (kept == NULL)
+        return;
+    }
+  g_assert_nonnull (kept);
+  g_assert_cmpuint (n, ==, want->len);
+  got = g_new (StrobeLogMessage, MAX (n, 1));
+  g_assert_cmpuint (strobe_log_model_get_messages (model, (const guint64 *) (void *) want->data, n, got), ==, n);
+  for (guint k = 0; k < n; k++)
+    {
+      g_assert_cmpuint (kept[k].time, ==, got[k].time);
+      g_assert_cmpuint (kept[k].thread_id, ==, got[k].thread_id);
+      g_assert_cmpuint (kept[k].verbosity, ==, got[k].verbosity);
+      g_assert_cmpstr (kept[k].text, ==, got[k].text);
+      g_assert_true ((kept[k].spec == NULL) == (got[k].spec == NULL));
+      if (kept[k].spec != NULL)
+        {
+          g_assert_cmpuint (kept[k].spec->id, ==, got[k].spec->id);
+          g_assert_cmpstr (kept[k].spec->file, ==, got[k].spec->file);
+          g_assert_cmpstr (kept[k].spec->category ? kept[k].spec->category->name : "?", ==,
+                           got[k].spec->category ? got[k].spec->category->name : "?");
+        }
+      g_free (got[k].text);
+    }
+}
+
+/* Streamed: what a survey and a second pass give, message by message, against the model's
+ * answer — or, with a site announced after its messages, the survey says no. */
+static void
+collect_cb (const StrobeLogMessage *m, gpointer data)
+{
+  GString *out = data;
+
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT " %u %u %s\n", m->time, m->thread_id, m->verbosity, m->text);
+}
+
+static void
+check_stream (GBytes *bytes, const char *path, StrobeLogModel *model, const StrobeLogFilter *f, GArray *want,
+              gboolean late_site)
+{
+  /* Chunks of 512: the late thread's 2 000 messages come in the last four. */
+  g_autoptr(StrobeLogTally) survey = strobe_log_tally_new_survey (512);
+  g_autoptr(StrobeLogTally) tally = strobe_log_tally_new (f);
+  g_autoptr(GString) got = g_string_new (NULL), expect = g_string_new (NULL);
+  g_autofree StrobeLogMessage *m = g_new (StrobeLogMessage, MAX (want->len, 1));
+
+  decode (bytes, path, STROBE_ANALYZER (survey));
+  /* Too few may wait: the late thread's earliest messages keep everything waiting;
+   * without it, threads' packets interleave a few chunks apart. */
+  if (!without_late_thread)
+    g_assert_false (strobe_log_tally_survey_order (survey, 1000));
+  else if (!late_site)
+    g_assert_true (strobe_log_tally_survey_order (survey, 4096));
+  if (late_site)
+    {
+      g_assert_false (strobe_log_tally_survey_order (survey, G_MAXUINT64));
+      return;
+    }
+  g_assert_true (strobe_log_tally_survey_order (survey, G_MAXUINT64));
+  strobe_log_tally_stream (tally, survey, collect_cb, got);
+  decode (bytes, path, STROBE_ANALYZER (tally));
+  g_assert_true (strobe_log_tally_streamed_all (tally));
+  g_assert_cmpuint (strobe_log_model_get_messages (model, (const guint64 *) (void *) want->data, want->len, m), ==,
+                    want->len);
+  for (guint k = 0; k < want->len; k++)
+    {
+      collect_cb (&m[k], expect);
+      g_free (m[k].text);
+    }
+  g_assert_cmpstr (got->str, ==, expect->str);
+}
+
 static void
 check_trace (gboolean late_site, gboolean from_file)
 {
@@ -165,7 +255,11 @@ check_trace (gboolean late_site, gboolean from_file)
       g_autoptr(StrobeLogTally) tally = strobe_log_tally_new (&f);
       gboolean text = c->text != NULL || c->search != NULL;
 
+      strobe_log_tally_keep_messages (tally, i == 7 ? 200000 : G_MAXSIZE);
       decode (bytes, from_file ? path : NULL, STROBE_ANALYZER (tally));
+      check_kept (model, want, tally, late_site, i == 7);
+      if (c->time_min == 0 && c->time_max == 0)
+        check_stream (bytes, from_file ? path : NULL, model, &f, want, late_site);
       /* A message before its site is formatted by the model with the late site's format:
        * the tally says it cannot know, only when a text test needs the words (and the
        * message passed the other tests). */
@@ -202,6 +296,29 @@ test_memory (void)
 }
 
 static void
+test_stream_interleaved (void)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  g_autoptr(StrobeLogModel) model = strobe_log_model_new ();
+
+  without_late_thread = TRUE;
+  bytes = hostile (FALSE);
+  decode (bytes, NULL, STROBE_ANALYZER (model));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const Case *c = &cases[i];
+      g_autoptr(StrobeLogSearch) search = c->search ? strobe_log_search_new (c->search, STROBE_LOG_SEARCH_DEFAULT, NULL) : NULL;
+      StrobeLogFilter f = { .text = c->text, .ignore_case = c->ignore_case, .max_verbosity = c->max_verbosity,
+                            .threads = c->threads, .n_threads = c->n_threads, .search = search };
+      g_autoptr(GArray) want = strobe_log_model_filter (model, &f, 0, G_MAXUINT64);
+
+      if (c->time_min == 0 && c->time_max == 0)
+        check_stream (bytes, NULL, model, &f, want, FALSE);
+    }
+  without_late_thread = FALSE;
+}
+
+static void
 test_late_site (void)
 {
   check_trace (TRUE, TRUE);
@@ -233,6 +350,19 @@ run_cli (const char *const *options, const char *path, gboolean model)
   return g_strdup_printf ("status %d\nout:\n%s\nerr:\n%s", status, out, err);
 }
 
+/* The options of test_cli that print messages (the last ones). */
+#define N_PRINTED 7
+
+static guint
+count_lines (const char *s)
+{
+  guint n = 0;
+
+  for (; *s; s++)
+    n += *s == '\n';
+  return n;
+}
+
 static void
 test_cli (void)
 {
@@ -247,9 +377,18 @@ test_cli (void)
     { "--count" },
     { "-v", "error", "--count" },
     { "-t", "20", "--count", "-i" },
+    /* Printed, not counted: the messages kept while the trace is read, in the model's
+     * order, the same lines. */
+    { "--grep", "example.org" },
+    { "-i", "--grep", "EXAMPLE.org", "-l" },
+    { "--grep", "unknown log site" },
+    { "--grep", "took 1", "-t", "16,20", "-n", "25" },
+    { "-v", "warning", "-n", "300" },
+    { "-t", "19" },
+    { NULL },
   };
   g_autofree char *dir = g_dir_make_tmp ("strobe-log-tally-XXXXXX", NULL);
-  guint counted = 0;
+  guint counted = 0, streamed = 0;
 
   if (g_getenv ("STROBE_CLI") == NULL)
     {
@@ -273,10 +412,13 @@ test_cli (void)
           if (i == 0)
             g_test_message ("%s: %s", path, counted_way);
           counted += g_str_has_prefix (counted_way, "status 0\nout:\n") && !g_str_has_prefix (counted_way, "status 0\nout:\n0\n");
+          /* Printed lines: many, in both traces read whole. */
+          streamed += i >= G_N_ELEMENTS (options) - N_PRINTED && t != 1 && count_lines (counted_way) > 10;
         }
       g_unlink (path);
     }
   g_assert_cmpuint (counted, >=, 2 * G_N_ELEMENTS (options) - 2);
+  g_assert_cmpuint (streamed, >=, 2 * N_PRINTED - 1);
   g_rmdir (dir);
 }
 
@@ -288,6 +430,7 @@ main (int argc, char **argv)
   g_test_add_func ("/log-tally/file", test_file);
   g_test_add_func ("/log-tally/memory", test_memory);
   g_test_add_func ("/log-tally/late-site", test_late_site);
+  g_test_add_func ("/log-tally/stream-interleaved", test_stream_interleaved);
   g_test_add_func ("/log-tally/cli", test_cli);
   return g_test_run ();
 }
