@@ -330,7 +330,8 @@ strobe_scope_track_finish (StrobeScopeArena *arena, StrobeScopeTrack *t)
   else if (t->summary)
     {
       gsize before = t->summary->bytes;
-      strobe_timer_summary_pause (t->summary, t->chunks->len - ((t->n & (STROBE_SCOPE_CHUNK - 1)) ? 1 : 0));
+      strobe_timer_summary_pause (t->summary, t->chunks->len - ((t->n & (STROBE_SCOPE_CHUNK - 1)) ? 1 : 0),
+                                  summary_store, arena);
       arena->bytes += t->summary->bytes - before;
     }
   arena->bytes -= t->fill_cap;

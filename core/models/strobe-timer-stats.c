@@ -110,24 +110,25 @@ block_last_end (const StrobeScopeTrack *t, guint k)
   return strobe_scope_chunk (t, strobe_timer_summary_block_chunk (t->summary, k + 1) - 1)->last_end;
 }
 
-/* One track: the summary's blocks wholly inside the range merged, the scopes before and
- * after them walked. FALSE when cancelled. */
+/* One track: the summary's blocks (and its tail, when the track finished) wholly inside
+ * the range merged, the scopes before and after them walked. FALSE when cancelled. */
 static gboolean
 track_stats (const StrobeScopeTrack *t, const StrobeScopeTrack *ct, Pass *ps)
 {
   StrobeScopePos p = strobe_scope_track_lower_bound_end (t, ps->t0), c = { 0, 0 };
-  guint nb = strobe_timer_summary_n_blocks (t->summary), lo, hi, k_lo, k_hi;
-  guint64 i0, per_block;
+  guint nb = strobe_timer_summary_n_blocks (t->summary), lo, hi, k_lo, k_hi, tail;
+  guint64 i0, per_block, after;
 
   if (!strobe_scope_pos_valid (t, p))
     return TRUE;
   if (ct)
     c = strobe_scope_track_lower_bound_end (ct, ps->t0);
-  if (nb == 0)
+  tail = strobe_timer_summary_tail_chunks (t->summary);
+  if (nb == 0 && tail == 0)
     return walk (t, p, G_MAXUINT64, ct, c, ps);
   i0 = strobe_scope_pos_index (t, p);
   per_block = (guint64) STROBE_SCOPE_CHUNK << t->summary->shift;
-  k_lo = (guint) ((i0 + per_block - 1) / per_block);
+  k_lo = (guint) MIN ((i0 + per_block - 1) / per_block, nb);
   /* Its first scope may straddle t0. */
   if (k_lo < nb && strobe_scope_chunk (t, strobe_timer_summary_block_chunk (t->summary, k_lo))->base < ps->t0)
     k_lo++;
@@ -142,11 +143,21 @@ track_stats (const StrobeScopeTrack *t, const StrobeScopeTrack *ct, Pass *ps)
         lo = mid + 1;
     }
   k_hi = lo;
-  if (k_lo >= k_hi)
+  /* The tail, after the last block: inside when every block from k_lo on is, it begins at
+   * or after i0 and t0, and ends by t1. */
+  if (tail > 0)
+    {
+      guint first = strobe_timer_summary_block_chunk (t->summary, nb);
+
+      if (k_hi < nb || k_lo > nb || (guint64) nb * per_block < i0 || strobe_scope_chunk (t, first)->base < ps->t0
+          || strobe_scope_chunk (t, first + tail - 1)->last_end > ps->t1)
+        tail = 0;
+    }
+  if (k_lo >= k_hi && tail == 0)
     return walk (t, p, G_MAXUINT64, ct, c, ps);
   if (!walk (t, p, (guint64) k_lo * per_block, ct, c, ps))
     return FALSE;
-  for (guint k = k_lo; k < k_hi; k++)
+  for (guint k = k_lo; k < k_hi + (tail > 0); k++)
     {
       guint64 n = strobe_timer_summary_merge_block (t->summary, k, ps->acc, ps->hist, ps->n_names, ps->few);
 
@@ -159,7 +170,8 @@ track_stats (const StrobeScopeTrack *t, const StrobeScopeTrack *ct, Pass *ps)
       if (!pass_tick (ps, (guint) n))
         return FALSE;
     }
-  p = strobe_scope_track_seek (t, (guint64) k_hi * per_block);
+  after = (guint64) k_hi * per_block + (guint64) tail * STROBE_SCOPE_CHUNK;
+  p = strobe_scope_track_seek (t, after);
   if (!strobe_scope_pos_valid (t, p))
     return TRUE;
   if (ct)
@@ -236,7 +248,7 @@ exact_few (StrobeTimelineModel *model, Acc *acc, StrobeDurationSketch *hist, gui
       Revisit *r = &g_array_index (revisits, Revisit, i);
       StrobeScopeTrack *t;
       StrobeScopePos p;
-      guint64 per_block;
+      guint64 per_block, count;
 
       if (i > 0 && revisit_cmp (r, r - 1) == 0)
         continue;
@@ -258,8 +270,11 @@ exact_few (StrobeTimelineModel *model, Acc *acc, StrobeDurationSketch *hist, gui
       t = th->tracks->pdata[r->depth];
       per_block = (guint64) STROBE_SCOPE_CHUNK << t->summary->shift;
       p = strobe_scope_track_seek (t, r->block * per_block);
+      /* Past the blocks: the tail (the summary has stopped, so they are all there). */
+      count = r->block < strobe_timer_summary_n_blocks (t->summary)
+                ? per_block : (guint64) strobe_timer_summary_tail_chunks (t->summary) * STROBE_SCOPE_CHUNK;
       /* A block is wholly inside the range: its scopes count unclipped. */
-      for (guint64 k = 0; k < per_block; k++, strobe_scope_pos_next (t, &p))
+      for (guint64 k = 0; k < count; k++, strobe_scope_pos_next (t, &p))
         {
           guint32 name = strobe_scope_name_at (t, p);
           if (name < n_names && need[name])

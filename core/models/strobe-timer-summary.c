@@ -360,7 +360,7 @@ strobe_timer_summary_add_chunk (StrobeTimerSummary *self, guint ci, const Strobe
    * summarise the wrong scopes. */
   if (ci != (self->blocks->len << self->shift) + (self->build ? self->build->chunks : 0))
     {
-      strobe_timer_summary_pause (self, G_MAXUINT);
+      strobe_timer_summary_pause (self, G_MAXUINT, NULL, NULL);
       return;
     }
   if (self->build == NULL)
@@ -408,7 +408,7 @@ strobe_timer_summary_add_chunk (StrobeTimerSummary *self, guint ci, const Strobe
 
       if (kept == NULL)
         {
-          strobe_timer_summary_pause (self, G_MAXUINT);
+          strobe_timer_summary_pause (self, G_MAXUINT, NULL, NULL);
           return;
         }
       /* Readers may be looking up earlier blocks: the array may move. */
@@ -421,15 +421,48 @@ strobe_timer_summary_add_chunk (StrobeTimerSummary *self, guint ci, const Strobe
 }
 
 void
-strobe_timer_summary_pause (StrobeTimerSummary *self, guint next_ci)
+strobe_timer_summary_pause (StrobeTimerSummary *self, guint next_ci, StrobeTimerSummaryStore store,
+                            gpointer store_data)
 {
   if (self->build)
     {
+      StrobeTimerSummaryBuilder *b = self->build;
+
+      if (store && !self->stopped && self->tail == NULL && b->chunks > 0
+          && next_ci == (self->blocks->len << self->shift) + b->chunks)
+        {
+          guint chunks = b->chunks;
+          gsize len;
+          g_autofree guint8 *packed = builder_pack (b, &len);
+          const guint8 *kept = store (store_data, packed, len);
+
+          if (kept)
+            {
+              g_mutex_lock (&self->lock);
+              self->tail = kept;
+              self->tail_chunks = chunks;
+              g_mutex_unlock (&self->lock);
+            }
+        }
       self->bytes -= builder_bytes (self->build);
       g_clear_pointer (&self->build, builder_free);
     }
   if (next_ci != self->blocks->len << self->shift)
     self->stopped = TRUE;
+}
+
+guint
+strobe_timer_summary_tail_chunks (const StrobeTimerSummary *self)
+{
+  StrobeTimerSummary *locked = (StrobeTimerSummary *) self;
+  guint n;
+
+  if (self == NULL)
+    return 0;
+  g_mutex_lock (&locked->lock);
+  n = self->tail ? self->tail_chunks : 0;
+  g_mutex_unlock (&locked->lock);
+  return n;
 }
 
 guint64
@@ -443,7 +476,7 @@ strobe_timer_summary_merge_block (const StrobeTimerSummary *self, guint k, gpoin
   guint64 scopes = 0;
 
   g_mutex_lock (&locked->lock);
-  d = self->blocks->pdata[k];
+  d = k < self->blocks->len ? self->blocks->pdata[k] : self->tail;
   g_mutex_unlock (&locked->lock);
   for (;;)
     {
@@ -558,7 +591,7 @@ job_run (StrobeTimerSummaryWorker *w, Job *j)
   gsize before = j->summary->bytes;
 
   if (j->pause)
-    strobe_timer_summary_pause (j->summary, j->ci);
+    strobe_timer_summary_pause (j->summary, j->ci, worker_store, w);
   else
     strobe_timer_summary_add_chunk (j->summary, j->ci, j->scopes, worker_store, w);
   __atomic_fetch_add (&w->bytes, (gint64) j->summary->bytes - (gint64) before, __ATOMIC_RELAXED);

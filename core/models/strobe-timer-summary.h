@@ -52,6 +52,12 @@ typedef struct
   gboolean                   stopped;  /* a chunk came out of turn: no more blocks (the
                                         * rest is walked) */
   guint                      shift;    /* chunks a block: 1 << shift (a test's may be fewer) */
+  /* The chunks after the last block, packed as one block when the track finished there
+   * (the trace ended): a finished trace's timers merge it rather than walk up to a
+   * block's scopes a track. Its chunks stay as they were if the track grows again (the
+   * summary has stopped then: no block comes after it). Under lock, like blocks. */
+  const guint8              *tail;
+  guint                      tail_chunks;
   struct _StrobeTimerSummaryWorker *worker; /* building it; NULL: the model's thread */
 } StrobeTimerSummary;
 
@@ -71,9 +77,15 @@ void                strobe_timer_summary_add_chunk (StrobeTimerSummary          
                                                     const StrobeTimerSummaryScope *scopes,
                                                     StrobeTimerSummaryStore store,
                                                     gpointer                store_data);
-/* No more chunks for now: a block being built is dropped, and the summary stops unless
- * the next chunk starts a block. */
-void                strobe_timer_summary_pause (StrobeTimerSummary *self, guint next_ci);
+/* No more chunks for now: a block being built becomes the tail when it holds every chunk
+ * before @next_ci (and @store is not NULL), and is dropped; the summary stops unless the
+ * next chunk starts a block. */
+void                strobe_timer_summary_pause (StrobeTimerSummary     *self,
+                                                guint                   next_ci,
+                                                StrobeTimerSummaryStore store,
+                                                gpointer                store_data);
+/* The tail's chunks (0: none); any thread. */
+guint               strobe_timer_summary_tail_chunks (const StrobeTimerSummary *self);
 
 /* The blocks published so far (any thread). */
 static inline guint
@@ -89,7 +101,7 @@ strobe_timer_summary_block_chunk (const StrobeTimerSummary *self, guint k)
   return k << self->shift;
 }
 
-/* Adds block @k's names (those below @n_names) to @acc (StrobeTimerAcc *, by name id)
+/* Adds block @k's (the tail's, for @k the number of blocks) names (those below @n_names) to @acc (StrobeTimerAcc *, by name id)
  * — their durations' buckets to @hist[name] (StrobeDurationSketch *), apart, so a name
  * that ends with few scopes can have its exact values instead — and appends to @few the
  * names whose count is still at most STROBE_DURATION_SKETCH_EXACT; returns the scopes it
