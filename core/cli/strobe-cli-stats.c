@@ -116,6 +116,58 @@ stats_lanes (void)
   return cores > 1 ? MIN (cores, 4) : 0;
 }
 
+/* --thread: a stream id, or a thread's name (any case), found by reading the trace's
+ * threads first — the statistics are worked out while the trace is decoded, for one thread
+ * id given before. A name no thread has, or several have, is said. */
+static gboolean
+resolve_thread (const char *file, const char *spec, gint *thread)
+{
+  g_autoptr(StrobeDocument) document = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) all = NULL;
+  g_autofree const char **names = NULL;
+  g_autoptr(GString) list = g_string_new (NULL);
+  guint64 id;
+  guint found = 0;
+  const char *closest;
+
+  if (g_ascii_string_to_unsigned (spec, 10, 0, G_MAXUINT16, &id, NULL))
+    {
+      *thread = (gint) id;
+      return TRUE;
+    }
+  strobe_cli_load (file, 0, NULL, &document, &error);
+  /* Unreadable: the reading proper says so, as without --thread. */
+  if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
+    return TRUE;
+  all = strobe_threads_model_get_threads (strobe_document_get_threads (document));
+  names = g_new (const char *, all->len + 1);
+  for (guint t = 0; t < all->len; t++)
+    {
+      const StrobeThreadInfo *info = &g_array_index (all, StrobeThreadInfo, t);
+
+      names[t] = info->name;
+      g_string_append_printf (list, "%s%u %s", t ? ", " : "", info->id, info->name);
+      if (g_ascii_strcasecmp (info->name, spec) == 0)
+        {
+          *thread = info->id;
+          found++;
+        }
+    }
+  if (found == 1)
+    return TRUE;
+  if (found > 1)
+    /* Translators: a thread name, then the file's threads (id and name each) */
+    g_printerr (_("strobe-cli: several threads are named “%s”: give its id (threads: %s)\n"), spec, list->str);
+  else
+    {
+      g_printerr (_("strobe-cli: no thread named “%s” in %s (its threads: %s)\n"), spec, file, list->str);
+      if ((closest = strobe_cli_closest (spec, names, all->len)) != NULL)
+        g_printerr (_("Did you mean “%s”?\n"), closest);
+    }
+  return FALSE;
+}
+
 int
 strobe_cli_stats (int argc, char **argv)
 {
@@ -130,6 +182,7 @@ strobe_cli_stats (int argc, char **argv)
   StrobeTraceClock clock;
   g_autofree char *from = NULL, *to = NULL, *unit_name = NULL, *sort = NULL;
   gint thread = STROBE_TIMER_STATS_ALL_THREADS;
+  g_autofree char *thread_spec = NULL;
   const Unit *unit = &units[1];
   const char *file;
   guint64 t0, t1;
@@ -138,7 +191,7 @@ strobe_cli_stats (int argc, char **argv)
   GOptionEntry entries[] = {
     { "from", 0, 0, G_OPTION_ARG_STRING, &from, N_("Only the part of the trace after TIME (seconds from its start; or 250ms, 10us…)"), N_("TIME") },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to, N_("Only the part of the trace before TIME"), N_("TIME") },
-    { "thread", 0, 0, G_OPTION_ARG_INT, &thread, N_("Only the thread with this stream id"), N_("ID") },
+    { "thread", 0, 0, G_OPTION_ARG_STRING, &thread_spec, N_("Only this thread: its stream id or its name"), N_("THREAD") },
     { "units", 0, 0, G_OPTION_ARG_STRING, &unit_name, N_("Times in s, ms (default), us, ns or ticks"), N_("UNIT") },
     { "sort", 0, 0, G_OPTION_ARG_STRING, &sort, N_("Order by incl (default), excl, count or name"), N_("KEY") },
     { NULL },
@@ -175,6 +228,9 @@ strobe_cli_stats (int argc, char **argv)
       g_printerr (_("strobe-cli: unknown sort key “%s” (incl, excl, count or name)\n"), sort);
       return STROBE_CLI_USAGE_ERROR;
     }
+
+  if (thread_spec != NULL && !resolve_thread (file, thread_spec, &thread))
+    return STROBE_CLI_USAGE_ERROR;
 
   if (from == NULL && to == NULL)
     {

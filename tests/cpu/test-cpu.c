@@ -125,6 +125,21 @@ test_golden_stats (void)
   g_assert_cmpstr (out, ==, expected);
 }
 
+/* --thread by name (any case) gives what its stream id gives: the Worker's one timer. */
+static void
+test_golden_stats_thread (void)
+{
+  g_autofree char *trace = data_path ("golden-cpu-synthetic.strobe");
+  const char *by_id[] = { "stats", "--units=ticks", "--thread=18", trace, NULL };
+  const char *by_name[] = { "stats", "--units=ticks", "--thread=worker", trace, NULL };
+  g_autofree char *id_out = run_cli (by_id);
+  g_autofree char *name_out = run_cli (by_name);
+
+  g_assert_cmpstr (name_out, ==, id_out);
+  g_assert_nonnull (strstr (id_out, "Job"));
+  g_assert_null (strstr (id_out, "Frame"));
+}
+
 /* The synthetic trace's times are ticks after t0 (see cpu-emitter.c), so every figure here
  * is computed by hand from the program. */
 static void
@@ -656,6 +671,7 @@ main (int argc, char **argv)
   g_assert_nonnull (emitter);
 
   g_test_add_func ("/cpu/golden/stats", test_golden_stats);
+  g_test_add_func ("/cpu/golden/stats-thread", test_golden_stats_thread);
   g_test_add_func ("/cpu/golden/threads", test_golden_threads);
   g_test_add_func ("/cpu/synthetic/model", test_synthetic_model);
   g_test_add_func ("/cpu/fresh/threads", test_fresh_threads);
