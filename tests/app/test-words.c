@@ -170,26 +170,38 @@ test_timers_fit (void)
   timeline_fixture_close (&f);
 }
 
-static void
-test_overview_tabs (void)
+/* A view of @type on the golden trace @name, in a window of its own, shown; the window
+ * holds the document and the state. */
+static GtkWidget *
+view_open (GType type, const char *name, GtkWindow **window)
 {
-  g_autofree char *path = data_path ("golden-types.strobe");
+  g_autofree char *path = data_path (name);
   g_autoptr (GFile) file = g_file_new_for_path (path);
   g_autoptr (StrobeDocument) document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
   g_autoptr (StrobeViewState) state = strobe_view_state_new ();
   g_autoptr (GError) error = NULL;
-  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
   GtkWidget *view;
+
+  strobe_document_load (document, NULL, &error);
+  g_assert_no_error (error);
+  view = GTK_WIDGET (strobe_view_new (type, document, state));
+  *window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (*window, 1200, 700);
+  gtk_window_set_child (*window, view);
+  gtk_window_present (*window);
+  return view;
+}
+
+static void
+test_overview_tabs (void)
+{
+  GtkWindow *window;
+  GtkWidget *view = view_open (STROBE_TYPE_OVERVIEW_VIEW, "golden-types.strobe", &window);
   GtkWidget *stack;
   g_autoptr (GListModel) pages = NULL;
   const char *want[3];
   guint found = 0;
 
-  strobe_document_load (document, NULL, &error);
-  g_assert_no_error (error);
-  view = GTK_WIDGET (strobe_view_new (STROBE_TYPE_OVERVIEW_VIEW, document, state));
-  gtk_window_set_child (window, view);
-  gtk_window_present (window);
   while (g_main_context_iteration (NULL, FALSE))
     ;
   want[0] = expected ("_Event Types (", "_Типы событий (", "事件类型 (");
@@ -381,21 +393,10 @@ assert_levels_whole (GtkWidget *widget)
 static void
 test_log_levels_fit (void)
 {
-  g_autofree char *path = data_path ("golden-logmem.strobe");
-  g_autoptr (GFile) file = g_file_new_for_path (path);
-  g_autoptr (StrobeDocument) document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
-  g_autoptr (StrobeViewState) state = strobe_view_state_new ();
-  g_autoptr (GError) error = NULL;
-  GtkWindow *window = GTK_WINDOW (gtk_window_new ());
-  GtkWidget *view;
+  GtkWindow *window;
+  GtkWidget *view = view_open (STROBE_TYPE_LOG_VIEW, "golden-logmem.strobe", &window);
   const char *warning = expected ("Warning", "Предупреждение", "警告");
 
-  strobe_document_load (document, NULL, &error);
-  g_assert_no_error (error);
-  view = GTK_WIDGET (strobe_view_new (STROBE_TYPE_LOG_VIEW, document, state));
-  gtk_window_set_default_size (window, 1200, 700);
-  gtk_window_set_child (window, view);
-  gtk_window_present (window);
   for (guint i = 0; i < 200 && find_where (view, is_level_cell, NULL) == NULL; i++)
     {
       while (g_main_context_iteration (NULL, FALSE))
