@@ -330,8 +330,6 @@ scopes_named (StrobeDocument *document, const char *name)
   return found;
 }
 
-#define SLACK_TICKS 4
-
 /* The name of the innermost scope of @document open at @ticks on any thread, or NULL. */
 static const char *
 scope_at (StrobeDocument *document, guint64 ticks)
@@ -339,8 +337,15 @@ scope_at (StrobeDocument *document, guint64 ticks)
   StrobeTimelineModel *timeline = strobe_document_get_timeline (document);
   g_autoptr(GArray) tids = strobe_timeline_model_get_threads (timeline);
   g_autoptr(GArray) scopes = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+  StrobeTraceClock clock;
+  guint64 slack;
   const char *name = NULL;
 
+  /* The runtime keeps a scope's times in units of 2^n ticks, the coarsest no longer than
+   * 4 ns (strobe-cpu.c), rounded down: an end may read up to a unit before the flow point
+   * made just before it. The flow point's own clock read is in program order. */
+  strobe_document_get_clock (document, &clock);
+  slack = (guint64) ceil (strobe_trace_clock_ticks_for_ns (&clock, 4.0));
   for (guint i = 0; i < tids->len; i++)
     {
       guint16 tid = g_array_index (tids, guint16, i);
@@ -348,15 +353,11 @@ scope_at (StrobeDocument *document, guint64 ticks)
       for (guint d = 0; d < strobe_timeline_model_get_depth_count (timeline, tid); d++)
         {
           g_array_set_size (scopes, 0);
-          /* A few ticks of slack: the TSC is read without serializing (rdtsc), so a read
-           * that comes after another in the program may return a tick less — a scope's end
-           * one tick before the flow point read inside it, one run in six. Scopes of the
-           * pair are tens of ticks apart at the least. */
-          strobe_timeline_model_get_scopes (timeline, tid, d, ticks - SLACK_TICKS, ticks + SLACK_TICKS, scopes);
+          strobe_timeline_model_get_scopes (timeline, tid, d, ticks - slack, ticks + slack, scopes);
           for (guint k = 0; k < scopes->len; k++)
             {
               StrobeTimelineScope *sc = &g_array_index (scopes, StrobeTimelineScope, k);
-              if (sc->begin <= ticks + SLACK_TICKS && ticks <= sc->end + SLACK_TICKS)
+              if (sc->begin <= ticks && ticks <= sc->end + slack)
                 name = strobe_timeline_model_get_name (timeline, sc->name_id);
             }
         }

@@ -32,7 +32,8 @@ typedef enum
  * program's own; any value, 0 included. The same id may be used again once its flow has
  * ended.
  *
- * Cost: off (Cpu channel): one load and a branch; on: a clock read and one event.
+ * Cost: off (Cpu channel): one load and a branch; on: a fenced clock read (in program
+ * order, so the point lies inside the scope it is made in) and one event.
  * Blocks: as STROBE_LOG when the buffer pool is full.
  * Threads: any thread. In a signal handler only after a first flow point outside it. */
 void strobe_flow_begin (uint64_t id);
