@@ -15,12 +15,6 @@
  */
 #include "strobe-log-list.h"
 
-#if defined(__linux__)
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-#endif
-
 #include "strobe-log-item-private.h"
 #include "strobe-log-list-private.h"
 #include "strobe-log-model-private.h"
@@ -141,32 +135,19 @@ job_publish (Job *job, GArray *found, guint64 covered, gboolean done)
     }
 }
 
-/* The filter's threads run below the main thread and the display server: on two cores
- * they held both while the main thread waited for the X server's reply to a frame (a
- * gap of 83 ms, 76 of it our threads' CPU, typing a filter over 10 M messages). Linux
- * keeps a nice value per thread, and the helper threads a filter starts inherit it; a
- * thread cannot lower its nice value again, so the job runs on a thread of its own, not
- * on one of GTask's, which serve other work after it. */
-#define JOB_NICE 10
-
 static void
-job_lower_priority (void)
+job_thread (GTask        *task,
+            gpointer      source_object,
+            gpointer      task_data,
+            GCancellable *cancellable)
 {
-#if defined(__linux__)
-  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), JOB_NICE);
-#endif
-}
-
-static gpointer
-job_run (gpointer data)
-{
-  Job *job = data;
-  GCancellable *cancellable = job->cancellable;
+  Job *job = task_data;
   g_autoptr(GArray) found = g_array_new (FALSE, FALSE, sizeof (guint32));
   g_autoptr(GString) scratch = g_string_new (NULL);
   gint64 start = g_get_monotonic_time (), last = start;
   gboolean delivered = FALSE;
   guint64 pos = job->from, n = job->order->n;
+
   while (pos < n)
     {
       guint64 end = MIN (n, pos + JOB_BLOCK);
@@ -188,29 +169,6 @@ job_run (gpointer data)
     }
   if (job->from >= n)
     job_publish (job, found, n, TRUE);
-  return NULL;
-}
-
-static gpointer
-job_thread_main (gpointer data)
-{
-  job_lower_priority ();
-  return job_run (data);
-}
-
-static void
-job_thread (GTask        *task,
-            gpointer      source_object,
-            gpointer      task_data,
-            GCancellable *cancellable)
-{
-  GThread *thread = g_thread_try_new ("strobe-log-job", job_thread_main, task_data, NULL);
-
-  /* No thread to be had (a process at its limit): on this one, at its priority. */
-  if (thread != NULL)
-    g_thread_join (thread);
-  else
-    job_run (task_data);
   g_task_return_boolean (task, TRUE);
 }
 
