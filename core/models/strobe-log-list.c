@@ -296,7 +296,13 @@ deliver_cb (gpointer data)
     {
       if (self->indexes == NULL)
         {
-          self->indexes = g_array_new (FALSE, FALSE, sizeof (guint32));
+          /* Room for every position the job can find, reserved (not touched: the pages
+           * of what is never found are never made): growing by doubling copied the
+           * answer so far on this thread — 32 MB at once, 6.4 ms, typing a filter that
+           * keeps 16.7 M of 100 M messages. */
+          self->indexes = g_array_sized_new (FALSE, FALSE, sizeof (guint32),
+                                             (guint) MIN (job->order->n - MIN (job->from, job->order->n),
+                                                          (guint64) G_MAXUINT32 / 2));
           k = 0;
         }
       else
