@@ -18,6 +18,7 @@
 #include <string.h>
 #include <gtk/gtk.h>
 
+#include "log-emitter-client.h"
 #include "log-stream.h"
 #include "strobe-application.h"
 #include "strobe-document-view.h"
@@ -937,53 +938,6 @@ test_damaged (void)
 
 typedef struct
 {
-  GSubprocess      *proc;
-  GDataInputStream *out;
-} Emitter;
-
-static void
-emitter_say (Emitter *e, const char *line, const char *expect_prefix)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *reply = NULL;
-
-  g_output_stream_write_all (g_subprocess_get_stdin_pipe (e->proc), line, strlen (line), NULL, NULL, &error);
-  g_assert_no_error (error);
-  if (expect_prefix == NULL)
-    return;
-  reply = g_data_input_stream_read_line (e->out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_str_has_prefix (reply, expect_prefix));
-}
-
-typedef struct
-{
-  StrobeApplication *app;
-  guint32            pid;
-  char              *path;
-} LiveWait;
-
-static gboolean
-live_trace_listed (gpointer data)
-{
-  LiveWait *w = data;
-  GListModel *traces = strobe_store_get_traces (strobe_services_get_store (strobe_application_get_services (w->app)));
-
-  for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
-    {
-      g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
-
-      if (strobe_trace_get_pid (trace) == w->pid && strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE)
-        {
-          w->path = g_strdup (strobe_trace_get_path (trace));
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
-typedef struct
-{
   Fixture *f;
   guint    n;
 } RowsWait;
@@ -999,35 +953,18 @@ has_rows (gpointer data)
 static void
 test_live (void)
 {
-  g_autoptr(GSubprocessLauncher) launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  StrobeRecorder *recorder = strobe_services_get_recorder (strobe_application_get_services (the_app));
-  g_autofree char *host = g_strdup_printf ("127.0.0.1:%u", strobe_recorder_get_port (recorder));
-  g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = NULL;
-  g_autofree char *line = NULL;
-  Emitter e = { 0 };
-  LiveWait w = { the_app, 0, NULL };
+  LogEmitter e;
   Fixture f = { 0 };
   RowsWait rows = { &f, 0 };
   StrobeDocument *document;
 
-  g_subprocess_launcher_setenv (launcher, "STROBE_TRACEHOST", host, TRUE);
-  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEFILE");
-  e.proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("LOG_EMITTER"), NULL);
-  g_assert_no_error (error);
-  e.out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (e.proc));
-  line = g_data_input_stream_read_line (e.out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (line, ==, "ready");
-  w.pid = (guint32) g_ascii_strtoull (g_subprocess_get_identifier (e.proc), NULL, 10);
-  emitter_say (&e, "burst 40\n", "done 40");
-  wait_for (live_trace_listed, &w);
+  log_emitter_start (&e, the_app, 40);
 
   f.window = strobe_window_new (GTK_APPLICATION (the_app), strobe_application_get_services (the_app));
   gtk_window_set_default_size (GTK_WINDOW (f.window), 1200, 800);
   gtk_window_present (GTK_WINDOW (f.window));
-  file = g_file_new_for_path (w.path);
+  file = g_file_new_for_path (e.path);
   document = strobe_window_open_file (f.window, file);
   g_assert_true (strobe_document_is_live (document));
   f.page = STROBE_DOCUMENT_VIEW (find_type (GTK_WIDGET (f.window), STROBE_TYPE_DOCUMENT_VIEW));
@@ -1045,7 +982,7 @@ test_live (void)
     {
       g_autofree char *reply = g_strdup_printf ("done %u", 40 + 400 * burst);
 
-      emitter_say (&e, "burst 400\n", reply);
+      log_emitter_say (&e, "burst 400\n", reply);
       rows.n = 40 + 400 * burst;
       wait_for (has_rows, &rows);
       settle ();
@@ -1063,7 +1000,7 @@ test_live (void)
   /* A filter while live: new messages that pass come in. */
   type_filter (&f, "worker");
   g_assert_cmpuint (n_rows (&f), ==, 20 + 3 * 200);
-  emitter_say (&e, "burst 100\n", "done 1340");
+  log_emitter_say (&e, "burst 100\n", "done 1340");
   rows.n = 20 + 3 * 200 + 50;
   wait_for (has_rows, &rows);
 
@@ -1078,7 +1015,7 @@ test_live (void)
 
     g_assert_nonnull (find_text (GTK_WIDGET (f.view), strobe_log_item_get_text (first)));
   }
-  emitter_say (&e, "burst 100\n", "done 1440");
+  log_emitter_say (&e, "burst 100\n", "done 1440");
   rows.n = 1440;
   wait_for (has_rows, &rows);
   settle ();
@@ -1088,12 +1025,7 @@ test_live (void)
     g_assert_null (find_text (GTK_WIDGET (f.view), strobe_log_item_get_text (last)));
   }
 
-  emitter_say (&e, "quit\n", NULL);
-  g_subprocess_wait (e.proc, NULL, &error);
-  g_assert_no_error (error);
-  g_clear_object (&e.out);
-  g_clear_object (&e.proc);
-  g_free (w.path);
+  log_emitter_stop (&e);
   close_all (&f);
 }
 

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <gtk/gtk.h>
 
+#include "log-emitter-client.h"
 #include "log-stream.h"
 #include "strobe-application.h"
 #include "strobe-document-view.h"
@@ -501,52 +502,6 @@ test_short_list (void)
 
 typedef struct
 {
-  GSubprocess      *proc;
-  GDataInputStream *out;
-} Emitter;
-
-static void
-emitter_say (Emitter *e, const char *line, const char *expect_prefix)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *reply = NULL;
-
-  g_output_stream_write_all (g_subprocess_get_stdin_pipe (e->proc), line, strlen (line), NULL, NULL, &error);
-  g_assert_no_error (error);
-  if (expect_prefix == NULL)
-    return;
-  reply = g_data_input_stream_read_line (e->out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_str_has_prefix (reply, expect_prefix));
-}
-
-typedef struct
-{
-  guint32  pid;
-  char    *path;
-} LiveWait;
-
-static gboolean
-live_trace_listed (gpointer data)
-{
-  LiveWait *w = data;
-  GListModel *traces = strobe_store_get_traces (strobe_services_get_store (strobe_application_get_services (the_app)));
-
-  for (guint i = 0; i < g_list_model_get_n_items (traces); i++)
-    {
-      g_autoptr(StrobeTrace) trace = g_list_model_get_item (traces, i);
-
-      if (strobe_trace_get_pid (trace) == w->pid && strobe_trace_get_status (trace) == STROBE_TRACE_STATUS_LIVE)
-        {
-          w->path = g_strdup (strobe_trace_get_path (trace));
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-
-typedef struct
-{
   StrobeLogList *list;
   guint          n;
 } CountWait;
@@ -561,13 +516,13 @@ has_messages (gpointer data)
 
 /* A burst of @n more messages, read into the list (@total then). */
 static void
-burst (Emitter *e, StrobeLogList *list, guint n, guint total)
+burst (LogEmitter *e, StrobeLogList *list, guint n, guint total)
 {
   g_autofree char *line = g_strdup_printf ("burst %u\n", n);
   g_autofree char *reply = g_strdup_printf ("done %u", total);
   CountWait w = { list, total };
 
-  emitter_say (e, line, reply);
+  log_emitter_say (e, line, reply);
   wait_for (has_messages, &w);
   settle ();
 }
@@ -590,36 +545,19 @@ list_position_on_screen (Fixture *f, guint position)
 static void
 test_live_follow (void)
 {
-  g_autoptr(GSubprocessLauncher) launcher =
-    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDIN_PIPE | G_SUBPROCESS_FLAGS_STDOUT_PIPE);
-  StrobeRecorder *recorder = strobe_services_get_recorder (strobe_application_get_services (the_app));
-  g_autofree char *host = g_strdup_printf ("127.0.0.1:%u", strobe_recorder_get_port (recorder));
-  g_autoptr(GError) error = NULL;
   g_autoptr(GFile) file = NULL;
-  g_autofree char *line = NULL;
-  Emitter e = { 0 };
-  LiveWait w = { 0, NULL };
+  LogEmitter e;
   CountWait first = { NULL, 40 };
   Fixture f = { 0 };
   StrobeDocumentView *page;
   guint total = 40;
 
-  g_subprocess_launcher_setenv (launcher, "STROBE_TRACEHOST", host, TRUE);
-  g_subprocess_launcher_unsetenv (launcher, "STROBE_TRACEFILE");
-  e.proc = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("LOG_EMITTER"), NULL);
-  g_assert_no_error (error);
-  e.out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (e.proc));
-  line = g_data_input_stream_read_line (e.out, NULL, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_cmpstr (line, ==, "ready");
-  w.pid = (guint32) g_ascii_strtoull (g_subprocess_get_identifier (e.proc), NULL, 10);
-  emitter_say (&e, "burst 40\n", "done 40");
-  wait_for (live_trace_listed, &w);
+  log_emitter_start (&e, the_app, 40);
 
   f.window = strobe_window_new (GTK_APPLICATION (the_app), strobe_application_get_services (the_app));
   gtk_window_set_default_size (GTK_WINDOW (f.window), 1200, 800);
   gtk_window_present (GTK_WINDOW (f.window));
-  file = g_file_new_for_path (w.path);
+  file = g_file_new_for_path (e.path);
   g_assert_true (strobe_document_is_live (strobe_window_open_file (f.window, file)));
   page = STROBE_DOCUMENT_VIEW (find_type (GTK_WIDGET (f.window), STROBE_TYPE_DOCUMENT_VIEW));
   g_assert_true (strobe_document_view_show_view (page, "log"));
@@ -681,12 +619,7 @@ test_live_follow (void)
   g_assert_true (list_position_on_screen (&f, total - 1));
   g_assert_cmpuint (strobe_log_rows_get_window_start (f.rows) + WINDOW, ==, total);
 
-  emitter_say (&e, "quit\n", NULL);
-  g_subprocess_wait (e.proc, NULL, &error);
-  g_assert_no_error (error);
-  g_clear_object (&e.out);
-  g_clear_object (&e.proc);
-  g_free (w.path);
+  log_emitter_stop (&e);
   close_all ();
 }
 
