@@ -424,6 +424,63 @@ strobe_scope_track_seek (const StrobeScopeTrack *t, guint64 index)
   return p;
 }
 
+/* The end of the run of scopes from @p (whose begin is below @limit): @q, the first scope
+ * that begins at or after @limit, and @last, the one before it (its begin and end only).
+ * A short run is walked; a longer one is found by the chunks' last begins and a walk in
+ * its last chunk, the scope before the chunk's first being the previous chunk's last.
+ * Seeking the last again from its chunk's start (up to 127 records decoded) was a third
+ * of a tile's time at the whole trace's zoom. */
+static void
+run_end (const StrobeScopeTrack *t, StrobeScopePos p, guint64 limit, StrobeScopePos *q, StrobeScopePos *last)
+{
+  guint lo, hi;
+
+  *last = p;
+  for (guint i = 0; i < 16; i++)
+    {
+      *q = *last;
+      strobe_scope_pos_next (t, q);
+      if (!strobe_scope_pos_valid (t, *q) || q->begin >= limit)
+        return;
+      *last = *q;
+    }
+  lo = last->ci;
+  hi = t->chunks->len;
+  while (lo < hi)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (strobe_scope_chunk (t, mid)->last_begin >= limit)
+        hi = mid;
+      else
+        lo = mid + 1;
+    }
+  if (lo >= t->chunks->len)
+    {
+      const StrobeScopeChunk *c = strobe_scope_chunk (t, t->chunks->len - 1);
+
+      *q = pos_end (t);
+      last->begin = c->last_begin;
+      last->end = c->last_end;
+      return;
+    }
+  if (lo > last->ci)
+    {
+      const StrobeScopeChunk *c = strobe_scope_chunk (t, lo - 1);
+
+      *q = pos_at_chunk (t, lo);
+      last->begin = c->last_begin;
+      last->end = c->last_end;
+    }
+  else
+    *q = *last;
+  while (q->begin < limit)
+    {
+      *last = *q;
+      strobe_scope_pos_next (t, q);
+    }
+}
+
 void
 strobe_scope_track_blocks (const StrobeScopeTrack *t, guint depth, guint64 t0, guint64 t1, guint64 r, GArray *out)
 {
@@ -457,15 +514,15 @@ strobe_scope_track_blocks (const StrobeScopeTrack *t, guint depth, guint64 t0, g
       /* Narrow: every scope that begins within one resolution step goes into one block.
        * Only the last of them can be wide (they do not overlap); it stays out. */
       limit = begin > G_MAXUINT64 - r ? G_MAXUINT64 : begin + r;
-      q = strobe_scope_track_lower_bound_begin (t, limit);
       i0 = strobe_scope_pos_index (t, p);
-      i1 = strobe_scope_pos_index (t, q);
       {
-        /* The last scope of the run (it is found again from its chunk's start). */
-        StrobeScopePos last = strobe_scope_track_seek (t, i1 - 1);
+        StrobeScopePos last;
+
+        run_end (t, p, limit, &q, &last);
+        i1 = strobe_scope_pos_index (t, q);
         if (i1 - i0 > 1 && last.end - last.begin >= r)
           {
-            q = last;
+            q = strobe_scope_track_seek (t, i1 - 1);
             i1--;
             last = strobe_scope_track_seek (t, i1 - 1);
           }

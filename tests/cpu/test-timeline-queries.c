@@ -14,6 +14,7 @@
 #include "strobe-call-tree.h"
 #include "strobe-decoder.h"
 #include "strobe-scope-search.h"
+#include "strobe-scope-track.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timer-stats.h"
 
@@ -116,6 +117,91 @@ check_lod (StrobeTimelineModel *m, guint16 thread, guint64 t0, guint64 t1, guint
   g_assert_cmpuint (at, ==, all->len);
 }
 
+/* The level of detail of a track of 20 000 scopes (157 chunks; runs of narrow ones from a
+ * few scopes to several chunks long, wide ones between, some in the middle of a run) is
+ * what finding each run's end by a binary search and seeking its last scope gives — the
+ * way it was found before runs were walked. */
+static void
+test_track_blocks (void)
+{
+  StrobeScopeArena arena;
+  StrobeScopeTrack *t;
+  guint64 at = 1000;
+  guint32 seed = 7;
+  const guint64 resolutions[] = { 1, 40, 300, 5000, 90000, 2000000 };
+
+  strobe_scope_arena_init (&arena, FALSE);
+  t = strobe_scope_track_new (&arena);
+  for (guint i = 0; i < 20000; i++)
+    {
+      guint64 len;
+
+      seed = seed * 1103515245u + 12345u;
+      len = (seed >> 16) % 97 == 0 ? 20000 + (seed >> 8) % 50000 : 1 + (seed >> 16) % 60;
+      strobe_scope_track_append (&arena, t, at, at + len, (seed >> 4) % 5, 0, 0);
+      at += len + (seed >> 20) % 30;
+    }
+  strobe_scope_track_finish (&arena, t);
+  for (guint k = 0; k < G_N_ELEMENTS (resolutions); k++)
+    for (guint w = 0; w < 3; w++)
+      {
+        guint64 r = resolutions[k];
+        guint64 t0 = w == 0 ? 0 : 1000 + (at - 1000) / (w * 3), t1 = w == 2 ? t0 + (at - t0) / 4 : G_MAXUINT64;
+        g_autoptr (GArray) got = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBlock));
+        g_autoptr (GArray) want = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBlock));
+        StrobeScopePos p = strobe_scope_track_lower_bound_end (t, t0);
+        gboolean merged = FALSE;
+
+        strobe_scope_track_blocks (t, 0, t0, t1, r, got);
+        while (strobe_scope_pos_valid (t, p) && p.begin <= t1)
+          {
+            StrobeTimelineBlock b = { p.begin, p.end, p.name, 1, 0, p.flags };
+            guint64 i0 = strobe_scope_pos_index (t, p), i1;
+            StrobeScopePos q, last;
+
+            if (p.end - p.begin >= r)
+              {
+                g_array_append_val (want, b);
+                merged = FALSE;
+                strobe_scope_pos_next (t, &p);
+                continue;
+              }
+            q = strobe_scope_track_lower_bound_begin (t, p.begin + r);
+            i1 = strobe_scope_pos_index (t, q);
+            last = strobe_scope_track_seek (t, i1 - 1);
+            if (i1 - i0 > 1 && last.end - last.begin >= r)
+              {
+                q = last;
+                last = strobe_scope_track_seek (t, --i1 - 1);
+              }
+            b.end = last.end;
+            b.count = (guint32) (i1 - i0);
+            if (merged && b.begin - g_array_index (want, StrobeTimelineBlock, want->len - 1).end < r)
+              {
+                StrobeTimelineBlock *prev = &g_array_index (want, StrobeTimelineBlock, want->len - 1);
+                prev->end = b.end;
+                prev->count += b.count;
+              }
+            else
+              g_array_append_val (want, b);
+            merged = TRUE;
+            p = q;
+          }
+        g_assert_cmpuint (got->len, ==, want->len);
+        for (guint i = 0; i < got->len; i++)
+          {
+            const StrobeTimelineBlock *x = &g_array_index (got, StrobeTimelineBlock, i);
+            const StrobeTimelineBlock *y = &g_array_index (want, StrobeTimelineBlock, i);
+
+            g_assert_cmpuint (x->begin, ==, y->begin);
+            g_assert_cmpuint (x->end, ==, y->end);
+            g_assert_cmpuint (x->count, ==, y->count);
+          }
+      }
+  strobe_scope_track_free (t);
+  strobe_scope_arena_clear (&arena);
+}
+
 static void
 test_thread_blocks (void)
 {
@@ -128,8 +214,10 @@ test_thread_blocks (void)
   for (guint i = 0; i < ids->len; i++)
     {
       guint16 id = g_array_index (ids, guint16, i);
-      /* Fit-all at 1000 pixels, a tenth of it, and one scope a pixel. */
+      /* Fit-all at 1000 pixels, a tenth of it, and one scope a pixel; at 20 pixels, runs
+       * of narrow scopes over several chunks of 128 (found by the chunks' last begins). */
       check_lod (m, id, first, last, len / 1000);
+      check_lod (m, id, first, last, len / 20);
       check_lod (m, id, first + len / 3, first + len / 3 + len / 10, len / 10000);
       check_lod (m, id, first, last, 1);
     }
@@ -590,6 +678,7 @@ main (int argc, char **argv)
   g_assert_nonnull (golden_dir);
 
   g_test_add_func ("/timeline-queries/thread-blocks", test_thread_blocks);
+  g_test_add_func ("/timeline-queries/track-blocks", test_track_blocks);
   g_test_add_func ("/timeline-queries/counter-series", test_counter_series);
   g_test_add_func ("/timeline-queries/call-tree", test_call_tree);
   g_test_add_func ("/timeline-queries/butterfly", test_butterfly);
