@@ -659,32 +659,6 @@ test_odd_content (void)
   (void) escaped;
 }
 
-static void
-clipboard_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  char **out = data;
-
-  *out = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
-  if (*out == NULL)
-    *out = g_strdup ("");
-}
-
-static gboolean
-text_ready (gpointer data)
-{
-  return *(char **) data != NULL;
-}
-
-static char *
-read_clipboard (GtkWidget *widget)
-{
-  char *text = NULL;
-
-  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, clipboard_cb, &text);
-  wait_for (text_ready, &text);
-  return text;
-}
-
 static gboolean
 status_says_exported (gpointer data)
 {
@@ -706,7 +680,7 @@ test_copy_export (void)
   gtk_selection_model_select_range (selection, 7, 3, TRUE);
   settle ();
   gtk_widget_activate_action (GTK_WIDGET (f.view), "log.copy", NULL);
-  rows = read_clipboard (GTK_WIDGET (f.view));
+  rows = clipboard_text (GTK_WIDGET (f.view));
   /* Three rows, tab-separated, escaped as TSV; times from the trace's first event (the
    * first message, 1 ms). */
   g_assert_cmpstr (rows, ==,
@@ -718,7 +692,7 @@ test_copy_export (void)
   gtk_selection_model_select_item (selection, 7, TRUE);
   settle ();
   gtk_widget_activate_action (GTK_WIDGET (f.view), "log.copy-message", NULL);
-  message = read_clipboard (GTK_WIDGET (f.view));
+  message = clipboard_text (GTK_WIDGET (f.view));
   g_assert_cmpstr (message, ==, "\x1b[31mred alert\x1b[0m\nsecond line");
 
   /* Export what a filter shows. */

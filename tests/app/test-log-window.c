@@ -243,31 +243,11 @@ send_key (Fixture *f, guint keyval, GdkModifierType state)
 
 /* A selection the window moved away from: Copy still copies it (issue 20: it copied
  * nothing); a row selected by the user then is the selection. */
-static void
-clipboard_cb (GObject *source, GAsyncResult *result, gpointer data)
-{
-  char **out = data;
-
-  *out = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
-  if (*out == NULL)
-    *out = g_strdup ("");
-}
-
-static gboolean
-text_ready (gpointer data)
-{
-  return *(char **) data != NULL;
-}
-
 static char *
 copy_rows (Fixture *f)
 {
-  char *text = NULL;
-
   gtk_widget_activate_action (GTK_WIDGET (f->view), "log.copy", NULL);
-  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (f->view)), NULL, clipboard_cb, &text);
-  wait_for (text_ready, &text);
-  return text;
+  return clipboard_text (GTK_WIDGET (f->view));
 }
 
 /* The message field (the last of a copied TSV row) of each line of @rows. */

@@ -93,3 +93,32 @@ count_text (GtkWidget  *widget,
     n += count_text (child, text);
   return n;
 }
+
+static void
+clipboard_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  char **out = data;
+
+  *out = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  if (*out == NULL)
+    *out = g_strdup ("");
+}
+
+char *
+clipboard_text (GtkWidget *widget)
+{
+  char *text = NULL;
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, clipboard_cb, &text);
+  while (text == NULL)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("timed out reading the clipboard");
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+  return text;
+}

@@ -27,5 +27,9 @@ GtkWidget *find_text_full (GtkWidget  *widget,
 guint      count_text     (GtkWidget  *widget,
                            const char *text);
 
+/* The text on @widget's clipboard, read in the main loop (20 s at most); "" when it holds
+ * none. Free with g_free(). */
+char      *clipboard_text (GtkWidget  *widget);
+
 #define find_text(widget, text)        find_text_full (widget, text, FALSE)
 #define find_text_prefix(widget, text) find_text_full (widget, text, TRUE)
