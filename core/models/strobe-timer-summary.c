@@ -157,6 +157,18 @@ keys_sort (guint32 *keys, guint32 *tmp, guint n, const guint32 *at, guint n_slot
     keys[count[tmp[i] >> BUCKET_BITS]++] = tmp[i];
 }
 
+/* A name's totals, before its buckets. */
+static inline guint8 *
+put_slot (guint8 *o, const Slot *sl)
+{
+  o = strobe_scope_put_varint (o, sl->name);
+  o = strobe_scope_put_varint (o, sl->count);
+  o = strobe_scope_put_varint (o, sl->incl);
+  o = strobe_scope_put_varint (o, sl->excl);
+  o = strobe_scope_put_varint (o, sl->min);
+  return strobe_scope_put_varint (o, sl->max - sl->min);
+}
+
 /* One name's buckets in order, after their number: (bucket − the previous one) × 2, + 1
  * when a count > 1 follows (most buckets of a block hold one scope: one byte then), then
  * the count. From @n keys sorted by bucket. */
@@ -260,12 +272,7 @@ builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
           const Slot *sl = &b->slots[s];
           guint slo = strobe_duration_sketch_bucket (sl->min);
 
-          o = strobe_scope_put_varint (o, sl->name);
-          o = strobe_scope_put_varint (o, sl->count);
-          o = strobe_scope_put_varint (o, sl->incl);
-          o = strobe_scope_put_varint (o, sl->excl);
-          o = strobe_scope_put_varint (o, sl->min);
-          o = strobe_scope_put_varint (o, sl->max - sl->min);
+          o = put_slot (o, sl);
           o = put_counted (o, hist + (guint32) (off[s] + slo), slo, strobe_duration_sketch_bucket (sl->max) - slo + 1);
         }
     }
@@ -276,12 +283,7 @@ builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
         {
           const Slot *sl = &b->slots[s];
 
-          o = strobe_scope_put_varint (o, sl->name);
-          o = strobe_scope_put_varint (o, sl->count);
-          o = strobe_scope_put_varint (o, sl->incl);
-          o = strobe_scope_put_varint (o, sl->excl);
-          o = strobe_scope_put_varint (o, sl->min);
-          o = strobe_scope_put_varint (o, sl->max - sl->min);
+          o = put_slot (o, sl);
           o = put_sorted (o, b->keys + at[s], sl->count);
         }
     }
