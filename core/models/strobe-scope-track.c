@@ -302,7 +302,7 @@ strobe_scope_track_append_slow (StrobeScopeArena *arena, StrobeScopeTrack *t, gu
   p = strobe_scope_put_record (p, ((guint64) gap << 1) ^ (guint64) (gap >> 63), duration, name_id);
   t->fill_len = (guint32) (p - t->fill);
   c->last_begin = begin;
-  c->last_end = begin + duration;
+  c->last_end = t->last_end = begin + duration;
   if (flags)
     {
       StrobeScopeFlag f = { t->n, flags };

@@ -51,6 +51,8 @@ typedef struct
   guint32  fill_cap;          /* 0 while fill is NULL */
   /* The last of chunks, for the append's fast path: one load instead of three. */
   StrobeScopeChunk *tail;
+  /* tail->last_end, read by the next append without waiting for the load of tail. */
+  guint64  last_end;
   /* The filling chunk's scopes as the timers' summary takes them when it is full, grown
    * with it up to a chunk. */
   StrobeTimerSummaryScope *side;
@@ -301,14 +303,14 @@ strobe_scope_track_append (StrobeScopeArena *arena, StrobeScopeTrack *t, guint64
                 && in_chunk < t->side_cap))
     {
       StrobeScopeChunk *c = t->tail;
-      gint64 gap = (gint64) (begin - c->last_end);
+      gint64 gap = (gint64) (begin - t->last_end);
       guint64 duration = end >= begin ? end - begin : 0;
       guint8 *p = t->fill + t->fill_len;
 
       p = strobe_scope_put_record (p, ((guint64) gap << 1) ^ (guint64) (gap >> 63), duration, name_id);
       t->fill_len = (guint32) (p - t->fill);
       c->last_begin = begin;
-      c->last_end = begin + duration;
+      c->last_end = t->last_end = begin + duration;
       t->side[in_chunk] = (StrobeTimerSummaryScope) { duration, duration > children ? duration - children : 0, name_id };
       t->n++;
       return;
