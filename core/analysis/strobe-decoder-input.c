@@ -44,13 +44,14 @@ strobe_decoder_read_file_full (StrobeDecoder              *self,
    * <(…), /dev/stdin) is read as the stream it is, where mmap() said only "No such device". */
   {
     GStatBuf st;
+    gboolean known = g_stat (path, &st) == 0;
 
-    if (g_stat (path, &st) == 0 && S_ISDIR (st.st_mode))
+    if (known && S_ISDIR (st.st_mode))
       {
         g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY, "%s", _("This is a folder, not a trace file"));
         return FALSE;
       }
-    if (g_stat (path, &st) == 0 && !S_ISREG (st.st_mode))
+    if (known && !S_ISREG (st.st_mode))
       {
         g_autoptr(GFile) gfile = g_file_new_for_path (path);
         g_autoptr(GFileInputStream) stream = g_file_read (gfile, cancellable, error);
