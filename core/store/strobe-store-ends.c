@@ -4,8 +4,9 @@
  * path may hold what a group name may not), with its `Path`, `Size`, `Modified` (ns) and
  * `Ended` (ns since the epoch). An entry holds only while the file has that size and
  * modification time: a file rewritten or replaced under the same name is another trace.
- * Entries of files that are gone are dropped when the file is written, and at most
- * MAX_ENDS are kept (the oldest learnt go first), so the file stays small.
+ * Entries of files that are gone are dropped when the file is read (once, as the store
+ * starts: not a look at every file each time one end is learnt), and at most MAX_ENDS are
+ * kept (the oldest learnt go first), so the file stays small.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -38,7 +39,18 @@ strobe_store_ends_new (const char *directory)
   self->path = g_build_filename (directory, ENDS_FILE, NULL);
   self->file = g_key_file_new ();
   /* Missing or unreadable: nothing learnt yet; the next write starts it again. */
-  g_key_file_load_from_file (self->file, self->path, G_KEY_FILE_NONE, NULL);
+  if (g_key_file_load_from_file (self->file, self->path, G_KEY_FILE_NONE, NULL))
+    {
+      g_auto(GStrv) groups = g_key_file_get_groups (self->file, NULL);
+
+      for (guint i = 0; groups[i] != NULL; i++)
+        {
+          g_autofree char *path = g_key_file_get_string (self->file, groups[i], "Path", NULL);
+
+          if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS))
+            g_key_file_remove_group (self->file, groups[i], NULL);
+        }
+    }
   return self;
 }
 
@@ -103,13 +115,8 @@ save (StrobeStoreEnds  *self,
   gsize len;
 
   /* Groups are in the order they were first learnt. */
-  for (gsize i = 0; i < n; i++)
-    {
-      g_autofree char *path = g_key_file_get_string (self->file, groups[i], "Path", NULL);
-
-      if (path == NULL || !g_file_test (path, G_FILE_TEST_EXISTS) || n - i > MAX_ENDS)
-        g_key_file_remove_group (self->file, groups[i], NULL);
-    }
+  for (gsize i = 0; i + MAX_ENDS < n; i++)
+    g_key_file_remove_group (self->file, groups[i], NULL);
   data = g_key_file_to_data (self->file, &len, NULL);
   return g_file_set_contents (self->path, data, (gssize) len, error);
 }
