@@ -1628,18 +1628,9 @@ main (int   argc,
   char *app_argv[] = { argv[0], NULL };
   int status = 1;
 
-  /* Keep GtkRecentManager and friends out of the user's home. */
-  home = g_dir_make_tmp ("strobe-app-home-XXXXXX", NULL);
-  g_setenv ("XDG_DATA_HOME", home, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
-  g_setenv ("XDG_CACHE_HOME", home, TRUE);
-  {
-    /* Where test programs announce themselves and the connect dialog looks (discovery). */
-    g_autofree char *runtime_dir = g_build_filename (home, "run", NULL);
-
-    g_mkdir (runtime_dir, 0700);
-    g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
-  }
+  /* Keep GtkRecentManager and friends out of the user's home; the connect dialog's
+   * discovery looks in its runtime directory. */
+  home = test_dir_make_home ("strobe-app-home-XXXXXX");
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_setenv ("GTK_USE_PORTAL", "0", TRUE);
 

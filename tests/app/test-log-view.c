@@ -1017,16 +1017,10 @@ int
 main (int argc, char *argv[])
 {
   char *app_argv[] = { argv[0], NULL };
-  g_autofree char *store_dir = NULL, *runtime_dir = NULL;
+  g_autofree char *store_dir = NULL;
   int status = 1;
 
-  work_dir = g_dir_make_tmp ("strobe-log-view-XXXXXX", NULL);
-  g_setenv ("XDG_DATA_HOME", work_dir, TRUE);
-  g_setenv ("XDG_CONFIG_HOME", work_dir, TRUE);
-  g_setenv ("XDG_CACHE_HOME", work_dir, TRUE);
-  runtime_dir = g_build_filename (work_dir, "run", NULL);
-  g_mkdir (runtime_dir, 0700);
-  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  work_dir = test_dir_make_home ("strobe-log-view-XXXXXX");
   g_setenv ("GTK_A11Y", "none", TRUE);
   g_setenv ("GTK_USE_PORTAL", "0", TRUE);
   gtk_test_init (&argc, &argv, NULL);

@@ -16,6 +16,20 @@ test_dir_make_tmp (const char *tmpl)
   return dir;
 }
 
+char *
+test_dir_make_home (const char *tmpl)
+{
+  char *home = test_dir_make_tmp (tmpl);
+  g_autofree char *runtime_dir = g_build_filename (home, "run", NULL);
+
+  g_setenv ("XDG_DATA_HOME", home, TRUE);
+  g_setenv ("XDG_CONFIG_HOME", home, TRUE);
+  g_setenv ("XDG_CACHE_HOME", home, TRUE);
+  g_assert_cmpint (g_mkdir (runtime_dir, 0700), ==, 0);
+  g_setenv ("XDG_RUNTIME_DIR", runtime_dir, TRUE);
+  return home;
+}
+
 void
 test_dir_remove_all (const char *path)
 {
