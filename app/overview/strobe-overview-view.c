@@ -394,8 +394,20 @@ fill_summary (StrobeOverviewView *self,
   set_summary (self, ROW_STATUS, status_description (document));
 
   {
-    g_autofree char *size = strobe_format_size (strobe_document_get_bytes_read (document));
+    guint64 read = strobe_document_get_bytes_read (document);
+    guint64 total = strobe_document_get_bytes_total (document);
+    g_autofree char *size = strobe_format_size (read);
 
+    /* While a file loads, how far: the page a user watches during a long load. */
+    if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_LOADING && total > read)
+      {
+        g_autofree char *of = strobe_format_size (total);
+        /* Translators: loading progress, e.g. "1.2 MB of 40 MB" */
+        char *both = g_strdup_printf (_("%s of %s"), size, of);
+
+        g_free (size);
+        size = both;
+      }
     set_summary (self, ROW_SIZE, size);
   }
   set_summary_count (self, ROW_EVENTS, strobe_info_analyzer_get_event_count (strobe_document_get_info (document)));
