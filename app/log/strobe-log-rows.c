@@ -10,8 +10,9 @@
 #include "strobe-log-rows.h"
 
 /* A refresh turn stops after this long: the rest waits for the next turn, so input and the
- * 1 ms timers of the main loop are never kept waiting longer. */
-#define REFRESH_SLICE_US 2000
+ * 1 ms timers of the main loop are never kept waiting much longer (a turn may start just
+ * before one is due: 2 ms turns made 3 ms gaps). */
+#define REFRESH_SLICE_US 1000
 
 struct _StrobeLogRow
 {
