@@ -69,6 +69,7 @@ struct _StrobeCompareView
   StrobeDocument       *other;
   StrobeCompareContext *context;
   GCancellable         *cancellable;
+  GCancellable         *show_cancellable;  /* the timer's instance being looked for */
   gboolean              ready;
   Progress             *progress;          /* the running comparison's (rc box) */
   guint                 progress_source;
@@ -779,63 +780,155 @@ target_changed (StrobeCompareView *self)
   strobe_compare_chart_set_target (self->frames_chart, gtk_spin_button_get_value (self->target_spin) / 1000.0);
 }
 
-/* The selected timer's longest instance in the compared range of trace @side, its span
- * selected and brought into view in that trace's own timeline: A's on this tab's view
- * state, B's through the window (win.show-trace), which opens B's tab if need be. FALSE
- * when that trace has no such scope. */
-gboolean
-strobe_compare_view_show_in (StrobeCompareView *self, guint position, StrobeCompareIn side)
+/* ---- a timer's longest instance, found on a worker thread --------------------------------- */
+
+typedef struct
 {
+  StrobeDocument      *doc;
+  StrobeTimelineModel *timeline;
+  StrobeCompareIn      side;
+  guint32              id;
+  guint64              t0, t1;
+  StrobeScopeMatch     match;
+} ShowJob;
+
+static void
+show_job_free (ShowJob *job)
+{
+  g_clear_object (&job->doc);
+  g_clear_object (&job->timeline);
+  g_free (job);
+}
+
+/* Every scope of the compared range may be walked: seconds on a big trace. */
+static void
+show_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  ShowJob *job = data;
+  GError *error = NULL;
+
+  if (strobe_scope_search_longest (job->timeline, job->id, job->t0, job->t1, &job->match, cancellable, &error))
+    g_task_return_boolean (task, TRUE);
+  else if (error)
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, FALSE);
+}
+
+/* The instance found: its span selected and brought into view in that trace's timeline.
+ * FALSE when it could not be shown. */
+static gboolean
+show_match (StrobeCompareView *self, const ShowJob *job)
+{
+  const StrobeScopeMatch *match = &job->match;
+  guint64 pad = (match->end - match->begin) / 4 + 1;
+
+  if (job->side == STROBE_COMPARE_IN_A)
+    {
+      StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
+
+      /* The selected scope is the timeline's own now: the shared selection marks it. */
+      strobe_view_state_set_selection (state, match->begin, match->end);
+      strobe_view_state_set_visible_range (state, match->begin > pad ? match->begin - pad : 0, match->end + pad);
+      gtk_widget_activate_action (GTK_WIDGET (self), "document.show-page", "s", "timeline");
+      return TRUE;
+    }
+  else
+    {
+      g_autofree char *uri = g_file_get_uri (strobe_document_get_file (job->doc));
+
+      return gtk_widget_activate_action (GTK_WIDGET (self), "win.show-trace", "(ssttt)", uri, "timeline",
+                                         match->begin, match->end, pad);
+    }
+}
+
+static void
+show_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  StrobeCompareView *self = STROBE_COMPARE_VIEW (source);
+  GTask *task = G_TASK (result);
+  g_autoptr(GTask) outer = data;
+  g_autoptr(GError) error = NULL;
+  gboolean found = g_task_propagate_boolean (task, &error);
+
+  /* A later request or the view's end cancelled this one: it shows nothing. */
+  if (error != NULL)
+    g_task_return_error (outer, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (outer, found && show_match (self, g_task_get_task_data (task)));
+}
+
+void
+strobe_compare_view_show_in_async (StrobeCompareView   *self,
+                                   guint                position,
+                                   StrobeCompareIn      side,
+                                   GAsyncReadyCallback  callback,
+                                   gpointer             user_data)
+{
+  g_autoptr(GTask) outer = NULL;
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(StrobeCompareItem) item = NULL;
   StrobeDocument *doc;
   StrobeTimelineModel *timeline;
-  g_autoptr(StrobeCompareItem) item = NULL;
   const StrobeCompareSpan *span;
-  StrobeScopeMatch match;
-  guint64 pad;
+  ShowJob *job;
   guint n;
-  gboolean found = FALSE;
 
-  g_return_val_if_fail (STROBE_IS_COMPARE_VIEW (self), FALSE);
-  g_return_val_if_fail (side == STROBE_COMPARE_IN_A || side == STROBE_COMPARE_IN_B, FALSE);
+  g_return_if_fail (STROBE_IS_COMPARE_VIEW (self));
+  g_return_if_fail (side == STROBE_COMPARE_IN_A || side == STROBE_COMPARE_IN_B);
+
+  /* The last request is the one the user waits for. */
+  g_cancellable_cancel (self->show_cancellable);
+  g_clear_object (&self->show_cancellable);
+  self->show_cancellable = g_cancellable_new ();
+  outer = g_task_new (self, self->show_cancellable, callback, user_data);
+  g_task_set_source_tag (outer, strobe_compare_view_show_in_async);
 
   doc = side == STROBE_COMPARE_IN_A ? strobe_view_get_document (STROBE_VIEW (self)) : self->other;
   timeline = doc ? strobe_document_get_timeline (doc) : NULL;
   item = position != GTK_INVALID_LIST_POSITION ? g_list_model_get_item (G_LIST_MODEL (self->timers_selection), position) : NULL;
   if (item == NULL || timeline == NULL || self->context == NULL || !(strobe_compare_item_get_in (item) & side))
-    return FALSE;
+    {
+      g_task_return_boolean (outer, FALSE);
+      return;
+    }
+  job = g_new0 (ShowJob, 1);
+  job->doc = g_object_ref (doc);
+  job->timeline = g_object_ref (timeline);
+  job->side = side;
   span = side == STROBE_COMPARE_IN_A ? &self->context->span_a : &self->context->span_b;
+  job->t0 = span->t0;
+  job->t1 = span->t1;
+  job->id = G_MAXUINT32;
   n = strobe_timeline_model_get_n_names (timeline);
-  for (guint id = 0; id < n && !found; id++)
-    found = g_strcmp0 (strobe_timeline_model_get_name (timeline, id), strobe_compare_item_get_name (item)) == 0 &&
-            strobe_scope_search_longest (timeline, id, span->t0, span->t1, &match, NULL, NULL);
-  if (!found)
-    return FALSE;
-  pad = (match.end - match.begin) / 4 + 1;
-  if (side == STROBE_COMPARE_IN_A)
+  for (guint id = 0; id < n && job->id == G_MAXUINT32; id++)
+    if (g_strcmp0 (strobe_timeline_model_get_name (timeline, id), strobe_compare_item_get_name (item)) == 0)
+      job->id = id;
+  if (job->id == G_MAXUINT32)
     {
-      StrobeViewState *state = strobe_view_get_state (STROBE_VIEW (self));
-
-      /* The selected scope is the timeline's own now: the shared selection marks it. */
-      strobe_view_state_set_selection (state, match.begin, match.end);
-      strobe_view_state_set_visible_range (state, match.begin > pad ? match.begin - pad : 0, match.end + pad);
-      gtk_widget_activate_action (GTK_WIDGET (self), "document.show-page", "s", "timeline");
+      show_job_free (job);
+      g_task_return_boolean (outer, FALSE);
+      return;
     }
-  else
-    {
-      g_autofree char *uri = g_file_get_uri (strobe_document_get_file (doc));
+  task = g_task_new (self, self->show_cancellable, show_done, g_steal_pointer (&outer));
+  g_task_set_task_data (task, job, (GDestroyNotify) show_job_free);
+  g_task_run_in_thread (task, show_thread);
+}
 
-      if (!gtk_widget_activate_action (GTK_WIDGET (self), "win.show-trace", "(ssttt)", uri, "timeline",
-                                       match.begin, match.end, pad))
-        return FALSE;
-    }
-  return TRUE;
+gboolean
+strobe_compare_view_show_in_finish (StrobeCompareView *self, GAsyncResult *result, GError **error)
+{
+  g_return_val_if_fail (STROBE_IS_COMPARE_VIEW (self), FALSE);
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
 }
 
 /* Enter or a double click: the scope in A's own timeline. */
 static void
 timer_activated (StrobeCompareView *self, guint position)
 {
-  strobe_compare_view_show_in (self, position, STROBE_COMPARE_IN_A);
+  strobe_compare_view_show_in_async (self, position, STROBE_COMPARE_IN_A, NULL, NULL);
 }
 
 static void
@@ -843,8 +936,9 @@ show_in_action (GtkWidget *widget, const char *action_name, GVariant *parameter)
 {
   StrobeCompareView *self = STROBE_COMPARE_VIEW (widget);
 
-  strobe_compare_view_show_in (self, gtk_single_selection_get_selected (self->timers_selection),
-                               g_str_equal (action_name, "compare.show-in-a") ? STROBE_COMPARE_IN_A : STROBE_COMPARE_IN_B);
+  strobe_compare_view_show_in_async (self, gtk_single_selection_get_selected (self->timers_selection),
+                                     g_str_equal (action_name, "compare.show-in-a") ? STROBE_COMPARE_IN_A : STROBE_COMPARE_IN_B,
+                                     NULL, NULL);
 }
 
 gboolean
@@ -939,6 +1033,8 @@ strobe_compare_view_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
+  g_cancellable_cancel (self->show_cancellable);
+  g_clear_object (&self->show_cancellable);
   g_clear_handle_id (&self->progress_source, g_source_remove);
   g_clear_pointer (&self->progress, g_atomic_rc_box_release);
   for (guint i = 0; i < G_N_ELEMENTS (self->dist); i++)

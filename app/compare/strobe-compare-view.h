@@ -29,9 +29,18 @@ GMenuModel *strobe_compare_view_build_menu (StrobeCompareView *self);
 /* B by its file: the open trace's document when it is among the sources, else read anew. */
 void        strobe_compare_view_compare_with (StrobeCompareView *self, GFile *file);
 /* The timer row at @position (of the rows shown) in trace @side's own timeline: its
- * longest instance in the compared range selected. A's on this tab; B's through the
- * window's win.show-trace (FALSE without one, or when that trace has no such scope). */
-gboolean    strobe_compare_view_show_in (StrobeCompareView *self, guint position, StrobeCompareIn side);
+ * longest instance in the compared range, looked for on a worker thread, then selected.
+ * A's on this tab; B's through the window's win.show-trace. A new request cancels the last
+ * one. _finish: FALSE without a window for B, or when that trace has no such scope; a
+ * cancelled request's error. */
+void        strobe_compare_view_show_in_async  (StrobeCompareView   *self,
+                                                guint                position,
+                                                StrobeCompareIn      side,
+                                                GAsyncReadyCallback  callback,
+                                                gpointer             user_data);
+gboolean    strobe_compare_view_show_in_finish (StrobeCompareView   *self,
+                                                GAsyncResult        *result,
+                                                GError             **error);
 /* The allocation site (a function) at @position of the memory rows shown, selected in
  * trace @side's memory view: A's on this tab (strobe_view_state_set_selected_function), B's
  * through the window's win.show-function. FALSE when that trace has no such site. */

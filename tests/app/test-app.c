@@ -917,7 +917,12 @@ test_browser_compare (Fixture       *f,
         physics = i;
     }
   g_assert_cmpuint (physics, !=, G_MAXUINT);
-  g_assert_true (strobe_compare_view_show_in (compare, physics, STROBE_COMPARE_IN_B));
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    strobe_compare_view_show_in_async (compare, physics, STROBE_COMPARE_IN_B, async_result_keep, &result);
+    g_assert_true (strobe_compare_view_show_in_finish (compare, async_result_wait (&result), NULL));
+  }
   settle ();
   g_assert_true (strobe_window_get_current_document (f->window) != doc_a);
   g_assert_true (g_file_equal (strobe_document_get_file (strobe_window_get_current_document (f->window)),

@@ -44,6 +44,16 @@ open_golden (const char *name)
   return document;
 }
 
+/* The timer row's longest instance shown in trace @side, waited for. */
+static gboolean
+show_in (StrobeCompareView *view, guint position, StrobeCompareIn side)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  strobe_compare_view_show_in_async (view, position, side, async_result_keep, &result);
+  return strobe_compare_view_show_in_finish (view, async_result_wait (&result), NULL);
+}
+
 static void
 wait_ready (Fixture *f)
 {
@@ -280,7 +290,13 @@ test_distribution_and_jump (void)
   /* Enter on the row: Physics' longest instance in A becomes the selection. */
   strobe_document_get_clock (f.a, &clock);
   g_signal_emit_by_name (find_named (GTK_WIDGET (f.view), "timers_view"), "activate", physics);
-  /* Every Physics of A lasts 1 ms: the selection is one of them. */
+  /* Every Physics of A lasts 1 ms: the selection is one of them, once the worker found it. */
+  {
+    gint64 until = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+    while (!strobe_view_state_get_selection (f.state, &sel0, &sel1) && g_get_monotonic_time () < until)
+      memory_iterate (10);
+  }
   g_assert_true (strobe_view_state_get_selection (f.state, &sel0, &sel1));
   assert_close (strobe_trace_clock_duration (&clock, sel1 - sel0), 0.001);
 
@@ -471,9 +487,23 @@ test_sources (void)
         if (g_str_equal (strobe_compare_item_get_name (item), "Physics"))
           physics = i;
       }
-    g_assert_false (strobe_compare_view_show_in (f.view, physics, STROBE_COMPARE_IN_B));
+    g_assert_false (show_in (f.view, physics, STROBE_COMPARE_IN_B));
     /* A's own tab is this one: that works without a window. */
-    g_assert_true (strobe_compare_view_show_in (f.view, physics, STROBE_COMPARE_IN_A));
+    g_assert_true (show_in (f.view, physics, STROBE_COMPARE_IN_A));
+    /* The instance is looked for off the main thread, and the last request is the one
+     * shown: one made before it is cancelled. */
+    {
+      GAsyncResult *first = NULL, *second = NULL;
+      g_autoptr(GError) error = NULL;
+
+      strobe_compare_view_show_in_async (f.view, physics, STROBE_COMPARE_IN_A, async_result_keep, &first);
+      strobe_compare_view_show_in_async (f.view, physics, STROBE_COMPARE_IN_A, async_result_keep, &second);
+      g_assert_false (strobe_compare_view_show_in_finish (f.view, async_result_wait (&first), &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+      g_assert_true (strobe_compare_view_show_in_finish (f.view, async_result_wait (&second), NULL));
+      g_object_unref (first);
+      g_object_unref (second);
+    }
   }
   fixture_close (&f);
 }

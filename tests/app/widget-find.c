@@ -122,3 +122,28 @@ clipboard_text (GtkWidget *widget)
     }
   return text;
 }
+
+void
+async_result_keep (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      data)
+{
+  GAsyncResult **slot = data;
+
+  *slot = g_object_ref (result);
+}
+
+GAsyncResult *
+async_result_wait (GAsyncResult **slot)
+{
+  gint64 deadline = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+
+  while (*slot == NULL)
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("timed out waiting for an async call");
+      if (!g_main_context_iteration (NULL, FALSE))
+        g_usleep (2000);
+    }
+  return *slot;
+}

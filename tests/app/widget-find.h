@@ -31,5 +31,13 @@ guint      count_text     (GtkWidget  *widget,
  * none. Free with g_free(). */
 char      *clipboard_text (GtkWidget  *widget);
 
+/* For an async call's callback: keeps its result in the GAsyncResult ** given as its data.
+ * async_result_wait() runs the main loop until it comes (20 s at most) and returns it;
+ * unref it when done. */
+void          async_result_keep (GObject      *source,
+                                 GAsyncResult *result,
+                                 gpointer      data);
+GAsyncResult *async_result_wait (GAsyncResult **slot);
+
 #define find_text(widget, text)        find_text_full (widget, text, FALSE)
 #define find_text_prefix(widget, text) find_text_full (widget, text, TRUE)
