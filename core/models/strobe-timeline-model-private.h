@@ -5,6 +5,7 @@
  */
 #pragma once
 
+#include "strobe-change-log.h"
 #include "strobe-scope-track.h"
 #include "strobe-timeline-model.h"
 
@@ -129,22 +130,6 @@ strobe_scope_nesting_end (StrobeScopeNesting *n, StrobeScopeBudget *b)
   return TRUE;
 }
 
-/* Where a series changed, per generation, for views that redraw only that: a few marks,
- * the oldest merged into the next when full (so an answer may be earlier than needed,
- * never later). */
-#define STROBE_CHANGE_MARKS 8
-
-typedef struct
-{
-  guint64 generation;       /* the model's generation once the change was made */
-  guint64 from;             /* the earliest time it touched */
-} StrobeChangeMark;
-
-typedef struct
-{
-  StrobeChangeMark marks[STROBE_CHANGE_MARKS];
-  guint            n;
-} StrobeChangeLog;
 
 typedef struct
 {

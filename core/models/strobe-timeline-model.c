@@ -122,43 +122,6 @@ static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (StrobeTimelineModel, strobe_timeline_model, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (STROBE_TYPE_ANALYZER, analyzer_iface_init))
 
-/* ---- change marks ---------------------------------------------------------------- */
-
-/* A change made by the event being handled (the generation it will leave the model at). */
-static void
-change_note (StrobeTimelineModel *self, StrobeChangeLog *log, guint64 from)
-{
-  guint64 gen = self->generation + 1;
-  StrobeChangeMark *last = log->n ? &log->marks[log->n - 1] : NULL;
-
-  if (last && last->generation == gen)
-    {
-      last->from = MIN (last->from, from);
-      return;
-    }
-  if (log->n == STROBE_CHANGE_MARKS)
-    {
-      /* The oldest joins the next: its time then counts from the next's generation on. */
-      log->marks[1].from = MIN (log->marks[1].from, log->marks[0].from);
-      memmove (&log->marks[0], &log->marks[1], (STROBE_CHANGE_MARKS - 1) * sizeof (StrobeChangeMark));
-      log->n--;
-    }
-  log->marks[log->n].generation = gen;
-  log->marks[log->n].from = from;
-  log->n++;
-}
-
-static guint64
-change_query (const StrobeChangeLog *log, guint64 since)
-{
-  guint64 from = G_MAXUINT64;
-
-  for (guint i = 0; i < log->n; i++)
-    if (log->marks[i].generation > since)
-      from = MIN (from, log->marks[i].from);
-  return from;
-}
-
 /* ---- tracks ------------------------------------------------------------------------ */
 
 static StrobeScopeTrack *
@@ -373,7 +336,7 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
     {
       note_time (self, first);
       note_time (self, last);
-      change_note (self, &w.th->changes, MIN (w.from, first));
+      strobe_change_log_note (&w.th->changes, self->generation + 1, MIN (w.from, first));
     }
 }
 
@@ -435,7 +398,7 @@ counter_add (StrobeTimelineModel *self, Counter *c, const StrobeCounterSample *s
 {
   if (strobe_counter_series_add (&c->s, s))
     g_atomic_int_set (&self->unordered, TRUE);
-  change_note (self, &c->changes, s->time);
+  strobe_change_log_note (&c->changes, self->generation + 1, s->time);
 }
 
 static void
@@ -461,7 +424,7 @@ close_region (StrobeTimelineModel *self, const OpenRegion *o, guint64 end, guint
   StrobeTimelineRegion r = { o->begin, MAX (end, o->begin), o->name_id, 0, flags };
 
   g_array_append_val (self->regions, r);
-  change_note (self, &self->marker_changes, r.begin);
+  strobe_change_log_note (&self->marker_changes, self->generation + 1, r.begin);
   self->regions_changed++;
 }
 
@@ -507,7 +470,7 @@ on_frame (StrobeTimelineModel *self, guint route, const StrobeEvent *ev)
   StrobeTimelineFrame *last = k->frames->len ? &g_array_index (k->frames, StrobeTimelineFrame, k->frames->len - 1) : NULL;
 
   note_time (self, t);
-  change_note (self, &k->changes, last && k->open ? last->begin : t);
+  strobe_change_log_note (&k->changes, self->generation + 1, last && k->open ? last->begin : t);
   if (route == ROUTE_BEGIN_FRAME)
     {
       StrobeTimelineFrame f = { t, t, k->frames->len, STROBE_SCOPE_OPEN };
@@ -553,7 +516,7 @@ on_bookmark (StrobeTimelineModel *self, const StrobeEvent *ev)
     }
   g_array_append_val (self->bookmarks, b);
   note_time (self, b.time);
-  change_note (self, &self->marker_changes, b.time);
+  strobe_change_log_note (&self->marker_changes, self->generation + 1, b.time);
 }
 
 static void
@@ -571,7 +534,7 @@ on_region (StrobeTimelineModel *self, guint route, const StrobeEvent *ev)
       OpenRegion o = { name_id, t };
       g_array_append_val (open_regions_of (self, name_id, TRUE), o);
       self->n_open_regions++;
-      change_note (self, &self->marker_changes, t);
+      strobe_change_log_note (&self->marker_changes, self->generation + 1, t);
       self->regions_changed++;
     }
   else
@@ -645,7 +608,7 @@ on_stats (StrobeTimelineModel *self, const StrobeEvent *ev)
       d.end = MAX (t, d.begin);
       d.count = dropped - (self->have_stats ? self->stats_dropped : 0);
       g_array_append_val (self->drops, d);
-      change_note (self, &self->marker_changes, d.begin);
+      strobe_change_log_note (&self->marker_changes, self->generation + 1, d.begin);
     }
   self->have_stats = TRUE;
   self->stats_time = t;
@@ -726,7 +689,7 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
       StrobeScopeThread *th = self->threads->pdata[i];
 
       if (th->nest.depth)
-        change_note (self, &th->changes, th->stack[0].begin);
+        strobe_change_log_note (&th->changes, self->generation + 1, th->stack[0].begin);
       while (th->nest.depth)
         {
           guint depth = th->nest.depth - 1;
@@ -755,7 +718,7 @@ strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
           f->end = MAX (last, f->begin);
           f->flags = STROBE_SCOPE_CLOSED_AT_END;
           fk->open = FALSE;
-          change_note (self, &fk->changes, f->begin);
+          strobe_change_log_note (&fk->changes, self->generation + 1, f->begin);
         }
     }
   {
@@ -1451,19 +1414,19 @@ strobe_timeline_model_get_changed_since (StrobeTimelineModel *self, StrobeTimeli
         {
           StrobeScopeThread *th = id <= G_MAXUINT16 ? find_thread (self, (guint16) id) : NULL;
           if (th)
-            from = change_query (&th->changes, generation);
+            from = strobe_change_log_query (&th->changes, generation);
         }
         break;
       case STROBE_TIMELINE_SERIES_FRAMES:
         if (id < self->frame_kinds->len && self->frame_kinds->pdata[id])
-          from = change_query (&((FrameKind *) self->frame_kinds->pdata[id])->changes, generation);
+          from = strobe_change_log_query (&((FrameKind *) self->frame_kinds->pdata[id])->changes, generation);
         break;
       case STROBE_TIMELINE_SERIES_COUNTER:
         if (id < self->counters->len)
-          from = change_query (&((Counter *) self->counters->pdata[id])->changes, generation);
+          from = strobe_change_log_query (&((Counter *) self->counters->pdata[id])->changes, generation);
         break;
       case STROBE_TIMELINE_SERIES_MARKERS:
-        from = change_query (&self->marker_changes, generation);
+        from = strobe_change_log_query (&self->marker_changes, generation);
         break;
       default:
         break;
