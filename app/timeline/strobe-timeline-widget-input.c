@@ -190,8 +190,10 @@ scope_tooltip (StrobeTimelineWidget *self, const Hit *hit)
       return g_strdup_printf (_("<b>%s scopes</b> in %s, first “%s”\n%s from %s, depth %u\nZoom in to see them."),
                               n, incl, esc, thread, start, b->depth);
     }
-  /* Exclusive time: minus the direct children (bounded, for a tooltip). */
-  strobe_timeline_model_get_scopes (self->timeline, hit->thread_id, b->depth + 1u, b->begin, b->end, children);
+  /* Exclusive time: minus the direct children — a bounded count of them, as the tooltip
+   * comes on the main thread and a long scope may hold millions. */
+  strobe_timeline_model_get_scopes_max (self->timeline, hit->thread_id, b->depth + 1u, b->begin, b->end,
+                                        MAX_TOOLTIP_CHILDREN + 1, children);
   if (children->len <= MAX_TOOLTIP_CHILDREN)
     {
       guint64 sum = 0;

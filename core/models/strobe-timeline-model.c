@@ -986,9 +986,19 @@ guint
 strobe_timeline_model_get_scopes (StrobeTimelineModel *self, guint16 thread_id, guint depth,
                                   guint64 t0, guint64 t1, GArray *out)
 {
+  return strobe_timeline_model_get_scopes_max (self, thread_id, depth, t0, t1, G_MAXUINT, out);
+}
+
+guint
+strobe_timeline_model_get_scopes_max (StrobeTimelineModel *self, guint16 thread_id, guint depth,
+                                      guint64 t0, guint64 t1, guint max, GArray *out)
+{
   StrobeScopeThread *th;
   StrobeTimelineScope s = { 0 };
   guint n = 0;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), 0);
+  g_return_val_if_fail (out != NULL, 0);
 
   g_rw_lock_reader_lock (&self->lock);
   th = find_thread (self, thread_id);
@@ -997,7 +1007,7 @@ strobe_timeline_model_get_scopes (StrobeTimelineModel *self, guint16 thread_id, 
       StrobeScopeTrack *t = th->tracks->pdata[depth];
       StrobeScopePos p = strobe_scope_track_lower_bound_end (t, t0);
 
-      for (; strobe_scope_pos_valid (t, p); strobe_scope_pos_next (t, &p))
+      for (; n < max && strobe_scope_pos_valid (t, p); strobe_scope_pos_next (t, &p))
         {
           s.begin = strobe_scope_begin_at (t, p);
           if (s.begin > t1)
@@ -1010,7 +1020,7 @@ strobe_timeline_model_get_scopes (StrobeTimelineModel *self, guint16 thread_id, 
           n++;
         }
     }
-  if (th && open_scope_at (self, th, depth, t0, t1, &s))
+  if (n < max && th && open_scope_at (self, th, depth, t0, t1, &s))
     {
       g_array_append_val (out, s);
       n++;

@@ -231,6 +231,15 @@ guint        strobe_timeline_model_get_scopes         (StrobeTimelineModel *self
                                                        guint64              t0,
                                                        guint64              t1,
                                                        GArray              *out);
+/* The same, but at most @max of them (the first): for what only needs to know there are
+ * many — a scope's children under the pointer may be millions. */
+guint        strobe_timeline_model_get_scopes_max     (StrobeTimelineModel *self,
+                                                       guint16              thread_id,
+                                                       guint                depth,
+                                                       guint64              t0,
+                                                       guint64              t1,
+                                                       guint                max,
+                                                       GArray              *out);
 /* Appends to @out (StrobeTimelineBlock) the level-of-detail view of [t0, t1] at @depth for
  * a resolution of @resolution ticks (one pixel): scopes at least @resolution wide come out
  * exact; runs of narrower ones are merged into blocks. O(P log n) for P = (t1 - t0) /

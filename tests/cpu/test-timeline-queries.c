@@ -456,6 +456,35 @@ test_search (void)
     }
 }
 
+/* A bounded query is the first @max of the whole one: what a tooltip asks of a scope's
+ * children, however many there are. */
+static void
+test_scopes_max (void)
+{
+  g_autoptr (StrobeTimelineModel) m = load ("golden-timeline.strobe");
+  guint16 id = thread_with_most_scopes (m);
+  guint checked = 0;
+
+  for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
+    {
+      g_autoptr (GArray) all = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+      guint n = strobe_timeline_model_get_scopes (m, id, d, 0, G_MAXUINT64, all);
+      const guint maxes[] = { 0, 1, 7, n / 2, n, n + 3 };
+
+      for (guint k = 0; k < G_N_ELEMENTS (maxes); k++)
+        {
+          g_autoptr (GArray) some = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+          guint got = strobe_timeline_model_get_scopes_max (m, id, d, 0, G_MAXUINT64, maxes[k], some);
+
+          g_assert_cmpuint (got, ==, MIN (maxes[k], n));
+          g_assert_cmpuint (some->len, ==, got);
+          g_assert_cmpmem (some->data, got * sizeof (StrobeTimelineScope), all->data, got * sizeof (StrobeTimelineScope));
+        }
+      checked += n > 8;
+    }
+  g_assert_cmpuint (checked, >, 0);
+}
+
 /* The golden timeline trace lost events in one burst: one drop interval, between two of
  * the runtime's Stats reports, with the runtime's count. */
 static void
@@ -683,6 +712,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline-queries/call-tree", test_call_tree);
   g_test_add_func ("/timeline-queries/butterfly", test_butterfly);
   g_test_add_func ("/timeline-queries/search", test_search);
+  g_test_add_func ("/timeline-queries/scopes-max", test_scopes_max);
   g_test_add_func ("/timeline-queries/drops", test_drops);
   g_test_add_func ("/timeline-queries/change-marks", test_change_marks);
   g_test_add_func ("/timeline-queries/cancel", test_cancel);
