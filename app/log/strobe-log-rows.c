@@ -22,6 +22,7 @@ struct _StrobeLogRow
   guint          position;   /* G_MAXUINT: no longer in the list */
   StrobeLogItem *item;       /* NULL: not read yet */
   gboolean       queued;     /* waits in the owner's refresh queue */
+  guint64        serial;
 };
 
 struct _StrobeLogRows
@@ -51,6 +52,7 @@ enum
 };
 
 static guint row_signals[N_ROW_SIGNALS];
+static guint64 row_serials;
 
 G_DEFINE_FINAL_TYPE (StrobeLogRow, strobe_log_row, G_TYPE_OBJECT)
 
@@ -71,6 +73,13 @@ strobe_log_row_get_item (StrobeLogRow *self)
     self->item = g_list_model_get_item (G_LIST_MODEL (self->owner->list),
                                         self->owner->start + self->position);
   return self->item;
+}
+
+guint64
+strobe_log_row_get_serial (StrobeLogRow *self)
+{
+  g_return_val_if_fail (STROBE_IS_LOG_ROW (self), 0);
+  return self->serial;
 }
 
 static void
@@ -441,6 +450,8 @@ strobe_log_rows_get_item (GListModel *model,
     return g_object_ref (row);
   /* Its message is read when asked for: GTK makes items it only compares. */
   row = g_object_new (STROBE_TYPE_LOG_ROW, NULL);
+  /* Rows are made on the main thread only. */
+  row->serial = ++row_serials;
   row->owner = g_object_ref (self);
   row->position = position;
   g_hash_table_insert (self->alive, GUINT_TO_POINTER (position), row);

@@ -38,6 +38,9 @@ G_DECLARE_FINAL_TYPE (StrobeLogRow, strobe_log_row, STROBE, LOG_ROW, GObject)
 /* The message the row shows (owned by the row; read on first use); NULL once the row is
  * no longer in its list. Signal "changed": the row shows another message now. */
 StrobeLogItem *strobe_log_row_get_item     (StrobeLogRow  *self);
+/* Never the same for two rows made by any StrobeLogRows (a row's address may be reused
+ * once it is freed): whoever keeps a row's identity past its life compares these. */
+guint64        strobe_log_row_get_serial   (StrobeLogRow  *self);
 
 #define STROBE_TYPE_LOG_ROWS (strobe_log_rows_get_type ())
 G_DECLARE_FINAL_TYPE (StrobeLogRows, strobe_log_rows, STROBE, LOG_ROWS, GObject)

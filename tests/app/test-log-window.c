@@ -603,6 +603,75 @@ test_live_follow (void)
   close_all ();
 }
 
+static gboolean
+filtered_to (gpointer data)
+{
+  Fixture *f = data;
+
+  return !strobe_log_list_is_filtering (f->list) && strobe_log_list_get_filter (f->list) != NULL;
+}
+
+/* The message cells of the table's row widgets each show their position's message. */
+static guint
+assert_cells_show_list (Fixture *f, GtkWidget *widget)
+{
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (widget), "strobe-list-item");
+  guint n = 0;
+
+  if (GTK_IS_INSCRIPTION (widget) && list_item != NULL && gtk_widget_has_css_class (widget, "monospace") &&
+      gtk_list_item_get_item (list_item) != NULL && gtk_list_item_get_position (list_item) != GTK_INVALID_LIST_POSITION)
+    {
+      g_autoptr(StrobeLogItem) item = g_list_model_get_item (G_LIST_MODEL (f->list),
+                                                             strobe_log_rows_to_list (f->rows, gtk_list_item_get_position (list_item)));
+
+      g_assert_nonnull (item);
+      g_assert_cmpstr (gtk_inscription_get_text (GTK_INSCRIPTION (widget)), ==, strobe_log_item_get_display_text (item));
+      n++;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c != NULL; c = gtk_widget_get_next_sibling (c))
+    n += assert_cells_show_list (f, c);
+  return n;
+}
+
+/* Cells are not disconnected from their row when GTK unbinds them (GTK 4.8 unbinds and
+ * binds again every row it keeps on a scroll-to-item): a row a cell left may change later
+ * and must not put its message in the cell. A far jump, a filter whose answer keeps the
+ * rows GTK holds (each shows a new message) and scrolls to the selected message, the
+ * filter cleared: each time every cell shows its own row's message. */
+static void
+test_filter_rebinds (void)
+{
+  Fixture f = { 0 };
+  GtkEditable *entry;
+
+  /* A window longer than the filter's answer and shorter than the list, as at 10 M
+   * messages; a message far away selected first, as a log tick clicked in the timeline. */
+  open_trace (&f, 12000);
+  strobe_view_state_set_selected_message (f.state, 19500);
+  settle ();
+  strobe_log_view_fill_cells (f.view);
+  g_assert_cmpuint (assert_cells_show_list (&f, f.list_view), >=, 20);
+
+  /* "message 19…": 1 111 of 20 000, the selected message among them. */
+  entry = GTK_EDITABLE (find_type (GTK_WIDGET (f.view), GTK_TYPE_SEARCH_ENTRY));
+  gtk_editable_set_text (entry, "message 19");
+  wait_for (filtered_to, &f);
+  settle ();
+  strobe_log_view_fill_cells (f.view);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f.list)), ==, 1111);
+  g_assert_true (row_on_screen (&f, 19500));
+  g_assert_cmpuint (assert_cells_show_list (&f, f.list_view), >=, 20);
+
+  gtk_widget_activate_action (f.list_view, "list.scroll-to-item", "u", 0);
+  settle ();
+  gtk_editable_set_text (entry, "");
+  settle ();
+  strobe_log_view_fill_cells (f.view);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f.list)), ==, N_MESSAGES);
+  g_assert_cmpuint (assert_cells_show_list (&f, f.list_view), >=, 20);
+  close_all ();
+}
+
 static void
 run_tests_cb (GApplication *app, int *status)
 {
@@ -633,6 +702,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/log-window/copy-away", test_copy_away);
   g_test_add_func ("/log-window/scrollbar-keys", test_scrollbar_keys);
   g_test_add_func ("/log-window/live-follow", test_live_follow);
+  g_test_add_func ("/log-window/filter-rebinds", test_filter_rebinds);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,
                           "application-id", STROBE_APP_ID,
