@@ -1,5 +1,8 @@
 /* strobe-scope-search.c — the names that match are found once; then one pass over every
- * track compares a name id per scope against that set.
+ * track compares a name id per scope against that set. A track's summary blocks (its
+ * timers', strobe-timer-summary.h) say which names each 16 384 scopes hold and their
+ * longest: a block with nothing wanted in it is jumped over, its count taken as it is —
+ * on a big trace, most of them.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -20,6 +23,38 @@ match_cmp (gconstpointer a, gconstpointer b)
   return (x->depth > y->depth) - (x->depth < y->depth);
 }
 
+/* At the first scope of one of @t's summary blocks (or of its tail) that lies wholly in
+ * [t0, t1]: which block (@k, the number of blocks for the tail), and in @next the index
+ * of the scope after it. FALSE elsewhere. */
+static gboolean
+block_at (const StrobeScopeTrack *t, StrobeScopePos p, guint64 t0, guint64 t1, guint *k, guint64 *next)
+{
+  guint64 i, per_block;
+  guint nb, c0, c1;
+
+  if (p.pi != 0 || t->summary == NULL)
+    return FALSE;
+  i = strobe_scope_pos_index (t, p);
+  per_block = (guint64) STROBE_SCOPE_CHUNK << t->summary->shift;
+  if (i % per_block != 0)
+    return FALSE;
+  nb = strobe_timer_summary_n_blocks (t->summary);
+  if (i / per_block > nb)
+    return FALSE;
+  *k = (guint) (i / per_block);
+  c0 = strobe_timer_summary_block_chunk (t->summary, *k);
+  if (*k < nb)
+    c1 = strobe_timer_summary_block_chunk (t->summary, *k + 1);
+  else if (strobe_timer_summary_tail_chunks (t->summary) > 0)
+    c1 = c0 + strobe_timer_summary_tail_chunks (t->summary);
+  else
+    return FALSE;
+  if (c1 > t->chunks->len || strobe_scope_chunk (t, c0)->base < t0 || strobe_scope_chunk (t, c1 - 1)->last_end > t1)
+    return FALSE;
+  *next = (guint64) c1 << STROBE_SCOPE_CHUNK_SHIFT;
+  return TRUE;
+}
+
 GArray *
 strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, guint64 *total,
                      GCancellable *cancellable, GError **error)
@@ -28,8 +63,8 @@ strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, gu
   g_autofree guint8 *set = NULL;
   g_autoptr(GArray) ids = NULL;
   GArray *out;
-  guint n_names, tick = 0;
-  guint64 count = 0;
+  guint n_names, n_set = 0, tick = 0;
+  guint64 count = 0, horizon = G_MAXUINT64;
   gboolean any = FALSE, cancelled = FALSE;
 
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), NULL);
@@ -47,7 +82,7 @@ strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, gu
       g_autofree char *folded = name ? g_utf8_casefold (name, -1) : NULL;
 
       if (folded && strstr (folded, needle))
-        set[i] = any = TRUE;
+        set[i] = any = TRUE, n_set++;
     }
   ids = strobe_timeline_model_get_threads (model);
   for (guint i = 0; any && !cancelled && i < ids->len; i++)
@@ -63,17 +98,46 @@ strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, gu
             {
               StrobeScopeTrack *t = th->tracks->pdata[d];
               StrobeScopePos p = strobe_scope_track_lower_bound_end (t, 0);
+              guint64 in_track = 0;
+              gboolean last_empty = TRUE;
+              guint unread = 0;
 
               for (; strobe_scope_pos_valid (t, p) && !cancelled; strobe_scope_pos_next (t, &p))
                 {
-                  guint32 name = strobe_scope_name_at (t, p);
+                  guint32 name;
+                  guint64 in_block, next;
+                  guint k;
                   StrobeScopeMatch m;
 
+                  /* A block with none, or whose scopes cannot be among the earliest
+                   * @max (this track gave that many already, or it begins after the
+                   * @max-th kept): counted, not walked. Where the last block read held
+                   * some, the next likely does too: its summary (a tenth of a walk of
+                   * it) is read only now and then. */
+                  while (block_at (t, p, 0, G_MAXUINT64, &k, &next))
+                    {
+                      gboolean late = in_track >= max || strobe_scope_begin_at (t, p) > horizon;
+
+                      if (!late && !last_empty && ++unread % 8 != 0)
+                        break;
+                      in_block = strobe_timer_summary_block_count (t->summary, k, set, 0, n_names, n_set, NULL);
+                      last_empty = in_block == 0;
+                      if (!late && in_block != 0)
+                        break;
+                      count += in_block;
+                      p = strobe_scope_track_seek (t, next);
+                      if (G_UNLIKELY (++tick % 64 == 0) && g_cancellable_is_cancelled (cancellable))
+                        cancelled = TRUE;
+                    }
+                  if (!strobe_scope_pos_valid (t, p) || cancelled)
+                    break;
+                  name = strobe_scope_name_at (t, p);
                   if (G_UNLIKELY (++tick % 8192 == 0) && g_cancellable_is_cancelled (cancellable))
                     cancelled = TRUE;
                   if (name >= n_names || !set[name])
                     continue;
                   count++;
+                  in_track++;
                   m.begin = strobe_scope_begin_at (t, p);
                   m.end = strobe_scope_end_at (t, p);
                   m.name_id = name;
@@ -85,6 +149,8 @@ strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, gu
                     {
                       g_array_sort (out, match_cmp);
                       g_array_set_size (out, max);
+                      if (max > 0)
+                        horizon = g_array_index (out, StrobeScopeMatch, max - 1).begin;
                     }
                 }
             }
@@ -110,6 +176,7 @@ strobe_scope_search_longest (StrobeTimelineModel *model, guint32 name_id, guint6
                              StrobeScopeMatch *out, GCancellable *cancellable, GError **error)
 {
   g_autoptr(GArray) ids = NULL;
+  const guint8 one = 1;
   gboolean found = FALSE;
   guint64 best = 0;
   guint tick = 0;
@@ -134,7 +201,17 @@ strobe_scope_search_longest (StrobeTimelineModel *model, guint32 name_id, guint6
 
               for (; strobe_scope_pos_valid (t, p); strobe_scope_pos_next (t, &p))
                 {
-                  guint64 b = strobe_scope_begin_at (t, p), e;
+                  guint64 b, e, longest, next;
+                  guint k;
+
+                  /* A block with none, or none longer than the one found: jumped. */
+                  while (block_at (t, p, t0, t1, &k, &next)
+                         && (strobe_timer_summary_block_count (t->summary, k, &one, name_id, 1, 1, &longest) == 0
+                             || (found && longest <= best)))
+                    p = strobe_scope_track_seek (t, next);
+                  if (!strobe_scope_pos_valid (t, p))
+                    break;
+                  b = strobe_scope_begin_at (t, p);
 
                   if (b > t1)
                     break;

@@ -527,6 +527,47 @@ strobe_timer_summary_merge_block (const StrobeTimerSummary *self, guint k, gpoin
   return scopes;
 }
 
+guint64
+strobe_timer_summary_block_count (const StrobeTimerSummary *self, guint k, const guint8 *wanted, guint32 first,
+                                  guint32 n, guint32 n_set, guint64 *longest)
+{
+  StrobeTimerSummary *locked = (StrobeTimerSummary *) self;
+  const guint8 *d;
+  guint64 found = 0, max = 0;
+  guint32 seen = 0;
+
+  g_mutex_lock (&locked->lock);
+  d = k < self->blocks->len ? self->blocks->pdata[k] : self->tail;
+  g_mutex_unlock (&locked->lock);
+  for (;;)
+    {
+      guint64 name = strobe_scope_get_varint (&d), count, min, spread, pairs;
+
+      if (name == END)
+        break;
+      count = strobe_scope_get_varint (&d);
+      (void) strobe_scope_get_varint (&d);
+      (void) strobe_scope_get_varint (&d);
+      min = strobe_scope_get_varint (&d);
+      spread = strobe_scope_get_varint (&d);
+      if (name >= first && name - first < n && wanted[name - first])
+        {
+          found += count;
+          max = MAX (max, min + spread);
+          /* A name comes once a block. */
+          if (++seen == n_set)
+            break;
+        }
+      pairs = strobe_scope_get_varint (&d);
+      for (guint64 p = 0; p < pairs; p++)
+        if (strobe_scope_get_varint (&d) & 1)
+          (void) strobe_scope_get_varint (&d);
+    }
+  if (longest)
+    *longest = max;
+  return found;
+}
+
 /* ---- blocks built on a thread of their own ------------------------------------------ */
 
 /* The worker is woken when this many chunks wait (or a pause or a wait comes): waking it

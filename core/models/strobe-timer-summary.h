@@ -113,6 +113,18 @@ guint64 strobe_timer_summary_merge_block (const StrobeTimerSummary *self,
                                           guint                     n_names,
                                           GArray                   *few);
 
+/* How many of block @k's scopes (the tail's, for @k the number of blocks) have a name id
+ * from @first to @first + @n − 1 that is set in @wanted (by that id − @first; @n_set of
+ * them are set: the block is read up to the last), and in @longest the longest of those
+ * (0 when none): what a search asks before it walks the block. */
+guint64 strobe_timer_summary_block_count (const StrobeTimerSummary *self,
+                                          guint                     k,
+                                          const guint8             *wanted,
+                                          guint32                   first,
+                                          guint32                   n,
+                                          guint32                   n_set,
+                                          guint64                  *longest);
+
 /* ---- blocks built on a thread of their own ------------------------------------------ */
 
 /* One thread that builds the blocks of every summary of one model, from their chunks'

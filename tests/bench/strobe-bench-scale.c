@@ -38,6 +38,7 @@
 
 #include "strobe-document.h"
 #include "strobe-log-model.h"
+#include "strobe-scope-search.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timer-stats.h"
 
@@ -411,6 +412,50 @@ process_cpu (void)
   return cpu_of (&ru);
 }
 
+/* What a user asks of one name on a big trace, each a walk on a worker thread: its
+ * longest instance over the whole trace (the timers panel's and the compare page's "show
+ * it"), and Ctrl+F for its text, the commonest name and the rarest. */
+static void
+measure_search (StrobeTimelineModel *timeline, GArray *stats, guint64 first, guint64 last)
+{
+  const StrobeTimerStat *common = NULL, *rare = NULL;
+
+  for (guint i = 0; i < stats->len; i++)
+    {
+      const StrobeTimerStat *st = &g_array_index (stats, StrobeTimerStat, i);
+
+      if (common == NULL || st->count > common->count)
+        common = st;
+      if (rare == NULL || st->count < rare->count)
+        rare = st;
+    }
+  if (common == NULL)
+    return;
+  for (guint k = 0; k < 2; k++)
+    {
+      const StrobeTimerStat *st = k == 0 ? common : rare;
+      const char *which = k == 0 ? "common" : "rare";
+      const char *name = strobe_timeline_model_get_name (timeline, st->name_id);
+      g_autoptr(GArray) found = NULL;
+      StrobeScopeMatch m;
+      guint64 total = 0;
+      double t0 = bench_now_ns (), cpu0 = process_cpu ();
+
+      if (!strobe_scope_search_longest (timeline, st->name_id, first, last, &m, NULL, NULL) || m.end - m.begin != st->max)
+        g_error ("the longest %s is not the timers' max", name);
+      printf ("search.longest_%s %.1f ms (%s, %" G_GUINT64_FORMAT " of them)\n", which, (bench_now_ns () - t0) / 1e6,
+              name, st->count);
+      printf ("search.longest_%s_cpu %.1f ms\n", which, (process_cpu () - cpu0) * 1e3);
+      t0 = bench_now_ns ();
+      cpu0 = process_cpu ();
+      /* As many as the timeline's Ctrl+F keeps (app/timeline/strobe-timeline-view.c). */
+      found = strobe_scope_search (timeline, name, 1u << 20, &total, NULL, NULL);
+      printf ("search.find_%s %.1f ms (%" G_GUINT64_FORMAT " found)\n", which, (bench_now_ns () - t0) / 1e6, total);
+      printf ("search.find_%s_cpu %.1f ms\n", which, (process_cpu () - cpu0) * 1e3);
+      fflush (stdout);
+    }
+}
+
 /* Child mode: the document a viewer opens, every model; its own figures on stdout. */
 static int
 measure_open (const char *path)
@@ -451,6 +496,7 @@ measure_open (const char *path)
   printf ("timers.whole_trace %.1f ms (%u names)\n", (bench_now_ns () - t0) / 1e6, stats->len);
   printf ("timers.whole_trace_cpu %.1f ms\n", (process_cpu () - cpu0) * 1e3);
   fflush (stdout);
+  measure_search (timeline, stats, first, last);
   return 0;
 }
 

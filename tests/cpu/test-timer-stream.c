@@ -28,6 +28,7 @@
 #include "strobe-decoder.h"
 #include "strobe-duration-sketch.h"
 #include "strobe-info-analyzer.h"
+#include "strobe-scope-search.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timeline-model-private.h"
 #include "strobe-timer-stats.h"
@@ -561,6 +562,105 @@ test_summary_ranges (void)
   strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
 }
 
+/* Every scope named @name_id overlapping [t0, t1], walked: how many, and the longest. */
+static guint64
+brute_named (StrobeTimelineModel *m, guint32 name_id, guint64 t0, guint64 t1, guint64 *longest)
+{
+  g_autoptr(GArray) threads = strobe_timeline_model_get_threads (m);
+  guint64 n = 0;
+
+  *longest = 0;
+  for (guint i = 0; i < threads->len; i++)
+    {
+      guint16 id = g_array_index (threads, guint16, i);
+
+      for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
+        {
+          g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+
+          strobe_timeline_model_get_scopes (m, id, d, t0, t1, s);
+          for (guint j = 0; j < s->len; j++)
+            {
+              const StrobeTimelineScope *x = &g_array_index (s, StrobeTimelineScope, j);
+
+              if (x->name_id != name_id || (x->flags & STROBE_SCOPE_OPEN))
+                continue;
+              n++;
+              *longest = MAX (*longest, x->end - x->begin);
+            }
+        }
+    }
+  return n;
+}
+
+/* Scope search and a name's longest instance jump over the summary blocks that hold none
+ * of it (or none longer than the one found): for every name — the common ones in every
+ * block, the rare ones in few — the same answers as walking every scope, over the whole
+ * trace and over random ranges. */
+static void
+test_summary_search (void)
+{
+  const char *path = get_trace ();
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(GError) error = NULL;
+  guint64 first = 0, last = 0;
+  guint32 rng = 99;
+
+  strobe_timer_summary_set_test_shift (0);
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  g_assert_true (strobe_decoder_read_file (decoder, path, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (summary_blocks (model), >=, 1000);
+  g_assert_true (strobe_timeline_model_get_time_range (model, &first, &last));
+  for (guint32 id = 0; id < strobe_timeline_model_get_n_names (model); id++)
+    {
+      const char *name = strobe_timeline_model_get_name (model, id);
+      guint64 total = 0, longest, n = brute_named (model, id, 0, G_MAXUINT64, &longest);
+      g_autoptr(GArray) found = strobe_scope_search (model, name, 50, &total, NULL, &error);
+      StrobeScopeMatch m;
+
+      g_assert_no_error (error);
+      /* "Name0x" names contain no other: the search's count is this name's. */
+      if (!g_str_has_prefix (name, "Name"))
+        continue;
+      g_assert_cmpuint (total, ==, n);
+      g_assert_cmpuint (found->len, ==, MIN (n, 50));
+      for (guint i = 0; i < found->len; i++)
+        g_assert_cmpuint (g_array_index (found, StrobeScopeMatch, i).name_id, ==, id);
+      /* The earliest 50: none of the name begins before the 50th but those. */
+      if (found->len == 50)
+        {
+          guint64 before, unused;
+
+          before = brute_named (model, id, 0, g_array_index (found, StrobeScopeMatch, 49).begin - 1, &unused);
+          g_assert_cmpuint (before, <=, 49);
+        }
+      g_assert_true (strobe_scope_search_longest (model, id, first, last, &m, NULL, NULL) == (n > 0));
+      if (n > 0)
+        g_assert_cmpuint (m.end - m.begin, ==, longest);
+      for (guint r = 0; r < 6; r++)
+        {
+          guint64 span = last - first, t0, t1, in_range;
+
+          rng = rng * 1664525u + 1013904223u;
+          t0 = first + span / 1000 * ((rng >> 8) % 1000);
+          rng = rng * 1664525u + 1013904223u;
+          t1 = t0 + span / 1000 * ((rng >> 8) % 400);
+          in_range = brute_named (model, id, t0, t1, &longest);
+          g_assert_true (strobe_scope_search_longest (model, id, t0, t1, &m, NULL, NULL) == (in_range > 0));
+          if (in_range > 0)
+            {
+              g_assert_cmpuint (m.end - m.begin, ==, longest);
+              g_assert_cmpuint (m.name_id, ==, id);
+              g_assert_cmpuint (m.begin, <=, t1);
+              g_assert_cmpuint (m.end, >=, t0);
+            }
+        }
+    }
+  strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
+}
+
 /* A model still growing (the trace fed a piece at a time, no end): its summaries cover
  * the blocks filled so far, and the timers of any range agree with the brute force at
  * every step. */
@@ -908,6 +1008,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timer-stream/at-scale", test_timers_at_scale);
   g_test_add_func ("/timer-stream/summary-ranges", test_summary_ranges);
   g_test_add_func ("/timer-stream/summary-live", test_summary_live);
+  g_test_add_func ("/timer-stream/summary-search", test_summary_search);
   g_test_add_func ("/timer-stream/memory-budget", test_memory_budget);
   g_test_add_func ("/timer-stream/async-model", test_async_model);
   g_test_add_func ("/timer-stream/summary-apart", test_summary_apart);
