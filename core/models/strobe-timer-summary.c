@@ -575,6 +575,15 @@ strobe_timer_summary_block_count (const StrobeTimerSummary *self, guint k, const
  * the model's thread in the wake and the switch). */
 #define WAKE_AT (STROBE_TIMER_SUMMARY_QUEUE / 4)
 
+/* The chunks' scopes the worker has read go back to the tracks oldest first, and only
+ * while SPARE_AGE more wait behind them. The model's thread writes 24 bytes a scope into
+ * them; the array the worker finished last (what the tracks took before) still sat in the
+ * other core's cache, so each line the model wrote waited on that core giving it up: at
+ * 10 M scopes the model's thread took 135 ms with the worker on its own core and 190–200
+ * with it on the other. A queue's worth later the lines have left that core's cache. */
+#define SPARE_AGE  STROBE_TIMER_SUMMARY_QUEUE
+#define SPARE_RING (2 * STROBE_TIMER_SUMMARY_QUEUE)
+
 typedef struct
 {
   StrobeTimerSummary     *summary;
@@ -592,7 +601,9 @@ struct _StrobeTimerSummaryWorker
   gboolean   quit;
   gboolean   worker_sleeps;          /* waiting for work */
   gboolean   queuer_sleeps;          /* waiting for room, or for all to be done */
-  GPtrArray *spare;                  /* chunks' scopes built, for the tracks to fill again */
+  /* Chunks' scopes built, for the tracks to fill again (SPARE_RING, oldest at tail). */
+  StrobeTimerSummaryScope **spare;
+  guint64    spare_head, spare_tail;
   GThread   *thread;
   StrobeTimerSummaryStore store;     /* called on the worker's thread alone */
   gpointer   store_data;
@@ -663,8 +674,10 @@ worker_main (gpointer data)
       g_mutex_unlock (&w->lock);
       job_run (w, j);
       g_mutex_lock (&w->lock);
-      if (j->scopes)
-        g_ptr_array_add (w->spare, j->scopes);
+      if (j->scopes && w->spare_head - w->spare_tail < SPARE_RING)
+        w->spare[w->spare_head++ % SPARE_RING] = j->scopes;
+      else
+        g_free (j->scopes);
       w->tail++;
       /* Room for half a queue (not a wake per chunk), or all done. */
       if (w->queuer_sleeps
@@ -684,7 +697,6 @@ strobe_timer_summary_worker_new (StrobeTimerSummaryStore store, gpointer store_d
   g_cond_init (&w->cond);
   w->store = store;
   w->store_data = store_data;
-  w->spare = g_ptr_array_new_with_free_func (g_free);
   w->bytes = sizeof *w;
   return w;
 }
@@ -704,7 +716,9 @@ strobe_timer_summary_worker_idle (StrobeTimerSummaryWorker *w)
     g_free (w->ring[w->tail % STROBE_TIMER_SUMMARY_QUEUE].scopes);
   w->quit = FALSE;
   g_clear_pointer (&w->ring, g_free);
-  g_ptr_array_set_size (w->spare, 0);
+  for (; w->spare_tail != w->spare_head; w->spare_tail++)
+    g_free (w->spare[w->spare_tail % SPARE_RING]);
+  g_clear_pointer (&w->spare, g_free);
 }
 
 void
@@ -713,7 +727,6 @@ strobe_timer_summary_worker_free (StrobeTimerSummaryWorker *w)
   if (w == NULL)
     return;
   strobe_timer_summary_worker_idle (w);
-  g_ptr_array_unref (w->spare);
   g_cond_clear (&w->cond);
   g_mutex_clear (&w->lock);
   g_free (w);
@@ -728,10 +741,11 @@ queue_slot (StrobeTimerSummaryWorker *w, StrobeTimerSummaryScope **spare)
 
   if (w->thread == NULL)
     {
-      /* The queue and the chunks' scopes in it are working memory while the trace is
-       * read (≤ 0.8 MiB), not counted with what the summaries keep, and freed when it
-       * ends. */
+      /* The queue, the chunks' scopes in it and the spares are working memory while the
+       * trace is read (≤ 1.6 MiB), not counted with what the summaries keep, and freed
+       * when it ends. */
       w->ring = g_new (Job, STROBE_TIMER_SUMMARY_QUEUE);
+      w->spare = g_new (StrobeTimerSummaryScope *, SPARE_RING);
       w->thread = g_thread_new ("strobe-summary", worker_main, w);
     }
   g_mutex_lock (&w->lock);
@@ -745,7 +759,7 @@ queue_slot (StrobeTimerSummaryWorker *w, StrobeTimerSummaryScope **spare)
   w->queuer_sleeps = FALSE;
   j = &w->ring[w->head % STROBE_TIMER_SUMMARY_QUEUE];
   if (spare)
-    *spare = w->spare->len ? g_ptr_array_steal_index_fast (w->spare, w->spare->len - 1) : NULL;
+    *spare = w->spare_head - w->spare_tail > SPARE_AGE ? w->spare[w->spare_tail++ % SPARE_RING] : NULL;
   g_mutex_unlock (&w->lock);
   if (spare && *spare == NULL)
     *spare = g_new (StrobeTimerSummaryScope, STROBE_SCOPE_CHUNK);
