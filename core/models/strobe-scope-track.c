@@ -19,6 +19,28 @@
 #define ARENA_ALIGN  ((gsize) 2 << 20)
 #define FIRST_FILL   32u
 
+/* Blocks of arenas cleared (a model freed) wait here for the next arena, as malloc's heap
+ * kept the fixed records' chunks: a fresh block's pages are faulted in and zeroed by the
+ * kernel again (under this hypervisor as slow as 1 GB/s, and freed 2 MiB pages are handed
+ * back to the host, which zeroes them once more), where a kept one is written at once.
+ * MADV_FREE'd: the kernel may still take their pages when it needs them. */
+#define POOL_MAX 32
+static GMutex  pool_lock;
+static guint8 *pool[POOL_MAX];
+static guint   pool_len;
+
+static guint8 *
+pool_take (void)
+{
+  guint8 *block = NULL;
+
+  g_mutex_lock (&pool_lock);
+  if (pool_len)
+    block = pool[--pool_len];
+  g_mutex_unlock (&pool_lock);
+  return block;
+}
+
 static guint8 *
 block_map (void)
 {
@@ -42,7 +64,18 @@ block_map (void)
 static void
 block_unmap (gpointer block)
 {
-  munmap (block, ARENA_BLOCK);
+  g_mutex_lock (&pool_lock);
+  if (pool_len < POOL_MAX)
+    {
+#ifdef MADV_FREE
+      madvise (block, ARENA_BLOCK, MADV_FREE);
+#endif
+      pool[pool_len++] = block;
+      block = NULL;
+    }
+  g_mutex_unlock (&pool_lock);
+  if (block)
+    munmap (block, ARENA_BLOCK);
 }
 
 /* The first write to each page of a fresh block is a fault and the kernel zeroing the page
@@ -67,8 +100,14 @@ arena_block (StrobeScopeArena *arena)
 
   if (arena->prefault)
     g_thread_join (g_steal_pointer (&arena->prefault));
-  block = arena->next ? g_steal_pointer (&arena->next) : block_map ();
+  if (arena->next)
+    block = g_steal_pointer (&arena->next);
+  else if ((block = pool_take ()) == NULL)
+    block = block_map ();
   if (block == NULL || arena->blocks->len == 0)
+    return block;
+  /* A kept block's pages are in already. */
+  if ((arena->next = pool_take ()) != NULL)
     return block;
   arena->next = block_map ();
   if (arena->next)
