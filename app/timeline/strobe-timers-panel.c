@@ -694,8 +694,9 @@ update_links (StrobeTimersPanel *self)
               const StrobeCallLink *l = &g_array_index (links, StrobeCallLink, i);
               StrobeTimerStat s = { 0 };
               s.name_id = l->name_id;
-              s.name = l->name_id == STROBE_CALL_NONE ? (char *) _("(none: outermost)")
-                                                      : (char *) strobe_timeline_model_get_name (self->timeline, l->name_id);
+              s.name = l->name_id == STROBE_CALL_NONE    ? (char *) _("(none: outermost)")
+                       : l->name_id == STROBE_CALL_OTHER ? (char *) _("(other call paths)")
+                                                         : (char *) strobe_timeline_model_get_name (self->timeline, l->name_id);
               s.count = l->count;
               s.inclusive = l->inclusive;
               g_ptr_array_add (k ? callees : callers, strobe_timer_row_new (&s, 0, self->axis));
@@ -723,6 +724,9 @@ flame_name (StrobeCostTree *tree, guint node, gpointer data)
 
   if (key == STROBE_CALL_NONE)
     return g_strdup (_("All"));
+  if (key == STROBE_CALL_OTHER)
+    /* Translators: a flame graph node holding the calls of paths past the most it keeps */
+    return g_strdup (_("(other call paths)"));
   return g_strdup (self->timeline ? strobe_timeline_model_get_name (self->timeline, (guint32) key) : NULL);
 }
 

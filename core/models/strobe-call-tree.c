@@ -70,16 +70,20 @@ thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
                       strobe_cost_tree_add (tree, 0, STROBE_CALL_TIME, FALSE, time);
                     }
                   strobe_scope_pos_next (t, &pos[d]);
-                  top++;
-                  stack[top].node = id;
-                  stack[top].begin = b;
-                  stack[top].end = e;
                   if (G_UNLIKELY (++tick == 16384))
                     {
                       tick = 0;
                       if (g_cancellable_is_cancelled (cancellable))
                         return FALSE;
                     }
+                  /* A path not kept: its time is whole in the parent's "other" node; the
+                   * scopes it encloses are skipped as the next sibling is taken. */
+                  if (strobe_cost_tree_get_key (tree, id) == STROBE_CALL_OTHER)
+                    continue;
+                  top++;
+                  stack[top].node = id;
+                  stack[top].begin = b;
+                  stack[top].end = e;
                 }
             }
         }
@@ -91,6 +95,14 @@ thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
         }
     }
   return TRUE;
+}
+
+static gint node_limit = STROBE_CALL_TREE_MAX_NODES;
+
+void
+strobe_call_tree_set_test_node_limit (guint32 limit)
+{
+  g_atomic_int_set (&node_limit, (gint) MIN (limit, STROBE_CALL_TREE_MAX_NODES));
 }
 
 StrobeCostTree *
@@ -106,6 +118,7 @@ strobe_call_tree_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gi
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
 
   tree = strobe_cost_tree_new (STROBE_COST_TREE_TOP_DOWN, G_N_ELEMENTS (columns), columns, STROBE_CALL_NONE);
+  strobe_cost_tree_set_node_limit (tree, (guint32) MAX (g_atomic_int_get (&node_limit), 1), STROBE_CALL_OTHER);
   ids = strobe_timeline_model_get_threads (model);
   for (guint i = 0; i < ids->len && ok; i++)
     {

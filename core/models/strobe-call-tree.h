@@ -14,6 +14,10 @@
 G_BEGIN_DECLS
 
 #define STROBE_CALL_NONE G_MAXUINT32
+/* The key of the paths a tree did not keep, under the parent they would have had: a
+ * range may hold more distinct name paths than STROBE_CALL_TREE_MAX_NODES. */
+#define STROBE_CALL_OTHER (G_MAXUINT32 - 1)
+#define STROBE_CALL_TREE_MAX_NODES (1u << 20)
 
 /* The tree's columns: how many scopes (inclusive only) and their time in ticks. */
 #define STROBE_CALL_COUNT 0
@@ -48,7 +52,13 @@ typedef struct
  * inclusive time is the total of the outermost scopes), children largest first, for
  * completed scopes that overlap [t0, t1] on @thread_id or every thread
  * (STROBE_TIMER_STATS_ALL_THREADS). NULL when cancelled. One pass over the scopes in
- * range; the model's read lock is taken per thread. */
+ * range; the model's read lock is taken per thread. At most about
+ * STROBE_CALL_TREE_MAX_NODES nodes: past them, a scope whose path is new is counted whole
+ * (its inclusive time) in its parent's STROBE_CALL_OTHER node, and what it encloses is not
+ * walked. */
+/* For tests: trees computed from now on keep at most @limit nodes (at most
+ * STROBE_CALL_TREE_MAX_NODES, the default). */
+void            strobe_call_tree_set_test_node_limit (guint32 limit);
 StrobeCostTree *strobe_call_tree_compute (StrobeTimelineModel *model,
                                    guint64              t0,
                                    guint64              t1,

@@ -40,6 +40,8 @@ struct _StrobeCostTree
   guint32              *slots;                 /* node + 1; 0: empty. NULL once trimmed */
   guint32               mask;
   guint32               used;
+  guint32               limit;                 /* past it new keys go to other_key's node */
+  guint64               other_key;
 };
 
 G_DEFINE_BOXED_TYPE (StrobeCostTree, strobe_cost_tree, strobe_cost_tree_ref, strobe_cost_tree_unref)
@@ -144,6 +146,7 @@ strobe_cost_tree_new (StrobeCostTreeKind kind, guint n_columns, const StrobeCost
   self = g_new0 (StrobeCostTree, 1);
   g_atomic_ref_count_init (&self->ref);
   self->kind = kind;
+  self->limit = G_MAXUINT32;
   self->n_columns = n_columns;
   for (guint c = 0; c < n_columns; c++)
     {
@@ -261,11 +264,23 @@ child_of (StrobeCostTree *self, guint32 parent, guint64 key)
       if (n->key == key && n->parent == parent)
         return self->slots[i] - 1;
     }
+  if (G_UNLIKELY (self->n_nodes >= self->limit) && key != self->other_key)
+    return child_of (self, parent, self->other_key);
   node = new_node (self, parent, key);
   self->slots[i] = node + 1;
   if (++self->used * 10 >= (self->mask + 1) * 7)
     index_rebuild (self, (self->mask + 1) * 2);
   return node;
+}
+
+void
+strobe_cost_tree_set_node_limit (StrobeCostTree *self, guint32 limit, guint64 other_key)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (limit > 0);
+
+  self->limit = limit;
+  self->other_key = other_key;
 }
 
 guint32

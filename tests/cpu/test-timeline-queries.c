@@ -372,6 +372,77 @@ test_call_tree (void)
     }
 }
 
+/* @node of @limited found in @full by its path of names (STROBE_COST_NODE_NONE if not). */
+static guint32
+same_path (StrobeCostTree *limited, guint32 node, StrobeCostTree *full)
+{
+  guint32 path[256], n = 0, at = 0;
+
+  for (guint32 k = node; k != 0; k = strobe_cost_tree_get_parent (limited, k))
+    path[n++] = k;
+  while (n > 0 && at != STROBE_COST_NODE_NONE)
+    at = strobe_cost_tree_lookup_child (full, at, strobe_cost_tree_get_key (limited, path[--n]));
+  return at;
+}
+
+/* A range with more name paths than a tree keeps: past the limit, a new path's scopes go
+ * whole into their parent's "other" node. Every path kept has the costs it has in the
+ * whole tree, every node's children (with "other") add up to what they do there, and the
+ * tree stays within twice the limit. */
+static void
+test_call_tree_limit (void)
+{
+  g_autoptr (StrobeTimelineModel) m = load ("golden-timeline.strobe");
+  g_autoptr (StrobeCostTree) full = strobe_call_tree_compute (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, NULL, NULL);
+  guint32 n_full = strobe_cost_tree_get_n_nodes (full);
+  const guint32 limits[] = { 1, 3, 10, n_full / 2 };
+
+  g_assert_cmpuint (n_full, >, 20);
+  for (guint l = 0; l < G_N_ELEMENTS (limits); l++)
+    {
+      g_autoptr (StrobeCostTree) tree = NULL;
+      guint others = 0;
+
+      strobe_call_tree_set_test_node_limit (limits[l]);
+      tree = strobe_call_tree_compute (m, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, NULL, NULL);
+      strobe_call_tree_set_test_node_limit (STROBE_CALL_TREE_MAX_NODES);
+      g_assert_cmpuint (strobe_cost_tree_get_n_nodes (tree), <=, 2 * limits[l]);
+      for (guint32 k = 0; k < strobe_cost_tree_get_n_nodes (tree); k++)
+        {
+          StrobeCallNode n, f;
+          guint32 in_full;
+          guint64 sum = 0, sum_full = 0;
+
+          strobe_call_tree_get_node (tree, k, &n);
+          if (n.name_id == STROBE_CALL_OTHER)
+            {
+              others++;
+              g_assert_cmpuint (n.first_child, ==, STROBE_CALL_NONE);
+              continue;
+            }
+          in_full = same_path (tree, k, full);
+          g_assert_cmpuint (in_full, !=, STROBE_COST_NODE_NONE);
+          strobe_call_tree_get_node (full, in_full, &f);
+          g_assert_cmpuint (n.count, ==, f.count);
+          g_assert_cmpuint (n.inclusive, ==, f.inclusive);
+          for (guint32 c = n.first_child; c != STROBE_CALL_NONE; c = strobe_cost_tree_get_next_sibling (tree, c))
+            {
+              StrobeCallNode ch;
+              strobe_call_tree_get_node (tree, c, &ch);
+              sum += ch.inclusive;
+            }
+          for (guint32 c = f.first_child; c != STROBE_CALL_NONE; c = strobe_cost_tree_get_next_sibling (full, c))
+            {
+              StrobeCallNode ch;
+              strobe_call_tree_get_node (full, c, &ch);
+              sum_full += ch.inclusive;
+            }
+          g_assert_cmpuint (sum, ==, sum_full);
+        }
+      g_assert_cmpuint (others, >, 0);
+    }
+}
+
 /* Callees by hand on the synthetic trace: Frame calls Update (3 × 500) and Render (3 × 200). */
 static void
 test_butterfly (void)
@@ -711,6 +782,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline-queries/counter-series", test_counter_series);
   g_test_add_func ("/timeline-queries/call-tree", test_call_tree);
   g_test_add_func ("/timeline-queries/butterfly", test_butterfly);
+  g_test_add_func ("/timeline-queries/call-tree-limit", test_call_tree_limit);
   g_test_add_func ("/timeline-queries/search", test_search);
   g_test_add_func ("/timeline-queries/scopes-max", test_scopes_max);
   g_test_add_func ("/timeline-queries/drops", test_drops);
