@@ -55,6 +55,66 @@ block_at (const StrobeScopeTrack *t, StrobeScopePos p, guint64 t0, guint64 t1, g
   return TRUE;
 }
 
+typedef struct
+{
+  guint64 last_end;
+  guint64 count;
+} BlockCount;
+
+static gint
+by_last_end (gconstpointer a, gconstpointer b)
+{
+  const BlockCount *x = a, *y = b;
+
+  return (x->last_end > y->last_end) - (x->last_end < y->last_end);
+}
+
+/* A time by which the earliest @max scopes named in @set surely began, from the summary
+ * blocks alone (G_MAXUINT64 when they do not hold that many): every block ending by then
+ * counted, the fewest such blocks that hold @max. Blocks that begin after it need no walk. */
+static guint64
+horizon_of (StrobeTimelineModel *model, GArray *ids, const guint8 *set, guint32 n_names, guint32 n_set, guint max,
+            GCancellable *cancellable)
+{
+  g_autoptr(GArray) blocks = g_array_new (FALSE, FALSE, sizeof (BlockCount));
+  guint64 sum = 0;
+
+  for (guint i = 0; i < ids->len && !g_cancellable_is_cancelled (cancellable); i++)
+    {
+      StrobeScopeThread *th;
+
+      strobe_timeline_model_read_lock (model);
+      th = strobe_timeline_model_peek_thread (model, g_array_index (ids, guint16, i));
+      for (guint d = 0; th != NULL && d < th->tracks->len; d++)
+        {
+          StrobeScopeTrack *t = th->tracks->pdata[d];
+          guint nb = strobe_timer_summary_n_blocks (t->summary);
+
+          nb += strobe_timer_summary_tail_chunks (t->summary) > 0;
+          for (guint k = 0; k < nb; k++)
+            {
+              guint c1 = k + 1 < nb || strobe_timer_summary_tail_chunks (t->summary) == 0
+                           ? strobe_timer_summary_block_chunk (t->summary, k + 1)
+                           : strobe_timer_summary_block_chunk (t->summary, k) + strobe_timer_summary_tail_chunks (t->summary);
+              BlockCount b;
+
+              if (c1 > t->chunks->len)
+                break;
+              b.count = strobe_timer_summary_block_count (t->summary, k, set, 0, n_names, n_set, NULL);
+              b.last_end = strobe_scope_chunk (t, c1 - 1)->last_end;
+              if (b.count)
+                g_array_append_val (blocks, b);
+            }
+        }
+      strobe_timeline_model_read_unlock (model);
+    }
+  g_array_sort (blocks, by_last_end);
+  for (guint i = 0; i < blocks->len; i++)
+    if ((sum += g_array_index (blocks, BlockCount, i).count) >= max)
+      return g_array_index (blocks, BlockCount, i).last_end;
+  return G_MAXUINT64;
+}
+
 GArray *
 strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, guint64 *total,
                      GCancellable *cancellable, GError **error)
@@ -85,6 +145,8 @@ strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, gu
         set[i] = any = TRUE, n_set++;
     }
   ids = strobe_timeline_model_get_threads (model);
+  if (any && max > 0)
+    horizon = horizon_of (model, ids, set, n_names, n_set, max, cancellable);
   for (guint i = 0; any && !cancelled && i < ids->len; i++)
     {
       guint16 id = g_array_index (ids, guint16, i);
@@ -150,7 +212,7 @@ strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, gu
                       g_array_sort (out, match_cmp);
                       g_array_set_size (out, max);
                       if (max > 0)
-                        horizon = g_array_index (out, StrobeScopeMatch, max - 1).begin;
+                        horizon = MIN (horizon, g_array_index (out, StrobeScopeMatch, max - 1).begin);
                     }
                 }
             }
