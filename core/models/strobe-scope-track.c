@@ -163,7 +163,8 @@ arena_copy (StrobeScopeArena *arena, const guint8 *data, gsize len)
 {
   guint8 *to;
 
-  if (arena->used + len > ARENA_BLOCK)
+  /* 8 bytes kept free at a block's end: a record is read with one 8-byte load. */
+  if (arena->used + len + 8 > ARENA_BLOCK)
     {
       guint8 *block = arena->full ? NULL : arena_block (arena);
 
