@@ -118,15 +118,19 @@ strobe_call_tree_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gi
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
 
   tree = strobe_cost_tree_new (STROBE_COST_TREE_TOP_DOWN, G_N_ELEMENTS (columns), columns, STROBE_CALL_NONE);
-  strobe_cost_tree_set_node_limit (tree, (guint32) MAX (g_atomic_int_get (&node_limit), 1), STROBE_CALL_OTHER);
   ids = strobe_timeline_model_get_threads (model);
   for (guint i = 0; i < ids->len && ok; i++)
     {
       guint16 id = g_array_index (ids, guint16, i);
+      guint32 limit = (guint32) MAX (g_atomic_int_get (&node_limit), 1), n = strobe_cost_tree_get_n_nodes (tree);
       StrobeScopeThread *th;
 
       if (thread_id >= 0 && id != thread_id)
         continue;
+      /* Each thread a share of the nodes left (the first walked would take them all), and
+       * the two outermost levels always kept: the lumped paths are deep ones. */
+      strobe_cost_tree_set_node_limit (tree, n + (limit > n ? (limit - n) / (thread_id >= 0 ? 1 : ids->len - i) : 0),
+                                       STROBE_CALL_OTHER, 2);
       strobe_timeline_model_read_lock (model);
       th = strobe_timeline_model_peek_thread (model, id);
       if (th)

@@ -53,9 +53,9 @@ typedef struct
  * completed scopes that overlap [t0, t1] on @thread_id or every thread
  * (STROBE_TIMER_STATS_ALL_THREADS). NULL when cancelled. One pass over the scopes in
  * range; the model's read lock is taken per thread. At most about
- * STROBE_CALL_TREE_MAX_NODES nodes: past them, a scope whose path is new is counted whole
- * (its inclusive time) in its parent's STROBE_CALL_OTHER node, and what it encloses is not
- * walked. */
+ * STROBE_CALL_TREE_MAX_NODES nodes besides the two outermost levels, shared among the
+ * threads: past them, a scope whose path is new is counted whole (its inclusive time) in
+ * its parent's STROBE_CALL_OTHER node, and what it encloses is not walked. */
 /* For tests: trees computed from now on keep at most @limit nodes (at most
  * STROBE_CALL_TREE_MAX_NODES, the default). */
 void            strobe_call_tree_set_test_node_limit (guint32 limit);

@@ -42,6 +42,7 @@ struct _StrobeCostTree
   guint32               used;
   guint32               limit;                 /* past it new keys go to other_key's node */
   guint64               other_key;
+  guint                 keep_depth;            /* … unless their depth is at most this */
 };
 
 G_DEFINE_BOXED_TYPE (StrobeCostTree, strobe_cost_tree, strobe_cost_tree_ref, strobe_cost_tree_unref)
@@ -264,7 +265,8 @@ child_of (StrobeCostTree *self, guint32 parent, guint64 key)
       if (n->key == key && n->parent == parent)
         return self->slots[i] - 1;
     }
-  if (G_UNLIKELY (self->n_nodes >= self->limit) && key != self->other_key)
+  if (G_UNLIKELY (self->n_nodes >= self->limit) && key != self->other_key
+      && self->nodes[parent].depth >= self->keep_depth)
     return child_of (self, parent, self->other_key);
   node = new_node (self, parent, key);
   self->slots[i] = node + 1;
@@ -274,13 +276,14 @@ child_of (StrobeCostTree *self, guint32 parent, guint64 key)
 }
 
 void
-strobe_cost_tree_set_node_limit (StrobeCostTree *self, guint32 limit, guint64 other_key)
+strobe_cost_tree_set_node_limit (StrobeCostTree *self, guint32 limit, guint64 other_key, guint keep_depth)
 {
   g_return_if_fail (self != NULL);
   g_return_if_fail (limit > 0);
 
   self->limit = limit;
   self->other_key = other_key;
+  self->keep_depth = keep_depth;
 }
 
 guint32

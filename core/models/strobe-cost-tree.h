@@ -69,9 +69,11 @@ StrobeCostColumnFlags strobe_cost_tree_get_column_flags (StrobeCostTree *self, g
 /* The child of @parent with @key, made (with zero costs) if there is none. */
 guint32  strobe_cost_tree_child         (StrobeCostTree *self, guint32 parent, guint64 key);
 /* Bounds the tree (a range of a billion scopes may hold as many call paths): once it has
- * @limit nodes, a key new under a parent goes to that parent's child keyed @other_key
- * (made past the limit, one a parent) — the paths not kept, their costs whole. */
-void     strobe_cost_tree_set_node_limit (StrobeCostTree *self, guint32 limit, guint64 other_key);
+ * @limit nodes, a key new under a parent deeper than @keep_depth goes to that parent's
+ * child keyed @other_key (made past the limit, one a parent) — the paths not kept, their
+ * costs whole. The limit may be raised as the tree is built. */
+void     strobe_cost_tree_set_node_limit (StrobeCostTree *self, guint32 limit, guint64 other_key,
+                                          guint keep_depth);
 /* The child of @parent with @key, or STROBE_COST_NODE_NONE. */
 guint32  strobe_cost_tree_lookup_child  (StrobeCostTree *self, guint32 parent, guint64 key);
 /* Adds @value to @node's inclusive (@self_value FALSE) or self value of @column. */
