@@ -23,6 +23,25 @@ match_cmp (gconstpointer a, gconstpointer b)
   return (x->depth > y->depth) - (x->depth < y->depth);
 }
 
+/* The chunks of @t's summary block @k (its tail's, for @k the number of blocks): from @c0
+ * up to @c1. FALSE when there is no such block, or not all of its chunks yet. */
+static gboolean
+block_chunks (const StrobeScopeTrack *t, guint k, guint *c0, guint *c1)
+{
+  guint nb = strobe_timer_summary_n_blocks (t->summary), tail;
+
+  if (k > nb)
+    return FALSE;
+  *c0 = strobe_timer_summary_block_chunk (t->summary, k);
+  if (k < nb)
+    *c1 = strobe_timer_summary_block_chunk (t->summary, k + 1);
+  else if ((tail = strobe_timer_summary_tail_chunks (t->summary)) > 0)
+    *c1 = *c0 + tail;
+  else
+    return FALSE;
+  return *c1 <= t->chunks->len;
+}
+
 /* At the first scope of one of @t's summary blocks (or of its tail) that lies wholly in
  * [t0, t1]: which block (@k, the number of blocks for the tail), and in @next the index
  * of the scope after it. FALSE elsewhere. */
@@ -30,26 +49,17 @@ static gboolean
 block_at (const StrobeScopeTrack *t, StrobeScopePos p, guint64 t0, guint64 t1, guint *k, guint64 *next)
 {
   guint64 i, per_block;
-  guint nb, c0, c1;
+  guint c0, c1;
 
   if (p.pi != 0 || t->summary == NULL)
     return FALSE;
   i = strobe_scope_pos_index (t, p);
   per_block = (guint64) STROBE_SCOPE_CHUNK << t->summary->shift;
-  if (i % per_block != 0)
-    return FALSE;
-  nb = strobe_timer_summary_n_blocks (t->summary);
-  if (i / per_block > nb)
+  if (i % per_block != 0 || i / per_block > G_MAXUINT)
     return FALSE;
   *k = (guint) (i / per_block);
-  c0 = strobe_timer_summary_block_chunk (t->summary, *k);
-  if (*k < nb)
-    c1 = strobe_timer_summary_block_chunk (t->summary, *k + 1);
-  else if (strobe_timer_summary_tail_chunks (t->summary) > 0)
-    c1 = c0 + strobe_timer_summary_tail_chunks (t->summary);
-  else
-    return FALSE;
-  if (c1 > t->chunks->len || strobe_scope_chunk (t, c0)->base < t0 || strobe_scope_chunk (t, c1 - 1)->last_end > t1)
+  if (!block_chunks (t, *k, &c0, &c1)
+      || strobe_scope_chunk (t, c0)->base < t0 || strobe_scope_chunk (t, c1 - 1)->last_end > t1)
     return FALSE;
   *next = (guint64) c1 << STROBE_SCOPE_CHUNK_SHIFT;
   return TRUE;
@@ -88,18 +98,12 @@ horizon_of (StrobeTimelineModel *model, GArray *ids, const guint8 *set, guint32 
       for (guint d = 0; th != NULL && d < th->tracks->len; d++)
         {
           StrobeScopeTrack *t = th->tracks->pdata[d];
-          guint nb = strobe_timer_summary_n_blocks (t->summary);
+          guint c0, c1;
 
-          nb += strobe_timer_summary_tail_chunks (t->summary) > 0;
-          for (guint k = 0; k < nb; k++)
+          for (guint k = 0; t->summary != NULL && block_chunks (t, k, &c0, &c1); k++)
             {
-              guint c1 = k + 1 < nb || strobe_timer_summary_tail_chunks (t->summary) == 0
-                           ? strobe_timer_summary_block_chunk (t->summary, k + 1)
-                           : strobe_timer_summary_block_chunk (t->summary, k) + strobe_timer_summary_tail_chunks (t->summary);
               BlockCount b;
 
-              if (c1 > t->chunks->len)
-                break;
               b.count = strobe_timer_summary_block_count (t->summary, k, set, 0, n_names, n_set, NULL);
               b.last_end = strobe_scope_chunk (t, c1 - 1)->last_end;
               if (b.count)
