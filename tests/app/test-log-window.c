@@ -461,20 +461,68 @@ test_scrolling (void)
   close_all ();
 }
 
-/* A list within the window: shown whole, GTK's scrollbar, none of the view's. */
+static gboolean filtered_to (gpointer data);
+
+/* A list within the window: shown whole, with the view's scrollbar as a longer one (GTK's
+ * is never shown), which scrolls it; a list that fits on a page has none. */
 static void
 test_short_list (void)
 {
   Fixture f = { 0 };
+  GtkEditable *entry;
 
   open_trace (&f, 0);
   g_assert_false (strobe_log_rows_is_windowed (f.rows));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f.rows)), ==, N_MESSAGES);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (own_scrollbar (&f))));
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (own_scrollbar (&f))));
   strobe_view_state_set_selected_message (f.state, 12345);
   settle ();
   g_assert_true (row_on_screen (&f, 12345));
   assert_selected (&f, 12345);
+  assert_own_follows (&f);
+  gtk_adjustment_set_value (f.own, 300);
+  settle ();
+  g_assert_true (row_on_screen (&f, 300));
+  g_assert_false (row_on_screen (&f, 12345));
+
+  /* "message 1999…": 11 messages, "message 19999": one. */
+  entry = GTK_EDITABLE (find_type (GTK_WIDGET (f.view), GTK_TYPE_SEARCH_ENTRY));
+  gtk_editable_set_text (entry, "message 19999");
+  wait_for (filtered_to, &f);
+  settle ();
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f.list)), ==, 1);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (own_scrollbar (&f))));
+  close_all ();
+}
+
+/* A filter's answer shorter than the window, of a list longer than it, and cleared: the rows
+ * keep their width (one scrollbar for both: when the view's gave way to GTK's, every cell
+ * was laid out again at the new width, 7-9 ms of that frame at 10 M messages). */
+static void
+test_width_kept (void)
+{
+  Fixture f = { 0 };
+  GtkWidget *table;
+  GtkEditable *entry;
+  int width;
+
+  open_trace (&f, 12000);
+  g_assert_true (strobe_log_rows_is_windowed (f.rows));
+  table = GTK_WIDGET (strobe_log_view_get_column_view (f.view));
+  width = gtk_widget_get_width (table);
+  g_assert_cmpint (width, >, 0);
+
+  entry = GTK_EDITABLE (find_type (GTK_WIDGET (f.view), GTK_TYPE_SEARCH_ENTRY));
+  gtk_editable_set_text (entry, "message 1");
+  wait_for (filtered_to, &f);
+  settle ();
+  g_assert_false (strobe_log_rows_is_windowed (f.rows));
+  g_assert_cmpint (gtk_widget_get_width (table), ==, width);
+
+  gtk_editable_set_text (entry, "");
+  settle ();
+  g_assert_true (strobe_log_rows_is_windowed (f.rows));
+  g_assert_cmpint (gtk_widget_get_width (table), ==, width);
   close_all ();
 }
 
@@ -699,6 +747,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/log-window/jumps", test_jumps);
   g_test_add_func ("/log-window/scrolling", test_scrolling);
   g_test_add_func ("/log-window/short-list", test_short_list);
+  g_test_add_func ("/log-window/width-kept", test_width_kept);
   g_test_add_func ("/log-window/copy-away", test_copy_away);
   g_test_add_func ("/log-window/scrollbar-keys", test_scrollbar_keys);
   g_test_add_func ("/log-window/live-follow", test_live_follow);
