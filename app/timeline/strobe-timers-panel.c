@@ -674,6 +674,32 @@ tree_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
     g_task_return_pointer (task, tree, (GDestroyNotify) strobe_cost_tree_unref);
 }
 
+/* The timer's instances in call paths the tree did not keep (a range with more paths than
+ * STROBE_CALL_TREE_MAX_NODES): their callers are not known, but how many there are is —
+ * one row for them, so the callers add up to the timer's count. */
+static void
+add_untracked_callers (StrobeTimersPanel *self, GArray *links, GPtrArray *rows)
+{
+  gpointer item = gtk_single_selection_get_selected_item (self->selection);
+  StrobeTimerStat s = { 0 };
+  guint64 count = 0, inclusive = 0;
+
+  if (item == NULL || STAT (item)->name_id != self->chosen)
+    return;
+  for (guint i = 0; i < links->len; i++)
+    {
+      count += g_array_index (links, StrobeCallLink, i).count;
+      inclusive += g_array_index (links, StrobeCallLink, i).inclusive;
+    }
+  if (STAT (item)->count <= count)
+    return;
+  s.name_id = STROBE_CALL_OTHER;
+  s.name = (char *) _("(other call paths)");
+  s.count = STAT (item)->count - count;
+  s.inclusive = STAT (item)->inclusive > inclusive ? STAT (item)->inclusive - inclusive : 0;
+  g_ptr_array_add (rows, strobe_timer_row_new (&s, 0, self->axis));
+}
+
 static void
 update_links (StrobeTimersPanel *self)
 {
@@ -702,6 +728,7 @@ update_links (StrobeTimersPanel *self)
               g_ptr_array_add (k ? callees : callers, strobe_timer_row_new (&s, 0, self->axis));
             }
         }
+      add_untracked_callers (self, a, callers);
     }
   if (self->chosen == G_MAXUINT32)
     heading = g_strdup (_("Choose a timer to see its callers and callees."));

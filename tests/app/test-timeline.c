@@ -1384,6 +1384,73 @@ test_timers_butterfly (void)
   timeline_fixture_close (&f);
 }
 
+/* How many completed scopes are named @name_id, every thread and depth. */
+static guint64
+count_named (StrobeTimelineModel *m, guint32 name_id)
+{
+  g_autoptr (GArray) threads = strobe_timeline_model_get_threads (m);
+  guint64 n = 0;
+
+  for (guint i = 0; i < threads->len; i++)
+    {
+      guint16 id = g_array_index (threads, guint16, i);
+
+      for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
+        {
+          g_autoptr (GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+
+          strobe_timeline_model_get_scopes (m, id, d, 0, G_MAXUINT64, s);
+          for (guint j = 0; j < s->len; j++)
+            n += g_array_index (s, StrobeTimelineScope, j).name_id == name_id
+                 && !(g_array_index (s, StrobeTimelineScope, j).flags & STROBE_SCOPE_OPEN);
+        }
+    }
+  return n;
+}
+
+/* A call tree that could not keep every path (here: none below the two outermost levels):
+ * the callers still add up to the timer's count, those not known in one row. */
+static void
+test_timers_butterfly_lumped (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-cpu-synthetic.strobe");
+  StrobeTimersPanel *timers;
+  StrobeTimelineModel *m;
+  guint32 physics = G_MAXUINT32;
+  GListModel *callers;
+
+  strobe_call_tree_set_test_node_limit (1);
+  timeline_fixture_open (&f, path, 1200, 760);
+  wait_timers (&f);
+  timers = strobe_timeline_view_get_timers (f.view);
+  m = strobe_document_get_timeline (f.document);
+  for (guint i = 0; i < strobe_timeline_model_get_n_names (m); i++)
+    if (g_str_equal (strobe_timeline_model_get_name (m, i), "Physics"))
+      physics = i;
+  strobe_timers_panel_choose (timers, physics);
+  wait_timers (&f);
+  callers = strobe_timers_panel_get_callers (timers);
+  {
+    guint64 sum = 0, other = 0;
+
+    for (guint i = 0; i < g_list_model_get_n_items (callers); i++)
+      {
+        g_autoptr (StrobeTimerRow) row = g_list_model_get_item (callers, i);
+        const StrobeTimerStat *st = strobe_timer_row_get_stat (row);
+
+        sum += st->count;
+        if (g_str_equal (st->name, "(other call paths)"))
+          other += st->count;
+      }
+    /* Physics on the third level and below was not kept. */
+    g_assert_cmpuint (other, >, 0);
+    g_assert_cmpuint (sum, ==, count_named (m, physics));
+  }
+  strobe_call_tree_set_test_node_limit (STROBE_CALL_TREE_MAX_NODES);
+  timeline_fixture_close (&f);
+}
+
 /* The timers' flame graph (app/chart's StrobeFlameGraph on the call tree): the root on top,
  * each node's children under it as wide as their share of its time, largest first; zoomed
  * in, the ancestors stay above, full width; nodes say their name, time and calls. */
@@ -2090,6 +2157,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/progressive", test_progressive);
   g_test_add_func ("/timeline/timers-once-read", test_timers_once_read);
   g_test_add_func ("/timeline/timers-butterfly", test_timers_butterfly);
+  g_test_add_func ("/timeline/timers-butterfly-lumped", test_timers_butterfly_lumped);
   g_test_add_func ("/timeline/timers-flame", test_timers_flame);
   g_test_add_func ("/timeline/find", test_find);
   g_test_add_func ("/timeline/log-tick", test_log_tick);
