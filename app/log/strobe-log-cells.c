@@ -30,6 +30,10 @@ typedef enum
   N_COLUMNS
 } Column;
 
+/* On a cell: the serial of the row it shows; on a table row widget: of the row its handler
+ * follows. */
+static GQuark row_serial_quark;
+
 /* A fill turn of the cells off screen stops after this long; the rest waits for the next
  * turn (input and timers come between). A turn can start just before a timer is due, so
  * the main loop waits up to a turn longer than the timer's period: 2 ms turns made gaps of
@@ -39,6 +43,8 @@ typedef enum
 void
 strobe_log_cells_init (StrobeLogCells *self)
 {
+  if (row_serial_quark == 0)
+    row_serial_quark = g_quark_from_static_string ("strobe-row-serial");
   self->thread_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->category_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->unfilled = g_ptr_array_new_with_free_func (g_object_unref);
@@ -207,8 +213,8 @@ setup_cb (GtkSignalListItemFactory *factory,
   g_object_set_data (G_OBJECT (cell), "strobe-list-item", list_item);
   g_object_set_data (G_OBJECT (cell), "strobe-column", GINT_TO_POINTER (col));
   g_object_set_data (G_OBJECT (cell), "strobe-cells", self);
-  /* The serial of the row the cell is connected to and shows (0: none). */
-  g_object_set_data_full (G_OBJECT (cell), "strobe-row-serial", g_new0 (guint64, 1), g_free);
+  /* The serial of the row the cell shows (0: none). */
+  g_object_set_qdata_full (G_OBJECT (cell), row_serial_quark, g_new0 (guint64, 1), g_free);
   if (col == COL_TIME || col == COL_SOURCE || col == COL_MESSAGE)
     {
       gtk_widget_set_has_tooltip (cell, TRUE);
@@ -392,6 +398,22 @@ layout_cb (GdkFrameClock  *clock,
   strobe_log_cells_fill_shown (self);
 }
 
+/* The table's frame clock: its root's (popups share their parent's). Not
+ * gtk_widget_get_frame_clock(), which looks for the native up the widget tree — for each of
+ * the 1 230 cells a far jump binds. */
+static GdkFrameClock *
+table_clock (StrobeLogCells *self)
+{
+  GtkRoot *root;
+  GdkSurface *surface;
+
+  if (self->table == NULL || !gtk_widget_get_realized (self->table))
+    return NULL;
+  root = gtk_widget_get_root (self->table);
+  surface = root != NULL && GTK_IS_NATIVE (root) ? gtk_native_get_surface (GTK_NATIVE (root)) : NULL;
+  return surface != NULL ? gdk_surface_get_frame_clock (surface) : NULL;
+}
+
 /* Formatting a message and setting six inscriptions is most of what a row costs when GTK
  * binds it, and a jump binds ~200 rows for ~45 on screen. A cell is filled when the frame
  * is laid out if it is on screen then (after GTK's own layout: this handler is connected
@@ -399,7 +421,7 @@ layout_cb (GdkFrameClock  *clock,
 static void
 queue_fill (StrobeLogCells *self, GtkWidget *cell)
 {
-  GdkFrameClock *clock = self->table ? gtk_widget_get_frame_clock (self->table) : NULL;
+  GdkFrameClock *clock = table_clock (self);
 
   if (g_object_get_data (G_OBJECT (cell), "strobe-unfilled") == NULL)
     {
@@ -430,22 +452,46 @@ queue_fill (StrobeLogCells *self, GtkWidget *cell)
     }
 }
 
+/* The table row widget a cell is in (cell → GtkColumnViewCell → the row), or NULL. */
+static GtkWidget *
+row_widget (GtkWidget *cell)
+{
+  GtkWidget *cell_box = gtk_widget_get_parent (cell);
+
+  return cell_box ? gtk_widget_get_parent (cell_box) : NULL;
+}
+
 /* The row stands for another message now (the table's rows are kept across a filter
- * change: GTK 4.8 would make their widgets anew). */
+ * change: GTK 4.8 would make their widgets anew): every cell of its table row is filled
+ * again. @widget is the table row widget (or a cell outside one). */
 static void
 row_changed_cb (StrobeLogRow *row,
-                GtkWidget    *cell)
+                GtkWidget    *widget)
 {
-  queue_fill (g_object_get_data (G_OBJECT (cell), "strobe-cells"), cell);
+  StrobeLogCells *self = g_object_get_data (G_OBJECT (widget), "strobe-cells");
+
+  if (self != NULL)
+    {
+      queue_fill (self, widget);
+      return;
+    }
+  for (GtkWidget *box = gtk_widget_get_first_child (widget); box != NULL; box = gtk_widget_get_next_sibling (box))
+    {
+      GtkWidget *cell = gtk_widget_get_first_child (box);
+
+      if (cell != NULL && (self = g_object_get_data (G_OBJECT (cell), "strobe-cells")) != NULL)
+        queue_fill (self, cell);
+    }
 }
 
 /* GTK 4.8 unbinds and binds again every row it keeps whose position changed — a
  * scroll-to-item, or messages removed before the rows on screen (a filter's first answer):
  * ~200 rows, 1 400 cells, the same rows most of the time. A cell bound again to the row it
- * shows keeps its handler and its text; only a new row is connected and filled. Nothing is
- * disconnected on unbind: a handler on a row the cell left fills the cell again from what it
- * shows now (harmless), and goes with the row or with the cell, whichever is freed first.
- * 2.1 ms of the 2.8 ms a filter's first answer took, and half of a scroll-to-item's. */
+ * shows keeps its text; only a new row is filled. One handler per table row (not per cell)
+ * follows the row's changes: connecting and freeing 1 230 handlers was a third of a far
+ * jump's scroll-to-item. Nothing is disconnected on unbind: a handler on a row the table
+ * row left fills its cells again from what they show now (harmless), and goes with the row
+ * or with the row widget (g_signal_connect_object), whichever is freed first. */
 static void
 bind_cb (GtkSignalListItemFactory *factory,
          GtkListItem              *list_item,
@@ -457,12 +503,29 @@ bind_cb (GtkSignalListItemFactory *factory,
   if (item != NULL && STROBE_IS_LOG_ROW (item))
     {
       guint64 serial = strobe_log_row_get_serial (item);
-      guint64 *bound = g_object_get_data (G_OBJECT (cell), "strobe-row-serial");
+      guint64 *bound = g_object_get_qdata (G_OBJECT (cell), row_serial_quark);
+      GtkWidget *row = row_widget (cell);
 
       if (*bound == serial)
         return;
       *bound = serial;
-      g_signal_connect_object (item, "changed", G_CALLBACK (row_changed_cb), cell, 0);
+      if (row != NULL)
+        {
+          guint64 *connected = g_object_get_qdata (G_OBJECT (row), row_serial_quark);
+
+          if (connected == NULL)
+            {
+              connected = g_new0 (guint64, 1);
+              g_object_set_qdata_full (G_OBJECT (row), row_serial_quark, connected, g_free);
+            }
+          if (*connected != serial)
+            {
+              *connected = serial;
+              g_signal_connect_object (item, "changed", G_CALLBACK (row_changed_cb), row, 0);
+            }
+        }
+      else
+        g_signal_connect_object (item, "changed", G_CALLBACK (row_changed_cb), cell, 0);
     }
   queue_fill (self, cell);
 }
