@@ -700,6 +700,14 @@ add_untracked_callers (StrobeTimersPanel *self, GArray *links, GPtrArray *rows)
   g_ptr_array_add (rows, strobe_timer_row_new (&s, 0, self->axis));
 }
 
+/* The tree being built is for another range than the one shown (not merely more of a
+ * growing trace, whose last tree stays shown meanwhile). */
+static gboolean
+tree_waited (StrobeTimersPanel *self)
+{
+  return self->tree_busy && (self->tree == NULL || self->tree_t0 != self->t0 || self->tree_t1 != self->t1);
+}
+
 static void
 update_links (StrobeTimersPanel *self)
 {
@@ -707,7 +715,7 @@ update_links (StrobeTimersPanel *self)
   g_autoptr(GPtrArray) callees = g_ptr_array_new_with_free_func (g_object_unref);
   g_autofree char *heading = NULL;
 
-  if (self->tree && self->chosen != G_MAXUINT32)
+  if (self->tree && self->chosen != G_MAXUINT32 && !tree_waited (self))
     {
       g_autoptr(GArray) a = strobe_call_tree_callers (self->tree, self->chosen);
       g_autoptr(GArray) b = strobe_call_tree_callees (self->tree, self->chosen);
@@ -732,6 +740,12 @@ update_links (StrobeTimersPanel *self)
     }
   if (self->chosen == G_MAXUINT32)
     heading = g_strdup (_("Choose a timer to see its callers and callees."));
+  else if (tree_waited (self))
+    {
+      const char *name = strobe_timeline_model_get_name (self->timeline, self->chosen);
+      /* Translators: %s is a scope name; shown while the call tree of a long range is built */
+      heading = g_strdup_printf (_("Finding the callers and callees of “%s”…"), name ? name : "");
+    }
   else
     {
       const char *name = strobe_timeline_model_get_name (self->timeline, self->chosen);
@@ -831,6 +845,10 @@ compute_tree (StrobeTimersPanel *self)
   task = g_task_new (NULL, self->tree_cancel, tree_done, g_object_ref (self));
   g_task_set_task_data (task, j, stats_job_free);
   strobe_background_run (task, tree_thread);
+  /* A whole billion-scope trace's tree takes seconds: say so rather than show the last
+   * range's callers, or none. */
+  if (tree_waited (self))
+    update_links (self);
 }
 
 /* ---- choosing and activating rows --------------------------------------------------------- */

@@ -1429,7 +1429,11 @@ test_timers_butterfly_lumped (void)
     if (g_str_equal (strobe_timeline_model_get_name (m, i), "Physics"))
       physics = i;
   strobe_timers_panel_choose (timers, physics);
+  /* The tree is built on a worker: until it comes, the panel says it is looking. */
+  g_assert_nonnull (find_text (GTK_WIDGET (timers), "Finding the callers and callees of “Physics”…"));
   wait_timers (&f);
+  g_assert_null (find_text (GTK_WIDGET (timers), "Finding the callers and callees of “Physics”…"));
+  g_assert_nonnull (find_text (GTK_WIDGET (timers), "Callers and callees of “Physics”"));
   callers = strobe_timers_panel_get_callers (timers);
   {
     guint64 sum = 0, other = 0;
