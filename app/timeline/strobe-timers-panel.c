@@ -814,6 +814,7 @@ tree_done (GObject *source, GAsyncResult *result, gpointer user_data)
   self->tree_t0 = j->t0;
   self->tree_t1 = j->t1;
   self->tree_generation = j->generation;
+  g_object_set (self->flame, "empty-text", _("No scopes in this range."), NULL);
   strobe_flame_graph_set_tree (STROBE_FLAME_GRAPH (self->flame), tree, STROBE_CALL_TIME, STROBE_COST_SORT_TIE_BY_KEY);
   update_links (self);
 }
@@ -848,7 +849,12 @@ compute_tree (StrobeTimersPanel *self)
   /* A whole billion-scope trace's tree takes seconds: say so rather than show the last
    * range's callers, or none. */
   if (tree_waited (self))
-    update_links (self);
+    {
+      /* The last range's graph is not this one's. */
+      g_object_set (self->flame, "empty-text", _("Building the call tree of this range…"), NULL);
+      strobe_flame_graph_set_tree (STROBE_FLAME_GRAPH (self->flame), NULL, STROBE_CALL_TIME, STROBE_COST_SORT_TIE_BY_KEY);
+      update_links (self);
+    }
 }
 
 /* ---- choosing and activating rows --------------------------------------------------------- */

@@ -1429,9 +1429,19 @@ test_timers_butterfly_lumped (void)
     if (g_str_equal (strobe_timeline_model_get_name (m, i), "Physics"))
       physics = i;
   strobe_timers_panel_choose (timers, physics);
-  /* The tree is built on a worker: until it comes, the panel says it is looking. */
+  /* The tree is built on a worker: until it comes, the panel says it is looking, and the
+   * flame graph that it is building. */
   g_assert_nonnull (find_text (GTK_WIDGET (timers), "Finding the callers and callees of “Physics”…"));
-  wait_timers (&f);
+  {
+    GObject *flame = G_OBJECT (find_type (GTK_WIDGET (timers), STROBE_TYPE_FLAME_GRAPH));
+    g_autofree char *empty = NULL;
+
+    g_object_get (flame, "empty-text", &empty, NULL);
+    g_assert_cmpstr (empty, ==, "Building the call tree of this range…");
+    g_assert_null (strobe_flame_graph_get_tree (STROBE_FLAME_GRAPH (flame)));
+    wait_timers (&f);
+    g_assert_nonnull (strobe_flame_graph_get_tree (STROBE_FLAME_GRAPH (flame)));
+  }
   g_assert_null (find_text (GTK_WIDGET (timers), "Finding the callers and callees of “Physics”…"));
   g_assert_nonnull (find_text (GTK_WIDGET (timers), "Callers and callees of “Physics”"));
   callers = strobe_timers_panel_get_callers (timers);
