@@ -43,6 +43,10 @@ struct _StrobeLogDetails
   GtkLabel      *problem;
   GtkWidget     *args_heading;
   GtkLabel      *args;
+  /* What the labels show next, in show_source's turn */
+  char          *time;
+  char          *thread_name;
+  guint          show_source;
 };
 
 G_DEFINE_FINAL_TYPE (StrobeLogDetails, strobe_log_details, GTK_TYPE_WIDGET)
@@ -123,27 +127,22 @@ describe_args (StrobeLogItem *item, gboolean *decoded)
   return g_string_free (out, FALSE);
 }
 
-void
-strobe_log_details_show (StrobeLogDetails       *self,
-                         StrobeLogItem          *item,
-                         const StrobeTraceClock *clock,
-                         const char             *thread_name)
+static void
+show_now (StrobeLogDetails *self)
 {
+  StrobeLogItem *item = self->item;
+  const char *thread_name = self->thread_name, *time = self->time;
   const StrobeLogSpecInfo *spec;
-  g_autofree char *time = NULL, *thread = NULL, *source = NULL, *format = NULL;
+  g_autofree char *thread = NULL, *source = NULL, *format = NULL;
   g_autofree char *text = NULL, *args = NULL, *category = NULL;
   gboolean decoded;
 
-  g_return_if_fail (STROBE_IS_LOG_DETAILS (self));
-  g_return_if_fail (item == NULL || STROBE_IS_LOG_ITEM (item));
-
-  g_set_object (&self->item, item);
+  g_clear_handle_id (&self->show_source, g_source_remove);
   gtk_stack_set_visible_child_name (GTK_STACK (self->stack), item ? "message" : "none");
   if (item == NULL)
     return;
 
   spec = strobe_log_item_get_spec (item);
-  time = strobe_log_format_time_long (clock, strobe_log_item_get_time (item));
   thread = thread_name && *thread_name
            /* Translators: a thread's name and its id in the trace */
            ? g_strdup_printf (_("%s (%u)"), thread_name, strobe_log_item_get_thread_id (item))
@@ -205,6 +204,43 @@ strobe_log_details_show (StrobeLogDetails       *self,
   gtk_label_set_text (self->args, args);
 }
 
+static gboolean
+show_cb (gpointer data)
+{
+  StrobeLogDetails *self = data;
+
+  self->show_source = 0;
+  show_now (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The labels change in a turn of their own, after the selecting that asked for it: on X11 a
+ * label's new text has GTK measure the whole window before the frame (GdkToplevel's
+ * compute-size, 1.5 ms with these wrapping labels), and with the selecting of a far jump
+ * that was one turn of 2-3 ms. Still ahead of the frame (GTK lays out at
+ * G_PRIORITY_HIGH_IDLE + 10); the item is the pane's at once. */
+void
+strobe_log_details_show (StrobeLogDetails       *self,
+                         StrobeLogItem          *item,
+                         const StrobeTraceClock *clock,
+                         const char             *thread_name)
+{
+  g_return_if_fail (STROBE_IS_LOG_DETAILS (self));
+  g_return_if_fail (item == NULL || STROBE_IS_LOG_ITEM (item));
+
+  g_set_object (&self->item, item);
+  g_free (self->time);
+  self->time = item ? strobe_log_format_time_long (clock, strobe_log_item_get_time (item)) : NULL;
+  g_free (self->thread_name);
+  self->thread_name = g_strdup (thread_name);
+  if (self->show_source == 0)
+    {
+      self->show_source = g_idle_add_full (G_PRIORITY_HIGH_IDLE + 7, show_cb, self, NULL);
+      g_source_set_static_name (g_main_context_find_source_by_id (NULL, self->show_source),
+                                "[strobe] log details");
+    }
+}
+
 StrobeLogItem *
 strobe_log_details_get_item (StrobeLogDetails *self)
 {
@@ -217,6 +253,9 @@ strobe_log_details_dispose (GObject *object)
 {
   StrobeLogDetails *self = STROBE_LOG_DETAILS (object);
 
+  g_clear_handle_id (&self->show_source, g_source_remove);
+  g_clear_pointer (&self->thread_name, g_free);
+  g_clear_pointer (&self->time, g_free);
   g_clear_pointer (&self->scroller, gtk_widget_unparent);
   g_clear_object (&self->item);
   G_OBJECT_CLASS (strobe_log_details_parent_class)->dispose (object);
