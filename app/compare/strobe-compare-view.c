@@ -872,7 +872,6 @@ strobe_compare_view_show_in_async (StrobeCompareView   *self,
   StrobeTimelineModel *timeline;
   const StrobeCompareSpan *span;
   ShowJob *job;
-  guint n;
 
   g_return_if_fail (STROBE_IS_COMPARE_VIEW (self));
   g_return_if_fail (side == STROBE_COMPARE_IN_A || side == STROBE_COMPARE_IN_B);
@@ -899,12 +898,7 @@ strobe_compare_view_show_in_async (StrobeCompareView   *self,
   span = side == STROBE_COMPARE_IN_A ? &self->context->span_a : &self->context->span_b;
   job->t0 = span->t0;
   job->t1 = span->t1;
-  job->id = G_MAXUINT32;
-  n = strobe_timeline_model_get_n_names (timeline);
-  for (guint id = 0; id < n && job->id == G_MAXUINT32; id++)
-    if (g_strcmp0 (strobe_timeline_model_get_name (timeline, id), strobe_compare_item_get_name (item)) == 0)
-      job->id = id;
-  if (job->id == G_MAXUINT32)
+  if (!strobe_timeline_model_find_name (timeline, strobe_compare_item_get_name (item), &job->id))
     {
       show_job_free (job);
       g_task_return_boolean (outer, FALSE);

@@ -32,8 +32,7 @@ strobe_compare_durations (StrobeDocument *document, const char *name, const Stro
 {
   StrobeTimelineModel *timeline;
   g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (guint64));
-  guint n_names;
-  gint64 id = -1;
+  guint32 id;
 
   g_return_val_if_fail (STROBE_IS_DOCUMENT (document), NULL);
   g_return_val_if_fail (name != NULL && span != NULL, NULL);
@@ -46,13 +45,9 @@ strobe_compare_durations (StrobeDocument *document, const char *name, const Stro
                                                                    : STROBE_TIMELINE_FRAME_RENDER, span, out);
       return g_steal_pointer (&out);
     }
-  n_names = strobe_timeline_model_get_n_names (timeline);
-  for (guint n = 0; n < n_names && id < 0; n++)
-    if (g_strcmp0 (strobe_timeline_model_get_name (timeline, n), name) == 0)
-      id = n;
-  if (id < 0)
+  if (!strobe_timeline_model_find_name (timeline, name, &id))
     return g_steal_pointer (&out);
-  return strobe_timer_stats_durations (timeline, (guint32) id, span->t0, span->t1, cancellable, error);
+  return strobe_timer_stats_durations (timeline, id, span->t0, span->t1, cancellable, error);
 }
 
 gdouble

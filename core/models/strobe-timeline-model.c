@@ -929,6 +929,21 @@ strobe_timeline_model_get_name (StrobeTimelineModel *self, guint32 name_id)
   return s;
 }
 
+gboolean
+strobe_timeline_model_find_name (StrobeTimelineModel *self, const char *name, guint32 *name_id)
+{
+  gpointer v;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (self), FALSE);
+  g_return_val_if_fail (name != NULL && name_id != NULL, FALSE);
+
+  g_rw_lock_reader_lock (&self->lock);
+  v = g_hash_table_lookup (self->name_ids, name);
+  g_rw_lock_reader_unlock (&self->lock);
+  *name_id = GPOINTER_TO_UINT (v) - 1;
+  return v != NULL;
+}
+
 static gint
 compare_thread_ids (gconstpointer a, gconstpointer b)
 {

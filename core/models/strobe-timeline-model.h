@@ -201,6 +201,11 @@ guint        strobe_timeline_model_get_n_names        (StrobeTimelineModel *self
 /* Valid for the model's lifetime; NULL for an unknown id. */
 const char  *strobe_timeline_model_get_name           (StrobeTimelineModel *self,
                                                        guint32              name_id);
+/* The id of @name (from the table, not a walk of it): FALSE when no scope, bookmark or
+ * region has it. */
+gboolean     strobe_timeline_model_find_name          (StrobeTimelineModel *self,
+                                                       const char          *name,
+                                                       guint32             *name_id);
 /* Where a scope or bookmark name was declared (its first Cpu.EventSpec or BookmarkSpec
  * with a file): FALSE for dynamic names. @file stays valid for the model's lifetime. */
 gboolean     strobe_timeline_model_get_name_source    (StrobeTimelineModel *self,

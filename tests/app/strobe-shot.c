@@ -68,10 +68,7 @@ show_samples (StrobeDocumentView *view)
   if (m == NULL || !strobe_document_view_show_view (view, "timeline"))
     return FALSE;
   timeline = STROBE_TIMELINE_VIEW (strobe_document_view_get_view (view, "timeline"));
-  for (guint i = 0; i < strobe_timeline_model_get_n_names (m); i++)
-    if (g_strcmp0 (strobe_timeline_model_get_name (m, i), "A* search") == 0)
-      id = i;
-  if (id == G_MAXUINT32 || !strobe_scope_search_longest (m, id, 0, G_MAXUINT64, &match, NULL, NULL))
+  if (!strobe_timeline_model_find_name (m, "A* search", &id) || !strobe_scope_search_longest (m, id, 0, G_MAXUINT64, &match, NULL, NULL))
     return FALSE;
   ref = (StrobeScopeRef) { match.thread_id, match.depth, match.name_id, match.begin, match.end };
   strobe_timeline_widget_show_scope (strobe_timeline_view_get_timeline (timeline), &ref);

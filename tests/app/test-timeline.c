@@ -306,9 +306,7 @@ test_paint_rows (void)
 
   /* Highlighting Update dims the rest. */
   spec.scale = 10;
-  for (guint i = 0; i < strobe_timeline_model_get_n_names (m); i++)
-    if (g_str_equal (strobe_timeline_model_get_name (m, i), "Update"))
-      spec.highlight = i;
+  strobe_timeline_model_find_name (m, "Update", &spec.highlight);
   s = strobe_timeline_paint_tile (&spec, m, NULL);
   g_assert_true (near (pixel (s, 55, ROW_MID (1)), argb (strobe_timeline_name_color ("Update"))));
   g_assert_false (near (pixel (s, 70, ROW_MID (0)), argb (strobe_timeline_name_color ("Frame"))));
@@ -1363,9 +1361,7 @@ test_timers_butterfly (void)
   wait_timers (&f);
   timers = strobe_timeline_view_get_timers (f.view);
   m = strobe_document_get_timeline (f.document);
-  for (guint i = 0; i < strobe_timeline_model_get_n_names (m); i++)
-    if (g_str_equal (strobe_timeline_model_get_name (m, i), "Update"))
-      update = i;
+  strobe_timeline_model_find_name (m, "Update", &update);
   strobe_timers_panel_choose (timers, update);
   g_assert_cmpuint (strobe_timers_panel_get_chosen (timers), ==, update);
   wait_timers (&f);
@@ -1401,9 +1397,7 @@ test_timers_butterfly_lumped (void)
   wait_timers (&f);
   timers = strobe_timeline_view_get_timers (f.view);
   m = strobe_document_get_timeline (f.document);
-  for (guint i = 0; i < strobe_timeline_model_get_n_names (m); i++)
-    if (g_str_equal (strobe_timeline_model_get_name (m, i), "Physics"))
-      physics = i;
+  strobe_timeline_model_find_name (m, "Physics", &physics);
   strobe_timers_panel_choose (timers, physics);
   /* The tree is built on a worker: until it comes, the panel says it is looking, and the
    * flame graph that it is building. */

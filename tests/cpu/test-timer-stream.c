@@ -541,25 +541,33 @@ check_ranges (StrobeTimelineModel *m, guint32 *rng, guint n_ranges)
   return merged;
 }
 
+/* The trace read into a model whose summary blocks are of one chunk: this trace's tracks
+ * of ten thousand scopes get dozens each — enough that ranges start and end inside, and
+ * span, many of them. The blocks' size is back to the default after. */
+static StrobeTimelineModel *
+read_small_blocks (void)
+{
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(GError) error = NULL;
+  StrobeTimelineModel *model = strobe_timeline_model_new ();
+
+  strobe_timer_summary_set_test_shift (0);
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  g_assert_true (strobe_decoder_read_file (decoder, get_trace (), NULL, &error));
+  g_assert_no_error (error);
+  strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
+  g_assert_cmpuint (summary_blocks (model), >=, 1000);
+  return model;
+}
+
 static void
 test_summary_ranges (void)
 {
-  const char *path = get_trace ();
-  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
-  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
-  g_autoptr(GError) error = NULL;
+  g_autoptr(StrobeTimelineModel) model = read_small_blocks ();
   guint32 rng = 12345;
 
-  /* Blocks of one chunk: this trace's tracks of ten thousand scopes get dozens each. */
-  strobe_timer_summary_set_test_shift (0);
-  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
-  g_assert_true (strobe_decoder_read_file (decoder, path, NULL, &error));
-  g_assert_no_error (error);
-  /* Enough blocks that ranges start and end inside, and span, many of them. */
-  g_assert_cmpuint (summary_blocks (model), >=, 1000);
   /* Most ranges merge blocks (and walk their ragged ends). */
   g_assert_cmpuint (check_ranges (model, &rng, 40), >=, 20);
-  strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
 }
 
 /* Every scope named @name_id overlapping [t0, t1], walked: how many, and the longest. */
@@ -600,18 +608,11 @@ brute_named (StrobeTimelineModel *m, guint32 name_id, guint64 t0, guint64 t1, gu
 static void
 test_summary_search (void)
 {
-  const char *path = get_trace ();
-  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
-  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(StrobeTimelineModel) model = read_small_blocks ();
   g_autoptr(GError) error = NULL;
   guint64 first = 0, last = 0;
   guint32 rng = 99;
 
-  strobe_timer_summary_set_test_shift (0);
-  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
-  g_assert_true (strobe_decoder_read_file (decoder, path, NULL, &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (summary_blocks (model), >=, 1000);
   g_assert_true (strobe_timeline_model_get_time_range (model, &first, &last));
   for (guint32 id = 0; id < strobe_timeline_model_get_n_names (model); id++)
     {
@@ -658,7 +659,6 @@ test_summary_search (void)
             }
         }
     }
-  strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
 }
 
 /* A model still growing (the trace fed a piece at a time, no end): its summaries cover
