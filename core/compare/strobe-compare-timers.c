@@ -152,23 +152,15 @@ strobe_compare_sketches_get (StrobeCompareSketches *self, const StrobeCompareTim
   return stat->name_id < v->len ? g_ptr_array_index (v, stat->name_id) : NULL;
 }
 
-/* The steps of one trace's pass: its scopes times the share of its time the span covers
- * (the pass walks the scopes of the span only). */
+/* The steps of one trace's pass (it walks the scopes of the span only). */
 static guint64
 expected_steps (StrobeDocument *doc, const StrobeCompareSpan *span)
 {
   StrobeTimelineModel *timeline = strobe_document_get_timeline (doc);
-  StrobeTimelineStats stats;
-  guint64 first = 0, last = 0;
-  gdouble share = 1.0;
 
   if (timeline == NULL)
     return 0;
-  strobe_timeline_model_get_stats (timeline, &stats);
-  if (strobe_timeline_model_get_time_range (timeline, &first, &last) && last > first && span->t1 >= span->t0)
-    share = CLAMP ((gdouble) (MIN (span->t1, last) - MIN (MAX (span->t0, first), last)) / (gdouble) (last - first),
-                   0.0, 1.0);
-  return (guint64) (stats.scopes * share) / STROBE_TIMER_STATS_PROGRESS_SCOPES;
+  return strobe_timer_stats_estimate_steps (timeline, span->t0, span->t1);
 }
 
 void

@@ -440,6 +440,21 @@ strobe_timer_stats_compute_full (StrobeTimelineModel *model, guint64 t0, guint64
   return strobe_timer_stats_compute_sketched (model, t0, t1, thread_id, NULL, NULL, cancellable, error);
 }
 
+guint64
+strobe_timer_stats_estimate_steps (StrobeTimelineModel *model, guint64 t0, guint64 t1)
+{
+  StrobeTimelineStats stats;
+  guint64 first = 0, last = 0;
+  gdouble share = 1.0;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), 0);
+
+  strobe_timeline_model_get_stats (model, &stats);
+  if (strobe_timeline_model_get_time_range (model, &first, &last) && last > first && t1 >= t0)
+    share = CLAMP ((gdouble) (MIN (t1, last) - MIN (MAX (t0, first), last)) / (gdouble) (last - first), 0.0, 1.0);
+  return (guint64) ((gdouble) stats.scopes * share) / STROBE_TIMER_STATS_PROGRESS_SCOPES;
+}
+
 GArray *
 strobe_timer_stats_compute_sketched (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
                                      GPtrArray **sketches, gint *progress, GCancellable *cancellable,

@@ -54,6 +54,10 @@ GArray *strobe_timer_stats_compute_full (StrobeTimelineModel *model,
                                          GError             **error);
 /* How many scopes a pass walks for each step of its progress counter. */
 #define STROBE_TIMER_STATS_PROGRESS_SCOPES 16384
+/* The steps a pass over [@t0, @t1] makes, estimated: the trace's scopes times the share
+ * of its time the range covers, over STROBE_TIMER_STATS_PROGRESS_SCOPES (a progress bar's
+ * total). Takes the model's read lock: for a worker while a trace loads. */
+guint64 strobe_timer_stats_estimate_steps (StrobeTimelineModel *model, guint64 t0, guint64 t1);
 
 /* The same, with in @sketches (when not NULL) a new array indexed by name id of each
  * counted name's durations (StrobeDurationSketch, strobe-duration-sketch.h; NULL for a
