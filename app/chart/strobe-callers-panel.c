@@ -125,6 +125,14 @@ strobe_callers_panel_set_calls (StrobeCallersPanel *self,
 
   splice (self->callers, callers);
   splice (self->callees, callees);
+  strobe_callers_panel_set_heading (self, heading);
+}
+
+void
+strobe_callers_panel_set_heading (StrobeCallersPanel *self, const char *heading)
+{
+  g_return_if_fail (STROBE_IS_CALLERS_PANEL (self));
+
   gtk_label_set_text (self->heading, heading ? heading : "");
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->heading), heading && *heading ? heading : NULL);
 }

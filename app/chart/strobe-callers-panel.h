@@ -34,6 +34,9 @@ void           strobe_callers_panel_set_calls        (StrobeCallersPanel      *s
                                                       const char              *heading,
                                                       GPtrArray               *callers,
                                                       GPtrArray               *callees);
+/* Only the heading (a long computation's progress). */
+void           strobe_callers_panel_set_heading      (StrobeCallersPanel      *self,
+                                                      const char              *heading);
 /* The rows as given (not sorted). */
 GListModel    *strobe_callers_panel_get_callers      (StrobeCallersPanel      *self);
 GListModel    *strobe_callers_panel_get_callees      (StrobeCallersPanel      *self);

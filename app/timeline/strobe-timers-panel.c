@@ -34,6 +34,15 @@
 /* While a trace grows, statistics are redone at most this often. */
 #define REFRESH_US (1000 * 1000)
 
+/* Steps of STROBE_TIMER_STATS_PROGRESS_SCOPES scopes: done (by the worker, atomically)
+ * and the estimated total (set by the worker before it starts). An atomic rc box: the
+ * panel and the job each hold it. */
+typedef struct
+{
+  gint done;
+  gint total;
+} TreeProgress;
+
 struct _StrobeTimersPanel
 {
   GtkWidget            parent_instance;
@@ -63,6 +72,8 @@ struct _StrobeTimersPanel
   StrobeCostTree      *tree;
   guint64              tree_t0, tree_t1, tree_generation;
   gboolean             tree_busy;
+  TreeProgress        *tree_progress;          /* the running tree's; shared with its job */
+  guint                tree_progress_source;
   guint64              stats_generation;
   gint64               last_run_us;
   guint                refresh_source;
@@ -283,6 +294,7 @@ typedef struct
   StrobeTimelineModel *model;
   guint64              t0, t1;
   guint64              generation;
+  TreeProgress        *progress;   /* a call tree's job only */
 } StatsJob;
 
 static void
@@ -291,6 +303,7 @@ stats_job_free (gpointer data)
   StatsJob *j = data;
 
   g_object_unref (j->model);
+  g_clear_pointer (&j->progress, g_atomic_rc_box_release);
   g_free (j);
 }
 
@@ -666,7 +679,11 @@ tree_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
 {
   TreeJob *j = data;
   GError *error = NULL;
-  StrobeCostTree *tree = strobe_call_tree_compute (j->model, j->t0, j->t1, STROBE_TIMER_STATS_ALL_THREADS, cancellable, &error);
+  StrobeCostTree *tree;
+
+  g_atomic_int_set (&j->progress->total, (gint) MIN (strobe_timer_stats_estimate_steps (j->model, j->t0, j->t1), G_MAXINT));
+  tree = strobe_call_tree_compute_full (j->model, j->t0, j->t1, STROBE_TIMER_STATS_ALL_THREADS, &j->progress->done,
+                                        cancellable, &error);
 
   if (tree == NULL)
     g_task_return_error (task, error);
@@ -708,6 +725,44 @@ tree_waited (StrobeTimersPanel *self)
   return self->tree_busy && (self->tree == NULL || self->tree_t0 != self->t0 || self->tree_t1 != self->t1);
 }
 
+/* How far the tree being built is, in percent; -1 until it has run a while (or while
+ * its total is not known yet). */
+static gint
+tree_percent (StrobeTimersPanel *self)
+{
+  gint done, total;
+
+  if (self->tree_progress == NULL || self->tree_progress_source == 0)
+    return -1;
+  done = g_atomic_int_get (&self->tree_progress->done);
+  total = g_atomic_int_get (&self->tree_progress->total);
+  return total > 0 ? (gint) MIN ((gint64) done * 100 / total, 99) : -1;
+}
+
+static char *
+waiting_heading (StrobeTimersPanel *self)
+{
+  const char *name = strobe_timeline_model_get_name (self->timeline, self->chosen);
+  gint percent = tree_percent (self);
+
+  if (percent >= 0)
+    /* Translators: %s is a scope name, %d how far the call tree of a long range is built; shown while it is */
+    return g_strdup_printf (_("Finding the callers and callees of “%s”… %d %%"), name ? name : "", percent);
+  /* Translators: %s is a scope name; shown while the call tree of a long range is built */
+  return g_strdup_printf (_("Finding the callers and callees of “%s”…"), name ? name : "");
+}
+
+static char *
+building_text (StrobeTimersPanel *self)
+{
+  gint percent = tree_percent (self);
+
+  if (percent >= 0)
+    /* Translators: %d is how far the call tree of a long range is built; shown while it is */
+    return g_strdup_printf (_("Building the call tree of this range… %d %%"), percent);
+  return g_strdup (_("Building the call tree of this range…"));
+}
+
 static void
 update_links (StrobeTimersPanel *self)
 {
@@ -741,11 +796,7 @@ update_links (StrobeTimersPanel *self)
   if (self->chosen == G_MAXUINT32)
     heading = g_strdup (_("Choose a timer to see its callers and callees."));
   else if (tree_waited (self))
-    {
-      const char *name = strobe_timeline_model_get_name (self->timeline, self->chosen);
-      /* Translators: %s is a scope name; shown while the call tree of a long range is built */
-      heading = g_strdup_printf (_("Finding the callers and callees of “%s”…"), name ? name : "");
-    }
+    heading = waiting_heading (self);
   else
     {
       const char *name = strobe_timeline_model_get_name (self->timeline, self->chosen);
@@ -809,6 +860,7 @@ tree_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (tree == NULL)
     return;
   self->tree_busy = FALSE;
+  g_clear_handle_id (&self->tree_progress_source, g_source_remove);
   g_clear_pointer (&self->tree, strobe_cost_tree_unref);
   self->tree = tree;
   self->tree_t0 = j->t0;
@@ -817,6 +869,29 @@ tree_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_object_set (self->flame, "empty-text", _("No scopes in this range."), NULL);
   strobe_flame_graph_set_tree (STROBE_FLAME_GRAPH (self->flame), tree, STROBE_CALL_TIME, STROBE_COST_SORT_TIE_BY_KEY);
   update_links (self);
+}
+
+#define PROGRESS_EVERY_MS 250
+
+static gboolean
+tree_progress_cb (gpointer data)
+{
+  StrobeTimersPanel *self = data;
+  g_autofree char *text = NULL;
+
+  if (!tree_waited (self))
+    {
+      self->tree_progress_source = 0;
+      return G_SOURCE_REMOVE;
+    }
+  text = building_text (self);
+  g_object_set (self->flame, "empty-text", text, NULL);
+  if (self->chosen != G_MAXUINT32)
+    {
+      g_autofree char *heading = waiting_heading (self);
+      strobe_callers_panel_set_heading (self->links, heading);
+    }
+  return G_SOURCE_CONTINUE;
 }
 
 static void
@@ -838,7 +913,11 @@ compute_tree (StrobeTimersPanel *self)
   g_clear_object (&self->tree_cancel);
   self->tree_cancel = g_cancellable_new ();
   self->tree_busy = TRUE;
+  g_clear_pointer (&self->tree_progress, g_atomic_rc_box_release);
+  self->tree_progress = g_atomic_rc_box_new0 (TreeProgress);
+  g_clear_handle_id (&self->tree_progress_source, g_source_remove);
   j = g_new0 (TreeJob, 1);
+  j->progress = g_atomic_rc_box_acquire (self->tree_progress);
   j->model = g_object_ref (self->timeline);
   j->t0 = self->t0;
   j->t1 = self->t1;
@@ -854,6 +933,8 @@ compute_tree (StrobeTimersPanel *self)
       g_object_set (self->flame, "empty-text", _("Building the call tree of this range…"), NULL);
       strobe_flame_graph_set_tree (STROBE_FLAME_GRAPH (self->flame), NULL, STROBE_CALL_TIME, STROBE_COST_SORT_TIE_BY_KEY);
       update_links (self);
+      /* How far it is, once it has taken long enough to be worth saying. */
+      self->tree_progress_source = g_timeout_add (PROGRESS_EVERY_MS, tree_progress_cb, self);
     }
 }
 
@@ -1218,6 +1299,7 @@ strobe_timers_panel_dispose (GObject *object)
   if (self->find_cancel)
     g_cancellable_cancel (self->find_cancel);
   g_clear_handle_id (&self->refresh_source, g_source_remove);
+  g_clear_handle_id (&self->tree_progress_source, g_source_remove);
   feed_clear (self);
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
@@ -1231,6 +1313,7 @@ strobe_timers_panel_finalize (GObject *object)
 
   g_clear_object (&self->stats_cancel);
   g_clear_object (&self->tree_cancel);
+  g_clear_pointer (&self->tree_progress, g_atomic_rc_box_release);
   g_clear_object (&self->find_cancel);
   g_clear_object (&self->document);
   g_clear_object (&self->state);

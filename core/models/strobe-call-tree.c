@@ -23,14 +23,42 @@ typedef struct
   guint64 end;
 } Frame;
 
+/* Every scope walked (kept, lumped or skipped) is counted: the progress moves evenly. */
+typedef struct
+{
+  guint         tick;
+  gint         *progress;
+  GCancellable *cancellable;
+} Ticks;
+
+static gint test_hold;
+
+void
+strobe_call_tree_set_test_hold (gboolean hold)
+{
+  g_atomic_int_set (&test_hold, hold);
+}
+
+/* A step of progress; FALSE when cancelled. */
+static gboolean
+tick (Ticks *ticks)
+{
+  ticks->tick = 0;
+  if (ticks->progress)
+    g_atomic_int_inc (ticks->progress);
+  while (G_UNLIKELY (g_atomic_int_get (&test_hold)) && !g_cancellable_is_cancelled (ticks->cancellable))
+    g_usleep (1000);
+  return !g_cancellable_is_cancelled (ticks->cancellable);
+}
+
 /* FALSE when cancelled. */
 static gboolean
-thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree, GCancellable *cancellable)
+thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree, Ticks *ticks)
 {
   guint n = th->tracks->len;
   g_autofree StrobeScopePos *pos = g_new0 (StrobeScopePos, MAX (n, 1));
   g_autofree Frame *stack = g_new (Frame, n + 1);
-  guint top = 0, tick = 0;
+  guint top = 0;
 
   for (guint d = 0; d < n; d++)
     pos[d] = strobe_scope_track_lower_bound_end (th->tracks->pdata[d], t0);
@@ -50,7 +78,11 @@ thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
           /* Scopes that began before this parent belong to an earlier one (outside the
            * range, or before t0): skip them. */
           while (strobe_scope_pos_valid (t, pos[d]) && strobe_scope_begin_at (t, pos[d]) < f->begin)
-            strobe_scope_pos_next (t, &pos[d]);
+            {
+              strobe_scope_pos_next (t, &pos[d]);
+              if (G_UNLIKELY (++ticks->tick == STROBE_TIMER_STATS_PROGRESS_SCOPES) && !tick (ticks))
+                return FALSE;
+            }
           if (strobe_scope_pos_valid (t, pos[d]))
             {
               guint64 b = strobe_scope_begin_at (t, pos[d]);
@@ -70,12 +102,8 @@ thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
                       strobe_cost_tree_add (tree, 0, STROBE_CALL_TIME, FALSE, time);
                     }
                   strobe_scope_pos_next (t, &pos[d]);
-                  if (G_UNLIKELY (++tick == 16384))
-                    {
-                      tick = 0;
-                      if (g_cancellable_is_cancelled (cancellable))
-                        return FALSE;
-                    }
+                  if (G_UNLIKELY (++ticks->tick == STROBE_TIMER_STATS_PROGRESS_SCOPES) && !tick (ticks))
+                    return FALSE;
                   /* A path not kept: its time is whole in the parent's "other" node; the
                    * scopes it encloses are skipped as the next sibling is taken. */
                   if (strobe_cost_tree_get_key (tree, id) == STROBE_CALL_OTHER)
@@ -109,6 +137,14 @@ StrobeCostTree *
 strobe_call_tree_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
                           GCancellable *cancellable, GError **error)
 {
+  return strobe_call_tree_compute_full (model, t0, t1, thread_id, NULL, cancellable, error);
+}
+
+StrobeCostTree *
+strobe_call_tree_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
+                               gint *progress, GCancellable *cancellable, GError **error)
+{
+  Ticks ticks = { 0, progress, cancellable };
   static const StrobeCostColumnFlags columns[] = { STROBE_COST_COLUMN_NO_SELF, STROBE_COST_COLUMN_DEFAULT };
   g_autoptr(GArray) ids = NULL;
   g_autoptr(StrobeCostTree) tree = NULL;
@@ -134,10 +170,11 @@ strobe_call_tree_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gi
       strobe_timeline_model_read_lock (model);
       th = strobe_timeline_model_peek_thread (model, id);
       if (th)
-        ok = thread_tree (th, t0, t1, tree, cancellable);
+        ok = thread_tree (th, t0, t1, tree, &ticks);
       strobe_timeline_model_read_unlock (model);
     }
-  if (!ok || g_cancellable_set_error_if_cancelled (cancellable, error))
+  /* ok is FALSE only when cancelled: the error says so. */
+  if (g_cancellable_set_error_if_cancelled (cancellable, error) || !ok)
     return NULL;
   /* Exclusive time, and children largest first (ties by name id) for the flame graph. */
   strobe_cost_tree_compute_self (tree);

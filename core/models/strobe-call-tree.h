@@ -59,12 +59,25 @@ typedef struct
 /* For tests: trees computed from now on keep at most @limit nodes (at most
  * STROBE_CALL_TREE_MAX_NODES, the default). */
 void            strobe_call_tree_set_test_node_limit (guint32 limit);
+/* For tests: while held, trees being computed stop after each step of their progress
+ * (until released or cancelled): a long computation, seen from its caller. */
+void            strobe_call_tree_set_test_hold (gboolean hold);
 StrobeCostTree *strobe_call_tree_compute (StrobeTimelineModel *model,
                                    guint64              t0,
                                    guint64              t1,
                                    gint                 thread_id,
                                    GCancellable        *cancellable,
                                    GError             **error);
+/* The same; when @progress is not NULL it is increased atomically by one for every
+ * STROBE_TIMER_STATS_PROGRESS_SCOPES scopes walked (strobe_timer_stats_estimate_steps()
+ * gives the total), for a progress bar read from another thread. */
+StrobeCostTree *strobe_call_tree_compute_full (StrobeTimelineModel *model,
+                                               guint64              t0,
+                                               guint64              t1,
+                                               gint                 thread_id,
+                                               gint                *progress,
+                                               GCancellable        *cancellable,
+                                               GError             **error);
 void    strobe_call_tree_get_node (StrobeCostTree      *tree,
                                    guint32              node,
                                    StrobeCallNode      *out);

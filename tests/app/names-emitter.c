@@ -1,7 +1,8 @@
 /* names-emitter.c — a trace of N scope names, each a few times on one thread: a timers
  * table of N rows (/timeline/timers-sliced: the table is fed a slice per frame).
  *
- * Usage: names-emitter N OUTPUT.strobe
+ * Usage: names-emitter N OUTPUT.strobe [ROUNDS]   (ROUNDS: how many times each, 3 by default;
+ * /timeline/timers-tree-progress: a few names many times, a tree long enough to count)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -14,11 +15,13 @@ main (int argc, char **argv)
 {
   StrobeInitOptions options = { 0 };
   StrobeCpuSpec *specs;
-  unsigned long n;
+  unsigned long n, rounds = 3;
 
-  if (argc != 3 || (n = strtoul (argv[1], NULL, 10)) == 0 || n > 100000)
+  if (argc == 4)
+    rounds = strtoul (argv[3], NULL, 10);
+  if (argc < 3 || argc > 4 || (n = strtoul (argv[1], NULL, 10)) == 0 || n > 100000 || rounds == 0 || rounds > 100000)
     {
-      fprintf (stderr, "usage: %s N OUTPUT.strobe\n", argv[0]);
+      fprintf (stderr, "usage: %s N OUTPUT.strobe [ROUNDS]\n", argv[0]);
       return 2;
     }
   options.block_wait_ms = 60000;
@@ -38,7 +41,7 @@ main (int argc, char **argv)
       specs[i].line = (uint32_t) (100 + i);
       specs[i].file = __FILE__;
     }
-  for (int round = 0; round < 3; round++)
+  for (unsigned long round = 0; round < rounds; round++)
     for (unsigned long i = 0; i < n; i++)
       {
         strobe_cpu_begin (&specs[i]);

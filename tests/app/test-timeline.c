@@ -1380,6 +1380,68 @@ test_timers_butterfly (void)
   timeline_fixture_close (&f);
 }
 
+/* A call tree that takes long says how far it is (the callers' heading and the flame
+ * graph), then shows what it found: 60 000 scopes of four names, the walk held after its
+ * first step of STROBE_TIMER_STATS_PROGRESS_SCOPES scopes. */
+static void
+test_timers_tree_progress (void)
+{
+  const char *emitter = g_getenv ("NAMES_EMITTER");
+  g_autofree char *dir = g_dir_make_tmp ("strobe-names-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "names.strobe", NULL);
+  const char *argv[] = { emitter, "4", path, "15000", NULL };
+  const char *waiting = "Finding the callers and callees of “Task 0001”… ";
+  g_autoptr (GError) error = NULL;
+  TimelineFixture f = { 0 };
+  StrobeTimersPanel *timers;
+  GtkWidget *heading = NULL;
+  GObject *flame;
+  guint32 task = G_MAXUINT32;
+  gint64 until;
+  int status;
+
+  g_assert_nonnull (emitter);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, NULL, NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  timeline_fixture_open (&f, path, 1200, 760);
+  wait_timers (&f);
+  timers = strobe_timeline_view_get_timers (f.view);
+  flame = G_OBJECT (find_type (GTK_WIDGET (timers), STROBE_TYPE_FLAME_GRAPH));
+  g_assert_true (strobe_timeline_model_find_name (strobe_document_get_timeline (f.document), "Task 0001", &task));
+
+  strobe_call_tree_set_test_hold (TRUE);
+  strobe_timers_panel_choose (timers, task);
+  /* Until it has run a while: no figure. */
+  g_assert_nonnull (find_text (GTK_WIDGET (timers), "Finding the callers and callees of “Task 0001”…"));
+  until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while ((heading = find_text_full (GTK_WIDGET (timers), waiting, TRUE)) == NULL && g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE), g_usleep (1000);
+  g_assert_nonnull (heading);
+  {
+    const char *text = gtk_label_get_text (GTK_LABEL (heading));
+    g_autofree char *empty = NULL;
+    gint64 percent = g_ascii_strtoll (text + strlen (waiting), NULL, 10);
+
+    g_test_message ("%s", text);
+    g_assert_true (g_str_has_suffix (text, " %"));
+    /* One step of three or four (the range shown may miss the trace's very ends). */
+    g_assert_cmpint (percent, >=, 25);
+    g_assert_cmpint (percent, <=, 50);
+    g_object_get (flame, "empty-text", &empty, NULL);
+    g_assert_true (g_str_has_prefix (empty, "Building the call tree of this range… "));
+    g_assert_true (g_str_has_suffix (empty, " %"));
+  }
+  strobe_call_tree_set_test_hold (FALSE);
+  wait_timers (&f);
+  g_assert_nonnull (find_text (GTK_WIDGET (timers), "Callers and callees of “Task 0001”"));
+  g_assert_null (find_text_full (GTK_WIDGET (timers), waiting, TRUE));
+  g_assert_nonnull (strobe_flame_graph_get_tree (STROBE_FLAME_GRAPH (flame)));
+  timeline_fixture_close (&f);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 /* A call tree that could not keep every path (here: none below the two outermost levels):
  * the callers still add up to the timer's count, those not known in one row. */
 static void
@@ -2152,6 +2214,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/timers-once-read", test_timers_once_read);
   g_test_add_func ("/timeline/timers-butterfly", test_timers_butterfly);
   g_test_add_func ("/timeline/timers-butterfly-lumped", test_timers_butterfly_lumped);
+  g_test_add_func ("/timeline/timers-tree-progress", test_timers_tree_progress);
   g_test_add_func ("/timeline/timers-flame", test_timers_flame);
   g_test_add_func ("/timeline/find", test_find);
   g_test_add_func ("/timeline/log-tick", test_log_tick);

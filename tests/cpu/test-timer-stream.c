@@ -25,6 +25,7 @@
 #include <strobe/strobe.h>
 
 #include "strobe-async-analyzer.h"
+#include "strobe-call-tree.h"
 #include "strobe-decoder.h"
 #include "strobe-duration-sketch.h"
 #include "strobe-info-analyzer.h"
@@ -998,6 +999,51 @@ test_sketch (void)
   strobe_duration_sketch_clear (&a);
 }
 
+/* The call tree's progress: a step for every STROBE_TIMER_STATS_PROGRESS_SCOPES scopes
+ * walked, counted across the threads, so the whole trace makes as many steps as the
+ * estimate says; a range fewer; the tree the same as without progress. */
+static void
+test_call_tree_progress (void)
+{
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(StrobeCostTree) plain = NULL, counted = NULL, part = NULL, none = NULL;
+  g_autoptr(GCancellable) cancelled = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  StrobeTimelineStats ms;
+  guint64 first = 0, last = 0;
+  gint whole = 0, half = 0, stopped = 0;
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  g_assert_true (strobe_decoder_read_file (decoder, get_trace (), NULL, &error));
+  g_assert_no_error (error);
+  strobe_timeline_model_get_stats (model, &ms);
+  g_assert_true (strobe_timeline_model_get_time_range (model, &first, &last));
+
+  plain = strobe_call_tree_compute (model, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, NULL, NULL);
+  counted = strobe_call_tree_compute_full (model, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, &whole, NULL, NULL);
+  g_assert_cmpuint (ms.scopes / STROBE_TIMER_STATS_PROGRESS_SCOPES, >, 8);
+  g_assert_cmpint (whole, ==, ms.scopes / STROBE_TIMER_STATS_PROGRESS_SCOPES);
+  g_assert_cmpint (whole, ==, strobe_timer_stats_estimate_steps (model, 0, G_MAXUINT64));
+  g_assert_cmpuint (strobe_cost_tree_get_n_nodes (counted), ==, strobe_cost_tree_get_n_nodes (plain));
+  g_assert_cmpuint (strobe_cost_tree_get_inclusive (counted, 0, STROBE_CALL_TIME), ==,
+                    strobe_cost_tree_get_inclusive (plain, 0, STROBE_CALL_TIME));
+
+  /* The first half of the time: fewer steps (how many depends on when each emitting
+   * thread ran). */
+  part = strobe_call_tree_compute_full (model, first, first + (last - first) / 2, STROBE_TIMER_STATS_ALL_THREADS,
+                                        &half, NULL, NULL);
+  g_assert_nonnull (part);
+  g_assert_cmpint (half, >, 0);
+  g_assert_cmpint (half, <, whole);
+
+  g_cancellable_cancel (cancelled);
+  none = strobe_call_tree_compute_full (model, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, &stopped, cancelled, &error);
+  g_assert_null (none);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (stopped, <=, 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1012,6 +1058,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timer-stream/memory-budget", test_memory_budget);
   g_test_add_func ("/timer-stream/async-model", test_async_model);
   g_test_add_func ("/timer-stream/summary-apart", test_summary_apart);
+  g_test_add_func ("/timer-stream/call-tree-progress", test_call_tree_progress);
   status = g_test_run ();
   if (trace_path)
     {
