@@ -2,7 +2,8 @@
  * track compares a name id per scope against that set. A track's summary blocks (its
  * timers', strobe-timer-summary.h) say which names each 16 384 scopes hold and their
  * longest: a block with nothing wanted in it is jumped over, its count taken as it is —
- * on a big trace, most of them.
+ * on a big trace, most of them. The others are read a chunk at a time, record by record
+ * (no position kept), and the threads are shared out among a worker per core.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -10,6 +11,7 @@
 
 #include "strobe-scope-search.h"
 #include "strobe-timeline-model-private.h"
+#include "strobe-timer-stats.h"
 
 static gint
 match_cmp (gconstpointer a, gconstpointer b)
@@ -119,17 +121,321 @@ horizon_of (StrobeTimelineModel *model, GArray *ids, const guint8 *set, guint32 
   return G_MAXUINT64;
 }
 
+/* Test pacing (strobe_scope_search_set_test_pace): 0 for the real ones. */
+static guint test_step_scopes, test_step_delay_us, test_workers;
+
+void
+strobe_scope_search_set_test_pace (guint step_scopes, guint step_delay_us, guint workers)
+{
+  g_atomic_int_set (&test_step_scopes, step_scopes);
+  g_atomic_int_set (&test_step_delay_us, step_delay_us);
+  g_atomic_int_set (&test_workers, workers);
+}
+
+static guint
+step_scopes (void)
+{
+  guint step = g_atomic_int_get (&test_step_scopes);
+
+  return step ? step : STROBE_TIMER_STATS_PROGRESS_SCOPES;
+}
+
+guint64
+strobe_scope_search_steps (StrobeTimelineModel *model)
+{
+  StrobeTimelineStats stats;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), 0);
+  strobe_timeline_model_get_stats (model, &stats);
+  return stats.scopes / step_scopes ();
+}
+
+/* Threads are shared out among workers as they go (an atomic cursor over them, the
+ * largest first so that the last one taken is a small one), each worker keeping its own
+ * earliest matches; merged and sorted at the end, they are what one walk would keep: a
+ * thread's matches all come from one worker, in its order. */
+typedef struct
+{
+  StrobeTimelineModel *model;
+  GArray              *ids;          /* guint16, the most scopes first */
+  const guint8        *set;
+  guint32              n_names, n_set;
+  guint                max;
+  guint64              horizon;      /* atomic: lowered by any worker that kept @max */
+  guint                step, delay;
+  gint                *progress;
+  guint64              rest;         /* atomic: the scopes after each worker's last step */
+  gint                 next;         /* atomic: the next thread to take */
+  gint                 cancelled;    /* atomic */
+  GCancellable        *cancellable;
+} Shared;
+
+typedef struct
+{
+  Shared  *sh;
+  GArray  *out;                      /* StrobeScopeMatch */
+  guint64  count;
+  guint64  tick;                     /* scopes passed since the last step */
+} Worker;
+
+/* At least a step's worth of scopes passed: counted; FALSE when cancelled. */
+static G_GNUC_NO_INLINE gboolean
+worker_step (Worker *w)
+{
+  Shared *sh = w->sh;
+
+  while (w->tick >= sh->step)
+    {
+      w->tick -= sh->step;
+      if (sh->progress)
+        g_atomic_int_inc (sh->progress);
+      if (G_UNLIKELY (sh->delay))
+        g_usleep (sh->delay);
+    }
+  if (g_atomic_int_get (&sh->cancelled) || g_cancellable_is_cancelled (sh->cancellable))
+    {
+      g_atomic_int_set (&sh->cancelled, 1);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+horizon_lower (Shared *sh, guint64 to)
+{
+  guint64 was = __atomic_load_n (&sh->horizon, __ATOMIC_RELAXED);
+
+  while (to < was && !__atomic_compare_exchange_n (&sh->horizon, &was, to, TRUE, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+    ;
+}
+
+/* The matches among the @n scopes of chunk @c of a track (depth @d of thread @id), into
+ * @w: read record by record as strobe_scope_pos_decode() does, the begin and end summed
+ * along and kept for the matches only (a search needs no position, nor the flags). */
+static guint
+scan_chunk (Worker *w, const StrobeScopeChunk *c, guint n, guint16 id, guint d)
+{
+  Shared *sh = w->sh;
+  const guint8 *rec = c->data;
+  guint64 prev_end = c->base;
+  guint found = 0;
+
+  for (guint i = 0; i < n; i++)
+    {
+      guint64 x, m1, m2, m3, x2, x3, gap, duration, begin;
+      guint32 name;
+
+      /* Followed by at least 8 bytes of their buffer: one load for the common record. */
+      memcpy (&x, rec, sizeof x);
+      x = GUINT64_FROM_LE (x);
+      m1 = (x >> 7) & 1;
+      x2 = x >> (8 + 8 * m1);
+      m2 = (x2 >> 7) & 1;
+      x3 = x2 >> (8 + 8 * m2);
+      m3 = (x3 >> 7) & 1;
+      if (G_LIKELY ((((m1 & (x >> 15)) | (m2 & (x2 >> 15)) | (m3 & (x3 >> 15))) & 1) == 0))
+        {
+          gap = (x & 0x7f) | (((x >> 8) & 0x7f & (0 - m1)) << 7);
+          duration = (x2 & 0x7f) | (((x2 >> 8) & 0x7f & (0 - m2)) << 7);
+          name = (guint32) ((x3 & 0x7f) | (((x3 >> 8) & 0x7f & (0 - m3)) << 7));
+          rec += 3 + m1 + m2 + m3;
+        }
+      else
+        {
+          gap = strobe_scope_get_varint (&rec);
+          duration = strobe_scope_get_varint (&rec);
+          name = (guint32) strobe_scope_get_varint (&rec);
+        }
+      begin = prev_end + ((gap >> 1) ^ (0 - (gap & 1)));
+      prev_end = begin + duration;
+      if (G_LIKELY (name >= sh->n_names || !sh->set[name]))
+        continue;
+      found++;
+      g_array_append_vals (w->out, &(StrobeScopeMatch) { begin, prev_end, name, id, (guint16) MIN (d, G_MAXUINT16) }, 1);
+      /* Over the cap: keep the earliest, trimmed now and then. */
+      if (w->out->len >= 2 * (gsize) MAX (sh->max, 1))
+        {
+          g_array_sort (w->out, match_cmp);
+          g_array_set_size (w->out, sh->max);
+          if (sh->max > 0)
+            horizon_lower (sh, g_array_index (w->out, StrobeScopeMatch, sh->max - 1).begin);
+        }
+    }
+  return found;
+}
+
+/* The matches of one track, depth @d of thread @id, into @w. FALSE when cancelled. */
+static gboolean
+search_track (Worker *w, const StrobeScopeTrack *t, guint16 id, guint d)
+{
+  Shared *sh = w->sh;
+  guint64 in_track = 0;
+  gboolean last_empty = TRUE;
+  guint unread = 0, c0, c1, per_block = t->summary ? 1u << t->summary->shift : 0;
+
+  for (guint ci = 0; ci < t->chunks->len;)
+    {
+      guint n;
+
+      /* A block with none, or whose scopes cannot be among the earliest @max (this
+       * track gave that many already, or it begins after the @max-th kept): counted,
+       * not walked. Where the last block read held some, the next likely does too: its
+       * summary (a tenth of a walk of it) is read only now and then. */
+      if (per_block && ci % per_block == 0 && block_chunks (t, ci / per_block, &c0, &c1) && c0 == ci)
+        {
+          gboolean late = in_track >= sh->max
+                          || strobe_scope_chunk (t, ci)->base > __atomic_load_n (&sh->horizon, __ATOMIC_RELAXED);
+          guint64 in_block;
+
+          if (late || last_empty || ++unread % 8 == 0)
+            {
+              in_block = strobe_timer_summary_block_count (t->summary, ci / per_block, sh->set, 0, sh->n_names,
+                                                           sh->n_set, NULL);
+              last_empty = in_block == 0;
+              if (late || in_block == 0)
+                {
+                  w->count += in_block;
+                  /* Jumped over, its scopes still move the progress: the bar advances evenly. */
+                  w->tick += (guint64) (c1 - ci) << STROBE_SCOPE_CHUNK_SHIFT;
+                  ci = c1;
+                  if (w->tick >= sh->step && !worker_step (w))
+                    return FALSE;
+                  continue;
+                }
+            }
+        }
+      n = strobe_scope_chunk_count (t, ci);
+      w->tick += n;
+      n = scan_chunk (w, strobe_scope_chunk (t, ci++), n, id, d);
+      w->count += n;
+      in_track += n;
+      if (w->tick >= sh->step && !worker_step (w))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gpointer
+worker_main (gpointer data)
+{
+  Worker *w = data;
+  Shared *sh = w->sh;
+
+  for (;;)
+    {
+      gint i = g_atomic_int_add (&sh->next, 1);
+      guint16 id;
+      StrobeScopeThread *th;
+
+      if (i >= (gint) sh->ids->len || g_atomic_int_get (&sh->cancelled))
+        break;
+      id = g_array_index (sh->ids, guint16, i);
+      /* Locked per thread: the writer may move the tracks between two threads. */
+      strobe_timeline_model_read_lock (sh->model);
+      th = strobe_timeline_model_peek_thread (sh->model, id);
+      for (guint d = 0; th != NULL && d < th->tracks->len; d++)
+        if (!search_track (w, th->tracks->pdata[d], id, d))
+          break;
+      strobe_timeline_model_read_unlock (sh->model);
+    }
+  __atomic_add_fetch (&sh->rest, w->tick, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+typedef struct
+{
+  guint16 id;
+  guint64 scopes;
+} ThreadSize;
+
+static gint
+by_size (gconstpointer a, gconstpointer b)
+{
+  const ThreadSize *x = a, *y = b;
+
+  if (x->scopes != y->scopes)
+    return x->scopes > y->scopes ? -1 : 1;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+/* @ids, the threads with the most scopes first. */
+static void
+largest_first (StrobeTimelineModel *model, GArray *ids)
+{
+  g_autoptr(GArray) sizes = g_array_sized_new (FALSE, FALSE, sizeof (ThreadSize), ids->len);
+
+  strobe_timeline_model_read_lock (model);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      StrobeScopeThread *th = strobe_timeline_model_peek_thread (model, g_array_index (ids, guint16, i));
+      ThreadSize s = { g_array_index (ids, guint16, i), 0 };
+
+      for (guint d = 0; th != NULL && d < th->tracks->len; d++)
+        s.scopes += ((StrobeScopeTrack *) th->tracks->pdata[d])->n;
+      g_array_append_val (sizes, s);
+    }
+  strobe_timeline_model_read_unlock (model);
+  g_array_sort (sizes, by_size);
+  for (guint i = 0; i < ids->len; i++)
+    g_array_index (ids, guint16, i) = g_array_index (sizes, ThreadSize, i).id;
+}
+
+/* The walk of @sh's threads on the caller and helpers (they inherit the caller's
+ * priority): the matches of all merged into @out, their count returned. */
+static guint64
+search_threads (Shared *sh, GArray *out)
+{
+  Worker workers[4] = { { 0 } };
+  GThread *helpers[4] = { NULL };
+  guint n_workers = g_atomic_int_get (&test_workers);
+  guint64 count = 0;
+
+  if (n_workers == 0)
+    n_workers = MIN (g_get_num_processors (), sh->ids->len);
+  n_workers = CLAMP (n_workers, 1, G_N_ELEMENTS (workers));
+  for (guint i = 0; i < n_workers; i++)
+    {
+      workers[i].sh = sh;
+      workers[i].out = i == 0 ? g_array_ref (out) : g_array_new (FALSE, FALSE, sizeof (StrobeScopeMatch));
+      if (i > 0)
+        helpers[i] = g_thread_new ("strobe-search", worker_main, &workers[i]);
+    }
+  worker_main (&workers[0]);
+  for (guint i = 0; i < n_workers; i++)
+    {
+      if (i > 0)
+        {
+          g_thread_join (helpers[i]);
+          g_array_append_vals (out, workers[i].out->data, workers[i].out->len);
+        }
+      g_array_unref (workers[i].out);
+      count += workers[i].count;
+    }
+  /* The workers' last part-steps: the counter ends at the scopes passed over a step. */
+  for (guint64 rest = sh->rest; sh->progress && rest >= sh->step; rest -= sh->step)
+    g_atomic_int_inc (sh->progress);
+  return count;
+}
+
 GArray *
 strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, guint64 *total,
                      GCancellable *cancellable, GError **error)
 {
+  return strobe_scope_search_full (model, text, max, total, NULL, cancellable, error);
+}
+
+GArray *
+strobe_scope_search_full (StrobeTimelineModel *model, const char *text, guint max, guint64 *total, gint *progress,
+                          GCancellable *cancellable, GError **error)
+{
   g_autofree char *needle = NULL;
   g_autofree guint8 *set = NULL;
   g_autoptr(GArray) ids = NULL;
+  Shared sh = { 0 };
   GArray *out;
-  guint n_names, n_set = 0, tick = 0;
-  guint64 count = 0, horizon = G_MAXUINT64;
-  gboolean any = FALSE, cancelled = FALSE;
+  guint n_names, n_set = 0;
+  guint64 count = 0;
+  gboolean any = FALSE;
 
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), NULL);
   g_return_val_if_fail (text != NULL, NULL);
@@ -149,81 +455,16 @@ strobe_scope_search (StrobeTimelineModel *model, const char *text, guint max, gu
         set[i] = any = TRUE, n_set++;
     }
   ids = strobe_timeline_model_get_threads (model);
-  if (any && max > 0)
-    horizon = horizon_of (model, ids, set, n_names, n_set, max, cancellable);
-  for (guint i = 0; any && !cancelled && i < ids->len; i++)
+  if (any)
     {
-      guint16 id = g_array_index (ids, guint16, i);
-      StrobeScopeThread *th;
-
-      strobe_timeline_model_read_lock (model);
-      th = strobe_timeline_model_peek_thread (model, id);
-      if (th != NULL && !cancelled)
-        {
-          for (guint d = 0; d < th->tracks->len && !cancelled; d++)
-            {
-              StrobeScopeTrack *t = th->tracks->pdata[d];
-              StrobeScopePos p = strobe_scope_track_lower_bound_end (t, 0);
-              guint64 in_track = 0;
-              gboolean last_empty = TRUE;
-              guint unread = 0;
-
-              for (; strobe_scope_pos_valid (t, p) && !cancelled; strobe_scope_pos_next (t, &p))
-                {
-                  guint32 name;
-                  guint64 in_block, next;
-                  guint k;
-                  StrobeScopeMatch m;
-
-                  /* A block with none, or whose scopes cannot be among the earliest
-                   * @max (this track gave that many already, or it begins after the
-                   * @max-th kept): counted, not walked. Where the last block read held
-                   * some, the next likely does too: its summary (a tenth of a walk of
-                   * it) is read only now and then. */
-                  while (block_at (t, p, 0, G_MAXUINT64, &k, &next))
-                    {
-                      gboolean late = in_track >= max || strobe_scope_begin_at (t, p) > horizon;
-
-                      if (!late && !last_empty && ++unread % 8 != 0)
-                        break;
-                      in_block = strobe_timer_summary_block_count (t->summary, k, set, 0, n_names, n_set, NULL);
-                      last_empty = in_block == 0;
-                      if (!late && in_block != 0)
-                        break;
-                      count += in_block;
-                      p = strobe_scope_track_seek (t, next);
-                      if (G_UNLIKELY (++tick % 64 == 0) && g_cancellable_is_cancelled (cancellable))
-                        cancelled = TRUE;
-                    }
-                  if (!strobe_scope_pos_valid (t, p) || cancelled)
-                    break;
-                  name = strobe_scope_name_at (t, p);
-                  if (G_UNLIKELY (++tick % 8192 == 0) && g_cancellable_is_cancelled (cancellable))
-                    cancelled = TRUE;
-                  if (name >= n_names || !set[name])
-                    continue;
-                  count++;
-                  in_track++;
-                  m.begin = strobe_scope_begin_at (t, p);
-                  m.end = strobe_scope_end_at (t, p);
-                  m.name_id = name;
-                  m.thread_id = id;
-                  m.depth = (guint16) MIN (d, G_MAXUINT16);
-                  g_array_append_val (out, m);
-                  /* Over the cap: keep the earliest, trimmed now and then. */
-                  if (out->len >= 2 * (gsize) MAX (max, 1))
-                    {
-                      g_array_sort (out, match_cmp);
-                      g_array_set_size (out, max);
-                      if (max > 0)
-                        horizon = MIN (horizon, g_array_index (out, StrobeScopeMatch, max - 1).begin);
-                    }
-                }
-            }
-        }
-      strobe_timeline_model_read_unlock (model);
+      largest_first (model, ids);
+      sh = (Shared) { model, ids, set, n_names, n_set, max, G_MAXUINT64, step_scopes (),
+                      g_atomic_int_get (&test_step_delay_us), progress, 0, 0, 0, cancellable };
+      if (max > 0)
+        sh.horizon = horizon_of (model, ids, set, n_names, n_set, max, cancellable);
+      count = search_threads (&sh, out);
     }
-  if (cancelled || g_cancellable_is_cancelled (cancellable))
+  if (g_atomic_int_get (&sh.cancelled) || g_cancellable_is_cancelled (cancellable))
     {
       g_array_unref (out);
       g_cancellable_set_error_if_cancelled (cancellable, error);

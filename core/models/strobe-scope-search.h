@@ -31,6 +31,30 @@ GArray *strobe_scope_search (StrobeTimelineModel *model,
                              GCancellable        *cancellable,
                              GError             **error);
 
+/* The same, with @progress (when not NULL) increased atomically by one for every
+ * STROBE_TIMER_STATS_PROGRESS_SCOPES scopes passed, walked or jumped over with their
+ * summary block, on every thread of the trace: it ends at strobe_scope_search_steps() for
+ * a trace that did not grow meanwhile (and stays at 0 when no name matches: nothing is
+ * walked). The threads are searched on the caller and a helper per extra core (up to 4),
+ * which inherit the caller's priority; the answer is the same as one walk's. */
+GArray *strobe_scope_search_full (StrobeTimelineModel *model,
+                                  const char          *text,
+                                  guint                max,
+                                  guint64             *total,
+                                  gint                *progress,
+                                  GCancellable        *cancellable,
+                                  GError             **error);
+
+/* Where the progress of a search of the whole of @model ends: its scopes over a step. */
+guint64 strobe_scope_search_steps (StrobeTimelineModel *model);
+
+/* For tests: a progress step every @step_scopes scopes (0: the real step) and a sleep of
+ * @step_delay_us at each (a slow search, to watch its progress), on @workers threads (0:
+ * one per core). */
+void strobe_scope_search_set_test_pace (guint step_scopes,
+                                        guint step_delay_us,
+                                        guint workers);
+
 /* The longest completed scope named @name_id that overlaps [t0, t1] (its whole length, not
  * clipped): FALSE when there is none (or on cancel, with @error set). */
 gboolean strobe_scope_search_longest (StrobeTimelineModel *model,

@@ -662,6 +662,114 @@ test_summary_search (void)
     }
 }
 
+static gint
+by_begin_thread_depth (gconstpointer a, gconstpointer b)
+{
+  const StrobeScopeMatch *x = a, *y = b;
+
+  if (x->begin != y->begin)
+    return x->begin < y->begin ? -1 : 1;
+  if (x->thread_id != y->thread_id)
+    return x->thread_id < y->thread_id ? -1 : 1;
+  return (x->depth > y->depth) - (x->depth < y->depth);
+}
+
+/* Every completed scope whose name holds @needle (case-folded), in the order a search
+ * gives them: by begin, thread and depth, a track's own in its order. */
+static GArray *
+brute_matches (StrobeTimelineModel *m, const char *needle)
+{
+  g_autoptr(GArray) threads = strobe_timeline_model_get_threads (m);
+  g_autofree char *folded = g_utf8_casefold (needle, -1);
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeScopeMatch));
+
+  for (guint i = 0; i < threads->len; i++)
+    {
+      guint16 id = g_array_index (threads, guint16, i);
+
+      for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
+        {
+          g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+
+          strobe_timeline_model_get_scopes (m, id, d, 0, G_MAXUINT64, s);
+          for (guint j = 0; j < s->len; j++)
+            {
+              const StrobeTimelineScope *x = &g_array_index (s, StrobeTimelineScope, j);
+              g_autofree char *name = g_utf8_casefold (strobe_timeline_model_get_name (m, x->name_id), -1);
+              StrobeScopeMatch match = { x->begin, x->end, x->name_id, id, (guint16) d };
+
+              if (!(x->flags & STROBE_SCOPE_OPEN) && strstr (name, folded))
+                g_array_append_val (out, match);
+            }
+        }
+    }
+  g_array_sort (out, by_begin_thread_depth);
+  return out;
+}
+
+/* The threads searched by one to three workers at once give one walk's answer: the same
+ * matches in the same order, the same total, the earliest @max of them for any cap — on
+ * blocks of one chunk (most of them jumped over, many by the horizon) and of the usual
+ * size; and the progress counter ends at the steps the view expects, on any number of
+ * workers, the blocks jumped over counted too. */
+static void
+test_search_workers (void)
+{
+  const char *needles[] = { "name0", "Name23", "Name1", "NAME", "nothing of the kind" };
+  g_autoptr(GError) error = NULL;
+
+  for (guint small = 0; small < 2; small++)
+    {
+      g_autoptr(StrobeTimelineModel) model = NULL;
+
+      if (small)
+        model = read_small_blocks ();
+      else
+        {
+          g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+
+          model = strobe_timeline_model_new ();
+          strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+          g_assert_true (strobe_decoder_read_file (decoder, get_trace (), NULL, &error));
+          g_assert_no_error (error);
+        }
+      for (guint k = 0; k < G_N_ELEMENTS (needles); k++)
+        {
+          g_autoptr(GArray) all = brute_matches (model, needles[k]);
+          guint maxes[] = { 0, 1, 7, 50, 1000, all->len / 3, all->len, G_MAXUINT };
+
+          for (guint workers = 1; workers <= 3; workers++)
+            for (guint c = 0; c < G_N_ELEMENTS (maxes); c++)
+              {
+                g_autoptr(GArray) found = NULL;
+                guint64 total = 0;
+                gint progress = 0;
+
+                strobe_scope_search_set_test_pace (0, 0, workers);
+                found = strobe_scope_search_full (model, needles[k], maxes[c], &total, &progress, NULL, &error);
+                g_assert_no_error (error);
+                g_assert_cmpuint (total, ==, all->len);
+                g_assert_cmpuint (found->len, ==, MIN (maxes[c], all->len));
+                g_assert_cmpmem (found->data, found->len * sizeof (StrobeScopeMatch), all->data,
+                                 found->len * sizeof (StrobeScopeMatch));
+                g_assert_cmpint (progress, ==, all->len ? (gint) strobe_scope_search_steps (model) : 0);
+              }
+        }
+      /* Finer steps: the count of every scope passed, whichever worker passed it. */
+      for (guint workers = 1; workers <= 3; workers++)
+        {
+          g_autoptr(GArray) found = NULL;
+          gint progress = 0;
+
+          strobe_scope_search_set_test_pace (100, 0, workers);
+          found = strobe_scope_search_full (model, "Name2", 10, NULL, &progress, NULL, &error);
+          g_assert_cmpuint (strobe_scope_search_steps (model), >, 1000);
+          g_assert_cmpint (progress, ==, (gint) strobe_scope_search_steps (model));
+        }
+      strobe_scope_search_set_test_pace (0, 0, 0);
+    }
+}
+
 /* A model still growing (the trace fed a piece at a time, no end): its summaries cover
  * the blocks filled so far, and the timers of any range agree with the brute force at
  * every step. */
@@ -1055,6 +1163,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timer-stream/summary-ranges", test_summary_ranges);
   g_test_add_func ("/timer-stream/summary-live", test_summary_live);
   g_test_add_func ("/timer-stream/summary-search", test_summary_search);
+  g_test_add_func ("/timer-stream/search-workers", test_search_workers);
   g_test_add_func ("/timer-stream/memory-budget", test_memory_budget);
   g_test_add_func ("/timer-stream/async-model", test_async_model);
   g_test_add_func ("/timer-stream/summary-apart", test_summary_apart);
