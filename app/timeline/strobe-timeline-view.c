@@ -23,6 +23,8 @@
 #include "strobe-a11y.h"
 
 #define MAX_MATCHES   (1u << 20)
+/* A search still running after this long shows how far it got, as often. */
+#define FIND_PROGRESS_MS 250
 #define SHOWN_CHILDREN 12
 
 struct _StrobeTimelineView
@@ -65,6 +67,10 @@ struct _StrobeTimelineView
   guint64               match_total;
   gint64                match_index;
   gboolean              finding;
+  gint                 *find_progress;  /* atomic, an rc box the job shares: its steps so far */
+  guint64               find_steps;     /* where they end */
+  guint                 find_source;    /* shows them */
+  gboolean              find_shown;
   char                 *searched;       /* the text of matches, or of the search running */
   int                   pending_step;   /* Enter or F3 while searching: 1 next, -1 previous */
   GCancellable         *details_cancel;
@@ -86,6 +92,7 @@ typedef struct
   StrobeTimelineModel *model;
   char                *text;
   guint64              total;
+  gint                *progress;
 } FindJob;
 
 static void
@@ -95,6 +102,7 @@ find_job_free (gpointer data)
 
   g_object_unref (j->model);
   g_free (j->text);
+  g_atomic_rc_box_release (j->progress);
   g_free (j);
 }
 
@@ -103,7 +111,7 @@ find_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
 {
   FindJob *j = data;
   GError *error = NULL;
-  GArray *m = strobe_scope_search (j->model, j->text, MAX_MATCHES, &j->total, cancellable, &error);
+  GArray *m = strobe_scope_search_full (j->model, j->text, MAX_MATCHES, &j->total, j->progress, cancellable, &error);
 
   if (m == NULL)
     g_task_return_error (task, error);
@@ -116,7 +124,14 @@ update_match_label (StrobeTimelineView *self)
 {
   g_autofree char *text = NULL;
 
-  if (self->finding)
+  if (self->finding && self->find_shown && self->find_steps > 0)
+    {
+      guint64 done = (guint64) MAX (g_atomic_int_get (self->find_progress), 0);
+
+      /* Translators: a search running, how far it got: "Searching… 43 %" */
+      text = g_strdup_printf (_("Searching… %u %%"), (guint) MIN (done * 100 / self->find_steps, 99));
+    }
+  else if (self->finding)
     text = g_strdup (_("Searching…"));
   else if (self->matches == NULL)
     text = g_strdup ("");
@@ -137,6 +152,25 @@ update_match_label (StrobeTimelineView *self)
   gtk_label_set_text (GTK_LABEL (self->match_label), text);
 }
 
+static gboolean
+find_progress_tick (gpointer data)
+{
+  StrobeTimelineView *self = data;
+
+  self->find_shown = TRUE;
+  update_match_label (self);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The label stops showing a search's progress (its worker may still hold the counter). */
+static void
+find_progress_stop (StrobeTimelineView *self)
+{
+  g_clear_handle_id (&self->find_source, g_source_remove);
+  g_clear_pointer (&self->find_progress, g_atomic_rc_box_release);
+  self->find_shown = FALSE;
+}
+
 static void
 find_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -147,6 +181,7 @@ find_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (m == NULL)
     return;
   self->finding = FALSE;
+  find_progress_stop (self);
   g_clear_pointer (&self->matches, g_array_unref);
   self->matches = m;
   self->match_total = j->total;
@@ -179,6 +214,7 @@ strobe_timeline_view_find (StrobeTimelineView *self, const char *text)
   g_clear_object (&self->find_cancel);
   g_clear_pointer (&self->matches, g_array_unref);
   self->finding = FALSE;
+  find_progress_stop (self);
   if (text == NULL || *text == '\0' || model (self) == NULL)
     {
       update_match_label (self);
@@ -189,6 +225,11 @@ strobe_timeline_view_find (StrobeTimelineView *self, const char *text)
   j = g_new0 (FindJob, 1);
   j->model = g_object_ref (model (self));
   j->text = g_strdup (text);
+  /* Polled from the main loop: the worker only counts. */
+  self->find_progress = g_atomic_rc_box_new0 (gint);
+  j->progress = g_atomic_rc_box_acquire (self->find_progress);
+  self->find_steps = strobe_scope_search_steps (j->model);
+  self->find_source = g_timeout_add (FIND_PROGRESS_MS, find_progress_tick, self);
   task = g_task_new (NULL, self->find_cancel, find_done, g_object_ref (self));
   g_task_set_task_data (task, j, find_job_free);
   strobe_background_run (task, find_thread);
@@ -856,6 +897,7 @@ strobe_timeline_view_dispose (GObject *object)
 
   if (self->find_cancel)
     g_cancellable_cancel (self->find_cancel);
+  find_progress_stop (self);
   if (self->details_cancel)
     g_cancellable_cancel (self->details_cancel);
   watch_row (self, NULL);

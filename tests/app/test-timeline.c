@@ -1621,6 +1621,55 @@ test_find (void)
   timeline_fixture_close (&f);
 }
 
+/* A long search says how far it got (issue 20: Ctrl+F on a billion scopes ran for
+ * seconds with no sign of life): slowed by the test's pace, the match label shows
+ * "Searching… N %" from the main loop's polling while the worker walks, the percentage
+ * never going back, and the matches once it is done. */
+static void
+test_find_progress (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *path = data_path ("golden-timeline.strobe");
+  StrobeTimelineModel *m;
+  guint64 total = 0, steps;
+  g_autoptr (GArray) all = NULL;
+  gint64 deadline;
+  guint seen = 0, last = 0;
+
+  timeline_fixture_open (&f, path, 1200, 760);
+  m = strobe_document_get_timeline (f.document);
+  all = strobe_scope_search (m, "skeleton", G_MAXUINT, &total, NULL, NULL);
+  g_assert_cmpuint (total, >, 0);
+  /* A step every 200 scopes, each 20 ms: the walk takes seconds, the label a quarter. */
+  strobe_scope_search_set_test_pace (200, 20000, 0);
+  steps = strobe_scope_search_steps (m);
+  g_assert_cmpuint (steps, >=, 50);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.find", NULL));
+  strobe_timeline_view_find (f.view, "Skeleton");
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (strobe_timeline_view_get_match_count (f.view) < 0)
+    {
+      GtkWidget *label = find_text_prefix (GTK_WIDGET (f.view), "Searching… ");
+      guint pct;
+
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      if (label != NULL && sscanf (gtk_label_get_text (GTK_LABEL (label)), "Searching… %u %%", &pct) == 1)
+        {
+          g_assert_cmpuint (pct, <, 100);
+          g_assert_cmpuint (pct, >=, last);
+          seen += pct > last;
+          last = pct;
+        }
+      g_main_context_iteration (NULL, TRUE);
+    }
+  strobe_scope_search_set_test_pace (0, 0, 0);
+  /* It moved several times on the way, and the end is the matches. */
+  g_assert_cmpuint (seen, >=, 3);
+  g_assert_cmpint (strobe_timeline_view_get_match_count (f.view), ==, (gint64) total);
+  g_assert_null (find_text_prefix (GTK_WIDGET (f.view), "Searching…"));
+  timeline_fixture_close (&f);
+}
+
 /* The mouse wheel zooms around the pointer, as in Tracy and Insights (issue 24 item 6: it
  * scrolled the tracks, zoom was Ctrl+wheel); the shortcuts window lists the gestures and F1
  * opens the help page. */
@@ -2217,6 +2266,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline/timers-tree-progress", test_timers_tree_progress);
   g_test_add_func ("/timeline/timers-flame", test_timers_flame);
   g_test_add_func ("/timeline/find", test_find);
+  g_test_add_func ("/timeline/find-progress", test_find_progress);
   g_test_add_func ("/timeline/log-tick", test_log_tick);
   g_test_add_func ("/timeline/click-selects", test_click_selects);
   g_test_add_func ("/timeline/wheel-zooms", test_wheel_zooms);
