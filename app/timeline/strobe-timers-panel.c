@@ -18,6 +18,7 @@
 #endif
 
 #include "strobe-timeline-background.h"
+#include "strobe-timers-calls.h"
 
 #include "strobe-call-tree.h"
 #include "strobe-callers-panel.h"
@@ -33,15 +34,6 @@
 
 /* While a trace grows, statistics are redone at most this often. */
 #define REFRESH_US (1000 * 1000)
-
-/* Steps of STROBE_TIMER_STATS_PROGRESS_SCOPES scopes: done (by the worker, atomically)
- * and the estimated total (set by the worker before it starts). An atomic rc box: the
- * panel and the job each hold it. */
-typedef struct
-{
-  gint done;
-  gint total;
-} TreeProgress;
 
 struct _StrobeTimersPanel
 {
@@ -67,13 +59,8 @@ struct _StrobeTimersPanel
   guint64              t1;
   gboolean             have_range;
   GCancellable        *stats_cancel;
-  GCancellable        *tree_cancel;
+  StrobeTimersCalls   *calls;                  /* the callers and callees, the flame graph's tree */
   GCancellable        *find_cancel;
-  StrobeCostTree      *tree;
-  guint64              tree_t0, tree_t1, tree_generation;
-  gboolean             tree_busy;
-  TreeProgress        *tree_progress;          /* the running tree's; shared with its job */
-  guint                tree_progress_source;
   guint64              stats_generation;
   gint64               last_run_us;
   guint                refresh_source;
@@ -294,7 +281,6 @@ typedef struct
   StrobeTimelineModel *model;
   guint64              t0, t1;
   guint64              generation;
-  TreeProgress        *progress;   /* a call tree's job only */
 } StatsJob;
 
 static void
@@ -303,7 +289,6 @@ stats_job_free (gpointer data)
   StatsJob *j = data;
 
   g_object_unref (j->model);
-  g_clear_pointer (&j->progress, g_atomic_rc_box_release);
   g_free (j);
 }
 
@@ -347,7 +332,7 @@ find_row (GListModel *model, guint32 name_id)
   return GTK_INVALID_LIST_POSITION;
 }
 
-static void compute_tree (StrobeTimersPanel *self);
+static void compute_calls (StrobeTimersPanel *self);
 
 /* ---- feeding: a result into the table, a slice per frame ----------------------------- */
 
@@ -587,8 +572,7 @@ stats_done (GObject *source, GAsyncResult *result, gpointer user_data)
    * 200 rows of widgets, and making them anew for a new set of rows costs the main thread
    * a tenth of a second; updated ones only redraw their text, and a re-sort reuses them. */
   feed_start (self, stats);
-  if (self->chosen != G_MAXUINT32 || gtk_widget_get_mapped (self->flame))
-    compute_tree (self);
+  compute_calls (self);
 }
 
 static void
@@ -670,80 +654,25 @@ selection_changed_cb (StrobeTimersPanel *self)
   compute_stats (self);
 }
 
-/* ---- call tree ---------------------------------------------------------------------------- */
+/* ---- callers and callees ---------------------------------------------------------------- */
 
-typedef StatsJob TreeJob;
-
-static void
-tree_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+static gboolean
+links_waited (StrobeTimersPanel *self)
 {
-  TreeJob *j = data;
-  GError *error = NULL;
-  StrobeCostTree *tree;
-
-  g_atomic_int_set (&j->progress->total, (gint) MIN (strobe_timer_stats_estimate_steps (j->model, j->t0, j->t1), G_MAXINT));
-  tree = strobe_call_tree_compute_full (j->model, j->t0, j->t1, STROBE_TIMER_STATS_ALL_THREADS, &j->progress->done,
-                                        cancellable, &error);
-
-  if (tree == NULL)
-    g_task_return_error (task, error);
-  else
-    g_task_return_pointer (task, tree, (GDestroyNotify) strobe_cost_tree_unref);
+  return strobe_timers_calls_is_waited (self->calls, STROBE_TIMERS_CALLS_LINKS, self->chosen, self->t0, self->t1);
 }
 
-/* The timer's instances in call paths the tree did not keep (a range with more paths than
- * STROBE_CALL_TREE_MAX_NODES): their callers are not known, but how many there are is —
- * one row for them, so the callers add up to the timer's count. */
-static void
-add_untracked_callers (StrobeTimersPanel *self, GArray *links, GPtrArray *rows)
-{
-  gpointer item = gtk_single_selection_get_selected_item (self->selection);
-  StrobeTimerStat s = { 0 };
-  guint64 count = 0, inclusive = 0;
-
-  if (item == NULL || STAT (item)->name_id != self->chosen)
-    return;
-  for (guint i = 0; i < links->len; i++)
-    {
-      count += g_array_index (links, StrobeCallLink, i).count;
-      inclusive += g_array_index (links, StrobeCallLink, i).inclusive;
-    }
-  if (STAT (item)->count <= count)
-    return;
-  s.name_id = STROBE_CALL_OTHER;
-  s.name = (char *) _("(other call paths)");
-  s.count = STAT (item)->count - count;
-  s.inclusive = STAT (item)->inclusive > inclusive ? STAT (item)->inclusive - inclusive : 0;
-  g_ptr_array_add (rows, strobe_timer_row_new (&s, 0, self->axis));
-}
-
-/* The tree being built is for another range than the one shown (not merely more of a
- * growing trace, whose last tree stays shown meanwhile). */
 static gboolean
 tree_waited (StrobeTimersPanel *self)
 {
-  return self->tree_busy && (self->tree == NULL || self->tree_t0 != self->t0 || self->tree_t1 != self->t1);
-}
-
-/* How far the tree being built is, in percent; -1 until it has run a while (or while
- * its total is not known yet). */
-static gint
-tree_percent (StrobeTimersPanel *self)
-{
-  gint done, total;
-
-  if (self->tree_progress == NULL || self->tree_progress_source == 0)
-    return -1;
-  done = g_atomic_int_get (&self->tree_progress->done);
-  total = g_atomic_int_get (&self->tree_progress->total);
-  return total > 0 ? (gint) MIN ((gint64) done * 100 / total, 99) : -1;
+  return strobe_timers_calls_is_waited (self->calls, STROBE_TIMERS_CALLS_TREE, 0, self->t0, self->t1);
 }
 
 static char *
 waiting_heading (StrobeTimersPanel *self)
 {
   const char *name = strobe_timeline_model_get_name (self->timeline, self->chosen);
-  gint percent = tree_percent (self);
+  gint percent = strobe_timers_calls_get_percent (self->calls, STROBE_TIMERS_CALLS_LINKS);
 
   if (percent >= 0)
     /* Translators: %s is a scope name, %d how far the call tree of a long range is built; shown while it is */
@@ -755,7 +684,7 @@ waiting_heading (StrobeTimersPanel *self)
 static char *
 building_text (StrobeTimersPanel *self)
 {
-  gint percent = tree_percent (self);
+  gint percent = strobe_timers_calls_get_percent (self->calls, STROBE_TIMERS_CALLS_TREE);
 
   if (percent >= 0)
     /* Translators: %d is how far the call tree of a long range is built; shown while it is */
@@ -769,11 +698,12 @@ update_links (StrobeTimersPanel *self)
   g_autoptr(GPtrArray) callers = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GPtrArray) callees = g_ptr_array_new_with_free_func (g_object_unref);
   g_autofree char *heading = NULL;
+  guint32 of = G_MAXUINT32;
+  GArray *a = strobe_timers_calls_get_callers (self->calls, &of);
 
-  if (self->tree && self->chosen != G_MAXUINT32 && !tree_waited (self))
+  if (a != NULL && of == self->chosen && self->chosen != G_MAXUINT32 && !links_waited (self))
     {
-      g_autoptr(GArray) a = strobe_call_tree_callers (self->tree, self->chosen);
-      g_autoptr(GArray) b = strobe_call_tree_callees (self->tree, self->chosen);
+      GArray *b = strobe_timers_calls_get_callees (self->calls);
 
       for (guint k = 0; k < 2; k++)
         {
@@ -783,19 +713,17 @@ update_links (StrobeTimersPanel *self)
               const StrobeCallLink *l = &g_array_index (links, StrobeCallLink, i);
               StrobeTimerStat s = { 0 };
               s.name_id = l->name_id;
-              s.name = l->name_id == STROBE_CALL_NONE    ? (char *) _("(none: outermost)")
-                       : l->name_id == STROBE_CALL_OTHER ? (char *) _("(other call paths)")
-                                                         : (char *) strobe_timeline_model_get_name (self->timeline, l->name_id);
+              s.name = l->name_id == STROBE_CALL_NONE ? (char *) _("(none: outermost)")
+                                                      : (char *) strobe_timeline_model_get_name (self->timeline, l->name_id);
               s.count = l->count;
               s.inclusive = l->inclusive;
               g_ptr_array_add (k ? callees : callers, strobe_timer_row_new (&s, 0, self->axis));
             }
         }
-      add_untracked_callers (self, a, callers);
     }
   if (self->chosen == G_MAXUINT32)
     heading = g_strdup (_("Choose a timer to see its callers and callees."));
-  else if (tree_waited (self))
+  else if (links_waited (self))
     heading = waiting_heading (self);
   else
     {
@@ -849,93 +777,52 @@ flame_colors (StrobeCostTree *tree, guint node, GdkRGBA *fill, GdkRGBA *text, gp
   *text = (GdkRGBA) { (float) t.r, (float) t.g, (float) t.b, 1 };
 }
 
+/* The flame graph: the tree when it is the range's; while one is built for another
+ * range (a whole billion-scope trace's takes tens of seconds), that, and how far. */
 static void
-tree_done (GObject *source, GAsyncResult *result, gpointer user_data)
+update_flame (StrobeTimersPanel *self)
 {
-  g_autoptr(StrobeTimersPanel) self = user_data;
-  g_autoptr(GError) error = NULL;
-  StrobeCostTree *tree = g_task_propagate_pointer (G_TASK (result), &error);
-  TreeJob *j = g_task_get_task_data (G_TASK (result));
-
-  if (tree == NULL)
-    return;
-  self->tree_busy = FALSE;
-  g_clear_handle_id (&self->tree_progress_source, g_source_remove);
-  g_clear_pointer (&self->tree, strobe_cost_tree_unref);
-  self->tree = tree;
-  self->tree_t0 = j->t0;
-  self->tree_t1 = j->t1;
-  self->tree_generation = j->generation;
-  g_object_set (self->flame, "empty-text", _("No scopes in this range."), NULL);
-  strobe_flame_graph_set_tree (STROBE_FLAME_GRAPH (self->flame), tree, STROBE_CALL_TIME, STROBE_COST_SORT_TIE_BY_KEY);
-  update_links (self);
-}
-
-#define PROGRESS_EVERY_MS 250
-
-static gboolean
-tree_progress_cb (gpointer data)
-{
-  StrobeTimersPanel *self = data;
+  StrobeCostTree *tree = strobe_timers_calls_get_tree (self->calls);
   g_autofree char *text = NULL;
 
-  if (!tree_waited (self))
+  if (tree_waited (self))
     {
-      self->tree_progress_source = 0;
-      return G_SOURCE_REMOVE;
+      text = building_text (self);
+      tree = NULL;
     }
-  text = building_text (self);
-  g_object_set (self->flame, "empty-text", text, NULL);
-  if (self->chosen != G_MAXUINT32)
+  g_object_set (self->flame, "empty-text", text ? text : _("No scopes in this range."), NULL);
+  if (strobe_flame_graph_get_tree (STROBE_FLAME_GRAPH (self->flame)) != tree)
+    strobe_flame_graph_set_tree (STROBE_FLAME_GRAPH (self->flame), tree, STROBE_CALL_TIME, STROBE_COST_SORT_TIE_BY_KEY);
+}
+
+static void
+calls_changed_cb (StrobeTimersPanel *self, gint kind)
+{
+  if (kind == STROBE_TIMERS_CALLS_TREE)
+    update_flame (self);
+  else if (links_waited (self))
     {
+      /* Only the heading moves while it runs. */
       g_autofree char *heading = waiting_heading (self);
       strobe_callers_panel_set_heading (self->links, heading);
     }
-  return G_SOURCE_CONTINUE;
+  else
+    update_links (self);
 }
 
+/* What is shown besides the table, of the range and the chosen timer: their callers and
+ * callees when a timer is chosen, the tree when the flame graph is. */
 static void
-compute_tree (StrobeTimersPanel *self)
+compute_calls (StrobeTimersPanel *self)
 {
-  g_autoptr(GTask) task = NULL;
-  TreeJob *j;
-
   if (self->timeline == NULL)
     return;
-  if (self->tree && self->tree_t0 == self->t0 && self->tree_t1 == self->t1
-      && self->tree_generation == self->stats_generation)
-    {
-      update_links (self);
-      return;
-    }
-  if (self->tree_cancel)
-    g_cancellable_cancel (self->tree_cancel);
-  g_clear_object (&self->tree_cancel);
-  self->tree_cancel = g_cancellable_new ();
-  self->tree_busy = TRUE;
-  g_clear_pointer (&self->tree_progress, g_atomic_rc_box_release);
-  self->tree_progress = g_atomic_rc_box_new0 (TreeProgress);
-  g_clear_handle_id (&self->tree_progress_source, g_source_remove);
-  j = g_new0 (TreeJob, 1);
-  j->progress = g_atomic_rc_box_acquire (self->tree_progress);
-  j->model = g_object_ref (self->timeline);
-  j->t0 = self->t0;
-  j->t1 = self->t1;
-  j->generation = self->stats_generation;
-  task = g_task_new (NULL, self->tree_cancel, tree_done, g_object_ref (self));
-  g_task_set_task_data (task, j, stats_job_free);
-  strobe_background_run (task, tree_thread);
-  /* A whole billion-scope trace's tree takes seconds: say so rather than show the last
-   * range's callers, or none. */
-  if (tree_waited (self))
-    {
-      /* The last range's graph is not this one's. */
-      g_object_set (self->flame, "empty-text", _("Building the call tree of this range…"), NULL);
-      strobe_flame_graph_set_tree (STROBE_FLAME_GRAPH (self->flame), NULL, STROBE_CALL_TIME, STROBE_COST_SORT_TIE_BY_KEY);
-      update_links (self);
-      /* How far it is, once it has taken long enough to be worth saying. */
-      self->tree_progress_source = g_timeout_add (PROGRESS_EVERY_MS, tree_progress_cb, self);
-    }
+  if (self->chosen != G_MAXUINT32)
+    strobe_timers_calls_want_links (self->calls, self->timeline, self->chosen, self->t0, self->t1, self->stats_generation);
+  if (gtk_widget_get_mapped (self->flame))
+    strobe_timers_calls_want_tree (self->calls, self->timeline, self->t0, self->t1, self->stats_generation);
+  update_links (self);
+  update_flame (self);
 }
 
 /* ---- choosing and activating rows --------------------------------------------------------- */
@@ -952,7 +839,7 @@ chosen_changed_cb (StrobeTimersPanel *self)
   self->chosen = id;
   strobe_flame_graph_set_highlight (STROBE_FLAME_GRAPH (self->flame), id == G_MAXUINT32 ? STROBE_FLAME_GRAPH_NO_HIGHLIGHT : id);
   g_signal_emit (self, signals[TIMER_CHOSEN], 0, id);
-  compute_tree (self);
+  compute_calls (self);
 }
 
 static void
@@ -1127,7 +1014,7 @@ scrolled (GtkWidget *child)
 static void
 flame_mapped_cb (StrobeTimersPanel *self)
 {
-  compute_tree (self);
+  compute_calls (self);
 }
 
 /* The flame graph needs room (issue 24 item 7: at the default size it was a strip of
@@ -1242,6 +1129,8 @@ strobe_timers_panel_constructed (GObject *object)
   top = scrolled (self->table);
   strobe_pane_mark (top);
 
+  self->calls = strobe_timers_calls_new ();
+  g_signal_connect_object (self->calls, "changed", G_CALLBACK (calls_changed_cb), self, G_CONNECT_SWAPPED);
   self->links = STROBE_CALLERS_PANEL (strobe_callers_panel_new (STROBE_TYPE_TIMER_ROW, link_columns, G_N_ELEMENTS (link_columns),
                                                                 -1, GTK_ORIENTATION_VERTICAL, _("Callers"), _("Callees")));
   self->flame = g_object_new (STROBE_TYPE_FLAME_GRAPH, "show-ancestors", TRUE, "click-zooms", TRUE, "has-tooltip", TRUE,
@@ -1294,12 +1183,11 @@ strobe_timers_panel_dispose (GObject *object)
 
   if (self->stats_cancel)
     g_cancellable_cancel (self->stats_cancel);
-  if (self->tree_cancel)
-    g_cancellable_cancel (self->tree_cancel);
+  if (self->calls)
+    strobe_timers_calls_stop (self->calls);
   if (self->find_cancel)
     g_cancellable_cancel (self->find_cancel);
   g_clear_handle_id (&self->refresh_source, g_source_remove);
-  g_clear_handle_id (&self->tree_progress_source, g_source_remove);
   feed_clear (self);
   for (GtkWidget *child; (child = gtk_widget_get_first_child (GTK_WIDGET (self))) != NULL;)
     gtk_widget_unparent (child);
@@ -1312,8 +1200,7 @@ strobe_timers_panel_finalize (GObject *object)
   StrobeTimersPanel *self = STROBE_TIMERS_PANEL (object);
 
   g_clear_object (&self->stats_cancel);
-  g_clear_object (&self->tree_cancel);
-  g_clear_pointer (&self->tree_progress, g_atomic_rc_box_release);
+  g_clear_object (&self->calls);
   g_clear_object (&self->find_cancel);
   g_clear_object (&self->document);
   g_clear_object (&self->state);
@@ -1322,7 +1209,6 @@ strobe_timers_panel_finalize (GObject *object)
   g_clear_object (&self->rows);
   g_clear_object (&self->filter);
   g_clear_object (&self->selection);
-  g_clear_pointer (&self->tree, strobe_cost_tree_unref);
   G_OBJECT_CLASS (strobe_timers_panel_parent_class)->finalize (object);
 }
 
@@ -1410,7 +1296,7 @@ gboolean
 strobe_timers_panel_is_busy (StrobeTimersPanel *self)
 {
   g_return_val_if_fail (STROBE_IS_TIMERS_PANEL (self), FALSE);
-  return self->stats_cancel != NULL || self->refresh_source != 0 || self->tree_busy || feeding (self);
+  return self->stats_cancel != NULL || self->refresh_source != 0 || strobe_timers_calls_is_busy (self->calls) || feeding (self);
 }
 
 guint32

@@ -9,6 +9,8 @@
 #include "strobe-timeline-model-private.h"
 #include "strobe-timer-stats.h"
 
+#include <string.h>
+
 static inline guint64
 clip (guint64 b, guint64 e, guint64 t0, guint64 t1)
 {
@@ -51,9 +53,46 @@ tick (Ticks *ticks)
   return !g_cancellable_is_cancelled (ticks->cancellable);
 }
 
-/* FALSE when cancelled. */
-static gboolean
-thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree, Ticks *ticks)
+/* One timer's callers and callees while they are summed: count and time by name id
+ * (the callers' STROBE_CALL_NONE at @n_names). */
+typedef struct
+{
+  guint32  name;
+  guint32  n_names;
+  guint64 *callers;    /* count, time for each name id, then for none */
+  guint64 *callees;
+} Links;
+
+static void
+links_grow (Links *l, guint32 name)
+{
+  guint32 n = MAX (name + 1, l->n_names * 2);
+
+  /* The callers' "none" moves to the new end. */
+  l->callers = g_renew (guint64, l->callers, 2 * ((gsize) n + 1));
+  memcpy (&l->callers[2 * (gsize) n], &l->callers[2 * (gsize) l->n_names], 2 * sizeof (guint64));
+  memset (&l->callers[2 * (gsize) l->n_names], 0, 2 * sizeof (guint64) * (n - l->n_names));
+  l->callees = g_renew (guint64, l->callees, 2 * (gsize) n);
+  memset (&l->callees[2 * (gsize) l->n_names], 0, 2 * sizeof (guint64) * (n - l->n_names));
+  l->n_names = n;
+}
+
+static inline void
+links_add (Links *l, guint64 *table, guint32 name, guint64 time)
+{
+  gsize at = name == STROBE_CALL_NONE ? l->n_names : name;
+
+  table[2 * at] += 1;
+  table[2 * at + 1] += time;
+}
+
+/* The walk of one thread's scopes in [t0, t1], either into @tree's nodes (a frame's node
+ * its node) or, when @links is not NULL, into one timer's callers and callees (a frame's
+ * node its name): the same scopes, the same parents, so both give the same callers; the
+ * second with no tree at all. Inlined into each use, @links constant. FALSE when
+ * cancelled. */
+static inline __attribute__ ((always_inline)) gboolean
+walk_thread (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree, Links *links, Ticks *ticks)
 {
   guint n = th->tracks->len;
   g_autofree StrobeScopePos *pos = g_new0 (StrobeScopePos, MAX (n, 1));
@@ -62,7 +101,7 @@ thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
 
   for (guint d = 0; d < n; d++)
     pos[d] = strobe_scope_track_lower_bound_end (th->tracks->pdata[d], t0);
-  stack[0].node = 0;
+  stack[0].node = links ? STROBE_CALL_NONE : 0;
   stack[0].begin = 0;
   stack[0].end = G_MAXUINT64;
   /* stack[k] is the open scope at depth k - 1; its children are at depth k. */
@@ -90,23 +129,41 @@ thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
               child = b <= t1 && b <= f->end && e <= f->end;
               if (child)
                 {
-                  guint32 id = strobe_cost_tree_child (tree, f->node, strobe_scope_name_at (t, pos[d]));
+                  guint32 name = strobe_scope_name_at (t, pos[d]), id;
                   guint64 time = clip (b, e, t0, t1);
 
-                  /* The root's costs are the outermost scopes'. */
-                  strobe_cost_tree_add (tree, id, STROBE_CALL_COUNT, FALSE, 1);
-                  strobe_cost_tree_add (tree, id, STROBE_CALL_TIME, FALSE, time);
-                  if (f->node == 0)
+                  if (links)
                     {
-                      strobe_cost_tree_add (tree, 0, STROBE_CALL_COUNT, FALSE, 1);
-                      strobe_cost_tree_add (tree, 0, STROBE_CALL_TIME, FALSE, time);
+                      if (G_UNLIKELY (name == links->name || f->node == links->name))
+                        {
+                          guint32 most = MAX (name, f->node == STROBE_CALL_NONE ? 0 : f->node);
+                          if (most >= links->n_names)
+                            links_grow (links, most);
+                          if (name == links->name)
+                            links_add (links, links->callers, f->node, time);
+                          if (f->node == links->name)
+                            links_add (links, links->callees, name, time);
+                        }
+                      id = name;
+                    }
+                  else
+                    {
+                      id = strobe_cost_tree_child (tree, f->node, name);
+                      /* The root's costs are the outermost scopes'. */
+                      strobe_cost_tree_add (tree, id, STROBE_CALL_COUNT, FALSE, 1);
+                      strobe_cost_tree_add (tree, id, STROBE_CALL_TIME, FALSE, time);
+                      if (f->node == 0)
+                        {
+                          strobe_cost_tree_add (tree, 0, STROBE_CALL_COUNT, FALSE, 1);
+                          strobe_cost_tree_add (tree, 0, STROBE_CALL_TIME, FALSE, time);
+                        }
                     }
                   strobe_scope_pos_next (t, &pos[d]);
                   if (G_UNLIKELY (++ticks->tick == STROBE_TIMER_STATS_PROGRESS_SCOPES) && !tick (ticks))
                     return FALSE;
                   /* A path not kept: its time is whole in the parent's "other" node; the
                    * scopes it encloses are skipped as the next sibling is taken. */
-                  if (strobe_cost_tree_get_key (tree, id) == STROBE_CALL_OTHER)
+                  if (!links && strobe_cost_tree_get_key (tree, id) == STROBE_CALL_OTHER)
                     continue;
                   top++;
                   stack[top].node = id;
@@ -123,6 +180,18 @@ thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
         }
     }
   return TRUE;
+}
+
+static gboolean
+thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree, Ticks *ticks)
+{
+  return walk_thread (th, t0, t1, tree, NULL, ticks);
+}
+
+static gboolean
+thread_links (StrobeScopeThread *th, guint64 t0, guint64 t1, Links *links, Ticks *ticks)
+{
+  return walk_thread (th, t0, t1, NULL, links, ticks);
 }
 
 static gint node_limit = STROBE_CALL_TREE_MAX_NODES;
@@ -250,4 +319,194 @@ GArray *
 strobe_call_tree_callees (StrobeCostTree *tree, guint32 name_id)
 {
   return links (tree, name_id, FALSE);
+}
+
+/* @table's names with a count, as StrobeCallLinks largest first. */
+static GArray *
+links_out (const Links *l, const guint64 *table, gboolean with_none)
+{
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeCallLink));
+
+  for (gsize at = 0; at < (gsize) l->n_names + (with_none ? 1 : 0); at++)
+    if (table[2 * at] != 0)
+      {
+        StrobeCallLink link = { at == l->n_names ? STROBE_CALL_NONE : (guint32) at, table[2 * at], table[2 * at + 1] };
+        g_array_append_val (out, link);
+      }
+  g_array_sort (out, link_cmp);
+  return out;
+}
+
+/* One walk of the links shared by a few workers, each taking the next thread of the
+ * trace (largest first) and summing into its own tables. */
+typedef struct
+{
+  StrobeTimelineModel *model;
+  GArray              *ids;       /* guint16, largest first */
+  gint                 next;
+  guint64              t0, t1;
+  guint32              name;
+  gint                *progress;
+  GCancellable        *cancellable;
+} LinksWalk;
+
+typedef struct
+{
+  LinksWalk *walk;
+  Links      links;
+  gboolean   ok;
+} LinksWorker;
+
+static gpointer
+links_worker (gpointer data)
+{
+  LinksWorker *w = data;
+  LinksWalk *walk = w->walk;
+  Ticks ticks = { 0, walk->progress, walk->cancellable };
+  guint i;
+
+  w->ok = TRUE;
+  while (w->ok && (i = (guint) g_atomic_int_add (&walk->next, 1)) < walk->ids->len)
+    {
+      StrobeScopeThread *th;
+
+      strobe_timeline_model_read_lock (walk->model);
+      th = strobe_timeline_model_peek_thread (walk->model, g_array_index (walk->ids, guint16, i));
+      if (th)
+        w->ok = thread_links (th, walk->t0, walk->t1, &w->links, &ticks);
+      strobe_timeline_model_read_unlock (walk->model);
+    }
+  return NULL;
+}
+
+static guint64
+thread_scopes (StrobeScopeThread *th)
+{
+  guint64 n = 0;
+
+  for (guint d = 0; d < th->tracks->len; d++)
+    n += ((StrobeScopeTrack *) th->tracks->pdata[d])->n;
+  return n;
+}
+
+typedef struct
+{
+  guint16 id;
+  guint64 scopes;
+} ThreadSize;
+
+static gint
+by_size (gconstpointer a, gconstpointer b)
+{
+  const ThreadSize *x = a, *y = b;
+
+  if (x->scopes != y->scopes)
+    return x->scopes > y->scopes ? -1 : 1;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The threads to walk (one, or all), largest first: the workers end together. */
+static GArray *
+threads_by_size (StrobeTimelineModel *model, gint thread_id)
+{
+  g_autoptr(GArray) ids = strobe_timeline_model_get_threads (model);
+  g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (ThreadSize));
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint16));
+
+  strobe_timeline_model_read_lock (model);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      ThreadSize t = { g_array_index (ids, guint16, i), 0 };
+      StrobeScopeThread *th;
+
+      if (thread_id >= 0 && t.id != thread_id)
+        continue;
+      th = strobe_timeline_model_peek_thread (model, t.id);
+      t.scopes = th ? thread_scopes (th) : 0;
+      g_array_append_val (sizes, t);
+    }
+  strobe_timeline_model_read_unlock (model);
+  g_array_sort (sizes, by_size);
+  for (guint i = 0; i < sizes->len; i++)
+    g_array_append_val (out, g_array_index (sizes, ThreadSize, i).id);
+  return out;
+}
+
+/* @from's sums added to @into's. */
+static void
+links_merge (Links *into, const Links *from)
+{
+  if (from->n_names > into->n_names)
+    links_grow (into, from->n_names - 1);
+  for (gsize at = 0; at < 2 * (gsize) from->n_names; at++)
+    {
+      into->callers[at] += from->callers[at];
+      into->callees[at] += from->callees[at];
+    }
+  into->callers[2 * (gsize) into->n_names] += from->callers[2 * (gsize) from->n_names];
+  into->callers[2 * (gsize) into->n_names + 1] += from->callers[2 * (gsize) from->n_names + 1];
+}
+
+#define LINKS_WORKERS 2
+
+gboolean
+strobe_call_tree_links (StrobeTimelineModel *model, guint32 name_id, guint64 t0, guint64 t1, gint thread_id,
+                        GArray **callers, GArray **callees, gint *progress, GCancellable *cancellable,
+                        GError **error)
+{
+  LinksWalk walk = { 0 };
+  LinksWorker w[LINKS_WORKERS] = { { 0 } };
+  GThread *threads[LINKS_WORKERS] = { NULL };
+  guint n_workers;
+  guint32 n_names;
+  gboolean ok = TRUE;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), FALSE);
+  g_return_val_if_fail (callers != NULL && callees != NULL, FALSE);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  walk.model = model;
+  walk.ids = threads_by_size (model, thread_id);
+  walk.t0 = t0;
+  walk.t1 = t1;
+  walk.name = name_id;
+  walk.progress = progress;
+  walk.cancellable = cancellable;
+  n_names = MAX (strobe_timeline_model_get_n_names (model), 1);
+  /* The walk waits on memory more than it computes: two cores take it at nearly twice
+   * the speed. The workers inherit this thread's priority (a viewer's is lowered). */
+  n_workers = CLAMP (MIN (walk.ids->len, g_get_num_processors ()), 1, LINKS_WORKERS);
+  for (guint k = 0; k < n_workers; k++)
+    {
+      w[k].walk = &walk;
+      w[k].links.name = name_id;
+      w[k].links.n_names = n_names;
+      w[k].links.callers = g_new0 (guint64, 2 * ((gsize) n_names + 1));
+      w[k].links.callees = g_new0 (guint64, 2 * (gsize) n_names);
+      if (k > 0)
+        threads[k] = g_thread_new ("strobe-links", links_worker, &w[k]);
+    }
+  links_worker (&w[0]);
+  for (guint k = 1; k < n_workers; k++)
+    {
+      g_thread_join (threads[k]);
+      links_merge (&w[0].links, &w[k].links);
+    }
+  for (guint k = 0; k < n_workers; k++)
+    ok = ok && w[k].ok;
+  if (!g_cancellable_set_error_if_cancelled (cancellable, error) && ok)
+    {
+      *callers = links_out (&w[0].links, w[0].links.callers, TRUE);
+      *callees = links_out (&w[0].links, w[0].links.callees, FALSE);
+    }
+  else
+    ok = FALSE;
+  for (guint k = 0; k < n_workers; k++)
+    {
+      g_free (w[k].links.callers);
+      g_free (w[k].links.callees);
+    }
+  g_array_unref (walk.ids);
+  return ok;
 }

@@ -88,4 +88,22 @@ GArray *strobe_call_tree_callers  (StrobeCostTree      *tree,
 GArray *strobe_call_tree_callees  (StrobeCostTree      *tree,
                                    guint32              name_id);
 
+/* The callers and callees of @name_id among the scopes of [@t0, @t1] on @thread_id or
+ * every thread (STROBE_TIMER_STATS_ALL_THREADS), in new arrays of StrobeCallLink largest
+ * first: what strobe_call_tree_callers() and _callees() give from the range's tree (the
+ * same scopes, the same parents), found by one walk of the scopes with no tree — a whole
+ * billion-scope trace's tree takes tens of seconds, most of them looking up nodes — and
+ * exact where a tree lumps the paths it could not keep. @progress as
+ * strobe_call_tree_compute_full()'s. FALSE (and @error set) when cancelled. */
+gboolean strobe_call_tree_links (StrobeTimelineModel *model,
+                                 guint32              name_id,
+                                 guint64              t0,
+                                 guint64              t1,
+                                 gint                 thread_id,
+                                 GArray             **callers,
+                                 GArray             **callees,
+                                 gint                *progress,
+                                 GCancellable        *cancellable,
+                                 GError             **error);
+
 G_END_DECLS

@@ -457,6 +457,38 @@ measure_search (StrobeTimelineModel *timeline, GArray *stats, guint64 first, gui
     }
 }
 
+/* The callers and callees of the most common timer, as the timers panel finds them when a
+ * row is chosen, over the middle 1 % and the whole trace. */
+static void
+measure_links (StrobeTimelineModel *timeline, GArray *stats, guint64 first, guint64 last)
+{
+  const StrobeTimerStat *common = NULL;
+  guint64 span = last - first;
+
+  for (guint i = 0; i < stats->len; i++)
+    if (common == NULL || g_array_index (stats, StrobeTimerStat, i).count > common->count)
+      common = &g_array_index (stats, StrobeTimerStat, i);
+  for (guint k = 0; common != NULL && k < 2; k++)
+    {
+      guint64 t0 = k == 0 ? first + span / 2 : first, t1 = k == 0 ? first + span / 2 + span / 100 : last, sum = 0;
+      g_autoptr(GArray) callers = NULL;
+      g_autoptr(GArray) callees = NULL;
+      double w0 = bench_now_ns (), cpu0 = process_cpu ();
+
+      if (!strobe_call_tree_links (timeline, common->name_id, t0, t1, STROBE_TIMER_STATS_ALL_THREADS, &callers, &callees,
+                                   NULL, NULL, NULL))
+        g_error ("the callers were not found");
+      printf ("links.%s %.1f ms (%u callers, %u callees)\n", k == 0 ? "range_1pc" : "whole_trace",
+              (bench_now_ns () - w0) / 1e6, callers->len, callees->len);
+      printf ("links.%s_cpu %.1f ms\n", k == 0 ? "range_1pc" : "whole_trace", (process_cpu () - cpu0) * 1e3);
+      for (guint i = 0; i < callers->len; i++)
+        sum += g_array_index (callers, StrobeCallLink, i).count;
+      if (k == 1 && sum != common->count)
+        g_error ("the callers count %" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT, sum, common->count);
+    }
+  fflush (stdout);
+}
+
 /* Child mode: the document a viewer opens, every model; its own figures on stdout. */
 static int
 measure_open (const char *path)
@@ -513,7 +545,7 @@ measure_open (const char *path)
       printf ("tree.%s_cpu %.1f ms\n", k == 0 ? "range_1pc" : "whole_trace", (process_cpu () - cpu0) * 1e3);
       strobe_cost_tree_unref (tree);
     }
-  fflush (stdout);
+  measure_links (timeline, stats, first, last);
   return 0;
 }
 

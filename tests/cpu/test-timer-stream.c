@@ -1107,6 +1107,76 @@ test_sketch (void)
   strobe_duration_sketch_clear (&a);
 }
 
+static void
+assert_same_links (GArray *a, GArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  for (guint i = 0; i < a->len; i++)
+    {
+      const StrobeCallLink *x = &g_array_index (a, StrobeCallLink, i), *y = &g_array_index (b, StrobeCallLink, i);
+      g_assert_cmpuint (x->name_id, ==, y->name_id);
+      g_assert_cmpuint (x->count, ==, y->count);
+      g_assert_cmpuint (x->inclusive, ==, y->inclusive);
+    }
+}
+
+/* A timer's callers and callees found by the walk with no tree are the tree's, for every
+ * name, over the whole trace and random ranges, all threads and one; and the callers add
+ * up to the timer's count. */
+static void
+test_call_links (void)
+{
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(GArray) threads = NULL;
+  g_autoptr(GError) error = NULL;
+  guint64 first = 0, last = 0;
+  guint32 rng = 7;
+  guint checked = 0;
+
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  g_assert_true (strobe_decoder_read_file (decoder, get_trace (), NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (strobe_timeline_model_get_time_range (model, &first, &last));
+  threads = strobe_timeline_model_get_threads (model);
+  for (guint r = 0; r < 5; r++)
+    {
+      guint64 t0 = first, t1 = G_MAXUINT64;
+      gint thread = r == 4 ? g_array_index (threads, guint16, 1) : STROBE_TIMER_STATS_ALL_THREADS;
+      g_autoptr(StrobeCostTree) tree = NULL;
+      g_autoptr(GArray) stats = NULL;
+
+      if (r > 0)
+        {
+          rng = rng * 1664525u + 1013904223u;
+          t0 = first + (rng >> 8) % (last - first);
+          rng = rng * 1664525u + 1013904223u;
+          t1 = t0 + (rng >> 8) % (last - t0 + 1);
+        }
+      tree = strobe_call_tree_compute (model, t0, t1, thread, NULL, NULL);
+      stats = strobe_timer_stats_compute (model, t0, t1, thread);
+      for (guint i = 0; i < stats->len; i++)
+        {
+          const StrobeTimerStat *st = &g_array_index (stats, StrobeTimerStat, i);
+          g_autoptr(GArray) callers = NULL;
+          g_autoptr(GArray) callees = NULL;
+          g_autoptr(GArray) tree_callers = strobe_call_tree_callers (tree, st->name_id);
+          g_autoptr(GArray) tree_callees = strobe_call_tree_callees (tree, st->name_id);
+          guint64 sum = 0;
+
+          g_assert_true (strobe_call_tree_links (model, st->name_id, t0, t1, thread, &callers, &callees, NULL, NULL, NULL));
+          assert_same_links (callers, tree_callers);
+          assert_same_links (callees, tree_callees);
+          for (guint k = 0; k < callers->len; k++)
+            sum += g_array_index (callers, StrobeCallLink, k).count;
+          g_assert_cmpuint (sum, ==, st->count);
+          checked += callees->len > 0;
+        }
+    }
+  /* Names with callees in every range. */
+  g_assert_cmpuint (checked, >, 20);
+}
+
 /* The call tree's progress: a step for every STROBE_TIMER_STATS_PROGRESS_SCOPES scopes
  * walked, counted across the threads, so the whole trace makes as many steps as the
  * estimate says; a range fewer; the tree the same as without progress. */
@@ -1168,6 +1238,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timer-stream/async-model", test_async_model);
   g_test_add_func ("/timer-stream/summary-apart", test_summary_apart);
   g_test_add_func ("/timer-stream/call-tree-progress", test_call_tree_progress);
+  g_test_add_func ("/timer-stream/call-links", test_call_links);
   status = g_test_run ();
   if (trace_path)
     {
