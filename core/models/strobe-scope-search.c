@@ -81,39 +81,15 @@ by_last_end (gconstpointer a, gconstpointer b)
   return (x->last_end > y->last_end) - (x->last_end < y->last_end);
 }
 
-/* A time by which the earliest @max scopes named in @set surely began, from the summary
- * blocks alone (G_MAXUINT64 when they do not hold that many): every block ending by then
- * counted, the fewest such blocks that hold @max. Blocks that begin after it need no walk. */
+/* A time by which the earliest @max scopes named in the set surely began, from the
+ * summary blocks' counts alone (G_MAXUINT64 when they do not hold that many): every block
+ * ending by then counted, the fewest such blocks that hold @max. Blocks that begin after
+ * it need no walk. */
 static guint64
-horizon_of (StrobeTimelineModel *model, GArray *ids, const guint8 *set, guint32 n_names, guint32 n_set, guint max,
-            GCancellable *cancellable)
+horizon_from (GArray *blocks, guint max)
 {
-  g_autoptr(GArray) blocks = g_array_new (FALSE, FALSE, sizeof (BlockCount));
   guint64 sum = 0;
 
-  for (guint i = 0; i < ids->len && !g_cancellable_is_cancelled (cancellable); i++)
-    {
-      StrobeScopeThread *th;
-
-      strobe_timeline_model_read_lock (model);
-      th = strobe_timeline_model_peek_thread (model, g_array_index (ids, guint16, i));
-      for (guint d = 0; th != NULL && d < th->tracks->len; d++)
-        {
-          StrobeScopeTrack *t = th->tracks->pdata[d];
-          guint c0, c1;
-
-          for (guint k = 0; t->summary != NULL && block_chunks (t, k, &c0, &c1); k++)
-            {
-              BlockCount b;
-
-              b.count = strobe_timer_summary_block_count (t->summary, k, set, 0, n_names, n_set, NULL);
-              b.last_end = strobe_scope_chunk (t, c1 - 1)->last_end;
-              if (b.count)
-                g_array_append_val (blocks, b);
-            }
-        }
-      strobe_timeline_model_read_unlock (model);
-    }
   g_array_sort (blocks, by_last_end);
   for (guint i = 0; i < blocks->len; i++)
     if ((sum += g_array_index (blocks, BlockCount, i).count) >= max)
@@ -151,9 +127,11 @@ strobe_scope_search_steps (StrobeTimelineModel *model)
 }
 
 /* Threads are shared out among workers as they go (an atomic cursor over them, the
- * largest first so that the last one taken is a small one), each worker keeping its own
- * earliest matches; merged and sorted at the end, they are what one walk would keep: a
- * thread's matches all come from one worker, in its order. */
+ * largest first so that the last one taken is a small one), twice: first each of their
+ * summary blocks' matches are counted (kept for the walk, and the horizon from them all),
+ * then the threads are walked, each worker keeping its own earliest matches; merged and
+ * sorted at the end, they are what one walk would keep: a thread's matches all come from
+ * one worker, in its order. */
 typedef struct
 {
   StrobeTimelineModel *model;
@@ -165,7 +143,9 @@ typedef struct
   guint                step, delay;
   gint                *progress;
   guint64              rest;         /* atomic: the scopes after each worker's last step */
-  gint                 next;         /* atomic: the next thread to take */
+  GPtrArray           *counts;       /* by thread (as @ids), by depth: guint32 matches by block */
+  gint                 next_count;   /* atomic: the next thread to count */
+  gint                 next;         /* atomic: the next thread to walk */
   gint                 cancelled;    /* atomic */
   GCancellable        *cancellable;
 } Shared;
@@ -174,6 +154,7 @@ typedef struct
 {
   Shared  *sh;
   GArray  *out;                      /* StrobeScopeMatch */
+  GArray  *blocks;                   /* BlockCount, of the blocks that hold matches */
   guint64  count;
   guint64  tick;                     /* scopes passed since the last step */
 } Worker;
@@ -209,88 +190,146 @@ horizon_lower (Shared *sh, guint64 to)
     ;
 }
 
-/* The matches among the @n scopes of chunk @c of a track (depth @d of thread @id), into
- * @w: read record by record as strobe_scope_pos_decode() does, the begin and end summed
- * along and kept for the matches only (a search needs no position, nor the flags). */
-static guint
-scan_chunk (Worker *w, const StrobeScopeChunk *c, guint n, guint16 id, guint d)
+/* The record at *@rec, the one after the scope that ended at *@end (the chunk's base for
+ * its first): its name returned, its begin and end in @begin and @end, *@rec moved past
+ * it — read as strobe_scope_pos_decode() reads it, without a position (a search needs
+ * none, nor the flags). */
+static inline __attribute__ ((always_inline)) guint32
+next_record (const guint8 **rec, guint64 *begin, guint64 *end)
+{
+  guint64 x, m1, m2, m3, x2, x3, gap, duration;
+  guint32 name;
+
+  /* Followed by at least 8 bytes of their buffer: one load for the common record. */
+  memcpy (&x, *rec, sizeof x);
+  x = GUINT64_FROM_LE (x);
+  m1 = (x >> 7) & 1;
+  x2 = x >> (8 + 8 * m1);
+  m2 = (x2 >> 7) & 1;
+  x3 = x2 >> (8 + 8 * m2);
+  m3 = (x3 >> 7) & 1;
+  if (G_LIKELY ((((m1 & (x >> 15)) | (m2 & (x2 >> 15)) | (m3 & (x3 >> 15))) & 1) == 0))
+    {
+      gap = (x & 0x7f) | (((x >> 8) & 0x7f & (0 - m1)) << 7);
+      duration = (x2 & 0x7f) | (((x2 >> 8) & 0x7f & (0 - m2)) << 7);
+      name = (guint32) ((x3 & 0x7f) | (((x3 >> 8) & 0x7f & (0 - m3)) << 7));
+      *rec += 3 + m1 + m2 + m3;
+    }
+  else
+    {
+      gap = strobe_scope_get_varint (rec);
+      duration = strobe_scope_get_varint (rec);
+      name = (guint32) strobe_scope_get_varint (rec);
+    }
+  *begin = *end + ((gap >> 1) ^ (0 - (gap & 1)));
+  *end = *begin + duration;
+  return name;
+}
+
+static inline gboolean
+wanted (const Shared *sh, guint32 name)
+{
+  return name < sh->n_names && sh->set[name];
+}
+
+/* A match into @w, in the track's order. */
+static void
+keep (Worker *w, const StrobeScopeMatch *m)
 {
   Shared *sh = w->sh;
+
+  g_array_append_vals (w->out, m, 1);
+  /* Over the cap: keep the earliest, trimmed now and then. */
+  if (w->out->len >= 2 * (gsize) MAX (sh->max, 1))
+    {
+      g_array_sort (w->out, match_cmp);
+      g_array_set_size (w->out, sh->max);
+      if (sh->max > 0)
+        horizon_lower (sh, g_array_index (w->out, StrobeScopeMatch, sh->max - 1).begin);
+    }
+}
+
+/* The matches among the @n scopes of chunk @c of a track (depth @d of thread @id), into
+ * @w; how many. */
+static guint
+scan_chunk (Worker *w, const StrobeScopeChunk *c, guint n, guint16 id, guint16 d)
+{
   const guint8 *rec = c->data;
-  guint64 prev_end = c->base;
+  guint64 begin, end = c->base;
   guint found = 0;
 
   for (guint i = 0; i < n; i++)
     {
-      guint64 x, m1, m2, m3, x2, x3, gap, duration, begin;
-      guint32 name;
+      guint32 name = next_record (&rec, &begin, &end);
 
-      /* Followed by at least 8 bytes of their buffer: one load for the common record. */
-      memcpy (&x, rec, sizeof x);
-      x = GUINT64_FROM_LE (x);
-      m1 = (x >> 7) & 1;
-      x2 = x >> (8 + 8 * m1);
-      m2 = (x2 >> 7) & 1;
-      x3 = x2 >> (8 + 8 * m2);
-      m3 = (x3 >> 7) & 1;
-      if (G_LIKELY ((((m1 & (x >> 15)) | (m2 & (x2 >> 15)) | (m3 & (x3 >> 15))) & 1) == 0))
-        {
-          gap = (x & 0x7f) | (((x >> 8) & 0x7f & (0 - m1)) << 7);
-          duration = (x2 & 0x7f) | (((x2 >> 8) & 0x7f & (0 - m2)) << 7);
-          name = (guint32) ((x3 & 0x7f) | (((x3 >> 8) & 0x7f & (0 - m3)) << 7));
-          rec += 3 + m1 + m2 + m3;
-        }
-      else
-        {
-          gap = strobe_scope_get_varint (&rec);
-          duration = strobe_scope_get_varint (&rec);
-          name = (guint32) strobe_scope_get_varint (&rec);
-        }
-      begin = prev_end + ((gap >> 1) ^ (0 - (gap & 1)));
-      prev_end = begin + duration;
-      if (G_LIKELY (name >= sh->n_names || !sh->set[name]))
+      if (G_LIKELY (!wanted (w->sh, name)))
         continue;
       found++;
-      g_array_append_vals (w->out, &(StrobeScopeMatch) { begin, prev_end, name, id, (guint16) MIN (d, G_MAXUINT16) }, 1);
-      /* Over the cap: keep the earliest, trimmed now and then. */
-      if (w->out->len >= 2 * (gsize) MAX (sh->max, 1))
-        {
-          g_array_sort (w->out, match_cmp);
-          g_array_set_size (w->out, sh->max);
-          if (sh->max > 0)
-            horizon_lower (sh, g_array_index (w->out, StrobeScopeMatch, sh->max - 1).begin);
-        }
+      keep (w, &(StrobeScopeMatch) { begin, end, name, id, d });
     }
   return found;
 }
 
-/* The matches of one track, depth @d of thread @id, into @w. FALSE when cancelled. */
+/* The same for two full chunks of a track, @a then @b, read side by side: a record's
+ * length is known only once it is read, so one chunk's walk is a chain of dependent
+ * loads; two chains at once keep the core busy. @b's matches wait for @a's. */
+static guint
+scan_chunk_pair (Worker *w, const StrobeScopeChunk *a, const StrobeScopeChunk *b, guint16 id, guint16 d)
+{
+  StrobeScopeMatch later[STROBE_SCOPE_CHUNK];
+  const guint8 *ra = a->data, *rb = b->data;
+  guint64 ba, ea = a->base, bb, eb = b->base;
+  guint found = 0, n_later = 0;
+
+  for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
+    {
+      guint32 na = next_record (&ra, &ba, &ea), nb = next_record (&rb, &bb, &eb);
+
+      if (G_UNLIKELY (wanted (w->sh, na)))
+        {
+          found++;
+          keep (w, &(StrobeScopeMatch) { ba, ea, na, id, d });
+        }
+      if (G_UNLIKELY (wanted (w->sh, nb)))
+        later[n_later++] = (StrobeScopeMatch) { bb, eb, nb, id, d };
+    }
+  for (guint i = 0; i < n_later; i++)
+    keep (w, &later[i]);
+  return found + n_later;
+}
+
+/* The matches of one track, depth @d of thread @id, into @w, with @counts (when not NULL)
+ * its blocks' counts of matches. FALSE when cancelled. */
 static gboolean
-search_track (Worker *w, const StrobeScopeTrack *t, guint16 id, guint d)
+search_track (Worker *w, const StrobeScopeTrack *t, const GArray *counts, guint16 id, guint d)
 {
   Shared *sh = w->sh;
   guint64 in_track = 0;
   gboolean last_empty = TRUE;
   guint unread = 0, c0, c1, per_block = t->summary ? 1u << t->summary->shift : 0;
+  guint16 depth = (guint16) MIN (d, G_MAXUINT16);
 
   for (guint ci = 0; ci < t->chunks->len;)
     {
-      guint n;
+      guint n, k = per_block ? ci / per_block : 0;
 
       /* A block with none, or whose scopes cannot be among the earliest @max (this
        * track gave that many already, or it begins after the @max-th kept): counted,
-       * not walked. Where the last block read held some, the next likely does too: its
-       * summary (a tenth of a walk of it) is read only now and then. */
-      if (per_block && ci % per_block == 0 && block_chunks (t, ci / per_block, &c0, &c1) && c0 == ci)
+       * not walked. Its count was taken by the first pass (a block published by then
+       * never changes); for one published since, where the last block read held some,
+       * the next likely does too: its summary (a tenth of a walk of it) is read only now
+       * and then. */
+      if (per_block && ci % per_block == 0 && block_chunks (t, k, &c0, &c1) && c0 == ci)
         {
           gboolean late = in_track >= sh->max
                           || strobe_scope_chunk (t, ci)->base > __atomic_load_n (&sh->horizon, __ATOMIC_RELAXED);
-          guint64 in_block;
+          gboolean known = counts != NULL && k < counts->len;
+          guint64 in_block = known ? g_array_index (counts, guint32, k) : 0;
 
-          if (late || last_empty || ++unread % 8 == 0)
+          if (known || late || last_empty || ++unread % 8 == 0)
             {
-              in_block = strobe_timer_summary_block_count (t->summary, ci / per_block, sh->set, 0, sh->n_names,
-                                                           sh->n_set, NULL);
+              if (!known)
+                in_block = strobe_timer_summary_block_count (t->summary, k, sh->set, 0, sh->n_names, sh->n_set, NULL);
               last_empty = in_block == 0;
               if (late || in_block == 0)
                 {
@@ -305,8 +344,19 @@ search_track (Worker *w, const StrobeScopeTrack *t, guint16 id, guint d)
             }
         }
       n = strobe_scope_chunk_count (t, ci);
-      w->tick += n;
-      n = scan_chunk (w, strobe_scope_chunk (t, ci++), n, id, d);
+      /* Two at once where both are full and no block begins at the second. */
+      if (ci + 1 < t->chunks->len && n == STROBE_SCOPE_CHUNK && (per_block == 0 || (ci + 1) % per_block != 0)
+          && strobe_scope_chunk_count (t, ci + 1) == STROBE_SCOPE_CHUNK)
+        {
+          w->tick += 2 * STROBE_SCOPE_CHUNK;
+          n = scan_chunk_pair (w, strobe_scope_chunk (t, ci), strobe_scope_chunk (t, ci + 1), id, depth);
+          ci += 2;
+        }
+      else
+        {
+          w->tick += n;
+          n = scan_chunk (w, strobe_scope_chunk (t, ci++), n, id, depth);
+        }
       w->count += n;
       in_track += n;
       if (w->tick >= sh->step && !worker_step (w))
@@ -315,8 +365,62 @@ search_track (Worker *w, const StrobeScopeTrack *t, guint16 id, guint d)
   return TRUE;
 }
 
+/* The first pass over thread @i of @ids: its tracks' published blocks' matches counted
+ * (for the walk), those that hold some listed in @w->blocks (for the horizon). */
+static void
+count_thread (Worker *w, guint i, const StrobeScopeThread *th)
+{
+  Shared *sh = w->sh;
+  GPtrArray *by_depth = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+
+  for (guint d = 0; d < th->tracks->len && !g_atomic_int_get (&sh->cancelled); d++)
+    {
+      const StrobeScopeTrack *t = th->tracks->pdata[d];
+      guint nb = strobe_timer_summary_n_blocks (t->summary), c0, c1;
+      GArray *counts = g_array_sized_new (FALSE, FALSE, sizeof (guint32), nb);
+
+      /* The tail too for the horizon, not kept: it grows with a live trace. */
+      for (guint k = 0; t->summary != NULL && k <= nb && block_chunks (t, k, &c0, &c1); k++)
+        {
+          BlockCount b = { strobe_scope_chunk (t, c1 - 1)->last_end, 0 };
+
+          b.count = strobe_timer_summary_block_count (t->summary, k, sh->set, 0, sh->n_names, sh->n_set, NULL);
+          if (k < nb)
+            g_array_append_val (counts, (guint32) { (guint32) b.count });
+          if (b.count)
+            g_array_append_val (w->blocks, b);
+          if (k % 64 == 63 && g_cancellable_is_cancelled (sh->cancellable))
+            g_atomic_int_set (&sh->cancelled, 1);
+        }
+      g_ptr_array_add (by_depth, counts);
+    }
+  sh->counts->pdata[i] = by_depth;
+}
+
 static gpointer
-worker_main (gpointer data)
+count_main (gpointer data)
+{
+  Worker *w = data;
+  Shared *sh = w->sh;
+
+  for (;;)
+    {
+      gint i = g_atomic_int_add (&sh->next_count, 1);
+      StrobeScopeThread *th;
+
+      if (i >= (gint) sh->ids->len || g_atomic_int_get (&sh->cancelled))
+        break;
+      strobe_timeline_model_read_lock (sh->model);
+      th = strobe_timeline_model_peek_thread (sh->model, g_array_index (sh->ids, guint16, i));
+      if (th != NULL)
+        count_thread (w, (guint) i, th);
+      strobe_timeline_model_read_unlock (sh->model);
+    }
+  return NULL;
+}
+
+static gpointer
+walk_main (gpointer data)
 {
   Worker *w = data;
   Shared *sh = w->sh;
@@ -324,17 +428,19 @@ worker_main (gpointer data)
   for (;;)
     {
       gint i = g_atomic_int_add (&sh->next, 1);
+      GPtrArray *by_depth;
       guint16 id;
       StrobeScopeThread *th;
 
       if (i >= (gint) sh->ids->len || g_atomic_int_get (&sh->cancelled))
         break;
       id = g_array_index (sh->ids, guint16, i);
+      by_depth = sh->counts->pdata[i];
       /* Locked per thread: the writer may move the tracks between two threads. */
       strobe_timeline_model_read_lock (sh->model);
       th = strobe_timeline_model_peek_thread (sh->model, id);
       for (guint d = 0; th != NULL && d < th->tracks->len; d++)
-        if (!search_track (w, th->tracks->pdata[d], id, d))
+        if (!search_track (w, th->tracks->pdata[d], by_depth && d < by_depth->len ? by_depth->pdata[d] : NULL, id, d))
           break;
       strobe_timeline_model_read_unlock (sh->model);
     }
@@ -380,13 +486,33 @@ largest_first (StrobeTimelineModel *model, GArray *ids)
     g_array_index (ids, guint16, i) = g_array_index (sizes, ThreadSize, i).id;
 }
 
-/* The walk of @sh's threads on the caller and helpers (they inherit the caller's
- * priority): the matches of all merged into @out, their count returned. */
+static void
+free_counts (gpointer by_depth)
+{
+  if (by_depth)
+    g_ptr_array_unref (by_depth);
+}
+
+/* @func on the caller and @n - 1 helpers (they inherit the caller's priority). */
+static void
+run_workers (Worker *workers, guint n, GThreadFunc func)
+{
+  GThread *helpers[4] = { NULL };
+
+  for (guint i = 1; i < n; i++)
+    helpers[i] = g_thread_new ("strobe-search", func, &workers[i]);
+  func (&workers[0]);
+  for (guint i = 1; i < n; i++)
+    g_thread_join (helpers[i]);
+}
+
+/* Both passes over @sh's threads: the matches of all merged into @out, their count
+ * returned. */
 static guint64
 search_threads (Shared *sh, GArray *out)
 {
   Worker workers[4] = { { 0 } };
-  GThread *helpers[4] = { NULL };
+  g_autoptr(GArray) blocks = g_array_new (FALSE, FALSE, sizeof (BlockCount));
   guint n_workers = g_atomic_int_get (&test_workers);
   guint64 count = 0;
 
@@ -397,18 +523,20 @@ search_threads (Shared *sh, GArray *out)
     {
       workers[i].sh = sh;
       workers[i].out = i == 0 ? g_array_ref (out) : g_array_new (FALSE, FALSE, sizeof (StrobeScopeMatch));
-      if (i > 0)
-        helpers[i] = g_thread_new ("strobe-search", worker_main, &workers[i]);
+      workers[i].blocks = i == 0 ? g_array_ref (blocks) : g_array_new (FALSE, FALSE, sizeof (BlockCount));
     }
-  worker_main (&workers[0]);
+  run_workers (workers, n_workers, count_main);
+  for (guint i = 1; i < n_workers; i++)
+    g_array_append_vals (blocks, workers[i].blocks->data, workers[i].blocks->len);
+  if (sh->max > 0)
+    sh->horizon = horizon_from (blocks, sh->max);
+  run_workers (workers, n_workers, walk_main);
   for (guint i = 0; i < n_workers; i++)
     {
       if (i > 0)
-        {
-          g_thread_join (helpers[i]);
-          g_array_append_vals (out, workers[i].out->data, workers[i].out->len);
-        }
+        g_array_append_vals (out, workers[i].out->data, workers[i].out->len);
       g_array_unref (workers[i].out);
+      g_array_unref (workers[i].blocks);
       count += workers[i].count;
     }
   /* The workers' last part-steps: the counter ends at the scopes passed over a step. */
@@ -459,10 +587,11 @@ strobe_scope_search_full (StrobeTimelineModel *model, const char *text, guint ma
     {
       largest_first (model, ids);
       sh = (Shared) { model, ids, set, n_names, n_set, max, G_MAXUINT64, step_scopes (),
-                      g_atomic_int_get (&test_step_delay_us), progress, 0, 0, 0, cancellable };
-      if (max > 0)
-        sh.horizon = horizon_of (model, ids, set, n_names, n_set, max, cancellable);
+                      g_atomic_int_get (&test_step_delay_us), progress, 0, NULL, 0, 0, 0, cancellable };
+      sh.counts = g_ptr_array_new_full (ids->len, free_counts);
+      g_ptr_array_set_size (sh.counts, ids->len);
       count = search_threads (&sh, out);
+      g_ptr_array_unref (sh.counts);
     }
   if (g_atomic_int_get (&sh.cancelled) || g_cancellable_is_cancelled (cancellable))
     {

@@ -770,6 +770,53 @@ test_search_workers (void)
     }
 }
 
+/* A model still growing: searched at every step of its growth, by two workers, it gives
+ * the brute force's matches — the blocks published by then counted in the first pass, the
+ * tail (which grows) read by the walk. */
+static void
+test_search_growing (void)
+{
+  const char *path = get_trace ();
+  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(GError) error = NULL;
+  g_autofree char *data = NULL;
+  gsize len, step, off = 0;
+  guint checks = 0;
+
+  g_assert_true (g_file_get_contents (path, &data, &len, &error));
+  strobe_timer_summary_set_test_shift (2);
+  strobe_scope_search_set_test_pace (0, 0, 2);
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  step = len / 7 + 1;
+  while (off < len)
+    {
+      gsize n = MIN (step, len - off);
+      g_autoptr(GArray) all = NULL;
+
+      g_assert_true (strobe_decoder_feed (decoder, (const guint8 *) data + off, n, &error));
+      g_assert_no_error (error);
+      off += n;
+      all = brute_matches (model, "name1");
+      for (guint c = 0; c < 3; c++)
+        {
+          guint max = c == 0 ? 7 : c == 1 ? all->len / 2 : G_MAXUINT;
+          guint64 total = 0;
+          g_autoptr(GArray) found = strobe_scope_search (model, "name1", max, &total, NULL, &error);
+
+          g_assert_no_error (error);
+          g_assert_cmpuint (total, ==, all->len);
+          g_assert_cmpuint (found->len, ==, MIN (max, all->len));
+          g_assert_cmpmem (found->data, found->len * sizeof (StrobeScopeMatch), all->data,
+                           found->len * sizeof (StrobeScopeMatch));
+        }
+      checks += all->len > 0;
+    }
+  strobe_scope_search_set_test_pace (0, 0, 0);
+  strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
+  g_assert_cmpuint (checks, >=, 5);
+}
+
 /* A model still growing (the trace fed a piece at a time, no end): its summaries cover
  * the blocks filled so far, and the timers of any range agree with the brute force at
  * every step. */
@@ -1234,6 +1281,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timer-stream/summary-live", test_summary_live);
   g_test_add_func ("/timer-stream/summary-search", test_summary_search);
   g_test_add_func ("/timer-stream/search-workers", test_search_workers);
+  g_test_add_func ("/timer-stream/search-growing", test_search_growing);
   g_test_add_func ("/timer-stream/memory-budget", test_memory_budget);
   g_test_add_func ("/timer-stream/async-model", test_async_model);
   g_test_add_func ("/timer-stream/summary-apart", test_summary_apart);
