@@ -86,6 +86,69 @@ links_add (Links *l, guint64 *table, guint32 name, guint64 time)
   table[2 * at + 1] += time;
 }
 
+/* A track read a chunk at a time: its records decoded in one tight loop, then taken one
+ * by one — the walk moves between depths at nearly every scope, and a record read where
+ * it is needed paid a call and a chain of dependent loads each time. */
+typedef struct
+{
+  const StrobeScopeTrack *t;
+  guint                   ci;       /* the chunk decoded */
+  guint                   i, n;     /* the next scope in it, its scopes (i == n: none left) */
+  guint64                 begin[STROBE_SCOPE_CHUNK];
+  guint64                 end[STROBE_SCOPE_CHUNK];
+  guint32                 name[STROBE_SCOPE_CHUNK];
+} Cursor;
+
+static void
+cursor_load (Cursor *c, guint ci)
+{
+  const StrobeScopeChunk *chunk;
+  const guint8 *rec;
+  guint64 begin, end;
+
+  c->ci = ci;
+  c->i = 0;
+  if (ci >= c->t->chunks->len)
+    {
+      c->n = 0;
+      return;
+    }
+  chunk = strobe_scope_chunk (c->t, ci);
+  rec = chunk->data;
+  end = chunk->base;
+  c->n = strobe_scope_chunk_count (c->t, ci);
+  for (guint k = 0; k < c->n; k++)
+    {
+      c->name[k] = strobe_scope_record_next (&rec, &begin, &end);
+      c->begin[k] = begin;
+      c->end[k] = end;
+    }
+}
+
+/* At the first scope whose end is >= @time. */
+static void
+cursor_init (Cursor *c, const StrobeScopeTrack *t, guint64 time)
+{
+  StrobeScopePos p = strobe_scope_track_lower_bound_end (t, time);
+
+  c->t = t;
+  cursor_load (c, p.ci);
+  c->i = strobe_scope_pos_valid (t, p) ? p.pi : c->n;
+}
+
+static inline gboolean
+cursor_valid (const Cursor *c)
+{
+  return c->i < c->n;
+}
+
+static inline void
+cursor_next (Cursor *c)
+{
+  if (++c->i == c->n && c->n == STROBE_SCOPE_CHUNK)
+    cursor_load (c, c->ci + 1);
+}
+
 /* The walk of one thread's scopes in [t0, t1], either into @tree's nodes (a frame's node
  * its node) or, when @links is not NULL, into one timer's callers and callees (a frame's
  * node its name): the same scopes, the same parents, so both give the same callers; the
@@ -95,12 +158,12 @@ static inline __attribute__ ((always_inline)) gboolean
 walk_thread (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree, Links *links, Ticks *ticks)
 {
   guint n = th->tracks->len;
-  g_autofree StrobeScopePos *pos = g_new0 (StrobeScopePos, MAX (n, 1));
+  g_autofree Cursor *pos = g_new (Cursor, MAX (n, 1));
   g_autofree Frame *stack = g_new (Frame, n + 1);
   guint top = 0;
 
   for (guint d = 0; d < n; d++)
-    pos[d] = strobe_scope_track_lower_bound_end (th->tracks->pdata[d], t0);
+    cursor_init (&pos[d], th->tracks->pdata[d], t0);
   stack[0].node = links ? STROBE_CALL_NONE : 0;
   stack[0].begin = 0;
   stack[0].end = G_MAXUINT64;
@@ -109,27 +172,27 @@ walk_thread (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
     {
       Frame *f = &stack[top];
       guint d = top;
-      StrobeScopeTrack *t = d < n ? th->tracks->pdata[d] : NULL;
+      Cursor *c = d < n ? &pos[d] : NULL;
       gboolean child = FALSE;
 
-      if (t)
+      if (c)
         {
           /* Scopes that began before this parent belong to an earlier one (outside the
            * range, or before t0): skip them. */
-          while (strobe_scope_pos_valid (t, pos[d]) && strobe_scope_begin_at (t, pos[d]) < f->begin)
+          while (cursor_valid (c) && c->begin[c->i] < f->begin)
             {
-              strobe_scope_pos_next (t, &pos[d]);
+              cursor_next (c);
               if (G_UNLIKELY (++ticks->tick == STROBE_TIMER_STATS_PROGRESS_SCOPES) && !tick (ticks))
                 return FALSE;
             }
-          if (strobe_scope_pos_valid (t, pos[d]))
+          if (cursor_valid (c))
             {
-              guint64 b = strobe_scope_begin_at (t, pos[d]);
-              guint64 e = strobe_scope_end_at (t, pos[d]);
+              guint64 b = c->begin[c->i];
+              guint64 e = c->end[c->i];
               child = b <= t1 && b <= f->end && e <= f->end;
               if (child)
                 {
-                  guint32 name = strobe_scope_name_at (t, pos[d]), id;
+                  guint32 name = c->name[c->i], id;
                   guint64 time = clip (b, e, t0, t1);
 
                   if (links)
@@ -158,7 +221,7 @@ walk_thread (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
                           strobe_cost_tree_add (tree, 0, STROBE_CALL_TIME, FALSE, time);
                         }
                     }
-                  strobe_scope_pos_next (t, &pos[d]);
+                  cursor_next (c);
                   if (G_UNLIKELY (++ticks->tick == STROBE_TIMER_STATS_PROGRESS_SCOPES) && !tick (ticks))
                     return FALSE;
                   /* A path not kept: its time is whole in the parent's "other" node; the

@@ -211,41 +211,54 @@ strobe_scope_put_record (guint8 *p, guint64 zgap, guint64 duration, guint32 name
   return strobe_scope_put_varint (p, name);
 }
 
+/* Reads the record at *@rec (moved past it): the scope's name returned, its begin and
+ * end in @begin and @end — @end holding the previous scope's end (the chunk's base for
+ * its first) on the way in. The common record (each field below 2^14, as
+ * strobe_scope_put_record writes in one store) is read from one 8-byte load, its lengths
+ * from the continuation bits: a branch on each varint's length mispredicted about twice a
+ * scope. The records are followed by at least 8 bytes of their buffer (the arena keeps
+ * that much at a block's end). */
+static inline __attribute__ ((always_inline)) guint32
+strobe_scope_record_next (const guint8 **rec, guint64 *begin, guint64 *end)
+{
+  guint64 x, m1, m2, m3, x2, x3, gap, duration;
+  guint32 name;
+
+  memcpy (&x, *rec, sizeof x);
+  x = GUINT64_FROM_LE (x);
+  m1 = (x >> 7) & 1;
+  x2 = x >> (8 + 8 * m1);
+  m2 = (x2 >> 7) & 1;
+  x3 = x2 >> (8 + 8 * m2);
+  m3 = (x3 >> 7) & 1;
+  if (G_LIKELY ((((m1 & (x >> 15)) | (m2 & (x2 >> 15)) | (m3 & (x3 >> 15))) & 1) == 0))
+    {
+      gap = (x & 0x7f) | (((x >> 8) & 0x7f & (0 - m1)) << 7);
+      duration = (x2 & 0x7f) | (((x2 >> 8) & 0x7f & (0 - m2)) << 7);
+      name = (guint32) ((x3 & 0x7f) | (((x3 >> 8) & 0x7f & (0 - m3)) << 7));
+      *rec += 3 + m1 + m2 + m3;
+    }
+  else
+    {
+      gap = strobe_scope_get_varint (rec);
+      duration = strobe_scope_get_varint (rec);
+      name = (guint32) strobe_scope_get_varint (rec);
+    }
+  *begin = *end + ((gap >> 1) ^ (0 - (gap & 1)));
+  *end = *begin + duration;
+  return name;
+}
+
 /* Reads the record at p->off of chunk p->ci; @prev_end: the previous scope's end (the
  * chunk's base for its first). */
 static inline void
 strobe_scope_pos_decode (const StrobeScopeTrack *t, StrobeScopePos *p, guint64 prev_end)
 {
   const guint8 *start = strobe_scope_chunk (t, p->ci)->data + p->off, *d = start;
-  guint64 w, m1, m2, m3, w2, w3, gap;
 
-  /* The common record (each field below 2^14, as strobe_scope_put_record writes in one
-   * store) read from one 8-byte load, its lengths from the continuation bits: a branch on
-   * each varint's length mispredicted about twice a scope. The records are followed by
-   * at least 8 bytes of their buffer (the arena keeps that much at a block's end). */
-  memcpy (&w, d, sizeof w);
-  w = GUINT64_FROM_LE (w);
-  m1 = (w >> 7) & 1;
-  w2 = w >> (8 + 8 * m1);
-  m2 = (w2 >> 7) & 1;
-  w3 = w2 >> (8 + 8 * m2);
-  m3 = (w3 >> 7) & 1;
-  if (G_LIKELY ((((m1 & (w >> 15)) | (m2 & (w2 >> 15)) | (m3 & (w3 >> 15))) & 1) == 0))
-    {
-      gap = (w & 0x7f) | (((w >> 8) & 0x7f & (0 - m1)) << 7);
-      p->begin = prev_end + ((gap >> 1) ^ (0 - (gap & 1)));
-      p->end = p->begin + ((w2 & 0x7f) | (((w2 >> 8) & 0x7f & (0 - m2)) << 7));
-      p->name = (guint32) ((w3 & 0x7f) | (((w3 >> 8) & 0x7f & (0 - m3)) << 7));
-      p->off += (guint) (3 + m1 + m2 + m3);
-    }
-  else
-    {
-      gap = strobe_scope_get_varint (&d);
-      p->begin = prev_end + ((gap >> 1) ^ (0 - (gap & 1)));
-      p->end = p->begin + strobe_scope_get_varint (&d);
-      p->name = (guint32) strobe_scope_get_varint (&d);
-      p->off += (guint) (d - start);
-    }
+  p->end = prev_end;
+  p->name = strobe_scope_record_next (&d, &p->begin, &p->end);
+  p->off += (guint) (d - start);
   p->flags = 0;
   if (G_UNLIKELY (t->flags != NULL) && p->fi < t->flags->len)
     {
