@@ -190,42 +190,6 @@ horizon_lower (Shared *sh, guint64 to)
     ;
 }
 
-/* The record at *@rec, the one after the scope that ended at *@end (the chunk's base for
- * its first): its name returned, its begin and end in @begin and @end, *@rec moved past
- * it — read as strobe_scope_pos_decode() reads it, without a position (a search needs
- * none, nor the flags). */
-static inline __attribute__ ((always_inline)) guint32
-next_record (const guint8 **rec, guint64 *begin, guint64 *end)
-{
-  guint64 x, m1, m2, m3, x2, x3, gap, duration;
-  guint32 name;
-
-  /* Followed by at least 8 bytes of their buffer: one load for the common record. */
-  memcpy (&x, *rec, sizeof x);
-  x = GUINT64_FROM_LE (x);
-  m1 = (x >> 7) & 1;
-  x2 = x >> (8 + 8 * m1);
-  m2 = (x2 >> 7) & 1;
-  x3 = x2 >> (8 + 8 * m2);
-  m3 = (x3 >> 7) & 1;
-  if (G_LIKELY ((((m1 & (x >> 15)) | (m2 & (x2 >> 15)) | (m3 & (x3 >> 15))) & 1) == 0))
-    {
-      gap = (x & 0x7f) | (((x >> 8) & 0x7f & (0 - m1)) << 7);
-      duration = (x2 & 0x7f) | (((x2 >> 8) & 0x7f & (0 - m2)) << 7);
-      name = (guint32) ((x3 & 0x7f) | (((x3 >> 8) & 0x7f & (0 - m3)) << 7));
-      *rec += 3 + m1 + m2 + m3;
-    }
-  else
-    {
-      gap = strobe_scope_get_varint (rec);
-      duration = strobe_scope_get_varint (rec);
-      name = (guint32) strobe_scope_get_varint (rec);
-    }
-  *begin = *end + ((gap >> 1) ^ (0 - (gap & 1)));
-  *end = *begin + duration;
-  return name;
-}
-
 static inline gboolean
 wanted (const Shared *sh, guint32 name)
 {
@@ -260,7 +224,7 @@ scan_chunk (Worker *w, const StrobeScopeChunk *c, guint n, guint16 id, guint16 d
 
   for (guint i = 0; i < n; i++)
     {
-      guint32 name = next_record (&rec, &begin, &end);
+      guint32 name = strobe_scope_record_next (&rec, &begin, &end);
 
       if (G_LIKELY (!wanted (w->sh, name)))
         continue;
@@ -283,7 +247,7 @@ scan_chunk_pair (Worker *w, const StrobeScopeChunk *a, const StrobeScopeChunk *b
 
   for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
     {
-      guint32 na = next_record (&ra, &ba, &ea), nb = next_record (&rb, &bb, &eb);
+      guint32 na = strobe_scope_record_next (&ra, &ba, &ea), nb = strobe_scope_record_next (&rb, &bb, &eb);
 
       if (G_UNLIKELY (wanted (w->sh, na)))
         {
