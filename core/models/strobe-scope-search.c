@@ -126,16 +126,17 @@ strobe_scope_search_steps (StrobeTimelineModel *model)
   return stats.scopes / step_scopes ();
 }
 
-/* Threads are shared out among workers as they go (an atomic cursor over them, the
+/* Tracks are shared out among workers as they go (an atomic cursor over them, the
  * largest first so that the last one taken is a small one), twice: first each of their
  * summary blocks' matches are counted (kept for the walk, and the horizon from them all),
- * then the threads are walked, each worker keeping its own earliest matches; merged and
- * sorted at the end, they are what one walk would keep: a thread's matches all come from
- * one worker, in its order. */
+ * then the tracks are walked, each worker keeping its own earliest matches; merged and
+ * sorted at the end, they are what one walk would keep: a track's matches all come from
+ * one worker, in its order. A track is the unit, not a thread: the scale workload's game
+ * thread alone holds 30 % of the scopes. */
 typedef struct
 {
   StrobeTimelineModel *model;
-  GArray              *ids;          /* guint16, the most scopes first */
+  GArray              *units;        /* Unit, the most scopes first */
   const guint8        *set;
   guint32              n_names, n_set;
   guint                max;
@@ -143,9 +144,9 @@ typedef struct
   guint                step, delay;
   gint                *progress;
   guint64              rest;         /* atomic: the scopes after each worker's last step */
-  GPtrArray           *counts;       /* by thread (as @ids), by depth: guint32 matches by block */
-  gint                 next_count;   /* atomic: the next thread to count */
-  gint                 next;         /* atomic: the next thread to walk */
+  GPtrArray           *counts;       /* by unit: guint32 matches by block (or NULL) */
+  gint                 next_count;   /* atomic: the next unit to count */
+  gint                 next;         /* atomic: the next unit to walk */
   gint                 cancelled;    /* atomic */
   GCancellable        *cancellable;
 } Shared;
@@ -329,36 +330,56 @@ search_track (Worker *w, const StrobeScopeTrack *t, const GArray *counts, guint1
   return TRUE;
 }
 
-/* The first pass over thread @i of @ids: its tracks' published blocks' matches counted
- * (for the walk), those that hold some listed in @w->blocks (for the horizon). */
+/* The first pass over unit @i, track @t: its published blocks' matches counted (for
+ * the walk), those that hold some listed in @w->blocks (for the horizon). */
 static void
-count_thread (Worker *w, guint i, const StrobeScopeThread *th)
+count_track (Worker *w, guint i, const StrobeScopeTrack *t)
 {
   Shared *sh = w->sh;
-  GPtrArray *by_depth = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  guint nb = strobe_timer_summary_n_blocks (t->summary), c0, c1;
+  GArray *counts = g_array_sized_new (FALSE, FALSE, sizeof (guint32), nb);
 
-  for (guint d = 0; d < th->tracks->len && !g_atomic_int_get (&sh->cancelled); d++)
+  /* The tail too for the horizon, not kept: it grows with a live trace. */
+  for (guint k = 0; t->summary != NULL && k <= nb && block_chunks (t, k, &c0, &c1); k++)
     {
-      const StrobeScopeTrack *t = th->tracks->pdata[d];
-      guint nb = strobe_timer_summary_n_blocks (t->summary), c0, c1;
-      GArray *counts = g_array_sized_new (FALSE, FALSE, sizeof (guint32), nb);
+      BlockCount b = { strobe_scope_chunk (t, c1 - 1)->last_end, 0 };
 
-      /* The tail too for the horizon, not kept: it grows with a live trace. */
-      for (guint k = 0; t->summary != NULL && k <= nb && block_chunks (t, k, &c0, &c1); k++)
+      b.count = strobe_timer_summary_block_count (t->summary, k, sh->set, 0, sh->n_names, sh->n_set, NULL);
+      if (k < nb)
+        g_array_append_val (counts, (guint32) { (guint32) b.count });
+      if (b.count)
+        g_array_append_val (w->blocks, b);
+      if (k % 64 == 63 && g_cancellable_is_cancelled (sh->cancellable))
         {
-          BlockCount b = { strobe_scope_chunk (t, c1 - 1)->last_end, 0 };
-
-          b.count = strobe_timer_summary_block_count (t->summary, k, sh->set, 0, sh->n_names, sh->n_set, NULL);
-          if (k < nb)
-            g_array_append_val (counts, (guint32) { (guint32) b.count });
-          if (b.count)
-            g_array_append_val (w->blocks, b);
-          if (k % 64 == 63 && g_cancellable_is_cancelled (sh->cancellable))
-            g_atomic_int_set (&sh->cancelled, 1);
+          g_atomic_int_set (&sh->cancelled, 1);
+          break;
         }
-      g_ptr_array_add (by_depth, counts);
     }
-  sh->counts->pdata[i] = by_depth;
+  sh->counts->pdata[i] = counts;
+}
+
+/* A track of the trace, one worker's share of a pass. */
+typedef struct
+{
+  guint16 id;
+  guint   depth;
+  guint64 scopes;
+} Unit;
+
+/* Unit @i's track, under the read lock (taken per unit: the writer may move a thread's
+ * tracks between two); NULL when it is gone. */
+static const StrobeScopeTrack *
+unit_track (Shared *sh, gint i, const Unit **unit)
+{
+  StrobeScopeThread *th;
+
+  *unit = &g_array_index (sh->units, Unit, i);
+  strobe_timeline_model_read_lock (sh->model);
+  th = strobe_timeline_model_peek_thread (sh->model, (*unit)->id);
+  if (th != NULL && (*unit)->depth < th->tracks->len)
+    return th->tracks->pdata[(*unit)->depth];
+  strobe_timeline_model_read_unlock (sh->model);
+  return NULL;
 }
 
 static gpointer
@@ -370,14 +391,14 @@ count_main (gpointer data)
   for (;;)
     {
       gint i = g_atomic_int_add (&sh->next_count, 1);
-      StrobeScopeThread *th;
+      const StrobeScopeTrack *t;
+      const Unit *u;
 
-      if (i >= (gint) sh->ids->len || g_atomic_int_get (&sh->cancelled))
+      if (i >= (gint) sh->units->len || g_atomic_int_get (&sh->cancelled))
         break;
-      strobe_timeline_model_read_lock (sh->model);
-      th = strobe_timeline_model_peek_thread (sh->model, g_array_index (sh->ids, guint16, i));
-      if (th != NULL)
-        count_thread (w, (guint) i, th);
+      if ((t = unit_track (sh, i, &u)) == NULL)
+        continue;
+      count_track (w, (guint) i, t);
       strobe_timeline_model_read_unlock (sh->model);
     }
   return NULL;
@@ -392,69 +413,63 @@ walk_main (gpointer data)
   for (;;)
     {
       gint i = g_atomic_int_add (&sh->next, 1);
-      GPtrArray *by_depth;
-      guint16 id;
-      StrobeScopeThread *th;
+      const StrobeScopeTrack *t;
+      const Unit *u;
+      gboolean ok;
 
-      if (i >= (gint) sh->ids->len || g_atomic_int_get (&sh->cancelled))
+      if (i >= (gint) sh->units->len || g_atomic_int_get (&sh->cancelled))
         break;
-      id = g_array_index (sh->ids, guint16, i);
-      by_depth = sh->counts->pdata[i];
-      /* Locked per thread: the writer may move the tracks between two threads. */
-      strobe_timeline_model_read_lock (sh->model);
-      th = strobe_timeline_model_peek_thread (sh->model, id);
-      for (guint d = 0; th != NULL && d < th->tracks->len; d++)
-        if (!search_track (w, th->tracks->pdata[d], by_depth && d < by_depth->len ? by_depth->pdata[d] : NULL, id, d))
-          break;
+      if ((t = unit_track (sh, i, &u)) == NULL)
+        continue;
+      ok = search_track (w, t, sh->counts->pdata[i], u->id, u->depth);
       strobe_timeline_model_read_unlock (sh->model);
+      if (!ok)
+        break;
     }
   __atomic_add_fetch (&sh->rest, w->tick, __ATOMIC_RELAXED);
   return NULL;
 }
 
-typedef struct
-{
-  guint16 id;
-  guint64 scopes;
-} ThreadSize;
-
 static gint
 by_size (gconstpointer a, gconstpointer b)
 {
-  const ThreadSize *x = a, *y = b;
+  const Unit *x = a, *y = b;
 
   if (x->scopes != y->scopes)
     return x->scopes > y->scopes ? -1 : 1;
-  return (x->id > y->id) - (x->id < y->id);
+  if (x->id != y->id)
+    return x->id < y->id ? -1 : 1;
+  return (x->depth > y->depth) - (x->depth < y->depth);
 }
 
-/* @ids, the threads with the most scopes first. */
-static void
-largest_first (StrobeTimelineModel *model, GArray *ids)
+/* The tracks of the threads @ids, the most scopes first. */
+static GArray *
+units_of (StrobeTimelineModel *model, GArray *ids)
 {
-  g_autoptr(GArray) sizes = g_array_sized_new (FALSE, FALSE, sizeof (ThreadSize), ids->len);
+  GArray *units = g_array_new (FALSE, FALSE, sizeof (Unit));
 
   strobe_timeline_model_read_lock (model);
   for (guint i = 0; i < ids->len; i++)
     {
       StrobeScopeThread *th = strobe_timeline_model_peek_thread (model, g_array_index (ids, guint16, i));
-      ThreadSize s = { g_array_index (ids, guint16, i), 0 };
 
       for (guint d = 0; th != NULL && d < th->tracks->len; d++)
-        s.scopes += ((StrobeScopeTrack *) th->tracks->pdata[d])->n;
-      g_array_append_val (sizes, s);
+        {
+          Unit u = { th->thread_id, d, ((StrobeScopeTrack *) th->tracks->pdata[d])->n };
+
+          g_array_append_val (units, u);
+        }
     }
   strobe_timeline_model_read_unlock (model);
-  g_array_sort (sizes, by_size);
-  for (guint i = 0; i < ids->len; i++)
-    g_array_index (ids, guint16, i) = g_array_index (sizes, ThreadSize, i).id;
+  g_array_sort (units, by_size);
+  return units;
 }
 
 static void
-free_counts (gpointer by_depth)
+free_counts (gpointer counts)
 {
-  if (by_depth)
-    g_ptr_array_unref (by_depth);
+  if (counts)
+    g_array_unref (counts);
 }
 
 /* @func on the caller and @n - 1 helpers (they inherit the caller's priority). */
@@ -470,7 +485,7 @@ run_workers (Worker *workers, guint n, GThreadFunc func)
     g_thread_join (helpers[i]);
 }
 
-/* Both passes over @sh's threads: the matches of all merged into @out, their count
+/* Both passes over @sh's tracks: the matches of all merged into @out, their count
  * returned. */
 static guint64
 search_threads (Shared *sh, GArray *out)
@@ -481,7 +496,7 @@ search_threads (Shared *sh, GArray *out)
   guint64 count = 0;
 
   if (n_workers == 0)
-    n_workers = MIN (g_get_num_processors (), sh->ids->len);
+    n_workers = MIN (g_get_num_processors (), sh->units->len);
   n_workers = CLAMP (n_workers, 1, G_N_ELEMENTS (workers));
   for (guint i = 0; i < n_workers; i++)
     {
@@ -522,7 +537,7 @@ strobe_scope_search_full (StrobeTimelineModel *model, const char *text, guint ma
 {
   g_autofree char *needle = NULL;
   g_autofree guint8 *set = NULL;
-  g_autoptr(GArray) ids = NULL;
+  g_autoptr(GArray) ids = NULL, units = NULL;
   Shared sh = { 0 };
   GArray *out;
   guint n_names, n_set = 0;
@@ -549,11 +564,11 @@ strobe_scope_search_full (StrobeTimelineModel *model, const char *text, guint ma
   ids = strobe_timeline_model_get_threads (model);
   if (any)
     {
-      largest_first (model, ids);
-      sh = (Shared) { model, ids, set, n_names, n_set, max, G_MAXUINT64, step_scopes (),
+      units = units_of (model, ids);
+      sh = (Shared) { model, units, set, n_names, n_set, max, G_MAXUINT64, step_scopes (),
                       g_atomic_int_get (&test_step_delay_us), progress, 0, NULL, 0, 0, 0, cancellable };
-      sh.counts = g_ptr_array_new_full (ids->len, free_counts);
-      g_ptr_array_set_size (sh.counts, ids->len);
+      sh.counts = g_ptr_array_new_full (units->len, free_counts);
+      g_ptr_array_set_size (sh.counts, units->len);
       count = search_threads (&sh, out);
       g_ptr_array_unref (sh.counts);
     }

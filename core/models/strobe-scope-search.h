@@ -23,7 +23,7 @@ typedef struct
 /* Completed scopes whose name contains @text (case-insensitively), in order of begin time
  * (then thread, then depth): a new array of StrobeScopeMatch holding at most @max of them
  * (the earliest), and in @total how many there are. NULL when cancelled. Runs on any
- * thread; the model's read lock is taken per thread. */
+ * thread; the model's read lock is held for one track's count or walk at a time. */
 GArray *strobe_scope_search (StrobeTimelineModel *model,
                              const char          *text,
                              guint                max,
@@ -35,8 +35,8 @@ GArray *strobe_scope_search (StrobeTimelineModel *model,
  * STROBE_TIMER_STATS_PROGRESS_SCOPES scopes passed, walked or jumped over with their
  * summary block, on every thread of the trace: it ends at strobe_scope_search_steps() for
  * a trace that did not grow meanwhile (and stays at 0 when no name matches: nothing is
- * walked). The threads are searched on the caller and a helper per extra core (up to 4),
- * which inherit the caller's priority; the answer is the same as one walk's. */
+ * walked). The tracks are shared out among the caller and a helper per extra core (up to
+ * 4), which inherit the caller's priority; the answer is the same as one walk's. */
 GArray *strobe_scope_search_full (StrobeTimelineModel *model,
                                   const char          *text,
                                   guint                max,
