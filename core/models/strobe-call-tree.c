@@ -1,7 +1,9 @@
 /* strobe-call-tree.c — the call tree by name path: each thread's depths are walked
  * together in time order (a cursor per depth, which only moves forward, as in the timer
  * statistics), a stack of the enclosing scopes giving each scope its parent node in a
- * StrobeCostTree (column 0: instances, 1: time).
+ * StrobeCostTree (column 0: instances, 1: time). The same walk, with names for nodes,
+ * gives one timer's callers and callees. Big ranges: a tree per thread on two workers,
+ * merged by path.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -257,6 +259,75 @@ thread_links (StrobeScopeThread *th, guint64 t0, guint64 t1, Links *links, Ticks
   return walk_thread (th, t0, t1, NULL, links, ticks);
 }
 
+static guint64
+thread_scopes (StrobeScopeThread *th)
+{
+  guint64 n = 0;
+
+  for (guint d = 0; d < th->tracks->len; d++)
+    n += ((StrobeScopeTrack *) th->tracks->pdata[d])->n;
+  return n;
+}
+
+typedef struct
+{
+  guint16 id;
+  guint64 scopes;
+  guint64 in_range;   /* at most: from the first ending at or after t0 to the last beginning by t1 */
+} ThreadSize;
+
+static guint64
+range_scopes (StrobeScopeThread *th, guint64 t0, guint64 t1)
+{
+  guint64 n = 0;
+
+  for (guint d = 0; d < th->tracks->len; d++)
+    {
+      const StrobeScopeTrack *t = th->tracks->pdata[d];
+      guint64 from = strobe_scope_pos_index (t, strobe_scope_track_lower_bound_end (t, t0));
+      guint64 to = t1 == G_MAXUINT64 ? t->n : strobe_scope_pos_index (t, strobe_scope_track_lower_bound_begin (t, t1 + 1));
+
+      n += to > from ? to - from : 0;
+    }
+  return n;
+}
+
+static gint
+by_size (gconstpointer a, gconstpointer b)
+{
+  const ThreadSize *x = a, *y = b;
+
+  if (x->scopes != y->scopes)
+    return x->scopes > y->scopes ? -1 : 1;
+  return (x->id > y->id) - (x->id < y->id);
+}
+
+/* The threads to walk (one, or all: ThreadSize), largest first: the workers end
+ * together. */
+static GArray *
+threads_by_size (StrobeTimelineModel *model, gint thread_id, guint64 t0, guint64 t1)
+{
+  g_autoptr(GArray) ids = strobe_timeline_model_get_threads (model);
+  GArray *sizes = g_array_new (FALSE, FALSE, sizeof (ThreadSize));
+
+  strobe_timeline_model_read_lock (model);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      ThreadSize t = { g_array_index (ids, guint16, i), 0, 0 };
+      StrobeScopeThread *th;
+
+      if (thread_id >= 0 && t.id != thread_id)
+        continue;
+      th = strobe_timeline_model_peek_thread (model, t.id);
+      t.scopes = th ? thread_scopes (th) : 0;
+      t.in_range = th ? range_scopes (th, t0, t1) : 0;
+      g_array_append_val (sizes, t);
+    }
+  strobe_timeline_model_read_unlock (model);
+  g_array_sort (sizes, by_size);
+  return sizes;
+}
+
 static gint node_limit = STROBE_CALL_TREE_MAX_NODES;
 
 void
@@ -272,41 +343,224 @@ strobe_call_tree_compute (StrobeTimelineModel *model, guint64 t0, guint64 t1, gi
   return strobe_call_tree_compute_full (model, t0, t1, thread_id, NULL, cancellable, error);
 }
 
+/* One tree a thread, built by a few workers (each taking the next thread, largest
+ * first), then merged by path: the result the same whatever the workers. */
+typedef struct
+{
+  StrobeTimelineModel *model;
+  GArray              *threads;   /* ThreadSize, largest first */
+  StrobeCostTree     **trees;     /* a thread's, by its index in @threads */
+  guint32             *limits;    /* its share of the nodes */
+  guint64              t0, t1;
+  gint                 next;
+  gint                *progress;
+  GCancellable        *cancellable;
+  gint                 cancelled;
+  gboolean             shared;    /* one tree for every thread (trees[0]), on one worker */
+} TreeWalk;
+
+static gpointer
+tree_worker (gpointer data)
+{
+  static const StrobeCostColumnFlags columns[] = { STROBE_COST_COLUMN_NO_SELF, STROBE_COST_COLUMN_DEFAULT };
+  TreeWalk *walk = data;
+  Ticks ticks = { 0, walk->progress, walk->cancellable };
+  guint i;
+
+  while (!g_atomic_int_get (&walk->cancelled) && (i = (guint) g_atomic_int_add (&walk->next, 1)) < walk->threads->len)
+    {
+      StrobeCostTree *tree = walk->shared ? walk->trees[0] : NULL;
+      StrobeScopeThread *th;
+
+      if (tree == NULL)
+        {
+          tree = strobe_cost_tree_new (STROBE_COST_TREE_TOP_DOWN, G_N_ELEMENTS (columns), columns, STROBE_CALL_NONE);
+          /* The two outermost levels always kept: the lumped paths are deep ones. */
+          strobe_cost_tree_set_node_limit (tree, walk->limits[i], STROBE_CALL_OTHER, 2);
+          walk->trees[i] = tree;
+        }
+      strobe_timeline_model_read_lock (walk->model);
+      th = strobe_timeline_model_peek_thread (walk->model, g_array_index (walk->threads, ThreadSize, i).id);
+      if (th && !thread_tree (th, walk->t0, walk->t1, tree, &ticks))
+        g_atomic_int_set (&walk->cancelled, TRUE);
+      strobe_timeline_model_read_unlock (walk->model);
+    }
+  return NULL;
+}
+
+/* A child of one path in one of the trees merged. */
+typedef struct
+{
+  guint64 key;
+  guint32 tree;
+  guint32 node;
+} Part;
+
+static gint
+part_cmp (gconstpointer a, gconstpointer b)
+{
+  const Part *x = a, *y = b;
+
+  if (x->key != y->key)
+    return x->key < y->key ? -1 : 1;
+  return (x->tree > y->tree) - (x->tree < y->tree);
+}
+
+/* The children of one path, @at (its node in each tree that has it, by tree), merged
+ * under @out_node (every node made here is new, one a key under each parent: appended,
+ * not looked up). A child kept in one tree and lumped in another (which has an "other
+ * call paths" node here, and not that child) would miss the lumped instances: it goes
+ * whole into "other" too, so every path kept has its exact costs. */
+static void
+merge_children (StrobeCostTree *out, guint32 out_node, StrobeCostTree **trees, const Part *at, guint n_at)
+{
+  g_autoptr(GArray) kids = NULL;
+  g_autofree gboolean *lumped = NULL;
+  guint64 other_count = 0, other_time = 0;
+  guint n_lumped = 0;
+
+  /* A path of one thread only (most, where threads call different code). */
+  if (n_at == 1)
+    {
+      strobe_cost_tree_graft (out, out_node, trees[at[0].tree], at[0].node);
+      return;
+    }
+  kids = g_array_new (FALSE, FALSE, sizeof (Part));
+  lumped = g_new0 (gboolean, n_at);
+
+  for (guint k = 0; k < n_at; k++)
+    for (guint32 c = strobe_cost_tree_get_first_child (trees[at[k].tree], at[k].node); c != STROBE_COST_NODE_NONE;
+         c = strobe_cost_tree_get_next_sibling (trees[at[k].tree], c))
+      {
+        Part p = { strobe_cost_tree_get_key (trees[at[k].tree], c), k, c };
+
+        g_array_append_val (kids, p);
+        if (p.key == STROBE_CALL_OTHER)
+          lumped[k] = TRUE, n_lumped++;
+      }
+  g_array_sort (kids, part_cmp);
+  for (guint g = 0, e; g < kids->len; g = e)
+    {
+      const Part *first = &g_array_index (kids, Part, g);
+      guint64 count = 0, time = 0;
+      guint n_lumped_here = 0;
+      g_autofree Part *next = NULL;
+
+      for (e = g; e < kids->len && g_array_index (kids, Part, e).key == first->key; e++)
+        {
+          const Part *p = &g_array_index (kids, Part, e);
+
+          count += strobe_cost_tree_get_inclusive (trees[at[p->tree].tree], p->node, STROBE_CALL_COUNT);
+          time += strobe_cost_tree_get_inclusive (trees[at[p->tree].tree], p->node, STROBE_CALL_TIME);
+          n_lumped_here += lumped[p->tree];
+        }
+      if (first->key == STROBE_CALL_OTHER || n_lumped_here < n_lumped)
+        {
+          other_count += count;
+          other_time += time;
+          continue;
+        }
+      {
+        guint32 node = strobe_cost_tree_append_child (out, out_node, first->key);
+        gboolean leaf = TRUE;
+
+        strobe_cost_tree_add (out, node, STROBE_CALL_COUNT, FALSE, count);
+        strobe_cost_tree_add (out, node, STROBE_CALL_TIME, FALSE, time);
+        next = g_new (Part, e - g);
+        for (guint k = g; k < e; k++)
+          {
+            const Part *p = &g_array_index (kids, Part, k);
+            next[k - g] = (Part) { 0, at[p->tree].tree, p->node };
+            leaf = leaf && strobe_cost_tree_get_first_child (trees[at[p->tree].tree], p->node) == STROBE_COST_NODE_NONE;
+          }
+        if (!leaf)
+          merge_children (out, node, trees, next, e - g);
+      }
+    }
+  if (other_count)
+    {
+      guint32 node = strobe_cost_tree_append_child (out, out_node, STROBE_CALL_OTHER);
+
+      strobe_cost_tree_add (out, node, STROBE_CALL_COUNT, FALSE, other_count);
+      strobe_cost_tree_add (out, node, STROBE_CALL_TIME, FALSE, other_time);
+    }
+}
+
+#define TREE_WORKERS 2
+
 StrobeCostTree *
 strobe_call_tree_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
                                gint *progress, GCancellable *cancellable, GError **error)
 {
-  Ticks ticks = { 0, progress, cancellable };
   static const StrobeCostColumnFlags columns[] = { STROBE_COST_COLUMN_NO_SELF, STROBE_COST_COLUMN_DEFAULT };
-  g_autoptr(GArray) ids = NULL;
+  TreeWalk walk = { 0 };
+  GThread *threads[TREE_WORKERS] = { NULL };
   g_autoptr(StrobeCostTree) tree = NULL;
-  gboolean ok = TRUE;
+  g_autofree Part *roots = NULL;
+  guint64 total = 0, in_range;
+  gboolean stopped;
+  guint32 limit = (guint32) MAX (g_atomic_int_get (&node_limit), 1);
+  guint n_workers;
 
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), NULL);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
 
-  tree = strobe_cost_tree_new (STROBE_COST_TREE_TOP_DOWN, G_N_ELEMENTS (columns), columns, STROBE_CALL_NONE);
-  ids = strobe_timeline_model_get_threads (model);
-  for (guint i = 0; i < ids->len && ok; i++)
-    {
-      guint16 id = g_array_index (ids, guint16, i);
-      guint32 limit = (guint32) MAX (g_atomic_int_get (&node_limit), 1), n = strobe_cost_tree_get_n_nodes (tree);
-      StrobeScopeThread *th;
+  walk.model = model;
+  walk.threads = threads_by_size (model, thread_id, t0, t1);
+  walk.trees = g_new0 (StrobeCostTree *, MAX (walk.threads->len, 1));
+  walk.limits = g_new (guint32, MAX (walk.threads->len, 1));
+  walk.t0 = t0;
+  walk.t1 = t1;
+  walk.progress = progress;
+  walk.cancellable = cancellable;
+  /* Each thread a share of the nodes as large as its share of the scopes (a fixed one,
+   * so the tree does not depend on which worker ends first). */
+  for (guint i = 0; i < walk.threads->len; i++)
+    total += g_array_index (walk.threads, ThreadSize, i).scopes;
+  for (guint i = 0; i < walk.threads->len; i++)
+    walk.limits[i] = (guint32) MAX (1, total ? (guint64) limit * g_array_index (walk.threads, ThreadSize, i).scopes / total
+                                             : limit / walk.threads->len);
+  /* A range with fewer scopes than the tree keeps nodes cannot lump a path: one tree, one
+   * pass (a thread's tree each, merged, cost more than the walk there). Otherwise two
+   * cores take the walk, which waits on memory more than it computes, at nearly twice
+   * the speed; the workers inherit this thread's priority (a viewer's is lowered). */
+  in_range = 0;
+  for (guint i = 0; i < walk.threads->len; i++)
+    in_range += g_array_index (walk.threads, ThreadSize, i).in_range;
+  walk.shared = in_range <= limit;
+  if (walk.shared)
+    walk.trees[0] = strobe_cost_tree_new (STROBE_COST_TREE_TOP_DOWN, G_N_ELEMENTS (columns), columns, STROBE_CALL_NONE);
+  n_workers = walk.shared ? 1 : CLAMP (MIN (walk.threads->len, g_get_num_processors ()), 1, TREE_WORKERS);
+  for (guint k = 1; k < n_workers; k++)
+    threads[k] = g_thread_new ("strobe-tree", tree_worker, &walk);
+  tree_worker (&walk);
+  for (guint k = 1; k < n_workers; k++)
+    g_thread_join (threads[k]);
 
-      if (thread_id >= 0 && id != thread_id)
-        continue;
-      /* Each thread a share of the nodes left (the first walked would take them all), and
-       * the two outermost levels always kept: the lumped paths are deep ones. */
-      strobe_cost_tree_set_node_limit (tree, n + (limit > n ? (limit - n) / (thread_id >= 0 ? 1 : ids->len - i) : 0),
-                                       STROBE_CALL_OTHER, 2);
-      strobe_timeline_model_read_lock (model);
-      th = strobe_timeline_model_peek_thread (model, id);
-      if (th)
-        ok = thread_tree (th, t0, t1, tree, &ticks);
-      strobe_timeline_model_read_unlock (model);
+  /* The walk stops only when cancelled: the error says so. */
+  stopped = g_cancellable_set_error_if_cancelled (cancellable, error) || walk.cancelled;
+  if (!stopped && walk.shared)
+    tree = g_steal_pointer (&walk.trees[0]);
+  else if (!stopped)
+    {
+      tree = strobe_cost_tree_new (STROBE_COST_TREE_TOP_DOWN, G_N_ELEMENTS (columns), columns, STROBE_CALL_NONE);
+      roots = g_new (Part, MAX (walk.threads->len, 1));
+      for (guint i = 0; i < walk.threads->len; i++)
+        {
+          roots[i] = (Part) { 0, i, 0 };
+          strobe_cost_tree_add (tree, 0, STROBE_CALL_COUNT, FALSE,
+                                strobe_cost_tree_get_inclusive (walk.trees[i], 0, STROBE_CALL_COUNT));
+          strobe_cost_tree_add (tree, 0, STROBE_CALL_TIME, FALSE,
+                                strobe_cost_tree_get_inclusive (walk.trees[i], 0, STROBE_CALL_TIME));
+        }
+      merge_children (tree, 0, walk.trees, roots, walk.threads->len);
     }
-  /* ok is FALSE only when cancelled: the error says so. */
-  if (g_cancellable_set_error_if_cancelled (cancellable, error) || !ok)
+  for (guint i = 0; i < walk.threads->len; i++)
+    g_clear_pointer (&walk.trees[i], strobe_cost_tree_unref);
+  g_free (walk.trees);
+  g_free (walk.limits);
+  g_array_unref (walk.threads);
+  if (tree == NULL)
     return NULL;
   /* Exclusive time, and children largest first (ties by name id) for the flame graph. */
   strobe_cost_tree_compute_self (tree);
@@ -405,7 +659,7 @@ links_out (const Links *l, const guint64 *table, gboolean with_none)
 typedef struct
 {
   StrobeTimelineModel *model;
-  GArray              *ids;       /* guint16, largest first */
+  GArray              *ids;       /* ThreadSize, largest first */
   gint                 next;
   guint64              t0, t1;
   guint32              name;
@@ -434,65 +688,12 @@ links_worker (gpointer data)
       StrobeScopeThread *th;
 
       strobe_timeline_model_read_lock (walk->model);
-      th = strobe_timeline_model_peek_thread (walk->model, g_array_index (walk->ids, guint16, i));
+      th = strobe_timeline_model_peek_thread (walk->model, g_array_index (walk->ids, ThreadSize, i).id);
       if (th)
         w->ok = thread_links (th, walk->t0, walk->t1, &w->links, &ticks);
       strobe_timeline_model_read_unlock (walk->model);
     }
   return NULL;
-}
-
-static guint64
-thread_scopes (StrobeScopeThread *th)
-{
-  guint64 n = 0;
-
-  for (guint d = 0; d < th->tracks->len; d++)
-    n += ((StrobeScopeTrack *) th->tracks->pdata[d])->n;
-  return n;
-}
-
-typedef struct
-{
-  guint16 id;
-  guint64 scopes;
-} ThreadSize;
-
-static gint
-by_size (gconstpointer a, gconstpointer b)
-{
-  const ThreadSize *x = a, *y = b;
-
-  if (x->scopes != y->scopes)
-    return x->scopes > y->scopes ? -1 : 1;
-  return (x->id > y->id) - (x->id < y->id);
-}
-
-/* The threads to walk (one, or all), largest first: the workers end together. */
-static GArray *
-threads_by_size (StrobeTimelineModel *model, gint thread_id)
-{
-  g_autoptr(GArray) ids = strobe_timeline_model_get_threads (model);
-  g_autoptr(GArray) sizes = g_array_new (FALSE, FALSE, sizeof (ThreadSize));
-  GArray *out = g_array_new (FALSE, FALSE, sizeof (guint16));
-
-  strobe_timeline_model_read_lock (model);
-  for (guint i = 0; i < ids->len; i++)
-    {
-      ThreadSize t = { g_array_index (ids, guint16, i), 0 };
-      StrobeScopeThread *th;
-
-      if (thread_id >= 0 && t.id != thread_id)
-        continue;
-      th = strobe_timeline_model_peek_thread (model, t.id);
-      t.scopes = th ? thread_scopes (th) : 0;
-      g_array_append_val (sizes, t);
-    }
-  strobe_timeline_model_read_unlock (model);
-  g_array_sort (sizes, by_size);
-  for (guint i = 0; i < sizes->len; i++)
-    g_array_append_val (out, g_array_index (sizes, ThreadSize, i).id);
-  return out;
 }
 
 /* @from's sums added to @into's. */
@@ -530,7 +731,7 @@ strobe_call_tree_links (StrobeTimelineModel *model, guint32 name_id, guint64 t0,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   walk.model = model;
-  walk.ids = threads_by_size (model, thread_id);
+  walk.ids = threads_by_size (model, thread_id, t0, t1);
   walk.t0 = t0;
   walk.t1 = t1;
   walk.name = name_id;

@@ -54,8 +54,12 @@ typedef struct
  * (STROBE_TIMER_STATS_ALL_THREADS). NULL when cancelled. One pass over the scopes in
  * range; the model's read lock is taken per thread. At most about
  * STROBE_CALL_TREE_MAX_NODES nodes besides the two outermost levels, shared among the
- * threads: past them, a scope whose path is new is counted whole (its inclusive time) in
- * its parent's STROBE_CALL_OTHER node, and what it encloses is not walked. */
+ * threads as their scopes are: past its share, a scope whose path is new on its thread
+ * is counted whole (its inclusive time) in its parent's STROBE_CALL_OTHER node, and what
+ * it encloses is not walked. A range with more scopes than that is walked by two
+ * workers, a tree per thread, merged by path; a path one thread kept and another lumped
+ * is lumped too, so every path kept has its exact costs, and the tree does not depend on
+ * the workers. */
 /* For tests: trees computed from now on keep at most @limit nodes (at most
  * STROBE_CALL_TREE_MAX_NODES, the default). */
 void            strobe_call_tree_set_test_node_limit (guint32 limit);

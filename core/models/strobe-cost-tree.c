@@ -275,6 +275,17 @@ child_of (StrobeCostTree *self, guint32 parent, guint64 key)
   return node;
 }
 
+guint32
+strobe_cost_tree_append_child (StrobeCostTree *self, guint32 parent, guint64 key)
+{
+  g_return_val_if_fail (self != NULL, STROBE_COST_NODE_NONE);
+  g_return_val_if_fail (parent < self->n_nodes, STROBE_COST_NODE_NONE);
+
+  /* Rebuilt, with every node, when a child is next looked up. */
+  g_clear_pointer (&self->slots, g_free);
+  return new_node (self, parent, key);
+}
+
 void
 strobe_cost_tree_set_node_limit (StrobeCostTree *self, guint32 limit, guint64 other_key, guint keep_depth)
 {
@@ -357,6 +368,35 @@ strobe_cost_tree_add_stack (StrobeCostTree *self, const guint64 *keys, guint n, 
           v[self->self_at[c]] = add_value (v[self->self_at[c]], values[c], self->flags[c]);
     }
   return node;
+}
+
+void
+strobe_cost_tree_graft (StrobeCostTree *self, guint32 node, StrobeCostTree *from, guint32 from_node)
+{
+  g_autoptr(GArray) todo = NULL;   /* (node of @from, its new parent here) */
+
+  g_return_if_fail (self != NULL && from != NULL && self != from);
+  g_return_if_fail (node < self->n_nodes && from_node < from->n_nodes);
+  g_return_if_fail (self->stride == from->stride);
+
+  g_clear_pointer (&self->slots, g_free);
+  todo = g_array_new (FALSE, FALSE, sizeof (guint32) * 2);
+  g_array_append_vals (todo, ((guint32[2]) { from_node, node }), 1);
+  while (todo->len)
+    {
+      guint32 *top = &g_array_index (todo, guint32, 2 * (todo->len - 1));
+      guint32 at = top[0], parent = top[1];
+
+      g_array_set_size (todo, todo->len - 1);
+      for (guint32 c = from->nodes[at].first_child; c != STROBE_COST_NODE_NONE; c = from->nodes[c].next_sibling)
+        {
+          guint32 to = new_node (self, parent, from->nodes[c].key);
+
+          memcpy (values_of (self, to), values_of (from, c), self->stride * sizeof (guint64));
+          if (from->nodes[c].first_child != STROBE_COST_NODE_NONE)
+            g_array_append_vals (todo, ((guint32[2]) { c, to }), 1);
+        }
+    }
 }
 
 /* What ends at @node: its inclusive values minus its children's, per column. */

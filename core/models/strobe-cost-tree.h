@@ -68,6 +68,14 @@ StrobeCostColumnFlags strobe_cost_tree_get_column_flags (StrobeCostTree *self, g
 
 /* The child of @parent with @key, made (with zero costs) if there is none. */
 guint32  strobe_cost_tree_child         (StrobeCostTree *self, guint32 parent, guint64 key);
+/* A new child of @parent with @key, made without looking for one: for a caller that
+ * knows there is none (a tree copied or merged, key by key). */
+guint32  strobe_cost_tree_append_child  (StrobeCostTree *self, guint32 parent, guint64 key);
+/* Adds @from_node's descendants in @from (not itself) under @node, with their values:
+ * @node must have no child of their keys (trees merged where their paths differ); the
+ * same columns. */
+void     strobe_cost_tree_graft         (StrobeCostTree *self, guint32 node, StrobeCostTree *from,
+                                         guint32 from_node);
 /* Bounds the tree (a range of a billion scopes may hold as many call paths): once it has
  * @limit nodes, a key new under a parent deeper than @keep_depth goes to that parent's
  * child keyed @other_key (made past the limit, one a parent) — the paths not kept, their

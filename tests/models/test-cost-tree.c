@@ -208,6 +208,52 @@ test_stacks (void)
     }
 }
 
+/* Two trees of random stacks whose outermost keys differ (odd and even) grafted into one
+ * are the tree of all the stacks; a node appended by hand is found by a lookup after. */
+static void
+test_graft (void)
+{
+  for (guint round = 0; round < 10; round++)
+    {
+      g_autoptr (GArray) stacks = random_stacks (g_test_rand_int_range (1, 2000), g_test_rand_int_range (2, 12));
+      g_autoptr (GArray) odd = g_array_new (FALSE, TRUE, sizeof (Stack));
+      g_autoptr (GArray) even = g_array_new (FALSE, TRUE, sizeof (Stack));
+      g_autoptr (GHashTable) expected = brute_tree (stacks, STROBE_COST_TREE_TOP_DOWN);
+      g_autoptr (StrobeCostTree) a = NULL;
+      g_autoptr (StrobeCostTree) b = NULL;
+      guint32 added;
+
+      for (guint i = 0; i < stacks->len; i++)
+        {
+          const Stack *st = &g_array_index (stacks, Stack, i);
+          g_array_append_vals (st->n > 0 && st->keys[0] % 2 ? odd : even, st, 1);
+        }
+      a = tree_from (odd, STROBE_COST_TREE_TOP_DOWN);
+      b = tree_from (even, STROBE_COST_TREE_TOP_DOWN);
+      strobe_cost_tree_graft (a, 0, b, 0);
+      /* The graft leaves the node itself: the roots' values added by hand. */
+      for (guint c = 0; c < N_COLS; c++)
+        {
+          strobe_cost_tree_add (a, 0, c, FALSE, strobe_cost_tree_get_inclusive (b, 0, c));
+          if (!(columns[c] & STROBE_COST_COLUMN_NO_SELF))
+            strobe_cost_tree_add (a, 0, c, TRUE, strobe_cost_tree_get_self (b, 0, c));
+        }
+      assert_tree (a, expected, TRUE);
+      for (guint i = 0; i < even->len; i++)
+        {
+          const Stack *st = &g_array_index (even, Stack, i);
+          guint32 n = 0;
+          for (guint k = 0; k < st->n; k++)
+            n = strobe_cost_tree_lookup_child (a, n, st->keys[k]);
+          g_assert_cmpuint (n, !=, STROBE_COST_NODE_NONE);
+        }
+      added = strobe_cost_tree_append_child (a, 0, G_MAXUINT64 - 1);
+      g_assert_cmpuint (strobe_cost_tree_lookup_child (a, 0, G_MAXUINT64 - 1), ==, added);
+      g_assert_cmpuint (strobe_cost_tree_get_parent (a, added), ==, 0);
+      g_assert_cmpuint (strobe_cost_tree_child (a, added, 7), ==, strobe_cost_tree_lookup_child (a, added, 7));
+    }
+}
+
 /* The same tree made from scope nesting (inclusive values only, node by node), with self
  * values as inclusive minus the children's. */
 static void
@@ -429,6 +475,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cost-tree/stacks", test_stacks);
   g_test_add_func ("/cost-tree/nesting", test_nesting);
+  g_test_add_func ("/cost-tree/graft", test_graft);
   g_test_add_func ("/cost-tree/children", test_children);
   g_test_add_func ("/cost-tree/calls", test_calls);
   g_test_add_func ("/cost-tree/root-calls-and-cancel", test_root_calls_and_cancel);
