@@ -197,6 +197,14 @@ walk_thread (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
                   guint32 name = c->name[c->i], id;
                   guint64 time = clip (b, e, t0, t1);
 
+                  /* A scope that only touches the range (ends where it begins, begins
+                   * where it ends) is not in it, as for the timer statistics; nor is what
+                   * it encloses. */
+                  if (G_UNLIKELY (time == 0 && e > b))
+                    {
+                      cursor_next (c);
+                      continue;
+                    }
                   if (links)
                     {
                       if (G_UNLIKELY (name == links->name || f->node == links->name))

@@ -1186,14 +1186,25 @@ test_call_links (void)
   g_assert_no_error (error);
   g_assert_true (strobe_timeline_model_get_time_range (model, &first, &last));
   threads = strobe_timeline_model_get_threads (model);
-  for (guint r = 0; r < 5; r++)
+  for (guint r = 0; r < 6; r++)
     {
       guint64 t0 = first, t1 = G_MAXUINT64;
       gint thread = r == 4 ? g_array_index (threads, guint16, 1) : STROBE_TIMER_STATS_ALL_THREADS;
       g_autoptr(StrobeCostTree) tree = NULL;
       g_autoptr(GArray) stats = NULL;
 
-      if (r > 0)
+      if (r == 5)
+        {
+          /* From where a scope ends to where another begins: scopes that only touch the
+           * range are not in it, for the statistics and for the walk alike. */
+          g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+
+          strobe_timeline_model_get_scopes (model, g_array_index (threads, guint16, 0), 1, first, last, s);
+          g_assert_cmpuint (s->len, >, 100);
+          t0 = g_array_index (s, StrobeTimelineScope, s->len / 3).end;
+          t1 = g_array_index (s, StrobeTimelineScope, 2 * s->len / 3).begin;
+        }
+      else if (r > 0)
         {
           rng = rng * 1664525u + 1013904223u;
           t0 = first + (rng >> 8) % (last - first);
