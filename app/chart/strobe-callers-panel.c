@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
+
 #include "strobe-callers-panel.h"
 #include "strobe-panes.h"
 
@@ -13,6 +15,7 @@ struct _StrobeCallersPanel
 
   GtkWidget     *box;
   GtkLabel      *heading;
+  GtkProgressBar *progress;
   GtkColumnView *callers_view;
   GtkColumnView *callees_view;
   GListStore    *callers;
@@ -115,6 +118,13 @@ splice (GListStore *store, GPtrArray *items)
                        items ? items->pdata : NULL, items ? items->len : 0);
 }
 
+static void
+set_heading (StrobeCallersPanel *self, const char *heading)
+{
+  gtk_label_set_text (self->heading, heading ? heading : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->heading), heading && *heading ? heading : NULL);
+}
+
 void
 strobe_callers_panel_set_calls (StrobeCallersPanel *self,
                                 const char         *heading,
@@ -125,17 +135,19 @@ strobe_callers_panel_set_calls (StrobeCallersPanel *self,
 
   splice (self->callers, callers);
   splice (self->callees, callees);
-  strobe_callers_panel_set_heading (self, heading);
+  set_heading (self, heading);
 }
 
 void
-strobe_callers_panel_set_heading (StrobeCallersPanel *self, const char *heading)
+strobe_callers_panel_set_progress (StrobeCallersPanel *self, gdouble fraction)
 {
   g_return_if_fail (STROBE_IS_CALLERS_PANEL (self));
 
-  gtk_label_set_text (self->heading, heading ? heading : "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->heading), heading && *heading ? heading : NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress), fraction >= 0);
+  if (fraction >= 0)
+    gtk_progress_bar_set_fraction (self->progress, MIN (fraction, 1.0));
 }
+
 
 GListModel *
 strobe_callers_panel_get_callers (StrobeCallersPanel *self)
@@ -204,4 +216,14 @@ strobe_callers_panel_init (StrobeCallersPanel *self)
   gtk_widget_add_css_class (GTK_WIDGET (self->heading), "dim-label");
   gtk_widget_set_margin_start (GTK_WIDGET (self->heading), 6);
   gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->heading));
+  /* How far a long search is, apart from the heading: an ellipsized heading would cut
+   * the figure off first. */
+  self->progress = GTK_PROGRESS_BAR (gtk_progress_bar_new ());
+  gtk_progress_bar_set_show_text (self->progress, TRUE);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress), FALSE);
+  gtk_widget_set_margin_start (GTK_WIDGET (self->progress), 6);
+  gtk_widget_set_margin_end (GTK_WIDGET (self->progress), 6);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->progress), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Progress of the callers and callees"), -1);
+  gtk_box_append (GTK_BOX (self->box), GTK_WIDGET (self->progress));
 }

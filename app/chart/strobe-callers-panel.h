@@ -34,9 +34,9 @@ void           strobe_callers_panel_set_calls        (StrobeCallersPanel      *s
                                                       const char              *heading,
                                                       GPtrArray               *callers,
                                                       GPtrArray               *callees);
-/* Only the heading (a long computation's progress). */
-void           strobe_callers_panel_set_heading      (StrobeCallersPanel      *self,
-                                                      const char              *heading);
+/* How far a long search for them is, 0–1, shown under the heading; below 0: hidden. */
+void           strobe_callers_panel_set_progress     (StrobeCallersPanel      *self,
+                                                      gdouble                  fraction);
 /* The rows as given (not sorted). */
 GListModel    *strobe_callers_panel_get_callers      (StrobeCallersPanel      *self);
 GListModel    *strobe_callers_panel_get_callees      (StrobeCallersPanel      *self);

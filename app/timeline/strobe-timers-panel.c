@@ -672,13 +672,18 @@ static char *
 waiting_heading (StrobeTimersPanel *self)
 {
   const char *name = strobe_timeline_model_get_name (self->timeline, self->chosen);
-  gint percent = strobe_timers_calls_get_percent (self->calls, STROBE_TIMERS_CALLS_LINKS);
 
-  if (percent >= 0)
-    /* Translators: %s is a scope name, %d how far the call tree of a long range is built; shown while it is */
-    return g_strdup_printf (_("Finding the callers and callees of “%s”… %d %%"), name ? name : "", percent);
   /* Translators: %s is a scope name; shown while the call tree of a long range is built */
   return g_strdup_printf (_("Finding the callers and callees of “%s”…"), name ? name : "");
+}
+
+/* The callers' progress bar: how far, while they are being found and it has run a while. */
+static void
+update_links_progress (StrobeTimersPanel *self)
+{
+  gint percent = links_waited (self) ? strobe_timers_calls_get_percent (self->calls, STROBE_TIMERS_CALLS_LINKS) : -1;
+
+  strobe_callers_panel_set_progress (self->links, percent >= 0 ? percent / 100.0 : -1);
 }
 
 static char *
@@ -732,6 +737,7 @@ update_links (StrobeTimersPanel *self)
       heading = g_strdup_printf (_("Callers and callees of “%s”"), name ? name : "");
     }
   strobe_callers_panel_set_calls (self->links, heading, callers, callees);
+  update_links_progress (self);
 }
 
 /* ---- the flame graph's nodes: the call tree's, keyed by name id -------------------------- */
@@ -801,11 +807,7 @@ calls_changed_cb (StrobeTimersPanel *self, gint kind)
   if (kind == STROBE_TIMERS_CALLS_TREE)
     update_flame (self);
   else if (links_waited (self))
-    {
-      /* Only the heading moves while it runs. */
-      g_autofree char *heading = waiting_heading (self);
-      strobe_callers_panel_set_heading (self->links, heading);
-    }
+    update_links_progress (self);
   else
     update_links (self);
 }
