@@ -545,17 +545,27 @@ check_ranges (StrobeTimelineModel *m, guint32 *rng, guint n_ranges)
 /* The trace read into a model whose summary blocks are of one chunk: this trace's tracks
  * of ten thousand scopes get dozens each — enough that ranges start and end inside, and
  * span, many of them. The blocks' size is back to the default after. */
+/* The trace read whole into a new model. */
 static StrobeTimelineModel *
-read_small_blocks (void)
+read_model (void)
 {
   g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
   g_autoptr(GError) error = NULL;
   StrobeTimelineModel *model = strobe_timeline_model_new ();
 
-  strobe_timer_summary_set_test_shift (0);
   strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
   g_assert_true (strobe_decoder_read_file (decoder, get_trace (), NULL, &error));
   g_assert_no_error (error);
+  return model;
+}
+
+static StrobeTimelineModel *
+read_small_blocks (void)
+{
+  StrobeTimelineModel *model;
+
+  strobe_timer_summary_set_test_shift (0);
+  model = read_model ();
   strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
   g_assert_cmpuint (summary_blocks (model), >=, 1000);
   return model;
@@ -1173,17 +1183,12 @@ assert_same_links (GArray *a, GArray *b)
 static void
 test_call_links (void)
 {
-  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
-  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(StrobeTimelineModel) model = read_model ();
   g_autoptr(GArray) threads = NULL;
-  g_autoptr(GError) error = NULL;
   guint64 first = 0, last = 0;
   guint32 rng = 7;
   guint checked = 0;
 
-  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
-  g_assert_true (strobe_decoder_read_file (decoder, get_trace (), NULL, &error));
-  g_assert_no_error (error);
   g_assert_true (strobe_timeline_model_get_time_range (model, &first, &last));
   threads = strobe_timeline_model_get_threads (model);
   for (guint r = 0; r < 6; r++)
@@ -1254,15 +1259,10 @@ path_in (StrobeCostTree *limited, guint32 node, StrobeCostTree *full)
 static void
 test_call_tree_limit_threads (void)
 {
-  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
-  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(StrobeTimelineModel) model = read_model ();
   g_autoptr(StrobeCostTree) full = NULL;
-  g_autoptr(GError) error = NULL;
   const guint32 limits[] = { 40, 400, 4000 };
 
-  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
-  g_assert_true (strobe_decoder_read_file (decoder, get_trace (), NULL, &error));
-  g_assert_no_error (error);
   full = strobe_call_tree_compute (model, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, NULL, NULL);
   for (guint l = 0; l < G_N_ELEMENTS (limits); l++)
     {
@@ -1304,8 +1304,7 @@ test_call_tree_limit_threads (void)
 static void
 test_call_tree_progress (void)
 {
-  g_autoptr(StrobeDecoder) decoder = strobe_decoder_new ();
-  g_autoptr(StrobeTimelineModel) model = strobe_timeline_model_new ();
+  g_autoptr(StrobeTimelineModel) model = read_model ();
   g_autoptr(StrobeCostTree) plain = NULL, counted = NULL, part = NULL, none = NULL;
   g_autoptr(GCancellable) cancelled = g_cancellable_new ();
   g_autoptr(GError) error = NULL;
@@ -1313,9 +1312,6 @@ test_call_tree_progress (void)
   guint64 first = 0, last = 0;
   gint whole = 0, half = 0, stopped = 0;
 
-  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
-  g_assert_true (strobe_decoder_read_file (decoder, get_trace (), NULL, &error));
-  g_assert_no_error (error);
   strobe_timeline_model_get_stats (model, &ms);
   g_assert_true (strobe_timeline_model_get_time_range (model, &first, &last));
 
