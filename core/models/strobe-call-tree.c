@@ -336,6 +336,15 @@ threads_by_size (StrobeTimelineModel *model, gint thread_id, guint64 t0, guint64
   return sizes;
 }
 
+/* Columns STROBE_CALL_COUNT (inclusive only) and STROBE_CALL_TIME, keyed by name id. */
+static StrobeCostTree *
+new_tree (void)
+{
+  static const StrobeCostColumnFlags columns[] = { STROBE_COST_COLUMN_NO_SELF, STROBE_COST_COLUMN_DEFAULT };
+
+  return strobe_cost_tree_new (STROBE_COST_TREE_TOP_DOWN, G_N_ELEMENTS (columns), columns, STROBE_CALL_NONE);
+}
+
 static gint node_limit = STROBE_CALL_TREE_MAX_NODES;
 
 void
@@ -370,7 +379,6 @@ typedef struct
 static gpointer
 tree_worker (gpointer data)
 {
-  static const StrobeCostColumnFlags columns[] = { STROBE_COST_COLUMN_NO_SELF, STROBE_COST_COLUMN_DEFAULT };
   TreeWalk *walk = data;
   Ticks ticks = { 0, walk->progress, walk->cancellable };
   guint i;
@@ -382,7 +390,7 @@ tree_worker (gpointer data)
 
       if (tree == NULL)
         {
-          tree = strobe_cost_tree_new (STROBE_COST_TREE_TOP_DOWN, G_N_ELEMENTS (columns), columns, STROBE_CALL_NONE);
+          tree = new_tree ();
           /* The two outermost levels always kept: the lumped paths are deep ones. */
           strobe_cost_tree_set_node_limit (tree, walk->limits[i], STROBE_CALL_OTHER, 2);
           walk->trees[i] = tree;
@@ -500,7 +508,6 @@ StrobeCostTree *
 strobe_call_tree_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id,
                                gint *progress, GCancellable *cancellable, GError **error)
 {
-  static const StrobeCostColumnFlags columns[] = { STROBE_COST_COLUMN_NO_SELF, STROBE_COST_COLUMN_DEFAULT };
   TreeWalk walk = { 0 };
   GThread *threads[TREE_WORKERS] = { NULL };
   g_autoptr(StrobeCostTree) tree = NULL;
@@ -537,7 +544,7 @@ strobe_call_tree_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t
     in_range += g_array_index (walk.threads, ThreadSize, i).in_range;
   walk.shared = in_range <= limit;
   if (walk.shared)
-    walk.trees[0] = strobe_cost_tree_new (STROBE_COST_TREE_TOP_DOWN, G_N_ELEMENTS (columns), columns, STROBE_CALL_NONE);
+    walk.trees[0] = new_tree ();
   n_workers = walk.shared ? 1 : CLAMP (MIN (walk.threads->len, g_get_num_processors ()), 1, TREE_WORKERS);
   for (guint k = 1; k < n_workers; k++)
     threads[k] = g_thread_new ("strobe-tree", tree_worker, &walk);
@@ -551,7 +558,7 @@ strobe_call_tree_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t
     tree = g_steal_pointer (&walk.trees[0]);
   else if (!stopped)
     {
-      tree = strobe_cost_tree_new (STROBE_COST_TREE_TOP_DOWN, G_N_ELEMENTS (columns), columns, STROBE_CALL_NONE);
+      tree = new_tree ();
       roots = g_new (Part, MAX (walk.threads->len, 1));
       for (guint i = 0; i < walk.threads->len; i++)
         {
