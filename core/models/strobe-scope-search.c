@@ -472,17 +472,29 @@ free_counts (gpointer counts)
     g_array_unref (counts);
 }
 
-/* @func on the caller and @n - 1 helpers (they inherit the caller's priority). */
+/* @func on the caller and @n - 1 helpers (they inherit the caller's priority), each
+ * given its element of @workers (@size bytes each). */
 static void
-run_workers (Worker *workers, guint n, GThreadFunc func)
+run_workers (gpointer workers, gsize size, guint n, GThreadFunc func)
 {
   GThread *helpers[4] = { NULL };
 
   for (guint i = 1; i < n; i++)
-    helpers[i] = g_thread_new ("strobe-search", func, &workers[i]);
-  func (&workers[0]);
+    helpers[i] = g_thread_new ("strobe-search", func, (guint8 *) workers + i * size);
+  func (workers);
   for (guint i = 1; i < n; i++)
     g_thread_join (helpers[i]);
+}
+
+/* How many workers share @units: one per core (up to 4), or the tests' number. */
+static guint
+n_workers_for (GArray *units)
+{
+  guint n = g_atomic_int_get (&test_workers);
+
+  if (n == 0)
+    n = MIN (g_get_num_processors (), units->len);
+  return CLAMP (n, 1, 4);
 }
 
 /* Both passes over @sh's tracks: the matches of all merged into @out, their count
@@ -492,24 +504,21 @@ search_threads (Shared *sh, GArray *out)
 {
   Worker workers[4] = { { 0 } };
   g_autoptr(GArray) blocks = g_array_new (FALSE, FALSE, sizeof (BlockCount));
-  guint n_workers = g_atomic_int_get (&test_workers);
+  guint n_workers = n_workers_for (sh->units);
   guint64 count = 0;
 
-  if (n_workers == 0)
-    n_workers = MIN (g_get_num_processors (), sh->units->len);
-  n_workers = CLAMP (n_workers, 1, G_N_ELEMENTS (workers));
   for (guint i = 0; i < n_workers; i++)
     {
       workers[i].sh = sh;
       workers[i].out = i == 0 ? g_array_ref (out) : g_array_new (FALSE, FALSE, sizeof (StrobeScopeMatch));
       workers[i].blocks = i == 0 ? g_array_ref (blocks) : g_array_new (FALSE, FALSE, sizeof (BlockCount));
     }
-  run_workers (workers, n_workers, count_main);
+  run_workers (workers, sizeof workers[0], n_workers, count_main);
   for (guint i = 1; i < n_workers; i++)
     g_array_append_vals (blocks, workers[i].blocks->data, workers[i].blocks->len);
   if (sh->max > 0)
     sh->horizon = horizon_from (blocks, sh->max);
-  run_workers (workers, n_workers, walk_main);
+  run_workers (workers, sizeof workers[0], n_workers, walk_main);
   for (guint i = 0; i < n_workers; i++)
     {
       if (i > 0)
@@ -586,75 +595,126 @@ strobe_scope_search_full (StrobeTimelineModel *model, const char *text, guint ma
   return out;
 }
 
+/* The longest: each track's own (the first of its length in time), from the tracks
+ * shared out as the search shares them, the longest of all then taken in the order one
+ * walk would meet them (thread, then depth). A block none of whose scopes is longer than
+ * the track's own so far, or shorter than any track's so far, is jumped over. */
+typedef struct
+{
+  StrobeTimelineModel *model;
+  GArray              *units;
+  guint32              name_id;
+  guint64              t0, t1;
+  guint64              best;       /* atomic: the longest found so far, +1 (0: none) */
+  StrobeScopeMatch    *found;      /* by unit */
+  gboolean            *has;        /* by unit */
+  gint                 next;       /* atomic */
+  gint                 cancelled;  /* atomic */
+  GCancellable        *cancellable;
+} Longest;
+
+/* Unit @i's track @t: its longest into @lg->found[@i]. FALSE when cancelled. */
+static gboolean
+longest_in_track (Longest *lg, guint i, const StrobeScopeTrack *t, const Unit *u)
+{
+  const guint8 one = 1;
+  StrobeScopePos p = strobe_scope_track_lower_bound_end (t, lg->t0);
+  StrobeScopeMatch *out = &lg->found[i];
+  gboolean found = FALSE;
+  guint64 best = 0, was;
+  guint tick = 0;
+
+  for (; strobe_scope_pos_valid (t, p); strobe_scope_pos_next (t, &p))
+    {
+      guint64 b, e, longest, next;
+      guint k;
+
+      while (block_at (t, p, lg->t0, lg->t1, &k, &next)
+             && (strobe_timer_summary_block_count (t->summary, k, &one, lg->name_id, 1, 1, &longest) == 0
+                 || (found && longest <= best) || longest + 1 < __atomic_load_n (&lg->best, __ATOMIC_RELAXED)))
+        p = strobe_scope_track_seek (t, next);
+      if (!strobe_scope_pos_valid (t, p) || (b = strobe_scope_begin_at (t, p)) > lg->t1)
+        break;
+      if (++tick % 65536 == 0 && g_cancellable_is_cancelled (lg->cancellable))
+        return FALSE;
+      if (strobe_scope_name_at (t, p) != lg->name_id)
+        continue;
+      e = strobe_scope_end_at (t, p);
+      if (!found || e - b > best)
+        {
+          found = TRUE;
+          best = e - b;
+          *out = (StrobeScopeMatch) { b, e, lg->name_id, u->id, (guint16) MIN (u->depth, G_MAXUINT16) };
+          was = __atomic_load_n (&lg->best, __ATOMIC_RELAXED);
+          while (best + 1 > was
+                 && !__atomic_compare_exchange_n (&lg->best, &was, best + 1, TRUE, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+            ;
+        }
+    }
+  lg->has[i] = found;
+  return TRUE;
+}
+
+static gpointer
+longest_main (gpointer data)
+{
+  Longest *lg = *(Longest **) data;
+
+  for (;;)
+    {
+      gint i = g_atomic_int_add (&lg->next, 1);
+      const Unit *u = &g_array_index (lg->units, Unit, MIN (i, (gint) lg->units->len - 1));
+      StrobeScopeThread *th;
+      gboolean ok = TRUE;
+
+      if (i >= (gint) lg->units->len || g_atomic_int_get (&lg->cancelled))
+        break;
+      strobe_timeline_model_read_lock (lg->model);
+      th = strobe_timeline_model_peek_thread (lg->model, u->id);
+      if (th != NULL && u->depth < th->tracks->len)
+        ok = longest_in_track (lg, (guint) i, th->tracks->pdata[u->depth], u);
+      strobe_timeline_model_read_unlock (lg->model);
+      if (!ok)
+        g_atomic_int_set (&lg->cancelled, 1);
+    }
+  return NULL;
+}
+
 gboolean
 strobe_scope_search_longest (StrobeTimelineModel *model, guint32 name_id, guint64 t0, guint64 t1,
                              StrobeScopeMatch *out, GCancellable *cancellable, GError **error)
 {
-  g_autoptr(GArray) ids = NULL;
-  const guint8 one = 1;
-  gboolean found = FALSE;
-  guint64 best = 0;
-  guint tick = 0;
+  g_autoptr(GArray) ids = NULL, units = NULL;
+  g_autofree StrobeScopeMatch *found = NULL;
+  g_autofree gboolean *has = NULL;
+  Longest lg = { 0 };
+  Longest *workers[4] = { &lg, &lg, &lg, &lg };
+  gint pick = -1;
 
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
   ids = strobe_timeline_model_get_threads (model);
-  for (guint i = 0; i < ids->len; i++)
-    {
-      guint16 id = g_array_index (ids, guint16, i);
-      StrobeScopeThread *th;
-
-      strobe_timeline_model_read_lock (model);
-      th = strobe_timeline_model_peek_thread (model, id);
-      if (th != NULL)
-        {
-          for (guint d = 0; d < th->tracks->len; d++)
-            {
-              StrobeScopeTrack *t = th->tracks->pdata[d];
-              StrobeScopePos p = strobe_scope_track_lower_bound_end (t, t0);
-
-              for (; strobe_scope_pos_valid (t, p); strobe_scope_pos_next (t, &p))
-                {
-                  guint64 b, e, longest, next;
-                  guint k;
-
-                  /* A block with none, or none longer than the one found: jumped. */
-                  while (block_at (t, p, t0, t1, &k, &next)
-                         && (strobe_timer_summary_block_count (t->summary, k, &one, name_id, 1, 1, &longest) == 0
-                             || (found && longest <= best)))
-                    p = strobe_scope_track_seek (t, next);
-                  if (!strobe_scope_pos_valid (t, p))
-                    break;
-                  b = strobe_scope_begin_at (t, p);
-
-                  if (b > t1)
-                    break;
-                  if (strobe_scope_name_at (t, p) != name_id)
-                    continue;
-                  e = strobe_scope_end_at (t, p);
-                  if (!found || e - b > best)
-                    {
-                      found = TRUE;
-                      best = e - b;
-                      out->begin = b;
-                      out->end = e;
-                      out->name_id = name_id;
-                      out->thread_id = id;
-                      out->depth = (guint16) MIN (d, G_MAXUINT16);
-                    }
-                  if (++tick % 65536 == 0 && g_cancellable_is_cancelled (cancellable))
-                    {
-                      strobe_timeline_model_read_unlock (model);
-                      g_cancellable_set_error_if_cancelled (cancellable, error);
-                      return FALSE;
-                    }
-                }
-            }
-        }
-      strobe_timeline_model_read_unlock (model);
-    }
+  units = units_of (model, ids);
+  found = g_new0 (StrobeScopeMatch, MAX (units->len, 1));
+  has = g_new0 (gboolean, MAX (units->len, 1));
+  lg = (Longest) { model, units, name_id, t0, t1, 0, found, has, 0, 0, cancellable };
+  if (units->len > 0)
+    run_workers (workers, sizeof workers[0], n_workers_for (units), longest_main);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
-  return found;
+  for (guint i = 0; i < units->len; i++)
+    {
+      const StrobeScopeMatch *m = &found[i], *p = pick >= 0 ? &found[pick] : NULL;
+
+      if (has[i]
+          && (p == NULL || m->end - m->begin > p->end - p->begin
+              || (m->end - m->begin == p->end - p->begin
+                  && (m->thread_id < p->thread_id || (m->thread_id == p->thread_id && m->depth < p->depth)))))
+        pick = (gint) i;
+    }
+  if (pick < 0)
+    return FALSE;
+  *out = found[pick];
+  return TRUE;
 }

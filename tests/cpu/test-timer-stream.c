@@ -612,6 +612,80 @@ brute_named (StrobeTimelineModel *m, guint32 name_id, guint64 t0, guint64 t1, gu
   return n;
 }
 
+/* The longest scope named @name_id overlapping [t0, t1] as one walk meets them — thread,
+ * depth, time — the first of its length: FALSE when there is none. */
+static gboolean
+brute_longest (StrobeTimelineModel *m, guint32 name_id, guint64 t0, guint64 t1, StrobeScopeMatch *out)
+{
+  g_autoptr(GArray) threads = strobe_timeline_model_get_threads (m);
+  gboolean found = FALSE;
+
+  for (guint i = 0; i < threads->len; i++)
+    {
+      guint16 id = g_array_index (threads, guint16, i);
+
+      for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
+        {
+          g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+
+          strobe_timeline_model_get_scopes (m, id, d, t0, t1, s);
+          for (guint j = 0; j < s->len; j++)
+            {
+              const StrobeTimelineScope *x = &g_array_index (s, StrobeTimelineScope, j);
+
+              if (x->name_id != name_id || (x->flags & STROBE_SCOPE_OPEN))
+                continue;
+              if (!found || x->end - x->begin > out->end - out->begin)
+                *out = (StrobeScopeMatch) { x->begin, x->end, name_id, id, (guint16) d };
+              found = TRUE;
+            }
+        }
+    }
+  return found;
+}
+
+/* A name's longest instance, looked for by one to three workers over the tracks: the
+ * one a single walk finds (the first of that length in thread, depth and time order),
+ * over the whole trace and random ranges, on blocks of one chunk. */
+static void
+test_longest_workers (void)
+{
+  g_autoptr(StrobeTimelineModel) model = read_small_blocks ();
+  guint64 first = 0, last = 0;
+  guint32 rng = 4242;
+  guint checked = 0;
+
+  g_assert_true (strobe_timeline_model_get_time_range (model, &first, &last));
+  for (guint32 id = 0; id < strobe_timeline_model_get_n_names (model); id++)
+    for (guint r = 0; r < 5; r++)
+      {
+        guint64 span = last - first, t0 = first, t1 = last;
+        StrobeScopeMatch want = { 0 };
+        gboolean has;
+
+        if (r > 0)
+          {
+            rng = rng * 1664525u + 1013904223u;
+            t0 = first + span / 1000 * ((rng >> 8) % 1000);
+            rng = rng * 1664525u + 1013904223u;
+            t1 = t0 + span / 1000 * ((rng >> 8) % 400);
+          }
+        has = brute_longest (model, id, t0, t1, &want);
+        for (guint workers = 1; workers <= 3; workers++)
+          {
+            StrobeScopeMatch got = { 0 };
+
+            strobe_scope_search_set_test_pace (0, 0, workers);
+            g_assert_true (strobe_scope_search_longest (model, id, t0, t1, &got, NULL, NULL) == has);
+            if (has)
+              g_assert_cmpmem (&got, sizeof got, &want, sizeof want);
+          }
+        checked += has;
+      }
+  strobe_scope_search_set_test_pace (0, 0, 0);
+  g_assert_cmpuint (checked, >, 50);
+}
+
 /* Scope search and a name's longest instance jump over the summary blocks that hold none
  * of it (or none longer than the one found): for every name — the common ones in every
  * block, the rare ones in few — the same answers as walking every scope, over the whole
@@ -1355,6 +1429,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timer-stream/summary-search", test_summary_search);
   g_test_add_func ("/timer-stream/search-workers", test_search_workers);
   g_test_add_func ("/timer-stream/search-growing", test_search_growing);
+  g_test_add_func ("/timer-stream/longest-workers", test_longest_workers);
   g_test_add_func ("/timer-stream/memory-budget", test_memory_budget);
   g_test_add_func ("/timer-stream/async-model", test_async_model);
   g_test_add_func ("/timer-stream/summary-apart", test_summary_apart);
