@@ -196,13 +196,15 @@ want (StrobeTimersCalls *self, StrobeTimersCallsKind kind, StrobeTimelineModel *
   Tick *t;
   Job *j;
 
-  if (self->stopped || (q->cancel != NULL && same_key (&q->running, key))
-      || (q->cancel == NULL && q->have && same_key (&q->shown, key)))
+  if (self->stopped || (q->cancel != NULL && same_key (&q->running, key)))
     return;
   if (q->cancel)
     g_cancellable_cancel (q->cancel);
   g_clear_object (&q->cancel);
   g_clear_handle_id (&q->tick_source, g_source_remove);
+  /* Back to what is shown (a timer chosen again while another's were being found). */
+  if (q->have && same_key (&q->shown, key))
+    return;
   g_clear_pointer (&q->progress, g_atomic_rc_box_release);
   q->cancel = g_cancellable_new ();
   q->progress = g_atomic_rc_box_new0 (Progress);

@@ -1451,6 +1451,22 @@ test_timers_tree_progress (void)
   g_assert_nonnull (find_text (GTK_WIDGET (timers), "Callers and callees of “Task 0001”"));
   g_assert_null (find_text (GTK_WIDGET (timers), waiting));
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (bar)));
+  /* Another timer chosen, then this one again before the other's came: what was found
+   * for it shows at once, and the other's search stops. */
+  {
+    guint32 other = G_MAXUINT32;
+
+    g_assert_true (strobe_timeline_model_find_name (strobe_document_get_timeline (f.document), "Task 0002", &other));
+    strobe_call_tree_set_test_hold (TRUE);
+    strobe_timers_panel_choose (timers, other);
+    g_assert_nonnull (find_text (GTK_WIDGET (timers), "Finding the callers and callees of “Task 0002”…"));
+    strobe_timers_panel_choose (timers, task);
+    g_assert_nonnull (find_text (GTK_WIDGET (timers), "Callers and callees of “Task 0001”"));
+    g_assert_cmpuint (g_list_model_get_n_items (strobe_timers_panel_get_callers (timers)), >, 0);
+    strobe_call_tree_set_test_hold (FALSE);
+    wait_timers (&f);
+    g_assert_nonnull (find_text (GTK_WIDGET (timers), "Callers and callees of “Task 0001”"));
+  }
   g_assert_nonnull (strobe_flame_graph_get_tree (STROBE_FLAME_GRAPH (flame)));
   timeline_fixture_close (&f);
   g_unlink (path);
