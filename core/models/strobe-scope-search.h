@@ -56,7 +56,8 @@ void strobe_scope_search_set_test_pace (guint step_scopes,
                                         guint workers);
 
 /* The longest completed scope named @name_id that overlaps [t0, t1] (its whole length, not
- * clipped): FALSE when there is none (or on cancel, with @error set). */
+ * clipped; of equal ones the first by thread, depth and time): FALSE when there is none
+ * (or on cancel, with @error set). The tracks are shared out as for a search. */
 gboolean strobe_scope_search_longest (StrobeTimelineModel *model,
                                       guint32              name_id,
                                       guint64              t0,

@@ -1682,8 +1682,9 @@ test_find_progress (void)
   m = strobe_document_get_timeline (f.document);
   all = strobe_scope_search (m, "skeleton", G_MAXUINT, &total, NULL, NULL);
   g_assert_cmpuint (total, >, 0);
-  /* A step every 200 scopes, each 20 ms: the walk takes seconds, the label a quarter. */
-  strobe_scope_search_set_test_pace (200, 20000, 0);
+  /* A step every 200 scopes, each 20 ms, on one worker: the walk takes about two
+   * seconds, the label's polls a quarter — several of them see it move. */
+  strobe_scope_search_set_test_pace (200, 20000, 1);
   steps = strobe_scope_search_steps (m);
   g_assert_cmpuint (steps, >=, 50);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (f.view), "view.find", NULL));
