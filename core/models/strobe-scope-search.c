@@ -271,7 +271,7 @@ search_track (Worker *w, const StrobeScopeTrack *t, const GArray *counts, guint1
   Shared *sh = w->sh;
   guint64 in_track = 0;
   gboolean last_empty = TRUE;
-  guint unread = 0, c0, c1, per_block = t->summary ? 1u << t->summary->shift : 0;
+  guint unread = 0, c0, c1, per_block = t->summary ? 1u << t->summary->shift : 0, halved = 0;
   guint16 depth = (guint16) MIN (d, G_MAXUINT16);
 
   for (guint ci = 0; ci < t->chunks->len;)
@@ -298,28 +298,33 @@ search_track (Worker *w, const StrobeScopeTrack *t, const GArray *counts, guint1
               last_empty = in_block == 0;
               if (late || in_block == 0)
                 {
+                  guint64 scopes = (guint64) (c1 - ci) << STROBE_SCOPE_CHUNK_SHIFT;
+
                   w->count += in_block;
-                  /* Jumped over, its scopes still move the progress: the bar advances evenly. */
-                  w->tick += (guint64) (c1 - ci) << STROBE_SCOPE_CHUNK_SHIFT;
+                  /* Jumped over, its scopes still move the progress: the bar advances
+                   * evenly (half of them, for a block the first pass counted half). */
+                  w->tick += known ? scopes - scopes / 2 : scopes;
                   ci = c1;
                   if (w->tick >= sh->step && !worker_step (w))
                     return FALSE;
                   continue;
                 }
             }
+          /* Walked: its chunks (full ones) count half if the first pass counted half. */
+          halved = known ? c1 : 0;
         }
       n = strobe_scope_chunk_count (t, ci);
       /* Two at once where both are full and no block begins at the second. */
       if (ci + 1 < t->chunks->len && n == STROBE_SCOPE_CHUNK && (per_block == 0 || (ci + 1) % per_block != 0)
           && strobe_scope_chunk_count (t, ci + 1) == STROBE_SCOPE_CHUNK)
         {
-          w->tick += 2 * STROBE_SCOPE_CHUNK;
+          w->tick += ci < halved ? STROBE_SCOPE_CHUNK : 2 * STROBE_SCOPE_CHUNK;
           n = scan_chunk_pair (w, strobe_scope_chunk (t, ci), strobe_scope_chunk (t, ci + 1), id, depth);
           ci += 2;
         }
       else
         {
-          w->tick += n;
+          w->tick += ci < halved ? n - n / 2 : n;
           n = scan_chunk (w, strobe_scope_chunk (t, ci++), n, id, depth);
         }
       w->count += n;
@@ -331,7 +336,9 @@ search_track (Worker *w, const StrobeScopeTrack *t, const GArray *counts, guint1
 }
 
 /* The first pass over unit @i, track @t: its published blocks' matches counted (for
- * the walk), those that hold some listed in @w->blocks (for the horizon). */
+ * the walk), those that hold some listed in @w->blocks (for the horizon). Half of each
+ * such block's scopes move the progress now, the other half in the walk: at 1 B this
+ * pass is a third of the search, and the bar would sit at 0 % through it. */
 static void
 count_track (Worker *w, guint i, const StrobeScopeTrack *t)
 {
@@ -345,15 +352,14 @@ count_track (Worker *w, guint i, const StrobeScopeTrack *t)
       BlockCount b = { strobe_scope_chunk (t, c1 - 1)->last_end, 0 };
 
       b.count = strobe_timer_summary_block_count (t->summary, k, sh->set, 0, sh->n_names, sh->n_set, NULL);
-      if (k < nb)
-        g_array_append_val (counts, (guint32) { (guint32) b.count });
       if (b.count)
         g_array_append_val (w->blocks, b);
-      if (k % 64 == 63 && g_cancellable_is_cancelled (sh->cancellable))
-        {
-          g_atomic_int_set (&sh->cancelled, 1);
-          break;
-        }
+      if (k == nb)
+        break;
+      g_array_append_val (counts, (guint32) { (guint32) b.count });
+      w->tick += ((guint64) (c1 - c0) << STROBE_SCOPE_CHUNK_SHIFT) / 2;
+      if (w->tick >= sh->step && !worker_step (w))
+        break;
     }
   sh->counts->pdata[i] = counts;
 }
