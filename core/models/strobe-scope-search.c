@@ -129,8 +129,8 @@ strobe_scope_search_steps (StrobeTimelineModel *model)
 /* Tracks are shared out among workers as they go (an atomic cursor over them, the
  * largest first so that the last one taken is a small one), twice: first each of their
  * summary blocks' matches are counted (kept for the walk, and the horizon from them all),
- * then the tracks are walked, each worker keeping its own earliest matches; merged and
- * sorted at the end, they are what one walk would keep: a track's matches all come from
+ * then the tracks are walked, each worker keeping its own earliest matches; sorted by
+ * each and merged at the end, they are what one walk would keep: a track's matches all come from
  * one worker, in its order. A track is the unit, not a thread: the scale workload's game
  * thread alone holds 30 % of the scopes. */
 typedef struct
@@ -433,6 +433,10 @@ walk_main (gpointer data)
         break;
     }
   __atomic_add_fetch (&sh->rest, w->tick, __ATOMIC_RELAXED);
+  /* Sorted here, on every worker at once: the caller only merges. */
+  g_array_sort (w->out, match_cmp);
+  if (w->out->len > sh->max)
+    g_array_set_size (w->out, sh->max);
   return NULL;
 }
 
@@ -503,8 +507,35 @@ n_workers_for (GArray *units)
   return CLAMP (n, 1, 4);
 }
 
-/* Both passes over @sh's tracks: the matches of all merged into @out, their count
- * returned. */
+/* The earliest @max of the @n workers' sorted matches into @out, in order. Matches of
+ * equal keys come from one track, so from one worker, already in its order. */
+static void
+merge_sorted (GArray *out, const Worker *workers, guint n, guint max)
+{
+  guint at[4] = { 0 };
+
+  while (out->len < max)
+    {
+      const StrobeScopeMatch *first = NULL;
+      gint from = -1;
+
+      for (guint i = 0; i < n; i++)
+        if (at[i] < workers[i].out->len)
+          {
+            const StrobeScopeMatch *m = &g_array_index (workers[i].out, StrobeScopeMatch, at[i]);
+
+            if (first == NULL || match_cmp (m, first) < 0)
+              first = m, from = (gint) i;
+          }
+      if (first == NULL)
+        break;
+      g_array_append_vals (out, first, 1);
+      at[from]++;
+    }
+}
+
+/* Both passes over @sh's tracks: the earliest @max matches of all into @out (empty), in
+ * order, their count returned. */
 static guint64
 search_threads (Shared *sh, GArray *out)
 {
@@ -516,7 +547,7 @@ search_threads (Shared *sh, GArray *out)
   for (guint i = 0; i < n_workers; i++)
     {
       workers[i].sh = sh;
-      workers[i].out = i == 0 ? g_array_ref (out) : g_array_new (FALSE, FALSE, sizeof (StrobeScopeMatch));
+      workers[i].out = g_array_new (FALSE, FALSE, sizeof (StrobeScopeMatch));
       workers[i].blocks = i == 0 ? g_array_ref (blocks) : g_array_new (FALSE, FALSE, sizeof (BlockCount));
     }
   run_workers (workers, sizeof workers[0], n_workers, count_main);
@@ -525,10 +556,9 @@ search_threads (Shared *sh, GArray *out)
   if (sh->max > 0)
     sh->horizon = horizon_from (blocks, sh->max);
   run_workers (workers, sizeof workers[0], n_workers, walk_main);
+  merge_sorted (out, workers, n_workers, sh->max);
   for (guint i = 0; i < n_workers; i++)
     {
-      if (i > 0)
-        g_array_append_vals (out, workers[i].out->data, workers[i].out->len);
       g_array_unref (workers[i].out);
       g_array_unref (workers[i].blocks);
       count += workers[i].count;
@@ -593,9 +623,6 @@ strobe_scope_search_full (StrobeTimelineModel *model, const char *text, guint ma
       g_cancellable_set_error_if_cancelled (cancellable, error);
       return NULL;
     }
-  g_array_sort (out, match_cmp);
-  if (out->len > max)
-    g_array_set_size (out, max);
   if (total)
     *total = count;
   return out;
