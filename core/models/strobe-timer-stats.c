@@ -534,7 +534,6 @@ strobe_timer_stats_durations (StrobeTimelineModel *model, guint32 name_id, guint
 {
   g_autoptr(GArray) out = g_array_new (FALSE, FALSE, sizeof (guint64));
   g_autoptr(GArray) ids = NULL;
-  guint tick = 0;
 
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), NULL);
 
@@ -551,25 +550,32 @@ strobe_timer_stats_durations (StrobeTimelineModel *model, guint32 name_id, guint
           StrobeScopeTrack *t = th->tracks->pdata[d];
           StrobeScopePos p = strobe_scope_track_lower_bound_end (t, t0);
 
-          for (; strobe_scope_pos_valid (t, p); strobe_scope_pos_next (t, &p))
+          /* From the first scope on, record by record a chunk at a time: no position
+           * kept, nor flags (a walk of every scope of a billion-scope trace). */
+          for (guint ci = p.ci; strobe_scope_pos_valid (t, p) && ci < t->chunks->len; ci++)
             {
-              guint64 b = strobe_scope_begin_at (t, p), e, incl;
+              const StrobeScopeChunk *c = strobe_scope_chunk (t, ci);
+              const guint8 *rec = c->data + (ci == p.ci ? p.off : 0);
+              guint64 b = p.begin, e = ci == p.ci ? p.end : c->base, incl;
+              guint32 name = p.name;
+              guint n = strobe_scope_chunk_count (t, ci), k = ci == p.ci ? p.pi : 0;
+              gboolean have = ci == p.ci;
 
-              if (b > t1)
-                break;
-              if (G_UNLIKELY (++tick == 16384))
+              for (; k < n; k++, have = FALSE)
                 {
-                  tick = 0;
-                  if (g_cancellable_is_cancelled (cancellable))
+                  if (!have)
+                    name = strobe_scope_record_next (&rec, &b, &e);
+                  if (b > t1)
                     break;
+                  if (name != name_id)
+                    continue;
+                  incl = clip (b, e, t0, t1);
+                  if (incl == 0 && e > b)
+                    continue;
+                  g_array_append_val (out, incl);
                 }
-              if (strobe_scope_name_at (t, p) != name_id)
-                continue;
-              e = strobe_scope_end_at (t, p);
-              incl = clip (b, e, t0, t1);
-              if (incl == 0 && e > b)
-                continue;
-              g_array_append_val (out, incl);
+              if (k < n || g_cancellable_is_cancelled (cancellable))
+                break;
             }
         }
       strobe_timeline_model_read_unlock (model);

@@ -1372,6 +1372,66 @@ test_call_tree_limit_threads (void)
     }
 }
 
+static gint
+cmp_u64_desc (gconstpointer a, gconstpointer b)
+{
+  return -cmp_u64 (a, b);
+}
+
+/* A timer's durations (the compare page's histogram) read a chunk at a time are the
+ * brute force's clipped ones, for every name, over the whole trace and random ranges. */
+static void
+test_durations (void)
+{
+  g_autoptr(StrobeTimelineModel) model = read_model ();
+  g_autoptr(GArray) threads = strobe_timeline_model_get_threads (model);
+  guint64 first = 0, last = 0;
+  guint32 rng = 99;
+
+  g_assert_true (strobe_timeline_model_get_time_range (model, &first, &last));
+  for (guint r = 0; r < 4; r++)
+    {
+      guint64 t0 = 0, t1 = G_MAXUINT64;
+
+      if (r > 0)
+        {
+          rng = rng * 1664525u + 1013904223u;
+          t0 = first + (rng >> 8) % (last - first);
+          rng = rng * 1664525u + 1013904223u;
+          t1 = t0 + (rng >> 8) % (last - t0 + 1);
+        }
+      for (guint32 name = 0; name < strobe_timeline_model_get_n_names (model); name++)
+        {
+          g_autoptr(GArray) got = strobe_timer_stats_durations (model, name, t0, t1, NULL, NULL);
+          g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (guint64));
+
+          for (guint i = 0; i < threads->len; i++)
+            {
+              guint16 id = g_array_index (threads, guint16, i);
+
+              for (guint d = 0; d < strobe_timeline_model_get_depth_count (model, id); d++)
+                {
+                  g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+
+                  strobe_timeline_model_get_scopes (model, id, d, t0, t1, s);
+                  for (guint j = 0; j < s->len; j++)
+                    {
+                      const StrobeTimelineScope *x = &g_array_index (s, StrobeTimelineScope, j);
+                      guint64 incl = clip (x->begin, x->end, t0, t1);
+
+                      if (x->name_id == name && !(x->flags & STROBE_SCOPE_OPEN) && (incl > 0 || x->end == x->begin))
+                        g_array_append_val (want, incl);
+                    }
+                }
+            }
+          g_array_sort (got, cmp_u64_desc);
+          g_array_sort (want, cmp_u64_desc);
+          g_assert_cmpuint (got->len, ==, want->len);
+          g_assert_cmpmem (got->data, got->len * sizeof (guint64), want->data, want->len * sizeof (guint64));
+        }
+    }
+}
+
 /* The call tree's progress: a step for every STROBE_TIMER_STATS_PROGRESS_SCOPES scopes
  * walked, so the whole trace makes about as many steps as the estimate says; a range
  * fewer; the tree the same as without progress. */
@@ -1435,6 +1495,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timer-stream/summary-apart", test_summary_apart);
   g_test_add_func ("/timer-stream/call-tree-progress", test_call_tree_progress);
   g_test_add_func ("/timer-stream/call-links", test_call_links);
+  g_test_add_func ("/timer-stream/durations", test_durations);
   g_test_add_func ("/timer-stream/call-tree-limit-threads", test_call_tree_limit_threads);
   status = g_test_run ();
   if (trace_path)
