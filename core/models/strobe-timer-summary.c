@@ -1,7 +1,8 @@
 /* strobe-timer-summary.c — see the header. A packed block is, for each name that has
  * scopes in it, LEB128 varints: name id, count, inclusive total, exclusive total, min,
- * max − min, the number of histogram buckets (StrobeDurationSketch's), then the buckets in
- * order (below). A block ends with the name END. About 0.85 B a scope on
+ * max − min, the number of histogram buckets (StrobeDurationSketch's), the bytes they
+ * take (always 3 bytes: below), then the buckets in order (below). A block ends with the
+ * name END. About 0.85 B a scope on
  * strobe-bench-scale's workload (300 names in every block, durations spread wide: half
  * the scopes of a block have a bucket of their own).
  *
@@ -169,7 +170,20 @@ put_slot (guint8 *o, const Slot *sl)
   return strobe_scope_put_varint (o, sl->max - sl->min);
 }
 
-/* One name's buckets in order, after their number: (bucket − the previous one) × 2, + 1
+/* Room for the bytes of a name's buckets, filled in once they are written: a varint of
+ * three bytes whatever the value (LEB128 lets a value carry leading zero groups; a
+ * name's buckets take at most 16 384 × 4 bytes < 2^21). A reader that wants only a
+ * name's count or longest jumps its buckets with it — on the scale workload they are
+ * nine tenths of a block (Ctrl+F and a name's longest read every block of a 1 B trace). */
+static inline void
+put_length3 (guint8 *at, gsize len)
+{
+  at[0] = (guint8) (len | 0x80);
+  at[1] = (guint8) ((len >> 7) | 0x80);
+  at[2] = (guint8) (len >> 14);
+}
+
+/* One name's buckets in order, after their number and bytes: (bucket − the previous one) × 2, + 1
  * when a count > 1 follows (most buckets of a block hold one scope: one byte then), then
  * the count. From @n keys sorted by bucket. */
 static guint8 *
@@ -177,10 +191,12 @@ put_sorted (guint8 *o, const guint32 *keys, guint n)
 {
   const guint32 mask = (1u << BUCKET_BITS) - 1;
   guint pairs = 0, prev = 0;
+  guint8 *start;
 
   for (guint i = 0; i < n; i++)
     pairs += i == 0 || keys[i] != keys[i - 1];
   o = strobe_scope_put_varint (o, pairs);
+  start = o += 3;
   for (guint i = 0; i < n;)
     {
       guint32 key = keys[i], bucket = key & mask, c = 0;
@@ -191,6 +207,7 @@ put_sorted (guint8 *o, const guint32 *keys, guint n)
         o = strobe_scope_put_varint (o, c);
       prev = bucket;
     }
+  put_length3 (start - 3, (gsize) (o - start));
   return o;
 }
 
@@ -199,10 +216,12 @@ static guint8 *
 put_counted (guint8 *o, const guint16 *hist, guint lo, guint range)
 {
   guint prev = 0, pairs = 0;
+  guint8 *start;
 
   for (guint k = 0; k < range; k++)
     pairs += hist[k] != 0;
   o = strobe_scope_put_varint (o, pairs);
+  start = o += 3;
   for (guint k = 0; k < range; k++)
     if (hist[k])
       {
@@ -212,6 +231,7 @@ put_counted (guint8 *o, const guint16 *hist, guint lo, guint range)
           o = strobe_scope_put_varint (o, c);
         prev = lo + k;
       }
+  put_length3 (start - 3, (gsize) (o - start));
   return o;
 }
 
@@ -228,8 +248,8 @@ slot_dense (guint count, guint lo, guint hi)
 static guint8 *
 builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
 {
-  /* At most: 5 + 5 + 4 × 10 + 3 bytes a name, 2 + 2 a bucket (both < 2^14), the end. */
-  guint8 *out = g_malloc (b->n_slots * 53 + b->n_keys * 4 + 5), *o = out;
+  /* At most: 5 + 5 + 4 × 10 + 3 + 3 bytes a name, 2 + 2 a bucket (both < 2^14), the end. */
+  guint8 *out = g_malloc (b->n_slots * 56 + b->n_keys * 4 + 5), *o = out;
   const guint32 mask = (1u << BUCKET_BITS) - 1;
   g_autofree guint32 *at = g_new (guint32, b->n_slots + 1);
   g_autofree guint32 *tmp = g_new (guint32, b->n_keys + 1);
@@ -482,7 +502,7 @@ strobe_timer_summary_merge_block (const StrobeTimerSummary *self, guint k, gpoin
   g_mutex_unlock (&locked->lock);
   for (;;)
     {
-      guint64 name = strobe_scope_get_varint (&d), count, incl, excl, min, max, pairs;
+      guint64 name = strobe_scope_get_varint (&d), count, incl, excl, min, max, pairs, bytes;
       StrobeTimerAcc *a;
 
       if (name == END)
@@ -493,13 +513,12 @@ strobe_timer_summary_merge_block (const StrobeTimerSummary *self, guint k, gpoin
       min = strobe_scope_get_varint (&d);
       max = min + strobe_scope_get_varint (&d);
       pairs = strobe_scope_get_varint (&d);
+      bytes = strobe_scope_get_varint (&d);
       scopes += count;
       if (name >= n_names)
         {
           /* A name the query does not know yet (it came after it began): skipped. */
-          for (guint64 p = 0; p < pairs; p++)
-            if (strobe_scope_get_varint (&d) & 1)
-              (void) strobe_scope_get_varint (&d);
+          d += bytes;
           continue;
         }
       a = &acc[name];
@@ -541,7 +560,7 @@ strobe_timer_summary_block_count (const StrobeTimerSummary *self, guint k, const
   g_mutex_unlock (&locked->lock);
   for (;;)
     {
-      guint64 name = strobe_scope_get_varint (&d), count, min, spread, pairs;
+      guint64 name = strobe_scope_get_varint (&d), count, min, spread;
 
       if (name == END)
         break;
@@ -558,10 +577,8 @@ strobe_timer_summary_block_count (const StrobeTimerSummary *self, guint k, const
           if (++seen == n_set)
             break;
         }
-      pairs = strobe_scope_get_varint (&d);
-      for (guint64 p = 0; p < pairs; p++)
-        if (strobe_scope_get_varint (&d) & 1)
-          (void) strobe_scope_get_varint (&d);
+      (void) strobe_scope_get_varint (&d);
+      d += strobe_scope_get_varint (&d);
     }
   if (longest)
     *longest = max;
