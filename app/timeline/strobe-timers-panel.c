@@ -673,7 +673,7 @@ waiting_heading (StrobeTimersPanel *self)
 {
   const char *name = strobe_timeline_model_get_name (self->timeline, self->chosen);
 
-  /* Translators: %s is a scope name; shown while the call tree of a long range is built */
+  /* Translators: %s is a scope name; shown while its callers and callees in a long range are found */
   return g_strdup_printf (_("Finding the callers and callees of “%s”…"), name ? name : "");
 }
 
