@@ -1,9 +1,9 @@
 /* strobe-call-tree.c — the call tree by name path: each thread's depths are walked
  * together in time order (a cursor per depth, which only moves forward, as in the timer
  * statistics), a stack of the enclosing scopes giving each scope its parent node in a
- * StrobeCostTree (column 0: instances, 1: time). The same walk, with names for nodes,
- * gives one timer's callers and callees. Big ranges: a tree per thread on two workers,
- * merged by path.
+ * StrobeCostTree (column 0: instances, 1: time). Big ranges: a tree per thread on two
+ * workers, merged by path. One timer's callers and callees need no tree: each depth is
+ * read beside the one above it.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -151,13 +151,9 @@ cursor_next (Cursor *c)
     cursor_load (c, c->ci + 1);
 }
 
-/* The walk of one thread's scopes in [t0, t1], either into @tree's nodes (a frame's node
- * its node) or, when @links is not NULL, into one timer's callers and callees (a frame's
- * node its name): the same scopes, the same parents, so both give the same callers; the
- * second with no tree at all. Inlined into each use, @links constant. FALSE when
- * cancelled. */
-static inline __attribute__ ((always_inline)) gboolean
-walk_thread (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree, Links *links, Ticks *ticks)
+/* The walk of one thread's scopes in [t0, t1] into @tree's nodes. FALSE when cancelled. */
+static gboolean
+thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree, Ticks *ticks)
 {
   guint n = th->tracks->len;
   g_autofree Cursor *pos = g_new (Cursor, MAX (n, 1));
@@ -166,7 +162,7 @@ walk_thread (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
 
   for (guint d = 0; d < n; d++)
     cursor_init (&pos[d], th->tracks->pdata[d], t0);
-  stack[0].node = links ? STROBE_CALL_NONE : 0;
+  stack[0].node = 0;
   stack[0].begin = 0;
   stack[0].end = G_MAXUINT64;
   /* stack[k] is the open scope at depth k - 1; its children are at depth k. */
@@ -205,38 +201,21 @@ walk_thread (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
                       cursor_next (c);
                       continue;
                     }
-                  if (links)
+                  id = strobe_cost_tree_child (tree, f->node, name);
+                  /* The root's costs are the outermost scopes'. */
+                  strobe_cost_tree_add (tree, id, STROBE_CALL_COUNT, FALSE, 1);
+                  strobe_cost_tree_add (tree, id, STROBE_CALL_TIME, FALSE, time);
+                  if (f->node == 0)
                     {
-                      if (G_UNLIKELY (name == links->name || f->node == links->name))
-                        {
-                          guint32 most = MAX (name, f->node == STROBE_CALL_NONE ? 0 : f->node);
-                          if (most >= links->n_names)
-                            links_grow (links, most);
-                          if (name == links->name)
-                            links_add (links, links->callers, f->node, time);
-                          if (f->node == links->name)
-                            links_add (links, links->callees, name, time);
-                        }
-                      id = name;
-                    }
-                  else
-                    {
-                      id = strobe_cost_tree_child (tree, f->node, name);
-                      /* The root's costs are the outermost scopes'. */
-                      strobe_cost_tree_add (tree, id, STROBE_CALL_COUNT, FALSE, 1);
-                      strobe_cost_tree_add (tree, id, STROBE_CALL_TIME, FALSE, time);
-                      if (f->node == 0)
-                        {
-                          strobe_cost_tree_add (tree, 0, STROBE_CALL_COUNT, FALSE, 1);
-                          strobe_cost_tree_add (tree, 0, STROBE_CALL_TIME, FALSE, time);
-                        }
+                      strobe_cost_tree_add (tree, 0, STROBE_CALL_COUNT, FALSE, 1);
+                      strobe_cost_tree_add (tree, 0, STROBE_CALL_TIME, FALSE, time);
                     }
                   cursor_next (c);
                   if (G_UNLIKELY (++ticks->tick == STROBE_TIMER_STATS_PROGRESS_SCOPES) && !tick (ticks))
                     return FALSE;
                   /* A path not kept: its time is whole in the parent's "other" node; the
                    * scopes it encloses are skipped as the next sibling is taken. */
-                  if (!links && strobe_cost_tree_get_key (tree, id) == STROBE_CALL_OTHER)
+                  if (strobe_cost_tree_get_key (tree, id) == STROBE_CALL_OTHER)
                     continue;
                   top++;
                   stack[top].node = id;
@@ -255,16 +234,60 @@ walk_thread (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
   return TRUE;
 }
 
+/* One depth @d of a thread for the callers and callees: its scopes in [t0, t1] beside
+ * their parents (depth d − 1), two cursors moving forward together — each scope's parent is
+ * the first scope above that ends at or after its begin. Where scopes nest (as the model
+ * keeps them) these are the scopes and parents the tree's walk takes: a parent that only
+ * touches the range is not in it, nor what it encloses; a scope its parent does not
+ * enclose is in no path. Each depth on its own, so the workers share out depths, not
+ * threads. FALSE when cancelled. */
 static gboolean
-thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree, Ticks *ticks)
+depth_links (StrobeScopeThread *th, guint d, guint64 t0, guint64 t1, Links *l, Ticks *ticks, Cursor *c, Cursor *p)
 {
-  return walk_thread (th, t0, t1, tree, NULL, ticks);
-}
+  gboolean above = d > 0;
 
-static gboolean
-thread_links (StrobeScopeThread *th, guint64 t0, guint64 t1, Links *links, Ticks *ticks)
-{
-  return walk_thread (th, t0, t1, NULL, links, ticks);
+  cursor_init (c, th->tracks->pdata[d], t0);
+  if (above)
+    cursor_init (p, th->tracks->pdata[d - 1], t0);
+  for (; cursor_valid (c); cursor_next (c))
+    {
+      guint64 b = c->begin[c->i], e = c->end[c->i], time;
+      guint32 name = c->name[c->i], caller = STROBE_CALL_NONE;
+
+      if (b > t1)
+        break;
+      if (G_UNLIKELY (++ticks->tick == STROBE_TIMER_STATS_PROGRESS_SCOPES) && !tick (ticks))
+        return FALSE;
+      time = clip (b, e, t0, t1);
+      if (G_UNLIKELY (time == 0 && e > b))
+        continue;
+      if (above)
+        {
+          guint64 pb, pe;
+
+          while (cursor_valid (p) && p->end[p->i] < b)
+            cursor_next (p);
+          if (G_UNLIKELY (!cursor_valid (p)))
+            break;
+          pb = p->begin[p->i];
+          pe = p->end[p->i];
+          if (G_UNLIKELY (pb > b || pe < e || (clip (pb, pe, t0, t1) == 0 && pe > pb)))
+            continue;
+          caller = p->name[p->i];
+        }
+      if (G_UNLIKELY (name == l->name || caller == l->name))
+        {
+          guint32 most = MAX (name, caller == STROBE_CALL_NONE ? 0 : caller);
+
+          if (most >= l->n_names)
+            links_grow (l, most);
+          if (name == l->name)
+            links_add (l, l->callers, caller, time);
+          if (caller == l->name)
+            links_add (l, l->callees, name, time);
+        }
+    }
+  return TRUE;
 }
 
 static guint64
@@ -671,10 +694,18 @@ links_out (const Links *l, const guint64 *table, gboolean with_none)
 
 /* One walk of the links shared by a few workers, each taking the next thread of the
  * trace (largest first) and summing into its own tables. */
+/* A depth of a thread: the workers' unit. */
+typedef struct
+{
+  guint16 id;
+  guint   depth;
+  guint64 scopes;
+} Track;
+
 typedef struct
 {
   StrobeTimelineModel *model;
-  GArray              *ids;       /* ThreadSize, largest first */
+  GArray              *tracks;    /* Track, largest first */
   gint                 next;
   guint64              t0, t1;
   guint32              name;
@@ -689,23 +720,62 @@ typedef struct
   gboolean   ok;
 } LinksWorker;
 
+static gint
+by_track_size (gconstpointer a, gconstpointer b)
+{
+  const Track *x = a, *y = b;
+
+  if (x->scopes != y->scopes)
+    return x->scopes > y->scopes ? -1 : 1;
+  if (x->id != y->id)
+    return x->id < y->id ? -1 : 1;
+  return (x->depth > y->depth) - (x->depth < y->depth);
+}
+
+/* The depths of the threads to walk (one, or all), largest first: the workers end
+ * together (the game thread of a game holds a third of the scopes). */
+static GArray *
+tracks_by_size (StrobeTimelineModel *model, gint thread_id)
+{
+  g_autoptr(GArray) ids = strobe_timeline_model_get_threads (model);
+  GArray *tracks = g_array_new (FALSE, FALSE, sizeof (Track));
+
+  strobe_timeline_model_read_lock (model);
+  for (guint i = 0; i < ids->len; i++)
+    {
+      guint16 id = g_array_index (ids, guint16, i);
+      StrobeScopeThread *th = thread_id >= 0 && id != thread_id ? NULL : strobe_timeline_model_peek_thread (model, id);
+
+      for (guint d = 0; th != NULL && d < th->tracks->len; d++)
+        {
+          Track t = { id, d, ((StrobeScopeTrack *) th->tracks->pdata[d])->n };
+          g_array_append_val (tracks, t);
+        }
+    }
+  strobe_timeline_model_read_unlock (model);
+  g_array_sort (tracks, by_track_size);
+  return tracks;
+}
+
 static gpointer
 links_worker (gpointer data)
 {
   LinksWorker *w = data;
   LinksWalk *walk = w->walk;
   Ticks ticks = { 0, walk->progress, walk->cancellable };
+  g_autofree Cursor *cursors = g_new (Cursor, 2);
   guint i;
 
   w->ok = TRUE;
-  while (w->ok && (i = (guint) g_atomic_int_add (&walk->next, 1)) < walk->ids->len)
+  while (w->ok && (i = (guint) g_atomic_int_add (&walk->next, 1)) < walk->tracks->len)
     {
+      const Track *t = &g_array_index (walk->tracks, Track, i);
       StrobeScopeThread *th;
 
       strobe_timeline_model_read_lock (walk->model);
-      th = strobe_timeline_model_peek_thread (walk->model, g_array_index (walk->ids, ThreadSize, i).id);
-      if (th)
-        w->ok = thread_links (th, walk->t0, walk->t1, &w->links, &ticks);
+      th = strobe_timeline_model_peek_thread (walk->model, t->id);
+      if (th && t->depth < th->tracks->len)
+        w->ok = depth_links (th, t->depth, walk->t0, walk->t1, &w->links, &ticks, &cursors[0], &cursors[1]);
       strobe_timeline_model_read_unlock (walk->model);
     }
   return NULL;
@@ -746,16 +816,16 @@ strobe_call_tree_links (StrobeTimelineModel *model, guint32 name_id, guint64 t0,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   walk.model = model;
-  walk.ids = threads_by_size (model, thread_id, t0, t1);
+  walk.tracks = tracks_by_size (model, thread_id);
   walk.t0 = t0;
   walk.t1 = t1;
   walk.name = name_id;
   walk.progress = progress;
   walk.cancellable = cancellable;
   n_names = MAX (strobe_timeline_model_get_n_names (model), 1);
-  /* The walk waits on memory more than it computes: two cores take it at nearly twice
-   * the speed. The workers inherit this thread's priority (a viewer's is lowered). */
-  n_workers = CLAMP (MIN (walk.ids->len, g_get_num_processors ()), 1, LINKS_WORKERS);
+  /* Two cores take it at nearly twice the speed; the workers inherit this thread's
+   * priority (a viewer's is lowered). */
+  n_workers = CLAMP (MIN (walk.tracks->len, g_get_num_processors ()), 1, LINKS_WORKERS);
   for (guint k = 0; k < n_workers; k++)
     {
       w[k].walk = &walk;
@@ -786,6 +856,6 @@ strobe_call_tree_links (StrobeTimelineModel *model, guint32 name_id, guint64 t0,
       g_free (w[k].links.callers);
       g_free (w[k].links.callees);
     }
-  g_array_unref (walk.ids);
+  g_array_unref (walk.tracks);
   return ok;
 }
