@@ -234,58 +234,151 @@ thread_tree (StrobeScopeThread *th, guint64 t0, guint64 t1, StrobeCostTree *tree
   return TRUE;
 }
 
+static gint test_jumps;
+
+guint
+strobe_call_tree_get_test_jumps (void)
+{
+  return (guint) g_atomic_int_and (&test_jumps, 0);
+}
+
+static gboolean
+ticks_add (Ticks *ticks, guint64 n)
+{
+  for (n += ticks->tick; n >= STROBE_TIMER_STATS_PROGRESS_SCOPES; n -= STROBE_TIMER_STATS_PROGRESS_SCOPES)
+    if (!tick (ticks))
+      return FALSE;
+  ticks->tick = (guint) n;
+  return TRUE;
+}
+
+/* Whether summary block @k of @t holds a scope named @name, asked once (@known: 0 not yet,
+ * 1 no, 2 yes, by block). */
+static gboolean
+block_has (const StrobeScopeTrack *t, guint k, guint32 name, guint8 *known)
+{
+  static const guint8 wanted[1] = { 1 };
+
+  if (known[k] == 0)
+    known[k] = strobe_timer_summary_block_count (t->summary, k, wanted, name, 1, 1, NULL) > 0 ? 2 : 1;
+  return known[k] == 2;
+}
+
+/* Whether the scopes of @up (the depth above) from @from to @to hold a scope named @name,
+ * by their published summary blocks (a block not yet published: yes). */
+static gboolean
+above_has (const StrobeScopeTrack *up, guint64 from, guint64 to, guint32 name, guint8 *known, guint nb)
+{
+  StrobeScopePos q = strobe_scope_track_lower_bound_end (up, from);
+
+  for (guint k = q.ci >> up->summary->shift;
+       strobe_scope_pos_valid (up, q) && ((guint64) k << up->summary->shift) < up->chunks->len; k++)
+    {
+      if (strobe_scope_chunk (up, strobe_timer_summary_block_chunk (up->summary, k))->base > to)
+        return FALSE;
+      if (k >= nb || block_has (up, k, name, known))
+        return TRUE;
+    }
+  return FALSE;
+}
+
 /* One depth @d of a thread for the callers and callees: its scopes in [t0, t1] beside
  * their parents (depth d − 1), two cursors moving forward together — each scope's parent is
  * the first scope above that ends at or after its begin. Where scopes nest (as the model
  * keeps them) these are the scopes and parents the tree's walk takes: a parent that only
  * touches the range is not in it, nor what it encloses; a scope its parent does not
- * enclose is in no path. Each depth on its own, so the workers share out depths, not
- * threads. FALSE when cancelled. */
+ * enclose is in no path. A summary block of this depth (16 384 scopes) with none of the
+ * name, whose time meets no block above with the name, holds neither a caller nor a callee:
+ * jumped over. Blocks are asked lazily, and less and less often while the answer is no (a
+ * name in every block: asking costs a tenth of walking). Each depth on its own, so the
+ * workers share out depths, not threads. FALSE when cancelled. */
 static gboolean
 depth_links (StrobeScopeThread *th, guint d, guint64 t0, guint64 t1, Links *l, Ticks *ticks, Cursor *c, Cursor *p)
 {
-  gboolean above = d > 0;
+  const StrobeScopeTrack *t = th->tracks->pdata[d], *up = d > 0 ? th->tracks->pdata[d - 1] : NULL;
+  guint nb = t->summary ? strobe_timer_summary_n_blocks (t->summary) : 0;
+  guint nb_up = up && up->summary ? strobe_timer_summary_n_blocks (up->summary) : 0;
+  guint per_block = nb ? 1u << t->summary->shift : 0, check_at = 0, backoff = 1, kept = 0;
+  g_autofree guint8 *known = g_new0 (guint8, MAX (nb, 1));
+  g_autofree guint8 *known_up = g_new0 (guint8, MAX (nb_up, 1));
 
-  cursor_init (c, th->tracks->pdata[d], t0);
-  if (above)
-    cursor_init (p, th->tracks->pdata[d - 1], t0);
-  for (; cursor_valid (c); cursor_next (c))
+  cursor_init (c, t, t0);
+  if (up)
+    cursor_init (p, up, t0);
+  /* A chunk at a time: whether to jump is asked at a block's first chunk. */
+  while (cursor_valid (c))
     {
-      guint64 b = c->begin[c->i], e = c->end[c->i], time;
-      guint32 name = c->name[c->i], caller = STROBE_CALL_NONE;
+      guint k = per_block ? c->ci / per_block : 0;
 
-      if (b > t1)
-        break;
-      if (G_UNLIKELY (++ticks->tick == STROBE_TIMER_STATS_PROGRESS_SCOPES) && !tick (ticks))
-        return FALSE;
-      time = clip (b, e, t0, t1);
-      if (G_UNLIKELY (time == 0 && e > b))
-        continue;
-      if (above)
+      if (c->i == 0 && per_block && c->ci % per_block == 0 && k < nb && k >= check_at && c->begin[0] <= t1)
         {
-          guint64 pb, pe;
+          guint c1 = strobe_timer_summary_block_chunk (t->summary, k + 1);
 
-          while (cursor_valid (p) && p->end[p->i] < b)
-            cursor_next (p);
-          if (G_UNLIKELY (!cursor_valid (p)))
-            break;
-          pb = p->begin[p->i];
-          pe = p->end[p->i];
-          if (G_UNLIKELY (pb > b || pe < e || (clip (pb, pe, t0, t1) == 0 && pe > pb)))
+          if (!block_has (t, k, l->name, known)
+              && (up == NULL || (up->summary != NULL
+                                 && !above_has (up, c->begin[0], strobe_scope_chunk (t, c1 - 1)->last_end, l->name, known_up, nb_up))))
+            {
+              g_atomic_int_inc (&test_jumps);
+              if (!ticks_add (ticks, (guint64) (c1 - c->ci) << STROBE_SCOPE_CHUNK_SHIFT))
+                return FALSE;
+              cursor_load (c, c1);
+              check_at = k + 1;
+              backoff = 1;
+              kept = 0;
+              /* Past a jump, the parent is found by a search rather than a walk. */
+              if (up && cursor_valid (c) && (!cursor_valid (p) || strobe_scope_chunk (up, p->ci)->last_end < c->begin[0]))
+                cursor_init (p, up, c->begin[0]);
+              continue;
+            }
+          /* Kept again and again (the name in every block): asked less often. */
+          check_at = k + 1;
+          if (++kept >= 4)
+            {
+              check_at = k + backoff;
+              backoff = MIN (backoff * 2, 1024u);
+            }
+        }
+      for (; c->i < c->n; c->i++)
+        {
+          guint64 b = c->begin[c->i], e = c->end[c->i], time;
+          guint32 name = c->name[c->i], caller = STROBE_CALL_NONE;
+
+          if (b > t1)
+            return TRUE;
+          if (G_UNLIKELY (++ticks->tick == STROBE_TIMER_STATS_PROGRESS_SCOPES) && !tick (ticks))
+            return FALSE;
+          time = clip (b, e, t0, t1);
+          if (G_UNLIKELY (time == 0 && e > b))
             continue;
-          caller = p->name[p->i];
-        }
-      if (G_UNLIKELY (name == l->name || caller == l->name))
-        {
-          guint32 most = MAX (name, caller == STROBE_CALL_NONE ? 0 : caller);
+          if (up)
+            {
+              guint64 pb, pe;
 
-          if (most >= l->n_names)
-            links_grow (l, most);
-          if (name == l->name)
-            links_add (l, l->callers, caller, time);
-          if (caller == l->name)
-            links_add (l, l->callees, name, time);
+              while (cursor_valid (p) && p->end[p->i] < b)
+                cursor_next (p);
+              if (G_UNLIKELY (!cursor_valid (p)))
+                return TRUE;
+              pb = p->begin[p->i];
+              pe = p->end[p->i];
+              if (G_UNLIKELY (pb > b || pe < e || (clip (pb, pe, t0, t1) == 0 && pe > pb)))
+                continue;
+              caller = p->name[p->i];
+            }
+          if (G_UNLIKELY (name == l->name || caller == l->name))
+            {
+              guint32 most = MAX (name, caller == STROBE_CALL_NONE ? 0 : caller);
+
+              if (most >= l->n_names)
+                links_grow (l, most);
+              if (name == l->name)
+                links_add (l, l->callers, caller, time);
+              if (caller == l->name)
+                links_add (l, l->callees, name, time);
+            }
         }
+      if (c->n < STROBE_SCOPE_CHUNK)
+        break;
+      cursor_load (c, c->ci + 1);
     }
   return TRUE;
 }

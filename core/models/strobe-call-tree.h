@@ -66,6 +66,8 @@ void            strobe_call_tree_set_test_node_limit (guint32 limit);
 /* For tests: while held, trees being computed stop after each step of their progress
  * (until released or cancelled): a long computation, seen from its caller. */
 void            strobe_call_tree_set_test_hold (gboolean hold);
+/* For tests: the summary blocks strobe_call_tree_links() jumped over since last asked. */
+guint           strobe_call_tree_get_test_jumps (void);
 StrobeCostTree *strobe_call_tree_compute (StrobeTimelineModel *model,
                                    guint64              t0,
                                    guint64              t1,

@@ -1251,13 +1251,14 @@ assert_same_links (GArray *a, GArray *b)
     }
 }
 
-/* A timer's callers and callees found by the walk with no tree are the tree's, for every
- * name, over the whole trace and random ranges, all threads and one; and the callers add
- * up to the timer's count. */
+/* A timer's callers and callees found without the tree (the summary blocks with none of a
+ * rare name jumped over) are the tree's, for every name, over the whole trace and random
+ * ranges, all threads and one; and the callers add up to the timer's count. */
 static void
 test_call_links (void)
 {
-  g_autoptr(StrobeTimelineModel) model = read_model ();
+  /* Blocks of one chunk: the walk jumps those that hold none of a rare name. */
+  g_autoptr(StrobeTimelineModel) model = read_small_blocks ();
   g_autoptr(GArray) threads = NULL;
   guint64 first = 0, last = 0;
   guint32 rng = 7;
@@ -1312,6 +1313,7 @@ test_call_links (void)
     }
   /* Names with callees in every range. */
   g_assert_cmpuint (checked, >, 20);
+  g_assert_cmpuint (strobe_call_tree_get_test_jumps (), >, 100);
 }
 
 /* @node of @limited found in @full by its path of names (STROBE_COST_NODE_NONE if not). */
