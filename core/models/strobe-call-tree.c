@@ -10,6 +10,7 @@
 #include "strobe-call-tree.h"
 #include "strobe-timeline-model-private.h"
 #include "strobe-timer-stats.h"
+#include "strobe-track-units.h"
 
 #include <string.h>
 
@@ -787,18 +788,10 @@ links_out (const Links *l, const guint64 *table, gboolean with_none)
 
 /* One walk of the links shared by a few workers, each taking the next thread of the
  * trace (largest first) and summing into its own tables. */
-/* A depth of a thread: the workers' unit. */
-typedef struct
-{
-  guint16 id;
-  guint   depth;
-  guint64 scopes;
-} Track;
-
 typedef struct
 {
   StrobeTimelineModel *model;
-  GArray              *tracks;    /* Track, largest first */
+  GArray              *tracks;    /* StrobeTrackUnit, largest first */
   gint                 next;
   guint64              t0, t1;
   guint32              name;
@@ -813,43 +806,6 @@ typedef struct
   gboolean   ok;
 } LinksWorker;
 
-static gint
-by_track_size (gconstpointer a, gconstpointer b)
-{
-  const Track *x = a, *y = b;
-
-  if (x->scopes != y->scopes)
-    return x->scopes > y->scopes ? -1 : 1;
-  if (x->id != y->id)
-    return x->id < y->id ? -1 : 1;
-  return (x->depth > y->depth) - (x->depth < y->depth);
-}
-
-/* The depths of the threads to walk (one, or all), largest first: the workers end
- * together (the game thread of a game holds a third of the scopes). */
-static GArray *
-tracks_by_size (StrobeTimelineModel *model, gint thread_id)
-{
-  g_autoptr(GArray) ids = strobe_timeline_model_get_threads (model);
-  GArray *tracks = g_array_new (FALSE, FALSE, sizeof (Track));
-
-  strobe_timeline_model_read_lock (model);
-  for (guint i = 0; i < ids->len; i++)
-    {
-      guint16 id = g_array_index (ids, guint16, i);
-      StrobeScopeThread *th = thread_id >= 0 && id != thread_id ? NULL : strobe_timeline_model_peek_thread (model, id);
-
-      for (guint d = 0; th != NULL && d < th->tracks->len; d++)
-        {
-          Track t = { id, d, ((StrobeScopeTrack *) th->tracks->pdata[d])->n };
-          g_array_append_val (tracks, t);
-        }
-    }
-  strobe_timeline_model_read_unlock (model);
-  g_array_sort (tracks, by_track_size);
-  return tracks;
-}
-
 static gpointer
 links_worker (gpointer data)
 {
@@ -862,7 +818,7 @@ links_worker (gpointer data)
   w->ok = TRUE;
   while (w->ok && (i = (guint) g_atomic_int_add (&walk->next, 1)) < walk->tracks->len)
     {
-      const Track *t = &g_array_index (walk->tracks, Track, i);
+      const StrobeTrackUnit *t = &g_array_index (walk->tracks, StrobeTrackUnit, i);
       StrobeScopeThread *th;
 
       strobe_timeline_model_read_lock (walk->model);
@@ -909,7 +865,7 @@ strobe_call_tree_links (StrobeTimelineModel *model, guint32 name_id, guint64 t0,
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
   walk.model = model;
-  walk.tracks = tracks_by_size (model, thread_id);
+  walk.tracks = strobe_track_units (model, thread_id);
   walk.t0 = t0;
   walk.t1 = t1;
   walk.name = name_id;

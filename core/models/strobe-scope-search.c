@@ -11,6 +11,7 @@
 
 #include "strobe-scope-search.h"
 #include "strobe-timeline-model-private.h"
+#include "strobe-track-units.h"
 #include "strobe-timer-stats.h"
 
 static gint
@@ -365,12 +366,7 @@ count_track (Worker *w, guint i, const StrobeScopeTrack *t)
 }
 
 /* A track of the trace, one worker's share of a pass. */
-typedef struct
-{
-  guint16 id;
-  guint   depth;
-  guint64 scopes;
-} Unit;
+typedef StrobeTrackUnit Unit;
 
 /* Unit @i's track, under the read lock (taken per unit: the writer may move a thread's
  * tracks between two); NULL when it is gone. */
@@ -438,41 +434,6 @@ walk_main (gpointer data)
   if (w->out->len > sh->max)
     g_array_set_size (w->out, sh->max);
   return NULL;
-}
-
-static gint
-by_size (gconstpointer a, gconstpointer b)
-{
-  const Unit *x = a, *y = b;
-
-  if (x->scopes != y->scopes)
-    return x->scopes > y->scopes ? -1 : 1;
-  if (x->id != y->id)
-    return x->id < y->id ? -1 : 1;
-  return (x->depth > y->depth) - (x->depth < y->depth);
-}
-
-/* The tracks of the threads @ids, the most scopes first. */
-static GArray *
-units_of (StrobeTimelineModel *model, GArray *ids)
-{
-  GArray *units = g_array_new (FALSE, FALSE, sizeof (Unit));
-
-  strobe_timeline_model_read_lock (model);
-  for (guint i = 0; i < ids->len; i++)
-    {
-      StrobeScopeThread *th = strobe_timeline_model_peek_thread (model, g_array_index (ids, guint16, i));
-
-      for (guint d = 0; th != NULL && d < th->tracks->len; d++)
-        {
-          Unit u = { th->thread_id, d, ((StrobeScopeTrack *) th->tracks->pdata[d])->n };
-
-          g_array_append_val (units, u);
-        }
-    }
-  strobe_timeline_model_read_unlock (model);
-  g_array_sort (units, by_size);
-  return units;
 }
 
 static void
@@ -582,7 +543,7 @@ strobe_scope_search_full (StrobeTimelineModel *model, const char *text, guint ma
 {
   g_autofree char *needle = NULL;
   g_autofree guint8 *set = NULL;
-  g_autoptr(GArray) ids = NULL, units = NULL;
+  g_autoptr(GArray) units = NULL;
   Shared sh = { 0 };
   GArray *out;
   guint n_names, n_set = 0;
@@ -606,10 +567,9 @@ strobe_scope_search_full (StrobeTimelineModel *model, const char *text, guint ma
       if (folded && strstr (folded, needle))
         set[i] = any = TRUE, n_set++;
     }
-  ids = strobe_timeline_model_get_threads (model);
   if (any)
     {
-      units = units_of (model, ids);
+      units = strobe_track_units (model, -1);
       sh = (Shared) { model, units, set, n_names, n_set, max, G_MAXUINT64, step_scopes (),
                       g_atomic_int_get (&test_step_delay_us), progress, 0, NULL, 0, 0, 0, cancellable };
       sh.counts = g_ptr_array_new_full (units->len, free_counts);
@@ -717,7 +677,7 @@ gboolean
 strobe_scope_search_longest (StrobeTimelineModel *model, guint32 name_id, guint64 t0, guint64 t1,
                              StrobeScopeMatch *out, GCancellable *cancellable, GError **error)
 {
-  g_autoptr(GArray) ids = NULL, units = NULL;
+  g_autoptr(GArray) units = NULL;
   g_autofree StrobeScopeMatch *found = NULL;
   g_autofree gboolean *has = NULL;
   Longest lg = { 0 };
@@ -727,8 +687,7 @@ strobe_scope_search_longest (StrobeTimelineModel *model, guint32 name_id, guint6
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
 
-  ids = strobe_timeline_model_get_threads (model);
-  units = units_of (model, ids);
+  units = strobe_track_units (model, -1);
   found = g_new0 (StrobeScopeMatch, MAX (units->len, 1));
   has = g_new0 (gboolean, MAX (units->len, 1));
   lg = (Longest) { model, units, name_id, t0, t1, 0, found, has, 0, 0, cancellable };

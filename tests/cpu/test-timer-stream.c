@@ -581,33 +581,51 @@ test_summary_ranges (void)
   g_assert_cmpuint (check_ranges (model, &rng, 40), >=, 20);
 }
 
-/* Every scope named @name_id overlapping [t0, t1], walked: how many, and the longest. */
-static guint64
-brute_named (StrobeTimelineModel *m, guint32 name_id, guint64 t0, guint64 t1, guint64 *longest)
+/* Every completed scope overlapping [t0, t1], as the model's own reader gives them:
+ * thread by thread, depth by depth, each track's in its order. */
+static GArray *
+completed_scopes (StrobeTimelineModel *m, guint64 t0, guint64 t1)
 {
   g_autoptr(GArray) threads = strobe_timeline_model_get_threads (m);
-  guint64 n = 0;
+  g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeScopeMatch));
 
-  *longest = 0;
   for (guint i = 0; i < threads->len; i++)
     {
       guint16 id = g_array_index (threads, guint16, i);
 
       for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
         {
-          g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
-
+          g_array_set_size (s, 0);
           strobe_timeline_model_get_scopes (m, id, d, t0, t1, s);
           for (guint j = 0; j < s->len; j++)
             {
               const StrobeTimelineScope *x = &g_array_index (s, StrobeTimelineScope, j);
+              StrobeScopeMatch match = { x->begin, x->end, x->name_id, id, (guint16) d };
 
-              if (x->name_id != name_id || (x->flags & STROBE_SCOPE_OPEN))
-                continue;
-              n++;
-              *longest = MAX (*longest, x->end - x->begin);
+              if (!(x->flags & STROBE_SCOPE_OPEN))
+                g_array_append_val (out, match);
             }
         }
+    }
+  return out;
+}
+
+static guint64
+brute_named (StrobeTimelineModel *m, guint32 name_id, guint64 t0, guint64 t1, guint64 *longest)
+{
+  g_autoptr(GArray) all = completed_scopes (m, t0, t1);
+  guint64 n = 0;
+
+  *longest = 0;
+  for (guint i = 0; i < all->len; i++)
+    {
+      const StrobeScopeMatch *x = &g_array_index (all, StrobeScopeMatch, i);
+
+      if (x->name_id != name_id)
+        continue;
+      n++;
+      *longest = MAX (*longest, x->end - x->begin);
     }
   return n;
 }
@@ -617,29 +635,18 @@ brute_named (StrobeTimelineModel *m, guint32 name_id, guint64 t0, guint64 t1, gu
 static gboolean
 brute_longest (StrobeTimelineModel *m, guint32 name_id, guint64 t0, guint64 t1, StrobeScopeMatch *out)
 {
-  g_autoptr(GArray) threads = strobe_timeline_model_get_threads (m);
+  g_autoptr(GArray) all = completed_scopes (m, t0, t1);
   gboolean found = FALSE;
 
-  for (guint i = 0; i < threads->len; i++)
+  for (guint i = 0; i < all->len; i++)
     {
-      guint16 id = g_array_index (threads, guint16, i);
+      const StrobeScopeMatch *x = &g_array_index (all, StrobeScopeMatch, i);
 
-      for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
-        {
-          g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
-
-          strobe_timeline_model_get_scopes (m, id, d, t0, t1, s);
-          for (guint j = 0; j < s->len; j++)
-            {
-              const StrobeTimelineScope *x = &g_array_index (s, StrobeTimelineScope, j);
-
-              if (x->name_id != name_id || (x->flags & STROBE_SCOPE_OPEN))
-                continue;
-              if (!found || x->end - x->begin > out->end - out->begin)
-                *out = (StrobeScopeMatch) { x->begin, x->end, name_id, id, (guint16) d };
-              found = TRUE;
-            }
-        }
+      if (x->name_id != name_id)
+        continue;
+      if (!found || x->end - x->begin > out->end - out->begin)
+        *out = *x;
+      found = TRUE;
     }
   return found;
 }
@@ -763,29 +770,17 @@ by_begin_thread_depth (gconstpointer a, gconstpointer b)
 static GArray *
 brute_matches (StrobeTimelineModel *m, const char *needle)
 {
-  g_autoptr(GArray) threads = strobe_timeline_model_get_threads (m);
+  g_autoptr(GArray) all = completed_scopes (m, 0, G_MAXUINT64);
   g_autofree char *folded = g_utf8_casefold (needle, -1);
   GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeScopeMatch));
 
-  for (guint i = 0; i < threads->len; i++)
+  for (guint i = 0; i < all->len; i++)
     {
-      guint16 id = g_array_index (threads, guint16, i);
+      const StrobeScopeMatch *x = &g_array_index (all, StrobeScopeMatch, i);
+      g_autofree char *name = g_utf8_casefold (strobe_timeline_model_get_name (m, x->name_id), -1);
 
-      for (guint d = 0; d < strobe_timeline_model_get_depth_count (m, id); d++)
-        {
-          g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
-
-          strobe_timeline_model_get_scopes (m, id, d, 0, G_MAXUINT64, s);
-          for (guint j = 0; j < s->len; j++)
-            {
-              const StrobeTimelineScope *x = &g_array_index (s, StrobeTimelineScope, j);
-              g_autofree char *name = g_utf8_casefold (strobe_timeline_model_get_name (m, x->name_id), -1);
-              StrobeScopeMatch match = { x->begin, x->end, x->name_id, id, (guint16) d };
-
-              if (!(x->flags & STROBE_SCOPE_OPEN) && strstr (name, folded))
-                g_array_append_val (out, match);
-            }
-        }
+      if (strstr (name, folded))
+        g_array_append_val (out, *x);
     }
   g_array_sort (out, by_begin_thread_depth);
   return out;
@@ -1386,7 +1381,6 @@ static void
 test_durations (void)
 {
   g_autoptr(StrobeTimelineModel) model = read_model ();
-  g_autoptr(GArray) threads = strobe_timeline_model_get_threads (model);
   guint64 first = 0, last = 0;
   guint32 rng = 99;
 
@@ -1394,6 +1388,7 @@ test_durations (void)
   for (guint r = 0; r < 4; r++)
     {
       guint64 t0 = 0, t1 = G_MAXUINT64;
+      g_autoptr(GArray) all = NULL;
 
       if (r > 0)
         {
@@ -1402,29 +1397,19 @@ test_durations (void)
           rng = rng * 1664525u + 1013904223u;
           t1 = t0 + (rng >> 8) % (last - t0 + 1);
         }
+      all = completed_scopes (model, t0, t1);
       for (guint32 name = 0; name < strobe_timeline_model_get_n_names (model); name++)
         {
           g_autoptr(GArray) got = strobe_timer_stats_durations (model, name, t0, t1, NULL, NULL);
           g_autoptr(GArray) want = g_array_new (FALSE, FALSE, sizeof (guint64));
 
-          for (guint i = 0; i < threads->len; i++)
+          for (guint i = 0; i < all->len; i++)
             {
-              guint16 id = g_array_index (threads, guint16, i);
+              const StrobeScopeMatch *x = &g_array_index (all, StrobeScopeMatch, i);
+              guint64 incl = clip (x->begin, x->end, t0, t1);
 
-              for (guint d = 0; d < strobe_timeline_model_get_depth_count (model, id); d++)
-                {
-                  g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
-
-                  strobe_timeline_model_get_scopes (model, id, d, t0, t1, s);
-                  for (guint j = 0; j < s->len; j++)
-                    {
-                      const StrobeTimelineScope *x = &g_array_index (s, StrobeTimelineScope, j);
-                      guint64 incl = clip (x->begin, x->end, t0, t1);
-
-                      if (x->name_id == name && !(x->flags & STROBE_SCOPE_OPEN) && (incl > 0 || x->end == x->begin))
-                        g_array_append_val (want, incl);
-                    }
-                }
+              if (x->name_id == name && (incl > 0 || x->end == x->begin))
+                g_array_append_val (want, incl);
             }
           g_array_sort (got, cmp_u64_desc);
           g_array_sort (want, cmp_u64_desc);
