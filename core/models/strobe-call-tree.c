@@ -89,6 +89,84 @@ links_add (Links *l, guint64 *table, guint32 name, guint64 time)
   table[2 * at + 1] += time;
 }
 
+/* Every (caller, callee) name pair's count and time while they are summed: open
+ * addressing, keys (caller + 1) << 32 | callee (the callers' STROBE_CALL_NONE: 0 << 32). */
+typedef struct
+{
+  guint64 key;         /* PAIR_EMPTY: free */
+  guint64 count;
+  guint64 time;
+} Pair;
+
+#define PAIR_EMPTY G_MAXUINT64
+
+typedef struct
+{
+  Pair *slots;
+  guint bits;
+  guint used;
+} Pairs;
+
+static inline guint64
+pair_key (guint32 caller, guint32 name)
+{
+  return (guint64) (caller == STROBE_CALL_NONE ? 0 : caller + 1) << 32 | name;
+}
+
+static void
+pairs_init (Pairs *p, guint bits)
+{
+  p->bits = bits;
+  p->used = 0;
+  p->slots = g_new (Pair, (gsize) 1 << bits);
+  for (gsize i = 0; i < (gsize) 1 << bits; i++)
+    p->slots[i].key = PAIR_EMPTY;
+}
+
+static void pairs_add (Pairs *p, guint64 key, guint64 count, guint64 time);
+
+static void
+pairs_grow (Pairs *p)
+{
+  Pairs bigger;
+
+  pairs_init (&bigger, p->bits + 1);
+  for (gsize i = 0; i < (gsize) 1 << p->bits; i++)
+    if (p->slots[i].key != PAIR_EMPTY)
+      pairs_add (&bigger, p->slots[i].key, p->slots[i].count, p->slots[i].time);
+  g_free (p->slots);
+  *p = bigger;
+}
+
+static inline void
+pairs_add (Pairs *p, guint64 key, guint64 count, guint64 time)
+{
+  gsize mask = ((gsize) 1 << p->bits) - 1, i = (gsize) ((key * G_GUINT64_CONSTANT (0x9E3779B97F4A7C15)) >> (64 - p->bits));
+
+  for (;; i = (i + 1) & mask)
+    {
+      Pair *s = &p->slots[i];
+
+      if (s->key == key)
+        {
+          s->count += count;
+          s->time += time;
+          return;
+        }
+      if (s->key == PAIR_EMPTY)
+        break;
+    }
+  /* At most half full: probes stay short. */
+  if (2 * (p->used + 1) > (guint) 1 << p->bits)
+    {
+      pairs_grow (p);
+      pairs_add (p, key, count, time);
+      return;
+    }
+  p->slots[i] = (Pair) { key, count, time };
+  p->used++;
+}
+
 /* A track read a chunk at a time: its records decoded in one tight loop, then taken one
  * by one — the walk moves between depths at nearly every scope, and a record read where
  * it is needed paid a call and a chain of dependent loads each time. */
@@ -293,8 +371,9 @@ above_has (const StrobeScopeTrack *up, guint64 from, guint64 to, guint32 name, g
  * jumped over. Blocks are asked lazily, and less and less often while the answer is no (a
  * name in every block: asking costs a tenth of walking). Each depth on its own, so the
  * workers share out depths, not threads. FALSE when cancelled. */
-static gboolean
-depth_links (StrobeScopeThread *th, guint d, guint64 t0, guint64 t1, Links *l, Ticks *ticks, Cursor *c, Cursor *p)
+static inline __attribute__ ((always_inline)) gboolean
+depth_walk (StrobeScopeThread *th, guint d, guint64 t0, guint64 t1, Links *l, Pairs *pairs, Ticks *ticks, Cursor *c,
+            Cursor *p)
 {
   const StrobeScopeTrack *t = th->tracks->pdata[d], *up = d > 0 ? th->tracks->pdata[d - 1] : NULL;
   guint nb = t->summary ? strobe_timer_summary_n_blocks (t->summary) : 0;
@@ -311,7 +390,7 @@ depth_links (StrobeScopeThread *th, guint d, guint64 t0, guint64 t1, Links *l, T
     {
       guint k = per_block ? c->ci / per_block : 0;
 
-      if (c->i == 0 && per_block && c->ci % per_block == 0 && k < nb && k >= check_at && c->begin[0] <= t1)
+      if (l && c->i == 0 && per_block && c->ci % per_block == 0 && k < nb && k >= check_at && c->begin[0] <= t1)
         {
           guint c1 = strobe_timer_summary_block_chunk (t->summary, k + 1);
 
@@ -365,7 +444,9 @@ depth_links (StrobeScopeThread *th, guint d, guint64 t0, guint64 t1, Links *l, T
                 continue;
               caller = p->name[p->i];
             }
-          if (G_UNLIKELY (name == l->name || caller == l->name))
+          if (pairs)
+            pairs_add (pairs, pair_key (caller, name), 1, time);
+          else if (G_UNLIKELY (name == l->name || caller == l->name))
             {
               guint32 most = MAX (name, caller == STROBE_CALL_NONE ? 0 : caller);
 
@@ -382,6 +463,19 @@ depth_links (StrobeScopeThread *th, guint d, guint64 t0, guint64 t1, Links *l, T
       cursor_load (c, c->ci + 1);
     }
   return TRUE;
+}
+
+static gboolean
+depth_links (StrobeScopeThread *th, guint d, guint64 t0, guint64 t1, Links *l, Ticks *ticks, Cursor *c, Cursor *p)
+{
+  return depth_walk (th, d, t0, t1, l, NULL, ticks, c, p);
+}
+
+/* Every pair's: no block can be jumped over. */
+static gboolean
+depth_pairs (StrobeScopeThread *th, guint d, guint64 t0, guint64 t1, Pairs *pairs, Ticks *ticks, Cursor *c, Cursor *p)
+{
+  return depth_walk (th, d, t0, t1, NULL, pairs, ticks, c, p);
 }
 
 static guint64
@@ -786,8 +880,9 @@ links_out (const Links *l, const guint64 *table, gboolean with_none)
   return out;
 }
 
-/* One walk of the links shared by a few workers, each taking the next thread of the
- * trace (largest first) and summing into its own tables. */
+/* One walk of the links shared by a few workers, each taking the next track (a depth of
+ * a thread, largest first) and summing into its own tables: one name's links, or every
+ * pair's (pairs TRUE). */
 typedef struct
 {
   StrobeTimelineModel *model;
@@ -795,6 +890,7 @@ typedef struct
   gint                 next;
   guint64              t0, t1;
   guint32              name;
+  gboolean             pairs;
   gint                *progress;
   GCancellable        *cancellable;
 } LinksWalk;
@@ -803,6 +899,7 @@ typedef struct
 {
   LinksWalk *walk;
   Links      links;
+  Pairs      pairs;
   gboolean   ok;
 } LinksWorker;
 
@@ -824,7 +921,8 @@ links_worker (gpointer data)
       strobe_timeline_model_read_lock (walk->model);
       th = strobe_timeline_model_peek_thread (walk->model, t->id);
       if (th && t->depth < th->tracks->len)
-        w->ok = depth_links (th, t->depth, walk->t0, walk->t1, &w->links, &ticks, &cursors[0], &cursors[1]);
+        w->ok = walk->pairs ? depth_pairs (th, t->depth, walk->t0, walk->t1, &w->pairs, &ticks, &cursors[0], &cursors[1])
+                            : depth_links (th, t->depth, walk->t0, walk->t1, &w->links, &ticks, &cursors[0], &cursors[1]);
       strobe_timeline_model_read_unlock (walk->model);
     }
   return NULL;
@@ -847,6 +945,42 @@ links_merge (Links *into, const Links *from)
 
 #define LINKS_WORKERS 2
 
+/* The walk on up to LINKS_WORKERS workers (@w, their tables made by the caller); whether
+ * every one finished. Two cores take it at nearly twice the speed; the workers inherit
+ * this thread's priority (a viewer's is lowered). */
+static gboolean
+links_run (LinksWalk *walk, LinksWorker *w, guint n_workers)
+{
+  GThread *threads[LINKS_WORKERS] = { NULL };
+  gboolean ok = TRUE;
+
+  for (guint k = 0; k < n_workers; k++)
+    {
+      w[k].walk = walk;
+      if (k > 0)
+        threads[k] = g_thread_new ("strobe-links", links_worker, &w[k]);
+    }
+  links_worker (&w[0]);
+  for (guint k = 1; k < n_workers; k++)
+    g_thread_join (threads[k]);
+  for (guint k = 0; k < n_workers; k++)
+    ok = ok && w[k].ok;
+  return ok && !g_cancellable_is_cancelled (walk->cancellable);
+}
+
+static guint
+links_workers (LinksWalk *walk, StrobeTimelineModel *model, gint thread_id, guint64 t0, guint64 t1, gint *progress,
+               GCancellable *cancellable)
+{
+  walk->model = model;
+  walk->tracks = strobe_track_units (model, thread_id);
+  walk->t0 = t0;
+  walk->t1 = t1;
+  walk->progress = progress;
+  walk->cancellable = cancellable;
+  return CLAMP (MIN (walk->tracks->len, g_get_num_processors ()), 1, LINKS_WORKERS);
+}
+
 gboolean
 strobe_call_tree_links (StrobeTimelineModel *model, guint32 name_id, guint64 t0, guint64 t1, gint thread_id,
                         GArray **callers, GArray **callees, gint *progress, GCancellable *cancellable,
@@ -854,45 +988,28 @@ strobe_call_tree_links (StrobeTimelineModel *model, guint32 name_id, guint64 t0,
 {
   LinksWalk walk = { 0 };
   LinksWorker w[LINKS_WORKERS] = { { 0 } };
-  GThread *threads[LINKS_WORKERS] = { NULL };
   guint n_workers;
   guint32 n_names;
-  gboolean ok = TRUE;
+  gboolean ok;
 
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), FALSE);
   g_return_val_if_fail (callers != NULL && callees != NULL, FALSE);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  walk.model = model;
-  walk.tracks = strobe_track_units (model, thread_id);
-  walk.t0 = t0;
-  walk.t1 = t1;
+  n_workers = links_workers (&walk, model, thread_id, t0, t1, progress, cancellable);
   walk.name = name_id;
-  walk.progress = progress;
-  walk.cancellable = cancellable;
   n_names = MAX (strobe_timeline_model_get_n_names (model), 1);
-  /* Two cores take it at nearly twice the speed; the workers inherit this thread's
-   * priority (a viewer's is lowered). */
-  n_workers = CLAMP (MIN (walk.tracks->len, g_get_num_processors ()), 1, LINKS_WORKERS);
   for (guint k = 0; k < n_workers; k++)
     {
-      w[k].walk = &walk;
       w[k].links.name = name_id;
       w[k].links.n_names = n_names;
       w[k].links.callers = g_new0 (guint64, 2 * ((gsize) n_names + 1));
       w[k].links.callees = g_new0 (guint64, 2 * (gsize) n_names);
-      if (k > 0)
-        threads[k] = g_thread_new ("strobe-links", links_worker, &w[k]);
     }
-  links_worker (&w[0]);
+  ok = links_run (&walk, w, n_workers);
   for (guint k = 1; k < n_workers; k++)
-    {
-      g_thread_join (threads[k]);
-      links_merge (&w[0].links, &w[k].links);
-    }
-  for (guint k = 0; k < n_workers; k++)
-    ok = ok && w[k].ok;
+    links_merge (&w[0].links, &w[k].links);
   if (!g_cancellable_set_error_if_cancelled (cancellable, error) && ok)
     {
       *callers = links_out (&w[0].links, w[0].links.callers, TRUE);
@@ -907,4 +1024,151 @@ strobe_call_tree_links (StrobeTimelineModel *model, guint32 name_id, guint64 t0,
     }
   g_array_unref (walk.tracks);
   return ok;
+}
+
+/* ---- every timer's callers and callees ---------------------------------------------- */
+
+typedef struct
+{
+  guint32 caller;     /* STROBE_CALL_NONE: outermost */
+  guint32 callee;
+  guint64 count;
+  guint64 time;
+} PairEntry;
+
+struct _StrobeCallPairs
+{
+  PairEntry *by_callee;   /* by callee, then caller */
+  PairEntry *by_caller;   /* by caller, then callee */
+  gsize      n;
+};
+
+static gint
+by_callee_cmp (gconstpointer a, gconstpointer b)
+{
+  const PairEntry *x = a, *y = b;
+
+  if (x->callee != y->callee)
+    return x->callee < y->callee ? -1 : 1;
+  return x->caller < y->caller ? -1 : x->caller > y->caller;
+}
+
+static gint
+by_caller_cmp (gconstpointer a, gconstpointer b)
+{
+  const PairEntry *x = a, *y = b;
+
+  if (x->caller != y->caller)
+    return x->caller < y->caller ? -1 : 1;
+  return x->callee < y->callee ? -1 : x->callee > y->callee;
+}
+
+StrobeCallPairs *
+strobe_call_tree_pairs (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint thread_id, gint *progress,
+                        GCancellable *cancellable, GError **error)
+{
+  LinksWalk walk = { 0 };
+  LinksWorker w[LINKS_WORKERS] = { { 0 } };
+  StrobeCallPairs *out = NULL;
+  guint n_workers;
+  gsize n = 0;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), NULL);
+  g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  n_workers = links_workers (&walk, model, thread_id, t0, t1, progress, cancellable);
+  walk.pairs = TRUE;
+  for (guint k = 0; k < n_workers; k++)
+    pairs_init (&w[k].pairs, 6);
+  if (links_run (&walk, w, n_workers))
+    {
+      for (guint k = 1; k < n_workers; k++)
+        for (gsize i = 0; i < (gsize) 1 << w[k].pairs.bits; i++)
+          if (w[k].pairs.slots[i].key != PAIR_EMPTY)
+            pairs_add (&w[0].pairs, w[k].pairs.slots[i].key, w[k].pairs.slots[i].count, w[k].pairs.slots[i].time);
+      out = g_new0 (StrobeCallPairs, 1);
+      out->n = w[0].pairs.used;
+      out->by_callee = g_new (PairEntry, MAX (out->n, 1));
+      for (gsize i = 0; i < (gsize) 1 << w[0].pairs.bits; i++)
+        {
+          const Pair *s = &w[0].pairs.slots[i];
+          guint32 caller = (guint32) (s->key >> 32);
+
+          if (s->key != PAIR_EMPTY)
+            out->by_callee[n++] = (PairEntry) { caller == 0 ? STROBE_CALL_NONE : caller - 1, (guint32) s->key,
+                                                s->count, s->time };
+        }
+      qsort (out->by_callee, out->n, sizeof (PairEntry), by_callee_cmp);
+      out->by_caller = g_memdup2 (out->by_callee, MAX (out->n, 1) * sizeof (PairEntry));
+      qsort (out->by_caller, out->n, sizeof (PairEntry), by_caller_cmp);
+    }
+  else
+    g_cancellable_set_error_if_cancelled (cancellable, error);
+  for (guint k = 0; k < n_workers; k++)
+    g_free (w[k].pairs.slots);
+  g_array_unref (walk.tracks);
+  return out;
+}
+
+/* The first entry of @v (sorted by @cmp) not before @key. */
+static gsize
+lower_bound (const PairEntry *v, gsize n, const PairEntry *key, GCompareFunc cmp)
+{
+  gsize lo = 0, hi = n;
+
+  while (lo < hi)
+    {
+      gsize mid = lo + (hi - lo) / 2;
+
+      if (cmp (&v[mid], key) < 0)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+void
+strobe_call_pairs_get_links (const StrobeCallPairs *pairs, guint32 name_id, GArray **callers, GArray **callees)
+{
+  PairEntry key = { 0, name_id, 0, 0 };
+
+  g_return_if_fail (pairs != NULL);
+  g_return_if_fail (callers != NULL && callees != NULL);
+
+  *callers = g_array_new (FALSE, FALSE, sizeof (StrobeCallLink));
+  for (gsize i = lower_bound (pairs->by_callee, pairs->n, &key, by_callee_cmp);
+       i < pairs->n && pairs->by_callee[i].callee == name_id; i++)
+    {
+      StrobeCallLink link = { pairs->by_callee[i].caller, pairs->by_callee[i].count, pairs->by_callee[i].time };
+      g_array_append_val (*callers, link);
+    }
+  g_array_sort (*callers, link_cmp);
+  key = (PairEntry) { name_id, 0, 0, 0 };
+  *callees = g_array_new (FALSE, FALSE, sizeof (StrobeCallLink));
+  for (gsize i = lower_bound (pairs->by_caller, pairs->n, &key, by_caller_cmp);
+       i < pairs->n && pairs->by_caller[i].caller == name_id; i++)
+    {
+      StrobeCallLink link = { pairs->by_caller[i].callee, pairs->by_caller[i].count, pairs->by_caller[i].time };
+      g_array_append_val (*callees, link);
+    }
+  g_array_sort (*callees, link_cmp);
+}
+
+gsize
+strobe_call_pairs_get_n_pairs (const StrobeCallPairs *pairs)
+{
+  g_return_val_if_fail (pairs != NULL, 0);
+  return pairs->n;
+}
+
+void
+strobe_call_pairs_free (StrobeCallPairs *pairs)
+{
+  if (pairs == NULL)
+    return;
+  g_free (pairs->by_callee);
+  g_free (pairs->by_caller);
+  g_free (pairs);
 }

@@ -112,4 +112,27 @@ gboolean strobe_call_tree_links (StrobeTimelineModel *model,
                                  GCancellable        *cancellable,
                                  GError             **error);
 
+/* Every timer's callers and callees in [@t0, @t1] at once: one walk of the scopes as
+ * strobe_call_tree_links()'s (the same scopes, the same parents), every (caller, callee)
+ * name pair's count and time kept, so that the links of any name follow without another
+ * walk. It cannot jump over blocks without a name, as one name's walk does. NULL (and
+ * @error set) when cancelled. */
+typedef struct _StrobeCallPairs StrobeCallPairs;
+
+StrobeCallPairs *strobe_call_tree_pairs        (StrobeTimelineModel   *model,
+                                                guint64                t0,
+                                                guint64                t1,
+                                                gint                   thread_id,
+                                                gint                  *progress,
+                                                GCancellable          *cancellable,
+                                                GError               **error);
+/* What strobe_call_tree_links() gives for @name_id, from @pairs. */
+void             strobe_call_pairs_get_links   (const StrobeCallPairs *pairs,
+                                                guint32                name_id,
+                                                GArray               **callers,
+                                                GArray               **callees);
+gsize            strobe_call_pairs_get_n_pairs (const StrobeCallPairs *pairs);
+void             strobe_call_pairs_free        (StrobeCallPairs       *pairs);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (StrobeCallPairs, strobe_call_pairs_free)
+
 G_END_DECLS

@@ -1286,13 +1286,20 @@ test_call_links (void)
           rng = rng * 1664525u + 1013904223u;
           t1 = t0 + (rng >> 8) % (last - t0 + 1);
         }
+      g_autoptr(StrobeCallPairs) pairs = NULL;
+
       tree = strobe_call_tree_compute (model, t0, t1, thread, NULL, NULL);
       stats = strobe_timer_stats_compute (model, t0, t1, thread);
+      /* Every name's links at once: the same as each name's walk. */
+      pairs = strobe_call_tree_pairs (model, t0, t1, thread, NULL, NULL, NULL);
+      g_assert_nonnull (pairs);
       for (guint i = 0; i < stats->len; i++)
         {
           const StrobeTimerStat *st = &g_array_index (stats, StrobeTimerStat, i);
           g_autoptr(GArray) callers = NULL;
           g_autoptr(GArray) callees = NULL;
+          g_autoptr(GArray) pair_callers = NULL;
+          g_autoptr(GArray) pair_callees = NULL;
           g_autoptr(GArray) tree_callers = strobe_call_tree_callers (tree, st->name_id);
           g_autoptr(GArray) tree_callees = strobe_call_tree_callees (tree, st->name_id);
           guint64 sum = 0;
@@ -1300,6 +1307,9 @@ test_call_links (void)
           g_assert_true (strobe_call_tree_links (model, st->name_id, t0, t1, thread, &callers, &callees, NULL, NULL, NULL));
           assert_same_links (callers, tree_callers);
           assert_same_links (callees, tree_callees);
+          strobe_call_pairs_get_links (pairs, st->name_id, &pair_callers, &pair_callees);
+          assert_same_links (pair_callers, callers);
+          assert_same_links (pair_callees, callees);
           for (guint k = 0; k < callers->len; k++)
             sum += g_array_index (callers, StrobeCallLink, k).count;
           g_assert_cmpuint (sum, ==, st->count);
@@ -1308,6 +1318,17 @@ test_call_links (void)
     }
   /* Names with callees in every range. */
   g_assert_cmpuint (checked, >, 20);
+  /* A name in no scope of the range has no links there. */
+  {
+    g_autoptr(StrobeCallPairs) pairs = strobe_call_tree_pairs (model, last + 1, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS,
+                                                               NULL, NULL, NULL);
+    g_autoptr(GArray) callers = NULL;
+    g_autoptr(GArray) callees = NULL;
+
+    g_assert_cmpuint (strobe_call_pairs_get_n_pairs (pairs), ==, 0);
+    strobe_call_pairs_get_links (pairs, 0, &callers, &callees);
+    g_assert_cmpuint (callers->len + callees->len, ==, 0);
+  }
   g_assert_cmpuint (strobe_call_tree_get_test_jumps (), >, 100);
 }
 
