@@ -1,6 +1,8 @@
 /* strobe-timers-calls.c — see the header. Each kind is one query: the running job's
  * cancellable, its progress (an atomic rc box shared with the job: the worker counts, the
- * main thread reads), what it is of, and the last result with what that is of.
+ * main thread reads), what it is of, and the last result with what that is of. A third,
+ * every timer's links of a range at once (strobe_call_tree_pairs()), runs after a timer's
+ * took long, so that the next timers chosen in the range are answered without a walk.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -11,6 +13,19 @@
 #include "strobe-timer-stats.h"
 
 #define PROGRESS_EVERY_MS 250
+/* A timer's links that took this long: every timer's of the range are found next (about
+ * 1.4 times one's walk), the user likely to choose another there. */
+#define PAIRS_AFTER_US (200 * G_TIME_SPAN_MILLISECOND)
+/* The queries: the two kinds, and every timer's links (of a range: name 0). */
+#define PAIRS 2
+
+static gint64 pairs_after = PAIRS_AFTER_US;
+
+void
+strobe_timers_calls_set_test_pairs_after (gint64 us)
+{
+  pairs_after = us < 0 ? PAIRS_AFTER_US : us;
+}
 
 /* Steps of STROBE_TIMER_STATS_PROGRESS_SCOPES scopes: done (by the worker, atomically)
  * and the estimated total (set by the worker before it starts). */
@@ -33,6 +48,8 @@ typedef struct
   GCancellable *cancel;        /* of the running job; NULL when none runs */
   Progress     *progress;
   Key           running;
+  gint64        started;       /* when it began (monotonic µs) */
+  gboolean      awaiting;      /* links: answered by the pairs being found (no job of its own) */
   guint         tick_source;
   gboolean      ticked;        /* it has run a quarter second */
   gboolean      have;          /* a result, of: */
@@ -42,7 +59,9 @@ typedef struct
 struct _StrobeTimersCalls
 {
   GObject         parent_instance;
-  Query           q[2];
+  Query           q[3];
+  StrobeCallPairs *pairs;      /* of q[PAIRS].shown */
+  StrobeTimelineModel *model;  /* the last asked about */
   GArray         *callers;
   GArray         *callees;
   guint32         callers_of;
@@ -62,7 +81,7 @@ static guint signals[N_SIGNALS];
 
 typedef struct
 {
-  StrobeTimersCallsKind kind;
+  guint                 kind;          /* a StrobeTimersCallsKind, or PAIRS */
   StrobeTimelineModel  *model;
   Key                   key;
   Progress             *progress;
@@ -104,7 +123,16 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellab
   guint64 steps = strobe_timer_stats_estimate_steps (j->model, j->key.t0, j->key.t1);
 
   g_atomic_int_set (&j->progress->total, (gint) MIN (steps, G_MAXINT));
-  if (j->kind == STROBE_TIMERS_CALLS_TREE)
+  if (j->kind == PAIRS)
+    {
+      StrobeCallPairs *pairs = strobe_call_tree_pairs (j->model, j->key.t0, j->key.t1, STROBE_TIMER_STATS_ALL_THREADS,
+                                                       &j->progress->done, cancellable, &error);
+      if (pairs == NULL)
+        g_task_return_error (task, error);
+      else
+        g_task_return_pointer (task, pairs, (GDestroyNotify) strobe_call_pairs_free);
+    }
+  else if (j->kind == STROBE_TIMERS_CALLS_TREE)
     {
       StrobeCostTree *tree = strobe_call_tree_compute_full (j->model, j->key.t0, j->key.t1,
                                                             STROBE_TIMER_STATS_ALL_THREADS, &j->progress->done,
@@ -129,6 +157,39 @@ job_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellab
     }
 }
 
+static void want (StrobeTimersCalls *self, guint kind, StrobeTimelineModel *model, const Key *key);
+
+/* What runs for @q is dropped (its result will not come). */
+static void
+query_cancel (Query *q)
+{
+  if (q->cancel)
+    g_cancellable_cancel (q->cancel);
+  g_clear_object (&q->cancel);
+  g_clear_handle_id (&q->tick_source, g_source_remove);
+}
+
+static gboolean
+same_range (const Key *a, const Key *b)
+{
+  return a->t0 == b->t0 && a->t1 == b->t1 && a->generation == b->generation;
+}
+
+/* The links of @key->name from the pairs found: shown at once. */
+static void
+links_from_pairs (StrobeTimersCalls *self, const Key *key)
+{
+  Query *q = &self->q[STROBE_TIMERS_CALLS_LINKS];
+
+  g_clear_pointer (&self->callers, g_array_unref);
+  g_clear_pointer (&self->callees, g_array_unref);
+  strobe_call_pairs_get_links (self->pairs, key->name, &self->callers, &self->callees);
+  self->callers_of = key->name;
+  q->have = TRUE;
+  q->shown = *key;
+  q->awaiting = FALSE;
+}
+
 static void
 job_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -145,6 +206,20 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_clear_handle_id (&q->tick_source, g_source_remove);
   q->have = TRUE;
   q->shown = j->key;
+  if (j->kind == PAIRS)
+    {
+      Query *l = &self->q[STROBE_TIMERS_CALLS_LINKS];
+
+      g_clear_pointer (&self->pairs, strobe_call_pairs_free);
+      self->pairs = out;
+      if (l->awaiting)
+        {
+          links_from_pairs (self, &l->running);
+          if (!self->stopped)
+            g_signal_emit (self, signals[CHANGED], 0, (gint) STROBE_TIMERS_CALLS_LINKS);
+        }
+      return;
+    }
   if (j->kind == STROBE_TIMERS_CALLS_TREE)
     {
       g_clear_pointer (&self->tree, strobe_cost_tree_unref);
@@ -160,6 +235,11 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->callees = g_steal_pointer (&l->callees);
       self->callers_of = j->key.name;
       g_free (l);
+      if (g_get_monotonic_time () - q->started >= pairs_after && strobe_timeline_model_is_complete (j->model))
+        {
+          Key range = { 0, j->key.t0, j->key.t1, j->key.generation };
+          want (self, PAIRS, j->model, &range);
+        }
     }
   if (!self->stopped)
     g_signal_emit (self, signals[CHANGED], 0, (gint) j->kind);
@@ -167,8 +247,8 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
 typedef struct
 {
-  StrobeTimersCalls    *self;
-  StrobeTimersCallsKind kind;
+  StrobeTimersCalls *self;
+  guint              kind;
 } Tick;
 
 static gboolean
@@ -178,18 +258,22 @@ tick_cb (gpointer data)
   Query *q = &t->self->q[t->kind];
 
   q->ticked = TRUE;
-  g_signal_emit (t->self, signals[CHANGED], 0, (gint) t->kind);
+  /* Every timer's links are the chosen one's progress only while it waits for them. */
+  if (t->kind != PAIRS)
+    g_signal_emit (t->self, signals[CHANGED], 0, (gint) t->kind);
+  else if (t->self->q[STROBE_TIMERS_CALLS_LINKS].awaiting)
+    g_signal_emit (t->self, signals[CHANGED], 0, (gint) STROBE_TIMERS_CALLS_LINKS);
   return G_SOURCE_CONTINUE;
 }
 
 static gboolean
 same_key (const Key *a, const Key *b)
 {
-  return a->name == b->name && a->t0 == b->t0 && a->t1 == b->t1 && a->generation == b->generation;
+  return a->name == b->name && same_range (a, b);
 }
 
 static void
-want (StrobeTimersCalls *self, StrobeTimersCallsKind kind, StrobeTimelineModel *model, const Key *key)
+want (StrobeTimersCalls *self, guint kind, StrobeTimelineModel *model, const Key *key)
 {
   Query *q = &self->q[kind];
   g_autoptr(GTask) task = NULL;
@@ -198,10 +282,7 @@ want (StrobeTimersCalls *self, StrobeTimersCallsKind kind, StrobeTimelineModel *
 
   if (self->stopped || (q->cancel != NULL && same_key (&q->running, key)))
     return;
-  if (q->cancel)
-    g_cancellable_cancel (q->cancel);
-  g_clear_object (&q->cancel);
-  g_clear_handle_id (&q->tick_source, g_source_remove);
+  query_cancel (q);
   /* Back to what is shown (a timer chosen again while another's were being found). */
   if (q->have && same_key (&q->shown, key))
     return;
@@ -209,6 +290,7 @@ want (StrobeTimersCalls *self, StrobeTimersCallsKind kind, StrobeTimelineModel *
   q->cancel = g_cancellable_new ();
   q->progress = g_atomic_rc_box_new0 (Progress);
   q->running = *key;
+  q->started = g_get_monotonic_time ();
   q->ticked = FALSE;
   j = g_new0 (Job, 1);
   j->kind = kind;
@@ -230,10 +312,37 @@ strobe_timers_calls_want_links (StrobeTimersCalls *self, StrobeTimelineModel *mo
                                 guint64 t1, guint64 generation)
 {
   Key key = { name_id, t0, t1, generation };
+  Query *q = &self->q[STROBE_TIMERS_CALLS_LINKS], *p = &self->q[PAIRS];
 
   g_return_if_fail (STROBE_IS_TIMERS_CALLS (self));
   g_return_if_fail (STROBE_IS_TIMELINE_MODEL (model));
 
+  if (self->stopped)
+    return;
+  if (self->model != model)
+    {
+      /* Another trace: what was found is of the last one. */
+      query_cancel (p);
+      g_clear_pointer (&self->pairs, strobe_call_pairs_free);
+      p->have = FALSE;
+      g_set_object (&self->model, model);
+    }
+  if (p->cancel && !same_range (&p->running, &key))
+    query_cancel (p);  /* the range moved on */
+  if ((self->pairs && p->have && same_range (&p->shown, &key)) || p->cancel)
+    {
+      /* Every timer's links of the range are found, or being found: no walk of its own. */
+      query_cancel (q);
+      if (p->cancel == NULL)
+        links_from_pairs (self, &key);
+      else
+        {
+          q->awaiting = TRUE;
+          q->running = key;
+        }
+      return;
+    }
+  q->awaiting = FALSE;
   want (self, STROBE_TIMERS_CALLS_LINKS, model, &key);
 }
 
@@ -261,14 +370,14 @@ strobe_timers_calls_is_waited (StrobeTimersCalls *self, StrobeTimersCallsKind ki
   q = &self->q[kind];
   if (kind == STROBE_TIMERS_CALLS_TREE)
     name_id = 0;
-  return q->cancel != NULL && (!q->have || q->shown.name != name_id || q->shown.t0 != t0 || q->shown.t1 != t1);
+  return (q->cancel != NULL || q->awaiting) && (!q->have || q->shown.name != name_id || q->shown.t0 != t0 || q->shown.t1 != t1);
 }
 
 gboolean
 strobe_timers_calls_is_busy (StrobeTimersCalls *self)
 {
   g_return_val_if_fail (STROBE_IS_TIMERS_CALLS (self), FALSE);
-  return self->q[0].cancel != NULL || self->q[1].cancel != NULL;
+  return self->q[0].cancel != NULL || self->q[1].cancel != NULL || self->q[PAIRS].cancel != NULL;
 }
 
 gint
@@ -281,6 +390,8 @@ strobe_timers_calls_get_percent (StrobeTimersCalls *self, StrobeTimersCallsKind 
   g_return_val_if_fail (kind <= STROBE_TIMERS_CALLS_TREE, -1);
 
   q = &self->q[kind];
+  if (q->awaiting)
+    q = &self->q[PAIRS];
   if (q->cancel == NULL || !q->ticked)
     return -1;
   done = g_atomic_int_get (&q->progress->done);
@@ -340,6 +451,8 @@ strobe_timers_calls_finalize (GObject *object)
   g_clear_pointer (&self->callers, g_array_unref);
   g_clear_pointer (&self->callees, g_array_unref);
   g_clear_pointer (&self->tree, strobe_cost_tree_unref);
+  g_clear_pointer (&self->pairs, strobe_call_pairs_free);
+  g_clear_object (&self->model);
   G_OBJECT_CLASS (strobe_timers_calls_parent_class)->finalize (object);
 }
 

@@ -2,7 +2,10 @@
  * timeline's background pool: the chosen timer's callers and callees (one walk of the
  * range's scopes, strobe_call_tree_links()) and the range's call tree for the flame graph
  * (strobe_call_tree_compute_full()). Each is asked for with what it is of; a request for
- * something else cancels the one running, and each says how far it is.
+ * something else cancels the one running, and each says how far it is. When a timer's
+ * callers took long (a fifth of a second) in a trace read to its end, every timer's of the
+ * range are found next (strobe_call_tree_pairs()) and kept: the next timers chosen there
+ * are answered at once.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -30,7 +33,8 @@ StrobeTimersCalls *strobe_timers_calls_new            (void);
 /* Cancels what runs; no more "changed". */
 void               strobe_timers_calls_stop           (StrobeTimersCalls     *self);
 /* The callers and callees of @name_id in [@t0, @t1] of @model as it was at @generation:
- * nothing when that is what is shown or being found. */
+ * nothing when that is what is shown or being found; there on return (no "changed") when
+ * every timer's of the range were found; waiting for those when they are being found. */
 void               strobe_timers_calls_want_links     (StrobeTimersCalls     *self,
                                                        StrobeTimelineModel   *model,
                                                        guint32                name_id,
@@ -60,5 +64,7 @@ GArray            *strobe_timers_calls_get_callers    (StrobeTimersCalls     *se
                                                        guint32               *name_id);
 GArray            *strobe_timers_calls_get_callees    (StrobeTimersCalls     *self);
 StrobeCostTree    *strobe_timers_calls_get_tree       (StrobeTimersCalls     *self);
+/* For tests: every timer's links are found after a timer's took @us (-1: the default). */
+void               strobe_timers_calls_set_test_pairs_after (gint64             us);
 
 G_END_DECLS

@@ -27,6 +27,7 @@
 #include "strobe-timeline-tiles.h"
 #include "strobe-timeline-tracks.h"
 #include "strobe-timer-row.h"
+#include "strobe-timers-calls.h"
 #include "strobe-timer-stats.h"
 #include "timeline-common.h"
 #include "widget-find.h"
@@ -1413,6 +1414,8 @@ test_timers_tree_progress (void)
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (bar)));
   g_assert_true (strobe_timeline_model_find_name (strobe_document_get_timeline (f.document), "Task 0001", &task));
 
+  /* Each timer's own walk first (every timer's links are looked at below). */
+  strobe_timers_calls_set_test_pairs_after (G_MAXINT64);
   strobe_call_tree_set_test_hold (TRUE);
   strobe_timers_panel_choose (timers, task);
   /* The heading says what it does; the bar, once it has run a while, how far it is (the
@@ -1468,6 +1471,43 @@ test_timers_tree_progress (void)
     g_assert_nonnull (find_text (GTK_WIDGET (timers), "Callers and callees of “Task 0001”"));
   }
   g_assert_nonnull (strobe_flame_graph_get_tree (STROBE_FLAME_GRAPH (flame)));
+  /* A timer whose callers took long: every timer's of the range are found next, and the
+   * next ones chosen are shown at once — no walk (none could go on while held). */
+  {
+    StrobeTimelineModel *m = strobe_document_get_timeline (f.document);
+    guint32 names[2] = { G_MAXUINT32, G_MAXUINT32 };
+    const char *texts[2] = { "Task 0003", "Task 0001" };
+    guint64 first = 0, last = 0;
+
+    g_assert_true (strobe_timeline_model_find_name (m, "Task 0002", &names[0]));
+    strobe_timers_calls_set_test_pairs_after (0);
+    strobe_timers_panel_choose (timers, names[0]);
+    wait_timers (&f);
+    g_assert_nonnull (find_text (GTK_WIDGET (timers), "Callers and callees of “Task 0002”"));
+    g_assert_true (strobe_timeline_model_get_time_range (m, &first, &last));
+    strobe_call_tree_set_test_hold (TRUE);
+    for (guint k = 0; k < 2; k++)
+      {
+        g_autofree char *heading = g_strdup_printf ("Callers and callees of “%s”", texts[k]);
+        g_autoptr(GArray) callers = NULL;
+        g_autoptr(GArray) callees = NULL;
+        guint32 name = G_MAXUINT32;
+
+        g_assert_true (strobe_timeline_model_find_name (m, texts[k], &name));
+        strobe_timers_panel_choose (timers, name);
+        g_assert_nonnull (find_text (GTK_WIDGET (timers), heading));
+        g_assert_false (strobe_timers_panel_is_busy (timers));
+        /* The same as its own walk (here, on this thread: not held). */
+        strobe_call_tree_set_test_hold (FALSE);
+        g_assert_true (strobe_call_tree_links (m, name, first, last, STROBE_TIMER_STATS_ALL_THREADS, &callers, &callees,
+                                               NULL, NULL, NULL));
+        strobe_call_tree_set_test_hold (TRUE);
+        g_assert_cmpuint (g_list_model_get_n_items (strobe_timers_panel_get_callers (timers)), ==, callers->len);
+        g_assert_cmpuint (callers->len, >, 0);
+      }
+    strobe_call_tree_set_test_hold (FALSE);
+    strobe_timers_calls_set_test_pairs_after (-1);
+  }
   timeline_fixture_close (&f);
   g_unlink (path);
   g_rmdir (dir);
