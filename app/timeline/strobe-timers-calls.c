@@ -61,6 +61,8 @@ struct _StrobeTimersCalls
   GObject         parent_instance;
   Query           q[3];
   StrobeCallPairs *pairs;      /* of q[PAIRS].shown */
+  gboolean        refused;     /* the pairs of this range were too many: */
+  Key             refused_range;
   StrobeTimelineModel *model;  /* the last asked about */
   GArray         *callers;
   GArray         *callees;
@@ -199,9 +201,25 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr(GError) error = NULL;
   gpointer out = g_task_propagate_pointer (G_TASK (result), &error);
 
-  /* Cancelled: another request (or the end) replaced it. */
   if (out == NULL)
-    return;
+    {
+      /* Cancelled: another request (or the end) replaced it. Or too many pairs: each
+       * timer's own walk then, as before, and no other try in this range. */
+      if (j->kind == PAIRS && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          Query *l = &self->q[STROBE_TIMERS_CALLS_LINKS];
+
+          query_cancel (q);
+          self->refused = TRUE;
+          self->refused_range = j->key;
+          if (l->awaiting)
+            {
+              l->awaiting = FALSE;
+              want (self, STROBE_TIMERS_CALLS_LINKS, j->model, &l->running);
+            }
+        }
+      return;
+    }
   g_clear_object (&q->cancel);
   g_clear_handle_id (&q->tick_source, g_source_remove);
   q->have = TRUE;
@@ -235,7 +253,8 @@ job_done (GObject *source, GAsyncResult *result, gpointer user_data)
       self->callees = g_steal_pointer (&l->callees);
       self->callers_of = j->key.name;
       g_free (l);
-      if (g_get_monotonic_time () - q->started >= pairs_after && strobe_timeline_model_is_complete (j->model))
+      if (g_get_monotonic_time () - q->started >= pairs_after && strobe_timeline_model_is_complete (j->model)
+          && !(self->refused && same_range (&self->refused_range, &j->key)))
         {
           Key range = { 0, j->key.t0, j->key.t1, j->key.generation };
           want (self, PAIRS, j->model, &range);
@@ -325,6 +344,7 @@ strobe_timers_calls_want_links (StrobeTimersCalls *self, StrobeTimelineModel *mo
       query_cancel (p);
       g_clear_pointer (&self->pairs, strobe_call_pairs_free);
       p->have = FALSE;
+      self->refused = FALSE;
       g_set_object (&self->model, model);
     }
   if (p->cancel && !same_range (&p->running, &key))

@@ -99,12 +99,24 @@ typedef struct
 } Pair;
 
 #define PAIR_EMPTY G_MAXUINT64
+/* At most this many pairs (a table of 96 MiB per worker): a range of a million names
+ * nested at random holds more pairs than a machine should be asked to keep. */
+#define PAIRS_MAX (1u << 21)
+
+static guint pairs_max = PAIRS_MAX;
+
+void
+strobe_call_tree_set_test_pair_limit (guint32 limit)
+{
+  pairs_max = limit == 0 ? PAIRS_MAX : MIN (limit, PAIRS_MAX);
+}
 
 typedef struct
 {
-  Pair *slots;
-  guint bits;
-  guint used;
+  Pair    *slots;
+  guint    bits;
+  guint    used;
+  gboolean full;       /* a pair past pairs_max was left out: the walk stops */
 } Pairs;
 
 static inline guint64
@@ -118,6 +130,7 @@ pairs_init (Pairs *p, guint bits)
 {
   p->bits = bits;
   p->used = 0;
+  p->full = FALSE;
   p->slots = g_new (Pair, (gsize) 1 << bits);
   for (gsize i = 0; i < (gsize) 1 << bits; i++)
     p->slots[i].key = PAIR_EMPTY;
@@ -155,6 +168,11 @@ pairs_add (Pairs *p, guint64 key, guint64 count, guint64 time)
         }
       if (s->key == PAIR_EMPTY)
         break;
+    }
+  if (G_UNLIKELY (p->used >= pairs_max))
+    {
+      p->full = TRUE;
+      return;
     }
   /* At most half full: probes stay short. */
   if (2 * (p->used + 1) > (guint) 1 << p->bits)
@@ -388,6 +406,8 @@ depth_walk (StrobeScopeThread *th, guint d, guint64 t0, guint64 t1, Links *l, Pa
   /* A chunk at a time: whether to jump is asked at a block's first chunk. */
   while (cursor_valid (c))
     {
+      if (pairs && G_UNLIKELY (pairs->full))
+        return FALSE;
       guint k = per_block ? c->ci / per_block : 0;
 
       if (l && c->i == 0 && per_block && c->ci % per_block == 0 && k < nb && k >= check_at && c->begin[0] <= t1)
@@ -1072,6 +1092,7 @@ strobe_call_tree_pairs (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint
   StrobeCallPairs *out = NULL;
   guint n_workers;
   gsize n = 0;
+  gboolean ok, full = FALSE;
 
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), NULL);
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
@@ -1081,12 +1102,17 @@ strobe_call_tree_pairs (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint
   walk.pairs = TRUE;
   for (guint k = 0; k < n_workers; k++)
     pairs_init (&w[k].pairs, 6);
-  if (links_run (&walk, w, n_workers))
+  ok = links_run (&walk, w, n_workers);
+  for (guint k = 1; ok && k < n_workers; k++)
+    for (gsize i = 0; i < (gsize) 1 << w[k].pairs.bits; i++)
+      if (w[k].pairs.slots[i].key != PAIR_EMPTY)
+        pairs_add (&w[0].pairs, w[k].pairs.slots[i].key, w[k].pairs.slots[i].count, w[k].pairs.slots[i].time);
+  for (guint k = 0; k < n_workers; k++)
+    full = full || w[k].pairs.full;
+  if (full && !g_cancellable_is_cancelled (cancellable))
+    g_set_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "More than %u caller and callee pairs in this range", pairs_max);
+  else if (ok)
     {
-      for (guint k = 1; k < n_workers; k++)
-        for (gsize i = 0; i < (gsize) 1 << w[k].pairs.bits; i++)
-          if (w[k].pairs.slots[i].key != PAIR_EMPTY)
-            pairs_add (&w[0].pairs, w[k].pairs.slots[i].key, w[k].pairs.slots[i].count, w[k].pairs.slots[i].time);
       out = g_new0 (StrobeCallPairs, 1);
       out->n = w[0].pairs.used;
       out->by_callee = g_new (PairEntry, MAX (out->n, 1));

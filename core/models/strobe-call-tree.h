@@ -116,8 +116,12 @@ gboolean strobe_call_tree_links (StrobeTimelineModel *model,
  * strobe_call_tree_links()'s (the same scopes, the same parents), every (caller, callee)
  * name pair's count and time kept, so that the links of any name follow without another
  * walk. It cannot jump over blocks without a name, as one name's walk does. NULL (and
- * @error set) when cancelled. */
+ * @error set) when cancelled, or (G_IO_ERROR_NO_SPACE) when the range holds more than
+ * 2^21 distinct pairs: each name's own walk is what is left then. */
 typedef struct _StrobeCallPairs StrobeCallPairs;
+
+/* For tests: at most @limit pairs from now on (0: the default). */
+void             strobe_call_tree_set_test_pair_limit (guint32 limit);
 
 StrobeCallPairs *strobe_call_tree_pairs        (StrobeTimelineModel   *model,
                                                 guint64                t0,

@@ -1329,6 +1329,15 @@ test_call_links (void)
     strobe_call_pairs_get_links (pairs, 0, &callers, &callees);
     g_assert_cmpuint (callers->len + callees->len, ==, 0);
   }
+  /* More pairs than it may keep: an error, not a table without some. */
+  {
+    g_autoptr(GError) error = NULL;
+
+    strobe_call_tree_set_test_pair_limit (3);
+    g_assert_null (strobe_call_tree_pairs (model, first, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS, NULL, NULL, &error));
+    g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+    strobe_call_tree_set_test_pair_limit (0);
+  }
   g_assert_cmpuint (strobe_call_tree_get_test_jumps (), >, 100);
 }
 
