@@ -406,10 +406,10 @@ depth_walk (StrobeScopeThread *th, guint d, guint64 t0, guint64 t1, Links *l, Pa
   /* A chunk at a time: whether to jump is asked at a block's first chunk. */
   while (cursor_valid (c))
     {
-      if (pairs && G_UNLIKELY (pairs->full))
-        return FALSE;
       guint k = per_block ? c->ci / per_block : 0;
 
+      if (pairs && G_UNLIKELY (pairs->full))
+        return FALSE;
       if (l && c->i == 0 && per_block && c->ci % per_block == 0 && k < nb && k >= check_at && c->begin[0] <= t1)
         {
           guint c1 = strobe_timer_summary_block_chunk (t->summary, k + 1);
