@@ -1063,14 +1063,21 @@ struct _StrobeCallPairs
   gsize      n;
 };
 
+/* Orders by (@hi, @lo) of each entry. */
+static inline gint
+order (guint32 hi_a, guint32 lo_a, guint32 hi_b, guint32 lo_b)
+{
+  guint64 a = (guint64) hi_a << 32 | lo_a, b = (guint64) hi_b << 32 | lo_b;
+
+  return a < b ? -1 : a > b;
+}
+
 static gint
 by_callee_cmp (gconstpointer a, gconstpointer b)
 {
   const PairEntry *x = a, *y = b;
 
-  if (x->callee != y->callee)
-    return x->callee < y->callee ? -1 : 1;
-  return x->caller < y->caller ? -1 : x->caller > y->caller;
+  return order (x->callee, x->caller, y->callee, y->caller);
 }
 
 static gint
@@ -1078,9 +1085,7 @@ by_caller_cmp (gconstpointer a, gconstpointer b)
 {
   const PairEntry *x = a, *y = b;
 
-  if (x->caller != y->caller)
-    return x->caller < y->caller ? -1 : 1;
-  return x->callee < y->callee ? -1 : x->callee > y->callee;
+  return order (x->caller, x->callee, y->caller, y->callee);
 }
 
 StrobeCallPairs *
@@ -1155,31 +1160,32 @@ lower_bound (const PairEntry *v, gsize n, const PairEntry *key, GCompareFunc cmp
   return lo;
 }
 
+/* The entries of @v (sorted by @cmp) whose callee (@callers) or caller is @name_id, as
+ * StrobeCallLinks of the other side, largest first. */
+static GArray *
+pairs_of (const PairEntry *v, gsize n, guint32 name_id, gboolean callers)
+{
+  PairEntry key = { callers ? 0 : name_id, callers ? name_id : 0, 0, 0 };
+  GArray *out = g_array_new (FALSE, FALSE, sizeof (StrobeCallLink));
+
+  for (gsize i = lower_bound (v, n, &key, callers ? by_callee_cmp : by_caller_cmp);
+       i < n && (callers ? v[i].callee : v[i].caller) == name_id; i++)
+    {
+      StrobeCallLink link = { callers ? v[i].caller : v[i].callee, v[i].count, v[i].time };
+      g_array_append_val (out, link);
+    }
+  g_array_sort (out, link_cmp);
+  return out;
+}
+
 void
 strobe_call_pairs_get_links (const StrobeCallPairs *pairs, guint32 name_id, GArray **callers, GArray **callees)
 {
-  PairEntry key = { 0, name_id, 0, 0 };
-
   g_return_if_fail (pairs != NULL);
   g_return_if_fail (callers != NULL && callees != NULL);
 
-  *callers = g_array_new (FALSE, FALSE, sizeof (StrobeCallLink));
-  for (gsize i = lower_bound (pairs->by_callee, pairs->n, &key, by_callee_cmp);
-       i < pairs->n && pairs->by_callee[i].callee == name_id; i++)
-    {
-      StrobeCallLink link = { pairs->by_callee[i].caller, pairs->by_callee[i].count, pairs->by_callee[i].time };
-      g_array_append_val (*callers, link);
-    }
-  g_array_sort (*callers, link_cmp);
-  key = (PairEntry) { name_id, 0, 0, 0 };
-  *callees = g_array_new (FALSE, FALSE, sizeof (StrobeCallLink));
-  for (gsize i = lower_bound (pairs->by_caller, pairs->n, &key, by_caller_cmp);
-       i < pairs->n && pairs->by_caller[i].caller == name_id; i++)
-    {
-      StrobeCallLink link = { pairs->by_caller[i].callee, pairs->by_caller[i].count, pairs->by_caller[i].time };
-      g_array_append_val (*callees, link);
-    }
-  g_array_sort (*callees, link_cmp);
+  *callers = pairs_of (pairs->by_callee, pairs->n, name_id, TRUE);
+  *callees = pairs_of (pairs->by_caller, pairs->n, name_id, FALSE);
 }
 
 gsize
