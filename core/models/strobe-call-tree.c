@@ -740,7 +740,6 @@ strobe_call_tree_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t
                                gint *progress, GCancellable *cancellable, GError **error)
 {
   TreeWalk walk = { 0 };
-  GThread *threads[TREE_WORKERS] = { NULL };
   g_autoptr(StrobeCostTree) tree = NULL;
   g_autofree Part *roots = NULL;
   guint64 total = 0, in_range;
@@ -777,11 +776,7 @@ strobe_call_tree_compute_full (StrobeTimelineModel *model, guint64 t0, guint64 t
   if (walk.shared)
     walk.trees[0] = new_tree ();
   n_workers = walk.shared ? 1 : CLAMP (MIN (walk.threads->len, g_get_num_processors ()), 1, TREE_WORKERS);
-  for (guint k = 1; k < n_workers; k++)
-    threads[k] = g_thread_new ("strobe-tree", tree_worker, &walk);
-  tree_worker (&walk);
-  for (guint k = 1; k < n_workers; k++)
-    g_thread_join (threads[k]);
+  strobe_track_units_run ("strobe-tree", tree_worker, &walk, 0, n_workers);
 
   /* The walk stops only when cancelled: the error says so. */
   stopped = g_cancellable_set_error_if_cancelled (cancellable, error) || walk.cancelled;
@@ -971,26 +966,21 @@ links_merge (Links *into, const Links *from)
 static gboolean
 links_run (LinksWalk *walk, LinksWorker *w, guint n_workers)
 {
-  GThread *threads[LINKS_WORKERS] = { NULL };
   gboolean ok = TRUE;
 
   for (guint k = 0; k < n_workers; k++)
-    {
-      w[k].walk = walk;
-      if (k > 0)
-        threads[k] = g_thread_new ("strobe-links", links_worker, &w[k]);
-    }
-  links_worker (&w[0]);
-  for (guint k = 1; k < n_workers; k++)
-    g_thread_join (threads[k]);
+    w[k].walk = walk;
+  strobe_track_units_run ("strobe-links", links_worker, w, sizeof *w, n_workers);
   for (guint k = 0; k < n_workers; k++)
     ok = ok && w[k].ok;
   return ok && !g_cancellable_is_cancelled (walk->cancellable);
 }
 
+/* The walk of [@t0, @t1] on @thread_id's tracks (every thread's when below 0); how many
+ * workers share it. */
 static guint
-links_workers (LinksWalk *walk, StrobeTimelineModel *model, gint thread_id, guint64 t0, guint64 t1, gint *progress,
-               GCancellable *cancellable)
+links_walk_init (LinksWalk *walk, StrobeTimelineModel *model, gint thread_id, guint64 t0, guint64 t1, gint *progress,
+                 GCancellable *cancellable)
 {
   walk->model = model;
   walk->tracks = strobe_track_units (model, thread_id);
@@ -1017,7 +1007,7 @@ strobe_call_tree_links (StrobeTimelineModel *model, guint32 name_id, guint64 t0,
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), FALSE);
   g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  n_workers = links_workers (&walk, model, thread_id, t0, t1, progress, cancellable);
+  n_workers = links_walk_init (&walk, model, thread_id, t0, t1, progress, cancellable);
   walk.name = name_id;
   n_names = MAX (strobe_timeline_model_get_n_names (model), 1);
   for (guint k = 0; k < n_workers; k++)
@@ -1103,7 +1093,7 @@ strobe_call_tree_pairs (StrobeTimelineModel *model, guint64 t0, guint64 t1, gint
   g_return_val_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable), NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  n_workers = links_workers (&walk, model, thread_id, t0, t1, progress, cancellable);
+  n_workers = links_walk_init (&walk, model, thread_id, t0, t1, progress, cancellable);
   walk.pairs = TRUE;
   for (guint k = 0; k < n_workers; k++)
     pairs_init (&w[k].pairs, 6);

@@ -368,20 +368,23 @@ count_track (Worker *w, guint i, const StrobeScopeTrack *t)
 /* A track of the trace, one worker's share of a pass. */
 typedef StrobeTrackUnit Unit;
 
-/* Unit @i's track, under the read lock (taken per unit: the writer may move a thread's
- * tracks between two); NULL when it is gone. */
+/* The next unit not yet taken from @next (@i), its track under the read lock (a unit
+ * whose track is gone is passed over); NULL when none is left or the search was
+ * cancelled. */
 static const StrobeScopeTrack *
-unit_track (Shared *sh, gint i, const Unit **unit)
+next_track (Shared *sh, gint *next, gint *i, const Unit **unit)
 {
-  StrobeScopeThread *th;
+  for (;;)
+    {
+      const StrobeScopeTrack *t;
 
-  *unit = &g_array_index (sh->units, Unit, i);
-  strobe_timeline_model_read_lock (sh->model);
-  th = strobe_timeline_model_peek_thread (sh->model, (*unit)->id);
-  if (th != NULL && (*unit)->depth < th->tracks->len)
-    return th->tracks->pdata[(*unit)->depth];
-  strobe_timeline_model_read_unlock (sh->model);
-  return NULL;
+      *i = g_atomic_int_add (next, 1);
+      if (*i >= (gint) sh->units->len || g_atomic_int_get (&sh->cancelled))
+        return NULL;
+      *unit = &g_array_index (sh->units, Unit, *i);
+      if ((t = strobe_track_unit_lock (sh->model, *unit)) != NULL)
+        return t;
+    }
 }
 
 static gpointer
@@ -389,17 +392,12 @@ count_main (gpointer data)
 {
   Worker *w = data;
   Shared *sh = w->sh;
+  const StrobeScopeTrack *t;
+  const Unit *u;
+  gint i;
 
-  for (;;)
+  while ((t = next_track (sh, &sh->next_count, &i, &u)) != NULL)
     {
-      gint i = g_atomic_int_add (&sh->next_count, 1);
-      const StrobeScopeTrack *t;
-      const Unit *u;
-
-      if (i >= (gint) sh->units->len || g_atomic_int_get (&sh->cancelled))
-        break;
-      if ((t = unit_track (sh, i, &u)) == NULL)
-        continue;
       count_track (w, (guint) i, t);
       strobe_timeline_model_read_unlock (sh->model);
     }
@@ -411,19 +409,13 @@ walk_main (gpointer data)
 {
   Worker *w = data;
   Shared *sh = w->sh;
+  const StrobeScopeTrack *t;
+  const Unit *u;
+  gint i;
 
-  for (;;)
+  while ((t = next_track (sh, &sh->next, &i, &u)) != NULL)
     {
-      gint i = g_atomic_int_add (&sh->next, 1);
-      const StrobeScopeTrack *t;
-      const Unit *u;
-      gboolean ok;
-
-      if (i >= (gint) sh->units->len || g_atomic_int_get (&sh->cancelled))
-        break;
-      if ((t = unit_track (sh, i, &u)) == NULL)
-        continue;
-      ok = search_track (w, t, sh->counts->pdata[i], u->id, u->depth);
+      gboolean ok = search_track (w, t, sh->counts->pdata[i], u->id, u->depth);
       strobe_timeline_model_read_unlock (sh->model);
       if (!ok)
         break;
@@ -443,20 +435,6 @@ free_counts (gpointer counts)
     g_array_unref (counts);
 }
 
-/* @func on the caller and @n - 1 helpers (they inherit the caller's priority), each
- * given its element of @workers (@size bytes each). */
-static void
-run_workers (gpointer workers, gsize size, guint n, GThreadFunc func)
-{
-  GThread *helpers[4] = { NULL };
-
-  for (guint i = 1; i < n; i++)
-    helpers[i] = g_thread_new ("strobe-search", func, (guint8 *) workers + i * size);
-  func (workers);
-  for (guint i = 1; i < n; i++)
-    g_thread_join (helpers[i]);
-}
-
 /* How many workers share @units: one per core (up to 4), or the tests' number. */
 static guint
 n_workers_for (GArray *units)
@@ -465,7 +443,7 @@ n_workers_for (GArray *units)
 
   if (n == 0)
     n = MIN (g_get_num_processors (), units->len);
-  return CLAMP (n, 1, 4);
+  return CLAMP (n, 1, STROBE_TRACK_UNITS_MAX_WORKERS);
 }
 
 /* The earliest @max of the @n workers' sorted matches into @out, in order. Matches of
@@ -500,7 +478,7 @@ merge_sorted (GArray *out, const Worker *workers, guint n, guint max)
 static guint64
 search_threads (Shared *sh, GArray *out)
 {
-  Worker workers[4] = { { 0 } };
+  Worker workers[STROBE_TRACK_UNITS_MAX_WORKERS] = { { 0 } };
   g_autoptr(GArray) blocks = g_array_new (FALSE, FALSE, sizeof (BlockCount));
   guint n_workers = n_workers_for (sh->units);
   guint64 count = 0;
@@ -511,12 +489,12 @@ search_threads (Shared *sh, GArray *out)
       workers[i].out = g_array_new (FALSE, FALSE, sizeof (StrobeScopeMatch));
       workers[i].blocks = i == 0 ? g_array_ref (blocks) : g_array_new (FALSE, FALSE, sizeof (BlockCount));
     }
-  run_workers (workers, sizeof workers[0], n_workers, count_main);
+  strobe_track_units_run ("strobe-search", count_main, workers, sizeof workers[0], n_workers);
   for (guint i = 1; i < n_workers; i++)
     g_array_append_vals (blocks, workers[i].blocks->data, workers[i].blocks->len);
   if (sh->max > 0)
     sh->horizon = horizon_from (blocks, sh->max);
-  run_workers (workers, sizeof workers[0], n_workers, walk_main);
+  strobe_track_units_run ("strobe-search", walk_main, workers, sizeof workers[0], n_workers);
   merge_sorted (out, workers, n_workers, sh->max);
   for (guint i = 0; i < n_workers; i++)
     {
@@ -651,21 +629,21 @@ longest_in_track (Longest *lg, guint i, const StrobeScopeTrack *t, const Unit *u
 static gpointer
 longest_main (gpointer data)
 {
-  Longest *lg = *(Longest **) data;
+  Longest *lg = data;
 
   for (;;)
     {
       gint i = g_atomic_int_add (&lg->next, 1);
-      const Unit *u = &g_array_index (lg->units, Unit, MIN (i, (gint) lg->units->len - 1));
-      StrobeScopeThread *th;
-      gboolean ok = TRUE;
+      const Unit *u;
+      const StrobeScopeTrack *t;
+      gboolean ok;
 
       if (i >= (gint) lg->units->len || g_atomic_int_get (&lg->cancelled))
         break;
-      strobe_timeline_model_read_lock (lg->model);
-      th = strobe_timeline_model_peek_thread (lg->model, u->id);
-      if (th != NULL && u->depth < th->tracks->len)
-        ok = longest_in_track (lg, (guint) i, th->tracks->pdata[u->depth], u);
+      u = &g_array_index (lg->units, Unit, i);
+      if ((t = strobe_track_unit_lock (lg->model, u)) == NULL)
+        continue;
+      ok = longest_in_track (lg, (guint) i, t, u);
       strobe_timeline_model_read_unlock (lg->model);
       if (!ok)
         g_atomic_int_set (&lg->cancelled, 1);
@@ -681,7 +659,6 @@ strobe_scope_search_longest (StrobeTimelineModel *model, guint32 name_id, guint6
   g_autofree StrobeScopeMatch *found = NULL;
   g_autofree gboolean *has = NULL;
   Longest lg = { 0 };
-  Longest *workers[4] = { &lg, &lg, &lg, &lg };
   gint pick = -1;
 
   g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), FALSE);
@@ -692,7 +669,7 @@ strobe_scope_search_longest (StrobeTimelineModel *model, guint32 name_id, guint6
   has = g_new0 (gboolean, MAX (units->len, 1));
   lg = (Longest) { model, units, name_id, t0, t1, 0, found, has, 0, 0, cancellable };
   if (units->len > 0)
-    run_workers (workers, sizeof workers[0], n_workers_for (units), longest_main);
+    strobe_track_units_run ("strobe-search", longest_main, &lg, 0, n_workers_for (units));
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return FALSE;
   for (guint i = 0; i < units->len; i++)

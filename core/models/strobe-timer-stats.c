@@ -10,6 +10,7 @@
 #include "strobe-durations.h"
 #include "strobe-timeline-model-private.h"
 #include "strobe-timer-stats-private.h"
+#include "strobe-track-units.h"
 
 typedef StrobeTimerAcc Acc;
 
@@ -463,8 +464,7 @@ strobe_timer_stats_compute_sketched (StrobeTimelineModel *model, guint64 t0, gui
   GArray *out;
   g_autoptr(GArray) ids = NULL;
   Shared sh = { 0 };
-  Worker workers[4];
-  GThread *helpers[4] = { NULL };
+  Worker workers[STROBE_TRACK_UNITS_MAX_WORKERS];
   guint n_workers;
   Acc *acc;
   gboolean cancelled;
@@ -489,13 +489,10 @@ strobe_timer_stats_compute_sketched (StrobeTimelineModel *model, guint64 t0, gui
       workers[w].acc = g_new0 (Acc, MAX (sh.n_names, 1));
       workers[w].hist = g_new0 (StrobeDurationSketch, MAX (sh.n_names, 1));
       workers[w].revisits = g_array_new (FALSE, FALSE, sizeof (Revisit));
-      if (w > 0)
-        helpers[w] = g_thread_new ("strobe-stats", worker_main, &workers[w]);
     }
-  worker_main (&workers[0]);
+  strobe_track_units_run ("strobe-stats", worker_main, workers, sizeof workers[0], n_workers);
   for (guint w = 1; w < n_workers; w++)
     {
-      g_thread_join (helpers[w]);
       strobe_timer_accs_merge (workers[0].acc, workers[w].acc, sh.n_names);
       for (guint n = 0; n < sh.n_names; n++)
         if (workers[w].hist[n].n)

@@ -45,3 +45,34 @@ strobe_track_units (StrobeTimelineModel *model, gint thread_id)
   g_array_sort (units, by_size);
   return units;
 }
+
+const StrobeScopeTrack *
+strobe_track_unit_lock (StrobeTimelineModel *model, const StrobeTrackUnit *unit)
+{
+  StrobeScopeThread *th;
+
+  g_return_val_if_fail (STROBE_IS_TIMELINE_MODEL (model), NULL);
+  g_return_val_if_fail (unit != NULL, NULL);
+
+  strobe_timeline_model_read_lock (model);
+  th = strobe_timeline_model_peek_thread (model, unit->id);
+  if (th != NULL && unit->depth < th->tracks->len)
+    return th->tracks->pdata[unit->depth];
+  strobe_timeline_model_read_unlock (model);
+  return NULL;
+}
+
+void
+strobe_track_units_run (const char *name, GThreadFunc func, gpointer workers, gsize size, guint n)
+{
+  GThread *helpers[STROBE_TRACK_UNITS_MAX_WORKERS] = { NULL };
+
+  g_return_if_fail (func != NULL);
+  g_return_if_fail (n >= 1 && n <= STROBE_TRACK_UNITS_MAX_WORKERS);
+
+  for (guint i = 1; i < n; i++)
+    helpers[i] = g_thread_new (name, func, (guint8 *) workers + i * size);
+  func (workers);
+  for (guint i = 1; i < n; i++)
+    g_thread_join (helpers[i]);
+}
