@@ -131,19 +131,48 @@ bad_frames:
 
 typedef struct
 {
-  const char           *file;
-  StrobeDocumentModels  models;
-  StrobeDocument       *document;
-  GError               *error;
+  const char               *file;
+  StrobeDocumentModels      models;
+  const StrobeCompareRange *range;
+  gboolean                  timers;     /* the timers table wanted */
+  StrobeDocument           *document;
+  GArray                   *stats;      /* its StrobeTimerStat, when timers */
+  guint64                   depth_overflows, budget_overflows;
+  GError                   *error;
 } Load;
 
+/* No timeline model keeps the scopes: the timers are computed while the trace is read
+ * (strobe_cli_load_streamed, the same figures), so two billion-scope traces are compared
+ * in megabytes, not twice the gigabytes the viewer takes. The whole traces in one reading;
+ * a segment of each (frames, a region, bookmarks, seconds) is only known once the trace
+ * was read, its timers come from a second reading. */
 static gpointer
 load_run (gpointer data)
 {
   Load *l = data;
+  StrobeCompareSpan span;
+  g_autoptr(StrobeDocument) second = NULL;
 
-  strobe_cli_load (l->file, l->models, NULL, &l->document, &l->error);
+  if (l->range->kind == STROBE_COMPARE_RANGE_WHOLE || !l->timers)
+    {
+      strobe_cli_load_streamed (l->file, l->models, 0, G_MAXUINT64, STROBE_TIMER_STATS_ALL_THREADS,
+                                l->timers ? &l->stats : NULL, &l->depth_overflows, &l->budget_overflows,
+                                &l->document, &l->error);
+      return NULL;
+    }
+  strobe_cli_load_streamed (l->file, l->models, 0, 0, 0, NULL, NULL, NULL, &l->document, &l->error);
+  /* A trace that did not read in full, or a segment it does not have, is said later. */
+  if (l->error == NULL && strobe_compare_range_resolve (l->range, l->document, &span, NULL))
+    strobe_cli_load_streamed (l->file, 0, span.t0, span.t1, STROBE_TIMER_STATS_ALL_THREADS, &l->stats,
+                              &l->depth_overflows, &l->budget_overflows, &second, &l->error);
   return NULL;
+}
+
+static void
+load_clear (Load *l)
+{
+  g_clear_error (&l->error);
+  g_clear_pointer (&l->stats, g_array_unref);
 }
 
 /* Both traces read in full (a comparison of part of a trace would mislead a gate), B on a
@@ -152,25 +181,17 @@ load_run (gpointer data)
  * Errors are printed afterwards, A's first, so the output does not depend on which
  * ended first. */
 static gboolean
-load_both (const char *file_a, const char *file_b, StrobeDocumentModels models,
-           StrobeDocument **a, StrobeDocument **b)
+load_both (Load *la, Load *lb)
 {
-  Load la = { file_a, models }, lb = { file_b, models };
-  GThread *thread = g_thread_new ("strobe-cli-load", load_run, &lb);
-  gboolean ok;
+  GThread *thread = g_thread_new ("strobe-cli-load", load_run, lb);
 
-  load_run (&la);
+  load_run (la);
   g_thread_join (thread);
-  if (la.error)
-    strobe_cli_print_load_error (file_a, la.error);
-  else if (lb.error)
-    strobe_cli_print_load_error (file_b, lb.error);
-  ok = la.error == NULL && lb.error == NULL;
-  g_clear_error (&la.error);
-  g_clear_error (&lb.error);
-  *a = la.document;
-  *b = lb.document;
-  return ok;
+  if (la->error)
+    strobe_cli_print_load_error (la->file, la->error);
+  else if (lb->error)
+    strobe_cli_print_load_error (lb->file, lb->error);
+  return la->error == NULL && lb->error == NULL;
 }
 
 static StrobeCliCompareSection *
@@ -519,15 +540,19 @@ resolve_spans (StrobeCompareRange *range, StrobeDocument *a, StrobeDocument *b, 
 
 /* The wanted tables of A against B, into @tables (which owns them) and as sections to print. */
 static void
-build_sections (StrobeDocument *a, StrobeDocument *b, const CompareArgs *args, guint wanted,
+build_sections (Load *la, Load *lb, const CompareArgs *args, guint wanted,
                 StrobeMemoryGroupBy by, StrobeCliCompareOutput *out, StrobeCompareTables *tables,
                 GPtrArray *sections)
 {
+  StrobeDocument *a = la->document, *b = lb->document;
+
   if (wanted & SECTION_TIMERS)
     {
       StrobeCliCompareSection *sec;
 
-      tables->timers = strobe_compare_timers (a, &out->span_a, b, &out->span_b, NULL, NULL);
+      strobe_cli_print_overflows (la->file, la->depth_overflows, la->budget_overflows);
+      strobe_cli_print_overflows (lb->file, lb->depth_overflows, lb->budget_overflows);
+      tables->timers = strobe_compare_timers_from_stats (la->stats, lb->stats);
       sec = timer_section ("timers", _("Timers"), _("calls"), tables->timers, tables);
       if (args->sort == NULL || g_str_equal (args->sort, "delta"))
         g_array_sort (sec->rows, by_incl_delta);
@@ -620,6 +645,8 @@ strobe_cli_compare (int argc, char **argv)
   StrobeDocumentModels models = STROBE_DOCUMENT_MODEL_TIMELINE;
   StrobeMemoryGroupBy by = STROBE_MEMORY_BY_FUNCTION;
   int status = COMPARE_BAD_INPUT;
+  Load la = { 0 }, lb = { 0 };
+  gboolean ok;
 
   if (!compare_parse_args (&argc, &argv, &args)
       || !parse_table_options (&args, &wanted, &by, &tables)
@@ -633,9 +660,14 @@ strobe_cli_compare (int argc, char **argv)
     models |= STROBE_DOCUMENT_MODEL_MEMORY;
   if (wanted & SECTION_LOG)
     models |= STROBE_DOCUMENT_MODEL_LOG;
-  if (!load_both (out.file_a, out.file_b, models, &a, &b) || !resolve_spans (&range, a, b, &out, &tables))
+  la = (Load) { out.file_a, models, &range, (wanted & SECTION_TIMERS) != 0 };
+  lb = (Load) { out.file_b, models, &range, (wanted & SECTION_TIMERS) != 0 };
+  ok = load_both (&la, &lb);
+  a = la.document;
+  b = lb.document;
+  if (!ok || !resolve_spans (&range, a, b, &out, &tables))
     goto out;
-  build_sections (a, b, &args, wanted, by, &out, &tables, sections);
+  build_sections (&la, &lb, &args, wanted, by, &out, &tables, sections);
   status = gate_and_print (&out, sections, checks, n_checks, &tables);
 
 out:
@@ -645,6 +677,8 @@ out:
   g_free (out.range);
   strobe_compare_range_clear (&range);
   tables_clear (&tables);
+  load_clear (&la);
+  load_clear (&lb);
   compare_args_clear (&args);
   return status;
 }

@@ -7,12 +7,14 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "strobe-cli.h"
 #include "strobe-text.h"
+#include "strobe-timer-stream.h"
 
 int
 strobe_cli_load (const char            *file,
@@ -31,6 +33,94 @@ strobe_cli_load (const char            *file,
   if (!strobe_document_load (document, NULL, error))
     return STROBE_CLI_DECODE_ERROR;
   return STROBE_CLI_OK;
+}
+
+/* The batches are walked on worker lanes, a trace thread each at a time, while the
+ * reading thread decompresses: on two cores the walk was all on one. */
+static guint
+stream_lanes (void)
+{
+  const char *env = g_getenv ("STROBE_STATS_LANES");
+  guint cores = g_get_num_processors ();
+
+  if (env != NULL)
+    return (guint) g_ascii_strtoull (env, NULL, 10);
+  return cores > 1 ? MIN (cores, 4) : 0;
+}
+
+static int
+load_streamed_once (const char *file, StrobeDocumentModels models, StrobeTimerStream *stream,
+                    StrobeDocument **out, GError **error)
+{
+  g_autoptr(GFile) gfile = g_file_new_for_commandline_arg (file);
+  StrobeDocument *document = strobe_document_new (gfile, models);
+
+  if (strobe_document_get_timeline (document))
+    strobe_timeline_model_set_markers_only (strobe_document_get_timeline (document), TRUE);
+  if (stream)
+    strobe_document_add_analyzer (document, STROBE_ANALYZER (stream));
+  *out = document;
+  if (!strobe_document_load (document, NULL, error))
+    return STROBE_CLI_DECODE_ERROR;
+  return STROBE_CLI_OK;
+}
+
+int
+strobe_cli_load_streamed (const char            *file,
+                          StrobeDocumentModels   models,
+                          guint64                t0,
+                          guint64                t1,
+                          gint                   thread,
+                          GArray               **stats,
+                          guint64               *depth_overflows,
+                          guint64               *budget_overflows,
+                          StrobeDocument       **out,
+                          GError               **error)
+{
+  g_autoptr(StrobeTimerStream) stream = NULL;
+  int status;
+
+  g_return_val_if_fail (file != NULL && out != NULL, STROBE_CLI_USAGE_ERROR);
+  g_return_val_if_fail (error == NULL || *error == NULL, STROBE_CLI_USAGE_ERROR);
+
+  if (stats == NULL)
+    return load_streamed_once (file, models, NULL, out, error);
+  stream = strobe_timer_stream_new (t0, t1, thread);
+  strobe_timer_stream_set_lanes (stream, stream_lanes ());
+  status = load_streamed_once (file, models, stream, out, error);
+  if (status == STROBE_CLI_OK && strobe_timer_stream_is_contested (stream))
+    {
+      /* A limit shared by all threads was reached: only one walk in the trace's order
+       * gives its answer. */
+      g_clear_object (&stream);
+      g_clear_object (out);
+      stream = strobe_timer_stream_new (t0, t1, thread);
+      status = load_streamed_once (file, models, stream, out, error);
+    }
+  *stats = strobe_timer_stream_get_stats (stream);
+  if (*stats == NULL)
+    *stats = g_array_new (FALSE, FALSE, sizeof (StrobeTimerStat));
+  strobe_timer_stream_get_overflows (stream, depth_overflows, budget_overflows);
+  return status;
+}
+
+void
+strobe_cli_print_overflows (const char *file, guint64 depth_overflows, guint64 budget_overflows)
+{
+  if (depth_overflows)
+    g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                             "strobe-cli: %s: %" PRIu64 " scope nested deeper than %d levels was not kept\n",
+                             "strobe-cli: %s: %" PRIu64 " scopes nested deeper than %d levels were not kept\n",
+                             depth_overflows),
+                file, depth_overflows, STROBE_TIMELINE_MAX_DEPTH);
+  if (budget_overflows)
+    g_printerr (g_dngettext (GETTEXT_PACKAGE,
+                             "strobe-cli: %s: %" PRIu64 " scope was not kept: the trace nests more "
+                             "than %d levels on all its threads together\n",
+                             "strobe-cli: %s: %" PRIu64 " scopes were not kept: the trace nests more "
+                             "than %d levels on all its threads together\n",
+                             budget_overflows),
+                file, budget_overflows, STROBE_TIMELINE_MAX_LEVELS);
 }
 
 void

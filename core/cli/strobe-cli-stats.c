@@ -103,19 +103,6 @@ print_table (GArray *stats, const Unit *unit, const StrobeTraceClock *clock)
   return out;
 }
 
-/* The batches are walked on worker lanes, a trace thread each at a time, while this
- * thread reads and decompresses: on two cores the walk was all on one. */
-static guint
-stats_lanes (void)
-{
-  const char *env = g_getenv ("STROBE_STATS_LANES");
-  guint cores = g_get_num_processors ();
-
-  if (env != NULL)
-    return (guint) g_ascii_strtoull (env, NULL, 10);
-  return cores > 1 ? MIN (cores, 4) : 0;
-}
-
 /* --thread: a stream id, or a thread's name (any case), found by reading the trace's
  * threads first — the statistics are worked out while the trace is decoded, for one thread
  * id given before. A name no thread has, or several have, is said. */
@@ -177,7 +164,6 @@ strobe_cli_stats (int argc, char **argv)
   g_autoptr(StrobeDocument) document = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) stats = NULL;
-  g_autoptr(StrobeTimerStream) stream = NULL;
   guint64 depth_overflows = 0, budget_overflows = 0;
   StrobeTraceClock clock;
   g_autofree char *from = NULL, *to = NULL, *unit_name = NULL, *sort = NULL;
@@ -232,69 +218,35 @@ strobe_cli_stats (int argc, char **argv)
   if (thread_spec != NULL && !resolve_thread (file, thread_spec, &thread))
     return STROBE_CLI_USAGE_ERROR;
 
-  if (from == NULL && to == NULL)
+  t0 = 0;
+  t1 = G_MAXUINT64;
+  if (from != NULL || to != NULL)
     {
-      /* The whole trace: computed while it is decoded, no timeline model kept (a billion
-       * scopes in a few MB; medians within 1/256 past a thousand scopes a name). */
-      stream = strobe_timer_stream_new (0, G_MAXUINT64, thread);
-      strobe_timer_stream_set_lanes (stream, stats_lanes ());
-      status = strobe_cli_load (file, 0, STROBE_ANALYZER (stream), &document, &error);
-      if (error == NULL && strobe_timer_stream_is_contested (stream))
+      g_autoptr(StrobeDocument) first = NULL;
+      g_autoptr(GError) first_error = NULL;
+
+      /* The range's times are the trace's own (seconds from its start), known once it
+       * has been read; its timers come from a second reading. A model of every scope
+       * would take gigabytes for a billion, or stop at its memory budget. */
+      status = strobe_cli_load_streamed (file, 0, 0, 0, thread, NULL, NULL, NULL, &first, &first_error);
+      if (strobe_document_get_status (first) == STROBE_DOCUMENT_STATUS_FAILED)
         {
-          /* A limit shared by all threads was reached: only one walk in the trace's
-           * order gives its answer. */
-          g_clear_object (&stream);
-          g_clear_object (&document);
-          stream = strobe_timer_stream_new (0, G_MAXUINT64, thread);
-          status = strobe_cli_load (file, 0, STROBE_ANALYZER (stream), &document, &error);
+          if (first_error != NULL)
+            strobe_cli_print_load_error (file, first_error);
+          return status;
         }
+      if (!strobe_cli_time_range (first, from, to, &t0, &t1))
+        return STROBE_CLI_USAGE_ERROR;
     }
-  else
-    status = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_TIMELINE, NULL, &document, &error);
+  /* Computed while the trace is decoded, no timeline model kept (a billion scopes in a
+   * few MB; medians within 1/256 past a thousand scopes a name). */
+  status = strobe_cli_load_streamed (file, 0, t0, t1, thread, &stats, &depth_overflows, &budget_overflows,
+                                     &document, &error);
   if (error != NULL)
     strobe_cli_print_load_error (file, error);
   if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
     return status;
-  if (!strobe_cli_time_range (document, from, to, &t0, &t1))
-    return STROBE_CLI_USAGE_ERROR;
-  if (stream)
-    {
-      stats = strobe_timer_stream_get_stats (stream);
-      if (stats == NULL)
-        stats = g_array_new (FALSE, FALSE, sizeof (StrobeTimerStat));
-      strobe_timer_stream_get_overflows (stream, &depth_overflows, &budget_overflows);
-    }
-  else
-    {
-      StrobeTimelineStats ts;
-
-      stats = strobe_timer_stats_compute (strobe_document_get_timeline (document), t0, t1, thread);
-      strobe_timeline_model_get_stats (strobe_document_get_timeline (document), &ts);
-      depth_overflows = ts.depth_overflows;
-      budget_overflows = ts.budget_overflows;
-      if (ts.memory_overflows)
-        g_printerr (g_dngettext (GETTEXT_PACKAGE,
-                                 "strobe-cli: %s: %" PRIu64 " scope was not kept: the timeline reached its "
-                                 "memory budget of %" PRIu64 " MiB (without --from/--to, stats need no such memory)\n",
-                                 "strobe-cli: %s: %" PRIu64 " scopes were not kept: the timeline reached its "
-                                 "memory budget of %" PRIu64 " MiB (without --from/--to, stats need no such memory)\n",
-                                 ts.memory_overflows),
-                    file, ts.memory_overflows, ts.memory_budget >> 20);
-    }
-  if (depth_overflows)
-    g_printerr (g_dngettext (GETTEXT_PACKAGE,
-                             "strobe-cli: %s: %" PRIu64 " scope nested deeper than %d levels was not kept\n",
-                             "strobe-cli: %s: %" PRIu64 " scopes nested deeper than %d levels were not kept\n",
-                             depth_overflows),
-                file, depth_overflows, STROBE_TIMELINE_MAX_DEPTH);
-  if (budget_overflows)
-    g_printerr (g_dngettext (GETTEXT_PACKAGE,
-                             "strobe-cli: %s: %" PRIu64 " scope was not kept: the trace nests more "
-                             "than %d levels on all its threads together\n",
-                             "strobe-cli: %s: %" PRIu64 " scopes were not kept: the trace nests more "
-                             "than %d levels on all its threads together\n",
-                             budget_overflows),
-                file, budget_overflows, STROBE_TIMELINE_MAX_LEVELS);
+  strobe_cli_print_overflows (file, depth_overflows, budget_overflows);
   if (sort && g_str_equal (sort, "excl"))
     g_array_sort (stats, cmp_exclusive);
   else if (sort && g_str_equal (sort, "count"))

@@ -50,6 +50,20 @@ int  strobe_cli_compare (int argc, char **argv);
 int      strobe_cli_load             (const char *file, StrobeDocumentModels models,
                                       StrobeAnalyzer *extra, StrobeDocument **out,
                                       GError **error);
+/* As strobe_cli_load(), but a timeline model among @models keeps no scope (only frames,
+ * regions, bookmarks, counters), and, when @stats is not NULL, the timers of the scopes
+ * overlapping [@t0, @t1] on @thread (or STROBE_TIMER_STATS_ALL_THREADS) are computed while
+ * the trace is read (StrobeTimerStream, on worker lanes: read again without them when the
+ * answer would depend on the order across threads): *@stats, the same figures as
+ * strobe_timer_stats_compute() over a whole model, with the scopes such a model would not
+ * have kept (@depth_overflows, @budget_overflows). A billion scopes in a few MB. */
+int      strobe_cli_load_streamed    (const char *file, StrobeDocumentModels models,
+                                      guint64 t0, guint64 t1, gint thread, GArray **stats,
+                                      guint64 *depth_overflows, guint64 *budget_overflows,
+                                      StrobeDocument **out, GError **error);
+/* What stats and compare say of scopes the nesting limits did not let a model keep. */
+void     strobe_cli_print_overflows  (const char *file, guint64 depth_overflows,
+                                      guint64 budget_overflows);
 /* "strobe-cli: FILE: message" on stderr. */
 void     strobe_cli_print_load_error (const char *file, const GError *error);
 /* "1.5", "1.5s", "250ms", "10us", "5ns" → seconds. */

@@ -56,7 +56,7 @@ new_rows (void)
   return rows;
 }
 
-/* Both sorted by name: one merge. The stats' names move into the rows. */
+/* Both sorted by name: one merge. The rows have copies of the names. */
 static void
 merge (GArray *rows, GArray *sa, GArray *sb)
 {
@@ -85,6 +85,22 @@ merge (GArray *rows, GArray *sa, GArray *sb)
       row.a.name = row.b.name = NULL;
       g_array_append_val (rows, row);
     }
+}
+
+GArray *
+strobe_compare_timers_from_stats (GArray *a, GArray *b)
+{
+  GArray *rows;
+
+  g_return_val_if_fail (a != NULL && b != NULL, NULL);
+  g_return_val_if_fail (g_array_get_element_size (a) == sizeof (StrobeTimerStat), NULL);
+  g_return_val_if_fail (g_array_get_element_size (b) == sizeof (StrobeTimerStat), NULL);
+
+  g_array_sort (a, by_name);
+  g_array_sort (b, by_name);
+  rows = new_rows ();
+  merge (rows, a, b);
+  return rows;
 }
 
 /* One trace's statistics; B's on a thread of its own while A's run on the caller, so two
@@ -213,17 +229,7 @@ strobe_compare_timers_full (StrobeDocument *a, const StrobeCompareSpan *span_a,
       g_clear_error (sa.error ? &sb.error : &sa.error);
       goto out;
     }
-  g_array_sort (sa.stats, by_name);
-  g_array_sort (sb.stats, by_name);
-  rows = new_rows ();
-  merge (rows, sa.stats, sb.stats);
-  /* The rows own the names now. */
-  g_array_set_clear_func (sa.stats, NULL);
-  g_array_set_clear_func (sb.stats, NULL);
-  for (guint i = 0; i < sa.stats->len; i++)
-    g_free (g_array_index (sa.stats, StrobeTimerStat, i).name);
-  for (guint i = 0; i < sb.stats->len; i++)
-    g_free (g_array_index (sb.stats, StrobeTimerStat, i).name);
+  rows = strobe_compare_timers_from_stats (sa.stats, sb.stats);
   if (sketches)
     {
       *sketches = g_new0 (StrobeCompareSketches, 1);

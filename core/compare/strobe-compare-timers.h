@@ -62,6 +62,11 @@ GArray  *strobe_compare_timers       (StrobeDocument *a, const StrobeCompareSpan
                                       StrobeDocument *b, const StrobeCompareSpan *span_b,
                                       GCancellable *cancellable, GError **error);
 
+/* The same rows from each trace's StrobeTimerStat array, however they were computed (a
+ * StrobeTimerStream's give the same figures: `strobe-cli compare` without a timeline
+ * model); @a and @b are sorted by name, their names copied. */
+GArray  *strobe_compare_timers_from_stats (GArray *a, GArray *b);
+
 /* Each trace's durations per scope name, kept from the statistics' pass (sketches: exact
  * up to STROBE_DURATION_SKETCH_EXACT scopes a name, then within 1/256), so a timer's
  * histogram needs no second walk over the scopes. Refcounted; read-only, any thread. */

@@ -6,10 +6,12 @@
  */
 #include "strobe-timeline-model-private.h"
 
+#include "strobe-batch-times.h"
 #include "strobe-counter-series.h"
 #include "strobe-cpu-batch.h"
 #include "strobe-memory-budget.h"
 #include "strobe-region-index.h"
+#include "strobe-spec-map.h"
 
 #include <string.h>
 
@@ -34,16 +36,6 @@ typedef struct
   guint32 name_id;
   guint64 begin;
 } OpenRegion;
-
-/* Spec id → name id + 1, for ids read from the trace: an array while the ids are about as
- * many as the specs defined (a runtime numbers them from 1), a hash for the rest — never
- * an array as long as the largest id. */
-typedef struct
-{
-  GArray     *dense;    /* guint32, by id; 0: not set */
-  GHashTable *sparse;
-  guint       n;        /* ids set */
-} IdMap;
 
 /* A counter's samples, and where they changed. */
 typedef struct
@@ -79,8 +71,8 @@ struct _StrobeTimelineModel
   /* names */
   GPtrArray  *names;            /* char * */
   GHashTable *name_ids;         /* char * (owned by names) -> id + 1 */
-  IdMap       spec_names;       /* Cpu spec id → name */
-  IdMap       bookmark_names;   /* bookmark spec id → name */
+  StrobeSpecMap spec_names;     /* Cpu spec id → name */
+  StrobeSpecMap bookmark_names; /* bookmark spec id → name */
 
   /* scopes */
   GPtrArray  *threads;          /* StrobeScopeThread *, in order of first appearance */
@@ -90,6 +82,8 @@ struct _StrobeTimelineModel
   StrobeScopeBudget nesting;
   StrobeMemoryBudget memory_budget; /* arena bytes past which scopes are counted, not kept */
   guint64     memory_overflows;
+  gboolean    markers_only;     /* no scope kept, only the batches' extent noted */
+  StrobeBatchTimes *batch_times; /* markers only: the batches' first and last time */
   StrobeScopeArena arena;       /* the tracks' full chunks; .bytes: all the scopes take */
 
   GPtrArray  *frame_kinds;      /* FrameKind *, by frame type (NULL when unseen) */
@@ -178,51 +172,18 @@ intern_name (StrobeTimelineModel *self, const char *name)
   return strobe_scope_name_intern (self->names, self->name_ids, name);
 }
 
-static void
-idmap_init (IdMap *m)
-{
-  m->dense = g_array_new (FALSE, TRUE, sizeof (guint32));
-  m->sparse = g_hash_table_new (NULL, NULL);
-  m->n = 0;
-}
-
-static void
-idmap_clear (IdMap *m)
-{
-  g_array_unref (m->dense);
-  g_hash_table_unref (m->sparse);
-}
-
-static void
-map_set (IdMap *m, guint32 id, guint32 name_id)
-{
-  guint32 v = name_id + 1;
-
-  m->n++;
-  if (id >= m->dense->len && (guint64) id < 4 * (guint64) m->n + 1024)
-    g_array_set_size (m->dense, id + 1);
-  if (id < m->dense->len)
-    g_array_index (m->dense, guint32, id) = v;
-  else
-    g_hash_table_insert (m->sparse, GUINT_TO_POINTER (id), GUINT_TO_POINTER (v));
-}
-
 static guint32
-map_get (StrobeTimelineModel *self, IdMap *m, guint32 id)
+map_get (StrobeTimelineModel *self, StrobeSpecMap *m, guint64 id)
 {
-  guint32 v;
+  guint32 v = strobe_spec_map_lookup (m, id), name_id;
+  g_autofree char *name = NULL;
 
-  if (G_LIKELY (id < m->dense->len && (v = g_array_index (m->dense, guint32, id)) != 0))
-    return v - 1;
-  v = GPOINTER_TO_UINT (g_hash_table_lookup (m->sparse, GUINT_TO_POINTER (id)));
   if (v)
     return v - 1;
-  {
-    g_autofree char *name = g_strdup_printf ("(unknown %u)", id);
-    guint32 name_id = intern_name (self, name);
-    map_set (m, id, name_id);
-    return name_id;
-  }
+  name = g_strdup_printf ("(unknown %u)", (guint32) MIN (id, G_MAXUINT32));
+  name_id = intern_name (self, name);
+  strobe_spec_map_set (m, (guint32) MIN (id, G_MAXUINT32), name_id);
+  return name_id;
 }
 
 static void
@@ -296,7 +257,7 @@ batch_begin (gpointer data, guint64 ts, guint64 id)
   if (G_LIKELY (id < dense->len && g_array_index (dense, guint32, id) != 0))
     name = g_array_index (dense, guint32, id) - 1;
   else
-    name = map_get (self, &self->spec_names, (guint32) MIN (id, G_MAXUINT32));
+    name = map_get (self, &self->spec_names, id);
   if (G_UNLIKELY (th->nest.depth > th->stack_cap))
     {
       th->stack_cap = th->stack_cap ? th->stack_cap * 2 : 32;
@@ -323,6 +284,13 @@ on_batch (StrobeTimelineModel *self, const StrobeEvent *ev)
 
   if (p == NULL || n == 0)
     return;
+  if (G_UNLIKELY (self->markers_only))
+    {
+      /* Frames and regions left open still end at the trace's last time. */
+      strobe_batch_times_add (self->batch_times, ev->thread_id, strobe_event_get_uint (ev, &base_f),
+                              (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63), p, n);
+      return;
+    }
   w.th = get_thread (self, ev->thread_id);
   w.tracks = (StrobeScopeTrack **) w.th->tracks->pdata;
   w.n_tracks = w.th->tracks->len;
@@ -456,7 +424,7 @@ on_spec (StrobeTimelineModel *self, guint route, const StrobeEvent *ev)
   guint32 id = (guint32) strobe_event_get_uint (ev, &id_f);
   guint32 name_id = intern_name (self, name ? name : "");
 
-  map_set (route == ROUTE_CPU_SPEC ? &self->spec_names : &self->bookmark_names, id, name_id);
+  strobe_spec_map_set (route == ROUTE_CPU_SPEC ? &self->spec_names : &self->bookmark_names, id, name_id);
   set_name_source (self, name_id, file, (guint32) strobe_event_get_uint (ev, &line_f));
 }
 
@@ -680,9 +648,14 @@ static void
 strobe_timeline_model_end (StrobeAnalyzer *analyzer, const GError *error)
 {
   StrobeTimelineModel *self = STROBE_TIMELINE_MODEL (analyzer);
-  guint64 last;
+  guint64 first, last;
 
   g_rw_lock_writer_lock (&self->lock);
+  if (strobe_batch_times_end (self->batch_times, &first, &last))
+    {
+      note_time (self, first);
+      note_time (self, last);
+    }
   last = self->last_time;
   for (guint i = 0; i < self->threads->len; i++)
     {
@@ -758,9 +731,10 @@ strobe_timeline_model_finalize (GObject *object)
 
   g_hash_table_unref (self->name_ids);
   g_ptr_array_unref (self->names);
-  idmap_clear (&self->spec_names);
-  idmap_clear (&self->bookmark_names);
+  strobe_spec_map_clear (&self->spec_names);
+  strobe_spec_map_clear (&self->bookmark_names);
   g_hash_table_unref (self->threads_by_id);
+  strobe_batch_times_free (self->batch_times);
   /* Before the tracks (they free only their own memory): its summaries' worker stops. */
   strobe_scope_arena_clear (&self->arena);
   g_ptr_array_unref (self->threads);
@@ -791,10 +765,11 @@ strobe_timeline_model_init (StrobeTimelineModel *self)
   g_rw_lock_init (&self->lock);
   self->names = g_ptr_array_new_with_free_func (g_free);
   self->name_ids = g_hash_table_new (g_str_hash, g_str_equal);
-  idmap_init (&self->spec_names);
-  idmap_init (&self->bookmark_names);
+  strobe_spec_map_init (&self->spec_names);
+  strobe_spec_map_init (&self->bookmark_names);
   self->threads = g_ptr_array_new_with_free_func (scope_thread_free);
   self->threads_by_id = g_hash_table_new (NULL, NULL);
+  self->batch_times = strobe_batch_times_new ();
   self->frame_kinds = g_ptr_array_new_with_free_func (frame_kind_free);
   self->bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
   self->regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
@@ -821,6 +796,18 @@ strobe_timeline_model_set_memory_budget (StrobeTimelineModel *self, guint64 byte
   g_return_if_fail (STROBE_IS_TIMELINE_MODEL (self));
   g_rw_lock_writer_lock (&self->lock);
   strobe_memory_budget_init (&self->memory_budget, bytes ? bytes : G_MAXUINT64);
+  g_rw_lock_writer_unlock (&self->lock);
+}
+
+void
+strobe_timeline_model_set_markers_only (StrobeTimelineModel *self, gboolean markers_only)
+{
+  g_return_if_fail (STROBE_IS_TIMELINE_MODEL (self));
+  g_rw_lock_writer_lock (&self->lock);
+  if (self->threads->len == 0)
+    self->markers_only = markers_only;
+  else
+    g_critical ("%s: the model has kept scopes already", G_STRFUNC);
   g_rw_lock_writer_unlock (&self->lock);
 }
 
@@ -1123,9 +1110,8 @@ strobe_timeline_model_get_stats (StrobeTimelineModel *self, StrobeTimelineStats 
     }
   for (guint i = 0; i < self->names->len; i++)
     other += strlen (self->names->pdata[i]) + 1 + 3 * sizeof (gpointer);
-  other += (self->spec_names.dense->len + self->bookmark_names.dense->len) * sizeof (guint32)
-           + (g_hash_table_size (self->spec_names.sparse) + g_hash_table_size (self->bookmark_names.sparse)
-              + self->threads->len + g_hash_table_size (self->open_regions)) * 4 * sizeof (gpointer);
+  other += strobe_spec_map_bytes (&self->spec_names) + strobe_spec_map_bytes (&self->bookmark_names)
+           + (self->threads->len + g_hash_table_size (self->open_regions)) * 4 * sizeof (gpointer);
   other += self->bookmarks->len * sizeof (StrobeTimelineBookmark);
   other += self->regions->len * sizeof (StrobeTimelineRegion) + self->n_open_regions * sizeof (OpenRegion);
   for (guint k = 0; k < self->frame_kinds->len; k++)

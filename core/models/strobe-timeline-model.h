@@ -176,6 +176,12 @@ StrobeTimelineModel *strobe_timeline_model_new              (void);
  * memory available (MemAvailable) when the model was made; 0: no limit. */
 void         strobe_timeline_model_set_memory_budget  (StrobeTimelineModel *self,
                                                        guint64              bytes);
+/* Before any event: keep no scope, only what marks the time — frames, bookmarks, regions,
+ * counters, drops — and the trace's extent, as the whole model would have them. For
+ * statistics computed beside it without a model (StrobeTimerStream): a billion scopes'
+ * frames in a few MB. */
+void         strobe_timeline_model_set_markers_only   (StrobeTimelineModel *self,
+                                                       gboolean             markers_only);
 
 /* ---- time ------------------------------------------------------------------------ */
 gboolean     strobe_timeline_model_get_time_range     (StrobeTimelineModel *self,

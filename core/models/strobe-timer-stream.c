@@ -10,6 +10,7 @@
 #include "strobe-timer-stream.h"
 
 #include "strobe-cpu-batch.h"
+#include "strobe-spec-map.h"
 #include "strobe-timeline-model-private.h"
 #include "strobe-timer-stats-private.h"
 
@@ -40,8 +41,7 @@ typedef struct
 {
   StrobeTimerStream *self;
   GArray     *accs;           /* StrobeTimerAcc by name id */
-  GArray     *spec_names;     /* guint32 name id + 1 by spec id, for small ids */
-  GHashTable *spec_sparse;    /* spec id → name id + 1, for the rest */
+  StrobeSpecMap spec_names;   /* spec id → name id */
   Thread    **by_id;          /* 65536 */
   GPtrArray  *threads;        /* Thread *, owned */
   StrobeScopeBudget nesting;
@@ -129,8 +129,7 @@ part_init (Part *part, StrobeTimerStream *self)
 {
   part->self = self;
   part->accs = g_array_new (FALSE, TRUE, sizeof (StrobeTimerAcc));
-  part->spec_names = g_array_new (FALSE, TRUE, sizeof (guint32));
-  part->spec_sparse = g_hash_table_new (NULL, NULL);
+  strobe_spec_map_init (&part->spec_names);
   part->by_id = g_new0 (Thread *, 65536);
   part->threads = g_ptr_array_new_with_free_func (thread_free);
 }
@@ -143,8 +142,7 @@ part_clear (Part *part)
   for (guint i = 0; i < part->accs->len; i++)
     strobe_duration_sketch_clear (&g_array_index (part->accs, StrobeTimerAcc, i).durations);
   g_array_unref (part->accs);
-  g_array_unref (part->spec_names);
-  g_hash_table_unref (part->spec_sparse);
+  strobe_spec_map_clear (&part->spec_names);
   g_ptr_array_unref (part->threads);
   g_free (part->by_id);
   *part = (Part) { 0 };
@@ -166,31 +164,20 @@ spec_set (Part *part, guint32 id, guint32 name_id)
 {
   if (part->accs->len <= name_id)
     g_array_set_size (part->accs, name_id + 1);
-  if (id < part->spec_names->len || id < 4 * (guint64) g_hash_table_size (part->spec_sparse) + 4096)
-    {
-      if (id >= part->spec_names->len)
-        g_array_set_size (part->spec_names, id + 1);
-      g_array_index (part->spec_names, guint32, id) = name_id + 1;
-    }
-  else
-    g_hash_table_insert (part->spec_sparse, GUINT_TO_POINTER (id), GUINT_TO_POINTER (name_id + 1));
+  strobe_spec_map_set (&part->spec_names, id, name_id);
 }
 
 static guint32
-spec_get (Part *part, guint32 id)
+spec_get (Part *part, guint64 id)
 {
-  guint32 v = 0;
+  guint32 v = strobe_spec_map_lookup (&part->spec_names, id);
 
-  if (id < part->spec_names->len)
-    v = g_array_index (part->spec_names, guint32, id);
-  if (v == 0)
-    v = GPOINTER_TO_UINT (g_hash_table_lookup (part->spec_sparse, GUINT_TO_POINTER (id)));
   if (v == 0)
     {
-      g_autofree char *name = g_strdup_printf ("(unknown %u)", id);
+      g_autofree char *name = g_strdup_printf ("(unknown %u)", (guint32) MIN (id, G_MAXUINT32));
       guint32 name_id = intern_name (part->self, name);
 
-      spec_set (part, id, name_id);
+      spec_set (part, (guint32) MIN (id, G_MAXUINT32), name_id);
       return name_id;
     }
   return v - 1;
@@ -266,7 +253,7 @@ batch_begin (gpointer data, guint64 ts, guint64 id)
   o = &th->stack[th->nest.depth - 1];
   o->begin = ts;
   o->children = 0;
-  o->name = spec_get (w->part, (guint32) MIN (id, G_MAXUINT32));
+  o->name = spec_get (w->part, id);
 }
 
 /* One batch of @thread's records: the walk the timeline model makes. */

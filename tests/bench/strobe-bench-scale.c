@@ -3,7 +3,7 @@
  * and four workers; the skewed names and depths of strobe-bench-cpu's workload; frames,
  * counters and some log messages), keeps the file, then measures what reading it costs:
  * `strobe-cli info` (the decoder and the nesting count, no model), `strobe-cli stats` (rate and peak
- * resident memory), the document a viewer opens (every model: rate, peak memory, bytes a
+ * resident memory), `strobe-cli compare` of the trace with itself, the document a viewer opens (every model: rate, peak memory, bytes a
  * scope, the timers of a 1 % range). With --allocations / --messages it also writes
  * traces of that many allocations and log messages and measures `strobe-cli memory` and
  * `strobe-cli log --grep` on them. The viewer's Timeline page opens the scopes trace as the
@@ -647,9 +647,11 @@ measure_scopes (const char *path, guint64 scopes)
   char *decode[] = { self, (char *) "--measure-decode", (char *) path, NULL };
   char *walk[] = { self, (char *) "--measure-decode-walk", (char *) path, NULL };
   char *stats[] = { (char *) STROBE_CLI_PATH, (char *) "stats", (char *) path, NULL };
+  char *compare[] = { (char *) STROBE_CLI_PATH, (char *) "compare", (char *) "--section=timers,frames",
+                      (char *) "--format=csv", (char *) path, (char *) path, NULL };
   char *open[] = { self, (char *) "--measure-open", (char *) path, NULL };
   g_autofree char *open_out = NULL;
-  Run r_decode, r_walk, r_info, r_stats, r_open;
+  Run r_decode, r_walk, r_info, r_stats, r_compare, r_open;
   double stats_rate, open_rate, one_pc;
 
   /* The document a viewer opens, in a child: its stdout is captured to read its rate. */
@@ -691,6 +693,14 @@ measure_scopes (const char *path, guint64 scopes)
   bench_report ("cli.stats_cpu_rate", (double) scopes / r_stats.cpu_seconds / 1e6, "M scopes/s of CPU time");
   bench_report ("cli.stats_peak", r_stats.peak_bytes / 1048576.0, "MiB");
   bench_report ("cli.stats_bytes_per_scope", r_stats.peak_bytes / (double) scopes, "B (peak resident)");
+
+  /* A CI gate's comparison of two such captures (here the trace with itself): their
+   * timers computed while each is read, as stats does, no model of the scopes. */
+  r_compare = run_child (compare, FALSE);
+  bench_report ("cli.compare_seconds", r_compare.seconds, "s (the trace against itself: timers and frames)");
+  bench_report ("cli.compare_cpu_seconds", r_compare.cpu_seconds, "s");
+  bench_report ("cli.compare_peak", r_compare.peak_bytes / 1048576.0, "MiB");
+  bench_report ("cli.compare_bytes_per_scope", r_compare.peak_bytes / (2.0 * (double) scopes), "B (peak resident, a scope of either trace)");
 
   ratio_line ("stats_M_scopes_per_s", stats_rate, ">=", 30);
   ratio_line ("stats_vs_decoder", r_decode.seconds / r_stats.seconds, ">=", 0.5);

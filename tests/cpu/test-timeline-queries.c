@@ -21,17 +21,24 @@
 static char *golden_dir;
 
 static StrobeTimelineModel *
-load (const char *name)
+load_markers (const char *name, gboolean markers_only)
 {
   g_autofree char *path = g_build_filename (golden_dir, name, NULL);
   g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
   g_autoptr (GError) error = NULL;
   StrobeTimelineModel *m = strobe_timeline_model_new ();
 
+  strobe_timeline_model_set_markers_only (m, markers_only);
   strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (m));
   strobe_decoder_read_file (decoder, path, NULL, &error);
   g_assert_no_error (error);
   return m;
+}
+
+static StrobeTimelineModel *
+load (const char *name)
+{
+  return load_markers (name, FALSE);
 }
 
 static guint16
@@ -581,6 +588,134 @@ test_drops (void)
   g_assert_cmpuint (strobe_timeline_model_get_drops (m, d->begin, d->begin, none), ==, 1);
 }
 
+static void
+assert_same_array (GArray *a, GArray *b)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  g_assert_cmpmem (a->data, a->len * g_array_get_element_size (a), b->data, b->len * g_array_get_element_size (b));
+}
+
+/* A model that keeps no scope (what `strobe-cli compare` and `stats` read beside a timer
+ * stream) has every marker of the time the whole model has — frames with their ends at
+ * the trace's end, bookmarks, regions in their lanes, counters and their samples, drops,
+ * the extent — in the bytes of those alone. */
+static void
+test_markers_only (void)
+{
+  static const char *const traces[] = { "golden-compare-a.strobe", "golden-compare-b.strobe",
+                                        "golden-timeline.strobe", "golden-cpu-threads.strobe" };
+  guint markers = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (traces); i++)
+    {
+      g_autoptr (StrobeTimelineModel) all = load_markers (traces[i], FALSE);
+      g_autoptr (StrobeTimelineModel) few = load_markers (traces[i], TRUE);
+      g_autoptr (GArray) ca = strobe_timeline_model_get_counters (all);
+      g_autoptr (GArray) cf = strobe_timeline_model_get_counters (few);
+      g_autoptr (GArray) threads = strobe_timeline_model_get_threads (few);
+      StrobeTimelineStats sa, sf;
+      guint64 fa, la, ff, lf;
+
+      g_assert_true (strobe_timeline_model_get_time_range (all, &fa, &la));
+      g_assert_true (strobe_timeline_model_get_time_range (few, &ff, &lf));
+      g_assert_cmpuint (fa, ==, ff);
+      g_assert_cmpuint (la, ==, lf);
+      for (guint8 k = 0; k < STROBE_TIMELINE_FRAME_KINDS; k++)
+        {
+          g_autoptr (GArray) a = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
+          g_autoptr (GArray) b = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineFrame));
+
+          strobe_timeline_model_get_frames (all, k, 0, G_MAXUINT64, a);
+          strobe_timeline_model_get_frames (few, k, 0, G_MAXUINT64, b);
+          for (guint f = 0; f < a->len; f++)
+            {
+              StrobeTimelineFrame *x = &g_array_index (a, StrobeTimelineFrame, f);
+              StrobeTimelineFrame *y = &g_array_index (b, StrobeTimelineFrame, MIN (f, b->len - 1));
+
+              g_assert_cmpuint (x->begin, ==, y->begin);
+              g_assert_cmpuint (x->end, ==, y->end);
+              g_assert_cmpuint (x->index, ==, y->index);
+              g_assert_cmpuint (x->flags, ==, y->flags);
+            }
+          g_assert_cmpuint (a->len, ==, b->len);
+          markers += a->len;
+        }
+      {
+        g_autoptr (GArray) a = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
+        g_autoptr (GArray) b = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
+
+        strobe_timeline_model_get_bookmarks (all, 0, G_MAXUINT64, a);
+        strobe_timeline_model_get_bookmarks (few, 0, G_MAXUINT64, b);
+        g_assert_cmpuint (a->len, ==, b->len);
+        for (guint j = 0; j < a->len; j++)
+          {
+            StrobeTimelineBookmark *x = &g_array_index (a, StrobeTimelineBookmark, j);
+            StrobeTimelineBookmark *y = &g_array_index (b, StrobeTimelineBookmark, j);
+
+            g_assert_cmpuint (x->time, ==, y->time);
+            g_assert_cmpuint (x->thread_id, ==, y->thread_id);
+            g_assert_cmpstr (strobe_timeline_model_get_name (all, x->name_id), ==,
+                             strobe_timeline_model_get_name (few, y->name_id));
+          }
+        markers += a->len;
+      }
+      {
+        g_autoptr (GArray) a = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+        g_autoptr (GArray) b = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
+
+        strobe_timeline_model_get_regions (all, 0, G_MAXUINT64, a);
+        strobe_timeline_model_get_regions (few, 0, G_MAXUINT64, b);
+        g_assert_cmpuint (a->len, ==, b->len);
+        for (guint j = 0; j < a->len; j++)
+          {
+            StrobeTimelineRegion *x = &g_array_index (a, StrobeTimelineRegion, j);
+            StrobeTimelineRegion *y = &g_array_index (b, StrobeTimelineRegion, j);
+
+            g_assert_cmpuint (x->begin, ==, y->begin);
+            g_assert_cmpuint (x->end, ==, y->end);
+            g_assert_cmpuint (x->lane, ==, y->lane);
+            g_assert_cmpuint (x->flags, ==, y->flags);
+            g_assert_cmpstr (strobe_timeline_model_get_name (all, x->name_id), ==,
+                             strobe_timeline_model_get_name (few, y->name_id));
+          }
+        markers += a->len;
+      }
+      g_assert_cmpuint (ca->len, ==, cf->len);
+      for (guint c = 0; c < ca->len; c++)
+        {
+          StrobeTimelineCounter *x = &g_array_index (ca, StrobeTimelineCounter, c);
+          StrobeTimelineCounter *y = &g_array_index (cf, StrobeTimelineCounter, c);
+          g_autoptr (GArray) a = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
+          g_autoptr (GArray) b = g_array_new (FALSE, FALSE, sizeof (StrobeCounterSample));
+
+          g_assert_cmpstr (x->name, ==, y->name);
+          g_assert_cmpuint (x->n_samples, ==, y->n_samples);
+          strobe_timeline_model_get_counter_samples (all, x->index, 0, G_MAXUINT64, a);
+          strobe_timeline_model_get_counter_samples (few, y->index, 0, G_MAXUINT64, b);
+          assert_same_array (a, b);
+          markers += a->len;
+        }
+      {
+        g_autoptr (GArray) a = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
+        g_autoptr (GArray) b = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineDrop));
+
+        strobe_timeline_model_get_drops (all, 0, G_MAXUINT64, a);
+        strobe_timeline_model_get_drops (few, 0, G_MAXUINT64, b);
+        assert_same_array (a, b);
+      }
+      /* No scope, no track: only the markers' bytes. */
+      strobe_timeline_model_get_stats (all, &sa);
+      strobe_timeline_model_get_stats (few, &sf);
+      g_assert_cmpuint (sa.scopes, >, 0);
+      g_assert_cmpuint (sf.scopes, ==, 0);
+      g_assert_cmpuint (sf.scope_bytes, ==, 0);
+      g_assert_cmpuint (sf.total_bytes, <, sa.total_bytes);
+      g_assert_cmpuint (threads->len, ==, 0);
+    }
+  /* The traces have each kind of marker between them. */
+  g_assert_cmpuint (markers, >, 100);
+}
+
 /* Fed in pieces, each change mark says where the series changed: the scopes that appeared
  * since a generation all end at or after the mark's time, and a series that did not
  * change says so. */
@@ -792,6 +927,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline-queries/search", test_search);
   g_test_add_func ("/timeline-queries/scopes-max", test_scopes_max);
   g_test_add_func ("/timeline-queries/drops", test_drops);
+  g_test_add_func ("/timeline-queries/markers-only", test_markers_only);
   g_test_add_func ("/timeline-queries/change-marks", test_change_marks);
   g_test_add_func ("/timeline-queries/cancel", test_cancel);
   g_test_add_func ("/timeline-queries/name-source", test_name_source);
