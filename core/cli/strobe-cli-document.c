@@ -104,6 +104,39 @@ strobe_cli_load_streamed (const char            *file,
   return status;
 }
 
+int
+strobe_cli_load_timers (const char *file, const char *from, const char *to, gint thread, guint64 *t0,
+                        guint64 *t1, GArray **stats, guint64 *depth_overflows, guint64 *budget_overflows,
+                        StrobeDocument **out, GError **error)
+{
+  g_return_val_if_fail (t0 != NULL && t1 != NULL && stats != NULL && out != NULL, STROBE_CLI_USAGE_ERROR);
+
+  *t0 = 0;
+  *t1 = G_MAXUINT64;
+  if (from != NULL || to != NULL)
+    {
+      g_autoptr(StrobeDocument) first = NULL;
+      int status;
+
+      /* The range's times are the trace's own (seconds from its start), known once it has
+       * been read; its timers come from a second reading. A model of every scope would
+       * take gigabytes for a billion, or stop at its memory budget. */
+      status = strobe_cli_load_streamed (file, 0, 0, 0, thread, NULL, NULL, NULL, &first, error);
+      if (strobe_document_get_status (first) == STROBE_DOCUMENT_STATUS_FAILED)
+        {
+          *out = g_steal_pointer (&first);
+          return status;
+        }
+      /* Read again below: an error there is said once. */
+      if (error != NULL)
+        g_clear_error (error);
+      if (!strobe_cli_time_range (first, from, to, t0, t1))
+        return STROBE_CLI_USAGE_ERROR;
+    }
+  return strobe_cli_load_streamed (file, 0, *t0, *t1, thread, stats, depth_overflows, budget_overflows, out,
+                                   error);
+}
+
 void
 strobe_cli_print_overflows (const char *file, guint64 depth_overflows, guint64 budget_overflows)
 {

@@ -15,11 +15,12 @@
 #include "strobe-cli.h"
 
 static const StrobeCliExporter exporters[] = {
-  /* format        what (the first row of a format is its default), models it needs */
-  { "chrome-json", "timeline", STROBE_DOCUMENT_MODEL_TIMELINE, N_("CPU scopes, threads, frames, bookmarks, regions and counters in Chrome's trace event format (Perfetto opens it)"), strobe_cli_export_chrome_json },
-  { "csv",         "timers",   STROBE_DOCUMENT_MODEL_TIMELINE, N_("timer statistics per scope name"), strobe_cli_export_timers_csv },
-  { "csv",         "scopes",   STROBE_DOCUMENT_MODEL_TIMELINE, N_("every CPU scope: thread, depth, begin, end, name"), strobe_cli_export_scopes_csv },
-  { "csv",         "log",      STROBE_DOCUMENT_MODEL_LOG, N_("every log message: time, thread, category, verbosity, file, line, text"), strobe_cli_export_log_csv },
+  /* format        what (the first row of a format is its default), models it needs,
+   * timers (computed while reading: a billion scopes' timers need no model) */
+  { "chrome-json", "timeline", STROBE_DOCUMENT_MODEL_TIMELINE, FALSE, N_("CPU scopes, threads, frames, bookmarks, regions and counters in Chrome's trace event format (Perfetto opens it)"), strobe_cli_export_chrome_json },
+  { "csv",         "timers",   0,                              TRUE,  N_("timer statistics per scope name"), strobe_cli_export_timers_csv },
+  { "csv",         "scopes",   STROBE_DOCUMENT_MODEL_TIMELINE, FALSE, N_("every CPU scope: thread, depth, begin, end, name"), strobe_cli_export_scopes_csv },
+  { "csv",         "log",      STROBE_DOCUMENT_MODEL_LOG,      FALSE, N_("every log message: time, thread, category, verbosity, file, line, text"), strobe_cli_export_log_csv },
 };
 
 /* ---- helpers ------------------------------------------------------------------------ */
@@ -304,8 +305,7 @@ strobe_cli_export_chrome_json (StrobeCliExportArgs *a)
 int
 strobe_cli_export_timers_csv (StrobeCliExportArgs *a)
 {
-  g_autoptr(GArray) stats = strobe_timer_stats_compute (strobe_document_get_timeline (a->document),
-                                                        a->t0, a->t1, STROBE_TIMER_STATS_ALL_THREADS);
+  GArray *stats = a->timers;
   GString *out = g_string_new ("name,count,inclusive_s,exclusive_s,min_s,max_s,mean_s,median_s\n");
   gboolean ok;
 
@@ -376,6 +376,7 @@ strobe_cli_export (int argc, char **argv)
 {
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(StrobeDocument) document = NULL;
+  g_autoptr(GArray) timers = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *format = NULL, *what = NULL, *output = NULL, *from = NULL, *to = NULL;
   const StrobeCliExporter *exporter = NULL;
@@ -443,6 +444,20 @@ strobe_cli_export (int argc, char **argv)
             == STROBE_DOCUMENT_STATUS_FAILED)
           return status;
       args.members = members;
+    }
+  else if (exporter->timers)
+    {
+      status = strobe_cli_load_timers (file, from, to, STROBE_TIMER_STATS_ALL_THREADS, &args.t0, &args.t1,
+                                       &timers, NULL, NULL, &document, &error);
+      if (status == STROBE_CLI_USAGE_ERROR)
+        return status;
+      if (error != NULL)
+        strobe_cli_print_load_error (file, error);
+      if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
+        return status;
+      args.document = document;
+      args.timers = timers;
+      strobe_document_get_clock (document, &args.clock);
     }
   else
     {

@@ -218,30 +218,12 @@ strobe_cli_stats (int argc, char **argv)
   if (thread_spec != NULL && !resolve_thread (file, thread_spec, &thread))
     return STROBE_CLI_USAGE_ERROR;
 
-  t0 = 0;
-  t1 = G_MAXUINT64;
-  if (from != NULL || to != NULL)
-    {
-      g_autoptr(StrobeDocument) first = NULL;
-      g_autoptr(GError) first_error = NULL;
-
-      /* The range's times are the trace's own (seconds from its start), known once it
-       * has been read; its timers come from a second reading. A model of every scope
-       * would take gigabytes for a billion, or stop at its memory budget. */
-      status = strobe_cli_load_streamed (file, 0, 0, 0, thread, NULL, NULL, NULL, &first, &first_error);
-      if (strobe_document_get_status (first) == STROBE_DOCUMENT_STATUS_FAILED)
-        {
-          if (first_error != NULL)
-            strobe_cli_print_load_error (file, first_error);
-          return status;
-        }
-      if (!strobe_cli_time_range (first, from, to, &t0, &t1))
-        return STROBE_CLI_USAGE_ERROR;
-    }
   /* Computed while the trace is decoded, no timeline model kept (a billion scopes in a
    * few MB; medians within 1/256 past a thousand scopes a name). */
-  status = strobe_cli_load_streamed (file, 0, t0, t1, thread, &stats, &depth_overflows, &budget_overflows,
-                                     &document, &error);
+  status = strobe_cli_load_timers (file, from, to, thread, &t0, &t1, &stats, &depth_overflows, &budget_overflows,
+                                   &document, &error);
+  if (status == STROBE_CLI_USAGE_ERROR)
+    return status;
   if (error != NULL)
     strobe_cli_print_load_error (file, error);
   if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)

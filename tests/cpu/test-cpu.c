@@ -18,9 +18,11 @@
 #include <string.h>
 
 #include "strobe-decoder.h"
+#include "strobe-info-analyzer.h"
 #include "strobe-threads-model.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timer-stats.h"
+#include "strobe-trace-clock.h"
 
 static char *golden_dir;
 static const char *cli;
@@ -355,6 +357,79 @@ check_threads_structure (Models *m)
   g_assert_cmpuint (found, ==, 4);
 }
 
+/* `export --format=csv --what=timers` computes its timers while it reads the trace (a
+ * stream; with --from/--to a second reading): every row, for the whole trace and for
+ * segments given in seconds, is what the timeline model's statistics say of the same
+ * ticks, formatted as the exporter formats them. */
+static void
+test_export_timers (void)
+{
+  static const char *const traces[] = { "golden-cpu-threads.strobe", "golden-compare-a.strobe" };
+  /* Parts of each trace's length; < 0: that edge not given. */
+  static const gdouble ranges[][2] = { { -1, -1 }, { 0.3, 0.7 }, { 0.25, -1 }, { -1, 0.6 } };
+  guint rows = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (traces); i++)
+    {
+      g_autofree char *trace = data_path (traces[i]);
+      g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+      g_autoptr (StrobeInfoAnalyzer) info = strobe_info_analyzer_new ();
+      g_autoptr (StrobeTimelineModel) timeline = strobe_timeline_model_new ();
+      g_autoptr (GError) error = NULL;
+      StrobeTraceClock clock;
+      guint64 first, last;
+
+      strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (info));
+      strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (timeline));
+      g_assert_true (strobe_decoder_read_file (decoder, trace, NULL, &error));
+      g_assert_no_error (error);
+      strobe_trace_clock_init (&clock, strobe_info_analyzer_get_metadata (info));
+      g_assert_true (strobe_info_analyzer_get_time_range (info, &first, &last));
+      strobe_trace_clock_set_base (&clock, first);
+      for (guint r = 0; r < G_N_ELEMENTS (ranges); r++)
+        {
+          gdouble length = strobe_trace_clock_to_seconds (&clock, last);
+          g_autofree char *from = ranges[r][0] >= 0 ? g_strdup_printf ("--from=%.9fs", ranges[r][0] * length) : NULL;
+          g_autofree char *to = ranges[r][1] >= 0 ? g_strdup_printf ("--to=%.9f", ranges[r][1] * length) : NULL;
+          const char *args[] = { "export", "--format=csv", "--what=timers", trace, from ? from : to, from ? to : NULL,
+                                 NULL };
+          g_autofree char *out = run_cli (args);
+          g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+          guint64 t0 = 0, t1 = G_MAXUINT64;
+          g_autoptr (GArray) stats = NULL;
+
+          /* The same seconds the command line read. */
+          if (from)
+            t0 = strobe_trace_clock_from_seconds (&clock, g_ascii_strtod (from + strlen ("--from="), NULL));
+          if (to)
+            t1 = strobe_trace_clock_from_seconds (&clock, g_ascii_strtod (to + strlen ("--to="), NULL));
+          stats = strobe_timer_stats_compute (timeline, t0, t1, STROBE_TIMER_STATS_ALL_THREADS);
+          g_assert_cmpuint (g_strv_length (lines), ==, stats->len + 2);   /* the header, the final newline */
+          g_assert_cmpstr (lines[0], ==, "name,count,inclusive_s,exclusive_s,min_s,max_s,mean_s,median_s");
+          for (guint k = 0; k < stats->len; k++)
+            {
+              const StrobeTimerStat *st = &g_array_index (stats, StrobeTimerStat, k);
+              gdouble v[] = { (gdouble) st->inclusive, (gdouble) st->exclusive, (gdouble) st->min,
+                              (gdouble) st->max, st->mean, st->median };
+              g_autoptr (GString) want = g_string_new (NULL);
+
+              g_string_append_printf (want, "%s,%" G_GUINT64_FORMAT, st->name, st->count);
+              for (guint f = 0; f < G_N_ELEMENTS (v); f++)
+                {
+                  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+                  g_string_append_printf (want, ",%s",
+                                          g_ascii_formatd (buf, sizeof buf, "%.9f",
+                                                           strobe_trace_clock_ticks_to_seconds (&clock, v[f])));
+                }
+              g_assert_cmpstr (lines[k + 1], ==, want->str);
+              rows++;
+            }
+        }
+    }
+  g_assert_cmpuint (rows, >, 20);
+}
+
 static void
 test_golden_threads (void)
 {
@@ -673,6 +748,7 @@ main (int argc, char **argv)
   g_test_add_func ("/cpu/golden/stats", test_golden_stats);
   g_test_add_func ("/cpu/golden/stats-thread", test_golden_stats_thread);
   g_test_add_func ("/cpu/golden/threads", test_golden_threads);
+  g_test_add_func ("/cpu/golden/export-timers", test_export_timers);
   g_test_add_func ("/cpu/synthetic/model", test_synthetic_model);
   g_test_add_func ("/cpu/fresh/threads", test_fresh_threads);
   g_test_add_func ("/cpu/queries", test_queries);
