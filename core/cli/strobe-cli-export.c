@@ -438,7 +438,7 @@ strobe_cli_export (int argc, char **argv)
           g_printerr ("%s\n", _("strobe-cli: --from and --to take a time (seconds, or with ns, us, ms, s)"));
           return STROBE_CLI_USAGE_ERROR;
         }
-      members = strobe_cli_load_members (files, exporter->models, TRUE, &status);
+      members = strobe_cli_load_members (files, exporter->models, STROBE_CLI_MEMBER_FLOWS, &status);
       for (guint i = 0; i < members->len; i++)
         if (strobe_document_get_status (((StrobeCliMember *) g_ptr_array_index (members, i))->document)
             == STROBE_DOCUMENT_STATUS_FAILED)

@@ -101,11 +101,12 @@ strobe_cli_member_free (StrobeCliMember *m)
   g_clear_object (&m->measures);
   g_clear_object (&m->document);
   g_clear_object (&m->flows);
+  g_clear_object (&m->nesting);
   g_free (m);
 }
 
-/* strobe_cli_load() with two analyzers: the flow points (when asked for) and the clock
- * measures a trace of another machine is aligned by. */
+/* strobe_cli_load() with the analyzers asked for (the flow points, the nesting) and the
+ * clock measures a trace of another machine is aligned by. */
 static int
 load_member (StrobeCliMember *m, StrobeDocumentModels models, GError **error)
 {
@@ -114,12 +115,14 @@ load_member (StrobeCliMember *m, StrobeDocumentModels models, GError **error)
   m->document = strobe_document_new (gfile, models);
   if (m->flows != NULL)
     strobe_document_add_analyzer (m->document, STROBE_ANALYZER (m->flows));
+  if (m->nesting != NULL)
+    strobe_document_add_analyzer (m->document, STROBE_ANALYZER (m->nesting));
   strobe_document_add_analyzer (m->document, STROBE_ANALYZER (m->measures));
   return strobe_document_load (m->document, NULL, error) ? STROBE_CLI_OK : STROBE_CLI_DECODE_ERROR;
 }
 
 GPtrArray *
-strobe_cli_load_members (GPtrArray *files, StrobeDocumentModels models, gboolean flows, int *status)
+strobe_cli_load_members (GPtrArray *files, StrobeDocumentModels models, StrobeCliMemberReads reads, int *status)
 {
   GPtrArray *members = g_ptr_array_new_with_free_func ((GDestroyNotify) strobe_cli_member_free);
   g_autofree StrobeClockAlignMember *align = g_new0 (StrobeClockAlignMember, files->len);
@@ -135,7 +138,8 @@ strobe_cli_load_members (GPtrArray *files, StrobeDocumentModels models, gboolean
       g_autofree char *program = NULL;
 
       m->file = g_strdup (g_ptr_array_index (files, i));
-      m->flows = flows ? strobe_flow_points_new () : NULL;
+      m->flows = reads & STROBE_CLI_MEMBER_FLOWS ? strobe_flow_points_new () : NULL;
+      m->nesting = reads & STROBE_CLI_MEMBER_NESTING ? strobe_timer_stream_new_nesting_only () : NULL;
       m->measures = strobe_clock_measures_new ();
       m->status = load_member (m, models, &error);
       if (error != NULL)

@@ -88,16 +88,7 @@ print_info (StrobeDocument *document, StrobeTimerStream *nesting, const GError *
   if (dstats.gaps || dstats.late_events)
     printf ("%-16s %" G_GUINT64_FORMAT " gaps, %" G_GUINT64_FORMAT " late events\n",
             _("Ordering:"), dstats.gaps, dstats.late_events);
-  /* Several traces: their timeline models say it (each member's nesting is not read). */
-  if (nesting != NULL)
-    strobe_timer_stream_get_overflows (nesting, &depth_overflows, &budget_overflows);
-  else
-    {
-      StrobeTimelineStats ts;
-      strobe_timeline_model_get_stats (strobe_document_get_timeline (document), &ts);
-      depth_overflows = ts.depth_overflows;
-      budget_overflows = ts.budget_overflows;
-    }
+  strobe_timer_stream_get_overflows (nesting, &depth_overflows, &budget_overflows);
   if (depth_overflows || budget_overflows)
     /* Translators: scopes the viewer does not keep: nested too deep on one thread, and
      * past the nesting budget of all threads together */
@@ -162,7 +153,7 @@ strobe_cli_info (int argc, char **argv)
   file = g_ptr_array_index (files, 0);
   if (files->len > 1)
     {
-      g_autoptr(GPtrArray) members = strobe_cli_load_members (files, STROBE_DOCUMENT_MODEL_TIMELINE, FALSE, &status);
+      g_autoptr(GPtrArray) members = strobe_cli_load_members (files, 0, STROBE_CLI_MEMBER_NESTING, &status);
 
       for (guint i = 0; i < members->len; i++)
         {
@@ -178,7 +169,7 @@ strobe_cli_info (int argc, char **argv)
                * processes share, in seconds */
               printf ("%-16s %s – %s s\n", _("On the group axis:"), from, to);
             }
-          print_info (m->document, NULL, NULL);
+          print_info (m->document, m->nesting, NULL);
         }
       fflush (stdout);
       return status;

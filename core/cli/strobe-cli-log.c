@@ -562,7 +562,7 @@ static int
 log_merged (GPtrArray *files, const LogQuery *q)
 {
   int status;
-  g_autoptr(GPtrArray) members = strobe_cli_load_members (files, STROBE_DOCUMENT_MODEL_LOG, FALSE, &status);
+  g_autoptr(GPtrArray) members = strobe_cli_load_members (files, STROBE_DOCUMENT_MODEL_LOG, 0, &status);
   g_autoptr(GArray) all = g_array_new (FALSE, FALSE, sizeof (Hit));
   g_autofree Printer *printers = NULL;
   g_autofree char **labels = NULL;   /* by member, NULL until it prints */

@@ -18,7 +18,7 @@ void
 strobe_cli_memory_print_total (GPtrArray *files)
 {
   int status;
-  g_autoptr(GPtrArray) members = strobe_cli_load_members (files, STROBE_DOCUMENT_MODEL_MEMORY, FALSE, &status);
+  g_autoptr(GPtrArray) members = strobe_cli_load_members (files, STROBE_DOCUMENT_MODEL_MEMORY, 0, &status);
   g_autofree StrobeMemoryGroupMember *group = g_new0 (StrobeMemoryGroupMember, MAX (members->len, 1));
   StrobeMemoryGroupTotal total;
   char buf[G_ASCII_DTOSTR_BUF_SIZE];

@@ -96,6 +96,7 @@ gboolean strobe_cli_time_range       (StrobeDocument *document, const char *from
 #include "strobe-clock-align.h"
 #include "strobe-clock-measures.h"
 #include "strobe-flow-points.h"
+#include "strobe-timer-stream.h"
 
 /* One trace of several, on the one time axis. */
 typedef struct
@@ -104,6 +105,7 @@ typedef struct
   char                *label;        /* "program (pid N)" */
   StrobeDocument      *document;
   StrobeFlowPoints    *flows;        /* when asked for */
+  StrobeTimerStream   *nesting;      /* when asked for: a nesting-only stream */
   StrobeTraceClock     clock;        /* aligned: seconds on the group's axis */
   StrobeClockAlignment alignment;
   char                *alignment_text;   /* how, for people (strobe_clock_align_describe) */
@@ -119,10 +121,17 @@ typedef struct
 gboolean   strobe_cli_parse_files_args    (GOptionContext *context, int *argc, char ***argv,
                                            GPtrArray **files);
 void       strobe_cli_add_group_options   (GOptionContext *context);
-/* Opens every file (building @models, and the flow points when @flows) and aligns their
- * clocks; @status: STROBE_CLI_OK or the first error's code (each member keeps its own). */
+/* What a member reads besides its models. */
+typedef enum
+{
+  STROBE_CLI_MEMBER_FLOWS   = 1 << 0,   /* its flow points */
+  STROBE_CLI_MEMBER_NESTING = 1 << 1,   /* the scopes a model would not keep, without one */
+} StrobeCliMemberReads;
+
+/* Opens every file (building @models, and what @reads asks for) and aligns their clocks;
+ * @status: STROBE_CLI_OK or the first error's code (each member keeps its own). */
 GPtrArray *strobe_cli_load_members        (GPtrArray *files, StrobeDocumentModels models,
-                                           gboolean flows, int *status);
+                                           StrobeCliMemberReads reads, int *status);
 void       strobe_cli_member_free         (StrobeCliMember *member);
 /* `memory` of several traces: a line per process and the total (strobe-cli-memory-total.c). */
 void       strobe_cli_memory_print_total  (GPtrArray *files);

@@ -370,6 +370,34 @@ test_timer_lanes_contested (void)
   g_assert_nonnull (strstr (one, "(unknown 1)"));
   g_assert_nonnull (strstr (one, "1024 scopes were not kept"));
   g_assert_cmpstr (one, ==, two);
+
+  /* info of the trace twice (a group of two processes): each member's scopes not kept
+   * from its nesting alone (no timeline model, which a billion scopes would fill), the
+   * same line as info of the one trace. */
+  {
+    const char *alone[] = { g_getenv ("STROBE_CLI"), "info", path, NULL };
+    const char *pair[] = { g_getenv ("STROBE_CLI"), "info", path, path, NULL };
+    const char *envp[] = { "LC_ALL=C", NULL };
+    g_autofree char *out_alone = NULL, *out_pair = NULL;
+    g_auto(GStrv) lines = NULL;
+    const char *line = NULL;
+    guint seen = 0;
+    int status;
+
+    g_assert_true (g_spawn_sync (NULL, (char **) alone, (char **) envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                                 &out_alone, NULL, &status, NULL));
+    g_assert_true (g_spawn_sync (NULL, (char **) pair, (char **) envp, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL,
+                                 &out_pair, NULL, &status, NULL));
+    lines = g_strsplit (out_alone, "\n", -1);
+    for (guint i = 0; lines[i]; i++)
+      if (g_str_has_prefix (lines[i], "Scopes not kept:"))
+        line = lines[i];
+    g_assert_nonnull (line);
+    g_assert_nonnull (strstr (line, "1024 past 65536 levels"));
+    for (const char *at = out_pair; (at = strstr (at, line)) != NULL; at += strlen (line))
+      seen++;
+    g_assert_cmpuint (seen, ==, 2);
+  }
   g_unlink (path);
 }
 
