@@ -319,7 +319,9 @@ strobe_cli_samples (int argc, char **argv)
       g_printerr ("%s\n", _("strobe-cli: choose one of --top-down, --bottom-up and --flame"));
       return STROBE_CLI_USAGE_ERROR;
     }
-  rc = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_TIMELINE | STROBE_DOCUMENT_MODEL_MEMORY,
+  /* The scopes are read only for --scope: a sampled capture of a billion scopes need not
+   * hold them all to print its call tree. */
+  rc = strobe_cli_load (file, STROBE_DOCUMENT_MODEL_MEMORY | (scope ? STROBE_DOCUMENT_MODEL_TIMELINE : 0),
                         STROBE_ANALYZER (model), &document, &error);
   if (error != NULL)
     strobe_cli_print_load_error (file, error);
