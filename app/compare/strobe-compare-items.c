@@ -184,7 +184,15 @@ value_text (gdouble v, gboolean is_time)
     return g_strdup ("—");
   if (is_time)
     return strobe_format_duration_s (v);
-  return g_strdup_printf ("%.6g", v);
+  /* Counts and bytes in full, grouped ("3 834 980", not "3.83498e+06"); a count per
+   * frame keeps its fraction. */
+  if (v == floor (v) && fabs (v) < 9007199254740992.0)
+    {
+      g_autofree char *n = strobe_format_count ((guint64) fabs (v));
+
+      return v < 0 ? g_strconcat ("-", n, NULL) : g_steal_pointer (&n);
+    }
+  return g_strdup_printf ("%.*f", fabs (v) >= 100 ? 1 : 3, v);
 }
 
 static gdouble
@@ -208,6 +216,9 @@ percent_text (StrobeCompareItem *item, gdouble p)
   /* Two clocks' roundings leave -0.0: no change reads as no change. */
   if (fabs (p) < 0.05)
     p = 0;
+  /* Past ten times as much, the factor reads better than "+13092.3%" (and fits). */
+  if (p >= 900)
+    return g_strdup_printf ("×%.*f", p >= 9900 ? 0 : 1, 1 + p / 100);
   return g_strdup_printf ("%+.1f%%", p);
 }
 

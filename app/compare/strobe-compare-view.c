@@ -329,20 +329,61 @@ parse_range (const char *text, StrobeCompareRange *out)
   out->region = g_strdup (t);
 }
 
+/* A trace still being read is compared once it is all there (a live one as it stands):
+ * a comparison of the part read so far would say the rest's scopes are gone. */
+static gboolean
+document_ready (StrobeDocument *document)
+{
+  return strobe_document_is_loaded (document) || strobe_document_is_live (document);
+}
+
+/* Until then, how far the reading is, in the comparison's own bar. */
+static void
+show_waiting (StrobeCompareView *self, StrobeDocument *a)
+{
+  g_autofree char *text = NULL;
+  gdouble fraction;
+
+  if (!document_ready (a))
+    {
+      fraction = strobe_document_get_progress (a);
+      if (!document_ready (self->other))
+        fraction = MIN (fraction, strobe_document_get_progress (self->other));
+      /* Translators: a percentage follows */
+      text = g_strdup_printf (_("Waiting for trace A to be read… %.0f %%"), 100 * fraction);
+    }
+  else
+    {
+      fraction = strobe_document_get_progress (self->other);
+      text = g_strdup_printf (_("Waiting for trace B to be read… %.0f %%"), 100 * fraction);
+    }
+  g_clear_handle_id (&self->progress_source, g_source_remove);
+  gtk_widget_set_visible (GTK_WIDGET (self->progress_bar), TRUE);
+  gtk_progress_bar_set_fraction (self->progress_bar, fraction);
+  gtk_spinner_start (self->spinner);
+  gtk_label_set_text (self->status_label, text);
+}
+
 static void
 start_compare (StrobeCompareView *self)
 {
+  StrobeDocument *a = strobe_view_get_document (STROBE_VIEW (self));
   g_autoptr(GTask) task = NULL;
   Job *job;
 
-  if (self->other == NULL || !strobe_document_is_loaded (self->other))
+  if (self->other == NULL)
     return;
+  if (!document_ready (a) || !document_ready (self->other))
+    {
+      show_waiting (self, a);
+      return;
+    }
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
   self->ready = FALSE;
   job = g_new0 (Job, 1);
-  job->a = g_object_ref (strobe_view_get_document (STROBE_VIEW (self)));
+  job->a = g_object_ref (a);
   job->b = g_object_ref (self->other);
   job->context = strobe_compare_context_new ();
   parse_range (gtk_editable_get_text (GTK_EDITABLE (self->range_entry)), &job->range);
@@ -357,13 +398,25 @@ start_compare (StrobeCompareView *self)
 
 /* ---- B -------------------------------------------------------------------------------------- */
 
+/* A or B grew or was read to its end: a comparison not yet started starts, or says how
+ * far the reading is. */
+static void
+either_changed (StrobeCompareView *self)
+{
+  if (self->other != NULL && !self->ready && self->cancellable == NULL)
+    start_compare (self);
+}
+
 static void
 other_changed (StrobeDocument *document, StrobeDocumentChanges changes, gpointer data)
 {
-  StrobeCompareView *self = data;
+  either_changed (data);
+}
 
-  if (strobe_document_is_loaded (document) && !self->ready && (self->cancellable == NULL))
-    start_compare (self);
+static void
+strobe_compare_view_document_changed (StrobeView *view, StrobeDocumentChanges changes)
+{
+  either_changed (STROBE_COMPARE_VIEW (view));
 }
 
 void
@@ -1061,6 +1114,7 @@ strobe_compare_view_class_init (StrobeCompareViewClass *klass)
 
   object_class->dispose = strobe_compare_view_dispose;
   view_class->focus_default = strobe_compare_view_focus_default;
+  view_class->document_changed = strobe_compare_view_document_changed;
   strobe_view_class_set_page (view_class, "compare", N_("Com_pare"), "view-dual-symbolic", 50);
 
   g_type_ensure (STROBE_TYPE_COMPARE_CHART);

@@ -16,6 +16,7 @@
 #include "strobe-compare-chart.h"
 #include "strobe-compare-items.h"
 #include "strobe-compare-view.h"
+#include "strobe-format.h"
 #include "strobe-memory-functions-panel.h"
 #include "strobe-memory-items.h"
 #include "strobe-memory-view.h"
@@ -159,6 +160,79 @@ test_rows (void)
   }
   g_assert_cmpuint (g_list_model_get_n_items (strobe_compare_view_get_rows (f.view, "frames")), ==, 1);
   fixture_close (&f);
+}
+
+static StrobeDocument *
+new_golden (const char *name)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("GOLDEN_DIR"), name, NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+
+  return strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+}
+
+static void
+load_cb (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_assert_true (strobe_document_load_finish (STROBE_DOCUMENT (source), result, NULL));
+}
+
+/* A trace still being read (A or B) is compared once it is all there, the page saying
+ * meanwhile what it waits for: a comparison of the part read so far would call the rest's
+ * scopes gone. The rows are then those of traces read first. Counts and bytes read in
+ * full ("16 384"), not in %g. */
+static void
+test_waits_for_reading (void)
+{
+  for (guint side = 0; side < 2; side++)
+    {
+      Fixture f = { 0 };
+      StrobeDocument *later;
+      GtkLabel *status;
+      GListModel *timers;
+
+      f.a = side == 0 ? new_golden ("golden-compare-a.strobe") : open_golden ("golden-compare-a.strobe");
+      f.b = side == 1 ? new_golden ("golden-compare-b.strobe") : open_golden ("golden-compare-b.strobe");
+      later = side == 0 ? f.a : f.b;
+      f.state = strobe_view_state_new ();
+      f.view = STROBE_COMPARE_VIEW (strobe_view_new (STROBE_TYPE_COMPARE_VIEW, f.a, f.state));
+      f.window = GTK_WINDOW (gtk_window_new ());
+      gtk_window_set_default_size (f.window, 1200, 800);
+      gtk_window_set_child (f.window, GTK_WIDGET (f.view));
+      gtk_window_present (f.window);
+      strobe_compare_view_set_other (f.view, f.b);
+      memory_iterate (50);
+      status = GTK_LABEL (find_named (GTK_WIDGET (f.view), "status_label"));
+      g_assert_false (strobe_compare_view_is_ready (f.view));
+      g_assert_nonnull (strstr (gtk_label_get_text (status), side == 0 ? "trace A" : "trace B"));
+      g_assert_true (gtk_widget_get_visible (find_named (GTK_WIDGET (f.view), "progress_bar")));
+      timers = strobe_compare_view_get_rows (f.view, "timers");
+      g_assert_cmpuint (g_list_model_get_n_items (timers), ==, 0);
+
+      strobe_document_load_async (later, NULL, load_cb, NULL);
+      wait_ready (&f);
+      g_assert_cmpuint (g_list_model_get_n_items (timers), ==, 5);
+      for (guint i = 0; i < g_list_model_get_n_items (timers); i++)
+        {
+          g_autoptr(StrobeCompareItem) item = g_list_model_get_item (timers, i);
+          gdouble a, b;
+
+          g_assert_cmpint (strobe_compare_item_get_in (item), ==, STROBE_COMPARE_IN_BOTH);
+          strobe_compare_item_get_metric (item, STROBE_COMPARE_COUNT, &a, &b);
+          g_assert_cmpfloat (a, ==, b);
+          g_assert_cmpfloat (a, >=, 60);
+        }
+      g_assert_null (strstr (gtk_label_get_text (status), "Waiting"));
+      if (side == 1)
+        {
+          g_autofree char *grouped = strobe_format_count (16384);
+
+          gtk_stack_set_visible_child_name (gtk_stack_switcher_get_stack (GTK_STACK_SWITCHER (find_type (GTK_WIDGET (f.view), GTK_TYPE_STACK_SWITCHER))), "memory");
+          memory_iterate (100);
+          g_assert_nonnull (find_text (GTK_WIDGET (f.view), grouped));
+        }
+      fixture_close (&f);
+    }
 }
 
 static GtkColumnViewColumn *
@@ -657,6 +731,7 @@ main (int argc, char **argv)
   gtk_test_init (&argc, &argv, NULL);
   g_test_add_func ("/compare-view/accessible-names", test_accessible_names);
   g_test_add_func ("/compare-view/rows", test_rows);
+  g_test_add_func ("/compare-view/waits-for-reading", test_waits_for_reading);
   g_test_add_func ("/compare-view/sort-filter-normalise", test_sort_filter_normalise);
   g_test_add_func ("/compare-view/distribution-and-jump", test_distribution_and_jump);
   g_test_add_func ("/compare-view/frame-times", test_frame_times);
