@@ -18,14 +18,11 @@ typedef struct
   guint8 *data;
 } Latest;
 
-/* Past this, batches are walked as they come rather than kept: a trace of very many
- * threads must not make a model of markers big. */
-#define KEPT_BYTES (64u << 20)
-
 struct _StrobeBatchTimes
 {
   GHashTable *latest;   /* thread id + 1 → Latest * */
   gsize       kept;     /* bytes of the copies */
+  gsize       max_kept;
   gboolean    any;
   guint64     first, last;
 };
@@ -40,10 +37,11 @@ latest_free (gpointer data)
 }
 
 StrobeBatchTimes *
-strobe_batch_times_new (void)
+strobe_batch_times_new (gsize kept_bytes)
 {
   StrobeBatchTimes *self = g_new0 (StrobeBatchTimes, 1);
 
+  self->max_kept = kept_bytes;
   self->latest = g_hash_table_new_full (NULL, NULL, NULL, latest_free);
   return self;
 }
@@ -87,7 +85,7 @@ strobe_batch_times_add (StrobeBatchTimes *self, guint16 thread_id, guint64 base,
       walk (self, base, shift, data, n);
       return;
     }
-  if (n > b->cap && self->kept + n - b->cap <= KEPT_BYTES)
+  if (n > b->cap && self->kept + n - b->cap <= self->max_kept)
     {
       self->kept += MAX (n, 2 * b->cap) - b->cap;
       b->cap = MAX (n, 2 * b->cap);

@@ -13,7 +13,11 @@ G_BEGIN_DECLS
 
 typedef struct _StrobeBatchTimes StrobeBatchTimes;
 
-StrobeBatchTimes *strobe_batch_times_new  (void);
+/* At most this many bytes of batches kept; past it, batches are walked as they come (a
+ * trace of very many threads must not make a model of markers big). */
+#define STROBE_BATCH_TIMES_KEPT_BYTES (64u << 20)
+
+StrobeBatchTimes *strobe_batch_times_new  (gsize             kept_bytes);
 void              strobe_batch_times_free (StrobeBatchTimes *self);
 /* A batch of thread @thread_id (its Base, Shift and Data fields): a thread's first is
  * walked now, the latest kept (copied) until the next comes or the end. */

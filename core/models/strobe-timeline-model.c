@@ -769,7 +769,7 @@ strobe_timeline_model_init (StrobeTimelineModel *self)
   strobe_spec_map_init (&self->bookmark_names);
   self->threads = g_ptr_array_new_with_free_func (scope_thread_free);
   self->threads_by_id = g_hash_table_new (NULL, NULL);
-  self->batch_times = strobe_batch_times_new ();
+  self->batch_times = strobe_batch_times_new (STROBE_BATCH_TIMES_KEPT_BYTES);
   self->frame_kinds = g_ptr_array_new_with_free_func (frame_kind_free);
   self->bookmarks = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineBookmark));
   self->regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));

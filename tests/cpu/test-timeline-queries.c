@@ -11,7 +11,9 @@
 #include <gio/gio.h>
 #include <string.h>
 
+#include "strobe-batch-times.h"
 #include "strobe-call-tree.h"
+#include "strobe-cpu-batch.h"
 #include "strobe-decoder.h"
 #include "strobe-scope-search.h"
 #include "strobe-scope-track.h"
@@ -588,6 +590,144 @@ test_drops (void)
   g_assert_cmpuint (strobe_timeline_model_get_drops (m, d->begin, d->begin, none), ==, 1);
 }
 
+/* Every CPU scope batch of a trace as it was read: thread, base, shift, bytes. */
+typedef struct
+{
+  guint16 thread;
+  guint64 base;
+  guint   shift;
+  GBytes *data;
+} TappedBatch;
+
+#define BATCH_TAP_TYPE (batch_tap_get_type ())
+G_DECLARE_FINAL_TYPE (BatchTap, batch_tap, BATCH, TAP, GObject)
+
+struct _BatchTap
+{
+  GObject  parent_instance;
+  GArray  *batches;   /* TappedBatch */
+};
+
+static void
+batch_tap_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
+{
+  strobe_analysis_context_subscribe (ctx, 0, "Cpu", "EventBatch");
+}
+
+static void
+batch_tap_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
+{
+  static StrobeFieldAccessor base_f = STROBE_FIELD_ACCESSOR_INIT ("Base");
+  static StrobeFieldAccessor shift_f = STROBE_FIELD_ACCESSOR_INIT ("Shift");
+  static StrobeFieldAccessor data_f = STROBE_FIELD_ACCESSOR_INIT ("Data");
+  gsize n = 0;
+  guint8 elem = 0;
+  const guint8 *p = strobe_event_get_array (ev, &data_f, &elem, &n);
+  TappedBatch b = { ev->thread_id, strobe_event_get_uint (ev, &base_f),
+                    (guint) MIN (strobe_event_get_uint (ev, &shift_f), 63), g_bytes_new (p, p ? n : 0) };
+
+  g_array_append_val (BATCH_TAP (analyzer)->batches, b);
+}
+
+static void
+batch_tap_iface_init (StrobeAnalyzerInterface *iface)
+{
+  iface->begin = batch_tap_begin;
+  iface->on_event = batch_tap_on_event;
+}
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (BatchTap, batch_tap, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (STROBE_TYPE_ANALYZER, batch_tap_iface_init))
+
+static void
+tapped_batch_clear (gpointer data)
+{
+  g_bytes_unref (((TappedBatch *) data)->data);
+}
+
+static void
+batch_tap_finalize (GObject *object)
+{
+  g_array_unref (BATCH_TAP (object)->batches);
+  G_OBJECT_CLASS (batch_tap_parent_class)->finalize (object);
+}
+
+static void
+batch_tap_class_init (BatchTapClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = batch_tap_finalize;
+}
+
+static void
+batch_tap_init (BatchTap *self)
+{
+  self->batches = g_array_new (FALSE, FALSE, sizeof (TappedBatch));
+  g_array_set_clear_func (self->batches, tapped_batch_clear);
+}
+
+/* The first and last time of a trace's batches from each thread's first and latest only
+ * are what walking every batch gives, whatever room the latest have (none: each walked
+ * as it comes; a few bytes; plenty), on traces of one and of several threads. */
+static void
+test_batch_times (void)
+{
+  static const char *const traces[] = { "golden-cpu-threads.strobe", "golden-timeline.strobe",
+                                        "golden-compare-a.strobe" };
+  static const gsize rooms[] = { 0, 1, 600, 4096, STROBE_BATCH_TIMES_KEPT_BYTES };
+  guint later_batches = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (traces); i++)
+    {
+      g_autofree char *path = g_build_filename (golden_dir, traces[i], NULL);
+      g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+      g_autoptr (BatchTap) tap = g_object_new (BATCH_TAP_TYPE, NULL);
+      g_autoptr (GError) error = NULL;
+      guint64 first = G_MAXUINT64, last = 0;
+      GHashTable *threads = g_hash_table_new (NULL, NULL);
+
+      strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (tap));
+      g_assert_true (strobe_decoder_read_file (decoder, path, NULL, &error));
+      g_assert_no_error (error);
+      for (guint k = 0; k < tap->batches->len; k++)
+        {
+          TappedBatch *b = &g_array_index (tap->batches, TappedBatch, k);
+          gsize n;
+          const guint8 *p = g_bytes_get_data (b->data, &n);
+          guint64 f, l;
+
+          g_hash_table_add (threads, GUINT_TO_POINTER ((guint) b->thread + 1));
+          if (n && strobe_cpu_batch_time_range (b->base, b->shift, p, n, &f, &l))
+            {
+              first = MIN (first, f);
+              last = MAX (last, l);
+            }
+        }
+      g_test_message ("%s: %u batches, %u threads", traces[i], tap->batches->len, g_hash_table_size (threads));
+      later_batches += tap->batches->len - g_hash_table_size (threads);
+      g_hash_table_unref (threads);
+      for (guint r = 0; r < G_N_ELEMENTS (rooms); r++)
+        {
+          StrobeBatchTimes *times = strobe_batch_times_new (rooms[r]);
+          guint64 f, l;
+
+          for (guint k = 0; k < tap->batches->len; k++)
+            {
+              TappedBatch *b = &g_array_index (tap->batches, TappedBatch, k);
+              gsize n;
+              const guint8 *p = g_bytes_get_data (b->data, &n);
+
+              strobe_batch_times_add (times, b->thread, b->base, b->shift, p, n);
+            }
+          g_assert_true (strobe_batch_times_end (times, &f, &l));
+          g_assert_cmpuint (f, ==, first);
+          g_assert_cmpuint (l, ==, last);
+          strobe_batch_times_free (times);
+        }
+    }
+  /* Threads that sent more than their first batch, the case this is for. */
+  g_assert_cmpuint (later_batches, >, 10);
+}
+
 static void
 assert_same_array (GArray *a, GArray *b)
 {
@@ -928,6 +1068,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timeline-queries/scopes-max", test_scopes_max);
   g_test_add_func ("/timeline-queries/drops", test_drops);
   g_test_add_func ("/timeline-queries/markers-only", test_markers_only);
+  g_test_add_func ("/timeline-queries/batch-times", test_batch_times);
   g_test_add_func ("/timeline-queries/change-marks", test_change_marks);
   g_test_add_func ("/timeline-queries/cancel", test_cancel);
   g_test_add_func ("/timeline-queries/name-source", test_name_source);
