@@ -1,5 +1,6 @@
 /* strobe-memory-budget.c — what a model may keep: at most half of the machine's
- * MemAvailable when it was made, and never past the hard limits this process runs under —
+ * MemAvailable when it was made, never more than the machine has left (other models and
+ * programs filling at the same time), and never past the hard limits this process runs under —
  * its address-space and data limits (ulimit -v / -d, prlimit) and its control group's
  * (cgroup v2 memory.max, v1 memory.limit_in_bytes: systemd-run -p MemoryMax=, containers).
  * A limit the model does not see is one it runs into: g_malloc or a slab's mmap fails and
@@ -110,35 +111,69 @@ strobe_memory_budget_room (void)
   return least;
 }
 
+static const char *meminfo_path = "/proc/meminfo";
+
+void
+strobe_memory_budget_set_test_meminfo (const char *path)
+{
+  meminfo_path = path ? path : "/proc/meminfo";
+}
+
+/* What the machine still has for this process: MemAvailable now, less a sixteenth of its
+ * memory (at least 256 MiB) kept for everything else; G_MAXUINT64 when /proc does not
+ * say. Read again at each step, so models filling at once — the traces of a group, several
+ * opened together — see each other's memory go, where each one's half of MemAvailable when
+ * it was made added up past the machine's. */
+static guint64
+machine_room (void)
+{
+  g_autofree char *text = NULL;
+  const char *total, *available;
+  guint64 reserve, have;
+
+  if (!g_file_get_contents (meminfo_path, &text, NULL, NULL)
+      || (total = strstr (text, "MemTotal:")) == NULL || (available = strstr (text, "MemAvailable:")) == NULL)
+    return G_MAXUINT64;
+  reserve = MAX (g_ascii_strtoull (total + strlen ("MemTotal:"), NULL, 10) * 1024 / 16, (guint64) 256 << 20);
+  have = g_ascii_strtoull (available + strlen ("MemAvailable:"), NULL, 10) * 1024;
+  return have > reserve ? have - reserve : 0;
+}
+
 /* @cap 0: half of MemAvailable now (no cap when /proc does not say). */
 void
 strobe_memory_budget_init (StrobeMemoryBudget *budget,
                            guint64             cap)
 {
   if (cap == 0)
-    cap = read_field ("/proc/meminfo", "MemAvailable:", 1024) / 2;
+    cap = read_field (meminfo_path, "MemAvailable:", 1024) / 2;
   budget->cap = cap ? cap : G_MAXUINT64;
   budget->bytes = 0;
   budget->final = FALSE;
   strobe_memory_budget_exceeded (budget, 0);
 }
 
-/* Called when @used reached budget->bytes: half of the hard limits' room more, up to the
- * cap; TRUE when nothing more fits (then for good: /proc is not read for every scope). */
+/* Called when @used reached budget->bytes: half of the hard limits' room more and an
+ * eighth of the machine's (small steps: other models may be taking the rest at the same
+ * time), up to the cap; TRUE when nothing more fits (then for good: /proc is not read for
+ * every scope). */
 gboolean
 strobe_memory_budget_exceeded (StrobeMemoryBudget *budget,
                                guint64             used)
 {
-  guint64 room;
+  guint64 hard, machine, step;
 
   if (budget->final || used >= budget->cap)
     return budget->final = TRUE;
-  room = strobe_memory_budget_room ();
-  if (room == G_MAXUINT64)
-    budget->bytes = budget->cap;
-  else if (room < ((guint64) 16 << 20))
+  hard = strobe_memory_budget_room ();
+  machine = machine_room ();
+  if (hard == G_MAXUINT64 && machine == G_MAXUINT64)
+    {
+      budget->bytes = budget->cap;
+      return FALSE;
+    }
+  if (MIN (hard, machine) < ((guint64) 16 << 20))
     return budget->final = TRUE;
-  else
-    budget->bytes = MIN (budget->cap, used + room / 2);
+  step = MIN (hard == G_MAXUINT64 ? G_MAXUINT64 : hard / 2, machine == G_MAXUINT64 ? G_MAXUINT64 : machine / 8);
+  budget->bytes = MIN (budget->cap, used + step);
   return FALSE;
 }

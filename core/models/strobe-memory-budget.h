@@ -20,6 +20,8 @@ void     strobe_memory_budget_init     (StrobeMemoryBudget *budget,
 gboolean strobe_memory_budget_exceeded (StrobeMemoryBudget *budget,
                                         guint64             used);
 guint64  strobe_memory_budget_room     (void);
+/* Tests: read the machine's memory from @path instead of /proc/meminfo (NULL: back). */
+void     strobe_memory_budget_set_test_meminfo (const char *path);
 
 /* The check a model makes for each thing it would keep: /proc is read only at the budget. */
 static inline gboolean

@@ -528,6 +528,9 @@ measure_open (const char *path)
   strobe_timeline_model_get_stats (timeline, &ms);
   printf ("open.seconds %.3f s\n", t);
   printf ("open.scopes %" G_GUINT64_FORMAT " scopes\n", ms.scopes);
+  if (ms.memory_overflows)
+    printf ("open.scopes_not_kept %" G_GUINT64_FORMAT " scopes (the memory budget, %" G_GUINT64_FORMAT " MiB, reached)\n",
+            ms.memory_overflows, ms.memory_budget >> 20);
   printf ("open.rate %.2f M scopes/s (every model, as the viewer opens it)\n", (double) ms.scopes / t / 1e6);
   printf ("open.model_bytes_per_scope %.2f B (timeline model, whole)\n", (double) ms.total_bytes / (double) MAX (ms.scopes, 1));
   printf ("open.resident_bytes_per_scope %.2f B (resident now)\n", bench_rss_mib () * 1048576.0 / (double) MAX (ms.scopes, 1));

@@ -12,6 +12,7 @@
 #include <sys/resource.h>
 
 #include <glib.h>
+#include <glib/gstdio.h>
 
 #include "strobe-memory-budget.h"
 #include "strobe-scope-track.h"
@@ -150,11 +151,85 @@ test_arena_full (void)
   strobe_scope_arena_clear (&arena);
 }
 
+static void
+write_meminfo (const char *path, guint64 total, guint64 available)
+{
+  g_autofree char *text = g_strdup_printf ("MemTotal:       %" G_GUINT64_FORMAT " kB\n"
+                                           "MemFree:        %" G_GUINT64_FORMAT " kB\n"
+                                           "MemAvailable:   %" G_GUINT64_FORMAT " kB\n",
+                                           total / 1024, available / 1024, available / 1024);
+
+  g_assert_true (g_file_set_contents (path, text, -1, NULL));
+}
+
+/* Two models filling at once (a group's traces, or two opened together) on a machine with
+ * 4 GiB left of 16: each was given half of MemAvailable when made (2 GiB each, 4 together:
+ * all of it), but each step reads what the machine has left, so together they stop at its
+ * reserve (a sixteenth, 1 GiB) having kept most of the rest, each short of its cap. One
+ * model alone on the same machine keeps up to its cap. */
+static void
+test_machine_room (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("test-memory-budget-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "meminfo", NULL);
+  const guint64 total = 16384 * MIB, free_at_start = 4096 * MIB;
+  StrobeMemoryBudget b[2];
+  guint64 used[2] = { 0, 0 };
+  guint steps = 0;
+
+  if (strobe_memory_budget_room () != G_MAXUINT64)
+    {
+      g_test_skip ("this process already runs under a memory limit");
+      return;
+    }
+  write_meminfo (path, total, free_at_start);
+  strobe_memory_budget_set_test_meminfo (path);
+  for (guint m = 0; m < 2; m++)
+    {
+      strobe_memory_budget_init (&b[m], 0);
+      g_assert_cmpuint (b[m].cap, ==, free_at_start / 2);
+    }
+  /* Each in turn fills to its budget, then asks again with the machine's memory as both
+   * models left it. */
+  while (!(b[0].final && b[1].final) && steps < 10000)
+    for (guint m = 0; m < 2; m++, steps++)
+      if (!b[m].final)
+        {
+          used[m] = b[m].bytes;
+          write_meminfo (path, total, free_at_start - used[0] - used[1]);
+          strobe_memory_budget_over (&b[m], used[m]);
+        }
+  g_assert_true (b[0].final && b[1].final);
+  g_assert_cmpuint (used[0] + used[1], <=, free_at_start - total / 16);
+  g_assert_cmpuint (used[0] + used[1], >=, free_at_start - total / 16 - 64 * MIB);
+  g_assert_cmpuint (used[0], <, b[0].cap);
+  g_assert_cmpuint (used[1], <, b[1].cap);
+  /* Few steps: /proc is read at each. */
+  g_assert_cmpuint (steps, <, 200);
+
+  /* Alone, the same machine lets one model reach its cap. */
+  write_meminfo (path, total, free_at_start);
+  strobe_memory_budget_init (&b[0], 0);
+  used[0] = 0;
+  while (!b[0].final)
+    {
+      used[0] = b[0].bytes;
+      write_meminfo (path, total, free_at_start - used[0]);
+      strobe_memory_budget_over (&b[0], used[0]);
+    }
+  g_assert_cmpuint (used[0], ==, b[0].cap);
+
+  strobe_memory_budget_set_test_meminfo (NULL);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/memory-budget/cap-without-limits", test_cap_without_limits);
+  g_test_add_func ("/memory-budget/machine-room", test_machine_room);
   /* Last: they lower this process's limit for good. */
   g_test_add_func ("/memory-budget/address-space-limit", test_address_space_limit);
   g_test_add_func ("/memory-budget/arena-full", test_arena_full);
