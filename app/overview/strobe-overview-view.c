@@ -443,9 +443,11 @@ fill_scopes_dropped (StrobeOverviewView *self,
       g_autofree char *text =
         g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
                                       "%s scope was not kept: the timeline reached its memory budget of "
-                                      "%s MiB (half the memory available when the trace was opened).",
+                                      "%s MiB (half the memory available when the trace was opened, less when "
+                                      "the machine or this process's limits had no more room as it was read).",
                                       "%s scopes were not kept: the timeline reached its memory budget of "
-                                      "%s MiB (half the memory available when the trace was opened).",
+                                      "%s MiB (half the memory available when the trace was opened, less when "
+                                      "the machine or this process's limits had no more room as it was read).",
                                       (gulong) MIN (ts.memory_overflows, G_MAXULONG)),
                          count, budget);
 
