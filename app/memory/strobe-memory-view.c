@@ -662,6 +662,21 @@ update_notice (StrobeMemoryView *self, const StrobeMemorySummary *s)
     default:
       break;
     }
+  if (s->not_analysed > 0)
+    {
+      StrobeTraceClock clock;
+      g_autofree char *mib = NULL, *line = NULL;
+
+      strobe_time_axis_get_clock (self->axis, &clock);
+      mib = strobe_format_count (s->memory_budget >> 20);
+      /* Translators: a time in seconds from the trace's start, then a size in MiB */
+      line = g_strdup_printf (_("Memory is analysed up to %.3f s only: the model reached its memory budget of %s MiB "
+                                "(what the machine had room for), and the rest of the trace's memory events were "
+                                "not read; what was live then counts as never freed."),
+                              strobe_trace_clock_to_seconds (&clock, s->not_analysed_from), mib);
+      append_line (text, line);
+      type = GTK_MESSAGE_WARNING;
+    }
   if (s->partial)
     {
       g_autofree char *n = strobe_format_count (s->unmatched_frees);

@@ -565,6 +565,8 @@ build_sections (Load *la, Load *lb, const CompareArgs *args, guint wanted,
     }
   if (wanted & SECTION_MEMORY)
     {
+      strobe_cli_print_memory_budget (la->file, a);
+      strobe_cli_print_memory_budget (lb->file, b);
       tables->memory = strobe_compare_memory (a, &out->span_a, b, &out->span_b, by, NULL, NULL);
       memory_sections (sections, tables->memory, args->by_name ? args->by_name : "function");
     }

@@ -157,6 +157,24 @@ strobe_cli_print_overflows (const char *file, guint64 depth_overflows, guint64 b
 }
 
 void
+strobe_cli_print_memory_budget (const char *file, StrobeDocument *document)
+{
+  StrobeMemoryModel *memory = strobe_document_get_memory (document);
+  StrobeMemorySummary s;
+  StrobeTraceClock clock;
+
+  if (memory == NULL)
+    return;
+  strobe_memory_model_get_summary (memory, &s);
+  if (s.not_analysed == 0)
+    return;
+  strobe_document_get_clock (document, &clock);
+  g_printerr (_("strobe-cli: %s: memory is analysed up to %.3f s only: the model reached its memory budget of "
+                "%" PRIu64 " MiB, %" PRIu64 " memory events after it were not read\n"),
+              file, strobe_trace_clock_to_seconds (&clock, s.not_analysed_from), s.memory_budget >> 20, s.not_analysed);
+}
+
+void
 strobe_cli_print_load_error (const char   *file,
                              const GError *error)
 {

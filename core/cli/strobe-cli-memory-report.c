@@ -75,6 +75,9 @@ strobe_cli_memory_print_notice (const StrobeMemorySummary *s)
   if (s->absurd_sizes)
     printf ("%-18s %" G_GUINT64_FORMAT " %s\n", _("Absurd sizes:"), s->absurd_sizes,
             _("allocations of 2^48 bytes or more (counted as 2^48)"));
+  if (s->not_analysed)
+    printf ("%-18s %" G_GUINT64_FORMAT " %s %" G_GUINT64_FORMAT " MiB\n", _("Not analysed:"), s->not_analysed,
+            _("memory events after the model reached its memory budget of"), s->memory_budget >> 20);
 }
 
 /* Tag and heap names come from the trace, function names from binaries it names. */

@@ -73,6 +73,8 @@ int      strobe_cli_load_timers      (const char *file, const char *from, const 
 /* What stats and compare say of scopes the nesting limits did not let a model keep. */
 void     strobe_cli_print_overflows  (const char *file, guint64 depth_overflows,
                                       guint64 budget_overflows);
+/* What compare says of a trace whose memory model reached its budget (nothing when not). */
+void     strobe_cli_print_memory_budget (const char *file, StrobeDocument *document);
 /* "strobe-cli: FILE: message" on stderr. */
 void     strobe_cli_print_load_error (const char *file, const GError *error);
 /* "1.5", "1.5s", "250ms", "10us", "5ns" → seconds. */

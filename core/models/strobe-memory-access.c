@@ -1,5 +1,6 @@
 /* strobe-memory-access.c — a memory model's allocations read one by one, by index
- * (strobe_memory_model_get_alloc, _get_allocs, _get_count), from its store.
+ * (strobe_memory_model_get_alloc, _get_allocs, _get_count), from its store; a stack's
+ * addresses (_get_callstack).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -72,4 +73,21 @@ strobe_memory_model_get_allocs (StrobeMemoryModel *self, const guint64 *indexes,
       memset (&out[i], 0, sizeof out[i]);
   g_mutex_unlock (s.lock);
   return got;
+}
+
+/* A stack's addresses, innermost first: its frames as the stacks' trie keeps them. */
+GArray *
+strobe_memory_model_get_callstack (StrobeMemoryModel *self, guint32 id)
+{
+  StrobeMemoryFrame frames[STROBE_MEMORY_MAX_STACK_DEPTH];
+  GArray *f;
+  guint n;
+
+  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
+  if ((n = strobe_memory_model_get_frames (self, id, frames, G_N_ELEMENTS (frames))) == 0)
+    return NULL;
+  f = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n);
+  for (guint i = 0; i < n; i++)
+    g_array_append_val (f, frames[i].address);
+  return f;
 }

@@ -19,6 +19,7 @@
  */
 #include "strobe-memory-model-private.h"
 #include "strobe-memory-overview.h"
+#include "strobe-memory-budget.h"
 
 #include <string.h>
 
@@ -125,6 +126,8 @@ struct _StrobeMemoryModel
   gboolean     have_time;
   StrobeMemoryOverview overview;  /* live bytes over the whole trace, coarse */
   guint64      generation;   /* bumped by every event */
+  StrobeMemoryBudget budget;
+  guint        budget_tick;  /* single reports since the budget was looked at */
 };
 
 static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
@@ -1061,6 +1064,41 @@ on_legacy (StrobeMemoryModel *self, guint route, const StrobeEvent *ev)
     }
 }
 
+
+static gsize
+memory_bytes_locked (StrobeMemoryModel *self)
+{
+  gsize n = strobe_memory_store_bytes (&self->store) + strobe_live_map_bytes (&self->by_address)
+            + strobe_id_map_bytes (&self->by_id) + strobe_memory_stacks_bytes (&self->stacks);
+  GHashTableIter it;
+  gpointer value;
+
+  g_hash_table_iter_init (&it, self->heaps);
+  while (g_hash_table_iter_next (&it, NULL, &value))
+    n += ((Group *) value)->live ? ((Group *) value)->live->len * sizeof (guint32) : 0;
+  return n;
+}
+
+/* An event that would add to what the model keeps, once the budget was reached: counted,
+ * not read (the memory then stands as at that time, as a trace that ended there). The
+ * budget is looked at for each batch and every 256 single reports: its bytes are a sum. */
+static gboolean
+over_budget (StrobeMemoryModel *self, guint route)
+{
+  if (G_LIKELY (!self->sum.not_analysed))
+    {
+      if (route != ROUTE_BATCH && route != ROUTE_LIVE && ++self->budget_tick < 256)
+        return FALSE;
+      self->budget_tick = 0;
+      if (!strobe_memory_budget_over (&self->budget, memory_bytes_locked (self)))
+        return FALSE;
+      self->sum.not_analysed_from = self->time;
+      self->sum.memory_budget = self->budget.bytes;
+    }
+  self->sum.not_analysed++;
+  return TRUE;
+}
+
 static void
 strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
 {
@@ -1084,6 +1122,11 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
   StrobeMemoryModel *self = STROBE_MEMORY_MODEL (analyzer);
 
   g_mutex_lock (&self->lock);
+  if ((route <= ROUTE_HEAP_FREE_ALL || route == ROUTE_BATCH || route == ROUTE_LIVE) && over_budget (self, route))
+    {
+      g_mutex_unlock (&self->lock);
+      return;
+    }
   switch (route)
     {
     case ROUTE_ALLOC:
@@ -1325,25 +1368,6 @@ strobe_memory_model_get_heap_name (StrobeMemoryModel *self, guint32 id)
   return group_name (self, self->heaps, id);
 }
 
-GArray *
-strobe_memory_model_get_callstack (StrobeMemoryModel *self, guint32 id)
-{
-  StrobeMemoryFrame frames[STROBE_MEMORY_MAX_STACK_DEPTH];
-  GArray *f = NULL;
-  guint n;
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
-  g_mutex_lock (&self->lock);
-  n = strobe_memory_stacks_frames (&self->stacks, id, frames, G_N_ELEMENTS (frames));
-  g_mutex_unlock (&self->lock);
-  if (n == 0)
-    return NULL;
-  f = g_array_sized_new (FALSE, FALSE, sizeof (guint64), n);
-  for (guint i = 0; i < n; i++)
-    g_array_append_val (f, frames[i].address);
-  return f;
-}
-
 guint
 strobe_memory_model_get_frames (StrobeMemoryModel *self, guint32 id, StrobeMemoryFrame *out, guint max)
 {
@@ -1386,17 +1410,9 @@ strobe_memory_model_get_memory_bytes (StrobeMemoryModel *self)
 {
   gsize n;
 
-  GHashTableIter it;
-  gpointer value;
-
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   g_mutex_lock (&self->lock);
-  n = strobe_memory_store_bytes (&self->store)
-      + strobe_live_map_bytes (&self->by_address) + strobe_id_map_bytes (&self->by_id)
-      + strobe_memory_stacks_bytes (&self->stacks);
-  g_hash_table_iter_init (&it, self->heaps);
-  while (g_hash_table_iter_next (&it, NULL, &value))
-    n += ((Group *) value)->live ? ((Group *) value)->live->len * sizeof (guint32) : 0;
+  n = memory_bytes_locked (self);
   g_mutex_unlock (&self->lock);
   return n;
 }
@@ -1469,4 +1485,14 @@ strobe_memory_model_init (StrobeMemoryModel *self)
   self->absorbed = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, NULL);
   strobe_memory_overview_init (&self->overview);
   self->sum.snapshot_complete = TRUE;
+  strobe_memory_budget_init (&self->budget, 0);
+}
+
+void
+strobe_memory_model_set_memory_budget (StrobeMemoryModel *self, guint64 bytes)
+{
+  g_return_if_fail (STROBE_IS_MEMORY_MODEL (self));
+  g_mutex_lock (&self->lock);
+  strobe_memory_budget_init (&self->budget, bytes ? bytes : G_MAXUINT64);
+  g_mutex_unlock (&self->lock);
 }

@@ -109,6 +109,12 @@ typedef struct
   guint64 stacks;              /* call-stack nodes known */
   guint64 addressed;           /* allocations whose record carried the block's address
                                 * (STROBE_MEMORY_ADDRESSES, strobe-cli run --addresses) */
+  /* Too big for the machine: */
+  guint64 not_analysed;        /* memory events (batches, single reports) left unread once
+                                * the model reached its memory budget; 0: all read */
+  guint64 not_analysed_from;   /* the time from which: memory is analysed up to it, as if
+                                * the trace ended there */
+  guint64 memory_budget;       /* that budget, bytes */
 } StrobeMemorySummary;
 
 /* One point of a drawn series: the extremes over [time, next point's time). */
@@ -133,6 +139,12 @@ StrobeMemoryModel *strobe_memory_model_new              (void);
  * totals at) are not answered. */
 StrobeMemoryModel *strobe_memory_model_new_summary      (void);
 gboolean  strobe_memory_model_is_summary    (StrobeMemoryModel *self);
+/* Before reading: the most bytes the model keeps (default: half of the memory available
+ * now, less as the machine or this process's limits run short, strobe-memory-budget.h);
+ * once reached, the rest of the trace's memory events are counted, not read
+ * (StrobeMemorySummary.not_analysed) — a trace too big for the machine opens with what fits
+ * instead of meeting the OOM killer. 0: no limit. */
+void      strobe_memory_model_set_memory_budget (StrobeMemoryModel *self, guint64 bytes);
 
 void      strobe_memory_model_get_summary   (StrobeMemoryModel *self, StrobeMemorySummary *out);
 guint64   strobe_memory_model_get_count     (StrobeMemoryModel *self);

@@ -115,7 +115,7 @@ thread_cpu_seconds (void)
 }
 
 static StrobeMemoryModel *
-decode (Tsb *b, gdouble *seconds)
+decode_with_budget (Tsb *b, gdouble *seconds, guint64 budget)
 {
   g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
   g_autoptr (GError) error = NULL;
@@ -124,6 +124,8 @@ decode (Tsb *b, gdouble *seconds)
   const guint8 *data;
   gdouble t0;
 
+  if (budget)
+    strobe_memory_model_set_memory_budget (m, budget);
   tsb_flush_all (b, TSB_AUTO);
   data = tsb_data (b, &len);
   strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (m));
@@ -135,6 +137,12 @@ decode (Tsb *b, gdouble *seconds)
   if (seconds)
     *seconds = thread_cpu_seconds () - t0;
   return m;
+}
+
+static StrobeMemoryModel *
+decode (Tsb *b, gdouble *seconds)
+{
+  return decode_with_budget (b, seconds, 0);
 }
 
 typedef Tsb *(*Builder) (guint n);
@@ -461,6 +469,37 @@ build_colliding (guint n)
         tsb_flush_all (b, TSB_AUTO);
     }
   return b;
+}
+
+/* A trace too big for what the model may keep: past its budget the rest of the memory
+ * events are counted, not read, and the model stands as the trace did then — every
+ * allocation made up to that time and none after, its bytes near the budget — as a trace
+ * that ended there. Without the budget, all of it. */
+static void
+test_memory_budget (void)
+{
+  const guint n = 40000;
+  const guint64 budget = 256 * 1024;
+  g_autoptr (Tsb) b = build_colliding (n);
+  g_autoptr (StrobeMemoryModel) all = decode (b, NULL);
+  g_autoptr (StrobeMemoryModel) some = decode_with_budget (b, NULL, budget);
+  StrobeMemorySummary sa, ss;
+
+  strobe_memory_model_get_summary (all, &sa);
+  strobe_memory_model_get_summary (some, &ss);
+  g_assert_cmpuint (sa.allocs, ==, n);
+  g_assert_cmpuint (sa.frees, ==, n);
+  g_assert_cmpuint (sa.not_analysed, ==, 0);
+  g_assert_cmpuint (ss.memory_budget, ==, budget);
+  g_assert_cmpuint (ss.allocs, >, 0);
+  g_assert_cmpuint (ss.allocs, <, n);
+  /* The allocations are made at times 0, 1, 2…: exactly those up to the cut were read. */
+  g_assert_cmpuint (ss.allocs, ==, ss.not_analysed_from + 1);
+  g_assert_cmpuint (ss.frees, ==, 0);
+  g_assert_cmpuint (ss.not_analysed + ss.allocs, ==, 2 * (guint64) n);
+  g_assert_cmpint (ss.live_count, ==, (gint64) ss.allocs);
+  g_assert_cmpuint (strobe_memory_model_get_memory_bytes (some), <=, 2 * budget + 64 * 1024);
+  g_assert_cmpuint (strobe_memory_model_get_memory_bytes (some), <, strobe_memory_model_get_memory_bytes (all));
 }
 
 static void
@@ -1082,6 +1121,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-model/columns-side-table", test_columns_side_table);
   g_test_add_func ("/memory-model/free-all-of-an-unused-heap", test_free_all_unused_heap);
   g_test_add_func ("/memory-model/colliding-addresses", test_colliding_addresses);
+  g_test_add_func ("/memory-model/memory-budget", test_memory_budget);
   g_test_add_func ("/memory-model/aggregate", test_aggregate);
   g_test_add_func ("/memory-model/trees", test_trees);
   g_test_add_func ("/memory-model/select", test_select);
