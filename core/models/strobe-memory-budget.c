@@ -152,6 +152,11 @@ strobe_memory_budget_init (StrobeMemoryBudget *budget,
   strobe_memory_budget_exceeded (budget, 0);
 }
 
+/* Whatever the machine says, a model keeps this much: a small trace opens whole on a busy
+ * machine (a tight moment must not make every model keep nothing); only hard limits
+ * refuse it. */
+#define MACHINE_FLOOR ((guint64) 64 << 20)
+
 /* Called when @used reached budget->bytes: half of the hard limits' room more and an
  * eighth of the machine's (small steps: other models may be taking the rest at the same
  * time), up to the cap; TRUE when nothing more fits (then for good: /proc is not read for
@@ -171,9 +176,10 @@ strobe_memory_budget_exceeded (StrobeMemoryBudget *budget,
       budget->bytes = budget->cap;
       return FALSE;
     }
-  if (MIN (hard, machine) < ((guint64) 16 << 20))
+  if (hard < ((guint64) 16 << 20) || (machine < ((guint64) 16 << 20) && used >= MACHINE_FLOOR))
     return budget->final = TRUE;
-  step = MIN (hard == G_MAXUINT64 ? G_MAXUINT64 : hard / 2, machine == G_MAXUINT64 ? G_MAXUINT64 : machine / 8);
+  step = machine == G_MAXUINT64 ? G_MAXUINT64 : MAX (machine / 8, used < MACHINE_FLOOR ? MACHINE_FLOOR - used : 0);
+  step = MIN (step, hard == G_MAXUINT64 ? G_MAXUINT64 : hard / 2);
   budget->bytes = MIN (budget->cap, used + step);
   return FALSE;
 }

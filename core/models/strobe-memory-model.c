@@ -1064,7 +1064,6 @@ on_legacy (StrobeMemoryModel *self, guint route, const StrobeEvent *ev)
     }
 }
 
-
 static gsize
 memory_bytes_locked (StrobeMemoryModel *self)
 {
@@ -1122,6 +1121,8 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
   StrobeMemoryModel *self = STROBE_MEMORY_MODEL (analyzer);
 
   g_mutex_lock (&self->lock);
+  /* The routes that add allocations: the single reports (the enum's first seven), batches
+   * and the live table. */
   if ((route <= ROUTE_HEAP_FREE_ALL || route == ROUTE_BATCH || route == ROUTE_LIVE) && over_budget (self, route))
     {
       g_mutex_unlock (&self->lock);

@@ -219,6 +219,14 @@ test_machine_room (void)
     }
   g_assert_cmpuint (used[0], ==, b[0].cap);
 
+  /* A machine with nothing left past its reserve: a model still keeps 64 MiB (a small
+   * trace opens whole), then nothing more. */
+  write_meminfo (path, total, total / 16 - 8 * MIB);
+  strobe_memory_budget_init (&b[0], 4096 * MIB);
+  g_assert_false (strobe_memory_budget_over (&b[0], 64 * MIB - 1));
+  g_assert_true (strobe_memory_budget_over (&b[0], 64 * MIB));
+  g_assert_true (b[0].final);
+
   strobe_memory_budget_set_test_meminfo (NULL);
   g_unlink (path);
   g_rmdir (dir);
