@@ -487,14 +487,21 @@ check_big_frame (const char *copy, gboolean whole)
     }
   else if (whole)
     {
-      guint32 first = strobe_cost_tree_get_first_child (cost, 0);
-      g_autofree char *outermost = key_function (t, down, strobe_cost_tree_get_key (cost, first));
+      guint32 first = strobe_cost_tree_get_first_child (cost, 0), most = first;
+      g_autofree char *outermost = NULL;
+      guint siblings = 0;
 
       g_assert_cmpfloat (cut, <, STROBE_SAMPLE_CUT_SHARE_NOTE);
       g_assert_cmpuint (root, ==, STROBE_COST_NODE_NONE);
-      /* One outermost frame, where the thread started. */
-      g_assert_cmpuint (strobe_cost_tree_get_next_sibling (cost, first), ==, STROBE_COST_NODE_NONE);
-      g_test_message ("outermost: %s", outermost);
+      /* The outermost frame is where the thread started, for nearly every sample: on a
+       * loaded machine a sample or two taken on the way in or out of main has another
+       * (seen twice in full suites under load, never alone). */
+      for (guint32 c = first; c != STROBE_COST_NODE_NONE; c = strobe_cost_tree_get_next_sibling (cost, c), siblings++)
+        if (strobe_cost_tree_get_inclusive (cost, c, 0) > strobe_cost_tree_get_inclusive (cost, most, 0))
+          most = c;
+      g_assert_cmpuint (10 * strobe_cost_tree_get_inclusive (cost, most, 0), >=, 9 * strobe_cost_tree_get_inclusive (cost, 0, 0));
+      outermost = key_function (t, down, strobe_cost_tree_get_key (cost, most));
+      g_test_message ("outermost: %s (%u outermost frames)", outermost, siblings);
       g_assert_true (g_str_equal (outermost, "_start") || g_str_equal (outermost, "__libc_start_call_main"));
     }
   else
