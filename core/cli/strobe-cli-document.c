@@ -107,8 +107,11 @@ strobe_cli_load_streamed (const char            *file,
 int
 strobe_cli_load_timers (const char *file, const char *from, const char *to, gint thread, guint64 *t0,
                         guint64 *t1, GArray **stats, guint64 *depth_overflows, guint64 *budget_overflows,
-                        StrobeDocument **out, GError **error)
+                        StrobeDocument **out)
 {
+  g_autoptr(GError) error = NULL;
+  int status;
+
   g_return_val_if_fail (t0 != NULL && t1 != NULL && stats != NULL && out != NULL, STROBE_CLI_USAGE_ERROR);
 
   *t0 = 0;
@@ -116,25 +119,28 @@ strobe_cli_load_timers (const char *file, const char *from, const char *to, gint
   if (from != NULL || to != NULL)
     {
       g_autoptr(StrobeDocument) first = NULL;
-      int status;
 
       /* The range's times are the trace's own (seconds from its start), known once it has
        * been read; its timers come from a second reading. A model of every scope would
        * take gigabytes for a billion, or stop at its memory budget. */
-      status = strobe_cli_load_streamed (file, 0, 0, 0, thread, NULL, NULL, NULL, &first, error);
+      status = strobe_cli_load_streamed (file, 0, 0, 0, thread, NULL, NULL, NULL, &first, &error);
       if (strobe_document_get_status (first) == STROBE_DOCUMENT_STATUS_FAILED)
         {
+          if (error != NULL)
+            strobe_cli_print_load_error (file, error);
           *out = g_steal_pointer (&first);
           return status;
         }
       /* Read again below: an error there is said once. */
-      if (error != NULL)
-        g_clear_error (error);
+      g_clear_error (&error);
       if (!strobe_cli_time_range (first, from, to, t0, t1))
         return STROBE_CLI_USAGE_ERROR;
     }
-  return strobe_cli_load_streamed (file, 0, *t0, *t1, thread, stats, depth_overflows, budget_overflows, out,
-                                   error);
+  status = strobe_cli_load_streamed (file, 0, *t0, *t1, thread, stats, depth_overflows, budget_overflows, out,
+                                     &error);
+  if (error != NULL)
+    strobe_cli_print_load_error (file, error);
+  return status;
 }
 
 void

@@ -448,12 +448,8 @@ strobe_cli_export (int argc, char **argv)
   else if (exporter->timers)
     {
       status = strobe_cli_load_timers (file, from, to, STROBE_TIMER_STATS_ALL_THREADS, &args.t0, &args.t1,
-                                       &timers, NULL, NULL, &document, &error);
-      if (status == STROBE_CLI_USAGE_ERROR)
-        return status;
-      if (error != NULL)
-        strobe_cli_print_load_error (file, error);
-      if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
+                                       &timers, NULL, NULL, &document);
+      if (document == NULL || strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
         return status;
       args.document = document;
       args.timers = timers;

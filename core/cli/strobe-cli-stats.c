@@ -221,12 +221,8 @@ strobe_cli_stats (int argc, char **argv)
   /* Computed while the trace is decoded, no timeline model kept (a billion scopes in a
    * few MB; medians within 1/256 past a thousand scopes a name). */
   status = strobe_cli_load_timers (file, from, to, thread, &t0, &t1, &stats, &depth_overflows, &budget_overflows,
-                                   &document, &error);
-  if (status == STROBE_CLI_USAGE_ERROR)
-    return status;
-  if (error != NULL)
-    strobe_cli_print_load_error (file, error);
-  if (strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
+                                   &document);
+  if (document == NULL || strobe_document_get_status (document) == STROBE_DOCUMENT_STATUS_FAILED)
     return status;
   strobe_cli_print_overflows (file, depth_overflows, budget_overflows);
   if (sort && g_str_equal (sort, "excl"))

@@ -63,13 +63,14 @@ int      strobe_cli_load_streamed    (const char *file, StrobeDocumentModels mod
                                       StrobeDocument **out, GError **error);
 /* The timers of @file's scopes in --from @from to --to @to (NULL: the trace's edge) on
  * @thread, read as strobe_cli_load_streamed() reads them, into *@t0, *@t1 (ticks) and
- * *@stats. A range's seconds are the trace's own, known once it has been read: its timers
- * take a second reading. STROBE_CLI_USAGE_ERROR (said) for a bad range; a trace that could
- * not be read at all: its document (FAILED) in *@out, no *@stats. */
+ * *@stats; a reading error is printed. A range's seconds are the trace's own, known once
+ * it has been read: its timers take a second reading. STROBE_CLI_USAGE_ERROR (said, *@out
+ * NULL) for a bad range; a trace that could not be read at all: its document (FAILED) in
+ * *@out, no *@stats. */
 int      strobe_cli_load_timers      (const char *file, const char *from, const char *to,
                                       gint thread, guint64 *t0, guint64 *t1, GArray **stats,
                                       guint64 *depth_overflows, guint64 *budget_overflows,
-                                      StrobeDocument **out, GError **error);
+                                      StrobeDocument **out);
 /* What stats and compare say of scopes the nesting limits did not let a model keep. */
 void     strobe_cli_print_overflows  (const char *file, guint64 depth_overflows,
                                       guint64 budget_overflows);
