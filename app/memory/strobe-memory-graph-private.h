@@ -31,6 +31,8 @@ struct _StrobeMemoryGraph
   guint               want_n;
   guint64             want_generation;
   gint64              last_request_us;
+  gint64              last_done_us;    /* when the last series came */
+  gint64              last_cost_us;    /* how long it took to make */
   guint               refresh_source;
 
   /* Cached drawing. */

@@ -28,6 +28,7 @@
 #define MAX_GROUPS    8
 #define RULER_STEP    110.0 /* pixels at least between two labelled ticks */
 #define LIVE_INTERVAL 250   /* ms between two refreshes while the model grows */
+#define LIVE_SHARE    4     /* and at least this many times what the last one cost */
 
 static const struct { double weight; double min_h; const char *title; } lane_info[STROBE_MEMORY_N_LANES] = {
   [STROBE_MEMORY_LANE_BYTES] = { 3, 60, N_("Live bytes") },
@@ -390,6 +391,8 @@ series_done (GObject      *result,
 
   if (result == NULL)
     return;
+  self->last_done_us = g_get_monotonic_time ();
+  self->last_cost_us = self->last_done_us - self->last_request_us;
   g_set_object (&self->series, STROBE_MEMORY_SERIES (result));
   update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -416,6 +419,14 @@ series_matches (StrobeMemorySeries *s, guint64 a, guint64 b, guint n, guint64 ge
          strobe_memory_series_get_generation (s) == generation;
 }
 
+/* [@a, @b) at @n pixels is what was asked for before (from @was_a to @was_b at @was_n)
+ * with only the end moved on: the view following a trace as it is read. */
+static gboolean
+only_grew (guint64 was_a, guint64 was_b, guint was_n, guint64 a, guint64 b, guint n)
+{
+  return was_a == a && was_n == n && b >= was_b;
+}
+
 static void
 request_series (StrobeMemoryGraph *self)
 {
@@ -423,7 +434,7 @@ request_series (StrobeMemoryGraph *self)
   guint64 a, b, generation;
   guint n;
   SeriesTask *t;
-  gint64 now;
+  gint64 now, wait_us;
 
   if (model == NULL || !strobe_memory_graph_get_range (self, &a, &b) || !gtk_widget_get_realized (GTK_WIDGET (self)))
     return;
@@ -431,17 +442,29 @@ request_series (StrobeMemoryGraph *self)
   generation = strobe_memory_model_get_generation (model);
   if (series_matches (self->series, a, b, n, generation))
     return;
-  if (strobe_memory_job_is_running (self->job) && self->want_a == a && self->want_b == b && self->want_n == n)
-    return;
-  /* Only the model grew (a live trace): not more often than LIVE_INTERVAL. */
-  now = g_get_monotonic_time ();
-  if (self->series != NULL && series_matches (self->series, a, b, n, strobe_memory_series_get_generation (self->series)) &&
-      now - self->last_request_us < LIVE_INTERVAL * 1000)
+  /* The trace grew: each series walks every event of its range — 100 M allocations in
+   * seconds — so while it grows they are made at most a fifth of the time (LIVE_SHARE),
+   * never back to back, and one being made is let finish; otherwise the graphs held one
+   * core and the model's lock all along, and reading the trace took twenty times as
+   * long. A range the user chose is made at once. */
+  if (strobe_memory_job_is_running (self->job))
     {
-      if (self->refresh_source == 0)
-        self->refresh_source = g_timeout_add (LIVE_INTERVAL, refresh_cb, self);
-      return;
+      if (only_grew (self->want_a, self->want_b, self->want_n, a, b, n))
+        return;
     }
+  else if (self->series != NULL && self->want_generation != generation
+           && only_grew (self->want_a, self->want_b, self->want_n, a, b, n))
+    {
+      now = g_get_monotonic_time ();
+      wait_us = MAX ((gint64) LIVE_INTERVAL * 1000, LIVE_SHARE * self->last_cost_us) - (now - self->last_done_us);
+      if (wait_us > 0)
+        {
+          if (self->refresh_source == 0)
+            self->refresh_source = g_timeout_add ((guint) MAX (wait_us / 1000, 1), refresh_cb, self);
+          return;
+        }
+    }
+  now = g_get_monotonic_time ();
   self->want_a = a;
   self->want_b = b;
   self->want_n = n;

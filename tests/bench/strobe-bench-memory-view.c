@@ -19,6 +19,9 @@
  *                    range frame after frame: median (target ≤ 8 ms) and maximum (≤ 16 ms);
  *                    and how long new samples take to show (informative). Needs a display
  *                    (xvfb-run), skipped without one.
+ *   load.hidden, .view_shown  the trace read in the document's thread with no page shown and
+ *                    with the Memory page shown, its graphs following the growing trace:
+ *                    the ratio ≤ 1.5 (the graphs must not hold the reading back)
  *
  * Usage: strobe-bench-memory-view [--quick] [--dir DIR] [--allocations N] [--trace FILE]
  *   (--quick: 2 M allocations, 10 k stacks; --allocations: N instead of 10 M, the same
@@ -494,6 +497,63 @@ bench_frames (StrobeDocument *doc)
     ;
 }
 
+static void
+loaded_cb (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  gboolean *done = user_data;
+
+  strobe_document_load_finish (STROBE_DOCUMENT (source), result, NULL);
+  *done = TRUE;
+}
+
+/* Reads @file in the document's thread, as the viewer does, with the Memory page shown
+ * (@shown) or not; returns the seconds it took. */
+static double
+load_timed (GFile *file, gboolean shown)
+{
+  g_autoptr (StrobeDocument) doc = NULL;
+  g_autoptr (StrobeViewState) state = NULL;
+  GtkWindow *window = NULL;
+  gboolean done = FALSE;
+  double t;
+
+  doc = strobe_document_new (file, STROBE_DOCUMENT_MODEL_INFO | STROBE_DOCUMENT_MODEL_THREADS | STROBE_DOCUMENT_MODEL_MEMORY);
+  if (shown)
+    {
+      state = strobe_view_state_new ();
+      window = GTK_WINDOW (gtk_window_new ());
+      gtk_window_set_default_size (window, 1920, 1080);
+      gtk_window_set_child (window, GTK_WIDGET (strobe_view_new (STROBE_TYPE_MEMORY_VIEW, doc, state)));
+      gtk_window_present (window);
+    }
+  t = bench_now_ns ();
+  strobe_document_load_async (doc, NULL, loaded_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+  t = ms_since (t) / 1e3;
+  if (window)
+    gtk_window_destroy (window);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  return t;
+}
+
+/* Reading a trace with the Memory page shown — its graphs following the trace as it
+ * grows — against reading it with no page shown: the graphs must not hold the reading back. */
+static void
+bench_load_shown (GFile *file)
+{
+  double hidden, shown;
+
+  if (!gtk_is_initialized ())
+    return;
+  hidden = load_timed (file, FALSE);
+  shown = load_timed (file, TRUE);
+  bench_report ("load.hidden", hidden, "s (read in the document's thread, no page shown)");
+  bench_report ("load.view_shown", shown, "s (the Memory page shown meanwhile)");
+  bench_report_ratio ("load_view_shown_vs_hidden", shown / hidden, "<=", 1.5);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -587,6 +647,7 @@ main (int argc, char **argv)
   bench_frames (doc);
 
   g_clear_object (&doc);
+  bench_load_shown (file);
   if (!trace_arg)
     g_unlink (path);
   if (tmp)
