@@ -83,6 +83,7 @@ struct _Answer
   StrobeMemoryAllocList *list;
   StrobeMemoryAggregate *groups;   /* NULL: not grouped */
   int                    by;
+  char                  *unsorted; /* why the list is not in the table's order, or NULL */
 };
 
 G_DEFINE_FINAL_TYPE (Answer, answer, G_TYPE_OBJECT)
@@ -94,6 +95,7 @@ answer_finalize (GObject *object)
 
   g_clear_object (&self->list);
   g_clear_object (&self->groups);
+  g_free (self->unsorted);
   G_OBJECT_CLASS (answer_parent_class)->finalize (object);
 }
 
@@ -137,14 +139,17 @@ query_thread (gpointer data, GCancellable *cancellable, StrobeMemoryProgressFunc
   Task *t = data;
   g_autoptr (Answer) answer = g_object_new (ANSWER_TYPE, NULL);
   StrobeMemoryAlloc rows[WARM_ROWS];
+  g_autoptr (GError) sort_error = NULL;
   guint n;
 
   answer->by = t->by;
   answer->list = strobe_memory_model_select (t->model, &t->selection, cancellable, progress, progress_data, error);
   if (answer->list == NULL)
     return NULL;
-  if (t->sort != STROBE_MEMORY_FIELD_INDEX || t->descending)
-    strobe_memory_alloc_list_sort (answer->list, t->sort, t->descending);
+  /* An answer too big to sort here is still shown, in its own order, saying so. */
+  if ((t->sort != STROBE_MEMORY_FIELD_INDEX || t->descending)
+      && !strobe_memory_alloc_list_sort (answer->list, t->sort, t->descending, &sort_error))
+    answer->unsorted = g_strdup (sort_error->message);
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   if (t->by != STROBE_MEMORY_QUERIES_NO_GROUPS)
@@ -513,6 +518,10 @@ update_totals (StrobeMemoryQueries *self)
                               n, b, size);
     }
   gtk_label_set_text (self->totals, text);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->totals), NULL);
+  gtk_label_set_wrap (self->totals, FALSE);
+  gtk_label_set_max_width_chars (self->totals, -1);
+  gtk_label_set_ellipsize (self->totals, PANGO_ELLIPSIZE_END);
 }
 
 static void
@@ -548,10 +557,23 @@ query_done (GObject      *result,
   StrobeMemoryQueries *self = user_data;
 
   update_running (self);
+  if (result == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
   if (result == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        gtk_label_set_text (self->notice, error->message);
+      /* The answer before is not this query's: gone, and why this one failed said where
+       * its totals would be, in full. */
+      g_clear_object (&self->answer);
+      strobe_memory_job_cancel (self->group_job);
+      show_rows (self, NULL);
+      fill_groups (self);
+      /* In full, on two lines if need be, not taking the width of the controls before it. */
+      gtk_label_set_ellipsize (self->totals, PANGO_ELLIPSIZE_NONE);
+      gtk_label_set_wrap (self->totals, TRUE);
+      gtk_label_set_max_width_chars (self->totals, 40);
+      gtk_label_set_text (self->totals, error->message);
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->totals), error->message);
+      gtk_label_set_text (self->notice, "");
       return;
     }
   g_set_object (&self->answer, (Answer *) result);
@@ -560,7 +582,8 @@ query_done (GObject      *result,
   fill_groups (self);
   update_totals (self);
   update_address_column (self);
-  gtk_label_set_text (self->notice, "");
+  gtk_label_set_text (self->notice, self->answer->unsorted ? self->answer->unsorted : "");
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->notice), self->answer->unsorted);
 }
 
 void

@@ -53,11 +53,11 @@ take_least (guint64 *least, guint64 limit, guint64 used)
 }
 
 /* An eighth of a hard limit (at least 64 MiB) stays for the rest of the process: the
- * other models, the toolkit, the decoder's buffers. */
+ * other models, the toolkit, the decoder's buffers, the answers to queries. */
 static void
-take_room (guint64 *least, guint64 limit, guint64 used)
+take_room (guint64 *least, guint64 limit, guint64 used, gboolean keep_reserve)
 {
-  guint64 reserve = MAX (limit / 8, (guint64) 64 << 20);
+  guint64 reserve = keep_reserve ? MAX (limit / 8, (guint64) 64 << 20) : 0;
 
   take_least (least, limit > reserve ? limit - reserve : 0, used);
 }
@@ -65,7 +65,7 @@ take_room (guint64 *least, guint64 limit, guint64 used)
 /* What the control groups this process is in still allow: for each line of
  * /proc/self/cgroup, its directory under the v2 mount or the v1 memory controller's. */
 static void
-take_cgroups (guint64 *least)
+take_cgroups (guint64 *least, gboolean keep_reserve)
 {
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
@@ -84,32 +84,44 @@ take_cgroups (guint64 *least)
         {
           v2 = g_build_filename ("/sys/fs/cgroup", f[2], NULL);
           v2u = g_build_filename ("/sys/fs/cgroup/unified", f[2], NULL);
-          take_room (least, read_number (v2, "memory.max"), read_number (v2, "memory.current"));
-          take_room (least, read_number (v2u, "memory.max"), read_number (v2u, "memory.current"));
+          take_room (least, read_number (v2, "memory.max"), read_number (v2, "memory.current"), keep_reserve);
+          take_room (least, read_number (v2u, "memory.max"), read_number (v2u, "memory.current"), keep_reserve);
         }
       else if (strstr (f[1], "memory") != NULL)
         {
           v1 = g_build_filename ("/sys/fs/cgroup/memory", f[2], NULL);
-          take_room (least, read_number (v1, "memory.limit_in_bytes"), read_number (v1, "memory.usage_in_bytes"));
+          take_room (least, read_number (v1, "memory.limit_in_bytes"), read_number (v1, "memory.usage_in_bytes"),
+                     keep_reserve);
         }
     }
 }
 
-/* What the hard limits still allow this process to take, their reserve kept;
+/* What the hard limits still allow this process to take (their reserve kept or not);
  * G_MAXUINT64 when it runs under none. */
-guint64
-strobe_memory_budget_room (void)
+static guint64
+hard_room (gboolean keep_reserve)
 {
   guint64 least = G_MAXUINT64;
   struct rlimit rl;
 
   if (getrlimit (RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-    take_room (&least, rl.rlim_cur, read_field ("/proc/self/status", "VmSize:", 1024));
+    take_room (&least, rl.rlim_cur, read_field ("/proc/self/status", "VmSize:", 1024), keep_reserve);
   if (getrlimit (RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY)
-    take_room (&least, rl.rlim_cur, read_field ("/proc/self/status", "VmData:", 1024));
-  take_cgroups (&least);
+    take_room (&least, rl.rlim_cur, read_field ("/proc/self/status", "VmData:", 1024), keep_reserve);
+  take_cgroups (&least, keep_reserve);
   return least;
 }
+
+guint64
+strobe_memory_budget_room (void)
+{
+  return hard_room (TRUE);
+}
+
+/* Whatever the machine says, a model keeps this much: a small trace opens whole on a busy
+ * machine (a tight moment must not make every model keep nothing); only hard limits
+ * refuse it. */
+#define MACHINE_FLOOR ((guint64) 64 << 20)
 
 static const char *meminfo_path = "/proc/meminfo";
 
@@ -123,20 +135,43 @@ strobe_memory_budget_set_test_meminfo (const char *path)
  * memory (at least 256 MiB) kept for everything else; G_MAXUINT64 when /proc does not
  * say. Read again at each step, so models filling at once — the traces of a group, several
  * opened together — see each other's memory go, where each one's half of MemAvailable when
- * it was made added up past the machine's. */
+ * it was made added up past the machine's. @total: MemTotal (0 when not said). */
+static guint64
+machine_room_of (guint64 *total)
+{
+  g_autofree char *text = NULL;
+  const char *t, *available;
+  guint64 reserve, have;
+
+  *total = 0;
+  if (!g_file_get_contents (meminfo_path, &text, NULL, NULL)
+      || (t = strstr (text, "MemTotal:")) == NULL || (available = strstr (text, "MemAvailable:")) == NULL)
+    return G_MAXUINT64;
+  *total = g_ascii_strtoull (t + strlen ("MemTotal:"), NULL, 10) * 1024;
+  reserve = MAX (*total / 16, (guint64) 256 << 20);
+  have = g_ascii_strtoull (available + strlen ("MemAvailable:"), NULL, 10) * 1024;
+  return have > reserve ? have - reserve : 0;
+}
+
 static guint64
 machine_room (void)
 {
-  g_autofree char *text = NULL;
-  const char *total, *available;
-  guint64 reserve, have;
+  guint64 total;
 
-  if (!g_file_get_contents (meminfo_path, &text, NULL, NULL)
-      || (total = strstr (text, "MemTotal:")) == NULL || (available = strstr (text, "MemAvailable:")) == NULL)
-    return G_MAXUINT64;
-  reserve = MAX (g_ascii_strtoull (total + strlen ("MemTotal:"), NULL, 10) * 1024 / 16, (guint64) 256 << 20);
-  have = g_ascii_strtoull (available + strlen ("MemAvailable:"), NULL, 10) * 1024;
-  return have > reserve ? have - reserve : 0;
+  return machine_room_of (&total);
+}
+
+gboolean
+strobe_memory_budget_fits (guint64 bytes)
+{
+  guint64 total, machine = machine_room_of (&total), hard = hard_room (FALSE);
+
+  /* An answer may take half of what the hard limits leave, their reserve included: the
+   * models stop at the reserve, kept for the rest of the process — these answers among it.
+   * Past the machine's room, a small answer is still made — one 256th of its memory, at
+   * most the models' floor: a busy moment must not refuse every query. */
+  return (hard == G_MAXUINT64 || bytes <= hard / 2)
+         && (machine == G_MAXUINT64 || bytes <= MAX (machine, MIN (total / 256, MACHINE_FLOOR)));
 }
 
 /* @cap 0: half of MemAvailable now (no cap when /proc does not say). */
@@ -152,10 +187,6 @@ strobe_memory_budget_init (StrobeMemoryBudget *budget,
   strobe_memory_budget_exceeded (budget, 0);
 }
 
-/* Whatever the machine says, a model keeps this much: a small trace opens whole on a busy
- * machine (a tight moment must not make every model keep nothing); only hard limits
- * refuse it. */
-#define MACHINE_FLOOR ((guint64) 64 << 20)
 
 /* Called when @used reached budget->bytes: half of the hard limits' room more and an
  * eighth of the machine's (small steps: other models may be taking the rest at the same

@@ -20,6 +20,10 @@ void     strobe_memory_budget_init     (StrobeMemoryBudget *budget,
 gboolean strobe_memory_budget_exceeded (StrobeMemoryBudget *budget,
                                         guint64             used);
 guint64  strobe_memory_budget_room     (void);
+/* Whether @bytes more fit now — in half of what the hard limits leave (the models stop
+ * short of it) and in what the machine has left (MemAvailable less its reserve): for a
+ * query's answer, asked before it is made. */
+gboolean strobe_memory_budget_fits     (guint64             bytes);
 /* Tests: read the machine's memory from @path instead of /proc/meminfo (NULL: back). */
 void     strobe_memory_budget_set_test_meminfo (const char *path);
 

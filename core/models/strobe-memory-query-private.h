@@ -7,6 +7,7 @@
 
 #include "strobe-cost-tree.h"
 #include "strobe-memory-query.h"
+#include "strobe-memory-store.h"
 
 G_BEGIN_DECLS
 
@@ -72,5 +73,30 @@ void            strobe_memory_tree_get_frame     (StrobeMemoryTree  *self,
                                                   guint32            node,
                                                   StrobeMemoryFrame *frame,
                                                   guint32           *inline_depth);
+
+/* The bytes an allocation counts for: none for a block that backs another heap (its bytes
+ * are the allocations made in it). */
+static inline gint64
+strobe_memory_alloc_counted (const StrobeMemoryAlloc *r)
+{
+  return (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : strobe_memory_signed_size (r->size);
+}
+
+/* A new empty list of the same model and moment as @self; @r (read from @self) appended
+ * to it as record @index. */
+StrobeMemoryAllocList *_strobe_memory_alloc_list_new_like (StrobeMemoryAllocList   *self);
+/* Items [@first, @first + @n) with only what groups need, read faster: size, heap, tag,
+ * callstack, thread_id and flags as listed; free_time STROBE_MEMORY_LIVE or 0 (freed);
+ * alloc_time and address 0. */
+guint           _strobe_memory_alloc_list_get_keys (StrobeMemoryAllocList *self,
+                                                    guint64                first,
+                                                    guint                  n,
+                                                    StrobeMemoryAlloc     *out,
+                                                    guint64               *indexes);
+/* @self (a new reference), or a copy of it in allocation order when it fits. */
+StrobeMemoryAllocList *_strobe_memory_alloc_list_in_allocation_order (StrobeMemoryAllocList *self);
+void            _strobe_memory_alloc_list_append (StrobeMemoryAllocList   *self,
+                                                  guint64                  index,
+                                                  const StrobeMemoryAlloc *r);
 
 G_END_DECLS

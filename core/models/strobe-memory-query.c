@@ -17,6 +17,7 @@
 #include "strobe-memory-query-private.h"
 
 #define CHUNK      16384u
+#define LIST_CHUNK 4096u   /* an allocation list's items read at a time (192 KiB) */
 #define MAX_FRAMES 256u
 #define MAX_KEYS   16u
 
@@ -124,12 +125,6 @@ direct_key (StrobeMemoryGroupBy by, const StrobeMemoryAlloc *r)
     case STROBE_MEMORY_BY_FUNCTION:
     default: return r->callstack;
     }
-}
-
-static gint64
-counted (const StrobeMemoryAlloc *r)
-{
-  return (r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK) ? 0 : strobe_memory_signed_size (r->size);
 }
 
 static gboolean
@@ -902,368 +897,42 @@ strobe_memory_tree_get_frame (StrobeMemoryTree *self, guint32 node, StrobeMemory
     *inline_depth = nf->inline_depth;
 }
 
-/* ---- StrobeMemoryAllocList -------------------------------------------------------- */
-
-struct _StrobeMemoryAllocList
-{
-  GObject parent_instance;
-  GArray *items;     /* StrobeMemoryAlloc */
-  GArray *indexes;   /* guint64 */
-};
-
-G_DEFINE_FINAL_TYPE (StrobeMemoryAllocList, strobe_memory_alloc_list, G_TYPE_OBJECT)
-
-static void
-strobe_memory_alloc_list_finalize (GObject *object)
-{
-  StrobeMemoryAllocList *self = STROBE_MEMORY_ALLOC_LIST (object);
-
-  g_clear_pointer (&self->items, g_array_unref);
-  g_clear_pointer (&self->indexes, g_array_unref);
-  G_OBJECT_CLASS (strobe_memory_alloc_list_parent_class)->finalize (object);
-}
-
-static void
-strobe_memory_alloc_list_class_init (StrobeMemoryAllocListClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = strobe_memory_alloc_list_finalize;
-}
-
-static void
-strobe_memory_alloc_list_init (StrobeMemoryAllocList *self)
-{
-  self->items = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryAlloc));
-  self->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
-}
-
-typedef struct
-{
-  StrobeMemoryAllocList   *list;
-  const StrobeMemoryStore *s;
-  guint64                  entries;   /* free-log entries up to the selection's time, or
-                                       * G_MAXUINT64: the selection has no one time */
-} Collect;
-
-/* Items are copies as at the selection's time: a block that backed another heap then (an
- * arena's chunk, a pool's slab) is flagged STROBE_MEMORY_ALLOC_HEAP_BLOCK, so totals count
- * its bytes once — as the allocations made in it. Without one time: if it ever did. */
-static void
-collect_live (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
-{
-  Collect *c = user;
-  StrobeMemoryAlloc item = *r;
-
-  item.alloc_time = strobe_memory_store_alloc_time (c->s, index);
-  if (strobe_memory_store_was_marked (c->s, index)
-      && (c->entries == G_MAXUINT64 || strobe_memory_store_marked_at (c->s, index, c->entries)))
-    item.flags |= STROBE_MEMORY_ALLOC_HEAP_BLOCK;
-  else if (c->entries != G_MAXUINT64)
-    item.flags &= (guint8) ~STROBE_MEMORY_ALLOC_HEAP_BLOCK;
-  g_array_append_val (c->list->items, item);
-  g_array_append_val (c->list->indexes, index);
-}
-
-StrobeMemoryAllocList *
-strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelection *sel,
-                            GCancellable *cancellable, StrobeMemoryProgressFunc progress,
-                            gpointer progress_data, GError **error)
-{
-  g_autoptr (StrobeMemoryAllocList) list = NULL;
-  StrobeMemoryStore s;
-  guint64 lo = 0, hi = 0, t = 0;
-  Collect c;
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model) && !strobe_memory_model_is_summary (model), NULL);
-  g_return_val_if_fail (sel != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  list = g_object_new (STROBE_TYPE_MEMORY_ALLOC_LIST, NULL);
-  c.list = list;
-  c.s = &s;
-  c.entries = G_MAXUINT64;
-  strobe_memory_model_get_store (model, &s);
-
-  if (sel->kind == STROBE_MEMORY_SELECT_FREED)
-    {
-      guint64 from, to;
-
-      g_mutex_lock (s.lock);
-      from = sel->a ? strobe_memory_store_frees_upto (&s, sel->a - 1) : 0;
-      to = strobe_memory_store_frees_upto (&s, sel->b);
-      g_mutex_unlock (s.lock);
-      for (guint64 at = from; at < to; at += CHUNK)
-        {
-          if (!check (cancellable, error, progress, progress_data, (gdouble) (at - from) / (gdouble) MAX (to - from, 1)))
-            return NULL;
-          g_mutex_lock (s.lock);
-          for (guint64 j = at; j < MIN (to, at + CHUNK); j++)
-            {
-              guint32 rk = strobe_memory_store_entry_record_kind (&s, j);
-              guint64 index = rk & 0x3fffffffu;
-              StrobeMemoryAlloc r;
-
-              if (rk >> 30 == STROBE_MEMORY_ENTRY_FREE && g_array_index (s.end_entry, guint32, index) == j)
-                {
-                  strobe_memory_store_get (&s, index, &r);
-                  collect_live (index, &r, &c);
-                }
-            }
-          g_mutex_unlock (s.lock);
-        }
-      if (progress)
-        progress (1.0, progress_data);
-      return g_steal_pointer (&list);
-    }
-
-  g_mutex_lock (s.lock);
-  switch (sel->kind)
-    {
-    case STROBE_MEMORY_SELECT_LIVE_AT:
-      hi = strobe_memory_store_allocs_upto (&s, sel->a);
-      t = sel->a;
-      c.entries = strobe_memory_store_frees_upto (&s, t);
-      break;
-    case STROBE_MEMORY_SELECT_LEAKS:
-      hi = strobe_memory_store_n_records (&s);
-      t = STROBE_MEMORY_LIVE - 1;
-      c.entries = strobe_memory_store_n_entries (&s);
-      break;
-    case STROBE_MEMORY_SELECT_ALLOCATED_LIVE:
-      lo = sel->a ? strobe_memory_store_allocs_upto (&s, sel->a - 1) : 0;
-      hi = strobe_memory_store_allocs_upto (&s, MIN (sel->b, sel->c));
-      t = sel->c;
-      c.entries = strobe_memory_store_frees_upto (&s, t);
-      break;
-    default:   /* ALLOCATED, SHORT_LIVED, LONG_LIVED: a slice, filtered */
-      lo = sel->a ? strobe_memory_store_allocs_upto (&s, sel->a - 1) : 0;
-      hi = strobe_memory_store_allocs_upto (&s, sel->b);
-      break;
-    }
-  g_mutex_unlock (s.lock);
-
-  for (guint64 at = lo; at < hi; at += CHUNK)
-    {
-      guint64 end = MIN (hi, at + CHUNK);
-
-      if (!check (cancellable, error, progress, progress_data, (gdouble) (at - lo) / (gdouble) MAX (hi - lo, 1)))
-        return NULL;
-      g_mutex_lock (s.lock);
-      if (sel->kind == STROBE_MEMORY_SELECT_LIVE_AT || sel->kind == STROBE_MEMORY_SELECT_LEAKS
-          || sel->kind == STROBE_MEMORY_SELECT_ALLOCATED_LIVE)
-        strobe_memory_store_live_among (&s, at, end, t, collect_live, &c);
-      else
-        for (guint64 i = at; i < end; i++)
-          {
-            StrobeMemoryAlloc rec, *r = &rec;
-            gboolean freed;
-            guint64 life;
-
-            strobe_memory_store_get (&s, i, &rec);
-            freed = r->free_time != STROBE_MEMORY_LIVE;
-            life = freed ? r->free_time - r->alloc_time : G_MAXUINT64;
-
-            if (sel->kind == STROBE_MEMORY_SELECT_ALLOCATED
-                || (sel->kind == STROBE_MEMORY_SELECT_SHORT_LIVED && freed && life <= sel->c)
-                || (sel->kind == STROBE_MEMORY_SELECT_LONG_LIVED && life > sel->c))
-              collect_live (i, r, &c);
-          }
-      g_mutex_unlock (s.lock);
-    }
-  if (progress)
-    progress (1.0, progress_data);
-  return g_steal_pointer (&list);
-}
-
-guint64
-strobe_memory_alloc_list_get_n_items (StrobeMemoryAllocList *self)
-{
-  g_return_val_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self), 0);
-  return self->items->len;
-}
-
-guint
-strobe_memory_alloc_list_get_items (StrobeMemoryAllocList *self, guint64 first, guint n,
-                                    StrobeMemoryAlloc *out, guint64 *indexes)
-{
-  guint got;
-
-  g_return_val_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self), 0);
-  g_return_val_if_fail (n == 0 || out != NULL, 0);
-  if (first >= self->items->len)
-    return 0;
-  got = (guint) MIN ((guint64) n, self->items->len - first);
-  memcpy (out, &g_array_index (self->items, StrobeMemoryAlloc, first), got * sizeof *out);
-  if (indexes)
-    memcpy (indexes, &g_array_index (self->indexes, guint64, first), got * sizeof *indexes);
-  return got;
-}
-
-static guint64
-field_of (const StrobeMemoryAlloc *r, guint64 index, StrobeMemoryField f)
-{
-  switch (f)
-    {
-    case STROBE_MEMORY_FIELD_ADDRESS: return r->address;
-    case STROBE_MEMORY_FIELD_SIZE: return r->size;
-    case STROBE_MEMORY_FIELD_TAG: return r->tag;
-    case STROBE_MEMORY_FIELD_HEAP: return r->heap;
-    case STROBE_MEMORY_FIELD_THREAD: return r->thread_id;
-    case STROBE_MEMORY_FIELD_ALLOC_TIME: return r->alloc_time;
-    case STROBE_MEMORY_FIELD_FREE_TIME: return r->free_time;
-    case STROBE_MEMORY_FIELD_STACK: return r->callstack;
-    case STROBE_MEMORY_FIELD_INDEX:
-    default: return index;
-    }
-}
-
-typedef struct
-{
-  guint64 value;
-  guint64 index;
-  guint   at;
-} SortItem;
-
-/* One stable LSD radix pass per byte in which the keys differ (sizes and ids differ in two
- * or three): a million answers in tens of milliseconds, where a comparison sort through a
- * callback took a quarter of a second. */
-static guint64
-sort_key (const SortItem *it, gboolean by_index, gboolean descending)
-{
-  guint64 k = by_index ? it->index : it->value;
-
-  return descending ? ~k : k;
-}
-
-static void
-radix_sort (SortItem *items, SortItem *tmp, gsize n, gboolean by_index, gboolean descending)
-{
-  guint64 any = 0, all = G_MAXUINT64;
-  SortItem *from = items, *to = tmp;
-
-  for (gsize i = 0; i < n; i++)
-    {
-      guint64 k = sort_key (&items[i], by_index, descending);
-      any |= k;
-      all &= k;
-    }
-  for (guint shift = 0; shift < 64; shift += 8)
-    {
-      gsize count[256] = { 0 }, at = 0;
-      SortItem *swap;
-
-      if ((((any ^ all) >> shift) & 0xff) == 0)
-        continue;
-      for (gsize i = 0; i < n; i++)
-        count[(sort_key (&from[i], by_index, descending) >> shift) & 0xff]++;
-      for (guint b = 0; b < 256; b++)
-        {
-          gsize c = count[b];
-          count[b] = at;
-          at += c;
-        }
-      for (gsize i = 0; i < n; i++)
-        to[count[(sort_key (&from[i], by_index, descending) >> shift) & 0xff]++] = from[i];
-      swap = from;
-      from = to;
-      to = swap;
-    }
-  if (from != items)
-    memcpy (items, from, n * sizeof *items);
-}
-
-void
-strobe_memory_alloc_list_sort (StrobeMemoryAllocList *self, StrobeMemoryField field, gboolean descending)
-{
-  g_autoptr (GArray) order = NULL;
-  g_autoptr (GArray) items = NULL;
-  g_autoptr (GArray) indexes = NULL;
-
-  g_return_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self));
-  order = g_array_sized_new (FALSE, FALSE, sizeof (SortItem), self->items->len);
-  for (guint i = 0; i < self->items->len; i++)
-    {
-      guint64 index = g_array_index (self->indexes, guint64, i);
-      SortItem it = { field_of (&g_array_index (self->items, StrobeMemoryAlloc, i), index, field), index, i };
-      g_array_append_val (order, it);
-    }
-  {
-    SortItem *v = (SortItem *) (void *) order->data;
-    g_autofree SortItem *tmp = g_new (SortItem, MAX (order->len, 1));
-    gboolean by_index = TRUE;
-
-    /* Ties in index order: the value's passes keep the order the index gave. */
-    for (guint i = 1; i < order->len && by_index; i++)
-      by_index = v[i - 1].index < v[i].index;
-    if (!by_index)
-      radix_sort (v, tmp, order->len, TRUE, FALSE);
-    if (field != STROBE_MEMORY_FIELD_INDEX || descending)
-      radix_sort (v, tmp, order->len, FALSE, descending);
-  }
-  items = g_array_sized_new (FALSE, FALSE, sizeof (StrobeMemoryAlloc), self->items->len);
-  indexes = g_array_sized_new (FALSE, FALSE, sizeof (guint64), self->items->len);
-  for (guint i = 0; i < order->len; i++)
-    {
-      const SortItem *it = &g_array_index (order, SortItem, i);
-      g_array_append_vals (items, &g_array_index (self->items, StrobeMemoryAlloc, it->at), 1);
-      g_array_append_val (indexes, it->index);
-    }
-  g_array_unref (self->items);
-  g_array_unref (self->indexes);
-  self->items = g_steal_pointer (&items);
-  self->indexes = g_steal_pointer (&indexes);
-}
-
-void
-strobe_memory_alloc_list_get_totals (StrobeMemoryAllocList *self, guint64 *count, guint64 *bytes)
-{
-  guint64 b = 0;
-
-  g_return_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self));
-  for (guint i = 0; i < self->items->len; i++)
-    {
-      const StrobeMemoryAlloc *r = &g_array_index (self->items, StrobeMemoryAlloc, i);
-
-      /* Its bytes are the allocations made in the heap it backs (those are listed too). */
-      if (!(r->flags & STROBE_MEMORY_ALLOC_HEAP_BLOCK))
-        b = strobe_memory_sat_add (b, strobe_memory_signed_size (r->size));
-    }
-  if (count)
-    *count = self->items->len;
-  if (bytes)
-    *bytes = b;
-}
-
 StrobeMemoryAggregate *
 strobe_memory_alloc_list_group (StrobeMemoryAllocList *self, StrobeMemoryModel *model, StrobeMemoryGroupBy by,
                                 StrobeMemoryFrameFunc frame_func, gpointer frame_data,
                                 GCancellable *cancellable, GError **error)
 {
+  g_autofree StrobeMemoryAlloc *items = g_new (StrobeMemoryAlloc, LIST_CHUNK);
+  g_autoptr (StrobeMemoryAllocList) ordered = NULL;
   Acc acc;
   GArray *rows;
 
   g_return_val_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self), NULL);
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
+  ordered = _strobe_memory_alloc_list_in_allocation_order (self);
   acc_init (&acc);
-  for (guint i = 0; i < self->items->len; i++)
+  for (guint64 at = 0, n; (n = _strobe_memory_alloc_list_get_keys (ordered, at, LIST_CHUNK, items, NULL)) > 0; at += n)
     {
-      const StrobeMemoryAlloc *r = &g_array_index (self->items, StrobeMemoryAlloc, i);
-      StrobeMemoryRow *row;
-
-      if (i % CHUNK == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
         {
           acc_clear (&acc);
           return NULL;
         }
-      row = acc_row (&acc, direct_key (by, r));
-      row->costs.allocations++;
-      /* As in the list's totals: a heap's backing block adds no bytes of its own. */
-      row->costs.bytes_allocated = strobe_memory_sat_add (row->costs.bytes_allocated, (guint64) MAX (counted (r), 0));
-      if (r->flags & STROBE_MEMORY_ALLOC_TEMPORARY)
-        row->costs.temporary++;
-      if (r->free_time == STROBE_MEMORY_LIVE)
+      for (guint k = 0; k < n; k++)
         {
-          row->costs.leaked_bytes = strobe_memory_sat_add_signed (row->costs.leaked_bytes, counted (r));
-          row->costs.leaked_count++;
+          const StrobeMemoryAlloc *r = &items[k];
+          StrobeMemoryRow *row = acc_row (&acc, direct_key (by, r));
+
+          row->costs.allocations++;
+          /* As in the list's totals: a heap's backing block adds no bytes of its own. */
+          row->costs.bytes_allocated = strobe_memory_sat_add (row->costs.bytes_allocated, (guint64) MAX (strobe_memory_alloc_counted (r), 0));
+          if (r->flags & STROBE_MEMORY_ALLOC_TEMPORARY)
+            row->costs.temporary++;
+          if (r->free_time == STROBE_MEMORY_LIVE)
+            {
+              row->costs.leaked_bytes = strobe_memory_sat_add_signed (row->costs.leaked_bytes, strobe_memory_alloc_counted (r));
+              row->costs.leaked_count++;
+            }
         }
     }
   rows = g_steal_pointer (&acc.rows);
@@ -1420,10 +1089,13 @@ stacks_of_function (StrobeMemoryAllocList *self, StrobeMemoryModel *model, guint
   Path *paths;
   Keyer keyer;
   GHashTable *stacks = g_hash_table_new (g_direct_hash, g_direct_equal);
+  g_autofree StrobeMemoryAlloc *items = g_new (StrobeMemoryAlloc, LIST_CHUNK);
+  g_autoptr (StrobeMemoryAllocList) ordered = _strobe_memory_alloc_list_in_allocation_order (self);
 
   acc_init (&acc);
-  for (guint i = 0; i < self->items->len; i++)
-    acc_row (&acc, g_array_index (self->items, StrobeMemoryAlloc, i).callstack);
+  for (guint64 at = 0, n; (n = _strobe_memory_alloc_list_get_keys (ordered, at, LIST_CHUNK, items, NULL)) > 0; at += n)
+    for (guint k = 0; k < n; k++)
+      acc_row (&acc, items[k].callstack);
   rows = g_steal_pointer (&acc.rows);
   acc_clear (&acc);
   paths = g_new0 (Path, MAX (rows->len, 1));
@@ -1453,6 +1125,8 @@ strobe_memory_alloc_list_select_group (StrobeMemoryAllocList *self, StrobeMemory
 {
   g_autoptr (StrobeMemoryAllocList) out = NULL;
   g_autoptr (GHashTable) stacks = NULL;
+  g_autofree StrobeMemoryAlloc *items = g_new (StrobeMemoryAlloc, LIST_CHUNK);
+  g_autofree guint64 *indexes = g_new (guint64, LIST_CHUNK);
 
   g_return_val_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self), NULL);
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (model), NULL);
@@ -1462,19 +1136,18 @@ strobe_memory_alloc_list_select_group (StrobeMemoryAllocList *self, StrobeMemory
       if (stacks == NULL)
         return NULL;
     }
-  out = g_object_new (STROBE_TYPE_MEMORY_ALLOC_LIST, NULL);
-  for (guint i = 0; i < self->items->len; i++)
+  out = _strobe_memory_alloc_list_new_like (self);
+  for (guint64 at = 0, n; (n = _strobe_memory_alloc_list_get_keys (self, at, LIST_CHUNK, items, indexes)) > 0; at += n)
     {
-      const StrobeMemoryAlloc *r = &g_array_index (self->items, StrobeMemoryAlloc, i);
-      gboolean in = stacks ? g_hash_table_contains (stacks, GUINT_TO_POINTER ((guint) r->callstack + 1u))
-                           : direct_key (by, r) == key;
-
-      if (i % CHUNK == 0 && g_cancellable_set_error_if_cancelled (cancellable, error))
+      if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return NULL;
-      if (in)
+      for (guint k = 0; k < n; k++)
         {
-          g_array_append_val (out->items, *r);
-          g_array_append_val (out->indexes, g_array_index (self->indexes, guint64, i));
+          const StrobeMemoryAlloc *r = &items[k];
+
+          if (stacks ? g_hash_table_contains (stacks, GUINT_TO_POINTER ((guint) r->callstack + 1u))
+                     : direct_key (by, r) == key)
+            _strobe_memory_alloc_list_append (out, indexes[k], r);
         }
     }
   return g_steal_pointer (&out);

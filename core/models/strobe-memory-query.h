@@ -200,8 +200,10 @@ GArray   *strobe_memory_model_freed_in      (StrobeMemoryModel *self, guint64 a,
 /* freed at most @max_lifetime ticks after allocation (scans every allocation). */
 GArray   *strobe_memory_model_short_lived   (StrobeMemoryModel *self, guint64 max_lifetime);
 
-/* A copy of the selected allocations (as they were when the query ran), in allocation
- * order (freed ones: in order of freeing). */
+/* The selected allocations (as they were when the query ran), in allocation order (freed
+ * ones: in order of freeing): their indexes, four bytes each, the records read from the
+ * model (which the list keeps) when asked for. G_IO_ERROR_NO_SPACE when the list would not
+ * fit in the memory the machine and the process's limits have left. */
 StrobeMemoryAllocList *strobe_memory_model_select (StrobeMemoryModel           *model,
                                                    const StrobeMemorySelection *selection,
                                                    GCancellable                *cancellable,
@@ -209,11 +211,13 @@ StrobeMemoryAllocList *strobe_memory_model_select (StrobeMemoryModel           *
                                                    gpointer                     progress_data,
                                                    GError                     **error);
 guint64  strobe_memory_alloc_list_get_n_items (StrobeMemoryAllocList *self);
-/* Items [@first, @first + @n): their records and (when @indexes) model indexes. */
+/* Items [@first, @first + @n): their records (when @out) and model indexes (when @indexes). */
 guint    strobe_memory_alloc_list_get_items   (StrobeMemoryAllocList *self, guint64 first, guint n,
                                                StrobeMemoryAlloc *out, guint64 *indexes);
-void     strobe_memory_alloc_list_sort        (StrobeMemoryAllocList *self, StrobeMemoryField field,
-                                               gboolean descending);
+/* In place, stable (ties in allocation order). Needs 20 bytes an item meanwhile:
+ * G_IO_ERROR_NO_SPACE (the order unchanged) when they are not there. */
+gboolean strobe_memory_alloc_list_sort        (StrobeMemoryAllocList *self, StrobeMemoryField field,
+                                               gboolean descending, GError **error);
 /* Totals: count and bytes. A block that backed another heap at the selection's time
  * (flagged STROBE_MEMORY_ALLOC_HEAP_BLOCK in the list) counts as an allocation but not in
  * the bytes: they are the allocations made in that heap (see "Heaps that sub-allocate" in

@@ -29,6 +29,7 @@
 #include "strobe-log-item.h"
 #include "strobe-log-rows.h"
 #include "strobe-memory-alloc-rows.h"
+#include "strobe-memory-budget.h"
 #include "strobe-memory-graph-private.h"
 #include "strobe-memory-items.h"
 #include "strobe-memory-view.h"
@@ -232,6 +233,67 @@ totals_text (guint64 count, guint64 bytes)
       n = g_strdup_printf ("%" G_GUINT64_FORMAT "\u202f%03" G_GUINT64_FORMAT, count / 1000, count % 1000);
     }
   return g_strdup_printf ("%s allocation%s, %s bytes (%s)", n, count == 1 ? "" : "s", b->str, size);
+}
+
+/* A query the memory left would not hold says so where its totals would be, and the
+ * answer before it goes (it was another query's); an answer too big to sort is shown in
+ * its own order, saying why. The machine is a meminfo of the test's: 16 kB, none of it
+ * available — answers up to a 256th of it, 64 bytes, are still made. */
+static void
+test_query_no_room (void)
+{
+  Fixture f = { 0 };
+  g_autofree char *dir = g_dir_make_tmp ("test-memory-view-XXXXXX", NULL);
+  g_autofree char *meminfo = g_build_filename (dir, "meminfo", NULL);
+  const char *unsorted = "Not sorted: not enough memory to sort this many allocations";
+  StrobeMemoryQueries *q;
+  GtkColumnView *table;
+  StrobeMemorySummary s;
+  g_autoptr (GtkColumnViewColumn) size = NULL;
+
+  open_trace (&f, golden_path);
+  q = strobe_memory_view_get_queries (f.view);
+  table = strobe_memory_queries_get_table (q);
+  size = g_list_model_get_item (gtk_column_view_get_columns (table), 1);
+  strobe_memory_model_get_summary (f.model, &s);
+  g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, 10);
+  g_assert_true (g_file_set_contents (meminfo, "MemTotal: 16 kB\nMemAvailable: 0 kB\n", -1, NULL));
+  strobe_memory_budget_set_test_meminfo (meminfo);
+
+  /* Every allocation (1 180): refused at the first look, 1 024 in. */
+  run_query (&f, STROBE_MEMORY_SELECT_ALLOCATED, s.first_time, s.last_time, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, 0);
+  g_assert_cmpstr (strobe_memory_queries_get_totals_text (q), ==,
+                   "Not enough memory for this list: choose a shorter range or another query");
+  screenshot (GTK_WIDGET (f.window), "memory-no-room");
+
+  /* The leaks by size: listed, not sorted (10 × 20 bytes), in allocation order. */
+  run_query (&f, STROBE_MEMORY_SELECT_LEAKS, 0, 0, 0);
+  gtk_column_view_sort_by_column (table, size, GTK_SORT_DESCENDING);
+  settle (&f);
+  g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, 10);
+  g_assert_cmpuint (count_text (GTK_WIDGET (q), unsorted), ==, 1);
+  for (guint i = 1; i < 10; i++)
+    {
+      g_autoptr (StrobeMemoryAllocItem) a = g_list_model_get_item (table_model (&f), i - 1);
+      g_autoptr (StrobeMemoryAllocItem) b = g_list_model_get_item (table_model (&f), i);
+
+      g_assert_cmpuint (strobe_memory_alloc_item_get_index (a), <, strobe_memory_alloc_item_get_index (b));
+    }
+
+  /* With memory again, the same click sorts and the notice goes. */
+  strobe_memory_budget_set_test_meminfo (NULL);
+  gtk_column_view_sort_by_column (table, NULL, GTK_SORT_ASCENDING);
+  settle (&f);
+  gtk_column_view_sort_by_column (table, size, GTK_SORT_DESCENDING);
+  settle (&f);
+  g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, 10);
+  g_assert_cmpuint (count_text (GTK_WIDGET (q), unsorted), ==, 0);
+  gtk_column_view_sort_by_column (table, NULL, GTK_SORT_ASCENDING);
+  settle (&f);
+  close_all (&f);
+  g_unlink (meminfo);
+  g_rmdir (dir);
 }
 
 /* ---- the golden trace through the table ------------------------------------------------------- */
@@ -1578,6 +1640,7 @@ main (int argc, char *argv[])
   store_dir = g_build_filename (work_dir, "store", NULL);
 
   g_test_add_func ("/memory-view/golden-table", test_golden_table);
+  g_test_add_func ("/memory-view/query-no-room", test_query_no_room);
   g_test_add_func ("/memory-view/summary", test_summary);
   g_test_add_func ("/memory-view/graph", test_graph);
   g_test_add_func ("/memory-view/graph-snapshot", test_graph_snapshot);

@@ -10,7 +10,8 @@
  *   load.*, model.*  the trace into a StrobeDocument; the memory model's bytes per allocation
  *   query.*          each allocation list over ~1 M answers (target ≤ 1000 ms, aim 200),
  *                    grouping and sorting one, aggregations over a 1 M-allocation range;
- *                    next to copying the same 1 M records out of the model (the floor)
+ *                    next to copying the same 1 M records out of the model (the floor);
+ *                    the heap a list of every allocation takes, per answer (≤ 8 bytes)
  *   tree.*           top-down and bottom-up call trees and the caller/callee table of the
  *                    whole trace and of a tenth of it
  *   series.*         the graphs' samples (every tag and heap) of the whole trace and a tenth
@@ -33,6 +34,7 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <time.h>
 #include <gtk/gtk.h>
@@ -247,9 +249,22 @@ bench_queries (StrobeMemoryModel *m)
       if (i == 0)
         live = g_steal_pointer (&list);
     }
+  /* What an answer holds: every allocation of the trace listed (the heap it took). */
+  {
+    StrobeMemorySelection every = { STROBE_MEMORY_SELECT_ALLOCATED, 0, G_MAXUINT64 - 1, 0 };
+    g_autoptr (StrobeMemoryAllocList) list = NULL;
+    struct mallinfo2 before = mallinfo2 (), after;
+
+    list = strobe_memory_model_select (m, &every, NULL, NULL, NULL, NULL);
+    after = mallinfo2 ();
+    if (list != NULL && strobe_memory_alloc_list_get_n_items (list) > 0)
+      bench_report_ratio ("query_list_bytes_per_answer",
+                          (double) ((after.uordblks + after.hblkhd) - (before.uordblks + before.hblkhd))
+                            / (double) strobe_memory_alloc_list_get_n_items (list), "<=", 8);
+  }
   /* What the table does with an answer: sort it by a column, group it. */
   t = bench_now_ns ();
-  strobe_memory_alloc_list_sort (live, STROBE_MEMORY_FIELD_SIZE, TRUE);
+  g_assert_true (strobe_memory_alloc_list_sort (live, STROBE_MEMORY_FIELD_SIZE, TRUE, NULL));
   report_query ("sort_by_size", ms_since (t), strobe_memory_alloc_list_get_n_items (live));
   {
     static const struct { const char *name; StrobeMemoryGroupBy by; } groups[] = {

@@ -22,6 +22,7 @@
 #include <strobe/strobe.h>
 
 #include "strobe-decoder.h"
+#include "strobe-memory-budget.h"
 #include "strobe-memory-model.h"
 #include "strobe-memory-query.h"
 #include "strobe-memory-records.h"
@@ -511,6 +512,7 @@ test_colliding_addresses (void)
 /* ---- queries against a brute-force recount ---------------------------------------------- */
 
 static StrobeMemoryModel *query_model;
+static char *query_trace;
 static guint32 pool_heap, tags[3];
 
 /* Distinct call chains: depth and branch picked from @x. */
@@ -638,7 +640,8 @@ build_query_model (const char *dir)
   strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (query_model));
   strobe_decoder_read_file (decoder, trace, NULL, &error);
   g_assert_no_error (error);
-  g_unlink (trace);
+  query_trace = g_strdup (trace);
+
 }
 
 typedef struct
@@ -994,7 +997,7 @@ test_sort (void)
             want[i] = (Keyed) { field_value (&items[i], indexes[i], f), indexes[i] };
           keyed_descending = desc;
           qsort (want, n, sizeof *want, keyed_compare);
-          strobe_memory_alloc_list_sort (list, f, desc);
+          g_assert_true (strobe_memory_alloc_list_sort (list, f, desc, NULL));
           strobe_memory_alloc_list_get_items (list, 0, (guint) n, items, indexes);
           for (guint64 i = 0; i < n; i++)
             {
@@ -1057,7 +1060,7 @@ test_select (void)
       g_assert_cmpuint (m, ==, want);
       g_assert_cmpuint (got_bytes, ==, want_bytes);
       /* Sorting keeps the set; sizes come out in order. */
-      strobe_memory_alloc_list_sort (list, STROBE_MEMORY_FIELD_SIZE, TRUE);
+      g_assert_true (strobe_memory_alloc_list_sort (list, STROBE_MEMORY_FIELD_SIZE, TRUE, NULL));
       strobe_memory_alloc_list_get_items (list, 0, (guint) m, items, NULL);
       for (guint64 i = 1; i < m; i++)
         g_assert_cmpuint (items[i - 1].size, >=, items[i].size);
@@ -1106,6 +1109,118 @@ test_cancel_progress (void)
   }
 }
 
+/* A list stands as it was made: the trace read half-way, the leaks so far listed; the
+ * rest read — some of them freed since — the list still has them live (its items, its
+ * totals, its sort by free time), while the model has them freed. */
+static void
+test_list_as_made (void)
+{
+  g_autoptr (StrobeDecoder) decoder = strobe_decoder_new ();
+  g_autoptr (StrobeMemoryModel) model = strobe_memory_model_new ();
+  g_autoptr (StrobeMemoryAllocList) half = NULL;
+  g_autoptr (GError) error = NULL;
+  StrobeMemorySelection sel = { STROBE_MEMORY_SELECT_LEAKS, 0, 0, 0 };
+  g_autofree char *data = NULL;
+  g_autofree StrobeMemoryAlloc *items = NULL;
+  g_autofree guint64 *indexes = NULL;
+  guint64 count0, bytes0, count1, bytes1, freed_since = 0;
+  gsize len;
+
+  g_assert_true (g_file_get_contents (query_trace, &data, &len, NULL));
+  strobe_decoder_add_analyzer (decoder, STROBE_ANALYZER (model));
+  g_assert_true (strobe_decoder_feed (decoder, (const guint8 *) data, len / 2, &error));
+  half = strobe_memory_model_select (model, &sel, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  strobe_memory_alloc_list_get_totals (half, &count0, &bytes0);
+  g_assert_cmpuint (count0, >, 1000);
+  g_assert_true (strobe_decoder_feed (decoder, (const guint8 *) data + len / 2, len - len / 2, &error));
+  g_assert_true (strobe_decoder_finish (decoder, &error));
+  g_assert_no_error (error);
+
+  strobe_memory_alloc_list_get_totals (half, &count1, &bytes1);
+  g_assert_cmpuint (count1, ==, count0);
+  g_assert_cmpuint (bytes1, ==, bytes0);
+  items = g_new (StrobeMemoryAlloc, count0);
+  indexes = g_new (guint64, count0);
+  g_assert_true (strobe_memory_alloc_list_sort (half, STROBE_MEMORY_FIELD_FREE_TIME, FALSE, &error));
+  g_assert_cmpuint (strobe_memory_alloc_list_get_items (half, 0, (guint) count0, items, indexes), ==, count0);
+  for (guint64 i = 0; i < count0; i++)
+    {
+      StrobeMemoryAlloc r;
+
+      g_assert_cmpuint (items[i].free_time, ==, STROBE_MEMORY_LIVE);
+      /* All live as listed: the sort by free time left them in allocation order. */
+      if (i > 0)
+        g_assert_cmpuint (indexes[i - 1], <, indexes[i]);
+      strobe_memory_model_get_alloc (model, indexes[i], &r);
+      g_assert_cmpuint (items[i].size, ==, r.size);
+      g_assert_cmpuint (items[i].alloc_time, ==, r.alloc_time);
+      g_assert_cmpuint (items[i].callstack, ==, r.callstack);
+      if (r.free_time != STROBE_MEMORY_LIVE)
+        freed_since++;
+    }
+  g_test_message ("%" G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " listed live were freed later", freed_since, count0);
+  g_assert_cmpuint (freed_since, >, 0);
+}
+
+/* A list and its sort ask whether they fit in what the machine has left: with none left
+ * (a machine of 16 MiB whose MemAvailable is 0: answers up to a 256th of it, 64 KiB, are
+ * still made), the whole trace's 78 k allocations are not listed — the list stops where it
+ * would double past that — and a list of 9 k is made but not sorted (20 bytes an item);
+ * either says so (G_IO_ERROR_NO_SPACE), the sorted list's order unchanged. With memory,
+ * both are made. */
+static void
+test_list_room (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("strobe-list-room-XXXXXX", NULL);
+  g_autofree char *meminfo = g_build_filename (dir, "meminfo", NULL);
+  StrobeMemorySelection all = { STROBE_MEMORY_SELECT_ALLOCATED, 0, G_MAXUINT64 - 1, 0 };
+  StrobeMemorySelection some = { STROBE_MEMORY_SELECT_LIVE_AT, 0, 0, 0 };
+  g_autoptr (StrobeMemoryAllocList) list = NULL, live = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree guint64 *before = NULL, *after = NULL;
+  guint64 first, last, n;
+
+  if (strobe_memory_budget_room () < 64 * 1024 * 1024)
+    {
+      g_test_skip ("this process runs under a tight memory limit");
+      return;
+    }
+  time_range (&first, &last);
+  some.a = first + (last - first) / 4;
+  g_assert_true (g_file_set_contents (meminfo, "MemTotal: 16384 kB\nMemAvailable: 0 kB\n", -1, NULL));
+  strobe_memory_budget_set_test_meminfo (meminfo);
+
+  g_assert_null (strobe_memory_model_select (query_model, &all, NULL, NULL, NULL, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_test_message ("%s", error->message);
+  g_clear_error (&error);
+
+  live = strobe_memory_model_select (query_model, &some, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  n = strobe_memory_alloc_list_get_n_items (live);
+  g_assert_cmpuint (n * 20, >, 64 * 1024);
+  g_assert_cmpuint (n * 4, <=, 64 * 1024);
+  before = g_new (guint64, n);
+  after = g_new (guint64, n);
+  strobe_memory_alloc_list_get_items (live, 0, (guint) n, NULL, before);
+  g_assert_false (strobe_memory_alloc_list_sort (live, STROBE_MEMORY_FIELD_SIZE, TRUE, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE);
+  g_clear_error (&error);
+  strobe_memory_alloc_list_get_items (live, 0, (guint) n, NULL, after);
+  g_assert_cmpmem (before, n * sizeof *before, after, n * sizeof *after);
+
+  g_assert_true (g_file_set_contents (meminfo, "MemTotal: 16777216 kB\nMemAvailable: 8388608 kB\n", -1, NULL));
+  g_assert_true (strobe_memory_alloc_list_sort (live, STROBE_MEMORY_FIELD_SIZE, TRUE, &error));
+  list = strobe_memory_model_select (query_model, &all, NULL, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (strobe_memory_alloc_list_get_n_items (list), ==, strobe_memory_model_get_count (query_model));
+
+  strobe_memory_budget_set_test_meminfo (NULL);
+  g_unlink (meminfo);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1127,11 +1242,15 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-model/select", test_select);
   g_test_add_func ("/memory-model/sort", test_sort);
   g_test_add_func ("/memory-model/cancel-and-progress", test_cancel_progress);
+  g_test_add_func ("/memory-model/list-as-made", test_list_as_made);
+  g_test_add_func ("/memory-model/list-room", test_list_room);
   dir = g_dir_make_tmp ("strobe-memory-model-XXXXXX", NULL);
   build_query_model (dir);
   status = g_test_run ();
   g_clear_object (&query_model);
   strobe_shutdown ();
+  g_unlink (query_trace);
+  g_free (query_trace);
   g_rmdir (dir);
   return status;
 }

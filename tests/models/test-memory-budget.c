@@ -111,6 +111,13 @@ test_address_space_limit (void)
   g_assert_true (strobe_memory_budget_over (&b, b.bytes));
   g_assert_true (b.final);
   g_assert_true (strobe_memory_budget_exceeded (&b, 0));
+  /* The models stop at the reserve; an answer may take half of what is left with it. */
+  {
+    guint64 left = limit - vm_size ();
+
+    g_assert_true (strobe_memory_budget_fits (left / 2 - 8 * MIB));
+    g_assert_false (strobe_memory_budget_fits (left / 2 + 8 * MIB));
+  }
   munmap (map, room0 - 8 * MIB);
 }
 
@@ -226,6 +233,15 @@ test_machine_room (void)
   g_assert_false (strobe_memory_budget_over (&b[0], 64 * MIB - 1));
   g_assert_true (strobe_memory_budget_over (&b[0], 64 * MIB));
   g_assert_true (b[0].final);
+
+  /* A query's answer fits in what the machine has left past its reserve; with nothing
+   * left, up to a 256th of the machine (64 MiB here), no more. */
+  write_meminfo (path, total, total / 16 + 512 * MIB);
+  g_assert_true (strobe_memory_budget_fits (512 * MIB));
+  g_assert_false (strobe_memory_budget_fits (513 * MIB));
+  write_meminfo (path, total, 0);
+  g_assert_true (strobe_memory_budget_fits (64 * MIB));
+  g_assert_false (strobe_memory_budget_fits (64 * MIB + 1));
 
   strobe_memory_budget_set_test_meminfo (NULL);
   g_unlink (path);
