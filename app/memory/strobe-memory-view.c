@@ -182,6 +182,7 @@ struct _StrobeMemoryView
   gboolean                  analysed;          /* once, after loading */
   gboolean                  queried;           /* the first query ran */
   gint64                    last_analysis_us;
+  gint64                    analysis_cost_us;   /* how long the last one took */
   guint                     range_source;
   guint                     refresh_source;
   guint64                   selected_allocation;  /* the view's own: no other view follows it */
@@ -422,6 +423,7 @@ analysis_done (GObject      *result,
   StrobeMemoryView *self = user_data;
 
   gtk_widget_set_visible (GTK_WIDGET (self->analysis_progress), FALSE);
+  self->analysis_cost_us = g_get_monotonic_time () - self->last_analysis_us;
   if (result == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -505,7 +507,12 @@ refresh_cb (gpointer data)
   StrobeMemoryView *self = data;
 
   self->refresh_source = 0;
-  start_analysis (self);
+  /* A live trace's analysis still running is let finish (starting again would cancel it,
+   * and one longer than the interval would never be seen); its end asks again. */
+  if (strobe_memory_job_is_running (self->analysis_job))
+    self->refresh_source = g_timeout_add (LIVE_REFRESH_US / 1000, refresh_cb, self);
+  else
+    start_analysis (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -836,7 +843,8 @@ strobe_memory_view_document_changed (StrobeView            *view,
     }
   else if (live && (changes & STROBE_DOCUMENT_CHANGED_MEMORY) && self->refresh_source == 0)
     {
-      gint64 wait = LIVE_REFRESH_US - (g_get_monotonic_time () - self->last_analysis_us);
+      /* Each walks the whole trace: at most a fifth of the time, as the graphs. */
+      gint64 wait = MAX (LIVE_REFRESH_US, 5 * self->analysis_cost_us) - (g_get_monotonic_time () - self->last_analysis_us);
 
       self->analysed = TRUE;
       self->refresh_source = g_timeout_add ((guint) MAX (wait / 1000, 0), refresh_cb, self);
