@@ -26,7 +26,7 @@ strobe_memory_model_get_count (StrobeMemoryModel *self)
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   strobe_memory_model_get_store (self, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   n = strobe_memory_store_n_records (&s);
   g_mutex_unlock (s.lock);
   return n;
@@ -41,7 +41,7 @@ strobe_memory_model_get_alloc (StrobeMemoryModel *self, guint64 index, StrobeMem
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), FALSE);
   g_return_val_if_fail (out != NULL, FALSE);
   strobe_memory_model_get_store (self, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   ok = has_record (&s, index);
   if (ok)
     {
@@ -61,7 +61,7 @@ strobe_memory_model_get_allocs (StrobeMemoryModel *self, const guint64 *indexes,
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), 0);
   g_return_val_if_fail (n == 0 || (indexes != NULL && out != NULL), 0);
   strobe_memory_model_get_store (self, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   for (guint i = 0; i < n; i++)
     if (has_record (&s, indexes[i]))
       {

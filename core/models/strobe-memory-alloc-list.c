@@ -140,7 +140,7 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
   strobe_memory_model_get_store (model, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   switch (sel->kind)
     {
     case STROBE_MEMORY_SELECT_FREED:
@@ -179,7 +179,7 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
 
       if (!check (cancellable, error, progress, progress_data, (gdouble) (at - lo) / (gdouble) MAX (hi - lo, 1)))
         return NULL;
-      g_mutex_lock (s.lock);
+      strobe_memory_store_read_lock (&s);
       if (sel->kind == STROBE_MEMORY_SELECT_FREED)
         for (guint64 j = at; j < end; j++)
           {
@@ -267,7 +267,7 @@ strobe_memory_alloc_list_get_items (StrobeMemoryAllocList *self, guint64 first, 
   g_return_val_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self), 0);
   g_return_val_if_fail (n == 0 || out != NULL || indexes != NULL, 0);
   strobe_memory_model_get_store (self->model, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   got = read_items (self, &s, first, n, out, indexes);
   g_mutex_unlock (s.lock);
   return got;
@@ -391,7 +391,7 @@ strobe_memory_alloc_list_sort (StrobeMemoryAllocList *self, StrobeMemoryField fi
     strobe_memory_model_get_store (self->model, &s);
     for (gsize at = 0; at < n; at += CHUNK)
       {
-        g_mutex_lock (s.lock);
+        strobe_memory_store_read_lock (&s);
         for (gsize i = at; i < MIN (n, at + CHUNK); i++)
           {
             StrobeMemoryAlloc r;
@@ -456,7 +456,7 @@ _strobe_memory_alloc_list_get_keys (StrobeMemoryAllocList *self, guint64 first, 
     return 0;
   got = (guint) MIN ((guint64) n, self->indexes->len - first);
   strobe_memory_model_get_store (self->model, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   any_marks = g_hash_table_size (s.marks) != 0;
   for (guint k = 0; k < got; k++)
     {

@@ -1120,7 +1120,7 @@ strobe_memory_model_on_event (StrobeAnalyzer *analyzer, guint route, const Strob
   static StrobeFieldAccessor b_first = STROBE_FIELD_ACCESSOR_INIT ("First");
   StrobeMemoryModel *self = STROBE_MEMORY_MODEL (analyzer);
 
-  g_mutex_lock (&self->lock);
+  strobe_memory_store_write_lock (&self->store);
   /* The routes that add allocations: the single reports (the enum's first seven), batches
    * and the live table. */
   if ((route <= ROUTE_HEAP_FREE_ALL || route == ROUTE_BATCH || route == ROUTE_LIVE) && over_budget (self, route))

@@ -162,7 +162,7 @@ find_range (StrobeMemoryModel *model, guint64 t0, guint64 t1, Range *r, GCancell
   gint64 v, c;
 
   strobe_memory_model_get_store (model, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   r->t0 = t0;
   r->t1 = t1;
   r->n_records = strobe_memory_store_n_records (&s);
@@ -206,7 +206,7 @@ find_range (StrobeMemoryModel *model, guint64 t0, guint64 t1, Range *r, GCancell
 
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
-      g_mutex_lock (s.lock);
+      strobe_memory_store_read_lock (&s);
       while ((i < ie || j < je) && steps++ < CHUNK)
         {
           guint64 t;
@@ -344,7 +344,7 @@ accumulate (StrobeMemoryModel *model, const Range *range, StrobeMemoryGroupBy by
 
       if (!check (cancellable, error, progress, pdata, from + (to - from) * (gdouble) done / (gdouble) total))
         return FALSE;
-      g_mutex_lock (s.lock);
+      strobe_memory_store_read_lock (&s);
       accumulate_chunk (&s, range, by, acc, at, end);
       g_mutex_unlock (s.lock);
       done += end - at;
@@ -357,7 +357,7 @@ accumulate (StrobeMemoryModel *model, const Range *range, StrobeMemoryGroupBy by
 
       if (!check (cancellable, error, progress, pdata, from + (to - from) * (gdouble) done / (gdouble) total))
         return FALSE;
-      g_mutex_lock (s.lock);
+      strobe_memory_store_read_lock (&s);
       strobe_memory_store_live_among (&s, at, end, range->peak_time ? range->peak_time - 1 : 0, add_peak, &pc);
       g_mutex_unlock (s.lock);
       done += end - at;
@@ -446,7 +446,7 @@ fetch_paths (StrobeMemoryModel *model, GArray *rows, Path *paths, GCancellable *
     {
       if (g_cancellable_set_error_if_cancelled (cancellable, error))
         return FALSE;
-      g_mutex_lock (s.lock);
+      strobe_memory_store_read_lock (&s);
       for (guint i = at; i < MIN (rows->len, at + 1024); i++)
         {
           guint64 id = g_array_index (rows, StrobeMemoryRow, i).key;
@@ -999,7 +999,7 @@ strobe_memory_model_live_at (StrobeMemoryModel *self, guint64 t)
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self) && !strobe_memory_model_is_summary (self), NULL);
   strobe_memory_model_get_store (self, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   out = live_among (&s, 0, strobe_memory_store_allocs_upto (&s, t), t);
   g_mutex_unlock (s.lock);
   return out;
@@ -1013,7 +1013,7 @@ strobe_memory_model_leaks (StrobeMemoryModel *self)
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self), NULL);
   strobe_memory_model_get_store (self, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   out = live_among (&s, 0, strobe_memory_store_n_records (&s), STROBE_MEMORY_LIVE - 1);
   g_mutex_unlock (s.lock);
   return out;
@@ -1027,7 +1027,7 @@ strobe_memory_model_allocated_live (StrobeMemoryModel *self, guint64 a, guint64 
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self) && !strobe_memory_model_is_summary (self), NULL);
   strobe_memory_model_get_store (self, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   out = live_among (&s, a ? strobe_memory_store_allocs_upto (&s, a - 1) : 0,
                     strobe_memory_store_allocs_upto (&s, MIN (b, c)), c);
   g_mutex_unlock (s.lock);
@@ -1043,7 +1043,7 @@ strobe_memory_model_freed_in (StrobeMemoryModel *self, guint64 a, guint64 b)
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self) && !strobe_memory_model_is_summary (self), out);
   strobe_memory_model_get_store (self, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   from = a ? strobe_memory_store_frees_upto (&s, a - 1) : 0;
   to = strobe_memory_store_frees_upto (&s, b);
   for (guint64 j = from; j < to; j++)
@@ -1067,7 +1067,7 @@ strobe_memory_model_short_lived (StrobeMemoryModel *self, guint64 max_lifetime)
 
   g_return_val_if_fail (STROBE_IS_MEMORY_MODEL (self) && !strobe_memory_model_is_summary (self), out);
   strobe_memory_model_get_store (self, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   for (guint64 i = 0; i < strobe_memory_store_n_records (&s); i++)
     {
       guint64 free_time = strobe_memory_store_free_time (&s, i);

@@ -255,7 +255,7 @@ totals_only (StrobeMemoryModel *model, StrobeMemorySeries *self, guint64 step)
 
   strobe_memory_model_get_series (model, self->start, self->end, self->n_points, samples);
   strobe_memory_model_get_store (model, &s);
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   i_prev = self->start ? strobe_memory_store_allocs_upto (&s, self->start - 1) : 0;
   j_prev = self->start ? strobe_memory_store_frees_upto (&s, self->start - 1) : 0;
   strobe_memory_store_cum_free (&s, j_prev, &fb, &fc_prev);
@@ -350,7 +350,7 @@ strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b
   walk_init (&st.tags, self->n_points);
   walk_init (&st.heaps, self->n_points);
   st.s = &s;
-  g_mutex_lock (s.lock);
+  strobe_memory_store_read_lock (&s);
   i0 = a ? strobe_memory_store_allocs_upto (&s, a - 1) : 0;
   st.j0 = a ? strobe_memory_store_frees_upto (&s, a - 1) : 0;
   ie = strobe_memory_store_allocs_upto (&s, b - 1);
@@ -367,7 +367,7 @@ strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b
     {
       if (!check (cancellable, error, progress, progress_data, (gdouble) done / (gdouble) total))
         goto cancelled;
-      g_mutex_lock (s.lock);
+      strobe_memory_store_read_lock (&s);
       strobe_memory_store_live_among (&s, at, MIN (i0, at + CHUNK), a - 1, add_live, &st);
       g_mutex_unlock (s.lock);
       done += MIN (CHUNK, i0 - at) / 8;
@@ -387,7 +387,7 @@ strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b
 
         if (!check (cancellable, error, progress, progress_data, (gdouble) done / (gdouble) total))
           goto cancelled;
-        g_mutex_lock (s.lock);
+        strobe_memory_store_read_lock (&s);
         while ((i < ie || j < je) && steps++ < CHUNK)
           {
             gboolean is_alloc = j >= je || (i < ie && i < strobe_memory_store_entry_after (&s, j));

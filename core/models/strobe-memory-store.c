@@ -287,6 +287,7 @@ strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummar
 {
   memset (s, 0, sizeof *s);
   s->lock = lock;
+  s->writers = g_new0 (gint, 1);
   s->stacks = stacks;
   s->sum = sum;
   s->time = column_new (sizeof (guint32));
@@ -327,6 +328,7 @@ strobe_memory_store_clear (StrobeMemoryStore *s)
     g_clear_pointer (arrays[i], g_array_unref);
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
     g_clear_pointer (columns[i], column_free);
+  g_clear_pointer (&s->writers, g_free);
   g_clear_pointer (&s->palette_index, g_hash_table_unref);
   g_clear_pointer (&s->wide, g_hash_table_unref);
   g_clear_pointer (&s->marks, g_hash_table_unref);
