@@ -115,16 +115,6 @@ collect (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
     }
 }
 
-static gboolean
-check (GCancellable *cancellable, GError **error, StrobeMemoryProgressFunc progress, gpointer data, gdouble done)
-{
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return FALSE;
-  if (progress)
-    progress (CLAMP (done, 0.0, 1.0), data);
-  return TRUE;
-}
-
 StrobeMemoryAllocList *
 strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelection *sel,
                             GCancellable *cancellable, StrobeMemoryProgressFunc progress,
@@ -177,7 +167,7 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
     {
       guint64 end = MIN (hi, at + CHUNK);
 
-      if (!check (cancellable, error, progress, progress_data, (gdouble) (at - lo) / (gdouble) MAX (hi - lo, 1)))
+      if (!strobe_memory_query_check (cancellable, error, progress, progress_data, (gdouble) (at - lo) / (gdouble) MAX (hi - lo, 1)))
         return NULL;
       strobe_memory_store_read_lock (&s);
       if (sel->kind == STROBE_MEMORY_SELECT_FREED)

@@ -74,6 +74,18 @@ void            strobe_memory_tree_get_frame     (StrobeMemoryTree  *self,
                                                   StrobeMemoryFrame *frame,
                                                   guint32           *inline_depth);
 
+/* Between two chunks of a query: FALSE (and @error) when it was cancelled; progress said. */
+static inline gboolean
+strobe_memory_query_check (GCancellable *cancellable, GError **error, StrobeMemoryProgressFunc progress,
+                           gpointer data, gdouble done)
+{
+  if (g_cancellable_set_error_if_cancelled (cancellable, error))
+    return FALSE;
+  if (progress)
+    progress (CLAMP (done, 0.0, 1.0), data);
+  return TRUE;
+}
+
 /* The bytes an allocation counts for: none for a block that backs another heap (its bytes
  * are the allocations made in it). */
 static inline gint64

@@ -127,17 +127,6 @@ direct_key (StrobeMemoryGroupBy by, const StrobeMemoryAlloc *r)
     }
 }
 
-static gboolean
-check (GCancellable *cancellable, GError **error, StrobeMemoryProgressFunc progress, gpointer data,
-       gdouble done)
-{
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return FALSE;
-  if (progress)
-    progress (CLAMP (done, 0.0, 1.0), data);
-  return TRUE;
-}
-
 /* ---- the two passes ------------------------------------------------------------------- */
 
 typedef struct
@@ -342,7 +331,7 @@ accumulate (StrobeMemoryModel *model, const Range *range, StrobeMemoryGroupBy by
     {
       guint64 end = MIN (range->hi, at + CHUNK);
 
-      if (!check (cancellable, error, progress, pdata, from + (to - from) * (gdouble) done / (gdouble) total))
+      if (!strobe_memory_query_check (cancellable, error, progress, pdata, from + (to - from) * (gdouble) done / (gdouble) total))
         return FALSE;
       strobe_memory_store_read_lock (&s);
       accumulate_chunk (&s, range, by, acc, at, end);
@@ -355,7 +344,7 @@ accumulate (StrobeMemoryModel *model, const Range *range, StrobeMemoryGroupBy by
     {
       guint64 end = MIN (range->peak_i, at + CHUNK);
 
-      if (!check (cancellable, error, progress, pdata, from + (to - from) * (gdouble) done / (gdouble) total))
+      if (!strobe_memory_query_check (cancellable, error, progress, pdata, from + (to - from) * (gdouble) done / (gdouble) total))
         return FALSE;
       strobe_memory_store_read_lock (&s);
       strobe_memory_store_live_among (&s, at, end, range->peak_time ? range->peak_time - 1 : 0, add_peak, &pc);
@@ -775,7 +764,7 @@ strobe_memory_model_build_tree (StrobeMemoryModel *model, guint64 t0, guint64 t1
       guint depths[MAX_FRAMES];
       guint n = 0, before;
 
-      if (i % 1024 == 0 && !check (cancellable, error, progress, progress_data,
+      if (i % 1024 == 0 && !strobe_memory_query_check (cancellable, error, progress, progress_data,
                                    0.6 + 0.4 * (gdouble) i / (gdouble) MAX (rows->len, 1)))
         {
           g_clear_object (&tree);

@@ -12,6 +12,7 @@
 #include "strobe-memory-series.h"
 
 #include "strobe-memory-model-private.h"
+#include "strobe-memory-query-private.h"
 
 #define CHUNK       16384u
 #define MAX_POINTS  16384u
@@ -228,16 +229,6 @@ add_live (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
   st->heaps.now[h] = strobe_memory_sat_add_signed (st->heaps.now[h], bytes);
 }
 
-static gboolean
-check (GCancellable *cancellable, GError **error, StrobeMemoryProgressFunc progress, gpointer data, gdouble done)
-{
-  if (g_cancellable_set_error_if_cancelled (cancellable, error))
-    return FALSE;
-  if (progress)
-    progress (CLAMP (done, 0.0, 1.0), data);
-  return TRUE;
-}
-
 static guint64
 sample_end (guint64 a, guint64 b, guint64 step, guint n, guint s)
 {
@@ -338,7 +329,7 @@ strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b
 
   if (max_groups == 0)
     {
-      if (!check (cancellable, error, progress, progress_data, 0.0))
+      if (!strobe_memory_query_check (cancellable, error, progress, progress_data, 0.0))
         return NULL;
       totals_only (model, self, step);
       if (progress)
@@ -365,7 +356,7 @@ strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b
   /* What was live just before the window, by group. */
   for (guint64 at = 0; at < i0; at += CHUNK)
     {
-      if (!check (cancellable, error, progress, progress_data, (gdouble) done / (gdouble) total))
+      if (!strobe_memory_query_check (cancellable, error, progress, progress_data, (gdouble) done / (gdouble) total))
         goto cancelled;
       strobe_memory_store_read_lock (&s);
       strobe_memory_store_live_among (&s, at, MIN (i0, at + CHUNK), a - 1, add_live, &st);
@@ -385,7 +376,7 @@ strobe_memory_model_build_series (StrobeMemoryModel *model, guint64 a, guint64 b
       {
         guint steps = 0;
 
-        if (!check (cancellable, error, progress, progress_data, (gdouble) done / (gdouble) total))
+        if (!strobe_memory_query_check (cancellable, error, progress, progress_data, (gdouble) done / (gdouble) total))
           goto cancelled;
         strobe_memory_store_read_lock (&s);
         while ((i < ie || j < je) && steps++ < CHUNK)
