@@ -24,6 +24,7 @@ struct _StrobeMemoryGraph
   guint64             markers[3];
   gboolean            visible[STROBE_MEMORY_N_LANES];
   GArray             *gaps;            /* StrobeInfoGap: the Memory channel was off */
+  guint64             not_analysed_from;   /* the model's budget stopped it here; G_MAXUINT64: none */
 
   StrobeMemoryJob    *job;
   StrobeMemorySeries *series;          /* drawn */

@@ -273,6 +273,13 @@ strobe_memory_graph_describe_at (StrobeMemoryGraph *self,
       /* Translators: the memory graph's hover over a span the Memory channel was off */
       return g_strdup_printf (_("Not recorded: the Memory channel was off from %s to %s"), from, to);
     }
+  if (time >= self->not_analysed_from)
+    {
+      g_autofree char *from = strobe_time_axis_format_time (self->axis, self->not_analysed_from);
+
+      /* Translators: the memory graph's hover past where the memory model stopped reading */
+      return g_strdup_printf (_("Not analysed from %s on: the memory model reached its memory budget"), from);
+    }
   if (self->series == NULL || (p = point_at (self->series, time, &i)) == NULL)
     return NULL;
   out = g_string_new (NULL);
@@ -973,49 +980,70 @@ draw_label (StrobeMemoryGraph *self, GtkSnapshot *snapshot, double x, double y, 
                            gtk_widget_get_height (GTK_WIDGET (self)), bg, fg);
 }
 
-/* The spans the Memory channel was off: hatched over the plot, labelled when there is
- * room — what the samples say there (a flat line) is not what the program did. */
+/* A span hatched over the plot, labelled when there is room: what the samples say there (a
+ * flat line) is not what the program did. */
+static void
+draw_hatched (StrobeMemoryGraph *self, GtkSnapshot *snapshot, const StrobeTimeScale *scale, double top,
+              double bottom, const GdkRGBA *fg, guint64 begin, guint64 end, const char *label)
+{
+  guint64 a = scale->start, b = strobe_time_scale_end (scale);
+  double x0, x1;
+  cairo_t *cr;
+  GdkRGBA fill = *fg, edge = *fg;
+
+  if (end <= a || begin >= b)
+    return;
+  x0 = strobe_memory_graph_time_to_x (scale, MAX (begin, a));
+  x1 = strobe_memory_graph_time_to_x (scale, MIN (end, b));
+  fill.alpha *= 0.10f;
+  edge.alpha *= 0.45f;
+  strobe_chart_span (snapshot, x0, x1, top, bottom, &fill, &edge);
+  cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT ((float) x0, (float) top, (float) MAX (x1 - x0, 1),
+                                                                 (float) (bottom - top)));
+  cairo_rectangle (cr, x0, top, MAX (x1 - x0, 1), bottom - top);
+  cairo_clip (cr);
+  set_source (cr, fg, 0.22);
+  cairo_set_line_width (cr, 1);
+  for (double x = x0 - (bottom - top); x < x1; x += 8)
+    {
+      cairo_move_to (cr, x, bottom);
+      cairo_line_to (cr, x + (bottom - top), top);
+    }
+  cairo_stroke (cr);
+  cairo_destroy (cr);
+  if (x1 - x0 > 90)
+    {
+      GdkRGBA bg = { fg->red > 0.5f ? 0.12f : 1, fg->red > 0.5f ? 0.12f : 1, fg->red > 0.5f ? 0.14f : 1, 0.9f };
+
+      draw_label (self, snapshot, x0 + 4, top + 4, label, &bg, fg);
+    }
+}
+
+/* The spans the Memory channel was off, and what the model did not read. */
 static void
 draw_gaps (StrobeMemoryGraph *self, GtkSnapshot *snapshot, const StrobeTimeScale *scale, double top,
            double bottom, const GdkRGBA *fg)
 {
-  guint64 a = scale->start, b = strobe_time_scale_end (scale);
-
   for (guint k = 0; self->gaps && k < self->gaps->len; k++)
     {
       const StrobeInfoGap *g = &g_array_index (self->gaps, StrobeInfoGap, k);
-      double x0, x1;
-      cairo_t *cr;
-      GdkRGBA fill = *fg, edge = *fg;
 
-      if (g->end <= a || g->begin >= b)
-        continue;
-      x0 = strobe_memory_graph_time_to_x (scale, MAX (g->begin, a));
-      x1 = strobe_memory_graph_time_to_x (scale, MIN (g->end, b));
-      fill.alpha *= 0.10f;
-      edge.alpha *= 0.45f;
-      strobe_chart_span (snapshot, x0, x1, top, bottom, &fill, &edge);
-      cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT ((float) x0, (float) top, (float) MAX (x1 - x0, 1),
-                                                                     (float) (bottom - top)));
-      cairo_rectangle (cr, x0, top, MAX (x1 - x0, 1), bottom - top);
-      cairo_clip (cr);
-      set_source (cr, fg, 0.22);
-      cairo_set_line_width (cr, 1);
-      for (double x = x0 - (bottom - top); x < x1; x += 8)
-        {
-          cairo_move_to (cr, x, bottom);
-          cairo_line_to (cr, x + (bottom - top), top);
-        }
-      cairo_stroke (cr);
-      cairo_destroy (cr);
-      if (x1 - x0 > 90)
-        {
-          GdkRGBA bg = { fg->red > 0.5f ? 0.12f : 1, fg->red > 0.5f ? 0.12f : 1, fg->red > 0.5f ? 0.14f : 1, 0.9f };
-
-          /* Translators: in the memory graph, over a span the Memory channel was off */
-          draw_label (self, snapshot, x0 + 4, top + 4, _("Not recorded"), &bg, fg);
-        }
+      /* Translators: in the memory graph, over a span the Memory channel was off */
+      draw_hatched (self, snapshot, scale, top, bottom, fg, g->begin, g->end, _("Not recorded"));
     }
+  /* Translators: in the memory graph, past where the memory model stopped reading (its budget) */
+  draw_hatched (self, snapshot, scale, top, bottom, fg, self->not_analysed_from, G_MAXUINT64, _("Not analysed"));
+}
+
+void
+strobe_memory_graph_set_not_analysed_from (StrobeMemoryGraph *self, guint64 time)
+{
+  g_return_if_fail (STROBE_IS_MEMORY_GRAPH (self));
+
+  if (self->not_analysed_from == time)
+    return;
+  self->not_analysed_from = time;
+  gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 void
@@ -1345,6 +1373,7 @@ strobe_memory_graph_init (StrobeMemoryGraph *self)
     self->visible[l] = TRUE;
   for (guint m = 0; m < 3; m++)
     self->markers[m] = STROBE_VIEW_STATE_NONE;
+  self->not_analysed_from = G_MAXUINT64;
   self->job = strobe_memory_job_new ();
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);

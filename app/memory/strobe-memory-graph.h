@@ -63,6 +63,10 @@ gboolean   strobe_memory_graph_get_lane_visible (StrobeMemoryGraph  *self,
  * flat line the samples make there. Copied. */
 void       strobe_memory_graph_set_gaps     (StrobeMemoryGraph      *self,
                                              GArray                 *gaps);
+/* Where the memory model stopped reading (its budget: StrobeMemorySummary.not_analysed_from),
+ * G_MAXUINT64 for nowhere: what follows drawn as not analysed, as the gaps are. */
+void       strobe_memory_graph_set_not_analysed_from (StrobeMemoryGraph *self,
+                                                      guint64            time);
 /* The range shown: the visible range, or the whole trace when that is outside it. */
 gboolean   strobe_memory_graph_get_range    (StrobeMemoryGraph      *self,
                                              guint64                *start,

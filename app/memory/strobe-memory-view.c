@@ -822,6 +822,7 @@ strobe_memory_view_document_changed (StrobeView            *view,
     g_autoptr (GArray) gaps = strobe_info_analyzer_dup_channel_gaps (strobe_document_get_info (document), "Memory");
 
     strobe_memory_graph_set_gaps (self->graph, gaps);
+    strobe_memory_graph_set_not_analysed_from (self->graph, s.not_analysed ? s.not_analysed_from : G_MAXUINT64);
   }
   if (changes & STROBE_DOCUMENT_CHANGED_MEMORY)
     {

@@ -665,6 +665,49 @@ test_graph_gap_snapshot (void)
   close_all (&(Fixture) { 0 });
 }
 
+/* A model that stopped at its memory budget: the view's graph hatches what follows as not
+ * analysed and its hover says so, where the samples would show a flat line; before it,
+ * the values. */
+static void
+test_not_analysed (void)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (golden_path);
+  g_autoptr (StrobeDocument) doc = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  g_autoptr (StrobeViewState) state = strobe_view_state_new ();
+  g_autofree char *past = NULL, *before = NULL;
+  StrobeMemoryGraph *graph;
+  StrobeMemorySummary s;
+  GtkWindow *window;
+  GtkWidget *view;
+
+  strobe_memory_model_set_memory_budget (strobe_document_get_memory (doc), 64 * 1024);
+  g_assert_true (strobe_document_load (doc, NULL, NULL));
+  strobe_memory_model_get_summary (strobe_document_get_memory (doc), &s);
+  g_test_message ("%" G_GUINT64_FORMAT " allocations read, %" G_GUINT64_FORMAT " events not", s.allocs, s.not_analysed);
+  g_assert_cmpuint (s.not_analysed, >, 0);
+  g_assert_cmpuint (s.allocs, >, 0);
+  view = GTK_WIDGET (strobe_view_new (STROBE_TYPE_MEMORY_VIEW, doc, state));
+  graph = strobe_memory_view_get_graph (STROBE_MEMORY_VIEW (view));
+  window = GTK_WINDOW (gtk_window_new ());
+  gtk_window_set_default_size (window, 1200, 900);
+  gtk_window_set_child (window, view);
+  gtk_window_present (window);
+  {
+    gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
+    while ((!gtk_widget_get_mapped (GTK_WIDGET (graph)) || !strobe_memory_graph_is_ready (graph))
+           && g_get_monotonic_time () < end)
+      memory_iterate (20);
+  }
+  past = strobe_memory_graph_describe_at (graph, s.not_analysed_from + 1);
+  g_assert_nonnull (past);
+  g_assert_true (g_str_has_prefix (past, "Not analysed from "));
+  before = strobe_memory_graph_describe_at (graph, s.first_time + (s.not_analysed_from - s.first_time) / 2);
+  g_assert_nonnull (before);
+  g_assert_nonnull (strstr (before, "Live: "));
+  screenshot (GTK_WIDGET (window), "memory-not-analysed");
+  close_all (&(Fixture) { 0 });
+}
+
 /* The view takes the gaps from the trace: the emitter with the Memory channel off from
  * frame 20 to 40; the hover in the middle of that span says it was not recorded. */
 static void
@@ -1646,6 +1689,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/memory-view/graph-snapshot", test_graph_snapshot);
   g_test_add_func ("/memory-view/graph-gap-snapshot", test_graph_gap_snapshot);
   g_test_add_func ("/memory-view/gap-from-trace", test_gap_from_trace);
+  g_test_add_func ("/memory-view/not-analysed", test_not_analysed);
   g_test_add_func ("/memory-view/trees", test_trees);
   g_test_add_func ("/memory-view/range-trees", test_range_trees);
   g_test_add_func ("/memory-view/stack-panel", test_stack_panel);
