@@ -60,13 +60,13 @@ strobe_memory_alloc_list_init (StrobeMemoryAllocList *self)
 }
 
 static StrobeMemoryAllocList *
-list_new (StrobeMemoryModel *model, const StrobeMemoryStore *s, guint64 entries)
+list_new (StrobeMemoryModel *model, guint64 entries, guint64 seen)
 {
   StrobeMemoryAllocList *self = g_object_new (STROBE_TYPE_MEMORY_ALLOC_LIST, NULL);
 
   self->model = g_object_ref (model);
   self->entries = entries;
-  self->seen = strobe_memory_store_n_entries (s);
+  self->seen = seen;
   return self;
 }
 
@@ -100,13 +100,11 @@ collect (guint64 index, const StrobeMemoryAlloc *r, gpointer user)
 {
   Collect *c = user;
   StrobeMemoryAlloc item = *r;
-  guint32 i = (guint32) index;
 
   if (c->no_room)
     return;
   as_listed (c->list, c->s, index, &item);
-  c->list->bytes = strobe_memory_sat_add (c->list->bytes, (guint64) MAX (strobe_memory_alloc_counted (&item), 0));
-  g_array_append_val (c->list->indexes, i);
+  _strobe_memory_alloc_list_append (c->list, index, &item);
   if (G_UNLIKELY (c->list->indexes->len >= c->next_check))
     {
       c->next_check = c->next_check <= G_MAXUINT / 2 ? c->next_check * 2 : G_MAXUINT;
@@ -158,7 +156,7 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
       hi = strobe_memory_store_allocs_upto (&s, sel->b);
       break;
     }
-  list = list_new (model, &s, entries);
+  list = list_new (model, entries, strobe_memory_store_n_entries (&s));
   g_mutex_unlock (s.lock);
   c.list = list;
   c.s = &s;
@@ -222,31 +220,6 @@ strobe_memory_alloc_list_get_n_items (StrobeMemoryAllocList *self)
   return self->indexes->len;
 }
 
-/* Items [@first, @first + @n) into @out (and their indexes): the caller holds the lock. */
-static guint
-read_items (StrobeMemoryAllocList *self, const StrobeMemoryStore *s, guint64 first, guint n,
-            StrobeMemoryAlloc *out, guint64 *indexes)
-{
-  guint got;
-
-  if (first >= self->indexes->len)
-    return 0;
-  got = (guint) MIN ((guint64) n, self->indexes->len - first);
-  for (guint k = 0; k < got; k++)
-    {
-      guint32 index = g_array_index (self->indexes, guint32, first + k);
-
-      if (out)
-        {
-          strobe_memory_store_get (s, index, &out[k]);
-          as_listed (self, s, index, &out[k]);
-        }
-      if (indexes)
-        indexes[k] = index;
-    }
-  return got;
-}
-
 guint
 strobe_memory_alloc_list_get_items (StrobeMemoryAllocList *self, guint64 first, guint n,
                                     StrobeMemoryAlloc *out, guint64 *indexes)
@@ -256,9 +229,23 @@ strobe_memory_alloc_list_get_items (StrobeMemoryAllocList *self, guint64 first, 
 
   g_return_val_if_fail (STROBE_IS_MEMORY_ALLOC_LIST (self), 0);
   g_return_val_if_fail (n == 0 || out != NULL || indexes != NULL, 0);
+  if (first >= self->indexes->len)
+    return 0;
+  got = (guint) MIN ((guint64) n, self->indexes->len - first);
   strobe_memory_model_get_store (self->model, &s);
   strobe_memory_store_read_lock (&s);
-  got = read_items (self, &s, first, n, out, indexes);
+  for (guint k = 0; k < got; k++)
+    {
+      guint32 index = g_array_index (self->indexes, guint32, first + k);
+
+      if (out)
+        {
+          strobe_memory_store_get (&s, index, &out[k]);
+          as_listed (self, &s, index, &out[k]);
+        }
+      if (indexes)
+        indexes[k] = index;
+    }
   g_mutex_unlock (s.lock);
   return got;
 }
@@ -404,12 +391,7 @@ strobe_memory_alloc_list_sort (StrobeMemoryAllocList *self, StrobeMemoryField fi
 StrobeMemoryAllocList *
 _strobe_memory_alloc_list_new_like (StrobeMemoryAllocList *self)
 {
-  StrobeMemoryAllocList *out = g_object_new (STROBE_TYPE_MEMORY_ALLOC_LIST, NULL);
-
-  out->model = g_object_ref (self->model);
-  out->entries = self->entries;
-  out->seen = self->seen;
-  return out;
+  return list_new (self->model, self->entries, self->seen);
 }
 
 /* Readings whose answer does not depend on the list's order (its groups) read the model

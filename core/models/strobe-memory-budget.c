@@ -187,7 +187,6 @@ strobe_memory_budget_init (StrobeMemoryBudget *budget,
   strobe_memory_budget_exceeded (budget, 0);
 }
 
-
 /* Called when @used reached budget->bytes: half of the hard limits' room more and an
  * eighth of the machine's (small steps: other models may be taking the rest at the same
  * time), up to the cap; TRUE when nothing more fits (then for good: /proc is not read for
