@@ -25,10 +25,12 @@
  *                    the ratio ≤ 1.5 (the graphs must not hold the reading back)
  *
  * Usage: strobe-bench-memory-view [--quick] [--dir DIR] [--allocations N] [--trace FILE]
+ *                                  [--queries-only [--rounds N]]
  *   (--quick: 2 M allocations, 10 k stacks; --allocations: N instead of 10 M, the same
  *   patterns in proportion; --trace: the queries on a trace written before — e.g.
  *   strobe-bench-scale's 100 M allocations, issue 20's size — read, never written or
- *   removed, its answers whatever its pattern gives)
+ *   removed, its answers whatever its pattern gives; --queries-only: the queries alone,
+ *   --rounds N times in one process, to compare two builds on a noisy machine)
  */
 #include "config.h"
 
@@ -54,6 +56,8 @@
 #define FRAMES  300
 
 static gboolean quick;
+static gboolean queries_only;
+static gint rounds = 1;
 static gint64 n_allocs_arg;
 static const char *bench_dir, *trace_arg;
 static guint64 n_allocs;
@@ -582,6 +586,8 @@ main (int argc, char **argv)
     { "dir", 0, 0, G_OPTION_ARG_FILENAME, &bench_dir, "Where the trace goes (default: a temp dir)", "DIR" },
     { "allocations", 0, 0, G_OPTION_ARG_INT64, &n_allocs_arg, "Allocations to write (issue 20 asks 100 M: queries ≤ 2 s)", "N" },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_arg, "Read this trace instead of writing one (never removed)", "FILE" },
+    { "queries-only", 0, 0, G_OPTION_ARG_NONE, &queries_only, "Only the queries (no trees, graphs, frames, loads)", NULL },
+    { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "With --queries-only: run them this many times (default 1)", "N" },
     { NULL },
   };
   StrobeInitOptions options = { 0 };
@@ -653,16 +659,21 @@ main (int argc, char **argv)
   bench_report ("rss.trace_open", bench_rss_mib () - rss0, "MiB (more than before)");
 
   bench_queries (m);
-  bench_trees (m, 0, G_MAXUINT64, "whole");
-  bench_trees (m, s.first_time + (s.last_time - s.first_time) * 45 / 100, s.first_time + (s.last_time - s.first_time) * 55 / 100,
-               "tenth");
-  bench_series (m, s.first_time, s.last_time + 1, "whole");
-  bench_series (m, s.first_time + (s.last_time - s.first_time) * 45 / 100,
-                s.first_time + (s.last_time - s.first_time) * 55 / 100, "tenth");
-  bench_frames (doc);
+  for (gint r = 1; queries_only && r < rounds; r++)
+    bench_queries (m);
+  if (!queries_only)
+    {
+      bench_trees (m, 0, G_MAXUINT64, "whole");
+      bench_trees (m, s.first_time + (s.last_time - s.first_time) * 45 / 100, s.first_time + (s.last_time - s.first_time) * 55 / 100,
+                   "tenth");
+      bench_series (m, s.first_time, s.last_time + 1, "whole");
+      bench_series (m, s.first_time + (s.last_time - s.first_time) * 45 / 100,
+                    s.first_time + (s.last_time - s.first_time) * 55 / 100, "tenth");
+      bench_frames (doc);
 
-  g_clear_object (&doc);
-  bench_load_shown (file);
+      g_clear_object (&doc);
+      bench_load_shown (file);
+    }
   if (!trace_arg)
     g_unlink (path);
   if (tmp)
