@@ -535,38 +535,41 @@ strobe_memory_store_totals_at (const StrobeMemoryStore *s, guint64 t, gint64 *by
 
 /* A summary store knows only what is live now, in index order. */
 static void
-summary_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi,
-                    void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user), gpointer user)
+summary_live_indexes (const StrobeMemoryStore *s, guint64 lo, guint64 hi,
+                      void (*fn) (guint64 index, gpointer user), gpointer user)
 {
   for (guint k = 0; k < s->slots->len; k++)
     {
       guint64 i = s->slots->v[k].index;
-      StrobeMemoryAlloc r;
 
       if (i < lo || i >= hi || (s->slots->v[k].state & STROBE_MEMORY_SLOT_ENDED))
         continue;
-      strobe_memory_store_get (s, i, &r);
-      fn (i, &r, user);
+      fn (i, user);
     }
 }
 
 void
-strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
-                                void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user),
-                                gpointer user)
+strobe_memory_store_live_indexes (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
+                                  void (*fn) (guint64 index, gpointer user), gpointer user)
 {
   const guint64 *gmax = (const guint64 *) (void *) s->group_max->data;
   const guint64 *bmax = (const guint64 *) (void *) s->block_max->data;
   const guint8 *glive = (const guint8 *) (void *) s->group_live->data;
   const guint16 *blive = (const guint16 *) (void *) s->block_live->data;
-  guint64 i = lo;
+  const guint32 *end_entry;
+  guint64 ended, i = lo;
 
   if (s->slots)
     {
-      summary_live_among (s, lo, hi, fn, user);
+      summary_live_indexes (s, lo, hi, fn, user);
       return;
     }
-
+  /* Entry times never go back (the model clamps them): a record ended by @t exactly when
+   * the entry that ended it is among the first @ended. Its place is read in the record's
+   * own column, not its entry's time in the free log — a cache miss a record, most of
+   * listing what was live at a moment of a 100 M-allocation trace. */
+  ended = strobe_memory_store_frees_upto (s, t);
+  end_entry = (const guint32 *) (void *) s->end_entry->data;
   while (i < hi)
     {
       if (i % STROBE_MEMORY_BLOCK == 0 && i + STROBE_MEMORY_BLOCK <= hi && blive[i / STROBE_MEMORY_BLOCK] == 0
@@ -581,13 +584,35 @@ strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 
           i += STROBE_MEMORY_GROUP;
           continue;
         }
-      if (strobe_memory_store_free_time (s, i) > t)
-        {
-          StrobeMemoryAlloc r;
-
-          strobe_memory_store_get (s, i, &r);
-          fn (i, &r, user);
-        }
+      if (end_entry[i] == G_MAXUINT32 || end_entry[i] >= ended)
+        fn (i, user);
       i++;
     }
+}
+
+typedef struct
+{
+  const StrobeMemoryStore *s;
+  void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user);
+  gpointer user;
+} WithRecord;
+
+static void
+with_record (guint64 index, gpointer user)
+{
+  WithRecord *w = user;
+  StrobeMemoryAlloc r;
+
+  strobe_memory_store_get (w->s, index, &r);
+  w->fn (index, &r, w->user);
+}
+
+void
+strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
+                                void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user),
+                                gpointer user)
+{
+  WithRecord w = { s, fn, user };
+
+  strobe_memory_store_live_indexes (s, lo, hi, t, with_record, &w);
 }

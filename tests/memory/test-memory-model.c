@@ -1007,6 +1007,48 @@ test_sort (void)
         }
 }
 
+/* Grouped in allocation order (a bitmap of the model's records for a long list, a sort
+ * for a short one): each row as the listed @items give it. */
+static void
+check_groups (StrobeMemoryAllocList *list, const StrobeMemoryAlloc *items, guint64 m, guint64 want_bytes)
+{
+  for (guint g = 0; g < 2; g++)
+    {
+      StrobeMemoryGroupBy by = g == 0 ? STROBE_MEMORY_BY_TAG : STROBE_MEMORY_BY_STACK;
+      g_autoptr (StrobeMemoryAggregate) grouped = strobe_memory_alloc_list_group (list, query_model, by, NULL, NULL,
+                                                                                   NULL, NULL);
+      g_autoptr (GHashTable) counts = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
+      guint rows = strobe_memory_aggregate_get_n_rows (grouped);
+      g_autofree StrobeMemoryRow *row = g_new (StrobeMemoryRow, MAX (rows, 1));
+      StrobeMemoryCosts t;
+
+      strobe_memory_aggregate_get_totals (grouped, &t);
+      g_assert_cmpuint (t.allocations, ==, m);
+      g_assert_cmpuint (t.bytes_allocated, ==, want_bytes);
+      for (guint64 i = 0; i < m; i++)
+        {
+          gint64 key = by == STROBE_MEMORY_BY_TAG ? items[i].tag : items[i].callstack;
+          guint64 *cnt = g_hash_table_lookup (counts, &key);
+
+          if (cnt == NULL)
+            g_hash_table_insert (counts, g_memdup2 (&key, sizeof key), cnt = g_new0 (guint64, 2));
+          cnt[0]++;
+          cnt[1] += items[i].size;
+        }
+      g_assert_cmpuint (strobe_memory_aggregate_get_rows (grouped, 0, rows, row), ==, rows);
+      g_assert_cmpuint (rows, ==, g_hash_table_size (counts));
+      for (guint i = 0; i < rows; i++)
+        {
+          gint64 key = (gint64) row[i].key;
+          const guint64 *cnt = g_hash_table_lookup (counts, &key);
+
+          g_assert_nonnull (cnt);
+          g_assert_cmpuint (row[i].costs.allocations, ==, cnt[0]);
+          g_assert_cmpuint (row[i].costs.bytes_allocated, ==, cnt[1]);
+        }
+    }
+}
+
 static void
 test_select (void)
 {
@@ -1064,15 +1106,32 @@ test_select (void)
       strobe_memory_alloc_list_get_items (list, 0, (guint) m, items, NULL);
       for (guint64 i = 1; i < m; i++)
         g_assert_cmpuint (items[i - 1].size, >=, items[i].size);
-      {
-        g_autoptr (StrobeMemoryAggregate) grouped = strobe_memory_alloc_list_group (list, query_model, STROBE_MEMORY_BY_TAG,
-                                                                                     NULL, NULL, NULL, NULL);
-        StrobeMemoryCosts t;
-        strobe_memory_aggregate_get_totals (grouped, &t);
-        g_assert_cmpuint (t.allocations, ==, m);
-        g_assert_cmpuint (t.bytes_allocated, ==, want_bytes);
-      }
+      check_groups (list, items, m, want_bytes);
     }
+  /* A list of fewer than a 64th of the model's records (those from the quarter's on, a
+   * 128th of them): grouped through a sort. */
+  {
+    StrobeMemoryAlloc from, to;
+    StrobeMemorySelection sel = { STROBE_MEMORY_SELECT_ALLOCATED, 0, 0, 0 };
+    g_autoptr (StrobeMemoryAllocList) list = NULL;
+
+    strobe_memory_model_get_alloc (query_model, n / 4, &from);
+    strobe_memory_model_get_alloc (query_model, n / 4 + n / 128, &to);
+    sel.a = from.alloc_time;
+    sel.b = to.alloc_time;
+    list = strobe_memory_model_select (query_model, &sel, NULL, NULL, NULL, NULL);
+    guint64 m = strobe_memory_alloc_list_get_n_items (list), bytes = 0;
+    g_autofree StrobeMemoryAlloc *items = g_new (StrobeMemoryAlloc, MAX (m, 1));
+
+    g_test_message ("a short list: %" G_GUINT64_FORMAT " allocations", m);
+    g_assert_cmpuint (m, >, 1);
+    g_assert_cmpuint (m, <, n / 64);
+    g_assert_true (strobe_memory_alloc_list_sort (list, STROBE_MEMORY_FIELD_SIZE, TRUE, NULL));
+    g_assert_cmpuint (strobe_memory_alloc_list_get_items (list, 0, (guint) m, items, NULL), ==, m);
+    for (guint64 i = 0; i < m; i++)
+      bytes += items[i].size;
+    check_groups (list, items, m, bytes);
+  }
 }
 
 static void
