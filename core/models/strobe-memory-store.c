@@ -5,20 +5,61 @@
  */
 #include "strobe-memory-store.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* ---- writing ------------------------------------------------------------------------- */
 
 #define PUSH STROBE_MEMORY_COLUMN_PUSH
 
-/* Doubling: a large block's realloc moves pages rather than copying them, and pages not
- * written yet are not resident. */
+/* From this size a column is its own mapping, in whole 2 MiB units. */
+#define COLUMN_MAPPED (4u << 20)
+#define COLUMN_UNIT   (2u << 20)
+
+static gsize
+column_bytes (guint cap, guint elt)
+{
+  gsize bytes = (gsize) cap * elt;
+
+  return bytes < COLUMN_MAPPED ? bytes : (bytes + COLUMN_UNIT - 1) & ~(gsize) (COLUMN_UNIT - 1);
+}
+
+/* Doubling: a large block is moved (mremap), not copied, and pages not written yet are
+ * not resident. Not malloc's realloc: its blocks are a page longer than asked, and a
+ * mapping moved that is not a whole number of 2 MiB units moves its pages one by one —
+ * on a shadow-paging hypervisor (this project's test machines) each then faults on its
+ * next read: the first query of a 100 M-allocation trace read its columns at 3 µs a page
+ * (1.6 GB grown so and read twice: 1.3 s, then 0.06 s). */
 void
 strobe_memory_column_grow (StrobeMemoryColumn *c)
 {
+  gsize old_bytes = column_bytes (c->cap, c->elt), bytes;
+  gpointer p;
+
   c->cap = c->cap ? (c->cap > G_MAXUINT / 2 ? G_MAXUINT : c->cap * 2) : 1024;
   g_return_if_fail (c->len < c->cap);
-  c->data = g_realloc_n (c->data, c->cap, c->elt);
+  bytes = column_bytes (c->cap, c->elt);
+  if (bytes < COLUMN_MAPPED)
+    {
+      c->data = g_realloc (c->data, bytes);
+      return;
+    }
+  if (old_bytes < COLUMN_MAPPED)
+    {
+      p = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (p != MAP_FAILED)
+        {
+          memcpy (p, c->data, (gsize) c->len * c->elt);
+          g_free (c->data);
+        }
+    }
+  else
+    p = mremap (c->data, old_bytes, bytes, MREMAP_MAYMOVE);
+  /* As g_realloc does: the model's budget keeps it from coming to this. */
+  if (p == MAP_FAILED)
+    g_error ("%s: cannot map %" G_GSIZE_FORMAT " bytes: %s", G_STRLOC, bytes, g_strerror (errno));
+  c->data = p;
 }
 
 /* Zero cells up to @len. */
@@ -41,11 +82,15 @@ column_new (guint elt)
   return c;
 }
 
-static void
-column_free (StrobeMemoryColumn *c)
+void
+strobe_memory_column_free (StrobeMemoryColumn *c)
 {
-  if (c)
+  if (c == NULL)
+    return;
+  if (column_bytes (c->cap, c->elt) < COLUMN_MAPPED)
     g_free (c->data);
+  else
+    munmap (c->data, column_bytes (c->cap, c->elt));
   g_free (c);
 }
 
@@ -327,7 +372,7 @@ strobe_memory_store_clear (StrobeMemoryStore *s)
   for (guint i = 0; i < G_N_ELEMENTS (arrays); i++)
     g_clear_pointer (arrays[i], g_array_unref);
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    g_clear_pointer (columns[i], column_free);
+    g_clear_pointer (columns[i], strobe_memory_column_free);
   g_clear_pointer (&s->writers, g_free);
   g_clear_pointer (&s->palette_index, g_hash_table_unref);
   g_clear_pointer (&s->wide, g_hash_table_unref);

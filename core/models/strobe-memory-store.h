@@ -97,6 +97,8 @@ typedef struct
 } StrobeMemoryColumn;
 
 void strobe_memory_column_grow (StrobeMemoryColumn *c);
+/* Frees @c (made with g_new0) and its cells. */
+void strobe_memory_column_free (StrobeMemoryColumn *c);
 
 #define STROBE_MEMORY_COLUMN_PUSH(c, type, v)                                 \
   G_STMT_START {                                                              \

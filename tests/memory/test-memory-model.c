@@ -25,6 +25,7 @@
 #include "strobe-memory-budget.h"
 #include "strobe-memory-model.h"
 #include "strobe-memory-query.h"
+#include "strobe-memory-store.h"
 #include "strobe-memory-records.h"
 #include "test-stream-builder.h"
 
@@ -1049,6 +1050,39 @@ check_groups (StrobeMemoryAllocList *list, const StrobeMemoryAlloc *items, guint
     }
 }
 
+/* A column grown past the size from which it is its own mapping (4 MiB), moved by
+ * mremap as it doubles: every cell kept, for each cell size the store uses. */
+static void
+test_column_grows (void)
+{
+  static const guint elts[] = { 1, 2, 4 };
+
+  for (guint e = 0; e < G_N_ELEMENTS (elts); e++)
+    {
+      StrobeMemoryColumn *c = g_new0 (StrobeMemoryColumn, 1);
+      guint n = (24u << 20) / elts[e] + 12345;
+
+      c->elt = elts[e];
+      for (guint i = 0; i < n; i++)
+        {
+          if (c->len == c->cap)
+            strobe_memory_column_grow (c);
+          memcpy (c->data + (gsize) c->len * c->elt, &i, c->elt);   /* little-endian: the low bytes */
+          c->len++;
+        }
+      g_assert_cmpuint (c->cap, >=, n);
+      for (guint i = 0; i < n; i++)
+        {
+          guint v = 0;
+
+          memcpy (&v, c->data + (gsize) i * c->elt, c->elt);
+          if (v != (elts[e] == 4 ? i : i & ((1u << (8 * elts[e])) - 1)))
+            g_error ("cell %u of a %u-byte column: %u", i, elts[e], v);
+        }
+      strobe_memory_column_free (c);
+    }
+}
+
 static void
 test_select (void)
 {
@@ -1301,6 +1335,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-model/aggregate", test_aggregate);
   g_test_add_func ("/memory-model/trees", test_trees);
   g_test_add_func ("/memory-model/select", test_select);
+  g_test_add_func ("/memory-model/column-grows", test_column_grows);
   g_test_add_func ("/memory-model/sort", test_sort);
   g_test_add_func ("/memory-model/cancel-and-progress", test_cancel_progress);
   g_test_add_func ("/memory-model/list-as-made", test_list_as_made);
