@@ -17,6 +17,7 @@
  */
 #include "strobe-log-model.h"
 #include "strobe-log-model-private.h"
+#include "strobe-column.h"
 
 #include <string.h>
 
@@ -89,7 +90,7 @@ struct _StrobeLogModel
   GObject         parent_instance;
 
   GMutex          lock;
-  GArray         *records;          /* Record, in arrival order */
+  StrobeColumn   *records;          /* Record, in arrival order */
   GArray         *sites;            /* Site */
   GHashTable     *site_ids[2];      /* spec id → site + 1, [known at arrival] */
   GHashTable     *more_sites;       /* record index → Site *, past SITE_MORE sites */
@@ -381,7 +382,7 @@ append_record (StrobeLogModel *self, guint64 time, const StrobeLogArgsRef *ref, 
   r.dt = (guint32) (time - last->time_base);
   r.at = (guint16) (ref->at - last->ref.at);
   r.site = site;
-  g_array_append_val (self->records, r);
+  STROBE_COLUMN_PUSH (self->records, Record, r);
 }
 
 /* Where the message @ev's arguments are: left in the trace file when the event says it
@@ -1336,7 +1337,7 @@ strobe_log_model_finalize (GObject *object)
 {
   StrobeLogModel *self = STROBE_LOG_MODEL (object);
 
-  g_array_unref (self->records);
+  strobe_column_free (self->records);
   g_array_unref (self->sites);
   g_hash_table_unref (self->site_ids[0]);
   g_hash_table_unref (self->site_ids[1]);
@@ -1363,7 +1364,7 @@ static void
 strobe_log_model_init (StrobeLogModel *self)
 {
   g_mutex_init (&self->lock);
-  self->records = g_array_new (FALSE, FALSE, sizeof (Record));
+  self->records = strobe_column_new (sizeof (Record));
   self->sites = g_array_new (FALSE, FALSE, sizeof (Site));
   self->site_ids[0] = g_hash_table_new (NULL, NULL);
   self->site_ids[1] = g_hash_table_new (NULL, NULL);

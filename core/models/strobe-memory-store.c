@@ -5,93 +5,21 @@
  */
 #include "strobe-memory-store.h"
 
-#include <errno.h>
 #include <string.h>
-#include <sys/mman.h>
 
 /* ---- writing ------------------------------------------------------------------------- */
 
-#define PUSH STROBE_MEMORY_COLUMN_PUSH
-
-/* From this size a column is its own mapping, in whole 2 MiB units. */
-#define COLUMN_MAPPED (4u << 20)
-#define COLUMN_UNIT   (2u << 20)
-
-static gsize
-column_bytes (guint cap, guint elt)
-{
-  gsize bytes = (gsize) cap * elt;
-
-  return bytes < COLUMN_MAPPED ? bytes : (bytes + COLUMN_UNIT - 1) & ~(gsize) (COLUMN_UNIT - 1);
-}
-
-/* Doubling: a large block is moved (mremap), not copied, and pages not written yet are
- * not resident. Not malloc's realloc: its blocks are a page longer than asked, and a
- * mapping moved that is not a whole number of 2 MiB units moves its pages one by one —
- * on a shadow-paging hypervisor (this project's test machines) each then faults on its
- * next read: the first query of a 100 M-allocation trace read its columns at 3 µs a page
- * (1.6 GB grown so and read twice: 1.3 s, then 0.06 s). */
-void
-strobe_memory_column_grow (StrobeMemoryColumn *c)
-{
-  gsize old_bytes = column_bytes (c->cap, c->elt), bytes;
-  gpointer p;
-
-  c->cap = c->cap ? (c->cap > G_MAXUINT / 2 ? G_MAXUINT : c->cap * 2) : 1024;
-  g_return_if_fail (c->len < c->cap);
-  bytes = column_bytes (c->cap, c->elt);
-  if (bytes < COLUMN_MAPPED)
-    {
-      c->data = g_realloc (c->data, bytes);
-      return;
-    }
-  if (old_bytes < COLUMN_MAPPED)
-    {
-      p = mmap (NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      if (p != MAP_FAILED)
-        {
-          memcpy (p, c->data, (gsize) c->len * c->elt);
-          g_free (c->data);
-        }
-    }
-  else
-    p = mremap (c->data, old_bytes, bytes, MREMAP_MAYMOVE);
-  /* As g_realloc does: the model's budget keeps it from coming to this. */
-  if (p == MAP_FAILED)
-    g_error ("%s: cannot map %" G_GSIZE_FORMAT " bytes: %s", G_STRLOC, bytes, g_strerror (errno));
-  c->data = p;
-}
+#define PUSH STROBE_COLUMN_PUSH
 
 /* Zero cells up to @len. */
 static void
-column_zero_to (StrobeMemoryColumn *c, guint len)
+column_zero_to (StrobeColumn *c, guint len)
 {
   while (c->cap < len)
-    strobe_memory_column_grow (c);
+    strobe_column_grow (c);
   if (c->len < len)
     memset (c->data + (gsize) c->len * c->elt, 0, (gsize) (len - c->len) * c->elt);
   c->len = MAX (c->len, len);
-}
-
-static StrobeMemoryColumn *
-column_new (guint elt)
-{
-  StrobeMemoryColumn *c = g_new0 (StrobeMemoryColumn, 1);
-
-  c->elt = elt;
-  return c;
-}
-
-void
-strobe_memory_column_free (StrobeMemoryColumn *c)
-{
-  if (c == NULL)
-    return;
-  if (column_bytes (c->cap, c->elt) < COLUMN_MAPPED)
-    g_free (c->data);
-  else
-    munmap (c->data, column_bytes (c->cap, c->elt));
-  g_free (c);
 }
 
 static void
@@ -314,7 +242,7 @@ strobe_memory_store_bytes (const StrobeMemoryStore *s)
 {
   GArray *arrays[] = { s->time_base, s->address, s->palette, s->entry_base, s->after_base, s->alloc_cum, s->free_cum,
                        s->group_max, s->block_max, s->group_live, s->block_live, s->born };
-  StrobeMemoryColumn *columns[] = { s->time, s->size, s->stack, s->attrs, s->flags, s->end_entry, s->entry_time,
+  StrobeColumn *columns[] = { s->time, s->size, s->stack, s->attrs, s->flags, s->end_entry, s->entry_time,
                                     s->entry_record, s->entry_after };
   gsize n = (gsize) g_hash_table_size (s->wide) * 64 + (gsize) g_hash_table_size (s->palette_index) * 48;
 
@@ -335,21 +263,21 @@ strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummar
   s->writers = g_new0 (gint, 1);
   s->stacks = stacks;
   s->sum = sum;
-  s->time = column_new (sizeof (guint32));
+  s->time = strobe_column_new (sizeof (guint32));
   s->time_base = g_array_new (FALSE, FALSE, sizeof (guint64));
-  s->size = column_new (1);   /* three cells a record */
-  s->stack = column_new (sizeof (guint32));
-  s->attrs = column_new (sizeof (guint16));
-  s->flags = column_new (sizeof (guint8));
-  s->end_entry = column_new (sizeof (guint32));
+  s->size = strobe_column_new (1);   /* three cells a record */
+  s->stack = strobe_column_new (sizeof (guint32));
+  s->attrs = strobe_column_new (sizeof (guint16));
+  s->flags = strobe_column_new (sizeof (guint8));
+  s->end_entry = strobe_column_new (sizeof (guint32));
   s->address = g_array_new (FALSE, TRUE, sizeof (guint64));
   s->palette = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryAttrs));
   s->palette_index = g_hash_table_new_full (attrs_hash, attrs_equal, g_free, NULL);
   s->wide = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, g_free);
-  s->entry_time = column_new (sizeof (guint32));
+  s->entry_time = strobe_column_new (sizeof (guint32));
   s->entry_base = g_array_new (FALSE, FALSE, sizeof (guint64));
-  s->entry_record = column_new (sizeof (guint32));
-  s->entry_after = column_new (sizeof (guint16));
+  s->entry_record = strobe_column_new (sizeof (guint32));
+  s->entry_after = strobe_column_new (sizeof (guint16));
   s->after_base = g_array_new (FALSE, FALSE, sizeof (guint32));
   s->alloc_cum = g_array_new (FALSE, FALSE, sizeof (guint64));
   s->free_cum = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryFreeTotals));
@@ -366,13 +294,13 @@ strobe_memory_store_clear (StrobeMemoryStore *s)
 {
   GArray **arrays[] = { &s->time_base, &s->address, &s->palette, &s->entry_base, &s->after_base, &s->alloc_cum,
                         &s->free_cum, &s->group_max, &s->block_max, &s->group_live, &s->block_live, &s->born };
-  StrobeMemoryColumn **columns[] = { &s->time, &s->size, &s->stack, &s->attrs, &s->flags, &s->end_entry,
+  StrobeColumn **columns[] = { &s->time, &s->size, &s->stack, &s->attrs, &s->flags, &s->end_entry,
                                      &s->entry_time, &s->entry_record, &s->entry_after };
 
   for (guint i = 0; i < G_N_ELEMENTS (arrays); i++)
     g_clear_pointer (arrays[i], g_array_unref);
   for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
-    g_clear_pointer (columns[i], strobe_memory_column_free);
+    g_clear_pointer (columns[i], strobe_column_free);
   g_clear_pointer (&s->writers, g_free);
   g_clear_pointer (&s->palette_index, g_hash_table_unref);
   g_clear_pointer (&s->wide, g_hash_table_unref);

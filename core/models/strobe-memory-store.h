@@ -17,6 +17,7 @@
 #pragma once
 
 #include "strobe-memory-model.h"
+#include "strobe-column.h"
 #include "strobe-memory-slots.h"
 #include "strobe-memory-stacks.h"
 
@@ -85,28 +86,6 @@ enum
   STROBE_MEMORY_WIDE_ENTRY_AFTER,
 };
 
-/* A column of cells of one size that only grows: what GArray is to its readers (`data`,
- * `len`, g_array_index), without a library call and its checks per cell appended — that
- * was a fifth of reading a trace, for ten cells an allocation and its free. */
-typedef struct
-{
-  gchar *data;
-  guint  len;
-  guint  cap;
-  guint  elt;
-} StrobeMemoryColumn;
-
-void strobe_memory_column_grow (StrobeMemoryColumn *c);
-/* Frees @c (made with g_new0) and its cells. */
-void strobe_memory_column_free (StrobeMemoryColumn *c);
-
-#define STROBE_MEMORY_COLUMN_PUSH(c, type, v)                                 \
-  G_STMT_START {                                                              \
-    if (G_UNLIKELY ((c)->len == (c)->cap))                                    \
-      strobe_memory_column_grow (c);                                          \
-    ((type *) (void *) (c)->data)[(c)->len++] = (v);                          \
-  } G_STMT_END
-
 /* Everything a query reads, under the model's lock. strobe_memory_model_get_store()
  * copies it: the arrays' lengths are what counts, read under the lock. */
 typedef struct
@@ -115,22 +94,22 @@ typedef struct
   gint        *writers;      /* threads waiting to write (strobe_memory_store_write_lock) */
   StrobeMemoryStacks *stacks;   /* the model's (strobe_memory_model_add_stack) */
   /* Records, one column each, by record index (allocation order = time order): */
-  StrobeMemoryColumn *time;         /* guint32: alloc time − time_base of its group, or WIDE */
+  StrobeColumn *time;         /* guint32: alloc time − time_base of its group, or WIDE */
   GArray      *time_base;    /* guint64 per GROUP records: its first record's time */
-  StrobeMemoryColumn *size;         /* 24 bits, little-endian, or WIDE24 */
-  StrobeMemoryColumn *stack;        /* guint32, as long as the last record that had one */
-  StrobeMemoryColumn *attrs;        /* guint16 index into palette, or WIDE16 */
-  StrobeMemoryColumn *flags;        /* guint8 StrobeMemoryAllocFlags */
-  StrobeMemoryColumn *end_entry;    /* guint32: the free-log entry that ended it, or G_MAXUINT32 */
+  StrobeColumn *size;         /* 24 bits, little-endian, or WIDE24 */
+  StrobeColumn *stack;        /* guint32, as long as the last record that had one */
+  StrobeColumn *attrs;        /* guint16 index into palette, or WIDE16 */
+  StrobeColumn *flags;        /* guint8 StrobeMemoryAllocFlags */
+  StrobeColumn *end_entry;    /* guint32: the free-log entry that ended it, or G_MAXUINT32 */
   GArray      *address;      /* guint64, as long as the last record that carried one */
   GArray      *palette;      /* StrobeMemoryAttrs */
   GHashTable  *palette_index;/* StrobeMemoryAttrs (packed, guint64) → index + 1 */
   GHashTable  *wide;         /* guint64 (index << 3 | WIDE_*) → guint64 value */
   /* The free log, one column each, by entry index: */
-  StrobeMemoryColumn *entry_time;   /* guint32: − entry_base of its group, or WIDE */
+  StrobeColumn *entry_time;   /* guint32: − entry_base of its group, or WIDE */
   GArray      *entry_base;   /* guint64 per GROUP entries */
-  StrobeMemoryColumn *entry_record; /* guint32 record | kind << 30 */
-  StrobeMemoryColumn *entry_after;  /* guint16: − after_base of its group, or WIDE16 */
+  StrobeColumn *entry_record; /* guint32 record | kind << 30 */
+  StrobeColumn *entry_after;  /* guint16: − after_base of its group, or WIDE16 */
   GArray      *after_base;   /* guint32 per GROUP entries */
   /* Indexes: */
   GArray      *alloc_cum;    /* guint64 per GROUP records: bytes allocated before it, saturating */

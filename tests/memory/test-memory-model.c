@@ -1059,14 +1059,13 @@ test_column_grows (void)
 
   for (guint e = 0; e < G_N_ELEMENTS (elts); e++)
     {
-      StrobeMemoryColumn *c = g_new0 (StrobeMemoryColumn, 1);
+      StrobeColumn *c = strobe_column_new (elts[e]);
       guint n = (24u << 20) / elts[e] + 12345;
 
-      c->elt = elts[e];
       for (guint i = 0; i < n; i++)
         {
           if (c->len == c->cap)
-            strobe_memory_column_grow (c);
+            strobe_column_grow (c);
           memcpy (c->data + (gsize) c->len * c->elt, &i, c->elt);   /* little-endian: the low bytes */
           c->len++;
         }
@@ -1079,7 +1078,7 @@ test_column_grows (void)
           if (v != (elts[e] == 4 ? i : i & ((1u << (8 * elts[e])) - 1)))
             g_error ("cell %u of a %u-byte column: %u", i, elts[e], v);
         }
-      strobe_memory_column_free (c);
+      strobe_column_free (c);
     }
 }
 
