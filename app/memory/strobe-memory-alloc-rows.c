@@ -100,13 +100,20 @@ strobe_memory_alloc_rows_set_list (StrobeMemoryAllocRows *self,
   g_return_if_fail (list == NULL || STROBE_IS_MEMORY_ALLOC_LIST (list));
 
   removed = self->n_items;
+  /* Told as a removal, then an addition: told of one replacement whose removed rows held
+   * one it shows, GTK's list view looks for that row's item among every added row, an
+   * item made for each — a new answer of 12.5 M allocations kept the main thread for
+   * seconds. */
+  self->n_items = 0;
+  self->page_first = G_MAXUINT;
+  if (removed)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, 0);
   g_set_object (&self->list, list);
   /* GListModel positions are guint: a bigger answer shows its first 4 G rows. */
   added = list ? (guint) MIN (strobe_memory_alloc_list_get_n_items (list), (guint64) G_MAXUINT) : 0;
   self->n_items = added;
-  self->page_first = G_MAXUINT;
-  if (removed || added)
-    g_list_model_items_changed (G_LIST_MODEL (self), 0, removed, added);
+  if (added)
+    g_list_model_items_changed (G_LIST_MODEL (self), 0, 0, added);
 }
 
 StrobeMemoryAllocList *

@@ -240,6 +240,39 @@ totals_text (guint64 count, guint64 bytes)
  * its own order, saying why. The machine is a meminfo of the test's: 16 kB, none of it
  * available — answers up to a 256th of it, 64 bytes, are still made. */
 static void
+on_rows_changed (GListModel *model, guint position, guint removed, guint added, gpointer user)
+{
+  guint *replaced = user;
+
+  if (removed > 0 && added > 0)
+    (*replaced)++;
+}
+
+/* A new answer replaces the rows shown as a removal, then an addition: told of one
+ * replacement, GTK's list view looks for the rows it showed among every added one. */
+static void
+test_replace_rows (void)
+{
+  Fixture f = { 0 };
+  StrobeMemorySummary s;
+  guint replaced = 0;
+  gulong id;
+
+  open_trace (&f, golden_path);
+  strobe_memory_model_get_summary (f.model, &s);
+  run_query (&f, STROBE_MEMORY_SELECT_LEAKS, 0, 0, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, 10);
+  id = g_signal_connect (table_model (&f), "items-changed", G_CALLBACK (on_rows_changed), &replaced);
+  run_query (&f, STROBE_MEMORY_SELECT_ALLOCATED, s.first_time, s.last_time, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, s.allocs);
+  run_query (&f, STROBE_MEMORY_SELECT_LEAKS, 0, 0, 0);
+  g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, 10);
+  g_signal_handler_disconnect (table_model (&f), id);
+  g_assert_cmpuint (replaced, ==, 0);
+  close_all (&f);
+}
+
+static void
 test_query_no_room (void)
 {
   Fixture f = { 0 };
@@ -1684,6 +1717,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/memory-view/golden-table", test_golden_table);
   g_test_add_func ("/memory-view/query-no-room", test_query_no_room);
+  g_test_add_func ("/memory-view/replace-rows", test_replace_rows);
   g_test_add_func ("/memory-view/summary", test_summary);
   g_test_add_func ("/memory-view/graph", test_graph);
   g_test_add_func ("/memory-view/graph-snapshot", test_graph_snapshot);
