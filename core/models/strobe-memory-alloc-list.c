@@ -202,7 +202,7 @@ strobe_memory_model_select (StrobeMemoryModel *model, const StrobeMemorySelectio
           }
       else if (sel->kind == STROBE_MEMORY_SELECT_LIVE_AT || sel->kind == STROBE_MEMORY_SELECT_LEAKS
                || sel->kind == STROBE_MEMORY_SELECT_ALLOCATED_LIVE)
-        strobe_memory_store_live_indexes (&s, at, end, t, collect_index, &c);
+        strobe_memory_store_live_indexes (&s, at, end, t, entries, collect_index, &c);
       else if (sel->kind == STROBE_MEMORY_SELECT_ALLOCATED)
         for (guint64 i = at; i < end; i++)
           collect_index (i, &c);
@@ -426,21 +426,13 @@ _strobe_memory_alloc_list_in_allocation_order (StrobeMemoryAllocList *self)
   const guint32 *v = (const guint32 *) (void *) self->indexes->data;
   g_autoptr (StrobeMemoryAllocList) copy = NULL;
   gsize n = self->indexes->len, i = 1;
-  guint64 records, words;
+  guint64 words;
 
   while (i < n && v[i - 1] < v[i])
     i++;
   if (i >= n)
     return g_object_ref (self);
-  {
-    StrobeMemoryStore s;
-
-    strobe_memory_model_get_store (self->model, &s);
-    strobe_memory_store_read_lock (&s);
-    records = strobe_memory_store_n_records (&s);
-    g_mutex_unlock (s.lock);
-  }
-  words = (records + 63) / 64;
+  words = (strobe_memory_model_get_count (self->model) + 63) / 64;
   copy = _strobe_memory_alloc_list_new_like (self);
   copy->bytes = self->bytes;
   if (words <= (guint64) n && strobe_memory_budget_fits (n * sizeof (guint32) + words * sizeof (guint64)))

@@ -522,7 +522,7 @@ summary_live_indexes (const StrobeMemoryStore *s, guint64 lo, guint64 hi,
 }
 
 void
-strobe_memory_store_live_indexes (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
+strobe_memory_store_live_indexes (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t, guint64 ended,
                                   void (*fn) (guint64 index, gpointer user), gpointer user)
 {
   const guint64 *gmax = (const guint64 *) (void *) s->group_max->data;
@@ -530,7 +530,7 @@ strobe_memory_store_live_indexes (const StrobeMemoryStore *s, guint64 lo, guint6
   const guint8 *glive = (const guint8 *) (void *) s->group_live->data;
   const guint16 *blive = (const guint16 *) (void *) s->block_live->data;
   const guint32 *end_entry;
-  guint64 ended, i = lo;
+  guint64 i = lo;
 
   if (s->slots)
     {
@@ -541,7 +541,6 @@ strobe_memory_store_live_indexes (const StrobeMemoryStore *s, guint64 lo, guint6
    * the entry that ended it is among the first @ended. Its place is read in the record's
    * own column, not its entry's time in the free log — a cache miss a record, most of
    * listing what was live at a moment of a 100 M-allocation trace. */
-  ended = strobe_memory_store_frees_upto (s, t);
   end_entry = (const guint32 *) (void *) s->end_entry->data;
   while (i < hi)
     {
@@ -587,5 +586,5 @@ strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 
 {
   WithRecord w = { s, fn, user };
 
-  strobe_memory_store_live_indexes (s, lo, hi, t, with_record, &w);
+  strobe_memory_store_live_indexes (s, lo, hi, t, strobe_memory_store_frees_upto (s, t), with_record, &w);
 }

@@ -196,9 +196,11 @@ void     strobe_memory_store_cum_free (const StrobeMemoryStore *s, guint64 j, gi
 gboolean strobe_memory_store_was_marked (const StrobeMemoryStore *s, guint64 record);
 gboolean strobe_memory_store_marked_at (const StrobeMemoryStore *s, guint64 record, guint64 j);
 /* Calls @fn for each record in [lo, hi) with free_time > @t (the max index skips the
- * rest): with the index, or with the record read too. */
+ * rest): with the index (@ended: strobe_memory_store_frees_upto (@t), which the caller
+ * has), or with the record read too. */
 void     strobe_memory_store_live_indexes (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
-                                           void (*fn) (guint64 index, gpointer user), gpointer user);
+                                           guint64 ended, void (*fn) (guint64 index, gpointer user),
+                                           gpointer user);
 void     strobe_memory_store_live_among (const StrobeMemoryStore *s, guint64 lo, guint64 hi, guint64 t,
                                          void (*fn) (guint64 index, const StrobeMemoryAlloc *r, gpointer user),
                                          gpointer user);

@@ -29,6 +29,14 @@
 #include "strobe-memory-records.h"
 #include "test-stream-builder.h"
 
+/* Checks of the model alone, on one thread: nothing for TSan to find (it is here for the
+ * runtime's threads), and a third of its CI time. */
+#if defined(__SANITIZE_THREAD__)
+#define SKIP_UNDER_TSAN() G_STMT_START { g_test_skip ("single-threaded: not run under TSan"); return; } G_STMT_END
+#else
+#define SKIP_UNDER_TSAN() G_STMT_START { } G_STMT_END
+#endif
+
 #define TID 16
 
 enum
@@ -449,11 +457,7 @@ build_free_all (guint n)
 static void
 test_free_all_unused_heap (void)
 {
-#if defined(__SANITIZE_THREAD__)
-  /* One thread, the model alone: nothing for TSan to find, and a third of its CI time. */
-  g_test_skip ("single-threaded: not run under TSan");
-  return;
-#endif
+  SKIP_UNDER_TSAN ();
   g_assert_cmpfloat (growth (build_free_all, FREE_ALL_N), <, 10.0);
 }
 
@@ -512,11 +516,7 @@ test_memory_budget (void)
 static void
 test_colliding_addresses (void)
 {
-#if defined(__SANITIZE_THREAD__)
-  /* One thread, the model alone: nothing for TSan to find, and a third of its CI time. */
-  g_test_skip ("single-threaded: not run under TSan");
-  return;
-#endif
+  SKIP_UNDER_TSAN ();
   g_assert_cmpfloat (growth (build_colliding, 40000), <, 10.0);
 }
 
@@ -1067,12 +1067,7 @@ test_column_grows (void)
 {
   static const guint elts[] = { 1, 2, 4 };
 
-#if defined(__SANITIZE_THREAD__)
-  /* One thread, the model alone: nothing for TSan to find, and a third of its CI time. */
-  g_test_skip ("single-threaded: not run under TSan");
-  return;
-#endif
-
+  SKIP_UNDER_TSAN ();
   for (guint e = 0; e < G_N_ELEMENTS (elts); e++)
     {
       StrobeColumn *c = strobe_column_new (elts[e]);
