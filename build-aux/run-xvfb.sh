@@ -11,6 +11,10 @@
 # -noreset: an X server resets when its last client leaves, and drops whoever connects
 # meanwhile; a test's first client (the accessibility bus, which only sets a property)
 # leaves just as the viewer connects.
+# XDG_RUNTIME_DIR: a private one, so that what COMMAND starts lives apart from other runs.
+# The accessibility bus (at-spi-bus-launcher, started by a D-Bus session that COMMAND
+# runs, e.g. dbus-run-session) puts its socket at $XDG_RUNTIME_DIR/at-spi/bus, one path
+# for every session of the user: two end-to-end tests at once took each other's bus.
 set -u
 
 server_args="-screen 0 1280x1024x24"
@@ -38,6 +42,9 @@ trap 'exit 143' TERM
 trap 'exit 130' INT
 
 mkfifo "$dir/display" || exit 1
+mkdir -m 700 "$dir/run" || exit 1
+export XDG_RUNTIME_DIR="$dir/run"
+
 # shellcheck disable=SC2086 # the server arguments are words, as with xvfb-run -s
 Xvfb -displayfd 3 -nolisten tcp -noreset $server_args 3> "$dir/display" 2> "$dir/log" &
 xpid=$!
