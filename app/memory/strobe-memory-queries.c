@@ -119,6 +119,9 @@ typedef struct
   StrobeMemoryField     sort;
   gboolean              descending;
   int                   by;
+  /* Set when the answer shown is grouped another way: its rows, in their order. */
+  StrobeMemoryAllocList *list;
+  char                 *unsorted;
 } Task;
 
 static void
@@ -129,6 +132,8 @@ task_free (gpointer data)
   g_clear_object (&t->names);
   g_clear_object (&t->model);
   g_clear_object (&t->symbolizer);
+  g_clear_object (&t->list);
+  g_free (t->unsorted);
   g_free (t);
 }
 
@@ -143,13 +148,21 @@ query_thread (gpointer data, GCancellable *cancellable, StrobeMemoryProgressFunc
   guint n;
 
   answer->by = t->by;
-  answer->list = strobe_memory_model_select (t->model, &t->selection, cancellable, progress, progress_data, error);
-  if (answer->list == NULL)
-    return NULL;
-  /* An answer too big to sort here is still shown, in its own order, saying so. */
-  if ((t->sort != STROBE_MEMORY_FIELD_INDEX || t->descending)
-      && !strobe_memory_alloc_list_sort (answer->list, t->sort, t->descending, &sort_error))
-    answer->unsorted = g_strdup (sort_error->message);
+  if (t->list != NULL)
+    {
+      answer->list = g_object_ref (t->list);
+      answer->unsorted = g_strdup (t->unsorted);
+    }
+  else
+    {
+      answer->list = strobe_memory_model_select (t->model, &t->selection, cancellable, progress, progress_data, error);
+      if (answer->list == NULL)
+        return NULL;
+      /* An answer too big to sort here is still shown, in its own order, saying so. */
+      if ((t->sort != STROBE_MEMORY_FIELD_INDEX || t->descending)
+          && !strobe_memory_alloc_list_sort (answer->list, t->sort, t->descending, &sort_error))
+        answer->unsorted = g_strdup (sort_error->message);
+    }
   if (g_cancellable_set_error_if_cancelled (cancellable, error))
     return NULL;
   if (t->by != STROBE_MEMORY_QUERIES_NO_GROUPS)
@@ -576,9 +589,17 @@ query_done (GObject      *result,
       gtk_label_set_text (self->notice, "");
       return;
     }
-  g_set_object (&self->answer, (Answer *) result);
-  strobe_memory_job_cancel (self->group_job);
-  show_rows (self, self->answer->list);
+  /* The same rows grouped another way: the table stays as it is (the row chosen, where
+   * it was scrolled), unless it listed a group of the grouping before. */
+  if (self->answer == NULL || ((Answer *) result)->list != self->answer->list
+      || strobe_memory_alloc_rows_get_list (self->rows) != self->answer->list)
+    {
+      g_set_object (&self->answer, (Answer *) result);
+      strobe_memory_job_cancel (self->group_job);
+      show_rows (self, self->answer->list);
+    }
+  else
+    g_set_object (&self->answer, (Answer *) result);
   fill_groups (self);
   update_totals (self);
   update_address_column (self);
@@ -586,17 +607,22 @@ query_done (GObject      *result,
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->notice), self->answer->unsorted);
 }
 
-void
-strobe_memory_queries_run (StrobeMemoryQueries *self)
+/* The query as the controls say, or (AGAIN) the answer shown grouped as they say. */
+static void
+start (StrobeMemoryQueries *self, Answer *again)
 {
   Task *t;
   gboolean descending = FALSE;
   int sort;
 
-  g_return_if_fail (STROBE_IS_MEMORY_QUERIES (self));
   if (self->names == NULL)
     return;
   t = g_new0 (Task, 1);
+  if (again != NULL)
+    {
+      t->list = g_object_ref (again->list);
+      t->unsorted = g_strdup (again->unsorted);
+    }
   t->names = g_object_ref (self->names);
   t->model = g_object_ref (strobe_memory_names_get_model (self->names));
   t->symbolizer = strobe_memory_names_dup_symbolizer (self->names);
@@ -615,6 +641,13 @@ strobe_memory_queries_run (StrobeMemoryQueries *self)
   strobe_memory_job_run (self->job, query_thread, t, task_free, query_done, self);
   update_running (self);
   gtk_label_set_text (self->notice, _("Running…"));
+}
+
+void
+strobe_memory_queries_run (StrobeMemoryQueries *self)
+{
+  g_return_if_fail (STROBE_IS_MEMORY_QUERIES (self));
+  start (self, NULL);
 }
 
 void
@@ -817,8 +850,11 @@ kind_changed_cb (StrobeMemoryQueries *self)
 static void
 group_changed_cb (StrobeMemoryQueries *self)
 {
-  if (self->answer != NULL)
-    strobe_memory_queries_run (self);
+  if (self->answer == NULL)
+    return;
+  /* Grouping the answer shown asks for no new selection (at 100 M allocations a
+   * selection is hundreds of ms); a query still running starts again, grouped so. */
+  start (self, strobe_memory_job_is_running (self->job) ? NULL : self->answer);
 }
 
 void
