@@ -290,14 +290,15 @@ static char *
 stats_with_lanes (const char *path, const char *lanes)
 {
   const char *cli = g_getenv ("STROBE_CLI");
-  g_autofree char *env = g_strdup_printf ("STROBE_STATS_LANES=%s", lanes);
   const char *argv[] = { cli, "stats", "--units", "ticks", path, NULL };
-  const char *envp[] = { "LC_ALL=C", env, NULL };
+  /* The test's own environment beneath (a sanitizer run's options and preloads). */
+  g_auto(GStrv) envp = g_environ_setenv (g_environ_setenv (g_get_environ (), "LC_ALL", "C", TRUE),
+                                         "STROBE_STATS_LANES", lanes, TRUE);
   g_autoptr(GError) error = NULL;
   char *out = NULL, *err = NULL, *both;
   int status;
 
-  g_assert_true (g_spawn_sync (NULL, (char **) argv, (char **) envp, G_SPAWN_DEFAULT, NULL, NULL,
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, envp, G_SPAWN_DEFAULT, NULL, NULL,
                                &out, &err, &status, &error));
   g_assert_no_error (error);
   g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);

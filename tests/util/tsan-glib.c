@@ -14,7 +14,9 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <glib.h>
 
@@ -100,8 +102,8 @@ g_rw_lock_writer_unlock (GRWLock *lock)
   real_g_rw_lock_writer_unlock (lock);
 }
 
-/* Readers acquire what writers released; what a reader did is not released to a writer
- * (readers only read), which is what TSan's own rwlock model does too. */
+/* Readers acquire what writers released, and release what they read to the next writer:
+ * a read under the lock happens before a write under it (as TSan's own rwlocks). */
 void
 g_rw_lock_reader_lock (GRWLock *lock)
 {
@@ -110,10 +112,44 @@ g_rw_lock_reader_lock (GRWLock *lock)
   acquire (lock);
 }
 
+gboolean
+g_rw_lock_reader_trylock (GRWLock *lock)
+{
+  gboolean got;
+  REAL (g_rw_lock_reader_trylock);
+  got = real_g_rw_lock_reader_trylock (lock);
+  if (got)
+    acquire (lock);
+  return got;
+}
+
+gboolean
+g_rw_lock_writer_trylock (GRWLock *lock)
+{
+  gboolean got;
+  REAL (g_rw_lock_writer_trylock);
+  got = real_g_rw_lock_writer_trylock (lock);
+  if (got)
+    acquire (lock);
+  return got;
+}
+
+gboolean
+g_rec_mutex_trylock (GRecMutex *mutex)
+{
+  gboolean got;
+  REAL (g_rec_mutex_trylock);
+  got = real_g_rec_mutex_trylock (mutex);
+  if (got)
+    acquire (mutex);
+  return got;
+}
+
 void
 g_rw_lock_reader_unlock (GRWLock *lock)
 {
   REAL (g_rw_lock_reader_unlock);
+  release (lock);
   real_g_rw_lock_reader_unlock (lock);
 }
 
