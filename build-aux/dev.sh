@@ -161,8 +161,9 @@ configure_sanitizer() {
 
 # Every test under ASan+UBSan but those of suite python-only (nothing built runs in
 # them); the runtime's threaded tests (suite runtime and the
-# round trip), two decoders at once (test-event) and the timers' summary blocks built on
-# their own thread (timer-summary-apart) under TSan, with GLib's locks told to TSan
+# round trip), two decoders at once (test-event), the timers' summary blocks built on
+# their own thread (timer-summary-apart), the live timeline read by another thread (cpu)
+# and the log's filter jobs (log-list) under TSan, with GLib's locks told to TSan
 # (tests/util/tsan-glib.c, preloaded; see build-aux/tsan-suppressions.txt). The meson
 # logs of these runs are $ASAN_DIR/meson-logs/testlog.json,
 # $TSAN_DIR/meson-logs/testlog.json and $TSAN_DIR/meson-logs/testlog-roundtrip.json
@@ -179,12 +180,14 @@ check_sanitizers() {
   configure_sanitizer "$tsan_dir" thread
   # GLib's locks told to TSan (tests/util/tsan-glib.c), in every program the runs start.
   meson compile -C "$tsan_dir" tsan-glib
-  local preload=LD_PRELOAD=$ROOT/$tsan_dir/tests/util/libtsan-glib.so
-  [[ $tsan_dir == /* ]] && preload=LD_PRELOAD=$tsan_dir/tests/util/libtsan-glib.so
-  env "${SAN_ENV[@]}" "$preload" meson test -C "$tsan_dir" --print-errorlogs --num-processes 2 \
+  local module=$ROOT/$tsan_dir/tests/util/libtsan-glib.so
+  [[ $tsan_dir == /* ]] && module=$tsan_dir/tests/util/libtsan-glib.so
+  # GSlice hands blocks from thread to thread through its own locks: malloc, TSan sees.
+  local tsan_env=("LD_PRELOAD=$module" G_SLICE=always-malloc)
+  env "${SAN_ENV[@]}" "${tsan_env[@]}" meson test -C "$tsan_dir" --print-errorlogs --num-processes 2 \
     --suite runtime "$@" || status=1
-  env "${SAN_ENV[@]}" "$preload" meson test -C "$tsan_dir" --print-errorlogs --num-processes 2 \
-    --logbase testlog-roundtrip roundtrip test-event timer-summary-apart "$@" || status=1
+  env "${SAN_ENV[@]}" "${tsan_env[@]}" meson test -C "$tsan_dir" --print-errorlogs --num-processes 2 \
+    --logbase testlog-roundtrip roundtrip test-event timer-summary-apart cpu log-list "$@" || status=1
   return $status
 }
 

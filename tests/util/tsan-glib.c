@@ -19,6 +19,7 @@
 #endif
 #include <dlfcn.h>
 #include <glib.h>
+#include <glib-object.h>
 
 void __tsan_acquire (void *addr) __attribute__ ((weak));
 void __tsan_release (void *addr) __attribute__ ((weak));
@@ -212,4 +213,209 @@ g_async_queue_timeout_pop (GAsyncQueue *queue, guint64 timeout)
   if (data != NULL)
     acquire (queue);
   return data;
+}
+
+/* ---- Hand-offs through GLib's threads and main contexts ------------------------------------ *
+ * A function given to GLib to run elsewhere (a new thread, a main context, a pool) reads
+ * what the caller wrote before giving it: each is wrapped so that giving releases and the
+ * run acquires. */
+
+typedef struct
+{
+  gpointer       func;
+  gpointer       data;
+  GDestroyNotify notify;
+} Handoff;
+
+static Handoff *
+handoff_new (gpointer func, gpointer data, GDestroyNotify notify)
+{
+  Handoff *h = g_new (Handoff, 1);
+
+  h->func = func;
+  h->data = data;
+  h->notify = notify;
+  release (h);
+  return h;
+}
+
+static gpointer
+thread_main (gpointer p)
+{
+  Handoff *h = p;
+  GThreadFunc func;
+  gpointer data, result;
+
+  acquire (h);
+  func = (GThreadFunc) h->func;
+  data = h->data;
+  g_free (h);
+  result = func (data);
+  /* What the thread did, to whoever joins it. */
+  release (g_thread_self ());
+  return result;
+}
+
+GThread *
+g_thread_new (const gchar *name, GThreadFunc func, gpointer data)
+{
+  REAL (g_thread_new);
+  return real_g_thread_new (name, thread_main, handoff_new ((gpointer) func, data, NULL));
+}
+
+GThread *
+g_thread_try_new (const gchar *name, GThreadFunc func, gpointer data, GError **error)
+{
+  Handoff *h = handoff_new ((gpointer) func, data, NULL);
+  GThread *thread;
+  REAL (g_thread_try_new);
+  thread = real_g_thread_try_new (name, thread_main, h, error);
+  if (thread == NULL)
+    g_free (h);
+  return thread;
+}
+
+gpointer
+g_thread_join (GThread *thread)
+{
+  gpointer key = thread, result;
+  REAL (g_thread_join);
+  result = real_g_thread_join (thread);
+  acquire (key);
+  return result;
+}
+
+/* Sources run a GSourceFunc only when they are idle or timeout sources; others (child
+ * watches, sockets) call theirs with other arguments and are left alone. */
+static gboolean
+source_run (gpointer p)
+{
+  Handoff *h = p;
+
+  acquire (h);
+  return ((GSourceFunc) h->func) (h->data);
+}
+
+static void
+source_done (gpointer p)
+{
+  Handoff *h = p;
+
+  if (h->notify)
+    h->notify (h->data);
+  g_free (h);
+}
+
+void
+g_source_set_callback (GSource *source, GSourceFunc func, gpointer data, GDestroyNotify notify)
+{
+  REAL (g_source_set_callback);
+  if (func != NULL && (source->source_funcs == &g_idle_funcs || source->source_funcs == &g_timeout_funcs))
+    real_g_source_set_callback (source, source_run, handoff_new ((gpointer) func, data, notify), source_done);
+  else
+    real_g_source_set_callback (source, func, data, notify);
+}
+
+void
+g_main_context_invoke_full (GMainContext *context, gint priority, GSourceFunc function, gpointer data,
+                            GDestroyNotify notify)
+{
+  REAL (g_main_context_invoke_full);
+  real_g_main_context_invoke_full (context, priority, source_run, handoff_new ((gpointer) function, data, notify),
+                                   source_done);
+}
+
+void
+g_main_context_invoke (GMainContext *context, GSourceFunc function, gpointer data)
+{
+  g_main_context_invoke_full (context, G_PRIORITY_DEFAULT, function, data, NULL);
+}
+
+/* A pool's items: pushing releases the item, its run acquires it. */
+static void
+pool_run (gpointer item, gpointer p)
+{
+  Handoff *h = p;
+
+  acquire (item);
+  ((GFunc) h->func) (item, h->data);
+}
+
+GThreadPool *
+g_thread_pool_new (GFunc func, gpointer user_data, gint max_threads, gboolean exclusive, GError **error)
+{
+  REAL (g_thread_pool_new);
+  /* Lives as long as the pool; pools are few (a Handoff each, not freed). */
+  return real_g_thread_pool_new (pool_run, handoff_new ((gpointer) func, user_data, NULL), max_threads, exclusive,
+                                 error);
+}
+
+gboolean
+g_thread_pool_push (GThreadPool *pool, gpointer data, GError **error)
+{
+  REAL (g_thread_pool_push);
+  release (data);
+  return real_g_thread_pool_push (pool, data, error);
+}
+
+/* ---- One-time initialization ---------------------------------------------------------------- *
+ * g_once_init_enter()'s fast path is an atomic load in the caller's code, which TSan sees;
+ * the store it loads is g_once_init_leave()'s, inside GLib. The leave releases at that
+ * address, as an atomic release store would; a caller that waited in GLib acquires. */
+
+void
+(g_once_init_leave) (volatile void *location, gsize result)
+{
+  REAL (g_once_init_leave);
+  release ((void *) location);
+  real_g_once_init_leave (location, result);
+}
+
+gboolean
+(g_once_init_enter) (volatile void *location)
+{
+  gboolean first;
+  REAL (g_once_init_enter);
+  first = real_g_once_init_enter (location);
+  if (!first)
+    acquire ((void *) location);
+  return first;
+}
+
+/* ---- Reference counts ------------------------------------------------------------------------- *
+ * GLib's atomic reference counts are functions of its own (uninstrumented): the last unref,
+ * which frees, did not see the others' accesses happen before it. Each unref releases; the
+ * last one acquires what every unref released, as an acquire-release decrement does. */
+
+gboolean
+g_atomic_ref_count_dec (gatomicrefcount *arc)
+{
+  gboolean last;
+  REAL (g_atomic_ref_count_dec);
+  release (arc);
+  last = real_g_atomic_ref_count_dec (arc);
+  if (last)
+    acquire (arc);
+  return last;
+}
+
+void
+g_atomic_rc_box_release_full (gpointer mem_block, GDestroyNotify clear_func)
+{
+  REAL (g_atomic_rc_box_release_full);
+  release (mem_block);
+  /* The count is GLib's private: every release acquires too (the freeing one is among). */
+  acquire (mem_block);
+  real_g_atomic_rc_box_release_full (mem_block, clear_func);
+}
+
+void
+g_object_unref (gpointer object)
+{
+  REAL (g_object_unref);
+  release (object);
+  /* The one that finalizes sees a count of 1: everyone else's unref came before. */
+  if (object != NULL && g_atomic_int_get (&((GObject *) object)->ref_count) == 1)
+    acquire (object);
+  real_g_object_unref (object);
 }
