@@ -1,13 +1,16 @@
-/* tsan-glib.c — GLib's locks told to ThreadSanitizer (built only with -Db_sanitize=thread)
+/* tsan-glib.c — GLib's hand-offs between threads told to ThreadSanitizer
+ * (built only with -Db_sanitize=thread)
  *
- * Debian's GLib is not built with TSan, and GMutex, GRecMutex, GRWLock, GCond and
- * GAsyncQueue's lock are futexes there: TSan sees none of their hand-offs, so every access
- * they order between two threads looks like a race. build-aux/dev.sh check-sanitizers
- * preloads this module into the programs its TSan runs start. Each function here takes the
- * place of GLib's for the program's calls (and libgio's, libgobject's), calls GLib's, and
- * tells TSan what it means: a lock acquires what the last unlock of that lock released, a
- * pop what the push released. GLib's calls inside itself (GMainContext, GTask's pool) are
- * bound within libglib and stay unseen; the suppressions file covers those.
+ * Debian's GLib is not built with TSan: its locks are futexes, its reference counts and
+ * g_once atomics of its own, its threads, pools and main contexts pass data under locks
+ * TSan cannot see. So every access they order between two threads looks like a race.
+ * build-aux/dev.sh check-sanitizers preloads this module into the programs its TSan runs
+ * start. Each function here takes the place of GLib's for the calls the program makes (and
+ * libgio's and libgobject's, which reach GLib through the dynamic linker), calls GLib's,
+ * and tells TSan what it orders: a lock acquires what the last unlock released, a pop what
+ * the push released, a thread or a callback what its creator or poster released, the last
+ * unref what every unref released. GLib's calls inside libglib are bound there and stay
+ * unseen; build-aux/tsan-suppressions.txt covers those.
  *
  * Not itself instrumented, and the TSan entry points are weak: preloaded into a program
  * without TSan (python3, sh), it only calls GLib's.
