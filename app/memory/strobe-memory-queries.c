@@ -120,8 +120,7 @@ typedef struct
   gboolean              descending;
   int                   by;
   /* Set when the answer shown is grouped another way: its rows, in their order. */
-  StrobeMemoryAllocList *list;
-  char                 *unsorted;
+  Answer               *again;
 } Task;
 
 static void
@@ -132,8 +131,7 @@ task_free (gpointer data)
   g_clear_object (&t->names);
   g_clear_object (&t->model);
   g_clear_object (&t->symbolizer);
-  g_clear_object (&t->list);
-  g_free (t->unsorted);
+  g_clear_object (&t->again);
   g_free (t);
 }
 
@@ -148,10 +146,10 @@ query_thread (gpointer data, GCancellable *cancellable, StrobeMemoryProgressFunc
   guint n;
 
   answer->by = t->by;
-  if (t->list != NULL)
+  if (t->again != NULL)
     {
-      answer->list = g_object_ref (t->list);
-      answer->unsorted = g_strdup (t->unsorted);
+      answer->list = g_object_ref (t->again->list);
+      answer->unsorted = g_strdup (t->again->unsorted);
     }
   else
     {
@@ -568,6 +566,7 @@ query_done (GObject      *result,
             gpointer      user_data)
 {
   StrobeMemoryQueries *self = user_data;
+  gboolean keep_rows;
 
   update_running (self);
   if (result == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -591,15 +590,14 @@ query_done (GObject      *result,
     }
   /* The same rows grouped another way: the table stays as it is (the row chosen, where
    * it was scrolled), unless it listed a group of the grouping before. */
-  if (self->answer == NULL || ((Answer *) result)->list != self->answer->list
-      || strobe_memory_alloc_rows_get_list (self->rows) != self->answer->list)
+  keep_rows = self->answer != NULL && ((Answer *) result)->list == self->answer->list
+              && strobe_memory_alloc_rows_get_list (self->rows) == self->answer->list;
+  g_set_object (&self->answer, (Answer *) result);
+  if (!keep_rows)
     {
-      g_set_object (&self->answer, (Answer *) result);
       strobe_memory_job_cancel (self->group_job);
       show_rows (self, self->answer->list);
     }
-  else
-    g_set_object (&self->answer, (Answer *) result);
   fill_groups (self);
   update_totals (self);
   update_address_column (self);
@@ -619,10 +617,7 @@ start (StrobeMemoryQueries *self, Answer *again)
     return;
   t = g_new0 (Task, 1);
   if (again != NULL)
-    {
-      t->list = g_object_ref (again->list);
-      t->unsorted = g_strdup (again->unsorted);
-    }
+    t->again = g_object_ref (again);
   t->names = g_object_ref (self->names);
   t->model = g_object_ref (strobe_memory_names_get_model (self->names));
   t->symbolizer = strobe_memory_names_dup_symbolizer (self->names);

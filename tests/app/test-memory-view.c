@@ -1447,7 +1447,6 @@ check_agrees_with_cli (const char *trace)
       GArray *want[G_N_ELEMENTS (bys)] = { NULL };
       guint64 count = 0, bytes = 0;
       g_autofree char *totals = NULL;
-
       StrobeMemoryAllocList *rows = NULL;
 
       cli_query (trace, args, &count, &bytes, want + 1, G_N_ELEMENTS (bys) - 1);
