@@ -135,7 +135,7 @@ strobe_scope_arena_sync_summaries (StrobeScopeArena *arena)
 {
   if (arena->summaries == NULL)
     return;
-  /* At most a queue behind (256 chunks): about a millisecond. */
+  /* At most a queue behind (1 024 chunks): a few milliseconds. */
   strobe_timer_summary_worker_wait (arena->summaries);
   arena->bytes += (gsize) strobe_timer_summary_worker_take_bytes (arena->summaries);
   strobe_timer_summary_worker_idle (arena->summaries);

@@ -139,13 +139,15 @@ slot_of (StrobeTimerSummaryBuilder *b, guint32 name, guint64 incl)
 
 /* @keys sorted by slot, then by bucket: a counting pass by bucket over the block's span
  * of buckets (@lo to @hi), then placed by slot — each slot's count is known (@at: where
- * each slot's keys start), so that pass needs no count of its own; @tmp as large. */
+ * each slot's keys start), so that pass needs no count of its own; @tmp as large,
+ * @count MAX (@hi − @lo + 2, @n_slots) long. */
 static void
-keys_sort (guint32 *keys, guint32 *tmp, guint n, const guint32 *at, guint n_slots, guint lo, guint hi)
+keys_sort (guint32 *keys, guint32 *tmp, guint32 *count, guint n, const guint32 *at, guint n_slots, guint lo, guint hi)
 {
   const guint32 mask = (1u << BUCKET_BITS) - 1;
   guint range = hi - lo + 1;
-  g_autofree guint32 *count = g_new0 (guint32, MAX (range + 1, n_slots));
+
+  memset (count, 0, (range + 1) * sizeof *count);
 
   for (guint i = 0; i < n; i++)
     count[(keys[i] & mask) - lo + 1]++;
@@ -243,16 +245,74 @@ slot_dense (guint count, guint lo, guint hi)
   return hi - lo + 1 <= 2 * count + 64;
 }
 
-/* The block in its packed form (@len bytes, g_free'd by the caller); the builder emptied
- * for the next. */
-static guint8 *
+/* builder_pack's working buffers, one set per thread that packs (the summary worker,
+ * or the model's own), kept from block to block: allocated and freed per block (16 384
+ * scopes), glibc gave their pages back to the kernel and faulted them in again, each
+ * return a TLB shootdown that interrupted the other core too — a tenth of the open of
+ * a 100 M-scope trace (tests/bench/README.md). At most a block's worth: ~0.3 MiB. */
+typedef struct
+{
+  gpointer p;
+  gsize    cap;
+} Buf;
+
+typedef struct
+{
+  Buf out, at, tmp, count, off, hist;
+} Scratch;
+
+static void
+scratch_free (gpointer data)
+{
+  Scratch *s = data;
+
+  g_free (s->out.p);
+  g_free (s->at.p);
+  g_free (s->tmp.p);
+  g_free (s->count.p);
+  g_free (s->off.p);
+  g_free (s->hist.p);
+  g_free (s);
+}
+
+static GPrivate scratch_key = G_PRIVATE_INIT (scratch_free);
+
+static Scratch *
+scratch_get (void)
+{
+  Scratch *s = g_private_get (&scratch_key);
+
+  if (s == NULL)
+    {
+      s = g_new0 (Scratch, 1);
+      g_private_set (&scratch_key, s);
+    }
+  return s;
+}
+
+/* @bytes of @b, its contents undefined. */
+static gpointer
+buf_get (Buf *b, gsize bytes)
+{
+  if (bytes > b->cap)
+    {
+      g_free (b->p);
+      b->cap = MAX (bytes, b->cap * 2);
+      b->p = g_malloc (b->cap);
+    }
+  return b->p;
+}
+
+/* The block in its packed form (@len bytes, the calling thread's until it packs again);
+ * the builder emptied for the next. */
+static const guint8 *
 builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
 {
+  Scratch *sc = scratch_get ();
   /* At most: 5 + 5 + 4 × 10 + 3 + 3 bytes a name, 2 + 2 a bucket (both < 2^14), the end. */
-  guint8 *out = g_malloc (b->n_slots * 56 + b->n_keys * 4 + 5), *o = out;
+  guint8 *out = buf_get (&sc->out, b->n_slots * 56 + b->n_keys * 4 + 5), *o = out;
   const guint32 mask = (1u << BUCKET_BITS) - 1;
-  g_autofree guint32 *at = g_new (guint32, b->n_slots + 1);
-  g_autofree guint32 *tmp = g_new (guint32, b->n_keys + 1);
+  guint32 *at = buf_get (&sc->at, (b->n_slots + 1) * sizeof (guint32));
   guint lo = mask, hi = 0;
   gboolean dense = TRUE;
 
@@ -273,8 +333,8 @@ builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
     {
       /* Few names, each over a narrow span: a count per bucket of each one's span, the
        * spans side by side, filled in one pass over the keys — no sort. */
-      g_autofree guint32 *off = g_new (guint32, b->n_slots);
-      g_autofree guint16 *hist = NULL;
+      guint32 *off = buf_get (&sc->off, MAX (b->n_slots, 1) * sizeof (guint32));
+      guint16 *hist;
       guint total = 0;
 
       for (guint s = 0; s < b->n_slots; s++)
@@ -284,7 +344,8 @@ builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
           off[s] = total - slo;
           total += strobe_duration_sketch_bucket (b->slots[s].max) - slo + 1;
         }
-      hist = g_new0 (guint16, total);
+      hist = buf_get (&sc->hist, MAX (total, 1) * sizeof (guint16));
+      memset (hist, 0, total * sizeof (guint16));
       for (guint i = 0; i < b->n_keys; i++)
         hist[(b->keys[i] & mask) + off[b->keys[i] >> BUCKET_BITS]]++;
       for (guint s = 0; s < b->n_slots; s++)
@@ -298,7 +359,10 @@ builder_pack (StrobeTimerSummaryBuilder *b, gsize *len)
     }
   else
     {
-      keys_sort (b->keys, tmp, b->n_keys, at, b->n_slots, lo, hi);
+      guint32 *tmp = buf_get (&sc->tmp, (b->n_keys + 1) * sizeof (guint32));
+      guint32 *count = buf_get (&sc->count, MAX (hi - lo + 2, b->n_slots) * sizeof (guint32));
+
+      keys_sort (b->keys, tmp, count, b->n_keys, at, b->n_slots, lo, hi);
       for (guint s = 0; s < b->n_slots; s++)
         {
           const Slot *sl = &b->slots[s];
@@ -425,7 +489,7 @@ strobe_timer_summary_add_chunk (StrobeTimerSummary *self, guint ci, const Strobe
   if (++b->chunks == 1u << self->shift)
     {
       gsize len;
-      g_autofree guint8 *packed = builder_pack (b, &len);
+      const guint8 *packed = builder_pack (b, &len);
       const guint8 *kept = store (store_data, packed, len);
 
       if (kept == NULL)
@@ -455,7 +519,7 @@ strobe_timer_summary_pause (StrobeTimerSummary *self, guint next_ci, StrobeTimer
         {
           guint chunks = b->chunks;
           gsize len;
-          g_autofree guint8 *packed = builder_pack (b, &len);
+          const guint8 *packed = builder_pack (b, &len);
           const guint8 *kept = store (store_data, packed, len);
 
           if (kept)
@@ -600,9 +664,10 @@ strobe_timer_summary_block_count (const StrobeTimerSummary *self, guint k, const
  * them; the array the worker finished last (what the tracks took before) still sat in the
  * other core's cache, so each line the model wrote waited on that core giving it up: at
  * 10 M scopes the model's thread took 135 ms with the worker on its own core and 190–200
- * with it on the other. A queue's worth later the lines have left that core's cache. */
+ * with it on the other. A queue's worth later (3 MiB) the lines have left that core's cache; 256 chunks
+ * later was slower. */
 #define SPARE_AGE  STROBE_TIMER_SUMMARY_QUEUE
-#define SPARE_RING (2 * STROBE_TIMER_SUMMARY_QUEUE)
+#define SPARE_RING (SPARE_AGE + 256u)
 
 typedef struct
 {
@@ -762,7 +827,7 @@ queue_slot (StrobeTimerSummaryWorker *w, StrobeTimerSummaryScope **spare)
   if (w->thread == NULL)
     {
       /* The queue, the chunks' scopes in it and the spares are working memory while the
-       * trace is read (≤ 1.6 MiB), not counted with what the summaries keep, and freed
+       * trace is read (≤ 7 MiB), not counted with what the summaries keep, and freed
        * when it ends. */
       w->ring = g_new (Job, STROBE_TIMER_SUMMARY_QUEUE);
       w->spare = g_new (StrobeTimerSummaryScope *, SPARE_RING);

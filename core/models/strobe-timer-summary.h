@@ -134,7 +134,10 @@ guint64 strobe_timer_summary_block_count (const StrobeTimerSummary *self,
  * at a time. */
 typedef struct _StrobeTimerSummaryWorker StrobeTimerSummaryWorker;
 
-#define STROBE_TIMER_SUMMARY_QUEUE 256u
+/* 131 072 scopes, a few milliseconds of the model's work: with 256 the model's thread
+ * waited for room whenever the worker lost its core for a time slice to the decoder or
+ * the prefaulting (400 sleeps per 100 M scopes against 170; tests/bench/README.md). */
+#define STROBE_TIMER_SUMMARY_QUEUE 1024u
 
 /* Whether models made from now on build their blocks apart: TRUE unless
  * STROBE_TIMER_SUMMARY_ASYNC=0, or a test said otherwise. */
