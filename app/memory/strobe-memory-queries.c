@@ -83,6 +83,7 @@ struct _Answer
   StrobeMemoryAllocList *list;
   StrobeMemoryAggregate *groups;   /* NULL: not grouped */
   int                    by;
+  StrobeMemorySelect     kind;     /* the query that listed it */
   char                  *unsorted; /* why the list is not in the table's order, or NULL */
 };
 
@@ -146,6 +147,7 @@ query_thread (gpointer data, GCancellable *cancellable, StrobeMemoryProgressFunc
   guint n;
 
   answer->by = t->by;
+  answer->kind = t->again != NULL ? t->again->kind : t->selection.kind;
   if (t->again != NULL)
     {
       answer->list = g_object_ref (t->again->list);
@@ -372,6 +374,8 @@ STROBE_MEMORY_COST_COMPARE (group_compare_count, STROBE_MEMORY_COST_ALLOCATIONS,
 STROBE_MEMORY_COST_COMPARE (group_compare_bytes, STROBE_MEMORY_COST_BYTES, FALSE)
 STROBE_MEMORY_COST_COMPARE (group_compare_live_bytes, STROBE_MEMORY_COST_LEAKED, FALSE)
 
+enum { GROUP_COL_LEAKED = 3, GROUP_COL_LEAKED_BYTES = 4 };  /* in group_columns */
+
 static const StrobeTableColumn group_columns[] = {
   { N_("Group"), strobe_memory_cost_item_name_text, strobe_memory_cost_item_compare_name, 32, FALSE, TRUE, NULL },
   { N_("Allocations"), group_count_text, group_compare_count, 10, TRUE, FALSE, NULL },
@@ -380,10 +384,23 @@ static const StrobeTableColumn group_columns[] = {
   { N_("Never Freed (bytes)"), group_live_bytes_text, group_compare_live_bytes, 12, TRUE, FALSE, NULL },
 };
 
+/* Whether the column's visibility changed. */
+static gboolean
+set_column_visible (GtkColumnView *view, guint index, gboolean visible)
+{
+  g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (gtk_column_view_get_columns (view), index);
+
+  if (gtk_column_view_column_get_visible (column) == visible)
+    return FALSE;
+  gtk_column_view_column_set_visible (column, visible);
+  return TRUE;
+}
+
 static void
 fill_groups (StrobeMemoryQueries *self)
 {
   StrobeMemoryAggregate *agg = self->answer ? self->answer->groups : NULL;
+  gboolean leaks = self->answer != NULL && self->answer->kind == STROBE_MEMORY_SELECT_LEAKS, columns_changed;
   guint n = agg ? strobe_memory_aggregate_get_n_rows (agg) : 0;
   g_autofree StrobeMemoryRow *rows = g_new0 (StrobeMemoryRow, MAX (n, 1));
   g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
@@ -403,14 +420,20 @@ fill_groups (StrobeMemoryQueries *self)
     }
   g_list_store_splice (self->groups_store, 0, g_list_model_get_n_items (G_LIST_MODEL (self->groups_store)),
                        items->pdata, items->len);
-  if (agg != NULL && !gtk_widget_get_visible (self->groups_scroller))
+  /* Every allocation of a leaks answer was never freed: those two columns would repeat
+   * the two before them, and take the width the groups' names need. */
+  columns_changed = set_column_visible (self->groups_view, GROUP_COL_LEAKED, !leaks)
+                    | set_column_visible (self->groups_view, GROUP_COL_LEAKED_BYTES, !leaks);
+  if (agg != NULL && (!gtk_widget_get_visible (self->groups_scroller) || columns_changed))
     {
       int nat = 0;
 
-      /* As wide as its columns want (up to half the page): a group's name is what tells
+      /* As wide as its columns want (up to 3/4 of the page: grouped, the groups come first
+       * and the allocations beside them scroll): a group's name is what tells
        * the rows apart, cut to "python…" it tells nothing. */
       gtk_widget_measure (GTK_WIDGET (self->groups_view), GTK_ORIENTATION_HORIZONTAL, -1, NULL, &nat, NULL, NULL);
-      gtk_paned_set_position (GTK_PANED (self->paned), CLAMP (nat + 16, 380, MAX (380, gtk_widget_get_width (self->paned) / 2)));
+      gtk_paned_set_position (GTK_PANED (self->paned),
+                              CLAMP (nat + 16, 380, MAX (380, gtk_widget_get_width (self->paned) * 3 / 4)));
     }
   gtk_widget_set_visible (self->groups_scroller, agg != NULL);
 }

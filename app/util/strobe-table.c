@@ -66,7 +66,11 @@ setup_cb (GtkSignalListItemFactory *factory,
           gpointer                  user_data)
 {
   const StrobeTableColumn *column = user_data;
-  GtkWidget *cell = strobe_table_cell_new (column->nat_chars, MIN (column->nat_chars, 4),
+  /* The expanding column holds the names that tell the rows apart. Short of width, GTK
+   * gives the columns whose natural width is nearest their minimum theirs first: with a
+   * minimum of 4 characters, a memory group's name was cut to "arena_…" beside figures
+   * at full width. */
+  GtkWidget *cell = strobe_table_cell_new (column->nat_chars, MIN (column->nat_chars, column->expand ? 18 : 4),
                                            column->numeric);
 
   g_object_set_data (G_OBJECT (cell), "strobe-table-column", (gpointer) column);

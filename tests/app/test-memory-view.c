@@ -1550,6 +1550,15 @@ test_agrees_with_cli (void)
 /* Another grouping of the answer shown selects nothing again: the same rows, the row the
  * user chose still chosen; a table that listed one group of the grouping before lists the
  * whole answer. */
+static gboolean
+group_column_visible (StrobeMemoryQueries *q, guint index)
+{
+  GListModel *columns = gtk_column_view_get_columns (strobe_memory_queries_get_groups_table (q));
+  g_autoptr (GtkColumnViewColumn) column = g_list_model_get_item (columns, index);
+
+  return gtk_column_view_column_get_visible (column);
+}
+
 static void
 test_regroup (void)
 {
@@ -1586,6 +1595,15 @@ test_regroup (void)
   g_assert_true (strobe_memory_queries_get_result (q) == rows);
   g_assert_cmpuint (g_list_model_get_n_items (table_model (&f)), ==, strobe_memory_alloc_list_get_n_items (rows));
   g_assert_cmpuint (gtk_single_selection_get_selected (table), ==, GTK_INVALID_LIST_POSITION);
+  g_assert_true (group_column_visible (q, 3) && group_column_visible (q, 4));
+
+  /* A leaks answer's "Never Freed" columns would repeat Allocations and Bytes: hidden,
+   * and back for an answer where they differ. */
+  run_query (&f, STROBE_MEMORY_SELECT_LEAKS, 0, 0, 0);
+  g_assert_false (group_column_visible (q, 3) || group_column_visible (q, 4));
+  g_assert_true (group_column_visible (q, 0) && group_column_visible (q, 2));
+  run_query (&f, STROBE_MEMORY_SELECT_ALLOCATED, s.first_time, s.last_time, s.last_time);
+  g_assert_true (group_column_visible (q, 3) && group_column_visible (q, 4));
   close_all (&f);
 }
 
