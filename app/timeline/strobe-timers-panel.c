@@ -13,9 +13,6 @@
 
 #include <inttypes.h>
 #include <glib/gi18n.h>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "strobe-timeline-background.h"
 #include "strobe-timers-calls.h"
@@ -292,17 +289,6 @@ stats_job_free (gpointer data)
   g_free (j);
 }
 
-/* The statistics hold 8 bytes a scope for the medians while they run, in the workers'
- * malloc arenas, which keep freed memory unless told: a viewer with a big trace open would
- * stay that much bigger after every computation. */
-static void
-give_back_memory (void)
-{
-#ifdef __GLIBC__
-  malloc_trim (0);
-#endif
-}
-
 static void
 stats_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
 {
@@ -311,7 +297,10 @@ stats_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
   GArray *stats = strobe_timer_stats_compute_full (j->model, j->t0, j->t1, STROBE_TIMER_STATS_ALL_THREADS,
                                                    cancellable, &error);
 
-  give_back_memory ();
+  /* No malloc_trim() after it (when the medians took 8 bytes a scope, before the
+   * summaries, it gave them back): it trims the main thread's heap too, and the next frame's
+   * 5 MB image faulted all its pages in again — 1 300 faults, 16–33 ms a frame under a
+   * hypervisor, every time the timers were counted while a trace loads. */
   if (stats == NULL)
     g_task_return_error (task, error);
   else
