@@ -60,9 +60,9 @@ typedef struct
 } CounterRange;
 
 /* The main thread's longest wait for the model: a frame or a change handled waits at most
- * this for a batch being added, then goes on with what it had (issue 20: no stall over
- * 4 ms while a trace loads). */
-#define MODEL_WAIT_US        1000
+ * this for a batch being added (spinning: strobe_timeline_model_try_read_lock), then goes
+ * on with what it had (issue 20: no stall over 4 ms while a trace loads). */
+#define MODEL_WAIT_US        500
 
 /* The name of the scope under the left edge of one row of a thread, or of a region. */
 typedef struct
