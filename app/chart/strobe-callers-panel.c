@@ -8,6 +8,7 @@
 
 #include "strobe-callers-panel.h"
 #include "strobe-panes.h"
+#include "strobe-tooltip.h"
 
 struct _StrobeCallersPanel
 {
@@ -122,7 +123,7 @@ static void
 set_heading (StrobeCallersPanel *self, const char *heading)
 {
   gtk_label_set_text (self->heading, heading ? heading : "");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->heading), heading && *heading ? heading : NULL);
+  strobe_tooltip_set_text (GTK_WIDGET (self->heading), heading);
 }
 
 void

@@ -13,6 +13,7 @@
 #include "strobe-live-bar.h"
 #include "strobe-live-stop.h"
 #include "strobe-panes.h"
+#include "strobe-tooltip.h"
 
 struct _StrobeDocumentView
 {
@@ -74,7 +75,7 @@ progress_changed_cb (StrobeDocumentView *self)
   gtk_progress_bar_set_fraction (self->progress_bar, fraction);
   gtk_progress_bar_set_text (self->progress_bar, text);
   gtk_progress_bar_set_fraction (self->load_progress, fraction);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->load_progress), text);
+  strobe_tooltip_set_text (GTK_WIDGET (self->load_progress), text);
 }
 
 static void

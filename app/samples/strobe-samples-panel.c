@@ -16,6 +16,7 @@
 #include "strobe-samples-job.h"
 #include "strobe-samples-panel.h"
 #include "strobe-table.h"
+#include "strobe-tooltip.h"
 #include "strobe-view-state.h"
 
 /* A dominated scope counts when at least this share of its samples had the function. */
@@ -434,6 +435,14 @@ scopes_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_list_store_splice (self->scopes, 0, g_list_model_get_n_items (G_LIST_MODEL (self->scopes)), rows->pdata, rows->len);
 }
 
+/* The heading is as long as a function's name: its tooltip shows it whole. */
+static void
+set_scopes_heading (StrobeSamplesPanel *self, const char *text)
+{
+  gtk_label_set_text (self->scopes_heading, text);
+  strobe_tooltip_set_text (GTK_WIDGET (self->scopes_heading), text);
+}
+
 static void
 update_scopes (StrobeSamplesPanel *self)
 {
@@ -449,16 +458,14 @@ update_scopes (StrobeSamplesPanel *self)
     {
       const char *hint = _("Choose a function to list the scopes it dominates: those in which at least half of "
                            "the samples had it on the stack.");
-      gtk_label_set_text (self->scopes_heading, hint);
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->scopes_heading), hint);
+      set_scopes_heading (self, hint);
       return;
     }
   {
     /* Translators: %s is a function */
     g_autofree char *text = g_strdup_printf (_("Scopes in which at least half of the samples were in “%s”"),
                                              strobe_samples_result_name (self->result, self->chosen));
-    gtk_label_set_text (self->scopes_heading, text);
-    gtk_widget_set_tooltip_text (GTK_WIDGET (self->scopes_heading), text);
+    set_scopes_heading (self, text);
   }
   self->scopes_cancel = g_cancellable_new ();
   j = g_new0 (ScopesJob, 1);

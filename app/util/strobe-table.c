@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "strobe-table.h"
+#include "strobe-tooltip.h"
 
 #define NOTIFY_HANDLER_KEY "strobe-table-notify-handler"
 
@@ -18,8 +19,9 @@ update_cell (GtkInscription *cell,
   g_autofree char *text = column->text (item);
 
   gtk_inscription_set_text (cell, text);
+  /* Per row bound: GTK's own setter would ask the display where the pointer is each time. */
   if (column->expand)
-    gtk_widget_set_tooltip_text (GTK_WIDGET (cell), text);
+    strobe_tooltip_set_text (GTK_WIDGET (cell), text);
   if (column->css_class != NULL)
     {
       const char *old = g_object_get_data (G_OBJECT (cell), "strobe-table-class");

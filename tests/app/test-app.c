@@ -20,14 +20,15 @@
 #include "strobe-compare-view.h"
 #include "strobe-connect-dialog.h"
 #include "strobe-discovery.h"
-#include "strobe-preferences-dialog.h"
 #include "strobe-document-view.h"
 #include "strobe-format.h"
 #include "strobe-group-view.h"
 #include "strobe-help-window.h"
 #include "strobe-overview-view.h"
-#include "strobe-window.h"
+#include "strobe-preferences-dialog.h"
 #include "strobe-recent-menu.h"
+#include "strobe-tooltip.h"
+#include "strobe-window.h"
 #include "test-dirs.h"
 #include "tab-walk.h"
 #include "widget-find.h"
@@ -1625,6 +1626,36 @@ test_help_focus (Fixture       *f,
   gtk_window_destroy (help);
 }
 
+/* A tooltip that follows work as it goes (strobe_tooltip_set_text: the loading progress,
+ * headings with counts) is given when GTK asks for it, not set with
+ * gtk_widget_set_tooltip_text(), which asks the display where the pointer is each time. */
+static void
+test_tooltip_lazy (void)
+{
+  g_autoptr (GtkWidget) label = g_object_ref_sink (gtk_label_new ("x"));
+  g_autoptr (GtkTooltip) tooltip = g_object_new (GTK_TYPE_TOOLTIP, NULL);
+  gboolean shown = FALSE;
+
+  strobe_tooltip_set_text (label, "1.2 MB of 40 MB");
+  g_assert_true (gtk_widget_get_has_tooltip (label));
+  g_assert_null (gtk_widget_get_tooltip_text (label));
+  g_signal_emit_by_name (label, "query-tooltip", 1, 1, FALSE, tooltip, &shown);
+  g_assert_true (shown);
+  strobe_tooltip_set_text (label, NULL);
+  g_signal_emit_by_name (label, "query-tooltip", 1, 1, FALSE, tooltip, &shown);
+  g_assert_false (shown);
+  strobe_tooltip_set_text (label, "");
+  g_signal_emit_by_name (label, "query-tooltip", 1, 1, FALSE, tooltip, &shown);
+  g_assert_false (shown);
+  strobe_tooltip_set_text (label, "2.4 MB of 40 MB");
+  g_signal_emit_by_name (label, "query-tooltip", 1, 1, FALSE, tooltip, &shown);
+  g_assert_true (shown);
+  /* One handler however often it is set. */
+  g_assert_cmpuint (g_signal_handlers_disconnect_matched (label, G_SIGNAL_MATCH_ID | G_SIGNAL_MATCH_DATA,
+                                                          g_signal_lookup ("query-tooltip", GTK_TYPE_WIDGET), 0, NULL,
+                                                          NULL, NULL), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1669,6 +1700,7 @@ main (int   argc,
   g_test_add ("/app/connect-dialog", Fixture, NULL, fixture_setup, test_connect_dialog, fixture_teardown);
   g_test_add ("/app/connect-to", Fixture, NULL, fixture_setup, test_connect_to, fixture_teardown);
   g_test_add ("/app/preferences", Fixture, NULL, fixture_setup, test_preferences, fixture_teardown);
+  g_test_add_func ("/app/tooltip-lazy", test_tooltip_lazy);
 
   the_app = g_object_new (STROBE_TYPE_APPLICATION,
                           "application-id", STROBE_APP_ID,
