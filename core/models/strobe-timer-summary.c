@@ -664,8 +664,8 @@ strobe_timer_summary_block_count (const StrobeTimerSummary *self, guint k, const
  * them; the array the worker finished last (what the tracks took before) still sat in the
  * other core's cache, so each line the model wrote waited on that core giving it up: at
  * 10 M scopes the model's thread took 135 ms with the worker on its own core and 190–200
- * with it on the other. A queue's worth later (3 MiB) the lines have left that core's cache; 256 chunks
- * later was slower. */
+ * with it on the other. A queue's worth later (3 MiB) the lines have left that core's
+ * cache; 256 chunks later was slower. */
 #define SPARE_AGE  STROBE_TIMER_SUMMARY_QUEUE
 #define SPARE_RING (SPARE_AGE + 256u)
 

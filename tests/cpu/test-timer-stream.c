@@ -977,6 +977,75 @@ assert_same_blocks (StrobeTimelineModel *a, StrobeTimelineModel *b)
   strobe_timeline_model_read_unlock (a);
 }
 
+static const guint8 *
+keep_block (gpointer data, const guint8 *bytes, gsize len)
+{
+  GBytes *b = g_bytes_new (bytes, len);
+
+  g_ptr_array_add (data, b);
+  return g_bytes_get_data (b, NULL);
+}
+
+static void
+fill_chunk (StrobeTimerSummaryScope *scopes, guint32 *rng)
+{
+  for (guint i = 0; i < STROBE_SCOPE_CHUNK; i++)
+    {
+      *rng = *rng * 1103515245u + 12345u;
+      scopes[i].name = (*rng >> 8) % 300;
+      scopes[i].incl = (*rng >> 3) % 200000;
+      scopes[i].excl = scopes[i].incl / 3;
+    }
+}
+
+/* The worker's queue alone: five queues' worth of chunks handed over faster than it builds
+ * blocks from them (the queue fills and the caller waits for room, spares come back to be
+ * filled again, a pause wakes it), then waited for: the same blocks, byte for byte, as the
+ * caller's own thread builds from the same chunks. TSan runs it (build-aux/dev.sh). */
+static void
+test_summary_worker_queue (void)
+{
+  g_autoptr(GPtrArray) direct_kept = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  g_autoptr(GPtrArray) queued_kept = g_ptr_array_new_with_free_func ((GDestroyNotify) g_bytes_unref);
+  StrobeTimerSummaryWorker *w = strobe_timer_summary_worker_new (keep_block, queued_kept);
+  StrobeTimerSummaryScope *scopes = g_new (StrobeTimerSummaryScope, STROBE_SCOPE_CHUNK);
+  const guint n_chunks = 5 * STROBE_TIMER_SUMMARY_QUEUE + 37;
+  StrobeTimerSummary *direct, *queued;
+  guint32 rng = 77;
+
+  /* Blocks of four chunks: many of them, and a tail of one. */
+  strobe_timer_summary_set_test_shift (2);
+  direct = strobe_timer_summary_new ();
+  queued = strobe_timer_summary_new ();
+  strobe_timer_summary_set_test_shift (STROBE_TIMER_SUMMARY_CHUNKS_SHIFT);
+  queued->worker = w;
+  for (guint ci = 0; ci < n_chunks; ci++)
+    {
+      fill_chunk (scopes, &rng);
+      strobe_timer_summary_worker_add_chunk (w, queued, ci, &scopes);
+    }
+  strobe_timer_summary_worker_pause (w, queued, n_chunks);
+  rng = 77;
+  for (guint ci = 0; ci < n_chunks; ci++)
+    {
+      fill_chunk (scopes, &rng);
+      strobe_timer_summary_add_chunk (direct, ci, scopes, keep_block, direct_kept);
+    }
+  strobe_timer_summary_pause (direct, n_chunks, keep_block, direct_kept);
+  strobe_timer_summary_worker_wait (w);
+
+  g_assert_cmpuint (strobe_timer_summary_n_blocks (direct), ==, n_chunks / 4);
+  g_assert_cmpuint (strobe_timer_summary_n_blocks (queued), ==, n_chunks / 4);
+  g_assert_cmpuint (strobe_timer_summary_tail_chunks (queued), ==, n_chunks % 4);
+  g_assert_cmpuint (queued_kept->len, ==, direct_kept->len);
+  for (guint i = 0; i < direct_kept->len; i++)
+    g_assert_true (g_bytes_equal (direct_kept->pdata[i], queued_kept->pdata[i]));
+  strobe_timer_summary_worker_free (w);
+  strobe_timer_summary_free (direct);
+  strobe_timer_summary_free (queued);
+  g_free (scopes);
+}
+
 /* The summary blocks built on their own thread (as every model does) against blocks built
  * on the model's thread, the trace fed a piece at a time: at each step, before the worker
  * caught up, every range's timers are right (blocks published so far merged, the rest
@@ -1510,6 +1579,7 @@ main (int argc, char **argv)
   g_test_add_func ("/timer-stream/memory-budget", test_memory_budget);
   g_test_add_func ("/timer-stream/async-model", test_async_model);
   g_test_add_func ("/timer-stream/summary-apart", test_summary_apart);
+  g_test_add_func ("/timer-stream/summary-apart/worker-queue", test_summary_worker_queue);
   g_test_add_func ("/timer-stream/call-tree-progress", test_call_tree_progress);
   g_test_add_func ("/timer-stream/call-links", test_call_links);
   g_test_add_func ("/timer-stream/durations", test_durations);
