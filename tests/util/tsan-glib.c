@@ -47,115 +47,46 @@ release (void *addr)
   if (G_UNLIKELY (real_##name == NULL))                                                             \
     real_##name = (__typeof__ (name) *) dlsym (RTLD_NEXT, #name)
 
-void
-g_mutex_lock (GMutex *mutex)
-{
-  REAL (g_mutex_lock);
-  real_g_mutex_lock (mutex);
-  acquire (mutex);
-}
+/* A lock acquires what the last unlock released; a trylock when it got the lock. Readers
+ * of a GRWLock too, and they release what they read to the next writer: a read under the
+ * lock happens before a write under it (as TSan's own rwlocks). */
+#define WRAP_LOCK(name, type)                                                                       \
+  void name (type *lock)                                                                            \
+  {                                                                                                 \
+    REAL (name);                                                                                    \
+    real_##name (lock);                                                                             \
+    acquire (lock);                                                                                 \
+  }
+#define WRAP_TRYLOCK(name, type)                                                                    \
+  gboolean name (type *lock)                                                                        \
+  {                                                                                                 \
+    gboolean got;                                                                                   \
+    REAL (name);                                                                                    \
+    got = real_##name (lock);                                                                       \
+    if (got)                                                                                        \
+      acquire (lock);                                                                               \
+    return got;                                                                                     \
+  }
+#define WRAP_UNLOCK(name, type)                                                                     \
+  void name (type *lock)                                                                            \
+  {                                                                                                 \
+    REAL (name);                                                                                    \
+    release (lock);                                                                                 \
+    real_##name (lock);                                                                             \
+  }
 
-gboolean
-g_mutex_trylock (GMutex *mutex)
-{
-  gboolean got;
-  REAL (g_mutex_trylock);
-  got = real_g_mutex_trylock (mutex);
-  if (got)
-    acquire (mutex);
-  return got;
-}
-
-void
-g_mutex_unlock (GMutex *mutex)
-{
-  REAL (g_mutex_unlock);
-  release (mutex);
-  real_g_mutex_unlock (mutex);
-}
-
-void
-g_rec_mutex_lock (GRecMutex *mutex)
-{
-  REAL (g_rec_mutex_lock);
-  real_g_rec_mutex_lock (mutex);
-  acquire (mutex);
-}
-
-void
-g_rec_mutex_unlock (GRecMutex *mutex)
-{
-  REAL (g_rec_mutex_unlock);
-  release (mutex);
-  real_g_rec_mutex_unlock (mutex);
-}
-
-void
-g_rw_lock_writer_lock (GRWLock *lock)
-{
-  REAL (g_rw_lock_writer_lock);
-  real_g_rw_lock_writer_lock (lock);
-  acquire (lock);
-}
-
-void
-g_rw_lock_writer_unlock (GRWLock *lock)
-{
-  REAL (g_rw_lock_writer_unlock);
-  release (lock);
-  real_g_rw_lock_writer_unlock (lock);
-}
-
-/* Readers acquire what writers released, and release what they read to the next writer:
- * a read under the lock happens before a write under it (as TSan's own rwlocks). */
-void
-g_rw_lock_reader_lock (GRWLock *lock)
-{
-  REAL (g_rw_lock_reader_lock);
-  real_g_rw_lock_reader_lock (lock);
-  acquire (lock);
-}
-
-gboolean
-g_rw_lock_reader_trylock (GRWLock *lock)
-{
-  gboolean got;
-  REAL (g_rw_lock_reader_trylock);
-  got = real_g_rw_lock_reader_trylock (lock);
-  if (got)
-    acquire (lock);
-  return got;
-}
-
-gboolean
-g_rw_lock_writer_trylock (GRWLock *lock)
-{
-  gboolean got;
-  REAL (g_rw_lock_writer_trylock);
-  got = real_g_rw_lock_writer_trylock (lock);
-  if (got)
-    acquire (lock);
-  return got;
-}
-
-gboolean
-g_rec_mutex_trylock (GRecMutex *mutex)
-{
-  gboolean got;
-  REAL (g_rec_mutex_trylock);
-  got = real_g_rec_mutex_trylock (mutex);
-  if (got)
-    acquire (mutex);
-  return got;
-}
-
-void
-g_rw_lock_reader_unlock (GRWLock *lock)
-{
-  REAL (g_rw_lock_reader_unlock);
-  release (lock);
-  real_g_rw_lock_reader_unlock (lock);
-}
+WRAP_LOCK (g_mutex_lock, GMutex)
+WRAP_TRYLOCK (g_mutex_trylock, GMutex)
+WRAP_UNLOCK (g_mutex_unlock, GMutex)
+WRAP_LOCK (g_rec_mutex_lock, GRecMutex)
+WRAP_TRYLOCK (g_rec_mutex_trylock, GRecMutex)
+WRAP_UNLOCK (g_rec_mutex_unlock, GRecMutex)
+WRAP_LOCK (g_rw_lock_writer_lock, GRWLock)
+WRAP_TRYLOCK (g_rw_lock_writer_trylock, GRWLock)
+WRAP_UNLOCK (g_rw_lock_writer_unlock, GRWLock)
+WRAP_LOCK (g_rw_lock_reader_lock, GRWLock)
+WRAP_TRYLOCK (g_rw_lock_reader_trylock, GRWLock)
+WRAP_UNLOCK (g_rw_lock_reader_unlock, GRWLock)
 
 void
 g_cond_wait (GCond *cond, GMutex *mutex)
