@@ -6,6 +6,8 @@
 
 #include "strobe-tooltip.h"
 
+#include <string.h>
+
 #define TEXT_KEY "strobe-tooltip-text"
 
 static gboolean
@@ -18,7 +20,7 @@ query_tooltip_cb (GtkWidget  *widget,
 {
   const char *text = g_object_get_data (G_OBJECT (widget), TEXT_KEY);
 
-  if (text == NULL || *text == '\0')
+  if (*text == '\0')
     return FALSE;
   gtk_tooltip_set_text (tooltip, text);
   return TRUE;
@@ -32,16 +34,19 @@ strobe_tooltip_set_text (GtkWidget  *widget,
 
   g_return_if_fail (GTK_IS_WIDGET (widget));
 
+  if (text == NULL)
+    text = "";
+  /* Kept as "" when there is none: a widget with the key has its handler. */
   old = g_object_get_data (G_OBJECT (widget), TEXT_KEY);
-  if (old == NULL && g_signal_handler_find (widget, G_SIGNAL_MATCH_FUNC, 0, 0, NULL, query_tooltip_cb, NULL) == 0)
+  if (old == NULL)
     {
       g_signal_connect (widget, "query-tooltip", G_CALLBACK (query_tooltip_cb), NULL);
       gtk_widget_set_has_tooltip (widget, TRUE);
     }
-  if (g_strcmp0 (old, text) == 0)
+  else if (strcmp (old, text) == 0)
     return;
   g_object_set_data_full (G_OBJECT (widget), TEXT_KEY, g_strdup (text), g_free);
-  if (text != NULL && *text != '\0')
+  if (*text != '\0')
     gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
   else
     gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
