@@ -6,6 +6,7 @@
 
 #include "strobe-application.h"
 #include "strobe-build-tree.h"
+#include "strobe-heap-reserve.h"
 
 int
 main (int   argc,
@@ -13,6 +14,7 @@ main (int   argc,
 {
   g_autoptr(StrobeApplication) app = NULL;
 
+  strobe_heap_reserve_start ();
   strobe_build_tree_init_i18n ();
 
   app = strobe_application_new ();
