@@ -21,6 +21,7 @@
 #include "bench-common.h"
 #include "bench-log-view.h"
 #include "bench-stall.h"
+#include "strobe-heap-reserve.h"
 #include "strobe-log-view.h"
 
 #define FRAMES_PER_RUN 300
@@ -328,6 +329,8 @@ bench_log_view_scroll (StrobeDocument *document)
   gulong paint_id;
   gint64 deadline;
 
+  /* As the viewer's main() does. */
+  strobe_heap_reserve_start ();
   if (g_getenv ("GSK_RENDERER") == NULL)
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
   if (!gtk_init_check ())

@@ -27,6 +27,7 @@
 
 #include "bench-common.h"
 #include "strobe-group-view.h"
+#include "strobe-heap-reserve.h"
 #include "strobe-timeline-widget.h"
 
 #define WIDTH      1920
@@ -235,6 +236,8 @@ main (int argc, char **argv)
   /* The renderer the other benches and the tests draw with: left to itself GTK picks GL,
    * which on Xvfb is Mesa's software rasteriser — its shader compiler and its copies
    * into a new 8 MB texture each frame were most of what this bench used to time. */
+  /* As the viewer's main() does. */
+  strobe_heap_reserve_start ();
   if (g_getenv ("GSK_RENDERER") == NULL)
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
   gtk_init ();

@@ -45,6 +45,7 @@
 
 #include "bench-common.h"
 #include "strobe-document.h"
+#include "strobe-heap-reserve.h"
 #include "strobe-memory-callers.h"
 #include "strobe-memory-query.h"
 #include "strobe-memory-series.h"
@@ -426,6 +427,8 @@ bench_frames (StrobeDocument *doc)
   g_autoptr (GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
   gint64 deadline;
 
+  /* As the viewer's main() does. */
+  strobe_heap_reserve_start ();
   if (g_getenv ("GSK_RENDERER") == NULL)
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
   if (!gtk_init_check ())
