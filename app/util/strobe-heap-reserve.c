@@ -11,19 +11,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-/* How far past what malloc asks for the main heap grows each time (a growth is a 15 ms
- * frame even so: what it needed is faulted in by whoever allocated it, so it is made rare). */
-#define TOP_PAD  (16u << 20)
-/* How much of that is faulted in ahead of malloc's next block (the start of its top chunk):
- * a 1920 × 1080 frame's image (8 MiB) and room. Resident though unused: not all of TOP_PAD. */
-#define AHEAD    (12u << 20)
+/* How far past what malloc asks for the main heap grows each time, all of it faulted in by
+ * the thread below: room for a 1920 × 1080 frame's image (8 MiB) and more. Resident though
+ * unused until the heap takes it. */
+#define TOP_PAD  (12u << 20)
 /* Free heap kept before any is given back (glibc keeps TOP_PAD of it even then); setting it
  * stops glibc moving its thresholds by itself. */
 #define TRIM_AT  (48u << 20)
 /* glibc's largest: a block under it (a frame's image) comes from the heap, not from a
  * mapping of its own faulted in afresh each frame. */
 #define MMAP_AT  (32u << 20)
-/* While the top moves the thread looks every POLL_FAST_US, else every POLL_SLOW_US. */
+/* While the heap grows the thread looks every POLL_FAST_US, else every POLL_SLOW_US. */
 #define POLL_FAST_US   20000
 #define POLL_SLOW_US  250000
 #define FAST_FOR_US  1000000
@@ -47,11 +45,15 @@ populate (char *from, char *to)
     (void) madvise (from, (gsize) (to - from), MADV_POPULATE_WRITE);
 }
 
+/* glibc grows the main heap (the break) to its need plus TOP_PAD: the last TOP_PAD before
+ * the break is free, and is what the next blocks take. Told from the break alone: asking
+ * glibc where its free top starts (mallinfo2) holds every arena's lock while it walks their
+ * free lists — 5 ms once, with the main thread's malloc waiting. */
 static gpointer
 reserve_main (gpointer data)
 {
-  char *ready = NULL, *last_start = NULL;  /* faulted in up to ready; the top's start seen */
-  gint64 moved = 0;
+  char *ready = NULL;         /* the break, when the pad before it was last faulted in */
+  gint64 grew = 0;
 
   (void) data;
   g_mutex_lock (&lock);
@@ -60,30 +62,25 @@ reserve_main (gpointer data)
       gint64 now = g_get_monotonic_time ();
       gboolean refill;
       guint64 pass;
-      char *brk_end, *start;
+      char *brk_end;
 
       if (!forked && asked == done)
-        g_cond_wait_until (&cond, &lock, now + (now - moved < FAST_FOR_US ? POLL_FAST_US : POLL_SLOW_US));
+        g_cond_wait_until (&cond, &lock, now + (now - grew < FAST_FOR_US ? POLL_FAST_US : POLL_SLOW_US));
       refill = forked;
       forked = FALSE;
       pass = asked;
       g_mutex_unlock (&lock);
 
-      /* The main heap's top chunk (glibc's keepcost: the main arena's alone) ends at the
-       * break. */
       brk_end = sbrk (0);
-      start = brk_end - mallinfo2 ().keepcost;
       /* After a fork, pages faulted in and not written yet fault again on their first
        * write (GLib's D-Bus autolaunch forks when there is no session bus). */
       if (refill || ready == NULL || ready > brk_end)
-        ready = start;
-      if (start != last_start)
-        moved = g_get_monotonic_time ();
-      last_start = start;
-      if (MIN (start + AHEAD, brk_end) > MAX (ready, start))
+        ready = brk_end - TOP_PAD;
+      if (brk_end > ready)
         {
-          populate (MAX (ready, start), MIN (start + AHEAD, brk_end));
-          ready = MIN (start + AHEAD, brk_end);
+          populate (MAX (ready, brk_end - TOP_PAD), brk_end);
+          ready = brk_end;
+          grew = g_get_monotonic_time ();
         }
 
       g_mutex_lock (&lock);

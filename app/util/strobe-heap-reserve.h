@@ -4,10 +4,10 @@
  * from malloc. When the heap had to grow for it, the frame faulted every page of the image
  * in (1 000–1 300 faults, 15–20 ms under a hypervisor) — several times while a big trace
  * loads, as the heap grows with it. With this, glibc keeps blocks under 32 MiB in the
- * heap, grows the main heap 16 MiB past each need and gives back only what is free past
- * 48 MiB; a thread of its own keeps 12 MiB past the start of the heap's free top faulted
- * in (a few ms for all of it, nothing written), and faults it in again after a fork. It
- * costs about 10 MiB more resident (the 10 M-scope timeline bench: +8 MB, 3 runs each).
+ * heap, grows the main heap 12 MiB past each need and gives back only what is free past
+ * 48 MiB; a thread of its own faults those 12 MiB in as soon as the heap grows (a few ms,
+ * nothing written), and again after a fork. It costs up to 12 MiB more resident (the
+ * 10 M-scope timeline bench: about 9 MB).
  *
  * SPDX-License-Identifier: MIT
  */
