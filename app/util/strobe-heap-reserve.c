@@ -21,10 +21,11 @@
 /* glibc's largest: a block under it (a frame's image) comes from the heap, not from a
  * mapping of its own faulted in afresh each frame. */
 #define MMAP_AT  (32u << 20)
-/* While the heap grows the thread looks every POLL_FAST_US, else every POLL_SLOW_US. */
+/* While the heap grows (a trace loading) the thread looks every POLL_FAST_US, else every
+ * POLL_SLOW_US. */
 #define POLL_FAST_US   20000
 #define POLL_SLOW_US  250000
-#define FAST_FOR_US  1000000
+#define FAST_FOR_US 10000000
 
 static GMutex lock;
 static GCond  cond;
