@@ -32,6 +32,7 @@ static GCond  cond;
 static gboolean forked;       /* under lock: the process forked since the last pass */
 static guint64  asked, done;  /* under lock: passes asked for (sync), passes made */
 static gboolean running;
+static char    *heap_floor;   /* the break when it started: the heap's start, near enough */
 
 /* Faults the pages of [@from, @to) in without writing to them (Linux 5.14), so the main
  * thread's use of the same range meanwhile is undisturbed; a range the heap gave back
@@ -76,7 +77,7 @@ reserve_main (gpointer data)
       /* After a fork, pages faulted in and not written yet fault again on their first
        * write (GLib's D-Bus autolaunch forks when there is no session bus). */
       if (refill || ready == NULL || ready > brk_end)
-        ready = brk_end - TOP_PAD;
+        ready = MAX (heap_floor, brk_end - TOP_PAD);
       if (brk_end > ready)
         {
           populate (MAX (ready, brk_end - TOP_PAD), brk_end);
@@ -110,6 +111,7 @@ strobe_heap_reserve_start (void)
   mallopt (M_MMAP_THRESHOLD, MMAP_AT);
   mallopt (M_TRIM_THRESHOLD, TRIM_AT);
   mallopt (M_TOP_PAD, TOP_PAD);
+  heap_floor = sbrk (0);
   running = TRUE;
   pthread_atfork (NULL, after_fork_in_parent, NULL);
   g_thread_unref (g_thread_new ("strobe-heap", reserve_main, NULL));

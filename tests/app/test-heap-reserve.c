@@ -52,7 +52,7 @@ test_heap_reserve (void)
   return;
 #endif
   strobe_heap_reserve_start ();
-  /* The heap grows for this one (it writes those pages itself), 32 MiB past it. */
+  /* The heap grows for this one (it writes those pages itself), 12 MiB past it. */
   first = g_malloc (BLOCK);
   memset (first, 1, BLOCK);
   strobe_heap_reserve_sync ();
