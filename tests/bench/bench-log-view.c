@@ -21,7 +21,7 @@
 #include "bench-common.h"
 #include "bench-log-view.h"
 #include "bench-stall.h"
-#include "strobe-heap-reserve.h"
+#include "bench-widget.h"
 #include "strobe-log-view.h"
 
 #define FRAMES_PER_RUN 300
@@ -329,10 +329,7 @@ bench_log_view_scroll (StrobeDocument *document)
   gulong paint_id;
   gint64 deadline;
 
-  /* As the viewer's main() does. */
-  strobe_heap_reserve_start ();
-  if (g_getenv ("GSK_RENDERER") == NULL)
-    g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  bench_view_process ();
   if (!gtk_init_check ())
     {
       printf ("scroll: skipped, no display (run under xvfb-run -a)\n");

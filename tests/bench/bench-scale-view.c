@@ -30,7 +30,6 @@
 #include "bench-scale-view.h"
 #include "bench-stall.h"
 #include "bench-widget.h"
-#include "strobe-heap-reserve.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timeline-tiles.h"
 #include "strobe-timeline-tracks.h"
@@ -349,10 +348,7 @@ bench_scale_view (const char *path)
   guint z = 0;
 
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  /* As the viewer's main() does. */
-  strobe_heap_reserve_start ();
-  if (g_getenv ("GSK_RENDERER") == NULL)
-    g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  bench_view_process ();
   if (!gtk_init_check ())
     {
       printf ("# view: no display (run under xvfb-run -a)\n");

@@ -4,6 +4,16 @@
  */
 #include "bench-widget.h"
 
+#include "strobe-heap-reserve.h"
+
+void
+bench_view_process (void)
+{
+  strobe_heap_reserve_start ();
+  if (g_getenv ("GSK_RENDERER") == NULL)
+    g_setenv ("GSK_RENDERER", "cairo", TRUE);
+}
+
 void
 bench_iterate (void)
 {

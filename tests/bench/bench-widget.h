@@ -8,6 +8,12 @@
 
 G_BEGIN_DECLS
 
+/* Before GTK starts: the process as the viewer's main() sets it up (its heap reserve,
+ * app/util/strobe-heap-reserve.c), drawing with GSK's cairo renderer unless GSK_RENDERER
+ * says otherwise — left to itself GTK picks GL, which on Xvfb is Mesa's software
+ * rasteriser, its shader compiler and its copies into a new 8 MB texture each frame
+ * most of what a view's benchmark would time. */
+void           bench_view_process    (void);
 /* Runs the main loop until it has nothing ready. */
 void           bench_iterate         (void);
 /* @widget's render node, snapshotted again (a queued draw: GTK keeps a widget's last node

@@ -26,8 +26,8 @@
 #include <strobe/strobe.h>
 
 #include "bench-common.h"
+#include "bench-widget.h"
 #include "strobe-group-view.h"
-#include "strobe-heap-reserve.h"
 #include "strobe-timeline-widget.h"
 
 #define WIDTH      1920
@@ -233,13 +233,7 @@ main (int argc, char **argv)
   guint tick;
 
   g_setenv ("GTK_A11Y", "none", TRUE);
-  /* The renderer the other benches and the tests draw with: left to itself GTK picks GL,
-   * which on Xvfb is Mesa's software rasteriser — its shader compiler and its copies
-   * into a new 8 MB texture each frame were most of what this bench used to time. */
-  /* As the viewer's main() does. */
-  strobe_heap_reserve_start ();
-  if (g_getenv ("GSK_RENDERER") == NULL)
-    g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  bench_view_process ();
   gtk_init ();
   make_trace (first, scopes);
   files[0] = g_file_new_for_path (first);

@@ -44,8 +44,8 @@
 #include <strobe/strobe.h>
 
 #include "bench-common.h"
+#include "bench-widget.h"
 #include "strobe-document.h"
-#include "strobe-heap-reserve.h"
 #include "strobe-memory-callers.h"
 #include "strobe-memory-query.h"
 #include "strobe-memory-series.h"
@@ -427,10 +427,7 @@ bench_frames (StrobeDocument *doc)
   g_autoptr (GArray) cpu = g_array_new (FALSE, FALSE, sizeof (double));
   gint64 deadline;
 
-  /* As the viewer's main() does. */
-  strobe_heap_reserve_start ();
-  if (g_getenv ("GSK_RENDERER") == NULL)
-    g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  bench_view_process ();
   if (!gtk_init_check ())
     {
       printf ("frame: skipped, no display (run under xvfb-run -a)\n");

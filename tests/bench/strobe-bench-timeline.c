@@ -30,7 +30,6 @@
 #include "bench-common.h"
 #include "bench-stall.h"
 #include "bench-widget.h"
-#include "strobe-heap-reserve.h"
 #include "strobe-recorder.h"
 #include "strobe-scope-search.h"
 #include "strobe-store.h"
@@ -542,10 +541,7 @@ main (int argc, char **argv)
     bench_dir = tmp = g_dir_make_tmp ("strobe-bench-timeline-XXXXXX", NULL);
   /* The viewer's settings stay in memory; GSK's cairo renderer, as the issue measures. */
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
-  /* As the viewer's main() does. */
-  strobe_heap_reserve_start ();
-  if (g_getenv ("GSK_RENDERER") == NULL)
-    g_setenv ("GSK_RENDERER", "cairo", TRUE);
+  bench_view_process ();
   path = g_build_filename (bench_dir, "timeline.strobe", NULL);
   if (only_live)
     {
