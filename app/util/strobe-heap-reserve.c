@@ -31,8 +31,8 @@ static GMutex lock;
 static GCond  cond;
 static gboolean forked;       /* under lock: the process forked since the last pass */
 static guint64  asked, done;  /* under lock: passes asked for (sync), passes made */
-static gboolean running;
-static char    *heap_floor;   /* the break when it started: the heap's start, near enough */
+/* The break when it started (NULL before): the heap's start, near enough. */
+static char    *heap_floor;
 
 /* Faults the pages of [@from, @to) in without writing to them (Linux 5.14), so the main
  * thread's use of the same range meanwhile is undisturbed; a range the heap gave back
@@ -112,7 +112,6 @@ strobe_heap_reserve_start (void)
   mallopt (M_TRIM_THRESHOLD, TRIM_AT);
   mallopt (M_TOP_PAD, TOP_PAD);
   heap_floor = sbrk (0);
-  running = TRUE;
   pthread_atfork (NULL, after_fork_in_parent, NULL);
   g_thread_unref (g_thread_new ("strobe-heap", reserve_main, NULL));
   g_once_init_leave (&started, 1);
@@ -123,7 +122,7 @@ strobe_heap_reserve_sync (void)
 {
   guint64 pass;
 
-  if (!running)
+  if (heap_floor == NULL)
     return;
   g_mutex_lock (&lock);
   pass = ++asked;
