@@ -18,6 +18,7 @@
 #include "strobe-a11y.h"
 #include "strobe-panes.h"
 #include "strobe-window.h"
+#include "strobe-x11-shm.h"
 
 struct _StrobeWindow
 {
@@ -970,6 +971,7 @@ strobe_window_init (StrobeWindow *self)
   self->documents = g_list_store_new (STROBE_TYPE_DOCUMENT);
   self->store_files = gtk_map_list_model_new (NULL, trace_to_file, NULL, NULL);
   gtk_widget_init_template (GTK_WIDGET (self));
+  strobe_x11_shm_keep (GTK_WINDOW (self));
   add_actions (self);
   update_stop_action (self);
   {

@@ -22,6 +22,7 @@
 #include "bench-log-view.h"
 #include "bench-stall.h"
 #include "bench-widget.h"
+#include "strobe-x11-shm.h"
 #include "strobe-log-view.h"
 
 #define FRAMES_PER_RUN 300
@@ -345,6 +346,7 @@ bench_log_view_scroll (StrobeDocument *document)
   s.window = GTK_WINDOW (gtk_window_new ());
   gtk_window_set_default_size (s.window, 1920, 1080);
   gtk_window_set_child (s.window, GTK_WIDGET (view));
+  strobe_x11_shm_keep (s.window);
   gtk_window_present (s.window);
   deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   while (!rows_shown (view) && g_get_monotonic_time () < deadline)

@@ -30,6 +30,7 @@
 #include "bench-scale-view.h"
 #include "bench-stall.h"
 #include "bench-widget.h"
+#include "strobe-x11-shm.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timeline-tiles.h"
 #include "strobe-timeline-tracks.h"
@@ -368,6 +369,7 @@ bench_scale_view (const char *path)
   gtk_window_set_default_size (win, WIDTH, HEIGHT);
   gtk_window_set_decorated (win, FALSE);
   gtk_window_set_child (win, view);
+  strobe_x11_shm_keep (win);
   gtk_window_present (win);
   /* The page drawn once first: opening it is not reading the trace. */
   for (int i = 0; i < 30; i++)

@@ -153,6 +153,15 @@ paint_end (GdkFrameClock *clock, BenchStall *s)
       else
         s->max_frame_cpu_unstolen = MAX (s->max_frame_cpu_unstolen, cpu);
       s->frame_cpu_in_gap += cpu;
+      /* To find a long frame in `perf record -k CLOCK_MONOTONIC` (tests/bench/README.md). */
+      if (cpu > 8 && g_getenv ("STROBE_BENCH_LONG_FRAMES"))
+        {
+          struct timespec ts;
+
+          clock_gettime (CLOCK_MONOTONIC, &ts);
+          fprintf (stderr, "long frame: ended at %.6f s (CLOCK_MONOTONIC), %.2f ms of CPU, %.2f ms wall\n",
+                   ts.tv_sec + ts.tv_nsec / 1e9, cpu, (bench_now_ns () - s->paint_start) / 1e6);
+        }
     }
   s->paint_start = 0;
 }

@@ -27,6 +27,7 @@
 
 #include "bench-common.h"
 #include "bench-widget.h"
+#include "strobe-x11-shm.h"
 #include "strobe-group-view.h"
 #include "strobe-timeline-widget.h"
 
@@ -252,6 +253,7 @@ main (int argc, char **argv)
   window = GTK_WINDOW (gtk_window_new ());
   gtk_window_set_default_size (window, WIDTH, HEIGHT);
   gtk_window_set_decorated (window, FALSE);
+  strobe_x11_shm_keep (window);
   gtk_window_present (window);
   iterate ();
 

@@ -45,6 +45,7 @@
 
 #include "bench-common.h"
 #include "bench-widget.h"
+#include "strobe-x11-shm.h"
 #include "strobe-document.h"
 #include "strobe-memory-callers.h"
 #include "strobe-memory-query.h"
@@ -443,6 +444,7 @@ bench_frames (StrobeDocument *doc)
   window = GTK_WINDOW (gtk_window_new ());
   gtk_window_set_default_size (window, 1920, 1080);
   gtk_window_set_child (window, GTK_WIDGET (view));
+  strobe_x11_shm_keep (window);
   gtk_window_present (window);
   /* The first answers: the graph, the leaks query, the trees of the whole trace. */
   deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
@@ -543,6 +545,7 @@ load_timed (GFile *file, gboolean shown)
       window = GTK_WINDOW (gtk_window_new ());
       gtk_window_set_default_size (window, 1920, 1080);
       gtk_window_set_child (window, GTK_WIDGET (strobe_view_new (STROBE_TYPE_MEMORY_VIEW, doc, state)));
+      strobe_x11_shm_keep (window);
       gtk_window_present (window);
     }
   t = bench_now_ns ();

@@ -30,6 +30,7 @@
 #include "bench-common.h"
 #include "bench-stall.h"
 #include "bench-widget.h"
+#include "strobe-x11-shm.h"
 #include "strobe-recorder.h"
 #include "strobe-scope-search.h"
 #include "strobe-store.h"
@@ -245,6 +246,7 @@ window_with (GtkWidget *child)
   gtk_window_set_default_size (w, WIDTH, HEIGHT);
   gtk_window_set_decorated (w, FALSE);
   gtk_window_set_child (w, child);
+  strobe_x11_shm_keep (w);
   gtk_window_present (w);
   for (int i = 0; i < 50; i++)
     {
@@ -599,6 +601,7 @@ main (int argc, char **argv)
   gtk_window_set_default_size (win, WIDTH, HEIGHT);
   gtk_window_set_decorated (win, FALSE);
   gtk_window_set_child (win, view);
+  strobe_x11_shm_keep (win);
   gtk_window_present (win);
   /* The page drawn once first: opening it is not reading the trace. */
   for (int i = 0; i < 30; i++)
