@@ -24,6 +24,7 @@
 #include "strobe-log-filter-private.h"
 #include "strobe-log-format.h"
 #include "strobe-log-model-private.h"
+#include "strobe-stream-copy.h"
 
 enum
 {
@@ -54,8 +55,9 @@ typedef struct
 /* A batch: items of [Site *][guint32 length][the arguments' bytes], each padded to 8. */
 typedef struct
 {
-  guint8 *data;
-  gsize   used;
+  guint8  *data;
+  gsize    used;
+  gboolean streamed;  /* written around the caches (strobe-stream-copy.h) */
 } Batch;
 
 typedef struct
@@ -251,6 +253,8 @@ send_current (StrobeLogTally *self)
       self->cur = NULL;
       return;
     }
+  if (self->cur->streamed)
+    strobe_stream_fence ();
   g_thread_pool_push (self->pool, self->cur, NULL);
   self->cur = NULL;
 }
@@ -278,6 +282,9 @@ batch_for (StrobeLogTally *self, gsize need)
     }
   if (self->cur == NULL)
     self->cur = g_async_queue_pop (self->free);
+  /* The batch was last in a worker's cache: where that is another core's, it is written
+   * around the caches. */
+  self->cur->streamed = strobe_cores_far ();
   return self->cur;
 }
 
@@ -475,9 +482,18 @@ send_message (StrobeLogTally *self, const StrobeEvent *ev, Site *site, Item *ite
       return;
     }
   b = batch_for (self, need);
-  memcpy (b->data + b->used, item, sizeof *item);
-  if (n)
-    memcpy (b->data + b->used + sizeof *item, args, n);
+  if (b->streamed)
+    {
+      strobe_stream_copy (b->data + b->used, item, sizeof *item);
+      if (n)
+        strobe_stream_copy (b->data + b->used + sizeof *item, args, n);
+    }
+  else
+    {
+      memcpy (b->data + b->used, item, sizeof *item);
+      if (n)
+        memcpy (b->data + b->used + sizeof *item, args, n);
+    }
   b->used += need;
 }
 

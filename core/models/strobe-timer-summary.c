@@ -12,6 +12,7 @@
 
 #include "strobe-duration-sketch.h"
 #include "strobe-scope-track.h"
+#include "strobe-stream-copy.h"
 #include "strobe-timer-stats-private.h"
 
 #include <string.h>
@@ -871,9 +872,21 @@ strobe_timer_summary_worker_add_chunk (StrobeTimerSummaryWorker *w, StrobeTimerS
   j->summary = summary;
   j->ci = ci;
   j->pause = FALSE;
-  /* Handed over rather than copied: the copy was 4 % of the model's thread. */
-  j->scopes = *scopes;
-  *scopes = spare;
+  if (strobe_cores_far ())
+    {
+      /* The spare's lines are in the far core's cache (however old it is), and the model's
+       * thread would wait on each as it wrote its scopes in: the track keeps its array,
+       * and a copy goes around the caches (strobe-stream-copy.h). */
+      strobe_stream_copy (spare, *scopes, STROBE_SCOPE_CHUNK * sizeof **scopes);
+      strobe_stream_fence ();
+      j->scopes = spare;
+    }
+  else
+    {
+      /* Handed over rather than copied: the copy was 4 % of the model's thread. */
+      j->scopes = *scopes;
+      *scopes = spare;
+    }
   queue_push (w, FALSE);
 }
 
