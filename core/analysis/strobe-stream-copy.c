@@ -13,10 +13,10 @@
 
 /* A line's round trip: ~100 ns between cores that share a cache here, 430–440 ns across. */
 #define FAR_NS      250.0
-#define ROUNDS      2048
+#define ROUNDS      512
 #define PER_BATCH   16
-/* The answer kept this long: the host may move the vCPUs meanwhile. */
-#define KEEP_US     (5 * G_USEC_PER_SEC)
+/* An answer is measured again after this long: the host may move the vCPUs meanwhile. */
+#define KEEP_US     (10 * G_USEC_PER_SEC)
 /* A probe whose other side does not answer (its core busy with others) gives up. */
 #define GIVE_UP_NS  (20 * 1000 * 1000)
 
@@ -123,28 +123,57 @@ probe (void)
   return p.best_ns > FAR_NS;
 }
 
-/* The answer and when it was found (0: never), read without the lock: asked once a chunk
- * of 128 scopes by the model's thread. */
-static gint  far_answer;
+/* The last measure's answer and when it ended (0: none yet), and whether one runs. */
+static gint   far_answer;
 static gint64 far_at;
+static gint   probing;
+
+static gpointer
+probe_main (gpointer data)
+{
+  gboolean far = probe ();
+
+  __atomic_store_n (&far_answer, far, __ATOMIC_RELAXED);
+  __atomic_store_n (&far_at, g_get_monotonic_time (), __ATOMIC_RELEASE);
+  __atomic_store_n (&probing, 0, __ATOMIC_RELEASE);
+  return NULL;
+}
 
 gboolean
 strobe_cores_far (void)
 {
-  static GMutex lock;
-  gint64 at = __atomic_load_n (&far_at, __ATOMIC_ACQUIRE);
+  static gsize once;
+  static gint forced;
+  gint64 at;
+  gint idle = 0;
 
-  if (at != 0 && g_get_monotonic_time () - at <= KEEP_US)
-    return __atomic_load_n (&far_answer, __ATOMIC_RELAXED);
-  g_mutex_lock (&lock);
-  at = far_at;
-  if (at == 0 || g_get_monotonic_time () - at > KEEP_US)
+  if (g_once_init_enter (&once))
     {
       const char *e = g_getenv ("STROBE_CORES_FAR");
 
-      __atomic_store_n (&far_answer, e != NULL ? atoi (e) != 0 : probe (), __ATOMIC_RELAXED);
-      __atomic_store_n (&far_at, g_get_monotonic_time (), __ATOMIC_RELEASE);
+      forced = e != NULL ? atoi (e) != 0 : -1;
+      g_once_init_leave (&once, 1);
     }
-  g_mutex_unlock (&lock);
+  if (forced >= 0)
+    return forced;
+  /* Never measured here: the caller may hold a lock another thread waits on (the model's
+   * thread, a writer's), and a measure takes both cores for a millisecond or more. */
+  at = __atomic_load_n (&far_at, __ATOMIC_ACQUIRE);
+  if ((at == 0 || g_get_monotonic_time () - at > KEEP_US) &&
+      __atomic_compare_exchange_n (&probing, &idle, 1, FALSE, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+    {
+      GThread *thread = g_thread_try_new ("strobe-probe", probe_main, NULL, NULL);
+
+      if (thread != NULL)
+        g_thread_unref (thread);
+      else
+        __atomic_store_n (&probing, 0, __ATOMIC_RELEASE);
+    }
   return __atomic_load_n (&far_answer, __ATOMIC_RELAXED);
+}
+
+gboolean
+strobe_cores_far_measure (void)
+{
+  return probe ();
 }

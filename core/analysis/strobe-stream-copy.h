@@ -23,10 +23,13 @@
 
 /* Whether the process's first two CPUs are far apart: a cache line's round trip between
  * them over FAR_NS (strobe-stream-copy.c) — then handing bytes over is cheaper around the
- * caches, else through the cache the two cores share. Measured once in a while (a few
- * hundred microseconds of both cores, at most every five seconds); any thread.
+ * caches, else through the cache the two cores share. Never waits: the last measure's
+ * answer (FALSE before the first), a measure older than ten seconds starting another on
+ * a thread of its own (512 round trips, a millisecond or less of both cores). Any thread.
  * STROBE_CORES_FAR=0 or 1 in the environment says it instead. */
-gboolean strobe_cores_far (void);
+gboolean strobe_cores_far         (void);
+/* Measures now, on the caller's thread (for tests): the answer, not kept. */
+gboolean strobe_cores_far_measure (void);
 
 /* Copies @n bytes to @dst (8-byte aligned) with non-temporal stores; the last 8 bytes it
  * writes are padded with zeros, so @dst needs room for @n rounded up to 8. Before the

@@ -48,16 +48,20 @@ near_said (void)
 static void
 test_cores_far (void)
 {
-  gint64 t0 = g_get_monotonic_time ();
-  gboolean first = strobe_cores_far ();
-  gint64 t1 = g_get_monotonic_time ();
+  gint64 t0 = g_get_monotonic_time (), t1;
+  gboolean far = strobe_cores_far_measure ();
 
-  g_test_message ("cores far apart: %s, measured in %.2f ms", first ? "yes" : "no", (t1 - t0) / 1e3);
-  /* Two thousand round trips, or the probe giving up after 20 ms. */
+  t1 = g_get_monotonic_time ();
+  g_test_message ("cores far apart: %s, measured in %.2f ms", far ? "yes" : "no", (t1 - t0) / 1e3);
+  /* 512 round trips, or the probe giving up after 20 ms. */
   g_assert_cmpint (t1 - t0, <, G_USEC_PER_SEC);
-  /* Kept: asked again at once, the same answer without measuring. */
-  g_assert_cmpint (strobe_cores_far (), ==, first);
-  g_assert_cmpint (g_get_monotonic_time () - t1, <, 1000);
+  /* Asked, never waits for a measure (the first starts one on a thread of its own). */
+  for (int i = 0; i < 3; i++)
+    {
+      t0 = g_get_monotonic_time ();
+      (void) strobe_cores_far ();
+      g_assert_cmpint (g_get_monotonic_time () - t0, <, 5000);
+    }
 
   /* Said instead, in a process of its own (the environment is read at the first ask). */
   g_setenv ("STROBE_CORES_FAR", "1", TRUE);
