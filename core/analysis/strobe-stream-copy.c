@@ -93,12 +93,14 @@ out:
 }
 
 static gboolean
-probe (void)
+probe (double *round_trip_ns)
 {
   Probe p = { -1, -1, 0, -1 };
   cpu_set_t set;
   GThread *echo, *ping;
 
+  if (round_trip_ns)
+    *round_trip_ns = -1;
   if (sched_getaffinity (0, sizeof set, &set) != 0)
     return FALSE;
   for (int c = 0; c < CPU_SETSIZE && p.cpu_echo < 0; c++)
@@ -120,6 +122,8 @@ probe (void)
   else
     g_thread_join (ping);
   g_thread_join (echo);
+  if (round_trip_ns)
+    *round_trip_ns = p.best_ns;
   return p.best_ns > FAR_NS;
 }
 
@@ -131,7 +135,7 @@ static gint   probing;
 static gpointer
 probe_main (gpointer data)
 {
-  gboolean far = probe ();
+  gboolean far = probe (NULL);
 
   __atomic_store_n (&far_answer, far, __ATOMIC_RELAXED);
   __atomic_store_n (&far_at, g_get_monotonic_time (), __ATOMIC_RELEASE);
@@ -173,7 +177,7 @@ strobe_cores_far (void)
 }
 
 gboolean
-strobe_cores_far_measure (void)
+strobe_cores_far_measure (double *round_trip_ns)
 {
-  return probe ();
+  return probe (round_trip_ns);
 }

@@ -28,8 +28,10 @@
  * a thread of its own (512 round trips, a millisecond or less of both cores). Any thread.
  * STROBE_CORES_FAR=0 or 1 in the environment says it instead. */
 gboolean strobe_cores_far         (void);
-/* Measures now, on the caller's thread (for tests): the answer, not kept. */
-gboolean strobe_cores_far_measure (void);
+/* Measures now, on the caller's thread (tests, benchmarks): the answer, not kept, and
+ * the round trip in @round_trip_ns (nullable; < 0 when not measured: one CPU, or no
+ * answer from the other). */
+gboolean strobe_cores_far_measure (double *round_trip_ns);
 
 /* Copies @n bytes to @dst (8-byte aligned) with non-temporal stores; the last 8 bytes it
  * writes are padded with zeros, so @dst needs room for @n rounded up to 8. Before the

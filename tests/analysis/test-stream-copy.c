@@ -49,10 +49,15 @@ static void
 test_cores_far (void)
 {
   gint64 t0 = g_get_monotonic_time (), t1;
-  gboolean far = strobe_cores_far_measure ();
+  double ns;
+  gboolean far = strobe_cores_far_measure (&ns);
 
   t1 = g_get_monotonic_time ();
-  g_test_message ("cores far apart: %s, measured in %.2f ms", far ? "yes" : "no", (t1 - t0) / 1e3);
+  g_test_message ("cores far apart: %s (a line's round trip %.0f ns), measured in %.2f ms", far ? "yes" : "no", ns,
+                  (t1 - t0) / 1e3);
+  if (g_get_num_processors () > 1)
+    g_assert_cmpfloat (ns, >, 0);
+  g_assert_cmpint (far, ==, ns > 250);
   /* 512 round trips, or the probe giving up after 20 ms. */
   g_assert_cmpint (t1 - t0, <, G_USEC_PER_SEC);
   /* Asked, never waits for a measure (the first starts one on a thread of its own). */

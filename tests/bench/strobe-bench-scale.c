@@ -40,6 +40,7 @@
 #include "strobe-document.h"
 #include "strobe-log-model.h"
 #include "strobe-scope-search.h"
+#include "strobe-stream-copy.h"
 #include "strobe-timeline-model.h"
 #include "strobe-timer-stats.h"
 
@@ -799,6 +800,18 @@ measure_messages (const char *path, guint64 n)
   ratio_line ("log_filter_seconds", child_figure (log_out, "log.filter_seconds"), "<=", 10);
 }
 
+/* Where the host has the two vCPUs: near (sharing a cache) or far apart — most of this
+ * machine's speed swings between runs (tests/bench/README.md, session 45). */
+static void
+report_cores (const char *when)
+{
+  g_autofree char *name = g_strdup_printf ("machine.cores_round_trip_%s", when);
+  double ns;
+
+  (void) strobe_cores_far_measure (&ns);
+  bench_report (name, ns, "ns (a cache line between the first two CPUs and back: ~100 sharing a cache, 420-480 apart)");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -876,6 +889,7 @@ main (int argc, char **argv)
     if (getloadavg (load, 3) > 0)
       bench_report ("machine.load_average", load[0], "(1 min; the machine is shared: wall times swing with it)");
   }
+  report_cores ("start");
   if (!have_file (path))
     write_scopes (path, (guint64) n_scopes);
   bench_report ("file.bytes", (double) file_size (path), "B");
@@ -893,6 +907,7 @@ main (int argc, char **argv)
     measure_allocations (path_allocs, (guint64) n_allocations);
   if (n_messages > 0)
     measure_messages (path_log, (guint64) n_messages);
+  report_cores ("end");
   printf ("# traces kept in %s\n", bench_dir);
   return 0;
 }
