@@ -9,9 +9,7 @@
 #ifdef STROBE_X11_SHM
 #include <cairo-xlib.h>
 #include <gdk/x11/gdkx.h>
-#endif
 
-#ifdef STROBE_X11_SHM
 static const char kept_key[] = "strobe-x11-shm-kept";
 
 /* The largest monitor in pixels: a window's frame is at most that (one spread over two

@@ -53,9 +53,10 @@ echo_main (gpointer data)
   int v;
 
   pin (p->cpu_echo);
+  /* Answered only if still pinged: a stop (the other side giving up) is never overwritten. */
   while ((v = __atomic_load_n (&p->flag, __ATOMIC_ACQUIRE)) != -1)
     if (v == 1)
-      __atomic_store_n (&p->flag, 0, __ATOMIC_RELEASE);
+      __atomic_compare_exchange_n (&p->flag, &v, 0, FALSE, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
   return NULL;
 }
 
