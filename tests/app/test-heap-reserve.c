@@ -8,26 +8,17 @@
 #include "config.h"
 
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <glib.h>
 
 #include "strobe-heap-reserve.h"
+#include "thread-faults.h"
 
 /* Two of them fit in the heap's 12 MiB pad. */
 #define BLOCK (4u << 20)
 /* Faults allowed for a block: the pages of malloc's own bookkeeping, and slack. */
 #define FEW   64
-
-static long
-thread_faults (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_THREAD, &ru);
-  return ru.ru_minflt + ru.ru_majflt;
-}
 
 /* Faults while @n bytes at @p are written. */
 static long

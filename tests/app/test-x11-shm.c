@@ -9,27 +9,18 @@
 #include "config.h"
 
 #include <string.h>
-#include <sys/resource.h>
 #include <gtk/gtk.h>
 #include <gdk/x11/gdkx.h>
 
 #include "strobe-heap-reserve.h"
 #include "strobe-x11-shm.h"
+#include "thread-faults.h"
 
 #define WIDTH  800
 #define HEIGHT 600
 /* A whole frame's image is WIDTH × HEIGHT × 4 bytes: 469 pages. Faults allowed for a frame
  * besides: GTK's and cairo's own small allocations, and slack. */
 #define FEW    120
-
-static long
-thread_faults (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_THREAD, &ru);
-  return ru.ru_minflt + ru.ru_majflt;
-}
 
 /* The System V segments this process has mapped (X11's shared memory), by their inode. */
 static GArray *
