@@ -12,13 +12,12 @@
 
 static const char kept_key[] = "strobe-x11-shm-kept";
 
-/* The largest monitor in pixels: a window's frame is at most that (one spread over two
- * monitors aside); the X screen spans them all. */
+/* The largest monitor in pixels (0 × 0 when GDK knows none): a window's frame is at most
+ * that, one spread over two monitors aside. */
 static void
-largest_monitor (GdkDisplay *display, Display *dpy, int *width, int *height)
+largest_monitor (GdkDisplay *display, int *width, int *height)
 {
   GListModel *monitors = gdk_display_get_monitors (display);
-  int screen = DefaultScreen (dpy);
 
   *width = *height = 0;
   for (guint i = 0; i < g_list_model_get_n_items (monitors); i++)
@@ -34,11 +33,6 @@ largest_monitor (GdkDisplay *display, Display *dpy, int *width, int *height)
           *height = r.height * scale;
         }
     }
-  if (*width <= 0 || *height <= 0)
-    {
-      *width = DisplayWidth (dpy, screen);
-      *height = DisplayHeight (dpy, screen);
-    }
 }
 
 /* cairo makes a segment eight times the first image it is made for and gives later images
@@ -52,7 +46,13 @@ keep_on_display (GdkDisplay *display)
   int screen = DefaultScreen (dpy), width, height;
   cairo_surface_t *root, *whole, *pin;
 
-  largest_monitor (display, dpy, &width, &height);
+  largest_monitor (display, &width, &height);
+  if (width <= 0 || height <= 0)
+    {
+      /* The X screen, which spans every monitor. */
+      width = DisplayWidth (dpy, screen);
+      height = DisplayHeight (dpy, screen);
+    }
   root = cairo_xlib_surface_create (dpy, RootWindow (dpy, screen), DefaultVisual (dpy, screen), 1, 1);
   whole = cairo_surface_create_similar_image (root, CAIRO_FORMAT_ARGB32, MAX (width, 1), MAX (height, 1));
   pin = cairo_surface_create_similar_image (root, CAIRO_FORMAT_ARGB32, 16, 16);

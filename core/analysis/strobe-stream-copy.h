@@ -63,6 +63,17 @@ strobe_stream_copy (void *dst, const void *src, gsize n)
 #endif
 }
 
+/* memcpy, or strobe_stream_copy() where @streamed (the same room needed): for buffers
+ * written one way or the other as strobe_cores_far() said when they were taken. */
+static inline void
+strobe_hand_copy (void *dst, const void *src, gsize n, gboolean streamed)
+{
+  if (streamed)
+    strobe_stream_copy (dst, src, n);
+  else
+    memcpy (dst, src, n);
+}
+
 /* Orders the non-temporal stores before what follows (the hand-over). */
 static inline void
 strobe_stream_fence (void)

@@ -482,18 +482,9 @@ send_message (StrobeLogTally *self, const StrobeEvent *ev, Site *site, Item *ite
       return;
     }
   b = batch_for (self, need);
-  if (b->streamed)
-    {
-      strobe_stream_copy (b->data + b->used, item, sizeof *item);
-      if (n)
-        strobe_stream_copy (b->data + b->used + sizeof *item, args, n);
-    }
-  else
-    {
-      memcpy (b->data + b->used, item, sizeof *item);
-      if (n)
-        memcpy (b->data + b->used + sizeof *item, args, n);
-    }
+  strobe_hand_copy (b->data + b->used, item, sizeof *item, b->streamed);
+  if (n)
+    strobe_hand_copy (b->data + b->used + sizeof *item, args, n, b->streamed);
   b->used += need;
 }
 

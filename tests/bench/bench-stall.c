@@ -143,8 +143,9 @@ paint_end (GdkFrameClock *clock, BenchStall *s)
   if (s->paint_start > 0)
     {
       double cpu = (bench_thread_cpu_ns () - s->paint_cpu_start) / 1e6;
+      double wall = (bench_now_ns () - s->paint_start) / 1e6;
 
-      s->max_paint = MAX (s->max_paint, (bench_now_ns () - s->paint_start) / 1e6);
+      s->max_paint = MAX (s->max_paint, wall);
       s->max_frame_cpu = MAX (s->max_frame_cpu, cpu);
       /* On this virtual machine a thread's CPU clock runs on while the hypervisor has its
        * CPU (tests/bench/README.md, the viewer at 1 B scopes): such a frame is set apart. */
@@ -160,7 +161,7 @@ paint_end (GdkFrameClock *clock, BenchStall *s)
 
           clock_gettime (CLOCK_MONOTONIC, &ts);
           fprintf (stderr, "long frame: ended at %.6f s (CLOCK_MONOTONIC), %.2f ms of CPU, %.2f ms wall\n",
-                   ts.tv_sec + ts.tv_nsec / 1e9, cpu, (bench_now_ns () - s->paint_start) / 1e6);
+                   ts.tv_sec + ts.tv_nsec / 1e9, cpu, wall);
         }
     }
   s->paint_start = 0;
