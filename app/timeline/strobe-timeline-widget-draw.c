@@ -269,13 +269,13 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
       if (t->height == 0)
         continue;
       shown++;
-      if (y + t->height < RULER_H || y > height)
+      if (y + t->height < self->shown_top || y > self->shown_bottom)
         continue;
       if (shown % 2 == 0)
         strobe_timeline_widget_fill_rect (snapshot, 0, y, width, t->height, &p->band);
       strobe_timeline_widget_fill_rect (snapshot, 0, y + t->height - 1, width, 1, &p->line);
       if (t->kind != STROBE_TRACK_GROUP)
-        draw_track_tiles (self, snapshot, axis, t, y, RULER_H, height);
+        draw_track_tiles (self, snapshot, axis, t, y, self->shown_top, self->shown_bottom);
     }
   /* Scopes that began before the view: their names at its left edge, where the tiles do
    * not put them. */
@@ -285,7 +285,7 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
       gdouble y = RULER_H + t->y - scroll;
       gboolean dark = strobe_timeline_widget_is_dark (self);
 
-      if (t->kind != STROBE_TRACK_THREAD || t->height == 0 || t->collapsed || y + t->height < RULER_H || y > height)
+      if (t->kind != STROBE_TRACK_THREAD || t->height == 0 || t->collapsed || y + t->height < self->shown_top || y > self->shown_bottom)
         continue;
       for (guint k = 0; k < self->facts.edge_scopes->len; k++)
         {
@@ -299,7 +299,7 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
           PangoLayout *layout;
           int lh;
 
-          if (e->track_id != t->id || d >= t->depths || ry + STROBE_TRACK_ROW_H < RULER_H || ry > height)
+          if (e->track_id != t->id || d >= t->depths || ry + STROBE_TRACK_ROW_H < self->shown_top || ry > self->shown_bottom)
             continue;
           end_x = strobe_time_scale_x (axis, sc->end);
           w = MIN (end_x, width) - (end_x >= 4 ? 1 : 0);
@@ -320,7 +320,7 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
       const StrobeTrack *t = strobe_track_list_get (self->tracks, i);
       gdouble y = RULER_H + t->y - scroll;
 
-      if (t->kind != STROBE_TRACK_REGIONS || t->height == 0 || t->collapsed || y + t->height < RULER_H || y > height)
+      if (t->kind != STROBE_TRACK_REGIONS || t->height == 0 || t->collapsed || y + t->height < self->shown_top || y > self->shown_bottom)
         continue;
       for (guint k = 0; k < self->facts.edge_regions->len; k++)
         {
@@ -347,7 +347,7 @@ strobe_timeline_widget_draw_tracks (StrobeTimelineWidget *self, GtkSnapshot *sna
       const StrobeTrack *t = strobe_track_list_get (self->tracks, i);
       gdouble y = RULER_H + t->y - scroll;
 
-      if (t->height == 0 || y + t->height < RULER_H || y > height)
+      if (t->height == 0 || y + t->height < self->shown_top || y > self->shown_bottom)
         continue;
       draw_header (self, snapshot, p, t, y, width);
     }
@@ -371,7 +371,6 @@ strobe_timeline_widget_clear_facts (StrobeTimelineWidget *self)
 static void
 gather_edges (StrobeTimelineWidget *self, const StrobeTimeScale *axis)
 {
-  int height = gtk_widget_get_height (GTK_WIDGET (self));
   gdouble scroll = gtk_adjustment_get_value (self->vadj);
   g_autoptr(GArray) s = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineScope));
   g_autoptr(GArray) regions = g_array_new (FALSE, FALSE, sizeof (StrobeTimelineRegion));
@@ -381,7 +380,7 @@ gather_edges (StrobeTimelineWidget *self, const StrobeTimeScale *axis)
       const StrobeTrack *t = strobe_track_list_get (self->tracks, i);
       gdouble y = RULER_H + t->y - scroll;
 
-      if (t->height == 0 || t->collapsed || y + t->height < RULER_H || y > height)
+      if (t->height == 0 || t->collapsed || y + t->height < self->shown_top || y > self->shown_bottom)
         continue;
       if (t->kind == STROBE_TRACK_REGIONS && regions->len == 0)
         {
@@ -401,7 +400,7 @@ gather_edges (StrobeTimelineWidget *self, const StrobeTimeScale *axis)
           gdouble ry = y + strobe_track_row_y (d);
 
           g_array_set_size (s, 0);
-          if (ry + STROBE_TRACK_ROW_H < RULER_H || ry > height
+          if (ry + STROBE_TRACK_ROW_H < self->shown_top || ry > self->shown_bottom
               || strobe_timeline_model_get_scopes (self->timeline, (guint16) t->id, d, axis->start, axis->start, s) == 0)
             continue;
           {

@@ -189,6 +189,11 @@ struct _StrobeTimelineWidget
   StrobeDocumentChanges changes_waiting;  /* a change not handled: the model was being written */
   guint                 changes_retry;
   gboolean              textures;         /* the renderer's: see the snapshot */
+  /* The rows a scrolling ancestor shows, in the widget's coordinates (the snapshot's):
+   * in a group tab each process's timeline is as tall as its tracks, in a viewport. */
+  gdouble               shown_top;
+  gdouble               shown_bottom;
+  GtkAdjustment        *outer_vadj;       /* that viewport's, followed while mapped */
   gboolean              kb_anchor_set;
   guint64               kb_anchor;
   GtkWidget            *menu;

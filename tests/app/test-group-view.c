@@ -45,7 +45,7 @@ settle (Fixture *f, double timeout_s)
 }
 
 static void
-fixture_open (Fixture *f)
+fixture_open_sized (Fixture *f, int height)
 {
   const char *dir = g_getenv ("GROUP_DATA");
   g_autofree char *client = g_build_filename (dir, "pair-client.strobe", NULL);
@@ -54,12 +54,18 @@ fixture_open (Fixture *f)
 
   f->view = STROBE_GROUP_VIEW (strobe_group_view_new_for_files (NULL, files, 2));
   f->window = GTK_WINDOW (gtk_window_new ());
-  gtk_window_set_default_size (f->window, 1200, 900);
+  gtk_window_set_default_size (f->window, 1200, height);
   gtk_window_set_child (f->window, GTK_WIDGET (f->view));
   gtk_window_present (f->window);
   g_object_unref (files[0]);
   g_object_unref (files[1]);
   settle (f, 30);
+}
+
+static void
+fixture_open (Fixture *f)
+{
+  fixture_open_sized (f, 900);
 }
 
 static void
@@ -300,6 +306,57 @@ test_live_child (void)
   test_dir_remove_all (dir);
 }
 
+/* The main loop run for @ms, the window drawing its frames meanwhile. */
+static void
+run_frames (guint ms)
+{
+  gint64 until = g_get_monotonic_time () + ms * 1000;
+
+  while (g_get_monotonic_time () < until)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (2000);
+    }
+}
+
+/* A window too short for both sections: the server's timeline, below the client's in the
+ * tab's viewport, draws no tile while it is scrolled out of sight (a zoom's stand-ins of
+ * off-screen rows made the group benchmark's frames 26–39 ms), and draws its tiles once
+ * the viewport is scrolled to it. */
+static void
+test_offscreen_rows (void)
+{
+  Fixture f;
+  StrobeTimelineWidget *client, *server;
+  StrobeTileCounts c, s;
+  GtkAdjustment *vadj;
+  GtkWidget *viewport;
+  graphene_rect_t b;
+
+  fixture_open_sized (&f, 300);
+  run_frames (1500);
+  client = strobe_group_view_get_timeline (f.view, 0);
+  server = strobe_group_view_get_timeline (f.view, 1);
+  viewport = gtk_widget_get_ancestor (GTK_WIDGET (server), GTK_TYPE_VIEWPORT);
+  g_assert_nonnull (viewport);
+  /* The server's section lies wholly below what the viewport shows. */
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (server), viewport, &b));
+  g_assert_cmpfloat (b.origin.y, >=, gtk_widget_get_height (viewport));
+  strobe_timeline_widget_get_tile_counts (client, &c);
+  strobe_timeline_widget_get_tile_counts (server, &s);
+  g_assert_cmpuint (c.nodes_made, >, 0);
+  g_assert_cmpuint (s.nodes_made, ==, 0);
+
+  vadj = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (viewport));
+  gtk_adjustment_set_value (vadj, gtk_adjustment_get_upper (vadj) - gtk_adjustment_get_page_size (vadj));
+  run_frames (1500);
+  g_assert_true (gtk_widget_compute_bounds (GTK_WIDGET (server), viewport, &b));
+  g_assert_cmpfloat (b.origin.y, <, gtk_widget_get_height (viewport));
+  strobe_timeline_widget_get_tile_counts (server, &s);
+  g_assert_cmpuint (s.nodes_made, >, 0);
+  fixture_close (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -310,6 +367,7 @@ main (int argc, char **argv)
   g_test_add_func ("/group-view/one-selection", test_one_selection);
   g_test_add_func ("/group-view/adjust-moves-track", test_adjust_moves_track);
   g_test_add_func ("/group-view/follow-flow", test_follow_flow);
+  g_test_add_func ("/group-view/offscreen-rows", test_offscreen_rows);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   /* The launcher runs under the preload module, which an instrumented build cannot preload. */
   g_test_add_func ("/group-view/live-child", test_live_child);
