@@ -48,6 +48,7 @@ strobe_log_cells_init (StrobeLogCells *self)
   self->thread_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->category_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->unfilled = g_ptr_array_new_with_free_func (g_object_unref);
+  self->message_looks = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) pango_attr_list_unref);
 }
 
 /* A window's frame clock is disposed with its surface, handlers and all. */
@@ -69,6 +70,10 @@ strobe_log_cells_clear (StrobeLogCells *self)
   self->table = NULL;
   g_clear_pointer (&self->thread_labels, g_hash_table_unref);
   g_clear_pointer (&self->category_labels, g_hash_table_unref);
+  if (self->settings != NULL)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  self->settings = NULL;
+  g_clear_pointer (&self->message_looks, g_hash_table_unref);
   g_clear_object (&self->axis);
 }
 
@@ -120,6 +125,50 @@ set_cell_class (GtkWidget *cell, const char *css)
   g_object_set_data (G_OBJECT (cell), "strobe-css", (gpointer) css);
 }
 
+/* The theme's named colour, or @fallback (Adwaita's light one). */
+static PangoAttribute *
+theme_color (GtkWidget *widget, const char *name, const char *fallback)
+{
+  GdkRGBA c;
+
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), name, &c))
+    gdk_rgba_parse (&c, fallback);
+  G_GNUC_END_IGNORE_DEPRECATIONS
+  return pango_attr_foreground_new ((guint16) (c.red * 65535), (guint16) (c.green * 65535), (guint16) (c.blue * 65535));
+}
+
+/* What style.css once gave the message cell by a class per look. Changing a cell's CSS
+ * classes restyles it — selector matching, and a new font for the bold and the italic
+ * ones — and a far jump changes them on every row on screen: 20 of a jump's frame's 21 ms
+ * of CPU went with it, 7–10 ms without (tests/bench/README.md). Text attributes only
+ * redraw. On a selected row the row's own colour (the level colours are hard to read on
+ * the selection's): @selected drops the colour. */
+static PangoAttrList *
+message_look (StrobeLogCells *self, GtkWidget *cell, const char *look, gboolean selected)
+{
+  g_autofree char *joined = selected ? g_strconcat (look, ":selected", NULL) : NULL;
+  const char *key = joined ? joined : look;
+  PangoAttrList *attrs = g_hash_table_lookup (self->message_looks, key);
+
+  if (attrs != NULL)
+    return attrs;
+  attrs = pango_attr_list_new ();
+  if (!selected && (g_str_equal (look, "strobe-log-fatal") || g_str_equal (look, "strobe-log-error")))
+    pango_attr_list_insert (attrs, theme_color (cell, "error_color", "#c01c28"));
+  else if (!selected && (g_str_equal (look, "strobe-log-warning") || g_str_equal (look, "strobe-log-malformed")))
+    pango_attr_list_insert (attrs, theme_color (cell, "warning_color", "#9c6e03"));
+  if (g_str_equal (look, "strobe-log-fatal"))
+    pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
+  else if (g_str_equal (look, "strobe-log-malformed"))
+    pango_attr_list_insert (attrs, pango_attr_style_new (PANGO_STYLE_ITALIC));
+  else if (g_str_equal (look, "strobe-log-verbose"))
+    pango_attr_list_insert (attrs, pango_attr_foreground_alpha_new ((guint16) (0.6 * 65535)));
+  /* The key's text lives as long as the table: the looks are static strings. */
+  g_hash_table_insert (self->message_looks, (gpointer) g_intern_string (key), attrs);
+  return attrs;
+}
+
 /* The message a cell's list item shows: the view's table has StrobeLogRows, a group's
  * log StrobeLogItems. */
 static StrobeLogItem *
@@ -130,6 +179,46 @@ list_item_message (GtkListItem *list_item)
   if (item != NULL && STROBE_IS_LOG_ROW (item))
     return strobe_log_row_get_item (item);
   return item;
+}
+
+/* The message cell's look, from its message and whether its row is selected; set on the
+ * inscription only when it changed (the looks' lists are made again after a theme
+ * change: their generation says which a cell has). */
+static void
+apply_message_look (StrobeLogCells *self, GtkWidget *cell, StrobeLogItem *item)
+{
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (cell), "strobe-list-item");
+  const char *look = item == NULL ? NULL
+                     : !strobe_log_item_is_well_formed (item) ? "strobe-log-malformed"
+                     : strobe_log_verbosity_css (strobe_log_item_get_verbosity (item));
+  PangoAttrList *attrs = NULL;
+
+  /* The display level has an icon only, no look of its own. */
+  if (look != NULL && !g_str_equal (look, "strobe-log-display"))
+    attrs = message_look (self, cell, look, list_item != NULL && gtk_list_item_get_selected (list_item));
+  if (g_object_get_data (G_OBJECT (cell), "strobe-look") == attrs
+      && GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (cell), "strobe-look-generation")) == self->looks_generation)
+    return;
+  gtk_inscription_set_attributes (GTK_INSCRIPTION (cell), attrs);
+  g_object_set_data (G_OBJECT (cell), "strobe-look", attrs);
+  g_object_set_data (G_OBJECT (cell), "strobe-look-generation", GUINT_TO_POINTER (self->looks_generation));
+}
+
+static void
+selected_changed_cb (GtkListItem *list_item, GParamSpec *pspec, GtkWidget *cell)
+{
+  StrobeLogCells *self = g_object_get_data (G_OBJECT (cell), "strobe-cells");
+
+  if (self != NULL && self->message_looks != NULL)
+    apply_message_look (self, cell, list_item_message (list_item));
+}
+
+static void
+theme_changed_cb (GtkSettings *settings, GParamSpec *pspec, StrobeLogCells *self)
+{
+  /* Cells take the new colours when they are next filled or selected. */
+  g_hash_table_remove_all (self->message_looks);
+  self->looks_generation++;
 }
 
 /* Tooltips are worked out when asked for: setting one on every bind costs more than the
@@ -194,6 +283,7 @@ setup_cb (GtkSignalListItemFactory *factory,
     case COL_MESSAGE:
       cell = strobe_table_cell_new (60, 2, FALSE);
       gtk_widget_add_css_class (cell, "monospace");
+      g_signal_connect_object (list_item, "notify::selected", G_CALLBACK (selected_changed_cb), cell, 0);
       break;
     case COL_PROCESS:
       /* "program (pid N)": processes of one program differ only at the end, so that is
@@ -291,8 +381,7 @@ fill_cell (StrobeLogCells *self, Column col, StrobeLogItem *item, GtkWidget *cel
 
         /* Screen readers read the inscription's text (AT-SPI's text interface). */
         gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
-        set_cell_class (cell, !strobe_log_item_is_well_formed (item) ? "strobe-log-malformed"
-                              : strobe_log_verbosity_css (strobe_log_item_get_verbosity (item)));
+        apply_message_look (self, cell, item);
       }
       break;
     case COL_SOURCE:
@@ -576,6 +665,12 @@ strobe_log_cells_add_columns (StrobeLogCells *self,
   const Column *order = self->source ? several : single;
 
   self->table = GTK_WIDGET (column_view);
+  if (self->settings == NULL)
+    {
+      self->settings = gtk_widget_get_settings (self->table);
+      g_signal_connect (self->settings, "notify::gtk-theme-name", G_CALLBACK (theme_changed_cb), self);
+      g_signal_connect (self->settings, "notify::gtk-application-prefer-dark-theme", G_CALLBACK (theme_changed_cb), self);
+    }
   guint n = self->source ? G_N_ELEMENTS (several) : G_N_ELEMENTS (single);
 
   for (guint i = 0; i < n; i++)

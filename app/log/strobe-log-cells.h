@@ -32,6 +32,11 @@ typedef struct
   StrobeTimeAxis   *axis;             /* the document's clock, asked each time: never a copy */
   GHashTable       *thread_labels;    /* guint16 → the thread's name escaped */
   GHashTable       *category_labels;  /* the model's category name → escaped, filled by the cells */
+  /* A message's look (strobe_log_verbosity_css's name, or malformed) → its text attributes,
+   * made from the theme's colours when first needed; emptied when the theme changes. */
+  GHashTable       *message_looks;
+  guint             looks_generation;
+  GtkSettings      *settings;         /* followed for theme changes, not referenced */
   /* Set before add_columns for several traces: a Process column, and each message's time
    * and thread from its own trace (the axis and thread labels above are not used). */
   StrobeLogCellsSourceFunc source;

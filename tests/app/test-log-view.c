@@ -632,12 +632,35 @@ test_odd_content (void)
   strobe_log_view_scroll_to (f.view, 21);
   settle ();
   g_assert_nonnull (find_text (GTK_WIDGET (f.view), "code (?)"));
-  g_assert_true (gtk_widget_has_css_class (find_text (GTK_WIDGET (f.view), "(unknown log site 99)"), "strobe-log-malformed"));
+  /* Set apart in italics (and the warning colour). */
+  {
+    PangoAttrList *attrs = gtk_inscription_get_attributes (GTK_INSCRIPTION (find_text (GTK_WIDGET (f.view), "(unknown log site 99)")));
+    g_autoptr(PangoAttrIterator) it = NULL;
+    PangoAttribute *style;
+
+    g_assert_nonnull (attrs);
+    it = pango_attr_list_get_iterator (attrs);
+    style = pango_attr_iterator_get (it, PANGO_ATTR_STYLE);
+    g_assert_nonnull (style);
+    g_assert_cmpint (((PangoAttrInt *) style)->value, ==, PANGO_STYLE_ITALIC);
+    g_assert_nonnull (pango_attr_iterator_get (it, PANGO_ATTR_FOREGROUND));
+  }
   g_assert_nonnull (find_text_prefix (GTK_WIDGET (f.view), "1 message names a log site the trace never described"));
 
   /* The details of the unknown site: its raw arguments. */
   gtk_selection_model_select_item (gtk_column_view_get_model (strobe_log_view_get_column_view (f.view)), 13, TRUE);
   settle ();
+  /* Selected, it keeps its italics in the row's own colour (the level colours are hard to
+   * read on the selection's). */
+  {
+    PangoAttrList *attrs = gtk_inscription_get_attributes (GTK_INSCRIPTION (find_text (GTK_WIDGET (f.view), "(unknown log site 99)")));
+    g_autoptr(PangoAttrIterator) it = NULL;
+
+    g_assert_nonnull (attrs);
+    it = pango_attr_list_get_iterator (attrs);
+    g_assert_nonnull (pango_attr_iterator_get (it, PANGO_ATTR_STYLE));
+    g_assert_null (pango_attr_iterator_get (it, PANGO_ATTR_FOREGROUND));
+  }
   details = strobe_log_view_get_details (f.view);
   g_assert_nonnull (find_text_prefix (details, "This message names log site 99"));
   g_assert_nonnull (find_text (details, "1. int32  5 (0x00000005)\nRaw bytes: 01 14 05 00 00 00"));
