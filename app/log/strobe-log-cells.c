@@ -1,8 +1,10 @@
 /* strobe-log-cells.c
  *
  * The log table's columns: each cell is one GtkInscription with a fixed width (the
- * verbosity's icon is its CSS background), so a row that scrolls into view costs one
- * widget per column and no column is measured again. Tooltips are worked out when asked.
+ * verbosity's: its icon, a GtkImage, beside one), so a row that scrolls into view costs a
+ * widget or two per column and no column is measured again. A level's colour and weight
+ * are text attributes and coloured paintables, never CSS classes (restyling). Tooltips
+ * are worked out when asked.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -13,6 +15,7 @@
 #include "strobe-log-cells.h"
 #include "strobe-log-format.h"
 #include "strobe-log-labels.h"
+#include "strobe-log-level-icon.h"
 #include "strobe-log-list.h"
 #include "strobe-log-rows.h"
 #include "strobe-text.h"
@@ -49,6 +52,7 @@ strobe_log_cells_init (StrobeLogCells *self)
   self->category_labels = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   self->unfilled = g_ptr_array_new_with_free_func (g_object_unref);
   self->message_looks = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, (GDestroyNotify) pango_attr_list_unref);
+  self->level_icons = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
 }
 
 /* A window's frame clock is disposed with its surface, handlers and all. */
@@ -74,6 +78,7 @@ strobe_log_cells_clear (StrobeLogCells *self)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   self->settings = NULL;
   g_clear_pointer (&self->message_looks, g_hash_table_unref);
+  g_clear_pointer (&self->level_icons, g_hash_table_unref);
   g_clear_object (&self->axis);
 }
 
@@ -110,40 +115,31 @@ item_source (StrobeLogCells *self, StrobeLogItem *item, StrobeTraceClock *clock,
   *process = NULL;
 }
 
+/* The theme's named colour, or @fallback (Adwaita's light one). */
 static void
-set_cell_class (GtkWidget *cell, const char *css)
+theme_rgba (GtkWidget *widget, const char *name, const char *fallback, GdkRGBA *c)
 {
-  const char *old = g_object_get_data (G_OBJECT (cell), "strobe-css");
-
-  if (g_strcmp0 (old, css) == 0)
-    return;
-  if (old != NULL)
-    gtk_widget_remove_css_class (cell, old);
-  if (css != NULL)
-    gtk_widget_add_css_class (cell, css);
-  /* Static strings only. */
-  g_object_set_data (G_OBJECT (cell), "strobe-css", (gpointer) css);
+  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), name, c))
+    gdk_rgba_parse (c, fallback);
+  G_GNUC_END_IGNORE_DEPRECATIONS
 }
 
-/* The theme's named colour, or @fallback (Adwaita's light one). */
 static PangoAttribute *
 theme_color (GtkWidget *widget, const char *name, const char *fallback)
 {
   GdkRGBA c;
 
-  G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (widget), name, &c))
-    gdk_rgba_parse (&c, fallback);
-  G_GNUC_END_IGNORE_DEPRECATIONS
+  theme_rgba (widget, name, fallback, &c);
   return pango_attr_foreground_new ((guint16) (c.red * 65535), (guint16) (c.green * 65535), (guint16) (c.blue * 65535));
 }
 
-/* What style.css once gave the message cell by a class per look. Changing a cell's CSS
- * classes restyles it — selector matching, and a new font for the bold and the italic
- * ones — and a far jump changes them on every row on screen: 20 of a jump's frame's 21 ms
- * of CPU went with it, 7–10 ms without (tests/bench/README.md). Text attributes only
- * redraw. On a selected row the row's own colour (the level colours are hard to read on
- * the selection's): @selected drops the colour. */
+/* A level's (or a malformed message's) look, as the message and verbosity cells show it.
+ * Changing a cell's CSS classes restyles it — selector matching, and a new font for the
+ * bold and the italic ones — and a far jump changes them on every row on screen: 20 of a
+ * jump's frame's 21 ms of CPU went with it, 7–10 ms without (tests/bench/README.md).
+ * Text attributes only redraw. On a selected row the row's own colour (the level colours
+ * are hard to read on the selection's): @selected drops the colour. */
 static PangoAttrList *
 message_look (StrobeLogCells *self, GtkWidget *cell, const char *look, gboolean selected)
 {
@@ -181,27 +177,78 @@ list_item_message (GtkListItem *list_item)
   return item;
 }
 
-/* The message cell's look, from its message and whether its row is selected; set on the
- * inscription only when it changed (the looks' lists are made again after a theme
- * change: their generation says which a cell has). */
+/* @text's look (NULL: plain), set on the inscription only when it changed (the looks'
+ * lists are made again after a theme change: their generation says which a cell has). */
 static void
-apply_message_look (StrobeLogCells *self, GtkWidget *cell, StrobeLogItem *item)
+apply_look (StrobeLogCells *self, GtkWidget *text, const char *look, gboolean selected)
 {
-  GtkListItem *list_item = g_object_get_data (G_OBJECT (cell), "strobe-list-item");
-  const char *look = item == NULL ? NULL
-                     : !strobe_log_item_is_well_formed (item) ? "strobe-log-malformed"
-                     : strobe_log_verbosity_css (strobe_log_item_get_verbosity (item));
   PangoAttrList *attrs = NULL;
 
   /* The display level has an icon only, no look of its own. */
   if (look != NULL && !g_str_equal (look, "strobe-log-display"))
-    attrs = message_look (self, cell, look, list_item != NULL && gtk_list_item_get_selected (list_item));
-  if (g_object_get_data (G_OBJECT (cell), "strobe-look") == attrs
-      && GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (cell), "strobe-look-generation")) == self->looks_generation)
+    attrs = message_look (self, text, look, selected);
+  if (g_object_get_data (G_OBJECT (text), "strobe-look") == attrs
+      && GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (text), "strobe-look-generation")) == self->looks_generation)
     return;
-  gtk_inscription_set_attributes (GTK_INSCRIPTION (cell), attrs);
-  g_object_set_data (G_OBJECT (cell), "strobe-look", attrs);
-  g_object_set_data (G_OBJECT (cell), "strobe-look-generation", GUINT_TO_POINTER (self->looks_generation));
+  gtk_inscription_set_attributes (GTK_INSCRIPTION (text), attrs);
+  g_object_set_data (G_OBJECT (text), "strobe-look", attrs);
+  g_object_set_data (G_OBJECT (text), "strobe-look-generation", GUINT_TO_POINTER (self->looks_generation));
+}
+
+#define LEVEL_ICON_SIZE 14
+#define LEVEL_ICON_GAP  6
+
+/* The level's icon (none for the quiet levels): in the level's colour, or — selected, or
+ * the display level, which has no colour — in the row's text colour. */
+static void
+apply_level_icon (StrobeLogCells *self, GtkWidget *widget, guint8 verbosity, gboolean selected)
+{
+  const char *name = verbosity == 1 || verbosity == 2 ? "dialog-error-symbolic"
+                     : verbosity == 3 ? "dialog-warning-symbolic"
+                     : verbosity == 4 ? "dialog-information-symbolic" : NULL;
+  GtkIconPaintable *icon = NULL;
+  GdkRGBA color;
+
+  if (name != NULL && (icon = g_hash_table_lookup (self->level_icons, name)) == NULL)
+    {
+      GtkIconTheme *theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (widget));
+
+      icon = gtk_icon_theme_lookup_icon (theme, name, NULL, LEVEL_ICON_SIZE, gtk_widget_get_scale_factor (widget),
+                                         gtk_widget_get_direction (widget), 0);
+      g_hash_table_insert (self->level_icons, (gpointer) name, icon);
+    }
+  if (icon != NULL && !selected && verbosity != 4)
+    {
+      if (!self->have_level_colors)
+        {
+          theme_rgba (widget, "error_color", "#c01c28", &self->level_colors[0]);
+          theme_rgba (widget, "warning_color", "#9c6e03", &self->level_colors[1]);
+          self->have_level_colors = TRUE;
+        }
+      color = self->level_colors[verbosity == 3];
+    }
+  strobe_log_level_icon_set (STROBE_LOG_LEVEL_ICON (widget), icon, icon != NULL && !selected && verbosity != 4 ? &color : NULL);
+}
+
+static void
+refresh_look (StrobeLogCells *self, GtkWidget *cell, StrobeLogItem *item)
+{
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (cell), "strobe-list-item");
+  gboolean selected = list_item != NULL && gtk_list_item_get_selected (list_item);
+  Column col = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (cell), "strobe-column"));
+
+  if (col == COL_MESSAGE)
+    apply_look (self, cell, item == NULL ? NULL
+                            : !strobe_log_item_is_well_formed (item) ? "strobe-log-malformed"
+                            : strobe_log_verbosity_css (strobe_log_item_get_verbosity (item)),
+                selected);
+  else if (col == COL_VERBOSITY)
+    {
+      guint8 v = item ? strobe_log_item_get_verbosity (item) : 0;
+
+      apply_look (self, gtk_widget_get_last_child (cell), item ? strobe_log_verbosity_css (v) : NULL, selected);
+      apply_level_icon (self, gtk_widget_get_first_child (cell), v, selected);
+    }
 }
 
 static void
@@ -210,7 +257,7 @@ selected_changed_cb (GtkListItem *list_item, GParamSpec *pspec, GtkWidget *cell)
   StrobeLogCells *self = g_object_get_data (G_OBJECT (cell), "strobe-cells");
 
   if (self != NULL && self->message_looks != NULL)
-    apply_message_look (self, cell, list_item_message (list_item));
+    refresh_look (self, cell, list_item_message (list_item));
 }
 
 static void
@@ -218,6 +265,8 @@ theme_changed_cb (GtkSettings *settings, GParamSpec *pspec, StrobeLogCells *self
 {
   /* Cells take the new colours when they are next filled or selected. */
   g_hash_table_remove_all (self->message_looks);
+  g_hash_table_remove_all (self->level_icons);
+  self->have_level_colors = FALSE;
   self->looks_generation++;
 }
 
@@ -275,10 +324,17 @@ setup_cb (GtkSignalListItemFactory *factory,
       cell = strobe_table_cell_new (12, 2, TRUE);
       break;
     case COL_VERBOSITY:
-      /* The icon is the cell's CSS background (style.css): one widget per cell, which is
-       * what a row costs when it scrolls into view. */
-      cell = strobe_table_cell_new (8, 2, FALSE);
-      gtk_widget_add_css_class (cell, "strobe-log-level");
+      {
+        /* The level's icon, then its word (apply_level_icon, apply_look). */
+        GtkWidget *icon = strobe_log_level_icon_new (LEVEL_ICON_SIZE), *text = strobe_table_cell_new (8, 2, FALSE);
+
+        gtk_widget_add_css_class (text, "strobe-log-level");
+        gtk_widget_set_hexpand (text, TRUE);
+        cell = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, LEVEL_ICON_GAP);
+        gtk_box_append (GTK_BOX (cell), icon);
+        gtk_box_append (GTK_BOX (cell), text);
+        g_signal_connect_object (list_item, "notify::selected", G_CALLBACK (selected_changed_cb), cell, 0);
+      }
       break;
     case COL_MESSAGE:
       cell = strobe_table_cell_new (60, 2, FALSE);
@@ -320,7 +376,8 @@ fill_cell (StrobeLogCells *self, Column col, StrobeLogItem *item, GtkWidget *cel
 
   if (item == NULL)
     {
-      gtk_inscription_set_text (GTK_INSCRIPTION (cell), NULL);
+      gtk_inscription_set_text (GTK_INSCRIPTION (col == COL_VERBOSITY ? gtk_widget_get_last_child (cell) : cell), NULL);
+      refresh_look (self, cell, NULL);
       return;
     }
   spec = strobe_log_item_get_spec (item);
@@ -354,12 +411,9 @@ fill_cell (StrobeLogCells *self, Column col, StrobeLogItem *item, GtkWidget *cel
       }
       break;
     case COL_VERBOSITY:
-      {
-        guint8 v = strobe_log_item_get_verbosity (item);
-
-        gtk_inscription_set_text (GTK_INSCRIPTION (cell), strobe_log_verbosity_label (v));
-        set_cell_class (cell, strobe_log_verbosity_css (v));
-      }
+      gtk_inscription_set_text (GTK_INSCRIPTION (gtk_widget_get_last_child (cell)),
+                                strobe_log_verbosity_label (strobe_log_item_get_verbosity (item)));
+      refresh_look (self, cell, item);
       break;
     case COL_CATEGORY:
       {
@@ -381,7 +435,7 @@ fill_cell (StrobeLogCells *self, Column col, StrobeLogItem *item, GtkWidget *cel
 
         /* Screen readers read the inscription's text (AT-SPI's text interface). */
         gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
-        apply_message_look (self, cell, item);
+        refresh_look (self, cell, item);
       }
       break;
     case COL_SOURCE:
@@ -641,8 +695,8 @@ verbosity_width (GtkWidget *widget,
       pango_layout_get_pixel_size (layout, &w, NULL);
       widest = MAX (widest, w);
     }
-  /* The icon's room (style.css: padding-left 20px) and the cell's padding on both sides. */
-  return MAX (minimum, widest + 20 + 2 * 8);
+  /* The icon and its gap, and the cell's padding on both sides. */
+  return MAX (minimum, widest + LEVEL_ICON_SIZE + LEVEL_ICON_GAP + 2 * 8);
 }
 
 void

@@ -35,6 +35,9 @@ typedef struct
   /* A message's look (strobe_log_verbosity_css's name, or malformed) → its text attributes,
    * made from the theme's colours when first needed; emptied when the theme changes. */
   GHashTable       *message_looks;
+  GHashTable       *level_icons;      /* icon name → its GtkIconPaintable */
+  GdkRGBA           level_colors[2];  /* the theme's error and warning colours */
+  gboolean          have_level_colors;
   guint             looks_generation;
   GtkSettings      *settings;         /* followed for theme changes, not referenced */
   /* Set before add_columns for several traces: a Process column, and each message's time

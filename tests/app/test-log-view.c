@@ -24,6 +24,7 @@
 #include "strobe-document-view.h"
 #include "strobe-log-checklist.h"
 #include "strobe-log-details.h"
+#include "strobe-log-level-icon.h"
 #include "strobe-log-view.h"
 #include "tab-walk.h"
 #include "strobe-preferences-dialog.h"
@@ -1036,6 +1037,75 @@ run_tests_cb (GApplication *app, int *status)
   g_application_release (app);
 }
 
+/* Pixels of @widget (in a shown window) that are mostly red, and that are drawn at all. */
+static void
+count_pixels (GtkWidget *widget, guint *red, guint *drawn)
+{
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guint8 *pixels = NULL;
+
+  *red = *drawn = 0;
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL)
+    return;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  pixels = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (texture, pixels, (gsize) w * 4);
+  for (int i = 0; i < w * h; i++)
+    {
+      /* Cairo's premultiplied BGRA. */
+      guint8 b = pixels[4 * i], g = pixels[4 * i + 1], r = pixels[4 * i + 2], a = pixels[4 * i + 3];
+
+      *drawn += a > 64;
+      *red += a > 64 && r > 2 * g + 40 && r > 2 * b + 40;
+    }
+}
+
+/* The verbosity cell's icon: in the colour it is given, in the widget's own without one,
+ * nothing without an icon — and the same icon and colour again is not a new picture. */
+static void
+test_level_icon (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *icon = strobe_log_level_icon_new (14);
+  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gtk_widget_get_display (window));
+  g_autoptr(GtkIconPaintable) error = gtk_icon_theme_lookup_icon (theme, "dialog-error-symbolic", NULL, 14, 1,
+                                                                  GTK_TEXT_DIR_NONE, 0);
+  const GdkRGBA red = { 0.8, 0.1, 0.1, 1 };
+  guint n_red, n_drawn;
+
+  gtk_window_set_child (GTK_WINDOW (window), icon);
+  gtk_window_present (GTK_WINDOW (window));
+  settle ();
+  g_assert_cmpint (gtk_widget_get_width (icon), >=, 14);
+  count_pixels (icon, &n_red, &n_drawn);
+  g_assert_cmpuint (n_drawn, ==, 0);
+
+  strobe_log_level_icon_set (STROBE_LOG_LEVEL_ICON (icon), error, &red);
+  settle ();
+  count_pixels (icon, &n_red, &n_drawn);
+  g_assert_cmpuint (n_drawn, >, 20);
+  g_assert_cmpuint (n_red, >, n_drawn / 2);
+
+  strobe_log_level_icon_set (STROBE_LOG_LEVEL_ICON (icon), error, NULL);
+  settle ();
+  count_pixels (icon, &n_red, &n_drawn);
+  g_assert_cmpuint (n_drawn, >, 20);
+  g_assert_cmpuint (n_red, ==, 0);
+
+  strobe_log_level_icon_set (STROBE_LOG_LEVEL_ICON (icon), NULL, NULL);
+  settle ();
+  count_pixels (icon, &n_red, &n_drawn);
+  g_assert_cmpuint (n_drawn, ==, 0);
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int argc, char *argv[])
 {
@@ -1056,6 +1126,7 @@ main (int argc, char *argv[])
   write_odd_trace (odd_path);
   store_dir = g_build_filename (work_dir, "store", NULL);
 
+  g_test_add_func ("/log-view/level-icon", test_level_icon);
   g_test_add_func ("/log-view/filters", test_filters);
   g_test_add_func ("/log-view/rows-kept", test_rows_kept);
   g_test_add_func ("/log-view/selection-kept", test_selection_kept);
