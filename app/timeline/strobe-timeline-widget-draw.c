@@ -426,7 +426,7 @@ strobe_timeline_widget_gather_facts (StrobeTimelineWidget *self, const StrobeTim
       f->edge_scopes = g_array_new (FALSE, FALSE, sizeof (EdgeName));
       f->edge_regions = g_array_new (FALSE, FALSE, sizeof (EdgeName));
     }
-  f->fresh = strobe_timeline_model_try_read_lock (self->timeline, MODEL_WAIT_US);
+  f->fresh = strobe_timeline_widget_read_model (self);
   if (!f->fresh)
     return;
   /* Held: none of the queries below waits for the reading thread. */

@@ -310,7 +310,7 @@ query_tooltip_cb (GtkWidget *widget, int x, int y, gboolean keyboard, GtkTooltip
     return FALSE;
   /* While the reading thread adds a batch, no tooltip this time rather than a wait: GTK
    * asks again as the pointer moves. */
-  if (self->timeline && !strobe_timeline_model_try_read_lock (self->timeline, MODEL_WAIT_US))
+  if (self->timeline && !strobe_timeline_widget_read_model (self))
     return FALSE;
   hit_test (self, x, y, &hit);
   markup = tooltip_markup (self, &hit);
@@ -330,7 +330,7 @@ motion_cb (GtkEventControllerMotion *ctrl, gdouble x, gdouble y, StrobeTimelineW
   self->hovering = TRUE;
   self->hover_x = x;
   self->hover_y = y;
-  if (self->drag == DRAG_NONE && self->timeline && !strobe_timeline_model_try_read_lock (self->timeline, MODEL_WAIT_US))
+  if (self->drag == DRAG_NONE && self->timeline && !strobe_timeline_widget_read_model (self))
     {
       /* A batch being added: the last hit stands a moment, the time follows the pointer. */
       StrobeTimeScale axis;

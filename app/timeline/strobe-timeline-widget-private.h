@@ -14,7 +14,8 @@
  *   strobe-timeline-widget-overlay.c  selection, hover, cursor, bookmarks, outlines, ruler
  *   strobe-timeline-widget-a11y.c     the description screen readers hear
  *   strobe-timeline-widget-tracks.c   the tracks' layout, hide, collapse, move; tracks-changed
- *   strobe-timeline-widget-range.c    the view range: axis, bounds, zoom, pan, fit
+ *   strobe-timeline-widget-range.c    the view range: axis, bounds, zoom, pan, fit; the
+ *                                     main thread's waits for the model
  *   strobe-timeline-widget-style.c    colours, text layouts, fonts, formatting
  *
  * SPDX-License-Identifier: MIT
@@ -60,8 +61,9 @@ typedef struct
 } CounterRange;
 
 /* The main thread's longest wait for the model: a frame or a change handled waits at most
- * this for a batch being added (spinning: strobe_timeline_model_try_read_lock), then goes
- * on with what it had (issue 20: no stall over 4 ms while a trace loads). */
+ * this for a batch being added (spinning: strobe_timeline_widget_read_model), then goes
+ * on with what it had (issue 20: no stall over 4 ms while a trace loads). Every timeline's
+ * waits together: a group tab draws eight, each of whose models may be mid-batch. */
 #define MODEL_WAIT_US        500
 
 /* The name of the scope under the left edge of one row of a thread, or of a region. */
@@ -229,6 +231,9 @@ char *strobe_timeline_widget_format_value (gdouble v, guint8 unit, guint8 type);
 
 /* strobe-timeline-widget-range.c: the view range */
 void strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeScale *axis);
+/* The model's read lock, waited for (spinning) within what is left of the main thread's
+ * MODEL_WAIT_US in the last 16 ms, shared by every timeline; FALSE: not had. */
+gboolean strobe_timeline_widget_read_model (StrobeTimelineWidget *self);
 void strobe_timeline_widget_bounds (StrobeTimelineWidget *self, guint64 *lo, guint64 *hi);
 gboolean strobe_timeline_widget_get_span (StrobeTimelineWidget *self, guint64 *first, guint64 *last);
 void strobe_timeline_widget_set_visible_range (StrobeTimelineWidget *self, guint64 start, guint64 end);

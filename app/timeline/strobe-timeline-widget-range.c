@@ -10,6 +10,24 @@
 
 #include "strobe-timeline-widget-private.h"
 
+gboolean
+strobe_timeline_widget_read_model (StrobeTimelineWidget *self)
+{
+  /* The main thread's only: no lock. */
+  static gint64 window_start, spent;
+  gint64 now = g_get_monotonic_time ();
+  gboolean had;
+
+  if (now - window_start > 16000)
+    {
+      window_start = now;
+      spent = 0;
+    }
+  had = strobe_timeline_model_try_read_lock (self->timeline, spent < MODEL_WAIT_US ? (guint) (MODEL_WAIT_US - spent) : 0);
+  spent += g_get_monotonic_time () - now;
+  return had;
+}
+
 void
 strobe_timeline_widget_get_axis (StrobeTimelineWidget *self, StrobeTimeScale *axis)
 {

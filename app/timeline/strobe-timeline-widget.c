@@ -396,7 +396,7 @@ strobe_timeline_widget_update (StrobeTimelineWidget *self, StrobeDocumentChanges
    * core meanwhile (it runs niced): rather than wait with it, the change is handled a
    * little later. Held, nothing below waits for it. */
   changes |= self->changes_waiting;
-  if (!strobe_timeline_model_try_read_lock (self->timeline, MODEL_WAIT_US))
+  if (!strobe_timeline_widget_read_model (self))
     {
       self->changes_waiting = changes;
       if (self->changes_retry == 0)
