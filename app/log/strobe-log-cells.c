@@ -1,10 +1,10 @@
 /* strobe-log-cells.c
  *
  * The log table's columns: each cell is one GtkInscription with a fixed width (the
- * verbosity's: its icon, a GtkImage, beside one), so a row that scrolls into view costs a
- * widget or two per column and no column is measured again. A level's colour and weight
- * are text attributes and coloured paintables, never CSS classes (restyling). Tooltips
- * are worked out when asked.
+ * verbosity's: its icon, a StrobeLogLevelIcon, beside one), so a row that scrolls into view
+ * costs a widget or two per column and no column is measured again. A level's colour and
+ * weight are text attributes and the icon's own colour, never CSS classes (restyling).
+ * Tooltips are worked out when asked.
  *
  * SPDX-License-Identifier: MIT
  */

@@ -238,30 +238,35 @@ checklist_of (GtkWidget *view, const char *button_label)
 }
 
 /* Saves the window as STROBE_SCREENSHOT_DIR/NAME.png when that is set. */
+/* @widget (in a shown window) as its window's renderer draws it; NULL: nothing drawn. */
+static GdkTexture *
+widget_texture (GtkWidget *widget)
+{
+  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot, w, h);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL)
+    return NULL;
+  return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
+                                      &GRAPHENE_RECT_INIT (0, 0, w, h));
+}
+
 static void
 screenshot (GtkWidget *window, const char *name)
 {
   const char *dir = g_getenv ("STROBE_SCREENSHOT_DIR");
-  g_autoptr(GdkPaintable) paintable = NULL;
-  g_autoptr(GtkSnapshot) snapshot = NULL;
-  g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree char *path = NULL;
-  int w, h;
 
   if (dir == NULL)
     return;
   settle ();
-  w = gtk_widget_get_width (window);
-  h = gtk_widget_get_height (window);
-  paintable = gtk_widget_paintable_new (window);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  if (node == NULL)
+  if ((texture = widget_texture (window)) == NULL)
     return;
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
   path = g_strdup_printf ("%s/%s.png", dir, name);
   gdk_texture_save_to_png (texture, path);
   g_test_message ("screenshot: %s", path);
@@ -1042,19 +1047,12 @@ static void
 count_pixels (GtkWidget *widget, guint *red, guint *drawn)
 {
   int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
   g_autoptr(GdkTexture) texture = NULL;
   g_autofree guint8 *pixels = NULL;
 
   *red = *drawn = 0;
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  if (node == NULL)
+  if ((texture = widget_texture (widget)) == NULL)
     return;
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
   pixels = g_malloc ((gsize) w * h * 4);
   gdk_texture_download (texture, pixels, (gsize) w * 4);
   for (int i = 0; i < w * h; i++)
