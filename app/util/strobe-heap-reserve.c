@@ -6,6 +6,7 @@
 
 #include "strobe-heap-reserve.h"
 
+#include <gtk/gtk.h>
 #include <malloc.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -30,21 +31,44 @@
 static GMutex lock;
 static GCond  cond;
 static gboolean forked;       /* under lock: the process forked since the last pass */
+static gboolean nudged;       /* under lock: a frame is coming and the heap grew */
+/* The break up to which the thread has faulted the pad in (atomic: the frames read it). */
+static char    *ready_end;
 static guint64  asked, done;  /* under lock: passes asked for (sync), passes made */
 /* The break when it started (NULL before): the heap's start, near enough. */
 static char    *heap_floor;
 
 /* Faults the pages of [@from, @to) in without writing to them (Linux 5.14), so the main
  * thread's use of the same range meanwhile is undisturbed; a range the heap gave back
- * meanwhile fails, and is left. */
+ * meanwhile fails, and is left.
+ *
+ * Then reads a byte of each page: under this hypervisor's shadow paging a page the kernel
+ * faulted in still costs an exit on its first touch from user space — a 9.6 MB frame image
+ * memset in 12–13 ms after MADV_POPULATE_WRITE alone, 0.3–0.5 ms once another thread has
+ * read each page (tests/bench/README.md). glibc must not give the range back while it is
+ * read (a page gone would be a crash here): trimming is off for the pass — mallopt takes
+ * the main arena's lock, so no trim is under way once it returns — and the range ends at
+ * the break as it is then. The bytes read are free heap the main thread may be writing:
+ * the value is not used. */
 static void
 populate (char *from, char *to)
 {
   guintptr page = (guintptr) sysconf (_SC_PAGESIZE);
+  char *end;
 
   from = (char *) ((guintptr) from & ~(page - 1));
-  if (to > from)
-    (void) madvise (from, (gsize) (to - from), MADV_POPULATE_WRITE);
+  if (to <= from)
+    return;
+  (void) madvise (from, (gsize) (to - from), MADV_POPULATE_WRITE);
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+  mallopt (M_TRIM_THRESHOLD, G_MAXINT);
+  end = MIN (to, (char *) sbrk (0));
+  for (char *p = from; p < end; p += page)
+    (void) *(volatile char *) p;
+  mallopt (M_TRIM_THRESHOLD, TRIM_AT);
+#else
+  (void) end;
+#endif
 }
 
 /* glibc grows the main heap (the break) to its need plus TOP_PAD: the last TOP_PAD before
@@ -66,10 +90,10 @@ reserve_main (gpointer data)
       guint64 pass;
       char *brk_end;
 
-      if (!forked && asked == done)
+      if (!forked && !nudged && asked == done)
         g_cond_wait_until (&cond, &lock, now + (now - grew < FAST_FOR_US ? POLL_FAST_US : POLL_SLOW_US));
       refill = forked;
-      forked = FALSE;
+      forked = nudged = FALSE;
       pass = asked;
       g_mutex_unlock (&lock);
 
@@ -84,6 +108,7 @@ reserve_main (gpointer data)
           ready = brk_end;
           grew = g_get_monotonic_time ();
         }
+      g_atomic_pointer_set (&ready_end, ready);
 
       g_mutex_lock (&lock);
       done = MAX (done, pass);
@@ -101,6 +126,24 @@ after_fork_in_parent (void)
   g_mutex_unlock (&lock);
 }
 
+/* Each frame of any window, first thing: when the heap grew since the thread last looked,
+ * it looks now — while the frame is laid out and snapshot, before the frame's image is
+ * calloc'd from the new top. Polling alone, the growth of a turn that also draws (the
+ * timers panel filling for a selection) was seen up to 250 ms late and the image faulted
+ * in by the frame. glibc's sbrk (0) reads its cached break: no system call. */
+static gboolean
+before_paint_hook (GSignalInvocationHint *hint, guint n_values, const GValue *values, gpointer data)
+{
+  if ((char *) sbrk (0) > (char *) g_atomic_pointer_get (&ready_end))
+    {
+      g_mutex_lock (&lock);
+      nudged = TRUE;
+      g_cond_broadcast (&cond);
+      g_mutex_unlock (&lock);
+    }
+  return TRUE;
+}
+
 void
 strobe_heap_reserve_start (void)
 {
@@ -112,8 +155,12 @@ strobe_heap_reserve_start (void)
   mallopt (M_TRIM_THRESHOLD, TRIM_AT);
   mallopt (M_TOP_PAD, TOP_PAD);
   heap_floor = sbrk (0);
+  ready_end = heap_floor;
   pthread_atfork (NULL, after_fork_in_parent, NULL);
   g_thread_unref (g_thread_new ("strobe-heap", reserve_main, NULL));
+  /* The class made first: its signals exist from then on. */
+  g_type_class_unref (g_type_class_ref (GDK_TYPE_FRAME_CLOCK));
+  g_signal_add_emission_hook (g_signal_lookup ("before-paint", GDK_TYPE_FRAME_CLOCK), 0, before_paint_hook, NULL, NULL);
   g_once_init_leave (&started, 1);
 }
 

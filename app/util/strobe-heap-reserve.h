@@ -6,8 +6,11 @@
  * loads, as the heap grows with it. With this, glibc keeps blocks under 32 MiB in the
  * heap, grows the main heap 12 MiB past each need and gives back only what is free past
  * 48 MiB; a thread of its own faults those 12 MiB in as soon as the heap grows (a few ms,
- * nothing written), and again after a fork. It costs that much more resident (the 10 M-scope
- * timeline bench, three runs each: 297 → 313 MB).
+ * nothing written) — and reads a byte of each page, as under a hypervisor's shadow paging
+ * a page is slow on its first touch from user space even once the kernel faulted it in —
+ * and again after a fork. Each window's frame first nudges it when the heap grew since it
+ * last looked. It costs that much more resident (the 10 M-scope timeline bench, three runs
+ * each: 297 → 313 MB).
  *
  * SPDX-License-Identifier: MIT
  */
