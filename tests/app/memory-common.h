@@ -8,6 +8,8 @@
 
 #include <gtk/gtk.h>
 
+#include "widget-render.h"
+
 #include "strobe-document.h"
 #include "strobe-memory-view.h"
 
@@ -26,8 +28,6 @@ void        memory_fixture_open   (MemoryFixture *f, const char *path, int width
  * @seconds). FALSE when they did not. */
 gboolean    memory_fixture_settle (MemoryFixture *f, double seconds);
 void        memory_fixture_close  (MemoryFixture *f);
-/* @widget rendered with its window's renderer. */
-GdkTexture *memory_render         (GtkWidget *widget);
 /* Runs the main loop for about @ms milliseconds. */
 void        memory_iterate        (guint ms);
 /* @actual against $GOLDEN_DIR/@name.png within a tolerance (a channel may differ by 24,

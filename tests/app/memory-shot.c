@@ -41,7 +41,7 @@ main (int argc, char **argv)
   if (!memory_fixture_settle (&f, 30))
     g_printerr ("the view did not settle\n");
   memory_iterate (200);
-  texture = memory_render (GTK_WIDGET (f.window));
+  texture = widget_render (GTK_WIDGET (f.window));
   if (texture == NULL || !gdk_texture_save_to_png (texture, argv[2]))
     {
       g_printerr ("cannot write %s\n", argv[2]);
@@ -49,7 +49,7 @@ main (int argc, char **argv)
     }
   if (argc >= 7)
     {
-      g_autoptr (GdkTexture) graph = memory_render (GTK_WIDGET (strobe_memory_view_get_graph (f.view)));
+      g_autoptr (GdkTexture) graph = widget_render (GTK_WIDGET (strobe_memory_view_get_graph (f.view)));
       gdk_texture_save_to_png (graph, argv[6]);
     }
   memory_fixture_close (&f);

@@ -333,7 +333,7 @@ test_distribution_and_jump (void)
       g_autoptr(GdkTexture) shot = NULL;
 
       memory_iterate (200);
-      shot = memory_render (GTK_WIDGET (f.window));
+      shot = widget_render (GTK_WIDGET (f.window));
       gdk_texture_save_to_png (shot, path);
     }
   g_assert_cmpuint (h->n_b, ==, 60);
@@ -696,7 +696,7 @@ test_chart_snapshot (void)
       memory_iterate (20);
   }
   memory_iterate (100);
-  actual = memory_render (chart);
+  actual = widget_render (chart);
   g_assert_nonnull (actual);
   memory_check_snapshot (actual, "compare-histogram");
   gtk_window_destroy (window);

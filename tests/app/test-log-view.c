@@ -31,6 +31,7 @@
 #include "strobe-window.h"
 #include "test-dirs.h"
 #include "widget-find.h"
+#include "widget-render.h"
 
 static StrobeApplication *the_app;
 static char *work_dir;
@@ -238,23 +239,6 @@ checklist_of (GtkWidget *view, const char *button_label)
 }
 
 /* Saves the window as STROBE_SCREENSHOT_DIR/NAME.png when that is set. */
-/* @widget (in a shown window) as its window's renderer draws it; NULL: nothing drawn. */
-static GdkTexture *
-widget_texture (GtkWidget *widget)
-{
-  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  if (node == NULL)
-    return NULL;
-  return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)), node,
-                                      &GRAPHENE_RECT_INIT (0, 0, w, h));
-}
-
 static void
 screenshot (GtkWidget *window, const char *name)
 {
@@ -265,7 +249,7 @@ screenshot (GtkWidget *window, const char *name)
   if (dir == NULL)
     return;
   settle ();
-  if ((texture = widget_texture (window)) == NULL)
+  if ((texture = widget_render (window)) == NULL)
     return;
   path = g_strdup_printf ("%s/%s.png", dir, name);
   gdk_texture_save_to_png (texture, path);
@@ -1051,7 +1035,7 @@ count_pixels (GtkWidget *widget, guint *red, guint *drawn)
   g_autofree guint8 *pixels = NULL;
 
   *red = *drawn = 0;
-  if ((texture = widget_texture (widget)) == NULL)
+  if ((texture = widget_render (widget)) == NULL)
     return;
   pixels = g_malloc ((gsize) w * h * 4);
   gdk_texture_download (texture, pixels, (gsize) w * 4);

@@ -76,7 +76,7 @@ screenshot (GtkWidget *window, const char *name)
   if (dir == NULL)
     return;
   memory_iterate (100);
-  texture = memory_render (window);
+  texture = widget_render (window);
   path = g_strdup_printf ("%s/%s.png", dir, name);
   gdk_texture_save_to_png (texture, path);
   g_test_message ("screenshot: %s", path);
@@ -629,7 +629,7 @@ test_graph_snapshot (void)
   }
   memory_iterate (100);
   g_assert_true (strobe_memory_graph_is_ready (STROBE_MEMORY_GRAPH (graph)));
-  actual = memory_render (graph);
+  actual = widget_render (graph);
   g_assert_nonnull (actual);
   memory_check_snapshot (actual, "memory-graph");
   g_clear_object (&mf.state);
@@ -690,7 +690,7 @@ test_graph_gap_snapshot (void)
   outside = strobe_memory_graph_describe_at (STROBE_MEMORY_GRAPH (graph), gap.end + 1);
   g_assert_nonnull (outside);
   g_assert_nonnull (strstr (outside, "Live: "));
-  actual = memory_render (graph);
+  actual = widget_render (graph);
   g_assert_nonnull (actual);
   memory_check_snapshot (actual, "memory-graph-gap");
   g_clear_object (&mf.state);
