@@ -125,13 +125,23 @@ theme_rgba (GtkWidget *widget, const char *name, const char *fallback, GdkRGBA *
   G_GNUC_END_IGNORE_DEPRECATIONS
 }
 
-static PangoAttribute *
-theme_color (GtkWidget *widget, const char *name, const char *fallback)
+/* The theme's error (or warning) colour, looked up once per theme. */
+static const GdkRGBA *
+level_color (StrobeLogCells *self, GtkWidget *widget, gboolean warning)
 {
-  GdkRGBA c;
+  if (!self->have_level_colors)
+    {
+      theme_rgba (widget, "error_color", "#c01c28", &self->level_colors[0]);
+      theme_rgba (widget, "warning_color", "#9c6e03", &self->level_colors[1]);
+      self->have_level_colors = TRUE;
+    }
+  return &self->level_colors[warning != FALSE];
+}
 
-  theme_rgba (widget, name, fallback, &c);
-  return pango_attr_foreground_new ((guint16) (c.red * 65535), (guint16) (c.green * 65535), (guint16) (c.blue * 65535));
+static PangoAttribute *
+color_attr (const GdkRGBA *c)
+{
+  return pango_attr_foreground_new ((guint16) (c->red * 65535), (guint16) (c->green * 65535), (guint16) (c->blue * 65535));
 }
 
 /* A level's (or a malformed message's) look, as the message and verbosity cells show it.
@@ -151,9 +161,9 @@ message_look (StrobeLogCells *self, GtkWidget *cell, const char *look, gboolean 
     return attrs;
   attrs = pango_attr_list_new ();
   if (!selected && (g_str_equal (look, "strobe-log-fatal") || g_str_equal (look, "strobe-log-error")))
-    pango_attr_list_insert (attrs, theme_color (cell, "error_color", "#c01c28"));
+    pango_attr_list_insert (attrs, color_attr (level_color (self, cell, FALSE)));
   else if (!selected && (g_str_equal (look, "strobe-log-warning") || g_str_equal (look, "strobe-log-malformed")))
-    pango_attr_list_insert (attrs, theme_color (cell, "warning_color", "#9c6e03"));
+    pango_attr_list_insert (attrs, color_attr (level_color (self, cell, TRUE)));
   if (g_str_equal (look, "strobe-log-fatal"))
     pango_attr_list_insert (attrs, pango_attr_weight_new (PANGO_WEIGHT_BOLD));
   else if (g_str_equal (look, "strobe-log-malformed"))
@@ -207,7 +217,6 @@ apply_level_icon (StrobeLogCells *self, GtkWidget *widget, guint8 verbosity, gbo
                      : verbosity == 3 ? "dialog-warning-symbolic"
                      : verbosity == 4 ? "dialog-information-symbolic" : NULL;
   GtkIconPaintable *icon = NULL;
-  GdkRGBA color;
 
   if (name != NULL && (icon = g_hash_table_lookup (self->level_icons, name)) == NULL)
     {
@@ -217,17 +226,8 @@ apply_level_icon (StrobeLogCells *self, GtkWidget *widget, guint8 verbosity, gbo
                                          gtk_widget_get_direction (widget), 0);
       g_hash_table_insert (self->level_icons, (gpointer) name, icon);
     }
-  if (icon != NULL && !selected && verbosity != 4)
-    {
-      if (!self->have_level_colors)
-        {
-          theme_rgba (widget, "error_color", "#c01c28", &self->level_colors[0]);
-          theme_rgba (widget, "warning_color", "#9c6e03", &self->level_colors[1]);
-          self->have_level_colors = TRUE;
-        }
-      color = self->level_colors[verbosity == 3];
-    }
-  strobe_log_level_icon_set (STROBE_LOG_LEVEL_ICON (widget), icon, icon != NULL && !selected && verbosity != 4 ? &color : NULL);
+  strobe_log_level_icon_set (STROBE_LOG_LEVEL_ICON (widget), icon,
+                             icon != NULL && !selected && verbosity != 4 ? level_color (self, widget, verbosity == 3) : NULL);
 }
 
 static void
