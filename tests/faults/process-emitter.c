@@ -74,6 +74,7 @@ nap_us (long us)
 /* ---- fork ------------------------------------------------------------------------------ */
 
 static volatile int stop_background;
+static volatile int background_emitted;
 
 static void *
 background (void *data)
@@ -82,6 +83,7 @@ background (void *data)
   for (uint64_t seq = 0; !__atomic_load_n (&stop_background, __ATOMIC_RELAXED); seq++)
     {
       emit (3, seq);
+      __atomic_store_n (&background_emitted, 1, __ATOMIC_RELEASE);
       if (seq % 64 == 0)
         nap_us (50);
     }
@@ -98,6 +100,10 @@ mode_fork (long n)
   for (long i = 0; i < n; i++)
     emit (0, (uint64_t) i);
   pthread_create (&thread, NULL, background, NULL);
+  /* The fork comes while the thread emits: on a loaded machine (the test suite on two
+   * cores) it may not have run at all 20 ms after it was made. */
+  while (!__atomic_load_n (&background_emitted, __ATOMIC_ACQUIRE))
+    nap_us (1000);
   nap_us (20000);
   child = fork ();
   if (child < 0)
