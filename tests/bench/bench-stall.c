@@ -104,6 +104,15 @@ tick_cb (gpointer data)
           s->wait_in_max_gap = (wait - s->last_wait) / 1e6;
           s->steal_in_max_gap = steal - s->last_steal;
         }
+      /* The same for a gap over the 4 ms budget. */
+      if (gap > 4 && g_getenv ("STROBE_BENCH_LONG_FRAMES"))
+        {
+          struct timespec ts;
+
+          clock_gettime (CLOCK_MONOTONIC, &ts);
+          fprintf (stderr, "long gap: ended at %.6f s (CLOCK_MONOTONIC), %.2f ms, main thread ran %.2f ms, waited %.2f ms\n",
+                   ts.tv_sec + ts.tv_nsec / 1e9, gap, busy, (wait - s->last_wait) / 1e6);
+        }
       s->max_busy = MAX (s->max_busy, busy);
       s->max_busy_outside = MAX (s->max_busy_outside, busy - s->frame_cpu_in_gap);
     }
