@@ -6,6 +6,7 @@
 
 #include "strobe-application.h"
 #include "strobe-build-tree.h"
+#include "strobe-give-way.h"
 #include "strobe-heap-reserve.h"
 
 int
@@ -15,6 +16,7 @@ main (int   argc,
   g_autoptr(StrobeApplication) app = NULL;
 
   strobe_heap_reserve_start ();
+  strobe_give_way_enable ();
   strobe_build_tree_init_i18n ();
 
   app = strobe_application_new ();

@@ -20,6 +20,7 @@
 
 #include <string.h>
 
+#include "strobe-give-way.h"
 #include "strobe-timeline-background.h"
 #include "strobe-timeline-geometry.h"
 #include "strobe-timeline-tiles.h"
@@ -211,6 +212,7 @@ job_run (gpointer token, gpointer user_data)
       g_mutex_unlock (&queue_lock);
       if (job == NULL)
         return;
+      strobe_give_way ();
       run_one (job);
     }
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "strobe-cpu-batch.h"
+#include "strobe-give-way.h"
 
 #define BLOCK   (512u * 1024u)
 #define BLOCKS  8
@@ -71,11 +72,15 @@ deliver_block (StrobeAsyncAnalyzer *self, const Block *b)
 {
   guint64 lo = G_MAXUINT64, hi = 0;
   gsize at = 0;
+  guint n = 0;
 
   while (at < b->used)
     {
       StrobeEvent ev = { 0 };
       Msg m;
+
+      if ((++n & 2047) == 0)
+        strobe_give_way ();
 
       memcpy (&m, b->data + at, sizeof m);
       at += sizeof m;

@@ -27,6 +27,7 @@
 
 #include "strobe-analysis-context-private.h"
 #include "strobe-decoder-error-private.h"
+#include "strobe-give-way.h"
 #include "strobe-wire-framing.h"
 #include "strobe-wire-zstd.h"
 
@@ -1133,6 +1134,7 @@ process_unit (StrobeDecoder *self, const guint8 *p, gsize len, GError **error)
 {
   gboolean ok;
 
+  strobe_give_way ();
   if (!self->in_packets)
     ok = process_handshake (self, p, len, error);
   else

@@ -6,6 +6,8 @@
 
 #include "strobe-stream-copy.h"
 
+#include "strobe-give-way.h"
+
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
@@ -50,13 +52,18 @@ static gpointer
 echo_main (gpointer data)
 {
   Probe *p = data;
+  guint spins = 0;
   int v;
 
   pin (p->cpu_echo);
-  /* Answered only if still pinged: a stop (the other side giving up) is never overwritten. */
+  /* Answered only if still pinged: a stop (the other side giving up) is never overwritten.
+   * Both sides spin, up to GIVE_UP_NS when a core is busy: a viewer's main thread is let
+   * in (a clock read only now and then, so the answers are not slowed). */
   while ((v = __atomic_load_n (&p->flag, __ATOMIC_ACQUIRE)) != -1)
     if (v == 1)
       __atomic_compare_exchange_n (&p->flag, &v, 0, FALSE, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+    else if ((++spins & 4095) == 0)
+      strobe_give_way ();
   return NULL;
 }
 
@@ -72,7 +79,10 @@ ping_main (gpointer data)
   p->best_ns = -1;
   for (int b = 0; b < ROUNDS / PER_BATCH; b++)
     {
-      gint64 t0 = now_ns ();
+      gint64 t0;
+
+      strobe_give_way ();
+      t0 = now_ns ();
 
       for (int i = 0; i < PER_BATCH; i++)
         {

@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "strobe-call-tree.h"
+#include "strobe-give-way.h"
 #include "strobe-timeline-model-private.h"
 #include "strobe-timer-stats.h"
 #include "strobe-track-units.h"
@@ -51,6 +52,7 @@ tick (Ticks *ticks)
   ticks->tick = 0;
   if (ticks->progress)
     g_atomic_int_inc (ticks->progress);
+  strobe_give_way ();
   while (G_UNLIKELY (g_atomic_int_get (&test_hold)) && !g_cancellable_is_cancelled (ticks->cancellable))
     g_usleep (1000);
   return !g_cancellable_is_cancelled (ticks->cancellable);

@@ -23,6 +23,7 @@
 
 #include "strobe-log-filter-private.h"
 #include "strobe-log-format.h"
+#include "strobe-give-way.h"
 
 #define BATCH         4096
 /* The decoder's thread publishes the order at least this often: the tail it sorts takes
@@ -971,6 +972,7 @@ filter_run (FilterJob *job, GString *scratch)
           guint32 *to_out;
           const guint32 *idx = NULL;
 
+          strobe_give_way ();
           if (!p.text)
             g_array_set_size (out, base + (guint) (end - start));
           to_out = &g_array_index (out, guint32, base);
@@ -1009,6 +1011,8 @@ filter_run (FilterJob *job, GString *scratch)
             {
               guint32 pos = (guint32) batch[k].position;
 
+              if ((k & 511) == 511)
+                strobe_give_way ();
               switch (strobe_log_filter_site_verdict (&p, &batch[k]))
                 {
                 case STROBE_LOG_SEARCH_NEVER:

@@ -23,6 +23,7 @@
 
 #include "strobe-log-filter-private.h"
 #include "strobe-log-format.h"
+#include "strobe-give-way.h"
 #include "strobe-log-model-private.h"
 #include "strobe-stream-copy.h"
 
@@ -217,11 +218,15 @@ test_batch (gpointer data, gpointer user_data)
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(GString) fold = g_string_new (NULL);
   guint64 hits = 0;
+  guint n = 0;
 
   for (gsize at = 0; at < b->used;)
     {
       Item item;
       const guint8 *args;
+
+      if ((++n & 511) == 0)
+        strobe_give_way ();
 
       memcpy (&item, b->data + at, sizeof item);
       args = b->data + at + sizeof item;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "strobe-scope-search.h"
+#include "strobe-give-way.h"
 #include "strobe-timeline-model-private.h"
 #include "strobe-track-units.h"
 #include "strobe-timer-stats.h"
@@ -175,6 +176,7 @@ worker_step (Worker *w)
       if (G_UNLIKELY (sh->delay))
         g_usleep (sh->delay);
     }
+  strobe_give_way ();
   if (g_atomic_int_get (&sh->cancelled) || g_cancellable_is_cancelled (sh->cancellable))
     {
       g_atomic_int_set (&sh->cancelled, 1);

@@ -9,6 +9,7 @@
 #include "strobe-batch-times.h"
 #include "strobe-counter-series.h"
 #include "strobe-cpu-batch.h"
+#include "strobe-give-way.h"
 #include "strobe-memory-budget.h"
 #include "strobe-region-index.h"
 #include "strobe-spec-map.h"
@@ -1100,7 +1101,12 @@ strobe_timeline_model_get_thread_blocks (StrobeTimelineModel *self, guint16 thre
     {
       guint n = MAX (th->tracks->len, th->nest.depth);
       for (guint d = depth_min; d < MIN (depth_max, n); d++)
-        track_blocks (self, th, d, t0, t1, MAX (resolution, 1), out);
+        {
+          /* A painter's read of a tall thread takes milliseconds (a reader's lock
+           * stepping aside keeps no writer waiting any longer than the read would). */
+          strobe_give_way ();
+          track_blocks (self, th, d, t0, t1, MAX (resolution, 1), out);
+        }
     }
   g_rw_lock_reader_unlock (&self->lock);
   return out->len - start;

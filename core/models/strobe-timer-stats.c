@@ -8,6 +8,7 @@
  */
 #include "strobe-timer-stats.h"
 #include "strobe-durations.h"
+#include "strobe-give-way.h"
 #include "strobe-timeline-model-private.h"
 #include "strobe-timer-stats-private.h"
 #include "strobe-track-units.h"
@@ -59,6 +60,7 @@ pass_tick (Pass *ps, guint n)
       if (ps->progress)
         g_atomic_int_inc (ps->progress);
     }
+  strobe_give_way ();
   return !g_cancellable_is_cancelled (ps->cancellable);
 }
 

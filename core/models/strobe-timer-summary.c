@@ -11,6 +11,7 @@
 #include "strobe-timer-summary.h"
 
 #include "strobe-duration-sketch.h"
+#include "strobe-give-way.h"
 #include "strobe-scope-track.h"
 #include "strobe-stream-copy.h"
 #include "strobe-timer-stats-private.h"
@@ -730,6 +731,7 @@ job_run (StrobeTimerSummaryWorker *w, Job *j)
 {
   gsize before = j->summary->bytes;
 
+  strobe_give_way ();
   if (j->pause)
     strobe_timer_summary_pause (j->summary, j->ci, worker_store, w);
   else

@@ -4,12 +4,14 @@
  */
 #include "bench-widget.h"
 
+#include "strobe-give-way.h"
 #include "strobe-heap-reserve.h"
 
 void
 bench_view_process (void)
 {
   strobe_heap_reserve_start ();
+  strobe_give_way_enable ();
   if (g_getenv ("GSK_RENDERER") == NULL)
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
 }
