@@ -594,6 +594,9 @@ clear_joins (StrobeDecoder *self)
 
 /* Delivers the thread's events from *pos until it ends or meets a synchronised event
  * that is not due yet (then *pos stays on it and the thread's head_serial is set). */
+/* Event bytes walked between two looks at the clock (strobe_give_way()). */
+#define GIVE_WAY_BYTES (16u * 1024u)
+
 static RunResult
 run_events (StrobeDecoder *self, ThreadState *t, const guint8 *data, gsize len,
             gsize *pos_inout, guint64 packet_offset, gsize payload_base, gboolean alone,
@@ -601,7 +604,7 @@ run_events (StrobeDecoder *self, ThreadState *t, const guint8 *data, gsize len,
 {
   TypeEntry *const *types = (TypeEntry *const *) self->types;
   StrobeEvent ev = { 0 };
-  gsize pos = *pos_inout;
+  gsize pos = *pos_inout, given_at = pos;
   guint64 n_events = 0;
   RunResult result = RUN_DONE;
 
@@ -617,6 +620,13 @@ run_events (StrobeDecoder *self, ThreadState *t, const guint8 *data, gsize len,
     {
       const TypeEntry *e;
       Frame f;
+
+      /* A packet can hold a million scopes in batches: by bytes, not per packet. */
+      if (G_UNLIKELY (pos - given_at >= GIVE_WAY_BYTES))
+        {
+          strobe_give_way ();
+          given_at = pos;
+        }
 
       /* Fast path: NoSync events without aux, the bulk of a busy trace. */
       if (G_LIKELY (len - pos >= 2))
@@ -1134,7 +1144,6 @@ process_unit (StrobeDecoder *self, const guint8 *p, gsize len, GError **error)
 {
   gboolean ok;
 
-  strobe_give_way ();
   if (!self->in_packets)
     ok = process_handshake (self, p, len, error);
   else
