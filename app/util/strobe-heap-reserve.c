@@ -6,8 +6,6 @@
 
 #include "strobe-heap-reserve.h"
 
-#include "strobe-give-way.h"
-
 #include <gtk/gtk.h>
 #include <malloc.h>
 #include <pthread.h>
@@ -29,8 +27,6 @@
 #define POLL_FAST_US   20000
 #define POLL_SLOW_US  250000
 #define FAST_FOR_US 10000000
-/* The pad is faulted in and read in steps of this, the main thread given way between. */
-#define STEP (1u << 20)
 
 static GMutex lock;
 static GCond  cond;
@@ -63,22 +59,12 @@ populate (char *from, char *to)
   from = (char *) ((guintptr) from & ~(page - 1));
   if (to <= from)
     return;
-  /* A step at a time: the 12 MiB take this thread 4 ms in the kernel and as long again to
-   * read here, and it runs at the main thread's priority. */
-  for (char *p = from; p < to; p += STEP)
-    {
-      strobe_give_way ();
-      (void) madvise (p, MIN ((gsize) (to - p), STEP), MADV_POPULATE_WRITE);
-    }
+  (void) madvise (from, (gsize) (to - from), MADV_POPULATE_WRITE);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   mallopt (M_TRIM_THRESHOLD, G_MAXINT);
   end = MIN (to, (char *) sbrk (0));
   for (char *p = from; p < end; p += page)
-    {
-      if (((guintptr) p & (STEP - 1)) == 0)
-        strobe_give_way ();
-      (void) *(volatile char *) p;
-    }
+    (void) *(volatile char *) p;
   mallopt (M_TRIM_THRESHOLD, TRIM_AT);
 #else
   (void) end;
