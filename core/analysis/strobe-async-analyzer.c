@@ -60,10 +60,6 @@ static void analyzer_iface_init (StrobeAnalyzerInterface *iface);
 G_DEFINE_FINAL_TYPE_WITH_CODE (StrobeAsyncAnalyzer, strobe_async_analyzer, G_TYPE_OBJECT,
                                G_IMPLEMENT_INTERFACE (STROBE_TYPE_ANALYZER, analyzer_iface_init))
 
-/* Events walked between two looks at the clock (strobe_give_way()): a batch of scopes
- * takes 1.5 bytes a scope, the walk 30 M scopes a second or more. */
-#define GIVE_WAY_BYTES (16u * 1024u)
-
 static inline gsize
 pad8 (gsize n)
 {
@@ -83,7 +79,7 @@ deliver_block (StrobeAsyncAnalyzer *self, const Block *b)
       Msg m;
 
       /* By bytes, not events: one event can be a batch of thousands of scopes. */
-      if (at - given_at >= GIVE_WAY_BYTES)
+      if (at - given_at >= STROBE_GIVE_WAY_BYTES)
         {
           strobe_give_way ();
           given_at = at;

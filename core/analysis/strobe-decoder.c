@@ -594,9 +594,6 @@ clear_joins (StrobeDecoder *self)
 
 /* Delivers the thread's events from *pos until it ends or meets a synchronised event
  * that is not due yet (then *pos stays on it and the thread's head_serial is set). */
-/* Event bytes walked between two looks at the clock (strobe_give_way()). */
-#define GIVE_WAY_BYTES (16u * 1024u)
-
 static RunResult
 run_events (StrobeDecoder *self, ThreadState *t, const guint8 *data, gsize len,
             gsize *pos_inout, guint64 packet_offset, gsize payload_base, gboolean alone,
@@ -622,7 +619,7 @@ run_events (StrobeDecoder *self, ThreadState *t, const guint8 *data, gsize len,
       Frame f;
 
       /* A packet can hold a million scopes in batches: by bytes, not per packet. */
-      if (G_UNLIKELY (pos - given_at >= GIVE_WAY_BYTES))
+      if (G_UNLIKELY (pos - given_at >= STROBE_GIVE_WAY_BYTES))
         {
           strobe_give_way ();
           given_at = pos;

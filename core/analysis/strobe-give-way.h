@@ -26,5 +26,10 @@ void strobe_give_way_enable (void);
 #define STROBE_GIVE_WAY_US 1000
 void strobe_give_way (void);
 
+/* A walk of events calls it every this many bytes of them, not every so many events: a
+ * batch of scopes is one event of thousands of scopes at 1.5 bytes each, walked at 30 M
+ * scopes a second or more. */
+#define STROBE_GIVE_WAY_BYTES (16u * 1024u)
+
 /* How many times the calling thread gave way (tests). */
 guint strobe_give_way_count (void);
