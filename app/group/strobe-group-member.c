@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "strobe-group-member.h"
+#include "strobe-spin-wheel.h"
 
 /* The timeline's ruler (its own, like every member's: each process's section reads on its
  * own) and how tall a member's section may grow before its tracks scroll. */
@@ -255,6 +256,9 @@ strobe_group_member_new (StrobeDocument *document, const char *trace_id)
   gtk_spin_button_set_digits (member->adjust, 3);
   gtk_spin_button_set_value (member->adjust, 0);
   gtk_widget_set_valign (GTK_WIDGET (member->adjust), GTK_ALIGN_CENTER);
+  /* The tab's sections scroll with the wheel: one passing over the button must not move
+   * the process in time. */
+  strobe_spin_wheel_when_focused (member->adjust);
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (member->adjust));
   gtk_widget_set_margin_start (header, 4);
   gtk_widget_set_margin_end (header, 4);

@@ -357,6 +357,59 @@ test_offscreen_rows (void)
   fixture_close (&f);
 }
 
+/* The wheel over a section's "move by hand" button scrolls the tab, not the offset, until
+ * the button has the focus. The button's capture-phase handler is what the wheel reaches
+ * first; it is called as GTK would (no way to send a real wheel event to a test window). */
+static GtkEventController *
+wheel_controller (GtkWidget *widget)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_EVENT_CONTROLLER_SCROLL (c) && g_strcmp0 (gtk_event_controller_get_name (c), "strobe-spin-wheel") == 0)
+        return c;
+    }
+  return NULL;
+}
+
+static void
+test_wheel_over_adjust (void)
+{
+  Fixture f;
+  GtkSpinButton *button;
+  GtkEventController *wheel;
+  GtkAdjustment *vadj;
+  gboolean handled = FALSE;
+  gdouble top;
+
+  fixture_open_sized (&f, 300);
+  run_frames (300);
+  button = strobe_group_view_get_adjust_button (f.view, 1);
+  wheel = wheel_controller (GTK_WIDGET (button));
+  g_assert_nonnull (wheel);
+  g_assert_cmpint (gtk_event_controller_get_propagation_phase (wheel), ==, GTK_PHASE_CAPTURE);
+  vadj = gtk_scrolled_window_get_vadjustment (
+    GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (GTK_WIDGET (button), GTK_TYPE_SCROLLED_WINDOW)));
+  g_assert_cmpfloat (gtk_adjustment_get_upper (vadj), >, gtk_adjustment_get_page_size (vadj));
+  top = gtk_adjustment_get_value (vadj);
+
+  /* Not focused: the page scrolls down, the offset stays, the button never sees it. */
+  g_signal_emit_by_name (wheel, "scroll", 0.0, 1.0, &handled);
+  g_assert_true (handled);
+  g_assert_cmpfloat (gtk_adjustment_get_value (vadj), >, top);
+  g_assert_cmpfloat (gtk_spin_button_get_value (button), ==, 0.0);
+
+  /* Focused: left to the button, which steps its value. */
+  g_assert_true (gtk_widget_grab_focus (GTK_WIDGET (button)));
+  handled = TRUE;
+  g_signal_emit_by_name (wheel, "scroll", 0.0, 1.0, &handled);
+  g_assert_false (handled);
+  fixture_close (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -368,6 +421,7 @@ main (int argc, char **argv)
   g_test_add_func ("/group-view/adjust-moves-track", test_adjust_moves_track);
   g_test_add_func ("/group-view/follow-flow", test_follow_flow);
   g_test_add_func ("/group-view/offscreen-rows", test_offscreen_rows);
+  g_test_add_func ("/group-view/wheel-over-adjust", test_wheel_over_adjust);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   /* The launcher runs under the preload module, which an instrumented build cannot preload. */
   g_test_add_func ("/group-view/live-child", test_live_child);
