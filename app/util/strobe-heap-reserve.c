@@ -54,7 +54,6 @@ static void
 populate (char *from, char *to)
 {
   guintptr page = (guintptr) sysconf (_SC_PAGESIZE);
-  char *end;
 
   from = (char *) ((guintptr) from & ~(page - 1));
   if (to <= from)
@@ -62,12 +61,9 @@ populate (char *from, char *to)
   (void) madvise (from, (gsize) (to - from), MADV_POPULATE_WRITE);
 #if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
   mallopt (M_TRIM_THRESHOLD, G_MAXINT);
-  end = MIN (to, (char *) sbrk (0));
-  for (char *p = from; p < end; p += page)
+  for (char *p = from, *end = MIN (to, (char *) sbrk (0)); p < end; p += page)
     (void) *(volatile char *) p;
   mallopt (M_TRIM_THRESHOLD, TRIM_AT);
-#else
-  (void) end;
 #endif
 }
 

@@ -1102,8 +1102,9 @@ strobe_timeline_model_get_thread_blocks (StrobeTimelineModel *self, guint16 thre
       guint n = MAX (th->tracks->len, th->nest.depth);
       for (guint d = depth_min; d < MIN (depth_max, n); d++)
         {
-          /* A painter's read of a tall thread takes milliseconds (a reader's lock
-           * stepping aside keeps no writer waiting any longer than the read would). */
+          /* A painter's read of a tall thread takes milliseconds. The read lock is held
+           * meanwhile: a writer waits for the whole read anyway, and the main thread only
+           * reads. */
           strobe_give_way ();
           track_blocks (self, th, d, t0, t1, MAX (resolution, 1), out);
         }

@@ -21,6 +21,7 @@
 #include "strobe-scope-search.h"
 #include "strobe-timeline-view.h"
 #include "strobe-window.h"
+#include "widget-render.h"
 
 static int status = 1;
 static char **arguments;
@@ -39,19 +40,9 @@ iterate_for (guint ms)
 static gboolean
 save_png (GtkWidget *widget, const char *path)
 {
-  int w = gtk_widget_get_width (widget), h = gtk_widget_get_height (widget);
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
-  GskRenderer *renderer = gtk_native_get_renderer (gtk_widget_get_native (widget));
+  g_autoptr(GdkTexture) texture = widget_render (widget);
 
-  gdk_paintable_snapshot (paintable, snapshot, w, h);
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (node == NULL || renderer == NULL)
-    return FALSE;
-  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
-  return gdk_texture_save_to_png (texture, path);
+  return texture != NULL && gdk_texture_save_to_png (texture, path);
 }
 
 /* The pseudo-page "samples": the timeline with the demo's longest "A* search" scope selected

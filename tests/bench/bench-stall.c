@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -85,6 +86,24 @@ bench_steal_ms (void)
   return steal_from (fd);
 }
 
+/* With STROBE_BENCH_LONG_FRAMES set, a line on stderr saying when (CLOCK_MONOTONIC) a long
+ * frame or gap ended, to find it in `perf record -k CLOCK_MONOTONIC` (tests/bench/README.md). */
+static void G_GNUC_PRINTF (2, 3)
+note_long (const char *what, const char *format, ...)
+{
+  struct timespec ts;
+  va_list args;
+
+  if (g_getenv ("STROBE_BENCH_LONG_FRAMES") == NULL)
+    return;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  fprintf (stderr, "long %s: ended at %.6f s (CLOCK_MONOTONIC), ", what, ts.tv_sec + ts.tv_nsec / 1e9);
+  va_start (args, format);
+  vfprintf (stderr, format, args);
+  va_end (args);
+  fputc ('\n', stderr);
+}
+
 static gboolean
 tick_cb (gpointer data)
 {
@@ -104,15 +123,8 @@ tick_cb (gpointer data)
           s->wait_in_max_gap = (wait - s->last_wait) / 1e6;
           s->steal_in_max_gap = steal - s->last_steal;
         }
-      /* The same for a gap over the 4 ms budget. */
-      if (gap > 4 && g_getenv ("STROBE_BENCH_LONG_FRAMES"))
-        {
-          struct timespec ts;
-
-          clock_gettime (CLOCK_MONOTONIC, &ts);
-          fprintf (stderr, "long gap: ended at %.6f s (CLOCK_MONOTONIC), %.2f ms, main thread ran %.2f ms, waited %.2f ms\n",
-                   ts.tv_sec + ts.tv_nsec / 1e9, gap, busy, (wait - s->last_wait) / 1e6);
-        }
+      if (gap > 4)
+        note_long ("gap", "%.2f ms, main thread ran %.2f ms, waited %.2f ms", gap, busy, (wait - s->last_wait) / 1e6);
       s->max_busy = MAX (s->max_busy, busy);
       s->max_busy_outside = MAX (s->max_busy_outside, busy - s->frame_cpu_in_gap);
     }
@@ -163,15 +175,8 @@ paint_end (GdkFrameClock *clock, BenchStall *s)
       else
         s->max_frame_cpu_unstolen = MAX (s->max_frame_cpu_unstolen, cpu);
       s->frame_cpu_in_gap += cpu;
-      /* To find a long frame in `perf record -k CLOCK_MONOTONIC` (tests/bench/README.md). */
-      if (cpu > 8 && g_getenv ("STROBE_BENCH_LONG_FRAMES"))
-        {
-          struct timespec ts;
-
-          clock_gettime (CLOCK_MONOTONIC, &ts);
-          fprintf (stderr, "long frame: ended at %.6f s (CLOCK_MONOTONIC), %.2f ms of CPU, %.2f ms wall\n",
-                   ts.tv_sec + ts.tv_nsec / 1e9, cpu, wall);
-        }
+      if (cpu > 8)
+        note_long ("frame", "%.2f ms of CPU, %.2f ms wall", cpu, wall);
     }
   s->paint_start = 0;
 }
