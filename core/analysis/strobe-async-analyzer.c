@@ -231,7 +231,8 @@ stop (StrobeAsyncAnalyzer *self)
 static void
 async_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
 {
-  StrobeAsyncAnalyzer *self = STROBE_ASYNC_ANALYZER (analyzer);
+  /* Called per event: an unchecked cast (the checked one was 2 % of `log --count`). */
+  StrobeAsyncAnalyzer *self = (StrobeAsyncAnalyzer *) analyzer;
   gsize payload = ev->type->payload_size, aux = ev->aux ? ev->aux_len : 0;
   Msg m = { ev->type, payload, aux, route, ev->serial, ev->thread_id, ev->aux != NULL };
   guint8 *at;

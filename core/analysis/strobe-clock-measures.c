@@ -60,7 +60,8 @@ measures_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
 static void
 measures_on_event (StrobeAnalyzer *analyzer, guint route_id, const StrobeEvent *ev)
 {
-  StrobeClockMeasures *self = STROBE_CLOCK_MEASURES (analyzer);
+  /* Called per event: an unchecked cast (the checked one was 2 % of `log --count`). */
+  StrobeClockMeasures *self = (StrobeClockMeasures *) analyzer;
   g_autofree char *domain = strobe_event_get_string (ev, &self->domain_f);
   StrobeClockMeasure m = { { 0 } };
   guint i;

@@ -298,7 +298,8 @@ note_gap (StrobeInfoAnalyzer *self, guint32 channel, gboolean on, guint64 time)
 static void
 strobe_info_analyzer_on_event (StrobeAnalyzer *analyzer, guint route_id, const StrobeEvent *ev)
 {
-  StrobeInfoAnalyzer *self = STROBE_INFO_ANALYZER (analyzer);
+  /* Called per event: an unchecked cast (the checked one was 2 % of `log --count`). */
+  StrobeInfoAnalyzer *self = (StrobeInfoAnalyzer *) analyzer;
   static StrobeFieldAccessor name = STROBE_FIELD_ACCESSOR_INIT ("Name");
   static StrobeFieldAccessor timestamp = STROBE_FIELD_ACCESSOR_INIT ("Timestamp");
   static StrobeFieldAccessor id = STROBE_FIELD_ACCESSOR_INIT ("Id");

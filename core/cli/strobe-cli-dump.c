@@ -45,7 +45,8 @@ dump_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
 static void
 dump_on_event (StrobeAnalyzer *analyzer, guint route_id, const StrobeEvent *ev)
 {
-  StrobeCliDumpAnalyzer *self = STROBE_CLI_DUMP_ANALYZER (analyzer);
+  /* Called per event: an unchecked cast (the checked one was 2 % of `log --count`). */
+  StrobeCliDumpAnalyzer *self = (StrobeCliDumpAnalyzer *) analyzer;
 
   strobe_event_format (ev, self->out);
   g_string_append_c (self->out, '\n');

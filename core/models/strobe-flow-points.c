@@ -57,7 +57,8 @@ flow_points_begin (StrobeAnalyzer *analyzer, StrobeAnalysisContext *ctx)
 static void
 flow_points_on_event (StrobeAnalyzer *analyzer, guint route_id, const StrobeEvent *ev)
 {
-  StrobeFlowPoints *self = STROBE_FLOW_POINTS (analyzer);
+  /* Called per event: an unchecked cast (the checked one was 2 % of `log --count`). */
+  StrobeFlowPoints *self = (StrobeFlowPoints *) analyzer;
   StrobeFlowPoint p;
   guint64 phase = strobe_event_get_uint (ev, &self->phase_f);
 

@@ -188,6 +188,32 @@ c_locale (void)
   return loc;
 }
 
+/* The C library's formatting in the C locale, switched to only when it is first needed:
+ * most messages never reach snprintf, and two uselocale() calls were 2 % of a text filter. */
+typedef struct
+{
+  gboolean on;
+  locale_t old;
+} CLocale;
+
+static void
+c_locale_enter (CLocale *c)
+{
+  if (!c->on)
+    {
+      c->old = uselocale (c_locale ());
+      c->on = TRUE;
+    }
+}
+
+static void
+c_locale_leave (CLocale *c)
+{
+  if (c->on)
+    uselocale (c->old);
+  c->on = FALSE;
+}
+
 /* Largest field width or precision applied; larger ones are clamped to it. */
 #define STROBE_LOG_FORMAT_MAX_FIELD 4096
 
@@ -441,7 +467,7 @@ format_plain (const StrobePrintfSpec *s, ArgReader *r, GString *out, gboolean *o
 
 /* One conversion with its arguments; FALSE when they are missing or of the wrong kind. */
 static gboolean
-format_one (const StrobePrintfSpec *s, ArgReader *r, GString *out)
+format_one (const StrobePrintfSpec *s, ArgReader *r, CLocale *c, GString *out)
 {
   char spec[48];
   int stars[2];
@@ -466,6 +492,7 @@ format_one (const StrobePrintfSpec *s, ArgReader *r, GString *out)
         return TRUE;
       *r = before;   /* not one append_fixed covers: the C library writes it */
     }
+  c_locale_enter (c);
   length = length_text (s->length);
   is_unsigned = strchr ("uxXo", s->conversion) != NULL;
 
@@ -591,7 +618,7 @@ format_one (const StrobePrintfSpec *s, ArgReader *r, GString *out)
 
 /* One piece of the format: a conversion written with its arguments, or as itself. */
 static gboolean
-format_spec (const char *format, const StrobePrintfSpec *s, ArgReader *r, gboolean ok, GString *out)
+format_spec (const char *format, const StrobePrintfSpec *s, ArgReader *r, gboolean ok, CLocale *c, GString *out)
 {
   if (s->conversion == '%')
     put (out, "%", 1);
@@ -599,7 +626,7 @@ format_spec (const char *format, const StrobePrintfSpec *s, ArgReader *r, gboole
     put (out, format + s->start, s->end - s->start);
   else if (s->arg == STROBE_PRINTF_ARG_COUNT)
     ;   /* %n writes nothing */
-  else if (!ok || !format_one (s, r, out))
+  else if (!ok || !format_one (s, r, c, out))
     {
       put (out, "(?)", 3);
       ok = FALSE;
@@ -614,21 +641,20 @@ strobe_log_format (const char *format, const guint8 *args, gsize len, GString *o
   StrobePrintfSpec s;
   gsize pos = 0;
   gboolean ok;
-  locale_t old;
+  CLocale c = { 0 };
 
   g_return_val_if_fail (out != NULL, FALSE);
   if (format == NULL)
     format = "";
   ok = reader_init (&r, args, len);
-  old = uselocale (c_locale ());
   while (strobe_printf_next (format, pos, &s))
     {
       put (out, format + pos, s.start - pos);
       pos = s.end;
-      ok = format_spec (format, &s, &r, ok, out);
+      ok = format_spec (format, &s, &r, ok, &c, out);
     }
   g_string_append (out, format + pos);
-  uselocale (old);
+  c_locale_leave (&c);
   return ok && r.next == r.n;
 }
 
@@ -732,11 +758,10 @@ strobe_log_format_plan_apply_masked (const StrobeLogFormatPlan *plan,
   ArgReader r;
   gsize pos = 0;
   gboolean ok;
-  locale_t old;
+  CLocale c = { 0 };
 
   g_return_val_if_fail (plan != NULL && out != NULL, FALSE);
   ok = reader_init (&r, args, len);
-  old = uselocale (c_locale ());
   for (guint i = 0; i < plan->n; i++)
     {
       const StrobePrintfSpec *s = &plan->specs[i];
@@ -755,10 +780,10 @@ strobe_log_format_plan_apply_masked (const StrobeLogFormatPlan *plan,
             }
           r = before;   /* format_one fails on it the same way, and says so */
         }
-      ok = format_spec (plan->format, s, &r, ok, out);
+      ok = format_spec (plan->format, s, &r, ok, &c, out);
     }
   put (out, plan->format + plan->tail, plan->tail_len);
-  uselocale (old);
+  c_locale_leave (&c);
   return ok && r.next == r.n;
 }
 

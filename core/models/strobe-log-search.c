@@ -1,6 +1,6 @@
-/* strobe-log-search.c — substring terms are matched with strstr() on a case-folded copy
- * of the text in the caller's scratch buffer, so a search over millions of messages
- * allocates nothing per message.
+/* strobe-log-search.c — substring terms are matched (strobe-text-find.c: each term looked
+ * at once, not per message) on a case-folded copy of the text in the caller's scratch
+ * buffer, so a search over millions of messages allocates nothing per message.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "strobe-printf.h"
+#include "strobe-text-find.h"
 
 struct _StrobeLogSearch
 {
@@ -17,6 +18,8 @@ struct _StrobeLogSearch
   StrobeLogSearchFlags flags;
   GPtrArray           *include;     /* char *, folded when case-insensitive */
   GPtrArray           *exclude;
+  GArray              *include_find;   /* StrobeTextFinder of each term above */
+  GArray              *exclude_find;
   gboolean             unicode;     /* a term is not ASCII: fold with g_utf8_casefold */
   GRegex              *regex;
 };
@@ -90,6 +93,18 @@ add_term (StrobeLogSearch *self, const char *raw)
   g_ptr_array_add (minus ? self->exclude : self->include, fold (self, body));
 }
 
+static void
+finders_init (GArray *finders, GPtrArray *terms)
+{
+  g_array_set_size (finders, terms->len);
+  for (guint i = 0; i < terms->len; i++)
+    {
+      const char *term = g_ptr_array_index (terms, i);
+
+      strobe_text_finder_init (&g_array_index (finders, StrobeTextFinder, i), term, strlen (term));
+    }
+}
+
 StrobeLogSearch *
 strobe_log_search_new (const char            *text,
                        StrobeLogSearchFlags   flags,
@@ -106,6 +121,10 @@ strobe_log_search_new (const char            *text,
   self->flags = flags;
   self->include = g_ptr_array_new_with_free_func (g_free);
   self->exclude = g_ptr_array_new_with_free_func (g_free);
+  self->include_find = g_array_new (FALSE, FALSE, sizeof (StrobeTextFinder));
+  self->exclude_find = g_array_new (FALSE, FALSE, sizeof (StrobeTextFinder));
+  g_array_set_clear_func (self->include_find, (GDestroyNotify) strobe_text_finder_clear);
+  g_array_set_clear_func (self->exclude_find, (GDestroyNotify) strobe_text_finder_clear);
 
   if (flags & STROBE_LOG_SEARCH_REGEX)
     {
@@ -118,6 +137,7 @@ strobe_log_search_new (const char            *text,
       self->regex = g_regex_new (text, cflags, 0, error);
       if (self->regex == NULL)
         return NULL;
+      return g_steal_pointer (&self);
     }
   else if (flags & STROBE_LOG_SEARCH_LITERAL)
     {
@@ -135,6 +155,8 @@ strobe_log_search_new (const char            *text,
       for (guint i = 0; terms[i] != NULL; i++)
         add_term (self, terms[i]);
     }
+  finders_init (self->include_find, self->include);
+  finders_init (self->exclude_find, self->exclude);
   return g_steal_pointer (&self);
 }
 
@@ -155,6 +177,8 @@ strobe_log_search_unref (StrobeLogSearch *self)
   g_free (self->text);
   g_ptr_array_unref (self->include);
   g_ptr_array_unref (self->exclude);
+  g_array_unref (self->include_find);
+  g_array_unref (self->exclude_find);
   g_clear_pointer (&self->regex, g_regex_unref);
   g_free (self);
 }
@@ -203,6 +227,7 @@ strobe_log_search_match (const StrobeLogSearch *self,
 {
   g_autoptr(GString) own = NULL;
   const char *hay = text;
+  gsize hay_len = len;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (text != NULL, FALSE);
@@ -221,6 +246,7 @@ strobe_log_search_match (const StrobeLogSearch *self,
           g_autofree char *folded = g_utf8_casefold (text, (gssize) len);
 
           g_string_assign (scratch, folded);
+          hay_len = scratch->len;
         }
       else
         {
@@ -240,13 +266,13 @@ strobe_log_search_match (const StrobeLogSearch *self,
       hay = scratch->str;
     }
 
-  for (guint i = 0; i < self->exclude->len; i++)
-    if (strstr (hay, g_ptr_array_index (self->exclude, i)) != NULL)
+  for (guint i = 0; i < self->exclude_find->len; i++)
+    if (strobe_text_finder_find (&g_array_index (self->exclude_find, StrobeTextFinder, i), hay, hay_len) != NULL)
       return FALSE;
-  if (self->include->len == 0)
+  if (self->include_find->len == 0)
     return TRUE;
-  for (guint i = 0; i < self->include->len; i++)
-    if (strstr (hay, g_ptr_array_index (self->include, i)) != NULL)
+  for (guint i = 0; i < self->include_find->len; i++)
+    if (strobe_text_finder_find (&g_array_index (self->include_find, StrobeTextFinder, i), hay, hay_len) != NULL)
       return TRUE;
   return FALSE;
 }

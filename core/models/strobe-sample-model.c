@@ -233,7 +233,8 @@ read_batch (StrobeSampleModel *self, const StrobeEvent *ev)
 static void
 strobe_sample_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
 {
-  StrobeSampleModel *self = STROBE_SAMPLE_MODEL (analyzer);
+  /* Called per event: an unchecked cast (the checked one was 2 % of `log --count`). */
+  StrobeSampleModel *self = (StrobeSampleModel *) analyzer;
   static StrobeFieldAccessor time = STROBE_FIELD_ACCESSOR_INIT ("Time");
   static StrobeFieldAccessor mode = STROBE_FIELD_ACCESSOR_INIT ("Mode");
   static StrobeFieldAccessor flags = STROBE_FIELD_ACCESSOR_INIT ("Flags");

@@ -99,7 +99,8 @@ strobe_threads_model_on_metadata (StrobeAnalyzer *analyzer, const StrobeWireMeta
 static void
 strobe_threads_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
 {
-  StrobeThreadsModel *self = STROBE_THREADS_MODEL (analyzer);
+  /* Called per event: an unchecked cast (the checked one was 2 % of `log --count`). */
+  StrobeThreadsModel *self = (StrobeThreadsModel *) analyzer;
   static StrobeFieldAccessor thread_id = STROBE_FIELD_ACCESSOR_INIT ("ThreadId");
   static StrobeFieldAccessor system_id = STROBE_FIELD_ACCESSOR_INIT ("SystemId");
   static StrobeFieldAccessor sort_hint = STROBE_FIELD_ACCESSOR_INIT ("SortHint");

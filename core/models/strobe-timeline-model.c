@@ -587,7 +587,8 @@ on_stats (StrobeTimelineModel *self, const StrobeEvent *ev)
 static void
 strobe_timeline_model_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
 {
-  StrobeTimelineModel *self = STROBE_TIMELINE_MODEL (analyzer);
+  /* Called per event: an unchecked cast (the checked one was 2 % of `log --count`). */
+  StrobeTimelineModel *self = (StrobeTimelineModel *) analyzer;
 
   g_rw_lock_writer_lock (&self->lock);
   switch (route)

@@ -497,7 +497,8 @@ on_spec (StrobeTimerStream *self, const StrobeEvent *ev)
 static void
 strobe_timer_stream_on_event (StrobeAnalyzer *analyzer, guint route, const StrobeEvent *ev)
 {
-  StrobeTimerStream *self = STROBE_TIMER_STREAM (analyzer);
+  /* Called per event: an unchecked cast (the checked one was 2 % of `log --count`). */
+  StrobeTimerStream *self = (StrobeTimerStream *) analyzer;
   static StrobeFieldAccessor cycle_f = STROBE_FIELD_ACCESSOR_INIT ("Cycle");
 
   switch (route)

@@ -29,6 +29,7 @@
 #include "strobe-log-model.h"
 #include "strobe-log-search.h"
 #include "strobe-log-tally.h"
+#include "strobe-text-find.h"
 
 /* ---- %f without snprintf ------------------------------------------------------------ */
 
@@ -470,6 +471,55 @@ test_cross_check_memory (void)
   run_cross_check (FALSE);
 }
 
+/* ---- the substring finder against the obvious loop ----------------------------------- */
+
+static const char *
+find_slowly (const char *needle, gsize n, const char *text, gsize len)
+{
+  for (gsize i = 0; i + n <= len; i++)
+    if (memcmp (text + i, needle, n) == 0)
+      return text + i;
+  return NULL;
+}
+
+/* Texts and needles from a few bytes (NUL among them), so that partial matches, matches
+ * at either end and across the sixteen-byte steps are common; the text at the end of its
+ * allocation, so a read past it is ASan's to see. */
+static void
+test_text_find (void)
+{
+  static const char alphabet[] = { 'a', 'e', 'x', '.', ' ', '\0', 'E' };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (20261206);
+  guint found = 0;
+
+  for (guint round = 0; round < 200000; round++)
+    {
+      gsize len = (gsize) g_rand_int_range (rand, 0, 80), n = (gsize) g_rand_int_range (rand, 0, 12);
+      guint letters = (guint) g_rand_int_range (rand, 2, sizeof alphabet + 1);
+      char needle[12];
+      g_autofree char *text = g_malloc (len ? len : 1);
+      StrobeTextFinder finder;
+      const char *want, *got;
+
+      for (gsize i = 0; i < n; i++)
+        needle[i] = alphabet[g_rand_int_range (rand, 0, (gint32) letters)];
+      for (gsize i = 0; i < len; i++)
+        text[i] = alphabet[g_rand_int_range (rand, 0, (gint32) letters)];
+      /* Often the needle is planted, at a random place. */
+      if (n <= len && g_rand_boolean (rand))
+        memcpy (text + g_rand_int_range (rand, 0, (gint32) (len - n + 1)), needle, n);
+      strobe_text_finder_init (&finder, needle, n);
+      want = find_slowly (needle, n, text, len);
+      got = strobe_text_finder_find (&finder, text, len);
+      if (got != want)
+        g_error ("round %u: needle of %zu bytes in a text of %zu: found at %td, the loop at %td", round, n, len,
+                 got ? got - text : (ptrdiff_t) -1, want ? want - text : (ptrdiff_t) -1);
+      found += want != NULL;
+      strobe_text_finder_clear (&finder);
+    }
+  g_assert_cmpuint (found, >, 50000);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -479,5 +529,6 @@ main (int argc, char **argv)
   g_test_add_func ("/log-grep/barriers", test_barriers);
   g_test_add_func ("/log-grep/cross-check-file", test_cross_check_file);
   g_test_add_func ("/log-grep/cross-check-memory", test_cross_check_memory);
+  g_test_add_func ("/log-grep/text-find", test_text_find);
   return g_test_run ();
 }
