@@ -1,16 +1,11 @@
-/* strobe-timeline-background.c — Linux gives every thread its own nice value.
+/* strobe-timeline-background.c — see the header.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "config.h"
 
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
-
+#include "strobe-give-way.h"
 #include "strobe-timeline-background.h"
-
-#define BACKGROUND_NICE 5
 
 typedef struct
 {
@@ -18,25 +13,12 @@ typedef struct
   GTaskThreadFunc  func;
 } Job;
 
-void
-strobe_background_lower (void)
-{
-  static GPrivate lowered;
-
-  if (g_private_get (&lowered))
-    return;
-#ifdef SYS_gettid
-  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), BACKGROUND_NICE);
-#endif
-  g_private_set (&lowered, GINT_TO_POINTER (1));
-}
-
 static void
 run (gpointer data, gpointer user_data)
 {
   Job *job = data;
 
-  strobe_background_lower ();
+  strobe_give_way_lower ();
   job->func (job->task, g_task_get_source_object (job->task), g_task_get_task_data (job->task),
              g_task_get_cancellable (job->task));
   g_object_unref (job->task);

@@ -15,8 +15,5 @@ G_BEGIN_DECLS
 /* What g_task_run_in_thread() does, on that pool. */
 void strobe_background_run   (GTask           *task,
                               GTaskThreadFunc  func);
-/* For threads of another pool of ours (the tiles'): lowers the calling thread's priority,
- * for good. */
-void strobe_background_lower (void);
 
 G_END_DECLS

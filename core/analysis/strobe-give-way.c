@@ -4,8 +4,12 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "strobe-give-way.h"
 
@@ -13,6 +17,7 @@ static gint enabled;
 static pthread_t keeper;
 static __thread gint64 next_us;
 static __thread guint given;
+static __thread gboolean lowered;
 
 void
 strobe_give_way_enable (void)
@@ -38,6 +43,27 @@ strobe_give_way (void)
       given++;
     }
   next_us = now + STROBE_GIVE_WAY_US;
+}
+
+void
+strobe_give_way_lower (void)
+{
+  if (lowered)
+    return;
+#ifdef SYS_gettid
+  {
+    id_t tid = (id_t) syscall (SYS_gettid);
+    int nice;
+
+    /* Relative to where it was (what its creator had): a viewer started with nice keeps
+     * its threads in the same order. */
+    errno = 0;
+    nice = getpriority (PRIO_PROCESS, tid);
+    if (errno == 0)
+      setpriority (PRIO_PROCESS, tid, MIN (nice + STROBE_BACKGROUND_NICE, 19));
+  }
+#endif
+  lowered = TRUE;
 }
 
 guint

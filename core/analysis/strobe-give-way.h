@@ -31,5 +31,14 @@ void strobe_give_way (void);
  * scopes a second or more. */
 #define STROBE_GIVE_WAY_BYTES (16u * 1024u)
 
+/* Puts the calling thread below the main thread, the display server and the thread that
+ * feeds it, for good: STROBE_BACKGROUND_NICE more nice than it had, once per thread (Linux
+ * gives each thread its own nice value). An unprivileged process cannot raise it back, so only for a
+ * thread that stays a background one: a thread of its own, or an exclusive pool's. Unlike
+ * strobe_give_way(), also in strobe-cli: where a pipeline's head thread shares two cores
+ * with its workers, it should not wait for them. */
+#define STROBE_BACKGROUND_NICE 5
+void strobe_give_way_lower (void);
+
 /* How many times the calling thread gave way (tests). */
 guint strobe_give_way_count (void);

@@ -13,12 +13,10 @@
 
 #include <glib/gi18n.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/syscall.h>
-#include <unistd.h>
 
 #include "strobe-document.h"
 #include "strobe-async-analyzer.h"
+#include "strobe-give-way.h"
 
 #define POLL_MS   100
 #define RATE_MS   1000
@@ -735,11 +733,10 @@ strobe_document_load (StrobeDocument  *self,
   return TRUE;
 }
 
-/* The viewer's reading thread runs below the main thread's priority (Linux gives each
- * thread its own nice value): on two cores, reading at full speed beside the tile painters
- * left the main thread waiting tens of milliseconds for a CPU between frames. A thread of
- * its own, as an unprivileged process cannot raise a pool thread's priority back. */
-#define LOAD_NICE 5
+/* The viewer's reading thread runs below the main thread's priority (strobe_give_way_lower):
+ * on two cores, reading at full speed beside the tile painters left the main thread waiting
+ * tens of milliseconds for a CPU between frames. A thread of its own, as an unprivileged
+ * process cannot raise a pool thread's priority back. */
 
 static gpointer
 load_thread (gpointer data)
@@ -748,9 +745,7 @@ load_thread (gpointer data)
   StrobeDocument *self = g_task_get_source_object (task);
   GError *error = NULL;
 
-#ifdef SYS_gettid
-  setpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid), LOAD_NICE);
-#endif
+  strobe_give_way_lower ();
   if (read_trace (self, g_task_get_task_data (task), g_task_get_cancellable (task), &error))
     g_task_return_boolean (task, TRUE);
   else

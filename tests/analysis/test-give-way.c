@@ -1,9 +1,14 @@
 /* test-give-way.c — background threads step aside for the main thread at most once per
  * STROBE_GIVE_WAY_US of their running, the main thread never, and nothing before the
- * program turns it on.
+ * program turns it on; strobe_give_way_lower() lowers the calling thread alone.
  *
  * SPDX-License-Identifier: MIT
  */
+#include <errno.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "strobe-give-way.h"
 
 /* Calls strobe_give_way() in a loop for @us of the wall clock; how often it gave way. */
@@ -50,6 +55,41 @@ test_give_way (void)
   g_assert_cmpuint (on_a_thread (STROBE_GIVE_WAY_US / 2), ==, 0);
 }
 
+static int
+own_nice (void)
+{
+  int nice;
+
+  errno = 0;
+  nice = getpriority (PRIO_PROCESS, (id_t) syscall (SYS_gettid));
+  g_assert_cmpint (errno, ==, 0);
+  return nice;
+}
+
+static gpointer
+lowered (gpointer data)
+{
+  int before = own_nice (), after;
+
+  strobe_give_way_lower ();
+  after = own_nice ();
+  strobe_give_way_lower ();
+  g_assert_cmpint (own_nice (), ==, after);
+  /* STROBE_BACKGROUND_NICE below where it was (a test run under nice too). */
+  g_assert_cmpint (after, ==, MIN (before + STROBE_BACKGROUND_NICE, 19));
+  return NULL;
+}
+
+static void
+test_lower (void)
+{
+  int before = own_nice ();
+
+  g_thread_join (g_thread_new ("test-lowered", lowered, NULL));
+  /* The caller's thread only: this one is as it was. */
+  g_assert_cmpint (own_nice (), ==, before);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -57,5 +97,6 @@ main (int argc, char **argv)
   /* The A/B switch of the benchmarks must not turn the test's subject off. */
   g_unsetenv ("STROBE_GIVE_WAY");
   g_test_add_func ("/give-way/threads", test_give_way);
+  g_test_add_func ("/give-way/lower", test_lower);
   return g_test_run ();
 }
