@@ -1,7 +1,8 @@
 /* test-memory-batches.c — StrobeMemoryModel reading Memory.Batch: the batches of one
  * update round merged by time across threads (ties to the batch that came first), a round
  * of one batch applied as it arrives, allocation ids that stay live while their thread's
- * window of recent ids (StrobeIdMap) moves on, by one id or by a jump, and heap resets.
+ * window of recent ids (StrobeIdMap) moves on, by one id or by a jump, heap resets, and
+ * Memory.Live snapshots ending the blocks they do not name.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -20,6 +21,7 @@
 enum
 {
   UID_BATCH = TSB_UID_USER,
+  UID_LIVE,
 };
 
 static Tsb *
@@ -32,11 +34,16 @@ batch_stream (void)
     { "Stack", STROBE_TYPE_UINT32 }, { "Dropped", STROBE_TYPE_UINT64 }, { "Data", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 },
     { "Times", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 },
   };
+  static const TsbField live[] = {
+    { "Time", STROBE_TYPE_UINT64 }, { "Flags", STROBE_TYPE_UINT8 }, { "Shift", STROBE_TYPE_UINT8 },
+    { "Data", STROBE_TYPE_ARRAY | STROBE_TYPE_UINT8 },
+  };
   Tsb *b = tsb_new ();
 
   tsb_handshake (b);
   tsb_define_system (b);
   tsb_define (b, UID_BATCH, "Memory", "Batch", STROBE_EVENT_FLAG_NOSYNC, G_N_ELEMENTS (batch), batch);
+  tsb_define (b, UID_LIVE, "Memory", "Live", STROBE_EVENT_FLAG_NOSYNC, G_N_ELEMENTS (live), live);
   tsb_flush_all (b, TSB_AUTO);
   return b;
 }
@@ -358,6 +365,107 @@ test_heap_resets (void)
   g_byte_array_unref (w.data);
 }
 
+/* A Memory.Live item: a thread's allocation counter (@size 0) or a live block. */
+static void
+live_item (GByteArray *data, guint16 thread, guint64 id, guint64 size)
+{
+  guint8 buf[64], *p = buf;
+
+  *p++ = size == 0 ? STROBE_MEMLIVE_THREAD : STROBE_MEMLIVE_ENTRY;
+  p = strobe_memrec_put_varint (p, thread);
+  p = strobe_memrec_put_varint (p, id);
+  if (size != 0)
+    {
+      p = strobe_memrec_put_varint (p, size);
+      p = strobe_memrec_put_varint (p, 0);            /* heap */
+      p = strobe_memrec_put_varint (p, 0);            /* tag */
+      p = strobe_memrec_put_varint (p, 0);            /* stack */
+      p = strobe_memrec_put_varint (p, 1);            /* time */
+      *p++ = 3;                                       /* alignment 8 */
+      p = strobe_memrec_put_varint (p, 0x1000 * size); /* address */
+    }
+  g_byte_array_append (data, buf, (guint) (p - buf));
+}
+
+static void
+live_event (Tsb *b, guint64 time, guint flags, GByteArray *data)
+{
+  tsb_begin (b, TID, UID_LIVE, 0);
+  tsb_set_int (b, 0, time);
+  tsb_set_int (b, 1, flags);
+  tsb_aux (b, 3, data->data, data->len);
+  tsb_end (b);
+  g_byte_array_set_size (data, 0);
+}
+
+/* The block of @size (sizes are unique here). */
+static StrobeMemoryAlloc
+by_size (StrobeMemoryModel *m, guint64 size)
+{
+  StrobeMemorySummary s;
+
+  strobe_memory_model_get_summary (m, &s);
+  for (guint64 i = 0; i < s.allocs; i++)
+    {
+      StrobeMemoryAlloc a;
+
+      g_assert_true (strobe_memory_model_get_alloc (m, i, &a));
+      if (a.size == size)
+        return a;
+    }
+  g_error ("no block of %" G_GUINT64_FORMAT " bytes", size);
+}
+
+/* Two snapshots (a late connect, then another output started): a block the model has
+ * live, older than the snapshot's counter of its thread and not in the snapshot, was
+ * freed unseen; one in it stays live; one the model never saw comes from the snapshot.
+ * The second snapshot forgets what the first named. */
+static void
+test_snapshots (void)
+{
+  g_autoptr (Tsb) b = batch_stream ();
+  g_autoptr (StrobeMemoryModel) m = NULL;
+  g_autoptr (GByteArray) live = g_byte_array_new ();
+  Writer w;
+
+  writer_init (&w, 3);
+  at (&w, 5);
+  w_alloc (&w, 101);
+  w_alloc (&w, 102);
+  w_alloc (&w, 103);
+  flush (b, &w, TRUE);
+  live_item (live, 3, 3, 0);
+  live_item (live, 4, 5, 0);
+  live_item (live, 3, 1, 101);
+  live_item (live, 3, 3, 103);
+  live_item (live, 4, 5, 205);
+  live_event (b, 10, STROBE_MEMLIVE_FIRST | STROBE_MEMLIVE_LAST | STROBE_MEMLIVE_COMPLETE, live);
+  at (&w, 20);
+  w_alloc (&w, 104);
+  flush (b, &w, TRUE);
+  live_item (live, 3, 4, 0);
+  live_item (live, 4, 5, 0);
+  live_item (live, 3, 4, 104);
+  /* In a piece of its own: what the first piece named is still known in the last. */
+  live_event (b, 30, STROBE_MEMLIVE_FIRST, live);
+  live_item (live, 4, 5, 205);
+  live_event (b, 30, STROBE_MEMLIVE_LAST, live);
+  m = decode (b);
+
+  g_assert_cmpuint (by_size (m, 102).free_time, ==, 10);
+  g_assert_true (by_size (m, 102).flags & STROBE_MEMORY_ALLOC_END_UNSEEN);
+  g_assert_true (by_size (m, 205).flags & STROBE_MEMORY_ALLOC_FROM_SNAPSHOT);
+  /* The second snapshot names neither 101 nor 103. */
+  for (guint64 size = 101; size <= 103; size += 2)
+    {
+      g_assert_cmpuint (by_size (m, size).free_time, ==, 30);
+      g_assert_true (by_size (m, size).flags & STROBE_MEMORY_ALLOC_END_UNSEEN);
+    }
+  g_assert_cmpuint (by_size (m, 104).free_time, ==, STROBE_MEMORY_LIVE);
+  g_assert_cmpuint (by_size (m, 205).free_time, ==, STROBE_MEMORY_LIVE);
+  g_byte_array_unref (w.data);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -365,5 +473,6 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-batches/merge", test_merge);
   g_test_add_func ("/memory-batches/window", test_window);
   g_test_add_func ("/memory-batches/heap-resets", test_heap_resets);
+  g_test_add_func ("/memory-batches/snapshots", test_snapshots);
   return g_test_run ();
 }
