@@ -20,6 +20,7 @@
 #include "strobe-memory-model-private.h"
 #include "strobe-memory-overview.h"
 #include "strobe-memory-budget.h"
+#include "strobe-index-bits.h"
 
 #include <string.h>
 
@@ -116,11 +117,7 @@ struct _StrobeMemoryModel
   /* Memory.Batch merging and Memory.Live. */
   StrobeMemoryRound round;  /* the batches of an update round, until it ends */
   GHashTable  *orphans;      /* key → Orphan * */
-  /* A bit per store index: the allocation is in the snapshot being read. A key a snapshot
-   * item was a boxed key in a hash set: with 12.5 M live allocations, a third of reading
-   * the trace (hashing, then freeing them) and half a GiB. */
-  guint64     *snapshot_seen;
-  gsize        snapshot_seen_words;
+  StrobeIndexBits snapshot_seen; /* store indexes of the snapshot being read */
   GHashTable  *absorbed;     /* keys ended unseen by a snapshot: their late free is expected */
   guint64      snapshot_time;
   gboolean     in_snapshot;
@@ -808,37 +805,6 @@ on_batch (StrobeMemoryModel *self, guint16 thread, guint flags, guint shift, Str
 /* ---- Memory.Live: the live set when the trace began -------------------------------- */
 
 static void
-snapshot_mark (StrobeMemoryModel *self, guint32 index)
-{
-  gsize w = index / 64;
-
-  if (w >= self->snapshot_seen_words)
-    {
-      gsize n = MAX (w + 1, MAX (self->snapshot_seen_words * 2, 1024));
-
-      self->snapshot_seen = g_renew (guint64, self->snapshot_seen, n);
-      memset (self->snapshot_seen + self->snapshot_seen_words, 0, (n - self->snapshot_seen_words) * sizeof (guint64));
-      self->snapshot_seen_words = n;
-    }
-  self->snapshot_seen[w] |= G_GUINT64_CONSTANT (1) << (index % 64);
-}
-
-static gboolean
-snapshot_marked (const StrobeMemoryModel *self, guint32 index)
-{
-  gsize w = index / 64;
-
-  return w < self->snapshot_seen_words && (self->snapshot_seen[w] >> (index % 64)) & 1;
-}
-
-static void
-snapshot_forget (StrobeMemoryModel *self)
-{
-  g_clear_pointer (&self->snapshot_seen, g_free);
-  self->snapshot_seen_words = 0;
-}
-
-static void
 reconcile_one (guint64 key, guint32 space, guint32 value, gpointer user)
 {
   StrobeMemoryModel *self = user;
@@ -850,7 +816,7 @@ reconcile_one (guint64 key, guint32 space, guint32 value, gpointer user)
   (void) space;
   if (ts == NULL || !ts->has_watermark || id > ts->watermark
       || !strobe_memory_store_is_live (&self->store, value)
-      || snapshot_marked (self, value))
+      || strobe_index_bits_has (&self->snapshot_seen, value))
     return;
   k = g_new (guint64, 1);
   *k = key;
@@ -902,7 +868,7 @@ on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const 
   apply_pending (self);
   if ((flags & STROBE_MEMLIVE_FIRST) || !self->in_snapshot)
     {
-      snapshot_forget (self);
+      strobe_index_bits_clear (&self->snapshot_seen);
       self->in_snapshot = TRUE;
       self->snapshot_time = clamp_time (self, time);
       if (!self->sum.has_snapshot)
@@ -934,7 +900,7 @@ on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const 
       key = id_key (it.thread, it.id);
       if (id_lookup (self, key, &index))
         {
-          snapshot_mark (self, index);
+          strobe_index_bits_add (&self->snapshot_seen, index);
           continue;
         }
       if (ts->first_id && it.id >= ts->first_id && it.id <= ts->max_id)
@@ -945,7 +911,7 @@ on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const 
                          it.heap, it.tag, it.stack, STROBE_MEMORY_ALLOC_FROM_SNAPSHOT);
       thread_state (self, it.thread)->last_alloc_plus1 = 0;
       strobe_id_map_insert (&self->by_id, it.thread, it.id, index, NULL);
-      snapshot_mark (self, index);
+      strobe_index_bits_add (&self->snapshot_seen, index);
       /* Its record keeps the snapshot's time (records stay in time order, and it counts
        * from the snapshot on); when it was really allocated is kept beside it. */
       if (shift < 64 && it.time <= (G_MAXUINT64 >> shift) && (it.time << shift) < self->snapshot_time)
@@ -962,7 +928,7 @@ on_live (StrobeMemoryModel *self, guint64 time, guint flags, guint shift, const 
       strobe_id_map_foreach (&self->by_id, reconcile_one, self);
       end_absorbed (self);
       self->in_snapshot = FALSE;
-      snapshot_forget (self);
+      strobe_index_bits_clear (&self->snapshot_seen);
       orphans_settle (self, FALSE);
     }
 }
@@ -1492,7 +1458,7 @@ strobe_memory_model_finalize (GObject *object)
   strobe_memory_stacks_clear (&self->stacks);
   strobe_memory_round_clear (&self->round);
   g_hash_table_unref (self->orphans);
-  snapshot_forget (self);
+  strobe_index_bits_clear (&self->snapshot_seen);
   g_hash_table_unref (self->absorbed);
   strobe_memory_overview_clear (&self->overview);
   g_mutex_clear (&self->lock);
