@@ -380,6 +380,13 @@ append_fixed (GString *out, double d, int precision)
   return TRUE;
 }
 
+gboolean
+strobe_log_format_fixed (GString *out, double d, int precision)
+{
+  g_return_val_if_fail (out != NULL, FALSE);
+  return append_fixed (out, d, precision);
+}
+
 /* A conversion without flags, width or precision of the kinds most messages use, written
  * without snprintf: it is most of the time a text search spends. The output is what
  * printf writes (test-log-format checks every conversion against snprintf). FALSE (and

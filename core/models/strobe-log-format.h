@@ -40,6 +40,14 @@ gboolean             strobe_log_format_plan_apply_masked (const StrobeLogFormatP
                                                           guint64                    barriers,
                                                           GString                   *out);
 
+/* Appends "%.<@precision>f" of @d as glibc's printf writes it in the C locale, without
+ * printf (several times faster); FALSE, nothing appended, for what it does not cover (not
+ * finite, |d|·10^precision ≥ 2^63, precision over 18, a rounding mode not to nearest):
+ * the C library's then. */
+gboolean strobe_log_format_fixed (GString *out,
+                                  double   d,
+                                  int      precision);
+
 /* Number of encoded arguments, or -1 when @args is malformed. */
 gint     strobe_log_args_count (const guint8 *args, gsize len);
 
