@@ -76,7 +76,7 @@ test_fixed (void)
     9223372036854775807.0, 9.2e18, 922337203685477.5, 0.0005, 0.0015, 0.0025, 1.0005,
     2.675, 1e15 + 0.3, 4503599627370495.5, 1.0 / 0.0, -1.0 / 0.0, 0.0 / 0.0,
   };
-  guint compared = 0;
+  guint compared = 0, alone = 0;
 
   for (guint i = 0; i < 300000; i++)
     {
@@ -101,8 +101,18 @@ test_fixed (void)
       if (strcmp (got->str, want) != 0)
         g_error ("%s of %a: got %s, printf wrote %s", format, d, got->str, want);
       compared++;
+      /* Alone (strobe-cli log's times): what it writes, when it writes, is printf's. */
+      g_string_truncate (got, 0);
+      if (strobe_log_format_fixed (got, d, precision < 0 ? 6 : precision))
+        {
+          snprintf (want, sizeof want, "%.*f", precision < 0 ? 6 : precision, d);
+          if (strcmp (got->str, want) != 0)
+            g_error ("%%.%df of %a alone: got %s, printf wrote %s", precision < 0 ? 6 : precision, d, got->str, want);
+          alone++;
+        }
     }
-  g_test_message ("%u numbers compared", compared);
+  g_test_message ("%u numbers compared, %u of them alone", compared, alone);
+  g_assert_cmpuint (alone, >, compared / 2);
 }
 
 /* ---- barriers ---------------------------------------------------------------------- */
