@@ -32,8 +32,8 @@ void strobe_give_way (void);
 #define STROBE_GIVE_WAY_BYTES (16u * 1024u)
 
 /* Puts the calling thread below the main thread, the display server and the thread that
- * feeds it, for good: STROBE_BACKGROUND_NICE more nice than it had, once per thread (Linux
- * gives each thread its own nice value). An unprivileged process cannot raise it back, so only for a
+ * feeds it, for good: nice STROBE_BACKGROUND_NICE, or as nice as it was if more, once per
+ * thread (Linux gives each thread its own nice value). An unprivileged process cannot raise it back, so only for a
  * thread that stays a background one: a thread of its own, or an exclusive pool's. Unlike
  * strobe_give_way(), also in strobe-cli: where a pipeline's head thread shares two cores
  * with its workers, it should not wait for them. */
