@@ -552,7 +552,9 @@ update_totals (StrobeMemoryQueries *self)
                               n, b, size);
     }
   gtk_label_set_text (self->totals, text);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->totals), NULL);
+  /* Ellipsized where the controls leave it little room (Russian at 1440 pixels: "95
+   * выделений, 45…"): the whole of it on hover. */
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->totals), text);
   gtk_label_set_wrap (self->totals, FALSE);
   gtk_label_set_max_width_chars (self->totals, -1);
   gtk_label_set_ellipsize (self->totals, PANGO_ELLIPSIZE_END);

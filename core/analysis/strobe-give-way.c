@@ -57,8 +57,8 @@ strobe_give_way_lower (void)
 
     /* At least that nice, not that much more: a thread may have been made by one already
      * lowered (GLib makes its pools' threads from whichever thread first needed one), and
-     * compounding put the tile painters at 10 behind a reader at 5 (the first complete
-     * frame of a 10 M trace 2.6 s instead of 1.2). Never less nice than it was. */
+     * "5 more" would then put a tile painter at 10 behind the reader at 5. Never less nice
+     * than it was. */
     errno = 0;
     nice = getpriority (PRIO_PROCESS, tid);
     if (errno == 0 && nice < STROBE_BACKGROUND_NICE)
