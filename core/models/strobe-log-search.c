@@ -137,7 +137,6 @@ strobe_log_search_new (const char            *text,
       self->regex = g_regex_new (text, cflags, 0, error);
       if (self->regex == NULL)
         return NULL;
-      return g_steal_pointer (&self);
     }
   else if (flags & STROBE_LOG_SEARCH_LITERAL)
     {

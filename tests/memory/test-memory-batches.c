@@ -366,36 +366,42 @@ test_heap_resets (void)
 }
 
 /* A Memory.Live item: a thread's allocation counter (@size 0) or a live block. */
-static void
-live_item (GByteArray *data, guint16 thread, guint64 id, guint64 size)
+typedef struct
 {
-  guint8 buf[64], *p = buf;
+  guint16 thread;
+  guint64 id, size;
+} LiveItem;
 
-  *p++ = size == 0 ? STROBE_MEMLIVE_THREAD : STROBE_MEMLIVE_ENTRY;
-  p = strobe_memrec_put_varint (p, thread);
-  p = strobe_memrec_put_varint (p, id);
-  if (size != 0)
+/* A Memory.Live piece of @n items. */
+static void
+live_event (Tsb *b, guint64 time, guint flags, const LiveItem *items, gsize n)
+{
+  g_autoptr (GByteArray) data = g_byte_array_new ();
+
+  for (gsize i = 0; i < n; i++)
     {
-      p = strobe_memrec_put_varint (p, size);
-      p = strobe_memrec_put_varint (p, 0);            /* heap */
-      p = strobe_memrec_put_varint (p, 0);            /* tag */
-      p = strobe_memrec_put_varint (p, 0);            /* stack */
-      p = strobe_memrec_put_varint (p, 1);            /* time */
-      *p++ = 3;                                       /* alignment 8 */
-      p = strobe_memrec_put_varint (p, 0x1000 * size); /* address */
-    }
-  g_byte_array_append (data, buf, (guint) (p - buf));
-}
+      guint8 buf[64], *p = buf;
 
-static void
-live_event (Tsb *b, guint64 time, guint flags, GByteArray *data)
-{
+      *p++ = items[i].size == 0 ? STROBE_MEMLIVE_THREAD : STROBE_MEMLIVE_ENTRY;
+      p = strobe_memrec_put_varint (p, items[i].thread);
+      p = strobe_memrec_put_varint (p, items[i].id);
+      if (items[i].size != 0)
+        {
+          p = strobe_memrec_put_varint (p, items[i].size);
+          p = strobe_memrec_put_varint (p, 0);                     /* heap */
+          p = strobe_memrec_put_varint (p, 0);                     /* tag */
+          p = strobe_memrec_put_varint (p, 0);                     /* stack */
+          p = strobe_memrec_put_varint (p, 1);                     /* time */
+          *p++ = 3;                                                /* alignment 8 */
+          p = strobe_memrec_put_varint (p, 0x1000 * items[i].size); /* address */
+        }
+      g_byte_array_append (data, buf, (guint) (p - buf));
+    }
   tsb_begin (b, TID, UID_LIVE, 0);
   tsb_set_int (b, 0, time);
   tsb_set_int (b, 1, flags);
   tsb_aux (b, 3, data->data, data->len);
   tsb_end (b);
-  g_byte_array_set_size (data, 0);
 }
 
 /* The block of @size (sizes are unique here). */
@@ -425,7 +431,11 @@ test_snapshots (void)
 {
   g_autoptr (Tsb) b = batch_stream ();
   g_autoptr (StrobeMemoryModel) m = NULL;
-  g_autoptr (GByteArray) live = g_byte_array_new ();
+  /* Thread 3 made blocks 1-3 (sizes 101-103), thread 4 block 5 (205, unknown to the model). */
+  static const LiveItem first[] = { { 3, 3, 0 }, { 4, 5, 0 }, { 3, 1, 101 }, { 3, 3, 103 }, { 4, 5, 205 } };
+  /* Then thread 3 made block 4 (104); 101 and 103 are gone. */
+  static const LiveItem second[] = { { 3, 4, 0 }, { 4, 5, 0 }, { 3, 4, 104 } };
+  static const LiveItem second_end[] = { { 4, 5, 205 } };
   Writer w;
 
   writer_init (&w, 3);
@@ -434,22 +444,14 @@ test_snapshots (void)
   w_alloc (&w, 102);
   w_alloc (&w, 103);
   flush (b, &w, TRUE);
-  live_item (live, 3, 3, 0);
-  live_item (live, 4, 5, 0);
-  live_item (live, 3, 1, 101);
-  live_item (live, 3, 3, 103);
-  live_item (live, 4, 5, 205);
-  live_event (b, 10, STROBE_MEMLIVE_FIRST | STROBE_MEMLIVE_LAST | STROBE_MEMLIVE_COMPLETE, live);
+  live_event (b, 10, STROBE_MEMLIVE_FIRST | STROBE_MEMLIVE_LAST | STROBE_MEMLIVE_COMPLETE, first,
+              G_N_ELEMENTS (first));
   at (&w, 20);
   w_alloc (&w, 104);
   flush (b, &w, TRUE);
-  live_item (live, 3, 4, 0);
-  live_item (live, 4, 5, 0);
-  live_item (live, 3, 4, 104);
   /* In a piece of its own: what the first piece named is still known in the last. */
-  live_event (b, 30, STROBE_MEMLIVE_FIRST, live);
-  live_item (live, 4, 5, 205);
-  live_event (b, 30, STROBE_MEMLIVE_LAST, live);
+  live_event (b, 30, STROBE_MEMLIVE_FIRST, second, G_N_ELEMENTS (second));
+  live_event (b, 30, STROBE_MEMLIVE_LAST, second_end, G_N_ELEMENTS (second_end));
   m = decode (b);
 
   g_assert_cmpuint (by_size (m, 102).free_time, ==, 10);
