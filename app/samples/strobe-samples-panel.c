@@ -37,6 +37,9 @@ struct _StrobeSamplesPanel
 
   GtkWidget           *box;
   GtkLabel            *heading;
+  GtkWidget           *cut_box;
+  GtkLabel            *cut_label;
+  GtkLabel            *cut_note;
   GtkWidget           *switcher;       /* rows of toggle buttons, each named as its page */
   GtkStack            *pages;
   GtkScrolledWindow   *top_down_scroller;
@@ -546,13 +549,29 @@ tree_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancella
     g_task_return_pointer (task, r, (GDestroyNotify) strobe_samples_result_free);
 }
 
+/* @note: why the stacks are cut and what to do (NULL: they are whole), told with a short
+ * line and a Why? button; the accessible description and the heading's text hold it all. */
+static void
+set_heading_cut (StrobeSamplesPanel *self, const char *text, const char *note, gdouble cut_share)
+{
+  g_free (self->heading_text);
+  self->heading_text = note ? g_strconcat (text, "\n", note, NULL) : g_strdup (text);
+  gtk_label_set_text (self->heading, text);
+  gtk_widget_set_visible (self->cut_box, note != NULL);
+  if (note != NULL)
+    {
+      g_autofree char *headline = strobe_sample_cut_headline (cut_share);
+
+      gtk_label_set_text (self->cut_label, headline);
+      gtk_label_set_text (self->cut_note, note);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, self->heading_text, -1);
+}
+
 static void
 set_heading (StrobeSamplesPanel *self, const char *text)
 {
-  g_free (self->heading_text);
-  self->heading_text = g_strdup (text);
-  gtk_label_set_text (self->heading, text);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, text, -1);
+  set_heading_cut (self, text, NULL, 0);
 }
 
 static void
@@ -581,8 +600,8 @@ show_result (StrobeSamplesPanel *self, StrobeSamplesResult *r)
   if (r->cut_share >= STROBE_SAMPLE_CUT_SHARE_NOTE)
     {
       g_autofree char *note = strobe_sample_cut_note (self->model, r->cut_share);
-      g_autofree char *both = g_strconcat (text, "\n", note, NULL);
-      set_heading (self, both);
+
+      set_heading_cut (self, text, note, MIN (r->cut_share, 1.0));
       return;
     }
   set_heading (self, text);
@@ -707,6 +726,20 @@ strobe_samples_panel_get_heading (StrobeSamplesPanel *self)
   return self->heading_text;
 }
 
+const char *
+strobe_samples_panel_get_cut_line (StrobeSamplesPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_SAMPLES_PANEL (self), NULL);
+  return gtk_widget_get_visible (self->cut_box) ? gtk_label_get_text (self->cut_label) : NULL;
+}
+
+const char *
+strobe_samples_panel_get_cut_note (StrobeSamplesPanel *self)
+{
+  g_return_val_if_fail (STROBE_IS_SAMPLES_PANEL (self), NULL);
+  return gtk_widget_get_visible (self->cut_box) ? gtk_label_get_text (self->cut_note) : NULL;
+}
+
 guint64
 strobe_samples_panel_get_total (StrobeSamplesPanel *self)
 {
@@ -826,6 +859,9 @@ strobe_samples_panel_class_init (StrobeSamplesPanelClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class, "/org/strobe/Viewer/samples/strobe-samples-panel.ui");
   gtk_widget_class_bind_template_child (widget_class, StrobeSamplesPanel, box);
   gtk_widget_class_bind_template_child (widget_class, StrobeSamplesPanel, heading);
+  gtk_widget_class_bind_template_child (widget_class, StrobeSamplesPanel, cut_box);
+  gtk_widget_class_bind_template_child (widget_class, StrobeSamplesPanel, cut_label);
+  gtk_widget_class_bind_template_child (widget_class, StrobeSamplesPanel, cut_note);
   gtk_widget_class_bind_template_child (widget_class, StrobeSamplesPanel, switcher);
   gtk_widget_class_bind_template_child (widget_class, StrobeSamplesPanel, pages);
   gtk_widget_class_bind_template_child (widget_class, StrobeSamplesPanel, top_down_scroller);

@@ -35,6 +35,10 @@ void           strobe_samples_panel_choose        (StrobeSamplesPanel *self,
                                                    guint64             key);
 gboolean       strobe_samples_panel_is_busy       (StrobeSamplesPanel *self);
 const char    *strobe_samples_panel_get_heading   (StrobeSamplesPanel *self);
+/* The short line about cut stacks above the trees, and the note its Why? button shows;
+ * NULL while the stacks are whole. */
+const char    *strobe_samples_panel_get_cut_line  (StrobeSamplesPanel *self);
+const char    *strobe_samples_panel_get_cut_note  (StrobeSamplesPanel *self);
 /* Tests: samples in the interval shown; the tables and the flame graph. */
 guint64        strobe_samples_panel_get_total     (StrobeSamplesPanel *self);
 GtkColumnView *strobe_samples_panel_get_tree_view (StrobeSamplesPanel *self,

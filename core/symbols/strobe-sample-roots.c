@@ -90,3 +90,12 @@ strobe_sample_cut_note (StrobeSampleModel *samples, gdouble share)
                             "(STROBE_SAMPLING_STACK=8192) for whole stacks."),
                           100.0 * share);
 }
+
+char *
+strobe_sample_cut_headline (gdouble share)
+{
+  g_return_val_if_fail (share >= 0 && share <= 1, NULL);
+  /* Translators: a short line above the sampled call trees; a Why? button beside it tells
+   * the rest */
+  return g_strdup_printf (_("%.0f %% of the sampled call stacks are incomplete"), 100.0 * share);
+}

@@ -27,5 +27,8 @@ gdouble strobe_sample_tree_cut_share (StrobeSampleTree *tree,
  * stack copies, or bigger ones when @samples has copies already. */
 char   *strobe_sample_cut_note       (StrobeSampleModel *samples,
                                       gdouble            share);
+/* The same in a few words (translated), for a line beside the trees; the note is told
+ * when asked for. */
+char   *strobe_sample_cut_headline   (gdouble            share);
 
 G_END_DECLS

@@ -10,7 +10,8 @@
  * - not permitted: a refusal (the probe told to fail with EACCES) says which setting and
  *   what to do, in the heading and the accessible description;
  * - never on: a trace without the Sampling channel says how to turn it on;
- * - samples only: a trace of samples without scopes opens on the Samples panel.
+ * - samples only: a trace of samples without scopes opens on the Samples panel;
+ * - cut stacks: stacks deeper than their copy are told in a short line, why in a popover.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -29,15 +30,18 @@
 #include "strobe-timeline-tracks.h"
 #include "timeline-common.h"
 
-static const char *probe;
+static const char *probe, *probe_nofp;
 
+/* A trace of @program (the probe) in @mode; @stack_copy: STROBE_SAMPLING_STACK, or NULL. */
 static char *
-run_probe_channels (const char *dir, const char *mode, const char *errno_value, const char *channels)
+run_program (const char *dir, const char *program, const char *mode, const char *errno_value, const char *channels,
+             const char *stack_copy)
 {
   g_autoptr (GSubprocessLauncher) l = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_autoptr (GSubprocess) p = NULL;
   g_autoptr (GError) error = NULL;
-  g_autofree char *name = g_strdup_printf ("%s%s-%s.strobe", mode, errno_value ? "-refused" : "", channels);
+  g_autofree char *name = g_strdup_printf ("%s%s-%s%s.strobe", mode, errno_value ? "-refused" : "", channels,
+                                           stack_copy ? "-copies" : "");
   char *trace = g_build_filename (dir, name, NULL);
 
   g_subprocess_launcher_unsetenv (l, "STROBE_TRACEHOST");
@@ -45,11 +49,19 @@ run_probe_channels (const char *dir, const char *mode, const char *errno_value, 
   g_subprocess_launcher_setenv (l, "STROBE_TRACEFILE", trace, TRUE);
   if (errno_value)
     g_subprocess_launcher_setenv (l, "STROBE_SAMPLING_TEST_ERRNO", errno_value, TRUE);
-  p = g_subprocess_launcher_spawn (l, &error, probe, mode, NULL);
+  if (stack_copy)
+    g_subprocess_launcher_setenv (l, "STROBE_SAMPLING_STACK", stack_copy, TRUE);
+  p = g_subprocess_launcher_spawn (l, &error, program, mode, NULL);
   g_assert_no_error (error);
   g_subprocess_wait_check (p, NULL, &error);
   g_assert_no_error (error);
   return trace;
+}
+
+static char *
+run_probe_channels (const char *dir, const char *mode, const char *errno_value, const char *channels)
+{
+  return run_program (dir, probe, mode, errno_value, channels, NULL);
 }
 
 static char *
@@ -381,6 +393,35 @@ test_samples_only (void)
   timeline_fixture_close (&f);
 }
 
+/* Stacks deeper than their copy (the probe built without frame pointers, its 16 KiB frame
+ * past an 8 KiB copy): a short line above the trees says how many are incomplete, its Why?
+ * button tells the rest — the whole note, which the heading's scrolled box showed cut
+ * mid-sentence in a side panel's width — and the accessible description holds it all. */
+static void
+test_cut_stacks (void)
+{
+  TimelineFixture f = { 0 };
+  g_autofree char *trace = run_program (trace_dir, probe_nofp, "bigframe", NULL, "sampling", "8192");
+  StrobeSamplesPanel *panel;
+  const char *line, *heading;
+
+  timeline_fixture_open (&f, trace, 1400, 900);
+  timeline_fixture_settle (&f, 30);
+  panel = strobe_timeline_view_get_samples (f.view);
+  heading = strobe_samples_panel_get_heading (panel);
+  line = strobe_samples_panel_get_cut_line (panel);
+  g_test_message ("heading: %s", heading);
+  g_test_message ("cut line: %s", line ? line : "(none)");
+  g_assert_nonnull (line);
+  g_assert_true (g_str_has_suffix (line, "% of the sampled call stacks are incomplete"));
+  /* The note, whichever it is (the kernel may shorten the copies: then it says how far). */
+  g_assert_nonnull (strstr (heading, "\n"));
+  g_assert_nonnull (strstr (heading, "STROBE_SAMPLING_STACK="));
+  g_assert_nonnull (strstr (strobe_samples_panel_get_cut_note (panel), "STROBE_SAMPLING_STACK="));
+  g_assert_true (g_str_has_suffix (heading, strobe_samples_panel_get_cut_note (panel)));
+  timeline_fixture_close (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -389,7 +430,9 @@ main (int argc, char **argv)
 
   gtk_test_init (&argc, &argv, NULL);
   probe = g_getenv ("SAMPLING_PROBE");
+  probe_nofp = g_getenv ("SAMPLING_PROBE_NOFP");
   g_assert_nonnull (probe);
+  g_assert_nonnull (probe_nofp);
   dir = g_dir_make_tmp ("strobe-app-samples-XXXXXX", NULL);
   trace_dir = dir;
   probe_trace = run_probe_mode (dir, "attribution", NULL);
@@ -401,6 +444,7 @@ main (int argc, char **argv)
   g_test_add_func ("/samples/not-permitted", test_not_permitted);
   g_test_add_func ("/samples/never-on", test_never_on);
   g_test_add_func ("/samples/samples-only", test_samples_only);
+  g_test_add_func ("/samples/cut-stacks", test_cut_stacks);
   rc = g_test_run ();
   g_unlink (probe_trace);
   g_unlink (refused_trace);
