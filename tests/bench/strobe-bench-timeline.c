@@ -643,6 +643,13 @@ main (int argc, char **argv)
   bench_report ("rss.added", rss_after - rss_before, "MB");
   bench_report ("rss.target", target_mb, "MB (16 bytes a scope + 150 MB)");
   bench_report ("tiles.bytes", (double) strobe_timeline_widget_get_cache_bytes (tl) / 1e6, "MB of drawn tiles");
+  {
+    StrobeTimelineStats ms;
+
+    strobe_timeline_model_get_stats (strobe_document_get_timeline (document), &ms);
+    bench_report ("model.scope_bytes", (double) ms.scope_bytes / 1e6, "MB (the timeline model's scopes and timer summaries)");
+    bench_report ("model.other_bytes", (double) (ms.total_bytes - ms.scope_bytes) / 1e6, "MB (its frames, counters, names, ...)");
+  }
   bench_report_ratio ("rss_with_trace_mb", rss_after, "<=", target_mb);
 
   /* The timers panel over every scope: a selection of the whole trace, timed to the rows. */
