@@ -385,6 +385,10 @@ bench_scale_view (const char *path)
   bench_report ("view.height", gtk_widget_get_height (GTK_WIDGET (c.w)), "px");
 
   bench_stall_start (&c.stall);
+  /* GTK's own frames of the window (layout and snapshot: its drawing is held back) are
+   * frames too, not work outside them: the timers panel's rows made as it fills are laid
+   * out in them. */
+  bench_stall_watch_frames (&c.stall, GTK_WIDGET (win));
   bench_stall_watch_changes (&c.stall, c.document);
   t0 = bench_now_ns ();
   c.t_open = t0;
@@ -419,7 +423,7 @@ bench_scale_view (const char *path)
   bench_stall_stop (&c.stall);
   bench_report ("view.loaded", t_loaded, "s (open → every scope read)");
   bench_report ("view.scopes", (double) model_scopes (c.document), "scopes");
-  bench_stall_report ("view_load", &c.stall, FALSE);
+  bench_stall_report ("view_load", &c.stall, TRUE);
   for (guint i = 0; i < G_N_ELEMENTS (zooms); i++)
     report_times (&c, 0, i);
 
