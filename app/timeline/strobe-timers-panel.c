@@ -13,6 +13,7 @@
 
 #include <inttypes.h>
 #include <glib/gi18n.h>
+#include <math.h>
 
 #include "strobe-timeline-background.h"
 #include "strobe-timers-calls.h"
@@ -42,6 +43,7 @@ struct _StrobeTimersPanel
   StrobeTimeAxis      *axis;          /* the clock, asked of the document each time */
 
   GtkWidget           *range_label;
+  GtkWidget           *reading_note;   /* over the empty table while a file is read */
   GtkWidget           *spinner;
   GtkWidget           *filter_entry;
   GtkWidget           *table;
@@ -218,9 +220,13 @@ fit_count_column (StrobeTimersPanel *self, guint64 count)
   fit_column (self, 1, text_width (self->table, texts));
 }
 
+static void update_reading_note (StrobeTimersPanel *self);
+
 static void
 rows_changed_cb (StrobeTimersPanel *self, guint position, guint removed, guint added)
 {
+  if (removed != added)
+    update_reading_note (self);
   for (guint i = position; i < position + added; i++)
     {
       g_autoptr(StrobeTimerRow) row = g_list_model_get_item (G_LIST_MODEL (self->rows), i);
@@ -249,6 +255,30 @@ duration_text (StrobeTimersPanel *self, guint64 ticks)
   return strobe_format_ticks (&clock, ticks);
 }
 
+/* A big file is read for a minute or more, and the whole trace's timers come only then:
+ * an empty table said nothing of why, of how far, nor that a range is computed at once. */
+static void
+update_reading_note (StrobeTimersPanel *self)
+{
+  gboolean show = self->document != NULL && self->state != NULL && !strobe_document_is_loaded (self->document)
+                  && !strobe_document_is_live (self->document)
+                  && !strobe_view_state_get_selection (self->state, NULL, NULL)
+                  && g_list_model_get_n_items (G_LIST_MODEL (self->rows)) == 0;
+
+  if (show)
+    {
+      g_autofree char *text =
+        /* Translators: over the empty timers table while a trace file is read */
+        g_strdup_printf (_("The whole trace’s timers come once it is read (%.0f %% so far). Select a range on "
+                           "the timeline to see its timers now."),
+                         floor (100.0 * strobe_document_get_progress (self->document)));
+
+      if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (self->reading_note)), text) != 0)
+        gtk_label_set_text (GTK_LABEL (self->reading_note), text);
+    }
+  gtk_widget_set_visible (self->reading_note, show);
+}
+
 static void
 update_range_label (StrobeTimersPanel *self)
 {
@@ -269,6 +299,7 @@ update_range_label (StrobeTimersPanel *self)
     text = g_strdup (_("Whole trace"));
   if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (self->range_label)), text) != 0)
     gtk_label_set_text (GTK_LABEL (self->range_label), text);
+  update_reading_note (self);
 }
 
 /* ---- statistics ------------------------------------------------------------------------- */
@@ -1117,7 +1148,21 @@ strobe_timers_panel_constructed (GObject *object)
     gtk_column_view_sort_by_column (GTK_COLUMN_VIEW (self->table), incl, GTK_SORT_DESCENDING);
   }
 
-  top = scrolled (self->table);
+  top = gtk_overlay_new ();
+  gtk_overlay_set_child (GTK_OVERLAY (top), scrolled (self->table));
+  self->reading_note = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->reading_note), TRUE);
+  gtk_label_set_justify (GTK_LABEL (self->reading_note), GTK_JUSTIFY_CENTER);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->reading_note), 40);
+  gtk_widget_set_halign (self->reading_note, GTK_ALIGN_CENTER);
+  gtk_widget_set_valign (self->reading_note, GTK_ALIGN_CENTER);
+  gtk_widget_set_margin_start (self->reading_note, 12);
+  gtk_widget_set_margin_end (self->reading_note, 12);
+  /* Below the header row: the pointer still reaches the table (to sort it). */
+  gtk_widget_set_can_target (self->reading_note, FALSE);
+  gtk_widget_add_css_class (self->reading_note, "dim-label");
+  gtk_widget_set_visible (self->reading_note, FALSE);
+  gtk_overlay_add_overlay (GTK_OVERLAY (top), self->reading_note);
   strobe_pane_mark (top);
 
   self->calls = strobe_timers_calls_new ();
