@@ -267,11 +267,12 @@ update_reading_note (StrobeTimersPanel *self)
 
   if (show)
     {
+      /* In steps of 5 %: a label's new text has GTK measure the whole window again. */
       g_autofree char *text =
         /* Translators: over the empty timers table while a trace file is read */
         g_strdup_printf (_("The whole trace’s timers come once it is read (%.0f %% so far). Select a range on "
                            "the timeline to see its timers now."),
-                         floor (100.0 * strobe_document_get_progress (self->document)));
+                         5 * floor (20.0 * strobe_document_get_progress (self->document)));
 
       if (g_strcmp0 (gtk_label_get_text (GTK_LABEL (self->reading_note)), text) != 0)
         gtk_label_set_text (GTK_LABEL (self->reading_note), text);
