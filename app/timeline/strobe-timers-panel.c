@@ -1159,7 +1159,7 @@ strobe_timers_panel_constructed (GObject *object)
   gtk_widget_set_valign (self->reading_note, GTK_ALIGN_CENTER);
   gtk_widget_set_margin_start (self->reading_note, 12);
   gtk_widget_set_margin_end (self->reading_note, 12);
-  /* Below the header row: the pointer still reaches the table (to sort it). */
+  /* Clicks pass through it to the table (its headers sort it). */
   gtk_widget_set_can_target (self->reading_note, FALSE);
   gtk_widget_add_css_class (self->reading_note, "dim-label");
   gtk_widget_set_visible (self->reading_note, FALSE);
