@@ -364,7 +364,19 @@ fill_summary (StrobeOverviewView *self,
       g_autofree char *frequency = strobe_format_count (meta->clock_frequency);
 
       if (strobe_document_get_extent (document, &first, &last))
-        duration = strobe_format_duration_s (strobe_trace_clock_duration (&clock, last - first));
+        {
+          duration = strobe_format_duration_s (strobe_trace_clock_duration (&clock, last - first));
+          /* A trace still read or recorded is longer than its extent so far: the 5 s shown
+           * ten seconds into reading a minute's capture read as its length. */
+          if (!strobe_document_is_loaded (document))
+            {
+              /* Translators: a trace's duration while it is still read or recorded */
+              char *so_far = g_strdup_printf (_("%s so far"), duration);
+
+              g_free (duration);
+              duration = so_far;
+            }
+        }
       else
         duration = g_strdup (_("unknown (no timestamps)"));
       if (clock.frequency_valid)

@@ -1174,6 +1174,14 @@ beta_reported_on (gpointer data)
   return on;
 }
 
+/* The overview's duration of a trace still coming: "812 ms so far". */
+static gboolean
+shows_so_far (GtkWidget *widget, gconstpointer data)
+{
+  return GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget)
+         && g_str_has_suffix (gtk_label_get_text (GTK_LABEL (widget)), " so far");
+}
+
 /* A program streaming to the embedded recorder is a live session in the browser; opened,
  * it is followed; flipping Beta's switch turns the channel on in the program, and the
  * switch settles only once the program's ChannelToggle is in the stream. When the program
@@ -1202,7 +1210,8 @@ test_live_session (Fixture       *f,
   wait_for (channels_declared, f->window);
   settle ();
   g_assert_nonnull (find_text (GTK_WIDGET (f->window), "● Live"));
-  g_printerr ("DEBUG mapped beta %d\n", gtk_widget_get_mapped (GTK_WIDGET (strobe_channels_panel_get_switch (STROBE_CHANNELS_PANEL (current_channels_panel (f->window)), "Beta"))));
+  /* Its duration is the part recorded so far. */
+  g_assert_nonnull (find_where (GTK_WIDGET (f->window), shows_so_far, NULL));
   g_assert_nonnull (find_text (GTK_WIDGET (f->window), "control-target"));
 
   panel = STROBE_CHANNELS_PANEL (current_channels_panel (f->window));
@@ -1271,6 +1280,7 @@ test_live_session (Fixture       *f,
   g_assert_cmpint (strobe_document_get_status (document), ==, STROBE_DOCUMENT_STATUS_FINISHED);
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (beta)));
   g_assert_nonnull (find_text_prefix (GTK_WIDGET (f->window), "The program has stopped sending this trace"));
+  g_assert_null (find_where (GTK_WIDGET (f->window), shows_so_far, NULL));
   g_assert_null (find_toplevel (GTK_TYPE_MESSAGE_DIALOG));
   g_clear_object (&w.trace);
 }
