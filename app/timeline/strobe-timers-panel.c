@@ -225,7 +225,10 @@ static void update_reading_note (StrobeTimersPanel *self);
 static void
 rows_changed_cb (StrobeTimersPanel *self, guint position, guint removed, guint added)
 {
-  if (removed != added)
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
+
+  /* Only when the table turns empty or stops being so: rows come one by one as it fills. */
+  if ((n == 0) != (n + removed - added == 0))
     update_reading_note (self);
   for (guint i = position; i < position + added; i++)
     {
