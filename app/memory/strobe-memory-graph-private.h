@@ -34,6 +34,9 @@ struct _StrobeMemoryGraph
   gint64              last_request_us;
   gint64              last_done_us;    /* when the last series came */
   gint64              last_cost_us;    /* how long it took to make */
+  guint64             shown_a, shown_b;  /* what self->series was asked for */
+  guint               shown_n;
+  gboolean            growing;         /* the model is still read or recorded */
   guint               refresh_source;
 
   /* Cached drawing. */

@@ -29,6 +29,7 @@
 #define RULER_STEP    110.0 /* pixels at least between two labelled ticks */
 #define LIVE_INTERVAL 250   /* ms between two refreshes while the model grows */
 #define LIVE_SHARE    4     /* and at least this many times what the last one cost */
+#define NOTE_DELAY_US 300000 /* a series made for longer says so on the graphs */
 
 static const struct { double weight; double min_h; const char *title; } lane_info[STROBE_MEMORY_N_LANES] = {
   [STROBE_MEMORY_LANE_BYTES] = { 3, 60, N_("Live bytes") },
@@ -401,6 +402,10 @@ series_done (GObject      *result,
   self->last_done_us = g_get_monotonic_time ();
   self->last_cost_us = self->last_done_us - self->last_request_us;
   g_set_object (&self->series, STROBE_MEMORY_SERIES (result));
+  /* The job drops every run but the last: this is the one asked for last. */
+  self->shown_a = self->want_a;
+  self->shown_b = self->want_b;
+  self->shown_n = self->want_n;
   update_description (self);
   gtk_widget_queue_draw (GTK_WIDGET (self));
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_READY]);
@@ -453,13 +458,15 @@ request_series (StrobeMemoryGraph *self)
    * seconds — so while it grows they are made at most a fifth of the time (LIVE_SHARE),
    * never back to back, and one being made is let finish; otherwise the graphs held one
    * core and the model's lock all along, and reading the trace took twenty times as
-   * long. A range the user chose is made at once. */
+   * long. A range the user chose is made at once, and so is the whole trace once it is
+   * read (the wait after a series made while reading, four times its cost, left the
+   * 100 M-allocation trace's graphs a minute short of its end after it was read). */
   if (strobe_memory_job_is_running (self->job))
     {
-      if (only_grew (self->want_a, self->want_b, self->want_n, a, b, n))
+      if (self->growing && only_grew (self->want_a, self->want_b, self->want_n, a, b, n))
         return;
     }
-  else if (self->series != NULL && self->want_generation != generation
+  else if (self->growing && self->series != NULL && self->want_generation != generation
            && only_grew (self->want_a, self->want_b, self->want_n, a, b, n))
     {
       now = g_get_monotonic_time ();
@@ -471,6 +478,7 @@ request_series (StrobeMemoryGraph *self)
           return;
         }
     }
+  g_clear_handle_id (&self->refresh_source, g_source_remove);
   now = g_get_monotonic_time ();
   self->want_a = a;
   self->want_b = b;
@@ -1120,6 +1128,16 @@ strobe_memory_graph_snapshot (GtkWidget   *widget,
 
   gtk_snapshot_push_clip (snapshot, &GRAPHENE_RECT_INIT ((float) GUTTER, 0, (float) pw, (float) h));
   draw_gaps (self, snapshot, &scale, top, bottom, &fg);
+  {
+    g_autofree char *note = strobe_memory_graph_dup_drawing_note (self);
+
+    if (note != NULL)
+      {
+        GdkRGBA bg = { fg.red > 0.5f ? 0.12f : 1, fg.red > 0.5f ? 0.12f : 1, fg.red > 0.5f ? 0.14f : 1, 0.9f };
+
+        draw_label (self, snapshot, GUTTER + 6, top + 4, note, &bg, &fg);
+      }
+  }
   /* The selection. */
   if (self->state)
     {
@@ -1242,10 +1260,43 @@ strobe_memory_graph_set_sources (StrobeMemoryGraph *self,
 }
 
 void
-strobe_memory_graph_model_changed (StrobeMemoryGraph *self)
+strobe_memory_graph_model_changed (StrobeMemoryGraph *self,
+                                   gboolean           growing)
 {
   g_return_if_fail (STROBE_IS_MEMORY_GRAPH (self));
+  self->growing = growing;
   request_series (self);
+}
+
+/* A series has been made for a while and what is drawn is not the same range grown a
+ * little (what a trace being read shows between two refreshes): nothing yet, another
+ * range, or the trace as it was before it was read whole. */
+static gboolean
+drawing_for_long (StrobeMemoryGraph *self)
+{
+  if (!strobe_memory_job_is_running (self->job) ||
+      g_get_monotonic_time () - self->last_request_us < NOTE_DELAY_US)
+    return FALSE;
+  return self->series == NULL || !self->growing ||
+         !only_grew (self->shown_a, self->shown_b, self->shown_n, self->want_a, self->want_b, self->want_n);
+}
+
+char *
+strobe_memory_graph_dup_drawing_note (StrobeMemoryGraph *self)
+{
+  g_return_val_if_fail (STROBE_IS_MEMORY_GRAPH (self), NULL);
+
+  if (!drawing_for_long (self))
+    return NULL;
+  /* Translators: over the memory graphs while they are computed; %.0f is a percentage */
+  return g_strdup_printf (_("Drawing the graphs… %.0f %%"), 100 * strobe_memory_job_get_progress (self->job));
+}
+
+static void
+job_progress_cb (StrobeMemoryGraph *self)
+{
+  if (drawing_for_long (self))
+    gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
 void
@@ -1292,7 +1343,10 @@ strobe_memory_graph_dispose (GObject *object)
   StrobeMemoryGraph *self = STROBE_MEMORY_GRAPH (object);
 
   if (self->job)
-    strobe_memory_job_cancel (self->job);
+    {
+      g_signal_handlers_disconnect_by_data (self->job, self);
+      strobe_memory_job_cancel (self->job);
+    }
   g_clear_handle_id (&self->refresh_source, g_source_remove);
   g_clear_pointer (&self->menu, gtk_widget_unparent);
   G_OBJECT_CLASS (strobe_memory_graph_parent_class)->dispose (object);
@@ -1375,6 +1429,9 @@ strobe_memory_graph_init (StrobeMemoryGraph *self)
     self->markers[m] = STROBE_VIEW_STATE_NONE;
   self->not_analysed_from = G_MAXUINT64;
   self->job = strobe_memory_job_new ();
+  /* Progress is told every 50 ms at most; the note appears NOTE_DELAY_US into a run. */
+  g_signal_connect_swapped (self->job, "notify::progress", G_CALLBACK (job_progress_cb), self);
+  g_signal_connect_swapped (self->job, "notify::running", G_CALLBACK (gtk_widget_queue_draw), self);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
   gtk_widget_set_hexpand (GTK_WIDGET (self), TRUE);
   gtk_widget_set_vexpand (GTK_WIDGET (self), TRUE);

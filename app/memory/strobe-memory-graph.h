@@ -47,8 +47,14 @@ GtkWidget *strobe_memory_graph_new          (void);
 void       strobe_memory_graph_set_sources  (StrobeMemoryGraph      *self,
                                              StrobeMemoryNames      *names,
                                              StrobeTimeAxis         *axis);
-/* The model grew: new samples (at most four times a second). */
-void       strobe_memory_graph_model_changed (StrobeMemoryGraph     *self);
+/* The model grew: new samples (at most four times a second). While it is @growing (a trace
+ * read or recorded) the graphs are made again at most a fifth of the time; once it is not,
+ * at once. */
+void       strobe_memory_graph_model_changed (StrobeMemoryGraph     *self,
+                                              gboolean               growing);
+/* What the graphs say over themselves while they are made for long (over 0.3 s, and not
+ * just the trace grown a little): "Drawing the graphs… 40 %"; NULL when nothing. */
+char      *strobe_memory_graph_dup_drawing_note (StrobeMemoryGraph  *self);
 /* @which 0, 1, 2 for A, B, C; STROBE_VIEW_STATE_NONE hides it. */
 void       strobe_memory_graph_set_marker   (StrobeMemoryGraph      *self,
                                              guint                   which,

@@ -830,8 +830,11 @@ strobe_memory_view_document_changed (StrobeView            *view,
 
       strobe_time_axis_get_clock (self->axis, &clock);
       strobe_memory_figures_update (self->figures, self->names, &clock, loaded && !live);
-      strobe_memory_graph_model_changed (self->graph);
     }
+  /* And once read whole, even with no memory events in that last change: the graphs are
+   * made of all of it at once then. */
+  if ((changes & STROBE_DOCUMENT_CHANGED_MEMORY) || (loaded && !self->queried))
+    strobe_memory_graph_model_changed (self->graph, !loaded || live);
   if (loaded && !self->queried)
     {
       self->queried = TRUE;
