@@ -599,6 +599,31 @@ graph_ready_within (StrobeMemoryGraph *graph, double seconds)
   return strobe_memory_graph_is_ready (graph);
 }
 
+/* The golden trace's graph, alone in no window yet, over the memory events (@lo, @hi). */
+static GtkWidget *
+golden_graph (MemoryFixture *mf, StrobeMemoryNames **names, StrobeTimeAxis **axis, StrobeMemorySummary *s,
+              guint64 *lo, guint64 *hi)
+{
+  g_autoptr (GFile) file = g_file_new_for_path (golden_path);
+  GtkWidget *graph;
+  guint64 first, last;
+
+  mf->document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
+  strobe_document_load (mf->document, NULL, NULL);
+  mf->state = strobe_view_state_new ();
+  *names = strobe_memory_names_new (strobe_document_get_memory (mf->document));
+  strobe_memory_names_update (*names, mf->document);
+  graph = strobe_memory_graph_new ();
+  *axis = strobe_time_axis_new (mf->document, mf->state);
+  strobe_memory_graph_set_sources (STROBE_MEMORY_GRAPH (graph), *names, *axis);
+  strobe_document_get_extent (mf->document, &first, &last);
+  strobe_memory_model_get_summary (strobe_document_get_memory (mf->document), s);
+  *lo = MIN (first, s->first_time);
+  *hi = MAX (last, s->last_time);
+  strobe_time_axis_set_bounds (*axis, *lo, *hi);
+  return graph;
+}
+
 /* While a trace is read, the graphs are made again at most a fifth of the time (a series
  * of 100 M allocations takes seconds); once it is read whole, at once. The wait after a
  * series made while reading (four times what it cost) left the 100 M-allocation trace's
@@ -608,25 +633,12 @@ test_graph_once_read (void)
 {
   MemoryFixture mf = { 0 };
   g_autoptr (StrobeMemoryNames) names = NULL;
-  g_autoptr (GFile) file = g_file_new_for_path (golden_path);
   g_autoptr (StrobeTimeAxis) axis = NULL;
   StrobeMemoryGraph *graph;
-  guint64 first, last, lo, hi, a, b, b0;
+  guint64 lo, hi, a, b, b0;
   StrobeMemorySummary s;
 
-  mf.document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
-  strobe_document_load (mf.document, NULL, NULL);
-  mf.state = strobe_view_state_new ();
-  names = strobe_memory_names_new (strobe_document_get_memory (mf.document));
-  strobe_memory_names_update (names, mf.document);
-  graph = STROBE_MEMORY_GRAPH (strobe_memory_graph_new ());
-  axis = strobe_time_axis_new (mf.document, mf.state);
-  strobe_memory_graph_set_sources (graph, names, axis);
-  strobe_document_get_extent (mf.document, &first, &last);
-  strobe_memory_model_get_summary (strobe_document_get_memory (mf.document), &s);
-  lo = MIN (first, s.first_time);
-  hi = MAX (last, s.last_time);
-  strobe_time_axis_set_bounds (axis, lo, hi);
+  graph = STROBE_MEMORY_GRAPH (golden_graph (&mf, &names, &axis, &s, &lo, &hi));
   mf.window = GTK_WINDOW (gtk_window_new ());
   gtk_window_set_default_size (mf.window, 900, 440);
   gtk_window_set_child (mf.window, GTK_WIDGET (graph));
@@ -666,23 +678,12 @@ test_graph_snapshot (void)
   MemoryFixture mf = { 0 };
   g_autoptr (StrobeMemoryNames) names = NULL;
   g_autoptr (GdkTexture) actual = NULL;
-  g_autoptr (GFile) file = g_file_new_for_path (golden_path);
   g_autoptr (StrobeTimeAxis) axis = NULL;
   GtkWidget *graph;
-  guint64 first, last;
+  guint64 lo, hi;
   StrobeMemorySummary s;
 
-  mf.document = strobe_document_new (file, STROBE_DOCUMENT_MODEL_ALL);
-  strobe_document_load (mf.document, NULL, NULL);
-  mf.state = strobe_view_state_new ();
-  names = strobe_memory_names_new (strobe_document_get_memory (mf.document));
-  strobe_memory_names_update (names, mf.document);
-  graph = strobe_memory_graph_new ();
-  axis = strobe_time_axis_new (mf.document, mf.state);
-  strobe_memory_graph_set_sources (STROBE_MEMORY_GRAPH (graph), names, axis);
-  strobe_document_get_extent (mf.document, &first, &last);
-  strobe_memory_model_get_summary (strobe_document_get_memory (mf.document), &s);
-  strobe_time_axis_set_bounds (axis, MIN (first, s.first_time), MAX (last, s.last_time));
+  graph = golden_graph (&mf, &names, &axis, &s, &lo, &hi);
   strobe_memory_graph_set_marker (STROBE_MEMORY_GRAPH (graph), 0, s.first_time + (s.last_time - s.first_time) / 4);
   strobe_memory_graph_set_marker (STROBE_MEMORY_GRAPH (graph), 1, s.first_time + (s.last_time - s.first_time) / 2);
   strobe_view_state_set_selection (mf.state, s.first_time + (s.last_time - s.first_time) / 4,
