@@ -693,12 +693,7 @@ test_graph_snapshot (void)
   gtk_window_set_default_size (mf.window, 900, 440);
   gtk_window_set_child (mf.window, graph);
   gtk_window_present (mf.window);
-  {
-    gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-    while ((!gtk_widget_get_mapped (graph) || !strobe_memory_graph_is_ready (STROBE_MEMORY_GRAPH (graph))) &&
-           g_get_monotonic_time () < end)
-      memory_iterate (20);
-  }
+  graph_ready_within (STROBE_MEMORY_GRAPH (graph), 20);
   memory_iterate (100);
   g_assert_true (strobe_memory_graph_is_ready (STROBE_MEMORY_GRAPH (graph)));
   actual = widget_render (graph);
@@ -749,12 +744,7 @@ test_graph_gap_snapshot (void)
   gtk_window_set_default_size (mf.window, 900, 440);
   gtk_window_set_child (mf.window, graph);
   gtk_window_present (mf.window);
-  {
-    gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-    while ((!gtk_widget_get_mapped (graph) || !strobe_memory_graph_is_ready (STROBE_MEMORY_GRAPH (graph))) &&
-           g_get_monotonic_time () < end)
-      memory_iterate (20);
-  }
+  graph_ready_within (STROBE_MEMORY_GRAPH (graph), 20);
   memory_iterate (100);
   in_gap = strobe_memory_graph_describe_at (STROBE_MEMORY_GRAPH (graph), (gap.begin + gap.end) / 2);
   g_assert_nonnull (in_gap);
@@ -797,12 +787,7 @@ test_not_analysed (void)
   gtk_window_set_default_size (window, 1200, 900);
   gtk_window_set_child (window, view);
   gtk_window_present (window);
-  {
-    gint64 end = g_get_monotonic_time () + 20 * G_USEC_PER_SEC;
-    while ((!gtk_widget_get_mapped (GTK_WIDGET (graph)) || !strobe_memory_graph_is_ready (graph))
-           && g_get_monotonic_time () < end)
-      memory_iterate (20);
-  }
+  graph_ready_within (graph, 20);
   past = strobe_memory_graph_describe_at (graph, s.not_analysed_from + 1);
   g_assert_nonnull (past);
   g_assert_true (g_str_has_prefix (past, "Not analysed from "));
