@@ -175,6 +175,8 @@ paint_end (GdkFrameClock *clock, BenchStall *s)
       else
         s->max_frame_cpu_unstolen = MAX (s->max_frame_cpu_unstolen, cpu);
       s->frame_cpu_in_gap += cpu;
+      s->frame_cpu_sum += cpu;
+      s->frames++;
       if (cpu > 8)
         note_long ("frame", "%.2f ms of CPU, %.2f ms wall", cpu, wall);
     }

@@ -37,6 +37,8 @@ typedef struct
   double paint_steal_start;
   double max_frame_cpu_unstolen; /* the same of frames during which the hypervisor took no CPU time */
   guint  frames_stolen;
+  double frame_cpu_sum;      /* every frame's, and how many */
+  guint  frames;
   double max_paint;          /* and by the wall clock */
   double changed_start;
   double max_changed;        /* the views' longest handling of a document change (wall) */
