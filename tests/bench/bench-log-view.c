@@ -427,7 +427,6 @@ void
 bench_log_view_scroll (StrobeDocument *document)
 {
   g_autoptr(StrobeViewState) state = NULL;
-  g_autoptr(GtkCssProvider) css = NULL;
   Scroll s = { 0 };
   StrobeLogView *view;
   GdkFrameClock *clock;
@@ -435,15 +434,11 @@ bench_log_view_scroll (StrobeDocument *document)
   gint64 deadline;
 
   bench_view_process ();
-  if (!gtk_init_check ())
+  if (!bench_view_gtk_init ())
     {
       printf ("scroll: skipped, no display (run under xvfb-run -a)\n");
       return;
     }
-  css = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (css, "/org/strobe/Viewer/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 
   state = strobe_view_state_new ();
   view = present_view (document, state, &s.window);

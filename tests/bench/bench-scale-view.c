@@ -350,7 +350,7 @@ bench_scale_view (const char *path)
 
   g_setenv ("GSETTINGS_BACKEND", "memory", TRUE);
   bench_view_process ();
-  if (!gtk_init_check ())
+  if (!bench_view_gtk_init ())
     {
       printf ("# view: no display (run under xvfb-run -a)\n");
       return 77;

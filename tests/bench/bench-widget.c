@@ -16,6 +16,23 @@ bench_view_process (void)
     g_setenv ("GSK_RENDERER", "cairo", TRUE);
 }
 
+gboolean
+bench_view_gtk_init (void)
+{
+  static GtkCssProvider *css;
+
+  if (!gtk_init_check ())
+    return FALSE;
+  if (css == NULL)
+    {
+      css = gtk_css_provider_new ();
+      gtk_css_provider_load_from_resource (css, "/org/strobe/Viewer/style.css");
+      gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
+                                                  GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+    }
+  return TRUE;
+}
+
 void
 bench_iterate (void)
 {

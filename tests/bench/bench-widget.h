@@ -14,6 +14,9 @@ G_BEGIN_DECLS
  * rasteriser, its shader compiler and its copies into a new 8 MB texture each frame
  * most of what a view's benchmark would time. */
 void           bench_view_process    (void);
+/* gtk_init_check(), and the viewer's own styles over the theme's as its application adds
+ * them (app/style.css): what a view costs to draw depends on them. */
+gboolean       bench_view_gtk_init   (void);
 /* Runs the main loop until it has nothing ready. */
 void           bench_iterate         (void);
 /* @widget's render node, snapshotted again (a queued draw: GTK keeps a widget's last node

@@ -235,7 +235,8 @@ main (int argc, char **argv)
 
   g_setenv ("GTK_A11Y", "none", TRUE);
   bench_view_process ();
-  gtk_init ();
+  if (!bench_view_gtk_init ())
+    g_error ("no display: run under xvfb-run -a");
   make_trace (first, scopes);
   files[0] = g_file_new_for_path (first);
   for (guint i = 1; i < PROCESSES; i++)

@@ -415,7 +415,6 @@ static void
 bench_frames (StrobeDocument *doc)
 {
   g_autoptr (StrobeViewState) state = NULL;
-  g_autoptr (GtkCssProvider) css = NULL;
   g_autoptr (GArray) pan = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) still = g_array_new (FALSE, FALSE, sizeof (double));
   g_autoptr (GArray) latency = g_array_new (FALSE, FALSE, sizeof (double));
@@ -429,15 +428,11 @@ bench_frames (StrobeDocument *doc)
   gint64 deadline;
 
   bench_view_process ();
-  if (!gtk_init_check ())
+  if (!bench_view_gtk_init ())
     {
       printf ("frame: skipped, no display (run under xvfb-run -a)\n");
       return;
     }
-  css = gtk_css_provider_new ();
-  gtk_css_provider_load_from_resource (css, "/org/strobe/Viewer/style.css");
-  gtk_style_context_add_provider_for_display (gdk_display_get_default (), GTK_STYLE_PROVIDER (css),
-                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   state = strobe_view_state_new ();
   view = STROBE_MEMORY_VIEW (strobe_view_new (STROBE_TYPE_MEMORY_VIEW, doc, state));
   graph = strobe_memory_view_get_graph (view);

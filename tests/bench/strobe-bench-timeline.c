@@ -547,7 +547,7 @@ main (int argc, char **argv)
   path = g_build_filename (bench_dir, "timeline.strobe", NULL);
   if (only_live)
     {
-      if (!gtk_init_check ())
+      if (!bench_view_gtk_init ())
         return 77;
       live_latency (NULL);
       return 0;
@@ -563,7 +563,7 @@ main (int argc, char **argv)
       bench_report ("trace.file", (double) st.st_size / 1e6, "MB");
   }
 
-  if (!gtk_init_check ())
+  if (!bench_view_gtk_init ())
     {
       g_printerr ("no display: run under xvfb-run -a\n");
       return 77;
