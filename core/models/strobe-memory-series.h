@@ -3,9 +3,10 @@
  * counts per sample, and live bytes per tag and per heap for a stacked graph.
  *
  * strobe_memory_model_get_series() answers the totals alone, fast enough for the main
- * thread when zoomed out; per-group values need a walk over the window's events (the
- * model keeps no per-tag history), so this runs in a GTask thread like the queries of
- * strobe-memory-query.h, cancellable, with progress, while the model grows.
+ * thread when zoomed out; per-group values need a walk over the events (the model keeps
+ * no per-tag history but the checkpoints such walks leave), so this runs in a GTask
+ * thread like the queries of strobe-memory-query.h, cancellable, with progress, while
+ * the model grows.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -37,8 +38,10 @@ G_DECLARE_FINAL_TYPE (StrobeMemorySeries, strobe_memory_series, STROBE, MEMORY_S
 /* @n samples evenly over [@a, @b) (@b > @a, 1 <= @n <= 65536). Per-group values (live
  * bytes at each sample's end) are kept for tags and heaps: the @max_groups largest of
  * each (by their highest value in the window) on their own, the rest summed as one
- * group keyed STROBE_MEMORY_SERIES_OTHER; at most 64 distinct keys are told apart in one
- * window, later ones count as "other" too. @max_groups 0: totals only (no walk, as fast
+ * group keyed STROBE_MEMORY_SERIES_OTHER; at most 64 distinct keys are told apart in the
+ * trace (the first to appear), later ones count as "other" too. The first series up to a
+ * time walks the events before it once; later ones start from what it left (see
+ * strobe-memory-series.c). @max_groups 0: totals only (no walk, as fast
  * as strobe_memory_model_get_series). NULL with G_IO_ERROR_CANCELLED when cancelled. */
 StrobeMemorySeries *strobe_memory_model_build_series (StrobeMemoryModel       *model,
                                                       guint64                  a,

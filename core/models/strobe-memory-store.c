@@ -252,6 +252,8 @@ strobe_memory_store_bytes (const StrobeMemoryStore *s)
     n += (gsize) columns[i]->len * columns[i]->elt;
   if (s->slots)
     n += strobe_memory_slots_bytes (s->slots);
+  if (s->checkpoints)
+    n += strobe_memory_series_cache_bytes (s->checkpoints);
   return n;
 }
 
@@ -287,6 +289,7 @@ strobe_memory_store_init (StrobeMemoryStore *s, GMutex *lock, StrobeMemorySummar
   s->block_live = g_array_new (FALSE, FALSE, sizeof (guint16));
   s->marks = g_hash_table_new_full (NULL, NULL, NULL, (GDestroyNotify) g_array_unref);
   s->born = g_array_new (FALSE, FALSE, sizeof (StrobeMemoryBorn));
+  s->checkpoints = strobe_memory_series_cache_new ();
 }
 
 void
@@ -308,6 +311,7 @@ strobe_memory_store_clear (StrobeMemoryStore *s)
   if (s->slots)
     strobe_memory_slots_clear (s->slots);
   g_clear_pointer (&s->slots, g_free);
+  g_clear_pointer (&s->checkpoints, strobe_memory_series_cache_free);
 }
 
 void
@@ -316,6 +320,7 @@ strobe_memory_store_set_summary (StrobeMemoryStore *s)
   g_return_if_fail (s->slots == NULL && s->end_entry->len == 0);
   s->slots = g_new (StrobeMemorySlots, 1);
   strobe_memory_slots_init (s->slots);
+  g_clear_pointer (&s->checkpoints, strobe_memory_series_cache_free);   /* no series */
 }
 
 void

@@ -86,6 +86,19 @@ enum
   STROBE_MEMORY_WIDE_ENTRY_AFTER,
 };
 
+/* The checkpoints of the memory graphs' walks over a store's records and free log
+ * (strobe-memory-series.c): made as walks reach them, kept as long as the store, under a
+ * lock of their own. */
+typedef struct _StrobeMemorySeriesCache StrobeMemorySeriesCache;
+
+StrobeMemorySeriesCache *strobe_memory_series_cache_new       (void);
+void                     strobe_memory_series_cache_free      (StrobeMemorySeriesCache *cache);
+/* Events between two checkpoints (tests make it small); before any walk. */
+void                     strobe_memory_series_cache_set_every (StrobeMemorySeriesCache *cache,
+                                                               guint                    events);
+/* Read without the lock. */
+gsize                    strobe_memory_series_cache_bytes     (StrobeMemorySeriesCache *cache);
+
 /* Everything a query reads, under the model's lock. strobe_memory_model_get_store()
  * copies it: the arrays' lengths are what counts, read under the lock. */
 typedef struct
@@ -128,6 +141,7 @@ typedef struct
   /* A summary model's (strobe_memory_store_set_summary): its live records, the columns
    * and the free log left empty. NULL: a full model's. */
   StrobeMemorySlots *slots;
+  StrobeMemorySeriesCache *checkpoints;   /* a full model's */
 } StrobeMemoryStore;
 
 

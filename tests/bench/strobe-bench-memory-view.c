@@ -25,7 +25,7 @@
  *                    the ratio ≤ 1.5 (the graphs must not hold the reading back)
  *
  * Usage: strobe-bench-memory-view [--quick] [--dir DIR] [--allocations N] [--trace FILE]
- *                                  [--queries-only [--rounds N]]
+ *                                  [--queries-only [--rounds N]] [--series-only]
  *   (--quick: 2 M allocations, 10 k stacks; --allocations: N instead of 10 M, the same
  *   patterns in proportion; --trace: the queries on a trace written before — e.g.
  *   strobe-bench-scale's 100 M allocations, issue 20's size — read, never written or
@@ -50,6 +50,7 @@
 #include "strobe-memory-callers.h"
 #include "strobe-memory-query.h"
 #include "strobe-memory-series.h"
+#include "strobe-memory-model-private.h"
 #include "strobe-memory-symbols.h"
 #include "strobe-memory-view.h"
 
@@ -59,6 +60,7 @@
 
 static gboolean quick;
 static gboolean queries_only;
+static gboolean series_only;
 static gint rounds = 1;
 static gint64 n_allocs_arg;
 static const char *bench_dir, *trace_arg;
@@ -340,16 +342,45 @@ static void
 bench_series (StrobeMemoryModel *m, guint64 a, guint64 b, const char *what)
 {
   g_autofree char *name = g_strdup_printf ("series.%s_1900_points", what);
+  g_autofree char *again = g_strdup_printf ("series.%s_1900_points_again", what);
   g_autofree char *totals = g_strdup_printf ("series.%s_totals_only", what);
-  g_autoptr (StrobeMemorySeries) s = NULL, s0 = NULL;
+  g_autoptr (StrobeMemorySeries) s = NULL, s0 = NULL, s1 = NULL;
   double t;
 
   t = bench_now_ns ();
   s = strobe_memory_model_build_series (m, a, b, 1900, 8, NULL, NULL, NULL, NULL);
   bench_report (name, ms_since (t), "ms (every tag and heap)");
+  /* Drawn again (zoomed, the trace grown, the groups changed): from the checkpoints the
+   * walks before left (core/models/strobe-memory-series.c). */
+  t = bench_now_ns ();
+  s1 = strobe_memory_model_build_series (m, a, b, 1900, 8, NULL, NULL, NULL, NULL);
+  bench_report (again, ms_since (t), "ms (the same again, from the checkpoints)");
   t = bench_now_ns ();
   s0 = strobe_memory_model_build_series (m, a, b, 1900, 0, NULL, NULL, NULL, NULL);
   bench_report (totals, ms_since (t), "ms (live bytes, counts, rates)");
+}
+
+/* The model's series checkpoints (strobe-memory-series.c). */
+static StrobeMemorySeriesCache *
+store_checkpoints (StrobeMemoryModel *m)
+{
+  StrobeMemoryStore s;
+
+  strobe_memory_model_get_store (m, &s);
+  return s.checkpoints;
+}
+
+/* The graphs' series of the whole trace, then of a tenth of it (which finds the checkpoints
+ * the first walk left). */
+static void
+bench_all_series (StrobeMemoryModel *m, const StrobeMemorySummary *s)
+{
+  bench_series (m, s->first_time, s->last_time + 1, "whole");
+  bench_series (m, s->first_time + (s->last_time - s->first_time) * 45 / 100,
+                s->first_time + (s->last_time - s->first_time) * 55 / 100, "tenth");
+  bench_report ("series.checkpoint_bytes_per_alloc",
+                (double) strobe_memory_series_cache_bytes (store_checkpoints (m)) / (double) s->allocs,
+                "B (what the graphs' walks keep, beside the model)");
 }
 
 /* ---- frames ---------------------------------------------------------------------------------- */
@@ -585,6 +616,7 @@ main (int argc, char **argv)
     { "allocations", 0, 0, G_OPTION_ARG_INT64, &n_allocs_arg, "Allocations to write (issue 20 asks 100 M: queries ≤ 2 s)", "N" },
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_arg, "Read this trace instead of writing one (never removed)", "FILE" },
     { "queries-only", 0, 0, G_OPTION_ARG_NONE, &queries_only, "Only the queries (no trees, graphs, frames, loads)", NULL },
+    { "series-only", 0, 0, G_OPTION_ARG_NONE, &series_only, "The queries and the graphs' series (no trees, frames, loads)", NULL },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "With --queries-only: run them this many times (default 1)", "N" },
     { NULL },
   };
@@ -659,14 +691,14 @@ main (int argc, char **argv)
   bench_queries (m);
   for (gint r = 1; queries_only && r < rounds; r++)
     bench_queries (m);
-  if (!queries_only)
+  if (series_only)
+    bench_all_series (m, &s);
+  else if (!queries_only)
     {
       bench_trees (m, 0, G_MAXUINT64, "whole");
       bench_trees (m, s.first_time + (s.last_time - s.first_time) * 45 / 100, s.first_time + (s.last_time - s.first_time) * 55 / 100,
                    "tenth");
-      bench_series (m, s.first_time, s.last_time + 1, "whole");
-      bench_series (m, s.first_time + (s.last_time - s.first_time) * 45 / 100,
-                    s.first_time + (s.last_time - s.first_time) * 55 / 100, "tenth");
+      bench_all_series (m, &s);
       bench_frames (doc);
 
       g_clear_object (&doc);

@@ -25,6 +25,7 @@
 #include "strobe-info-analyzer.h"
 #include "strobe-memory-callers.h"
 #include "strobe-memory-model.h"
+#include "strobe-memory-model-private.h"
 #include "strobe-memory-query.h"
 #include "strobe-memory-series.h"
 #include "test-dirs.h"
@@ -33,6 +34,7 @@ static char *golden_dir;
 static char *work_dir;
 static StrobeMemoryModel *golden;
 static StrobeMemoryModel *stacks;   /* the emitter's trace with call stacks */
+static char *golden_path, *stacks_path;
 
 /* ---- loading ------------------------------------------------------------------------------ */
 
@@ -319,6 +321,92 @@ test_series (void)
       check_series (models[k], s.first_time + span / 3, s.first_time + span / 2, 50);
       check_series (models[k], s.first_time + span / 2, s.first_time + span / 2 + 5, 50);
     }
+}
+
+/* The model's series checkpoints (strobe-memory-series.c). */
+static StrobeMemorySeriesCache *
+store_checkpoints (StrobeMemoryModel *m)
+{
+  StrobeMemoryStore s;
+
+  strobe_memory_model_get_store (m, &s);
+  return s.checkpoints;
+}
+
+/* @x and @y drew the same: every point and every group's values. */
+static void
+assert_series_equal (StrobeMemorySeries *x, StrobeMemorySeries *y)
+{
+  guint np = strobe_memory_series_get_n_points (x);
+  const StrobeMemorySeriesPoint *p = strobe_memory_series_get_points (x), *q = strobe_memory_series_get_points (y);
+
+  g_assert_cmpuint (strobe_memory_series_get_n_points (y), ==, np);
+  for (guint i = 0; i < np; i++)
+    {
+      g_assert_cmpuint (p[i].time, ==, q[i].time);
+      g_assert_cmpint (p[i].min_bytes, ==, q[i].min_bytes);
+      g_assert_cmpint (p[i].max_bytes, ==, q[i].max_bytes);
+      g_assert_cmpint (p[i].last_bytes, ==, q[i].last_bytes);
+      g_assert_cmpint (p[i].last_count, ==, q[i].last_count);
+      g_assert_cmpuint (p[i].allocs, ==, q[i].allocs);
+      g_assert_cmpuint (p[i].frees, ==, q[i].frees);
+    }
+  for (guint b = 0; b < 2; b++)
+    {
+      StrobeMemoryGroupBy by = b == 0 ? STROBE_MEMORY_BY_TAG : STROBE_MEMORY_BY_HEAP;
+
+      g_assert_cmpuint (strobe_memory_series_get_n_groups (x, by), ==, strobe_memory_series_get_n_groups (y, by));
+      for (guint g = 0; g < strobe_memory_series_get_n_groups (x, by); g++)
+        {
+          g_assert_cmpuint (strobe_memory_series_get_group_key (x, by, g), ==, strobe_memory_series_get_group_key (y, by, g));
+          for (guint i = 0; i < np; i++)
+            g_assert_cmpint (strobe_memory_series_get_group_values (x, by, g)[i], ==,
+                             strobe_memory_series_get_group_values (y, by, g)[i]);
+        }
+    }
+}
+
+/* The checkpoints a series walk leaves behind change nothing drawn: a model whose walks
+ * keep one every few events (so that samples jump over several) draws what one walk over
+ * every event draws (the shared models have fewer events than a checkpoint's stretch),
+ * windows asked in an order that makes the checkpoints as they go — a middle first, then
+ * the whole trace, then the start — and each brute-force right. */
+static void
+test_series_checkpoints (void)
+{
+  const char *paths[] = { golden_path, stacks_path };
+  StrobeMemoryModel *walked[] = { golden, stacks };
+  const guint every[] = { 1, 3, 16 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (paths); k++)
+    for (guint e = 0; e < G_N_ELEMENTS (every); e++)
+      {
+        g_autoptr (StrobeMemoryModel) m = load_path (paths[k]);
+        StrobeMemorySummary s;
+        guint64 span, windows[][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
+        guint points[] = { 50, 400, 37, 7 };
+
+        strobe_memory_series_cache_set_every (store_checkpoints (m), every[e]);
+        strobe_memory_model_get_summary (m, &s);
+        g_assert_cmpuint (strobe_memory_model_get_count (m), >, 50);
+        span = s.last_time - s.first_time;
+        windows[0][0] = s.first_time + span / 3, windows[0][1] = s.first_time + span / 2;
+        windows[1][0] = s.first_time, windows[1][1] = s.last_time + 1;
+        windows[2][0] = 0, windows[2][1] = s.last_time + span / 10 + 1;
+        windows[3][0] = s.first_time + span / 2, windows[3][1] = s.first_time + span / 2 + span / 5;
+        for (guint w = 0; w < G_N_ELEMENTS (windows); w++)
+          {
+            g_autoptr (StrobeMemorySeries) x = strobe_memory_model_build_series (m, windows[w][0], windows[w][1], points[w], 64,
+                                                                                 NULL, NULL, NULL, NULL);
+            g_autoptr (StrobeMemorySeries) y = strobe_memory_model_build_series (walked[k], windows[w][0], windows[w][1],
+                                                                                 points[w], 64, NULL, NULL, NULL, NULL);
+
+            assert_series_equal (x, y);
+            check_series (m, windows[w][0], windows[w][1], points[w]);
+          }
+        g_assert_cmpuint (strobe_memory_series_cache_bytes (store_checkpoints (m)), >,
+                          strobe_memory_model_get_count (m) / every[e] * 8);
+      }
 }
 
 /* Few groups kept on their own, the rest summed as "other". */
@@ -822,7 +910,6 @@ test_channel_gap (void)
 int
 main (int argc, char **argv)
 {
-  g_autofree char *golden_path = NULL, *stacks_path = NULL;
   int status;
 
   g_test_init (&argc, &argv, NULL);
@@ -839,6 +926,7 @@ main (int argc, char **argv)
   g_test_add_func ("/memory-view-model/series", test_series);
   g_test_add_func ("/memory-view-model/series-other", test_series_other);
   g_test_add_func ("/memory-view-model/series-cancel", test_series_cancel);
+  g_test_add_func ("/memory-view-model/series-checkpoints", test_series_checkpoints);
   g_test_add_func ("/memory-view-model/addresses", test_addresses);
   g_test_add_func ("/memory-view-model/callers", test_callers);
   g_test_add_func ("/memory-view-model/tree-totals", test_tree_totals);
@@ -849,6 +937,8 @@ main (int argc, char **argv)
   g_clear_object (&golden);
   g_clear_object (&stacks);
   test_dir_remove_all (work_dir);
+  g_free (golden_path);
+  g_free (stacks_path);
   g_free (work_dir);
   g_free (golden_dir);
   return status;
