@@ -30,4 +30,14 @@ void     strobe_memory_model_peak_locked (StrobeMemoryModel *self, StrobeMemoryP
 guint    strobe_memory_model_frames_locked (StrobeMemoryModel *self, guint32 id,
                                             StrobeMemoryFrame *out, guint max);
 
+/* The store's checkpoints of the series walks (strobe-memory-series.c). */
+static inline StrobeMemorySeriesCache *
+strobe_memory_model_series_cache (StrobeMemoryModel *self)
+{
+  StrobeMemoryStore s;
+
+  strobe_memory_model_get_store (self, &s);
+  return s.checkpoints;
+}
+
 G_END_DECLS

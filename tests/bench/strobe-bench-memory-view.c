@@ -360,16 +360,6 @@ bench_series (StrobeMemoryModel *m, guint64 a, guint64 b, const char *what)
   bench_report (totals, ms_since (t), "ms (live bytes, counts, rates)");
 }
 
-/* The model's series checkpoints (strobe-memory-series.c). */
-static StrobeMemorySeriesCache *
-store_checkpoints (StrobeMemoryModel *m)
-{
-  StrobeMemoryStore s;
-
-  strobe_memory_model_get_store (m, &s);
-  return s.checkpoints;
-}
-
 /* The graphs' series of the whole trace, then of a tenth of it (which finds the checkpoints
  * the first walk left). */
 static void
@@ -379,7 +369,7 @@ bench_all_series (StrobeMemoryModel *m, const StrobeMemorySummary *s)
   bench_series (m, s->first_time + (s->last_time - s->first_time) * 45 / 100,
                 s->first_time + (s->last_time - s->first_time) * 55 / 100, "tenth");
   bench_report ("series.checkpoint_bytes_per_alloc",
-                (double) strobe_memory_series_cache_bytes (store_checkpoints (m)) / (double) s->allocs,
+                (double) strobe_memory_series_cache_bytes (strobe_memory_model_series_cache (m)) / (double) s->allocs,
                 "B (what the graphs' walks keep, beside the model)");
 }
 

@@ -323,16 +323,6 @@ test_series (void)
     }
 }
 
-/* The model's series checkpoints (strobe-memory-series.c). */
-static StrobeMemorySeriesCache *
-store_checkpoints (StrobeMemoryModel *m)
-{
-  StrobeMemoryStore s;
-
-  strobe_memory_model_get_store (m, &s);
-  return s.checkpoints;
-}
-
 /* @x and @y drew the same: every point and every group's values. */
 static void
 assert_series_equal (StrobeMemorySeries *x, StrobeMemorySeries *y)
@@ -386,7 +376,7 @@ test_series_checkpoints (void)
         guint64 span, windows[][2] = { { 0, 0 }, { 0, 0 }, { 0, 0 }, { 0, 0 } };
         guint points[] = { 50, 400, 37, 7 };
 
-        strobe_memory_series_cache_set_every (store_checkpoints (m), every[e]);
+        strobe_memory_series_cache_set_every (strobe_memory_model_series_cache (m), every[e]);
         strobe_memory_model_get_summary (m, &s);
         g_assert_cmpuint (strobe_memory_model_get_count (m), >, 50);
         span = s.last_time - s.first_time;
@@ -404,7 +394,7 @@ test_series_checkpoints (void)
             assert_series_equal (x, y);
             check_series (m, windows[w][0], windows[w][1], points[w]);
           }
-        g_assert_cmpuint (strobe_memory_series_cache_bytes (store_checkpoints (m)), >,
+        g_assert_cmpuint (strobe_memory_series_cache_bytes (strobe_memory_model_series_cache (m)), >,
                           strobe_memory_model_get_count (m) / every[e] * 8);
       }
 }
