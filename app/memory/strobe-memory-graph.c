@@ -27,7 +27,8 @@
 #define LANE_GAP      6.0
 #define MAX_GROUPS    8
 #define RULER_STEP    110.0 /* pixels at least between two labelled ticks */
-#define LIVE_INTERVAL 250   /* ms between two refreshes while the model grows */
+#define LIVE_INTERVAL 1000  /* ms between two refreshes while the model grows (at 250, the
+                             * series that follow the reading slowed it) */
 #define LIVE_SHARE    4     /* and at least this many times what the last one cost */
 #define NOTE_DELAY_US 300000 /* a series made for longer says so on the graphs */
 
@@ -454,13 +455,14 @@ request_series (StrobeMemoryGraph *self)
   generation = strobe_memory_model_get_generation (model);
   if (series_matches (self->series, a, b, n, generation))
     return;
-  /* The trace grew: each series walks every event of its range — 100 M allocations in
-   * seconds — so while it grows they are made at most a fifth of the time (LIVE_SHARE),
-   * never back to back, and one being made is let finish; otherwise the graphs held one
-   * core and the model's lock all along, and reading the trace took twenty times as
-   * long. A range the user chose is made at once, and so is the whole trace once it is
-   * read (the wait after a series made while reading, four times its cost, left the
-   * 100 M-allocation trace's graphs a minute short of its end after it was read). */
+  /* The trace grew: a series walks a few thousand events a sample from the model's
+   * checkpoints (0.1 s at 100 M allocations; it walked every event of its range, seconds,
+   * before them), yet while it grows they are made at most a fifth of the time
+   * (LIVE_SHARE), never back to back, and one being made is let finish: the graphs must
+   * not hold a core and the model's lock while the trace is read. A range the user chose
+   * is made at once, and so is the whole trace once it is read (the wait after a series
+   * made while reading, four times its cost, left the 100 M-allocation trace's graphs a
+   * minute short of its end after it was read). */
   if (strobe_memory_job_is_running (self->job))
     {
       if (self->growing && only_grew (self->want_a, self->want_b, self->want_n, a, b, n))

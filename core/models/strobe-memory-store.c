@@ -183,6 +183,7 @@ strobe_memory_store_append (StrobeMemoryStore *s, const StrobeMemoryAlloc *r)
     }
   index_update (s, index, FALSE, 0);
   s->alloc_total = strobe_memory_sat_add (s->alloc_total, (guint64) strobe_memory_signed_size (r->size));
+  strobe_memory_series_cache_note (s->checkpoints, TRUE, k, &a, strobe_memory_signed_size (r->size), 1);
   return index;
 }
 
@@ -224,6 +225,12 @@ strobe_memory_store_log (StrobeMemoryStore *s, guint64 t, guint32 record, guint 
   PUSH (s->entry_after, guint16, v16);
   s->free_total.bytes = strobe_memory_sat_add_signed (s->free_total.bytes, bytes);
   s->free_total.count += count;
+  {
+    const StrobeMemoryAttrs *a = strobe_memory_store_attrs (s, record);
+
+    strobe_memory_series_cache_note (s->checkpoints, FALSE, (guint64) (a - (const StrobeMemoryAttrs *) (gpointer) s->palette->data),
+                                     a, -bytes, -count);
+  }
   if (kind == STROBE_MEMORY_ENTRY_FREE)
     {
       g_array_index (s->end_entry, guint32, record) = j;

@@ -87,15 +87,22 @@ enum
 };
 
 /* The checkpoints of the memory graphs' walks over a store's records and free log
- * (strobe-memory-series.c): made as walks reach them, kept as long as the store, under a
- * lock of their own. */
+ * (strobe-memory-series.c), noted as each event is applied, under the model's lock. */
 typedef struct _StrobeMemorySeriesCache StrobeMemorySeriesCache;
 
 StrobeMemorySeriesCache *strobe_memory_series_cache_new       (void);
 void                     strobe_memory_series_cache_free      (StrobeMemorySeriesCache *cache);
-/* Events between two checkpoints (tests make it small); before any walk. */
+/* Events between two checkpoints (tests make it small); before any event. */
 void                     strobe_memory_series_cache_set_every (StrobeMemorySeriesCache *cache,
                                                                guint                    events);
+/* A record appended (@record) or a free-log entry: live bytes and allocations changed by
+ * @bytes and @count in the groups of @attrs, the store's palette entry @palette. */
+void                     strobe_memory_series_cache_note      (StrobeMemorySeriesCache *cache,
+                                                               gboolean                 record,
+                                                               guint64                  palette,
+                                                               const StrobeMemoryAttrs *attrs,
+                                                               gint64                   bytes,
+                                                               gint64                   count);
 /* Read without the lock. */
 gsize                    strobe_memory_series_cache_bytes     (StrobeMemorySeriesCache *cache);
 

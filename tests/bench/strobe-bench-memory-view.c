@@ -25,7 +25,7 @@
  *                    the ratio ≤ 1.5 (the graphs must not hold the reading back)
  *
  * Usage: strobe-bench-memory-view [--quick] [--dir DIR] [--allocations N] [--trace FILE]
- *                                  [--queries-only [--rounds N]] [--series-only]
+ *                                  [--queries-only [--rounds N]] [--series-only] [--loads-only]
  *   (--quick: 2 M allocations, 10 k stacks; --allocations: N instead of 10 M, the same
  *   patterns in proportion; --trace: the queries on a trace written before — e.g.
  *   strobe-bench-scale's 100 M allocations, issue 20's size — read, never written or
@@ -61,6 +61,7 @@
 static gboolean quick;
 static gboolean queries_only;
 static gboolean series_only;
+static gboolean loads_only;
 static gint rounds = 1;
 static gint64 n_allocs_arg;
 static const char *bench_dir, *trace_arg;
@@ -342,26 +343,19 @@ static void
 bench_series (StrobeMemoryModel *m, guint64 a, guint64 b, const char *what)
 {
   g_autofree char *name = g_strdup_printf ("series.%s_1900_points", what);
-  g_autofree char *again = g_strdup_printf ("series.%s_1900_points_again", what);
   g_autofree char *totals = g_strdup_printf ("series.%s_totals_only", what);
-  g_autoptr (StrobeMemorySeries) s = NULL, s0 = NULL, s1 = NULL;
+  g_autoptr (StrobeMemorySeries) s = NULL, s0 = NULL;
   double t;
 
   t = bench_now_ns ();
   s = strobe_memory_model_build_series (m, a, b, 1900, 8, NULL, NULL, NULL, NULL);
-  bench_report (name, ms_since (t), "ms (every tag and heap)");
-  /* Drawn again (zoomed, the trace grown, the groups changed): from the checkpoints the
-   * walks before left (core/models/strobe-memory-series.c). */
-  t = bench_now_ns ();
-  s1 = strobe_memory_model_build_series (m, a, b, 1900, 8, NULL, NULL, NULL, NULL);
-  bench_report (again, ms_since (t), "ms (the same again, from the checkpoints)");
+  bench_report (name, ms_since (t), "ms (every tag and heap, from the model's checkpoints)");
   t = bench_now_ns ();
   s0 = strobe_memory_model_build_series (m, a, b, 1900, 0, NULL, NULL, NULL, NULL);
   bench_report (totals, ms_since (t), "ms (live bytes, counts, rates)");
 }
 
-/* The graphs' series of the whole trace, then of a tenth of it (which finds the checkpoints
- * the first walk left). */
+/* The graphs' series of the whole trace, then of a tenth of it. */
 static void
 bench_all_series (StrobeMemoryModel *m, const StrobeMemorySummary *s)
 {
@@ -370,7 +364,7 @@ bench_all_series (StrobeMemoryModel *m, const StrobeMemorySummary *s)
                 s->first_time + (s->last_time - s->first_time) * 55 / 100, "tenth");
   bench_report ("series.checkpoint_bytes_per_alloc",
                 (double) strobe_memory_series_cache_bytes (strobe_memory_model_series_cache (m)) / (double) s->allocs,
-                "B (what the graphs' walks keep, beside the model)");
+                "B (the model's checkpoints for the graphs, in model.bytes_per_alloc)");
 }
 
 /* ---- frames ---------------------------------------------------------------------------------- */
@@ -607,6 +601,7 @@ main (int argc, char **argv)
     { "trace", 0, 0, G_OPTION_ARG_FILENAME, &trace_arg, "Read this trace instead of writing one (never removed)", "FILE" },
     { "queries-only", 0, 0, G_OPTION_ARG_NONE, &queries_only, "Only the queries (no trees, graphs, frames, loads)", NULL },
     { "series-only", 0, 0, G_OPTION_ARG_NONE, &series_only, "The queries and the graphs' series (no trees, frames, loads)", NULL },
+    { "loads-only", 0, 0, G_OPTION_ARG_NONE, &loads_only, "Only the trace read with and without the Memory page shown", NULL },
     { "rounds", 0, 0, G_OPTION_ARG_INT, &rounds, "With --queries-only: run them this many times (default 1)", "N" },
     { NULL },
   };
@@ -659,6 +654,18 @@ main (int argc, char **argv)
 
   rss0 = bench_rss_mib ();
   file = g_file_new_for_path (path);
+  if (loads_only)
+    {
+      bench_view_process ();
+      if (!bench_view_gtk_init ())
+        g_error ("no display: run under xvfb-run -a");
+      bench_load_shown (file);
+      if (!trace_arg)
+        g_unlink (path);
+      if (tmp)
+        g_rmdir (tmp);
+      return 0;
+    }
   doc = strobe_document_new (file, STROBE_DOCUMENT_MODEL_INFO | STROBE_DOCUMENT_MODEL_THREADS | STROBE_DOCUMENT_MODEL_MEMORY);
   t = bench_now_ns ();
   if (!strobe_document_load (doc, NULL, &error))
