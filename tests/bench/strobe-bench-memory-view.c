@@ -660,11 +660,7 @@ main (int argc, char **argv)
       if (!bench_view_gtk_init ())
         g_error ("no display: run under xvfb-run -a");
       bench_load_shown (file);
-      if (!trace_arg)
-        g_unlink (path);
-      if (tmp)
-        g_rmdir (tmp);
-      return 0;
+      goto done;
     }
   doc = strobe_document_new (file, STROBE_DOCUMENT_MODEL_INFO | STROBE_DOCUMENT_MODEL_THREADS | STROBE_DOCUMENT_MODEL_MEMORY);
   t = bench_now_ns ();
@@ -701,6 +697,7 @@ main (int argc, char **argv)
       g_clear_object (&doc);
       bench_load_shown (file);
     }
+done:
   if (!trace_arg)
     g_unlink (path);
   if (tmp)
