@@ -18,9 +18,10 @@
  *
  * Positions are the list's while it has at most STROBE_LOG_ROWS_WINDOW messages: after each
  * of the list's items-changed the rows match it. A longer list is shown through a window of
- * that many rows, [start, start + window): GTK 4.8's list view adds its rows' heights in
- * an int, and past ~61 M rows of 35 px its adjustment cannot move (issue 20). The view moves
- * the window (StrobeLogWindow) and maps positions with to_list / from_list.
+ * that many rows, [start, start + window), no longer than GTK 4.8's list view keeps rows
+ * for (below; it also adds its rows' heights in an int: past ~61 M rows of 35 px its
+ * adjustment could not move, issue 20). The view moves the window (StrobeLogWindow) and
+ * maps positions with to_list / from_list.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -55,10 +56,15 @@ void           strobe_log_rows_flush       (StrobeLogRows *self);
  * start): what GTK did not have to destroy and make again. */
 guint64        strobe_log_rows_get_reused  (StrobeLogRows *self);
 
-/* Rows the table is given at most: 1 M rows of 35 px, 36 M px, far below G_MAXINT even
- * with much taller rows. Moving the window costs the same at any size (GTK is told of no
- * change: 1.7–2.5 ms at 100 M messages). */
-#define STROBE_LOG_ROWS_WINDOW (1u << 20)
+/* Rows the table is given at most: as many as GTK 4.8's list view keeps row widgets for
+ * (200 around its anchor). Every place of the window then holds a row GTK keeps, so moving
+ * the window tells GTK nothing at all (each row shows its new message) and GTK's own
+ * scrolling inside it never makes or destroys a row. With a window of 1 M rows, a move
+ * told GTK of the ~1 M places around the rows it held, and a scroll of GTK's across more
+ * than 200 rows made them all anew: a jump's frame 8.4 ms (median of the bench's scrollbar
+ * jumps) and a far jump's first frame 12–17 ms, against 3.0 ms and 7–9 ms at this size
+ * (tests/bench/README.md, session 52). */
+#define STROBE_LOG_ROWS_WINDOW 200u
 
 /* The list has more messages than the window: the table shows a part of it. */
 gboolean       strobe_log_rows_is_windowed      (StrobeLogRows *self);

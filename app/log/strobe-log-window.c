@@ -9,6 +9,7 @@
 #include <math.h>
 
 #include "strobe-after-paint.h"
+#include "strobe-log-cells.h"
 
 /* A row's height before GTK measured any (the table's rows are 35 px). */
 #define ROW_HEIGHT_GUESS 35.0
@@ -61,11 +62,15 @@ page_rows (StrobeLogWindow *self)
 }
 
 /* Rows from an edge of the window at which it is moved: two pages, so Page Down and the
- * wheel never reach its end. */
+ * wheel never reach its end; on a table taller than a fifth of the window (over ~38 rows
+ * in 200), what leaves a page and some rows between the two margins. GTK's scrolling may
+ * then reach the window's end within a frame (Page Down scrolls less than a page once). */
 static guint
 margin (StrobeLogWindow *self)
 {
-  return (guint) (2 * page_rows (self)) + 2;
+  double page = page_rows (self), window = strobe_log_rows_get_window (self->rows);
+
+  return (guint) MAX (1.0, MIN (2 * page + 2, (window - page) / 2 - 4));
 }
 
 static void gtk_moved_cb (StrobeLogWindow *self);
@@ -83,6 +88,40 @@ add_table_selection (StrobeLogWindow *self, GtkBitset *set, guint start)
     gtk_bitset_add (set, start + p);
 }
 
+/* The table's row widget that has the keyboard focus (GTK's cursor, which the arrows move
+ * from), its table position in @position; NULL when the focus is not on a row. */
+static GtkWidget *
+focused_row (StrobeLogWindow *self, guint *position)
+{
+  GtkWidget *table = gtk_scrolled_window_get_child (self->scroller);
+  GtkRoot *root = table ? gtk_widget_get_root (table) : NULL;
+  GtkWidget *w = root ? gtk_root_get_focus (root) : NULL;
+
+  if (w == NULL || !gtk_widget_is_ancestor (w, table))
+    return NULL;
+  for (; w != NULL && w != table; w = gtk_widget_get_parent (w))
+    if (g_strcmp0 (gtk_widget_get_css_name (w), "row") == 0)
+      {
+        *position = strobe_log_cells_row_position (w, table, TRUE);
+        return *position != GTK_INVALID_LIST_POSITION ? w : NULL;
+      }
+  return NULL;
+}
+
+/* GTK's cursor to table row @position (a row GTK keeps, the window never being longer):
+ * its row widget takes the focus, which moves GTK's cursor there and selects nothing. */
+static void
+focus_row (GtkWidget *sibling, GtkWidget *table, guint position)
+{
+  for (GtkWidget *w = gtk_widget_get_first_child (gtk_widget_get_parent (sibling)); w != NULL;
+       w = gtk_widget_get_next_sibling (w))
+    if (w != sibling && strobe_log_cells_row_position (w, table, TRUE) == position)
+      {
+        gtk_widget_grab_focus (w);
+        return;
+      }
+}
+
 /* Moves the window to start at @start, the selection's messages selected again where they
  * are now (the selection bits stay on places that show other messages), those out of it
  * kept. With @keep, GTK is scrolled by as many rows the other way: the same messages stay
@@ -97,6 +136,8 @@ move (StrobeLogWindow *self, guint start, gboolean keep)
   guint old_start = strobe_log_rows_get_window_start (self->rows);
   guint old_n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
   double value = gtk_adjustment_get_value (self->vadjustment), height = row_height (self);
+  guint focus_at = 0;
+  GtkWidget *focused = focused_row (self, &focus_at);
 
   if (!gtk_bitset_is_empty (table))
     {
@@ -139,6 +180,10 @@ move (StrobeLogWindow *self, guint start, gboolean keep)
         }
       else
         gtk_selection_model_set_selection (self->selection, shown, all);
+      /* GTK's cursor stays on its place, which shows another message now: the arrows went
+       * on from there, a window's move away from the message the user was on. */
+      if (focused != NULL && old_start + focus_at >= now && old_start + focus_at - now < n)
+        focus_row (focused, gtk_scrolled_window_get_child (self->scroller), old_start + focus_at - now);
     }
   self->moving = FALSE;
   gtk_moved_cb (self);

@@ -1,9 +1,8 @@
 /* strobe-log-window.h — the log table over a list longer than StrobeLogRows' window.
  *
- * GTK 4.8's list view adds its rows' heights in an int: past ~61 M rows of 35 px its
- * adjustment cannot move (issue 20). StrobeLogRows then gives the table a window of the
- * list; this object keeps it where the user is: a scrollbar of its own in rows over the
- * whole list (shown only then, GTK's own hidden), following GTK's position inside the
+ * StrobeLogRows gives the table a window of the list as long as GTK 4.8 keeps rows for
+ * (STROBE_LOG_ROWS_WINDOW); this object keeps it where the user is: a scrollbar of its own
+ * in rows over the whole list (GTK's own hidden), following GTK's position inside the
  * window; GTK's scrolling near the window's edge recentres the window on its top row after
  * the frame, GTK scrolled as many rows back in the same turn (nothing on screen moves; for
  * GTK a far jump: it binds the rows it keeps); the scrollbar dragged, or a jump, past the

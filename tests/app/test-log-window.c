@@ -2,8 +2,9 @@
  *
  * GTK 4.8's list view adds its rows' heights in an int: at 100 M messages it could not
  * scroll and a jump left the table blank. The table is then given a window of the list
- * (StrobeLogRows) and the view moves it (StrobeLogWindow). Here the window is made small
- * (1 000 rows over 20 000 messages) so the same code runs on a small trace: scrolling to the
+ * (StrobeLogRows, as many rows as GTK keeps widgets for) and the view moves it
+ * (StrobeLogWindow). The window is the viewer's own (200 rows over 20 000 messages), so the
+ * same code runs on a small trace: scrolling to the
  * end, a far jump, Ctrl+End and Home, the view's own scrollbar (by the mouse and by the
  * keyboard), GTK's scrolling across the window's edge, the selection across moves and
  * copied from wherever the window is, a live trace followed past the window (log-emitter),
@@ -29,7 +30,7 @@
 #include "widget-find.h"
 
 #define N_MESSAGES 20000
-#define WINDOW     1000
+#define WINDOW     STROBE_LOG_ROWS_WINDOW
 
 static StrobeApplication *the_app;
 static char *work_dir;
@@ -318,7 +319,7 @@ test_scrollbar_keys (void)
   column_view = GTK_WIDGET (strobe_log_view_get_column_view (f.view));
   g_assert_true (gtk_widget_get_focusable (bar));
   g_assert_false (gtk_widget_get_focus_on_click (bar));
-  strobe_view_state_set_selected_message (f.state, 300);
+  strobe_view_state_set_selected_message (f.state, 100);
   settle ();
   /* F6 from the table (GTK 4.8's Tab goes row by row in a list), Shift+Tab from the
    * details below. */
@@ -363,7 +364,7 @@ test_scrollbar_keys (void)
   g_assert_cmpfloat (gtk_adjustment_get_value (f.own), ==, 0);
   g_assert_true (row_on_screen (&f, 0));
   /* Scrolling is not selecting: the message picked before is the one selected. */
-  assert_selected (&f, 300);
+  assert_selected (&f, 100);
   /* Keys it does not take go on (Tab, letters). */
   g_signal_emit_by_name (keys, "key-pressed", GDK_KEY_a, 0, 0, &handled);
   g_assert_false (handled);
@@ -427,7 +428,7 @@ static void
 test_scrolling (void)
 {
   Fixture f = { 0 };
-  guint picked = 600, start;
+  guint picked = 100, start;
 
   open_trace (&f, WINDOW);
   strobe_view_state_set_selected_message (f.state, picked);
@@ -461,6 +462,95 @@ test_scrolling (void)
   close_all ();
 }
 
+/* The message of the only selected row (asserted). */
+static guint
+selected_message (Fixture *f)
+{
+  GtkSelectionModel *selection = gtk_column_view_get_model (strobe_log_view_get_column_view (f->view));
+  g_autoptr(GtkBitset) set = gtk_selection_model_get_selection (selection);
+
+  g_assert_cmpuint (gtk_bitset_get_size (set), ==, 1);
+  return strobe_log_rows_to_list (f->rows, gtk_bitset_get_minimum (set));
+}
+
+/* @keyval (no modifier) as GTK's own key binding on the table takes it: the shortcut the
+ * list view's class installed for it, activated on the list view, which has the focus. */
+static void
+press (Fixture *f, guint keyval)
+{
+  g_autoptr(GListModel) controllers = gtk_widget_observe_controllers (f->list_view);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr(GtkEventController) c = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (c))
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (c)); k++)
+        {
+          g_autoptr(GtkShortcut) shortcut = g_list_model_get_item (G_LIST_MODEL (c), k);
+          GtkShortcutTrigger *trigger = gtk_shortcut_get_trigger (shortcut);
+
+          if (GTK_IS_KEYVAL_TRIGGER (trigger) && gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger)) == keyval &&
+              gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger)) == 0)
+            {
+              gint64 until = g_get_monotonic_time () + 50000;
+
+              g_assert_true (gtk_shortcut_action_activate (gtk_shortcut_get_action (shortcut), GTK_SHORTCUT_ACTION_EXCLUSIVE,
+                                                           f->list_view, gtk_shortcut_get_arguments (shortcut)));
+              /* Three frames: the window is moved after one, the rows laid out in the next. */
+              while (g_get_monotonic_time () < until)
+                if (!g_main_context_iteration (NULL, FALSE))
+                  g_usleep (1000);
+              return;
+            }
+        }
+    }
+  g_error ("no binding of GTK's for key %s on the table", gdk_keyval_name (keyval));
+}
+
+/* GTK's own arrows and Page Down / Up across the window's edges: each press moves the
+ * selection from the message it was on, as far as the key says, and it stays on screen.
+ * GTK's cursor is a place in the table: when the window moved under it, the next press
+ * went on from the message that place showed then (a jump of half a window). */
+static void
+test_arrows (void)
+{
+  Fixture f = { 0 };
+  guint was, now, moves = 0, start = 0;
+  double page;
+
+  open_trace (&f, WINDOW);
+  strobe_view_state_set_selected_message (f.state, 0);
+  settle ();
+  gtk_widget_grab_focus (GTK_WIDGET (strobe_log_view_get_column_view (f.view)));
+  settle ();
+  g_assert_true (gtk_widget_is_ancestor (gtk_root_get_focus (GTK_ROOT (f.window)), f.list_view));
+  was = selected_message (&f);
+  g_assert_cmpuint (was, ==, 0);
+  page = gtk_adjustment_get_page_size (f.own);
+  for (guint i = 0; i < 50; i++)
+    {
+      guint key = i < 20 ? GDK_KEY_Page_Down : i < 26 ? GDK_KEY_Down : i < 44 ? GDK_KEY_Page_Up : GDK_KEY_Up;
+
+      press (&f, key);
+      now = selected_message (&f);
+      if (key == GDK_KEY_Down || key == GDK_KEY_Up)
+        g_assert_cmpint ((int) now - (int) was, ==, key == GDK_KEY_Down ? 1 : -1);
+      else if (key == GDK_KEY_Page_Down)
+        g_assert_true (now > was && now - was <= page + 1);
+      else
+        g_assert_true (now < was && was - now <= page + 1);
+      g_assert_true (row_on_screen (&f, now));
+      moves += strobe_log_rows_get_window_start (f.rows) != start;
+      start = strobe_log_rows_get_window_start (f.rows);
+      was = now;
+    }
+  /* The window moved under the keys, both ways. */
+  g_assert_cmpuint (moves, >=, 2);
+  close_all ();
+}
+
 static gboolean filtered_to (gpointer data);
 
 /* A list within the window: shown whole, with the view's scrollbar as a longer one (GTK's
@@ -471,7 +561,7 @@ test_short_list (void)
   Fixture f = { 0 };
   GtkEditable *entry;
 
-  open_trace (&f, 0);
+  open_trace (&f, N_MESSAGES);
   g_assert_false (strobe_log_rows_is_windowed (f.rows));
   g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (f.rows)), ==, N_MESSAGES);
   g_assert_true (gtk_widget_get_visible (GTK_WIDGET (own_scrollbar (&f))));
@@ -746,6 +836,7 @@ main (int argc, char *argv[])
 
   g_test_add_func ("/log-window/jumps", test_jumps);
   g_test_add_func ("/log-window/scrolling", test_scrolling);
+  g_test_add_func ("/log-window/arrows", test_arrows);
   g_test_add_func ("/log-window/short-list", test_short_list);
   g_test_add_func ("/log-window/width-kept", test_width_kept);
   g_test_add_func ("/log-window/copy-away", test_copy_away);
