@@ -183,10 +183,31 @@ paint_end (GdkFrameClock *clock, BenchStall *s)
   s->paint_start = 0;
 }
 
+static BenchStall *compute_size_stall;
+
+/* Before any handler (GtkWindow's, connected first, measures the window). */
+static gboolean
+compute_size_hook (GSignalInvocationHint *hint, guint n, const GValue *values, gpointer data)
+{
+  if (compute_size_stall)
+    compute_size_stall->compute_size_start = bench_thread_cpu_ns ();
+  return TRUE;
+}
+
+static void
+compute_size_after (GdkToplevel *toplevel, GdkToplevelSize *size, BenchStall *s)
+{
+  if (s->compute_size_start > 0)
+    s->max_compute_size = MAX (s->max_compute_size, (bench_thread_cpu_ns () - s->compute_size_start) / 1e6);
+  s->compute_size_start = 0;
+}
+
 void
 bench_stall_watch_frames (BenchStall *s, GtkWidget *widget)
 {
   GdkFrameClock *clock = gtk_widget_get_frame_clock (widget);
+  GtkNative *native;
+  GdkSurface *surface;
 
   if (clock == NULL)
     return;
@@ -198,6 +219,20 @@ bench_stall_watch_frames (BenchStall *s, GtkWidget *widget)
    * the styling of a jump's new rows, in the update phase, counted as a stall. */
   s->paint_ids[0] = g_signal_connect_after (clock, "before-paint", G_CALLBACK (paint_begin), s);
   s->paint_ids[1] = g_signal_connect_after (clock, "after-paint", G_CALLBACK (paint_end), s);
+
+  native = gtk_widget_get_native (widget);
+  surface = native ? gtk_native_get_surface (native) : NULL;
+  if (GDK_IS_TOPLEVEL (surface))
+    {
+      static gboolean hooked;
+
+      if (!hooked)
+        g_signal_add_emission_hook (g_signal_lookup ("compute-size", GDK_TYPE_TOPLEVEL), 0, compute_size_hook, NULL, NULL);
+      hooked = TRUE;
+      compute_size_stall = s;
+      s->surface = g_object_ref (surface);
+      s->compute_size_id = g_signal_connect_after (surface, "compute-size", G_CALLBACK (compute_size_after), s);
+    }
 }
 
 static BenchStall *changed_stall;
@@ -259,6 +294,13 @@ bench_stall_stop (BenchStall *s)
       g_signal_handler_disconnect (s->clock, s->paint_ids[1]);
       g_clear_object (&s->clock);
     }
+  if (s->surface)
+    {
+      g_signal_handler_disconnect (s->surface, s->compute_size_id);
+      g_clear_object (&s->surface);
+      if (compute_size_stall == s)
+        compute_size_stall = NULL;
+    }
   if (s->document)
     {
       g_signal_handler_disconnect (s->document, s->changed_id);
@@ -303,6 +345,9 @@ bench_stall_report (const char *prefix, const BenchStall *s, gboolean frames)
       bench_report (key, s->frames_stolen, "frames during which the hypervisor took CPU time");
       g_snprintf (key, sizeof key, "%s.screen_frame_max", prefix);
       bench_report (key, s->max_paint, "ms (GTK's longest frame on the X display by the wall clock: layout, paint, upload)");
+      g_snprintf (key, sizeof key, "%s.window_least_size_cpu_max", prefix);
+      bench_report (key, s->max_compute_size,
+                    "ms (GTK's window measuring its least size again, compute-size: outside the frames on X11)");
     }
   if (s->changes_watched)
     {

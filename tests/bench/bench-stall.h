@@ -45,6 +45,12 @@ typedef struct
   guint  tick;
   GdkFrameClock *clock;
   gulong paint_ids[2];
+  /* The window's least size measured again (GdkToplevel compute-size), outside the frames
+   * on X11: its longest by the main thread's CPU, and where it started. */
+  GdkSurface *surface;
+  gulong compute_size_id;
+  double compute_size_start;
+  double max_compute_size;
   StrobeDocument *document;
   gulong changed_id;
   gboolean changes_watched;
@@ -52,7 +58,7 @@ typedef struct
 
 /* Starts the 1 ms timer (and clears the figures). */
 void   bench_stall_start         (BenchStall     *s);
-/* GTK's frames of @widget's window count as frames. */
+/* GTK's frames of @widget's window count as frames; its window's compute-size is timed. */
 void   bench_stall_watch_frames  (BenchStall     *s,
                                   GtkWidget      *widget);
 /* Times the handling of @document's "changed" (every handler, the views'). */
