@@ -61,8 +61,8 @@ guint64        strobe_log_rows_get_reused  (StrobeLogRows *self);
  * the window tells GTK nothing at all (each row shows its new message) and GTK's own
  * scrolling inside it never makes or destroys a row. With a window of 1 M rows, a move
  * told GTK of the ~1 M places around the rows it held, and a scroll of GTK's across more
- * than 200 rows made them all anew: a jump's frame 8.4 ms (median of the bench's scrollbar
- * jumps) and a far jump's first frame 12–17 ms, against 3.0 ms and 7–9 ms at this size
+ * than 200 rows made them all anew: the bench's scrollbar jumps took 9.3 ms a frame
+ * (median) and a far jump's frames 21–24 ms in all, against 3.6–4.3 and 17 ms at this size
  * (tests/bench/README.md, session 52). */
 #define STROBE_LOG_ROWS_WINDOW 200u
 

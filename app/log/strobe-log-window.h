@@ -4,11 +4,11 @@
  * (STROBE_LOG_ROWS_WINDOW); this object keeps it where the user is: a scrollbar of its own
  * in rows over the whole list (GTK's own hidden), following GTK's position inside the
  * window; GTK's scrolling near the window's edge recentres the window on its top row after
- * the frame, GTK scrolled as many rows back in the same turn (nothing on screen moves; for
- * GTK a far jump: it binds the rows it keeps); the scrollbar dragged, or a jump, past the
- * window moves it there first. A jump further than GTK's kept rows moves the window so the
- * message lands on a row GTK shows (GTK scrolls nowhere, its rows show new messages)
- * where the list's ends allow. The selection's messages are kept across a move, and are
+ * the frame, GTK scrolled as many rows back in the same turn (nothing on screen moves;
+ * GTK's rows show their new messages, and its keyboard cursor is put back on the message
+ * it was on); the scrollbar dragged, or a jump, past the window moves it there first. A
+ * jump further than GTK's kept rows moves the window so the message lands on a row GTK
+ * shows (GTK scrolls nowhere, its rows show new messages) where the list's ends allow. The selection's messages are kept across a move, and are
  * the selection (Copy's) while the window is elsewhere. The scrollbar takes the focus by
  * Tab (not by a click): arrows, Page Up / Down, Home / End scroll without selecting.
  *
