@@ -774,3 +774,25 @@ strobe_log_cells_row_position (GtkWidget *widget,
     }
   return GTK_INVALID_LIST_POSITION;
 }
+
+GtkWidget *
+strobe_log_cells_focused_row (GtkWidget *table,
+                              guint     *position)
+{
+  GtkRoot *root;
+  GtkWidget *w;
+
+  g_return_val_if_fail (GTK_IS_WIDGET (table) && position != NULL, NULL);
+
+  root = gtk_widget_get_root (table);
+  w = root ? gtk_root_get_focus (root) : NULL;
+  if (w == NULL || !gtk_widget_is_ancestor (w, table))
+    return NULL;
+  for (; w != NULL && w != table; w = gtk_widget_get_parent (w))
+    if (g_strcmp0 (gtk_widget_get_css_name (w), "row") == 0)
+      {
+        *position = strobe_log_cells_row_position (w, table, TRUE);
+        return *position != GTK_INVALID_LIST_POSITION ? w : NULL;
+      }
+  return NULL;
+}

@@ -71,5 +71,9 @@ void strobe_log_cells_add_columns (StrobeLogCells *self,
 guint strobe_log_cells_row_position (GtkWidget *widget,
                                      GtkWidget *stop,
                                      gboolean   is_row);
+/* The row of @table that has the keyboard focus (GTK's cursor; the focus on it or in it),
+ * its table position in @position; NULL when the focus is on no row of @table. */
+GtkWidget *strobe_log_cells_focused_row (GtkWidget *table,
+                                         guint     *position);
 
 G_END_DECLS

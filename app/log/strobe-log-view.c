@@ -1192,8 +1192,6 @@ table_key_pressed_cb (GtkEventControllerKey *controller,
                       GdkModifierType        state,
                       StrobeLogView         *self)
 {
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self->column_view));
-  GtkWidget *focus;
   guint position = strobe_log_window_key_target (self->window, keyval, state);
 
   /* A window of a long list: moved to the list's end first, then GTK's own Home / End. */
@@ -1203,14 +1201,9 @@ table_key_pressed_cb (GtkEventControllerKey *controller,
       return FALSE;
     }
   if ((keyval != GDK_KEY_space && keyval != GDK_KEY_KP_Space) ||
-      (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0 || root == NULL)
+      (state & (GDK_CONTROL_MASK | GDK_SHIFT_MASK | GDK_ALT_MASK)) != 0)
     return FALSE;
-  focus = gtk_root_get_focus (root);
-  if (focus == NULL || !gtk_widget_is_ancestor (focus, GTK_WIDGET (self->column_view)))
-    return FALSE;
-  position = strobe_log_cells_row_position (focus, GTK_WIDGET (self->column_view),
-                              g_strcmp0 (gtk_widget_get_css_name (focus), "row") == 0);
-  if (position == GTK_INVALID_LIST_POSITION)
+  if (strobe_log_cells_focused_row (GTK_WIDGET (self->column_view), &position) == NULL)
     return FALSE;
   select_only (self, position);
   return TRUE;

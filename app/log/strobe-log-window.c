@@ -88,26 +88,6 @@ add_table_selection (StrobeLogWindow *self, GtkBitset *set, guint start)
     gtk_bitset_add (set, start + p);
 }
 
-/* The table's row widget that has the keyboard focus (GTK's cursor, which the arrows move
- * from), its table position in @position; NULL when the focus is not on a row. */
-static GtkWidget *
-focused_row (StrobeLogWindow *self, guint *position)
-{
-  GtkWidget *table = gtk_scrolled_window_get_child (self->scroller);
-  GtkRoot *root = table ? gtk_widget_get_root (table) : NULL;
-  GtkWidget *w = root ? gtk_root_get_focus (root) : NULL;
-
-  if (w == NULL || !gtk_widget_is_ancestor (w, table))
-    return NULL;
-  for (; w != NULL && w != table; w = gtk_widget_get_parent (w))
-    if (g_strcmp0 (gtk_widget_get_css_name (w), "row") == 0)
-      {
-        *position = strobe_log_cells_row_position (w, table, TRUE);
-        return *position != GTK_INVALID_LIST_POSITION ? w : NULL;
-      }
-  return NULL;
-}
-
 /* GTK's cursor to table row @position (a row GTK keeps, the window never being longer):
  * its row widget takes the focus, which moves GTK's cursor there and selects nothing. */
 static void
@@ -136,8 +116,9 @@ move (StrobeLogWindow *self, guint start, gboolean keep)
   guint old_start = strobe_log_rows_get_window_start (self->rows);
   guint old_n = g_list_model_get_n_items (G_LIST_MODEL (self->rows));
   double value = gtk_adjustment_get_value (self->vadjustment), height = row_height (self);
+  GtkWidget *view = gtk_scrolled_window_get_child (self->scroller);
   guint focus_at = 0;
-  GtkWidget *focused = focused_row (self, &focus_at);
+  GtkWidget *focused = strobe_log_cells_focused_row (view, &focus_at);
 
   if (!gtk_bitset_is_empty (table))
     {
@@ -183,7 +164,7 @@ move (StrobeLogWindow *self, guint start, gboolean keep)
       /* GTK's cursor stays on its place, which shows another message now: the arrows went
        * on from there, a window's move away from the message the user was on. */
       if (focused != NULL && old_start + focus_at >= now && old_start + focus_at - now < n)
-        focus_row (focused, gtk_scrolled_window_get_child (self->scroller), old_start + focus_at - now);
+        focus_row (focused, view, old_start + focus_at - now);
     }
   self->moving = FALSE;
   gtk_moved_cb (self);
