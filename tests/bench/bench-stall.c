@@ -183,23 +183,58 @@ paint_end (GdkFrameClock *clock, BenchStall *s)
   s->paint_start = 0;
 }
 
-static BenchStall *compute_size_stall;
+/* The timer of a signal whose emission hook is set: one watched at a time per signal. */
+static BenchSignalTimer *changed_timer, *compute_size_timer;
 
-/* Before any handler (GtkWindow's, connected first, measures the window). */
 static gboolean
-compute_size_hook (GSignalInvocationHint *hint, guint n, const GValue *values, gpointer data)
+timer_hook (GSignalInvocationHint *hint, guint n, const GValue *values, gpointer data)
 {
-  if (compute_size_stall)
-    compute_size_stall->compute_size_start = bench_thread_cpu_ns ();
+  BenchSignalTimer *t = *(BenchSignalTimer **) data;
+
+  if (t != NULL)
+    t->start = t->now ();
   return TRUE;
 }
 
 static void
-compute_size_after (GdkToplevel *toplevel, GdkToplevelSize *size, BenchStall *s)
+timer_after (BenchSignalTimer *t)
 {
-  if (s->compute_size_start > 0)
-    s->max_compute_size = MAX (s->max_compute_size, (bench_thread_cpu_ns () - s->compute_size_start) / 1e6);
-  s->compute_size_start = 0;
+  if (t->start > 0)
+    t->max = MAX (t->max, (t->now () - t->start) / 1e6);
+  t->start = 0;
+}
+
+/* Times @signal of @instance by @now; @active: the signal's slot above. */
+static void
+timer_watch (BenchSignalTimer *t, BenchSignalTimer **active, gpointer instance, const char *signal,
+             double (*now) (void))
+{
+  static gsize hooked;
+
+  if (g_once_init_enter (&hooked))
+    {
+      g_signal_add_emission_hook (g_signal_lookup ("changed", STROBE_TYPE_DOCUMENT), 0, timer_hook, &changed_timer, NULL);
+      g_signal_add_emission_hook (g_signal_lookup ("compute-size", GDK_TYPE_TOPLEVEL), 0, timer_hook,
+                                  &compute_size_timer, NULL);
+      g_once_init_leave (&hooked, 1);
+    }
+  *active = t;
+  t->now = now;
+  t->instance = g_object_ref (instance);
+  t->id = g_signal_connect_data (instance, signal, G_CALLBACK (timer_after), t, NULL,
+                                 G_CONNECT_AFTER | G_CONNECT_SWAPPED);
+}
+
+static void
+timer_stop (BenchSignalTimer *t, BenchSignalTimer **active)
+{
+  if (t->instance != NULL)
+    {
+      g_signal_handler_disconnect (t->instance, t->id);
+      g_clear_object (&t->instance);
+    }
+  if (*active == t)
+    *active = NULL;
 }
 
 void
@@ -223,49 +258,13 @@ bench_stall_watch_frames (BenchStall *s, GtkWidget *widget)
   native = gtk_widget_get_native (widget);
   surface = native ? gtk_native_get_surface (native) : NULL;
   if (GDK_IS_TOPLEVEL (surface))
-    {
-      static gboolean hooked;
-
-      if (!hooked)
-        g_signal_add_emission_hook (g_signal_lookup ("compute-size", GDK_TYPE_TOPLEVEL), 0, compute_size_hook, NULL, NULL);
-      hooked = TRUE;
-      compute_size_stall = s;
-      s->surface = g_object_ref (surface);
-      s->compute_size_id = g_signal_connect_after (surface, "compute-size", G_CALLBACK (compute_size_after), s);
-    }
-}
-
-static BenchStall *changed_stall;
-
-/* Emission hooks run before any handler: the handling is timed from here to a handler
- * connected last. */
-static gboolean
-changed_hook (GSignalInvocationHint *hint, guint n, const GValue *values, gpointer data)
-{
-  if (changed_stall)
-    changed_stall->changed_start = bench_now_ns ();
-  return TRUE;
-}
-
-static void
-changed_after (StrobeDocument *document, StrobeDocumentChanges changes, BenchStall *s)
-{
-  if (s->changed_start > 0)
-    s->max_changed = MAX (s->max_changed, (bench_now_ns () - s->changed_start) / 1e6);
+    timer_watch (&s->compute_size, &compute_size_timer, surface, "compute-size", bench_thread_cpu_ns);
 }
 
 void
 bench_stall_watch_changes (BenchStall *s, StrobeDocument *document)
 {
-  static gboolean hooked;
-
-  if (!hooked)
-    g_signal_add_emission_hook (g_signal_lookup ("changed", STROBE_TYPE_DOCUMENT), 0, changed_hook, NULL, NULL);
-  hooked = TRUE;
-  changed_stall = s;
-  s->changes_watched = TRUE;
-  s->document = g_object_ref (document);
-  s->changed_id = g_signal_connect_after (document, "changed", G_CALLBACK (changed_after), s);
+  timer_watch (&s->changed, &changed_timer, document, "changed", bench_now_ns);
 }
 
 void
@@ -294,20 +293,8 @@ bench_stall_stop (BenchStall *s)
       g_signal_handler_disconnect (s->clock, s->paint_ids[1]);
       g_clear_object (&s->clock);
     }
-  if (s->surface)
-    {
-      g_signal_handler_disconnect (s->surface, s->compute_size_id);
-      g_clear_object (&s->surface);
-      if (compute_size_stall == s)
-        compute_size_stall = NULL;
-    }
-  if (s->document)
-    {
-      g_signal_handler_disconnect (s->document, s->changed_id);
-      g_clear_object (&s->document);
-    }
-  if (changed_stall == s)
-    changed_stall = NULL;
+  timer_stop (&s->compute_size, &compute_size_timer);
+  timer_stop (&s->changed, &changed_timer);
 }
 
 void
@@ -346,13 +333,13 @@ bench_stall_report (const char *prefix, const BenchStall *s, gboolean frames)
       g_snprintf (key, sizeof key, "%s.screen_frame_max", prefix);
       bench_report (key, s->max_paint, "ms (GTK's longest frame on the X display by the wall clock: layout, paint, upload)");
       g_snprintf (key, sizeof key, "%s.window_least_size_cpu_max", prefix);
-      bench_report (key, s->max_compute_size,
+      bench_report (key, s->compute_size.max,
                     "ms (GTK's window measuring its least size again, compute-size: outside the frames on X11)");
     }
-  if (s->changes_watched)
+  if (s->changed.now != NULL)
     {
       g_snprintf (key, sizeof key, "%s.changed_handler_max", prefix);
-      bench_report (key, s->max_changed, "ms (the views' longest handling of a document change, wall)");
+      bench_report (key, s->changed.max, "ms (the views' longest handling of a document change, wall)");
     }
   g_snprintf (key, sizeof key, "%s_main_stall_ms", prefix);
   bench_report_ratio (key, s->max_gap, "<=", 4);

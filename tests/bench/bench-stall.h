@@ -16,6 +16,17 @@
 
 G_BEGIN_DECLS
 
+/* A signal's whole handling timed, from an emission hook (before every handler) to a
+ * handler connected last: its longest, in ms. */
+typedef struct
+{
+  GObject *instance;         /* watched; NULL: not */
+  gulong   id;
+  double (*now) (void);      /* ns */
+  double   start;
+  double   max;
+} BenchSignalTimer;
+
 typedef struct
 {
   double last, last_cpu;
@@ -40,20 +51,13 @@ typedef struct
   double frame_cpu_sum;      /* every frame's, and how many */
   guint  frames;
   double max_paint;          /* and by the wall clock */
-  double changed_start;
-  double max_changed;        /* the views' longest handling of a document change (wall) */
   guint  tick;
   GdkFrameClock *clock;
   gulong paint_ids[2];
-  /* The window's least size measured again (GdkToplevel compute-size), outside the frames
-   * on X11: its longest by the main thread's CPU, and where it started. */
-  GdkSurface *surface;
-  gulong compute_size_id;
-  double compute_size_start;
-  double max_compute_size;
-  StrobeDocument *document;
-  gulong changed_id;
-  gboolean changes_watched;
+  /* The views' handling of a document change (wall), and the window's least size measured
+   * again (GdkToplevel compute-size; outside the frames on X11, by the main thread's CPU). */
+  BenchSignalTimer changed;
+  BenchSignalTimer compute_size;
 } BenchStall;
 
 /* Starts the 1 ms timer (and clears the figures). */
