@@ -61,8 +61,8 @@ guint64        strobe_log_rows_get_reused  (StrobeLogRows *self);
  * the window tells GTK nothing at all (each row shows its new message) and GTK's own
  * scrolling inside it never makes or destroys a row. With a window of 1 M rows, a move
  * told GTK of the ~1 M places around the rows it held, and a scroll of GTK's across more
- * than 200 rows made them all anew: the bench's scrollbar jumps took 9.3 ms a frame
- * (median) and a far jump's frames 21–24 ms in all, against 3.6–4.3 and 17 ms at this size
+ * than 200 rows made them all anew: GTK's frames after a scrollbar jump took 11–12 ms
+ * (median) and a far jump's frames 21–24 ms in all, against 9 and 17 ms at this size
  * (tests/bench/README.md, session 52). */
 #define STROBE_LOG_ROWS_WINDOW 200u
 
