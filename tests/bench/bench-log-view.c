@@ -43,7 +43,8 @@ typedef struct
   double         phase[4];   /* ns: scrolling (binding), layout, snapshot, rendering */
   double         cpu;        /* ns of this thread's CPU time in the frames */
   GArray        *cpu_times;  /* double ms, per frame: the main thread's CPU time */
-  guint          offscreen, blank;  /* frames made by hand, and of them those of a blank table */
+  guint          made;       /* frames made by hand */
+  guint          offscreen, blank;  /* frames made by hand looked at, and of them those of a blank table */
 } Scroll;
 
 static gboolean
@@ -108,10 +109,17 @@ offscreen_frame (Scroll *s, GtkWidget *view, GskRenderer *renderer, GtkAdjustmen
 
   gtk_adjustment_set_value (adj, value);
   t1 = bench_now_ns ();
-  gtk_widget_size_allocate (view, &(GtkAllocation) { 0, 0, w, h }, -1);
   /* As the frame clock's layout does after GTK's: the rows bound and on screen filled
-   * (the others after the frame, in the main loop between two frames). */
-  strobe_log_view_fill_cells (STROBE_LOG_VIEW (view));
+   * (the others after the frame, in the main loop between two frames). Twice, as GDK runs
+   * the layout phase again when it was asked for during it: rows that show other messages
+   * after a window's move ask for it as their cells are filled. Allocated once, the table
+   * was not, and GTK 4.8 left it out of the snapshot ("without a current allocation"):
+   * every frame after a move of the 200-row window came out blank. */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      gtk_widget_size_allocate (view, &(GtkAllocation) { 0, 0, w, h }, -1);
+      strobe_log_view_fill_cells (STROBE_LOG_VIEW (view));
+    }
   t2 = bench_now_ns ();
   /* The view's snapshot as its window takes it in a frame: the widgets whose drawing
    * changed draw again, the others give their cached render nodes. */
@@ -130,10 +138,15 @@ offscreen_frame (Scroll *s, GtkWidget *view, GskRenderer *renderer, GtkAdjustmen
     GtkWidget *table = GTK_WIDGET (strobe_log_view_get_column_view (STROBE_LOG_VIEW (view)));
 
     g_array_append_val (s->cpu_times, cpu_ms);
-    /* Untimed: was it of a drawn table (see window_shifts)? */
-    s->offscreen++;
-    if (texture == NULL || !texture_shows_table (texture, view, table))
-      s->blank++;
+    /* Untimed: was it of a drawn table (see window_shifts)? Every fourth frame: the
+     * texture's download and look took two thirds of the bench's time in its frames,
+     * twice the frames', and left the caches cold for the next. */
+    if (s->made++ % 4 == 0)
+      {
+        s->offscreen++;
+        if (texture == NULL || !texture_shows_table (texture, view, table))
+          s->blank++;
+      }
     return ms;
   }
 }
@@ -494,7 +507,7 @@ bench_log_view_scroll (StrobeDocument *document)
   }
   /* Made by hand, the frames of a list longer than the window came out of a blank table at
    * 10 M messages after some hundred jumps (session 50): said, not hidden. */
-  bench_report ("scroll.offscreen_blank_frames", s.blank, "frames of a blank table, of the frames made by hand");
+  bench_report ("scroll.offscreen_blank_frames", s.blank, "frames of a blank table, of every fourth frame made by hand");
   bench_report_ratio ("offscreen_frames_drawn", s.offscreen > 0 ? (double) (s.offscreen - s.blank) / s.offscreen : 0,
                       ">=", 1);
   /* The figures of GTK's own frames in a window of their own: after the frames made by
