@@ -467,6 +467,42 @@ fill_now (StrobeLogCells *self, GtkWidget *cell)
              list_item_message (g_object_get_data (G_OBJECT (cell), "strobe-list-item")), cell);
 }
 
+/* The table row widget a cell is in (cell → GtkColumnViewCell → the row), or NULL. */
+static GtkWidget *
+row_widget (GtkWidget *cell)
+{
+  GtkWidget *cell_box = gtk_widget_get_parent (cell);
+
+  return cell_box ? gtk_widget_get_parent (cell_box) : NULL;
+}
+
+/* An entry of the unfilled: a cell, or a table row widget whose every cell is filled. */
+static gboolean
+is_cell (GtkWidget *widget)
+{
+  return g_object_get_data (G_OBJECT (widget), "strobe-cells") != NULL;
+}
+
+static void
+fill_entry (StrobeLogCells *self, GtkWidget *widget)
+{
+  if (is_cell (widget))
+    {
+      fill_now (self, widget);
+      return;
+    }
+  g_object_set_data (G_OBJECT (widget), "strobe-unfilled", NULL);
+  if (gtk_widget_get_parent (widget) == NULL)
+    return;
+  for (GtkWidget *box = gtk_widget_get_first_child (widget); box != NULL; box = gtk_widget_get_next_sibling (box))
+    {
+      GtkWidget *cell = gtk_widget_get_first_child (box);
+
+      if (cell != NULL && is_cell (cell))
+        fill_now (self, cell);
+    }
+}
+
 static gboolean
 fill_cb (gpointer data)
 {
@@ -476,7 +512,7 @@ fill_cb (gpointer data)
 
   while (done < self->unfilled->len)
     {
-      fill_now (self, g_ptr_array_index (self->unfilled, done++));
+      fill_entry (self, g_ptr_array_index (self->unfilled, done++));
       if (g_get_monotonic_time () >= until)
         break;
     }
@@ -503,8 +539,7 @@ strobe_log_cells_fill_shown (StrobeLogCells *self)
   for (guint i = 0; i < self->unfilled->len; i++)
     {
       GtkWidget *cell = g_ptr_array_index (self->unfilled, i);
-      GtkWidget *cell_box = gtk_widget_get_parent (cell);
-      GtkWidget *row = cell_box ? gtk_widget_get_parent (cell_box) : NULL;
+      GtkWidget *row = is_cell (cell) ? row_widget (cell) : gtk_widget_get_parent (cell) != NULL ? cell : NULL;
       gpointer shown;
       graphene_rect_t b;
 
@@ -524,7 +559,7 @@ strobe_log_cells_fill_shown (StrobeLogCells *self)
         }
       if (shown)
         {
-          fill_now (self, cell);
+          fill_entry (self, cell);
           g_object_unref (cell);
         }
       else
@@ -560,7 +595,8 @@ table_clock (StrobeLogCells *self)
 /* Formatting a message and setting six inscriptions is most of what a row costs when GTK
  * binds it, and a jump binds ~200 rows for ~45 on screen. A cell is filled when the frame
  * is laid out if it is on screen then (after GTK's own layout: this handler is connected
- * after the window's), else later, in slices below GTK's painting. */
+ * after the window's), else later, in slices below GTK's painting. @cell may be a table
+ * row widget: its every cell. */
 static void
 queue_fill (StrobeLogCells *self, GtkWidget *cell)
 {
@@ -595,15 +631,6 @@ queue_fill (StrobeLogCells *self, GtkWidget *cell)
     }
 }
 
-/* The table row widget a cell is in (cell → GtkColumnViewCell → the row), or NULL. */
-static GtkWidget *
-row_widget (GtkWidget *cell)
-{
-  GtkWidget *cell_box = gtk_widget_get_parent (cell);
-
-  return cell_box ? gtk_widget_get_parent (cell_box) : NULL;
-}
-
 /* The row stands for another message now (the table's rows are kept across a filter
  * change: GTK 4.8 would make their widgets anew): every cell of its table row is filled
  * again. @widget is the table row widget (or a cell outside one). */
@@ -618,12 +645,18 @@ row_changed_cb (StrobeLogRow *row,
       queue_fill (self, widget);
       return;
     }
+  /* The row queued, not its seven cells: a window's move or a far jump changes every row
+   * GTK keeps (200, 1 400 cells), and going over each cell, cold in memory, twice (queued,
+   * then looked at in the frame's layout) was a tenth of the jump's frame. */
   for (GtkWidget *box = gtk_widget_get_first_child (widget); box != NULL; box = gtk_widget_get_next_sibling (box))
     {
       GtkWidget *cell = gtk_widget_get_first_child (box);
 
       if (cell != NULL && (self = g_object_get_data (G_OBJECT (cell), "strobe-cells")) != NULL)
-        queue_fill (self, cell);
+        {
+          queue_fill (self, widget);
+          return;
+        }
     }
 }
 

@@ -44,9 +44,10 @@ typedef struct
    * and thread from its own trace (the axis and thread labels above are not used). */
   StrobeLogCellsSourceFunc source;
   gpointer         source_data;
-  /* Cells bound to a message and not filled yet (a far jump binds every row GTK keeps,
-   * ~200, for ~45 on screen): those on screen are filled when GTK lays out the frame,
-   * the others a slice of the main thread at a time after it. */
+  /* Cells bound to a message and not filled yet, and table rows whose every cell is (a
+   * far jump changes every row GTK keeps, ~200, for ~45 on screen): those on screen are
+   * filled when GTK lays out the frame, the others a slice of the main thread at a time
+   * after it. */
   GPtrArray       *unfilled;
   guint            fill_source;
   GtkWidget       *table;            /* the column view, not referenced */
