@@ -483,6 +483,15 @@ is_cell (GtkWidget *widget)
   return g_object_get_data (G_OBJECT (widget), "strobe-cells") != NULL;
 }
 
+/* Our cell in @box, one of a table row's children (a GtkColumnViewCell), or NULL. */
+static GtkWidget *
+box_cell (GtkWidget *box)
+{
+  GtkWidget *cell = gtk_widget_get_first_child (box);
+
+  return cell != NULL && is_cell (cell) ? cell : NULL;
+}
+
 static void
 fill_entry (StrobeLogCells *self, GtkWidget *widget)
 {
@@ -496,9 +505,9 @@ fill_entry (StrobeLogCells *self, GtkWidget *widget)
     return;
   for (GtkWidget *box = gtk_widget_get_first_child (widget); box != NULL; box = gtk_widget_get_next_sibling (box))
     {
-      GtkWidget *cell = gtk_widget_get_first_child (box);
+      GtkWidget *cell = box_cell (box);
 
-      if (cell != NULL && is_cell (cell))
+      if (cell != NULL)
         fill_now (self, cell);
     }
 }
@@ -539,11 +548,12 @@ strobe_log_cells_fill_shown (StrobeLogCells *self)
   for (guint i = 0; i < self->unfilled->len; i++)
     {
       GtkWidget *cell = g_ptr_array_index (self->unfilled, i);
-      GtkWidget *row = is_cell (cell) ? row_widget (cell) : gtk_widget_get_parent (cell) != NULL ? cell : NULL;
+      GtkWidget *row = is_cell (cell) ? row_widget (cell) : cell;
       gpointer shown;
       graphene_rect_t b;
 
-      if (row == NULL)
+      /* Its row was destroyed meanwhile. */
+      if (row == NULL || gtk_widget_get_parent (row) == NULL)
         {
           g_object_set_data (G_OBJECT (cell), "strobe-unfilled", NULL);
           g_object_unref (cell);
@@ -650,11 +660,11 @@ row_changed_cb (StrobeLogRow *row,
    * then looked at in the frame's layout) was a tenth of the jump's frame. */
   for (GtkWidget *box = gtk_widget_get_first_child (widget); box != NULL; box = gtk_widget_get_next_sibling (box))
     {
-      GtkWidget *cell = gtk_widget_get_first_child (box);
+      GtkWidget *cell = box_cell (box);
 
-      if (cell != NULL && (self = g_object_get_data (G_OBJECT (cell), "strobe-cells")) != NULL)
+      if (cell != NULL)
         {
-          queue_fill (self, widget);
+          queue_fill (g_object_get_data (G_OBJECT (cell), "strobe-cells"), widget);
           return;
         }
     }

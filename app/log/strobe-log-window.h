@@ -8,9 +8,10 @@
  * GTK's rows show their new messages, and its keyboard cursor is put back on the message
  * it was on); the scrollbar dragged, or a jump, past the window moves it there first. A
  * jump further than GTK's kept rows moves the window so the message lands on a row GTK
- * shows (GTK scrolls nowhere, its rows show new messages) where the list's ends allow. The selection's messages are kept across a move, and are
- * the selection (Copy's) while the window is elsewhere. The scrollbar takes the focus by
- * Tab (not by a click): arrows, Page Up / Down, Home / End scroll without selecting.
+ * shows (GTK scrolls nowhere, its rows show new messages) where the list's ends allow.
+ * The selection's messages are kept across a move, and are the selection (Copy's) while
+ * the window is elsewhere. The scrollbar takes the focus by Tab (not by a click): arrows,
+ * Page Up / Down, Home / End scroll without selecting.
  *
  * SPDX-License-Identifier: MIT
  */
